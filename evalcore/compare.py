@@ -1,0 +1,147 @@
+"""Comparing systems on per-query values (DESIGN §3): bootstrap confidence intervals,
+paired randomization and t-tests, Holm correction."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Mapping, Sequence
+
+import numpy as np
+from scipy import stats
+
+from .errors import ParameterError
+
+BOOTSTRAP_SAMPLES = 2000
+RANDOMIZATION_SAMPLES = 10000
+
+
+@dataclass(frozen=True)
+class MeanWithCI:
+    mean: float
+    low: float
+    high: float
+    queries: int
+
+
+def bootstrap_ci(values: np.ndarray, confidence: float = 0.95, samples: int = BOOTSTRAP_SAMPLES,
+                 seed: int = 0) -> MeanWithCI:
+    """Mean of the defined values with a percentile bootstrap interval (resampling queries).
+
+    >>> ci = bootstrap_ci(np.array([1.0, 1.0, 1.0, np.nan]))
+    >>> (ci.mean, ci.low, ci.high, ci.queries)
+    (1.0, 1.0, 1.0, 3)
+    """
+    values = np.asarray(values, dtype=np.float64)
+    values = values[np.isfinite(values)]
+    if len(values) == 0:
+        return MeanWithCI(float("nan"), float("nan"), float("nan"), 0)
+    rng = np.random.default_rng(seed)
+    means = np.empty(samples)
+    for start in range(0, samples, 256):
+        count = min(256, samples - start)
+        picks = rng.integers(0, len(values), size=(count, len(values)))
+        means[start:start + count] = values[picks].mean(axis=1)
+    tail = (1 - confidence) / 2 * 100
+    low, high = np.percentile(means, [tail, 100 - tail])
+    return MeanWithCI(float(values.mean()), float(low), float(high), len(values))
+
+
+def randomization_test(a: np.ndarray, b: np.ndarray, samples: int = RANDOMIZATION_SAMPLES, seed: int = 0) -> float:
+    """Two-sided paired randomization test: swap each query's pair of values with probability 1/2.
+
+    p = (1 + #{|mean of permuted differences| >= |observed|}) / (1 + samples).
+
+    >>> randomization_test(np.zeros(5), np.zeros(5))
+    1.0
+    """
+    a, b = _paired(a, b)
+    differences = a - b
+    if len(differences) == 0:
+        return float("nan")
+    observed = abs(differences.mean())
+    rng = np.random.default_rng(seed)
+    extreme = 0
+    for start in range(0, samples, 512):
+        count = min(512, samples - start)
+        signs = rng.integers(0, 2, size=(count, len(differences)), dtype=np.int8) * 2 - 1
+        permuted = np.abs(signs @ differences) / len(differences)
+        extreme += int((permuted >= observed - 1e-12).sum())
+    return (1 + extreme) / (1 + samples)
+
+
+def paired_t_test(a: np.ndarray, b: np.ndarray) -> float:
+    """Two-sided paired t-test p-value (1.0 when all differences are 0)."""
+    a, b = _paired(a, b)
+    if len(a) < 2:
+        return float("nan")
+    if np.allclose(a - b, 0):
+        return 1.0
+    return float(stats.ttest_rel(a, b).pvalue)
+
+
+def _paired(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    if a.shape != b.shape:
+        raise ParameterError(f"paired tests need values for the same queries ({a.shape} vs {b.shape})")
+    keep = np.isfinite(a) & np.isfinite(b)
+    return a[keep], b[keep]
+
+
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm-Bonferroni adjusted p-values (step-down, monotone, capped at 1).
+
+    >>> holm([0.01, 0.04, 0.03])
+    [0.03, 0.06, 0.06]
+    """
+    p = np.asarray(p_values, dtype=np.float64)
+    order = np.argsort(p, kind="stable")
+    adjusted = np.empty(len(p))
+    running = 0.0
+    for rank, index in enumerate(order):
+        running = max(running, min(1.0, (len(p) - rank) * p[index]))
+        adjusted[index] = running
+    return [round(float(x), 12) for x in adjusted]
+
+
+@dataclass(frozen=True)
+class PairComparison:
+    system_a: str
+    system_b: str
+    mean_difference: float
+    p_randomization: float
+    p_t_test: float
+    p_randomization_holm: float
+    p_t_test_holm: float
+    queries: int
+
+
+def compare_systems(per_query: Mapping[str, Mapping[str, float]], samples: int = RANDOMIZATION_SAMPLES,
+                    seed: int = 0) -> list[PairComparison]:
+    """All pairs of systems on the queries they share; Holm correction over the pairs.
+
+    ``per_query[system][query_id]`` is a metric value (NaN = excluded).
+    """
+    names = list(per_query)
+    raw = []
+    for a, b in combinations(names, 2):
+        shared = sorted(set(per_query[a]) & set(per_query[b]))
+        va = np.array([per_query[a][q] for q in shared], dtype=np.float64)
+        vb = np.array([per_query[b][q] for q in shared], dtype=np.float64)
+        pa, pb = _paired(va, vb)
+        raw.append((a, b, float((pa - pb).mean()) if len(pa) else float("nan"),
+                    randomization_test(va, vb, samples, seed), paired_t_test(va, vb), len(pa)))
+    holm_random = holm([r[3] if np.isfinite(r[3]) else 1.0 for r in raw]) if raw else []
+    holm_t = holm([r[4] if np.isfinite(r[4]) else 1.0 for r in raw]) if raw else []
+    return [PairComparison(a, b, d, pr, pt, hr, ht, q)
+            for (a, b, d, pr, pt, q), hr, ht in zip(raw, holm_random, holm_t)]
+
+
+def kendall_tau(scores_a: Mapping[str, float], scores_b: Mapping[str, float]) -> float:
+    """Kendall's tau-b between two system rankings (by mean score) over their shared systems."""
+    shared = [s for s in scores_a if s in scores_b]
+    if len(shared) < 2:
+        return float("nan")
+    tau = stats.kendalltau([scores_a[s] for s in shared], [scores_b[s] for s in shared]).statistic
+    return float(tau) if np.isfinite(tau) else 1.0

@@ -1,0 +1,35 @@
+"""The project's own exceptions.
+
+Every problem a user can fix (a malformed file, an unknown ID, a bad parameter)
+is raised as a :class:`CBIRLensError`, so that the CLI and the dashboard can
+show one clear message instead of a traceback.
+"""
+
+from __future__ import annotations
+
+
+class CBIRLensError(ValueError):
+    """A problem with the user's input or parameters, with an actionable message."""
+
+
+class InputError(CBIRLensError):
+    """A problem in an input file, naming the file, the line and what was expected.
+
+    >>> str(InputError("runs.txt", 3, "6 whitespace-separated fields", "4 fields"))
+    'runs.txt, line 3: expected 6 whitespace-separated fields, found 4 fields'
+    """
+
+    def __init__(self, source: str, line: int | None, expected: str, found: str | None = None):
+        self.source = source
+        self.line = line
+        self.expected = expected
+        self.found = found
+        where = f"{source}, line {line}" if line is not None else source
+        message = f"{where}: expected {expected}"
+        if found is not None:
+            message += f", found {found}"
+        super().__init__(message)
+
+
+class ParameterError(CBIRLensError):
+    """A parameter outside its valid range or an unknown name."""

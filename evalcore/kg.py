@@ -1,0 +1,236 @@
+"""The is_a knowledge graph: neighbours within n hops and shortest paths (DESIGN §2).
+
+Distance modes:
+
+- ``undirected`` (default): edges are taken both ways.
+- ``directed``: only ancestor/descendant paths, ``min(dist(a->b), dist(b->a))``.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping
+
+import numpy as np
+import scipy.sparse as sp
+
+from .errors import ParameterError
+from .readers import KGEdges
+
+KG_MODES = ("undirected", "directed")
+MAX_HOPS = 6
+
+
+def check_hops_and_mode(n: int, mode: str) -> None:
+    if mode not in KG_MODES:
+        raise ParameterError(f"KG mode must be one of {KG_MODES}, got {mode!r}")
+    if not (isinstance(n, (int, np.integer)) and 0 <= n <= MAX_HOPS):
+        raise ParameterError(f"distance threshold n must be an integer in 0..{MAX_HOPS}, got {n!r}")
+
+
+@dataclass(frozen=True)
+class KnowledgeGraph:
+    """An immutable is_a graph over string node IDs (CUIs or ontology IDs)."""
+
+    nodes: tuple[str, ...]
+    parents: sp.csr_matrix  # parents[i, j] = 1 iff nodes[i] is_a nodes[j]
+    names: Mapping[str, str]
+    sources: tuple[str, ...] = ()
+    index: Mapping[str, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "index", {node: i for i, node in enumerate(self.nodes)})
+
+    @classmethod
+    def from_edges(cls, edge_files: Iterable[KGEdges], sources: Iterable[str] | None = None) -> KnowledgeGraph:
+        """Combine several edge files into one graph, optionally keeping only some ``source`` tags.
+
+        >>> from evalcore.readers import KGEdges
+        >>> kg = KnowledgeGraph.from_edges([KGEdges((("vein", "vessel", "t"),), {})])
+        >>> kg.number_of_nodes(), kg.number_of_edges()
+        (2, 1)
+        """
+        keep = set(sources) if sources is not None else None
+        pairs: set[tuple[str, str]] = set()
+        names: dict[str, str] = {}
+        tags: set[str] = set()
+        for edge_file in edge_files:
+            names.update(edge_file.names)
+            for child, parent, tag in edge_file.edges:
+                tags.add(tag)
+                if keep is None or tag in keep:
+                    pairs.add((child, parent))
+        nodes = tuple(sorted({node for pair in pairs for node in pair}))
+        index = {node: i for i, node in enumerate(nodes)}
+        rows = np.fromiter((index[c] for c, _ in pairs), dtype=np.int64, count=len(pairs))
+        cols = np.fromiter((index[p] for _, p in pairs), dtype=np.int64, count=len(pairs))
+        parents = sp.csr_matrix((np.ones(len(pairs), dtype=np.int8), (rows, cols)), shape=(len(nodes), len(nodes)))
+        return cls(nodes, parents, names, tuple(sorted(tags)))
+
+    def number_of_nodes(self) -> int:
+        return len(self.nodes)
+
+    def number_of_edges(self) -> int:
+        return int(self.parents.nnz)
+
+    def name(self, node: str, fallback: Mapping[str, str] | None = None) -> str:
+        if fallback and node in fallback:
+            return fallback[node]
+        return self.names.get(node, node)
+
+    def _steps(self, mode: str) -> list[sp.csr_matrix]:
+        """Adjacency matrices whose reachability sets are unioned: both ways, or up and down apart."""
+        if mode == "undirected":
+            return [((self.parents + self.parents.T) > 0).astype(np.int8).tocsr()]
+        return [self.parents, self.parents.T.tocsr()]
+
+    def neighbour_matrix(self, vocabulary: tuple[str, ...], n: int, mode: str = "undirected") -> sp.csr_matrix:
+        """Boolean V x V matrix M with M[i, j] = 1 iff vocabulary[i] ~n vocabulary[j] (i != j).
+
+        Breadth-first search bounded at depth n, one level per sparse product, from all
+        vocabulary concepts at once. Concepts missing from the graph have no neighbours.
+        """
+        check_hops_and_mode(n, mode)
+        size = len(vocabulary)
+        in_graph = [(i, self.index[c]) for i, c in enumerate(vocabulary) if c in self.index]
+        if n == 0 or not in_graph:
+            return sp.csr_matrix((size, size), dtype=np.int8)
+        vocab_rows = np.array([i for i, _ in in_graph])
+        graph_cols = np.array([g for _, g in in_graph])
+        start = sp.csr_matrix(
+            (np.ones(len(in_graph), dtype=np.int8), (np.arange(len(in_graph)), graph_cols)),
+            shape=(len(in_graph), self.number_of_nodes()),
+        )
+        reached = None
+        for step in self._steps(mode):
+            frontier = visited = start
+            for _ in range(n):
+                frontier = (frontier @ step) > 0
+                frontier = (frontier.astype(np.int8) - frontier.multiply(visited)).astype(np.int8)
+                frontier.eliminate_zeros()
+                if frontier.nnz == 0:
+                    break
+                visited = ((visited + frontier) > 0).astype(np.int8)
+            reached = visited if reached is None else ((reached + visited) > 0).astype(np.int8)
+        to_vocab = sp.csr_matrix(
+            (np.ones(len(in_graph), dtype=np.int8), (graph_cols, vocab_rows)), shape=(self.number_of_nodes(), size)
+        )
+        within = (reached @ to_vocab).tocoo()
+        rows = vocab_rows[within.row]
+        mask = rows != within.col
+        matrix = sp.csr_matrix(
+            (np.ones(int(mask.sum()), dtype=np.int8), (rows[mask], within.col[mask])), shape=(size, size)
+        )
+        return matrix
+
+    def _adjacent(self, node: int, direction: str) -> np.ndarray:
+        if direction == "up":
+            return self.parents.indices[self.parents.indptr[node]: self.parents.indptr[node + 1]]
+        children = self._children()
+        return children.indices[children.indptr[node]: children.indptr[node + 1]]
+
+    def _children(self) -> sp.csr_matrix:
+        cached = self.__dict__.get("_children_matrix")
+        if cached is None:
+            cached = self.parents.T.tocsr()
+            object.__setattr__(self, "_children_matrix", cached)
+        return cached
+
+    def distances_from(self, node: str, n: int, mode: str = "undirected") -> dict[str, int]:
+        """Every node within n hops of ``node`` (itself at 0), by breadth-first search."""
+        check_hops_and_mode(n, mode)
+        if node not in self.index:
+            return {}
+        directions = [("up", "down")] if mode == "undirected" else [("up",), ("down",)]
+        best: dict[int, int] = {}
+        for allowed in directions:
+            for reached, depth in self._bfs(self.index[node], n, allowed).items():
+                best[reached] = min(depth, best.get(reached, depth))
+        return {self.nodes[i]: d for i, d in best.items()}
+
+    def _bfs(self, start: int, n: int, directions: tuple[str, ...], parents_out: dict | None = None) -> dict[int, int]:
+        depth = {start: 0}
+        queue = deque([start])
+        while queue:
+            current = queue.popleft()
+            if depth[current] == n:
+                continue
+            for direction in directions:
+                for nxt in self._adjacent(current, direction):
+                    nxt = int(nxt)
+                    if nxt not in depth:
+                        depth[nxt] = depth[current] + 1
+                        if parents_out is not None:
+                            parents_out[nxt] = (current, direction)
+                        queue.append(nxt)
+        return depth
+
+    def shortest_path(self, source: str, target: str, mode: str = "undirected",
+                      max_hops: int = 12) -> list[tuple[str, str]] | None:
+        """Shortest path as ``[(node, step)]`` where step says how the node was reached.
+
+        ``step`` is ``""`` for the source, ``"is_a"`` when the previous node is a child of
+        this one (moving up), ``"has_child"`` when moving down. ``None`` if no path exists
+        within ``max_hops``.
+
+        >>> from evalcore.readers import KGEdges
+        >>> kg = KnowledgeGraph.from_edges([KGEdges((("vein", "vessel", "t"), ("artery", "vessel", "t")), {})])
+        >>> kg.shortest_path("vein", "artery")
+        [('vein', ''), ('vessel', 'is_a'), ('artery', 'has_child')]
+        >>> kg.shortest_path("vein", "artery", mode="directed") is None
+        True
+        """
+        if mode not in KG_MODES:
+            raise ParameterError(f"KG mode must be one of {KG_MODES}, got {mode!r}")
+        if source not in self.index or target not in self.index:
+            return None
+        if source == target:
+            return [(source, "")]
+        options = [("up", "down")] if mode == "undirected" else [("up",), ("down",)]
+        best: list[tuple[str, str]] | None = None
+        for allowed in options:
+            came_from: dict[int, tuple[int, str]] = {}
+            depth = self._bfs(self.index[source], max_hops, allowed, came_from)
+            goal = self.index[target]
+            if goal not in depth or (best is not None and depth[goal] >= len(best) - 1):
+                continue
+            path = []
+            node = goal
+            while node != self.index[source]:
+                previous, direction = came_from[node]
+                path.append((self.nodes[node], "is_a" if direction == "up" else "has_child"))
+                node = previous
+            path.append((source, ""))
+            best = path[::-1]
+        return best
+
+    def coverage(self, concept_sets: Iterable[frozenset[str]]) -> dict[str, float]:
+        """How many of the dataset's distinct concepts, and of their occurrences, are KG nodes."""
+        distinct: set[str] = set()
+        occurrences = covered_occurrences = 0
+        for concepts in concept_sets:
+            distinct |= concepts
+            occurrences += len(concepts)
+            covered_occurrences += sum(1 for c in concepts if c in self.index)
+        covered = sum(1 for c in distinct if c in self.index)
+        return {
+            "concepts": len(distinct),
+            "concepts_in_kg": covered,
+            "concept_coverage": covered / len(distinct) if distinct else 0.0,
+            "occurrences": occurrences,
+            "occurrences_in_kg": covered_occurrences,
+            "occurrence_coverage": covered_occurrences / occurrences if occurrences else 0.0,
+        }
+
+
+def neighbour_sets(kg: KnowledgeGraph | None, vocabulary: tuple[str, ...], n: int,
+                   mode: str = "undirected") -> dict[str, frozenset[str]]:
+    """Neighbours within n hops among ``vocabulary``, as a dict for the per-pair functions."""
+    if kg is None:
+        return {c: frozenset() for c in vocabulary}
+    matrix = kg.neighbour_matrix(vocabulary, n, mode)
+    return {
+        concept: frozenset(vocabulary[j] for j in matrix.indices[matrix.indptr[i]: matrix.indptr[i + 1]])
+        for i, concept in enumerate(vocabulary)
+    }

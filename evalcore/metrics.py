@@ -1,0 +1,333 @@
+"""Ranking metrics (DESIGN §3): one small function per query, vectorised batches that
+agree with it, and a registry of canonical metric names.
+
+Canonical names (``K`` a positive integer):
+
+========================  =====================================================
+``CUI@K`` / ``nn-CUI@K``  NDCG@K with IoU / nn-IoU relevance, ideal over the pool
+``P@K[modality]``         Precision@K on labels (also ``[organ]``, ``[modality+organ]``)
+``MAP@K`` / ``nn-MAP@K``  mean average precision, relevant = relevance >= threshold
+``R@K`` / ``nn-R@K``      recall@K against all relevant images of the pool
+``RBP`` / ``nn-RBP``      rank-biased precision, p = 0.95, over the whole list
+``ERR@K`` / ``nn-ERR@K``  expected reciprocal rank, stopping probability = relevance
+``CAG@K`` / ``nn-CAG@K``  Context-Aware Gain with the DCG discount, cut at K
+``CAG-RBP`` / ``nn-...``  Context-Aware Gain with the RBP discount over the list
+========================  =====================================================
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+import numpy as np
+
+from .errors import ParameterError
+
+RBP_PERSISTENCE = 0.95
+CAG_WINDOW = 10
+GAINS = ("linear", "exponential")
+LABEL_TARGETS = ("modality", "organ", "modality+organ")
+
+
+def gain_values(relevance, gain: str = "linear"):
+    """Linear gain ``rel`` or exponential gain ``2^rel - 1``.
+
+    >>> gain_values(np.array([0.0, 0.5, 1.0]), "exponential").round(4).tolist()
+    [0.0, 0.4142, 1.0]
+    """
+    if gain == "linear":
+        return relevance
+    if gain == "exponential":
+        return np.power(2.0, relevance) - 1.0
+    raise ParameterError(f"gain must be one of {GAINS}, got {gain!r}")
+
+
+def dcg_discounts(k: int) -> np.ndarray:
+    """``1 / log2(i + 1)`` for ranks i = 1..k."""
+    return 1.0 / np.log2(np.arange(2, k + 2))
+
+
+# --- one query ---------------------------------------------------------------------------
+
+def ndcg(relevances: Sequence[float], ideal: Sequence[float], k: int, gain: str = "linear") -> float | None:
+    """``NDCG@K = DCG@K / IDCG@K`` with ``DCG@K = sum_{i<=K} gain(rel_i) / log2(i + 1)``.
+
+    ``ideal`` holds the pool's best relevance values in descending order. Returns
+    None when IDCG = 0 (the query is excluded from the mean and counted).
+
+    >>> round(ndcg([0.5, 1.0, 0.0], [1.0, 0.5, 0.0], 3), 6)  # (0.5 + 0.63093) / (1 + 0.31546)
+    0.859581
+    """
+    def dcg(values: Sequence[float]) -> float:
+        return sum(float(gain_values(np.float64(v), gain)) / math.log2(i + 2) for i, v in enumerate(values[:k]))
+
+    ideal_dcg = dcg(ideal)
+    return dcg(relevances) / ideal_dcg if ideal_dcg > 0 else None
+
+
+def precision(matches: Sequence[bool], k: int) -> float:
+    """Fraction of the top K that match the query's label; a short list counts its gaps as misses.
+
+    >>> precision([True, False, True], 5)
+    0.4
+    """
+    return sum(bool(m) for m in matches[:k]) / k
+
+
+def average_precision(relevant: Sequence[bool], k: int, relevant_in_pool: int) -> float | None:
+    """``AP@K = sum_{i<=K} P@i * rel_i / min(K, R)``, R = relevant images in the pool; None when R = 0.
+
+    >>> average_precision([True, False, True], 3, 2)  # (1/1 + 2/3) / 2
+    0.8333333333333333
+    """
+    if relevant_in_pool == 0:
+        return None
+    hits = 0
+    total = 0.0
+    for i, is_relevant in enumerate(relevant[:k], start=1):
+        if is_relevant:
+            hits += 1
+            total += hits / i
+    return total / min(k, relevant_in_pool)
+
+
+def recall(relevant: Sequence[bool], k: int, relevant_in_pool: int) -> float | None:
+    """``R@K = |relevant in top K| / R``; None when R = 0.
+
+    >>> recall([True, False, True], 2, 4)
+    0.25
+    """
+    if relevant_in_pool == 0:
+        return None
+    return sum(bool(r) for r in relevant[:k]) / relevant_in_pool
+
+
+def rank_biased_precision(relevances: Sequence[float], p: float = RBP_PERSISTENCE) -> float:
+    """``RBP = (1 - p) sum_i rel_i p^(i-1)`` (Moffat & Zobel 2008).
+
+    >>> round(rank_biased_precision([1.0, 0.5], 0.5), 6)  # 0.5 * (1 + 0.25)
+    0.625
+    """
+    return (1 - p) * sum(r * p ** i for i, r in enumerate(relevances))
+
+
+def expected_reciprocal_rank(relevances: Sequence[float], k: int) -> float:
+    """``ERR@K = sum_{r<=K} (1/r) R_r prod_{i<r} (1 - R_i)`` with ``R_i = rel_i`` (Chapelle et al. 2009).
+
+    >>> expected_reciprocal_rank([0.5, 1.0], 2)  # 0.5 + 0.5 * 1.0 / 2
+    0.75
+    """
+    not_stopped = 1.0
+    total = 0.0
+    for r, rel in enumerate(relevances[:k], start=1):
+        total += not_stopped * rel / r
+        not_stopped *= 1 - rel
+    return total
+
+
+def context_aware_gain(relevances: Sequence[float], discounts: Sequence[float], window: int = CAG_WINDOW) -> float:
+    """Context-Aware Gain (Shao et al., SIGIR 2019): ``sum_k g(k) d(k)`` over the given discounts.
+
+    ``o_k = max(r_1..r_k)``, ``r'_k = r_k^2 / o_k`` (0 when o_k = 0) and
+    ``g(k) = (r'_{k-w+1} + ... + r'_k) / w``, the sum running over the positions that
+    exist (so the first w - 1 windows are shorter, still divided by w).
+
+    >>> context_aware_gain([0.5, 1.0], [1.0, 1.0], window=2)  # r' = 0.5, 1.0; g = 0.25, 0.75
+    1.0
+    """
+    total = 0.0
+    best = 0.0
+    adjusted: list[float] = []
+    for k, (rel, discount) in enumerate(zip(relevances, discounts)):
+        best = max(best, rel)
+        adjusted.append(rel * rel / best if best > 0 else 0.0)
+        total += sum(adjusted[max(0, k - window + 1): k + 1]) / window * discount
+    return total
+
+
+# --- batches: Q x D arrays, rows padded with 0 beyond each list ----------------------------
+
+def ndcg_batch(relevances: np.ndarray, ideal: np.ndarray, k: int, gain: str = "linear") -> np.ndarray:
+    """Vectorised :func:`ndcg`; NaN where IDCG = 0."""
+    discounts = dcg_discounts(k)
+    actual = _pad(gain_values(relevances[:, :k], gain), k) @ discounts
+    best = _pad(gain_values(ideal[:, :k], gain), k) @ discounts
+    return np.divide(actual, best, out=np.full(len(best), np.nan), where=best > 0)
+
+
+def precision_batch(matches: np.ndarray, k: int) -> np.ndarray:
+    return _pad(matches[:, :k].astype(np.float64), k).sum(axis=1) / k
+
+
+def average_precision_batch(relevant: np.ndarray, k: int, relevant_in_pool: np.ndarray) -> np.ndarray:
+    hits = _pad(relevant[:, :k].astype(np.float64), k)
+    precision_at_i = np.cumsum(hits, axis=1) / np.arange(1, k + 1)
+    denominator = np.minimum(k, relevant_in_pool).astype(np.float64)
+    return np.divide((precision_at_i * hits).sum(axis=1), denominator, out=np.full(len(hits), np.nan),
+                     where=denominator > 0)
+
+
+def recall_batch(relevant: np.ndarray, k: int, relevant_in_pool: np.ndarray) -> np.ndarray:
+    hits = _pad(relevant[:, :k].astype(np.float64), k).sum(axis=1)
+    pool = relevant_in_pool.astype(np.float64)
+    return np.divide(hits, pool, out=np.full(len(hits), np.nan), where=pool > 0)
+
+
+def rbp_batch(relevances: np.ndarray, p: float = RBP_PERSISTENCE) -> np.ndarray:
+    return (1 - p) * (relevances @ np.power(p, np.arange(relevances.shape[1])))
+
+
+def err_batch(relevances: np.ndarray, k: int) -> np.ndarray:
+    rel = _pad(relevances[:, :k], k)
+    not_stopped = np.cumprod(np.hstack([np.ones((len(rel), 1)), 1 - rel[:, :-1]]), axis=1)
+    return (not_stopped * rel / np.arange(1, k + 1)).sum(axis=1)
+
+
+def cag_batch(relevances: np.ndarray, discounts: np.ndarray, window: int = CAG_WINDOW) -> np.ndarray:
+    rel = _pad(relevances[:, : len(discounts)], len(discounts))
+    best = np.maximum.accumulate(rel, axis=1)
+    adjusted = np.divide(rel * rel, best, out=np.zeros_like(rel), where=best > 0)
+    cumulative = np.hstack([np.zeros((len(rel), 1)), np.cumsum(adjusted, axis=1)])
+    ends = np.arange(1, rel.shape[1] + 1)
+    windows = cumulative[:, ends] - cumulative[:, np.maximum(0, ends - window)]
+    return (windows / window) @ discounts
+
+
+def _pad(values: np.ndarray, width: int) -> np.ndarray:
+    if values.shape[1] >= width:
+        return values
+    return np.hstack([values, np.zeros((values.shape[0], width - values.shape[1]), dtype=values.dtype)])
+
+
+# --- registry ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class MetricInputs:
+    """Everything a batch metric may read for one run, aligned row by row with its queries."""
+
+    relevance: dict[str, np.ndarray]  # "iou" / "nn-iou": Q x D graded relevance of the retrieved items
+    ideal: dict[str, np.ndarray]  # "iou" / "nn-iou": Q x Kmax best pool values
+    relevant_in_pool: dict[str, np.ndarray]  # "iou" / "nn-iou": Q, count >= threshold
+    label_matches: dict[str, np.ndarray]  # target: Q x D booleans
+    label_present: dict[str, np.ndarray]  # target: Q booleans (queries with a label)
+    threshold: float
+    gain: str
+
+
+@dataclass(frozen=True)
+class MetricFamily:
+    key: str
+    relevance: str | None  # "iou", "nn-iou" or None for label metrics
+    uses_k: bool
+    description: str
+    compute: Callable[[MetricInputs, "MetricSpec"], np.ndarray]
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """A parsed canonical metric name such as ``nn-CUI@10`` or ``P@5[modality]``."""
+
+    family: MetricFamily
+    k: int | None
+    target: str | None
+
+    @property
+    def name(self) -> str:
+        text = self.family.key + (f"@{self.k}" if self.k is not None else "")
+        return text + (f"[{self.target}]" if self.target else "")
+
+    @property
+    def depth(self) -> int:
+        return self.k or 0
+
+    def describe(self) -> str:
+        return self.family.description.format(k=self.k, target=self.target)
+
+    def compute(self, inputs: MetricInputs) -> np.ndarray:
+        return self.family.compute(inputs, self)
+
+
+def _graded(measure: str):
+    def families():
+        prefix = "nn-" if measure == "nn-iou" else ""
+        word = "nn-IoU (concept overlap crediting KG neighbours)" if measure == "nn-iou" else "IoU (concept overlap)"
+        rel = lambda x: x.relevance[measure]  # noqa: E731
+        binary = lambda x: x.relevance[measure] >= x.threshold  # noqa: E731
+        return [
+            MetricFamily(f"{prefix}CUI", measure, True,
+                         f"How close the top {{k}} come to the best possible ranking by {word} (NDCG@{{k}})",
+                         lambda x, s: ndcg_batch(rel(x), x.ideal[measure], s.k, x.gain)),
+            MetricFamily(f"{prefix}MAP", measure, True,
+                         f"Average precision in the top {{k}}, relevant = {word} at least the threshold",
+                         lambda x, s: average_precision_batch(binary(x), s.k, x.relevant_in_pool[measure])),
+            MetricFamily(f"{prefix}R", measure, True,
+                         f"Share of all relevant images (by {word}) found in the top {{k}}",
+                         lambda x, s: recall_batch(binary(x), s.k, x.relevant_in_pool[measure])),
+            MetricFamily(f"{prefix}RBP", measure, False,
+                         f"Rank-biased precision (patience 0.95) of {word} over the whole list",
+                         lambda x, s: rbp_batch(rel(x))),
+            MetricFamily(f"{prefix}ERR", measure, True,
+                         f"Expected reciprocal rank in the top {{k}}, a user stopping at a relevant image by {word}",
+                         lambda x, s: err_batch(rel(x), s.k)),
+            MetricFamily(f"{prefix}CAG", measure, True,
+                         f"Context-Aware Gain of {word} in the top {{k}} (DCG discount)",
+                         lambda x, s: cag_batch(rel(x), dcg_discounts(s.k))),
+            MetricFamily(f"{prefix}CAG-RBP", measure, False,
+                         f"Context-Aware Gain of {word} over the list (RBP discount, p = 0.95)",
+                         lambda x, s: cag_batch(rel(x), (1 - RBP_PERSISTENCE) * np.power(
+                             RBP_PERSISTENCE, np.arange(rel(x).shape[1])))),
+        ]
+    return families()
+
+
+def _precision(inputs: MetricInputs, spec: MetricSpec) -> np.ndarray:
+    values = precision_batch(inputs.label_matches[spec.target], spec.k)
+    values[~inputs.label_present[spec.target]] = np.nan
+    return values
+
+
+FAMILIES: dict[str, MetricFamily] = {
+    family.key: family
+    for family in [
+        *_graded("iou"),
+        *_graded("nn-iou"),
+        MetricFamily("P", None, True,
+                     "How often the top {k} contain an image of the same {target}", _precision),
+    ]
+}
+_NAME = re.compile(r"^(?P<family>[A-Za-z-]+?)(?:@(?P<k>\d+))?(?:\[(?P<target>[a-z+]+)\])?$")
+
+
+def parse_metric(name: str) -> MetricSpec:
+    """Parse a canonical metric name.
+
+    >>> parse_metric("nn-CUI@10").family.relevance, parse_metric("P@5[modality]").target
+    ('nn-iou', 'modality')
+    """
+    match = _NAME.match(name.strip())
+    family = FAMILIES.get(match.group("family")) if match else None
+    if family is None:
+        raise ParameterError(f"unknown metric {name!r}; known families: {', '.join(FAMILIES)}")
+    k = int(match.group("k")) if match.group("k") else None
+    target = match.group("target")
+    if family.uses_k != (k is not None) or (k is not None and not 1 <= k <= 10_000):
+        raise ParameterError(f"metric {name!r}: {family.key} {'needs' if family.uses_k else 'takes no'} @K (1..10000)")
+    if (family.key == "P") != (target is not None) or (target is not None and target not in LABEL_TARGETS):
+        raise ParameterError(f"metric {name!r}: P@K needs a label target in {LABEL_TARGETS}; other metrics take none")
+    return MetricSpec(family, k, target)
+
+
+def default_metric_names(ks: Sequence[int], label_targets: Sequence[str] = ()) -> list[str]:
+    """The standard report: CUI/nn-CUI, P@K per label target, MAP, recall, ERR, CAG at each K; RBP once."""
+    names: list[str] = []
+    for prefix in ("", "nn-"):
+        names += [f"{prefix}CUI@{k}" for k in ks]
+    for target in label_targets:
+        names += [f"P@{k}[{target}]" for k in ks]
+    for prefix in ("", "nn-"):
+        names += [f"{prefix}{family}@{k}" for family in ("MAP", "R", "ERR", "CAG") for k in ks]
+        names += [f"{prefix}RBP", f"{prefix}CAG-RBP"]
+    return names
