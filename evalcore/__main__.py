@@ -12,10 +12,11 @@ import math
 import re
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from .detection import detection_f1, read_predictions
+from .engine import PairwiseEngine
 from .errors import CBIRLensError, InputError
 from .evaluation import Evaluator
 from .kg import KG_MODES, KnowledgeGraph, neighbour_sets
@@ -24,7 +25,6 @@ from .metrics import GAINS, default_metric_names
 from .readers import CUI_PATTERN, read_captions, read_concepts, read_embeddings, read_run, read_text
 from .relevance import approximate_matches, check_alpha, iou, nn_iou
 from .retrieval import retrieve_by_captions, retrieve_by_embeddings, retrieve_by_relevance, write_trec_run
-from .engine import PairwiseEngine
 
 
 def _kg_arguments(parser: argparse.ArgumentParser, required: bool = False) -> None:
@@ -168,7 +168,7 @@ def command_retrieve(args: argparse.Namespace) -> None:
 def _read_subset(path: str) -> frozenset[str]:
     text, display = read_text(path)
     subset = set()
-    for line, raw in enumerate(text.splitlines(), start=1):
+    for raw in text.splitlines():
         for token in re.split(r"[,;\t\s]+", raw.strip()):
             token = token.upper()
             if CUI_PATTERN.match(token):

@@ -3,9 +3,9 @@ paired randomization and t-tests, Holm correction."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Mapping, Sequence
 
 import numpy as np
 from scipy import stats

@@ -15,8 +15,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 from .data import ConceptSets
 from .readers import CUI_PATTERN, Source, read_text
@@ -121,7 +121,7 @@ def detection_f1(truth: ConceptSets, predictions: Mapping[str, frozenset[str]],
     >>> gt = ConceptSets(("a", "b", "c"), (frozenset({"C0000001"}), frozenset(), frozenset({"C0000002"})))
     >>> s = detection_f1(gt, {"a": frozenset({"C0000001"})})
     >>> s.f1, s.images_scored, s.images_empty_ground_truth, s.images_missing_prediction
-    (0.5, 2, 1, 1)
+    (0.5, 2, 1, 2)
     """
     alpha = check_alpha(alpha)
     per_image: dict[str, float] = {}

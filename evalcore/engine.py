@@ -18,9 +18,9 @@ arithmetic on top: counts are cached per block and reused across settings.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Callable, Iterator
 
 import numpy as np
 import scipy.sparse as sp

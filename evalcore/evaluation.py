@@ -3,8 +3,8 @@ then every requested metric per query (aggregation lives in :mod:`evalcore.compa
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Sequence
 
 import numpy as np
 import pandas as pd

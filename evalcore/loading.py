@@ -3,9 +3,9 @@ sets, and the ROCOv2 folder layout."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
 
 from .data import ConceptClassMap, ConceptSets, ImageLabels
 from .errors import CBIRLensError

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 import numpy as np
 
@@ -59,7 +59,7 @@ def ndcg(relevances: Sequence[float], ideal: Sequence[float], k: int, gain: str 
     None when IDCG = 0 (the query is excluded from the mean and counted).
 
     >>> round(ndcg([0.5, 1.0, 0.0], [1.0, 0.5, 0.0], 3), 6)  # (0.5 + 0.63093) / (1 + 0.31546)
-    0.859581
+    0.859719
     """
     def dcg(values: Sequence[float]) -> float:
         return sum(float(gain_values(np.float64(v), gain)) / math.log2(i + 2) for i, v in enumerate(values[:k]))
@@ -223,7 +223,7 @@ class MetricFamily:
     relevance: str | None  # "iou", "nn-iou" or None for label metrics
     uses_k: bool
     description: str
-    compute: Callable[[MetricInputs, "MetricSpec"], np.ndarray]
+    compute: Callable[[MetricInputs, MetricSpec], np.ndarray]
 
 
 @dataclass(frozen=True)

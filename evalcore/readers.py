@@ -12,9 +12,10 @@ import csv
 import io
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Union
+from typing import Union
 
 import numpy as np
 

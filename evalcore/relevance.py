@@ -7,7 +7,7 @@ bit-identical values.
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 import numpy as np
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 import scipy.sparse as sp
@@ -102,7 +102,7 @@ def tfidf_matrix(captions: dict[str, str], ids: tuple[str, ...], dimensions: int
 
     >>> m = tfidf_matrix({"a": "CT of the chest", "b": "chest CT scan", "c": "MRI brain"}, ("a", "b", "c"))
     >>> round(float((m[0] @ m[1].T).toarray()[0, 0]), 3), float((m[0] @ m[2].T).toarray()[0, 0])
-    (0.821, 0.0)
+    (0.732, 0.0)
     """
     documents = [Counter(tokenize(captions.get(i, ""))) for i in ids]
     vocabulary = {term: j for j, term in enumerate(sorted(set().union(*documents)))}

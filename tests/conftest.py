@@ -1,0 +1,42 @@
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from evalcore.data import ConceptSets
+from evalcore.kg import KnowledgeGraph
+from evalcore.readers import KGEdges
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared" / "data"
+ROCOV2 = SHARED / "rocov2"
+OPEN_KG = SHARED / "kg" / "open_kg_edges.csv"
+DEMO = ROOT / "data" / "demo"
+
+
+def random_world(seed: int, images: int = 60, vocabulary: int = 25, edges: int = 30):
+    """Seeded random concept sets over C0000000.. plus a random is_a graph with extra non-CUI nodes."""
+    rng = random.Random(seed)
+    cuis = [f"C{i:07d}" for i in range(vocabulary)]
+    nodes = cuis + [f"X:{i}" for i in range(vocabulary // 3)]
+    pairs = set()
+    while len(pairs) < edges:
+        child, parent = rng.sample(nodes, 2)
+        pairs.add((child, parent))
+    kg = KnowledgeGraph.from_edges([KGEdges(tuple((c, p, "rand") for c, p in sorted(pairs)), {})])
+    sets = tuple(frozenset(rng.sample(cuis, rng.randint(0, 5))) for _ in range(images))
+    concepts = ConceptSets(tuple(f"img{i}" for i in range(images)), sets)
+    return concepts, kg
+
+
+@pytest.fixture
+def worked_kg() -> KnowledgeGraph:
+    """DESIGN §2's example: vein -> blood vessel, with CT unrelated."""
+    return KnowledgeGraph.from_edges([KGEdges((("C0042449", "C0005847", "test"),), {"C0042449": "Veins",
+                                                                                   "C0005847": "Blood Vessels"})])
+
+
+def needs(path: Path):
+    return pytest.mark.skipif(not path.exists(), reason=f"{path} not available")

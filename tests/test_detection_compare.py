@@ -1,0 +1,76 @@
+"""Concept detection F1 against scikit-learn, and the comparison statistics."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.metrics import f1_score
+
+from evalcore.compare import bootstrap_ci, compare_systems, holm, paired_t_test, randomization_test
+from evalcore.data import ConceptSets
+from evalcore.detection import detection_f1, read_predictions, soft_f1_per_image
+
+
+def test_f1_edge_cases():
+    truth = ConceptSets(("a", "b", "c", "d"),
+                        (frozenset({"C0000001", "C0000002"}), frozenset(), frozenset({"C0000003"}),
+                         frozenset({"C0000004"})))
+    predictions = read_predictions(b"ID,CUIs\na,c0000001;C0000002\nb,C0000009\nc,\n", "p.csv",
+                                   known_ids=truth.index)
+    score = detection_f1(truth, predictions.sets)
+    # a: case-insensitive exact match -> 1; b: empty ground truth dropped; c: empty prediction -> 0; d missing -> 0
+    assert score.per_image == {"a": 1.0, "c": 0.0, "d": 0.0}
+    assert score.f1 == pytest.approx(1 / 3)
+    assert (score.images_empty_ground_truth, score.images_missing_prediction) == (1, 1)
+
+
+def test_secondary_f1_filters_and_skips():
+    truth = ConceptSets(("a", "b"), (frozenset({"C0000001", "C0000002"}), frozenset({"C0000003"})))
+    predictions = {"a": frozenset({"C0000001", "C0000005"}), "b": frozenset({"C0000003"})}
+    score = detection_f1(truth, predictions, subset=frozenset({"C0000001", "C0000005"}))
+    # a filtered: truth {1}, prediction {1, 5} -> F1 = 2/3; b has no ground truth left -> skipped
+    assert score.per_image == {"a": pytest.approx(2 / 3)}
+
+
+def test_validator_names_problems_with_lines():
+    predictions = read_predictions(
+        b"a,C0000001;C0000001\nzz,C0000002\na,C0000003\nb,C0000001;;C0000002\nc,C00001\n", "p.csv",
+        known_ids={"a": 0, "b": 1, "c": 2})
+    messages = dict(predictions.problems)
+    assert "duplicate concept" in messages[1]
+    assert "unknown image ID" in messages[2]
+    assert "repeated" in messages[3]
+    assert "empty CUI token" in messages[4]
+    assert "malformed CUI" in messages[5]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_f1_equals_scikit_learn_binary_f1(seed):
+    rng = np.random.default_rng(seed)
+    universe = [f"C{i:07d}" for i in range(12)]
+    for _ in range(50):
+        truth = frozenset(rng.choice(universe, rng.integers(1, 6), replace=False))
+        predicted = frozenset(rng.choice(universe, rng.integers(1, 6), replace=False))
+        union = sorted(truth | predicted)
+        expected = f1_score([c in truth for c in union], [c in predicted for c in union], average="binary")
+        score = detection_f1(ConceptSets(("x",), (truth,)), {"x": predicted})
+        assert score.f1 == pytest.approx(expected)
+        assert soft_f1_per_image(predicted, truth, {}, 0.5) == pytest.approx(expected)
+
+
+def test_holm_bootstrap_and_tests():
+    assert holm([0.01, 0.04, 0.03]) == [0.03, 0.06, 0.06]
+    values = np.random.default_rng(0).random(200)
+    ci = bootstrap_ci(values)
+    assert ci.low < values.mean() < ci.high and ci.queries == 200
+    better = values + 0.2
+    assert randomization_test(better, values, samples=2000) < 0.001
+    assert paired_t_test(better, values) < 0.001
+    noise = values + np.random.default_rng(1).normal(0, 0.01, 200)
+    assert randomization_test(noise, values, samples=2000) > 0.01
+    comparisons = compare_systems({"A": dict(enumerate(better)), "B": dict(enumerate(values)),
+                                   "C": dict(enumerate(values))}, samples=1000)
+    assert len(comparisons) == 3
+    by_pair = {(c.system_a, c.system_b): c for c in comparisons}
+    assert by_pair[("B", "C")].p_randomization == 1.0
+    assert by_pair[("A", "B")].p_randomization_holm <= 3 * by_pair[("A", "B")].p_randomization + 1e-12

@@ -1,0 +1,74 @@
+"""The vectorised engine agrees with the per-pair functions on random data."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from evalcore.engine import PairwiseEngine, top_indices
+from evalcore.kg import neighbour_sets
+from evalcore.relevance import iou, nn_iou
+
+from .conftest import random_world
+
+
+def reference_values(concepts, neighbours, alpha, query):
+    return [nn_iou(concepts.sets[query], s, neighbours, alpha) if j != query else -1.0
+            for j, s in enumerate(concepts.sets)]
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("mode", ["undirected", "directed"])
+def test_counts_and_relevance_equal_per_pair_functions(seed, mode):
+    concepts, kg = random_world(seed, images=90)
+    engine = PairwiseEngine(concepts, kg=kg, mode=mode, block_size=17)
+    for n in (0, 1, 2, 3):
+        neighbours = neighbour_sets(kg, engine.vocabulary, n, mode)
+        for alpha in (0.0, 0.5, 1.0):
+            values = np.vstack([engine.counts(s, e, n).relevance(alpha) for s, e in engine.blocks()])
+            for q in range(len(concepts)):
+                assert values[q].tolist() == reference_values(concepts, neighbours, alpha, q)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_pool_summary_and_retrieval_equal_sorting_per_query(seed):
+    concepts, kg = random_world(seed, images=120, vocabulary=15)
+    engine = PairwiseEngine(concepts, kg=kg, block_size=32)
+    neighbours = neighbour_sets(kg, engine.vocabulary, 1)
+    summary = engine.pool_summary(0.5, 1, 10, threshold=0.4)
+    ranking = engine.retrieve(0.5, 1, 25)
+    for q in range(len(concepts)):
+        values = reference_values(concepts, neighbours, 0.5, q)
+        pool = [(v, j) for j, v in enumerate(values) if j != q]
+        assert summary.ideal[q].tolist() == sorted((v for v, _ in pool), reverse=True)[:10]
+        assert summary.relevant_counts[q] == sum(v >= 0.4 for v, _ in pool)
+        assert ranking[q].tolist() == [j for _, j in sorted(pool, key=lambda p: (-p[0], p[1]))][:25]
+
+
+def test_pair_counts_equal_per_pair_functions():
+    concepts, kg = random_world(7, images=50)
+    engine = PairwiseEngine(concepts, kg=kg)
+    neighbours = neighbour_sets(kg, engine.vocabulary, 2)
+    rng = np.random.default_rng(0)
+    rows, cols = rng.integers(0, 50, 200), rng.integers(0, 50, 200)
+    inter, union, approx = engine.pair_counts(rows, cols, 2)
+    for r, c, i, u, a in zip(rows, cols, inter, union, approx):
+        sa, sb = concepts.sets[r], concepts.sets[c]
+        assert (i, u) == (len(sa & sb), len(sa | sb))
+        assert ((i + 0.5 * a) / u if u else 0.0) == nn_iou(sa, sb, neighbours, 0.5)
+        assert (i / u if u else 0.0) == iou(sa, sb)
+
+
+def test_separate_candidate_pool_excludes_query_by_id():
+    concepts, kg = random_world(3, images=40)
+    queries = concepts.subset(concepts.ids[:10])
+    engine = PairwiseEngine(queries, concepts, kg=kg)
+    assert engine.self_columns.tolist() == list(range(10))
+    ranking = engine.retrieve(0.5, 1, 39)
+    assert all(q not in ranking[q] for q in range(10))
+
+
+def test_top_indices_breaks_ties_by_position_and_pads():
+    values = np.array([[0.2, 0.9, 0.2, 0.9, -1.0]])
+    assert top_indices(values, 3).tolist() == [[1, 3, 0]]
+    assert top_indices(values, 6).tolist() == [[1, 3, 0, 2, -1, -1]]

@@ -1,0 +1,96 @@
+"""Metrics: hand-worked numbers, batch == per-query function, NDCG == scikit-learn on tie-free cases."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from sklearn.metrics import ndcg_score
+
+from evalcore import metrics as m
+from evalcore.errors import ParameterError
+
+
+def test_ndcg_of_three_items_by_hand():
+    # DCG = 0.5/1 + 1/log2(3) + 0 ; IDCG = 1/1 + 0.5/log2(3)
+    dcg = 0.5 + 1 / math.log2(3)
+    idcg = 1 + 0.5 / math.log2(3)
+    assert m.ndcg([0.5, 1.0, 0.0], [1.0, 0.5, 0.0], 3) == pytest.approx(dcg / idcg)
+    assert m.ndcg([0.5, 1.0, 0.0], [1.0, 0.5, 0.0], 3) == pytest.approx(0.859719, abs=1e-6)
+    assert m.ndcg([0.0], [0.0], 1) is None
+    exp_dcg = (2 ** 0.5 - 1) + 1 / math.log2(3)
+    exp_idcg = 1 + (2 ** 0.5 - 1) / math.log2(3)
+    assert m.ndcg([0.5, 1.0], [1.0, 0.5], 2, "exponential") == pytest.approx(exp_dcg / exp_idcg)
+
+
+def test_other_metrics_by_hand():
+    assert m.precision([True, True, False, True, False], 5) == 0.6
+    assert m.average_precision([False, True, True], 3, 4) == pytest.approx((1 / 2 + 2 / 3) / 3)
+    assert m.recall([True, True], 2, 3) == pytest.approx(2 / 3)
+    assert m.rank_biased_precision([1.0, 1.0, 1.0], 0.95) == pytest.approx(0.05 * (1 + 0.95 + 0.95 ** 2))
+    assert m.expected_reciprocal_rank([1.0, 1.0], 2) == 1.0
+    # CAG: r = (0.5, 1.0, 0.25), o = (0.5, 1, 1), r' = (0.5, 1, 0.0625), w = 2, unit discounts.
+    assert m.context_aware_gain([0.5, 1.0, 0.25], [1, 1, 1], window=2) == pytest.approx(
+        0.5 / 2 + 1.5 / 2 + 1.0625 / 2)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_batches_agree_with_per_query_functions(seed):
+    rng = np.random.default_rng(seed)
+    q, d, k = 40, 35, 10
+    rel = np.round(rng.random((q, d)) * rng.integers(0, 2, (q, d)), 3)
+    ideal = -np.sort(-rng.random((q, k)), axis=1)
+    ideal[0] = 0.0
+    in_pool = rng.integers(0, 12, q)
+    binary = rel >= 0.5
+    for gain in m.GAINS:
+        batch = m.ndcg_batch(rel, ideal, k, gain)
+        for i in range(q):
+            expected = m.ndcg(rel[i].tolist(), ideal[i].tolist(), k, gain)
+            assert (np.isnan(batch[i]) and expected is None) or batch[i] == pytest.approx(expected)
+    ap, rc = m.average_precision_batch(binary, k, in_pool), m.recall_batch(binary, k, in_pool)
+    rbp, err = m.rbp_batch(rel), m.err_batch(rel, k)
+    cag_dcg = m.cag_batch(rel, m.dcg_discounts(k))
+    rbp_discounts = 0.05 * 0.95 ** np.arange(d)
+    cag_rbp = m.cag_batch(rel, rbp_discounts)
+    for i in range(q):
+        for batch_value, single in [(ap[i], m.average_precision(binary[i].tolist(), k, int(in_pool[i]))),
+                                    (rc[i], m.recall(binary[i].tolist(), k, int(in_pool[i])))]:
+            assert (np.isnan(batch_value) and single is None) or batch_value == pytest.approx(single)
+        assert rbp[i] == pytest.approx(m.rank_biased_precision(rel[i].tolist()))
+        assert err[i] == pytest.approx(m.expected_reciprocal_rank(rel[i].tolist(), k))
+        assert cag_dcg[i] == pytest.approx(m.context_aware_gain(rel[i].tolist(), m.dcg_discounts(k).tolist()))
+        assert cag_rbp[i] == pytest.approx(m.context_aware_gain(rel[i].tolist(), rbp_discounts.tolist()))
+        assert m.precision_batch(binary, 5)[i] == m.precision(binary[i].tolist(), 5)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_ndcg_equals_scikit_learn_without_ties(seed):
+    rng = np.random.default_rng(seed)
+    pool = rng.permutation(np.linspace(0.01, 1.0, 30))  # distinct relevance values: no ties
+    scores = rng.permutation(30).astype(float)  # a run's scores: distinct
+    ranked = pool[np.argsort(-scores)]
+    ideal = np.sort(pool)[::-1]
+    for k in (1, 5, 10, 30):
+        ours = m.ndcg(ranked.tolist(), ideal.tolist(), k)
+        assert ours == pytest.approx(ndcg_score([pool], [scores], k=k))
+
+
+def test_ndcg_is_one_for_the_ideal_run_and_bounded():
+    rng = np.random.default_rng(1)
+    for _ in range(50):
+        pool = np.round(rng.random(20), 2)
+        ideal = np.sort(pool)[::-1]
+        assert m.ndcg(ideal.tolist(), ideal.tolist(), 10) in (None, pytest.approx(1.0))
+        value = m.ndcg(rng.permutation(pool).tolist(), ideal.tolist(), 10)
+        assert value is None or 0.0 <= value <= 1.0 + 1e-12
+
+
+def test_registry_names_round_trip_and_reject_unknown():
+    for name in m.default_metric_names([5, 10], ["modality", "organ", "modality+organ"]):
+        assert m.parse_metric(name).name == name
+        assert m.parse_metric(name).describe()
+    for bad in ["CUI", "nDCG@10", "P@5", "P@5[colour]", "RBP@5", "CUI@0"]:
+        with pytest.raises(ParameterError):
+            m.parse_metric(bad)
