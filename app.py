@@ -1,0 +1,61 @@
+"""CBIR Lens: evaluate and compare medical image retrieval systems without manual relevance labels.
+
+Run with ``streamlit run app.py``; it opens on the embedded (synthetic) demo.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from evalcore.kg import KG_MODES
+from pages.common import kg_of, workspace
+
+st.set_page_config(page_title="CBIR Lens", page_icon="🔎", layout="wide")
+
+PAGES = [
+    st.Page("pages/data.py", title="Data", icon="📂", default=True),
+    st.Page("pages/leaderboard.py", title="Leaderboard", icon="🏆"),
+    st.Page("pages/per_query.py", title="Per-query", icon="🔍"),
+    st.Page("pages/ablation.py", title="Ablation", icon="📈"),
+    st.Page("pages/knowledge_graph.py", title="Knowledge graph", icon="🕸️"),
+    st.Page("pages/concept_detection.py", title="Concept detection", icon="🏷️"),
+]
+
+
+def sidebar() -> None:
+    ws = workspace()
+    with st.sidebar:
+        st.markdown(f"**Dataset:** {ws.label}")
+        st.slider("alpha (weight of near matches)", 0.0, 1.0, 0.5, 0.1, key="alpha",
+                  help="How much a KG neighbour (e.g. Veins vs Blood Vessels) counts compared with an exact match.")
+        st.slider("distance threshold n (KG hops)", 0, 3, 1, 1, key="n",
+                  help="Two concepts count as neighbours when at most n is_a links apart. 0 = exact matches only.")
+        st.radio("KG mode", KG_MODES, key="kg_mode", horizontal=True,
+                 help="undirected: any path; directed: only ancestor/descendant paths.")
+        st.multiselect("K (list cut-offs)", [1, 3, 5, 10, 20, 30, 50, 100], default=[5, 10, 30], key="ks")
+        st.radio("gain", ["linear", "exponential"], key="gain", horizontal=True,
+                 help="NDCG gain of a relevance r: r (linear) or 2^r - 1 (exponential).")
+        st.divider()
+        st.markdown("**Dataset summary**")
+        if ws.concepts is None:
+            st.caption("No concept sets loaded.")
+            return
+        vocabulary = ws.concepts.vocabulary
+        kg = kg_of(ws)
+        cols = st.columns(2)
+        cols[0].metric("images", f"{len(ws.concepts):,}")
+        cols[1].metric("distinct CUIs", f"{len(vocabulary):,}")
+        if kg is None:
+            st.caption("No knowledge graph loaded: nn-IoU equals IoU.")
+            return
+        coverage = kg.coverage(ws.concepts.sets)
+        cols = st.columns(2)
+        cols[0].metric("KG nodes", f"{kg.number_of_nodes():,}")
+        cols[1].metric("KG edges", f"{kg.number_of_edges():,}")
+        st.caption(f"KG covers {coverage['concept_coverage']:.1%} of the dataset's CUIs and "
+                   f"{coverage['occurrence_coverage']:.1%} of their occurrences.")
+
+
+navigation = st.navigation(PAGES)
+sidebar()
+navigation.run()

@@ -1,0 +1,72 @@
+"""Concept detection: the official ImageCLEFmedical F1 (primary, secondary) and the KG-aware soft F1."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from evalcore.detection import detection_f1, read_predictions
+from evalcore.errors import CBIRLensError
+from evalcore.kg import neighbour_sets
+from pages.common import DEMO, concept_label, controls, kg_of, require_concepts, synthetic_banner, workspace
+
+st.title("Concept detection")
+ws = workspace()
+synthetic_banner(ws)
+if not require_concepts(ws):
+    st.stop()
+settings = controls()
+st.write("Score predicted concepts against the loaded concept sets, as the ImageCLEFmedical Caption task does: "
+         "F1 per image, averaged. The soft F1 also gives partial credit (alpha) to a predicted concept that is a "
+         "knowledge-graph neighbour of a true one.")
+
+upload = st.file_uploader("Predicted concepts (ID,CUIs)", type=["csv", "txt", "tsv"], key="up_predictions")
+use_demo = ws.synthetic and upload is None
+if upload is None and not use_demo:
+    st.info("Upload predictions to score them.")
+    st.stop()
+data, name = (upload.getvalue(), upload.name) if upload else ((DEMO / "concepts.csv").read_bytes(), "demo truth")
+if use_demo:
+    st.caption("No upload yet: scoring the demo ground truth against itself with a few concepts dropped, "
+               "to show the page.")
+try:
+    predictions = read_predictions(data, name, known_ids=ws.concepts.index)
+except CBIRLensError as error:
+    st.error(str(error))
+    st.stop()
+sets = predictions.sets
+if use_demo:
+    sets = {i: frozenset(sorted(s)[:-1]) if n % 3 == 0 else s for n, (i, s) in enumerate(sets.items())}
+
+subset_text = st.text_area("Concept subset for the secondary F1 (CUIs separated by spaces, commas or lines)",
+                           value="C0040405 C1306645 C0024485 C0041618 C0002978 C0032743", key="subset")
+subset = frozenset(t.strip().upper() for t in subset_text.replace(",", " ").split() if t.strip())
+
+primary = detection_f1(ws.concepts, sets)
+secondary = detection_f1(ws.concepts, sets, subset=subset) if subset else None
+kg = kg_of(ws)
+soft = None
+if kg is not None:
+    vocabulary = tuple(sorted(set(ws.concepts.vocabulary) | set().union(*sets.values())))
+    soft = detection_f1(ws.concepts, sets, neighbours=neighbour_sets(kg, vocabulary, settings["n"], settings["kg_mode"]),
+                        alpha=settings["alpha"])
+c1, c2, c3 = st.columns(3)
+c1.metric("F1 (primary)", f"{primary.f1:.4f}")
+c2.metric("F1 (secondary, subset)", f"{secondary.f1:.4f}" if secondary and secondary.images_scored else "—")
+c3.metric(f"Soft F1 (alpha {settings['alpha']}, n {settings['n']})", f"{soft.f1:.4f}" if soft else "no KG")
+st.caption(f"{primary.images_scored:,} images scored; {primary.images_empty_ground_truth:,} with empty ground truth "
+           f"dropped; {primary.images_missing_prediction:,} without a prediction (scored 0).")
+
+if predictions.problems:
+    st.subheader("Validation problems")
+    st.dataframe(pd.DataFrame(predictions.problems, columns=["line", "problem"]), hide_index=True, key="problems")
+
+rows = []
+for image_id, value in primary.per_image.items():
+    truth = ws.concepts[image_id]
+    predicted = sets.get(image_id, frozenset())
+    rows.append({"image": image_id, "F1": value, "soft F1": soft.per_image.get(image_id) if soft else None,
+                 "ground truth": "; ".join(concept_label(ws, c, kg) for c in sorted(truth)),
+                 "predicted": "; ".join(concept_label(ws, c, kg) for c in sorted(predicted))})
+st.subheader("Per image")
+st.dataframe(pd.DataFrame(rows).sort_values("F1"), hide_index=True, key="detection_table")

@@ -1,0 +1,132 @@
+"""Data: upload files or point to a folder; a validation report per file. Loading never drops what is loaded."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pandas as pd
+import streamlit as st
+
+from evalcore.readers import read_captions, read_concept_names, read_embeddings
+from pages.common import (
+    digest,
+    guarded_load,
+    load_demo,
+    load_rocov2,
+    read_image_zip,
+    report,
+    synthetic_banner,
+    with_concepts,
+    with_kg,
+    with_labels,
+    with_run,
+    workspace,
+)
+
+st.title("Data")
+ws = workspace()
+synthetic_banner(ws)
+st.write("Load concept sets (the ground truth), a knowledge graph, retrieval runs and optional labels, "
+         "embeddings, captions and images. Each new file is added to what is already loaded.")
+
+left, right = st.columns(2)
+with left:
+    if st.button("Reload the embedded demo (synthetic)", key="load_demo"):
+        guarded_load(load_demo)
+        st.rerun()
+with right:
+    folder = st.text_input("ROCOv2 folder", value="../shared/data/rocov2", key="rocov2_folder",
+                           help="A folder with test_concepts.csv, test_captions.csv, cui_mapping.csv and images/.")
+    if st.button("Load ROCOv2 folder (test split)", key="load_rocov2"):
+        with st.spinner("Reading ROCOv2…"):
+            if guarded_load(lambda: load_rocov2(folder)):
+                st.rerun()
+
+
+def add_uploads(kind: str, files, adder) -> None:
+    """Add uploaded files one by one; a bad one is reported and skipped, the rest kept."""
+    for upload in [f for f in files or [] if f is not None]:
+        key = f"seen_{kind}_{upload.file_id}"
+        if st.session_state.get(key):
+            continue
+        st.session_state[key] = True
+        data = upload.getvalue()
+        if guarded_load(lambda data=data, upload=upload: adder(workspace(), data, upload.name)):
+            st.success(f"Loaded {upload.name}")
+
+
+def with_names(current, data: bytes, name: str):
+    names = read_concept_names(data, name)
+    new = replace(current, names={**current.names, **names}, reports=list(current.reports))
+    report(new, name, "concept names", len(names))
+    return new
+
+
+def with_captions(current, data: bytes, name: str):
+    captions = read_captions(data, name)
+    new = replace(current, captions={**current.captions, **captions}, reports=list(current.reports))
+    report(new, name, "captions", len(captions))
+    return new
+
+
+def with_images(current, data: bytes, name: str):
+    images = read_image_zip(data, name)
+    new = replace(current, images={**current.images, **images}, reports=list(current.reports))
+    report(new, name, "images", len(images))
+    return new
+
+
+def with_embeddings(current, data: bytes, name: str, ids: bytes | None = None, ids_name: str | None = None):
+    embeddings = read_embeddings(data, name, ids, ids_name)
+    new = replace(current, embeddings=embeddings, embeddings_digest=digest(data), reports=list(current.reports))
+    report(new, name, "embeddings", f"{len(embeddings.ids):,} x {embeddings.vectors.shape[1]}")
+    return new
+
+
+def with_new_concepts(current, data: bytes, name: str):
+    # New ground truth: the old label status and session label are reset; runs and KG stay.
+    updated = with_concepts(current, data, name)
+    return replace(updated, label=f"Uploaded ({name})", synthetic=False)
+
+
+st.subheader("Upload")
+c1, c2 = st.columns(2)
+with c1:
+    add_uploads("concepts", [st.file_uploader("Concept sets (ID,CUIs CSV or ID<TAB>C1,C2)", type=["csv", "txt", "tsv"],
+                                              key="up_concepts")], with_new_concepts)
+    add_uploads("runs", st.file_uploader("Run files (TREC or CSV), several at once", type=["trec", "txt", "csv", "run"],
+                                         accept_multiple_files=True, key="up_runs"), with_run)
+    add_uploads("kg", st.file_uploader("Knowledge graph files (edge list, MRREL.RRF, OBO)",
+                                       type=["csv", "tsv", "rrf", "obo", "txt"], accept_multiple_files=True,
+                                       key="up_kg"), with_kg)
+    add_uploads("labels", [st.file_uploader("Labels (ID,modality,organ or kind,class,CUI)", type=["csv"],
+                                            key="up_labels")], with_labels)
+with c2:
+    add_uploads("names", [st.file_uploader("Concept names (CUI,Name or MRCONSO.RRF)", type=["csv", "rrf", "txt"],
+                                           key="up_names")], with_names)
+    add_uploads("captions", [st.file_uploader("Captions (ID,Caption)", type=["csv"], key="up_captions")],
+                with_captions)
+    add_uploads("images", [st.file_uploader("Images (zip of <ID>.png/.jpg)", type=["zip"], key="up_images")],
+                with_images)
+    vectors = st.file_uploader("Embeddings (.npy, .csv or .parquet with an ID column)", type=["npy", "csv", "parquet"],
+                               key="up_embeddings")
+    ids_file = st.file_uploader("ID list for a .npy file (one ID per line)", type=["txt"], key="up_embedding_ids")
+    if vectors is not None and (not vectors.name.endswith(".npy") or ids_file is not None):
+        add_uploads("embeddings", [vectors], lambda current, data, name: with_embeddings(
+            current, data, name, ids_file.getvalue() if ids_file else None, ids_file.name if ids_file else None))
+
+ws = workspace()
+st.subheader("Loaded")
+summary = {
+    "concept sets": f"{len(ws.concepts):,} images" if ws.concepts else "—",
+    "knowledge graph files": ", ".join(ws.kg_files) or "—",
+    "runs": ", ".join(ws.runs) or "—",
+    "labels": ws.labels.source if ws.labels else "—",
+    "concept names": f"{len(ws.names):,}" if ws.names else "—",
+    "captions": f"{len(ws.captions):,}" if ws.captions else "—",
+    "embeddings": f"{len(ws.embeddings.ids):,}" if ws.embeddings else "—",
+    "images": f"{len(ws.images):,} in memory" if ws.images else (str(ws.image_folder) if ws.image_folder else "—"),
+}
+st.dataframe(pd.DataFrame(summary.items(), columns=["input", "loaded"]), hide_index=True, width="stretch")
+st.subheader("Validation report")
+st.dataframe(pd.DataFrame(ws.reports), hide_index=True, width="stretch", key="validation_report")
