@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from .conftest import ROCOV2, ROOT, needs
@@ -94,3 +95,37 @@ def test_rocov2_folder_loads_and_leaderboard_renders():
     table = frame_with(app, "CUI@10")
     assert list(table.index) == ["Retrieval by IoU"]
     assert table["CUI@10"].iloc[0].startswith("1.0000")
+
+
+@pytest.mark.parametrize("content, expected", [
+    (b"ID,CUIs\nimg1,C0040405\nimg2,NOT-A-CUI\n", "line 3"),
+    (b"ID,CUIs\nimg1,C0040405\nimg1,C0040405\n", "line 3"),
+    (b"\xff\xfe\x00garbage", "UTF-8"),
+])
+def test_malformed_folder_shows_message_and_keeps_loaded_data(tmp_path, content, expected):
+    (tmp_path / "test_concepts.csv").write_bytes(content)
+    app = open_page()
+    app.text_input(key="rocov2_folder").set_value(str(tmp_path))
+    app.button(key="load_rocov2").click().run()
+    assert not app.exception
+    messages = [e.value for e in app.error]
+    assert len(messages) == 1 and "test_concepts.csv" in messages[0] and expected in messages[0]
+    assert app.session_state["workspace"].label.startswith("Demo")
+    app.switch_page("pages/leaderboard.py")
+    app.run()
+    assert len(frame_with(app, "nn-CUI@10")) == 3
+
+
+def test_caption_with_script_and_markdown_renders_literally():
+    from pages.common import escape_markdown
+
+    hostile = "<script>alert(1)</script> [click](http://x.invalid) **bold**"
+    escaped = escape_markdown(hostile)
+    assert "<script>" not in escaped and "](" not in escaped and "**" not in escaped
+    app = open_page("pages/per_query.py")
+    workspace = app.session_state["workspace"]
+    query = app.selectbox(key="pq_query").value
+    workspace.captions[query] = hostile
+    app.run()
+    assert not app.exception
+    assert any(t.value == hostile for t in app.text)  # st.text shows the caption verbatim, never as HTML
