@@ -68,6 +68,11 @@ class Workspace:
     def kg_digest(self) -> str:
         return digest(*sorted(d for d, _ in self.kg_files.values())) if self.kg_files else ""
 
+    def evaluation_key(self) -> tuple:
+        """Content digests of everything an evaluation reads: the cache key shared by all pages."""
+        return (self.concepts_digest, self.kg_digest, self.labels_digest, self.embeddings_digest,
+                tuple(d for d, _ in self.runs.values()))
+
     def resolved_labels(self) -> ImageLabels | None:
         if self.labels is None or self.concepts is None:
             return None

@@ -40,8 +40,7 @@ if not run_names and not baselines:
     st.info("No runs loaded: upload run files on the Data page or choose a Table-1 baseline.")
     st.stop()
 
-key = (ws.concepts_digest, ws.kg_digest, ws.labels_digest, ws.embeddings_digest,
-       tuple(d for d, _ in ws.runs.values()))
+key = ws.evaluation_key()
 try:
     with st.spinner("Evaluating runs (ideal rankings over the whole pool)…"):
         result = cached_evaluation(key, ws, run_names, tuple(baselines), settings["alpha"], settings["n"],

@@ -58,8 +58,7 @@ chosen = st.multiselect("Systems side by side", names, default=names[:3], key="p
 k = st.select_slider("Top K shown", options=[3, 5, 10], value=5, key="pq_k")
 
 with st.expander("Largest differences between two systems", expanded=False):
-    key = (ws.concepts_digest, ws.kg_digest, ws.labels_digest, ws.embeddings_digest,
-           tuple(d for d, _ in ws.runs.values()))
+    key = ws.evaluation_key()
     run_names = tuple(n for n in names if n in ws.runs)
     extra = tuple(n for n in names if n not in ws.runs)
     result = cached_evaluation(key, ws, run_names, extra, settings["alpha"], settings["n"], settings["kg_mode"],
