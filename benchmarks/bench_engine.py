@@ -34,6 +34,12 @@ DATA = ROOT.parent / "shared" / "data"
 
 
 def peak_mb() -> float:
+    """Peak resident memory of this process image (VmHWM; ru_maxrss would carry the parent's peak over exec)."""
+    status = Path("/proc/self/status")
+    if status.exists():
+        for line in status.read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 

@@ -9,8 +9,8 @@ import pandas as pd
 
 from .compare import kendall_tau
 from .data import Run
-from .evaluation import Evaluator
-from .retrieval import retrieve_by_relevance
+from .evaluation import AlignedRun, Evaluator
+from .metrics import parse_metric
 
 ALPHAS = tuple(round(a / 10, 1) for a in range(11))
 HOPS = (0, 1, 2, 3)
@@ -34,16 +34,21 @@ def ablation_grid(evaluator: Evaluator, runs: Sequence[Run], metric_names: Seque
     Retrieval by relevance is re-ranked at every setting; uploaded runs stay fixed and only
     their graded relevance changes.
     """
-    depth = max([int(m.split("@")[1].split("[")[0]) for m in metric_names if "@" in m] + [1])
+    depth = max([parse_metric(m).k or 1 for m in metric_names] + [1])
     subset = set(queries) if queries is not None else None
     rows = []
     settings = [(a, n) for n in hops for a in alphas]
+    rankings: dict[tuple[float, int], AlignedRun] = {}
     for step, (alpha, n) in enumerate(settings):
         if progress:
             progress(step / len(settings), f"alpha = {alpha}, n = {n}")
-        systems = list(runs)
+        systems: list[Run | AlignedRun] = list(runs)
         if with_relevance_retrieval:
-            systems.append(retrieve_by_relevance(evaluator.engine, alpha, n, depth, RELEVANCE_SYSTEM))
+            # Settings where nn-IoU reduces to IoU (alpha = 0 or n = 0) share one ranking.
+            same_as = (alpha, n) if alpha > 0 and n > 0 else (0.0, 0)
+            if same_as not in rankings:
+                rankings[same_as] = evaluator.relevance_ranking(*same_as, depth, depth, name=RELEVANCE_SYSTEM)
+            systems.append(rankings[same_as])
         evaluation = evaluator.evaluate(systems, metric_names, alpha, n, gain)
         for name, result in evaluation.systems.items():
             keep = np.array([q in subset for q in result.query_ids]) if subset is not None else slice(None)

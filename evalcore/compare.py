@@ -32,19 +32,45 @@ def bootstrap_ci(values: np.ndarray, confidence: float = 0.95, samples: int = BO
     >>> (ci.mean, ci.low, ci.high, ci.queries)
     (1.0, 1.0, 1.0, 3)
     """
-    values = np.asarray(values, dtype=np.float64)
-    values = values[np.isfinite(values)]
-    if len(values) == 0:
-        return MeanWithCI(float("nan"), float("nan"), float("nan"), 0)
+    return bootstrap_cis(np.asarray(values, dtype=np.float64)[:, None], confidence, samples, seed)[0]
+
+
+def bootstrap_cis(columns: np.ndarray, confidence: float = 0.95, samples: int = BOOTSTRAP_SAMPLES,
+                  seed: int = 0) -> list[MeanWithCI]:
+    """:func:`bootstrap_ci` for every column of a queries x metrics matrix, with shared resamples.
+
+    Each resample draws queries with replacement and averages each column over the drawn
+    queries where it is defined (NaN = undefined); the interval is the percentile interval of
+    those means. Resamples are kept as per-query counts so that one matrix product serves
+    every column at once.
+    """
+    columns = np.asarray(columns, dtype=np.float64)
+    if not 0 < confidence < 1:
+        raise ParameterError(f"confidence must lie in (0, 1), got {confidence}")
+    queries, width = columns.shape
+    defined = np.isfinite(columns)
+    filled = np.where(defined, columns, 0.0)
+    defined_counts = defined.sum(axis=0)
+    if queries == 0 or samples < 1:
+        return [MeanWithCI(float("nan"), float("nan"), float("nan"), 0) for _ in range(width)]
     rng = np.random.default_rng(seed)
-    means = np.empty(samples)
+    means = np.empty((samples, width))
     for start in range(0, samples, 256):
         count = min(256, samples - start)
-        picks = rng.integers(0, len(values), size=(count, len(values)))
-        means[start:start + count] = values[picks].mean(axis=1)
+        picks = rng.integers(0, queries, size=(count, queries)) + queries * np.arange(count)[:, None]
+        weights = np.bincount(picks.ravel(), minlength=count * queries).reshape(count, queries).astype(np.float64)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            means[start:start + count] = (weights @ filled) / (weights @ defined)
     tail = (1 - confidence) / 2 * 100
-    low, high = np.percentile(means, [tail, 100 - tail])
-    return MeanWithCI(float(values.mean()), float(low), float(high), len(values))
+    results = []
+    for column in range(width):
+        if defined_counts[column] == 0:
+            results.append(MeanWithCI(float("nan"), float("nan"), float("nan"), 0))
+            continue
+        low, high = np.nanpercentile(means[:, column], [tail, 100 - tail])
+        mean = filled[:, column].sum() / defined_counts[column]
+        results.append(MeanWithCI(float(mean), float(low), float(high), int(defined_counts[column])))
+    return results
 
 
 def randomization_test(a: np.ndarray, b: np.ndarray, samples: int = RANDOMIZATION_SAMPLES, seed: int = 0) -> float:

@@ -13,10 +13,16 @@ class CBIRLensError(ValueError):
 
 
 class InputError(CBIRLensError):
-    """A problem in an input file, naming the file, the line and what was expected.
+    r"""A problem in an input file, naming the file, the line and what was expected.
 
     >>> str(InputError("runs.txt", 3, "6 whitespace-separated fields", "4 fields"))
     'runs.txt, line 3: expected 6 whitespace-separated fields, found 4 fields'
+
+    Line breaks and other control characters quoted from the file are shown escaped, so
+    the message stays on one line:
+
+    >>> str(InputError("labels.csv", 1, "a header", ",ID\nID,"))
+    'labels.csv, line 1: expected a header, found ,ID\\nID,'
     """
 
     def __init__(self, source: str, line: int | None, expected: str, found: str | None = None):
@@ -27,8 +33,12 @@ class InputError(CBIRLensError):
         where = f"{source}, line {line}" if line is not None else source
         message = f"{where}: expected {expected}"
         if found is not None:
-            message += f", found {found}"
+            message += f", found {_one_line(found)}"
         super().__init__(message)
+
+
+def _one_line(text: str) -> str:
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 class ParameterError(CBIRLensError):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 
 import numpy as np
 import pandas as pd
@@ -14,7 +15,7 @@ from .engine import PairwiseEngine, PoolSummary
 from .errors import CBIRLensError, ParameterError
 from .kg import KnowledgeGraph, check_hops_and_mode
 from .metrics import GAINS, MetricInputs, MetricSpec, parse_metric
-from .relevance import check_alpha, nn_iou_from_counts
+from .relevance import check_alpha
 
 MAX_DEPTH = 1000
 MAX_LABEL_CLASSES = 64
@@ -35,31 +36,39 @@ class AlignedRun:
 def align_run(run: Run, concepts: ConceptSets, depth: int) -> AlignedRun:
     """Map a run onto concept-set rows; drop each query from its own list; count what was skipped."""
     known_queries = [q for q in run.rankings if q in concepts.index]
+    rows = np.array([concepts.index[q] for q in known_queries], dtype=np.int64)
+    lists = [run.rankings[q] for q in known_queries]
+    lengths = np.array([len(ranked) for ranked in lists], dtype=np.int64)
+    flat_ids = list(chain.from_iterable(lists))
+    index = concepts.index
+    flat = np.array([index.get(doc, -1) for doc in flat_ids], dtype=np.int64)
+    owner = np.repeat(np.arange(len(known_queries)), lengths)
+    is_self = flat == rows[owner]
+    unknown = flat < 0
+    kept, kept_owner, kept_unknown = flat[~is_self], owner[~is_self], unknown[~is_self]
+    position = np.arange(len(kept)) - np.searchsorted(kept_owner, kept_owner)
+    in_depth = position < depth
     documents = np.full((len(known_queries), depth), PADDING, dtype=np.int64)
-    unknown_documents = self_dropped = 0
-    unknown_examples: list[str] = []
-    for row, query in enumerate(known_queries):
-        ranked = [doc for doc in run.rankings[query] if doc != query]
-        self_dropped += len(ranked) != len(run.rankings[query])
-        for position, doc in enumerate(ranked[:depth]):
-            index = concepts.index.get(doc)
-            if index is None:
-                unknown_documents += 1
-                if len(unknown_examples) < 5:
-                    unknown_examples.append(doc)
-                index = UNKNOWN
-            documents[row, position] = index
+    documents[kept_owner[in_depth], position[in_depth]] = np.where(kept_unknown[in_depth], UNKNOWN, kept[in_depth])
+    unknown_in_depth = np.flatnonzero(kept_unknown & in_depth)
+    original_index = np.flatnonzero(~is_self)
     counts = {
         "queries_in_run": len(run.rankings),
         "queries_evaluated": len(known_queries),
         "queries_unknown": len(run.rankings) - len(known_queries),
-        "retrieved_unknown_ids": unknown_documents,
-        "query_dropped_from_own_list": self_dropped,
+        "retrieved_unknown_ids": len(unknown_in_depth),
+        "query_dropped_from_own_list": len(np.unique(owner[is_self])),
     }
-    if unknown_examples:
-        counts["unknown_id_examples"] = ", ".join(unknown_examples)  # type: ignore[assignment]
-    rows = np.array([concepts.index[q] for q in known_queries], dtype=np.int64)
+    if len(unknown_in_depth):
+        examples = [flat_ids[i] for i in original_index[unknown_in_depth[:5]]]
+        counts["unknown_id_examples"] = ", ".join(examples)  # type: ignore[assignment]
     return AlignedRun(run.name, rows, documents, counts)
+
+
+def _run_depth(run: Run | AlignedRun) -> int:
+    if isinstance(run, AlignedRun):
+        return run.documents.shape[1]
+    return max((len(ranking) for ranking in run.rankings.values()), default=1)
 
 
 def label_masks(labels: ImageLabels, concepts: ConceptSets) -> dict[str, np.ndarray]:
@@ -136,22 +145,34 @@ class Evaluator:
             self._summaries[key] = self.engine.pool_summary(effective_alpha, key[1], k, threshold, progress)
         return self._summaries[key]
 
+    def relevance_ranking(self, alpha: float, n: int, depth: int, k: int = 10, threshold: float = 0.5,
+                          name: str = "Retrieval by nn-IoU",
+                          progress: Callable[[float], None] | None = None) -> AlignedRun:
+        """Retrieval by nn-IoU(alpha, n) over the whole pool, as an aligned run ready for :meth:`evaluate`.
+
+        The same pass over the pool yields the ideal top-``k`` summary, which is cached.
+        """
+        effective_alpha = alpha if n > 0 else 0.0
+        summary, indices = self.engine.rank(effective_alpha, n, k, threshold, depth, progress)
+        self._summaries.setdefault((effective_alpha, n if effective_alpha else 0, k, threshold), summary)
+        rows = np.arange(len(self.concepts), dtype=np.int64)
+        counts = {"queries_in_run": len(rows), "queries_evaluated": len(rows), "queries_unknown": 0,
+                  "retrieved_unknown_ids": 0, "query_dropped_from_own_list": 0}
+        return AlignedRun(name, rows, indices, counts)
+
     def relevance_of(self, aligned: AlignedRun, alpha: float, n: int, measures: Iterable[str]) -> dict[str, np.ndarray]:
         """Graded relevance of every retrieved item (0 for unknown IDs and padding)."""
         valid = aligned.documents >= 0
         rows = np.broadcast_to(aligned.query_rows[:, None], aligned.documents.shape)[valid]
         columns = aligned.documents[valid]
-        needs_nn = "nn-iou" in measures and n > 0 and alpha > 0
-        intersection, union, approximate = self.engine.pair_counts(rows, columns, n if needs_nn else None)
         result = {}
         for measure in measures:
-            weight = alpha if measure == "nn-iou" else 0.0
             values = np.zeros(aligned.documents.shape)
-            values[valid] = nn_iou_from_counts(intersection, approximate, union, weight)
+            values[valid] = self.engine.relevance_of_pairs(rows, columns, alpha if measure == "nn-iou" else 0.0, n)
             result[measure] = values
         return result
 
-    def evaluate(self, runs: Sequence[Run], metric_names: Sequence[str], alpha: float = 0.5, n: int = 1,
+    def evaluate(self, runs: Sequence[Run | AlignedRun], metric_names: Sequence[str], alpha: float = 0.5, n: int = 1,
                  gain: str = "linear", threshold: float = 0.5,
                  progress: Callable[[float, str], None] | None = None) -> Evaluation:
         alpha = check_alpha(alpha)
@@ -169,7 +190,7 @@ class Evaluator:
             raise CBIRLensError(f"two runs share a system name: {names}; rename a file or its TREC tag")
         measures = sorted({s.family.relevance for s in specs if s.family.relevance})
         k_max = max([s.k for s in specs if s.k] + [1])
-        depth = min(MAX_DEPTH, max(k_max, max((len(v) for r in runs for v in r.rankings.values()), default=1)))
+        depth = min(MAX_DEPTH, max([k_max] + [_run_depth(r) for r in runs]))
         ideal, in_pool = {}, {}
         for step, measure in enumerate(measures):
             if progress:
@@ -187,9 +208,9 @@ class Evaluator:
         counts = {name: result.counts for name, result in systems.items()}
         return Evaluation(systems, params, [s.name for s in specs], counts)
 
-    def _evaluate_run(self, run: Run, specs: list[MetricSpec], measures: list[str], ideal: dict, in_pool: dict,
+    def _evaluate_run(self, run: Run | AlignedRun, specs: list[MetricSpec], measures: list[str], ideal: dict, in_pool: dict,
                       alpha: float, n: int, gain: str, threshold: float, depth: int) -> SystemResult:
-        aligned = align_run(run, self.concepts, depth)
+        aligned = run if isinstance(run, AlignedRun) else align_run(run, self.concepts, depth)
         rows = aligned.query_rows
         matches, present = self._label_matches(aligned)
         inputs = MetricInputs(

@@ -25,11 +25,12 @@ STOP_WORDS = frozenset(
 
 def run_from_indices(name: str, query_ids: tuple[str, ...], candidate_ids: tuple[str, ...], indices: np.ndarray,
                      scores: np.ndarray) -> Run:
+    candidates = np.array(candidate_ids, dtype=object)
     rankings, run_scores = {}, {}
-    for row, query in enumerate(query_ids):
-        keep = indices[row] >= 0
-        rankings[query] = tuple(candidate_ids[i] for i in indices[row][keep])
-        run_scores[query] = tuple(float(s) for s in scores[row][keep])
+    for query, row, row_scores in zip(query_ids, indices, scores):
+        keep = row >= 0
+        rankings[query] = tuple(candidates[row[keep]])
+        run_scores[query] = tuple(row_scores[keep].tolist())
     return Run(name, rankings, f"retrieval:{name}", run_scores)
 
 
@@ -45,13 +46,10 @@ def retrieve_by_relevance(engine: PairwiseEngine, alpha: float, n: int, depth: i
 
 
 def _scores_for(engine: PairwiseEngine, indices: np.ndarray, alpha: float, n: int) -> np.ndarray:
-    from .relevance import nn_iou_from_counts
-
     valid = indices >= 0
     rows = np.broadcast_to(np.arange(len(indices))[:, None], indices.shape)[valid]
-    intersection, union, approximate = engine.pair_counts(rows, indices[valid], n if alpha > 0 else None)
     scores = np.zeros(indices.shape)
-    scores[valid] = nn_iou_from_counts(intersection, approximate, union, alpha)
+    scores[valid] = engine.relevance_of_pairs(rows, indices[valid], alpha, n)
     return scores
 
 

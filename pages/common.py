@@ -18,10 +18,10 @@ import pandas as pd
 import streamlit as st
 from PIL import Image
 
-from evalcore.compare import bootstrap_ci
+from evalcore.compare import bootstrap_cis
 from evalcore.data import ConceptClassMap, ConceptSets, Embeddings, ImageLabels, Run
 from evalcore.errors import CBIRLensError
-from evalcore.evaluation import Evaluator
+from evalcore.evaluation import AlignedRun, Evaluator
 from evalcore.kg import KnowledgeGraph
 from evalcore.loading import load_rocov2_folder
 from evalcore.metrics import default_metric_names, parse_metric
@@ -262,22 +262,48 @@ def metric_names_for(evaluator: Evaluator, ks: tuple[int, ...]) -> list[str]:
 @st.cache_data(show_spinner=False, max_entries=32)
 def cached_evaluation(key: tuple, _ws: Workspace, run_names: tuple[str, ...], extra_runs: tuple[str, ...],
                       alpha: float, n: int, mode: str, gain: str, ks: tuple[int, ...]) -> dict:
-    """Means with 95% bootstrap CIs and the per-query frame, for the given runs and settings."""
+    """Means with 95% bootstrap CIs and the per-query values (system -> queries x metrics), for the given runs."""
     evaluator = evaluator_of(_ws, mode)
-    runs = [_ws.runs[name][1] for name in run_names] + [baseline_run(_ws, name, alpha, n, mode) for name in extra_runs]
     names = metric_names_for(evaluator, ks)
+    runs: list[Run | AlignedRun] = [_ws.runs[name][1] for name in run_names]
+    for name in extra_runs:
+        if name in RELEVANCE_BASELINES:
+            # Ranked and scored in one pass over the pool, without a detour through image IDs.
+            hops = n if name == "Retrieval by nn-IoU" else 0
+            runs.append(evaluator.relevance_ranking(alpha if hops else 0.0, hops, BASELINE_DEPTH, max(ks), name=name))
+        else:
+            runs.append(baseline_run(_ws, name, alpha, n, mode))
     evaluation = evaluator.evaluate(runs, names, alpha, n, gain)
-    rows = []
+    rows, query_ids, values = [], {}, {}
     for system, result in evaluation.systems.items():
-        for metric, values in result.values.items():
-            ci = bootstrap_ci(values, samples=500)
+        query_ids[system] = result.query_ids
+        values[system] = np.column_stack([result.values[m] for m in names])
+        for metric, ci in zip(names, bootstrap_cis(values[system], samples=500)):
             rows.append({"system": system, "metric": metric, "mean": ci.mean, "low": ci.low, "high": ci.high,
                          "queries": ci.queries})
-    return {"summary": pd.DataFrame(rows), "per_query": evaluation.per_query_frame(), "counts": evaluation.counts,
+    return {"summary": pd.DataFrame(rows), "query_ids": query_ids, "values": values, "counts": evaluation.counts,
             "metrics": names}
 
 
-BASELINES = ("Retrieval by IoU", "Retrieval by nn-IoU", "Retrieval by embeddings", "Retrieval by captions (TF-IDF)")
+def per_query_values(result: dict, metric: str) -> pd.DataFrame:
+    """One metric of a :func:`cached_evaluation` result as a queries x systems table."""
+    column = result["metrics"].index(metric)
+    return pd.DataFrame({system: pd.Series(values[:, column], index=result["query_ids"][system])
+                         for system, values in result["values"].items()})
+
+
+def per_query_long(result: dict) -> pd.DataFrame:
+    """Every per-query value of a :func:`cached_evaluation` result, one row per (system, query, metric)."""
+    frames = [pd.DataFrame({"system": system, "query_id": np.repeat(result["query_ids"][system], len(result["metrics"])),
+                            "metric": np.tile(result["metrics"], len(result["query_ids"][system])),
+                            "value": values.ravel()})
+              for system, values in result["values"].items()]
+    return pd.concat(frames, ignore_index=True)
+
+
+RELEVANCE_BASELINES = ("Retrieval by IoU", "Retrieval by nn-IoU")
+BASELINES = RELEVANCE_BASELINES + ("Retrieval by embeddings", "Retrieval by captions (TF-IDF)")
+BASELINE_DEPTH = 100
 
 
 def baseline_run(ws: Workspace, name: str, alpha: float, n: int, mode: str) -> Run:
@@ -290,7 +316,7 @@ def cached_baseline(concepts_digest: str, kg_digest: str, embeddings_digest: str
                     alpha: float, n: int, mode: str, _ws: Workspace) -> Run:
     from evalcore.retrieval import retrieve_by_captions, retrieve_by_embeddings, retrieve_by_relevance
 
-    depth = 100
+    depth = BASELINE_DEPTH
     if name == "Retrieval by IoU":
         return retrieve_by_relevance(evaluator_of(_ws, mode).engine, 0.0, 0, depth, name)
     if name == "Retrieval by nn-IoU":

@@ -17,6 +17,7 @@ from pages.common import (
     controls,
     describe_metric,
     evaluator_of,
+    per_query_long,
     require_concepts,
     synthetic_banner,
     workspace,
@@ -73,9 +74,9 @@ chart = go.Figure(go.Bar(
 chart.update_layout(yaxis_title=focus, height=360, margin={"t": 20})
 st.plotly_chart(chart, key="leaderboard_chart")
 
-per_query: pd.DataFrame = result["per_query"]
-values = {system: dict(zip(group.query_id, group.value)) for system, group in
-          per_query[per_query.metric == focus].groupby("system")}
+focus_column = metrics.index(focus)
+values = {system: dict(zip(result["query_ids"][system], per_system[:, focus_column]))
+          for system, per_system in result["values"].items()}
 if len(values) >= 2:
     comparisons = compare_systems(values, samples=2000)
     names = list(values)
@@ -95,8 +96,9 @@ if len(values) >= 2:
 st.subheader("Downloads")
 numeric = summary.pivot(index="system", columns="metric", values="mean")[metrics]
 st.download_button("Results (CSV)", numeric.to_csv().encode(), "results.csv", "text/csv", key="dl_results")
-st.download_button("Per-query values (CSV)", per_query.to_csv(index=False).encode(), "per_query.csv", "text/csv",
-                   key="dl_per_query")
+# Built only when clicked: on ROCOv2 the per-query table has about a million rows.
+st.download_button("Per-query values (CSV)", lambda: per_query_long(result).to_csv(index=False).encode(), "per_query.csv",
+                   "text/csv", key="dl_per_query")
 latex_columns = columns or default_columns
 latex = means[latex_columns].to_latex(float_format="%.4f", caption=f"alpha={settings['alpha']}, n={settings['n']}")
 st.download_button("LaTeX table", latex.encode(), "results.tex", "text/plain", key="dl_latex")
@@ -116,10 +118,7 @@ def graded_qrels() -> str:
     pairs = sorted(pairs)
     rows = np.array([p[0] for p in pairs], dtype=np.int64)
     cols = np.array([p[1] for p in pairs], dtype=np.int64)
-    inter, union, approx = evaluator.engine.pair_counts(rows, cols, settings["n"])
-    from evalcore.relevance import nn_iou_from_counts
-
-    grades = np.rint(100 * nn_iou_from_counts(inter, approx, union, settings["alpha"])).astype(int)
+    grades = np.rint(100 * evaluator.engine.relevance_of_pairs(rows, cols, settings["alpha"], settings["n"])).astype(int)
     ids = ws.concepts.ids
     return "".join(f"{ids[r]} 0 {ids[c]} {g}\n" for r, c, g in zip(rows, cols, grades))
 

@@ -18,6 +18,7 @@ from pages.common import (
     controls,
     escape_markdown,
     kg_of,
+    per_query_values,
     require_concepts,
     synthetic_banner,
     thumbnail,
@@ -63,13 +64,12 @@ with st.expander("Largest differences between two systems", expanded=False):
     extra = tuple(n for n in names if n not in ws.runs)
     result = cached_evaluation(key, ws, run_names, extra, settings["alpha"], settings["n"], settings["kg_mode"],
                                settings["gain"], settings["ks"])
-    per_query = result["per_query"]
     metric = st.selectbox("Metric", result["metrics"], key="pq_metric",
                           index=result["metrics"].index("nn-CUI@10") if "nn-CUI@10" in result["metrics"] else 0)
     a_col, b_col = st.columns(2)
     system_a = a_col.selectbox("System A", names, key="pq_a")
     system_b = b_col.selectbox("System B", names, index=min(1, len(names) - 1), key="pq_b")
-    wide = per_query[per_query.metric == metric].pivot(index="query_id", columns="system", values="value")
+    wide = per_query_values(result, metric)
     if system_a in wide and system_b in wide and system_a != system_b:
         pair = wide[[system_a, system_b]].dropna()
         figure = px.scatter(pair, x=system_a, y=system_b, opacity=0.4, hover_name=pair.index,

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import f1_score
 
-from evalcore.compare import bootstrap_ci, compare_systems, holm, paired_t_test, randomization_test
+from evalcore.compare import bootstrap_ci, bootstrap_cis, compare_systems, holm, paired_t_test, randomization_test
 from evalcore.data import ConceptSets
 from evalcore.detection import detection_f1, read_predictions, soft_f1_per_image
 
@@ -56,6 +56,23 @@ def test_f1_equals_scikit_learn_binary_f1(seed):
         score = detection_f1(ConceptSets(("x",), (truth,)), {"x": predicted})
         assert score.f1 == pytest.approx(expected)
         assert soft_f1_per_image(predicted, truth, {}, 0.5) == pytest.approx(expected)
+
+
+def test_bootstrap_of_many_columns_equals_resampling_one_column_at_a_time():
+    rng = np.random.default_rng(4)
+    matrix = rng.random((150, 3))
+    matrix[rng.random(150) < 0.2, 2] = np.nan
+    shared = bootstrap_cis(matrix, samples=300, seed=9)
+    same_draws = np.random.default_rng(9)  # bootstrap_cis draws resamples in chunks of 256
+    picks = np.vstack([same_draws.integers(0, 150, size=(256, 150)), same_draws.integers(0, 150, size=(44, 150))])
+    for column, ci in enumerate(shared):
+        values = matrix[picks, column]
+        means = np.nanmean(values, axis=1)
+        low, high = np.percentile(means, [2.5, 97.5])
+        assert (ci.low, ci.high) == pytest.approx((low, high), abs=1e-12)
+        assert ci.mean == pytest.approx(np.nanmean(matrix[:, column]))
+        assert ci.queries == np.isfinite(matrix[:, column]).sum()
+    assert bootstrap_cis(np.full((4, 1), np.nan))[0].queries == 0
 
 
 def test_holm_bootstrap_and_tests():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from evalcore.detection import read_predictions
@@ -57,6 +57,7 @@ READERS = {
 @pytest.mark.parametrize("reader", list(READERS))
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=inputs)
+@example(data=b'",ID\nID,"\n')  # found by fuzzing: a quoted header cell holding a line break
 def test_reader_parses_or_names_file_and_line(reader, data):
     name = f"fuzz-{reader}"
     try:

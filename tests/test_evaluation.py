@@ -1,0 +1,89 @@
+"""Evaluator and run alignment against straightforward per-query implementations on random data."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pytest
+
+from evalcore.data import Run
+from evalcore.evaluation import PADDING, UNKNOWN, Evaluator, align_run
+from evalcore.kg import neighbour_sets
+from evalcore.metrics import ndcg
+from evalcore.relevance import nn_iou
+from evalcore.retrieval import retrieve_by_relevance
+
+from .conftest import random_world
+
+
+def random_run(concepts, seed: int, depth: int = 12) -> Run:
+    """Lists with the query itself, unknown IDs and repeated IDs mixed in; some queries unknown."""
+    rng = random.Random(seed)
+    ids = list(concepts.ids)
+    rankings = {}
+    for query in ids[: len(ids) - 3] + ["ghost-query"]:
+        pool = ids + ["ghost-1", "ghost-2", query]
+        rankings[query] = tuple(rng.choice(pool) for _ in range(rng.randint(0, depth)))
+    return Run("random", rankings)
+
+
+def straightforward_alignment(run: Run, concepts, depth: int) -> tuple[list, list, dict]:
+    rows, documents, unknown, dropped = [], [], [], 0
+    for query, ranked in run.rankings.items():
+        if query not in concepts.index:
+            continue
+        kept = [d for d in ranked if d != query]
+        dropped += len(kept) != len(ranked)
+        row = [concepts.index.get(d, UNKNOWN) for d in kept[:depth]]
+        unknown += [d for d in kept[:depth] if d not in concepts.index]
+        rows.append(concepts.index[query])
+        documents.append(row + [PADDING] * (depth - len(row)))
+    return rows, documents, {"retrieved_unknown_ids": len(unknown), "query_dropped_from_own_list": dropped,
+                             "unknown_id_examples": ", ".join(unknown[:5])}
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_align_run_equals_a_loop_over_queries(seed):
+    concepts, _ = random_world(seed, images=40)
+    run = random_run(concepts, seed)
+    for depth in (1, 5, 20):
+        aligned = align_run(run, concepts, depth)
+        rows, documents, counts = straightforward_alignment(run, concepts, depth)
+        assert aligned.query_rows.tolist() == rows
+        assert aligned.documents.tolist() == documents
+        for name, value in counts.items():
+            assert aligned.counts.get(name, "") == value
+        assert aligned.counts["queries_unknown"] == 1
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_cui_and_nn_cui_equal_a_per_query_reference(seed):
+    concepts, kg = random_world(seed, images=50)
+    evaluator = Evaluator(concepts, kg)
+    run = random_run(concepts, seed + 10)
+    evaluation = evaluator.evaluate([run], ["CUI@5", "nn-CUI@5"], alpha=0.5, n=1)
+    result = evaluation.systems["random"]
+    neighbours = neighbour_sets(kg, evaluator.engine.vocabulary, 1)
+    for metric, alpha in (("CUI@5", 0.0), ("nn-CUI@5", 0.5)):
+        for query, value in zip(result.query_ids, result.values[metric]):
+            a = concepts[query]
+            pool = sorted((nn_iou(a, concepts[c], neighbours, alpha) for c in concepts.ids if c != query), reverse=True)
+            ranked = [d for d in run.rankings[query] if d != query][:5]
+            gains = [nn_iou(a, concepts[d], neighbours, alpha) if d in concepts.index else 0.0 for d in ranked]
+            expected = ndcg(gains, pool, 5)
+            assert (math.isnan(value) and expected is None) or value == pytest.approx(expected, abs=1e-12)
+
+
+def test_relevance_ranking_scores_like_the_same_run_read_from_ids():
+    concepts, kg = random_world(4, images=60)
+    evaluator = Evaluator(concepts, kg)
+    names = ["CUI@10", "nn-CUI@10", "nn-MAP@10", "nn-R@10"]
+    aligned = evaluator.relevance_ranking(0.7, 2, 10, 10)
+    run = retrieve_by_relevance(Evaluator(concepts, kg).engine, 0.7, 2, 10, "from-ids")
+    by_rows = evaluator.evaluate([aligned], names, 0.7, 2).systems[aligned.name]
+    by_ids = evaluator.evaluate([run], names, 0.7, 2).systems["from-ids"]
+    for name in names:
+        np.testing.assert_array_equal(by_rows.values[name], by_ids.values[name])
+    assert np.nanmin(by_rows.values["nn-CUI@10"]) == pytest.approx(1.0)
