@@ -19,6 +19,7 @@ PAGES = [
     st.Page("pages/ablation.py", title="Ablation", icon="📈"),
     st.Page("pages/knowledge_graph.py", title="Knowledge graph", icon="🕸️"),
     st.Page("pages/concept_detection.py", title="Concept detection", icon="🏷️"),
+    st.Page("pages/method.py", title="Method", icon="📐"),
 ]
 
 

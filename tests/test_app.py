@@ -129,3 +129,16 @@ def test_caption_with_script_and_markdown_renders_literally():
     app.run()
     assert not app.exception
     assert any(t.value == hostile for t in app.text)  # st.text shows the caption verbatim, never as HTML
+
+
+def test_method_page_draws_the_worked_example_table1_and_ablation():
+    app = open_page("pages/method.py")
+    text = " ".join(m.value for m in app.markdown)
+    assert "IoU = 1/3 = 0.333" in text and "nn-IoU = (1 + 0.5 × 2) / 3 = 0.667" in text
+    table = frame_with(app, "paper P@5")
+    assert set(table.system) == {"IoU", "nn-IoU", "caption embeddings"}
+    assert table.set_index(["system", "target"]).loc[("IoU", "modality"), "P@5"] > 0
+    app.button(key="method_ablation_run").click().run()
+    assert not app.exception, app.exception
+    areas = frame_with(app, 0)
+    assert (areas[0] == 0).all()

@@ -161,3 +161,12 @@ def test_main_flows_in_a_real_browser(page, tmp_path):
     page.get_by_text("F1 (primary)").first.wait_for()
     shot(page, "6-concept-detection")
     assert not page.locator('[data-testid="stException"]').count()
+
+    go(page, "Method")
+    page.get_by_text("nn-IoU = (1 + 0.5 × 2) / 3 = 0.667").first.wait_for()
+    page.get_by_role("button", name="Compute the ablation").click()
+    page.get_by_text("Isolated subset:").first.wait_for(timeout=120_000)
+    idle(page)
+    assert page.locator(".js-plotly-plot").count() >= 2
+    shot(page, "7-method")
+    assert not page.locator('[data-testid="stException"]').count()
