@@ -9,7 +9,7 @@ import streamlit as st
 from evalcore import reproduction as rp
 from evalcore.evaluation import Evaluator
 from evalcore.relevance import approximate_matches, iou, nn_iou
-from evalcore.report_figures import ablation_figure, worked_example_figure
+from evalcore.report_figures import ablation_figure, timing_figure, worked_example_figure
 from pages.common import controls, evaluator_of, kg_of, require_concepts, synthetic_banner, workspace
 
 st.title("Method")
@@ -86,3 +86,39 @@ if key in cache:
     st.plotly_chart(ablation_figure(curves.grid), key="method_fig3")
     st.dataframe(curves.areas.pivot_table(index=["subset", "metric"], columns="n", values="area", sort=False),
                  key="method_areas")
+
+
+def on_demand(title: str, label: str, button_key: str, compute):
+    """A section computed when its button is pressed, kept per dataset and settings for the session."""
+    st.subheader(title)
+    store = st.session_state.setdefault(f"method_{button_key}", {})
+    if key not in store and st.button(label, key=button_key):
+        with st.spinner("Computing…"):
+            store[key] = compute()
+    return store.get(key)
+
+
+ties = on_demand("Tie handling", "Count ties and compare tie rules (5 random orders)", "method_ties_run",
+                 lambda: rp.tie_report(evaluator, {"IoU": (0.0, 0), "nn-IoU": (rp.PAPER_ALPHA, rp.PAPER_HOPS)}))
+if ties is not None:
+    st.caption("Queries whose K-th and (K+1)-th best relevance are equal, so the tie rule decides the top K; P@K "
+               "(%) on modality+organ with ties broken by file order (stable) and by 5 random orders of the pool.")
+    st.dataframe(ties.style.format(precision=2), hide_index=True, key="method_ties")
+
+variants = on_demand("KG readings", "Compare KG modes, the strict N(A,B) and each ontology source",
+                     "method_variants_run",
+                     lambda: rp.kg_variants(evaluator, [e for _, e in ws.kg_files.values()],
+                                            sorted(kg.sources), strict_hops=(1,)))
+if variants is not None:
+    st.caption("Precision (%) of retrieval by nn-IoU (alpha = 0.5) under each reading of the KG, beside IoU.")
+    st.dataframe(variants.style.format(precision=2), hide_index=True, key="method_variants")
+
+timing = on_demand("Fig. 4: cost against the number of queries", "Time the engine and the per-pair references",
+                   "method_timing_run",
+                   lambda: rp.timing_curve(ws.concepts, kg, sorted({max(1, len(ws.concepts) // 4),
+                                                                    max(1, len(ws.concepts) // 2), len(ws.concepts)}),
+                                           reference_sample=5))
+if timing is not None:
+    st.caption("Seconds for every query's ideal top 10 over the whole collection; dashed lines are per-pair Python "
+               "implementations timed on 5 queries and scaled.")
+    st.plotly_chart(timing_figure(timing), key="method_fig4")

@@ -142,3 +142,11 @@ def test_method_page_draws_the_worked_example_table1_and_ablation():
     assert not app.exception, app.exception
     areas = frame_with(app, 0)
     assert (areas[0] == 0).all()
+    for button in ("method_ties_run", "method_variants_run", "method_timing_run"):
+        app.button(key=button).click().run()
+        assert not app.exception, app.exception
+    ties = frame_with(app, "queries_with_tie")
+    assert set(ties.system) == {"IoU", "nn-IoU"} and (ties.random_min <= ties.random_max).all()
+    variants = frame_with(app, "beats_iou_everywhere")
+    assert "IoU" in set(variants.system) and any("strict" in name for name in variants.system)
+    assert len(app.get("plotly_chart")) >= 3
