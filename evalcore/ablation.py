@@ -9,7 +9,7 @@ import pandas as pd
 
 from .compare import kendall_tau
 from .data import Run
-from .evaluation import AlignedRun, Evaluator
+from .evaluation import AlignedRun, Evaluator, effective_setting
 from .metrics import parse_metric
 
 ALPHAS = tuple(round(a / 10, 1) for a in range(11))
@@ -44,8 +44,7 @@ def ablation_grid(evaluator: Evaluator, runs: Sequence[Run], metric_names: Seque
             progress(step / len(settings), f"alpha = {alpha}, n = {n}")
         systems: list[Run | AlignedRun] = list(runs)
         if with_relevance_retrieval:
-            # Settings where nn-IoU reduces to IoU (alpha = 0 or n = 0) share one ranking.
-            same_as = (alpha, n) if alpha > 0 and n > 0 else (0.0, 0)
+            same_as = effective_setting(alpha, n)
             if same_as not in rankings:
                 rankings[same_as] = evaluator.relevance_ranking(*same_as, depth, depth, name=RELEVANCE_SYSTEM)
             systems.append(rankings[same_as])

@@ -32,6 +32,23 @@ class AlignedRun:
     documents: np.ndarray
     counts: dict[str, int]
 
+    @classmethod
+    def over_pool(cls, name: str, documents: np.ndarray) -> AlignedRun:
+        """A ranking of the whole pool for every query in pool order, as the engine returns it."""
+        rows = np.arange(len(documents), dtype=np.int64)
+        counts = {"queries_in_run": len(rows), "queries_evaluated": len(rows), "queries_unknown": 0,
+                  "retrieved_unknown_ids": 0, "query_dropped_from_own_list": 0}
+        return cls(name, rows, documents, counts)
+
+
+def effective_setting(alpha: float, n: int) -> tuple[float, int]:
+    """(alpha, n) as nn-IoU sees it: at alpha = 0 or n = 0 it is IoU, whatever the other value.
+
+    >>> effective_setting(0.5, 0), effective_setting(0.0, 2), effective_setting(0.5, 2)
+    ((0.0, 0), (0.0, 0), (0.5, 2))
+    """
+    return (alpha, n) if alpha > 0 and n > 0 else (0.0, 0)
+
 
 def align_run(run: Run, concepts: ConceptSets, depth: int) -> AlignedRun:
     """Map a run onto concept-set rows; drop each query from its own list; count what was skipped."""
@@ -139,10 +156,9 @@ class Evaluator:
 
     def pool_summary(self, measure: str, alpha: float, n: int, k: int, threshold: float,
                      progress: Callable[[float], None] | None = None) -> PoolSummary:
-        effective_alpha = alpha if measure == "nn-iou" and n > 0 else 0.0
-        key = (effective_alpha, n if effective_alpha else 0, k, threshold)
+        key = (*effective_setting(alpha if measure == "nn-iou" else 0.0, n), k, threshold)
         if key not in self._summaries:
-            self._summaries[key] = self.engine.pool_summary(effective_alpha, key[1], k, threshold, progress)
+            self._summaries[key] = self.engine.pool_summary(key[0], key[1], k, threshold, progress)
         return self._summaries[key]
 
     def relevance_ranking(self, alpha: float, n: int, depth: int, k: int = 10, threshold: float = 0.5,
@@ -152,13 +168,10 @@ class Evaluator:
 
         The same pass over the pool yields the ideal top-``k`` summary, which is cached.
         """
-        effective_alpha = alpha if n > 0 else 0.0
-        summary, indices = self.engine.rank(effective_alpha, n, k, threshold, depth, progress)
-        self._summaries.setdefault((effective_alpha, n if effective_alpha else 0, k, threshold), summary)
-        rows = np.arange(len(self.concepts), dtype=np.int64)
-        counts = {"queries_in_run": len(rows), "queries_evaluated": len(rows), "queries_unknown": 0,
-                  "retrieved_unknown_ids": 0, "query_dropped_from_own_list": 0}
-        return AlignedRun(name, rows, indices, counts)
+        effective_alpha, effective_n = effective_setting(alpha, n)
+        summary, indices = self.engine.rank(effective_alpha, effective_n, k, threshold, depth, progress)
+        self._summaries.setdefault((effective_alpha, effective_n, k, threshold), summary)
+        return AlignedRun.over_pool(name, indices)
 
     def relevance_of(self, aligned: AlignedRun, alpha: float, n: int, measures: Iterable[str]) -> dict[str, np.ndarray]:
         """Graded relevance of every retrieved item (0 for unknown IDs and padding)."""

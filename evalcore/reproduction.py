@@ -205,9 +205,7 @@ def strict_relevance_ranking(evaluator: Evaluator, alpha: float, n: int, depth: 
             values[row, column] = nn_iou_from_counts(len(a & b), len(strict_approximate_matches(a, b, neighbours)),
                                                      len(a | b), alpha)
         parts.append(top_indices(values, depth))
-    indices = np.vstack(parts)
-    rows = np.arange(len(concepts), dtype=np.int64)
-    return AlignedRun(name, rows, indices, {"queries_in_run": len(rows), "queries_evaluated": len(rows)})
+    return AlignedRun.over_pool(name, np.vstack(parts))
 
 
 def kg_variants(evaluator: Evaluator, edge_files: Sequence, sources: Sequence[str],
