@@ -8,34 +8,45 @@ from __future__ import annotations
 import streamlit as st
 
 from evalcore.kg import KG_MODES
-from pages.common import kg_of, workspace
+from pages.common import AUDIENCES, audience, escape_markdown, kg_of, measure_controls, workspace
 
-st.set_page_config(page_title="CBIR Lens", page_icon="🔎", layout="wide")
+st.set_page_config(page_title="CBIR Lens", page_icon=":material/image_search:", layout="wide")
 
+# Material icons ship with Streamlit's own font; emoji would need a colour-emoji font the browser may lack.
 PAGES = [
-    st.Page("pages/data.py", title="Data", icon="📂", default=True),
-    st.Page("pages/leaderboard.py", title="Leaderboard", icon="🏆"),
-    st.Page("pages/per_query.py", title="Per-query", icon="🔍"),
-    st.Page("pages/ablation.py", title="Ablation", icon="📈"),
-    st.Page("pages/knowledge_graph.py", title="Knowledge graph", icon="🕸️"),
-    st.Page("pages/concept_detection.py", title="Concept detection", icon="🏷️"),
-    st.Page("pages/method.py", title="Method", icon="📐"),
+    st.Page("pages/data.py", title="Data", icon=":material/folder_open:", default=True),
+    st.Page("pages/leaderboard.py", title="Leaderboard", icon=":material/leaderboard:"),
+    st.Page("pages/per_query.py", title="Per-query", icon=":material/view_column:"),
+    st.Page("pages/case_view.py", title="Case view", icon=":material/clinical_notes:"),
+    st.Page("pages/ablation.py", title="Ablation", icon=":material/tune:"),
+    st.Page("pages/knowledge_graph.py", title="Knowledge graph", icon=":material/hub:"),
+    st.Page("pages/concept_detection.py", title="Concept detection", icon=":material/label:"),
+    st.Page("pages/method.py", title="Method", icon=":material/functions:"),
+    st.Page("pages/measures.py", title="Choose a measure", icon=":material/balance:"),
 ]
 
 
 def sidebar() -> None:
     ws = workspace()
     with st.sidebar:
-        st.markdown(f"**Dataset:** {ws.label}")
-        st.slider("alpha (weight of near matches)", 0.0, 1.0, 0.5, 0.1, key="alpha",
-                  help="How much a KG neighbour (e.g. Veins vs Blood Vessels) counts compared with an exact match.")
-        st.slider("distance threshold n (KG hops)", 0, 3, 1, 1, key="n",
-                  help="Two concepts count as neighbours when at most n is_a links apart. 0 = exact matches only.")
-        st.radio("KG mode", KG_MODES, key="kg_mode", horizontal=True,
-                 help="undirected: any path; directed: only ancestor/descendant paths.")
-        st.multiselect("K (list cut-offs)", [1, 3, 5, 10, 20, 30, 50, 100], default=[5, 10, 30], key="ks")
-        st.radio("gain", ["linear", "exponential"], key="gain", horizontal=True,
-                 help="NDCG gain of a relevance r: r (linear) or 2^r - 1 (exponential).")
+        st.markdown(f"**Dataset:** {escape_markdown(ws.label)}")
+        st.radio("View for", list(AUDIENCES), index=1, key="audience", horizontal=True,
+                 help="Clinician: concept names and plain words only. Researcher: concept IDs, scores, formulas.")
+        clinician = audience() == "clinician"
+        # In clinician view the settings fold away but stay rendered, so their values are kept.
+        settings = st.expander("Matching settings", expanded=False) if clinician else st.container()
+        with settings:
+            st.slider("alpha (weight of near matches)", 0.0, 1.0, 0.5, 0.1, key="alpha",
+                      help="How much a related concept (e.g. Veins vs Blood Vessels) counts compared with the same "
+                           "concept.")
+            st.slider("distance threshold n (KG hops)", 0, 3, 1, 1, key="n",
+                      help="Two concepts count as related when at most n is_a links apart. 0 = the same concept only.")
+            st.radio("KG mode", KG_MODES, key="kg_mode", horizontal=True,
+                     help="undirected: any path; directed: only ancestor/descendant paths.")
+            measure_controls()
+            st.multiselect("K (list cut-offs)", [1, 3, 5, 10, 20, 30, 50, 100], default=[5, 10, 30], key="ks")
+            st.radio("gain", ["linear", "exponential"], key="gain", horizontal=True,
+                     help="NDCG gain of a relevance r: r (linear) or 2^r - 1 (exponential).")
         st.divider()
         st.markdown("**Dataset summary**")
         if ws.concepts is None:
@@ -45,7 +56,7 @@ def sidebar() -> None:
         kg = kg_of(ws)
         cols = st.columns(2)
         cols[0].metric("images", f"{len(ws.concepts):,}")
-        cols[1].metric("distinct CUIs", f"{len(vocabulary):,}")
+        cols[1].metric("distinct concepts" if clinician else "distinct CUIs", f"{len(vocabulary):,}")
         if kg is None:
             st.caption("No knowledge graph loaded: nn-IoU equals IoU.")
             return
@@ -53,7 +64,7 @@ def sidebar() -> None:
         cols = st.columns(2)
         cols[0].metric("KG nodes", f"{kg.number_of_nodes():,}")
         cols[1].metric("KG edges", f"{kg.number_of_edges():,}")
-        st.caption(f"KG covers {coverage['concept_coverage']:.1%} of the dataset's CUIs and "
+        st.caption(f"KG covers {coverage['concept_coverage']:.1%} of the dataset's concepts and "
                    f"{coverage['occurrence_coverage']:.1%} of their occurrences.")
 
 

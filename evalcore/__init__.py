@@ -1,0 +1,31 @@
+"""CBIR Lens: evaluate content-based medical image retrieval without manual relevance labels.
+
+The Python API is :func:`evalcore.evaluate`, which returns :class:`evalcore.Results`
+(see the README's "From Python"). Both are imported on first use, so that ``import evalcore``
+stays light for the command line and the dashboard.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+_LAZY = {"evaluate": "evalcore.api", "evaluate_runs": "evalcore.results", "Results": "evalcore.results",
+         "Statistics": "evalcore.results"}
+__all__ = ["Results", "Statistics", "__version__", "evaluate", "evaluate_runs"]
+
+if TYPE_CHECKING:
+    from .api import evaluate
+    from .results import Results, Statistics, evaluate_runs
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'evalcore' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_LAZY])

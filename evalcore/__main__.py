@@ -1,4 +1,5 @@
-"""Command line: ``python -m evalcore relevance|evaluate|retrieve|detection``.
+"""Command line: ``python -m evalcore relevance|evaluate|compare|retrieve|detection|qrels|app``
+(installed: ``cbir-lens ...``).
 
 Errors in inputs exit with status 2 and one line on stderr naming file, line and expectation.
 """
@@ -9,22 +10,47 @@ import argparse
 import csv
 import json
 import math
+import os
 import re
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import asdict
 from pathlib import Path
+from typing import NoReturn
 
 from .detection import detection_f1, read_predictions
 from .engine import PairwiseEngine
 from .errors import CBIRLensError, InputError
-from .evaluation import Evaluator
+from .evaluation import EMPTY_QUERY_POLICIES, Evaluator
 from .kg import KG_MODES, KnowledgeGraph, neighbour_sets
 from .loading import load_kg, load_labels
-from .metrics import GAINS, default_metric_names
-from .readers import CUI_PATTERN, read_captions, read_concepts, read_embeddings, read_run, read_text
+from .measures import MEASURES, MeasureSpec, parse_measure
+from .metrics import GAINS, metric_names_for_measure, qrels_metric_names
+from .qrels import graded_judgments
+from .readers import (
+    CUI_PATTERN,
+    DEFAULT_MAX_FILE_BYTES,
+    DEFAULT_MAX_RUN_BYTES,
+    INPUT_BUDGET_VARIABLE,
+    read_captions,
+    read_concepts,
+    read_embeddings,
+    read_pairs,
+    read_qrels,
+    read_runs,
+    read_text,
+)
 from .relevance import approximate_matches, check_alpha, iou, nn_iou
-from .retrieval import retrieve_by_captions, retrieve_by_embeddings, retrieve_by_relevance, write_trec_run
+from .resources import project_root
+from .results import Results, Statistics
+from .retrieval import (
+    retrieve_by_captions,
+    retrieve_by_embeddings,
+    retrieve_by_measure,
+    retrieve_by_relevance,
+    write_trec_run,
+)
 
 
 def _kg_arguments(parser: argparse.ArgumentParser, required: bool = False) -> None:
@@ -37,18 +63,51 @@ def _kg_arguments(parser: argparse.ArgumentParser, required: bool = False) -> No
     parser.add_argument("--n", type=int, default=1, help="KG distance threshold (hops)")
 
 
+def _measure_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--measure", metavar="NAME",
+                        help="relevance measure, e.g. dice, 'tversky(a=0.7,b=0.3)', 'nn-iou-hops(w1=0.5,w2=0.25)' "
+                             f"(keys: {', '.join(MEASURES)}); alpha and n not written here come from --alpha and --n "
+                             "(default: nn-iou)")
+
+
+def _measure(args: argparse.Namespace) -> MeasureSpec:
+    """The measure of ``--measure``, its alpha and n from ``--alpha``/``--n`` unless written in it."""
+    return parse_measure(args.measure or "nn-iou", {"alpha": args.alpha, "n": args.n})
+
+
+class OneLineArgumentParser(argparse.ArgumentParser):
+    """argparse whose usage errors are one line on stderr (exit 2), like every other input error."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"error: {self.prog}: {message} (see --help)\n")
+
+
+def _positive_bytes(raw: str) -> int:
+    try:
+        value = int(raw)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of bytes, found {raw!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1 byte, found {value}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m evalcore", description=__doc__)
+    parser = OneLineArgumentParser(prog=_program_name(), description=__doc__)
+    parser.add_argument("--max-input-bytes", type=_positive_bytes, metavar="N",
+                        help=f"largest input file read, in bytes (default {DEFAULT_MAX_FILE_BYTES:,}, runs "
+                             f"{DEFAULT_MAX_RUN_BYTES:,}; also the {INPUT_BUDGET_VARIABLE} environment variable)")
     commands = parser.add_subparsers(dest="command", required=True)
 
     relevance = commands.add_parser("relevance", help="IoU and nn-IoU for given image pairs")
     relevance.add_argument("--concepts", required=True)
     _kg_arguments(relevance)
     relevance.add_argument("--pairs", required=True, help="CSV with header a,b (image IDs)")
+    _measure_argument(relevance)
     relevance.add_argument("--out", required=True)
 
     evaluate = commands.add_parser("evaluate", help="evaluate runs")
-    evaluate.add_argument("--concepts", required=True)
+    evaluate.add_argument("--concepts", help="concept sets: the relevance source (needed unless --qrels; and for --labels)")
     _kg_arguments(evaluate)
     evaluate.add_argument("--run", action="append", required=True, nargs="+", metavar="F")
     evaluate.add_argument("--k", type=int, nargs="+", default=[5, 10, 30])
@@ -57,12 +116,20 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--gain", choices=GAINS, default="linear")
     evaluate.add_argument("--threshold", type=float, default=0.5, help="relevance threshold of MAP and recall")
     evaluate.add_argument("--json", required=True)
+    _measure_argument(evaluate)
     evaluate.add_argument("--per-query")
+    evaluate.add_argument("--qrels", metavar="F", help="TREC qrels 'qid iter docid grade': the relevance source of qrels- "
+                                                         "metrics instead of the concept sets")
+    evaluate.add_argument("--relevance-level", type=int, default=1,
+                          help="with --qrels: a grade at least this counts as relevant (trec_eval -l)")
+    evaluate.add_argument("--empty-queries", choices=EMPTY_QUERY_POLICIES, default="exclude",
+                          help="queries with no relevant item: left out of every metric (default) or scored 0")
 
     retrieve = commands.add_parser("retrieve", help="write a TREC run made by relevance or embeddings")
     retrieve.add_argument("--concepts", required=True)
     _kg_arguments(retrieve)
-    retrieve.add_argument("--by", choices=["iou", "nn-iou", "embeddings"], required=True)
+    retrieve.add_argument("--by", choices=["iou", "nn-iou", "embeddings"], help="or --measure NAME")
+    _measure_argument(retrieve)
     retrieve.add_argument("--embeddings", help=".npy (with --embedding-ids), .csv or .parquet")
     retrieve.add_argument("--embedding-ids", help="ID list for a .npy file, one per line")
     retrieve.add_argument("--captions", help="ID,Caption CSV: TF-IDF caption embeddings")
@@ -80,7 +147,40 @@ def build_parser() -> argparse.ArgumentParser:
     detection.add_argument("--alpha", type=float, default=0.5)
     detection.add_argument("--n", type=int, default=1)
     detection.add_argument("--json", required=True)
+
+    compare = commands.add_parser("compare", help="confidence intervals and pairwise significance tests (Holm)")
+    compare.add_argument("--concepts", required=True)
+    _kg_arguments(compare)
+    compare.add_argument("--run", action="append", required=True, nargs="+", metavar="F")
+    compare.add_argument("--metric", action="append", required=True, nargs="+", metavar="NAME",
+                         help="canonical metric name(s), e.g. nn-CUI@10; Holm correction runs over the pairs per metric")
+    compare.add_argument("--labels", help="ID,modality,organ or kind,class,CUI (for P@K metrics)")
+    compare.add_argument("--gain", choices=GAINS, default="linear")
+    compare.add_argument("--threshold", type=float, default=0.5, help="relevance threshold of MAP and recall")
+    compare.add_argument("--confidence", type=float, default=Statistics.confidence)
+    compare.add_argument("--bootstrap-samples", type=int, default=Statistics.bootstrap_samples)
+    compare.add_argument("--randomization-samples", type=int, default=Statistics.randomization_samples)
+    compare.add_argument("--seed", type=int, default=Statistics.seed)
+    compare.add_argument("--json", required=True)
+    _measure_argument(compare)
+
+    # Options go to `streamlit run` untouched ('+' is no prefix of theirs), e.g. --server.port 8502.
+    app = commands.add_parser("app", prefix_chars="+", add_help=False,
+                              help="start the dashboard; options are those of `streamlit run`")
+    app.add_argument("streamlit_options", nargs="*")
+
+    qrels = commands.add_parser("qrels", help="write graded TREC qrels: ideal top K over the pool plus retrieved images")
+    qrels.add_argument("--concepts", required=True)
+    _kg_arguments(qrels)
+    qrels.add_argument("--run", action="append", required=True, nargs="+", metavar="F")
+    qrels.add_argument("--k", type=int, default=10, help="ideal top K written per query (nDCG@k exact for k <= K)")
+    qrels.add_argument("--out", required=True)
+    qrels.add_argument("--scales", metavar="F", help="CSV query_id,scale,exact (relevance = grade / scale)")
     return parser
+
+
+def _program_name() -> str:
+    return "cbir-lens" if Path(sys.argv[0]).stem == "cbir-lens" else "python -m evalcore"
 
 
 def _kg(args: argparse.Namespace) -> KnowledgeGraph | None:
@@ -96,43 +196,54 @@ def command_relevance(args: argparse.Namespace) -> None:
     alpha = check_alpha(args.alpha)
     kg = _kg(args)
     neighbours = neighbour_sets(kg, concepts.vocabulary, args.n, args.kg_mode)
-    text, display = read_text(args.pairs)
-    rows = list(csv.reader(text.splitlines()))
-    if not rows or [c.strip().lower() for c in rows[0][:2]] != ["a", "b"]:
-        raise InputError(display, 1, "a header 'a,b'", ",".join(rows[0])[:60] if rows else "an empty file")
+    chosen = _measure(args).pair_function(kg, concepts.vocabulary, args.kg_mode)
+    pairs = read_pairs(args.pairs)
+    rows = []
+    for line, a, b in pairs:
+        for image_id in (a, b):
+            if image_id not in concepts.index:
+                raise InputError(args.pairs, line, f"an image ID present in {concepts.source}", repr(image_id))
+        sa, sb = concepts[a], concepts[b]
+        matches = approximate_matches(sa, sb, neighbours)
+        rows.append([a, b, repr(iou(sa, sb)), repr(nn_iou(sa, sb, neighbours, alpha)), ";".join(sorted(matches)),
+                     repr(chosen(sa, sb))])
+    # Written only once every pair is valid, so a refused input leaves an earlier output as it was.
     with open(args.out, "w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["a", "b", "iou", "nn_iou", "approximate_matches"])
-        for line, row in enumerate(rows[1:], start=2):
-            if not row:
-                continue
-            if len(row) < 2:
-                raise InputError(display, line, "2 image IDs 'a,b'", f"{len(row)} field")
-            a, b = row[0].strip(), row[1].strip()
-            for image_id in (a, b):
-                if image_id not in concepts.index:
-                    raise InputError(display, line, f"an image ID present in {concepts.source}", repr(image_id))
-            sa, sb = concepts[a], concepts[b]
-            matches = approximate_matches(sa, sb, neighbours)
-            writer.writerow([a, b, repr(iou(sa, sb)), repr(nn_iou(sa, sb, neighbours, alpha)),
-                             ";".join(sorted(matches))])
+        writer.writerow(["a", "b", "iou", "nn_iou", "approximate_matches", "value"])
+        writer.writerows(rows)
 
 
 def command_evaluate(args: argparse.Namespace) -> None:
     started = time.perf_counter()
-    concepts = read_concepts(args.concepts)
+    if not args.concepts and not args.qrels:
+        raise CBIRLensError("evaluate needs a relevance source: --concepts F (IoU / nn-IoU) or --qrels F (judgments)")
+    if args.labels and not args.concepts:
+        raise CBIRLensError("--labels needs --concepts (labels belong to the images of the concept file)")
+    concepts = read_concepts(args.concepts) if args.concepts else None
+    qrels = read_qrels(args.qrels) if args.qrels else None
     kg = _kg(args)
     labels = load_labels(args.labels, concepts) if args.labels else None
-    runs = [read_run(path) for group in args.run for path in group]
-    evaluator = Evaluator(concepts, kg, args.kg_mode, labels)
-    metric_names = args.metrics or default_metric_names(args.k, evaluator.label_targets())
-    evaluation = evaluator.evaluate(runs, metric_names, args.alpha, args.n, args.gain, args.threshold)
+    runs = [run for group in args.run for path in group for run in read_runs(path)]
+    evaluator = Evaluator(concepts, kg, args.kg_mode, labels, qrels=qrels)
+    measure = _measure(args) if qrels is None else None
+    if qrels is not None:
+        metric_names = args.metrics or qrels_metric_names(args.k, evaluator.label_targets())
+    else:
+        metric_names = args.metrics or metric_names_for_measure(args.k, evaluator.label_targets(), measure.key)
+    evaluation = evaluator.evaluate(runs, metric_names, args.alpha, args.n, args.gain, args.threshold,
+                                    empty_queries=args.empty_queries, relevance_level=args.relevance_level,
+                                    measure=measure)
     means = evaluation.means()
+    summary = Results(evaluation)
     payload = {
         "systems": {name: {m: _finite(v) for m, v in values.items()} for name, values in means.items()},
+        "intervals": summary.interval_bounds(),
+        "statistics": asdict(summary.statistics),
         "params": {**evaluation.params, "k": args.k, "kg_files": args.kg, "kg_sources": args.kg_source,
                    "concepts": args.concepts, "labels": args.labels},
-        "counts": {"images": len(concepts), **{name: c for name, c in evaluation.counts.items()}},
+        "counts": {"images": len(concepts) if concepts is not None else None,
+                   **{name: c for name, c in evaluation.counts.items()}},
         "wall_seconds": round(time.perf_counter() - started, 3),
     }
     Path(args.json).write_text(json.dumps(payload, indent=2), encoding="utf-8")
@@ -145,6 +256,16 @@ def command_evaluate(args: argparse.Namespace) -> None:
 
 def command_retrieve(args: argparse.Namespace) -> None:
     concepts = read_concepts(args.concepts)
+    if (args.by is None) == (args.measure is None):
+        raise CBIRLensError("retrieve needs --by iou|nn-iou|embeddings or --measure NAME (one of them)")
+    if args.measure is not None:
+        measure = _measure(args)
+        kg = _kg(args)
+        if measure.uses_kg and kg is None:
+            raise CBIRLensError(f"--measure {measure.key} needs at least one --kg file")
+        engine = PairwiseEngine(concepts, kg=kg, mode=args.kg_mode)
+        write_trec_run(retrieve_by_measure(engine, measure, args.depth, args.name or measure.name), args.out)
+        return
     if args.by == "embeddings":
         if args.embeddings:
             embeddings = read_embeddings(args.embeddings, ids_source=args.embedding_ids)
@@ -206,12 +327,69 @@ def command_detection(args: argparse.Namespace) -> None:
     Path(args.json).write_text(json.dumps(payload, indent=2), encoding="utf-8")
 
 
+def command_compare(args: argparse.Namespace) -> None:
+    from .api import evaluate
+
+    started = time.perf_counter()
+    metrics = list(dict.fromkeys(m for group in args.metric for m in group))
+    runs = [path for group in args.run for path in group]
+    results = evaluate(args.concepts, runs, kg=args.kg or None, alpha=args.alpha, n=args.n, labels=args.labels,
+                       metrics=metrics, kg_mode=args.kg_mode, kg_sources=args.kg_source, gain=args.gain,
+                       threshold=args.threshold, confidence=args.confidence, bootstrap_samples=args.bootstrap_samples,
+                       randomization_samples=args.randomization_samples, seed=args.seed,
+                       measure=_measure(args) if args.measure else None)
+    payload = results.to_dict(compare=metrics)
+    payload["params"].update({"kg_files": args.kg, "kg_sources": args.kg_source, "concepts": args.concepts,
+                              "labels": args.labels, "runs": runs})
+    payload["wall_seconds"] = round(time.perf_counter() - started, 3)
+    Path(args.json).write_text(json.dumps(payload, indent=2), encoding="utf-8")
+    table = results.table()
+    for metric in metrics:
+        print(f"{metric} (mean [{results.statistics.confidence:.0%} CI]):", file=sys.stderr)
+        for row in table[table.metric == metric].itertuples():
+            print(f"  {row.system}: {row.mean:.4f} [{row.ci_low:.4f}, {row.ci_high:.4f}], {row.queries} queries",
+                  file=sys.stderr)
+        for pair in results.compare(metric).itertuples():
+            print(f"  {pair.system_a} - {pair.system_b}: {pair.mean_difference:+.4f}, randomization p (Holm) "
+                  f"{pair.p_randomization_holm:.4g}, t-test p (Holm) {pair.p_t_test_holm:.4g}", file=sys.stderr)
+
+
+def command_app(args: argparse.Namespace) -> None:
+    """Run the dashboard in this process: ``streamlit run [options] <root>/app.py``, where root is the
+    checkout or the installed package's copy; the ``.streamlit/config.toml`` beside app.py applies."""
+    app = project_root() / "app.py"
+    if not app.is_file():
+        raise CBIRLensError(f"{app}: the dashboard's files are missing; reinstall cbir-lens")
+    from streamlit.web import cli as streamlit_cli
+
+    if {"-h", "--help"} & set(args.streamlit_options):
+        print(f"usage: {_program_name()} app [OPTIONS]  (runs `streamlit run [OPTIONS] {app}`)\n")
+    streamlit_cli.main(["run", *args.streamlit_options, str(app)], prog_name="streamlit")
+
+
+def command_qrels(args: argparse.Namespace) -> None:
+    concepts = read_concepts(args.concepts)
+    runs = [run for group in args.run for path in group for run in read_runs(path)]
+    evaluator = Evaluator(concepts, _kg(args), args.kg_mode)
+    judgments = graded_judgments(evaluator, runs, args.k, args.alpha, args.n)
+    Path(args.out).write_text(judgments.text(), encoding="utf-8")
+    if args.scales:
+        Path(args.scales).write_text(judgments.scales_csv(), encoding="utf-8")
+    counts = judgments.counts
+    print(f"{counts['judgments']:,} judgments for {counts['queries']:,} queries; grade = relevance x a per-query scale "
+          f"(exact for {counts['queries_exact']:,} queries, rounded for {counts['queries_rounded']:,}); largest grade "
+          f"{counts['largest_grade']:,}", file=sys.stderr)
+
+
 COMMANDS = {"relevance": command_relevance, "evaluate": command_evaluate, "retrieve": command_retrieve,
-            "detection": command_detection}
+            "detection": command_detection, "compare": command_compare, "qrels": command_qrels, "app": command_app}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    previous_budget = os.environ.get(INPUT_BUDGET_VARIABLE)
+    if args.max_input_bytes is not None:
+        os.environ[INPUT_BUDGET_VARIABLE] = str(args.max_input_bytes)
     try:
         COMMANDS[args.command](args)
     except CBIRLensError as error:
@@ -220,6 +398,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as error:
         print(f"error: {error.filename or ''}: {error.strerror or error}", file=sys.stderr)
         return 2
+    finally:
+        if args.max_input_bytes is not None:
+            if previous_budget is None:
+                os.environ.pop(INPUT_BUDGET_VARIABLE, None)
+            else:
+                os.environ[INPUT_BUDGET_VARIABLE] = previous_budget
     return 0
 
 

@@ -1,4 +1,5 @@
-"""Ablation over alpha and the distance threshold n (the paper's Fig. 3)."""
+"""Ablation over alpha and the distance threshold n (the paper's Fig. 3), and a sweep of any numeric
+parameter of a relevance measure."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ import pandas as pd
 
 from .compare import kendall_tau
 from .data import Run
+from .errors import ParameterError
 from .evaluation import AlignedRun, Evaluator, effective_setting
+from .measures import MeasureSpec, parse_measure
 from .metrics import parse_metric
 
 ALPHAS = tuple(round(a / 10, 1) for a in range(11))
@@ -70,3 +73,66 @@ def ranking_agreement(grid: pd.DataFrame, metric: str) -> pd.DataFrame:
         winner = max(scores, key=scores.get) if scores else ""
         rows.append({"alpha": alpha, "n": n, "kendall_tau": kendall_tau(reference, scores), "winner": winner})
     return pd.DataFrame(rows)
+
+
+def parameter_range(measure: MeasureSpec | str, parameter: str) -> tuple[float, float]:
+    """The values ``parameter`` may take with the measure's other parameters fixed.
+
+    Hop weights stay non-increasing: w_d lies between w_{d+1} (or 0) and w_{d-1} (or 1); the
+    distance threshold n runs over the ablation's hops.
+
+    >>> parameter_range("nn-iou-hops(w1=0.6,w2=0.3,w3=0.1)", "w2"), parameter_range("nn-iou", "n")
+    ((0.1, 0.6), (0, 3))
+    """
+    spec = parse_measure(measure)
+    params = spec.params
+    if parameter not in params:
+        raise ParameterError(f"{spec.name} has no parameter {parameter!r}; it has {', '.join(params) or 'none'}")
+    if spec.measure.weights:
+        hop = int(parameter[1:])
+        return params.get(f"w{hop + 1}", 0.0), params.get(f"w{hop - 1}", 1.0)
+    definition = spec.measure.parameter(parameter)
+    if definition.integer:
+        return int(definition.low), min(int(definition.high), max(HOPS))
+    return definition.low, definition.high
+
+
+def sweep_values(measure: MeasureSpec | str, parameter: str, points: int = 11) -> list[float]:
+    """Evenly spaced values of one parameter over its range (every whole number for n).
+
+    >>> sweep_values("tversky", "a", 5)
+    [0.0, 0.25, 0.5, 0.75, 1.0]
+    """
+    low, high = parameter_range(measure, parameter)
+    if isinstance(low, int) and isinstance(high, int):
+        return list(range(low, high + 1))
+    return sorted({round(float(v), 6) for v in np.linspace(low, high, points)})
+
+
+def parameter_sweep(evaluator: Evaluator, runs: Sequence[Run], metric_names: Sequence[str],
+                    measure: MeasureSpec | str, parameter: str, values: Sequence[float],
+                    with_relevance_retrieval: bool = True, gain: str = "linear",
+                    progress: Callable[[float, str], None] | None = None) -> pd.DataFrame:
+    """Mean of each metric per (system, value of one parameter of ``measure``), the others fixed.
+
+    Columns: system, parameter, setting (the parameter's value), metric, value. Retrieval by
+    the measure is re-ranked at every setting; uploaded runs stay fixed and only their graded
+    relevance changes.
+    """
+    spec = parse_measure(measure)
+    depth = max([parse_metric(m).k or 1 for m in metric_names] + [1])
+    rows = []
+    for step, value in enumerate(values):
+        setting = spec.with_parameters(**{parameter: value})
+        if progress:
+            progress(step / len(values), setting.name)
+        systems: list[Run | AlignedRun] = list(runs)
+        if with_relevance_retrieval:
+            systems.append(evaluator.relevance_ranking_by(setting, depth, depth, name=f"Retrieval by {spec.key}"))
+        evaluation = evaluator.evaluate(systems, metric_names, gain=gain, measure=setting)
+        for name, means in evaluation.means().items():
+            for metric, mean in means.items():
+                rows.append({"system": name, "parameter": parameter, "setting": value, "metric": metric, "value": mean})
+    if progress:
+        progress(1.0, "done")
+    return pd.DataFrame(rows, columns=["system", "parameter", "setting", "metric", "value"])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -48,9 +48,73 @@ class ConceptSets:
         return ConceptSets(tuple(ids), tuple(self[i] for i in ids), self.source)
 
 
+class RankedLists(Mapping[str, tuple[str, ...]]):
+    """Ranked lists held as arrays: each query's retrieved IDs, in rank order, without a Python tuple per list.
+
+    ``documents[offsets[i]:offsets[i + 1]]`` are the codes (rows of ``names``) of query
+    ``queries[i]``'s list. As a mapping it reads like ``{query: (image ID, ...)}``, building
+    a query's tuple only when it is asked for, so a 10-million-item run stays a few arrays.
+
+    >>> lists = RankedLists(("q1", "q2"), ("d1", "d2", "d3"), np.array([2, 0, 1]), np.array([0, 2, 3]))
+    >>> lists["q1"], dict(lists)
+    (('d3', 'd1'), {'q1': ('d3', 'd1'), 'q2': ('d2',)})
+    """
+
+    def __init__(self, queries: Sequence[str], names: Sequence[str] | np.ndarray, documents: np.ndarray,
+                 offsets: np.ndarray):
+        self.queries = tuple(queries)
+        # Read-only views: the caller's arrays are neither copied nor changed.
+        self.names = (np.asarray(names, dtype=object) if len(names) else np.zeros(0, dtype=object)).view()
+        self.documents = np.asarray(documents).view()
+        self.offsets = np.asarray(offsets, dtype=np.int64).view()
+        if len(self.offsets) != len(self.queries) + 1 or self.offsets[0] != 0 or self.offsets[-1] != len(self.documents):
+            raise CBIRLensError(f"ranked lists: {len(self.queries)} queries need {len(self.queries) + 1} offsets "
+                                f"from 0 to {len(self.documents)}")
+        self._position = {query: i for i, query in enumerate(self.queries)}
+        if len(self._position) != len(self.queries):
+            raise CBIRLensError("ranked lists: each query once")
+        for array in (self.names, self.documents, self.offsets):
+            array.flags.writeable = False
+
+    @classmethod
+    def from_mapping(cls, rankings: Mapping[str, Sequence[str]]) -> RankedLists:
+        """The arrays of ``{query: (image ID, ...)}`` (IDs coded in order of first appearance)."""
+        if isinstance(rankings, RankedLists):
+            return rankings
+        code: dict[str, int] = {}
+        lengths = [len(ranked) for ranked in rankings.values()]
+        documents = np.fromiter((code.setdefault(doc, len(code)) for ranked in rankings.values() for doc in ranked),
+                                dtype=np.int64, count=sum(lengths))
+        return cls(tuple(rankings), tuple(code), documents, np.concatenate(([0], np.cumsum(lengths, dtype=np.int64))))
+
+    def lengths(self) -> np.ndarray:
+        return np.diff(self.offsets)
+
+    def __getitem__(self, query: str) -> tuple[str, ...]:
+        i = self._position[query]
+        return tuple(self.names[self.documents[self.offsets[i]:self.offsets[i + 1]]].tolist())
+
+    def __contains__(self, query: object) -> bool:
+        return query in self._position
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.queries)
+
+    def __len__(self) -> int:
+        return len(self.queries)
+
+    def __repr__(self) -> str:
+        return f"RankedLists({len(self.queries):,} queries, {len(self.documents):,} items)"
+
+
 @dataclass(frozen=True)
 class Run:
-    """A retrieval run: for each query, the retrieved image IDs in rank order."""
+    """A retrieval run: for each query, the retrieved image IDs in rank order.
+
+    ``rankings`` is any mapping ``{query: (image ID, ...)}``; the readers and the retrieval
+    functions give a :class:`RankedLists`, which the evaluation aligns without a Python
+    step per item.
+    """
 
     name: str
     rankings: Mapping[str, tuple[str, ...]]

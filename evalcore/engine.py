@@ -1,4 +1,4 @@
-"""The vectorised all-pairs engine (DESIGN §6).
+"""The vectorised all-pairs engine (DESIGN §6), for every measure of :mod:`evalcore.measures`.
 
 nn-IoU depends on a pair only through three small integers: ``i = |A ∩ B|``,
 ``a = |N(A,B)|`` and ``u = |A ∪ B|``. The engine packs them into one integer code
@@ -18,22 +18,40 @@ through a sparse product. Codes do not depend on alpha and depend on n only thro
 so they are cached per (block, n); a new alpha is one table look-up per pair that maps
 each code to the rank of its relevance among the distinct values (its *key*). Keys are
 small unsigned integers, so ranking a row is an integer sort instead of a float partition.
+
+Other measures extend the packing (a :class:`~evalcore.measures.CountPlan` names the digits):
+
+- Tversky with a != b needs ``|A|`` (a digit fed by the ``s_Q`` column) and, with a KG, the
+  near matches of each side apart: ``|N_A| = X_Q G_C^T`` and ``|N_B| = G_Q X_C^T`` get their own
+  strides instead of sharing one. Dice and Tversky with a = b use nn-IoU's codes.
+- nn-IoU-hops packs one cumulative count per distance d = 1..n, from ``G`` within d hops.
+- nn-IoU-depth packs the near matches' summed credit: ``S`` holds, for each image and each
+  concept outside it, the best Wu-Palmer credit (in units of 2^-16) of a partner in the image
+  (a max-product of X with the credit matrix), and the credit is ``X_Q S_C^T + S_Q X_C^T``.
+
+Codes up to ``LOOKUP_TABLE_LIMIT`` go through the look-up table; larger layouts (asymmetric
+nn-Tversky, hops with n >= 3, depth) map each block's distinct codes to keys by hashing
+(``pandas.factorize``), still exact and vectorised but slower (figures in docs/MEASURES.md).
 """
 
 from __future__ import annotations
 
 import os
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
+import pandas as pd
 import scipy.sparse as sp
 
 from .data import ConceptSets
 from .errors import ParameterError
 from .kg import KnowledgeGraph, check_hops_and_mode
-from .relevance import check_alpha, nn_iou_from_counts
+from .measures import CountPlan, MeasureSpec, PairCounts, measure_spec, parse_measure
+from .relevance import CREDIT_SCALE, check_alpha
 
 DENSE_PAIR_SHARE = 0.002
 MAX_DENSE_COLUMNS = 256
@@ -54,42 +72,95 @@ def concept_matrix(sets: tuple[frozenset[str], ...], vocabulary_index: dict[str,
 
 @dataclass(frozen=True)
 class CodeLayout:
-    """Mixed-radix packing of (intersection, approximate, union) counts into one integer.
+    """Mixed-radix packing of a pair's counts into one integer, the first digit least significant.
 
-    >>> layout = CodeLayout(3, 5, 7)
-    >>> int(layout.encode(2, 1, 4))
+    >>> layout = CodeLayout.for_sizes(2, 2)  # nn-IoU's digits: intersection, near matches, union
+    >>> [name for name, _ in layout.digits], layout.size
+    (['intersection', 'near_0', 'union'], 75)
+    >>> int(layout.encode(intersection=2, near_0=1, union=4))
     65
     >>> [int(x[0]) for x in layout.decode(np.array([65]))]
     [2, 1, 4]
     """
 
-    intersections: int
-    approximates: int
-    unions: int
+    digits: tuple[tuple[str, int], ...]
+
+    @classmethod
+    def for_plan(cls, plan: CountPlan, largest_query: int, largest_candidate: int) -> CodeLayout:
+        largest_union = largest_query + largest_candidate
+        digits = [("intersection", min(largest_query, largest_candidate) + 1)]
+        for level in range(len(plan.levels)):
+            if plan.split:
+                digits += [(f"near_query_{level}", largest_query + 1), (f"near_candidate_{level}", largest_candidate + 1)]
+            else:
+                digits.append((f"near_{level}", largest_union + 1))
+        if plan.credit_hops:
+            digits.append(("credit", largest_union * CREDIT_SCALE + 1))
+        digits.append(("union", largest_union + 1))
+        if plan.query_size:
+            digits.append(("query_size", largest_query + 1))
+        return cls(tuple(digits))
 
     @classmethod
     def for_sizes(cls, largest_query: int, largest_candidate: int) -> CodeLayout:
-        largest_union = largest_query + largest_candidate
-        return cls(min(largest_query, largest_candidate) + 1, largest_union + 1, largest_union + 1)
+        """nn-IoU's layout: (intersection, approximate, union)."""
+        return cls.for_plan(CountPlan(levels=(1,)), largest_query, largest_candidate)
 
     @property
     def size(self) -> int:
-        return self.intersections * self.approximates * self.unions
+        return int(np.prod([radix for _, radix in self.digits], dtype=object))
 
-    def encode(self, intersection, approximate, union):
-        return intersection + self.intersections * (approximate + self.approximates * union)
+    @property
+    def strides(self) -> dict[str, int]:
+        strides, stride = {}, 1
+        for name, radix in self.digits:
+            strides[name] = stride
+            stride *= radix
+        return strides
 
-    def decode(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        codes = codes.astype(np.int64)
-        rest, intersection = np.divmod(codes, self.intersections)
-        union, approximate = np.divmod(rest, self.approximates)
-        return intersection, approximate, union
+    def encode(self, **counts):
+        strides = self.strides
+        return sum(strides[name] * value for name, value in counts.items())
 
-    def relevance(self, codes: np.ndarray, alpha: float) -> np.ndarray:
-        """nn-IoU of each code; 0 for codes no pair can have (``i + a > u``)."""
-        intersection, approximate, union = self.decode(codes)
-        feasible = intersection + approximate <= union
-        return np.where(feasible, nn_iou_from_counts(intersection, approximate, union, alpha), 0.0)
+    def decode(self, codes: np.ndarray) -> tuple[np.ndarray, ...]:
+        """Every digit of each code, in layout order."""
+        rest = np.asarray(codes).astype(np.int64)
+        digits = []
+        for _, radix in self.digits:
+            rest, digit = np.divmod(rest, radix)
+            digits.append(digit)
+        return tuple(digits)
+
+    def counts(self, codes: np.ndarray, plan: CountPlan) -> tuple[PairCounts, np.ndarray]:
+        """The counts behind each code, and whether a pair can have them at all."""
+        d = dict(zip((name for name, _ in self.digits), self.decode(codes)))
+        levels = range(len(plan.levels))
+        counts = PairCounts(
+            intersection=d["intersection"], union=d["union"], query_size=d.get("query_size"),
+            near=tuple(d[f"near_{j}"] for j in levels) if not plan.split else (),
+            near_query=tuple(d[f"near_query_{j}"] for j in levels) if plan.split else (),
+            near_candidate=tuple(d[f"near_candidate_{j}"] for j in levels) if plan.split else (),
+            credit=d.get("credit"))
+        outside = counts.union - counts.intersection
+        feasible = outside >= 0
+        for j in levels:
+            feasible &= counts.near_total(j) <= outside
+            if j:
+                feasible &= counts.near_total(j - 1) <= counts.near_total(j)
+        if counts.query_size is not None:
+            feasible &= (counts.intersection <= counts.query_size) & (counts.query_size <= counts.union)
+            if plan.split and len(levels):
+                feasible &= counts.near_query[-1] <= counts.query_size - counts.intersection
+                feasible &= counts.near_candidate[-1] <= counts.union - counts.query_size
+        if counts.credit is not None:
+            feasible &= counts.credit <= outside * CREDIT_SCALE
+        return counts, feasible
+
+
+def _values_of_codes(layout: CodeLayout, plan: CountPlan, measure: MeasureSpec, codes: np.ndarray) -> np.ndarray:
+    """Relevance of each code under ``measure``; 0 for codes no pair can have."""
+    counts, feasible = layout.counts(codes, plan)
+    return np.where(feasible, measure.value(counts), 0.0)
 
 
 def _keys_for(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -157,8 +228,25 @@ class PoolSummary:
     pool_sizes: np.ndarray  # Q
 
 
+@dataclass
+class _PlanState:
+    """What the engine keeps per count plan: the layout, dtypes and the product's operands."""
+
+    plan: CountPlan
+    layout: CodeLayout
+    code_dtype: type
+    product_dtype: type
+    lookup: bool
+    cacheable: bool
+    operands: tuple[sp.csr_matrix, _SplitOperand] | None = field(default=None, repr=False)
+
+
 class PairwiseEngine:
-    """All-pairs relevance between query concept sets and a candidate pool, block by block."""
+    """All-pairs relevance between query concept sets and a candidate pool, block by block.
+
+    Every measure of :mod:`evalcore.measures` goes through the ``*_by(measure, ...)`` methods;
+    the methods taking ``alpha, n`` are nn-IoU's (IoU at alpha = 0 or n = 0).
+    """
 
     def __init__(self, queries: ConceptSets, candidates: ConceptSets | None = None,
                  kg: KnowledgeGraph | None = None, mode: str = "undirected", block_size: int | None = None,
@@ -174,18 +262,20 @@ class PairwiseEngine:
         self.candidate_matrix = concept_matrix(self.candidates.sets, self._vocab_index)
         self.query_sizes = np.diff(self.query_matrix.indptr).astype(np.int32)
         self.candidate_sizes = np.diff(self.candidate_matrix.indptr).astype(np.int32)
-        self.layout = CodeLayout.for_sizes(int(self.query_sizes.max(initial=0)), int(self.candidate_sizes.max(initial=0)))
-        self._code_dtype = np.uint16 if self.layout.size <= 1 << 16 else np.uint32
-        self._product_dtype = np.float32 if 4 * self.layout.size < FLOAT32_EXACT else np.float64
-        self._use_lookup_table = self.layout.size <= lookup_table_limit
+        self._largest = (int(self.query_sizes.max(initial=0)), int(self.candidate_sizes.max(initial=0)))
+        self.layout = CodeLayout.for_sizes(*self._largest)
         self.self_columns = np.array([self.candidates.index.get(i, -1) for i in queries.ids], dtype=np.int64)
         self._self_rows = np.flatnonzero(self.self_columns >= 0)
         self.block_size = block_size or int(np.clip(16_000_000 // max(1, 4 * len(self.candidates)), 16, 2048))
-        self._cacheable = np.dtype(self._code_dtype).itemsize * len(queries) * len(self.candidates) <= cache_bytes
-        self._code_cache: dict[tuple[int, int], np.ndarray] = {}
-        self._operand_cache: dict[int, tuple[sp.csr_matrix, _SplitOperand]] = {}
+        self.cache_bytes = cache_bytes
+        self.lookup_table_limit = lookup_table_limit
+        self._plans: dict[CountPlan, _PlanState] = {}
+        self._code_cache: OrderedDict[CountPlan, dict[int, np.ndarray]] = OrderedDict()
+        self._lock = threading.Lock()
         self._near_cache: dict[tuple[str, int], sp.csr_matrix] = {}
-        self._table_cache: dict[tuple[float, int], tuple[np.ndarray, np.ndarray]] = {}
+        self._credit_cache: dict[tuple[str, int], sp.csr_matrix] = {}
+        self._credit_weights: dict[int, sp.csr_matrix] = {}
+        self._table_cache: dict[tuple[CountPlan, str], tuple[np.ndarray, np.ndarray]] = {}
 
     @property
     def size(self) -> int:
@@ -206,6 +296,14 @@ class PairwiseEngine:
         check_hops_and_mode(n, self.mode)
         return n if alpha > 0 and self.kg is not None else 0
 
+    def resolve(self, measure: MeasureSpec | str) -> MeasureSpec:
+        """The measure as this engine computes it: parsed, validated, reduced (e.g. IoU without a KG)."""
+        spec = parse_measure(measure)
+        check_hops_and_mode(spec.hops, self.mode)
+        return spec.effective(self.kg is not None)
+
+    # --- the operands of the product ------------------------------------------------------
+
     def _near(self, side: str, n: int) -> sp.csr_matrix:
         """G = [X M > 0] ∧ ¬X: concepts neighbouring a set without belonging to it."""
         if (side, n) not in self._near_cache:
@@ -214,74 +312,149 @@ class PairwiseEngine:
             self._near_cache[(side, n)] = (near - near.multiply(matrix)).tocsr()
         return self._near_cache[(side, n)]
 
-    def _operands(self, n: int) -> tuple[sp.csr_matrix, _SplitOperand]:
+    def credit_matrix(self, n: int) -> sp.csr_matrix:
+        """V x V Wu-Palmer credit units of the vocabulary's concept pairs within n hops (nn-IoU-depth)."""
+        from .taxonomy import credit_matrix, credit_sets
+
+        check_hops_and_mode(n, self.mode)
+        return credit_matrix(credit_sets(self.kg, self.vocabulary, n, self.mode), self.vocabulary)
+
+    def _credit(self, side: str, n: int) -> sp.csr_matrix:
+        """S: per image and concept outside it, the best credit units of a partner inside it (float64)."""
+        if (side, n) not in self._credit_cache:
+            if n not in self._credit_weights:
+                self._credit_weights[n] = self.credit_matrix(n)
+            matrix = self.query_matrix if side == "query" else self.candidate_matrix
+            best = _row_max_product(matrix, self._credit_weights[n])
+            best = (best - best.multiply(matrix > 0)).tocsr()
+            best.eliminate_zeros()
+            self._credit_cache[(side, n)] = best
+        return self._credit_cache[(side, n)]
+
+    def _state(self, plan: CountPlan) -> _PlanState:
+        if plan not in self._plans:
+            layout = CodeLayout.for_plan(plan, *self._largest)
+            size = layout.size
+            code_dtype = np.uint16 if size <= 1 << 16 else np.uint32 if size <= 1 << 32 else np.uint64
+            exact_in_float32 = 4 * size < FLOAT32_EXACT and not plan.credit_hops
+            full_bytes = np.dtype(code_dtype).itemsize * len(self.queries) * len(self.candidates)
+            self._plans[plan] = _PlanState(plan, layout, code_dtype, np.float32 if exact_in_float32 else np.float64,
+                                           size <= self.lookup_table_limit, full_bytes <= self.cache_bytes)
+        return self._plans[plan]
+
+    def _operands(self, state: _PlanState) -> tuple[sp.csr_matrix, _SplitOperand]:
         """The left matrix of all queries and the split right operand whose product is the codes."""
-        if n not in self._operand_cache:
-            layout, dtype = self.layout, self._product_dtype
+        if state.operands is None:
+            plan, dtype, stride = state.plan, state.product_dtype, state.layout.strides
+            union = float(stride["union"])
+            x_q, x_c = self.query_matrix.astype(dtype), self.candidate_matrix.astype(dtype)
+            first = (stride["intersection"] - union) * x_c
+            left, right = [x_q], []
+            for level, hops in enumerate(plan.levels):
+                if hops == 0:
+                    continue
+                query_side = stride[f"near_query_{level}" if plan.split else f"near_{level}"]
+                candidate_side = stride[f"near_candidate_{level}" if plan.split else f"near_{level}"]
+                first = first + query_side * self._near("candidate", hops).astype(dtype)
+                left.append(self._near("query", hops).astype(dtype))
+                right.append(candidate_side * x_c)
+            if plan.credit_hops:
+                first = first + stride["credit"] * self._credit("candidate", plan.credit_hops).astype(dtype)
+                left.append(self._credit("query", plan.credit_hops).astype(dtype))
+                right.append(stride["credit"] * x_c)
             ones_q = sp.csr_matrix(np.ones((self.size, 1), dtype=dtype))
             ones_c = sp.csr_matrix(np.ones((len(self.candidates), 1), dtype=dtype))
-            union_weight = float(layout.intersections * layout.approximates)
             sizes_q = sp.csr_matrix(self.query_sizes[:, None].astype(dtype))
-            sizes_c = sp.csr_matrix(self.candidate_sizes[:, None].astype(dtype) * union_weight)
-            x_q, x_c = self.query_matrix.astype(dtype), self.candidate_matrix.astype(dtype)
-            if n > 0:
-                left = sp.hstack([x_q, self._near("query", n).astype(dtype), ones_q, sizes_q])
-                near_c = self._near("candidate", n).astype(dtype)
-                right = sp.hstack([(1 - union_weight) * x_c + layout.intersections * near_c,
-                                   layout.intersections * x_c, sizes_c, union_weight * ones_c])
-            else:
-                left = sp.hstack([x_q, ones_q, sizes_q])
-                right = sp.hstack([(1 - union_weight) * x_c, sizes_c, union_weight * ones_c])
-            left, right = left.tocsr(), right.tocsr()
-            left.eliminate_zeros()
-            right.eliminate_zeros()
-            self._operand_cache[n] = (left, _SplitOperand(left, right, self._product_dtype))
-        return self._operand_cache[n]
+            sizes_c = sp.csr_matrix(self.candidate_sizes[:, None].astype(dtype) * union)
+            size_weight = union + stride.get("query_size", 0)
+            left_matrix = sp.hstack([*left, ones_q, sizes_q]).tocsr()
+            right_matrix = sp.hstack([first, *right, sizes_c, size_weight * ones_c]).tocsr()
+            left_matrix.eliminate_zeros()
+            right_matrix.eliminate_zeros()
+            state.operands = (left_matrix, _SplitOperand(left_matrix, right_matrix, dtype))
+        return state.operands
 
-    def codes(self, start: int, stop: int, n: int) -> np.ndarray:
-        """Packed (intersection, approximate, union) codes of queries ``start:stop`` x every candidate."""
-        codes = self._code_cache.get((start, n))
-        if codes is None:
-            left, operand = self._operands(n)
-            codes = operand.product(left[start:stop]).astype(self._code_dtype)
-            if self._cacheable:
-                self._code_cache[(start, n)] = codes
+    # --- codes, keys and blocks -----------------------------------------------------------
+
+    def _reserve(self, state: _PlanState) -> None:
+        """Make room in the code cache for a plan, dropping the least recently used plans."""
+        if not state.cacheable:
+            return
+        with self._lock:
+            if state.plan in self._code_cache:
+                self._code_cache.move_to_end(state.plan)
+                return
+            bytes_of = {plan: self._plans[plan].code_dtype(0).itemsize * len(self.queries) * len(self.candidates)
+                        for plan in self._code_cache}
+            needed = np.dtype(state.code_dtype).itemsize * len(self.queries) * len(self.candidates)
+            while self._code_cache and sum(bytes_of[p] for p in self._code_cache) + needed > self.cache_bytes:
+                self._code_cache.popitem(last=False)
+            self._code_cache[state.plan] = {}
+
+    def _codes(self, state: _PlanState, start: int, stop: int) -> np.ndarray:
+        cached = self._code_cache.get(state.plan)
+        if cached is not None and start in cached:
+            return cached[start]
+        left, operand = self._operands(state)
+        codes = operand.product(left[start:stop]).astype(state.code_dtype)
+        if state.cacheable:
+            self._reserve(state)
+            with self._lock:
+                self._code_cache.get(state.plan, {})[start] = codes
         return codes
 
-    def _lookup_table(self, alpha: float, n: int) -> tuple[np.ndarray, np.ndarray]:
-        if (alpha, n) not in self._table_cache:
-            self._table_cache[(alpha, n)] = _keys_for(self.layout.relevance(np.arange(self.layout.size), alpha))
-        return self._table_cache[(alpha, n)]
+    def codes(self, start: int, stop: int, n: int) -> np.ndarray:
+        """nn-IoU's packed (intersection, approximate, union) codes of queries ``start:stop`` x every candidate."""
+        check_hops_and_mode(n, self.mode)
+        return self._codes(self._state(CountPlan(levels=(n,))), start, stop)
 
-    def keyed(self, start: int, stop: int, alpha: float, n: int) -> KeyedBlock:
-        """Relevance keys of a block under nn-IoU(alpha, n); n must already be effective."""
-        codes = self.codes(start, stop, n)
-        if self._use_lookup_table:
-            table, values = self._lookup_table(alpha, n)
+    def _table(self, state: _PlanState, measure: MeasureSpec) -> tuple[np.ndarray, np.ndarray]:
+        key = (state.plan, measure.name)
+        if key not in self._table_cache:
+            every_code = np.arange(state.layout.size)
+            self._table_cache[key] = _keys_for(_values_of_codes(state.layout, state.plan, measure, every_code))
+        return self._table_cache[key]
+
+    def keyed_by(self, measure: MeasureSpec | str, start: int, stop: int) -> KeyedBlock:
+        """Relevance keys of queries ``start:stop`` under ``measure``."""
+        measure = self.resolve(measure)
+        state = self._state(measure.plan())
+        codes = self._codes(state, start, stop)
+        if state.lookup:
+            table, values = self._table(state, measure)
             keys = np.empty(codes.shape, dtype=table.dtype)
             # In row chunks: NumPy widens the indices to intp, and a small chunk keeps that copy in cache.
             step = max(1, (1 << 16) // max(1, codes.shape[1]))
             for row in range(0, codes.shape[0], step):
                 np.take(table, codes[row:row + step], out=keys[row:row + step])
         else:
-            distinct, inverse = np.unique(codes, return_inverse=True)
-            distinct_keys, values = _keys_for(self.layout.relevance(distinct, alpha))
-            keys = distinct_keys[inverse].reshape(codes.shape)
+            # Hashing the block's codes is linear; only their few distinct values are evaluated.
+            labels, distinct = pd.factorize(codes.ravel())
+            distinct_keys, values = _keys_for(_values_of_codes(state.layout, state.plan, measure, np.asarray(distinct)))
+            keys = distinct_keys[labels].reshape(codes.shape)
         rows = self._self_rows[(self._self_rows >= start) & (self._self_rows < stop)]
         keys[rows - start, self.self_columns[rows]] = 0
         return KeyedBlock(start, stop, keys, values)
 
-    def map_blocks(self, function: Callable[[KeyedBlock], object], alpha: float, n: int,
-                   progress: Callable[[float], None] | None = None) -> list:
-        """Apply ``function`` to every block's keys under nn-IoU(alpha, n), two blocks at a time, in order."""
-        alpha = check_alpha(alpha)
-        n = self.effective_hops(alpha, n)
+    def keyed(self, start: int, stop: int, alpha: float, n: int) -> KeyedBlock:
+        """Relevance keys of a block under nn-IoU(alpha, n)."""
+        return self.keyed_by(_nn_iou(alpha, n), start, stop)
+
+    def map_blocks_by(self, function: Callable[[KeyedBlock], object], measure: MeasureSpec | str,
+                      progress: Callable[[float], None] | None = None) -> list:
+        """Apply ``function`` to every block's keys under ``measure``, two blocks at a time, in order."""
+        measure = self.resolve(measure)
+        state = self._state(measure.plan())
+        self._operands(state)
+        self._reserve(state)
+        if state.lookup:
+            self._table(state, measure)
         blocks = list(self.blocks())
         results: list = [None] * len(blocks)
 
         def work(position: int):
             start, stop = blocks[position]
-            return position, function(self.keyed(start, stop, alpha, n))
+            return position, function(self.keyed_by(measure, start, stop))
 
         with ThreadPoolExecutor(WORKERS) as pool:
             for done, (position, result) in enumerate(pool.map(work, range(len(blocks))), start=1):
@@ -290,17 +463,28 @@ class PairwiseEngine:
                     progress(done / len(blocks))
         return results
 
-    def relevance(self, alpha: float, n: int) -> np.ndarray:
-        """The full Q x N nn-IoU matrix (self pairs -1); for small pools and tests."""
-        parts = self.map_blocks(KeyedBlock.relevance, alpha, n)
+    def map_blocks(self, function: Callable[[KeyedBlock], object], alpha: float, n: int,
+                   progress: Callable[[float], None] | None = None) -> list:
+        """Apply ``function`` to every block's keys under nn-IoU(alpha, n), two blocks at a time, in order."""
+        return self.map_blocks_by(function, _nn_iou(alpha, n, self.mode), progress)
+
+    # --- results --------------------------------------------------------------------------
+
+    def relevance_by(self, measure: MeasureSpec | str) -> np.ndarray:
+        """The full Q x N relevance matrix under ``measure`` (self pairs -1); for small pools and tests."""
+        parts = self.map_blocks_by(KeyedBlock.relevance, measure)
         return np.vstack(parts) if parts else np.zeros((0, len(self.candidates)))
 
-    def rank(self, alpha: float, n: int, k: int, threshold: float = 0.5, depth: int = 0,
-             progress: Callable[[float], None] | None = None) -> tuple[PoolSummary, np.ndarray]:
+    def relevance(self, alpha: float, n: int) -> np.ndarray:
+        """The full Q x N nn-IoU matrix (self pairs -1); for small pools and tests."""
+        return self.relevance_by(_nn_iou(alpha, n, self.mode))
+
+    def rank_by(self, measure: MeasureSpec | str, k: int, threshold: float = 0.5, depth: int = 0,
+                progress: Callable[[float], None] | None = None) -> tuple[PoolSummary, np.ndarray]:
         """One pass over the pool: the ideal top ``k`` summary and the top ``depth`` candidates per query.
 
-        Candidates are ordered by nn-IoU(alpha, n) descending, ties by candidate position;
-        rows are padded with -1 when the pool is smaller than ``depth``.
+        Candidates are ordered by ``measure`` descending, ties by candidate position; rows are
+        padded with -1 when the pool is smaller than ``depth``.
         """
         if k < 1:
             raise ParameterError(f"k must be >= 1, got {k}")
@@ -316,60 +500,136 @@ class PairwiseEngine:
             kth = ordered[:, -top_width] if top_width else None
             return ideal, relevant, _top_given_kth(block.keys, kth, depth, floor=1)
 
-        parts = self.map_blocks(summarise, alpha, n, progress)
+        parts = self.map_blocks_by(summarise, measure, progress)
         ideal = np.vstack([p[0] for p in parts]) if parts else np.zeros((0, k))
         relevant = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, dtype=np.int64)
         indices = np.vstack([p[2] for p in parts]) if parts else np.zeros((0, depth), dtype=np.int64)
         pool_sizes = len(self.candidates) - (self.self_columns >= 0).astype(np.int64)
         return PoolSummary(ideal, relevant, pool_sizes), indices
 
+    def rank(self, alpha: float, n: int, k: int, threshold: float = 0.5, depth: int = 0,
+             progress: Callable[[float], None] | None = None) -> tuple[PoolSummary, np.ndarray]:
+        """:meth:`rank_by` under nn-IoU(alpha, n)."""
+        return self.rank_by(_nn_iou(alpha, n, self.mode), k, threshold, depth, progress)
+
+    def pool_summary_by(self, measure: MeasureSpec | str, k: int, threshold: float = 0.5,
+                        progress: Callable[[float], None] | None = None) -> PoolSummary:
+        """Best ``k`` values of ``measure`` over each query's pool."""
+        return self.rank_by(measure, k, threshold, 0, progress)[0]
+
     def pool_summary(self, alpha: float, n: int, k: int, threshold: float = 0.5,
                      progress: Callable[[float], None] | None = None) -> PoolSummary:
         """Best ``k`` values of nn-IoU(alpha, n) over each query's pool (IoU: alpha = 0 or n = 0)."""
         return self.rank(alpha, n, k, threshold, 0, progress)[0]
+
+    def retrieve_by(self, measure: MeasureSpec | str, depth: int,
+                    progress: Callable[[float], None] | None = None) -> np.ndarray:
+        """Top ``depth`` candidate indices per query by ``measure``, ties broken by candidate position."""
+        return self.rank_by(measure, 1, 0.5, depth, progress)[1]
 
     def retrieve(self, alpha: float, n: int, depth: int,
                  progress: Callable[[float], None] | None = None) -> np.ndarray:
         """Top ``depth`` candidate indices per query by nn-IoU, ties broken by candidate position."""
         return self.rank(alpha, n, 1, 0.5, depth, progress)[1]
 
-    def pair_counts(self, query_rows: np.ndarray, candidate_rows: np.ndarray, n: int | None
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Counts for explicit (query, candidate) pairs, e.g. the items of a run."""
+    def counts_of_pairs(self, plan: CountPlan, query_rows: np.ndarray, candidate_rows: np.ndarray) -> PairCounts:
+        """The counts of ``plan`` for explicit (query, candidate) pairs, from the sparse rows."""
+        query_rows, candidate_rows = np.asarray(query_rows), np.asarray(candidate_rows)
         left = self.query_matrix[query_rows]
         right = self.candidate_matrix[candidate_rows]
-        intersection = np.asarray(left.multiply(right).sum(axis=1)).ravel()
-        union = self.query_sizes[query_rows] + self.candidate_sizes[candidate_rows] - intersection
-        approximate = np.zeros_like(intersection)
-        if n is not None and n > 0 and self.kg is not None:
-            approximate = np.asarray(self._near("query", n)[query_rows].multiply(right).sum(axis=1)).ravel() + \
-                np.asarray(left.multiply(self._near("candidate", n)[candidate_rows]).sum(axis=1)).ravel()
-        return intersection, union, approximate
 
-    def relevance_of_pairs(self, query_rows: np.ndarray, candidate_rows: np.ndarray, alpha: float, n: int
-                           ) -> np.ndarray:
-        """nn-IoU(alpha, n) of explicit (query, candidate) pairs, e.g. the items of a run.
+        def row_sums(a: sp.csr_matrix, b: sp.csr_matrix) -> np.ndarray:
+            return np.rint(np.asarray(a.multiply(b).sum(axis=1), dtype=np.float64).ravel()).astype(np.int64)
 
-        Read from the cached codes when the whole pool has been coded for this n (after a
-        pool summary or a ranking), otherwise counted from the sparse rows.
+        intersection = row_sums(left, right)
+        query_size = self.query_sizes[query_rows].astype(np.int64)
+        union = query_size + self.candidate_sizes[candidate_rows] - intersection
+        near_query, near_candidate = [], []
+        for hops in plan.levels:
+            if hops == 0 or self.kg is None:
+                near_query.append(np.zeros_like(intersection))
+                near_candidate.append(np.zeros_like(intersection))
+                continue
+            near_query.append(row_sums(left, self._near("candidate", hops)[candidate_rows]))
+            near_candidate.append(row_sums(self._near("query", hops)[query_rows], right))
+        credit = None
+        if plan.credit_hops:
+            credit = row_sums(left, self._credit("candidate", plan.credit_hops)[candidate_rows]) + \
+                row_sums(self._credit("query", plan.credit_hops)[query_rows], right)
+        if plan.split:
+            return PairCounts(intersection, union, query_size if plan.query_size else None,
+                              near_query=tuple(near_query), near_candidate=tuple(near_candidate), credit=credit)
+        return PairCounts(intersection, union, query_size if plan.query_size else None,
+                          near=tuple(q + c for q, c in zip(near_query, near_candidate)), credit=credit)
+
+    def pair_counts(self, query_rows: np.ndarray, candidate_rows: np.ndarray, n: int | None
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """nn-IoU's (intersection, union, approximate) counts for explicit pairs, e.g. the items of a run."""
+        counts = self.counts_of_pairs(CountPlan(levels=(n or 0,)), query_rows, candidate_rows)
+        return counts.intersection, counts.union, counts.near[0]
+
+    def relevance_of_pairs_by(self, measure: MeasureSpec | str, query_rows: np.ndarray,
+                              candidate_rows: np.ndarray) -> np.ndarray:
+        """Relevance of explicit (query, candidate) pairs under ``measure``, e.g. the items of a run.
+
+        Read from the cached codes when the whole pool has been coded for the measure's plan
+        (after a pool summary or a ranking), otherwise counted from the sparse rows.
         """
-        alpha = check_alpha(alpha)
-        n = self.effective_hops(alpha, n)
+        measure = self.resolve(measure)
+        state = self._state(measure.plan())
+        cached = self._code_cache.get(state.plan, {})
         starts = [start for start, _ in self.blocks()]
-        if starts and all((start, n) in self._code_cache for start in starts):
-            query_rows, candidate_rows = np.asarray(query_rows), np.asarray(candidate_rows)
+        query_rows, candidate_rows = np.asarray(query_rows), np.asarray(candidate_rows)
+        if starts and all(start in cached for start in starts):
             order = np.argsort(query_rows, kind="stable")
             bounds = np.searchsorted(query_rows[order], starts + [self.size])
             codes = np.zeros(len(query_rows), dtype=np.int64)
             for start, low, high in zip(starts, bounds[:-1], bounds[1:]):
                 chosen = order[low:high]
-                codes[chosen] = self._code_cache[(start, n)][query_rows[chosen] - start, candidate_rows[chosen]]
-            if self._use_lookup_table:
-                table, values = self._lookup_table(alpha, n)
+                codes[chosen] = cached[start][query_rows[chosen] - start, candidate_rows[chosen]]
+            if state.lookup:
+                table, values = self._table(state, measure)
                 return values[table[codes]]
-            return self.layout.relevance(codes, alpha)
-        intersection, union, approximate = self.pair_counts(query_rows, candidate_rows, n)
-        return nn_iou_from_counts(intersection, approximate, union, alpha)
+            return _values_of_codes(state.layout, state.plan, measure, codes)
+        return np.asarray(measure.value(self.counts_of_pairs(state.plan, query_rows, candidate_rows)), dtype=np.float64)
+
+    def relevance_of_pairs(self, query_rows: np.ndarray, candidate_rows: np.ndarray, alpha: float, n: int
+                           ) -> np.ndarray:
+        """nn-IoU(alpha, n) of explicit (query, candidate) pairs, e.g. the items of a run."""
+        return self.relevance_of_pairs_by(_nn_iou(alpha, n, self.mode), query_rows, candidate_rows)
+
+
+def _nn_iou(alpha: float, n: int, mode: str = "undirected") -> MeasureSpec:
+    """nn-IoU(alpha, n) as a measure, validated with the messages of the alpha/n API."""
+    alpha = check_alpha(alpha)
+    check_hops_and_mode(n, mode)
+    return measure_spec("nn-iou", alpha=alpha, n=n)
+
+
+def _row_max_product(rows: sp.csr_matrix, weights: sp.csr_matrix) -> sp.csr_matrix:
+    """``out[r, x] = max over the concepts y of row r of weights[y, x]`` (a max-plus product for binary rows).
+
+    >>> rows = sp.csr_matrix(np.array([[1, 1, 0], [0, 0, 1]]))
+    >>> weights = sp.csr_matrix(np.array([[0, 0, 5], [0, 0, 7], [2, 0, 0]]))
+    >>> _row_max_product(rows, weights).toarray().tolist()
+    [[0.0, 0.0, 7.0], [2.0, 0.0, 0.0]]
+    """
+    rows, weights = rows.tocsr(), weights.tocsr()
+    columns = weights.shape[1]
+    owners = np.repeat(np.arange(rows.shape[0]), np.diff(rows.indptr))
+    lengths = np.diff(weights.indptr)[rows.indices]
+    total = int(lengths.sum())
+    if total == 0:
+        return sp.csr_matrix((rows.shape[0], columns), dtype=np.float64)
+    entry = np.repeat(np.arange(len(rows.indices)), lengths)
+    position = weights.indptr[rows.indices][entry] + np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    flat = owners[entry].astype(np.int64) * columns + weights.indices[position]
+    value = weights.data[position].astype(np.float64)
+    order = np.lexsort((value, flat))
+    flat, value = flat[order], value[order]
+    last = np.r_[flat[1:] != flat[:-1], True]
+    flat, value = flat[last], value[last]
+    return sp.csr_matrix((value, (flat // columns, flat % columns)), shape=(rows.shape[0], columns))
 
 
 def _top_given_kth(values: np.ndarray, kth: np.ndarray | None, depth: int, floor) -> np.ndarray:

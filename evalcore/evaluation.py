@@ -1,26 +1,45 @@
-"""Evaluate runs: align them with the concept sets, compute relevance with the engine,
-then every requested metric per query (aggregation lives in :mod:`evalcore.compare`)."""
+"""Evaluate runs: align them with the relevance source (concept sets through the engine, or
+a TREC qrels file), then every requested metric per query (aggregation lives in
+:mod:`evalcore.compare`).
+
+Queries with no relevant item (one policy for a whole table, ``empty_queries``): a query is
+*empty* when no item of its pool has a positive relevance under any relevance measure of the
+table (concepts: the ideal ranking's best IoU / nn-IoU is 0; qrels: no judged item has a
+positive grade). ``exclude`` (default) leaves empty queries out of every metric of the table,
+label metrics included, and counts them; ``zero`` scores them 0 on every ranking metric and
+keeps label metrics' own values. A query that is not empty is scored by every metric: where one
+metric's own denominator is 0 (IDCG = 0 under IoU while nn-IoU finds a neighbour; no item at
+the relevance threshold for MAP, AP and recall) it scores 0, as trec_eval does. Label metrics
+further skip queries without a label (counted). So every ranking metric of a table averages
+over the same queries of a system, and label metrics over the labelled ones among them.
+"""
 
 from __future__ import annotations
 
+import weakref
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from itertools import chain
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
 
-from .data import ConceptSets, ImageLabels, Run
+from .data import ConceptSets, ImageLabels, RankedLists, Run
 from .engine import PairwiseEngine, PoolSummary
-from .errors import CBIRLensError, ParameterError
+from .errors import CBIRLensError, InputError, ParameterError
 from .kg import KnowledgeGraph, check_hops_and_mode
+from .measures import MEASURES, MeasureSpec, measure_spec, parse_measure
 from .metrics import GAINS, MetricInputs, MetricSpec, parse_metric
+from .readers import Qrels
 from .relevance import check_alpha
 
 MAX_DEPTH = 1000
+KEPT_RANKINGS = 8
 MAX_LABEL_CLASSES = 64
 UNKNOWN = -2
 PADDING = -1
+EMPTY_QUERY_POLICIES = ("exclude", "zero")
+CONCEPT_MEASURES = ("iou", "nn-iou")
 
 
 @dataclass(frozen=True)
@@ -50,42 +69,190 @@ def effective_setting(alpha: float, n: int) -> tuple[float, int]:
     return (alpha, n) if alpha > 0 and n > 0 else (0.0, 0)
 
 
+ALIGN_BLOCK_ITEMS = 1 << 22
+
+
 def align_run(run: Run, concepts: ConceptSets, depth: int) -> AlignedRun:
-    """Map a run onto concept-set rows; drop each query from its own list; count what was skipped."""
-    known_queries = [q for q in run.rankings if q in concepts.index]
-    rows = np.array([concepts.index[q] for q in known_queries], dtype=np.int64)
-    lists = [run.rankings[q] for q in known_queries]
-    lengths = np.array([len(ranked) for ranked in lists], dtype=np.int64)
-    flat_ids = list(chain.from_iterable(lists))
-    index = concepts.index
-    flat = np.array([index.get(doc, -1) for doc in flat_ids], dtype=np.int64)
-    owner = np.repeat(np.arange(len(known_queries)), lengths)
-    is_self = flat == rows[owner]
-    unknown = flat < 0
-    kept, kept_owner, kept_unknown = flat[~is_self], owner[~is_self], unknown[~is_self]
-    position = np.arange(len(kept)) - np.searchsorted(kept_owner, kept_owner)
-    in_depth = position < depth
-    documents = np.full((len(known_queries), depth), PADDING, dtype=np.int64)
-    documents[kept_owner[in_depth], position[in_depth]] = np.where(kept_unknown[in_depth], UNKNOWN, kept[in_depth])
-    unknown_in_depth = np.flatnonzero(kept_unknown & in_depth)
-    original_index = np.flatnonzero(~is_self)
+    """Map a run onto concept-set rows; drop each query from its own list; count what was skipped.
+
+    IDs become rows by one hash look-up per distinct ID (pandas), and the items by array
+    operations, a block of queries at a time, so a run of 10 million items needs no Python
+    step per item and no temporary array of its size.
+
+    A run none of whose queries has a concept set is refused: every metric would be
+    undefined, and a table of NaN would look like an answer.
+    """
+    lists = RankedLists.from_mapping(run.rankings)
+    pool = pd.Index(concepts.ids, dtype=object)
+    query_rows = pool.get_indexer(pd.Index(lists.queries, dtype=object))
+    known = query_rows >= 0
+    if len(lists) and not known.any():
+        raise InputError(run.source, None, f"query IDs that have a concept set in {concepts.source}",
+                         f"none of its {len(lists):,} queries does (first: {lists.queries[0]!r})")
+    row_of_name = pool.get_indexer(pd.Index(lists.names, dtype=object))
+    aligned = _aligned_as_written(run.name, lists, query_rows, row_of_name, depth)
+    if aligned is not None:
+        return aligned
+    output_row = np.cumsum(known) - 1
+    documents = np.full((int(known.sum()), depth), PADDING, dtype=np.int64)
+    unknown_items, examples, dropped = 0, [], 0
+    for first, last in _query_blocks(lists.offsets, ALIGN_BLOCK_ITEMS):
+        low, high = lists.offsets[first], lists.offsets[last]
+        owner = np.repeat(np.arange(first, last), np.diff(lists.offsets[first:last + 1]))
+        codes = lists.documents[low:high]
+        keep = known[owner]
+        is_self = row_of_name[codes] == query_rows[owner]
+        dropped += len(np.unique(owner[keep & is_self]))
+        keep &= ~is_self
+        owner, codes = owner[keep], codes[keep]
+        starts = np.flatnonzero(np.concatenate(([True], owner[1:] != owner[:-1])))
+        position = np.arange(len(owner)) - np.repeat(starts, np.diff(np.concatenate((starts, [len(owner)]))))
+        in_depth = position < depth
+        owner, codes, position = owner[in_depth], codes[in_depth], position[in_depth]
+        rows = row_of_name[codes]
+        unknown = rows < 0
+        documents[output_row[owner], position] = np.where(unknown, UNKNOWN, rows)
+        unknown_items += int(unknown.sum())
+        if len(examples) < 5 and unknown.any():
+            examples += lists.names[codes[unknown][: 5 - len(examples)]].tolist()
     counts = {
-        "queries_in_run": len(run.rankings),
-        "queries_evaluated": len(known_queries),
-        "queries_unknown": len(run.rankings) - len(known_queries),
-        "retrieved_unknown_ids": len(unknown_in_depth),
-        "query_dropped_from_own_list": len(np.unique(owner[is_self])),
+        "queries_in_run": len(lists),
+        "queries_evaluated": int(known.sum()),
+        "queries_unknown": int((~known).sum()),
+        "retrieved_unknown_ids": unknown_items,
+        "query_dropped_from_own_list": dropped,
     }
-    if len(unknown_in_depth):
-        examples = [flat_ids[i] for i in original_index[unknown_in_depth[:5]]]
+    if examples:
         counts["unknown_id_examples"] = ", ".join(examples)  # type: ignore[assignment]
-    return AlignedRun(run.name, rows, documents, counts)
+    return AlignedRun(run.name, query_rows[known].astype(np.int64), documents, counts)
+
+
+def _aligned_as_written(name: str, lists: RankedLists, query_rows: np.ndarray, row_of_name: np.ndarray,
+                        depth: int) -> AlignedRun | None:
+    """The common case in one gather: every query known, lists of one length within ``depth``, no query in
+    its own list and no unknown ID (as ``retrieve`` writes runs). None otherwise."""
+    lengths = lists.lengths()
+    if not len(lengths) or (query_rows < 0).any() or lengths.min() != lengths.max() or lengths[0] > depth:
+        return None
+    rows = row_of_name[lists.documents].reshape(len(lengths), int(lengths[0]))
+    if (rows < 0).any() or (rows == query_rows[:, None]).any():
+        return None
+    documents = np.full((len(lengths), depth), PADDING, dtype=np.int64)
+    documents[:, : rows.shape[1]] = rows
+    counts = {"queries_in_run": len(lengths), "queries_evaluated": len(lengths), "queries_unknown": 0,
+              "retrieved_unknown_ids": 0, "query_dropped_from_own_list": 0}
+    return AlignedRun(name, query_rows.astype(np.int64), documents, counts)
+
+
+def _query_blocks(offsets: np.ndarray, items: int) -> list[tuple[int, int]]:
+    """Consecutive ranges of queries holding about ``items`` items each (at least one query per range).
+
+    >>> _query_blocks(np.array([0, 3, 3, 10, 12]), 4)
+    [(0, 2), (2, 3), (3, 4)]
+    """
+    blocks, first, queries = [], 0, len(offsets) - 1
+    while first < queries:
+        last = max(first + 1, int(np.searchsorted(offsets, offsets[first] + items, side="right")) - 1)
+        last = min(last, queries)
+        blocks.append((first, last))
+        first = last
+    return blocks
+
+
+def unknown_ids(run: Run, concepts: ConceptSets) -> tuple[int, int]:
+    """How many queries of a run, and how many retrieved items, have no concept set (by arrays)."""
+    lists = RankedLists.from_mapping(run.rankings)
+    pool = pd.Index(concepts.ids, dtype=object)
+    queries = int((pool.get_indexer(pd.Index(lists.queries, dtype=object)) < 0).sum())
+    unknown_names = pool.get_indexer(pd.Index(lists.names, dtype=object)) < 0
+    return queries, int(unknown_names[lists.documents].sum()) if unknown_names.any() else 0
+
+
+class JudgedRelevance:
+    """The relevance source of a TREC qrels file, read as trec_eval reads it.
+
+    A retrieved item's relevance is its grade (negative grades, trec_eval's "unjudged", and
+    unjudged items read 0); the ideal ranking holds the query's positive grades in descending
+    order; an item is relevant when its grade reaches the relevance level.
+
+    >>> judged = JudgedRelevance(Qrels({"q": {"a": 2, "b": 0, "c": 3, "d": -1}}))
+    >>> judged.ideal(["q"], 3).tolist(), judged.relevant_counts(["q"], 2).tolist(), judged.highest_grade
+    ([[3.0, 2.0, 0.0]], [2], 3)
+    """
+
+    def __init__(self, qrels: Qrels):
+        self.qrels = qrels
+        self.highest_grade = max((g for judged in qrels.judgments.values() for g in judged.values()), default=0)
+
+    def _sorted_grades(self, query: str) -> list[int]:
+        return sorted((g for g in self.qrels.judgments[query].values() if g > 0), reverse=True)
+
+    def ideal(self, query_ids: Sequence[str], k: int) -> np.ndarray:
+        """Q x k: each query's best k positive grades, descending, padded with 0."""
+        ideal = np.zeros((len(query_ids), k))
+        for row, query in enumerate(query_ids):
+            best = self._sorted_grades(query)[:k]
+            ideal[row, :len(best)] = best
+        return ideal
+
+    def relevant_counts(self, query_ids: Sequence[str], level: int) -> np.ndarray:
+        """Q: judged items whose grade reaches ``level`` (trec_eval's num_rel)."""
+        return np.array([sum(g >= level for g in self.qrels.judgments[q].values()) for q in query_ids], dtype=np.int64)
+
+    def align(self, run: Run | AlignedRun, depth: int, concepts: ConceptSets | None) -> tuple[
+            tuple[str, ...], np.ndarray, AlignedRun | None, dict[str, int]]:
+        """The run's judged queries, the grade of each retrieved item (Q x depth) and their counts.
+
+        As for concept relevance (DESIGN §1), the query is dropped from its own list. With
+        concept sets, the same lists come back as an :class:`AlignedRun` on concept rows (query
+        row -1 when the query has no concept set), for label metrics.
+        """
+        rankings = _rankings_by_id(run, concepts)
+        judged = [q for q in rankings if q in self.qrels.judgments]
+        grades = np.zeros((len(judged), depth))
+        documents = np.full((len(judged), depth), PADDING, dtype=np.int64)
+        unjudged = dropped = 0
+        for row, query in enumerate(judged):
+            judgments = self.qrels.judgments[query]
+            kept = [d for d in rankings[query] if d != query]
+            dropped += len(kept) != len(rankings[query])
+            for position, document in enumerate(kept[:depth]):
+                grade = judgments.get(document) if document is not None else None
+                unjudged += grade is None
+                grades[row, position] = max(grade or 0, 0)
+                if concepts is not None:
+                    documents[row, position] = concepts.index.get(document, UNKNOWN) if document is not None else UNKNOWN
+        counts = {
+            "queries_in_run": len(rankings),
+            "queries_evaluated": len(judged),
+            "queries_unknown": len(rankings) - len(judged),
+            "queries_judged_not_in_run": len(set(self.qrels.judgments) - set(rankings)),
+            "retrieved_unjudged": unjudged,
+            "query_dropped_from_own_list": dropped,
+        }
+        on_concepts = None
+        if concepts is not None:
+            rows = np.array([concepts.index.get(q, -1) for q in judged], dtype=np.int64)
+            on_concepts = AlignedRun(run.name, rows, documents, counts)
+        return tuple(judged), grades, on_concepts, counts
+
+
+def _rankings_by_id(run: Run | AlignedRun, concepts: ConceptSets | None) -> dict[str, list[str | None]]:
+    """Ranked image IDs per query; an aligned run's unknown IDs come back as None."""
+    if isinstance(run, Run):
+        return {q: list(docs) for q, docs in run.rankings.items()}
+    if concepts is None:
+        raise CBIRLensError(f"run {run.name!r} is given as concept rows: it needs the concept sets it was made from")
+    ids = concepts.ids
+    return {ids[row]: [ids[d] if d >= 0 else None for d in docs if d != PADDING]
+            for row, docs in zip(run.query_rows, run.documents)}
 
 
 def _run_depth(run: Run | AlignedRun) -> int:
     if isinstance(run, AlignedRun):
         return run.documents.shape[1]
-    return max((len(ranking) for ranking in run.rankings.values()), default=1)
+    lengths = RankedLists.from_mapping(run.rankings).lengths()
+    return int(lengths.max()) if len(lengths) else 1
 
 
 def label_masks(labels: ImageLabels, concepts: ConceptSets) -> dict[str, np.ndarray]:
@@ -137,18 +304,30 @@ class Evaluation:
 
 
 class Evaluator:
-    """Evaluates runs on one dataset; pool summaries are cached per (measure, alpha, n, k, threshold)."""
+    """Evaluates runs on one dataset; pool summaries are cached per (effective measure, k, threshold).
 
-    def __init__(self, concepts: ConceptSets, kg: KnowledgeGraph | None = None, mode: str = "undirected",
-                 labels: ImageLabels | None = None, engine: PairwiseEngine | None = None):
+    Relevance comes from the concept sets (IoU, nn-IoU) or, with ``qrels``, from TREC judgments
+    (``qrels-`` metrics); without concept sets only ``qrels-`` metrics can be computed, and label
+    metrics need both concept sets and labels.
+    """
+
+    def __init__(self, concepts: ConceptSets | None, kg: KnowledgeGraph | None = None, mode: str = "undirected",
+                 labels: ImageLabels | None = None, engine: PairwiseEngine | None = None, qrels: Qrels | None = None):
         check_hops_and_mode(0, mode)
+        if concepts is None and qrels is None:
+            raise ParameterError("an evaluation needs concept sets or a qrels file as its relevance source")
+        if concepts is None and labels is not None:
+            raise ParameterError("label metrics need the concept sets the labels belong to")
         self.concepts = concepts
         self.kg = kg
         self.mode = mode
-        self.engine = engine or PairwiseEngine(concepts, kg=kg, mode=mode)
+        self.engine = engine or (PairwiseEngine(concepts, kg=kg, mode=mode) if concepts is not None else None)
         self.labels = labels
-        self.masks = label_masks(labels, concepts) if labels is not None else {}
+        self.masks = label_masks(labels, concepts) if labels is not None and concepts is not None else {}
+        self.judged = JudgedRelevance(qrels) if qrels is not None else None
         self._summaries: dict[tuple, PoolSummary] = {}
+        self._rankings: OrderedDict[tuple, AlignedRun] = OrderedDict()  # oldest first
+        self._aligned: dict[int, tuple[weakref.ref, int, AlignedRun]] = {}  # id(run) -> (run, depth, aligned)
 
     def label_targets(self) -> list[str]:
         kinds = [k for k in ("modality", "organ") if k in self.masks]
@@ -156,9 +335,21 @@ class Evaluator:
 
     def pool_summary(self, measure: str, alpha: float, n: int, k: int, threshold: float,
                      progress: Callable[[float], None] | None = None) -> PoolSummary:
-        key = (*effective_setting(alpha if measure == "nn-iou" else 0.0, n), k, threshold)
+        """The pool summary by ``measure`` = "iou" or "nn-iou" (with alpha, n); see :meth:`pool_summary_by`."""
+        spec = measure_spec("nn-iou", alpha=alpha, n=n) if measure == "nn-iou" else measure_spec("iou")
+        return self.pool_summary_by(spec, k, threshold, progress)
+
+    def pool_summary_by(self, measure: MeasureSpec | str, k: int, threshold: float,
+                        progress: Callable[[float], None] | None = None) -> PoolSummary:
+        """Best ``k`` relevance values and the count above ``threshold`` per query, cached per effective measure."""
+        spec = self.engine.resolve(measure)
+        key = (spec.name, k, threshold)
         if key not in self._summaries:
-            self._summaries[key] = self.engine.pool_summary(key[0], key[1], k, threshold, progress)
+            # A summary of a deeper ideal at the same threshold holds this one in its first k columns.
+            deeper = [s for (name, depth, at), s in self._summaries.items() if name == spec.name and at == threshold
+                      and depth > k]
+            self._summaries[key] = PoolSummary(deeper[0].ideal[:, :k], deeper[0].relevant_counts, deeper[0].pool_sizes
+                                               ) if deeper else self.engine.pool_summary_by(spec, k, threshold, progress)
         return self._summaries[key]
 
     def relevance_ranking(self, alpha: float, n: int, depth: int, k: int = 10, threshold: float = 0.5,
@@ -166,34 +357,87 @@ class Evaluator:
                           progress: Callable[[float], None] | None = None) -> AlignedRun:
         """Retrieval by nn-IoU(alpha, n) over the whole pool, as an aligned run ready for :meth:`evaluate`.
 
-        The same pass over the pool yields the ideal top-``k`` summary, which is cached.
+        The same pass over the pool yields the ideal top-``k`` summary, which is cached. The last
+        few rankings are kept too (a slider moving alpha re-ranks by nn-IoU, never by IoU); their
+        arrays are shared, so callers must not modify them.
         """
         effective_alpha, effective_n = effective_setting(alpha, n)
-        summary, indices = self.engine.rank(effective_alpha, effective_n, k, threshold, depth, progress)
-        self._summaries.setdefault((effective_alpha, effective_n, k, threshold), summary)
-        return AlignedRun.over_pool(name, indices)
+        key = (effective_alpha, effective_n, depth, k, threshold)
+        kept = self._rankings.get(key)
+        if kept is not None:
+            return replace(kept, name=name)
+        ranking = self._rankings[key] = self.relevance_ranking_by(
+            measure_spec("nn-iou", alpha=effective_alpha, n=effective_n), depth, k, threshold, name, progress)
+        while len(self._rankings) > KEPT_RANKINGS:
+            self._rankings.popitem(last=False)
+        return ranking
+
+    def relevance_ranking_by(self, measure: MeasureSpec | str, depth: int, k: int = 10, threshold: float = 0.5,
+                             name: str | None = None,
+                             progress: Callable[[float], None] | None = None) -> AlignedRun:
+        """Retrieval by any relevance measure over the whole pool (ties by position), as an aligned run.
+
+        The same pass yields the measure's ideal top-``k`` summary, which is cached.
+        """
+        spec = self.engine.resolve(measure)
+        summary, indices = self.engine.rank_by(spec, k, threshold, depth, progress)
+        self._summaries.setdefault((spec.name, k, threshold), summary)
+        return AlignedRun.over_pool(name or f"Retrieval by {parse_measure(measure).name}", indices)
 
     def relevance_of(self, aligned: AlignedRun, alpha: float, n: int, measures: Iterable[str]) -> dict[str, np.ndarray]:
-        """Graded relevance of every retrieved item (0 for unknown IDs and padding)."""
+        """Graded relevance of every retrieved item (0 for unknown IDs and padding) by "iou" / "nn-iou"."""
+        return self.relevance_by(aligned, {m: self._measure_for(m, alpha, n, None) for m in measures})
+
+    def relevance_by(self, aligned: AlignedRun, measures: dict[str, MeasureSpec]) -> dict[str, np.ndarray]:
+        """Graded relevance of every retrieved item under each measure (0 for unknown IDs and padding)."""
         valid = aligned.documents >= 0
         rows = np.broadcast_to(aligned.query_rows[:, None], aligned.documents.shape)[valid]
         columns = aligned.documents[valid]
         result = {}
-        for measure in measures:
+        for key, spec in measures.items():
             values = np.zeros(aligned.documents.shape)
-            values[valid] = self.engine.relevance_of_pairs(rows, columns, alpha if measure == "nn-iou" else 0.0, n)
-            result[measure] = values
+            values[valid] = self.engine.relevance_of_pairs_by(spec, rows, columns)
+            result[key] = values
         return result
+
+    @staticmethod
+    def _measure_for(key: str, alpha: float, n: int, chosen: MeasureSpec | None) -> MeasureSpec:
+        """The measure behind a metric's relevance key: IoU, nn-IoU(alpha, n) or the chosen measure."""
+        if key == "iou":
+            return measure_spec("iou")
+        if key == "nn-iou":
+            return measure_spec("nn-iou", alpha=alpha, n=n)
+        if chosen is not None and chosen.key == key:
+            return chosen
+        if not MEASURES[key].parameters and not MEASURES[key].weights:
+            return measure_spec(key)
+        raise ParameterError(f"metrics with {{{key}}} need that measure's parameters: pass measure="
+                             f"'{measure_spec(key).name}' (with your values) to evaluate, or --measure on the CLI")
 
     def evaluate(self, runs: Sequence[Run | AlignedRun], metric_names: Sequence[str], alpha: float = 0.5, n: int = 1,
                  gain: str = "linear", threshold: float = 0.5,
-                 progress: Callable[[float, str], None] | None = None) -> Evaluation:
+                 progress: Callable[[float, str], None] | None = None, empty_queries: str = "exclude",
+                 relevance_level: int = 1, measure: MeasureSpec | str | None = None) -> Evaluation:
+        """Every metric per query for each run; see the module docstring for queries with no relevant item.
+
+        ``threshold`` makes IoU / nn-IoU relevant for MAP, AP, Prec and R; ``relevance_level``
+        (trec_eval's ``-l``, an integer >= 1) does the same for judged grades. ``measure`` (a
+        :class:`~evalcore.measures.MeasureSpec` or its canonical text) gives the parameters of the
+        ``{key}`` metrics; an nn-IoU measure sets alpha and n.
+        """
+        chosen = parse_measure(measure) if measure is not None else None
+        if chosen is not None and chosen.key == "nn-iou":
+            alpha, n = chosen.params["alpha"], chosen.params["n"]
         alpha = check_alpha(alpha)
         check_hops_and_mode(n, self.mode)
         if gain not in GAINS:
             raise ParameterError(f"gain must be one of {GAINS}, got {gain!r}")
         if not 0 < threshold <= 1:
             raise ParameterError(f"relevance threshold must lie in (0, 1], got {threshold}")
+        if empty_queries not in EMPTY_QUERY_POLICIES:
+            raise ParameterError(f"empty_queries must be one of {EMPTY_QUERY_POLICIES}, got {empty_queries!r}")
+        if isinstance(relevance_level, bool) or not isinstance(relevance_level, (int, np.integer)) or relevance_level < 1:
+            raise ParameterError(f"relevance level must be an integer >= 1 (trec_eval -l), got {relevance_level!r}")
         specs = [parse_metric(name) for name in metric_names]
         missing_labels = {s.target for s in specs if s.target} - set(self.label_targets())
         if missing_labels:
@@ -201,55 +445,140 @@ class Evaluator:
         names = [r.name for r in runs]
         if len(set(names)) != len(names):
             raise CBIRLensError(f"two runs share a system name: {names}; rename a file or its TREC tag")
-        measures = sorted({s.family.relevance for s in specs if s.family.relevance})
+        measures = sorted({s.relevance for s in specs if s.relevance})
+        self._check_sources(measures, specs)
+        concept_measures = {key: self._measure_for(key, alpha, n, chosen) for key in measures if key != "qrels"}
+        for spec in concept_measures.values():
+            check_hops_and_mode(spec.hops, self.mode)
         k_max = max([s.k for s in specs if s.k] + [1])
         depth = min(MAX_DEPTH, max([k_max] + [_run_depth(r) for r in runs]))
         ideal, in_pool = {}, {}
-        for step, measure in enumerate(measures):
+        for step, (key, spec) in enumerate(concept_measures.items()):
             if progress:
-                progress(step / (len(measures) + 1), f"Ideal rankings over the whole pool by {measure}")
-            summary = self.pool_summary(measure, alpha, n, k_max, threshold)
-            ideal[measure], in_pool[measure] = summary.ideal, summary.relevant_counts
+                progress(step / (len(measures) + 1), f"Ideal rankings over the whole pool by {spec.name}")
+            summary = self.pool_summary_by(spec, k_max, threshold)
+            ideal[key], in_pool[key] = summary.ideal, summary.relevant_counts
         systems = {}
         for run in runs:
             if progress:
                 progress(len(measures) / (len(measures) + 1), f"Scoring {run.name}")
-            systems[run.name] = self._evaluate_run(run, specs, measures, ideal, in_pool, alpha, n, gain, threshold,
-                                                   depth)
+            if "qrels" in measures:
+                query_ids, inputs, counts = self._judged_inputs(run, measures, k_max, depth, gain, threshold,
+                                                                relevance_level)
+            else:
+                query_ids, inputs, counts = self._concept_inputs(run, concept_measures, ideal, in_pool, gain,
+                                                                 threshold, depth)
+            systems[run.name] = _score(run.name, query_ids, inputs, specs, measures, counts, empty_queries)
         params = {"alpha": alpha, "n": n, "kg_mode": self.mode, "gain": gain, "relevance_threshold": threshold,
-                  "candidates": len(self.concepts), "kg": self.kg is not None}
+                  "candidates": len(self.concepts) if self.concepts is not None else None, "kg": self.kg is not None,
+                  "empty_queries": empty_queries}
+        if self.judged is not None:
+            params.update(qrels=self.judged.qrels.source, relevance_level=int(relevance_level))
+        if chosen is not None:
+            params["measure"] = chosen.name
         counts = {name: result.counts for name, result in systems.items()}
         return Evaluation(systems, params, [s.name for s in specs], counts)
 
-    def _evaluate_run(self, run: Run | AlignedRun, specs: list[MetricSpec], measures: list[str], ideal: dict, in_pool: dict,
-                      alpha: float, n: int, gain: str, threshold: float, depth: int) -> SystemResult:
-        aligned = run if isinstance(run, AlignedRun) else align_run(run, self.concepts, depth)
+    def _check_sources(self, measures: list[str], specs: list[MetricSpec]) -> None:
+        """One relevance source per table, and the one each metric needs must be loaded."""
+        if "qrels" in measures:
+            if self.judged is None:
+                raise ParameterError("qrels- metrics read judgments: give a qrels file (--qrels)")
+            mixed = [s.name for s in specs if s.family.relevance in CONCEPT_MEASURES]
+            if mixed:
+                raise ParameterError(f"one table reads one relevance source; {mixed} read concept sets while "
+                                     "qrels- metrics read the judgments: evaluate them separately")
+        elif measures and self.concepts is None:
+            raise ParameterError(f"metrics of {measures} relevance need concept sets; with only a qrels file use "
+                                 "qrels- metrics (e.g. qrels-NDCG@10)")
+
+    def _concept_inputs(self, run: Run | AlignedRun, measures: dict[str, MeasureSpec], ideal: dict, in_pool: dict,
+                        gain: str, threshold: float, depth: int
+                        ) -> tuple[tuple[str, ...], MetricInputs, dict[str, int]]:
+        aligned = run if isinstance(run, AlignedRun) else self._align(run, depth)
         rows = aligned.query_rows
         matches, present = self._label_matches(aligned)
         inputs = MetricInputs(
-            relevance=self.relevance_of(aligned, alpha, n, measures),
+            relevance=self.relevance_by(aligned, measures),
             ideal={m: ideal[m][rows] for m in measures},
             relevant_in_pool={m: in_pool[m][rows] for m in measures},
             label_matches=matches, label_present=present, threshold=threshold, gain=gain,
         )
-        values = {spec.name: spec.compute(inputs) for spec in specs}
-        counts = dict(aligned.counts)
-        for spec in specs:
-            excluded = int(np.isnan(values[spec.name]).sum())
-            if excluded:
-                counts[f"excluded[{spec.name}]"] = excluded
-        query_ids = tuple(self.concepts.ids[i] for i in rows)
-        return SystemResult(run.name, query_ids, values, counts)
+        return tuple(self.concepts.ids[i] for i in rows), inputs, dict(aligned.counts)
+
+    def _judged_inputs(self, run: Run | AlignedRun, measures: list[str], k: int, depth: int, gain: str,
+                       threshold: float, level: int) -> tuple[tuple[str, ...], MetricInputs, dict[str, int]]:
+        query_ids, grades, on_concepts, counts = self.judged.align(run, depth, self.concepts)
+        matches, present = self._label_matches(on_concepts) if on_concepts is not None else ({}, {})
+        inputs = MetricInputs(
+            relevance={"qrels": grades}, ideal={"qrels": self.judged.ideal(query_ids, k)},
+            relevant_in_pool={"qrels": self.judged.relevant_counts(query_ids, level)},
+            label_matches=matches, label_present=present, threshold=threshold, gain=gain,
+            levels={"qrels": level}, unit_scale={"qrels": float(max(self.judged.highest_grade, 1))},
+        )
+        return query_ids, inputs, dict(counts)
+
+    def _align(self, run: Run, depth: int) -> AlignedRun:
+        """:func:`align_run`, kept while the run object lives: a dashboard re-evaluates the same runs at every
+        alpha, and mapping a million retrieved IDs to rows each time costs more than scoring them."""
+        kept = self._aligned.get(id(run))
+        if kept is not None and kept[0]() is run and kept[1] == depth:
+            return kept[2]
+        aligned = align_run(run, self.concepts, depth)
+        for key in [key for key, (ref, _, _) in list(self._aligned.items()) if ref() is None]:
+            self._aligned.pop(key, None)
+        self._aligned[id(run)] = (weakref.ref(run), depth, aligned)
+        return aligned
 
     def _label_matches(self, aligned: AlignedRun) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+        """Label matches of every retrieved item; a query row of -1 (no concept set) has no label."""
         matches, present = {}, {}
         valid = aligned.documents >= 0
         safe_documents = np.where(valid, aligned.documents, 0)
+        known_query = aligned.query_rows >= 0
         for kind, mask in self.masks.items():
-            query_mask = mask[aligned.query_rows]
+            query_mask = np.where(known_query, mask[np.maximum(aligned.query_rows, 0)], np.uint64(0))
             matches[kind] = ((query_mask[:, None] & mask[safe_documents]) != 0) & valid
             present[kind] = query_mask != 0
         if len(self.masks) == 2:
             matches["modality+organ"] = matches["modality"] & matches["organ"]
             present["modality+organ"] = present["modality"] & present["organ"]
         return matches, present
+
+
+def empty_query_mask(ideal: dict[str, np.ndarray], measures: Sequence[str], queries: int) -> np.ndarray:
+    """Queries whose pool holds no item of positive relevance under any of ``measures``.
+
+    ``ideal[measure]`` holds each query's best relevance values, descending. Without a
+    relevance measure (a table of label metrics only) no query is empty.
+
+    >>> ideal = {"iou": np.array([[0.0], [0.5], [0.0]]), "nn-iou": np.array([[0.0], [0.5], [0.2]])}
+    >>> empty_query_mask(ideal, ["iou", "nn-iou"], 3).tolist(), empty_query_mask(ideal, ["iou"], 3).tolist()
+    ([True, False, False], [True, False, True])
+    """
+    empty = np.full(queries, bool(measures))
+    for measure in measures:
+        empty &= ideal[measure][:, 0] <= 0
+    return empty
+
+
+def _score(name: str, query_ids: tuple[str, ...], inputs: MetricInputs, specs: list[MetricSpec], measures: list[str],
+           counts: dict[str, int], empty_queries: str) -> SystemResult:
+    """Every metric of one run, with the table's rule for empty queries applied to all of them alike."""
+    empty = empty_query_mask(inputs.ideal, measures, len(query_ids))
+    values = {}
+    for spec in specs:
+        value = spec.compute(inputs)
+        if spec.family.relevance is not None:
+            # Not empty, yet 0/0 for this metric's own measure or threshold: nothing relevant to find, 0.
+            value[np.isnan(value) & ~empty] = 0.0
+            value[empty] = np.nan if empty_queries == "exclude" else 0.0
+        elif empty_queries == "exclude":
+            value[empty] = np.nan
+        values[spec.name] = value
+    counts = {**counts, "queries_empty": int(empty.sum())}
+    for spec in specs:
+        excluded = int(np.isnan(values[spec.name]).sum())
+        if excluded:
+            counts[f"excluded[{spec.name}]"] = excluded
+    return SystemResult(name, query_ids, values, counts)

@@ -11,8 +11,10 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from itertools import chain
 
 import numpy as np
+import pandas as pd
 import scipy.sparse as sp
 
 from .errors import ParameterError
@@ -51,22 +53,25 @@ class KnowledgeGraph:
         >>> kg.number_of_nodes(), kg.number_of_edges()
         (2, 1)
         """
-        keep = set(sources) if sources is not None else None
-        pairs: set[tuple[str, str]] = set()
+        files = list(edge_files)
         names: dict[str, str] = {}
-        tags: set[str] = set()
-        for edge_file in edge_files:
+        for edge_file in files:
             names.update(edge_file.names)
-            for child, parent, tag in edge_file.edges:
-                tags.add(tag)
-                if keep is None or tag in keep:
-                    pairs.add((child, parent))
-        nodes = tuple(sorted({node for pair in pairs for node in pair}))
-        index = {node: i for i, node in enumerate(nodes)}
-        rows = np.fromiter((index[c] for c, _ in pairs), dtype=np.int64, count=len(pairs))
-        cols = np.fromiter((index[p] for _, p in pairs), dtype=np.int64, count=len(pairs))
-        parents = sp.csr_matrix((np.ones(len(pairs), dtype=np.int8), (rows, cols)), shape=(len(nodes), len(nodes)))
-        return cls(nodes, parents, names, tuple(sorted(tags)))
+        edges = list(chain.from_iterable(edge_file.edges for edge_file in files))
+        table = np.array(edges, dtype=object).reshape(len(edges), 3)
+        tags = tuple(sorted(set(table[:, 2].tolist())))
+        if sources is not None:
+            table = table[pd.Index(table[:, 2], dtype=object).isin(pd.Index(list(sources), dtype=object))]
+        # Nodes sorted (by code point, as sorted() orders strings), pairs deduplicated by the sparse matrix.
+        codes, uniques = pd.factorize(np.concatenate((table[:, 0], table[:, 1])))
+        order = np.argsort(np.asarray(uniques, dtype=object), kind="stable")
+        rank = np.empty(len(order), dtype=np.int64)
+        rank[order] = np.arange(len(order))
+        rows, cols = rank[codes[: len(table)]], rank[codes[len(table):]]
+        nodes = tuple(np.asarray(uniques, dtype=object)[order].tolist())
+        parents = sp.csr_matrix((np.ones(len(rows), dtype=np.int32), (rows, cols)), shape=(len(nodes), len(nodes)))
+        parents.data[:] = 1
+        return cls(nodes, parents.astype(np.int8), names, tags)
 
     def number_of_nodes(self) -> int:
         return len(self.nodes)
@@ -234,3 +239,23 @@ def neighbour_sets(kg: KnowledgeGraph | None, vocabulary: tuple[str, ...], n: in
         concept: frozenset(vocabulary[j] for j in matrix.indices[matrix.indptr[i]: matrix.indptr[i + 1]])
         for i, concept in enumerate(vocabulary)
     }
+
+
+def neighbour_distances(kg: KnowledgeGraph | None, vocabulary: tuple[str, ...], n: int,
+                        mode: str = "undirected") -> dict[str, dict[str, int]]:
+    """For each concept of ``vocabulary``, its neighbours within n hops and their KG distance (1..n).
+
+    >>> from evalcore.readers import KGEdges
+    >>> kg = KnowledgeGraph.from_edges([KGEdges((("vein", "vessel", "t"), ("vessel", "organ", "t")), {})])
+    >>> neighbour_distances(kg, ("organ", "vein", "vessel"), 2)["vein"]
+    {'vessel': 1, 'organ': 2}
+    """
+    check_hops_and_mode(n, mode)
+    distances: dict[str, dict[str, int]] = {c: {} for c in vocabulary}
+    if kg is None:
+        return distances
+    for hops in range(1, n + 1):
+        for concept, near in neighbour_sets(kg, vocabulary, hops, mode).items():
+            for other in sorted(near):
+                distances[concept].setdefault(other, hops)
+    return distances

@@ -3,6 +3,7 @@ sets, and the ROCOv2 folder layout."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -10,20 +11,54 @@ from pathlib import Path
 from .data import ConceptClassMap, ConceptSets, ImageLabels
 from .errors import CBIRLensError
 from .kg import KnowledgeGraph
-from .readers import Source, read_captions, read_concept_names, read_concepts, read_kg, read_labels
+from .readers import KGEdges, Source, read_captions, read_concept_names, read_concepts, read_kg, read_labels
+from .resources import project_root
 
 ROCOV2_SPLITS = ("train", "valid", "test")
-LABEL_MAPPING = Path(__file__).resolve().parent.parent / "data" / "labels" / "rocov2_labels.csv"
+PROJECT_ROOT = project_root()  # the checkout, or the installed package's copy of app.py, pages/ and data/
+LABEL_MAPPING = PROJECT_ROOT / "data" / "labels" / "rocov2_labels.csv"
+DATA_ROOTS_VARIABLE = "CBIR_LENS_DATA_ROOTS"
+DEFAULT_DATA_ROOTS = (PROJECT_ROOT / "data", PROJECT_ROOT.parent / "shared" / "data")
 
 
-def load_kg(paths: Sequence[Source], sources: Sequence[str] | None = None,
+def data_roots(configured: Sequence[str | Path] = ()) -> tuple[Path, ...]:
+    """Folders a server may read data from: ``CBIR_LENS_DATA_ROOTS`` (separated by ``os.pathsep``)
+    plus ``configured`` (the dashboard's ``data_roots`` secret); the project's ``data/`` and
+    ``../shared/data`` when neither names any. Each is resolved (symbolic links followed).
+    """
+    named = [entry for entry in os.environ.get(DATA_ROOTS_VARIABLE, "").split(os.pathsep) if entry.strip()]
+    named += [str(entry) for entry in configured if str(entry).strip()]
+    return tuple(Path(entry).expanduser().resolve() for entry in named) if named else tuple(
+        root.resolve() for root in DEFAULT_DATA_ROOTS)
+
+
+def check_under_roots(path: str | Path, roots: Sequence[Path]) -> Path:
+    """``path`` resolved (links followed, ``..`` removed) if it lies under one of ``roots``; else refused.
+
+    >>> check_under_roots("/etc/passwd", (Path("/srv/data"),))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    evalcore.errors.CBIRLensError: /etc/passwd: expected a folder under the data folders ... (/srv/data), found a path outside ...
+    """
+    resolved = Path(path).expanduser().resolve()
+    if any(resolved == root or resolved.is_relative_to(root) for root in roots):
+        return resolved
+    allowed = ", ".join(str(root) for root in roots) or "none configured"
+    raise CBIRLensError(
+        f"{path}: expected a folder under the data folders this server may read ({allowed}), found a path outside "
+        f"them; to allow it, add its folder to the {DATA_ROOTS_VARIABLE} environment variable (folders separated by "
+        f"'{os.pathsep}') or to data_roots in .streamlit/secrets.toml and restart the app")
+
+
+def load_kg(paths: Sequence[Source | KGEdges], sources: Sequence[str] | None = None,
             names: dict[str, str] | None = None) -> KnowledgeGraph:
-    """Read and combine KG files (edge lists, MRREL.RRF, OBO); optionally keep only some source tags.
+    """Read and combine KG files (edge lists, MRREL.RRF, OBO) and already read edges; optionally keep
+    only some source tags.
 
     A ``*_names.csv`` file beside an edge list (``open_kg_edges.csv`` -> ``open_kg_names.csv``)
     supplies node names.
     """
-    edge_files = [read_kg(p) for p in paths]
+    edge_files = [p if isinstance(p, KGEdges) else read_kg(p) for p in paths]
     kg = KnowledgeGraph.from_edges(edge_files, sources)
     merged = dict(kg.names)
     for path in paths:
@@ -51,10 +86,19 @@ class Rocov2Folder:
     images: Path | None = None
 
 
-def load_rocov2_folder(folder: str | Path, splits: Sequence[str] = ("test",)) -> Rocov2Folder:
+def load_rocov2_folder(folder: str | Path, splits: Sequence[str] = ("test",),
+                       roots: Sequence[Path] | None = None) -> Rocov2Folder:
     """Recognise the ROCOv2 layout: ``<split>_concepts.csv``, ``<split>_captions.csv``,
-    ``cui_mapping.csv`` and ``images/``."""
-    root = Path(folder)
+    ``cui_mapping.csv`` and ``images/``.
+
+    With ``roots`` (a server), the folder and every file read through it must resolve
+    under one of them (:func:`check_under_roots`), so a link cannot lead outside.
+    """
+    root = Path(folder) if roots is None else check_under_roots(folder, roots)
+
+    def allowed(path: Path) -> Path:
+        return path if roots is None else check_under_roots(path, roots)
+
     if not root.is_dir():
         raise CBIRLensError(f"{root}: not a folder (expected the ROCOv2 layout with test_concepts.csv)")
     result = Rocov2Folder()
@@ -62,14 +106,14 @@ def load_rocov2_folder(folder: str | Path, splits: Sequence[str] = ("test",)) ->
         concepts_path = root / f"{split}_concepts.csv"
         if not concepts_path.exists():
             raise CBIRLensError(f"{root}: no {split}_concepts.csv (expected the ROCOv2 layout)")
-        result.concepts[split] = read_concepts(concepts_path)
+        result.concepts[split] = read_concepts(allowed(concepts_path), str(concepts_path))
         captions_path = root / f"{split}_captions.csv"
         if captions_path.exists():
-            result.captions[split] = read_captions(captions_path)
+            result.captions[split] = read_captions(allowed(captions_path), str(captions_path))
     if (root / "cui_mapping.csv").exists():
-        result.names = read_concept_names(root / "cui_mapping.csv")
+        result.names = read_concept_names(allowed(root / "cui_mapping.csv"), str(root / "cui_mapping.csv"))
     if (root / "images").is_dir():
-        result.images = root / "images"
+        result.images = allowed(root / "images")
     return result
 
 

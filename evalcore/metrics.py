@@ -1,18 +1,39 @@
 """Ranking metrics (DESIGN §3): one small function per query, vectorised batches that
 agree with it, and a registry of canonical metric names.
 
-Canonical names (``K`` a positive integer):
+Canonical names (``K`` a positive integer). A prefix picks the relevance: none = IoU,
+``nn-`` = nn-IoU, ``qrels-`` = the grades of a TREC qrels file. NDCG of concept relevance
+is called ``CUI@K``; of judged grades, ``qrels-NDCG@K``.
 
 ========================  =====================================================
 ``CUI@K`` / ``nn-CUI@K``  NDCG@K with IoU / nn-IoU relevance, ideal over the pool
 ``P@K[modality]``         Precision@K on labels (also ``[organ]``, ``[modality+organ]``)
-``MAP@K`` / ``nn-MAP@K``  mean average precision, relevant = relevance >= threshold
+``MAP@K`` / ``nn-MAP@K``  average precision in the top K divided by min(K, R)
 ``R@K`` / ``nn-R@K``      recall@K against all relevant images of the pool
 ``RBP`` / ``nn-RBP``      rank-biased precision, p = 0.95, over the whole list
 ``ERR@K`` / ``nn-ERR@K``  expected reciprocal rank, stopping probability = relevance
 ``CAG@K`` / ``nn-CAG@K``  Context-Aware Gain with the DCG discount, cut at K
 ``CAG-RBP`` / ``nn-...``  Context-Aware Gain with the RBP discount over the list
+``CUI@K{dice}``, ...      any IoU-family metric with another relevance measure
 ========================  =====================================================
+
+trec_eval-compatible definitions (``nn-`` and ``qrels-`` variants too):
+
+==============================  ===============================================
+``CUI@K`` / ``qrels-NDCG@K``    trec_eval ``ndcg_cut_K`` at linear gain (the default)
+``AP@K``                        trec_eval ``map_cut_K``: average precision divided by R
+``Prec@K``                      trec_eval ``P_K``: relevant items in the top K, over K
+``R@K``                         trec_eval ``recall_K`` (our definition is the same)
+==============================  ===============================================
+
+"Relevant" (MAP, AP, Prec, R) means relevance >= the threshold (concepts) or grade >= the
+relevance level (qrels, trec_eval's ``-l``, default 1). Queries with no relevant item are
+handled once for a whole table by :mod:`evalcore.evaluation` (``empty_queries``).
+
+A relevance metric under a measure other than IoU and nn-IoU carries the measure's registry
+key in braces (:mod:`evalcore.measures`): ``CUI@10{tversky}``, ``MAP@5{nn-iou-depth}``,
+``RBP{dice}``. The measure's parameters are the evaluation's, as alpha and n are for ``nn-``.
+``CUI@10{iou}`` and ``CUI@10{nn-iou}`` are read as ``CUI@10`` and ``nn-CUI@10``.
 """
 
 from __future__ import annotations
@@ -20,11 +41,12 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from .errors import ParameterError
+from .measures import MEASURES
 
 RBP_PERSISTENCE = 0.95
 CAG_WINDOW = 10
@@ -56,7 +78,12 @@ def ndcg(relevances: Sequence[float], ideal: Sequence[float], k: int, gain: str 
     """``NDCG@K = DCG@K / IDCG@K`` with ``DCG@K = sum_{i<=K} gain(rel_i) / log2(i + 1)``.
 
     ``ideal`` holds the pool's best relevance values in descending order. Returns
-    None when IDCG = 0 (the query is excluded from the mean and counted).
+    None when IDCG = 0; :mod:`evalcore.evaluation` then applies the table's rule for
+    queries with no relevant item (trec_eval scores them 0).
+
+    At linear gain this is trec_eval's ``ndcg_cut_K`` (Järvelin & Kekäläinen 2002, gain =
+    the judged grade, ideal over all judged items), ranx's ``ndcg@K`` and ir_measures'
+    ``nDCG@K`` with relevance as the grade; the exponential gain is ranx's ``ndcg_burges@K``.
 
     >>> round(ndcg([0.5, 1.0, 0.0], [1.0, 0.5, 0.0], 3), 6)  # (0.5 + 0.63093) / (1 + 0.31546)
     0.859719
@@ -69,7 +96,10 @@ def ndcg(relevances: Sequence[float], ideal: Sequence[float], k: int, gain: str 
 
 
 def precision(matches: Sequence[bool], k: int) -> float:
-    """Fraction of the top K that match the query's label; a short list counts its gaps as misses.
+    """Fraction of the top K that match (or are relevant); a short list counts its gaps as misses.
+
+    The same formula is trec_eval's ``P_K`` (``Prec@K`` here), ir_measures' ``P@K`` and ranx's
+    ``precision@K`` when the matches are "relevance >= the relevance level".
 
     >>> precision([True, False, True], 5)
     0.4
@@ -78,24 +108,51 @@ def precision(matches: Sequence[bool], k: int) -> float:
 
 
 def average_precision(relevant: Sequence[bool], k: int, relevant_in_pool: int) -> float | None:
-    """``AP@K = sum_{i<=K} P@i * rel_i / min(K, R)``, R = relevant images in the pool; None when R = 0.
+    """Ours (``MAP@K``): ``sum_{i<=K} P@i * rel_i / min(K, R)``, R = relevant images in the pool; None when R = 0.
+
+    Differs from trec_eval's ``map_cut_K``, ranx's ``map@K`` and ir_measures' ``AP@K``, which
+    divide by R (:func:`trec_average_precision`); the two agree when R <= K.
 
     >>> average_precision([True, False, True], 3, 2)  # (1/1 + 2/3) / 2
     0.8333333333333333
     """
     if relevant_in_pool == 0:
         return None
+    return _precision_sum(relevant, k) / min(k, relevant_in_pool)
+
+
+def trec_average_precision(relevant: Sequence[bool], k: int, relevant_in_pool: int) -> float | None:
+    """trec_eval-compatible ``AP@K = sum_{i<=K} P@i * rel_i / R``; None when R = 0 (trec_eval then scores 0).
+
+    Source: trec_eval ``m_map_cut.c`` (``map_cut_K``); the same as ranx ``map@K`` and
+    ir_measures ``AP@K``. Ours (:func:`average_precision`, ``MAP@K``) divides by min(K, R)
+    instead, so that a perfect top K scores 1 even when R > K.
+
+    >>> trec_average_precision([True, False, True], 3, 4)  # (1/1 + 2/3) / 4
+    0.41666666666666663
+    >>> average_precision([True, False, True], 3, 4)  # (1/1 + 2/3) / 3
+    0.5555555555555555
+    """
+    if relevant_in_pool == 0:
+        return None
+    return _precision_sum(relevant, k) / relevant_in_pool
+
+
+def _precision_sum(relevant: Sequence[bool], k: int) -> float:
+    """``sum_{i<=K} P@i * rel_i``, the numerator shared by both AP definitions."""
     hits = 0
     total = 0.0
     for i, is_relevant in enumerate(relevant[:k], start=1):
         if is_relevant:
             hits += 1
             total += hits / i
-    return total / min(k, relevant_in_pool)
+    return total
 
 
 def recall(relevant: Sequence[bool], k: int, relevant_in_pool: int) -> float | None:
-    """``R@K = |relevant in top K| / R``; None when R = 0.
+    """``R@K = |relevant in top K| / R``; None when R = 0 (trec_eval then scores 0).
+
+    The same definition as trec_eval's ``recall_K``, ranx's ``recall@K`` and ir_measures' ``R@K``.
 
     >>> recall([True, False, True], 2, 4)
     0.25
@@ -163,11 +220,22 @@ def precision_batch(matches: np.ndarray, k: int) -> np.ndarray:
 
 
 def average_precision_batch(relevant: np.ndarray, k: int, relevant_in_pool: np.ndarray) -> np.ndarray:
-    hits = _pad(relevant[:, :k].astype(np.float64), k)
-    precision_at_i = np.cumsum(hits, axis=1) / np.arange(1, k + 1)
+    """Vectorised :func:`average_precision` (ours, divided by min(K, R)); NaN where R = 0."""
     denominator = np.minimum(k, relevant_in_pool).astype(np.float64)
-    return np.divide((precision_at_i * hits).sum(axis=1), denominator, out=np.full(len(hits), np.nan),
+    return np.divide(_precision_sum_batch(relevant, k), denominator, out=np.full(len(relevant), np.nan),
                      where=denominator > 0)
+
+
+def trec_average_precision_batch(relevant: np.ndarray, k: int, relevant_in_pool: np.ndarray) -> np.ndarray:
+    """Vectorised :func:`trec_average_precision` (divided by R); NaN where R = 0."""
+    denominator = relevant_in_pool.astype(np.float64)
+    return np.divide(_precision_sum_batch(relevant, k), denominator, out=np.full(len(relevant), np.nan),
+                     where=denominator > 0)
+
+
+def _precision_sum_batch(relevant: np.ndarray, k: int) -> np.ndarray:
+    hits = _pad(relevant[:, :k].astype(np.float64), k)
+    return (np.cumsum(hits, axis=1) / np.arange(1, k + 1) * hits).sum(axis=1)
 
 
 def recall_batch(relevant: np.ndarray, k: int, relevant_in_pool: np.ndarray) -> np.ndarray:
@@ -206,21 +274,33 @@ def _pad(values: np.ndarray, width: int) -> np.ndarray:
 
 @dataclass(frozen=True)
 class MetricInputs:
-    """Everything a batch metric may read for one run, aligned row by row with its queries."""
+    """Everything a batch metric may read for one run, aligned row by row with its queries.
 
-    relevance: dict[str, np.ndarray]  # "iou" / "nn-iou": Q x D graded relevance of the retrieved items
-    ideal: dict[str, np.ndarray]  # "iou" / "nn-iou": Q x Kmax best pool values
-    relevant_in_pool: dict[str, np.ndarray]  # "iou" / "nn-iou": Q, count >= threshold
+    Keys of the per-measure dictionaries are relevance measures: "iou", "nn-iou" or "qrels".
+    """
+
+    relevance: dict[str, np.ndarray]  # Q x D graded relevance of the retrieved items (qrels: grades, < 0 read as 0)
+    ideal: dict[str, np.ndarray]  # Q x Kmax best values of the pool (qrels: of the judged items), descending
+    relevant_in_pool: dict[str, np.ndarray]  # Q: items of the pool / judgments that count as relevant
     label_matches: dict[str, np.ndarray]  # target: Q x D booleans
     label_present: dict[str, np.ndarray]  # target: Q booleans (queries with a label)
     threshold: float
     gain: str
+    levels: dict[str, float] = field(default_factory=dict)  # relevant = relevance >= level (default: threshold)
+    unit_scale: dict[str, float] = field(default_factory=dict)  # relevance / scale lies in [0, 1] (default 1)
+
+    def level(self, measure: str) -> float:
+        return self.levels.get(measure, self.threshold)
+
+    def unit_relevance(self, measure: str) -> np.ndarray:
+        """Relevance read as a probability in [0, 1], as RBP, ERR and CAG need (qrels: grade / highest grade)."""
+        return self.relevance[measure] / self.unit_scale.get(measure, 1.0)
 
 
 @dataclass(frozen=True)
 class MetricFamily:
     key: str
-    relevance: str | None  # "iou", "nn-iou" or None for label metrics
+    relevance: str | None  # "iou", "nn-iou", "qrels" or None for label metrics
     uses_k: bool
     description: str
     compute: Callable[[MetricInputs, MetricSpec], np.ndarray]
@@ -233,54 +313,89 @@ class MetricSpec:
     family: MetricFamily
     k: int | None
     target: str | None
+    measure: str | None = None  # a relevance measure's key other than iou / nn-iou
 
     @property
     def name(self) -> str:
         text = self.family.key + (f"@{self.k}" if self.k is not None else "")
-        return text + (f"[{self.target}]" if self.target else "")
+        return text + (f"[{self.target}]" if self.target else "") + ("{" + self.measure + "}" if self.measure else "")
+
+    @property
+    def relevance(self) -> str | None:
+        """The key of the relevance measure this metric reads (None for label metrics)."""
+        return self.measure or self.family.relevance
 
     @property
     def depth(self) -> int:
         return self.k or 0
 
     def describe(self) -> str:
-        return self.family.description.format(k=self.k, target=self.target)
+        text = self.family.description.format(k=self.k, target=self.target)
+        if self.measure:
+            text += f", with {MEASURES[self.measure].title} ({MEASURES[self.measure].summary}) as relevance instead of IoU"
+        return text
 
     def compute(self, inputs: MetricInputs) -> np.ndarray:
+        if self.measure:
+            # The IoU family's formula, reading this measure's relevance.
+            base = self.family.relevance
+            inputs = replace(inputs, relevance={base: inputs.relevance[self.measure]},
+                             ideal={base: inputs.ideal[self.measure]},
+                             relevant_in_pool={base: inputs.relevant_in_pool[self.measure]})
         return self.family.compute(inputs, self)
 
 
-def _graded(measure: str):
-    def families():
-        prefix = "nn-" if measure == "nn-iou" else ""
-        word = "nn-IoU (concept overlap crediting KG neighbours)" if measure == "nn-iou" else "IoU (concept overlap)"
-        rel = lambda x: x.relevance[measure]  # noqa: E731
-        binary = lambda x: x.relevance[measure] >= x.threshold  # noqa: E731
-        return [
-            MetricFamily(f"{prefix}CUI", measure, True,
-                         f"How close the top {{k}} come to the best possible ranking by {word} (NDCG@{{k}})",
-                         lambda x, s: ndcg_batch(rel(x), x.ideal[measure], s.k, x.gain)),
-            MetricFamily(f"{prefix}MAP", measure, True,
-                         f"Average precision in the top {{k}}, relevant = {word} at least the threshold",
-                         lambda x, s: average_precision_batch(binary(x), s.k, x.relevant_in_pool[measure])),
-            MetricFamily(f"{prefix}R", measure, True,
-                         f"Share of all relevant images (by {word}) found in the top {{k}}",
-                         lambda x, s: recall_batch(binary(x), s.k, x.relevant_in_pool[measure])),
-            MetricFamily(f"{prefix}RBP", measure, False,
-                         f"Rank-biased precision (patience 0.95) of {word} over the whole list",
-                         lambda x, s: rbp_batch(rel(x))),
-            MetricFamily(f"{prefix}ERR", measure, True,
-                         f"Expected reciprocal rank in the top {{k}}, a user stopping at a relevant image by {word}",
-                         lambda x, s: err_batch(rel(x), s.k)),
-            MetricFamily(f"{prefix}CAG", measure, True,
-                         f"Context-Aware Gain of {word} in the top {{k}} (DCG discount)",
-                         lambda x, s: cag_batch(rel(x), dcg_discounts(s.k))),
-            MetricFamily(f"{prefix}CAG-RBP", measure, False,
-                         f"Context-Aware Gain of {word} over the list (RBP discount, p = 0.95)",
-                         lambda x, s: cag_batch(rel(x), (1 - RBP_PERSISTENCE) * np.power(
-                             RBP_PERSISTENCE, np.arange(rel(x).shape[1])))),
-        ]
-    return families()
+RELEVANCE_MEASURES = {
+    "iou": ("", "IoU (concept overlap)"),
+    "nn-iou": ("nn-", "nn-IoU (concept overlap crediting KG neighbours)"),
+    "qrels": ("qrels-", "the judged grade"),
+}
+
+
+def _graded(measure: str) -> list[MetricFamily]:
+    """The ranking metric families of one relevance measure, named with its prefix."""
+    prefix, word = RELEVANCE_MEASURES[measure]
+    rel = lambda x: x.relevance[measure]  # noqa: E731
+    unit = lambda x: x.unit_relevance(measure)  # noqa: E731
+    binary = lambda x: x.relevance[measure] >= x.level(measure)  # noqa: E731
+    relevant = "relevant = grade at least the relevance level" if measure == "qrels" else \
+        f"relevant = {word} at least the threshold"
+    unit_word = "the judged grade divided by the highest grade of the file" if measure == "qrels" else word
+    # NDCG of concept relevance is CUI@K by definition; under qrels it is called NDCG@K. Either way it is
+    # trec_eval's ndcg_cut_K at linear gain (gain = relevance or grade, ideal over the pool or the judgments).
+    ndcg_key = f"{prefix}NDCG" if measure == "qrels" else f"{prefix}CUI"
+    ndcg_family = MetricFamily(
+        ndcg_key, measure, True,
+        f"How close the top {{k}} come to the best possible ranking by {word} (NDCG@{{k}}; trec_eval ndcg_cut_{{k}})",
+        lambda x, s: ndcg_batch(rel(x), x.ideal[measure], s.k, x.gain))
+    return [
+        ndcg_family,
+        MetricFamily(f"{prefix}MAP", measure, True,
+                     f"Average precision in the top {{k}} divided by min({{k}}, R), {relevant}",
+                     lambda x, s: average_precision_batch(binary(x), s.k, x.relevant_in_pool[measure])),
+        MetricFamily(f"{prefix}R", measure, True,
+                     f"Share of all relevant images (by {word}) found in the top {{k}} (trec_eval recall_{{k}})",
+                     lambda x, s: recall_batch(binary(x), s.k, x.relevant_in_pool[measure])),
+        MetricFamily(f"{prefix}RBP", measure, False,
+                     f"Rank-biased precision (patience 0.95) of {unit_word} over the whole list",
+                     lambda x, s: rbp_batch(unit(x))),
+        MetricFamily(f"{prefix}ERR", measure, True,
+                     f"Expected reciprocal rank in the top {{k}}, a user stopping at a relevant image by {unit_word}",
+                     lambda x, s: err_batch(unit(x), s.k)),
+        MetricFamily(f"{prefix}CAG", measure, True,
+                     f"Context-Aware Gain of {unit_word} in the top {{k}} (DCG discount)",
+                     lambda x, s: cag_batch(unit(x), dcg_discounts(s.k))),
+        MetricFamily(f"{prefix}CAG-RBP", measure, False,
+                     f"Context-Aware Gain of {unit_word} over the list (RBP discount, p = 0.95)",
+                     lambda x, s: cag_batch(unit(x), (1 - RBP_PERSISTENCE) * np.power(
+                         RBP_PERSISTENCE, np.arange(rel(x).shape[1])))),
+        MetricFamily(f"{prefix}AP", measure, True,
+                     f"trec_eval map_cut_{{k}}: average precision in the top {{k}} divided by R, {relevant}",
+                     lambda x, s: trec_average_precision_batch(binary(x), s.k, x.relevant_in_pool[measure])),
+        MetricFamily(f"{prefix}Prec", measure, True,
+                     f"trec_eval P_{{k}}: share of the top {{k}} that is relevant, {relevant}",
+                     lambda x, s: precision_batch(binary(x), s.k)),
+    ]
 
 
 def _precision(inputs: MetricInputs, spec: MetricSpec) -> np.ndarray:
@@ -294,11 +409,13 @@ FAMILIES: dict[str, MetricFamily] = {
     for family in [
         *_graded("iou"),
         *_graded("nn-iou"),
+        *_graded("qrels"),
         MetricFamily("P", None, True,
                      "How often the top {k} contain an image of the same {target}", _precision),
     ]
 }
-_NAME = re.compile(r"^(?P<family>[A-Za-z-]+?)(?:@(?P<k>\d+))?(?:\[(?P<target>[a-z+]+)\])?$")
+_NAME = re.compile(r"^(?P<family>[A-Za-z-]+?)(?:@(?P<k>\d+))?(?:\[(?P<target>[a-z+]+)\])?"
+                   r"(?:\{(?P<measure>[a-z0-9-]+)\})?$")
 
 
 def parse_metric(name: str) -> MetricSpec:
@@ -306,6 +423,10 @@ def parse_metric(name: str) -> MetricSpec:
 
     >>> parse_metric("nn-CUI@10").family.relevance, parse_metric("P@5[modality]").target
     ('nn-iou', 'modality')
+    >>> parse_metric("CUI@10{tversky}").relevance, parse_metric("CUI@10{nn-iou}").name
+    ('tversky', 'nn-CUI@10')
+    >>> parse_metric("qrels-AP@10").family.relevance
+    'qrels'
     """
     match = _NAME.match(name.strip())
     family = FAMILIES.get(match.group("family")) if match else None
@@ -317,7 +438,17 @@ def parse_metric(name: str) -> MetricSpec:
         raise ParameterError(f"metric {name!r}: {family.key} {'needs' if family.uses_k else 'takes no'} @K (1..10000)")
     if (family.key == "P") != (target is not None) or (target is not None and target not in LABEL_TARGETS):
         raise ParameterError(f"metric {name!r}: P@K needs a label target in {LABEL_TARGETS}; other metrics take none")
-    return MetricSpec(family, k, target)
+    measure = match.group("measure")
+    if measure is not None:
+        if measure not in MEASURES:
+            raise ParameterError(f"metric {name!r}: unknown relevance measure {measure!r}; known: {', '.join(MEASURES)}")
+        if family.relevance != "iou":
+            raise ParameterError(f"metric {name!r}: only IoU-family metrics take a measure in braces "
+                                 f"(e.g. CUI@10{{{measure}}}), not {family.key}")
+        if measure == "nn-iou":
+            family = FAMILIES["nn-" + family.key]
+        measure = None if measure in ("iou", "nn-iou") else measure
+    return MetricSpec(family, k, target, measure)
 
 
 def default_metric_names(ks: Sequence[int], label_targets: Sequence[str] = ()) -> list[str]:
@@ -331,3 +462,36 @@ def default_metric_names(ks: Sequence[int], label_targets: Sequence[str] = ()) -
         names += [f"{prefix}{family}@{k}" for family in ("MAP", "R", "ERR", "CAG") for k in ks]
         names += [f"{prefix}RBP", f"{prefix}CAG-RBP"]
     return names
+
+
+def qrels_metric_names(ks: Sequence[int], label_targets: Sequence[str] = ()) -> list[str]:
+    """The report under a qrels file: trec_eval's ndcg_cut, P, map_cut and recall at each K, then P@K per label.
+
+    >>> qrels_metric_names([10])
+    ['qrels-NDCG@10', 'qrels-Prec@10', 'qrels-AP@10', 'qrels-R@10']
+    """
+    names = [f"qrels-{family}@{k}" for family in ("NDCG", "Prec", "AP", "R") for k in ks]
+    return names + [f"P@{k}[{target}]" for target in label_targets for k in ks]
+
+
+def metric_names_for_measure(ks: Sequence[int], label_targets: Sequence[str] = (), measure: str | None = None
+                             ) -> list[str]:
+    """:func:`default_metric_names` with the chosen relevance measure (a registry key) in place of nn-IoU.
+
+    nn-IoU (or None) gives the standard report; IoU drops the ``nn-`` metrics; any other
+    measure turns each ``nn-X`` into ``X{measure}``.
+
+    >>> metric_names_for_measure([10], (), "dice")[:3]
+    ['CUI@10', 'CUI@10{dice}', 'MAP@10']
+    """
+    names = default_metric_names(ks, label_targets)
+    if measure in (None, "nn-iou"):
+        return names
+    result = []
+    for name in names:
+        spec = parse_metric(name)
+        if spec.family.relevance != "nn-iou":
+            result.append(name)
+        elif measure != "iou":
+            result.append(MetricSpec(FAMILIES[spec.family.key.removeprefix("nn-")], spec.k, spec.target, measure).name)
+    return result

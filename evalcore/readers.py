@@ -11,24 +11,53 @@ from __future__ import annotations
 import csv
 import io
 import math
+import os
 import re
-from collections.abc import Iterator
+import stat
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
+from itertools import compress
 from pathlib import Path
-from typing import Union
+from typing import NoReturn, Union
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 
-from .data import LABEL_KINDS, ConceptClassMap, ConceptSets, Embeddings, ImageLabels, Run
-from .errors import InputError
+from .columnar import (
+    ASCII_WHITESPACE_CLASS,
+    DICTIONARY,
+    LineIndex,
+    collapse_whitespace,
+    dictionary_codes,
+    dictionary_values,
+    first_repeated,
+    float_column,
+    frozensets,
+    in_parallel,
+    line_aligned_pieces,
+    line_column,
+    parse_pieces,
+    take,
+)
+from .data import LABEL_KINDS, ConceptClassMap, ConceptSets, Embeddings, ImageLabels, RankedLists, Run
+from .errors import InputError, ParameterError
 
 Source = Union[str, Path, bytes]
 
 CUI_PATTERN = re.compile(r"^C\d{7}$")
 NODE_PATTERN = re.compile(r"^[^\s,;|]{1,200}$")
-MAX_FILE_BYTES = 1 << 30
-MAX_ROWS = 5_000_000
+DEFAULT_MAX_FILE_BYTES = 1 << 30
+# A depth-1000 run over 80,000 queries with ROCOv2-length IDs: 80 M lines of about 87 bytes.
+DEFAULT_MAX_RUN_BYTES = 8 << 30
+INPUT_BUDGET_VARIABLE = "CBIR_LENS_MAX_INPUT_BYTES"
 MAX_CONCEPTS_PER_IMAGE = 500
+MAX_RANK = 10**9
+READ_PIECE_BYTES = 64 << 20
+MAX_ID_CHARS = 300
+_WHITESPACE = re.compile(r"\s")  # str.isspace(), as str.split() and str.strip() use it
+NPY_MAGIC = b"\x93NUMPY"
 MAX_FIELD_CHARS = 100_000
 
 csv.field_size_limit(MAX_FIELD_CHARS)
@@ -43,18 +72,100 @@ class KGEdges:
     source: str = "kg"
 
 
-def _read_bytes(source: Source, name: str | None) -> tuple[bytes, str]:
+def max_input_bytes(default: int = DEFAULT_MAX_FILE_BYTES) -> int:
+    """The byte budget of one input file: ``CBIR_LENS_MAX_INPUT_BYTES`` if set, else ``default``.
+
+    The default is 1 GiB, and 8 GiB for runs (:data:`DEFAULT_MAX_RUN_BYTES`: a depth-1000 run
+    over 80,000 queries). The CLI's ``--max-input-bytes`` sets the same variable, so every
+    reader, in this process and in its workers, enforces one budget when one is given.
+    """
+    raw = os.environ.get(INPUT_BUDGET_VARIABLE, "")
+    if not raw:
+        return default
+    try:
+        budget = int(raw)
+    except ValueError:
+        raise ParameterError(f"{INPUT_BUDGET_VARIABLE} must be a whole number of bytes, got {raw!r}") from None
+    if budget < 1:
+        raise ParameterError(f"{INPUT_BUDGET_VARIABLE} must be at least 1 byte, got {budget}")
+    return budget
+
+
+def _describe_budget(budget: int) -> str:
+    return f"at most {budget:,} bytes (raise it with --max-input-bytes or {INPUT_BUDGET_VARIABLE})"
+
+
+_FILE_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
+               (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+
+
+def _file_kind(mode: int) -> str:
+    return next((kind for test, kind in _FILE_KINDS if test(mode)), "not a regular file")
+
+
+def _read_bytes(source: Source, name: str | None, default_budget: int = DEFAULT_MAX_FILE_BYTES) -> tuple[bytes, str]:
+    """Read a regular file (never a device, FIFO, socket or directory) within the byte budget.
+
+    The budget is checked against the file's size before reading and enforced while
+    reading, so a file that grows or lies about its size cannot take more memory than the
+    budget allows. A file within the budget that does not fit in memory is refused too.
+    """
+    budget = max_input_bytes(default_budget)
     if isinstance(source, bytes):
-        return source, name or "upload"
+        display = name or "upload"
+        if len(source) > budget:
+            raise InputError(display, None, _describe_budget(budget), f"{len(source):,} bytes")
+        return source, display
     path = Path(source)
     display = name or str(path)
     try:
-        size = path.stat().st_size
+        mode = os.stat(path).st_mode
     except OSError as error:
-        raise InputError(display, None, "a readable file", error.strerror or str(error)) from None
-    if size > MAX_FILE_BYTES:
-        raise InputError(display, None, f"at most {MAX_FILE_BYTES >> 20} MiB", f"{size >> 20} MiB")
-    return path.read_bytes(), display
+        raise InputError(display, None, "a readable regular file", error.strerror or str(error)) from None
+    if not stat.S_ISREG(mode):
+        raise InputError(display, None, "a regular file", _file_kind(mode))
+    try:
+        # O_NONBLOCK: if the path was swapped for a FIFO after the check, open() must not wait for a writer.
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as error:
+        raise InputError(display, None, "a readable regular file", error.strerror or str(error)) from None
+    with os.fdopen(descriptor, "rb") as handle:
+        opened = os.fstat(handle.fileno())
+        if not stat.S_ISREG(opened.st_mode):
+            raise InputError(display, None, "a regular file", _file_kind(opened.st_mode))
+        if opened.st_size > budget:
+            raise InputError(display, None, _describe_budget(budget), f"{opened.st_size:,} bytes")
+        try:
+            data = _read_within(handle, min(opened.st_size, budget), budget)
+        except MemoryError:
+            raise InputError(display, None, "a file that fits in this machine's memory",
+                             f"{opened.st_size:,} bytes") from None
+    if len(data) > budget:
+        raise InputError(display, None, _describe_budget(budget), "more")
+    return data, display
+
+
+def _read_within(handle, expected: int, budget: int) -> bytes:
+    """Read ``expected`` bytes and one more; if the file grew meanwhile, go on a piece at a time up to
+    ``budget + 1`` bytes (a single read of the whole budget would reserve that much memory at once)."""
+    pieces = [handle.read(expected + 1)]
+    total = len(pieces[0])
+    while expected < total <= budget:
+        piece = handle.read(min(READ_PIECE_BYTES, budget + 1 - total))
+        if not piece:
+            break
+        pieces.append(piece)
+        total += len(piece)
+    return pieces[0] if len(pieces) == 1 else b"".join(pieces)
+
+
+def read_input_bytes(source: Source, name: str | None = None) -> tuple[bytes, str]:
+    """The bytes of a regular file within the byte budget, and its display name (see :func:`max_input_bytes`).
+
+    >>> read_input_bytes(b"a,b", "pairs.csv")
+    (b'a,b', 'pairs.csv')
+    """
+    return _read_bytes(source, name)
 
 
 def read_text(source: Source, name: str | None = None) -> tuple[str, str]:
@@ -64,8 +175,6 @@ def read_text(source: Source, name: str | None = None) -> tuple[str, str]:
     ('ID,CUIs\\r\\n', 'x.csv')
     """
     data, display = _read_bytes(source, name)
-    if len(data) > MAX_FILE_BYTES:
-        raise InputError(display, None, f"at most {MAX_FILE_BYTES >> 20} MiB", f"{len(data) >> 20} MiB")
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
@@ -79,33 +188,111 @@ def read_text(source: Source, name: str | None = None) -> tuple[str, str]:
     return text, display
 
 
+def read_checked_bytes(source: Source, name: str | None, default_budget: int = DEFAULT_MAX_FILE_BYTES) -> tuple[bytes, str]:
+    """The file's bytes, checked as :func:`read_text` checks them (UTF-8, no NUL; a BOM is dropped) but not decoded.
+
+    >>> read_checked_bytes(b"a\\n\\xff\\n", "x.txt")
+    Traceback (most recent call last):
+    ...
+    evalcore.errors.InputError: x.txt, line 2: expected UTF-8 text, found byte 0xff
+    """
+    data, display = _read_bytes(source, name, default_budget)
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    if not data.isascii():
+        for start, end in line_aligned_pieces(data):
+            try:
+                data[start:end].decode("utf-8")
+            except UnicodeDecodeError as error:
+                position = start + error.start
+                raise InputError(display, data.count(b"\n", 0, position) + 1, "UTF-8 text",
+                                 f"byte 0x{data[position]:02x}") from None
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        raise InputError(display, data.count(b"\n", 0, nul) + 1, "text", "a NUL byte (binary file?)")
+    return data, display
+
+
+def _first_line_of(data: bytes) -> tuple[int, str]:
+    """:func:`_first_line` of checked bytes, decoding only the lines it looks at."""
+    number, line, _ = _first_line_span(data)
+    return number, line
+
+
+def _first_line_span(data: bytes) -> tuple[int, str, int]:
+    """The first non-blank line, its number and the offset just past its line feed (0, "", 0 for a blank file)."""
+    number, start = 1, 0
+    while True:
+        end = data.find(b"\n", start)
+        line = data[start:len(data) if end < 0 else end].decode("utf-8").strip()
+        if line:
+            return number, line, len(data) if end < 0 else end + 1
+        if end < 0:
+            return 0, "", 0
+        number, start = number + 1, end + 1
+
+
+def _csv_line(content: str, line: int, display: str, delimiter: str = ",") -> list[str] | None:
+    """The stripped fields of one line of a file without quotes, as :func:`_csv_rows` reads it (None: blank row)."""
+    try:
+        row = next(csv.reader([content], delimiter=delimiter, strict=True), [])
+    except csv.Error as error:
+        raise InputError(display, line, "well-formed CSV", str(error)) from None
+    if not row or all(not field.strip() for field in row):
+        return None
+    return [field.strip() for field in row]
+
+
 def _csv_rows(text: str, display: str, delimiter: str = ",") -> Iterator[tuple[int, list[str]]]:
     """Yield ``(line number, fields)`` for non-blank rows; csv errors become InputError."""
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
-    count = 0
     while True:
+        # A quoted field may span lines: a record is named by the line it starts on.
+        start = reader.line_num + 1
         try:
             row = next(reader)
         except StopIteration:
             return
         except csv.Error as error:
-            raise InputError(display, reader.line_num, "well-formed CSV", str(error)) from None
+            raise InputError(display, start, "well-formed CSV", str(error)) from None
         if not row or all(not field.strip() for field in row):
             continue
-        count += 1
-        if count > MAX_ROWS:
-            raise InputError(display, reader.line_num, f"at most {MAX_ROWS:,} rows", "more")
-        yield reader.line_num, [field.strip() for field in row]
+        yield start, [field.strip() for field in row]
 
 
-def _split_lines(text: str) -> Iterator[tuple[int, str]]:
+def _split_lines(text: str, display: str) -> Iterator[tuple[int, str]]:
     """Yield ``(line number, stripped line)`` for non-blank lines, counting only \\n breaks."""
     for number, line in enumerate(text.split("\n"), start=1):
         line = line.strip()
         if line:
-            if number > MAX_ROWS:
-                raise InputError("input", number, f"at most {MAX_ROWS:,} lines", "more")
             yield number, line
+
+
+def _first_line(text: str) -> tuple[int, str]:
+    """The first non-blank line and its number (0 and "" for a blank text)."""
+    for number, line in enumerate(text.split("\n"), start=1):
+        if line.strip():
+            return number, line.strip()
+    return 0, ""
+
+
+DELIMITER_NAMES = {",": "','", "\t": "a tab", ";": "';'", "|": "'|'", " ": "whitespace"}
+
+
+def _check_delimiter(first: str, line: int, display: str, accepted: tuple[str, ...], shape: str) -> None:
+    r"""Refuse a first line split by another delimiter than the accepted ones.
+
+    >>> _check_delimiter("ID;CUIs", 1, "gt.csv", (",", "\t"), "'ID,CUIs'")
+    Traceback (most recent call last):
+    ...
+    evalcore.errors.InputError: gt.csv, line 1: expected 'ID,CUIs' with fields separated by ',' or a tab, found ';' as the delimiter
+    """
+    if not first or any(d in first for d in accepted):
+        return
+    found = next((d for d in DELIMITER_NAMES if d in first and d not in accepted), None)
+    if found is not None:
+        wanted = " or ".join(DELIMITER_NAMES[d] for d in accepted)
+        raise InputError(display, line, f"{shape} with fields separated by {wanted}", f"{DELIMITER_NAMES[found]} as the delimiter")
 
 
 def _cui_set(raw: str, separators: str, display: str, line: int) -> frozenset[str]:
@@ -123,7 +310,7 @@ def _cui_set(raw: str, separators: str, display: str, line: int) -> frozenset[st
 
 
 def _check_id(image_id: str, display: str, line: int) -> str:
-    if not image_id or len(image_id) > 300 or any(ch.isspace() for ch in image_id):
+    if not image_id or len(image_id) > MAX_ID_CHARS or _WHITESPACE.search(image_id):
         raise InputError(display, line, "an image ID without spaces (1-300 characters)", repr(image_id)[:60])
     return image_id
 
@@ -131,37 +318,144 @@ def _check_id(image_id: str, display: str, line: int) -> str:
 def read_concepts(source: Source, name: str | None = None) -> ConceptSets:
     """Read concept sets: ROCOv2 CSV ``ID,CUIs`` (``;``-joined) or ImageCLEF ``ID<TAB>C1,C2``.
 
+    Lines of the usual form (an ID, then CUIs) are split and checked as arrays; any other
+    line (a header, padded fields, an error) goes through the line-by-line definition, which
+    names the first offending line. Files with quoted fields are read line by line.
+
     >>> c = read_concepts(b"ID,CUIs\\nimg1,C0040405;c0817096\\nimg2,\\n", "gt.csv")
     >>> c.ids, sorted(c["img1"]), c["img2"]
     (('img1', 'img2'), ['C0040405', 'C0817096'], frozenset())
     """
-    text, display = read_text(source, name)
-    first = next((line for _, line in _split_lines(text)), "")
-    if "\t" in first:
-        rows = _tab_rows(text, display)
-        separators = ",;"
-    else:
-        rows = _csv_rows(text, display)
-        separators = ";"
+    data, display = read_checked_bytes(source, name)
+    first_line, first = _first_line_of(data)
+    _check_delimiter(first, first_line, display, (",", "\t"), "'ID,CUIs' (or ImageCLEF 'ID<TAB>C1,C2')")
+    tab = "\t" in first
+    concepts = _concepts_by_columns(data, display, tab)
+    return concepts if concepts is not None else _concepts_by_lines(data.decode("utf-8"), display, tab)
+
+
+def _concepts_by_lines(text: str, display: str, tab: bool) -> ConceptSets:
+    """The definition, one line at a time (files with quoted fields or lone carriage returns)."""
+    rows = _tab_rows(text, display) if tab else _csv_rows(text, display)
+    separators = ",;" if tab else ";"
     ids: list[str] = []
     sets: list[frozenset[str]] = []
     seen: dict[str, int] = {}
     for position, (line, fields) in enumerate(rows):
         if position == 0 and _is_concept_header(fields):
             continue
-        if len(fields) == 1:
-            fields = [fields[0], ""]
-        if len(fields) != 2:
-            raise InputError(display, line, "2 fields (ID and CUIs)", f"{len(fields)} fields")
-        image_id = _check_id(fields[0], display, line)
+        image_id, raw = _concept_id(fields, display, line)
         if image_id in seen:
-            raise InputError(display, line, f"a new ID ({image_id!r} already on line {seen[image_id]})", "a duplicate")
+            raise _repeated_concept_id(display, line, image_id, seen[image_id])
         seen[image_id] = line
         ids.append(image_id)
-        sets.append(_cui_set(fields[1], separators, display, line))
+        sets.append(_cui_set(raw, separators, display, line))
     if not ids:
         raise InputError(display, None, "at least one row 'ID,CUIs'", "no data rows")
     return ConceptSets(tuple(ids), tuple(sets), display)
+
+
+def _concept_id(fields: list[str], display: str, line: int) -> tuple[str, str]:
+    """The checked ID of a concept row and its raw CUI field."""
+    if len(fields) == 1:
+        if ";" in fields[0] or "|" in fields[0]:
+            raise InputError(display, line, "2 fields 'ID,CUIs' separated by ','", repr(fields[0])[:60])
+        fields = [fields[0], ""]
+    if len(fields) != 2:
+        raise InputError(display, line, "2 fields (ID and CUIs)", f"{len(fields)} fields")
+    return _check_id(fields[0], display, line), fields[1]
+
+
+def _repeated_concept_id(display: str, line: int, image_id: str, earlier: int) -> InputError:
+    return InputError(display, line, f"a new ID ({image_id!r} already on line {earlier})", "a duplicate")
+
+
+# One row of the usual form: an ID (no whitespace or comma; no ';' or '|' when alone), then CUIs, all ASCII.
+_CONCEPT_LINE = {
+    False: r"^(?:[!-+\--:<-{}~]{1,300}|[!-+\--~]{1,300},(?:[Cc][0-9]{7}(?:;[Cc][0-9]{7})*)?)$",
+    True: r"^(?:[!-:<-{}~]{1,300}|[!-~]{1,300}\t(?:[Cc][0-9]{7}(?:[,;][Cc][0-9]{7})*)?)$",
+}
+
+
+def _concepts_by_columns(data: bytes, display: str, tab: bool) -> ConceptSets | None:
+    """Concept sets read as a column of lines; None for the files read line by line."""
+    if tab:
+        if b"\r" in data and data.count(b"\r") != data.count(b"\r\n"):
+            return None  # a lone carriage return is whitespace inside a tab-separated line, not a line break
+        text = data
+    else:
+        if b'"' in data:
+            return None
+        text = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n") if b"\r" in data else data
+    lines = line_column(text)
+    if lines is None:
+        return None
+    column, index = lines
+    delimiter = "\t" if tab else ","
+    usual = pc.match_substring_regex(column, _CONCEPT_LINE[tab]).to_numpy(zero_copy_only=False)
+    usual &= pc.count_substring_regex(column, "[,;]" if tab else ";").to_numpy() < MAX_CONCEPTS_PER_IMAGE
+    ids = pc.replace_substring_regex(column, f"{delimiter}.*", "", max_replacements=1).to_pylist()
+    cuis = pc.utf8_upper(pc.replace_substring_regex(column, f"^[^{delimiter}]*{delimiter}?", "", max_replacements=1))
+    sets = frozensets(pc.split_pattern_regex(cuis, "[,;]" if tab else ";"))
+    kept = np.ones(len(ids), dtype=bool)
+    first_usual = int(np.argmax(usual)) if usual.any() else len(ids)
+    header_seen = False
+    failure: tuple[int, InputError, bool] | None = None
+    # The unusual rows, and the first usual one (it may be the header), in line order.
+    for row in np.union1d(np.flatnonzero(~usual), [first_usual] if first_usual < len(ids) else []).astype(int).tolist():
+        line = int(index.line_of_rows([row])[0])
+        try:
+            fields = _concept_line_fields(index.text(line), line, display, tab)
+        except InputError as error:
+            failure = (row, error, False)
+            break
+        if fields is None:
+            kept[row] = False
+            continue
+        if not header_seen:
+            header_seen = True
+            if _is_concept_header(fields):
+                kept[row] = False
+                continue
+        if usual[row]:
+            continue
+        try:
+            ids[row], raw = _concept_id(fields, display, line)
+        except InputError as error:
+            failure = (row, error, False)
+            break
+        try:
+            sets[row] = _cui_set(raw, ",;" if tab else ";", display, line)
+        except InputError as error:
+            failure = (row, error, True)
+            break
+    end = len(ids) if failure is None else failure[0] + failure[2]
+    kept[end:] = False
+    rows = np.flatnonzero(kept)
+    chosen_ids = take(ids, rows) if len(rows) < len(ids) else ids
+    repeat = first_repeated(chosen_ids)
+    if repeat is not None:
+        later, earlier = (int(index.line_of_rows([rows[position]])[0]) for position in repeat)
+        raise _repeated_concept_id(display, later, chosen_ids[repeat[0]], earlier)
+    if failure is not None:
+        raise failure[1]
+    if not len(rows):
+        raise InputError(display, None, "at least one row 'ID,CUIs'", "no data rows")
+    chosen_sets = take(sets, rows) if len(rows) < len(sets) else sets
+    return ConceptSets(tuple(chosen_ids), tuple(chosen_sets), display)
+
+
+def _concept_line_fields(content: str, line: int, display: str, tab: bool) -> list[str] | None:
+    """The fields of one concept line as the line-by-line reading splits them (None: a blank row)."""
+    if not tab:
+        return _csv_line(content, line, display)
+    content = content.strip()
+    if not content:
+        return None
+    fields = content.split("\t")
+    if len(fields) > 2:
+        raise InputError(display, line, "ID<TAB>CUIs", f"{len(fields)} tab-separated fields")
+    return [f.strip() for f in fields]
 
 
 def _is_concept_header(fields: list[str]) -> bool:
@@ -171,16 +465,90 @@ def _is_concept_header(fields: list[str]) -> bool:
 
 
 def _tab_rows(text: str, display: str) -> Iterator[tuple[int, list[str]]]:
-    for line, content in _split_lines(text):
+    for line, content in _split_lines(text, display):
         fields = content.split("\t")
         if len(fields) > 2:
             raise InputError(display, line, "ID<TAB>CUIs", f"{len(fields)} tab-separated fields")
         yield line, [f.strip() for f in fields]
 
 
+def read_pairs(source: Source, name: str | None = None) -> list[tuple[int, str, str]]:
+    """Read image pairs: CSV with the header ``a,b``; returns ``(line, a, b)`` per pair.
+
+    Lines of the usual form (two IDs) are split as arrays; any other line is read by the
+    line-by-line definition, in line order, so the first offending line is named.
+
+    >>> read_pairs(b"a,b\\nimg1,img2\\n", "pairs.csv")
+    [(2, 'img1', 'img2')]
+    """
+    data, display = read_checked_bytes(source, name)
+    first_line, first = _first_line_of(data)
+    _check_delimiter(first, first_line, display, (",",), "a header 'a,b'")
+    pairs = _pairs_by_columns(data, display)
+    if pairs is None:
+        pairs = _pairs_by_lines(data.decode("utf-8"), display)
+    if not pairs and first_line == 0:
+        raise InputError(display, None, "a header 'a,b'", "an empty file")
+    return pairs
+
+
+def _pairs_by_lines(text: str, display: str) -> list[tuple[int, str, str]]:
+    pairs: list[tuple[int, str, str]] = []
+    for position, (line, fields) in enumerate(_csv_rows(text, display)):
+        if position == 0:
+            _check_pairs_header(fields, display, line)
+            continue
+        pairs.append(_pair_row(fields, display, line))
+    return pairs
+
+
+def _check_pairs_header(fields: list[str], display: str, line: int) -> None:
+    if [f.lower() for f in fields[:2]] != ["a", "b"]:
+        raise InputError(display, line, "a header 'a,b'", ",".join(fields)[:60])
+
+
+def _pair_row(fields: list[str], display: str, line: int) -> tuple[int, str, str]:
+    if len(fields) != 2:
+        raise InputError(display, line, "2 image IDs 'a,b'", f"{len(fields)} fields")
+    return line, _check_id(fields[0], display, line), _check_id(fields[1], display, line)
+
+
+_ID = r"[!#-+\--~]{1,300}"  # an image ID of printable ASCII without quote, space or comma
+
+
+def _pairs_by_columns(data: bytes, display: str) -> list[tuple[int, str, str]] | None:
+    if b'"' in data:
+        return None
+    text = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n") if b"\r" in data else data
+    lines = line_column(text)
+    if lines is None:
+        return None
+    column, index = lines
+    numbers, usual, scanned = _usual_and_scanned(column, index, _ID + "," + _ID + "$", display)
+    first = pc.replace_substring_regex(column, ",.*", "", max_replacements=1).to_pylist()
+    second = pc.replace_substring_regex(column, "^[^,]*,", "", max_replacements=1).to_pylist()
+    keep = usual.copy()
+    header_done = False
+    for row, fields in scanned:
+        if fields is None:
+            continue
+        line = int(numbers[row])
+        if not header_done:
+            header_done, keep[row] = True, False
+            _check_pairs_header(fields, display, line)
+            continue
+        if not usual[row]:
+            _, first[row], second[row] = _pair_row(fields, display, line)
+            keep[row] = True
+    rows = np.flatnonzero(keep)
+    return list(zip(numbers[rows].tolist(), take(first, rows), take(second, rows)))
+
+
 def read_captions(source: Source, name: str | None = None) -> dict[str, str]:
     """Read ``ID,Caption`` CSV (quoted captions may span lines)."""
     text, display = read_text(source, name)
+    first_line, first = _first_line(text)
+    _check_delimiter(first, first_line, display, (",",), "'ID,Caption'")
     captions: dict[str, str] = {}
     for position, (line, fields) in enumerate(_csv_rows(text, display)):
         if position == 0 and fields[0].lower() in {"id", "image_id"}:
@@ -200,27 +568,100 @@ def read_concept_names(source: Source, name: str | None = None) -> dict[str, str
     >>> read_concept_names(b"CUI,Canonical name\\nC0042449,Veins\\n", "names.csv")
     {'C0042449': 'Veins'}
     """
-    text, display = read_text(source, name)
-    first = next((line for _, line in _split_lines(text)), "")
-    if first.count("|") >= 14:
-        return _read_mrconso(text, display)
+    data, display = read_checked_bytes(source, name)
+    first_line, first = _first_line_of(data)
+    if first.count("|") >= 14 or display.lower().endswith(".rrf") or _pipe_separated(first):
+        return _read_mrconso(data.decode("utf-8"), display)
+    _check_delimiter(first, first_line, display, (",",), "'CUI,Name' (or MRCONSO.RRF)")
+    names = _names_by_columns(data, display)
+    return names if names is not None else _names_by_lines(data.decode("utf-8"), display)
+
+
+def _names_by_lines(text: str, display: str) -> dict[str, str]:
     names: dict[str, str] = {}
     for position, (line, fields) in enumerate(_csv_rows(text, display)):
         if position == 0 and not CUI_PATTERN.match(fields[0].upper()):
             continue
-        if len(fields) < 2:
-            raise InputError(display, line, "2 fields (CUI,Name)", f"{len(fields)} field")
-        node = fields[0]
-        if not NODE_PATTERN.match(node):
-            raise InputError(display, line, "a concept ID without spaces", repr(node)[:60])
-        names[node.upper() if CUI_PATTERN.match(node.upper()) else node] = fields[1]
+        node, label = _name_row(fields, display, line)
+        names[node] = label
     return names
+
+
+def _name_row(fields: list[str], display: str, line: int) -> tuple[str, str]:
+    if len(fields) < 2:
+        raise InputError(display, line, "2 fields (CUI,Name)", f"{len(fields)} field")
+    node = fields[0]
+    if not NODE_PATTERN.match(node):
+        raise InputError(display, line, "a concept ID without spaces", repr(node)[:60])
+    return _cui_upper(node), fields[1]
+
+
+def _cui_upper(node: str) -> str:
+    return node.upper() if CUI_PATTERN.match(node.upper()) else node
+
+
+# Usual CSV lines: a node ID of printable ASCII (no quote, space, ',', ';' or '|'), then fields that need no
+# stripping (quoted or not; a quoted name may hold commas and doubled quotes).
+_NODE = r"[!#-+\--:<-{}~]{1,200}"
+_NAME_LINE = _NODE + r',(?:[!#-+\--~](?:[^",]*[!#-+\--~])?|"(?:[!#-~]|"")(?:(?:[^"]|"")*(?:[!#-~]|""))?"|)$'
+_EDGE_LINE = {",": _NODE + "," + _NODE + r"(?:,(?:[!-+\--~](?:[^,]*[!-+\--~])?)?)*$",
+              "\t": _NODE + "\t" + _NODE + r"(?:\t(?:[!-~](?:[^\t]*[!-~])?)?)*$"}
+
+
+def _upper_cuis(nodes: pa.ChunkedArray) -> pa.ChunkedArray:
+    return pc.if_else(pc.match_substring_regex(nodes, r"^[Cc][0-9]{7}$"), pc.utf8_upper(nodes), nodes)
+
+
+def _usual_and_scanned(column: pa.ChunkedArray, index: LineIndex, pattern: str, display: str, delimiter: str = ","
+                       ) -> tuple[np.ndarray, np.ndarray, Iterator[tuple[int, list[str] | None]]]:
+    """Line numbers, the usual-line mask, and, lazily and in line order, the fields of the other lines plus the
+    first usual one (it may be a header) as the line-by-line definition splits them (None: a blank row)."""
+    numbers = index.line_of_rows(np.arange(len(column)))
+    usual = pc.match_substring_regex(column, "^" + pattern).to_numpy(zero_copy_only=False)
+    scanned = np.flatnonzero(~usual).tolist()
+    if usual.any():
+        scanned = sorted(scanned + [int(np.argmax(usual))])
+    fields = ((row, _csv_line(index.text(int(numbers[row])), int(numbers[row]), display, delimiter)) for row in scanned)
+    return numbers, usual, fields
+
+
+def _names_by_columns(data: bytes, display: str) -> dict[str, str] | None:
+    text = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n") if b"\r" in data else data
+    lines = line_column(text)
+    if lines is None:
+        return None
+    column, index = lines
+    numbers, usual, scanned = _usual_and_scanned(column, index, _NAME_LINE, display)
+    keep = usual.copy()
+    nodes = _upper_cuis(pc.replace_substring_regex(column, ",.*", "", max_replacements=1)).to_pylist()
+    raw = pc.replace_substring_regex(column, "^[^,]*,", "", max_replacements=1)
+    quoted = pc.starts_with(raw, '"')
+    labels = pc.if_else(quoted, pc.replace_substring(pc.utf8_slice_codeunits(raw, 1, -1), '""', '"'), raw).to_pylist()
+    header_done = False
+    try:
+        for row, fields in scanned:
+            if fields is None:
+                continue
+            if not header_done:
+                header_done = True
+                if not CUI_PATTERN.match(fields[0].upper()):
+                    keep[row] = False
+                    continue
+            if not usual[row]:
+                nodes[row], labels[row] = _name_row(fields, display, int(numbers[row]))
+                keep[row] = True
+    except InputError as error:
+        if error.expected == "well-formed CSV":
+            return None  # a quoted field may go on over the next line: read the file as a whole
+        raise
+    rows = np.flatnonzero(keep)
+    return dict(zip(take(nodes, rows), take(labels, rows)))
 
 
 def _read_mrconso(text: str, display: str) -> dict[str, str]:
     """MRCONSO columns: CUI|LAT|TS|LUI|STT|SUI|ISPREF|AUI|SAUI|SCUI|SDUI|SAB|TTY|CODE|STR|..."""
     preferred: dict[str, tuple[int, str]] = {}
-    for line, content in _split_lines(text):
+    for line, content in _split_lines(text, display):
         fields = content.split("|")
         if len(fields) < 15:
             raise InputError(display, line, "MRCONSO.RRF rows with at least 15 '|'-separated fields", f"{len(fields)}")
@@ -236,6 +677,11 @@ def _read_mrconso(text: str, display: str) -> dict[str, str]:
     return {cui: label for cui, (_, label) in preferred.items()}
 
 
+def _pipe_separated(first: str) -> bool:
+    """A first line split by '|' only: a UMLS .RRF file, whatever its name."""
+    return "|" in first and "," not in first and "\t" not in first
+
+
 def read_kg(source: Source, name: str | None = None) -> KGEdges:
     """Read a KG file: edge list CSV/TSV ``child,parent[,...]``, UMLS ``MRREL.RRF`` or OBO.
 
@@ -243,30 +689,94 @@ def read_kg(source: Source, name: str | None = None) -> KGEdges:
     >>> kg.edges
     (('C0042449', 'C0005847', 'mesh'),)
     """
-    text, display = read_text(source, name)
-    first = next((line for _, line in _split_lines(text)), "")
+    data, display = read_checked_bytes(source, name)
+    first_line, first = _first_line_of(data)
     if first.startswith("format-version:") or first == "[Term]":
-        return _read_obo(text, display)
-    if first.count("|") >= 10:
-        return _read_mrrel(text, display)
+        return _read_obo(data.decode("utf-8"), display)
+    if first.count("|") >= 10 or display.lower().endswith(".rrf") or _pipe_separated(first):
+        return _read_mrrel(data.decode("utf-8"), display)
+    _check_delimiter(first, first_line, display, (",", "\t"), "an edge list 'child,parent' (or MRREL.RRF or OBO)")
     delimiter = "\t" if "\t" in first else ","
+    edges = _edges_by_columns(data, display, delimiter)
+    if edges is None:
+        edges = _edges_by_lines(data.decode("utf-8"), display, delimiter)
+    if not edges:
+        raise InputError(display, None, "at least one edge 'child,parent'", "none")
+    return KGEdges(tuple(edges), {}, display)
+
+
+def _edge_header(fields: list[str]) -> int | None | bool:
+    """For the first row: False if it is data, else the position of its ``source`` column (None if none)."""
+    if [f.lower() for f in fields[:2]] != ["child", "parent"]:
+        return False
+    lowered = [f.lower() for f in fields]
+    return lowered.index("source") if "source" in lowered else None
+
+
+def _edge_row(fields: list[str], source_column: int | None, default_source: str, display: str, line: int
+              ) -> tuple[str, str, str]:
+    if len(fields) < 2:
+        raise InputError(display, line, "2 fields 'child,parent' (is_a, child -> parent)", f"{len(fields)} field")
+    child, parent = (_kg_node(f, display, line) for f in fields[:2])
+    tag = fields[source_column] if source_column is not None and source_column < len(fields) else default_source
+    return child, parent, tag or default_source
+
+
+def _edges_by_lines(text: str, display: str, delimiter: str) -> list[tuple[str, str, str]]:
     edges: list[tuple[str, str, str]] = []
     default_source = Path(display).stem
     source_column: int | None = None
     for position, (line, fields) in enumerate(_csv_rows(text, display, delimiter)):
-        if position == 0 and [f.lower() for f in fields[:2]] == ["child", "parent"]:
-            lowered = [f.lower() for f in fields]
-            source_column = lowered.index("source") if "source" in lowered else None
+        header = _edge_header(fields) if position == 0 else False
+        if header is not False:
+            source_column = header
             continue
-        if len(fields) < 2:
-            raise InputError(display, line, "2 fields 'child,parent' (is_a, child -> parent)", f"{len(fields)} field")
-        child, parent = (_kg_node(f, display, line) for f in fields[:2])
-        tag = fields[source_column] if source_column is not None and source_column < len(fields) else default_source
+        child, parent, tag = _edge_row(fields, source_column, default_source, display, line)
         if child != parent:
-            edges.append((child, parent, tag or default_source))
-    if not edges:
-        raise InputError(display, None, "at least one edge 'child,parent'", "none")
-    return KGEdges(tuple(edges), {}, display)
+            edges.append((child, parent, tag))
+    return edges
+
+
+def _edges_by_columns(data: bytes, display: str, delimiter: str) -> list[tuple[str, str, str]] | None:
+    if b'"' in data:
+        return None
+    text = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n") if b"\r" in data else data
+    lines = line_column(text)
+    if lines is None:
+        return None
+    column, index = lines
+    numbers, usual, scanned = _usual_and_scanned(column, index, _EDGE_LINE[delimiter], display, delimiter)
+    default_source = Path(display).stem
+    keep = usual.copy()
+    source_column: int | None = None
+    header_done = False
+    found: dict[int, tuple[str, str, str]] = {}
+    for row, fields in scanned:
+        if fields is None:
+            continue
+        if not header_done:
+            header_done = True
+            header = _edge_header(fields)
+            if header is not False:
+                source_column, keep[row] = header, False
+                continue
+        if not usual[row]:
+            found[row] = _edge_row(fields, source_column, default_source, display, int(numbers[row]))
+            keep[row] = True
+    widest = 2 if source_column is None else max(2, source_column + 1)
+    parts = pc.split_pattern(pc.binary_join_element_wise(column, delimiter * widest, ""), delimiter, max_splits=widest)
+    children, parents = _upper_cuis(pc.list_element(parts, 0)), _upper_cuis(pc.list_element(parts, 1))
+    keep &= pc.not_equal(children, parents).to_numpy(zero_copy_only=False)
+    children, parents = children.to_pylist(), parents.to_pylist()
+    if source_column is None:
+        tags = [default_source] * len(children)
+    else:
+        tag_column = pc.list_element(parts, source_column)
+        tags = pc.if_else(pc.equal(tag_column, ""), default_source, tag_column).to_pylist()
+    for row, (child, parent, tag) in found.items():
+        children[row], parents[row], tags[row] = child, parent, tag
+        keep[row] = child != parent
+    return list(compress(zip(children, parents, tags), keep.tolist()))
 
 
 def _kg_node(raw: str, display: str, line: int) -> str:
@@ -282,7 +792,7 @@ def _read_mrrel(text: str, display: str) -> KGEdges:
     the parent of CUI1; ``CHD`` / ``isa`` make CUI2 the child of CUI1.
     """
     edges: set[tuple[str, str, str]] = set()
-    for line, content in _split_lines(text):
+    for line, content in _split_lines(text, display):
         fields = content.split("|")
         if len(fields) < 11:
             raise InputError(display, line, "MRREL.RRF rows with at least 11 '|'-separated fields", f"{len(fields)}")
@@ -302,7 +812,7 @@ def _read_obo(text: str, display: str) -> KGEdges:
     """OBO terms become nodes; a term with ``xref: UMLS:C...`` becomes its CUI(s), others keep their ID."""
     terms: list[dict] = []
     current: dict | None = None
-    for line, content in _split_lines(text):
+    for line, content in _split_lines(text, display):
         if content.startswith("["):
             current = {"line": line, "parents": [], "cuis": []} if content == "[Term]" else None
             if current is not None:
@@ -349,34 +859,66 @@ def _read_obo(text: str, display: str) -> KGEdges:
     return KGEdges(tuple(sorted(edges)), names, display)
 
 
-def read_run(source: Source, name: str | None = None) -> Run:
+RUN_FIELDS = ("qid", "q0", "docid", "rank", "score", "tag")
+TREC_SHAPE = "6 whitespace-separated fields 'qid Q0 docid rank score tag'"
+# Scores of this form convert in pyarrow exactly as float() converts them; others go through float().
+PLAIN_FLOAT = r"^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"
+
+
+def read_runs(source: Source, name: str | None = None,
+              progress: Callable[[float, str], None] | None = None) -> tuple[Run, ...]:
     """Read a TREC run ``qid Q0 docid rank score tag`` or CSV ``query_id,image_id,rank[,score]``.
 
-    Ranks are re-derived from (score descending, rank ascending); the system name is
-    the TREC tag, else the file stem.
+    A TREC file holding several tags holds several systems: one :class:`Run` per tag, named
+    by the tag, in order of first appearance. A CSV run is one system named by the file stem.
+    Within one system and query, each image and each rank occurs once; ranks lie in
+    ``0..10^9``. The order is re-derived from (score descending, rank ascending).
+
+    The lines are parsed as columns (pyarrow) and checked as arrays, so a depth-1000 run of
+    10 million lines takes seconds; the first offending line is named as a line-by-line
+    reading would name it. ``progress(fraction, message)`` is called while reading.
+
+    >>> runs = read_runs(b"q1 Q0 d2 2 0.5 sysA\\nq1 Q0 d1 1 0.9 sysA\\nq1 Q0 d1 1 0.2 sysB\\n", "ab.trec")
+    >>> [(run.name, dict(run.rankings)) for run in runs]
+    [('sysA', {'q1': ('d1', 'd2')}), ('sysB', {'q1': ('d1',)})]
+    """
+    data, display = read_checked_bytes(source, name, DEFAULT_MAX_RUN_BYTES)
+    first_line, first = _first_line_of(data)
+    is_csv = "," in first and len(first.split()) < 6
+    if not is_csv and len(first.split()) < 6:
+        _check_delimiter(first, first_line, display, (",", " ", "\t"),
+                         "TREC 'qid Q0 docid rank score tag' or CSV 'query_id,image_id,rank[,score]'")
+
+    def reading(fraction: float) -> None:
+        if progress is not None:
+            progress(0.9 * fraction, f"Reading {display}")
+
+    if is_csv:
+        columns = _csv_run_columns(data, display, Path(display).stem, reading)
+    else:
+        columns = _trec_run_columns(data, display, reading)
+    if progress is not None:
+        progress(0.9, f"Checking and ordering {display}")
+    runs = _runs_from_columns(columns, display)
+    if progress is not None:
+        progress(1.0, f"Read {display}")
+    return runs
+
+
+def read_run(source: Source, name: str | None = None,
+             progress: Callable[[float, str], None] | None = None) -> Run:
+    """Read a run file holding one system (see :func:`read_runs` for files with several TREC tags).
 
     >>> run = read_run(b"q1 Q0 d2 2 0.5 sysA\\nq1 Q0 d1 1 0.9 sysA\\n", "a.trec")
     >>> run.name, dict(run.rankings)
     ('sysA', {'q1': ('d1', 'd2')})
     """
-    text, display = read_text(source, name)
-    first = next((line for _, line in _split_lines(text)), "")
-    if "," in first and len(first.split()) < 6:
-        entries, tag = _csv_run_entries(text, display), None
-    else:
-        entries, tag = _trec_run_entries(text, display)
-    per_query: dict[str, list[tuple[float, int, str]]] = {}
-    seen: dict[tuple[str, str], int] = {}
-    for line, qid, docid, rank, score in entries:
-        key = (qid, docid)
-        if key in seen:
-            raise InputError(display, line, f"each image once per query ({docid!r} already on line {seen[key]})", "a duplicate")
-        seen[key] = line
-        per_query.setdefault(qid, []).append((-score, rank, docid))
-    if not per_query:
-        raise InputError(display, None, "at least one run line", "none")
-    rankings = {qid: tuple(doc for _, _, doc in sorted(items)) for qid, items in per_query.items()}
-    return Run(tag or Path(display).stem, rankings, display)
+    runs = read_runs(source, name, progress)
+    if len(runs) > 1:
+        names = ", ".join(repr(run.name) for run in runs[:5])
+        raise InputError(runs[0].source, None, "one system (one TREC tag) per file; read it with read_runs",
+                         f"{len(runs)} tags: {names}")
+    return runs[0]
 
 
 def _parse_rank_score(rank_raw: str, score_raw: str | None, display: str, line: int) -> tuple[int, float]:
@@ -384,8 +926,8 @@ def _parse_rank_score(rank_raw: str, score_raw: str | None, display: str, line: 
         rank = int(rank_raw)
     except ValueError:
         raise InputError(display, line, "an integer rank", repr(rank_raw)[:40]) from None
-    if rank < 0:
-        raise InputError(display, line, "a rank >= 0", str(rank))
+    if not 0 <= rank <= MAX_RANK:
+        raise InputError(display, line, f"a rank between 0 and {MAX_RANK:,}", rank_raw[:40])
     if score_raw is None or score_raw == "":
         return rank, 0.0
     try:
@@ -397,41 +939,378 @@ def _parse_rank_score(rank_raw: str, score_raw: str | None, display: str, line: 
     return rank, score
 
 
-def _trec_run_entries(text: str, display: str) -> tuple[list, str | None]:
-    entries = []
-    tag = None
-    for line, content in _split_lines(text):
-        fields = content.split()
-        if len(fields) != 6:
-            raise InputError(display, line, "6 whitespace-separated fields 'qid Q0 docid rank score tag'", f"{len(fields)} fields")
-        qid, _, docid, rank_raw, score_raw, line_tag = fields
-        rank, score = _parse_rank_score(rank_raw, score_raw, display, line)
-        tag = tag or line_tag
-        entries.append((line, _check_id(qid, display, line), _check_id(docid, display, line), rank, score))
-    return entries, tag
+def _trec_entry(line: int, content: str, display: str) -> tuple[str, str, str, int, float]:
+    """One TREC line, by definition: ``(tag, qid, docid, rank, score)`` or the InputError naming the line."""
+    fields = content.split()
+    if len(fields) != 6:
+        raise InputError(display, line, TREC_SHAPE, f"{len(fields)} fields")
+    qid, _, docid, rank_raw, score_raw, tag = fields
+    rank, score = _parse_rank_score(rank_raw, score_raw, display, line)
+    return tag, _check_id(qid, display, line), _check_id(docid, display, line), rank, score
 
 
-def _csv_run_entries(text: str, display: str) -> list:
+def _csv_run_entry(line: int, fields: list[str], columns: dict[str, int], display: str
+                   ) -> tuple[str, str, int, float]:
+    """One CSV run row, by definition: ``(qid, docid, rank, score)`` or the InputError naming the line."""
+    if "rank" not in columns:
+        raise InputError(display, 1, "a header 'query_id,image_id,rank[,score]'", "no rank column")
+    if len(fields) < columns["rank"] + 1:
+        raise InputError(display, line, "fields 'query_id,image_id,rank[,score]'", f"{len(fields)} fields")
+    score_raw = fields[columns["score"]] if "score" in columns and columns["score"] < len(fields) else None
+    rank, score = _parse_rank_score(fields[columns["rank"]], score_raw, display, line)
+    return (_check_id(fields[columns["query_id"]], display, line), _check_id(fields[columns["image_id"]], display, line),
+            rank, score)
+
+
+def _csv_run_header(fields: list[str]) -> dict[str, int] | None:
+    """Column positions named by a header row, or None when the row is data."""
+    lowered = [f.lower() for f in fields]
+    if {"query_id", "image_id"} <= set(lowered):
+        return {name: lowered.index(name) for name in ("query_id", "image_id", "rank", "score") if name in lowered}
+    return None
+
+
+NO_HEADER_COLUMNS = {"query_id": 0, "image_id": 1, "rank": 2, "score": 3}
+
+
+@dataclass
+class _RunColumns:
+    """The lines of a run file as arrays, one row per line, and how to name a row's line."""
+
+    tags: np.ndarray
+    tag_names: list[str]
+    queries: np.ndarray
+    query_names: list[str]
+    documents: np.ndarray
+    document_names: list[str]
+    ranks: np.ndarray
+    scores: np.ndarray
+    line_of_rows: Callable[[np.ndarray], np.ndarray]
+
+
+def _trec_run_columns(data: bytes, display: str, progress: Callable[[float], None]) -> _RunColumns:
+    """TREC lines as columns. Files as TREC tools write them (single spaces, LF or CRLF breaks) are parsed
+    as they are; any other whitespace is first collapsed as ``str.split()`` sees it."""
+    if b"\r" not in data or data.count(b"\r") == data.count(b"\r\n"):
+        columns = _trec_columns_of(data, data, display, progress, collapsed=False)
+        if columns is not None:
+            return columns
+    return _trec_columns_of(collapse_whitespace(data), data, display, progress, collapsed=True)
+
+
+def _trec_columns_of(text: bytes, original: bytes, display: str, progress: Callable[[float], None] | None,
+                     collapsed: bool) -> _RunColumns | None:
+    """Parse ``text`` (``original``, or it with whitespace collapsed); None when ``text`` is not collapsed and
+    holds a line that is not six single-space-separated fields."""
+    types: dict[str, pa.DataType] = dict.fromkeys(("qid", "q0", "docid", "rank", "tag"), DICTIONARY)
+    types["score"] = pa.string() if collapsed else pa.float64()
+    parsed = parse_pieces(text, RUN_FIELDS, types, " ", progress=progress)
+    if parsed.table is None:
+        if not collapsed:
+            return None
+        _raise_trec_field_count(text, original, display)
+    table = parsed.table
+    distinct = {field: dictionary_values(table.column(field)) for field in ("qid", "q0", "docid", "rank", "tag")}
+    if not collapsed and any(_spaced_or_empty(values).any() for values in distinct.values()):
+        return None
+    # Independent column conversions on both cores (NumPy and pyarrow release the GIL).
+    (queries, query_values), (documents, document_values), (rank_codes, _), scores = in_parallel(
+        partial(dictionary_codes, table.column("qid")), partial(dictionary_codes, table.column("docid")),
+        partial(dictionary_codes, table.column("rank")), partial(_score_column, table.column("score"), collapsed))
+    rank_of_value, rank_ok = _rank_values(distinct["rank"])
+    ranks = rank_of_value[rank_codes]
+    tag_values = distinct["tag"]
+    tags = np.zeros(len(ranks), dtype=np.int32) if len(tag_values) == 1 else dictionary_codes(table.column("tag"))[0]
+    del parsed, table
+    # Rows the array checks cannot accept are read by the line-by-line definition, which names the line.
+    suspect = ~np.isfinite(scores)
+    for ok, codes in ((rank_ok, rank_codes), (_valid_ids(query_values), queries), (_valid_ids(document_values), documents)):
+        if not ok.all():
+            suspect |= ~ok[codes]
+    lines = LineIndex(text)
+    original_lines = lines if original is text else LineIndex(original)
+    for row in np.flatnonzero(suspect):
+        line = int(lines.line_of_rows([row])[0])
+        _, _, _, ranks[row], scores[row] = _trec_entry(line, original_lines.text(line), display)
+    return _RunColumns(tags, tag_values.to_pylist(), queries, query_values.to_pylist(), documents,
+                       document_values.to_pylist(), ranks, scores, lines.line_of_rows)
+
+
+def _score_column(column: pa.ChunkedArray, as_text: bool) -> np.ndarray:
+    """Scores as floats; from text, those of plain decimal form convert in pyarrow (exactly as ``float()``)
+    and the others are left NaN for the line-by-line definition to read."""
+    if not as_text:
+        return float_column(column)
+    plain = pc.match_substring_regex(column, PLAIN_FLOAT).to_numpy(zero_copy_only=False)
+    scores = np.full(len(plain), np.nan)
+    scores[plain] = pc.cast(column.filter(pa.array(plain)), pa.float64()).to_numpy()
+    return scores
+
+
+def _raise_trec_field_count(text: bytes, original: bytes, display: str) -> NoReturn:
+    """Name the first line of collapsed ``text`` without six fields, after the errors of the lines before it."""
+    lines = LineIndex(text)
+    counts = lines.field_counts(ord(" "))
+    line = int(np.flatnonzero((counts != 0) & (counts != 6))[0]) + 1
+    start = lines.line_start(line)
+    if start:
+        _trec_columns_of(text[:start], original, display, None, collapsed=True)
+    raise InputError(display, line, TREC_SHAPE, f"{counts[line - 1]} fields")
+
+
+def _csv_run_columns(data: bytes, display: str, system: str, progress: Callable[[float], None]) -> _RunColumns:
+    """CSV run rows as columns; files with quotes, ragged rows or padded values are read line by line."""
+    text = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n") if b"\r" in data else data
+    first_line, first, after_first = _first_line_span(text)
+    first_fields = _csv_line(first, first_line, display) if first else None
+    columns = _csv_run_header(first_fields) if first_fields else None
+    if columns is None:
+        columns, body_line, body_start = NO_HEADER_COLUMNS, first_line, text.rfind(b"\n", 0, after_first - 1) + 1
+    else:
+        body_line, body_start = first_line + 1, after_first
+    width = len(first_fields or ())
+    used = {name: f"c{column}" for name, column in columns.items() if column < width}
+    parsed = None
+    if b'"' not in text and first_fields and "rank" in used:
+        types = {used[name]: DICTIONARY for name in ("query_id", "image_id", "rank")}
+        if "score" in used:
+            types[used["score"]] = pa.float64()
+        parsed = parse_pieces(text, [f"c{i}" for i in range(width)], types, ",", include=list(types),
+                              progress=progress, start=body_start)
+    coded = {} if parsed is None or parsed.table is None else {
+        name: dictionary_codes(parsed.table.column(used[name])) for name in ("query_id", "image_id", "rank")}
+    if not coded or any(_padded_or_empty(values).any() for _, values in coded.values()):
+        return _run_columns_from_entries(_csv_run_entries(data.decode("utf-8"), display, system))
+    (queries, query_values), (documents, document_values) = coded["query_id"], coded["image_id"]
+    rank_codes, rank_values = coded["rank"]
+    rank_of_value, rank_ok = _rank_values(rank_values)
+    ranks = rank_of_value[rank_codes]
+    scores = float_column(parsed.table.column(used["score"])) if "score" in used else np.zeros(len(ranks))
+    suspect = ~np.isfinite(scores)
+    for ok, codes in ((rank_ok, rank_codes), (_valid_ids(query_values), queries), (_valid_ids(document_values), documents)):
+        if not ok.all():
+            suspect |= ~ok[codes]
+    lines = LineIndex(text, body_start, body_line)
+    for row in np.flatnonzero(suspect):
+        line = int(lines.line_of_rows([row])[0])
+        fields = _csv_line(lines.text(line), line, display) or []
+        _, _, ranks[row], scores[row] = _csv_run_entry(line, fields, columns, display)
+    return _RunColumns(np.zeros(len(ranks), dtype=np.int32), [system], queries, query_values.to_pylist(), documents,
+                       document_values.to_pylist(), ranks, scores, lines.line_of_rows)
+
+
+def _csv_run_entries(text: str, display: str, system: str) -> list:
+    """CSV run rows line by line (quoted fields, ragged rows): ``(line, tag, qid, docid, rank, score)``."""
     entries = []
     columns: dict[str, int] | None = None
     for position, (line, fields) in enumerate(_csv_rows(text, display)):
         if position == 0:
-            lowered = [f.lower() for f in fields]
-            if {"query_id", "image_id"} <= set(lowered):
-                columns = {name: lowered.index(name) for name in ("query_id", "image_id", "rank", "score") if name in lowered}
+            columns = _csv_run_header(fields)
+            if columns is not None:
                 continue
-            columns = {"query_id": 0, "image_id": 1, "rank": 2, "score": 3}
-        if "rank" not in columns:
-            raise InputError(display, 1, "a header 'query_id,image_id,rank[,score]'", "no rank column")
-        needed = max(columns.values()) + 1 if "score" in columns else columns["rank"] + 1
-        if len(fields) < min(needed, columns["rank"] + 1):
-            raise InputError(display, line, "fields 'query_id,image_id,rank[,score]'", f"{len(fields)} fields")
-        score_raw = fields[columns["score"]] if "score" in columns and columns["score"] < len(fields) else None
-        rank, score = _parse_rank_score(fields[columns["rank"]], score_raw, display, line)
-        qid = _check_id(fields[columns["query_id"]], display, line)
-        docid = _check_id(fields[columns["image_id"]], display, line)
-        entries.append((line, qid, docid, rank, score))
+            columns = NO_HEADER_COLUMNS
+        entries.append((line, system, *_csv_run_entry(line, fields, columns, display)))
     return entries
+
+
+def _run_columns_from_entries(entries: list) -> _RunColumns:
+    lines = np.array([entry[0] for entry in entries], dtype=np.int64)
+
+    def coded(values) -> tuple[np.ndarray, list[str]]:
+        codes: dict[str, int] = {}
+        return np.array([codes.setdefault(v, len(codes)) for v in values], dtype=np.int32), list(codes)
+
+    tags, tag_names = coded(entry[1] for entry in entries)
+    queries, query_names = coded(entry[2] for entry in entries)
+    documents, document_names = coded(entry[3] for entry in entries)
+    ranks = np.array([entry[4] for entry in entries], dtype=np.int64)
+    scores = np.array([entry[5] for entry in entries], dtype=np.float64)
+    return _RunColumns(tags, tag_names, queries, query_names, documents, document_names, ranks, scores,
+                       lambda rows: lines[np.asarray(rows, dtype=np.int64)])
+
+
+def _runs_from_columns(columns: _RunColumns, display: str) -> tuple[Run, ...]:
+    """One :class:`Run` per tag: duplicates refused with both line numbers, lists ordered by (score desc, rank asc).
+
+    A file whose lines already come grouped by query in that order (as every TREC tool
+    writes them) is taken as it is; otherwise the rows are sorted.
+    """
+    c = columns
+    rows = len(c.ranks)
+    if rows == 0:
+        raise InputError(display, None, "at least one run line", "none")
+    pair = c.queries if len(c.tag_names) == 1 else c.tags.astype(np.int64) * max(len(c.query_names), 1) + c.queries
+    boundaries = np.flatnonzero(pair[1:] != pair[:-1]) + 1
+    starts = np.concatenate(([0], boundaries))
+    contiguous = len(np.unique(pair[starts])) == len(starts)
+    if contiguous:
+        group = np.zeros(rows, dtype=np.int64)
+        group[boundaries] = 1
+        np.cumsum(group, out=group)
+        first_rows = starts
+        # The order checks and the search for a repeated image are independent: one on each core.
+        (ranks_unique, in_order), repeated_image = in_parallel(
+            partial(_ordered_within_groups, c.ranks, c.scores, boundaries),
+            partial(_repeated_image, group, c.documents, len(c.document_names), True))
+    else:
+        _, first_of_value, value_of_row = np.unique(pair, return_index=True, return_inverse=True)
+        appearance = np.argsort(first_of_value, kind="stable")
+        number = np.empty(len(appearance), dtype=np.int64)
+        number[appearance] = np.arange(len(appearance))
+        group, first_rows = number[value_of_row], first_of_value[appearance]
+        ranks_unique = in_order = False
+        repeated_image = _repeated_image(group, c.documents, len(c.document_names), False)
+    del pair
+    _refuse_duplicates(c, group, repeated_image, ranks_unique, display)
+    # Systems in order of their tag's first line; each system's queries in order of their first line.
+    tag_of_group = c.tags[first_rows]
+    tag_values, first_group_of_tag = np.unique(tag_of_group, return_index=True)
+    tag_order = tag_values[np.argsort(first_group_of_tag, kind="stable")]
+    tag_position = np.empty(len(c.tag_names), dtype=np.int64)
+    tag_position[tag_order] = np.arange(len(tag_order))
+    group_key = tag_position[tag_of_group]
+    groups_in_order = bool(np.all(group_key[1:] >= group_key[:-1]))
+    group_order = np.arange(len(first_rows)) if groups_in_order else np.argsort(group_key, kind="stable")
+    if contiguous and in_order and groups_in_order:
+        documents = c.documents
+    else:
+        position = np.empty(len(group_order), dtype=np.int64)
+        position[group_order] = np.arange(len(group_order))
+        documents = c.documents[np.lexsort((c.ranks, -c.scores, position[group]))]
+    sizes = np.bincount(group, minlength=len(first_rows))[group_order]
+    offsets = np.concatenate(([0], np.cumsum(sizes)))
+    query_names = np.asarray(c.query_names, dtype=object)
+    document_names = np.asarray(c.document_names, dtype=object)
+    tag_bounds = np.searchsorted(group_key[group_order], np.arange(len(tag_order) + 1))
+    runs = []
+    for tag, low, high in zip(tag_order, tag_bounds[:-1], tag_bounds[1:]):
+        chosen = group_order[low:high]
+        queries = query_names[c.queries[first_rows[chosen]]].tolist()
+        lists = RankedLists(queries, document_names, documents[offsets[low]:offsets[high]],
+                            offsets[low:high + 1] - offsets[low])
+        runs.append(Run(c.tag_names[tag], lists, display))
+    return tuple(runs)
+
+
+def _ordered_within_groups(ranks: np.ndarray, scores: np.ndarray, boundaries: np.ndarray) -> tuple[bool, bool]:
+    """For rows grouped by query: whether ranks rise within each group, and whether each group is already
+    in (score descending, rank ascending) order."""
+    across = np.zeros(len(ranks) - 1, dtype=bool)
+    across[boundaries - 1] = True
+    rank_rises = ranks[1:] > ranks[:-1]
+    ranks_unique = bool(np.all(across | rank_rises))
+    in_order = bool(np.all(across | (scores[1:] < scores[:-1]) | ((scores[1:] == scores[:-1]) & rank_rises)))
+    return ranks_unique, in_order
+
+
+def _repeated_image(group: np.ndarray, documents: np.ndarray, size: int, contiguous: bool) -> tuple[int, int] | None:
+    """The first row repeating an image of its group, and the row it repeats (None if none)."""
+    documents = documents.astype(np.int64)
+    if contiguous and not _repeats_within_groups(group, documents, size):
+        return None
+    return _first_repeat(group, documents, size)
+
+
+def _refuse_duplicates(c: _RunColumns, group: np.ndarray, repeated_image: tuple[int, int] | None, ranks_unique: bool,
+                       display: str) -> None:
+    """The first line repeating an image, or a rank, of its system and query, named with the line it repeats."""
+    repeated_rank = None if ranks_unique else _first_repeat(group, c.ranks, MAX_RANK + 1)
+    found = [repeat for repeat in (repeated_image, repeated_rank) if repeat is not None]
+    if not found:
+        return
+    row, earlier = min(found, key=lambda repeat: repeat[0])
+    line, earlier_line = (int(n) for n in c.line_of_rows(np.array([row, earlier])))
+    if repeated_image is not None and row == repeated_image[0]:
+        image = c.document_names[c.documents[row]]
+        raise InputError(display, line, f"each image once per query ({image!r} already on line {earlier_line})",
+                         "a duplicate")
+    query = c.query_names[c.queries[row]]
+    raise InputError(display, line, f"each rank once per query (rank {int(c.ranks[row])} of query {query!r} already "
+                     f"on line {earlier_line})", "a duplicate rank")
+
+
+def _repeats_within_groups(group: np.ndarray, values: np.ndarray, size: int, block: int = 1 << 22) -> bool:
+    """Whether a value repeats within a group, for rows sorted by group, without sorting: each row writes its
+    number into the slot of its (group, value), a block of groups at a time; a repeat reads back another number.
+
+    >>> _repeats_within_groups(np.array([0, 0, 1, 1]), np.array([3, 4, 4, 3]), 5), \\
+    ...     _repeats_within_groups(np.array([0, 0, 1]), np.array([3, 3, 4]), 5)
+    (False, True)
+    """
+    if len(values) <= block:
+        # Few rows: sorting them is cheaper than touching the slots of a whole block.
+        ordered = np.sort(group * size + values)
+        return bool(np.any(ordered[1:] == ordered[:-1]))
+    per_block = max(1, block // max(size, 1))
+    last = int(group[-1]) + 1
+    block_starts = np.arange(0, last, per_block)
+    bounds = np.searchsorted(group, np.concatenate((block_starts, [last])))
+    slots = np.empty(per_block * size, dtype=np.int64)
+    for first_group, low, high in zip(block_starts, bounds[:-1], bounds[1:]):
+        key = (group[low:high] - first_group) * size + values[low:high]
+        number = np.arange(high - low)
+        slots[key] = number
+        if np.any(slots[key] != number):
+            return True
+    return False
+
+
+def _first_repeat(major: np.ndarray, minor: np.ndarray, minor_size: int) -> tuple[int, int] | None:
+    """The first row whose ``(major, minor)`` pair occurs on an earlier row, and the first such earlier row.
+
+    >>> _first_repeat(np.array([0, 0, 1, 0]), np.array([5, 6, 5, 6]), 10)
+    (3, 1)
+    """
+    if (int(major.max()) + 1) * minor_size < 1 << 62:
+        key = major * minor_size + minor
+        order = np.argsort(key, kind="stable")
+        ordered = key[order]
+        same = ordered[1:] == ordered[:-1]
+    else:
+        order = np.lexsort((minor, major))
+        same = (major[order][1:] == major[order][:-1]) & (minor[order][1:] == minor[order][:-1])
+    if not same.any():
+        return None
+    positions = np.flatnonzero(same) + 1
+    earliest = int(np.argmin(order[positions]))
+    position = positions[earliest]
+    breaks = np.flatnonzero(~same[:position])
+    return int(order[position]), int(order[breaks[-1] + 1 if len(breaks) else 0])
+
+
+def _rank_values(values: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """Each distinct rank text as ``int()`` reads it, and whether it is a rank in 0..MAX_RANK."""
+    ranks = np.zeros(len(values), dtype=np.int32)  # MAX_RANK < 2**31
+    ok = np.zeros(len(values), dtype=bool)
+    for i, raw in enumerate(values.to_pylist()):
+        try:
+            rank = int(raw)
+        except ValueError:
+            continue
+        if 0 <= rank <= MAX_RANK:
+            ranks[i], ok[i] = rank, True
+    return ranks, ok
+
+
+def _valid_ids(values: pa.Array) -> np.ndarray:
+    """Which distinct values :func:`_check_id` accepts (1-300 characters, no whitespace)."""
+    length = pc.utf8_length(values).to_numpy(zero_copy_only=False)
+    return (length >= 1) & (length <= MAX_ID_CHARS) & ~_spaced_or_empty(values)
+
+
+def _spaced_or_empty(values: pa.Array) -> np.ndarray:
+    """Which distinct values are empty or hold a character for which ``str.isspace()`` holds."""
+    if not len(values):
+        return np.zeros(0, dtype=bool)
+    if pc.all(pc.string_is_ascii(values)).as_py():
+        spaced = pc.match_substring_regex(values, ASCII_WHITESPACE_CLASS).to_numpy(zero_copy_only=False)
+        return spaced | (pc.binary_length(values).to_numpy(zero_copy_only=False) == 0)
+    return np.array([not value or _WHITESPACE.search(value) is not None for value in values.to_pylist()], dtype=bool)
+
+
+def _padded_or_empty(values: pa.Array) -> np.ndarray:
+    """Which distinct values ``str.strip()`` would change, or are empty."""
+    return np.array([not value or value != value.strip() for value in values.to_pylist()], dtype=bool)
 
 
 def read_labels(source: Source, name: str | None = None) -> ImageLabels | ConceptClassMap:
@@ -443,6 +1322,8 @@ def read_labels(source: Source, name: str | None = None) -> ImageLabels | Concep
     frozenset({'CT'})
     """
     text, display = read_text(source, name)
+    first_line, first = _first_line(text)
+    _check_delimiter(first, first_line, display, (",",), "a header 'ID,modality,organ' or 'kind,class,CUI'")
     rows = _csv_rows(text, display)
     try:
         line, header = next(rows)
@@ -494,12 +1375,22 @@ def read_embeddings(source: Source, name: str | None = None, ids_source: Source 
     if lowered.endswith(".npy"):
         if ids_source is None:
             raise InputError(display, None, "an ID list file (one ID per line) beside the .npy file", "none")
+        if not data.startswith(NPY_MAGIC):
+            raise InputError(display, None, "a NumPy .npy array file (it starts with the bytes \\x93NUMPY)",
+                             "text" if _looks_like_text(data) else "other binary data")
         try:
             matrix = np.load(io.BytesIO(data), allow_pickle=False)
         except (ValueError, OSError, EOFError) as error:
             raise InputError(display, None, "a numeric .npy array (N x d)", str(error)[:80]) from None
         ids_text, ids_display = read_text(ids_source, ids_name)
-        ids = [_check_id(line, ids_display, number) for number, line in _split_lines(ids_text)]
+        numbered = [(number, _check_id(line, ids_display, number)) for number, line in _split_lines(ids_text, ids_display)]
+        first_seen: dict[str, int] = {}
+        for number, image_id in numbered:
+            if image_id in first_seen:
+                raise InputError(ids_display, number, f"each ID once ({image_id!r} already on line {first_seen[image_id]})",
+                                 "a duplicate")
+            first_seen[image_id] = number
+        ids = [image_id for _, image_id in numbered]
         if matrix.ndim != 2 or matrix.shape[0] != len(ids):
             raise InputError(display, None, f"an N x d array with N = {len(ids)} IDs", f"shape {matrix.shape}")
         if not np.issubdtype(matrix.dtype, np.number):
@@ -532,6 +1423,14 @@ def read_embeddings(source: Source, name: str | None = None, ids_source: Source 
     return _embeddings(ids, np.asarray(vectors, dtype=np.float64).reshape(len(ids), width), display, first_line=2)
 
 
+def _looks_like_text(data: bytes) -> bool:
+    try:
+        data[:4096].decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return b"\x00" not in data[:4096]
+
+
 def _embeddings_from_frame(frame, display: str, first_line: int) -> Embeddings:
     columns = [str(c) for c in frame.columns]
     id_column = next((c for c in frame.columns if str(c).lower() in {"id", "image_id"}), None)
@@ -548,12 +1447,68 @@ def _embeddings_from_frame(frame, display: str, first_line: int) -> Embeddings:
 
 def _embeddings(ids: list[str], matrix: np.ndarray, display: str, first_line: int) -> Embeddings:
     matrix = np.asarray(matrix, dtype=np.float64)
-    if len(set(ids)) != len(ids):
-        duplicate = next(i for n, i in enumerate(ids) if i in ids[:n])
-        raise InputError(display, first_line + ids.index(duplicate), "unique IDs", f"duplicate {duplicate!r}")
+    first_position: dict[str, int] = {}
+    for position, image_id in enumerate(ids):
+        if image_id in first_position:
+            raise InputError(display, first_line + position,
+                             f"each ID once ({image_id!r} already on line {first_line + first_position[image_id]})",
+                             "a duplicate")
+        first_position[image_id] = position
     bad = np.flatnonzero(~np.isfinite(matrix).all(axis=1)) if matrix.size else []
     if len(bad):
         raise InputError(display, first_line + int(bad[0]), "finite vector values", "NaN or infinity")
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     matrix = np.divide(matrix, norms, out=np.zeros_like(matrix), where=norms > 0)
     return Embeddings(tuple(ids), matrix.astype(np.float32), display)
+
+
+MAX_GRADE_MAGNITUDE = 1 << 53  # grades become float64 gains, exact only up to 2^53
+GRADE_PATTERN = re.compile(r"^[+-]?[0-9]+$")
+
+
+@dataclass(frozen=True)
+class Qrels:
+    """Graded TREC judgments ``qid -> {docid: grade}``, in file order."""
+
+    judgments: dict[str, dict[str, int]]
+    source: str = "qrels"
+
+    def __len__(self) -> int:
+        return len(self.judgments)
+
+
+def read_qrels(source: Source, name: str | None = None) -> Qrels:
+    """Read TREC qrels ``qid iter docid grade`` (whitespace-separated) as trec_eval reads them.
+
+    ``iter`` is ignored. The grade must be an integer: trec_eval's ``atol`` would silently
+    read ``1.5`` as 1, here it is an error. Negative grades are kept; trec_eval reads them
+    as "in the pool but unjudged", which every metric scores like grade 0. Lines starting
+    with ``#`` are skipped, as trec_eval's ``get_qrels.c`` does (the readers of pytrec_eval,
+    ir_measures and ranx reject them). A (qid, docid) pair judged twice is an error, as in trec_eval.
+
+    >>> read_qrels(b"q1 0 d1 2\\nq1 0 d2 0\\nq2 Q0 d1 1\\n", "x.qrels").judgments["q1"]
+    {'d1': 2, 'd2': 0}
+    """
+    text, display = read_text(source, name)
+    judgments: dict[str, dict[str, int]] = {}
+    seen: dict[tuple[str, str], int] = {}
+    for line, content in _split_lines(text, display):
+        if content.startswith("#"):
+            continue
+        fields = content.split()
+        if len(fields) != 4:
+            raise InputError(display, line, "4 whitespace-separated fields 'qid iter docid grade'", f"{len(fields)} fields")
+        qid, docid = _check_id(fields[0], display, line), _check_id(fields[2], display, line)
+        if not GRADE_PATTERN.match(fields[3]):
+            raise InputError(display, line, "an integer grade (e.g. 0, 1, 2)", repr(fields[3])[:40])
+        grade = int(fields[3])
+        if abs(grade) > MAX_GRADE_MAGNITUDE:
+            raise InputError(display, line, "a grade between -2^53 and 2^53", fields[3][:40])
+        if (qid, docid) in seen:
+            raise InputError(display, line, f"each (query, document) pair judged once ({qid} {docid} already on line "
+                                            f"{seen[(qid, docid)]})", "a duplicate")
+        seen[(qid, docid)] = line
+        judgments.setdefault(qid, {})[docid] = grade
+    if not judgments:
+        raise InputError(display, None, "at least one judgment line 'qid iter docid grade'", "none")
+    return Qrels(judgments, display)

@@ -41,6 +41,19 @@ PAPER_SYSTEM_NAMES = {"IoU": "IoU", "nn-IoU": "nn-IoU (n=1, alpha=0.5)",
                       "caption embeddings": "BioMedCLIP-t (paper) / TF-IDF captions (here)"}
 
 
+ROCOV2_TEST_PREFIX = "ROCOv2_2023_test_"
+ROCOV2_TEST_SIZE = 9927
+
+
+def is_rocov2_test(ids: Sequence[str]) -> bool:
+    """True for the ROCOv2 test split (9,927 IDs ``ROCOv2_2023_test_…``), the only data the paper's numbers describe.
+
+    >>> is_rocov2_test(["ROCOv2_2023_test_000001"]), is_rocov2_test([f"ROCOv2_2023_test_{i:06d}" for i in range(9927)])
+    (False, True)
+    """
+    return len(ids) == ROCOV2_TEST_SIZE and all(i.startswith(ROCOV2_TEST_PREFIX) for i in ids)
+
+
 def precision_names(ks: Sequence[int] = TABLE1_KS, targets: Sequence[str] = TARGETS) -> list[str]:
     return [f"P@{k}[{target}]" for target in targets for k in ks]
 
@@ -68,16 +81,29 @@ def precision_table(evaluator: Evaluator, systems: Sequence[Run | AlignedRun], q
     return pd.DataFrame(rows)
 
 
-def table1_systems(evaluator: Evaluator, captions: Mapping[str, str] | None, depth: int = max(TABLE1_KS)
-                   ) -> list[Run | AlignedRun]:
-    """The three rankings of Table 1: by IoU, by nn-IoU (n = 1, alpha = 0.5) and by caption TF-IDF."""
+def table1_systems(evaluator: Evaluator, captions: Mapping[str, str] | None, depth: int = max(TABLE1_KS),
+                   progress: Callable[[float, str], None] | None = None) -> list[Run | AlignedRun]:
+    """The three rankings of Table 1: by IoU, by nn-IoU (n = 1, alpha = 0.5) and by caption TF-IDF.
+
+    ``progress(fraction, text)`` is called before each ranking and at the end.
+    """
     from .retrieval import retrieve_by_captions
 
+    steps = 1 + (evaluator.kg is not None) + bool(captions)
+
+    def report(done: int, text: str) -> None:
+        if progress:
+            progress(done / steps, text)
+
+    report(0, "Ranking the collection by IoU")
     systems: list[Run | AlignedRun] = [evaluator.relevance_ranking(0.0, 0, depth, depth, name="IoU")]
     if evaluator.kg is not None:
+        report(len(systems), "Ranking the collection by nn-IoU")
         systems.append(evaluator.relevance_ranking(PAPER_ALPHA, PAPER_HOPS, depth, depth, name="nn-IoU"))
     if captions:
+        report(len(systems), "Ranking the collection by caption TF-IDF")
         systems.append(retrieve_by_captions(dict(captions), evaluator.concepts, depth, None, "caption embeddings"))
+    report(steps, "done")
     return systems
 
 
@@ -134,22 +160,29 @@ def ablation_curves(evaluator: Evaluator, hops: Sequence[int] = (0, 1, 2),
 
 
 def tie_report(evaluator: Evaluator, settings: Mapping[str, tuple[float, int]], seeds: Sequence[int] = range(5),
-               ks: Sequence[int] = TABLE1_KS, target: str = "modality+organ") -> pd.DataFrame:
+               ks: Sequence[int] = TABLE1_KS, target: str = "modality+organ",
+               progress: Callable[[float, str], None] | None = None) -> pd.DataFrame:
     """How ties at rank K affect P@K: stable tie-breaking (file order) against random orders of the pool.
 
     ``queries_with_tie`` counts queries whose K-th and (K+1)-th best relevance values are
-    equal, so that which images fill the top K depends on the tie rule.
+    equal, so that which images fill the top K depends on the tie rule. ``progress(fraction,
+    text)`` is called before each ranking.
     """
     concepts = evaluator.concepts
     depth = max(ks)
     names = [f"P@{k}[{target}]" for k in ks]
     rows = []
-    for system, (alpha, n) in settings.items():
+    rankings = len(settings) * (1 + len(seeds))
+    for position, (system, (alpha, n)) in enumerate(settings.items()):
+        if progress:
+            progress(position * (1 + len(seeds)) / rankings, f"{system}: file order")
         summary = evaluator.engine.pool_summary(alpha, n, depth + 1)
         stable = evaluator.evaluate([evaluator.relevance_ranking(alpha, n, depth, depth, name=system)], names,
                                     alpha, n).means()[system]
         shuffled: dict[int, list[float]] = {k: [] for k in ks}
-        for seed in seeds:
+        for done, seed in enumerate(seeds, start=1):
+            if progress:
+                progress((position * (1 + len(seeds)) + done) / rankings, f"{system}: random order {done} of {len(seeds)}")
             order = np.random.default_rng(seed).permutation(len(concepts))
             permuted = ConceptSets(tuple(concepts.ids[i] for i in order), tuple(concepts.sets[i] for i in order),
                                    f"{concepts.source} (shuffled, seed {seed})")
@@ -166,6 +199,8 @@ def tie_report(evaluator: Evaluator, settings: Mapping[str, tuple[float, int]], 
                          "random_sd": 100 * float(np.std(shuffled[k], ddof=1)) if len(shuffled[k]) > 1 else 0.0,
                          "random_min": 100 * float(np.min(shuffled[k])),
                          "random_max": 100 * float(np.max(shuffled[k]))})
+    if progress:
+        progress(1.0, "done")
     return pd.DataFrame(rows)
 
 
@@ -215,30 +250,34 @@ def kg_variants(evaluator: Evaluator, edge_files: Sequence, sources: Sequence[st
 
     Variants: n = 1 and 2 in both KG modes; the strict neighbour reading; each ontology
     source alone (n = 1, undirected). ``beats_iou_everywhere`` is True when the variant
-    is >= IoU on every (target, K) cell.
+    is >= IoU on every (target, K) cell. ``progress(text)`` is called before each ranking and
+    each precision table (twice per variant).
     """
     concepts, labels = evaluator.concepts, evaluator.labels
+
+    def starting(name: str) -> str:
+        if progress:
+            progress(name)
+        return name
+
     systems: list[tuple[str, Evaluator, Run | AlignedRun]] = [
-        ("IoU", evaluator, evaluator.relevance_ranking(0.0, 0, depth, depth, name="IoU"))]
+        ("IoU", evaluator, evaluator.relevance_ranking(0.0, 0, depth, depth, name=starting("IoU")))]
     for mode in ("undirected", "directed"):
         variant = evaluator if mode == evaluator.mode else Evaluator(concepts, evaluator.kg, mode, labels)
         for n in (1, 2):
-            name = f"nn-IoU n={n} {mode}"
+            name = starting(f"nn-IoU n={n} {mode}")
             systems.append((name, variant, variant.relevance_ranking(PAPER_ALPHA, n, depth, depth, name=name)))
     for n in strict_hops:
-        name = f"nn-IoU n={n} undirected, strict N(A,B)"
-        if progress:
-            progress(name)
+        name = starting(f"nn-IoU n={n} undirected, strict N(A,B)")
         systems.append((name, evaluator, strict_relevance_ranking(evaluator, PAPER_ALPHA, n, depth, name)))
     for source in sources:
+        name = starting(f"nn-IoU n=1 undirected, {source} only")
         kg = KnowledgeGraph.from_edges(edge_files, [source])
         variant = Evaluator(concepts, kg, "undirected", labels)
-        name = f"nn-IoU n=1 undirected, {source} only"
         systems.append((name, variant, variant.relevance_ranking(PAPER_ALPHA, 1, depth, depth, name=name)))
     frames = []
     for name, variant, ranking in systems:
-        if progress:
-            progress(name)
+        starting(f"precision of {name}")
         frames.append(precision_table(variant, [ranking]))
     table = pd.concat(frames, ignore_index=True)
     wide = table.pivot_table(index="system", columns=["target", "k"], values="value", sort=False)
@@ -298,17 +337,24 @@ def changed_top_examples(evaluator: Evaluator, kg: KnowledgeGraph, k: int = 5, t
 
 
 def timing_curve(concepts: ConceptSets, kg: KnowledgeGraph, sizes: Sequence[int], reference_sample: int = 20,
-                 k: int = 10, alpha: float = PAPER_ALPHA, n: int = PAPER_HOPS) -> pd.DataFrame:
+                 k: int = 10, alpha: float = PAPER_ALPHA, n: int = PAPER_HOPS,
+                 progress: Callable[[float, str], None] | None = None) -> pd.DataFrame:
     """Fig. 4: time of the ideal CUI@k / nn-CUI@k computation against the number of queries.
 
     Queries are the first ``size`` images, candidates the whole split. The engine is timed
     for real at every size (KG index included for nn-IoU). The per-pair Python
     implementations, with the neighbour dictionary precomputed once and without it
     (neighbours found by breadth-first search in the KG for every pair), are timed on
-    ``reference_sample`` queries and scaled linearly; the scaled rows say so.
+    ``reference_sample`` queries and scaled linearly; the scaled rows say so. ``progress(fraction,
+    text)`` is called before each timed part.
     """
     rows = []
     pool = list(concepts.sets)
+    parts = 3 + 2 * len(sizes)
+
+    def report(done: int, text: str) -> None:
+        if progress:
+            progress(done / parts, text)
 
     def per_pair_seconds(relevance: Callable[[frozenset[str], frozenset[str]], float], sample: int) -> float:
         start = time.perf_counter()
@@ -318,22 +364,27 @@ def timing_curve(concepts: ConceptSets, kg: KnowledgeGraph, sizes: Sequence[int]
             del values[k:]
         return (time.perf_counter() - start) / sample
 
+    report(0, "Timing IoU per pair in Python")
     started = time.perf_counter()
     dictionary = neighbour_sets(kg, concepts.vocabulary, n)
     dictionary_seconds = time.perf_counter() - started
     iou_per_query = per_pair_seconds(iou, reference_sample)
+    report(1, "Timing nn-IoU per pair with a neighbour dictionary")
     dictionary_per_query = per_pair_seconds(lambda a, b: nn_iou(a, b, dictionary, alpha), reference_sample)
 
     def neighbours_by_search(a: frozenset[str], b: frozenset[str]) -> float:
         found = {x: frozenset(kg.distances_from(x, n)) - {x} for x in (a ^ b)}
         return nn_iou(a, b, found, alpha)
 
+    report(2, "Timing nn-IoU per pair with a KG search per pair")
     search_per_query = per_pair_seconds(neighbours_by_search, max(1, reference_sample // 10))
-    for size in sizes:
+    for position, size in enumerate(sizes):
         queries = concepts.subset(concepts.ids[:size])
+        report(3 + 2 * position, f"Timing the engine on {size:,} queries (IoU)")
         start = time.perf_counter()
         PairwiseEngine(queries, concepts).pool_summary(0.0, 0, k)
         engine_iou = time.perf_counter() - start
+        report(4 + 2 * position, f"Timing the engine on {size:,} queries (nn-IoU)")
         start = time.perf_counter()
         PairwiseEngine(queries, concepts, kg=kg).pool_summary(alpha, n, k)
         engine_nn = time.perf_counter() - start
@@ -347,4 +398,5 @@ def timing_curve(concepts: ConceptSets, kg: KnowledgeGraph, sizes: Sequence[int]
             {"queries": size, "method": "nn-IoU, per pair, without dictionary (KG search per pair)",
              "seconds": search_per_query * size, "scaled": True},
         ]
+    report(parts, "done")
     return pd.DataFrame(rows)

@@ -6,15 +6,16 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
 
-from .data import ConceptSets, Embeddings, Run
+from .data import ConceptSets, Embeddings, RankedLists, Run
 from .engine import PairwiseEngine, top_indices
 from .errors import CBIRLensError, ParameterError
+from .measures import MeasureSpec, parse_measure
 
 TOKEN = re.compile(r"[a-z][a-z0-9]+")
 STOP_WORDS = frozenset(
@@ -25,12 +26,11 @@ STOP_WORDS = frozenset(
 
 def run_from_indices(name: str, query_ids: tuple[str, ...], candidate_ids: tuple[str, ...], indices: np.ndarray,
                      scores: np.ndarray) -> Run:
-    candidates = np.array(candidate_ids, dtype=object)
-    rankings, run_scores = {}, {}
-    for query, row, row_scores in zip(query_ids, indices, scores):
-        keep = row >= 0
-        rankings[query] = tuple(candidates[row[keep]])
-        run_scores[query] = tuple(row_scores[keep].tolist())
+    """A run from a queries x depth matrix of candidate indices (-1 past the end of a list), held as arrays."""
+    keep = indices >= 0
+    offsets = np.concatenate(([0], np.cumsum(keep.sum(axis=1))))
+    rankings = RankedLists(query_ids, candidate_ids, indices[keep], offsets)
+    run_scores = {query: tuple(row_scores[row_keep].tolist()) for query, row_scores, row_keep in zip(query_ids, scores, keep)}
     return Run(name, rankings, f"retrieval:{name}", run_scores)
 
 
@@ -43,6 +43,20 @@ def retrieve_by_relevance(engine: PairwiseEngine, alpha: float, n: int, depth: i
     scores = _scores_for(engine, indices, alpha, n)
     label = name or ("IoU" if alpha == 0 or n == 0 else f"nn-IoU (n={n}, alpha={alpha:g})")
     return run_from_indices(label, engine.queries.ids, engine.candidates.ids, indices, scores)
+
+
+def retrieve_by_measure(engine: PairwiseEngine, measure: MeasureSpec | str, depth: int, name: str | None = None,
+                        progress: Callable[[float], None] | None = None) -> Run:
+    """Rank each query's pool by any relevance measure (:mod:`evalcore.measures`), ties by position in the file."""
+    if depth < 1:
+        raise ParameterError(f"depth must be >= 1, got {depth}")
+    spec = parse_measure(measure)
+    indices = engine.retrieve_by(spec, depth, progress)
+    valid = indices >= 0
+    rows = np.broadcast_to(np.arange(len(indices))[:, None], indices.shape)[valid]
+    scores = np.zeros(indices.shape)
+    scores[valid] = engine.relevance_of_pairs_by(spec, rows, indices[valid])
+    return run_from_indices(name or spec.name, engine.queries.ids, engine.candidates.ids, indices, scores)
 
 
 def _scores_for(engine: PairwiseEngine, indices: np.ndarray, alpha: float, n: int) -> np.ndarray:
@@ -155,12 +169,40 @@ def sentence_embeddings(captions: dict[str, str], ids: tuple[str, ...], model_pa
     return Embeddings(ids, np.asarray(vectors, dtype=np.float32), str(path))
 
 
+TIE_BREAK_STEP = 1e-9
+
+
+def strictly_decreasing(scores: Sequence[float]) -> list[float]:
+    """Scores for a TREC file that every tool reads in the given order: strictly decreasing.
+
+    ``s'_1 = s_1`` and ``s'_i = min(s_i, s'_{i-1} - step)`` with ``step = max(1e-9, 1e-12 |s'_{i-1}|)``.
+    The first item of a group of tied scores keeps its score and each further tied item
+    lies one step below the previous one, so trec_eval, ranx and ir_measures (which sort by
+    score and break ties by document ID) see exactly the order evalcore ranked, and every
+    written score is within (tied items before it) x step of the true one.
+
+    >>> strictly_decreasing([0.5, 0.5, 0.5, 0.25])
+    [0.5, 0.499999999, 0.499999998, 0.25]
+    """
+    written: list[float] = []
+    for score in map(float, scores):
+        if written:
+            previous = written[-1]
+            score = min(score, previous - max(TIE_BREAK_STEP, 1e-12 * abs(previous)))
+        written.append(float(f"{score:.15g}"))
+    return written
+
+
 def write_trec_run(run: Run, path: str | Path) -> None:
-    """Write ``qid Q0 docid rank score tag`` lines; scores are the run's own, else descending ranks."""
+    """Write ``qid Q0 docid rank score tag`` lines in the run's order, with strictly decreasing scores.
+
+    Scores are the run's own made tie-free by :func:`strictly_decreasing` (descending ranks
+    when the run has none), printed with 15 significant digits.
+    """
     lines = []
     tag = re.sub(r"\s+", "_", run.name)
     for query, documents in run.rankings.items():
         scores = run.scores[query] if run.scores else tuple(float(len(documents) - r) for r in range(len(documents)))
-        lines += [f"{query} Q0 {doc} {rank} {score:.6f} {tag}" for rank, (doc, score) in
-                  enumerate(zip(documents, scores), start=1)]
+        lines += [f"{query} Q0 {doc} {rank} {score:.15g} {tag}" for rank, (doc, score) in
+                  enumerate(zip(documents, strictly_decreasing(scores)), start=1)]
     Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -2,11 +2,39 @@
 
 from __future__ import annotations
 
+import numpy as np
 import plotly.express as px
 import streamlit as st
 
-from evalcore.ablation import ALPHAS, HOPS, ablation_grid, isolated_queries, ranking_agreement
-from pages.common import controls, evaluator_of, metric_names_for, require_concepts, synthetic_banner, workspace
+from evalcore.ablation import (
+    ALPHAS,
+    HOPS,
+    RELEVANCE_SYSTEM,
+    ablation_grid,
+    isolated_queries,
+    parameter_sweep,
+    ranking_agreement,
+    sweep_values,
+)
+from evalcore.measures import parse_measure
+from evalcore.tables import plain_metric_label
+from pages.common import (
+    audience,
+    controls,
+    evaluator_of,
+    metric_names_for,
+    require_concepts,
+    synthetic_banner,
+    workspace,
+)
+
+# n as a sequential scale: darker = concepts further apart count as related.
+N_COLOURS = dict(zip(HOPS, px.colors.sample_colorscale("Plasma", [0.0, 0.3, 0.55, 0.8])))
+
+
+def n_label(n: int) -> str:
+    return "n = 0 (IoU)" if n == 0 else f"n = {n}"
+
 
 st.title("Ablation: alpha and distance threshold n")
 ws = workspace()
@@ -14,21 +42,63 @@ synthetic_banner(ws)
 if not require_concepts(ws):
     st.stop()
 settings = controls()
+who = audience()
 evaluator = evaluator_of(ws, settings["kg_mode"])
-st.write("How the scores move when near matches count more (alpha) and when concepts further apart in the "
-         "knowledge graph count as neighbours (n). n = 0 is plain IoU.")
+
+chosen = parse_measure(settings["measure"])
+if chosen.key not in ("iou", "nn-iou"):
+    # Another measure is chosen in the sidebar: sweep one of its parameters, the others as set there.
+    st.subheader(f"Sweep a parameter of {chosen.measure.title}")
+    st.write(f"Relevance: `{chosen.name}`. One parameter moves over its range; retrieval by the measure is re-ranked "
+             "at every value, the loaded runs stay fixed and only their graded relevance changes.")
+    parameter = st.selectbox("Parameter", list(chosen.params), key="sweep_parameter")
+    names = metric_names_for(evaluator, (5, 10, 30), chosen.name)
+    preferred = [m for m in ("P@30[modality]", f"CUI@10{{{chosen.key}}}") if m in names]
+    metrics = st.multiselect("Metrics", names, default=preferred or names[:1], key="sweep_metrics")
+    include_runs = st.toggle("Include the loaded runs", value=True, key="sweep_runs")
+    if not metrics:
+        st.stop()
+    values = sweep_values(chosen, parameter)
+    cache = st.session_state.setdefault("sweep_cache", {})
+    key = ws.cache_key("sweep", measure=chosen.name, parameter=parameter, values=tuple(values), metrics=tuple(metrics),
+                       include_runs=include_runs, mode=settings["kg_mode"], gain=settings["gain"])
+    if key not in cache:
+        bar = st.progress(0.0, text=f"Sweeping {parameter}…")
+        runs = [run for _, run in ws.runs.values()] if include_runs else []
+        cache[key] = parameter_sweep(evaluator, runs, metrics, chosen, parameter, values, gain=settings["gain"],
+                                     progress=lambda f, text: bar.progress(min(1.0, f), text=f"Computing {text}"))
+        bar.empty()
+    sweep = cache[key]
+    for metric in metrics:
+        table = sweep[sweep.metric == metric]
+        st.plotly_chart(px.line(table, x="setting", y="value", color="system", markers=True,
+                                labels={"setting": parameter, "value": metric}, title=f"{metric} against {parameter}"),
+                        key=f"sweep_{metric}")
+    st.dataframe(sweep.pivot_table(index=["metric", "system"], columns="setting", values="value", sort=False),
+                 key="sweep_table")
+    st.stop()
+st.write("How the scores move when related concepts count more (alpha) and when concepts further apart in the "
+         "knowledge graph count as related (n). n = 0 is plain IoU: only identical concepts count. Retrieval by "
+         "nn-IoU is re-ranked at every setting; loaded runs keep their lists and only their graded relevance changes.")
 
 names = metric_names_for(evaluator, (5, 10, 30))
-defaults = [m for m in ("P@30[modality]", "nn-CUI@10") if m in names] or ["nn-CUI@10"]
-metrics = st.multiselect("Metrics", names, default=defaults, key="ablation_metrics")
-include_runs = st.toggle("Include the loaded runs", value=True, key="ablation_runs")
-isolated = st.toggle("Only the isolated subset (queries whose top-30 by IoU and nn-IoU differ)", key="ablation_isolated")
+# Without runs only retrieval by nn-IoU is drawn, and its nn-CUI is 1 by construction: show how IoU judges it.
+defaults = [m for m in ("P@30[modality]", "nn-CUI@10" if ws.runs else "CUI@10") if m in names] or ["nn-CUI@10"]
+metrics = st.multiselect("Metrics", names, default=defaults, key="ablation_metrics",
+                         format_func=plain_metric_label if who == "clinician" else str)
+include_runs = bool(ws.runs) and st.toggle(f"Include the {len(ws.runs)} loaded run(s)", value=True,
+                                           key="ablation_runs")
+isolated = bool(ws.kg_files) and st.toggle(
+    "Only the queries whose top 30 change when related concepts count (the paper's isolated subset)",
+    key="ablation_isolated")
+if not ws.kg_files:
+    st.info("No knowledge graph loaded: every n gives IoU, so the curves coincide.")
 if not metrics:
     st.stop()
 
 cache = st.session_state.setdefault("ablation_cache", {})
-key = (ws.concepts_digest, ws.kg_digest, ws.labels_digest, tuple(d for d, _ in ws.runs.values()) if include_runs else (),
-       tuple(metrics), settings["kg_mode"], isolated, settings["alpha"], settings["n"], settings["gain"])
+key = ws.cache_key("ablation", include_runs=include_runs, metrics=tuple(metrics), mode=settings["kg_mode"],
+                   isolated=isolated, alpha=settings["alpha"], n=settings["n"], gain=settings["gain"])
 if key not in cache:
     bar = st.progress(0.0, text="Computing the alpha x n grid…")
     queries = isolated_queries(evaluator, settings["alpha"], max(1, settings["n"]), 30) if isolated else None
@@ -40,18 +110,43 @@ if key not in cache:
 grid = cache[key]
 st.caption(f"Averaged over {grid.attrs.get('queries', len(ws.concepts)):,} queries.")
 
+systems = sorted(grid.system.unique(), key=lambda s: (s != RELEVANCE_SYSTEM, s))
+shown = st.multiselect("Systems (one panel each)", systems, default=systems[:6], key="ablation_systems")
 for metric in metrics:
-    st.subheader(metric)
-    table = grid[grid.metric == metric]
-    figure = px.line(table, x="alpha", y="value", color="n", line_dash="system", markers=True,
-                     labels={"value": metric, "n": "n (hops)"}, title=f"{metric} against alpha")
+    title = plain_metric_label(metric) if who == "clinician" else metric
+    st.subheader(title)
+    table = grid[(grid.metric == metric) & grid.system.isin(shown)].assign(
+        curve=lambda t: t.n.map(n_label)).sort_values(["system", "n", "alpha"])
+    if table.empty:
+        st.caption("Choose at least one system.")
+        continue
+    figure = px.line(table, x="alpha", y="value", color="curve", facet_col="system",
+                     facet_col_wrap=min(3, len(shown)), markers=True,
+                     category_orders={"curve": [n_label(n) for n in HOPS], "system": shown},
+                     color_discrete_map={n_label(n): colour for n, colour in N_COLOURS.items()},
+                     labels={"value": title, "curve": "distance threshold"})
+    figure.for_each_annotation(lambda a: a.update(text=a.text.split("=", 1)[-1]))
+    rows = -(-len(shown) // min(3, len(shown)))
+    figure.update_yaxes(range=[0, 1.02], tickvals=[0, 0.2, 0.4, 0.6, 0.8, 1.0])
+    figure.update_xaxes(showticklabels=True, tickvals=[0, 0.25, 0.5, 0.75, 1.0])
+    figure.update_layout(height=120 + 300 * rows, margin={"t": 40}, legend={"title": "distance threshold"})
     st.plotly_chart(figure, key=f"curve_{metric}")
-    system = st.selectbox("Heatmap for system", sorted(table.system.unique()), key=f"heat_system_{metric}")
+    flat = [s for s, part in table.groupby("system") if np.allclose(part.value, 1.0)]
+    if flat:
+        st.caption(f"{', '.join(flat)} score{'s' if len(flat) == 1 else ''} 1 at every setting: "
+                   f"{'it ranks' if len(flat) == 1 else 'they rank'} by the very relevance {metric} measures, "
+                   "so the ranking is the ideal one.")
+    if metric.startswith("P@") and any(s != RELEVANCE_SYSTEM for s in shown):
+        st.caption("Label precision of a loaded run does not depend on alpha or n (its list is fixed and labels do "
+                   "not use the KG): only the re-ranked retrieval by nn-IoU moves.")
+    system = st.selectbox("Heatmap for system", shown, key=f"heat_system_{metric}")
     heat = table[table.system == system].pivot(index="n", columns="alpha", values="value")
-    st.plotly_chart(px.imshow(heat, text_auto=".3f", aspect="auto", labels={"color": metric},
-                              title=f"{metric}: alpha x n for {system}"), key=f"heat_{metric}")
-    if table.system.nunique() >= 2:
-        agreement = ranking_agreement(grid, metric)
+    heat.index = [n_label(n) for n in heat.index]
+    st.plotly_chart(px.imshow(heat, text_auto=".3f", aspect="auto", zmin=0, zmax=1, color_continuous_scale="Blues",
+                              labels={"color": title, "x": "alpha", "y": ""},
+                              title=f"{title}: alpha x n for {system}"), key=f"heat_{metric}")
+    if table.system.nunique() >= 2 and who == "researcher":
+        agreement = ranking_agreement(grid[grid.system.isin(shown)], metric)
         st.markdown("**Does the winner change?** Kendall tau between the system ranking at each setting and the "
                     "ranking under IoU (1 = same order).")
         st.dataframe(agreement.pivot(index="n", columns="alpha", values="kendall_tau"), key=f"tau_{metric}")

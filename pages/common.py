@@ -6,10 +6,10 @@ every input carries a content digest, so cached results are keyed by content.
 
 from __future__ import annotations
 
-import hashlib
 import io
 import zipfile
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -18,14 +18,25 @@ import pandas as pd
 import streamlit as st
 from PIL import Image
 
-from evalcore.compare import bootstrap_cis
+from evalcore.cache_keys import cache_key, content_digest
 from evalcore.data import ConceptClassMap, ConceptSets, Embeddings, ImageLabels, Run
-from evalcore.errors import CBIRLensError
-from evalcore.evaluation import AlignedRun, Evaluator
+from evalcore.errors import CBIRLensError, InputError
+from evalcore.evaluation import AlignedRun, Evaluator, effective_setting, unknown_ids
+from evalcore.explain import Explanation, explain_pair
 from evalcore.kg import KnowledgeGraph
-from evalcore.loading import load_rocov2_folder
-from evalcore.metrics import default_metric_names, parse_metric
-from evalcore.readers import KGEdges, read_concept_names, read_concepts, read_kg, read_labels, read_run
+from evalcore.loading import check_under_roots, data_roots, load_rocov2_folder
+from evalcore.measures import DEFAULT_MEASURE, MEASURES, MeasureSpec, default_measures, measure_spec, parse_measure
+from evalcore.metrics import default_metric_names, metric_names_for_measure, parse_metric
+from evalcore.readers import (
+    KGEdges,
+    read_concept_names,
+    read_concepts,
+    read_input_bytes,
+    read_kg,
+    read_labels,
+    read_runs,
+)
+from evalcore.results import evaluate_runs
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "data" / "demo"
@@ -37,11 +48,28 @@ THUMBNAIL = (256, 256)
 Image.MAX_IMAGE_PIXELS = 50_000_000  # Pillow raises DecompressionBombError beyond twice this
 
 
-def digest(*parts: bytes | str) -> str:
-    h = hashlib.sha256()
-    for part in parts:
-        h.update(part if isinstance(part, bytes) else part.encode())
-    return h.hexdigest()[:16]
+def digest(*parts: bytes | str | None) -> str:
+    """Content digest of the bytes (or text) of one input, e.g. an uploaded file and its ID list."""
+    return content_digest(parts)
+
+
+# Which loaded inputs each cached result reads; its key digests exactly these, plus its parameters.
+INPUTS_READ_BY = {
+    "kg": ("kg", "names"),
+    "evaluator": ("concepts", "kg", "names", "labels"),
+    "baseline": ("concepts", "kg", "names", "captions", "embeddings"),
+    "evaluation": ("concepts", "kg", "names", "labels", "captions", "embeddings", "runs"),
+    "ablation": ("concepts", "kg", "names", "labels", "runs"),
+    "table1": ("concepts", "kg", "names", "labels", "captions"),
+    "explanation": ("kg", "names"),
+    "kg_search": ("kg", "concepts", "names"),
+    "kg_default_pair": ("kg", "concepts"),
+    "measures": ("concepts", "kg", "names", "labels", "captions", "embeddings", "runs"),
+    "sweep": ("concepts", "kg", "names", "labels", "runs"),
+}
+
+
+KEPT_DIGESTS = ("names", "captions")
 
 
 @dataclass
@@ -64,14 +92,39 @@ class Workspace:
     image_folder: Path | None = None
     reports: list[dict] = field(default_factory=list)
 
-    @property
-    def kg_digest(self) -> str:
-        return digest(*sorted(d for d, _ in self.kg_files.values())) if self.kg_files else ""
+    def input_digest(self, name: str) -> str:
+        """Digest of one loaded input's content (file bytes where kept, else a canonical serialisation).
 
-    def evaluation_key(self) -> tuple:
-        """Content digests of everything an evaluation reads: the cache key shared by all pages."""
-        return (self.concepts_digest, self.kg_digest, self.labels_digest, self.embeddings_digest,
-                tuple(d for d, _ in self.runs.values()))
+        The serialised ones (names, captions: 65,000 names on ROCOv2, about a second each) are kept for the
+        dict object they were computed from, as long as it is the same object of the same size: a rerun asks
+        for them dozens of times (every cached call and every card), and loading replaces the dicts.
+        """
+        if name in KEPT_DIGESTS:
+            value = getattr(self, name)
+            kept = self.__dict__.get("_kept_digests", {}).get(name)
+            if kept is not None and kept[0] is value and kept[1] == len(value):
+                return kept[2]
+        digests = {
+            "concepts": lambda: self.concepts_digest,
+            "kg": lambda: content_digest(sorted((name, d) for name, (d, _) in self.kg_files.items())),
+            "names": lambda: content_digest(self.names),
+            "labels": lambda: self.labels_digest,
+            "captions": lambda: content_digest(self.captions),
+            "embeddings": lambda: self.embeddings_digest,
+            "runs": lambda: content_digest(sorted((name, d) for name, (d, _) in self.runs.items())),
+        }
+        result = digests[name]()
+        if name in KEPT_DIGESTS:
+            self.__dict__.setdefault("_kept_digests", {})[name] = (value, len(value), result)
+        return result
+
+    def cache_key(self, purpose: str, **parameters) -> str:
+        """The key of a cached result: the content of every input ``purpose`` reads, and its parameters."""
+        return cache_key(purpose, {name: self.input_digest(name) for name in INPUTS_READ_BY[purpose]}, **parameters)
+
+    def evaluation_key(self) -> str:
+        """Key of everything an evaluation reads; pages pass it to :func:`cached_evaluation`."""
+        return self.cache_key("evaluation")
 
     def resolved_labels(self) -> ImageLabels | None:
         if self.labels is None or self.concepts is None:
@@ -81,7 +134,7 @@ class Workspace:
     def image_bytes(self, image_id: str) -> bytes | None:
         if image_id in self.images:
             return self.images[image_id]
-        if self.image_folder is not None:
+        if self.image_folder is not None and Path(image_id).name == image_id:
             for extension in (".jpg", ".jpeg", ".png"):
                 path = self.image_folder / f"{image_id}{extension}"
                 if path.is_file() and path.stat().st_size <= MAX_IMAGE_BYTES:
@@ -105,7 +158,8 @@ def load_demo() -> Workspace:
 
     workspace.captions = read_captions(DEMO / "captions.csv")
     workspace.embeddings = read_embeddings(DEMO / "image_embeddings.npy", ids_source=DEMO / "image_embeddings_ids.txt")
-    workspace.embeddings_digest = digest((DEMO / "image_embeddings.npy").read_bytes())
+    workspace.embeddings_digest = digest((DEMO / "image_embeddings.npy").read_bytes(),
+                                         (DEMO / "image_embeddings_ids.txt").read_bytes())
     workspace.images = read_image_zip((DEMO / "images.zip").read_bytes(), "demo/images.zip")
     workspace.reports = []
     report(workspace, "data/demo/*", "demo (synthetic)", len(workspace.concepts))
@@ -127,17 +181,32 @@ def with_kg(workspace: Workspace, data: bytes, name: str) -> Workspace:
     return new
 
 
-def with_run(workspace: Workspace, data: bytes, name: str) -> Workspace:
-    run = read_run(data, name)
-    new = replace(workspace, runs={**workspace.runs, run.name: (digest(data), run)}, reports=list(workspace.reports))
-    problems = ""
-    if workspace.concepts is not None:
-        unknown_queries = sum(1 for q in run.rankings if q not in workspace.concepts.index)
-        unknown_docs = sum(1 for docs in run.rankings.values() for d in docs if d not in workspace.concepts.index)
-        if unknown_queries or unknown_docs:
-            problems = (f"{unknown_queries} queries and {unknown_docs} retrieved IDs have no concept set "
-                        "(scored as relevance 0)")
-    report(new, name, f"run '{run.name}'", f"{len(run.rankings):,} queries", problems)
+def with_run(workspace: Workspace, data: bytes, name: str,
+             progress: Callable[[float, str], None] | None = None) -> Workspace:
+    """Add the systems of one run file (one per TREC tag); a run with no known query is refused.
+
+    ``progress(fraction, message)`` follows the reading (a depth-1000 run has 10 million lines).
+    """
+    runs = read_runs(data, name, None if progress is None else lambda f, message: progress(0.9 * f, message))
+    if progress is not None:
+        progress(0.9, f"Fingerprinting {name}")
+    content = digest(data)
+    new = replace(workspace, runs={**workspace.runs, **{run.name: (content, run) for run in runs}},
+                  reports=list(workspace.reports))
+    for run in runs:
+        problems = ""
+        if workspace.concepts is not None:
+            unknown_queries, unknown_docs = unknown_ids(run, workspace.concepts)
+            if unknown_queries == len(run.rankings):
+                first = next(iter(run.rankings))
+                raise InputError(name, None, f"query IDs that have a concept set in {workspace.concepts.source}",
+                                 f"none of the {len(run.rankings):,} queries of system '{run.name}' does (first: {first!r})")
+            if unknown_queries or unknown_docs:
+                problems = (f"{unknown_queries} queries and {unknown_docs} retrieved IDs have no concept set "
+                            "(scored as relevance 0)")
+        report(new, name, f"run '{run.name}'", f"{len(run.rankings):,} queries", problems)
+    if progress is not None:
+        progress(1.0, f"Loaded {name}")
     return new
 
 
@@ -173,12 +242,12 @@ def read_image_zip(data: bytes, name: str) -> dict[str, bytes]:
     return images
 
 
-def thumbnail(data: bytes) -> Image.Image | None:
-    """Open an image safely (Pillow's decompression-bomb guard) and shrink it to a thumbnail."""
+def thumbnail(data: bytes, size: tuple[int, int] = THUMBNAIL) -> Image.Image | None:
+    """Open an image safely (Pillow's decompression-bomb guard) and shrink it to fit ``size``."""
     try:
         with Image.open(io.BytesIO(data)) as image:
-            image.draft("RGB", THUMBNAIL)
-            image.thumbnail(THUMBNAIL)
+            image.draft("RGB", size)
+            image.thumbnail(size)
             return image.convert("RGB")
     except (OSError, ValueError, Image.DecompressionBombError, SyntaxError):
         return None
@@ -202,19 +271,28 @@ def guarded_load(loader: Callable[[], Workspace]) -> bool:
     return False
 
 
+def server_data_roots() -> tuple[Path, ...]:
+    """Folders this server may read: ``CBIR_LENS_DATA_ROOTS`` and the ``data_roots`` secret, else the defaults."""
+    try:
+        configured = st.secrets.get("data_roots", [])
+    except FileNotFoundError:  # no secrets.toml at all
+        configured = []
+    return data_roots([configured] if isinstance(configured, str) else list(configured))
+
+
 def load_rocov2(folder: str, with_labels_mapping: bool = True) -> Workspace:
-    loaded = load_rocov2_folder(folder, ("test",))
+    roots = server_data_roots()
+    loaded = load_rocov2_folder(folder, ("test",), roots)
     concepts = loaded.concepts["test"]
-    data = (Path(folder) / "test_concepts.csv").read_bytes()
-    new = Workspace(label=f"ROCOv2 test ({folder})", concepts=concepts, concepts_digest=digest(data),
+    new = Workspace(label=f"ROCOv2 test ({folder})", concepts=concepts, concepts_digest=content_digest(concepts),
                     names=loaded.names, captions=loaded.captions.get("test", {}), image_folder=loaded.images)
     report(new, str(Path(folder) / "test_concepts.csv"), "concept sets", len(concepts))
     kg_path = Path(folder).parent / "kg" / "open_kg_edges.csv"
-    if kg_path.exists():
-        new = with_kg(new, kg_path.read_bytes(), str(kg_path))
+    if kg_path.exists() and any(kg_path.resolve().is_relative_to(root) for root in roots):
+        new = with_kg(new, read_input_bytes(check_under_roots(kg_path, roots), str(kg_path))[0], str(kg_path))
         names_path = kg_path.parent / "open_kg_names.csv"
         if names_path.exists():
-            new.names = {**read_concept_names(names_path), **new.names}
+            new.names = {**read_concept_names(check_under_roots(names_path, roots), str(names_path)), **new.names}
     if with_labels_mapping:
         new = with_labels(new, ROCOV2_LABELS.read_bytes(), "data/labels/rocov2_labels.csv")
     return new
@@ -229,13 +307,55 @@ def controls() -> dict:
         "kg_mode": st.session_state.get("kg_mode", "undirected"),
         "ks": tuple(sorted(st.session_state.get("ks", [5, 10, 30]))) or (10,),
         "gain": st.session_state.get("gain", "linear"),
+        "measure": current_measure().name,
     }
+
+
+def current_measure() -> MeasureSpec:
+    """The sidebar's relevance measure: its own parameters, alpha and n from the shared sliders.
+
+    nn-IoU-hops takes one weight per hop up to n; weights are made non-increasing (each at
+    most the one before), as the measure requires.
+    """
+    key = st.session_state.get("measure", DEFAULT_MEASURE)
+    measure = MEASURES.get(key, MEASURES[DEFAULT_MEASURE])
+    alpha, hops = float(st.session_state.get("alpha", 0.5)), int(st.session_state.get("n", 1))
+    if measure.weights:
+        weights, previous = {}, 1.0
+        for hop in range(1, max(1, hops) + 1):
+            previous = min(previous, float(st.session_state.get(f"measure_w{hop}", 0.5 ** hop))) if hops else 0.0
+            weights[f"w{hop}"] = previous
+        return measure_spec(measure.key, **weights)
+    values = {"alpha": alpha, "n": hops}
+    for parameter in measure.parameters:
+        if parameter.name not in values:
+            values[parameter.name] = float(st.session_state.get(f"measure_{measure.key}_{parameter.name}",
+                                                                parameter.default))
+    return measure_spec(measure.key, **{p.name: values[p.name] for p in measure.parameters})
+
+
+def measure_controls() -> None:
+    """Sidebar: the relevance measure and its own parameters (alpha and n are the shared sliders above)."""
+    key = st.selectbox("relevance measure", list(MEASURES), index=list(MEASURES).index(DEFAULT_MEASURE), key="measure",
+                       format_func=lambda k: MEASURES[k].title,
+                       help="How two images' concept sets are compared. IoU and nn-IoU are the paper's; the others are "
+                            "explained on the 'Choose a measure' page.")
+    measure = MEASURES[key]
+    if measure.weights:
+        for hop in range(1, max(1, int(st.session_state.get("n", 1))) + 1):
+            st.slider(f"w{hop}: credit of a near match {hop} hop{'s' if hop > 1 else ''} away", 0.0, 1.0,
+                      0.5 ** hop, 0.05, key=f"measure_w{hop}", disabled=int(st.session_state.get("n", 1)) == 0)
+    for parameter in measure.parameters:
+        if parameter.name not in ("alpha", "n"):
+            st.slider(f"{parameter.name}: {parameter.help}", float(parameter.low), float(parameter.high),
+                      float(parameter.default), 0.05, key=f"measure_{key}_{parameter.name}")
+    st.caption(f"Relevance: `{current_measure().name}`")
 
 
 # --- cached computations -------------------------------------------------------------------
 
 @st.cache_resource(show_spinner="Building the knowledge graph index…", max_entries=4)
-def cached_kg(kg_digest: str, _edge_files: tuple[KGEdges, ...], _names_digest: str, _names: dict) -> KnowledgeGraph:
+def cached_kg(key: str, _edge_files: tuple[KGEdges, ...], _names: dict) -> KnowledgeGraph:
     kg = KnowledgeGraph.from_edges(_edge_files)
     return KnowledgeGraph(kg.nodes, kg.parents, {**kg.names, **_names}, kg.sources)
 
@@ -243,28 +363,34 @@ def cached_kg(kg_digest: str, _edge_files: tuple[KGEdges, ...], _names_digest: s
 def kg_of(ws: Workspace) -> KnowledgeGraph | None:
     if not ws.kg_files:
         return None
-    return cached_kg(ws.kg_digest, tuple(e for _, e in ws.kg_files.values()), digest(str(len(ws.names))), ws.names)
+    return cached_kg(ws.cache_key("kg"), tuple(e for _, e in ws.kg_files.values()), ws.names)
 
 
 @st.cache_resource(show_spinner="Preparing the pairwise engine…", max_entries=4)
-def cached_evaluator(concepts_digest: str, kg_digest: str, mode: str, labels_digest: str, _ws: Workspace) -> Evaluator:
+def cached_evaluator(key: str, mode: str, _ws: Workspace) -> Evaluator:
     return Evaluator(_ws.concepts, kg_of(_ws), mode, _ws.resolved_labels())
 
 
 def evaluator_of(ws: Workspace, mode: str) -> Evaluator:
-    return cached_evaluator(ws.concepts_digest, ws.kg_digest, mode, ws.labels_digest, ws)
+    return cached_evaluator(ws.cache_key("evaluator", mode=mode), mode, ws)
 
 
-def metric_names_for(evaluator: Evaluator, ks: tuple[int, ...]) -> list[str]:
-    return default_metric_names(ks, evaluator.label_targets())
+def metric_names_for(evaluator: Evaluator, ks: tuple[int, ...], measure: str | None = None) -> list[str]:
+    """The standard report; with a measure (canonical text) other than nn-IoU, its metrics replace nn-IoU's."""
+    if measure is None:
+        return default_metric_names(ks, evaluator.label_targets())
+    return metric_names_for_measure(ks, evaluator.label_targets(), parse_measure(measure).key)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def cached_evaluation(key: tuple, _ws: Workspace, run_names: tuple[str, ...], extra_runs: tuple[str, ...],
-                      alpha: float, n: int, mode: str, gain: str, ks: tuple[int, ...]) -> dict:
-    """Means with 95% bootstrap CIs and the per-query values (system -> queries x metrics), for the given runs."""
+def cached_evaluation(key: str, _ws: Workspace, run_names: tuple[str, ...], extra_runs: tuple[str, ...],
+                      alpha: float, n: int, mode: str, gain: str, ks: tuple[int, ...], measure: str | None = None) -> dict:
+    """Means with 95% bootstrap CIs and the per-query values (system -> queries x metrics), for the given runs.
+
+    ``measure`` (canonical text, e.g. from the sidebar) adds its metrics in place of nn-IoU's.
+    """
     evaluator = evaluator_of(_ws, mode)
-    names = metric_names_for(evaluator, ks)
+    names = metric_names_for(evaluator, ks, measure)
     runs: list[Run | AlignedRun] = [_ws.runs[name][1] for name in run_names]
     for name in extra_runs:
         if name in RELEVANCE_BASELINES:
@@ -273,16 +399,11 @@ def cached_evaluation(key: tuple, _ws: Workspace, run_names: tuple[str, ...], ex
             runs.append(evaluator.relevance_ranking(alpha if hops else 0.0, hops, BASELINE_DEPTH, max(ks), name=name))
         else:
             runs.append(baseline_run(_ws, name, alpha, n, mode))
-    evaluation = evaluator.evaluate(runs, names, alpha, n, gain)
-    rows, query_ids, values = [], {}, {}
-    for system, result in evaluation.systems.items():
-        query_ids[system] = result.query_ids
-        values[system] = np.column_stack([result.values[m] for m in names])
-        for metric, ci in zip(names, bootstrap_cis(values[system], samples=500)):
-            rows.append({"system": system, "metric": metric, "mean": ci.mean, "low": ci.low, "high": ci.high,
-                         "queries": ci.queries})
-    return {"summary": pd.DataFrame(rows), "query_ids": query_ids, "values": values, "counts": evaluation.counts,
-            "metrics": names}
+    results = evaluate_runs(evaluator, runs, names, alpha=alpha, n=n, gain=gain, measure=measure)
+    return {"summary": results.table().rename(columns={"ci_low": "low", "ci_high": "high"}),
+            "query_ids": {system: results.query_ids(system) for system in results.systems},
+            "values": {system: results.values(system) for system in results.systems},
+            "counts": results.counts, "metrics": names}
 
 
 def per_query_values(result: dict, metric: str) -> pd.DataFrame:
@@ -306,14 +427,24 @@ BASELINES = RELEVANCE_BASELINES + ("Retrieval by embeddings", "Retrieval by capt
 BASELINE_DEPTH = 100
 
 
+def baseline_settings(name: str, alpha: float, n: int, mode: str) -> tuple[float, int, str]:
+    """The (alpha, n, mode) a baseline's ranking depends on: IoU ignores alpha and n, embeddings and captions all three,
+    so that moving a slider never recomputes a ranking it cannot change."""
+    if name == "Retrieval by nn-IoU":
+        return (*effective_setting(alpha, n), mode)
+    if name == "Retrieval by IoU":
+        return 0.0, 0, mode
+    return 0.0, 0, "undirected"
+
+
 def baseline_run(ws: Workspace, name: str, alpha: float, n: int, mode: str) -> Run:
-    return cached_baseline(ws.concepts_digest, ws.kg_digest, ws.embeddings_digest, digest(str(len(ws.captions))), name,
-                           alpha, n, mode, _ws=ws)
+    alpha, n, mode = baseline_settings(name, alpha, n, mode)
+    key = ws.cache_key("baseline", name=name, alpha=alpha, n=n, mode=mode)
+    return cached_baseline(key, name, alpha, n, mode, _ws=ws)
 
 
 @st.cache_resource(show_spinner="Ranking the pool for the Table-1 baselines…", max_entries=16)
-def cached_baseline(concepts_digest: str, kg_digest: str, embeddings_digest: str, captions_digest: str, name: str,
-                    alpha: float, n: int, mode: str, _ws: Workspace) -> Run:
+def cached_baseline(key: str, name: str, alpha: float, n: int, mode: str, _ws: Workspace) -> Run:
     from evalcore.retrieval import retrieve_by_captions, retrieve_by_embeddings, retrieve_by_relevance
 
     depth = BASELINE_DEPTH
@@ -349,7 +480,10 @@ def describe_metric(name: str) -> str:
 
 
 def concept_label(ws: Workspace, cui: str, kg: KnowledgeGraph | None = None) -> str:
+    """"Name (CUI)" for researchers, the name alone for clinicians; the ID where no name is known."""
     name = ws.names.get(cui) or (kg.names.get(cui) if kg else None)
+    if name and audience() == "clinician":
+        return name
     return f"{name} ({cui})" if name else cui
 
 
@@ -380,3 +514,280 @@ def escape_markdown(text: str) -> str:
 def chip(text: str, colour: str) -> str:
     """A coloured, escaped markdown chip (Streamlit colour directive; never raw HTML)."""
     return f":{colour}-background[{escape_markdown(text)}]"
+
+
+# --- views: who is reading, honest progress, explanations ------------------------------------
+
+AUDIENCES = {"Clinician": "clinician", "Researcher": "researcher"}
+
+
+def audience() -> str:
+    """"clinician" (names only, plain words) or "researcher" (everything), from the sidebar switch."""
+    return AUDIENCES.get(st.session_state.get("audience", "Researcher"), "researcher")
+
+
+class StepProgress:
+    """A progress bar over a known number of steps, moved by the work itself: a step advances it when done,
+    and a step that reports its own fraction (a pass over the pool, block by block) moves it within."""
+
+    def __init__(self, steps: int):
+        self.steps = max(1, steps)
+        self.finished = 0
+        self.text = ""
+        self.bar = st.empty()
+
+    def _draw(self, fraction: float) -> None:
+        self.bar.progress(min(1.0, (self.finished + min(1.0, max(0.0, fraction))) / self.steps), text=self.text)
+
+    def run(self, text: str, work: Callable[[Callable[[float], None]], object]):
+        """Show ``text``, run ``work(report)`` (``report(fraction)`` may be called with 0..1), count the step."""
+        self.text = f"{text} (step {self.finished + 1} of {self.steps})"
+        self._draw(0.0)
+        result = work(self._draw)
+        self.finished += 1
+        return result
+
+    def __enter__(self) -> StepProgress:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.bar.empty()
+
+
+class PoolRanking(Mapping):
+    """A ranking of the whole pool (:class:`AlignedRun` from the evaluator) read as {query ID: retrieved IDs},
+    converted one query at a time, so that a page showing one query never converts a million IDs."""
+
+    def __init__(self, aligned: AlignedRun, concepts: ConceptSets):
+        self.aligned, self.concepts = aligned, concepts
+
+    def __getitem__(self, query: str) -> tuple[str, ...]:
+        row = self.concepts.index[query]
+        ids = self.concepts.ids
+        return tuple(ids[d] for d in self.aligned.documents[row] if d >= 0)
+
+    def __iter__(self):
+        ids = self.concepts.ids
+        return (ids[row] for row in self.aligned.query_rows)
+
+    def __len__(self) -> int:
+        return len(self.aligned.query_rows)
+
+
+def relevance_baseline(ws: Workspace, name: str, settings: dict,
+                       report: Callable[[float], None] | None = None) -> AlignedRun:
+    """Retrieval by IoU or nn-IoU over the whole pool, exactly as :func:`cached_evaluation` ranks it (the evaluator
+    keeps the ranking, so the leaderboard, Per-query and Case view share one pass), with progress per block."""
+    hops = settings["n"] if name == "Retrieval by nn-IoU" else 0
+    return evaluator_of(ws, settings["kg_mode"]).relevance_ranking(
+        settings["alpha"] if hops else 0.0, hops, BASELINE_DEPTH, max(settings["ks"]), name=name, progress=report)
+
+
+def evaluation_with_progress(ws: Workspace, run_names: tuple[str, ...], extra_runs: tuple[str, ...],
+                             settings: dict) -> dict:
+    """:func:`cached_evaluation` behind a progress bar. The slow parts run first as steps of their own, each
+    leaving its result where the evaluation finds it: the engine, each computed baseline, each pass over the pool
+    (moving the bar block by block); then the scoring."""
+    mode, alpha, n, k = settings["kg_mode"], settings["alpha"], settings["n"], max(settings["ks"])
+    relevance = [name for name in extra_runs if name in RELEVANCE_BASELINES]
+    others = [name for name in extra_runs if name not in RELEVANCE_BASELINES]
+    # Ideal rankings the metrics need and no relevance baseline computes on the way.
+    summaries = [measure for measure, baseline in (("iou", "Retrieval by IoU"), ("nn-iou", "Retrieval by nn-IoU"))
+                 if baseline not in relevance]
+    with StepProgress(2 + len(others) + len(relevance) + len(summaries)) as progress:
+        evaluator = progress.run("Preparing the knowledge-graph index and the pairwise engine",
+                                 lambda _: evaluator_of(ws, mode))
+        for name in others:
+            progress.run(f"Ranking the collection: {name}",
+                         lambda _, name=name: baseline_run(ws, name, alpha, n, mode))
+        for name in relevance:
+            progress.run(f"Ranking the collection: {name} (every image against every other)",
+                         lambda report, name=name: relevance_baseline(ws, name, settings, report))
+        for measure in summaries:
+            progress.run(f"Best possible rankings by {'IoU' if measure == 'iou' else 'nn-IoU'} (every image against "
+                         "every other)", lambda report, measure=measure: evaluator.pool_summary(
+                             measure, alpha, n, k, 0.5, report))
+        systems = len(run_names) + len(extra_runs)
+        return progress.run(f"Scoring {systems} system{'s' if systems != 1 else ''} and bootstrapping 95% intervals",
+                            lambda _: cached_evaluation(ws.evaluation_key(), ws, run_names, extra_runs, alpha, n, mode,
+                                                        settings["gain"], settings["ks"], settings.get("measure")))
+
+
+def baselines_with_progress(ws: Workspace, names: list[str], settings: dict) -> dict[str, Run]:
+    """The chosen Table-1 baselines as runs (relevance rankings read one query at a time), one progress step each."""
+    if not names:
+        return {}
+    runs = {}
+    with StepProgress(1 + len(names)) as progress:
+        progress.run("Preparing the knowledge-graph index and the pairwise engine",
+                     lambda _: evaluator_of(ws, settings["kg_mode"]))
+        for name in names:
+            if name in RELEVANCE_BASELINES:
+                aligned = progress.run(f"Ranking the collection: {name} (every image against every other)",
+                                       lambda report, name=name: relevance_baseline(ws, name, settings, report))
+                runs[name] = Run(name, PoolRanking(aligned, ws.concepts), f"retrieval:{name}")
+            else:
+                runs[name] = progress.run(f"Ranking the collection: {name}", lambda _, name=name: baseline_run(
+                    ws, name, settings["alpha"], settings["n"], settings["kg_mode"]))
+    return runs
+
+
+def changed_top(a: Run, b: Run, count: int) -> set[str]:
+    """Queries whose top ``count`` differ (as sets) between two rankings of the same pool."""
+    if isinstance(a.rankings, PoolRanking) and isinstance(b.rankings, PoolRanking):
+        first = np.sort(a.rankings.aligned.documents[:, :count], axis=1)
+        second = np.sort(b.rankings.aligned.documents[:, :count], axis=1)
+        ids = a.rankings.concepts.ids
+        return {ids[row] for row in a.rankings.aligned.query_rows[(first != second).any(axis=1)]}
+    return {q for q in a.rankings if set(a.rankings[q][:count]) != set(b.rankings.get(q, ())[:count])}
+
+
+def default_baselines(ws: Workspace) -> list[str]:
+    """With no runs loaded, every baseline that can be computed (the paper's Table 1); else none."""
+    return [] if ws.runs else available_baselines(ws)
+
+
+def keep_default_for_dataset(key: str, ws: Workspace, default: list[str]) -> None:
+    """Set a keyed multiselect to ``default`` whenever another dataset is loaded (the user's choice stays otherwise)."""
+    marker = f"{key}__dataset"
+    if st.session_state.get(marker) != ws.concepts_digest:
+        st.session_state[marker] = ws.concepts_digest
+        st.session_state[key] = default
+
+
+@st.cache_resource(max_entries=4096, show_spinner=False)
+def _cached_explanation(kg_key: str, query: tuple[str, ...], result: tuple[str, ...], n: int, mode: str, alpha: float,
+                        measure: str, _kg: KnowledgeGraph | None, _names: dict) -> Explanation:
+    return explain_pair(query, result, _kg, n, mode, alpha, measure, names=_names)
+
+
+def explanation_of(ws: Workspace, query: frozenset[str], result: frozenset[str], settings: dict,
+                   measure: str = "nn-iou") -> Explanation:
+    """Why ``result`` relates to ``query`` at the sidebar's settings (cached per pair and settings)."""
+    kg = kg_of(ws)
+    n = settings["n"] if kg is not None else 0
+    key = ws.cache_key("explanation")
+    return _cached_explanation(key, tuple(sorted(query)), tuple(sorted(result)), n, settings["kg_mode"],
+                               settings["alpha"], measure, kg, ws.names if kg is None else {})
+
+
+def pool_relevance(ws: Workspace, query_id: str, alpha: float, n: int, mode: str) -> np.ndarray:
+    """Relevance of every image of the pool to one query (-1 for the query itself), for counting ties."""
+    engine = evaluator_of(ws, mode).engine
+    row = ws.concepts.index[query_id]
+    size = len(ws.concepts)
+    values = np.asarray(engine.relevance_of_pairs(np.full(size, row), np.arange(size), alpha, n), dtype=np.float64)
+    values[row] = -1.0
+    return values
+
+
+RUN_SUFFIXES = (".trec", ".run", ".txt", ".csv")
+LISTED_IDS = 40
+
+
+def load_rocov2_complete(folder: str, progress: StepProgress | None = None) -> Workspace:
+    """:func:`load_rocov2`, then the run files of a ``runs/`` folder beside the concepts, a report row for every
+    file read (captions, names and the concept IDs they leave unnamed, images), and the KG index built."""
+    roots = server_data_roots()
+    root = check_under_roots(folder, roots)
+    runs_folder = root / "runs"
+    run_files = sorted(p for p in runs_folder.iterdir() if p.suffix.lower() in RUN_SUFFIXES) \
+        if runs_folder.is_dir() else []
+
+    if progress is not None:
+        progress.steps = 2 + len(run_files)
+
+    def step(text: str, work: Callable[[Callable[[float], None]], object]):
+        return progress.run(text, work) if progress is not None else work(lambda _: None)
+
+    new = step("Reading the concepts, captions, concept names, knowledge graph and labels",
+               lambda _: load_rocov2(folder))
+    vocabulary = set(new.concepts.vocabulary)
+    captions_path = root / "test_captions.csv"
+    if captions_path.exists():
+        without = sum(1 for i in new.concepts.ids if i not in new.captions)
+        report(new, str(captions_path), "captions", f"{len(new.captions):,}",
+               f"{without:,} images have no caption" if without else "")
+    mapping_path = root / "cui_mapping.csv"
+    mapped: dict[str, str] = {}
+    if mapping_path.exists():
+        mapped = read_concept_names(mapping_path)
+        unnamed = sorted(vocabulary - set(mapped))
+        problems = ""
+        if unnamed:
+            from_kg = sum(1 for c in unnamed if c in new.names)
+            listed = ", ".join(unnamed[:LISTED_IDS]) + (f" and {len(unnamed) - LISTED_IDS:,} more"
+                                                        if len(unnamed) > LISTED_IDS else "")
+            problems = (f"{len(unnamed):,} concept IDs of the concept file have no name here: {listed}"
+                        + (f" ({from_kg:,} named by the KG's names file)" if from_kg else ""))
+        report(new, str(mapping_path), "concept names", f"{len(mapped):,}", problems)
+    for kg_file in new.kg_files:
+        names_path = Path(kg_file).parent / "open_kg_names.csv"
+        if names_path.exists():
+            added = sum(1 for c in new.names if c not in mapped)
+            report(new, str(names_path), "KG node names", f"{added:,} names beyond the concept names")
+    if new.image_folder is not None:
+        files = {p.stem for p in new.image_folder.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png")}
+        found = len(files & set(new.concepts.ids))
+        report(new, str(new.image_folder), "images", f"{len(files):,} files",
+               f"{found:,} of {len(new.concepts):,} images have a file; the others show as text")
+    if not run_files:
+        report(new, str(runs_folder), "runs", 0, "no run files: the leaderboard computes the Table-1 baselines")
+    for path in run_files:
+        new = step(f"Reading run {path.name}", lambda _, path=path, current=new: with_run(
+            current, read_input_bytes(check_under_roots(path, roots), str(path))[0], str(path)))
+    step("Building the knowledge-graph index", lambda _: kg_of(new))
+    return new
+
+
+
+@st.cache_resource
+def _remembered_stores() -> dict[str, OrderedDict]:
+    return {}
+
+
+def remembered(store: str, key: tuple, compute: Callable[[], object], max_entries: int = 8):
+    """``compute()`` once per key, shared by every session (like ``st.cache_resource``) but free to draw progress
+    while it runs, which a cached function may not (Streamlit would replay the drawing)."""
+    entries = _remembered_stores().setdefault(store, OrderedDict())
+    if key in entries:
+        entries.move_to_end(key)
+        return entries[key]
+    value = compute()
+    entries[key] = value
+    while len(entries) > max_entries:
+        entries.popitem(last=False)
+    return value
+
+
+# --- choosing a relevance measure ------------------------------------------------------------
+
+def comparison_measures(chosen: str) -> list[str]:
+    """Every registry measure at its defaults, and the sidebar's measure where its parameters differ."""
+    names = [spec.name for spec in default_measures()]
+    return names + ([chosen] if chosen not in names else [])
+
+
+def measure_comparison_key(ws: Workspace, measures: tuple[str, ...], baselines: tuple[str, ...], alpha: float, n: int,
+                           mode: str, samples: int) -> str:
+    return ws.cache_key("measures", measures=measures, baselines=baselines, alpha=alpha, n=n, mode=mode, samples=samples)
+
+
+def measure_comparison(ws: Workspace, measures: tuple[str, ...], baselines: tuple[str, ...], alpha: float, n: int,
+                       mode: str, samples: int = 2000, progress: Callable[[float, str], None] | None = None,
+                       compute: bool = True):
+    """:func:`evalcore.measure_comparison.compare_measures` over the loaded runs and the chosen baselines
+    (the relevance baselines at the sidebar's alpha and n); None when not computed yet and ``compute`` is False.
+
+    Kept for the session under :func:`measure_comparison_key`, so that progress can be shown while it runs.
+    """
+    from evalcore.measure_comparison import compare_measures
+
+    key = measure_comparison_key(ws, measures, baselines, alpha, n, mode, samples)
+    store = st.session_state.setdefault("measure_comparisons", {})
+    if key not in store and compute:
+        evaluator = evaluator_of(ws, mode)
+        systems: list[Run | AlignedRun] = [run for _, run in ws.runs.values()]
+        systems += [baseline_run(ws, name, alpha, n, mode) for name in baselines]
+        store[key] = compare_measures(evaluator, measures, systems, samples=samples, progress=progress)
+    return store.get(key)

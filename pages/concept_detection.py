@@ -8,7 +8,17 @@ import streamlit as st
 from evalcore.detection import detection_f1, read_predictions
 from evalcore.errors import CBIRLensError
 from evalcore.kg import neighbour_sets
-from pages.common import DEMO, concept_label, controls, kg_of, require_concepts, synthetic_banner, workspace
+from pages.common import (
+    DEMO,
+    chip,
+    concept_label,
+    controls,
+    escape_markdown,
+    kg_of,
+    require_concepts,
+    synthetic_banner,
+    workspace,
+)
 
 st.title("Concept detection")
 ws = workspace()
@@ -41,6 +51,8 @@ if use_demo:
 subset_text = st.text_area("Concept subset for the secondary F1 (CUIs separated by spaces, commas or lines)",
                            value="C0040405 C1306645 C0024485 C0041618 C0002978 C0032743", key="subset")
 subset = frozenset(t.strip().upper() for t in subset_text.replace(",", " ").split() if t.strip())
+if subset:
+    st.caption("Subset: " + escape_markdown(", ".join(sorted(ws.names.get(c, c) for c in subset))))
 
 primary = detection_f1(ws.concepts, sets)
 secondary = detection_f1(ws.concepts, sets, subset=subset) if subset else None
@@ -61,12 +73,31 @@ if predictions.problems:
     st.subheader("Validation problems")
     st.dataframe(pd.DataFrame(predictions.problems, columns=["line", "problem"]), hide_index=True, key="problems")
 
+def names_of(concepts: frozenset[str]) -> list[str]:
+    return sorted(ws.names.get(c) or (kg.names.get(c) if kg else None) or c for c in concepts)
+
+
 rows = []
 for image_id, value in primary.per_image.items():
     truth = ws.concepts[image_id]
     predicted = sets.get(image_id, frozenset())
     rows.append({"image": image_id, "F1": value, "soft F1": soft.per_image.get(image_id) if soft else None,
-                 "ground truth": "; ".join(concept_label(ws, c, kg) for c in sorted(truth)),
-                 "predicted": "; ".join(concept_label(ws, c, kg) for c in sorted(predicted))})
+                 "found": names_of(truth & predicted), "missed": names_of(truth - predicted),
+                 "wrong": names_of(predicted - truth)})
+table = pd.DataFrame(rows).sort_values("F1")
 st.subheader("Per image")
-st.dataframe(pd.DataFrame(rows).sort_values("F1"), hide_index=True, key="detection_table")
+st.caption("Found: predicted and true. Missed: true but not predicted. Wrong: predicted but not true. Sorted from "
+           "the worst image; click a column name to sort, hover a cell for the whole list.")
+st.dataframe(table, hide_index=True, key="detection_table", width="stretch",
+             column_config={"image": st.column_config.TextColumn(width="small"),
+                            "F1": st.column_config.NumberColumn(format="%.3f", width=60),
+                            "soft F1": st.column_config.NumberColumn(format="%.3f", width=60),
+                            "found": st.column_config.ListColumn(width="large"),
+                            "missed": st.column_config.ListColumn(width="medium"),
+                            "wrong": st.column_config.ListColumn(width="medium")})
+chosen = st.selectbox("One image in full", table.image.tolist(), key="detection_image")
+truth, predicted = ws.concepts[chosen], sets.get(chosen, frozenset())
+for title, concepts, colour in (("Found", truth & predicted, "green"), ("Missed", truth - predicted, "orange"),
+                                ("Wrong", predicted - truth, "red")):
+    chips = " ".join(chip(concept_label(ws, c, kg), colour) for c in sorted(concepts)) or "none"
+    st.markdown(f"**{title}:** {chips}")

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pandas as pd
 import streamlit as st
 
 from evalcore.readers import read_captions, read_concept_names, read_embeddings
 from pages.common import (
+    StepProgress,
     digest,
+    escape_markdown,
     guarded_load,
     load_demo,
-    load_rocov2,
+    load_rocov2_complete,
     read_image_zip,
     report,
     synthetic_banner,
@@ -36,11 +39,15 @@ with left:
         st.rerun()
 with right:
     folder = st.text_input("ROCOv2 folder", value="../shared/data/rocov2", key="rocov2_folder",
-                           help="A folder with test_concepts.csv, test_captions.csv, cui_mapping.csv and images/.")
-    if st.button("Load ROCOv2 folder (test split)", key="load_rocov2"):
-        with st.spinner("Reading ROCOv2…"):
-            if guarded_load(lambda: load_rocov2(folder)):
-                st.rerun()
+                           help="A folder with test_concepts.csv, test_captions.csv, cui_mapping.csv and images/. "
+                                "The server reads only folders under its data folders (CBIR_LENS_DATA_ROOTS or the "
+                                "data_roots secret).")
+    if st.button("Load ROCOv2 folder (test split)", key="load_rocov2",
+                 help="Also reads any run files in a runs/ folder inside it."):
+        with StepProgress(1) as progress:
+            loaded = guarded_load(lambda: load_rocov2_complete(folder, progress))
+        if loaded:
+            st.rerun()
 
 
 def add_uploads(kind: str, files, adder) -> None:
@@ -53,6 +60,15 @@ def add_uploads(kind: str, files, adder) -> None:
         data = upload.getvalue()
         if guarded_load(lambda data=data, upload=upload: adder(workspace(), data, upload.name)):
             st.success(f"Loaded {upload.name}")
+
+
+def with_run_shown(current, data: bytes, name: str):
+    """Read a run with a progress bar: a depth-1000 run of 10 million lines takes seconds."""
+    bar = st.progress(0.0, text=f"Reading {name}")
+    try:
+        return with_run(current, data, name, progress=lambda fraction, message: bar.progress(fraction, text=message))
+    finally:
+        bar.empty()
 
 
 def with_names(current, data: bytes, name: str):
@@ -78,7 +94,7 @@ def with_images(current, data: bytes, name: str):
 
 def with_embeddings(current, data: bytes, name: str, ids: bytes | None = None, ids_name: str | None = None):
     embeddings = read_embeddings(data, name, ids, ids_name)
-    new = replace(current, embeddings=embeddings, embeddings_digest=digest(data), reports=list(current.reports))
+    new = replace(current, embeddings=embeddings, embeddings_digest=digest(data, ids), reports=list(current.reports))
     report(new, name, "embeddings", f"{len(embeddings.ids):,} x {embeddings.vectors.shape[1]}")
     return new
 
@@ -95,7 +111,7 @@ with c1:
     add_uploads("concepts", [st.file_uploader("Concept sets (ID,CUIs CSV or ID<TAB>C1,C2)", type=["csv", "txt", "tsv"],
                                               key="up_concepts")], with_new_concepts)
     add_uploads("runs", st.file_uploader("Run files (TREC or CSV), several at once", type=["trec", "txt", "csv", "run"],
-                                         accept_multiple_files=True, key="up_runs"), with_run)
+                                         accept_multiple_files=True, key="up_runs"), with_run_shown)
     add_uploads("kg", st.file_uploader("Knowledge graph files (edge list, MRREL.RRF, OBO)",
                                        type=["csv", "tsv", "rrf", "obo", "txt"], accept_multiple_files=True,
                                        key="up_kg"), with_kg)
@@ -129,4 +145,9 @@ summary = {
 }
 st.dataframe(pd.DataFrame(summary.items(), columns=["input", "loaded"]), hide_index=True, width="stretch")
 st.subheader("Validation report")
-st.dataframe(pd.DataFrame(ws.reports), hide_index=True, width="stretch", key="validation_report")
+st.dataframe(pd.DataFrame(ws.reports), hide_index=True, width="stretch", key="validation_report",
+             column_config={"file": st.column_config.TextColumn(width="large"),
+                            "problems": st.column_config.TextColumn(width="large")})
+for row in ws.reports:
+    if row["problems"] != "none":
+        st.caption(f"**{escape_markdown(Path(row['file']).name)}**: {escape_markdown(row['problems'])}")

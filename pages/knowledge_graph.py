@@ -1,8 +1,9 @@
-"""Knowledge graph: a concept's neighbourhood, the shortest path between two concepts, coverage."""
+"""Knowledge graph: the shortest path between two concepts, a concept's neighbourhood, coverage."""
 
 from __future__ import annotations
 
 import math
+import textwrap
 from collections import Counter
 
 import networkx as nx
@@ -10,7 +11,22 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from pages.common import concept_label, controls, escape_markdown, kg_of, require_concepts, synthetic_banner, workspace
+from evalcore.explain import PathStep, example_path_pair, path_phrase, paths_dot, search_concepts
+from evalcore.kg import KnowledgeGraph
+from pages.common import (
+    audience,
+    concept_label,
+    controls,
+    escape_markdown,
+    kg_of,
+    require_concepts,
+    synthetic_banner,
+    workspace,
+)
+
+LABELLED_NODES = 40
+LINK_WORDS = {"": "start", "is_a": "broader: the previous is a kind of it (up)",
+              "has_child": "narrower: a kind of the previous (down)"}
 
 st.title("Knowledge graph")
 ws = workspace()
@@ -22,61 +38,138 @@ if kg is None:
     st.info("No knowledge graph loaded: add one on the Data page.")
     st.stop()
 settings = controls()
+who = audience()
 frequency = Counter(c for s in ws.concepts.sets for c in s)
 coverage = kg.coverage(ws.concepts.sets)
 c1, c2, c3 = st.columns(3)
-c1.metric("Dataset CUIs in the KG", f"{coverage['concepts_in_kg']:,} / {coverage['concepts']:,}")
+c1.metric("Dataset concepts in the KG", f"{coverage['concepts_in_kg']:,} / {coverage['concepts']:,}")
 c2.metric("Occurrences covered", f"{coverage['occurrence_coverage']:.1%}")
 c3.metric("KG nodes / edges", f"{kg.number_of_nodes():,} / {kg.number_of_edges():,}")
 
-options = sorted((c for c in frequency if c in kg.index), key=lambda c: -frequency[c])
-labels = {c: f"{concept_label(ws, c, kg)} · {frequency[c]:,} images" for c in options}
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def searchable_names(key: str, _kg: KnowledgeGraph, _names: dict, _vocabulary: tuple[str, ...]) -> dict[str, str]:
+    """Every KG node and dataset concept with its name (the ID where none is known)."""
+    names = {node: _kg.names.get(node, node) for node in _kg.nodes}
+    names.update({c: _names.get(c) or names.get(c, c) for c in _vocabulary})
+    return names
 
 
-def find(label: str, key: str, default: int = 0) -> str | None:
-    text = st.text_input(f"Search {label} by CUI or name", key=f"{key}_search").strip().lower()
-    found = [c for c in options if text in labels[c].lower()] if text else options
+@st.cache_data(max_entries=8, show_spinner=False)
+def default_pair(key: str, mode: str, _kg: KnowledgeGraph, _frequency: dict) -> tuple[str, str] | None:
+    return example_path_pair(_kg, _frequency, mode)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def matches(key: str, text: str, _names: dict[str, str], _frequency: Counter) -> list[str]:
+    """Search results, kept per text: every rerun of the page would otherwise scan the 65,000 names again."""
+    return search_concepts(text, _names, _frequency)
+
+
+names = searchable_names(ws.cache_key("kg_search"), kg, ws.names, tuple(frequency))
+in_kg = sorted((c for c in frequency if c in kg.index), key=lambda c: (-frequency[c], names[c].lower()))
+pair = default_pair(ws.cache_key("kg_default_pair", mode=settings["kg_mode"]), settings["kg_mode"], kg, dict(frequency))
+
+
+def label(node: str) -> str:
+    text = concept_label(ws, node, kg)
+    if frequency.get(node):
+        text += f" · {frequency[node]:,} image{'s' if frequency[node] != 1 else ''}"
+    elif node not in frequency:
+        text += " · not in the dataset"
+    return text
+
+
+def find(title: str, key: str, default: str | None) -> str | None:
+    """A search box and the matching concepts, best first; a new search text selects its best match."""
+    text = st.text_input(f"Search {title} by name or CUI", key=f"{key}_search").strip()
     if text:
-        # Beyond the dataset's concepts, any KG term may be a path end (e.g. the parent "Blood Vessels").
-        found += [n for n in kg.nodes if n not in frequency and text in concept_label(ws, n, kg).lower()][:300]
-        labels.update({n: concept_label(ws, n, kg) for n in found if n not in labels})
-    if not found:
-        st.warning(f"No dataset concept in the KG matches {text!r}.")
-        return None
-    return st.selectbox(label, found[:300], index=min(default, len(found[:300]) - 1), key=key,
-                        format_func=lambda c: labels[c])
+        found = matches(ws.cache_key("kg_search"), text, names, frequency)
+        if not found:
+            st.warning(f"No concept matches {text!r}.")
+            return None
+        best = found[0]
+        st.caption(f"{len(found):,} match{'es' if len(found) != 1 else ''}, best first: exact name, then names "
+                   "starting with the text, then names containing it.")
+    else:
+        found = in_kg[:300]
+        if default is not None and default not in found:
+            found = [default, *found]
+        if not found:
+            return None
+        best = default if default in found else found[0]
+    # Set through the session state (not a default index), so that the browser shows the new choice too.
+    marker = f"{key}__searched"
+    if st.session_state.get(marker) != text or st.session_state.get(key) not in found:
+        st.session_state[marker] = text
+        st.session_state[key] = best
+    return st.selectbox(title, found, key=key, format_func=label)
 
 
-def draw(graph: nx.Graph, highlight: set[str], title: str, key: str) -> None:
-    positions = nx.spring_layout(graph, seed=1) if len(graph) > 1 else {n: (0, 0) for n in graph}
+def draw_network(graph: nx.Graph, highlight: set[str], title: str, key: str) -> None:
+    """A neighbourhood as a network; full names, wrapped, and room at the edges so no label is cut."""
+    positions = nx.spring_layout(graph, seed=1) if len(graph) > 1 else {n: (0.0, 0.0) for n in graph}
     edge_x, edge_y = [], []
     for a, b in graph.edges:
         edge_x += [positions[a][0], positions[b][0], None]
         edge_y += [positions[a][1], positions[b][1], None]
     nodes = list(graph.nodes)
+    # Past a few dozen nodes only the chosen and the dataset's concepts are labelled; the rest on hover.
+    labelled = set(nodes) if len(nodes) <= LABELLED_NODES else {n for n in nodes if n in highlight or n in frequency}
     figure = go.Figure([
         go.Scatter(x=edge_x, y=edge_y, mode="lines", line={"color": "#999", "width": 1}, hoverinfo="none"),
         go.Scatter(x=[positions[n][0] for n in nodes], y=[positions[n][1] for n in nodes], mode="markers+text",
-                   text=[concept_label(ws, n, kg).split(" (")[0][:24] for n in nodes], textposition="top center",
+                   text=["<br>".join(textwrap.wrap(names.get(n, n), 22)) if n in labelled else "" for n in nodes],
+                   textposition="top center", textfont={"size": 11},
                    hovertext=[f"{concept_label(ws, n, kg)}<br>{frequency.get(n, 0):,} images" for n in nodes],
                    hoverinfo="text",
                    marker={"size": [10 + 3 * math.log1p(frequency.get(n, 0)) for n in nodes],
                            "color": ["#d62728" if n in highlight else ("#1f77b4" if n in frequency else "#c7c7c7")
                                      for n in nodes]}),
     ])
-    figure.update_layout(title=title, showlegend=False, height=480, xaxis={"visible": False},
-                         yaxis={"visible": False}, margin={"t": 40})
+    xs = [positions[n][0] for n in nodes] or [0.0]
+    ys = [positions[n][1] for n in nodes] or [0.0]
+    pad_x, pad_y = 0.25 * (max(xs) - min(xs) or 1), 0.15 * (max(ys) - min(ys) or 1)
+    figure.update_layout(title=title, showlegend=False, height=560, margin={"t": 50, "l": 10, "r": 10, "b": 10},
+                         xaxis={"visible": False, "range": [min(xs) - pad_x, max(xs) + pad_x]},
+                         yaxis={"visible": False, "range": [min(ys) - pad_y, max(ys) + 1.5 * pad_y]})
     st.plotly_chart(figure, key=key)
 
 
+st.subheader("Shortest path between two concepts")
+st.caption("Type part of a name (or a CUI); the best match is selected and the others are listed in the box.")
+left, right = st.columns(2)
+with left:
+    source = find("From", "kg_from", pair[0] if pair else None)
+with right:
+    target = find("To", "kg_to", pair[1] if pair else None)
+if source and target:
+    missing = [concept_label(ws, c, kg) for c in (source, target) if c not in kg.index]
+    path = kg.shortest_path(source, target, settings["kg_mode"])
+    if missing:
+        st.warning(f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} not in the knowledge graph, "
+                   "so no path can reach it.")
+    elif path is None:
+        st.warning(f"No path between these concepts in {settings['kg_mode']} mode.")
+    else:
+        steps = [PathStep(node, names.get(node, node), link) for node, link in path]
+        hops = len(path) - 1
+        st.markdown(f"**Distance: {hops} hop{'s' if hops != 1 else ''}.** "
+                    + path_phrase(steps, lambda s: f"*{escape_markdown(s)}*") + ".")
+        st.graphviz_chart(paths_dot([steps], {source}, {target}, "LR"), width="content")
+        st.dataframe(pd.DataFrame([{"step": i, "concept": concept_label(ws, node, kg), "link": LINK_WORDS[link]}
+                                   for i, (node, link) in enumerate(path)]), hide_index=True, key="kg_path_table",
+                     width="stretch")
+
 st.subheader("Neighbourhood")
-st.caption("Red: the chosen concept(s). Blue: concepts that occur in the dataset (size = frequency). Grey: other KG terms.")
-centre = find("Concept", "kg_concept")
-hops = st.slider("Hops shown", 1, 3, max(1, settings["n"]), key="kg_hops")
-if centre:
-    reached = kg.distances_from(centre, hops, settings["kg_mode"])
+st.caption("Red: the chosen concept. Blue: concepts that occur in the dataset (size = how often). Grey: other KG "
+           "terms (names on hover when many).")
+centre = find("Concept", "kg_concept", source or (pair[0] if pair else None))
+hops_shown = st.slider("Hops shown", 1, 3, max(1, settings["n"]), key="kg_hops")
+if centre and centre in kg.index:
+    reached = kg.distances_from(centre, hops_shown, settings["kg_mode"])
     if len(reached) > 150:
-        st.caption(f"{len(reached):,} nodes within {hops} hops; showing the 150 closest.")
+        st.caption(f"{len(reached):,} nodes within {hops_shown} hops; showing the 150 closest.")
         reached = dict(sorted(reached.items(), key=lambda item: item[1])[:150])
     graph = nx.Graph()
     graph.add_nodes_from(reached)
@@ -85,26 +178,11 @@ if centre:
         for j in kg.parents.indices[kg.parents.indptr[i]: kg.parents.indptr[i + 1]]:
             if kg.nodes[j] in reached:
                 graph.add_edge(node, kg.nodes[j])
-    draw(graph, {centre}, f"Within {hops} hop(s) of {concept_label(ws, centre, kg)}", "kg_neighbourhood")
+    draw_network(graph, {centre}, f"Within {hops_shown} hop(s) of {names.get(centre, centre)}", "kg_neighbourhood")
     table = pd.DataFrame([{"concept": concept_label(ws, n, kg), "hops": d, "images": frequency.get(n, 0)}
                           for n, d in sorted(reached.items(), key=lambda item: item[1]) if n != centre])
-    st.dataframe(table, hide_index=True, key="kg_neighbour_table")
-
-st.subheader("Shortest path between two concepts")
-left, right = st.columns(2)
-with left:
-    source = find("From", "kg_from")
-with right:
-    target = find("To", "kg_to", default=1)
-if source and target:
-    path = kg.shortest_path(source, target, settings["kg_mode"])
-    if path is None:
-        st.warning("No path between these concepts in this KG mode.")
-    else:
-        st.markdown(f"**Distance: {len(path) - 1} hop(s)** — " + " → ".join(
-            escape_markdown(concept_label(ws, node, kg)) for node, _ in path))
-        st.dataframe(pd.DataFrame([{"step": i, "concept": concept_label(ws, node, kg),
-                                    "link": {"": "start", "is_a": "is a (up)", "has_child": "has child (down)"}[link]}
-                                   for i, (node, link) in enumerate(path)]), hide_index=True, key="kg_path_table")
-        graph = nx.path_graph([node for node, _ in path])
-        draw(graph, {source, target}, "Shortest path", "kg_path")
+    st.dataframe(table, hide_index=True, key="kg_neighbour_table", width="stretch")
+elif centre:
+    st.info(f"{concept_label(ws, centre, kg)} is not in the knowledge graph.")
+if who == "clinician":
+    st.caption("A hop is one *is a kind of* link, e.g. *Veins* is a kind of *Blood Vessels*.")

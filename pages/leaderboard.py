@@ -9,19 +9,37 @@ import streamlit as st
 
 from evalcore.compare import compare_systems
 from evalcore.errors import CBIRLensError
-from evalcore.evaluation import align_run
+from evalcore.qrels import graded_judgments
+from evalcore.tables import (
+    GROUP_TITLES,
+    PLAIN_GROUP_TITLES,
+    best_systems,
+    describe_family,
+    format_p_value,
+    grouped_metrics,
+    latex_table,
+    plain_metric_label,
+    results_csv,
+    wide_summary,
+)
 from pages.common import (
+    audience,
     available_baselines,
     baseline_run,
-    cached_evaluation,
     controls,
+    default_baselines,
     describe_metric,
+    escape_markdown,
+    evaluation_with_progress,
     evaluator_of,
+    keep_default_for_dataset,
     per_query_long,
     require_concepts,
     synthetic_banner,
     workspace,
 )
+
+BEST_STYLE = "background-color: #d4edda; font-weight: bold"
 
 st.title("Leaderboard")
 ws = workspace()
@@ -29,103 +47,178 @@ synthetic_banner(ws)
 if not require_concepts(ws):
     st.stop()
 settings = controls()
-st.write("Each row is a retrieval system; each column a metric averaged over queries, with its 95% bootstrap "
-         "confidence interval. Relevance between two images is the overlap of their concepts (IoU), or nn-IoU, "
-         "which also credits concepts that are neighbours in the knowledge graph.")
+who = audience()
+if who == "clinician":
+    st.write("Each row is a retrieval system; each column a score from 0 to 1 averaged over all query images (higher "
+             "is better), with the range it would most likely fall in on another sample of images (low, high). The "
+             "best value per column is green.")
+else:
+    st.write("Each row is a retrieval system; each column a metric averaged over queries, with its 95% bootstrap "
+             "confidence interval (low, high). Relevance between two images is the overlap of their concepts (IoU), "
+             "or nn-IoU, which also credits concepts that are neighbours in the knowledge graph. The best value per "
+             "column is green.")
 
-baselines = st.multiselect("Table-1 baselines (computed here, ranked over the whole pool)", available_baselines(ws),
-                           default=[], key="baselines",
-                           help="The paper's Table 1: retrieval by IoU, by nn-IoU and by embeddings.")
+options = available_baselines(ws)
+keep_default_for_dataset("baselines", ws, default_baselines(ws))
+st.session_state["baselines"] = [b for b in st.session_state.get("baselines", []) if b in options]
+baselines = st.multiselect("Table-1 baselines (computed here, ranked over the whole collection)", options,
+                           key="baselines", persist_state="session",
+                           help="The paper's Table 1: retrieval by IoU, by nn-IoU and by caption (or image) embeddings.")
 run_names = tuple(ws.runs)
 if not run_names and not baselines:
-    st.info("No runs loaded: upload run files on the Data page or choose a Table-1 baseline.")
+    st.info("No runs loaded: upload run files on the Data page or choose a Table-1 baseline above.")
     st.stop()
 
-key = ws.evaluation_key()
 try:
-    with st.spinner("Evaluating runs (ideal rankings over the whole pool)…"):
-        result = cached_evaluation(key, ws, run_names, tuple(baselines), settings["alpha"], settings["n"],
-                                   settings["kg_mode"], settings["gain"], settings["ks"])
+    result = evaluation_with_progress(ws, run_names, tuple(baselines), settings)
 except CBIRLensError as error:
     st.error(str(error))
     st.stop()
 
 summary: pd.DataFrame = result["summary"]
 metrics = result["metrics"]
-means = summary.pivot(index="system", columns="metric", values="mean")[metrics]
-shown = summary.assign(text=summary.apply(
-    lambda r: "—" if np.isnan(r["mean"]) else f"{r['mean']:.4f} [{r['low']:.4f}, {r['high']:.4f}]", axis=1))
-table = shown.pivot(index="system", columns="metric", values="text")[metrics]
-default_columns = [m for m in metrics if m.split("@")[0] in ("CUI", "nn-CUI", "P")][:12] or metrics[:12]
-columns = st.multiselect("Metrics shown", metrics, default=default_columns, key="leaderboard_metrics")
-st.dataframe(table[columns] if columns else table, width="stretch", key="leaderboard_table",
-             column_config={m: st.column_config.TextColumn(m, help=describe_metric(m)) for m in metrics})
+
+
+def header(metric: str) -> str:
+    return plain_metric_label(metric) if who == "clinician" else metric
+
+
+def short_header(metric: str) -> str:
+    """The column name inside its family's table, whose title already names the label target."""
+    return plain_metric_label(metric).split(":")[0] if who == "clinician" else metric.split("[")[0]
+
+
+def group_table(family: str, family_metrics: list[str], key: str) -> None:
+    """Systems x (mean, CI low, CI high) for a few metrics, numeric, best mean per metric marked."""
+    title = plain_metric_label(family_metrics[0]).split(": ", 1)[1] if who == "clinician" else family
+    if who == "clinician":
+        st.markdown(f"**{escape_markdown(title.capitalize())}**")
+    else:
+        st.markdown(f"**{escape_markdown(title)}**: {escape_markdown(describe_family(family_metrics[0]))}")
+    wide = wide_summary(summary, family_metrics)
+    config = {"_index": st.column_config.TextColumn("system", width="medium", pinned=True)}
+    for metric in family_metrics:
+        config[metric] = st.column_config.NumberColumn(short_header(metric), help=describe_metric(metric))
+        config[f"{metric} low"] = st.column_config.NumberColumn(
+            "CI low", help=f"Lower end of the 95% bootstrap confidence interval of {metric}", width="small")
+        config[f"{metric} high"] = st.column_config.NumberColumn(
+            "CI high", help=f"Upper end of the 95% bootstrap confidence interval of {metric}", width="small")
+    styled = wide.style.format("{:.4f}", na_rep="—")
+    for metric in family_metrics:
+        best = best_systems(summary, metric)
+        styled = styled.map(lambda _: BEST_STYLE, subset=pd.IndexSlice[best, [metric]]) if best else styled
+    st.dataframe(styled, column_config=config, key=key, width="content")
+
+
+groups = grouped_metrics(metrics)
+# One group at a time (only its tables are built); each table is one metric family, its columns the K values.
+group = st.segmented_control("Metrics", list(groups), default=next(iter(groups)), required=True,
+                             format_func=(PLAIN_GROUP_TITLES if who == "clinician" else GROUP_TITLES).get,
+                             key="leaderboard_group") or next(iter(groups))
+families = groups[group]
+if group == "other":
+    family = st.selectbox("Metric family", list(families), key="leaderboard_family",
+                          format_func=lambda f: f"{f}: {describe_family(families[f][0])}")
+    group_table(family, families[family], f"leaderboard_{group}")
+else:
+    for family, family_metrics in families.items():
+        group_table(family, family_metrics, f"leaderboard_{group}_{family}")
 st.caption(f"alpha = {settings['alpha']}, n = {settings['n']}, KG mode {settings['kg_mode']}, "
            f"{settings['gain']} gain. Hover a column name for its meaning in plain words.")
 
-focus = st.selectbox("Metric for the chart and the significance tests", metrics,
+focus = st.selectbox("Metric for the chart and the significance tests", metrics, format_func=header,
                      index=metrics.index("nn-CUI@10") if "nn-CUI@10" in metrics else 0, key="focus_metric")
-st.markdown(f"**{focus}** — {describe_metric(focus)}")
+if who == "researcher":
+    st.markdown(f"**{header(focus)}**: {describe_metric(focus)}")
 focus_rows = summary[summary.metric == focus].sort_values("mean", ascending=False)
 chart = go.Figure(go.Bar(
     x=focus_rows.system, y=focus_rows["mean"],
     error_y={"type": "data", "symmetric": False, "array": focus_rows.high - focus_rows["mean"],
              "arrayminus": focus_rows["mean"] - focus_rows.low}))
-chart.update_layout(yaxis_title=focus, height=360, margin={"t": 20})
+chart.update_layout(yaxis_title=header(focus), height=380, margin={"t": 20}, xaxis={"automargin": True},
+                    yaxis={"rangemode": "tozero"})
 st.plotly_chart(chart, key="leaderboard_chart")
+st.caption("Bars: mean over queries; whiskers: 95% bootstrap confidence interval.")
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def comparisons_for(key: tuple, focus: str, _values: dict) -> list:
+    return compare_systems(_values, samples=2000)
+
 
 focus_column = metrics.index(focus)
 values = {system: dict(zip(result["query_ids"][system], per_system[:, focus_column]))
           for system, per_system in result["values"].items()}
 if len(values) >= 2:
-    comparisons = compare_systems(values, samples=2000)
+    key = (ws.evaluation_key(), run_names, tuple(baselines), settings["alpha"], settings["n"], settings["kg_mode"],
+           settings["gain"], settings["ks"])
+    comparisons = comparisons_for(key, focus, values)
     names = list(values)
     matrix = pd.DataFrame(np.nan, index=names, columns=names)
     for c in comparisons:
         matrix.loc[c.system_a, c.system_b] = matrix.loc[c.system_b, c.system_a] = c.p_randomization_holm
-    st.markdown("**Is the difference real?** Paired randomization test between each pair of systems, "
-                "p-values corrected for multiple comparisons (Holm). Green: p < 0.05.")
+    if who == "clinician":
+        st.markdown("**Is the difference real?** Green: the difference between two systems is unlikely to be chance "
+                    "(p < 0.05, allowing for the several pairs compared).")
+    else:
+        st.markdown("**Is the difference real?** Paired randomization test between each pair of systems; p-values "
+                    "corrected for testing several pairs at once (Holm). Green: p < 0.05, a difference unlikely to be "
+                    "chance.")
     heat = go.Figure(go.Heatmap(z=matrix.values, x=names, y=names, zmin=0, zmax=0.1,
                                 colorscale=[[0, "#1a9850"], [0.5, "#fee08b"], [1, "#d73027"]],
-                                text=matrix.map(lambda p: "" if np.isnan(p) else f"{p:.4f}").values,
-                                texttemplate="%{text}", colorbar={"title": "Holm p"}))
-    heat.update_layout(height=120 + 40 * len(names), margin={"t": 20})
+                                text=matrix.map(lambda p: "" if np.isnan(p) else format_p_value(p)).values,
+                                texttemplate="%{text}", colorbar={"title": "p (corrected)"}))
+    heat.update_layout(height=200 + 45 * len(names), margin={"t": 20, "l": 10, "b": 10},
+                       xaxis={"automargin": True, "tickangle": -20}, yaxis={"automargin": True, "autorange": "reversed"})
     st.plotly_chart(heat, key="significance_matrix")
-    st.dataframe(pd.DataFrame([c.__dict__ for c in comparisons]), hide_index=True, key="comparisons")
+    if who == "researcher":
+        table = pd.DataFrame([{
+            "system A": c.system_a, "system B": c.system_b, "A - B": c.mean_difference,
+            "p rand.": format_p_value(c.p_randomization), "p t-test": format_p_value(c.p_t_test),
+            "p rand. Holm": format_p_value(c.p_randomization_holm), "p t-test Holm": format_p_value(c.p_t_test_holm),
+            "queries": c.queries} for c in comparisons])
+        help_holm = "corrected for the number of pairs compared (Holm-Bonferroni)"
+        st.dataframe(table, hide_index=True, key="comparisons", width="stretch", column_config={
+            "A - B": st.column_config.NumberColumn(format="%.4f", help=f"mean over queries of {focus}(A) - {focus}(B)"),
+            "p rand.": st.column_config.TextColumn(help="paired two-sided randomization test"),
+            "p t-test": st.column_config.TextColumn(help="paired two-sided t-test"),
+            "p rand. Holm": st.column_config.TextColumn(help=f"randomization test, {help_holm}"),
+            "p t-test Holm": st.column_config.TextColumn(help=f"t-test, {help_holm}"),
+            "queries": st.column_config.NumberColumn(help="queries both systems were scored on", format="%d")})
 
 st.subheader("Downloads")
-numeric = summary.pivot(index="system", columns="metric", values="mean")[metrics]
-st.download_button("Results (CSV)", numeric.to_csv().encode(), "results.csv", "text/csv", key="dl_results")
+latex_metrics = [m for family in groups.get("relevance-graded", {}).values() for m in family] or metrics[:6]
+caption = f"alpha = {settings['alpha']}, n = {settings['n']}, {settings['kg_mode']} KG, {settings['gain']} gain"
+latex_choice = st.multiselect("Metrics in the LaTeX table", metrics, default=latex_metrics, key="latex_metrics") \
+    if who == "researcher" else latex_metrics
+columns = st.columns(3)
+columns[0].download_button("Results with 95% CIs (CSV)", results_csv(summary, metrics).encode(), "results.csv",
+                           "text/csv", key="dl_results")
 # Built only when clicked: on ROCOv2 the per-query table has about a million rows.
-st.download_button("Per-query values (CSV)", lambda: per_query_long(result).to_csv(index=False).encode(), "per_query.csv",
-                   "text/csv", key="dl_per_query")
-latex_columns = columns or default_columns
-latex = means[latex_columns].to_latex(float_format="%.4f", caption=f"alpha={settings['alpha']}, n={settings['n']}")
-st.download_button("LaTeX table", latex.encode(), "results.tex", "text/plain", key="dl_latex")
+columns[1].download_button("Per-query values (CSV)", lambda: per_query_long(result).to_csv(index=False).encode(),
+                           "per_query.csv", "text/csv", key="dl_per_query")
+columns[2].download_button("LaTeX table (booktabs)", latex_table(summary, latex_choice or latex_metrics, caption).encode(),
+                           "results.tex", "text/plain", key="dl_latex",
+                           help="Cells: mean [95% CI]; best in bold. Needs \\usepackage{booktabs}.")
 
 
-def graded_qrels() -> str:
-    """Pooled qrels: every (query, image) retrieved by a shown system, nn-IoU scaled to 0..100."""
+def graded_qrels(progress) -> str:
+    """Graded qrels (evalcore.qrels): each query's ideal top K over the pool plus every image a shown system retrieved."""
     evaluator = evaluator_of(ws, settings["kg_mode"])
     runs = [r for _, r in ws.runs.values()] + [baseline_run(ws, b, settings["alpha"], settings["n"],
                                                             settings["kg_mode"]) for b in baselines]
-    depth = max(settings["ks"])
-    pairs = set()
-    for run in runs:
-        aligned = align_run(run, ws.concepts, depth)
-        for row, docs in zip(aligned.query_rows, aligned.documents):
-            pairs.update((int(row), int(d)) for d in docs if d >= 0)
-    pairs = sorted(pairs)
-    rows = np.array([p[0] for p in pairs], dtype=np.int64)
-    cols = np.array([p[1] for p in pairs], dtype=np.int64)
-    grades = np.rint(100 * evaluator.engine.relevance_of_pairs(rows, cols, settings["alpha"], settings["n"])).astype(int)
-    ids = ws.concepts.ids
-    return "".join(f"{ids[r]} 0 {ids[c]} {g}\n" for r, c, g in zip(rows, cols, grades))
+    return graded_judgments(evaluator, runs, max(settings["ks"]), settings["alpha"], settings["n"], progress).text()
 
 
-if st.toggle("Prepare graded qrels (TREC format, nn-IoU x 100 as integer grade 0-100)", key="qrels_toggle"):
-    st.download_button("Graded qrels", graded_qrels().encode(), "qrels.txt", "text/plain", key="dl_qrels")
-    st.caption("Pooled over the top-K of the shown systems; use with trec_eval or ranx (relevance scale 0-100).")
+if st.toggle("Prepare graded qrels (TREC format, nn-IoU as an integer grade on a per-query scale)", key="qrels_toggle"):
+    bar = st.progress(0.0, "Ideal top K over the whole pool…")
+    qrels_text = graded_qrels(lambda share: bar.progress(share, "Ideal top K over the whole pool…"))
+    bar.empty()
+    st.download_button("Graded qrels", qrels_text.encode(), "qrels.txt", "text/plain", key="dl_qrels")
+    st.caption("Each query's ideal top K over the whole pool plus every image the shown systems retrieved; grade = "
+               "nn-IoU x a per-query scale, so trec_eval / ranx / ir_measures nDCG@K (K up to the largest K chosen) "
+               "equals nn-CUI@K for runs without tied scores. Scale: README, 'Qrels'.")
 
-with st.expander("Counts: skipped queries, unknown IDs, excluded values"):
-    st.json(result["counts"])
+if who == "researcher":
+    with st.expander("Counts: skipped queries, unknown IDs, excluded values"):
+        st.json(result["counts"])

@@ -1,5 +1,5 @@
-"""Method: what IoU, nn-IoU and NDCG mean, the DESIGN §2 worked example drawn, and the paper's
-Table 1 and Fig. 3 recomputed live on the loaded dataset."""
+"""Method: what IoU, nn-IoU and NDCG mean, the worked example drawn, and the paper's Table 1 and Fig. 3
+recomputed live on the loaded dataset (beside the paper's numbers only for ROCOv2 test)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from evalcore import reproduction as rp
 from evalcore.evaluation import Evaluator
 from evalcore.relevance import approximate_matches, iou, nn_iou
 from evalcore.report_figures import ablation_figure, timing_figure, worked_example_figure
-from pages.common import controls, evaluator_of, kg_of, require_concepts, synthetic_banner, workspace
+from pages.common import audience, controls, evaluator_of, kg_of, remembered, require_concepts, synthetic_banner, workspace
 
 st.title("Method")
 ws = workspace()
@@ -28,8 +28,9 @@ st.markdown(
     "reach. 1 means no better top K exists; 0 means nothing related was returned."
 )
 
-st.subheader("Worked example (DESIGN §2: n = 1, alpha = 0.5)")
-vein, vessel, ct = "vein (C0042449)", "blood vessel (C0005847)", "CT (C0040405)"
+st.subheader("Worked example: a vein and a blood vessel (n = 1, alpha = 0.5)")
+vein, vessel, ct = ("vein", "blood vessel", "CT") if audience() == "clinician" else (
+    "vein (C0042449)", "blood vessel (C0005847)", "CT (C0040405)")
 image_a, image_b = frozenset({ct, vein}), frozenset({ct, vessel})
 neighbours = {vein: frozenset({vessel}), vessel: frozenset({vein})}
 matched = approximate_matches(image_a, image_b, neighbours)
@@ -45,23 +46,36 @@ if not require_concepts(ws):
     st.stop()
 settings = controls()
 evaluator = evaluator_of(ws, settings["kg_mode"])
+paper_data = rp.is_rocov2_test(ws.concepts.ids)
 st.subheader("The paper's Table 1 on the loaded dataset")
-st.caption("Retrieval by IoU, by nn-IoU (n = 1, alpha = 0.5, the paper's setting, whatever the sidebar says) and by "
-           "caption TF-IDF (the stand-in for BioMedCLIP-t), ranked over the whole collection. The paper's numbers "
-           "are for ROCOv2 test; `scripts/reproduce_paper.py` writes the full report to docs/REPRODUCTION.md, "
-           "including the cost curve (Fig. 4) and the KG variants.")
+st.caption("Precision@K (%): retrieval by IoU, by nn-IoU (n = 1, alpha = 0.5, the paper's setting, whatever the "
+           "sidebar says) and by caption TF-IDF (the stand-in for BioMedCLIP-t), ranked over the whole collection. "
+           "`scripts/reproduce_paper.py` writes the full report to docs/REPRODUCTION.md, including the cost curve "
+           "(Fig. 4) and the KG variants.")
+if not paper_data:
+    st.info("The paper's numbers are for ROCOv2 test; this dataset is not ROCOv2 test, so they are not shown "
+            "beside it." + (" The demo is synthetic." if ws.synthetic else ""))
 
 
-@st.cache_data(show_spinner="Ranking the collection three ways…", max_entries=8)
-def table1(key: tuple, _evaluator: Evaluator, _captions: dict[str, str]) -> pd.DataFrame:
-    return rp.compare_with_paper(rp.precision_table(_evaluator, rp.table1_systems(_evaluator, _captions)))
+def table1(evaluator: Evaluator, captions: dict[str, str], beside_paper: bool, progress) -> pd.DataFrame:
+    """Table 1 on the loaded data; ``progress(fraction, text)`` moves the page's bar."""
+    systems = rp.table1_systems(evaluator, captions, progress=lambda f, text: progress(0.8 * f, text))
+    progress(0.8, "Precision of each ranking")
+    table = rp.precision_table(evaluator, systems)
+    return rp.compare_with_paper(table) if beside_paper else table.pivot_table(
+        index=["system", "target"], columns="k", values="value", sort=False).rename(
+        columns=lambda k: f"P@{k}").reset_index()
 
 
-key = (ws.concepts_digest, ws.kg_digest, ws.labels_digest, len(ws.captions), settings["kg_mode"])
+key = ws.cache_key("table1", mode=settings["kg_mode"])
 if not evaluator.label_targets():
     st.info("Table 1 needs modality/organ labels: load a labels file on the Data page.")
 else:
-    st.dataframe(table1(key, evaluator, ws.captions).style.format(precision=2), hide_index=True, key="table1")
+    bar = st.empty()
+    table = remembered("method_table1", (key, paper_data), lambda: table1(
+        evaluator, ws.captions, paper_data, lambda f, text: bar.progress(min(1.0, f), text=f"Table 1: {text}…")))
+    bar.empty()
+    st.dataframe(table.style.format(precision=2), hide_index=True, key="table1")
 
 kg = kg_of(ws)
 if kg is not None:
@@ -75,7 +89,7 @@ if not evaluator.label_targets() or kg is None:
     st.info("The ablation needs labels and a knowledge graph.")
     st.stop()
 cache = st.session_state.setdefault("method_ablation", {})
-if key not in cache and st.button("Compute the ablation (about 20 s on ROCOv2 test)", key="method_ablation_run"):
+if key not in cache and st.button("Compute the ablation (P@30 at 33 settings, twice)", key="method_ablation_run"):
     bar = st.progress(0.0, text="Computing…")
     cache[key] = rp.ablation_curves(evaluator, progress=lambda f, text: bar.progress(min(1.0, f), text=text))
     bar.empty()
@@ -89,35 +103,53 @@ if key in cache:
 
 
 def on_demand(title: str, label: str, button_key: str, compute):
-    """A section computed when its button is pressed, kept per dataset and settings for the session."""
+    """A section computed when its button is pressed, kept per dataset and settings for the session.
+
+    ``compute(progress)`` reports ``progress(fraction, text)`` as its work advances.
+    """
     st.subheader(title)
     store = st.session_state.setdefault(f"method_{button_key}", {})
     if key not in store and st.button(label, key=button_key):
-        with st.spinner("Computing…"):
-            store[key] = compute()
+        bar = st.progress(0.0, text="Starting…")
+        store[key] = compute(lambda f, text: bar.progress(min(1.0, f), text=f"{text}…"))
+        bar.empty()
     return store.get(key)
 
 
 ties = on_demand("Tie handling", "Count ties and compare tie rules (5 random orders)", "method_ties_run",
-                 lambda: rp.tie_report(evaluator, {"IoU": (0.0, 0), "nn-IoU": (rp.PAPER_ALPHA, rp.PAPER_HOPS)}))
+                 lambda progress: rp.tie_report(evaluator, {"IoU": (0.0, 0), "nn-IoU": (rp.PAPER_ALPHA, rp.PAPER_HOPS)},
+                                                progress=progress))
 if ties is not None:
     st.caption("Queries whose K-th and (K+1)-th best relevance are equal, so the tie rule decides the top K; P@K "
                "(%) on modality+organ with ties broken by file order (stable) and by 5 random orders of the pool.")
     st.dataframe(ties.style.format(precision=2), hide_index=True, key="method_ties")
 
+def kg_variants_with_progress(progress) -> pd.DataFrame:
+    """kg_variants names each ranking and each precision table as it starts: twice per variant (IoU, four
+    mode x n readings, the strict one, one per ontology source)."""
+    total = 2 * (5 + 1 + len(kg.sources))
+    started = []
+
+    def report(name: str) -> None:
+        started.append(name)
+        progress(len(started) / total, name)
+
+    return rp.kg_variants(evaluator, [e for _, e in ws.kg_files.values()], sorted(kg.sources), strict_hops=(1,),
+                          progress=report)
+
+
 variants = on_demand("KG readings", "Compare KG modes, the strict N(A,B) and each ontology source",
-                     "method_variants_run",
-                     lambda: rp.kg_variants(evaluator, [e for _, e in ws.kg_files.values()],
-                                            sorted(kg.sources), strict_hops=(1,)))
+                     "method_variants_run", lambda progress: kg_variants_with_progress(progress))
 if variants is not None:
     st.caption("Precision (%) of retrieval by nn-IoU (alpha = 0.5) under each reading of the KG, beside IoU.")
     st.dataframe(variants.style.format(precision=2), hide_index=True, key="method_variants")
 
 timing = on_demand("Fig. 4: cost against the number of queries", "Time the engine and the per-pair references",
                    "method_timing_run",
-                   lambda: rp.timing_curve(ws.concepts, kg, sorted({max(1, len(ws.concepts) // 4),
-                                                                    max(1, len(ws.concepts) // 2), len(ws.concepts)}),
-                                           reference_sample=5))
+                   lambda progress: rp.timing_curve(ws.concepts, kg, sorted({max(1, len(ws.concepts) // 4),
+                                                                             max(1, len(ws.concepts) // 2),
+                                                                             len(ws.concepts)}),
+                                                    reference_sample=5, progress=progress))
 if timing is not None:
     st.caption("Seconds for every query's ideal top 10 over the whole collection; dashed lines are per-pair Python "
                "implementations timed on 5 queries and scaled.")

@@ -2,21 +2,32 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from evalcore.kg import neighbour_sets
-from evalcore.relevance import approximate_matches, iou, nn_iou
+from evalcore.errors import CBIRLensError
+from pages.cards import (
+    LEGEND,
+    arithmetic_markdown,
+    draw_paths,
+    explanation_for,
+    plain_counts,
+    reason_markdown,
+    result_chips,
+    tie_notes,
+)
 from pages.common import (
+    audience,
     available_baselines,
-    baseline_run,
-    cached_evaluation,
+    baselines_with_progress,
     chip,
     concept_label,
     controls,
+    default_baselines,
     escape_markdown,
+    evaluation_with_progress,
+    keep_default_for_dataset,
     kg_of,
     per_query_values,
     require_concepts,
@@ -31,23 +42,28 @@ synthetic_banner(ws)
 if not require_concepts(ws):
     st.stop()
 settings = controls()
+who = audience()
 kg = kg_of(ws)
 concepts = ws.concepts
-st.caption("Green: the same concept as the query. Orange: a near match (a neighbour in the knowledge graph). "
-           "Grey: no match.")
+st.caption(LEGEND)
 
+options = available_baselines(ws)
+keep_default_for_dataset("pq_baselines", ws, default_baselines(ws))
+st.session_state["pq_baselines"] = [b for b in st.session_state.get("pq_baselines", []) if b in options]
+chosen_baselines = st.multiselect("Also show baselines (computed here over the whole collection)", options,
+                                  key="pq_baselines", persist_state="session")
 systems = {name: run for name, (_, run) in ws.runs.items()}
-for baseline in st.multiselect("Also show baselines", available_baselines(ws), key="pq_baselines"):
-    systems[baseline] = baseline_run(ws, baseline, settings["alpha"], settings["n"], settings["kg_mode"])
+systems.update(baselines_with_progress(ws, chosen_baselines, settings))
 if not systems:
-    st.info("Load runs on the Data page or choose a baseline above.")
+    st.info("No runs loaded: upload run files on the Data page, or choose a baseline above.")
     st.stop()
 
-search = st.text_input("Find a query by image ID, CUI or caption word", key="pq_search").strip()
+search = st.text_input("Find a query by image ID, concept or caption word", key="pq_search").strip()
 if search:
     needle = search.lower()
     matches = [i for i in concepts.ids if needle in i.lower() or search.upper() in concepts[i]
-               or needle in ws.captions.get(i, "").lower()][:500]
+               or needle in ws.captions.get(i, "").lower()
+               or any(needle in ws.names.get(c, "").lower() for c in concepts[i])][:500]
 else:
     matches = list(next(iter(systems.values())).rankings)[:500]
 if not matches:
@@ -58,12 +74,14 @@ names = list(systems)
 chosen = st.multiselect("Systems side by side", names, default=names[:3], key="pq_systems", max_selections=4)
 k = st.select_slider("Top K shown", options=[3, 5, 10], value=5, key="pq_k")
 
-with st.expander("Largest differences between two systems", expanded=False):
-    key = ws.evaluation_key()
+if who == "researcher" and st.toggle("Find queries where two systems differ most", key="pq_differences_on"):
     run_names = tuple(n for n in names if n in ws.runs)
     extra = tuple(n for n in names if n not in ws.runs)
-    result = cached_evaluation(key, ws, run_names, extra, settings["alpha"], settings["n"], settings["kg_mode"],
-                               settings["gain"], settings["ks"])
+    try:
+        result = evaluation_with_progress(ws, run_names, extra, settings)
+    except CBIRLensError as error:
+        st.error(str(error))
+        st.stop()
     metric = st.selectbox("Metric", result["metrics"], key="pq_metric",
                           index=result["metrics"].index("nn-CUI@10") if "nn-CUI@10" in result["metrics"] else 0)
     a_col, b_col = st.columns(2)
@@ -84,8 +102,6 @@ with st.expander("Largest differences between two systems", expanded=False):
 
 query = st.selectbox("Query", matches, key="pq_query")
 query_set = concepts[query] if query in concepts.index else frozenset()
-neighbours = neighbour_sets(kg, tuple(sorted(set(concepts.vocabulary))), settings["n"], settings["kg_mode"]) \
-    if kg is not None and settings["n"] > 0 else {}
 
 left, right = st.columns([1, 3])
 with left:
@@ -101,16 +117,7 @@ with right:
     st.markdown("**Concepts:** " + " ".join(chip(concept_label(ws, c, kg), "blue") for c in sorted(query_set)))
 
 
-def path_text(a: str, b: str) -> str:
-    path = kg.shortest_path(a, b, settings["kg_mode"]) if kg is not None else None
-    if not path:
-        return ""
-    steps = " → ".join(concept_label(ws, node, kg).split(" (")[0] for node, _ in path)
-    return f"{steps} ({len(path) - 1} hop{'s' if len(path) > 2 else ''})"
-
-
-def card(document: str, rank: int) -> None:
-    doc_set = concepts[document] if document in concepts.index else None
+def card(document: str, rank: int, tie: str | None) -> None:
     picture = ws.image_bytes(document)
     image = thumbnail(picture) if picture else None
     if image is not None:
@@ -118,27 +125,23 @@ def card(document: str, rank: int) -> None:
     else:
         st.text("[no image]")
     st.markdown(f"**{rank}.** {escape_markdown(document)}")
-    if doc_set is None:
+    explanation = explanation_for(ws, query, document, settings)
+    if explanation is None:
         st.caption("No concept set: relevance 0.")
         return
-    st.text(ws.captions.get(document, "")[:160])
-    near = approximate_matches(query_set, doc_set, neighbours) if neighbours else frozenset()
-    chips = []
-    for cui in sorted(doc_set):
-        colour = "green" if cui in query_set else ("orange" if cui in near else "gray")
-        chips.append(chip(concept_label(ws, cui, kg).split(" (")[0], colour))
-    st.markdown(" ".join(chips))
-    st.caption(f"IoU {iou(query_set, doc_set):.3f} · nn-IoU {nn_iou(query_set, doc_set, neighbours, settings['alpha']):.3f}")
-    reasons = []
-    for cui in sorted(near & doc_set):
-        partner = next((q for q in sorted(query_set - doc_set) if q in neighbours.get(cui, ())), None)
-        if partner:
-            reasons.append(path_text(partner, cui))
-    shared = [concept_label(ws, c, kg).split(" (")[0] for c in sorted(query_set & doc_set)]
-    why = ("Same: " + ", ".join(shared) if shared else "No shared concept")
-    if reasons:
-        why += ". Near: " + "; ".join(r for r in reasons if r)
-    st.text(f"Why: {why}")
+    if who == "researcher":
+        st.text(ws.captions.get(document, "")[:160])
+    st.markdown(result_chips(ws, explanation, kg))
+    st.markdown(reason_markdown(explanation, who))
+    draw_paths(explanation)
+    if who == "researcher":
+        st.caption(f"IoU {explanation.iou.value:.3f} · nn-IoU {explanation.nn_iou.value:.3f}")
+        with st.expander("How the score is computed"):
+            st.caption(arithmetic_markdown(explanation))
+    else:
+        st.caption(plain_counts(explanation))
+    if tie:
+        st.caption(tie)
 
 
 columns = st.columns(max(1, len(chosen)))
@@ -148,7 +151,8 @@ for column, system in zip(columns, chosen):
         ranked = [d for d in systems[system].rankings.get(query, ()) if d != query][:k]
         if not ranked:
             st.caption("This system returned nothing for this query.")
+        notes = tie_notes(ws, system, systems[system], query, ranked, settings, who)
         for rank, document in enumerate(ranked, start=1):
             with st.container(border=True):
-                card(document, rank)
-st.caption(f"{np.int64(len(matches))} candidate queries listed.")
+                card(document, rank, notes.get(document))
+st.caption(f"{len(matches):,} candidate queries listed.")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -40,6 +42,8 @@ def test_leaderboard_has_one_row_per_system_and_reacts_to_alpha():
     app = open_page("pages/leaderboard.py")
     table = frame_with(app, "nn-CUI@10")
     assert sorted(table.index) == ["near-random", "overlap-noisy", "visual-confused"]
+    # Means and interval ends are numbers in columns of their own, the interval around the mean.
+    assert (table["nn-CUI@10 low"] <= table["nn-CUI@10"]).all() and (table["nn-CUI@10"] <= table["nn-CUI@10 high"]).all()
     before = table["nn-CUI@10"].tolist()
     # After switch_page AppTest does not expose the sidebar widgets; set the keyed control's state instead
     # (the browser test moves the real slider).
@@ -56,8 +60,31 @@ def test_leaderboard_has_one_row_per_system_and_reacts_to_alpha():
 def test_per_query_page_shows_cards():
     app = open_page("pages/per_query.py")
     assert app.selectbox(key="pq_query").value.startswith("DEMO_")
-    assert any(t.value.startswith("Why:") for t in app.text)
+    assert any(m.value.startswith("**Why:**") for m in app.markdown)
     assert len(app.subheader) >= 3
+
+
+def test_per_query_card_names_a_near_match_whose_partner_the_images_share():
+    # DEMO_00004 (Femur, ...) and near-random's first result (Head of femur, Femur, ...): Head of femur is a near
+    # match through Femur, which both images show; the old page never said so.
+    app = open_page("pages/per_query.py")
+    app.text_input(key="pq_search").input("DEMO_00004").run()
+    app.selectbox(key="pq_query").set_value("DEMO_00004").run()
+    assert not app.exception
+    reasons = [m.value for m in app.markdown if m.value.startswith("**Why:**")]
+    assert any("*Head of femur* is a kind of *Femur*" in r for r in reasons), reasons
+    assert len(app.get("graphviz_chart")) >= 1
+
+
+def test_case_view_in_clinician_mode_shows_names_not_ids():
+    app = open_page("pages/case_view.py")
+    app.session_state["audience"] = "Clinician"  # the sidebar switch (moved for real in the browser test)
+    app.run()
+    assert not app.exception
+    shown = " ".join(m.value for m in app.markdown) + " ".join(c.value for c in app.caption)
+    assert "**Why:**" in shown and "Shares" in shown
+    assert not re.search(r"C\d{7}", shown.replace("\\", ""))  # no concept ID, even markdown-escaped
+    assert "IoU" not in shown
 
 
 def test_ablation_page_draws_grid():
@@ -65,36 +92,66 @@ def test_ablation_page_draws_grid():
     assert len(app.get("plotly_chart")) >= 2
 
 
-def test_knowledge_graph_page_draws_a_one_hop_path():
+def test_knowledge_graph_page_opens_on_a_path_and_picks_the_best_match():
     app = open_page("pages/knowledge_graph.py")
+    assert not app.warning and any(m.value.startswith("**Distance: 1 hop.**") for m in app.markdown)
     app.text_input(key="kg_from_search").input("Veins").run()
     app.text_input(key="kg_to_search").input("Blood Vessels").run()
     assert not app.exception
     path = frame_with(app, "link")
     assert len(path) == 2 and "Veins" in path.concept[0] and "Blood Vessels" in path.concept[1]
     assert any("Distance: 1 hop" in m.value for m in app.markdown)
+    # A new search text selects its best match even after another choice.
+    app.text_input(key="kg_to_search").input("vessels").run()
+    assert app.selectbox(key="kg_to").value == "C0005847"
 
 
 def test_concept_detection_page_scores_demo():
     app = open_page("pages/concept_detection.py")
     values = {m.label: m.value for m in app.metric}
     assert 0 < float(values["F1 (primary)"]) < 1
-    assert len(frame_with(app, "soft F1")) == 2000
+    table = frame_with(app, "soft F1")
+    assert len(table) == 2000 and {"found", "missed", "wrong"} <= set(table.columns)
 
 
 @needs(ROCOV2)
-def test_rocov2_folder_loads_and_leaderboard_renders():
+def test_rocov2_folder_loads_runs_reports_files_and_offers_baselines(tmp_path, monkeypatch):
+    # A copy of the ROCOv2 layout (links to the shared files) with a runs/ folder beside the concepts.
+    monkeypatch.setenv("CBIR_LENS_DATA_ROOTS", f"{tmp_path}:{ROCOV2}")
+    for name in ("test_concepts.csv", "test_captions.csv", "cui_mapping.csv", "images"):
+        (tmp_path / name).symlink_to(ROCOV2 / name)
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "runs" / "mine.trec").write_text("ROCOv2_2023_test_000001 Q0 ROCOv2_2023_test_000002 1 1.0 mine\n")
+    app = open_page()
+    app.text_input(key="rocov2_folder").set_value(str(tmp_path))
+    app.button(key="load_rocov2").click().run()
+    assert not app.exception
+    workspace = app.session_state["workspace"]
+    assert list(workspace.runs) == ["mine"]
+    report = frame_with(app, "problems").set_index("kind")
+    assert "captions" in report.index and "images" in report.index
+    names = report.loc["concept names", "problems"]
+    assert names.startswith("13 concept IDs") and "C0003486" in names
+    app.switch_page("pages/leaderboard.py")
+    app.run()
+    assert not app.exception
+    assert app.multiselect(key="baselines").value == []  # runs were found: nothing computed unasked
+    app.multiselect(key="baselines").set_value(["Retrieval by IoU"]).run()
+    table = frame_with(app, "CUI@10")
+    assert list(table.index) == ["mine", "Retrieval by IoU"]
+    assert table.loc["Retrieval by IoU", "CUI@10"] == pytest.approx(1.0)
+
+
+@needs(ROCOV2)
+def test_rocov2_without_runs_shows_the_table1_baselines_at_once():
     app = open_page()
     app.text_input(key="rocov2_folder").set_value(str(ROCOV2))
     app.button(key="load_rocov2").click().run()
-    assert not app.exception
     app.switch_page("pages/leaderboard.py")
     app.run()
-    app.multiselect(key="baselines").set_value(["Retrieval by IoU"]).run()
     assert not app.exception
     table = frame_with(app, "CUI@10")
-    assert list(table.index) == ["Retrieval by IoU"]
-    assert table["CUI@10"].iloc[0].startswith("1.0000")
+    assert list(table.index) == ["Retrieval by IoU", "Retrieval by nn-IoU", "Retrieval by captions (TF-IDF)"]
 
 
 @pytest.mark.parametrize("content, expected", [
@@ -102,8 +159,9 @@ def test_rocov2_folder_loads_and_leaderboard_renders():
     (b"ID,CUIs\nimg1,C0040405\nimg1,C0040405\n", "line 3"),
     (b"\xff\xfe\x00garbage", "UTF-8"),
 ])
-def test_malformed_folder_shows_message_and_keeps_loaded_data(tmp_path, content, expected):
+def test_malformed_folder_shows_message_and_keeps_loaded_data(tmp_path, monkeypatch, content, expected):
     (tmp_path / "test_concepts.csv").write_bytes(content)
+    monkeypatch.setenv("CBIR_LENS_DATA_ROOTS", str(tmp_path))
     app = open_page()
     app.text_input(key="rocov2_folder").set_value(str(tmp_path))
     app.button(key="load_rocov2").click().run()
@@ -135,9 +193,10 @@ def test_method_page_draws_the_worked_example_table1_and_ablation():
     app = open_page("pages/method.py")
     text = " ".join(m.value for m in app.markdown)
     assert "IoU = 1/3 = 0.333" in text and "nn-IoU = (1 + 0.5 × 2) / 3 = 0.667" in text
-    table = frame_with(app, "paper P@5")
+    table = frame_with(app, "P@5")
     assert set(table.system) == {"IoU", "nn-IoU", "caption embeddings"}
     assert table.set_index(["system", "target"]).loc[("IoU", "modality"), "P@5"] > 0
+    assert "paper P@5" not in table.columns  # synthetic data is never set beside the paper's ROCOv2 numbers
     app.button(key="method_ablation_run").click().run()
     assert not app.exception, app.exception
     areas = frame_with(app, 0)
@@ -150,3 +209,15 @@ def test_method_page_draws_the_worked_example_table1_and_ablation():
     variants = frame_with(app, "beats_iou_everywhere")
     assert "IoU" in set(variants.system) and any("strict" in name for name in variants.system)
     assert len(app.get("plotly_chart")) >= 3
+
+
+def test_workspace_keeps_serialised_digests_per_object():
+    from pages.common import Workspace
+
+    ws = Workspace(names={"C1": "a"})
+    first = ws.input_digest("names")
+    assert ws.input_digest("names") == first
+    ws.names = {"C1": "b"}  # replaced, as every loader does: computed again
+    assert ws.input_digest("names") != first
+    ws.names["C2"] = "c"  # grown in place: computed again
+    assert ws.input_digest("names") == Workspace(names={"C1": "b", "C2": "c"}).input_digest("names")

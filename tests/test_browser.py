@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import DEMO, ROOT
+from .conftest import DEMO, ROCOV2, ROOT, needs
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = ROOT / "artifacts" / "browser"
@@ -87,8 +88,14 @@ def go(tab, title: str) -> None:
 
 
 def shot(tab, name: str) -> None:
+    """The whole page at 1400 px: Streamlit scrolls inside its main block, so the viewport is grown to fit it."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    tab.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    height = tab.evaluate("() => Math.max(...Array.from(document.querySelectorAll("
+                          "'[data-testid=stMain], [data-testid=stMainBlockContainer]')).map(e => e.scrollHeight), 0)")
+    tab.set_viewport_size({"width": 1400, "height": min(int(height) + 80, 12_000)})
+    time.sleep(1.0)  # let charts re-lay out to the new size
+    tab.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+    tab.set_viewport_size({"width": 1400, "height": 1000})
 
 
 def chart_values(tab) -> list:
@@ -141,15 +148,19 @@ def test_main_flows_in_a_real_browser(page, tmp_path):
     assert page.locator('[data-testid="stImage"]').count() >= 4
     shot(page, "3-per-query")
 
+    go(page, "Case view")
+    page.get_by_text("Why:").first.wait_for()
+    shot(page, "3b-case-view")
+
     go(page, "Ablation")
     page.locator(".js-plotly-plot").first.wait_for()
     shot(page, "4-ablation")
 
     go(page, "Knowledge graph")
-    page.get_by_label("Search From by CUI or name").fill("Inferior vena")
+    page.get_by_label("Search From by name or CUI").fill("Inferior vena")
     page.keyboard.press("Enter")
     idle(page)
-    page.get_by_label("Search To by CUI or name").fill("Veins")
+    page.get_by_label("Search To by name or CUI").fill("Veins")
     page.keyboard.press("Enter")
     idle(page)
     page.get_by_text("Distance: 1 hop").first.wait_for()
@@ -169,4 +180,61 @@ def test_main_flows_in_a_real_browser(page, tmp_path):
     idle(page)
     assert page.locator(".js-plotly-plot").count() >= 2
     shot(page, "7-method")
+    assert not page.locator('[data-testid="stException"]').count()
+
+
+def main_text(tab) -> str:
+    return tab.locator('[data-testid="stMain"]').inner_text()
+
+
+def test_card_why_line_names_a_near_match_and_draws_its_path(page):
+    go(page, "Per-query")
+    search = page.get_by_label("Find a query by image ID, concept or caption word")
+    search.fill("DEMO_00004")
+    search.press("Enter")
+    idle(page)
+    # near-random's first result shows Femur like the query, and Head of femur, a kind of Femur: a near match
+    # whose partner is a shared concept.
+    page.get_by_text("Head of femur is a kind of Femur").first.wait_for()
+    graph = page.locator('[data-testid="stGraphVizChart"] svg').first
+    graph.wait_for()
+    assert "Head of femur" in graph.text_content() and "Femur" in graph.text_content()
+    shot(page, "8-per-query-near-match")
+
+
+def test_clinician_switch_hides_concept_ids(page):
+    go(page, "Per-query")
+    assert re.search(r"\(C\d{7}\)", main_text(page))
+    page.locator('[data-testid="stSidebar"]').get_by_text("Clinician", exact=True).click()
+    idle(page)
+    page.get_by_text("Why:").first.wait_for()
+    text = main_text(page)
+    assert not re.search(r"C\d{7}", text) and "nn-IoU" not in text and "Shares" in text
+    shot(page, "9-per-query-clinician")
+    page.locator('[data-testid="stSidebar"]').get_by_text("Researcher", exact=True).click()
+    idle(page)
+    assert re.search(r"\(C\d{7}\)", main_text(page))
+
+
+@needs(ROCOV2)
+def test_veins_to_blood_vessels_is_one_hop_in_the_open_kg(page):
+    go(page, "Data")
+    folder = page.get_by_label("ROCOv2 folder", exact=True).and_(page.locator("input"))
+    folder.fill(str(ROCOV2))
+    folder.press("Enter")
+    idle(page)
+    page.get_by_role("button", name="Load ROCOv2 folder").click()
+    page.locator('[data-testid="stSidebar"]').get_by_text("ROCOv2 test").first.wait_for()
+    idle(page)
+    go(page, "Knowledge graph")
+    for label, text in (("Search From by name or CUI", "Veins"), ("Search To by name or CUI", "Blood vessels")):
+        box = page.get_by_label(label)
+        box.fill(text)
+        box.press("Enter")
+        idle(page)
+    page.get_by_text("Distance: 1 hop.").first.wait_for()
+    assert "Veins is a kind of Blood Vessel" in main_text(page)
+    graph = page.locator('[data-testid="stGraphVizChart"] svg').first.text_content()
+    assert "Veins" in graph and "Blood Vessel" in graph
+    shot(page, "10-knowledge-graph-rocov2")
     assert not page.locator('[data-testid="stException"]').count()

@@ -9,6 +9,7 @@ from sklearn.metrics import f1_score
 from evalcore.compare import bootstrap_ci, bootstrap_cis, compare_systems, holm, paired_t_test, randomization_test
 from evalcore.data import ConceptSets
 from evalcore.detection import detection_f1, read_predictions, soft_f1_per_image
+from evalcore.errors import InputError
 
 
 def test_f1_edge_cases():
@@ -34,14 +35,24 @@ def test_secondary_f1_filters_and_skips():
 
 def test_validator_names_problems_with_lines():
     predictions = read_predictions(
-        b"a,C0000001;C0000001\nzz,C0000002\na,C0000003\nb,C0000001;;C0000002\nc,C00001\n", "p.csv",
+        b"a,C0000001;C0000001\nzz,C0000002\nb,C0000001;;C0000002\nc,C00001\n", "p.csv",
         known_ids={"a": 0, "b": 1, "c": 2})
     messages = dict(predictions.problems)
     assert "duplicate concept" in messages[1]
     assert "unknown image ID" in messages[2]
-    assert "repeated" in messages[3]
-    assert "empty CUI token" in messages[4]
-    assert "malformed CUI" in messages[5]
+    assert "empty CUI token" in messages[3]
+    assert "malformed CUI" in messages[4]
+
+
+@pytest.mark.parametrize("content, line, expected", [
+    (b"a,C0000001\nb,C0000002\na,C0000003\n", 3, "each image ID once ('a' already on line 1)"),
+    (b"", None, "at least one prediction line"),
+    (b"ID,CUIs\n\n", None, "at least one prediction line"),
+])
+def test_validator_refuses_repeated_ids_and_empty_files(content, line, expected):
+    with pytest.raises(InputError) as error:
+        read_predictions(content, "p.csv", known_ids={"a": 0, "b": 1})
+    assert error.value.source == "p.csv" and error.value.line == line and expected in str(error.value)
 
 
 @pytest.mark.parametrize("seed", range(5))

@@ -87,3 +87,25 @@ def test_relevance_ranking_scores_like_the_same_run_read_from_ids():
     for name in names:
         np.testing.assert_array_equal(by_rows.values[name], by_ids.values[name])
     assert np.nanmin(by_rows.values["nn-CUI@10"]) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_kept_rankings_and_alignments_give_the_values_of_a_fresh_evaluator(seed):
+    concepts, kg = random_world(seed)
+    kept = Evaluator(concepts, kg)
+    names = ["nn-CUI@5", "CUI@5", "nn-MAP@5"]
+    first = kept.relevance_ranking(0.5, 1, 8, 5, name="a")
+    again = kept.relevance_ranking(0.5, 1, 8, 5, name="b")
+    assert again.name == "b" and again.documents is first.documents
+    assert kept.relevance_ranking(0.0, 3, 8, 5).documents is kept.relevance_ranking(0.7, 0, 8, 5).documents
+    other = random_run(concepts, seed + 100)
+    runs = [random_run(concepts, seed), Run("other", other.rankings)]
+    for alpha in (0.2, 0.9, 0.2):
+        systems = [*runs, kept.relevance_ranking(alpha, 1, 8, 5, name="by nn-IoU")]
+        fresh = Evaluator(concepts, kg)
+        expected = fresh.evaluate([*runs, fresh.relevance_ranking(alpha, 1, 8, 5, name="by nn-IoU")], names, alpha, 1)
+        got = kept.evaluate(systems, names, alpha, 1)
+        for system in ("random", "other", "by nn-IoU"):
+            for metric in names:
+                np.testing.assert_array_equal(got.systems[system].values[metric],
+                                              expected.systems[system].values[metric])

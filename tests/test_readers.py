@@ -52,7 +52,10 @@ def test_runs_trec_and_csv_rederive_ranks():
 @pytest.mark.parametrize("content, line, expected", [
     (b"q1 Q0 d1 1 0.9\n", 1, "6 whitespace-separated"),
     (b"q1 Q0 d1 1 0.9 s\nq1 Q0 d2 x 0.8 s\n", 2, "integer rank"),
-    (b"q1 Q0 d1 -1 0.9 s\n", 1, "rank >= 0"),
+    (b"q1 Q0 d1 -1 0.9 s\n", 1, "a rank between 0 and"),
+    (b"q1 Q0 d1 100000000000000000000 0.9 s\n", 1, "a rank between 0 and"),
+    (b"q1 Q0 d1 1 0.9 s\nq1 Q0 d2 1 0.8 s\n", 2, "each rank once per query"),
+    (b"q1 Q0 d1 1 0.9 s\nq1 Q0 d2 2 0.8 t\n", None, "one system (one TREC tag) per file"),
     (b"q1 Q0 d1 1 nan s\n", 1, "finite score"),
     (b"q1 Q0 d1 1 0.9 s\nq1 Q0 d1 2 0.8 s\n", 2, "each image once"),
 ])

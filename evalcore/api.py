@@ -1,0 +1,311 @@
+"""The Python API: ``evalcore.evaluate(...)`` from files or in-memory objects to :class:`Results`.
+
+Every input may be a path (or the file's bytes), the project's own container, or a plain Python /
+pandas object. Plain objects are written out in the documented file format and read back by the same
+readers as files, so that they are validated the same way: a bad row raises
+:class:`~evalcore.errors.InputError` naming the input, the line (line 1 is the header) and what was
+expected. The caller's objects are never modified.
+
+>>> import evalcore
+>>> result = evalcore.evaluate(
+...     concepts={"q": {"C0040405", "C0042449"}, "x": {"C0040405", "C0005847"}, "y": {"C0040405"}},
+...     runs={"kg-aware": {"q": ["x", "y"]}, "literal": {"q": ["y", "x"]}},
+...     kg=[("C0042449", "C0005847")], metrics=["CUI@1", "nn-CUI@1"])
+>>> result.means()
+{'kg-aware': {'CUI@1': 0.6666666666666666, 'nn-CUI@1': 1.0}, 'literal': {'CUI@1': 1.0, 'nn-CUI@1': 0.75}}
+>>> result.table().round(4)
+     system    metric    mean  ci_low  ci_high  queries
+0  kg-aware     CUI@1  0.6667  0.6667   0.6667        1
+1  kg-aware  nn-CUI@1  1.0000  1.0000   1.0000        1
+2   literal     CUI@1  1.0000  1.0000   1.0000        1
+3   literal  nn-CUI@1  0.7500  0.7500   0.7500        1
+
+``literal`` puts y = {CT} first (IoU 1/2 beats x's 1/3); with the KG, vein and blood vessel are
+neighbours, so x's nn-IoU is 2/3 and ``kg-aware``, which puts x first, is ideal under nn-CUI@1.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Union
+
+import numpy as np
+import pandas as pd
+
+from .data import LABEL_KINDS, ConceptClassMap, ConceptSets, ImageLabels, Run
+from .errors import ParameterError
+from .evaluation import Evaluator
+from .kg import KnowledgeGraph
+from .loading import load_kg, resolve_labels
+from .measures import MeasureSpec
+from .readers import KGEdges, read_concepts, read_kg, read_labels, read_run, read_runs
+from .results import Results, Statistics, evaluate_runs
+
+PathLike = Union[str, Path, bytes]
+ConceptsInput = Union[PathLike, ConceptSets, pd.DataFrame, Mapping[str, Union[str, Iterable[str]]]]
+RunInput = Union[PathLike, Run, pd.DataFrame, Mapping[str, Union[Sequence[str], Mapping[str, float]]]]
+KGInput = Union[PathLike, KnowledgeGraph, pd.DataFrame, Sequence[tuple[str, str]]]
+LabelsInput = Union[PathLike, ImageLabels, ConceptClassMap, pd.DataFrame, Mapping[str, Mapping[str, Any]]]
+
+_COLUMN_ALIASES = {
+    "id": ("id", "image_id"), "cuis": ("cuis", "cui", "concepts"),
+    "query_id": ("query_id", "qid", "query"), "image_id": ("image_id", "doc_id", "docid", "docno"),
+    "rank": ("rank",), "score": ("score",), "child": ("child",), "parent": ("parent",), "source": ("source",),
+}
+
+
+def evaluate(concepts: ConceptsInput, runs: RunInput | Sequence[RunInput] | Mapping[str, RunInput], *,
+             kg: KGInput | Sequence[KGInput] | None = None, alpha: float = 0.5, n: int = 1,
+             k: int | Sequence[int] = (5, 10, 30), labels: LabelsInput | None = None,
+             metrics: Sequence[str] | None = None, kg_mode: str = "undirected", kg_sources: Sequence[str] | None = None,
+             gain: str = "linear", threshold: float = 0.5, confidence: float = 0.95,
+             bootstrap_samples: int = Statistics.bootstrap_samples,
+             randomization_samples: int = Statistics.randomization_samples, seed: int = 0,
+             progress: Callable[[float, str], None] | None = None, measure: MeasureSpec | str | None = None) -> Results:
+    """Evaluate retrieval runs against concept sets; the numbers of ``evaluate --json`` and the dashboard.
+
+    - ``concepts``: ``ID,CUIs`` file, a :class:`ConceptSets`, a DataFrame with columns ``ID`` and
+      ``CUIs`` (a ``;``-joined string or a list per row), or a dict ``{image_id: set of CUIs}``.
+    - ``runs``: one run or a list of runs (TREC or CSV files, :class:`Run` objects, DataFrames with
+      ``query_id, image_id`` and ``rank`` and/or ``score``, dicts ``{query_id: [ranked image IDs]}``
+      or ``{query_id: {image_id: score}}``), or a dict ``{system name: run}``. A TREC file holds one
+      system per tag, named by the tag; a CSV file is one system named by its stem; unnamed in-memory
+      runs are ``run1``, ``run2``, ... (their position in the list).
+    - ``kg``: one KG or a list (edge-list / MRREL.RRF / OBO files, DataFrames with ``child, parent
+      [, source]``, lists of ``(child, parent)`` pairs), combined; or one :class:`KnowledgeGraph`.
+    - ``labels``: ``ID,modality,organ`` or ``kind,class,CUI`` file or DataFrame, an
+      :class:`ImageLabels` / :class:`ConceptClassMap`, or ``{kind: {image_id: class or classes}}``.
+    - ``k``: cut-offs of the standard report (ignored when ``metrics`` names the metrics).
+    - ``confidence``, ``bootstrap_samples``, ``randomization_samples``, ``seed``: see :class:`Statistics`.
+    - ``measure``: a relevance measure (:mod:`evalcore.measures`, e.g. ``"tversky(a=0.7,b=0.3)"``) whose
+      ``{key}`` metrics replace nn-IoU's in the standard report; an nn-IoU measure sets alpha and n.
+    """
+    statistics = Statistics(confidence, bootstrap_samples, randomization_samples, seed)
+    concept_sets = as_concepts(concepts)
+    graph = as_knowledge_graph(kg, kg_sources)
+    image_labels = as_labels(labels, concept_sets)
+    evaluator = Evaluator(concept_sets, graph, kg_mode, image_labels)
+    return evaluate_runs(evaluator, as_runs(runs), metrics, _cutoffs(k), alpha, n, gain, threshold, statistics,
+                         progress, measure)
+
+
+def _cutoffs(k: int | Sequence[int]) -> tuple[int, ...]:
+    values = (k,) if isinstance(k, (int, np.integer)) else tuple(k)
+    if not values or any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1 for v in values):
+        raise ParameterError(f"k must be a positive integer or a list of them, got {k!r}")
+    return tuple(int(v) for v in values)
+
+
+def _is_source(value: Any) -> bool:
+    return isinstance(value, (str, Path, bytes))
+
+
+def _csv_bytes(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> bytes:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return buffer.getvalue().encode("utf-8")
+
+
+def _columns(frame: pd.DataFrame, what: str, required: Sequence[str], optional: Sequence[str] = ()) -> dict[str, Any]:
+    """Map canonical column names to the frame's own (case-insensitive, with aliases)."""
+    by_lower = {str(column).strip().lower(): column for column in frame.columns}
+    found = {}
+    for name in (*required, *optional):
+        match = next((by_lower[alias] for alias in _COLUMN_ALIASES[name] if alias in by_lower), None)
+        if match is not None:
+            found[name] = match
+    missing = [name for name in required if name not in found]
+    if missing:
+        raise ParameterError(f"{what}: expected columns {', '.join(required)}"
+                             f"{' [' + ', '.join(optional) + ']' if optional else ''}, found {list(frame.columns)}")
+    return found
+
+
+def _is_missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def _joined(value: Any, what: str) -> str:
+    """A cell holding one or several items as the ``;``-joined text of the file formats."""
+    if _is_missing(value):
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (set, frozenset)):
+        return ";".join(sorted(str(v) for v in value))
+    if isinstance(value, (list, tuple, np.ndarray, pd.Series)):
+        return ";".join(str(v) for v in value)
+    raise ParameterError(f"{what}: expected a string or a collection of strings, got {type(value).__name__}")
+
+
+def as_concepts(concepts: ConceptsInput) -> ConceptSets:
+    """Concept sets from a file, a :class:`ConceptSets`, a DataFrame ``ID, CUIs`` or ``{ID: CUIs}``."""
+    if isinstance(concepts, ConceptSets):
+        return concepts
+    if _is_source(concepts):
+        return read_concepts(concepts)
+    if isinstance(concepts, pd.DataFrame):
+        columns = _columns(concepts, "concepts DataFrame", ["id", "cuis"])
+        rows = ((image_id, _joined(cuis, "concepts DataFrame"))
+                for image_id, cuis in zip(concepts[columns["id"]], concepts[columns["cuis"]]))
+        return read_concepts(_csv_bytes(["ID", "CUIs"], rows), "concepts DataFrame")
+    if isinstance(concepts, Mapping):
+        rows = ((image_id, _joined(cuis, f"concepts[{image_id!r}]")) for image_id, cuis in concepts.items())
+        return read_concepts(_csv_bytes(["ID", "CUIs"], rows), "concepts dict")
+    raise ParameterError("concepts: expected a path, ConceptSets, a DataFrame with columns ID, CUIs or a dict "
+                         f"{{image_id: set of CUIs}}, got {type(concepts).__name__}")
+
+
+def as_runs(runs: RunInput | Sequence[RunInput] | Mapping[str, RunInput]) -> list[Run]:
+    """Runs from one run-like, a list of them, or ``{system name: run-like}``."""
+    if isinstance(runs, Mapping) and runs and _is_one_run(runs):
+        raise ParameterError("runs: a dict of query -> ranked IDs is one run and needs a system name: "
+                             "pass runs={'my-system': {...}}")
+    if isinstance(runs, Mapping):
+        named = [_as_run(value, f"runs[{name!r}]", str(name)) for name, value in runs.items()]
+    elif _is_source(runs):
+        named = list(read_runs(runs))
+    elif isinstance(runs, (Run, pd.DataFrame)):
+        named = [_as_run(runs, "runs", None)]
+    elif isinstance(runs, Sequence):
+        named = [run for i, value in enumerate(runs)
+                 for run in (read_runs(value) if _is_source(value) else [_as_run(value, f"runs[{i}]", None, f"run{i + 1}")])]
+    else:
+        raise ParameterError(f"runs: expected a path, a Run, a DataFrame, a list of them or a dict of them, "
+                             f"got {type(runs).__name__}")
+    if not named:
+        raise ParameterError("runs: at least one run is needed")
+    return named
+
+
+def _is_one_run(mapping: Mapping) -> bool:
+    """``{query: [IDs]}`` or ``{query: {ID: score}}`` rather than ``{system name: run}``."""
+    def is_ranking(value: Any) -> bool:
+        if isinstance(value, Mapping):
+            return all(isinstance(score, (int, float, np.number)) for score in value.values())
+        return isinstance(value, (list, tuple, np.ndarray, pd.Series))
+    return all(is_ranking(value) for value in mapping.values())
+
+
+def _as_run(value: Any, what: str, name: str | None, fallback: str = "run") -> Run:
+    if isinstance(value, Run):
+        run = value
+    elif _is_source(value):
+        run = read_run(value)  # a named file holds one system; a file with several TREC tags goes in a list
+    elif isinstance(value, pd.DataFrame):
+        columns = _columns(value, f"{what} DataFrame", ["query_id", "image_id"], ["rank", "score"])
+        if "rank" not in columns and "score" not in columns:
+            raise ParameterError(f"{what} DataFrame: needs a rank or a score column, found {list(value.columns)}")
+        queries, images = value[columns["query_id"]].tolist(), value[columns["image_id"]].tolist()
+        ranks = value[columns["rank"]].tolist() if "rank" in columns else _positions(queries)
+        scores = value[columns["score"]].tolist() if "score" in columns else None
+        rows = zip(queries, images, ranks, scores) if scores is not None else zip(queries, images, ranks)
+        header = ["query_id", "image_id", "rank", "score"][: 4 if scores is not None else 3]
+        run = read_run(_csv_bytes(header, rows), f"{what} DataFrame")
+    elif isinstance(value, Mapping):
+        run = read_run(_csv_bytes(["query_id", "image_id", "rank", "score"], _run_dict_rows(value, what)), f"{what} dict")
+    else:
+        raise ParameterError(f"{what}: expected a path, a Run, a DataFrame or a dict of query -> ranked IDs, "
+                             f"got {type(value).__name__}")
+    if name is not None or not (isinstance(value, Run) or _is_source(value)):
+        run = replace(run, name=name or fallback)
+    return run
+
+
+def _positions(queries: Sequence[Any]) -> list[int]:
+    seen: dict[Any, int] = {}
+    positions = []
+    for query in queries:
+        seen[query] = seen.get(query, 0) + 1
+        positions.append(seen[query])
+    return positions
+
+
+def _run_dict_rows(run: Mapping[str, Any], what: str) -> Iterable[tuple]:
+    for query, ranking in run.items():
+        if isinstance(ranking, Mapping):
+            for rank, (image_id, score) in enumerate(ranking.items(), start=1):
+                yield query, image_id, rank, score
+        elif isinstance(ranking, (list, tuple, np.ndarray, pd.Series)):
+            for rank, image_id in enumerate(ranking, start=1):
+                yield query, image_id, rank, -rank
+        else:
+            raise ParameterError(f"{what}[{query!r}]: expected a list of ranked image IDs or a dict "
+                                 f"{{image_id: score}}, got {type(ranking).__name__}")
+
+
+def as_knowledge_graph(kg: KGInput | Sequence[KGInput] | None, sources: Sequence[str] | None = None
+                       ) -> KnowledgeGraph | None:
+    """A KG from files, DataFrames ``child, parent[, source]`` or ``(child, parent)`` pairs, combined."""
+    if kg is None:
+        return None
+    if isinstance(kg, KnowledgeGraph):
+        if sources:
+            raise ParameterError("kg_sources filters KG files; pass the files rather than a built KnowledgeGraph")
+        return kg
+    if _is_source(kg) or isinstance(kg, pd.DataFrame) or _is_edge_list(kg):
+        parts = [kg]
+    elif isinstance(kg, Sequence):
+        parts = list(kg)
+    else:
+        raise ParameterError(f"kg: expected a path, a DataFrame child,parent, a list of (child, parent) pairs or a "
+                             f"KnowledgeGraph, got {type(kg).__name__}")
+    if not parts:
+        return None
+    return load_kg([_as_kg_part(part, f"kg[{i}]") for i, part in enumerate(parts)], sources)
+
+
+def _is_edge_list(value: Any) -> bool:
+    return (isinstance(value, Sequence) and not _is_source(value) and len(value) > 0
+            and all(isinstance(edge, tuple) for edge in value))
+
+
+def _as_kg_part(part: Any, what: str) -> PathLike | KGEdges:
+    if _is_source(part):
+        return part
+    if isinstance(part, pd.DataFrame):
+        columns = _columns(part, f"{what} DataFrame", ["child", "parent"], ["source"])
+        header = ["child", "parent"] + (["source"] if "source" in columns else [])
+        rows = zip(*(part[columns[name]] for name in header))
+        return read_kg(_csv_bytes(header, rows), f"{what} DataFrame")
+    if _is_edge_list(part):
+        header = ["child", "parent", "source"][: 3 if any(len(edge) > 2 for edge in part) else 2]
+        return read_kg(_csv_bytes(header, part), f"{what} edge list")
+    if isinstance(part, KnowledgeGraph):
+        raise ParameterError(f"{what}: a built KnowledgeGraph cannot be combined with other KG inputs; pass it alone")
+    raise ParameterError(f"{what}: expected a path, a DataFrame child,parent or a list of (child, parent) pairs, "
+                         f"got {type(part).__name__}")
+
+
+def as_labels(labels: LabelsInput | None, concepts: ConceptSets) -> ImageLabels | None:
+    """Per-image labels from a file, a DataFrame, labels objects or ``{kind: {image_id: class(es)}}``."""
+    if labels is None:
+        return None
+    if isinstance(labels, (ImageLabels, ConceptClassMap)):
+        read = labels
+    elif _is_source(labels):
+        read = read_labels(labels)
+    elif isinstance(labels, pd.DataFrame):
+        frame = labels.astype(object).where(labels.notna(), "")
+        rows = ([_joined(cell, "labels DataFrame") for cell in row] for row in frame.itertuples(index=False))
+        read = read_labels(_csv_bytes([str(c) for c in labels.columns], rows), "labels DataFrame")
+    elif isinstance(labels, Mapping):
+        unknown = [kind for kind in labels if kind not in LABEL_KINDS]
+        if unknown or not all(isinstance(v, Mapping) for v in labels.values()):
+            raise ParameterError(f"labels: expected {{kind: {{image_id: class or classes}}}} with kinds in "
+                                 f"{LABEL_KINDS}, got kinds {list(labels)}")
+        kinds = [kind for kind in LABEL_KINDS if kind in labels]
+        ids = list(dict.fromkeys(image_id for kind in kinds for image_id in labels[kind]))
+        rows = ([image_id, *(_joined(labels[kind].get(image_id), f"labels[{kind!r}]") for kind in kinds)]
+                for image_id in ids)
+        read = read_labels(_csv_bytes(["ID", *kinds], rows), "labels dict")
+    else:
+        raise ParameterError(f"labels: expected a path, a DataFrame, ImageLabels or a dict, got {type(labels).__name__}")
+    return resolve_labels(read, concepts)

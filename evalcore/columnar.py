@@ -1,0 +1,344 @@
+"""Delimited text as columns: pyarrow parses, NumPy checks, and rows map back to line numbers.
+
+The readers of :mod:`evalcore.readers` define each format line by line (split, strip, check).
+This module gives them the same reading without a Python step per line:
+
+- :func:`parse_pieces` hands the bytes to pyarrow's multithreaded CSV parser, a piece at a
+  time so that a caller can show progress, with quoting off and every line break kept;
+- :func:`dictionary_codes` turns a dictionary-encoded column into integer codes and its
+  distinct values, which are then checked once each instead of once per line;
+- :class:`LineIndex` maps the row numbers of the parsed table back to the file's line
+  numbers (blank lines are skipped by the parser) and returns the text of one line, so that
+  the first offending row found by a vectorised mask is named exactly as the line-by-line
+  definition names it;
+- :func:`collapse_whitespace` rewrites whitespace-separated text (TREC runs) so that fields
+  are separated by exactly one space, as ``str.split()`` sees them.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from itertools import repeat
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.csv as pa_csv
+
+PIECE_BYTES = 64 << 20
+BLOCK_BYTES = 4 << 20
+LINE_FEED, CARRIAGE_RETURN, SPACE = 10, 13, 32
+DICTIONARY = pa.dictionary(pa.int32(), pa.string())
+# ASCII characters for which str.isspace() holds, besides the line feed: tab, VT, FF, CR, FS, GS, RS, US.
+ASCII_SPACES = b"\t\x0b\x0c\r\x1c\x1d\x1e\x1f"
+_TO_SPACE = bytes.maketrans(ASCII_SPACES, b" " * len(ASCII_SPACES))
+_UNICODE_SPACE_RUN = re.compile(r"[^\S\n]+")  # re's \s is str.isspace(): the set str.split() splits on
+# The ASCII whitespace of str.isspace() in RE2 syntax (RE2's own \s omits VT, FS..US).
+ASCII_WHITESPACE_CLASS = r"[\t-\r\x1c-\x20]"
+
+
+def line_aligned_pieces(data: bytes, size: int = PIECE_BYTES, start: int = 0) -> Iterator[tuple[int, int]]:
+    """``(start, end)`` byte ranges of about ``size`` bytes that end just after a line feed (or at the end).
+
+    >>> list(line_aligned_pieces(b"ab\\ncd\\nef", 4))
+    [(0, 6), (6, 8)]
+    """
+    total = len(data)
+    while start < total:
+        end = min(start + size, total)
+        if end < total:
+            newline = data.find(b"\n", end - 1)
+            end = total if newline < 0 else newline + 1
+        yield start, end
+        start = end
+
+
+@dataclass
+class ParsedPieces:
+    """A parsed table, or why it could not be parsed as asked (a row with another field count, a value
+    that does not convert); ``table`` is None then."""
+
+    table: pa.Table | None
+    invalid_row: bool = False
+    conversion_failed: bool = False
+
+
+def parse_pieces(data: bytes, names: Sequence[str], types: dict[str, pa.DataType], delimiter: str,
+                 include: Sequence[str] | None = None, progress: Callable[[float], None] | None = None,
+                 start: int = 0) -> ParsedPieces:
+    """Parse delimited text (from byte ``start``) with pyarrow: no quoting, no null values, every line a row
+    (empty lines skipped).
+
+    Stops at the first row whose field count differs from ``len(names)`` or the first value
+    that does not convert to its column's type.
+
+    >>> parsed = parse_pieces(b"a 1\\n\\nb 2\\n", ["id", "n"], {"id": pa.string(), "n": pa.int64()}, " ")
+    >>> parsed.table.to_pydict()
+    {'id': ['a', 'b'], 'n': [1, 2]}
+    >>> parse_pieces(b"a 1\\nb\\n", ["id", "n"], {}, " ").invalid_row
+    True
+    """
+    invalid: list[bool] = []
+
+    def on_invalid_row(_row) -> str:
+        invalid.append(True)
+        return "error"
+
+    parse_options = pa_csv.ParseOptions(delimiter=delimiter, quote_char=False, escape_char=False,
+                                        newlines_in_values=False, ignore_empty_lines=True,
+                                        invalid_row_handler=on_invalid_row)
+    convert_options = pa_csv.ConvertOptions(column_types=types, include_columns=list(include or names), null_values=[],
+                                            strings_can_be_null=False, quoted_strings_can_be_null=False,
+                                            check_utf8=False)
+    view = memoryview(data)
+    pieces = list(line_aligned_pieces(data, start=start))
+    tables = []
+    for number, (start, end) in enumerate(pieces, start=1):
+        try:
+            tables.append(_read_piece(view[start:end], names, parse_options, convert_options))
+        except pa.ArrowInvalid:
+            return ParsedPieces(None, invalid_row=bool(invalid), conversion_failed=not invalid)
+        if progress is not None:
+            progress(number / len(pieces))
+    if not tables:
+        empty = {name: pa.array([], type=types.get(name, pa.string())) for name in (include or names)}
+        return ParsedPieces(pa.table(empty))
+    return ParsedPieces(pa.concat_tables(tables).unify_dictionaries())
+
+
+def _read_piece(piece: memoryview, names: Sequence[str], parse_options, convert_options) -> pa.Table:
+    try:
+        return pa_csv.read_csv(pa.py_buffer(piece), read_options=pa_csv.ReadOptions(column_names=list(names),
+                               block_size=BLOCK_BYTES), parse_options=parse_options, convert_options=convert_options)
+    except pa.ArrowInvalid as error:
+        if "straddl" not in str(error):
+            raise
+    # A line longer than a parser block: parse the piece as one block.
+    return pa_csv.read_csv(pa.py_buffer(piece), read_options=pa_csv.ReadOptions(column_names=list(names),
+                           block_size=len(piece) + 1, use_threads=False), parse_options=parse_options,
+                           convert_options=convert_options)
+
+
+def dictionary_codes(column: pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
+    """Integer codes (int32) and the distinct values of a dictionary column whose chunks share one dictionary.
+
+    >>> table = pa.table({"x": pa.array(["b", "a", "b"]).dictionary_encode()})
+    >>> codes, values = dictionary_codes(table.column("x"))
+    >>> codes.tolist(), values.to_pylist()
+    ([0, 1, 0], ['b', 'a'])
+    """
+    chunks = [chunk for chunk in column.chunks if len(chunk)]
+    if not chunks:
+        return np.zeros(0, dtype=np.int32), pa.array([], type=pa.string())
+    codes = np.concatenate([chunk.indices.to_numpy(zero_copy_only=False) for chunk in chunks]).astype(np.int32, copy=False)
+    return codes, chunks[0].dictionary
+
+
+def dictionary_values(column: pa.ChunkedArray) -> pa.Array:
+    """The distinct values of a dictionary column whose chunks share one dictionary."""
+    chunks = [chunk for chunk in column.chunks if len(chunk)]
+    return chunks[0].dictionary if chunks else pa.array([], type=pa.string())
+
+
+def in_parallel(*tasks: Callable[[], object]) -> list:
+    """Run independent tasks on two threads (NumPy and pyarrow release the GIL in their kernels)."""
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return [future.result() for future in [pool.submit(task) for task in tasks]]
+
+
+def float_column(column: pa.ChunkedArray) -> np.ndarray:
+    return column.to_numpy() if column.num_chunks else np.zeros(0)
+
+
+class LineIndex:
+    """Line numbers and text of the lines of a file (from byte ``start`` on), for naming the rows a parser kept.
+
+    Lines are separated by line feeds (a carriage return before one belongs to the break);
+    the parser skips empty lines, so row ``r`` is the ``r``-th non-empty line. Built on
+    demand: readers only need it to name an offending row.
+
+    >>> index = LineIndex(b"a\\n\\r\\nb\\n")
+    >>> index.line_of_rows(np.array([0, 1])).tolist(), index.text(3)
+    ([1, 3], 'b')
+    """
+
+    def __init__(self, data: bytes, start: int = 0, first_line: int = 1):
+        self.data = data
+        self.start = start
+        self.first_line = first_line
+        self._newlines: np.ndarray | None = None
+        self._kept: np.ndarray | None = None
+
+    @property
+    def array(self) -> np.ndarray:
+        return np.frombuffer(self.data, dtype=np.uint8, offset=self.start) if self.start < len(self.data) else \
+            np.zeros(0, dtype=np.uint8)
+
+    @property
+    def newlines(self) -> np.ndarray:
+        """Offsets (from ``start``) of every line feed, found a piece at a time so that the temporary mask stays small."""
+        if self._newlines is None:
+            array = self.array
+            found = [np.flatnonzero(array[begin:begin + PIECE_BYTES] == LINE_FEED) + begin
+                     for begin in range(0, len(array), PIECE_BYTES)]
+            self._newlines = np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+        return self._newlines
+
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """Start and end (exclusive, before any carriage return) of every line, as offsets from ``start``."""
+        newlines, array = self.newlines, self.array
+        starts = np.concatenate(([0], newlines + 1))
+        ends = np.concatenate((newlines, [len(array)]))
+        non_empty = ends > starts
+        carriage = np.zeros(len(ends), dtype=bool)
+        carriage[non_empty] = array[ends[non_empty] - 1] == CARRIAGE_RETURN
+        return starts, ends - carriage
+
+    def kept_lines(self) -> np.ndarray:
+        """Line numbers of the non-empty lines: the rows of a parsed table, in order."""
+        if self._kept is None:
+            starts, ends = self.bounds()
+            self._kept = np.flatnonzero(ends > starts) + self.first_line
+        return self._kept
+
+    def line_of_rows(self, rows) -> np.ndarray:
+        return self.kept_lines()[np.asarray(rows, dtype=np.int64)]
+
+    def line_start(self, line: int) -> int:
+        """Byte offset (in ``data``) where a line begins."""
+        number = line - self.first_line
+        return self.start + (0 if number == 0 else int(self.newlines[number - 1]) + 1)
+
+    def text(self, line: int) -> str:
+        """The text of one line (without its line feed), decoded as UTF-8."""
+        number = line - self.first_line
+        newlines = self.newlines
+        end = self.start + int(newlines[number]) if number < len(newlines) else len(self.data)
+        return self.data[self.line_start(line):end].decode("utf-8")
+
+    def field_counts(self, delimiter: int) -> np.ndarray:
+        """Fields per line (delimiters + 1; 0 for an empty line), counted without a Python step per line."""
+        starts, ends = self.bounds()
+        array = self.array
+        counts = np.zeros(len(starts), dtype=np.int64)
+        for begin in range(0, len(array), PIECE_BYTES):
+            positions = np.flatnonzero(array[begin:begin + PIECE_BYTES] == delimiter) + begin
+            if len(positions):
+                counts += np.bincount(np.searchsorted(self.newlines, positions), minlength=len(starts))
+        return np.where(ends > starts, counts + 1, 0)
+
+
+def collapse_whitespace(data: bytes) -> bytes:
+    r"""Every run of whitespace other than the line feed becomes one space; lines lose outer spaces.
+
+    Whitespace is what ``str.split()`` splits on (``str.isspace()``), so afterwards splitting
+    a line on single spaces gives the fields ``str.split()`` gives. Line feeds are kept, so
+    line numbers do not change.
+
+    >>> collapse_whitespace(b" q\tQ0  d\r\n\x0b\n\xc2\xa0x\xe2\x80\x83y \n")
+    b'q Q0 d\n\nx y\n'
+    """
+    pieces = []
+    for start, end in line_aligned_pieces(data):
+        piece = data[start:end]
+        if piece.isascii():
+            piece = piece.translate(_TO_SPACE)
+            while b"  " in piece:
+                piece = piece.replace(b"  ", b" ")
+        else:
+            piece = _UNICODE_SPACE_RUN.sub(" ", piece.decode("utf-8")).encode("utf-8")
+        piece = piece.replace(b"\n ", b"\n").replace(b" \n", b"\n")
+        if piece.startswith(b" "):
+            piece = piece[1:]
+        if piece.endswith(b" "):
+            piece = piece[:-1]
+        pieces.append(piece)
+    return b"".join(pieces)
+
+
+def absent_byte(data: bytes, candidates: bytes = bytes(range(1, 9)) + bytes(range(14, 28))) -> str | None:
+    """A control character that does not occur in ``data`` (to parse whole lines as one column), or None.
+
+    >>> absent_byte(b"a\\x01b")
+    '\\x02'
+    """
+    return next((chr(byte) for byte in candidates if bytes([byte]) not in data), None)
+
+
+def line_column(text: bytes) -> tuple[pa.ChunkedArray, LineIndex] | None:
+    """Every non-empty line of ``text`` as one string column, and the index naming its lines."""
+    delimiter = absent_byte(text)
+    if delimiter is None:
+        return None
+    parsed = parse_pieces(text, ["line"], {"line": pa.string()}, delimiter)
+    return parsed.table.column("line"), LineIndex(text)
+
+
+def frozensets(lists: pa.Array | pa.ChunkedArray) -> list[frozenset[str]]:
+    """One frozenset per list of strings, empty strings left out; equal strings are one Python object."""
+    lists = lists.combine_chunks() if isinstance(lists, pa.ChunkedArray) else lists
+    values = pc.list_flatten(lists)
+    keep = pc.not_equal(values, "").to_numpy(zero_copy_only=False)
+    owners = pc.list_parent_indices(lists).to_numpy()[keep]
+    encoded = values.filter(pa.array(keep)).dictionary_encode()
+    strings = np.asarray(encoded.dictionary.to_pylist(), dtype=object)[encoded.indices.to_numpy()].tolist()
+    ends = np.cumsum(np.bincount(owners, minlength=len(lists))).tolist()
+    starts = [0] + ends[:-1]
+    return list(map(frozenset, map(strings.__getitem__, map(slice, starts, ends))))
+
+
+def first_repeated(values: list[str]) -> tuple[int, int] | None:
+    """Positions of the first value equal to an earlier one, and of that earlier one.
+
+    >>> first_repeated(["a", "b", "c", "b", "a"])
+    (3, 1)
+    """
+    codes, uniques = pd.factorize(pd.Index(values, dtype=object)) if values else (np.zeros(0, dtype=np.int64), [])
+    if len(uniques) == len(values):
+        return None
+    _, first = np.unique(codes, return_index=True)
+    repeated = np.flatnonzero(first[codes] != np.arange(len(codes)))
+    later = int(repeated[0])
+    return later, int(first[codes[later]])
+
+
+def repeated_in_lists(lists: pa.Array | pa.ChunkedArray) -> list[tuple[int, str]]:
+    """``(list number, value)`` for every value equal to an earlier one of the same list, in order.
+
+    >>> repeated_in_lists(pa.array([["a", "b", "a", "a"], ["b"], ["c", "c"]]))
+    [(0, 'a'), (0, 'a'), (2, 'c')]
+    """
+    lists = lists.combine_chunks() if isinstance(lists, pa.ChunkedArray) else lists
+    encoded = pc.list_flatten(lists).dictionary_encode()
+    owners = pc.list_parent_indices(lists).to_numpy().astype(np.int64)
+    key = owners * max(len(encoded.dictionary), 1) + encoded.indices.to_numpy()
+    _, first = np.unique(key, return_index=True, return_inverse=False)
+    is_first = np.zeros(len(key), dtype=bool)
+    is_first[first] = True
+    later = np.flatnonzero(~is_first)
+    values = encoded.dictionary.to_pylist()
+    codes = encoded.indices.to_numpy()
+    return [(int(owners[position]), values[codes[position]]) for position in later]
+
+
+def take(values: Sequence, rows: np.ndarray) -> list:
+    """``[values[row] for row in rows]``, iterated in C.
+
+    >>> take(["a", "b", "c"], np.array([2, 0]))
+    ['c', 'a']
+    """
+    return list(map(values.__getitem__, np.asarray(rows).tolist()))
+
+
+def present(values: Sequence) -> np.ndarray:
+    """Which values are not None, iterated in C.
+
+    >>> present(["a", None, ""]).tolist()
+    [True, False, True]
+    """
+    return np.fromiter(map(operator.is_not, values, repeat(None)), dtype=bool, count=len(values))

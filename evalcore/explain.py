@@ -1,0 +1,459 @@
+"""Why a retrieved image is related to the query: exact matches, near matches with their
+knowledge-graph paths, and the arithmetic of the relevance (DESIGN §2).
+
+:func:`explain_pair` takes two concept sets, a KG, the distance threshold n, the KG mode and
+alpha. It returns an :class:`Explanation` with
+
+- the exact matches ``A ∩ B``;
+- each approximate match of ``N(A,B)`` (a concept of one set outside the other that is within
+  n hops of a concept of the other), with its closest partner in the other set and the
+  shortest is_a path between them, written from the query's concept to the result's;
+- the concepts matched neither way;
+- the arithmetic of IoU, nn-IoU and of the chosen relevance measure, with the numbers filled in.
+
+The near matches and the values agree with :func:`evalcore.relevance.approximate_matches`,
+:func:`~evalcore.relevance.iou` and :func:`~evalcore.relevance.nn_iou` (tested on random data);
+the partner is the concept of the other set at the smallest KG distance, ties broken by name
+then ID. The module also words the explanation for a clinician (:func:`reason_sentences`),
+draws paths as Graphviz DOT (:func:`paths_dot`), counts ties in a ranking
+(:func:`tie_counts`), ranks concept search results (:func:`search_concepts`) and picks a
+pair of dataset concepts joined by a short path (:func:`example_path_pair`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+
+import numpy as np
+
+from .errors import ParameterError
+from .kg import KnowledgeGraph, check_hops_and_mode
+from .relevance import check_alpha, nn_iou_from_counts, nn_tversky_from_counts
+
+AUDIENCES = ("clinician", "researcher")
+UP, DOWN = "is_a", "has_child"
+
+
+@dataclass(frozen=True)
+class PathStep:
+    """One node of a KG path. ``link`` says how it was reached from the previous node:
+    ``""`` for the first node, ``"is_a"`` when the previous node is a kind of this one (up),
+    ``"has_child"`` when this node is a kind of the previous one (down)."""
+
+    node: str
+    name: str
+    link: str
+
+
+@dataclass(frozen=True)
+class NearMatch:
+    """An approximate match: ``concept`` (in N(A,B)) on ``side`` ("query": in A \\ B, or
+    "result": in B \\ A) and its closest ``partner`` in the other set; ``path`` runs from the
+    query's concept to the result's."""
+
+    concept: str
+    side: str
+    partner: str
+    path: tuple[PathStep, ...]
+
+    @property
+    def hops(self) -> int:
+        return len(self.path) - 1
+
+    @property
+    def query_concept(self) -> str:
+        return self.concept if self.side == "query" else self.partner
+
+    @property
+    def result_concept(self) -> str:
+        return self.partner if self.side == "query" else self.concept
+
+
+@dataclass(frozen=True)
+class Arithmetic:
+    """A relevance value with its formula and the same formula with the counts filled in."""
+
+    measure: str
+    formula: str
+    substituted: str
+    value: float
+
+    def __str__(self) -> str:
+        return f"{self.measure} = {self.formula} = {self.substituted} = {self.value:.3f}"
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Everything :func:`explain_pair` found for a (query, result) pair of concept sets."""
+
+    query: frozenset[str]
+    result: frozenset[str]
+    exact: tuple[str, ...]
+    near: tuple[NearMatch, ...]
+    unmatched_query: tuple[str, ...]
+    unmatched_result: tuple[str, ...]
+    alpha: float
+    n: int
+    mode: str
+    iou: Arithmetic
+    nn_iou: Arithmetic
+    relevance: Arithmetic
+    names: Mapping[str, str]
+
+    @property
+    def intersection(self) -> int:
+        return len(self.exact)
+
+    @property
+    def union(self) -> int:
+        return len(self.query | self.result)
+
+    @property
+    def approximate(self) -> int:
+        return len(self.near)
+
+    def name(self, concept: str) -> str:
+        """The concept's name (query and result concepts are named here; path nodes in their steps)."""
+        return self.names.get(concept, concept)
+
+
+# --- relevance measures and their arithmetic ----------------------------------------------
+
+def _fmt(x: float) -> str:
+    return f"{x:g}"
+
+
+def _iou_arithmetic(counts: dict, alpha: float, weights: tuple[float, float]) -> Arithmetic:
+    i, u = counts["intersection"], counts["union"]
+    return Arithmetic("IoU", "|A ∩ B| / |A ∪ B|", f"{i} / {u}", float(nn_iou_from_counts(i, 0, u, 0.0)))
+
+
+def _nn_iou_arithmetic(counts: dict, alpha: float, weights: tuple[float, float]) -> Arithmetic:
+    i, a, u = counts["intersection"], counts["approximate"], counts["union"]
+    return Arithmetic("nn-IoU", "(|A ∩ B| + alpha × |N(A,B)|) / |A ∪ B|", f"({i} + {_fmt(alpha)} × {a}) / {u}",
+                      float(nn_iou_from_counts(i, a, u, alpha)))
+
+
+def _tversky_arithmetic(counts: dict, alpha: float, weights: tuple[float, float]) -> Arithmetic:
+    return _nn_tversky_arithmetic(counts, 0.0, weights, "Tversky")
+
+
+def _nn_tversky_arithmetic(counts: dict, alpha: float, weights: tuple[float, float],
+                           measure: str = "nn-Tversky") -> Arithmetic:
+    i, only_a, only_b = counts["intersection"], counts["only_query"], counts["only_result"]
+    near_a, near_b = counts["near_query"], counts["near_result"]
+    wa, wb = weights
+    value = float(nn_tversky_from_counts(i, only_a, only_b, near_a, near_b, alpha, wa, wb))
+    if measure == "Tversky":
+        return Arithmetic(measure, "|A ∩ B| / (|A ∩ B| + a|A \\ B| + b|B \\ A|)",
+                          f"{i} / ({i} + {_fmt(wa)} × {only_a} + {_fmt(wb)} × {only_b})", value)
+    shared = f"{i} + {_fmt(alpha)} × {near_a + near_b}"
+    return Arithmetic(measure,
+                      "(|A∩B| + alpha|N|) / (|A∩B| + alpha|N| + a(|A\\B| - alpha|N_A|) + b(|B\\A| - alpha|N_B|))",
+                      f"({shared}) / ({shared} + {_fmt(wa)} × ({only_a} - {_fmt(alpha)} × {near_a})"
+                      f" + {_fmt(wb)} × ({only_b} - {_fmt(alpha)} × {near_b}))", value)
+
+
+#: Relevance measures an explanation can spell out: canonical name -> arithmetic builder.
+MEASURES: Mapping[str, Callable[[dict, float, tuple[float, float]], Arithmetic]] = MappingProxyType({
+    "iou": _iou_arithmetic,
+    "nn-iou": _nn_iou_arithmetic,
+    "tversky": _tversky_arithmetic,
+    "nn-tversky": _nn_tversky_arithmetic,
+})
+
+
+# --- the explanation ----------------------------------------------------------------------
+
+def explain_pair(query: Iterable[str], result: Iterable[str], kg: KnowledgeGraph | None, n: int,
+                 mode: str = "undirected", alpha: float = 0.5, measure: str = "nn-iou",
+                 weights: tuple[float, float] = (1.0, 1.0), names: Mapping[str, str] | None = None) -> Explanation:
+    """Exact matches, near matches with their KG paths, and the relevance arithmetic of a pair.
+
+    Worked example of DESIGN §2 (n = 1, alpha = 0.5, KG: vein -> blood vessel):
+
+    >>> from evalcore.readers import KGEdges
+    >>> kg = KnowledgeGraph.from_edges([KGEdges((("vein", "vessel", "t"),), {"vessel": "blood vessel"})])
+    >>> e = explain_pair({"CT", "vein"}, {"CT", "vessel"}, kg, n=1, alpha=0.5)
+    >>> e.exact, [(m.concept, m.side, m.partner, m.hops) for m in e.near]
+    (('CT',), [('vein', 'query', 'vessel', 1), ('vessel', 'result', 'vein', 1)])
+    >>> [(s.name, s.link) for s in e.near[0].path]
+    [('vein', ''), ('blood vessel', 'is_a')]
+    >>> print(e.iou); print(e.nn_iou)
+    IoU = |A ∩ B| / |A ∪ B| = 1 / 3 = 0.333
+    nn-IoU = (|A ∩ B| + alpha × |N(A,B)|) / |A ∪ B| = (1 + 0.5 × 2) / 3 = 0.667
+    """
+    alpha = check_alpha(alpha)
+    check_hops_and_mode(n, mode)
+    if measure not in MEASURES:
+        raise ParameterError(f"relevance measure must be one of {tuple(MEASURES)}, got {measure!r}")
+    if min(weights) < 0:
+        raise ParameterError(f"Tversky weights must be >= 0, got {weights}")
+    a, b = frozenset(query), frozenset(result)
+    all_names = _Names(names or {}, kg.names if kg is not None else {})
+    near = [*_near_matches(a - b, b, "query", kg, n, mode, all_names),
+            *_near_matches(b - a, a, "result", kg, n, mode, all_names)]
+    near_concepts = {m.concept for m in near}
+    counts = {"intersection": len(a & b), "union": len(a | b), "approximate": len(near),
+              "only_query": len(a - b), "only_result": len(b - a),
+              "near_query": sum(1 for m in near if m.side == "query"),
+              "near_result": sum(1 for m in near if m.side == "result")}
+    return Explanation(
+        query=a, result=b, exact=_by_name(a & b, all_names), near=tuple(near),
+        unmatched_query=_by_name(a - b - near_concepts, all_names),
+        unmatched_result=_by_name(b - a - near_concepts, all_names),
+        alpha=alpha, n=n, mode=mode,
+        iou=_iou_arithmetic(counts, alpha, weights), nn_iou=_nn_iou_arithmetic(counts, alpha, weights),
+        relevance=MEASURES[measure](counts, alpha, weights),
+        names=MappingProxyType({c: all_names.get(c, c) for c in a | b}))
+
+
+class _Names(Mapping):
+    """Names from the caller first, then the KG's, without copying either (the open KG has 64,000)."""
+
+    def __init__(self, first: Mapping[str, str], second: Mapping[str, str]):
+        self.first, self.second = first, second
+
+    def __getitem__(self, key: str) -> str:
+        return self.first[key] if key in self.first else self.second[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.first or key in self.second
+
+    def __iter__(self):
+        return iter({**self.second, **self.first})
+
+    def __len__(self) -> int:
+        return len({**self.second, **self.first})
+
+
+def _by_name(concepts: Iterable[str], names: Mapping[str, str]) -> tuple[str, ...]:
+    return tuple(sorted(concepts, key=lambda c: (names.get(c, c).lower(), c)))
+
+
+def _near_matches(own: frozenset[str], other: frozenset[str], side: str, kg: KnowledgeGraph | None, n: int,
+                  mode: str, names: Mapping[str, str]) -> list[NearMatch]:
+    """Concepts of ``own`` within n hops of a concept of ``other``, each with its closest partner."""
+    if kg is None or n == 0:
+        return []
+    found = []
+    for concept in _by_name(own, names):
+        reached = kg.distances_from(concept, n, mode)
+        partners = [p for p in other if p != concept and p in reached]
+        if not partners:
+            continue
+        partner = min(partners, key=lambda p: (reached[p], names.get(p, p).lower(), p))
+        source, target = (concept, partner) if side == "query" else (partner, concept)
+        path = kg.shortest_path(source, target, mode, max_hops=n)
+        steps = tuple(PathStep(node, names.get(node, node), link) for node, link in path)
+        found.append(NearMatch(concept, side, partner, steps))
+    return found
+
+
+# --- plain words --------------------------------------------------------------------------
+
+def _join(words: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``.
+
+    >>> _join(["a"]), _join(["a", "b"]), _join(["a", "b", "c"])
+    ('a', 'a and b', 'a, b and c')
+    """
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def path_phrase(path: Sequence[PathStep], emphasise: Callable[[str], str] = str) -> str:
+    """A KG path in plain words, read as is_a relations.
+
+    >>> up = [PathStep("a", "hepatic vein", ""), PathStep("b", "vein", "is_a")]
+    >>> path_phrase(up)
+    'hepatic vein is a kind of vein'
+    >>> path_phrase(up[::-1][:1] + [PathStep("a", "hepatic vein", "has_child")])
+    'hepatic vein is a kind of vein'
+    >>> path_phrase([PathStep("v", "vein", ""), PathStep("b", "blood vessel", "is_a"), PathStep("r", "artery", "has_child")])
+    'vein and artery are both kinds of blood vessel'
+    >>> path_phrase([PathStep("x", "x-ray", ""), PathStep("t", "x-ray tomography", "has_child"),
+    ...              PathStep("c", "tomography", "is_a")])
+    'x-ray tomography is a kind of both x-ray and tomography'
+    """
+    names = [emphasise(step.name) for step in path]
+    links = [step.link for step in path[1:]]
+    if not links:
+        return names[0]
+    if all(link == UP for link in links):
+        return names[0] + "".join(f"{' is' if i == 0 else ', which is'} a kind of {name}"
+                                  for i, name in enumerate(names[1:]))
+    if all(link == DOWN for link in links):
+        return path_phrase([PathStep(s.node, s.name, UP if i else "") for i, s in enumerate(path[::-1])], emphasise)
+    turn = next(i for i, link in enumerate(links) if link != links[0])
+    first, second = links[:turn], links[turn:]
+    if len(set(first)) == 1 and len(set(second)) == 1:
+        pivot = names[turn]
+        if first[0] == UP:
+            return f"{names[0]} and {names[-1]} are both kinds of {pivot}"
+        return f"{pivot} is a kind of both {names[0]} and {names[-1]}"
+    sentences = []
+    for (previous, link), current in zip(zip(names, links), names[1:]):
+        child, parent = (previous, current) if link == UP else (current, previous)
+        sentences.append(f"{child} is a kind of {parent}")
+    return "; ".join(sentences)
+
+
+def reason_sentences(explanation: Explanation, audience: str = "clinician",
+                     emphasise: Callable[[str], str] = str) -> list[str]:
+    """The reasons a result was retrieved, in plain words: what both images show, then each near match.
+
+    Clinicians get names only; researchers also get the hop counts.
+
+    >>> from evalcore.readers import KGEdges
+    >>> kg = KnowledgeGraph.from_edges([KGEdges((("hv", "v", "t"),), {"hv": "hepatic vein", "v": "vein"})])
+    >>> e = explain_pair({"liver", "v"}, {"liver", "hv"}, kg, 1, names={"liver": "liver"})
+    >>> reason_sentences(e)
+    ['both show liver', 'hepatic vein is a kind of vein']
+    >>> reason_sentences(explain_pair({"a"}, {"b"}, None, 0), "researcher")
+    ['no concept in common with the query']
+    """
+    if audience not in AUDIENCES:
+        raise ParameterError(f"audience must be one of {AUDIENCES}, got {audience!r}")
+    sentences = []
+    if explanation.exact:
+        sentences.append("both show " + _join([emphasise(explanation.name(c)) for c in explanation.exact]))
+    seen_paths = set()
+    for match in explanation.near:
+        key = (match.query_concept, match.result_concept)
+        if key in seen_paths:
+            continue
+        seen_paths.add(key)
+        phrase = path_phrase(match.path, emphasise)
+        if audience == "researcher":
+            phrase += f" ({match.hops} link{'s' if match.hops != 1 else ''})"
+        sentences.append(phrase)
+    if not sentences:
+        sentences.append("no concept in common with the query")
+    return sentences
+
+
+# --- drawing ------------------------------------------------------------------------------
+
+def _dot_text(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def paths_dot(paths: Sequence[Sequence[PathStep]], query_side: Iterable[str] = (), result_side: Iterable[str] = (),
+              direction: str = "LR") -> str:
+    """Graphviz DOT of KG paths: one node per concept (full name), one ``is a`` arrow per edge (child -> parent).
+
+    Concepts of the query are drawn blue, those of the result orange, intermediate terms grey.
+
+    >>> dot = paths_dot([[PathStep("v", "Veins", ""), PathStep("b", "Blood Vessels", "is_a")]], {"v"}, {"b"})
+    >>> '"v" -> "b" [label="is a"]' in dot and 'label="Blood Vessels"' in dot
+    True
+    """
+    query_side, result_side = set(query_side), set(result_side)
+    nodes: dict[str, str] = {}
+    edges: set[tuple[str, str]] = set()
+    for path in paths:
+        for step in path:
+            nodes.setdefault(step.node, step.name)
+        for previous, step in zip(path, path[1:]):
+            edges.add((previous.node, step.node) if step.link == UP else (step.node, previous.node))
+    lines = [f"digraph {{ rankdir={direction}; bgcolor=transparent; nodesep=0.2; ranksep=0.35;",
+             'node [shape=box, style="rounded,filled", fontname="sans-serif", fontsize=11, margin="0.08,0.04"];',
+             'edge [fontname="sans-serif", fontsize=9, color="#666666"];']
+    for node, name in nodes.items():
+        colour = "#cfe2f3" if node in query_side else ("#fde3c8" if node in result_side else "#eeeeee")
+        lines.append(f'"{_dot_text(node)}" [label="{_dot_text(name)}", fillcolor="{colour}"];')
+    for child, parent in sorted(edges):
+        lines.append(f'"{_dot_text(child)}" -> "{_dot_text(parent)}" [label="is a"];')
+    lines.append("}")
+    return "\n".join(lines)
+
+
+# --- ties ---------------------------------------------------------------------------------
+
+def tie_counts(pool_relevance: np.ndarray, ranked: Sequence[int]) -> list[int]:
+    """For each ranked candidate (an index into ``pool_relevance``), how many *other* candidates
+    of the pool have exactly the same relevance. Entries below 0 (the query itself) never count.
+
+    >>> tie_counts(np.array([0.5, 1.0, 0.5, -1.0, 0.5]), [1, 0, 2])
+    [0, 2, 2]
+    """
+    values = np.asarray(pool_relevance, dtype=np.float64)
+    valid = values[values >= 0]
+    distinct, counts = np.unique(valid, return_counts=True)
+    tally = dict(zip(distinct.tolist(), counts.tolist()))
+    return [tally.get(float(values[i]), 1) - 1 for i in ranked]
+
+
+# --- concept search and an example path -------------------------------------------------
+
+def search_concepts(text: str, labels: Mapping[str, str], popularity: Mapping[str, int] | None = None,
+                    limit: int = 300) -> list[str]:
+    """Concepts whose ID or name matches ``text``, best first: exact ID or name (plural ``s`` aside), then name prefix,
+    then a word of the name starting with it, then substring; within a tier the more frequent
+    (``popularity``), then the shorter name. Case-insensitive.
+
+    >>> labels = {"C1": "Attenuation of retinal blood vessels", "C2": "Blood Vessels", "C3": "Blood vessel wall",
+    ...           "C4": "Bloodstream"}
+    >>> search_concepts("blood vessels", labels)
+    ['C2', 'C1']
+    >>> search_concepts("blood", labels)
+    ['C4', 'C2', 'C3', 'C1']
+    >>> search_concepts("c3", labels)
+    ['C3']
+    """
+    needle = " ".join(text.lower().split())
+    if not needle:
+        return []
+    popularity = popularity or {}
+    singular = _singular(needle)
+    ranked = []
+    for concept, name in labels.items():
+        lowered = name.lower()
+        if needle in (concept.lower(), lowered) or _singular(lowered) == singular:
+            tier = 0
+        elif lowered.startswith(needle):
+            tier = 1
+        elif any(word.startswith(needle) for word in lowered.replace(",", " ").split()) or \
+                f" {needle}" in lowered:
+            tier = 2
+        elif needle in lowered or needle in concept.lower():
+            tier = 3
+        else:
+            continue
+        ranked.append((tier, -popularity.get(concept, 0), len(name), lowered, concept))
+    ranked.sort()
+    return [entry[-1] for entry in ranked[:limit]]
+
+
+def _singular(text: str) -> str:
+    """Each word without a plural ``s``, so that "Veins" finds "vein" and "Blood Vessel" "blood vessels".
+
+    >>> _singular("blood vessels")
+    'blood vessel'
+    """
+    return " ".join(word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+                    for word in text.split())
+
+
+def example_path_pair(kg: KnowledgeGraph, frequency: Mapping[str, int], mode: str = "undirected",
+                      max_hops: int = 3) -> tuple[str, str] | None:
+    """Two dataset concepts joined by the shortest KG path there is (1 hop if any pair is),
+    the pair whose rarer concept is the most frequent; ``None`` if no two are within ``max_hops``.
+
+    >>> from evalcore.readers import KGEdges
+    >>> kg = KnowledgeGraph.from_edges([KGEdges((("vein", "vessel", "t"), ("artery", "vessel", "t")), {})])
+    >>> example_path_pair(kg, {"vein": 5, "artery": 9, "CT": 50})
+    ('artery', 'vein')
+    """
+    concepts = tuple(sorted(c for c in frequency if c in kg.index))
+    for hops in range(1, max_hops + 1):
+        matrix = kg.neighbour_matrix(concepts, hops, mode).tocoo()
+        pairs = [(concepts[i], concepts[j]) for i, j in zip(matrix.row, matrix.col) if i < j]
+        if pairs:
+            return max(pairs, key=lambda p: (min(frequency[p[0]], frequency[p[1]]), max(frequency[p[0]],
+                                                                                        frequency[p[1]]), p))
+    return None

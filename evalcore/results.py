@@ -1,0 +1,246 @@
+"""Summaries of an evaluation, shared by the Python API, the command line and the dashboard.
+
+:class:`Results` wraps the per-query values of :meth:`Evaluator.evaluate` and derives from them,
+with the statistics of :mod:`evalcore.compare` (DESIGN §3): the mean of each metric with its
+bootstrap confidence interval, the long per-query table, and pairwise comparisons (paired
+randomization test, paired t-test, Holm correction over the pairs). :func:`evaluate_runs` is the
+one entry point that evaluates and summarises; ``evalcore.evaluate``, ``evaluate --json`` /
+``compare`` and the dashboard's leaderboard all print its numbers.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from functools import cached_property
+
+import numpy as np
+import pandas as pd
+
+from .compare import bootstrap_cis, compare_systems
+from .data import Run
+from .errors import ParameterError
+from .evaluation import AlignedRun, Evaluation, Evaluator
+from .measures import MeasureSpec, parse_measure
+from .metrics import metric_names_for_measure
+
+TABLE_COLUMNS = ["system", "metric", "mean", "ci_low", "ci_high", "queries"]
+COMPARISON_COLUMNS = ["system_a", "system_b", "mean_difference", "p_randomization", "p_t_test",
+                      "p_randomization_holm", "p_t_test_holm", "queries"]
+LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+                 "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+
+
+@dataclass(frozen=True)
+class Statistics:
+    """Settings of the confidence intervals and the significance tests.
+
+    The defaults are those of the dashboard, which redraws the leaderboard within its time budget
+    on ROCOv2 with them; the API and the command line use the same defaults, so that all three print
+    the same numbers. Raise the sample counts for a publication (the Monte Carlo error of a 2.5%
+    percentile from B resamples is about 0.12 standard errors at B = 500, 0.06 at B = 2000).
+
+    >>> Statistics()
+    Statistics(confidence=0.95, bootstrap_samples=500, randomization_samples=2000, seed=0)
+    >>> Statistics(confidence=95)
+    Traceback (most recent call last):
+    ...
+    evalcore.errors.ParameterError: confidence must lie in (0, 1), e.g. 0.95; got 95
+    """
+
+    confidence: float = 0.95
+    bootstrap_samples: int = 500
+    randomization_samples: int = 2000
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.confidence, (int, float)) or not 0 < self.confidence < 1:
+            raise ParameterError(f"confidence must lie in (0, 1), e.g. 0.95; got {self.confidence!r}")
+        for name in ("bootstrap_samples", "randomization_samples"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 1 <= value <= 1_000_000:
+                raise ParameterError(f"{name} must be an integer in 1..1000000, got {value!r}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)) or self.seed < 0:
+            raise ParameterError(f"seed must be a non-negative integer, got {self.seed!r}")
+
+
+def _finite(value: float) -> float | None:
+    return float(value) if value is not None and math.isfinite(value) else None
+
+
+def latex_escape(text: str) -> str:
+    r"""Escape LaTeX's special characters.
+
+    >>> latex_escape("bm25_v2 & 50%")
+    'bm25\\_v2 \\& 50\\%'
+    """
+    return "".join(LATEX_SPECIAL.get(ch, ch) for ch in str(text))
+
+
+class Results:
+    """Per-query values of an evaluation and what is summarised from them.
+
+    ``table()`` and ``compare(metric)`` are computed once and kept; the object pickles, so that a
+    cache (``st.cache_data``) can hold it. Means exclude undefined values (NaN: a query with
+    IDCG = 0, a query without a label), which ``counts`` reports per system.
+    """
+
+    def __init__(self, evaluation: Evaluation, statistics: Statistics | None = None):
+        self.evaluation = evaluation
+        self.statistics = statistics or Statistics()
+        self._comparisons: dict[str, pd.DataFrame] = {}
+
+    def __repr__(self) -> str:
+        params = self.evaluation.params
+        return (f"<Results: {len(self.systems)} systems x {len(self.metrics)} metrics, alpha={params.get('alpha')}, "
+                f"n={params.get('n')}, {self.statistics.confidence:.0%} bootstrap CIs>")
+
+    @property
+    def systems(self) -> list[str]:
+        return list(self.evaluation.systems)
+
+    @property
+    def metrics(self) -> list[str]:
+        return list(self.evaluation.metric_names)
+
+    @property
+    def params(self) -> dict:
+        return dict(self.evaluation.params)
+
+    @property
+    def counts(self) -> dict[str, dict[str, int]]:
+        """Per system: queries evaluated, unknown IDs, queries excluded per metric, ..."""
+        return {name: dict(counts) for name, counts in self.evaluation.counts.items()}
+
+    def query_ids(self, system: str) -> tuple[str, ...]:
+        return self.evaluation.systems[self._system(system)].query_ids
+
+    def values(self, system: str) -> np.ndarray:
+        """Per-query values of one system: queries (``query_ids(system)``) x metrics (``metrics``)."""
+        result = self.evaluation.systems[self._system(system)]
+        return np.column_stack([result.values[m] for m in self.metrics]) if self.metrics else np.empty((0, 0))
+
+    def means(self) -> dict[str, dict[str, float]]:
+        """``{system: {metric: mean}}``, the means of ``evaluate --json``'s ``systems``."""
+        return self.evaluation.means()
+
+    @cached_property
+    def _table(self) -> pd.DataFrame:
+        means = self.means()
+        rows = []
+        for system in self.systems:
+            cis = bootstrap_cis(self.values(system), self.statistics.confidence, self.statistics.bootstrap_samples,
+                                self.statistics.seed)
+            for metric, ci in zip(self.metrics, cis):
+                rows.append((system, metric, means[system][metric], ci.low, ci.high, ci.queries))
+        return pd.DataFrame(rows, columns=TABLE_COLUMNS)
+
+    def table(self) -> pd.DataFrame:
+        """One row per system x metric: ``mean``, ``ci_low``, ``ci_high`` (percentile bootstrap over
+        queries) and ``queries`` (the number with a defined value)."""
+        return self._table.copy()
+
+    def intervals(self) -> dict[str, dict[str, tuple[float, float]]]:
+        """``{system: {metric: (ci_low, ci_high)}}``."""
+        intervals: dict[str, dict[str, tuple[float, float]]] = {system: {} for system in self.systems}
+        for row in self._table.itertuples(index=False):
+            intervals[row.system][row.metric] = (row.ci_low, row.ci_high)
+        return intervals
+
+    def per_query(self) -> pd.DataFrame:
+        """Long table ``system, query_id, metric, value`` (NaN = excluded), as ``--per-query`` writes it."""
+        return self.evaluation.per_query_frame()
+
+    def compare(self, metric: str) -> pd.DataFrame:
+        """Every pair of systems on ``metric`` over the queries both evaluated: mean difference (a - b),
+        two-sided paired randomization and t-test p-values, and both Holm-adjusted over the pairs."""
+        if metric not in self.metrics:
+            raise ParameterError(f"metric {metric!r} was not evaluated; evaluated: {', '.join(self.metrics)}")
+        if metric not in self._comparisons:
+            column = self.metrics.index(metric)
+            per_query = {system: dict(zip(self.query_ids(system), self.values(system)[:, column]))
+                         for system in self.systems}
+            pairs = compare_systems(per_query, self.statistics.randomization_samples, self.statistics.seed)
+            self._comparisons[metric] = pd.DataFrame([asdict(pair) for pair in pairs], columns=COMPARISON_COLUMNS)
+        return self._comparisons[metric].copy()
+
+    def to_dict(self, compare: Sequence[str] = ()) -> dict:
+        """JSON-ready summary: ``systems`` ({system: {metric: mean}}), ``intervals`` ({system: {metric:
+        [ci_low, ci_high]}}), ``statistics``, ``params``, ``counts`` and, for the metrics in ``compare``,
+        ``comparisons`` ({metric: [pair, ...]}). Undefined numbers are ``None``."""
+        payload = {
+            "systems": {system: {m: _finite(v) for m, v in values.items()} for system, values in self.means().items()},
+            "intervals": self.interval_bounds(),
+            "statistics": asdict(self.statistics),
+            "params": self.params,
+            "counts": {"images": self.evaluation.params.get("candidates"), **self.counts},
+        }
+        if compare:
+            payload["comparisons"] = {
+                metric: [{key: (_finite(value) if isinstance(value, float) else value) for key, value in row.items()}
+                         for row in self.compare(metric).to_dict(orient="records")]
+                for metric in compare}
+        return payload
+
+    def interval_bounds(self) -> dict[str, dict[str, list[float | None]]]:
+        """:meth:`intervals` as JSON lists, ``None`` where undefined: ``evaluate --json``'s ``intervals``."""
+        return {system: {metric: [_finite(low), _finite(high)] for metric, (low, high) in per_metric.items()}
+                for system, per_metric in self.intervals().items()}
+
+    def to_json(self, compare: Sequence[str] = (), indent: int | None = 2) -> str:
+        return json.dumps(self.to_dict(compare), indent=indent)
+
+    def to_latex(self, metrics: Sequence[str] | None = None, intervals: bool = True, digits: int = 4) -> str:
+        """A booktabs ``tabular``: one row per system, one column per metric, ``mean [ci_low, ci_high]``."""
+        chosen = list(metrics) if metrics is not None else self.metrics
+        unknown = [m for m in chosen if m not in self.metrics]
+        if unknown or not chosen:
+            raise ParameterError(f"metrics {unknown or chosen} not evaluated; evaluated: {', '.join(self.metrics)}")
+        table = self._table.set_index(["system", "metric"])
+
+        def cell(system: str, metric: str) -> str:
+            row = table.loc[(system, metric)]
+            if not math.isfinite(row["mean"]):
+                return "--"
+            text = f"{row['mean']:.{digits}f}"
+            return text + (f" [{row['ci_low']:.{digits}f}, {row['ci_high']:.{digits}f}]" if intervals else "")
+
+        params = self.evaluation.params
+        lines = [f"% CBIR Lens: alpha={params.get('alpha')}, n={params.get('n')}, KG mode {params.get('kg_mode')}, "
+                 f"{params.get('gain')} gain; {self.statistics.confidence:.0%} bootstrap CI over queries "
+                 f"({self.statistics.bootstrap_samples} resamples)",
+                 "\\begin{tabular}{l" + "r" * len(chosen) + "}", "\\toprule",
+                 " & ".join(["System", *(latex_escape(m) for m in chosen)]) + " \\\\", "\\midrule"]
+        lines += [" & ".join([latex_escape(system), *(cell(system, m) for m in chosen)]) + " \\\\" for system in self.systems]
+        lines += ["\\bottomrule", "\\end{tabular}"]
+        return "\n".join(lines) + "\n"
+
+    def _system(self, system: str) -> str:
+        if system not in self.evaluation.systems:
+            raise ParameterError(f"unknown system {system!r}; evaluated: {', '.join(self.systems)}")
+        return system
+
+
+def evaluate_runs(evaluator: Evaluator, runs: Sequence[Run | AlignedRun], metrics: Sequence[str] | None = None,
+                  k: Sequence[int] = (5, 10, 30), alpha: float = 0.5, n: int = 1, gain: str = "linear",
+                  threshold: float = 0.5, statistics: Statistics | None = None,
+                  progress: Callable[[float, str], None] | None = None,
+                  measure: MeasureSpec | str | None = None) -> Results:
+    """Evaluate runs on the evaluator's dataset and summarise them: the code path behind the API, the
+    command line and the dashboard. ``metrics`` defaults to the standard report at the cut-offs ``k``
+    (with P@K for the label kinds the evaluator has), with ``measure``'s metrics in place of nn-IoU's
+    when a measure other than nn-IoU is given (:mod:`evalcore.measures`).
+
+    >>> from evalcore.data import ConceptSets
+    >>> concepts = ConceptSets(("q", "x", "y"), (frozenset({"C0000001"}), frozenset({"C0000001"}), frozenset()))
+    >>> run = Run("s", {"q": ("y", "x")})
+    >>> evaluate_runs(Evaluator(concepts), [run], ["CUI@1", "CUI@2"]).means()
+    {'s': {'CUI@1': 0.0, 'CUI@2': 0.6309297535714575}}
+    """
+    chosen = parse_measure(measure) if measure is not None else None
+    names = list(metrics) if metrics else metric_names_for_measure(tuple(k), evaluator.label_targets(),
+                                                                   chosen.key if chosen else None)
+    evaluation = evaluator.evaluate(runs, names, alpha, n, gain, threshold, progress, measure=chosen)
+    return Results(evaluation, statistics)

@@ -1,0 +1,216 @@
+"""Leaderboard tables: metric groups that fit a screen, the best value per metric, p-values
+for people, and CSV / LaTeX exports that keep the confidence intervals.
+
+A *summary* is a long table with one row per (system, metric) and the columns ``system``,
+``metric``, ``mean``, ``low``, ``high`` (the 95% bootstrap interval) and ``queries``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from .metrics import parse_metric
+
+GROUPS = ("relevance-graded", "label precision", "other")
+GROUP_TITLES = {
+    "relevance-graded": "Graded by concept overlap (NDCG with IoU / nn-IoU)",
+    "label precision": "Label precision (same modality / organ)",
+    "other": "Other (MAP, recall, ERR, RBP, Context-Aware Gain)",
+}
+PLAIN_GROUP_TITLES = {"relevance-graded": "Concept match", "label precision": "Same modality / organ",
+                      "other": "Other scores"}
+SUMMARY_COLUMNS = ("system", "metric", "mean", "low", "high", "queries")
+_PLAIN_FAMILIES = {
+    "CUI": "concept match",
+    "nn-CUI": "concept match, related concepts count",
+    "MAP": "average precision",
+    "nn-MAP": "average precision, related concepts count",
+    "R": "share of related images found",
+    "nn-R": "share of related images found, related concepts count",
+    "RBP": "rank-weighted relevance",
+    "nn-RBP": "rank-weighted relevance, related concepts count",
+    "ERR": "reciprocal rank",
+    "nn-ERR": "reciprocal rank, related concepts count",
+    "CAG": "context-aware gain",
+    "nn-CAG": "context-aware gain, related concepts count",
+    "CAG-RBP": "context-aware gain over the list",
+    "nn-CAG-RBP": "context-aware gain over the list, related concepts count",
+}
+_PLAIN_TARGETS = {"modality": "same modality", "organ": "same organ", "modality+organ": "same modality and organ"}
+
+
+def metric_group(name: str) -> str:
+    """Which leaderboard group a metric belongs to.
+
+    >>> metric_group("nn-CUI@10"), metric_group("P@5[organ]"), metric_group("MAP@10")
+    ('relevance-graded', 'label precision', 'other')
+    """
+    key = parse_metric(name).family.key
+    if key in ("CUI", "nn-CUI"):
+        return "relevance-graded"
+    return "label precision" if key == "P" else "other"
+
+
+def metric_family(name: str) -> str:
+    """The metric without its cut-off: one sub-table per family, its columns the K values.
+
+    >>> metric_family("nn-CUI@10"), metric_family("P@5[modality+organ]"), metric_family("RBP")
+    ('nn-CUI', 'P[modality+organ]', 'RBP')
+    """
+    spec = parse_metric(name)
+    return spec.family.key + (f"[{spec.target}]" if spec.target else "")
+
+
+def describe_family(name: str) -> str:
+    """A metric's plain description with K left open, for a table whose columns are the K values.
+
+    >>> describe_family("P@5[organ]")
+    'How often the top K contain an image of the same organ'
+    """
+    spec = parse_metric(name)
+    return spec.family.description.format(k="K", target=spec.target)
+
+
+def grouped_metrics(metrics: Sequence[str]) -> dict[str, dict[str, list[str]]]:
+    """``{group: {family: [metrics in the given order]}}``, groups in :data:`GROUPS` order, empty groups left out.
+
+    >>> grouped_metrics(["CUI@5", "CUI@10", "P@5[organ]", "nn-RBP"])
+    {'relevance-graded': {'CUI': ['CUI@5', 'CUI@10']}, 'label precision': {'P[organ]': ['P@5[organ]']}, \
+'other': {'nn-RBP': ['nn-RBP']}}
+    """
+    grouped: dict[str, dict[str, list[str]]] = {group: {} for group in GROUPS}
+    for name in metrics:
+        grouped[metric_group(name)].setdefault(metric_family(name), []).append(name)
+    return {group: families for group, families in grouped.items() if families}
+
+
+def plain_metric_label(name: str) -> str:
+    """A metric name in plain words, for readers who do not know IR jargon.
+
+    >>> plain_metric_label("nn-CUI@10"), plain_metric_label("P@5[modality+organ]")
+    ('top 10: concept match, related concepts count', 'top 5: same modality and organ')
+    >>> plain_metric_label("RBP")
+    'whole list: rank-weighted relevance'
+    """
+    spec = parse_metric(name)
+    words = _PLAIN_TARGETS[spec.target] if spec.target else _PLAIN_FAMILIES[spec.family.key]
+    return f"{'top ' + str(spec.k) if spec.k else 'whole list'}: {words}"
+
+
+def wide_summary(summary: pd.DataFrame, metrics: Sequence[str]) -> pd.DataFrame:
+    """Systems x (mean, low, high) per metric, as numbers: columns ``m``, ``m low``, ``m high``.
+
+    >>> s = pd.DataFrame({"system": ["a", "b"], "metric": ["CUI@5", "CUI@5"], "mean": [0.5, 0.7],
+    ...                   "low": [0.4, 0.6], "high": [0.6, 0.8], "queries": [10, 10]})
+    >>> wide_summary(s, ["CUI@5"]).loc["b"].tolist()
+    [0.7, 0.6, 0.8]
+    """
+    indexed = summary.set_index(["system", "metric"])
+    systems = list(dict.fromkeys(summary.system))
+    columns = {}
+    for metric in metrics:
+        for field, suffix in (("mean", ""), ("low", " low"), ("high", " high")):
+            columns[metric + suffix] = [indexed[field].get((system, metric), np.nan) for system in systems]
+    return pd.DataFrame(columns, index=pd.Index(systems, name="system"))
+
+
+def best_systems(summary: pd.DataFrame, metric: str) -> list[str]:
+    """The systems with the highest mean on a metric (all of them when tied; none when undefined).
+
+    >>> s = pd.DataFrame({"system": ["a", "b", "c"], "metric": ["R@5"] * 3, "mean": [0.5, 0.7, 0.7]})
+    >>> best_systems(s, "R@5")
+    ['b', 'c']
+    """
+    rows = summary[(summary.metric == metric) & summary["mean"].notna()]
+    if rows.empty:
+        return []
+    return rows[rows["mean"] == rows["mean"].max()].system.tolist()
+
+
+def format_p_value(p: float) -> str:
+    """``< 0.001`` below a thousandth, else three significant digits; ``—`` when undefined.
+
+    >>> [format_p_value(p) for p in (0.0000000000002, 0.0004, 0.001, 0.01234, 0.5, 1.0, float("nan"))]
+    ['< 0.001', '< 0.001', '0.00100', '0.0123', '0.500', '1.00', '—']
+    """
+    if p is None or not math.isfinite(p):
+        return "—"
+    return "< 0.001" if p < 0.001 else f"{p:#.3g}"
+
+
+def results_csv(summary: pd.DataFrame, metrics: Sequence[str]) -> str:
+    """One row per (system, metric): mean, the 95% bootstrap interval and the number of queries averaged.
+
+    >>> s = pd.DataFrame({"system": ["a"], "metric": ["CUI@5"], "mean": [0.5], "low": [0.4], "high": [0.6],
+    ...                   "queries": [10]})
+    >>> print(results_csv(s, ["CUI@5"]), end="")
+    system,metric,mean,ci95_low,ci95_high,queries
+    a,CUI@5,0.5,0.4,0.6,10
+    """
+    rows = summary[summary.metric.isin(metrics)].copy()
+    rows["metric"] = pd.Categorical(rows.metric, categories=list(metrics), ordered=True)
+    rows = rows.sort_values(["metric"], kind="stable")
+    table = rows[list(SUMMARY_COLUMNS)].rename(columns={"low": "ci95_low", "high": "ci95_high"})
+    return table.to_csv(index=False)
+
+
+_LATEX_SPECIAL = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
+                  "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}",
+                  "[": "{[}", "]": "{]}"}
+
+
+def latex_escape(text: str) -> str:
+    r"""Escape LaTeX's special characters (and brackets, which could open an optional argument).
+
+    >>> print(latex_escape("run_1 & 50% [x]"))
+    run\_1 \& 50\% {[}x{]}
+    """
+    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in str(text))
+
+
+def latex_table(summary: pd.DataFrame, metrics: Sequence[str], caption: str, digits: int = 3) -> str:
+    r"""A booktabs table: systems x metrics, each cell ``mean [low, high]``, the best mean per metric in bold.
+
+    >>> s = pd.DataFrame({"system": ["a", "b"], "metric": ["CUI@5"] * 2, "mean": [0.5, 0.7], "low": [0.4, 0.6],
+    ...                   "high": [0.6, 0.8], "queries": [10, 10]})
+    >>> print(latex_table(s, ["CUI@5"], "alpha = 0.5"))
+    % Requires \usepackage{booktabs} (for \toprule, \midrule, \bottomrule).
+    % Cells: mean over queries [95% bootstrap confidence interval]; bold: best mean per column.
+    \begin{table}[ht]
+    \centering
+    \caption{alpha = 0.5}
+    \begin{tabular}{lr}
+    \toprule
+    System & CUI@5 \\
+    \midrule
+    a & 0.500 {\scriptsize {[}0.400, 0.600{]}} \\
+    b & \textbf{0.700} {\scriptsize {[}0.600, 0.800{]}} \\
+    \bottomrule
+    \end{tabular}
+    \end{table}
+    """
+    wide = wide_summary(summary, metrics)
+    best = {metric: set(best_systems(summary, metric)) for metric in metrics}
+
+    def cell(system: str, metric: str) -> str:
+        mean, low, high = (wide.loc[system, metric + suffix] for suffix in ("", " low", " high"))
+        if not np.isfinite(mean):
+            return "--"
+        value = f"{mean:.{digits}f}"
+        if system in best[metric]:
+            value = rf"\textbf{{{value}}}"
+        return rf"{value} {{\scriptsize {{[}}{low:.{digits}f}, {high:.{digits}f}{{]}}}}"
+
+    lines = [r"% Requires \usepackage{booktabs} (for \toprule, \midrule, \bottomrule).",
+             "% Cells: mean over queries [95% bootstrap confidence interval]; bold: best mean per column.",
+             r"\begin{table}[ht]", r"\centering", rf"\caption{{{latex_escape(caption)}}}",
+             rf"\begin{{tabular}}{{l{'r' * len(metrics)}}}", r"\toprule",
+             " & ".join(["System", *(latex_escape(m) for m in metrics)]) + r" \\", r"\midrule"]
+    for system in wide.index:
+        lines.append(" & ".join([latex_escape(system), *(cell(system, m) for m in metrics)]) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
+    return "\n".join(lines)

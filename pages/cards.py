@@ -1,0 +1,126 @@
+"""Drawing an explanation (evalcore.explain) for the Per-query cards and the Case view: concept chips,
+the plain-words reason, the KG paths as a small graph, the arithmetic and the tie note."""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from evalcore.data import Run
+from evalcore.explain import Explanation, paths_dot, reason_sentences, tie_counts
+from pages.common import (
+    RELEVANCE_BASELINES,
+    Workspace,
+    chip,
+    concept_label,
+    escape_markdown,
+    explanation_of,
+    pool_relevance,
+)
+
+CHIP_COLOURS = {"exact": "green", "near": "orange", "none": "gray"}
+#: What the computed baselines do, in plain words, for clinicians.
+PLAIN_SYSTEMS = {"Retrieval by nn-IoU": "the most similar concepts, related ones counting",
+                 "Retrieval by IoU": "the most shared concepts"}
+LEGEND = ("Green: the same concept as the query. Orange: a related concept (linked to one of the query's in the "
+          "knowledge graph). Grey: not in the query.")
+
+
+def emphasise(name: str) -> str:
+    return f"*{escape_markdown(name)}*"
+
+
+def reason_markdown(explanation: Explanation, who: str) -> str:
+    """"**Why:** Both show *liver*; *hepatic vein* is a kind of *vein*." (markdown, names escaped)."""
+    text = "; ".join(reason_sentences(explanation, who, emphasise))
+    return f"**Why:** {text[0].upper()}{text[1:]}."
+
+
+def result_chips(ws: Workspace, explanation: Explanation, kg) -> str:
+    """The result's concepts coloured by how they match the query's."""
+    near = {m.concept for m in explanation.near if m.side == "result"}
+    chips = []
+    for concept in sorted(explanation.result, key=lambda c: (c not in explanation.query, c not in near,
+                                                             explanation.name(c).lower())):
+        kind = "exact" if concept in explanation.query else ("near" if concept in near else "none")
+        chips.append(chip(concept_label(ws, concept, kg), CHIP_COLOURS[kind]))
+    return " ".join(chips) if chips else "_(no concepts)_"
+
+
+def plain_counts(explanation: Explanation) -> str:
+    """How much the two images share, without metric names.
+
+    "Shares 3 of the query's 4 concepts; 1 more pair of concepts is related."
+    """
+    size = len(explanation.query)
+    text = f"Shares {explanation.intersection} of the query's {size} concept{'s' if size != 1 else ''}"
+    pairs = len({(m.query_concept, m.result_concept) for m in explanation.near})
+    if pairs:
+        text += f"; {pairs} more pair{'s' if pairs != 1 else ''} of concepts {'is' if pairs == 1 else 'are'} related"
+    return text + "."
+
+
+def arithmetic_markdown(explanation: Explanation) -> str:
+    """IoU and nn-IoU with the counts filled in, and the sets they count."""
+    lines = [f"`{explanation.iou}`", f"`{explanation.nn_iou}`"]
+    if explanation.relevance.measure not in ("IoU", "nn-IoU"):
+        lines.append(f"`{explanation.relevance}`")
+    lines.append(f"|A ∩ B| = {explanation.intersection}, |N(A,B)| = {explanation.approximate} "
+                 f"(alpha = {explanation.alpha:g}, n = {explanation.n}, {explanation.mode}), "
+                 f"|A ∪ B| = {explanation.union}")
+    return "  \n".join(lines)
+
+
+def draw_paths(explanation: Explanation, direction: str = "BT") -> None:
+    """The KG paths of the near matches as one small graph (full names; query's concepts blue, result's orange)."""
+    paths, seen = [], set()
+    for match in explanation.near:
+        key = (match.query_concept, match.result_concept)
+        if key not in seen:
+            seen.add(key)
+            paths.append(match.path)
+    if paths:
+        dot = paths_dot(paths, explanation.query, explanation.result - explanation.query, direction)
+        st.graphviz_chart(dot, width="content")
+
+
+def tie_notes(ws: Workspace, system: str, run: Run, query: str, shown: list[str], settings: dict,
+              who: str) -> dict[str, str]:
+    """For each shown image, a note when its rank among equals is decided by the tie rule.
+
+    Retrieval by relevance orders images of equal relevance by their position in the concept file; a run
+    with tied scores keeps the order of its file.
+    """
+    notes: dict[str, str] = {}
+    if system in RELEVANCE_BASELINES and query in ws.concepts.index:
+        alpha, n, label = ((0.0, 0, "IoU") if system == "Retrieval by IoU"
+                           else (settings["alpha"], settings["n"], "nn-IoU"))
+        values = pool_relevance(ws, query, alpha, n, settings["kg_mode"])
+        positions = [ws.concepts.index[d] for d in shown if d in ws.concepts.index]
+        for document, position, ties in zip([d for d in shown if d in ws.concepts.index], positions,
+                                            tie_counts(values, positions)):
+            if ties:
+                if who == "clinician":
+                    notes[document] = (f"{ties:,} other image{'s' if ties != 1 else ''} {'is' if ties == 1 else 'are'} "
+                                       "just as close to the query; they are listed in file order.")
+                else:
+                    notes[document] = (f"Tied with {ties:,} other{'s' if ties != 1 else ''} at {label} "
+                                       f"{values[position]:.2f}; order by file position.")
+    elif run.scores and query in run.scores:
+        scores = np.asarray(run.scores[query], dtype=np.float64)
+        ranked = run.rankings[query]
+        for document in shown:
+            if document in ranked:
+                same = int((scores == scores[ranked.index(document)]).sum()) - 1
+                if same:
+                    notes[document] = (f"Same score as {same:,} other{'s' if same != 1 else ''} in this system's list; "
+                                       "order as in its file.")
+    return notes
+
+
+def explanation_for(ws: Workspace, query: str, document: str, settings: dict) -> Explanation | None:
+    """The explanation of one (query, retrieved image) pair, or None when either has no concept set."""
+    concepts = ws.concepts
+    if query not in concepts.index or document not in concepts.index:
+        return None
+    return explanation_of(ws, concepts[query], concepts[document], settings)

@@ -1,0 +1,135 @@
+"""Case view: one query image, large, with the images a system retrieved for it, each with the reason in plain
+words and the knowledge-graph path that links it to the query."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from pages.cards import (
+    LEGEND,
+    PLAIN_SYSTEMS,
+    arithmetic_markdown,
+    draw_paths,
+    explanation_for,
+    plain_counts,
+    reason_markdown,
+    result_chips,
+    tie_notes,
+)
+from pages.common import (
+    audience,
+    available_baselines,
+    baselines_with_progress,
+    changed_top,
+    chip,
+    concept_label,
+    controls,
+    escape_markdown,
+    kg_of,
+    require_concepts,
+    synthetic_banner,
+    thumbnail,
+    workspace,
+)
+
+LARGE, SMALL = (520, 520), (200, 200)
+
+st.title("Case view")
+ws = workspace()
+synthetic_banner(ws)
+if not require_concepts(ws):
+    st.stop()
+settings = controls()
+who = audience()
+kg = kg_of(ws)
+concepts = ws.concepts
+
+# Retrieval by concept overlap first: its results are the ones the concepts can explain best.
+sources = [b for b in ("Retrieval by nn-IoU", "Retrieval by IoU") if b in available_baselines(ws)] + list(ws.runs)
+top = st.columns([2, 2, 1])
+system = top[0].selectbox("Images retrieved by", sources, key="case_system",
+                          format_func=lambda s: f"Images with {PLAIN_SYSTEMS[s]}" if who == "clinician"
+                          and s in PLAIN_SYSTEMS else s,
+                          help="A loaded run, or retrieval by concept overlap computed here over the whole collection.")
+search = top[1].text_input("Find a case by image ID, concept or caption word", key="case_search").strip()
+count = top[2].select_slider("Images shown", options=[3, 5, 8], value=5, key="case_count")
+
+related_only = system == "Retrieval by nn-IoU" and settings["n"] > 0 and settings["alpha"] > 0 and st.toggle(
+    "Only cases where related concepts change the images shown", value=True, key="case_related",
+    help="Cases whose top images by nn-IoU differ from those by IoU: there a related concept, not only identical "
+         "ones, explains a result.")
+if system in ws.runs:
+    run = ws.runs[system][1]
+    pool = list(run.rankings)
+else:
+    needed = [system, "Retrieval by IoU"] if related_only else [system]
+    runs = baselines_with_progress(ws, needed, settings)
+    run = runs[system]
+    pool = list(run.rankings)
+    if related_only:
+        changed = changed_top(run, runs["Retrieval by IoU"], count)
+        pool = [q for q in pool if q in changed]
+cases = [i for i in pool if i in concepts.index]
+if search:
+    needle = search.lower()
+    cases = [i for i in cases if needle in i.lower() or needle in ws.captions.get(i, "").lower()
+             or any(needle in ws.names.get(c, c).lower() for c in concepts[i])]
+cases = cases[:500]
+if not cases:
+    st.warning(f"No case matches {search!r}." if search else "This system has no query with a concept set.")
+    st.stop()
+query = st.selectbox("Case (query image)", cases, key="case_query")
+query_set = concepts[query]
+shown = [d for d in run.rankings.get(query, ()) if d != query][:count]
+notes = tie_notes(ws, system, run, query, shown, settings, who)
+
+left, right = st.columns([2, 3], gap="large")
+with left:
+    st.subheader("Query")
+    picture = ws.image_bytes(query)
+    image = thumbnail(picture, LARGE) if picture else None
+    if image is not None:
+        st.image(image, caption=query, width="stretch")
+    else:
+        st.info(f"No image file for {query}.")
+    if ws.captions.get(query):
+        st.text(ws.captions[query])
+    st.markdown("**The query shows:** " + " ".join(chip(concept_label(ws, c, kg), "blue") for c in
+                                                   sorted(query_set, key=lambda c: concept_label(ws, c, kg).lower())))
+with right:
+    st.subheader("Retrieved images")
+    if who == "clinician" and system in PLAIN_SYSTEMS:
+        st.caption(f"The images with {PLAIN_SYSTEMS[system]}.")
+    else:
+        st.caption(f"By {escape_markdown(system)}" + (f": {PLAIN_SYSTEMS[system]}." if system in PLAIN_SYSTEMS else "."))
+    st.caption(LEGEND)
+    if not shown:
+        st.caption("This system returned nothing for this case.")
+    for rank, document in enumerate(shown, start=1):
+        with st.container(border=True):
+            picture_column, text_column = st.columns([1, 3])
+            with picture_column:
+                picture = ws.image_bytes(document)
+                image = thumbnail(picture, SMALL) if picture else None
+                if image is not None:
+                    st.image(image, width="stretch")
+                else:
+                    st.caption("[no image file]")
+            with text_column:
+                st.markdown(f"**{rank}.** {escape_markdown(document)}")
+                explanation = explanation_for(ws, query, document, settings)
+                if explanation is None:
+                    st.caption("No concepts are known for this image, so nothing links it to the query.")
+                    continue
+                st.markdown(result_chips(ws, explanation, kg))
+                st.markdown(reason_markdown(explanation, who))
+                draw_paths(explanation, direction="LR")
+                if who == "researcher":
+                    st.caption(arithmetic_markdown(explanation))
+                else:
+                    st.caption(plain_counts(explanation))
+                if document in notes:
+                    st.caption(notes[document])
+                if ws.captions.get(document):
+                    with st.expander("Caption"):
+                        st.text(ws.captions[document])

@@ -1,0 +1,344 @@
+"""The readers as they were defined before vectorising: one Python step per line (test-only oracle).
+
+Each function reads a whole file line by line with the standard library, exactly as
+``evalcore.readers`` did up to the commit that vectorised it; the vectorised readers must give
+the same values, the same order and the same first error (message and line) on every input.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import re
+from pathlib import Path
+
+from evalcore.errors import InputError
+
+CUI = re.compile(r"^C\d{7}$")
+MAX_RANK = 10**9
+MAX_CONCEPTS = 500
+MAX_PREDICTED = 100
+csv.field_size_limit(100_000)
+
+
+def text_of(data: bytes, display: str) -> str:
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(display, data[: error.start].count(b"\n") + 1, "UTF-8 text",
+                         f"byte 0x{data[error.start]:02x}") from None
+    if "\x00" in text:
+        raise InputError(display, text[: text.index("\x00")].count("\n") + 1, "text", "a NUL byte (binary file?)")
+    return text
+
+
+def csv_rows(text: str, display: str, delimiter: str = ","):
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    while True:
+        start = reader.line_num + 1  # a record is named by the line it starts on
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            raise InputError(display, start, "well-formed CSV", str(error)) from None
+        if not row or all(not field.strip() for field in row):
+            continue
+        yield start, [field.strip() for field in row]
+
+
+def split_lines(text: str):
+    for number, line in enumerate(text.split("\n"), start=1):
+        line = line.strip()
+        if line:
+            yield number, line
+
+
+def first_line(text: str) -> tuple[int, str]:
+    for number, line in enumerate(text.split("\n"), start=1):
+        if line.strip():
+            return number, line.strip()
+    return 0, ""
+
+
+DELIMITER_NAMES = {",": "','", "\t": "a tab", ";": "';'", "|": "'|'", " ": "whitespace"}
+
+
+def check_delimiter(first: str, line: int, display: str, accepted: tuple[str, ...], shape: str) -> None:
+    if not first or any(d in first for d in accepted):
+        return
+    found = next((d for d in DELIMITER_NAMES if d in first and d not in accepted), None)
+    if found is not None:
+        wanted = " or ".join(DELIMITER_NAMES[d] for d in accepted)
+        raise InputError(display, line, f"{shape} with fields separated by {wanted}", f"{DELIMITER_NAMES[found]} as the delimiter")
+
+
+def check_id(image_id: str, display: str, line: int) -> str:
+    if not image_id or len(image_id) > 300 or any(ch.isspace() for ch in image_id):
+        raise InputError(display, line, "an image ID without spaces (1-300 characters)", repr(image_id)[:60])
+    return image_id
+
+
+# --- runs ------------------------------------------------------------------------------------
+
+def read_runs(data: bytes, display: str) -> list[tuple[str, list[tuple[str, tuple[str, ...]]]]]:
+    """``[(system, [(query, ranked IDs), ...]), ...]`` in the order the reader gives them."""
+    text = text_of(data, display)
+    line_number, first = first_line(text)
+    is_csv = "," in first and len(first.split()) < 6
+    if not is_csv and len(first.split()) < 6:
+        check_delimiter(first, line_number, display, (",", " ", "\t"),
+                        "TREC 'qid Q0 docid rank score tag' or CSV 'query_id,image_id,rank[,score]'")
+    entries = csv_run_entries(text, display, Path(display).stem) if is_csv else trec_run_entries(text, display)
+    systems: dict[str, dict[str, list[tuple[float, int, str]]]] = {}
+    seen_documents: dict[tuple[str, str, str], int] = {}
+    seen_ranks: dict[tuple[str, str, int], int] = {}
+    for line, tag, qid, docid, rank, score in entries:
+        document_key, rank_key = (tag, qid, docid), (tag, qid, rank)
+        if document_key in seen_documents:
+            raise InputError(display, line, f"each image once per query ({docid!r} already on line "
+                             f"{seen_documents[document_key]})", "a duplicate")
+        if rank_key in seen_ranks:
+            raise InputError(display, line, f"each rank once per query (rank {rank} of query {qid!r} already on line "
+                             f"{seen_ranks[rank_key]})", "a duplicate rank")
+        seen_documents[document_key] = seen_ranks[rank_key] = line
+        systems.setdefault(tag, {}).setdefault(qid, []).append((-score, rank, docid))
+    if not systems:
+        raise InputError(display, None, "at least one run line", "none")
+    return [(tag, [(qid, tuple(doc for _, _, doc in sorted(items))) for qid, items in per_query.items()])
+            for tag, per_query in systems.items()]
+
+
+def parse_rank_score(rank_raw: str, score_raw: str | None, display: str, line: int) -> tuple[int, float]:
+    try:
+        rank = int(rank_raw)
+    except ValueError:
+        raise InputError(display, line, "an integer rank", repr(rank_raw)[:40]) from None
+    if not 0 <= rank <= MAX_RANK:
+        raise InputError(display, line, f"a rank between 0 and {MAX_RANK:,}", rank_raw[:40])
+    if score_raw is None or score_raw == "":
+        return rank, 0.0
+    try:
+        score = float(score_raw)
+    except ValueError:
+        raise InputError(display, line, "a numeric score", repr(score_raw)[:40]) from None
+    if not math.isfinite(score):
+        raise InputError(display, line, "a finite score", score_raw)
+    return rank, score
+
+
+def trec_run_entries(text: str, display: str) -> list:
+    entries = []
+    for line, content in split_lines(text):
+        fields = content.split()
+        if len(fields) != 6:
+            raise InputError(display, line, "6 whitespace-separated fields 'qid Q0 docid rank score tag'",
+                             f"{len(fields)} fields")
+        qid, _, docid, rank_raw, score_raw, tag = fields
+        rank, score = parse_rank_score(rank_raw, score_raw, display, line)
+        entries.append((line, tag, check_id(qid, display, line), check_id(docid, display, line), rank, score))
+    return entries
+
+
+def csv_run_entries(text: str, display: str, system: str) -> list:
+    entries = []
+    columns: dict[str, int] | None = None
+    for position, (line, fields) in enumerate(csv_rows(text, display)):
+        if position == 0:
+            lowered = [f.lower() for f in fields]
+            if {"query_id", "image_id"} <= set(lowered):
+                columns = {name: lowered.index(name) for name in ("query_id", "image_id", "rank", "score") if name in lowered}
+                continue
+            columns = {"query_id": 0, "image_id": 1, "rank": 2, "score": 3}
+        if "rank" not in columns:
+            raise InputError(display, 1, "a header 'query_id,image_id,rank[,score]'", "no rank column")
+        needed = max(columns.values()) + 1 if "score" in columns else columns["rank"] + 1
+        if len(fields) < min(needed, columns["rank"] + 1):
+            raise InputError(display, line, "fields 'query_id,image_id,rank[,score]'", f"{len(fields)} fields")
+        score_raw = fields[columns["score"]] if "score" in columns and columns["score"] < len(fields) else None
+        rank, score = parse_rank_score(fields[columns["rank"]], score_raw, display, line)
+        qid = check_id(fields[columns["query_id"]], display, line)
+        docid = check_id(fields[columns["image_id"]], display, line)
+        entries.append((line, system, qid, docid, rank, score))
+    return entries
+
+
+# --- concept sets ----------------------------------------------------------------------------
+
+def read_concepts(data: bytes, display: str) -> list[tuple[str, frozenset[str]]]:
+    text = text_of(data, display)
+    line_number, first = first_line(text)
+    check_delimiter(first, line_number, display, (",", "\t"), "'ID,CUIs' (or ImageCLEF 'ID<TAB>C1,C2')")
+    if "\t" in first:
+        rows = tab_rows(text, display)
+        separators = ",;"
+    else:
+        rows = csv_rows(text, display)
+        separators = ";"
+    result: list[tuple[str, frozenset[str]]] = []
+    seen: dict[str, int] = {}
+    for position, (line, fields) in enumerate(rows):
+        if position == 0 and is_concept_header(fields):
+            continue
+        if len(fields) == 1:
+            if ";" in fields[0] or "|" in fields[0]:
+                raise InputError(display, line, "2 fields 'ID,CUIs' separated by ','", repr(fields[0])[:60])
+            fields = [fields[0], ""]
+        if len(fields) != 2:
+            raise InputError(display, line, "2 fields (ID and CUIs)", f"{len(fields)} fields")
+        image_id = check_id(fields[0], display, line)
+        if image_id in seen:
+            raise InputError(display, line, f"a new ID ({image_id!r} already on line {seen[image_id]})", "a duplicate")
+        seen[image_id] = line
+        result.append((image_id, cui_set(fields[1], separators, display, line)))
+    if not result:
+        raise InputError(display, None, "at least one row 'ID,CUIs'", "no data rows")
+    return result
+
+
+def is_concept_header(fields: list[str]) -> bool:
+    return len(fields) >= 2 and not CUI.match(fields[1].split(";")[0].strip().upper()) and (
+        fields[0].lower() in {"id", "image", "image_id", "imageid"} or fields[1].lower() in {"cuis", "cui", "concepts"}
+    )
+
+
+def tab_rows(text: str, display: str):
+    for line, content in split_lines(text):
+        fields = content.split("\t")
+        if len(fields) > 2:
+            raise InputError(display, line, "ID<TAB>CUIs", f"{len(fields)} tab-separated fields")
+        yield line, [f.strip() for f in fields]
+
+
+def cui_set(raw: str, separators: str, display: str, line: int) -> frozenset[str]:
+    tokens = [t.strip() for t in re.split(f"[{re.escape(separators)}]", raw)] if raw.strip() else []
+    if len(tokens) > MAX_CONCEPTS:
+        raise InputError(display, line, f"at most {MAX_CONCEPTS} concepts per image", f"{len(tokens)}")
+    cuis = set()
+    for token in tokens:
+        cui = token.upper()
+        if not CUI.match(cui):
+            shown = token if token else "an empty CUI token"
+            raise InputError(display, line, "CUIs of the form C + 7 digits", repr(shown)[:60])
+        cuis.add(cui)
+    return frozenset(cuis)
+
+
+# --- predicted concepts ----------------------------------------------------------------------
+
+def read_predictions(data: bytes, display: str, known_ids=None) -> tuple[dict[str, frozenset[str]], list[tuple[int, str]]]:
+    text = text_of(data, display)
+    sets: dict[str, frozenset[str]] = {}
+    problems: list[tuple[int, str]] = []
+    first_line_of: dict[str, int] = {}
+    for number, raw in enumerate(text.split("\n"), start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        parts = re.split(r"[,\t|]", line, maxsplit=1)
+        image_id = parts[0].strip()
+        if number == 1 and image_id.lower() in {"id", "image_id", "imageid"}:
+            continue
+        tokens = [t.strip() for t in re.split(r"[;,]", parts[1])] if len(parts) > 1 and parts[1].strip() else []
+        if known_ids is not None and image_id not in known_ids:
+            problems.append((number, f"unknown image ID {image_id!r}"))
+            continue
+        if image_id in first_line_of:
+            raise InputError(display, number, f"each image ID once ({image_id!r} already on line "
+                             f"{first_line_of[image_id]})", "a repeated ID")
+        first_line_of[image_id] = number
+        if len(tokens) > MAX_PREDICTED:
+            problems.append((number, f"{len(tokens)} concepts (at most {MAX_PREDICTED} allowed)"))
+            tokens = tokens[:MAX_PREDICTED]
+        concepts: set[str] = set()
+        for token in tokens:
+            cui = token.upper()
+            if not cui:
+                problems.append((number, "empty CUI token"))
+            elif not CUI.match(cui):
+                problems.append((number, f"malformed CUI {token[:40]!r}"))
+            elif cui in concepts:
+                problems.append((number, f"duplicate concept {cui}"))
+            else:
+                concepts.add(cui)
+        sets[image_id] = frozenset(concepts)
+    if not first_line_of and not problems:
+        raise InputError(display, None, "at least one prediction line 'ID,CUI;CUI'", "an empty file")
+    return sets, problems
+
+
+# --- image pairs (the relevance command) -----------------------------------------------------
+
+def read_pairs(data: bytes, display: str) -> list[tuple[int, str, str]]:
+    text = text_of(data, display)
+    line_number, first = first_line(text)
+    check_delimiter(first, line_number, display, (",",), "a header 'a,b'")
+    pairs: list[tuple[int, str, str]] = []
+    for position, (line, fields) in enumerate(csv_rows(text, display)):
+        if position == 0:
+            if [f.lower() for f in fields[:2]] != ["a", "b"]:
+                raise InputError(display, line, "a header 'a,b'", ",".join(fields)[:60])
+            continue
+        if len(fields) != 2:
+            raise InputError(display, line, "2 image IDs 'a,b'", f"{len(fields)} fields")
+        pairs.append((line, check_id(fields[0], display, line), check_id(fields[1], display, line)))
+    if not pairs and line_number == 0:
+        raise InputError(display, None, "a header 'a,b'", "an empty file")
+    return pairs
+
+
+# --- knowledge graph edge lists and concept names --------------------------------------------
+
+NODE = re.compile(r"^[^\s,;|]{1,200}$")
+
+
+def kg_node(raw: str, display: str, line: int) -> str:
+    if not NODE.match(raw):
+        raise InputError(display, line, "a node ID (CUI or ontology ID) without spaces", repr(raw)[:60])
+    return raw.upper() if CUI.match(raw.upper()) else raw
+
+
+def read_kg_edges(data: bytes, display: str) -> tuple[tuple[str, str, str], ...]:
+    """The edge-list form only (CSV or TSV)."""
+    text = text_of(data, display)
+    line_number, first = first_line(text)
+    check_delimiter(first, line_number, display, (",", "\t"), "an edge list 'child,parent' (or MRREL.RRF or OBO)")
+    delimiter = "\t" if "\t" in first else ","
+    edges = []
+    default_source = Path(display).stem
+    source_column = None
+    for position, (line, fields) in enumerate(csv_rows(text, display, delimiter)):
+        if position == 0 and [f.lower() for f in fields[:2]] == ["child", "parent"]:
+            lowered = [f.lower() for f in fields]
+            source_column = lowered.index("source") if "source" in lowered else None
+            continue
+        if len(fields) < 2:
+            raise InputError(display, line, "2 fields 'child,parent' (is_a, child -> parent)", f"{len(fields)} field")
+        child, parent = (kg_node(f, display, line) for f in fields[:2])
+        tag = fields[source_column] if source_column is not None and source_column < len(fields) else default_source
+        if child != parent:
+            edges.append((child, parent, tag or default_source))
+    if not edges:
+        raise InputError(display, None, "at least one edge 'child,parent'", "none")
+    return tuple(edges)
+
+
+def read_concept_names(data: bytes, display: str) -> dict[str, str]:
+    """The CSV form only."""
+    text = text_of(data, display)
+    line_number, first = first_line(text)
+    check_delimiter(first, line_number, display, (",",), "'CUI,Name' (or MRCONSO.RRF)")
+    names: dict[str, str] = {}
+    for position, (line, fields) in enumerate(csv_rows(text, display)):
+        if position == 0 and not CUI.match(fields[0].upper()):
+            continue
+        if len(fields) < 2:
+            raise InputError(display, line, "2 fields (CUI,Name)", f"{len(fields)} field")
+        node = fields[0]
+        if not NODE.match(node):
+            raise InputError(display, line, "a concept ID without spaces", repr(node)[:60])
+        names[node.upper() if CUI.match(node.upper()) else node] = fields[1]
+    return names

@@ -1,0 +1,226 @@
+"""The Python API: one code path with the CLI and the dashboard, in-memory inputs, hand-worked statistics."""
+
+from __future__ import annotations
+
+import doctest
+import json
+import subprocess
+import sys
+from dataclasses import asdict
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+import evalcore
+from evalcore.__main__ import main
+from evalcore.compare import compare_systems
+from evalcore.data import ConceptSets, Run
+from evalcore.errors import InputError, ParameterError
+from evalcore.evaluation import Evaluation, Evaluator, SystemResult
+from evalcore.loading import load_kg, load_labels
+from evalcore.readers import read_concepts, read_run
+from evalcore.results import Results, Statistics, evaluate_runs
+
+from .conftest import DEMO, ROOT
+
+CONCEPTS, KG, LABELS = DEMO / "concepts.csv", DEMO / "kg_edges.csv", DEMO / "labels.csv"
+RUNS = sorted((DEMO / "runs").glob("*.trec"))
+CLI_INPUTS = ["--concepts", str(CONCEPTS), "--kg", str(KG), "--run", *map(str, RUNS), "--labels", str(LABELS),
+              "--alpha", "0.5", "--n", "1"]
+
+
+@pytest.fixture(scope="module")
+def demo() -> Results:
+    return evalcore.evaluate(concepts=str(CONCEPTS), runs=[str(p) for p in RUNS], kg=[str(KG)], alpha=0.5, n=1,
+                             k=(5, 10, 30), labels=str(LABELS))
+
+
+def test_api_cli_and_the_shared_function_give_identical_numbers(demo, tmp_path):
+    out, per_query = tmp_path / "e.json", tmp_path / "pq.csv"
+    assert main(["evaluate", *CLI_INPUTS, "--k", "5", "10", "30", "--json", str(out), "--per-query", str(per_query)]) == 0
+    cli = json.loads(out.read_text())
+    api = json.loads(demo.to_json())
+    assert cli["systems"] == api["systems"]
+    assert cli["intervals"] == api["intervals"]
+    assert cli["statistics"] == api["statistics"] == asdict(Statistics())
+    assert set(cli["intervals"]) == {"near-random", "overlap-noisy", "visual-confused"}
+    for system, metrics in cli["intervals"].items():
+        for metric, (low, high) in metrics.items():
+            assert low <= cli["systems"][system][metric] <= high
+
+    concepts = read_concepts(CONCEPTS)
+    evaluator = Evaluator(concepts, load_kg([KG]), "undirected", load_labels(LABELS, concepts))
+    direct = evaluate_runs(evaluator, [read_run(p) for p in RUNS], k=(5, 10, 30))
+    pd.testing.assert_frame_equal(direct.table(), demo.table(), check_exact=True)
+
+    written = pd.read_csv(per_query, dtype={"query_id": str})
+    expected = demo.per_query()
+    assert written[["system", "query_id", "metric"]].equals(expected[["system", "query_id", "metric"]])
+    assert np.array_equal(written["value"].to_numpy(), expected["value"].to_numpy(), equal_nan=True)
+
+
+def test_compare_command_api_and_leaderboard_agree(demo, tmp_path):
+    out = tmp_path / "c.json"
+    assert main(["compare", *CLI_INPUTS, "--metric", "nn-CUI@10", "P@10[modality]", "--json", str(out)]) == 0
+    cli = json.loads(out.read_text())
+    assert set(cli["comparisons"]) == {"nn-CUI@10", "P@10[modality]"}
+    for metric, pairs in cli["comparisons"].items():
+        assert pairs == demo.compare(metric).to_dict("records")
+        assert len(pairs) == 3  # three systems, three pairs
+        for system, means in cli["systems"].items():
+            assert means[metric] == demo.means()[system][metric]
+            # compare evaluates only its metrics; the bootstrap draws are the same, BLAS may sum in another order
+            assert cli["intervals"][system][metric] == pytest.approx(demo.intervals()[system][metric], rel=1e-12)
+    # The leaderboard calls compare_systems on cached_evaluation's values with samples=2000 (pages/leaderboard.py).
+    column = demo.metrics.index("nn-CUI@10")
+    values = {s: dict(zip(demo.query_ids(s), demo.values(s)[:, column])) for s in demo.systems}
+    assert [asdict(c) for c in compare_systems(values, samples=2000)] == demo.compare("nn-CUI@10").to_dict("records")
+
+
+def test_in_memory_inputs_give_the_numbers_of_the_files(demo):
+    concepts_frame = pd.read_csv(CONCEPTS, dtype=str, keep_default_na=False)
+    concepts_as_sets = {row.ID: set(row.CUIs.split(";")) if row.CUIs else set() for row in concepts_frame.itertuples()}
+    kg_frame = pd.read_csv(KG)
+    labels_frame = pd.read_csv(LABELS, dtype=str)
+    trec = pd.read_csv(RUNS[0], sep=r"\s+", header=None, names=["qid", "q0", "docid", "rank", "score", "tag"],
+                       dtype={"qid": str, "docid": str})
+    second = read_run(RUNS[1])
+    runs = {RUNS[0].stem: trec.drop(columns=["q0", "tag"]),
+            RUNS[1].stem: {q: list(ranked) for q, ranked in second.rankings.items()},
+            RUNS[2].stem: read_run(RUNS[2])}
+    originals = [concepts_frame.copy(), kg_frame.copy(), labels_frame.copy(), trec.copy()]
+    result = evalcore.evaluate(concepts=concepts_as_sets, runs=runs, kg=kg_frame, labels=labels_frame)
+    assert result.means() == demo.means()
+    pd.testing.assert_frame_equal(result.table(), demo.table(), check_exact=True)
+    for original, given in zip(originals, [concepts_frame, kg_frame, labels_frame, trec]):
+        pd.testing.assert_frame_equal(original, given)  # the caller's objects are left alone
+
+    with_lists = concepts_frame.assign(CUIs=[sorted(cuis) for cuis in (concepts_as_sets[i] for i in concepts_frame.ID)])
+    pairs = list(zip(kg_frame.child, kg_frame.parent))
+    labels_dict = {kind: dict(zip(labels_frame.ID, labels_frame[kind].fillna(""))) for kind in ("modality", "organ")}
+    again = evalcore.evaluate(concepts=with_lists, runs=runs, kg=pairs, labels=labels_dict, metrics=["nn-CUI@10",
+                                                                                                      "P@10[organ]"])
+    assert again.means() == {s: {m: demo.means()[s][m] for m in ("nn-CUI@10", "P@10[organ]")} for s in demo.systems}
+
+
+def test_run_given_as_scores_ranks_by_score():
+    concepts = {"q": {"C0000001"}, "a": {"C0000001"}, "b": set()}
+    result = evalcore.evaluate(concepts, {"scored": {"q": {"b": 0.1, "a": 0.9}}, "listed": {"q": ["b", "a"]}},
+                               metrics=["CUI@1"])
+    assert result.means() == {"scored": {"CUI@1": 1.0}, "listed": {"CUI@1": 0.0}}
+    unnamed = evalcore.evaluate(concepts, [pd.DataFrame({"query_id": ["q"], "image_id": ["a"], "score": [1.0]})],
+                                metrics=["CUI@1"])
+    assert unnamed.systems == ["run1"]
+
+
+def test_a_trec_file_with_several_tags_is_several_systems(tmp_path):
+    concepts = {"q": {"C0000001"}, "a": {"C0000001"}, "b": set()}
+    both = tmp_path / "both.trec"
+    both.write_text("q Q0 a 1 2 good\nq Q0 b 2 1 good\nq Q0 b 1 2 poor\nq Q0 a 2 1 poor\n")
+    result = evalcore.evaluate(concepts, [str(both)], metrics=["CUI@1"])
+    assert result.means() == {"good": {"CUI@1": 1.0}, "poor": {"CUI@1": 0.0}}
+    with pytest.raises(InputError, match="one system"):
+        evalcore.evaluate(concepts, {"named": str(both)}, metrics=["CUI@1"])
+
+
+def test_bad_inputs_raise_the_projects_errors_naming_input_and_line():
+    good_runs = {"s": {"a": ["b"]}}
+    bad = pd.DataFrame({"ID": ["a", "b"], "CUIs": ["C0000001", "not-a-cui"]})
+    with pytest.raises(InputError, match=r"^concepts DataFrame, line 3: expected CUIs"):
+        evalcore.evaluate(bad, good_runs)
+    with pytest.raises(ParameterError, match="expected columns id, cuis"):
+        evalcore.evaluate(pd.DataFrame({"ID": ["a"]}), good_runs)
+    concepts = {"a": {"C0000001"}, "b": {"C0000001"}}
+    with pytest.raises(ParameterError, match="needs a system name"):
+        evalcore.evaluate(concepts, {"a": ["b"]})
+    with pytest.raises(InputError, match=r"runs\['s'\] dict, line 3: expected each image once"):
+        evalcore.evaluate(concepts, {"s": {"a": ["b", "b"]}})
+    with pytest.raises(ParameterError, match="k must be"):
+        evalcore.evaluate(concepts, good_runs, k=0)
+    with pytest.raises(ParameterError, match="confidence"):
+        evalcore.evaluate(concepts, good_runs, confidence=1.5)
+    with pytest.raises(ParameterError, match="kinds in"):
+        evalcore.evaluate(concepts, good_runs, labels={"colour": {"a": "red"}})
+    result = evalcore.evaluate(concepts, good_runs, metrics=["CUI@1"])
+    with pytest.raises(ParameterError, match="was not evaluated"):
+        result.compare("nn-CUI@10")
+    with pytest.raises(ParameterError, match="unknown system"):
+        result.values("t")
+
+
+def hand_results(a: list[float], b: list[float], metric: str = "CUI@10", statistics: Statistics | None = None) -> Results:
+    queries = tuple(f"q{i}" for i in range(len(a)))
+    systems = {name: SystemResult(name, queries, {metric: np.array(values, dtype=float)}, {})
+               for name, values in (("sys_a", a), ("sys_b", b))}
+    return Results(Evaluation(systems, {"alpha": 0.5, "n": 1}, [metric]), statistics)
+
+
+def test_comparison_by_hand():
+    # Every query gains (0.1, 0.05, 0.2, 0.15): flipping the signs of any proper, non-empty subset of these
+    # positive differences lowers |mean|, so of the 2^4 sign patterns only "all +" and "all -" reach the
+    # observed 0.125: the exact randomization p is 2/16 = 0.125 (the seeded estimate lies within 4 SE).
+    a = [0.5, 0.7, 0.3, 0.9]
+    b = [0.4, 0.65, 0.1, 0.75]
+    pair = hand_results(a, b, statistics=Statistics(randomization_samples=20000)).compare("CUI@10").iloc[0]
+    assert pair.mean_difference == pytest.approx(0.125)
+    assert pair.queries == 4
+    assert pair.p_randomization == pytest.approx(0.125, abs=0.01)
+    assert pair.p_randomization_holm == pytest.approx(pair.p_randomization, abs=1e-12)  # one pair: Holm keeps p
+    assert pair.p_t_test == pytest.approx(stats.ttest_rel(a, b).pvalue)
+
+    three = Results(Evaluation({**hand_results(a, b).evaluation.systems,
+                                **{"sys_c": SystemResult("sys_c", ("q0", "q1", "q2", "q3"), {"CUI@10": np.array(b)}, {})}},
+                               {}, ["CUI@10"]))
+    pairs = three.compare("CUI@10")
+    raw = pairs.p_randomization.tolist()
+    order = np.argsort(raw)  # Holm: the i-th smallest of m p-values times (m - i), kept monotone
+    expected = np.maximum.accumulate([min(1.0, (3 - rank) * raw[i]) for rank, i in enumerate(order)])
+    assert pairs.p_randomization_holm.to_numpy()[order] == pytest.approx(expected)
+    assert pairs.set_index(["system_a", "system_b"]).loc[("sys_b", "sys_c"), "p_randomization"] == 1.0
+
+
+def test_table_intervals_and_json_with_undefined_values():
+    result = hand_results([0.2, 0.4, np.nan, 0.6], [np.nan] * 4)
+    table = result.table().set_index("system")
+    assert table.loc["sys_a", "mean"] == pytest.approx(0.4)
+    assert table.loc["sys_a", "queries"] == 3
+    assert table.loc["sys_a", "ci_low"] >= 0.2 and table.loc["sys_a", "ci_high"] <= 0.6
+    assert np.isnan(table.loc["sys_b", "mean"]) and table.loc["sys_b", "queries"] == 0
+    payload = json.loads(result.to_json(compare=["CUI@10"]))
+    assert payload["systems"]["sys_b"] == {"CUI@10": None}
+    assert payload["intervals"]["sys_b"] == {"CUI@10": [None, None]}
+    assert payload["comparisons"]["CUI@10"][0]["queries"] == 0
+    assert result.intervals()["sys_a"]["CUI@10"] == (table.loc["sys_a", "ci_low"], table.loc["sys_a", "ci_high"])
+
+
+def test_latex_table_escapes_names_and_marks_undefined_values():
+    latex = hand_results([0.25, 0.5], [np.nan, np.nan]).to_latex(digits=2)
+    lines = latex.splitlines()
+    assert lines[1] == "\\begin{tabular}{lr}" and lines[-1] == "\\end{tabular}"
+    assert "sys\\_a & 0.38 [0.25, 0.50] \\\\" in lines
+    assert "sys\\_b & -- \\\\" in lines
+    assert "sys\\_a & 0.38 \\\\" in hand_results([0.25, 0.5], [0.1, 0.2]).to_latex(intervals=False, digits=2)
+
+
+def test_readme_examples_run(monkeypatch):
+    monkeypatch.chdir(ROOT)  # the README's paths are relative to the repository root
+    failures, attempted = doctest.testfile(str(ROOT / "README.md"), module_relative=False,
+                                           optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    assert attempted >= 10 and failures == 0
+
+
+def test_import_evalcore_stays_light():
+    code = ("import sys, evalcore; heavy = [m for m in ('pandas', 'scipy', 'streamlit', 'plotly') if m in sys.modules];"
+            "import evalcore.__main__; ui = [m for m in ('streamlit', 'plotly') if m in sys.modules];"
+            "print(heavy, ui, evalcore.evaluate.__module__)")
+    output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
+    assert output.split() == ["[]", "[]", "evalcore.api"]
+
+
+def test_results_from_concept_sets_and_runs_objects():
+    concepts = ConceptSets(("q", "x", "y"), (frozenset({"C0000001"}), frozenset({"C0000001"}), frozenset()))
+    result = evalcore.evaluate(concepts, [Run("s", {"q": ("y", "x")})], metrics=["CUI@2"])
+    assert result.values("s").shape == (1, 1) and result.query_ids("s") == ("q",)
+    assert result.counts["s"]["queries_evaluated"] == 1

@@ -1,0 +1,111 @@
+"""The dashboard with other relevance measures: the sidebar's measure on the leaderboard, the ablation sweep, the
+'Choose a measure' page; and the report script on a small folder in the ROCOv2 layout."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from evalcore.evaluation import Evaluator
+
+from .conftest import DEMO, ROOT
+
+TIMEOUT = 240
+
+
+def open_page(page: str, **state) -> AppTest:
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
+    app.run()
+    for name, value in state.items():
+        app.session_state[name] = value
+    app.switch_page(page)
+    app.run()
+    assert not app.exception, app.exception
+    return app
+
+
+def frame_with(app: AppTest, column: str):
+    for frame in app.dataframe:
+        if column in frame.value.columns:
+            return frame.value
+    raise AssertionError(f"no dataframe with column {column!r}")
+
+
+def first_run(**state) -> AppTest:
+    """The app's first run with preset state (AppTest shows the sidebar only on a script's first run)."""
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
+    for name, value in state.items():
+        app.session_state[name] = value
+    app.run()
+    assert not app.exception, app.exception
+    return app
+
+
+def test_sidebar_measure_and_its_parameters_reach_the_leaderboard():
+    assert AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT).run().sidebar.selectbox(
+        key="measure").value == "nn-iou"
+    app = first_run(measure="tversky", measure_tversky_a=0.9)
+    assert app.sidebar.slider(key="measure_tversky_b").value == 0.3
+    assert any("tversky(a=0.9,b=0.3)" in c.value for c in app.sidebar.caption)
+    app.switch_page("pages/leaderboard.py")
+    app.run()
+    assert not app.exception, app.exception
+    table = frame_with(app, "CUI@10{tversky}")  # the relevance-graded group is shown first
+    assert sorted(table.index) == ["near-random", "overlap-noisy", "visual-confused"]
+    workspace = app.session_state["workspace"]
+    evaluator = Evaluator(workspace.concepts, kg=None, labels=None)
+    run = workspace.runs["overlap-noisy"][1]
+    expected = evaluator.evaluate([run], ["CUI@10{tversky}"], measure="tversky(a=0.9,b=0.3)").means()
+    assert table.loc["overlap-noisy", "CUI@10{tversky}"] == pytest.approx(expected["overlap-noisy"]["CUI@10{tversky}"])
+
+
+def test_hop_weights_follow_n_and_never_increase():
+    app = first_run(measure="nn-iou-hops", n=3, measure_w3=0.4)
+    assert [s.key for s in app.sidebar.slider if s.key.startswith("measure_w")] == ["measure_w1", "measure_w2",
+                                                                                    "measure_w3"]
+    assert any("nn-iou-hops(w1=0.5,w2=0.25,w3=0.25)" in c.value for c in app.sidebar.caption)
+
+
+def test_ablation_page_sweeps_a_parameter_of_the_chosen_measure():
+    app = open_page("pages/ablation.py", measure="nn-tversky")
+    assert app.selectbox(key="sweep_parameter").options == ["a", "b", "alpha", "n"]
+    app.selectbox(key="sweep_parameter").set_value("n").run()
+    assert not app.exception, app.exception
+    sweep = frame_with(app, 3)  # the pivot's columns are the swept values n = 0..3
+    assert list(sweep.columns) == [0, 1, 2, 3]
+    assert len(app.get("plotly_chart")) == 2
+
+
+def test_choose_a_measure_page_compares_every_measure_on_the_demo():
+    app = open_page("pages/measures.py")
+    registry = frame_with(app, "formula")
+    assert len(registry) == 7
+    app.button(key="measures_run").click().run()
+    assert not app.exception, app.exception
+    summary = frame_with(app, "discriminative power")
+    assert summary.measure.tolist()[0] == "iou" and len(summary) == 7
+    assert summary["discriminative power"].between(0, 1).all()
+    assert any("Beats IoU on every Table-1 cell" in m.value for m in app.markdown)
+    assert frame_with(app, "P@30").shape[0] == 7 * 3
+    assert len(app.get("plotly_chart")) == 1
+
+
+def test_report_script_writes_the_verdict_and_tables(tmp_path):
+    folder = tmp_path / "rocov2"
+    folder.mkdir()
+    for name in ("concepts", "captions"):
+        lines = (DEMO / f"{name}.csv").read_text().splitlines()
+        (folder / f"test_{name}.csv").write_text("\n".join(lines[:301]) + "\n")
+    spec = importlib.util.spec_from_file_location("compare_measures", ROOT / "scripts" / "compare_measures.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    out = tmp_path / "MEASURES.md"
+    result = script.run(["--rocov2", str(folder), "--kg", str(DEMO / "kg_edges.csv"), "--labels",
+                         str(DEMO / "labels.csv"), "--out", str(out), "--samples", "200"])
+    text = out.read_text()
+    assert "## Verdict" in text and "## Table 1" in text and "discriminative power" in text
+    assert len(result["table"]) == 10
+    winners = result["winners"]
+    assert ("**none**" in text) == (not winners)
