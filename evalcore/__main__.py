@@ -407,6 +407,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+def run() -> NoReturn:
+    """Console entry point: :func:`main`, then leave without the interpreter's native teardown.
+
+    Arrow's C++ thread pools, started by the first columnar read, can still be spawning a worker when a
+    short command (say, one that stops at a bad input) ends; destroying them at process exit then
+    aborts with SIGABRT ("terminate called without an active exception", apache/arrow#34314). Every
+    output file is closed by the command itself, so flushing the two streams is all that is left.
+    """
+    try:
+        status = main()
+    except SystemExit as stop:  # argparse's usage errors and --help
+        if not (stop.code is None or isinstance(stop.code, int)):
+            raise
+        status = stop.code or 0
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()
 
