@@ -10,6 +10,7 @@ from evalcore.errors import CBIRLensError
 from evalcore.kg import neighbour_sets
 from pages.common import (
     DEMO,
+    audience,
     chip,
     concept_label,
     controls,
@@ -30,7 +31,9 @@ st.write("Score predicted concepts against the loaded concept sets, as the Image
          "F1 per image, averaged. The soft F1 also gives partial credit (alpha) to a predicted concept that is a "
          "knowledge-graph neighbour of a true one.")
 
-upload = st.file_uploader("Predicted concepts (ID,CUIs)", type=["csv", "txt", "tsv"], key="up_predictions")
+clinician = audience() == "clinician"
+upload = st.file_uploader("Predicted concepts (a CSV of image ID, then its concept codes)" if clinician
+                          else "Predicted concepts (ID,CUIs)", type=["csv", "txt", "tsv"], key="up_predictions")
 use_demo = ws.synthetic and upload is None
 if upload is None and not use_demo:
     st.info("Upload predictions to score them.")
@@ -48,7 +51,8 @@ sets = predictions.sets
 if use_demo:
     sets = {i: frozenset(sorted(s)[:-1]) if n % 3 == 0 else s for n, (i, s) in enumerate(sets.items())}
 
-subset_text = st.text_area("Concept subset for the secondary F1 (CUIs separated by spaces, commas or lines)",
+subset_text = st.text_area("Concepts that count for the second score (concept codes separated by spaces)" if clinician
+                           else "Concept subset for the secondary F1 (CUIs separated by spaces, commas or lines)",
                            value="C0040405 C1306645 C0024485 C0041618 C0002978 C0032743", key="subset")
 subset = frozenset(t.strip().upper() for t in subset_text.replace(",", " ").split() if t.strip())
 if subset:

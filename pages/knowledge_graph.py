@@ -82,7 +82,8 @@ def label(node: str) -> str:
 
 def find(title: str, key: str, default: str | None) -> str | None:
     """A search box and the matching concepts, best first; a new search text selects its best match."""
-    text = st.text_input(f"Search {title} by name or CUI", key=f"{key}_search").strip()
+    how = "by name" if who == "clinician" else "by name or CUI"
+    text = st.text_input(f"Search {title} {how}", key=f"{key}_search").strip()
     if text:
         found = matches(ws.cache_key("kg_search"), text, names, frequency)
         if not found:
@@ -137,7 +138,8 @@ def draw_network(graph: nx.Graph, highlight: set[str], title: str, key: str) -> 
 
 
 st.subheader("Shortest path between two concepts")
-st.caption("Type part of a name (or a CUI); the best match is selected and the others are listed in the box.")
+st.caption("Type part of a name" + ("" if who == "clinician" else " (or a CUI)")
+           + "; the best match is selected and the others are listed in the box.")
 left, right = st.columns(2)
 with left:
     source = find("From", "kg_from", pair[0] if pair else None)
