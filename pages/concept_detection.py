@@ -92,8 +92,10 @@ table = pd.DataFrame(rows).sort_values("F1")
 st.subheader("Per image")
 st.caption("Found: predicted and true. Missed: true but not predicted. Wrong: predicted but not true. Sorted from "
            "the worst image; click a column name to sort, hover a cell for the whole list.")
+# Wide enough for the longest ID (ROCOv2's are 24 characters), so no ID is cut.
+id_width = int(min(260, 24 + 8 * table.image.str.len().max()))
 st.dataframe(table, hide_index=True, key="detection_table", width="stretch",
-             column_config={"image": st.column_config.TextColumn(width="small"),
+             column_config={"image": st.column_config.TextColumn(width=id_width),
                             "F1": st.column_config.NumberColumn(format="%.3f", width=60),
                             "soft F1": st.column_config.NumberColumn(format="%.3f", width=60),
                             "found": st.column_config.ListColumn(width="large"),
