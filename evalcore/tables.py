@@ -214,3 +214,26 @@ def latex_table(summary: pd.DataFrame, metrics: Sequence[str], caption: str, dig
         lines.append(" & ".join([latex_escape(system), *(cell(system, m) for m in metrics)]) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
     return "\n".join(lines)
+
+
+def markdown_table(frame: pd.DataFrame, digits: int = 2) -> str:
+    """A GitHub-flavoured Markdown table of ``frame``: floats to ``digits`` places (NaN as "—"), booleans as
+    yes / no, numeric columns right-aligned; for the written reports in docs/.
+
+    >>> print(markdown_table(pd.DataFrame({"system": ["a|b"], "P@5": [0.5], "beats IoU": [True]})))
+    | system | P@5 | beats IoU |
+    |---|---:|---|
+    | a\\|b | 0.50 | yes |
+    """
+    def cell(value) -> str:
+        if isinstance(value, (bool, np.bool_)):
+            return "yes" if value else "no"
+        if isinstance(value, (float, np.floating)):
+            return "—" if np.isnan(value) else f"{value:.{digits}f}"
+        return str(value).replace("|", "\\|")
+
+    header = "| " + " | ".join(str(c) for c in frame.columns) + " |"
+    rule = "|" + "|".join("---:" if pd.api.types.is_numeric_dtype(frame[c]) and frame[c].dtype != bool else "---"
+                          for c in frame.columns) + "|"
+    body = ["| " + " | ".join(cell(v) for v in row) + " |" for row in frame.itertuples(index=False)]
+    return "\n".join([header, rule, *body])

@@ -37,25 +37,11 @@ from evalcore.measure_comparison import (  # noqa: E402
 )
 from evalcore.measures import default_measures, parse_measure  # noqa: E402
 from evalcore.retrieval import retrieve_by_captions  # noqa: E402
+from evalcore.tables import markdown_table  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 VARIANTS = ("nn-iou(alpha=0.5,n=2)", "tversky(a=0.3,b=0.7)", "nn-iou-depth(alpha=0.5,n=1)")
 DEPTH = 30
-
-
-def markdown_table(frame: pd.DataFrame, digits: int = 2) -> str:
-    def cell(value) -> str:
-        if isinstance(value, (bool, np.bool_)):
-            return "yes" if value else "no"
-        if isinstance(value, (float, np.floating)):
-            return "—" if np.isnan(value) else f"{value:.{digits}f}"
-        return str(value).replace("|", "\\|")
-
-    header = "| " + " | ".join(str(c) for c in frame.columns) + " |"
-    rule = "|" + "|".join("---:" if pd.api.types.is_numeric_dtype(frame[c]) and frame[c].dtype != bool else "---"
-                          for c in frame.columns) + "|"
-    body = ["| " + " | ".join(cell(v) for v in row) + " |" for row in frame.itertuples(index=False)]
-    return "\n".join([header, rule, *body])
 
 
 def engine_timings(concepts, kg, measures, k: int = 10, repeats: int = 3) -> pd.DataFrame:

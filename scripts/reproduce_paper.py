@@ -20,30 +20,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
 
 from evalcore import reproduction as rp  # noqa: E402
 from evalcore.evaluation import Evaluator  # noqa: E402
 from evalcore.loading import LABEL_MAPPING, load_kg, load_labels, load_rocov2_folder  # noqa: E402
 from evalcore.readers import read_kg  # noqa: E402
 from evalcore.report_figures import ablation_figure, timing_figure  # noqa: E402
+from evalcore.tables import markdown_table  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 PARTS = ("table1", "coverage", "ablation", "timing", "variants", "examples", "ties")
-
-
-def markdown_table(frame: pd.DataFrame, digits: int = 2) -> str:
-    def cell(value) -> str:
-        if isinstance(value, (bool, np.bool_)):
-            return "yes" if value else "no"
-        if isinstance(value, (float, np.floating)):
-            return "—" if np.isnan(value) else f"{value:.{digits}f}"
-        return str(value).replace("|", "\\|")
-
-    header = "| " + " | ".join(str(c) for c in frame.columns) + " |"
-    rule = "|" + "|".join("---:" if pd.api.types.is_numeric_dtype(frame[c]) else "---" for c in frame.columns) + "|"
-    body = ["| " + " | ".join(cell(v) for v in row) + " |" for row in frame.itertuples(index=False)]
-    return "\n".join([header, rule, *body])
 
 
 def save_figure(figure, path: Path, enabled: bool) -> str:
