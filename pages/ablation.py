@@ -23,9 +23,7 @@ from pages.common import (
     controls,
     evaluator_of,
     metric_names_for,
-    require_concepts,
-    synthetic_banner,
-    workspace,
+    page_with_concepts,
 )
 
 # n as a sequential scale: darker = concepts further apart count as related.
@@ -36,11 +34,7 @@ def n_label(n: int) -> str:
     return "n = 0 (IoU)" if n == 0 else f"n = {n}"
 
 
-st.title("Ablation: alpha and distance threshold n")
-ws = workspace()
-synthetic_banner(ws)
-if not require_concepts(ws):
-    st.stop()
+ws = page_with_concepts("Ablation: alpha and distance threshold n")
 settings = controls()
 who = audience()
 evaluator = evaluator_of(ws, settings["kg_mode"])

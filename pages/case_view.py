@@ -26,19 +26,13 @@ from pages.common import (
     controls,
     escape_markdown,
     kg_of,
-    require_concepts,
-    synthetic_banner,
+    page_with_concepts,
     thumbnail,
-    workspace,
 )
 
 LARGE, SMALL = (520, 520), (200, 200)
 
-st.title("Case view")
-ws = workspace()
-synthetic_banner(ws)
-if not require_concepts(ws):
-    st.stop()
+ws = page_with_concepts("Case view")
 settings = controls()
 who = audience()
 kg = kg_of(ws)

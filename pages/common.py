@@ -487,6 +487,17 @@ def concept_label(ws: Workspace, cui: str, kg: KnowledgeGraph | None = None) -> 
     return f"{name} ({cui})" if name else cui
 
 
+def page_with_concepts(title: str) -> Workspace:
+    """A page's title, the session's workspace and its demo banner; the page stops here, pointing to the Data
+    page, while no concept sets are loaded."""
+    st.title(title)
+    ws = workspace()
+    synthetic_banner(ws)
+    if not require_concepts(ws):
+        st.stop()
+    return ws
+
+
 def require_concepts(ws: Workspace) -> bool:
     if ws.concepts is None:
         st.info("Load concept sets on the Data page first.")

@@ -16,16 +16,10 @@ from pages.common import (
     controls,
     escape_markdown,
     kg_of,
-    require_concepts,
-    synthetic_banner,
-    workspace,
+    page_with_concepts,
 )
 
-st.title("Concept detection")
-ws = workspace()
-synthetic_banner(ws)
-if not require_concepts(ws):
-    st.stop()
+ws = page_with_concepts("Concept detection")
 settings = controls()
 st.write("Score predicted concepts against the loaded concept sets, as the ImageCLEFmedical Caption task does: "
          "F1 per image, averaged. The soft F1 also gives partial credit (alpha) to a predicted concept that is a "

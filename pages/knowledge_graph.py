@@ -19,20 +19,14 @@ from pages.common import (
     controls,
     escape_markdown,
     kg_of,
-    require_concepts,
-    synthetic_banner,
-    workspace,
+    page_with_concepts,
 )
 
 LABELLED_NODES = 40
 LINK_WORDS = {"": "start", "is_a": "broader: the previous is a kind of it (up)",
               "has_child": "narrower: a kind of the previous (down)"}
 
-st.title("Knowledge graph")
-ws = workspace()
-synthetic_banner(ws)
-if not require_concepts(ws):
-    st.stop()
+ws = page_with_concepts("Knowledge graph")
 kg = kg_of(ws)
 if kg is None:
     st.info("No knowledge graph loaded: add one on the Data page.")

@@ -33,19 +33,13 @@ from pages.common import (
     evaluation_with_progress,
     evaluator_of,
     keep_default_for_dataset,
+    page_with_concepts,
     per_query_long,
-    require_concepts,
-    synthetic_banner,
-    workspace,
 )
 
 BEST_STYLE = "background-color: #d4edda; font-weight: bold"
 
-st.title("Leaderboard")
-ws = workspace()
-synthetic_banner(ws)
-if not require_concepts(ws):
-    st.stop()
+ws = page_with_concepts("Leaderboard")
 settings = controls()
 who = audience()
 if who == "clinician":

@@ -29,18 +29,12 @@ from pages.common import (
     evaluation_with_progress,
     keep_default_for_dataset,
     kg_of,
+    page_with_concepts,
     per_query_values,
-    require_concepts,
-    synthetic_banner,
     thumbnail,
-    workspace,
 )
 
-st.title("Per-query view")
-ws = workspace()
-synthetic_banner(ws)
-if not require_concepts(ws):
-    st.stop()
+ws = page_with_concepts("Per-query view")
 settings = controls()
 who = audience()
 kg = kg_of(ws)
