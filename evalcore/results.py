@@ -129,12 +129,19 @@ class Results:
     @cached_property
     def _table(self) -> pd.DataFrame:
         means = self.means()
-        rows = []
+        # The resamples depend only on the number of queries (and the seed), so systems evaluated over as many
+        # queries share one bootstrap call: the same intervals as one call per system, drawn once.
+        by_size: dict[int, list[str]] = {}
         for system in self.systems:
-            cis = bootstrap_cis(self.values(system), self.statistics.confidence, self.statistics.bootstrap_samples,
-                                self.statistics.seed)
-            for metric, ci in zip(self.metrics, cis):
-                rows.append((system, metric, means[system][metric], ci.low, ci.high, ci.queries))
+            by_size.setdefault(len(self.query_ids(system)), []).append(system)
+        intervals = {}
+        for systems in by_size.values():
+            cis = bootstrap_cis(np.hstack([self.values(system) for system in systems]), self.statistics.confidence,
+                                self.statistics.bootstrap_samples, self.statistics.seed)
+            for position, system in enumerate(systems):
+                intervals[system] = cis[position * len(self.metrics):(position + 1) * len(self.metrics)]
+        rows = [(system, metric, means[system][metric], ci.low, ci.high, ci.queries)
+                for system in self.systems for metric, ci in zip(self.metrics, intervals[system])]
         return pd.DataFrame(rows, columns=TABLE_COLUMNS)
 
     def table(self) -> pd.DataFrame:

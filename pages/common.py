@@ -428,7 +428,7 @@ BASELINE_DEPTH = 100
 
 
 def baseline_settings(name: str, alpha: float, n: int, mode: str) -> tuple[float, int, str]:
-    """The (alpha, n, mode) a baseline's ranking depends on: IoU ignores alpha and n, embeddings and captions all three,
+    """The (alpha, n, mode) a baseline's ranking depends on: IoU ignores alpha and n, embeddings and captions all three
     so that moving a slider never recomputes a ranking it cannot change."""
     if name == "Retrieval by nn-IoU":
         return (*effective_setting(alpha, n), mode)

@@ -15,7 +15,7 @@ from scipy import stats
 
 import evalcore
 from evalcore.__main__ import main
-from evalcore.compare import compare_systems
+from evalcore.compare import bootstrap_cis, compare_systems
 from evalcore.data import ConceptSets, Run
 from evalcore.errors import InputError, ParameterError
 from evalcore.evaluation import Evaluation, Evaluator, SystemResult
@@ -193,6 +193,24 @@ def test_table_intervals_and_json_with_undefined_values():
     assert payload["intervals"]["sys_b"] == {"CUI@10": [None, None]}
     assert payload["comparisons"]["CUI@10"][0]["queries"] == 0
     assert result.intervals()["sys_a"]["CUI@10"] == (table.loc["sys_a", "ci_low"], table.loc["sys_a", "ci_high"])
+
+
+def test_table_intervals_equal_one_bootstrap_per_system():
+    """Systems over as many queries share one bootstrap call; each interval is the one its own call gives."""
+    rng = np.random.default_rng(7)
+    values = {f"sys_{i}": np.where(rng.random((40, 3)) < 0.1, np.nan, rng.random((40, 3))) for i in range(3)}
+    values["short"] = rng.random((25, 3))
+    metrics = ["CUI@5", "CUI@10", "MAP"]
+    systems = {name: SystemResult(name, tuple(f"q{i}" for i in range(len(v))),
+                                  {metric: v[:, column] for column, metric in enumerate(metrics)}, {})
+               for name, v in values.items()}
+    statistics = Statistics()
+    table = Results(Evaluation(systems, {}, metrics), statistics).table().set_index(["system", "metric"])
+    for name, v in values.items():
+        for metric, ci in zip(metrics, bootstrap_cis(v, statistics.confidence, statistics.bootstrap_samples,
+                                                      statistics.seed)):
+            row = table.loc[(name, metric)]
+            assert (row.ci_low, row.ci_high, row.queries) == pytest.approx((ci.low, ci.high, ci.queries), rel=1e-12)
 
 
 def test_latex_table_escapes_names_and_marks_undefined_values():
