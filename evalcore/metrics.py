@@ -255,13 +255,16 @@ def err_batch(relevances: np.ndarray, k: int) -> np.ndarray:
 
 
 def cag_batch(relevances: np.ndarray, discounts: np.ndarray, window: int = CAG_WINDOW) -> np.ndarray:
-    rel = _pad(relevances[:, : len(discounts)], len(discounts))
-    best = np.maximum.accumulate(rel, axis=1)
+    # Ranks as rows (k x Q): the running max and sum then sweep whole contiguous rows instead of striding.
+    k = len(discounts)
+    rel = np.ascontiguousarray(_pad(relevances[:, :k], k).T)
+    best = np.maximum.accumulate(rel, axis=0)
     adjusted = np.divide(rel * rel, best, out=np.zeros_like(rel), where=best > 0)
-    cumulative = np.hstack([np.zeros((len(rel), 1)), np.cumsum(adjusted, axis=1)])
-    ends = np.arange(1, rel.shape[1] + 1)
-    windows = cumulative[:, ends] - cumulative[:, np.maximum(0, ends - window)]
-    return (windows / window) @ discounts
+    cumulative = np.zeros((k + 1, rel.shape[1]))
+    np.cumsum(adjusted, axis=0, out=cumulative[1:])
+    ends = np.arange(1, k + 1)
+    windows = cumulative[ends] - cumulative[np.maximum(0, ends - window)]
+    return discounts @ (windows / window)
 
 
 def _pad(values: np.ndarray, width: int) -> np.ndarray:
