@@ -402,9 +402,9 @@ class PairwiseEngine:
         free = self.memory_per_worker - work.nbytes()
         if free < pairs_per_row:
             raise ParameterError(
-                f"memory per worker {self.memory_per_worker / 2**30:.2f} GiB is too small for a pool of "
-                f"{len(self.candidates):,} images: the operands take {work.nbytes() / 2**30:.2f} GiB and one query row "
-                f"{pairs_per_row / 2**20:.1f} MiB; give at least {(work.nbytes() + pairs_per_row) / 2**30:.2f} GiB")
+                f"memory per worker {_mib(self.memory_per_worker)} is too small for a pool of {len(self.candidates):,} "
+                f"images: the operands take {_mib(work.nbytes())} and one query row {_mib(pairs_per_row)}; give at least "
+                f"{_mib(work.nbytes() + pairs_per_row)} (more makes fewer, larger blocks)")
         return min(self.block_size, free // pairs_per_row)
 
     def neighbour_matrix(self, n: int) -> sp.csr_matrix:
@@ -714,6 +714,15 @@ class PairwiseEngine:
                            ) -> np.ndarray:
         """nn-IoU(alpha, n) of explicit (query, candidate) pairs, e.g. the items of a run."""
         return self.relevance_of_pairs_by(_nn_iou(alpha, n, self.mode), query_rows, candidate_rows)
+
+
+def _mib(size: int) -> str:
+    """A size in MiB, with enough decimals to tell small sizes apart.
+
+    >>> _mib(3 << 20), _mib(1000)
+    ('3.0 MiB', '0.001 MiB')
+    """
+    return f"{size / 2**20:.1f} MiB" if size >= 2**20 / 10 else f"{size / 2**20:.3f} MiB"
 
 
 def _nn_iou(alpha: float, n: int, mode: str = "undirected") -> MeasureSpec:

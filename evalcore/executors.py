@@ -157,59 +157,73 @@ class LocalProcesses:
 # --- a Dask distributed cluster -------------------------------------------------------------
 
 class DaskCluster:
-    """The workers of a Dask distributed cluster: a ``distributed.Client`` or a scheduler's address
-    (e.g. ``tcp://10.0.0.5:8786``; a client is then opened on first use and kept until :meth:`close`).
+    """The workers of a Dask distributed cluster: a ``distributed.Client``, or a scheduler's address
+    (e.g. ``tcp://10.0.0.5:8786``), to which each pass then opens a client of its own and closes it.
 
     Every worker needs this version of ``evalcore`` installed (``pip install cbir-lens[scale]``).
     """
 
     def __init__(self, client: Any):
-        if isinstance(client, str):
-            if not client.strip():
-                raise ParameterError("a scheduler address is empty; expected e.g. tcp://10.0.0.5:8786")
-            self.address, self._client = client.strip(), None
-        else:
-            self.address, self._client = None, client
-        self._owned = False
+        if isinstance(client, str) and not client.strip():
+            raise ParameterError("the Dask scheduler address is empty; expected one like tcp://10.0.0.5:8786")
+        self.client = client.strip() if isinstance(client, str) else client
 
     def __repr__(self) -> str:
-        return f"DaskCluster({self.address or self._client!r})"
+        return f"DaskCluster({self.client!r})"
 
-    def client(self) -> Any:
-        if self._client is None:
-            from distributed import Client
+    @contextmanager
+    def _connected(self) -> Iterator[Any]:
+        if not isinstance(self.client, str):
+            yield self.client
+            return
+        from distributed import Client
 
-            try:
-                self._client = Client(self.address, timeout="20s")
-            except (OSError, TimeoutError) as error:
-                raise CBIRLensError(f"could not reach the Dask scheduler at {self.address} ({error}); start one "
-                                    "with `dask scheduler` and workers with `dask worker ADDRESS`") from None
-            self._owned = True
-        return self._client
-
-    def close(self) -> None:
-        """Close the client this object opened (a client passed in stays open)."""
-        if self._owned and self._client is not None:
-            self._client.close()
-            self._client, self._owned = None, False
+        try:
+            client = Client(self.client, timeout="10s")
+        except (OSError, TimeoutError) as error:
+            raise CBIRLensError(f"could not reach the Dask scheduler at {self.client} ({error}); start one with "
+                                "`dask scheduler` and workers with `dask worker ADDRESS` (docs/SCALE.md)") from None
+        with client:
+            yield client
 
     def rank(self, work: BlockWork, blocks: Blocks, k: int, threshold: float, depth: int,
              progress: Callable[[float], None] | None = None) -> list[Summary]:
         from distributed import as_completed as completed
 
-        client = self.client()
-        workers = max(1, sum(client.nthreads().values()))
-        chunks = task_chunks(blocks, workers)
-        if not chunks:
-            return []
-        shared = client.scatter(work, broadcast=True, hash=False)
-        try:
+        with self._connected() as client:
+            chunks = task_chunks(blocks, max(1, sum(client.nthreads().values())))
+            if not chunks:
+                return []
+            shared = client.scatter(work, broadcast=True, hash=False)
             futures = [client.submit(summarise_chunk, shared, chunk, k, threshold, depth, pure=False)
                        for chunk in chunks]
-            position = {future.key: i for i, future in enumerate(futures)}
-            return _collect(chunks, ((position[f.key], f.result()) for f in completed(futures)), progress)
-        finally:
-            client.cancel([shared])
+            try:
+                position = {future.key: i for i, future in enumerate(futures)}
+                return _collect(chunks, ((position[f.key], f.result()) for f in completed(futures)), progress)
+            finally:
+                client.cancel([shared, *futures])
+
+
+_UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
+          "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
+
+
+def parse_size(text: str) -> int:
+    """Bytes of a size written like ``2GB``, ``1.5 GiB``, ``512MB`` or ``4000000000``.
+
+    >>> parse_size("2GB"), parse_size("1.5 GiB"), parse_size("1000")
+    (2000000000, 1610612736, 1000)
+    """
+    raw = str(text).strip().lower().replace(" ", "")
+    number = raw.rstrip("kmgtib")
+    unit = raw[len(number):]
+    try:
+        value = float(number)
+    except ValueError:
+        value = -1.0
+    if unit not in _UNITS or not value > 0:
+        raise ParameterError(f"expected a memory size such as 2GB, 512MB or 1.5GiB, found {text!r}")
+    return int(value * _UNITS[unit])
 
 
 def executor_for(workers: int | None = None, client: Any = None) -> BlockExecutor | None:
