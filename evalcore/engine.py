@@ -326,6 +326,10 @@ class BlockWork:
         _mark_self(keys, self.self_columns[start:stop])
         return summarise_block(KeyedBlock(start, stop, keys, values), k, threshold, depth)
 
+    @property
+    def pool_size(self) -> int:
+        return self.side.operand.dense_t.shape[1]
+
     def nbytes(self) -> int:
         left = self.left
         return self.side.nbytes() + left.data.nbytes + left.indices.nbytes + left.indptr.nbytes + self.self_columns.nbytes

@@ -29,8 +29,8 @@ if TYPE_CHECKING:
 
 Summary = tuple[Any, Any, Any]  # (ideal, relevant counts, top indices) of one block
 Blocks = Sequence[tuple[int, int]]
-TASKS_PER_WORKER = 8
-MIN_TASKS = 100
+PAIRS_PER_TASK = 20_000_000
+MAX_TASKS = 200
 
 
 class BlockExecutor(Protocol):
@@ -49,16 +49,18 @@ def blas_single_thread() -> Iterator[None]:
         yield
 
 
-def task_chunks(blocks: Blocks, workers: int) -> list[list[tuple[int, int]]]:
-    """Consecutive blocks grouped into tasks: enough tasks to balance the workers and to move a
-    progress bar, few enough that a task's overhead stays small next to its work.
+def task_chunks(blocks: Blocks, workers: int, pool_size: int = 0) -> list[list[tuple[int, int]]]:
+    """Consecutive blocks grouped into tasks: at least two per worker (balance), about one per
+    ``PAIRS_PER_TASK`` pairs (a task's overhead, some milliseconds, stays small next to its work) and
+    at most ``MAX_TASKS`` (enough steps for a progress bar); ``pool_size`` candidates per query row.
 
-    >>> [len(chunk) for chunk in task_chunks([(i, i + 1) for i in range(10)], 1)]
-    [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
-    >>> [len(chunk) for chunk in task_chunks([(i, i + 1) for i in range(250)], 2)]  # doctest: +ELLIPSIS
-    [3, 3, ..., 2, 2]
+    >>> [len(chunk) for chunk in task_chunks([(i, i + 1) for i in range(10)], 2)]
+    [3, 3, 2, 2]
+    >>> len(task_chunks([(i, i + 100) for i in range(0, 100_000, 100)], 2, 100_000))
+    200
     """
-    count = min(len(blocks), max(MIN_TASKS, TASKS_PER_WORKER * workers))
+    pairs = sum(stop - start for start, stop in blocks) * pool_size
+    count = min(len(blocks), max(2 * workers, min(MAX_TASKS, pairs // PAIRS_PER_TASK)))
     if count == 0:
         return []
     size, extra = divmod(len(blocks), count)
@@ -138,7 +140,7 @@ class LocalProcesses:
 
     def rank(self, work: BlockWork, blocks: Blocks, k: int, threshold: float, depth: int,
              progress: Callable[[float], None] | None = None) -> list[Summary]:
-        chunks = task_chunks(blocks, self.workers)
+        chunks = task_chunks(blocks, self.workers, work.pool_size)
         if not chunks:
             return []
         methods = multiprocessing.get_all_start_methods()
@@ -191,7 +193,7 @@ class DaskCluster:
         from distributed import as_completed as completed
 
         with self._connected() as client:
-            chunks = task_chunks(blocks, max(1, sum(client.nthreads().values())))
+            chunks = task_chunks(blocks, max(1, sum(client.nthreads().values())), work.pool_size)
             if not chunks:
                 return []
             shared = client.scatter(work, broadcast=True, hash=False)

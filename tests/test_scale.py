@@ -105,9 +105,10 @@ def test_block_rows_shrink_with_the_budget():
 def test_task_chunks_cover_every_block_once_in_order():
     blocks = [(i, i + 3) for i in range(0, 1000, 3)]
     for workers in (1, 2, 7, 64):
-        chunks = task_chunks(blocks, workers)
-        assert [b for chunk in chunks for b in chunk] == blocks
-        assert all(chunks)
+        for pool_size in (10, 10**6):
+            chunks = task_chunks(blocks, workers, pool_size)
+            assert [b for chunk in chunks for b in chunk] == blocks
+            assert all(chunks) and len(chunks) >= min(len(blocks), 2 * workers)
 
 
 def test_backend_options_are_validated():
