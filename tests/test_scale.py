@@ -164,3 +164,32 @@ def test_the_in_process_path_imports_no_dask():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def plain_summary(keys, values, k, threshold, depth):
+    """The plain path: a full sort of every row, then a stable sort by key descending for the top indices."""
+    ordered = np.sort(keys, axis=1)[:, ::-1]
+    ideal = np.zeros((len(keys), k))
+    width = min(k, keys.shape[1])
+    ideal[:, :width] = np.maximum(values[ordered[:, :width]], 0.0)
+    relevant = (values[keys] >= threshold).sum(axis=1)
+    top = np.full((len(keys), depth), -1, dtype=np.int64)
+    for row in range(len(keys)):
+        order = [c for c in np.argsort(-keys[row].astype(np.int64), kind="stable") if keys[row, c] > 0][:depth]
+        top[row, :len(order)] = order
+    return ideal, relevant, top
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_summarise_block_equals_the_plain_full_sort_on_tied_keys(seed):
+    from evalcore.engine import KeyedBlock, summarise_block
+
+    rng = np.random.default_rng(seed)
+    rows, columns, distinct = rng.integers(1, 40), rng.integers(1, 300), rng.integers(1, 6)
+    keys = rng.integers(0, distinct + 1, (rows, columns)).astype(np.uint16)  # few keys: rows full of ties
+    values = np.concatenate([[-1.0], np.sort(rng.random(distinct))])
+    for k, depth in ((10, 0), (1, 30), (5, 500)):
+        for threshold in (0.0, 0.5, 2.0):
+            got = summarise_block(KeyedBlock(0, rows, keys, values), k, threshold, depth)
+            for a, b in zip(got, plain_summary(keys, values, k, threshold, depth)):
+                np.testing.assert_array_equal(a, b)
