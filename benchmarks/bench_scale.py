@@ -1,10 +1,9 @@
 """Scale-out of the engine: local worker processes and a Dask LocalCluster against the in-process engine,
 every ratio measured in this run on the same work (docs/SCALE.md).
 
-"before" is the in-process engine as it ran before this change, reproduced in this run: two threads, BLAS
-left at its own thread count (the engine now holds it at one thread per block) and main's block summary (a
-full sort of every row; now a partition of the best max(k, depth) keys). Every backend's arrays are checked
-identical to it.
+"before" is the in-process engine as it ran before this change, reproduced in this run: the same block
+function in two threads, BLAS left at its own thread count (the engine now holds it at one thread per block;
+that is the only difference). Every backend's arrays are checked identical to it.
 
 Rows: full ROCOv2 (79,793 x 79,793) nn-IoU ideal top-10; speed-up from 1 to N local workers; 10,000
 queries x 1,000,000 synthetic images (scripts/make_synthetic_pool.py) within 2 GB per worker; the
@@ -46,42 +45,15 @@ MEASURE = "nn-iou(alpha=0.5,n=1)"
 GB = 10**9
 
 
-def summarise_before(block, k, threshold, depth):
-    """The block summary as it was before this change: a full sort of every row (main's rank_by closure)."""
-    ordered = np.sort(block.keys, axis=1)
-    width = min(k, ordered.shape[1])
-    ideal = np.zeros((ordered.shape[0], k))
-    ideal[:, :width] = np.maximum(block.values[ordered[:, ::-1][:, :width]], 0.0)
-    lowest_relevant = np.searchsorted(block.values[1:], threshold) + 1
-    relevant = ordered.shape[1] - row_lower_bounds(ordered, lowest_relevant)
-    top_width = min(depth, ordered.shape[1])
-    kth = ordered[:, -top_width] if top_width else None
-    return ideal, relevant, engine_module._top_given_kth(block.keys, kth, depth, floor=1)
-
-
-def row_lower_bounds(ordered: np.ndarray, value) -> np.ndarray:
-    """Main's per-row binary search on sorted rows."""
-    rows, columns = ordered.shape
-    low, high = np.zeros(rows, dtype=np.int64), np.full(rows, columns, dtype=np.int64)
-    row_ids = np.arange(rows)
-    while (low < high).any():
-        middle = (low + high) // 2
-        below = ordered[row_ids, np.minimum(middle, columns - 1)] < value
-        active = low < high
-        low = np.where(active & below, middle + 1, low)
-        high = np.where(active & ~below, middle, high)
-    return low
-
-
 @contextlib.contextmanager
 def before_backends():
-    """The in-process engine as it was: BLAS threads left at the library's default and full row sorts."""
-    kept = engine_module.blas_single_thread, engine_module.summarise_block
-    engine_module.blas_single_thread, engine_module.summarise_block = contextlib.nullcontext, summarise_before
+    """The in-process engine as it was: BLAS threads left at the library's default."""
+    kept = engine_module.blas_single_thread
+    engine_module.blas_single_thread = contextlib.nullcontext
     try:
         yield
     finally:
-        engine_module.blas_single_thread, engine_module.summarise_block = kept
+        engine_module.blas_single_thread = kept
 
 
 class WorkerPeak:

@@ -245,21 +245,15 @@ def summarise_block(block: KeyedBlock, k: int, threshold: float, depth: int
     >>> ideal.tolist(), relevant.tolist(), top.tolist()
     ([[0.5, 0.5, 0.25]], [2], [[1, 3]])
     """
-    keys = block.keys
-    rows, columns = keys.shape
-    # Only the best max(k, depth) keys of a row are ever read in order: a partition finds them in linear time
-    # and a sort of that narrow slice orders them (a full row sort costs 4x more); keys are integers, so the
-    # slice holds exactly the values the full sort would put there.
-    width = min(max(k, depth), columns)
-    best = keys if width == columns else np.partition(keys, columns - width, axis=1)[:, columns - width:]
-    best = np.sort(best, axis=1)[:, ::-1]
-    ideal = np.zeros((rows, k))
-    ideal[:, :min(k, columns)] = np.maximum(block.values[best[:, :k]], 0.0)
+    ordered = np.sort(block.keys, axis=1)  # keys are small unsigned integers: a radix sort, linear in the row
+    width = min(k, ordered.shape[1])
+    ideal = np.zeros((ordered.shape[0], k))
+    ideal[:, :width] = np.maximum(block.values[ordered[:, ::-1][:, :width]], 0.0)
     lowest_relevant = np.searchsorted(block.values[1:], threshold) + 1
-    relevant = (keys >= lowest_relevant).view(np.uint8).sum(axis=1, dtype=np.int64)
-    top_width = min(depth, columns)
-    kth = best[:, top_width - 1] if top_width else None
-    return ideal, relevant, _top_given_kth(keys, kth, depth, floor=1)
+    relevant = ordered.shape[1] - _row_lower_bounds(ordered, lowest_relevant)
+    top_width = min(depth, ordered.shape[1])
+    kth = ordered[:, -top_width] if top_width else None
+    return ideal, relevant, _top_given_kth(block.keys, kth, depth, floor=1)
 
 
 def _mark_self(keys: np.ndarray, self_columns: np.ndarray) -> None:
@@ -817,6 +811,24 @@ def _first_ties(values: np.ndarray, kth: np.ndarray, needed: np.ndarray) -> tupl
     if not tie_rows:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     return np.concatenate(tie_rows), np.concatenate(tie_columns)
+
+
+def _row_lower_bounds(ordered: np.ndarray, value) -> np.ndarray:
+    """Per row of an ascending-sorted matrix, the first position whose entry is >= ``value``.
+
+    >>> _row_lower_bounds(np.array([[1, 2, 2, 5], [0, 0, 0, 0]]), 2).tolist()
+    [1, 4]
+    """
+    rows, columns = ordered.shape
+    low, high = np.zeros(rows, dtype=np.int64), np.full(rows, columns, dtype=np.int64)
+    row_ids = np.arange(rows)
+    while (low < high).any():
+        middle = (low + high) // 2
+        below = ordered[row_ids, np.minimum(middle, columns - 1)] < value
+        active = low < high
+        low = np.where(active & below, middle + 1, low)
+        high = np.where(active & ~below, middle, high)
+    return low
 
 
 def _nonzero(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
