@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from evalcore import readers
 from evalcore.errors import InputError
 from evalcore.kg import KnowledgeGraph
+from evalcore.loading import load_kg
 from evalcore.readers import KGEdges, KGEdgeTable, read_kg
 
 from . import line_by_line
@@ -100,6 +101,13 @@ def test_streamed_file_is_a_table_and_refuses_what_it_cannot_hold(tmp_path, monk
     monkeypatch.setenv("CBIR_LENS_MAX_INPUT_BYTES", "100")
     with pytest.raises(InputError, match="at most 100 bytes"):
         read_kg(path)
+
+
+def test_load_kg_takes_an_already_read_table(tmp_path):
+    path = tmp_path / "MRREL.RRF"
+    path.write_bytes(b"C0000002|A|AUI|CHD|C0000001|A|AUI|isa|R||MSH|MSH|||N||\n")
+    kg = load_kg([read_kg(path)])
+    assert kg.nodes == ("C0000001", "C0000002") and kg.shortest_path("C0000001", "C0000002")[-1][1] == "is_a"
 
 
 def _graph_as_sets(kg: KnowledgeGraph) -> tuple:
