@@ -20,9 +20,10 @@ from pathlib import Path
 from typing import NoReturn
 
 from .detection import detection_f1, read_predictions
-from .engine import PairwiseEngine
+from .engine import DEFAULT_MEMORY_PER_WORKER, PairwiseEngine
 from .errors import CBIRLensError, InputError
 from .evaluation import EMPTY_QUERY_POLICIES, Evaluator
+from .executors import executor_for, parse_size
 from .kg import KG_MODES, KnowledgeGraph, neighbour_sets
 from .loading import load_kg, load_labels
 from .measures import MEASURES, MeasureSpec, parse_measure
@@ -61,6 +62,61 @@ def _kg_arguments(parser: argparse.ArgumentParser, required: bool = False) -> No
                         help="keep only edges whose source column equals TAG (repeatable)")
     parser.add_argument("--alpha", type=float, default=0.5, help="weight of approximate matches, 0..1")
     parser.add_argument("--n", type=int, default=1, help="KG distance threshold (hops)")
+
+
+def _scale_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--workers", type=int, metavar="N",
+                       help="compute the passes over the pool on N local worker processes (0 = one per core; "
+                            "default: in this process)")
+    group.add_argument("--scheduler", metavar="ADDRESS",
+                       help="compute them on a Dask cluster, e.g. tcp://10.0.0.5:8786 (needs cbir-lens[scale])")
+    parser.add_argument("--memory-per-worker", type=_memory_size, default=DEFAULT_MEMORY_PER_WORKER, metavar="SIZE",
+                        help="memory budget of each worker, e.g. 2GB or 512MB; sets the block size (default 2GiB)")
+
+
+def _memory_size(raw: str) -> int:
+    try:
+        return parse_size(raw)
+    except CBIRLensError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _scale(args: argparse.Namespace) -> dict:
+    """The evaluator's backend options from ``--workers`` / ``--scheduler`` / ``--memory-per-worker``."""
+    if args.workers is not None and args.workers < 0:
+        raise CBIRLensError(f"--workers must be 0 (one per core) or more, got {args.workers}")
+    return {"workers": args.workers, "client": args.scheduler, "memory_per_worker": args.memory_per_worker}
+
+
+def _engine_scale(args: argparse.Namespace) -> dict:
+    """The same options as the engine takes them."""
+    scale = _scale(args)
+    return {"executor": executor_for(scale["workers"], scale["client"]), "memory_per_worker": scale["memory_per_worker"]}
+
+
+class ProgressBar:
+    """A progress bar on stderr, drawn only once the work has lasted ``after`` seconds (short commands stay
+    quiet), redrawn at most every ``every`` seconds; called with the fraction done (and a label)."""
+
+    def __init__(self, after: float = 2.0, every: float = 0.25, width: int = 30):
+        self.started = time.perf_counter()
+        self.after, self.every, self.width = after, every, width
+        self.drawn_at: float | None = None
+
+    def __call__(self, fraction: float, label: str = "") -> None:
+        now = time.perf_counter()
+        if now - self.started < self.after or (self.drawn_at is not None and now - self.drawn_at < self.every
+                                                and fraction < 1):
+            return
+        filled = int(self.width * min(1.0, max(0.0, fraction)))
+        print(f"\r[{'#' * filled}{'.' * (self.width - filled)}] {fraction:4.0%} {now - self.started:6.1f} s {label[:60]}",
+              end="", file=sys.stderr, flush=True)
+        self.drawn_at = now
+
+    def close(self) -> None:
+        if self.drawn_at is not None:
+            print(file=sys.stderr, flush=True)
 
 
 def _measure_argument(parser: argparse.ArgumentParser) -> None:
@@ -109,6 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate = commands.add_parser("evaluate", help="evaluate runs")
     evaluate.add_argument("--concepts", help="concept sets: the relevance source (needed unless --qrels; and for --labels)")
     _kg_arguments(evaluate)
+    _scale_arguments(evaluate)
     evaluate.add_argument("--run", action="append", required=True, nargs="+", metavar="F")
     evaluate.add_argument("--k", type=int, nargs="+", default=[5, 10, 30])
     evaluate.add_argument("--labels", help="ID,modality,organ or kind,class,CUI")
@@ -128,6 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
     retrieve = commands.add_parser("retrieve", help="write a TREC run made by relevance or embeddings")
     retrieve.add_argument("--concepts", required=True)
     _kg_arguments(retrieve)
+    _scale_arguments(retrieve)
     retrieve.add_argument("--by", choices=["iou", "nn-iou", "embeddings"], help="or --measure NAME")
     _measure_argument(retrieve)
     retrieve.add_argument("--embeddings", help=".npy (with --embedding-ids), .csv or .parquet")
@@ -151,6 +209,7 @@ def build_parser() -> argparse.ArgumentParser:
     compare = commands.add_parser("compare", help="confidence intervals and pairwise significance tests (Holm)")
     compare.add_argument("--concepts", required=True)
     _kg_arguments(compare)
+    _scale_arguments(compare)
     compare.add_argument("--run", action="append", required=True, nargs="+", metavar="F")
     compare.add_argument("--metric", action="append", required=True, nargs="+", metavar="NAME",
                          help="canonical metric name(s), e.g. nn-CUI@10; Holm correction runs over the pairs per metric")
@@ -172,6 +231,7 @@ def build_parser() -> argparse.ArgumentParser:
     qrels = commands.add_parser("qrels", help="write graded TREC qrels: ideal top K over the pool plus retrieved images")
     qrels.add_argument("--concepts", required=True)
     _kg_arguments(qrels)
+    _scale_arguments(qrels)
     qrels.add_argument("--run", action="append", required=True, nargs="+", metavar="F")
     qrels.add_argument("--k", type=int, default=10, help="ideal top K written per query (nDCG@k exact for k <= K)")
     qrels.add_argument("--out", required=True)
@@ -225,15 +285,17 @@ def command_evaluate(args: argparse.Namespace) -> None:
     kg = _kg(args)
     labels = load_labels(args.labels, concepts) if args.labels else None
     runs = [run for group in args.run for path in group for run in read_runs(path)]
-    evaluator = Evaluator(concepts, kg, args.kg_mode, labels, qrels=qrels)
+    evaluator = Evaluator(concepts, kg, args.kg_mode, labels, qrels=qrels, **_scale(args))
     measure = _measure(args) if qrels is None else None
     if qrels is not None:
         metric_names = args.metrics or qrels_metric_names(args.k, evaluator.label_targets())
     else:
         metric_names = args.metrics or metric_names_for_measure(args.k, evaluator.label_targets(), measure.key)
-    evaluation = evaluator.evaluate(runs, metric_names, args.alpha, args.n, args.gain, args.threshold,
+    bar = ProgressBar()
+    evaluation = evaluator.evaluate(runs, metric_names, args.alpha, args.n, args.gain, args.threshold, bar,
                                     empty_queries=args.empty_queries, relevance_level=args.relevance_level,
                                     measure=measure)
+    bar.close()
     means = evaluation.means()
     summary = Results(evaluation)
     payload = {
@@ -263,8 +325,11 @@ def command_retrieve(args: argparse.Namespace) -> None:
         kg = _kg(args)
         if measure.uses_kg and kg is None:
             raise CBIRLensError(f"--measure {measure.key} needs at least one --kg file")
-        engine = PairwiseEngine(concepts, kg=kg, mode=args.kg_mode)
-        write_trec_run(retrieve_by_measure(engine, measure, args.depth, args.name or measure.name), args.out)
+        engine = PairwiseEngine(concepts, kg=kg, mode=args.kg_mode, **_engine_scale(args))
+        bar = ProgressBar()
+        run = retrieve_by_measure(engine, measure, args.depth, args.name or measure.name, bar)
+        bar.close()
+        write_trec_run(run, args.out)
         return
     if args.by == "embeddings":
         if args.embeddings:
@@ -280,9 +345,11 @@ def command_retrieve(args: argparse.Namespace) -> None:
         kg = _kg(args) if args.by == "nn-iou" else None
         if args.by == "nn-iou" and kg is None:
             raise CBIRLensError("--by nn-iou needs at least one --kg file")
-        engine = PairwiseEngine(concepts, kg=kg, mode=args.kg_mode)
+        engine = PairwiseEngine(concepts, kg=kg, mode=args.kg_mode, **_engine_scale(args))
         alpha = args.alpha if args.by == "nn-iou" else 0.0
-        run = retrieve_by_relevance(engine, alpha, args.n, args.depth, args.name or args.by)
+        bar = ProgressBar()
+        run = retrieve_by_relevance(engine, alpha, args.n, args.depth, args.name or args.by, bar)
+        bar.close()
     write_trec_run(run, args.out)
 
 
@@ -333,11 +400,14 @@ def command_compare(args: argparse.Namespace) -> None:
     started = time.perf_counter()
     metrics = list(dict.fromkeys(m for group in args.metric for m in group))
     runs = [path for group in args.run for path in group]
+    bar = ProgressBar()
     results = evaluate(args.concepts, runs, kg=args.kg or None, alpha=args.alpha, n=args.n, labels=args.labels,
                        metrics=metrics, kg_mode=args.kg_mode, kg_sources=args.kg_source, gain=args.gain,
                        threshold=args.threshold, confidence=args.confidence, bootstrap_samples=args.bootstrap_samples,
                        randomization_samples=args.randomization_samples, seed=args.seed,
-                       measure=_measure(args) if args.measure else None)
+                       measure=_measure(args) if args.measure else None, progress=bar,
+                       **_scale(args))
+    bar.close()
     payload = results.to_dict(compare=metrics)
     payload["params"].update({"kg_files": args.kg, "kg_sources": args.kg_source, "concepts": args.concepts,
                               "labels": args.labels, "runs": runs})
@@ -370,8 +440,10 @@ def command_app(args: argparse.Namespace) -> None:
 def command_qrels(args: argparse.Namespace) -> None:
     concepts = read_concepts(args.concepts)
     runs = [run for group in args.run for path in group for run in read_runs(path)]
-    evaluator = Evaluator(concepts, _kg(args), args.kg_mode)
-    judgments = graded_judgments(evaluator, runs, args.k, args.alpha, args.n)
+    evaluator = Evaluator(concepts, _kg(args), args.kg_mode, **_scale(args))
+    bar = ProgressBar()
+    judgments = graded_judgments(evaluator, runs, args.k, args.alpha, args.n, bar)
+    bar.close()
     Path(args.out).write_text(judgments.text(), encoding="utf-8")
     if args.scales:
         Path(args.scales).write_text(judgments.scales_csv(), encoding="utf-8")

@@ -38,6 +38,7 @@ import numpy as np
 import pandas as pd
 
 from .data import LABEL_KINDS, ConceptClassMap, ConceptSets, ImageLabels, Run
+from .engine import DEFAULT_MEMORY_PER_WORKER
 from .errors import ParameterError
 from .evaluation import Evaluator
 from .kg import KnowledgeGraph
@@ -66,7 +67,9 @@ def evaluate(concepts: ConceptsInput, runs: RunInput | Sequence[RunInput] | Mapp
              gain: str = "linear", threshold: float = 0.5, confidence: float = 0.95,
              bootstrap_samples: int = Statistics.bootstrap_samples,
              randomization_samples: int = Statistics.randomization_samples, seed: int = 0,
-             progress: Callable[[float, str], None] | None = None, measure: MeasureSpec | str | None = None) -> Results:
+             progress: Callable[[float, str], None] | None = None, measure: MeasureSpec | str | None = None,
+             workers: int | None = None, client: Any = None, memory_per_worker: int = DEFAULT_MEMORY_PER_WORKER
+             ) -> Results:
     """Evaluate retrieval runs against concept sets; the numbers of ``evaluate --json`` and the dashboard.
 
     - ``concepts``: ``ID,CUIs`` file, a :class:`ConceptSets`, a DataFrame with columns ``ID`` and
@@ -84,12 +87,17 @@ def evaluate(concepts: ConceptsInput, runs: RunInput | Sequence[RunInput] | Mapp
     - ``confidence``, ``bootstrap_samples``, ``randomization_samples``, ``seed``: see :class:`Statistics`.
     - ``measure``: a relevance measure (:mod:`evalcore.measures`, e.g. ``"tversky(a=0.7,b=0.3)"``) whose
       ``{key}`` metrics replace nn-IoU's in the standard report; an nn-IoU measure sets alpha and n.
+    - ``workers``: compute the passes over the pool on this many local processes (0 = one per core);
+      ``client``: on a Dask cluster instead (a ``distributed.Client`` or a scheduler address such as
+      ``"tcp://10.0.0.5:8786"``); ``memory_per_worker``: each worker's budget in bytes. Results are the
+      same as in this process (docs/SCALE.md).
     """
     statistics = Statistics(confidence, bootstrap_samples, randomization_samples, seed)
     concept_sets = as_concepts(concepts)
     graph = as_knowledge_graph(kg, kg_sources)
     image_labels = as_labels(labels, concept_sets)
-    evaluator = Evaluator(concept_sets, graph, kg_mode, image_labels)
+    evaluator = Evaluator(concept_sets, graph, kg_mode, image_labels, workers=workers, client=client,
+                          memory_per_worker=memory_per_worker)
     return evaluate_runs(evaluator, as_runs(runs), metrics, _cutoffs(k), alpha, n, gain, threshold, statistics,
                          progress, measure)
 

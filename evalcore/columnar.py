@@ -100,7 +100,7 @@ def parse_pieces(data: bytes, names: Sequence[str], types: dict[str, pa.DataType
     tables = []
     for number, (start, end) in enumerate(pieces, start=1):
         try:
-            tables.append(_read_piece(view[start:end], names, parse_options, convert_options))
+            tables.append(read_piece(view[start:end], names, parse_options, convert_options))
         except pa.ArrowInvalid:
             return ParsedPieces(None, invalid_row=bool(invalid), conversion_failed=not invalid)
         if progress is not None:
@@ -111,7 +111,7 @@ def parse_pieces(data: bytes, names: Sequence[str], types: dict[str, pa.DataType
     return ParsedPieces(pa.concat_tables(tables).unify_dictionaries())
 
 
-def _read_piece(piece: memoryview, names: Sequence[str], parse_options, convert_options) -> pa.Table:
+def read_piece(piece: memoryview, names: Sequence[str], parse_options, convert_options) -> pa.Table:
     try:
         return pa_csv.read_csv(pa.py_buffer(piece), read_options=pa_csv.ReadOptions(column_names=list(names),
                                block_size=BLOCK_BYTES), parse_options=parse_options, convert_options=convert_options)

@@ -42,6 +42,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -49,6 +50,7 @@ import scipy.sparse as sp
 
 from .data import ConceptSets
 from .errors import ParameterError
+from .executors import BlockExecutor, blas_single_thread
 from .kg import KnowledgeGraph, check_hops_and_mode
 from .measures import CountPlan, MeasureSpec, PairCounts, measure_spec, parse_measure
 from .relevance import CREDIT_SCALE, check_alpha
@@ -58,6 +60,7 @@ MAX_DENSE_COLUMNS = 256
 LOOKUP_TABLE_LIMIT = 1 << 22
 FLOAT32_EXACT = 1 << 24
 DEFAULT_CACHE_BYTES = 2 << 30
+DEFAULT_MEMORY_PER_WORKER = 2 << 30
 WORKERS = max(1, min(2, os.cpu_count() or 1))
 
 
@@ -228,6 +231,110 @@ class PoolSummary:
     pool_sizes: np.ndarray  # Q
 
 
+def summarise_block(block: KeyedBlock, k: int, threshold: float, depth: int
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One block's share of :meth:`PairwiseEngine.rank_by`: per query the ideal top ``k`` values
+    (descending, padded with 0), how many candidates reach ``threshold`` and the top ``depth`` candidates
+    (by key descending, ties by candidate position, padded with -1).
+
+    The same function runs in the engine's threads and on worker processes, so every backend returns
+    the same values in the same tie order.
+
+    >>> block = KeyedBlock(0, 1, np.array([[0, 2, 1, 2]], dtype=np.uint16), np.array([-1.0, 0.25, 0.5]))
+    >>> ideal, relevant, top = summarise_block(block, 3, 0.5, 2)
+    >>> ideal.tolist(), relevant.tolist(), top.tolist()
+    ([[0.5, 0.5, 0.25]], [2], [[1, 3]])
+    """
+    ordered = np.sort(block.keys, axis=1)  # keys are small unsigned integers: a radix sort, linear in the row
+    width = min(k, ordered.shape[1])
+    ideal = np.zeros((ordered.shape[0], k))
+    ideal[:, :width] = np.maximum(block.values[ordered[:, ::-1][:, :width]], 0.0)
+    lowest_relevant = np.searchsorted(block.values[1:], threshold) + 1
+    relevant = ordered.shape[1] - _row_lower_bounds(ordered, lowest_relevant)
+    top_width = min(depth, ordered.shape[1])
+    kth = ordered[:, -top_width] if top_width else None
+    return ideal, relevant, _top_given_kth(block.keys, kth, depth, floor=1)
+
+
+def _mark_self(keys: np.ndarray, self_columns: np.ndarray) -> None:
+    """Key 0 for each query's own column (``self_columns[row]``, -1 when the query is not in the pool)."""
+    rows = np.flatnonzero(self_columns >= 0)
+    keys[rows, self_columns[rows]] = 0
+
+
+@dataclass(frozen=True)
+class CandidateSide:
+    """The candidate side of one measure: the product's right operand and the map from codes to keys.
+
+    Picklable, so that a worker process receives it once and then ranks any block of query rows.
+    ``lookup`` is the (table, values) pair of measures whose codes fit a look-up table, else None
+    (each block's distinct codes are then hashed).
+    """
+
+    operand: _SplitOperand
+    code_dtype: type
+    lookup: tuple[np.ndarray, np.ndarray] | None
+    layout: CodeLayout
+    plan: CountPlan
+    measure: MeasureSpec
+
+    def codes(self, left_rows: sp.csr_matrix) -> np.ndarray:
+        return self.operand.product(left_rows).astype(self.code_dtype)
+
+    def keys_of_codes(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Relevance keys of a block of codes and the value of each key (see :class:`KeyedBlock`)."""
+        if self.lookup is not None:
+            table, values = self.lookup
+            keys = np.empty(codes.shape, dtype=table.dtype)
+            # In row chunks: NumPy widens the indices to intp, and a small chunk keeps that copy in cache.
+            step = max(1, (1 << 16) // max(1, codes.shape[1]))
+            for row in range(0, codes.shape[0], step):
+                np.take(table, codes[row:row + step], out=keys[row:row + step])
+            return keys, values
+        # Hashing the block's codes is linear; only their few distinct values are evaluated.
+        labels, distinct = pd.factorize(codes.ravel())
+        distinct_keys, values = _keys_for(_values_of_codes(self.layout, self.plan, self.measure, np.asarray(distinct)))
+        return distinct_keys[labels].reshape(codes.shape), values
+
+    def bytes_per_pair(self) -> int:
+        """Peak working memory of a block per (query, candidate) pair: the product, its codes, the keys
+        and their sorted copy, a mask, and the hash labels when codes are hashed."""
+        key_bytes = np.dtype(self.lookup[0].dtype).itemsize if self.lookup is not None else 4
+        hashing = 0 if self.lookup is not None else 8
+        return np.dtype(self.operand.dtype).itemsize + np.dtype(self.code_dtype).itemsize + 2 * key_bytes + 1 + hashing
+
+    def nbytes(self) -> int:
+        """Memory held by the candidate side (what every worker keeps for the whole pass)."""
+        sparse = self.operand.sparse_t
+        table = sum(a.nbytes for a in self.lookup) if self.lookup is not None else 0
+        return self.operand.dense_t.nbytes + sparse.data.nbytes + sparse.indices.nbytes + sparse.indptr.nbytes + table
+
+
+@dataclass(frozen=True)
+class BlockWork:
+    """A whole pass, as sent once to each worker: the candidate side, the left operand of every query
+    and each query's own column in the pool (-1 if none); a task then names only its query rows."""
+
+    side: CandidateSide
+    left: sp.csr_matrix
+    self_columns: np.ndarray
+
+    def summarise(self, start: int, stop: int, k: int, threshold: float, depth: int
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:func:`summarise_block` of queries ``start:stop``."""
+        keys, values = self.side.keys_of_codes(self.side.codes(self.left[start:stop]))
+        _mark_self(keys, self.self_columns[start:stop])
+        return summarise_block(KeyedBlock(start, stop, keys, values), k, threshold, depth)
+
+    @property
+    def pool_size(self) -> int:
+        return self.side.operand.dense_t.shape[1]
+
+    def nbytes(self) -> int:
+        left = self.left
+        return self.side.nbytes() + left.data.nbytes + left.indices.nbytes + left.indptr.nbytes + self.self_columns.nbytes
+
+
 @dataclass
 class _PlanState:
     """What the engine keeps per count plan: the layout, dtypes and the product's operands."""
@@ -250,7 +357,8 @@ class PairwiseEngine:
 
     def __init__(self, queries: ConceptSets, candidates: ConceptSets | None = None,
                  kg: KnowledgeGraph | None = None, mode: str = "undirected", block_size: int | None = None,
-                 cache_bytes: int = DEFAULT_CACHE_BYTES, lookup_table_limit: int = LOOKUP_TABLE_LIMIT):
+                 cache_bytes: int = DEFAULT_CACHE_BYTES, lookup_table_limit: int = LOOKUP_TABLE_LIMIT,
+                 executor: BlockExecutor | None = None, memory_per_worker: int = DEFAULT_MEMORY_PER_WORKER):
         self.queries = queries
         self.candidates = candidates if candidates is not None else queries
         self.kg = kg
@@ -268,6 +376,8 @@ class PairwiseEngine:
         self._self_rows = np.flatnonzero(self.self_columns >= 0)
         self.block_size = block_size or int(np.clip(16_000_000 // max(1, 4 * len(self.candidates)), 16, 2048))
         self.cache_bytes = cache_bytes
+        self.executor = executor
+        self.memory_per_worker = memory_per_worker
         self.lookup_table_limit = lookup_table_limit
         self._plans: dict[CountPlan, _PlanState] = {}
         self._code_cache: OrderedDict[CountPlan, dict[int, np.ndarray]] = OrderedDict()
@@ -281,9 +391,25 @@ class PairwiseEngine:
     def size(self) -> int:
         return len(self.queries)
 
-    def blocks(self) -> Iterator[tuple[int, int]]:
-        for start in range(0, self.size, self.block_size):
-            yield start, min(start + self.block_size, self.size)
+    def blocks(self, block_size: int | None = None) -> Iterator[tuple[int, int]]:
+        step = block_size or self.block_size
+        for start in range(0, self.size, step):
+            yield start, min(start + step, self.size)
+
+    def rows_within_budget(self, work: BlockWork) -> int:
+        """Query rows per block such that a worker holding ``work`` stays within ``memory_per_worker``.
+
+        A worker keeps the whole pass's operands (``work.nbytes()``) and works on one block at a time,
+        whose arrays take ``bytes_per_pair`` per (query, candidate) pair.
+        """
+        pairs_per_row = max(1, len(self.candidates)) * work.side.bytes_per_pair()
+        free = self.memory_per_worker - work.nbytes()
+        if free < pairs_per_row:
+            raise ParameterError(
+                f"memory per worker {_mib(self.memory_per_worker)} is too small for a pool of {len(self.candidates):,} "
+                f"images: the operands take {_mib(work.nbytes())} and one query row {_mib(pairs_per_row)}; give at least "
+                f"{_mib(work.nbytes() + pairs_per_row)} (more makes fewer, larger blocks)")
+        return min(self.block_size, free // pairs_per_row)
 
     def neighbour_matrix(self, n: int) -> sp.csr_matrix:
         check_hops_and_mode(n, self.mode)
@@ -419,22 +545,22 @@ class PairwiseEngine:
         """Relevance keys of queries ``start:stop`` under ``measure``."""
         measure = self.resolve(measure)
         state = self._state(measure.plan())
-        codes = self._codes(state, start, stop)
-        if state.lookup:
-            table, values = self._table(state, measure)
-            keys = np.empty(codes.shape, dtype=table.dtype)
-            # In row chunks: NumPy widens the indices to intp, and a small chunk keeps that copy in cache.
-            step = max(1, (1 << 16) // max(1, codes.shape[1]))
-            for row in range(0, codes.shape[0], step):
-                np.take(table, codes[row:row + step], out=keys[row:row + step])
-        else:
-            # Hashing the block's codes is linear; only their few distinct values are evaluated.
-            labels, distinct = pd.factorize(codes.ravel())
-            distinct_keys, values = _keys_for(_values_of_codes(state.layout, state.plan, measure, np.asarray(distinct)))
-            keys = distinct_keys[labels].reshape(codes.shape)
-        rows = self._self_rows[(self._self_rows >= start) & (self._self_rows < stop)]
-        keys[rows - start, self.self_columns[rows]] = 0
+        keys, values = self._candidate_side(state, measure).keys_of_codes(self._codes(state, start, stop))
+        _mark_self(keys, self.self_columns[start:stop])
         return KeyedBlock(start, stop, keys, values)
+
+    def _candidate_side(self, state: _PlanState, measure: MeasureSpec) -> CandidateSide:
+        """What turns a block of query rows into keys, apart from the rows themselves."""
+        _, operand = self._operands(state)
+        lookup = self._table(state, measure) if state.lookup else None
+        return CandidateSide(operand, state.code_dtype, lookup, state.layout, state.plan, measure)
+
+    def block_work(self, measure: MeasureSpec | str) -> BlockWork:
+        """Everything a worker needs to rank any block of queries under ``measure``, sent to it once."""
+        measure = self.resolve(measure)
+        state = self._state(measure.plan())
+        left, _ = self._operands(state)
+        return BlockWork(self._candidate_side(state, measure), left, self.self_columns)
 
     def keyed(self, start: int, stop: int, alpha: float, n: int) -> KeyedBlock:
         """Relevance keys of a block under nn-IoU(alpha, n)."""
@@ -456,7 +582,9 @@ class PairwiseEngine:
             start, stop = blocks[position]
             return position, function(self.keyed_by(measure, start, stop))
 
-        with ThreadPoolExecutor(WORKERS) as pool:
+        # One BLAS thread per block: the product is a thin GEMM, and BLAS threads on top of the block threads
+        # only contend (on 2 cores, 2 BLAS threads made the product 5x slower).
+        with blas_single_thread(), ThreadPoolExecutor(WORKERS) as pool:
             for done, (position, result) in enumerate(pool.map(work, range(len(blocks))), start=1):
                 results[position] = result
                 if progress is not None:
@@ -488,19 +616,12 @@ class PairwiseEngine:
         """
         if k < 1:
             raise ParameterError(f"k must be >= 1, got {k}")
-
-        def summarise(block: KeyedBlock):
-            ordered = np.sort(block.keys, axis=1)
-            width = min(k, ordered.shape[1])
-            ideal = np.zeros((ordered.shape[0], k))
-            ideal[:, :width] = np.maximum(block.values[ordered[:, ::-1][:, :width]], 0.0)
-            lowest_relevant = np.searchsorted(block.values[1:], threshold) + 1
-            relevant = ordered.shape[1] - _row_lower_bounds(ordered, lowest_relevant)
-            top_width = min(depth, ordered.shape[1])
-            kth = ordered[:, -top_width] if top_width else None
-            return ideal, relevant, _top_given_kth(block.keys, kth, depth, floor=1)
-
-        parts = self.map_blocks_by(summarise, measure, progress)
+        if self.executor is not None:
+            work = self.block_work(measure)
+            blocks = list(self.blocks(self.rows_within_budget(work)))
+            parts = self.executor.rank(work, blocks, k, threshold, depth, progress)
+        else:
+            parts = self.map_blocks_by(partial(summarise_block, k=k, threshold=threshold, depth=depth), measure, progress)
         ideal = np.vstack([p[0] for p in parts]) if parts else np.zeros((0, k))
         relevant = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, dtype=np.int64)
         indices = np.vstack([p[2] for p in parts]) if parts else np.zeros((0, depth), dtype=np.int64)
@@ -597,6 +718,15 @@ class PairwiseEngine:
                            ) -> np.ndarray:
         """nn-IoU(alpha, n) of explicit (query, candidate) pairs, e.g. the items of a run."""
         return self.relevance_of_pairs_by(_nn_iou(alpha, n, self.mode), query_rows, candidate_rows)
+
+
+def _mib(size: int) -> str:
+    """A size in MiB, with enough decimals to tell small sizes apart.
+
+    >>> _mib(3 << 20), _mib(1000)
+    ('3.0 MiB', '0.001 MiB')
+    """
+    return f"{size / 2**20:.1f} MiB" if size >= 2**20 / 10 else f"{size / 2**20:.3f} MiB"
 
 
 def _nn_iou(alpha: float, n: int, mode: str = "undirected") -> MeasureSpec:

@@ -20,13 +20,15 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from .data import ConceptSets, ImageLabels, RankedLists, Run
-from .engine import PairwiseEngine, PoolSummary
+from .engine import DEFAULT_MEMORY_PER_WORKER, PairwiseEngine, PoolSummary
 from .errors import CBIRLensError, InputError, ParameterError
+from .executors import executor_for
 from .kg import KnowledgeGraph, check_hops_and_mode
 from .measures import MEASURES, MeasureSpec, measure_spec, parse_measure
 from .metrics import GAINS, MetricInputs, MetricSpec, parse_metric
@@ -312,7 +314,11 @@ class Evaluator:
     """
 
     def __init__(self, concepts: ConceptSets | None, kg: KnowledgeGraph | None = None, mode: str = "undirected",
-                 labels: ImageLabels | None = None, engine: PairwiseEngine | None = None, qrels: Qrels | None = None):
+                 labels: ImageLabels | None = None, engine: PairwiseEngine | None = None, qrels: Qrels | None = None,
+                 workers: int | None = None, client: Any = None, memory_per_worker: int = DEFAULT_MEMORY_PER_WORKER):
+        """``workers`` (local processes, 0 = one per core) or ``client`` (a ``distributed.Client`` or a Dask
+        scheduler's address) run the passes over the pool beyond this process (:mod:`evalcore.executors`),
+        each worker within ``memory_per_worker`` bytes; by default they run in this process."""
         check_hops_and_mode(0, mode)
         if concepts is None and qrels is None:
             raise ParameterError("an evaluation needs concept sets or a qrels file as its relevance source")
@@ -321,7 +327,9 @@ class Evaluator:
         self.concepts = concepts
         self.kg = kg
         self.mode = mode
-        self.engine = engine or (PairwiseEngine(concepts, kg=kg, mode=mode) if concepts is not None else None)
+        executor = executor_for(workers, client)
+        self.engine = engine or (PairwiseEngine(concepts, kg=kg, mode=mode, executor=executor,
+                                                memory_per_worker=memory_per_worker) if concepts is not None else None)
         self.labels = labels
         self.masks = label_masks(labels, concepts) if labels is not None and concepts is not None else {}
         self.judged = JudgedRelevance(qrels) if qrels is not None else None
@@ -454,9 +462,12 @@ class Evaluator:
         depth = min(MAX_DEPTH, max([k_max] + [_run_depth(r) for r in runs]))
         ideal, in_pool = {}, {}
         for step, (key, spec) in enumerate(concept_measures.items()):
+            label = f"Ideal rankings over the whole pool by {spec.name}"
             if progress:
-                progress(step / (len(measures) + 1), f"Ideal rankings over the whole pool by {spec.name}")
-            summary = self.pool_summary_by(spec, k_max, threshold)
+                progress(step / (len(measures) + 1), label)
+            within = (lambda done, step=step, label=label: progress((step + done) / (len(measures) + 1), label)
+                      ) if progress else None
+            summary = self.pool_summary_by(spec, k_max, threshold, within)
             ideal[key], in_pool[key] = summary.ideal, summary.relevant_counts
         systems = {}
         for run in runs:

@@ -11,14 +11,15 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from itertools import chain
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 import scipy.sparse as sp
 
 from .errors import ParameterError
-from .readers import KGEdges
+from .readers import KGEdges, KGEdgeTable
 
 KG_MODES = ("undirected", "directed")
 MAX_HOPS = 6
@@ -45,31 +46,51 @@ class KnowledgeGraph:
         object.__setattr__(self, "index", {node: i for i, node in enumerate(self.nodes)})
 
     @classmethod
-    def from_edges(cls, edge_files: Iterable[KGEdges], sources: Iterable[str] | None = None) -> KnowledgeGraph:
+    def from_edges(cls, edge_files: Iterable[KGEdges | KGEdgeTable], sources: Iterable[str] | None = None
+                   ) -> KnowledgeGraph:
         """Combine several edge files into one graph, optionally keeping only some ``source`` tags.
+
+        Nodes are the endpoints of the kept edges, sorted by code point (as ``sorted()`` orders
+        strings); repeated (child, parent) pairs become one edge. Works on integer codes, so a
+        UMLS-sized :class:`~evalcore.readers.KGEdgeTable` (millions of edges) is never turned
+        into Python tuples.
 
         >>> from evalcore.readers import KGEdges
         >>> kg = KnowledgeGraph.from_edges([KGEdges((("vein", "vessel", "t"),), {})])
         >>> kg.number_of_nodes(), kg.number_of_edges()
         (2, 1)
         """
-        files = list(edge_files)
+        edge_files = list(edge_files)
+        files = [_edge_columns(edge_file) for edge_file in edge_files]
         names: dict[str, str] = {}
-        for edge_file in files:
+        for edge_file in edge_files:
             names.update(edge_file.names)
-        edges = list(chain.from_iterable(edge_file.edges for edge_file in files))
-        table = np.array(edges, dtype=object).reshape(len(edges), 3)
-        tags = tuple(sorted(set(table[:, 2].tolist())))
-        if sources is not None:
-            table = table[pd.Index(table[:, 2], dtype=object).isin(pd.Index(list(sources), dtype=object))]
-        # Nodes sorted (by code point, as sorted() orders strings), pairs deduplicated by the sparse matrix.
-        codes, uniques = pd.factorize(np.concatenate((table[:, 0], table[:, 1])))
-        order = np.argsort(np.asarray(uniques, dtype=object), kind="stable")
-        rank = np.empty(len(order), dtype=np.int64)
-        rank[order] = np.arange(len(order))
-        rows, cols = rank[codes[: len(table)]], rank[codes[len(table):]]
-        nodes = tuple(np.asarray(uniques, dtype=object)[order].tolist())
-        parents = sp.csr_matrix((np.ones(len(rows), dtype=np.int32), (rows, cols)), shape=(len(nodes), len(nodes)))
+        tags = tuple(sorted({tag for columns in files for tag in columns.tags}))
+        wanted = None if sources is None else set(sources)
+        # One code per distinct node over all files, then only the endpoints of the kept edges, sorted.
+        merged = pa.concat_arrays([columns.nodes for columns in files]) if files else pa.array([], pa.string())
+        encoded = merged.dictionary_encode()
+        global_code = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        rows, cols, offset = [], [], 0
+        for columns in files:
+            remap = global_code[offset:offset + len(columns.nodes)]
+            offset += len(columns.nodes)
+            keep = slice(None) if wanted is None else np.isin(columns.tag, [i for i, t in enumerate(columns.tags)
+                                                                            if t in wanted])
+            rows.append(remap[columns.child[keep]])
+            cols.append(remap[columns.parent[keep]])
+        rows = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
+        cols = np.concatenate(cols) if cols else np.zeros(0, dtype=np.int64)
+        present = np.zeros(len(encoded.dictionary), dtype=bool)
+        present[rows] = present[cols] = True
+        used = np.flatnonzero(present)
+        used_names = encoded.dictionary.take(pa.array(used))
+        order = pc.sort_indices(used_names).to_numpy()
+        position = np.zeros(len(encoded.dictionary), dtype=np.int64)
+        position[used[order]] = np.arange(len(used))
+        nodes = tuple(used_names.take(pa.array(order)).to_pylist())
+        parents = sp.csr_matrix((np.ones(len(rows), dtype=np.int32), (position[rows], position[cols])),
+                                shape=(len(nodes), len(nodes)))
         parents.data[:] = 1
         return cls(nodes, parents.astype(np.int8), names, tags)
 
@@ -259,3 +280,24 @@ def neighbour_distances(kg: KnowledgeGraph | None, vocabulary: tuple[str, ...], 
             for other in sorted(near):
                 distances[concept].setdefault(other, hops)
     return distances
+
+
+@dataclass(frozen=True)
+class _EdgeColumns:
+    """One edge file as codes: ``nodes[child[e]]`` is_a ``nodes[parent[e]]`` with tag ``tags[tag[e]]``."""
+
+    nodes: pa.Array
+    child: np.ndarray
+    parent: np.ndarray
+    tags: tuple[str, ...]
+    tag: np.ndarray
+
+
+def _edge_columns(edge_file: KGEdges | KGEdgeTable) -> _EdgeColumns:
+    if isinstance(edge_file, KGEdgeTable):
+        return _EdgeColumns(edge_file.nodes, edge_file.child, edge_file.parent, edge_file.tags, edge_file.tag)
+    table = np.array(edge_file.edges, dtype=object).reshape(len(edge_file.edges), 3)
+    codes, nodes = pd.factorize(np.concatenate((table[:, 0], table[:, 1])))
+    tag, tags = pd.factorize(table[:, 2])
+    return _EdgeColumns(pa.array(np.asarray(nodes, dtype=object), pa.string()), codes[: len(table)], codes[len(table):],
+                        tuple(tags.tolist()), tag)

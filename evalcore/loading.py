@@ -11,7 +11,7 @@ from pathlib import Path
 from .data import ConceptClassMap, ConceptSets, ImageLabels
 from .errors import CBIRLensError
 from .kg import KnowledgeGraph
-from .readers import KGEdges, Source, read_captions, read_concept_names, read_concepts, read_kg, read_labels
+from .readers import KGEdges, KGEdgeTable, Source, read_captions, read_concept_names, read_concepts, read_kg, read_labels
 from .resources import project_root
 
 ROCOV2_SPLITS = ("train", "valid", "test")
@@ -50,7 +50,7 @@ def check_under_roots(path: str | Path, roots: Sequence[Path]) -> Path:
         f"'{os.pathsep}') or to data_roots in .streamlit/secrets.toml and restart the app")
 
 
-def load_kg(paths: Sequence[Source | KGEdges], sources: Sequence[str] | None = None,
+def load_kg(paths: Sequence[Source | KGEdges | KGEdgeTable], sources: Sequence[str] | None = None,
             names: dict[str, str] | None = None) -> KnowledgeGraph:
     """Read and combine KG files (edge lists, MRREL.RRF, OBO) and already read edges; optionally keep
     only some source tags.
@@ -58,7 +58,7 @@ def load_kg(paths: Sequence[Source | KGEdges], sources: Sequence[str] | None = N
     A ``*_names.csv`` file beside an edge list (``open_kg_edges.csv`` -> ``open_kg_names.csv``)
     supplies node names.
     """
-    edge_files = [p if isinstance(p, KGEdges) else read_kg(p) for p in paths]
+    edge_files = [p if isinstance(p, (KGEdges, KGEdgeTable)) else read_kg(p) for p in paths]
     kg = KnowledgeGraph.from_edges(edge_files, sources)
     merged = dict(kg.names)
     for path in paths:

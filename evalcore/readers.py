@@ -24,6 +24,7 @@ from typing import NoReturn, Union
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.csv as pa_csv
 
 from .columnar import (
     ASCII_WHITESPACE_CLASS,
@@ -39,6 +40,7 @@ from .columnar import (
     line_aligned_pieces,
     line_column,
     parse_pieces,
+    read_piece,
     take,
 )
 from .data import LABEL_KINDS, ConceptClassMap, ConceptSets, Embeddings, ImageLabels, RankedLists, Run
@@ -51,6 +53,9 @@ NODE_PATTERN = re.compile(r"^[^\s,;|]{1,200}$")
 DEFAULT_MAX_FILE_BYTES = 1 << 30
 # A depth-1000 run over 80,000 queries with ROCOv2-length IDs: 80 M lines of about 87 bytes.
 DEFAULT_MAX_RUN_BYTES = 8 << 30
+# UMLS's MRREL.RRF is several GB; it is streamed, so memory follows the is_a rows kept, not the file size.
+DEFAULT_MAX_MRREL_BYTES = 64 << 30
+PEEK_BYTES = 1 << 20
 INPUT_BUDGET_VARIABLE = "CBIR_LENS_MAX_INPUT_BYTES"
 MAX_CONCEPTS_PER_IMAGE = 500
 MAX_RANK = 10**9
@@ -70,6 +75,42 @@ class KGEdges:
     edges: tuple[tuple[str, str, str], ...]
     names: dict[str, str]
     source: str = "kg"
+
+
+@dataclass(frozen=True, eq=False)
+class KGEdgeTable:
+    """Distinct is_a edges as columns: ``nodes[child[e]]`` is_a ``nodes[parent[e]]``, tagged ``tags[tag[e]]``.
+
+    What the MRREL.RRF reader returns, so that a UMLS-sized graph (millions of edges) stays a few
+    arrays. ``nodes`` and ``tags`` are sorted and the edges are ordered by (child, parent, tag),
+    so :attr:`edges` gives exactly the triples a :class:`KGEdges` of the same file would hold.
+
+    >>> table = KGEdgeTable(pa.array(["C0000001", "C0000002"]), np.array([0]), np.array([1]), ("MSH",),
+    ...                     np.array([0]), {}, "MRREL.RRF")
+    >>> table.edges, len(table)
+    ((('C0000001', 'C0000002', 'MSH'),), 1)
+    """
+
+    nodes: pa.Array
+    child: np.ndarray
+    parent: np.ndarray
+    tags: tuple[str, ...]
+    tag: np.ndarray
+    names: dict[str, str]
+    source: str = "kg"
+
+    def __len__(self) -> int:
+        return len(self.child)
+
+    @property
+    def edges(self) -> tuple[tuple[str, str, str], ...]:
+        """The edges as ``(child, parent, tag)`` triples (built on first use: slow for millions of edges)."""
+        cached = self.__dict__.get("_edges")
+        if cached is None:
+            nodes = self.nodes.to_pylist()
+            cached = tuple(zip(take(nodes, self.child), take(nodes, self.parent), take(self.tags, self.tag)))
+            object.__setattr__(self, "_edges", cached)
+        return cached
 
 
 def max_input_bytes(default: int = DEFAULT_MAX_FILE_BYTES) -> int:
@@ -118,6 +159,22 @@ def _read_bytes(source: Source, name: str | None, default_budget: int = DEFAULT_
         return source, display
     path = Path(source)
     display = name or str(path)
+    with _open_regular(path, display) as handle:
+        opened = os.fstat(handle.fileno())
+        if opened.st_size > budget:
+            raise InputError(display, None, _describe_budget(budget), f"{opened.st_size:,} bytes")
+        try:
+            data = _read_within(handle, min(opened.st_size, budget), budget)
+        except MemoryError:
+            raise InputError(display, None, "a file that fits in this machine's memory",
+                             f"{opened.st_size:,} bytes") from None
+    if len(data) > budget:
+        raise InputError(display, None, _describe_budget(budget), "more")
+    return data, display
+
+
+def _open_regular(path: Path, display: str):
+    """Open a regular file for binary reading; a device, FIFO, socket, directory or unreadable path is refused."""
     try:
         mode = os.stat(path).st_mode
     except OSError as error:
@@ -129,20 +186,12 @@ def _read_bytes(source: Source, name: str | None, default_budget: int = DEFAULT_
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as error:
         raise InputError(display, None, "a readable regular file", error.strerror or str(error)) from None
-    with os.fdopen(descriptor, "rb") as handle:
-        opened = os.fstat(handle.fileno())
-        if not stat.S_ISREG(opened.st_mode):
-            raise InputError(display, None, "a regular file", _file_kind(opened.st_mode))
-        if opened.st_size > budget:
-            raise InputError(display, None, _describe_budget(budget), f"{opened.st_size:,} bytes")
-        try:
-            data = _read_within(handle, min(opened.st_size, budget), budget)
-        except MemoryError:
-            raise InputError(display, None, "a file that fits in this machine's memory",
-                             f"{opened.st_size:,} bytes") from None
-    if len(data) > budget:
-        raise InputError(display, None, _describe_budget(budget), "more")
-    return data, display
+    handle = os.fdopen(descriptor, "rb")
+    opened = os.fstat(handle.fileno())
+    if not stat.S_ISREG(opened.st_mode):
+        handle.close()
+        raise InputError(display, None, "a regular file", _file_kind(opened.st_mode))
+    return handle
 
 
 def _read_within(handle, expected: int, budget: int) -> bytes:
@@ -682,19 +731,35 @@ def _pipe_separated(first: str) -> bool:
     return "|" in first and "," not in first and "\t" not in first
 
 
-def read_kg(source: Source, name: str | None = None) -> KGEdges:
+def _is_obo(first: str) -> bool:
+    return first.startswith("format-version:") or first == "[Term]"
+
+
+def _is_mrrel(first: str, display: str) -> bool:
+    return first.count("|") >= 10 or display.lower().endswith(".rrf") or _pipe_separated(first)
+
+
+def read_kg(source: Source, name: str | None = None) -> KGEdges | KGEdgeTable:
     """Read a KG file: edge list CSV/TSV ``child,parent[,...]``, UMLS ``MRREL.RRF`` or OBO.
+
+    A MRREL.RRF file is read in one streaming pass (its byte budget is
+    :data:`DEFAULT_MAX_MRREL_BYTES`: memory follows the is_a edges kept, not the file) and
+    comes back as a :class:`KGEdgeTable`.
 
     >>> kg = read_kg(b"child,parent,source\\nC0042449,C0005847,mesh\\n", "kg.csv")
     >>> kg.edges
     (('C0042449', 'C0005847', 'mesh'),)
     """
+    if not isinstance(source, bytes):
+        streamed = _stream_mrrel(Path(source), name or str(source))
+        if streamed is not None:
+            return streamed
     data, display = read_checked_bytes(source, name)
     first_line, first = _first_line_of(data)
-    if first.startswith("format-version:") or first == "[Term]":
+    if _is_obo(first):
         return _read_obo(data.decode("utf-8"), display)
-    if first.count("|") >= 10 or display.lower().endswith(".rrf") or _pipe_separated(first):
-        return _read_mrrel(data.decode("utf-8"), display)
+    if _is_mrrel(first, display):
+        return _read_mrrel(_numbered_pieces(data), display, checked=True)
     _check_delimiter(first, first_line, display, (",", "\t"), "an edge list 'child,parent' (or MRREL.RRF or OBO)")
     delimiter = "\t" if "\t" in first else ","
     edges = _edges_by_columns(data, display, delimiter)
@@ -703,6 +768,59 @@ def read_kg(source: Source, name: str | None = None) -> KGEdges:
     if not edges:
         raise InputError(display, None, "at least one edge 'child,parent'", "none")
     return KGEdges(tuple(edges), {}, display)
+
+
+def _stream_mrrel(path: Path, display: str) -> KGEdgeTable | None:
+    """A MRREL.RRF file read a piece at a time, or None if the file is not one (or its start is unusual: no line
+    break in the first piece, not UTF-8), which the whole-file reader then reads or refuses."""
+    budget = max_input_bytes(DEFAULT_MAX_MRREL_BYTES)
+    with _open_regular(path, display) as handle:
+        head = handle.read(PEEK_BYTES)
+        text = head[3:] if head.startswith(b"\xef\xbb\xbf") else head
+        complete = text[: text.rfind(b"\n") + 1] if len(head) == PEEK_BYTES else text
+        try:
+            _, first = _first_line_of(complete)
+        except UnicodeDecodeError:
+            return None
+        if not first or _is_obo(first) or not _is_mrrel(first, display):
+            return None
+        size = os.fstat(handle.fileno()).st_size
+        if size > budget:
+            raise InputError(display, None, _describe_budget(budget), f"{size:,} bytes")
+        handle.seek(len(head) - len(text))
+        return _read_mrrel(_line_aligned_reads(handle, display, budget), display, checked=False)
+
+
+def _numbered_pieces(data: bytes) -> Iterator[tuple[bytes, int]]:
+    """:func:`line_aligned_pieces` of ``data`` with the number of their first line."""
+    line = 1
+    for start, end in line_aligned_pieces(data):
+        piece = data[start:end]
+        yield piece, line
+        line += piece.count(b"\n")
+
+
+def _line_aligned_reads(handle, display: str, budget: int) -> Iterator[tuple[bytes, int]]:
+    """Pieces of about :data:`READ_PIECE_BYTES` that end after a line feed (or at the end), with the number of
+    their first line; a file that grows past the budget while it is read is refused."""
+    carry, line, total = b"", 1, 0
+    while True:
+        block = handle.read(READ_PIECE_BYTES)
+        total += len(block)
+        if total > budget:
+            raise InputError(display, None, _describe_budget(budget), "more")
+        if not block:
+            if carry:
+                yield carry, line
+            return
+        cut = block.rfind(b"\n")
+        if cut < 0:
+            carry += block
+            continue
+        whole = block if cut == len(block) - 1 else block[: cut + 1]
+        piece, carry = (carry + whole if carry else whole), block[cut + 1:]
+        yield piece, line
+        line += piece.count(b"\n")
 
 
 def _edge_header(fields: list[str]) -> int | None | bool:
@@ -785,27 +903,217 @@ def _kg_node(raw: str, display: str, line: int) -> str:
     return raw.upper() if CUI_PATTERN.match(raw.upper()) else raw
 
 
-def _read_mrrel(text: str, display: str) -> KGEdges:
+MRREL_FIELDS = 11  # up to SAB, the last column read
+MRREL_COLUMNS = {"cui1": 0, "rel": 3, "cui2": 4, "rela": 7, "sab": 10}
+# Pieces made only of these bytes (printable ASCII and the line feed) are parsed by pyarrow; any other byte (whitespace
+# that str.strip() removes or pyarrow breaks lines on, non-ASCII digits that \d accepts) sends a piece line by line.
+_PARSED_BYTES = np.zeros(256, dtype=bool)
+_PARSED_BYTES[0x20:0x7F] = _PARSED_BYTES[0x0A] = True
+
+
+def _read_mrrel(pieces: Iterator[tuple[bytes, int]], display: str, checked: bool) -> KGEdgeTable:
     """MRREL columns: CUI1|AUI1|STYPE1|REL|CUI2|AUI2|STYPE2|RELA|RUI|SRUI|SAB|...
 
     REL and RELA describe CUI2 relative to CUI1: ``PAR`` / ``inverse_isa`` make CUI2
-    the parent of CUI1; ``CHD`` / ``isa`` make CUI2 the child of CUI1.
+    the parent of CUI1; ``CHD`` / ``isa`` make CUI2 the child of CUI1. Rows between other
+    than two CUIs, or of a CUI with itself, are skipped; repeated edges are kept once.
+
+    ``pieces`` are line-aligned ``(bytes, number of their first line)`` in file order, so a
+    file is read in one streaming pass; only the is_a rows are kept. Unless ``checked``
+    (the bytes were checked as :func:`read_checked_bytes` checks them), each piece is checked
+    here, and the error reported is the one the whole-file check would report first: the
+    first byte that is not UTF-8, else the first NUL byte, else the first short row.
     """
-    edges: set[tuple[str, str, str]] = set()
-    for line, content in _split_lines(text, display):
+    edges = _EdgeParts()
+    pending: InputError | None = None
+    for piece, first_line in pieces:
+        if not checked:
+            if not piece.isascii():
+                try:
+                    piece.decode("utf-8")
+                except UnicodeDecodeError as error:
+                    raise InputError(display, first_line + piece.count(b"\n", 0, error.start), "UTF-8 text",
+                                     f"byte 0x{piece[error.start]:02x}") from None
+            nul = piece.find(b"\x00")
+            if nul >= 0 and (pending is None or pending.expected != "text"):
+                pending = InputError(display, first_line + piece.count(b"\n", 0, nul), "text", "a NUL byte (binary file?)")
+        if pending is not None:
+            continue  # only a later byte that is not UTF-8 can still take precedence
+        try:
+            edges.add(*_mrrel_piece(piece, first_line, display))
+        except InputError as error:
+            pending = error
+    if pending is not None:
+        raise pending
+    if not edges.count:
+        raise InputError(display, None, "PAR/CHD or isa/inverse_isa relations between CUIs", "none")
+    return edges.table(display)
+
+
+def _mrrel_piece(piece: bytes, first_line: int, display: str) -> tuple[pa.Array, pa.Array, pa.Array]:
+    """The is_a edges ``(child, parent, tag)`` of a line-aligned piece of MRREL.RRF, in row order."""
+    columns = _mrrel_columns(piece)
+    if columns is None:
+        return _mrrel_piece_by_lines(piece, first_line, display)
+    cui1, rel, cui2, rela, sab = (columns.column(name) for name in MRREL_COLUMNS)
+    cui = r"^C[0-9]{7}$"  # the pieces parsed here are ASCII, where \d is [0-9]
+    valid = pc.and_(pc.and_(pc.match_substring_regex(cui1, cui), pc.match_substring_regex(cui2, cui)),
+                    pc.not_equal(cui1, cui2))
+    up = pc.or_(pc.equal(rela, "inverse_isa"), pc.and_(pc.equal(rel, "PAR"), pc.equal(rela, "")))
+    down = pc.or_(pc.equal(rela, "isa"), pc.and_(pc.equal(rel, "CHD"), pc.equal(rela, "")))
+    keep = pc.and_(valid, pc.or_(up, down))
+    up = pc.filter(up, keep)
+    cui1, cui2 = pc.filter(cui1, keep), pc.filter(cui2, keep)
+    tag = pc.if_else(pc.equal(pc.filter(sab, keep), ""), "umls", pc.filter(sab, keep))
+    return (pc.if_else(up, cui1, cui2).combine_chunks(), pc.if_else(up, cui2, cui1).combine_chunks(),
+            tag.combine_chunks())
+
+
+def _mrrel_columns(piece: bytes) -> pa.Table | None:
+    """The columns of :data:`MRREL_COLUMNS`, parsed by pyarrow; None where the piece must be read line by line
+    (not ASCII, whitespace that stripping would change, rows of unequal or too few fields)."""
+    if not _PARSED_BYTES[np.frombuffer(piece, dtype=np.uint8)].all() or piece.startswith(b" ") or b"\n " in piece:
+        return None
+    start = len(piece) - len(piece.lstrip(b"\n"))
+    end = piece.find(b"\n", start)
+    fields = piece.count(b"|", start, len(piece) if end < 0 else end) + 1
+    if fields < MRREL_FIELDS or (fields == MRREL_FIELDS and (piece.endswith(b" ") or b" \n" in piece)):
+        return None  # too few fields, or spaces that stripping would take off the last field read (SAB)
+    names = [f"f{i}" for i in range(fields)]
+    invalid: list[bool] = []
+
+    def on_invalid_row(_row) -> str:
+        invalid.append(True)
+        return "error"
+
+    parse_options = pa_csv.ParseOptions(delimiter="|", quote_char=False, escape_char=False, newlines_in_values=False,
+                                        ignore_empty_lines=True, invalid_row_handler=on_invalid_row)
+    include = {f"f{position}": name for name, position in MRREL_COLUMNS.items()}
+    convert_options = pa_csv.ConvertOptions(column_types={column: pa.string() for column in include},
+                                            include_columns=list(include), null_values=[], strings_can_be_null=False,
+                                            check_utf8=False)
+    try:
+        table = read_piece(memoryview(piece), names, parse_options, convert_options)
+    except pa.ArrowInvalid:
+        return None
+    return table.rename_columns([include[name] for name in table.column_names])
+
+
+def _mrrel_piece_by_lines(piece: bytes, first_line: int, display: str) -> tuple[pa.Array, pa.Array, pa.Array]:
+    """:func:`_mrrel_piece` one line at a time: lines split at line feeds and stripped, as the format is defined."""
+    edges: list[tuple[str, str, str]] = []
+    for line, content in _split_lines(piece.decode("utf-8"), display):
         fields = content.split("|")
-        if len(fields) < 11:
-            raise InputError(display, line, "MRREL.RRF rows with at least 11 '|'-separated fields", f"{len(fields)}")
-        cui1, rel, cui2, rela, sab = fields[0], fields[3], fields[4], fields[7], fields[10]
+        if len(fields) < MRREL_FIELDS:
+            raise InputError(display, first_line + line - 1, "MRREL.RRF rows with at least 11 '|'-separated fields",
+                             f"{len(fields)}")
+        cui1, rel, cui2, rela, sab = (fields[position] for position in MRREL_COLUMNS.values())
         if not (CUI_PATTERN.match(cui1) and CUI_PATTERN.match(cui2)) or cui1 == cui2:
             continue
-        if rela == "inverse_isa" or (rel == "PAR" and rela in {"", "inverse_isa"}):
-            edges.add((cui1, cui2, sab or "umls"))
-        elif rela == "isa" or (rel == "CHD" and rela in {"", "isa"}):
-            edges.add((cui2, cui1, sab or "umls"))
-    if not edges:
-        raise InputError(display, None, "PAR/CHD or isa/inverse_isa relations between CUIs", "none")
-    return KGEdges(tuple(sorted(edges)), {}, display)
+        if rela == "inverse_isa" or (rel == "PAR" and rela == ""):
+            edges.append((cui1, cui2, sab or "umls"))
+        elif rela == "isa" or (rel == "CHD" and rela == ""):
+            edges.append((cui2, cui1, sab or "umls"))
+    child, parent, tag = zip(*edges) if edges else ((), (), ())
+    return pa.array(child, pa.string()), pa.array(parent, pa.string()), pa.array(tag, pa.string())
+
+
+CUI_NUMBERS = 10_000_000  # C0000000 .. C9999999
+
+
+class _EdgeParts:
+    """The is_a rows of the pieces read so far. CUIs of ``C`` and seven ASCII digits (all of them, in a real
+    MRREL.RRF) are kept as their number, which orders them as their text does; any other CUI (other digits
+    that ``\\d`` accepts) turns every part back into text."""
+
+    def __init__(self) -> None:
+        self.children: list[pa.Array | np.ndarray] = []
+        self.parents: list[pa.Array | np.ndarray] = []
+        self.tags: list[pa.Array] = []
+        self.numbers = True
+        self.count = 0
+
+    def add(self, child: pa.Array, parent: pa.Array, tag: pa.Array) -> None:
+        if self.numbers and not (_ascii_cuis(child) and _ascii_cuis(parent)):
+            self.numbers = False
+            self.children = [_cui_text(part) for part in self.children]
+            self.parents = [_cui_text(part) for part in self.parents]
+        self.children.append(_cui_numbers(child) if self.numbers else child)
+        self.parents.append(_cui_numbers(parent) if self.numbers else parent)
+        self.tags.append(tag)
+        self.count += len(child)
+
+    def table(self, display: str) -> KGEdgeTable:
+        """Distinct ``(child, parent, tag)`` edges ordered as sorted string triples."""
+        tag, tags = _sorted_codes(pa.concat_arrays(self.tags))
+        if self.numbers:
+            numbers = np.concatenate(self.children + self.parents)
+            present = np.zeros(CUI_NUMBERS, dtype=bool)
+            present[numbers] = True
+            used = np.flatnonzero(present)
+            rank = np.zeros(CUI_NUMBERS, dtype=np.int32)
+            rank[used] = np.arange(len(used), dtype=np.int32)
+            codes, nodes = rank[numbers], _cui_text(used)
+        else:
+            codes, nodes = _sorted_codes(pa.concat_arrays(self.children + self.parents))
+        child, parent, tag = _distinct_triples(codes[: self.count], codes[self.count:], tag, len(nodes), len(tags))
+        return KGEdgeTable(nodes, child, parent, tuple(tags.to_pylist()), tag, {}, display)
+
+
+def _ascii_cuis(values: pa.Array) -> bool:
+    return bool(pc.all(pc.match_substring_regex(values, r"^C[0-9]{7}$")).as_py() is not False)
+
+
+def _cui_numbers(values: pa.Array) -> np.ndarray:
+    """``C0012345`` -> 12345 (values checked by :func:`_ascii_cuis`).
+
+    >>> _cui_numbers(pa.array(["C0012345", "C9999999"])).tolist()
+    [12345, 9999999]
+    """
+    return pc.cast(pc.utf8_slice_codeunits(values, 1), pa.int32()).to_numpy(zero_copy_only=False)
+
+
+def _cui_text(numbers: np.ndarray | pa.Array) -> pa.Array:
+    """12345 -> ``C0012345``; text passes through."""
+    if isinstance(numbers, pa.Array):
+        return numbers
+    digits = pc.cast(pa.array(numbers), pa.string())
+    return pc.binary_join_element_wise("C", pc.utf8_lpad(digits, 7, "0"), "")
+
+
+def _sorted_codes(values: pa.Array) -> tuple[np.ndarray, pa.Array]:
+    """Codes of ``values`` into their distinct values sorted by code point (as ``sorted()`` orders strings).
+
+    >>> codes, distinct = _sorted_codes(pa.array(["b", "a", "b", "é"]))
+    >>> codes.tolist(), distinct.to_pylist()
+    ([1, 0, 1, 2], ['a', 'b', 'é'])
+    """
+    encoded = values.dictionary_encode()
+    order = pc.sort_indices(encoded.dictionary).to_numpy()
+    rank = np.empty(len(order), dtype=np.int32)
+    rank[order] = np.arange(len(order), dtype=np.int32)
+    return rank[encoded.indices.to_numpy()], encoded.dictionary.take(pa.array(order))
+
+
+def _distinct_triples(child: np.ndarray, parent: np.ndarray, tag: np.ndarray, nodes: int, tags: int
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct ``(child, parent, tag)`` code triples in ascending order.
+
+    >>> [c.tolist() for c in _distinct_triples(np.array([1, 0, 1]), np.array([0, 1, 0]), np.array([0, 0, 0]), 2, 1)]
+    [[0, 1], [1, 0], [0, 0]]
+    """
+    if nodes * nodes * tags < 1 << 62:
+        # One integer per triple: a sort (not NumPy's hash-based unique, much slower here) and a difference.
+        key = np.sort((child.astype(np.int64) * nodes + parent) * tags + tag)
+        key = key[np.r_[True, key[1:] != key[:-1]]]
+        pair, tag = np.divmod(key, tags)
+        child, parent = np.divmod(pair, nodes)
+    else:
+        order = np.lexsort((tag, parent, child))
+        child, parent, tag = child[order], parent[order], tag[order]
+        first = np.r_[True, (child[1:] != child[:-1]) | (parent[1:] != parent[:-1]) | (tag[1:] != tag[:-1])]
+        child, parent, tag = child[first], parent[first], tag[first]
+    return child.astype(np.int32), parent.astype(np.int32), tag.astype(np.int32)
 
 
 def _read_obo(text: str, display: str) -> KGEdges:

@@ -7,6 +7,7 @@ every input carries a content digest, so cached results are keyed by content.
 from __future__ import annotations
 
 import io
+import os
 import zipfile
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -366,9 +367,24 @@ def kg_of(ws: Workspace) -> KnowledgeGraph | None:
     return cached_kg(ws.cache_key("kg"), tuple(e for _, e in ws.kg_files.values()), ws.names)
 
 
+SCHEDULER_VARIABLE = "CBIR_LENS_SCHEDULER"
+
+
+def server_scheduler() -> str | None:
+    """A Dask scheduler's address for the passes over the pool (``CBIR_LENS_SCHEDULER``, else the ``scheduler``
+    secret); None computes them in this process. Its workers need cbir-lens[scale] installed."""
+    address = os.environ.get(SCHEDULER_VARIABLE, "").strip()
+    if not address:
+        try:
+            address = str(st.secrets.get("scheduler", "")).strip()
+        except FileNotFoundError:  # no secrets.toml at all
+            address = ""
+    return address or None
+
+
 @st.cache_resource(show_spinner="Preparing the pairwise engine…", max_entries=4)
 def cached_evaluator(key: str, mode: str, _ws: Workspace) -> Evaluator:
-    return Evaluator(_ws.concepts, kg_of(_ws), mode, _ws.resolved_labels())
+    return Evaluator(_ws.concepts, kg_of(_ws), mode, _ws.resolved_labels(), client=server_scheduler())
 
 
 def evaluator_of(ws: Workspace, mode: str) -> Evaluator:

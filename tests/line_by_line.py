@@ -326,6 +326,26 @@ def read_kg_edges(data: bytes, display: str) -> tuple[tuple[str, str, str], ...]
     return tuple(edges)
 
 
+def read_mrrel_edges(data: bytes, display: str) -> tuple[tuple[str, str, str], ...]:
+    """UMLS MRREL.RRF: CUI1|AUI1|STYPE1|REL|CUI2|AUI2|STYPE2|RELA|RUI|SRUI|SAB|... (is_a rows only)."""
+    text = text_of(data, display)
+    edges: set[tuple[str, str, str]] = set()
+    for line, content in split_lines(text):
+        fields = content.split("|")
+        if len(fields) < 11:
+            raise InputError(display, line, "MRREL.RRF rows with at least 11 '|'-separated fields", f"{len(fields)}")
+        cui1, rel, cui2, rela, sab = fields[0], fields[3], fields[4], fields[7], fields[10]
+        if not (CUI.match(cui1) and CUI.match(cui2)) or cui1 == cui2:
+            continue
+        if rela == "inverse_isa" or (rel == "PAR" and rela in {"", "inverse_isa"}):
+            edges.add((cui1, cui2, sab or "umls"))
+        elif rela == "isa" or (rel == "CHD" and rela in {"", "isa"}):
+            edges.add((cui2, cui1, sab or "umls"))
+    if not edges:
+        raise InputError(display, None, "PAR/CHD or isa/inverse_isa relations between CUIs", "none")
+    return tuple(sorted(edges))
+
+
 def read_concept_names(data: bytes, display: str) -> dict[str, str]:
     """The CSV form only."""
     text = text_of(data, display)

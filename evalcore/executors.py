@@ -1,0 +1,241 @@
+"""Where the engine's blocks run (DESIGN §6): in the engine's own threads, on local worker processes,
+or on a Dask distributed cluster.
+
+A pass over the pool (:meth:`evalcore.engine.PairwiseEngine.rank_by`) is cut into query blocks.
+Every worker receives the pass's :class:`~evalcore.engine.BlockWork` once (the candidate side of the
+product, the look-up table, the left operand of every query): through the initializer of a process
+pool, or scattered to every Dask worker. A task then names only its query rows and returns per block
+the ideal top-k values, the threshold counts and the top-depth candidates, computed by the same
+function as the in-process engine, so every backend gives the same numbers in the same tie order.
+
+Dask is imported only by :class:`DaskCluster`, so the in-process path (and the dashboard's start)
+never loads it.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Protocol
+
+from .errors import CBIRLensError, ParameterError
+
+if TYPE_CHECKING:
+    from .engine import BlockWork
+
+Summary = tuple[Any, Any, Any]  # (ideal, relevant counts, top indices) of one block
+Blocks = Sequence[tuple[int, int]]
+PAIRS_PER_TASK = 20_000_000
+MAX_TASKS = 200
+
+
+class BlockExecutor(Protocol):
+    """Runs :meth:`BlockWork.summarise` over blocks and returns the summaries in block order."""
+
+    def rank(self, work: BlockWork, blocks: Blocks, k: int, threshold: float, depth: int,
+             progress: Callable[[float], None] | None = None) -> list[Summary]: ...
+
+
+@contextmanager
+def blas_single_thread() -> Iterator[None]:
+    """BLAS limited to one thread for the duration (the engine parallelises over blocks instead)."""
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(1, user_api="blas"):
+        yield
+
+
+def task_chunks(blocks: Blocks, workers: int, pool_size: int = 0) -> list[list[tuple[int, int]]]:
+    """Consecutive blocks grouped into tasks: at least two per worker (balance), about one per
+    ``PAIRS_PER_TASK`` pairs (a task's overhead, some milliseconds, stays small next to its work) and
+    at most ``MAX_TASKS`` (enough steps for a progress bar); ``pool_size`` candidates per query row.
+
+    >>> [len(chunk) for chunk in task_chunks([(i, i + 1) for i in range(10)], 2)]
+    [3, 3, 2, 2]
+    >>> len(task_chunks([(i, i + 100) for i in range(0, 100_000, 100)], 2, 100_000))
+    200
+    """
+    pairs = sum(stop - start for start, stop in blocks) * pool_size
+    count = min(len(blocks), max(2 * workers, min(MAX_TASKS, pairs // PAIRS_PER_TASK)))
+    if count == 0:
+        return []
+    size, extra = divmod(len(blocks), count)
+    chunks, first = [], 0
+    for position in range(count):
+        last = first + size + (position < extra)
+        chunks.append(list(blocks[first:last]))
+        first = last
+    return chunks
+
+
+def summarise_chunk(work: BlockWork, chunk: Sequence[tuple[int, int]], k: int, threshold: float, depth: int
+                    ) -> list[Summary]:
+    """One task: the summaries of a chunk of consecutive blocks, one block at a time (so a worker's memory
+    holds one block); the function every worker runs."""
+    _limit_blas_once()
+    return [work.summarise(start, stop, k, threshold, depth) for start, stop in chunk]
+
+
+_BLAS_LIMITED = False
+
+
+def _limit_blas_once() -> None:
+    """A worker's BLAS at one thread: its parallelism is the workers (Dask's nanny sets this through the
+    environment; a worker started otherwise may not)."""
+    global _BLAS_LIMITED
+    if not _BLAS_LIMITED:
+        from threadpoolctl import threadpool_limits
+
+        threadpool_limits(1, user_api="blas")
+        _BLAS_LIMITED = True
+
+
+def _collect(chunks: list[list[tuple[int, int]]], done_in_order: Iterator[tuple[int, list[Summary]]],
+             progress: Callable[[float], None] | None) -> list[Summary]:
+    """Place each finished chunk's summaries at its blocks and report progress by completed blocks."""
+    results: list[list[Summary] | None] = [None] * len(chunks)
+    total, done = sum(len(chunk) for chunk in chunks), 0
+    for position, summaries in done_in_order:
+        results[position] = summaries
+        done += len(chunks[position])
+        if progress is not None:
+            progress(done / total)
+    return [summary for chunk in results for summary in chunk or ()]
+
+
+# --- local worker processes -----------------------------------------------------------------
+
+_INSTALLED: BlockWork | None = None
+
+
+def _install(work: BlockWork) -> None:
+    """Process-pool initializer: keep the pass's work for every task of this process."""
+    global _INSTALLED
+    _INSTALLED = work
+    _limit_blas_once()
+
+
+def _summarise_installed(chunk: Sequence[tuple[int, int]], k: int, threshold: float, depth: int) -> list[Summary]:
+    return summarise_chunk(_INSTALLED, chunk, k, threshold, depth)
+
+
+class LocalProcesses:
+    """``workers`` processes on this machine (0 = one per core), started for each pass.
+
+    Started by forkserver (spawn where there is none), never by a plain fork of a process that may run
+    threads (the dashboard, Arrow); each process receives the pass's work once, through the initializer.
+    """
+
+    def __init__(self, workers: int = 0):
+        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
+            raise ParameterError(f"workers must be a whole number >= 0 (0 = one per core), got {workers!r}")
+        self.workers = workers or os.cpu_count() or 1
+
+    def __repr__(self) -> str:
+        return f"LocalProcesses(workers={self.workers})"
+
+    def rank(self, work: BlockWork, blocks: Blocks, k: int, threshold: float, depth: int,
+             progress: Callable[[float], None] | None = None) -> list[Summary]:
+        chunks = task_chunks(blocks, self.workers, work.pool_size)
+        if not chunks:
+            return []
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+        try:
+            with ProcessPoolExecutor(min(self.workers, len(chunks)), mp_context=context, initializer=_install,
+                                     initargs=(work,)) as pool:
+                futures = {pool.submit(_summarise_installed, chunk, k, threshold, depth): position
+                           for position, chunk in enumerate(chunks)}
+                return _collect(chunks, ((futures[f], f.result()) for f in as_completed(futures)), progress)
+        except BrokenProcessPool as error:
+            raise CBIRLensError(f"a worker process stopped before finishing its blocks ({error}); if memory ran out, "
+                                "lower --memory-per-worker or --workers") from None
+
+
+# --- a Dask distributed cluster -------------------------------------------------------------
+
+class DaskCluster:
+    """The workers of a Dask distributed cluster: a ``distributed.Client``, or a scheduler's address
+    (e.g. ``tcp://10.0.0.5:8786``), to which each pass then opens a client of its own and closes it.
+
+    Every worker needs this version of ``evalcore`` installed (``pip install cbir-lens[scale]``).
+    """
+
+    def __init__(self, client: Any):
+        if isinstance(client, str) and not client.strip():
+            raise ParameterError("the Dask scheduler address is empty; expected one like tcp://10.0.0.5:8786")
+        self.client = client.strip() if isinstance(client, str) else client
+
+    def __repr__(self) -> str:
+        return f"DaskCluster({self.client!r})"
+
+    @contextmanager
+    def _connected(self) -> Iterator[Any]:
+        if not isinstance(self.client, str):
+            yield self.client
+            return
+        from distributed import Client
+
+        try:
+            client = Client(self.client, timeout="10s")
+        except (OSError, TimeoutError) as error:
+            raise CBIRLensError(f"could not reach the Dask scheduler at {self.client} ({error}); start one with "
+                                "`dask scheduler` and workers with `dask worker ADDRESS` (docs/SCALE.md)") from None
+        with client:
+            yield client
+
+    def rank(self, work: BlockWork, blocks: Blocks, k: int, threshold: float, depth: int,
+             progress: Callable[[float], None] | None = None) -> list[Summary]:
+        from distributed import as_completed as completed
+
+        with self._connected() as client:
+            chunks = task_chunks(blocks, max(1, sum(client.nthreads().values())), work.pool_size)
+            if not chunks:
+                return []
+            shared = client.scatter(work, broadcast=True, hash=False)
+            futures = [client.submit(summarise_chunk, shared, chunk, k, threshold, depth, pure=False)
+                       for chunk in chunks]
+            try:
+                position = {future.key: i for i, future in enumerate(futures)}
+                return _collect(chunks, ((position[f.key], f.result()) for f in completed(futures)), progress)
+            finally:
+                client.cancel([shared, *futures])
+
+
+_UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
+          "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
+
+
+def parse_size(text: str) -> int:
+    """Bytes of a size written like ``2GB``, ``1.5 GiB``, ``512MB`` or ``4000000000``.
+
+    >>> parse_size("2GB"), parse_size("1.5 GiB"), parse_size("1000")
+    (2000000000, 1610612736, 1000)
+    """
+    raw = str(text).strip().lower().replace(" ", "")
+    number = raw.rstrip("kmgtib")
+    unit = raw[len(number):]
+    try:
+        value = float(number)
+    except ValueError:
+        value = -1.0
+    if unit not in _UNITS or not value > 0:
+        raise ParameterError(f"expected a memory size such as 2GB, 512MB or 1.5GiB, found {text!r}")
+    return int(value * _UNITS[unit])
+
+
+def executor_for(workers: int | None = None, client: Any = None) -> BlockExecutor | None:
+    """The backend named by the API's ``workers=`` / ``client=`` (at most one): None runs in-process.
+
+    >>> executor_for() is None, executor_for(workers=3)
+    (True, LocalProcesses(workers=3))
+    """
+    if workers is not None and client is not None:
+        raise ParameterError("give workers= (local processes) or client= (a Dask cluster), not both")
+    if client is not None:
+        return client if hasattr(client, "rank") else DaskCluster(client)
+    return LocalProcesses(workers) if workers is not None else None

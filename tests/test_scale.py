@@ -1,0 +1,195 @@
+"""Execution backends: local processes and a Dask LocalCluster give the in-process engine's numbers,
+the same indices in the same tie order; the in-process path never imports Dask."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from evalcore.engine import PairwiseEngine
+from evalcore.errors import CBIRLensError, ParameterError
+from evalcore.evaluation import Evaluator
+from evalcore.executors import DaskCluster, LocalProcesses, executor_for, parse_size, task_chunks
+from evalcore.loading import load_kg
+from evalcore.readers import read_concepts, read_runs
+
+from .conftest import DEMO, ROOT, random_world
+
+MEASURES = ("nn-iou(alpha=0.5,n=1)", "iou", "tversky(a=0.7,b=0.3)", "nn-iou-hops(w1=0.5,w2=0.25)")
+
+
+@pytest.fixture(scope="module")
+def client():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=40) as cluster, distributed.Client(cluster) as connected:
+        yield connected
+
+
+def assert_same(expected, got):
+    (summary_a, top_a), (summary_b, top_b) = expected, got
+    np.testing.assert_array_equal(summary_a.ideal, summary_b.ideal)
+    np.testing.assert_array_equal(summary_a.relevant_counts, summary_b.relevant_counts)
+    np.testing.assert_array_equal(summary_a.pool_sizes, summary_b.pool_sizes)
+    np.testing.assert_array_equal(top_a, top_b)
+
+
+def tied_world(seed: int):
+    """Few concepts over many images: most rows are full of ties."""
+    return random_world(seed, images=300, vocabulary=8, edges=10)
+
+
+@pytest.mark.parametrize("measure", MEASURES)
+def test_dask_cluster_equals_in_process_on_random_data_with_ties(client, measure):
+    concepts, kg = tied_world(4)
+    expected = PairwiseEngine(concepts, kg=kg, block_size=13).rank_by(measure, 12, 0.4, 40)
+    engine = PairwiseEngine(concepts, kg=kg, executor=DaskCluster(client))
+    # A budget of the operands and 5 rows: many blocks of 5 rows, unlike the in-process engine's 13.
+    work = engine.block_work(measure)
+    engine.memory_per_worker = work.nbytes() + 5 * len(concepts) * work.side.bytes_per_pair()
+    assert engine.rows_within_budget(work) == 5
+    seen = []
+    assert_same(expected, engine.rank_by(measure, 12, 0.4, 40, progress=seen.append))
+    assert seen == sorted(seen) and seen[-1] == 1.0
+
+
+def test_dask_cluster_equals_in_process_with_a_separate_pool(client):
+    concepts, kg = tied_world(9)
+    queries = type(concepts)(concepts.ids[:70], concepts.sets[:70], "queries")
+    expected = PairwiseEngine(queries, concepts, kg=kg).rank_by("nn-iou(alpha=0.3,n=2)", 5, 0.5, 25)
+    engine = PairwiseEngine(queries, concepts, kg=kg, executor=DaskCluster(client))
+    assert_same(expected, engine.rank_by("nn-iou(alpha=0.3,n=2)", 5, 0.5, 25))
+
+
+def test_local_processes_equal_in_process():
+    concepts, kg = tied_world(6)
+    expected = PairwiseEngine(concepts, kg=kg).rank_by("nn-iou(alpha=0.5,n=1)", 10, 0.5, 30)
+    engine = PairwiseEngine(concepts, kg=kg, executor=LocalProcesses(2), memory_per_worker=1 << 20)
+    assert_same(expected, engine.rank_by("nn-iou(alpha=0.5,n=1)", 10, 0.5, 30))
+
+
+def test_demo_evaluation_on_the_cluster_equals_in_process(client):
+    concepts = read_concepts(DEMO / "concepts.csv")
+    kg = load_kg([DEMO / "kg_edges.csv"])
+    runs = [run for path in sorted((DEMO / "runs").iterdir()) for run in read_runs(path)]
+    metrics = ["nn-CUI@10", "CUI@5", "nn-MAP@30", "R@30"]
+    expected = Evaluator(concepts, kg).evaluate(runs, metrics, 0.5, 1).per_query_frame()
+    evaluator = Evaluator(concepts, kg, client=client)
+    assert isinstance(evaluator.engine.executor, DaskCluster)
+    got = evaluator.evaluate(runs, metrics, 0.5, 1).per_query_frame()
+    assert got.equals(expected)
+    ranking = evaluator.relevance_ranking(0.5, 1, 30)
+    np.testing.assert_array_equal(ranking.documents, Evaluator(concepts, kg).relevance_ranking(0.5, 1, 30).documents)
+
+
+def test_a_budget_too_small_for_one_row_is_refused_with_the_sizes():
+    concepts, kg = tied_world(1)
+    engine = PairwiseEngine(concepts, kg=kg, executor=LocalProcesses(1), memory_per_worker=1000)
+    with pytest.raises(ParameterError, match="too small for a pool of 300 images"):
+        engine.rank_by("iou", 5)
+
+
+def test_block_rows_shrink_with_the_budget():
+    concepts, kg = tied_world(1)
+    small = PairwiseEngine(concepts, kg=kg, memory_per_worker=1 << 20)
+    large = PairwiseEngine(concepts, kg=kg, memory_per_worker=1 << 30)
+    work = small.block_work("iou")
+    rows = small.rows_within_budget(work)
+    assert rows * len(concepts) * work.side.bytes_per_pair() + work.nbytes() <= 1 << 20
+    assert rows < large.rows_within_budget(work) == large.block_size
+
+
+def test_task_chunks_cover_every_block_once_in_order():
+    blocks = [(i, i + 3) for i in range(0, 1000, 3)]
+    for workers in (1, 2, 7, 64):
+        for pool_size in (10, 10**6):
+            chunks = task_chunks(blocks, workers, pool_size)
+            assert [b for chunk in chunks for b in chunk] == blocks
+            assert all(chunks) and len(chunks) >= min(len(blocks), 2 * workers)
+
+
+def test_backend_options_are_validated():
+    with pytest.raises(ParameterError, match="not both"):
+        executor_for(workers=2, client="tcp://127.0.0.1:8786")
+    with pytest.raises(ParameterError, match="whole number"):
+        LocalProcesses(-1)
+    with pytest.raises(ParameterError, match="empty"):
+        DaskCluster("  ")
+    with pytest.raises(ParameterError, match="memory size"):
+        parse_size("lots")
+    assert LocalProcesses(0).workers >= 1
+    assert parse_size("512MB") == 512 * 10**6
+
+
+def test_an_unreachable_scheduler_is_one_clear_error():
+    pytest.importorskip("distributed")
+    concepts, kg = tied_world(1)
+    engine = PairwiseEngine(concepts, kg=kg, executor=DaskCluster("tcp://127.0.0.1:9"))
+    with pytest.raises(CBIRLensError, match="could not reach the Dask scheduler"):
+        engine.rank_by("iou", 5)
+
+
+def test_cli_workers_and_scheduler_write_the_in_process_run(tmp_path, client):
+    common = [sys.executable, "-m", "evalcore", "retrieve", "--concepts", str(DEMO / "concepts.csv"),
+              "--kg", str(DEMO / "kg_edges.csv"), "--by", "nn-iou", "--depth", "20"]
+    outputs = {}
+    for name, extra in {"in_process": [], "workers": ["--workers", "2", "--memory-per-worker", "64MB"],
+                        "scheduler": ["--scheduler", client.scheduler.address]}.items():
+        out = tmp_path / f"{name}.txt"
+        done = subprocess.run([*common, "--out", str(out), *extra], capture_output=True, text=True, cwd=ROOT)
+        assert done.returncode == 0, done.stderr
+        outputs[name] = out.read_bytes()
+    assert outputs["workers"] == outputs["in_process"] == outputs["scheduler"]
+
+
+def test_cli_refuses_both_backends_and_a_bad_size(tmp_path):
+    base = [sys.executable, "-m", "evalcore", "retrieve", "--concepts", str(DEMO / "concepts.csv"), "--by", "iou",
+            "--out", str(tmp_path / "r.txt")]
+    both = subprocess.run([*base, "--workers", "2", "--scheduler", "tcp://x:1"], capture_output=True, text=True)
+    size = subprocess.run([*base, "--memory-per-worker", "2XB"], capture_output=True, text=True)
+    assert both.returncode == size.returncode == 2
+    assert "not allowed with argument" in both.stderr and "memory size" in size.stderr
+    assert "Traceback" not in both.stderr + size.stderr
+
+
+def test_the_in_process_path_imports_no_dask():
+    code = ("import sys, evalcore, evalcore.__main__, evalcore.api, evalcore.executors\n"
+            "from evalcore.engine import PairwiseEngine\n"
+            "from evalcore.data import ConceptSets\n"
+            "PairwiseEngine(ConceptSets(('a', 'b'), (frozenset({'C1'}), frozenset({'C1', 'C2'})))).rank_by('iou', 1)\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+def plain_summary(keys, values, k, threshold, depth):
+    """The plain path: a full sort of every row, then a stable sort by key descending for the top indices."""
+    ordered = np.sort(keys, axis=1)[:, ::-1]
+    ideal = np.zeros((len(keys), k))
+    width = min(k, keys.shape[1])
+    ideal[:, :width] = np.maximum(values[ordered[:, :width]], 0.0)
+    relevant = (values[keys] >= threshold).sum(axis=1)
+    top = np.full((len(keys), depth), -1, dtype=np.int64)
+    for row in range(len(keys)):
+        order = [c for c in np.argsort(-keys[row].astype(np.int64), kind="stable") if keys[row, c] > 0][:depth]
+        top[row, :len(order)] = order
+    return ideal, relevant, top
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_summarise_block_equals_the_plain_full_sort_on_tied_keys(seed):
+    from evalcore.engine import KeyedBlock, summarise_block
+
+    rng = np.random.default_rng(seed)
+    rows, columns, distinct = rng.integers(1, 40), rng.integers(1, 300), rng.integers(1, 6)
+    keys = rng.integers(0, distinct + 1, (rows, columns)).astype(np.uint16)  # few keys: rows full of ties
+    values = np.concatenate([[-1.0], np.sort(rng.random(distinct))])
+    for k, depth in ((10, 0), (1, 30), (5, 500)):
+        for threshold in (0.0, 0.5, 2.0):
+            got = summarise_block(KeyedBlock(0, rows, keys, values), k, threshold, depth)
+            for a, b in zip(got, plain_summary(keys, values, k, threshold, depth)):
+                np.testing.assert_array_equal(a, b)
