@@ -76,6 +76,9 @@ class KGEdges:
     names: dict[str, str]
     source: str = "kg"
 
+    def __len__(self) -> int:
+        return len(self.edges)
+
 
 @dataclass(frozen=True, eq=False)
 class KGEdgeTable:

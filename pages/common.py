@@ -178,7 +178,7 @@ def with_kg(workspace: Workspace, data: bytes, name: str) -> Workspace:
     edges = read_kg(data, name)
     new = replace(workspace, kg_files={**workspace.kg_files, name: (digest(data), edges)},
                   reports=list(workspace.reports))
-    report(new, name, "knowledge graph", f"{len(edges.edges):,} edges")
+    report(new, name, "knowledge graph", f"{len(edges):,} edges")
     return new
 
 
