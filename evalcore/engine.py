@@ -500,10 +500,11 @@ class PairwiseEngine:
         if self.array_backend is not None:
             measure = self.resolve(measure)
             state = self._state(measure.plan())
-            reason = self.array_backend.unsupported(self, state, k, depth)
+            table = self._table(state, measure) if state.lookup else None
+            reason = self.array_backend.unsupported(self, state, table, k, depth)
             if not reason:
                 self.last_pass = PassReport(self.array_backend.name, self.array_backend.device_name)
-                return self.array_backend.rank(self, state, self._table(state, measure), k, threshold, depth, progress)
+                return self.array_backend.rank(self, state, table, k, threshold, depth, progress)
             self.last_pass = PassReport("numpy", "cpu", reason)
         else:
             self.last_pass = PassReport("numpy", "cpu")
