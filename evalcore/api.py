@@ -66,7 +66,8 @@ def evaluate(concepts: ConceptsInput, runs: RunInput | Sequence[RunInput] | Mapp
              gain: str = "linear", threshold: float = 0.5, confidence: float = 0.95,
              bootstrap_samples: int = Statistics.bootstrap_samples,
              randomization_samples: int = Statistics.randomization_samples, seed: int = 0,
-             progress: Callable[[float, str], None] | None = None, measure: MeasureSpec | str | None = None) -> Results:
+             progress: Callable[[float, str], None] | None = None, measure: MeasureSpec | str | None = None,
+             backend: str = "numpy", device: str | None = None) -> Results:
     """Evaluate retrieval runs against concept sets; the numbers of ``evaluate --json`` and the dashboard.
 
     - ``concepts``: ``ID,CUIs`` file, a :class:`ConceptSets`, a DataFrame with columns ``ID`` and
@@ -84,12 +85,14 @@ def evaluate(concepts: ConceptsInput, runs: RunInput | Sequence[RunInput] | Mapp
     - ``confidence``, ``bootstrap_samples``, ``randomization_samples``, ``seed``: see :class:`Statistics`.
     - ``measure``: a relevance measure (:mod:`evalcore.measures`, e.g. ``"tversky(a=0.7,b=0.3)"``) whose
       ``{key}`` metrics replace nn-IoU's in the standard report; an nn-IoU measure sets alpha and n.
+    - ``backend``, ``device``: ``"numpy"`` (CPU), or ``"jax"`` on ``"cpu"`` or ``"gpu"`` (the optional
+      extra ``cbir-lens[gpu]``): where pool summaries and rankings run; the numbers are the same.
     """
     statistics = Statistics(confidence, bootstrap_samples, randomization_samples, seed)
     concept_sets = as_concepts(concepts)
     graph = as_knowledge_graph(kg, kg_sources)
     image_labels = as_labels(labels, concept_sets)
-    evaluator = Evaluator(concept_sets, graph, kg_mode, image_labels)
+    evaluator = Evaluator(concept_sets, graph, kg_mode, image_labels, backend=backend, device=device)
     return evaluate_runs(evaluator, as_runs(runs), metrics, _cutoffs(k), alpha, n, gain, threshold, statistics,
                          progress, measure)
 

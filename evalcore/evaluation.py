@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
+from .array_backend import check_backend
 from .data import ConceptSets, ImageLabels, RankedLists, Run
 from .engine import PairwiseEngine, PoolSummary
 from .errors import CBIRLensError, InputError, ParameterError
@@ -308,11 +309,13 @@ class Evaluator:
 
     Relevance comes from the concept sets (IoU, nn-IoU) or, with ``qrels``, from TREC judgments
     (``qrels-`` metrics); without concept sets only ``qrels-`` metrics can be computed, and label
-    metrics need both concept sets and labels.
+    metrics need both concept sets and labels. ``backend`` / ``device`` choose the engine's array
+    backend (:mod:`evalcore.array_backend`: ``numpy`` on the CPU, or ``jax`` on ``cpu`` / ``gpu``).
     """
 
     def __init__(self, concepts: ConceptSets | None, kg: KnowledgeGraph | None = None, mode: str = "undirected",
-                 labels: ImageLabels | None = None, engine: PairwiseEngine | None = None, qrels: Qrels | None = None):
+                 labels: ImageLabels | None = None, engine: PairwiseEngine | None = None, qrels: Qrels | None = None,
+                 backend: str = "numpy", device: str | None = None):
         check_hops_and_mode(0, mode)
         if concepts is None and qrels is None:
             raise ParameterError("an evaluation needs concept sets or a qrels file as its relevance source")
@@ -321,7 +324,9 @@ class Evaluator:
         self.concepts = concepts
         self.kg = kg
         self.mode = mode
-        self.engine = engine or (PairwiseEngine(concepts, kg=kg, mode=mode) if concepts is not None else None)
+        check_backend(backend, device)
+        self.engine = engine or (PairwiseEngine(concepts, kg=kg, mode=mode, backend=backend, device=device)
+                                 if concepts is not None else None)
         self.labels = labels
         self.masks = label_masks(labels, concepts) if labels is not None and concepts is not None else {}
         self.judged = JudgedRelevance(qrels) if qrels is not None else None

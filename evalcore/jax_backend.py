@@ -27,7 +27,6 @@ default :data:`CPU_DEFAULT_MEMORY`); the queries' operands stay on the device.
 
 from __future__ import annotations
 
-import math
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -185,8 +184,8 @@ class JaxRanker:
 
     @property
     def device_name(self) -> str:
-        """e.g. ``gpu (NVIDIA H100 80GB HBM3)`` or ``cpu (cpu)``."""
-        return f"{self.kind} ({self.device.device_kind})"
+        """``cpu``, or the GPU's model, e.g. ``gpu (NVIDIA H100 80GB HBM3)``."""
+        return f"gpu ({self.device.device_kind})" if self.kind == "gpu" else "cpu"
 
     def budget(self) -> int:
         """Bytes a pass may plan with: ``device_memory``, else a share of the GPU's free memory, else the CPU default."""
