@@ -86,7 +86,7 @@ def plan_blocks(queries: int, candidates: int, kept: int, key_bits: int, with_in
     ranking key, top-k scratch per pair), a quarter to the streamed chunk of candidate operands.
 
     >>> plan_blocks(10_000, 80_000, 10, 12, False, 2, 4_000, 8 << 30)
-    BlockPlan(query_block=4096, tile=65536, tiles_per_chunk=2, shift=0)
+    BlockPlan(query_block=2688, tile=65536, tiles_per_chunk=2, shift=0)
     >>> plan_blocks(100, 300, 10, 12, True, 2, 100, 1)
     BlockPlan(query_block=8, tile=128, tiles_per_chunk=1, shift=8)
     >>> plan_blocks(100, 300, 1000, 23, True, 2, 100, 1 << 30) is None  # 8 bits left for positions
@@ -180,7 +180,6 @@ class JaxRanker:
         self.kind = "gpu" if self.device in gpus else "cpu"
         self.device_memory = device_memory
         self._operands: OrderedDict[object, _Operands] = OrderedDict()
-        self._programs: dict[tuple, Callable] = {}
 
     @property
     def device_name(self) -> str:
@@ -264,11 +263,6 @@ class JaxRanker:
             operands.device_pool[width] = chunk
         return chunk
 
-    def _program(self, config: tuple) -> Callable:
-        if config not in self._programs:
-            self._programs[config] = jax.jit(_chunk_pass(*config))
-        return self._programs[config]
-
     def rank(self, engine: PairwiseEngine, state: _PlanState, table: tuple[np.ndarray, np.ndarray], k: int,
              threshold: float, depth: int, progress: Callable[[float], None] | None = None
              ) -> tuple[PoolSummary, np.ndarray]:
@@ -282,8 +276,8 @@ class JaxRanker:
         blocks = plan_blocks(queries, candidates, kept, key_bits, depth > 0, len(operands.widths), per_candidate,
                              self.budget())
         use_float = key_bits <= FLOAT32_EXACT_BITS
-        program = self._program((blocks.query_block, blocks.tile, kept, operands.strides, depth > 0, use_float,
-                                 blocks.shift))
+        program = chunk_program(blocks.query_block, blocks.tile, kept, operands.strides, depth > 0, use_float,
+                                blocks.shift)
         query_ops, query_base, query_self = self._queries(engine, operands, blocks.query_block)
         table_device = jax.device_put(keys_of_codes.astype(np.int32), self.device)
         lowest = jnp.int32(int(np.searchsorted(values[1:], threshold)) + 1)
@@ -319,6 +313,18 @@ def _ones_at_impl(row_ids: jax.Array, col_ids: jax.Array, rows: int, width: int)
 
 
 _ones_at = jax.jit(_ones_at_impl, static_argnums=(2, 3))
+
+
+PROGRAMS: dict[tuple, Callable] = {}  # configuration -> jitted program, shared by every engine and pass
+
+
+def chunk_program(block: int, tile: int, kept: int, strides: tuple[int, ...], with_indices: bool, use_float: bool,
+                  shift: int) -> Callable:
+    """The jitted program of a configuration; XLA compiles it once per argument shape."""
+    config = (block, tile, kept, strides, with_indices, use_float, shift)
+    if config not in PROGRAMS:
+        PROGRAMS[config] = jax.jit(_chunk_pass(*config))
+    return PROGRAMS[config]
 
 
 def _chunk_pass(block: int, tile: int, kept: int, strides: tuple[int, ...], with_indices: bool, use_float: bool,
