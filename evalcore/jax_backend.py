@@ -180,6 +180,7 @@ class JaxRanker:
         self.kind = "gpu" if self.device in gpus else "cpu"
         self.device_memory = device_memory
         self._operands: OrderedDict[object, _Operands] = OrderedDict()
+        self.last_stats: dict[str, object] = {}  # shapes and integer operations of the last pass, for benchmarks
 
     @property
     def device_name(self) -> str:
@@ -299,6 +300,11 @@ class JaxRanker:
                 if progress is not None:
                     jax.block_until_ready(carries[position])
                     progress(done / total)
+        tiles_run = sum(-(-min(chunk_width, candidates - start) // blocks.tile) for start in starts)
+        self.last_stats = {"query_block": blocks.query_block, "tile": blocks.tile, "chunks": len(starts),
+                           "product_widths": operands.widths,
+                           "int8_ops": 2 * len(block_starts) * blocks.query_block * tiles_run * blocks.tile
+                           * sum(operands.widths)}
         top_keys = np.concatenate([np.asarray(c[0]) for c in carries])[:queries].astype(np.int64)
         top_columns = np.concatenate([np.asarray(c[1]) for c in carries])[:queries].astype(np.int64)
         relevant = np.concatenate([np.asarray(c[2]) for c in carries])[:queries].astype(np.int64)
