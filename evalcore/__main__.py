@@ -260,7 +260,7 @@ def command_evaluate(args: argparse.Namespace) -> None:
         "counts": {"images": len(concepts) if concepts is not None else None,
                    **{name: c for name, c in evaluation.counts.items()}},
         "wall_seconds": round(time.perf_counter() - started, 3),
-        "backend": evaluator.engine.last_pass.text() if evaluator.engine is not None else None,
+        "backend": evaluator.engine.last_pass.text() if evaluator.engine and evaluator.engine.last_pass else None,
     }
     Path(args.json).write_text(json.dumps(payload, indent=2), encoding="utf-8")
     if args.per_query:

@@ -259,7 +259,7 @@ class PairwiseEngine:
                  backend: str = "numpy", device: str | None = None, device_memory: int | None = None):
         # An array backend (evalcore/array_backend.py) runs whole ranking passes; None: this engine does.
         self.array_backend = open_backend(backend, device, device_memory)
-        self.last_pass = PassReport("numpy", "cpu")
+        self.last_pass: PassReport | None = None
         self.queries = queries
         self.candidates = candidates if candidates is not None else queries
         self.kg = kg
