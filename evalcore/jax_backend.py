@@ -55,7 +55,7 @@ def visible_gpus() -> list:
     """JAX's GPU devices; empty where there is none or JAX lacks its CUDA plugin."""
     try:
         return jax.devices("gpu")
-    except RuntimeError:
+    except (RuntimeError, ValueError):  # "Unknown backend" / no platform initialised, by JAX version
         return []
 
 
@@ -219,13 +219,13 @@ class JaxRanker:
         return ""
 
     def _prepared(self, engine: PairwiseEngine, state: _PlanState) -> _Operands:
-        key = (id(engine), state.plan)
-        if key not in self._operands:
-            self._operands[key] = _products(engine, state)
+        # A ranker serves the one engine that opened it, so the plan alone keys its operands.
+        if state.plan not in self._operands:
+            self._operands[state.plan] = _products(engine, state)
             while len(self._operands) > KEPT_PLANS:
                 self._operands.popitem(last=False)
-        self._operands.move_to_end(key)
-        return self._operands[key]
+        self._operands.move_to_end(state.plan)
+        return self._operands[state.plan]
 
     def _dense(self, matrix: sp.csr_matrix, rows: int, width: int) -> jax.Array:
         """The 0/1 matrix as a dense ``rows x width`` int8 device array, built from its non-zeros' indices."""
