@@ -8,7 +8,7 @@ from __future__ import annotations
 import streamlit as st
 
 from evalcore.kg import KG_MODES
-from pages.common import AUDIENCES, audience, escape_markdown, kg_of, measure_controls, workspace
+from pages.common import AUDIENCES, audience, engine_note, escape_markdown, kg_of, measure_controls, workspace
 
 st.set_page_config(page_title="CBIR Lens", page_icon=":material/image_search:", layout="wide")
 
@@ -70,4 +70,8 @@ def sidebar() -> None:
 
 navigation = st.navigation(PAGES)
 sidebar()
+# Filled after the page has run, so that it names the backend of this run's ranking passes.
+engine_slot = st.sidebar.empty()
 navigation.run()
+if (note := engine_note()) is not None:
+    engine_slot.caption(note)

@@ -19,6 +19,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import NoReturn
 
+from .array_backend import BACKENDS, DEVICES, open_backend
 from .detection import detection_f1, read_predictions
 from .engine import DEFAULT_MEMORY_PER_WORKER, PairwiseEngine
 from .errors import CBIRLensError, InputError
@@ -119,6 +120,16 @@ class ProgressBar:
             print(file=sys.stderr, flush=True)
 
 
+def _backend_arguments(parser: argparse.ArgumentParser, listed_pairs: bool = False) -> None:
+    parser.add_argument("--backend", choices=tuple(BACKENDS), default="numpy",
+                        help="array backend of the pairwise engine: numpy (CPU) or jax (the optional extra "
+                             "cbir-lens[gpu]); the numbers are the same"
+                             + ("; listed pairs are always counted on the CPU, the choice is only checked" if listed_pairs
+                                else ""))
+    parser.add_argument("--device", choices=DEVICES,
+                        help="with --backend jax: cpu or gpu (default: a GPU when JAX sees one, else the CPU)")
+
+
 def _measure_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--measure", metavar="NAME",
                         help="relevance measure, e.g. dice, 'tversky(a=0.7,b=0.3)', 'nn-iou-hops(w1=0.5,w2=0.25)' "
@@ -160,6 +171,7 @@ def build_parser() -> argparse.ArgumentParser:
     _kg_arguments(relevance)
     relevance.add_argument("--pairs", required=True, help="CSV with header a,b (image IDs)")
     _measure_argument(relevance)
+    _backend_arguments(relevance, listed_pairs=True)
     relevance.add_argument("--out", required=True)
 
     evaluate = commands.add_parser("evaluate", help="evaluate runs")
@@ -174,6 +186,7 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--threshold", type=float, default=0.5, help="relevance threshold of MAP and recall")
     evaluate.add_argument("--json", required=True)
     _measure_argument(evaluate)
+    _backend_arguments(evaluate)
     evaluate.add_argument("--per-query")
     evaluate.add_argument("--qrels", metavar="F", help="TREC qrels 'qid iter docid grade': the relevance source of qrels- "
                                                          "metrics instead of the concept sets")
@@ -194,6 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
     retrieve.add_argument("--svd-dims", type=int, default=0, help="reduce TF-IDF by truncated SVD (0 = off)")
     retrieve.add_argument("--depth", type=int, default=100)
     retrieve.add_argument("--name", help="system name (TREC tag)")
+    _backend_arguments(retrieve)
     retrieve.add_argument("--out", required=True)
 
     detection = commands.add_parser("detection", help="ImageCLEFmedical concept detection F1")
@@ -252,6 +266,7 @@ def _finite(value: float) -> float | None:
 
 
 def command_relevance(args: argparse.Namespace) -> None:
+    open_backend(args.backend, args.device)  # a bad choice fails here as it would in evaluate and retrieve
     concepts = read_concepts(args.concepts)
     alpha = check_alpha(args.alpha)
     kg = _kg(args)
@@ -285,7 +300,7 @@ def command_evaluate(args: argparse.Namespace) -> None:
     kg = _kg(args)
     labels = load_labels(args.labels, concepts) if args.labels else None
     runs = [run for group in args.run for path in group for run in read_runs(path)]
-    evaluator = Evaluator(concepts, kg, args.kg_mode, labels, qrels=qrels, **_scale(args))
+    evaluator = Evaluator(concepts, kg, args.kg_mode, labels, qrels=qrels, backend=args.backend, device=args.device, **_scale(args))
     measure = _measure(args) if qrels is None else None
     if qrels is not None:
         metric_names = args.metrics or qrels_metric_names(args.k, evaluator.label_targets())
@@ -307,6 +322,7 @@ def command_evaluate(args: argparse.Namespace) -> None:
         "counts": {"images": len(concepts) if concepts is not None else None,
                    **{name: c for name, c in evaluation.counts.items()}},
         "wall_seconds": round(time.perf_counter() - started, 3),
+        "backend": evaluator.engine.last_pass.text() if evaluator.engine and evaluator.engine.last_pass else None,
     }
     Path(args.json).write_text(json.dumps(payload, indent=2), encoding="utf-8")
     if args.per_query:
@@ -325,7 +341,8 @@ def command_retrieve(args: argparse.Namespace) -> None:
         kg = _kg(args)
         if measure.uses_kg and kg is None:
             raise CBIRLensError(f"--measure {measure.key} needs at least one --kg file")
-        engine = PairwiseEngine(concepts, kg=kg, mode=args.kg_mode, **_engine_scale(args))
+        engine = PairwiseEngine(concepts, kg=kg, mode=args.kg_mode, backend=args.backend, device=args.device,
+                                **_engine_scale(args))
         bar = ProgressBar()
         run = retrieve_by_measure(engine, measure, args.depth, args.name or measure.name, bar)
         bar.close()
@@ -345,7 +362,8 @@ def command_retrieve(args: argparse.Namespace) -> None:
         kg = _kg(args) if args.by == "nn-iou" else None
         if args.by == "nn-iou" and kg is None:
             raise CBIRLensError("--by nn-iou needs at least one --kg file")
-        engine = PairwiseEngine(concepts, kg=kg, mode=args.kg_mode, **_engine_scale(args))
+        engine = PairwiseEngine(concepts, kg=kg, mode=args.kg_mode, backend=args.backend, device=args.device,
+                                **_engine_scale(args))
         alpha = args.alpha if args.by == "nn-iou" else 0.0
         bar = ProgressBar()
         run = retrieve_by_relevance(engine, alpha, args.n, args.depth, args.name or args.by, bar)

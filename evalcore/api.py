@@ -68,8 +68,8 @@ def evaluate(concepts: ConceptsInput, runs: RunInput | Sequence[RunInput] | Mapp
              bootstrap_samples: int = Statistics.bootstrap_samples,
              randomization_samples: int = Statistics.randomization_samples, seed: int = 0,
              progress: Callable[[float, str], None] | None = None, measure: MeasureSpec | str | None = None,
-             workers: int | None = None, client: Any = None, memory_per_worker: int = DEFAULT_MEMORY_PER_WORKER
-             ) -> Results:
+             workers: int | None = None, client: Any = None, memory_per_worker: int = DEFAULT_MEMORY_PER_WORKER,
+             backend: str = "numpy", device: str | None = None) -> Results:
     """Evaluate retrieval runs against concept sets; the numbers of ``evaluate --json`` and the dashboard.
 
     - ``concepts``: ``ID,CUIs`` file, a :class:`ConceptSets`, a DataFrame with columns ``ID`` and
@@ -91,13 +91,15 @@ def evaluate(concepts: ConceptsInput, runs: RunInput | Sequence[RunInput] | Mapp
       ``client``: on a Dask cluster instead (a ``distributed.Client`` or a scheduler address such as
       ``"tcp://10.0.0.5:8786"``); ``memory_per_worker``: each worker's budget in bytes. Results are the
       same as in this process (docs/SCALE.md).
+    - ``backend``, ``device``: ``"numpy"`` (CPU), or ``"jax"`` on ``"cpu"`` or ``"gpu"`` (the optional
+      extra ``cbir-lens[gpu]``): where pool summaries and rankings run; the numbers are the same.
     """
     statistics = Statistics(confidence, bootstrap_samples, randomization_samples, seed)
     concept_sets = as_concepts(concepts)
     graph = as_knowledge_graph(kg, kg_sources)
     image_labels = as_labels(labels, concept_sets)
     evaluator = Evaluator(concept_sets, graph, kg_mode, image_labels, workers=workers, client=client,
-                          memory_per_worker=memory_per_worker)
+                          memory_per_worker=memory_per_worker, backend=backend, device=device)
     return evaluate_runs(evaluator, as_runs(runs), metrics, _cutoffs(k), alpha, n, gain, threshold, statistics,
                          progress, measure)
 

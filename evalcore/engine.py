@@ -48,6 +48,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from .array_backend import PassReport, open_backend
 from .data import ConceptSets
 from .errors import ParameterError
 from .executors import BlockExecutor, blas_single_thread
@@ -353,12 +354,20 @@ class PairwiseEngine:
 
     Every measure of :mod:`evalcore.measures` goes through the ``*_by(measure, ...)`` methods;
     the methods taking ``alpha, n`` are nn-IoU's (IoU at alpha = 0 or n = 0).
+
+    ``backend="jax"`` (``device="cpu"`` or ``"gpu"``, ``device_memory`` bytes to plan blocks with)
+    runs the ranking passes of :meth:`rank_by` (pool summaries, retrieval) as fixed-shape XLA
+    programs with the same values and indices; :attr:`last_pass` tells which backend ran the last one.
     """
 
     def __init__(self, queries: ConceptSets, candidates: ConceptSets | None = None,
                  kg: KnowledgeGraph | None = None, mode: str = "undirected", block_size: int | None = None,
                  cache_bytes: int = DEFAULT_CACHE_BYTES, lookup_table_limit: int = LOOKUP_TABLE_LIMIT,
-                 executor: BlockExecutor | None = None, memory_per_worker: int = DEFAULT_MEMORY_PER_WORKER):
+                 executor: BlockExecutor | None = None, memory_per_worker: int = DEFAULT_MEMORY_PER_WORKER,
+                 backend: str = "numpy", device: str | None = None, device_memory: int | None = None):
+        # An array backend (evalcore/array_backend.py) runs whole ranking passes; None: this engine does.
+        self.array_backend = open_backend(backend, device, device_memory)
+        self.last_pass: PassReport | None = None
         self.queries = queries
         self.candidates = candidates if candidates is not None else queries
         self.kg = kg
@@ -616,6 +625,17 @@ class PairwiseEngine:
         """
         if k < 1:
             raise ParameterError(f"k must be >= 1, got {k}")
+        if self.array_backend is not None:
+            measure = self.resolve(measure)
+            state = self._state(measure.plan())
+            table = self._table(state, measure) if state.lookup else None
+            reason = self.array_backend.unsupported(self, state, table, k, depth)
+            if not reason:
+                self.last_pass = PassReport(self.array_backend.name, self.array_backend.device_name)
+                return self.array_backend.rank(self, state, table, k, threshold, depth, progress)
+            self.last_pass = PassReport("numpy", "cpu", reason)
+        else:
+            self.last_pass = PassReport("numpy", "cpu")
         if self.executor is not None:
             work = self.block_work(measure)
             blocks = list(self.blocks(self.rows_within_budget(work)))

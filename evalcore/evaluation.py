@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .array_backend import check_backend
 from .data import ConceptSets, ImageLabels, RankedLists, Run
 from .engine import DEFAULT_MEMORY_PER_WORKER, PairwiseEngine, PoolSummary
 from .errors import CBIRLensError, InputError, ParameterError
@@ -310,12 +311,14 @@ class Evaluator:
 
     Relevance comes from the concept sets (IoU, nn-IoU) or, with ``qrels``, from TREC judgments
     (``qrels-`` metrics); without concept sets only ``qrels-`` metrics can be computed, and label
-    metrics need both concept sets and labels.
+    metrics need both concept sets and labels. ``backend`` / ``device`` choose the engine's array
+    backend (:mod:`evalcore.array_backend`: ``numpy`` on the CPU, or ``jax`` on ``cpu`` / ``gpu``).
     """
 
     def __init__(self, concepts: ConceptSets | None, kg: KnowledgeGraph | None = None, mode: str = "undirected",
                  labels: ImageLabels | None = None, engine: PairwiseEngine | None = None, qrels: Qrels | None = None,
-                 workers: int | None = None, client: Any = None, memory_per_worker: int = DEFAULT_MEMORY_PER_WORKER):
+                 workers: int | None = None, client: Any = None, memory_per_worker: int = DEFAULT_MEMORY_PER_WORKER,
+                 backend: str = "numpy", device: str | None = None):
         """``workers`` (local processes, 0 = one per core) or ``client`` (a ``distributed.Client`` or a Dask
         scheduler's address) run the passes over the pool beyond this process (:mod:`evalcore.executors`),
         each worker within ``memory_per_worker`` bytes; by default they run in this process."""
@@ -327,9 +330,11 @@ class Evaluator:
         self.concepts = concepts
         self.kg = kg
         self.mode = mode
+        check_backend(backend, device)
         executor = executor_for(workers, client)
         self.engine = engine or (PairwiseEngine(concepts, kg=kg, mode=mode, executor=executor,
-                                                memory_per_worker=memory_per_worker) if concepts is not None else None)
+                                                memory_per_worker=memory_per_worker,
+                                                backend=backend, device=device) if concepts is not None else None)
         self.labels = labels
         self.masks = label_masks(labels, concepts) if labels is not None and concepts is not None else {}
         self.judged = JudgedRelevance(qrels) if qrels is not None else None

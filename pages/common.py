@@ -19,6 +19,7 @@ import pandas as pd
 import streamlit as st
 from PIL import Image
 
+from evalcore.array_backend import gpu_available
 from evalcore.cache_keys import cache_key, content_digest
 from evalcore.data import ConceptClassMap, ConceptSets, Embeddings, ImageLabels, Run
 from evalcore.errors import CBIRLensError, InputError
@@ -382,13 +383,33 @@ def server_scheduler() -> str | None:
     return address or None
 
 
+@st.cache_resource(show_spinner=False)
+def compute_backend() -> tuple[str, str]:
+    """JAX on the GPU when JAX is installed and sees one, else the numpy engine: the numbers are the same."""
+    return ("jax", "gpu") if gpu_available() else ("numpy", "cpu")
+
+
 @st.cache_resource(show_spinner="Preparing the pairwise engine…", max_entries=4)
 def cached_evaluator(key: str, mode: str, _ws: Workspace) -> Evaluator:
-    return Evaluator(_ws.concepts, kg_of(_ws), mode, _ws.resolved_labels(), client=server_scheduler())
+    backend, device = compute_backend()
+    return Evaluator(_ws.concepts, kg_of(_ws), mode, _ws.resolved_labels(), client=server_scheduler(),
+                     backend=backend, device=device)
 
 
 def evaluator_of(ws: Workspace, mode: str) -> Evaluator:
-    return cached_evaluator(ws.cache_key("evaluator", mode=mode), mode, ws)
+    evaluator = cached_evaluator(ws.cache_key("evaluator", mode=mode), mode, ws)
+    st.session_state["_engine_in_use"] = evaluator.engine  # for the sidebar's note, drawn after the page
+    return evaluator
+
+
+def engine_note() -> str | None:
+    """Which backend the pairwise engine uses and which one ran its last ranking pass; None before it is built."""
+    engine = st.session_state.get("_engine_in_use")
+    if engine is None:
+        return None
+    backend, device = compute_backend()
+    ran = engine.last_pass.text() if engine.last_pass is not None else "none yet"
+    return f"Pairwise engine: {backend} on {device}; last ranking pass: {ran}"
 
 
 def metric_names_for(evaluator: Evaluator, ks: tuple[int, ...], measure: str | None = None) -> list[str]:

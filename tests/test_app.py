@@ -221,3 +221,25 @@ def test_workspace_keeps_serialised_digests_per_object():
     assert ws.input_digest("names") != first
     ws.names["C2"] = "c"  # grown in place: computed again
     assert ws.input_digest("names") == Workspace(names={"C1": "b", "C2": "c"}).input_digest("names")
+
+
+def test_engine_note_names_the_backend_that_ran():
+    # The sidebar note is filled after the page (app.py); AppTest hides the sidebar after switch_page,
+    # so a script does what a page does and shows the note.
+    def script():
+        import streamlit as st
+
+        from pages.common import engine_note, evaluator_of, workspace
+
+        st.caption(str(engine_note()))
+        evaluator_of(workspace(), "undirected").relevance_ranking(0.5, 1, 10)
+        st.caption(engine_note())
+
+    from evalcore.array_backend import gpu_available
+
+    app = AppTest.from_function(script, default_timeout=TIMEOUT)
+    app.run()
+    assert not app.exception, app.exception
+    expected = "jax on gpu" if gpu_available() else "numpy on cpu"
+    before, after = [c.value for c in app.caption]
+    assert before == "None" and after.startswith(f"Pairwise engine: {expected}; last ranking pass: {expected}")
