@@ -5,8 +5,8 @@ folder, replaces or adds the files it names (under ``inputs/``), and runs ``pyth
 the working directory set to that folder, so the path as given on the command line is
 ``inputs/<file>``. A bad input must end with status 2 and exactly one stderr line
 ``error: <path>, line N: expected ...`` (no traceback, no MemoryError, no kill), and must leave an
-earlier output file untouched. Cases are started in parallel (from the main thread, since
-``preexec_fn`` is not safe under threads) the first time a test of this module asks for a result.
+earlier output file untouched. Cases are started in parallel the first time a test of this module asks for a
+result; each child sets the limit on itself and then execs the command (:func:`limited`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from __future__ import annotations
 import enum
 import json
 import os
-import resource
 import socket
 import subprocess
 import sys
@@ -428,8 +427,15 @@ def bind_socket(path: Path) -> None:
         os.chdir(here)
 
 
-def limit_address_space() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+# The child limits its own address space, then becomes the command: no Python code runs between fork and exec
+# in this process (a preexec_fn would, which is unsafe once a library such as JAX has started threads here).
+LIMITED = ("import os, resource, sys; resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[1]),) * 2); "
+           "os.execv(sys.executable, [sys.executable, *sys.argv[2:]])")
+
+
+def limited(*argv: str) -> list[str]:
+    """The command line that runs ``python *argv`` under the address-space limit."""
+    return [sys.executable, "-c", LIMITED, str(ADDRESS_SPACE), *argv]
 
 
 @dataclass
@@ -460,9 +466,8 @@ def run_cases(cases: list[Case], base: Path) -> dict[str, Outcome]:
             folder = base / f"{number:03d}"
             materialise(case, folder)
             with open(folder / "stdout.txt", "wb") as out, open(folder / "stderr.txt", "wb") as err:
-                process = subprocess.Popen([sys.executable, "-m", "evalcore", *case.argv], cwd=folder, stdout=out,
-                                           stderr=err, stdin=subprocess.DEVNULL, env={**environment, **case.env},
-                                           preexec_fn=limit_address_space)
+                process = subprocess.Popen(limited("-m", "evalcore", *case.argv), cwd=folder, stdout=out,
+                                           stderr=err, stdin=subprocess.DEVNULL, env={**environment, **case.env})
             running[case.id] = (process, folder, time.monotonic())
         for case_id, (process, _, started) in list(running.items()):
             if process.poll() is not None:
@@ -497,8 +502,7 @@ def test_table_is_large_and_covers_every_subcommand():
 
 def test_address_space_limit_is_applied():
     """The harness itself: a child that asks for 3 GiB under the limit gets a MemoryError."""
-    process = subprocess.run([sys.executable, "-c", "bytearray(3 << 30)"], capture_output=True, text=True,
-                             preexec_fn=limit_address_space, timeout=TIMEOUT_S)
+    process = subprocess.run(limited("-c", "bytearray(3 << 30)"), capture_output=True, text=True, timeout=TIMEOUT_S)
     assert process.returncode == 1 and "MemoryError" in process.stderr
 
 
