@@ -17,9 +17,9 @@ import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
-from itertools import compress
+from itertools import chain, compress
 from pathlib import Path
-from typing import NoReturn, Union
+from typing import BinaryIO, NoReturn, Union
 
 import numpy as np
 import pyarrow as pa
@@ -55,6 +55,8 @@ INPUT_BUDGET_VARIABLE = "CBIR_LENS_MAX_INPUT_BYTES"
 MAX_CONCEPTS_PER_IMAGE = 500
 MAX_RANK = 10**9
 READ_PIECE_BYTES = 64 << 20
+# TREC runs are read and parsed this much at a time: a file's bytes are never all in memory.
+RUN_PIECE_BYTES = 128 << 20
 MAX_ID_CHARS = 300
 _WHITESPACE = re.compile(r"\s")  # str.isspace(), as str.split() and str.strip() use it
 NPY_MAGIC = b"\x93NUMPY"
@@ -116,8 +118,20 @@ def _read_bytes(source: Source, name: str | None, default_budget: int = DEFAULT_
         if len(source) > budget:
             raise InputError(display, None, _describe_budget(budget), f"{len(source):,} bytes")
         return source, display
-    path = Path(source)
-    display = name or str(path)
+    display = name or str(source)
+    handle, size = _open_regular(Path(source), display, budget)
+    with handle:
+        try:
+            data = _read_within(handle, min(size, budget), budget)
+        except MemoryError:
+            raise InputError(display, None, "a file that fits in this machine's memory", f"{size:,} bytes") from None
+    if len(data) > budget:
+        raise InputError(display, None, _describe_budget(budget), "more")
+    return data, display
+
+
+def _open_regular(path: Path, display: str, budget: int) -> tuple[BinaryIO, int]:
+    """An open binary handle on a regular file whose size is within ``budget``, and that size."""
     try:
         mode = os.stat(path).st_mode
     except OSError as error:
@@ -129,20 +143,15 @@ def _read_bytes(source: Source, name: str | None, default_budget: int = DEFAULT_
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as error:
         raise InputError(display, None, "a readable regular file", error.strerror or str(error)) from None
-    with os.fdopen(descriptor, "rb") as handle:
-        opened = os.fstat(handle.fileno())
-        if not stat.S_ISREG(opened.st_mode):
-            raise InputError(display, None, "a regular file", _file_kind(opened.st_mode))
-        if opened.st_size > budget:
-            raise InputError(display, None, _describe_budget(budget), f"{opened.st_size:,} bytes")
-        try:
-            data = _read_within(handle, min(opened.st_size, budget), budget)
-        except MemoryError:
-            raise InputError(display, None, "a file that fits in this machine's memory",
-                             f"{opened.st_size:,} bytes") from None
-    if len(data) > budget:
-        raise InputError(display, None, _describe_budget(budget), "more")
-    return data, display
+    handle = os.fdopen(descriptor, "rb")
+    opened = os.fstat(handle.fileno())
+    if not stat.S_ISREG(opened.st_mode):
+        handle.close()
+        raise InputError(display, None, "a regular file", _file_kind(opened.st_mode))
+    if opened.st_size > budget:
+        handle.close()
+        raise InputError(display, None, _describe_budget(budget), f"{opened.st_size:,} bytes")
+    return handle, opened.st_size
 
 
 def _read_within(handle, expected: int, budget: int) -> bytes:
@@ -199,18 +208,100 @@ def read_checked_bytes(source: Source, name: str | None, default_budget: int = D
     data, display = _read_bytes(source, name, default_budget)
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
+    _check_text(data, display)
+    return data, display
+
+
+def _check_text(data: bytes, display: str) -> None:
+    """Refuse bytes that are not UTF-8 or hold a NUL, naming the line."""
+    _check_utf8(data, display)
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        raise _nul_error(data, nul, display)
+
+
+def _check_utf8(data: bytes, display: str, first_line: int = 1) -> None:
+    """Refuse bytes that are not UTF-8, naming the line (``data`` begins on line ``first_line``)."""
     if not data.isascii():
         for start, end in line_aligned_pieces(data):
             try:
                 data[start:end].decode("utf-8")
             except UnicodeDecodeError as error:
                 position = start + error.start
-                raise InputError(display, data.count(b"\n", 0, position) + 1, "UTF-8 text",
+                raise InputError(display, first_line + data.count(b"\n", 0, position), "UTF-8 text",
                                  f"byte 0x{data[position]:02x}") from None
-    nul = data.find(b"\x00")
-    if nul >= 0:
-        raise InputError(display, data.count(b"\n", 0, nul) + 1, "text", "a NUL byte (binary file?)")
-    return data, display
+
+
+def _nul_error(data: bytes, position: int, display: str, first_line: int = 1) -> InputError:
+    return InputError(display, first_line + data.count(b"\n", 0, position), "text", "a NUL byte (binary file?)")
+
+
+def _checked_in_order(pieces: Iterator[tuple[bytes, int]], display: str) -> Iterator[tuple[bytes, int]]:
+    """Pieces checked as :func:`_check_text` checks a whole file: a byte that is not UTF-8 anywhere comes before
+    a NUL byte anywhere, so after a NUL the remaining pieces are still checked for UTF-8."""
+    for piece, line in pieces:
+        _check_utf8(piece, display, line)
+        nul = piece.find(b"\x00")
+        if nul >= 0:
+            for later, later_line in pieces:
+                _check_utf8(later, display, later_line)
+            raise _nul_error(piece, nul, display, line)
+        yield piece, line
+
+
+def _checked_pieces(source: Source, name: str | None, default_budget: int, size: int
+                    ) -> tuple[str, int, Iterator[tuple[bytes, int]]]:
+    """A file as line-aligned pieces of about ``size`` bytes, checked as :func:`read_checked_bytes` checks a whole
+    file (see :func:`_checked_in_order`): the display name, the file's size, and the pieces with the number of the
+    line each begins on.
+
+    A path is read one piece at a time, so the whole file is never in memory; the byte budget is checked
+    before reading and enforced while reading, as :func:`read_checked_bytes` does.
+    """
+    budget = max_input_bytes(default_budget)
+    if isinstance(source, bytes):
+        data, display = _read_bytes(source, name, default_budget)
+        total = len(data)
+
+        def from_memory() -> Iterator[tuple[bytes, int]]:
+            start = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+            line = 1
+            for begin, end in line_aligned_pieces(data, size, start):
+                piece = data[begin:end]
+                yield piece, line
+                line += piece.count(b"\n")
+
+        return display, total, _checked_in_order(from_memory(), display)
+    display = name or str(source)
+    handle, total = _open_regular(Path(source), display, budget)
+
+    def from_file() -> Iterator[tuple[bytes, int]]:
+        with handle:
+            carried, read, line, first = b"", 0, 1, True
+            while True:
+                chunk = handle.read(min(size, budget + 1 - read))
+                read += len(chunk)
+                if read > budget:
+                    raise InputError(display, None, _describe_budget(budget), "more")
+                data = carried + chunk if carried else chunk
+                if chunk:
+                    cut = data.rfind(b"\n") + 1
+                    if not cut:  # no line ends in this chunk yet: read on
+                        carried = data
+                        continue
+                    piece, carried = data[:cut], data[cut:]
+                else:
+                    piece, carried = data, b""
+                if first and piece.startswith(b"\xef\xbb\xbf"):
+                    piece = piece[3:]
+                first = False
+                if piece:
+                    yield piece, line
+                    line += piece.count(b"\n")
+                if not chunk:
+                    return
+
+    return display, total, _checked_in_order(from_file(), display)
 
 
 def _first_line_of(data: bytes) -> tuple[int, str]:
@@ -882,27 +973,56 @@ def read_runs(source: Source, name: str | None = None,
     >>> [(run.name, dict(run.rankings)) for run in runs]
     [('sysA', {'q1': ('d1', 'd2')}), ('sysB', {'q1': ('d1',)})]
     """
-    data, display = read_checked_bytes(source, name, DEFAULT_MAX_RUN_BYTES)
-    first_line, first = _first_line_of(data)
-    is_csv = "," in first and len(first.split()) < 6
-    if not is_csv and len(first.split()) < 6:
-        _check_delimiter(first, first_line, display, (",", " ", "\t"),
-                         "TREC 'qid Q0 docid rank score tag' or CSV 'query_id,image_id,rank[,score]'")
+    display, size, pieces = _checked_pieces(source, name, DEFAULT_MAX_RUN_BYTES, RUN_PIECE_BYTES)
+    try:
+        # The first piece holding a non-blank line tells the format.
+        seen: list[tuple[bytes, int]] = []
+        first_line, first = 0, ""
+        for piece, line in pieces:
+            seen.append((piece, line))
+            number, first = _first_line_of(piece)
+            if number:
+                first_line = line + number - 1
+                break
+        is_csv = "," in first and len(first.split()) < 6
+        if not is_csv and len(first.split()) < 6:
+            _check_delimiter(first, first_line, display, (",", " ", "\t"),
+                             "TREC 'qid Q0 docid rank score tag' or CSV 'query_id,image_id,rank[,score]'")
 
-    def reading(fraction: float) -> None:
-        if progress is not None:
-            progress(0.9 * fraction, f"Reading {display}")
+        def reading(done: int, length: int, fraction: float) -> None:
+            if progress is not None:
+                progress(0.9 * min(1.0, (done + fraction * length) / max(size, 1)), f"Reading {display}")
 
-    if is_csv:
-        columns = _csv_run_columns(data, display, Path(display).stem, reading)
-    else:
-        columns = _trec_run_columns(data, display, reading)
+        if is_csv:
+            # CSV runs (a quoted field may span lines) are read whole; TREC runs below, a piece at a time.
+            data = b"".join([piece for piece, _ in seen] + [piece for piece, _ in pieces])
+            seen.clear()
+            columns = _csv_run_columns(data, display, Path(display).stem, partial(reading, 0, size))
+            del data
+        else:
+            parts, done = [], 0
+            for piece, line in chain(_drained(seen), pieces):
+                parts.append(_trec_run_columns(piece, display, partial(reading, done, len(piece)), line))
+                done += len(piece)
+                del piece  # the next piece is read while only the columns of this one are kept
+            columns = _joined_run_columns(parts)
+            del parts
+    except InputError:
+        for _ in pieces:  # as when the whole file is read first: a byte that is not text anywhere comes first
+            pass
+        raise
     if progress is not None:
         progress(0.9, f"Checking and ordering {display}")
     runs = _runs_from_columns(columns, display)
     if progress is not None:
         progress(1.0, f"Read {display}")
     return runs
+
+
+def _drained(items: list) -> Iterator:
+    """The items of a list, each removed from it as it is handed out (so that it can be freed after use)."""
+    while items:
+        yield items.pop(0)
 
 
 def read_run(source: Source, name: str | None = None,
@@ -978,37 +1098,40 @@ class _RunColumns:
     """The lines of a run file as arrays, one row per line, and how to name a row's line."""
 
     tags: np.ndarray
-    tag_names: list[str]
+    tag_names: list[str] | pa.Array  # an Arrow array for one piece of a TREC run, until the pieces are joined
     queries: np.ndarray
-    query_names: list[str]
+    query_names: list[str] | pa.Array
     documents: np.ndarray
-    document_names: list[str]
+    document_names: list[str] | pa.Array
     ranks: np.ndarray
     scores: np.ndarray
     line_of_rows: Callable[[np.ndarray], np.ndarray]
 
 
-def _trec_run_columns(data: bytes, display: str, progress: Callable[[float], None]) -> _RunColumns:
-    """TREC lines as columns. Files as TREC tools write them (single spaces, LF or CRLF breaks) are parsed
-    as they are; any other whitespace is first collapsed as ``str.split()`` sees it."""
+def _trec_run_columns(data: bytes, display: str, progress: Callable[[float], None], first_line: int = 1
+                      ) -> _RunColumns:
+    """TREC lines as columns (``data`` begins on line ``first_line``). Files as TREC tools write them (single
+    spaces, LF or CRLF breaks) are parsed as they are; any other whitespace is first collapsed as ``str.split()``
+    sees it."""
     if b"\r" not in data or data.count(b"\r") == data.count(b"\r\n"):
-        columns = _trec_columns_of(data, data, display, progress, collapsed=False)
+        columns = _trec_columns_of(data, data, display, progress, collapsed=False, first_line=first_line)
         if columns is not None:
             return columns
-    return _trec_columns_of(collapse_whitespace(data), data, display, progress, collapsed=True)
+    return _trec_columns_of(collapse_whitespace(data), data, display, progress, collapsed=True, first_line=first_line)
 
 
 def _trec_columns_of(text: bytes, original: bytes, display: str, progress: Callable[[float], None] | None,
-                     collapsed: bool) -> _RunColumns | None:
+                     collapsed: bool, first_line: int = 1) -> _RunColumns | None:
     """Parse ``text`` (``original``, or it with whitespace collapsed); None when ``text`` is not collapsed and
-    holds a line that is not six single-space-separated fields."""
+    holds a line that is not six single-space-separated fields. Names are left as Arrow arrays
+    (:func:`_joined_run_columns` makes them lists), and line numbers need no reference to ``text``."""
     types: dict[str, pa.DataType] = dict.fromkeys(("qid", "q0", "docid", "rank", "tag"), DICTIONARY)
     types["score"] = pa.string() if collapsed else pa.float64()
     parsed = parse_pieces(text, RUN_FIELDS, types, " ", progress=progress)
     if parsed.table is None:
         if not collapsed:
             return None
-        _raise_trec_field_count(text, original, display)
+        _raise_trec_field_count(text, original, display, first_line)
     table = parsed.table
     distinct = {field: dictionary_values(table.column(field)) for field in ("qid", "q0", "docid", "rank", "tag")}
     if not collapsed and any(_spaced_or_empty(values).any() for values in distinct.values()):
@@ -1027,13 +1150,73 @@ def _trec_columns_of(text: bytes, original: bytes, display: str, progress: Calla
     for ok, codes in ((rank_ok, rank_codes), (_valid_ids(query_values), queries), (_valid_ids(document_values), documents)):
         if not ok.all():
             suspect |= ~ok[codes]
-    lines = LineIndex(text)
-    original_lines = lines if original is text else LineIndex(original)
+    lines = LineIndex(text, 0, first_line)
+    original_lines = lines if original is text else LineIndex(original, 0, first_line)
     for row in np.flatnonzero(suspect):
         line = int(lines.line_of_rows([row])[0])
         _, _, _, ranks[row], scores[row] = _trec_entry(line, original_lines.text(line), display)
-    return _RunColumns(tags, tag_values.to_pylist(), queries, query_values.to_pylist(), documents,
-                       document_values.to_pylist(), ranks, scores, lines.line_of_rows)
+    line_count = text.count(b"\n") + (bool(text) and not text.endswith(b"\n"))
+    # Every line a row (the usual case): row r is on line first_line + r; otherwise the kept lines are listed.
+    kept = None if len(ranks) == line_count else lines.kept_lines()
+    return _RunColumns(tags, tag_values, queries, query_values, documents, document_values, ranks, scores,
+                       _LineNumbers([0], [first_line], [kept]))
+
+
+class _LineNumbers:
+    """Row -> line number over runs read a piece at a time: each piece's first row and first line, and the
+    line of each of its rows where blank lines make them differ (None: row r of the piece is on its line r)."""
+
+    def __init__(self, first_rows: list[int], first_lines: list[int], kept: list[np.ndarray | None]):
+        self.first_rows = np.asarray(first_rows, dtype=np.int64)
+        self.first_lines = first_lines
+        self.kept = kept
+
+    def __call__(self, rows) -> np.ndarray:
+        rows = np.asarray(rows, dtype=np.int64)
+        piece = np.searchsorted(self.first_rows, rows, side="right") - 1
+        lines = np.empty(len(rows), dtype=np.int64)
+        for number in np.unique(piece).tolist():
+            chosen = piece == number
+            within = rows[chosen] - self.first_rows[number]
+            kept = self.kept[number]
+            lines[chosen] = within + self.first_lines[number] if kept is None else kept[within]
+        return lines
+
+
+def _joined_codes(parts: list[tuple[np.ndarray, pa.Array]]) -> tuple[np.ndarray, list[str]]:
+    """Codes of pieces, each into its own values, as codes into the values of all pieces (first seen first).
+
+    >>> codes, names = _joined_codes([(np.array([0, 1, 0]), pa.array(["a", "b"])), (np.array([1, 0]), pa.array(["c", "a"]))])
+    >>> codes.tolist(), names
+    ([0, 1, 0, 0, 2], ['a', 'b', 'c'])
+    """
+    if len(parts) == 1:
+        codes, values = parts[0]
+        return codes, values.to_pylist()
+    encoded = pa.concat_arrays([values for _, values in parts]).dictionary_encode()
+    mapping = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False)
+    joined = np.empty(sum(len(codes) for codes, _ in parts), dtype=np.int32)
+    row = offset = 0
+    for codes, values in parts:
+        joined[row:row + len(codes)] = mapping[offset + codes]
+        row, offset = row + len(codes), offset + len(values)
+    return joined, encoded.dictionary.to_pylist()
+
+
+def _joined_run_columns(parts: list[_RunColumns]) -> _RunColumns:
+    """The columns of a run read a piece at a time, as one (names become lists shared by every piece)."""
+    if not parts:
+        return _RunColumns(*([np.zeros(0, dtype=np.int32), []] * 3), np.zeros(0, dtype=np.int32), np.zeros(0),
+                           _LineNumbers([0], [1], [None]))
+    tags, tag_names = _joined_codes([(part.tags, part.tag_names) for part in parts])
+    queries, query_names = _joined_codes([(part.queries, part.query_names) for part in parts])
+    documents, document_names = _joined_codes([(part.documents, part.document_names) for part in parts])
+    sizes = np.cumsum([0] + [len(part.ranks) for part in parts])
+    lines = _LineNumbers(sizes[:-1].tolist(), [part.line_of_rows.first_lines[0] for part in parts],
+                         [part.line_of_rows.kept[0] for part in parts])
+    return _RunColumns(tags, tag_names, queries, query_names, documents, document_names,
+                       np.concatenate([part.ranks for part in parts]), np.concatenate([part.scores for part in parts]),
+                       lines)
 
 
 def _score_column(column: pa.ChunkedArray, as_text: bool) -> np.ndarray:
@@ -1047,15 +1230,15 @@ def _score_column(column: pa.ChunkedArray, as_text: bool) -> np.ndarray:
     return scores
 
 
-def _raise_trec_field_count(text: bytes, original: bytes, display: str) -> NoReturn:
+def _raise_trec_field_count(text: bytes, original: bytes, display: str, first_line: int = 1) -> NoReturn:
     """Name the first line of collapsed ``text`` without six fields, after the errors of the lines before it."""
-    lines = LineIndex(text)
+    lines = LineIndex(text, 0, first_line)
     counts = lines.field_counts(ord(" "))
-    line = int(np.flatnonzero((counts != 0) & (counts != 6))[0]) + 1
-    start = lines.line_start(line)
+    index = int(np.flatnonzero((counts != 0) & (counts != 6))[0])
+    start = lines.line_start(first_line + index)
     if start:
-        _trec_columns_of(text[:start], original, display, None, collapsed=True)
-    raise InputError(display, line, TREC_SHAPE, f"{counts[line - 1]} fields")
+        _trec_columns_of(text[:start], original, display, None, collapsed=True, first_line=first_line)
+    raise InputError(display, first_line + index, TREC_SHAPE, f"{counts[index]} fields")
 
 
 def _csv_run_columns(data: bytes, display: str, system: str, progress: Callable[[float], None]) -> _RunColumns:
