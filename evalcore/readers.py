@@ -236,24 +236,28 @@ def _nul_error(data: bytes, position: int, display: str, first_line: int = 1) ->
     return InputError(display, first_line + data.count(b"\n", 0, position), "text", "a NUL byte (binary file?)")
 
 
-def _checked_in_order(pieces: Iterator[tuple[bytes, int]], display: str) -> Iterator[tuple[bytes, int]]:
+def _checked_in_order(pieces: Iterator[Piece], display: str) -> Iterator[Piece]:
     """Pieces checked as :func:`_check_text` checks a whole file: a byte that is not UTF-8 anywhere comes before
     a NUL byte anywhere, so after a NUL the remaining pieces are still checked for UTF-8."""
-    for piece, line in pieces:
+    for piece, line, line_feeds in pieces:
         _check_utf8(piece, display, line)
         nul = piece.find(b"\x00")
         if nul >= 0:
-            for later, later_line in pieces:
+            for later, later_line, _ in pieces:
                 _check_utf8(later, display, later_line)
             raise _nul_error(piece, nul, display, line)
-        yield piece, line
+        yield piece, line, line_feeds
+
+
+# A piece of a file: its bytes (ending with a line feed, but for the file's last), the number of the line
+# it begins on, and the number of line feeds in it.
+Piece = tuple[Union[bytes, bytearray], int, int]
 
 
 def _checked_pieces(source: Source, name: str | None, default_budget: int, size: int
-                    ) -> tuple[str, int, Iterator[tuple[bytes, int]]]:
+                    ) -> tuple[str, int, Iterator[Piece]]:
     """A file as line-aligned pieces of about ``size`` bytes, checked as :func:`read_checked_bytes` checks a whole
-    file (see :func:`_checked_in_order`): the display name, the file's size, and the pieces with the number of the
-    line each begins on.
+    file (see :func:`_checked_in_order`): the display name, the file's size, and the pieces.
 
     A path is read one piece at a time, so the whole file is never in memory; the byte budget is checked
     before reading and enforced while reading, as :func:`read_checked_bytes` does.
@@ -263,45 +267,64 @@ def _checked_pieces(source: Source, name: str | None, default_budget: int, size:
         data, display = _read_bytes(source, name, default_budget)
         total = len(data)
 
-        def from_memory() -> Iterator[tuple[bytes, int]]:
+        def from_memory() -> Iterator[Piece]:
             start = 3 if data.startswith(b"\xef\xbb\xbf") else 0
             line = 1
             for begin, end in line_aligned_pieces(data, size, start):
                 piece = data[begin:end]
-                yield piece, line
-                line += piece.count(b"\n")
+                line_feeds = piece.count(b"\n")
+                yield piece, line, line_feeds
+                line += line_feeds
 
         return display, total, _checked_in_order(from_memory(), display)
     display = name or str(source)
     handle, total = _open_regular(Path(source), display, budget)
 
-    def from_file() -> Iterator[tuple[bytes, int]]:
+    def from_file() -> Iterator[Piece]:
         with handle:
-            carried, read, line, first = b"", 0, 1, True
+            carried, read, line = b"", 0, 1  # carried: the unfinished last line of what was read
             while True:
-                chunk = handle.read(min(size, budget + 1 - read))
-                read += len(chunk)
+                # Read into a buffer that already holds the carried line, so a piece is never copied; a line
+                # longer than a piece doubles the next read, so that a huge line is not copied over and over.
+                buffer = bytearray(len(carried) + min(max(size, len(carried)), budget + 1 - read))
+                buffer[:len(carried)] = carried
+                got = _read_into(handle, buffer, len(carried))
+                read += got
                 if read > budget:
                     raise InputError(display, None, _describe_budget(budget), "more")
-                data = carried + chunk if carried else chunk
-                if chunk:
-                    cut = data.rfind(b"\n") + 1
-                    if not cut:  # no line ends in this chunk yet: read on
-                        carried = data
+                del buffer[len(carried) + got:]
+                if got:
+                    cut = buffer.rfind(b"\n") + 1
+                    if not cut:
+                        carried = bytes(buffer)
                         continue
-                    piece, carried = data[:cut], data[cut:]
+                    carried = bytes(buffer[cut:])
+                    del buffer[cut:]
                 else:
-                    piece, carried = data, b""
-                if first and piece.startswith(b"\xef\xbb\xbf"):
-                    piece = piece[3:]
-                first = False
-                if piece:
-                    yield piece, line
-                    line += piece.count(b"\n")
-                if not chunk:
+                    carried = b""
+                if line == 1 and buffer.startswith(b"\xef\xbb\xbf"):
+                    del buffer[:3]
+                if buffer:
+                    line_feeds = buffer.count(b"\n")
+                    yield buffer, line, line_feeds
+                    line += line_feeds
+                if not got:
                     return
 
     return display, total, _checked_in_order(from_file(), display)
+
+
+def _read_into(handle: BinaryIO, buffer: bytearray, start: int) -> int:
+    """Fill ``buffer`` from ``start`` on (less only at the end of the file); the number of bytes read."""
+    with memoryview(buffer) as view:
+        done = start
+        while done < len(buffer):
+            with view[done:] as rest:
+                got = handle.readinto(rest)
+            if not got:
+                break
+            done += got
+    return done - start
 
 
 def _first_line_of(data: bytes) -> tuple[int, str]:
@@ -976,10 +999,10 @@ def read_runs(source: Source, name: str | None = None,
     display, size, pieces = _checked_pieces(source, name, DEFAULT_MAX_RUN_BYTES, RUN_PIECE_BYTES)
     try:
         # The first piece holding a non-blank line tells the format.
-        seen: list[tuple[bytes, int]] = []
+        seen: list[Piece] = []
         first_line, first = 0, ""
-        for piece, line in pieces:
-            seen.append((piece, line))
+        for piece, line, line_feeds in pieces:
+            seen.append((piece, line, line_feeds))
             number, first = _first_line_of(piece)
             if number:
                 first_line = line + number - 1
@@ -995,14 +1018,15 @@ def read_runs(source: Source, name: str | None = None,
 
         if is_csv:
             # CSV runs (a quoted field may span lines) are read whole; TREC runs below, a piece at a time.
-            data = b"".join([piece for piece, _ in seen] + [piece for piece, _ in pieces])
+            data = b"".join([piece for piece, _, _ in seen] + [piece for piece, _, _ in pieces])
             seen.clear()
             columns = _csv_run_columns(data, display, Path(display).stem, partial(reading, 0, size))
             del data
         else:
             parts, done = [], 0
-            for piece, line in chain(_drained(seen), pieces):
-                parts.append(_trec_run_columns(piece, display, partial(reading, done, len(piece)), line))
+            for piece, line, line_feeds in chain(_drained(seen), pieces):
+                parts.append(_trec_run_columns(piece, display, partial(reading, done, len(piece)), line,
+                                               line_feeds + (not piece.endswith(b"\n"))))
                 done += len(piece)
                 del piece  # the next piece is read while only the columns of this one are kept
             columns = _joined_run_columns(parts)
@@ -1108,20 +1132,21 @@ class _RunColumns:
     line_of_rows: Callable[[np.ndarray], np.ndarray]
 
 
-def _trec_run_columns(data: bytes, display: str, progress: Callable[[float], None], first_line: int = 1
-                      ) -> _RunColumns:
-    """TREC lines as columns (``data`` begins on line ``first_line``). Files as TREC tools write them (single
-    spaces, LF or CRLF breaks) are parsed as they are; any other whitespace is first collapsed as ``str.split()``
-    sees it."""
+def _trec_run_columns(data: bytes, display: str, progress: Callable[[float], None], first_line: int = 1,
+                      line_count: int | None = None) -> _RunColumns:
+    """TREC lines as columns (``data`` begins on line ``first_line`` and holds ``line_count`` lines).
+
+    Files as TREC tools write them (single spaces, LF or CRLF breaks) are parsed as they are; any other
+    whitespace is first collapsed as ``str.split()`` sees it."""
     if b"\r" not in data or data.count(b"\r") == data.count(b"\r\n"):
-        columns = _trec_columns_of(data, data, display, progress, collapsed=False, first_line=first_line)
+        columns = _trec_columns_of(data, data, display, progress, False, first_line, line_count)
         if columns is not None:
             return columns
-    return _trec_columns_of(collapse_whitespace(data), data, display, progress, collapsed=True, first_line=first_line)
+    return _trec_columns_of(collapse_whitespace(data), data, display, progress, True, first_line, line_count)
 
 
 def _trec_columns_of(text: bytes, original: bytes, display: str, progress: Callable[[float], None] | None,
-                     collapsed: bool, first_line: int = 1) -> _RunColumns | None:
+                     collapsed: bool, first_line: int = 1, line_count: int | None = None) -> _RunColumns | None:
     """Parse ``text`` (``original``, or it with whitespace collapsed); None when ``text`` is not collapsed and
     holds a line that is not six single-space-separated fields. Names are left as Arrow arrays
     (:func:`_joined_run_columns` makes them lists), and line numbers need no reference to ``text``."""
@@ -1155,7 +1180,8 @@ def _trec_columns_of(text: bytes, original: bytes, display: str, progress: Calla
     for row in np.flatnonzero(suspect):
         line = int(lines.line_of_rows([row])[0])
         _, _, _, ranks[row], scores[row] = _trec_entry(line, original_lines.text(line), display)
-    line_count = text.count(b"\n") + (bool(text) and not text.endswith(b"\n"))
+    if line_count is None:
+        line_count = text.count(b"\n") + (bool(text) and not text.endswith(b"\n"))
     # Every line a row (the usual case): row r is on line first_line + r; otherwise the kept lines are listed.
     kept = None if len(ranks) == line_count else lines.kept_lines()
     return _RunColumns(tags, tag_values, queries, query_values, documents, document_values, ranks, scores,
@@ -1198,7 +1224,7 @@ def _joined_codes(parts: list[tuple[np.ndarray, pa.Array]]) -> tuple[np.ndarray,
     joined = np.empty(sum(len(codes) for codes, _ in parts), dtype=np.int32)
     row = offset = 0
     for codes, values in parts:
-        joined[row:row + len(codes)] = mapping[offset + codes]
+        np.take(mapping[offset:offset + len(values)], codes, out=joined[row:row + len(codes)])
         row, offset = row + len(codes), offset + len(values)
     return joined, encoded.dictionary.to_pylist()
 
