@@ -990,7 +990,9 @@ def read_runs(source: Source, name: str | None = None,
 
     The lines are parsed as columns (pyarrow) and checked as arrays, so a depth-1000 run of
     10 million lines takes seconds; the first offending line is named as a line-by-line
-    reading would name it. ``progress(fraction, message)`` is called while reading.
+    reading would name it. A TREC run is read :data:`RUN_PIECE_BYTES` at a time, each piece
+    kept only as integer codes, so a path's text is never in memory whole (CSV runs are read
+    whole). ``progress(fraction, message)`` is called while reading.
 
     >>> runs = read_runs(b"q1 Q0 d2 2 0.5 sysA\\nq1 Q0 d1 1 0.9 sysA\\nq1 Q0 d1 1 0.2 sysB\\n", "ab.trec")
     >>> [(run.name, dict(run.rankings)) for run in runs]
