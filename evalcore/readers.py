@@ -14,6 +14,7 @@ import math
 import os
 import re
 import stat
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
@@ -247,6 +248,7 @@ def _checked_in_order(pieces: Iterator[Piece], display: str) -> Iterator[Piece]:
                 _check_utf8(later, display, later_line)
             raise _nul_error(piece, nul, display, line)
         yield piece, line, line_feeds
+        del piece  # so that the reader may reuse the piece's memory
 
 
 # A piece of a file: its bytes (ending with a line feed, but for the file's last), the number of the line
@@ -283,10 +285,16 @@ def _checked_pieces(source: Source, name: str | None, default_budget: int, size:
     def from_file() -> Iterator[Piece]:
         with handle:
             carried, read, line = b"", 0, 1  # carried: the unfinished last line of what was read
+            buffer = bytearray()
             while True:
                 # Read into a buffer that already holds the carried line, so a piece is never copied; a line
                 # longer than a piece doubles the next read, so that a huge line is not copied over and over.
-                buffer = bytearray(len(carried) + min(max(size, len(carried)), budget + 1 - read))
+                wanted = len(carried) + min(max(size, len(carried)), budget + 1 - read)
+                if sys.getrefcount(buffer) == 2:  # nobody holds the last piece: reuse its memory (no page faults)
+                    del buffer[wanted:]
+                    buffer.extend(bytes(wanted - len(buffer)))
+                else:
+                    buffer = bytearray(wanted)
                 buffer[:len(carried)] = carried
                 got = _read_into(handle, buffer, len(carried))
                 read += got

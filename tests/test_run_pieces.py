@@ -92,3 +92,20 @@ def test_progress_rises_piece_by_piece_to_the_end(monkeypatch):
     read_runs(generated_run(6, queries=50, depth=20), "g.trec", progress=lambda fraction, _: seen.append(fraction))
     reading = [fraction for fraction in seen if fraction < 0.9]
     assert seen == sorted(seen) and seen[-1] == 1.0 and len(reading) >= 5
+
+
+def test_pieces_still_held_are_never_overwritten(tmp_path):
+    """The reader reuses a piece's memory only once nobody holds it: pieces kept stay as they were read."""
+    data = generated_run(8, queries=30, depth=10)
+    path = tmp_path / "g.trec"
+    path.write_bytes(data)
+    _, _, pieces = readers._checked_pieces(str(path), None, readers.DEFAULT_MAX_RUN_BYTES, 100)
+    kept = [(bytes(piece), piece) for piece, _, _ in pieces]
+    assert all(copy == piece for copy, piece in kept) and b"".join(copy for copy, _ in kept) == data
+    released = []
+    for piece, line, _ in readers._checked_pieces(str(path), None, readers.DEFAULT_MAX_RUN_BYTES, 100)[2]:
+        released.append((bytes(piece), line))
+        del piece
+    assert [copy for copy, _ in released] == [copy for copy, _ in kept]
+    assert [line for _, line in released] == [1 + data.count(b"\n", 0, sum(map(len, (c for c, _ in kept[:i]))))
+                                               for i in range(len(kept))]
