@@ -289,7 +289,8 @@ def _checked_pieces(source: Source, name: str | None, default_budget: int, size:
             while True:
                 # Read into a buffer that already holds the carried line, so a piece is never copied; a line
                 # longer than a piece doubles the next read, so that a huge line is not copied over and over.
-                wanted = len(carried) + min(max(size, len(carried)), budget + 1 - read)
+                # No more than the file holds (plus a byte, to see its end): a small file gets a small buffer.
+                wanted = len(carried) + min(max(size, len(carried)), budget + 1 - read, max(total + 1 - read, 1 << 16))
                 if sys.getrefcount(buffer) == 2:  # nobody holds the last piece: reuse its memory (no page faults)
                     del buffer[wanted:]
                     buffer.extend(bytes(wanted - len(buffer)))
