@@ -496,7 +496,8 @@ def _repeated_concept_id(display: str, line: int, image_id: str, earlier: int) -
 # One row of the usual form: an ID (no whitespace or comma; no ';' or '|' when alone), then CUIs, all ASCII.
 _CONCEPT_LINE = {
     False: r"^(?:[!-+\--:<-{}~]{1,300}|[!-+\--~]{1,300},(?:[Cc][0-9]{7}(?:;[Cc][0-9]{7})*)?)$",
-    True: r"^(?:[!-:<-{}~]{1,300}|[!-~]{1,300}\t(?:[Cc][0-9]{7}(?:[,;][Cc][0-9]{7})*)?)$",
+    # A tab-separated line is stripped first: "ID<TAB>" is the ID alone, so it may not hold ';' or '|' either.
+    True: r"^(?:[!-:<-{}~]{1,300}\t?|[!-~]{1,300}\t[Cc][0-9]{7}(?:[,;][Cc][0-9]{7})*)$",
 }
 
 
