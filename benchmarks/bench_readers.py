@@ -34,31 +34,29 @@ SPLITS = [DATA / "rocov2" / f"{split}_concepts.csv" for split in ("train", "vali
 
 
 def run_child(argv: list[str], cwd: Path = ROOT) -> tuple[float, float, str]:
-    """Wall seconds, peak resident memory (GB, the child's VmHWM) and stdout of one child Python process."""
+    """Wall seconds, peak resident memory (GB) and stdout of one child Python process.
+
+    The peak is the child's ``ru_maxrss`` from ``wait4``, as ``/usr/bin/time -v`` reports it (the CLI leaves
+    through ``os._exit``, so a hook inside the child could not report it at exit).
+    """
     environment = {**os.environ, "PYTHONPATH": str(cwd)}
-    start = time.perf_counter()
-    done = subprocess.run([sys.executable, *argv], cwd=cwd, env=environment, capture_output=True, text=True)
-    seconds = time.perf_counter() - start
-    if done.returncode != 0:
-        raise RuntimeError(f"{' '.join(argv)[:200]} failed ({done.returncode}): {done.stderr[-2000:]}")
-    peaks = [int(line.split()[1]) * 1024 / 1e9 for line in done.stderr.splitlines() if line.startswith("PEAK_KB ")]
-    return seconds, peaks[-1] if peaks else float("nan"), done.stdout
-
-
-# Printed at exit by every measured child: its own peak resident memory.
-PEAK_HOOK = ("import atexit, sys\n"
-             "def _peak():\n"
-             "    for line in open('/proc/self/status'):\n"
-             "        if line.startswith('VmHWM:'):\n"
-             "            print('PEAK_KB', line.split()[1], file=sys.stderr)\n"
-             "atexit.register(_peak)\n")
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        start = time.perf_counter()
+        child = subprocess.Popen([sys.executable, *argv], cwd=cwd, env=environment, stdout=out, stderr=err, text=True)
+        _, status, usage = os.wait4(child.pid, 0)
+        seconds = time.perf_counter() - start
+        child.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    if child.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)[:200]} failed ({child.returncode}): {stderr[-2000:]}")
+    return seconds, usage.ru_maxrss * 1024 / 1e9, stdout
 
 
 def evalcore_process(arguments: list[str], source: Path = ROOT) -> tuple[float, float]:
-    """``python -m evalcore ARGS`` in a fresh process (with a hook that reports its VmHWM at exit)."""
-    code = PEAK_HOOK + ("import runpy, sys; sys.argv = ['evalcore', *sys.argv[1:]]; "
-                        "runpy.run_module('evalcore', run_name='__main__')")
-    seconds, peak, _ = run_child(["-c", code, *arguments], cwd=source)
+    """``python -m evalcore ARGS`` in a fresh process: wall seconds and peak resident memory (GB)."""
+    seconds, peak, _ = run_child(["-m", "evalcore", *arguments], cwd=source)
     return seconds, peak
 
 
@@ -143,8 +141,7 @@ CHILDREN = {"read": child_read, "read-once": child_read_once, "ranx": child_ranx
 
 def in_child(kind: str, *arguments) -> tuple[dict, float]:
     """One measurement in a fresh process (this script with ``--child``): its result and peak memory (GB)."""
-    code = PEAK_HOOK + "import runpy, sys; sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], run_name='__main__')"
-    _, peak, stdout = run_child(["-c", code, __file__, "--child", kind, *map(str, arguments)])
+    _, peak, stdout = run_child([__file__, "--child", kind, *map(str, arguments)])
     return json.loads(stdout.strip().splitlines()[-1]), peak
 
 

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
-from scipy import stats
 
 from .errors import ParameterError
 
@@ -103,6 +102,8 @@ def paired_t_test(a: np.ndarray, b: np.ndarray) -> float:
         return float("nan")
     if np.allclose(a - b, 0):
         return 1.0
+    from scipy import stats  # half a second to import: only commands that test significance pay it
+
     return float(stats.ttest_rel(a, b).pvalue)
 
 
@@ -169,5 +170,7 @@ def kendall_tau(scores_a: Mapping[str, float], scores_b: Mapping[str, float]) ->
     shared = [s for s in scores_a if s in scores_b]
     if len(shared) < 2:
         return float("nan")
+    from scipy import stats  # see paired_t_test
+
     tau = stats.kendalltau([scores_a[s] for s in shared], [scores_b[s] for s in shared]).statistic
     return float(tau) if np.isfinite(tau) else 1.0

@@ -41,7 +41,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 import numpy as np
@@ -164,6 +164,10 @@ class CodeLayout:
 def _values_of_codes(layout: CodeLayout, plan: CountPlan, measure: MeasureSpec, codes: np.ndarray) -> np.ndarray:
     """Relevance of each code under ``measure``; 0 for codes no pair can have."""
     counts, feasible = layout.counts(codes, plan)
+    if plan != measure.plan():
+        # Codes of a plan with a near-match digit, read for a measure without one (PairwiseEngine._plan_of):
+        # the measure sees no near matches, as with codes of its own plan.
+        counts = replace(counts, near=tuple(np.zeros_like(near) for near in counts.near))
     return np.where(feasible, measure.value(counts), 0.0)
 
 
@@ -550,10 +554,25 @@ class PairwiseEngine:
             self._table_cache[key] = _keys_for(_values_of_codes(state.layout, state.plan, measure, every_code))
         return self._table_cache[key]
 
+    def _plan_of(self, measure: MeasureSpec) -> CountPlan:
+        """The plan whose codes give ``measure``'s values: its own, or, for a measure of intersection and union
+        only (IoU, Dice), a plan that adds one near-match digit and whose codes are cached for the whole pool.
+        A pool summary by IoU after one by nn-IoU is then one table look-up per pair instead of a product."""
+        plan = measure.plan()
+        if plan != CountPlan():
+            return plan
+        blocks = len(range(0, self.size, self.block_size))
+        with self._lock:
+            for cached, codes in reversed(self._code_cache.items()):
+                if (len(cached.levels) == 1 and not (cached.split or cached.query_size or cached.credit_hops)
+                        and len(codes) == blocks):
+                    return cached
+        return plan
+
     def keyed_by(self, measure: MeasureSpec | str, start: int, stop: int) -> KeyedBlock:
         """Relevance keys of queries ``start:stop`` under ``measure``."""
         measure = self.resolve(measure)
-        state = self._state(measure.plan())
+        state = self._state(self._plan_of(measure))
         keys, values = self._candidate_side(state, measure).keys_of_codes(self._codes(state, start, stop))
         _mark_self(keys, self.self_columns[start:stop])
         return KeyedBlock(start, stop, keys, values)
@@ -579,7 +598,7 @@ class PairwiseEngine:
                       progress: Callable[[float], None] | None = None) -> list:
         """Apply ``function`` to every block's keys under ``measure``, two blocks at a time, in order."""
         measure = self.resolve(measure)
-        state = self._state(measure.plan())
+        state = self._state(self._plan_of(measure))
         self._operands(state)
         self._reserve(state)
         if state.lookup:

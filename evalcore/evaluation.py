@@ -466,7 +466,9 @@ class Evaluator:
         k_max = max([s.k for s in specs if s.k] + [1])
         depth = min(MAX_DEPTH, max([k_max] + [_run_depth(r) for r in runs]))
         ideal, in_pool = {}, {}
-        for step, (key, spec) in enumerate(concept_measures.items()):
+        # Measures with the KG first: IoU then reads their cached codes (PairwiseEngine._plan_of).
+        ordered = sorted(concept_measures.items(), key=lambda item: not item[1].uses_kg)
+        for step, (key, spec) in enumerate(ordered):
             label = f"Ideal rankings over the whole pool by {spec.name}"
             if progress:
                 progress(step / (len(measures) + 1), label)

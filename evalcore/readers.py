@@ -14,12 +14,13 @@ import math
 import os
 import re
 import stat
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
-from itertools import compress
+from itertools import chain, compress
 from pathlib import Path
-from typing import NoReturn, Union
+from typing import BinaryIO, NoReturn, Union
 
 import numpy as np
 import pyarrow as pa
@@ -60,6 +61,8 @@ INPUT_BUDGET_VARIABLE = "CBIR_LENS_MAX_INPUT_BYTES"
 MAX_CONCEPTS_PER_IMAGE = 500
 MAX_RANK = 10**9
 READ_PIECE_BYTES = 64 << 20
+# TREC runs are read and parsed this much at a time: a file's bytes are never all in memory.
+RUN_PIECE_BYTES = 128 << 20
 MAX_ID_CHARS = 300
 _WHITESPACE = re.compile(r"\s")  # str.isspace(), as str.split() and str.strip() use it
 NPY_MAGIC = b"\x93NUMPY"
@@ -160,24 +163,20 @@ def _read_bytes(source: Source, name: str | None, default_budget: int = DEFAULT_
         if len(source) > budget:
             raise InputError(display, None, _describe_budget(budget), f"{len(source):,} bytes")
         return source, display
-    path = Path(source)
-    display = name or str(path)
-    with _open_regular(path, display) as handle:
-        opened = os.fstat(handle.fileno())
-        if opened.st_size > budget:
-            raise InputError(display, None, _describe_budget(budget), f"{opened.st_size:,} bytes")
+    display = name or str(source)
+    handle, size = _open_regular(Path(source), display, budget)
+    with handle:
         try:
-            data = _read_within(handle, min(opened.st_size, budget), budget)
+            data = _read_within(handle, min(size, budget), budget)
         except MemoryError:
-            raise InputError(display, None, "a file that fits in this machine's memory",
-                             f"{opened.st_size:,} bytes") from None
+            raise InputError(display, None, "a file that fits in this machine's memory", f"{size:,} bytes") from None
     if len(data) > budget:
         raise InputError(display, None, _describe_budget(budget), "more")
     return data, display
 
 
-def _open_regular(path: Path, display: str):
-    """Open a regular file for binary reading; a device, FIFO, socket, directory or unreadable path is refused."""
+def _open_regular(path: Path, display: str, budget: int) -> tuple[BinaryIO, int]:
+    """An open binary handle on a regular file whose size is within ``budget``, and that size."""
     try:
         mode = os.stat(path).st_mode
     except OSError as error:
@@ -194,7 +193,10 @@ def _open_regular(path: Path, display: str):
     if not stat.S_ISREG(opened.st_mode):
         handle.close()
         raise InputError(display, None, "a regular file", _file_kind(opened.st_mode))
-    return handle
+    if opened.st_size > budget:
+        handle.close()
+        raise InputError(display, None, _describe_budget(budget), f"{opened.st_size:,} bytes")
+    return handle, opened.st_size
 
 
 def _read_within(handle, expected: int, budget: int) -> bytes:
@@ -251,18 +253,131 @@ def read_checked_bytes(source: Source, name: str | None, default_budget: int = D
     data, display = _read_bytes(source, name, default_budget)
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
+    _check_text(data, display)
+    return data, display
+
+
+def _check_text(data: bytes, display: str) -> None:
+    """Refuse bytes that are not UTF-8 or hold a NUL, naming the line."""
+    _check_utf8(data, display)
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        raise _nul_error(data, nul, display)
+
+
+def _check_utf8(data: bytes, display: str, first_line: int = 1) -> None:
+    """Refuse bytes that are not UTF-8, naming the line (``data`` begins on line ``first_line``)."""
     if not data.isascii():
         for start, end in line_aligned_pieces(data):
             try:
                 data[start:end].decode("utf-8")
             except UnicodeDecodeError as error:
                 position = start + error.start
-                raise InputError(display, data.count(b"\n", 0, position) + 1, "UTF-8 text",
+                raise InputError(display, first_line + data.count(b"\n", 0, position), "UTF-8 text",
                                  f"byte 0x{data[position]:02x}") from None
-    nul = data.find(b"\x00")
-    if nul >= 0:
-        raise InputError(display, data.count(b"\n", 0, nul) + 1, "text", "a NUL byte (binary file?)")
-    return data, display
+
+
+def _nul_error(data: bytes, position: int, display: str, first_line: int = 1) -> InputError:
+    return InputError(display, first_line + data.count(b"\n", 0, position), "text", "a NUL byte (binary file?)")
+
+
+def _checked_in_order(pieces: Iterator[Piece], display: str) -> Iterator[Piece]:
+    """Pieces checked as :func:`_check_text` checks a whole file: a byte that is not UTF-8 anywhere comes before
+    a NUL byte anywhere, so after a NUL the remaining pieces are still checked for UTF-8."""
+    for piece, line, line_feeds in pieces:
+        _check_utf8(piece, display, line)
+        nul = piece.find(b"\x00")
+        if nul >= 0:
+            for later, later_line, _ in pieces:
+                _check_utf8(later, display, later_line)
+            raise _nul_error(piece, nul, display, line)
+        yield piece, line, line_feeds
+        del piece  # so that the reader may reuse the piece's memory
+
+
+# A piece of a file: its bytes (ending with a line feed, but for the file's last), the number of the line
+# it begins on, and the number of line feeds in it.
+Piece = tuple[Union[bytes, bytearray], int, int]
+
+
+def _checked_pieces(source: Source, name: str | None, default_budget: int, size: int
+                    ) -> tuple[str, int, Iterator[Piece]]:
+    """A file as line-aligned pieces of about ``size`` bytes, checked as :func:`read_checked_bytes` checks a whole
+    file (see :func:`_checked_in_order`): the display name, the file's size, and the pieces.
+
+    A path is read one piece at a time, so the whole file is never in memory; the byte budget is checked
+    before reading and enforced while reading, as :func:`read_checked_bytes` does.
+    """
+    budget = max_input_bytes(default_budget)
+    if isinstance(source, bytes):
+        data, display = _read_bytes(source, name, default_budget)
+        total = len(data)
+
+        def from_memory() -> Iterator[Piece]:
+            start = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+            line = 1
+            for begin, end in line_aligned_pieces(data, size, start):
+                piece = data[begin:end]
+                line_feeds = piece.count(b"\n")
+                yield piece, line, line_feeds
+                line += line_feeds
+
+        return display, total, _checked_in_order(from_memory(), display)
+    display = name or str(source)
+    handle, total = _open_regular(Path(source), display, budget)
+
+    def from_file() -> Iterator[Piece]:
+        with handle:
+            carried, read, line = b"", 0, 1  # carried: the unfinished last line of what was read
+            buffer = bytearray()
+            while True:
+                # Read into a buffer that already holds the carried line, so a piece is never copied; a line
+                # longer than a piece doubles the next read, so that a huge line is not copied over and over.
+                # No more than the file holds (plus a byte, to see its end): a small file gets a small buffer.
+                wanted = len(carried) + min(max(size, len(carried)), budget + 1 - read, max(total + 1 - read, 1 << 16))
+                if sys.getrefcount(buffer) == 2:  # nobody holds the last piece: reuse its memory (no page faults)
+                    del buffer[wanted:]
+                    buffer.extend(bytes(wanted - len(buffer)))
+                else:
+                    buffer = bytearray(wanted)
+                buffer[:len(carried)] = carried
+                got = _read_into(handle, buffer, len(carried))
+                read += got
+                if read > budget:
+                    raise InputError(display, None, _describe_budget(budget), "more")
+                del buffer[len(carried) + got:]
+                if got:
+                    cut = buffer.rfind(b"\n") + 1
+                    if not cut:
+                        carried = bytes(buffer)
+                        continue
+                    carried = bytes(buffer[cut:])
+                    del buffer[cut:]
+                else:
+                    carried = b""
+                if line == 1 and buffer.startswith(b"\xef\xbb\xbf"):
+                    del buffer[:3]
+                if buffer:
+                    line_feeds = buffer.count(b"\n")
+                    yield buffer, line, line_feeds
+                    line += line_feeds
+                if not got:
+                    return
+
+    return display, total, _checked_in_order(from_file(), display)
+
+
+def _read_into(handle: BinaryIO, buffer: bytearray, start: int) -> int:
+    """Fill ``buffer`` from ``start`` on (less only at the end of the file); the number of bytes read."""
+    with memoryview(buffer) as view:
+        done = start
+        while done < len(buffer):
+            with view[done:] as rest:
+                got = handle.readinto(rest)
+            if not got:
+                break
+            done += got
+    return done - start
 
 
 def _first_line_of(data: bytes) -> tuple[int, str]:
@@ -425,7 +540,7 @@ def _repeated_concept_id(display: str, line: int, image_id: str, earlier: int) -
 # One row of the usual form: an ID (no whitespace or comma; no ';' or '|' when alone), then CUIs, all ASCII.
 _CONCEPT_LINE = {
     False: r"^(?:[!-+\--:<-{}~]{1,300}|[!-+\--~]{1,300},(?:[Cc][0-9]{7}(?:;[Cc][0-9]{7})*)?)$",
-    # (a trailing tab is trailing whitespace: "ID<TAB>" is the ID alone, so it obeys the same rule)
+    # A tab-separated line is stripped first: "ID<TAB>" is the ID alone, so it may not hold ';' or '|' either.
     True: r"^(?:[!-:<-{}~]{1,300}\t?|[!-~]{1,300}\t[Cc][0-9]{7}(?:[,;][Cc][0-9]{7})*)$",
 }
 
@@ -778,7 +893,8 @@ def _stream_mrrel(path: Path, display: str) -> KGEdgeTable | None:
     """A MRREL.RRF file read a piece at a time, or None if the file is not one (or its start is unusual: no line
     break in the first piece, not UTF-8), which the whole-file reader then reads or refuses."""
     budget = max_input_bytes(DEFAULT_MAX_MRREL_BYTES)
-    with _open_regular(path, display) as handle:
+    handle, _ = _open_regular(path, display, budget)
+    with handle:
         head = handle.read(PEEK_BYTES)
         text = head[3:] if head.startswith(b"\xef\xbb\xbf") else head
         complete = text[: text.rfind(b"\n") + 1] if len(head) == PEEK_BYTES else text
@@ -788,9 +904,6 @@ def _stream_mrrel(path: Path, display: str) -> KGEdgeTable | None:
             return None
         if not first or _is_obo(first) or not _is_mrrel(first, display):
             return None
-        size = os.fstat(handle.fileno()).st_size
-        if size > budget:
-            raise InputError(display, None, _describe_budget(budget), f"{size:,} bytes")
         handle.seek(len(head) - len(text))
         return _read_mrrel(_line_aligned_reads(handle, display, budget), display, checked=False)
 
@@ -1188,33 +1301,65 @@ def read_runs(source: Source, name: str | None = None,
 
     The lines are parsed as columns (pyarrow) and checked as arrays, so a depth-1000 run of
     10 million lines takes seconds; the first offending line is named as a line-by-line
-    reading would name it. ``progress(fraction, message)`` is called while reading.
+    reading would name it. A TREC run is read :data:`RUN_PIECE_BYTES` at a time, each piece
+    kept only as integer codes, so a path's text is never in memory whole (CSV runs are read
+    whole). ``progress(fraction, message)`` is called while reading.
 
     >>> runs = read_runs(b"q1 Q0 d2 2 0.5 sysA\\nq1 Q0 d1 1 0.9 sysA\\nq1 Q0 d1 1 0.2 sysB\\n", "ab.trec")
     >>> [(run.name, dict(run.rankings)) for run in runs]
     [('sysA', {'q1': ('d1', 'd2')}), ('sysB', {'q1': ('d1',)})]
     """
-    data, display = read_checked_bytes(source, name, DEFAULT_MAX_RUN_BYTES)
-    first_line, first = _first_line_of(data)
-    is_csv = "," in first and len(first.split()) < 6
-    if not is_csv and len(first.split()) < 6:
-        _check_delimiter(first, first_line, display, (",", " ", "\t"),
-                         "TREC 'qid Q0 docid rank score tag' or CSV 'query_id,image_id,rank[,score]'")
+    display, size, pieces = _checked_pieces(source, name, DEFAULT_MAX_RUN_BYTES, RUN_PIECE_BYTES)
+    try:
+        # The first piece holding a non-blank line tells the format.
+        seen: list[Piece] = []
+        first_line, first = 0, ""
+        for piece, line, line_feeds in pieces:
+            seen.append((piece, line, line_feeds))
+            number, first = _first_line_of(piece)
+            if number:
+                first_line = line + number - 1
+                break
+        is_csv = "," in first and len(first.split()) < 6
+        if not is_csv and len(first.split()) < 6:
+            _check_delimiter(first, first_line, display, (",", " ", "\t"),
+                             "TREC 'qid Q0 docid rank score tag' or CSV 'query_id,image_id,rank[,score]'")
 
-    def reading(fraction: float) -> None:
-        if progress is not None:
-            progress(0.9 * fraction, f"Reading {display}")
+        def reading(done: int, length: int, fraction: float) -> None:
+            if progress is not None:
+                progress(0.9 * min(1.0, (done + fraction * length) / max(size, 1)), f"Reading {display}")
 
-    if is_csv:
-        columns = _csv_run_columns(data, display, Path(display).stem, reading)
-    else:
-        columns = _trec_run_columns(data, display, reading)
+        if is_csv:
+            # CSV runs (a quoted field may span lines) are read whole; TREC runs below, a piece at a time.
+            data = b"".join([piece for piece, _, _ in seen] + [piece for piece, _, _ in pieces])
+            seen.clear()
+            columns = _csv_run_columns(data, display, Path(display).stem, partial(reading, 0, size))
+            del data
+        else:
+            parts, done = [], 0
+            for piece, line, line_feeds in chain(_drained(seen), pieces):
+                parts.append(_trec_run_columns(piece, display, partial(reading, done, len(piece)), line,
+                                               line_feeds + (not piece.endswith(b"\n"))))
+                done += len(piece)
+                del piece  # the next piece is read while only the columns of this one are kept
+            columns = _joined_run_columns(parts)
+            del parts
+    except InputError:
+        for _ in pieces:  # as when the whole file is read first: a byte that is not text anywhere comes first
+            pass
+        raise
     if progress is not None:
         progress(0.9, f"Checking and ordering {display}")
     runs = _runs_from_columns(columns, display)
     if progress is not None:
         progress(1.0, f"Read {display}")
     return runs
+
+
+def _drained(items: list) -> Iterator:
+    """The items of a list, each removed from it as it is handed out (so that it can be freed after use)."""
+    while items:
+        yield items.pop(0)
 
 
 def read_run(source: Source, name: str | None = None,
@@ -1290,37 +1435,41 @@ class _RunColumns:
     """The lines of a run file as arrays, one row per line, and how to name a row's line."""
 
     tags: np.ndarray
-    tag_names: list[str]
+    tag_names: list[str] | pa.Array  # an Arrow array for one piece of a TREC run, until the pieces are joined
     queries: np.ndarray
-    query_names: list[str]
+    query_names: list[str] | pa.Array
     documents: np.ndarray
-    document_names: list[str]
+    document_names: list[str] | pa.Array
     ranks: np.ndarray
     scores: np.ndarray
     line_of_rows: Callable[[np.ndarray], np.ndarray]
 
 
-def _trec_run_columns(data: bytes, display: str, progress: Callable[[float], None]) -> _RunColumns:
-    """TREC lines as columns. Files as TREC tools write them (single spaces, LF or CRLF breaks) are parsed
-    as they are; any other whitespace is first collapsed as ``str.split()`` sees it."""
+def _trec_run_columns(data: bytes, display: str, progress: Callable[[float], None], first_line: int = 1,
+                      line_count: int | None = None) -> _RunColumns:
+    """TREC lines as columns (``data`` begins on line ``first_line`` and holds ``line_count`` lines).
+
+    Files as TREC tools write them (single spaces, LF or CRLF breaks) are parsed as they are; any other
+    whitespace is first collapsed as ``str.split()`` sees it."""
     if b"\r" not in data or data.count(b"\r") == data.count(b"\r\n"):
-        columns = _trec_columns_of(data, data, display, progress, collapsed=False)
+        columns = _trec_columns_of(data, data, display, progress, False, first_line, line_count)
         if columns is not None:
             return columns
-    return _trec_columns_of(collapse_whitespace(data), data, display, progress, collapsed=True)
+    return _trec_columns_of(collapse_whitespace(data), data, display, progress, True, first_line, line_count)
 
 
 def _trec_columns_of(text: bytes, original: bytes, display: str, progress: Callable[[float], None] | None,
-                     collapsed: bool) -> _RunColumns | None:
+                     collapsed: bool, first_line: int = 1, line_count: int | None = None) -> _RunColumns | None:
     """Parse ``text`` (``original``, or it with whitespace collapsed); None when ``text`` is not collapsed and
-    holds a line that is not six single-space-separated fields."""
+    holds a line that is not six single-space-separated fields. Names are left as Arrow arrays
+    (:func:`_joined_run_columns` makes them lists), and line numbers need no reference to ``text``."""
     types: dict[str, pa.DataType] = dict.fromkeys(("qid", "q0", "docid", "rank", "tag"), DICTIONARY)
     types["score"] = pa.string() if collapsed else pa.float64()
     parsed = parse_pieces(text, RUN_FIELDS, types, " ", progress=progress)
     if parsed.table is None:
         if not collapsed:
             return None
-        _raise_trec_field_count(text, original, display)
+        _raise_trec_field_count(text, original, display, first_line)
     table = parsed.table
     distinct = {field: dictionary_values(table.column(field)) for field in ("qid", "q0", "docid", "rank", "tag")}
     if not collapsed and any(_spaced_or_empty(values).any() for values in distinct.values()):
@@ -1339,13 +1488,74 @@ def _trec_columns_of(text: bytes, original: bytes, display: str, progress: Calla
     for ok, codes in ((rank_ok, rank_codes), (_valid_ids(query_values), queries), (_valid_ids(document_values), documents)):
         if not ok.all():
             suspect |= ~ok[codes]
-    lines = LineIndex(text)
-    original_lines = lines if original is text else LineIndex(original)
+    lines = LineIndex(text, 0, first_line)
+    original_lines = lines if original is text else LineIndex(original, 0, first_line)
     for row in np.flatnonzero(suspect):
         line = int(lines.line_of_rows([row])[0])
         _, _, _, ranks[row], scores[row] = _trec_entry(line, original_lines.text(line), display)
-    return _RunColumns(tags, tag_values.to_pylist(), queries, query_values.to_pylist(), documents,
-                       document_values.to_pylist(), ranks, scores, lines.line_of_rows)
+    if line_count is None:
+        line_count = text.count(b"\n") + (bool(text) and not text.endswith(b"\n"))
+    # Every line a row (the usual case): row r is on line first_line + r; otherwise the kept lines are listed.
+    kept = None if len(ranks) == line_count else lines.kept_lines()
+    return _RunColumns(tags, tag_values, queries, query_values, documents, document_values, ranks, scores,
+                       _LineNumbers([0], [first_line], [kept]))
+
+
+class _LineNumbers:
+    """Row -> line number over runs read a piece at a time: each piece's first row and first line, and the
+    line of each of its rows where blank lines make them differ (None: row r of the piece is on its line r)."""
+
+    def __init__(self, first_rows: list[int], first_lines: list[int], kept: list[np.ndarray | None]):
+        self.first_rows = np.asarray(first_rows, dtype=np.int64)
+        self.first_lines = first_lines
+        self.kept = kept
+
+    def __call__(self, rows) -> np.ndarray:
+        rows = np.asarray(rows, dtype=np.int64)
+        piece = np.searchsorted(self.first_rows, rows, side="right") - 1
+        lines = np.empty(len(rows), dtype=np.int64)
+        for number in np.unique(piece).tolist():
+            chosen = piece == number
+            within = rows[chosen] - self.first_rows[number]
+            kept = self.kept[number]
+            lines[chosen] = within + self.first_lines[number] if kept is None else kept[within]
+        return lines
+
+
+def _joined_codes(parts: list[tuple[np.ndarray, pa.Array]]) -> tuple[np.ndarray, list[str]]:
+    """Codes of pieces, each into its own values, as codes into the values of all pieces (first seen first).
+
+    >>> codes, names = _joined_codes([(np.array([0, 1, 0]), pa.array(["a", "b"])), (np.array([1, 0]), pa.array(["c", "a"]))])
+    >>> codes.tolist(), names
+    ([0, 1, 0, 0, 2], ['a', 'b', 'c'])
+    """
+    if len(parts) == 1:
+        codes, values = parts[0]
+        return codes, values.to_pylist()
+    encoded = pa.concat_arrays([values for _, values in parts]).dictionary_encode()
+    mapping = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False)
+    joined = np.empty(sum(len(codes) for codes, _ in parts), dtype=np.int32)
+    row = offset = 0
+    for codes, values in parts:
+        np.take(mapping[offset:offset + len(values)], codes, out=joined[row:row + len(codes)])
+        row, offset = row + len(codes), offset + len(values)
+    return joined, encoded.dictionary.to_pylist()
+
+
+def _joined_run_columns(parts: list[_RunColumns]) -> _RunColumns:
+    """The columns of a run read a piece at a time, as one (names become lists shared by every piece)."""
+    if not parts:
+        return _RunColumns(*([np.zeros(0, dtype=np.int32), []] * 3), np.zeros(0, dtype=np.int32), np.zeros(0),
+                           _LineNumbers([0], [1], [None]))
+    tags, tag_names = _joined_codes([(part.tags, part.tag_names) for part in parts])
+    queries, query_names = _joined_codes([(part.queries, part.query_names) for part in parts])
+    documents, document_names = _joined_codes([(part.documents, part.document_names) for part in parts])
+    sizes = np.cumsum([0] + [len(part.ranks) for part in parts])
+    lines = _LineNumbers(sizes[:-1].tolist(), [part.line_of_rows.first_lines[0] for part in parts],
+                         [part.line_of_rows.kept[0] for part in parts])
+    return _RunColumns(tags, tag_names, queries, query_names, documents, document_names,
+                       np.concatenate([part.ranks for part in parts]), np.concatenate([part.scores for part in parts]),
+                       lines)
 
 
 def _score_column(column: pa.ChunkedArray, as_text: bool) -> np.ndarray:
@@ -1359,15 +1569,15 @@ def _score_column(column: pa.ChunkedArray, as_text: bool) -> np.ndarray:
     return scores
 
 
-def _raise_trec_field_count(text: bytes, original: bytes, display: str) -> NoReturn:
+def _raise_trec_field_count(text: bytes, original: bytes, display: str, first_line: int = 1) -> NoReturn:
     """Name the first line of collapsed ``text`` without six fields, after the errors of the lines before it."""
-    lines = LineIndex(text)
+    lines = LineIndex(text, 0, first_line)
     counts = lines.field_counts(ord(" "))
-    line = int(np.flatnonzero((counts != 0) & (counts != 6))[0]) + 1
-    start = lines.line_start(line)
+    index = int(np.flatnonzero((counts != 0) & (counts != 6))[0])
+    start = lines.line_start(first_line + index)
     if start:
-        _trec_columns_of(text[:start], original, display, None, collapsed=True)
-    raise InputError(display, line, TREC_SHAPE, f"{counts[line - 1]} fields")
+        _trec_columns_of(text[:start], original, display, None, collapsed=True, first_line=first_line)
+    raise InputError(display, first_line + index, TREC_SHAPE, f"{counts[index]} fields")
 
 
 def _csv_run_columns(data: bytes, display: str, system: str, progress: Callable[[float], None]) -> _RunColumns:

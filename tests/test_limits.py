@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from evalcore.errors import CBIRLensError, InputError
-from evalcore.readers import MAX_CONCEPTS_PER_IMAGE, read_concepts
+from evalcore.readers import DEFAULT_MAX_RUN_BYTES, MAX_CONCEPTS_PER_IMAGE, read_concepts
 from pages.common import read_image_zip, thumbnail
 
 from .conftest import ROOT
@@ -56,6 +56,11 @@ def test_too_many_concepts_per_image_is_reported():
     assert error.value.line == 2
 
 
-def test_upload_size_is_capped_in_streamlit_config():
+# A depth-1000 run over ROCOv2 test with 20-character tags and 18-character scores: 9,927,000 lines of 96 bytes.
+LONG_DEPTH_1000_RUN_BYTES = 9_927_000 * 96
+
+
+def test_upload_size_fits_a_depth_1000_run_and_stays_within_the_run_budget():
     config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
-    assert 0 < config["server"]["maxUploadSize"] <= 1024
+    limit = config["server"]["maxUploadSize"] << 20  # Streamlit's limit is in MiB
+    assert LONG_DEPTH_1000_RUN_BYTES < limit < min(DEFAULT_MAX_RUN_BYTES, 1 << 31)
