@@ -14,12 +14,13 @@ never loads it.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .errors import CBIRLensError, ParameterError
@@ -40,7 +41,7 @@ class BlockExecutor(Protocol):
              progress: Callable[[float], None] | None = None) -> list[Summary]: ...
 
 
-@contextmanager
+@contextlib.contextmanager
 def blas_single_thread() -> Iterator[None]:
     """BLAS limited to one thread for the duration (the engine parallelises over blocks instead)."""
     from threadpoolctl import threadpool_limits
@@ -76,22 +77,41 @@ def summarise_chunk(work: BlockWork, chunk: Sequence[tuple[int, int]], k: int, t
                     ) -> list[Summary]:
     """One task: the summaries of a chunk of consecutive blocks, one block at a time (so a worker's memory
     holds one block); the function every worker runs."""
-    _limit_blas_once()
+    _prepare_worker_once()
     return [work.summarise(start, stop, k, threshold, depth) for start, stop in chunk]
 
 
-_BLAS_LIMITED = False
+_WORKER_PREPARED = False
+# glibc's mallopt parameters: large arrays from the heap up to the largest mmap threshold glibc allows (32 MiB on
+# 64-bit), and the freed top of the heap kept up to 256 MiB, as glibc's own dynamic thresholds would do.
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+_MMAP_THRESHOLD, _TRIM_THRESHOLD = 32 << 20, 256 << 20
 
 
-def _limit_blas_once() -> None:
-    """A worker's BLAS at one thread: its parallelism is the workers (Dask's nanny sets this through the
-    environment; a worker started otherwise may not)."""
-    global _BLAS_LIMITED
-    if not _BLAS_LIMITED:
-        from threadpoolctl import threadpool_limits
+def _prepare_worker_once() -> None:
+    """A worker's BLAS at one thread (its parallelism is the workers; Dask's nanny sets this through the
+    environment, a worker started otherwise may not), and its allocator set to reuse freed memory.
 
-        threadpool_limits(1, user_api="blas")
-        _BLAS_LIMITED = True
+    Dask's nanny starts workers with ``MALLOC_TRIM_THRESHOLD_=65536``, which also switches off glibc's
+    dynamic mmap threshold: every array over 128 KiB is then mapped and unmapped afresh, and a block's
+    arrays are page-faulted in again and again. Measured on ROCOv2 test, that made a worker's blocks
+    2.1x slower than the same blocks in a plain process; ``mallopt`` restores the plain speed.
+    """
+    global _WORKER_PREPARED
+    if _WORKER_PREPARED:
+        return
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(1, user_api="blas")
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import ctypes.util
+
+        with contextlib.suppress(OSError, AttributeError):  # not glibc (e.g. musl): leave the allocator alone
+            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+            libc.mallopt(_M_MMAP_THRESHOLD, _MMAP_THRESHOLD)
+            libc.mallopt(_M_TRIM_THRESHOLD, _TRIM_THRESHOLD)
+    _WORKER_PREPARED = True
 
 
 def _collect(chunks: list[list[tuple[int, int]]], done_in_order: Iterator[tuple[int, list[Summary]]],
@@ -116,7 +136,7 @@ def _install(work: BlockWork) -> None:
     """Process-pool initializer: keep the pass's work for every task of this process."""
     global _INSTALLED
     _INSTALLED = work
-    _limit_blas_once()
+    _prepare_worker_once()
 
 
 def _summarise_installed(chunk: Sequence[tuple[int, int]], k: int, threshold: float, depth: int) -> list[Summary]:
@@ -173,7 +193,7 @@ class DaskCluster:
     def __repr__(self) -> str:
         return f"DaskCluster({self.client!r})"
 
-    @contextmanager
+    @contextlib.contextmanager
     def _connected(self) -> Iterator[Any]:
         if not isinstance(self.client, str):
             yield self.client
