@@ -300,7 +300,8 @@ def command_evaluate(args: argparse.Namespace) -> None:
     kg = _kg(args)
     labels = load_labels(args.labels, concepts) if args.labels else None
     runs = [run for group in args.run for path in group for run in read_runs(path)]
-    evaluator = Evaluator(concepts, kg, args.kg_mode, labels, qrels=qrels, backend=args.backend, device=args.device, **_scale(args))
+    evaluator = Evaluator(concepts, kg, args.kg_mode, labels, qrels=qrels, backend=args.backend, device=args.device,
+                          **_scale(args))
     measure = _measure(args) if qrels is None else None
     if qrels is not None:
         metric_names = args.metrics or qrels_metric_names(args.k, evaluator.label_targets())

@@ -554,7 +554,7 @@ def _concepts_by_columns(data: bytes, display: str, tab: bool) -> ConceptSets | 
     else:
         if b'"' in data:
             return None
-        text = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n") if b"\r" in data else data
+        text = _universal_newlines(data)
     lines = line_column(text)
     if lines is None:
         return None
@@ -684,11 +684,19 @@ def _pair_row(fields: list[str], display: str, line: int) -> tuple[int, str, str
 _ID = r"[!#-+\--~]{1,300}"  # an image ID of printable ASCII without quote, space or comma
 
 
+def _universal_newlines(data: bytes) -> bytes:
+    """``data`` with CR LF and lone CR line breaks written as LF, as Python's universal newlines read them.
+
+    >>> _universal_newlines(b"a\\r\\nb\\rc\\n")
+    b'a\\nb\\nc\\n'
+    """
+    return data.replace(b"\r\n", b"\n").replace(b"\r", b"\n") if b"\r" in data else data
+
+
 def _pairs_by_columns(data: bytes, display: str) -> list[tuple[int, str, str]] | None:
     if b'"' in data:
         return None
-    text = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n") if b"\r" in data else data
-    lines = line_column(text)
+    lines = line_column(_universal_newlines(data))
     if lines is None:
         return None
     column, index = lines
@@ -794,8 +802,7 @@ def _usual_and_scanned(column: pa.ChunkedArray, index: LineIndex, pattern: str, 
 
 
 def _names_by_columns(data: bytes, display: str) -> dict[str, str] | None:
-    text = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n") if b"\r" in data else data
-    lines = line_column(text)
+    lines = line_column(_universal_newlines(data))
     if lines is None:
         return None
     column, index = lines
@@ -975,8 +982,7 @@ def _edges_by_lines(text: str, display: str, delimiter: str) -> list[tuple[str, 
 def _edges_by_columns(data: bytes, display: str, delimiter: str) -> list[tuple[str, str, str]] | None:
     if b'"' in data:
         return None
-    text = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n") if b"\r" in data else data
-    lines = line_column(text)
+    lines = line_column(_universal_newlines(data))
     if lines is None:
         return None
     column, index = lines
@@ -1582,7 +1588,7 @@ def _raise_trec_field_count(text: bytes, original: bytes, display: str, first_li
 
 def _csv_run_columns(data: bytes, display: str, system: str, progress: Callable[[float], None]) -> _RunColumns:
     """CSV run rows as columns; files with quotes, ragged rows or padded values are read line by line."""
-    text = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n") if b"\r" in data else data
+    text = _universal_newlines(data)
     first_line, first, after_first = _first_line_span(text)
     first_fields = _csv_line(first, first_line, display) if first else None
     columns = _csv_run_header(first_fields) if first_fields else None
