@@ -70,8 +70,9 @@ def sidebar() -> None:
 
 navigation = st.navigation(PAGES)
 sidebar()
-# Filled after the page has run, so that it names the backend of this run's ranking passes.
+# Filled after the page has run, so that it names the backend of this run's ranking passes (for researchers:
+# to a clinician it is jargon).
 engine_slot = st.sidebar.empty()
 navigation.run()
-if (note := engine_note()) is not None:
+if audience() == "researcher" and (note := engine_note()) is not None:
     engine_slot.caption(note)
