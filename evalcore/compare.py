@@ -80,19 +80,35 @@ def randomization_test(a: np.ndarray, b: np.ndarray, samples: int = RANDOMIZATIO
     >>> randomization_test(np.zeros(5), np.zeros(5))
     1.0
     """
-    a, b = _paired(a, b)
-    differences = a - b
-    if len(differences) == 0:
-        return float("nan")
-    observed = abs(differences.mean())
-    rng = np.random.default_rng(seed)
-    extreme = 0
-    for start in range(0, samples, 512):
-        count = min(512, samples - start)
-        signs = rng.integers(0, 2, size=(count, len(differences)), dtype=np.int8) * 2 - 1
-        permuted = np.abs(signs @ differences) / len(differences)
-        extreme += int((permuted >= observed - 1e-12).sum())
-    return (1 + extreme) / (1 + samples)
+    return randomization_tests([(a, b)], samples, seed)[0]
+
+
+def randomization_tests(pairs: Sequence[tuple[np.ndarray, np.ndarray]], samples: int = RANDOMIZATION_SAMPLES,
+                        seed: int = 0) -> list[float]:
+    """:func:`randomization_test` of each (a, b) pair, each with the same p-value as alone.
+
+    The swaps depend only on the seed and the number of paired queries, so pairs with as many queries share each
+    drawn sign matrix: comparing several systems draws it once instead of once per pair.
+
+    >>> randomization_tests([(np.zeros(5), np.zeros(5)), (np.ones(3), np.zeros(3))], samples=15)
+    [1.0, 0.375]
+    """
+    differences = [a - b for a, b in (_paired(a, b) for a, b in pairs)]
+    p_values = [float("nan")] * len(pairs)
+    for length in sorted({len(d) for d in differences if len(d)}):
+        members = [i for i, d in enumerate(differences) if len(d) == length]
+        observed = [abs(differences[i].mean()) for i in members]
+        extreme = [0] * len(members)
+        rng = np.random.default_rng(seed)
+        for start in range(0, samples, 512):
+            count = min(512, samples - start)
+            signs = (rng.integers(0, 2, size=(count, length), dtype=np.int8) * 2 - 1).astype(np.float64)
+            for position, i in enumerate(members):
+                permuted = np.abs(signs @ differences[i]) / length
+                extreme[position] += int((permuted >= observed[position] - 1e-12).sum())
+        for position, i in enumerate(members):
+            p_values[i] = (1 + extreme[position]) / (1 + samples)
+    return p_values
 
 
 def paired_t_test(a: np.ndarray, b: np.ndarray) -> float:
@@ -151,14 +167,16 @@ def compare_systems(per_query: Mapping[str, Mapping[str, float]], samples: int =
     ``per_query[system][query_id]`` is a metric value (NaN = excluded).
     """
     names = list(per_query)
-    raw = []
+    paired = []
     for a, b in combinations(names, 2):
         shared = sorted(set(per_query[a]) & set(per_query[b]))
-        va = np.array([per_query[a][q] for q in shared], dtype=np.float64)
-        vb = np.array([per_query[b][q] for q in shared], dtype=np.float64)
+        paired.append((np.array([per_query[a][q] for q in shared], dtype=np.float64),
+                       np.array([per_query[b][q] for q in shared], dtype=np.float64)))
+    p_random = randomization_tests(paired, samples, seed)
+    raw = []
+    for (a, b), (va, vb), p in zip(combinations(names, 2), paired, p_random):
         pa, pb = _paired(va, vb)
-        raw.append((a, b, float((pa - pb).mean()) if len(pa) else float("nan"),
-                    randomization_test(va, vb, samples, seed), paired_t_test(va, vb), len(pa)))
+        raw.append((a, b, float((pa - pb).mean()) if len(pa) else float("nan"), p, paired_t_test(va, vb), len(pa)))
     holm_random = holm([r[3] if np.isfinite(r[3]) else 1.0 for r in raw]) if raw else []
     holm_t = holm([r[4] if np.isfinite(r[4]) else 1.0 for r in raw]) if raw else []
     return [PairComparison(a, b, d, pr, pt, hr, ht, q)

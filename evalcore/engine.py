@@ -161,6 +161,19 @@ class CodeLayout:
         return counts, feasible
 
 
+def codes_give(plan: CountPlan, measure: MeasureSpec) -> bool:
+    """Whether codes of ``plan`` give ``measure``'s values: those of its own plan, or, for a measure of intersection
+    and union only (IoU, Dice), those of a plan with one near-match level and nothing else (its digit is ignored).
+
+    >>> from evalcore.measures import measure_spec
+    >>> codes_give(CountPlan(levels=(1,)), measure_spec("iou")), codes_give(CountPlan(), measure_spec("nn-iou"))
+    (True, False)
+    """
+    own = measure.plan()
+    return plan == own or (own == CountPlan() and len(plan.levels) == 1
+                           and not (plan.split or plan.query_size or plan.credit_hops))
+
+
 def _values_of_codes(layout: CodeLayout, plan: CountPlan, measure: MeasureSpec, codes: np.ndarray) -> np.ndarray:
     """Relevance of each code under ``measure``; 0 for codes no pair can have."""
     counts, feasible = layout.counts(codes, plan)
@@ -564,8 +577,7 @@ class PairwiseEngine:
         blocks = len(range(0, self.size, self.block_size))
         with self._lock:
             for cached, codes in reversed(self._code_cache.items()):
-                if (len(cached.levels) == 1 and not (cached.split or cached.query_size or cached.credit_hops)
-                        and len(codes) == blocks):
+                if codes_give(cached, measure) and len(codes) == blocks:
                     return cached
         return plan
 
@@ -736,22 +748,40 @@ class PairwiseEngine:
         (after a pool summary or a ranking), otherwise counted from the sparse rows.
         """
         measure = self.resolve(measure)
+        found = self.pair_codes(measure, query_rows, candidate_rows)
+        if found is not None:
+            return self.values_of_pair_codes(measure, *found)
         state = self._state(measure.plan())
+        return np.asarray(measure.value(self.counts_of_pairs(state.plan, query_rows, candidate_rows)), dtype=np.float64)
+
+    def pair_codes(self, measure: MeasureSpec | str, query_rows: np.ndarray, candidate_rows: np.ndarray
+                   ) -> tuple[CountPlan, np.ndarray] | None:
+        """The plan whose codes give ``measure``'s values (:meth:`_plan_of`) and the codes of explicit (query,
+        candidate) pairs under it, read from the cached codes of the whole pool; None when the pool is not coded
+        for that plan. A caller scoring the same pairs under several alphas keeps the codes and only looks the
+        values up again (:meth:`values_of_pair_codes`)."""
+        state = self._state(self._plan_of(self.resolve(measure)))
         cached = self._code_cache.get(state.plan, {})
         starts = [start for start, _ in self.blocks()]
+        if not starts or not all(start in cached for start in starts):
+            return None
         query_rows, candidate_rows = np.asarray(query_rows), np.asarray(candidate_rows)
-        if starts and all(start in cached for start in starts):
-            order = np.argsort(query_rows, kind="stable")
-            bounds = np.searchsorted(query_rows[order], starts + [self.size])
-            codes = np.zeros(len(query_rows), dtype=np.int64)
-            for start, low, high in zip(starts, bounds[:-1], bounds[1:]):
-                chosen = order[low:high]
-                codes[chosen] = cached[start][query_rows[chosen] - start, candidate_rows[chosen]]
-            if state.lookup:
-                table, values = self._table(state, measure)
-                return values[table[codes]]
-            return _values_of_codes(state.layout, state.plan, measure, codes)
-        return np.asarray(measure.value(self.counts_of_pairs(state.plan, query_rows, candidate_rows)), dtype=np.float64)
+        order = np.argsort(query_rows, kind="stable")
+        bounds = np.searchsorted(query_rows[order], starts + [self.size])
+        codes = np.zeros(len(query_rows), dtype=np.int64)
+        for start, low, high in zip(starts, bounds[:-1], bounds[1:]):
+            chosen = order[low:high]
+            codes[chosen] = cached[start][query_rows[chosen] - start, candidate_rows[chosen]]
+        return state.plan, codes
+
+    def values_of_pair_codes(self, measure: MeasureSpec | str, plan: CountPlan, codes: np.ndarray) -> np.ndarray:
+        """``measure``'s values of codes of ``plan`` (from :meth:`pair_codes`; :func:`codes_give` must hold)."""
+        measure = self.resolve(measure)
+        state = self._state(plan)
+        if state.lookup:
+            table, values = self._table(state, measure)
+            return values[table[codes]]
+        return _values_of_codes(state.layout, state.plan, measure, codes)
 
     def relevance_of_pairs(self, query_rows: np.ndarray, candidate_rows: np.ndarray, alpha: float, n: int
                            ) -> np.ndarray:

@@ -27,11 +27,11 @@ import pandas as pd
 
 from .array_backend import check_backend
 from .data import ConceptSets, ImageLabels, RankedLists, Run
-from .engine import DEFAULT_MEMORY_PER_WORKER, PairwiseEngine, PoolSummary
+from .engine import DEFAULT_MEMORY_PER_WORKER, PairwiseEngine, PoolSummary, codes_give
 from .errors import CBIRLensError, InputError, ParameterError
 from .executors import executor_for
 from .kg import KnowledgeGraph, check_hops_and_mode
-from .measures import MEASURES, MeasureSpec, measure_spec, parse_measure
+from .measures import MEASURES, CountPlan, MeasureSpec, measure_spec, parse_measure
 from .metrics import GAINS, MetricInputs, MetricSpec, parse_metric
 from .readers import Qrels
 from .relevance import check_alpha
@@ -341,6 +341,7 @@ class Evaluator:
         self._summaries: dict[tuple, PoolSummary] = {}
         self._rankings: OrderedDict[tuple, AlignedRun] = OrderedDict()  # oldest first
         self._aligned: dict[int, tuple[weakref.ref, int, AlignedRun]] = {}  # id(run) -> (run, depth, aligned)
+        self._per_run: dict[tuple[int, int], tuple[weakref.ref, weakref.ref, dict[str, Any]]] = {}
 
     def label_targets(self) -> list[str]:
         kinds = [k for k in ("modality", "organ") if k in self.masks]
@@ -402,16 +403,43 @@ class Evaluator:
         return self.relevance_by(aligned, {m: self._measure_for(m, alpha, n, None) for m in measures})
 
     def relevance_by(self, aligned: AlignedRun, measures: dict[str, MeasureSpec]) -> dict[str, np.ndarray]:
-        """Graded relevance of every retrieved item under each measure (0 for unknown IDs and padding)."""
+        """Graded relevance of every retrieved item under each measure (0 for unknown IDs and padding).
+
+        The codes of the run's pairs are kept while its arrays live: a dashboard re-scores the same runs at every
+        alpha, and for a plan already read only the values are looked up again.
+        """
         valid = aligned.documents >= 0
         rows = np.broadcast_to(aligned.query_rows[:, None], aligned.documents.shape)[valid]
         columns = aligned.documents[valid]
+        kept: dict[CountPlan, np.ndarray] = self._kept_for(aligned).setdefault("codes", {})
+        resolved = {key: self.engine.resolve(spec) for key, spec in measures.items()}
         result = {}
-        for key, spec in measures.items():
+        # Measures with a near-match digit first: IoU then reads the codes they leave.
+        for key in sorted(resolved, key=lambda key: resolved[key].plan() == CountPlan()):
+            spec = resolved[key]
+            plan = next((plan for plan in kept if codes_give(plan, spec)), None)
+            if plan is None:
+                found = self.engine.pair_codes(spec, rows, columns)
+                if found is not None:
+                    plan, kept[found[0]] = found
             values = np.zeros(aligned.documents.shape)
-            values[valid] = self.engine.relevance_of_pairs_by(spec, rows, columns)
+            values[valid] = (self.engine.values_of_pair_codes(spec, plan, kept[plan]) if plan is not None
+                             else self.engine.relevance_of_pairs_by(spec, rows, columns))
             result[key] = values
-        return result
+        return {key: result[key] for key in measures}
+
+    def _kept_for(self, aligned: AlignedRun) -> dict[str, Any]:
+        """What this evaluator keeps about an aligned run while its arrays live (keyed by the arrays, which a kept
+        ranking shares between the copies it returns)."""
+        key = (id(aligned.query_rows), id(aligned.documents))
+        kept = self._per_run.get(key)
+        if kept is not None and kept[0]() is aligned.query_rows and kept[1]() is aligned.documents:
+            return kept[2]
+        for old in [old for old, (rows, documents, _) in list(self._per_run.items())
+                    if rows() is None or documents() is None]:
+            self._per_run.pop(old, None)
+        self._per_run[key] = (weakref.ref(aligned.query_rows), weakref.ref(aligned.documents), {})
+        return self._per_run[key][2]
 
     @staticmethod
     def _measure_for(key: str, alpha: float, n: int, chosen: MeasureSpec | None) -> MeasureSpec:

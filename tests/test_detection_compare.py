@@ -102,3 +102,19 @@ def test_holm_bootstrap_and_tests():
     by_pair = {(c.system_a, c.system_b): c for c in comparisons}
     assert by_pair[("B", "C")].p_randomization == 1.0
     assert by_pair[("A", "B")].p_randomization_holm <= 3 * by_pair[("A", "B")].p_randomization + 1e-12
+
+
+def test_pairs_sharing_the_drawn_signs_get_the_p_value_each_gets_alone():
+    """compare_systems draws each sign matrix once for all pairs with as many paired queries; every p-value is
+    still the one randomization_test gives that pair alone, with NaNs making pairs of different lengths."""
+    rng = np.random.default_rng(11)
+    queries = [f"q{i}" for i in range(300)]
+    per_query = {name: dict(zip(queries, rng.integers(0, 4, 300) / 4 + shift))
+                 for name, shift in (("A", 0.0), ("B", 0.05), ("C", 0.0), ("D", 0.02))}
+    per_query["D"]["q7"] = per_query["D"]["q9"] = float("nan")  # pairs with D have 298 queries
+    in_order = sorted(queries)  # as compare_systems pairs them: the swaps are drawn per position
+    for comparison in compare_systems(per_query, samples=1500, seed=3):
+        a = np.array([per_query[comparison.system_a][q] for q in in_order])
+        b = np.array([per_query[comparison.system_b][q] for q in in_order])
+        assert comparison.p_randomization == randomization_test(a, b, samples=1500, seed=3)
+        assert comparison.queries == (298 if "D" in (comparison.system_a, comparison.system_b) else 300)

@@ -48,3 +48,28 @@ def test_a_measure_without_near_matches_sees_none_in_reused_codes(monkeypatch):
     assert engine._plan_of(MeasureSpec("probe")) != CountPlan()
     cold = PairwiseEngine(concepts, kg=kg, block_size=16)
     assert np.array_equal(engine.relevance_by(MeasureSpec("probe")), cold.relevance_by(MeasureSpec("probe")))
+
+
+@pytest.mark.parametrize("seed", [6, 7])
+def test_a_run_rescored_at_other_alphas_reads_its_kept_codes_exactly(seed):
+    """Evaluator.relevance_by keeps the codes of a run's pairs: re-scoring it at other alphas (as the dashboard's
+    slider does) looks the values up again and equals scoring pair by pair on an evaluator that kept nothing."""
+    from evalcore.evaluation import AlignedRun, Evaluator
+
+    concepts, kg = random_world(seed, images=60)
+    rng = np.random.default_rng(seed)
+    documents = rng.integers(-1, len(concepts), size=(len(concepts), 12))
+    run = AlignedRun.over_pool("random", documents)
+    warm = Evaluator(concepts, kg=kg)
+    warm.engine.rank_by(measure_spec("nn-iou", alpha=0.5, n=1), 5)  # the pool is coded, as after a ranking
+    warm.engine.rank_by(measure_spec("iou"), 5)
+    for alpha in (0.5, 0.2, 0.9):
+        measures = {"iou": measure_spec("iou"), "nn-iou": measure_spec("nn-iou", alpha=alpha, n=1)}
+        kept = warm.relevance_by(run, measures)
+        fresh = Evaluator(concepts, kg=kg).relevance_by(run, measures)  # nothing coded: counted from sparse rows
+        for key in measures:
+            assert np.array_equal(kept[key], fresh[key]), (alpha, key)
+    codes = warm._kept_for(run)["codes"]
+    assert list(codes) == [CountPlan(levels=(1,))]  # IoU read the codes nn-IoU left: one gather per run
+    assert warm._kept_for(AlignedRun("copy", run.query_rows, run.documents, run.counts)) is warm._kept_for(run)
+    assert warm._kept_for(AlignedRun.over_pool("other", documents.copy())) == {}
