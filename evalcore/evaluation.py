@@ -577,7 +577,15 @@ class Evaluator:
         return aligned
 
     def _label_matches(self, aligned: AlignedRun) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
-        """Label matches of every retrieved item; a query row of -1 (no concept set) has no label."""
+        """Label matches of every retrieved item; a query row of -1 (no concept set) has no label.
+
+        Kept while the run's arrays live: they do not depend on alpha or n."""
+        kept = self._kept_for(aligned)
+        if "labels" not in kept:
+            kept["labels"] = self._label_matches_of(aligned)
+        return kept["labels"]
+
+    def _label_matches_of(self, aligned: AlignedRun) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
         matches, present = {}, {}
         valid = aligned.documents >= 0
         safe_documents = np.where(valid, aligned.documents, 0)

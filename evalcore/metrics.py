@@ -255,16 +255,29 @@ def err_batch(relevances: np.ndarray, k: int) -> np.ndarray:
 
 
 def cag_batch(relevances: np.ndarray, discounts: np.ndarray, window: int = CAG_WINDOW) -> np.ndarray:
+    """Vectorised :func:`context_aware_gain` over the first ``len(discounts)`` ranks."""
+    return cag_of_windows(cag_windows(relevances, len(discounts), window), discounts, window)
+
+
+def cag_windows(relevances: np.ndarray, width: int, window: int = CAG_WINDOW) -> np.ndarray:
+    """The window sums ``w g(k)`` of :func:`context_aware_gain` for ranks 1..width, ranks as rows (width x Q).
+
+    Each row depends only on the ranks up to it, so the first K rows of a wider array are exactly those of width K:
+    CAG at every cut-off can share one array (:meth:`MetricInputs.cag_windows`).
+    """
     # Ranks as rows (k x Q): the running max and sum then sweep whole contiguous rows instead of striding.
-    k = len(discounts)
-    rel = np.ascontiguousarray(_pad(relevances[:, :k], k).T)
+    rel = np.ascontiguousarray(_pad(relevances[:, :width], width).T)
     best = np.maximum.accumulate(rel, axis=0)
     adjusted = np.divide(rel * rel, best, out=np.zeros_like(rel), where=best > 0)
-    cumulative = np.zeros((k + 1, rel.shape[1]))
+    cumulative = np.zeros((width + 1, rel.shape[1]))
     np.cumsum(adjusted, axis=0, out=cumulative[1:])
-    ends = np.arange(1, k + 1)
-    windows = cumulative[ends] - cumulative[np.maximum(0, ends - window)]
-    return discounts @ (windows / window)
+    ends = np.arange(1, width + 1)
+    return cumulative[ends] - cumulative[np.maximum(0, ends - window)]
+
+
+def cag_of_windows(windows: np.ndarray, discounts: np.ndarray, window: int = CAG_WINDOW) -> np.ndarray:
+    """``sum_k g(k) d(k)`` from :func:`cag_windows` (at least ``len(discounts)`` rows)."""
+    return discounts @ (windows[:len(discounts)] / window)
 
 
 def _pad(values: np.ndarray, width: int) -> np.ndarray:
@@ -291,13 +304,26 @@ class MetricInputs:
     gain: str
     levels: dict[str, float] = field(default_factory=dict)  # relevant = relevance >= level (default: threshold)
     unit_scale: dict[str, float] = field(default_factory=dict)  # relevance / scale lies in [0, 1] (default 1)
+    # Arrays derived from the fields, kept for the metrics that share them (read only; a replaced copy starts empty).
+    derived: dict[tuple[str, str], np.ndarray] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def level(self, measure: str) -> float:
         return self.levels.get(measure, self.threshold)
 
     def unit_relevance(self, measure: str) -> np.ndarray:
         """Relevance read as a probability in [0, 1], as RBP, ERR and CAG need (qrels: grade / highest grade)."""
-        return self.relevance[measure] / self.unit_scale.get(measure, 1.0)
+        if ("unit", measure) not in self.derived:
+            self.derived[("unit", measure)] = self.relevance[measure] / self.unit_scale.get(measure, 1.0)
+        return self.derived[("unit", measure)]
+
+    def cag_windows(self, measure: str, width: int) -> np.ndarray:
+        """:func:`cag_windows` of the unit relevance, computed once at the widest width asked for (or the lists'
+        depth) and shared by CAG at every cut-off and CAG-RBP."""
+        kept = self.derived.get(("cag", measure))
+        if kept is None or len(kept) < width:
+            unit = self.unit_relevance(measure)
+            kept = self.derived[("cag", measure)] = cag_windows(unit, max(width, unit.shape[1]))
+        return kept
 
 
 @dataclass(frozen=True)
@@ -387,11 +413,11 @@ def _graded(measure: str) -> list[MetricFamily]:
                      lambda x, s: err_batch(unit(x), s.k)),
         MetricFamily(f"{prefix}CAG", measure, True,
                      f"Context-Aware Gain of {unit_word} in the top {{k}} (DCG discount)",
-                     lambda x, s: cag_batch(unit(x), dcg_discounts(s.k))),
+                     lambda x, s: cag_of_windows(x.cag_windows(measure, s.k), dcg_discounts(s.k))),
         MetricFamily(f"{prefix}CAG-RBP", measure, False,
                      f"Context-Aware Gain of {unit_word} over the list (RBP discount, p = 0.95)",
-                     lambda x, s: cag_batch(unit(x), (1 - RBP_PERSISTENCE) * np.power(
-                         RBP_PERSISTENCE, np.arange(rel(x).shape[1])))),
+                     lambda x, s: cag_of_windows(x.cag_windows(measure, rel(x).shape[1]), (1 - RBP_PERSISTENCE)
+                                                 * np.power(RBP_PERSISTENCE, np.arange(rel(x).shape[1])))),
         MetricFamily(f"{prefix}AP", measure, True,
                      f"trec_eval map_cut_{{k}}: average precision in the top {{k}} divided by R, {relevant}",
                      lambda x, s: trec_average_precision_batch(binary(x), s.k, x.relevant_in_pool[measure])),

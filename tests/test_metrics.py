@@ -94,3 +94,23 @@ def test_registry_names_round_trip_and_reject_unknown():
     for bad in ["CUI", "nDCG@10", "P@5", "P@5[colour]", "RBP@5", "CUI@0"]:
         with pytest.raises(ParameterError):
             m.parse_metric(bad)
+
+
+def test_cag_at_every_cutoff_shares_one_window_array_exactly():
+    """CAG@K for several K and CAG-RBP read one kept array of window sums (computed at the widest width asked
+    for) and equal cag_batch computed afresh for each, bit for bit; a copy with other relevance keeps nothing."""
+    from dataclasses import replace
+
+    rng = np.random.default_rng(5)
+    rel = np.round(rng.random((40, 12)) * (rng.random((40, 12)) < 0.6), 2)
+    inputs = m.MetricInputs(relevance={"iou": rel}, ideal={"iou": np.sort(rel, axis=1)[:, ::-1]},
+                            relevant_in_pool={"iou": np.full(40, 3)}, label_matches={}, label_present={},
+                            threshold=0.5, gain="linear")
+    rbp = (1 - m.RBP_PERSISTENCE) * np.power(m.RBP_PERSISTENCE, np.arange(12))
+    for name, fresh in (("CAG@30", m.cag_batch(rel, m.dcg_discounts(30))), ("CAG@5", m.cag_batch(rel, m.dcg_discounts(5))),
+                        ("CAG-RBP", m.cag_batch(rel, rbp)), ("CAG@12", m.cag_batch(rel, m.dcg_discounts(12)))):
+        assert np.array_equal(m.parse_metric(name).compute(inputs), fresh), name
+    assert inputs.derived[("cag", "iou")].shape == (30, 40)
+    other = replace(inputs, relevance={"iou": rel[::-1].copy()})
+    assert other.derived == {}
+    assert np.array_equal(m.parse_metric("CAG@5").compute(other), m.cag_batch(rel[::-1], m.dcg_discounts(5)))
