@@ -96,8 +96,9 @@ def child(row: str, device: str, queries_wanted: int, pool_size: int, numpy_quer
     ranker = engine.array_backend
     assert engine.last_pass.backend == "jax", engine.last_pass.text()
     stats = ranker.last_stats
-    memory = ranker.device.memory_stats() or {}
-    peak_device_mb = memory["peak_bytes_in_use"] / 2**20 if "peak_bytes_in_use" in memory else None
+    memory = ranker.device.memory_stats() or {}  # None on the CPU
+    # A stat the allocator does not keep is missing, or -1 through JAX's PJRT C API (the CUDA plugin's path).
+    peak_device_mb = memory["peak_bytes_in_use"] / 2**20 if memory.get("peak_bytes_in_use", -1) >= 0 else None
     peak_process_mb = process_peak_mb()
     tops = peak_int8_tops(ranker.device.device_kind if ranker.kind == "gpu" else "cpu")
     pass_seconds = seconds - built

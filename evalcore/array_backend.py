@@ -80,15 +80,27 @@ def open_backend(backend: str, device: str | None = None, device_memory: int | N
     return importlib.import_module(module_name).JaxRanker(chosen, device_memory)
 
 
-#: Modules of JAX's GPU plugins (the PJRT namespace package and the CUDA plugins), any of which a GPU needs.
+#: Modules of JAX's GPU plugins, any of which a GPU needs: the namespace package ``jax_plugins`` that JAX scans
+#: (``jax-cuda13-pjrt`` 0.11 installs ``jax_plugins.xla_cuda13`` there) and the CUDA kernels' packages
+#: (``jax-cuda13-plugin`` installs ``jax_cuda13_plugin``).
 GPU_PLUGIN_MODULES = ("jax_plugins", "jax_cuda12_plugin", "jax_cuda13_plugin")
+#: JAX's other way to find a plugin: an entry point in this group naming the plugin's module.
+PLUGIN_ENTRY_POINTS = "jax_plugins"
+
+
+def gpu_plugin_installed() -> bool:
+    """Whether a JAX plugin is installed, found by JAX's own two rules (a module, or an entry point)."""
+    if any(importlib.util.find_spec(plugin) is not None for plugin in GPU_PLUGIN_MODULES):
+        return True
+    from importlib.metadata import entry_points
+
+    return bool(entry_points(group=PLUGIN_ENTRY_POINTS))
 
 
 def gpu_available() -> bool:
     """Whether JAX is installed and sees a GPU. JAX is imported only when a GPU plugin for it is installed too
     (JAX finds GPUs through one), so a CPU-only machine with JAX never pays for the import here."""
-    if importlib.util.find_spec("jax") is None or not any(
-            importlib.util.find_spec(plugin) is not None for plugin in GPU_PLUGIN_MODULES):
+    if importlib.util.find_spec("jax") is None or not gpu_plugin_installed():
         return False
     from .jax_backend import visible_gpus
 

@@ -51,12 +51,22 @@ COMPOSITE_BITS = 31
 KEPT_PLANS = 4
 
 
-def visible_gpus() -> list:
-    """JAX's GPU devices; empty where there is none or JAX lacks its CUDA plugin."""
+def platform_devices(platform: str) -> tuple[list, str]:
+    """JAX's devices of a platform (``cpu`` or ``gpu``) and, when it has none, JAX's reason.
+
+    JAX raises RuntimeError for an unknown platform or a plugin that fails to start (which then fails
+    every platform, the CPU too), ValueError for a bad ``XLA_*`` variable and AssertionError when
+    ``JAX_PLATFORMS`` names no platform present, by version: each means no device of that platform here.
+    """
     try:
-        return jax.devices("gpu")
-    except (RuntimeError, ValueError):  # "Unknown backend" / no platform initialised, by JAX version
-        return []
+        return list(jax.devices(platform)), ""
+    except Exception as error:  # see above: JAX's startup raises several types
+        return [], f"{type(error).__name__}: {error}".rstrip(": ")
+
+
+def visible_gpus() -> list:
+    """JAX's GPU devices; empty where there is none, JAX lacks its CUDA plugin or the plugin fails to start."""
+    return platform_devices("gpu")[0]
 
 
 def round_up(value: int, multiple: int) -> int:
@@ -172,12 +182,22 @@ class JaxRanker:
     name = "jax"
 
     def __init__(self, device: str | None, device_memory: int | None = None):
-        gpus = visible_gpus()
-        if device == "gpu" and not gpus:
-            raise ParameterError("--device gpu: JAX sees no GPU (jax.devices('gpu') is empty); install JAX with its "
-                                 "CUDA plugin on a GPU machine, or use --device cpu")
-        self.device = gpus[0] if gpus and device != "cpu" else jax.devices("cpu")[0]
-        self.kind = "gpu" if self.device in gpus else "cpu"
+        gpus, gpu_failure = platform_devices("gpu")
+        if gpus and device != "cpu":
+            self.device, self.kind = gpus[0], "gpu"
+        else:
+            cpus, cpu_failure = platform_devices("cpu")
+            if device == "gpu":
+                # JAX without its CUDA plugin still has the CPU; with neither, JAX itself did not start.
+                raise ParameterError(
+                    "--device gpu: JAX sees no GPU (jax.devices('gpu') is empty); install JAX with its CUDA plugin on "
+                    "a GPU machine, or use --device cpu" if cpus else
+                    f"--device gpu: JAX could not start ({gpu_failure}); fix its CUDA plugin or JAX_PLATFORMS, or use "
+                    "--device cpu with JAX_PLATFORMS=cpu")
+            if not cpus:
+                raise ParameterError(f"--backend jax: JAX has no CPU device ({cpu_failure}); run with JAX_PLATFORMS=cpu "
+                                     "(or unset it), or fix the GPU plugin that fails to start")
+            self.device, self.kind = cpus[0], "cpu"
         self.device_memory = device_memory
         self._operands: OrderedDict[object, _Operands] = OrderedDict()
         self.last_stats: dict[str, object] = {}  # shapes and integer operations of the last pass, for benchmarks
@@ -192,8 +212,10 @@ class JaxRanker:
         if self.device_memory is not None:
             return self.device_memory
         stats = self.device.memory_stats() if self.kind == "gpu" else None
-        if stats and "bytes_limit" in stats:
-            return int((stats["bytes_limit"] - stats.get("bytes_in_use", 0)) * GPU_MEMORY_SHARE)
+        # An allocator that does not report a stat leaves it out, or (through JAX's PJRT C API) at -1.
+        if stats and stats.get("bytes_limit", -1) > 0:
+            free = stats["bytes_limit"] - max(0, stats.get("bytes_in_use", 0))
+            return max(1, int(free * GPU_MEMORY_SHARE))
         return CPU_DEFAULT_MEMORY
 
     @staticmethod

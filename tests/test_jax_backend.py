@@ -8,6 +8,7 @@ engine; the CLI and the Python API; the fallback to numpy with its reason.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -15,7 +16,7 @@ import pytest
 
 import evalcore
 from evalcore.__main__ import main
-from evalcore.array_backend import check_backend, open_backend
+from evalcore.array_backend import check_backend, gpu_available, gpu_plugin_installed, open_backend
 from evalcore.data import ConceptSets
 from evalcore.engine import PairwiseEngine
 from evalcore.errors import ParameterError
@@ -26,7 +27,8 @@ from evalcore.readers import read_concepts, read_runs
 from .conftest import DEMO, OPEN_KG, ROCOV2, ROOT, needs, random_world
 
 jax = pytest.importorskip("jax")
-from evalcore.jax_backend import PROGRAMS, visible_gpus  # noqa: E402
+from evalcore import jax_backend  # noqa: E402
+from evalcore.jax_backend import CPU_DEFAULT_MEMORY, PROGRAMS, JaxRanker, visible_gpus  # noqa: E402
 
 GPU = pytest.mark.skipif(not visible_gpus(), reason="JAX sees no GPU here")
 
@@ -74,6 +76,68 @@ def test_device_gpu_without_a_gpu_is_one_clear_error(tmp_path):
         "error: --device gpu: JAX sees no GPU (jax.devices('gpu') is empty); install JAX with its CUDA plugin on a GPU "
         "machine, or use --device cpu"]
 
+
+@pytest.mark.parametrize("device", ["cpu", "gpu"])
+def test_jax_that_cannot_start_is_one_clear_error(tmp_path, device):
+    # A platform JAX does not know fails every platform, as a CUDA plugin that fails to start does on a GPU machine.
+    (tmp_path / "c.csv").write_text("ID,CUIs\nq,C0040405\nx,C0040405\n")
+    (tmp_path / "r.trec").write_text("q Q0 x 1 1 s\n")
+    process = subprocess.run([sys.executable, "-m", "evalcore", "evaluate", "--concepts", str(tmp_path / "c.csv"),
+                              "--run", str(tmp_path / "r.trec"), "--json", str(tmp_path / "o.json"), "--backend", "jax",
+                              "--device", device], capture_output=True, text=True, cwd=ROOT,
+                             env={**os.environ, "JAX_PLATFORMS": "nosuchplatform"})
+    assert process.returncode == 2, process.stderr
+    [line] = process.stderr.strip().splitlines()
+    start = "error: --backend jax: JAX has no CPU device (" if device == "cpu" else "error: --device gpu: JAX could not start ("
+    assert line.startswith(start) and "nosuchplatform" in line and line.endswith("JAX_PLATFORMS=cpu" + (
+        " (or unset it), or fix the GPU plugin that fails to start" if device == "cpu" else ""))
+
+
+# The two wheels of JAX's CUDA 13 plugin as JAX 0.11.2 ships them, and JAX's other discovery rule (an entry point).
+PLUGIN_LAYOUTS = {
+    "jax-cuda13-pjrt": {"jax_plugins/xla_cuda13/__init__.py": ""},  # a namespace package: no jax_plugins/__init__.py
+    "jax-cuda13-plugin": {"jax_cuda13_plugin/__init__.py": ""},
+    "entry point": {"fake_gpu_plugin-1.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: fake-gpu-plugin\nVersion: 1.0\n",
+                    "fake_gpu_plugin-1.0.dist-info/entry_points.txt": "[jax_plugins]\nfake_gpu = fake_gpu_plugin_module\n"},
+}
+
+
+@pytest.mark.parametrize("layout", PLUGIN_LAYOUTS)
+def test_dashboard_finds_jaxs_gpu_plugin_as_jax_does(tmp_path, monkeypatch, layout):
+    if gpu_plugin_installed():
+        pytest.skip("a real JAX plugin is installed here")
+    calls = []
+    monkeypatch.setattr(jax_backend, "visible_gpus", lambda: calls.append("probed") or ["a GPU"])
+    assert not gpu_available() and calls == []  # no plugin: JAX is not even asked
+    for relative, text in PLUGIN_LAYOUTS[layout].items():
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text(text)
+    monkeypatch.syspath_prepend(str(tmp_path))  # also invalidates the import system's caches
+    assert gpu_plugin_installed() and gpu_available() and calls == ["probed"]
+
+
+class FakeGpu:
+    """A device whose allocator reports these memory stats (None: it keeps none, as the CPU)."""
+
+    def __init__(self, stats):
+        self.stats = stats
+
+    def memory_stats(self):
+        return self.stats
+
+
+@pytest.mark.parametrize("stats, budget", [
+    ({"bytes_limit": 1000, "bytes_in_use": 100, "peak_bytes_in_use": 300}, 540),  # 0.6 x (1000 - 100) free
+    ({"bytes_limit": 1000, "bytes_in_use": -1}, 600),  # an unset stat reads -1 through the PJRT C API
+    ({"bytes_in_use": 100, "peak_bytes_in_use": -1}, CPU_DEFAULT_MEMORY),  # no limit known: the CPU default
+    ({"bytes_limit": -1, "bytes_in_use": 0}, CPU_DEFAULT_MEMORY),
+    (None, CPU_DEFAULT_MEMORY),
+])
+def test_gpu_budget_from_the_allocators_stats(stats, budget):
+    ranker = JaxRanker("cpu")
+    ranker.device, ranker.kind = FakeGpu(stats), "gpu"
+    assert ranker.budget() == budget
+    assert JaxRanker("cpu", device_memory=123).budget() == 123
 
 def test_hand_worked_pool(worked_kg):
     # DESIGN §2: q = {CT, vein}; x = {CT, vessel} nn-IoU 2/3 (IoU 1/3); y = {CT} 1/2; z = {MRI} 0; w = {CT, vein} 1.
