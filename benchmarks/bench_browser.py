@@ -103,6 +103,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--json", help="also write the figures to this JSON file")
     args = parser.parse_args()
+    if not 1 <= args.repeats <= 5:
+        # Each alpha change moves the slider one step right from 0.5 to a value not yet computed; 1.0 is the end.
+        parser.error("--repeats must lie in 1..5 (alpha moves from 0.5 in steps of 0.1 to values not computed yet)")
     from playwright.sync_api import sync_playwright
 
     port = free_port()
