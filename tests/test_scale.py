@@ -85,6 +85,26 @@ def test_demo_evaluation_on_the_cluster_equals_in_process(client):
     np.testing.assert_array_equal(ranking.documents, Evaluator(concepts, kg).relevance_ranking(0.5, 1, 30).documents)
 
 
+def test_local_workers_start_with_the_engine_already_imported():
+    """The fork server preloads the engine's modules, so a worker forked from it imports nothing itself;
+    what a caller preloaded is kept, and asking twice adds nothing twice."""
+    pytest.importorskip("multiprocessing.forkserver")
+    code = ("import sys\n"
+            "from concurrent.futures import ProcessPoolExecutor\n"
+            "from multiprocessing import forkserver\n"
+            "from evalcore.executors import worker_context\n"
+            "forkserver.set_forkserver_preload(['json'])\n"
+            "worker_context()\n"
+            "context = worker_context()\n"
+            "print(forkserver._forkserver._preload_modules)\n"
+            "if __name__ == '__main__':\n"
+            "    with ProcessPoolExecutor(1, mp_context=context) as pool:\n"
+            "        print(pool.submit(eval, \"'scipy.sparse' in __import__('sys').modules\").result())\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:2] == ["['json', 'evalcore.engine', 'evalcore.executors']", "True"]
+
+
 def test_a_budget_too_small_for_one_row_is_refused_with_the_sizes():
     concepts, kg = tied_world(1)
     engine = PairwiseEngine(concepts, kg=kg, executor=LocalProcesses(1), memory_per_worker=1000)
