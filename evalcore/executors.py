@@ -168,17 +168,33 @@ def worker_context() -> multiprocessing.context.BaseContext:
     return context
 
 
+def start_worker_server() -> None:
+    """Start the fork server of local workers now, if it is not running (at most once per process).
+
+    The call returns at once and the server imports :data:`WORKER_MODULES` in the background (about
+    0.6 s), so that a caller who asks for workers has this overlap its own preparation of a pass (the
+    engine's concept matrices and operands) instead of having the first worker wait for it.
+    """
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        from multiprocessing import forkserver
+
+        worker_context()
+        forkserver.ensure_running()
+
+
 class LocalProcesses:
     """``workers`` processes on this machine (0 = one per core), started for each pass.
 
     Started by forkserver (spawn where there is none), never by a plain fork of a process that may run
     threads (the dashboard, Arrow); each process receives the pass's work once, through the initializer.
+    The fork server itself starts with the executor (:func:`start_worker_server`).
     """
 
     def __init__(self, workers: int = 0):
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
             raise ParameterError(f"workers must be a whole number >= 0 (0 = one per core), got {workers!r}")
         self.workers = workers or os.cpu_count() or 1
+        start_worker_server()
 
     def __repr__(self) -> str:
         return f"LocalProcesses(workers={self.workers})"

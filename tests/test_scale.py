@@ -105,6 +105,23 @@ def test_local_workers_start_with_the_engine_already_imported():
     assert done.stdout.split("\n")[:2] == ["['json', 'evalcore.engine', 'evalcore.executors']", "True"]
 
 
+def test_asking_for_local_workers_starts_their_fork_server_at_once():
+    """The server's imports then overlap the caller's preparation of the pass."""
+    pytest.importorskip("psutil")
+    pytest.importorskip("multiprocessing.forkserver")
+    code = ("import psutil\n"
+            "from evalcore.executors import LocalProcesses\n"
+            "def servers():\n"
+            "    return sum('forkserver' in ' '.join(c.cmdline()) for c in psutil.Process().children())\n"
+            "before = servers()\n"
+            "LocalProcesses(1)\n"
+            "LocalProcesses(2)\n"
+            "print(before, servers())\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["0", "1"]
+
+
 def test_a_budget_too_small_for_one_row_is_refused_with_the_sizes():
     concepts, kg = tied_world(1)
     engine = PairwiseEngine(concepts, kg=kg, executor=LocalProcesses(1), memory_per_worker=1000)
