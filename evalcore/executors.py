@@ -143,17 +143,58 @@ def _summarise_installed(chunk: Sequence[tuple[int, int]], k: int, threshold: fl
     return summarise_chunk(_INSTALLED, chunk, k, threshold, depth)
 
 
+# What a worker needs to unpickle a pass's work and run its tasks (NumPy, SciPy, pandas behind the engine).
+WORKER_MODULES = ("evalcore.engine", "evalcore.executors")
+
+
+def worker_context() -> multiprocessing.context.BaseContext:
+    """The start method of local workers: forkserver, whose server imports :data:`WORKER_MODULES` once.
+
+    A worker is then forked from a process that has them, instead of importing them itself (about
+    0.6 s of CPU each on the 2-core machine). That cost was serial: the pool starts its workers one
+    after another, and each waits for the previous one to read its copy of the pass's work, which a
+    worker does only after its imports. The modules are added to the server's preload list (whose
+    default, ``__main__``, is kept); the list takes effect when the server starts, once per process.
+    Where there is no forkserver, spawn (each worker imports what it needs).
+    """
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    from multiprocessing import forkserver
+
+    context = multiprocessing.get_context("forkserver")
+    # The private list is read only to keep what a caller set; without it, the default.
+    preload = list(getattr(forkserver._forkserver, "_preload_modules", None) or ["__main__"])
+    context.set_forkserver_preload(preload + [name for name in WORKER_MODULES if name not in preload])
+    return context
+
+
+def start_worker_server() -> None:
+    """Start the fork server of local workers now, if it is not running (at most once per process).
+
+    The call returns at once and the server imports :data:`WORKER_MODULES` in the background (about
+    0.6 s), so that a caller who asks for workers has this overlap its own preparation of a pass (the
+    engine's concept matrices and operands) instead of having the first worker wait for it.
+    """
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        from multiprocessing import forkserver
+
+        worker_context()
+        forkserver.ensure_running()
+
+
 class LocalProcesses:
     """``workers`` processes on this machine (0 = one per core), started for each pass.
 
     Started by forkserver (spawn where there is none), never by a plain fork of a process that may run
     threads (the dashboard, Arrow); each process receives the pass's work once, through the initializer.
+    The fork server itself starts with the executor (:func:`start_worker_server`).
     """
 
     def __init__(self, workers: int = 0):
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
             raise ParameterError(f"workers must be a whole number >= 0 (0 = one per core), got {workers!r}")
         self.workers = workers or os.cpu_count() or 1
+        start_worker_server()
 
     def __repr__(self) -> str:
         return f"LocalProcesses(workers={self.workers})"
@@ -163,10 +204,8 @@ class LocalProcesses:
         chunks = task_chunks(blocks, self.workers, work.pool_size)
         if not chunks:
             return []
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
         try:
-            with ProcessPoolExecutor(min(self.workers, len(chunks)), mp_context=context, initializer=_install,
+            with ProcessPoolExecutor(min(self.workers, len(chunks)), mp_context=worker_context(), initializer=_install,
                                      initargs=(work,)) as pool:
                 futures = {pool.submit(_summarise_installed, chunk, k, threshold, depth): position
                            for position, chunk in enumerate(chunks)}
