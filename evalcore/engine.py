@@ -36,6 +36,7 @@ nn-Tversky, hops with n >= 3, depth) map each block's distinct codes to keys by 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from collections import OrderedDict
@@ -290,6 +291,127 @@ def summarise_block(block: KeyedBlock, k: int, threshold: float, depth: int
     return ideal, relevant, _top_given_kth(block.keys, kth, depth, floor=1)
 
 
+@dataclass(frozen=True)
+class CodeGroups:
+    """One block's codes grouped per row: the columns of each distinct (row, code) pair, in column order.
+
+    Codes do not depend on alpha, and a row has few distinct codes (about 50 of ROCOv2's 9,927 columns),
+    so a pass under any measure of the plan ranks the groups instead of the pairs
+    (:func:`summarise_groups`). Groups run by row, then by code; ``order[row, starts[g]:starts[g] + sizes[g]]``
+    are group g's columns, ascending. ``pool_sizes`` leaves out the query's own column.
+    """
+
+    order: np.ndarray  # rows x N: each row's columns sorted by (code, column)
+    rows: np.ndarray
+    codes: np.ndarray
+    starts: np.ndarray
+    sizes: np.ndarray
+    pool_sizes: np.ndarray
+    self_columns: np.ndarray  # per row, its own column or -1
+
+    @classmethod
+    def of(cls, codes: np.ndarray, self_columns: np.ndarray) -> CodeGroups:
+        """Group a block of codes (at least one column) whose rows' own columns are ``self_columns``.
+
+        >>> groups = CodeGroups.of(np.array([[7, 3, 7, 3, 5]], dtype=np.uint16), np.array([2]))
+        >>> groups.order.tolist(), groups.codes.tolist(), groups.sizes.tolist(), groups.pool_sizes.tolist()
+        ([[1, 3, 4, 0, 2]], [3, 5, 7], [2, 1, 2], [2, 1, 1])
+        """
+        rows, columns = codes.shape
+        order = np.empty(codes.shape, dtype=np.uint16 if columns <= 1 << 16 else np.uint32)
+        # In row chunks: argsort returns intp, and a small chunk keeps that copy in cache (a radix sort of
+        # 16-bit codes). Sorting the codes again is cheaper than gathering them through the order.
+        step = max(1, (1 << 16) // columns)
+        for row in range(0, rows, step):
+            order[row:row + step] = np.argsort(codes[row:row + step], axis=1, kind="stable")
+        ordered = np.sort(codes, axis=1)
+        first = np.ones(ordered.shape, dtype=bool)
+        np.not_equal(ordered[:, 1:], ordered[:, :-1], out=first[:, 1:])
+        flat_starts = np.flatnonzero(first)
+        group_rows, starts = np.divmod(flat_starts, columns)
+        sizes = np.diff(np.append(flat_starts, rows * columns))
+        pool_sizes = sizes.copy()
+        own = self_columns >= 0
+        if own.any():
+            # The query's own column lies in the group of its own code, which starts at that code's lower bound.
+            own_codes = codes[np.arange(rows), np.where(own, self_columns, 0)]
+            own_starts = np.arange(rows) * columns + _row_lower_bounds(ordered, own_codes)
+            pool_sizes[np.searchsorted(flat_starts, own_starts[own])] -= 1
+        return cls(order, group_rows, ordered.ravel()[flat_starts], starts, sizes, pool_sizes, self_columns)
+
+    @staticmethod
+    def order_itemsize(columns: int) -> int:
+        """Bytes per pair of :attr:`order` for a pool of ``columns``."""
+        return 2 if columns <= 1 << 16 else 4
+
+
+def summarise_groups(groups: CodeGroups, keys: np.ndarray, values: np.ndarray, k: int, threshold: float,
+                     depth: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`summarise_block` of a block given as code groups, ``keys[g]`` being group g's relevance key.
+
+    The same values and the same top ``depth`` (key descending, ties by column ascending): groups are
+    ordered by key per row; the top is drawn from the groups whose key reaches the row's
+    ``depth``-th key, at most as many columns of each as can still be taken, each group's columns
+    being in column order already.
+
+    >>> groups = CodeGroups.of(np.array([[7, 3, 7, 3, 5]], dtype=np.uint16), np.array([2]))
+    >>> ideal, relevant, top = summarise_groups(groups, np.array([1, 2, 1]), np.array([-1.0, 0.25, 0.5]), 3, 0.5, 3)
+    >>> ideal.tolist(), relevant.tolist(), top.tolist()
+    ([[0.5, 0.25, 0.25]], [1], [[4, 0, 1]])
+    """
+    block_rows, columns = groups.order.shape
+    keys = keys.astype(np.int64)
+    # By row, then key descending, as one int64 (rows < 2^31, keys < 2^32): faster than a lexsort.
+    by_key = np.argsort(groups.rows * (int(keys.max(initial=0)) + 1) - keys, kind="stable")
+    rows, keys, pool = groups.rows[by_key], keys[by_key], groups.pool_sizes[by_key]
+    row_first = np.searchsorted(rows, np.arange(block_rows + 1))
+    ends = np.cumsum(pool)
+    before = np.concatenate([[0], ends])
+    base = before[row_first[:-1]]
+    pool_per_row = before[row_first[1:]] - base
+
+    width = min(k, columns)
+    ideal = np.zeros((block_rows, k))
+    position = base[:, None] + np.arange(width)
+    found = np.minimum(np.searchsorted(ends, position, side="right"), len(ends) - 1)
+    ideal[:, :width] = np.where(np.arange(width) < pool_per_row[:, None], np.maximum(values[keys[found]], 0.0), 0.0)
+
+    def per_row(mask: np.ndarray) -> np.ndarray:
+        """Pool columns per row in the groups of ``mask``."""
+        counted = np.concatenate([[0], np.cumsum(np.where(mask, pool, 0))])
+        return counted[row_first[1:]] - counted[row_first[:-1]]
+
+    relevant = per_row(keys >= np.searchsorted(values[1:], threshold) + 1)
+    top = np.full((block_rows, depth), -1, dtype=np.int64)
+    taken = np.minimum(depth, pool_per_row)
+    if depth == 0 or not taken.any():
+        return ideal, relevant, top
+    kth = keys[np.minimum(np.searchsorted(ends, base + np.maximum(taken - 1, 0), side="right"), len(ends) - 1)]
+    kth = np.where(taken > 0, kth, np.iinfo(np.int64).max)
+    needed = taken - per_row(keys > kth[rows])
+    # Groups above the row's kth key are taken whole (fewer than ``depth`` columns in all); of those at it,
+    # the first ``needed`` columns each (one more in case the query's own column is among them).
+    chosen = np.flatnonzero(keys >= kth[rows])
+    sizes = groups.sizes[by_key][chosen]
+    lengths = np.where(keys[chosen] > kth[rows[chosen]], sizes, np.minimum(sizes, needed[rows[chosen]] + 1))
+    owner = np.repeat(np.arange(len(chosen)), lengths)
+    offset = np.arange(len(owner)) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    row_ids = rows[chosen][owner]
+    column_ids = groups.order.ravel()[row_ids * columns + groups.starts[by_key][chosen][owner] + offset].astype(np.int64)
+    keep = column_ids != groups.self_columns[row_ids]
+    # The chosen groups run by row and key descending, each in column order: only groups of equal key in a
+    # row interleave, so sort by (run of equal row and key, column), again as one int64.
+    chosen_rows, chosen_keys = rows[chosen], keys[chosen]
+    runs = np.cumsum(np.r_[True, (chosen_rows[1:] != chosen_rows[:-1]) | (chosen_keys[1:] != chosen_keys[:-1])])
+    row_ids, column_ids = row_ids[keep], column_ids[keep]
+    ranked = np.argsort(runs[owner[keep]] * columns + column_ids, kind="stable")
+    row_ids, column_ids = row_ids[ranked], column_ids[ranked]
+    rank = np.arange(len(row_ids)) - np.searchsorted(row_ids, np.arange(block_rows))[row_ids]
+    keep = rank < taken[row_ids]
+    top[row_ids[keep], rank[keep]] = column_ids[keep]
+    return ideal, relevant, top
+
+
 def _mark_self(keys: np.ndarray, self_columns: np.ndarray) -> None:
     """Key 0 for each query's own column (``self_columns[row]``, -1 when the query is not in the pool)."""
     rows = np.flatnonzero(self_columns >= 0)
@@ -399,6 +521,7 @@ class _PlanState:
     product_dtype: type
     lookup: bool
     cacheable: bool
+    groupable: bool  # the codes and their column order (CodeGroups) both fit the cache
     operands: tuple[sp.csr_matrix, _SplitOperand] | None = field(default=None, repr=False)
 
 
@@ -443,6 +566,7 @@ class PairwiseEngine:
         self.lookup_table_limit = lookup_table_limit
         self._plans: dict[CountPlan, _PlanState] = {}
         self._code_cache: OrderedDict[CountPlan, dict[int, np.ndarray]] = OrderedDict()
+        self._group_cache: dict[CountPlan, dict[int, CodeGroups]] = {}  # plans in _code_cache only
         self._lock = threading.Lock()
         self._near_cache: dict[tuple[str, int], sp.csr_matrix] = {}
         self._credit_cache: dict[tuple[str, int], sp.csr_matrix] = {}
@@ -525,9 +649,12 @@ class PairwiseEngine:
             size = layout.size
             code_dtype = np.uint16 if size <= 1 << 16 else np.uint32 if size <= 1 << 32 else np.uint64
             exact_in_float32 = 4 * size < FLOAT32_EXACT and not plan.credit_hops
-            full_bytes = np.dtype(code_dtype).itemsize * len(self.queries) * len(self.candidates)
+            pairs = len(self.queries) * len(self.candidates)
+            full_bytes = np.dtype(code_dtype).itemsize * pairs
+            grouped_bytes = full_bytes + CodeGroups.order_itemsize(len(self.candidates)) * pairs
             self._plans[plan] = _PlanState(plan, layout, code_dtype, np.float32 if exact_in_float32 else np.float64,
-                                           size <= self.lookup_table_limit, full_bytes <= self.cache_bytes)
+                                           size <= self.lookup_table_limit, full_bytes <= self.cache_bytes,
+                                           len(self.candidates) > 0 and grouped_bytes <= self.cache_bytes)
         return self._plans[plan]
 
     def _operands(self, state: _PlanState) -> tuple[sp.csr_matrix, _SplitOperand]:
@@ -572,12 +699,29 @@ class PairwiseEngine:
             if state.plan in self._code_cache:
                 self._code_cache.move_to_end(state.plan)
                 return
-            bytes_of = {plan: self._plans[plan].code_dtype(0).itemsize * len(self.queries) * len(self.candidates)
-                        for plan in self._code_cache}
-            needed = np.dtype(state.code_dtype).itemsize * len(self.queries) * len(self.candidates)
+            bytes_of = {plan: self._cached_bytes(self._plans[plan]) for plan in self._code_cache}
+            needed = self._cached_bytes(state)
             while self._code_cache and sum(bytes_of[p] for p in self._code_cache) + needed > self.cache_bytes:
-                self._code_cache.popitem(last=False)
+                dropped, _ = self._code_cache.popitem(last=False)
+                self._group_cache.pop(dropped, None)
             self._code_cache[state.plan] = {}
+
+    def _cached_bytes(self, state: _PlanState) -> int:
+        """What a plan may hold in the code cache: its codes and, if groupable, their column order."""
+        pairs = len(self.queries) * len(self.candidates)
+        order = CodeGroups.order_itemsize(len(self.candidates)) if state.groupable else 0
+        return (np.dtype(state.code_dtype).itemsize + order) * pairs
+
+    def _groups(self, state: _PlanState, start: int, stop: int) -> CodeGroups:
+        """The code groups of queries ``start:stop`` (a groupable plan), cached with the codes."""
+        cached = self._group_cache.get(state.plan)
+        if cached is not None and start in cached:
+            return cached[start]
+        groups = CodeGroups.of(self._codes(state, start, stop), self.self_columns[start:stop])
+        with self._lock:
+            if state.plan in self._code_cache:
+                self._group_cache.setdefault(state.plan, {})[start] = groups
+        return groups
 
     def _codes(self, state: _PlanState, start: int, stop: int) -> np.ndarray:
         cached = self._code_cache.get(state.plan)
@@ -648,6 +792,31 @@ class PairwiseEngine:
                       progress: Callable[[float], None] | None = None) -> list:
         """Apply ``function`` to every block's keys under ``measure``, two blocks at a time, in order."""
         measure = self.resolve(measure)
+        return self._map_ranges(lambda start, stop: function(self.keyed_by(measure, start, stop)), measure, progress)
+
+    def _rank_groups(self, measure: MeasureSpec, k: int, threshold: float, depth: int,
+                     progress: Callable[[float], None] | None) -> list:
+        """:func:`summarise_groups` of every block (a groupable plan): after the first pass of a plan, a pass
+        under another alpha (or IoU on nn-IoU's codes) ranks each row's few distinct codes, not its pairs."""
+        state = self._state(self._plan_of(measure))
+        lookup = self._table(state, measure) if state.lookup else None
+
+        def summarise(start: int, stop: int):
+            groups = self._groups(state, start, stop)
+            if lookup is not None:
+                table, values = lookup
+                keys = table[groups.codes]
+            else:
+                distinct, labels = np.unique(groups.codes, return_inverse=True)
+                distinct_keys, values = _keys_for(_values_of_codes(state.layout, state.plan, measure, distinct))
+                keys = distinct_keys[labels]
+            return summarise_groups(groups, keys, values, k, threshold, depth)
+
+        return self._map_ranges(summarise, measure, progress)
+
+    def _map_ranges(self, function: Callable[[int, int], object], measure: MeasureSpec,
+                    progress: Callable[[float], None] | None) -> list:
+        """``function(start, stop)`` of every block, coded under ``measure``'s plan, two blocks at a time, in order."""
         state = self._state(self._plan_of(measure))
         self._operands(state)
         self._reserve(state)
@@ -657,12 +826,14 @@ class PairwiseEngine:
         results: list = [None] * len(blocks)
 
         def work(position: int):
-            start, stop = blocks[position]
-            return position, function(self.keyed_by(measure, start, stop))
+            return position, function(*blocks[position])
 
         # One BLAS thread per block: the product is a thin GEMM, and BLAS threads on top of the block threads
-        # only contend (on 2 cores, 2 BLAS threads made the product 5x slower).
-        with blas_single_thread(), ThreadPoolExecutor(WORKERS) as pool:
+        # only contend (on 2 cores, 2 BLAS threads made the product 5x slower). With every block's codes
+        # cached there is no product, and setting the limit (some ms) is left out.
+        coded = self._code_cache.get(state.plan, {})
+        limit = contextlib.nullcontext() if all(start in coded for start, _ in blocks) else blas_single_thread()
+        with limit, ThreadPoolExecutor(WORKERS) as pool:
             for done, (position, result) in enumerate(pool.map(work, range(len(blocks))), start=1):
                 results[position] = result
                 if progress is not None:
@@ -694,8 +865,8 @@ class PairwiseEngine:
         """
         if k < 1:
             raise ParameterError(f"k must be >= 1, got {k}")
+        measure = self.resolve(measure)
         if self.array_backend is not None:
-            measure = self.resolve(measure)
             state = self._state(measure.plan())
             table = self._table(state, measure) if state.lookup else None
             reason = self.array_backend.unsupported(self, state, table, k, depth)
@@ -709,6 +880,8 @@ class PairwiseEngine:
             work = self.block_work(measure)
             blocks = list(self.blocks(self.rows_within_budget(work)))
             parts = self.executor.rank(work, blocks, k, threshold, depth, progress)
+        elif self._state(self._plan_of(measure)).groupable:
+            parts = self._rank_groups(measure, k, threshold, depth, progress)
         else:
             parts = self.map_blocks_by(partial(summarise_block, k=k, threshold=threshold, depth=depth), measure, progress)
         ideal = np.vstack([p[0] for p in parts]) if parts else np.zeros((0, k))
@@ -807,9 +980,12 @@ class PairwiseEngine:
         order = np.argsort(query_rows, kind="stable")
         bounds = np.searchsorted(query_rows[order], starts + [self.size])
         codes = np.zeros(len(query_rows), dtype=np.int64)
+        columns = len(self.candidates)
         for start, low, high in zip(starts, bounds[:-1], bounds[1:]):
             chosen = order[low:high]
-            codes[chosen] = cached[start][query_rows[chosen] - start, candidate_rows[chosen]]
+            # Flat indices: about twice as fast as indexing with a pair of arrays.
+            flat = (query_rows[chosen].astype(np.int64) - start) * columns + candidate_rows[chosen]
+            codes[chosen] = cached[start].ravel()[flat]
         return state.plan, codes
 
     def values_of_pair_codes(self, measure: MeasureSpec | str, plan: CountPlan, codes: np.ndarray) -> np.ndarray:
@@ -921,7 +1097,8 @@ def _first_ties(values: np.ndarray, kth: np.ndarray, needed: np.ndarray) -> tupl
 
 
 def _row_lower_bounds(ordered: np.ndarray, value) -> np.ndarray:
-    """Per row of an ascending-sorted matrix, the first position whose entry is >= ``value``.
+    """Per row of an ascending-sorted matrix, the first position whose entry is >= ``value`` (a scalar or
+    one value per row).
 
     >>> _row_lower_bounds(np.array([[1, 2, 2, 5], [0, 0, 0, 0]]), 2).tolist()
     [1, 4]
