@@ -293,73 +293,95 @@ def summarise_block(block: KeyedBlock, k: int, threshold: float, depth: int
 
 @dataclass(frozen=True)
 class CodeGroups:
-    """One block's codes grouped per row: the columns of each distinct (row, code) pair, in column order.
+    """One block's pairs grouped by (row, code): each group's size and its first columns, ascending.
 
     Codes do not depend on alpha, and a row has few distinct codes (about 50 of ROCOv2's 9,927 columns),
-    so a pass under any measure of the plan ranks the groups instead of the pairs
-    (:func:`summarise_groups`). Groups run by row, then by code; ``order[row, starts[g]:starts[g] + sizes[g]]``
-    are group g's columns, ascending. ``pool_sizes`` leaves out the query's own column.
+    so a pass under any measure of the plan ranks a row's groups instead of its pairs
+    (:func:`summarise_groups`). A top ``depth`` list never needs more than ``depth + 1`` columns of a
+    group (one more than ``depth`` in case the query's own column is among them), so only the first
+    ``reach`` columns of each are kept: a pass with ``depth < reach`` can use these groups.
+    Groups run by row, then by code; ``heads[head_starts[g]:head_starts[g] + min(sizes[g], reach)]``
+    are group g's first columns. ``pool_sizes`` leaves out the query's own column.
     """
 
-    order: np.ndarray  # rows x N: each row's columns sorted by (code, column)
     rows: np.ndarray
     codes: np.ndarray
-    starts: np.ndarray
     sizes: np.ndarray
     pool_sizes: np.ndarray
+    head_starts: np.ndarray
+    heads: np.ndarray
+    reach: int
+    columns: int
     self_columns: np.ndarray  # per row, its own column or -1
 
     @classmethod
-    def of(cls, codes: np.ndarray, self_columns: np.ndarray) -> CodeGroups:
+    def of(cls, codes: np.ndarray, self_columns: np.ndarray, reach: int) -> CodeGroups:
         """Group a block of codes (at least one column) whose rows' own columns are ``self_columns``.
 
-        >>> groups = CodeGroups.of(np.array([[7, 3, 7, 3, 5]], dtype=np.uint16), np.array([2]))
-        >>> groups.order.tolist(), groups.codes.tolist(), groups.sizes.tolist(), groups.pool_sizes.tolist()
-        ([[1, 3, 4, 0, 2]], [3, 5, 7], [2, 1, 2], [2, 1, 1])
+        >>> groups = CodeGroups.of(np.array([[7, 3, 7, 3, 5, 3]], dtype=np.uint16), np.array([2]), reach=2)
+        >>> groups.codes.tolist(), groups.sizes.tolist(), groups.pool_sizes.tolist(), groups.heads.tolist()
+        ([3, 5, 7], [3, 1, 2], [3, 1, 1], [1, 3, 4, 0, 2])
         """
         rows, columns = codes.shape
-        order = np.empty(codes.shape, dtype=np.uint16 if columns <= 1 << 16 else np.uint32)
-        # In row chunks: argsort returns intp, and a small chunk keeps that copy in cache (a radix sort of
-        # 16-bit codes). Sorting the codes again is cheaper than gathering them through the order.
-        step = max(1, (1 << 16) // columns)
+        column_dtype = np.uint16 if columns <= 1 << 16 else np.uint32
+        parts = []
+        # In row chunks: argsort returns intp, and a small chunk keeps that copy in cache (a sort of 16-bit codes
+        # is a radix sort; sorting the codes again is faster than gathering them through the order). Only the
+        # heads are kept: far less memory to touch than the whole order.
+        step = max(1, (1 << 18) // columns)
         for row in range(0, rows, step):
-            order[row:row + step] = np.argsort(codes[row:row + step], axis=1, kind="stable")
-        ordered = np.sort(codes, axis=1)
-        first = np.ones(ordered.shape, dtype=bool)
-        np.not_equal(ordered[:, 1:], ordered[:, :-1], out=first[:, 1:])
-        flat_starts = np.flatnonzero(first)
-        group_rows, starts = np.divmod(flat_starts, columns)
-        sizes = np.diff(np.append(flat_starts, rows * columns))
-        pool_sizes = sizes.copy()
-        own = self_columns >= 0
-        if own.any():
-            # The query's own column lies in the group of its own code, which starts at that code's lower bound.
-            own_codes = codes[np.arange(rows), np.where(own, self_columns, 0)]
-            own_starts = np.arange(rows) * columns + _row_lower_bounds(ordered, own_codes)
-            pool_sizes[np.searchsorted(flat_starts, own_starts[own])] -= 1
-        return cls(order, group_rows, ordered.ravel()[flat_starts], starts, sizes, pool_sizes, self_columns)
+            chunk = codes[row:row + step]
+            order = np.argsort(chunk, axis=1, kind="stable")
+            ordered = np.sort(chunk, axis=1)
+            first = np.ones(ordered.shape, dtype=bool)
+            np.not_equal(ordered[:, 1:], ordered[:, :-1], out=first[:, 1:])
+            flat_starts = np.flatnonzero(first)
+            sizes = np.diff(np.append(flat_starts, chunk.size))
+            lengths = np.minimum(sizes, reach)
+            heads = order.ravel()[np.repeat(flat_starts, lengths) + _ragged_arange(lengths)].astype(column_dtype)
+            pool_sizes = sizes.copy()
+            chunk_rows = np.arange(len(chunk))
+            own = self_columns[row:row + step] >= 0
+            if own.any():
+                # The query's own column lies in the group of its own code, which starts at that code's lower bound.
+                own_codes = chunk[chunk_rows, np.where(own, self_columns[row:row + step], 0)]
+                own_starts = chunk_rows * columns + _row_lower_bounds(ordered, own_codes)
+                pool_sizes[np.searchsorted(flat_starts, own_starts[own])] -= 1
+            parts.append((flat_starts // columns + row, ordered.ravel()[flat_starts], sizes, pool_sizes, lengths, heads))
+        group_rows, group_codes, sizes, pool_sizes, lengths, heads = (np.concatenate(p) for p in zip(*parts))
+        return cls(group_rows, group_codes, sizes, pool_sizes, np.cumsum(lengths) - lengths, heads, reach, columns,
+                   self_columns)
 
     @staticmethod
-    def order_itemsize(columns: int) -> int:
-        """Bytes per pair of :attr:`order` for a pool of ``columns``."""
+    def bytes_per_pair(columns: int) -> int:
+        """At most what the heads take per (query, candidate) pair, with a pool of ``columns``."""
         return 2 if columns <= 1 << 16 else 4
+
+
+def _ragged_arange(lengths: np.ndarray) -> np.ndarray:
+    """0, 1, .., lengths[0] - 1, 0, 1, .., lengths[1] - 1, ...
+
+    >>> _ragged_arange(np.array([3, 0, 2])).tolist()
+    [0, 1, 2, 0, 1]
+    """
+    return np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
 
 
 def summarise_groups(groups: CodeGroups, keys: np.ndarray, values: np.ndarray, k: int, threshold: float,
                      depth: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`summarise_block` of a block given as code groups, ``keys[g]`` being group g's relevance key.
+    """:func:`summarise_block` of a block given as code groups (``depth < groups.reach``), ``keys[g]`` being
+    group g's relevance key and ``values[key]`` its relevance.
 
     The same values and the same top ``depth`` (key descending, ties by column ascending): groups are
     ordered by key per row; the top is drawn from the groups whose key reaches the row's
-    ``depth``-th key, at most as many columns of each as can still be taken, each group's columns
-    being in column order already.
+    ``depth``-th key, at most as many columns of each as can still be taken, in column order.
 
-    >>> groups = CodeGroups.of(np.array([[7, 3, 7, 3, 5]], dtype=np.uint16), np.array([2]))
+    >>> groups = CodeGroups.of(np.array([[7, 3, 7, 3, 5]], dtype=np.uint16), np.array([2]), reach=4)
     >>> ideal, relevant, top = summarise_groups(groups, np.array([1, 2, 1]), np.array([-1.0, 0.25, 0.5]), 3, 0.5, 3)
     >>> ideal.tolist(), relevant.tolist(), top.tolist()
     ([[0.5, 0.25, 0.25]], [1], [[4, 0, 1]])
     """
-    block_rows, columns = groups.order.shape
+    block_rows, columns = len(groups.self_columns), groups.columns
     keys = keys.astype(np.int64)
     # By row, then key descending, as one int64 (rows < 2^31, keys < 2^32): faster than a lexsort.
     by_key = np.argsort(groups.rows * (int(keys.max(initial=0)) + 1) - keys, kind="stable")
@@ -392,19 +414,17 @@ def summarise_groups(groups: CodeGroups, keys: np.ndarray, values: np.ndarray, k
     # Groups above the row's kth key are taken whole (fewer than ``depth`` columns in all); of those at it,
     # the first ``needed`` columns each (one more in case the query's own column is among them).
     chosen = np.flatnonzero(keys >= kth[rows])
-    sizes = groups.sizes[by_key][chosen]
-    lengths = np.where(keys[chosen] > kth[rows[chosen]], sizes, np.minimum(sizes, needed[rows[chosen]] + 1))
+    chosen_rows, chosen_keys, sizes = rows[chosen], keys[chosen], groups.sizes[by_key][chosen]
+    lengths = np.where(chosen_keys > kth[chosen_rows], sizes, np.minimum(sizes, needed[chosen_rows] + 1))
     owner = np.repeat(np.arange(len(chosen)), lengths)
-    offset = np.arange(len(owner)) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-    row_ids = rows[chosen][owner]
-    column_ids = groups.order.ravel()[row_ids * columns + groups.starts[by_key][chosen][owner] + offset].astype(np.int64)
+    row_ids = chosen_rows[owner]
+    column_ids = groups.heads[groups.head_starts[by_key][chosen][owner] + _ragged_arange(lengths)].astype(np.int64)
     keep = column_ids != groups.self_columns[row_ids]
     # The chosen groups run by row and key descending, each in column order: only groups of equal key in a
     # row interleave, so sort by (run of equal row and key, column), again as one int64.
-    chosen_rows, chosen_keys = rows[chosen], keys[chosen]
     runs = np.cumsum(np.r_[True, (chosen_rows[1:] != chosen_rows[:-1]) | (chosen_keys[1:] != chosen_keys[:-1])])
     row_ids, column_ids = row_ids[keep], column_ids[keep]
-    ranked = np.argsort(runs[owner[keep]] * columns + column_ids, kind="stable")
+    ranked = np.argsort(runs[owner[keep]] * (int(column_ids.max(initial=0)) + 1) + column_ids, kind="stable")
     row_ids, column_ids = row_ids[ranked], column_ids[ranked]
     rank = np.arange(len(row_ids)) - np.searchsorted(row_ids, np.arange(block_rows))[row_ids]
     keep = rank < taken[row_ids]
@@ -521,7 +541,7 @@ class _PlanState:
     product_dtype: type
     lookup: bool
     cacheable: bool
-    groupable: bool  # the codes and their column order (CodeGroups) both fit the cache
+    groupable: bool  # the codes and, at most as large, their groups' heads (CodeGroups) both fit the cache
     operands: tuple[sp.csr_matrix, _SplitOperand] | None = field(default=None, repr=False)
 
 
@@ -651,7 +671,7 @@ class PairwiseEngine:
             exact_in_float32 = 4 * size < FLOAT32_EXACT and not plan.credit_hops
             pairs = len(self.queries) * len(self.candidates)
             full_bytes = np.dtype(code_dtype).itemsize * pairs
-            grouped_bytes = full_bytes + CodeGroups.order_itemsize(len(self.candidates)) * pairs
+            grouped_bytes = full_bytes + CodeGroups.bytes_per_pair(len(self.candidates)) * pairs
             self._plans[plan] = _PlanState(plan, layout, code_dtype, np.float32 if exact_in_float32 else np.float64,
                                            size <= self.lookup_table_limit, full_bytes <= self.cache_bytes,
                                            len(self.candidates) > 0 and grouped_bytes <= self.cache_bytes)
@@ -707,17 +727,19 @@ class PairwiseEngine:
             self._code_cache[state.plan] = {}
 
     def _cached_bytes(self, state: _PlanState) -> int:
-        """What a plan may hold in the code cache: its codes and, if groupable, their column order."""
+        """What a plan may hold in the code cache: its codes and, if groupable, the heads of their groups (at
+        most one column per pair; the few groups' own arrays are left out)."""
         pairs = len(self.queries) * len(self.candidates)
-        order = CodeGroups.order_itemsize(len(self.candidates)) if state.groupable else 0
+        order = CodeGroups.bytes_per_pair(len(self.candidates)) if state.groupable else 0
         return (np.dtype(state.code_dtype).itemsize + order) * pairs
 
-    def _groups(self, state: _PlanState, start: int, stop: int) -> CodeGroups:
-        """The code groups of queries ``start:stop`` (a groupable plan), cached with the codes."""
+    def _groups(self, state: _PlanState, start: int, stop: int, depth: int) -> CodeGroups:
+        """The code groups of queries ``start:stop`` (a groupable plan) for a top ``depth``, cached with the codes;
+        made again, from the cached codes, when a deeper top is asked for."""
         cached = self._group_cache.get(state.plan)
-        if cached is not None and start in cached:
+        if cached is not None and start in cached and cached[start].reach > depth:
             return cached[start]
-        groups = CodeGroups.of(self._codes(state, start, stop), self.self_columns[start:stop])
+        groups = CodeGroups.of(self._codes(state, start, stop), self.self_columns[start:stop], depth + 1)
         with self._lock:
             if state.plan in self._code_cache:
                 self._group_cache.setdefault(state.plan, {})[start] = groups
@@ -802,7 +824,7 @@ class PairwiseEngine:
         lookup = self._table(state, measure) if state.lookup else None
 
         def summarise(start: int, stop: int):
-            groups = self._groups(state, start, stop)
+            groups = self._groups(state, start, stop, depth)
             if lookup is not None:
                 table, values = lookup
                 keys = table[groups.codes]

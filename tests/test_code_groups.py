@@ -1,0 +1,125 @@
+"""Ranking through code groups (a pass over cached codes ranks each row's distinct codes, not its pairs) gives
+the plain path's ideal values, relevant counts and top indices in the same tie order."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from evalcore.data import ConceptSets
+from evalcore.engine import CodeGroups, KeyedBlock, PairwiseEngine, _mark_self, summarise_block, summarise_groups
+from evalcore.measures import measure_spec
+
+from .conftest import random_world
+
+SETTINGS = [(0.0, 0), (0.5, 1), (0.3, 2), (1.0, 1), (0.7, 3)]
+# (k, threshold, depth): a depth past the pool, a k past the pool, no top at all, a top of one; depths that
+# grow (the groups are made again, deeper) and shrink (the deeper groups serve).
+PASSES = [(10, 0.5, 30), (1, 0.3, 0), (500, 0.1, 500), (5, 0.5, 149), (3, 1.0, 1), (12, 0.4, 40)]
+
+
+def plain_and_grouped(queries, pool, kg, **options):
+    plain = PairwiseEngine(queries, pool, kg=kg, cache_bytes=0, **options)  # nothing cached: no groups
+    grouped = PairwiseEngine(queries, pool, kg=kg, **options)
+    return plain, grouped
+
+
+def assert_same(expected, got):
+    (summary_a, top_a), (summary_b, top_b) = expected, got
+    np.testing.assert_array_equal(summary_a.ideal, summary_b.ideal)
+    np.testing.assert_array_equal(summary_a.relevant_counts, summary_b.relevant_counts)
+    np.testing.assert_array_equal(top_a, top_b)
+    assert top_a.dtype == top_b.dtype and summary_a.relevant_counts.dtype == summary_b.relevant_counts.dtype
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("lookup_table_limit", [1 << 22, 0], ids=["lookup-table", "hashed-keys"])
+def test_grouped_passes_equal_the_plain_path_on_tie_heavy_data(seed, lookup_table_limit):
+    concepts, kg = random_world(seed, images=150, vocabulary=6 + seed, edges=12)  # few concepts: rows full of ties
+    plain, grouped = plain_and_grouped(concepts, None, kg, block_size=23, lookup_table_limit=lookup_table_limit)
+    for alpha, n in SETTINGS:
+        for k, threshold, depth in PASSES:
+            assert_same(plain.rank(alpha, n, k, threshold, depth), grouped.rank(alpha, n, k, threshold, depth))
+    assert grouped._group_cache and not plain._group_cache  # the grouped path did run
+
+
+def test_grouped_passes_equal_the_plain_path_with_a_separate_pool():
+    """Queries partly in the pool (their own column left out), partly not, and pools of one and two images."""
+    concepts, kg = random_world(5, images=120, vocabulary=9)
+    others, _ = random_world(55, images=30, vocabulary=9)
+    outside = ConceptSets(tuple(f"o{i}" for i in others.ids), others.sets)
+    queries = ConceptSets(concepts.ids[:40] + outside.ids[:10], concepts.sets[:40] + outside.sets[:10])
+    for pool in (concepts, concepts.subset(concepts.ids[:1]), concepts.subset(concepts.ids[:2]), outside):
+        plain, grouped = plain_and_grouped(queries, pool, kg, block_size=7)
+        for alpha, n in SETTINGS[:3]:
+            for k, threshold, depth in PASSES:
+                assert_same(plain.rank(alpha, n, k, threshold, depth), grouped.rank(alpha, n, k, threshold, depth))
+        assert grouped._group_cache
+
+
+def test_iou_on_nn_iou_codes_through_groups_equals_the_plain_path():
+    concepts, kg = random_world(6, images=90, vocabulary=7)
+    plain, grouped = plain_and_grouped(concepts, None, kg, block_size=16)
+    grouped.rank_by("nn-iou(alpha=0.5,n=2)", 10, 0.5, 20)
+    for name in ("iou", "dice"):
+        assert grouped._plan_of(measure_spec(name)) == measure_spec("nn-iou", alpha=0.5, n=2).plan()
+        assert_same(plain.rank_by(name, 10, 0.5, 20), grouped.rank_by(name, 10, 0.5, 20))
+
+
+def test_a_budget_for_the_codes_but_not_their_groups_ranks_the_plain_way():
+    concepts, kg = random_world(7, images=80)
+    codes_only = 2 * 80 * 80 + 100  # uint16 codes fit; codes and heads do not
+    engine = PairwiseEngine(concepts, kg=kg, block_size=16, cache_bytes=codes_only)
+    expected = PairwiseEngine(concepts, kg=kg, block_size=16, cache_bytes=0).rank(0.5, 1, 10, 0.5, 20)
+    assert_same(expected, engine.rank(0.5, 1, 10, 0.5, 20))
+    state = engine._state(measure_spec("nn-iou", alpha=0.5, n=1).plan())
+    assert state.cacheable and not state.groupable and not engine._group_cache
+    assert_same(expected, engine.rank(0.5, 1, 10, 0.5, 20))
+
+
+def test_the_cache_with_groups_keeps_within_its_budget():
+    concepts, kg = random_world(8, images=80)
+    budget = 2 * (2 * 80 * 80) + 500  # one plan's codes and heads
+    engine = PairwiseEngine(concepts, kg=kg, block_size=20, cache_bytes=budget)
+    plain = PairwiseEngine(concepts, kg=kg, block_size=20, cache_bytes=0)
+    for n in (1, 2, 3, 1):
+        assert_same(plain.rank(0.5, n, 10, 0.5, 20), engine.rank(0.5, n, 10, 0.5, 20))
+        assert sum(engine._cached_bytes(engine._plans[plan]) for plan in engine._code_cache) <= budget
+        heads = sum(g.heads.nbytes for groups in engine._group_cache.values() for g in groups.values())
+        assert heads <= 2 * 80 * 80 and set(engine._group_cache) <= set(engine._code_cache)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_code_groups_equal_a_per_row_count(seed):
+    """Each row's groups are its distinct codes, ascending, with their counts and first ``reach`` columns."""
+    rng = np.random.default_rng(seed)
+    codes = rng.integers(0, 6, (9, 40)).astype(np.uint16)
+    self_columns = rng.integers(-1, 40, 9)
+    groups = CodeGroups.of(codes, self_columns, reach=4)
+    for row in range(9):
+        mine = groups.rows == row
+        distinct, counts = np.unique(codes[row], return_counts=True)
+        assert groups.codes[mine].tolist() == distinct.tolist() and groups.sizes[mine].tolist() == counts.tolist()
+        own = codes[row, self_columns[row]] if self_columns[row] >= 0 else None
+        assert groups.pool_sizes[mine].tolist() == [c - (d == own) for d, c in zip(distinct, counts)]
+        for code, start in zip(distinct, groups.head_starts[mine]):
+            first = np.flatnonzero(codes[row] == code)[:4]
+            assert groups.heads[start:start + len(first)].tolist() == first.tolist()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_summarise_groups_equals_summarise_block_on_random_keys(seed):
+    """Keys with many equal values across different codes: tie groups of several codes merge by column."""
+    rng = np.random.default_rng(seed)
+    codes = rng.integers(0, 12, (11, 50)).astype(np.uint16)
+    self_columns = np.where(rng.random(11) < 0.7, rng.integers(0, 50, 11), -1)
+    table = rng.integers(1, 5, 12).astype(np.uint16)  # 12 codes onto 4 keys
+    values = np.array([-1.0, 0.0, 0.25, 0.5, 1.0])
+    keys = table[codes]
+    _mark_self(keys, self_columns)
+    for k, threshold, depth in [(3, 0.5, 5), (60, 0.25, 60), (1, 1.0, 0), (10, 0.1, 49)]:
+        groups = CodeGroups.of(codes, self_columns, reach=depth + 1)
+        expected = summarise_block(KeyedBlock(0, 11, keys, values), k, threshold, depth)
+        got = summarise_groups(groups, table[groups.codes], values, k, threshold, depth)
+        for a, b in zip(expected, got):
+            np.testing.assert_array_equal(a, b)
