@@ -9,9 +9,13 @@ Rows: full ROCOv2 (79,793 x 79,793) nn-IoU ideal top-10; speed-up from 1 to N lo
 queries x 1,000,000 synthetic images (scripts/make_synthetic_pool.py) within 2 GB per worker; the
 ablation grid (44 settings, ROCOv2 test); a LocalCluster of 2 workers against in-process on ROCOv2 test.
 
-Usage: python benchmarks/bench_scale.py [--workers N] [--quick]
+The ablation row's reference is the grid with every pass ranking the pairs' keys (before code groups), in
+the same run; the grid as it ran before the backends is given in its note.
+
+Usage: python benchmarks/bench_scale.py [--workers N] [--quick] [--only ablation]
   --quick: 10,000 queries of full ROCOv2 and a 200,000-image synthetic pool (about a minute); targets are
   then only indicative.
+  --only ablation: only the ablation grid's row (about a minute under load).
 """
 
 from __future__ import annotations
@@ -43,6 +47,17 @@ from evalcore.readers import read_concepts  # noqa: E402
 DATA = ROOT.parent / "shared" / "data"
 MEASURE = "nn-iou(alpha=0.5,n=1)"
 GB = 10**9
+
+
+@contextlib.contextmanager
+def before_groups():
+    """The engine as it ranked before code groups: no plan's groups fit the cache, every pass ranks the pairs."""
+    kept = engine_module.CodeGroups.bytes_per_pair
+    engine_module.CodeGroups.bytes_per_pair = staticmethod(lambda columns: 1 << 62)
+    try:
+        yield
+    finally:
+        engine_module.CodeGroups.bytes_per_pair = kept
 
 
 @contextlib.contextmanager
@@ -118,20 +133,49 @@ def row(work: str, seconds: float, reference: float | None, target: str, met: bo
     print(f"{work[:64]:64s} {seconds:8.2f} {shown} {ratio}  {'met ' if met else 'MISSED'} {target} {note}", flush=True)
 
 
+def load() -> str:
+    """The 1, 5 and 15 minute load averages (other work on the machine slows every row)."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def ablation(test: ConceptSets, kg) -> bool:
+    """4. The ablation grid on ROCOv2 test, 44 settings of retrieval by relevance: now, then before code groups
+    and before the backends (each with a fresh evaluator; the first run also pays the process's first touches
+    of its memory). True if the three tables are identical."""
+    labels = load_labels(ROOT / "data" / "labels" / "rocov2_labels.csv", test)
+
+    def grid():
+        return ablation_grid(Evaluator(test, kg, labels=labels), [], ["P@30[modality]", "nn-CUI@10"])
+
+    seconds, table = timed(grid)
+    with before_groups():
+        plain, table_plain = timed(grid)
+    with before_backends(), before_groups():
+        before, table_before = timed(grid)
+    identical = table.equals(table_plain) and table.equals(table_before)
+    row("ablation grid, 44 settings, ROCOv2 test (fresh evaluator)", seconds, plain, "<= 5 s", seconds <= 5,
+        f"identical={identical}, before the backends {before:.2f} s, load average {load()}")
+    return identical
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="N local workers (default: cores)")
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--only", choices=["ablation"], help="run only this row")
     args = parser.parse_args()
     n = args.workers
+    kg = load_kg([DATA / "kg" / "open_kg_edges.csv"])
+    print(f"{'work':64s} {'seconds':>8s} {'before':>9s} {'ratio':>8s}  target  (taken with {n} workers, "
+          f"{os.cpu_count()} cores; other work may run on this machine; load average {load()})")
+    if args.only == "ablation":
+        ablation(read_concepts(DATA / "rocov2" / "test_concepts.csv"), kg)
+        return
     parts = [read_concepts(DATA / "rocov2" / f"{split}_concepts.csv") for split in ("train", "valid", "test")]
     full = combine_concepts(parts, "ROCOv2 train+valid+test")
     test = parts[2]
-    kg = load_kg([DATA / "kg" / "open_kg_edges.csv"])
     queries = ConceptSets(full.ids[:10_000], full.sets[:10_000], "first 10,000") if args.quick else full
     size = f"{len(queries):,} x {len(full):,}"
-    print(f"{'work':64s} {'seconds':>8s} {'before':>9s} {'ratio':>8s}  target  (taken with {n} workers, "
-          f"{os.cpu_count()} cores; other work may run on this machine)")
 
     # 1. Full ROCOv2: before, in-process now, N local workers.
     with before_backends():
@@ -170,18 +214,7 @@ def main() -> None:
         "<= 45 s, <= 2 GB per worker", seconds <= 45 * pool_size / 1e6 and peak.peak <= 2 * GB,
         f"identical={same(expected_big, result)}, peak {peak.peak / GB:.2f} GB per worker")
 
-    # 4. Ablation grid on ROCOv2 test: 44 settings of retrieval by relevance.
-    labels = load_labels(ROOT / "data" / "labels" / "rocov2_labels.csv", test)
-
-    def grid():
-        return ablation_grid(Evaluator(test, kg, labels=labels), [], ["P@30[modality]", "nn-CUI@10"])
-
-    with before_backends():
-        before, table_before = timed(grid)
-    seconds, table = timed(grid)
-    row("ablation grid, 44 settings, ROCOv2 test (fresh evaluator)", seconds, before, "<= 5 s", seconds <= 5,
-        f"identical={table.equals(table_before)}")
-    identical &= table.equals(table_before)
+    identical &= ablation(test, kg)
 
     # 5. A LocalCluster of 2 workers against in-process, ROCOv2 test nn-CUI@10 ideal.
     from distributed import Client, LocalCluster
