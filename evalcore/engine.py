@@ -339,15 +339,17 @@ class CodeGroups:
             sizes = np.diff(np.append(flat_starts, chunk.size))
             lengths = np.minimum(sizes, reach)
             heads = order.ravel()[np.repeat(flat_starts, lengths) + _ragged_arange(lengths)].astype(column_dtype)
+            group_rows, group_codes = flat_starts // columns, ordered.ravel()[flat_starts]
             pool_sizes = sizes.copy()
-            chunk_rows = np.arange(len(chunk))
-            own = self_columns[row:row + step] >= 0
-            if own.any():
-                # The query's own column lies in the group of its own code, which starts at that code's lower bound.
-                own_codes = chunk[chunk_rows, np.where(own, self_columns[row:row + step], 0)]
-                own_starts = chunk_rows * columns + _row_lower_bounds(ordered, own_codes)
-                pool_sizes[np.searchsorted(flat_starts, own_starts[own])] -= 1
-            parts.append((flat_starts // columns + row, ordered.ravel()[flat_starts], sizes, pool_sizes, lengths, heads))
+            own_rows = np.flatnonzero(self_columns[row:row + step] >= 0)
+            if len(own_rows):
+                # The query's own column lies in the group of (its row, its own code). Groups run by (row, code):
+                # with codes replaced by their rank among the chunk's codes, that pair is one searchable int64.
+                distinct, ranks = np.unique(group_codes, return_inverse=True)
+                own_codes = chunk[own_rows, self_columns[row + own_rows]]
+                own_keys = own_rows * len(distinct) + np.searchsorted(distinct, own_codes)
+                pool_sizes[np.searchsorted(group_rows * len(distinct) + ranks, own_keys)] -= 1
+            parts.append((group_rows + row, group_codes, sizes, pool_sizes, lengths, heads))
         group_rows, group_codes, sizes, pool_sizes, lengths, heads = (np.concatenate(p) for p in zip(*parts))
         return cls(group_rows, group_codes, sizes, pool_sizes, np.cumsum(lengths) - lengths, heads, reach, columns,
                    self_columns)
@@ -1119,8 +1121,7 @@ def _first_ties(values: np.ndarray, kth: np.ndarray, needed: np.ndarray) -> tupl
 
 
 def _row_lower_bounds(ordered: np.ndarray, value) -> np.ndarray:
-    """Per row of an ascending-sorted matrix, the first position whose entry is >= ``value`` (a scalar or
-    one value per row).
+    """Per row of an ascending-sorted matrix, the first position whose entry is >= ``value``.
 
     >>> _row_lower_bounds(np.array([[1, 2, 2, 5], [0, 0, 0, 0]]), 2).tolist()
     [1, 4]
