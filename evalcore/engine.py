@@ -385,8 +385,9 @@ def summarise_groups(groups: CodeGroups, keys: np.ndarray, values: np.ndarray, k
     """
     block_rows, columns = len(groups.self_columns), groups.columns
     keys = keys.astype(np.int64)
-    # By row, then key descending, as one int64 (rows < 2^31, keys < 2^32): faster than a lexsort.
-    by_key = np.argsort(groups.rows * (int(keys.max(initial=0)) + 1) - keys, kind="stable")
+    # By row, then key descending, as one int64 (rows < 2^31, keys < 2^32): faster than a lexsort. Groups of
+    # equal key may come in any order: they have equal values, and their columns are merged below.
+    by_key = np.argsort(groups.rows * (int(keys.max(initial=0)) + 1) - keys)
     rows, keys, pool = groups.rows[by_key], keys[by_key], groups.pool_sizes[by_key]
     row_first = np.searchsorted(rows, np.arange(block_rows + 1))
     ends = np.cumsum(pool)
@@ -426,7 +427,7 @@ def summarise_groups(groups: CodeGroups, keys: np.ndarray, values: np.ndarray, k
     # row interleave, so sort by (run of equal row and key, column), again as one int64.
     runs = np.cumsum(np.r_[True, (chosen_rows[1:] != chosen_rows[:-1]) | (chosen_keys[1:] != chosen_keys[:-1])])
     row_ids, column_ids = row_ids[keep], column_ids[keep]
-    ranked = np.argsort(runs[owner[keep]] * (int(column_ids.max(initial=0)) + 1) + column_ids, kind="stable")
+    ranked = np.argsort(runs[owner[keep]] * (int(column_ids.max(initial=0)) + 1) + column_ids)  # no equal pairs
     row_ids, column_ids = row_ids[ranked], column_ids[ranked]
     rank = np.arange(len(row_ids)) - np.searchsorted(row_ids, np.arange(block_rows))[row_ids]
     keep = rank < taken[row_ids]
