@@ -39,10 +39,14 @@ def ablation_grid(evaluator: Evaluator, runs: Sequence[Run], metric_names: Seque
     """
     depth = max([parse_metric(m).k or 1 for m in metric_names] + [1])
     subset = set(queries) if queries is not None else None
-    rows = []
     settings = [(a, n) for n in hops for a in alphas]
+    # Settings that reduce to IoU last: IoU then reads the cached codes of an nn-IoU setting
+    # (PairwiseEngine._plan_of) instead of coding the whole pool once more. Rows keep the settings' order.
+    computed = sorted(range(len(settings)), key=lambda i: effective_setting(*settings[i]) == (0.0, 0))
+    rows_of: dict[int, list[dict]] = {}
     rankings: dict[tuple[float, int], AlignedRun] = {}
-    for step, (alpha, n) in enumerate(settings):
+    for step, position in enumerate(computed):
+        alpha, n = settings[position]
         if progress:
             progress(step / len(settings), f"alpha = {alpha}, n = {n}")
         systems: list[Run | AlignedRun] = list(runs)
@@ -52,15 +56,16 @@ def ablation_grid(evaluator: Evaluator, runs: Sequence[Run], metric_names: Seque
                 rankings[same_as] = evaluator.relevance_ranking(*same_as, depth, depth, name=RELEVANCE_SYSTEM)
             systems.append(rankings[same_as])
         evaluation = evaluator.evaluate(systems, metric_names, alpha, n, gain)
+        rows_of[position] = []
         for name, result in evaluation.systems.items():
             keep = np.array([q in subset for q in result.query_ids]) if subset is not None else slice(None)
             for metric, values in result.values.items():
                 selected = values[keep]
                 mean = float(np.nanmean(selected)) if np.isfinite(selected).any() else float("nan")
-                rows.append({"system": name, "alpha": alpha, "n": n, "metric": metric, "value": mean})
+                rows_of[position].append({"system": name, "alpha": alpha, "n": n, "metric": metric, "value": mean})
     if progress:
         progress(1.0, "done")
-    return pd.DataFrame(rows)
+    return pd.DataFrame([row for position in range(len(settings)) for row in rows_of[position]])
 
 
 def ranking_agreement(grid: pd.DataFrame, metric: str) -> pd.DataFrame:

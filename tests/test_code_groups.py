@@ -1,14 +1,19 @@
 """Ranking through code groups (a pass over cached codes ranks each row's distinct codes, not its pairs) gives
-the plain path's ideal values, relevant counts and top indices in the same tie order."""
+the plain path's ideal values, relevant counts and top indices in the same tie order; so do the ablation grid
+and run items that read other settings' cached codes."""
 
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
+from evalcore.ablation import RELEVANCE_SYSTEM, ablation_grid
 from evalcore.data import ConceptSets
 from evalcore.engine import CodeGroups, KeyedBlock, PairwiseEngine, _mark_self, summarise_block, summarise_groups
+from evalcore.evaluation import Evaluator
 from evalcore.measures import measure_spec
+from evalcore.retrieval import retrieve_by_relevance
 
 from .conftest import random_world
 
@@ -123,3 +128,35 @@ def test_summarise_groups_equals_summarise_block_on_random_keys(seed):
         got = summarise_groups(groups, table[groups.codes], values, k, threshold, depth)
         for a, b in zip(expected, got):
             np.testing.assert_array_equal(a, b)
+
+
+def test_run_items_by_iou_read_from_nn_iou_codes_equal_the_counted_values():
+    concepts, kg = random_world(9, images=70)
+    engine = PairwiseEngine(concepts, kg=kg, block_size=16)
+    rng = np.random.default_rng(3)
+    rows, cols = rng.integers(0, 70, 400), rng.integers(0, 70, 400)
+    counted = {name: engine.relevance_of_pairs_by(name, rows, cols) for name in ("iou", "dice")}
+    engine.rank_by("nn-iou(alpha=0.5,n=2)", 5)
+    for name in ("iou", "dice"):
+        assert engine._plan_of(measure_spec(name)) != measure_spec(name).plan()  # read from nn-IoU's codes
+        assert engine.relevance_of_pairs_by(name, rows, cols).tolist() == counted[name].tolist()
+
+
+def test_ablation_grid_equals_each_setting_evaluated_on_its_own():
+    """The grid ranks IoU's settings last (on nn-IoU's cached codes) and shares rankings; each row equals a fresh
+    evaluator's, in the settings' order."""
+    concepts, kg = random_world(10, images=60, vocabulary=9)
+    run = retrieve_by_relevance(PairwiseEngine(concepts, kg=kg), 0.3, 1, 8, "a run")
+    metrics = ["CUI@5", "nn-CUI@5", "nn-MAP@5"]
+    alphas, hops = (0.0, 0.5, 1.0), (0, 1, 2)
+    grid = ablation_grid(Evaluator(concepts, kg), [run], metrics, alphas, hops)
+    expected = []
+    for n in hops:
+        for alpha in alphas:
+            fresh = Evaluator(concepts, kg)
+            ranking = fresh.relevance_ranking(alpha, n, 5, 5, name=RELEVANCE_SYSTEM)
+            for name, result in fresh.evaluate([run, ranking], metrics, alpha, n).systems.items():
+                for metric, values in result.values.items():
+                    mean = float(np.nanmean(values)) if np.isfinite(values).any() else float("nan")
+                    expected.append({"system": name, "alpha": alpha, "n": n, "metric": metric, "value": mean})
+    assert grid.equals(pd.DataFrame(expected))
