@@ -19,6 +19,12 @@ so they are cached per (block, n); a new alpha is one table look-up per pair tha
 each code to the rank of its relevance among the distinct values (its *key*). Keys are
 small unsigned integers, so ranking a row is an integer sort instead of a float partition.
 
+A row has few distinct codes (about 50 of ROCOv2's 9,927 candidates). When the codes are
+cached, a ranking pass also groups each row's pairs by code once (:class:`CodeGroups`: each
+group's size and its first ``depth + 1`` columns), and every later pass of the plan, under
+any alpha or measure read from the same codes, ranks the groups instead of the pairs
+(:func:`summarise_groups`), with the same values and tie order.
+
 Other measures extend the packing (a :class:`~evalcore.measures.CountPlan` names the digits):
 
 - Tversky with a != b needs ``|A|`` (a digit fed by the ``s_Q`` column) and, with a KG, the
