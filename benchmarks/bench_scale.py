@@ -51,13 +51,12 @@ GB = 10**9
 
 @contextlib.contextmanager
 def before_groups():
-    """The engine as it ranked before code groups: no plan's groups fit the cache, every pass ranks the pairs."""
-    kept = engine_module.CodeGroups.bytes_per_pair
-    engine_module.CodeGroups.bytes_per_pair = staticmethod(lambda columns: 1 << 62)
+    """The engine as it ranked before code groups: every pass ranks the pairs' keys."""
+    engine_module.GROUP_CODES = False
     try:
         yield
     finally:
-        engine_module.CodeGroups.bytes_per_pair = kept
+        engine_module.GROUP_CODES = True
 
 
 @contextlib.contextmanager

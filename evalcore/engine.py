@@ -71,6 +71,7 @@ DEFAULT_CACHE_BYTES = 2 << 30
 DEFAULT_MEMORY_PER_WORKER = 2 << 30
 PART_BYTES = 4 << 20  # a worker's block is summarised in parts of rows whose arrays fit in this (BlockWork)
 WORKERS = max(1, min(2, os.cpu_count() or 1))
+GROUP_CODES = True  # rank passes over cached codes through CodeGroups (False: the plain path, for benchmarks)
 
 
 def concept_matrix(sets: tuple[frozenset[str], ...], vocabulary_index: dict[str, int]) -> sp.csr_matrix:
@@ -360,10 +361,10 @@ class CodeGroups:
         return cls(group_rows, group_codes, sizes, pool_sizes, np.cumsum(lengths) - lengths, heads, reach, columns,
                    self_columns)
 
-    @staticmethod
-    def bytes_per_pair(columns: int) -> int:
-        """At most what the heads take per (query, candidate) pair, with a pool of ``columns``."""
-        return 2 if columns <= 1 << 16 else 4
+    @property
+    def nbytes(self) -> int:
+        return sum(a.nbytes for a in (self.rows, self.codes, self.sizes, self.pool_sizes, self.head_starts,
+                                      self.heads, self.self_columns))
 
 
 def _ragged_arange(lengths: np.ndarray) -> np.ndarray:
@@ -550,7 +551,7 @@ class _PlanState:
     product_dtype: type
     lookup: bool
     cacheable: bool
-    groupable: bool  # the codes and, at most as large, their groups' heads (CodeGroups) both fit the cache
+    groupable: bool  # passes rank code groups (CodeGroups), kept with the cached codes while they fit
     operands: tuple[sp.csr_matrix, _SplitOperand] | None = field(default=None, repr=False)
 
 
@@ -678,12 +679,11 @@ class PairwiseEngine:
             size = layout.size
             code_dtype = np.uint16 if size <= 1 << 16 else np.uint32 if size <= 1 << 32 else np.uint64
             exact_in_float32 = 4 * size < FLOAT32_EXACT and not plan.credit_hops
-            pairs = len(self.queries) * len(self.candidates)
-            full_bytes = np.dtype(code_dtype).itemsize * pairs
-            grouped_bytes = full_bytes + CodeGroups.bytes_per_pair(len(self.candidates)) * pairs
+            full_bytes = np.dtype(code_dtype).itemsize * len(self.queries) * len(self.candidates)
+            cacheable = full_bytes <= self.cache_bytes
             self._plans[plan] = _PlanState(plan, layout, code_dtype, np.float32 if exact_in_float32 else np.float64,
-                                           size <= self.lookup_table_limit, full_bytes <= self.cache_bytes,
-                                           len(self.candidates) > 0 and grouped_bytes <= self.cache_bytes)
+                                           size <= self.lookup_table_limit, cacheable,
+                                           GROUP_CODES and cacheable and len(self.candidates) > 0)
         return self._plans[plan]
 
     def _operands(self, state: _PlanState) -> tuple[sp.csr_matrix, _SplitOperand]:
@@ -728,19 +728,27 @@ class PairwiseEngine:
             if state.plan in self._code_cache:
                 self._code_cache.move_to_end(state.plan)
                 return
-            bytes_of = {plan: self._cached_bytes(self._plans[plan]) for plan in self._code_cache}
-            needed = self._cached_bytes(state)
-            while self._code_cache and sum(bytes_of[p] for p in self._code_cache) + needed > self.cache_bytes:
-                dropped, _ = self._code_cache.popitem(last=False)
-                self._group_cache.pop(dropped, None)
+            self._make_room(self._cached_bytes(state.plan), keep=None)
             self._code_cache[state.plan] = {}
 
-    def _cached_bytes(self, state: _PlanState) -> int:
-        """What a plan may hold in the code cache: its codes and, if groupable, the heads of their groups (at
-        most one column per pair; the few groups' own arrays are left out)."""
-        pairs = len(self.queries) * len(self.candidates)
-        order = CodeGroups.bytes_per_pair(len(self.candidates)) if state.groupable else 0
-        return (np.dtype(state.code_dtype).itemsize + order) * pairs
+    def _cached_bytes(self, plan: CountPlan) -> int:
+        """What a plan holds in the code cache: its codes (all blocks, reserved up front) and the groups made so far."""
+        codes = np.dtype(self._plans[plan].code_dtype).itemsize * len(self.queries) * len(self.candidates)
+        return codes + sum(groups.nbytes for groups in self._group_cache.get(plan, {}).values())
+
+    def _make_room(self, needed: int, keep: CountPlan | None) -> bool:
+        """Drop the least recently used plans other than ``keep`` until ``needed`` more bytes fit the cache (with
+        the lock held); False if they do not fit even then."""
+        def used() -> int:
+            return sum(self._cached_bytes(plan) for plan in self._code_cache)
+
+        while used() + needed > self.cache_bytes:
+            oldest = next((plan for plan in self._code_cache if plan != keep), None)
+            if oldest is None:
+                return False
+            del self._code_cache[oldest]
+            self._group_cache.pop(oldest, None)
+        return True
 
     def _groups(self, state: _PlanState, start: int, stop: int, depth: int) -> CodeGroups:
         """The code groups of queries ``start:stop`` (a groupable plan) for a top ``depth``, cached with the codes;
@@ -751,7 +759,15 @@ class PairwiseEngine:
         groups = CodeGroups.of(self._codes(state, start, stop), self.self_columns[start:stop], depth + 1)
         with self._lock:
             if state.plan in self._code_cache:
-                self._group_cache.setdefault(state.plan, {})[start] = groups
+                kept = self._group_cache.setdefault(state.plan, {})
+                kept.pop(start, None)  # shallower groups of the block, replaced
+                if self._make_room(groups.nbytes, keep=state.plan):
+                    kept[start] = groups
+                else:
+                    # Groups that do not fit beside the codes would be made again at every pass, which costs more
+                    # than ranking the pairs: this plan's later passes rank the pairs.
+                    state.groupable = False
+                    self._group_cache.pop(state.plan, None)
         return groups
 
     def _codes(self, state: _PlanState, start: int, stop: int) -> np.ndarray:

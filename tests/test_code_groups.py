@@ -73,7 +73,7 @@ def test_iou_on_nn_iou_codes_through_groups_equals_the_plain_path():
 
 def test_a_budget_for_the_codes_but_not_their_groups_ranks_the_plain_way():
     concepts, kg = random_world(7, images=80)
-    codes_only = 2 * 80 * 80 + 100  # uint16 codes fit; codes and heads do not
+    codes_only = 2 * 80 * 80 + 100  # uint16 codes fit; their groups do not
     engine = PairwiseEngine(concepts, kg=kg, block_size=16, cache_bytes=codes_only)
     expected = PairwiseEngine(concepts, kg=kg, block_size=16, cache_bytes=0).rank(0.5, 1, 10, 0.5, 20)
     assert_same(expected, engine.rank(0.5, 1, 10, 0.5, 20))
@@ -83,15 +83,20 @@ def test_a_budget_for_the_codes_but_not_their_groups_ranks_the_plain_way():
 
 
 def test_the_cache_with_groups_keeps_within_its_budget():
+    """Groups count at their size: older plans make room for them, and the cache never passes its budget."""
     concepts, kg = random_world(8, images=80)
-    budget = 2 * (2 * 80 * 80) + 500  # one plan's codes and heads
-    engine = PairwiseEngine(concepts, kg=kg, block_size=20, cache_bytes=budget)
     plain = PairwiseEngine(concepts, kg=kg, block_size=20, cache_bytes=0)
-    for n in (1, 2, 3, 1):
+    probe = PairwiseEngine(concepts, kg=kg, block_size=20)
+    probe.rank(0.5, 3, 10, 0.5, 20)
+    one_plan = probe._cached_bytes(measure_spec("nn-iou", alpha=0.5, n=3).plan())
+    assert one_plan > 2 * 80 * 80  # the groups take room beside the codes
+    engine = PairwiseEngine(concepts, kg=kg, block_size=20, cache_bytes=int(1.5 * one_plan))
+    for n in (1, 2, 3, 1, 3):
         assert_same(plain.rank(0.5, n, 10, 0.5, 20), engine.rank(0.5, n, 10, 0.5, 20))
-        assert sum(engine._cached_bytes(engine._plans[plan]) for plan in engine._code_cache) <= budget
-        heads = sum(g.heads.nbytes for groups in engine._group_cache.values() for g in groups.values())
-        assert heads <= 2 * 80 * 80 and set(engine._group_cache) <= set(engine._code_cache)
+        assert sum(engine._cached_bytes(plan) for plan in engine._code_cache) <= int(1.5 * one_plan)
+        assert set(engine._group_cache) <= set(engine._code_cache)
+        assert engine._state(measure_spec("nn-iou", alpha=0.5, n=n).plan()).groupable
+    assert len(engine._code_cache) == 1
 
 
 @pytest.mark.parametrize("seed", range(4))
