@@ -19,10 +19,10 @@ so they are cached per (block, n); a new alpha is one table look-up per pair tha
 each code to the rank of its relevance among the distinct values (its *key*). Keys are
 small unsigned integers, so ranking a row is an integer sort instead of a float partition.
 
-A row has few distinct codes (about 50 of ROCOv2's 9,927 candidates). When the codes are
-cached, a ranking pass also groups each row's pairs by code once (:class:`CodeGroups`: each
-group's size and its first ``depth + 1`` columns), and every later pass of the plan, under
-any alpha or measure read from the same codes, ranks the groups instead of the pairs
+A row has few distinct codes (about 50 of ROCOv2's 9,927 candidates). A ranking pass over
+cached codes groups each row's pairs by code once (:class:`CodeGroups`: each group's size
+and its first ``depth + 1`` columns), and every later pass of the plan, under any alpha or
+measure read from the same codes, ranks the groups instead of the pairs
 (:func:`summarise_groups`), with the same values and tie order.
 
 Other measures extend the packing (a :class:`~evalcore.measures.CountPlan` names the digits):
@@ -731,6 +731,11 @@ class PairwiseEngine:
             self._make_room(self._cached_bytes(state.plan), keep=None)
             self._code_cache[state.plan] = {}
 
+    def _coded(self, state: _PlanState) -> bool:
+        """Whether every block's codes of the plan are cached."""
+        coded = self._code_cache.get(state.plan, {})
+        return all(start in coded for start, _ in self.blocks())
+
     def _cached_bytes(self, plan: CountPlan) -> int:
         """What a plan holds in the code cache: its codes (all blocks, reserved up front) and the groups made so far."""
         codes = np.dtype(self._plans[plan].code_dtype).itemsize * len(self.queries) * len(self.candidates)
@@ -843,8 +848,8 @@ class PairwiseEngine:
 
     def _rank_groups(self, measure: MeasureSpec, k: int, threshold: float, depth: int,
                      progress: Callable[[float], None] | None) -> list:
-        """:func:`summarise_groups` of every block (a groupable plan): after the first pass of a plan, a pass
-        under another alpha (or IoU on nn-IoU's codes) ranks each row's few distinct codes, not its pairs."""
+        """:func:`summarise_groups` of every block (a groupable plan whose codes are cached): a pass under another
+        alpha (or IoU on nn-IoU's codes) ranks each row's few distinct codes, not its pairs."""
         state = self._state(self._plan_of(measure))
         lookup = self._table(state, measure) if state.lookup else None
 
@@ -878,8 +883,7 @@ class PairwiseEngine:
         # One BLAS thread per block: the product is a thin GEMM, and BLAS threads on top of the block threads
         # only contend (on 2 cores, 2 BLAS threads made the product 5x slower). With every block's codes
         # cached there is no product, and setting the limit (some ms) is left out.
-        coded = self._code_cache.get(state.plan, {})
-        limit = contextlib.nullcontext() if all(start in coded for start, _ in blocks) else blas_single_thread()
+        limit = contextlib.nullcontext() if self._coded(state) else blas_single_thread()
         with limit, ThreadPoolExecutor(WORKERS) as pool:
             for done, (position, result) in enumerate(pool.map(work, range(len(blocks))), start=1):
                 results[position] = result
@@ -927,7 +931,9 @@ class PairwiseEngine:
             work = self.block_work(measure)
             blocks = list(self.blocks(self.rows_within_budget(work)))
             parts = self.executor.rank(work, blocks, k, threshold, depth, progress)
-        elif self._state(self._plan_of(measure)).groupable:
+        elif self._state(self._plan_of(measure)).groupable and self._coded(self._state(self._plan_of(measure))):
+            # A later pass over cached codes: rank code groups. Not the pass that codes the pool: grouping costs
+            # a little more than ranking the pairs, which a single pass (a first draw, a new n) would pay for nothing.
             parts = self._rank_groups(measure, k, threshold, depth, progress)
         else:
             parts = self.map_blocks_by(partial(summarise_block, k=k, threshold=threshold, depth=depth), measure, progress)
