@@ -3,7 +3,9 @@ paired randomization and t-tests, Holm correction."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -13,6 +15,68 @@ from .errors import ParameterError
 
 BOOTSTRAP_SAMPLES = 2000
 RANDOMIZATION_SAMPLES = 10000
+KEPT_DRAW_BYTES = 64 << 20  # random draws kept for the next call with the same shape and seed (all together)
+
+
+class _KeptDraws:
+    """The random draws of the last few calls, by (kind, queries, samples, seed), within a byte budget.
+
+    A dashboard re-tests the same number of queries with the same seed after every slider move; the draws
+    depend on nothing else, so keeping them gives the very same numbers without drawing again. Draws
+    larger than half the budget are never kept (memory stays bounded for any number of queries).
+    """
+
+    def __init__(self, budget: int):
+        self.budget = budget
+        self._draws: OrderedDict[tuple, np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def chunks(self, key: tuple, draw: Callable[[np.random.Generator], Iterator[np.ndarray]],
+               rows: int, row_bytes: int) -> Iterator[np.ndarray]:
+        """The chunks ``draw(rng)`` yields for this key, drawn once and replayed while kept."""
+        with self._lock:
+            kept = self._draws.get(key)
+            if kept is not None:
+                self._draws.move_to_end(key)
+        if kept is not None:
+            yield from kept
+            return
+        keep = rows * row_bytes <= self.budget // 2
+        drawn = []
+        for chunk in draw(np.random.default_rng(key[-1])):
+            if keep:
+                chunk.flags.writeable = False
+                drawn.append(chunk)
+            yield chunk
+        if keep:
+            with self._lock:
+                self._draws[key] = drawn
+                while sum(c.nbytes for d in self._draws.values() for c in d) > self.budget:
+                    self._draws.popitem(last=False)
+
+
+_KEPT_DRAWS = _KeptDraws(KEPT_DRAW_BYTES)
+
+
+def _resample_counts(queries: int, samples: int, seed: int) -> Iterator[np.ndarray]:
+    """Bootstrap resamples in chunks of up to 256: how often each query is drawn (chunk x queries)."""
+    def draw(rng: np.random.Generator) -> Iterator[np.ndarray]:
+        for start in range(0, samples, 256):
+            count = min(256, samples - start)
+            picks = rng.integers(0, queries, size=(count, queries)) + queries * np.arange(count)[:, None]
+            counts = np.bincount(picks.ravel(), minlength=count * queries).reshape(count, queries)
+            yield counts.astype(np.uint16 if queries < 1 << 16 else np.uint32)
+    return _KEPT_DRAWS.chunks(("bootstrap", queries, samples, seed), draw, samples,
+                              (2 if queries < 1 << 16 else 4) * queries)
+
+
+def _swap_signs(queries: int, samples: int, seed: int) -> Iterator[np.ndarray]:
+    """Randomization-test swaps in chunks of up to 512: +1 keeps a query's pair, -1 swaps it (chunk x queries)."""
+    def draw(rng: np.random.Generator) -> Iterator[np.ndarray]:
+        for start in range(0, samples, 512):
+            count = min(512, samples - start)
+            yield rng.integers(0, 2, size=(count, queries), dtype=np.int8) * 2 - 1
+    return _KEPT_DRAWS.chunks(("randomization", queries, samples, seed), draw, samples, queries)
 
 
 @dataclass(frozen=True)
@@ -52,14 +116,13 @@ def bootstrap_cis(columns: np.ndarray, confidence: float = 0.95, samples: int = 
     defined_counts = defined.sum(axis=0)
     if queries == 0 or samples < 1:
         return [MeanWithCI(float("nan"), float("nan"), float("nan"), 0) for _ in range(width)]
-    rng = np.random.default_rng(seed)
     means = np.empty((samples, width))
-    for start in range(0, samples, 256):
-        count = min(256, samples - start)
-        picks = rng.integers(0, queries, size=(count, queries)) + queries * np.arange(count)[:, None]
-        weights = np.bincount(picks.ravel(), minlength=count * queries).reshape(count, queries).astype(np.float64)
+    start = 0
+    for counts in _resample_counts(queries, samples, seed):
+        weights = counts.astype(np.float64)
         with np.errstate(invalid="ignore", divide="ignore"):
-            means[start:start + count] = (weights @ filled) / (weights @ defined)
+            means[start:start + len(weights)] = (weights @ filled) / (weights @ defined)
+        start += len(weights)
     tail = (1 - confidence) / 2 * 100
     results = []
     for column in range(width):
@@ -99,10 +162,8 @@ def randomization_tests(pairs: Sequence[tuple[np.ndarray, np.ndarray]], samples:
         members = [i for i, d in enumerate(differences) if len(d) == length]
         observed = [abs(differences[i].mean()) for i in members]
         extreme = [0] * len(members)
-        rng = np.random.default_rng(seed)
-        for start in range(0, samples, 512):
-            count = min(512, samples - start)
-            signs = (rng.integers(0, 2, size=(count, length), dtype=np.int8) * 2 - 1).astype(np.float64)
+        for chunk in _swap_signs(length, samples, seed):
+            signs = chunk.astype(np.float64)
             for position, i in enumerate(members):
                 permuted = np.abs(signs @ differences[i]) / length
                 extreme[position] += int((permuted >= observed[position] - 1e-12).sum())

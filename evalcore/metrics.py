@@ -269,10 +269,11 @@ def cag_windows(relevances: np.ndarray, width: int, window: int = CAG_WINDOW) ->
     rel = np.ascontiguousarray(_pad(relevances[:, :width], width).T)
     best = np.maximum.accumulate(rel, axis=0)
     adjusted = np.divide(rel * rel, best, out=np.zeros_like(rel), where=best > 0)
-    cumulative = np.zeros((width + 1, rel.shape[1]))
-    np.cumsum(adjusted, axis=0, out=cumulative[1:])
-    ends = np.arange(1, width + 1)
-    return cumulative[ends] - cumulative[np.maximum(0, ends - window)]
+    cumulative = np.cumsum(adjusted, axis=0)
+    # Rank r sums adjusted r-w+1..r: the running sum less the one w ranks earlier (nothing for the first w ranks).
+    windows = cumulative.copy()
+    windows[window:] -= cumulative[:max(0, width - window)]
+    return windows
 
 
 def cag_of_windows(windows: np.ndarray, discounts: np.ndarray, window: int = CAG_WINDOW) -> np.ndarray:

@@ -118,3 +118,27 @@ def test_pairs_sharing_the_drawn_signs_get_the_p_value_each_gets_alone():
         b = np.array([per_query[comparison.system_b][q] for q in in_order])
         assert comparison.p_randomization == randomization_test(a, b, samples=1500, seed=3)
         assert comparison.queries == (298 if "D" in (comparison.system_a, comparison.system_b) else 300)
+
+
+def test_kept_draws_replay_the_same_numbers_and_stay_within_their_budget(monkeypatch):
+    """Bootstrap resamples and randomization swaps are kept for the next call with the same shape and seed: the
+    intervals and p-values equal those drawn afresh (a budget of 0 keeps nothing), and the budget holds."""
+    from evalcore import compare
+
+    rng = np.random.default_rng(8)
+    matrix = rng.random((700, 4))
+    matrix[rng.random(matrix.shape) < 0.1] = np.nan
+    a, b = rng.random(700), rng.random(700) + 0.01
+    monkeypatch.setattr(compare, "_KEPT_DRAWS", compare._KeptDraws(0))
+    fresh = (bootstrap_cis(matrix, samples=600, seed=2), randomization_test(a, b, samples=1200, seed=2))
+    assert compare._KEPT_DRAWS._draws == {}
+    kept = compare._KeptDraws(4 << 20)
+    monkeypatch.setattr(compare, "_KEPT_DRAWS", kept)
+    for _ in range(3):  # the first call draws and keeps, the next ones replay
+        assert (bootstrap_cis(matrix, samples=600, seed=2), randomization_test(a, b, samples=1200, seed=2)) == fresh
+    assert len(kept._draws) == 2
+    assert bootstrap_cis(matrix, samples=600, seed=3) != fresh[0]  # another seed is another draw
+    for queries in range(800, 3000, 400):  # more draws than fit: the oldest go
+        randomization_test(rng.random(queries), rng.random(queries), samples=1200, seed=2)
+        assert sum(c.nbytes for draw in kept._draws.values() for c in draw) <= 4 << 20
+    assert ("bootstrap", 700, 600, 2) not in kept._draws
