@@ -16,6 +16,7 @@ over the same queries of a system, and label metrics over the labelled ones amon
 
 from __future__ import annotations
 
+import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
@@ -38,6 +39,7 @@ from .relevance import check_alpha
 
 MAX_DEPTH = 1000
 KEPT_RANKINGS = 8
+KEPT_SCORE_BYTES = 32 << 20  # per run
 MAX_LABEL_CLASSES = 64
 UNKNOWN = -2
 PADDING = -1
@@ -342,6 +344,7 @@ class Evaluator:
         self._rankings: OrderedDict[tuple, AlignedRun] = OrderedDict()  # oldest first
         self._aligned: dict[int, tuple[weakref.ref, int, AlignedRun]] = {}  # id(run) -> (run, depth, aligned)
         self._per_run: dict[tuple[int, int], tuple[weakref.ref, weakref.ref, dict[str, Any]]] = {}
+        self._lock = threading.Lock()
 
     def label_targets(self) -> list[str]:
         kinds = [k for k in ("modality", "organ") if k in self.masks]
@@ -508,13 +511,14 @@ class Evaluator:
         for run in runs:
             if progress:
                 progress(len(measures) / (len(measures) + 1), f"Scoring {run.name}")
+            kept = None
             if "qrels" in measures:
                 query_ids, inputs, counts = self._judged_inputs(run, measures, k_max, depth, gain, threshold,
                                                                 relevance_level)
             else:
-                query_ids, inputs, counts = self._concept_inputs(run, concept_measures, ideal, in_pool, gain,
-                                                                 threshold, depth)
-            systems[run.name] = _score(run.name, query_ids, inputs, specs, measures, counts, empty_queries)
+                query_ids, inputs, counts, kept = self._concept_inputs(run, concept_measures, ideal, in_pool, gain,
+                                                                       threshold, depth)
+            systems[run.name] = _score(run.name, query_ids, inputs, specs, measures, counts, empty_queries, kept)
         params = {"alpha": alpha, "n": n, "kg_mode": self.mode, "gain": gain, "relevance_threshold": threshold,
                   "candidates": len(self.concepts) if self.concepts is not None else None, "kg": self.kg is not None,
                   "empty_queries": empty_queries}
@@ -540,7 +544,7 @@ class Evaluator:
 
     def _concept_inputs(self, run: Run | AlignedRun, measures: dict[str, MeasureSpec], ideal: dict, in_pool: dict,
                         gain: str, threshold: float, depth: int
-                        ) -> tuple[tuple[str, ...], MetricInputs, dict[str, int]]:
+                        ) -> tuple[tuple[str, ...], MetricInputs, dict[str, int], KeptScores]:
         aligned = run if isinstance(run, AlignedRun) else self._align(run, depth)
         rows = aligned.query_rows
         matches, present = self._label_matches(aligned)
@@ -550,7 +554,10 @@ class Evaluator:
             relevant_in_pool={m: in_pool[m][rows] for m in measures},
             label_matches=matches, label_present=present, threshold=threshold, gain=gain,
         )
-        return tuple(self.concepts.ids[i] for i in rows), inputs, dict(aligned.counts)
+        # A metric's values depend on the run, its own relevance measure (IoU's not on alpha), gain and threshold.
+        settings = {key: (spec.name, gain, threshold) for key, spec in measures.items()}
+        kept = KeptScores(self._kept_for(aligned).setdefault("scores", OrderedDict()), settings, self._lock)
+        return tuple(self.concepts.ids[i] for i in rows), inputs, dict(aligned.counts), kept
 
     def _judged_inputs(self, run: Run | AlignedRun, measures: list[str], k: int, depth: int, gain: str,
                        threshold: float, level: int) -> tuple[tuple[str, ...], MetricInputs, dict[str, int]]:
@@ -616,13 +623,38 @@ def empty_query_mask(ideal: dict[str, np.ndarray], measures: Sequence[str], quer
     return empty
 
 
+class KeptScores:
+    """The values of a run's metrics already computed (before the table's rule for empty queries), by metric and
+    the setting of its own relevance measure, kept while the run lives and within :data:`KEPT_SCORE_BYTES` (oldest
+    dropped first). Moving alpha then recomputes nn-IoU's metrics only: IoU's and the label metrics are read back."""
+
+    def __init__(self, store: OrderedDict, settings: dict[str, tuple], lock: threading.Lock):
+        self.store, self.settings, self.lock = store, settings, lock
+
+    def values(self, spec: MetricSpec, inputs: MetricInputs) -> np.ndarray:
+        """``spec.compute(inputs)``, read back when computed before under the same setting; a fresh array."""
+        key = (spec.name, self.settings.get(spec.relevance) if spec.relevance else None)
+        with self.lock:
+            kept = self.store.get(key)
+            if kept is not None:
+                self.store.move_to_end(key)
+        if kept is not None:
+            return kept.copy()
+        value = spec.compute(inputs)
+        with self.lock:
+            self.store[key] = value.copy()
+            while sum(v.nbytes for v in self.store.values()) > KEPT_SCORE_BYTES and len(self.store) > 1:
+                self.store.popitem(last=False)
+        return value
+
+
 def _score(name: str, query_ids: tuple[str, ...], inputs: MetricInputs, specs: list[MetricSpec], measures: list[str],
-           counts: dict[str, int], empty_queries: str) -> SystemResult:
+           counts: dict[str, int], empty_queries: str, kept: KeptScores | None = None) -> SystemResult:
     """Every metric of one run, with the table's rule for empty queries applied to all of them alike."""
     empty = empty_query_mask(inputs.ideal, measures, len(query_ids))
     values = {}
     for spec in specs:
-        value = spec.compute(inputs)
+        value = kept.values(spec, inputs) if kept is not None else spec.compute(inputs)
         if spec.family.relevance is not None:
             # Not empty, yet 0/0 for this metric's own measure or threshold: nothing relevant to find, 0.
             value[np.isnan(value) & ~empty] = 0.0

@@ -109,3 +109,37 @@ def test_kept_rankings_and_alignments_give_the_values_of_a_fresh_evaluator(seed)
             for metric in names:
                 np.testing.assert_array_equal(got.systems[system].values[metric],
                                               expected.systems[system].values[metric])
+
+
+def test_metrics_kept_per_run_equal_a_fresh_evaluation_at_every_setting(monkeypatch):
+    """An evaluator re-scoring the same runs as alpha, n, gain and threshold move (the dashboard's sliders) reads
+    back the metrics whose setting did not change; every value equals a fresh evaluator's, NaNs included, and the
+    kept values stay within their byte budget."""
+    import evalcore.evaluation as evaluation
+    from evalcore.data import ImageLabels
+    from evalcore.metrics import default_metric_names
+
+    concepts, kg = random_world(9, images=80)
+    rng = random.Random(9)
+    labels = ImageLabels({"modality": {i: frozenset({rng.choice(["CT", "MRI"])}) for i in concepts.ids},
+                          "organ": {i: frozenset({rng.choice(["liver", "lung", "bone"])}) for i in concepts.ids[::2]}})
+    names = default_metric_names((1, 5, 20), ["modality", "organ", "modality+organ"]) + ["CUI@5{dice}"]
+    warm = Evaluator(concepts, kg, labels=labels)
+    second = random_run(concepts, 2, depth=25)
+    runs = [random_run(concepts, 1), Run("second", second.rankings)]
+    for alpha, n, gain, threshold in [(0.5, 1, "linear", 0.5), (0.2, 1, "linear", 0.5), (0.5, 1, "linear", 0.5),
+                                      (0.0, 1, "linear", 0.5), (0.7, 2, "exponential", 0.5), (0.7, 2, "linear", 0.3)]:
+        ranking = warm.relevance_ranking(alpha, n, 10, 20)
+        fresh = Evaluator(concepts, kg, labels=labels)
+        got = warm.evaluate(runs + [ranking], names, alpha, n, gain, threshold, measure="dice")
+        want = fresh.evaluate(runs + [fresh.relevance_ranking(alpha, n, 10, 20)], names, alpha, n, gain, threshold,
+                              measure="dice")
+        for system in want.systems:
+            for name in names:
+                assert np.array_equal(got.systems[system].values[name], want.systems[system].values[name],
+                                      equal_nan=True), (alpha, n, gain, threshold, system, name)
+    monkeypatch.setattr(evaluation, "KEPT_SCORE_BYTES", 20_000)
+    for alpha in (0.1, 0.3, 0.9):
+        warm.evaluate(runs, names, alpha, 1)
+        store = warm._kept_for(warm._align(runs[0], 25))["scores"]
+        assert 0 < sum(v.nbytes for v in store.values()) <= 20_000
