@@ -69,7 +69,6 @@ LOOKUP_TABLE_LIMIT = 1 << 22
 FLOAT32_EXACT = 1 << 24
 DEFAULT_CACHE_BYTES = 2 << 30
 DEFAULT_MEMORY_PER_WORKER = 2 << 30
-PART_BYTES = 4 << 20  # a worker's block is summarised in parts of rows whose arrays fit in this (BlockWork)
 WORKERS = max(1, min(2, os.cpu_count() or 1))
 GROUP_CODES = True  # rank passes over cached codes through CodeGroups (False: the plain path, for benchmarks)
 
@@ -222,29 +221,14 @@ class _SplitOperand:
 
     def product(self, left: sp.csr_matrix) -> np.ndarray:
         """Dense ``left @ R.T``."""
-        return next(self.products(left, max(1, left.shape[0])))[1]
-
-    def products(self, left: sp.csr_matrix, rows_per_part: int) -> Iterator[tuple[int, np.ndarray]]:
-        """Dense ``left @ R.T`` in consecutive parts of ``rows_per_part`` rows: (first row, part), at least one.
-
-        The sparse work (column split, tail product) is done once for all of ``left``; each part is then its
-        share of the GEMM plus its rows of the tail, so a small part stays in cache while it is used.
-        Every entry is a sum of small integers, exact in the product's dtype, so parts equal the whole.
-        """
-        rows, columns = left.shape[0], self.dense_t.shape[1]
-        dense = left[:, self.dense_columns].toarray().astype(self.dtype, copy=False) if len(self.dense_columns) else None
-        tail = (left[:, self.sparse_columns].astype(self.dtype) @ self.sparse_t).tocsr()
-        for first in range(0, max(1, rows), rows_per_part):
-            last = min(first + rows_per_part, rows)
-            if dense is not None:
-                out = dense[first:last] @ self.dense_t
-            else:
-                out = np.zeros((last - first, columns), dtype=self.dtype)
-            low, high = tail.indptr[first], tail.indptr[last]
-            if high > low:
-                part_rows = np.repeat(np.arange(last - first), np.diff(tail.indptr[first:last + 1]))
-                out[part_rows, tail.indices[low:high]] += tail.data[low:high]
-            yield first, out
+        if len(self.dense_columns):
+            out = left[:, self.dense_columns].toarray().astype(self.dtype, copy=False) @ self.dense_t
+        else:
+            out = np.zeros((left.shape[0], self.dense_t.shape[1]), dtype=self.dtype)
+        tail = (left[:, self.sparse_columns].astype(self.dtype) @ self.sparse_t).tocoo()
+        if tail.nnz:
+            out[tail.row, tail.col] += tail.data
+        return out
 
 
 @dataclass(frozen=True)
@@ -467,11 +451,6 @@ class CandidateSide:
     def codes(self, left_rows: sp.csr_matrix) -> np.ndarray:
         return self.operand.product(left_rows).astype(self.code_dtype)
 
-    def codes_in_parts(self, left_rows: sp.csr_matrix, rows_per_part: int) -> Iterator[tuple[int, np.ndarray]]:
-        """:meth:`codes` of consecutive parts of the rows: (first row, codes), at least one part."""
-        for first, product in self.operand.products(left_rows, rows_per_part):
-            yield first, product.astype(self.code_dtype)
-
     def keys_of_codes(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Relevance keys of a block of codes and the value of each key (see :class:`KeyedBlock`)."""
         if self.lookup is not None:
@@ -504,33 +483,18 @@ class CandidateSide:
 @dataclass(frozen=True)
 class BlockWork:
     """A whole pass, as sent once to each worker: the candidate side, the left operand of every query
-    and each query's own column in the pool (-1 if none); a task then names only its query rows.
-
-    A block is summarised in parts of ``rows_per_part`` rows (None: the whole block), from the product to
-    the summary, so that a part's arrays (product, codes, keys, their sorted copy: ``PART_BYTES``) can stay
-    in the cache instead of each going through main memory, whose bandwidth the workers of one machine
-    share (a block's arrays for full ROCOv2 take 52 MB; a worker's peak memory fell from 0.17 to 0.13 GB).
-    """
+    and each query's own column in the pool (-1 if none); a task then names only its query rows."""
 
     side: CandidateSide
     left: sp.csr_matrix
     self_columns: np.ndarray
-    rows_per_part: int | None = None
 
     def summarise(self, start: int, stop: int, k: int, threshold: float, depth: int
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """:func:`summarise_block` of queries ``start:stop`` (rows are independent: parts equal the whole).
-
-        Keys are the rank of a value among a part's distinct values when codes are hashed, so a part's
-        keys differ from the block's, but its values, counts and top candidates do not.
-        """
-        parts = []
-        for first, codes in self.side.codes_in_parts(self.left[start:stop], self.rows_per_part or max(1, stop - start)):
-            keys, values = self.side.keys_of_codes(codes)
-            low, high = start + first, start + first + len(keys)
-            _mark_self(keys, self.self_columns[low:high])
-            parts.append(summarise_block(KeyedBlock(low, high, keys, values), k, threshold, depth))
-        return tuple(np.concatenate(column) for column in zip(*parts))
+        """:func:`summarise_block` of queries ``start:stop``."""
+        keys, values = self.side.keys_of_codes(self.side.codes(self.left[start:stop]))
+        _mark_self(keys, self.self_columns[start:stop])
+        return summarise_block(KeyedBlock(start, stop, keys, values), k, threshold, depth)
 
     @property
     def pool_size(self) -> int:
@@ -832,9 +796,7 @@ class PairwiseEngine:
         measure = self.resolve(measure)
         state = self._state(measure.plan())
         left, _ = self._operands(state)
-        side = self._candidate_side(state, measure)
-        rows_per_part = max(1, PART_BYTES // max(1, len(self.candidates) * side.bytes_per_pair()))
-        return BlockWork(side, left, self.self_columns, rows_per_part)
+        return BlockWork(self._candidate_side(state, measure), left, self.self_columns)
 
     def keyed(self, start: int, stop: int, alpha: float, n: int) -> KeyedBlock:
         """Relevance keys of a block under nn-IoU(alpha, n)."""

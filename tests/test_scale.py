@@ -3,16 +3,13 @@ the same indices in the same tie order; the in-process path never imports Dask."
 
 from __future__ import annotations
 
-import copy
 import subprocess
 import sys
-from dataclasses import replace
 
 import numpy as np
 import pytest
-import scipy.sparse as sp
 
-from evalcore.engine import PairwiseEngine, PoolSummary
+from evalcore.engine import PairwiseEngine
 from evalcore.errors import CBIRLensError, ParameterError
 from evalcore.evaluation import Evaluator
 from evalcore.executors import DaskCluster, LocalProcesses, executor_for, parse_size, task_chunks
@@ -86,56 +83,6 @@ def test_demo_evaluation_on_the_cluster_equals_in_process(client):
     assert got.equals(expected)
     ranking = evaluator.relevance_ranking(0.5, 1, 30)
     np.testing.assert_array_equal(ranking.documents, Evaluator(concepts, kg).relevance_ranking(0.5, 1, 30).documents)
-
-
-@pytest.mark.parametrize("measure", MEASURES + ("nn-iou-depth(n=2)",))
-def test_a_block_summarised_in_parts_equals_the_in_process_pass(measure):
-    """Workers summarise a block in parts of rows (cache-sized); any part size gives the in-process numbers
-    and tie order: with and without a look-up table (hashed codes rank keys per part), with and without
-    dense product columns, with queries inside and outside the pool."""
-    concepts, kg = tied_world(3)
-    queries = type(concepts)(concepts.ids[100:160] + ("outside",), concepts.sets[100:160] + (frozenset({"C0000001"}),),
-                             "queries")
-    for query_set, limit in ((concepts, 1 << 22), (queries, 1 << 22), (concepts, 0)):
-        engine = PairwiseEngine(query_set, concepts, kg=kg, block_size=17, lookup_table_limit=limit)
-        expected = engine.rank_by(measure, 7, 0.4, 25)
-        work = engine.block_work(measure)
-        assert work.side.lookup is None or limit  # limit 0: hashed codes (depth's are always hashed)
-        for rows_per_part in (None, 1, 3, 17, 100):
-            for operand in (work.side.operand, _without_dense_columns(work.side.operand)):
-                parted = replace(work, side=replace(work.side, operand=operand), rows_per_part=rows_per_part)
-                parts = [parted.summarise(start, stop, 7, 0.4, 25) for start, stop in engine.blocks()]
-                assert_same(expected, (PoolSummary(np.vstack([p[0] for p in parts]),
-                                                   np.concatenate([p[1] for p in parts]), expected[0].pool_sizes),
-                                       np.vstack([p[2] for p in parts])))
-
-
-def _without_dense_columns(operand):
-    """The same operand with every column in the sparse tail."""
-    plain = copy.copy(operand)
-    right = sp.hstack([sp.csr_matrix(operand.dense_t.T), operand.sparse_t.T]).tocsr()
-    order = np.argsort(np.concatenate([operand.dense_columns, operand.sparse_columns]), kind="stable")
-    plain.dense_columns = np.zeros(0, dtype=np.int64)
-    plain.sparse_columns = np.arange(len(order))
-    plain.dense_t = np.zeros((0, operand.dense_t.shape[1]), dtype=operand.dtype)
-    plain.sparse_t = right[:, order].T.tocsr()
-    return plain
-
-
-def test_parts_of_a_product_equal_the_whole():
-    concepts, kg = tied_world(5)
-    engine = PairwiseEngine(concepts, kg=kg)
-    work = engine.block_work("nn-iou(alpha=0.5,n=1)")
-    left = work.left[10:47]
-    whole = work.side.operand.product(left)
-    for rows_per_part in (1, 4, 37, 50):
-        parts = list(work.side.operand.products(left, rows_per_part))
-        assert [first for first, _ in parts] == list(range(0, 37, rows_per_part))
-        np.testing.assert_array_equal(np.vstack([part for _, part in parts]), whole)
-    np.testing.assert_array_equal(whole, (left @ sp.hstack([sp.csr_matrix(work.side.operand.dense_t.T),
-                                                             work.side.operand.sparse_t.T]).tocsr()[
-        :, np.argsort(np.concatenate([work.side.operand.dense_columns, work.side.operand.sparse_columns]))].T
-    ).toarray())
 
 
 def test_local_workers_start_with_the_engine_already_imported():
