@@ -7,10 +7,20 @@ from __future__ import annotations
 
 import streamlit as st
 
+from evalcore.executors import reuse_freed_memory
 from evalcore.kg import KG_MODES
 from pages.common import AUDIENCES, audience, engine_note, escape_markdown, kg_of, measure_controls, workspace
 
 st.set_page_config(page_title="CBIR Lens", page_icon=":material/image_search:", layout="wide")
+
+
+@st.cache_resource
+def _server_allocator() -> None:
+    """Once per server process: its freed arrays reused rather than unmapped and faulted in again."""
+    reuse_freed_memory()
+
+
+_server_allocator()
 
 # Material icons ship with Streamlit's own font; emoji would need a colour-emoji font the browser may lack.
 PAGES = [

@@ -505,7 +505,11 @@ def run() -> NoReturn:
     short command (say, one that stops at a bad input) ends; destroying them at process exit then
     aborts with SIGABRT ("terminate called without an active exception", apache/arrow#34314). Every
     output file is closed by the command itself, so flushing the two streams is all that is left.
+    The process is the command's own, so its allocator reuses freed arrays (:func:`reuse_freed_memory`).
     """
+    from .executors import reuse_freed_memory
+
+    reuse_freed_memory()
     try:
         status = main()
     except SystemExit as stop:  # argparse's usage errors and --help

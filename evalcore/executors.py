@@ -103,6 +103,17 @@ def _prepare_worker_once() -> None:
     from threadpoolctl import threadpool_limits
 
     threadpool_limits(1, user_api="blas")
+    reuse_freed_memory()
+    _WORKER_PREPARED = True
+
+
+def reuse_freed_memory() -> None:
+    """Have glibc keep large freed arrays for reuse instead of unmapping them (``mallopt``; no-op elsewhere).
+
+    For a process that owns itself: a worker, or the dashboard's server, which allocates and frees the same
+    large arrays on every slider move; first touching fresh pages is what costs there. A library call never
+    sets this in its host process. At most 256 MiB of freed memory is kept.
+    """
     if sys.platform.startswith("linux"):
         import ctypes
         import ctypes.util
@@ -111,7 +122,6 @@ def _prepare_worker_once() -> None:
             libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
             libc.mallopt(_M_MMAP_THRESHOLD, _MMAP_THRESHOLD)
             libc.mallopt(_M_TRIM_THRESHOLD, _TRIM_THRESHOLD)
-    _WORKER_PREPARED = True
 
 
 def _collect(chunks: list[list[tuple[int, int]]], done_in_order: Iterator[tuple[int, list[Summary]]],

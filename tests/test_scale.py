@@ -230,3 +230,27 @@ def test_summarise_block_equals_the_plain_full_sort_on_tied_keys(seed):
             got = summarise_block(KeyedBlock(0, rows, keys, values), k, threshold, depth)
             for a, b in zip(got, plain_summary(keys, values, k, threshold, depth)):
                 np.testing.assert_array_equal(a, b)
+
+
+def test_reuse_freed_memory_sets_glibc_thresholds_and_tolerates_other_libcs(monkeypatch):
+    """Workers and the dashboard's server keep large freed arrays for reuse: mallopt's mmap threshold (-3) at
+    32 MiB and trim threshold (-1) at 256 MiB; a C library without mallopt is left alone without an error."""
+    import ctypes
+    import sys
+
+    from evalcore import executors
+
+    calls = []
+
+    class FakeLibc:
+        def mallopt(self, parameter, value):
+            calls.append((parameter, value))
+            return 1
+
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.setattr(ctypes, "CDLL", lambda name: FakeLibc())
+    executors.reuse_freed_memory()
+    assert calls == [(-3, 32 << 20), (-1, 256 << 20)]
+    monkeypatch.setattr(ctypes, "CDLL", lambda name: object())  # no mallopt (e.g. musl)
+    executors.reuse_freed_memory()
+    assert len(calls) == 2
