@@ -12,6 +12,7 @@ from itertools import combinations
 import numpy as np
 
 from .errors import ParameterError
+from .executors import blas_single_thread
 
 BOOTSTRAP_SAMPLES = 2000
 RANDOMIZATION_SAMPLES = 10000
@@ -118,11 +119,14 @@ def bootstrap_cis(columns: np.ndarray, confidence: float = 0.95, samples: int = 
         return [MeanWithCI(float("nan"), float("nan"), float("nan"), 0) for _ in range(width)]
     means = np.empty((samples, width))
     start = 0
-    for counts in _resample_counts(queries, samples, seed):
-        weights = counts.astype(np.float64)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            means[start:start + len(weights)] = (weights @ filled) / (weights @ defined)
-        start += len(weights)
+    # One BLAS thread: a threaded product splits its sums differently, and the intervals would then depend on the
+    # machine's core count in their last digits (the same data through the CLI and the API could differ).
+    with blas_single_thread():
+        for counts in _resample_counts(queries, samples, seed):
+            weights = counts.astype(np.float64)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                means[start:start + len(weights)] = (weights @ filled) / (weights @ defined)
+            start += len(weights)
     tail = (1 - confidence) / 2 * 100
     results = []
     for column in range(width):

@@ -142,3 +142,18 @@ def test_kept_draws_replay_the_same_numbers_and_stay_within_their_budget(monkeyp
         randomization_test(rng.random(queries), rng.random(queries), samples=1200, seed=2)
         assert sum(c.nbytes for draw in kept._draws.values() for c in draw) <= 4 << 20
     assert ("bootstrap", 700, 600, 2) not in kept._draws
+
+
+def test_bootstrap_intervals_do_not_depend_on_the_blas_thread_count():
+    """The same data gives the same intervals to the last digit whatever BLAS threads the process runs with (a
+    CLI process and an API call on the same machine agreed only by chance before)."""
+    from threadpoolctl import threadpool_limits
+
+    rng = np.random.default_rng(0)
+    matrix = rng.random((300, 43))
+    matrix[rng.random(matrix.shape) < 0.05] = np.nan
+    results = []
+    for threads in (1, 2, 4):
+        with threadpool_limits(threads, user_api="blas"):
+            results.append(bootstrap_cis(matrix, samples=500))
+    assert results[0] == results[1] == results[2]
