@@ -18,6 +18,13 @@ from evalcore.readers import read_concepts, read_runs
 
 from .conftest import DEMO, ROOT, random_world
 
+
+def python_output(code: str) -> str:
+    """What ``code`` prints in a fresh Python process (the start methods and imports under test are per process)."""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
 MEASURES = ("nn-iou(alpha=0.5,n=1)", "iou", "tversky(a=0.7,b=0.3)", "nn-iou-hops(w1=0.5,w2=0.25)")
 
 
@@ -100,9 +107,7 @@ def test_local_workers_start_with_the_engine_already_imported():
             "if __name__ == '__main__':\n"
             "    with ProcessPoolExecutor(1, mp_context=context) as pool:\n"
             "        print(pool.submit(eval, \"'scipy.sparse' in __import__('sys').modules\").result())\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split("\n")[:2] == ["['json', 'evalcore.engine', 'evalcore.executors']", "True"]
+    assert python_output(code).split("\n")[:2] == ["['json', 'evalcore.engine', 'evalcore.executors']", "True"]
 
 
 def test_asking_for_local_workers_starts_their_fork_server_at_once():
@@ -117,9 +122,7 @@ def test_asking_for_local_workers_starts_their_fork_server_at_once():
             "LocalProcesses(1)\n"
             "LocalProcesses(2)\n"
             "print(before, servers())\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["0", "1"]
+    assert python_output(code).split() == ["0", "1"]
 
 
 def test_a_budget_too_small_for_one_row_is_refused_with_the_sizes():
@@ -198,9 +201,7 @@ def test_the_in_process_path_imports_no_dask():
             "from evalcore.data import ConceptSets\n"
             "PairwiseEngine(ConceptSets(('a', 'b'), (frozenset({'C1'}), frozenset({'C1', 'C2'})))).rank_by('iou', 1)\n"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "[]"
+    assert python_output(code).strip() == "[]"
 
 
 def plain_summary(keys, values, k, threshold, depth):
