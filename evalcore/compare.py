@@ -3,8 +3,6 @@ paired randomization and t-tests, Holm correction."""
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -13,50 +11,35 @@ import numpy as np
 
 from .errors import ParameterError
 from .executors import blas_single_thread
+from .kept import KeptArrays
 
 BOOTSTRAP_SAMPLES = 2000
 RANDOMIZATION_SAMPLES = 10000
 KEPT_DRAW_BYTES = 64 << 20  # random draws kept for the next call with the same shape and seed (all together)
 
 
-class _KeptDraws:
-    """The random draws of the last few calls, by (kind, queries, samples, seed), within a byte budget.
+_KEPT_DRAWS = KeptArrays()
 
-    A dashboard re-tests the same number of queries with the same seed after every slider move; the draws
-    depend on nothing else, so keeping them gives the very same numbers without drawing again. Draws
-    larger than half the budget are never kept (memory stays bounded for any number of queries).
-    """
 
-    def __init__(self, budget: int):
-        self.budget = budget
-        self._draws: OrderedDict[tuple, np.ndarray] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def chunks(self, key: tuple, draw: Callable[[np.random.Generator], Iterator[np.ndarray]],
-               rows: int, row_bytes: int) -> Iterator[np.ndarray]:
-        """The chunks ``draw(rng)`` yields for this key, drawn once and replayed while kept."""
-        with self._lock:
-            kept = self._draws.get(key)
-            if kept is not None:
-                self._draws.move_to_end(key)
-        if kept is not None:
-            yield from kept
-            return
-        keep = rows * row_bytes <= self.budget // 2
-        drawn = []
-        for chunk in draw(np.random.default_rng(key[-1])):
-            if keep:
-                chunk.flags.writeable = False
-                drawn.append(chunk)
-            yield chunk
+def _kept_chunks(key: tuple, draw: Callable[[np.random.Generator], Iterator[np.ndarray]], rows: int,
+                 row_bytes: int) -> Iterator[np.ndarray]:
+    """The chunks ``draw(rng)`` yields for ``key`` = (kind, queries, samples, seed), drawn once and replayed while
+    kept. A dashboard re-tests the same number of queries with the same seed after every slider move; the draws
+    depend on nothing else, so replaying them gives the very same numbers. Draws larger than half of
+    :data:`KEPT_DRAW_BYTES` are never kept (memory stays bounded for any number of queries)."""
+    kept = _KEPT_DRAWS.get(key)
+    if kept is not None:
+        yield from kept
+        return
+    keep = rows * row_bytes <= KEPT_DRAW_BYTES // 2
+    drawn = []
+    for chunk in draw(np.random.default_rng(key[-1])):
         if keep:
-            with self._lock:
-                self._draws[key] = drawn
-                while sum(c.nbytes for d in self._draws.values() for c in d) > self.budget:
-                    self._draws.popitem(last=False)
-
-
-_KEPT_DRAWS = _KeptDraws(KEPT_DRAW_BYTES)
+            chunk.flags.writeable = False
+            drawn.append(chunk)
+        yield chunk
+    if keep:
+        _KEPT_DRAWS.put(key, drawn, KEPT_DRAW_BYTES)
 
 
 def _resample_counts(queries: int, samples: int, seed: int) -> Iterator[np.ndarray]:
@@ -67,7 +50,7 @@ def _resample_counts(queries: int, samples: int, seed: int) -> Iterator[np.ndarr
             picks = rng.integers(0, queries, size=(count, queries)) + queries * np.arange(count)[:, None]
             counts = np.bincount(picks.ravel(), minlength=count * queries).reshape(count, queries)
             yield counts.astype(np.uint16 if queries < 1 << 16 else np.uint32)
-    return _KEPT_DRAWS.chunks(("bootstrap", queries, samples, seed), draw, samples,
+    return _kept_chunks(("bootstrap", queries, samples, seed), draw, samples,
                               (2 if queries < 1 << 16 else 4) * queries)
 
 
@@ -77,7 +60,7 @@ def _swap_signs(queries: int, samples: int, seed: int) -> Iterator[np.ndarray]:
         for start in range(0, samples, 512):
             count = min(512, samples - start)
             yield rng.integers(0, 2, size=(count, queries), dtype=np.int8) * 2 - 1
-    return _KEPT_DRAWS.chunks(("randomization", queries, samples, seed), draw, samples, queries)
+    return _kept_chunks(("randomization", queries, samples, seed), draw, samples, queries)
 
 
 @dataclass(frozen=True)

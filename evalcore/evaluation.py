@@ -16,7 +16,6 @@ over the same queries of a system, and label metrics over the labelled ones amon
 
 from __future__ import annotations
 
-import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
@@ -31,6 +30,7 @@ from .data import ConceptSets, ImageLabels, RankedLists, Run
 from .engine import DEFAULT_MEMORY_PER_WORKER, PairwiseEngine, PoolSummary, codes_give
 from .errors import CBIRLensError, InputError, ParameterError
 from .executors import executor_for
+from .kept import KeptArrays
 from .kg import KnowledgeGraph, check_hops_and_mode
 from .measures import MEASURES, CountPlan, MeasureSpec, measure_spec, parse_measure
 from .metrics import GAINS, MetricInputs, MetricSpec, parse_metric
@@ -344,7 +344,6 @@ class Evaluator:
         self._rankings: OrderedDict[tuple, AlignedRun] = OrderedDict()  # oldest first
         self._aligned: dict[int, tuple[weakref.ref, int, AlignedRun]] = {}  # id(run) -> (run, depth, aligned)
         self._per_run: dict[tuple[int, int], tuple[weakref.ref, weakref.ref, dict[str, Any]]] = {}
-        self._lock = threading.Lock()
 
     def label_targets(self) -> list[str]:
         kinds = [k for k in ("modality", "organ") if k in self.masks]
@@ -556,7 +555,7 @@ class Evaluator:
         )
         # A metric's values depend on the run, its own relevance measure (IoU's not on alpha), gain and threshold.
         settings = {key: (spec.name, gain, threshold) for key, spec in measures.items()}
-        kept = KeptScores(self._kept_for(aligned).setdefault("scores", OrderedDict()), settings, self._lock)
+        kept = KeptScores(self._kept_for(aligned).setdefault("scores", KeptArrays()), settings)
         return tuple(self.concepts.ids[i] for i in rows), inputs, dict(aligned.counts), kept
 
     def _judged_inputs(self, run: Run | AlignedRun, measures: list[str], k: int, depth: int, gain: str,
@@ -628,23 +627,17 @@ class KeptScores:
     the setting of its own relevance measure, kept while the run lives and within :data:`KEPT_SCORE_BYTES` (oldest
     dropped first). Moving alpha then recomputes nn-IoU's metrics only: IoU's and the label metrics are read back."""
 
-    def __init__(self, store: OrderedDict, settings: dict[str, tuple], lock: threading.Lock):
-        self.store, self.settings, self.lock = store, settings, lock
+    def __init__(self, store: KeptArrays, settings: dict[str, tuple]):
+        self.store, self.settings = store, settings
 
     def values(self, spec: MetricSpec, inputs: MetricInputs) -> np.ndarray:
         """``spec.compute(inputs)``, read back when computed before under the same setting; a fresh array."""
         key = (spec.name, self.settings.get(spec.relevance) if spec.relevance else None)
-        with self.lock:
-            kept = self.store.get(key)
-            if kept is not None:
-                self.store.move_to_end(key)
+        kept = self.store.get(key)
         if kept is not None:
             return kept.copy()
         value = spec.compute(inputs)
-        with self.lock:
-            self.store[key] = value.copy()
-            while sum(v.nbytes for v in self.store.values()) > KEPT_SCORE_BYTES and len(self.store) > 1:
-                self.store.popitem(last=False)
+        self.store.put(key, value.copy(), KEPT_SCORE_BYTES)
         return value
 
 

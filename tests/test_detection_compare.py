@@ -129,19 +129,23 @@ def test_kept_draws_replay_the_same_numbers_and_stay_within_their_budget(monkeyp
     matrix = rng.random((700, 4))
     matrix[rng.random(matrix.shape) < 0.1] = np.nan
     a, b = rng.random(700), rng.random(700) + 0.01
-    monkeypatch.setattr(compare, "_KEPT_DRAWS", compare._KeptDraws(0))
+    from evalcore.kept import KeptArrays
+
+    monkeypatch.setattr(compare, "KEPT_DRAW_BYTES", 0)
+    monkeypatch.setattr(compare, "_KEPT_DRAWS", KeptArrays())
     fresh = (bootstrap_cis(matrix, samples=600, seed=2), randomization_test(a, b, samples=1200, seed=2))
-    assert compare._KEPT_DRAWS._draws == {}
-    kept = compare._KeptDraws(4 << 20)
+    assert compare._KEPT_DRAWS.keys() == []
+    kept = KeptArrays()
+    monkeypatch.setattr(compare, "KEPT_DRAW_BYTES", 4 << 20)
     monkeypatch.setattr(compare, "_KEPT_DRAWS", kept)
     for _ in range(3):  # the first call draws and keeps, the next ones replay
         assert (bootstrap_cis(matrix, samples=600, seed=2), randomization_test(a, b, samples=1200, seed=2)) == fresh
-    assert len(kept._draws) == 2
+    assert len(kept.keys()) == 2
     assert bootstrap_cis(matrix, samples=600, seed=3) != fresh[0]  # another seed is another draw
     for queries in range(800, 3000, 400):  # more draws than fit: the oldest go
         randomization_test(rng.random(queries), rng.random(queries), samples=1200, seed=2)
-        assert sum(c.nbytes for draw in kept._draws.values() for c in draw) <= 4 << 20
-    assert ("bootstrap", 700, 600, 2) not in kept._draws
+        assert kept.total() <= 4 << 20
+    assert ("bootstrap", 700, 600, 2) not in kept.keys()
 
 
 def test_bootstrap_intervals_do_not_depend_on_the_blas_thread_count():

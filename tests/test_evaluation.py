@@ -142,4 +142,4 @@ def test_metrics_kept_per_run_equal_a_fresh_evaluation_at_every_setting(monkeypa
     for alpha in (0.1, 0.3, 0.9):
         warm.evaluate(runs, names, alpha, 1)
         store = warm._kept_for(warm._align(runs[0], 25))["scores"]
-        assert 0 < sum(v.nbytes for v in store.values()) <= 20_000
+        assert 0 < store.total() <= 20_000
