@@ -12,7 +12,7 @@ import pytest
 from evalcore.engine import PairwiseEngine
 from evalcore.errors import CBIRLensError, ParameterError
 from evalcore.evaluation import Evaluator
-from evalcore.executors import DaskCluster, LocalProcesses, executor_for, parse_size, task_chunks
+from evalcore.executors import DaskCluster, LocalProcesses, SharedPass, executor_for, parse_size, shared_pass, task_chunks
 from evalcore.loading import load_kg
 from evalcore.readers import read_concepts, read_runs
 
@@ -123,6 +123,39 @@ def test_asking_for_local_workers_starts_their_fork_server_at_once():
             "LocalProcesses(2)\n"
             "print(before, servers())\n")
     assert python_output(code).split() == ["0", "1"]
+
+
+def test_a_pass_handed_through_shared_memory_arrives_whole_and_its_segment_is_removed():
+    from multiprocessing import shared_memory
+
+    concepts, kg = tied_world(2)
+    work = PairwiseEngine(concepts, kg=kg).block_work("nn-iou(alpha=0.5,n=1)")
+    with shared_pass(work) as handed:
+        assert isinstance(handed, SharedPass)
+        assert len(handed.pickled) < 10_000 < work.nbytes()  # the arrays travel in the segment, not the pickle
+        loaded = handed.load()
+    for start, stop in ((0, 7), (7, 300)):
+        for expected, got in zip(work.summarise(start, stop, 5, 0.5, 9), loaded.summarise(start, stop, 5, 0.5, 9)):
+            np.testing.assert_array_equal(expected, got)
+    np.testing.assert_array_equal(work.left.toarray(), loaded.left.toarray())
+    with pytest.raises(FileNotFoundError):
+        shared_memory.SharedMemory(name=handed.segment)
+
+
+def test_without_room_in_shared_memory_the_pass_goes_by_pipe(monkeypatch):
+    """A full /dev/shm (Docker gives 64 MB) would kill the writer with SIGBUS: the pass is then handed whole."""
+    import os
+
+    concepts, kg = tied_world(3)
+    engine = PairwiseEngine(concepts, kg=kg, executor=LocalProcesses(2))
+    work = engine.block_work("iou")
+    real = os.statvfs("/dev/shm")
+    small = os.statvfs_result((real.f_bsize, 4096, 10, 10, 1, 10, 10, 10, real.f_flag, real.f_namemax))
+    monkeypatch.setattr(os, "statvfs", lambda path: small)
+    with shared_pass(work) as handed:
+        assert handed is work
+    expected = PairwiseEngine(concepts, kg=kg).rank_by("iou", 6, 0.5, 8)
+    assert_same(expected, engine.rank_by("iou", 6, 0.5, 8))
 
 
 def test_a_budget_too_small_for_one_row_is_refused_with_the_sizes():
