@@ -99,6 +99,8 @@ def shot(tab, name: str) -> None:
 
 
 def chart_values(tab) -> list:
+    """The y values of each chart's first trace, once Plotly has drawn one (it draws after the script has finished)."""
+    tab.wait_for_function("() => Array.from(document.querySelectorAll('.js-plotly-plot')).some(p => p._fullData)")
     return tab.evaluate("() => Array.from(document.querySelectorAll('.js-plotly-plot'))"
                         ".map(p => p._fullData && p._fullData[0] && p._fullData[0].y ? Array.from(p._fullData[0].y) : [])")
 
