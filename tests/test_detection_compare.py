@@ -104,6 +104,20 @@ def test_holm_bootstrap_and_tests():
     assert by_pair[("A", "B")].p_randomization_holm <= 3 * by_pair[("A", "B")].p_randomization + 1e-12
 
 
+def test_a_constant_difference_is_certain_without_a_precision_warning():
+    import warnings
+
+    from scipy import stats
+
+    values = np.random.default_rng(2).random(50)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert paired_t_test(values + 0.2, values) == 0.0
+        assert paired_t_test(values, values.copy()) == 1.0
+    shifted = values + 0.2 + np.random.default_rng(3).normal(0, 0.05, 50)
+    assert paired_t_test(shifted, values) == pytest.approx(stats.ttest_rel(shifted, values).pvalue)
+
+
 def test_pairs_sharing_the_drawn_signs_get_the_p_value_each_gets_alone():
     """compare_systems draws each sign matrix once for all pairs with as many paired queries; every p-value is
     still the one randomization_test gives that pair alone, with NaNs making pairs of different lengths."""
