@@ -196,6 +196,15 @@ def _room_in_shared_memory(size: int) -> bool:
     return stats.f_bavail * stats.f_frsize >= _SHARED_MEMORY_HEADROOM * size
 
 
+def _reserve(segment: Any, size: int) -> None:
+    """Allocate the segment's pages now (Linux), so that a tmpfs without room raises ENOSPC here instead of
+    killing the process with SIGBUS on a later write. The descriptor is the segment's own (``_fd``, the
+    POSIX implementation's); where there is none, the room was checked with :func:`_room_in_shared_memory`."""
+    descriptor = getattr(segment, "_fd", -1)
+    if descriptor >= 0 and hasattr(os, "posix_fallocate"):
+        os.posix_fallocate(descriptor, 0, size)
+
+
 @contextlib.contextmanager
 def shared_pass(work: BlockWork) -> Iterator[BlockWork | SharedPass]:
     """The pass to hand to local workers: a :class:`SharedPass` while the block is open (its segment is
@@ -215,6 +224,13 @@ def shared_pass(work: BlockWork) -> Iterator[BlockWork | SharedPass]:
     try:
         segment = shared_memory.SharedMemory(create=True, size=size)
     except OSError:
+        yield work
+        return
+    try:
+        _reserve(segment, size)
+    except OSError:  # the tmpfs filled up since it was checked
+        segment.close()
+        segment.unlink()
         yield work
         return
     try:

@@ -144,6 +144,7 @@ def test_a_pass_handed_through_shared_memory_arrives_whole_and_its_segment_is_re
         shared_memory.SharedMemory(name=handed.segment)
 
 
+@pytest.mark.skipif(not Path("/dev/shm").is_dir(), reason="no /dev/shm: passes go by pipe here")
 def test_without_room_in_shared_memory_the_pass_goes_by_pipe(monkeypatch, tmp_path):
     """A full /dev/shm (Docker gives 64 MB) would kill the writer with SIGBUS: the pass is then handed whole."""
     import os
@@ -156,6 +157,16 @@ def test_without_room_in_shared_memory_the_pass_goes_by_pipe(monkeypatch, tmp_pa
     monkeypatch.setattr(os, "statvfs", lambda path: small)
     with shared_pass(work) as handed:
         assert handed is work
+    monkeypatch.undo()
+
+    def full(descriptor, offset, length):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "posix_fallocate", full)  # filled between the check and the allocation
+    segments = set(os.listdir("/dev/shm"))
+    with shared_pass(work) as handed:
+        assert handed is work
+    assert set(os.listdir("/dev/shm")) == segments  # the segment made before the allocation failed is gone
     expected = PairwiseEngine(concepts, kg=kg).rank_by("iou", 6, 0.5, 8)
     assert_same(expected, engine.rank_by("iou", 6, 0.5, 8))
 
