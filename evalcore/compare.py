@@ -44,14 +44,15 @@ def _kept_chunks(key: tuple, draw: Callable[[np.random.Generator], Iterator[np.n
 
 def _resample_counts(queries: int, samples: int, seed: int) -> Iterator[np.ndarray]:
     """Bootstrap resamples in chunks of up to 256: how often each query is drawn (chunk x queries)."""
+    dtype = np.dtype(np.uint16 if queries < 1 << 16 else np.uint32)  # a count never exceeds the queries
+
     def draw(rng: np.random.Generator) -> Iterator[np.ndarray]:
         for start in range(0, samples, 256):
             count = min(256, samples - start)
             picks = rng.integers(0, queries, size=(count, queries)) + queries * np.arange(count)[:, None]
             counts = np.bincount(picks.ravel(), minlength=count * queries).reshape(count, queries)
-            yield counts.astype(np.uint16 if queries < 1 << 16 else np.uint32)
-    return _kept_chunks(("bootstrap", queries, samples, seed), draw, samples,
-                              (2 if queries < 1 << 16 else 4) * queries)
+            yield counts.astype(dtype)
+    return _kept_chunks(("bootstrap", queries, samples, seed), draw, samples, dtype.itemsize * queries)
 
 
 def _swap_signs(queries: int, samples: int, seed: int) -> Iterator[np.ndarray]:

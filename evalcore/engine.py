@@ -770,10 +770,9 @@ class PairwiseEngine:
         plan = measure.plan()
         if plan != CountPlan():
             return plan
-        blocks = len(range(0, self.size, self.block_size))
         with self._lock:
-            for cached, codes in reversed(self._code_cache.items()):
-                if codes_give(cached, measure) and len(codes) == blocks:
+            for cached in reversed(self._code_cache):
+                if codes_give(cached, measure) and self._coded(self._plans[cached]):
                     return cached
         return plan
 
@@ -808,11 +807,11 @@ class PairwiseEngine:
         measure = self.resolve(measure)
         return self._map_ranges(lambda start, stop: function(self.keyed_by(measure, start, stop)), measure, progress)
 
-    def _rank_groups(self, measure: MeasureSpec, k: int, threshold: float, depth: int,
+    def _rank_groups(self, state: _PlanState, measure: MeasureSpec, k: int, threshold: float, depth: int,
                      progress: Callable[[float], None] | None) -> list:
-        """:func:`summarise_groups` of every block (a groupable plan whose codes are cached): a pass under another
-        alpha (or IoU on nn-IoU's codes) ranks each row's few distinct codes, not its pairs."""
-        state = self._state(self._plan_of(measure))
+        """:func:`summarise_groups` of every block (``state``: a groupable plan whose codes are cached, giving
+        ``measure``): a pass under another alpha (or IoU on nn-IoU's codes) ranks each row's few distinct codes,
+        not its pairs."""
         lookup = self._table(state, measure) if state.lookup else None
 
         def summarise(start: int, stop: int):
@@ -893,10 +892,10 @@ class PairwiseEngine:
             work = self.block_work(measure)
             blocks = list(self.blocks(self.rows_within_budget(work)))
             parts = self.executor.rank(work, blocks, k, threshold, depth, progress)
-        elif self._state(self._plan_of(measure)).groupable and self._coded(self._state(self._plan_of(measure))):
+        elif (state := self._state(self._plan_of(measure))).groupable and self._coded(state):
             # A later pass over cached codes: rank code groups. Not the pass that codes the pool: grouping costs
             # a little more than ranking the pairs, which a single pass (a first draw, a new n) would pay for nothing.
-            parts = self._rank_groups(measure, k, threshold, depth, progress)
+            parts = self._rank_groups(state, measure, k, threshold, depth, progress)
         else:
             parts = self.map_blocks_by(partial(summarise_block, k=k, threshold=threshold, depth=depth), measure, progress)
         ideal = np.vstack([p[0] for p in parts]) if parts else np.zeros((0, k))
@@ -987,10 +986,10 @@ class PairwiseEngine:
         for that plan. A caller scoring the same pairs under several alphas keeps the codes and only looks the
         values up again (:meth:`values_of_pair_codes`)."""
         state = self._state(self._plan_of(self.resolve(measure)))
-        cached = self._code_cache.get(state.plan, {})
         starts = [start for start, _ in self.blocks()]
-        if not starts or not all(start in cached for start in starts):
+        if not starts or not self._coded(state):
             return None
+        cached = self._code_cache[state.plan]
         query_rows, candidate_rows = np.asarray(query_rows), np.asarray(candidate_rows)
         order = np.argsort(query_rows, kind="stable")
         bounds = np.searchsorted(query_rows[order], starts + [self.size])

@@ -26,6 +26,7 @@ def python_output(code: str) -> str:
     assert done.returncode == 0, done.stderr
     return done.stdout
 
+
 MEASURES = ("nn-iou(alpha=0.5,n=1)", "iou", "tversky(a=0.7,b=0.3)", "nn-iou-hops(w1=0.5,w2=0.25)")
 
 
