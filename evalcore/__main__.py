@@ -12,6 +12,7 @@ import json
 import math
 import os
 import re
+import signal
 import sys
 import time
 from collections.abc import Sequence
@@ -20,15 +21,17 @@ from pathlib import Path
 from typing import NoReturn
 
 from .array_backend import BACKENDS, DEVICES, open_backend
+from .data import ConceptSets, Run
 from .detection import detection_f1, read_predictions
 from .engine import DEFAULT_MEMORY_PER_WORKER, PairwiseEngine
 from .errors import CBIRLensError, InputError
 from .evaluation import EMPTY_QUERY_POLICIES, Evaluator
 from .executors import executor_for, parse_size
 from .kg import KG_MODES, KnowledgeGraph, neighbour_sets
-from .loading import load_kg, load_labels
+from .loading import kg_names_file, load_kg, load_labels
 from .measures import MEASURES, MeasureSpec, parse_measure
 from .metrics import GAINS, metric_names_for_measure, qrels_metric_names
+from .outputs import atomic_output, check_outputs, write_text_atomically
 from .qrels import graded_judgments
 from .readers import (
     CUI_PATTERN,
@@ -265,7 +268,17 @@ def _finite(value: float) -> float | None:
     return value if isinstance(value, (int, float)) and math.isfinite(value) else None
 
 
+def _kg_inputs(args: argparse.Namespace) -> list[str | Path]:
+    """The KG files a command reads: each ``--kg`` and the names file read beside it."""
+    return [path for kg_file in args.kg for path in (kg_file, kg_names_file(kg_file)) if path is not None]
+
+
+def _runs(args: argparse.Namespace) -> list[str]:
+    return [path for group in args.run for path in group]
+
+
 def command_relevance(args: argparse.Namespace) -> None:
+    check_outputs({"--out": args.out}, [args.concepts, args.pairs, *_kg_inputs(args)])
     open_backend(args.backend, args.device)  # a bad choice fails here as it would in evaluate and retrieve
     concepts = read_concepts(args.concepts)
     alpha = check_alpha(args.alpha)
@@ -283,7 +296,7 @@ def command_relevance(args: argparse.Namespace) -> None:
         rows.append([a, b, repr(iou(sa, sb)), repr(nn_iou(sa, sb, neighbours, alpha)), ";".join(sorted(matches)),
                      repr(chosen(sa, sb))])
     # Written only once every pair is valid, so a refused input leaves an earlier output as it was.
-    with open(args.out, "w", newline="", encoding="utf-8") as handle:
+    with atomic_output(args.out) as handle:
         writer = csv.writer(handle)
         writer.writerow(["a", "b", "iou", "nn_iou", "approximate_matches", "value"])
         writer.writerows(rows)
@@ -295,11 +308,13 @@ def command_evaluate(args: argparse.Namespace) -> None:
         raise CBIRLensError("evaluate needs a relevance source: --concepts F (IoU / nn-IoU) or --qrels F (judgments)")
     if args.labels and not args.concepts:
         raise CBIRLensError("--labels needs --concepts (labels belong to the images of the concept file)")
+    check_outputs({"--json": args.json, "--per-query": args.per_query},
+                  [args.concepts, args.qrels, args.labels, *_kg_inputs(args), *_runs(args)])
     concepts = read_concepts(args.concepts) if args.concepts else None
     qrels = read_qrels(args.qrels) if args.qrels else None
     kg = _kg(args)
     labels = load_labels(args.labels, concepts) if args.labels else None
-    runs = [run for group in args.run for path in group for run in read_runs(path)]
+    runs = [run for path in _runs(args) for run in read_runs(path)]
     evaluator = Evaluator(concepts, kg, args.kg_mode, labels, qrels=qrels, backend=args.backend, device=args.device,
                           **_scale(args))
     measure = _measure(args) if qrels is None else None
@@ -325,18 +340,35 @@ def command_evaluate(args: argparse.Namespace) -> None:
         "wall_seconds": round(time.perf_counter() - started, 3),
         "backend": evaluator.engine.last_pass.text() if evaluator.engine and evaluator.engine.last_pass else None,
     }
-    Path(args.json).write_text(json.dumps(payload, indent=2), encoding="utf-8")
+    # The per-query values first: the JSON, written last, marks a complete evaluation.
     if args.per_query:
-        evaluation.per_query_frame().to_csv(args.per_query, index=False)
+        with atomic_output(args.per_query) as handle:
+            evaluation.per_query_frame().to_csv(handle, index=False)
+    write_text_atomically(args.json, json.dumps(payload, indent=2))
     for name, values in means.items():
         shown = ", ".join(f"{m}={values[m]:.4f}" for m in evaluation.metric_names[:6])
         print(f"{name}: {shown}", file=sys.stderr)
 
 
 def command_retrieve(args: argparse.Namespace) -> None:
-    concepts = read_concepts(args.concepts)
     if (args.by is None) == (args.measure is None):
         raise CBIRLensError("retrieve needs --by iou|nn-iou|embeddings or --measure NAME (one of them)")
+    if args.depth < 1:
+        raise CBIRLensError(f"--depth: expected a whole number of at least 1, found {args.depth}")
+    if args.svd_dims < 0:
+        raise CBIRLensError(f"--svd-dims: expected 0 (no reduction) or a number of dimensions, found {args.svd_dims}")
+    check_outputs({"--out": args.out}, [args.concepts, args.embeddings, args.embedding_ids, args.captions,
+                                        *_kg_inputs(args)])
+    run = _retrieved_run(args, read_concepts(args.concepts))
+    longest = int(max((len(ranked) for ranked in run.rankings.values()), default=0))
+    if args.depth > longest:
+        print(f"note: --depth {args.depth:,} is more than the pool holds: each list ranks the whole pool, at most "
+              f"{longest:,} images (the query itself left out)", file=sys.stderr)
+    write_trec_run(run, args.out)
+
+
+def _retrieved_run(args: argparse.Namespace, concepts: ConceptSets) -> Run:
+    """The run ``retrieve`` asked for: by ``--measure``, by relevance (``--by iou|nn-iou``) or by embeddings."""
     if args.measure is not None:
         measure = _measure(args)
         kg = _kg(args)
@@ -347,29 +379,26 @@ def command_retrieve(args: argparse.Namespace) -> None:
         bar = ProgressBar()
         run = retrieve_by_measure(engine, measure, args.depth, args.name or measure.name, bar)
         bar.close()
-        write_trec_run(run, args.out)
-        return
+        return run
     if args.by == "embeddings":
         if args.embeddings:
             embeddings = read_embeddings(args.embeddings, ids_source=args.embedding_ids)
-            run = retrieve_by_embeddings(embeddings, concepts, args.depth, args.name or Path(args.embeddings).stem)
-        elif args.captions:
+            return retrieve_by_embeddings(embeddings, concepts, args.depth, args.name or Path(args.embeddings).stem)
+        if args.captions:
             captions = read_captions(args.captions)
-            run = retrieve_by_captions(captions, concepts, args.depth, args.svd_dims or None,
-                                       args.name or "captions-tfidf")
-        else:
-            raise CBIRLensError("--by embeddings needs --embeddings F or --captions F")
-    else:
-        kg = _kg(args) if args.by == "nn-iou" else None
-        if args.by == "nn-iou" and kg is None:
-            raise CBIRLensError("--by nn-iou needs at least one --kg file")
-        engine = PairwiseEngine(concepts, kg=kg, mode=args.kg_mode, backend=args.backend, device=args.device,
-                                **_engine_scale(args))
-        alpha = args.alpha if args.by == "nn-iou" else 0.0
-        bar = ProgressBar()
-        run = retrieve_by_relevance(engine, alpha, args.n, args.depth, args.name or args.by, bar)
-        bar.close()
-    write_trec_run(run, args.out)
+            return retrieve_by_captions(captions, concepts, args.depth, args.svd_dims or None,
+                                        args.name or "captions-tfidf")
+        raise CBIRLensError("--by embeddings needs --embeddings F or --captions F")
+    kg = _kg(args) if args.by == "nn-iou" else None
+    if args.by == "nn-iou" and kg is None:
+        raise CBIRLensError("--by nn-iou needs at least one --kg file")
+    engine = PairwiseEngine(concepts, kg=kg, mode=args.kg_mode, backend=args.backend, device=args.device,
+                            **_engine_scale(args))
+    alpha = args.alpha if args.by == "nn-iou" else 0.0
+    bar = ProgressBar()
+    run = retrieve_by_relevance(engine, alpha, args.n, args.depth, args.name or args.by, bar)
+    bar.close()
+    return run
 
 
 def _read_subset(path: str) -> frozenset[str]:
@@ -386,6 +415,7 @@ def _read_subset(path: str) -> frozenset[str]:
 
 
 def command_detection(args: argparse.Namespace) -> None:
+    check_outputs({"--json": args.json}, [args.gt, args.pred, args.subset, *_kg_inputs(args)])
     truth = read_concepts(args.gt)
     predictions = read_predictions(args.pred, known_ids=truth.index)
     primary = detection_f1(truth, predictions.sets)
@@ -410,7 +440,7 @@ def command_detection(args: argparse.Namespace) -> None:
         payload["soft_params"] = {"alpha": args.alpha, "n": args.n, "kg_mode": args.kg_mode}
     for line, problem in predictions.problems[:20]:
         print(f"{predictions.source}, line {line}: {problem}", file=sys.stderr)
-    Path(args.json).write_text(json.dumps(payload, indent=2), encoding="utf-8")
+    write_text_atomically(args.json, json.dumps(payload, indent=2))
 
 
 def command_compare(args: argparse.Namespace) -> None:
@@ -418,7 +448,8 @@ def command_compare(args: argparse.Namespace) -> None:
 
     started = time.perf_counter()
     metrics = list(dict.fromkeys(m for group in args.metric for m in group))
-    runs = [path for group in args.run for path in group]
+    runs = _runs(args)
+    check_outputs({"--json": args.json}, [args.concepts, args.labels, *_kg_inputs(args), *runs])
     bar = ProgressBar()
     results = evaluate(args.concepts, runs, kg=args.kg or None, alpha=args.alpha, n=args.n, labels=args.labels,
                        metrics=metrics, kg_mode=args.kg_mode, kg_sources=args.kg_source, gain=args.gain,
@@ -431,7 +462,7 @@ def command_compare(args: argparse.Namespace) -> None:
     payload["params"].update({"kg_files": args.kg, "kg_sources": args.kg_source, "concepts": args.concepts,
                               "labels": args.labels, "runs": runs})
     payload["wall_seconds"] = round(time.perf_counter() - started, 3)
-    Path(args.json).write_text(json.dumps(payload, indent=2), encoding="utf-8")
+    write_text_atomically(args.json, json.dumps(payload, indent=2))
     table = results.table()
     for metric in metrics:
         print(f"{metric} (mean [{results.statistics.confidence:.0%} CI]):", file=sys.stderr)
@@ -457,15 +488,16 @@ def command_app(args: argparse.Namespace) -> None:
 
 
 def command_qrels(args: argparse.Namespace) -> None:
+    check_outputs({"--out": args.out, "--scales": args.scales}, [args.concepts, *_kg_inputs(args), *_runs(args)])
     concepts = read_concepts(args.concepts)
-    runs = [run for group in args.run for path in group for run in read_runs(path)]
+    runs = [run for path in _runs(args) for run in read_runs(path)]
     evaluator = Evaluator(concepts, _kg(args), args.kg_mode, **_scale(args))
     bar = ProgressBar()
     judgments = graded_judgments(evaluator, runs, args.k, args.alpha, args.n, bar)
     bar.close()
-    Path(args.out).write_text(judgments.text(), encoding="utf-8")
     if args.scales:
-        Path(args.scales).write_text(judgments.scales_csv(), encoding="utf-8")
+        write_text_atomically(args.scales, judgments.scales_csv())
+    write_text_atomically(args.out, judgments.text())
     counts = judgments.counts
     print(f"{counts['judgments']:,} judgments for {counts['queries']:,} queries; grade = relevance x a per-query scale "
           f"(exact for {counts['queries_exact']:,} queries, rounded for {counts['queries_rounded']:,}); largest grade "
@@ -498,6 +530,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+def _stop_on_signal(number: int, _frame: object) -> NoReturn:
+    print(f"error: stopped by signal {signal.Signals(number).name}; outputs not yet complete were not written",
+          file=sys.stderr)
+    raise SystemExit(128 + number)
+
+
 def run() -> NoReturn:
     """Console entry point: :func:`main`, then leave without the interpreter's native teardown.
 
@@ -510,6 +548,9 @@ def run() -> NoReturn:
     from .executors import reuse_freed_memory
 
     reuse_freed_memory()
+    # A stopped command (kill, a job scheduler's time limit) unwinds like an error, so the temporary file
+    # of an output being written is removed and the earlier file is left as it was.
+    signal.signal(signal.SIGTERM, _stop_on_signal)
     try:
         status = main()
     except SystemExit as stop:  # argparse's usage errors and --help

@@ -67,6 +67,10 @@ class KnowledgeGraph:
             names.update(edge_file.names)
         tags = tuple(sorted({tag for columns in files for tag in columns.tags}))
         wanted = None if sources is None else set(sources)
+        if wanted is not None and (unknown := sorted(wanted - set(tags))):
+            present = ", ".join(tags) if tags else "none: the files have no source column"
+            raise ParameterError(f"KG source tag {', '.join(map(repr, unknown))}: expected a tag of the KG files' "
+                                 f"source column ({present}); no edge carries it, so the graph would be empty")
         # One code per distinct node over all files, then only the endpoints of the kept edges, sorted.
         merged = pa.concat_arrays([columns.nodes for columns in files]) if files else pa.array([], pa.string())
         encoded = merged.dictionary_encode()

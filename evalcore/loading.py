@@ -62,12 +62,16 @@ def load_kg(paths: Sequence[Source | KGEdges | KGEdgeTable], sources: Sequence[s
     kg = KnowledgeGraph.from_edges(edge_files, sources)
     merged = dict(kg.names)
     for path in paths:
-        if isinstance(path, (str, Path)):
-            sibling = Path(str(path).replace("_edges", "_names"))
-            if sibling != Path(path) and sibling.exists():
-                merged.update(read_concept_names(sibling))
+        if isinstance(path, (str, Path)) and (sibling := kg_names_file(path)) is not None:
+            merged.update(read_concept_names(sibling))
     merged.update(names or {})
     return KnowledgeGraph(kg.nodes, kg.parents, merged, kg.sources)
+
+
+def kg_names_file(path: str | Path) -> Path | None:
+    """The names file read beside a KG edge list (``open_kg_edges.csv`` -> ``open_kg_names.csv``), if there is one."""
+    sibling = Path(str(path).replace("_edges", "_names"))
+    return sibling if sibling != Path(path) and sibling.exists() else None
 
 
 def resolve_labels(labels: ImageLabels | ConceptClassMap, concepts: ConceptSets) -> ImageLabels:

@@ -1,7 +1,7 @@
 """The wheel: build it, install it into a fresh virtual environment and run `cbir-lens` outside the checkout.
 
 Offline by construction: the wheel is built without build isolation from the installed setuptools and
-wheel, the venv sees the already installed dependencies (--system-site-packages) and the wheel is
+wheel, the venv sees the already installed dependencies (tests/venvs.py) and the wheel is
 installed with --no-deps --no-index. Sources are copied to a temporary folder first, so that the build
 leaves nothing in the checkout.
 """
@@ -24,6 +24,7 @@ import pytest
 import evalcore
 
 from .conftest import ROOT
+from .venvs import make_venv
 
 SHIPPED = ["pyproject.toml", "README.md", "app.py", "evalcore", "pages", "data", ".streamlit"]
 
@@ -48,9 +49,7 @@ def installed(tmp_path_factory) -> dict[str, Path]:
                  "--disable-pip-version-check", "-w", str(base / "dist"), str(source)], base)
     assert built.returncode == 0, built.stdout[-2000:] + built.stderr[-2000:]
     wheel = next((base / "dist").glob("cbir_lens-*.whl"))
-    venv = base / "venv"
-    created = run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)], base)
-    assert created.returncode == 0, created.stderr
+    venv = make_venv(base / "venv")
     python = venv / "bin" / "python"
     # --without-pip: the venv runs the pip of the site packages it sees, which installs into the venv.
     install = run([str(python), "-m", "pip", "install", "--no-deps", "--no-index", "--disable-pip-version-check",

@@ -12,6 +12,7 @@ import sys
 from dataclasses import replace
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from evalcore.__main__ import main
@@ -24,7 +25,7 @@ from evalcore.kg import neighbour_sets
 from evalcore.loading import DATA_ROOTS_VARIABLE, check_under_roots, data_roots
 from evalcore.readers import INPUT_BUDGET_VARIABLE, read_concepts, read_runs, read_text
 from evalcore.relevance import nn_iou
-from evalcore.retrieval import retrieve_by_relevance, strictly_decreasing, write_trec_run
+from evalcore.retrieval import float32_scores_in_order, retrieve_by_relevance, write_trec_run
 
 from .conftest import DEMO, ROOT, random_world
 
@@ -203,12 +204,12 @@ def test_a_run_with_no_known_query_is_refused_and_some_unknown_is_counted(tmp_pa
 
 # --- run files every TREC tool reads in evalcore's order ---------------------------------------
 
-def test_strictly_decreasing_keeps_order_and_first_of_each_tie():
-    scores = [1.0, 1.0, 0.5, 0.5, 0.5, 0.0, 0.0]
-    written = strictly_decreasing(scores)
-    assert all(a > b for a, b in zip(written, written[1:]))
+def test_float32_scores_keep_order_and_first_of_each_tie():
+    scores = np.array([1.0, 1.0, 0.5, 0.5, 0.5, 0.0, 0.0])
+    written = float32_scores_in_order(scores, np.array([0, len(scores)]))
+    assert written.dtype == np.float32 and all(a > b for a, b in zip(written, written[1:]))
     assert written[0] == 1.0 and written[2] == 0.5 and written[5] == 0.0
-    assert max(abs(a - b) for a, b in zip(scores, written)) <= 2e-9
+    assert max(abs(a - b) for a, b in zip(scores, written.astype(float))) <= 2 * 2.0 ** -24
 
 
 @pytest.mark.parametrize("seed", range(3))
