@@ -521,6 +521,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as error:
         print(f"error: {error.filename or ''}: {error.strerror or error}", file=sys.stderr)
         return 2
+    except MemoryError:
+        print(f"error: {args.command} ran out of memory; give it smaller inputs or, for passes over the pool, a "
+              "smaller --memory-per-worker (outputs not yet complete were not written)", file=sys.stderr)
+        return 2
     finally:
         if args.max_input_bytes is not None:
             if previous_budget is None:

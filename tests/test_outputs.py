@@ -379,3 +379,13 @@ def test_json_outputs_stay_valid_json(tmp_path):
     assert main(["evaluate", "--concepts", str(DEMO / "concepts.csv"), "--run", DEMO_RUNS[0], "--k", "10",
                  "--json", str(out)]) == 0
     assert "systems" in json.loads(out.read_text())
+
+
+def test_running_out_of_memory_is_one_line(monkeypatch, tmp_path, capsys):
+    def exhausted(*_args, **_kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr("evalcore.__main__.read_concepts", exhausted)
+    error = _refused(["retrieve", "--concepts", str(DEMO / "concepts.csv"), "--by", "iou", "--out",
+                      str(tmp_path / "r.trec")], capsys)
+    assert error.startswith("error: retrieve ran out of memory") and not (tmp_path / "r.trec").exists()
