@@ -58,7 +58,7 @@ import scipy.sparse as sp
 from .array_backend import PassReport, open_backend
 from .data import ConceptSets
 from .errors import ParameterError
-from .executors import BlockExecutor, blas_single_thread
+from .executors import BlockExecutor, blas_single_thread, check_memory_per_worker
 from .kg import KnowledgeGraph, check_hops_and_mode
 from .measures import CountPlan, MeasureSpec, PairCounts, measure_spec, parse_measure
 from .relevance import CREDIT_SCALE, check_alpha
@@ -535,6 +535,9 @@ class PairwiseEngine:
                  cache_bytes: int = DEFAULT_CACHE_BYTES, lookup_table_limit: int = LOOKUP_TABLE_LIMIT,
                  executor: BlockExecutor | None = None, memory_per_worker: int = DEFAULT_MEMORY_PER_WORKER,
                  backend: str = "numpy", device: str | None = None, device_memory: int | None = None):
+        # Any positive budget: the engine's own users (tests, benchmarks) force small blocks with small ones. The
+        # public entry points (Evaluator, the command line) also refuse one below MIN_MEMORY_PER_WORKER.
+        self.memory_per_worker = check_memory_per_worker(memory_per_worker, minimum=1)
         # An array backend (evalcore/array_backend.py) runs whole ranking passes; None: this engine does.
         self.array_backend = open_backend(backend, device, device_memory)
         self.last_pass: PassReport | None = None
@@ -556,7 +559,6 @@ class PairwiseEngine:
         self.block_size = block_size or int(np.clip(16_000_000 // max(1, 4 * len(self.candidates)), 16, 2048))
         self.cache_bytes = cache_bytes
         self.executor = executor
-        self.memory_per_worker = memory_per_worker
         self.lookup_table_limit = lookup_table_limit
         self._plans: dict[CountPlan, _PlanState] = {}
         self._code_cache: OrderedDict[CountPlan, dict[int, np.ndarray]] = OrderedDict()

@@ -29,7 +29,7 @@ from .array_backend import check_backend
 from .data import ConceptSets, ImageLabels, RankedLists, Run
 from .engine import DEFAULT_MEMORY_PER_WORKER, PairwiseEngine, PoolSummary, codes_give
 from .errors import CBIRLensError, InputError, ParameterError
-from .executors import executor_for
+from .executors import check_memory_per_worker, executor_for
 from .kept import KeptArrays
 from .kg import KnowledgeGraph, check_hops_and_mode
 from .measures import MEASURES, CountPlan, MeasureSpec, measure_spec, parse_measure
@@ -333,6 +333,7 @@ class Evaluator:
         self.kg = kg
         self.mode = mode
         check_backend(backend, device)
+        check_memory_per_worker(memory_per_worker)
         executor = executor_for(workers, client)
         self.engine = engine or (PairwiseEngine(concepts, kg=kg, mode=mode, executor=executor,
                                                 memory_per_worker=memory_per_worker,

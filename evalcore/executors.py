@@ -16,9 +16,15 @@ never loads it.
 from __future__ import annotations
 
 import contextlib
+import math
 import multiprocessing
+import numbers
 import os
 import pickle
+import pkgutil
+import re
+import socket
+import struct
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -35,6 +41,11 @@ Summary = tuple[Any, Any, Any]  # (ideal, relevant counts, top indices) of one b
 Blocks = Sequence[tuple[int, int]]
 PAIRS_PER_TASK = 20_000_000
 MAX_TASKS = 200
+WORKERS_PER_CORE = 4  # local workers allowed per core: more only costs memory (a block keeps one core busy)
+# The smallest memory budget of a worker. Far below what a worker's own Python and NumPy take, so it refuses only
+# a budget written without its unit ("512" meant as MB) or in the wrong one; whether one row of a given pool fits
+# is checked when a pass is planned (PairwiseEngine.rows_within_budget).
+MIN_MEMORY_PER_WORKER = 16 << 20
 
 
 class BlockExecutor(Protocol):
@@ -253,6 +264,13 @@ def _summarise_installed(chunk: Sequence[tuple[int, int]], k: int, threshold: fl
     return summarise_chunk(_INSTALLED, chunk, k, threshold, depth)
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity, e.g. a container's or a SLURM job's share), else all."""
+    with contextlib.suppress(AttributeError):  # no sched_getaffinity (macOS, Windows)
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
 # What a worker needs to unpickle a pass's work and run its tasks (NumPy, SciPy, pandas behind the engine).
 WORKER_MODULES = ("evalcore.engine", "evalcore.executors")
 
@@ -304,7 +322,14 @@ class LocalProcesses:
     def __init__(self, workers: int = 0):
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
             raise ParameterError(f"workers must be a whole number >= 0 (0 = one per core), got {workers!r}")
-        self.workers = workers or os.cpu_count() or 1
+        cores = usable_cores()
+        if workers > WORKERS_PER_CORE * cores:
+            # A pass starts up to one process per block: an absurd count would fork thousands of processes, each
+            # holding a copy of the pass, for no speed (a block keeps one core busy).
+            raise ParameterError(f"{workers:,} local workers is more than {WORKERS_PER_CORE} per core ({cores} cores here, "
+                                 f"so at most {WORKERS_PER_CORE * cores}); give 0 for one per core, or use a Dask cluster "
+                                 "(--scheduler) for more")
+        self.workers = workers or cores
         start_worker_server()
 
     def __repr__(self) -> str:
@@ -329,17 +354,127 @@ class LocalProcesses:
 
 # --- a Dask distributed cluster -------------------------------------------------------------
 
+SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
+CONNECT_TIMEOUT = 10.0  # seconds to reach a scheduler, have it greet, and find a worker
+# A Dask message starts with its length (8 bytes, native order, as distributed.comm.tcp writes it); the greeting a
+# scheduler sends on every connection is some hundred bytes. A peer that is no scheduler (an HTTP or SSH server)
+# sends text whose first 8 bytes read as exabytes, which distributed would try to allocate.
+_LENGTH = struct.Struct("Q")
+GREETING_LIMIT = 1 << 16
+_ADDRESS = re.compile(r"(?:(?P<scheme>[a-z0-9]+)://)?(?P<host>\[[0-9a-fA-F:.%\w]+\]|[\w.-]+):(?P<port>\d{1,5})")
+
+
+def scheduler_address(text: str) -> tuple[str, str, int]:
+    """The scheme, host and port of a Dask scheduler's address, such as ``tcp://10.0.0.5:8786`` (the scheme
+    defaults to tcp, as in Dask); checked without importing Dask.
+
+    >>> scheduler_address("tcp://10.0.0.5:8786"), scheduler_address("[::1]:8786")
+    (('tcp', '10.0.0.5', 8786), ('tcp', '::1', 8786))
+    """
+    address = text.strip()
+    match = _ADDRESS.fullmatch(address)
+    if match is None or not 0 < int(match["port"]) < 65536 or (match["scheme"] or "tcp") not in SCHEDULER_SCHEMES:
+        raise ParameterError(f"{_one_line(address)!r} is not a Dask scheduler's address; expected one like "
+                             f"tcp://10.0.0.5:8786 (scheme {', '.join(SCHEDULER_SCHEMES)}; host; port 1-65535)")
+    return match["scheme"] or "tcp", match["host"].strip("[]"), int(match["port"])
+
+
+def _one_line(text: str) -> str:
+    """``text`` without line breaks, so that a message quoting it stays one line."""
+    return " ".join(str(text).split())
+
+
+def _greet(address: str, host: str, port: int, timeout: float) -> None:
+    """Check that a Dask scheduler greets at ``address`` before distributed connects to it.
+
+    distributed awaits the greeting without a time limit (dask/distributed#8071) and allocates whatever length the
+    peer's first 8 bytes claim; here the connection and the greeting are awaited ``timeout`` seconds each at most,
+    and only the greeting's length is read. A scheduler greets as soon as it accepts a connection.
+    """
+    advice = "give the address `dask scheduler` prints, e.g. tcp://HOST:8786 (not the dashboard's port)"
+    try:
+        connection = socket.create_connection((host, port), timeout=timeout)
+    except OSError as error:
+        raise CBIRLensError(f"could not reach the Dask scheduler at {address} ({_one_line(error.strerror or error)}); "
+                            "start one with `dask scheduler` and workers with `dask worker ADDRESS` (docs/SCALE.md)"
+                            ) from None
+    header = b""
+    with connection:
+        try:
+            while len(header) < _LENGTH.size and (part := connection.recv(_LENGTH.size - len(header))):
+                header += part
+        except TimeoutError:
+            raise CBIRLensError(f"{address} sent no Dask greeting within {timeout:g} s: it is not a Dask scheduler "
+                                f"(a web server waits for a request), or one too busy to answer; {advice}") from None
+        except OSError:  # reset while greeting: no scheduler either
+            header = b""
+    if len(header) < _LENGTH.size or _LENGTH.unpack(header)[0] > GREETING_LIMIT:
+        raise CBIRLensError(f"{address} is not a Dask scheduler: it answered with something other than a Dask "
+                            f"greeting; {advice}")
+
+
+def _listed(addresses: Sequence[str], shown: int = 3) -> str:
+    more = f" and {len(addresses) - shown} more" if len(addresses) > shown else ""
+    return ", ".join(addresses[:shown]) + more
+
+
+def _check_cluster(client: Any, timeout: float) -> None:
+    """Refuse a cluster that cannot run a pass, saying what to do: one whose scheduler or workers do not import this
+    version of evalcore, or without workers (after waiting ``timeout`` seconds for one).
+
+    Dask would otherwise fail on the first message that names evalcore, with its own deserialization traceback
+    (the scheduler unpickles the task graph, the workers the pass's work and tasks). Each is asked for
+    ``evalcore.__version__`` through :func:`pkgutil.resolve_name`, which they can unpickle without evalcore.
+    """
+    from . import __version__
+
+    address = client.scheduler.address
+    install = (f"install cbir-lens[scale] {__version__} (this client's version) on the scheduler and on every "
+               "worker (docs/SCALE.md)")
+    probe = "evalcore:__version__"
+    try:
+        version = client.run_on_scheduler(pkgutil.resolve_name, probe)
+    except ImportError as error:
+        raise CBIRLensError(f"the Dask scheduler at {address} cannot import evalcore ({_one_line(error)}): {install}"
+                            ) from None
+    if version != __version__:
+        raise CBIRLensError(f"the Dask scheduler at {address} has evalcore {version}, this client {__version__}: "
+                            f"{install}")
+    try:
+        client.wait_for_workers(1, timeout=timeout)
+    except TimeoutError:
+        raise CBIRLensError(f"the Dask scheduler at {address} has no workers after {timeout:g} s; start them with "
+                            f"`dask worker {address}`") from None
+    versions = client.run(pkgutil.resolve_name, probe, on_error="return")
+    missing = sorted(worker for worker, version in versions.items() if isinstance(version, BaseException))
+    if missing:
+        raise CBIRLensError(f"the Dask workers at {_listed(missing)} cannot import evalcore "
+                            f"({_one_line(versions[missing[0]])}): {install}")
+    other = sorted(worker for worker, version in versions.items() if version != __version__)
+    if other:
+        found = ", ".join(sorted({versions[worker] for worker in other}))
+        raise CBIRLensError(f"the Dask workers at {_listed(other)} have evalcore {found}, this client {__version__}: "
+                            f"{install}")
+
+
 class DaskCluster:
     """The workers of a Dask distributed cluster: a ``distributed.Client``, or a scheduler's address
     (e.g. ``tcp://10.0.0.5:8786``), to which each pass then opens a client of its own and closes it.
 
-    Every worker needs this version of ``evalcore`` installed (``pip install cbir-lens[scale]``).
+    Every worker needs this version of ``evalcore`` installed (``pip install cbir-lens[scale]``); each pass
+    first checks that (:func:`_check_cluster`). Reaching the scheduler, its greeting and its first worker are
+    awaited ``timeout`` seconds each at most.
     """
 
-    def __init__(self, client: Any):
-        if isinstance(client, str) and not client.strip():
-            raise ParameterError("the Dask scheduler address is empty; expected one like tcp://10.0.0.5:8786")
+    def __init__(self, client: Any, timeout: float = CONNECT_TIMEOUT):
+        if isinstance(client, str):
+            if not client.strip():
+                raise ParameterError("the Dask scheduler address is empty; expected one like tcp://10.0.0.5:8786")
+            scheduler_address(client)
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout < math.inf:
+            raise ParameterError(f"the Dask connection timeout must be a positive number of seconds, got {timeout!r}")
         self.client = client.strip() if isinstance(client, str) else client
+        self.timeout = float(timeout)
 
     def __repr__(self) -> str:
         return f"DaskCluster({self.client!r})"
@@ -347,16 +482,21 @@ class DaskCluster:
     @contextlib.contextmanager
     def _connected(self) -> Iterator[Any]:
         if not isinstance(self.client, str):
+            _check_cluster(self.client, self.timeout)
             yield self.client
             return
+        scheme, host, port = scheduler_address(self.client)
+        if scheme == "tcp":  # the other schemes wrap their messages (TLS, WebSocket, UCX): distributed reads them
+            _greet(self.client, host, port, self.timeout)
         from distributed import Client
 
         try:
-            client = Client(self.client, timeout="10s")
+            client = Client(self.client, timeout=self.timeout)
         except (OSError, TimeoutError) as error:
-            raise CBIRLensError(f"could not reach the Dask scheduler at {self.client} ({error}); start one with "
-                                "`dask scheduler` and workers with `dask worker ADDRESS` (docs/SCALE.md)") from None
+            raise CBIRLensError(f"could not reach the Dask scheduler at {self.client} ({_one_line(error)}); start one "
+                                "with `dask scheduler` and workers with `dask worker ADDRESS` (docs/SCALE.md)") from None
         with client:
+            _check_cluster(client, self.timeout)
             yield client
 
     def rank(self, work: BlockWork, blocks: Blocks, k: int, threshold: float, depth: int,
@@ -382,10 +522,11 @@ _UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
 
 
 def parse_size(text: str) -> int:
-    """Bytes of a size written like ``2GB``, ``1.5 GiB``, ``512MB`` or ``4000000000``.
+    """Bytes of a worker's memory budget written like ``2GB``, ``1.5 GiB``, ``512MB`` or ``4000000000``; at
+    least :data:`MIN_MEMORY_PER_WORKER` (:func:`check_memory_per_worker`).
 
-    >>> parse_size("2GB"), parse_size("1.5 GiB"), parse_size("1000")
-    (2000000000, 1610612736, 1000)
+    >>> parse_size("2GB"), parse_size("1.5 GiB"), parse_size("1e3MB")
+    (2000000000, 1610612736, 1000000000)
     """
     raw = str(text).strip().lower().replace(" ", "")
     number = raw.rstrip("kmgtib")
@@ -393,10 +534,32 @@ def parse_size(text: str) -> int:
     try:
         value = float(number)
     except ValueError:
-        value = -1.0
-    if unit not in _UNITS or not value > 0:
-        raise ParameterError(f"expected a memory size such as 2GB, 512MB or 1.5GiB, found {text!r}")
-    return int(value * _UNITS[unit])
+        value = math.nan
+    if unit not in _UNITS or not 0 < value < math.inf:
+        raise ParameterError(f"expected a memory size such as 2GB, 512MB or 1.5GiB (above zero; units B, kB, MB, GB, "
+                             f"TB, KiB, MiB, GiB, TiB), found {_one_line(text)!r}")
+    return check_memory_per_worker(int(value * _UNITS[unit]))
+
+
+def check_memory_per_worker(size: int, minimum: int = MIN_MEMORY_PER_WORKER) -> int:
+    """``size``, a worker's memory budget in bytes, if it is a whole number of at least ``minimum`` bytes.
+
+    >>> check_memory_per_worker(2 << 30)
+    2147483648
+    """
+    if isinstance(size, bool) or not isinstance(size, numbers.Integral) or size < minimum:
+        given = f"{size:,} bytes" if isinstance(size, numbers.Integral) and not isinstance(size, bool) else repr(size)
+        raise ParameterError(f"memory per worker must be a whole number of bytes, at least {_size(minimum)}, got "
+                             f"{given}; write a size such as 2GB or 512MB (default 2GiB)")
+    return int(size)
+
+
+def _size(size: int) -> str:
+    """``size`` bytes in the largest binary unit that keeps a whole number (16 MiB, 1,000 B)."""
+    for unit in ("TiB", "GiB", "MiB", "KiB"):
+        if size % _UNITS[unit.lower()] == 0:
+            return f"{size // _UNITS[unit.lower()]:,} {unit}"
+    return f"{size:,} B"
 
 
 def executor_for(workers: int | None = None, client: Any = None) -> BlockExecutor | None:
