@@ -4,12 +4,19 @@ tolerated away."""
 
 from __future__ import annotations
 
+import random
+
+import numpy as np
 import pytest
 
+from evalcore.data import ImageLabels, Run
 from evalcore.errors import InputError
-from evalcore.readers import read_runs
+from evalcore.evaluation import Evaluator
+from evalcore.metrics import FAMILIES, context_aware_gain, context_aware_gain_rbp
+from evalcore.readers import Qrels, read_runs
 
 from . import line_by_line
+from .conftest import random_world
 
 
 def outcome(reader, data: bytes, name: str):
@@ -78,3 +85,101 @@ def test_a_trec_line_without_its_score_is_refused_as_five_fields(data):
     error = outcome(runs_as_lists, data, "r.trec")
     assert error[0] == "error" and "found 5 fields" in error[1]
     assert error == outcome(line_by_line.read_runs, data, "r.trec")
+
+
+# --- 7. a query retrieving itself -------------------------------------------------------------------------
+
+def every_registry_metric(relevance: str | None, k: int = 5) -> list[str]:
+    """One name per registry family of this relevance source (concepts: IoU and nn-IoU, plus {dice}; qrels),
+    and P@K per label target."""
+    names = []
+    for key, family in FAMILIES.items():
+        if family.relevance is None:
+            names += [f"P@{k}[{target}]" for target in ("modality", "organ", "modality+organ")]
+        elif (family.relevance == "qrels") == (relevance == "qrels"):
+            names.append(f"{key}@{k}" if family.uses_k else key)
+            if family.relevance == "iou":
+                names.append(names[-1] + "{dice}")
+    return names
+
+
+def with_self_retrievals(rankings: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    """The same lists with the query inserted first, in the middle and last, for three queries."""
+    changed = dict(rankings)
+    for query, position in zip(list(rankings)[:3], (0, 7, len(rankings[next(iter(rankings))]))):
+        ranked = list(rankings[query])
+        changed[query] = tuple(ranked[:position] + [query] + ranked[position:])
+    return changed
+
+
+def self_retrieval_world(seed: int):
+    concepts, kg = random_world(seed, images=60)
+    rng = random.Random(seed)
+    labels = ImageLabels({"modality": {i: frozenset({rng.choice("AB")}) for i in concepts.ids},
+                          "organ": {i: frozenset({rng.choice("XYZ")}) for i in concepts.ids}})
+    rankings = {q: tuple(rng.sample([c for c in concepts.ids if c != q], 20)) for q in concepts.ids}
+    return concepts, kg, labels, rankings
+
+
+def assert_same_values(plain, with_self, names):
+    for name in names:
+        np.testing.assert_allclose(with_self.values[name], plain.values[name], rtol=0, atol=1e-12, err_msg=name)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_self_retrieval_changes_no_metric_of_the_registry(seed):
+    """Before: CAG-RBP and nn-CAG-RBP moved (0.0118 -> 0.0163 on the issue's example), every other metric not."""
+    concepts, kg, labels, rankings = self_retrieval_world(seed)
+    names = every_registry_metric("concepts")
+    assert {name.split("@")[0].split("{")[0] for name in names} == {k for k, f in FAMILIES.items()
+                                                                    if f.relevance != "qrels"}
+    evaluator = Evaluator(concepts, kg, labels=labels)
+    plain = evaluator.evaluate([Run("r", rankings)], names, 0.5, 1).systems["r"]
+    changed = evaluator.evaluate([Run("r", with_self_retrievals(rankings))], names, 0.5, 1).systems["r"]
+    assert changed.counts["query_dropped_from_own_list"] == 3 and plain.counts["query_dropped_from_own_list"] == 0
+    assert_same_values(plain, changed, names)
+
+
+def test_a_self_retrieval_changes_no_metric_under_qrels():
+    concepts, _, labels, rankings = self_retrieval_world(3)
+    rng = random.Random(3)
+    qrels = Qrels({q: {d: rng.choice([-1, 0, 1, 2, 3]) for d in rng.sample(concepts.ids, 25)} for q in concepts.ids})
+    names = every_registry_metric("qrels")
+    assert {name.split("@")[0] for name in names} == {k for k, f in FAMILIES.items() if f.relevance in ("qrels", None)}
+    evaluator = Evaluator(concepts, labels=labels, qrels=qrels)
+    plain = evaluator.evaluate([Run("r", rankings)], names).systems["r"]
+    changed = evaluator.evaluate([Run("r", with_self_retrievals(rankings))], names).systems["r"]
+    assert changed.counts["query_dropped_from_own_list"] == 3
+    assert_same_values(plain, changed, names)
+
+
+def test_cag_rbp_depends_on_the_list_alone():
+    """CAG-RBP summed over the width of the table's array, which a self-retrieval (one column more), a deeper
+    list of another query or a larger K elsewhere in the table all widened; the windows of a list's last items
+    reach past its end, so it moved. It now sums over the list followed by non-relevant items."""
+    concepts, kg, _, rankings = self_retrieval_world(4)
+    evaluator = Evaluator(concepts, kg)
+    alone = evaluator.evaluate([Run("r", rankings)], ["CAG-RBP", "nn-CAG-RBP"], 0.5, 1).systems["r"]
+    with_k = evaluator.evaluate([Run("r", rankings)], ["CAG-RBP", "nn-CAG-RBP", "CUI@60"], 0.5, 1).systems["r"]
+    deeper = dict(rankings, img0=rankings["img0"] + tuple(c for c in concepts.ids[:45] if c not in rankings["img0"]
+                                                          and c != "img0"))
+    beside = evaluator.evaluate([Run("r", rankings), Run("deep", deeper)], ["CAG-RBP", "nn-CAG-RBP"], 0.5, 1)
+    for other in (with_k, beside.systems["r"]):
+        assert_same_values(alone, other, ["CAG-RBP", "nn-CAG-RBP"])
+    # The per-query definition, from the IoU of each listed image (queries with nothing relevant are left out).
+    scored = [row for row, value in enumerate(alone.values["CAG-RBP"]) if not np.isnan(value)]
+    assert len(scored) > 20
+    for row in scored:
+        query = alone.query_ids[row]
+        relevances = [len(concepts[query] & concepts[d]) / len(concepts[query] | concepts[d])
+                      if concepts[query] | concepts[d] else 0.0 for d in rankings[query]]
+        assert alone.values["CAG-RBP"][row] == pytest.approx(context_aware_gain_rbp(relevances), abs=1e-12)
+
+
+def test_cag_rbp_by_hand():
+    """r = (1, 0.5), w = 10, p = 0.95: r' = (1, 0.25); window sums 1 at rank 1, 1.25 at ranks 2..10, 0.25 at 11."""
+    expected = 0.05 * (1 + 1.25 * sum(0.95 ** i for i in range(1, 10)) + 0.25 * 0.95 ** 10) / 10
+    assert context_aware_gain_rbp([1.0, 0.5]) == pytest.approx(expected, rel=1e-12)
+    assert context_aware_gain_rbp([1.0, 0.5, 0.0, 0.0]) == context_aware_gain_rbp([1.0, 0.5])
+    # Cut at the list's end (the per-query sum over the list alone) it would be smaller.
+    assert context_aware_gain([1.0, 0.5], [0.05, 0.05 * 0.95]) < expected
