@@ -5,12 +5,15 @@ tolerated away."""
 from __future__ import annotations
 
 import random
+import warnings
 
 import numpy as np
 import pytest
+from scipy import stats
 
+from evalcore.compare import compare_systems, holm, paired_t_test
 from evalcore.data import ImageLabels, Run
-from evalcore.errors import InputError
+from evalcore.errors import InputError, ParameterError
 from evalcore.evaluation import Evaluator
 from evalcore.metrics import FAMILIES, context_aware_gain, context_aware_gain_rbp
 from evalcore.readers import Qrels, read_runs
@@ -183,3 +186,82 @@ def test_cag_rbp_by_hand():
     assert context_aware_gain_rbp([1.0, 0.5, 0.0, 0.0]) == context_aware_gain_rbp([1.0, 0.5])
     # Cut at the list's end (the per-query sum over the list alone) it would be smaller.
     assert context_aware_gain([1.0, 0.5], [0.05, 0.05 * 0.95]) < expected
+
+
+# --- 8. Holm and the paired t-test --------------------------------------------------------------------------
+
+def holm_by_hand(p: list[float]) -> list[float]:
+    """statsmodels' multipletests(method="holm"), written out: sorted p times m, m-1, ..., 1, running maximum,
+    capped at 1, back in the input order."""
+    m = len(p)
+    order = sorted(range(m), key=lambda i: p[i])
+    adjusted, running = [0.0] * m, 0.0
+    for rank, index in enumerate(order):
+        running = max(running, (m - rank) * p[index])
+        adjusted[index] = min(running, 1.0)
+    return adjusted
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_holm_follows_the_standard_definition_and_never_falls_below_the_raw_p(seed):
+    rng = np.random.default_rng(seed)
+    p = (10.0 ** -rng.uniform(0, 16, rng.integers(1, 12))).tolist()
+    p[0] = 1e-13 if seed % 2 else p[0]
+    adjusted = holm(p)
+    assert adjusted == holm_by_hand(p)
+    assert all(a >= raw for a, raw in zip(adjusted, p))
+    order = np.argsort(p, kind="stable")
+    assert np.all(np.diff(np.asarray(adjusted)[order]) >= 0)
+
+
+def test_holm_of_a_tiny_p_value_is_not_rounded_to_zero():
+    assert holm([1e-13, 0.5]) == [2e-13, 0.5]
+    assert holm([0.5, 1e-300]) == [0.5, 2e-300]
+
+
+@pytest.mark.parametrize("bad", [[0.1, float("nan")], [1.5], [-0.1, 0.2]])
+def test_holm_refuses_what_is_not_a_p_value(bad):
+    with pytest.raises(ParameterError, match="p-values in \\[0, 1\\]"):
+        holm(bad)
+
+
+@pytest.mark.parametrize("scale", [1e-6, 1e-9, 1e-12, 1e-15])
+@pytest.mark.parametrize("seed", range(3))
+def test_the_t_test_agrees_with_scipy_on_tiny_differences(scale, seed):
+    """Before: p = 1.0 whenever every difference was below 1e-8 (scipy gave p near 1e-85 on such data)."""
+    rng = np.random.default_rng(seed)
+    b = rng.random(40)
+    a = b + scale * (1 + rng.random(40))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        expected = stats.ttest_rel(a, b).pvalue
+        assert paired_t_test(a, b) == pytest.approx(expected, rel=1e-9)
+    assert paired_t_test(a, b) < 1e-10
+
+
+def test_tiny_differences_of_both_signs_give_scipy_large_p():
+    rng = np.random.default_rng(5)
+    b = rng.random(30)
+    a = b + 1e-10 * rng.normal(size=30)
+    assert paired_t_test(a, b) == pytest.approx(stats.ttest_rel(a, b).pvalue, rel=1e-9)
+
+
+def test_the_t_test_keeps_its_two_documented_exceptions():
+    values = np.random.default_rng(2).random(50)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert paired_t_test(values, values.copy()) == 1.0  # scipy: NaN
+        assert paired_t_test(values + 0.2, values) == 0.0  # scipy: a precision-loss warning
+        assert paired_t_test(values + 1e-9, values) == pytest.approx(stats.ttest_rel(values + 1e-9, values).pvalue)
+
+
+def test_compared_systems_differing_by_little_are_significant_and_holm_stays_above_raw():
+    rng = np.random.default_rng(7)
+    base = rng.random(60)
+    per_query = {"A": dict(enumerate(base)), "B": dict(enumerate(base + 1e-10 * (1 + rng.random(60)))),
+                 "C": dict(enumerate(base + rng.normal(0, 0.1, 60)))}
+    comparisons = compare_systems(per_query, samples=200)
+    by_pair = {(c.system_a, c.system_b): c for c in comparisons}
+    assert by_pair[("A", "B")].p_t_test < 1e-20
+    for c in comparisons:
+        assert c.p_t_test_holm >= c.p_t_test and c.p_randomization_holm >= c.p_randomization
