@@ -1927,7 +1927,10 @@ def read_embeddings(source: Source, name: str | None = None, ids_source: Source 
                     ids_name: str | None = None) -> Embeddings:
     """Read embeddings: ``.npy`` (N x d, with an ID list file) or ``.csv``/``.parquet`` with an ``ID`` column.
 
-    Vectors are L2-normalised; NaN or infinite values are an error naming the row.
+    Vectors are L2-normalised. Their values are real numbers, integers or floats (text columns of a
+    parquet file are read as numbers, as in a CSV file); complex values (whose imaginary part would be
+    lost), booleans, dates, time spans and other types are an error naming the type, and NaN or
+    infinite values an error naming the row.
     """
     data, display = _read_bytes(source, name)
     lowered = display.lower()
@@ -1952,8 +1955,7 @@ def read_embeddings(source: Source, name: str | None = None, ids_source: Source 
         ids = [image_id for _, image_id in numbered]
         if matrix.ndim != 2 or matrix.shape[0] != len(ids):
             raise InputError(display, None, f"an N x d array with N = {len(ids)} IDs", f"shape {matrix.shape}")
-        if not np.issubdtype(matrix.dtype, np.number):
-            raise InputError(display, None, "a numeric array", str(matrix.dtype))
+        _check_vector_type(matrix.dtype, display)
         return _embeddings(ids, matrix, display, first_line=1)
     if lowered.endswith(".parquet"):
         import pandas as pd
@@ -1978,7 +1980,8 @@ def read_embeddings(source: Source, name: str | None = None, ids_source: Source 
         try:
             vectors.append([float(v) for v in fields[1:]])
         except ValueError:
-            raise InputError(display, line, "numeric vector values", "text") from None
+            text_value = next(v for v in fields[1:] if not _is_float(v))
+            raise InputError(display, line, "numeric vector values", repr(text_value)[:40]) from None
     return _embeddings(ids, np.asarray(vectors, dtype=np.float64).reshape(len(ids), width), display, first_line=2)
 
 
@@ -1990,18 +1993,44 @@ def _looks_like_text(data: bytes) -> bool:
     return b"\x00" not in data[:4096]
 
 
+def _is_float(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+# What a vector of another type holds, by NumPy's dtype kind (integers "iu" and floats "f" are read).
+VECTOR_TYPE_NAMES = {"b": "booleans", "c": "complex values (the imaginary part would be lost)", "m": "time spans",
+                     "M": "dates", "O": "Python objects", "S": "bytes", "U": "text", "V": "records"}
+
+
+def _check_vector_type(dtype, display: str, where: str = "") -> None:
+    """Vector values are real numbers: refuse any other NumPy or pandas dtype, naming it."""
+    if dtype.kind not in "iuf":
+        raise InputError(display, None, "real vector values (integers or floats)",
+                         f"{VECTOR_TYPE_NAMES.get(dtype.kind, 'values')} of type {dtype}{where}")
+
+
 def _embeddings_from_frame(frame, display: str, first_line: int) -> Embeddings:
     columns = [str(c) for c in frame.columns]
     id_column = next((c for c in frame.columns if str(c).lower() in {"id", "image_id"}), None)
     if id_column is None:
         raise InputError(display, None, "an 'ID' column", ", ".join(columns)[:80])
     vector_frame = frame.drop(columns=[id_column])
+    for column, dtype in vector_frame.dtypes.items():
+        if dtype.kind != "O":  # text columns are read as numbers below, as a CSV file's are
+            _check_vector_type(dtype, display, f" in column {str(column)!r}")
     try:
         matrix = vector_frame.to_numpy(dtype=np.float64)
     except (TypeError, ValueError):
         raise InputError(display, None, "numeric vector columns", "non-numeric values") from None
     ids = [_check_id(str(v), display, i + first_line) for i, v in enumerate(frame[id_column])]
     return _embeddings(ids, matrix, display, first_line)
+
+
+EXTREME_MAGNITUDE = 1e150  # a row's largest value beyond it (or its inverse) is scaled before its norm is taken
 
 
 def _embeddings(ids: list[str], matrix: np.ndarray, display: str, first_line: int) -> Embeddings:
@@ -2013,9 +2042,18 @@ def _embeddings(ids: list[str], matrix: np.ndarray, display: str, first_line: in
                              f"each ID once ({image_id!r} already on line {first_line + first_position[image_id]})",
                              "a duplicate")
         first_position[image_id] = position
+    if matrix.shape[1] == 0:
+        raise InputError(display, None, "at least one vector value per ID", "vectors of length 0")
     bad = np.flatnonzero(~np.isfinite(matrix).all(axis=1)) if matrix.size else []
     if len(bad):
         raise InputError(display, first_line + int(bad[0]), "finite vector values", "NaN or infinity")
+    # Squares of values beyond about 1e154 overflow and those below about 1e-154 lose their digits, so that such a
+    # row would come out as a zero vector or skewed: it is first divided by its largest magnitude.
+    largest = np.abs(matrix).max(axis=1) if matrix.size else np.zeros(len(matrix))
+    extreme = (largest > EXTREME_MAGNITUDE) | ((largest > 0) & (largest < 1 / EXTREME_MAGNITUDE))
+    if extreme.any():
+        matrix = matrix.copy()  # without a copy, a float64 array handed in would be scaled in place
+        matrix[extreme] /= largest[extreme, None]
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     matrix = np.divide(matrix, norms, out=np.zeros_like(matrix), where=norms > 0)
     return Embeddings(tuple(ids), matrix.astype(np.float32), display)

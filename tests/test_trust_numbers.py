@@ -4,19 +4,23 @@ tolerated away."""
 
 from __future__ import annotations
 
+import io
 import random
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
+import evalcore
 from evalcore.compare import compare_systems, holm, paired_t_test
 from evalcore.data import ImageLabels, Run
 from evalcore.errors import InputError, ParameterError
 from evalcore.evaluation import Evaluator
+from evalcore.measures import parse_measure
 from evalcore.metrics import FAMILIES, context_aware_gain, context_aware_gain_rbp
-from evalcore.readers import Qrels, read_runs
+from evalcore.readers import Qrels, read_embeddings, read_runs
 
 from . import line_by_line
 from .conftest import random_world
@@ -265,3 +269,87 @@ def test_compared_systems_differing_by_little_are_significant_and_holm_stays_abo
     assert by_pair[("A", "B")].p_t_test < 1e-20
     for c in comparisons:
         assert c.p_t_test_holm >= c.p_t_test and c.p_randomization_holm >= c.p_randomization
+
+
+# --- 10. a measure parameter given twice; embeddings that are not real numbers ----------------------------------
+
+@pytest.mark.parametrize("text, name", [("nn-iou(alpha=0.5,alpha=0.1)", "alpha"), ("tversky(0.8, a=0.2)", "a"),
+                                        ("nn-iou(ALPHA=0.5, alpha=0.5)", "alpha"), ("nn-iou-hops(0.5, w1=0.2)", "w1")])
+def test_a_measure_parameter_given_twice_is_refused(text, name):
+    with pytest.raises(ParameterError, match=f"{name} is given twice"):
+        parse_measure(text)
+
+
+def test_the_api_refuses_a_measure_parameter_given_twice():
+    with pytest.raises(ParameterError, match="alpha is given twice \\(0.5 and 0.1\\)"):
+        evalcore.evaluate(concepts={"q": {"C0000001"}, "x": {"C0000001"}}, runs={"s": {"q": ["x"]}},
+                          metrics=["nn-CUI@1"], measure="nn-iou(alpha=0.5,alpha=0.1)")
+
+
+def npy(array: np.ndarray) -> bytes:
+    buffer = io.BytesIO()
+    np.save(buffer, array, allow_pickle=array.dtype == object)
+    return buffer.getvalue()
+
+
+def parquet(frame: pd.DataFrame) -> bytes:
+    buffer = io.BytesIO()
+    frame.to_parquet(buffer)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("array, found", [
+    (np.array([[1 + 2j, 3], [1, 0]]), "complex values (the imaginary part would be lost) of type complex128"),
+    (np.array([[1, 3], [1, 0]], dtype=np.complex64), "complex values"),
+    (np.array([[True, False], [False, True]]), "booleans of type bool"),
+    (np.array([[1, 2], [3, 4]], dtype="timedelta64[s]"), "time spans"),
+    (np.array([["1", "2"], ["3", "4"]]), "text"),
+])
+def test_npy_embeddings_that_are_not_real_numbers_are_refused(array, found):
+    """Before: a complex array was accepted with its imaginary part dropped (and time spans as numbers)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(InputError) as error:
+            read_embeddings(npy(array), "e.npy", b"a\nb\n", "ids.txt")
+    assert str(error.value).startswith("e.npy: expected real vector values (integers or floats), found ")
+    assert found in error.value.found
+
+
+def test_npy_embeddings_of_objects_and_non_finite_values_are_refused():
+    with pytest.raises(InputError, match="e.npy: expected a numeric .npy array .* Object arrays"):
+        read_embeddings(npy(np.array([[1.0, "x"], [2.0, 3.0]], dtype=object)), "e.npy", b"a\nb\n", "ids.txt")
+    with pytest.raises(InputError, match="e.npy, line 2: expected finite vector values"):
+        read_embeddings(npy(np.array([[1.0, 2.0], [np.inf, 3.0]])), "e.npy", b"a\nb\n", "ids.txt")
+    with pytest.raises(InputError, match="at least one vector value per ID"):
+        read_embeddings(npy(np.zeros((2, 0))), "e.npy", b"a\nb\n", "ids.txt")
+
+
+@pytest.mark.parametrize("column, found", [
+    ([True, False], "booleans of type bool in column 'x'"),
+    (pd.to_datetime(["2020-01-01", "2021-01-01"]), "dates"),
+    (pd.to_timedelta([1, 2], unit="s"), "time spans"),
+])
+def test_parquet_embedding_columns_that_are_not_real_numbers_are_refused(column, found):
+    """Before: booleans read as 0 / 1, dates and time spans as nanosecond counts."""
+    data = parquet(pd.DataFrame({"ID": ["a", "b"], "x": column, "y": [1.0, 2.0]}))
+    with pytest.raises(InputError) as error:
+        read_embeddings(data, "e.parquet")
+    assert error.value.expected == "real vector values (integers or floats)" and found in error.value.found
+
+
+def test_parquet_and_csv_embeddings_keep_reading_numbers_and_name_the_rest():
+    numbers = read_embeddings(parquet(pd.DataFrame({"ID": ["a", "b"], "x": [3, 0], "y": ["4", "1"]})), "e.parquet")
+    assert numbers.vectors.tolist() == [[0.6000000238418579, 0.800000011920929], [0.0, 1.0]]
+    with pytest.raises(InputError, match="e.parquet: expected at least one vector value per ID"):
+        read_embeddings(parquet(pd.DataFrame({"ID": ["a", "b"]})), "e.parquet")
+    with pytest.raises(InputError, match="e.parquet, line 2: expected finite vector values"):
+        read_embeddings(parquet(pd.DataFrame({"ID": ["a", "b"], "x": [1.0, None]})), "e.parquet")
+    with pytest.raises(InputError, match="e.csv, line 3: expected numeric vector values, found '1\\+2j'"):
+        read_embeddings(b"ID,x,y\na,1,2\nb,1+2j,1\n", "e.csv")
+
+
+def test_embeddings_of_extreme_magnitude_keep_their_direction():
+    """Before: a row of 1e200 overflowed in its norm and came out as a zero vector (1e-170: underflowed)."""
+    vectors = read_embeddings(npy(np.array([[3e200, 4e200], [3e-170, 4e-170], [3.0, 4.0]])), "e.npy",
+                              b"a\nb\nc\n", "ids.txt").vectors
+    assert np.allclose(vectors, [[0.6, 0.8]] * 3, atol=1e-7)
