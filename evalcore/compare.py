@@ -16,6 +16,7 @@ from .kept import KeptArrays
 BOOTSTRAP_SAMPLES = 2000
 RANDOMIZATION_SAMPLES = 10000
 KEPT_DRAW_BYTES = 64 << 20  # random draws kept for the next call with the same shape and seed (all together)
+PRECISION_LOSS_EPSILONS = 10  # scipy's bound for "the values are identical up to rounding" (stats._stats_py._demean)
 
 
 _KEPT_DRAWS = KeptArrays()
@@ -161,20 +162,31 @@ def randomization_tests(pairs: Sequence[tuple[np.ndarray, np.ndarray]], samples:
 
 
 def paired_t_test(a: np.ndarray, b: np.ndarray) -> float:
-    """Two-sided paired t-test p-value (scipy's ``ttest_rel``): 1.0 when every difference is 0, and 0.0 when
-    every difference is the same non-zero value (the t statistic is infinite; left to scipy, the rounding of
-    the differences gives a finite one with a precision-loss warning).
+    """Two-sided paired t-test p-value: scipy's ``ttest_rel`` (Student's t on the differences ``d = a - b``,
+    ``t = mean(d) / (sd(d) / sqrt(n))`` with n - 1 degrees of freedom), on the queries where both values are
+    defined; NaN below two queries. It differs from scipy in the two cases where scipy gives no usable number:
+
+    - every difference is exactly 0 (identical systems): p = 1 (scipy: NaN, from t = 0/0);
+    - every difference is the same non-zero value, up to floating-point rounding (each within 10
+      machine epsilons of their mean, relative to it: scipy's own test for precision loss): t is
+      infinite and p = 0 (scipy: a finite t made of the rounding, with a precision-loss warning).
+
+    Any other differences are scipy's, however small: t does not depend on their scale, so differences
+    of about 1e-9 give the p-value of the same differences times 1e9.
 
     >>> paired_t_test(np.array([0.5, 0.7, 0.9]), np.array([0.3, 0.5, 0.7]))
     0.0
+    >>> round(paired_t_test(np.array([1e-9, 3e-9, 2e-9]), np.zeros(3)), 4)  # t = 2 / (1 / sqrt(3)), 2 df
+    0.0742
     """
     a, b = _paired(a, b)
     if len(a) < 2:
         return float("nan")
     differences = a - b
-    if np.allclose(differences, 0):
+    if not differences.any():
         return 1.0
-    if np.allclose(differences, differences[0]):
+    mean = differences.mean()
+    if np.abs(differences - mean).max() < PRECISION_LOSS_EPSILONS * np.finfo(np.float64).eps * abs(mean):
         return 0.0
     from scipy import stats  # half a second to import: only commands that test significance pay it
 
@@ -191,19 +203,25 @@ def _paired(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def holm(p_values: Sequence[float]) -> list[float]:
-    """Holm-Bonferroni adjusted p-values (step-down, monotone, capped at 1).
+    """Holm-Bonferroni adjusted p-values (Holm 1979), in the order given.
+
+    With the m p-values sorted ascending, ``p_(1) <= ... <= p_(m)``, the i-th adjusted value is
+    ``min(1, max_{j <= i} (m - j + 1) p_(j))``: the formula of statsmodels'
+    ``multipletests(method="holm")``. Each is at least its raw p and the adjusted values keep the raw
+    values' order; they are not rounded (a p-value of 1e-13 stays above 0).
 
     >>> holm([0.01, 0.04, 0.03])
     [0.03, 0.06, 0.06]
+    >>> holm([1e-13, 0.5])
+    [2e-13, 0.5]
     """
     p = np.asarray(p_values, dtype=np.float64)
+    if p.ndim != 1 or not np.all((p >= 0) & (p <= 1)):
+        raise ParameterError(f"Holm correction needs a list of p-values in [0, 1], got {list(p_values)!r}"[:200])
     order = np.argsort(p, kind="stable")
     adjusted = np.empty(len(p))
-    running = 0.0
-    for rank, index in enumerate(order):
-        running = max(running, min(1.0, (len(p) - rank) * p[index]))
-        adjusted[index] = running
-    return [round(float(x), 12) for x in adjusted]
+    adjusted[order] = np.minimum(1.0, np.maximum.accumulate(p[order] * np.arange(len(p), 0, -1)))
+    return adjusted.tolist()
 
 
 @dataclass(frozen=True)

@@ -395,6 +395,13 @@ def parse_measure(text: str | MeasureSpec, defaults: Mapping[str, float] | None 
     'nn-iou(alpha=0.3,n=2)'
     >>> parse_measure("nn-iou-hops(0.5, 0.25)").name
     'nn-iou-hops(w1=0.5,w2=0.25)'
+
+    A parameter named twice, or given by position and by name, is refused:
+
+    >>> parse_measure("nn-iou(alpha=0.5,alpha=0.1)")
+    Traceback (most recent call last):
+      ...
+    evalcore.errors.ParameterError: 'nn-iou(alpha=0.5,alpha=0.1)': alpha is given twice (0.5 and 0.1); give it once
     """
     if isinstance(text, MeasureSpec):
         return text
@@ -413,11 +420,15 @@ def parse_measure(text: str | MeasureSpec, defaults: Mapping[str, float] | None 
     for position, argument in enumerate(arguments):
         name, equals, value = argument.partition("=")
         if equals:
-            given[name.strip().lower()] = value.strip()
+            name, value = name.strip().lower(), value.strip()
         elif position < len(positional_names) and not any("=" in a for a in arguments[:position]):
-            given[positional_names[position]] = argument
+            name, value = positional_names[position], argument
         else:
             raise ParameterError(f"{text!r}: too many or misplaced values for {key}")
+        if name in given:
+            # Taking the last value would silently drop the first one the user wrote.
+            raise ParameterError(f"{text!r}: {name} is given twice ({given[name]} and {value}); give it once")
+        given[name] = value
     if not measure.weights and defaults:
         for parameter in measure.parameters:
             if parameter.name not in given and parameter.name in defaults:

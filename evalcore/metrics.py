@@ -13,7 +13,7 @@ is called ``CUI@K``; of judged grades, ``qrels-NDCG@K``.
 ``RBP`` / ``nn-RBP``      rank-biased precision, p = 0.95, over the whole list
 ``ERR@K`` / ``nn-ERR@K``  expected reciprocal rank, stopping probability = relevance
 ``CAG@K`` / ``nn-CAG@K``  Context-Aware Gain with the DCG discount, cut at K
-``CAG-RBP`` / ``nn-...``  Context-Aware Gain with the RBP discount over the list
+``CAG-RBP`` / ``nn-...``  Context-Aware Gain with the RBP discount over the list and beyond
 ``CUI@K{dice}``, ...      any IoU-family metric with another relevance measure
 ========================  =====================================================
 
@@ -205,6 +205,22 @@ def context_aware_gain(relevances: Sequence[float], discounts: Sequence[float], 
     return total
 
 
+def context_aware_gain_rbp(relevances: Sequence[float], p: float = RBP_PERSISTENCE, window: int = CAG_WINDOW) -> float:
+    """``CAG-RBP``: :func:`context_aware_gain` with the RBP discount ``d(k) = (1 - p) p^(k-1)`` over the whole
+    ranking, read as RBP reads it: the list, then non-relevant items without end.
+
+    The windows of the last ``w - 1`` items reach past the end of the list, so the sum runs to
+    rank ``len + w - 1`` (every later window is empty). The value thus depends on the list alone:
+    not on how many non-relevant items follow it, nor on the width of the array holding it (the
+    evaluation depth, set by the longest list and the largest K of a table).
+
+    >>> context_aware_gain_rbp([1.0], 0.5, window=2)  # r' = 1, 0; g = 1/2, 1/2; d = 1/2, 1/4
+    0.375
+    """
+    ranking = [*relevances, *[0.0] * (window - 1)]
+    return context_aware_gain(ranking, [(1 - p) * p ** i for i in range(len(ranking))], window)
+
+
 # --- batches: Q x D arrays, rows padded with 0 beyond each list ----------------------------
 
 def ndcg_batch(relevances: np.ndarray, ideal: np.ndarray, k: int, gain: str = "linear") -> np.ndarray:
@@ -245,7 +261,7 @@ def recall_batch(relevant: np.ndarray, k: int, relevant_in_pool: np.ndarray) -> 
 
 
 def rbp_batch(relevances: np.ndarray, p: float = RBP_PERSISTENCE) -> np.ndarray:
-    return (1 - p) * (relevances @ np.power(p, np.arange(relevances.shape[1])))
+    return relevances @ rbp_discounts(relevances.shape[1], p)
 
 
 def err_batch(relevances: np.ndarray, k: int) -> np.ndarray:
@@ -257,6 +273,23 @@ def err_batch(relevances: np.ndarray, k: int) -> np.ndarray:
 def cag_batch(relevances: np.ndarray, discounts: np.ndarray, window: int = CAG_WINDOW) -> np.ndarray:
     """Vectorised :func:`context_aware_gain` over the first ``len(discounts)`` ranks."""
     return cag_of_windows(cag_windows(relevances, len(discounts), window), discounts, window)
+
+
+def cag_rbp_batch(relevances: np.ndarray, p: float = RBP_PERSISTENCE, window: int = CAG_WINDOW) -> np.ndarray:
+    """Vectorised :func:`context_aware_gain_rbp`: rows padded with 0 beyond each list, as in every batch."""
+    width = cag_rbp_width(relevances.shape[1], window)
+    return cag_of_windows(cag_windows(relevances, width, window), rbp_discounts(width, p), window)
+
+
+def cag_rbp_width(depth: int, window: int = CAG_WINDOW) -> int:
+    """Ranks CAG-RBP sums over for lists of at most ``depth`` items: the last window reaching an item ends
+    ``window - 1`` ranks after it."""
+    return depth + window - 1
+
+
+def rbp_discounts(width: int, p: float = RBP_PERSISTENCE) -> np.ndarray:
+    """``(1 - p) p^(k-1)`` for ranks k = 1..width."""
+    return (1 - p) * np.power(p, np.arange(width))
 
 
 def cag_windows(relevances: np.ndarray, width: int, window: int = CAG_WINDOW) -> np.ndarray:
@@ -417,8 +450,8 @@ def _graded(measure: str) -> list[MetricFamily]:
                      lambda x, s: cag_of_windows(x.cag_windows(measure, s.k), dcg_discounts(s.k))),
         MetricFamily(f"{prefix}CAG-RBP", measure, False,
                      f"Context-Aware Gain of {unit_word} over the list (RBP discount, p = 0.95)",
-                     lambda x, s: cag_of_windows(x.cag_windows(measure, rel(x).shape[1]), (1 - RBP_PERSISTENCE)
-                                                 * np.power(RBP_PERSISTENCE, np.arange(rel(x).shape[1])))),
+                     lambda x, s: cag_of_windows(x.cag_windows(measure, cag_rbp_width(rel(x).shape[1])),
+                                                 rbp_discounts(cag_rbp_width(rel(x).shape[1])))),
         MetricFamily(f"{prefix}AP", measure, True,
                      f"trec_eval map_cut_{{k}}: average precision in the top {{k}} divided by R, {relevant}",
                      lambda x, s: trec_average_precision_batch(binary(x), s.k, x.relevant_in_pool[measure])),

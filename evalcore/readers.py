@@ -1391,7 +1391,7 @@ def _parse_rank_score(rank_raw: str, score_raw: str | None, display: str, line: 
         raise InputError(display, line, "an integer rank", repr(rank_raw)[:40]) from None
     if not 0 <= rank <= MAX_RANK:
         raise InputError(display, line, f"a rank between 0 and {MAX_RANK:,}", rank_raw[:40])
-    if score_raw is None or score_raw == "":
+    if score_raw is None:  # a CSV run without a score column: the order is the ranks'
         return rank, 0.0
     try:
         score = float(score_raw)
@@ -1412,14 +1412,28 @@ def _trec_entry(line: int, content: str, display: str) -> tuple[str, str, str, i
     return tag, _check_id(qid, display, line), _check_id(docid, display, line), rank, score
 
 
-def _csv_run_entry(line: int, fields: list[str], columns: dict[str, int], display: str
+def _csv_run_entry(line: int, fields: list[str], columns: dict[str, int], header: bool, display: str
                    ) -> tuple[str, str, int, float]:
-    """One CSV run row, by definition: ``(qid, docid, rank, score)`` or the InputError naming the line."""
+    """One CSV run row, by definition: ``(qid, docid, rank, score)`` or the InputError naming the line.
+
+    A run with a score column has a score on every row: a missing or empty one would otherwise
+    read as 0 and move its image down the list. Without a header the fields are positional, and
+    the first row tells whether the file has scores (see :func:`_csv_run_columns_of`).
+    """
     if "rank" not in columns:
         raise InputError(display, 1, "a header 'query_id,image_id,rank[,score]'", "no rank column")
     if len(fields) < columns["rank"] + 1:
         raise InputError(display, line, "fields 'query_id,image_id,rank[,score]'", f"{len(fields)} fields")
-    score_raw = fields[columns["score"]] if "score" in columns and columns["score"] < len(fields) else None
+    score_raw = None
+    if "score" in columns:
+        score_raw = fields[columns["score"]] if columns["score"] < len(fields) else ""
+        if not score_raw:
+            found = "an empty field" if columns["score"] < len(fields) else f"{len(fields)} fields"
+            raise InputError(display, line, f"a score in field {columns['score'] + 1} (the file has a score column: "
+                             "every row needs one)", found)
+    elif not header and len(fields) > len(columns):
+        raise InputError(display, line, f"{len(columns)} fields 'query_id,image_id,rank' as on the first row "
+                         "(a score on every row or on none)", f"{len(fields)} fields")
     rank, score = _parse_rank_score(fields[columns["rank"]], score_raw, display, line)
     return (_check_id(fields[columns["query_id"]], display, line), _check_id(fields[columns["image_id"]], display, line),
             rank, score)
@@ -1434,6 +1448,24 @@ def _csv_run_header(fields: list[str]) -> dict[str, int] | None:
 
 
 NO_HEADER_COLUMNS = {"query_id": 0, "image_id": 1, "rank": 2, "score": 3}
+NO_HEADER_UNSCORED = {"query_id": 0, "image_id": 1, "rank": 2}
+
+
+def _csv_run_columns_of(first_fields: list[str]) -> tuple[dict[str, int], bool]:
+    """The column positions a CSV run's first row gives, and whether that row is a header.
+
+    Without a header the fields are positional and a fourth field on the first row is its score:
+    the file then has a score column, else none.
+
+    >>> _csv_run_columns_of(["q1", "d1", "1"])
+    ({'query_id': 0, 'image_id': 1, 'rank': 2}, False)
+    >>> _csv_run_columns_of(["image_id", "query_id", "score", "rank"])
+    ({'query_id': 1, 'image_id': 0, 'rank': 3, 'score': 2}, True)
+    """
+    columns = _csv_run_header(first_fields)
+    if columns is not None:
+        return columns, True
+    return (NO_HEADER_COLUMNS if len(first_fields) > NO_HEADER_COLUMNS["score"] else NO_HEADER_UNSCORED), False
 
 
 @dataclass
@@ -1591,11 +1623,11 @@ def _csv_run_columns(data: bytes, display: str, system: str, progress: Callable[
     text = _universal_newlines(data)
     first_line, first, after_first = _first_line_span(text)
     first_fields = _csv_line(first, first_line, display) if first else None
-    columns = _csv_run_header(first_fields) if first_fields else None
-    if columns is None:
-        columns, body_line, body_start = NO_HEADER_COLUMNS, first_line, text.rfind(b"\n", 0, after_first - 1) + 1
-    else:
+    columns, header = _csv_run_columns_of(first_fields) if first_fields else (NO_HEADER_COLUMNS, False)
+    if header:
         body_line, body_start = first_line + 1, after_first
+    else:
+        body_line, body_start = first_line, text.rfind(b"\n", 0, after_first - 1) + 1
     width = len(first_fields or ())
     used = {name: f"c{column}" for name, column in columns.items() if column < width}
     parsed = None
@@ -1622,7 +1654,7 @@ def _csv_run_columns(data: bytes, display: str, system: str, progress: Callable[
     for row in np.flatnonzero(suspect):
         line = int(lines.line_of_rows([row])[0])
         fields = _csv_line(lines.text(line), line, display) or []
-        _, _, ranks[row], scores[row] = _csv_run_entry(line, fields, columns, display)
+        _, _, ranks[row], scores[row] = _csv_run_entry(line, fields, columns, header, display)
     return _RunColumns(np.zeros(len(ranks), dtype=np.int32), [system], queries, query_values.to_pylist(), documents,
                        document_values.to_pylist(), ranks, scores, lines.line_of_rows)
 
@@ -1630,14 +1662,13 @@ def _csv_run_columns(data: bytes, display: str, system: str, progress: Callable[
 def _csv_run_entries(text: str, display: str, system: str) -> list:
     """CSV run rows line by line (quoted fields, ragged rows): ``(line, tag, qid, docid, rank, score)``."""
     entries = []
-    columns: dict[str, int] | None = None
+    columns, header = NO_HEADER_COLUMNS, False
     for position, (line, fields) in enumerate(_csv_rows(text, display)):
         if position == 0:
-            columns = _csv_run_header(fields)
-            if columns is not None:
+            columns, header = _csv_run_columns_of(fields)
+            if header:
                 continue
-            columns = NO_HEADER_COLUMNS
-        entries.append((line, system, *_csv_run_entry(line, fields, columns, display)))
+        entries.append((line, system, *_csv_run_entry(line, fields, columns, header, display)))
     return entries
 
 
@@ -1896,7 +1927,10 @@ def read_embeddings(source: Source, name: str | None = None, ids_source: Source 
                     ids_name: str | None = None) -> Embeddings:
     """Read embeddings: ``.npy`` (N x d, with an ID list file) or ``.csv``/``.parquet`` with an ``ID`` column.
 
-    Vectors are L2-normalised; NaN or infinite values are an error naming the row.
+    Vectors are L2-normalised. Their values are real numbers, integers or floats (text columns of a
+    parquet file are read as numbers, as in a CSV file); complex values (whose imaginary part would be
+    lost), booleans, dates, time spans and other types are an error naming the type, and NaN or
+    infinite values an error naming the row.
     """
     data, display = _read_bytes(source, name)
     lowered = display.lower()
@@ -1921,8 +1955,7 @@ def read_embeddings(source: Source, name: str | None = None, ids_source: Source 
         ids = [image_id for _, image_id in numbered]
         if matrix.ndim != 2 or matrix.shape[0] != len(ids):
             raise InputError(display, None, f"an N x d array with N = {len(ids)} IDs", f"shape {matrix.shape}")
-        if not np.issubdtype(matrix.dtype, np.number):
-            raise InputError(display, None, "a numeric array", str(matrix.dtype))
+        _check_vector_type(matrix.dtype, display)
         return _embeddings(ids, matrix, display, first_line=1)
     if lowered.endswith(".parquet"):
         import pandas as pd
@@ -1947,7 +1980,8 @@ def read_embeddings(source: Source, name: str | None = None, ids_source: Source 
         try:
             vectors.append([float(v) for v in fields[1:]])
         except ValueError:
-            raise InputError(display, line, "numeric vector values", "text") from None
+            text_value = next(v for v in fields[1:] if not _is_float(v))
+            raise InputError(display, line, "numeric vector values", repr(text_value)[:40]) from None
     return _embeddings(ids, np.asarray(vectors, dtype=np.float64).reshape(len(ids), width), display, first_line=2)
 
 
@@ -1959,18 +1993,44 @@ def _looks_like_text(data: bytes) -> bool:
     return b"\x00" not in data[:4096]
 
 
+def _is_float(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+# What a vector of another type holds, by NumPy's dtype kind (integers "iu" and floats "f" are read).
+VECTOR_TYPE_NAMES = {"b": "booleans", "c": "complex values (the imaginary part would be lost)", "m": "time spans",
+                     "M": "dates", "O": "Python objects", "S": "bytes", "U": "text", "V": "records"}
+
+
+def _check_vector_type(dtype, display: str, where: str = "") -> None:
+    """Vector values are real numbers: refuse any other NumPy or pandas dtype, naming it."""
+    if dtype.kind not in "iuf":
+        raise InputError(display, None, "real vector values (integers or floats)",
+                         f"{VECTOR_TYPE_NAMES.get(dtype.kind, 'values')} of type {dtype}{where}")
+
+
 def _embeddings_from_frame(frame, display: str, first_line: int) -> Embeddings:
     columns = [str(c) for c in frame.columns]
     id_column = next((c for c in frame.columns if str(c).lower() in {"id", "image_id"}), None)
     if id_column is None:
         raise InputError(display, None, "an 'ID' column", ", ".join(columns)[:80])
     vector_frame = frame.drop(columns=[id_column])
+    for column, dtype in vector_frame.dtypes.items():
+        if dtype.kind != "O":  # text columns are read as numbers below, as a CSV file's are
+            _check_vector_type(dtype, display, f" in column {str(column)!r}")
     try:
         matrix = vector_frame.to_numpy(dtype=np.float64)
     except (TypeError, ValueError):
         raise InputError(display, None, "numeric vector columns", "non-numeric values") from None
     ids = [_check_id(str(v), display, i + first_line) for i, v in enumerate(frame[id_column])]
     return _embeddings(ids, matrix, display, first_line)
+
+
+EXTREME_MAGNITUDE = 1e150  # a row's largest value beyond it (or its inverse) is scaled before its norm is taken
 
 
 def _embeddings(ids: list[str], matrix: np.ndarray, display: str, first_line: int) -> Embeddings:
@@ -1982,9 +2042,18 @@ def _embeddings(ids: list[str], matrix: np.ndarray, display: str, first_line: in
                              f"each ID once ({image_id!r} already on line {first_line + first_position[image_id]})",
                              "a duplicate")
         first_position[image_id] = position
+    if matrix.shape[1] == 0:
+        raise InputError(display, None, "at least one vector value per ID", "vectors of length 0")
     bad = np.flatnonzero(~np.isfinite(matrix).all(axis=1)) if matrix.size else []
     if len(bad):
         raise InputError(display, first_line + int(bad[0]), "finite vector values", "NaN or infinity")
+    # Squares of values beyond about 1e154 overflow and those below about 1e-154 lose their digits, so that such a
+    # row would come out as a zero vector or skewed: it is first divided by its largest magnitude.
+    largest = np.abs(matrix).max(axis=1) if matrix.size else np.zeros(len(matrix))
+    extreme = (largest > EXTREME_MAGNITUDE) | ((largest > 0) & (largest < 1 / EXTREME_MAGNITUDE))
+    if extreme.any():
+        matrix = matrix.copy()  # without a copy, a float64 array handed in would be scaled in place
+        matrix[extreme] /= largest[extreme, None]
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     matrix = np.divide(matrix, norms, out=np.zeros_like(matrix), where=norms > 0)
     return Embeddings(tuple(ids), matrix.astype(np.float32), display)

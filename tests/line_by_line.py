@@ -119,7 +119,7 @@ def parse_rank_score(rank_raw: str, score_raw: str | None, display: str, line: i
         raise InputError(display, line, "an integer rank", repr(rank_raw)[:40]) from None
     if not 0 <= rank <= MAX_RANK:
         raise InputError(display, line, f"a rank between 0 and {MAX_RANK:,}", rank_raw[:40])
-    if score_raw is None or score_raw == "":
+    if score_raw is None:
         return rank, 0.0
     try:
         score = float(score_raw)
@@ -144,21 +144,36 @@ def trec_run_entries(text: str, display: str) -> list:
 
 
 def csv_run_entries(text: str, display: str, system: str) -> list:
+    """Since issue #21: a file with a score column (named in the header or, without a header, a fourth field
+    on the first row) has a non-empty score on every row; without a header, rows agree with the first on it."""
     entries = []
     columns: dict[str, int] | None = None
+    header = False
     for position, (line, fields) in enumerate(csv_rows(text, display)):
         if position == 0:
             lowered = [f.lower() for f in fields]
             if {"query_id", "image_id"} <= set(lowered):
                 columns = {name: lowered.index(name) for name in ("query_id", "image_id", "rank", "score") if name in lowered}
+                header = True
                 continue
-            columns = {"query_id": 0, "image_id": 1, "rank": 2, "score": 3}
+            columns = {"query_id": 0, "image_id": 1, "rank": 2, "score": 3} if len(fields) >= 4 else \
+                {"query_id": 0, "image_id": 1, "rank": 2}
         if "rank" not in columns:
             raise InputError(display, 1, "a header 'query_id,image_id,rank[,score]'", "no rank column")
-        needed = max(columns.values()) + 1 if "score" in columns else columns["rank"] + 1
-        if len(fields) < min(needed, columns["rank"] + 1):
+        if len(fields) < columns["rank"] + 1:
             raise InputError(display, line, "fields 'query_id,image_id,rank[,score]'", f"{len(fields)} fields")
-        score_raw = fields[columns["score"]] if "score" in columns and columns["score"] < len(fields) else None
+        score_raw = None
+        if "score" in columns:
+            if len(fields) <= columns["score"]:
+                raise InputError(display, line, f"a score in field {columns['score'] + 1} (the file has a score column: "
+                                 "every row needs one)", f"{len(fields)} fields")
+            score_raw = fields[columns["score"]]
+            if score_raw == "":
+                raise InputError(display, line, f"a score in field {columns['score'] + 1} (the file has a score column: "
+                                 "every row needs one)", "an empty field")
+        elif not header and len(fields) > 3:
+            raise InputError(display, line, "3 fields 'query_id,image_id,rank' as on the first row (a score on every "
+                             "row or on none)", f"{len(fields)} fields")
         rank, score = parse_rank_score(fields[columns["rank"]], score_raw, display, line)
         qid = check_id(fields[columns["query_id"]], display, line)
         docid = check_id(fields[columns["image_id"]], display, line)

@@ -62,6 +62,7 @@ def test_batches_agree_with_per_query_functions(seed):
         assert err[i] == pytest.approx(m.expected_reciprocal_rank(rel[i].tolist(), k))
         assert cag_dcg[i] == pytest.approx(m.context_aware_gain(rel[i].tolist(), m.dcg_discounts(k).tolist()))
         assert cag_rbp[i] == pytest.approx(m.context_aware_gain(rel[i].tolist(), rbp_discounts.tolist()))
+        assert m.cag_rbp_batch(rel)[i] == pytest.approx(m.context_aware_gain_rbp(rel[i].tolist()))
         assert m.precision_batch(binary, 5)[i] == m.precision(binary[i].tolist(), 5)
 
 
@@ -106,9 +107,8 @@ def test_cag_at_every_cutoff_shares_one_window_array_exactly():
     inputs = m.MetricInputs(relevance={"iou": rel}, ideal={"iou": np.sort(rel, axis=1)[:, ::-1]},
                             relevant_in_pool={"iou": np.full(40, 3)}, label_matches={}, label_present={},
                             threshold=0.5, gain="linear")
-    rbp = (1 - m.RBP_PERSISTENCE) * np.power(m.RBP_PERSISTENCE, np.arange(12))
     for name, fresh in (("CAG@30", m.cag_batch(rel, m.dcg_discounts(30))), ("CAG@5", m.cag_batch(rel, m.dcg_discounts(5))),
-                        ("CAG-RBP", m.cag_batch(rel, rbp)), ("CAG@12", m.cag_batch(rel, m.dcg_discounts(12)))):
+                        ("CAG-RBP", m.cag_rbp_batch(rel)), ("CAG@12", m.cag_batch(rel, m.dcg_discounts(12)))):
         assert np.array_equal(m.parse_metric(name).compute(inputs), fresh), name
     assert inputs.derived[("cag", "iou")].shape == (30, 40)
     other = replace(inputs, relevance={"iou": rel[::-1].copy()})
