@@ -129,8 +129,15 @@ def randomization_test(a: np.ndarray, b: np.ndarray, samples: int = RANDOMIZATIO
 
     p = (1 + #{|mean of permuted differences| >= |observed|}) / (1 + samples).
 
+    "At least as large" allows for rounding in the permuted sums: 1e-12, or 1e-9 of the mean absolute
+    difference where that is smaller, so the test does not depend on the differences' scale (differences
+    of about 1e-13 give the p-value of the same differences times 1e13, not 1).
+
     >>> randomization_test(np.zeros(5), np.zeros(5))
     1.0
+    >>> d = np.array([3.0, 2.0, 4.0, -1.0])
+    >>> round(randomization_test(d * 1e-13, np.zeros(4)), 2), round(randomization_test(d, np.zeros(4)), 2)
+    (0.25, 0.25)
     """
     return randomization_tests([(a, b)], samples, seed)[0]
 
@@ -149,13 +156,13 @@ def randomization_tests(pairs: Sequence[tuple[np.ndarray, np.ndarray]], samples:
     p_values = [float("nan")] * len(pairs)
     for length in sorted({len(d) for d in differences if len(d)}):
         members = [i for i, d in enumerate(differences) if len(d) == length]
-        observed = [abs(differences[i].mean()) for i in members]
+        observed = [abs(differences[i].mean()) - min(1e-12, 1e-9 * np.abs(differences[i]).mean()) for i in members]
         extreme = [0] * len(members)
         for chunk in _swap_signs(length, samples, seed):
             signs = chunk.astype(np.float64)
             for position, i in enumerate(members):
                 permuted = np.abs(signs @ differences[i]) / length
-                extreme[position] += int((permuted >= observed[position] - 1e-12).sum())
+                extreme[position] += int((permuted >= observed[position]).sum())
         for position, i in enumerate(members):
             p_values[i] = (1 + extreme[position]) / (1 + samples)
     return p_values

@@ -14,7 +14,7 @@ import pytest
 from scipy import stats
 
 import evalcore
-from evalcore.compare import compare_systems, holm, paired_t_test
+from evalcore.compare import compare_systems, holm, paired_t_test, randomization_test
 from evalcore.data import ImageLabels, Run
 from evalcore.errors import InputError, ParameterError
 from evalcore.evaluation import Evaluator
@@ -353,3 +353,9 @@ def test_embeddings_of_extreme_magnitude_keep_their_direction():
     vectors = read_embeddings(npy(np.array([[3e200, 4e200], [3e-170, 4e-170], [3.0, 4.0]])), "e.npy",
                               b"a\nb\nc\n", "ids.txt").vectors
     assert np.allclose(vectors, [[0.6, 0.8]] * 3, atol=1e-7)
+
+
+@pytest.mark.parametrize("scale", [1e-13, 1e-9, 1.0, 1e3])
+def test_the_randomization_test_does_not_depend_on_the_differences_scale(scale):
+    differences = np.linspace(-0.5, 1.5, 40)
+    assert randomization_test(differences * scale, np.zeros(40)) == randomization_test(differences, np.zeros(40)) < 0.05
