@@ -1,0 +1,199 @@
+"""Trust at the edges of the dashboard (issue #21): image files only inside the data roots, bounded image
+decoding, and clear messages for hostile folder paths."""
+
+from __future__ import annotations
+
+import io
+import re
+import struct
+import subprocess
+import sys
+import zipfile
+import zlib
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from PIL import Image
+from streamlit.testing.v1 import AppTest
+
+from evalcore.errors import CBIRLensError
+from evalcore.loading import DATA_ROOTS_VARIABLE
+from pages.common import MAX_IMAGE_PIXELS, read_image_zip
+
+from .conftest import ROOT
+
+TIMEOUT = 240
+
+
+def frame_with(app: AppTest, column: str) -> pd.DataFrame:
+    for frame in app.dataframe:
+        if column in frame.value.columns:
+            return frame.value
+    raise AssertionError(f"no dataframe with column {column!r}")
+
+
+def first_run(**state) -> AppTest:
+    """The app's first run with preset state (AppTest shows the sidebar only on a script's first run)."""
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
+    for name, value in state.items():
+        app.session_state[name] = value
+    app.run()
+    assert not app.exception, app.exception
+    return app
+
+
+def switch(app: AppTest, page: str) -> AppTest:
+    app.switch_page(page)
+    app.run()
+    assert not app.exception, app.exception
+    return app
+
+
+def huge_png(width: int, height: int) -> bytes:
+    """A black bilevel PNG of the given dimensions, written row by row: a few KB however large it is."""
+    compressor = zlib.compressobj(9)
+    row = b"\0" * (1 + (width + 7) // 8)  # filter byte, then 8 pixels a byte
+    pixels = b"".join(compressor.compress(row) for _ in range(height)) + compressor.flush()
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    header = struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", pixels) + chunk(b"IEND", b"")
+
+
+def small_png() -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", (64, 48), "red").save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+HUGE = (10_000, 9_900)  # 99 M pixels, past the limit but within Pillow's own bomb guard
+
+
+# --- 14 and 18: image files of a folder --------------------------------------------------------------------
+
+@pytest.fixture
+def image_folder(tmp_path, monkeypatch):
+    """A ROCOv2-layout folder under the only data root: img1.png links to a file outside it, img2.png has 99 M
+    pixels in a few KB, img3.png is an ordinary picture."""
+    root, outside = tmp_path / "root", tmp_path / "outside"
+    folder = root / "rocov2"
+    (folder / "images").mkdir(parents=True)
+    outside.mkdir()
+    (folder / "test_concepts.csv").write_text("ID,CUIs\nimg1,C0000001;C0000002\nimg2,C0000001\nimg3,C0000002\n"
+                                              "img4,C0000001;C0000003\n")
+    (outside / "secret.png").write_bytes(small_png())
+    (folder / "images" / "img1.png").symlink_to(outside / "secret.png")
+    (folder / "images" / "img2.png").write_bytes(huge_png(*HUGE))
+    (folder / "images" / "img3.png").write_bytes(small_png())
+    monkeypatch.setenv(DATA_ROOTS_VARIABLE, str(root))
+    return folder
+
+
+def per_query_left_column(folder: Path, query: str) -> tuple[list[str], list[str]]:
+    """The texts and image captions the Per-query page shows for a query of the folder."""
+    app = first_run()
+    app.text_input(key="rocov2_folder").set_value(str(folder))
+    app.button(key="load_rocov2").click().run()
+    assert not app.exception and not app.error, [e.value for e in app.error]
+    switch(app, "pages/per_query.py")
+    app.selectbox(key="pq_query").set_value(query).run()
+    assert not app.exception, app.exception
+    return [t.value for t in app.text], [caption for image in app.get("image") for caption in image.captions]
+
+
+def test_an_image_that_links_outside_the_data_roots_is_not_read(image_folder):
+    texts, captions = per_query_left_column(image_folder, "img1")
+    assert "img1" not in captions
+    assert "img1.png: links to a file outside the data folders this server may read; not shown" in texts
+    texts, captions = per_query_left_column(image_folder, "img3")
+    assert "img3" in captions  # an ordinary file of the folder is shown
+
+
+def test_an_image_of_huge_dimensions_is_refused_with_its_name_and_size(image_folder):
+    texts, captions = per_query_left_column(image_folder, "img2")
+    assert "img2" not in captions
+    assert any(t.startswith("img2.png: 10,000 x 9,900 pixels (99 M) in a ") and t.endswith(
+        f"an image may have at most {MAX_IMAGE_PIXELS // 1_000_000} M pixels") for t in texts), texts
+
+
+def test_a_zip_holding_an_image_of_huge_dimensions_is_not_loaded():
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("ok.png", small_png())
+        archive.writestr("scans/bomb.png", huge_png(*HUGE))
+    with pytest.raises(CBIRLensError, match=r"^images\.zip: scans/bomb\.png: 10,000 x 9,900 pixels \(99 M\)"):
+        read_image_zip(buffer.getvalue(), "images.zip")
+    app = first_run()
+    before = dict(app.session_state["workspace"].images)
+    app.file_uploader(key="up_images").set_value(("images.zip", buffer.getvalue(), "application/zip")).run()
+    assert not app.exception, app.exception
+    assert [e.value for e in app.error] == [f"Not loaded: {error_text(buffer.getvalue())}"]
+    assert app.session_state["workspace"].images.keys() == before.keys()
+
+
+def error_text(zip_bytes: bytes) -> str:
+    try:
+        read_image_zip(zip_bytes, "images.zip")
+    except CBIRLensError as error:
+        return str(error)
+    raise AssertionError("the zip was accepted")
+
+
+THUMBNAIL_MEMORY = """
+import sys
+from pages.common import thumbnail
+
+def mib(field):
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith(field)) // 1024
+
+for path in sys.argv[1:]:
+    data = open(path, "rb").read()
+    with open("/proc/self/clear_refs", "w") as refs:
+        refs.write("5")  # the peak (VmHWM) starts again from the current size
+    before = mib("VmRSS:")
+    image = thumbnail(data)
+    print(mib("VmHWM:") - before, image is not None)
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux's peak-memory reset")
+def test_a_thumbnail_decode_stays_small(tmp_path):
+    """Peak memory of one thumbnail, in a process of its own: the 99 M-pixel PNG is refused from its header (it cost
+    about 95 MB, and more in colour), and a 36 M-pixel JPEG is decoded at 1/8 scale, not whole (108 MB)."""
+    bomb, photo = tmp_path / "bomb.png", tmp_path / "large.jpg"
+    bomb.write_bytes(huge_png(*HUGE))
+    Image.new("RGB", (6000, 6000), "white").save(photo, format="JPEG")
+    done = subprocess.run([sys.executable, "-c", THUMBNAIL_MEMORY, str(bomb), str(photo)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300, check=True)
+    (bomb_mib, bomb_shown), (photo_mib, photo_shown) = (line.split() for line in done.stdout.splitlines())
+    assert bomb_shown == "False" and int(bomb_mib) < 8, done.stdout
+    assert photo_shown == "True" and int(photo_mib) < 16, done.stdout
+
+
+# --- 15: hostile text in the folder box --------------------------------------------------------------------
+
+@pytest.mark.parametrize("folder, expected", [
+    ("../shared/data/rocov2\0/etc", r"^Not loaded: \.\./shared/data/rocov2\\x00/etc: expected a path, found a NUL "
+                                    r"character \(\\0\) in it$"),
+    (str(ROOT / "data" / ("a" * 5000)), r"^Not loaded: .{80}… \(\d,\d{3} characters\): expected a path the system can "
+                                        r"open, found one too long for it \(Linux allows names of at most 255 bytes"),
+    ("shared/data/rocov2", r"^Not loaded: shared/data/rocov2: no such file or folder; a relative path is read from "
+                           r"the app's working folder, /"),
+])
+def test_a_bad_folder_path_gets_one_clear_message(monkeypatch, folder, expected):
+    monkeypatch.delenv(DATA_ROOTS_VARIABLE, raising=False)
+    app = first_run()
+    before = app.session_state["workspace"].evaluation_key()
+    app.text_input(key="rocov2_folder").set_value(folder)
+    app.button(key="load_rocov2").click().run()
+    assert not app.exception, app.exception
+    messages = [e.value for e in app.error]
+    assert len(messages) == 1 and re.match(expected, messages[0]), messages
+    assert "Errno" not in messages[0] and "to allow it" not in messages[0] and len(messages[0]) < 300
+    assert app.session_state["workspace"].evaluation_key() == before
+
+
