@@ -21,6 +21,7 @@ from PIL import Image
 
 from evalcore.array_backend import gpu_available
 from evalcore.cache_keys import cache_key, content_digest
+from evalcore.compare import PairComparison, compare_systems
 from evalcore.data import ConceptClassMap, ConceptSets, Embeddings, ImageLabels, Run
 from evalcore.errors import CBIRLensError, InputError
 from evalcore.evaluation import AlignedRun, Evaluator, effective_setting, unknown_ids
@@ -508,6 +509,24 @@ def cached_evaluation(key: str, _ws: Workspace, run_names: tuple[str, ...], extr
             "counts": results.counts, "metrics": names}
 
 
+COMPARISON_SAMPLES = 2000
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _cached_comparisons(key: str, _per_query: dict[str, dict[str, float]]) -> list[PairComparison]:
+    return compare_systems(_per_query, samples=COMPARISON_SAMPLES)
+
+
+def system_comparisons(result: dict, metric: str) -> list[PairComparison]:
+    """Paired randomization and t-tests between every two systems of a :func:`cached_evaluation` result on one
+    metric, Holm-corrected over the pairs; cached under the content of the per-query values they read, so that
+    any setting that changes a value (alpha, n, the measure and its parameters, ...) changes the key."""
+    column = result["metrics"].index(metric)
+    columns = [(system, result["query_ids"][system], values[:, column]) for system, values in result["values"].items()]
+    key = cache_key("comparisons", {"per_query": columns}, samples=COMPARISON_SAMPLES)
+    return _cached_comparisons(key, {system: dict(zip(ids, values)) for system, ids, values in columns})
+
+
 def per_query_values(result: dict, metric: str) -> pd.DataFrame:
     """One metric of a :func:`cached_evaluation` result as a queries x systems table."""
     column = result["metrics"].index(metric)
@@ -859,9 +878,10 @@ def _remembered_stores() -> dict[str, OrderedDict]:
     return {}
 
 
-def remembered(store: str, key: tuple, compute: Callable[[], object], max_entries: int = 8):
-    """``compute()`` once per key, shared by every session (like ``st.cache_resource``) but free to draw progress
-    while it runs, which a cached function may not (Streamlit would replay the drawing)."""
+def remembered(store: str, key: str, compute: Callable[[], object], max_entries: int = 8):
+    """``compute()`` once per key (from :func:`evalcore.cache_keys.cache_key`, like every cached result), shared by
+    every session (like ``st.cache_resource``) but free to draw progress while it runs, which a cached function may
+    not (Streamlit would replay the drawing)."""
     entries = _remembered_stores().setdefault(store, OrderedDict())
     if key in entries:
         entries.move_to_end(key)

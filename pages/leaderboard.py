@@ -7,7 +7,6 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from evalcore.compare import compare_systems
 from evalcore.errors import CBIRLensError
 from evalcore.qrels import graded_judgments
 from evalcore.tables import (
@@ -35,6 +34,7 @@ from pages.common import (
     keep_default_for_dataset,
     page_with_concepts,
     per_query_long,
+    system_comparisons,
 )
 
 BEST_STYLE = "background-color: #d4edda; font-weight: bold"
@@ -135,19 +135,9 @@ st.plotly_chart(chart, key="leaderboard_chart")
 st.caption("Bars: mean over queries; whiskers: 95% bootstrap confidence interval.")
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def comparisons_for(key: tuple, focus: str, _values: dict) -> list:
-    return compare_systems(_values, samples=2000)
-
-
-focus_column = metrics.index(focus)
-values = {system: dict(zip(result["query_ids"][system], per_system[:, focus_column]))
-          for system, per_system in result["values"].items()}
-if len(values) >= 2:
-    key = (ws.evaluation_key(), run_names, tuple(baselines), settings["alpha"], settings["n"], settings["kg_mode"],
-           settings["gain"], settings["ks"])
-    comparisons = comparisons_for(key, focus, values)
-    names = list(values)
+if len(result["values"]) >= 2:
+    comparisons = system_comparisons(result, focus)
+    names = list(result["values"])
     matrix = pd.DataFrame(np.nan, index=names, columns=names)
     for c in comparisons:
         matrix.loc[c.system_a, c.system_b] = matrix.loc[c.system_b, c.system_a] = c.p_randomization_holm

@@ -1,5 +1,5 @@
-"""Trust at the edges of the dashboard (issue #21): image files only inside the data roots, bounded image
-decoding, and clear messages for hostile folder paths."""
+"""Trust at the edges of the dashboard (issue #21): significance keyed by everything it reads, image files only
+inside the data roots, bounded image decoding, and clear messages for hostile folder paths."""
 
 from __future__ import annotations
 
@@ -18,7 +18,9 @@ from PIL import Image
 from streamlit.testing.v1 import AppTest
 
 from evalcore.errors import CBIRLensError
+from evalcore.evaluation import Evaluator
 from evalcore.loading import DATA_ROOTS_VARIABLE
+from evalcore.results import evaluate_runs
 from pages.common import MAX_IMAGE_PIXELS, read_image_zip
 
 from .conftest import ROOT
@@ -70,6 +72,30 @@ def small_png() -> bytes:
 
 
 HUGE = (10_000, 9_900)  # 99 M pixels, past the limit but within Pillow's own bomb guard
+
+
+# --- 9: significance keyed by the measure and its parameters --------------------------------------------------
+
+def comparisons_shown(app: AppTest) -> dict[tuple[str, str], float]:
+    table = frame_with(app, "A - B")
+    return {(row["system A"], row["system B"]): row["A - B"] for _, row in table.iterrows()}
+
+
+def test_significance_follows_the_tversky_parameters():
+    metric = "CUI@10{tversky}"
+    app = switch(first_run(measure="tversky", measure_tversky_a=0.9), "pages/leaderboard.py")
+    app.selectbox(key="focus_metric").set_value(metric).run()
+    before = comparisons_shown(app)
+    app.session_state["measure_tversky_a"] = 0.1  # the sidebar slider (moved for real in the browser)
+    app.run()
+    assert not app.exception, app.exception
+    after = comparisons_shown(app)
+    workspace = app.session_state["workspace"]
+    runs = [run for _, run in workspace.runs.values()]
+    expected = evaluate_runs(Evaluator(workspace.concepts), runs, [metric],
+                             measure="tversky(a=0.1,b=0.3)").compare(metric)
+    assert after == pytest.approx({(row.system_a, row.system_b): row.mean_difference for row in expected.itertuples()})
+    assert after != pytest.approx(before)
 
 
 # --- 14 and 18: image files of a folder --------------------------------------------------------------------
