@@ -19,6 +19,7 @@ from evalcore.tables import (
     latex_table,
     plain_metric_label,
     results_csv,
+    spreadsheet_csv,
     wide_summary,
 )
 from pages.common import (
@@ -179,7 +180,7 @@ columns = st.columns(3)
 columns[0].download_button("Results with 95% CIs (CSV)", results_csv(summary, metrics).encode(), "results.csv",
                            "text/csv", key="dl_results")
 # Built only when clicked: on ROCOv2 the per-query table has about a million rows.
-columns[1].download_button("Per-query values (CSV)", lambda: per_query_long(result).to_csv(index=False).encode(),
+columns[1].download_button("Per-query values (CSV)", lambda: spreadsheet_csv(per_query_long(result)).encode(),
                            "per_query.csv", "text/csv", key="dl_per_query")
 columns[2].download_button("LaTeX table (booktabs)", latex_table(summary, latex_choice or latex_metrics, caption).encode(),
                            "results.tex", "text/plain", key="dl_latex",

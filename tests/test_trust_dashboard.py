@@ -1,8 +1,10 @@
 """Trust at the edges of the dashboard (issue #21): significance keyed by everything it reads, image files only
-inside the data roots, bounded image decoding, and clear messages for hostile folder paths."""
+inside the data roots, clear messages for hostile folder paths, formula cells neutralised in the CSV downloads, one
+LaTeX escaping, and bounded image decoding."""
 
 from __future__ import annotations
 
+import csv
 import io
 import re
 import struct
@@ -12,16 +14,19 @@ import zipfile
 import zlib
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from PIL import Image
+from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
 from evalcore.errors import CBIRLensError
-from evalcore.evaluation import Evaluator
+from evalcore.evaluation import Evaluation, Evaluator, SystemResult
 from evalcore.loading import DATA_ROOTS_VARIABLE
-from evalcore.results import evaluate_runs
-from pages.common import MAX_IMAGE_PIXELS, read_image_zip
+from evalcore.results import Results, evaluate_runs
+from evalcore.tables import FORMULA_STARTS, latex_escape, latex_table, spreadsheet_csv
+from pages.common import MAX_IMAGE_PIXELS, Workspace, read_image_zip, with_concepts, with_run
 
 from .conftest import ROOT
 
@@ -221,5 +226,97 @@ def test_a_bad_folder_path_gets_one_clear_message(monkeypatch, folder, expected)
     assert len(messages) == 1 and re.match(expected, messages[0]), messages
     assert "Errno" not in messages[0] and "to allow it" not in messages[0] and len(messages[0]) < 300
     assert app.session_state["workspace"].evaluation_key() == before
+
+
+# --- 16: formula cells neutralised in the CSV downloads ----------------------------------------------------
+
+def test_spreadsheet_csv_neutralises_text_cells_and_keeps_negative_numbers():
+    frame = pd.DataFrame({"system": ["=1+1", "+x", "-2", "@q", "\tt", "\rr", "plain", None],
+                          "delta": [-0.25, -1.0, 2.0, 0.0, -3.5, 1.0, -0.5, 0.5],
+                          "queries": [-1, 2, 3, 4, 5, 6, 7, 8]})
+    rows = list(csv.reader(io.StringIO(spreadsheet_csv(frame), newline="")))
+    assert rows[0] == ["system", "delta", "queries"]
+    assert [row[0] for row in rows[1:]] == ["'=1+1", "'+x", "'-2", "'@q", "'\tt", "'\rr", "plain", ""]
+    assert [float(row[1]) for row in rows[1:]] == frame.delta.tolist()  # written as numbers, not as '-0.25
+    assert [int(row[2]) for row in rows[1:]] == frame.queries.tolist()
+    assert frame.system[0] == "=1+1"  # the caller's frame is left alone
+
+
+HOSTILE_IDS = ["@q", "=1+1", "-5", "+x", '=HYPERLINK("http://x","y")', "img6"]
+HOSTILE_SYSTEMS = ['=HYPERLINK("http://evil","click")', "-2", "@sys"]
+
+
+def hostile_workspace() -> Workspace:
+    """Image IDs and system names that a spreadsheet would run as formulas."""
+    rows = "".join(f'"{i.replace(chr(34), chr(34) * 2)}",C000000{n % 3 + 1};C000000{n % 2 + 4}\n'
+                   for n, i in enumerate(HOSTILE_IDS))
+    ws = with_concepts(Workspace(label="hostile"), f"ID,CUIs\n{rows}".encode(), "hostile.csv")
+    lines = [f"{query} Q0 {document} {rank} {1.0 / rank} {system}"
+             for system in HOSTILE_SYSTEMS for query in HOSTILE_IDS
+             for rank, document in enumerate((d for d in HOSTILE_IDS if d != query), start=1)]
+    return with_run(ws, ("\n".join(lines) + "\n").encode(), "hostile.trec")
+
+
+@pytest.fixture
+def downloads(monkeypatch) -> dict:
+    """What every download button hands over, by file name: bytes, or the callable of a deferred download."""
+    handed = {}
+    add, add_deferred = MediaFileManager.add, MediaFileManager.add_deferred
+
+    def kept_add(self, data, mimetype, coordinates, file_name=None, is_for_static_download=False):
+        if is_for_static_download:
+            handed[file_name] = data
+        return add(self, data, mimetype, coordinates, file_name=file_name,
+                   is_for_static_download=is_for_static_download)
+
+    def kept_deferred(self, data_callable, mimetype, coordinates, file_name=None, **keywords):
+        handed[file_name] = data_callable
+        return add_deferred(self, data_callable, mimetype, coordinates, file_name=file_name, **keywords)
+
+    monkeypatch.setattr(MediaFileManager, "add", kept_add)
+    monkeypatch.setattr(MediaFileManager, "add_deferred", kept_deferred)
+    return handed
+
+
+def test_leaderboard_csv_downloads_neutralise_formula_cells(downloads):
+    app = first_run(workspace=hostile_workspace())
+    switch(app, "pages/leaderboard.py")
+    results = list(csv.DictReader(io.StringIO(downloads["results.csv"].decode(), newline="")))
+    per_query = list(csv.DictReader(io.StringIO(downloads["per_query.csv"]().decode(), newline="")))
+    assert {row["system"] for row in results} == {"'" + s for s in HOSTILE_SYSTEMS}
+    assert {row["system"] for row in per_query} == {"'" + s for s in HOSTILE_SYSTEMS}
+    assert {row["query_id"] for row in per_query} == {"'" + i if i.startswith(FORMULA_STARTS) else i
+                                                      for i in HOSTILE_IDS}
+    for rows, numbers in ((results, ("mean", "ci95_low", "ci95_high", "queries")), (per_query, ("value",))):
+        for row in rows:
+            assert not any(cell.startswith(FORMULA_STARTS) for name, cell in row.items() if name not in numbers)
+            for name in numbers:
+                float(row[name] or "nan")  # numbers stay numbers
+
+
+# --- 17: one LaTeX writer, one escaping ---------------------------------------------------------------------
+
+def test_both_latex_writers_escape_names_the_same_way():
+    systems = ["[-3cm]x", "*star", "a_b & 50% #1 {x} ~^\\ <|>", "line\nbreak"]
+    metric = "P@5[organ]"
+    results = Results(Evaluation({s: SystemResult(s, ("q1", "q2"), {metric: np.array([0.25, 0.75])}, {})
+                                  for s in systems}, {"alpha": 0.5, "n": 1}, [metric]))
+    summary = results.table().rename(columns={"ci_low": "low", "ci_high": "high"})
+
+    def table_rows(latex: str) -> list[str]:
+        lines = latex.splitlines()
+        return lines[lines.index(r"\toprule") + 1:lines.index(r"\bottomrule")]
+
+    api, dashboard = table_rows(results.to_latex([metric])), table_rows(latex_table(summary, [metric], "c"))
+    assert [row.split(" & ")[0] for row in api] == [row.split(" & ")[0] for row in dashboard]
+    assert api[0] == dashboard[0] == r"System & P@5{[}organ{]} \\"
+    names = [row.rsplit(" & ", 1)[0] for row in api[2:]]
+    assert names == [latex_escape(s) for s in systems]
+    assert names[0] == "{[}-3cm{]}x" and names[1] == "{*}star" and names[3] == "line break"
+    assert names[2] == (r"a\_b \& 50\% \#1 \{x\} \textasciitilde{}\textasciicircum{}\textbackslash{} "
+                        r"\textless{}\textbar{}\textgreater{}")
+    for latex in (results.to_latex([metric]), latex_table(summary, [metric], "c")):
+        assert not re.search(r"\\\\\s*[\[*]", latex)  # no row starts with an optional argument or a star
+        assert "[0." not in latex  # the intervals' brackets are braced too
 
 
