@@ -1,15 +1,17 @@
-"""Trust at the edges of the dashboard (issue #21): significance keyed by everything it reads, image files only
-inside the data roots, clear messages for hostile folder paths, formula cells neutralised in the CSV downloads, one
-LaTeX escaping, and bounded image decoding."""
+"""Trust at the edges of the dashboard (issue #21, items 9 and 14-19): significance keyed by everything it reads,
+image files only inside the data roots, clear messages for hostile folder paths, formula cells neutralised in the
+CSV downloads, one LaTeX escaping, bounded image decoding, and a download that survives the page's reruns."""
 
 from __future__ import annotations
 
 import csv
 import io
+import os
 import re
 import struct
 import subprocess
 import sys
+import time
 import zipfile
 import zlib
 from pathlib import Path
@@ -29,6 +31,7 @@ from evalcore.tables import FORMULA_STARTS, latex_escape, latex_table, spreadshe
 from pages.common import MAX_IMAGE_PIXELS, Workspace, read_image_zip, with_concepts, with_run
 
 from .conftest import ROOT
+from .test_browser import CHROMIUM, idle, server  # noqa: F401  (the module's server fixture)
 
 TIMEOUT = 240
 
@@ -320,3 +323,71 @@ def test_both_latex_writers_escape_names_the_same_way():
         assert "[0." not in latex  # the intervals' brackets are braced too
 
 
+# --- 19: a download survives the reruns around it ----------------------------------------------------------
+
+def test_no_download_button_reruns_the_page():
+    app = switch(first_run(), "pages/leaderboard.py")
+    app.toggle(key="qrels_toggle").set_value(True).run()
+    assert not app.exception, app.exception
+    buttons = app.get("download_button")
+    assert {b.proto.label for b in buttons} == {"Results with 95% CIs (CSV)", "Per-query values (CSV)",
+                                                "LaTeX table (booktabs)", "Graded qrels"}
+    assert all(b.proto.ignore_rerun for b in buttons)
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian chromium is not installed")
+def test_per_query_download_right_after_another_download_yields_the_file(server, tmp_path):  # noqa: F811
+    """The browser's request for the per-query file is held back until every rerun in flight has finished (a busy
+    server answers it that late), then let through: the file must still come, without an error under the button."""
+    from playwright.sync_api import sync_playwright
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    held = []
+
+    def hold_file_requests(socket) -> None:
+        to_server = socket.connect_to_server()
+
+        def from_page(message) -> None:
+            if isinstance(message, bytes):
+                request = BackMsg()
+                request.ParseFromString(message)
+                if request.WhichOneof("type") == "backend_operation_request":
+                    held.append((to_server, message))
+                    return
+            to_server.send(message)
+
+        socket.on_message(from_page)
+        to_server.on_message(socket.send)
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox",
+                                                                            "--disable-gpu"])
+        try:
+            tab = browser.new_page(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+            tab.set_default_timeout(120_000)
+            tab.route_web_socket(re.compile(r".*/_stcore/stream"), hold_file_requests)
+            files = {}
+            tab.on("download", lambda download: files.setdefault(download.suggested_filename, download))
+            tab.goto(server)
+            tab.get_by_role("heading", name="Data").first.wait_for()
+            tab.locator('[data-testid="stSidebarNav"]').get_by_text("Leaderboard", exact=True).click()
+            tab.get_by_role("button", name="Per-query values (CSV)").wait_for()
+            idle(tab)
+            tab.get_by_role("button", name="Results with 95% CIs (CSV)").click()
+            tab.get_by_role("button", name="Per-query values (CSV)").click()
+            idle(tab)
+            assert len(held) == 1
+            for to_server, message in held:
+                to_server.send(message)
+            deadline = time.time() + 60
+            errors = tab.locator('[data-testid="stDownloadButtonError"]')
+            while "per_query.csv" not in files and not errors.count() and time.time() < deadline:
+                tab.wait_for_timeout(200)
+            assert not errors.count(), errors.all_inner_texts()
+            path = files["per_query.csv"].path()
+            with open(path, encoding="utf-8") as handle:
+                assert handle.readline().strip() == "system,query_id,metric,value"
+            assert "results.csv" in files and os.path.getsize(path) > 1_000_000
+        finally:
+            browser.close()
