@@ -3,6 +3,7 @@ sets, and the ROCOv2 folder layout."""
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -32,22 +33,72 @@ def data_roots(configured: Sequence[str | Path] = ()) -> tuple[Path, ...]:
         root.resolve() for root in DEFAULT_DATA_ROOTS)
 
 
+SHOWN_PATH_CHARACTERS = 80
+
+
+def shown_path(path: str | Path) -> str:
+    r"""A path as a message quotes it: on one line, control characters escaped, cut after 80 characters.
+
+    >>> shown_path("/srv/data/x\0y"), shown_path("/a" * 100)[-20:]
+    ('/srv/data/x\\x00y', '/a… (200 characters)')
+    """
+    text = str(path)
+    escaped = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+    if len(escaped) <= SHOWN_PATH_CHARACTERS:
+        return escaped
+    return f"{escaped[:SHOWN_PATH_CHARACTERS]}… ({len(text):,} characters)"
+
+
+def is_under_roots(path: Path, roots: Sequence[Path]) -> bool:
+    """Whether the real path of ``path`` (links followed, ``..`` removed) is one of ``roots`` or lies inside one.
+
+    >>> is_under_roots(Path("/srv/data/../etc/passwd"), (Path("/srv/data"),))
+    False
+    """
+    resolved = path.resolve()
+    return any(resolved == root or resolved.is_relative_to(root) for root in roots)
+
+
 def check_under_roots(path: str | Path, roots: Sequence[Path]) -> Path:
-    """``path`` resolved (links followed, ``..`` removed) if it lies under one of ``roots``; else refused.
+    r"""``path`` resolved (links followed, ``..`` removed) if it exists and lies under one of ``roots``; else
+    refused with the one thing that is wrong: no path, a NUL character, a path too long for the system, no such
+    file or folder (a relative path is read from the app's working folder), or a place outside the roots.
 
     >>> check_under_roots("/etc/passwd", (Path("/srv/data"),))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     evalcore.errors.CBIRLensError: /etc/passwd: expected a folder under the data folders ... (/srv/data), found a path outside ...
+    >>> check_under_roots("data\0", (Path("/srv/data"),))
+    Traceback (most recent call last):
+    ...
+    evalcore.errors.CBIRLensError: data\x00: expected a path, found a NUL character (\0) in it
     """
-    resolved = Path(path).expanduser().resolve()
-    if any(resolved == root or resolved.is_relative_to(root) for root in roots):
+    text = str(path)
+    if not text.strip():
+        raise CBIRLensError("expected a folder path, found an empty one")
+    if "\0" in text:
+        raise CBIRLensError(f"{shown_path(text)}: expected a path, found a NUL character (\\0) in it")
+    try:
+        resolved = Path(text).expanduser().resolve()
+        exists = resolved.exists()
+    except OSError as error:
+        if error.errno == errno.ENAMETOOLONG:
+            raise CBIRLensError(f"{shown_path(text)}: expected a path the system can open, found one too long for it "
+                                "(Linux allows names of at most 255 bytes and paths of at most 4,096)") from None
+        raise CBIRLensError(f"{shown_path(text)}: cannot be read ({error.strerror})") from None
+    except RuntimeError as error:  # a loop of symbolic links, or "~name" for an unknown user
+        raise CBIRLensError(f"{shown_path(text)}: cannot be read ({error})") from None
+    if not exists:
+        relative = "" if Path(text).expanduser().is_absolute() else (
+            f"; a relative path is read from the app's working folder, {shown_path(Path.cwd())}")
+        raise CBIRLensError(f"{shown_path(text)}: no such file or folder{relative}")
+    if is_under_roots(resolved, roots):
         return resolved
     allowed = ", ".join(str(root) for root in roots) or "none configured"
     raise CBIRLensError(
-        f"{path}: expected a folder under the data folders this server may read ({allowed}), found a path outside "
-        f"them; to allow it, add its folder to the {DATA_ROOTS_VARIABLE} environment variable (folders separated by "
-        f"'{os.pathsep}') or to data_roots in .streamlit/secrets.toml and restart the app")
+        f"{shown_path(text)}: expected a folder under the data folders this server may read ({allowed}), found a path "
+        f"outside them; to allow it, add its folder to the {DATA_ROOTS_VARIABLE} environment variable (folders "
+        f"separated by '{os.pathsep}') or to data_roots in .streamlit/secrets.toml and restart the app")
 
 
 def load_kg(paths: Sequence[Source | KGEdges | KGEdgeTable], sources: Sequence[str] | None = None,

@@ -25,12 +25,11 @@ from .errors import ParameterError
 from .evaluation import AlignedRun, Evaluation, Evaluator
 from .measures import MeasureSpec, parse_measure
 from .metrics import metric_names_for_measure
+from .tables import latex_interval, latex_tabular
 
 TABLE_COLUMNS = ["system", "metric", "mean", "ci_low", "ci_high", "queries"]
 COMPARISON_COLUMNS = ["system_a", "system_b", "mean_difference", "p_randomization", "p_t_test",
                       "p_randomization_holm", "p_t_test_holm", "queries"]
-LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-                 "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
 
 
 @dataclass(frozen=True)
@@ -68,15 +67,6 @@ class Statistics:
 
 def _finite(value: float) -> float | None:
     return float(value) if value is not None and math.isfinite(value) else None
-
-
-def latex_escape(text: str) -> str:
-    r"""Escape LaTeX's special characters.
-
-    >>> latex_escape("bm25_v2 & 50%")
-    'bm25\\_v2 \\& 50\\%'
-    """
-    return "".join(LATEX_SPECIAL.get(ch, ch) for ch in str(text))
 
 
 class Results:
@@ -200,7 +190,8 @@ class Results:
         return json.dumps(self.to_dict(compare), indent=indent)
 
     def to_latex(self, metrics: Sequence[str] | None = None, intervals: bool = True, digits: int = 4) -> str:
-        """A booktabs ``tabular``: one row per system, one column per metric, ``mean [ci_low, ci_high]``."""
+        """A booktabs ``tabular``: one row per system, one column per metric, ``mean [ci_low, ci_high]``; written
+        and escaped by :func:`evalcore.tables.latex_tabular`, as the dashboard's LaTeX table is."""
         chosen = list(metrics) if metrics is not None else self.metrics
         unknown = [m for m in chosen if m not in self.metrics]
         if unknown or not chosen:
@@ -212,16 +203,12 @@ class Results:
             if not math.isfinite(row["mean"]):
                 return "--"
             text = f"{row['mean']:.{digits}f}"
-            return text + (f" [{row['ci_low']:.{digits}f}, {row['ci_high']:.{digits}f}]" if intervals else "")
+            return text + (f" {latex_interval(row['ci_low'], row['ci_high'], digits)}" if intervals else "")
 
         params = self.evaluation.params
         lines = [f"% CBIR Lens: alpha={params.get('alpha')}, n={params.get('n')}, KG mode {params.get('kg_mode')}, "
                  f"{params.get('gain')} gain; {self.statistics.confidence:.0%} bootstrap CI over queries "
-                 f"({self.statistics.bootstrap_samples} resamples)",
-                 "\\begin{tabular}{l" + "r" * len(chosen) + "}", "\\toprule",
-                 " & ".join(["System", *(latex_escape(m) for m in chosen)]) + " \\\\", "\\midrule"]
-        lines += [" & ".join([latex_escape(system), *(cell(system, m) for m in chosen)]) + " \\\\" for system in self.systems]
-        lines += ["\\bottomrule", "\\end{tabular}"]
+                 f"({self.statistics.bootstrap_samples} resamples)", *latex_tabular(self.systems, chosen, cell)]
         return "\n".join(lines) + "\n"
 
     def _system(self, system: str) -> str:

@@ -8,7 +8,7 @@ A *summary* is a long table with one row per (system, metric) and the columns ``
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -142,34 +142,94 @@ def format_p_value(p: float) -> str:
     return "< 0.001" if p < 0.001 else f"{p:#.3g}"
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_csv(frame: pd.DataFrame) -> str:
+    r"""``frame`` as CSV for a spreadsheet: every text cell (and column name) that a spreadsheet would run as a
+    formula, one beginning with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return, gets a leading ``'`` (OWASP's
+    rule against CSV injection); numbers stay numbers, negative ones included. Lines end in CRLF (RFC 4180), so that
+    a cell holding a line break of either kind is quoted and cannot start a row of its own. The index is not written.
+
+    >>> frame = pd.DataFrame({"system": ["=1+1", "@q", "-x", "a\r=2"], "value": [-0.5, 1.0, -2.0, 0.25]})
+    >>> spreadsheet_csv(frame).split("\r\n")
+    ['system,value', "'=1+1,-0.5", "'@q,1.0", "'-x,-2.0", '"a\r=2",0.25', '']
+    """
+    def neutralised(value: object) -> object:
+        return "'" + value if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
+
+    safe = frame.rename(columns=neutralised)
+    for position, dtype in enumerate(safe.dtypes):
+        if not pd.api.types.is_numeric_dtype(dtype):
+            # Each distinct value once: a per-query table repeats a few thousand IDs over a million rows.
+            codes, distinct = pd.factorize(safe.iloc[:, position], use_na_sentinel=False)
+            safe.isetitem(position, np.array([neutralised(value) for value in distinct], dtype=object)[codes])
+    return safe.to_csv(index=False, lineterminator="\r\n")
+
+
 def results_csv(summary: pd.DataFrame, metrics: Sequence[str]) -> str:
-    """One row per (system, metric): mean, the 95% bootstrap interval and the number of queries averaged.
+    """One row per (system, metric): mean, the 95% bootstrap interval and the number of queries averaged; for a
+    spreadsheet (:func:`spreadsheet_csv`).
 
     >>> s = pd.DataFrame({"system": ["a"], "metric": ["CUI@5"], "mean": [0.5], "low": [0.4], "high": [0.6],
     ...                   "queries": [10]})
-    >>> print(results_csv(s, ["CUI@5"]), end="")
-    system,metric,mean,ci95_low,ci95_high,queries
-    a,CUI@5,0.5,0.4,0.6,10
+    >>> results_csv(s, ["CUI@5"]).splitlines()
+    ['system,metric,mean,ci95_low,ci95_high,queries', 'a,CUI@5,0.5,0.4,0.6,10']
     """
     rows = summary[summary.metric.isin(metrics)].copy()
     rows["metric"] = pd.Categorical(rows.metric, categories=list(metrics), ordered=True)
     rows = rows.sort_values(["metric"], kind="stable")
     table = rows[list(SUMMARY_COLUMNS)].rename(columns={"low": "ci95_low", "high": "ci95_high"})
-    return table.to_csv(index=False)
+    return spreadsheet_csv(table)
 
 
 _LATEX_SPECIAL = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
                   "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}",
-                  "[": "{[}", "]": "{]}"}
+                  "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}",
+                  "[": "{[}", "]": "{]}", "*": "{*}"}
 
 
 def latex_escape(text: str) -> str:
-    r"""Escape LaTeX's special characters (and brackets, which could open an optional argument).
+    r"""Text as LaTeX prints it literally: its special characters escaped, and ``[``, ``]`` and ``*`` braced, which
+    right after a row's ``\\`` would be read as its optional argument or its star; line breaks and other control
+    characters become spaces (a blank line would end the table's paragraph). The one escaping of every LaTeX
+    writer (:func:`latex_tabular`).
 
     >>> print(latex_escape("run_1 & 50% [x]"))
     run\_1 \& 50\% {[}x{]}
+    >>> print(latex_escape("[-3cm]x"), latex_escape("*a\n\nb"))
+    {[}-3cm{]}x {*}a  b
     """
-    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in str(text))
+    return "".join(_LATEX_SPECIAL.get(ch, " " if not ch.isprintable() else ch) for ch in str(text))
+
+
+def latex_interval(low: float, high: float, digits: int) -> str:
+    r"""A confidence interval as a table cell shows it, its brackets braced.
+
+    >>> print(latex_interval(0.4, 0.6, 3))
+    {[}0.400, 0.600{]}
+    """
+    return f"{{[}}{low:.{digits}f}, {high:.{digits}f}{{]}}"
+
+
+def latex_tabular(systems: Sequence[str], metrics: Sequence[str], cell: Callable[[str, str], str]) -> list[str]:
+    r"""The lines of a booktabs ``tabular``: a header ``System & metric ...``, then one row per system of
+    ``cell(system, metric)`` (LaTeX made from numbers); system and metric names escaped by :func:`latex_escape`.
+    The one table writer behind :func:`latex_table` and :meth:`evalcore.results.Results.to_latex`.
+
+    >>> print("\n".join(latex_tabular(["[-3cm]x"], ["P@5[organ]"], lambda system, metric: "0.5")))
+    \begin{tabular}{lr}
+    \toprule
+    System & P@5{[}organ{]} \\
+    \midrule
+    {[}-3cm{]}x & 0.5 \\
+    \bottomrule
+    \end{tabular}
+    """
+    lines = [rf"\begin{{tabular}}{{l{'r' * len(metrics)}}}", r"\toprule",
+             " & ".join(["System", *(latex_escape(m) for m in metrics)]) + r" \\", r"\midrule"]
+    lines += [" & ".join([latex_escape(system), *(cell(system, m) for m in metrics)]) + r" \\" for system in systems]
+    return lines + [r"\bottomrule", r"\end{tabular}"]
 
 
 def latex_table(summary: pd.DataFrame, metrics: Sequence[str], caption: str, digits: int = 3) -> str:
@@ -203,16 +263,12 @@ def latex_table(summary: pd.DataFrame, metrics: Sequence[str], caption: str, dig
         value = f"{mean:.{digits}f}"
         if system in best[metric]:
             value = rf"\textbf{{{value}}}"
-        return rf"{value} {{\scriptsize {{[}}{low:.{digits}f}, {high:.{digits}f}{{]}}}}"
+        return rf"{value} {{\scriptsize {latex_interval(low, high, digits)}}}"
 
     lines = [r"% Requires \usepackage{booktabs} (for \toprule, \midrule, \bottomrule).",
              "% Cells: mean over queries [95% bootstrap confidence interval]; bold: best mean per column.",
              r"\begin{table}[ht]", r"\centering", rf"\caption{{{latex_escape(caption)}}}",
-             rf"\begin{{tabular}}{{l{'r' * len(metrics)}}}", r"\toprule",
-             " & ".join(["System", *(latex_escape(m) for m in metrics)]) + r" \\", r"\midrule"]
-    for system in wide.index:
-        lines.append(" & ".join([latex_escape(system), *(cell(system, m) for m in metrics)]) + r" \\")
-    lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
+             *latex_tabular(list(wide.index), metrics, cell), r"\end{table}"]
     return "\n".join(lines)
 
 

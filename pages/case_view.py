@@ -25,9 +25,9 @@ from pages.common import (
     concept_label,
     controls,
     escape_markdown,
+    image_of,
     kg_of,
     page_with_concepts,
-    thumbnail,
 )
 
 LARGE, SMALL = (520, 520), (200, 200)
@@ -80,12 +80,11 @@ notes = tie_notes(ws, system, run, query, shown, settings, who)
 left, right = st.columns([2, 3], gap="large")
 with left:
     st.subheader("Query")
-    picture = ws.image_bytes(query)
-    image = thumbnail(picture, LARGE) if picture else None
+    image, problem = image_of(ws, query, LARGE)
     if image is not None:
         st.image(image, caption=query, width="stretch")
     else:
-        st.info(f"No image file for {query}.")
+        st.info(escape_markdown(problem or f"No image file for {query}."))
     if ws.captions.get(query):
         st.text(ws.captions[query])
     st.markdown("**The query shows:** " + " ".join(chip(concept_label(ws, c, kg), "blue") for c in
@@ -103,12 +102,11 @@ with right:
         with st.container(border=True):
             picture_column, text_column = st.columns([1, 3])
             with picture_column:
-                picture = ws.image_bytes(document)
-                image = thumbnail(picture, SMALL) if picture else None
+                image, problem = image_of(ws, document, SMALL)
                 if image is not None:
                     st.image(image, width="stretch")
                 else:
-                    st.caption("[no image file]")
+                    st.caption(escape_markdown(problem) or "[no image file]")
             with text_column:
                 st.markdown(f"**{rank}.** {escape_markdown(document)}")
                 explanation = explanation_for(ws, query, document, settings)

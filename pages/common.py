@@ -21,12 +21,13 @@ from PIL import Image
 
 from evalcore.array_backend import gpu_available
 from evalcore.cache_keys import cache_key, content_digest
+from evalcore.compare import PairComparison, compare_systems
 from evalcore.data import ConceptClassMap, ConceptSets, Embeddings, ImageLabels, Run
 from evalcore.errors import CBIRLensError, InputError
 from evalcore.evaluation import AlignedRun, Evaluator, effective_setting, unknown_ids
 from evalcore.explain import Explanation, explain_pair
 from evalcore.kg import KnowledgeGraph
-from evalcore.loading import check_under_roots, data_roots, load_rocov2_folder
+from evalcore.loading import check_under_roots, data_roots, is_under_roots, load_rocov2_folder, shown_path
 from evalcore.measures import DEFAULT_MEASURE, MEASURES, MeasureSpec, default_measures, measure_spec, parse_measure
 from evalcore.metrics import default_metric_names, metric_names_for_measure, parse_metric
 from evalcore.readers import (
@@ -46,8 +47,14 @@ ROCOV2_LABELS = ROOT / "data" / "labels" / "rocov2_labels.csv"
 MAX_ZIP_MEMBERS = 200_000
 MAX_IMAGE_BYTES = 20 << 20
 MAX_ZIP_TOTAL = 2 << 30
+# An image is decoded only if it has at most this many pixels (README, the dashboard's images): a PNG is decoded whole
+# before it is reduced, up to 4 bytes a pixel, so 40 M pixels cost at most about 160 MB for the moment of one
+# thumbnail. A medical figure has far fewer; a small file of huge dimensions (a decompression bomb) is refused from
+# its header.
+MAX_IMAGE_PIXELS = 40_000_000
+IMAGE_FORMATS = ("PNG", "JPEG")
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
 THUMBNAIL = (256, 256)
-Image.MAX_IMAGE_PIXELS = 50_000_000  # Pillow raises DecompressionBombError beyond twice this
 
 
 def digest(*parts: bytes | str | None) -> str:
@@ -92,6 +99,7 @@ class Workspace:
     embeddings_digest: str = ""
     images: dict[str, bytes] = field(default_factory=dict)
     image_folder: Path | None = None
+    image_roots: tuple[Path, ...] = ()  # the data roots the image folder was loaded under; every file read is checked
     reports: list[dict] = field(default_factory=list)
 
     def input_digest(self, name: str) -> str:
@@ -133,14 +141,28 @@ class Workspace:
             return None
         return self.labels.labels_for(self.concepts) if isinstance(self.labels, ConceptClassMap) else self.labels
 
-    def image_bytes(self, image_id: str) -> bytes | None:
+    def image_file(self, image_id: str) -> tuple[str, bytes] | None:
+        """The name and bytes of an image's file (uploaded, or in the loaded folder); None when there is none.
+
+        A file of the folder is read only if its real path (links followed) lies under the data roots it was
+        loaded under: a link inside ``images/`` to a file elsewhere is refused, not followed.
+        """
         if image_id in self.images:
-            return self.images[image_id]
-        if self.image_folder is not None and Path(image_id).name == image_id:
-            for extension in (".jpg", ".jpeg", ".png"):
-                path = self.image_folder / f"{image_id}{extension}"
-                if path.is_file() and path.stat().st_size <= MAX_IMAGE_BYTES:
-                    return path.read_bytes()
+            return image_id, self.images[image_id]
+        if self.image_folder is None or Path(image_id).name != image_id:
+            return None
+        for extension in IMAGE_SUFFIXES:
+            path = self.image_folder / f"{image_id}{extension}"
+            if not path.is_file():
+                continue
+            if not is_under_roots(path, self.image_roots):
+                raise CBIRLensError(f"{shown_path(path.name)}: links to a file outside the data folders this server "
+                                    "may read; not shown")
+            size = path.stat().st_size
+            if size > MAX_IMAGE_BYTES:
+                raise CBIRLensError(f"{shown_path(path.name)}: {size / (1 << 20):,.0f} MiB, more than the "
+                                    f"{MAX_IMAGE_BYTES >> 20} MiB an image may have; not shown")
+            return path.name, path.resolve().read_bytes()
         return None
 
 
@@ -236,23 +258,66 @@ def read_image_zip(data: bytes, name: str) -> dict[str, bytes]:
         if path.startswith(("/", "\\")) or ".." in Path(path).parts or ":" in path:
             raise CBIRLensError(f"{name}: unsafe path {path[:80]!r} in archive")
         suffix = Path(path).suffix.lower()
-        if member.is_dir() or suffix not in {".png", ".jpg", ".jpeg"}:
+        if member.is_dir() or suffix not in IMAGE_SUFFIXES:
             continue
         if member.file_size > MAX_IMAGE_BYTES or (member.compress_size and member.file_size / member.compress_size > 200):
             raise CBIRLensError(f"{name}: {path[:80]} is too large or too compressed (zip bomb?)")
-        images[Path(path).stem] = archive.read(member)
+        data = archive.read(member)
+        check_image_pixels(data, f"{name}: {shown_path(path)}")
+        images[Path(path).stem] = data
     return images
 
 
-def thumbnail(data: bytes, size: tuple[int, int] = THUMBNAIL) -> Image.Image | None:
-    """Open an image safely (Pillow's decompression-bomb guard) and shrink it to fit ``size``."""
+def check_image_pixels(data: bytes, name: str) -> None:
+    """Refuse an image of more than :data:`MAX_IMAGE_PIXELS` pixels, read from its header (nothing is decoded),
+    with a message naming ``name`` and the image's size; anything that is no PNG or JPEG passes (it is not shown).
+    """
     try:
-        with Image.open(io.BytesIO(data)) as image:
+        with Image.open(io.BytesIO(data), formats=IMAGE_FORMATS) as image:
+            width, height = image.size
+    except Image.DecompressionBombError:  # beyond Pillow's own limit, which stops before saying how far
+        raise CBIRLensError(f"{name}: more than {2 * Image.MAX_IMAGE_PIXELS / 1e6:,.0f} M pixels in a "
+                            f"{len(data) / 1024:,.0f} KB file (a decompression bomb?); an image may have at most "
+                            f"{MAX_IMAGE_PIXELS / 1e6:,.0f} M pixels") from None
+    except (OSError, ValueError, SyntaxError):
+        return
+    if width * height > MAX_IMAGE_PIXELS:
+        raise CBIRLensError(f"{name}: {width:,} x {height:,} pixels ({width * height / 1e6:,.0f} M) in a "
+                            f"{len(data) / 1024:,.0f} KB file; an image may have at most "
+                            f"{MAX_IMAGE_PIXELS / 1e6:,.0f} M pixels")
+
+
+def thumbnail(data: bytes, size: tuple[int, int] = THUMBNAIL) -> Image.Image | None:
+    """An image shrunk to fit ``size``, decoded reduced; None when it is no readable PNG or JPEG or has more than
+    :data:`MAX_IMAGE_PIXELS` pixels (:func:`check_image_pixels` says so).
+
+    The pixel count is read from the header before anything is decoded; a JPEG is then decoded at the smallest
+    scale that still covers ``size`` (1/2 to 1/8, ``Image.draft``), a PNG reduced by whole factors (``reduce``)
+    before the last resampling.
+    """
+    try:
+        with Image.open(io.BytesIO(data), formats=IMAGE_FORMATS) as image:
+            if image.width * image.height > MAX_IMAGE_PIXELS:
+                return None
             image.draft("RGB", size)
             image.thumbnail(size)
             return image.convert("RGB")
-    except (OSError, ValueError, Image.DecompressionBombError, SyntaxError):
+    except (OSError, ValueError, SyntaxError, Image.DecompressionBombError):
         return None
+
+
+def image_of(ws: Workspace, image_id: str, size: tuple[int, int] = THUMBNAIL) -> tuple[Image.Image | None, str]:
+    """An image's thumbnail, or None and why: "" when it has no file, else what is wrong with the file."""
+    try:
+        found = ws.image_file(image_id)
+        if found is None:
+            return None, ""
+        file_name, data = found
+        check_image_pixels(data, shown_path(file_name))
+    except CBIRLensError as error:
+        return None, str(error)
+    image = thumbnail(data, size)
+    return image, "" if image is not None else f"{shown_path(file_name)}: not a readable PNG or JPEG image"
 
 
 def workspace() -> Workspace:
@@ -287,10 +352,11 @@ def load_rocov2(folder: str, with_labels_mapping: bool = True) -> Workspace:
     loaded = load_rocov2_folder(folder, ("test",), roots)
     concepts = loaded.concepts["test"]
     new = Workspace(label=f"ROCOv2 test ({folder})", concepts=concepts, concepts_digest=content_digest(concepts),
-                    names=loaded.names, captions=loaded.captions.get("test", {}), image_folder=loaded.images)
+                    names=loaded.names, captions=loaded.captions.get("test", {}), image_folder=loaded.images,
+                    image_roots=roots)
     report(new, str(Path(folder) / "test_concepts.csv"), "concept sets", len(concepts))
     kg_path = Path(folder).parent / "kg" / "open_kg_edges.csv"
-    if kg_path.exists() and any(kg_path.resolve().is_relative_to(root) for root in roots):
+    if kg_path.exists() and is_under_roots(kg_path, roots):
         new = with_kg(new, read_input_bytes(check_under_roots(kg_path, roots), str(kg_path))[0], str(kg_path))
         names_path = kg_path.parent / "open_kg_names.csv"
         if names_path.exists():
@@ -441,6 +507,24 @@ def cached_evaluation(key: str, _ws: Workspace, run_names: tuple[str, ...], extr
             "query_ids": {system: results.query_ids(system) for system in results.systems},
             "values": {system: results.values(system) for system in results.systems},
             "counts": results.counts, "metrics": names}
+
+
+COMPARISON_SAMPLES = 2000
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _cached_comparisons(key: str, _per_query: dict[str, dict[str, float]]) -> list[PairComparison]:
+    return compare_systems(_per_query, samples=COMPARISON_SAMPLES)
+
+
+def system_comparisons(result: dict, metric: str) -> list[PairComparison]:
+    """Paired randomization and t-tests between every two systems of a :func:`cached_evaluation` result on one
+    metric, Holm-corrected over the pairs; cached under the content of the per-query values they read, so that
+    any setting that changes a value (alpha, n, the measure and its parameters, ...) changes the key."""
+    column = result["metrics"].index(metric)
+    columns = [(system, result["query_ids"][system], values[:, column]) for system, values in result["values"].items()]
+    key = cache_key("comparisons", {"per_query": columns}, samples=COMPARISON_SAMPLES)
+    return _cached_comparisons(key, {system: dict(zip(ids, values)) for system, ids, values in columns})
 
 
 def per_query_values(result: dict, metric: str) -> pd.DataFrame:
@@ -775,7 +859,7 @@ def load_rocov2_complete(folder: str, progress: StepProgress | None = None) -> W
             added = sum(1 for c in new.names if c not in mapped)
             report(new, str(names_path), "KG node names", f"{added:,} names beyond the concept names")
     if new.image_folder is not None:
-        files = {p.stem for p in new.image_folder.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png")}
+        files = {p.stem for p in new.image_folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES}
         found = len(files & set(new.concepts.ids))
         report(new, str(new.image_folder), "images", f"{len(files):,} files",
                f"{found:,} of {len(new.concepts):,} images have a file; the others show as text")
@@ -794,9 +878,10 @@ def _remembered_stores() -> dict[str, OrderedDict]:
     return {}
 
 
-def remembered(store: str, key: tuple, compute: Callable[[], object], max_entries: int = 8):
-    """``compute()`` once per key, shared by every session (like ``st.cache_resource``) but free to draw progress
-    while it runs, which a cached function may not (Streamlit would replay the drawing)."""
+def remembered(store: str, key: str, compute: Callable[[], object], max_entries: int = 8):
+    """``compute()`` once per key (from :func:`evalcore.cache_keys.cache_key`, like every cached result), shared by
+    every session (like ``st.cache_resource``) but free to draw progress while it runs, which a cached function may
+    not (Streamlit would replay the drawing)."""
     entries = _remembered_stores().setdefault(store, OrderedDict())
     if key in entries:
         entries.move_to_end(key)

@@ -7,7 +7,6 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from evalcore.compare import compare_systems
 from evalcore.errors import CBIRLensError
 from evalcore.qrels import graded_judgments
 from evalcore.tables import (
@@ -20,6 +19,7 @@ from evalcore.tables import (
     latex_table,
     plain_metric_label,
     results_csv,
+    spreadsheet_csv,
     wide_summary,
 )
 from pages.common import (
@@ -35,6 +35,7 @@ from pages.common import (
     keep_default_for_dataset,
     page_with_concepts,
     per_query_long,
+    system_comparisons,
 )
 
 BEST_STYLE = "background-color: #d4edda; font-weight: bold"
@@ -135,19 +136,9 @@ st.plotly_chart(chart, key="leaderboard_chart")
 st.caption("Bars: mean over queries; whiskers: 95% bootstrap confidence interval.")
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def comparisons_for(key: tuple, focus: str, _values: dict) -> list:
-    return compare_systems(_values, samples=2000)
-
-
-focus_column = metrics.index(focus)
-values = {system: dict(zip(result["query_ids"][system], per_system[:, focus_column]))
-          for system, per_system in result["values"].items()}
-if len(values) >= 2:
-    key = (ws.evaluation_key(), run_names, tuple(baselines), settings["alpha"], settings["n"], settings["kg_mode"],
-           settings["gain"], settings["ks"])
-    comparisons = comparisons_for(key, focus, values)
-    names = list(values)
+if len(result["values"]) >= 2:
+    comparisons = system_comparisons(result, focus)
+    names = list(result["values"])
     matrix = pd.DataFrame(np.nan, index=names, columns=names)
     for c in comparisons:
         matrix.loc[c.system_a, c.system_b] = matrix.loc[c.system_b, c.system_a] = c.p_randomization_holm
@@ -186,13 +177,16 @@ caption = f"alpha = {settings['alpha']}, n = {settings['n']}, {settings['kg_mode
 latex_choice = st.multiselect("Metrics in the LaTeX table", metrics, default=latex_metrics, key="latex_metrics") \
     if who == "researcher" else latex_metrics
 columns = st.columns(3)
+# Downloads do not rerun the page (on_click="ignore"). Each run registers the per-query file's generator afresh and
+# Streamlit drops the previous run's when a run ends, so a click whose request reached the server after the rerun of
+# another download (or of its own click) found no generator: no file, and "Failed to generate file for download".
 columns[0].download_button("Results with 95% CIs (CSV)", results_csv(summary, metrics).encode(), "results.csv",
-                           "text/csv", key="dl_results")
+                           "text/csv", key="dl_results", on_click="ignore")
 # Built only when clicked: on ROCOv2 the per-query table has about a million rows.
-columns[1].download_button("Per-query values (CSV)", lambda: per_query_long(result).to_csv(index=False).encode(),
-                           "per_query.csv", "text/csv", key="dl_per_query")
+columns[1].download_button("Per-query values (CSV)", lambda: spreadsheet_csv(per_query_long(result)).encode(),
+                           "per_query.csv", "text/csv", key="dl_per_query", on_click="ignore")
 columns[2].download_button("LaTeX table (booktabs)", latex_table(summary, latex_choice or latex_metrics, caption).encode(),
-                           "results.tex", "text/plain", key="dl_latex",
+                           "results.tex", "text/plain", key="dl_latex", on_click="ignore",
                            help="Cells: mean [95% CI]; best in bold. Needs \\usepackage{booktabs}.")
 
 
@@ -208,7 +202,7 @@ if st.toggle("Prepare graded qrels (TREC format, nn-IoU as an integer grade on a
     bar = st.progress(0.0, "Ideal top K over the whole pool…")
     qrels_text = graded_qrels(lambda share: bar.progress(share, "Ideal top K over the whole pool…"))
     bar.empty()
-    st.download_button("Graded qrels", qrels_text.encode(), "qrels.txt", "text/plain", key="dl_qrels")
+    st.download_button("Graded qrels", qrels_text.encode(), "qrels.txt", "text/plain", key="dl_qrels", on_click="ignore")
     st.caption("Each query's ideal top K over the whole pool plus every image the shown systems retrieved; grade = "
                "nn-IoU x a per-query scale, so trec_eval / ranx / ir_measures nDCG@K (K up to the largest K chosen) "
                "equals nn-CUI@K for runs without tied scores. Scale: README, 'Qrels'.")

@@ -67,12 +67,12 @@ def table1(evaluator: Evaluator, captions: dict[str, str], beside_paper: bool, p
         columns=lambda k: f"P@{k}").reset_index()
 
 
-key = ws.cache_key("table1", mode=settings["kg_mode"])
+key = ws.cache_key("table1", mode=settings["kg_mode"], beside_paper=paper_data)
 if not evaluator.label_targets():
     st.info("Table 1 needs modality/organ labels: load a labels file on the Data page.")
 else:
     bar = st.empty()
-    table = remembered("method_table1", (key, paper_data), lambda: table1(
+    table = remembered("method_table1", key, lambda: table1(
         evaluator, ws.captions, paper_data, lambda f, text: bar.progress(min(1.0, f), text=f"Table 1: {text}…")))
     bar.empty()
     st.dataframe(table.style.format(precision=2), hide_index=True, key="table1")

@@ -27,11 +27,11 @@ from pages.common import (
     default_baselines,
     escape_markdown,
     evaluation_with_progress,
+    image_of,
     keep_default_for_dataset,
     kg_of,
     page_with_concepts,
     per_query_values,
-    thumbnail,
 )
 
 ws = page_with_concepts("Per-query view")
@@ -99,12 +99,11 @@ query_set = concepts[query] if query in concepts.index else frozenset()
 
 left, right = st.columns([1, 3])
 with left:
-    picture = ws.image_bytes(query)
-    image = thumbnail(picture) if picture else None
+    image, problem = image_of(ws, query)
     if image is not None:
         st.image(image, caption=query)
     else:
-        st.text(f"[no image for {query}]")
+        st.text(problem or f"[no image for {query}]")
 with right:
     st.markdown("**Caption:**")
     st.text(ws.captions.get(query, "(no caption loaded)"))
@@ -112,12 +111,11 @@ with right:
 
 
 def card(document: str, rank: int, tie: str | None) -> None:
-    picture = ws.image_bytes(document)
-    image = thumbnail(picture) if picture else None
+    image, problem = image_of(ws, document)
     if image is not None:
         st.image(image, width=140)
     else:
-        st.text("[no image]")
+        st.caption(escape_markdown(problem) or "[no image]")
     st.markdown(f"**{rank}.** {escape_markdown(document)}")
     explanation = explanation_for(ws, query, document, settings)
     if explanation is None:

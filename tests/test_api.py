@@ -217,7 +217,7 @@ def test_latex_table_escapes_names_and_marks_undefined_values():
     latex = hand_results([0.25, 0.5], [np.nan, np.nan]).to_latex(digits=2)
     lines = latex.splitlines()
     assert lines[1] == "\\begin{tabular}{lr}" and lines[-1] == "\\end{tabular}"
-    assert "sys\\_a & 0.38 [0.25, 0.50] \\\\" in lines
+    assert "sys\\_a & 0.38 {[}0.25, 0.50{]} \\\\" in lines
     assert "sys\\_b & -- \\\\" in lines
     assert "sys\\_a & 0.38 \\\\" in hand_results([0.25, 0.5], [0.1, 0.2]).to_latex(intervals=False, digits=2)
 
