@@ -62,7 +62,8 @@ def is_under_roots(path: Path, roots: Sequence[Path]) -> bool:
 def check_under_roots(path: str | Path, roots: Sequence[Path]) -> Path:
     r"""``path`` resolved (links followed, ``..`` removed) if it exists and lies under one of ``roots``; else
     refused with the one thing that is wrong: no path, a NUL character, a path too long for the system, no such
-    file or folder (a relative path is read from the app's working folder), or a place outside the roots.
+    file or folder (said only under the roots and the project's own folder, so that the answer reveals nothing of
+    the server's other files; a relative path is read from the app's working folder), or a place outside the roots.
 
     >>> check_under_roots("/etc/passwd", (Path("/srv/data"),))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -88,17 +89,19 @@ def check_under_roots(path: str | Path, roots: Sequence[Path]) -> Path:
         raise CBIRLensError(f"{shown_path(text)}: cannot be read ({error.strerror})") from None
     except RuntimeError as error:  # a loop of symbolic links, or "~name" for an unknown user
         raise CBIRLensError(f"{shown_path(text)}: cannot be read ({error})") from None
-    if not exists:
-        relative = "" if Path(text).expanduser().is_absolute() else (
-            f"; a relative path is read from the app's working folder, {shown_path(Path.cwd())}")
+    relative = "" if Path(text).expanduser().is_absolute() else (
+        f"; a relative path is read from the app's working folder, {shown_path(Path.cwd())}")
+    # Whether a path exists is said only within the data folders and the project's own (public) files: elsewhere
+    # the answer would tell a user of a shared server which files the server holds.
+    if not exists and is_under_roots(resolved, (*roots, PROJECT_ROOT.resolve())):
         raise CBIRLensError(f"{shown_path(text)}: no such file or folder{relative}")
-    if is_under_roots(resolved, roots):
+    if exists and is_under_roots(resolved, roots):
         return resolved
     allowed = ", ".join(str(root) for root in roots) or "none configured"
     raise CBIRLensError(
         f"{shown_path(text)}: expected a folder under the data folders this server may read ({allowed}), found a path "
-        f"outside them; to allow it, add its folder to the {DATA_ROOTS_VARIABLE} environment variable (folders "
-        f"separated by '{os.pathsep}') or to data_roots in .streamlit/secrets.toml and restart the app")
+        f"outside them{relative}; to allow it, add its folder to the {DATA_ROOTS_VARIABLE} environment variable "
+        f"(folders separated by '{os.pathsep}') or to data_roots in .streamlit/secrets.toml and restart the app")
 
 
 def load_kg(paths: Sequence[Source | KGEdges | KGEdgeTable], sources: Sequence[str] | None = None,

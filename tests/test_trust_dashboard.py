@@ -25,7 +25,7 @@ from streamlit.testing.v1 import AppTest
 
 from evalcore.errors import CBIRLensError
 from evalcore.evaluation import Evaluation, Evaluator, SystemResult
-from evalcore.loading import DATA_ROOTS_VARIABLE
+from evalcore.loading import DATA_ROOTS_VARIABLE, check_under_roots, data_roots
 from evalcore.results import Results, evaluate_runs
 from evalcore.tables import FORMULA_STARTS, latex_escape, latex_table, spreadsheet_csv
 from pages.common import MAX_IMAGE_PIXELS, Workspace, read_image_zip, with_concepts, with_run
@@ -391,3 +391,15 @@ def test_per_query_download_right_after_another_download_yields_the_file(server,
             assert "results.csv" in files and os.path.getsize(path) > 1_000_000
         finally:
             browser.close()
+
+
+def test_the_folder_box_never_tells_whether_a_path_outside_the_data_roots_exists(monkeypatch, tmp_path):
+    monkeypatch.setenv(DATA_ROOTS_VARIABLE, str(tmp_path))
+    messages = []
+    for outside in ("/etc/passwd", "/etc/no-such-file-here"):
+        with pytest.raises(CBIRLensError) as refused:
+            check_under_roots(outside, data_roots())
+        messages.append(str(refused.value).replace(outside, "PATH"))
+    assert messages[0] == messages[1] and "outside them" in messages[0]
+    with pytest.raises(CBIRLensError, match="no such file or folder"):
+        check_under_roots(tmp_path / "missing", data_roots())
