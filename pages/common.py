@@ -6,11 +6,13 @@ every input carries a content digest, so cached results are keyed by content.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
+import warnings
 import zipfile
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -268,12 +270,23 @@ def read_image_zip(data: bytes, name: str) -> dict[str, bytes]:
     return images
 
 
+@contextlib.contextmanager
+def _opened_image(data: bytes) -> Iterator[Image.Image]:
+    """The PNG or JPEG in ``data``, opened lazily (header only). Pillow's warning for images between its two
+    bomb limits is silenced: our own, lower limit (:data:`MAX_IMAGE_PIXELS`) refuses them with a message."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        image = Image.open(io.BytesIO(data), formats=IMAGE_FORMATS)
+    with image:
+        yield image
+
+
 def check_image_pixels(data: bytes, name: str) -> None:
     """Refuse an image of more than :data:`MAX_IMAGE_PIXELS` pixels, read from its header (nothing is decoded),
     with a message naming ``name`` and the image's size; anything that is no PNG or JPEG passes (it is not shown).
     """
     try:
-        with Image.open(io.BytesIO(data), formats=IMAGE_FORMATS) as image:
+        with _opened_image(data) as image:
             width, height = image.size
     except Image.DecompressionBombError:  # beyond Pillow's own limit, which stops before saying how far
         raise CBIRLensError(f"{name}: more than {2 * Image.MAX_IMAGE_PIXELS / 1e6:,.0f} M pixels in a "
@@ -296,7 +309,7 @@ def thumbnail(data: bytes, size: tuple[int, int] = THUMBNAIL) -> Image.Image | N
     before the last resampling.
     """
     try:
-        with Image.open(io.BytesIO(data), formats=IMAGE_FORMATS) as image:
+        with _opened_image(data) as image:
             if image.width * image.height > MAX_IMAGE_PIXELS:
                 return None
             image.draft("RGB", size)

@@ -149,7 +149,7 @@ def test_evaluate_and_retrieve_commands_take_a_measure(tiny, capsys):
     trec = tiny / "dice.trec"
     assert main(["retrieve", "--concepts", str(tiny / "gt.csv"), "--measure", "dice", "--depth", "2",
                  "--out", str(trec)]) == 0
-    assert trec.read_text().splitlines()[0].split() == ["q", "Q0", "y", "1", "0.666666666666667", "dice"]
+    assert trec.read_text().splitlines()[0].split() == ["q", "Q0", "y", "1", "0.6666667", "dice"]
     assert main(["retrieve", "--concepts", str(tiny / "gt.csv"), "--depth", "2", "--out", str(trec)]) == 2
     assert main(["retrieve", "--concepts", str(tiny / "gt.csv"), "--by", "iou", "--measure", "dice", "--depth", "2",
                  "--out", str(trec)]) == 2
