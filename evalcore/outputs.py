@@ -35,33 +35,47 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
+def written_path(path: PathLike) -> Path:
+    """The file an output path names: symbolic links followed (to a target that may not exist yet), as a plain
+    ``open`` would write through them; the atomic write replaces that file and leaves the link in place."""
+    return Path(os.path.realpath(path))
+
+
 def check_output_writable(path: PathLike, option: str = "output") -> None:
     """Refuse an output that cannot be written, before any work is done.
 
     The folder must exist and accept a new file (probed by creating and removing one, which is
     what the atomic write will do), and an existing target must be a regular file with write
     permission: a device such as ``/dev/full`` or a file of ``/proc`` is refused, since renaming
-    a temporary file over it would replace it rather than write to it.
+    a temporary file over it would replace it rather than write to it. A path ending in ``/``
+    names a folder, and a name too long for the file system is refused with the system's reason.
 
     >>> check_output_writable("/proc/version", "--json")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     evalcore.errors.CBIRLensError: --json /proc/version: expected ...
     """
-    target = Path(path)
-    shown = f"{option} {path}" if option else str(path)
-    if str(path) == "" or "\x00" in str(path):
-        raise CBIRLensError(f"{option}: expected a file path, found {str(path)!r}")
-    if target.is_dir():
-        raise CBIRLensError(f"{shown}: expected a file path, found a folder")
-    if target.exists():
-        if not target.is_file():
-            raise CBIRLensError(f"{shown}: expected a regular file or a new path, found a device, FIFO or socket")
-        if not os.access(target, os.W_OK):
-            raise CBIRLensError(f"{shown}: expected a file this user may write, found a read-only file")
-    folder = target.parent
-    if not folder.is_dir():
-        raise CBIRLensError(f"{shown}: expected an existing folder for the output, found no folder {folder}")
+    text = os.fspath(path)
+    shown = f"{option} {text}" if option else text
+    if text == "" or "\x00" in text:
+        raise CBIRLensError(f"{option}: expected a file path, found {text!r}")
+    if text.endswith(os.sep):
+        raise CBIRLensError(f"{shown}: expected a file path, found a folder path (it ends in {os.sep})")
+    try:
+        target = written_path(text)
+        if target.is_dir():
+            raise CBIRLensError(f"{shown}: expected a file path, found a folder")
+        if target.exists():
+            if not target.is_file():
+                raise CBIRLensError(f"{shown}: expected a regular file or a new path, found a device, FIFO or socket")
+            if not os.access(target, os.W_OK):
+                raise CBIRLensError(f"{shown}: expected a file this user may write, found a read-only file")
+        folder = target.parent
+        if not folder.is_dir():
+            raise CBIRLensError(f"{shown}: expected an existing folder for the output, found no folder {folder}")
+    except OSError as error:  # a name too long, a loop of links, a folder that may not be searched
+        raise CBIRLensError(f"{shown}: expected a path where a file can be written, found that it cannot be "
+                            f"looked up ({error.strerror or error})") from None
     try:
         descriptor, probe = _open_temporary(target)
     except OSError as error:
@@ -82,15 +96,15 @@ def check_outputs(outputs: Mapping[str, PathLike | None], inputs: Sequence[PathL
     ...
     evalcore.errors.CBIRLensError: --per-query ./a.json: expected a path of its own, found the same file as --json a.json
     """
-    given = [(option, Path(path)) for option, path in outputs.items() if path is not None]
-    read = [Path(path) for path in inputs if path is not None]
+    given = [(option, path) for option, path in outputs.items() if path is not None]
+    read = [path for path in inputs if path is not None]
     for position, (option, path) in enumerate(given):
         for earlier_option, earlier in given[:position]:
-            if _same_file(path, earlier):
+            if _same_file(Path(path), Path(earlier)):
                 raise CBIRLensError(f"{option} {path}: expected a path of its own, found the same file as "
                                     f"{earlier_option} {earlier}")
         for source in read:
-            if _same_file(path, source):
+            if _same_file(Path(path), Path(source)):
                 raise CBIRLensError(f"{option} {path}: expected an output path that is not one of the inputs, "
                                     f"found the input {source} (writing would destroy it)")
     for option, path in given:
@@ -101,7 +115,8 @@ def _open_temporary(target: Path) -> tuple[int, Path]:
     """A new file beside ``target`` (same folder, so the final rename stays within one file system),
     created with the mode a plain ``open`` would give (0o666 less the umask)."""
     while True:
-        temporary = target.with_name(f".{target.name}.{secrets.token_hex(4)}.part")
+        # The name is cut so that the temporary file's stays within the 255 bytes a file name may have.
+        temporary = target.with_name(f".{target.name[:200]}.{secrets.token_hex(4)}.part")
         try:
             return os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), temporary
         except FileExistsError:
@@ -124,7 +139,7 @@ def atomic_output(path: PathLike, binary: bool = False) -> Iterator[TextIO | Bin
     >>> (folder / "out.txt").read_text(), sorted(p.name for p in folder.iterdir())
     ('complete\\n', ['out.txt'])
     """
-    target = Path(path)
+    target = written_path(path)
     try:
         descriptor, temporary = _open_temporary(target)
     except OSError as error:

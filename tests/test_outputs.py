@@ -389,3 +389,15 @@ def test_running_out_of_memory_is_one_line(monkeypatch, tmp_path, capsys):
     error = _refused(["retrieve", "--concepts", str(DEMO / "concepts.csv"), "--by", "iou", "--out",
                       str(tmp_path / "r.trec")], capsys)
     assert error.startswith("error: retrieve ran out of memory") and not (tmp_path / "r.trec").exists()
+
+
+def test_odd_output_paths(tmp_path, capsys):
+    retrieve = ["retrieve", "--concepts", str(DEMO / "concepts.csv"), "--by", "iou", "--depth", "2", "--out"]
+    assert "expected a file path, found a folder path (it ends in /)" in _refused([*retrieve, f"{tmp_path}/out/"], capsys)
+    too_long = _refused([*retrieve, str(tmp_path / ("o" * 256))], capsys)
+    assert "cannot be looked up (File name too long)" in too_long
+    assert main([*retrieve, str(tmp_path / ("o" * 250))]) == 0  # the longest names work, their temporary file too
+    # A link is written through, as open() would: the file it names gets the run, the link stays.
+    (tmp_path / "link.trec").symlink_to(tmp_path / "target.trec")
+    assert main([*retrieve, str(tmp_path / "link.trec")]) == 0
+    assert (tmp_path / "link.trec").is_symlink() and (tmp_path / "target.trec").read_text().startswith("DEMO_00001 Q0")
