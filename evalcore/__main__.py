@@ -27,7 +27,7 @@ from .engine import DEFAULT_MEMORY_PER_WORKER, PairwiseEngine
 from .errors import CBIRLensError, InputError
 from .evaluation import EMPTY_QUERY_POLICIES, Evaluator
 from .executors import executor_for, parse_size
-from .kg import KG_MODES, KnowledgeGraph, neighbour_sets
+from .kg import KG_MODES, KnowledgeGraph, check_hops_and_mode, neighbour_sets
 from .loading import kg_names_file, load_kg, load_labels
 from .measures import MEASURES, MeasureSpec, parse_measure
 from .metrics import GAINS, metric_names_for_measure, qrels_metric_names
@@ -50,6 +50,7 @@ from .relevance import approximate_matches, check_alpha, iou, nn_iou
 from .resources import project_root
 from .results import Results, Statistics
 from .retrieval import (
+    MAX_SVD_DIMENSIONS,
     retrieve_by_captions,
     retrieve_by_embeddings,
     retrieve_by_measure,
@@ -103,6 +104,8 @@ class ProgressBar:
     """A progress bar on stderr, drawn only once the work has lasted ``after`` seconds (short commands stay
     quiet), redrawn at most every ``every`` seconds; called with the fraction done (and a label)."""
 
+    line_open = False  # a bar is drawn and its line not yet ended: an error message must start a line of its own
+
     def __init__(self, after: float = 2.0, every: float = 0.25, width: int = 30):
         self.started = time.perf_counter()
         self.after, self.every, self.width = after, every, width
@@ -117,10 +120,24 @@ class ProgressBar:
         print(f"\r[{'#' * filled}{'.' * (self.width - filled)}] {fraction:4.0%} {now - self.started:6.1f} s {label[:60]}",
               end="", file=sys.stderr, flush=True)
         self.drawn_at = now
+        ProgressBar.line_open = True
 
     def close(self) -> None:
-        if self.drawn_at is not None:
-            print(file=sys.stderr, flush=True)
+        end_progress_line()
+
+
+def end_progress_line() -> None:
+    """End the line of a progress bar left drawn, so that what is printed next stands on a line of its own."""
+    if ProgressBar.line_open:
+        print(file=sys.stderr, flush=True)
+        ProgressBar.line_open = False
+
+
+def _error(message: str) -> int:
+    """Print an error as one line of its own on stderr; the exit status of a refused command."""
+    end_progress_line()
+    print(f"error: {message}", file=sys.stderr, flush=True)
+    return 2
 
 
 def _backend_arguments(parser: argparse.ArgumentParser, listed_pairs: bool = False) -> None:
@@ -142,11 +159,38 @@ def _measure_argument(parser: argparse.ArgumentParser) -> None:
 
 def _measure(args: argparse.Namespace) -> MeasureSpec:
     """The measure of ``--measure``, its alpha and n from ``--alpha``/``--n`` unless written in it."""
-    return parse_measure(args.measure or "nn-iou", {"alpha": args.alpha, "n": args.n})
+    return parse_measure("nn-iou" if args.measure is None else args.measure, {"alpha": args.alpha, "n": args.n})
+
+
+_GIVEN = "_options_given"  # the destinations set so far in one parse; removed before the namespace is returned
+
+
+class StoreOnce(argparse.Action):
+    """Store an option's value, refusing the option given twice: argparse would silently keep the last one,
+    so ``--json a.json ... --json b.json`` or two ``--alpha`` values would give one answer for two questions."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        given = namespace.__dict__.setdefault(_GIVEN, set())
+        if self.dest in given:
+            parser.error(f"{option_string or self.dest} is given twice; give it once")
+        given.add(self.dest)
+        setattr(namespace, self.dest, values)
 
 
 class OneLineArgumentParser(argparse.ArgumentParser):
-    """argparse whose usage errors are one line on stderr (exit 2), like every other input error."""
+    """argparse whose usage errors are one line on stderr (exit 2), like every other input error, and whose
+    single-valued options may be given once (:class:`StoreOnce`)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.register("action", None, StoreOnce)
+        self.register("action", "store", StoreOnce)
+
+    def parse_known_args(self, args=None, namespace=None):
+        parsed, extras = super().parse_known_args(args, namespace)
+        vars(parsed).pop(_GIVEN, None)
+        return parsed, extras
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"error: {self.prog}: {message} (see --help)\n")
@@ -308,6 +352,9 @@ def command_evaluate(args: argparse.Namespace) -> None:
         raise CBIRLensError("evaluate needs a relevance source: --concepts F (IoU / nn-IoU) or --qrels F (judgments)")
     if args.labels and not args.concepts:
         raise CBIRLensError("--labels needs --concepts (labels belong to the images of the concept file)")
+    if args.qrels and (args.measure is not None or args.kg):
+        raise CBIRLensError("--measure and --kg choose concept relevance, which --qrels replaces: give them with "
+                            "--concepts alone, or leave them out with --qrels")
     check_outputs({"--json": args.json, "--per-query": args.per_query},
                   [args.concepts, args.qrels, args.labels, *_kg_inputs(args), *_runs(args)])
     concepts = read_concepts(args.concepts) if args.concepts else None
@@ -355,8 +402,9 @@ def command_retrieve(args: argparse.Namespace) -> None:
         raise CBIRLensError("retrieve needs --by iou|nn-iou|embeddings or --measure NAME (one of them)")
     if args.depth < 1:
         raise CBIRLensError(f"--depth: expected a whole number of at least 1, found {args.depth}")
-    if args.svd_dims < 0:
-        raise CBIRLensError(f"--svd-dims: expected 0 (no reduction) or a number of dimensions, found {args.svd_dims}")
+    if not 0 <= args.svd_dims <= MAX_SVD_DIMENSIONS:
+        raise CBIRLensError(f"--svd-dims: expected 0 (no reduction) or a number of dimensions up to "
+                            f"{MAX_SVD_DIMENSIONS:,}, found {args.svd_dims}")
     check_outputs({"--out": args.out}, [args.concepts, args.embeddings, args.embedding_ids, args.captions,
                                         *_kg_inputs(args)])
     run = _retrieved_run(args, read_concepts(args.concepts))
@@ -387,7 +435,7 @@ def _retrieved_run(args: argparse.Namespace, concepts: ConceptSets) -> Run:
         if args.captions:
             captions = read_captions(args.captions)
             return retrieve_by_captions(captions, concepts, args.depth, args.svd_dims or None,
-                                        args.name or "captions-tfidf")
+                                        args.name or "captions-tfidf", args.captions)
         raise CBIRLensError("--by embeddings needs --embeddings F or --captions F")
     kg = _kg(args) if args.by == "nn-iou" else None
     if args.by == "nn-iou" and kg is None:
@@ -415,6 +463,8 @@ def _read_subset(path: str) -> frozenset[str]:
 
 
 def command_detection(args: argparse.Namespace) -> None:
+    check_alpha(args.alpha)
+    check_hops_and_mode(args.n, args.kg_mode)
     check_outputs({"--json": args.json}, [args.gt, args.pred, args.subset, *_kg_inputs(args)])
     truth = read_concepts(args.gt)
     predictions = read_predictions(args.pred, known_ids=truth.index)
@@ -455,7 +505,7 @@ def command_compare(args: argparse.Namespace) -> None:
                        metrics=metrics, kg_mode=args.kg_mode, kg_sources=args.kg_source, gain=args.gain,
                        threshold=args.threshold, confidence=args.confidence, bootstrap_samples=args.bootstrap_samples,
                        randomization_samples=args.randomization_samples, seed=args.seed,
-                       measure=_measure(args) if args.measure else None, progress=bar,
+                       measure=_measure(args) if args.measure is not None else None, progress=bar,
                        **_scale(args))
     bar.close()
     payload = results.to_dict(compare=metrics)
@@ -516,15 +566,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         COMMANDS[args.command](args)
     except CBIRLensError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+        return _error(str(error))
     except OSError as error:
-        print(f"error: {error.filename or ''}: {error.strerror or error}", file=sys.stderr)
-        return 2
+        return _error(f"{error.filename or ''}: {error.strerror or error}")
     except MemoryError:
-        print(f"error: {args.command} ran out of memory; give it smaller inputs or, for passes over the pool, a "
-              "smaller --memory-per-worker (outputs not yet complete were not written)", file=sys.stderr)
-        return 2
+        return _error(f"{args.command} ran out of memory; give it smaller inputs or, for passes over the pool, a "
+                      "smaller --memory-per-worker (outputs not yet complete were not written)")
     finally:
         if args.max_input_bytes is not None:
             if previous_budget is None:
@@ -534,9 +581,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+STOPPING_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+
+
 def _stop_on_signal(number: int, _frame: object) -> NoReturn:
-    print(f"error: stopped by signal {signal.Signals(number).name}; outputs not yet complete were not written",
-          file=sys.stderr)
+    """Unwind like an error (so the temporary file of an output being written is removed), saying so once: a
+    second signal while unwinding (``timeout`` signals the whole process group) is ignored."""
+    for stopping in STOPPING_SIGNALS:
+        signal.signal(stopping, signal.SIG_IGN)
+    _error(f"stopped by signal {signal.Signals(number).name}; outputs not yet complete were not written")
     raise SystemExit(128 + number)
 
 
@@ -552,9 +605,10 @@ def run() -> NoReturn:
     from .executors import reuse_freed_memory
 
     reuse_freed_memory()
-    # A stopped command (kill, a job scheduler's time limit) unwinds like an error, so the temporary file
-    # of an output being written is removed and the earlier file is left as it was.
-    signal.signal(signal.SIGTERM, _stop_on_signal)
+    # A stopped command (Ctrl-C, kill, a closed terminal, a job scheduler's time limit) unwinds like an error, so
+    # the temporary file of an output being written is removed and the earlier file is left as it was.
+    for stopping in STOPPING_SIGNALS:
+        signal.signal(stopping, _stop_on_signal)
     try:
         status = main()
     except SystemExit as stop:  # argparse's usage errors and --help

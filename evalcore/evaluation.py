@@ -214,6 +214,11 @@ class JudgedRelevance:
         """
         rankings = _rankings_by_id(run, concepts)
         judged = [q for q in rankings if q in self.qrels.judgments]
+        if rankings and not judged:  # every value would be undefined, and a table of NaN would look like an answer
+            first = next(iter(rankings))
+            raise InputError(getattr(run, "source", run.name), None,
+                             f"query IDs that have judgments in {self.qrels.source}",
+                             f"none of its {len(rankings):,} queries does (first: {first!r})")
         grades = np.zeros((len(judged), depth))
         documents = np.full((len(judged), depth), PADDING, dtype=np.int64)
         unjudged = dropped = 0

@@ -124,8 +124,9 @@ def load_kg(paths: Sequence[Source | KGEdges | KGEdgeTable], sources: Sequence[s
 
 def kg_names_file(path: str | Path) -> Path | None:
     """The names file read beside a KG edge list (``open_kg_edges.csv`` -> ``open_kg_names.csv``), if there is one."""
-    sibling = Path(str(path).replace("_edges", "_names"))
-    return sibling if sibling != Path(path) and sibling.exists() else None
+    path = Path(path)
+    sibling = path.with_name(path.name.replace("_edges", "_names"))
+    return sibling if sibling != path and sibling.is_file() else None
 
 
 def resolve_labels(labels: ImageLabels | ConceptClassMap, concepts: ConceptSets) -> ImageLabels:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import stat
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -26,12 +27,13 @@ PathLike = str | os.PathLike
 
 
 def _same_file(a: Path, b: Path) -> bool:
-    """Whether ``a`` and ``b`` name one file: the same resolved path, or (both existing) the same inode."""
-    if a.resolve() == b.resolve():
-        return True
+    """Whether ``a`` and ``b`` name one file: the same resolved path, or (both existing) the same inode.
+
+    A path that cannot be looked up (a loop of links, a name too long) names no file here: reading or writing it
+    is refused later with the system's reason, naming it."""
     try:
-        return os.path.samefile(a, b)
-    except OSError:  # either does not exist (yet): only the resolved paths can tell
+        return Path(os.path.realpath(a)) == Path(os.path.realpath(b)) or os.path.samefile(a, b)
+    except (OSError, ValueError):  # either does not exist (yet) or cannot be looked up
         return False
 
 
@@ -63,13 +65,16 @@ def check_output_writable(path: PathLike, option: str = "output") -> None:
         raise CBIRLensError(f"{shown}: expected a file path, found a folder path (it ends in {os.sep})")
     try:
         target = written_path(text)
-        if target.is_dir():
+        try:
+            mode = os.stat(target).st_mode
+        except FileNotFoundError:
+            mode = None
+        if mode is not None and stat.S_ISDIR(mode):
             raise CBIRLensError(f"{shown}: expected a file path, found a folder")
-        if target.exists():
-            if not target.is_file():
-                raise CBIRLensError(f"{shown}: expected a regular file or a new path, found a device, FIFO or socket")
-            if not os.access(target, os.W_OK):
-                raise CBIRLensError(f"{shown}: expected a file this user may write, found a read-only file")
+        if mode is not None and not stat.S_ISREG(mode):
+            raise CBIRLensError(f"{shown}: expected a regular file or a new path, found a device, FIFO or socket")
+        if mode is not None and not os.access(target, os.W_OK):
+            raise CBIRLensError(f"{shown}: expected a file this user may write, found a read-only file")
         folder = target.parent
         if not folder.is_dir():
             raise CBIRLensError(f"{shown}: expected an existing folder for the output, found no folder {folder}")

@@ -37,6 +37,7 @@ import numpy as np
 from .data import Run
 from .errors import ParameterError
 from .evaluation import MAX_DEPTH, AlignedRun, Evaluator, align_run, effective_setting
+from .kg import check_hops_and_mode
 from .relevance import check_alpha, nn_iou_from_counts
 
 MAX_GRADE = 1_000_000
@@ -136,6 +137,7 @@ def graded_judgments(evaluator: Evaluator, runs: Sequence[Run | AlignedRun], k: 
     if not runs:
         raise ParameterError("graded qrels need at least one run (its queries and retrieved images)")
     alpha = check_alpha(alpha)
+    check_hops_and_mode(n, evaluator.mode)
     effective_alpha, effective_n = effective_setting(alpha, n)
     concepts = evaluator.concepts
     ideal = evaluator.relevance_ranking(effective_alpha, effective_n, k, k, progress=progress).documents

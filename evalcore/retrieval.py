@@ -126,24 +126,32 @@ def tokenize(text: str) -> list[str]:
     return [t for t in TOKEN.findall(text.lower()) if t not in STOP_WORDS]
 
 
-def tfidf_matrix(captions: dict[str, str], ids: tuple[str, ...], dimensions: int | None = None):
+MAX_SVD_DIMENSIONS = 1000  # LSA keeps some hundreds; each dimension costs a dense column per image and per word
+
+
+def tfidf_matrix(captions: dict[str, str], ids: tuple[str, ...], dimensions: int | None = None,
+                 source: str = "captions"):
     """TF-IDF caption vectors, L2-normalised: ``tf = 1 + ln(count)``, ``idf = ln((1 + N) / (1 + df)) + 1``.
 
-    With ``dimensions``, the matrix is reduced by truncated SVD (latent semantic analysis)
-    and re-normalised; images without a caption get a zero vector.
+    With ``dimensions`` (1 to :data:`MAX_SVD_DIMENSIONS`), the matrix is reduced by truncated SVD
+    (latent semantic analysis) and re-normalised; images without a caption get a zero vector.
+    ``source`` names the captions in messages.
 
     >>> m = tfidf_matrix({"a": "CT of the chest", "b": "chest CT scan", "c": "MRI brain"}, ("a", "b", "c"))
     >>> round(float((m[0] @ m[1].T).toarray()[0, 0]), 3), float((m[0] @ m[2].T).toarray()[0, 0])
     (0.732, 0.0)
     """
     if dimensions is not None and (isinstance(dimensions, bool) or not isinstance(dimensions, (int, np.integer))
-                                   or dimensions < 1):
-        raise ParameterError(f"SVD dimensions: expected a whole number of at least 1 (or none: no reduction), "
-                             f"found {dimensions!r}")
+                                   or not 1 <= dimensions <= MAX_SVD_DIMENSIONS):
+        raise ParameterError(f"SVD dimensions: expected a whole number from 1 to {MAX_SVD_DIMENSIONS:,} (or none: no "
+                             f"reduction), found {dimensions!r}")
     documents = [Counter(tokenize(captions.get(i, ""))) for i in ids]
     vocabulary = {term: j for j, term in enumerate(sorted(set().union(*documents)))}
     if not vocabulary:
-        raise CBIRLensError("captions: no words found to build TF-IDF embeddings")
+        captioned = sum(i in captions for i in ids)
+        found = (f"none of its {len(captions):,} captions belongs to one of the {len(ids):,} images" if not captioned
+                 else f"the {captioned:,} captions of these images hold no word of two letters or more")
+        raise CBIRLensError(f"{source}: expected captions with words for the images to rank, found that {found}")
     document_frequency = np.zeros(len(vocabulary))
     rows, cols, values = [], [], []
     for row, counts in enumerate(documents):
@@ -173,9 +181,9 @@ def _normalise_rows(matrix: sp.csr_matrix) -> sp.csr_matrix:
 
 
 def retrieve_by_captions(captions: dict[str, str], concepts: ConceptSets, depth: int,
-                         dimensions: int | None = None, name: str = "captions (TF-IDF)") -> Run:
+                         dimensions: int | None = None, name: str = "captions (TF-IDF)", source: str = "captions") -> Run:
     """Text-embedding baseline: TF-IDF (optionally LSA-reduced) caption vectors, cosine ranking."""
-    matrix = tfidf_matrix(captions, concepts.ids, dimensions)
+    matrix = tfidf_matrix(captions, concepts.ids, dimensions, source)
     return retrieve_by_vectors(name, concepts.ids, matrix, concepts.ids, matrix, depth)
 
 

@@ -171,8 +171,10 @@ def test_a_killed_write_never_leaves_a_partial_file(tmp_path):
 
 
 @needs(ROCOV2 / "test_concepts.csv")
-def test_a_stopped_retrieve_keeps_the_earlier_run_and_leaves_no_temporary_file(tmp_path):
-    """SIGTERM at any moment of `retrieve`: either the earlier run or the complete new one, never a part."""
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
+def test_a_stopped_retrieve_keeps_the_earlier_run_and_leaves_no_temporary_file(tmp_path, stop):
+    """A signal at any moment of `retrieve` (sent twice, as `timeout` does to a process group): either the earlier
+    run or the complete new one, never a part; one line saying so, never a traceback."""
     target = tmp_path / "run.trec"
     target.write_text("earlier complete run\n")
     process = subprocess.Popen([sys.executable, "-m", "evalcore", "retrieve", "--concepts",
@@ -181,13 +183,18 @@ def test_a_stopped_retrieve_keeps_the_earlier_run_and_leaves_no_temporary_file(t
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not list(tmp_path.glob(".run.trec.*.part")) and process.poll() is None:
         time.sleep(0.02)
-    process.send_signal(signal.SIGTERM)
+    process.send_signal(stop)
+    process.send_signal(stop)
     _, error = process.communicate(timeout=60)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run.trec"]
     if process.returncode == 0:  # finished before the signal arrived
         assert target.read_text().count("\n") == 9927 * 300
     else:
-        assert process.returncode == 128 + signal.SIGTERM and "stopped by signal SIGTERM" in error
+        assert process.returncode == 128 + stop
+        # Any progress bar drawn before stays on its own line ("\r" redraws); the message is one line after it.
+        assert ("\n" + error).endswith(f"\nerror: stopped by signal {stop.name}; outputs not yet complete were not "
+                                       "written\n")
+        assert error.count("error:") == 1 and "Traceback" not in error
         assert target.read_text() == "earlier complete run\n"
 
 
