@@ -197,10 +197,10 @@ class OneLineArgumentParser(argparse.ArgumentParser):
 
 
 def _positive_bytes(raw: str) -> int:
-    try:
-        value = int(raw)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number of bytes, found {raw!r}") from None
+    # Plain decimal digits only: int() would also read "1_000" and other scripts' digits.
+    if not re.fullmatch(r"[0-9]{1,20}", raw.strip()):
+        raise argparse.ArgumentTypeError(f"expected a whole number of bytes (digits 0-9), found {raw!r}")
+    value = int(raw)
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected at least 1 byte, found {value}")
     return value

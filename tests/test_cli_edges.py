@@ -112,3 +112,10 @@ def test_svd_dimensions_are_bounded(tmp_path, capsys):
     error = _refused(["retrieve", "--concepts", CONCEPTS, "--by", "embeddings", "--captions", str(DEMO / "captions.csv"),
                       "--svd-dims", str(MAX_SVD_DIMENSIONS + 1), "--out", str(tmp_path / "r.trec")], capsys)
     assert f"--svd-dims: expected 0 (no reduction) or a number of dimensions up to {MAX_SVD_DIMENSIONS:,}" in error
+
+
+@pytest.mark.parametrize("budget", ["1_000", "١٠", "+5000", "1e3"])
+def test_the_input_budget_takes_plain_digits(capsys, budget):
+    with pytest.raises(SystemExit):
+        main(["--max-input-bytes", budget, "evaluate", "--concepts", CONCEPTS, "--run", DEMO_RUNS[0], "--json", "x.json"])
+    assert "expected a whole number of bytes (digits 0-9)" in capsys.readouterr().err
