@@ -19,10 +19,12 @@ class InputError(CBIRLensError):
     'runs.txt, line 3: expected 6 whitespace-separated fields, found 4 fields'
 
     Line breaks and other control characters quoted from the file are shown escaped, so
-    the message stays on one line:
+    the message stays on one line, and a long quote is cut to :data:`MAX_FOUND_CHARS` characters:
 
     >>> str(InputError("labels.csv", 1, "a header", ",ID\nID,"))
     'labels.csv, line 1: expected a header, found ,ID\\nID,'
+    >>> str(InputError("run.txt", 2, "a numeric score", "9" * 5000))[-30:]
+    '99999999999… (5000 characters)'
     """
 
     def __init__(self, source: str, line: int | None, expected: str, found: str | None = None):
@@ -37,8 +39,13 @@ class InputError(CBIRLensError):
         super().__init__(message)
 
 
+# The most characters of a quoted ``found`` text shown: a field of thousands of characters would flood the message.
+MAX_FOUND_CHARS = 200
+
+
 def _one_line(text: str) -> str:
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+    shown = text if len(text) <= MAX_FOUND_CHARS else f"{text[:MAX_FOUND_CHARS]}… ({len(text)} characters)"
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in shown)
 
 
 class ParameterError(CBIRLensError):

@@ -477,8 +477,12 @@ FAMILIES: dict[str, MetricFamily] = {
                      "How often the top {k} contain an image of the same {target}", _precision),
     ]
 }
-_NAME = re.compile(r"^(?P<family>[A-Za-z-]+?)(?:@(?P<k>\d+))?(?:\[(?P<target>[a-z+]+)\])?"
+# ASCII digits only: re's \d also matches other scripts' digits ("CUI@３" is no metric name).
+_NAME = re.compile(r"^(?P<family>[A-Za-z-]+?)(?:@(?P<k>[0-9]+))?(?:\[(?P<target>[a-z+]+)\])?"
                    r"(?:\{(?P<measure>[a-z0-9-]+)\})?$")
+
+
+MAX_K = 10_000
 
 
 def parse_metric(name: str) -> MetricSpec:
@@ -495,9 +499,11 @@ def parse_metric(name: str) -> MetricSpec:
     family = FAMILIES.get(match.group("family")) if match else None
     if family is None:
         raise ParameterError(f"unknown metric {name!r}; known families: {', '.join(FAMILIES)}")
-    k = int(match.group("k")) if match.group("k") else None
+    k_text = match.group("k")
+    # K's length is checked before int(), which refuses texts of more than 4,300 digits.
+    k = None if k_text is None else int(k_text) if len(k_text.lstrip("0")) <= len(str(MAX_K)) else MAX_K + 1
     target = match.group("target")
-    if family.uses_k != (k is not None) or (k is not None and not 1 <= k <= 10_000):
+    if family.uses_k != (k is not None) or (k is not None and not 1 <= k <= MAX_K):
         raise ParameterError(f"metric {name!r}: {family.key} {'needs' if family.uses_k else 'takes no'} @K (1..10000)")
     if (family.key == "P") != (target is not None) or (target is not None and target not in LABEL_TARGETS):
         raise ParameterError(f"metric {name!r}: P@K needs a label target in {LABEL_TARGETS}; other metrics take none")

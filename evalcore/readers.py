@@ -49,7 +49,9 @@ from .errors import InputError, ParameterError
 
 Source = Union[str, Path, bytes]
 
-CUI_PATTERN = re.compile(r"^C\d{7}$")
+# ASCII digits only: re's \d also matches other scripts' digits (C٠٠٤٠٤٠٥ is no CUI); \Z, not $, so that a
+# trailing line feed is not accepted either.
+CUI_PATTERN = re.compile(r"^C[0-9]{7}\Z")
 NODE_PATTERN = re.compile(r"^[^\s,;|]{1,200}$")
 DEFAULT_MAX_FILE_BYTES = 1 << 30
 # A depth-1000 run over 80,000 queries with ROCOv2-length IDs: 80 M lines of about 87 bytes.
@@ -67,6 +69,13 @@ MAX_ID_CHARS = 300
 _WHITESPACE = re.compile(r"\s")  # str.isspace(), as str.split() and str.strip() use it
 NPY_MAGIC = b"\x93NUMPY"
 MAX_FIELD_CHARS = 100_000
+# The longest line a streamed file (TREC run, MRREL.RRF) may hold: a run line is about 100 bytes and a MRREL line
+# under 10 kB, so a longer one is not such a line, and refusing it bounds what is buffered while its end is sought.
+MAX_LINE_BYTES = 1 << 20
+# Numbers as trec_eval's atol()/atof() read them: ASCII digits only. Python's int() and float() also take
+# underscores ("1_000") and other scripts' digits ("٣"), which trec_eval would read as something else.
+DECIMAL_INTEGER = re.compile(r"[+-]?[0-9]+")
+NON_FINITE = re.compile(r"[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
 
 csv.field_size_limit(MAX_FIELD_CHARS)
 
@@ -129,13 +138,27 @@ def max_input_bytes(default: int = DEFAULT_MAX_FILE_BYTES) -> int:
     raw = os.environ.get(INPUT_BUDGET_VARIABLE, "")
     if not raw:
         return default
-    try:
-        budget = int(raw)
-    except ValueError:
-        raise ParameterError(f"{INPUT_BUDGET_VARIABLE} must be a whole number of bytes, got {raw!r}") from None
+    budget = _bounded_integer(raw.strip(), 10**18) if DECIMAL_INTEGER.fullmatch(raw.strip()) else None
+    if budget is None:
+        raise ParameterError(f"{INPUT_BUDGET_VARIABLE} must be a whole number of bytes (at most 10^18), "
+                             f"got {raw[:40]!r}")
     if budget < 1:
         raise ParameterError(f"{INPUT_BUDGET_VARIABLE} must be at least 1 byte, got {budget}")
     return budget
+
+
+def _bounded_integer(text: str, limit: int) -> int | None:
+    """The value of a decimal integer ``text`` (``DECIMAL_INTEGER``) if its magnitude is at most ``limit``, else None.
+
+    Its length is checked first: ``int()`` refuses texts of more than 4,300 digits (and is slow near them).
+
+    >>> _bounded_integer("-0007", 10), _bounded_integer("1" + "0" * 5000, 10)
+    (-7, None)
+    """
+    if len(text.lstrip("+-").lstrip("0")) > len(str(limit)):
+        return None
+    value = int(text)
+    return value if abs(value) <= limit else None
 
 
 def _describe_budget(budget: int) -> str:
@@ -283,16 +306,60 @@ def _nul_error(data: bytes, position: int, display: str, first_line: int = 1) ->
 
 def _checked_in_order(pieces: Iterator[Piece], display: str) -> Iterator[Piece]:
     """Pieces checked as :func:`_check_text` checks a whole file: a byte that is not UTF-8 anywhere comes before
-    a NUL byte anywhere, so after a NUL the remaining pieces are still checked for UTF-8."""
+    a NUL byte anywhere, so after a NUL the remaining pieces are still checked for UTF-8. Then a line longer than
+    :data:`MAX_LINE_BYTES` is refused (whether the pieces were read from a file or from memory)."""
     for piece, line, line_feeds in pieces:
         _check_utf8(piece, display, line)
         nul = piece.find(b"\x00")
         if nul >= 0:
-            for later, later_line, _ in pieces:
-                _check_utf8(later, display, later_line)
+            try:
+                for later, later_line, _ in pieces:
+                    _check_utf8(later, display, later_line)
+            except InputError as error:
+                if error.expected == "UTF-8 text":
+                    raise
             raise _nul_error(piece, nul, display, line)
+        long_line = _first_long_line(piece)
+        if long_line is not None:
+            raise _long_line_error(piece, long_line, display, line)
         yield piece, line, line_feeds
         del piece  # so that the reader may reuse the piece's memory
+
+
+def _first_long_line(data: bytes | bytearray) -> int | None:
+    """The offset of the first line of ``data`` longer than :data:`MAX_LINE_BYTES` (line feed not counted), or None.
+
+    Each step looks for the last line feed within the next ``MAX_LINE_BYTES + 1`` bytes, so a piece of usual
+    lines is crossed in about ``len(data) / MAX_LINE_BYTES`` steps.
+
+    >>> _first_long_line(b"ab\\n" + b"x" * (MAX_LINE_BYTES + 1)), _first_long_line(b"ab\\n" + b"x" * MAX_LINE_BYTES)
+    (3, None)
+    """
+    position = 0
+    while len(data) - position > MAX_LINE_BYTES:
+        newline = data.rfind(b"\n", position, position + MAX_LINE_BYTES + 1)
+        if newline < 0:
+            return position
+        position = newline + 1
+    return None
+
+
+def _long_line_error(data: bytes | bytearray, position: int, display: str, first_line: int) -> InputError:
+    return InputError(display, first_line + data.count(b"\n", 0, position), f"a line of at most {MAX_LINE_BYTES:,} bytes",
+                      f"one of more than {MAX_LINE_BYTES:,} bytes with no line feed")
+
+
+def _unfinished_line_error(line_start: bytes, line: int, display: str) -> InputError:
+    """Why a line whose first ``MAX_LINE_BYTES`` and more bytes hold no line feed is refused, without reading on to
+    its end: a byte that is not UTF-8 in what was read, else a NUL byte, else its length."""
+    end = len(line_start) - 1
+    while end > 0 and line_start[end] & 0xC0 == 0x80:  # the read may have cut the last character: leave it out
+        end -= 1
+    _check_utf8(line_start[:end], display, line)
+    nul = line_start.find(b"\x00")
+    if nul >= 0:
+        return _nul_error(line_start, nul, display, line)
+    return _long_line_error(line_start, 0, display, line)
 
 
 # A piece of a file: its bytes (ending with a line feed, but for the file's last), the number of the line
@@ -331,6 +398,8 @@ def _checked_pieces(source: Source, name: str | None, default_budget: int, size:
             carried, read, line = b"", 0, 1  # carried: the unfinished last line of what was read
             buffer = bytearray()
             while True:
+                if len(carried) > MAX_LINE_BYTES:  # refused before reading more of it: what is buffered stays bounded
+                    raise _unfinished_line_error(carried, line, display)
                 # Read into a buffer that already holds the carried line, so a piece is never copied; a line
                 # longer than a piece doubles the next read, so that a huge line is not copied over and over.
                 # No more than the file holds (plus a byte, to see its end): a small file gets a small buffer.
@@ -929,6 +998,8 @@ def _line_aligned_reads(handle, display: str, budget: int) -> Iterator[tuple[byt
     their first line; a file that grows past the budget while it is read is refused."""
     carry, line, total = b"", 1, 0
     while True:
+        if len(carry) > MAX_LINE_BYTES:  # refused before reading more of it: what is buffered stays bounded
+            raise _unfinished_line_error(carry, line, display)
         block = handle.read(READ_PIECE_BYTES)
         total += len(block)
         if total > budget:
@@ -1049,7 +1120,15 @@ def _read_mrrel(pieces: Iterator[tuple[bytes, int]], display: str, checked: bool
     """
     edges = _EdgeParts()
     pending: InputError | None = None
-    for piece, first_line in pieces:
+    pieces = iter(pieces)
+    while True:
+        try:
+            piece, first_line = next(pieces)
+        except StopIteration:
+            break
+        except InputError as error:  # a line too long to finish reading: an earlier NUL byte still comes first
+            raise pending if pending is not None and pending.expected == "text" and error.expected != "UTF-8 text" \
+                else error from None
         if not checked:
             if not piece.isascii():
                 try:
@@ -1060,6 +1139,9 @@ def _read_mrrel(pieces: Iterator[tuple[bytes, int]], display: str, checked: bool
             nul = piece.find(b"\x00")
             if nul >= 0 and (pending is None or pending.expected != "text"):
                 pending = InputError(display, first_line + piece.count(b"\n", 0, nul), "text", "a NUL byte (binary file?)")
+        long_line = _first_long_line(piece)
+        if long_line is not None and (pending is None or pending.expected != "text"):
+            pending = _long_line_error(piece, long_line, display, first_line)
         if pending is not None:
             continue  # only a later byte that is not UTF-8 can still take precedence
         try:
@@ -1294,6 +1376,8 @@ RUN_FIELDS = ("qid", "q0", "docid", "rank", "score", "tag")
 TREC_SHAPE = "6 whitespace-separated fields 'qid Q0 docid rank score tag'"
 # Scores of this form convert in pyarrow exactly as float() converts them; others go through float().
 PLAIN_FLOAT = r"^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"
+# A number's syntax in input files (scores, vector values): trec_eval's atof() reads exactly these (and inf, nan).
+_DECIMAL_NUMBER = re.compile(PLAIN_FLOAT)
 
 
 def read_runs(source: Source, name: str | None = None,
@@ -1385,21 +1469,28 @@ def read_run(source: Source, name: str | None = None,
 
 
 def _parse_rank_score(rank_raw: str, score_raw: str | None, display: str, line: int) -> tuple[int, float]:
-    try:
-        rank = int(rank_raw)
-    except ValueError:
-        raise InputError(display, line, "an integer rank", repr(rank_raw)[:40]) from None
-    if not 0 <= rank <= MAX_RANK:
+    """A rank (ASCII digits, 0..MAX_RANK) and a finite score (ASCII decimal syntax), as trec_eval reads them."""
+    if not DECIMAL_INTEGER.fullmatch(rank_raw):
+        raise InputError(display, line, "an integer rank", repr(rank_raw)[:40])
+    rank = _rank_of(rank_raw)
+    if rank is None:
         raise InputError(display, line, f"a rank between 0 and {MAX_RANK:,}", rank_raw[:40])
     if score_raw is None:  # a CSV run without a score column: the order is the ranks'
         return rank, 0.0
-    try:
-        score = float(score_raw)
-    except ValueError:
-        raise InputError(display, line, "a numeric score", repr(score_raw)[:40]) from None
-    if not math.isfinite(score):
+    if NON_FINITE.fullmatch(score_raw):
+        raise InputError(display, line, "a finite score", score_raw)
+    if not _DECIMAL_NUMBER.fullmatch(score_raw):
+        raise InputError(display, line, "a numeric score", repr(score_raw)[:40])
+    score = float(score_raw)
+    if not math.isfinite(score):  # beyond the float range, as 1e999
         raise InputError(display, line, "a finite score", score_raw)
     return rank, score
+
+
+def _rank_of(raw: str) -> int | None:
+    """The rank a ``DECIMAL_INTEGER`` text gives, or None when it lies outside 0..MAX_RANK."""
+    rank = _bounded_integer(raw, MAX_RANK)
+    return rank if rank is not None and rank >= 0 else None
 
 
 def _trec_entry(line: int, content: str, display: str) -> tuple[str, str, str, int, float]:
@@ -1838,15 +1929,12 @@ def _first_repeat(major: np.ndarray, minor: np.ndarray, minor_size: int) -> tupl
 
 
 def _rank_values(values: pa.Array) -> tuple[np.ndarray, np.ndarray]:
-    """Each distinct rank text as ``int()`` reads it, and whether it is a rank in 0..MAX_RANK."""
+    """Each distinct rank text as :func:`_parse_rank_score` reads it, and whether it is a rank in 0..MAX_RANK."""
     ranks = np.zeros(len(values), dtype=np.int32)  # MAX_RANK < 2**31
     ok = np.zeros(len(values), dtype=bool)
     for i, raw in enumerate(values.to_pylist()):
-        try:
-            rank = int(raw)
-        except ValueError:
-            continue
-        if 0 <= rank <= MAX_RANK:
+        rank = _rank_of(raw) if DECIMAL_INTEGER.fullmatch(raw) else None
+        if rank is not None:
             ranks[i], ok[i] = rank, True
     return ranks, ok
 
@@ -1940,10 +2028,7 @@ def read_embeddings(source: Source, name: str | None = None, ids_source: Source 
         if not data.startswith(NPY_MAGIC):
             raise InputError(display, None, "a NumPy .npy array file (it starts with the bytes \\x93NUMPY)",
                              "text" if _looks_like_text(data) else "other binary data")
-        try:
-            matrix = np.load(io.BytesIO(data), allow_pickle=False)
-        except (ValueError, OSError, EOFError) as error:
-            raise InputError(display, None, "a numeric .npy array (N x d)", str(error)[:80]) from None
+        matrix = _read_npy(data, display)
         ids_text, ids_display = read_text(ids_source, ids_name)
         numbered = [(number, _check_id(line, ids_display, number)) for number, line in _split_lines(ids_text, ids_display)]
         first_seen: dict[str, int] = {}
@@ -1953,8 +2038,11 @@ def read_embeddings(source: Source, name: str | None = None, ids_source: Source 
                                  "a duplicate")
             first_seen[image_id] = number
         ids = [image_id for _, image_id in numbered]
+        if not ids:
+            raise InputError(ids_display, None, f"one ID per line for the rows of {display}", "no IDs")
         if matrix.ndim != 2 or matrix.shape[0] != len(ids):
-            raise InputError(display, None, f"an N x d array with N = {len(ids)} IDs", f"shape {matrix.shape}")
+            raise InputError(display, None, f"an N x d array with N = {len(ids)} IDs (the lines of {ids_display})",
+                             f"shape {matrix.shape}")
         _check_vector_type(matrix.dtype, display)
         return _embeddings(ids, matrix, display, first_line=1)
     if lowered.endswith(".parquet"):
@@ -1977,12 +2065,36 @@ def read_embeddings(source: Source, name: str | None = None, ids_source: Source 
         if len(fields) != width + 1:
             raise InputError(display, line, f"{width + 1} fields", f"{len(fields)}")
         ids.append(_check_id(fields[0], display, line))
-        try:
-            vectors.append([float(v) for v in fields[1:]])
-        except ValueError:
-            text_value = next(v for v in fields[1:] if not _is_float(v))
-            raise InputError(display, line, "numeric vector values", repr(text_value)[:40]) from None
+        text_value = next((v for v in fields[1:] if not _is_number(v)), None)
+        if text_value is not None:
+            raise InputError(display, line, "numeric vector values", repr(text_value)[:40])
+        vectors.append([float(v) for v in fields[1:]])
     return _embeddings(ids, np.asarray(vectors, dtype=np.float64).reshape(len(ids), width), display, first_line=2)
+
+
+def _read_npy(data: bytes, display: str) -> np.ndarray:
+    """The array of a .npy file, its header read first: a header that claims more (or fewer) bytes than the file
+    holds is refused before anything is allocated for it."""
+    what = "a numeric .npy array (N x d)"
+    stream = io.BytesIO(data)
+    try:
+        version = np.lib.format.read_magic(stream)
+        # Version 3.0 differs from 2.0 only in the header's encoding (UTF-8 field names, which no N x d array has).
+        read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+        shape, _, dtype = read_header(stream)
+    except Exception as error:  # a damaged header raises ValueError, SyntaxError, tokenize.TokenError, ...
+        raise InputError(display, None, what, f"an unreadable header ({type(error).__name__}: {error})"[:120]) from None
+    if dtype.hasobject:
+        raise InputError(display, None, what, "Python objects (pickled data)")
+    claimed = math.prod(shape) * dtype.itemsize
+    held = len(data) - stream.tell()
+    if claimed != held:
+        raise InputError(display, None, f"{claimed:,} data bytes after the header, as its shape {shape} of "
+                         f"{dtype} says", f"{held:,}")
+    try:
+        return np.load(io.BytesIO(data), allow_pickle=False)
+    except (ValueError, OSError, EOFError) as error:
+        raise InputError(display, None, what, str(error)[:80]) from None
 
 
 def _looks_like_text(data: bytes) -> bool:
@@ -1993,12 +2105,9 @@ def _looks_like_text(data: bytes) -> bool:
     return b"\x00" not in data[:4096]
 
 
-def _is_float(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
+def _is_number(text: str) -> bool:
+    """Whether ``text`` is a number in ASCII decimal syntax, or inf or nan (refused later, naming the row)."""
+    return bool(_DECIMAL_NUMBER.fullmatch(text) or NON_FINITE.fullmatch(text))
 
 
 # What a vector of another type holds, by NumPy's dtype kind (integers "iu" and floats "f" are read).
@@ -2026,6 +2135,9 @@ def _embeddings_from_frame(frame, display: str, first_line: int) -> Embeddings:
         matrix = vector_frame.to_numpy(dtype=np.float64)
     except (TypeError, ValueError):
         raise InputError(display, None, "numeric vector columns", "non-numeric values") from None
+    null_ids = np.flatnonzero(frame[id_column].isna().to_numpy())
+    if len(null_ids):
+        raise InputError(display, None, f"an ID on every row (row {int(null_ids[0]) + 1} of {len(frame):,})", "a null ID")
     ids = [_check_id(str(v), display, i + first_line) for i, v in enumerate(frame[id_column])]
     return _embeddings(ids, matrix, display, first_line)
 
@@ -2060,7 +2172,6 @@ def _embeddings(ids: list[str], matrix: np.ndarray, display: str, first_line: in
 
 
 MAX_GRADE_MAGNITUDE = 1 << 53  # grades become float64 gains, exact only up to 2^53
-GRADE_PATTERN = re.compile(r"^[+-]?[0-9]+$")
 
 
 @dataclass(frozen=True)
@@ -2096,10 +2207,10 @@ def read_qrels(source: Source, name: str | None = None) -> Qrels:
         if len(fields) != 4:
             raise InputError(display, line, "4 whitespace-separated fields 'qid iter docid grade'", f"{len(fields)} fields")
         qid, docid = _check_id(fields[0], display, line), _check_id(fields[2], display, line)
-        if not GRADE_PATTERN.match(fields[3]):
+        if not DECIMAL_INTEGER.fullmatch(fields[3]):
             raise InputError(display, line, "an integer grade (e.g. 0, 1, 2)", repr(fields[3])[:40])
-        grade = int(fields[3])
-        if abs(grade) > MAX_GRADE_MAGNITUDE:
+        grade = _bounded_integer(fields[3], MAX_GRADE_MAGNITUDE)
+        if grade is None:
             raise InputError(display, line, "a grade between -2^53 and 2^53", fields[3][:40])
         if (qid, docid) in seen:
             raise InputError(display, line, f"each (query, document) pair judged once ({qid} {docid} already on line "

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from evalcore.errors import InputError
 
-CUI = re.compile(r"^C\d{7}$")
+CUI = re.compile(r"^C[0-9]{7}\Z")
 MAX_RANK = 10**9
 MAX_CONCEPTS = 500
 MAX_PREDICTED = 100
@@ -113,18 +113,20 @@ def read_runs(data: bytes, display: str) -> list[tuple[str, list[tuple[str, tupl
 
 
 def parse_rank_score(rank_raw: str, score_raw: str | None, display: str, line: int) -> tuple[int, float]:
-    try:
-        rank = int(rank_raw)
-    except ValueError:
-        raise InputError(display, line, "an integer rank", repr(rank_raw)[:40]) from None
-    if not 0 <= rank <= MAX_RANK:
+    """As trec_eval's atol()/atof() read them: ASCII digits only (no '1_0', no other scripts' digits)."""
+    if not re.fullmatch(r"[+-]?[0-9]+", rank_raw):
+        raise InputError(display, line, "an integer rank", repr(rank_raw)[:40])
+    digits = rank_raw.lstrip("+-").lstrip("0")
+    if len(digits) > 10 or rank_raw.startswith("-") and digits or int(rank_raw) > MAX_RANK:
         raise InputError(display, line, f"a rank between 0 and {MAX_RANK:,}", rank_raw[:40])
+    rank = int(rank_raw)
     if score_raw is None:
         return rank, 0.0
-    try:
-        score = float(score_raw)
-    except ValueError:
-        raise InputError(display, line, "a numeric score", repr(score_raw)[:40]) from None
+    if re.fullmatch(r"[+-]?(inf|infinity|nan)", score_raw, re.IGNORECASE):
+        raise InputError(display, line, "a finite score", score_raw)
+    if not re.fullmatch(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?", score_raw):
+        raise InputError(display, line, "a numeric score", repr(score_raw)[:40])
+    score = float(score_raw)
     if not math.isfinite(score):
         raise InputError(display, line, "a finite score", score_raw)
     return rank, score
