@@ -10,13 +10,19 @@ import struct
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 
+import numpy as np
 import pytest
+import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components
 
+from evalcore import taxonomy
 from evalcore.engine import PairwiseEngine
 from evalcore.errors import CBIRLensError, ParameterError
 from evalcore.executors import DaskCluster, parse_size
+from evalcore.kg import KnowledgeGraph
 
 from .conftest import DEMO, ROOT, random_world
 
@@ -97,3 +103,68 @@ def test_a_peer_with_a_plausible_length_then_garbage_is_no_scheduler(greeting):
     with fake_scheduler(greeting) as address, pytest.raises(CBIRLensError, match="is not a Dask scheduler") as refused:
         rank_on(address)
     assert address in str(refused.value) and "\n" not in str(refused.value)
+
+
+# --- 3. is_a depths in linear time ----------------------------------------------------------------------------
+
+def relaxed_depths(kg: KnowledgeGraph) -> np.ndarray:
+    """The definition ``concept_depths`` had: relax 1 + the largest parent depth on the graph of is_a cycles
+    collapsed until nothing changes, one pass per level (quadratic on a chain); the reference it must equal."""
+    count, component = connected_components(kg.parents, directed=True, connection="strong")
+    edges = kg.parents.tocoo()
+    child, parent = component[edges.row], component[edges.col]
+    between = child != parent
+    collapsed = sp.csr_matrix((np.ones(int(between.sum()), dtype=np.int8), (child[between], parent[between])),
+                              shape=(count, count))
+    collapsed.sum_duplicates()
+    depth = np.ones(count, dtype=np.int64)
+    with_parent = np.flatnonzero(np.diff(collapsed.indptr) > 0)
+    starts = collapsed.indptr[with_parent]
+    for _ in range(count):
+        updated = depth.copy()
+        if len(with_parent):
+            updated[with_parent] = np.maximum.reduceat(depth[collapsed.indices], starts) + 1
+        if np.array_equal(updated, depth):
+            break
+        depth = updated
+    return depth[component]
+
+
+def graph_of(nodes: int, child: np.ndarray, parent: np.ndarray) -> KnowledgeGraph:
+    keep = child != parent
+    parents = sp.csr_matrix((np.ones(int(keep.sum()), dtype=np.int8), (child[keep], parent[keep])),
+                            shape=(nodes, nodes))
+    parents.sum_duplicates()
+    parents.data[:] = 1
+    return KnowledgeGraph(tuple(f"C{i:07d}" for i in range(nodes)), parents, {})
+
+
+def random_taxonomy(seed: int) -> KnowledgeGraph:
+    """A random is_a graph: mostly a DAG (child above parent in index), with some edges back up making cycles
+    on odd seeds, wide and deep parts, and isolated nodes."""
+    rng = np.random.default_rng(seed)
+    nodes = int(rng.integers(1, 400))
+    edges = int(rng.integers(0, 3 * nodes))
+    first, second = rng.integers(0, nodes, edges), rng.integers(0, nodes, edges)
+    child, parent = np.maximum(first, second), np.minimum(first, second)
+    if seed % 2:
+        back = rng.random(edges) < 0.03
+        child[back], parent[back] = parent[back], child[back]
+    return graph_of(nodes, child, parent)
+
+
+@pytest.mark.parametrize("wide_level", [1, 4, 10**9])  # NumPy levels throughout, mixed, node by node throughout
+def test_concept_depths_equal_the_relaxation_on_random_graphs_with_cycles(monkeypatch, wide_level):
+    monkeypatch.setattr(taxonomy, "WIDE_LEVEL", wide_level)
+    for seed in range(60):
+        kg = random_taxonomy(seed)
+        np.testing.assert_array_equal(taxonomy.concept_depths(kg), relaxed_depths(kg), err_msg=f"seed {seed}")
+
+
+def test_concept_depths_of_a_long_chain_take_linear_time():
+    nodes = 50_000  # the relaxation: ~25 s (one pass over all nodes per level)
+    kg = graph_of(nodes, np.arange(1, nodes), np.arange(nodes - 1))
+    start = time.perf_counter()
+    depths = taxonomy.concept_depths(kg)
+    assert time.perf_counter() - start < 3
+    np.testing.assert_array_equal(depths, np.arange(1, nodes + 1))
