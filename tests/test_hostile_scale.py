@@ -18,6 +18,7 @@ import pytest
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
+from evalcore import kg as kg_module
 from evalcore import taxonomy
 from evalcore.engine import PairwiseEngine
 from evalcore.errors import CBIRLensError, ParameterError
@@ -168,3 +169,47 @@ def test_concept_depths_of_a_long_chain_take_linear_time():
     depths = taxonomy.concept_depths(kg)
     assert time.perf_counter() - start < 3
     np.testing.assert_array_equal(depths, np.arange(1, nodes + 1))
+
+
+# --- 4. a hub KG whose neighbours within n hops would fill memory ----------------------------------------------
+
+def hub_kg(children: int) -> KnowledgeGraph:
+    """One parent (C0000000) with ``children`` children."""
+    return graph_of(children + 1, np.arange(1, children + 1), np.zeros(children, dtype=np.int64))
+
+
+def test_a_hub_whose_pairs_within_n_hops_exceed_the_limit_is_refused_before_the_product():
+    kg = hub_kg(20_000)  # 4e8 sibling pairs at n = 2: gigabytes, and minutes
+    start = time.perf_counter()
+    with pytest.raises(ParameterError, match=r"20,001 nodes.*n = 2 \(undirected\).*smaller n, or the directed mode"):
+        kg.neighbour_matrix(kg.nodes, 2)
+    assert time.perf_counter() - start < 2
+    directed = kg.neighbour_matrix(kg.nodes, 2, "directed")  # child and parent only: 40,000 pairs
+    assert directed.nnz == 2 * 20_000
+
+
+def test_the_limit_on_pairs_changes_no_neighbours_below_it(monkeypatch):
+    kg = hub_kg(300)
+    plain = kg.neighbour_matrix(kg.nodes, 2)
+    assert plain.nnz == 301 * 300  # all pairs: siblings through the parent, and parent-child
+    # the products' sizes: hop 1, the parent to its 300 children and each child to the parent; hop 2, each child
+    # on to its 300 siblings and itself (removed after the product), the parent back to itself from each child
+    products = 2 * 300 + 300 * 300 + 300
+    monkeypatch.setattr(kg_module, "MAX_NEIGHBOUR_PAIRS", products)
+    np.testing.assert_array_equal(kg.neighbour_matrix(kg.nodes, 2).toarray(), plain.toarray())
+    monkeypatch.setattr(kg_module, "MAX_NEIGHBOUR_PAIRS", products - 1)
+    with pytest.raises(ParameterError, match="up to 90,900 concepts within 2 hop.*limit of 90,899 concept pairs"):
+        kg.neighbour_matrix(kg.nodes, 2)
+
+
+def test_cli_refuses_a_hub_kg_in_one_line(tmp_path):
+    children = [f"C{i:07d}" for i in range(1, 20_001)]
+    (tmp_path / "kg.csv").write_text("child,parent\n" + "".join(f"{c},C0000000\n" for c in children))
+    (tmp_path / "c.csv").write_text("ID,CUIs\n" + "".join(f"img{i},{c}\n" for i, c in enumerate(children)))
+    (tmp_path / "run.trec").write_text("img0 Q0 img1 1 1.0 r\n")
+    done = subprocess.run([sys.executable, "-m", "evalcore", "evaluate", "--concepts", str(tmp_path / "c.csv"),
+                           "--kg", str(tmp_path / "kg.csv"), "--run", str(tmp_path / "run.trec"), "--k", "1",
+                           "--n", "2", "--json", str(tmp_path / "out.json")], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    assert "directed mode" in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
