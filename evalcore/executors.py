@@ -387,30 +387,77 @@ def _one_line(text: str) -> str:
 def _greet(address: str, host: str, port: int, timeout: float) -> None:
     """Check that a Dask scheduler greets at ``address`` before distributed connects to it.
 
-    distributed awaits the greeting without a time limit (dask/distributed#8071) and allocates whatever length the
-    peer's first 8 bytes claim; here the connection and the greeting are awaited ``timeout`` seconds each at most,
-    and only the greeting's length is read. A scheduler greets as soon as it accepts a connection.
+    distributed awaits the greeting without a time limit (dask/distributed#8071), allocates whatever length the
+    peer's first 8 bytes claim, and fails with its parser's own traceback on a greeting that is not one (a peer
+    that sends a plausible length, then garbage). Here the connection and the greeting are awaited ``timeout``
+    seconds each at most, at most :data:`GREETING_LIMIT` bytes are read, and the greeting must decode, as
+    distributed decodes it, to the mapping of settings a scheduler sends as soon as it accepts a connection.
     """
     advice = "give the address `dask scheduler` prints, e.g. tcp://HOST:8786 (not the dashboard's port)"
     try:
         connection = socket.create_connection((host, port), timeout=timeout)
+    except UnicodeError:  # the host name cannot be encoded for DNS (idna), e.g. a label over 63 characters
+        raise CBIRLensError(f"could not reach the Dask scheduler at {address}: its host is not a valid host name "
+                            f"(1 to 63 characters between dots); {advice}") from None
     except OSError as error:
         raise CBIRLensError(f"could not reach the Dask scheduler at {address} ({_one_line(error.strerror or error)}); "
                             "start one with `dask scheduler` and workers with `dask worker ADDRESS` (docs/SCALE.md)"
                             ) from None
-    header = b""
     with connection:
         try:
-            while len(header) < _LENGTH.size and (part := connection.recv(_LENGTH.size - len(header))):
-                header += part
+            header = _received(connection, _LENGTH.size)
+            length = _LENGTH.unpack(header)[0] if len(header) == _LENGTH.size else 0
+            body = _received(connection, length) if 0 < length <= GREETING_LIMIT else b""
         except TimeoutError:
             raise CBIRLensError(f"{address} sent no Dask greeting within {timeout:g} s: it is not a Dask scheduler "
                                 f"(a web server waits for a request), or one too busy to answer; {advice}") from None
         except OSError:  # reset while greeting: no scheduler either
-            header = b""
-    if len(header) < _LENGTH.size or _LENGTH.unpack(header)[0] > GREETING_LIMIT:
+            body = b""
+    if not _is_dask_greeting(body):
         raise CBIRLensError(f"{address} is not a Dask scheduler: it answered with something other than a Dask "
                             f"greeting; {advice}")
+
+
+def _received(connection: socket.socket, size: int) -> bytes:
+    """Up to ``size`` bytes from ``connection``, fewer only if the peer closes it first."""
+    data = b""
+    while len(data) < size and (part := connection.recv(min(size - len(data), GREETING_LIMIT))):
+        data += part
+    return data
+
+
+def _is_dask_greeting(body: bytes) -> bool:
+    """Whether ``body`` (a message without its length) is a Dask handshake: the frames distributed packs, the
+    first a msgpack mapping with the settings distributed's client reads from it."""
+    import msgpack
+    from distributed.protocol.utils import unpack_frames
+
+    try:
+        frames = unpack_frames(body)
+        greeting = msgpack.unpackb(frames[0], use_list=False) if frames else None
+    except (struct.error, ValueError):  # msgpack's errors on malformed data are ValueErrors
+        return False
+    return isinstance(greeting, dict) and {"compression", "pickle-protocol"} <= greeting.keys()
+
+
+def _check_transport(address: str, scheme: str) -> None:
+    """Refuse, before distributed fails with a TypeError, a scheme this installation cannot connect by: ``tls``
+    without Dask's TLS settings, ``ucx`` without ``distributed-ucxx``."""
+    if scheme == "tls":
+        from distributed.security import Security
+
+        if Security().get_connection_args("client")["ssl_context"] is None:
+            raise CBIRLensError(f"{address}: a tls:// scheduler needs Dask's TLS configuration (the certificate "
+                                "authority, client certificate and key: distributed.comm.tls.ca-file, "
+                                ".client.cert and .client.key in Dask's config, or DASK_DISTRIBUTED__COMM__TLS__"
+                                "CA_FILE etc.); set them, or give the scheduler's tcp:// address (docs/SCALE.md)")
+    if scheme == "ucx":
+        import importlib.util
+
+        if importlib.util.find_spec("distributed_ucxx") is None:
+            raise CBIRLensError(f"{address}: a ucx:// scheduler needs `distributed-ucxx` installed on this machine "
+                                "(pip install distributed-ucxx-cu12 or -cu13, or conda-forge's distributed-ucxx); "
+                                "install it, or give the scheduler's tcp:// address")
 
 
 def _listed(addresses: Sequence[str], shown: int = 3) -> str:
@@ -488,13 +535,20 @@ class DaskCluster:
         scheme, host, port = scheduler_address(self.client)
         if scheme == "tcp":  # the other schemes wrap their messages (TLS, WebSocket, UCX): distributed reads them
             _greet(self.client, host, port, self.timeout)
+        _check_transport(self.client, scheme)
         from distributed import Client
 
         try:
             client = Client(self.client, timeout=self.timeout)
+        except UnicodeError:  # idna, for a host name DNS cannot carry (wss, ws, tls: not greeted above)
+            raise CBIRLensError(f"could not reach the Dask scheduler at {self.client}: its host is not a valid host "
+                                "name (1 to 63 characters between dots)") from None
         except (OSError, TimeoutError) as error:
             raise CBIRLensError(f"could not reach the Dask scheduler at {self.client} ({_one_line(error)}); start one "
                                 "with `dask scheduler` and workers with `dask worker ADDRESS` (docs/SCALE.md)") from None
+        except struct.error:  # distributed's frame parser, on a message garbled after a well-formed greeting
+            raise CBIRLensError(f"{self.client} is not a Dask scheduler: it sent a message Dask cannot read; give the "
+                                "address `dask scheduler` prints, e.g. tcp://HOST:8786") from None
         with client:
             _check_cluster(client, self.timeout)
             yield client
@@ -538,6 +592,9 @@ def parse_size(text: str) -> int:
     if unit not in _UNITS or not 0 < value < math.inf:
         raise ParameterError(f"expected a memory size such as 2GB, 512MB or 1.5GiB (above zero; units B, kB, MB, GB, "
                              f"TB, KiB, MiB, GiB, TiB), found {_one_line(text)!r}")
+    if value * _UNITS[unit] == math.inf:  # 1e308GB: a float that overflows once in bytes
+        raise ParameterError(f"memory per worker {_one_line(text)!r} is too large to count in bytes; write a size "
+                             "such as 2GB or 512MB (default 2GiB)")
     return check_memory_per_worker(int(value * _UNITS[unit]))
 
 

@@ -23,6 +23,10 @@ from .readers import KGEdges, KGEdgeTable
 
 KG_MODES = ("undirected", "directed")
 MAX_HOPS = 6
+# (vocabulary concept, KG node) pairs that the search for neighbours within n hops may hold: some 13 bytes each
+# in a sparse matrix, a few copies at once, so about 2.5 GB at most. ROCOv2 (all splits) with the open KG holds
+# 0.13 M at n = 3 and 3.8 M at n = 6; one hub with 20,000 children, all in the vocabulary, holds 4e8 at n = 2.
+MAX_NEIGHBOUR_PAIRS = 50_000_000
 
 
 def check_hops_and_mode(n: int, mode: str) -> None:
@@ -119,7 +123,9 @@ class KnowledgeGraph:
         """Boolean V x V matrix M with M[i, j] = 1 iff vocabulary[i] ~n vocabulary[j] (i != j).
 
         Breadth-first search bounded at depth n, one level per sparse product, from all
-        vocabulary concepts at once. Concepts missing from the graph have no neighbours.
+        vocabulary concepts at once. Concepts missing from the graph have no neighbours. Refused, before
+        the product that would hold them, when the concept pairs within n hops may exceed
+        :data:`MAX_NEIGHBOUR_PAIRS` (a hub whose thousands of children are all in the vocabulary).
         """
         check_hops_and_mode(n, mode)
         size = len(vocabulary)
@@ -133,9 +139,19 @@ class KnowledgeGraph:
             shape=(len(in_graph), self.number_of_nodes()),
         )
         reached = None
+        pairs = 0  # an upper bound on the entries of every product so far, paths to the same node counted apart
         for step in self._steps(mode):
             frontier = visited = start
-            for _ in range(n):
+            out_degree = np.diff(step.indptr).astype(np.int64)
+            for hop in range(1, n + 1):
+                pairs += int((frontier @ out_degree).sum())
+                if pairs > MAX_NEIGHBOUR_PAIRS:
+                    raise ParameterError(
+                        f"the KG ({self.number_of_nodes():,} nodes, {self.number_of_edges():,} edges) would pair the "
+                        f"{len(in_graph):,} vocabulary concepts it holds with up to {pairs:,} concepts within {hop} "
+                        f"hop(s) already, for n = {n} ({mode}): over the limit of {MAX_NEIGHBOUR_PAIRS:,} concept pairs "
+                        "(a hub with many children in use); give a smaller n, or the directed mode (paths only up or "
+                        "only down, not through a shared parent)")
                 frontier = (frontier @ step) > 0
                 frontier = (frontier.astype(np.int8) - frontier.multiply(visited)).astype(np.int8)
                 frontier.eliminate_zeros()

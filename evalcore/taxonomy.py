@@ -21,9 +21,16 @@ from scipy.sparse.csgraph import connected_components
 from .kg import KnowledgeGraph, neighbour_sets
 from .relevance import credit_units
 
+# A level of the walk from the roots with fewer nodes than this is walked node by node in Python: NumPy's cost
+# per call (tens of microseconds) would dominate a long chain, one node per level.
+WIDE_LEVEL = 64
+
 
 def concept_depths(kg: KnowledgeGraph) -> np.ndarray:
-    """``depth`` of every KG node (aligned with ``kg.nodes``), by relaxation on the graph of is_a cycles collapsed.
+    """``depth`` of every KG node (aligned with ``kg.nodes``): the longest is_a chain up to a root on the graph
+    of is_a cycles collapsed, walked once from the roots down in topological order (Kahn's), so time and memory
+    are linear in nodes + edges however deep the chain. Wide levels are walked a level at a time in NumPy, the
+    rest node by node; both keep, for every component, 1 + the largest depth of its parents seen so far.
 
     >>> from evalcore.readers import KGEdges
     >>> kg = KnowledgeGraph.from_edges([KGEdges((("lobe", "cortex", "t"), ("cortex", "brain", "t")), {})])
@@ -34,20 +41,29 @@ def concept_depths(kg: KnowledgeGraph) -> np.ndarray:
     edges = kg.parents.tocoo()
     child, parent = component[edges.row], component[edges.col]
     between = child != parent
-    collapsed = sp.csr_matrix((np.ones(int(between.sum()), dtype=np.int8), (child[between], parent[between])),
-                              shape=(count, count))
-    collapsed.sum_duplicates()
+    # parent -> child between components, one entry per pair however many edges join them
+    children = sp.csr_matrix((np.ones(int(between.sum()), dtype=np.int8), (parent[between], child[between])),
+                             shape=(count, count))
+    children.sum_duplicates()
+    parents_left = np.bincount(children.indices, minlength=count)
     depth = np.ones(count, dtype=np.int64)
-    with_parent = np.flatnonzero(np.diff(collapsed.indptr) > 0)
-    starts = collapsed.indptr[with_parent]
-    for _ in range(count):
-        updated = depth.copy()
-        if len(with_parent):
-            updated[with_parent] = np.maximum.reduceat(depth[collapsed.indices], starts) + 1
-        if np.array_equal(updated, depth):
-            break
-        depth = updated
-    return depth[component]
+    level = np.flatnonzero(parents_left == 0)  # components all of whose parents have their final depth
+    while len(level) >= WIDE_LEVEL:
+        lower, parents_done = np.unique(children[level].indices, return_counts=True)
+        depth[lower] = depth[level[0]] + 1  # every node of a level has the same depth, above any seen before
+        parents_left[lower] -= parents_done
+        level = lower[parents_left[lower] == 0]
+    first, listed = children.indptr.tolist(), children.indices.tolist()
+    depth_of, left = depth.tolist(), parents_left.tolist()
+    ready = level.tolist()
+    for node in ready:  # grows while it is read
+        below = depth_of[node] + 1
+        for lower in listed[first[node]:first[node + 1]]:
+            depth_of[lower] = max(depth_of[lower], below)
+            left[lower] -= 1
+            if left[lower] == 0:
+                ready.append(lower)
+    return np.array(depth_of, dtype=np.int64)[component]
 
 
 def ancestors_with_distance(kg: KnowledgeGraph, node: str) -> dict[int, int]:
