@@ -10,7 +10,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from .version import __version__
 
 _LAZY = {"evaluate": "evalcore.api", "evaluate_runs": "evalcore.results", "Results": "evalcore.results",
          "Statistics": "evalcore.results"}

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .errors import CBIRLensError, ParameterError
+from .version import __version__
 
 if TYPE_CHECKING:
     from .engine import BlockWork
@@ -473,8 +474,6 @@ def _check_cluster(client: Any, timeout: float) -> None:
     (the scheduler unpickles the task graph, the workers the pass's work and tasks). Each is asked for
     ``evalcore.__version__`` through :func:`pkgutil.resolve_name`, which they can unpickle without evalcore.
     """
-    from . import __version__
-
     address = client.scheduler.address
     install = (f"install cbir-lens[scale] {__version__} (this client's version) on the scheduler and on every "
                "worker (docs/SCALE.md)")
