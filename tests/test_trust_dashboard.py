@@ -31,26 +31,8 @@ from evalcore.tables import FORMULA_STARTS, latex_escape, latex_table, spreadshe
 from pages.common import MAX_IMAGE_PIXELS, Workspace, read_image_zip, with_concepts, with_run
 
 from .conftest import ROOT
+from .test_app_measures import first_run, frame_with
 from .test_browser import CHROMIUM, idle, server  # noqa: F401  (the module's server fixture)
-
-TIMEOUT = 240
-
-
-def frame_with(app: AppTest, column: str) -> pd.DataFrame:
-    for frame in app.dataframe:
-        if column in frame.value.columns:
-            return frame.value
-    raise AssertionError(f"no dataframe with column {column!r}")
-
-
-def first_run(**state) -> AppTest:
-    """The app's first run with preset state (AppTest shows the sidebar only on a script's first run)."""
-    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
-    for name, value in state.items():
-        app.session_state[name] = value
-    app.run()
-    assert not app.exception, app.exception
-    return app
 
 
 def switch(app: AppTest, page: str) -> AppTest:

@@ -24,18 +24,7 @@ from evalcore.readers import Qrels, read_embeddings, read_runs
 
 from . import line_by_line
 from .conftest import random_world
-
-
-def outcome(reader, data: bytes, name: str):
-    try:
-        return "ok", reader(data, name)
-    except InputError as error:
-        return "error", str(error), error.line
-
-
-def runs_as_lists(data: bytes, name: str):
-    return [(run.name, list(run.rankings.items())) for run in read_runs(data, name)]
-
+from .test_vectorised_readers import outcome, runs_as_lists
 
 # --- 6. a run's missing score ----------------------------------------------------------------------------
 
