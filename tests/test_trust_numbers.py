@@ -305,7 +305,7 @@ def test_npy_embeddings_that_are_not_real_numbers_are_refused(array, found):
 
 
 def test_npy_embeddings_of_objects_and_non_finite_values_are_refused():
-    with pytest.raises(InputError, match="e.npy: expected a numeric .npy array .* Object arrays"):
+    with pytest.raises(InputError, match="e.npy: expected a numeric .npy array .*found Python objects"):
         read_embeddings(npy(np.array([[1.0, "x"], [2.0, 3.0]], dtype=object)), "e.npy", b"a\nb\n", "ids.txt")
     with pytest.raises(InputError, match="e.npy, line 2: expected finite vector values"):
         read_embeddings(npy(np.array([[1.0, 2.0], [np.inf, 3.0]])), "e.npy", b"a\nb\n", "ids.txt")
