@@ -198,9 +198,12 @@ class OneLineArgumentParser(argparse.ArgumentParser):
 
 def _positive_bytes(raw: str) -> int:
     # Plain decimal digits only: int() would also read "1_000" and other scripts' digits.
-    if not re.fullmatch(r"[0-9]{1,20}", raw.strip()):
-        raise argparse.ArgumentTypeError(f"expected a whole number of bytes (digits 0-9), found {raw!r}")
-    value = int(raw)
+    digits = raw.strip()
+    if not re.fullmatch(r"[0-9]+", digits):
+        raise argparse.ArgumentTypeError(f"expected a whole number of bytes (digits 0-9), found {raw[:40]!r}")
+    if len(digits) > 18:
+        raise argparse.ArgumentTypeError(f"expected at most 10^18 bytes, found a number of {len(digits):,} digits")
+    value = int(digits)
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected at least 1 byte, found {value}")
     return value
