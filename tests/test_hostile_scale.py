@@ -213,3 +213,9 @@ def test_cli_refuses_a_hub_kg_in_one_line(tmp_path):
                           cwd=ROOT, timeout=120)
     assert done.returncode != 0 and "Traceback" not in done.stderr
     assert "directed mode" in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+@pytest.mark.parametrize("text", ["٢GB", "2\nGB", "1_000MB", "1e3000MB"])
+def test_a_memory_size_takes_plain_ascii_decimals(text):
+    with pytest.raises(ParameterError, match="expected a memory size such as 2GB"):
+        parse_size(text)
