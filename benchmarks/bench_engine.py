@@ -143,7 +143,7 @@ def large_pool_child() -> None:
     from evalcore.engine import PairwiseEngine
 
     engine = PairwiseEngine(parts[2], pool, kg=kg, cache_bytes=0)
-    summary = engine.pool_summary(0.5, 1, 10)
+    summary = engine.pool_summary_by("nn-iou(alpha=0.5,n=1)", 10)
     seconds = time.perf_counter() - start
     del evaluator
     print(json.dumps({"work": f"large pool: 9,927 queries x {len(pool):,} candidates, nn-IoU ideal top-10",

@@ -12,7 +12,7 @@ from .compare import kendall_tau
 from .data import Run
 from .errors import ParameterError
 from .evaluation import AlignedRun, Evaluator, effective_setting
-from .measures import MeasureSpec, parse_measure
+from .measures import MeasureSpec, measure_spec, nn_iou_measure, parse_measure
 from .metrics import parse_metric
 
 ALPHAS = tuple(round(a / 10, 1) for a in range(11))
@@ -22,8 +22,8 @@ RELEVANCE_SYSTEM = "Retrieval by nn-IoU"
 
 def isolated_queries(evaluator: Evaluator, alpha: float, n: int, k: int) -> tuple[str, ...]:
     """Queries whose top-k by IoU and by nn-IoU(alpha, n) differ (as sets), the paper's isolated subset."""
-    by_iou = evaluator.engine.retrieve(0.0, 0, k)
-    by_nn = evaluator.engine.retrieve(alpha, n, k)
+    by_iou = evaluator.engine.retrieve_by(measure_spec("iou"), k)
+    by_nn = evaluator.engine.retrieve_by(nn_iou_measure(alpha, n, evaluator.mode), k)
     differ = [i for i in range(len(by_iou)) if set(by_iou[i]) != set(by_nn[i])]
     return tuple(evaluator.concepts.ids[i] for i in differ)
 

@@ -60,8 +60,8 @@ from .data import ConceptSets
 from .errors import ParameterError
 from .executors import BlockExecutor, blas_single_thread, check_memory_per_worker
 from .kg import KnowledgeGraph, check_hops_and_mode
-from .measures import CountPlan, MeasureSpec, PairCounts, measure_spec, parse_measure
-from .relevance import CREDIT_SCALE, check_alpha
+from .measures import CountPlan, MeasureSpec, PairCounts, parse_measure
+from .relevance import CREDIT_SCALE
 
 DENSE_PAIR_SHARE = 0.002
 MAX_DENSE_COLUMNS = 256
@@ -167,6 +167,16 @@ class CodeLayout:
         if counts.credit is not None:
             feasible &= counts.credit <= outside * CREDIT_SCALE
         return counts, feasible
+
+
+@dataclass(frozen=True)
+class Coding:
+    """How the engine codes a plan: its digits, the dtype of its codes, and whether codes map to keys through a
+    look-up table (else each block's distinct codes are hashed)."""
+
+    layout: CodeLayout
+    code_dtype: type
+    lookup: bool
 
 
 def codes_give(plan: CountPlan, measure: MeasureSpec) -> bool:
@@ -522,8 +532,9 @@ class _PlanState:
 class PairwiseEngine:
     """All-pairs relevance between query concept sets and a candidate pool, block by block.
 
-    Every measure of :mod:`evalcore.measures` goes through the ``*_by(measure, ...)`` methods;
-    the methods taking ``alpha, n`` are nn-IoU's (IoU at alpha = 0 or n = 0).
+    Every measure of :mod:`evalcore.measures` goes through the ``*_by(measure, ...)`` methods, as a
+    :class:`~evalcore.measures.MeasureSpec` or its canonical text; :meth:`resolve` reduces it where its values
+    allow (:meth:`MeasureSpec.effective`: nn-IoU at alpha = 0 or n = 0, or without a KG, is IoU).
 
     ``backend="jax"`` (``device="cpu"`` or ``"gpu"``, ``device_memory`` bytes to plan blocks with)
     runs the ranking passes of :meth:`rank_by` (pool summaries, retrieval) as fixed-shape XLA
@@ -598,11 +609,6 @@ class PairwiseEngine:
         if self.kg is None or n == 0:
             return sp.csr_matrix((len(self.vocabulary), len(self.vocabulary)), dtype=np.int8)
         return self.kg.neighbour_matrix(self.vocabulary, n, self.mode)
-
-    def effective_hops(self, alpha: float, n: int) -> int:
-        """n, or 0 where approximate matches cannot change relevance (alpha = 0 or no KG)."""
-        check_hops_and_mode(n, self.mode)
-        return n if alpha > 0 and self.kg is not None else 0
 
     def resolve(self, measure: MeasureSpec | str) -> MeasureSpec:
         """The measure as this engine computes it: parsed, validated, reduced (e.g. IoU without a KG)."""
@@ -753,10 +759,15 @@ class PairwiseEngine:
                 self._code_cache.get(state.plan, {})[start] = codes
         return codes
 
-    def codes(self, start: int, stop: int, n: int) -> np.ndarray:
-        """nn-IoU's packed (intersection, approximate, union) codes of queries ``start:stop`` x every candidate."""
-        check_hops_and_mode(n, self.mode)
-        return self._codes(self._state(CountPlan(levels=(n,))), start, stop)
+    def codes_by(self, measure: MeasureSpec | str, start: int, stop: int) -> np.ndarray:
+        """The packed codes of queries ``start:stop`` x every candidate under ``measure``'s own plan (their
+        digits: :meth:`coding`)."""
+        return self._codes(self._state(self.resolve(measure).plan()), start, stop)
+
+    def coding(self, measure: MeasureSpec | str) -> Coding:
+        """How the engine codes ``measure``'s own plan: the digits, the codes' dtype, a look-up table or hashing."""
+        state = self._state(self.resolve(measure).plan())
+        return Coding(state.layout, state.code_dtype, state.lookup)
 
     def _table(self, state: _PlanState, measure: MeasureSpec) -> tuple[np.ndarray, np.ndarray]:
         key = (state.plan, measure.name)
@@ -798,10 +809,6 @@ class PairwiseEngine:
         state = self._state(measure.plan())
         left, _ = self._operands(state)
         return BlockWork(self._candidate_side(state, measure), left, self.self_columns)
-
-    def keyed(self, start: int, stop: int, alpha: float, n: int) -> KeyedBlock:
-        """Relevance keys of a block under nn-IoU(alpha, n)."""
-        return self.keyed_by(_nn_iou(alpha, n), start, stop)
 
     def map_blocks_by(self, function: Callable[[KeyedBlock], object], measure: MeasureSpec | str,
                       progress: Callable[[float], None] | None = None) -> list:
@@ -854,21 +861,12 @@ class PairwiseEngine:
                     progress(done / len(blocks))
         return results
 
-    def map_blocks(self, function: Callable[[KeyedBlock], object], alpha: float, n: int,
-                   progress: Callable[[float], None] | None = None) -> list:
-        """Apply ``function`` to every block's keys under nn-IoU(alpha, n), two blocks at a time, in order."""
-        return self.map_blocks_by(function, _nn_iou(alpha, n, self.mode), progress)
-
     # --- results --------------------------------------------------------------------------
 
     def relevance_by(self, measure: MeasureSpec | str) -> np.ndarray:
         """The full Q x N relevance matrix under ``measure`` (self pairs -1); for small pools and tests."""
         parts = self.map_blocks_by(KeyedBlock.relevance, measure)
         return np.vstack(parts) if parts else np.zeros((0, len(self.candidates)))
-
-    def relevance(self, alpha: float, n: int) -> np.ndarray:
-        """The full Q x N nn-IoU matrix (self pairs -1); for small pools and tests."""
-        return self.relevance_by(_nn_iou(alpha, n, self.mode))
 
     def rank_by(self, measure: MeasureSpec | str, k: int, threshold: float = 0.5, depth: int = 0,
                 progress: Callable[[float], None] | None = None) -> tuple[PoolSummary, np.ndarray]:
@@ -906,30 +904,15 @@ class PairwiseEngine:
         pool_sizes = len(self.candidates) - (self.self_columns >= 0).astype(np.int64)
         return PoolSummary(ideal, relevant, pool_sizes), indices
 
-    def rank(self, alpha: float, n: int, k: int, threshold: float = 0.5, depth: int = 0,
-             progress: Callable[[float], None] | None = None) -> tuple[PoolSummary, np.ndarray]:
-        """:meth:`rank_by` under nn-IoU(alpha, n)."""
-        return self.rank_by(_nn_iou(alpha, n, self.mode), k, threshold, depth, progress)
-
     def pool_summary_by(self, measure: MeasureSpec | str, k: int, threshold: float = 0.5,
                         progress: Callable[[float], None] | None = None) -> PoolSummary:
         """Best ``k`` values of ``measure`` over each query's pool."""
         return self.rank_by(measure, k, threshold, 0, progress)[0]
 
-    def pool_summary(self, alpha: float, n: int, k: int, threshold: float = 0.5,
-                     progress: Callable[[float], None] | None = None) -> PoolSummary:
-        """Best ``k`` values of nn-IoU(alpha, n) over each query's pool (IoU: alpha = 0 or n = 0)."""
-        return self.rank(alpha, n, k, threshold, 0, progress)[0]
-
     def retrieve_by(self, measure: MeasureSpec | str, depth: int,
                     progress: Callable[[float], None] | None = None) -> np.ndarray:
         """Top ``depth`` candidate indices per query by ``measure``, ties broken by candidate position."""
         return self.rank_by(measure, 1, 0.5, depth, progress)[1]
-
-    def retrieve(self, alpha: float, n: int, depth: int,
-                 progress: Callable[[float], None] | None = None) -> np.ndarray:
-        """Top ``depth`` candidate indices per query by nn-IoU, ties broken by candidate position."""
-        return self.rank(alpha, n, 1, 0.5, depth, progress)[1]
 
     def counts_of_pairs(self, plan: CountPlan, query_rows: np.ndarray, candidate_rows: np.ndarray) -> PairCounts:
         """The counts of ``plan`` for explicit (query, candidate) pairs, from the sparse rows."""
@@ -960,12 +943,6 @@ class PairwiseEngine:
                               near_query=tuple(near_query), near_candidate=tuple(near_candidate), credit=credit)
         return PairCounts(intersection, union, query_size if plan.query_size else None,
                           near=tuple(q + c for q, c in zip(near_query, near_candidate)), credit=credit)
-
-    def pair_counts(self, query_rows: np.ndarray, candidate_rows: np.ndarray, n: int | None
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """nn-IoU's (intersection, union, approximate) counts for explicit pairs, e.g. the items of a run."""
-        counts = self.counts_of_pairs(CountPlan(levels=(n or 0,)), query_rows, candidate_rows)
-        return counts.intersection, counts.union, counts.near[0]
 
     def relevance_of_pairs_by(self, measure: MeasureSpec | str, query_rows: np.ndarray,
                               candidate_rows: np.ndarray) -> np.ndarray:
@@ -1013,10 +990,6 @@ class PairwiseEngine:
             return values[table[codes]]
         return _values_of_codes(state.layout, state.plan, measure, codes)
 
-    def relevance_of_pairs(self, query_rows: np.ndarray, candidate_rows: np.ndarray, alpha: float, n: int
-                           ) -> np.ndarray:
-        """nn-IoU(alpha, n) of explicit (query, candidate) pairs, e.g. the items of a run."""
-        return self.relevance_of_pairs_by(_nn_iou(alpha, n, self.mode), query_rows, candidate_rows)
 
 
 def _mib(size: int) -> str:
@@ -1026,13 +999,6 @@ def _mib(size: int) -> str:
     ('3.0 MiB', '0.001 MiB')
     """
     return f"{size / 2**20:.1f} MiB" if size >= 2**20 / 10 else f"{size / 2**20:.3f} MiB"
-
-
-def _nn_iou(alpha: float, n: int, mode: str = "undirected") -> MeasureSpec:
-    """nn-IoU(alpha, n) as a measure, validated with the messages of the alpha/n API."""
-    alpha = check_alpha(alpha)
-    check_hops_and_mode(n, mode)
-    return measure_spec("nn-iou", alpha=alpha, n=n)
 
 
 def _row_max_product(rows: sp.csr_matrix, weights: sp.csr_matrix) -> sp.csr_matrix:

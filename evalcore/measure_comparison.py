@@ -63,11 +63,10 @@ def ranking_name(measure: MeasureSpec) -> str:
 
 def engine_path(engine: PairwiseEngine, measure: MeasureSpec) -> dict[str, object]:
     """How the engine computes a measure: its packed digits, code size and key path."""
-    spec = engine.resolve(measure)
-    state = engine._state(spec.plan())
-    return {"digits": ", ".join(name for name, _ in state.layout.digits), "codes": f"{state.layout.size:,}",
-            "code bytes": np.dtype(state.code_dtype).itemsize,
-            "keys": "look-up table" if state.lookup else "hashed per block"}
+    coding = engine.coding(measure)
+    return {"digits": ", ".join(name for name, _ in coding.layout.digits), "codes": f"{coding.layout.size:,}",
+            "code bytes": np.dtype(coding.code_dtype).itemsize,
+            "keys": "look-up table" if coding.lookup else "hashed per block"}
 
 
 def compare_measures(evaluator: Evaluator, measures: Sequence[MeasureSpec | str],

@@ -35,6 +35,7 @@ from typing import Any
 from .errors import ParameterError
 from .kg import MAX_HOPS, KnowledgeGraph, check_hops_and_mode, neighbour_distances, neighbour_sets
 from .relevance import (
+    check_alpha,
     check_hop_weights,
     dice,
     iou,
@@ -368,6 +369,20 @@ def measure_spec(key: str, **params: float) -> MeasureSpec:
                                  f"{_format(parameter.high)}], got {_format(value)}")
         values[parameter.name] = value
     return MeasureSpec(key, tuple(values.items()))
+
+
+def nn_iou_measure(alpha: float, n: int, mode: str = "undirected") -> MeasureSpec:
+    """nn-IoU(alpha, n) as a measure, for the entry points that take ``alpha`` and ``n``: validated with their
+    messages (alpha in [0, 1], n a whole number of hops in 0..MAX_HOPS, a known KG mode).
+
+    >>> nn_iou_measure(0.5, 1).name
+    'nn-iou(alpha=0.5,n=1)'
+    >>> nn_iou_measure(0, 1).effective(has_kg=True).name  # IoU at alpha = 0 or n = 0
+    'iou'
+    """
+    alpha = check_alpha(alpha)
+    check_hops_and_mode(n, mode)
+    return measure_spec("nn-iou", alpha=alpha, n=n)
 
 
 def _number(key: str, name: str, raw: Any) -> float:

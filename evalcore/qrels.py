@@ -38,6 +38,7 @@ from .data import Run
 from .errors import ParameterError
 from .evaluation import MAX_DEPTH, AlignedRun, Evaluator, align_run, effective_setting
 from .kg import check_hops_and_mode
+from .measures import nn_iou_measure
 from .relevance import check_alpha, nn_iou_from_counts
 
 MAX_GRADE = 1_000_000
@@ -159,8 +160,9 @@ def graded_judgments(evaluator: Evaluator, runs: Sequence[Run | AlignedRun], k: 
     pairs.append(np.column_stack([ideal_owners[ideal_rows >= 0], ideal_rows[ideal_rows >= 0]]))
     unique = np.unique(np.vstack(pairs), axis=0)
     owners, images = unique[:, 0], unique[:, 1]
-    hops = evaluator.engine.effective_hops(effective_alpha, effective_n)
-    intersections, unions, approximates = evaluator.engine.pair_counts(owners, images, hops)
+    measure = evaluator.engine.resolve(nn_iou_measure(effective_alpha, effective_n, evaluator.mode))
+    counts = evaluator.engine.counts_of_pairs(measure.plan(), owners, images)
+    intersections, unions, approximates = counts.intersection, counts.union, counts.near[0]
     grades, scales, exact = integer_grades(intersections, approximates, unions, effective_alpha, owners)
     pool = len(concepts)
     retrieved = np.isin(owners * pool + images, np.concatenate([b[:, 0] * pool + b[:, 1] for b in pairs[:-1]]))

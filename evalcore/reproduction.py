@@ -19,6 +19,7 @@ from .data import ConceptSets, Run
 from .engine import PairwiseEngine, top_indices
 from .evaluation import AlignedRun, Evaluator
 from .kg import KnowledgeGraph, neighbour_sets
+from .measures import measure_spec, nn_iou_measure
 from .relevance import approximate_matches, iou, nn_iou, nn_iou_from_counts
 from .retrieval import retrieve_by_relevance
 
@@ -176,7 +177,7 @@ def tie_report(evaluator: Evaluator, settings: Mapping[str, tuple[float, int]], 
     for position, (system, (alpha, n)) in enumerate(settings.items()):
         if progress:
             progress(position * (1 + len(seeds)) / rankings, f"{system}: file order")
-        summary = evaluator.engine.pool_summary(alpha, n, depth + 1)
+        summary = evaluator.engine.pool_summary_by(nn_iou_measure(alpha, n, evaluator.mode), depth + 1)
         stable = evaluator.evaluate([evaluator.relevance_ranking(alpha, n, depth, depth, name=system)], names,
                                     alpha, n).means()[system]
         shuffled: dict[int, list[float]] = {k: [] for k in ks}
@@ -229,9 +230,11 @@ def strict_relevance_ranking(evaluator: Evaluator, alpha: float, n: int, depth: 
     concepts = evaluator.concepts
     neighbours = neighbour_sets(evaluator.kg, engine.vocabulary, n, evaluator.mode)
     parts = []
+    measure = engine.resolve(nn_iou_measure(alpha, n, evaluator.mode))
+    layout = engine.coding(measure).layout
     for start, stop in engine.blocks():
-        values = engine.keyed(start, stop, alpha, n).relevance()
-        _, approximate, _ = engine.layout.decode(engine.codes(start, stop, n))
+        values = engine.keyed_by(measure, start, stop).relevance()
+        _, approximate, _ = layout.decode(engine.codes_by(measure, start, stop))
         rows, columns = np.nonzero(approximate > 0)
         for row, column in zip(rows.tolist(), columns.tolist()):
             if start + row == column:
@@ -382,11 +385,11 @@ def timing_curve(concepts: ConceptSets, kg: KnowledgeGraph, sizes: Sequence[int]
         queries = concepts.subset(concepts.ids[:size])
         report(3 + 2 * position, f"Timing the engine on {size:,} queries (IoU)")
         start = time.perf_counter()
-        PairwiseEngine(queries, concepts).pool_summary(0.0, 0, k)
+        PairwiseEngine(queries, concepts).pool_summary_by(measure_spec("iou"), k)
         engine_iou = time.perf_counter() - start
         report(4 + 2 * position, f"Timing the engine on {size:,} queries (nn-IoU)")
         start = time.perf_counter()
-        PairwiseEngine(queries, concepts, kg=kg).pool_summary(alpha, n, k)
+        PairwiseEngine(queries, concepts, kg=kg).pool_summary_by(nn_iou_measure(alpha, n), k)
         engine_nn = time.perf_counter() - start
         rows += [
             {"queries": size, "method": "IoU, vectorised engine", "seconds": engine_iou, "scaled": False},

@@ -18,7 +18,7 @@ import scipy.sparse as sp
 from .data import ConceptSets, Embeddings, RankedLists, Run
 from .engine import PairwiseEngine, top_indices
 from .errors import CBIRLensError, ParameterError
-from .measures import MeasureSpec, parse_measure
+from .measures import MeasureSpec, nn_iou_measure, parse_measure
 from .outputs import atomic_output
 
 TOKEN = re.compile(r"[a-z][a-z0-9]+")
@@ -57,10 +57,9 @@ def retrieve_by_relevance(engine: PairwiseEngine, alpha: float, n: int, depth: i
 
     A ``depth`` beyond the pool gives whole lists (:func:`pool_depth`)."""
     depth = pool_depth(depth, len(engine.candidates))
-    indices = engine.retrieve(alpha, n, depth, progress)
-    scores = _scores_for(engine, indices, alpha, n)
-    label = name or ("IoU" if alpha == 0 or n == 0 else f"nn-IoU (n={n}, alpha={alpha:g})")
-    return run_from_indices(label, engine.queries.ids, engine.candidates.ids, indices, scores)
+    measure = nn_iou_measure(alpha, n, engine.mode)
+    label = name or ("IoU" if measure.effective(has_kg=True).key == "iou" else f"nn-IoU (n={n}, alpha={alpha:g})")
+    return retrieve_by_measure(engine, measure, depth, label, progress)
 
 
 def retrieve_by_measure(engine: PairwiseEngine, measure: MeasureSpec | str, depth: int, name: str | None = None,
@@ -76,14 +75,6 @@ def retrieve_by_measure(engine: PairwiseEngine, measure: MeasureSpec | str, dept
     scores = np.zeros(indices.shape)
     scores[valid] = engine.relevance_of_pairs_by(spec, rows, indices[valid])
     return run_from_indices(name or spec.name, engine.queries.ids, engine.candidates.ids, indices, scores)
-
-
-def _scores_for(engine: PairwiseEngine, indices: np.ndarray, alpha: float, n: int) -> np.ndarray:
-    valid = indices >= 0
-    rows = np.broadcast_to(np.arange(len(indices))[:, None], indices.shape)[valid]
-    scores = np.zeros(indices.shape)
-    scores[valid] = engine.relevance_of_pairs(rows, indices[valid], alpha, n)
-    return scores
 
 
 def retrieve_by_vectors(name: str, query_ids: tuple[str, ...], query_vectors, candidate_ids: tuple[str, ...],

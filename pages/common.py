@@ -30,7 +30,15 @@ from evalcore.evaluation import AlignedRun, Evaluator, effective_setting, unknow
 from evalcore.explain import Explanation, explain_pair
 from evalcore.kg import KnowledgeGraph
 from evalcore.loading import check_under_roots, data_roots, is_under_roots, load_rocov2_folder, shown_path
-from evalcore.measures import DEFAULT_MEASURE, MEASURES, MeasureSpec, default_measures, measure_spec, parse_measure
+from evalcore.measures import (
+    DEFAULT_MEASURE,
+    MEASURES,
+    MeasureSpec,
+    default_measures,
+    measure_spec,
+    nn_iou_measure,
+    parse_measure,
+)
 from evalcore.metrics import default_metric_names, metric_names_for_measure, parse_metric
 from evalcore.readers import (
     KGEdges,
@@ -821,7 +829,8 @@ def pool_relevance(ws: Workspace, query_id: str, alpha: float, n: int, mode: str
     engine = evaluator_of(ws, mode).engine
     row = ws.concepts.index[query_id]
     size = len(ws.concepts)
-    values = np.asarray(engine.relevance_of_pairs(np.full(size, row), np.arange(size), alpha, n), dtype=np.float64)
+    values = np.asarray(engine.relevance_of_pairs_by(nn_iou_measure(alpha, n, mode), np.full(size, row), np.arange(size)),
+                        dtype=np.float64)
     values[row] = -1.0
     return values
 

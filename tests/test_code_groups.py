@@ -12,7 +12,7 @@ from evalcore.ablation import RELEVANCE_SYSTEM, ablation_grid
 from evalcore.data import ConceptSets
 from evalcore.engine import CodeGroups, KeyedBlock, PairwiseEngine, _mark_self, summarise_block, summarise_groups
 from evalcore.evaluation import Evaluator
-from evalcore.measures import measure_spec
+from evalcore.measures import measure_spec, nn_iou_measure
 from evalcore.retrieval import retrieve_by_relevance
 
 from .conftest import random_world
@@ -45,8 +45,9 @@ def test_grouped_passes_equal_the_plain_path_on_tie_heavy_data(seed, lookup_tabl
     concepts, kg = random_world(seed, images=150, vocabulary=6 + seed, edges=12)  # few concepts: rows full of ties
     plain, grouped = plain_and_grouped(concepts, None, kg, block_size=23, lookup_table_limit=lookup_table_limit)
     for alpha, n in SETTINGS:
+        measure = nn_iou_measure(alpha, n)
         for k, threshold, depth in PASSES:
-            assert_same(plain.rank(alpha, n, k, threshold, depth), grouped.rank(alpha, n, k, threshold, depth))
+            assert_same(plain.rank_by(measure, k, threshold, depth), grouped.rank_by(measure, k, threshold, depth))
     assert grouped._group_cache and not plain._group_cache  # the grouped path did run
 
 
@@ -59,8 +60,9 @@ def test_grouped_passes_equal_the_plain_path_with_a_separate_pool():
     for pool in (concepts, concepts.subset(concepts.ids[:1]), concepts.subset(concepts.ids[:2]), outside):
         plain, grouped = plain_and_grouped(queries, pool, kg, block_size=7)
         for alpha, n in SETTINGS[:3]:
+            measure = nn_iou_measure(alpha, n)
             for k, threshold, depth in PASSES:
-                assert_same(plain.rank(alpha, n, k, threshold, depth), grouped.rank(alpha, n, k, threshold, depth))
+                assert_same(plain.rank_by(measure, k, threshold, depth), grouped.rank_by(measure, k, threshold, depth))
         assert grouped._group_cache
 
 
@@ -77,9 +79,9 @@ def test_a_budget_for_the_codes_but_not_their_groups_ranks_the_plain_way():
     concepts, kg = random_world(7, images=80)
     codes_only = 2 * 80 * 80 + 100  # uint16 codes fit; their groups do not
     engine = PairwiseEngine(concepts, kg=kg, block_size=16, cache_bytes=codes_only)
-    expected = PairwiseEngine(concepts, kg=kg, block_size=16, cache_bytes=0).rank(0.5, 1, 10, 0.5, 20)
+    expected = PairwiseEngine(concepts, kg=kg, block_size=16, cache_bytes=0).rank_by(nn_iou_measure(0.5, 1), 10, 0.5, 20)
     for _ in range(3):  # codes the pool; tries to group the codes; ranks the pairs
-        assert_same(expected, engine.rank(0.5, 1, 10, 0.5, 20))
+        assert_same(expected, engine.rank_by(nn_iou_measure(0.5, 1), 10, 0.5, 20))
     state = engine._state(measure_spec("nn-iou", alpha=0.5, n=1).plan())
     assert state.cacheable and not state.groupable and not engine._group_cache
 
@@ -89,13 +91,13 @@ def test_the_cache_with_groups_keeps_within_its_budget():
     concepts, kg = random_world(8, images=80)
     plain = PairwiseEngine(concepts, kg=kg, block_size=20, cache_bytes=0)
     probe = PairwiseEngine(concepts, kg=kg, block_size=20)
-    probe.rank(0.5, 3, 10, 0.5, 20)
-    probe.rank(0.4, 3, 10, 0.5, 20)  # the second pass groups the cached codes
+    probe.rank_by(nn_iou_measure(0.5, 3), 10, 0.5, 20)
+    probe.rank_by(nn_iou_measure(0.4, 3), 10, 0.5, 20)  # the second pass groups the cached codes
     one_plan = probe._cached_bytes(measure_spec("nn-iou", alpha=0.5, n=3).plan())
     assert one_plan > 2 * 80 * 80  # the groups take room beside the codes
     engine = PairwiseEngine(concepts, kg=kg, block_size=20, cache_bytes=int(1.5 * one_plan))
     for n, alpha in [(1, 0.5), (1, 0.4), (2, 0.5), (2, 0.4), (3, 0.5), (3, 0.4), (1, 0.5), (1, 0.4), (3, 0.5)]:
-        assert_same(plain.rank(alpha, n, 10, 0.5, 20), engine.rank(alpha, n, 10, 0.5, 20))
+        assert_same(plain.rank_by(nn_iou_measure(alpha, n), 10, 0.5, 20), engine.rank_by(nn_iou_measure(alpha, n), 10, 0.5, 20))
         assert sum(engine._cached_bytes(plan) for plan in engine._code_cache) <= int(1.5 * one_plan)
         assert set(engine._group_cache) <= set(engine._code_cache)
         assert engine._state(measure_spec("nn-iou", alpha=0.5, n=n).plan()).groupable

@@ -8,6 +8,7 @@ import pytest
 from evalcore.data import ConceptSets
 from evalcore.engine import PairwiseEngine, top_indices
 from evalcore.kg import KnowledgeGraph, neighbour_sets
+from evalcore.measures import CountPlan, nn_iou_measure
 from evalcore.readers import KGEdges
 from evalcore.relevance import iou, nn_iou
 
@@ -28,7 +29,7 @@ def test_relevance_equals_per_pair_functions(seed, mode, lookup_table_limit):
     for n in (0, 1, 2, 3):
         neighbours = neighbour_sets(kg, engine.vocabulary, n, mode)
         for alpha in (0.0, 0.3, 0.5, 1.0):
-            values = engine.relevance(alpha, n)
+            values = engine.relevance_by(nn_iou_measure(alpha, n))
             for q in range(len(concepts)):
                 assert values[q].tolist() == reference_values(concepts, neighbours, alpha, q)
 
@@ -43,10 +44,10 @@ def test_large_sets_use_exact_float64_codes_and_agree():
     engine = PairwiseEngine(concepts, kg=kg, block_size=5)
     assert engine.layout.size > 1 << 22
     neighbours = neighbour_sets(kg, engine.vocabulary, 2)
-    values = engine.relevance(0.5, 2)
+    values = engine.relevance_by(nn_iou_measure(0.5, 2))
     for q in range(len(concepts)):
         assert values[q].tolist() == reference_values(concepts, neighbours, 0.5, q)
-    summary, ranking = engine.rank(0.5, 2, 5, threshold=0.3, depth=7)
+    summary, ranking = engine.rank_by(nn_iou_measure(0.5, 2), 5, threshold=0.3, depth=7)
     for q in range(len(concepts)):
         pool = [(v, j) for j, v in enumerate(reference_values(concepts, neighbours, 0.5, q)) if j != q]
         assert summary.ideal[q].tolist() == sorted((v for v, _ in pool), reverse=True)[:5]
@@ -58,8 +59,8 @@ def test_pool_summary_and_retrieval_equal_sorting_per_query(seed):
     concepts, kg = random_world(seed, images=120, vocabulary=15)
     engine = PairwiseEngine(concepts, kg=kg, block_size=32)
     neighbours = neighbour_sets(kg, engine.vocabulary, 1)
-    summary = engine.pool_summary(0.5, 1, 10, threshold=0.4)
-    ranking = engine.retrieve(0.5, 1, 25)
+    summary = engine.pool_summary_by(nn_iou_measure(0.5, 1), 10, threshold=0.4)
+    ranking = engine.retrieve_by(nn_iou_measure(0.5, 1), 25)
     for q in range(len(concepts)):
         values = reference_values(concepts, neighbours, 0.5, q)
         pool = [(v, j) for j, v in enumerate(values) if j != q]
@@ -74,7 +75,8 @@ def test_pair_counts_equal_per_pair_functions():
     neighbours = neighbour_sets(kg, engine.vocabulary, 2)
     rng = np.random.default_rng(0)
     rows, cols = rng.integers(0, 50, 200), rng.integers(0, 50, 200)
-    inter, union, approx = engine.pair_counts(rows, cols, 2)
+    counts = engine.counts_of_pairs(CountPlan(levels=(2,)), rows, cols)
+    inter, union, approx = counts.intersection, counts.union, counts.near[0]
     for r, c, i, u, a in zip(rows, cols, inter, union, approx):
         sa, sb = concepts.sets[r], concepts.sets[c]
         assert (i, u) == (len(sa & sb), len(sa | sb))
@@ -88,9 +90,9 @@ def test_relevance_of_pairs_is_the_same_before_and_after_the_pool_is_coded(alpha
     engine = PairwiseEngine(concepts, kg=kg, block_size=16)
     rng = np.random.default_rng(1)
     rows, cols = rng.integers(0, 70, 500), rng.integers(0, 70, 500)
-    counted = engine.relevance_of_pairs(rows, cols, alpha, n)
-    full = engine.relevance(alpha, n)
-    coded = engine.relevance_of_pairs(rows, cols, alpha, n)
+    counted = engine.relevance_of_pairs_by(nn_iou_measure(alpha, n), rows, cols)
+    full = engine.relevance_by(nn_iou_measure(alpha, n))
+    coded = engine.relevance_of_pairs_by(nn_iou_measure(alpha, n), rows, cols)
     expected = np.where(rows == cols, coded, full[rows, cols])  # the full matrix marks self pairs with -1
     assert counted.tolist() == coded.tolist() == expected.tolist()
 
@@ -100,7 +102,7 @@ def test_separate_candidate_pool_excludes_query_by_id():
     queries = concepts.subset(concepts.ids[:10])
     engine = PairwiseEngine(queries, concepts, kg=kg)
     assert engine.self_columns.tolist() == list(range(10))
-    ranking = engine.retrieve(0.5, 1, 39)
+    ranking = engine.retrieve_by(nn_iou_measure(0.5, 1), 39)
     assert all(q not in ranking[q] for q in range(10))
 
 

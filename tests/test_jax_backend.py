@@ -22,6 +22,7 @@ from evalcore.engine import PairwiseEngine
 from evalcore.errors import ParameterError
 from evalcore.evaluation import Evaluator
 from evalcore.loading import load_kg
+from evalcore.measures import nn_iou_measure
 from evalcore.readers import read_concepts, read_runs
 
 from .conftest import DEMO, OPEN_KG, ROCOV2, ROOT, needs, random_world
@@ -145,12 +146,12 @@ def test_hand_worked_pool(worked_kg):
         frozenset({"C0040405", "C0042449"}), frozenset({"C0040405", "C0005847"}), frozenset({"C0040405"}),
         frozenset({"C0024485"}), frozenset({"C0040405", "C0042449"})))
     engine = PairwiseEngine(concepts, kg=worked_kg, backend="jax", device="cpu")
-    summary, indices = engine.rank(0.5, 1, k=6, threshold=0.5, depth=6)
+    summary, indices = engine.rank_by(nn_iou_measure(0.5, 1), k=6, threshold=0.5, depth=6)
     assert summary.ideal[0].tolist() == [1.0, 2 / 3, 0.5, 0.0, 0.0, 0.0]
     assert indices[0].tolist() == [4, 1, 2, 3, -1, -1]
     assert summary.relevant_counts[0] == 3 and summary.pool_sizes[0] == 4
     # By IoU (alpha = 0) y's 1/2 beats x's 1/3.
-    assert engine.retrieve(0.0, 0, 3)[0].tolist() == [4, 2, 1]
+    assert engine.retrieve_by(nn_iou_measure(0.0, 0), 3)[0].tolist() == [4, 2, 1]
 
 
 @pytest.mark.parametrize("seed", range(2))
@@ -182,8 +183,8 @@ def test_one_compilation_serves_every_block():
     concepts, kg = random_world(4, images=400, vocabulary=12)
     engine = PairwiseEngine(concepts, kg=kg, backend="jax", device="cpu", device_memory=1)
     PROGRAMS.clear()
-    engine.rank(0.5, 1, 10, 0.5, 20)
-    engine.rank(0.25, 1, 10, 0.5, 20)  # a new alpha: a new table of the same shape
+    engine.rank_by(nn_iou_measure(0.5, 1), 10, 0.5, 20)
+    engine.rank_by(nn_iou_measure(0.25, 1), 10, 0.5, 20)  # a new alpha: a new table of the same shape
     # 50 query blocks x 4 pool chunks, the last of each padded, twice over: one program, compiled once.
     assert [program._cache_size() for program in PROGRAMS.values()] == [1]
 
@@ -197,9 +198,10 @@ def test_passes_it_cannot_run_exactly_fall_back_to_numpy_and_say_why():
     assert engine.last_pass.backend == "numpy" and "credit" in engine.last_pass.fallback_reason
     assert result[0].ideal.tolist() == expected[0].ideal.tolist() and result[1].tolist() == expected[1].tolist()
     hashed = PairwiseEngine(concepts, kg=kg, backend="jax", device="cpu", lookup_table_limit=10)
-    assert hashed.retrieve(0.5, 1, 7).tolist() == reference.retrieve(0.5, 1, 7).tolist()
+    measure = nn_iou_measure(0.5, 1)
+    assert hashed.retrieve_by(measure, 7).tolist() == reference.retrieve_by(measure, 7).tolist()
     assert "look-up table" in hashed.last_pass.fallback_reason
-    engine.retrieve(0.5, 1, 7)
+    engine.retrieve_by(nn_iou_measure(0.5, 1), 7)
     assert engine.last_pass.text() == "jax on cpu"
 
 

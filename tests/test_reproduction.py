@@ -64,7 +64,7 @@ def test_tie_report_counts_ties_and_random_orders_average_near_stable():
     _, _, evaluator = labelled_world(3, images=70)
     report = rp.tie_report(evaluator, {"IoU": (0.0, 0)}, seeds=range(3), ks=(5,))
     row = report.iloc[0]
-    summary = evaluator.engine.pool_summary(0.0, 0, 6)
+    summary = evaluator.engine.pool_summary_by("iou", 6)
     assert row.queries_with_tie == int((summary.ideal[:, 4] == summary.ideal[:, 5]).sum())
     assert row.random_min <= row.random_mean <= row.random_max
 
