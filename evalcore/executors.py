@@ -2,7 +2,7 @@
 or on a Dask distributed cluster.
 
 A pass over the pool (:meth:`evalcore.engine.PairwiseEngine.rank_by`) is cut into query blocks.
-Every worker receives the pass's :class:`~evalcore.engine.BlockWork` once (the candidate side of the
+Every worker receives the pass's :class:`~evalcore.engine.work.BlockWork` once (the candidate side of the
 product, the look-up table, the left operand of every query): through the initializer of a process
 pool (its arrays by shared memory, :class:`SharedPass`), or scattered to every Dask worker. A task
 then names only its query rows and returns per block the ideal top-k values, the threshold counts and
@@ -36,7 +36,7 @@ from .errors import CBIRLensError, ParameterError
 from .version import __version__
 
 if TYPE_CHECKING:
-    from .engine import BlockWork
+    from .engine.work import BlockWork
 
 Summary = tuple[Any, Any, Any]  # (ideal, relevant counts, top indices) of one block
 Blocks = Sequence[tuple[int, int]]

@@ -6,8 +6,8 @@ imported only then. For a block of ``Qb`` queries and a tile of ``Pt`` candidate
 1. **counts** from integer-exact products of dense 0/1 ``int8`` operands accumulated in ``int32``:
    the intersection ``X_Q X_C^T`` and, per KG level, the near matches ``X_Q G_C^T`` (the query's
    concepts near the candidate) and ``G_Q X_C^T`` (the candidate's near the query), summed when the
-   measure does not split them (``G`` and ``X`` as in :mod:`evalcore.engine`);
-2. the **packed code** of :class:`~evalcore.engine.CodeLayout`,
+   measure does not split them (``G`` and ``X`` as in :mod:`evalcore.engine.codes`);
+2. the **packed code** of :class:`~evalcore.engine.codes.CodeLayout`,
    ``code = sum_d stride_d count_d`` with ``union = |A| + |B| - intersection``: the very integer the
    numpy engine's product gives;
 3. the **relevance key** ``table[code]`` from the engine's own look-up table (key 0: the query itself
@@ -37,7 +37,7 @@ import numpy as np
 import scipy.sparse as sp
 from jax import lax
 
-from .engine import PairwiseEngine, PoolSummary, _PlanState
+from .engine.work import ArrayPass, PoolSummary
 from .errors import ParameterError
 
 CPU_DEFAULT_MEMORY = 1 << 30
@@ -141,16 +141,16 @@ def _binary(matrix: sp.csr_matrix) -> sp.csr_matrix:
     return matrix
 
 
-def _products(engine: PairwiseEngine, state: _PlanState) -> _Operands:
+def _products(work: ArrayPass) -> _Operands:
     """The terms of each count of the plan, with each term's columns cut to those filled on both sides."""
-    plan, stride = state.plan, state.layout.strides
-    x_q, x_c = _binary(engine.query_matrix), _binary(engine.candidate_matrix)
+    plan, stride = work.plan, work.layout.strides
+    x_q, x_c = _binary(work.query_matrix), _binary(work.candidate_matrix)
     # union = |A| + |B| - intersection: the intersection's own stride less the union's.
     counts = [(stride["intersection"] - stride["union"], [(x_q, x_c)])]
-    for level, hops in enumerate(plan.levels):
-        if hops == 0:
+    for level, near in enumerate(work.near):
+        if near is None:
             continue
-        g_q, g_c = _binary(engine._near("query", hops)), _binary(engine._near("candidate", hops))
+        g_q, g_c = _binary(near[0]), _binary(near[1])
         if plan.split:
             counts += [(stride[f"near_query_{level}"], [(x_q, g_c)]), (stride[f"near_candidate_{level}"], [(g_q, x_c)])]
         else:
@@ -170,14 +170,15 @@ def _products(engine: PairwiseEngine, state: _PlanState) -> _Operands:
         lefts.append(left)
         rights.append(right)
         widths.append(round_up(left.shape[1], LANE))
-    query_base = (stride["union"] + stride.get("query_size", 0)) * engine.query_sizes.astype(np.int64)
-    candidate_base = stride["union"] * engine.candidate_sizes.astype(np.int64)
+    query_base = (stride["union"] + stride.get("query_size", 0)) * work.query_sizes.astype(np.int64)
+    candidate_base = stride["union"] * work.candidate_sizes.astype(np.int64)
     return _Operands(tuple(strides), tuple(lefts), tuple(rights), tuple(widths), query_base.astype(np.int32),
                      candidate_base.astype(np.int32), {}, {})
 
 
 class JaxRanker:
-    """Runs :meth:`PairwiseEngine.rank_by` passes with JAX on one device."""
+    """Runs :meth:`~evalcore.engine.PairwiseEngine.rank_by` passes with JAX on one device, each handed over as an
+    :class:`~evalcore.engine.work.ArrayPass`."""
 
     name = "jax"
 
@@ -222,32 +223,32 @@ class JaxRanker:
     def _key_bits(table: tuple[np.ndarray, np.ndarray]) -> int:
         return max(1, (len(table[1]) - 1).bit_length())
 
-    def unsupported(self, engine: PairwiseEngine, state: _PlanState, table: tuple[np.ndarray, np.ndarray] | None,
-                    k: int, depth: int) -> str:
+    def unsupported(self, work: ArrayPass, k: int, depth: int) -> str:
         """Why this pass must run on the numpy engine; empty when the array backend runs it exactly."""
-        if engine.size == 0 or len(engine.candidates) == 0:
+        table = work.table
+        if work.queries == 0 or work.candidates == 0:
             return "nothing to rank"
-        if state.plan.credit_hops:
+        if work.plan.credit_hops:
             return "nn-IoU-depth sums 16-bit credit units, which 0/1 int8 products do not carry"
         if table is None:
-            return (f"the measure's {state.layout.size:,} possible codes exceed the look-up table limit; "
+            return (f"the measure's {work.layout.size:,} possible codes exceed the look-up table limit; "
                     "the numpy engine maps each block's codes by hashing")
-        if state.layout.size >= 1 << 30:
+        if work.layout.size >= 1 << 30:
             return "the packed codes do not fit int32 with room for their partial sums"
-        if depth and plan_blocks(engine.size, len(engine.candidates), max(k, depth), self._key_bits(table), True, 1,
+        if depth and plan_blocks(work.queries, work.candidates, max(k, depth), self._key_bits(table), True, 1,
                                  1, 1 << 40) is None:
             return (f"{len(table[1]) - 1:,} distinct relevance values leave too few of a 32-bit ranking key's bits "
                     f"for candidate positions at depth {depth}")
         return ""
 
-    def _prepared(self, engine: PairwiseEngine, state: _PlanState) -> _Operands:
+    def _prepared(self, work: ArrayPass) -> _Operands:
         # A ranker serves the one engine that opened it, so the plan alone keys its operands.
-        if state.plan not in self._operands:
-            self._operands[state.plan] = _products(engine, state)
+        if work.plan not in self._operands:
+            self._operands[work.plan] = _products(work)
             while len(self._operands) > KEPT_PLANS:
                 self._operands.popitem(last=False)
-        self._operands.move_to_end(state.plan)
-        return self._operands[state.plan]
+        self._operands.move_to_end(work.plan)
+        return self._operands[work.plan]
 
     def _dense(self, matrix: sp.csr_matrix, rows: int, width: int) -> jax.Array:
         """The 0/1 matrix as a dense ``rows x width`` int8 device array, built from its non-zeros' indices."""
@@ -263,14 +264,14 @@ class JaxRanker:
         out[:len(values)] = values
         return jax.device_put(out, self.device)
 
-    def _queries(self, engine: PairwiseEngine, operands: _Operands, block: int) -> tuple:
+    def _queries(self, work: ArrayPass, operands: _Operands, block: int) -> tuple:
         if block not in operands.device_queries:
-            rows = round_up(engine.size, block)
+            rows = round_up(work.queries, block)
             operands.device_queries.clear()
             operands.device_queries[block] = (
                 tuple(self._dense(left, rows, width) for left, width in zip(operands.left, operands.widths)),
                 self._padded(operands.query_base, rows, 0),
-                self._padded(engine.self_columns, rows, -1))
+                self._padded(work.self_columns, rows, -1))
         return operands.device_queries[block]
 
     def _chunk(self, operands: _Operands, start: int, width: int, whole_pool: bool) -> tuple:
@@ -286,22 +287,22 @@ class JaxRanker:
             operands.device_pool[width] = chunk
         return chunk
 
-    def rank(self, engine: PairwiseEngine, state: _PlanState, table: tuple[np.ndarray, np.ndarray], k: int,
-             threshold: float, depth: int, progress: Callable[[float], None] | None = None
-             ) -> tuple[PoolSummary, np.ndarray]:
-        """:meth:`PairwiseEngine.rank_by` for a measure whose plan :meth:`unsupported` accepts."""
+    def rank(self, work: ArrayPass, k: int, threshold: float, depth: int,
+             progress: Callable[[float], None] | None = None) -> tuple[PoolSummary, np.ndarray]:
+        """:meth:`~evalcore.engine.PairwiseEngine.rank_by` for a pass that :meth:`unsupported` accepts."""
+        table = work.table
         keys_of_codes, values = table
-        queries, candidates = engine.size, len(engine.candidates)
+        queries, candidates = work.queries, work.candidates
         kept = max(k, depth)
         key_bits = self._key_bits(table)
-        operands = self._prepared(engine, state)
+        operands = self._prepared(work)
         per_candidate = max(1, sum(operands.widths))
         blocks = plan_blocks(queries, candidates, kept, key_bits, depth > 0, len(operands.widths), per_candidate,
                              self.budget())
         use_float = key_bits <= FLOAT32_EXACT_BITS
         program = chunk_program(blocks.query_block, blocks.tile, kept, operands.strides, depth > 0, use_float,
                                 blocks.shift)
-        query_ops, query_base, query_self = self._queries(engine, operands, blocks.query_block)
+        query_ops, query_base, query_self = self._queries(work, operands, blocks.query_block)
         table_device = jax.device_put(keys_of_codes.astype(np.int32), self.device)
         lowest = jnp.int32(int(np.searchsorted(values[1:], threshold)) + 1)
         chunk_width = blocks.tile * blocks.tiles_per_chunk
@@ -332,7 +333,7 @@ class JaxRanker:
         relevant = np.concatenate([np.asarray(c[2]) for c in carries])[:queries].astype(np.int64)
         ideal = np.maximum(values[top_keys[:, :k]], 0.0)
         indices = np.where(top_keys[:, :depth] >= 1, top_columns[:, :depth], -1)
-        pool_sizes = candidates - (engine.self_columns >= 0).astype(np.int64)
+        pool_sizes = candidates - (work.self_columns >= 0).astype(np.int64)
         return PoolSummary(ideal, relevant, pool_sizes), indices
 
 

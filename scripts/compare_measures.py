@@ -166,7 +166,7 @@ def run(argv: list[str] | None = None) -> dict:
     timings = engine_timings(concepts, kg, [parse_measure(m) for m in table.measure])
     lines += ["## How the engine computes each measure, and its cost", "",
               "Every measure goes through the vectorised engine: the counts a measure needs are packed into one "
-              "integer per pair by one sparse matrix product per block of queries (`evalcore/engine.py`, "
+              "integer per pair by one sparse matrix product per block of queries (`evalcore/engine/codes.py`, "
               "[RELEVANCE_MEASURES.md](RELEVANCE_MEASURES.md) §6). `codes` is the number of possible codes; up to "
               "4,194,304 a look-up table maps codes to relevance keys, beyond that each block's distinct codes are "
               "hashed (`pandas.factorize`) and only those are evaluated: the slower path. `cold s`: every query's "

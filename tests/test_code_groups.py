@@ -10,7 +10,8 @@ import pytest
 
 from evalcore.ablation import RELEVANCE_SYSTEM, ablation_grid
 from evalcore.data import ConceptSets
-from evalcore.engine import CodeGroups, KeyedBlock, PairwiseEngine, _mark_self, summarise_block, summarise_groups
+from evalcore.engine import CodeGroups, KeyedBlock, PairwiseEngine, summarise_block, summarise_groups
+from evalcore.engine.kernels import mark_self
 from evalcore.evaluation import Evaluator
 from evalcore.measures import measure_spec, nn_iou_measure
 from evalcore.retrieval import retrieve_by_relevance
@@ -131,7 +132,7 @@ def test_summarise_groups_equals_summarise_block_on_random_keys(seed):
     table = rng.integers(1, 5, 12).astype(np.uint16)  # 12 codes onto 4 keys
     values = np.array([-1.0, 0.0, 0.25, 0.5, 1.0])
     keys = table[codes]
-    _mark_self(keys, self_columns)
+    mark_self(keys, self_columns)
     for k, threshold, depth in [(3, 0.5, 5), (60, 0.25, 60), (1, 1.0, 0), (10, 0.1, 49)]:
         groups = CodeGroups.of(codes, self_columns, reach=depth + 1)
         expected = summarise_block(KeyedBlock(0, 11, keys, values), k, threshold, depth)

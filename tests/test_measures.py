@@ -12,7 +12,8 @@ import pytest
 import scipy.sparse as sp
 
 from evalcore.data import ConceptSets
-from evalcore.engine import PairwiseEngine, _row_max_product
+from evalcore.engine import PairwiseEngine
+from evalcore.engine.kernels import row_max_product
 from evalcore.errors import ParameterError
 from evalcore.kg import KnowledgeGraph, neighbour_distances, neighbour_sets
 from evalcore.measures import MEASURES, default_measures, measure_spec, metric_tag, parse_measure
@@ -337,4 +338,4 @@ def test_row_max_product_equals_dense_reference():
     rows = (rng.random((30, 12)) < 0.3).astype(np.float32)
     weights = np.where(rng.random((12, 12)) < 0.25, rng.integers(1, 100, (12, 12)), 0)
     expected = np.max(rows[:, :, None] * weights[None, :, :], axis=1)
-    assert _row_max_product(sp.csr_matrix(rows), sp.csr_matrix(weights)).toarray().tolist() == expected.tolist()
+    assert row_max_product(sp.csr_matrix(rows), sp.csr_matrix(weights)).toarray().tolist() == expected.tolist()

@@ -1,0 +1,22 @@
+"""The vectorised all-pairs engine (DESIGN §6), for every measure of :mod:`evalcore.measures`.
+
+Its floors, each importing only those below it:
+
+- :mod:`~evalcore.engine.codes`: the code algebra (how a pair's counts pack into one integer, derived there)
+  and the map from codes to relevance keys;
+- :mod:`~evalcore.engine.kernels`: pure functions over arrays (block summaries, code groups, top indices);
+- :mod:`~evalcore.engine.work`: the pass objects that executors (:class:`BlockWork`) and array backends
+  (:class:`ArrayPass`) receive, never the engine itself;
+- :mod:`~evalcore.engine.pairwise`: :class:`PairwiseEngine`, which owns operands, caches and memory planning
+  and dispatches each pass to its threads, an executor (:mod:`evalcore.executors`) or an array backend
+  (:mod:`evalcore.array_backend`).
+"""
+
+from .codes import LOOKUP_TABLE_LIMIT, CodeLayout, Coding, codes_give, concept_matrix
+from .kernels import CodeGroups, KeyedBlock, summarise_block, summarise_groups, top_indices
+from .pairwise import DEFAULT_CACHE_BYTES, DEFAULT_MEMORY_PER_WORKER, PairwiseEngine
+from .work import ArrayPass, BlockWork, CandidateSide, PoolSummary
+
+__all__ = ["DEFAULT_CACHE_BYTES", "DEFAULT_MEMORY_PER_WORKER", "LOOKUP_TABLE_LIMIT", "ArrayPass", "BlockWork",
+           "CandidateSide", "CodeGroups", "CodeLayout", "Coding", "KeyedBlock", "PairwiseEngine", "PoolSummary",
+           "codes_give", "concept_matrix", "summarise_block", "summarise_groups", "top_indices"]
