@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import numpy as np  # noqa: E402
 
-import evalcore.engine as engine_module  # noqa: E402
+import evalcore.engine.pairwise as engine_module  # noqa: E402
 from evalcore.ablation import ablation_grid  # noqa: E402
 from evalcore.data import ConceptSets  # noqa: E402
 from evalcore.engine import PairwiseEngine  # noqa: E402
@@ -48,16 +48,6 @@ from evalcore.readers import read_concepts  # noqa: E402
 DATA = ROOT.parent / "shared" / "data"
 MEASURE = "nn-iou(alpha=0.5,n=1)"
 GB = 10**9
-
-
-@contextlib.contextmanager
-def before_groups():
-    """The engine as it ranked before code groups: every pass ranks the pairs' keys."""
-    engine_module.GROUP_CODES = False
-    try:
-        yield
-    finally:
-        engine_module.GROUP_CODES = True
 
 
 @contextlib.contextmanager
@@ -144,13 +134,14 @@ def ablation(test: ConceptSets, kg) -> bool:
     its memory and the KG's cached indexes, 1-2 s under load). True if the three tables are identical."""
     labels = load_labels(ROOT / "data" / "labels" / "rocov2_labels.csv", test)
 
-    def grid():
-        return ablation_grid(Evaluator(test, kg, labels=labels), [], ["P@30[modality]", "nn-CUI@10"])
+    def grid(group_codes: bool = True):
+        # group_codes=False: the engine as it ranked before code groups, every pass ranking the pairs' keys.
+        engine = PairwiseEngine(test, kg=kg, group_codes=group_codes)
+        return ablation_grid(Evaluator(test, kg, labels=labels, engine=engine), [], ["P@30[modality]", "nn-CUI@10"])
 
-    with before_backends(), before_groups():
-        before, table_before = timed(grid)
-    with before_groups():
-        plain, table_plain = timed(grid)
+    with before_backends():
+        before, table_before = timed(lambda: grid(group_codes=False))
+    plain, table_plain = timed(lambda: grid(group_codes=False))
     seconds, table = timed(grid)
     identical = table.equals(table_plain) and table.equals(table_before)
     row("ablation grid, 44 settings, ROCOv2 test (fresh evaluator)", seconds, plain, "<= 5 s", seconds <= 5,

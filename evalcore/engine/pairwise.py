@@ -34,8 +34,7 @@ from .work import ArrayPass, BlockWork, CandidateSide, PoolSummary, SplitOperand
 FLOAT32_EXACT = 1 << 24
 DEFAULT_CACHE_BYTES = 2 << 30
 DEFAULT_MEMORY_PER_WORKER = 2 << 30
-WORKERS = max(1, min(2, os.cpu_count() or 1))
-GROUP_CODES = True  # rank passes over cached codes through CodeGroups (False: the plain path, for benchmarks)
+DEFAULT_THREADS = max(1, min(2, os.cpu_count() or 1))
 
 
 @dataclass
@@ -62,13 +61,20 @@ class PairwiseEngine:
     ``backend="jax"`` (``device="cpu"`` or ``"gpu"``, ``device_memory`` bytes to plan blocks with)
     runs the ranking passes of :meth:`rank_by` (pool summaries, retrieval) as fixed-shape XLA
     programs with the same values and indices; :attr:`last_pass` tells which backend ran the last one.
+
+    ``threads``: blocks ranked at once in this process (each with one BLAS thread). ``group_codes``: passes over
+    cached codes rank each row's code groups (:class:`~evalcore.engine.kernels.CodeGroups`); False ranks the pairs
+    every time (the same values, for benchmarks that time the plain path).
     """
 
     def __init__(self, queries: ConceptSets, candidates: ConceptSets | None = None,
                  kg: KnowledgeGraph | None = None, mode: str = "undirected", block_size: int | None = None,
                  cache_bytes: int = DEFAULT_CACHE_BYTES, lookup_table_limit: int = LOOKUP_TABLE_LIMIT,
                  executor: BlockExecutor | None = None, memory_per_worker: int = DEFAULT_MEMORY_PER_WORKER,
-                 backend: str = "numpy", device: str | None = None, device_memory: int | None = None):
+                 backend: str = "numpy", device: str | None = None, device_memory: int | None = None, *,
+                 group_codes: bool = True, threads: int = DEFAULT_THREADS):
+        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+            raise ParameterError(f"threads must be a whole number >= 1, got {threads!r}")
         # Any positive budget: the engine's own users (tests, benchmarks) force small blocks with small ones. The
         # public entry points (Evaluator, the command line) also refuse one below MIN_MEMORY_PER_WORKER.
         self.memory_per_worker = check_memory_per_worker(memory_per_worker, minimum=1)
@@ -93,6 +99,8 @@ class PairwiseEngine:
         self.block_size = block_size or int(np.clip(16_000_000 // max(1, 4 * len(self.candidates)), 16, 2048))
         self.cache_bytes = cache_bytes
         self.executor = executor
+        self.group_codes = bool(group_codes)
+        self.threads = threads
         self.lookup_table_limit = lookup_table_limit
         self._plans: dict[CountPlan, _PlanState] = {}
         self._code_cache: OrderedDict[CountPlan, dict[int, np.ndarray]] = OrderedDict()
@@ -178,7 +186,7 @@ class PairwiseEngine:
             cacheable = full_bytes <= self.cache_bytes
             self._plans[plan] = _PlanState(plan, layout, code_dtype, np.float32 if exact_in_float32 else np.float64,
                                            size <= self.lookup_table_limit, cacheable,
-                                           GROUP_CODES and cacheable and len(self.candidates) > 0)
+                                           self.group_codes and cacheable and len(self.candidates) > 0)
         return self._plans[plan]
 
     def _operands(self, state: _PlanState) -> tuple[sp.csr_matrix, SplitOperand]:
@@ -388,7 +396,7 @@ class PairwiseEngine:
         # only contend (on 2 cores, 2 BLAS threads made the product 5x slower). With every block's codes
         # cached there is no product, and setting the limit (some ms) is left out.
         limit = contextlib.nullcontext() if self._coded(state) else blas_single_thread()
-        with limit, ThreadPoolExecutor(WORKERS) as pool:
+        with limit, ThreadPoolExecutor(self.threads) as pool:
             for done, (position, result) in enumerate(pool.map(work, range(len(blocks))), start=1):
                 results[position] = result
                 if progress is not None:
