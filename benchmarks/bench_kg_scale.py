@@ -45,9 +45,10 @@ def concept_files() -> list[Path]:
 
 def child(kind: str, path: str) -> None:
     """One measured step in this (fresh) process; prints one JSON line."""
+    from evalcore.data import KGEdges
     from evalcore.kg import KnowledgeGraph
     from evalcore.loading import combine_concepts
-    from evalcore.readers import KGEdges, read_concepts, read_input_bytes, read_kg
+    from evalcore.readers import read_concepts, read_input_bytes, read_kg
 
     vocabulary = combine_concepts([read_concepts(p) for p in concept_files()], "pool").vocabulary
     start = time.perf_counter()

@@ -22,7 +22,7 @@ from typing import NoReturn
 
 from .array_backend import BACKENDS, DEVICES, open_backend
 from .data import ConceptSets, Run
-from .detection import detection_f1, read_predictions
+from .detection import detection_f1
 from .engine import DEFAULT_MEMORY_PER_WORKER, PairwiseEngine
 from .errors import CBIRLensError, InputError
 from .evaluation import EMPTY_QUERY_POLICIES, Evaluator
@@ -42,6 +42,7 @@ from .readers import (
     read_concepts,
     read_embeddings,
     read_pairs,
+    read_predictions,
     read_qrels,
     read_runs,
     read_text,

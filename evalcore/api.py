@@ -37,14 +37,14 @@ from typing import Any, Union
 import numpy as np
 import pandas as pd
 
-from .data import LABEL_KINDS, ConceptClassMap, ConceptSets, ImageLabels, Run
+from .data import LABEL_KINDS, ConceptClassMap, ConceptSets, ImageLabels, KGEdges, Run
 from .engine import DEFAULT_MEMORY_PER_WORKER
 from .errors import ParameterError
 from .evaluation import Evaluator
 from .kg import KnowledgeGraph
 from .loading import load_kg, resolve_labels
 from .measures import MeasureSpec
-from .readers import KGEdges, read_concepts, read_kg, read_labels, read_run, read_runs
+from .readers import read_concepts, read_kg, read_labels, read_run, read_runs
 from .results import Results, Statistics, evaluate_runs
 
 PathLike = Union[str, Path, bytes]

@@ -5,10 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .errors import CBIRLensError
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 LABEL_KINDS = ("modality", "organ")
 
@@ -173,3 +177,73 @@ class Embeddings:
             raise CBIRLensError(
                 f"{self.source}: expected one vector per ID ({len(self.ids)}), got array of shape {self.vectors.shape}"
             )
+
+
+@dataclass(frozen=True)
+class KGEdges:
+    """is_a edges ``child -> parent`` with their source tag, plus node names where known."""
+
+    edges: tuple[tuple[str, str, str], ...]
+    names: dict[str, str]
+    source: str = "kg"
+
+    def __len__(self) -> int:
+        return len(self.edges)
+
+
+@dataclass(frozen=True, eq=False)
+class KGEdgeTable:
+    """Distinct is_a edges as columns: ``nodes[child[e]]`` is_a ``nodes[parent[e]]``, tagged ``tags[tag[e]]``.
+
+    What the MRREL.RRF reader returns, so that a UMLS-sized graph (millions of edges) stays a few
+    arrays. ``nodes`` and ``tags`` are sorted and the edges are ordered by (child, parent, tag),
+    so :attr:`edges` gives exactly the triples a :class:`KGEdges` of the same file would hold.
+
+    >>> import pyarrow as pa
+    >>> table = KGEdgeTable(pa.array(["C0000001", "C0000002"]), np.array([0]), np.array([1]), ("MSH",),
+    ...                     np.array([0]), {}, "MRREL.RRF")
+    >>> table.edges, len(table)
+    ((('C0000001', 'C0000002', 'MSH'),), 1)
+    """
+
+    nodes: pa.Array
+    child: np.ndarray
+    parent: np.ndarray
+    tags: tuple[str, ...]
+    tag: np.ndarray
+    names: dict[str, str]
+    source: str = "kg"
+
+    def __len__(self) -> int:
+        return len(self.child)
+
+    @property
+    def edges(self) -> tuple[tuple[str, str, str], ...]:
+        """The edges as ``(child, parent, tag)`` triples (built on first use: slow for millions of edges)."""
+        cached = self.__dict__.get("_edges")
+        if cached is None:
+            nodes = self.nodes.to_pylist()
+            cached = tuple(zip(map(nodes.__getitem__, self.child.tolist()), map(nodes.__getitem__, self.parent.tolist()),
+                               map(self.tags.__getitem__, self.tag.tolist())))
+            object.__setattr__(self, "_edges", cached)
+        return cached
+
+
+@dataclass(frozen=True)
+class Qrels:
+    """Graded TREC judgments ``qid -> {docid: grade}``, in file order."""
+
+    judgments: dict[str, dict[str, int]]
+    source: str = "qrels"
+
+    def __len__(self) -> int:
+        return len(self.judgments)
+
+
+@dataclass
+class Predictions:
+    """Predicted concepts per image plus the validator's problems (line, message)."""
+
+    sets: dict[str, frozenset[str]]
+    problems: list[tuple[int, str]] = field(default_factory=list)
+    source: str = "predictions"

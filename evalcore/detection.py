@@ -14,23 +14,11 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from itertools import chain
-from operator import itemgetter
+from dataclasses import dataclass
 
-import numpy as np
-import pandas as pd
-import pyarrow.compute as pc
-
-from .columnar import first_repeated, frozensets, line_column, present, repeated_in_lists, take
 from .data import ConceptSets
-from .errors import InputError
-from .readers import CUI_PATTERN, Source, read_checked_bytes
 from .relevance import Neighbours, check_alpha
-
-MAX_CONCEPTS_PER_PREDICTION = 100
 
 
 def f1_per_image(predicted: frozenset[str], truth: frozenset[str]) -> float:
@@ -61,135 +49,6 @@ def soft_f1_per_image(predicted: frozenset[str], truth: frozenset[str], neighbou
     precision = (exact + alpha * near_predicted) / len(predicted)
     recall = (exact + alpha * near_truth) / len(truth)
     return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-
-
-@dataclass
-class Predictions:
-    """Predicted concepts per image plus the validator's problems (line, message)."""
-
-    sets: dict[str, frozenset[str]]
-    problems: list[tuple[int, str]] = field(default_factory=list)
-    source: str = "predictions"
-
-
-def read_predictions(source: Source, name: str | None = None, known_ids: Mapping[str, int] | None = None) -> Predictions:
-    """Parse predictions, naming every problem with its line as the official validator does.
-
-    As in the ImageCLEFmedical validator, a repeated image ID and an empty file are refused
-    (:class:`InputError`); unknown IDs, duplicate concepts, empty or malformed CUI tokens
-    and over-long lists are reported in ``problems`` and the rest is scored. Lines of the
-    usual form (``ID,C...;C...``) are split and checked as arrays; any other line goes
-    through :func:`_prediction_fields` and :func:`_prediction_concepts`, the definition.
-
-    >>> read_predictions(b"a,C0000001\\na,C0000002\\n", "run.csv")
-    Traceback (most recent call last):
-    ...
-    evalcore.errors.InputError: run.csv, line 2: expected each image ID once ('a' already on line 1), found a repeated ID
-    """
-    data, display = read_checked_bytes(source, name)
-    rows = _prediction_rows(data)
-    ids, scored, lines = rows if rows is not None else _prediction_rows_by_lines(data.decode("utf-8"))
-    recorded = present(ids)
-    unknown = np.zeros(len(ids), dtype=bool)
-    if known_ids is not None and len(ids):
-        named = pd.Index(ids, dtype=object)
-        unknown = recorded & ~named.isin(pd.Index(list(known_ids), dtype=object))
-        recorded &= ~unknown
-    kept = np.flatnonzero(recorded)
-    kept_ids = take(ids, kept)
-    repeat = first_repeated(kept_ids)
-    if repeat is not None:
-        later, earlier = (kept[position] for position in repeat)
-        raise InputError(display, int(lines[later]), f"each image ID once ({ids[later]!r} already on line "
-                         f"{int(lines[earlier])})", "a repeated ID")
-    problems = [(int(lines[row]), f"unknown image ID {ids[row]!r}") for row in np.flatnonzero(unknown)]
-    scored_kept = take(scored, kept)
-    problems += chain.from_iterable(map(itemgetter(1), scored_kept))
-    problems.sort(key=lambda problem: problem[0])  # stable: a line's problems keep their order
-    sets = dict(zip(kept_ids, map(itemgetter(0), scored_kept)))
-    if not sets and not problems:
-        raise InputError(display, None, "at least one prediction line 'ID,CUI;CUI'", "an empty file")
-    return Predictions(sets, problems, display)
-
-
-Scored = tuple[frozenset[str], list[tuple[int, str]]]
-
-
-def _prediction_fields(number: int, raw: str) -> tuple[str, list[str]] | None:
-    """The image ID and CUI tokens of one line, split as the official validator splits them (None: blank or header)."""
-    line = raw.strip()
-    if not line:
-        return None
-    parts = re.split(r"[,\t|]", line, maxsplit=1)
-    image_id = parts[0].strip()
-    if number == 1 and image_id.lower() in {"id", "image_id", "imageid"}:
-        return None
-    tokens = [t.strip() for t in re.split(r"[;,]", parts[1])] if len(parts) > 1 and parts[1].strip() else []
-    return image_id, tokens
-
-
-def _prediction_concepts(number: int, tokens: list[str]) -> Scored:
-    """The predicted set of one line and its problems, in token order."""
-    problems: list[tuple[int, str]] = []
-    if len(tokens) > MAX_CONCEPTS_PER_PREDICTION:
-        problems.append((number, f"{len(tokens)} concepts (at most {MAX_CONCEPTS_PER_PREDICTION} allowed)"))
-        tokens = tokens[:MAX_CONCEPTS_PER_PREDICTION]
-    concepts: set[str] = set()
-    for token in tokens:
-        cui = token.upper()
-        if not cui:
-            problems.append((number, "empty CUI token"))
-        elif not CUI_PATTERN.match(cui):
-            problems.append((number, f"malformed CUI {token[:40]!r}"))
-        elif cui in concepts:
-            problems.append((number, f"duplicate concept {cui}"))
-        else:
-            concepts.add(cui)
-    return frozenset(concepts), problems
-
-
-def _scored_line(number: int, raw: str) -> tuple[str | None, Scored]:
-    fields = _prediction_fields(number, raw)
-    return (None, (frozenset(), [])) if fields is None else (fields[0], _prediction_concepts(number, fields[1]))
-
-
-def _prediction_rows_by_lines(text: str) -> tuple[list[str | None], list[Scored], np.ndarray]:
-    """Every non-blank line read by the definition (files with lone carriage returns)."""
-    numbered = [(number, raw) for number, raw in enumerate(text.split("\n"), start=1) if raw.strip()]
-    ids, scored = zip(*(_scored_line(number, raw) for number, raw in numbered)) if numbered else ((), ())
-    return list(ids), list(scored), np.array([number for number, _ in numbered], dtype=np.int64)
-
-
-# An ID (no whitespace, ',' or '|'), then CUIs joined by ';' or ',', all ASCII.
-_USUAL_LINE = r"^[!-+\--{}~]{1,300}(?:,(?:[Cc][0-9]{7}(?:[;,][Cc][0-9]{7})*)?)?$"
-
-
-def _prediction_rows(data: bytes) -> tuple[list[str | None], list[Scored], np.ndarray] | None:
-    """Per non-blank line: its image ID (None: blank or header), its set with its problems, and its number.
-
-    Usual lines are split and checked as arrays (their only possible problem is a repeated
-    concept); the others are read by the definition. None for files read line by line.
-    """
-    if b"\r" in data and data.count(b"\r") != data.count(b"\r\n"):
-        return None  # a lone carriage return is whitespace within a line here, not a line break
-    lines = line_column(data)
-    if lines is None:
-        return None
-    column, index = lines
-    numbers = index.line_of_rows(np.arange(len(column)))
-    usual = pc.match_substring_regex(column, _USUAL_LINE).to_numpy(zero_copy_only=False) & (numbers != 1)
-    usual &= pc.count_substring_regex(column, "[;,]").to_numpy() <= MAX_CONCEPTS_PER_PREDICTION
-    ids: list[str | None] = pc.replace_substring_regex(column, ",.*", "", max_replacements=1).to_pylist()
-    cui_lists = pc.split_pattern_regex(
-        pc.utf8_upper(pc.replace_substring_regex(column, "^[^,]*,?", "", max_replacements=1)), "[;,]")
-    scored: list[Scored] = [(concepts, []) for concepts in frozensets(cui_lists)]
-    for row, cui in repeated_in_lists(cui_lists):
-        if usual[row]:
-            scored[row][1].append((int(numbers[row]), f"duplicate concept {cui}"))
-    for row in np.flatnonzero(~usual):
-        number = int(numbers[row])
-        ids[row], scored[row] = _scored_line(number, index.text(number))
-    return ids, scored, numbers
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from .array_backend import check_backend
-from .data import ConceptSets, ImageLabels, RankedLists, Run
+from .data import ConceptSets, ImageLabels, Qrels, RankedLists, Run
 from .engine import DEFAULT_MEMORY_PER_WORKER, PairwiseEngine, PoolSummary, codes_give
 from .errors import CBIRLensError, InputError, ParameterError
 from .executors import check_memory_per_worker, executor_for
@@ -34,7 +34,6 @@ from .kept import KeptArrays
 from .kg import KnowledgeGraph, check_hops_and_mode
 from .measures import MEASURES, CountPlan, MeasureSpec, measure_spec, parse_measure
 from .metrics import GAINS, MetricInputs, MetricSpec, parse_metric
-from .readers import Qrels
 from .relevance import check_alpha
 
 MAX_DEPTH = 1000

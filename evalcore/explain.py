@@ -174,7 +174,7 @@ def explain_pair(query: Iterable[str], result: Iterable[str], kg: KnowledgeGraph
 
     Worked example of DESIGN §2 (n = 1, alpha = 0.5, KG: vein -> blood vessel):
 
-    >>> from evalcore.readers import KGEdges
+    >>> from evalcore.data import KGEdges
     >>> kg = KnowledgeGraph.from_edges([KGEdges((("vein", "vessel", "t"),), {"vessel": "blood vessel"})])
     >>> e = explain_pair({"CT", "vein"}, {"CT", "vessel"}, kg, n=1, alpha=0.5)
     >>> e.exact, [(m.concept, m.side, m.partner, m.hops) for m in e.near]
@@ -308,7 +308,7 @@ def reason_sentences(explanation: Explanation, audience: str = "clinician",
 
     Clinicians get names only; researchers also get the hop counts.
 
-    >>> from evalcore.readers import KGEdges
+    >>> from evalcore.data import KGEdges
     >>> kg = KnowledgeGraph.from_edges([KGEdges((("hv", "v", "t"),), {"hv": "hepatic vein", "v": "vein"})])
     >>> e = explain_pair({"liver", "v"}, {"liver", "hv"}, kg, 1, names={"liver": "liver"})
     >>> reason_sentences(e)
@@ -444,7 +444,7 @@ def example_path_pair(kg: KnowledgeGraph, frequency: Mapping[str, int], mode: st
     """Two dataset concepts joined by the shortest KG path there is (1 hop if any pair is),
     the pair whose rarer concept is the most frequent; ``None`` if no two are within ``max_hops``.
 
-    >>> from evalcore.readers import KGEdges
+    >>> from evalcore.data import KGEdges
     >>> kg = KnowledgeGraph.from_edges([KGEdges((("vein", "vessel", "t"), ("artery", "vessel", "t")), {})])
     >>> example_path_pair(kg, {"vein": 5, "artery": 9, "CT": 50})
     ('artery', 'vein')

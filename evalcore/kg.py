@@ -18,8 +18,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import scipy.sparse as sp
 
+from .data import KGEdges, KGEdgeTable
 from .errors import ParameterError
-from .readers import KGEdges, KGEdgeTable
 
 KG_MODES = ("undirected", "directed")
 MAX_HOPS = 6
@@ -56,10 +56,10 @@ class KnowledgeGraph:
 
         Nodes are the endpoints of the kept edges, sorted by code point (as ``sorted()`` orders
         strings); repeated (child, parent) pairs become one edge. Works on integer codes, so a
-        UMLS-sized :class:`~evalcore.readers.KGEdgeTable` (millions of edges) is never turned
+        UMLS-sized :class:`~evalcore.data.KGEdgeTable` (millions of edges) is never turned
         into Python tuples.
 
-        >>> from evalcore.readers import KGEdges
+        >>> from evalcore.data import KGEdges
         >>> kg = KnowledgeGraph.from_edges([KGEdges((("vein", "vessel", "t"),), {})])
         >>> kg.number_of_nodes(), kg.number_of_edges()
         (2, 1)
@@ -220,7 +220,7 @@ class KnowledgeGraph:
         this one (moving up), ``"has_child"`` when moving down. ``None`` if no path exists
         within ``max_hops``.
 
-        >>> from evalcore.readers import KGEdges
+        >>> from evalcore.data import KGEdges
         >>> kg = KnowledgeGraph.from_edges([KGEdges((("vein", "vessel", "t"), ("artery", "vessel", "t")), {})])
         >>> kg.shortest_path("vein", "artery")
         [('vein', ''), ('vessel', 'is_a'), ('artery', 'has_child')]
@@ -286,7 +286,7 @@ def neighbour_distances(kg: KnowledgeGraph | None, vocabulary: tuple[str, ...], 
                         mode: str = "undirected") -> dict[str, dict[str, int]]:
     """For each concept of ``vocabulary``, its neighbours within n hops and their KG distance (1..n).
 
-    >>> from evalcore.readers import KGEdges
+    >>> from evalcore.data import KGEdges
     >>> kg = KnowledgeGraph.from_edges([KGEdges((("vein", "vessel", "t"), ("vessel", "organ", "t")), {})])
     >>> neighbour_distances(kg, ("organ", "vein", "vessel"), 2)["vein"]
     {'vessel': 1, 'organ': 2}

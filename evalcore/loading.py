@@ -9,10 +9,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .data import ConceptClassMap, ConceptSets, ImageLabels
+from .data import ConceptClassMap, ConceptSets, ImageLabels, KGEdges, KGEdgeTable
 from .errors import CBIRLensError
 from .kg import KnowledgeGraph
-from .readers import KGEdges, KGEdgeTable, Source, read_captions, read_concept_names, read_concepts, read_kg, read_labels
+from .readers import Source, read_captions, read_concept_names, read_concepts, read_kg, read_labels
 from .resources import project_root
 
 ROCOV2_SPLITS = ("train", "valid", "test")

@@ -32,7 +32,7 @@ def concept_depths(kg: KnowledgeGraph) -> np.ndarray:
     are linear in nodes + edges however deep the chain. Wide levels are walked a level at a time in NumPy, the
     rest node by node; both keep, for every component, 1 + the largest depth of its parents seen so far.
 
-    >>> from evalcore.readers import KGEdges
+    >>> from evalcore.data import KGEdges
     >>> kg = KnowledgeGraph.from_edges([KGEdges((("lobe", "cortex", "t"), ("cortex", "brain", "t")), {})])
     >>> dict(zip(kg.nodes, concept_depths(kg).tolist()))
     {'brain': 1, 'cortex': 2, 'lobe': 3}
@@ -85,7 +85,7 @@ def ancestors_with_distance(kg: KnowledgeGraph, node: str) -> dict[int, int]:
 class WuPalmer:
     """Wu-Palmer similarity on one KG, with depths and ancestor sets computed once.
 
-    >>> from evalcore.readers import KGEdges
+    >>> from evalcore.data import KGEdges
     >>> kg = KnowledgeGraph.from_edges([KGEdges((("lobe", "cortex", "t"), ("cortex", "brain", "t"),
     ...                                          ("vein", "vessel", "t")), {})])
     >>> similarity = WuPalmer(kg)

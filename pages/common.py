@@ -24,7 +24,7 @@ from PIL import Image
 from evalcore.array_backend import gpu_available
 from evalcore.cache_keys import cache_key, content_digest
 from evalcore.compare import PairComparison, compare_systems
-from evalcore.data import ConceptClassMap, ConceptSets, Embeddings, ImageLabels, Run
+from evalcore.data import ConceptClassMap, ConceptSets, Embeddings, ImageLabels, KGEdges, Run
 from evalcore.errors import CBIRLensError, InputError
 from evalcore.evaluation import AlignedRun, Evaluator, effective_setting, unknown_ids
 from evalcore.explain import Explanation, explain_pair
@@ -41,7 +41,6 @@ from evalcore.measures import (
 )
 from evalcore.metrics import default_metric_names, metric_names_for_measure, parse_metric
 from evalcore.readers import (
-    KGEdges,
     read_concept_names,
     read_concepts,
     read_input_bytes,

@@ -7,9 +7,8 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from evalcore.data import ConceptSets
+from evalcore.data import ConceptSets, KGEdges
 from evalcore.kg import KnowledgeGraph
-from evalcore.readers import KGEdges
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "data"

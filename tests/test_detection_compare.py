@@ -8,8 +8,9 @@ from sklearn.metrics import f1_score
 
 from evalcore.compare import bootstrap_ci, bootstrap_cis, compare_systems, holm, paired_t_test, randomization_test
 from evalcore.data import ConceptSets
-from evalcore.detection import detection_f1, read_predictions, soft_f1_per_image
+from evalcore.detection import detection_f1, soft_f1_per_image
 from evalcore.errors import InputError
+from evalcore.readers import read_predictions
 
 
 def test_f1_edge_cases():

@@ -5,11 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from evalcore.data import ConceptSets
+from evalcore.data import ConceptSets, KGEdges
 from evalcore.engine import PairwiseEngine, top_indices
 from evalcore.kg import KnowledgeGraph, neighbour_sets
 from evalcore.measures import CountPlan, nn_iou_measure
-from evalcore.readers import KGEdges
 from evalcore.relevance import iou, nn_iou
 
 from .conftest import random_world

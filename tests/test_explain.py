@@ -8,6 +8,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
+from evalcore.data import KGEdges
 from evalcore.errors import ParameterError
 from evalcore.explain import (
     PathStep,
@@ -20,7 +21,6 @@ from evalcore.explain import (
     tie_counts,
 )
 from evalcore.kg import KnowledgeGraph, neighbour_sets
-from evalcore.readers import KGEdges
 from evalcore.relevance import approximate_matches, iou, nn_iou, nn_tversky
 
 from .conftest import OPEN_KG, ROCOV2, needs, random_world

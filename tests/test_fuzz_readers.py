@@ -6,7 +6,6 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from evalcore.detection import read_predictions
 from evalcore.errors import InputError
 from evalcore.readers import (
     read_captions,
@@ -15,6 +14,7 @@ from evalcore.readers import (
     read_embeddings,
     read_kg,
     read_labels,
+    read_predictions,
     read_run,
 )
 

@@ -12,11 +12,19 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from evalcore import readers
-from evalcore.detection import read_predictions
 from evalcore.errors import InputError, ParameterError
 from evalcore.metrics import parse_metric
-from evalcore.readers import read_concepts, read_embeddings, read_kg, read_labels, read_qrels, read_runs
+from evalcore.readers import (
+    files,
+    read_concepts,
+    read_embeddings,
+    read_kg,
+    read_labels,
+    read_predictions,
+    read_qrels,
+    read_runs,
+    runs,
+)
 
 SMALL_LINE_LIMIT = 1 << 16
 MRREL_ROW = b"C0000001|A1|S|PAR|C0000002|A2|S|isa|R1||MSH|MSH|||N||\n"
@@ -26,9 +34,9 @@ ARABIC_CUI = "C\u0660\u0660\u0664\u0660\u0664\u0660\u0665"  # C٠٠٤٠٤٠٥: A
 @pytest.fixture
 def small_pieces(monkeypatch):
     """A line limit of 64 KiB and pieces of 16 KiB, so that a refusal comes after reading little."""
-    monkeypatch.setattr(readers, "MAX_LINE_BYTES", SMALL_LINE_LIMIT)
-    monkeypatch.setattr(readers, "RUN_PIECE_BYTES", 1 << 14)
-    monkeypatch.setattr(readers, "READ_PIECE_BYTES", 1 << 14)
+    monkeypatch.setattr(files, "MAX_LINE_BYTES", SMALL_LINE_LIMIT)
+    monkeypatch.setattr(runs, "RUN_PIECE_BYTES", 1 << 14)
+    monkeypatch.setattr(files, "READ_PIECE_BYTES", 1 << 14)
 
 
 def sparse_file(path, head: bytes, size: int = 3 << 30):
@@ -107,9 +115,9 @@ def test_metric_k_of_5000_digits_is_a_parameter_error():
 
 
 def test_input_budget_of_5000_digits_is_a_parameter_error(monkeypatch):
-    monkeypatch.setenv(readers.INPUT_BUDGET_VARIABLE, "9" * 5000)
+    monkeypatch.setenv(files.INPUT_BUDGET_VARIABLE, "9" * 5000)
     with pytest.raises(ParameterError, match="whole number of bytes") as caught:
-        readers.max_input_bytes()
+        files.max_input_bytes()
     assert len(str(caught.value)) < 200
 
 

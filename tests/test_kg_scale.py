@@ -10,11 +10,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from evalcore import readers
+from evalcore.data import KGEdges, KGEdgeTable
 from evalcore.errors import InputError
 from evalcore.kg import KnowledgeGraph
 from evalcore.loading import load_kg
-from evalcore.readers import KGEdges, KGEdgeTable, read_kg
+from evalcore.readers import files, read_kg
 
 from . import line_by_line
 from .conftest import DEMO, ROOT
@@ -68,7 +68,7 @@ def test_mrrel_bytes_read_as_line_by_line(data):
 @given(data=mrrel_files())
 def test_mrrel_file_streamed_in_small_pieces_reads_as_line_by_line(data, tmp_path, monkeypatch):
     # Pieces of 40 bytes: every row boundary case, and errors found in different pieces, keep their precedence.
-    monkeypatch.setattr(readers, "READ_PIECE_BYTES", 40)
+    monkeypatch.setattr(files, "READ_PIECE_BYTES", 40)
     path = tmp_path / "MRREL.RRF"
     path.write_bytes(data)
     assert outcome(lambda: read_kg(path).edges) == outcome(line_by_line.read_mrrel_edges, data, str(path))
@@ -80,7 +80,7 @@ def test_mrrel_file_streamed_in_small_pieces_reads_as_line_by_line(data, tmp_pat
 def test_streamed_errors_keep_the_whole_file_precedence(tmp_path, monkeypatch, damage, expected):
     # A short row (line 3) before a NUL byte (line 7) before a byte that is not UTF-8 (line 9), in different pieces:
     # the whole-file definition reports the first non-UTF-8 byte, else the first NUL, else the first short row.
-    monkeypatch.setattr(readers, "READ_PIECE_BYTES", 64)
+    monkeypatch.setattr(files, "READ_PIECE_BYTES", 64)
     good = b"C0000002|A|AUI|PAR|C0000001|A|AUI|inverse_isa|R||MSH|MSH|||N||\n"
     lines = [good, good, b"C0000002|A|AUI|PAR\n", good, good, good, good, good, good, good]
     for line, byte in zip((6, 8), damage):

@@ -11,13 +11,12 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from evalcore.data import ConceptSets
+from evalcore.data import ConceptSets, KGEdges
 from evalcore.engine import PairwiseEngine
 from evalcore.engine.kernels import row_max_product
 from evalcore.errors import ParameterError
 from evalcore.kg import KnowledgeGraph, neighbour_distances, neighbour_sets
 from evalcore.measures import MEASURES, default_measures, measure_spec, metric_tag, parse_measure
-from evalcore.readers import KGEdges
 from evalcore.relevance import (
     CREDIT_SCALE,
     credit_units,

@@ -19,14 +19,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evalcore.__main__ import main
-from evalcore.data import Run
+from evalcore.data import KGEdges, Run
 from evalcore.engine import PairwiseEngine
 from evalcore.errors import CBIRLensError, ParameterError
 from evalcore.evaluation import Evaluator
 from evalcore.kg import KnowledgeGraph
 from evalcore.outputs import atomic_output, check_outputs
 from evalcore.qrels import graded_judgments
-from evalcore.readers import KGEdges, read_captions, read_concepts, read_runs
+from evalcore.readers import read_captions, read_concepts, read_runs
 from evalcore.retrieval import (
     float32_scores_in_order,
     pool_depth,

@@ -13,13 +13,13 @@ import pytrec_eval
 
 from evalcore import qrels as qrels_module
 from evalcore.__main__ import main
-from evalcore.data import ConceptSets, Run
+from evalcore.data import ConceptSets, KGEdges, Qrels, Run
 from evalcore.errors import InputError, ParameterError
 from evalcore.evaluation import Evaluator, empty_query_mask
 from evalcore.kg import KnowledgeGraph, neighbour_sets
 from evalcore.metrics import average_precision, parse_metric, trec_average_precision, trec_average_precision_batch
 from evalcore.qrels import graded_judgments, integer_grades
-from evalcore.readers import KGEdges, Qrels, read_concepts, read_qrels, read_run
+from evalcore.readers import read_concepts, read_qrels, read_run
 from evalcore.relevance import nn_iou
 
 from .conftest import DEMO, random_world

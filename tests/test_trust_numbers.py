@@ -15,12 +15,12 @@ from scipy import stats
 
 import evalcore
 from evalcore.compare import compare_systems, holm, paired_t_test, randomization_test
-from evalcore.data import ImageLabels, Run
+from evalcore.data import ImageLabels, Qrels, Run
 from evalcore.errors import InputError, ParameterError
 from evalcore.evaluation import Evaluator
 from evalcore.measures import parse_measure
 from evalcore.metrics import FAMILIES, context_aware_gain, context_aware_gain_rbp
-from evalcore.readers import Qrels, read_embeddings, read_runs
+from evalcore.readers import read_embeddings, read_runs
 
 from . import line_by_line
 from .conftest import random_world

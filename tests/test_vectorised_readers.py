@@ -9,9 +9,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from evalcore.detection import read_predictions
 from evalcore.errors import InputError
-from evalcore.readers import read_concept_names, read_concepts, read_kg, read_pairs, read_runs
+from evalcore.readers import read_concept_names, read_concepts, read_kg, read_pairs, read_predictions, read_runs
 
 from . import line_by_line
 from .conftest import OPEN_KG, ROCOV2, needs

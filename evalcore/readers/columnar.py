@@ -1,7 +1,10 @@
 """Delimited text as columns: pyarrow parses, NumPy checks, and rows map back to line numbers.
 
-The readers of :mod:`evalcore.readers` define each format line by line (split, strip, check).
-This module gives them the same reading without a Python step per line:
+Each format of :mod:`evalcore.readers` is defined line by line (split, strip, check: its
+``*_by_lines`` function, written with :mod:`evalcore.readers.lines`). This module gives the
+readers the same reading without a Python step per line, and the one rule that joins the two
+paths, :func:`fast_or_by_lines`: a format's fast path answers where it applies and says
+None where it does not, and the line-by-line definition reads the rest.
 
 - :func:`parse_pieces` hands the bytes to pyarrow's multithreaded CSV parser, a piece at a
   time so that a caller can show progress, with quoting off and every line break kept;
@@ -11,6 +14,8 @@ This module gives them the same reading without a Python step per line:
   numbers (blank lines are skipped by the parser) and returns the text of one line, so that
   the first offending row found by a vectorised mask is named exactly as the line-by-line
   definition names it;
+- :func:`usual_and_scanned` splits a column of lines into the usual ones (one regular
+  expression, checked as an array) and the others, which the definition reads in line order;
 - :func:`collapse_whitespace` rewrites whitespace-separated text (TREC runs) so that fields
   are separated by exactly one space, as ``str.split()`` sees them.
 """
@@ -23,12 +28,17 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from itertools import repeat
+from typing import TypeVar
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
+
+from .lines import csv_line
+
+T = TypeVar("T")
 
 PIECE_BYTES = 64 << 20
 BLOCK_BYTES = 4 << 20
@@ -40,6 +50,21 @@ _TO_SPACE = bytes.maketrans(ASCII_SPACES, b" " * len(ASCII_SPACES))
 _UNICODE_SPACE_RUN = re.compile(r"[^\S\n]+")  # re's \s is str.isspace(): the set str.split() splits on
 # The ASCII whitespace of str.isspace() in RE2 syntax (RE2's own \s omits VT, FS..US).
 ASCII_WHITESPACE_CLASS = r"[\t-\r\x1c-\x20]"
+
+
+def fast_or_by_lines(fast: Callable[..., T | None], by_lines: Callable[..., T], data: bytes, *args) -> T:
+    """``fast(data, *args)`` where the fast path applies, else ``by_lines(text, *args)``: the definition, on the text.
+
+    Every reader with two paths goes through here, so the rule is written once: the fast path
+    returns None for the inputs it does not read (quoted fields, lone carriage returns, ...),
+    and must give what the definition gives on every input it does read, the same first
+    error included (tests/test_vectorised_readers.py checks this against tests/line_by_line.py).
+
+    >>> fast_or_by_lines(lambda data: None, lambda text: text.split(), b"a b")
+    ['a', 'b']
+    """
+    answer = fast(data, *args)
+    return answer if answer is not None else by_lines(data.decode("utf-8"), *args)
 
 
 def line_aligned_pieces(data: bytes, size: int = PIECE_BYTES, start: int = 0) -> Iterator[tuple[int, int]]:
@@ -342,3 +367,29 @@ def present(values: Sequence) -> np.ndarray:
     [True, False, True]
     """
     return np.fromiter(map(operator.is_not, values, repeat(None)), dtype=bool, count=len(values))
+
+
+def universal_newlines(data: bytes) -> bytes:
+    """``data`` with CR LF and lone CR line breaks written as LF, as Python's universal newlines read them.
+
+    >>> universal_newlines(b"a\\r\\nb\\rc\\n")
+    b'a\\nb\\nc\\n'
+    """
+    return data.replace(b"\r\n", b"\n").replace(b"\r", b"\n") if b"\r" in data else data
+
+
+def upper_cuis(nodes: pa.ChunkedArray) -> pa.ChunkedArray:
+    return pc.if_else(pc.match_substring_regex(nodes, r"^[Cc][0-9]{7}$"), pc.utf8_upper(nodes), nodes)
+
+
+def usual_and_scanned(column: pa.ChunkedArray, index: LineIndex, pattern: str, display: str, delimiter: str = ","
+                      ) -> tuple[np.ndarray, np.ndarray, Iterator[tuple[int, list[str] | None]]]:
+    """Line numbers, the usual-line mask, and, lazily and in line order, the fields of the other lines plus the
+    first usual one (it may be a header) as the line-by-line definition splits them (None: a blank row)."""
+    numbers = index.line_of_rows(np.arange(len(column)))
+    usual = pc.match_substring_regex(column, "^" + pattern).to_numpy(zero_copy_only=False)
+    scanned = np.flatnonzero(~usual).tolist()
+    if usual.any():
+        scanned = sorted(scanned + [int(np.argmax(usual))])
+    fields = ((row, csv_line(index.text(int(numbers[row])), int(numbers[row]), display, delimiter)) for row in scanned)
+    return numbers, usual, fields

@@ -1,0 +1,124 @@
+"""Knowledge-graph files: edge lists ``child,parent[,...]`` (CSV or TSV) here; UMLS ``MRREL.RRF``
+(:mod:`evalcore.readers.mrrel`) and OBO ontologies (:mod:`evalcore.readers.obo`) are told apart by
+their first line and read by their own modules.
+"""
+
+from __future__ import annotations
+
+from itertools import compress
+from pathlib import Path
+
+import pyarrow.compute as pc
+
+from ..data import KGEdges, KGEdgeTable
+from ..errors import InputError
+from .columnar import fast_or_by_lines, line_column, universal_newlines, upper_cuis, usual_and_scanned
+from .files import Source, read_checked_bytes
+from .lines import NODE_FIELD, check_delimiter, csv_rows, first_line_of, kg_node
+from .mrrel import is_mrrel, numbered_pieces, read_mrrel, stream_mrrel
+from .obo import is_obo, read_obo
+
+_EDGE_LINE = {",": NODE_FIELD + "," + NODE_FIELD + r"(?:,(?:[!-+\--~](?:[^,]*[!-+\--~])?)?)*$",
+              "\t": NODE_FIELD + "\t" + NODE_FIELD + r"(?:\t(?:[!-~](?:[^\t]*[!-~])?)?)*$"}
+
+
+def read_kg(source: Source, name: str | None = None) -> KGEdges | KGEdgeTable:
+    """Read a KG file: edge list CSV/TSV ``child,parent[,...]``, UMLS ``MRREL.RRF`` or OBO.
+
+    A MRREL.RRF file is read in one streaming pass (its byte budget is
+    :data:`DEFAULT_MAX_MRREL_BYTES`: memory follows the is_a edges kept, not the file) and
+    comes back as a :class:`KGEdgeTable`.
+
+    >>> kg = read_kg(b"child,parent,source\\nC0042449,C0005847,mesh\\n", "kg.csv")
+    >>> kg.edges
+    (('C0042449', 'C0005847', 'mesh'),)
+    """
+    if not isinstance(source, bytes):
+        streamed = stream_mrrel(Path(source), name or str(source))
+        if streamed is not None:
+            return streamed
+    data, display = read_checked_bytes(source, name)
+    first_line, first = first_line_of(data)
+    if is_obo(first):
+        return read_obo(data.decode("utf-8"), display)
+    if is_mrrel(first, display):
+        return read_mrrel(numbered_pieces(data), display, checked=True)
+    check_delimiter(first, first_line, display, (",", "\t"), "an edge list 'child,parent' (or MRREL.RRF or OBO)")
+    delimiter = "\t" if "\t" in first else ","
+    edges = fast_or_by_lines(_edges_by_columns, _edges_by_lines, data, display, delimiter)
+    if not edges:
+        raise InputError(display, None, "at least one edge 'child,parent'", "none")
+    return KGEdges(tuple(edges), {}, display)
+
+
+def _edge_header(fields: list[str]) -> int | None | bool:
+    """For the first row: False if it is data, else the position of its ``source`` column (None if none)."""
+    if [f.lower() for f in fields[:2]] != ["child", "parent"]:
+        return False
+    lowered = [f.lower() for f in fields]
+    return lowered.index("source") if "source" in lowered else None
+
+
+def _edge_row(fields: list[str], source_column: int | None, default_source: str, display: str, line: int
+              ) -> tuple[str, str, str]:
+    if len(fields) < 2:
+        raise InputError(display, line, "2 fields 'child,parent' (is_a, child -> parent)", f"{len(fields)} field")
+    child, parent = (kg_node(f, display, line) for f in fields[:2])
+    tag = fields[source_column] if source_column is not None and source_column < len(fields) else default_source
+    return child, parent, tag or default_source
+
+
+def _edges_by_lines(text: str, display: str, delimiter: str) -> list[tuple[str, str, str]]:
+    edges: list[tuple[str, str, str]] = []
+    default_source = Path(display).stem
+    source_column: int | None = None
+    for position, (line, fields) in enumerate(csv_rows(text, display, delimiter)):
+        header = _edge_header(fields) if position == 0 else False
+        if header is not False:
+            source_column = header
+            continue
+        child, parent, tag = _edge_row(fields, source_column, default_source, display, line)
+        if child != parent:
+            edges.append((child, parent, tag))
+    return edges
+
+
+def _edges_by_columns(data: bytes, display: str, delimiter: str) -> list[tuple[str, str, str]] | None:
+    if b'"' in data:
+        return None
+    lines = line_column(universal_newlines(data))
+    if lines is None:
+        return None
+    column, index = lines
+    numbers, usual, scanned = usual_and_scanned(column, index, _EDGE_LINE[delimiter], display, delimiter)
+    default_source = Path(display).stem
+    keep = usual.copy()
+    source_column: int | None = None
+    header_done = False
+    found: dict[int, tuple[str, str, str]] = {}
+    for row, fields in scanned:
+        if fields is None:
+            continue
+        if not header_done:
+            header_done = True
+            header = _edge_header(fields)
+            if header is not False:
+                source_column, keep[row] = header, False
+                continue
+        if not usual[row]:
+            found[row] = _edge_row(fields, source_column, default_source, display, int(numbers[row]))
+            keep[row] = True
+    widest = 2 if source_column is None else max(2, source_column + 1)
+    parts = pc.split_pattern(pc.binary_join_element_wise(column, delimiter * widest, ""), delimiter, max_splits=widest)
+    children, parents = upper_cuis(pc.list_element(parts, 0)), upper_cuis(pc.list_element(parts, 1))
+    keep &= pc.not_equal(children, parents).to_numpy(zero_copy_only=False)
+    children, parents = children.to_pylist(), parents.to_pylist()
+    if source_column is None:
+        tags = [default_source] * len(children)
+    else:
+        tag_column = pc.list_element(parts, source_column)
+        tags = pc.if_else(pc.equal(tag_column, ""), default_source, tag_column).to_pylist()
+    for row, (child, parent, tag) in found.items():
+        children[row], parents[row], tags[row] = child, parent, tag
+        keep[row] = child != parent
+    return list(compress(zip(children, parents, tags), keep.tolist()))

@@ -1,0 +1,153 @@
+"""What every reader checks in a line: its fields, its IDs, its numbers.
+
+The line-by-line definitions of the formats are written with these: lines split at line
+feeds and stripped, CSV rows (a record named by the line it starts on), the delimiter of
+the first line, image and node IDs, CUIs, and numbers in ASCII decimal syntax as
+trec_eval's ``atol()``/``atof()`` read them. Each check raises an
+:class:`~evalcore.errors.InputError` naming the file and the line.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterator
+
+from ..errors import InputError
+
+# ASCII digits only: re's \d also matches other scripts' digits (C٠٠٤٠٤٠٥ is no CUI); \Z, not $, so that a
+# trailing line feed is not accepted either.
+CUI_PATTERN = re.compile(r"^C[0-9]{7}\Z")
+NODE_PATTERN = re.compile(r"^[^\s,;|]{1,200}$")
+MAX_ID_CHARS = 300
+WHITESPACE = re.compile(r"\s")  # str.isspace(), as str.split() and str.strip() use it
+MAX_FIELD_CHARS = 100_000
+# Numbers as trec_eval's atol()/atof() read them: ASCII digits only. Python's int() and float() also take
+# underscores ("1_000") and other scripts' digits ("٣"), which trec_eval would read as something else.
+DECIMAL_INTEGER = re.compile(r"[+-]?[0-9]+")
+NON_FINITE = re.compile(r"[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
+
+csv.field_size_limit(MAX_FIELD_CHARS)
+
+
+def bounded_integer(text: str, limit: int) -> int | None:
+    """The value of a decimal integer ``text`` (``DECIMAL_INTEGER``) if its magnitude is at most ``limit``, else None.
+
+    Its length is checked first: ``int()`` refuses texts of more than 4,300 digits (and is slow near them).
+
+    >>> bounded_integer("-0007", 10), bounded_integer("1" + "0" * 5000, 10)
+    (-7, None)
+    """
+    if len(text.lstrip("+-").lstrip("0")) > len(str(limit)):
+        return None
+    value = int(text)
+    return value if abs(value) <= limit else None
+
+
+def first_line_of(data: bytes) -> tuple[int, str]:
+    """:func:`first_line_of_text` of checked bytes, decoding only the lines it looks at."""
+    number, line, _ = first_line_span(data)
+    return number, line
+
+
+def first_line_span(data: bytes) -> tuple[int, str, int]:
+    """The first non-blank line, its number and the offset just past its line feed (0, "", 0 for a blank file)."""
+    number, start = 1, 0
+    while True:
+        end = data.find(b"\n", start)
+        line = data[start:len(data) if end < 0 else end].decode("utf-8").strip()
+        if line:
+            return number, line, len(data) if end < 0 else end + 1
+        if end < 0:
+            return 0, "", 0
+        number, start = number + 1, end + 1
+
+
+def csv_line(content: str, line: int, display: str, delimiter: str = ",") -> list[str] | None:
+    """The stripped fields of one line of a file without quotes, as :func:`csv_rows` reads it (None: blank row)."""
+    try:
+        row = next(csv.reader([content], delimiter=delimiter, strict=True), [])
+    except csv.Error as error:
+        raise InputError(display, line, "well-formed CSV", str(error)) from None
+    if not row or all(not field.strip() for field in row):
+        return None
+    return [field.strip() for field in row]
+
+
+def csv_rows(text: str, display: str, delimiter: str = ",") -> Iterator[tuple[int, list[str]]]:
+    """Yield ``(line number, fields)`` for non-blank rows; csv errors become InputError."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    while True:
+        # A quoted field may span lines: a record is named by the line it starts on.
+        start = reader.line_num + 1
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            raise InputError(display, start, "well-formed CSV", str(error)) from None
+        if not row or all(not field.strip() for field in row):
+            continue
+        yield start, [field.strip() for field in row]
+
+
+def split_lines(text: str, display: str) -> Iterator[tuple[int, str]]:
+    """Yield ``(line number, stripped line)`` for non-blank lines, counting only \\n breaks."""
+    for number, line in enumerate(text.split("\n"), start=1):
+        line = line.strip()
+        if line:
+            yield number, line
+
+
+def first_line_of_text(text: str) -> tuple[int, str]:
+    """The first non-blank line and its number (0 and "" for a blank text)."""
+    for number, line in enumerate(text.split("\n"), start=1):
+        if line.strip():
+            return number, line.strip()
+    return 0, ""
+
+
+DELIMITER_NAMES = {",": "','", "\t": "a tab", ";": "';'", "|": "'|'", " ": "whitespace"}
+
+
+def check_delimiter(first: str, line: int, display: str, accepted: tuple[str, ...], shape: str) -> None:
+    r"""Refuse a first line split by another delimiter than the accepted ones.
+
+    >>> check_delimiter("ID;CUIs", 1, "gt.csv", (",", "\t"), "'ID,CUIs'")
+    Traceback (most recent call last):
+    ...
+    evalcore.errors.InputError: gt.csv, line 1: expected 'ID,CUIs' with fields separated by ',' or a tab, found ';' as the delimiter
+    """
+    if not first or any(d in first for d in accepted):
+        return
+    found = next((d for d in DELIMITER_NAMES if d in first and d not in accepted), None)
+    if found is not None:
+        wanted = " or ".join(DELIMITER_NAMES[d] for d in accepted)
+        raise InputError(display, line, f"{shape} with fields separated by {wanted}", f"{DELIMITER_NAMES[found]} as the delimiter")
+
+
+def check_id(image_id: str, display: str, line: int) -> str:
+    if not image_id or len(image_id) > MAX_ID_CHARS or WHITESPACE.search(image_id):
+        raise InputError(display, line, "an image ID without spaces (1-300 characters)", repr(image_id)[:60])
+    return image_id
+
+
+# Usual CSV lines: a node ID of printable ASCII (no quote, space, ',', ';' or '|'), then fields that need no
+# stripping (quoted or not; a quoted name may hold commas and doubled quotes).
+NODE_FIELD = r"[!#-+\--:<-{}~]{1,200}"
+
+
+def pipe_separated(first: str) -> bool:
+    """A first line split by '|' only: a UMLS .RRF file, whatever its name."""
+    return "|" in first and "," not in first and "\t" not in first
+
+
+def kg_node(raw: str, display: str, line: int) -> str:
+    if not NODE_PATTERN.match(raw):
+        raise InputError(display, line, "a node ID (CUI or ontology ID) without spaces", repr(raw)[:60])
+    return raw.upper() if CUI_PATTERN.match(raw.upper()) else raw
+# Scores of this form convert in pyarrow exactly as float() converts them; others go through float().
+PLAIN_FLOAT = r"^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"
+# A number's syntax in input files (scores, vector values): trec_eval's atof() reads exactly these (and inf, nan).
+DECIMAL_NUMBER = re.compile(PLAIN_FLOAT)

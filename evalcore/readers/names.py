@@ -1,0 +1,100 @@
+"""Concept names: CSV ``CUI,Name`` (ROCOv2 ``cui_mapping.csv``) or UMLS ``MRCONSO.RRF``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow.compute as pc
+
+from ..errors import InputError
+from .columnar import fast_or_by_lines, line_column, take, universal_newlines, upper_cuis, usual_and_scanned
+from .files import Source, read_checked_bytes
+from .lines import CUI_PATTERN, NODE_FIELD, NODE_PATTERN, check_delimiter, csv_rows, first_line_of, pipe_separated, split_lines
+
+
+def read_concept_names(source: Source, name: str | None = None) -> dict[str, str]:
+    """Read ``CUI,Name`` CSV (ROCOv2 ``cui_mapping.csv``) or UMLS ``MRCONSO.RRF`` (English preferred names).
+
+    >>> read_concept_names(b"CUI,Canonical name\\nC0042449,Veins\\n", "names.csv")
+    {'C0042449': 'Veins'}
+    """
+    data, display = read_checked_bytes(source, name)
+    first_line, first = first_line_of(data)
+    if first.count("|") >= 14 or display.lower().endswith(".rrf") or pipe_separated(first):
+        return _read_mrconso(data.decode("utf-8"), display)
+    check_delimiter(first, first_line, display, (",",), "'CUI,Name' (or MRCONSO.RRF)")
+    return fast_or_by_lines(_names_by_columns, _names_by_lines, data, display)
+
+
+def _names_by_lines(text: str, display: str) -> dict[str, str]:
+    names: dict[str, str] = {}
+    for position, (line, fields) in enumerate(csv_rows(text, display)):
+        if position == 0 and not CUI_PATTERN.match(fields[0].upper()):
+            continue
+        node, label = _name_row(fields, display, line)
+        names[node] = label
+    return names
+
+
+def _name_row(fields: list[str], display: str, line: int) -> tuple[str, str]:
+    if len(fields) < 2:
+        raise InputError(display, line, "2 fields (CUI,Name)", f"{len(fields)} field")
+    node = fields[0]
+    if not NODE_PATTERN.match(node):
+        raise InputError(display, line, "a concept ID without spaces", repr(node)[:60])
+    return _cui_upper(node), fields[1]
+
+
+def _cui_upper(node: str) -> str:
+    return node.upper() if CUI_PATTERN.match(node.upper()) else node
+_NAME_LINE = NODE_FIELD + r',(?:[!#-+\--~](?:[^",]*[!#-+\--~])?|"(?:[!#-~]|"")(?:(?:[^"]|"")*(?:[!#-~]|""))?"|)$'
+
+
+def _names_by_columns(data: bytes, display: str) -> dict[str, str] | None:
+    lines = line_column(universal_newlines(data))
+    if lines is None:
+        return None
+    column, index = lines
+    numbers, usual, scanned = usual_and_scanned(column, index, _NAME_LINE, display)
+    keep = usual.copy()
+    nodes = upper_cuis(pc.replace_substring_regex(column, ",.*", "", max_replacements=1)).to_pylist()
+    raw = pc.replace_substring_regex(column, "^[^,]*,", "", max_replacements=1)
+    quoted = pc.starts_with(raw, '"')
+    labels = pc.if_else(quoted, pc.replace_substring(pc.utf8_slice_codeunits(raw, 1, -1), '""', '"'), raw).to_pylist()
+    header_done = False
+    try:
+        for row, fields in scanned:
+            if fields is None:
+                continue
+            if not header_done:
+                header_done = True
+                if not CUI_PATTERN.match(fields[0].upper()):
+                    keep[row] = False
+                    continue
+            if not usual[row]:
+                nodes[row], labels[row] = _name_row(fields, display, int(numbers[row]))
+                keep[row] = True
+    except InputError as error:
+        if error.expected == "well-formed CSV":
+            return None  # a quoted field may go on over the next line: read the file as a whole
+        raise
+    rows = np.flatnonzero(keep)
+    return dict(zip(take(nodes, rows), take(labels, rows)))
+
+
+def _read_mrconso(text: str, display: str) -> dict[str, str]:
+    """MRCONSO columns: CUI|LAT|TS|LUI|STT|SUI|ISPREF|AUI|SAUI|SCUI|SDUI|SAB|TTY|CODE|STR|..."""
+    preferred: dict[str, tuple[int, str]] = {}
+    for line, content in split_lines(text, display):
+        fields = content.split("|")
+        if len(fields) < 15:
+            raise InputError(display, line, "MRCONSO.RRF rows with at least 15 '|'-separated fields", f"{len(fields)}")
+        cui, language, term_status, string_type, is_preferred, label = (
+            fields[0], fields[1], fields[2], fields[4], fields[6], fields[14],
+        )
+        if language != "ENG" or not CUI_PATTERN.match(cui):
+            continue
+        # The concept's preferred name is TS=P, STT=PF, ISPREF=Y; fall back to any English string.
+        score = (term_status == "P") * 4 + (string_type == "PF") * 2 + (is_preferred == "Y")
+        if cui not in preferred or score > preferred[cui][0]:
+            preferred[cui] = (score, label)
+    return {cui: label for cui, (_, label) in preferred.items()}

@@ -1,0 +1,80 @@
+"""Image pairs: CSV with the header ``a,b``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow.compute as pc
+
+from ..errors import InputError
+from .columnar import fast_or_by_lines, line_column, take, universal_newlines, usual_and_scanned
+from .files import Source, read_checked_bytes
+from .lines import check_delimiter, check_id, csv_rows, first_line_of
+
+
+def read_pairs(source: Source, name: str | None = None) -> list[tuple[int, str, str]]:
+    """Read image pairs: CSV with the header ``a,b``; returns ``(line, a, b)`` per pair.
+
+    Lines of the usual form (two IDs) are split as arrays; any other line is read by the
+    line-by-line definition, in line order, so the first offending line is named.
+
+    >>> read_pairs(b"a,b\\nimg1,img2\\n", "pairs.csv")
+    [(2, 'img1', 'img2')]
+    """
+    data, display = read_checked_bytes(source, name)
+    first_line, first = first_line_of(data)
+    check_delimiter(first, first_line, display, (",",), "a header 'a,b'")
+    pairs = fast_or_by_lines(_pairs_by_columns, _pairs_by_lines, data, display)
+    if not pairs and first_line == 0:
+        raise InputError(display, None, "a header 'a,b'", "an empty file")
+    return pairs
+
+
+def _pairs_by_lines(text: str, display: str) -> list[tuple[int, str, str]]:
+    pairs: list[tuple[int, str, str]] = []
+    for position, (line, fields) in enumerate(csv_rows(text, display)):
+        if position == 0:
+            _check_pairs_header(fields, display, line)
+            continue
+        pairs.append(_pair_row(fields, display, line))
+    return pairs
+
+
+def _check_pairs_header(fields: list[str], display: str, line: int) -> None:
+    if [f.lower() for f in fields[:2]] != ["a", "b"]:
+        raise InputError(display, line, "a header 'a,b'", ",".join(fields)[:60])
+
+
+def _pair_row(fields: list[str], display: str, line: int) -> tuple[int, str, str]:
+    if len(fields) != 2:
+        raise InputError(display, line, "2 image IDs 'a,b'", f"{len(fields)} fields")
+    return line, check_id(fields[0], display, line), check_id(fields[1], display, line)
+
+
+_ID = r"[!#-+\--~]{1,300}"  # an image ID of printable ASCII without quote, space or comma
+
+
+def _pairs_by_columns(data: bytes, display: str) -> list[tuple[int, str, str]] | None:
+    if b'"' in data:
+        return None
+    lines = line_column(universal_newlines(data))
+    if lines is None:
+        return None
+    column, index = lines
+    numbers, usual, scanned = usual_and_scanned(column, index, _ID + "," + _ID + "$", display)
+    first = pc.replace_substring_regex(column, ",.*", "", max_replacements=1).to_pylist()
+    second = pc.replace_substring_regex(column, "^[^,]*,", "", max_replacements=1).to_pylist()
+    keep = usual.copy()
+    header_done = False
+    for row, fields in scanned:
+        if fields is None:
+            continue
+        line = int(numbers[row])
+        if not header_done:
+            header_done, keep[row] = True, False
+            _check_pairs_header(fields, display, line)
+            continue
+        if not usual[row]:
+            _, first[row], second[row] = _pair_row(fields, display, line)
+            keep[row] = True
+    rows = np.flatnonzero(keep)
+    return list(zip(numbers[rows].tolist(), take(first, rows), take(second, rows)))
