@@ -18,6 +18,7 @@ from .lines import NODE_FIELD, check_delimiter, csv_rows, first_line_of, kg_node
 from .mrrel import is_mrrel, numbered_pieces, read_mrrel, stream_mrrel
 from .obo import is_obo, read_obo
 
+# A usual line: two node IDs, then fields that need no stripping.
 _EDGE_LINE = {",": NODE_FIELD + "," + NODE_FIELD + r"(?:,(?:[!-+\--~](?:[^,]*[!-+\--~])?)?)*$",
               "\t": NODE_FIELD + "\t" + NODE_FIELD + r"(?:\t(?:[!-~](?:[^\t]*[!-~])?)?)*$"}
 

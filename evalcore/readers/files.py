@@ -25,7 +25,6 @@ DEFAULT_MAX_FILE_BYTES = 1 << 30
 DEFAULT_MAX_RUN_BYTES = 8 << 30
 # UMLS's MRREL.RRF is several GB; it is streamed, so memory follows the is_a rows kept, not the file size.
 DEFAULT_MAX_MRREL_BYTES = 64 << 30
-PEEK_BYTES = 1 << 20
 INPUT_BUDGET_VARIABLE = "CBIR_LENS_MAX_INPUT_BYTES"
 READ_PIECE_BYTES = 64 << 20
 # The longest line a streamed file (TREC run, MRREL.RRF) may hold: a run line is about 100 bytes and a MRREL line
@@ -259,7 +258,7 @@ Piece = tuple[Union[bytes, bytearray], int, int]
 
 
 def checked_pieces(source: Source, name: str | None, default_budget: int, size: int
-                    ) -> tuple[str, int, Iterator[Piece]]:
+                   ) -> tuple[str, int, Iterator[Piece]]:
     """A file as line-aligned pieces of about ``size`` bytes, checked as :func:`read_checked_bytes` checks a whole
     file (see :func:`_checked_in_order`): the display name, the file's size, and the pieces.
 

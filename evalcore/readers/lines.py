@@ -27,6 +27,10 @@ MAX_FIELD_CHARS = 100_000
 # underscores ("1_000") and other scripts' digits ("٣"), which trec_eval would read as something else.
 DECIMAL_INTEGER = re.compile(r"[+-]?[0-9]+")
 NON_FINITE = re.compile(r"[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
+# Scores of this form convert in pyarrow exactly as float() converts them; others go through float().
+PLAIN_FLOAT = r"^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"
+# A number's syntax in input files (scores, vector values): trec_eval's atof() reads exactly these (and inf, nan).
+DECIMAL_NUMBER = re.compile(PLAIN_FLOAT)
 
 csv.field_size_limit(MAX_FIELD_CHARS)
 
@@ -133,8 +137,7 @@ def check_id(image_id: str, display: str, line: int) -> str:
     return image_id
 
 
-# Usual CSV lines: a node ID of printable ASCII (no quote, space, ',', ';' or '|'), then fields that need no
-# stripping (quoted or not; a quoted name may hold commas and doubled quotes).
+# A node ID as the fast paths' patterns of usual CSV lines take it: printable ASCII, no quote, space, ',', ';' or '|'.
 NODE_FIELD = r"[!#-+\--:<-{}~]{1,200}"
 
 
@@ -147,7 +150,3 @@ def kg_node(raw: str, display: str, line: int) -> str:
     if not NODE_PATTERN.match(raw):
         raise InputError(display, line, "a node ID (CUI or ontology ID) without spaces", repr(raw)[:60])
     return raw.upper() if CUI_PATTERN.match(raw.upper()) else raw
-# Scores of this form convert in pyarrow exactly as float() converts them; others go through float().
-PLAIN_FLOAT = r"^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"
-# A number's syntax in input files (scores, vector values): trec_eval's atof() reads exactly these (and inf, nan).
-DECIMAL_NUMBER = re.compile(PLAIN_FLOAT)

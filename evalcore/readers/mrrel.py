@@ -16,7 +16,6 @@ from ..errors import InputError
 from .columnar import fast_or_by_lines, line_aligned_pieces, read_piece
 from .files import (
     DEFAULT_MAX_MRREL_BYTES,
-    PEEK_BYTES,
     first_long_line,
     line_aligned_reads,
     long_line_error,
@@ -25,6 +24,14 @@ from .files import (
 )
 from .lines import CUI_PATTERN, first_line_of, pipe_separated, split_lines
 from .obo import is_obo
+
+PEEK_BYTES = 1 << 20  # what is read of a path to tell whether it is a MRREL.RRF file
+MRREL_FIELDS = 11  # up to SAB, the last column read
+MRREL_COLUMNS = {"cui1": 0, "rel": 3, "cui2": 4, "rela": 7, "sab": 10}
+# Pieces made only of these bytes (printable ASCII and the line feed) are parsed by pyarrow; any other byte (whitespace
+# that str.strip() removes or pyarrow breaks lines on, non-ASCII digits that \d accepts) sends a piece line by line.
+_PARSED_BYTES = np.zeros(256, dtype=bool)
+_PARSED_BYTES[0x20:0x7F] = _PARSED_BYTES[0x0A] = True
 
 
 def is_mrrel(first: str, display: str) -> bool:
@@ -57,14 +64,6 @@ def numbered_pieces(data: bytes) -> Iterator[tuple[bytes, int]]:
         piece = data[start:end]
         yield piece, line
         line += piece.count(b"\n")
-
-
-MRREL_FIELDS = 11  # up to SAB, the last column read
-MRREL_COLUMNS = {"cui1": 0, "rel": 3, "cui2": 4, "rela": 7, "sab": 10}
-# Pieces made only of these bytes (printable ASCII and the line feed) are parsed by pyarrow; any other byte (whitespace
-# that str.strip() removes or pyarrow breaks lines on, non-ASCII digits that \d accepts) sends a piece line by line.
-_PARSED_BYTES = np.zeros(256, dtype=bool)
-_PARSED_BYTES[0x20:0x7F] = _PARSED_BYTES[0x0A] = True
 
 
 def read_mrrel(pieces: Iterator[tuple[bytes, int]], display: str, checked: bool) -> KGEdgeTable:

@@ -46,6 +46,10 @@ def _name_row(fields: list[str], display: str, line: int) -> tuple[str, str]:
 
 def _cui_upper(node: str) -> str:
     return node.upper() if CUI_PATTERN.match(node.upper()) else node
+
+
+# A usual line: a node ID, then a name that needs no stripping (quoted or not; a quoted name may hold commas and
+# doubled quotes).
 _NAME_LINE = NODE_FIELD + r',(?:[!#-+\--~](?:[^",]*[!#-+\--~])?|"(?:[!#-~]|"")(?:(?:[^"]|"")*(?:[!#-~]|""))?"|)$'
 
 

@@ -81,16 +81,16 @@ def joined_run_columns(parts: list[RunColumns]) -> RunColumns:
     """The columns of a run read a piece at a time, as one (names become lists shared by every piece)."""
     if not parts:
         return RunColumns(*([np.zeros(0, dtype=np.int32), []] * 3), np.zeros(0, dtype=np.int32), np.zeros(0),
-                           LineNumbers([0], [1], [None]))
+                          LineNumbers([0], [1], [None]))
     tags, tag_names = _joined_codes([(part.tags, part.tag_names) for part in parts])
     queries, query_names = _joined_codes([(part.queries, part.query_names) for part in parts])
     documents, document_names = _joined_codes([(part.documents, part.document_names) for part in parts])
     sizes = np.cumsum([0] + [len(part.ranks) for part in parts])
     lines = LineNumbers(sizes[:-1].tolist(), [part.line_of_rows.first_lines[0] for part in parts],
-                         [part.line_of_rows.kept[0] for part in parts])
+                        [part.line_of_rows.kept[0] for part in parts])
     return RunColumns(tags, tag_names, queries, query_names, documents, document_names,
-                       np.concatenate([part.ranks for part in parts]), np.concatenate([part.scores for part in parts]),
-                       lines)
+                      np.concatenate([part.ranks for part in parts]), np.concatenate([part.scores for part in parts]),
+                      lines)
 
 
 def runs_from_columns(columns: RunColumns, display: str) -> tuple[Run, ...]:

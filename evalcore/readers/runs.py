@@ -92,7 +92,7 @@ def read_runs(source: Source, name: str | None = None,
         is_csv = "," in first and len(first.split()) < 6
         if not is_csv and len(first.split()) < 6:
             check_delimiter(first, first_line, display, (",", " ", "\t"),
-                             "TREC 'qid Q0 docid rank score tag' or CSV 'query_id,image_id,rank[,score]'")
+                            "TREC 'qid Q0 docid rank score tag' or CSV 'query_id,image_id,rank[,score]'")
 
         def reading(done: int, length: int, fraction: float) -> None:
             if progress is not None:
@@ -292,7 +292,7 @@ def _trec_columns_of(text: bytes, original: bytes, display: str, progress: Calla
     # Every line a row (the usual case): row r is on line first_line + r; otherwise the kept lines are listed.
     kept = None if len(ranks) == line_count else lines.kept_lines()
     return RunColumns(tags, tag_values, queries, query_values, documents, document_values, ranks, scores,
-                       LineNumbers([0], [first_line], [kept]))
+                      LineNumbers([0], [first_line], [kept]))
 
 
 def _score_column(column: pa.ChunkedArray, as_text: bool) -> np.ndarray:
@@ -355,7 +355,7 @@ def _csv_run_by_columns(data: bytes, display: str, system: str, progress: Callab
         fields = csv_line(lines.text(line), line, display) or []
         _, _, ranks[row], scores[row] = _csv_run_entry(line, fields, columns, header, display)
     return RunColumns(np.zeros(len(ranks), dtype=np.int32), [system], queries, query_values.to_pylist(), documents,
-                       document_values.to_pylist(), ranks, scores, lines.line_of_rows)
+                      document_values.to_pylist(), ranks, scores, lines.line_of_rows)
 
 
 def _csv_run_entries(text: str, display: str, system: str) -> list:
@@ -389,7 +389,7 @@ def _run_columns_from_entries(entries: list) -> RunColumns:
     ranks = np.array([entry[4] for entry in entries], dtype=np.int64)
     scores = np.array([entry[5] for entry in entries], dtype=np.float64)
     return RunColumns(tags, tag_names, queries, query_names, documents, document_names, ranks, scores,
-                       lambda rows: lines[np.asarray(rows, dtype=np.int64)])
+                      lambda rows: lines[np.asarray(rows, dtype=np.int64)])
 
 
 def _rank_values(values: pa.Array) -> tuple[np.ndarray, np.ndarray]:
