@@ -5,9 +5,10 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from evalcore.detection import detection_f1, read_predictions
+from evalcore.detection import detection_f1
 from evalcore.errors import CBIRLensError
 from evalcore.kg import neighbour_sets
+from evalcore.readers import read_predictions
 from pages.common import (
     DEMO,
     audience,
