@@ -9,14 +9,12 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import math
 import os
 import re
 import signal
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import asdict
 from pathlib import Path
 from typing import NoReturn
 
@@ -25,12 +23,13 @@ from .data import ConceptSets, Run
 from .detection import detection_f1
 from .engine import DEFAULT_MEMORY_PER_WORKER, PairwiseEngine
 from .errors import CBIRLensError, InputError
-from .evaluation import EMPTY_QUERY_POLICIES, Evaluator
-from .executors import executor_for, parse_size
+from .evaluation import Evaluator
+from .executors import parse_size
 from .kg import KG_MODES, KnowledgeGraph, check_hops_and_mode, neighbour_sets
 from .loading import kg_names_file, load_kg, load_labels
 from .measures import MEASURES, MeasureSpec, parse_measure
-from .metrics import GAINS, metric_names_for_measure, qrels_metric_names
+from .metrics import GAINS
+from .options import DEFAULT_CUTOFFS, EMPTY_QUERY_POLICIES, Compute, Relevance, Scoring, Statistics, nn_iou_spec
 from .outputs import atomic_output, check_outputs, write_text_atomically
 from .qrels import graded_judgments
 from .readers import (
@@ -49,7 +48,7 @@ from .readers import (
 )
 from .relevance import approximate_matches, check_alpha, iou, nn_iou
 from .resources import project_root
-from .results import Results, Statistics
+from .results import evaluate_runs, finite_or_none
 from .retrieval import (
     MAX_SVD_DIMENSIONS,
     retrieve_by_captions,
@@ -88,17 +87,13 @@ def _memory_size(raw: str) -> int:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def _scale(args: argparse.Namespace) -> dict:
-    """The evaluator's backend options from ``--workers`` / ``--scheduler`` / ``--memory-per-worker``."""
+def _compute(args: argparse.Namespace) -> Compute:
+    """Where the passes run, from ``--workers`` / ``--scheduler`` / ``--memory-per-worker`` (and ``--backend`` /
+    ``--device`` where the command has them)."""
     if args.workers is not None and args.workers < 0:
         raise CBIRLensError(f"--workers must be 0 (one per core) or more, got {args.workers}")
-    return {"workers": args.workers, "client": args.scheduler, "memory_per_worker": args.memory_per_worker}
-
-
-def _engine_scale(args: argparse.Namespace) -> dict:
-    """The same options as the engine takes them."""
-    scale = _scale(args)
-    return {"executor": executor_for(scale["workers"], scale["client"]), "memory_per_worker": scale["memory_per_worker"]}
+    backend = {"backend": args.backend, "device": args.device} if hasattr(args, "backend") else {}
+    return Compute(args.workers, args.scheduler, args.memory_per_worker, **backend)
 
 
 class ProgressBar:
@@ -230,7 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
     _kg_arguments(evaluate)
     _scale_arguments(evaluate)
     evaluate.add_argument("--run", action="append", required=True, nargs="+", metavar="F")
-    evaluate.add_argument("--k", type=int, nargs="+", default=[5, 10, 30])
+    evaluate.add_argument("--k", type=int, nargs="+", default=list(DEFAULT_CUTOFFS))
     evaluate.add_argument("--labels", help="ID,modality,organ or kind,class,CUI")
     evaluate.add_argument("--metrics", nargs="+", help="canonical metric names (default: the standard report)")
     evaluate.add_argument("--gain", choices=GAINS, default="linear")
@@ -312,10 +307,6 @@ def _kg(args: argparse.Namespace) -> KnowledgeGraph | None:
     return load_kg(args.kg, args.kg_source) if args.kg else None
 
 
-def _finite(value: float) -> float | None:
-    return value if isinstance(value, (int, float)) and math.isfinite(value) else None
-
-
 def _kg_inputs(args: argparse.Namespace) -> list[str | Path]:
     """The KG files a command reads: each ``--kg`` and the names file read beside it."""
     return [path for kg_file in args.kg for path in (kg_file, kg_names_file(kg_file)) if path is not None]
@@ -366,38 +357,26 @@ def command_evaluate(args: argparse.Namespace) -> None:
     kg = _kg(args)
     labels = load_labels(args.labels, concepts) if args.labels else None
     runs = [run for path in _runs(args) for run in read_runs(path)]
-    evaluator = Evaluator(concepts, kg, args.kg_mode, labels, qrels=qrels, backend=args.backend, device=args.device,
-                          **_scale(args))
-    measure = _measure(args) if qrels is None else None
-    if qrels is not None:
-        metric_names = args.metrics or qrels_metric_names(args.k, evaluator.label_targets())
-    else:
-        metric_names = args.metrics or metric_names_for_measure(args.k, evaluator.label_targets(), measure.key)
+    evaluator = Evaluator(concepts, kg, args.kg_mode, labels, qrels=qrels, compute=_compute(args))
+    # Under --qrels the table's measure is the judgments': --measure is refused above and not recorded.
+    relevance = Relevance.of(args.alpha, args.n, _measure(args) if qrels is None else None, gain=args.gain,
+                             threshold=args.threshold, relevance_level=args.relevance_level,
+                             empty_queries=args.empty_queries)
     bar = ProgressBar()
-    evaluation = evaluator.evaluate(runs, metric_names, args.alpha, args.n, args.gain, args.threshold, bar,
-                                    empty_queries=args.empty_queries, relevance_level=args.relevance_level,
-                                    measure=measure)
+    results = evaluate_runs(evaluator, runs, Scoring(args.metrics, args.k), relevance, Statistics(), bar)
     bar.close()
-    means = evaluation.means()
-    summary = Results(evaluation)
-    payload = {
-        "systems": {name: {m: _finite(v) for m, v in values.items()} for name, values in means.items()},
-        "intervals": summary.interval_bounds(),
-        "statistics": asdict(summary.statistics),
-        "params": {**evaluation.params, "k": args.k, "kg_files": args.kg, "kg_sources": args.kg_source,
-                   "concepts": args.concepts, "labels": args.labels},
-        "counts": {"images": len(concepts) if concepts is not None else None,
-                   **{name: c for name, c in evaluation.counts.items()}},
-        "wall_seconds": round(time.perf_counter() - started, 3),
-        "backend": evaluator.engine.last_pass.text() if evaluator.engine and evaluator.engine.last_pass else None,
-    }
+    payload = results.to_dict()
+    payload["params"].update({"k": args.k, "kg_files": args.kg, "kg_sources": args.kg_source,
+                              "concepts": args.concepts, "labels": args.labels})
+    payload["wall_seconds"] = round(time.perf_counter() - started, 3)
+    payload["backend"] = evaluator.engine.last_pass.text() if evaluator.engine and evaluator.engine.last_pass else None
     # The per-query values first: the JSON, written last, marks a complete evaluation.
     if args.per_query:
         with atomic_output(args.per_query) as handle:
-            evaluation.per_query_frame().to_csv(handle, index=False)
+            results.per_query().to_csv(handle, index=False)
     write_text_atomically(args.json, json.dumps(payload, indent=2))
-    for name, values in means.items():
-        shown = ", ".join(f"{m}={values[m]:.4f}" for m in evaluation.metric_names[:6])
+    for name, values in results.means().items():
+        shown = ", ".join(f"{m}={values[m]:.4f}" for m in results.metrics[:6])
         print(f"{name}: {shown}", file=sys.stderr)
 
 
@@ -426,8 +405,7 @@ def _retrieved_run(args: argparse.Namespace, concepts: ConceptSets) -> Run:
         kg = _kg(args)
         if measure.uses_kg and kg is None:
             raise CBIRLensError(f"--measure {measure.key} needs at least one --kg file")
-        engine = PairwiseEngine(concepts, kg=kg, mode=args.kg_mode, backend=args.backend, device=args.device,
-                                **_engine_scale(args))
+        engine = PairwiseEngine(concepts, kg=kg, mode=args.kg_mode, **_compute(args).engine_options())
         bar = ProgressBar()
         run = retrieve_by_measure(engine, measure, args.depth, args.name or measure.name, bar)
         bar.close()
@@ -444,8 +422,7 @@ def _retrieved_run(args: argparse.Namespace, concepts: ConceptSets) -> Run:
     kg = _kg(args) if args.by == "nn-iou" else None
     if args.by == "nn-iou" and kg is None:
         raise CBIRLensError("--by nn-iou needs at least one --kg file")
-    engine = PairwiseEngine(concepts, kg=kg, mode=args.kg_mode, backend=args.backend, device=args.device,
-                            **_engine_scale(args))
+    engine = PairwiseEngine(concepts, kg=kg, mode=args.kg_mode, **_compute(args).engine_options())
     alpha = args.alpha if args.by == "nn-iou" else 0.0
     bar = ProgressBar()
     run = retrieve_by_relevance(engine, alpha, args.n, args.depth, args.name or args.by, bar)
@@ -474,7 +451,7 @@ def command_detection(args: argparse.Namespace) -> None:
     predictions = read_predictions(args.pred, known_ids=truth.index)
     primary = detection_f1(truth, predictions.sets)
     payload: dict = {
-        "f1": _finite(primary.f1),
+        "f1": finite_or_none(primary.f1),
         "counts": {"images_scored": primary.images_scored,
                    "images_empty_ground_truth": primary.images_empty_ground_truth,
                    "images_missing_prediction": primary.images_missing_prediction,
@@ -483,14 +460,14 @@ def command_detection(args: argparse.Namespace) -> None:
     }
     if args.subset:
         secondary = detection_f1(truth, predictions.sets, subset=_read_subset(args.subset))
-        payload["f1_secondary"] = _finite(secondary.f1)
+        payload["f1_secondary"] = finite_or_none(secondary.f1)
         payload["counts"]["secondary_images_scored"] = secondary.images_scored
     if args.kg:
         kg = load_kg(args.kg)
         vocabulary = tuple(sorted(set(truth.vocabulary) | set().union(*predictions.sets.values())))
         soft = detection_f1(truth, predictions.sets, neighbours=neighbour_sets(kg, vocabulary, args.n, args.kg_mode),
                             alpha=args.alpha)
-        payload["soft_f1"] = _finite(soft.f1)
+        payload["soft_f1"] = finite_or_none(soft.f1)
         payload["soft_params"] = {"alpha": args.alpha, "n": args.n, "kg_mode": args.kg_mode}
     for line, problem in predictions.problems[:20]:
         print(f"{predictions.source}, line {line}: {problem}", file=sys.stderr)
@@ -504,13 +481,14 @@ def command_compare(args: argparse.Namespace) -> None:
     metrics = list(dict.fromkeys(m for group in args.metric for m in group))
     runs = _runs(args)
     check_outputs({"--json": args.json}, [args.concepts, args.labels, *_kg_inputs(args), *runs])
+    compute = _compute(args)
     bar = ProgressBar()
     results = evaluate(args.concepts, runs, kg=args.kg or None, alpha=args.alpha, n=args.n, labels=args.labels,
                        metrics=metrics, kg_mode=args.kg_mode, kg_sources=args.kg_source, gain=args.gain,
                        threshold=args.threshold, confidence=args.confidence, bootstrap_samples=args.bootstrap_samples,
                        randomization_samples=args.randomization_samples, seed=args.seed,
                        measure=_measure(args) if args.measure is not None else None, progress=bar,
-                       **_scale(args))
+                       workers=compute.workers, client=compute.client, memory_per_worker=compute.memory_per_worker)
     bar.close()
     payload = results.to_dict(compare=metrics)
     payload["params"].update({"kg_files": args.kg, "kg_sources": args.kg_source, "concepts": args.concepts,
@@ -545,9 +523,9 @@ def command_qrels(args: argparse.Namespace) -> None:
     check_outputs({"--out": args.out, "--scales": args.scales}, [args.concepts, *_kg_inputs(args), *_runs(args)])
     concepts = read_concepts(args.concepts)
     runs = [run for path in _runs(args) for run in read_runs(path)]
-    evaluator = Evaluator(concepts, _kg(args), args.kg_mode, **_scale(args))
+    evaluator = Evaluator(concepts, _kg(args), args.kg_mode, compute=_compute(args))
     bar = ProgressBar()
-    judgments = graded_judgments(evaluator, runs, args.k, args.alpha, args.n, bar)
+    judgments = graded_judgments(evaluator, runs, args.k, nn_iou_spec(args.alpha, args.n, args.kg_mode), bar)
     bar.close()
     if args.scales:
         write_text_atomically(args.scales, judgments.scales_csv())

@@ -11,9 +11,10 @@ import pandas as pd
 from .compare import kendall_tau
 from .data import Run
 from .errors import ParameterError
-from .evaluation import AlignedRun, Evaluator, effective_setting
+from .evaluation import AlignedRun, Evaluator
 from .measures import MeasureSpec, measure_spec, nn_iou_measure, parse_measure
 from .metrics import parse_metric
+from .options import Relevance
 
 ALPHAS = tuple(round(a / 10, 1) for a in range(11))
 HOPS = (0, 1, 2, 3)
@@ -40,22 +41,20 @@ def ablation_grid(evaluator: Evaluator, runs: Sequence[Run], metric_names: Seque
     depth = max([parse_metric(m).k or 1 for m in metric_names] + [1])
     subset = set(queries) if queries is not None else None
     settings = [(a, n) for n in hops for a in alphas]
+    specs = [measure_spec("nn-iou", alpha=a, n=n) for a, n in settings]
     # Settings that reduce to IoU last: IoU then reads the cached codes of an nn-IoU setting
     # (PairwiseEngine._plan_of) instead of coding the whole pool once more. Rows keep the settings' order.
-    computed = sorted(range(len(settings)), key=lambda i: effective_setting(*settings[i]) == (0.0, 0))
+    computed = sorted(range(len(settings)), key=lambda i: evaluator.engine.resolve(specs[i]).key == "iou")
     rows_of: dict[int, list[dict]] = {}
-    rankings: dict[tuple[float, int], AlignedRun] = {}
     for step, position in enumerate(computed):
         alpha, n = settings[position]
         if progress:
             progress(step / len(settings), f"alpha = {alpha}, n = {n}")
         systems: list[Run | AlignedRun] = list(runs)
         if with_relevance_retrieval:
-            same_as = effective_setting(alpha, n)
-            if same_as not in rankings:
-                rankings[same_as] = evaluator.relevance_ranking(*same_as, depth, depth, name=RELEVANCE_SYSTEM)
-            systems.append(rankings[same_as])
-        evaluation = evaluator.evaluate(systems, metric_names, alpha, n, gain)
+            # Settings of the same effective measure share one ranking (kept by the evaluator).
+            systems.append(evaluator.relevance_ranking(specs[position], depth, depth, name=RELEVANCE_SYSTEM))
+        evaluation = evaluator.evaluate(systems, metric_names, Relevance(specs[position], gain=gain))
         rows_of[position] = []
         for name, result in evaluation.systems.items():
             keep = np.array([q in subset for q in result.query_ids]) if subset is not None else slice(None)
@@ -133,8 +132,8 @@ def parameter_sweep(evaluator: Evaluator, runs: Sequence[Run], metric_names: Seq
             progress(step / len(values), setting.name)
         systems: list[Run | AlignedRun] = list(runs)
         if with_relevance_retrieval:
-            systems.append(evaluator.relevance_ranking_by(setting, depth, depth, name=f"Retrieval by {spec.key}"))
-        evaluation = evaluator.evaluate(systems, metric_names, gain=gain, measure=setting)
+            systems.append(evaluator.relevance_ranking(setting, depth, depth, name=f"Retrieval by {spec.key}"))
+        evaluation = evaluator.evaluate(systems, metric_names, Relevance.of(measure=setting, gain=gain))
         for name, means in evaluation.means().items():
             for metric, mean in means.items():
                 rows.append({"system": name, "parameter": parameter, "setting": value, "metric": metric, "value": mean})

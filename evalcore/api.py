@@ -37,15 +37,16 @@ from typing import Any, Union
 import numpy as np
 import pandas as pd
 
-from .data import LABEL_KINDS, ConceptClassMap, ConceptSets, ImageLabels, KGEdges, Run
+from .data import LABEL_KINDS, ConceptClassMap, ConceptSets, ImageLabels, KGEdges, Qrels, Run
 from .engine import DEFAULT_MEMORY_PER_WORKER
 from .errors import ParameterError
 from .evaluation import Evaluator
 from .kg import KnowledgeGraph
 from .loading import load_kg, resolve_labels
 from .measures import MeasureSpec
-from .readers import read_concepts, read_kg, read_labels, read_run, read_runs
-from .results import Results, Statistics, evaluate_runs
+from .options import DEFAULT_CUTOFFS, Compute, Relevance, Scoring, Statistics
+from .readers import read_concepts, read_kg, read_labels, read_qrels, read_run, read_runs
+from .results import Results, evaluate_runs
 
 PathLike = Union[str, Path, bytes]
 ConceptsInput = Union[PathLike, ConceptSets, pd.DataFrame, Mapping[str, Union[str, Iterable[str]]]]
@@ -60,20 +61,23 @@ _COLUMN_ALIASES = {
 }
 
 
-def evaluate(concepts: ConceptsInput, runs: RunInput | Sequence[RunInput] | Mapping[str, RunInput], *,
+def evaluate(concepts: ConceptsInput | None, runs: RunInput | Sequence[RunInput] | Mapping[str, RunInput], *,
              kg: KGInput | Sequence[KGInput] | None = None, alpha: float = 0.5, n: int = 1,
-             k: int | Sequence[int] = (5, 10, 30), labels: LabelsInput | None = None,
+             k: int | Sequence[int] = DEFAULT_CUTOFFS, labels: LabelsInput | None = None,
              metrics: Sequence[str] | None = None, kg_mode: str = "undirected", kg_sources: Sequence[str] | None = None,
-             gain: str = "linear", threshold: float = 0.5, confidence: float = 0.95,
+             gain: str = "linear", threshold: float = 0.5, confidence: float = Statistics.confidence,
              bootstrap_samples: int = Statistics.bootstrap_samples,
-             randomization_samples: int = Statistics.randomization_samples, seed: int = 0,
+             randomization_samples: int = Statistics.randomization_samples, seed: int = Statistics.seed,
              progress: Callable[[float, str], None] | None = None, measure: MeasureSpec | str | None = None,
              workers: int | None = None, client: Any = None, memory_per_worker: int = DEFAULT_MEMORY_PER_WORKER,
-             backend: str = "numpy", device: str | None = None) -> Results:
-    """Evaluate retrieval runs against concept sets; the numbers of ``evaluate --json`` and the dashboard.
+             backend: str = "numpy", device: str | None = None, qrels: PathLike | Qrels | None = None,
+             empty_queries: str = "exclude", relevance_level: int = 1) -> Results:
+    """Evaluate retrieval runs against concept sets or judgments; the numbers of ``evaluate --json``, ``compare``
+    and the dashboard. The keyword arguments become the option objects of :mod:`evalcore.options` here, once.
 
     - ``concepts``: ``ID,CUIs`` file, a :class:`ConceptSets`, a DataFrame with columns ``ID`` and
-      ``CUIs`` (a ``;``-joined string or a list per row), or a dict ``{image_id: set of CUIs}``.
+      ``CUIs`` (a ``;``-joined string or a list per row), or a dict ``{image_id: set of CUIs}``; None
+      with ``qrels`` alone.
     - ``runs``: one run or a list of runs (TREC or CSV files, :class:`Run` objects, DataFrames with
       ``query_id, image_id`` and ``rank`` and/or ``score``, dicts ``{query_id: [ranked image IDs]}``
       or ``{query_id: {image_id: score}}``), or a dict ``{system name: run}``. A TREC file holds one
@@ -93,22 +97,30 @@ def evaluate(concepts: ConceptsInput, runs: RunInput | Sequence[RunInput] | Mapp
       same as in this process (docs/SCALE.md).
     - ``backend``, ``device``: ``"numpy"`` (CPU), or ``"jax"`` on ``"cpu"`` or ``"gpu"`` (the optional
       extra ``cbir-lens[gpu]``): where pool summaries and rankings run; the numbers are the same.
+    - ``qrels``: a TREC qrels file (or :class:`~evalcore.readers.Qrels`), the relevance source of the
+      ``qrels-`` metrics (then the default report is trec_eval's, :func:`~evalcore.metrics.qrels_metric_names`);
+      ``relevance_level``: a grade at least this counts as relevant (trec_eval's ``-l``).
+    - ``empty_queries``: queries with no relevant item are left out of every metric (``"exclude"``) or
+      scored 0 (``"zero"``), as ``evaluate --empty-queries``.
     """
     statistics = Statistics(confidence, bootstrap_samples, randomization_samples, seed)
-    concept_sets = as_concepts(concepts)
+    scoring = Scoring(metrics, k)
+    relevance = Relevance.of(alpha, n, measure, gain=gain, threshold=threshold, relevance_level=relevance_level,
+                             empty_queries=empty_queries)
+    compute = Compute(workers, client, memory_per_worker, backend, device)
+    if concepts is None and qrels is None:
+        raise ParameterError("an evaluation needs concept sets or a qrels file as its relevance source")
+    concept_sets = as_concepts(concepts) if concepts is not None else None
+    judgments = qrels if qrels is None or isinstance(qrels, Qrels) else read_qrels(qrels)
     graph = as_knowledge_graph(kg, kg_sources)
-    image_labels = as_labels(labels, concept_sets)
-    evaluator = Evaluator(concept_sets, graph, kg_mode, image_labels, workers=workers, client=client,
-                          memory_per_worker=memory_per_worker, backend=backend, device=device)
-    return evaluate_runs(evaluator, as_runs(runs), metrics, _cutoffs(k), alpha, n, gain, threshold, statistics,
-                         progress, measure)
+    image_labels = as_labels(labels, concept_sets) if concept_sets is not None else _without_concepts(labels)
+    evaluator = Evaluator(concept_sets, graph, kg_mode, image_labels, qrels=judgments, compute=compute)
+    return evaluate_runs(evaluator, as_runs(runs), scoring, relevance, statistics, progress)
 
 
-def _cutoffs(k: int | Sequence[int]) -> tuple[int, ...]:
-    values = (k,) if isinstance(k, (int, np.integer)) else tuple(k)
-    if not values or any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1 for v in values):
-        raise ParameterError(f"k must be a positive integer or a list of them, got {k!r}")
-    return tuple(int(v) for v in values)
+def _without_concepts(labels: LabelsInput | None) -> None:
+    if labels is not None:
+        raise ParameterError("labels belong to the images of the concept sets: give concepts too")
 
 
 def _is_source(value: Any) -> bool:

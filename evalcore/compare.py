@@ -13,8 +13,6 @@ from .errors import ParameterError
 from .executors import blas_single_thread
 from .kept import KeptArrays
 
-BOOTSTRAP_SAMPLES = 2000
-RANDOMIZATION_SAMPLES = 10000
 KEPT_DRAW_BYTES = 64 << 20  # random draws kept for the next call with the same shape and seed (all together)
 PRECISION_LOSS_EPSILONS = 10  # scipy's bound for "the values are identical up to rounding" (stats._stats_py._demean)
 
@@ -73,19 +71,18 @@ class MeanWithCI:
     queries: int
 
 
-def bootstrap_ci(values: np.ndarray, confidence: float = 0.95, samples: int = BOOTSTRAP_SAMPLES,
-                 seed: int = 0) -> MeanWithCI:
-    """Mean of the defined values with a percentile bootstrap interval (resampling queries).
+def bootstrap_ci(values: np.ndarray, confidence: float = 0.95, *, samples: int, seed: int = 0) -> MeanWithCI:
+    """Mean of the defined values with a percentile bootstrap interval (resampling queries), from ``samples``
+    resamples (the evaluation's default count is :class:`evalcore.options.Statistics`').
 
-    >>> ci = bootstrap_ci(np.array([1.0, 1.0, 1.0, np.nan]))
+    >>> ci = bootstrap_ci(np.array([1.0, 1.0, 1.0, np.nan]), samples=2000)
     >>> (ci.mean, ci.low, ci.high, ci.queries)
     (1.0, 1.0, 1.0, 3)
     """
-    return bootstrap_cis(np.asarray(values, dtype=np.float64)[:, None], confidence, samples, seed)[0]
+    return bootstrap_cis(np.asarray(values, dtype=np.float64)[:, None], confidence, samples=samples, seed=seed)[0]
 
 
-def bootstrap_cis(columns: np.ndarray, confidence: float = 0.95, samples: int = BOOTSTRAP_SAMPLES,
-                  seed: int = 0) -> list[MeanWithCI]:
+def bootstrap_cis(columns: np.ndarray, confidence: float = 0.95, *, samples: int, seed: int = 0) -> list[MeanWithCI]:
     """:func:`bootstrap_ci` for every column of a queries x metrics matrix, with shared resamples.
 
     Each resample draws queries with replacement and averages each column over the drawn
@@ -124,8 +121,9 @@ def bootstrap_cis(columns: np.ndarray, confidence: float = 0.95, samples: int = 
     return results
 
 
-def randomization_test(a: np.ndarray, b: np.ndarray, samples: int = RANDOMIZATION_SAMPLES, seed: int = 0) -> float:
-    """Two-sided paired randomization test: swap each query's pair of values with probability 1/2.
+def randomization_test(a: np.ndarray, b: np.ndarray, *, samples: int, seed: int = 0) -> float:
+    """Two-sided paired randomization test: swap each query's pair of values with probability 1/2, ``samples``
+    times (the evaluation's default count is :class:`evalcore.options.Statistics`').
 
     p = (1 + #{|mean of permuted differences| >= |observed|}) / (1 + samples).
 
@@ -133,17 +131,17 @@ def randomization_test(a: np.ndarray, b: np.ndarray, samples: int = RANDOMIZATIO
     difference where that is smaller, so the test does not depend on the differences' scale (differences
     of about 1e-13 give the p-value of the same differences times 1e13, not 1).
 
-    >>> randomization_test(np.zeros(5), np.zeros(5))
+    >>> randomization_test(np.zeros(5), np.zeros(5), samples=10000)
     1.0
     >>> d = np.array([3.0, 2.0, 4.0, -1.0])
-    >>> round(randomization_test(d * 1e-13, np.zeros(4)), 2), round(randomization_test(d, np.zeros(4)), 2)
+    >>> round(randomization_test(d * 1e-13, np.zeros(4), samples=10000), 2), round(
+    ...     randomization_test(d, np.zeros(4), samples=10000), 2)
     (0.25, 0.25)
     """
-    return randomization_tests([(a, b)], samples, seed)[0]
+    return randomization_tests([(a, b)], samples=samples, seed=seed)[0]
 
 
-def randomization_tests(pairs: Sequence[tuple[np.ndarray, np.ndarray]], samples: int = RANDOMIZATION_SAMPLES,
-                        seed: int = 0) -> list[float]:
+def randomization_tests(pairs: Sequence[tuple[np.ndarray, np.ndarray]], *, samples: int, seed: int = 0) -> list[float]:
     """:func:`randomization_test` of each (a, b) pair, each with the same p-value as alone.
 
     The swaps depend only on the seed and the number of paired queries, so pairs with as many queries share each
@@ -243,9 +241,10 @@ class PairComparison:
     queries: int
 
 
-def compare_systems(per_query: Mapping[str, Mapping[str, float]], samples: int = RANDOMIZATION_SAMPLES,
-                    seed: int = 0) -> list[PairComparison]:
-    """All pairs of systems on the queries they share; Holm correction over the pairs.
+def compare_systems(per_query: Mapping[str, Mapping[str, float]], *, samples: int, seed: int = 0
+                    ) -> list[PairComparison]:
+    """All pairs of systems on the queries they share, each by ``samples`` randomizations; Holm correction over
+    the pairs.
 
     ``per_query[system][query_id]`` is a metric value (NaN = excluded).
     """
@@ -255,7 +254,7 @@ def compare_systems(per_query: Mapping[str, Mapping[str, float]], samples: int =
         shared = sorted(set(per_query[a]) & set(per_query[b]))
         paired.append((np.array([per_query[a][q] for q in shared], dtype=np.float64),
                        np.array([per_query[b][q] for q in shared], dtype=np.float64)))
-    p_random = randomization_tests(paired, samples, seed)
+    p_random = randomization_tests(paired, samples=samples, seed=seed)
     raw = []
     for (a, b), (va, vb), p in zip(combinations(names, 2), paired, p_random):
         pa, pb = _paired(va, vb)

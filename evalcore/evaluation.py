@@ -18,23 +18,21 @@ from __future__ import annotations
 
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .array_backend import check_backend
 from .data import ConceptSets, ImageLabels, Qrels, RankedLists, Run
-from .engine import DEFAULT_MEMORY_PER_WORKER, PairwiseEngine, PoolSummary, codes_give
+from .engine import PairwiseEngine, PoolSummary, codes_give
 from .errors import CBIRLensError, InputError, ParameterError
-from .executors import check_memory_per_worker, executor_for
 from .kept import KeptArrays
 from .kg import KnowledgeGraph, check_hops_and_mode
-from .measures import MEASURES, CountPlan, MeasureSpec, measure_spec, parse_measure
-from .metrics import GAINS, MetricInputs, MetricSpec, parse_metric
-from .relevance import check_alpha
+from .measures import CountPlan, MeasureSpec, parse_measure
+from .metrics import MetricInputs, MetricSpec, parse_metric
+from .options import Compute, Relevance
 
 MAX_DEPTH = 1000
 KEPT_RANKINGS = 8
@@ -42,7 +40,6 @@ KEPT_SCORE_BYTES = 32 << 20  # per run
 MAX_LABEL_CLASSES = 64
 UNKNOWN = -2
 PADDING = -1
-EMPTY_QUERY_POLICIES = ("exclude", "zero")
 CONCEPT_MEASURES = ("iou", "nn-iou")
 
 
@@ -62,15 +59,6 @@ class AlignedRun:
         counts = {"queries_in_run": len(rows), "queries_evaluated": len(rows), "queries_unknown": 0,
                   "retrieved_unknown_ids": 0, "query_dropped_from_own_list": 0}
         return cls(name, rows, documents, counts)
-
-
-def effective_setting(alpha: float, n: int) -> tuple[float, int]:
-    """(alpha, n) as nn-IoU sees it: at alpha = 0 or n = 0 it is IoU, whatever the other value.
-
-    >>> effective_setting(0.5, 0), effective_setting(0.0, 2), effective_setting(0.5, 2)
-    ((0.0, 0), (0.0, 0), (0.5, 2))
-    """
-    return (alpha, n) if alpha > 0 and n > 0 else (0.0, 0)
 
 
 ALIGN_BLOCK_ITEMS = 1 << 22
@@ -317,17 +305,15 @@ class Evaluator:
 
     Relevance comes from the concept sets (IoU, nn-IoU) or, with ``qrels``, from TREC judgments
     (``qrels-`` metrics); without concept sets only ``qrels-`` metrics can be computed, and label
-    metrics need both concept sets and labels. ``backend`` / ``device`` choose the engine's array
-    backend (:mod:`evalcore.array_backend`: ``numpy`` on the CPU, or ``jax`` on ``cpu`` / ``gpu``).
+    metrics need both concept sets and labels. Every relevance measure is a
+    :class:`~evalcore.measures.MeasureSpec`; the options of a table come as one :class:`~evalcore.options.Relevance`.
     """
 
     def __init__(self, concepts: ConceptSets | None, kg: KnowledgeGraph | None = None, mode: str = "undirected",
                  labels: ImageLabels | None = None, engine: PairwiseEngine | None = None, qrels: Qrels | None = None,
-                 workers: int | None = None, client: Any = None, memory_per_worker: int = DEFAULT_MEMORY_PER_WORKER,
-                 backend: str = "numpy", device: str | None = None):
-        """``workers`` (local processes, 0 = one per core) or ``client`` (a ``distributed.Client`` or a Dask
-        scheduler's address) run the passes over the pool beyond this process (:mod:`evalcore.executors`),
-        each worker within ``memory_per_worker`` bytes; by default they run in this process."""
+                 compute: Compute | None = None):
+        """``compute`` (:class:`~evalcore.options.Compute`) says where the engine's passes over the pool run
+        (local processes or a Dask cluster, the array backend); by default in this process, on NumPy."""
         check_hops_and_mode(0, mode)
         if concepts is None and qrels is None:
             raise ParameterError("an evaluation needs concept sets or a qrels file as its relevance source")
@@ -336,12 +322,8 @@ class Evaluator:
         self.concepts = concepts
         self.kg = kg
         self.mode = mode
-        check_backend(backend, device)
-        check_memory_per_worker(memory_per_worker)
-        executor = executor_for(workers, client)
-        self.engine = engine or (PairwiseEngine(concepts, kg=kg, mode=mode, executor=executor,
-                                                memory_per_worker=memory_per_worker,
-                                                backend=backend, device=device) if concepts is not None else None)
+        self.engine = engine or (PairwiseEngine(concepts, kg=kg, mode=mode, **(compute or Compute()).engine_options())
+                                 if concepts is not None else None)
         self.labels = labels
         self.masks = label_masks(labels, concepts) if labels is not None and concepts is not None else {}
         self.judged = JudgedRelevance(qrels) if qrels is not None else None
@@ -354,13 +336,7 @@ class Evaluator:
         kinds = [k for k in ("modality", "organ") if k in self.masks]
         return kinds + (["modality+organ"] if len(kinds) == 2 else [])
 
-    def pool_summary(self, measure: str, alpha: float, n: int, k: int, threshold: float,
-                     progress: Callable[[float], None] | None = None) -> PoolSummary:
-        """The pool summary by ``measure`` = "iou" or "nn-iou" (with alpha, n); see :meth:`pool_summary_by`."""
-        spec = measure_spec("nn-iou", alpha=alpha, n=n) if measure == "nn-iou" else measure_spec("iou")
-        return self.pool_summary_by(spec, k, threshold, progress)
-
-    def pool_summary_by(self, measure: MeasureSpec | str, k: int, threshold: float,
+    def pool_summary(self, measure: MeasureSpec | str, k: int, threshold: float,
                         progress: Callable[[float], None] | None = None) -> PoolSummary:
         """Best ``k`` relevance values and the count above ``threshold`` per query, cached per effective measure."""
         spec = self.engine.resolve(measure)
@@ -373,43 +349,30 @@ class Evaluator:
                                                ) if deeper else self.engine.pool_summary_by(spec, k, threshold, progress)
         return self._summaries[key]
 
-    def relevance_ranking(self, alpha: float, n: int, depth: int, k: int = 10, threshold: float = 0.5,
-                          name: str = "Retrieval by nn-IoU",
+    def relevance_ranking(self, measure: MeasureSpec | str, depth: int, k: int = 10, threshold: float = 0.5,
+                          name: str | None = None,
                           progress: Callable[[float], None] | None = None) -> AlignedRun:
-        """Retrieval by nn-IoU(alpha, n) over the whole pool, as an aligned run ready for :meth:`evaluate`.
+        """Retrieval by a relevance measure over the whole pool (ties by position), as an aligned run ready for
+        :meth:`evaluate`, named ``name`` (default "Retrieval by" the measure's canonical text).
 
-        The same pass over the pool yields the ideal top-``k`` summary, which is cached. The last
-        few rankings are kept too (a slider moving alpha re-ranks by nn-IoU, never by IoU); their
-        arrays are shared, so callers must not modify them.
+        The same pass over the pool yields the measure's ideal top-``k`` summary, which is cached. The last
+        few rankings are kept too, per effective measure (a slider moving alpha to 0 re-ranks by IoU once);
+        their arrays are shared, so callers must not modify them.
         """
-        effective_alpha, effective_n = effective_setting(alpha, n)
-        key = (effective_alpha, effective_n, depth, k, threshold)
+        spec = self.engine.resolve(measure)
+        name = name or f"Retrieval by {parse_measure(measure).name}"
+        key = (spec.name, depth, k, threshold)
         kept = self._rankings.get(key)
         if kept is not None:
             return replace(kept, name=name)
-        ranking = self._rankings[key] = self.relevance_ranking_by(
-            measure_spec("nn-iou", alpha=effective_alpha, n=effective_n), depth, k, threshold, name, progress)
+        summary, indices = self.engine.rank_by(spec, k, threshold, depth, progress)
+        self._summaries.setdefault((spec.name, k, threshold), summary)
+        ranking = self._rankings[key] = AlignedRun.over_pool(name, indices)
         while len(self._rankings) > KEPT_RANKINGS:
             self._rankings.popitem(last=False)
         return ranking
 
-    def relevance_ranking_by(self, measure: MeasureSpec | str, depth: int, k: int = 10, threshold: float = 0.5,
-                             name: str | None = None,
-                             progress: Callable[[float], None] | None = None) -> AlignedRun:
-        """Retrieval by any relevance measure over the whole pool (ties by position), as an aligned run.
-
-        The same pass yields the measure's ideal top-``k`` summary, which is cached.
-        """
-        spec = self.engine.resolve(measure)
-        summary, indices = self.engine.rank_by(spec, k, threshold, depth, progress)
-        self._summaries.setdefault((spec.name, k, threshold), summary)
-        return AlignedRun.over_pool(name or f"Retrieval by {parse_measure(measure).name}", indices)
-
-    def relevance_of(self, aligned: AlignedRun, alpha: float, n: int, measures: Iterable[str]) -> dict[str, np.ndarray]:
-        """Graded relevance of every retrieved item (0 for unknown IDs and padding) by "iou" / "nn-iou"."""
-        return self.relevance_by(aligned, {m: self._measure_for(m, alpha, n, None) for m in measures})
-
-    def relevance_by(self, aligned: AlignedRun, measures: dict[str, MeasureSpec]) -> dict[str, np.ndarray]:
+    def relevance_of(self, aligned: AlignedRun, measures: dict[str, MeasureSpec]) -> dict[str, np.ndarray]:
         """Graded relevance of every retrieved item under each measure (0 for unknown IDs and padding).
 
         The codes of the run's pairs are kept while its arrays live: a dashboard re-scores the same runs at every
@@ -448,44 +411,17 @@ class Evaluator:
         self._per_run[key] = (weakref.ref(aligned.query_rows), weakref.ref(aligned.documents), {})
         return self._per_run[key][2]
 
-    @staticmethod
-    def _measure_for(key: str, alpha: float, n: int, chosen: MeasureSpec | None) -> MeasureSpec:
-        """The measure behind a metric's relevance key: IoU, nn-IoU(alpha, n) or the chosen measure."""
-        if key == "iou":
-            return measure_spec("iou")
-        if key == "nn-iou":
-            return measure_spec("nn-iou", alpha=alpha, n=n)
-        if chosen is not None and chosen.key == key:
-            return chosen
-        if not MEASURES[key].parameters and not MEASURES[key].weights:
-            return measure_spec(key)
-        raise ParameterError(f"metrics with {{{key}}} need that measure's parameters: pass measure="
-                             f"'{measure_spec(key).name}' (with your values) to evaluate, or --measure on the CLI")
-
-    def evaluate(self, runs: Sequence[Run | AlignedRun], metric_names: Sequence[str], alpha: float = 0.5, n: int = 1,
-                 gain: str = "linear", threshold: float = 0.5,
-                 progress: Callable[[float, str], None] | None = None, empty_queries: str = "exclude",
-                 relevance_level: int = 1, measure: MeasureSpec | str | None = None) -> Evaluation:
+    def evaluate(self, runs: Sequence[Run | AlignedRun], metric_names: Sequence[str],
+                 relevance: Relevance | None = None,
+                 progress: Callable[[float, str], None] | None = None) -> Evaluation:
         """Every metric per query for each run; see the module docstring for queries with no relevant item.
 
-        ``threshold`` makes IoU / nn-IoU relevant for MAP, AP, Prec and R; ``relevance_level``
-        (trec_eval's ``-l``, an integer >= 1) does the same for judged grades. ``measure`` (a
-        :class:`~evalcore.measures.MeasureSpec` or its canonical text) gives the parameters of the
-        ``{key}`` metrics; an nn-IoU measure sets alpha and n.
+        ``relevance`` (:class:`~evalcore.options.Relevance`, default: nn-IoU at alpha = 0.5, n = 1, linear
+        gain, threshold 0.5) gives each metric's relevance measure, the gain, the threshold that makes IoU-family
+        relevance relevant for MAP, AP, Prec and R, the relevance level of judged grades and the policy for
+        empty queries.
         """
-        chosen = parse_measure(measure) if measure is not None else None
-        if chosen is not None and chosen.key == "nn-iou":
-            alpha, n = chosen.params["alpha"], chosen.params["n"]
-        alpha = check_alpha(alpha)
-        check_hops_and_mode(n, self.mode)
-        if gain not in GAINS:
-            raise ParameterError(f"gain must be one of {GAINS}, got {gain!r}")
-        if not 0 < threshold <= 1:
-            raise ParameterError(f"relevance threshold must lie in (0, 1], got {threshold}")
-        if empty_queries not in EMPTY_QUERY_POLICIES:
-            raise ParameterError(f"empty_queries must be one of {EMPTY_QUERY_POLICIES}, got {empty_queries!r}")
-        if isinstance(relevance_level, bool) or not isinstance(relevance_level, (int, np.integer)) or relevance_level < 1:
-            raise ParameterError(f"relevance level must be an integer >= 1 (trec_eval -l), got {relevance_level!r}")
+        relevance = relevance or Relevance()
         specs = [parse_metric(name) for name in metric_names]
         missing_labels = {s.target for s in specs if s.target} - set(self.label_targets())
         if missing_labels:
@@ -495,7 +431,7 @@ class Evaluator:
             raise CBIRLensError(f"two runs share a system name: {names}; rename a file or its TREC tag")
         measures = sorted({s.relevance for s in specs if s.relevance})
         self._check_sources(measures, specs)
-        concept_measures = {key: self._measure_for(key, alpha, n, chosen) for key in measures if key != "qrels"}
+        concept_measures = {key: relevance.spec_for(key) for key in measures if key != "qrels"}
         for spec in concept_measures.values():
             check_hops_and_mode(spec.hops, self.mode)
         k_max = max([s.k for s in specs if s.k] + [1])
@@ -509,7 +445,7 @@ class Evaluator:
                 progress(step / (len(measures) + 1), label)
             within = (lambda done, step=step, label=label: progress((step + done) / (len(measures) + 1), label)
                       ) if progress else None
-            summary = self.pool_summary_by(spec, k_max, threshold, within)
+            summary = self.pool_summary(spec, k_max, relevance.threshold, within)
             ideal[key], in_pool[key] = summary.ideal, summary.relevant_counts
         systems = {}
         for run in runs:
@@ -517,19 +453,20 @@ class Evaluator:
                 progress(len(measures) / (len(measures) + 1), f"Scoring {run.name}")
             kept = None
             if "qrels" in measures:
-                query_ids, inputs, counts = self._judged_inputs(run, measures, k_max, depth, gain, threshold,
-                                                                relevance_level)
+                query_ids, inputs, counts = self._judged_inputs(run, k_max, depth, relevance)
             else:
-                query_ids, inputs, counts, kept = self._concept_inputs(run, concept_measures, ideal, in_pool, gain,
-                                                                       threshold, depth)
-            systems[run.name] = _score(run.name, query_ids, inputs, specs, measures, counts, empty_queries, kept)
-        params = {"alpha": alpha, "n": n, "kg_mode": self.mode, "gain": gain, "relevance_threshold": threshold,
+                query_ids, inputs, counts, kept = self._concept_inputs(run, concept_measures, ideal, in_pool,
+                                                                       relevance, depth)
+            systems[run.name] = _score(run.name, query_ids, inputs, specs, measures, counts, relevance.empty_queries,
+                                       kept)
+        params = {"alpha": relevance.alpha, "n": relevance.n, "kg_mode": self.mode, "gain": relevance.gain,
+                  "relevance_threshold": relevance.threshold,
                   "candidates": len(self.concepts) if self.concepts is not None else None, "kg": self.kg is not None,
-                  "empty_queries": empty_queries}
+                  "empty_queries": relevance.empty_queries}
         if self.judged is not None:
-            params.update(qrels=self.judged.qrels.source, relevance_level=int(relevance_level))
-        if chosen is not None:
-            params["measure"] = chosen.name
+            params.update(qrels=self.judged.qrels.source, relevance_level=int(relevance.relevance_level))
+        if relevance.measure is not None:
+            params["measure"] = relevance.measure.name
         counts = {name: result.counts for name, result in systems.items()}
         return Evaluation(systems, params, [s.name for s in specs], counts)
 
@@ -547,13 +484,14 @@ class Evaluator:
                                  "qrels- metrics (e.g. qrels-NDCG@10)")
 
     def _concept_inputs(self, run: Run | AlignedRun, measures: dict[str, MeasureSpec], ideal: dict, in_pool: dict,
-                        gain: str, threshold: float, depth: int
+                        relevance: Relevance, depth: int
                         ) -> tuple[tuple[str, ...], MetricInputs, dict[str, int], KeptScores]:
         aligned = run if isinstance(run, AlignedRun) else self._align(run, depth)
         rows = aligned.query_rows
+        gain, threshold = relevance.gain, relevance.threshold
         matches, present = self._label_matches(aligned)
         inputs = MetricInputs(
-            relevance=self.relevance_by(aligned, measures),
+            relevance=self.relevance_of(aligned, measures),
             ideal={m: ideal[m][rows] for m in measures},
             relevant_in_pool={m: in_pool[m][rows] for m in measures},
             label_matches=matches, label_present=present, threshold=threshold, gain=gain,
@@ -563,8 +501,9 @@ class Evaluator:
         kept = KeptScores(self._kept_for(aligned).setdefault("scores", KeptArrays()), settings)
         return tuple(self.concepts.ids[i] for i in rows), inputs, dict(aligned.counts), kept
 
-    def _judged_inputs(self, run: Run | AlignedRun, measures: list[str], k: int, depth: int, gain: str,
-                       threshold: float, level: int) -> tuple[tuple[str, ...], MetricInputs, dict[str, int]]:
+    def _judged_inputs(self, run: Run | AlignedRun, k: int, depth: int, relevance: Relevance
+                       ) -> tuple[tuple[str, ...], MetricInputs, dict[str, int]]:
+        gain, threshold, level = relevance.gain, relevance.threshold, relevance.relevance_level
         query_ids, grades, on_concepts, counts = self.judged.align(run, depth, self.concepts)
         matches, present = self._label_matches(on_concepts) if on_concepts is not None else ({}, {})
         inputs = MetricInputs(

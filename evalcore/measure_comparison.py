@@ -25,6 +25,7 @@ from .data import ConceptSets, Run
 from .engine import PairwiseEngine
 from .evaluation import AlignedRun, Evaluator
 from .measures import MeasureSpec, metric_tag, parse_measure
+from .options import Relevance, Statistics
 from .retrieval import retrieve_by_measure
 
 TABLE1_KS = (5, 10, 30)
@@ -71,7 +72,7 @@ def engine_path(engine: PairwiseEngine, measure: MeasureSpec) -> dict[str, objec
 
 def compare_measures(evaluator: Evaluator, measures: Sequence[MeasureSpec | str],
                      systems: Sequence[Run | AlignedRun] = (), ks: Sequence[int] = TABLE1_KS, ndcg_k: int = 10,
-                     samples: int = 2000, level: float = SIGNIFICANCE_LEVEL, subsample: int = SUBSAMPLE,
+                     samples: int = Statistics.randomization_samples, level: float = SIGNIFICANCE_LEVEL, subsample: int = SUBSAMPLE,
                      subsample_repeats: int = SUBSAMPLE_REPEATS,
                      progress: Callable[[float, str], None] | None = None) -> MeasureComparison:
     """Compare relevance measures on one dataset; ``systems`` are the runs whose order each measure judges.
@@ -131,7 +132,7 @@ def compare_measures(evaluator: Evaluator, measures: Sequence[MeasureSpec | str]
         if progress:
             progress((len(specs) + 1 + step) / steps, f"Significance tests under {spec.name}")
         metric = ndcg_metric(spec, ndcg_k)
-        evaluation = evaluator.evaluate(list(systems), [metric], measure=spec)
+        evaluation = evaluator.evaluate(list(systems), [metric], Relevance.of(measure=spec))
         per_query = {name: dict(zip(result.query_ids, result.values[metric]))
                      for name, result in evaluation.systems.items()}
         means[spec.name] = {name: m[metric] for name, m in evaluation.means().items()}

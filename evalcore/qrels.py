@@ -36,10 +36,10 @@ import numpy as np
 
 from .data import Run
 from .errors import ParameterError
-from .evaluation import MAX_DEPTH, AlignedRun, Evaluator, align_run, effective_setting
+from .evaluation import MAX_DEPTH, AlignedRun, Evaluator, align_run
 from .kg import check_hops_and_mode
-from .measures import nn_iou_measure
-from .relevance import check_alpha, nn_iou_from_counts
+from .measures import MeasureSpec
+from .relevance import nn_iou_from_counts
 
 MAX_GRADE = 1_000_000
 MAX_ALPHA_DENOMINATOR = 10**6
@@ -123,13 +123,13 @@ def _exact_scale(numerators: np.ndarray, denominators: np.ndarray) -> int | None
     return scale if largest <= MAX_GRADE else None
 
 
-def graded_judgments(evaluator: Evaluator, runs: Sequence[Run | AlignedRun], k: int, alpha: float, n: int,
+def graded_judgments(evaluator: Evaluator, runs: Sequence[Run | AlignedRun], k: int, measure: MeasureSpec,
                      progress: Callable[[float], None] | None = None) -> GradedJudgments:
     """Graded qrels for the queries of ``runs``: the ideal top ``k`` over the pool plus every retrieved image.
 
-    Relevance is nn-IoU(alpha, n) on the evaluator's concept sets and KG (IoU when alpha = 0
-    or n = 0); retrieved IDs without a concept set are left unjudged (relevance 0 for us and
-    for trec_eval alike) and counted.
+    Relevance is ``measure``, an nn-IoU(alpha, n) spec, on the evaluator's concept sets and KG (IoU when
+    alpha = 0 or n = 0, :meth:`MeasureSpec.effective`); retrieved IDs without a concept set are left unjudged
+    (relevance 0 for us and for trec_eval alike) and counted.
     """
     if evaluator.engine is None or evaluator.concepts is None:
         raise ParameterError("graded qrels are computed from concept sets: load them first")
@@ -137,11 +137,13 @@ def graded_judgments(evaluator: Evaluator, runs: Sequence[Run | AlignedRun], k: 
         raise ParameterError(f"k must lie in 1..{MAX_DEPTH}, got {k}")
     if not runs:
         raise ParameterError("graded qrels need at least one run (its queries and retrieved images)")
-    alpha = check_alpha(alpha)
-    check_hops_and_mode(n, evaluator.mode)
-    effective_alpha, effective_n = effective_setting(alpha, n)
+    if not isinstance(measure, MeasureSpec) or measure.key != "nn-iou":
+        raise ParameterError(f"graded qrels are computed by nn-IoU: give an nn-iou MeasureSpec, got {measure!r}")
+    check_hops_and_mode(measure.hops, evaluator.mode)
+    effective = measure.effective(has_kg=True)
+    effective_alpha = effective.params.get("alpha", 0.0)
     concepts = evaluator.concepts
-    ideal = evaluator.relevance_ranking(effective_alpha, effective_n, k, k, progress=progress).documents
+    ideal = evaluator.relevance_ranking(measure, k, k, progress=progress).documents
     depth = min(MAX_DEPTH, max(max((len(docs) for docs in r.rankings.values()), default=1) if isinstance(r, Run)
                                else r.documents.shape[1] for r in runs))
     query_order: dict[int, None] = {}
@@ -160,8 +162,7 @@ def graded_judgments(evaluator: Evaluator, runs: Sequence[Run | AlignedRun], k: 
     pairs.append(np.column_stack([ideal_owners[ideal_rows >= 0], ideal_rows[ideal_rows >= 0]]))
     unique = np.unique(np.vstack(pairs), axis=0)
     owners, images = unique[:, 0], unique[:, 1]
-    measure = evaluator.engine.resolve(nn_iou_measure(effective_alpha, effective_n, evaluator.mode))
-    counts = evaluator.engine.counts_of_pairs(measure.plan(), owners, images)
+    counts = evaluator.engine.counts_of_pairs(evaluator.engine.resolve(effective).plan(), owners, images)
     intersections, unions, approximates = counts.intersection, counts.union, counts.near[0]
     grades, scales, exact = integer_grades(intersections, approximates, unions, effective_alpha, owners)
     pool = len(concepts)

@@ -20,12 +20,16 @@ from .engine import PairwiseEngine, top_indices
 from .evaluation import AlignedRun, Evaluator
 from .kg import KnowledgeGraph, neighbour_sets
 from .measures import measure_spec, nn_iou_measure
+from .options import Relevance
 from .relevance import approximate_matches, iou, nn_iou, nn_iou_from_counts
 from .retrieval import retrieve_by_relevance
 
 TABLE1_KS = (5, 10, 30)
 TARGETS = ("modality", "organ", "modality+organ")
 PAPER_ALPHA, PAPER_HOPS = 0.5, 1
+
+
+PAPER_MEASURE = nn_iou_measure(PAPER_ALPHA, PAPER_HOPS)
 #: Table 1 of the paper: Precision@5/10/30 (%) on ROCOv2 test.
 PAPER_TABLE1: dict[tuple[str, str], tuple[float, float, float]] = {
     ("IoU", "modality"): (99.28, 99.17, 98.99),
@@ -66,7 +70,7 @@ def precision_table(evaluator: Evaluator, systems: Sequence[Run | AlignedRun], q
     Columns: system, target, k, value, queries (how many queries had the label and counted).
     """
     targets = [t for t in TARGETS if t in evaluator.label_targets()]
-    evaluation = evaluator.evaluate(list(systems), precision_names(ks, targets), PAPER_ALPHA, PAPER_HOPS)
+    evaluation = evaluator.evaluate(list(systems), precision_names(ks, targets), Relevance(PAPER_MEASURE))
     subset = set(queries) if queries is not None else None
     rows = []
     for name, result in evaluation.systems.items():
@@ -97,10 +101,10 @@ def table1_systems(evaluator: Evaluator, captions: Mapping[str, str] | None, dep
             progress(done / steps, text)
 
     report(0, "Ranking the collection by IoU")
-    systems: list[Run | AlignedRun] = [evaluator.relevance_ranking(0.0, 0, depth, depth, name="IoU")]
+    systems: list[Run | AlignedRun] = [evaluator.relevance_ranking(measure_spec("iou"), depth, depth, name="IoU")]
     if evaluator.kg is not None:
         report(len(systems), "Ranking the collection by nn-IoU")
-        systems.append(evaluator.relevance_ranking(PAPER_ALPHA, PAPER_HOPS, depth, depth, name="nn-IoU"))
+        systems.append(evaluator.relevance_ranking(PAPER_MEASURE, depth, depth, name="nn-IoU"))
     if captions:
         report(len(systems), "Ranking the collection by caption TF-IDF")
         systems.append(retrieve_by_captions(dict(captions), evaluator.concepts, depth, None, "caption embeddings"))
@@ -177,9 +181,10 @@ def tie_report(evaluator: Evaluator, settings: Mapping[str, tuple[float, int]], 
     for position, (system, (alpha, n)) in enumerate(settings.items()):
         if progress:
             progress(position * (1 + len(seeds)) / rankings, f"{system}: file order")
-        summary = evaluator.engine.pool_summary_by(nn_iou_measure(alpha, n, evaluator.mode), depth + 1)
-        stable = evaluator.evaluate([evaluator.relevance_ranking(alpha, n, depth, depth, name=system)], names,
-                                    alpha, n).means()[system]
+        setting = Relevance(nn_iou_measure(alpha, n, evaluator.mode))
+        summary = evaluator.engine.pool_summary_by(setting.nn_iou, depth + 1)
+        stable = evaluator.evaluate([evaluator.relevance_ranking(setting.nn_iou, depth, depth, name=system)], names,
+                                    setting).means()[system]
         shuffled: dict[int, list[float]] = {k: [] for k in ks}
         for done, seed in enumerate(seeds, start=1):
             if progress:
@@ -189,7 +194,7 @@ def tie_report(evaluator: Evaluator, settings: Mapping[str, tuple[float, int]], 
                                    f"{concepts.source} (shuffled, seed {seed})")
             engine = PairwiseEngine(permuted, kg=evaluator.kg, mode=evaluator.mode)
             run = retrieve_by_relevance(engine, alpha, n, depth, f"{system} seed {seed}")
-            means = evaluator.evaluate([run], names, alpha, n).means()[run.name]
+            means = evaluator.evaluate([run], names, setting).means()[run.name]
             for k in ks:
                 shuffled[k].append(means[f"P@{k}[{target}]"])
         for k in ks:
@@ -264,12 +269,12 @@ def kg_variants(evaluator: Evaluator, edge_files: Sequence, sources: Sequence[st
         return name
 
     systems: list[tuple[str, Evaluator, Run | AlignedRun]] = [
-        ("IoU", evaluator, evaluator.relevance_ranking(0.0, 0, depth, depth, name=starting("IoU")))]
+        ("IoU", evaluator, evaluator.relevance_ranking(measure_spec("iou"), depth, depth, name=starting("IoU")))]
     for mode in ("undirected", "directed"):
         variant = evaluator if mode == evaluator.mode else Evaluator(concepts, evaluator.kg, mode, labels)
         for n in (1, 2):
             name = starting(f"nn-IoU n={n} {mode}")
-            systems.append((name, variant, variant.relevance_ranking(PAPER_ALPHA, n, depth, depth, name=name)))
+            systems.append((name, variant, variant.relevance_ranking(nn_iou_measure(PAPER_ALPHA, n), depth, depth, name=name)))
     for n in strict_hops:
         name = starting(f"nn-IoU n={n} undirected, strict N(A,B)")
         systems.append((name, evaluator, strict_relevance_ranking(evaluator, PAPER_ALPHA, n, depth, name)))
@@ -277,7 +282,7 @@ def kg_variants(evaluator: Evaluator, edge_files: Sequence, sources: Sequence[st
         name = starting(f"nn-IoU n=1 undirected, {source} only")
         kg = KnowledgeGraph.from_edges(edge_files, [source])
         variant = Evaluator(concepts, kg, "undirected", labels)
-        systems.append((name, variant, variant.relevance_ranking(PAPER_ALPHA, 1, depth, depth, name=name)))
+        systems.append((name, variant, variant.relevance_ranking(nn_iou_measure(PAPER_ALPHA, 1), depth, depth, name=name)))
     frames = []
     for name, variant, ranking in systems:
         starting(f"precision of {name}")
@@ -299,10 +304,11 @@ def changed_top_examples(evaluator: Evaluator, kg: KnowledgeGraph, k: int = 5, t
     Each example lists both top-k lists and, for images that nn-IoU brought in, the KG paths
     behind their approximate matches with the query.
     """
-    by_iou = evaluator.relevance_ranking(0.0, 0, k, k, name="IoU")
-    by_nn = evaluator.relevance_ranking(alpha, n, k, k, name="nn-IoU")
+    setting = Relevance(nn_iou_measure(alpha, n))
+    by_iou = evaluator.relevance_ranking(measure_spec("iou"), k, k, name="IoU")
+    by_nn = evaluator.relevance_ranking(setting.nn_iou, k, k, name="nn-IoU")
     metric = f"P@{k}[{target}]"
-    evaluation = evaluator.evaluate([by_iou, by_nn], [metric], alpha, n)
+    evaluation = evaluator.evaluate([by_iou, by_nn], [metric], setting)
     gain = evaluation.systems["nn-IoU"].values[metric] - evaluation.systems["IoU"].values[metric]
     gain = np.where(np.isfinite(gain), gain, 0.0)
     order = np.argsort(gain, kind="stable")

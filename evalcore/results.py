@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from functools import cached_property
 
 import numpy as np
@@ -23,8 +23,7 @@ from .compare import bootstrap_cis, compare_systems
 from .data import Run
 from .errors import ParameterError
 from .evaluation import AlignedRun, Evaluation, Evaluator
-from .measures import MeasureSpec, parse_measure
-from .metrics import metric_names_for_measure
+from .options import Relevance, Scoring, Statistics
 from .tables import latex_interval, latex_tabular
 
 TABLE_COLUMNS = ["system", "metric", "mean", "ci_low", "ci_high", "queries"]
@@ -32,40 +31,12 @@ COMPARISON_COLUMNS = ["system_a", "system_b", "mean_difference", "p_randomizatio
                       "p_randomization_holm", "p_t_test_holm", "queries"]
 
 
-@dataclass(frozen=True)
-class Statistics:
-    """Settings of the confidence intervals and the significance tests.
+def finite_or_none(value: float | None) -> float | None:
+    """A number as JSON carries it: ``None`` where undefined (NaN, infinite or missing).
 
-    The defaults are those of the dashboard, which redraws the leaderboard within its time budget
-    on ROCOv2 with them; the API and the command line use the same defaults, so that all three print
-    the same numbers. Raise the sample counts for a publication (the Monte Carlo error of a 2.5%
-    percentile from B resamples is about 0.12 standard errors at B = 500, 0.06 at B = 2000).
-
-    >>> Statistics()
-    Statistics(confidence=0.95, bootstrap_samples=500, randomization_samples=2000, seed=0)
-    >>> Statistics(confidence=95)
-    Traceback (most recent call last):
-    ...
-    evalcore.errors.ParameterError: confidence must lie in (0, 1), e.g. 0.95; got 95
+    >>> finite_or_none(0.5), finite_or_none(float("nan"))
+    (0.5, None)
     """
-
-    confidence: float = 0.95
-    bootstrap_samples: int = 500
-    randomization_samples: int = 2000
-    seed: int = 0
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.confidence, (int, float)) or not 0 < self.confidence < 1:
-            raise ParameterError(f"confidence must lie in (0, 1), e.g. 0.95; got {self.confidence!r}")
-        for name in ("bootstrap_samples", "randomization_samples"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 1 <= value <= 1_000_000:
-                raise ParameterError(f"{name} must be an integer in 1..1000000, got {value!r}")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)) or self.seed < 0:
-            raise ParameterError(f"seed must be a non-negative integer, got {self.seed!r}")
-
-
-def _finite(value: float) -> float | None:
     return float(value) if value is not None and math.isfinite(value) else None
 
 
@@ -127,7 +98,7 @@ class Results:
         intervals = {}
         for systems in by_size.values():
             cis = bootstrap_cis(np.hstack([self.values(system) for system in systems]), self.statistics.confidence,
-                                self.statistics.bootstrap_samples, self.statistics.seed)
+                                samples=self.statistics.bootstrap_samples, seed=self.statistics.seed)
             for position, system in enumerate(systems):
                 intervals[system] = cis[position * len(self.metrics):(position + 1) * len(self.metrics)]
         rows = [(system, metric, means[system][metric], ci.low, ci.high, ci.queries)
@@ -159,7 +130,7 @@ class Results:
             column = self.metrics.index(metric)
             per_query = {system: dict(zip(self.query_ids(system), self.values(system)[:, column]))
                          for system in self.systems}
-            pairs = compare_systems(per_query, self.statistics.randomization_samples, self.statistics.seed)
+            pairs = compare_systems(per_query, samples=self.statistics.randomization_samples, seed=self.statistics.seed)
             self._comparisons[metric] = pd.DataFrame([asdict(pair) for pair in pairs], columns=COMPARISON_COLUMNS)
         return self._comparisons[metric].copy()
 
@@ -168,7 +139,7 @@ class Results:
         [ci_low, ci_high]}}), ``statistics``, ``params``, ``counts`` and, for the metrics in ``compare``,
         ``comparisons`` ({metric: [pair, ...]}). Undefined numbers are ``None``."""
         payload = {
-            "systems": {system: {m: _finite(v) for m, v in values.items()} for system, values in self.means().items()},
+            "systems": {system: {m: finite_or_none(v) for m, v in values.items()} for system, values in self.means().items()},
             "intervals": self.interval_bounds(),
             "statistics": asdict(self.statistics),
             "params": self.params,
@@ -176,14 +147,14 @@ class Results:
         }
         if compare:
             payload["comparisons"] = {
-                metric: [{key: (_finite(value) if isinstance(value, float) else value) for key, value in row.items()}
+                metric: [{key: (finite_or_none(value) if isinstance(value, float) else value) for key, value in row.items()}
                          for row in self.compare(metric).to_dict(orient="records")]
                 for metric in compare}
         return payload
 
     def interval_bounds(self) -> dict[str, dict[str, list[float | None]]]:
         """:meth:`intervals` as JSON lists, ``None`` where undefined: ``evaluate --json``'s ``intervals``."""
-        return {system: {metric: [_finite(low), _finite(high)] for metric, (low, high) in per_metric.items()}
+        return {system: {metric: [finite_or_none(low), finite_or_none(high)] for metric, (low, high) in per_metric.items()}
                 for system, per_metric in self.intervals().items()}
 
     def to_json(self, compare: Sequence[str] = (), indent: int | None = 2) -> str:
@@ -217,24 +188,20 @@ class Results:
         return system
 
 
-def evaluate_runs(evaluator: Evaluator, runs: Sequence[Run | AlignedRun], metrics: Sequence[str] | None = None,
-                  k: Sequence[int] = (5, 10, 30), alpha: float = 0.5, n: int = 1, gain: str = "linear",
-                  threshold: float = 0.5, statistics: Statistics | None = None,
-                  progress: Callable[[float, str], None] | None = None,
-                  measure: MeasureSpec | str | None = None) -> Results:
-    """Evaluate runs on the evaluator's dataset and summarise them: the code path behind the API, the
-    command line and the dashboard. ``metrics`` defaults to the standard report at the cut-offs ``k``
-    (with P@K for the label kinds the evaluator has), with ``measure``'s metrics in place of nn-IoU's
-    when a measure other than nn-IoU is given (:mod:`evalcore.measures`).
+def evaluate_runs(evaluator: Evaluator, runs: Sequence[Run | AlignedRun], scoring: Scoring | None = None,
+                  relevance: Relevance | None = None, statistics: Statistics | None = None,
+                  progress: Callable[[float, str], None] | None = None) -> Results:
+    """Evaluate runs on the evaluator's dataset and summarise them: the one code path behind the API, the
+    command line's ``evaluate`` and ``compare`` and the dashboard. ``scoring`` names the metrics (default: the
+    standard report, :class:`~evalcore.options.Scoring`), ``relevance`` how they measure relevance
+    (:class:`~evalcore.options.Relevance`) and ``statistics`` the intervals and tests of the summary.
 
     >>> from evalcore.data import ConceptSets
     >>> concepts = ConceptSets(("q", "x", "y"), (frozenset({"C0000001"}), frozenset({"C0000001"}), frozenset()))
     >>> run = Run("s", {"q": ("y", "x")})
-    >>> evaluate_runs(Evaluator(concepts), [run], ["CUI@1", "CUI@2"]).means()
+    >>> evaluate_runs(Evaluator(concepts), [run], Scoring(["CUI@1", "CUI@2"])).means()
     {'s': {'CUI@1': 0.0, 'CUI@2': 0.6309297535714575}}
     """
-    chosen = parse_measure(measure) if measure is not None else None
-    names = list(metrics) if metrics else metric_names_for_measure(tuple(k), evaluator.label_targets(),
-                                                                   chosen.key if chosen else None)
-    evaluation = evaluator.evaluate(runs, names, alpha, n, gain, threshold, progress, measure=chosen)
-    return Results(evaluation, statistics)
+    relevance = relevance or Relevance()
+    names = (scoring or Scoring()).metric_names(evaluator.label_targets(), relevance, evaluator.judged is not None)
+    return Results(evaluator.evaluate(runs, names, relevance, progress), statistics)
