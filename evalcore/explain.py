@@ -1,8 +1,9 @@
 """Why a retrieved image is related to the query: exact matches, near matches with their
 knowledge-graph paths, and the arithmetic of the relevance (DESIGN §2).
 
-:func:`explain_pair` takes two concept sets, a KG, the distance threshold n, the KG mode and
-alpha. It returns an :class:`Explanation` with
+:func:`explain_pair` takes two concept sets, a KG, a relevance measure (a
+:class:`~evalcore.measures.MeasureSpec`, whose alpha and distance threshold n say which near matches
+count and how much) and the KG mode. It returns an :class:`Explanation` with
 
 - the exact matches ``A ∩ B``;
 - each approximate match of ``N(A,B)`` (a concept of one set outside the other that is within
@@ -30,7 +31,8 @@ import numpy as np
 
 from .errors import ParameterError
 from .kg import KnowledgeGraph, check_hops_and_mode
-from .relevance import check_alpha, nn_iou_from_counts, nn_tversky_from_counts
+from .measures import MeasureSpec, parse_measure
+from .relevance import nn_iou_from_counts, nn_tversky_from_counts
 
 AUDIENCES = ("clinician", "researcher")
 UP, DOWN = "is_a", "has_child"
@@ -156,8 +158,8 @@ def _nn_tversky_arithmetic(counts: dict, alpha: float, weights: tuple[float, flo
                       f" + {_fmt(wb)} × ({only_b} - {_fmt(alpha)} × {near_b}))", value)
 
 
-#: Relevance measures an explanation can spell out: canonical name -> arithmetic builder.
-MEASURES: Mapping[str, Callable[[dict, float, tuple[float, float]], Arithmetic]] = MappingProxyType({
+#: Relevance measures an explanation can spell out: registry key -> arithmetic builder.
+ARITHMETIC: Mapping[str, Callable[[dict, float, tuple[float, float]], Arithmetic]] = MappingProxyType({
     "iou": _iou_arithmetic,
     "nn-iou": _nn_iou_arithmetic,
     "tversky": _tversky_arithmetic,
@@ -167,16 +169,17 @@ MEASURES: Mapping[str, Callable[[dict, float, tuple[float, float]], Arithmetic]]
 
 # --- the explanation ----------------------------------------------------------------------
 
-def explain_pair(query: Iterable[str], result: Iterable[str], kg: KnowledgeGraph | None, n: int,
-                 mode: str = "undirected", alpha: float = 0.5, measure: str = "nn-iou",
-                 weights: tuple[float, float] = (1.0, 1.0), names: Mapping[str, str] | None = None) -> Explanation:
-    """Exact matches, near matches with their KG paths, and the relevance arithmetic of a pair.
+def explain_pair(query: Iterable[str], result: Iterable[str], kg: KnowledgeGraph | None, measure: MeasureSpec | str,
+                 mode: str = "undirected", names: Mapping[str, str] | None = None) -> Explanation:
+    """Exact matches, near matches with their KG paths, and the relevance arithmetic of a pair under ``measure``.
 
+    ``measure`` is one of :data:`ARITHMETIC`'s (IoU, nn-IoU, Tversky, nn-Tversky); its alpha and n (0 where it
+    has none) choose the near matches and fill in the nn-IoU arithmetic shown beside IoU's and its own.
     Worked example of DESIGN §2 (n = 1, alpha = 0.5, KG: vein -> blood vessel):
 
     >>> from evalcore.data import KGEdges
     >>> kg = KnowledgeGraph.from_edges([KGEdges((("vein", "vessel", "t"),), {"vessel": "blood vessel"})])
-    >>> e = explain_pair({"CT", "vein"}, {"CT", "vessel"}, kg, n=1, alpha=0.5)
+    >>> e = explain_pair({"CT", "vein"}, {"CT", "vessel"}, kg, "nn-iou(alpha=0.5,n=1)")
     >>> e.exact, [(m.concept, m.side, m.partner, m.hops) for m in e.near]
     (('CT',), [('vein', 'query', 'vessel', 1), ('vessel', 'result', 'vein', 1)])
     >>> [(s.name, s.link) for s in e.near[0].path]
@@ -185,12 +188,12 @@ def explain_pair(query: Iterable[str], result: Iterable[str], kg: KnowledgeGraph
     IoU = |A ∩ B| / |A ∪ B| = 1 / 3 = 0.333
     nn-IoU = (|A ∩ B| + alpha × |N(A,B)|) / |A ∪ B| = (1 + 0.5 × 2) / 3 = 0.667
     """
-    alpha = check_alpha(alpha)
+    spec = parse_measure(measure)
+    if spec.key not in ARITHMETIC:
+        raise ParameterError(f"an explanation spells out the measures {tuple(ARITHMETIC)}, got {spec.name}")
+    params = spec.params
+    alpha, n, weights = params.get("alpha", 0.0), spec.hops, (params.get("a", 1.0), params.get("b", 1.0))
     check_hops_and_mode(n, mode)
-    if measure not in MEASURES:
-        raise ParameterError(f"relevance measure must be one of {tuple(MEASURES)}, got {measure!r}")
-    if min(weights) < 0:
-        raise ParameterError(f"Tversky weights must be >= 0, got {weights}")
     a, b = frozenset(query), frozenset(result)
     all_names = _Names(names or {}, kg.names if kg is not None else {})
     near = [*_near_matches(a - b, b, "query", kg, n, mode, all_names),
@@ -206,7 +209,7 @@ def explain_pair(query: Iterable[str], result: Iterable[str], kg: KnowledgeGraph
         unmatched_result=_by_name(b - a - near_concepts, all_names),
         alpha=alpha, n=n, mode=mode,
         iou=_iou_arithmetic(counts, alpha, weights), nn_iou=_nn_iou_arithmetic(counts, alpha, weights),
-        relevance=MEASURES[measure](counts, alpha, weights),
+        relevance=ARITHMETIC[spec.key](counts, alpha, weights),
         names=MappingProxyType({c: all_names.get(c, c) for c in a | b}))
 
 
@@ -310,10 +313,10 @@ def reason_sentences(explanation: Explanation, audience: str = "clinician",
 
     >>> from evalcore.data import KGEdges
     >>> kg = KnowledgeGraph.from_edges([KGEdges((("hv", "v", "t"),), {"hv": "hepatic vein", "v": "vein"})])
-    >>> e = explain_pair({"liver", "v"}, {"liver", "hv"}, kg, 1, names={"liver": "liver"})
+    >>> e = explain_pair({"liver", "v"}, {"liver", "hv"}, kg, "nn-iou(alpha=0.5,n=1)", names={"liver": "liver"})
     >>> reason_sentences(e)
     ['both show liver', 'hepatic vein is a kind of vein']
-    >>> reason_sentences(explain_pair({"a"}, {"b"}, None, 0), "researcher")
+    >>> reason_sentences(explain_pair({"a"}, {"b"}, None, "iou"), "researcher")
     ['no concept in common with the query']
     """
     if audience not in AUDIENCES:

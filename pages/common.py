@@ -26,7 +26,7 @@ from evalcore.cache_keys import cache_key, content_digest
 from evalcore.compare import PairComparison, compare_systems
 from evalcore.data import ConceptClassMap, ConceptSets, Embeddings, ImageLabels, KGEdges, Run
 from evalcore.errors import CBIRLensError, InputError
-from evalcore.evaluation import AlignedRun, Evaluator, effective_setting, unknown_ids
+from evalcore.evaluation import AlignedRun, Evaluator, unknown_ids
 from evalcore.explain import Explanation, explain_pair
 from evalcore.kg import KnowledgeGraph
 from evalcore.loading import check_under_roots, data_roots, is_under_roots, load_rocov2_folder, shown_path
@@ -40,6 +40,7 @@ from evalcore.measures import (
     parse_measure,
 )
 from evalcore.metrics import default_metric_names, metric_names_for_measure, parse_metric
+from evalcore.options import Compute, Relevance, Scoring, nn_iou_spec
 from evalcore.readers import (
     read_concept_names,
     read_concepts,
@@ -478,8 +479,8 @@ def compute_backend() -> tuple[str, str]:
 @st.cache_resource(show_spinner="Preparing the pairwise engine…", max_entries=4)
 def cached_evaluator(key: str, mode: str, _ws: Workspace) -> Evaluator:
     backend, device = compute_backend()
-    return Evaluator(_ws.concepts, kg_of(_ws), mode, _ws.resolved_labels(), client=server_scheduler(),
-                     backend=backend, device=device)
+    return Evaluator(_ws.concepts, kg_of(_ws), mode, _ws.resolved_labels(),
+                     compute=Compute(client=server_scheduler(), backend=backend, device=device))
 
 
 def evaluator_of(ws: Workspace, mode: str) -> Evaluator:
@@ -518,11 +519,11 @@ def cached_evaluation(key: str, _ws: Workspace, run_names: tuple[str, ...], extr
     for name in extra_runs:
         if name in RELEVANCE_BASELINES:
             # Ranked and scored in one pass over the pool, without a detour through image IDs.
-            hops = n if name == "Retrieval by nn-IoU" else 0
-            runs.append(evaluator.relevance_ranking(alpha if hops else 0.0, hops, BASELINE_DEPTH, max(ks), name=name))
+            by = nn_iou_spec(alpha, n) if name == "Retrieval by nn-IoU" else measure_spec("iou")
+            runs.append(evaluator.relevance_ranking(by, BASELINE_DEPTH, max(ks), name=name))
         else:
             runs.append(baseline_run(_ws, name, alpha, n, mode))
-    results = evaluate_runs(evaluator, runs, names, alpha=alpha, n=n, gain=gain, measure=measure)
+    results = evaluate_runs(evaluator, runs, Scoring(names), Relevance.of(alpha, n, measure, gain=gain))
     return {"summary": results.table().rename(columns={"ci_low": "low", "ci_high": "high"}),
             "query_ids": {system: results.query_ids(system) for system in results.systems},
             "values": {system: results.values(system) for system in results.systems},
@@ -572,7 +573,8 @@ def baseline_settings(name: str, alpha: float, n: int, mode: str) -> tuple[float
     """The (alpha, n, mode) a baseline's ranking depends on: IoU ignores alpha and n, embeddings and captions all three
     so that moving a slider never recomputes a ranking it cannot change."""
     if name == "Retrieval by nn-IoU":
-        return (*effective_setting(alpha, n), mode)
+        effective = nn_iou_spec(alpha, n).effective(has_kg=True)
+        return effective.params.get("alpha", 0.0), effective.hops, mode
     if name == "Retrieval by IoU":
         return 0.0, 0, mode
     return 0.0, 0, "undirected"
@@ -730,9 +732,9 @@ def relevance_baseline(ws: Workspace, name: str, settings: dict,
                        report: Callable[[float], None] | None = None) -> AlignedRun:
     """Retrieval by IoU or nn-IoU over the whole pool, exactly as :func:`cached_evaluation` ranks it (the evaluator
     keeps the ranking, so the leaderboard, Per-query and Case view share one pass), with progress per block."""
-    hops = settings["n"] if name == "Retrieval by nn-IoU" else 0
+    by = nn_iou_spec(settings["alpha"], settings["n"]) if name == "Retrieval by nn-IoU" else measure_spec("iou")
     return evaluator_of(ws, settings["kg_mode"]).relevance_ranking(
-        settings["alpha"] if hops else 0.0, hops, BASELINE_DEPTH, max(settings["ks"]), name=name, progress=report)
+        by, BASELINE_DEPTH, max(settings["ks"]), name=name, progress=report)
 
 
 def evaluation_with_progress(ws: Workspace, run_names: tuple[str, ...], extra_runs: tuple[str, ...],
@@ -758,7 +760,7 @@ def evaluation_with_progress(ws: Workspace, run_names: tuple[str, ...], extra_ru
         for measure in summaries:
             progress.run(f"Best possible rankings by {'IoU' if measure == 'iou' else 'nn-IoU'} (every image against "
                          "every other)", lambda report, measure=measure: evaluator.pool_summary(
-                             measure, alpha, n, k, 0.5, report))
+                             nn_iou_spec(alpha, n) if measure == "nn-iou" else measure_spec("iou"), k, 0.5, report))
         systems = len(run_names) + len(extra_runs)
         return progress.run(f"Scoring {systems} system{'s' if systems != 1 else ''} and bootstrapping 95% intervals",
                             lambda _: cached_evaluation(ws.evaluation_key(), ws, run_names, extra_runs, alpha, n, mode,
@@ -810,7 +812,8 @@ def keep_default_for_dataset(key: str, ws: Workspace, default: list[str]) -> Non
 @st.cache_resource(max_entries=4096, show_spinner=False)
 def _cached_explanation(kg_key: str, query: tuple[str, ...], result: tuple[str, ...], n: int, mode: str, alpha: float,
                         measure: str, _kg: KnowledgeGraph | None, _names: dict) -> Explanation:
-    return explain_pair(query, result, _kg, n, mode, alpha, measure, names=_names)
+    spec = nn_iou_spec(alpha, n) if measure == "nn-iou" else parse_measure(measure)
+    return explain_pair(query, result, _kg, spec, mode, names=_names)
 
 
 def explanation_of(ws: Workspace, query: frozenset[str], result: frozenset[str], settings: dict,

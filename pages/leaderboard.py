@@ -8,6 +8,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from evalcore.errors import CBIRLensError
+from evalcore.options import nn_iou_spec
 from evalcore.qrels import graded_judgments
 from evalcore.tables import (
     GROUP_TITLES,
@@ -195,7 +196,8 @@ def graded_qrels(progress) -> str:
     evaluator = evaluator_of(ws, settings["kg_mode"])
     runs = [r for _, r in ws.runs.values()] + [baseline_run(ws, b, settings["alpha"], settings["n"],
                                                             settings["kg_mode"]) for b in baselines]
-    return graded_judgments(evaluator, runs, max(settings["ks"]), settings["alpha"], settings["n"], progress).text()
+    measure = nn_iou_spec(settings["alpha"], settings["n"])
+    return graded_judgments(evaluator, runs, max(settings["ks"]), measure, progress).text()
 
 
 if st.toggle("Prepare graded qrels (TREC format, nn-IoU as an integer grade on a per-query scale)", key="qrels_toggle"):
