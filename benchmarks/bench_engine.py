@@ -26,6 +26,7 @@ from evalcore.ablation import ablation_grid  # noqa: E402
 from evalcore.evaluation import Evaluator  # noqa: E402
 from evalcore.kg import neighbour_sets  # noqa: E402
 from evalcore.loading import combine_concepts, load_kg, load_labels  # noqa: E402
+from evalcore.options import Relevance  # noqa: E402
 from evalcore.readers import read_concepts  # noqa: E402
 from evalcore.relevance import nn_iou  # noqa: E402
 from evalcore.retrieval import retrieve_by_relevance  # noqa: E402
@@ -81,7 +82,7 @@ def main() -> None:
 
     # 1. One full nn-CUI@10 evaluation, KG index included (fresh evaluator each time).
     def full_evaluation():
-        return Evaluator(concepts, kg).evaluate([run], ["nn-CUI@10"], 0.5, 1)
+        return Evaluator(concepts, kg).evaluate([run], ["nn-CUI@10"], Relevance.of(0.5, 1))
 
     engine_time, evaluation = timed(full_evaluation, args.repeats)
     sample = list(concepts.ids[:: max(1, len(concepts) // args.sample)])[: args.sample]
@@ -108,10 +109,10 @@ def main() -> None:
                  "ratio": 44 * reference_time / grid_time, "peak_mb": peak_mb(), "target": "<= 10 s"})
 
     # 3. Dashboard: a new alpha with the counts already cached (what the leaderboard does).
-    evaluator.evaluate([run], ["nn-CUI@10"], 0.5, 1)
+    evaluator.evaluate([run], ["nn-CUI@10"], Relevance.of(0.5, 1))
 
     def new_alpha(alphas=iter(np.linspace(0.05, 0.95, 40))):
-        return evaluator.evaluate([run], ["CUI@10", "nn-CUI@10", "P@10[modality]"], float(next(alphas)), 1)
+        return evaluator.evaluate([run], ["CUI@10", "nn-CUI@10", "P@10[modality]"], Relevance.of(float(next(alphas)), 1))
 
     alpha_time, _ = timed(new_alpha, args.repeats)
     rows.append({"work": "dashboard: change alpha, KG index and counts cached", "seconds": alpha_time,

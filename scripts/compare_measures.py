@@ -36,6 +36,7 @@ from evalcore.measure_comparison import (  # noqa: E402
     simulated_detector_run,
 )
 from evalcore.measures import default_measures, parse_measure  # noqa: E402
+from evalcore.options import nn_iou_spec  # noqa: E402
 from evalcore.retrieval import retrieve_by_captions  # noqa: E402
 from evalcore.tables import markdown_table  # noqa: E402
 
@@ -91,8 +92,8 @@ def run(argv: list[str] | None = None) -> dict:
 
     log("stand-in systems")
     captions = folder.captions.get("test", {})
-    systems = [evaluator.relevance_ranking(0.0, 0, DEPTH, DEPTH, name="Retrieval by IoU"),
-               evaluator.relevance_ranking(0.5, 1, DEPTH, DEPTH, name="Retrieval by nn-IoU")]
+    systems = [evaluator.relevance_ranking(nn_iou_spec(0.0, 0), DEPTH, DEPTH, name="Retrieval by IoU"),
+               evaluator.relevance_ranking(nn_iou_spec(0.5, 1), DEPTH, DEPTH, name="Retrieval by nn-IoU")]
     if captions:
         systems.append(retrieve_by_captions(dict(captions), concepts, DEPTH, None, "captions TF-IDF"))
         systems.append(retrieve_by_captions(dict(captions), concepts, DEPTH, 128, "captions LSA-128"))

@@ -20,6 +20,7 @@ from evalcore.data import ConceptSets, Run
 from evalcore.errors import InputError, ParameterError
 from evalcore.evaluation import Evaluation, Evaluator, SystemResult
 from evalcore.loading import load_kg, load_labels
+from evalcore.options import Scoring
 from evalcore.readers import read_concepts, read_run
 from evalcore.results import Results, Statistics, evaluate_runs
 
@@ -52,7 +53,7 @@ def test_api_cli_and_the_shared_function_give_identical_numbers(demo, tmp_path):
 
     concepts = read_concepts(CONCEPTS)
     evaluator = Evaluator(concepts, load_kg([KG]), "undirected", load_labels(LABELS, concepts))
-    direct = evaluate_runs(evaluator, [read_run(p) for p in RUNS], k=(5, 10, 30))
+    direct = evaluate_runs(evaluator, [read_run(p) for p in RUNS], Scoring(k=(5, 10, 30)))
     pd.testing.assert_frame_equal(direct.table(), demo.table(), check_exact=True)
 
     written = pd.read_csv(per_query, dtype={"query_id": str})
@@ -207,8 +208,8 @@ def test_table_intervals_equal_one_bootstrap_per_system():
     statistics = Statistics()
     table = Results(Evaluation(systems, {}, metrics), statistics).table().set_index(["system", "metric"])
     for name, v in values.items():
-        for metric, ci in zip(metrics, bootstrap_cis(v, statistics.confidence, statistics.bootstrap_samples,
-                                                      statistics.seed)):
+        for metric, ci in zip(metrics, bootstrap_cis(v, statistics.confidence, samples=statistics.bootstrap_samples,
+                                                      seed=statistics.seed)):
             row = table.loc[(name, metric)]
             assert (row.ci_low, row.ci_high, row.queries) == pytest.approx((ci.low, ci.high, ci.queries), rel=1e-12)
 

@@ -232,7 +232,7 @@ def test_engine_note_names_the_backend_that_ran():
         from pages.common import engine_note, evaluator_of, workspace
 
         st.caption(str(engine_note()))
-        evaluator_of(workspace(), "undirected").relevance_ranking(0.5, 1, 10)
+        evaluator_of(workspace(), "undirected").relevance_ranking("nn-iou(alpha=0.5,n=1)", 10)
         st.caption(engine_note())
 
     from evalcore.array_backend import gpu_available

@@ -10,6 +10,7 @@ import pytest
 
 from evalcore.evaluation import Evaluator
 from evalcore.kg import KnowledgeGraph
+from evalcore.options import Relevance
 from evalcore.readers import read_captions, read_concepts, read_kg
 from evalcore.retrieval import retrieve_by_captions
 
@@ -23,7 +24,7 @@ def expected_nn_cui_at_10(captions: dict[str, str]) -> float:
     concepts = read_concepts(DEMO / "concepts.csv")
     kg = KnowledgeGraph.from_edges([read_kg(DEMO / "kg_edges.csv")])
     run = retrieve_by_captions(captions, concepts, 100, None, CAPTIONS_BASELINE)
-    evaluation = Evaluator(concepts, kg).evaluate([run], ["nn-CUI@10"], 0.5, 1)
+    evaluation = Evaluator(concepts, kg).evaluate([run], ["nn-CUI@10"], Relevance.of(0.5, 1))
     return evaluation.means()[CAPTIONS_BASELINE]["nn-CUI@10"]
 
 

@@ -9,6 +9,7 @@ from evalcore.__main__ import main
 from evalcore.errors import CBIRLensError, InputError
 from evalcore.evaluation import Evaluator
 from evalcore.loading import kg_names_file
+from evalcore.options import Relevance, nn_iou_spec
 from evalcore.qrels import graded_judgments
 from evalcore.readers import read_concepts, read_qrels, read_runs
 from evalcore.retrieval import MAX_SVD_DIMENSIONS, tfidf_matrix
@@ -65,7 +66,7 @@ def test_a_run_without_a_judged_query_is_refused_under_qrels(tmp_path, capsys):
                      capsys)
     assert f"expected query IDs that have judgments in {qrels}" in error and "none of its 2,000 queries does" in error
     with pytest.raises(InputError, match="none of its"):
-        Evaluator(None, qrels=read_qrels(qrels)).evaluate([read_runs(DEMO_RUNS[0])[0]], ["qrels-NDCG@10"], 0.5, 1)
+        Evaluator(None, qrels=read_qrels(qrels)).evaluate([read_runs(DEMO_RUNS[0])[0]], ["qrels-NDCG@10"], Relevance.of(0.5, 1))
 
 
 @pytest.mark.parametrize("option, value, expected", [("--alpha", "nan", "alpha must lie in [0, 1], got nan"),
@@ -81,7 +82,7 @@ def test_qrels_checks_n(tmp_path, capsys):
                       "--n", "-1", "--out", str(tmp_path / "q.txt")], capsys)
     assert "distance threshold n must be an integer in 0..6, got -1" in error
     with pytest.raises(CBIRLensError, match="distance threshold n"):
-        graded_judgments(Evaluator(read_concepts(CONCEPTS)), read_runs(DEMO_RUNS[0]), 5, 0.5, 7)
+        graded_judgments(Evaluator(read_concepts(CONCEPTS)), read_runs(DEMO_RUNS[0]), 5, nn_iou_spec(0.5, 7))
 
 
 def test_the_names_file_beside_a_kg_is_looked_for_beside_it_only(tmp_path):

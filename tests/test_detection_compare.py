@@ -84,13 +84,13 @@ def test_bootstrap_of_many_columns_equals_resampling_one_column_at_a_time():
         assert (ci.low, ci.high) == pytest.approx((low, high), abs=1e-12)
         assert ci.mean == pytest.approx(np.nanmean(matrix[:, column]))
         assert ci.queries == np.isfinite(matrix[:, column]).sum()
-    assert bootstrap_cis(np.full((4, 1), np.nan))[0].queries == 0
+    assert bootstrap_cis(np.full((4, 1), np.nan), samples=2000)[0].queries == 0
 
 
 def test_holm_bootstrap_and_tests():
     assert holm([0.01, 0.04, 0.03]) == [0.03, 0.06, 0.06]
     values = np.random.default_rng(0).random(200)
-    ci = bootstrap_ci(values)
+    ci = bootstrap_ci(values, samples=2000)
     assert ci.low < values.mean() < ci.high and ci.queries == 200
     better = values + 0.2
     assert randomization_test(better, values, samples=2000) < 0.001

@@ -23,6 +23,7 @@ from evalcore.errors import ParameterError
 from evalcore.evaluation import Evaluator
 from evalcore.loading import load_kg
 from evalcore.measures import nn_iou_measure
+from evalcore.options import Compute, nn_iou_spec
 from evalcore.readers import read_concepts, read_runs
 
 from .conftest import DEMO, OPEN_KG, ROCOV2, ROOT, needs, random_world
@@ -210,11 +211,11 @@ def test_demo_evaluation_and_rankings_are_the_numpy_ones():
     kg = load_kg([DEMO / "kg_edges.csv"])
     runs = read_runs(DEMO / "runs" / "visual-confused.trec")
     metrics = ["CUI@10", "nn-CUI@10", "nn-MAP@10", "nn-R@30"]
-    numpy_side, jax_side = Evaluator(concepts, kg), Evaluator(concepts, kg, backend="jax", device="cpu")
+    numpy_side, jax_side = Evaluator(concepts, kg), Evaluator(concepts, kg, compute=Compute(backend="jax", device="cpu"))
     assert jax_side.evaluate(runs, metrics).means() == numpy_side.evaluate(runs, metrics).means()
     assert jax_side.engine.last_pass.backend == "jax"
-    ranked = jax_side.relevance_ranking(0.5, 1, 30)
-    assert ranked.documents.tolist() == numpy_side.relevance_ranking(0.5, 1, 30).documents.tolist()
+    ranked = jax_side.relevance_ranking(nn_iou_spec(0.5, 1), 30)
+    assert ranked.documents.tolist() == numpy_side.relevance_ranking(nn_iou_spec(0.5, 1), 30).documents.tolist()
 
 
 @needs(ROCOV2 / "test_concepts.csv")

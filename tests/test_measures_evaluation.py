@@ -18,6 +18,7 @@ from evalcore.evaluation import Evaluator
 from evalcore.measure_comparison import compare_measures, ndcg_metric, simulated_detector_run
 from evalcore.measures import default_measures, parse_measure
 from evalcore.metrics import metric_names_for_measure, ndcg, parse_metric
+from evalcore.options import Relevance
 from evalcore.relevance import dice, tversky
 
 from .conftest import random_world
@@ -70,7 +71,7 @@ def test_ndcg_under_a_measure_equals_a_loop_over_queries(measure):
     runs = random_runs(concepts)
     spec = parse_measure(measure)
     metric = f"CUI@5{{{spec.key}}}"
-    evaluation = evaluator.evaluate(runs, [metric, "CUI@5"], measure=spec)
+    evaluation = evaluator.evaluate(runs, [metric, "CUI@5"], Relevance.of(measure=spec))
     relevance = spec.pair_function(kg, concepts.vocabulary)
     for run in runs:
         values = evaluation.systems[run.name].values[metric]
@@ -90,7 +91,7 @@ def test_measure_parameters_are_required_where_the_measure_has_some():
     with pytest.raises(ParameterError, match="tversky"):
         evaluator.evaluate(runs, ["CUI@5{tversky}"])
     with pytest.raises(ParameterError, match="tversky"):
-        evaluator.evaluate(runs, ["CUI@5{tversky}"], measure="dice")
+        evaluator.evaluate(runs, ["CUI@5{tversky}"], Relevance.of(measure="dice"))
     assert evaluator.evaluate(runs, ["CUI@5{dice}"]).metric_names == ["CUI@5{dice}"]
 
 
@@ -98,8 +99,8 @@ def test_an_nn_iou_measure_sets_alpha_and_n():
     concepts, kg = random_world(1, images=40)
     evaluator = Evaluator(concepts, kg)
     runs = random_runs(concepts, 2)
-    by_arguments = evaluator.evaluate(runs, ["nn-CUI@5", "nn-MAP@5"], alpha=0.3, n=2).means()
-    by_measure = evaluator.evaluate(runs, ["nn-CUI@5", "nn-MAP@5"], measure="nn-iou(alpha=0.3,n=2)").means()
+    by_arguments = evaluator.evaluate(runs, ["nn-CUI@5", "nn-MAP@5"], Relevance.of(0.3, 2)).means()
+    by_measure = evaluator.evaluate(runs, ["nn-CUI@5", "nn-MAP@5"], Relevance.of(measure="nn-iou(alpha=0.3,n=2)")).means()
     assert by_arguments == by_measure
 
 
@@ -107,8 +108,8 @@ def test_retrieval_by_dice_is_retrieval_by_iou():
     """Dice = 2 IoU / (1 + IoU) is increasing in IoU: same rankings, same ties."""
     concepts, kg = random_world(6, images=80)
     evaluator = Evaluator(concepts, kg)
-    by_iou = evaluator.relevance_ranking_by("iou", 20)
-    by_dice = evaluator.relevance_ranking_by("dice", 20)
+    by_iou = evaluator.relevance_ranking("iou", 20)
+    by_dice = evaluator.relevance_ranking("dice", 20)
     assert by_iou.documents.tolist() == by_dice.documents.tolist()
     a, b = concepts.sets[0], concepts.sets[1]
     assert dice(a, b) == pytest.approx(2 * tversky(a, b, 1, 1) / (1 + tversky(a, b, 1, 1)))
@@ -175,8 +176,8 @@ def test_parameter_sweep_equals_evaluating_each_setting():
     assert set(sweep.system) == {"system0", "system1", "Retrieval by nn-tversky"}
     for value in values:
         setting = spec.with_parameters(b=value)
-        ranking = evaluator.relevance_ranking_by(setting, 5, 5, name="Retrieval by nn-tversky")
-        means = evaluator.evaluate([*runs, ranking], metrics, measure=setting).means()
+        ranking = evaluator.relevance_ranking(setting, 5, 5, name="Retrieval by nn-tversky")
+        means = evaluator.evaluate([*runs, ranking], metrics, Relevance.of(measure=setting)).means()
         for system, per_metric in means.items():
             for metric, mean in per_metric.items():
                 row = sweep[(sweep.system == system) & (sweep.setting == value) & (sweep.metric == metric)]
@@ -215,7 +216,7 @@ def test_compare_measures_on_random_data():
         summary = evaluator.engine.pool_summary_by(spec, 31)
         assert row["ties@10"] == int((summary.ideal[:, 9] == summary.ideal[:, 10]).sum())
         metric = ndcg_metric(spec, 10)
-        evaluation = evaluator.evaluate(runs, [metric], measure=spec)
+        evaluation = evaluator.evaluate(runs, [metric], Relevance.of(measure=spec))
         per_query = {n: dict(zip(r.query_ids, r.values[metric])) for n, r in evaluation.systems.items()}
         significant = sum(c.p_randomization_holm < 0.05 for c in compare_systems(per_query, samples=300))
         assert row["significant pairs"] == f"{significant}/6"

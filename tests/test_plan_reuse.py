@@ -65,8 +65,8 @@ def test_a_run_rescored_at_other_alphas_reads_its_kept_codes_exactly(seed):
     warm.engine.rank_by(measure_spec("iou"), 5)
     for alpha in (0.5, 0.2, 0.9):
         measures = {"iou": measure_spec("iou"), "nn-iou": measure_spec("nn-iou", alpha=alpha, n=1)}
-        kept = warm.relevance_by(run, measures)
-        fresh = Evaluator(concepts, kg=kg).relevance_by(run, measures)  # nothing coded: counted from sparse rows
+        kept = warm.relevance_of(run, measures)
+        fresh = Evaluator(concepts, kg=kg).relevance_of(run, measures)  # nothing coded: counted from sparse rows
         for key in measures:
             assert np.array_equal(kept[key], fresh[key]), (alpha, key)
     codes = warm._kept_for(run)["codes"]

@@ -15,6 +15,7 @@ from evalcore.errors import CBIRLensError, ParameterError
 from evalcore.evaluation import Evaluator
 from evalcore.executors import DaskCluster, LocalProcesses, SharedPass, executor_for, parse_size, shared_pass, task_chunks
 from evalcore.loading import load_kg
+from evalcore.options import Compute, Relevance, nn_iou_spec
 from evalcore.readers import read_concepts, read_runs
 
 from .conftest import DEMO, ROOT, random_world
@@ -85,12 +86,12 @@ def test_demo_evaluation_on_the_cluster_equals_in_process(client):
     kg = load_kg([DEMO / "kg_edges.csv"])
     runs = [run for path in sorted((DEMO / "runs").iterdir()) for run in read_runs(path)]
     metrics = ["nn-CUI@10", "CUI@5", "nn-MAP@30", "R@30"]
-    expected = Evaluator(concepts, kg).evaluate(runs, metrics, 0.5, 1).per_query_frame()
-    evaluator = Evaluator(concepts, kg, client=client)
+    expected = Evaluator(concepts, kg).evaluate(runs, metrics, Relevance.of(0.5, 1)).per_query_frame()
+    evaluator = Evaluator(concepts, kg, compute=Compute(client=client))
     assert isinstance(evaluator.engine.executor, DaskCluster)
-    got = evaluator.evaluate(runs, metrics, 0.5, 1).per_query_frame()
+    got = evaluator.evaluate(runs, metrics, Relevance.of(0.5, 1)).per_query_frame()
     assert got.equals(expected)
-    ranking = evaluator.relevance_ranking(0.5, 1, 30)
+    ranking = evaluator.relevance_ranking(nn_iou_spec(0.5, 1), 30)
     np.testing.assert_array_equal(ranking.documents, Evaluator(concepts, kg).relevance_ranking(0.5, 1, 30).documents)
 
 

@@ -18,6 +18,7 @@ from evalcore.errors import InputError, ParameterError
 from evalcore.evaluation import Evaluator, empty_query_mask
 from evalcore.kg import KnowledgeGraph, neighbour_sets
 from evalcore.metrics import average_precision, parse_metric, trec_average_precision, trec_average_precision_batch
+from evalcore.options import Relevance, nn_iou_spec
 from evalcore.qrels import graded_judgments, integer_grades
 from evalcore.readers import read_concepts, read_qrels, read_run
 from evalcore.relevance import nn_iou
@@ -70,7 +71,7 @@ def test_qrels_metrics_by_hand():
     assert values["qrels-Prec@3"][0] == pytest.approx(1 / 3)
     assert values["qrels-R@3"][0] == pytest.approx(1 / 4)
     assert values["qrels-ERR@2"][0] == pytest.approx(2 / 5)  # grade / highest grade of the file = 0.4 at rank 1
-    level_two = evaluator.evaluate([Run("s", {"q": ("a", "b", "x", "c")})], names, relevance_level=2)
+    level_two = evaluator.evaluate([Run("s", {"q": ("a", "b", "x", "c")})], names, Relevance.of(relevance_level=2))
     assert level_two.systems["s"].values["qrels-R@3"][0] == pytest.approx(1 / 3)  # c (grade 1) no longer relevant
     assert level_two.systems["s"].values["qrels-NDCG@3"][0] == pytest.approx(2 / ideal)  # gains ignore the level
 
@@ -132,7 +133,8 @@ def test_qrels_metrics_equal_pytrec_eval(seed, level):
     judgments, run, scored = random_judgments(seed)
     evaluator = Evaluator(None, qrels=Qrels(judgments))
     names = [f"qrels-{family}@{k}" for family in TREC_NAMES for k in KS]
-    by_policy = {policy: evaluator.evaluate([run], names, empty_queries=policy, relevance_level=level).systems["random"]
+    by_policy = {policy: evaluator.evaluate([run], names, Relevance.of(empty_queries=policy, relevance_level=level)
+                                            ).systems["random"]
                  for policy in ("exclude", "zero")}
     result = by_policy["zero"]
     assert set(result.query_ids) == set(judgments) & set(run.rankings)
@@ -155,7 +157,7 @@ def test_concept_ap_prec_recall_equal_pytrec_eval_on_binary_judgments(seed):
     neighbours = neighbour_sets(kg, evaluator.engine.vocabulary, 1)
     for prefix, alpha in (("", 0.0), ("nn-", 0.5)):
         names = [f"{prefix}{family}@{k}" for family in ("AP", "Prec", "R") for k in KS]
-        result = evaluator.evaluate([run], names, alpha=0.5, n=1, threshold=0.4, empty_queries="zero").systems["r"]
+        result = evaluator.evaluate([run], names, Relevance.of(0.5, 1, threshold=0.4, empty_queries="zero")).systems["r"]
         judgments = {q: {c: int(nn_iou(concepts[q], concepts[c], neighbours, alpha) >= 0.4)
                          for c in concepts.ids if c != q} for q in run.rankings}
         for name in names:
@@ -181,14 +183,14 @@ def random_concept_run(concepts: ConceptSets, seed: int, depth: int = 15) -> tup
 
 def ndcg_round_trip(evaluator: Evaluator, runs: list[Run], alpha: float, n: int, k: int) -> None:
     metric = f"nn-CUI@{k}" if alpha > 0 and n > 0 else f"CUI@{k}"
-    written = graded_judgments(evaluator, runs, k, alpha, n)
+    written = graded_judgments(evaluator, runs, k, nn_iou_spec(alpha, n))
     judgments: dict[str, dict[str, int]] = {}
     for query, image, grade in written.rows:
         judgments.setdefault(query, {})[image] = grade
     assert set(judgments) == {q for r in runs for q in r.rankings if q in evaluator.concepts.index}
-    ours = evaluator.evaluate(runs, [metric], alpha, n, empty_queries="zero")
+    ours = evaluator.evaluate(runs, [metric], Relevance.of(alpha, n, empty_queries="zero"))
     from_file = Evaluator(None, qrels=read_qrels(written.text().encode(), "written.qrels"))
-    ours_on_file = from_file.evaluate(runs, [f"qrels-NDCG@{k}"], empty_queries="zero")
+    ours_on_file = from_file.evaluate(runs, [f"qrels-NDCG@{k}"], Relevance.of(empty_queries="zero"))
     for run in runs:
         expected = pytrec(judgments, scored_in_our_order(run), "NDCG", k)
         result = ours.systems[run.name]
@@ -228,7 +230,7 @@ def test_rounded_scale_stays_within_the_stated_bound(monkeypatch):
     concepts, kg = random_world(5, images=50)
     evaluator = Evaluator(concepts, kg)
     run, scored = random_concept_run(concepts, 5)
-    written = graded_judgments(evaluator, [run], 10, 0.5, 1)
+    written = graded_judgments(evaluator, [run], 10, nn_iou_spec(0.5, 1))
     assert written.counts["queries_rounded"] > 0
     judgments: dict[str, dict[str, int]] = {}
     for query, image, grade in written.rows:
@@ -236,7 +238,7 @@ def test_rounded_scale_stays_within_the_stated_bound(monkeypatch):
     bound = sum(1 / math.log2(i + 1) for i in range(1, 11))
     bound /= 40 - bound / 2
     expected = pytrec(judgments, scored, "NDCG", 10)
-    result = evaluator.evaluate([run], ["nn-CUI@10"], 0.5, 1, empty_queries="zero").systems["r"]
+    result = evaluator.evaluate([run], ["nn-CUI@10"], Relevance.of(0.5, 1, empty_queries="zero")).systems["r"]
     differences = [abs(v - expected[q]) for q, v in zip(result.query_ids, result.values["nn-CUI@10"])]
     assert max(differences) <= bound and max(differences) > TOLERANCE
 
@@ -281,8 +283,8 @@ def test_every_metric_of_a_table_averages_over_the_same_queries(seed):
     run = random_concept_run(concepts, seed)[0]
     names = ["CUI@5", "nn-CUI@5", "MAP@5", "AP@5", "Prec@5", "nn-R@10", "RBP", "nn-ERR@5", "CAG@5", "nn-CAG-RBP",
              "P@5[modality]"]
-    exclude = evaluator.evaluate([run], names, 0.5, 1, empty_queries="exclude").systems["r"]
-    zero = evaluator.evaluate([run], names, 0.5, 1, empty_queries="zero").systems["r"]
+    exclude = evaluator.evaluate([run], names, Relevance.of(0.5, 1, empty_queries="exclude")).systems["r"]
+    zero = evaluator.evaluate([run], names, Relevance.of(0.5, 1, empty_queries="zero")).systems["r"]
     ranking = [name for name in names if parse_metric(name).family.relevance]
     excluded = np.isnan(exclude.values[ranking[0]])
     neighbours = neighbour_sets(kg, evaluator.engine.vocabulary, 1)
@@ -294,7 +296,8 @@ def test_every_metric_of_a_table_averages_over_the_same_queries(seed):
     # Not empty for the table (nn-IoU finds a neighbour), so IoU's 0/0 scores 0 rather than vanishing.
     assert exclude.values["CUI@5"][lonely["lonely-neighbour"]] == 0.0
     # In a table of IoU metrics alone it is empty, so excluded, as today.
-    assert math.isnan(evaluator.evaluate([run], ["CUI@5"], 0.5, 1).systems["r"].values["CUI@5"][lonely["lonely-neighbour"]])
+    alone = evaluator.evaluate([run], ["CUI@5"], Relevance.of(0.5, 1)).systems["r"]
+    assert math.isnan(alone.values["CUI@5"][lonely["lonely-neighbour"]])
     assert exclude.counts["queries_empty"] == zero.counts["queries_empty"] == int(excluded.sum())
     for name in ranking:
         assert np.isnan(exclude.values[name]).tolist() == excluded.tolist(), name
@@ -326,7 +329,7 @@ def test_evaluator_rejects_mixed_or_missing_relevance_sources():
         Evaluator(None, qrels=Qrels({"q": {"d": 1}})).evaluate([run], ["nn-CUI@3"])
     for bad in ({"empty_queries": "drop"}, {"relevance_level": 0}, {"relevance_level": 1.5}):
         with pytest.raises(ParameterError):
-            with_qrels.evaluate([run], ["qrels-AP@3"], **bad)
+            with_qrels.evaluate([run], ["qrels-AP@3"], Relevance.of(**bad))
 
 
 # --- command line and dashboard ---------------------------------------------------------------

@@ -23,6 +23,7 @@ from evalcore.errors import CBIRLensError, InputError
 from evalcore.evaluation import Evaluator
 from evalcore.kg import neighbour_sets
 from evalcore.loading import DATA_ROOTS_VARIABLE, check_under_roots, data_roots
+from evalcore.options import Relevance
 from evalcore.readers import INPUT_BUDGET_VARIABLE, read_concepts, read_runs, read_text
 from evalcore.relevance import nn_iou
 from evalcore.retrieval import float32_scores_in_order, retrieve_by_relevance, write_trec_run
@@ -236,7 +237,7 @@ def test_trec_eval_reads_a_retrieve_written_run_as_evalcore_scores_it(tmp_path, 
             scale = scale * grade.denominator // math.gcd(scale, grade.denominator)
         qrels[query] = {doc: int(grade * scale) for doc, grade in grades.items()}
     trec = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut_10"}).evaluate(written)
-    ours = Evaluator(concepts, kg).evaluate([read_runs(path)[0]], ["nn-CUI@10"], 0.5, 1)
+    ours = Evaluator(concepts, kg).evaluate([read_runs(path)[0]], ["nn-CUI@10"], Relevance.of(0.5, 1))
     values = ours.systems["nn"].values["nn-CUI@10"]
     for query, value in zip(ours.systems["nn"].query_ids, values):
         if value == value:  # queries with IDCG = 0 are excluded by us, scored 0 by trec_eval

@@ -26,6 +26,7 @@ from streamlit.testing.v1 import AppTest
 from evalcore.errors import CBIRLensError
 from evalcore.evaluation import Evaluation, Evaluator, SystemResult
 from evalcore.loading import DATA_ROOTS_VARIABLE, check_under_roots, data_roots
+from evalcore.options import Relevance, Scoring
 from evalcore.results import Results, evaluate_runs
 from evalcore.tables import FORMULA_STARTS, latex_escape, latex_table, spreadsheet_csv
 from pages.common import MAX_IMAGE_PIXELS, Workspace, read_image_zip, with_concepts, with_run
@@ -82,8 +83,8 @@ def test_significance_follows_the_tversky_parameters():
     after = comparisons_shown(app)
     workspace = app.session_state["workspace"]
     runs = [run for _, run in workspace.runs.values()]
-    expected = evaluate_runs(Evaluator(workspace.concepts), runs, [metric],
-                             measure="tversky(a=0.1,b=0.3)").compare(metric)
+    expected = evaluate_runs(Evaluator(workspace.concepts), runs, Scoring([metric]),
+                             Relevance.of(measure="tversky(a=0.1,b=0.3)")).compare(metric)
     assert after == pytest.approx({(row.system_a, row.system_b): row.mean_difference for row in expected.itertuples()})
     assert after != pytest.approx(before)
 

@@ -20,6 +20,7 @@ from evalcore.errors import InputError, ParameterError
 from evalcore.evaluation import Evaluator
 from evalcore.measures import parse_measure
 from evalcore.metrics import FAMILIES, context_aware_gain, context_aware_gain_rbp
+from evalcore.options import Relevance
 from evalcore.readers import read_embeddings, read_runs
 
 from . import line_by_line
@@ -130,8 +131,8 @@ def test_a_self_retrieval_changes_no_metric_of_the_registry(seed):
     assert {name.split("@")[0].split("{")[0] for name in names} == {k for k, f in FAMILIES.items()
                                                                     if f.relevance != "qrels"}
     evaluator = Evaluator(concepts, kg, labels=labels)
-    plain = evaluator.evaluate([Run("r", rankings)], names, 0.5, 1).systems["r"]
-    changed = evaluator.evaluate([Run("r", with_self_retrievals(rankings))], names, 0.5, 1).systems["r"]
+    plain = evaluator.evaluate([Run("r", rankings)], names, Relevance.of(0.5, 1)).systems["r"]
+    changed = evaluator.evaluate([Run("r", with_self_retrievals(rankings))], names, Relevance.of(0.5, 1)).systems["r"]
     assert changed.counts["query_dropped_from_own_list"] == 3 and plain.counts["query_dropped_from_own_list"] == 0
     assert_same_values(plain, changed, names)
 
@@ -155,11 +156,11 @@ def test_cag_rbp_depends_on_the_list_alone():
     reach past its end, so it moved. It now sums over the list followed by non-relevant items."""
     concepts, kg, _, rankings = self_retrieval_world(4)
     evaluator = Evaluator(concepts, kg)
-    alone = evaluator.evaluate([Run("r", rankings)], ["CAG-RBP", "nn-CAG-RBP"], 0.5, 1).systems["r"]
-    with_k = evaluator.evaluate([Run("r", rankings)], ["CAG-RBP", "nn-CAG-RBP", "CUI@60"], 0.5, 1).systems["r"]
+    alone = evaluator.evaluate([Run("r", rankings)], ["CAG-RBP", "nn-CAG-RBP"], Relevance.of(0.5, 1)).systems["r"]
+    with_k = evaluator.evaluate([Run("r", rankings)], ["CAG-RBP", "nn-CAG-RBP", "CUI@60"], Relevance.of(0.5, 1)).systems["r"]
     deeper = dict(rankings, img0=rankings["img0"] + tuple(c for c in concepts.ids[:45] if c not in rankings["img0"]
                                                           and c != "img0"))
-    beside = evaluator.evaluate([Run("r", rankings), Run("deep", deeper)], ["CAG-RBP", "nn-CAG-RBP"], 0.5, 1)
+    beside = evaluator.evaluate([Run("r", rankings), Run("deep", deeper)], ["CAG-RBP", "nn-CAG-RBP"], Relevance.of(0.5, 1))
     for other in (with_k, beside.systems["r"]):
         assert_same_values(alone, other, ["CAG-RBP", "nn-CAG-RBP"])
     # The per-query definition, from the IoU of each listed image (queries with nothing relevant are left out).
@@ -347,4 +348,5 @@ def test_embeddings_of_extreme_magnitude_keep_their_direction():
 @pytest.mark.parametrize("scale", [1e-13, 1e-9, 1.0, 1e3])
 def test_the_randomization_test_does_not_depend_on_the_differences_scale(scale):
     differences = np.linspace(-0.5, 1.5, 40)
-    assert randomization_test(differences * scale, np.zeros(40)) == randomization_test(differences, np.zeros(40)) < 0.05
+    assert randomization_test(differences * scale, np.zeros(40), samples=10000) == randomization_test(
+        differences, np.zeros(40), samples=10000) < 0.05

@@ -34,6 +34,7 @@ from evalcore.executors import (
     scheduler_address,
     usable_cores,
 )
+from evalcore.options import Compute
 
 from .conftest import DEMO, ROOT, random_world
 
@@ -95,8 +96,8 @@ def test_the_floor_is_named_and_the_api_applies_it():
     concepts, kg = random_world(1)
     for budget in (1, MIN_MEMORY_PER_WORKER - 1, 2.0**31, float("nan"), -(2 << 30), True, "2GB"):
         with pytest.raises(ParameterError, match="at least 16 MiB"):
-            Evaluator(concepts, kg, memory_per_worker=budget)
-    assert Evaluator(concepts, kg, memory_per_worker=MIN_MEMORY_PER_WORKER).engine.memory_per_worker == 16 << 20
+            Evaluator(concepts, kg, compute=Compute(memory_per_worker=budget))
+    assert Evaluator(concepts, kg, compute=Compute(memory_per_worker=MIN_MEMORY_PER_WORKER)).engine.memory_per_worker == 16 << 20
     # The engine itself takes any positive whole budget (tests and benchmarks force small blocks with small ones)
     assert PairwiseEngine(concepts, kg=kg, memory_per_worker=1000).memory_per_worker == 1000
     for budget in (0, -1, float("nan"), float("inf"), 1e9):
