@@ -1,8 +1,10 @@
 """CBIR Lens: evaluate content-based medical image retrieval without manual relevance labels.
 
 The Python API is :func:`evalcore.evaluate`, which returns :class:`evalcore.Results`
-(see the README's "From Python"). Both are imported on first use, so that ``import evalcore``
-stays light for the command line and the dashboard.
+(see the README's "From Python"); :func:`evalcore.evaluate_runs` is the same path for an
+:class:`~evalcore.evaluation.Evaluator` built once, with the option objects of :mod:`evalcore.options`.
+All are imported on first use, so that ``import evalcore`` stays light for the command line and
+the dashboard.
 """
 
 from __future__ import annotations
@@ -13,12 +15,14 @@ from typing import TYPE_CHECKING, Any
 from .version import __version__
 
 _LAZY = {"evaluate": "evalcore.api", "evaluate_runs": "evalcore.results", "Results": "evalcore.results",
-         "Statistics": "evalcore.results"}
-__all__ = ["Results", "Statistics", "__version__", "evaluate", "evaluate_runs"]
+         "Statistics": "evalcore.options", "Relevance": "evalcore.options", "Scoring": "evalcore.options",
+         "Compute": "evalcore.options"}
+__all__ = ["Compute", "Relevance", "Results", "Scoring", "Statistics", "__version__", "evaluate", "evaluate_runs"]
 
 if TYPE_CHECKING:
     from .api import evaluate
-    from .results import Results, Statistics, evaluate_runs
+    from .options import Compute, Relevance, Scoring, Statistics
+    from .results import Results, evaluate_runs
 
 
 def __getattr__(name: str) -> Any:

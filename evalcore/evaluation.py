@@ -421,7 +421,10 @@ class Evaluator:
         relevance relevant for MAP, AP, Prec and R, the relevance level of judged grades and the policy for
         empty queries.
         """
-        relevance = relevance or Relevance()
+        relevance = Relevance() if relevance is None else relevance
+        if not isinstance(relevance, Relevance):
+            raise ParameterError(f"relevance must be a Relevance (e.g. Relevance.of(alpha, n, measure)), got "
+                                 f"{relevance!r}: alpha and n travel as a MeasureSpec")
         specs = [parse_metric(name) for name in metric_names]
         missing_labels = {s.target for s in specs if s.target} - set(self.label_targets())
         if missing_labels:
