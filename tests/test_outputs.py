@@ -24,7 +24,7 @@ from evalcore.engine import PairwiseEngine
 from evalcore.errors import CBIRLensError, ParameterError
 from evalcore.evaluation import Evaluator
 from evalcore.kg import KnowledgeGraph
-from evalcore.options import nn_iou_spec
+from evalcore.options import Relevance, nn_iou_spec
 from evalcore.outputs import atomic_output, check_outputs
 from evalcore.qrels import graded_judgments
 from evalcore.readers import read_captions, read_concepts, read_runs
@@ -289,7 +289,7 @@ def test_pytrec_eval_ndcg_on_exported_qrels_equals_ours_for_rocov2_iou_and_capti
             query, _, document, _, score, _ = line.split()
             scores.setdefault(query, {})[document] = float(score)
         trec = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut_10"}).evaluate(scores)
-        ours = evaluator.evaluate([written], ["CUI@10"], 0.0, 0, empty_queries="zero").systems[written.name]
+        ours = evaluator.evaluate([written], ["CUI@10"], Relevance.of(0.0, 0, empty_queries="zero")).systems[written.name]
         compared = 0
         for query, value in zip(ours.query_ids, ours.values["CUI@10"]):
             if query in trec:
