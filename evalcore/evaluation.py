@@ -337,7 +337,7 @@ class Evaluator:
         return kinds + (["modality+organ"] if len(kinds) == 2 else [])
 
     def pool_summary(self, measure: MeasureSpec | str, k: int, threshold: float,
-                        progress: Callable[[float], None] | None = None) -> PoolSummary:
+                     progress: Callable[[float], None] | None = None) -> PoolSummary:
         """Best ``k`` relevance values and the count above ``threshold`` per query, cached per effective measure."""
         spec = self.engine.resolve(measure)
         key = (spec.name, k, threshold)

@@ -92,7 +92,7 @@ def test_demo_evaluation_on_the_cluster_equals_in_process(client):
     got = evaluator.evaluate(runs, metrics, Relevance.of(0.5, 1)).per_query_frame()
     assert got.equals(expected)
     ranking = evaluator.relevance_ranking(nn_iou_spec(0.5, 1), 30)
-    np.testing.assert_array_equal(ranking.documents, Evaluator(concepts, kg).relevance_ranking(0.5, 1, 30).documents)
+    np.testing.assert_array_equal(ranking.documents, Evaluator(concepts, kg).relevance_ranking(nn_iou_spec(0.5, 1), 30).documents)
 
 
 def test_local_workers_start_with_the_engine_already_imported():
