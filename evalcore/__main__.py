@@ -27,9 +27,9 @@ from .evaluation import Evaluator
 from .executors import parse_size
 from .kg import KG_MODES, KnowledgeGraph, check_hops_and_mode, neighbour_sets
 from .loading import kg_names_file, load_kg, load_labels
-from .measures import MEASURES, MeasureSpec, parse_measure
+from .measures import MEASURES, MeasureSpec, nn_iou_measure, parse_measure
 from .metrics import GAINS
-from .options import DEFAULT_CUTOFFS, EMPTY_QUERY_POLICIES, Compute, Relevance, Scoring, Statistics, nn_iou_spec
+from .options import DEFAULT_CUTOFFS, EMPTY_QUERY_POLICIES, Compute, Relevance, Scoring, Statistics
 from .outputs import atomic_output, check_outputs, write_text_atomically
 from .qrels import graded_judgments
 from .readers import (
@@ -525,7 +525,7 @@ def command_qrels(args: argparse.Namespace) -> None:
     runs = [run for path in _runs(args) for run in read_runs(path)]
     evaluator = Evaluator(concepts, _kg(args), args.kg_mode, compute=_compute(args))
     bar = ProgressBar()
-    judgments = graded_judgments(evaluator, runs, args.k, nn_iou_spec(args.alpha, args.n, args.kg_mode), bar)
+    judgments = graded_judgments(evaluator, runs, args.k, nn_iou_measure(args.alpha, args.n, args.kg_mode), bar)
     bar.close()
     if args.scales:
         write_text_atomically(args.scales, judgments.scales_csv())

@@ -36,34 +36,18 @@ import numpy as np
 
 from .array_backend import check_backend
 from .engine import DEFAULT_MEMORY_PER_WORKER
+from .engine.pairwise import DEFAULT_THREADS
 from .errors import ParameterError
 from .executors import BlockExecutor, check_memory_per_worker, executor_for
-from .kg import check_hops_and_mode
-from .measures import MEASURES, MeasureSpec, measure_spec, parse_measure
+from .measures import MEASURES, MeasureSpec, measure_spec, nn_iou_measure, parse_measure
 from .metrics import GAINS, metric_names_for_measure, parse_metric, qrels_metric_names
-from .relevance import check_alpha
 
 EMPTY_QUERY_POLICIES = ("exclude", "zero")
 DEFAULT_CUTOFFS = (5, 10, 30)
 
 
-def nn_iou_spec(alpha: float = 0.5, n: int = 1, mode: str = "undirected") -> MeasureSpec:
-    """nn-IoU(alpha, n) from loose settings, checked with the messages of ``--alpha`` and ``--n``.
-
-    >>> nn_iou_spec(0.3, 2).name
-    'nn-iou(alpha=0.3,n=2)'
-    >>> nn_iou_spec(0.5, 7)
-    Traceback (most recent call last):
-    ...
-    evalcore.errors.ParameterError: distance threshold n must be an integer in 0..6, got 7
-    """
-    alpha = check_alpha(alpha)
-    check_hops_and_mode(n, mode)
-    return measure_spec("nn-iou", alpha=alpha, n=n)
-
-
 def _nn_iou_default() -> MeasureSpec:
-    return nn_iou_spec()
+    return nn_iou_measure(0.5, 1)
 
 
 @dataclass(frozen=True)
@@ -109,7 +93,7 @@ class Relevance:
         """The options from the loose settings of the CLI, the API and the sidebar: ``alpha`` and ``n`` give the
         nn-IoU spec, unless ``measure`` is an nn-IoU spec, which then sets them (as ``--measure`` documents)."""
         chosen = parse_measure(measure) if measure is not None else None
-        near = chosen if chosen is not None and chosen.key == "nn-iou" else nn_iou_spec(alpha, n)
+        near = chosen if chosen is not None and chosen.key == "nn-iou" else nn_iou_measure(alpha, n)
         return cls(near, chosen, gain, threshold, relevance_level, empty_queries)
 
     @property
@@ -217,8 +201,10 @@ class Compute:
 
     ``workers``: local processes (0 = one per core) or ``client``: a ``distributed.Client`` or a Dask
     scheduler's address (at most one; neither: in this process); ``memory_per_worker``: each worker's
-    budget in bytes; ``backend`` / ``device``: the engine's array backend (:mod:`evalcore.array_backend`).
-    The worker count is checked against this machine's cores when the executor starts (:meth:`executor`).
+    budget in bytes; ``backend`` / ``device``: the engine's array backend (:mod:`evalcore.array_backend`);
+    ``group_codes``: score each distinct pair code once per block (False: every pair, the plain path);
+    ``threads``: blocks scored at once in this process. The worker count is checked against this machine's
+    cores when the executor starts (:meth:`executor`).
 
     >>> Compute(workers=2, client="tcp://10.0.0.5:8786")
     Traceback (most recent call last):
@@ -231,8 +217,14 @@ class Compute:
     memory_per_worker: int = DEFAULT_MEMORY_PER_WORKER
     backend: str = "numpy"
     device: str | None = None
+    group_codes: bool = True
+    threads: int = DEFAULT_THREADS
 
     def __post_init__(self) -> None:
+        if not isinstance(self.group_codes, bool):
+            raise ParameterError(f"group_codes must be True or False, got {self.group_codes!r}")
+        if isinstance(self.threads, bool) or not isinstance(self.threads, int) or self.threads < 1:
+            raise ParameterError(f"threads must be a whole number >= 1, got {self.threads!r}")
         if self.workers is not None and self.client is not None:
             raise ParameterError("give workers= (local processes) or client= (a Dask cluster), not both")
         check_backend(self.backend, self.device)
@@ -245,4 +237,4 @@ class Compute:
     def engine_options(self) -> dict[str, Any]:
         """The keyword arguments of :class:`~evalcore.engine.PairwiseEngine` these options set."""
         return {"executor": self.executor(), "memory_per_worker": self.memory_per_worker, "backend": self.backend,
-                "device": self.device}
+                "device": self.device, "group_codes": self.group_codes, "threads": self.threads}

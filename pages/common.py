@@ -40,7 +40,7 @@ from evalcore.measures import (
     parse_measure,
 )
 from evalcore.metrics import default_metric_names, metric_names_for_measure, parse_metric
-from evalcore.options import Compute, Relevance, Scoring, nn_iou_spec
+from evalcore.options import Compute, Relevance, Scoring
 from evalcore.readers import (
     read_concept_names,
     read_concepts,
@@ -519,7 +519,7 @@ def cached_evaluation(key: str, _ws: Workspace, run_names: tuple[str, ...], extr
     for name in extra_runs:
         if name in RELEVANCE_BASELINES:
             # Ranked and scored in one pass over the pool, without a detour through image IDs.
-            by = nn_iou_spec(alpha, n) if name == "Retrieval by nn-IoU" else measure_spec("iou")
+            by = nn_iou_measure(alpha, n) if name == "Retrieval by nn-IoU" else measure_spec("iou")
             runs.append(evaluator.relevance_ranking(by, BASELINE_DEPTH, max(ks), name=name))
         else:
             runs.append(baseline_run(_ws, name, alpha, n, mode))
@@ -573,7 +573,7 @@ def baseline_settings(name: str, alpha: float, n: int, mode: str) -> tuple[float
     """The (alpha, n, mode) a baseline's ranking depends on: IoU ignores alpha and n, embeddings and captions all three
     so that moving a slider never recomputes a ranking it cannot change."""
     if name == "Retrieval by nn-IoU":
-        effective = nn_iou_spec(alpha, n).effective(has_kg=True)
+        effective = nn_iou_measure(alpha, n).effective(has_kg=True)
         return effective.params.get("alpha", 0.0), effective.hops, mode
     if name == "Retrieval by IoU":
         return 0.0, 0, mode
@@ -732,7 +732,7 @@ def relevance_baseline(ws: Workspace, name: str, settings: dict,
                        report: Callable[[float], None] | None = None) -> AlignedRun:
     """Retrieval by IoU or nn-IoU over the whole pool, exactly as :func:`cached_evaluation` ranks it (the evaluator
     keeps the ranking, so the leaderboard, Per-query and Case view share one pass), with progress per block."""
-    by = nn_iou_spec(settings["alpha"], settings["n"]) if name == "Retrieval by nn-IoU" else measure_spec("iou")
+    by = nn_iou_measure(settings["alpha"], settings["n"]) if name == "Retrieval by nn-IoU" else measure_spec("iou")
     return evaluator_of(ws, settings["kg_mode"]).relevance_ranking(
         by, BASELINE_DEPTH, max(settings["ks"]), name=name, progress=report)
 
@@ -760,7 +760,7 @@ def evaluation_with_progress(ws: Workspace, run_names: tuple[str, ...], extra_ru
         for measure in summaries:
             progress.run(f"Best possible rankings by {'IoU' if measure == 'iou' else 'nn-IoU'} (every image against "
                          "every other)", lambda report, measure=measure: evaluator.pool_summary(
-                             nn_iou_spec(alpha, n) if measure == "nn-iou" else measure_spec("iou"), k, 0.5, report))
+                             nn_iou_measure(alpha, n) if measure == "nn-iou" else measure_spec("iou"), k, 0.5, report))
         systems = len(run_names) + len(extra_runs)
         return progress.run(f"Scoring {systems} system{'s' if systems != 1 else ''} and bootstrapping 95% intervals",
                             lambda _: cached_evaluation(ws.evaluation_key(), ws, run_names, extra_runs, alpha, n, mode,
@@ -812,7 +812,7 @@ def keep_default_for_dataset(key: str, ws: Workspace, default: list[str]) -> Non
 @st.cache_resource(max_entries=4096, show_spinner=False)
 def _cached_explanation(kg_key: str, query: tuple[str, ...], result: tuple[str, ...], n: int, mode: str, alpha: float,
                         measure: str, _kg: KnowledgeGraph | None, _names: dict) -> Explanation:
-    spec = nn_iou_spec(alpha, n) if measure == "nn-iou" else parse_measure(measure)
+    spec = nn_iou_measure(alpha, n) if measure == "nn-iou" else parse_measure(measure)
     return explain_pair(query, result, _kg, spec, mode, names=_names)
 
 

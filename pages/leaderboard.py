@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from evalcore.errors import CBIRLensError
-from evalcore.options import nn_iou_spec
+from evalcore.measures import nn_iou_measure
 from evalcore.qrels import graded_judgments
 from evalcore.tables import (
     GROUP_TITLES,
@@ -196,7 +196,7 @@ def graded_qrels(progress) -> str:
     evaluator = evaluator_of(ws, settings["kg_mode"])
     runs = [r for _, r in ws.runs.values()] + [baseline_run(ws, b, settings["alpha"], settings["n"],
                                                             settings["kg_mode"]) for b in baselines]
-    measure = nn_iou_spec(settings["alpha"], settings["n"])
+    measure = nn_iou_measure(settings["alpha"], settings["n"])
     return graded_judgments(evaluator, runs, max(settings["ks"]), measure, progress).text()
 
 

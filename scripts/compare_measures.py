@@ -35,8 +35,11 @@ from evalcore.measure_comparison import (  # noqa: E402
     engine_path,
     simulated_detector_run,
 )
-from evalcore.measures import default_measures, parse_measure  # noqa: E402
-from evalcore.options import nn_iou_spec  # noqa: E402
+from evalcore.measures import (  # noqa: E402
+    default_measures,
+    nn_iou_measure,  # noqa: E402
+    parse_measure,
+)
 from evalcore.retrieval import retrieve_by_captions  # noqa: E402
 from evalcore.tables import markdown_table  # noqa: E402
 
@@ -92,8 +95,8 @@ def run(argv: list[str] | None = None) -> dict:
 
     log("stand-in systems")
     captions = folder.captions.get("test", {})
-    systems = [evaluator.relevance_ranking(nn_iou_spec(0.0, 0), DEPTH, DEPTH, name="Retrieval by IoU"),
-               evaluator.relevance_ranking(nn_iou_spec(0.5, 1), DEPTH, DEPTH, name="Retrieval by nn-IoU")]
+    systems = [evaluator.relevance_ranking(nn_iou_measure(0.0, 0), DEPTH, DEPTH, name="Retrieval by IoU"),
+               evaluator.relevance_ranking(nn_iou_measure(0.5, 1), DEPTH, DEPTH, name="Retrieval by nn-IoU")]
     if captions:
         systems.append(retrieve_by_captions(dict(captions), concepts, DEPTH, None, "captions TF-IDF"))
         systems.append(retrieve_by_captions(dict(captions), concepts, DEPTH, 128, "captions LSA-128"))

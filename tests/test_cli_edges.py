@@ -9,7 +9,8 @@ from evalcore.__main__ import main
 from evalcore.errors import CBIRLensError, InputError
 from evalcore.evaluation import Evaluator
 from evalcore.loading import kg_names_file
-from evalcore.options import Relevance, nn_iou_spec
+from evalcore.measures import nn_iou_measure
+from evalcore.options import Relevance
 from evalcore.qrels import graded_judgments
 from evalcore.readers import read_concepts, read_qrels, read_runs
 from evalcore.retrieval import MAX_SVD_DIMENSIONS, tfidf_matrix
@@ -82,7 +83,7 @@ def test_qrels_checks_n(tmp_path, capsys):
                       "--n", "-1", "--out", str(tmp_path / "q.txt")], capsys)
     assert "distance threshold n must be an integer in 0..6, got -1" in error
     with pytest.raises(CBIRLensError, match="distance threshold n"):
-        graded_judgments(Evaluator(read_concepts(CONCEPTS)), read_runs(DEMO_RUNS[0]), 5, nn_iou_spec(0.5, 7))
+        graded_judgments(Evaluator(read_concepts(CONCEPTS)), read_runs(DEMO_RUNS[0]), 5, nn_iou_measure(0.5, 7))
 
 
 def test_the_names_file_beside_a_kg_is_looked_for_beside_it_only(tmp_path):

@@ -15,8 +15,7 @@ from evalcore.engine.kernels import mark_self
 from evalcore.errors import ParameterError
 from evalcore.evaluation import Evaluator
 from evalcore.measures import measure_spec, nn_iou_measure
-from evalcore.measures import measure_spec
-from evalcore.options import Relevance, nn_iou_spec
+from evalcore.options import Relevance
 from evalcore.retrieval import retrieve_by_relevance
 
 from .conftest import random_world
@@ -168,7 +167,7 @@ def test_ablation_grid_equals_each_setting_evaluated_on_its_own():
     for n in hops:
         for alpha in alphas:
             fresh = Evaluator(concepts, kg)
-            ranking = fresh.relevance_ranking(nn_iou_spec(alpha, n), 5, 5, name=RELEVANCE_SYSTEM)
+            ranking = fresh.relevance_ranking(nn_iou_measure(alpha, n), 5, 5, name=RELEVANCE_SYSTEM)
             for name, result in fresh.evaluate([run, ranking], metrics, Relevance.of(alpha, n)).systems.items():
                 for metric, values in result.values.items():
                     mean = float(np.nanmean(values)) if np.isfinite(values).any() else float("nan")

@@ -11,8 +11,9 @@ import pytest
 from evalcore.data import Run
 from evalcore.evaluation import PADDING, UNKNOWN, Evaluator, align_run
 from evalcore.kg import neighbour_sets
+from evalcore.measures import nn_iou_measure
 from evalcore.metrics import ndcg
-from evalcore.options import Relevance, nn_iou_spec
+from evalcore.options import Relevance
 from evalcore.relevance import nn_iou
 from evalcore.retrieval import retrieve_by_relevance
 
@@ -81,7 +82,7 @@ def test_relevance_ranking_scores_like_the_same_run_read_from_ids():
     concepts, kg = random_world(4, images=60)
     evaluator = Evaluator(concepts, kg)
     names = ["CUI@10", "nn-CUI@10", "nn-MAP@10", "nn-R@10"]
-    aligned = evaluator.relevance_ranking(nn_iou_spec(0.7, 2), 10, 10)
+    aligned = evaluator.relevance_ranking(nn_iou_measure(0.7, 2), 10, 10)
     run = retrieve_by_relevance(Evaluator(concepts, kg).engine, 0.7, 2, 10, "from-ids")
     by_rows = evaluator.evaluate([aligned], names, Relevance.of(0.7, 2)).systems[aligned.name]
     by_ids = evaluator.evaluate([run], names, Relevance.of(0.7, 2)).systems["from-ids"]
@@ -95,17 +96,17 @@ def test_kept_rankings_and_alignments_give_the_values_of_a_fresh_evaluator(seed)
     concepts, kg = random_world(seed)
     kept = Evaluator(concepts, kg)
     names = ["nn-CUI@5", "CUI@5", "nn-MAP@5"]
-    first = kept.relevance_ranking(nn_iou_spec(0.5, 1), 8, 5, name="a")
-    again = kept.relevance_ranking(nn_iou_spec(0.5, 1), 8, 5, name="b")
+    first = kept.relevance_ranking(nn_iou_measure(0.5, 1), 8, 5, name="a")
+    again = kept.relevance_ranking(nn_iou_measure(0.5, 1), 8, 5, name="b")
     assert again.name == "b" and again.documents is first.documents
-    by_iou = kept.relevance_ranking(nn_iou_spec(0.0, 3), 8, 5)
-    assert by_iou.documents is kept.relevance_ranking(nn_iou_spec(0.7, 0), 8, 5).documents
+    by_iou = kept.relevance_ranking(nn_iou_measure(0.0, 3), 8, 5)
+    assert by_iou.documents is kept.relevance_ranking(nn_iou_measure(0.7, 0), 8, 5).documents
     other = random_run(concepts, seed + 100)
     runs = [random_run(concepts, seed), Run("other", other.rankings)]
     for alpha in (0.2, 0.9, 0.2):
-        systems = [*runs, kept.relevance_ranking(nn_iou_spec(alpha, 1), 8, 5, name="by nn-IoU")]
+        systems = [*runs, kept.relevance_ranking(nn_iou_measure(alpha, 1), 8, 5, name="by nn-IoU")]
         fresh = Evaluator(concepts, kg)
-        expected = fresh.evaluate([*runs, fresh.relevance_ranking(nn_iou_spec(alpha, 1), 8, 5, name="by nn-IoU")], names,
+        expected = fresh.evaluate([*runs, fresh.relevance_ranking(nn_iou_measure(alpha, 1), 8, 5, name="by nn-IoU")], names,
                                   Relevance.of(alpha, 1))
         got = kept.evaluate(systems, names, Relevance.of(alpha, 1))
         for system in ("random", "other", "by nn-IoU"):
@@ -132,11 +133,11 @@ def test_metrics_kept_per_run_equal_a_fresh_evaluation_at_every_setting(monkeypa
     runs = [random_run(concepts, 1), Run("second", second.rankings)]
     for alpha, n, gain, threshold in [(0.5, 1, "linear", 0.5), (0.2, 1, "linear", 0.5), (0.5, 1, "linear", 0.5),
                                       (0.0, 1, "linear", 0.5), (0.7, 2, "exponential", 0.5), (0.7, 2, "linear", 0.3)]:
-        ranking = warm.relevance_ranking(nn_iou_spec(alpha, n), 10, 20)
+        ranking = warm.relevance_ranking(nn_iou_measure(alpha, n), 10, 20)
         fresh = Evaluator(concepts, kg, labels=labels)
         relevance = Relevance.of(alpha, n, "dice", gain=gain, threshold=threshold)
         got = warm.evaluate(runs + [ranking], names, relevance)
-        want = fresh.evaluate(runs + [fresh.relevance_ranking(nn_iou_spec(alpha, n), 10, 20)], names, relevance)
+        want = fresh.evaluate(runs + [fresh.relevance_ranking(nn_iou_measure(alpha, n), 10, 20)], names, relevance)
         for system in want.systems:
             for name in names:
                 assert np.array_equal(got.systems[system].values[name], want.systems[system].values[name],

@@ -21,8 +21,7 @@ from evalcore.explain import (
     tie_counts,
 )
 from evalcore.kg import KnowledgeGraph, neighbour_sets
-from evalcore.measures import measure_spec
-from evalcore.options import nn_iou_spec
+from evalcore.measures import measure_spec, nn_iou_measure
 from evalcore.relevance import approximate_matches, iou, nn_iou, nn_tversky
 
 from .conftest import OPEN_KG, ROCOV2, needs, random_world
@@ -31,7 +30,7 @@ VEIN, VESSEL, CT = "C0042449", "C0005847", "C0040405"
 
 
 def test_worked_example_of_design(worked_kg):
-    e = explain_pair({CT, VEIN}, {CT, VESSEL}, worked_kg, nn_iou_spec(0.5, 1))
+    e = explain_pair({CT, VEIN}, {CT, VESSEL}, worked_kg, nn_iou_measure(0.5, 1))
     assert e.exact == (CT,)
     assert [(m.concept, m.side, m.partner) for m in e.near] == [(VEIN, "query", VESSEL), (VESSEL, "result", VEIN)]
     assert [(s.name, s.link) for s in e.near[1].path] == [("Veins", ""), ("Blood Vessels", "is_a")]
@@ -44,7 +43,7 @@ def test_worked_example_of_design(worked_kg):
 
 def test_near_match_whose_partner_is_an_exact_match(worked_kg):
     # The result's "Veins" neighbours "Blood Vessels", which both images show: still a near match.
-    e = explain_pair({VESSEL}, {VESSEL, VEIN}, worked_kg, nn_iou_spec(0.5, 1))
+    e = explain_pair({VESSEL}, {VESSEL, VEIN}, worked_kg, nn_iou_measure(0.5, 1))
     assert e.exact == (VESSEL,)
     assert [(m.concept, m.partner, m.query_concept, m.result_concept) for m in e.near] == [(VEIN, VESSEL, VESSEL, VEIN)]
     assert [s.link for s in e.near[0].path] == ["", "has_child"]
@@ -54,15 +53,15 @@ def test_near_match_whose_partner_is_an_exact_match(worked_kg):
 
 def test_partner_is_the_closest_concept():
     kg = KnowledgeGraph.from_edges([KGEdges((("x", "p", "t"), ("p", "g", "t")), {})])
-    e = explain_pair({"x"}, {"g", "p"}, kg, nn_iou_spec(0.5, 2))
+    e = explain_pair({"x"}, {"g", "p"}, kg, nn_iou_measure(0.5, 2))
     assert [(m.concept, m.partner, m.hops) for m in e.near if m.side == "query"] == [("x", "p", 1)]
 
 
 def test_directed_mode_ignores_siblings_and_n_zero_is_iou():
     kg = KnowledgeGraph.from_edges([KGEdges((("vein", "vessel", "t"), ("artery", "vessel", "t")), {})])
-    assert explain_pair({"vein"}, {"artery"}, kg, nn_iou_spec(0.5, 2), "undirected").near[0].hops == 2
-    assert explain_pair({"vein"}, {"artery"}, kg, nn_iou_spec(0.5, 2), "directed").near == ()
-    e = explain_pair({"vein"}, {"vessel"}, kg, nn_iou_spec(1.0, 0))
+    assert explain_pair({"vein"}, {"artery"}, kg, nn_iou_measure(0.5, 2), "undirected").near[0].hops == 2
+    assert explain_pair({"vein"}, {"artery"}, kg, nn_iou_measure(0.5, 2), "directed").near == ()
+    e = explain_pair({"vein"}, {"vessel"}, kg, nn_iou_measure(1.0, 0))
     assert e.near == () and e.nn_iou.value == e.iou.value == 0.0
     assert e.unmatched_query == ("vein",) and e.unmatched_result == ("vessel",)
 
@@ -84,7 +83,7 @@ def test_bad_parameters_raise_parameter_error(worked_kg, kwargs):
 
 
 def test_empty_sets():
-    e = explain_pair(set(), set(), None, nn_iou_spec(0.5, 1))
+    e = explain_pair(set(), set(), None, nn_iou_measure(0.5, 1))
     assert e.iou.value == e.nn_iou.value == 0.0 and e.iou.substituted == "0 / 0"
     assert reason_sentences(e) == ["no concept in common with the query"]
 
@@ -106,7 +105,7 @@ def test_agrees_with_relevance_functions_on_random_worlds(seed):
             for _ in range(15):
                 a, b = rng.choice(concepts.sets), rng.choice(concepts.sets)
                 alpha = rng.choice([0.0, 0.3, 1.0])
-                e = explain_pair(a, b, kg, nn_iou_spec(alpha, n), mode)
+                e = explain_pair(a, b, kg, nn_iou_measure(alpha, n), mode)
                 assert {m.concept for m in e.near} == approximate_matches(a, b, neighbours)
                 assert e.iou.value == iou(a, b)
                 assert e.nn_iou.value == nn_iou(a, b, neighbours, alpha)
@@ -157,7 +156,7 @@ def test_path_phrases_cover_every_shape():
 
 
 def test_researcher_reasons_carry_hop_counts(worked_kg):
-    e = explain_pair({CT, VEIN}, {CT, VESSEL}, worked_kg, nn_iou_spec(0.5, 1), names={CT: "CT"})
+    e = explain_pair({CT, VEIN}, {CT, VESSEL}, worked_kg, nn_iou_measure(0.5, 1), names={CT: "CT"})
     assert reason_sentences(e, "researcher") == ["both show CT", "Veins is a kind of Blood Vessels (1 link)"]
     with pytest.raises(ParameterError):
         reason_sentences(e, "patient")
@@ -216,6 +215,6 @@ def test_veins_blood_vessels_in_the_open_kg():
         labels = {**{node: kg.names.get(node, node) for node in kg.nodes}, **names}
         veins, vessels = search_concepts("Veins", labels)[0], search_concepts("Blood vessels", labels)[0]
         assert (veins, vessels) == (VEIN, VESSEL)
-    e = explain_pair({CT, veins}, {CT, vessels}, kg, nn_iou_spec(0.5, 1), names=names)
+    e = explain_pair({CT, veins}, {CT, vessels}, kg, nn_iou_measure(0.5, 1), names=names)
     assert [m.hops for m in e.near] == [1, 1]
     assert reason_sentences(e) == ["both show X-Ray Computed Tomography", "Veins is a kind of Blood Vessel"]

@@ -23,7 +23,7 @@ from evalcore.errors import ParameterError
 from evalcore.evaluation import Evaluator
 from evalcore.loading import load_kg
 from evalcore.measures import nn_iou_measure
-from evalcore.options import Compute, nn_iou_spec
+from evalcore.options import Compute
 from evalcore.readers import read_concepts, read_runs
 
 from .conftest import DEMO, OPEN_KG, ROCOV2, ROOT, needs, random_world
@@ -214,8 +214,8 @@ def test_demo_evaluation_and_rankings_are_the_numpy_ones():
     numpy_side, jax_side = Evaluator(concepts, kg), Evaluator(concepts, kg, compute=Compute(backend="jax", device="cpu"))
     assert jax_side.evaluate(runs, metrics).means() == numpy_side.evaluate(runs, metrics).means()
     assert jax_side.engine.last_pass.backend == "jax"
-    ranked = jax_side.relevance_ranking(nn_iou_spec(0.5, 1), 30)
-    assert ranked.documents.tolist() == numpy_side.relevance_ranking(nn_iou_spec(0.5, 1), 30).documents.tolist()
+    ranked = jax_side.relevance_ranking(nn_iou_measure(0.5, 1), 30)
+    assert ranked.documents.tolist() == numpy_side.relevance_ranking(nn_iou_measure(0.5, 1), 30).documents.tolist()
 
 
 @needs(ROCOV2 / "test_concepts.csv")

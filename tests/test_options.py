@@ -12,8 +12,8 @@ import evalcore
 from evalcore.__main__ import main
 from evalcore.errors import ParameterError
 from evalcore.evaluation import Evaluator
-from evalcore.measures import measure_spec
-from evalcore.options import Compute, Relevance, Scoring, Statistics, nn_iou_spec
+from evalcore.measures import measure_spec, nn_iou_measure
+from evalcore.options import Compute, Relevance, Scoring, Statistics
 from evalcore.readers import read_concepts, read_run
 
 from .conftest import DEMO
@@ -50,7 +50,7 @@ def test_relevance_holds_measure_specs_only():
     # An nn-IoU measure sets alpha and n (as --measure documents); two different nn-IoU settings are refused.
     assert Relevance.of(0.9, 3, "nn-iou(alpha=0.2,n=1)").nn_iou.name == "nn-iou(alpha=0.2,n=1)"
     with pytest.raises(ParameterError, match="two nn-IoU settings"):
-        Relevance(nn_iou_spec(0.5, 1), measure_spec("nn-iou", alpha=0.2, n=1))
+        Relevance(nn_iou_measure(0.5, 1), measure_spec("nn-iou", alpha=0.2, n=1))
     with pytest.raises(ParameterError, match="nn-iou MeasureSpec"):
         Relevance(measure_spec("dice"))
     with pytest.raises(FrozenInstanceError):

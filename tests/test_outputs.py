@@ -24,7 +24,8 @@ from evalcore.engine import PairwiseEngine
 from evalcore.errors import CBIRLensError, ParameterError
 from evalcore.evaluation import Evaluator
 from evalcore.kg import KnowledgeGraph
-from evalcore.options import Relevance, nn_iou_spec
+from evalcore.measures import nn_iou_measure
+from evalcore.options import Relevance
 from evalcore.outputs import atomic_output, check_outputs
 from evalcore.qrels import graded_judgments
 from evalcore.readers import read_captions, read_concepts, read_runs
@@ -279,7 +280,7 @@ def test_pytrec_eval_ndcg_on_exported_qrels_equals_ours_for_rocov2_iou_and_capti
         path = tmp_path / f"{label}.trec"
         write_trec_run(run, path)
         written = read_runs(path)[0]
-        judgments = graded_judgments(evaluator, [written], 10, nn_iou_spec(0.0, 0))
+        judgments = graded_judgments(evaluator, [written], 10, nn_iou_measure(0.0, 0))
         qrels: dict[str, dict[str, int]] = {}
         for line in judgments.text().splitlines():
             query, _, document, grade = line.split()

@@ -13,7 +13,7 @@ from evalcore import reproduction as rp
 from evalcore.data import ImageLabels
 from evalcore.evaluation import Evaluator
 from evalcore.kg import neighbour_sets
-from evalcore.options import nn_iou_spec
+from evalcore.measures import nn_iou_measure
 from evalcore.relevance import nn_iou_from_counts
 
 from .conftest import ROCOV2, ROOT, needs, random_world
@@ -72,7 +72,7 @@ def test_tie_report_counts_ties_and_random_orders_average_near_stable():
 
 def test_precision_table_restricted_to_queries_is_their_mean():
     concepts, _, evaluator = labelled_world(4)
-    ranking = evaluator.relevance_ranking(nn_iou_spec(0.0, 0), 5, 5, name="IoU")
+    ranking = evaluator.relevance_ranking(nn_iou_measure(0.0, 0), 5, 5, name="IoU")
     subset = concepts.ids[:20]
     table = rp.precision_table(evaluator, [ranking], subset, ks=(5,))
     values = evaluator.evaluate([ranking], ["P@5[modality]"]).systems["IoU"].values["P@5[modality]"][:20]

@@ -15,7 +15,8 @@ from evalcore.errors import CBIRLensError, ParameterError
 from evalcore.evaluation import Evaluator
 from evalcore.executors import DaskCluster, LocalProcesses, SharedPass, executor_for, parse_size, shared_pass, task_chunks
 from evalcore.loading import load_kg
-from evalcore.options import Compute, Relevance, nn_iou_spec
+from evalcore.measures import nn_iou_measure
+from evalcore.options import Compute, Relevance
 from evalcore.readers import read_concepts, read_runs
 
 from .conftest import DEMO, ROOT, random_world
@@ -91,8 +92,9 @@ def test_demo_evaluation_on_the_cluster_equals_in_process(client):
     assert isinstance(evaluator.engine.executor, DaskCluster)
     got = evaluator.evaluate(runs, metrics, Relevance.of(0.5, 1)).per_query_frame()
     assert got.equals(expected)
-    ranking = evaluator.relevance_ranking(nn_iou_spec(0.5, 1), 30)
-    np.testing.assert_array_equal(ranking.documents, Evaluator(concepts, kg).relevance_ranking(nn_iou_spec(0.5, 1), 30).documents)
+    ranking = evaluator.relevance_ranking(nn_iou_measure(0.5, 1), 30)
+    in_process = Evaluator(concepts, kg).relevance_ranking(nn_iou_measure(0.5, 1), 30)
+    np.testing.assert_array_equal(ranking.documents, in_process.documents)
 
 
 def test_local_workers_start_with_the_engine_already_imported():

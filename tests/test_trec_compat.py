@@ -17,8 +17,9 @@ from evalcore.data import ConceptSets, KGEdges, Qrels, Run
 from evalcore.errors import InputError, ParameterError
 from evalcore.evaluation import Evaluator, empty_query_mask
 from evalcore.kg import KnowledgeGraph, neighbour_sets
+from evalcore.measures import nn_iou_measure
 from evalcore.metrics import average_precision, parse_metric, trec_average_precision, trec_average_precision_batch
-from evalcore.options import Relevance, nn_iou_spec
+from evalcore.options import Relevance
 from evalcore.qrels import graded_judgments, integer_grades
 from evalcore.readers import read_concepts, read_qrels, read_run
 from evalcore.relevance import nn_iou
@@ -183,7 +184,7 @@ def random_concept_run(concepts: ConceptSets, seed: int, depth: int = 15) -> tup
 
 def ndcg_round_trip(evaluator: Evaluator, runs: list[Run], alpha: float, n: int, k: int) -> None:
     metric = f"nn-CUI@{k}" if alpha > 0 and n > 0 else f"CUI@{k}"
-    written = graded_judgments(evaluator, runs, k, nn_iou_spec(alpha, n))
+    written = graded_judgments(evaluator, runs, k, nn_iou_measure(alpha, n))
     judgments: dict[str, dict[str, int]] = {}
     for query, image, grade in written.rows:
         judgments.setdefault(query, {})[image] = grade
@@ -230,7 +231,7 @@ def test_rounded_scale_stays_within_the_stated_bound(monkeypatch):
     concepts, kg = random_world(5, images=50)
     evaluator = Evaluator(concepts, kg)
     run, scored = random_concept_run(concepts, 5)
-    written = graded_judgments(evaluator, [run], 10, nn_iou_spec(0.5, 1))
+    written = graded_judgments(evaluator, [run], 10, nn_iou_measure(0.5, 1))
     assert written.counts["queries_rounded"] > 0
     judgments: dict[str, dict[str, int]] = {}
     for query, image, grade in written.rows:
