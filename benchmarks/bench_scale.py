@@ -43,6 +43,7 @@ from evalcore.engine import PairwiseEngine  # noqa: E402
 from evalcore.evaluation import Evaluator  # noqa: E402
 from evalcore.executors import DaskCluster, LocalProcesses  # noqa: E402
 from evalcore.loading import combine_concepts, load_kg, load_labels  # noqa: E402
+from evalcore.options import Compute  # noqa: E402
 from evalcore.readers import read_concepts  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
@@ -136,8 +137,8 @@ def ablation(test: ConceptSets, kg) -> bool:
 
     def grid(group_codes: bool = True):
         # group_codes=False: the engine as it ranked before code groups, every pass ranking the pairs' keys.
-        engine = PairwiseEngine(test, kg=kg, group_codes=group_codes)
-        return ablation_grid(Evaluator(test, kg, labels=labels, engine=engine), [], ["P@30[modality]", "nn-CUI@10"])
+        evaluator = Evaluator(test, kg, labels=labels, compute=Compute(group_codes=group_codes))
+        return ablation_grid(evaluator, [], ["P@30[modality]", "nn-CUI@10"])
 
     with before_backends():
         before, table_before = timed(lambda: grid(group_codes=False))
