@@ -72,8 +72,21 @@ def test_scoring_statistics_and_compute_are_validated_when_built():
         Compute(memory_per_worker=1)
     with pytest.raises(ParameterError):
         Compute(backend="torch")
-    assert Compute().engine_options() == {"executor": None, "memory_per_worker": Compute().memory_per_worker,
-                                          "backend": "numpy", "device": None}
+    with pytest.raises(ParameterError, match="threads"):
+        Compute(threads=0)
+    with pytest.raises(ParameterError, match="group_codes"):
+        Compute(group_codes="no")
+    plain = Compute(group_codes=False, threads=1)
+    assert plain.engine_options() == {"executor": None, "memory_per_worker": plain.memory_per_worker,
+                                      "backend": "numpy", "device": None, "group_codes": False, "threads": 1}
+
+
+def test_compute_options_reach_the_engine_and_leave_the_numbers_alone():
+    concepts, run = read_concepts(CONCEPTS), read_run(RUNS[0])
+    plain = Evaluator(concepts, compute=Compute(group_codes=False, threads=1))
+    assert (plain.engine.group_codes, plain.engine.threads) == (False, 1)
+    metrics = ["CUI@10", "MAP@10", "R@30"]
+    assert plain.evaluate([run], metrics).means() == Evaluator(concepts).evaluate([run], metrics).means()
 
 
 def test_the_evaluator_takes_relevance_options_not_loose_settings():
