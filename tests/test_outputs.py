@@ -354,6 +354,14 @@ def test_the_run_file_is_the_same_whatever_the_piece_size(tmp_path, monkeypatch)
     read_back = np.array([float(line.split()[4]) for line in lines]).astype(np.float32)
     assert np.array_equal(read_back, expected)
     assert all(len(line.split()[4]) <= 15 for line in lines)
+    # and no longer: as many significant digits as NumPy's shortest round-trip repr of that float32
+    for text, value in zip((line.split()[4] for line in lines), expected):
+        assert _significant_digits(text) == _significant_digits(np.format_float_scientific(value, unique=True)), text
+
+
+def _significant_digits(text: str) -> int:
+    mantissa = text.lower().partition("e")[0].lstrip("+-").replace(".", "")
+    return max(len(mantissa.strip("0")), 1)
 
 
 WRITER_MEMORY = """
