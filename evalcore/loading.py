@@ -125,6 +125,8 @@ def load_kg(paths: Sequence[Source | KGEdges | KGEdgeTable], sources: Sequence[s
 def kg_names_file(path: str | Path) -> Path | None:
     """The names file read beside a KG edge list (``open_kg_edges.csv`` -> ``open_kg_names.csv``), if there is one."""
     path = Path(path)
+    if not path.name:  # "", "." or "/": no file name to derive one from (reading it is refused, naming it)
+        return None
     sibling = path.with_name(path.name.replace("_edges", "_names"))
     return sibling if sibling != path and sibling.is_file() else None
 

@@ -94,7 +94,7 @@ def check_outputs(outputs: Mapping[str, PathLike | None], inputs: Sequence[PathL
     """Refuse, before any work, outputs that would overwrite an input or each other, or that cannot be written.
 
     ``outputs`` maps an option name (``"--json"``) to its path (``None`` when not given);
-    ``inputs`` lists every file the command reads.
+    ``inputs`` lists every file the command reads (``None`` when not given; an empty path is refused).
 
     >>> check_outputs({"--json": "a.json", "--per-query": "./a.json"})
     Traceback (most recent call last):
@@ -103,6 +103,9 @@ def check_outputs(outputs: Mapping[str, PathLike | None], inputs: Sequence[PathL
     """
     given = [(option, path) for option, path in outputs.items() if path is not None]
     read = [path for path in inputs if path is not None]
+    if any(os.fspath(path) == "" for path in read):  # "" would read the working folder, or silently mean none
+        raise CBIRLensError("an input option was given an empty path (''): expected a file path; leave the option "
+                            "out to give none")
     for position, (option, path) in enumerate(given):
         for earlier_option, earlier in given[:position]:
             if _same_file(Path(path), Path(earlier)):

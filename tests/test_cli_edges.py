@@ -121,3 +121,28 @@ def test_the_input_budget_takes_plain_digits(capsys, budget):
     with pytest.raises(SystemExit):
         main(["--max-input-bytes", budget, "evaluate", "--concepts", CONCEPTS, "--run", DEMO_RUNS[0], "--json", "x.json"])
     assert "expected a whole number of bytes (digits 0-9)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kg", ["", ".", "/"])
+def test_a_kg_path_without_a_file_name_is_refused_in_one_line(tmp_path, capsys, kg):
+    """Was a ValueError traceback: the names file beside the KG is derived from a file name these paths lack."""
+    error = _refused(["evaluate", "--concepts", CONCEPTS, "--run", DEMO_RUNS[0], "--kg", kg, "--json",
+                      str(tmp_path / "a.json")], capsys)
+    assert error == ("error: an input option was given an empty path (''): expected a file path; leave the option out "
+                     "to give none\n" if kg == "" else f"error: {kg}: expected a regular file, found a directory\n")
+
+
+@pytest.mark.parametrize("argv", [
+    ["evaluate", "--concepts", CONCEPTS, "--run", DEMO_RUNS[0], "--labels", "", "--json", "{out}"],  # was ignored
+    ["evaluate", "--concepts", CONCEPTS, "--run", "", "--json", "{out}"],  # was "error: : expected a regular file"
+    ["compare", "--concepts", CONCEPTS, "--run", *DEMO_RUNS[:2], "--labels", "", "--metric", "CUI@5", "--json", "{out}"],
+    ["relevance", "--concepts", CONCEPTS, "--pairs", "", "--out", "{out}"],
+    ["detection", "--gt", "", "--pred", CONCEPTS, "--json", "{out}"],
+    ["qrels", "--concepts", CONCEPTS, "--run", "", "--out", "{out}"],
+])
+def test_an_empty_input_path_is_refused_not_read_as_the_working_folder_or_ignored(tmp_path, capsys, argv):
+    out = str(tmp_path / "out")
+    error = _refused([out if a == "{out}" else a for a in argv], capsys)
+    assert error == ("error: an input option was given an empty path (''): expected a file path; leave the option "
+                     "out to give none\n")
+    assert not (tmp_path / "out").exists()

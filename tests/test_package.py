@@ -69,6 +69,9 @@ def test_wheel_ships_the_dashboard_inside_the_package(installed):
                     "evalcore/_dashboard/data/demo/runs/overlap-noisy.trec",
                     "evalcore/_dashboard/data/labels/rocov2_labels.csv"):
         assert shipped in names
+    # Every module of the library, subpackages included (pyproject lists packages by name: evalcore.engine was left out)
+    modules = {path.relative_to(ROOT).as_posix() for path in (ROOT / "evalcore").rglob("*.py")}
+    assert modules <= set(names), sorted(modules - set(names))
 
 
 def test_installed_package_is_used_outside_the_checkout(installed):
