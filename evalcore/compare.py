@@ -11,7 +11,7 @@ import numpy as np
 
 from .errors import ParameterError
 from .executors import blas_single_thread
-from .kept import KeptArrays
+from .kept import Kept
 
 BOOTSTRAP_SAMPLES = 2000
 RANDOMIZATION_SAMPLES = 10000
@@ -19,7 +19,7 @@ KEPT_DRAW_BYTES = 64 << 20  # random draws kept for the next call with the same 
 PRECISION_LOSS_EPSILONS = 10  # scipy's bound for "the values are identical up to rounding" (stats._stats_py._demean)
 
 
-_KEPT_DRAWS = KeptArrays()
+_KEPT_DRAWS = Kept()
 
 
 def _kept_chunks(key: tuple, draw: Callable[[np.random.Generator], Iterator[np.ndarray]], rows: int,

@@ -30,7 +30,7 @@ from .data import ConceptSets, ImageLabels, Qrels, RankedLists, Run
 from .engine import DEFAULT_MEMORY_PER_WORKER, PairwiseEngine, PoolSummary, codes_give
 from .errors import CBIRLensError, InputError, ParameterError
 from .executors import check_memory_per_worker, executor_for
-from .kept import KeptArrays
+from .kept import Kept
 from .kg import KnowledgeGraph, check_hops_and_mode
 from .measures import MEASURES, CountPlan, MeasureSpec, measure_spec, parse_measure
 from .metrics import GAINS, MetricInputs, MetricSpec, parse_metric
@@ -560,7 +560,7 @@ class Evaluator:
         )
         # A metric's values depend on the run, its own relevance measure (IoU's not on alpha), gain and threshold.
         settings = {key: (spec.name, gain, threshold) for key, spec in measures.items()}
-        kept = KeptScores(self._kept_for(aligned).setdefault("scores", KeptArrays()), settings)
+        kept = KeptScores(self._kept_for(aligned).setdefault("scores", Kept()), settings)
         return tuple(self.concepts.ids[i] for i in rows), inputs, dict(aligned.counts), kept
 
     def _judged_inputs(self, run: Run | AlignedRun, measures: list[str], k: int, depth: int, gain: str,
@@ -632,7 +632,7 @@ class KeptScores:
     the setting of its own relevance measure, kept while the run lives and within :data:`KEPT_SCORE_BYTES` (oldest
     dropped first). Moving alpha then recomputes nn-IoU's metrics only: IoU's and the label metrics are read back."""
 
-    def __init__(self, store: KeptArrays, settings: dict[str, tuple]):
+    def __init__(self, store: Kept, settings: dict[str, tuple]):
         self.store, self.settings = store, settings
 
     def values(self, spec: MetricSpec, inputs: MetricInputs) -> np.ndarray:

@@ -24,7 +24,7 @@ from .compare import compare_systems, kendall_tau
 from .data import ConceptSets, Run
 from .engine import PairwiseEngine
 from .evaluation import AlignedRun, Evaluator
-from .measures import MeasureSpec, metric_tag, parse_measure
+from .measures import MeasureSpec, default_measures, metric_tag, parse_measure
 from .retrieval import retrieve_by_measure
 
 TABLE1_KS = (5, 10, 30)
@@ -33,6 +33,17 @@ SIGNIFICANCE_LEVEL = 0.05
 REFERENCE = "iou"
 SUBSAMPLE = 100
 SUBSAMPLE_REPEATS = 5
+
+
+def comparison_measures(chosen: MeasureSpec | str) -> list[str]:
+    """Every registry measure at its defaults, and ``chosen`` (canonical text) where its parameters differ.
+
+    >>> comparison_measures("tversky(a=0.8,b=0.3)")[-1], "tversky(a=0.8,b=0.3)" in comparison_measures("iou")
+    ('tversky(a=0.8,b=0.3)', False)
+    """
+    names = [spec.name for spec in default_measures()]
+    chosen = parse_measure(chosen).name
+    return names + ([chosen] if chosen not in names else [])
 
 
 @dataclass(frozen=True)

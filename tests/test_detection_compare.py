@@ -144,13 +144,13 @@ def test_kept_draws_replay_the_same_numbers_and_stay_within_their_budget(monkeyp
     matrix = rng.random((700, 4))
     matrix[rng.random(matrix.shape) < 0.1] = np.nan
     a, b = rng.random(700), rng.random(700) + 0.01
-    from evalcore.kept import KeptArrays
+    from evalcore.kept import Kept
 
     monkeypatch.setattr(compare, "KEPT_DRAW_BYTES", 0)
-    monkeypatch.setattr(compare, "_KEPT_DRAWS", KeptArrays())
+    monkeypatch.setattr(compare, "_KEPT_DRAWS", Kept())
     fresh = (bootstrap_cis(matrix, samples=600, seed=2), randomization_test(a, b, samples=1200, seed=2))
     assert compare._KEPT_DRAWS.keys() == []
-    kept = KeptArrays()
+    kept = Kept()
     monkeypatch.setattr(compare, "KEPT_DRAW_BYTES", 4 << 20)
     monkeypatch.setattr(compare, "_KEPT_DRAWS", kept)
     for _ in range(3):  # the first call draws and keeps, the next ones replay
