@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -22,7 +23,9 @@ from .data import ConceptSets, Run
 from .errors import CBIRLensError, ParameterError
 from .evaluation import AlignedRun, Evaluator
 from .measures import MeasureSpec, measure_spec
-from .workspace import Workspace
+
+if TYPE_CHECKING:  # the class only: the image readers it imports are not needed to rank
+    from .workspace import Workspace
 
 #: Depth of a baseline's ranked lists.
 BASELINE_DEPTH = 100
