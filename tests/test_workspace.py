@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import random
 
 import pytest
@@ -121,3 +123,20 @@ def test_a_baseline_depends_only_on_the_setting_its_ranking_reads():
     assert NN_IOU.setting(setting, "directed") == (setting, "directed")
     assert NN_IOU.setting(setting.with_parameters(n=0), "directed") == (measure_spec("iou"), "directed")
     assert CAPTIONS.setting(setting, "directed") == (None, "undirected")
+
+
+def test_the_cli_prints_the_data_pages_validation_report(tmp_path, capsys):
+    from evalcore.__main__ import main
+
+    concepts, run = tmp_path / "c.csv", tmp_path / "r.trec"
+    concepts.write_bytes(CONCEPTS)
+    run.write_bytes(RUN + b"ghost Q0 img1 1 0.1 sys\n")
+    assert main(["check", "--concepts", str(concepts), "--run", str(run), "--csv"]) == 0
+    expected = report_table(with_run(with_concepts(Workspace(), CONCEPTS, str(concepts)), run.read_bytes(), str(run)))
+    printed = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert printed == expected and printed[1]["problems"].startswith("1 queries and 0 retrieved IDs")
+    assert main(["check", "--demo"]) == 0
+    assert "| data/demo/* | demo (synthetic) | 2000 | none |" in capsys.readouterr().out
+    run.write_bytes(b"nobody Q0 img1 1 0.1 sys\n")
+    assert main(["check", "--concepts", str(concepts), "--run", str(run)]) != 0
+    assert "none of the 1 queries of system 'sys'" in capsys.readouterr().err
