@@ -17,7 +17,7 @@ import pytest
 
 from evalcore.__main__ import main
 from evalcore.baselines import CAPTIONS
-from evalcore.cache_keys import cache_key, content_digest
+from evalcore.cache_keys import content_digest
 from evalcore.data import ConceptSets
 from evalcore.engine import PairwiseEngine
 from evalcore.errors import CBIRLensError, InputError
@@ -113,9 +113,9 @@ def test_names_of_one_workspace_never_reach_another():
     assert computed.kg_of(ws).names.get(cui) == ws.names[cui]
 
 
-def test_cache_key_is_canonical_and_refuses_what_it_cannot_serialise():
-    assert cache_key("x", {"a": {"k": 1, "j": 2}}) == cache_key("x", {"a": {"j": 2, "k": 1}})
-    assert cache_key("x", {"a": b"1"}) != cache_key("x", {"a": "1"})
+def test_content_digest_is_canonical_and_refuses_what_it_cannot_serialise():
+    assert content_digest(("x", {"a": {"k": 1, "j": 2}})) == content_digest(("x", {"a": {"j": 2, "k": 1}}))
+    assert content_digest(("x", {"a": b"1"})) != content_digest(("x", {"a": "1"}))
     with pytest.raises(CBIRLensError, match="cannot build a cache key"):
         content_digest(object())
 
