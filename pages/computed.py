@@ -118,10 +118,6 @@ def metric_names_for(evaluator: Evaluator, ks: tuple[int, ...], measure: str | N
     return metric_names_for_measure(ks, evaluator.label_targets(), parse_measure(measure).key)
 
 
-def label_targets(ws: Workspace, mode: str) -> tuple[str, ...]:
-    return tuple(evaluator_of(ws, mode).label_targets())
-
-
 # --- the Table-1 baselines -------------------------------------------------------------------------------------
 
 @st.cache_resource(show_spinner="Ranking the pool for the Table-1 baselines…", max_entries=16, hash_funcs=HASH_FUNCS)
