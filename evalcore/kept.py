@@ -14,7 +14,7 @@ import dataclasses
 import sys
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 import numpy as np
@@ -57,8 +57,6 @@ class Kept:
     True
     >>> kept.put("c", np.zeros(4)); kept.get("b") is None, kept.total()
     (True, 64)
-    >>> kept.get_or_compute("d", lambda: np.ones(2)).tolist(), kept.get_or_compute("d", lambda: None).tolist()
-    ([1.0, 1.0], [1.0, 1.0])
     """
 
     def __init__(self, budget: int | None = None) -> None:
@@ -88,15 +86,6 @@ class Kept:
             while len(self._values) > 1 and total > limit:
                 _, (_, dropped) = self._values.popitem(last=False)
                 total -= dropped
-
-    def get_or_compute(self, key: Hashable, compute: Callable[[], Any]) -> Any:
-        """The value kept under ``key``, else ``compute()`` kept and returned. ``compute`` runs outside the lock (it
-        may draw progress); two threads asking at once may both compute the same value."""
-        value = self.get(key)
-        if value is None:
-            value = compute()
-            self.put(key, value)
-        return value
 
     def total(self) -> int:
         """Bytes held now."""
