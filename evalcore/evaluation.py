@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from .array_backend import check_backend
+from .compare import draws_store
 from .data import ConceptSets, ImageLabels, Qrels, RankedLists, Run
 from .engine import DEFAULT_MEMORY_PER_WORKER, PairwiseEngine, PoolSummary, codes_give
 from .errors import CBIRLensError, InputError, ParameterError
@@ -336,6 +337,7 @@ class Evaluator:
         self.concepts = concepts
         self.kg = kg
         self.mode = mode
+        self.draws = draws_store()  # the random draws of the statistics on its evaluations, kept for the next
         check_backend(backend, device)
         check_memory_per_worker(memory_per_worker)
         executor = executor_for(workers, client)

@@ -92,6 +92,11 @@ class Kept:
         with self._lock:
             return sum(size for _, size in self._values.values())
 
+    def __reduce__(self) -> tuple:
+        """A pickled store is an empty one with the same budget: what it keeps is for its owner in this process
+        (locks do not pickle, and a cache that pickles its owner need not carry the owner's scratch values)."""
+        return type(self), (self.budget,)
+
     def keys(self) -> list[Hashable]:
         with self._lock:
             return list(self._values)

@@ -146,7 +146,7 @@ def compare_measures(evaluator: Evaluator, measures: Sequence[MeasureSpec | str]
         per_query = {name: dict(zip(result.query_ids, result.values[metric]))
                      for name, result in evaluation.systems.items()}
         means[spec.name] = {name: m[metric] for name, m in evaluation.means().items()}
-        comparisons = compare_systems(per_query, samples=samples)
+        comparisons = compare_systems(per_query, samples=samples, draws=evaluator.draws)
         significant = sum(c.p_randomization_holm < level for c in comparisons)
         row = rows[names.index(spec.name)]
         row["significant pairs"] = f"{significant}/{len(comparisons)}"
@@ -158,7 +158,7 @@ def compare_measures(evaluator: Evaluator, measures: Sequence[MeasureSpec | str]
                 chosen = set(np.random.default_rng(seed).choice(queries, subsample, replace=False).tolist())
                 subset = {name: {q: v for q, v in values.items() if q in chosen} for name, values in per_query.items()}
                 shares.append(np.mean([c.p_randomization_holm < level
-                                       for c in compare_systems(subset, samples=samples)]))
+                                       for c in compare_systems(subset, samples=samples, draws=evaluator.draws)]))
             row[f"discriminative power, {subsample} queries"] = float(np.mean(shares))
     if progress:
         progress(1.0, "done")

@@ -19,10 +19,11 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from .compare import bootstrap_cis, compare_systems
+from .compare import bootstrap_cis, compare_systems, draws_store
 from .data import Run
 from .errors import ParameterError
 from .evaluation import AlignedRun, Evaluation, Evaluator
+from .kept import Kept
 from .measures import MeasureSpec, parse_measure
 from .metrics import metric_names_for_measure
 from .tables import latex_interval, latex_tabular
@@ -77,9 +78,12 @@ class Results:
     IDCG = 0, a query without a label), which ``counts`` reports per system.
     """
 
-    def __init__(self, evaluation: Evaluation, statistics: Statistics | None = None):
+    def __init__(self, evaluation: Evaluation, statistics: Statistics | None = None, draws: Kept | None = None):
+        """``draws``: where the random draws of the intervals and tests are kept for the next call (the
+        evaluator's, so that a dashboard re-evaluating after a slider move draws them once); by default its own."""
         self.evaluation = evaluation
         self.statistics = statistics or Statistics()
+        self.draws = draws if draws is not None else draws_store()
         self._comparisons: dict[str, pd.DataFrame] = {}
 
     def __repr__(self) -> str:
@@ -127,7 +131,7 @@ class Results:
         intervals = {}
         for systems in by_size.values():
             cis = bootstrap_cis(np.hstack([self.values(system) for system in systems]), self.statistics.confidence,
-                                self.statistics.bootstrap_samples, self.statistics.seed)
+                                self.statistics.bootstrap_samples, self.statistics.seed, self.draws)
             for position, system in enumerate(systems):
                 intervals[system] = cis[position * len(self.metrics):(position + 1) * len(self.metrics)]
         rows = [(system, metric, means[system][metric], ci.low, ci.high, ci.queries)
@@ -159,7 +163,8 @@ class Results:
             column = self.metrics.index(metric)
             per_query = {system: dict(zip(self.query_ids(system), self.values(system)[:, column]))
                          for system in self.systems}
-            pairs = compare_systems(per_query, self.statistics.randomization_samples, self.statistics.seed)
+            pairs = compare_systems(per_query, self.statistics.randomization_samples, self.statistics.seed,
+                                    self.draws)
             self._comparisons[metric] = pd.DataFrame([asdict(pair) for pair in pairs], columns=COMPARISON_COLUMNS)
         return self._comparisons[metric].copy()
 
@@ -237,4 +242,4 @@ def evaluate_runs(evaluator: Evaluator, runs: Sequence[Run | AlignedRun], metric
     names = list(metrics) if metrics else metric_names_for_measure(tuple(k), evaluator.label_targets(),
                                                                    chosen.key if chosen else None)
     evaluation = evaluator.evaluate(runs, names, alpha, n, gain, threshold, progress, measure=chosen)
-    return Results(evaluation, statistics)
+    return Results(evaluation, statistics, evaluator.draws)

@@ -32,7 +32,7 @@ from evalcore.measures import MeasureSpec, parse_measure
 from evalcore.metrics import default_metric_names, metric_names_for_measure
 from evalcore.results import evaluate_runs
 from evalcore.workspace import Workspace
-from pages.session import server_scheduler
+from pages.session import server_draws, server_scheduler
 from pages.sidebar import Settings
 from pages.ui import StepProgress
 
@@ -223,7 +223,7 @@ def evaluation_with_progress(ws: Workspace, run_names: tuple[str, ...], baseline
 @st.cache_data(max_entries=16, show_spinner=False, hash_funcs=HASH_FUNCS)
 def cached_comparisons(columns: tuple[tuple[str, tuple[str, ...], np.ndarray], ...]) -> list[PairComparison]:
     return compare_systems({system: dict(zip(ids, values)) for system, ids, values in columns},
-                           samples=COMPARISON_SAMPLES)
+                           samples=COMPARISON_SAMPLES, draws=server_draws())
 
 
 def system_comparisons(result: dict, metric: str) -> list[PairComparison]:
