@@ -9,7 +9,10 @@ import streamlit as st
 
 from evalcore.executors import reuse_freed_memory
 from evalcore.kg import KG_MODES
-from pages.common import AUDIENCES, audience, engine_note, escape_markdown, kg_of, measure_controls, workspace
+from pages.computed import engine_note, kg_of
+from pages.session import AUDIENCES, audience, workspace
+from pages.sidebar import measure_controls
+from pages.ui import escape_markdown
 
 st.set_page_config(page_title="CBIR Lens", page_icon=":material/image_search:", layout="wide")
 

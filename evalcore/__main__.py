@@ -296,6 +296,23 @@ def build_parser() -> argparse.ArgumentParser:
     qrels.add_argument("--k", type=int, default=10, help="ideal top K written per query (nDCG@k exact for k <= K)")
     qrels.add_argument("--out", required=True)
     qrels.add_argument("--scales", metavar="F", help="CSV query_id,scale,exact (relevance = grade / scale)")
+
+    check = commands.add_parser("check", help="read inputs as the dashboard's Data page does and print its validation "
+                                              "report (file, kind, rows read, problems)")
+    source = check.add_mutually_exclusive_group(required=True)
+    source.add_argument("--concepts", help="concept sets (ID,CUIs)")
+    source.add_argument("--rocov2", metavar="FOLDER", help="a folder in the ROCOv2 layout (test split), its runs/ and "
+                                                           "the KG in ../kg, as the Data page loads it")
+    source.add_argument("--demo", action="store_true", help="the embedded synthetic demo")
+    check.add_argument("--kg", nargs="+", default=[], metavar="F", help="knowledge-graph files")
+    check.add_argument("--run", nargs="+", default=[], metavar="F", help="run files (TREC or CSV)")
+    check.add_argument("--labels", help="labels (ID,modality,organ or kind,class,CUI)")
+    check.add_argument("--names", help="concept names (CUI,Name or MRCONSO.RRF)")
+    check.add_argument("--captions", help="captions (ID,Caption)")
+    check.add_argument("--embeddings", help="embeddings (.npy with --embedding-ids, .csv or .parquet)")
+    check.add_argument("--embedding-ids", help="the ID list of a .npy file, one per line")
+    check.add_argument("--images", help="a zip of <ID>.png/.jpg images")
+    check.add_argument("--csv", action="store_true", help="print CSV instead of a Markdown table")
     return parser
 
 
@@ -536,8 +553,40 @@ def command_qrels(args: argparse.Namespace) -> None:
           f"{counts['largest_grade']:,}", file=sys.stderr)
 
 
+def command_check(args: argparse.Namespace) -> None:
+    import pandas as pd
+
+    from . import workspace as ws
+    from .readers import read_input_bytes
+    from .tables import markdown_table, spreadsheet_csv
+
+    def data(path: str) -> bytes:
+        return read_input_bytes(path, path)[0]
+
+    if args.demo:
+        loaded = ws.load_demo()
+    elif args.rocov2:
+        loaded = ws.load_rocov2_complete(args.rocov2, (Path("/"),))  # the command line reads what its user names
+    else:
+        loaded = ws.with_concepts(ws.Workspace(), data(args.concepts), args.concepts)
+    for path in args.kg:
+        loaded = ws.with_kg(loaded, data(path), path)
+    for path in args.run:
+        loaded = ws.with_run(loaded, data(path), path)
+    for loader, path in ((ws.with_labels, args.labels), (ws.with_names, args.names),
+                         (ws.with_captions, args.captions), (ws.with_images, args.images)):
+        if path:
+            loaded = loader(loaded, data(path), path)
+    if args.embeddings:
+        ids = data(args.embedding_ids) if args.embedding_ids else None
+        loaded = ws.with_embeddings(loaded, data(args.embeddings), args.embeddings, ids, args.embedding_ids)
+    report = pd.DataFrame(ws.report_table(loaded), columns=["file", "kind", "rows read", "problems"])
+    print(spreadsheet_csv(report) if args.csv else markdown_table(report), end="" if args.csv else "\n")
+
+
 COMMANDS = {"relevance": command_relevance, "evaluate": command_evaluate, "retrieve": command_retrieve,
-            "detection": command_detection, "compare": command_compare, "qrels": command_qrels, "app": command_app}
+            "detection": command_detection, "compare": command_compare, "qrels": command_qrels, "app": command_app,
+            "check": command_check}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pandas as pd
 
+from .baselines import NN_IOU
 from .compare import kendall_tau
 from .data import Run
 from .errors import ParameterError
@@ -18,7 +19,7 @@ from .options import Relevance
 
 ALPHAS = tuple(round(a / 10, 1) for a in range(11))
 HOPS = (0, 1, 2, 3)
-RELEVANCE_SYSTEM = "Retrieval by nn-IoU"
+RELEVANCE_SYSTEM = NN_IOU.title
 
 
 def isolated_queries(evaluator: Evaluator, alpha: float, n: int, k: int) -> tuple[str, ...]:

@@ -1,4 +1,4 @@
-"""Cache keys from content: one function, so that two users with different data never share a result.
+"""Content digests for cache keys: one function, so that two users with different data never share a result.
 
 A key is the SHA-256 of a canonical serialisation of everything a result depends on: the
 bytes of each input file (or the parsed object itself), and every parameter. Serialising
@@ -80,16 +80,3 @@ def content_digest(value: Any) -> str:
     _feed(h, value)
     return h.hexdigest()
 
-
-def cache_key(purpose: str, inputs: Mapping[str, Any], **parameters: Any) -> str:
-    """The key of one cached result: its purpose, the content of every input it reads, every parameter.
-
-    ``inputs`` maps each input's name to its content or to a digest of it; ``parameters``
-    are the settings of the computation (alpha, n, K, ...).
-
-    >>> a = cache_key("evaluation", {"captions": {"img1": "CT of the liver"}}, alpha=0.5)
-    >>> b = cache_key("evaluation", {"captions": {"img1": "MRI of the liver"}}, alpha=0.5)
-    >>> a == b, a == cache_key("evaluation", {"captions": {"img1": "CT of the liver"}}, alpha=0.4)
-    (False, False)
-    """
-    return content_digest((purpose, dict(inputs), parameters))

@@ -11,26 +11,29 @@ import numpy as np
 
 from .errors import ParameterError
 from .executors import blas_single_thread
-from .kept import KeptArrays
+from .kept import Kept
 
-KEPT_DRAW_BYTES = 64 << 20  # random draws kept for the next call with the same shape and seed (all together)
+KEPT_DRAW_BYTES = 64 << 20  # the budget of a store of random draws (draws_store: an Evaluator's, a Results', ...)
 PRECISION_LOSS_EPSILONS = 10  # scipy's bound for "the values are identical up to rounding" (stats._stats_py._demean)
 
 
-_KEPT_DRAWS = KeptArrays()
+def draws_store() -> Kept:
+    """A store for random draws (:func:`bootstrap_cis`, :func:`randomization_tests`), for an owner that asks again."""
+    return Kept(KEPT_DRAW_BYTES)
 
 
 def _kept_chunks(key: tuple, draw: Callable[[np.random.Generator], Iterator[np.ndarray]], rows: int,
-                 row_bytes: int) -> Iterator[np.ndarray]:
+                 row_bytes: int, store: Kept | None) -> Iterator[np.ndarray]:
     """The chunks ``draw(rng)`` yields for ``key`` = (kind, queries, samples, seed), drawn once and replayed while
-    kept. A dashboard re-tests the same number of queries with the same seed after every slider move; the draws
-    depend on nothing else, so replaying them gives the very same numbers. Draws larger than half of
-    :data:`KEPT_DRAW_BYTES` are never kept (memory stays bounded for any number of queries)."""
-    kept = _KEPT_DRAWS.get(key)
+    ``store`` keeps them. A dashboard re-tests the same number of queries with the same seed after every slider
+    move; the draws depend on nothing else, so replaying them gives the very same numbers. Draws larger than half
+    of the store's budget are never kept (memory stays bounded for any number of queries); without a store every
+    call draws."""
+    kept = store.get(key) if store is not None else None
     if kept is not None:
         yield from kept
         return
-    keep = rows * row_bytes <= KEPT_DRAW_BYTES // 2
+    keep = store is not None and (store.budget is None or rows * row_bytes <= store.budget // 2)
     drawn = []
     for chunk in draw(np.random.default_rng(key[-1])):
         if keep:
@@ -38,10 +41,10 @@ def _kept_chunks(key: tuple, draw: Callable[[np.random.Generator], Iterator[np.n
             drawn.append(chunk)
         yield chunk
     if keep:
-        _KEPT_DRAWS.put(key, drawn, KEPT_DRAW_BYTES)
+        store.put(key, drawn)
 
 
-def _resample_counts(queries: int, samples: int, seed: int) -> Iterator[np.ndarray]:
+def _resample_counts(queries: int, samples: int, seed: int, store: Kept | None) -> Iterator[np.ndarray]:
     """Bootstrap resamples in chunks of up to 256: how often each query is drawn (chunk x queries)."""
     dtype = np.dtype(np.uint16 if queries < 1 << 16 else np.uint32)  # a count never exceeds the queries
 
@@ -51,16 +54,16 @@ def _resample_counts(queries: int, samples: int, seed: int) -> Iterator[np.ndarr
             picks = rng.integers(0, queries, size=(count, queries)) + queries * np.arange(count)[:, None]
             counts = np.bincount(picks.ravel(), minlength=count * queries).reshape(count, queries)
             yield counts.astype(dtype)
-    return _kept_chunks(("bootstrap", queries, samples, seed), draw, samples, dtype.itemsize * queries)
+    return _kept_chunks(("bootstrap", queries, samples, seed), draw, samples, dtype.itemsize * queries, store)
 
 
-def _swap_signs(queries: int, samples: int, seed: int) -> Iterator[np.ndarray]:
+def _swap_signs(queries: int, samples: int, seed: int, store: Kept | None) -> Iterator[np.ndarray]:
     """Randomization-test swaps in chunks of up to 512: +1 keeps a query's pair, -1 swaps it (chunk x queries)."""
     def draw(rng: np.random.Generator) -> Iterator[np.ndarray]:
         for start in range(0, samples, 512):
             count = min(512, samples - start)
             yield rng.integers(0, 2, size=(count, queries), dtype=np.int8) * 2 - 1
-    return _kept_chunks(("randomization", queries, samples, seed), draw, samples, queries)
+    return _kept_chunks(("randomization", queries, samples, seed), draw, samples, queries, store)
 
 
 @dataclass(frozen=True)
@@ -82,8 +85,10 @@ def bootstrap_ci(values: np.ndarray, confidence: float = 0.95, *, samples: int, 
     return bootstrap_cis(np.asarray(values, dtype=np.float64)[:, None], confidence, samples=samples, seed=seed)[0]
 
 
-def bootstrap_cis(columns: np.ndarray, confidence: float = 0.95, *, samples: int, seed: int = 0) -> list[MeanWithCI]:
-    """:func:`bootstrap_ci` for every column of a queries x metrics matrix, with shared resamples.
+def bootstrap_cis(columns: np.ndarray, confidence: float = 0.95, *, samples: int, seed: int = 0,
+                  draws: Kept | None = None) -> list[MeanWithCI]:
+    """:func:`bootstrap_ci` for every column of a queries x metrics matrix, with shared resamples (kept in
+    ``draws`` for the next call, see :func:`draws_store`).
 
     Each resample draws queries with replacement and averages each column over the drawn
     queries where it is defined (NaN = undefined); the interval is the percentile interval of
@@ -104,7 +109,7 @@ def bootstrap_cis(columns: np.ndarray, confidence: float = 0.95, *, samples: int
     # One BLAS thread: a threaded product splits its sums differently, and the intervals would then depend on the
     # machine's core count in their last digits (the same data through the CLI and the API could differ).
     with blas_single_thread():
-        for counts in _resample_counts(queries, samples, seed):
+        for counts in _resample_counts(queries, samples, seed, draws):
             weights = counts.astype(np.float64)
             with np.errstate(invalid="ignore", divide="ignore"):
                 means[start:start + len(weights)] = (weights @ filled) / (weights @ defined)
@@ -141,7 +146,8 @@ def randomization_test(a: np.ndarray, b: np.ndarray, *, samples: int, seed: int 
     return randomization_tests([(a, b)], samples=samples, seed=seed)[0]
 
 
-def randomization_tests(pairs: Sequence[tuple[np.ndarray, np.ndarray]], *, samples: int, seed: int = 0) -> list[float]:
+def randomization_tests(pairs: Sequence[tuple[np.ndarray, np.ndarray]], *, samples: int, seed: int = 0,
+                        draws: Kept | None = None) -> list[float]:
     """:func:`randomization_test` of each (a, b) pair, each with the same p-value as alone.
 
     The swaps depend only on the seed and the number of paired queries, so pairs with as many queries share each
@@ -156,7 +162,7 @@ def randomization_tests(pairs: Sequence[tuple[np.ndarray, np.ndarray]], *, sampl
         members = [i for i, d in enumerate(differences) if len(d) == length]
         observed = [abs(differences[i].mean()) - min(1e-12, 1e-9 * np.abs(differences[i]).mean()) for i in members]
         extreme = [0] * len(members)
-        for chunk in _swap_signs(length, samples, seed):
+        for chunk in _swap_signs(length, samples, seed, draws):
             signs = chunk.astype(np.float64)
             for position, i in enumerate(members):
                 permuted = np.abs(signs @ differences[i]) / length
@@ -241,10 +247,10 @@ class PairComparison:
     queries: int
 
 
-def compare_systems(per_query: Mapping[str, Mapping[str, float]], *, samples: int, seed: int = 0
-                    ) -> list[PairComparison]:
+def compare_systems(per_query: Mapping[str, Mapping[str, float]], *, samples: int, seed: int = 0,
+                    draws: Kept | None = None) -> list[PairComparison]:
     """All pairs of systems on the queries they share, each by ``samples`` randomizations; Holm correction over
-    the pairs.
+    the pairs (the sign swaps kept in ``draws``, see :func:`draws_store`).
 
     ``per_query[system][query_id]`` is a metric value (NaN = excluded).
     """
@@ -254,7 +260,7 @@ def compare_systems(per_query: Mapping[str, Mapping[str, float]], *, samples: in
         shared = sorted(set(per_query[a]) & set(per_query[b]))
         paired.append((np.array([per_query[a][q] for q in shared], dtype=np.float64),
                        np.array([per_query[b][q] for q in shared], dtype=np.float64)))
-    p_random = randomization_tests(paired, samples=samples, seed=seed)
+    p_random = randomization_tests(paired, samples=samples, seed=seed, draws=draws)
     raw = []
     for (a, b), (va, vb), p in zip(combinations(names, 2), paired, p_random):
         pa, pb = _paired(va, vb)

@@ -25,10 +25,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .compare import draws_store
 from .data import ConceptSets, ImageLabels, Qrels, RankedLists, Run
 from .engine import PairwiseEngine, PoolSummary, codes_give
 from .errors import CBIRLensError, InputError, ParameterError
-from .kept import KeptArrays
+from .kept import Kept
 from .kg import KnowledgeGraph, check_hops_and_mode
 from .measures import CountPlan, MeasureSpec, parse_measure
 from .metrics import MetricInputs, MetricSpec, parse_metric
@@ -322,6 +323,7 @@ class Evaluator:
         self.concepts = concepts
         self.kg = kg
         self.mode = mode
+        self.draws = draws_store()  # the random draws of the statistics on its evaluations, kept for the next
         self.engine = engine or (PairwiseEngine(concepts, kg=kg, mode=mode, **(compute or Compute()).engine_options())
                                  if concepts is not None else None)
         self.labels = labels
@@ -501,7 +503,7 @@ class Evaluator:
         )
         # A metric's values depend on the run, its own relevance measure (IoU's not on alpha), gain and threshold.
         settings = {key: (spec.name, gain, threshold) for key, spec in measures.items()}
-        kept = KeptScores(self._kept_for(aligned).setdefault("scores", KeptArrays()), settings)
+        kept = KeptScores(self._kept_for(aligned).setdefault("scores", Kept()), settings)
         return tuple(self.concepts.ids[i] for i in rows), inputs, dict(aligned.counts), kept
 
     def _judged_inputs(self, run: Run | AlignedRun, k: int, depth: int, relevance: Relevance
@@ -574,7 +576,7 @@ class KeptScores:
     the setting of its own relevance measure, kept while the run lives and within :data:`KEPT_SCORE_BYTES` (oldest
     dropped first). Moving alpha then recomputes nn-IoU's metrics only: IoU's and the label metrics are read back."""
 
-    def __init__(self, store: KeptArrays, settings: dict[str, tuple]):
+    def __init__(self, store: Kept, settings: dict[str, tuple]):
         self.store, self.settings = store, settings
 
     def values(self, spec: MetricSpec, inputs: MetricInputs) -> np.ndarray:

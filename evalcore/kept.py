@@ -1,63 +1,101 @@
 """Results kept for the next call that asks for the same thing, within a byte budget.
 
 A dashboard asks again for much of what it computed one slider move before (the same runs' metrics, the same
-random draws); what depends only on the key is kept here and read back instead of being computed again.
+random draws, the same ablation grid); what depends only on the key is kept here and read back instead of being
+computed again. :class:`Kept` is the project's one memo type: each store has an owner that holds it (an
+:class:`~evalcore.evaluation.Evaluator` for its runs' scores, the dashboard's server for its pages' results), no
+module keeps one of its own. Keys are content digests (:func:`evalcore.cache_keys.content_digest`) or tuples of
+values that determine the result.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import sys
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping
+from typing import Any
 
 import numpy as np
+import pandas as pd
 
-KeptValue = np.ndarray | Sequence[np.ndarray]
 
-
-def nbytes_of(value: KeptValue) -> int:
-    """Bytes held by an array or a sequence of arrays.
+def nbytes_of(value: Any) -> int:
+    """Bytes held by a kept value: arrays and DataFrames by their buffers, containers by their items, anything else
+    by ``sys.getsizeof`` (an estimate: the budget bounds memory, it does not account it to the byte). A dataclass
+    counts its fields.
 
     >>> nbytes_of(np.zeros(4)), nbytes_of([np.zeros(2), np.zeros(3, dtype=np.int8)])
     (32, 19)
+    >>> nbytes_of(pd.DataFrame({"a": np.zeros(10)})) >= 80
+    True
     """
-    return value.nbytes if isinstance(value, np.ndarray) else sum(part.nbytes for part in value)
+    if isinstance(value, np.ndarray):
+        return value.nbytes
+    if isinstance(value, (pd.DataFrame, pd.Series)):
+        usage = value.memory_usage(deep=True, index=True)
+        return int(usage.sum()) if isinstance(usage, pd.Series) else int(usage)
+    if isinstance(value, Mapping):
+        return sys.getsizeof(value) + sum(nbytes_of(k) + nbytes_of(v) for k, v in value.items())
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return sys.getsizeof(value) + sum(nbytes_of(getattr(value, f.name)) for f in dataclasses.fields(value))
+    if isinstance(value, (list, tuple, set, frozenset)):
+        if value and all(isinstance(part, np.ndarray) for part in value):
+            return sum(part.nbytes for part in value)
+        return sys.getsizeof(value) + sum(nbytes_of(part) for part in value)
+    return sys.getsizeof(value)
 
 
-class KeptArrays:
-    """Arrays (or sequences of arrays) by key, least recently used dropped first once they hold more than the
-    budget given to :meth:`put`; the newest is always kept. Safe to share between threads (dashboard sessions).
+class Kept:
+    """Values by key, least recently used dropped first once they hold more than ``budget`` bytes; the newest is
+    always kept. Safe to share between threads (dashboard sessions).
 
-    >>> kept = KeptArrays()
-    >>> kept.put("a", np.zeros(4), budget=64); kept.put("b", np.zeros(4), budget=64)
+    >>> kept = Kept(budget=64)
+    >>> kept.put("a", np.zeros(4)); kept.put("b", np.zeros(4))
     >>> kept.get("a") is not None  # "a" is now the most recently used
     True
-    >>> kept.put("c", np.zeros(4), budget=64); kept.get("b") is None, kept.total()
+    >>> kept.put("c", np.zeros(4)); kept.get("b") is None, kept.total()
     (True, 64)
     """
 
-    def __init__(self) -> None:
-        self._values: OrderedDict[Hashable, KeptValue] = OrderedDict()
+    def __init__(self, budget: int | None = None) -> None:
+        self.budget = budget
+        self._values: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: Hashable) -> KeptValue | None:
+    def get(self, key: Hashable) -> Any | None:
         with self._lock:
-            value = self._values.get(key)
-            if value is not None:
-                self._values.move_to_end(key)
-            return value
-
-    def put(self, key: Hashable, value: KeptValue, budget: int) -> None:
-        with self._lock:
-            self._values[key] = value
+            entry = self._values.get(key)
+            if entry is None:
+                return None
             self._values.move_to_end(key)
-            while len(self._values) > 1 and sum(nbytes_of(v) for v in self._values.values()) > budget:
-                self._values.popitem(last=False)
+            return entry[0]
+
+    def put(self, key: Hashable, value: Any, budget: int | None = None) -> None:
+        """Keep ``value`` under ``key``, then drop the least recently used beyond ``budget`` (the store's own
+        budget when not given; without either, nothing is dropped)."""
+        size = nbytes_of(value)
+        limit = self.budget if budget is None else budget
+        with self._lock:
+            self._values[key] = (value, size)
+            self._values.move_to_end(key)
+            if limit is None:
+                return
+            total = sum(kept_size for _, kept_size in self._values.values())
+            while len(self._values) > 1 and total > limit:
+                _, (_, dropped) = self._values.popitem(last=False)
+                total -= dropped
 
     def total(self) -> int:
         """Bytes held now."""
         with self._lock:
-            return sum(nbytes_of(v) for v in self._values.values())
+            return sum(size for _, size in self._values.values())
+
+    def __reduce__(self) -> tuple:
+        """A pickled store is an empty one with the same budget: what it keeps is for its owner in this process
+        (locks do not pickle, and a cache that pickles its owner need not carry the owner's scratch values)."""
+        return type(self), (self.budget,)
 
     def keys(self) -> list[Hashable]:
         with self._lock:

@@ -24,7 +24,7 @@ from .compare import compare_systems, kendall_tau
 from .data import ConceptSets, Run
 from .engine import PairwiseEngine
 from .evaluation import AlignedRun, Evaluator
-from .measures import MeasureSpec, metric_tag, parse_measure
+from .measures import MeasureSpec, default_measures, metric_tag, parse_measure
 from .options import Relevance, Statistics
 from .retrieval import retrieve_by_measure
 
@@ -34,6 +34,17 @@ SIGNIFICANCE_LEVEL = 0.05
 REFERENCE = "iou"
 SUBSAMPLE = 100
 SUBSAMPLE_REPEATS = 5
+
+
+def comparison_measures(chosen: MeasureSpec | str) -> list[str]:
+    """Every registry measure at its defaults, and ``chosen`` (canonical text) where its parameters differ.
+
+    >>> comparison_measures("tversky(a=0.8,b=0.3)")[-1], "tversky(a=0.8,b=0.3)" in comparison_measures("iou")
+    ('tversky(a=0.8,b=0.3)', False)
+    """
+    names = [spec.name for spec in default_measures()]
+    chosen = parse_measure(chosen).name
+    return names + ([chosen] if chosen not in names else [])
 
 
 @dataclass(frozen=True)
@@ -136,7 +147,7 @@ def compare_measures(evaluator: Evaluator, measures: Sequence[MeasureSpec | str]
         per_query = {name: dict(zip(result.query_ids, result.values[metric]))
                      for name, result in evaluation.systems.items()}
         means[spec.name] = {name: m[metric] for name, m in evaluation.means().items()}
-        comparisons = compare_systems(per_query, samples=samples)
+        comparisons = compare_systems(per_query, samples=samples, draws=evaluator.draws)
         significant = sum(c.p_randomization_holm < level for c in comparisons)
         row = rows[names.index(spec.name)]
         row["significant pairs"] = f"{significant}/{len(comparisons)}"
@@ -148,7 +159,7 @@ def compare_measures(evaluator: Evaluator, measures: Sequence[MeasureSpec | str]
                 chosen = set(np.random.default_rng(seed).choice(queries, subsample, replace=False).tolist())
                 subset = {name: {q: v for q, v in values.items() if q in chosen} for name, values in per_query.items()}
                 shares.append(np.mean([c.p_randomization_holm < level
-                                       for c in compare_systems(subset, samples=samples)]))
+                                       for c in compare_systems(subset, samples=samples, draws=evaluator.draws)]))
             row[f"discriminative power, {subsample} queries"] = float(np.mean(shares))
     if progress:
         progress(1.0, "done")

@@ -19,10 +19,11 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from .compare import bootstrap_cis, compare_systems
+from .compare import bootstrap_cis, compare_systems, draws_store
 from .data import Run
 from .errors import ParameterError
 from .evaluation import AlignedRun, Evaluation, Evaluator
+from .kept import Kept
 from .options import Relevance, Scoring, Statistics
 from .tables import latex_interval, latex_tabular
 
@@ -48,9 +49,12 @@ class Results:
     IDCG = 0, a query without a label), which ``counts`` reports per system.
     """
 
-    def __init__(self, evaluation: Evaluation, statistics: Statistics | None = None):
+    def __init__(self, evaluation: Evaluation, statistics: Statistics | None = None, draws: Kept | None = None):
+        """``draws``: where the random draws of the intervals and tests are kept for the next call (the
+        evaluator's, so that a dashboard re-evaluating after a slider move draws them once); by default its own."""
         self.evaluation = evaluation
         self.statistics = statistics or Statistics()
+        self.draws = draws if draws is not None else draws_store()
         self._comparisons: dict[str, pd.DataFrame] = {}
 
     def __repr__(self) -> str:
@@ -98,7 +102,7 @@ class Results:
         intervals = {}
         for systems in by_size.values():
             cis = bootstrap_cis(np.hstack([self.values(system) for system in systems]), self.statistics.confidence,
-                                samples=self.statistics.bootstrap_samples, seed=self.statistics.seed)
+                                samples=self.statistics.bootstrap_samples, seed=self.statistics.seed, draws=self.draws)
             for position, system in enumerate(systems):
                 intervals[system] = cis[position * len(self.metrics):(position + 1) * len(self.metrics)]
         rows = [(system, metric, means[system][metric], ci.low, ci.high, ci.queries)
@@ -130,7 +134,8 @@ class Results:
             column = self.metrics.index(metric)
             per_query = {system: dict(zip(self.query_ids(system), self.values(system)[:, column]))
                          for system in self.systems}
-            pairs = compare_systems(per_query, samples=self.statistics.randomization_samples, seed=self.statistics.seed)
+            pairs = compare_systems(per_query, samples=self.statistics.randomization_samples, seed=self.statistics.seed,
+                                    draws=self.draws)
             self._comparisons[metric] = pd.DataFrame([asdict(pair) for pair in pairs], columns=COMPARISON_COLUMNS)
         return self._comparisons[metric].copy()
 
@@ -204,4 +209,4 @@ def evaluate_runs(evaluator: Evaluator, runs: Sequence[Run | AlignedRun], scorin
     """
     relevance = relevance or Relevance()
     names = (scoring or Scoring()).metric_names(evaluator.label_targets(), relevance, evaluator.judged is not None)
-    return Results(evaluator.evaluate(runs, names, relevance, progress), statistics)
+    return Results(evaluator.evaluate(runs, names, relevance, progress), statistics, evaluator.draws)

@@ -6,25 +6,12 @@ import numpy as np
 import plotly.express as px
 import streamlit as st
 
-from evalcore.ablation import (
-    ALPHAS,
-    HOPS,
-    RELEVANCE_SYSTEM,
-    ablation_grid,
-    isolated_queries,
-    parameter_sweep,
-    ranking_agreement,
-    sweep_values,
-)
-from evalcore.measures import parse_measure
+from evalcore.ablation import HOPS, RELEVANCE_SYSTEM, ranking_agreement, sweep_values
 from evalcore.tables import plain_metric_label
-from pages.common import (
-    audience,
-    controls,
-    evaluator_of,
-    metric_names_for,
-    page_with_concepts,
-)
+from pages.computed import EVALUATION_INPUTS, ablation_of, evaluator_of, kept_with_bar, metric_names_for, sweep_of
+from pages.session import audience, session_kept
+from pages.sidebar import controls
+from pages.ui import page_with_concepts
 
 # n as a sequential scale: darker = concepts further apart count as related.
 N_COLOURS = dict(zip(HOPS, px.colors.sample_colorscale("Plasma", [0.0, 0.3, 0.55, 0.8])))
@@ -37,9 +24,9 @@ def n_label(n: int) -> str:
 ws = page_with_concepts("Ablation: alpha and distance threshold n")
 settings = controls()
 who = audience()
-evaluator = evaluator_of(ws, settings["kg_mode"])
+evaluator = evaluator_of(ws, settings.kg_mode)
 
-chosen = parse_measure(settings["measure"])
+chosen = settings.measure
 if chosen.key not in ("iou", "nn-iou"):
     # Another measure is chosen in the sidebar: sweep one of its parameters, the others as set there.
     st.subheader(f"Sweep a parameter of {chosen.measure.title}")
@@ -53,16 +40,8 @@ if chosen.key not in ("iou", "nn-iou"):
     if not metrics:
         st.stop()
     values = sweep_values(chosen, parameter)
-    cache = st.session_state.setdefault("sweep_cache", {})
-    key = ws.cache_key("sweep", measure=chosen.name, parameter=parameter, values=tuple(values), metrics=tuple(metrics),
-                       include_runs=include_runs, mode=settings["kg_mode"], gain=settings["gain"])
-    if key not in cache:
-        bar = st.progress(0.0, text=f"Sweeping {parameter}…")
-        runs = [run for _, run in ws.runs.values()] if include_runs else []
-        cache[key] = parameter_sweep(evaluator, runs, metrics, chosen, parameter, values, gain=settings["gain"],
-                                     progress=lambda f, text: bar.progress(min(1.0, f), text=f"Computing {text}"))
-        bar.empty()
-    sweep = cache[key]
+    sweep = kept_with_bar(session_kept(), f"Sweeping {parameter}…", sweep_of, ws.restricted_to(*EVALUATION_INPUTS),
+                          chosen, parameter, tuple(values), tuple(metrics), include_runs, settings.kg_mode, settings.gain)
     for metric in metrics:
         table = sweep[sweep.metric == metric]
         st.plotly_chart(px.line(table, x="setting", y="value", color="system", markers=True,
@@ -90,18 +69,8 @@ if not ws.kg_files:
 if not metrics:
     st.stop()
 
-cache = st.session_state.setdefault("ablation_cache", {})
-key = ws.cache_key("ablation", include_runs=include_runs, metrics=tuple(metrics), mode=settings["kg_mode"],
-                   isolated=isolated, alpha=settings["alpha"], n=settings["n"], gain=settings["gain"])
-if key not in cache:
-    bar = st.progress(0.0, text="Computing the alpha x n grid…")
-    queries = isolated_queries(evaluator, settings["alpha"], max(1, settings["n"]), 30) if isolated else None
-    runs = [run for _, run in ws.runs.values()] if include_runs else []
-    cache[key] = ablation_grid(evaluator, runs, metrics, ALPHAS, HOPS, queries=queries, gain=settings["gain"],
-                               progress=lambda f, text: bar.progress(min(1.0, f), text=f"Computing {text}"))
-    cache[key].attrs["queries"] = len(queries) if queries is not None else len(ws.concepts)
-    bar.empty()
-grid = cache[key]
+grid = kept_with_bar(session_kept(), "Computing the alpha x n grid…", ablation_of, ws.restricted_to(*EVALUATION_INPUTS),
+                     tuple(metrics), include_runs, isolated, settings.relevance, settings.kg_mode, settings.gain)
 st.caption(f"Averaged over {grid.attrs.get('queries', len(ws.concepts)):,} queries.")
 
 systems = sorted(grid.system.unique(), key=lambda s: (s != RELEVANCE_SYSTEM, s))

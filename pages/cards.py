@@ -6,22 +6,15 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
+from evalcore.baselines import IOU, titled
 from evalcore.data import Run
 from evalcore.explain import Explanation, paths_dot, reason_sentences, tie_counts
-from pages.common import (
-    RELEVANCE_BASELINES,
-    Workspace,
-    chip,
-    concept_label,
-    escape_markdown,
-    explanation_of,
-    pool_relevance,
-)
+from evalcore.workspace import Workspace
+from pages.computed import explanation_of, pool_relevance_of
+from pages.sidebar import Settings
+from pages.ui import chip, concept_label, escape_markdown
 
 CHIP_COLOURS = {"exact": "green", "near": "orange", "none": "gray"}
-#: What the computed baselines do, in plain words, for clinicians.
-PLAIN_SYSTEMS = {"Retrieval by nn-IoU": "the most similar concepts, related ones counting",
-                 "Retrieval by IoU": "the most shared concepts"}
 LEGEND = ("Green: the same concept as the query. Orange: a related concept (linked to one of the query's in the "
           "knowledge graph). Grey: not in the query.")
 
@@ -84,7 +77,7 @@ def draw_paths(explanation: Explanation, direction: str = "BT") -> None:
         st.graphviz_chart(dot, width="content")
 
 
-def tie_notes(ws: Workspace, system: str, run: Run, query: str, shown: list[str], settings: dict,
+def tie_notes(ws: Workspace, system: str, run: Run, query: str, shown: list[str], settings: Settings,
               who: str) -> dict[str, str]:
     """For each shown image, a note when its rank among equals is decided by the tie rule.
 
@@ -92,10 +85,10 @@ def tie_notes(ws: Workspace, system: str, run: Run, query: str, shown: list[str]
     with tied scores keeps the order of its file.
     """
     notes: dict[str, str] = {}
-    if system in RELEVANCE_BASELINES and query in ws.concepts.index:
-        alpha, n, label = ((0.0, 0, "IoU") if system == "Retrieval by IoU"
-                           else (settings["alpha"], settings["n"], "nn-IoU"))
-        values = pool_relevance(ws, query, alpha, n, settings["kg_mode"])
+    baseline = titled(system)
+    if baseline is not None and baseline.by_relevance and query in ws.concepts.index:
+        label = "IoU" if baseline == IOU else "nn-IoU"
+        values = pool_relevance_of(ws, baseline, query, settings)
         positions = [ws.concepts.index[d] for d in shown if d in ws.concepts.index]
         for document, position, ties in zip([d for d in shown if d in ws.concepts.index], positions,
                                             tie_counts(values, positions)):
@@ -118,7 +111,7 @@ def tie_notes(ws: Workspace, system: str, run: Run, query: str, shown: list[str]
     return notes
 
 
-def explanation_for(ws: Workspace, query: str, document: str, settings: dict) -> Explanation | None:
+def explanation_for(ws: Workspace, query: str, document: str, settings: Settings) -> Explanation | None:
     """The explanation of one (query, retrieved image) pair, or None when either has no concept set."""
     concepts = ws.concepts
     if query not in concepts.index or document not in concepts.index:

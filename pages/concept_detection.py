@@ -9,16 +9,11 @@ from evalcore.detection import detection_f1
 from evalcore.errors import CBIRLensError
 from evalcore.kg import neighbour_sets
 from evalcore.readers import read_predictions
-from pages.common import (
-    DEMO,
-    audience,
-    chip,
-    concept_label,
-    controls,
-    escape_markdown,
-    kg_of,
-    page_with_concepts,
-)
+from evalcore.resources import demo_path
+from pages.computed import kg_of
+from pages.session import audience
+from pages.sidebar import controls
+from pages.ui import chip, concept_label, escape_markdown, page_with_concepts
 
 ws = page_with_concepts("Concept detection")
 settings = controls()
@@ -33,7 +28,7 @@ use_demo = ws.synthetic and upload is None
 if upload is None and not use_demo:
     st.info("Upload predictions to score them.")
     st.stop()
-data, name = (upload.getvalue(), upload.name) if upload else ((DEMO / "concepts.csv").read_bytes(), "demo truth")
+data, name = (upload.getvalue(), upload.name) if upload else (demo_path("concepts.csv").read_bytes(), "demo truth")
 if use_demo:
     st.caption("No upload yet: scoring the demo ground truth against itself with a few concepts dropped, "
                "to show the page.")
@@ -59,12 +54,12 @@ kg = kg_of(ws)
 soft = None
 if kg is not None:
     vocabulary = tuple(sorted(set(ws.concepts.vocabulary) | set().union(*sets.values())))
-    soft = detection_f1(ws.concepts, sets, neighbours=neighbour_sets(kg, vocabulary, settings["n"], settings["kg_mode"]),
-                        alpha=settings["alpha"])
+    soft = detection_f1(ws.concepts, sets, neighbours=neighbour_sets(kg, vocabulary, settings.n, settings.kg_mode),
+                        alpha=settings.alpha)
 c1, c2, c3 = st.columns(3)
 c1.metric("F1 (primary)", f"{primary.f1:.4f}")
 c2.metric("F1 (secondary, subset)", f"{secondary.f1:.4f}" if secondary and secondary.images_scored else "—")
-c3.metric(f"Soft F1 (alpha {settings['alpha']}, n {settings['n']})", f"{soft.f1:.4f}" if soft else "no KG")
+c3.metric(f"Soft F1 (alpha {settings.alpha}, n {settings.n})", f"{soft.f1:.4f}" if soft else "no KG")
 st.caption(f"{primary.images_scored:,} images scored; {primary.images_empty_ground_truth:,} with empty ground truth "
            f"dropped; {primary.images_missing_prediction:,} without a prediction (scored 0).")
 

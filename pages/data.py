@@ -2,29 +2,27 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
 import streamlit as st
 
-from evalcore.readers import read_captions, read_concept_names, read_embeddings
-from pages.common import (
-    StepProgress,
-    digest,
-    escape_markdown,
-    guarded_load,
+from evalcore.workspace import (
     load_demo,
     load_rocov2_complete,
-    read_image_zip,
-    report,
-    synthetic_banner,
-    with_concepts,
+    report_table,
+    with_captions,
+    with_embeddings,
+    with_images,
     with_kg,
     with_labels,
+    with_names,
+    with_new_concepts,
     with_run,
-    workspace,
 )
+from pages.computed import kg_of
+from pages.session import guarded_load, server_data_roots, workspace
+from pages.ui import StepProgress, escape_markdown, synthetic_banner
 
 st.title("Data")
 ws = workspace()
@@ -45,7 +43,7 @@ with right:
     if st.button("Load ROCOv2 folder (test split)", key="load_rocov2",
                  help="Also reads any run files in a runs/ folder inside it."):
         with StepProgress(1) as progress:
-            loaded = guarded_load(lambda: load_rocov2_complete(folder, progress))
+            loaded = guarded_load(lambda: load_rocov2_complete(folder, server_data_roots(), progress, finish=kg_of))
         if loaded:
             st.rerun()
 
@@ -69,40 +67,6 @@ def with_run_shown(current, data: bytes, name: str):
         return with_run(current, data, name, progress=lambda fraction, message: bar.progress(fraction, text=message))
     finally:
         bar.empty()
-
-
-def with_names(current, data: bytes, name: str):
-    names = read_concept_names(data, name)
-    new = replace(current, names={**current.names, **names}, reports=list(current.reports))
-    report(new, name, "concept names", len(names))
-    return new
-
-
-def with_captions(current, data: bytes, name: str):
-    captions = read_captions(data, name)
-    new = replace(current, captions={**current.captions, **captions}, reports=list(current.reports))
-    report(new, name, "captions", len(captions))
-    return new
-
-
-def with_images(current, data: bytes, name: str):
-    images = read_image_zip(data, name)
-    new = replace(current, images={**current.images, **images}, reports=list(current.reports))
-    report(new, name, "images", len(images))
-    return new
-
-
-def with_embeddings(current, data: bytes, name: str, ids: bytes | None = None, ids_name: str | None = None):
-    embeddings = read_embeddings(data, name, ids, ids_name)
-    new = replace(current, embeddings=embeddings, embeddings_digest=digest(data, ids), reports=list(current.reports))
-    report(new, name, "embeddings", f"{len(embeddings.ids):,} x {embeddings.vectors.shape[1]}")
-    return new
-
-
-def with_new_concepts(current, data: bytes, name: str):
-    # New ground truth: the old label status and session label are reset; runs and KG stay.
-    updated = with_concepts(current, data, name)
-    return replace(updated, label=f"Uploaded ({name})", synthetic=False)
 
 
 st.subheader("Upload")
@@ -145,9 +109,10 @@ summary = {
 }
 st.dataframe(pd.DataFrame(summary.items(), columns=["input", "loaded"]), hide_index=True, width="stretch")
 st.subheader("Validation report")
-st.dataframe(pd.DataFrame(ws.reports), hide_index=True, width="stretch", key="validation_report",
+report = report_table(ws)
+st.dataframe(pd.DataFrame(report), hide_index=True, width="stretch", key="validation_report",
              column_config={"file": st.column_config.TextColumn(width="large"),
                             "problems": st.column_config.TextColumn(width="large")})
-for row in ws.reports:
+for row in report:
     if row["problems"] != "none":
         st.caption(f"**{escape_markdown(Path(row['file']).name)}**: {escape_markdown(row['problems'])}")

@@ -4,23 +4,17 @@ from __future__ import annotations
 
 import math
 import textwrap
-from collections import Counter
 
 import networkx as nx
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from evalcore.explain import PathStep, example_path_pair, path_phrase, paths_dot, search_concepts
-from evalcore.kg import KnowledgeGraph
-from pages.common import (
-    audience,
-    concept_label,
-    controls,
-    escape_markdown,
-    kg_of,
-    page_with_concepts,
-)
+from evalcore.explain import PathStep, path_phrase, paths_dot
+from pages.computed import concept_frequency, default_pair, kg_of, search_names, searchable_names
+from pages.session import audience
+from pages.sidebar import controls
+from pages.ui import concept_label, escape_markdown, page_with_concepts
 
 LABELLED_NODES = 40
 LINK_WORDS = {"": "start", "is_a": "broader: the previous is a kind of it (up)",
@@ -33,7 +27,7 @@ if kg is None:
     st.stop()
 settings = controls()
 who = audience()
-frequency = Counter(c for s in ws.concepts.sets for c in s)
+frequency = concept_frequency(ws)
 coverage = kg.coverage(ws.concepts.sets)
 c1, c2, c3 = st.columns(3)
 c1.metric("Dataset concepts in the KG", f"{coverage['concepts_in_kg']:,} / {coverage['concepts']:,}")
@@ -41,28 +35,9 @@ c2.metric("Occurrences covered", f"{coverage['occurrence_coverage']:.1%}")
 c3.metric("KG nodes / edges", f"{kg.number_of_nodes():,} / {kg.number_of_edges():,}")
 
 
-@st.cache_resource(max_entries=4, show_spinner=False)
-def searchable_names(key: str, _kg: KnowledgeGraph, _names: dict, _vocabulary: tuple[str, ...]) -> dict[str, str]:
-    """Every KG node and dataset concept with its name (the ID where none is known)."""
-    names = {node: _kg.names.get(node, node) for node in _kg.nodes}
-    names.update({c: _names.get(c) or names.get(c, c) for c in _vocabulary})
-    return names
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def default_pair(key: str, mode: str, _kg: KnowledgeGraph, _frequency: dict) -> tuple[str, str] | None:
-    return example_path_pair(_kg, _frequency, mode)
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def matches(key: str, text: str, _names: dict[str, str], _frequency: Counter) -> list[str]:
-    """Search results, kept per text: every rerun of the page would otherwise scan the 65,000 names again."""
-    return search_concepts(text, _names, _frequency)
-
-
-names = searchable_names(ws.cache_key("kg_search"), kg, ws.names, tuple(frequency))
+names = searchable_names(ws)
 in_kg = sorted((c for c in frequency if c in kg.index), key=lambda c: (-frequency[c], names[c].lower()))
-pair = default_pair(ws.cache_key("kg_default_pair", mode=settings["kg_mode"]), settings["kg_mode"], kg, dict(frequency))
+pair = default_pair(ws, settings.kg_mode)
 
 
 def label(node: str) -> str:
@@ -79,7 +54,7 @@ def find(title: str, key: str, default: str | None) -> str | None:
     how = "by name" if who == "clinician" else "by name or CUI"
     text = st.text_input(f"Search {title} {how}", key=f"{key}_search").strip()
     if text:
-        found = matches(ws.cache_key("kg_search"), text, names, frequency)
+        found = search_names(ws, text)
         if not found:
             st.warning(f"No concept matches {text!r}.")
             return None
@@ -141,12 +116,12 @@ with right:
     target = find("To", "kg_to", pair[1] if pair else None)
 if source and target:
     missing = [concept_label(ws, c, kg) for c in (source, target) if c not in kg.index]
-    path = kg.shortest_path(source, target, settings["kg_mode"])
+    path = kg.shortest_path(source, target, settings.kg_mode)
     if missing:
         st.warning(f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} not in the knowledge graph, "
                    "so no path can reach it.")
     elif path is None:
-        st.warning(f"No path between these concepts in {settings['kg_mode']} mode.")
+        st.warning(f"No path between these concepts in {settings.kg_mode} mode.")
     else:
         steps = [PathStep(node, names.get(node, node), link) for node, link in path]
         hops = len(path) - 1
@@ -161,9 +136,9 @@ st.subheader("Neighbourhood")
 st.caption("Red: the chosen concept. Blue: concepts that occur in the dataset (size = how often). Grey: other KG "
            "terms (names on hover when many).")
 centre = find("Concept", "kg_concept", source or (pair[0] if pair else None))
-hops_shown = st.slider("Hops shown", 1, 3, max(1, settings["n"]), key="kg_hops")
+hops_shown = st.slider("Hops shown", 1, 3, max(1, settings.n), key="kg_hops")
 if centre and centre in kg.index:
-    reached = kg.distances_from(centre, hops_shown, settings["kg_mode"])
+    reached = kg.distances_from(centre, hops_shown, settings.kg_mode)
     if len(reached) > 150:
         st.caption(f"{len(reached):,} nodes within {hops_shown} hops; showing the 150 closest.")
         reached = dict(sorted(reached.items(), key=lambda item: item[1])[:150])

@@ -7,9 +7,8 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from evalcore.baselines import available_baselines, default_baselines
 from evalcore.errors import CBIRLensError
-from evalcore.measures import nn_iou_measure
-from evalcore.qrels import graded_judgments
 from evalcore.tables import (
     GROUP_TITLES,
     PLAIN_GROUP_TITLES,
@@ -23,21 +22,10 @@ from evalcore.tables import (
     spreadsheet_csv,
     wide_summary,
 )
-from pages.common import (
-    audience,
-    available_baselines,
-    baseline_run,
-    controls,
-    default_baselines,
-    describe_metric,
-    escape_markdown,
-    evaluation_with_progress,
-    evaluator_of,
-    keep_default_for_dataset,
-    page_with_concepts,
-    per_query_long,
-    system_comparisons,
-)
+from pages.computed import evaluation_with_progress, graded_qrels_text, per_query_long, system_comparisons
+from pages.session import audience
+from pages.sidebar import controls
+from pages.ui import describe_metric, escape_markdown, keep_default_for_dataset, page_with_concepts
 
 BEST_STYLE = "background-color: #d4edda; font-weight: bold"
 
@@ -58,7 +46,7 @@ options = available_baselines(ws)
 keep_default_for_dataset("baselines", ws, default_baselines(ws))
 st.session_state["baselines"] = [b for b in st.session_state.get("baselines", []) if b in options]
 baselines = st.multiselect("Table-1 baselines (computed here, ranked over the whole collection)", options,
-                           key="baselines", persist_state="session",
+                           key="baselines", persist_state="session", format_func=lambda b: b.title,
                            help="The paper's Table 1: retrieval by IoU, by nn-IoU and by caption (or image) embeddings.")
 run_names = tuple(ws.runs)
 if not run_names and not baselines:
@@ -119,8 +107,8 @@ if group == "other":
 else:
     for family, family_metrics in families.items():
         group_table(family, family_metrics, f"leaderboard_{group}_{family}")
-st.caption(f"alpha = {settings['alpha']}, n = {settings['n']}, KG mode {settings['kg_mode']}, "
-           f"{settings['gain']} gain. Hover a column name for its meaning in plain words.")
+st.caption(f"alpha = {settings.alpha}, n = {settings.n}, KG mode {settings.kg_mode}, "
+           f"{settings.gain} gain. Hover a column name for its meaning in plain words.")
 
 focus = st.selectbox("Metric for the chart and the significance tests", metrics, format_func=header,
                      index=metrics.index("nn-CUI@10") if "nn-CUI@10" in metrics else 0, key="focus_metric")
@@ -174,7 +162,7 @@ if len(result["values"]) >= 2:
 
 st.subheader("Downloads")
 latex_metrics = [m for family in groups.get("relevance-graded", {}).values() for m in family] or metrics[:6]
-caption = f"alpha = {settings['alpha']}, n = {settings['n']}, {settings['kg_mode']} KG, {settings['gain']} gain"
+caption = f"alpha = {settings.alpha}, n = {settings.n}, {settings.kg_mode} KG, {settings.gain} gain"
 latex_choice = st.multiselect("Metrics in the LaTeX table", metrics, default=latex_metrics, key="latex_metrics") \
     if who == "researcher" else latex_metrics
 columns = st.columns(3)
@@ -191,18 +179,10 @@ columns[2].download_button("LaTeX table (booktabs)", latex_table(summary, latex_
                            help="Cells: mean [95% CI]; best in bold. Needs \\usepackage{booktabs}.")
 
 
-def graded_qrels(progress) -> str:
-    """Graded qrels (evalcore.qrels): each query's ideal top K over the pool plus every image a shown system retrieved."""
-    evaluator = evaluator_of(ws, settings["kg_mode"])
-    runs = [r for _, r in ws.runs.values()] + [baseline_run(ws, b, settings["alpha"], settings["n"],
-                                                            settings["kg_mode"]) for b in baselines]
-    measure = nn_iou_measure(settings["alpha"], settings["n"])
-    return graded_judgments(evaluator, runs, max(settings["ks"]), measure, progress).text()
-
-
 if st.toggle("Prepare graded qrels (TREC format, nn-IoU as an integer grade on a per-query scale)", key="qrels_toggle"):
     bar = st.progress(0.0, "Ideal top K over the whole pool…")
-    qrels_text = graded_qrels(lambda share: bar.progress(share, "Ideal top K over the whole pool…"))
+    qrels_text = graded_qrels_text(ws, tuple(baselines), settings,
+                                   lambda share: bar.progress(share, "Ideal top K over the whole pool…"))
     bar.empty()
     st.download_button("Graded qrels", qrels_text.encode(), "qrels.txt", "text/plain", key="dl_qrels", on_click="ignore")
     st.caption("Each query's ideal top K over the whole pool plus every image the shown systems retrieved; grade = "

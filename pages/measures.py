@@ -7,17 +7,14 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
+from evalcore.baselines import available_baselines
 from evalcore.errors import CBIRLensError
+from evalcore.measure_comparison import comparison_measures
 from evalcore.measures import MEASURES
-from pages.common import (
-    available_baselines,
-    comparison_measures,
-    controls,
-    measure_comparison,
-    require_concepts,
-    synthetic_banner,
-    workspace,
-)
+from pages.computed import measure_comparison
+from pages.session import session_kept, workspace
+from pages.sidebar import controls
+from pages.ui import require_concepts, synthetic_banner
 
 st.title("Choose a relevance measure")
 ws = workspace()
@@ -36,12 +33,12 @@ if not require_concepts(ws):
 settings = controls()
 
 st.subheader("Evidence on the loaded dataset")
-measures = st.multiselect("Measures to compare", comparison_measures(settings["measure"]),
-                          default=comparison_measures(settings["measure"]), key="measures_compared",
+measures = st.multiselect("Measures to compare", comparison_measures(settings.measure),
+                          default=comparison_measures(settings.measure), key="measures_compared",
                           help="Every measure at its default parameters, and the sidebar's measure with yours.")
 baselines = st.multiselect("Baselines judged beside the loaded runs", available_baselines(ws),
-                           default=available_baselines(ws), key="measures_baselines")
-arguments = (ws, tuple(measures), tuple(baselines), settings["alpha"], settings["n"], settings["kg_mode"])
+                           default=available_baselines(ws), key="measures_baselines", format_func=lambda b: b.title)
+arguments = (session_kept(), ws, tuple(measures), tuple(baselines), settings)
 result = measure_comparison(*arguments, compute=False)
 if result is None and st.button("Compare the measures", key="measures_run", type="primary"):
     bar = st.progress(0.0, text="Starting…")

@@ -7,10 +7,13 @@ import pandas as pd
 import streamlit as st
 
 from evalcore import reproduction as rp
-from evalcore.evaluation import Evaluator
 from evalcore.relevance import approximate_matches, iou, nn_iou
 from evalcore.report_figures import ablation_figure, timing_figure, worked_example_figure
-from pages.common import audience, controls, evaluator_of, kg_of, remembered, require_concepts, synthetic_banner, workspace
+from evalcore.workspace import Workspace
+from pages.computed import EVALUATOR_INPUTS, evaluator_of, kept_result, kg_of
+from pages.session import audience, server_kept, session_kept, workspace
+from pages.sidebar import controls
+from pages.ui import require_concepts, synthetic_banner
 
 st.title("Method")
 ws = workspace()
@@ -45,7 +48,7 @@ st.markdown(
 if not require_concepts(ws):
     st.stop()
 settings = controls()
-evaluator = evaluator_of(ws, settings["kg_mode"])
+evaluator = evaluator_of(ws, settings.kg_mode)
 paper_data = rp.is_rocov2_test(ws.concepts.ids)
 st.subheader("The paper's Table 1 on the loaded dataset")
 st.caption("Precision@K (%): retrieval by IoU, by nn-IoU (n = 1, alpha = 0.5, the paper's setting, whatever the "
@@ -57,9 +60,10 @@ if not paper_data:
             "beside it." + (" The demo is synthetic." if ws.synthetic else ""))
 
 
-def table1(evaluator: Evaluator, captions: dict[str, str], beside_paper: bool, progress) -> pd.DataFrame:
+def table1(ws: Workspace, mode: str, beside_paper: bool, progress) -> pd.DataFrame:
     """Table 1 on the loaded data; ``progress(fraction, text)`` moves the page's bar."""
-    systems = rp.table1_systems(evaluator, captions, progress=lambda f, text: progress(0.8 * f, text))
+    evaluator = evaluator_of(ws, mode)
+    systems = rp.table1_systems(evaluator, dict(ws.captions), progress=lambda f, text: progress(0.8 * f, text))
     progress(0.8, "Precision of each ranking")
     table = rp.precision_table(evaluator, systems)
     return rp.compare_with_paper(table) if beside_paper else table.pivot_table(
@@ -67,13 +71,14 @@ def table1(evaluator: Evaluator, captions: dict[str, str], beside_paper: bool, p
         columns=lambda k: f"P@{k}").reset_index()
 
 
-key = ws.cache_key("table1", mode=settings["kg_mode"], beside_paper=paper_data)
+# What the sections below read: the evaluator's inputs and the captions (Table 1's caption baseline).
+read = ws.restricted_to(*EVALUATOR_INPUTS, "captions")
 if not evaluator.label_targets():
     st.info("Table 1 needs modality/organ labels: load a labels file on the Data page.")
 else:
     bar = st.empty()
-    table = remembered("method_table1", key, lambda: table1(
-        evaluator, ws.captions, paper_data, lambda f, text: bar.progress(min(1.0, f), text=f"Table 1: {text}…")))
+    table = kept_result(server_kept(), table1, read, settings.kg_mode, paper_data,
+                        progress=lambda f, text: bar.progress(min(1.0, f), text=f"Table 1: {text}…"))
     bar.empty()
     st.dataframe(table.style.format(precision=2), hide_index=True, key="table1")
 
@@ -88,13 +93,19 @@ st.subheader("Fig. 3: P@30 against alpha for n = 0, 1, 2")
 if not evaluator.label_targets() or kg is None:
     st.info("The ablation needs labels and a knowledge graph.")
     st.stop()
-cache = st.session_state.setdefault("method_ablation", {})
-if key not in cache and st.button("Compute the ablation (P@30 at 33 settings, twice)", key="method_ablation_run"):
+
+
+def ablation_curves(ws: Workspace, mode: str, progress) -> rp.AblationCurves:
+    return rp.ablation_curves(evaluator_of(ws, mode), progress=progress)
+
+
+curves = kept_result(session_kept(), ablation_curves, read, settings.kg_mode, now=False)
+if curves is None and st.button("Compute the ablation (P@30 at 33 settings, twice)", key="method_ablation_run"):
     bar = st.progress(0.0, text="Computing…")
-    cache[key] = rp.ablation_curves(evaluator, progress=lambda f, text: bar.progress(min(1.0, f), text=text))
+    curves = kept_result(session_kept(), ablation_curves, read, settings.kg_mode,
+                         progress=lambda f, text: bar.progress(min(1.0, f), text=text))
     bar.empty()
-if key in cache:
-    curves = cache[key]
+if curves is not None:
     st.caption(f"Isolated subset: {len(curves.isolated):,} queries whose top-30 by IoU and by nn-IoU (n = 1, "
                "alpha = 0.5) differ. Area: integral over alpha of the gap to n = 0 (points x alpha).")
     st.plotly_chart(ablation_figure(curves.grid), key="method_fig3")
@@ -103,30 +114,36 @@ if key in cache:
 
 
 def on_demand(title: str, label: str, button_key: str, compute):
-    """A section computed when its button is pressed, kept per dataset and settings for the session.
+    """A section computed when its button is pressed, kept for the session by what it reads (the workspace's
+    evaluator inputs and captions, the KG mode).
 
-    ``compute(progress)`` reports ``progress(fraction, text)`` as its work advances.
+    ``compute(ws, mode, progress)`` reports ``progress(fraction, text)`` as its work advances.
     """
     st.subheader(title)
-    store = st.session_state.setdefault(f"method_{button_key}", {})
-    if key not in store and st.button(label, key=button_key):
+    result = kept_result(session_kept(), compute, read, settings.kg_mode, now=False)
+    if result is None and st.button(label, key=button_key):
         bar = st.progress(0.0, text="Starting…")
-        store[key] = compute(lambda f, text: bar.progress(min(1.0, f), text=f"{text}…"))
+        result = kept_result(session_kept(), compute, read, settings.kg_mode,
+                             progress=lambda f, text: bar.progress(min(1.0, f), text=f"{text}…"))
         bar.empty()
-    return store.get(key)
+    return result
 
 
-ties = on_demand("Tie handling", "Count ties and compare tie rules (5 random orders)", "method_ties_run",
-                 lambda progress: rp.tie_report(evaluator, {"IoU": (0.0, 0), "nn-IoU": (rp.PAPER_ALPHA, rp.PAPER_HOPS)},
-                                                progress=progress))
+def tie_report(ws: Workspace, mode: str, progress) -> pd.DataFrame:
+    return rp.tie_report(evaluator_of(ws, mode), {"IoU": (0.0, 0), "nn-IoU": (rp.PAPER_ALPHA, rp.PAPER_HOPS)},
+                         progress=progress)
+
+
+ties = on_demand("Tie handling", "Count ties and compare tie rules (5 random orders)", "method_ties_run", tie_report)
 if ties is not None:
     st.caption("Queries whose K-th and (K+1)-th best relevance are equal, so the tie rule decides the top K; P@K "
                "(%) on modality+organ with ties broken by file order (stable) and by 5 random orders of the pool.")
     st.dataframe(ties.style.format(precision=2), hide_index=True, key="method_ties")
 
-def kg_variants_with_progress(progress) -> pd.DataFrame:
+def kg_variants_with_progress(ws: Workspace, mode: str, progress) -> pd.DataFrame:
     """kg_variants names each ranking and each precision table as it starts: twice per variant (IoU, four
     mode x n readings, the strict one, one per ontology source)."""
+    kg = kg_of(ws)
     total = 2 * (5 + 1 + len(kg.sources))
     started = []
 
@@ -134,22 +151,25 @@ def kg_variants_with_progress(progress) -> pd.DataFrame:
         started.append(name)
         progress(len(started) / total, name)
 
-    return rp.kg_variants(evaluator, [e for _, e in ws.kg_files.values()], sorted(kg.sources), strict_hops=(1,),
+    return rp.kg_variants(evaluator_of(ws, mode), [e for _, e in ws.kg_files.values()], sorted(kg.sources), strict_hops=(1,),
                           progress=report)
 
 
 variants = on_demand("KG readings", "Compare KG modes, the strict N(A,B) and each ontology source",
-                     "method_variants_run", lambda progress: kg_variants_with_progress(progress))
+                     "method_variants_run", kg_variants_with_progress)
 if variants is not None:
     st.caption("Precision (%) of retrieval by nn-IoU (alpha = 0.5) under each reading of the KG, beside IoU.")
     st.dataframe(variants.style.format(precision=2), hide_index=True, key="method_variants")
 
+
+
+def timing_curve(ws: Workspace, mode: str, progress) -> pd.DataFrame:
+    sizes = sorted({max(1, len(ws.concepts) // 4), max(1, len(ws.concepts) // 2), len(ws.concepts)})
+    return rp.timing_curve(ws.concepts, kg_of(ws), sizes, reference_sample=5, progress=progress)
+
+
 timing = on_demand("Fig. 4: cost against the number of queries", "Time the engine and the per-pair references",
-                   "method_timing_run",
-                   lambda progress: rp.timing_curve(ws.concepts, kg, sorted({max(1, len(ws.concepts) // 4),
-                                                                             max(1, len(ws.concepts) // 2),
-                                                                             len(ws.concepts)}),
-                                                    reference_sample=5, progress=progress))
+                   "method_timing_run", timing_curve)
 if timing is not None:
     st.caption("Seconds for every query's ideal top 10 over the whole collection; dashed lines are per-pair Python "
                "implementations timed on 5 queries and scaled.")

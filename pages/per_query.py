@@ -6,7 +6,9 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
+from evalcore.baselines import available_baselines, default_baselines, titled
 from evalcore.errors import CBIRLensError
+from evalcore.workspace import image_of
 from pages.cards import (
     LEGEND,
     arithmetic_markdown,
@@ -17,22 +19,10 @@ from pages.cards import (
     result_chips,
     tie_notes,
 )
-from pages.common import (
-    audience,
-    available_baselines,
-    baselines_with_progress,
-    chip,
-    concept_label,
-    controls,
-    default_baselines,
-    escape_markdown,
-    evaluation_with_progress,
-    image_of,
-    keep_default_for_dataset,
-    kg_of,
-    page_with_concepts,
-    per_query_values,
-)
+from pages.computed import baselines_with_progress, evaluation_with_progress, kg_of, per_query_values
+from pages.session import audience
+from pages.sidebar import controls
+from pages.ui import chip, concept_label, escape_markdown, keep_default_for_dataset, page_with_concepts
 
 ws = page_with_concepts("Per-query view")
 settings = controls()
@@ -45,7 +35,7 @@ options = available_baselines(ws)
 keep_default_for_dataset("pq_baselines", ws, default_baselines(ws))
 st.session_state["pq_baselines"] = [b for b in st.session_state.get("pq_baselines", []) if b in options]
 chosen_baselines = st.multiselect("Also show baselines (computed here over the whole collection)", options,
-                                  key="pq_baselines", persist_state="session")
+                                  key="pq_baselines", persist_state="session", format_func=lambda b: b.title)
 systems = {name: run for name, (_, run) in ws.runs.items()}
 systems.update(baselines_with_progress(ws, chosen_baselines, settings))
 if not systems:
@@ -70,7 +60,7 @@ k = st.select_slider("Top K shown", options=[3, 5, 10], value=5, key="pq_k")
 
 if who == "researcher" and st.toggle("Find queries where two systems differ most", key="pq_differences_on"):
     run_names = tuple(n for n in names if n in ws.runs)
-    extra = tuple(n for n in names if n not in ws.runs)
+    extra = tuple(titled(n) for n in names if n not in ws.runs)
     try:
         result = evaluation_with_progress(ws, run_names, extra, settings)
     except CBIRLensError as error:

@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from evalcore.baselines import IOU, NN_IOU  # noqa: E402
 from evalcore.engine import PairwiseEngine  # noqa: E402
 from evalcore.evaluation import Evaluator  # noqa: E402
 from evalcore.loading import LABEL_MAPPING, load_kg, load_labels, load_rocov2_folder  # noqa: E402
@@ -95,8 +96,8 @@ def run(argv: list[str] | None = None) -> dict:
 
     log("stand-in systems")
     captions = folder.captions.get("test", {})
-    systems = [evaluator.relevance_ranking(nn_iou_measure(0.0, 0), DEPTH, DEPTH, name="Retrieval by IoU"),
-               evaluator.relevance_ranking(nn_iou_measure(0.5, 1), DEPTH, DEPTH, name="Retrieval by nn-IoU")]
+    systems = [evaluator.relevance_ranking(nn_iou_measure(0.0, 0), DEPTH, DEPTH, name=IOU.title),
+               evaluator.relevance_ranking(nn_iou_measure(0.5, 1), DEPTH, DEPTH, name=NN_IOU.title)]
     if captions:
         systems.append(retrieve_by_captions(dict(captions), concepts, DEPTH, None, "captions TF-IDF"))
         systems.append(retrieve_by_captions(dict(captions), concepts, DEPTH, 128, "captions LSA-128"))

@@ -7,6 +7,8 @@ import re
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from evalcore.baselines import IOU, NN_IOU
+
 from .conftest import ROCOV2, ROOT, needs
 
 TIMEOUT = 180
@@ -52,7 +54,7 @@ def test_leaderboard_has_one_row_per_system_and_reacts_to_alpha():
     assert not app.exception
     after = frame_with(app, "nn-CUI@10")["nn-CUI@10"].tolist()
     assert before != after
-    app.multiselect(key="baselines").set_value(["Retrieval by IoU", "Retrieval by nn-IoU"]).run()
+    app.multiselect(key="baselines").set_value([IOU, NN_IOU]).run()
     assert not app.exception
     assert len(frame_with(app, "nn-CUI@10")) == 5
 
@@ -136,7 +138,7 @@ def test_rocov2_folder_loads_runs_reports_files_and_offers_baselines(tmp_path, m
     app.run()
     assert not app.exception
     assert app.multiselect(key="baselines").value == []  # runs were found: nothing computed unasked
-    app.multiselect(key="baselines").set_value(["Retrieval by IoU"]).run()
+    app.multiselect(key="baselines").set_value([IOU]).run()
     table = frame_with(app, "CUI@10")
     assert list(table.index) == ["mine", "Retrieval by IoU"]
     assert table.loc["Retrieval by IoU", "CUI@10"] == pytest.approx(1.0)
@@ -175,7 +177,7 @@ def test_malformed_folder_shows_message_and_keeps_loaded_data(tmp_path, monkeypa
 
 
 def test_caption_with_script_and_markdown_renders_literally():
-    from pages.common import escape_markdown
+    from pages.ui import escape_markdown
 
     hostile = "<script>alert(1)</script> [click](http://x.invalid) **bold**"
     escaped = escape_markdown(hostile)
@@ -183,7 +185,7 @@ def test_caption_with_script_and_markdown_renders_literally():
     app = open_page("pages/per_query.py")
     workspace = app.session_state["workspace"]
     query = app.selectbox(key="pq_query").value
-    workspace.captions[query] = hostile
+    app.session_state["workspace"] = workspace.with_inputs(captions={**workspace.captions, query: hostile})
     app.run()
     assert not app.exception
     assert any(t.value == hostile for t in app.text)  # st.text shows the caption verbatim, never as HTML
@@ -211,25 +213,14 @@ def test_method_page_draws_the_worked_example_table1_and_ablation():
     assert len(app.get("plotly_chart")) >= 3
 
 
-def test_workspace_keeps_serialised_digests_per_object():
-    from pages.common import Workspace
-
-    ws = Workspace(names={"C1": "a"})
-    first = ws.input_digest("names")
-    assert ws.input_digest("names") == first
-    ws.names = {"C1": "b"}  # replaced, as every loader does: computed again
-    assert ws.input_digest("names") != first
-    ws.names["C2"] = "c"  # grown in place: computed again
-    assert ws.input_digest("names") == Workspace(names={"C1": "b", "C2": "c"}).input_digest("names")
-
-
 def test_engine_note_names_the_backend_that_ran():
     # The sidebar note is filled after the page (app.py); AppTest hides the sidebar after switch_page,
     # so a script does what a page does and shows the note.
     def script():
         import streamlit as st
 
-        from pages.common import engine_note, evaluator_of, workspace
+        from pages.computed import engine_note, evaluator_of
+        from pages.session import workspace
 
         st.caption(str(engine_note()))
         evaluator_of(workspace(), "undirected").relevance_ranking("nn-iou(alpha=0.5,n=1)", 10)

@@ -135,32 +135,59 @@ def test_pairs_sharing_the_drawn_signs_get_the_p_value_each_gets_alone():
         assert comparison.queries == (298 if "D" in (comparison.system_a, comparison.system_b) else 300)
 
 
-def test_kept_draws_replay_the_same_numbers_and_stay_within_their_budget(monkeypatch):
-    """Bootstrap resamples and randomization swaps are kept for the next call with the same shape and seed: the
-    intervals and p-values equal those drawn afresh (a budget of 0 keeps nothing), and the budget holds."""
-    from evalcore import compare
+def test_kept_draws_replay_the_same_numbers_and_stay_within_their_budget():
+    """Bootstrap resamples and randomization swaps are kept in the store their caller owns for the next call with
+    the same shape and seed: the intervals and p-values equal those drawn afresh (a budget of 0 keeps nothing), and
+    the budget holds."""
+    from evalcore.compare import randomization_tests
+    from evalcore.kept import Kept
 
     rng = np.random.default_rng(8)
     matrix = rng.random((700, 4))
     matrix[rng.random(matrix.shape) < 0.1] = np.nan
     a, b = rng.random(700), rng.random(700) + 0.01
-    from evalcore.kept import KeptArrays
 
-    monkeypatch.setattr(compare, "KEPT_DRAW_BYTES", 0)
-    monkeypatch.setattr(compare, "_KEPT_DRAWS", KeptArrays())
-    fresh = (bootstrap_cis(matrix, samples=600, seed=2), randomization_test(a, b, samples=1200, seed=2))
-    assert compare._KEPT_DRAWS.keys() == []
-    kept = KeptArrays()
-    monkeypatch.setattr(compare, "KEPT_DRAW_BYTES", 4 << 20)
-    monkeypatch.setattr(compare, "_KEPT_DRAWS", kept)
+    def both(draws):
+        return (bootstrap_cis(matrix, samples=600, seed=2, draws=draws),
+                randomization_tests([(a, b)], samples=1200, seed=2, draws=draws)[0])
+
+    fresh = both(None)
+    assert fresh[1] == randomization_test(a, b, samples=1200, seed=2)
+    nothing = Kept(0)
+    assert both(nothing) == fresh and nothing.keys() == []
+    kept = Kept(4 << 20)
     for _ in range(3):  # the first call draws and keeps, the next ones replay
-        assert (bootstrap_cis(matrix, samples=600, seed=2), randomization_test(a, b, samples=1200, seed=2)) == fresh
+        assert both(kept) == fresh
     assert len(kept.keys()) == 2
-    assert bootstrap_cis(matrix, samples=600, seed=3) != fresh[0]  # another seed is another draw
+    assert bootstrap_cis(matrix, samples=600, seed=3, draws=kept) != fresh[0]  # another seed is another draw
     for queries in range(800, 3000, 400):  # more draws than fit: the oldest go
-        randomization_test(rng.random(queries), rng.random(queries), samples=1200, seed=2)
+        randomization_tests([(rng.random(queries), rng.random(queries))], samples=1200, seed=2, draws=kept)
         assert kept.total() <= 4 << 20
     assert ("bootstrap", 700, 600, 2) not in kept.keys()
+
+
+def test_an_evaluator_owns_the_draws_of_its_results_and_results_still_pickle():
+    import pickle
+
+    from evalcore.data import ConceptSets, Run
+    from evalcore.evaluation import Evaluator
+    from evalcore.results import evaluate_runs
+
+    rng = np.random.default_rng(1)
+    ids = tuple(f"i{k}" for k in range(60))
+    concepts = ConceptSets(ids, tuple(frozenset(f"C{c:07d}" for c in rng.choice(9, 3)) for _ in ids))
+    runs = [Run(name, {q: tuple(rng.permutation([d for d in ids if d != q])[:10]) for q in ids})
+            for name in ("a", "b")]
+    evaluator = Evaluator(concepts)
+    first = evaluate_runs(evaluator, runs, ["CUI@10"])
+    table, comparison = first.table(), first.compare("CUI@10")
+    assert first.draws is evaluator.draws and len(evaluator.draws.keys()) == 2  # one bootstrap, one swap matrix
+    again = evaluate_runs(evaluator, runs, ["CUI@10"])
+    assert again.table().equals(table) and again.compare("CUI@10").equals(comparison)
+    assert len(evaluator.draws.keys()) == 2  # replayed, not drawn again
+    copy = pickle.loads(pickle.dumps(first))
+    assert copy.draws.keys() == [] and copy.draws.budget == evaluator.draws.budget
+    assert copy.compare("CUI@10").equals(comparison)
 
 
 def test_bootstrap_intervals_do_not_depend_on_the_blas_thread_count():

@@ -113,12 +113,12 @@ def snapshot(ws) -> dict:
     """What a failed upload must leave alone, by content."""
     return {
         "label": ws.label,
-        "concepts": ws.concepts_digest,
+        "concepts": ws.digests["concepts"],
         "runs": {name: run_digest for name, (run_digest, _) in ws.runs.items()},
         "kg": {name: kg_digest for name, (kg_digest, _) in ws.kg_files.items()},
-        "labels": ws.labels_digest,
+        "labels": ws.digests["labels"],
         "labels_source": ws.labels.source if ws.labels else None,
-        "embeddings": ws.embeddings_digest,
+        "embeddings": ws.digests["embeddings"],
         "embedding_ids": len(ws.embeddings.ids) if ws.embeddings else 0,
         "names": sorted(ws.names.items()),
         "captions": sorted(ws.captions.items()),

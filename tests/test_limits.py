@@ -11,7 +11,7 @@ from PIL import Image
 
 from evalcore.errors import CBIRLensError, InputError
 from evalcore.readers import DEFAULT_MAX_RUN_BYTES, MAX_CONCEPTS_PER_IMAGE, read_concepts
-from pages.common import read_image_zip, thumbnail
+from evalcore.workspace import read_image_zip, thumbnail
 
 from .conftest import ROOT
 

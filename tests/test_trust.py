@@ -16,27 +16,30 @@ import numpy as np
 import pytest
 
 from evalcore.__main__ import main
-from evalcore.cache_keys import cache_key, content_digest
+from evalcore.baselines import CAPTIONS
+from evalcore.cache_keys import content_digest
 from evalcore.data import ConceptSets
 from evalcore.engine import PairwiseEngine
 from evalcore.errors import CBIRLensError, InputError
 from evalcore.evaluation import Evaluator
 from evalcore.kg import neighbour_sets
 from evalcore.loading import DATA_ROOTS_VARIABLE, check_under_roots, data_roots
+from evalcore.measures import measure_spec
 from evalcore.options import Relevance
 from evalcore.readers import INPUT_BUDGET_VARIABLE, read_concepts, read_runs, read_text
 from evalcore.relevance import nn_iou
 from evalcore.retrieval import float32_scores_in_order, retrieve_by_relevance, write_trec_run
+from evalcore.workspace import INPUTS, load_demo
 
 from .conftest import DEMO, ROOT, random_world
 
-pages_common = pytest.importorskip("pages.common")
+computed = pytest.importorskip("pages.computed")
 
 
 # --- one cache-key function, keyed by content --------------------------------------------------
 
 def _demo_workspace():
-    return pages_common.load_demo()
+    return load_demo()
 
 
 def _swap_words(text: str) -> str:
@@ -44,9 +47,15 @@ def _swap_words(text: str) -> str:
     return " ".join(reversed(words)) if len(words) > 1 else text + "x"
 
 
+def _settings(alpha: float = 0.5, n: int = 1):
+    from pages.sidebar import Settings
+
+    relevance = measure_spec("nn-iou", alpha=alpha, n=n)
+    return Settings(relevance, relevance, "undirected", (10,), "linear")
+
+
 def _variants(ws):
     """Workspaces that differ from ``ws`` in one input only, with every size kept equal."""
-    first_image = ws.concepts.ids[0]
     other_set = ws.concepts.sets[1] if ws.concepts.sets[1] != ws.concepts.sets[0] else ws.concepts.sets[2]
     concepts = ConceptSets(ws.concepts.ids, (other_set,) + ws.concepts.sets[1:], ws.concepts.source)
     run_name, (run_digest, run) = next(iter(ws.runs.items()))
@@ -59,39 +68,39 @@ def _variants(ws):
     changed_edges = replace(edges, edges=((child, other_parent, tag),) + edges.edges[1:])
     name_cui = next(iter(ws.names))
     caption_id = next(iter(ws.captions))
+    image_id = next(iter(ws.images))
     return {
-        "concepts": replace(ws, concepts=concepts, concepts_digest=content_digest(concepts)),
-        "names": replace(ws, names={**ws.names, name_cui: ws.names[name_cui] + " (other)"}),
-        "captions": replace(ws, captions={**ws.captions, caption_id: _swap_words(ws.captions[caption_id])}),
-        "runs": replace(ws, runs={**ws.runs, run_name: (content_digest(changed_run), changed_run)}),
-        "kg": replace(ws, kg_files={kg_name: (content_digest(changed_edges), changed_edges)}),
-        "first_image": first_image,
+        "concepts": ws.with_inputs(concepts=concepts),
+        "names": ws.with_inputs(names={**ws.names, name_cui: ws.names[name_cui] + " (other)"}),
+        "captions": ws.with_inputs(captions={**ws.captions, caption_id: _swap_words(ws.captions[caption_id])}),
+        "runs": ws.with_inputs(runs={**ws.runs, run_name: (content_digest(changed_run), changed_run)}),
+        "kg_files": ws.with_inputs(kg_files={kg_name: (content_digest(changed_edges), changed_edges)}),
+        "labels": ws.with_inputs(labels=replace(ws.labels, source="other labels")),
+        "embeddings": ws.with_inputs(embeddings=replace(ws.embeddings, vectors=ws.embeddings.vectors[::-1].copy())),
+        "images": ws.with_inputs(images={**ws.images, image_id: ws.images[image_id] + b"\0"}),
     }
 
 
-def test_every_cache_key_changes_with_the_content_of_every_input_it_reads():
+def test_every_input_changes_the_digest_of_every_restriction_that_holds_it():
     ws = _demo_workspace()
     variants = _variants(ws)
-    for purpose, inputs in pages_common.INPUTS_READ_BY.items():
-        for changed, other in variants.items():
-            if changed == "first_image":
-                continue
-            same = ws.cache_key(purpose) == other.cache_key(purpose)
-            assert same == (changed not in inputs), (purpose, changed)
-    assert ws.cache_key("evaluation", alpha=0.5) != ws.cache_key("evaluation", alpha=0.4)
+    assert set(variants) == set(INPUTS) - {"image_folder"}
+    for changed, other in variants.items():
+        assert other.digest != ws.digest, changed
+        for inputs in (computed.EVALUATION_INPUTS, computed.EVALUATOR_INPUTS, computed.KG_INPUTS, ("concepts",)):
+            same = ws.restricted_to(*inputs).digest == other.restricted_to(*inputs).digest
+            assert same == (changed not in inputs), (inputs, changed)
 
 
 def test_two_workspaces_with_equal_sizes_get_their_own_numbers():
     """The reported leak: same number of captions, different captions, same cached TF-IDF score."""
     ws = _demo_workspace()
     shuffled = dict(zip(ws.captions, list(ws.captions.values())[1:] + list(ws.captions.values())[:1]))
-    other = replace(ws, captions=shuffled)
+    other = ws.with_inputs(captions=shuffled)
     assert len(other.captions) == len(ws.captions)
-    baseline = ("Retrieval by captions (TF-IDF)",)
-    mine = pages_common.cached_evaluation(ws.evaluation_key(), ws, (), baseline, 0.5, 1, "undirected", "linear", (10,))
-    theirs = pages_common.cached_evaluation(other.evaluation_key(), other, (), baseline, 0.5, 1, "undirected",
-                                            "linear", (10,))
-    score = {name: result["summary"].set_index(["system", "metric"]).loc[(baseline[0], "CUI@10"), "mean"]
+    mine = computed.evaluation(ws, (), (CAPTIONS,), _settings())
+    theirs = computed.evaluation(other, (), (CAPTIONS,), _settings())
+    score = {name: result["summary"].set_index(["system", "metric"]).loc[(CAPTIONS.title, "CUI@10"), "mean"]
              for name, result in (("mine", mine), ("theirs", theirs))}
     assert score["mine"] > 0.5 > score["theirs"]
 
@@ -100,14 +109,14 @@ def test_names_of_one_workspace_never_reach_another():
     ws = _demo_workspace()
     other = _variants(ws)["names"]
     cui = next(iter(ws.names))
-    assert pages_common.kg_of(ws).names.get(cui) == ws.names[cui]
-    assert pages_common.kg_of(other).names.get(cui) == ws.names[cui] + " (other)"
-    assert pages_common.kg_of(ws).names.get(cui) == ws.names[cui]
+    assert computed.kg_of(ws).names.get(cui) == ws.names[cui]
+    assert computed.kg_of(other).names.get(cui) == ws.names[cui] + " (other)"
+    assert computed.kg_of(ws).names.get(cui) == ws.names[cui]
 
 
-def test_cache_key_is_canonical_and_refuses_what_it_cannot_serialise():
-    assert cache_key("x", {"a": {"k": 1, "j": 2}}) == cache_key("x", {"a": {"j": 2, "k": 1}})
-    assert cache_key("x", {"a": b"1"}) != cache_key("x", {"a": "1"})
+def test_content_digest_is_canonical_and_refuses_what_it_cannot_serialise():
+    assert content_digest(("x", {"a": {"k": 1, "j": 2}})) == content_digest(("x", {"a": {"j": 2, "k": 1}}))
+    assert content_digest(("x", {"a": b"1"})) != content_digest(("x", {"a": "1"}))
     with pytest.raises(CBIRLensError, match="cannot build a cache key"):
         content_digest(object())
 
@@ -267,13 +276,13 @@ def test_the_data_page_refuses_etc_and_keeps_the_demo():
 
     app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
     app.run()
-    before = app.session_state["workspace"].evaluation_key()
+    before = app.session_state["workspace"].digest
     for folder in ("/etc", "/proc/self"):
         app.text_input(key="rocov2_folder").set_value(folder)
         app.button(key="load_rocov2").click().run()
         assert not app.exception
         assert any("outside them; to allow it" in e.value for e in app.error), [e.value for e in app.error]
-        assert app.session_state["workspace"].evaluation_key() == before
+        assert app.session_state["workspace"].digest == before
 
 
 # --- argparse errors in one line ---------------------------------------------------------------

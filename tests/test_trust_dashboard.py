@@ -29,7 +29,7 @@ from evalcore.loading import DATA_ROOTS_VARIABLE, check_under_roots, data_roots
 from evalcore.options import Relevance, Scoring
 from evalcore.results import Results, evaluate_runs
 from evalcore.tables import FORMULA_STARTS, latex_escape, latex_table, spreadsheet_csv
-from pages.common import MAX_IMAGE_PIXELS, Workspace, read_image_zip, with_concepts, with_run
+from evalcore.workspace import MAX_IMAGE_PIXELS, Workspace, read_image_zip, with_concepts, with_run
 
 from .conftest import ROOT
 from .test_app_measures import first_run, frame_with
@@ -161,7 +161,7 @@ def error_text(zip_bytes: bytes) -> str:
 
 THUMBNAIL_MEMORY = """
 import sys
-from pages.common import thumbnail
+from evalcore.workspace import thumbnail
 
 def mib(field):
     with open("/proc/self/status") as status:
@@ -204,14 +204,14 @@ def test_a_thumbnail_decode_stays_small(tmp_path):
 def test_a_bad_folder_path_gets_one_clear_message(monkeypatch, folder, expected):
     monkeypatch.delenv(DATA_ROOTS_VARIABLE, raising=False)
     app = first_run()
-    before = app.session_state["workspace"].evaluation_key()
+    before = app.session_state["workspace"].digest
     app.text_input(key="rocov2_folder").set_value(folder)
     app.button(key="load_rocov2").click().run()
     assert not app.exception, app.exception
     messages = [e.value for e in app.error]
     assert len(messages) == 1 and re.match(expected, messages[0]), messages
     assert "Errno" not in messages[0] and "to allow it" not in messages[0] and len(messages[0]) < 300
-    assert app.session_state["workspace"].evaluation_key() == before
+    assert app.session_state["workspace"].digest == before
 
 
 # --- 16: formula cells neutralised in the CSV downloads ----------------------------------------------------

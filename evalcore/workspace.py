@@ -1,0 +1,463 @@
+"""The loaded inputs of an interactive session (the dashboard's Data page), each with one content digest.
+
+A :class:`Workspace` is replaced, never changed: every ``with_*`` loader returns a new one. The digest of an input
+is computed when the input is set (from the bytes of its file where there is one, else from its parsed content), and
+:attr:`Workspace.digest` digests them all, so a cache that hashes a workspace by its digest hashes everything the
+workspace can give it. A cached computation that reads only a few inputs is handed
+:meth:`Workspace.restricted_to` those inputs: what it cannot see cannot change its result, and its key moves only
+when they do.
+
+The validation report is data (:class:`ReportRow` rows), which the dashboard draws and the CLI prints
+(``python -m evalcore check``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import warnings
+import zipfile
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Protocol
+
+from PIL import Image
+
+from .cache_keys import content_digest
+from .data import ConceptClassMap, ConceptSets, Embeddings, ImageLabels, KGEdges, Run
+from .errors import CBIRLensError, InputError
+from .evaluation import unknown_ids
+from .loading import check_under_roots, is_under_roots, load_rocov2_folder, shown_path
+from .readers import (
+    read_captions,
+    read_concept_names,
+    read_concepts,
+    read_embeddings,
+    read_input_bytes,
+    read_kg,
+    read_labels,
+    read_runs,
+)
+from .resources import demo_path, project_root
+
+MAX_ZIP_MEMBERS = 200_000
+MAX_IMAGE_BYTES = 20 << 20
+MAX_ZIP_TOTAL = 2 << 30
+# An image is decoded only if it has at most this many pixels (README, the dashboard's images): a PNG is decoded whole
+# before it is reduced, up to 4 bytes a pixel, so 40 M pixels cost at most about 160 MB for the moment of one
+# thumbnail. A medical figure has far fewer; a small file of huge dimensions (a decompression bomb) is refused from
+# its header.
+MAX_IMAGE_PIXELS = 40_000_000
+IMAGE_FORMATS = ("PNG", "JPEG")
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
+THUMBNAIL = (256, 256)
+RUN_SUFFIXES = (".trec", ".run", ".txt", ".csv")
+LISTED_IDS = 40
+
+#: The inputs of a workspace, each with its own digest (the field names of :class:`Workspace`).
+INPUTS = ("concepts", "names", "kg_files", "runs", "labels", "captions", "embeddings", "images", "image_folder")
+_READ_ONLY_MAPPINGS = ("names", "captions", "images")
+
+
+def rocov2_labels_path() -> Path:
+    """The shipped modality/organ mapping of ROCOv2's concepts."""
+    return project_root() / "data" / "labels" / "rocov2_labels.csv"
+
+
+def _input_digest(workspace: Workspace, name: str) -> str:
+    """Digest of one input's parsed content (used where no file bytes were given)."""
+    value = getattr(workspace, name)
+    if name in ("kg_files", "runs"):  # each file or system already carries the digest of its bytes
+        return content_digest(sorted((key, kept) for key, (kept, _) in value.items()))
+    if name == "image_folder":
+        return content_digest((None if value is None else str(value), [str(root) for root in workspace.image_roots]))
+    return content_digest(value)
+
+
+@dataclass(frozen=True, eq=False)
+class Workspace:
+    """Everything loaded, with one content digest per input; replaced (never mutated) on load.
+
+    ``names``, ``captions`` and ``images`` are read-only mappings: change them through :meth:`with_inputs` (or a
+    ``with_*`` loader), which digests the new value, so a digest never outlives its content.
+
+    >>> a = Workspace(captions={"img1": "CT of the liver"})
+    >>> b = a.with_inputs(captions={"img1": "MRI of the liver"})
+    >>> a.digest == b.digest, a.digests["names"] == b.digests["names"]
+    (False, True)
+    >>> a.restricted_to("names").digest == b.restricted_to("names").digest
+    True
+    """
+
+    label: str = "nothing loaded"
+    synthetic: bool = False
+    concepts: ConceptSets | None = None
+    names: Mapping[str, str] = field(default_factory=dict)
+    kg_files: Mapping[str, tuple[str, KGEdges]] = field(default_factory=dict)  # file name -> (digest, edges)
+    runs: Mapping[str, tuple[str, Run]] = field(default_factory=dict)  # system -> (digest of its file, run)
+    labels: ImageLabels | ConceptClassMap | None = None
+    captions: Mapping[str, str] = field(default_factory=dict)
+    embeddings: Embeddings | None = None
+    images: Mapping[str, bytes] = field(default_factory=dict)
+    image_folder: Path | None = None
+    image_roots: tuple[Path, ...] = ()  # the data roots the image folder was loaded under; every file read is checked
+    reports: tuple[ReportRow, ...] = ()
+    #: input name -> digest of its content; missing ones are computed at construction.
+    digests: Mapping[str, str] = field(default_factory=dict, repr=False)
+    digest: str = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        for name in _READ_ONLY_MAPPINGS:
+            value = getattr(self, name)
+            if not isinstance(value, MappingProxyType):
+                object.__setattr__(self, name, MappingProxyType(dict(value)))
+        digests = {name: self.digests[name] if name in self.digests else _input_digest(self, name) for name in INPUTS}
+        object.__setattr__(self, "digests", MappingProxyType(digests))
+        object.__setattr__(self, "digest", content_digest(digests))
+
+    def with_inputs(self, digests: Mapping[str, str] | None = None, **changes: Any) -> Workspace:
+        """A copy with some inputs (or the label, reports, ...) replaced. A replaced input is digested again unless
+        ``digests`` gives the digest of the file it was read from."""
+        kept = {name: value for name, value in self.digests.items() if name not in changes}
+        return replace(self, **changes, digests={**kept, **(digests or {})})
+
+    def restricted_to(self, *inputs: str) -> Workspace:
+        """A workspace holding only ``inputs`` (the others empty), with their digests: what a cached computation
+        reading only these is given, so that its key is their content and it cannot read anything else."""
+        unknown = set(inputs) - set(INPUTS)
+        if unknown:
+            raise CBIRLensError(f"unknown workspace inputs {sorted(unknown)}; the inputs are {', '.join(INPUTS)}")
+        kept = {name: getattr(self, name) for name in inputs}
+        if "image_folder" in inputs:
+            kept["image_roots"] = self.image_roots
+        return Workspace(label=self.label, **kept, digests={name: self.digests[name] for name in inputs})
+
+    def with_report(self, file: str, kind: str, rows: int | str, problems: str = "") -> Workspace:
+        return replace(self, reports=(*self.reports, ReportRow(file, kind, str(rows), problems or "none")))
+
+    def resolved_labels(self) -> ImageLabels | None:
+        if self.labels is None or self.concepts is None:
+            return None
+        return self.labels.labels_for(self.concepts) if isinstance(self.labels, ConceptClassMap) else self.labels
+
+    def image_file(self, image_id: str) -> tuple[str, bytes] | None:
+        """The name and bytes of an image's file (uploaded, or in the loaded folder); None when there is none.
+
+        A file of the folder is read only if its real path (links followed) lies under the data roots it was
+        loaded under: a link inside ``images/`` to a file elsewhere is refused, not followed.
+        """
+        if image_id in self.images:
+            return image_id, self.images[image_id]
+        if self.image_folder is None or Path(image_id).name != image_id:
+            return None
+        for extension in IMAGE_SUFFIXES:
+            path = self.image_folder / f"{image_id}{extension}"
+            if not path.is_file():
+                continue
+            if not is_under_roots(path, self.image_roots):
+                raise CBIRLensError(f"{shown_path(path.name)}: links to a file outside the data folders this server "
+                                    "may read; not shown")
+            size = path.stat().st_size
+            if size > MAX_IMAGE_BYTES:
+                raise CBIRLensError(f"{shown_path(path.name)}: {size / (1 << 20):,.0f} MiB, more than the "
+                                    f"{MAX_IMAGE_BYTES >> 20} MiB an image may have; not shown")
+            return path.name, path.resolve().read_bytes()
+        return None
+
+
+@dataclass(frozen=True)
+class ReportRow:
+    """One row of the validation report: a file read, what it held, how much, and what is wrong with it."""
+
+    file: str
+    kind: str
+    rows_read: str
+    problems: str = "none"
+
+    def as_dict(self) -> dict[str, str]:
+        """The row under the report's column names (the Data page's table, the CLI's ``check``)."""
+        return {"file": self.file, "kind": self.kind, "rows read": self.rows_read, "problems": self.problems}
+
+
+def report_table(workspace: Workspace) -> list[dict[str, str]]:
+    """The validation report as rows of {file, kind, rows read, problems}."""
+    return [row.as_dict() for row in workspace.reports]
+
+
+def file_digest(*parts: bytes | str | None) -> str:
+    """Content digest of the bytes (or text) of one input, e.g. an uploaded file and its ID list."""
+    return content_digest(parts)
+
+
+# --- loaders: each returns a new workspace with the input set, its digest and its report row ----------------------
+
+def load_demo() -> Workspace:
+    """The embedded synthetic demo (``data/demo``): concepts, names, KG, runs, labels, captions, embeddings, images."""
+    workspace = Workspace(label="Demo (SYNTHETIC data)", synthetic=True)
+    workspace = with_concepts(workspace, demo_path("concepts.csv").read_bytes(), "demo/concepts.csv")
+    workspace = workspace.with_inputs(names=read_concept_names(demo_path("concept_names.csv")))
+    workspace = with_kg(workspace, demo_path("kg_edges.csv").read_bytes(), "demo/kg_edges.csv")
+    for path in sorted(demo_path("runs").glob("*.trec")):
+        workspace = with_run(workspace, path.read_bytes(), f"demo/runs/{path.name}")
+    workspace = with_labels(workspace, demo_path("labels.csv").read_bytes(), "demo/labels.csv")
+    vectors, ids = demo_path("image_embeddings.npy"), demo_path("image_embeddings_ids.txt")
+    workspace = workspace.with_inputs(
+        captions=read_captions(demo_path("captions.csv")), embeddings=read_embeddings(vectors, ids_source=ids),
+        images=read_image_zip(demo_path("images.zip").read_bytes(), "demo/images.zip"),
+        digests={"embeddings": file_digest(vectors.read_bytes(), ids.read_bytes())}, reports=())
+    return workspace.with_report("data/demo/*", "demo (synthetic)", len(workspace.concepts))
+
+
+def with_concepts(workspace: Workspace, data: bytes, name: str) -> Workspace:
+    concepts = read_concepts(data, name)
+    new = workspace.with_inputs(concepts=concepts, digests={"concepts": file_digest(data)})
+    return new.with_report(name, "concept sets", len(concepts))
+
+
+def with_new_concepts(workspace: Workspace, data: bytes, name: str) -> Workspace:
+    """New ground truth (an upload): the label says so; runs, KG and the rest stay."""
+    return replace(with_concepts(workspace, data, name), label=f"Uploaded ({name})", synthetic=False)
+
+
+def with_kg(workspace: Workspace, data: bytes, name: str) -> Workspace:
+    edges = read_kg(data, name)
+    new = workspace.with_inputs(kg_files={**workspace.kg_files, name: (file_digest(data), edges)})
+    return new.with_report(name, "knowledge graph", f"{len(edges):,} edges")
+
+
+def with_run(workspace: Workspace, data: bytes, name: str,
+             progress: Callable[[float, str], None] | None = None) -> Workspace:
+    """Add the systems of one run file (one per TREC tag); a run with no known query is refused.
+
+    ``progress(fraction, message)`` follows the reading (a depth-1000 run has 10 million lines).
+    """
+    runs = read_runs(data, name, None if progress is None else lambda f, message: progress(0.9 * f, message))
+    if progress is not None:
+        progress(0.9, f"Fingerprinting {name}")
+    content = file_digest(data)
+    new = workspace.with_inputs(runs={**workspace.runs, **{run.name: (content, run) for run in runs}})
+    for run in runs:
+        problems = ""
+        if workspace.concepts is not None:
+            unknown_queries, unknown_docs = unknown_ids(run, workspace.concepts)
+            if unknown_queries == len(run.rankings):
+                first = next(iter(run.rankings))
+                raise InputError(name, None, f"query IDs that have a concept set in {workspace.concepts.source}",
+                                 f"none of the {len(run.rankings):,} queries of system '{run.name}' does (first: {first!r})")
+            if unknown_queries or unknown_docs:
+                problems = (f"{unknown_queries} queries and {unknown_docs} retrieved IDs have no concept set "
+                            "(scored as relevance 0)")
+        new = new.with_report(name, f"run '{run.name}'", f"{len(run.rankings):,} queries", problems)
+    if progress is not None:
+        progress(1.0, f"Loaded {name}")
+    return new
+
+
+def with_labels(workspace: Workspace, data: bytes, name: str) -> Workspace:
+    labels = read_labels(data, name)
+    new = workspace.with_inputs(labels=labels, digests={"labels": file_digest(data)})
+    return new.with_report(name, "labels", sum(len(v) for v in labels.by_kind.values()))
+
+
+def with_names(workspace: Workspace, data: bytes, name: str) -> Workspace:
+    names = read_concept_names(data, name)
+    return workspace.with_inputs(names={**workspace.names, **names}).with_report(name, "concept names", len(names))
+
+
+def with_captions(workspace: Workspace, data: bytes, name: str) -> Workspace:
+    captions = read_captions(data, name)
+    new = workspace.with_inputs(captions={**workspace.captions, **captions})
+    return new.with_report(name, "captions", len(captions))
+
+
+def with_images(workspace: Workspace, data: bytes, name: str) -> Workspace:
+    images = read_image_zip(data, name)
+    return workspace.with_inputs(images={**workspace.images, **images}).with_report(name, "images", len(images))
+
+
+def with_embeddings(workspace: Workspace, data: bytes, name: str, ids: bytes | None = None,
+                    ids_name: str | None = None) -> Workspace:
+    embeddings = read_embeddings(data, name, ids, ids_name)
+    new = workspace.with_inputs(embeddings=embeddings, digests={"embeddings": file_digest(data, ids)})
+    return new.with_report(name, "embeddings", f"{len(embeddings.ids):,} x {embeddings.vectors.shape[1]}")
+
+
+class Steps(Protocol):
+    """Progress over a number of steps (the dashboard's progress bar): ``run(text, work)`` runs one step."""
+
+    steps: int
+
+    def run(self, text: str, work: Callable[[Callable[[float], None]], Any]) -> Any: ...
+
+
+def load_rocov2(folder: str, roots: Sequence[Path], with_labels_mapping: bool = True) -> Workspace:
+    """The test split of a ROCOv2 folder (concepts, captions, names, images) and the KG of ``../kg`` beside it, every
+    file read only under ``roots``; with the shipped modality/organ mapping as labels."""
+    loaded = load_rocov2_folder(folder, ("test",), roots)
+    concepts = loaded.concepts["test"]
+    new = Workspace(label=f"ROCOv2 test ({folder})", concepts=concepts, names=loaded.names,
+                    captions=loaded.captions.get("test", {}), image_folder=loaded.images, image_roots=tuple(roots))
+    new = new.with_report(str(Path(folder) / "test_concepts.csv"), "concept sets", len(concepts))
+    kg_path = Path(folder).parent / "kg" / "open_kg_edges.csv"
+    if kg_path.exists() and is_under_roots(kg_path, roots):
+        new = with_kg(new, read_input_bytes(check_under_roots(kg_path, roots), str(kg_path))[0], str(kg_path))
+        names_path = kg_path.parent / "open_kg_names.csv"
+        if names_path.exists():
+            new = new.with_inputs(names={**read_concept_names(check_under_roots(names_path, roots), str(names_path)),
+                                         **new.names})
+    if with_labels_mapping:
+        new = with_labels(new, rocov2_labels_path().read_bytes(), "data/labels/rocov2_labels.csv")
+    return new
+
+
+def load_rocov2_complete(folder: str, roots: Sequence[Path], progress: Steps | None = None,
+                         finish: Callable[[Workspace], object] | None = None) -> Workspace:
+    """:func:`load_rocov2`, then the run files of a ``runs/`` folder beside the concepts and a report row for every
+    file read (captions, names and the concept IDs they leave unnamed, images); ``finish(workspace)`` runs as the
+    last step (the dashboard builds the KG index there)."""
+    root = check_under_roots(folder, roots)
+    runs_folder = root / "runs"
+    run_files = sorted(p for p in runs_folder.iterdir() if p.suffix.lower() in RUN_SUFFIXES) \
+        if runs_folder.is_dir() else []
+
+    if progress is not None:
+        progress.steps = 1 + len(run_files) + (finish is not None)
+
+    def step(text: str, work: Callable[[Callable[[float], None]], Any]) -> Any:
+        return progress.run(text, work) if progress is not None else work(lambda _: None)
+
+    new = step("Reading the concepts, captions, concept names, knowledge graph and labels",
+               lambda _: load_rocov2(folder, roots))
+    vocabulary = set(new.concepts.vocabulary)
+    captions_path = root / "test_captions.csv"
+    if captions_path.exists():
+        without = sum(1 for i in new.concepts.ids if i not in new.captions)
+        new = new.with_report(str(captions_path), "captions", f"{len(new.captions):,}",
+                              f"{without:,} images have no caption" if without else "")
+    mapping_path = root / "cui_mapping.csv"
+    mapped: dict[str, str] = {}
+    if mapping_path.exists():
+        mapped = read_concept_names(mapping_path)
+        unnamed = sorted(vocabulary - set(mapped))
+        problems = ""
+        if unnamed:
+            from_kg = sum(1 for c in unnamed if c in new.names)
+            listed = ", ".join(unnamed[:LISTED_IDS]) + (f" and {len(unnamed) - LISTED_IDS:,} more"
+                                                        if len(unnamed) > LISTED_IDS else "")
+            problems = (f"{len(unnamed):,} concept IDs of the concept file have no name here: {listed}"
+                        + (f" ({from_kg:,} named by the KG's names file)" if from_kg else ""))
+        new = new.with_report(str(mapping_path), "concept names", f"{len(mapped):,}", problems)
+    for kg_file in new.kg_files:
+        names_path = Path(kg_file).parent / "open_kg_names.csv"
+        if names_path.exists():
+            added = sum(1 for c in new.names if c not in mapped)
+            new = new.with_report(str(names_path), "KG node names", f"{added:,} names beyond the concept names")
+    if new.image_folder is not None:
+        files = {p.stem for p in new.image_folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES}
+        found = len(files & set(new.concepts.ids))
+        new = new.with_report(str(new.image_folder), "images", f"{len(files):,} files",
+                              f"{found:,} of {len(new.concepts):,} images have a file; the others show as text")
+    if not run_files:
+        new = new.with_report(str(runs_folder), "runs", 0,
+                              "no run files: the leaderboard computes the Table-1 baselines")
+    for path in run_files:
+        new = step(f"Reading run {path.name}", lambda _, path=path, current=new: with_run(
+            current, read_input_bytes(check_under_roots(path, roots), str(path))[0], str(path)))
+    if finish is not None:
+        step("Building the knowledge-graph index", lambda _: finish(new))
+    return new
+
+
+# --- images ----------------------------------------------------------------------------------------------------
+
+def read_image_zip(data: bytes, name: str) -> dict[str, bytes]:
+    """Images from a zip, refusing path traversal, oversized members and zip bombs."""
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except zipfile.BadZipFile:
+        raise CBIRLensError(f"{name}: expected a zip archive of <ID>.png/.jpg images") from None
+    members = archive.infolist()
+    if len(members) > MAX_ZIP_MEMBERS:
+        raise CBIRLensError(f"{name}: at most {MAX_ZIP_MEMBERS:,} files per archive, found {len(members):,}")
+    if sum(m.file_size for m in members) > MAX_ZIP_TOTAL:
+        raise CBIRLensError(f"{name}: expands to more than {MAX_ZIP_TOTAL >> 30} GiB (zip bomb?)")
+    images = {}
+    for member in members:
+        path = member.filename
+        if path.startswith(("/", "\\")) or ".." in Path(path).parts or ":" in path:
+            raise CBIRLensError(f"{name}: unsafe path {path[:80]!r} in archive")
+        suffix = Path(path).suffix.lower()
+        if member.is_dir() or suffix not in IMAGE_SUFFIXES:
+            continue
+        if member.file_size > MAX_IMAGE_BYTES or (member.compress_size and member.file_size / member.compress_size > 200):
+            raise CBIRLensError(f"{name}: {path[:80]} is too large or too compressed (zip bomb?)")
+        data = archive.read(member)
+        check_image_pixels(data, f"{name}: {shown_path(path)}")
+        images[Path(path).stem] = data
+    return images
+
+
+@contextlib.contextmanager
+def _opened_image(data: bytes) -> Iterator[Image.Image]:
+    """The PNG or JPEG in ``data``, opened lazily (header only). Pillow's warning for images between its two
+    bomb limits is silenced: our own, lower limit (:data:`MAX_IMAGE_PIXELS`) refuses them with a message."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        image = Image.open(io.BytesIO(data), formats=IMAGE_FORMATS)
+    with image:
+        yield image
+
+
+def check_image_pixels(data: bytes, name: str) -> None:
+    """Refuse an image of more than :data:`MAX_IMAGE_PIXELS` pixels, read from its header (nothing is decoded),
+    with a message naming ``name`` and the image's size; anything that is no PNG or JPEG passes (it is not shown).
+    """
+    try:
+        with _opened_image(data) as image:
+            width, height = image.size
+    except Image.DecompressionBombError:  # beyond Pillow's own limit, which stops before saying how far
+        raise CBIRLensError(f"{name}: more than {2 * Image.MAX_IMAGE_PIXELS / 1e6:,.0f} M pixels in a "
+                            f"{len(data) / 1024:,.0f} KB file (a decompression bomb?); an image may have at most "
+                            f"{MAX_IMAGE_PIXELS / 1e6:,.0f} M pixels") from None
+    except (OSError, ValueError, SyntaxError):
+        return
+    if width * height > MAX_IMAGE_PIXELS:
+        raise CBIRLensError(f"{name}: {width:,} x {height:,} pixels ({width * height / 1e6:,.0f} M) in a "
+                            f"{len(data) / 1024:,.0f} KB file; an image may have at most "
+                            f"{MAX_IMAGE_PIXELS / 1e6:,.0f} M pixels")
+
+
+def thumbnail(data: bytes, size: tuple[int, int] = THUMBNAIL) -> Image.Image | None:
+    """An image shrunk to fit ``size``, decoded reduced; None when it is no readable PNG or JPEG or has more than
+    :data:`MAX_IMAGE_PIXELS` pixels (:func:`check_image_pixels` says so).
+
+    The pixel count is read from the header before anything is decoded; a JPEG is then decoded at the smallest
+    scale that still covers ``size`` (1/2 to 1/8, ``Image.draft``), a PNG reduced by whole factors (``reduce``)
+    before the last resampling.
+    """
+    try:
+        with _opened_image(data) as image:
+            if image.width * image.height > MAX_IMAGE_PIXELS:
+                return None
+            image.draft("RGB", size)
+            image.thumbnail(size)
+            return image.convert("RGB")
+    except (OSError, ValueError, SyntaxError, Image.DecompressionBombError):
+        return None
+
+
+def image_of(workspace: Workspace, image_id: str, size: tuple[int, int] = THUMBNAIL) -> tuple[Image.Image | None, str]:
+    """An image's thumbnail, or None and why: "" when it has no file, else what is wrong with the file."""
+    try:
+        found = workspace.image_file(image_id)
+        if found is None:
+            return None, ""
+        file_name, data = found
+        check_image_pixels(data, shown_path(file_name))
+    except CBIRLensError as error:
+        return None, str(error)
+    image = thumbnail(data, size)
+    return image, "" if image is not None else f"{shown_path(file_name)}: not a readable PNG or JPEG image"
+

@@ -1,0 +1,369 @@
+"""Every computation the pages show, cached by what it reads: the dashboard's one door to the Evaluator.
+
+Each cached function takes its real inputs and Streamlit hashes all of them: a :class:`Workspace` by its content
+digest (:data:`HASH_FUNCS`), restricted to the inputs the function reads (:meth:`Workspace.restricted_to`, so it
+can read nothing else), and typed options (:class:`~pages.sidebar.Settings`, :class:`~evalcore.baselines.Baseline`,
+:class:`~evalcore.measures.MeasureSpec`) by value. A computation that draws progress while it runs cannot be an
+``st.cache_*`` function (Streamlit would replay the drawing): :func:`kept_result` keeps it in a
+:class:`~evalcore.kept.Kept` store under the digest of the same arguments.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from evalcore.array_backend import gpu_available
+from evalcore.baselines import EVALUATOR_INPUTS, Baseline, PoolRanking, pool_relevance
+from evalcore.cache_keys import content_digest
+from evalcore.compare import PairComparison, compare_systems
+from evalcore.data import Run
+from evalcore.evaluation import AlignedRun, Evaluator
+from evalcore.explain import Explanation, example_path_pair, explain_pair, search_concepts
+from evalcore.kept import Kept
+from evalcore.kg import KnowledgeGraph
+from evalcore.measure_comparison import MeasureComparison, compare_measures
+from evalcore.measures import MeasureSpec, measure_spec
+from evalcore.options import Compute, Relevance, Scoring, Statistics
+from evalcore.results import evaluate_runs
+from evalcore.workspace import Workspace
+from pages.session import server_draws, server_scheduler
+from pages.sidebar import Settings
+from pages.ui import StepProgress
+
+#: A workspace hashes to the digest of its inputs' content; an array to the digest of all its bytes (Streamlit's
+#: own hash samples arrays of 500,000 items or more).
+HASH_FUNCS: dict[Any, Callable[[Any], str]] = {Workspace: lambda ws: ws.digest, np.ndarray: content_digest}
+#: What an evaluation (and the baselines it ranks) reads.
+EVALUATION_INPUTS = (*EVALUATOR_INPUTS, "captions", "embeddings", "runs")
+KG_INPUTS = ("kg_files", "names")
+def kept_result(kept: Kept, compute: Callable[..., Any], *arguments: Any, now: bool = True, **drawing: Any) -> Any:
+    """``compute(*arguments, **drawing)``, kept in ``kept`` under the digest of ``compute``'s name and every
+    argument (a workspace by its digest); ``drawing`` (a progress callback) is not part of it. With ``now`` False,
+    what is kept or None."""
+    parts = [a.digest if isinstance(a, Workspace) else a for a in arguments]
+    key = content_digest((compute.__module__, compute.__qualname__, parts))
+    value = kept.get(key)
+    if value is None and now:
+        value = compute(*arguments, **drawing)
+        kept.put(key, value)
+    return value
+
+
+def kept_with_bar(kept: Kept, text: str, compute: Callable[..., Any], *arguments: Any) -> Any:
+    """:func:`kept_result`, drawing a progress bar (starting with ``text``, then "Computing <step>") only while it
+    computes; ``compute`` takes ``progress(fraction, step)``."""
+    value = kept_result(kept, compute, *arguments, now=False)
+    if value is None:
+        bar = st.progress(0.0, text=text)
+        value = kept_result(kept, compute, *arguments,
+                            progress=lambda f, step: bar.progress(min(1.0, f), text=f"Computing {step}"))
+        bar.empty()
+    return value
+
+
+# --- the knowledge graph and the evaluator -------------------------------------------------------------------
+
+@st.cache_resource(show_spinner="Building the knowledge graph index…", max_entries=4, hash_funcs=HASH_FUNCS)
+def cached_kg(ws: Workspace) -> KnowledgeGraph:
+    kg = KnowledgeGraph.from_edges(tuple(edges for _, edges in ws.kg_files.values()))
+    return KnowledgeGraph(kg.nodes, kg.parents, {**kg.names, **ws.names}, kg.sources)
+
+
+def kg_of(ws: Workspace) -> KnowledgeGraph | None:
+    return cached_kg(ws.restricted_to(*KG_INPUTS)) if ws.kg_files else None
+
+
+@st.cache_resource(show_spinner=False)
+def compute_backend() -> tuple[str, str]:
+    """JAX on the GPU when JAX is installed and sees one, else the numpy engine: the numbers are the same."""
+    return ("jax", "gpu") if gpu_available() else ("numpy", "cpu")
+
+
+@st.cache_resource(show_spinner="Preparing the pairwise engine…", max_entries=4, hash_funcs=HASH_FUNCS)
+def cached_evaluator(ws: Workspace, mode: str) -> Evaluator:
+    backend, device = compute_backend()
+    return Evaluator(ws.concepts, kg_of(ws), mode, ws.resolved_labels(),
+                     compute=Compute(client=server_scheduler(), backend=backend, device=device))
+
+
+def evaluator_of(ws: Workspace, mode: str) -> Evaluator:
+    evaluator = cached_evaluator(ws.restricted_to(*EVALUATOR_INPUTS), mode)
+    st.session_state["_engine_in_use"] = evaluator.engine  # for the sidebar's note, drawn after the page
+    return evaluator
+
+
+def engine_note() -> str | None:
+    """Which backend the pairwise engine uses and which one ran its last ranking pass; None before it is built."""
+    engine = st.session_state.get("_engine_in_use")
+    if engine is None:
+        return None
+    backend, device = compute_backend()
+    ran = engine.last_pass.text() if engine.last_pass is not None else "none yet"
+    return f"Pairwise engine: {backend} on {device}; last ranking pass: {ran}"
+
+
+def metric_names_for(evaluator: Evaluator, ks: tuple[int, ...], measure: str | None = None) -> list[str]:
+    """The standard report; with a measure (canonical text) other than nn-IoU, its metrics replace nn-IoU's."""
+    return Scoring(k=ks).metric_names(evaluator.label_targets(), Relevance.of(measure=measure))
+
+
+# --- the Table-1 baselines -------------------------------------------------------------------------------------
+
+@st.cache_resource(show_spinner="Ranking the pool for the Table-1 baselines…", max_entries=16, hash_funcs=HASH_FUNCS)
+def cached_baseline(ws: Workspace, baseline: Baseline, measure: MeasureSpec | None, mode: str) -> Run:
+    return baseline.run(ws, evaluator_of(ws, mode) if baseline.by_relevance else None, measure)
+
+
+def baseline_run(ws: Workspace, baseline: Baseline, relevance: MeasureSpec, mode: str) -> Run:
+    """A baseline's ranked lists at the setting its ranking depends on (:meth:`Baseline.setting`), given the
+    session's nn-IoU setting ``relevance`` and KG mode."""
+    return cached_baseline(ws.restricted_to(*baseline.inputs()), baseline, *baseline.setting(relevance, mode))
+
+
+def relevance_ranking(ws: Workspace, baseline: Baseline, settings: Settings,
+                      report: Callable[[float], None] | None = None) -> AlignedRun:
+    """A relevance baseline over the whole pool, exactly as :func:`cached_evaluation` ranks it (the evaluator
+    keeps the ranking, so the leaderboard, Per-query and Case view share one pass), with progress per block."""
+    return baseline.aligned_ranking(evaluator_of(ws, settings.kg_mode), settings.relevance, max(settings.ks), report)
+
+
+def baselines_with_progress(ws: Workspace, baselines: list[Baseline], settings: Settings) -> dict[str, Run]:
+    """The chosen baselines as runs named by their titles (relevance rankings read one query at a time), one
+    progress step each."""
+    if not baselines:
+        return {}
+    runs = {}
+    with StepProgress(1 + len(baselines)) as progress:
+        progress.run("Preparing the knowledge-graph index and the pairwise engine",
+                     lambda _: evaluator_of(ws, settings.kg_mode))
+        for baseline in baselines:
+            if baseline.by_relevance:
+                aligned = progress.run(f"Ranking the collection: {baseline.title} (every image against every other)",
+                                       lambda report, b=baseline: relevance_ranking(ws, b, settings, report))
+                runs[baseline.title] = Run(baseline.title, PoolRanking(aligned, ws.concepts),
+                                           f"retrieval:{baseline.title}")
+            else:
+                runs[baseline.title] = progress.run(f"Ranking the collection: {baseline.title}",
+                                                    lambda _, b=baseline: baseline_run(ws, b, settings.relevance, settings.kg_mode))
+    return runs
+
+
+def pool_relevance_of(ws: Workspace, baseline: Baseline, query: str, settings: Settings) -> np.ndarray:
+    """Relevance of every image to ``query`` by the relevance a relevance baseline ranks by (for its ties)."""
+    return pool_relevance(evaluator_of(ws, settings.kg_mode), query, baseline.measure(settings.relevance))
+
+
+# --- evaluations -----------------------------------------------------------------------------------------------
+
+@st.cache_data(show_spinner=False, max_entries=32, hash_funcs=HASH_FUNCS)
+def cached_evaluation(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...],
+                      settings: Settings) -> dict:
+    """Means with 95% bootstrap CIs and the per-query values (system -> queries x metrics) of the loaded runs
+    ``run_names`` and the ``baselines``; the sidebar's measure adds its metrics in place of nn-IoU's."""
+    evaluator = evaluator_of(ws, settings.kg_mode)
+    measure = settings.measure.name
+    names = metric_names_for(evaluator, settings.ks, measure)
+    runs: list[Run | AlignedRun] = [ws.runs[name][1] for name in run_names]
+    for baseline in baselines:
+        # A relevance baseline is ranked and scored in one pass over the pool, without a detour through image IDs.
+        runs.append(relevance_ranking(ws, baseline, settings) if baseline.by_relevance
+                    else baseline_run(ws, baseline, settings.relevance, settings.kg_mode))
+    relevance = Relevance.of(settings.alpha, settings.n, settings.measure, gain=settings.gain)
+    results = evaluate_runs(evaluator, runs, Scoring(names), relevance)
+    return {"summary": results.table().rename(columns={"ci_low": "low", "ci_high": "high"}),
+            "query_ids": {system: results.query_ids(system) for system in results.systems},
+            "values": {system: results.values(system) for system in results.systems},
+            "counts": results.counts, "metrics": names}
+
+
+def evaluation(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...], settings: Settings) -> dict:
+    """:func:`cached_evaluation` of the session's workspace."""
+    return cached_evaluation(ws.restricted_to(*EVALUATION_INPUTS), run_names, tuple(baselines), settings)
+
+
+def evaluation_with_progress(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...],
+                             settings: Settings) -> dict:
+    """:func:`cached_evaluation` behind a progress bar. The slow parts run first as steps of their own, each
+    leaving its result where the evaluation finds it: the engine, each computed baseline, each pass over the pool
+    (moving the bar block by block); then the scoring."""
+    relevance = [b for b in baselines if b.by_relevance]
+    others = [b for b in baselines if not b.by_relevance]
+    # Ideal rankings the metrics need and no relevance baseline computes on the way.
+    summaries = [measure for measure in ("iou", "nn-iou") if measure not in {b.key for b in relevance}]
+    k = max(settings.ks)
+    with StepProgress(2 + len(others) + len(relevance) + len(summaries)) as progress:
+        evaluator = progress.run("Preparing the knowledge-graph index and the pairwise engine",
+                                 lambda _: evaluator_of(ws, settings.kg_mode))
+        for baseline in others:
+            progress.run(f"Ranking the collection: {baseline.title}",
+                         lambda _, b=baseline: baseline_run(ws, b, settings.relevance, settings.kg_mode))
+        for baseline in relevance:
+            progress.run(f"Ranking the collection: {baseline.title} (every image against every other)",
+                         lambda report, b=baseline: relevance_ranking(ws, b, settings, report))
+        for measure in summaries:
+            progress.run(f"Best possible rankings by {'IoU' if measure == 'iou' else 'nn-IoU'} (every image against "
+                         "every other)", lambda report, measure=measure: evaluator.pool_summary(
+                             settings.relevance if measure == "nn-iou" else measure_spec("iou"), k, 0.5, report))
+        systems = len(run_names) + len(baselines)
+        return progress.run(f"Scoring {systems} system{'s' if systems != 1 else ''} and bootstrapping 95% intervals",
+                            lambda _: evaluation(ws, run_names, baselines, settings))
+
+
+@st.cache_data(max_entries=16, show_spinner=False, hash_funcs=HASH_FUNCS)
+def cached_comparisons(columns: tuple[tuple[str, tuple[str, ...], np.ndarray], ...]) -> list[PairComparison]:
+    return compare_systems({system: dict(zip(ids, values)) for system, ids, values in columns},
+                           samples=Statistics().randomization_samples, draws=server_draws())
+
+
+def system_comparisons(result: dict, metric: str) -> list[PairComparison]:
+    """Paired randomization and t-tests between every two systems of a :func:`cached_evaluation` result on one
+    metric, Holm-corrected over the pairs; cached by the per-query values they read, so that any setting that
+    changes a value (alpha, n, the measure and its parameters, ...) computes them again."""
+    column = result["metrics"].index(metric)
+    return cached_comparisons(tuple((system, tuple(result["query_ids"][system]), np.ascontiguousarray(values[:, column]))
+                                    for system, values in result["values"].items()))
+
+
+def per_query_values(result: dict, metric: str) -> pd.DataFrame:
+    """One metric of a :func:`cached_evaluation` result as a queries x systems table."""
+    column = result["metrics"].index(metric)
+    return pd.DataFrame({system: pd.Series(values[:, column], index=result["query_ids"][system])
+                         for system, values in result["values"].items()})
+
+
+def per_query_long(result: dict) -> pd.DataFrame:
+    """Every per-query value of a :func:`cached_evaluation` result, one row per (system, query, metric)."""
+    frames = [pd.DataFrame({"system": system, "query_id": np.repeat(result["query_ids"][system], len(result["metrics"])),
+                            "metric": np.tile(result["metrics"], len(result["query_ids"][system])),
+                            "value": values.ravel()})
+              for system, values in result["values"].items()]
+    return pd.concat(frames, ignore_index=True)
+
+
+def graded_qrels_text(ws: Workspace, baselines: tuple[Baseline, ...], settings: Settings,
+                      progress: Callable[[float], None]) -> str:
+    """Graded qrels (evalcore.qrels): each query's ideal top K over the pool plus every image a shown system
+    retrieved."""
+    from evalcore.qrels import graded_judgments
+
+    evaluator = evaluator_of(ws, settings.kg_mode)
+    runs = [r for _, r in ws.runs.values()] + [baseline_run(ws, b, settings.relevance, settings.kg_mode)
+                                               for b in baselines]
+    return graded_judgments(evaluator, runs, max(settings.ks), settings.relevance, progress).text()
+
+
+# --- explanations ----------------------------------------------------------------------------------------------
+
+@st.cache_resource(max_entries=4096, show_spinner=False, hash_funcs=HASH_FUNCS)
+def cached_explanation(ws: Workspace, query: tuple[str, ...], result: tuple[str, ...], relevance: MeasureSpec,
+                       mode: str) -> Explanation:
+    kg = kg_of(ws)
+    measure = relevance if kg is not None else relevance.with_parameters(n=0)
+    return explain_pair(query, result, kg, measure, mode, names=ws.names if kg is None else {})
+
+
+def explanation_of(ws: Workspace, query: frozenset[str], result: frozenset[str], settings: Settings) -> Explanation:
+    """Why ``result`` relates to ``query`` at the sidebar's nn-IoU setting (cached per pair and settings)."""
+    return cached_explanation(ws.restricted_to(*KG_INPUTS), tuple(sorted(query)), tuple(sorted(result)),
+                              settings.relevance, settings.kg_mode)
+
+
+# --- comparing relevance measures ------------------------------------------------------------------------------
+
+def _compare_measures(ws: Workspace, measures: tuple[str, ...], baselines: tuple[Baseline, ...],
+                      relevance: MeasureSpec, mode: str, samples: int,
+                      progress: Callable[[float, str], None] | None = None) -> MeasureComparison:
+    evaluator = evaluator_of(ws, mode)
+    systems: list[Run | AlignedRun] = [run for _, run in ws.runs.values()]
+    systems += [baseline_run(ws, baseline, relevance, mode) for baseline in baselines]
+    return compare_measures(evaluator, measures, systems, samples=samples, progress=progress)
+
+
+def measure_comparison(kept: Kept, ws: Workspace, measures: tuple[str, ...], baselines: tuple[Baseline, ...],
+                       settings: Settings, samples: int = 2000, progress: Callable[[float, str], None] | None = None,
+                       compute: bool = True) -> MeasureComparison | None:
+    """:func:`evalcore.measure_comparison.compare_measures` over the loaded runs and the chosen baselines (the
+    relevance baselines at the sidebar's alpha and n), kept in ``kept``; None when not computed yet and
+    ``compute`` is False."""
+    return kept_result(kept, _compare_measures, ws.restricted_to(*EVALUATION_INPUTS), tuple(measures),
+                       tuple(baselines), settings.relevance, settings.kg_mode, samples, now=compute, progress=progress)
+
+
+# --- the ablation page -----------------------------------------------------------------------------------------
+
+def ablation_of(ws: Workspace, metrics: tuple[str, ...], include_runs: bool, isolated: bool, relevance: MeasureSpec,
+                mode: str, gain: str, progress: Callable[[float, str], None] | None = None) -> pd.DataFrame:
+    """The alpha x n grid (:func:`evalcore.ablation.ablation_grid`) of the loaded runs (if ``include_runs``) and
+    retrieval by nn-IoU; ``isolated``: over the queries whose top 30 change at the sidebar's ``relevance``. The grid's
+    ``attrs["queries"]`` says over how many queries."""
+    from evalcore.ablation import ALPHAS, HOPS, ablation_grid, isolated_queries
+
+    evaluator = evaluator_of(ws, mode)
+    alpha, n = relevance.params["alpha"], int(relevance.params["n"])
+    queries = isolated_queries(evaluator, alpha, max(1, n), 30) if isolated else None
+    runs = [run for _, run in ws.runs.values()] if include_runs else []
+    grid = ablation_grid(evaluator, runs, list(metrics), ALPHAS, HOPS, queries=queries, gain=gain, progress=progress)
+    grid.attrs["queries"] = len(queries) if queries is not None else len(ws.concepts)
+    return grid
+
+
+def sweep_of(ws: Workspace, measure: MeasureSpec, parameter: str, values: tuple[float, ...], metrics: tuple[str, ...],
+             include_runs: bool, mode: str, gain: str,
+             progress: Callable[[float, str], None] | None = None) -> pd.DataFrame:
+    """One parameter of ``measure`` swept over ``values`` (:func:`evalcore.ablation.parameter_sweep`)."""
+    from evalcore.ablation import parameter_sweep
+
+    runs = [run for _, run in ws.runs.values()] if include_runs else []
+    return parameter_sweep(evaluator_of(ws, mode), runs, list(metrics), measure, parameter, list(values), gain=gain,
+                           progress=progress)
+
+
+# --- the knowledge-graph page ----------------------------------------------------------------------------------
+
+@st.cache_data(max_entries=8, show_spinner=False, hash_funcs=HASH_FUNCS)
+def cached_frequency(ws: Workspace) -> Counter:
+    return Counter(c for s in ws.concepts.sets for c in s)
+
+
+def concept_frequency(ws: Workspace) -> Counter:
+    """How many images show each concept."""
+    return cached_frequency(ws.restricted_to("concepts"))
+
+
+@st.cache_resource(max_entries=4, show_spinner=False, hash_funcs=HASH_FUNCS)
+def cached_searchable_names(ws: Workspace) -> dict[str, str]:
+    kg = kg_of(ws)
+    names = {node: kg.names.get(node, node) for node in kg.nodes}
+    names.update({c: ws.names.get(c) or names.get(c, c) for c in concept_frequency(ws)})
+    return names
+
+
+def searchable_names(ws: Workspace) -> dict[str, str]:
+    """Every KG node and dataset concept with its name (the ID where none is known)."""
+    return cached_searchable_names(ws.restricted_to("concepts", *KG_INPUTS))
+
+
+@st.cache_data(max_entries=8, show_spinner=False, hash_funcs=HASH_FUNCS)
+def cached_default_pair(ws: Workspace, mode: str) -> tuple[str, str] | None:
+    return example_path_pair(kg_of(ws), dict(concept_frequency(ws)), mode)
+
+
+def default_pair(ws: Workspace, mode: str) -> tuple[str, str] | None:
+    """Two frequent concepts a few links apart, to open the path finder with."""
+    return cached_default_pair(ws.restricted_to("concepts", *KG_INPUTS), mode)
+
+
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=HASH_FUNCS)
+def cached_search(ws: Workspace, text: str) -> list[str]:
+    return search_concepts(text, searchable_names(ws), concept_frequency(ws))
+
+
+def search_names(ws: Workspace, text: str) -> list[str]:
+    """Search results, kept per text: every rerun of the page would otherwise scan the 65,000 names again."""
+    return cached_search(ws.restricted_to("concepts", *KG_INPUTS), text)

@@ -1,0 +1,88 @@
+"""A session's state: its workspace, who is reading, the server's settings (data folders, scheduler), and the two
+owners of kept results (:class:`evalcore.kept.Kept`): the server's, shared by sessions, and the session's own."""
+
+from __future__ import annotations
+
+import os
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+
+import streamlit as st
+
+from evalcore.compare import draws_store
+from evalcore.errors import CBIRLensError
+from evalcore.kept import Kept
+from evalcore.loading import data_roots
+from evalcore.workspace import Workspace, load_demo
+
+AUDIENCES = {"Clinician": "clinician", "Researcher": "researcher"}
+SCHEDULER_VARIABLE = "CBIR_LENS_SCHEDULER"
+#: Bytes of results kept for the whole server (by content: sessions with the same data share them) and per session
+#: (results computed on a button press: shown again in this session without a press).
+SERVER_KEPT_BYTES = 512 << 20
+SESSION_KEPT_BYTES = 256 << 20
+
+
+def workspace() -> Workspace:
+    if "workspace" not in st.session_state:
+        st.session_state["workspace"] = load_demo()
+    return st.session_state["workspace"]
+
+
+def audience() -> str:
+    """"clinician" (names only, plain words) or "researcher" (everything), from the sidebar switch."""
+    return AUDIENCES.get(st.session_state.get("audience", "Researcher"), "researcher")
+
+
+def guarded_load(loader: Callable[[], Workspace]) -> bool:
+    """Run a loader; on bad input show its message and keep what was loaded before."""
+    try:
+        st.session_state["workspace"] = loader()
+        return True
+    except CBIRLensError as error:
+        st.error(f"Not loaded: {error}")
+    except (OSError, zipfile.BadZipFile) as error:
+        st.error(f"Not loaded: {error}")
+    return False
+
+
+def server_data_roots() -> tuple[Path, ...]:
+    """Folders this server may read: ``CBIR_LENS_DATA_ROOTS`` and the ``data_roots`` secret, else the defaults."""
+    try:
+        configured = st.secrets.get("data_roots", [])
+    except FileNotFoundError:  # no secrets.toml at all
+        configured = []
+    return data_roots([configured] if isinstance(configured, str) else list(configured))
+
+
+def server_scheduler() -> str | None:
+    """A Dask scheduler's address for the passes over the pool (``CBIR_LENS_SCHEDULER``, else the ``scheduler``
+    secret); None computes them in this process. Its workers need cbir-lens[scale] installed."""
+    address = os.environ.get(SCHEDULER_VARIABLE, "").strip()
+    if not address:
+        try:
+            address = str(st.secrets.get("scheduler", "")).strip()
+        except FileNotFoundError:  # no secrets.toml at all
+            address = ""
+    return address or None
+
+
+@st.cache_resource(show_spinner=False)
+def server_kept() -> Kept:
+    """Results kept for every session of this server, by the content of what they read."""
+    return Kept(SERVER_KEPT_BYTES)
+
+
+@st.cache_resource(show_spinner=False)
+def server_draws() -> Kept:
+    """Random draws of the significance tests, kept for every session (they depend only on the number of queries,
+    the number of samples and the seed)."""
+    return draws_store()
+
+
+def session_kept() -> Kept:
+    """Results kept for this session only."""
+    if "kept" not in st.session_state:
+        st.session_state["kept"] = Kept(SESSION_KEPT_BYTES)
+    return st.session_state["kept"]

@@ -1,0 +1,100 @@
+"""Drawing helpers shared by the pages: escaped markdown, chips, labels, banners and an honest progress bar."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import streamlit as st
+
+from evalcore.errors import CBIRLensError
+from evalcore.kg import KnowledgeGraph
+from evalcore.metrics import parse_metric
+from evalcore.workspace import Workspace
+from pages.session import audience, workspace
+
+MARKDOWN_SPECIAL = set("\\`*_{}[]()#+-.!|<>~:$&")
+
+
+def escape_markdown(text: str) -> str:
+    """Backslash-escape every markdown/HTML-significant character so user text shows literally."""
+    return "".join("\\" + ch if ch in MARKDOWN_SPECIAL else ch for ch in str(text)).replace("\n", " ")
+
+
+def chip(text: str, colour: str) -> str:
+    """A coloured, escaped markdown chip (Streamlit colour directive; never raw HTML)."""
+    return f":{colour}-background[{escape_markdown(text)}]"
+
+
+def describe_metric(name: str) -> str:
+    try:
+        return parse_metric(name).describe()
+    except CBIRLensError:
+        return name
+
+
+def concept_label(ws: Workspace, cui: str, kg: KnowledgeGraph | None = None) -> str:
+    """"Name (CUI)" for researchers, the name alone for clinicians; the ID where no name is known."""
+    name = ws.names.get(cui) or (kg.names.get(cui) if kg else None)
+    if name and audience() == "clinician":
+        return name
+    return f"{name} ({cui})" if name else cui
+
+
+def page_with_concepts(title: str) -> Workspace:
+    """A page's title, the session's workspace and its demo banner; the page stops here, pointing to the Data
+    page, while no concept sets are loaded."""
+    st.title(title)
+    ws = workspace()
+    synthetic_banner(ws)
+    if not require_concepts(ws):
+        st.stop()
+    return ws
+
+
+def require_concepts(ws: Workspace) -> bool:
+    if ws.concepts is None:
+        st.info("Load concept sets on the Data page first.")
+        return False
+    return True
+
+
+def synthetic_banner(ws: Workspace) -> None:
+    if ws.synthetic:
+        st.caption("⚠️ Showing the embedded demo: **synthetic data**, modelled on ROCOv2, not real patients.")
+
+
+class StepProgress:
+    """A progress bar over a known number of steps, moved by the work itself: a step advances it when done,
+    and a step that reports its own fraction (a pass over the pool, block by block) moves it within."""
+
+    def __init__(self, steps: int):
+        self.steps = max(1, steps)
+        self.finished = 0
+        self.text = ""
+        self.bar = st.empty()
+
+    def _draw(self, fraction: float) -> None:
+        self.bar.progress(min(1.0, (self.finished + min(1.0, max(0.0, fraction))) / self.steps), text=self.text)
+
+    def run(self, text: str, work: Callable[[Callable[[float], None]], object]):
+        """Show ``text``, run ``work(report)`` (``report(fraction)`` may be called with 0..1), count the step."""
+        self.text = f"{text} (step {self.finished + 1} of {self.steps})"
+        self._draw(0.0)
+        result = work(self._draw)
+        self.finished += 1
+        return result
+
+    def __enter__(self) -> StepProgress:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.bar.empty()
+
+
+def keep_default_for_dataset(key: str, ws: Workspace, default: list) -> None:
+    """Set a keyed multiselect to ``default`` whenever other concept sets are loaded (the user's choice stays
+    otherwise)."""
+    marker = f"{key}__dataset"
+    if st.session_state.get(marker) != ws.digests["concepts"]:
+        st.session_state[marker] = ws.digests["concepts"]
+        st.session_state[key] = default
