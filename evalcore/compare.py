@@ -10,8 +10,8 @@ from itertools import combinations
 import numpy as np
 
 from .errors import ParameterError
-from .executors import blas_single_thread
 from .kept import Kept
+from .threads import blas_single_thread
 
 KEPT_DRAW_BYTES = 64 << 20  # the budget of a store of random draws (draws_store: an Evaluator's, a Results', ...)
 PRECISION_LOSS_EPSILONS = 10  # scipy's bound for "the values are identical up to rounding" (stats._stats_py._demean)

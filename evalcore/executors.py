@@ -56,15 +56,6 @@ class BlockExecutor(Protocol):
              progress: Callable[[float], None] | None = None) -> list[Summary]: ...
 
 
-@contextlib.contextmanager
-def blas_single_thread() -> Iterator[None]:
-    """BLAS limited to one thread for the duration (the engine parallelises over blocks instead)."""
-    from threadpoolctl import threadpool_limits
-
-    with threadpool_limits(1, user_api="blas"):
-        yield
-
-
 def task_chunks(blocks: Blocks, workers: int, pool_size: int = 0) -> list[list[tuple[int, int]]]:
     """Consecutive blocks grouped into tasks: at least two per worker (balance), about one per
     ``PAIRS_PER_TASK`` pairs (a task's overhead, some milliseconds, stays small next to its work) and

@@ -171,6 +171,7 @@ def test_an_evaluator_owns_the_draws_of_its_results_and_results_still_pickle():
 
     from evalcore.data import ConceptSets, Run
     from evalcore.evaluation import Evaluator
+    from evalcore.options import Scoring
     from evalcore.results import evaluate_runs
 
     rng = np.random.default_rng(1)
@@ -179,10 +180,10 @@ def test_an_evaluator_owns_the_draws_of_its_results_and_results_still_pickle():
     runs = [Run(name, {q: tuple(rng.permutation([d for d in ids if d != q])[:10]) for q in ids})
             for name in ("a", "b")]
     evaluator = Evaluator(concepts)
-    first = evaluate_runs(evaluator, runs, ["CUI@10"])
+    first = evaluate_runs(evaluator, runs, Scoring(["CUI@10"]))
     table, comparison = first.table(), first.compare("CUI@10")
     assert first.draws is evaluator.draws and len(evaluator.draws.keys()) == 2  # one bootstrap, one swap matrix
-    again = evaluate_runs(evaluator, runs, ["CUI@10"])
+    again = evaluate_runs(evaluator, runs, Scoring(["CUI@10"]))
     assert again.table().equals(table) and again.compare("CUI@10").equals(comparison)
     assert len(evaluator.draws.keys()) == 2  # replayed, not drawn again
     copy = pickle.loads(pickle.dumps(first))

@@ -24,9 +24,10 @@ import scipy.sparse as sp
 from ..array_backend import PassReport, open_backend
 from ..data import ConceptSets
 from ..errors import ParameterError
-from ..executors import BlockExecutor, blas_single_thread, check_memory_per_worker
+from ..executors import BlockExecutor, check_memory_per_worker
 from ..kg import KnowledgeGraph, check_hops_and_mode
 from ..measures import CountPlan, MeasureSpec, PairCounts, parse_measure
+from ..threads import blas_single_thread
 from .codes import LOOKUP_TABLE_LIMIT, CodeLayout, Coding, codes_give, concept_matrix, keys_for, values_of_codes
 from .kernels import CodeGroups, KeyedBlock, mark_self, row_max_product, summarise_block, summarise_groups
 from .work import ArrayPass, BlockWork, CandidateSide, PoolSummary, SplitOperand
