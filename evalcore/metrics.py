@@ -368,8 +368,8 @@ class MetricInputs:
 
 @dataclass(frozen=True)
 class MetricFamily:
-    """A metric's formula, registered once. A graded family reads the relevance of its spec's measure (any key of
-    :data:`RELEVANCE_WORDS` or :data:`evalcore.measures.MEASURES`); a label family reads its spec's target."""
+    """A metric's formula, registered once. A graded family reads the relevance of its spec's measure ("qrels" or
+    any key of :data:`evalcore.measures.MEASURES`); a label family reads its spec's target."""
 
     key: str
     graded: bool
