@@ -26,10 +26,11 @@ from evalcore.ablation import ablation_grid  # noqa: E402
 from evalcore.evaluation import Evaluator  # noqa: E402
 from evalcore.kg import neighbour_sets  # noqa: E402
 from evalcore.loading import combine_concepts, load_kg, load_labels  # noqa: E402
+from evalcore.measures import measure_spec  # noqa: E402
 from evalcore.options import Relevance  # noqa: E402
 from evalcore.readers import read_concepts  # noqa: E402
 from evalcore.relevance import nn_iou  # noqa: E402
-from evalcore.retrieval import retrieve_by_relevance  # noqa: E402
+from evalcore.retrieval import retrieve_by_measure  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 
@@ -77,7 +78,7 @@ def main() -> None:
     kg_paths = [DATA / "kg" / "open_kg_edges.csv"]
     kg = load_kg(kg_paths)
     labels = load_labels(ROOT / "data" / "labels" / "rocov2_labels.csv", concepts)
-    run = retrieve_by_relevance(Evaluator(concepts).engine, 0.0, 0, 30, "iou")
+    run = retrieve_by_measure(Evaluator(concepts).engine, measure_spec("iou"), 30, "iou")
     rows = []
 
     # 1. One full nn-CUI@10 evaluation, KG index included (fresh evaluator each time).

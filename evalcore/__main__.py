@@ -54,7 +54,6 @@ from .retrieval import (
     retrieve_by_captions,
     retrieve_by_embeddings,
     retrieve_by_measure,
-    retrieve_by_relevance,
     write_trec_run,
 )
 
@@ -442,7 +441,7 @@ def _retrieved_run(args: argparse.Namespace, concepts: ConceptSets) -> Run:
     engine = PairwiseEngine(concepts, kg=kg, mode=args.kg_mode, **_compute(args).engine_options())
     alpha = args.alpha if args.by == "nn-iou" else 0.0
     bar = ProgressBar()
-    run = retrieve_by_relevance(engine, alpha, args.n, args.depth, args.name or args.by, bar)
+    run = retrieve_by_measure(engine, nn_iou_measure(alpha, args.n, args.kg_mode), args.depth, args.name or args.by, bar)
     bar.close()
     return run
 

@@ -41,7 +41,6 @@ KEPT_SCORE_BYTES = 32 << 20  # per run
 MAX_LABEL_CLASSES = 64
 UNKNOWN = -2
 PADDING = -1
-CONCEPT_MEASURES = ("iou", "nn-iou")
 
 
 @dataclass(frozen=True)
@@ -480,7 +479,7 @@ class Evaluator:
         if "qrels" in measures:
             if self.judged is None:
                 raise ParameterError("qrels- metrics read judgments: give a qrels file (--qrels)")
-            mixed = [s.name for s in specs if s.family.relevance in CONCEPT_MEASURES]
+            mixed = [s.name for s in specs if s.relevance not in ("qrels", None)]
             if mixed:
                 raise ParameterError(f"one table reads one relevance source; {mixed} read concept sets while "
                                      "qrels- metrics read the judgments: evaluate them separately")
@@ -597,7 +596,7 @@ def _score(name: str, query_ids: tuple[str, ...], inputs: MetricInputs, specs: l
     values = {}
     for spec in specs:
         value = kept.values(spec, inputs) if kept is not None else spec.compute(inputs)
-        if spec.family.relevance is not None:
+        if spec.relevance is not None:
             # Not empty, yet 0/0 for this metric's own measure or threshold: nothing relevant to find, 0.
             value[np.isnan(value) & ~empty] = 0.0
             value[empty] = np.nan if empty_queries == "exclude" else 0.0

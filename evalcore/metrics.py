@@ -34,6 +34,11 @@ A relevance metric under a measure other than IoU and nn-IoU carries the measure
 key in braces (:mod:`evalcore.measures`): ``CUI@10{tversky}``, ``MAP@5{nn-iou-depth}``,
 ``RBP{dice}``. The measure's parameters are the evaluation's, as alpha and n are for ``nn-``.
 ``CUI@10{iou}`` and ``CUI@10{nn-iou}`` are read as ``CUI@10`` and ``nn-CUI@10``.
+
+Inside, every relevance is alike: a :class:`MetricSpec` is a family of :data:`FAMILIES`, K, a label target and
+the key of the relevance measure it reads ("iou", "nn-iou", "qrels", "dice", ...), and the family's formula
+reads that key's relevance. Prefixes and braces are only how names show the key: :data:`NAME_PREFIXES` states
+the rule, :attr:`MetricSpec.name` applies it and :func:`parse_metric` inverts it.
 """
 
 from __future__ import annotations
@@ -326,7 +331,8 @@ def _pad(values: np.ndarray, width: int) -> np.ndarray:
 class MetricInputs:
     """Everything a batch metric may read for one run, aligned row by row with its queries.
 
-    Keys of the per-measure dictionaries are relevance measures: "iou", "nn-iou" or "qrels".
+    Keys of the per-measure dictionaries are relevance measures: "qrels" or a key of
+    :data:`evalcore.measures.MEASURES` ("iou", "nn-iou", "dice", ...).
     """
 
     relevance: dict[str, np.ndarray]  # Q x D graded relevance of the retrieved items (qrels: grades, < 0 read as 0)
@@ -362,120 +368,141 @@ class MetricInputs:
 
 @dataclass(frozen=True)
 class MetricFamily:
+    """A metric's formula, registered once. A graded family reads the relevance of its spec's measure ("qrels" or
+    any key of :data:`evalcore.measures.MEASURES`); a label family reads its spec's target."""
+
     key: str
-    relevance: str | None  # "iou", "nn-iou", "qrels" or None for label metrics
+    graded: bool
     uses_k: bool
-    description: str
+    description: str  # placeholders {k} and {target}; graded: {word}, {relevant} and {unit_word} too
     compute: Callable[[MetricInputs, MetricSpec], np.ndarray]
 
 
 @dataclass(frozen=True)
 class MetricSpec:
-    """A parsed canonical metric name such as ``nn-CUI@10`` or ``P@5[modality]``."""
+    """A parsed canonical metric name such as ``nn-CUI@10``, ``CUI@10{dice}`` or ``P@5[modality]``: a family, its
+    cut-off, its label target and the key of the relevance measure it reads (None for label metrics)."""
 
     family: MetricFamily
     k: int | None
     target: str | None
-    measure: str | None = None  # a relevance measure's key other than iou / nn-iou
+    relevance: str | None
 
     @property
     def name(self) -> str:
-        text = self.family.key + (f"@{self.k}" if self.k is not None else "")
-        return text + (f"[{self.target}]" if self.target else "") + ("{" + self.measure + "}" if self.measure else "")
+        head, measure = _shown(self.family, self.relevance)
+        text = head + (f"@{self.k}" if self.k is not None else "")
+        return text + (f"[{self.target}]" if self.target else "") + ("{" + measure + "}" if measure else "")
 
     @property
-    def relevance(self) -> str | None:
-        """The key of the relevance measure this metric reads (None for label metrics)."""
-        return self.measure or self.family.relevance
+    def family_name(self) -> str:
+        """The family as names show it, with its prefix (``nn-CUI``, ``qrels-NDCG``, ``P``; ``CUI`` for
+        ``CUI@10{dice}``, whose measure follows the cut-off)."""
+        return _shown(self.family, self.relevance)[0]
 
     @property
     def depth(self) -> int:
         return self.k or 0
 
+    def description(self, k: int | str | None = None) -> str:
+        """The family's description at cut-off ``k`` (default: the spec's) in the words of the relevance its name
+        shows: a measure in braces is worded as IoU here (:meth:`describe` adds it)."""
+        k = self.k if k is None else k
+        if not self.family.graded:
+            return self.family.description.format(k=k, target=self.target)
+        shown = self.relevance if self.relevance in NAME_PREFIXES else "iou"
+        word = RELEVANCE_WORDS[shown]
+        if shown == "qrels":
+            relevant = "relevant = grade at least the relevance level"
+            unit_word = "the judged grade divided by the highest grade of the file"
+        else:
+            relevant, unit_word = f"relevant = {word} at least the threshold", word
+        return self.family.description.format(k=k, target=self.target, word=word, relevant=relevant,
+                                              unit_word=unit_word)
+
     def describe(self) -> str:
-        text = self.family.description.format(k=self.k, target=self.target)
-        if self.measure:
-            text += f", with {MEASURES[self.measure].title} ({MEASURES[self.measure].summary}) as relevance instead of IoU"
+        text = self.description()
+        if self.relevance not in (None, *NAME_PREFIXES):
+            measure = MEASURES[self.relevance]
+            text += f", with {measure.title} ({measure.summary}) as relevance instead of IoU"
         return text
 
     def compute(self, inputs: MetricInputs) -> np.ndarray:
-        if self.measure:
-            # The IoU family's formula, reading this measure's relevance.
-            base = self.family.relevance
-            inputs = replace(inputs, relevance={base: inputs.relevance[self.measure]},
-                             ideal={base: inputs.ideal[self.measure]},
-                             relevant_in_pool={base: inputs.relevant_in_pool[self.measure]})
         return self.family.compute(inputs, self)
 
 
-RELEVANCE_MEASURES = {
-    "iou": ("", "IoU (concept overlap)"),
-    "nn-iou": ("nn-", "nn-IoU (concept overlap crediting KG neighbours)"),
-    "qrels": ("qrels-", "the judged grade"),
+# The display rule, stated once (the renderer :func:`_shown`, and the parser, which inverts it). IoU, nn-IoU and
+# judged grades keep the paper's names, a prefix before the family; any other measure follows in braces.
+NAME_PREFIXES = {"iou": "", "nn-iou": "nn-", "qrels": "qrels-"}
+# NDCG of concept relevance is the paper's CUI@K; of judged grades it keeps its own name, qrels-NDCG@K.
+QRELS_FAMILY_NAMES = {"CUI": "NDCG"}
+RELEVANCE_WORDS = {
+    "iou": "IoU (concept overlap)",
+    "nn-iou": "nn-IoU (concept overlap crediting KG neighbours)",
+    "qrels": "the judged grade",
 }
 
 
-def _graded(measure: str) -> list[MetricFamily]:
-    """The ranking metric families of one relevance measure, named with its prefix."""
-    prefix, word = RELEVANCE_MEASURES[measure]
-    rel = lambda x: x.relevance[measure]  # noqa: E731
-    unit = lambda x: x.unit_relevance(measure)  # noqa: E731
-    binary = lambda x: x.relevance[measure] >= x.level(measure)  # noqa: E731
-    relevant = "relevant = grade at least the relevance level" if measure == "qrels" else \
-        f"relevant = {word} at least the threshold"
-    unit_word = "the judged grade divided by the highest grade of the file" if measure == "qrels" else word
-    # NDCG of concept relevance is CUI@K by definition; under qrels it is called NDCG@K. Either way it is
-    # trec_eval's ndcg_cut_K at linear gain (gain = relevance or grade, ideal over the pool or the judgments).
-    ndcg_key = f"{prefix}NDCG" if measure == "qrels" else f"{prefix}CUI"
-    ndcg_family = MetricFamily(
-        ndcg_key, measure, True,
-        f"How close the top {{k}} come to the best possible ranking by {word} (NDCG@{{k}}; trec_eval ndcg_cut_{{k}})",
-        lambda x, s: ndcg_batch(rel(x), x.ideal[measure], s.k, x.gain))
-    return [
-        ndcg_family,
-        MetricFamily(f"{prefix}MAP", measure, True,
-                     f"Average precision in the top {{k}} divided by min({{k}}, R), {relevant}",
-                     lambda x, s: average_precision_batch(binary(x), s.k, x.relevant_in_pool[measure])),
-        MetricFamily(f"{prefix}R", measure, True,
-                     f"Share of all relevant images (by {word}) found in the top {{k}} (trec_eval recall_{{k}})",
-                     lambda x, s: recall_batch(binary(x), s.k, x.relevant_in_pool[measure])),
-        MetricFamily(f"{prefix}RBP", measure, False,
-                     f"Rank-biased precision (patience 0.95) of {unit_word} over the whole list",
-                     lambda x, s: rbp_batch(unit(x))),
-        MetricFamily(f"{prefix}ERR", measure, True,
-                     f"Expected reciprocal rank in the top {{k}}, a user stopping at a relevant image by {unit_word}",
-                     lambda x, s: err_batch(unit(x), s.k)),
-        MetricFamily(f"{prefix}CAG", measure, True,
-                     f"Context-Aware Gain of {unit_word} in the top {{k}} (DCG discount)",
-                     lambda x, s: cag_of_windows(x.cag_windows(measure, s.k), dcg_discounts(s.k))),
-        MetricFamily(f"{prefix}CAG-RBP", measure, False,
-                     f"Context-Aware Gain of {unit_word} over the list (RBP discount, p = 0.95)",
-                     lambda x, s: cag_of_windows(x.cag_windows(measure, cag_rbp_width(rel(x).shape[1])),
-                                                 rbp_discounts(cag_rbp_width(rel(x).shape[1])))),
-        MetricFamily(f"{prefix}AP", measure, True,
-                     f"trec_eval map_cut_{{k}}: average precision in the top {{k}} divided by R, {relevant}",
-                     lambda x, s: trec_average_precision_batch(binary(x), s.k, x.relevant_in_pool[measure])),
-        MetricFamily(f"{prefix}Prec", measure, True,
-                     f"trec_eval P_{{k}}: share of the top {{k}} that is relevant, {relevant}",
-                     lambda x, s: precision_batch(binary(x), s.k)),
-    ]
+def _shown(family: MetricFamily, relevance: str | None) -> tuple[str, str | None]:
+    """How a name shows a family read under a relevance: the family with its prefix, and the measure in braces
+    (None when the prefix says it)."""
+    if relevance not in NAME_PREFIXES:
+        return family.key, relevance
+    key = QRELS_FAMILY_NAMES.get(family.key, family.key) if relevance == "qrels" else family.key
+    return NAME_PREFIXES[relevance] + key, None
 
 
-def _precision(inputs: MetricInputs, spec: MetricSpec) -> np.ndarray:
-    values = precision_batch(inputs.label_matches[spec.target], spec.k)
-    values[~inputs.label_present[spec.target]] = np.nan
+def _relevant(x: MetricInputs, s: MetricSpec) -> np.ndarray:
+    return x.relevance[s.relevance] >= x.level(s.relevance)
+
+
+def _cag_rbp(x: MetricInputs, s: MetricSpec) -> np.ndarray:
+    width = cag_rbp_width(x.relevance[s.relevance].shape[1])
+    return cag_of_windows(x.cag_windows(s.relevance, width), rbp_discounts(width))
+
+
+def _precision(x: MetricInputs, s: MetricSpec) -> np.ndarray:
+    values = precision_batch(x.label_matches[s.target], s.k)
+    values[~x.label_present[s.target]] = np.nan
     return values
 
 
 FAMILIES: dict[str, MetricFamily] = {
     family.key: family
     for family in [
-        *_graded("iou"),
-        *_graded("nn-iou"),
-        *_graded("qrels"),
-        MetricFamily("P", None, True,
-                     "How often the top {k} contain an image of the same {target}", _precision),
+        # trec_eval's ndcg_cut_K at linear gain (gain = relevance or grade, ideal over the pool or the judgments).
+        MetricFamily("CUI", True, True,
+                     "How close the top {k} come to the best possible ranking by {word} (NDCG@{k}; trec_eval "
+                     "ndcg_cut_{k})",
+                     lambda x, s: ndcg_batch(x.relevance[s.relevance], x.ideal[s.relevance], s.k, x.gain)),
+        MetricFamily("MAP", True, True, "Average precision in the top {k} divided by min({k}, R), {relevant}",
+                     lambda x, s: average_precision_batch(_relevant(x, s), s.k, x.relevant_in_pool[s.relevance])),
+        MetricFamily("R", True, True,
+                     "Share of all relevant images (by {word}) found in the top {k} (trec_eval recall_{k})",
+                     lambda x, s: recall_batch(_relevant(x, s), s.k, x.relevant_in_pool[s.relevance])),
+        MetricFamily("RBP", True, False, "Rank-biased precision (patience 0.95) of {unit_word} over the whole list",
+                     lambda x, s: rbp_batch(x.unit_relevance(s.relevance))),
+        MetricFamily("ERR", True, True,
+                     "Expected reciprocal rank in the top {k}, a user stopping at a relevant image by {unit_word}",
+                     lambda x, s: err_batch(x.unit_relevance(s.relevance), s.k)),
+        MetricFamily("CAG", True, True, "Context-Aware Gain of {unit_word} in the top {k} (DCG discount)",
+                     lambda x, s: cag_of_windows(x.cag_windows(s.relevance, s.k), dcg_discounts(s.k))),
+        MetricFamily("CAG-RBP", True, False,
+                     "Context-Aware Gain of {unit_word} over the list (RBP discount, p = 0.95)", _cag_rbp),
+        MetricFamily("AP", True, True,
+                     "trec_eval map_cut_{k}: average precision in the top {k} divided by R, {relevant}",
+                     lambda x, s: trec_average_precision_batch(_relevant(x, s), s.k,
+                                                               x.relevant_in_pool[s.relevance])),
+        MetricFamily("Prec", True, True, "trec_eval P_{k}: share of the top {k} that is relevant, {relevant}",
+                     lambda x, s: precision_batch(_relevant(x, s), s.k)),
+        MetricFamily("P", False, True, "How often the top {k} contain an image of the same {target}", _precision),
     ]
+}
+# Every family as a name may show it, with the relevance it then reads: the parser's table, the renderer's inverse.
+_SHOWN: dict[str, tuple[MetricFamily, str | None]] = {
+    **{_shown(family, relevance)[0]: (family, relevance)
+       for relevance in NAME_PREFIXES for family in FAMILIES.values() if family.graded},
+    **{family.key: (family, None) for family in FAMILIES.values() if not family.graded},
 }
 # ASCII digits only: re's \d also matches other scripts' digits ("CUI@３" is no metric name).
 _NAME = re.compile(r"^(?P<family>[A-Za-z-]+?)(?:@(?P<k>[0-9]+))?(?:\[(?P<target>[a-z+]+)\])?"
@@ -488,36 +515,36 @@ MAX_K = 10_000
 def parse_metric(name: str) -> MetricSpec:
     """Parse a canonical metric name.
 
-    >>> parse_metric("nn-CUI@10").family.relevance, parse_metric("P@5[modality]").target
+    >>> parse_metric("nn-CUI@10").relevance, parse_metric("P@5[modality]").target
     ('nn-iou', 'modality')
     >>> parse_metric("CUI@10{tversky}").relevance, parse_metric("CUI@10{nn-iou}").name
     ('tversky', 'nn-CUI@10')
-    >>> parse_metric("qrels-AP@10").family.relevance
-    'qrels'
+    >>> spec = parse_metric("qrels-NDCG@10")
+    >>> spec.family.key, spec.relevance, spec.name
+    ('CUI', 'qrels', 'qrels-NDCG@10')
     """
     match = _NAME.match(name.strip())
-    family = FAMILIES.get(match.group("family")) if match else None
-    if family is None:
-        raise ParameterError(f"unknown metric {name!r}; known families: {', '.join(FAMILIES)}")
+    shown = match.group("family") if match else None
+    if shown not in _SHOWN:
+        raise ParameterError(f"unknown metric {name!r}; known families: {', '.join(_SHOWN)}")
+    family, relevance = _SHOWN[shown]
     k_text = match.group("k")
     # K's length is checked before int(), which refuses texts of more than 4,300 digits.
     k = None if k_text is None else int(k_text) if len(k_text.lstrip("0")) <= len(str(MAX_K)) else MAX_K + 1
     target = match.group("target")
     if family.uses_k != (k is not None) or (k is not None and not 1 <= k <= MAX_K):
-        raise ParameterError(f"metric {name!r}: {family.key} {'needs' if family.uses_k else 'takes no'} @K (1..10000)")
-    if (family.key == "P") != (target is not None) or (target is not None and target not in LABEL_TARGETS):
+        raise ParameterError(f"metric {name!r}: {shown} {'needs' if family.uses_k else 'takes no'} @K (1..10000)")
+    if family.graded == (target is not None) or (target is not None and target not in LABEL_TARGETS):
         raise ParameterError(f"metric {name!r}: P@K needs a label target in {LABEL_TARGETS}; other metrics take none")
     measure = match.group("measure")
     if measure is not None:
         if measure not in MEASURES:
             raise ParameterError(f"metric {name!r}: unknown relevance measure {measure!r}; known: {', '.join(MEASURES)}")
-        if family.relevance != "iou":
+        if relevance != "iou":
             raise ParameterError(f"metric {name!r}: only IoU-family metrics take a measure in braces "
-                                 f"(e.g. CUI@10{{{measure}}}), not {family.key}")
-        if measure == "nn-iou":
-            family = FAMILIES["nn-" + family.key]
-        measure = None if measure in ("iou", "nn-iou") else measure
-    return MetricSpec(family, k, target, measure)
+                                 f"(e.g. CUI@10{{{measure}}}), not {shown}")
+        relevance = measure
+    return MetricSpec(family, k, target, relevance)
 
 
 def default_metric_names(ks: Sequence[int], label_targets: Sequence[str] = ()) -> list[str]:
@@ -556,11 +583,6 @@ def metric_names_for_measure(ks: Sequence[int], label_targets: Sequence[str] = (
     names = default_metric_names(ks, label_targets)
     if measure in (None, "nn-iou"):
         return names
-    result = []
-    for name in names:
-        spec = parse_metric(name)
-        if spec.family.relevance != "nn-iou":
-            result.append(name)
-        elif measure != "iou":
-            result.append(MetricSpec(FAMILIES[spec.family.key.removeprefix("nn-")], spec.k, spec.target, measure).name)
-    return result
+    specs = [parse_metric(name) for name in names]
+    return [spec.name if spec.relevance != "nn-iou" else replace(spec, relevance=measure).name
+            for spec in specs if spec.relevance != "nn-iou" or measure != "iou"]

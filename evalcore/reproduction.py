@@ -22,7 +22,7 @@ from .kg import KnowledgeGraph, neighbour_sets
 from .measures import measure_spec, nn_iou_measure
 from .options import Relevance
 from .relevance import approximate_matches, iou, nn_iou, nn_iou_from_counts
-from .retrieval import retrieve_by_relevance
+from .retrieval import retrieve_by_measure
 
 TABLE1_KS = (5, 10, 30)
 TARGETS = ("modality", "organ", "modality+organ")
@@ -193,7 +193,7 @@ def tie_report(evaluator: Evaluator, settings: Mapping[str, tuple[float, int]], 
             permuted = ConceptSets(tuple(concepts.ids[i] for i in order), tuple(concepts.sets[i] for i in order),
                                    f"{concepts.source} (shuffled, seed {seed})")
             engine = PairwiseEngine(permuted, kg=evaluator.kg, mode=evaluator.mode)
-            run = retrieve_by_relevance(engine, alpha, n, depth, f"{system} seed {seed}")
+            run = retrieve_by_measure(engine, setting.nn_iou, depth, f"{system} seed {seed}")
             means = evaluator.evaluate([run], names, setting).means()[run.name]
             for k in ks:
                 shuffled[k].append(means[f"P@{k}[{target}]"])

@@ -18,7 +18,7 @@ import scipy.sparse as sp
 from .data import ConceptSets, Embeddings, RankedLists, Run
 from .engine import PairwiseEngine, top_indices
 from .errors import CBIRLensError, ParameterError
-from .measures import MeasureSpec, nn_iou_measure, parse_measure
+from .measures import MeasureSpec, parse_measure
 from .outputs import atomic_output
 
 TOKEN = re.compile(r"[a-z][a-z0-9]+")
@@ -49,17 +49,6 @@ def run_from_indices(name: str, query_ids: tuple[str, ...], candidate_ids: tuple
     rankings = RankedLists(query_ids, candidate_ids, indices[keep], offsets)
     run_scores = {query: tuple(row_scores[row_keep].tolist()) for query, row_scores, row_keep in zip(query_ids, scores, keep)}
     return Run(name, rankings, f"retrieval:{name}", run_scores)
-
-
-def retrieve_by_relevance(engine: PairwiseEngine, alpha: float, n: int, depth: int, name: str | None = None,
-                          progress: Callable[[float], None] | None = None) -> Run:
-    """Rank each query's pool by nn-IoU (IoU when alpha = 0), ties by position in the concept file.
-
-    A ``depth`` beyond the pool gives whole lists (:func:`pool_depth`)."""
-    depth = pool_depth(depth, len(engine.candidates))
-    measure = nn_iou_measure(alpha, n, engine.mode)
-    label = name or ("IoU" if measure.effective(has_kg=True).key == "iou" else f"nn-IoU (n={n}, alpha={alpha:g})")
-    return retrieve_by_measure(engine, measure, depth, label, progress)
 
 
 def retrieve_by_measure(engine: PairwiseEngine, measure: MeasureSpec | str, depth: int, name: str | None = None,

@@ -49,10 +49,10 @@ def metric_group(name: str) -> str:
     >>> metric_group("nn-CUI@10"), metric_group("P@5[organ]"), metric_group("MAP@10")
     ('relevance-graded', 'label precision', 'other')
     """
-    key = parse_metric(name).family.key
-    if key in ("CUI", "nn-CUI"):
+    spec = parse_metric(name)
+    if spec.family.key == "CUI" and spec.relevance != "qrels":
         return "relevance-graded"
-    return "label precision" if key == "P" else "other"
+    return "other" if spec.family.graded else "label precision"
 
 
 def metric_family(name: str) -> str:
@@ -62,7 +62,7 @@ def metric_family(name: str) -> str:
     ('nn-CUI', 'P[modality+organ]', 'RBP')
     """
     spec = parse_metric(name)
-    return spec.family.key + (f"[{spec.target}]" if spec.target else "")
+    return spec.family_name + (f"[{spec.target}]" if spec.target else "")
 
 
 def describe_family(name: str) -> str:
@@ -71,8 +71,7 @@ def describe_family(name: str) -> str:
     >>> describe_family("P@5[organ]")
     'How often the top K contain an image of the same organ'
     """
-    spec = parse_metric(name)
-    return spec.family.description.format(k="K", target=spec.target)
+    return parse_metric(name).description(k="K")
 
 
 def grouped_metrics(metrics: Sequence[str]) -> dict[str, dict[str, list[str]]]:
@@ -97,7 +96,7 @@ def plain_metric_label(name: str) -> str:
     'whole list: rank-weighted relevance'
     """
     spec = parse_metric(name)
-    words = _PLAIN_TARGETS[spec.target] if spec.target else _PLAIN_FAMILIES[spec.family.key]
+    words = _PLAIN_TARGETS[spec.target] if spec.target else _PLAIN_FAMILIES[spec.family_name]
     return f"{'top ' + str(spec.k) if spec.k else 'whole list'}: {words}"
 
 

@@ -16,7 +16,7 @@ from evalcore.errors import ParameterError
 from evalcore.evaluation import Evaluator
 from evalcore.measures import measure_spec, nn_iou_measure
 from evalcore.options import Relevance
-from evalcore.retrieval import retrieve_by_relevance
+from evalcore.retrieval import retrieve_by_measure
 
 from .conftest import random_world
 
@@ -159,7 +159,7 @@ def test_ablation_grid_equals_each_setting_evaluated_on_its_own():
     """The grid ranks IoU's settings last (on nn-IoU's cached codes) and shares rankings; each row equals a fresh
     evaluator's, in the settings' order."""
     concepts, kg = random_world(10, images=60, vocabulary=9)
-    run = retrieve_by_relevance(PairwiseEngine(concepts, kg=kg), 0.3, 1, 8, "a run")
+    run = retrieve_by_measure(PairwiseEngine(concepts, kg=kg), nn_iou_measure(0.3, 1), 8, "a run")
     metrics = ["CUI@5", "nn-CUI@5", "nn-MAP@5"]
     alphas, hops = (0.0, 0.5, 1.0), (0, 1, 2)
     grid = ablation_grid(Evaluator(concepts, kg), [run], metrics, alphas, hops)

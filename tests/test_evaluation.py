@@ -15,7 +15,7 @@ from evalcore.measures import nn_iou_measure
 from evalcore.metrics import ndcg
 from evalcore.options import Relevance
 from evalcore.relevance import nn_iou
-from evalcore.retrieval import retrieve_by_relevance
+from evalcore.retrieval import retrieve_by_measure
 
 from .conftest import random_world
 
@@ -83,7 +83,7 @@ def test_relevance_ranking_scores_like_the_same_run_read_from_ids():
     evaluator = Evaluator(concepts, kg)
     names = ["CUI@10", "nn-CUI@10", "nn-MAP@10", "nn-R@10"]
     aligned = evaluator.relevance_ranking(nn_iou_measure(0.7, 2), 10, 10)
-    run = retrieve_by_relevance(Evaluator(concepts, kg).engine, 0.7, 2, 10, "from-ids")
+    run = retrieve_by_measure(Evaluator(concepts, kg).engine, nn_iou_measure(0.7, 2), 10, "from-ids")
     by_rows = evaluator.evaluate([aligned], names, Relevance.of(0.7, 2)).systems[aligned.name]
     by_ids = evaluator.evaluate([run], names, Relevance.of(0.7, 2)).systems["from-ids"]
     for name in names:

@@ -97,6 +97,26 @@ def test_registry_names_round_trip_and_reject_unknown():
             m.parse_metric(bad)
 
 
+def test_one_display_rule_names_every_family_under_every_relevance_and_parses_back():
+    """Prefixes for IoU, nn-IoU and judged grades (CUI under grades is qrels-NDCG), braces for any other measure."""
+    from evalcore.measures import MEASURES
+
+    cui, rbp = m.FAMILIES["CUI"], m.FAMILIES["RBP"]
+    assert [m.MetricSpec(cui, 10, None, key).name for key in ("iou", "nn-iou", "qrels", "dice")] == \
+        ["CUI@10", "nn-CUI@10", "qrels-NDCG@10", "CUI@10{dice}"]
+    assert m.MetricSpec(rbp, None, None, "nn-tversky").name == "RBP{nn-tversky}"
+    assert m.MetricSpec(m.FAMILIES["P"], 5, "organ", None).name == "P@5[organ]"
+    for family in m.FAMILIES.values():
+        for key in [*m.NAME_PREFIXES, *MEASURES] if family.graded else [None]:
+            spec = m.MetricSpec(family, 5 if family.uses_k else None, None if family.graded else "modality", key)
+            assert m.parse_metric(spec.name) == spec, spec.name
+            assert spec.name.startswith(spec.family_name)
+    with pytest.raises(ParameterError, match="unknown metric"):
+        m.parse_metric("qrels-CUI@10")
+    with pytest.raises(ParameterError, match="unknown metric"):
+        m.parse_metric("NDCG@10")
+
+
 def test_cag_at_every_cutoff_shares_one_window_array_exactly():
     """CAG@K for several K and CAG-RBP read one kept array of window sums (computed at the widest width asked
     for) and equal cag_batch computed afresh for each, bit for bit; a copy with other relevance keeps nothing."""

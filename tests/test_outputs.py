@@ -24,7 +24,7 @@ from evalcore.engine import PairwiseEngine
 from evalcore.errors import CBIRLensError, ParameterError
 from evalcore.evaluation import Evaluator
 from evalcore.kg import KnowledgeGraph
-from evalcore.measures import nn_iou_measure
+from evalcore.measures import measure_spec, nn_iou_measure
 from evalcore.options import Relevance
 from evalcore.outputs import atomic_output, check_outputs
 from evalcore.qrels import graded_judgments
@@ -33,7 +33,7 @@ from evalcore.retrieval import (
     float32_scores_in_order,
     pool_depth,
     retrieve_by_captions,
-    retrieve_by_relevance,
+    retrieve_by_measure,
     tfidf_matrix,
     write_trec_run,
 )
@@ -273,7 +273,7 @@ def test_pytrec_eval_ndcg_on_exported_qrels_equals_ours_for_rocov2_iou_and_capti
     pytrec_eval = pytest.importorskip("pytrec_eval")
     concepts = read_concepts(ROCOV2 / "test_concepts.csv")
     engine = PairwiseEngine(concepts)
-    runs = {"iou": retrieve_by_relevance(engine, 0.0, 0, 30, "iou"),
+    runs = {"iou": retrieve_by_measure(engine, measure_spec("iou"), 30, "iou"),
             "captions": retrieve_by_captions(read_captions(ROCOV2 / "test_captions.csv"), concepts, 30)}
     evaluator = Evaluator(concepts)
     for label, run in runs.items():
@@ -342,7 +342,8 @@ def test_open_kg_sources_are_accepted(tmp_path):
 
 def test_the_run_file_is_the_same_whatever_the_piece_size(tmp_path, monkeypatch):
     concepts, kg = random_world(3, images=40)
-    run = retrieve_by_relevance(PairwiseEngine(concepts, kg=kg), 0.5, 1, 25, "a tag with spaces")
+    run = retrieve_by_measure(PairwiseEngine(concepts, kg=kg), nn_iou_measure(0.5, 1), 25,
+                              "a tag with spaces")
     whole, pieces = tmp_path / "whole.trec", tmp_path / "pieces.trec"
     write_trec_run(run, whole)
     monkeypatch.setattr("evalcore.retrieval.LINES_PER_PIECE", 7)

@@ -286,7 +286,7 @@ def test_every_metric_of_a_table_averages_over_the_same_queries(seed):
              "P@5[modality]"]
     exclude = evaluator.evaluate([run], names, Relevance.of(0.5, 1, empty_queries="exclude")).systems["r"]
     zero = evaluator.evaluate([run], names, Relevance.of(0.5, 1, empty_queries="zero")).systems["r"]
-    ranking = [name for name in names if parse_metric(name).family.relevance]
+    ranking = [name for name in names if parse_metric(name).relevance]
     excluded = np.isnan(exclude.values[ranking[0]])
     neighbours = neighbour_sets(kg, evaluator.engine.vocabulary, 1)
     straightforward = np.array([all(nn_iou(concepts[q], concepts[c], neighbours, 0.5) == 0 for c in concepts.ids if c != q)

@@ -24,11 +24,11 @@ from evalcore.errors import CBIRLensError, InputError
 from evalcore.evaluation import Evaluator
 from evalcore.kg import neighbour_sets
 from evalcore.loading import DATA_ROOTS_VARIABLE, check_under_roots, data_roots
-from evalcore.measures import measure_spec
+from evalcore.measures import measure_spec, nn_iou_measure
 from evalcore.options import Relevance
 from evalcore.readers import INPUT_BUDGET_VARIABLE, read_concepts, read_runs, read_text
 from evalcore.relevance import nn_iou
-from evalcore.retrieval import float32_scores_in_order, retrieve_by_relevance, write_trec_run
+from evalcore.retrieval import float32_scores_in_order, retrieve_by_measure, write_trec_run
 from evalcore.workspace import INPUTS, load_demo
 
 from .conftest import DEMO, ROOT, random_world
@@ -228,7 +228,7 @@ def test_trec_eval_reads_a_retrieve_written_run_as_evalcore_scores_it(tmp_path, 
     pytrec_eval = pytest.importorskip("pytrec_eval")
     concepts, kg = random_world(seed, images=50, vocabulary=12, edges=14)
     engine = PairwiseEngine(concepts, kg=kg)
-    run = retrieve_by_relevance(engine, 0.5, 1, depth=49, name="nn")
+    run = retrieve_by_measure(engine, nn_iou_measure(0.5, 1, engine.mode), depth=49, name="nn")
     path = tmp_path / "nn.trec"
     write_trec_run(run, path)
     written = {}

@@ -19,7 +19,7 @@ from evalcore.data import ImageLabels, Qrels, Run
 from evalcore.errors import InputError, ParameterError
 from evalcore.evaluation import Evaluator
 from evalcore.measures import parse_measure
-from evalcore.metrics import FAMILIES, context_aware_gain, context_aware_gain_rbp
+from evalcore.metrics import FAMILIES, MetricSpec, context_aware_gain, context_aware_gain_rbp, parse_metric
 from evalcore.options import Relevance
 from evalcore.readers import read_embeddings, read_runs
 
@@ -87,16 +87,15 @@ def test_a_trec_line_without_its_score_is_refused_as_five_fields(data):
 # --- 7. a query retrieving itself -------------------------------------------------------------------------
 
 def every_registry_metric(relevance: str | None, k: int = 5) -> list[str]:
-    """One name per registry family of this relevance source (concepts: IoU and nn-IoU, plus {dice}; qrels),
+    """One name per registry family and relevance of this source (concepts: IoU, nn-IoU and dice; qrels),
     and P@K per label target."""
     names = []
-    for key, family in FAMILIES.items():
-        if family.relevance is None:
+    for family in FAMILIES.values():
+        if not family.graded:
             names += [f"P@{k}[{target}]" for target in ("modality", "organ", "modality+organ")]
-        elif (family.relevance == "qrels") == (relevance == "qrels"):
-            names.append(f"{key}@{k}" if family.uses_k else key)
-            if family.relevance == "iou":
-                names.append(names[-1] + "{dice}")
+            continue
+        for key in ("qrels",) if relevance == "qrels" else ("iou", "dice", "nn-iou"):
+            names.append(MetricSpec(family, k if family.uses_k else None, None, key).name)
     return names
 
 
@@ -128,8 +127,8 @@ def test_a_self_retrieval_changes_no_metric_of_the_registry(seed):
     """Before: CAG-RBP and nn-CAG-RBP moved (0.0118 -> 0.0163 on the issue's example), every other metric not."""
     concepts, kg, labels, rankings = self_retrieval_world(seed)
     names = every_registry_metric("concepts")
-    assert {name.split("@")[0].split("{")[0] for name in names} == {k for k, f in FAMILIES.items()
-                                                                    if f.relevance != "qrels"}
+    assert {(parse_metric(name).family.key, parse_metric(name).relevance) for name in names} == \
+        {(key, relevance) for key in FAMILIES if key != "P" for relevance in ("iou", "dice", "nn-iou")} | {("P", None)}
     evaluator = Evaluator(concepts, kg, labels=labels)
     plain = evaluator.evaluate([Run("r", rankings)], names, Relevance.of(0.5, 1)).systems["r"]
     changed = evaluator.evaluate([Run("r", with_self_retrievals(rankings))], names, Relevance.of(0.5, 1)).systems["r"]
@@ -142,7 +141,8 @@ def test_a_self_retrieval_changes_no_metric_under_qrels():
     rng = random.Random(3)
     qrels = Qrels({q: {d: rng.choice([-1, 0, 1, 2, 3]) for d in rng.sample(concepts.ids, 25)} for q in concepts.ids})
     names = every_registry_metric("qrels")
-    assert {name.split("@")[0] for name in names} == {k for k, f in FAMILIES.items() if f.relevance in ("qrels", None)}
+    assert {name.split("@")[0] for name in names} == {"qrels-NDCG", "qrels-MAP", "qrels-R", "qrels-RBP", "qrels-ERR",
+                                                      "qrels-CAG", "qrels-CAG-RBP", "qrels-AP", "qrels-Prec", "P"}
     evaluator = Evaluator(concepts, labels=labels, qrels=qrels)
     plain = evaluator.evaluate([Run("r", rankings)], names).systems["r"]
     changed = evaluator.evaluate([Run("r", with_self_retrievals(rankings))], names).systems["r"]
