@@ -12,7 +12,7 @@ import pyarrow.compute as pc
 
 from ..data import KGEdges, KGEdgeTable
 from ..errors import InputError
-from .columnar import fast_or_by_lines, line_column, universal_newlines, upper_cuis, usual_and_scanned
+from .columnar import fast_or_by_lines, unquoted_line_column, upper_cuis, usual_and_scanned
 from .files import Source, read_checked_bytes
 from .lines import NODE_FIELD, check_delimiter, csv_rows, first_line_of, kg_node
 from .mrrel import is_mrrel, numbered_pieces, read_mrrel, stream_mrrel
@@ -85,9 +85,7 @@ def _edges_by_lines(text: str, display: str, delimiter: str) -> list[tuple[str, 
 
 
 def _edges_by_columns(data: bytes, display: str, delimiter: str) -> list[tuple[str, str, str]] | None:
-    if b'"' in data:
-        return None
-    lines = line_column(universal_newlines(data))
+    lines = unquoted_line_column(data)
     if lines is None:
         return None
     column, index = lines

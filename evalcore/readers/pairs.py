@@ -6,7 +6,7 @@ import numpy as np
 import pyarrow.compute as pc
 
 from ..errors import InputError
-from .columnar import fast_or_by_lines, line_column, take, universal_newlines, usual_and_scanned
+from .columnar import fast_or_by_lines, take, unquoted_line_column, usual_and_scanned
 from .files import Source, read_checked_bytes
 from .lines import check_delimiter, check_id, csv_rows, first_line_of
 
@@ -54,9 +54,7 @@ _ID = r"[!#-+\--~]{1,300}"  # an image ID of printable ASCII without quote, spac
 
 
 def _pairs_by_columns(data: bytes, display: str) -> list[tuple[int, str, str]] | None:
-    if b'"' in data:
-        return None
-    lines = line_column(universal_newlines(data))
+    lines = unquoted_line_column(data)
     if lines is None:
         return None
     column, index = lines
