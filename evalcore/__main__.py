@@ -14,7 +14,7 @@ import re
 import signal
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
@@ -28,7 +28,7 @@ from .executors import parse_size
 from .kg import KG_MODES, KnowledgeGraph, check_hops_and_mode, neighbour_sets
 from .loading import kg_names_file, load_kg, load_labels
 from .measures import MEASURES, MeasureSpec, nn_iou_measure, parse_measure
-from .metrics import GAINS
+from .metrics import GAINS, parse_metric
 from .options import DEFAULT_CUTOFFS, EMPTY_QUERY_POLICIES, Compute, Relevance, Scoring, Statistics
 from .outputs import atomic_output, check_outputs, write_text_atomically
 from .qrels import graded_judgments
@@ -37,6 +37,8 @@ from .readers import (
     DEFAULT_MAX_FILE_BYTES,
     DEFAULT_MAX_RUN_BYTES,
     INPUT_BUDGET_VARIABLE,
+    decimal_integer,
+    finite_decimal,
     read_captions,
     read_concepts,
     read_embeddings,
@@ -59,18 +61,18 @@ from .retrieval import (
 
 
 def _kg_arguments(parser: argparse.ArgumentParser, required: bool = False) -> None:
-    parser.add_argument("--kg", action="append", default=[], required=required, metavar="F",
+    parser.add_argument("--kg", action="append", default=[], required=required, metavar="F", same=_same_file,
                         help="KG file (edge list CSV/TSV, MRREL.RRF or OBO); repeat to combine")
     parser.add_argument("--kg-mode", choices=KG_MODES, default="undirected")
     parser.add_argument("--kg-source", action="append", default=None, metavar="TAG",
                         help="keep only edges whose source column equals TAG (repeatable)")
-    parser.add_argument("--alpha", type=float, default=0.5, help="weight of approximate matches, 0..1")
-    parser.add_argument("--n", type=int, default=1, help="KG distance threshold (hops)")
+    parser.add_argument("--alpha", type=_number, default=0.5, help="weight of approximate matches, 0..1")
+    parser.add_argument("--n", type=_integer, default=1, help="KG distance threshold (hops)")
 
 
 def _scale_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("--workers", type=int, metavar="N",
+    group.add_argument("--workers", type=_integer, metavar="N",
                        help="compute the passes over the pool on N local worker processes (0 = one per core; "
                             "default: in this process)")
     group.add_argument("--scheduler", metavar="ADDRESS",
@@ -162,7 +164,12 @@ _GIVEN = "_options_given"  # the destinations set so far in one parse; removed b
 
 class StoreOnce(argparse.Action):
     """Store an option's value, refusing the option given twice: argparse would silently keep the last one,
-    so ``--json a.json ... --json b.json`` or two ``--alpha`` values would give one answer for two questions."""
+    so ``--json a.json ... --json b.json`` or two ``--alpha`` values would give one answer for two questions.
+    A list (``nargs``) may not repeat a value either (:func:`_refuse_repeats`)."""
+
+    def __init__(self, *args, same: Callable[[object], object] | None = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.same = same
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
                  option_string: str | None = None) -> None:
@@ -170,7 +177,53 @@ class StoreOnce(argparse.Action):
         if self.dest in given:
             parser.error(f"{option_string or self.dest} is given twice; give it once")
         given.add(self.dest)
+        if isinstance(values, list):
+            _refuse_repeats(parser, option_string or self.dest, values, self.same)
         setattr(namespace, self.dest, values)
+
+
+class AppendDistinct(argparse.Action):
+    """Append a repeatable option's value (or its ``nargs`` list), refusing a value given before, in this or an
+    earlier occurrence (:func:`_refuse_repeats`)."""
+
+    def __init__(self, *args, same: Callable[[object], object] | None = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.same = same
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        groups = [*(getattr(namespace, self.dest, None) or []), values]  # a copy: the default list stays empty
+        flat = [value for group in groups for value in (group if isinstance(group, list) else [group])]
+        _refuse_repeats(parser, option_string or self.dest, flat, self.same)
+        setattr(namespace, self.dest, groups)
+
+
+def _refuse_repeats(parser: argparse.ArgumentParser, option: str, values: Sequence[object],
+                    same: Callable[[object], object] | None) -> None:
+    """Refuse a list option that names one value twice (``--k 10 10``, ``--metric X --metric X``, one run or KG
+    file twice): each would be computed and printed twice, or read twice, as if it were two. ``same`` maps a
+    value to what it stands for (a metric's canonical name, a file's real path)."""
+    seen: dict[object, object] = {}
+    for value in values:
+        key = same(value) if same else value
+        if key in seen:
+            earlier = seen[key]
+            also = "" if earlier == value else f" (the same as {_shown(earlier, 1000)})"
+            parser.error(f"{option}: {_shown(value, 1000)} is given twice{also}; give each value once")
+        seen[key] = value
+
+
+def _same_metric(name: object) -> object:
+    """A metric name's canonical form, or the name itself where it is none (refused later, naming it)."""
+    try:
+        return parse_metric(str(name)).name
+    except CBIRLensError:
+        return name
+
+
+def _same_file(path: object) -> object:
+    """The file a path names, symbolic links and ``..`` resolved (an empty path stays itself: refused later)."""
+    return os.path.realpath(path) if path else path
 
 
 class OneLineArgumentParser(argparse.ArgumentParser):
@@ -181,6 +234,7 @@ class OneLineArgumentParser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
         self.register("action", None, StoreOnce)
         self.register("action", "store", StoreOnce)
+        self.register("action", "append", AppendDistinct)
 
     def parse_known_args(self, args=None, namespace=None):
         parsed, extras = super().parse_known_args(args, namespace)
@@ -191,17 +245,41 @@ class OneLineArgumentParser(argparse.ArgumentParser):
         self.exit(2, f"error: {self.prog}: {message} (see --help)\n")
 
 
+# The bound of a whole-number option: far above any sensible value, and within int()'s 4,300 digits.
+MAX_OPTION_INTEGER = 10**18
+
+
+def _integer(raw: str) -> int:
+    """A whole-number option's value in ASCII decimal digits (:func:`~evalcore.readers.decimal_integer`): int()
+    would also read other scripts' digits (``١٠``), underscores (``1_0``) and inner line breaks. Its range is the
+    command's to check, naming the option."""
+    value = decimal_integer(raw, MAX_OPTION_INTEGER)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"expected a whole number in digits 0-9 such as 10 (at most 10^18), found "
+                                         f"{_shown(raw)}")
+    return value
+
+
+def _number(raw: str) -> float:
+    """A number option's value in ASCII decimal syntax, finite (:func:`~evalcore.readers.finite_decimal`): float()
+    would also read other scripts' digits (``٠.٥``), underscores, inner line breaks, inf and nan."""
+    value = finite_decimal(raw)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"expected a finite number in digits 0-9 such as 0.5 or 1e-3, found "
+                                         f"{_shown(raw)}")
+    return value
+
+
 def _positive_bytes(raw: str) -> int:
-    # Plain decimal digits only: int() would also read "1_000" and other scripts' digits.
-    digits = raw.strip()
-    if not re.fullmatch(r"[0-9]+", digits):
-        raise argparse.ArgumentTypeError(f"expected a whole number of bytes (digits 0-9), found {raw[:40]!r}")
-    if len(digits) > 18:
-        raise argparse.ArgumentTypeError(f"expected at most 10^18 bytes, found a number of {len(digits):,} digits")
-    value = int(digits)
+    value = _integer(raw)
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected at least 1 byte, found {value}")
     return value
+
+
+def _shown(value: object, limit: int = 40) -> str:
+    """A value as an error message quotes it: text by repr() (spaces and odd characters visible), cut at ``limit``."""
+    return repr(value[:limit]) if isinstance(value, str) else str(value)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -223,19 +301,19 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--concepts", help="concept sets: the relevance source (needed unless --qrels; and for --labels)")
     _kg_arguments(evaluate)
     _scale_arguments(evaluate)
-    evaluate.add_argument("--run", action="append", required=True, nargs="+", metavar="F")
-    evaluate.add_argument("--k", type=int, nargs="+", default=list(DEFAULT_CUTOFFS))
+    evaluate.add_argument("--run", action="append", required=True, nargs="+", metavar="F", same=_same_file)
+    evaluate.add_argument("--k", type=_integer, nargs="+", default=list(DEFAULT_CUTOFFS))
     evaluate.add_argument("--labels", help="ID,modality,organ or kind,class,CUI")
-    evaluate.add_argument("--metrics", nargs="+", help="canonical metric names (default: the standard report)")
+    evaluate.add_argument("--metrics", nargs="+", same=_same_metric, help="canonical metric names (default: the standard report)")
     evaluate.add_argument("--gain", choices=GAINS, default="linear")
-    evaluate.add_argument("--threshold", type=float, default=0.5, help="relevance threshold of MAP and recall")
+    evaluate.add_argument("--threshold", type=_number, default=0.5, help="relevance threshold of MAP and recall")
     evaluate.add_argument("--json", required=True)
     _measure_argument(evaluate)
     _backend_arguments(evaluate)
     evaluate.add_argument("--per-query")
     evaluate.add_argument("--qrels", metavar="F", help="TREC qrels 'qid iter docid grade': the relevance source of qrels- "
                                                          "metrics instead of the concept sets")
-    evaluate.add_argument("--relevance-level", type=int, default=1,
+    evaluate.add_argument("--relevance-level", type=_integer, default=1,
                           help="with --qrels: a grade at least this counts as relevant (trec_eval -l)")
     evaluate.add_argument("--empty-queries", choices=EMPTY_QUERY_POLICIES, default="exclude",
                           help="queries with no relevant item: left out of every metric (default) or scored 0")
@@ -249,8 +327,8 @@ def build_parser() -> argparse.ArgumentParser:
     retrieve.add_argument("--embeddings", help=".npy (with --embedding-ids), .csv or .parquet")
     retrieve.add_argument("--embedding-ids", help="ID list for a .npy file, one per line")
     retrieve.add_argument("--captions", help="ID,Caption CSV: TF-IDF caption embeddings")
-    retrieve.add_argument("--svd-dims", type=int, default=0, help="reduce TF-IDF by truncated SVD (0 = off)")
-    retrieve.add_argument("--depth", type=int, default=100)
+    retrieve.add_argument("--svd-dims", type=_integer, default=0, help="reduce TF-IDF by truncated SVD (0 = off)")
+    retrieve.add_argument("--depth", type=_integer, default=100)
     retrieve.add_argument("--name", help="system name (TREC tag)")
     _backend_arguments(retrieve)
     retrieve.add_argument("--out", required=True)
@@ -259,26 +337,26 @@ def build_parser() -> argparse.ArgumentParser:
     detection.add_argument("--gt", required=True)
     detection.add_argument("--pred", required=True)
     detection.add_argument("--subset", help="concept list for the secondary F1 (one CUI per line or CSV)")
-    detection.add_argument("--kg", action="append", default=[])
+    detection.add_argument("--kg", action="append", default=[], same=_same_file)
     detection.add_argument("--kg-mode", choices=KG_MODES, default="undirected")
-    detection.add_argument("--alpha", type=float, default=0.5)
-    detection.add_argument("--n", type=int, default=1)
+    detection.add_argument("--alpha", type=_number, default=0.5)
+    detection.add_argument("--n", type=_integer, default=1)
     detection.add_argument("--json", required=True)
 
     compare = commands.add_parser("compare", help="confidence intervals and pairwise significance tests (Holm)")
     compare.add_argument("--concepts", required=True)
     _kg_arguments(compare)
     _scale_arguments(compare)
-    compare.add_argument("--run", action="append", required=True, nargs="+", metavar="F")
-    compare.add_argument("--metric", action="append", required=True, nargs="+", metavar="NAME",
+    compare.add_argument("--run", action="append", required=True, nargs="+", metavar="F", same=_same_file)
+    compare.add_argument("--metric", action="append", required=True, nargs="+", metavar="NAME", same=_same_metric,
                          help="canonical metric name(s), e.g. nn-CUI@10; Holm correction runs over the pairs per metric")
     compare.add_argument("--labels", help="ID,modality,organ or kind,class,CUI (for P@K metrics)")
     compare.add_argument("--gain", choices=GAINS, default="linear")
-    compare.add_argument("--threshold", type=float, default=0.5, help="relevance threshold of MAP and recall")
-    compare.add_argument("--confidence", type=float, default=Statistics.confidence)
-    compare.add_argument("--bootstrap-samples", type=int, default=Statistics.bootstrap_samples)
-    compare.add_argument("--randomization-samples", type=int, default=Statistics.randomization_samples)
-    compare.add_argument("--seed", type=int, default=Statistics.seed)
+    compare.add_argument("--threshold", type=_number, default=0.5, help="relevance threshold of MAP and recall")
+    compare.add_argument("--confidence", type=_number, default=Statistics.confidence)
+    compare.add_argument("--bootstrap-samples", type=_integer, default=Statistics.bootstrap_samples)
+    compare.add_argument("--randomization-samples", type=_integer, default=Statistics.randomization_samples)
+    compare.add_argument("--seed", type=_integer, default=Statistics.seed)
     compare.add_argument("--json", required=True)
     _measure_argument(compare)
 
@@ -291,8 +369,8 @@ def build_parser() -> argparse.ArgumentParser:
     qrels.add_argument("--concepts", required=True)
     _kg_arguments(qrels)
     _scale_arguments(qrels)
-    qrels.add_argument("--run", action="append", required=True, nargs="+", metavar="F")
-    qrels.add_argument("--k", type=int, default=10, help="ideal top K written per query (nDCG@k exact for k <= K)")
+    qrels.add_argument("--run", action="append", required=True, nargs="+", metavar="F", same=_same_file)
+    qrels.add_argument("--k", type=_integer, default=10, help="ideal top K written per query (nDCG@k exact for k <= K)")
     qrels.add_argument("--out", required=True)
     qrels.add_argument("--scales", metavar="F", help="CSV query_id,scale,exact (relevance = grade / scale)")
 
@@ -303,8 +381,8 @@ def build_parser() -> argparse.ArgumentParser:
     source.add_argument("--rocov2", metavar="FOLDER", help="a folder in the ROCOv2 layout (test split), its runs/ and "
                                                            "the KG in ../kg, as the Data page loads it")
     source.add_argument("--demo", action="store_true", help="the embedded synthetic demo")
-    check.add_argument("--kg", nargs="+", default=[], metavar="F", help="knowledge-graph files")
-    check.add_argument("--run", nargs="+", default=[], metavar="F", help="run files (TREC or CSV)")
+    check.add_argument("--kg", nargs="+", default=[], metavar="F", same=_same_file, help="knowledge-graph files")
+    check.add_argument("--run", nargs="+", default=[], metavar="F", same=_same_file, help="run files (TREC or CSV)")
     check.add_argument("--labels", help="labels (ID,modality,organ or kind,class,CUI)")
     check.add_argument("--names", help="concept names (CUI,Name or MRCONSO.RRF)")
     check.add_argument("--captions", help="captions (ID,Caption)")
@@ -494,7 +572,7 @@ def command_compare(args: argparse.Namespace) -> None:
     from .api import evaluate
 
     started = time.perf_counter()
-    metrics = list(dict.fromkeys(m for group in args.metric for m in group))
+    metrics = [m for group in args.metric for m in group]  # distinct: a repeated name is refused as it is read
     runs = _runs(args)
     check_outputs({"--json": args.json}, [args.concepts, args.labels, *_kg_inputs(args), *runs])
     compute = _compute(args)

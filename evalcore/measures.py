@@ -34,6 +34,7 @@ from typing import Any
 
 from .errors import ParameterError
 from .kg import MAX_HOPS, KnowledgeGraph, check_hops_and_mode, neighbour_distances, neighbour_sets
+from .readers.lines import finite_decimal
 from .relevance import (
     check_alpha,
     check_hop_weights,
@@ -386,6 +387,13 @@ def nn_iou_measure(alpha: float, n: int, mode: str = "undirected") -> MeasureSpe
 
 
 def _number(key: str, name: str, raw: Any) -> float:
+    """A parameter's value; written as text, in plain ASCII decimal syntax: float() would also read other scripts'
+    digits ("٠.٧") and underscores ("0_7" is 7)."""
+    if isinstance(raw, str):
+        value = finite_decimal(raw)
+        if value is None:
+            raise ParameterError(f"{key}: {name} must be a number in digits 0-9 such as 0.5 (finite), got {raw[:40]!r}")
+        return value
     try:
         value = float(raw)
     except (TypeError, ValueError):

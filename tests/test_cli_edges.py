@@ -3,13 +3,15 @@ or is read as the user meant."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from evalcore.__main__ import main
-from evalcore.errors import CBIRLensError, InputError
+from evalcore.__main__ import build_parser, main
+from evalcore.errors import CBIRLensError, InputError, ParameterError
 from evalcore.evaluation import Evaluator
 from evalcore.loading import kg_names_file
-from evalcore.measures import nn_iou_measure
+from evalcore.measures import nn_iou_measure, parse_measure
 from evalcore.options import Relevance
 from evalcore.qrels import graded_judgments
 from evalcore.readers import read_concepts, read_qrels, read_runs
@@ -70,7 +72,7 @@ def test_a_run_without_a_judged_query_is_refused_under_qrels(tmp_path, capsys):
         Evaluator(None, qrels=read_qrels(qrels)).evaluate([read_runs(DEMO_RUNS[0])[0]], ["qrels-NDCG@10"], Relevance.of(0.5, 1))
 
 
-@pytest.mark.parametrize("option, value, expected", [("--alpha", "nan", "alpha must lie in [0, 1], got nan"),
+@pytest.mark.parametrize("option, value, expected", [("--alpha", "1.5", "alpha must lie in [0, 1], got 1.5"),
                                                      ("--n", "-5", "distance threshold n must be an integer in 0..6")])
 def test_detection_checks_alpha_and_n_without_a_kg_too(tmp_path, capsys, option, value, expected):
     error = _refused(["detection", "--gt", CONCEPTS, "--pred", CONCEPTS, option, value, "--json",
@@ -116,11 +118,12 @@ def test_svd_dimensions_are_bounded(tmp_path, capsys):
     assert f"--svd-dims: expected 0 (no reduction) or a number of dimensions up to {MAX_SVD_DIMENSIONS:,}" in error
 
 
-@pytest.mark.parametrize("budget", ["1_000", "١٠", "+5000", "1e3"])
+@pytest.mark.parametrize("budget", ["1_000", "١٠", "1e3", "1 000", "1" + "0" * 19])
 def test_the_input_budget_takes_plain_digits(capsys, budget):
     with pytest.raises(SystemExit):
         main(["--max-input-bytes", budget, "evaluate", "--concepts", CONCEPTS, "--run", DEMO_RUNS[0], "--json", "x.json"])
-    assert "expected a whole number of bytes (digits 0-9)" in capsys.readouterr().err
+    assert (f"argument --max-input-bytes: expected a whole number in digits 0-9 such as 10 (at most 10^18), found "
+            f"{budget!r}") in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("kg", ["", ".", "/"])
@@ -146,3 +149,113 @@ def test_an_empty_input_path_is_refused_not_read_as_the_working_folder_or_ignore
     assert error == ("error: an input option was given an empty path (''): expected a file path; leave the option "
                      "out to give none\n")
     assert not (tmp_path / "out").exists()
+
+
+# --- numeric options: plain ASCII decimal syntax, as in the input files --------------------------------------------
+
+OUT = "never-written.json"
+REQUIRED = {
+    "relevance": ["--concepts", CONCEPTS, "--pairs", CONCEPTS, "--out", OUT],
+    "evaluate": ["--concepts", CONCEPTS, "--run", DEMO_RUNS[0], "--json", OUT],
+    "retrieve": ["--concepts", CONCEPTS, "--by", "iou", "--out", OUT],
+    "detection": ["--gt", CONCEPTS, "--pred", CONCEPTS, "--json", OUT],
+    "compare": ["--concepts", CONCEPTS, "--run", *DEMO_RUNS[:2], "--metric", "CUI@5", "--json", OUT],
+    "qrels": ["--concepts", CONCEPTS, "--run", DEMO_RUNS[0], "--out", OUT],
+}
+WHOLE_NUMBER_OPTIONS = {
+    "relevance": ["--n"], "detection": ["--n"], "qrels": ["--n", "--workers", "--k"],
+    "evaluate": ["--n", "--workers", "--k", "--relevance-level"], "retrieve": ["--n", "--workers", "--svd-dims", "--depth"],
+    "compare": ["--n", "--workers", "--bootstrap-samples", "--randomization-samples", "--seed"],
+}
+NUMBER_OPTIONS = {"relevance": ["--alpha"], "detection": ["--alpha"], "qrels": ["--alpha"], "retrieve": ["--alpha"],
+                  "evaluate": ["--alpha", "--threshold"], "compare": ["--alpha", "--threshold", "--confidence"]}
+# int() and float() read all of these but the inner spaces and line breaks as numbers (١٠ and 0_1 as 10 and 1).
+NOT_WHOLE_NUMBERS = ["١", "١٠", "0_1", "\u0967", "１", "1 0", "1\n0"]
+NOT_NUMBERS = ["٠.٥", "0_5", "0.5_0", "0 .5", "inf", "-inf", "nan", "1e999", "Infinity"]
+
+
+def _numeric_cases(options: dict[str, list[str]], values: list[str]) -> list[tuple[str, str, str]]:
+    return [(command, option, value) for command, names in options.items() for option in names for value in values]
+
+
+@pytest.mark.parametrize("command, option, value", _numeric_cases(WHOLE_NUMBER_OPTIONS, NOT_WHOLE_NUMBERS)
+                         + _numeric_cases(NUMBER_OPTIONS, NOT_NUMBERS))
+def test_numeric_options_take_plain_ascii_decimals_only(tmp_path, monkeypatch, capsys, command, option, value):
+    """Was accepted: argparse's int() and float() read other scripts' digits (--k ١٠ was 10), underscores, inf and
+    nan, where --memory-per-worker, --max-input-bytes, metric names and every input file refuse them."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as stop:
+        main([command, *REQUIRED[command], f"{option}={value}"])  # = : "-inf" is no option
+    assert stop.value.code == 2
+    error = capsys.readouterr().err
+    expected = ("a whole number in digits 0-9 such as 10 (at most 10^18)" if option in WHOLE_NUMBER_OPTIONS[command]
+                else "a finite number in digits 0-9 such as 0.5 or 1e-3")
+    assert error == f"error: python -m evalcore {command}: argument {option}: expected {expected}, found {value!r} (see --help)\n"
+    assert not (tmp_path / OUT).exists()
+
+
+def test_every_numeric_option_is_read_by_the_plain_decimal_parsers():
+    """No option reads numbers with int() or float(): the lists above name every numeric option there is."""
+    commands = next(a for a in build_parser()._actions if a.dest == "command").choices
+    typed = {(name, option): action.type.__name__ for name, sub in commands.items() for action in sub._actions
+             if action.type is not None for option in action.option_strings if option.startswith("--")}
+    assert typed == {**{(c, o): "_integer" for c, options in WHOLE_NUMBER_OPTIONS.items() for o in options},
+                     **{(c, o): "_number" for c, options in NUMBER_OPTIONS.items() for o in options},
+                     ("evaluate", "--memory-per-worker"): "_memory_size", ("retrieve", "--memory-per-worker"): "_memory_size",
+                     ("compare", "--memory-per-worker"): "_memory_size", ("qrels", "--memory-per-worker"): "_memory_size"}
+
+
+@pytest.mark.parametrize("k, alpha", [("+5", "+.5"), (" 5 ", " 0.5 "), ("05", "5e-1")])
+def test_numeric_options_keep_their_plain_forms(tmp_path, k, alpha):
+    """A sign, a leading zero, an exponent and spaces around the number stay readable, as int() and float() read them."""
+    out = tmp_path / "a.json"
+    assert main(["evaluate", "--concepts", CONCEPTS, "--run", DEMO_RUNS[0], "--json", str(out), f"--k={k}",
+                 f"--alpha={alpha}"]) == 0
+    params = json.loads(out.read_text())["params"]
+    assert (params["k"], params["alpha"]) == ([5], 0.5)
+
+
+@pytest.mark.parametrize("value", ["٠.٧", "0_7", "inf", "nan", "1e999"])
+def test_measure_parameters_take_plain_ascii_decimals_only(value):
+    """Was accepted: 'tversky(a=٠.٧)' read as a = 0.7, 'tversky(a=0_7)' as a = 7."""
+    with pytest.raises(ParameterError, match=f"tversky: a must be a number in digits 0-9 such as 0.5 \\(finite\\), "
+                                             f"got {value!r}"):
+        parse_measure(f"tversky(a={value})")
+
+
+# --- list options: each value once ---------------------------------------------------------------------------------
+
+KG = str(DEMO / "kg_edges.csv")
+
+
+@pytest.mark.parametrize("command, given, option, shown, earlier", [
+    ("evaluate", ["--k", "5", "5"], "--k", "5", None),
+    ("evaluate", ["--k", "5", "10", "05"], "--k", "5", None),
+    ("evaluate", ["--metrics", "CUI@5", "nn-CUI@5", "CUI@5"], "--metrics", "'CUI@5'", None),
+    ("evaluate", ["--metrics", "nn-CUI@5", "CUI@5{nn-iou}"], "--metrics", "'CUI@5{nn-iou}'", "'nn-CUI@5'"),
+    ("compare", ["--metric", "CUI@5", "CUI@5"], "--metric", "'CUI@5'", None),
+    ("compare", ["--metric", "CUI@5", "--metric", "MAP@5", "CUI@5"], "--metric", "'CUI@5'", None),
+    ("evaluate", ["--run", DEMO_RUNS[0]], "--run", repr(DEMO_RUNS[0]), None),
+    ("evaluate", ["--run", DEMO_RUNS[1], DEMO_RUNS[1] + "/../" + DEMO_RUNS[1].rsplit("/", 1)[1]], "--run",
+     repr(DEMO_RUNS[1] + "/../" + DEMO_RUNS[1].rsplit("/", 1)[1]), repr(DEMO_RUNS[1])),
+    ("qrels", ["--run", DEMO_RUNS[0]], "--run", repr(DEMO_RUNS[0]), None),
+    ("compare", ["--run", DEMO_RUNS[0]], "--run", repr(DEMO_RUNS[0]), None),
+    ("evaluate", ["--kg", KG, "--kg", KG], "--kg", repr(KG), None),
+    ("detection", ["--kg", KG, "--kg", KG], "--kg", repr(KG), None),
+    ("evaluate", ["--kg", KG, "--kg-source", "a", "--kg-source", "a"], "--kg-source", "'a'", None),
+    ("check", ["--run", DEMO_RUNS[0], DEMO_RUNS[0]], "--run", repr(DEMO_RUNS[0]), None),
+    ("check", ["--kg", KG, KG], "--kg", repr(KG), None),
+])
+def test_a_list_option_naming_one_value_twice_is_refused(tmp_path, monkeypatch, capsys, command, given, option, shown,
+                                                        earlier):
+    """Was computed and printed twice (--k 10 10, --metrics X X), silently dropped (compare --metric X X) or refused
+    only after reading the inputs (one run twice: two systems of one name)."""
+    monkeypatch.chdir(tmp_path)
+    required = ["--concepts", CONCEPTS] if command == "check" else REQUIRED[command]
+    with pytest.raises(SystemExit) as stop:
+        main([command, *required, *given])
+    assert stop.value.code == 2
+    also = f" (the same as {earlier})" if earlier else ""
+    assert capsys.readouterr().err == (f"error: python -m evalcore {command}: {option}: {shown} is given twice{also}; "
+                                       "give each value once (see --help)\n")
+    assert not (tmp_path / OUT).exists()

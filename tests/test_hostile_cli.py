@@ -355,7 +355,7 @@ CASES: list[Case] = [
          {"subset": Special.DIRECTORY}),
     # --- parameters ----------------------------------------------------------------------------
     Case("param-alpha-2", command("relevance", alpha="2"), ("alpha", "2"), kind="parameter"),
-    Case("param-alpha-nan", command("evaluate", alpha="nan"), ("alpha", "nan"), kind="parameter"),
+    Case("usage-alpha-nan", command("evaluate", alpha="nan"), ("--alpha", "finite", "nan"), kind="usage"),
     Case("param-n-negative", command("evaluate", n="-1"), ("n", "-1"), kind="parameter"),
     Case("param-k-zero", command("evaluate", k=["0"]), ("k", "0"), kind="parameter"),
     Case("param-depth-zero", command("retrieve", depth="0"), ("depth", "0"), kind="parameter"),

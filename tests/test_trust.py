@@ -288,7 +288,7 @@ def test_the_data_page_refuses_etc_and_keeps_the_demo():
 # --- argparse errors in one line ---------------------------------------------------------------
 
 @pytest.mark.parametrize("argv, fragment", [
-    (["evaluate", "--n", "x"], "argument --n: invalid int value: 'x'"),
+    (["evaluate", "--n", "x"], "argument --n: expected a whole number in digits 0-9 such as 10 (at most 10^18), found 'x'"),
     (["evaluate"], "the following arguments are required"),
     (["nonsense"], "invalid choice: 'nonsense'"),
     (["--max-input-bytes", "0", "evaluate"], "expected at least 1 byte"),

@@ -17,7 +17,7 @@ from typing import BinaryIO, Union
 
 from ..errors import InputError, ParameterError
 from .columnar import line_aligned_pieces
-from .lines import DECIMAL_INTEGER, bounded_integer
+from .lines import decimal_integer
 
 Source = Union[str, Path, bytes]
 DEFAULT_MAX_FILE_BYTES = 1 << 30
@@ -42,7 +42,7 @@ def max_input_bytes(default: int = DEFAULT_MAX_FILE_BYTES) -> int:
     raw = os.environ.get(INPUT_BUDGET_VARIABLE, "")
     if not raw:
         return default
-    budget = bounded_integer(raw.strip(), 10**18) if DECIMAL_INTEGER.fullmatch(raw.strip()) else None
+    budget = decimal_integer(raw, 10**18)
     if budget is None:
         raise ParameterError(f"{INPUT_BUDGET_VARIABLE} must be a whole number of bytes (at most 10^18), "
                              f"got {raw[:40]!r}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import re
 from collections.abc import Iterator
 
@@ -47,6 +48,29 @@ def bounded_integer(text: str, limit: int) -> int | None:
         return None
     value = int(text)
     return value if abs(value) <= limit else None
+
+
+def decimal_integer(text: str, limit: int) -> int | None:
+    """The value of ``text``, leading and trailing whitespace aside, if it is a decimal integer in ASCII digits
+    (``DECIMAL_INTEGER``: no underscore, inner space or other script's digit) of magnitude at most ``limit``, else None.
+
+    >>> decimal_integer(" +10 ", 100), decimal_integer("1_0", 100), decimal_integer("١٠", 100), decimal_integer("101", 100)
+    (10, None, None, None)
+    """
+    text = text.strip()
+    return bounded_integer(text, limit) if DECIMAL_INTEGER.fullmatch(text) else None
+
+
+def finite_decimal(text: str) -> float | None:
+    """The value of ``text``, leading and trailing whitespace aside, if it is a finite number in ASCII decimal syntax
+    (``DECIMAL_NUMBER``: no underscore, inner space, other script's digit, inf or nan), else None.
+
+    >>> finite_decimal("0.5"), finite_decimal("-.5e1"), finite_decimal("٠.٥"), finite_decimal("nan"), finite_decimal("1e999")
+    (0.5, -5.0, None, None, None)
+    """
+    text = text.strip()
+    value = float(text) if DECIMAL_NUMBER.fullmatch(text) else math.inf
+    return value if math.isfinite(value) else None
 
 
 def first_line_of(data: bytes) -> tuple[int, str]:
