@@ -20,6 +20,7 @@ from typing import NoReturn
 
 from .array_backend import BACKENDS, DEVICES, open_backend
 from .data import ConceptSets, Run
+from .decimals import decimal_integer, finite_decimal
 from .detection import detection_f1
 from .engine import DEFAULT_MEMORY_PER_WORKER, PairwiseEngine
 from .errors import CBIRLensError, InputError
@@ -37,8 +38,6 @@ from .readers import (
     DEFAULT_MAX_FILE_BYTES,
     DEFAULT_MAX_RUN_BYTES,
     INPUT_BUDGET_VARIABLE,
-    decimal_integer,
-    finite_decimal,
     read_captions,
     read_concepts,
     read_embeddings,
@@ -250,7 +249,7 @@ MAX_OPTION_INTEGER = 10**18
 
 
 def _integer(raw: str) -> int:
-    """A whole-number option's value in ASCII decimal digits (:func:`~evalcore.readers.decimal_integer`): int()
+    """A whole-number option's value in ASCII decimal digits (:func:`~evalcore.decimals.decimal_integer`): int()
     would also read other scripts' digits (``١٠``), underscores (``1_0``) and inner line breaks. Its range is the
     command's to check, naming the option."""
     value = decimal_integer(raw, MAX_OPTION_INTEGER)
@@ -261,7 +260,7 @@ def _integer(raw: str) -> int:
 
 
 def _number(raw: str) -> float:
-    """A number option's value in ASCII decimal syntax, finite (:func:`~evalcore.readers.finite_decimal`): float()
+    """A number option's value in ASCII decimal syntax, finite (:func:`~evalcore.decimals.finite_decimal`): float()
     would also read other scripts' digits (``٠.٥``), underscores, inner line breaks, inf and nan."""
     value = finite_decimal(raw)
     if value is None:

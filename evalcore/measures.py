@@ -32,9 +32,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .decimals import finite_decimal
 from .errors import ParameterError
 from .kg import MAX_HOPS, KnowledgeGraph, check_hops_and_mode, neighbour_distances, neighbour_sets
-from .readers.lines import finite_decimal
 from .relevance import (
     check_alpha,
     check_hop_weights,

@@ -16,7 +16,7 @@ PACKAGE = ROOT / "evalcore"
 
 FOUNDATION, DEFINITIONS, READERS, ENGINE, EVALUATION, DOORS = range(6)
 LAYERS: dict[str, int] = {
-    **dict.fromkeys(["errors", "version", "resources", "kept", "cache_keys", "outputs", "data", "threads"],
+    **dict.fromkeys(["errors", "version", "resources", "kept", "cache_keys", "outputs", "data", "threads", "decimals"],
                     FOUNDATION),
     **dict.fromkeys(["relevance", "kg", "taxonomy", "measures", "metrics", "compare", "tables", "explain", "detection",
                      "report_figures"], DEFINITIONS),

@@ -45,7 +45,7 @@ from .files import (
     read_text,
 )
 from .labels import read_labels
-from .lines import CUI_PATTERN, NODE_PATTERN, decimal_integer, finite_decimal
+from .lines import CUI_PATTERN, NODE_PATTERN
 from .names import read_concept_names
 from .pairs import read_pairs
 from .predictions import MAX_CONCEPTS_PER_PREDICTION, read_predictions
@@ -56,7 +56,7 @@ from .runs import read_run, read_runs
 __all__ = [
     "CUI_PATTERN", "DEFAULT_MAX_FILE_BYTES", "DEFAULT_MAX_MRREL_BYTES", "DEFAULT_MAX_RUN_BYTES",
     "INPUT_BUDGET_VARIABLE", "MAX_CONCEPTS_PER_IMAGE", "MAX_CONCEPTS_PER_PREDICTION", "MAX_RANK", "NODE_PATTERN",
-    "KGEdgeTable", "KGEdges", "Predictions", "Qrels", "Source", "decimal_integer", "finite_decimal", "max_input_bytes",
+    "KGEdgeTable", "KGEdges", "Predictions", "Qrels", "Source", "max_input_bytes",
     "read_captions", "read_checked_bytes", "read_concept_names", "read_concepts", "read_embeddings", "read_input_bytes",
     "read_kg", "read_labels", "read_pairs", "read_predictions", "read_qrels", "read_run", "read_runs", "read_text",
 ]

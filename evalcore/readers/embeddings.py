@@ -8,9 +8,10 @@ import math
 import numpy as np
 
 from ..data import Embeddings
+from ..decimals import DECIMAL_NUMBER, NON_FINITE
 from ..errors import InputError
 from .files import Source, read_bytes, read_text
-from .lines import DECIMAL_NUMBER, NON_FINITE, check_id, csv_rows, split_lines
+from .lines import check_id, csv_rows, split_lines
 
 NPY_MAGIC = b"\x93NUMPY"
 

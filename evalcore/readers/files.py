@@ -15,9 +15,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO, Union
 
+from ..decimals import decimal_integer
 from ..errors import InputError, ParameterError
 from .columnar import line_aligned_pieces
-from .lines import decimal_integer
 
 Source = Union[str, Path, bytes]
 DEFAULT_MAX_FILE_BYTES = 1 << 30

@@ -2,8 +2,7 @@
 
 The line-by-line definitions of the formats are written with these: lines split at line
 feeds and stripped, CSV rows (a record named by the line it starts on), the delimiter of
-the first line, image and node IDs, CUIs, and numbers in ASCII decimal syntax as
-trec_eval's ``atol()``/``atof()`` read them. Each check raises an
+the first line, image and node IDs and CUIs (numbers: :mod:`evalcore.decimals`). Each check raises an
 :class:`~evalcore.errors.InputError` naming the file and the line.
 """
 
@@ -11,7 +10,6 @@ from __future__ import annotations
 
 import csv
 import io
-import math
 import re
 from collections.abc import Iterator
 
@@ -24,53 +22,7 @@ NODE_PATTERN = re.compile(r"^[^\s,;|]{1,200}$")
 MAX_ID_CHARS = 300
 WHITESPACE = re.compile(r"\s")  # str.isspace(), as str.split() and str.strip() use it
 MAX_FIELD_CHARS = 100_000
-# Numbers as trec_eval's atol()/atof() read them: ASCII digits only. Python's int() and float() also take
-# underscores ("1_000") and other scripts' digits ("٣"), which trec_eval would read as something else.
-DECIMAL_INTEGER = re.compile(r"[+-]?[0-9]+")
-NON_FINITE = re.compile(r"[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
-# Scores of this form convert in pyarrow exactly as float() converts them; others go through float().
-PLAIN_FLOAT = r"^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"
-# A number's syntax in input files (scores, vector values): trec_eval's atof() reads exactly these (and inf, nan).
-DECIMAL_NUMBER = re.compile(PLAIN_FLOAT)
-
 csv.field_size_limit(MAX_FIELD_CHARS)
-
-
-def bounded_integer(text: str, limit: int) -> int | None:
-    """The value of a decimal integer ``text`` (``DECIMAL_INTEGER``) if its magnitude is at most ``limit``, else None.
-
-    Its length is checked first: ``int()`` refuses texts of more than 4,300 digits (and is slow near them).
-
-    >>> bounded_integer("-0007", 10), bounded_integer("1" + "0" * 5000, 10)
-    (-7, None)
-    """
-    if len(text.lstrip("+-").lstrip("0")) > len(str(limit)):
-        return None
-    value = int(text)
-    return value if abs(value) <= limit else None
-
-
-def decimal_integer(text: str, limit: int) -> int | None:
-    """The value of ``text``, leading and trailing whitespace aside, if it is a decimal integer in ASCII digits
-    (``DECIMAL_INTEGER``: no underscore, inner space or other script's digit) of magnitude at most ``limit``, else None.
-
-    >>> decimal_integer(" +10 ", 100), decimal_integer("1_0", 100), decimal_integer("١٠", 100), decimal_integer("101", 100)
-    (10, None, None, None)
-    """
-    text = text.strip()
-    return bounded_integer(text, limit) if DECIMAL_INTEGER.fullmatch(text) else None
-
-
-def finite_decimal(text: str) -> float | None:
-    """The value of ``text``, leading and trailing whitespace aside, if it is a finite number in ASCII decimal syntax
-    (``DECIMAL_NUMBER``: no underscore, inner space, other script's digit, inf or nan), else None.
-
-    >>> finite_decimal("0.5"), finite_decimal("-.5e1"), finite_decimal("٠.٥"), finite_decimal("nan"), finite_decimal("1e999")
-    (0.5, -5.0, None, None, None)
-    """
-    text = text.strip()
-    value = float(text) if DECIMAL_NUMBER.fullmatch(text) else math.inf
-    return value if math.isfinite(value) else None
 
 
 def first_line_of(data: bytes) -> tuple[int, str]:

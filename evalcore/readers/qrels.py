@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from ..data import Qrels
+from ..decimals import DECIMAL_INTEGER, bounded_integer
 from ..errors import InputError
 from .files import Source, read_text
-from .lines import DECIMAL_INTEGER, bounded_integer, check_id, split_lines
+from .lines import check_id, split_lines
 
 MAX_GRADE_MAGNITUDE = 1 << 53  # grades become float64 gains, exact only up to 2^53
 

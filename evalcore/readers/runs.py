@@ -19,6 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..data import Run
+from ..decimals import DECIMAL_INTEGER, DECIMAL_NUMBER, NON_FINITE, PLAIN_FLOAT, bounded_integer
 from ..errors import InputError
 from .columnar import (
     ASCII_WHITESPACE_CLASS,
@@ -35,13 +36,8 @@ from .columnar import (
 )
 from .files import DEFAULT_MAX_RUN_BYTES, Piece, Source, checked_pieces
 from .lines import (
-    DECIMAL_INTEGER,
-    DECIMAL_NUMBER,
     MAX_ID_CHARS,
-    NON_FINITE,
-    PLAIN_FLOAT,
     WHITESPACE,
-    bounded_integer,
     check_delimiter,
     check_id,
     csv_line,
