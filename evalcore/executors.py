@@ -32,6 +32,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from .decimals import finite_decimal
 from .errors import CBIRLensError, ParameterError
 from .version import __version__
 
@@ -565,9 +566,6 @@ _UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
           "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
 
 
-_DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]*)?(?:e[+-]?[0-9]{1,3})?|\.[0-9]+(?:e[+-]?[0-9]{1,3})?")
-
-
 def parse_size(text: str) -> int:
     """Bytes of a worker's memory budget written like ``2GB``, ``1.5 GiB``, ``512MB`` or ``4000000000``; at
     least :data:`MIN_MEMORY_PER_WORKER` (:func:`check_memory_per_worker`).
@@ -579,8 +577,8 @@ def parse_size(text: str) -> int:
     number = raw.rstrip("kmgtib")
     unit = raw[len(number):]
     # Plain ASCII decimals only: float() would also read "1_000", other scripts' digits and inner line breaks.
-    value = float(number) if _DECIMAL.fullmatch(number) else math.nan
-    if unit not in _UNITS or not 0 < value < math.inf:
+    value = finite_decimal(number) if number == number.strip() else None
+    if unit not in _UNITS or value is None or not 0 < value:
         raise ParameterError(f"expected a memory size such as 2GB, 512MB or 1.5GiB (above zero; units B, kB, MB, GB, "
                              f"TB, KiB, MiB, GiB, TiB), found {_one_line(text)!r}")
     if value * _UNITS[unit] == math.inf:  # 1e308GB: a float that overflows once in bytes
