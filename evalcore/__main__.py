@@ -639,6 +639,8 @@ def command_check(args: argparse.Namespace) -> None:
     def data(path: str) -> bytes:
         return read_input_bytes(path, path)[0]
 
+    check_outputs({}, [args.concepts, args.rocov2, *args.kg, *args.run, args.labels, args.names, args.captions,
+                       args.images, args.embeddings, args.embedding_ids])
     if args.demo:
         loaded = ws.load_demo()
     elif args.rocov2:

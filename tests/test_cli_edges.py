@@ -142,6 +142,9 @@ def test_a_kg_path_without_a_file_name_is_refused_in_one_line(tmp_path, capsys, 
     ["relevance", "--concepts", CONCEPTS, "--pairs", "", "--out", "{out}"],
     ["detection", "--gt", "", "--pred", CONCEPTS, "--json", "{out}"],
     ["qrels", "--concepts", CONCEPTS, "--run", "", "--out", "{out}"],
+    ["check", "--concepts", ""],  # was "error: : expected a regular file, found a directory"
+    ["check", "--demo", "--labels", ""],  # was ignored
+    ["check", "--demo", "--kg", ""],
 ])
 def test_an_empty_input_path_is_refused_not_read_as_the_working_folder_or_ignored(tmp_path, capsys, argv):
     out = str(tmp_path / "out")
