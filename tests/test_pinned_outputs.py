@@ -33,9 +33,9 @@ def test_rocov2_test_answers_are_the_pinned_ones(tmp_path):
 def test_a_changed_answer_is_seen():
     pinned_values = {"a.json": {"systems": {"s": {"CUI@10": 0.5}}, "counts": {"q": 3}}}
     assert pinned.differences(pinned_values, pinned_values) == []
-    assert pinned.differences(pinned_values, {"a.json": {"systems": {"s": {"CUI@10": 0.5 + 1e-12}},
+    assert pinned.differences(pinned_values, {"a.json": {"systems": {"s": {"CUI@10": 0.5 + 1e-14}},
                                                          "counts": {"q": 3}}}) == []
-    for changed in ({"systems": {"s": {"CUI@10": 0.5001}}, "counts": {"q": 3}},
+    for changed in ({"systems": {"s": {"CUI@10": 0.5 + 1e-11}}, "counts": {"q": 3}},
                     {"systems": {"s": {"CUI@10": 0.5}}, "counts": {"q": 4}},
                     {"systems": {"s": {"CUI@10": 0.5, "CUI@5": 0.1}}, "counts": {"q": 3}}):
         assert pinned.differences(pinned_values, {"a.json": changed})
