@@ -9,10 +9,11 @@ from dataclasses import FrozenInstanceError
 import pytest
 
 import evalcore
+import evalcore.engine
 from evalcore.__main__ import main
 from evalcore.errors import ParameterError
-from evalcore.executors import LocalProcesses
 from evalcore.evaluation import Evaluator
+from evalcore.executors import LocalProcesses
 from evalcore.measures import measure_spec, nn_iou_measure
 from evalcore.options import Compute, Relevance, Scoring, Statistics
 from evalcore.readers import read_concepts, read_run
