@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from evalcore.data import ConceptSets  # noqa: E402
-from evalcore.engine import PairwiseEngine  # noqa: E402
+from evalcore.engine import Compute, PairwiseEngine  # noqa: E402
 from evalcore.loading import combine_concepts, load_kg  # noqa: E402
 from evalcore.readers import read_concepts  # noqa: E402
 
@@ -75,10 +75,10 @@ def synthetic_pool(concepts: ConceptSets, size: int) -> ConceptSets:
                        "synthetic pool")
 
 
-def timed_pass(queries: ConceptSets, pool: ConceptSets, kg, **engine_options) -> tuple[float, float, object,
-                                                                                            PairwiseEngine]:
+def timed_pass(queries: ConceptSets, pool: ConceptSets, kg, compute: Compute) -> tuple[float, float, object,
+                                                                                       PairwiseEngine]:
     start = time.perf_counter()
-    engine = PairwiseEngine(queries, pool, kg=kg, cache_bytes=0, **engine_options)
+    engine = PairwiseEngine(queries, pool, kg=kg, cache_bytes=0, compute=compute)
     built = time.perf_counter() - start
     summary = engine.pool_summary_by(MEASURE, K)
     return built, time.perf_counter() - start, summary, engine
@@ -91,8 +91,9 @@ def child(row: str, device: str, queries_wanted: int, pool_size: int, numpy_quer
     count = min(queries_wanted or len(concepts), len(concepts))
     queries = concepts if count == len(concepts) else concepts.subset(concepts.ids[:: len(concepts) // count][:count])
 
-    _, cold, _, _ = timed_pass(queries, pool, kg, backend="jax", device=device)
-    built, seconds, summary, engine = timed_pass(queries, pool, kg, backend="jax", device=device)
+    on_device = Compute(backend="jax", device=device)
+    _, cold, _, _ = timed_pass(queries, pool, kg, on_device)
+    built, seconds, summary, engine = timed_pass(queries, pool, kg, on_device)
     ranker = engine.array_backend
     assert engine.last_pass.backend == "jax", engine.last_pass.text()
     stats = ranker.last_stats

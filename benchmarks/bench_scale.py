@@ -39,11 +39,10 @@ import numpy as np  # noqa: E402
 import evalcore.engine.pairwise as engine_module  # noqa: E402
 from evalcore.ablation import ablation_grid  # noqa: E402
 from evalcore.data import ConceptSets  # noqa: E402
-from evalcore.engine import PairwiseEngine  # noqa: E402
+from evalcore.engine import Compute, PairwiseEngine  # noqa: E402
 from evalcore.evaluation import Evaluator  # noqa: E402
 from evalcore.executors import DaskCluster, LocalProcesses  # noqa: E402
 from evalcore.loading import combine_concepts, load_kg, load_labels  # noqa: E402
-from evalcore.options import Compute  # noqa: E402
 from evalcore.readers import read_concepts  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
@@ -110,7 +109,8 @@ def same(a, b) -> bool:
 
 
 def rank(queries: ConceptSets, pool: ConceptSets | None, kg, executor=None, memory=2 << 30):
-    engine = PairwiseEngine(queries, pool, kg=kg, cache_bytes=0, executor=executor, memory_per_worker=memory)
+    engine = PairwiseEngine(queries, pool, kg=kg, cache_bytes=0,
+                            compute=Compute(executor=executor, memory_per_worker=memory))
     return engine.rank_by(MEASURE, 10, 0.5, 0)
 
 

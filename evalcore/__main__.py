@@ -18,11 +18,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from .array_backend import BACKENDS, DEVICES, open_backend
+from .array_backend import BACKENDS, DEVICES
 from .data import ConceptSets, Run
 from .decimals import decimal_integer, finite_decimal
 from .detection import detection_f1
-from .engine import DEFAULT_MEMORY_PER_WORKER, PairwiseEngine
+from .engine import DEFAULT_MEMORY_PER_WORKER, Compute, PairwiseEngine
 from .errors import CBIRLensError, InputError
 from .evaluation import Evaluator
 from .executors import parse_size
@@ -30,7 +30,7 @@ from .kg import KG_MODES, KnowledgeGraph, check_hops_and_mode, neighbour_sets
 from .loading import kg_names_file, load_kg, load_labels
 from .measures import MEASURES, MeasureSpec, nn_iou_measure, parse_measure
 from .metrics import GAINS, parse_metric
-from .options import DEFAULT_CUTOFFS, EMPTY_QUERY_POLICIES, Compute, Relevance, Scoring, Statistics
+from .options import DEFAULT_CUTOFFS, EMPTY_QUERY_POLICIES, Relevance, Scoring, Statistics
 from .outputs import atomic_output, check_outputs, write_text_atomically
 from .qrels import graded_judgments
 from .readers import (
@@ -411,7 +411,7 @@ def _runs(args: argparse.Namespace) -> list[str]:
 
 def command_relevance(args: argparse.Namespace) -> None:
     check_outputs({"--out": args.out}, [args.concepts, args.pairs, *_kg_inputs(args)])
-    open_backend(args.backend, args.device)  # a bad choice fails here as it would in evaluate and retrieve
+    Compute(backend=args.backend, device=args.device).array_backend()  # a bad choice fails here as in evaluate
     concepts = read_concepts(args.concepts)
     alpha = check_alpha(args.alpha)
     kg = _kg(args)
@@ -498,7 +498,7 @@ def _retrieved_run(args: argparse.Namespace, concepts: ConceptSets) -> Run:
         kg = _kg(args)
         if measure.uses_kg and kg is None:
             raise CBIRLensError(f"--measure {measure.key} needs at least one --kg file")
-        engine = PairwiseEngine(concepts, kg=kg, mode=args.kg_mode, **_compute(args).engine_options())
+        engine = PairwiseEngine(concepts, kg=kg, mode=args.kg_mode, compute=_compute(args))
         bar = ProgressBar()
         run = retrieve_by_measure(engine, measure, args.depth, args.name or measure.name, bar)
         bar.close()
@@ -515,7 +515,7 @@ def _retrieved_run(args: argparse.Namespace, concepts: ConceptSets) -> Run:
     kg = _kg(args) if args.by == "nn-iou" else None
     if args.by == "nn-iou" and kg is None:
         raise CBIRLensError("--by nn-iou needs at least one --kg file")
-    engine = PairwiseEngine(concepts, kg=kg, mode=args.kg_mode, **_compute(args).engine_options())
+    engine = PairwiseEngine(concepts, kg=kg, mode=args.kg_mode, compute=_compute(args))
     alpha = args.alpha if args.by == "nn-iou" else 0.0
     bar = ProgressBar()
     run = retrieve_by_measure(engine, nn_iou_measure(alpha, args.n, args.kg_mode), args.depth, args.name or args.by, bar)

@@ -38,13 +38,13 @@ import numpy as np
 import pandas as pd
 
 from .data import LABEL_KINDS, ConceptClassMap, ConceptSets, ImageLabels, KGEdges, Qrels, Run
-from .engine import DEFAULT_MEMORY_PER_WORKER
+from .engine import DEFAULT_MEMORY_PER_WORKER, Compute
 from .errors import ParameterError
 from .evaluation import Evaluator
 from .kg import KnowledgeGraph
 from .loading import load_kg, resolve_labels
 from .measures import MeasureSpec
-from .options import DEFAULT_CUTOFFS, Compute, Relevance, Scoring, Statistics
+from .options import DEFAULT_CUTOFFS, Relevance, Scoring, Statistics
 from .readers import read_concepts, read_kg, read_labels, read_qrels, read_run, read_runs
 from .results import Results, evaluate_runs
 

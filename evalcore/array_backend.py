@@ -67,17 +67,15 @@ def check_backend(backend: str, device: str | None) -> tuple[str, str | None]:
 def open_backend(backend: str, device: str | None = None, device_memory: int | None = None):
     """The ranker of an array backend (None for numpy), with its library imported and its device found.
 
-    Raises :class:`ParameterError` naming the fix when the library is missing or no such device is visible.
+    The choice comes checked (:class:`~evalcore.engine.compute.Compute` validates backend, device and device memory
+    once); raises :class:`ParameterError` naming the fix when the library is missing or no such device is visible.
     """
-    name, chosen = check_backend(backend, device)
-    module_name = BACKENDS[name]
+    module_name = BACKENDS[backend]
     if module_name is None:
         return None
-    if device_memory is not None and device_memory < 1:
-        raise ParameterError(f"device_memory must be a positive number of bytes, got {device_memory}")
-    if importlib.util.find_spec(name) is None:
-        raise ParameterError(f"the {name} backend needs the {name} package, which is not installed: {INSTALL_HINT}")
-    return importlib.import_module(module_name).JaxRanker(chosen, device_memory)
+    if importlib.util.find_spec(backend) is None:
+        raise ParameterError(f"the {backend} backend needs the {backend} package, which is not installed: {INSTALL_HINT}")
+    return importlib.import_module(module_name).JaxRanker(device, device_memory)
 
 
 #: Modules of JAX's GPU plugins, any of which a GPU needs: the namespace package ``jax_plugins`` that JAX scans

@@ -27,13 +27,13 @@ import pandas as pd
 
 from .compare import draws_store
 from .data import ConceptSets, ImageLabels, Qrels, RankedLists, Run
-from .engine import PairwiseEngine, PoolSummary, codes_give
+from .engine import Compute, PairwiseEngine, PoolSummary, codes_give
 from .errors import CBIRLensError, InputError, ParameterError
 from .kept import Kept
 from .kg import KnowledgeGraph, check_hops_and_mode
 from .measures import CountPlan, MeasureSpec, parse_measure
 from .metrics import MetricInputs, MetricSpec, parse_metric
-from .options import Compute, Relevance
+from .options import Relevance
 
 MAX_DEPTH = 1000
 KEPT_RANKINGS = 8
@@ -323,7 +323,7 @@ class Evaluator:
         self.kg = kg
         self.mode = mode
         self.draws = draws_store()  # the random draws of the statistics on its evaluations, kept for the next
-        self.engine = engine or (PairwiseEngine(concepts, kg=kg, mode=mode, **(compute or Compute()).engine_options())
+        self.engine = engine or (PairwiseEngine(concepts, kg=kg, mode=mode, compute=compute or Compute())
                                  if concepts is not None else None)
         self.labels = labels
         self.masks = label_masks(labels, concepts) if labels is not None and concepts is not None else {}

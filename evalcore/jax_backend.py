@@ -1,6 +1,6 @@
 """The engine's ranking pass in JAX: the numpy engine's codes, keys and tie rule, on the CPU or a GPU (issue 15).
 
-Chosen with ``PairwiseEngine(..., backend="jax", device="cpu"|"gpu")`` (CLI ``--backend jax --device gpu``);
+Chosen with ``PairwiseEngine(..., compute=Compute(backend="jax", device="cpu"|"gpu"))`` (CLI ``--backend jax --device gpu``);
 imported only then. For a block of ``Qb`` queries and a tile of ``Pt`` candidates one XLA program computes:
 
 1. **counts** from integer-exact products of dense 0/1 ``int8`` operands accumulated in ``int32``:

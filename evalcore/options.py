@@ -10,7 +10,8 @@ objects at the door; below them an evaluation reads only these:
 - :class:`Scoring`: which metrics (named, or the standard report at the cut-offs ``k``).
 - :class:`Statistics`: the confidence intervals and significance tests of :class:`~evalcore.results.Results`.
 - :class:`Compute`: where the passes over the pool run (local processes or a Dask cluster, each
-  worker's memory budget, the array backend and its device); the numbers do not depend on it.
+  worker's memory budget, the array backend and its device); the numbers do not depend on it. It is the
+  engine's own option (:mod:`evalcore.engine.compute`), re-exported here beside the others.
 
 The KG mode is not an option here: it is fixed by the knowledge graph an
 :class:`~evalcore.evaluation.Evaluator` (and its engine) is built on.
@@ -30,17 +31,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
-from .array_backend import check_backend
-from .engine import DEFAULT_MEMORY_PER_WORKER
-from .engine.pairwise import DEFAULT_THREADS
+from .engine.compute import Compute
 from .errors import ParameterError
-from .executors import BlockExecutor, check_memory_per_worker, executor_for
 from .measures import MEASURES, MeasureSpec, measure_spec, nn_iou_measure, parse_measure
 from .metrics import GAINS, metric_names_for_measure, parse_metric, qrels_metric_names
+
+__all__ = ["DEFAULT_CUTOFFS", "EMPTY_QUERY_POLICIES", "Compute", "Relevance", "Scoring", "Statistics", "cutoffs"]
 
 EMPTY_QUERY_POLICIES = ("exclude", "zero")
 DEFAULT_CUTOFFS = (5, 10, 30)
@@ -193,48 +192,3 @@ class Statistics:
                 raise ParameterError(f"{name} must be an integer in 1..1000000, got {value!r}")
         if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)) or self.seed < 0:
             raise ParameterError(f"seed must be a non-negative integer, got {self.seed!r}")
-
-
-@dataclass(frozen=True)
-class Compute:
-    """Where the passes over the pool run; the numbers are the same wherever they run (docs/SCALE.md).
-
-    ``workers``: local processes (0 = one per core) or ``client``: a ``distributed.Client`` or a Dask
-    scheduler's address (at most one; neither: in this process); ``memory_per_worker``: each worker's
-    budget in bytes; ``backend`` / ``device``: the engine's array backend (:mod:`evalcore.array_backend`);
-    ``group_codes``: score each distinct pair code once per block (False: every pair, the plain path);
-    ``threads``: blocks scored at once in this process. The worker count is checked against this machine's
-    cores when the executor starts (:meth:`executor`).
-
-    >>> Compute(workers=2, client="tcp://10.0.0.5:8786")
-    Traceback (most recent call last):
-    ...
-    evalcore.errors.ParameterError: give workers= (local processes) or client= (a Dask cluster), not both
-    """
-
-    workers: int | None = None
-    client: Any = None
-    memory_per_worker: int = DEFAULT_MEMORY_PER_WORKER
-    backend: str = "numpy"
-    device: str | None = None
-    group_codes: bool = True
-    threads: int = DEFAULT_THREADS
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.group_codes, bool):
-            raise ParameterError(f"group_codes must be True or False, got {self.group_codes!r}")
-        if isinstance(self.threads, bool) or not isinstance(self.threads, int) or self.threads < 1:
-            raise ParameterError(f"threads must be a whole number >= 1, got {self.threads!r}")
-        if self.workers is not None and self.client is not None:
-            raise ParameterError("give workers= (local processes) or client= (a Dask cluster), not both")
-        check_backend(self.backend, self.device)
-        check_memory_per_worker(self.memory_per_worker)
-
-    def executor(self) -> BlockExecutor | None:
-        """The block executor of these options (None: in this process); a Dask client connects here."""
-        return executor_for(self.workers, self.client)
-
-    def engine_options(self) -> dict[str, Any]:
-        """The keyword arguments of :class:`~evalcore.engine.PairwiseEngine` these options set."""
-        return {"executor": self.executor(), "memory_per_worker": self.memory_per_worker, "backend": self.backend,
-                "device": self.device, "group_codes": self.group_codes, "threads": self.threads}

@@ -27,7 +27,7 @@ LAYERS: dict[str, int] = {
     **dict.fromkeys(["__init__", "api", "__main__"], DOORS),
 }
 # The engine's floors: each imports only the floors below it.
-ENGINE_FLOORS = {"kernels": 0, "codes": 0, "work": 1, "pairwise": 2, "__init__": 3}
+ENGINE_FLOORS = {"kernels": 0, "codes": 0, "work": 1, "compute": 2, "pairwise": 3, "__init__": 4}
 
 
 def module_name(path: Path) -> str:

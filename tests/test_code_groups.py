@@ -10,7 +10,7 @@ import pytest
 
 from evalcore.ablation import RELEVANCE_SYSTEM, ablation_grid
 from evalcore.data import ConceptSets
-from evalcore.engine import CodeGroups, KeyedBlock, PairwiseEngine, summarise_block, summarise_groups
+from evalcore.engine import CodeGroups, Compute, KeyedBlock, PairwiseEngine, summarise_block, summarise_groups
 from evalcore.engine.kernels import mark_self
 from evalcore.errors import ParameterError
 from evalcore.evaluation import Evaluator
@@ -180,11 +180,11 @@ def test_group_codes_and_threads_are_options_of_the_engine():
     gives them too, and a thread count that is not a whole number >= 1 is refused."""
     concepts, kg = random_world(9, images=90, vocabulary=7)
     grouped = PairwiseEngine(concepts, kg=kg, block_size=16)
-    plain = PairwiseEngine(concepts, kg=kg, block_size=16, group_codes=False, threads=1)
+    plain = PairwiseEngine(concepts, kg=kg, block_size=16, compute=Compute(group_codes=False, threads=1))
     for alpha in (0.5, 0.3, 0.5):
         measure = nn_iou_measure(alpha, 1)
         assert_same(grouped.rank_by(measure, 10, 0.5, 20), plain.rank_by(measure, 10, 0.5, 20))
     assert grouped._group_cache and not plain._group_cache and plain._code_cache
     for threads in (0, 1.5, True):
         with pytest.raises(ParameterError, match="threads must be a whole number"):
-            PairwiseEngine(concepts, threads=threads)
+            Compute(threads=threads)

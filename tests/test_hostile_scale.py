@@ -20,7 +20,7 @@ from scipy.sparse.csgraph import connected_components
 
 from evalcore import kg as kg_module
 from evalcore import taxonomy
-from evalcore.engine import PairwiseEngine
+from evalcore.engine import Compute, PairwiseEngine
 from evalcore.errors import CBIRLensError, ParameterError
 from evalcore.executors import DaskCluster, parse_size
 from evalcore.kg import KnowledgeGraph
@@ -46,7 +46,7 @@ def test_cli_refuses_an_overflowing_memory_size_in_one_line(tmp_path):
 
 def rank_on(address: str) -> None:
     concepts, kg = random_world(1, images=30, vocabulary=6, edges=6)
-    PairwiseEngine(concepts, kg=kg, executor=DaskCluster(address, timeout=3)).rank_by("iou", 3)
+    PairwiseEngine(concepts, kg=kg, compute=Compute(executor=DaskCluster(address, timeout=3))).rank_by("iou", 3)
 
 
 @contextlib.contextmanager

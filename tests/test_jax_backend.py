@@ -18,12 +18,11 @@ import evalcore
 from evalcore.__main__ import main
 from evalcore.array_backend import check_backend, gpu_available, gpu_plugin_installed, open_backend
 from evalcore.data import ConceptSets
-from evalcore.engine import PairwiseEngine
+from evalcore.engine import Compute, PairwiseEngine
 from evalcore.errors import ParameterError
 from evalcore.evaluation import Evaluator
 from evalcore.loading import load_kg
 from evalcore.measures import nn_iou_measure
-from evalcore.options import Compute
 from evalcore.readers import read_concepts, read_runs
 
 from .conftest import DEMO, OPEN_KG, ROCOV2, ROOT, needs, random_world
@@ -57,7 +56,7 @@ def test_backend_and_device_are_validated_with_the_fix_named(monkeypatch):
     with pytest.raises(ParameterError, match="unknown backend 'torch'"):
         check_backend("torch", None)
     with pytest.raises(ParameterError, match="unknown device 'tpu'"):
-        PairwiseEngine(ConceptSets(("a",), (frozenset({"C0000001"}),)), backend="jax", device="tpu")
+        Compute(backend="jax", device="tpu")
     import importlib.util
 
     real = importlib.util.find_spec
@@ -146,7 +145,7 @@ def test_hand_worked_pool(worked_kg):
     concepts = ConceptSets(("q", "x", "y", "z", "w"), (
         frozenset({"C0040405", "C0042449"}), frozenset({"C0040405", "C0005847"}), frozenset({"C0040405"}),
         frozenset({"C0024485"}), frozenset({"C0040405", "C0042449"})))
-    engine = PairwiseEngine(concepts, kg=worked_kg, backend="jax", device="cpu")
+    engine = PairwiseEngine(concepts, kg=worked_kg, compute=Compute(backend="jax", device="cpu"))
     summary, indices = engine.rank_by(nn_iou_measure(0.5, 1), k=6, threshold=0.5, depth=6)
     assert summary.ideal[0].tolist() == [1.0, 2 / 3, 0.5, 0.0, 0.0, 0.0]
     assert indices[0].tolist() == [4, 1, 2, 3, -1, -1]
@@ -163,26 +162,26 @@ def test_random_pools_with_many_ties_give_the_numpy_values_and_indices(seed, mea
     # shapes: 8-query blocks, 128-candidate tiles, one tile per streamed chunk, padding everywhere.
     concepts, kg = random_world(seed, images=260, vocabulary=8, edges=10)
     reference = PairwiseEngine(concepts, kg=kg)
-    small = PairwiseEngine(concepts, kg=kg, backend="jax", device="cpu", device_memory=1)
+    small = PairwiseEngine(concepts, kg=kg, compute=Compute(backend="jax", device="cpu", device_memory=1))
     for k, depth in ((10, 0), (5, 40), (3, 259)):
         assert_same_pass(reference, small, measure, k, 0.4, depth)
-    assert_same_pass(reference, PairwiseEngine(concepts, kg=kg, backend="jax", device="cpu"), measure, 10, 0.4, 30)
+    assert_same_pass(reference, PairwiseEngine(concepts, kg=kg, compute=Compute(backend="jax", device="cpu")), measure, 10, 0.4, 30)
 
 
 def test_queries_apart_from_the_pool_and_a_pool_smaller_than_k():
     concepts, kg = random_world(11, images=150, vocabulary=10)
     queries = ConceptSets(concepts.ids[:20] + ("new1", "new2"), concepts.sets[:20] + concepts.sets[5:7])
     assert_same_pass(PairwiseEngine(queries, concepts, kg=kg),
-                     PairwiseEngine(queries, concepts, kg=kg, backend="jax", device="cpu", device_memory=1),
+                     PairwiseEngine(queries, concepts, kg=kg, compute=Compute(backend="jax", device="cpu", device_memory=1)),
                      "nn-iou(alpha=0.5,n=1)", 4, 0.3, 25)
     tiny = concepts.subset(concepts.ids[:6])
-    assert_same_pass(PairwiseEngine(tiny, kg=kg), PairwiseEngine(tiny, kg=kg, backend="jax", device="cpu"),
+    assert_same_pass(PairwiseEngine(tiny, kg=kg), PairwiseEngine(tiny, kg=kg, compute=Compute(backend="jax", device="cpu")),
                      "nn-iou(alpha=0.5,n=1)", 10, 0.5, 10)
 
 
 def test_one_compilation_serves_every_block():
     concepts, kg = random_world(4, images=400, vocabulary=12)
-    engine = PairwiseEngine(concepts, kg=kg, backend="jax", device="cpu", device_memory=1)
+    engine = PairwiseEngine(concepts, kg=kg, compute=Compute(backend="jax", device="cpu", device_memory=1))
     PROGRAMS.clear()
     engine.rank_by(nn_iou_measure(0.5, 1), 10, 0.5, 20)
     engine.rank_by(nn_iou_measure(0.25, 1), 10, 0.5, 20)  # a new alpha: a new table of the same shape
@@ -193,12 +192,12 @@ def test_one_compilation_serves_every_block():
 def test_passes_it_cannot_run_exactly_fall_back_to_numpy_and_say_why():
     concepts, kg = random_world(2, images=80)
     reference = PairwiseEngine(concepts, kg=kg)
-    engine = PairwiseEngine(concepts, kg=kg, backend="jax", device="cpu")
+    engine = PairwiseEngine(concepts, kg=kg, compute=Compute(backend="jax", device="cpu"))
     expected = reference.rank_by("nn-iou-depth(alpha=1,n=1)", 10, 0.5, 5)
     result = engine.rank_by("nn-iou-depth(alpha=1,n=1)", 10, 0.5, 5)
     assert engine.last_pass.backend == "numpy" and "credit" in engine.last_pass.fallback_reason
     assert result[0].ideal.tolist() == expected[0].ideal.tolist() and result[1].tolist() == expected[1].tolist()
-    hashed = PairwiseEngine(concepts, kg=kg, backend="jax", device="cpu", lookup_table_limit=10)
+    hashed = PairwiseEngine(concepts, kg=kg, lookup_table_limit=10, compute=Compute(backend="jax", device="cpu"))
     measure = nn_iou_measure(0.5, 1)
     assert hashed.retrieve_by(measure, 7).tolist() == reference.retrieve_by(measure, 7).tolist()
     assert "look-up table" in hashed.last_pass.fallback_reason
@@ -225,7 +224,7 @@ def test_rocov2_test_queries_against_the_whole_test_pool():
     kg = load_kg([OPEN_KG])
     queries = concepts.subset(concepts.ids[::40])  # 249 queries x 9,927 candidates
     reference = PairwiseEngine(queries, concepts, kg=kg)
-    engine = PairwiseEngine(queries, concepts, kg=kg, backend="jax", device="cpu")
+    engine = PairwiseEngine(queries, concepts, kg=kg, compute=Compute(backend="jax", device="cpu"))
     assert_same_pass(reference, engine, "nn-iou(alpha=0.5,n=1)", 10, 0.5, 30)
     assert_same_pass(reference, engine, "iou", 10, 0.5, 0)
 
@@ -252,7 +251,7 @@ def test_cli_and_api_choose_the_backend(tmp_path):
 def test_gpu_gives_the_numpy_values_and_indices():
     concepts, kg = random_world(0, images=2000, vocabulary=30, edges=40)
     reference = PairwiseEngine(concepts, kg=kg)
-    engine = PairwiseEngine(concepts, kg=kg, backend="jax", device="gpu")
+    engine = PairwiseEngine(concepts, kg=kg, compute=Compute(backend="jax", device="gpu"))
     assert engine.last_pass is None  # nothing ran yet
     for measure in ("iou", "nn-iou(alpha=0.5,n=1)", "nn-tversky(alpha=0.5,n=1,a=0.7,b=0.3)"):
         assert_same_pass(reference, engine, measure, 10, 0.5, 0)
@@ -261,5 +260,6 @@ def test_gpu_gives_the_numpy_values_and_indices():
     if (ROCOV2 / "test_concepts.csv").exists() and OPEN_KG.exists():
         concepts = read_concepts(ROCOV2 / "test_concepts.csv")
         kg = load_kg([OPEN_KG])
-        assert_same_pass(PairwiseEngine(concepts, kg=kg), PairwiseEngine(concepts, kg=kg, backend="jax", device="gpu"),
+        on_gpu = Compute(backend="jax", device="gpu")
+        assert_same_pass(PairwiseEngine(concepts, kg=kg), PairwiseEngine(concepts, kg=kg, compute=on_gpu),
                          "nn-iou(alpha=0.5,n=1)", 10, 0.5, 30)

@@ -9,9 +9,11 @@ from dataclasses import FrozenInstanceError
 import pytest
 
 import evalcore
+import evalcore.engine
 from evalcore.__main__ import main
 from evalcore.errors import ParameterError
 from evalcore.evaluation import Evaluator
+from evalcore.executors import LocalProcesses
 from evalcore.measures import measure_spec, nn_iou_measure
 from evalcore.options import Compute, Relevance, Scoring, Statistics
 from evalcore.readers import read_concepts, read_run
@@ -76,9 +78,17 @@ def test_scoring_statistics_and_compute_are_validated_when_built():
         Compute(threads=0)
     with pytest.raises(ParameterError, match="group_codes"):
         Compute(group_codes="no")
-    plain = Compute(group_codes=False, threads=1)
-    assert plain.engine_options() == {"executor": None, "memory_per_worker": plain.memory_per_worker,
-                                      "backend": "numpy", "device": None, "group_codes": False, "threads": 1}
+    with pytest.raises(ParameterError, match="device_memory"):
+        Compute(backend="jax", device_memory=0)
+    with pytest.raises(ParameterError, match="not both"):
+        Compute(workers=2, executor=LocalProcesses(2))
+    with pytest.raises(ParameterError, match="BlockExecutor"):
+        Compute(executor="tcp://127.0.0.1:1")
+    assert Compute(backend=" NumPy ", device="CPU") == Compute(backend="numpy", device="cpu")
+    assert Compute().block_executor() is None and Compute(workers=2).block_executor().workers == 2
+    ready = LocalProcesses(2)
+    assert Compute(executor=ready).block_executor() is ready
+    assert evalcore.Compute is Compute is evalcore.engine.Compute
 
 
 def test_compute_options_reach_the_engine_and_leave_the_numbers_alone():

@@ -10,13 +10,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evalcore.engine import PairwiseEngine
+from evalcore.engine import Compute, PairwiseEngine
 from evalcore.errors import CBIRLensError, ParameterError
 from evalcore.evaluation import Evaluator
 from evalcore.executors import DaskCluster, LocalProcesses, SharedPass, executor_for, parse_size, shared_pass, task_chunks
 from evalcore.loading import load_kg
 from evalcore.measures import nn_iou_measure
-from evalcore.options import Compute, Relevance
+from evalcore.options import Relevance
 from evalcore.readers import read_concepts, read_runs
 
 from .conftest import DEMO, ROOT, random_world
@@ -57,7 +57,7 @@ def tied_world(seed: int):
 def test_dask_cluster_equals_in_process_on_random_data_with_ties(client, measure):
     concepts, kg = tied_world(4)
     expected = PairwiseEngine(concepts, kg=kg, block_size=13).rank_by(measure, 12, 0.4, 40)
-    engine = PairwiseEngine(concepts, kg=kg, executor=DaskCluster(client))
+    engine = PairwiseEngine(concepts, kg=kg, compute=Compute(executor=DaskCluster(client)))
     # A budget of the operands and 5 rows: many blocks of 5 rows, unlike the in-process engine's 13.
     work = engine.block_work(measure)
     engine.memory_per_worker = work.nbytes() + 5 * len(concepts) * work.side.bytes_per_pair()
@@ -71,14 +71,15 @@ def test_dask_cluster_equals_in_process_with_a_separate_pool(client):
     concepts, kg = tied_world(9)
     queries = type(concepts)(concepts.ids[:70], concepts.sets[:70], "queries")
     expected = PairwiseEngine(queries, concepts, kg=kg).rank_by("nn-iou(alpha=0.3,n=2)", 5, 0.5, 25)
-    engine = PairwiseEngine(queries, concepts, kg=kg, executor=DaskCluster(client))
+    engine = PairwiseEngine(queries, concepts, kg=kg, compute=Compute(executor=DaskCluster(client)))
     assert_same(expected, engine.rank_by("nn-iou(alpha=0.3,n=2)", 5, 0.5, 25))
 
 
 def test_local_processes_equal_in_process():
     concepts, kg = tied_world(6)
     expected = PairwiseEngine(concepts, kg=kg).rank_by("nn-iou(alpha=0.5,n=1)", 10, 0.5, 30)
-    engine = PairwiseEngine(concepts, kg=kg, executor=LocalProcesses(2), memory_per_worker=1 << 20)
+    engine = PairwiseEngine(concepts, kg=kg, compute=Compute(executor=LocalProcesses(2)))
+    engine.memory_per_worker = 1 << 20  # below Compute's floor: several blocks on this small pool
     assert_same(expected, engine.rank_by("nn-iou(alpha=0.5,n=1)", 10, 0.5, 30))
 
 
@@ -154,7 +155,7 @@ def test_without_room_in_shared_memory_the_pass_goes_by_pipe(monkeypatch, tmp_pa
     import os
 
     concepts, kg = tied_world(3)
-    engine = PairwiseEngine(concepts, kg=kg, executor=LocalProcesses(2))
+    engine = PairwiseEngine(concepts, kg=kg, compute=Compute(executor=LocalProcesses(2)))
     work = engine.block_work("iou")
     real = os.statvfs(tmp_path)
     small = os.statvfs_result((real.f_bsize, 4096, 10, 10, 1, 10, 10, 10, real.f_flag, real.f_namemax))
@@ -177,15 +178,17 @@ def test_without_room_in_shared_memory_the_pass_goes_by_pipe(monkeypatch, tmp_pa
 
 def test_a_budget_too_small_for_one_row_is_refused_with_the_sizes():
     concepts, kg = tied_world(1)
-    engine = PairwiseEngine(concepts, kg=kg, executor=LocalProcesses(1), memory_per_worker=1000)
+    engine = PairwiseEngine(concepts, kg=kg, compute=Compute(executor=LocalProcesses(1)))
+    engine.memory_per_worker = 1000
     with pytest.raises(ParameterError, match="too small for a pool of 300 images"):
         engine.rank_by("iou", 5)
 
 
 def test_block_rows_shrink_with_the_budget():
     concepts, kg = tied_world(1)
-    small = PairwiseEngine(concepts, kg=kg, memory_per_worker=1 << 20)
-    large = PairwiseEngine(concepts, kg=kg, memory_per_worker=1 << 30)
+    small = PairwiseEngine(concepts, kg=kg)
+    small.memory_per_worker = 1 << 20  # below Compute's floor, as a test may set it
+    large = PairwiseEngine(concepts, kg=kg, compute=Compute(memory_per_worker=1 << 30))
     work = small.block_work("iou")
     rows = small.rows_within_budget(work)
     assert rows * len(concepts) * work.side.bytes_per_pair() + work.nbytes() <= 1 << 20
@@ -217,7 +220,7 @@ def test_backend_options_are_validated():
 def test_an_unreachable_scheduler_is_one_clear_error():
     pytest.importorskip("distributed")
     concepts, kg = tied_world(1)
-    engine = PairwiseEngine(concepts, kg=kg, executor=DaskCluster("tcp://127.0.0.1:9"))
+    engine = PairwiseEngine(concepts, kg=kg, compute=Compute(executor=DaskCluster("tcp://127.0.0.1:9")))
     with pytest.raises(CBIRLensError, match="could not reach the Dask scheduler"):
         engine.rank_by("iou", 5)
 

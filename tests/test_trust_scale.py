@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from evalcore.engine import PairwiseEngine
+from evalcore.engine import Compute, PairwiseEngine
 from evalcore.errors import CBIRLensError, ParameterError
 from evalcore.evaluation import Evaluator
 from evalcore.executors import (
@@ -34,7 +34,6 @@ from evalcore.executors import (
     scheduler_address,
     usable_cores,
 )
-from evalcore.options import Compute
 
 from .conftest import DEMO, ROOT, random_world
 
@@ -98,11 +97,12 @@ def test_the_floor_is_named_and_the_api_applies_it():
         with pytest.raises(ParameterError, match="at least 16 MiB"):
             Evaluator(concepts, kg, compute=Compute(memory_per_worker=budget))
     assert Evaluator(concepts, kg, compute=Compute(memory_per_worker=MIN_MEMORY_PER_WORKER)).engine.memory_per_worker == 16 << 20
-    # The engine itself takes any positive whole budget (tests and benchmarks force small blocks with small ones)
-    assert PairwiseEngine(concepts, kg=kg, memory_per_worker=1000).memory_per_worker == 1000
+    # The engine takes its budget from Compute, validated there once; a test lowers the engine's attribute below
+    # the floor to force small blocks (tests/test_scale.py)
+    assert PairwiseEngine(concepts, kg=kg, compute=Compute(memory_per_worker=1 << 30)).memory_per_worker == 1 << 30
     for budget in (0, -1, float("nan"), float("inf"), 1e9):
         with pytest.raises(ParameterError, match="whole number of bytes"):
-            PairwiseEngine(concepts, kg=kg, memory_per_worker=budget)
+            Compute(memory_per_worker=budget)
     # (a pass then refuses one that cannot hold a row of its pool: tests/test_scale.py)
     assert check_memory_per_worker(2 << 30) == 2 << 30
 
@@ -205,7 +205,7 @@ def test_a_silent_peer_is_refused_after_the_timeout():
     pytest.importorskip("distributed")
     concepts, kg = random_world(1)
     with peer(b"") as address:
-        engine = PairwiseEngine(concepts, kg=kg, executor=DaskCluster(address, timeout=0.5))
+        engine = PairwiseEngine(concepts, kg=kg, compute=Compute(executor=DaskCluster(address, timeout=0.5)))
         started = time.perf_counter()
         with pytest.raises(CBIRLensError, match=rf"{address} sent no Dask greeting within 0.5 s: it is not a Dask"):
             engine.rank_by("iou", 5)
@@ -264,7 +264,7 @@ def test_workers_with_another_version_of_evalcore_are_named(tmp_path, scheduler)
     concepts, kg = random_world(1)
     with worker(tmp_path, scheduler, OTHER_VERSION):
         wait_for_workers(scheduler, 1)
-        engine = PairwiseEngine(concepts, kg=kg, executor=DaskCluster(scheduler))
+        engine = PairwiseEngine(concepts, kg=kg, compute=Compute(executor=DaskCluster(scheduler)))
         with pytest.raises(CBIRLensError, match=r"the Dask workers at tcp://\S+ have evalcore 0.0.0, this client 0.1.0"):
             engine.rank_by("iou", 5)
 
@@ -282,7 +282,7 @@ def test_a_scheduler_that_cannot_import_evalcore_is_named(tmp_path):
             with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
                 break
             time.sleep(0.1)
-        engine = PairwiseEngine(concepts, kg=kg, executor=DaskCluster(address))
+        engine = PairwiseEngine(concepts, kg=kg, compute=Compute(executor=DaskCluster(address)))
         with pytest.raises(CBIRLensError, match=rf"the Dask scheduler at {address} cannot import evalcore \(No module"):
             engine.rank_by("iou", 5)
 
@@ -290,6 +290,6 @@ def test_a_scheduler_that_cannot_import_evalcore_is_named(tmp_path):
 def test_a_cluster_without_workers_is_refused_after_the_timeout(scheduler):
     """Its tasks used to wait for ever."""
     concepts, kg = random_world(1)
-    engine = PairwiseEngine(concepts, kg=kg, executor=DaskCluster(scheduler, timeout=0.5))
+    engine = PairwiseEngine(concepts, kg=kg, compute=Compute(executor=DaskCluster(scheduler, timeout=0.5)))
     with pytest.raises(CBIRLensError, match=rf"the Dask scheduler at {scheduler} has no workers after 0.5 s; start"):
         engine.rank_by("iou", 5)

@@ -7,16 +7,19 @@ Its floors, each importing only those below it:
 - :mod:`~evalcore.engine.kernels`: pure functions over arrays (block summaries, code groups, top indices);
 - :mod:`~evalcore.engine.work`: the pass objects that executors (:class:`BlockWork`) and array backends
   (:class:`ArrayPass`) receive, never the engine itself;
+- :mod:`~evalcore.engine.compute`: :class:`Compute`, the one frozen option of where and how passes run
+  (threads, an executor and its workers' memory, an array backend and its device), validated when built;
 - :mod:`~evalcore.engine.pairwise`: :class:`PairwiseEngine`, which owns operands, caches and memory planning
   and dispatches each pass to its threads, an executor (:mod:`evalcore.executors`) or an array backend
   (:mod:`evalcore.array_backend`).
 """
 
 from .codes import LOOKUP_TABLE_LIMIT, CodeLayout, Coding, codes_give, concept_matrix
+from .compute import DEFAULT_MEMORY_PER_WORKER, DEFAULT_THREADS, Compute
 from .kernels import CodeGroups, KeyedBlock, summarise_block, summarise_groups, top_indices
-from .pairwise import DEFAULT_CACHE_BYTES, DEFAULT_MEMORY_PER_WORKER, PairwiseEngine
+from .pairwise import DEFAULT_CACHE_BYTES, PairwiseEngine
 from .work import ArrayPass, BlockWork, CandidateSide, PoolSummary
 
-__all__ = ["DEFAULT_CACHE_BYTES", "DEFAULT_MEMORY_PER_WORKER", "LOOKUP_TABLE_LIMIT", "ArrayPass", "BlockWork",
-           "CandidateSide", "CodeGroups", "CodeLayout", "Coding", "KeyedBlock", "PairwiseEngine", "PoolSummary",
-           "codes_give", "concept_matrix", "summarise_block", "summarise_groups", "top_indices"]
+__all__ = ["DEFAULT_CACHE_BYTES", "DEFAULT_MEMORY_PER_WORKER", "DEFAULT_THREADS", "LOOKUP_TABLE_LIMIT", "ArrayPass",
+           "BlockWork", "CandidateSide", "CodeGroups", "CodeLayout", "Coding", "Compute", "KeyedBlock", "PairwiseEngine",
+           "PoolSummary", "codes_give", "concept_matrix", "summarise_block", "summarise_groups", "top_indices"]

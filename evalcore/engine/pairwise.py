@@ -10,7 +10,6 @@ which receives an :class:`~evalcore.engine.work.ArrayPass`).
 from __future__ import annotations
 
 import contextlib
-import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -21,21 +20,19 @@ from functools import partial
 import numpy as np
 import scipy.sparse as sp
 
-from ..array_backend import PassReport, open_backend
+from ..array_backend import PassReport
 from ..data import ConceptSets
 from ..errors import ParameterError
-from ..executors import BlockExecutor, check_memory_per_worker
 from ..kg import KnowledgeGraph, check_hops_and_mode
 from ..measures import CountPlan, MeasureSpec, PairCounts, parse_measure
 from ..threads import blas_single_thread
 from .codes import LOOKUP_TABLE_LIMIT, CodeLayout, Coding, codes_give, concept_matrix, keys_for, values_of_codes
+from .compute import Compute
 from .kernels import CodeGroups, KeyedBlock, mark_self, row_max_product, summarise_block, summarise_groups
 from .work import ArrayPass, BlockWork, CandidateSide, PoolSummary, SplitOperand
 
 FLOAT32_EXACT = 1 << 24
 DEFAULT_CACHE_BYTES = 2 << 30
-DEFAULT_MEMORY_PER_WORKER = 2 << 30
-DEFAULT_THREADS = max(1, min(2, os.cpu_count() or 1))
 
 
 @dataclass
@@ -59,28 +56,28 @@ class PairwiseEngine:
     :class:`~evalcore.measures.MeasureSpec` or its canonical text; :meth:`resolve` reduces it where its values
     allow (:meth:`MeasureSpec.effective`: nn-IoU at alpha = 0 or n = 0, or without a KG, is IoU).
 
-    ``backend="jax"`` (``device="cpu"`` or ``"gpu"``, ``device_memory`` bytes to plan blocks with)
-    runs the ranking passes of :meth:`rank_by` (pool summaries, retrieval) as fixed-shape XLA
-    programs with the same values and indices; :attr:`last_pass` tells which backend ran the last one.
+    ``compute`` (:class:`~evalcore.engine.compute.Compute`, validated when built) says where and how the passes
+    run: in this process with ``threads`` blocks at once (each with one BLAS thread), on an executor (local
+    processes, a Dask cluster) planning blocks within ``memory_per_worker``, or on an array backend:
+    ``backend="jax"`` (``device="cpu"`` or ``"gpu"``, ``device_memory`` bytes to plan blocks with) runs the ranking
+    passes of :meth:`rank_by` (pool summaries, retrieval) as fixed-shape XLA programs with the same values and
+    indices; :attr:`last_pass` tells which backend ran the last one. ``group_codes``: passes over cached codes rank
+    each row's code groups (:class:`~evalcore.engine.kernels.CodeGroups`); False ranks the pairs every time (the
+    same values, for benchmarks that time the plain path).
 
-    ``threads``: blocks ranked at once in this process (each with one BLAS thread). ``group_codes``: passes over
-    cached codes rank each row's code groups (:class:`~evalcore.engine.kernels.CodeGroups`); False ranks the pairs
-    every time (the same values, for benchmarks that time the plain path).
+    ``block_size``, ``cache_bytes`` and ``lookup_table_limit`` are tuning knobs for tests and benchmarks; so is the
+    attribute :attr:`memory_per_worker`, which a test may lower below Compute's 16 MiB floor to force small blocks.
     """
 
     def __init__(self, queries: ConceptSets, candidates: ConceptSets | None = None,
                  kg: KnowledgeGraph | None = None, mode: str = "undirected", block_size: int | None = None,
                  cache_bytes: int = DEFAULT_CACHE_BYTES, lookup_table_limit: int = LOOKUP_TABLE_LIMIT,
-                 executor: BlockExecutor | None = None, memory_per_worker: int = DEFAULT_MEMORY_PER_WORKER,
-                 backend: str = "numpy", device: str | None = None, device_memory: int | None = None, *,
-                 group_codes: bool = True, threads: int = DEFAULT_THREADS):
-        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-            raise ParameterError(f"threads must be a whole number >= 1, got {threads!r}")
-        # Any positive budget: the engine's own users (tests, benchmarks) force small blocks with small ones. The
-        # public entry points (Evaluator, the command line) also refuse one below MIN_MEMORY_PER_WORKER.
-        self.memory_per_worker = check_memory_per_worker(memory_per_worker, minimum=1)
+                 compute: Compute | None = None):
+        compute = compute if compute is not None else Compute()
+        self.compute = compute
+        self.memory_per_worker = compute.memory_per_worker
         # An array backend (evalcore/array_backend.py) runs whole ranking passes; None: this engine does.
-        self.array_backend = open_backend(backend, device, device_memory)
+        self.array_backend = compute.array_backend()
         self.last_pass: PassReport | None = None
         self.queries = queries
         self.candidates = candidates if candidates is not None else queries
@@ -99,9 +96,9 @@ class PairwiseEngine:
         self._self_rows = np.flatnonzero(self.self_columns >= 0)
         self.block_size = block_size or int(np.clip(16_000_000 // max(1, 4 * len(self.candidates)), 16, 2048))
         self.cache_bytes = cache_bytes
-        self.executor = executor
-        self.group_codes = bool(group_codes)
-        self.threads = threads
+        self.executor = compute.block_executor()
+        self.group_codes = compute.group_codes
+        self.threads = compute.threads
         self.lookup_table_limit = lookup_table_limit
         self._plans: dict[CountPlan, _PlanState] = {}
         self._code_cache: OrderedDict[CountPlan, dict[int, np.ndarray]] = OrderedDict()
