@@ -40,7 +40,9 @@ system = top[0].selectbox("Images retrieved by", sources, key="case_system",
 search = top[1].text_input("Find a case by image ID, concept or caption word", key="case_search").strip()
 count = top[2].select_slider("Images shown", options=[3, 5, 8], value=5, key="case_count")
 
-related_only = system == NN_IOU and settings.n > 0 and settings.alpha > 0 and st.toggle(
+# Related concepts change the images shown only where nn-IoU does not reduce to IoU (MeasureSpec.effective).
+near_matches_count = settings.relevance.effective(has_kg=kg is not None).key == "nn-iou"
+related_only = system == NN_IOU and near_matches_count and st.toggle(
     "Only cases where related concepts change the images shown", value=True, key="case_related",
     help="Cases whose top images by nn-IoU differ from those by IoU: there a related concept, not only identical "
          "ones, explains a result.")
