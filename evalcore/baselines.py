@@ -114,11 +114,6 @@ def baseline(key: str | Baseline) -> Baseline:
     return _BY_KEY[key]
 
 
-def titled(title: str) -> Baseline | None:
-    """The baseline whose run carries ``title`` as its system name (a row of a results table), else None."""
-    return next((b for b in BASELINES if b.title == title), None)
-
-
 def available_baselines(workspace: Workspace) -> list[Baseline]:
     """The baselines ``workspace`` can compute, in Table-1 order."""
     return [b for b in BASELINES if b.available(workspace)]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from evalcore.baselines import IOU, titled
+from evalcore.baselines import IOU, Baseline
 from evalcore.data import Run
 from evalcore.explain import Explanation, paths_dot, reason_sentences, tie_counts
 from evalcore.workspace import Workspace
@@ -77,7 +77,7 @@ def draw_paths(explanation: Explanation, direction: str = "BT") -> None:
         st.graphviz_chart(dot, width="content")
 
 
-def tie_notes(ws: Workspace, system: str, run: Run, query: str, shown: list[str], settings: Settings,
+def tie_notes(ws: Workspace, system: Baseline | str, run: Run, query: str, shown: list[str], settings: Settings,
               who: str) -> dict[str, str]:
     """For each shown image, a note when its rank among equals is decided by the tie rule.
 
@@ -85,7 +85,7 @@ def tie_notes(ws: Workspace, system: str, run: Run, query: str, shown: list[str]
     with tied scores keeps the order of its file.
     """
     notes: dict[str, str] = {}
-    baseline = titled(system)
+    baseline = system if isinstance(system, Baseline) else None
     if baseline is not None and baseline.by_relevance and query in ws.concepts.index:
         label = "IoU" if baseline == IOU else "nn-IoU"
         values = pool_relevance_of(ws, baseline, query, settings)

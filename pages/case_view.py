@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from evalcore.baselines import IOU, NN_IOU, changed_top, titled
+from evalcore.baselines import IOU, NN_IOU, Baseline, changed_top
 from evalcore.workspace import image_of
 from pages.cards import (
     LEGEND,
@@ -20,7 +20,7 @@ from pages.cards import (
 from pages.computed import baselines_with_progress, kg_of
 from pages.session import audience
 from pages.sidebar import controls
-from pages.ui import chip, concept_label, escape_markdown, page_with_concepts
+from pages.ui import chip, concept_label, escape_markdown, page_with_concepts, system_label
 
 LARGE, SMALL = (520, 520), (200, 200)
 
@@ -31,30 +31,30 @@ kg = kg_of(ws)
 concepts = ws.concepts
 
 # Retrieval by concept overlap first: its results are the ones the concepts can explain best.
-sources = [b.title for b in (NN_IOU, IOU) if b.available(ws)] + list(ws.runs)
-plain = {b.title: b.plain for b in (NN_IOU, IOU)}
+sources: list[Baseline | str] = [b for b in (NN_IOU, IOU) if b.available(ws)] + list(ws.runs)
 top = st.columns([2, 2, 1])
 system = top[0].selectbox("Images retrieved by", sources, key="case_system",
-                          format_func=lambda s: f"Images with {plain[s]}" if who == "clinician"
-                          and s in plain else s,
+                          format_func=lambda s: f"Images with {s.plain}" if who == "clinician"
+                          and isinstance(s, Baseline) else system_label(s),
                           help="A loaded run, or retrieval by concept overlap computed here over the whole collection.")
 search = top[1].text_input("Find a case by image ID, concept or caption word", key="case_search").strip()
 count = top[2].select_slider("Images shown", options=[3, 5, 8], value=5, key="case_count")
 
-related_only = system == NN_IOU.title and settings.n > 0 and settings.alpha > 0 and st.toggle(
+# Related concepts change the images shown only where nn-IoU does not reduce to IoU (MeasureSpec.effective).
+near_matches_count = settings.relevance.effective(has_kg=kg is not None).key == "nn-iou"
+related_only = system == NN_IOU and near_matches_count and st.toggle(
     "Only cases where related concepts change the images shown", value=True, key="case_related",
     help="Cases whose top images by nn-IoU differ from those by IoU: there a related concept, not only identical "
          "ones, explains a result.")
-if system in ws.runs:
+if isinstance(system, str):
     run = ws.runs[system][1]
     pool = list(run.rankings)
 else:
-    needed = [titled(system), IOU] if related_only else [titled(system)]
-    runs = baselines_with_progress(ws, needed, settings)
+    runs = baselines_with_progress(ws, [system, IOU] if related_only else [system], settings)
     run = runs[system]
     pool = list(run.rankings)
     if related_only:
-        changed = changed_top(run, runs[IOU.title], count)
+        changed = changed_top(run, runs[IOU], count)
         pool = [q for q in pool if q in changed]
 cases = [i for i in pool if i in concepts.index]
 if search:
@@ -84,10 +84,11 @@ with left:
                                                    sorted(query_set, key=lambda c: concept_label(ws, c, kg).lower())))
 with right:
     st.subheader("Retrieved images")
-    if who == "clinician" and system in plain:
-        st.caption(f"The images with {plain[system]}.")
+    if who == "clinician" and isinstance(system, Baseline):
+        st.caption(f"The images with {system.plain}.")
     else:
-        st.caption(f"By {escape_markdown(system)}" + (f": {plain[system]}." if system in plain else "."))
+        st.caption(f"By {escape_markdown(system_label(system))}"
+                   + (f": {system.plain}." if isinstance(system, Baseline) else "."))
     st.caption(LEGEND)
     if not shown:
         st.caption("This system returned nothing for this case.")

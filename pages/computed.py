@@ -133,8 +133,8 @@ def relevance_ranking(ws: Workspace, baseline: Baseline, settings: Settings,
     return baseline.aligned_ranking(evaluator_of(ws, settings.kg_mode), settings.relevance, max(settings.ks), report)
 
 
-def baselines_with_progress(ws: Workspace, baselines: list[Baseline], settings: Settings) -> dict[str, Run]:
-    """The chosen baselines as runs named by their titles (relevance rankings read one query at a time), one
+def baselines_with_progress(ws: Workspace, baselines: list[Baseline], settings: Settings) -> dict[Baseline, Run]:
+    """The chosen baselines' runs, named by their titles (relevance rankings read one query at a time), one
     progress step each."""
     if not baselines:
         return {}
@@ -146,10 +146,9 @@ def baselines_with_progress(ws: Workspace, baselines: list[Baseline], settings: 
             if baseline.by_relevance:
                 aligned = progress.run(f"Ranking the collection: {baseline.title} (every image against every other)",
                                        lambda report, b=baseline: relevance_ranking(ws, b, settings, report))
-                runs[baseline.title] = Run(baseline.title, PoolRanking(aligned, ws.concepts),
-                                           f"retrieval:{baseline.title}")
+                runs[baseline] = Run(baseline.title, PoolRanking(aligned, ws.concepts), f"retrieval:{baseline.title}")
             else:
-                runs[baseline.title] = progress.run(f"Ranking the collection: {baseline.title}",
+                runs[baseline] = progress.run(f"Ranking the collection: {baseline.title}",
                                                     lambda _, b=baseline: baseline_run(ws, b, settings.relevance, settings.kg_mode))
     return runs
 

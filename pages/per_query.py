@@ -6,7 +6,8 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from evalcore.baselines import available_baselines, default_baselines, titled
+from evalcore.baselines import Baseline, available_baselines, default_baselines
+from evalcore.data import Run
 from evalcore.errors import CBIRLensError
 from evalcore.workspace import image_of
 from pages.cards import (
@@ -22,7 +23,14 @@ from pages.cards import (
 from pages.computed import baselines_with_progress, evaluation_with_progress, kg_of, per_query_values
 from pages.session import audience
 from pages.sidebar import controls
-from pages.ui import chip, concept_label, escape_markdown, keep_default_for_dataset, page_with_concepts
+from pages.ui import (
+    chip,
+    concept_label,
+    escape_markdown,
+    keep_default_for_dataset,
+    page_with_concepts,
+    system_label,
+)
 
 ws = page_with_concepts("Per-query view")
 settings = controls()
@@ -36,7 +44,7 @@ keep_default_for_dataset("pq_baselines", ws, default_baselines(ws))
 st.session_state["pq_baselines"] = [b for b in st.session_state.get("pq_baselines", []) if b in options]
 chosen_baselines = st.multiselect("Also show baselines (computed here over the whole collection)", options,
                                   key="pq_baselines", persist_state="session", format_func=lambda b: b.title)
-systems = {name: run for name, (_, run) in ws.runs.items()}
+systems: dict[Baseline | str, Run] = {name: run for name, (_, run) in ws.runs.items()}
 systems.update(baselines_with_progress(ws, chosen_baselines, settings))
 if not systems:
     st.info("No runs loaded: upload run files on the Data page, or choose a baseline above.")
@@ -55,12 +63,13 @@ if not matches:
     st.stop()
 
 names = list(systems)
-chosen = st.multiselect("Systems side by side", names, default=names[:3], key="pq_systems", max_selections=4)
+chosen = st.multiselect("Systems side by side", names, default=names[:3], key="pq_systems", max_selections=4,
+                        format_func=system_label)
 k = st.select_slider("Top K shown", options=[3, 5, 10], value=5, key="pq_k")
 
 if who == "researcher" and st.toggle("Find queries where two systems differ most", key="pq_differences_on"):
-    run_names = tuple(n for n in names if n in ws.runs)
-    extra = tuple(titled(n) for n in names if n not in ws.runs)
+    run_names = tuple(n for n in names if isinstance(n, str))
+    extra = tuple(n for n in names if isinstance(n, Baseline))
     try:
         result = evaluation_with_progress(ws, run_names, extra, settings)
     except CBIRLensError as error:
@@ -69,8 +78,9 @@ if who == "researcher" and st.toggle("Find queries where two systems differ most
     metric = st.selectbox("Metric", result["metrics"], key="pq_metric",
                           index=result["metrics"].index("nn-CUI@10") if "nn-CUI@10" in result["metrics"] else 0)
     a_col, b_col = st.columns(2)
-    system_a = a_col.selectbox("System A", names, key="pq_a")
-    system_b = b_col.selectbox("System B", names, index=min(1, len(names) - 1), key="pq_b")
+    system_a = system_label(a_col.selectbox("System A", names, key="pq_a", format_func=system_label))
+    system_b = system_label(b_col.selectbox("System B", names, index=min(1, len(names) - 1), key="pq_b",
+                                            format_func=system_label))
     wide = per_query_values(result, metric)
     if system_a in wide and system_b in wide and system_a != system_b:
         pair = wide[[system_a, system_b]].dropna()
@@ -129,7 +139,7 @@ def card(document: str, rank: int, tie: str | None) -> None:
 columns = st.columns(max(1, len(chosen)))
 for column, system in zip(columns, chosen):
     with column:
-        st.subheader(system)
+        st.subheader(system_label(system))
         ranked = [d for d in systems[system].rankings.get(query, ()) if d != query][:k]
         if not ranked:
             st.caption("This system returned nothing for this query.")

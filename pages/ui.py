@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
+from evalcore.baselines import Baseline
 from evalcore.errors import CBIRLensError
 from evalcore.kg import KnowledgeGraph
 from evalcore.metrics import parse_metric
@@ -98,3 +99,8 @@ def keep_default_for_dataset(key: str, ws: Workspace, default: list) -> None:
     if st.session_state.get(marker) != ws.digests["concepts"]:
         st.session_state[marker] = ws.digests["concepts"]
         st.session_state[key] = default
+
+
+def system_label(system: Baseline | str) -> str:
+    """How a system is named on screen and in tables: a baseline by its title, a loaded run by its name."""
+    return system.title if isinstance(system, Baseline) else system

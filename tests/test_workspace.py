@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from evalcore.baselines import BASELINES, CAPTIONS, EMBEDDINGS, IOU, NN_IOU, available_baselines, baseline, titled
+from evalcore.baselines import BASELINES, CAPTIONS, EMBEDDINGS, IOU, NN_IOU, available_baselines, baseline
 from evalcore.errors import CBIRLensError
 from evalcore.measures import measure_spec
 from evalcore.workspace import (
@@ -105,7 +105,6 @@ def test_baselines_are_found_by_key_and_by_object_never_by_title():
     assert baseline(NN_IOU) is NN_IOU
     with pytest.raises(CBIRLensError, match="unknown baseline 'Retrieval by IoU'"):
         baseline("Retrieval by IoU")
-    assert titled("Retrieval by captions (TF-IDF)") is CAPTIONS and titled("mine") is None
     assert len({b.title for b in BASELINES}) == len(BASELINES)
 
 
