@@ -202,7 +202,7 @@ def _kind(path: Path) -> str:
         return "json"
     if path.suffix == ".trec":
         return "trec_scores" if "captions" in path.name else "trec_exact"
-    if path.name.endswith("_qrels.txt"):
+    if path.name.endswith(("_qrels.txt", "_qrels_scales.csv")):  # one line per query: a digest, not the rows
         return "qrels"
     if path.suffix == ".csv" and path.name.endswith("_evaluate.csv"):
         return "per_query"
