@@ -109,7 +109,7 @@ def child(row: str, device: str, queries_wanted: int, pool_size: int, numpy_quer
     reference_count = min(numpy_queries, len(queries))
     reference_queries = queries if reference_count == len(queries) else queries.subset(
         queries.ids[:: len(queries) // reference_count][:reference_count])
-    numpy_built, numpy_seconds, expected, _ = timed_pass(reference_queries, pool, kg)
+    numpy_built, numpy_seconds, expected, _ = timed_pass(reference_queries, pool, kg, Compute())
     rows = np.array([queries.index[i] for i in reference_queries.ids])
     same = (np.array_equal(expected.ideal, summary.ideal[rows])
             and np.array_equal(expected.relevant_counts, summary.relevant_counts[rows]))
