@@ -13,7 +13,7 @@ from .compare import kendall_tau
 from .data import Run
 from .errors import ParameterError
 from .evaluation import AlignedRun, Evaluator
-from .measures import MeasureSpec, measure_spec, nn_iou_measure, parse_measure
+from .measures import MeasureSpec, measure_spec, parse_measure
 from .metrics import parse_metric
 from .options import Relevance
 
@@ -22,10 +22,11 @@ HOPS = (0, 1, 2, 3)
 RELEVANCE_SYSTEM = NN_IOU.title
 
 
-def isolated_queries(evaluator: Evaluator, alpha: float, n: int, k: int) -> tuple[str, ...]:
-    """Queries whose top-k by IoU and by nn-IoU(alpha, n) differ (as sets), the paper's isolated subset."""
+def isolated_queries(evaluator: Evaluator, measure: MeasureSpec, k: int) -> tuple[str, ...]:
+    """Queries whose top-k by IoU and by ``measure`` (nn-IoU in the paper) differ (as sets), the paper's isolated
+    subset."""
     by_iou = evaluator.engine.retrieve_by(measure_spec("iou"), k)
-    by_nn = evaluator.engine.retrieve_by(nn_iou_measure(alpha, n, evaluator.mode), k)
+    by_nn = evaluator.engine.retrieve_by(measure, k)
     differ = [i for i in range(len(by_iou)) if set(by_iou[i]) != set(by_nn[i])]
     return tuple(evaluator.concepts.ids[i] for i in differ)
 

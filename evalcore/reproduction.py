@@ -19,7 +19,7 @@ from .data import ConceptSets, Run
 from .engine import PairwiseEngine, top_indices
 from .evaluation import AlignedRun, Evaluator
 from .kg import KnowledgeGraph, neighbour_sets
-from .measures import measure_spec, nn_iou_measure
+from .measures import MeasureSpec, measure_spec, nn_iou_measure
 from .options import Relevance
 from .relevance import approximate_matches, iou, nn_iou, nn_iou_from_counts
 from .retrieval import retrieve_by_measure
@@ -136,16 +136,16 @@ class AblationCurves:
 
 def ablation_curves(evaluator: Evaluator, hops: Sequence[int] = (0, 1, 2),
                     alphas: Sequence[float] = tuple(a / 10 for a in range(11)), k: int = 30,
-                    isolated_at: tuple[float, int] = (PAPER_ALPHA, PAPER_HOPS),
+                    isolated_at: MeasureSpec = PAPER_MEASURE,
                     progress: Callable[[float, str], None] | None = None) -> AblationCurves:
     """Fig. 3: P@k of retrieval by nn-IoU against alpha for each n, on the isolated subset and on all queries.
 
-    The isolated subset holds the queries whose top-k by IoU and by nn-IoU(``isolated_at``) differ.
+    The isolated subset holds the queries whose top-k by IoU and by ``isolated_at`` (the paper's nn-IoU) differ.
     The area is the trapezoid integral over alpha of (curve - curve at n = 0).
     """
     targets = [t for t in TARGETS if t in evaluator.label_targets()]
     metrics = [f"P@{k}[{t}]" for t in targets]
-    isolated = isolated_queries(evaluator, *isolated_at, k)
+    isolated = isolated_queries(evaluator, isolated_at, k)
     frames = []
     for subset, queries in (("isolated", isolated), ("all", None)):
         if subset == "isolated" and not isolated:

@@ -304,8 +304,9 @@ def ablation_of(ws: Workspace, metrics: tuple[str, ...], include_runs: bool, iso
     from evalcore.ablation import ALPHAS, HOPS, ablation_grid, isolated_queries
 
     evaluator = evaluator_of(ws, mode)
-    alpha, n = relevance.params["alpha"], int(relevance.params["n"])
-    queries = isolated_queries(evaluator, alpha, max(1, n), 30) if isolated else None
+    # At n = 0 no top 30 would change: the subset is taken at n = 1, the paper's distance.
+    at = relevance if relevance.hops else relevance.with_parameters(n=1)
+    queries = isolated_queries(evaluator, at, 30) if isolated else None
     runs = [run for _, run in ws.runs.values()] if include_runs else []
     grid = ablation_grid(evaluator, runs, list(metrics), ALPHAS, HOPS, queries=queries, gain=gain, progress=progress)
     grid.attrs["queries"] = len(queries) if queries is not None else len(ws.concepts)
