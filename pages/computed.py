@@ -42,6 +42,8 @@ HASH_FUNCS: dict[Any, Callable[[Any], str]] = {Workspace: lambda ws: ws.digest, 
 #: What an evaluation (and the baselines it ranks) reads.
 EVALUATION_INPUTS = (*EVALUATOR_INPUTS, "captions", "embeddings", "runs")
 KG_INPUTS = ("kg_files", "names")
+
+
 def kept_result(kept: Kept, compute: Callable[..., Any], *arguments: Any, now: bool = True, **drawing: Any) -> Any:
     """``compute(*arguments, **drawing)``, kept in ``kept`` under the digest of ``compute``'s name and every
     argument (a workspace by its digest); ``drawing`` (a progress callback) is not part of it. With ``now`` False,
@@ -148,8 +150,9 @@ def baselines_with_progress(ws: Workspace, baselines: list[Baseline], settings: 
                                        lambda report, b=baseline: relevance_ranking(ws, b, settings, report))
                 runs[baseline] = Run(baseline.title, PoolRanking(aligned, ws.concepts), f"retrieval:{baseline.title}")
             else:
-                runs[baseline] = progress.run(f"Ranking the collection: {baseline.title}",
-                                                    lambda _, b=baseline: baseline_run(ws, b, settings.relevance, settings.kg_mode))
+                runs[baseline] = progress.run(
+                    f"Ranking the collection: {baseline.title}",
+                    lambda _, b=baseline: baseline_run(ws, b, settings.relevance, settings.kg_mode))
     return runs
 
 
@@ -166,19 +169,17 @@ def cached_evaluation(ws: Workspace, run_names: tuple[str, ...], baselines: tupl
     """Means with 95% bootstrap CIs and the per-query values (system -> queries x metrics) of the loaded runs
     ``run_names`` and the ``baselines``; the sidebar's measure adds its metrics in place of nn-IoU's."""
     evaluator = evaluator_of(ws, settings.kg_mode)
-    measure = settings.measure.name
-    names = metric_names_for(evaluator, settings.ks, measure)
     runs: list[Run | AlignedRun] = [ws.runs[name][1] for name in run_names]
     for baseline in baselines:
         # A relevance baseline is ranked and scored in one pass over the pool, without a detour through image IDs.
         runs.append(relevance_ranking(ws, baseline, settings) if baseline.by_relevance
                     else baseline_run(ws, baseline, settings.relevance, settings.kg_mode))
     relevance = Relevance.of(settings.alpha, settings.n, settings.measure, gain=settings.gain)
-    results = evaluate_runs(evaluator, runs, Scoring(names), relevance)
+    results = evaluate_runs(evaluator, runs, Scoring(k=settings.ks), relevance)
     return {"summary": results.table().rename(columns={"ci_low": "low", "ci_high": "high"}),
             "query_ids": {system: results.query_ids(system) for system in results.systems},
             "values": {system: results.values(system) for system in results.systems},
-            "counts": results.counts, "metrics": names}
+            "counts": results.counts, "metrics": results.metrics}
 
 
 def evaluation(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...], settings: Settings) -> dict:
