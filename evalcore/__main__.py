@@ -161,14 +161,19 @@ def _measure(args: argparse.Namespace) -> MeasureSpec:
 _GIVEN = "_options_given"  # the destinations set so far in one parse; removed before the namespace is returned
 
 
-class StoreOnce(argparse.Action):
-    """Store an option's value, refusing the option given twice: argparse would silently keep the last one,
-    so ``--json a.json ... --json b.json`` or two ``--alpha`` values would give one answer for two questions.
-    A list (``nargs``) may not repeat a value either (:func:`_refuse_repeats`)."""
+class DistinctValues(argparse.Action):
+    """An option whose values may not repeat (:func:`_refuse_repeats`); ``same`` (an ``add_argument`` keyword) maps
+    a value to what it stands for: a metric's canonical name, a file's real path."""
 
     def __init__(self, *args, same: Callable[[object], object] | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.same = same
+
+
+class StoreOnce(DistinctValues):
+    """Store an option's value, refusing the option given twice: argparse would silently keep the last one,
+    so ``--json a.json ... --json b.json`` or two ``--alpha`` values would give one answer for two questions.
+    A list (``nargs``) may not repeat a value either."""
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
                  option_string: str | None = None) -> None:
@@ -181,13 +186,9 @@ class StoreOnce(argparse.Action):
         setattr(namespace, self.dest, values)
 
 
-class AppendDistinct(argparse.Action):
+class AppendDistinct(DistinctValues):
     """Append a repeatable option's value (or its ``nargs`` list), refusing a value given before, in this or an
-    earlier occurrence (:func:`_refuse_repeats`)."""
-
-    def __init__(self, *args, same: Callable[[object], object] | None = None, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.same = same
+    earlier occurrence."""
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
                  option_string: str | None = None) -> None:
