@@ -140,6 +140,7 @@ if ties is not None:
                "(%) on modality+organ with ties broken by file order (stable) and by 5 random orders of the pool.")
     st.dataframe(ties.style.format(precision=2), hide_index=True, key="method_ties")
 
+
 def kg_variants_with_progress(ws: Workspace, mode: str, progress) -> pd.DataFrame:
     """kg_variants names each ranking and each precision table as it starts: twice per variant (IoU, four
     mode x n readings, the strict one, one per ontology source)."""
@@ -151,8 +152,8 @@ def kg_variants_with_progress(ws: Workspace, mode: str, progress) -> pd.DataFram
         started.append(name)
         progress(len(started) / total, name)
 
-    return rp.kg_variants(evaluator_of(ws, mode), [e for _, e in ws.kg_files.values()], sorted(kg.sources), strict_hops=(1,),
-                          progress=report)
+    return rp.kg_variants(evaluator_of(ws, mode), [e for _, e in ws.kg_files.values()], sorted(kg.sources),
+                          strict_hops=(1,), progress=report)
 
 
 variants = on_demand("KG readings", "Compare KG modes, the strict N(A,B) and each ontology source",
@@ -160,7 +161,6 @@ variants = on_demand("KG readings", "Compare KG modes, the strict N(A,B) and eac
 if variants is not None:
     st.caption("Precision (%) of retrieval by nn-IoU (alpha = 0.5) under each reading of the KG, beside IoU.")
     st.dataframe(variants.style.format(precision=2), hide_index=True, key="method_variants")
-
 
 
 def timing_curve(ws: Workspace, mode: str, progress) -> pd.DataFrame:
