@@ -93,7 +93,7 @@ def _compute(args: argparse.Namespace) -> Compute:
     if args.workers is not None and args.workers < 0:
         raise CBIRLensError(f"--workers must be 0 (one per core) or more, got {args.workers}")
     backend = {"backend": args.backend, "device": args.device} if hasattr(args, "backend") else {}
-    return Compute(args.workers, args.scheduler, args.memory_per_worker, **backend)
+    return Compute(workers=args.workers, client=args.scheduler, memory_per_worker=args.memory_per_worker, **backend)
 
 
 class ProgressBar:

@@ -107,7 +107,7 @@ def evaluate(concepts: ConceptsInput | None, runs: RunInput | Sequence[RunInput]
     scoring = Scoring(metrics, k)
     relevance = Relevance.of(alpha, n, measure, gain=gain, threshold=threshold, relevance_level=relevance_level,
                              empty_queries=empty_queries)
-    compute = Compute(workers, client, memory_per_worker, backend, device)
+    compute = Compute(workers=workers, client=client, memory_per_worker=memory_per_worker, backend=backend, device=device)
     if concepts is None and qrels is None:
         raise ParameterError("an evaluation needs concept sets or a qrels file as its relevance source")
     concept_sets = as_concepts(concepts) if concepts is not None else None
