@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import numpy as np
 import pandas as pd
@@ -30,6 +31,8 @@ PAPER_ALPHA, PAPER_HOPS = 0.5, 1
 
 
 PAPER_MEASURE = nn_iou_measure(PAPER_ALPHA, PAPER_HOPS)
+#: The paper's two relevance rankings: by IoU and by nn-IoU at its setting.
+PAPER_RANKINGS: Mapping[str, MeasureSpec] = MappingProxyType({"IoU": measure_spec("iou"), "nn-IoU": PAPER_MEASURE})
 #: Table 1 of the paper: Precision@5/10/30 (%) on ROCOv2 test.
 PAPER_TABLE1: dict[tuple[str, str], tuple[float, float, float]] = {
     ("IoU", "modality"): (99.28, 99.17, 98.99),
@@ -164,10 +167,11 @@ def ablation_curves(evaluator: Evaluator, hops: Sequence[int] = (0, 1, 2),
     return AblationCurves(grid, pd.DataFrame(areas), isolated)
 
 
-def tie_report(evaluator: Evaluator, settings: Mapping[str, tuple[float, int]], seeds: Sequence[int] = range(5),
+def tie_report(evaluator: Evaluator, settings: Mapping[str, MeasureSpec] = PAPER_RANKINGS, seeds: Sequence[int] = range(5),
                ks: Sequence[int] = TABLE1_KS, target: str = "modality+organ",
                progress: Callable[[float, str], None] | None = None) -> pd.DataFrame:
-    """How ties at rank K affect P@K: stable tie-breaking (file order) against random orders of the pool.
+    """How ties at rank K affect P@K of retrieval by each of ``settings``' measures: stable tie-breaking (file
+    order) against random orders of the pool.
 
     ``queries_with_tie`` counts queries whose K-th and (K+1)-th best relevance values are
     equal, so that which images fill the top K depends on the tie rule. ``progress(fraction,
@@ -178,13 +182,13 @@ def tie_report(evaluator: Evaluator, settings: Mapping[str, tuple[float, int]], 
     names = [f"P@{k}[{target}]" for k in ks]
     rows = []
     rankings = len(settings) * (1 + len(seeds))
-    for position, (system, (alpha, n)) in enumerate(settings.items()):
+    # P@K on labels reads no relevance measure: the evaluation's relevance options are its defaults.
+    for position, (system, measure) in enumerate(settings.items()):
         if progress:
             progress(position * (1 + len(seeds)) / rankings, f"{system}: file order")
-        setting = Relevance(nn_iou_measure(alpha, n, evaluator.mode))
-        summary = evaluator.engine.pool_summary_by(setting.nn_iou, depth + 1)
-        stable = evaluator.evaluate([evaluator.relevance_ranking(setting.nn_iou, depth, depth, name=system)], names,
-                                    setting).means()[system]
+        summary = evaluator.engine.pool_summary_by(measure, depth + 1)
+        stable = evaluator.evaluate([evaluator.relevance_ranking(measure, depth, depth, name=system)], names
+                                    ).means()[system]
         shuffled: dict[int, list[float]] = {k: [] for k in ks}
         for done, seed in enumerate(seeds, start=1):
             if progress:
@@ -193,8 +197,8 @@ def tie_report(evaluator: Evaluator, settings: Mapping[str, tuple[float, int]], 
             permuted = ConceptSets(tuple(concepts.ids[i] for i in order), tuple(concepts.sets[i] for i in order),
                                    f"{concepts.source} (shuffled, seed {seed})")
             engine = PairwiseEngine(permuted, kg=evaluator.kg, mode=evaluator.mode)
-            run = retrieve_by_measure(engine, setting.nn_iou, depth, f"{system} seed {seed}")
-            means = evaluator.evaluate([run], names, setting).means()[run.name]
+            run = retrieve_by_measure(engine, measure, depth, f"{system} seed {seed}")
+            means = evaluator.evaluate([run], names).means()[run.name]
             for k in ks:
                 shuffled[k].append(means[f"P@{k}[{target}]"])
         for k in ks:

@@ -130,8 +130,7 @@ def on_demand(title: str, label: str, button_key: str, compute):
 
 
 def tie_report(ws: Workspace, mode: str, progress) -> pd.DataFrame:
-    return rp.tie_report(evaluator_of(ws, mode), {"IoU": (0.0, 0), "nn-IoU": (rp.PAPER_ALPHA, rp.PAPER_HOPS)},
-                         progress=progress)
+    return rp.tie_report(evaluator_of(ws, mode), progress=progress)
 
 
 ties = on_demand("Tie handling", "Count ties and compare tie rules (5 random orders)", "method_ties_run", tie_report)

@@ -199,7 +199,7 @@ def run(argv: list[str] | None = None) -> dict:
 
     if "ties" in parts:
         log("ties")
-        ties = rp.tie_report(evaluator, {"IoU": (0.0, 0), "nn-IoU": (rp.PAPER_ALPHA, rp.PAPER_HOPS)})
+        ties = rp.tie_report(evaluator)
         results["ties"] = ties
         lines += ["## Tie handling", "",
                   "Our rule: equal relevance is broken by the candidate's position in the concept file "

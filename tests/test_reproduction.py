@@ -13,7 +13,7 @@ from evalcore import reproduction as rp
 from evalcore.data import ImageLabels
 from evalcore.evaluation import Evaluator
 from evalcore.kg import neighbour_sets
-from evalcore.measures import nn_iou_measure
+from evalcore.measures import measure_spec, nn_iou_measure
 from evalcore.relevance import nn_iou_from_counts
 
 from .conftest import ROCOV2, ROOT, needs, random_world
@@ -63,7 +63,7 @@ def test_ablation_areas_are_zero_for_n0_and_curves_meet_at_alpha0():
 
 def test_tie_report_counts_ties_and_random_orders_average_near_stable():
     _, _, evaluator = labelled_world(3, images=70)
-    report = rp.tie_report(evaluator, {"IoU": (0.0, 0)}, seeds=range(3), ks=(5,))
+    report = rp.tie_report(evaluator, {"IoU": measure_spec("iou")}, seeds=range(3), ks=(5,))
     row = report.iloc[0]
     summary = evaluator.engine.pool_summary_by("iou", 6)
     assert row.queries_with_tie == int((summary.ideal[:, 4] == summary.ideal[:, 5]).sum())
