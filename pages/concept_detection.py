@@ -84,11 +84,12 @@ st.caption("Found: predicted and true. Missed: true but not predicted. Wrong: pr
            "the worst image; click a column name to sort, hover a cell for the whole list.")
 # Wide enough for the longest ID (ROCOv2's are 24 characters), so no ID is cut.
 id_width = int(min(260, 24 + 8 * table.image.str.len().max()))
+# Three list columns of medium width fit beside the ID at 1400 px: a wider one pushed "wrong" out of sight.
 st.dataframe(table, hide_index=True, key="detection_table", width="stretch",
              column_config={"image": st.column_config.TextColumn(width=id_width),
                             "F1": st.column_config.NumberColumn(format="%.3f", width=60),
                             "soft F1": st.column_config.NumberColumn(format="%.3f", width=60),
-                            "found": st.column_config.ListColumn(width="large"),
+                            "found": st.column_config.ListColumn(width="medium"),
                             "missed": st.column_config.ListColumn(width="medium"),
                             "wrong": st.column_config.ListColumn(width="medium")})
 chosen = st.selectbox("One image in full", table.image.tolist(), key="detection_image")
