@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 
-from .metrics import parse_metric
+from .measures import MEASURES
+from .metrics import NAME_PREFIXES, RELEVANCE_WORDS, default_metric_names, metric_names_for_measure, parse_metric
 
 GROUPS = ("relevance-graded", "label precision", "other")
 GROUP_TITLES = {
@@ -56,22 +58,106 @@ def metric_group(name: str) -> str:
 
 
 def metric_family(name: str) -> str:
-    """The metric without its cut-off: one sub-table per family, its columns the K values.
+    """The metric without its cut-off: one sub-table per family, its columns the K values; a measure in braces
+    stays, so that Dice's columns never share a table (and its title) with IoU's.
 
     >>> metric_family("nn-CUI@10"), metric_family("P@5[modality+organ]"), metric_family("RBP")
     ('nn-CUI', 'P[modality+organ]', 'RBP')
+    >>> metric_family("CUI@10{dice}")
+    'CUI{dice}'
     """
     spec = parse_metric(name)
-    return spec.family_name + (f"[{spec.target}]" if spec.target else "")
+    return replace(spec, k=None).name
 
 
-def describe_family(name: str) -> str:
-    """A metric's plain description with K left open, for a table whose columns are the K values.
+def describe_family(name: str, threshold: float | None = None) -> str:
+    """A metric's plain description with K left open, for a table whose columns are the K values
+    (:func:`describe_metric`).
 
     >>> describe_family("P@5[organ]")
     'How often the top K contain an image of the same organ'
+    >>> describe_family("CUI@10{dice}")[:66]
+    'How close the top K come to the best possible ranking by Dice (sha'
     """
-    return parse_metric(name).description(k="K")
+    return describe_metric(name, threshold, k="K")
+
+
+def describe_metric(name: str, threshold: float | None = None, k: int | str | None = None) -> str:
+    """A metric's plain description (at cut-off ``k``, default its own) in the words of the measure it reads (a
+    measure in braces by its own title, not IoU's) and, given the ``threshold`` of
+    :class:`~evalcore.options.Relevance`, with the relevance at which an image counts as relevant (MAP, R).
+
+    >>> describe_metric("MAP@10", 0.5)
+    'Average precision in the top 10 divided by min(10, R), relevant = IoU (concept overlap) at least 0.5'
+    """
+    spec = parse_metric(name)
+    text = spec.description(k)
+    if spec.relevance not in (None, *NAME_PREFIXES):
+        measure = MEASURES[spec.relevance]
+        text = text.replace(RELEVANCE_WORDS["iou"], f"{measure.title} ({measure.summary})")
+    if threshold is not None:
+        text = text.replace("at least the threshold", f"at least {threshold:g}")
+    return text
+
+
+def leaderboard_metrics(ks: Sequence[int], label_targets: Sequence[str], measure: str | None) -> list[str]:
+    """The leaderboard's metrics: the standard report, nn-IoU's metrics kept whatever measure is chosen, and the
+    chosen measure's own metrics (``X{measure}``) first, so that its tables open the page instead of landing
+    beyond the right edge.
+
+    >>> leaderboard_metrics([10], (), "dice")[:4]
+    ['CUI@10{dice}', 'MAP@10{dice}', 'R@10{dice}', 'ERR@10{dice}']
+    >>> leaderboard_metrics([10], (), "nn-iou") == leaderboard_metrics([10], (), "iou") == default_metric_names([10])
+    True
+    """
+    standard = default_metric_names(ks, label_targets)
+    own = [name for name in metric_names_for_measure(ks, label_targets, measure) if name not in standard]
+    return own + standard
+
+
+def equivalent_metric(name: str | None, metrics: Sequence[str], measure: str | None,
+                      fallback: str = "nn-CUI@10") -> str:
+    """The metric among ``metrics`` that keeps a reader's choice ``name`` when the relevance measure changes:
+    the same name while it is offered, else the same family, cut-off and target read under ``measure``, else
+    ``fallback``, else the first metric.
+
+    >>> equivalent_metric("nn-CUI@10", ["CUI@10{dice}", "nn-CUI@10"], "dice")
+    'nn-CUI@10'
+    >>> equivalent_metric("CUI@10{dice}", ["CUI@10{tversky}", "nn-CUI@10"], "tversky")
+    'CUI@10{tversky}'
+    >>> equivalent_metric("CUI@10{dice}", ["CUI@5", "nn-CUI@10"], "nn-iou"), equivalent_metric(None, ["CUI@5"], None)
+    ('nn-CUI@10', 'CUI@5')
+    """
+    if name in metrics:
+        return name
+    if name is not None and measure not in (None, "iou", "nn-iou"):
+        spec = parse_metric(name)
+        if spec.relevance not in (None, *NAME_PREFIXES):
+            moved = replace(spec, relevance=measure).name
+            if moved in metrics:
+                return moved
+    return fallback if fallback in metrics else metrics[0]
+
+
+def label_query_counts(summary: pd.DataFrame, metrics: Sequence[str], queries: int) -> list[str]:
+    """Over how many of the ``queries`` each label target's precision averages (only queries with that label
+    count), one sentence per target, the largest count over the systems (each system averages over the queries
+    it has with the label).
+
+    >>> s = pd.DataFrame({"system": ["a", "a"], "metric": ["P@5[organ]", "P@10[organ]"], "mean": [0.5, 0.4],
+    ...                   "low": [0.4, 0.3], "high": [0.6, 0.5], "queries": [5987, 5987]})
+    >>> label_query_counts(s, ["P@5[organ]", "P@10[organ]"], 9927)
+    ['Precision on organ: 5,987 of 9,927 queries have an organ label']
+    """
+    counts: dict[str, int] = {}
+    rows = summary[summary.metric.isin(metrics)]
+    for metric, count in zip(rows.metric, rows.queries):
+        target = parse_metric(metric).target
+        if target is not None:
+            counts[target] = max(counts.get(target, 0), int(count))
+    article = {target: "an" if target[0] in "aeiou" else "a" for target in counts}
+    return [f"Precision on {target}: {count:,} of {queries:,} queries have {article[target]} {target} label"
+            for target, count in counts.items()]
 
 
 def grouped_metrics(metrics: Sequence[str]) -> dict[str, dict[str, list[str]]]:

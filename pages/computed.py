@@ -32,6 +32,7 @@ from evalcore.measures import MeasureSpec, measure_spec
 from evalcore.options import Compute, Relevance, Scoring, Statistics
 from evalcore.results import evaluate_runs
 from evalcore.workspace import Workspace
+from evalcore.tables import leaderboard_metrics
 from pages.session import server_draws, server_scheduler
 from pages.sidebar import Settings
 from pages.ui import StepProgress
@@ -167,7 +168,8 @@ def pool_relevance_of(ws: Workspace, baseline: Baseline, query: str, settings: S
 def cached_evaluation(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...],
                       settings: Settings) -> dict:
     """Means with 95% bootstrap CIs and the per-query values (system -> queries x metrics) of the loaded runs
-    ``run_names`` and the ``baselines``; the sidebar's measure adds its metrics in place of nn-IoU's."""
+    ``run_names`` and the ``baselines``; the sidebar's measure adds its metrics before nn-IoU's
+    (:func:`evalcore.tables.leaderboard_metrics`)."""
     evaluator = evaluator_of(ws, settings.kg_mode)
     runs: list[Run | AlignedRun] = [ws.runs[name][1] for name in run_names]
     for baseline in baselines:
@@ -175,11 +177,12 @@ def cached_evaluation(ws: Workspace, run_names: tuple[str, ...], baselines: tupl
         runs.append(relevance_ranking(ws, baseline, settings) if baseline.by_relevance
                     else baseline_run(ws, baseline, settings.relevance, settings.kg_mode))
     relevance = Relevance.of(settings.alpha, settings.n, settings.measure, gain=settings.gain)
-    results = evaluate_runs(evaluator, runs, Scoring(k=settings.ks), relevance)
+    scoring = Scoring(leaderboard_metrics(settings.ks, evaluator.label_targets(), settings.measure.key))
+    results = evaluate_runs(evaluator, runs, scoring, relevance)
     return {"summary": results.table().rename(columns={"ci_low": "low", "ci_high": "high"}),
             "query_ids": {system: results.query_ids(system) for system in results.systems},
             "values": {system: results.values(system) for system in results.systems},
-            "counts": results.counts, "metrics": results.metrics}
+            "counts": results.counts, "metrics": results.metrics, "threshold": relevance.threshold}
 
 
 def evaluation(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...], settings: Settings) -> dict:
