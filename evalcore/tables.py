@@ -8,14 +8,18 @@ A *summary* is a long table with one row per (system, metric) and the columns ``
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from .measures import MEASURES
 from .metrics import NAME_PREFIXES, RELEVANCE_WORDS, default_metric_names, metric_names_for_measure, parse_metric
+
+if TYPE_CHECKING:  # pandas' Styler needs jinja2, which only the table that styles loads
+    from pandas.io.formats.style import Styler
 
 GROUPS = ("relevance-graded", "label precision", "other")
 GROUP_TITLES = {
@@ -115,49 +119,49 @@ def leaderboard_metrics(ks: Sequence[int], label_targets: Sequence[str], measure
     return own + standard
 
 
-def equivalent_metric(name: str | None, metrics: Sequence[str], measure: str | None,
-                      fallback: str = "nn-CUI@10") -> str:
-    """The metric among ``metrics`` that keeps a reader's choice ``name`` when the relevance measure changes:
-    the same name while it is offered, else the same family, cut-off and target read under ``measure``, else
-    ``fallback``, else the first metric.
+def equivalent_metric(name: str | None, metrics: Sequence[str], measure: str | None) -> str | None:
+    """The metric among ``metrics`` that keeps a reader's choice ``name`` when the relevance measure changes to
+    ``measure`` (a registry key): the same name while it is offered, else the same family, cut-off and target read
+    under ``measure``; None when neither is offered.
 
     >>> equivalent_metric("nn-CUI@10", ["CUI@10{dice}", "nn-CUI@10"], "dice")
     'nn-CUI@10'
     >>> equivalent_metric("CUI@10{dice}", ["CUI@10{tversky}", "nn-CUI@10"], "tversky")
     'CUI@10{tversky}'
-    >>> equivalent_metric("CUI@10{dice}", ["CUI@5", "nn-CUI@10"], "nn-iou"), equivalent_metric(None, ["CUI@5"], None)
-    ('nn-CUI@10', 'CUI@5')
+    >>> print(equivalent_metric("CUI@10{dice}", ["CUI@5", "nn-CUI@10"], "nn-iou"))
+    None
     """
     if name in metrics:
         return name
-    if name is not None and measure not in (None, "iou", "nn-iou"):
-        spec = parse_metric(name)
-        if spec.relevance not in (None, *NAME_PREFIXES):
-            moved = replace(spec, relevance=measure).name
-            if moved in metrics:
-                return moved
-    return fallback if fallback in metrics else metrics[0]
+    if name is None or measure in (None, *NAME_PREFIXES):
+        return None
+    spec = parse_metric(name)
+    if spec.relevance in (None, *NAME_PREFIXES):
+        return None
+    moved = replace(spec, relevance=measure).name
+    return moved if moved in metrics else None
 
 
-def label_query_counts(summary: pd.DataFrame, metrics: Sequence[str], queries: int) -> list[str]:
-    """Over how many of the ``queries`` each label target's precision averages (only queries with that label
-    count), one sentence per target, the largest count over the systems (each system averages over the queries
-    it has with the label).
+def label_query_counts(summary: pd.DataFrame, metrics: Sequence[str], counts: Mapping[str, Mapping[str, int]]
+                       ) -> list[str]:
+    """Over how many queries each label target's precision averages (only queries with that label count), one
+    sentence per target: the most over the systems, of the most queries any system was evaluated on
+    (``counts``: :attr:`evalcore.results.Results.counts`).
 
     >>> s = pd.DataFrame({"system": ["a", "a"], "metric": ["P@5[organ]", "P@10[organ]"], "mean": [0.5, 0.4],
     ...                   "low": [0.4, 0.3], "high": [0.6, 0.5], "queries": [5987, 5987]})
-    >>> label_query_counts(s, ["P@5[organ]", "P@10[organ]"], 9927)
+    >>> label_query_counts(s, ["P@5[organ]", "P@10[organ]"], {"a": {"queries_evaluated": 9927}})
     ['Precision on organ: 5,987 of 9,927 queries have an organ label']
     """
-    counts: dict[str, int] = {}
+    evaluated = max((c.get("queries_evaluated", 0) for c in counts.values()), default=0)
+    by_target: dict[str, int] = {}
     rows = summary[summary.metric.isin(metrics)]
     for metric, count in zip(rows.metric, rows.queries):
         target = parse_metric(metric).target
         if target is not None:
-            counts[target] = max(counts.get(target, 0), int(count))
-    article = {target: "an" if target[0] in "aeiou" else "a" for target in counts}
-    return [f"Precision on {target}: {count:,} of {queries:,} queries have {article[target]} {target} label"
-            for target, count in counts.items()]
+            by_target[target] = max(by_target.get(target, 0), int(count))
+    return [f"Precision on {target}: {count:,} of {evaluated:,} queries have "
+            f"{'an' if target[0] in 'aeiou' else 'a'} {target} label" for target, count in by_target.items()]
 
 
 def grouped_metrics(metrics: Sequence[str]) -> dict[str, dict[str, list[str]]]:
@@ -178,11 +182,13 @@ def plain_metric_label(name: str) -> str:
 
     >>> plain_metric_label("nn-CUI@10"), plain_metric_label("P@5[modality+organ]")
     ('top 10: concept match, related concepts count', 'top 5: same modality and organ')
-    >>> plain_metric_label("RBP")
-    'whole list: rank-weighted relevance'
+    >>> plain_metric_label("RBP"), plain_metric_label("CUI@5{dice}")
+    ('whole list: rank-weighted relevance', 'top 5: concept match, compared by Dice')
     """
     spec = parse_metric(name)
     words = _PLAIN_TARGETS[spec.target] if spec.target else _PLAIN_FAMILIES[spec.family_name]
+    if spec.relevance not in (None, *NAME_PREFIXES):
+        words += f", compared by {MEASURES[spec.relevance].title}"
     return f"{'top ' + str(spec.k) if spec.k else 'whole list'}: {words}"
 
 
@@ -214,6 +220,34 @@ def best_systems(summary: pd.DataFrame, metric: str) -> list[str]:
     if rows.empty:
         return []
     return rows[rows["mean"] == rows["mean"].max()].system.tolist()
+
+
+#: How every page shows a score, the one rule: a value in [0, 1] (a metric's mean, an interval end, a precision)
+#: with this many decimals, the same in every row of a column; a percentage (Table 1 as the paper prints it) is
+#: shown as the score it is, so that a precision reads 0.9937 on every page. Counts carry thousands separators.
+SCORE_DECIMALS = 4
+SCORE_FORMAT = f"{{:.{SCORE_DECIMALS}f}}"
+
+
+def score_table(frame: pd.DataFrame, percent: Sequence[str] = ()) -> Styler:
+    """``frame`` styled by the dashboard's number rule (:data:`SCORE_DECIMALS`): the columns in ``percent``
+    divided by 100 (the caller's frame is not changed), every float column with :data:`SCORE_DECIMALS` decimals,
+    integer columns with thousands separators, missing values as "—".
+
+    >>> frame = pd.DataFrame({"system": ["IoU", "TF-IDF"], "P@5": [97.545, 100.0], "queries": [9927, 5987]})
+    >>> print(score_table(frame, ["P@5"]).hide(axis="index").to_string(delimiter=" | "))
+    system | P@5 | queries
+    IoU | 0.9755 | 9,927
+    TF-IDF | 1.0000 | 5,987
+    <BLANKLINE>
+    """
+    shown = frame.copy()
+    for column in percent:
+        shown[column] = shown[column] / 100
+    formats = {column: SCORE_FORMAT if pd.api.types.is_float_dtype(dtype) else "{:,}"
+               for column, dtype in shown.dtypes.items()
+               if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)}
+    return shown.style.format(formats, na_rep="—")
 
 
 def format_p_value(p: float) -> str:

@@ -31,8 +31,8 @@ from evalcore.measure_comparison import MeasureComparison, compare_measures
 from evalcore.measures import MeasureSpec, measure_spec
 from evalcore.options import Compute, Relevance, Scoring, Statistics
 from evalcore.results import evaluate_runs
-from evalcore.workspace import Workspace
 from evalcore.tables import leaderboard_metrics
+from evalcore.workspace import Workspace
 from pages.session import server_draws, server_scheduler
 from pages.sidebar import Settings
 from pages.ui import StepProgress

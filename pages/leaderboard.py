@@ -12,10 +12,15 @@ from evalcore.errors import CBIRLensError
 from evalcore.tables import (
     GROUP_TITLES,
     PLAIN_GROUP_TITLES,
+    SCORE_DECIMALS,
+    SCORE_FORMAT,
     best_systems,
     describe_family,
+    describe_metric,
+    equivalent_metric,
     format_p_value,
     grouped_metrics,
+    label_query_counts,
     latex_table,
     plain_metric_label,
     results_csv,
@@ -25,7 +30,7 @@ from evalcore.tables import (
 from pages.computed import evaluation_with_progress, graded_qrels_text, per_query_long, system_comparisons
 from pages.session import audience
 from pages.sidebar import controls
-from pages.ui import describe_metric, escape_markdown, keep_default_for_dataset, page_with_concepts
+from pages.ui import escape_markdown, keep_default_for_dataset, page_with_concepts
 
 BEST_STYLE = "background-color: #d4edda; font-weight: bold"
 
@@ -61,6 +66,12 @@ except CBIRLensError as error:
 
 summary: pd.DataFrame = result["summary"]
 metrics = result["metrics"]
+threshold = result["threshold"]
+measure_key = settings.measure.key
+
+
+def help_of(metric: str) -> str:
+    return describe_metric(metric, threshold)
 
 
 def header(metric: str) -> str:
@@ -78,16 +89,17 @@ def group_table(family: str, family_metrics: list[str], key: str) -> None:
     if who == "clinician":
         st.markdown(f"**{escape_markdown(title.capitalize())}**")
     else:
-        st.markdown(f"**{escape_markdown(title)}**: {escape_markdown(describe_family(family_metrics[0]))}")
+        st.markdown(f"**{escape_markdown(title)}**: "
+                    f"{escape_markdown(describe_family(family_metrics[0], threshold))}")
     wide = wide_summary(summary, family_metrics)
     config = {"_index": st.column_config.TextColumn("system", width="medium", pinned=True)}
     for metric in family_metrics:
-        config[metric] = st.column_config.NumberColumn(short_header(metric), help=describe_metric(metric))
+        config[metric] = st.column_config.NumberColumn(short_header(metric), help=help_of(metric))
         config[f"{metric} low"] = st.column_config.NumberColumn(
             "CI low", help=f"Lower end of the 95% bootstrap confidence interval of {metric}", width="small")
         config[f"{metric} high"] = st.column_config.NumberColumn(
             "CI high", help=f"Upper end of the 95% bootstrap confidence interval of {metric}", width="small")
-    styled = wide.style.format("{:.4f}", na_rep="—")
+    styled = wide.style.format(SCORE_FORMAT, na_rep="—")
     for metric in family_metrics:
         best = best_systems(summary, metric)
         styled = styled.map(lambda _: BEST_STYLE, subset=pd.IndexSlice[best, [metric]]) if best else styled
@@ -102,18 +114,26 @@ group = st.segmented_control("Metrics", list(groups), default=next(iter(groups))
 families = groups[group]
 if group == "other":
     family = st.selectbox("Metric family", list(families), key="leaderboard_family",
-                          format_func=lambda f: f"{f}: {describe_family(families[f][0])}")
+                          format_func=lambda f: f"{f}: {describe_family(families[f][0], threshold)}")
     group_table(family, families[family], f"leaderboard_{group}")
 else:
     for family, family_metrics in families.items():
         group_table(family, family_metrics, f"leaderboard_{group}_{family}")
-st.caption(f"alpha = {settings.alpha}, n = {settings.n}, KG mode {settings.kg_mode}, "
-           f"{settings.gain} gain. Hover a column name for its meaning in plain words.")
+if group == "label precision":
+    for sentence in label_query_counts(summary, metrics, result["counts"]):
+        st.caption(sentence + " (each label's precision averages over the queries that have the label).")
+st.caption(f"alpha = {settings.alpha}, n = {settings.n}, KG mode {settings.kg_mode}, {settings.gain} gain"
+           + (f"; MAP and recall count an image as relevant from relevance {threshold:g}" if group == "other" else "")
+           + ". Hover a column name for its meaning in plain words.")
 
+# Widgets keep their state by key while their options change; a choice the new options lack (a metric of the
+# measure chosen before) moves to the same metric under the new measure before the widget is drawn.
+st.session_state["focus_metric"] = equivalent_metric(st.session_state.get("focus_metric"), metrics, measure_key) or (
+    "nn-CUI@10" if "nn-CUI@10" in metrics else metrics[0])
 focus = st.selectbox("Metric for the chart and the significance tests", metrics, format_func=header,
-                     index=metrics.index("nn-CUI@10") if "nn-CUI@10" in metrics else 0, key="focus_metric")
+                     key="focus_metric", persist_state="session")
 if who == "researcher":
-    st.markdown(f"**{header(focus)}**: {describe_metric(focus)}")
+    st.markdown(f"**{header(focus)}**: {help_of(focus)}")
 focus_rows = summary[summary.metric == focus].sort_values("mean", ascending=False)
 chart = go.Figure(go.Bar(
     x=focus_rows.system, y=focus_rows["mean"],
@@ -153,7 +173,8 @@ if len(result["values"]) >= 2:
             "queries": c.queries} for c in comparisons])
         help_holm = "corrected for the number of pairs compared (Holm-Bonferroni)"
         st.dataframe(table, hide_index=True, key="comparisons", width="stretch", column_config={
-            "A - B": st.column_config.NumberColumn(format="%.4f", help=f"mean over queries of {focus}(A) - {focus}(B)"),
+            "A - B": st.column_config.NumberColumn(format=f"%.{SCORE_DECIMALS}f",
+                                                   help=f"mean over queries of {focus}(A) - {focus}(B)"),
             "p rand.": st.column_config.TextColumn(help="paired two-sided randomization test"),
             "p t-test": st.column_config.TextColumn(help="paired two-sided t-test"),
             "p rand. Holm": st.column_config.TextColumn(help=f"randomization test, {help_holm}"),
@@ -163,7 +184,9 @@ if len(result["values"]) >= 2:
 st.subheader("Downloads")
 latex_metrics = [m for family in groups.get("relevance-graded", {}).values() for m in family] or metrics[:6]
 caption = f"alpha = {settings.alpha}, n = {settings.n}, {settings.kg_mode} KG, {settings.gain} gain"
-latex_choice = st.multiselect("Metrics in the LaTeX table", metrics, default=latex_metrics, key="latex_metrics") \
+kept = [equivalent_metric(m, metrics, measure_key) for m in st.session_state.get("latex_metrics", latex_metrics)]
+st.session_state["latex_metrics"] = list(dict.fromkeys(m for m in kept if m))
+latex_choice = st.multiselect("Metrics in the LaTeX table", metrics, key="latex_metrics", persist_state="session") \
     if who == "researcher" else latex_metrics
 columns = st.columns(3)
 # Downloads do not rerun the page (on_click="ignore"). Each run registers the per-query file's generator afresh and
@@ -179,7 +202,11 @@ columns[2].download_button("LaTeX table (booktabs)", latex_table(summary, latex_
                            help="Cells: mean [95% CI]; best in bold. Needs \\usepackage{booktabs}.")
 
 
-if st.toggle("Prepare graded qrels (TREC format, nn-IoU as an integer grade on a per-query scale)", key="qrels_toggle"):
+# The qrels grade by nn-IoU at the sliders' setting whatever measure is chosen (evalcore.qrels): the label says so.
+qrels_label = (f"Prepare graded qrels (TREC format): nn-IoU at alpha = {settings.alpha}, n = {settings.n} as an "
+               "integer grade on a per-query scale"
+               + (f", not {settings.measure.measure.title}" if measure_key not in ("nn-iou",) else ""))
+if st.toggle(qrels_label, key="qrels_toggle"):
     bar = st.progress(0.0, "Ideal top K over the whole pool…")
     qrels_text = graded_qrels_text(ws, tuple(baselines), settings,
                                    lambda share: bar.progress(share, "Ideal top K over the whole pool…"))

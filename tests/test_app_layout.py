@@ -1,0 +1,75 @@
+"""Issue #23, items 4, 6 and 7 on the demo: a change of measure keeps the reader's place on the Leaderboard, the
+Ablation opens on a system whose grid varies, numbers and names read the same on every page, and the Data report
+follows the uploaded runs."""
+
+from __future__ import annotations
+
+from streamlit.testing.v1 import AppTest
+
+from .conftest import DEMO, ROOT
+
+TIMEOUT = 240
+
+
+def open_page(page: str) -> AppTest:
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
+    app.run()
+    app.switch_page(page)
+    app.run()
+    assert not app.exception, app.exception
+    return app
+
+
+def frame_with(app: AppTest, column: str):
+    for frame in app.dataframe:
+        if column in frame.value.columns:
+            return frame.value
+    return None
+
+
+def texts(app: AppTest) -> list[str]:
+    return [m.value for m in app.markdown] + [c.value for c in app.caption]
+
+
+def test_a_change_of_measure_keeps_the_chart_metric_the_nn_cui_table_and_shows_the_measure_first():
+    app = open_page("pages/leaderboard.py")
+    app.selectbox(key="focus_metric").set_value("nn-CUI@10").run()
+    app.session_state["measure"] = "dice"
+    app.run()
+    assert not app.exception, app.exception
+    assert app.selectbox(key="focus_metric").value == "nn-CUI@10"
+    assert frame_with(app, "nn-CUI@10") is not None
+    dice = frame_with(app, "CUI@10{dice}")
+    assert dice is not None and "CUI@10" not in dice.columns  # Dice has a table of its own ...
+    first_table = app.dataframe[0].value
+    assert "CUI@10{dice}" in first_table.columns  # ... shown first
+    titles = [m.value for m in app.markdown if m.value.startswith("**CUI")]
+    assert titles[0].startswith("**CUI\\{dice\\}**") or titles[0].startswith("**CUI{dice}**"), titles
+    assert "by Dice" in titles[0] and "by IoU" not in titles[0], titles[0]
+    assert "nn-IoU at alpha = 0.5, n = 1" in app.toggle(key="qrels_toggle").label
+    assert "not Dice" in app.toggle(key="qrels_toggle").label
+    # A metric of the measure moves to the same metric of the next measure.
+    app.selectbox(key="focus_metric").set_value("CUI@10{dice}").run()
+    app.session_state["measure"] = "nn-iou"
+    app.run()
+    assert app.selectbox(key="focus_metric").value == "nn-CUI@10"
+
+
+def test_the_latex_metric_list_survives_a_change_of_measure():
+    app = open_page("pages/leaderboard.py")
+    app.multiselect(key="latex_metrics").set_value(["nn-CUI@10", "CUI@5"]).run()
+    app.session_state["measure"] = "dice"
+    app.run()
+    assert not app.exception, app.exception
+    assert app.multiselect(key="latex_metrics").value == ["nn-CUI@10", "CUI@5"]
+
+
+def test_label_precision_says_over_how_many_queries_and_map_its_threshold():
+    app = open_page("pages/leaderboard.py")
+    app.segmented_control(key="leaderboard_group").set_value("label precision").run()
+    assert any(c.value.startswith("Precision on organ: 2,000 of 2,000 queries have an organ label")
+               for c in app.caption), [c.value for c in app.caption]
+    app.segmented_control(key="leaderboard_group").set_value("other").run()
+    app.selectbox(key="leaderboard_family").set_value("MAP").run()
+    assert any("at least 0\\.5" in t for t in texts(app))  # Markdown-escaped
+    assert any("relevant from relevance 0.5" in c.value for c in app.caption)
