@@ -81,6 +81,23 @@ def ranking_agreement(grid: pd.DataFrame, metric: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def informative_systems(grid: pd.DataFrame, metrics: str | Sequence[str]) -> list[str]:
+    """The grid's systems, those whose ``metrics`` vary most over the settings first (spread: max - min of the
+    setting means, the largest over ``metrics``), ties by name; a system constant on every setting (retrieval by
+    nn-IoU under nn-CUI is 1 by construction; a loaded run's label precision does not depend on alpha or n) last,
+    so that a page opens on a panel that says something.
+
+    >>> grid = pd.DataFrame({"system": ["by nn-IoU"] * 2 + ["run a"] * 2 + ["run b"] * 2, "metric": ["nn-CUI@10"] * 6,
+    ...                      "alpha": [0, 1] * 3, "n": [1] * 6, "value": [1.0, 1.0, 0.4, 0.6, 0.5, 0.9]})
+    >>> informative_systems(grid, "nn-CUI@10")
+    ['run b', 'run a', 'by nn-IoU']
+    """
+    chosen = [metrics] if isinstance(metrics, str) else list(metrics)
+    values = grid[grid.metric.isin(chosen)].groupby(["system", "metric"]).value
+    spread = (values.max() - values.min()).fillna(0.0).groupby(level="system").max()
+    return sorted(spread.index, key=lambda system: (-round(float(spread[system]), 12), system))
+
+
 def parameter_range(measure: MeasureSpec | str, parameter: str) -> tuple[float, float]:
     """The values ``parameter`` may take with the measure's other parameters fixed.
 

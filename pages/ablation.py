@@ -6,7 +6,7 @@ import numpy as np
 import plotly.express as px
 import streamlit as st
 
-from evalcore.ablation import HOPS, RELEVANCE_SYSTEM, ranking_agreement, sweep_values
+from evalcore.ablation import HOPS, RELEVANCE_SYSTEM, informative_systems, ranking_agreement, sweep_values
 from evalcore.tables import plain_metric_label
 from pages.computed import EVALUATION_INPUTS, ablation_of, evaluator_of, kept_with_bar, metric_names_for, sweep_of
 from pages.session import audience, session_kept
@@ -73,11 +73,13 @@ grid = kept_with_bar(session_kept(), "Computing the alpha x n grid…", ablation
                      tuple(metrics), include_runs, isolated, settings.relevance, settings.kg_mode, settings.gain)
 st.caption(f"Averaged over {grid.attrs.get('queries', len(ws.concepts)):,} queries.")
 
-systems = sorted(grid.system.unique(), key=lambda s: (s != RELEVANCE_SYSTEM, s))
+# Systems whose grid varies first: one constant on every setting (retrieval by nn-IoU under nn-CUI) says nothing.
+systems = informative_systems(grid, metrics)
 shown = st.multiselect("Systems (one panel each)", systems, default=systems[:6], key="ablation_systems")
 for metric in metrics:
     title = plain_metric_label(metric) if who == "clinician" else metric
     st.subheader(title)
+    panels = [s for s in informative_systems(grid, metric) if s in shown]
     table = grid[(grid.metric == metric) & grid.system.isin(shown)].assign(
         curve=lambda t: t.n.map(n_label)).sort_values(["system", "n", "alpha"])
     if table.empty:
@@ -85,7 +87,7 @@ for metric in metrics:
         continue
     figure = px.line(table, x="alpha", y="value", color="curve", facet_col="system",
                      facet_col_wrap=min(3, len(shown)), markers=True,
-                     category_orders={"curve": [n_label(n) for n in HOPS], "system": shown},
+                     category_orders={"curve": [n_label(n) for n in HOPS], "system": panels},
                      color_discrete_map={n_label(n): colour for n, colour in N_COLOURS.items()},
                      labels={"value": title, "curve": "distance threshold"})
     figure.for_each_annotation(lambda a: a.update(text=a.text.split("=", 1)[-1]))
@@ -102,7 +104,7 @@ for metric in metrics:
     if metric.startswith("P@") and any(s != RELEVANCE_SYSTEM for s in shown):
         st.caption("Label precision of a loaded run does not depend on alpha or n (its list is fixed and labels do "
                    "not use the KG): only the re-ranked retrieval by nn-IoU moves.")
-    system = st.selectbox("Heatmap for system", shown, key=f"heat_system_{metric}")
+    system = st.selectbox("Heatmap for system", panels, key=f"heat_system_{metric}")
     heat = table[table.system == system].pivot(index="n", columns="alpha", values="value")
     heat.index = [n_label(n) for n in heat.index]
     st.plotly_chart(px.imshow(heat, text_auto=".3f", aspect="auto", zmin=0, zmax=1, color_continuous_scale="Blues",

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
+from evalcore.ablation import RELEVANCE_SYSTEM
+
 from .conftest import DEMO, ROOT
 
 TIMEOUT = 240
@@ -73,3 +75,10 @@ def test_label_precision_says_over_how_many_queries_and_map_its_threshold():
     app.selectbox(key="leaderboard_family").set_value("MAP").run()
     assert any("at least 0\\.5" in t for t in texts(app))  # Markdown-escaped
     assert any("relevant from relevance 0.5" in c.value for c in app.caption)
+
+
+def test_ablation_opens_on_a_system_whose_grid_varies():
+    app = open_page("pages/ablation.py")
+    heat = app.selectbox(key="heat_system_nn-CUI@10")
+    assert heat.value != RELEVANCE_SYSTEM, heat.options
+    assert heat.options[-1] == RELEVANCE_SYSTEM  # 1 at every setting under nn-CUI: last
