@@ -54,6 +54,8 @@ IMAGE_FORMATS = ("PNG", "JPEG")
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
 THUMBNAIL = (256, 256)
 RUN_SUFFIXES = (".trec", ".run", ".txt", ".csv")
+#: The report row of a folder without run files; the first run loaded takes it away.
+NO_RUNS_KIND = "runs"
 LISTED_IDS = 40
 
 #: The inputs of a workspace, each with its own digest (the field names of :class:`Workspace`).
@@ -136,6 +138,10 @@ class Workspace:
 
     def with_report(self, file: str, kind: str, rows: int | str, problems: str = "") -> Workspace:
         return replace(self, reports=(*self.reports, ReportRow(file, kind, str(rows), problems or "none")))
+
+    def without_reports(self, kind: str) -> Workspace:
+        """The workspace without the report rows of ``kind`` (a row that a later input made untrue)."""
+        return replace(self, reports=tuple(row for row in self.reports if row.kind != kind))
 
     def resolved_labels(self) -> ImageLabels | None:
         if self.labels is None or self.concepts is None:
@@ -238,6 +244,8 @@ def with_run(workspace: Workspace, data: bytes, name: str,
         progress(0.9, f"Fingerprinting {name}")
     content = file_digest(data)
     new = workspace.with_inputs(runs={**workspace.runs, **{run.name: (content, run) for run in runs}})
+    # Runs are loaded now: the folder's "no run files" row no longer describes the workspace.
+    new = new.without_reports(NO_RUNS_KIND)
     for run in runs:
         problems = ""
         if workspace.concepts is not None:
@@ -360,7 +368,7 @@ def load_rocov2_complete(folder: str, roots: Sequence[Path], progress: Steps | N
         new = new.with_report(str(new.image_folder), "images", f"{len(files):,} files",
                               f"{found:,} of {len(new.concepts):,} images have a file; the others show as text")
     if not run_files:
-        new = new.with_report(str(runs_folder), "runs", 0,
+        new = new.with_report(str(runs_folder), NO_RUNS_KIND, 0,
                               "no run files: the leaderboard computes the Table-1 baselines")
     for path in run_files:
         new = step(f"Reading run {path.name}", lambda _, path=path, current=new: with_run(

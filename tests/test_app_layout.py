@@ -7,6 +7,7 @@ from __future__ import annotations
 from streamlit.testing.v1 import AppTest
 
 from evalcore.ablation import RELEVANCE_SYSTEM
+from evalcore.workspace import NO_RUNS_KIND, Workspace, load_demo, with_concepts
 
 from .conftest import DEMO, ROOT
 
@@ -82,3 +83,23 @@ def test_ablation_opens_on_a_system_whose_grid_varies():
     heat = app.selectbox(key="heat_system_nn-CUI@10")
     assert heat.value != RELEVANCE_SYSTEM, heat.options
     assert heat.options[-1] == RELEVANCE_SYSTEM  # 1 at every setting under nn-CUI: last
+
+
+def test_the_data_report_follows_the_uploaded_runs():
+    # A folder loaded without runs/ (as ROCOv2 is) reports "no run files"; a run uploaded afterwards takes that away.
+    demo = load_demo()
+    folder = with_concepts(Workspace(label="a folder"), (DEMO / "concepts.csv").read_bytes(), "folder/test_concepts.csv")
+    folder = folder.with_inputs(labels=demo.labels).with_report(
+        "folder/runs", NO_RUNS_KIND, 0, "no run files: the leaderboard computes the Table-1 baselines")
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
+    app.session_state["workspace"] = folder
+    app.run()
+    assert not app.exception, app.exception
+    assert "no run files" in " ".join(frame_with(app, "problems")["problems"])
+    app.file_uploader(key="up_runs").set_value(
+        [("near-random.trec", (DEMO / "runs" / "near-random.trec").read_bytes(), "application/octet-stream")])
+    app.run()
+    assert not app.exception, app.exception
+    report = frame_with(app, "problems")
+    assert "no run files" not in " ".join(report["problems"])
+    assert "run 'near-random'" in report["kind"].tolist()
