@@ -9,8 +9,10 @@ from plotly.subplots import make_subplots
 N_COLOURS = {0: "#444444", 1: "#1f77b4", 2: "#d62728", 3: "#2ca02c"}
 
 
-def ablation_figure(grid: pd.DataFrame) -> go.Figure:
-    """Fig. 3: P@K against alpha, one line per n; rows = query subset, columns = label target."""
+def ablation_figure(grid: pd.DataFrame, as_scores: bool = False) -> go.Figure:
+    """Fig. 3: P@K against alpha, one line per n; rows = query subset, columns = label target. The grid holds
+    percentages (as the paper prints them); ``as_scores`` draws them as the dashboard shows every score, from 0
+    to 1 (:data:`evalcore.tables.SCORE_DECIMALS`)."""
     subsets = list(dict.fromkeys(grid.subset))
     metrics = list(dict.fromkeys(grid.metric))
     figure = make_subplots(rows=len(subsets), cols=len(metrics), shared_xaxes=True,
@@ -20,11 +22,12 @@ def ablation_figure(grid: pd.DataFrame) -> go.Figure:
             part = grid[(grid.subset == subset) & (grid.metric == metric)]
             for n, curve in part.groupby("n"):
                 curve = curve.sort_values("alpha")
-                figure.add_trace(go.Scatter(x=curve.alpha, y=curve.value, mode="lines+markers", name=f"n = {n}",
+                figure.add_trace(go.Scatter(x=curve.alpha, y=curve.value / 100 if as_scores else curve.value,
+                                            mode="lines+markers", name=f"n = {n}",
                                             line={"color": N_COLOURS.get(int(n))}, legendgroup=str(n),
                                             showlegend=row == 1 and col == 1), row=row, col=col)
             figure.update_xaxes(title_text="alpha" if row == len(subsets) else None, row=row, col=col)
-            figure.update_yaxes(title_text="P@K (%)" if col == 1 else None, row=row, col=col)
+            figure.update_yaxes(title_text=("P@K" if as_scores else "P@K (%)") if col == 1 else None, row=row, col=col)
     figure.update_layout(height=330 * len(subsets), width=380 * len(metrics), margin={"t": 50})
     return figure
 

@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -24,6 +25,10 @@ from .measures import MeasureSpec, measure_spec, nn_iou_measure
 from .options import Relevance
 from .relevance import approximate_matches, iou, nn_iou, nn_iou_from_counts
 from .retrieval import retrieve_by_measure
+from .tables import score_table
+
+if TYPE_CHECKING:  # pandas' Styler needs jinja2, which only the table that styles loads
+    from pandas.io.formats.style import Styler
 
 TABLE1_KS = (5, 10, 30)
 TARGETS = ("modality", "organ", "modality+organ")
@@ -33,6 +38,9 @@ PAPER_ALPHA, PAPER_HOPS = 0.5, 1
 PAPER_MEASURE = nn_iou_measure(PAPER_ALPHA, PAPER_HOPS)
 #: The paper's two relevance rankings: by IoU and by nn-IoU at its setting.
 PAPER_RANKINGS: Mapping[str, MeasureSpec] = MappingProxyType({"IoU": measure_spec("iou"), "nn-IoU": PAPER_MEASURE})
+#: Table 1's third ranking as it is computed here: TF-IDF vectors of the captions, cosine (the paper used
+#: BioMedCLIP-t caption embeddings, which need a model this project does not ship).
+CAPTIONS_SYSTEM = "captions (TF-IDF)"
 #: Table 1 of the paper: Precision@5/10/30 (%) on ROCOv2 test.
 PAPER_TABLE1: dict[tuple[str, str], tuple[float, float, float]] = {
     ("IoU", "modality"): (99.28, 99.17, 98.99),
@@ -41,12 +49,12 @@ PAPER_TABLE1: dict[tuple[str, str], tuple[float, float, float]] = {
     ("nn-IoU", "modality"): (99.34, 99.46, 99.42),
     ("nn-IoU", "organ"): (94.59, 93.78, 91.50),
     ("nn-IoU", "modality+organ"): (90.65, 89.53, 86.85),
-    ("caption embeddings", "modality"): (74.61, 73.25, 69.83),
-    ("caption embeddings", "organ"): (60.52, 56.91, 51.17),
-    ("caption embeddings", "modality+organ"): (37.62, 33.53, 27.44),
+    (CAPTIONS_SYSTEM, "modality"): (74.61, 73.25, 69.83),
+    (CAPTIONS_SYSTEM, "organ"): (60.52, 56.91, 51.17),
+    (CAPTIONS_SYSTEM, "modality+organ"): (37.62, 33.53, 27.44),
 }
 PAPER_SYSTEM_NAMES = {"IoU": "IoU", "nn-IoU": "nn-IoU (n=1, alpha=0.5)",
-                      "caption embeddings": "BioMedCLIP-t (paper) / TF-IDF captions (here)"}
+                      CAPTIONS_SYSTEM: "BioMedCLIP-t (paper) / TF-IDF captions (here)"}
 
 
 ROCOV2_TEST_PREFIX = "ROCOv2_2023_test_"
@@ -110,7 +118,7 @@ def table1_systems(evaluator: Evaluator, captions: Mapping[str, str] | None, dep
         systems.append(evaluator.relevance_ranking(PAPER_MEASURE, depth, depth, name="nn-IoU"))
     if captions:
         report(len(systems), "Ranking the collection by caption TF-IDF")
-        systems.append(retrieve_by_captions(dict(captions), evaluator.concepts, depth, None, "caption embeddings"))
+        systems.append(retrieve_by_captions(dict(captions), evaluator.concepts, depth, None, CAPTIONS_SYSTEM))
     report(steps, "done")
     return systems
 
@@ -165,6 +173,45 @@ def ablation_curves(evaluator: Evaluator, hops: Sequence[int] = (0, 1, 2),
             areas.append({"subset": subset, "metric": metric, "n": n,
                           "area": float(np.trapezoid(difference, curve.alpha.to_numpy()))})
     return AblationCurves(grid, pd.DataFrame(areas), isolated)
+
+
+#: The tie report's columns (:func:`tie_report`) as a reader sees them: a name and what it holds.
+TIE_COLUMNS: Mapping[str, tuple[str, str]] = MappingProxyType({
+    "system": ("ranking", "The relevance the collection is ranked by"),
+    "k": ("K", "The cut-off"),
+    "queries_with_tie": ("queries tied at K", "Queries whose K-th and (K+1)-th best relevance are equal, so that "
+                                              "the tie rule decides which images fill the top K"),
+    "stable": ("file order", "P@K on modality+organ with ties broken by the order of the concept file"),
+    "random_mean": ("random order: mean", "Mean P@K over the random orders of the collection"),
+    "random_sd": ("random order: SD", "Standard deviation of P@K over the random orders"),
+    "random_min": ("random order: lowest", "Lowest P@K over the random orders"),
+    "random_max": ("random order: highest", "Highest P@K over the random orders"),
+})
+
+
+def area_table(areas: pd.DataFrame) -> pd.DataFrame:
+    """Fig. 3's areas (:attr:`AblationCurves.areas`) as a table: one row per (subset, metric), one column per
+    distance threshold, headed "n = 0", "n = 1", ...
+
+    >>> areas = pd.DataFrame({"subset": ["all"] * 2, "metric": ["P@30[organ]"] * 2, "n": [0, 1], "area": [0.0, 1.5]})
+    >>> area_table(areas).columns.tolist(), area_table(areas).iloc[0].tolist()
+    (['n = 0', 'n = 1'], [0.0, 1.5])
+    """
+    table = areas.pivot_table(index=["subset", "metric"], columns="n", values="area", sort=False)
+    table.columns = [f"n = {n}" for n in table.columns]
+    return table
+
+
+def shown_table(table: pd.DataFrame) -> Styler:
+    """A reproduction table for the dashboard: its float columns are percentages (as the paper prints them), shown
+    by the dashboard's one number rule (:func:`evalcore.tables.score_table`) as the scores they are.
+
+    >>> print(shown_table(pd.DataFrame({"system": ["IoU"], "P@5": [99.37]})).hide(axis="index").to_string())
+    system P@5
+    IoU 0.9937
+    <BLANKLINE>
+    """
+    return score_table(table, [c for c, dtype in table.dtypes.items() if pd.api.types.is_float_dtype(dtype)])
 
 
 def tie_report(evaluator: Evaluator, settings: Mapping[str, MeasureSpec] = PAPER_RANKINGS, seeds: Sequence[int] = range(5),

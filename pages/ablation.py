@@ -7,7 +7,7 @@ import plotly.express as px
 import streamlit as st
 
 from evalcore.ablation import HOPS, RELEVANCE_SYSTEM, informative_systems, ranking_agreement, sweep_values
-from evalcore.tables import plain_metric_label
+from evalcore.tables import SCORE_DECIMALS, plain_metric_label, score_table
 from pages.computed import EVALUATION_INPUTS, ablation_of, evaluator_of, kept_with_bar, metric_names_for, sweep_of
 from pages.session import audience, session_kept
 from pages.sidebar import controls
@@ -47,8 +47,8 @@ if chosen.key not in ("iou", "nn-iou"):
         st.plotly_chart(px.line(table, x="setting", y="value", color="system", markers=True,
                                 labels={"setting": parameter, "value": metric}, title=f"{metric} against {parameter}"),
                         key=f"sweep_{metric}")
-    st.dataframe(sweep.pivot_table(index=["metric", "system"], columns="setting", values="value", sort=False),
-                 key="sweep_table")
+    st.dataframe(score_table(sweep.pivot_table(index=["metric", "system"], columns="setting", values="value",
+                                               sort=False)), key="sweep_table")
     st.stop()
 st.write("How the scores move when related concepts count more (alpha) and when concepts further apart in the "
          "knowledge graph count as related (n). n = 0 is plain IoU: only identical concepts count. Retrieval by "
@@ -107,11 +107,12 @@ for metric in metrics:
     system = st.selectbox("Heatmap for system", panels, key=f"heat_system_{metric}")
     heat = table[table.system == system].pivot(index="n", columns="alpha", values="value")
     heat.index = [n_label(n) for n in heat.index]
-    st.plotly_chart(px.imshow(heat, text_auto=".3f", aspect="auto", zmin=0, zmax=1, color_continuous_scale="Blues",
+    st.plotly_chart(px.imshow(heat, text_auto=f".{SCORE_DECIMALS}f", aspect="auto", zmin=0, zmax=1, color_continuous_scale="Blues",
                               labels={"color": title, "x": "alpha", "y": ""},
                               title=f"{title}: alpha x n for {system}"), key=f"heat_{metric}")
     if table.system.nunique() >= 2 and who == "researcher":
         agreement = ranking_agreement(grid[grid.system.isin(shown)], metric)
         st.markdown("**Does the winner change?** Kendall tau between the system ranking at each setting and the "
                     "ranking under IoU (1 = same order).")
-        st.dataframe(agreement.pivot(index="n", columns="alpha", values="kendall_tau"), key=f"tau_{metric}")
+        st.dataframe(score_table(agreement.pivot(index="n", columns="alpha", values="kendall_tau")),
+                     key=f"tau_{metric}")

@@ -51,8 +51,10 @@ settings = controls()
 evaluator = evaluator_of(ws, settings.kg_mode)
 paper_data = rp.is_rocov2_test(ws.concepts.ids)
 st.subheader("The paper's Table 1 on the loaded dataset")
-st.caption("Precision@K (%): retrieval by IoU, by nn-IoU (n = 1, alpha = 0.5, the paper's setting, whatever the "
-           "sidebar says) and by caption TF-IDF (the stand-in for BioMedCLIP-t), ranked over the whole collection. "
+st.caption("Precision@K from 0 to 1 (the paper prints percentages: 0.9937 is its 99.37): retrieval by IoU, by "
+           "nn-IoU (n = 1, alpha = 0.5, the paper's setting, whatever the sidebar says) and by the TF-IDF vectors of "
+           "the captions (the stand-in for the paper's BioMedCLIP-t caption embeddings), ranked over the whole "
+           "collection. "
            "`scripts/reproduce_paper.py` writes the full report to docs/REPRODUCTION.md, including the cost curve "
            "(Fig. 4) and the KG variants.")
 if not paper_data:
@@ -80,7 +82,7 @@ else:
     table = kept_result(server_kept(), table1, read, settings.kg_mode, paper_data,
                         progress=lambda f, text: bar.progress(min(1.0, f), text=f"Table 1: {text}…"))
     bar.empty()
-    st.dataframe(table.style.format(precision=2), hide_index=True, key="table1")
+    st.dataframe(rp.shown_table(table), hide_index=True, key="table1")
 
 kg = kg_of(ws)
 if kg is not None:
@@ -107,10 +109,10 @@ if curves is None and st.button("Compute the ablation (P@30 at 33 settings, twic
     bar.empty()
 if curves is not None:
     st.caption(f"Isolated subset: {len(curves.isolated):,} queries whose top-30 by IoU and by nn-IoU (n = 1, "
-               "alpha = 0.5) differ. Area: integral over alpha of the gap to n = 0 (points x alpha).")
-    st.plotly_chart(ablation_figure(curves.grid), key="method_fig3")
-    st.dataframe(curves.areas.pivot_table(index=["subset", "metric"], columns="n", values="area", sort=False),
-                 key="method_areas")
+               "alpha = 0.5) differ. Area: integral over alpha of the gap between the curve of each n and the curve "
+               "of n = 0 (plain IoU), in P@30 (0 to 1) x alpha.")
+    st.plotly_chart(ablation_figure(curves.grid, as_scores=True), key="method_fig3")
+    st.dataframe(rp.shown_table(rp.area_table(curves.areas)), key="method_areas")
 
 
 def on_demand(title: str, label: str, button_key: str, compute):
@@ -136,8 +138,10 @@ def tie_report(ws: Workspace, mode: str, progress) -> pd.DataFrame:
 ties = on_demand("Tie handling", "Count ties and compare tie rules (5 random orders)", "method_ties_run", tie_report)
 if ties is not None:
     st.caption("Queries whose K-th and (K+1)-th best relevance are equal, so the tie rule decides the top K; P@K "
-               "(%) on modality+organ with ties broken by file order (stable) and by 5 random orders of the pool.")
-    st.dataframe(ties.style.format(precision=2), hide_index=True, key="method_ties")
+               "(0 to 1) on modality+organ with ties broken by file order and by 5 random orders of the pool. "
+               "Hover a column name for what it holds.")
+    st.dataframe(rp.shown_table(ties), hide_index=True, key="method_ties", column_config={
+        column: st.column_config.Column(label, help=text) for column, (label, text) in rp.TIE_COLUMNS.items()})
 
 
 def kg_variants_with_progress(ws: Workspace, mode: str, progress) -> pd.DataFrame:
@@ -158,8 +162,10 @@ def kg_variants_with_progress(ws: Workspace, mode: str, progress) -> pd.DataFram
 variants = on_demand("KG readings", "Compare KG modes, the strict N(A,B) and each ontology source",
                      "method_variants_run", kg_variants_with_progress)
 if variants is not None:
-    st.caption("Precision (%) of retrieval by nn-IoU (alpha = 0.5) under each reading of the KG, beside IoU.")
-    st.dataframe(variants.style.format(precision=2), hide_index=True, key="method_variants")
+    st.caption("Precision (0 to 1) of retrieval by nn-IoU (alpha = 0.5) under each reading of the KG, beside IoU.")
+    st.dataframe(rp.shown_table(variants), hide_index=True, key="method_variants", column_config={
+        "beats_iou_everywhere": st.column_config.CheckboxColumn(
+            "beats IoU everywhere", help="At least IoU's precision on every label and K")})
 
 
 def timing_curve(ws: Workspace, mode: str, progress) -> pd.DataFrame:
