@@ -181,7 +181,7 @@ TIE_COLUMNS: Mapping[str, tuple[str, str]] = MappingProxyType({
     "k": ("K", "The cut-off"),
     "queries_with_tie": ("queries tied at K", "Queries whose K-th and (K+1)-th best relevance are equal, so that "
                                               "the tie rule decides which images fill the top K"),
-    "stable": ("file order", "P@K on modality+organ with ties broken by the order of the concept file"),
+    "stable": ("file order", "P@K on the label target (modality+organ) with ties broken by the order of the concept file"),
     "random_mean": ("random order: mean", "Mean P@K over the random orders of the collection"),
     "random_sd": ("random order: SD", "Standard deviation of P@K over the random orders"),
     "random_min": ("random order: lowest", "Lowest P@K over the random orders"),

@@ -7,9 +7,7 @@ from collections.abc import Callable
 import streamlit as st
 
 from evalcore.baselines import Baseline
-from evalcore.errors import CBIRLensError
 from evalcore.kg import KnowledgeGraph
-from evalcore.metrics import parse_metric
 from evalcore.workspace import Workspace
 from pages.session import audience, workspace
 
@@ -24,13 +22,6 @@ def escape_markdown(text: str) -> str:
 def chip(text: str, colour: str) -> str:
     """A coloured, escaped markdown chip (Streamlit colour directive; never raw HTML)."""
     return f":{colour}-background[{escape_markdown(text)}]"
-
-
-def describe_metric(name: str) -> str:
-    try:
-        return parse_metric(name).describe()
-    except CBIRLensError:
-        return name
 
 
 def concept_label(ws: Workspace, cui: str, kg: KnowledgeGraph | None = None) -> str:

@@ -4,6 +4,8 @@ follows the uploaded runs."""
 
 from __future__ import annotations
 
+import json
+
 from streamlit.testing.v1 import AppTest
 
 from evalcore.ablation import RELEVANCE_SYSTEM
@@ -103,3 +105,19 @@ def test_the_data_report_follows_the_uploaded_runs():
     report = frame_with(app, "problems")
     assert "no run files" not in " ".join(report["problems"])
     assert "run 'near-random'" in report["kind"].tolist()
+
+
+def test_method_page_names_the_tf_idf_ranking_and_shows_scores_and_readable_columns():
+    app = open_page("pages/method.py")
+    table = frame_with(app, "P@5")
+    assert "captions (TF-IDF)" in set(table.system) and "caption embeddings" not in set(table.system)
+    # The same precision as on the Leaderboard: a score from 0 to 1, not a percentage.
+    assert ((table["P@5"] >= 0) & (table["P@5"] <= 1)).all()
+    for button in ("method_ablation_run", "method_ties_run"):
+        app.button(key=button).click().run()
+        assert not app.exception, app.exception
+    assert list(frame_with(app, "n = 0").columns) == ["n = 0", "n = 1", "n = 2"]
+    ties = next(f for f in app.dataframe if "queries_with_tie" in f.value.columns)
+    labels = json.loads(ties.proto.columns)
+    assert labels["queries_with_tie"]["label"] == "queries tied at K" and labels["random_sd"]["help"]
+    assert all("_" not in labels[column]["label"] for column in ties.value.columns), labels
