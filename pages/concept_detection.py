@@ -10,6 +10,7 @@ from evalcore.errors import CBIRLensError
 from evalcore.kg import neighbour_sets
 from evalcore.readers import read_predictions
 from evalcore.resources import demo_path
+from evalcore.tables import SCORE_DECIMALS
 from pages.computed import kg_of
 from pages.session import audience
 from pages.sidebar import controls
@@ -87,8 +88,8 @@ id_width = int(min(260, 24 + 8 * table.image.str.len().max()))
 # Three list columns of medium width fit beside the ID at 1400 px: a wider one pushed "wrong" out of sight.
 st.dataframe(table, hide_index=True, key="detection_table", width="stretch",
              column_config={"image": st.column_config.TextColumn(width=id_width),
-                            "F1": st.column_config.NumberColumn(format="%.3f", width=60),
-                            "soft F1": st.column_config.NumberColumn(format="%.3f", width=60),
+                            "F1": st.column_config.NumberColumn(format=f"%.{SCORE_DECIMALS}f", width=60),
+                            "soft F1": st.column_config.NumberColumn(format=f"%.{SCORE_DECIMALS}f", width=60),
                             "found": st.column_config.ListColumn(width="medium"),
                             "missed": st.column_config.ListColumn(width="medium"),
                             "wrong": st.column_config.ListColumn(width="medium")})

@@ -9,6 +9,7 @@ import streamlit as st
 from evalcore.baselines import Baseline, available_baselines, default_baselines
 from evalcore.data import Run
 from evalcore.errors import CBIRLensError
+from evalcore.tables import score_table
 from evalcore.workspace import image_of
 from pages.cards import (
     LEGEND,
@@ -90,7 +91,7 @@ if who == "researcher" and st.toggle("Find queries where two systems differ most
         st.plotly_chart(figure, key="pq_scatter")
         differences = (pair[system_a] - pair[system_b]).rename("A - B")
         top = pd.concat([pair, differences], axis=1).reindex(differences.abs().sort_values(ascending=False).index)
-        st.dataframe(top.head(20), key="pq_differences")
+        st.dataframe(score_table(top.head(20)), key="pq_differences")
         if st.checkbox("Pick the query from this table", key="pq_use_differences"):
             matches = list(top.index[:20])
 
