@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # pandas' Styler needs jinja2, which only the table that styl
 
 GROUPS = ("relevance-graded", "label precision", "other")
 GROUP_TITLES = {
-    "relevance-graded": "Graded by concept overlap (NDCG with IoU / nn-IoU)",
+    "relevance-graded": "Graded by concept overlap (NDCG with IoU, nn-IoU or the chosen measure)",
     "label precision": "Label precision (same modality / organ)",
     "other": "Other (MAP, recall, ERR, RBP, Context-Aware Gain)",
 }

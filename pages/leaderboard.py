@@ -123,7 +123,8 @@ if group == "label precision":
     for sentence in label_query_counts(summary, metrics, result["counts"]):
         st.caption(sentence + " (each label's precision averages over the queries that have the label).")
 st.caption(f"alpha = {settings.alpha}, n = {settings.n}, KG mode {settings.kg_mode}, {settings.gain} gain"
-           + (f"; MAP and recall count an image as relevant from relevance {threshold:g}" if group == "other" else "")
+           + (f"; MAP and recall count an image as relevant from relevance {threshold:g}"
+              if group == "other" and who == "researcher" else "")
            + ". Hover a column name for its meaning in plain words.")
 
 # Widgets keep their state by key while their options change; a choice the new options lack (a metric of the
@@ -179,7 +180,7 @@ if len(result["values"]) >= 2:
             "p t-test": st.column_config.TextColumn(help="paired two-sided t-test"),
             "p rand. Holm": st.column_config.TextColumn(help=f"randomization test, {help_holm}"),
             "p t-test Holm": st.column_config.TextColumn(help=f"t-test, {help_holm}"),
-            "queries": st.column_config.NumberColumn(help="queries both systems were scored on", format="%d")})
+            "queries": st.column_config.NumberColumn(help="queries both systems were scored on", format="localized")})
 
 st.subheader("Downloads")
 latex_metrics = [m for family in groups.get("relevance-graded", {}).values() for m in family] or metrics[:6]
