@@ -113,6 +113,7 @@ for metric in metrics:
     if table.system.nunique() >= 2 and who == "researcher":
         agreement = ranking_agreement(grid[grid.system.isin(shown)], metric)
         st.markdown("**Does the winner change?** Kendall tau between the system ranking at each setting and the "
-                    "ranking under IoU (1 = same order).")
-        st.dataframe(score_table(agreement.pivot(index="n", columns="alpha", values="kendall_tau")),
-                     key=f"tau_{metric}")
+                    "ranking under IoU (1 = same order). Rows: distance threshold n; columns: alpha.")
+        tau = agreement.pivot(index="n", columns="alpha", values="kendall_tau")
+        tau.index = [n_label(n) for n in tau.index]
+        st.dataframe(score_table(tau), key=f"tau_{metric}")
