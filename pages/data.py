@@ -110,8 +110,12 @@ summary = {
 st.dataframe(pd.DataFrame(summary.items(), columns=["input", "loaded"]), hide_index=True, width="stretch")
 st.subheader("Validation report")
 report = report_table(ws)
+# Two large columns and the two short ones were wider than the page at 1400 px; the file column is medium (the
+# captions below name each file with problems in full).
 st.dataframe(pd.DataFrame(report), hide_index=True, width="stretch", key="validation_report",
-             column_config={"file": st.column_config.TextColumn(width="large"),
+             column_config={"file": st.column_config.TextColumn(width="medium"),
+                            "kind": st.column_config.TextColumn(width="medium"),
+                            "rows read": st.column_config.TextColumn(width="small"),
                             "problems": st.column_config.TextColumn(width="large")})
 for row in report:
     if row["problems"] != "none":
