@@ -121,3 +121,14 @@ def test_method_page_names_the_tf_idf_ranking_and_shows_scores_and_readable_colu
     labels = json.loads(ties.proto.columns)
     assert labels["queries_with_tie"]["label"] == "queries tied at K" and labels["random_sd"]["help"]
     assert all("_" not in labels[column]["label"] for column in ties.value.columns), labels
+
+
+def test_the_chart_metric_survives_a_visit_to_another_page():
+    app = open_page("pages/leaderboard.py")
+    app.selectbox(key="focus_metric").set_value("P@10[organ]").run()
+    app.switch_page("pages/method.py")
+    app.run()
+    app.switch_page("pages/leaderboard.py")
+    app.run()
+    assert not app.exception, app.exception
+    assert app.selectbox(key="focus_metric").value == "P@10[organ]"
