@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from evalcore.ablation import RELEVANCE_SYSTEM
 from evalcore.workspace import NO_RUNS_KIND, Workspace, load_demo, with_concepts
 
-from .conftest import DEMO, ROOT
+from .conftest import DEMO, ROCOV2, ROOT, needs
 
 TIMEOUT = 240
 
@@ -132,3 +132,19 @@ def test_the_chart_metric_survives_a_visit_to_another_page():
     app.run()
     assert not app.exception, app.exception
     assert app.selectbox(key="focus_metric").value == "P@10[organ]"
+
+
+@needs(ROCOV2)
+def test_the_rocov2_report_follows_a_run_uploaded_after_the_folder():
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
+    app.run()
+    app.text_input(key="rocov2_folder").set_value(str(ROCOV2))
+    app.button(key="load_rocov2").click().run()
+    assert not app.exception, app.exception
+    assert "no run files" in " ".join(frame_with(app, "problems")["problems"])
+    run = b"ROCOv2_2023_test_000001 Q0 ROCOv2_2023_test_000002 1 1.0 mine\n"
+    app.file_uploader(key="up_runs").set_value([("mine.trec", run, "application/octet-stream")])
+    app.run()
+    assert not app.exception, app.exception
+    report = frame_with(app, "problems")
+    assert "no run files" not in " ".join(report["problems"]) and "run 'mine'" in report["kind"].tolist()
