@@ -1,0 +1,215 @@
+"""Negated mentions in caption text: a NegEx-style rule (Chapman et al. 2001).
+
+Chapman W.W., Bridewell W., Hanbury P., Cooper G.F., Buchanan B.G. "A simple algorithm for identifying negated
+findings and diseases in discharge summaries", J Biomed Inform 34(5):301-310, 2001. The rule, per sentence:
+
+- a *pre-negation* cue ("no", "without", "absence of", "negative for", ...) negates what follows it, up to a scope
+  terminator ("but", "however", "which", ";", ...) or :data:`MAX_SCOPE_WORDS` words, whichever comes first;
+- a *post-negation* cue ("was ruled out", "is absent", "not seen", ...) negates what precedes it, back to the
+  sentence's start, a terminator or :data:`MAX_SCOPE_WORDS` words;
+- a *pseudo-negation* ("no change", "not only", "without change", ...) looks like a cue but negates nothing;
+- a scope never crosses a sentence boundary.
+
+A mention is negated when it starts inside a negated scope. :func:`negated_spans` gives the scopes (one pass over
+the text, for concept extraction from captions as for the explanations); :func:`mention_spans` finds a concept's
+names in a text (case-insensitive, plural "s"/"es", hyphen or space alike, whole words); :func:`mention_status`
+joins them: a concept is "negated" when every one of its mentions is.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterable, Sequence
+
+from .errors import ParameterError
+
+#: Words a scope reaches at most. Chapman et al. counted up to five terms after a cue; a term is often two words
+#: ("pleural effusion"), hence six words here.
+MAX_SCOPE_WORDS = 6
+
+PRE_NEGATION = ("no", "not", "without", "absence of", "absent", "negative for", "free of", "ruled out",
+                "rules out", "no evidence of", "no signs of", "no sign of", "no evidence for",
+                "denies", "denied", "never", "nor", "neither", "cannot see", "lack of", "lacks",
+                "resolution of", "not demonstrate", "did not show", "does not show", "no definite", "no obvious")
+POST_NEGATION = ("was ruled out", "were ruled out", "is ruled out", "are ruled out", "has been ruled out",
+                 "is absent", "are absent", "was absent", "were absent", "unlikely", "not seen", "not visible",
+                 "not identified", "not detected", "not present", "were excluded", "was excluded",
+                 "is excluded", "are excluded", "was not seen", "were not seen", "is not seen", "are not seen",
+                 "has resolved", "have resolved", "disappeared")
+PSEUDO_NEGATION = ("no change", "no changes", "not only", "no increase", "no increased", "without change",
+                   "without any change", "not necessarily", "no further", "not certain if", "not certain whether",
+                   "no significant change", "no interval change", "not rule out", "not ruled out",
+                   "not excluded", "not be excluded", "cannot be excluded", "cannot be ruled out",
+                   "not be ruled out", "no decrease", "no longer")
+TERMINATORS = ("but", "however", "although", "though", "except", "which", "apart from", "aside from", "yet",
+               "still", "whereas", "while", ";", ":")
+
+#: Lexical variants of a name's words, each documented: spelling variants (British and American English) and
+#: MeSH entry terms of the descriptor named by the word (MeSH 2023, D006470 Hemorrhage: entry term "Bleeding").
+#: Names and synonyms from the loaded names files come first; these only widen a word of them.
+LEXICAL_VARIANTS: dict[str, tuple[str, ...]] = {
+    "hemorrhage": ("haemorrhage", "bleeding", "bleed"),
+    "hemorrhagic": ("haemorrhagic",),
+    "hematoma": ("haematoma",),
+    "edema": ("oedema",),
+    "tumor": ("tumour",),
+    "anemia": ("anaemia",),
+    "ischemia": ("ischaemia",),
+    "ischemic": ("ischaemic",),
+    "esophagus": ("oesophagus",),
+}
+
+STATUSES = ("affirmed", "negated", "absent")
+
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+_SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)|\n\s*\n")
+
+
+def _phrase_pattern(phrases: Iterable[str]) -> str:
+    """Alternatives matched as whole words, longest first (so "no evidence of" wins over "no")."""
+    parts = []
+    for phrase in sorted(set(phrases), key=lambda p: (-len(p), p)):
+        if phrase in (";", ":"):
+            parts.append(re.escape(phrase))
+        else:
+            parts.append(r"\b" + r"\s+".join(map(re.escape, phrase.split())) + r"\b")
+    return "|".join(parts)
+
+
+_CUES = re.compile("|".join(f"(?P<{group}>{_phrase_pattern(phrases)})" for group, phrases in
+                            (("pseudo", PSEUDO_NEGATION), ("post", POST_NEGATION), ("pre", PRE_NEGATION),
+                             ("stop", TERMINATORS))), re.IGNORECASE)
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence: ends at ".", "!" or "?" followed by a space or the end, or a blank line.
+
+    >>> text = "No fracture. Hematoma seen, 2.5 cm."
+    >>> [text[a:b] for a, b in sentence_spans(text)]
+    ['No fracture.', ' Hematoma seen, 2.5 cm.']
+    """
+    spans, start = [], 0
+    for end in _SENTENCE_END.finditer(text):
+        spans.append((start, end.end()))
+        start = end.end()
+    if start < len(text):
+        spans.append((start, len(text)))
+    return spans
+
+
+def negated_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int, int]]:
+    """The negated scopes of ``text`` as sorted, non-overlapping ``(start, end)`` character offsets.
+
+    >>> text = "CT of the brain without hemorrhage"
+    >>> [text[a:b] for a, b in negated_spans(text)]
+    ['hemorrhage']
+    >>> text = "No fracture but a large hematoma; pneumothorax was ruled out. No change in the mass."
+    >>> [text[a:b] for a, b in negated_spans(text)]
+    ['fracture', 'pneumothorax']
+    """
+    if not isinstance(text, str):
+        raise ParameterError(f"negated_spans takes a text (str), got {type(text).__name__}")
+    if isinstance(max_words, bool) or not isinstance(max_words, int) or max_words < 1:
+        raise ParameterError(f"max_words must be a positive integer, got {max_words!r}")
+    scopes: list[tuple[int, int]] = []
+    for start, end in sentence_spans(text):
+        sentence = text[start:end]
+        words = [(m.start() + start, m.end() + start) for m in _WORD.finditer(sentence)]
+        cues = [(m.lastgroup, m.start() + start, m.end() + start) for m in _CUES.finditer(sentence)]
+        stops = [a for kind, a, _ in cues if kind == "stop"] + [a for kind, a, _ in cues if kind != "stop"]
+        for kind, cue_start, cue_end in cues:
+            if kind == "pre":
+                limit = min([s for s in stops if s >= cue_end] + [end])
+                inside = [w for w in words if w[0] >= cue_end and w[1] <= limit][:max_words]
+            elif kind == "post":
+                limit = max([e for kind_, s, e in cues if s < cue_start and kind_ != "pseudo"
+                             and e <= cue_start] + [start])
+                inside = [w for w in words if w[0] >= limit and w[1] <= cue_start][-max_words:]
+            else:
+                continue
+            if inside:
+                scopes.append((inside[0][0], inside[-1][1]))
+    return _merged(scopes)
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def in_spans(spans: Sequence[tuple[int, int]], position: int) -> bool:
+    """Whether ``position`` lies in one of the sorted, non-overlapping ``spans``.
+
+    >>> in_spans([(3, 8), (12, 20)], 12), in_spans([(3, 8), (12, 20)], 9)
+    (True, False)
+    """
+    i = bisect_right(spans, (position, float("inf"))) - 1
+    return i >= 0 and spans[i][0] <= position < spans[i][1]
+
+
+def _word_pattern(word: str, last: bool) -> str:
+    variants = {word, *LEXICAL_VARIANTS.get(word, ())}
+    if last and len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        variants.add(word[:-1])
+    alternatives = "|".join(re.escape(v) for v in sorted(variants, key=lambda v: (-len(v), v)))
+    return f"(?:{alternatives})" + ("(?:e?s)?" if last else "")
+
+
+def name_pattern(names: Iterable[str]) -> re.Pattern[str] | None:
+    """One pattern finding any of ``names`` as whole words: case-insensitive, words joined by spaces, hyphens or
+    other punctuation, the last word also with a plural "s"/"es", each word also in its :data:`LEXICAL_VARIANTS`;
+    None when no name has a word.
+
+    >>> bool(name_pattern(["X-Ray Computed Tomography"]).search("an x ray computed  tomography"))
+    True
+    >>> name_pattern(["vein"]).search("veinous") is None
+    True
+    """
+    alternatives = set()
+    for name in names:
+        words = [w.lower() for w in re.findall(r"[^\W_]+", name)]
+        if words:
+            alternatives.add(r"[\W_]+".join(_word_pattern(w, i == len(words) - 1) for i, w in enumerate(words)))
+    if not alternatives:
+        return None
+    return re.compile(r"(?<![^\W_])(?:" + "|".join(sorted(alternatives, key=lambda a: (-len(a), a)))
+                      + r")(?![^\W_])", re.IGNORECASE)
+
+
+def mention_spans(text: str, names: Iterable[str]) -> list[tuple[int, int]]:
+    """Where any of ``names`` (a concept's name and synonyms) is mentioned in ``text``.
+
+    >>> text = "Veins and a vein-like blood vessel"
+    >>> [text[a:b] for a, b in mention_spans(text, ["Vein", "blood vessels"])]
+    ['Veins', 'vein', 'blood vessel']
+    """
+    if isinstance(names, str):
+        raise ParameterError("mention_spans takes several names (a list), not one string")
+    pattern = name_pattern(names)
+    return [] if pattern is None else [m.span() for m in pattern.finditer(text)]
+
+
+def mention_status(text: str, names: Iterable[str]) -> str:
+    """"absent" when ``text`` mentions none of ``names``, "negated" when every mention lies in a negated scope
+    (:func:`negated_spans`), else "affirmed".
+
+    >>> mention_status("CT of the brain without hemorrhage", ["Hemorrhage"])
+    'negated'
+    >>> mention_status("No change in the hemorrhage", ["Hemorrhage"])
+    'affirmed'
+    >>> mention_status("No fracture. Hematoma seen.", ["Hematoma"])
+    'affirmed'
+    >>> mention_status("CT of the brain", ["Hemorrhage"])
+    'absent'
+    """
+    mentions = mention_spans(text, names)
+    if not mentions:
+        return "absent"
+    scopes = negated_spans(text)
+    return "negated" if all(in_spans(scopes, start) for start, _ in mentions) else "affirmed"

@@ -1,0 +1,116 @@
+"""The NegEx-style rule of evalcore.negation: hand-worked sentences, the real ROCOv2 caption, random texts."""
+
+from __future__ import annotations
+
+import csv
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from evalcore.errors import ParameterError
+from evalcore.negation import (
+    POST_NEGATION,
+    PRE_NEGATION,
+    PSEUDO_NEGATION,
+    TERMINATORS,
+    mention_spans,
+    mention_status,
+    negated_spans,
+)
+
+ROCOV2 = Path(__file__).resolve().parents[2] / "shared" / "data" / "rocov2"
+
+
+@pytest.mark.parametrize(("text", "names", "status"), [
+    ("CT of the brain without hemorrhage", ["Hemorrhage"], "negated"),
+    ("no pneumothorax, no pleural effusion", ["Pneumothorax"], "negated"),
+    ("no pneumothorax, no pleural effusion", ["Pleural effusion"], "negated"),
+    ("CT shows a large hemorrhage", ["Hemorrhage"], "affirmed"),
+    ("no change in the hemorrhage", ["Hemorrhage"], "affirmed"),
+    ("no fracture but a large hematoma", ["Hematoma"], "affirmed"),
+    ("no fracture but a large hematoma", ["Fracture"], "negated"),
+    ("No fracture. Hematoma seen.", ["Hematoma"], "affirmed"),
+    ("Pneumothorax was ruled out.", ["Pneumothorax"], "negated"),
+    ("The mass is not seen on the second scan", ["Mass"], "negated"),
+    ("Not only a mass but also edema", ["Mass"], "affirmed"),
+    ("No hemorrhage on day 1; a large hemorrhage on day 3", ["Hemorrhage"], "affirmed"),
+    ("No hemorrhage on day 1 and no hemorrhage on day 3", ["Hemorrhage"], "negated"),
+    ("MRI of the knee", ["Hemorrhage"], "absent"),
+    ("Negative for metastases", ["Metastasis", "metastases"], "negated"),
+    ("Free of any large pleural effusions", ["pleural effusion"], "negated"),
+    # The window: a mention more than MAX_SCOPE_WORDS words after the cue is not negated.
+    ("No sign of recent change in the size of the left lung mass", ["mass"], "affirmed"),
+])
+def test_hand_worked_sentences(text: str, names: list[str], status: str) -> None:
+    assert mention_status(text, names) == status
+
+
+def test_mentions_are_whole_words_plural_hyphen_and_case() -> None:
+    text = "X-ray computed tomography; two veins, a vein-graft and intravenous contrast."
+    found = [text[a:b] for a, b in mention_spans(text, ["X-Ray Computed Tomography", "Vein"])]
+    assert found == ["X-ray computed tomography", "veins", "vein"]
+    assert mention_spans("the boxes", ["box"]) == [(4, 9)]
+    assert mention_spans("anything", ["", "  "]) == []
+
+
+def test_the_spans_are_the_scopes() -> None:
+    text = "Without contrast, no fracture: mild edema"
+    assert [text[a:b] for a, b in negated_spans(text)] == ["contrast", "fracture"]
+    assert negated_spans("") == []
+
+
+def test_rocov2_caption_of_009853_negates_hemorrhage() -> None:
+    """The real caption: "... Without bleeding along the left electrode. ..." with ROCOv2's name "Hemorrhage"."""
+    if not ROCOV2.exists():
+        pytest.skip("../shared/data is absent")
+    with open(ROCOV2 / "test_captions.csv", newline="", encoding="utf-8") as handle:
+        caption = next(row[1] for row in csv.reader(handle) if row[0] == "ROCOv2_2023_test_009853")
+    with open(ROCOV2 / "cui_mapping.csv", newline="", encoding="utf-8") as handle:
+        names = {row[0]: row[1] for row in csv.reader(handle)}
+    assert "Without bleeding" in caption
+    assert mention_status(caption, [names["C0019080"]]) == "negated"
+    assert mention_status(caption, [names["C0040405"], "CT"]) == "affirmed"
+
+
+def test_bad_arguments_raise_the_projects_error() -> None:
+    with pytest.raises(ParameterError, match="text"):
+        negated_spans(None)  # type: ignore[arg-type]
+    with pytest.raises(ParameterError, match="max_words"):
+        negated_spans("no mass", 0)
+    with pytest.raises(ParameterError, match="names"):
+        mention_spans("no mass", "mass")
+
+
+CUE_WORDS = {w for phrase in (*PRE_NEGATION, *POST_NEGATION, *PSEUDO_NEGATION, *TERMINATORS) for w in phrase.split()}
+PLAIN_WORDS = ["lesion", "left", "right", "lobe", "the", "of", "a", "in", "CT", "scan", "shows", "large", "small",
+               "contrast", "with", "after", "image", "arrow", "mass", "seen", "is", "was", "and", "x-ray", "2.5",
+               "cm", "(arrow)", "e.g.", "patient's", "ÉCHO"]
+PUNCTUATION = ["", "", "", ",", ".", ";", ":", "!", "?", "\n", " - ", "(", ")"]
+
+
+def random_text(rng: random.Random, words: list[str], length: int) -> str:
+    return " ".join(rng.choice(words) + rng.choice(PUNCTUATION) for _ in range(length))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_texts(seed: int) -> None:
+    rng = random.Random(seed)
+    vocabulary = PLAIN_WORDS + sorted(CUE_WORDS) + ["no evidence of", "was ruled out", "no change"]
+    text = random_text(rng, vocabulary, rng.randint(0, 40))
+    spans = negated_spans(text, rng.randint(1, 8))
+    assert all(0 <= a < b <= len(text) for a, b in spans)
+    assert all(b1 < a2 for (_, b1), (a2, _) in zip(spans, spans[1:]))  # sorted, apart
+    assert mention_status(text, ["lesion"]) in ("affirmed", "negated", "absent")
+
+    plain = [w for w in PLAIN_WORDS if w.lower() not in CUE_WORDS and w != "mass"]
+    without_cues = random_text(rng, plain, rng.randint(0, 40))
+    assert negated_spans(without_cues) == []
+    # A cue just before the only mention of a concept negates it, wherever it stands in a cue-free text.
+    words = without_cues.split(" ")
+    at = rng.randint(0, len(words))
+    cue = rng.choice(["no", "without", "absence of", "negative for", "no evidence of"])
+    negated = " ".join(words[:at] + [cue, "hemorrhage"] + words[at:])
+    assert mention_status(negated, ["Hemorrhage"]) == "negated", negated
+    assert mention_status(re.sub(r"\b" + cue + r"\b ", "", negated, count=1), ["Hemorrhage"]) == "affirmed"
