@@ -19,12 +19,18 @@ then ID. The module also words the explanation for a clinician (:func:`reason_se
 draws paths as Graphviz DOT (:func:`paths_dot`), counts ties in a ranking
 (:func:`tie_counts`), ranks concept search results (:func:`search_concepts`) and picks a
 pair of dataset concepts joined by a short path (:func:`example_path_pair`).
+
+Concept tags are not claims: ROCOv2's tags ignore negation ("Without bleeding along the left electrode" is tagged
+*Hemorrhage*). Given the two captions, :func:`explain_pair` tells for each shared concept whether a caption negates
+it (:func:`evalcore.negation.mention_status`), and :func:`reason_sentences` then says the tag is there and the
+caption denies it, instead of "both show" it. Image modalities (:data:`MODALITY_WORDS`) are worded as the kind of
+image ("both are CT images").
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 import numpy as np
@@ -32,10 +38,22 @@ import numpy as np
 from .errors import ParameterError
 from .kg import KnowledgeGraph, check_hops_and_mode
 from .measures import MeasureSpec, parse_measure
+from .negation import mention_status
 from .relevance import nn_iou_from_counts, nn_tversky_from_counts
 
 AUDIENCES = ("clinician", "researcher")
 UP, DOWN = "is_a", "has_child"
+#: Image modality concepts -> the plain word for the kind of image. The UMLS CUIs of ROCOv2's manually curated
+#: modality tags (Rückert et al. 2024; ``data/labels/rocov2_labels.csv`` maps the same CUIs to these classes).
+MODALITY_WORDS: Mapping[str, str] = MappingProxyType({
+    "C0040405": "CT",  # X-Ray Computed Tomography
+    "C1306645": "X-ray",  # Plain x-ray
+    "C0024485": "MRI",  # Magnetic Resonance Imaging
+    "C0041618": "ultrasound",  # Ultrasonography
+    "C0002978": "angiography",  # angiogram
+    "C0032743": "PET",  # Positron-Emission Tomography
+    "C1699633": "PET/CT",  # PET/CT scan
+})
 
 
 @dataclass(frozen=True)
@@ -103,6 +121,9 @@ class Explanation:
     nn_iou: Arithmetic
     relevance: Arithmetic
     names: Mapping[str, str]
+    #: Shared concept -> (its status in the query's caption, in the result's): "affirmed", "negated" or "absent"
+    #: (:func:`evalcore.negation.mention_status`); empty when the captions were not given. Modalities are left out.
+    caption_status: Mapping[str, tuple[str, str]] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def intersection(self) -> int:
@@ -170,8 +191,12 @@ ARITHMETIC: Mapping[str, Callable[[dict, float, tuple[float, float]], Arithmetic
 # --- the explanation ----------------------------------------------------------------------
 
 def explain_pair(query: Iterable[str], result: Iterable[str], kg: KnowledgeGraph | None, measure: MeasureSpec | str,
-                 mode: str = "undirected", names: Mapping[str, str] | None = None) -> Explanation:
+                 mode: str = "undirected", names: Mapping[str, str] | None = None,
+                 captions: tuple[str, str] | None = None) -> Explanation:
     """Exact matches, near matches with their KG paths, and the relevance arithmetic of a pair under ``measure``.
+
+    With ``captions`` (the query's and the result's caption text), each shared concept that is not a modality gets
+    its mention status in both (:attr:`Explanation.caption_status`).
 
     ``measure`` is one of :data:`ARITHMETIC`'s (IoU, nn-IoU, Tversky, nn-Tversky); its alpha and n (0 where it
     has none) choose the near matches and fill in the nn-IoU arithmetic shown beside IoU's and its own.
@@ -187,6 +212,10 @@ def explain_pair(query: Iterable[str], result: Iterable[str], kg: KnowledgeGraph
     >>> print(e.iou); print(e.nn_iou)
     IoU = |A ∩ B| / |A ∪ B| = 1 / 3 = 0.333
     nn-IoU = (|A ∩ B| + alpha × |N(A,B)|) / |A ∪ B| = (1 + 0.5 × 2) / 3 = 0.667
+    >>> e = explain_pair({"H"}, {"H"}, None, "iou", names={"H": "Hemorrhage"},
+    ...                  captions=("Large hemorrhage.", "Without bleeding along the electrode."))
+    >>> dict(e.caption_status)
+    {'H': ('affirmed', 'negated')}
     """
     spec = parse_measure(measure)
     if spec.key not in ARITHMETIC:
@@ -194,6 +223,10 @@ def explain_pair(query: Iterable[str], result: Iterable[str], kg: KnowledgeGraph
     params = spec.params
     alpha, n, weights = params.get("alpha", 0.0), spec.hops, (params.get("a", 1.0), params.get("b", 1.0))
     check_hops_and_mode(n, mode)
+    if captions is not None and not (isinstance(captions, tuple) and len(captions) == 2
+                                     and all(isinstance(text, str) for text in captions)):
+        raise ParameterError("captions must be a pair of texts (the query's caption, the result's); "
+                             f"give '' for a missing one, got {captions!r}")
     a, b = frozenset(query), frozenset(result)
     all_names = _Names(names or {}, kg.names if kg is not None else {})
     near = [*_near_matches(a - b, b, "query", kg, n, mode, all_names),
@@ -210,7 +243,10 @@ def explain_pair(query: Iterable[str], result: Iterable[str], kg: KnowledgeGraph
         alpha=alpha, n=n, mode=mode,
         iou=_iou_arithmetic(counts, alpha, weights), nn_iou=_nn_iou_arithmetic(counts, alpha, weights),
         relevance=ARITHMETIC[spec.key](counts, alpha, weights),
-        names=MappingProxyType({c: all_names.get(c, c) for c in a | b}))
+        names=MappingProxyType({c: all_names.get(c, c) for c in a | b}),
+        caption_status=MappingProxyType({} if captions is None else {
+            c: tuple(mention_status(text, [all_names.get(c, c)]) for text in captions)
+            for c in a & b if c not in MODALITY_WORDS}))
 
 
 class _Names(Mapping):
@@ -307,9 +343,11 @@ def path_phrase(path: Sequence[PathStep], emphasise: Callable[[str], str] = str)
 
 def reason_sentences(explanation: Explanation, audience: str = "clinician",
                      emphasise: Callable[[str], str] = str) -> list[str]:
-    """The reasons a result was retrieved, in plain words: what both images show, then each near match.
+    """The reasons a result was retrieved, in plain words: the kind of image both are, what both show, the shared
+    tags a caption denies, then each near match.
 
-    Clinicians get names only; researchers also get the hop counts.
+    Clinicians get names only; researchers also get the hop counts. A shared concept that the query's or this
+    image's caption negates (:attr:`Explanation.caption_status`) is "tagged", never "shown".
 
     >>> from evalcore.data import KGEdges
     >>> kg = KnowledgeGraph.from_edges([KGEdges((("hv", "v", "t"),), {"hv": "hepatic vein", "v": "vein"})])
@@ -318,12 +356,35 @@ def reason_sentences(explanation: Explanation, audience: str = "clinician",
     ['both show liver', 'hepatic vein is a kind of vein']
     >>> reason_sentences(explain_pair({"a"}, {"b"}, None, "iou"), "researcher")
     ['no concept in common with the query']
+    >>> e = explain_pair({"C0040405", "H"}, {"C0040405", "H"}, None, "iou", names={"H": "Hemorrhage"},
+    ...                  captions=("CT: hemorrhage", "CT without bleeding"))
+    >>> reason_sentences(e)
+    ['both are CT images', "both are tagged Hemorrhage, but this image's caption says it is absent"]
     """
     if audience not in AUDIENCES:
         raise ParameterError(f"audience must be one of {AUDIENCES}, got {audience!r}")
     sentences = []
-    if explanation.exact:
-        sentences.append("both show " + _join([emphasise(explanation.name(c)) for c in explanation.exact]))
+    modalities = sorted({MODALITY_WORDS[c] for c in explanation.exact if c in MODALITY_WORDS})
+    if modalities:
+        sentences.append(f"both are {_join(modalities)} images")
+    denied: dict[str, list[str]] = {}
+    shown = []
+    for concept in explanation.exact:
+        if concept in MODALITY_WORDS:
+            continue
+        query_status, result_status = explanation.caption_status.get(concept, ("", ""))
+        where = {(True, True): "both", (True, False): "query", (False, True): "result"}.get(
+            (query_status == "negated", result_status == "negated"))
+        if where is None:
+            shown.append(concept)
+        else:
+            denied.setdefault(where, []).append(concept)
+    if shown:
+        sentences.append("both show " + _join([emphasise(explanation.name(c)) for c in shown]))
+    for where in ("result", "query", "both"):
+        if where in denied:
+            sentences.append(_denied_sentence([emphasise(explanation.name(c)) for c in denied[where]], where,
+                                              audience))
     seen_paths = set()
     for match in explanation.near:
         key = (match.query_concept, match.result_concept)
@@ -337,6 +398,24 @@ def reason_sentences(explanation: Explanation, audience: str = "clinician",
     if not sentences:
         sentences.append("no concept in common with the query")
     return sentences
+
+
+def _denied_sentence(names: Sequence[str], where: str, audience: str) -> str:
+    """Shared tags that a caption negates, worded as tags (researchers are told it is the caption's negation rule).
+
+    >>> _denied_sentence(["a", "b"], "both", "clinician")
+    'both are tagged a and b, but both captions say they are absent'
+    >>> _denied_sentence(["a"], "query", "researcher")
+    "both are tagged a, but the query's caption negates it (NegEx rule: every mention negated)"
+    """
+    it = "they are" if len(names) > 1 else "it is"
+    captions = {"result": "this image's caption", "query": "the query's caption", "both": "both captions"}[where]
+    verb = "negate" if where == "both" else "negates"
+    if audience == "researcher":
+        pronoun = "them" if len(names) > 1 else "it"
+        return (f"both are tagged {_join(names)}, but {captions} {verb} {pronoun} "
+                "(NegEx rule: every mention negated)")
+    return f"both are tagged {_join(names)}, but {captions} {'say' if where == 'both' else 'says'} {it} absent"
 
 
 # --- drawing ------------------------------------------------------------------------------

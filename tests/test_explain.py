@@ -22,6 +22,7 @@ from evalcore.explain import (
 )
 from evalcore.kg import KnowledgeGraph, neighbour_sets
 from evalcore.measures import measure_spec, nn_iou_measure
+from evalcore.negation import mention_status
 from evalcore.relevance import approximate_matches, iou, nn_iou, nn_tversky
 
 from .conftest import OPEN_KG, ROCOV2, needs, random_world
@@ -157,7 +158,7 @@ def test_path_phrases_cover_every_shape():
 
 def test_researcher_reasons_carry_hop_counts(worked_kg):
     e = explain_pair({CT, VEIN}, {CT, VESSEL}, worked_kg, nn_iou_measure(0.5, 1), names={CT: "CT"})
-    assert reason_sentences(e, "researcher") == ["both show CT", "Veins is a kind of Blood Vessels (1 link)"]
+    assert reason_sentences(e, "researcher") == ["both are CT images", "Veins is a kind of Blood Vessels (1 link)"]
     with pytest.raises(ParameterError):
         reason_sentences(e, "patient")
 
@@ -217,4 +218,46 @@ def test_veins_blood_vessels_in_the_open_kg():
         assert (veins, vessels) == (VEIN, VESSEL)
     e = explain_pair({CT, veins}, {CT, vessels}, kg, nn_iou_measure(0.5, 1), names=names)
     assert [m.hops for m in e.near] == [1, 1]
-    assert reason_sentences(e) == ["both show X-Ray Computed Tomography", "Veins is a kind of Blood Vessel"]
+    assert reason_sentences(e) == ["both are CT images", "Veins is a kind of Blood Vessel"]
+
+
+HEMORRHAGE = "C0019080"
+
+
+def test_a_negated_shared_concept_is_a_tag_not_a_claim():
+    names = {HEMORRHAGE: "Hemorrhage", "F": "Fracture"}
+    pair = ({CT, HEMORRHAGE, "F"}, {CT, HEMORRHAGE, "F"})
+    affirmed = explain_pair(*pair, None, "iou", names=names, captions=("Hemorrhage and fracture.", "A fracture."))
+    assert reason_sentences(affirmed) == ["both are CT images", "both show Fracture and Hemorrhage"]
+    denied = explain_pair(*pair, None, "iou", names=names,
+                          captions=("Large hemorrhage, no fracture.", "No haemorrhage. Fracture."))
+    assert dict(denied.caption_status) == {HEMORRHAGE: ("affirmed", "negated"), "F": ("negated", "affirmed")}
+    assert reason_sentences(denied) == [
+        "both are CT images",
+        "both are tagged Hemorrhage, but this image's caption says it is absent",
+        "both are tagged Fracture, but the query's caption says it is absent"]
+    both = explain_pair(*pair, None, "iou", names=names, captions=("No hemorrhage.", "Without bleeding or fracture"))
+    assert reason_sentences(both, "researcher")[1:] == [
+        "both are tagged Fracture, but this image's caption negates it (NegEx rule: every mention negated)",
+        "both are tagged Hemorrhage, but both captions negate it (NegEx rule: every mention negated)"]
+    assert explain_pair(*pair, None, "iou", names=names).caption_status == {}
+    with pytest.raises(ParameterError, match="captions"):
+        explain_pair(*pair, None, "iou", captions="no hemorrhage")
+
+
+@needs(ROCOV2)
+def test_rocov2_009853_explanation_names_the_negation():
+    """Issue 23: rank 2 of the Case view, "Without bleeding along the left electrode", tagged CT and Hemorrhage."""
+    from evalcore.readers import read_captions, read_concept_names, read_concepts
+
+    concepts = read_concepts(ROCOV2 / "test_concepts.csv")
+    captions = read_captions(ROCOV2 / "test_captions.csv")
+    names = read_concept_names(ROCOV2 / "cui_mapping.csv")
+    result = "ROCOv2_2023_test_009853"
+    assert concepts[result] == {CT, HEMORRHAGE}
+    query = next(i for i in concepts.ids if i != result and concepts[i] >= concepts[result]
+                 and mention_status(captions.get(i, ""), ["Hemorrhage"]) == "affirmed")
+    e = explain_pair(concepts[query], concepts[result], None, "iou", names=names,
+                     captions=(captions[query], captions[result]))
+    assert reason_sentences(e)[:2] == ["both are CT images",
+                                       "both are tagged Hemorrhage, but this image's caption says it is absent"]
