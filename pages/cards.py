@@ -30,13 +30,17 @@ def reason_markdown(explanation: Explanation, who: str) -> str:
 
 
 def result_chips(ws: Workspace, explanation: Explanation, kg) -> str:
-    """The result's concepts coloured by how they match the query's."""
+    """The result's concepts coloured by how they match the query's; a shared tag this image's caption denies says
+    so."""
     near = {m.concept for m in explanation.near if m.side == "result"}
     chips = []
     for concept in sorted(explanation.result, key=lambda c: (c not in explanation.query, c not in near,
                                                              explanation.name(c).lower())):
         kind = "exact" if concept in explanation.query else ("near" if concept in near else "none")
-        chips.append(chip(concept_label(ws, concept, kg), CHIP_COLOURS[kind]))
+        label = concept_label(ws, concept, kg)
+        if explanation.caption_status.get(concept, ("", ""))[1] == "negated":
+            label += " (caption says absent)"
+        chips.append(chip(label, CHIP_COLOURS[kind]))
     return " ".join(chips) if chips else "_(no concepts)_"
 
 
@@ -116,4 +120,4 @@ def explanation_for(ws: Workspace, query: str, document: str, settings: Settings
     concepts = ws.concepts
     if query not in concepts.index or document not in concepts.index:
         return None
-    return explanation_of(ws, concepts[query], concepts[document], settings)
+    return explanation_of(ws, query, document, settings)

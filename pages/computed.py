@@ -264,16 +264,18 @@ def graded_qrels_text(ws: Workspace, baselines: tuple[Baseline, ...], settings: 
 # --- explanations ----------------------------------------------------------------------------------------------
 
 @st.cache_resource(max_entries=4096, show_spinner=False, hash_funcs=HASH_FUNCS)
-def cached_explanation(ws: Workspace, query: tuple[str, ...], result: tuple[str, ...], relevance: MeasureSpec,
-                       mode: str) -> Explanation:
+def cached_explanation(ws: Workspace, query: str, result: str, relevance: MeasureSpec, mode: str) -> Explanation:
     kg = kg_of(ws)
     measure = relevance if kg is not None else relevance.with_parameters(n=0)
-    return explain_pair(query, result, kg, measure, mode, names=ws.names if kg is None else {})
+    captions = (ws.captions.get(query, ""), ws.captions.get(result, "")) if ws.captions else None
+    return explain_pair(ws.concepts[query], ws.concepts[result], kg, measure, mode,
+                        names=ws.names if kg is None else {}, captions=captions)
 
 
-def explanation_of(ws: Workspace, query: frozenset[str], result: frozenset[str], settings: Settings) -> Explanation:
-    """Why ``result`` relates to ``query`` at the sidebar's nn-IoU setting (cached per pair and settings)."""
-    return cached_explanation(ws.restricted_to(*KG_INPUTS), tuple(sorted(query)), tuple(sorted(result)),
+def explanation_of(ws: Workspace, query: str, result: str, settings: Settings) -> Explanation:
+    """Why image ``result`` relates to image ``query`` at the sidebar's relevance setting, their captions read for
+    negated mentions (cached per pair and settings; both need a concept set)."""
+    return cached_explanation(ws.restricted_to("concepts", "captions", *KG_INPUTS), query, result,
                               settings.relevance, settings.kg_mode)
 
 

@@ -1,0 +1,52 @@
+"""AppTest: the Case view words a shared concept that a caption negates as a tag, not as a finding."""
+
+from __future__ import annotations
+
+from streamlit.testing.v1 import AppTest
+
+from evalcore.baselines import IOU
+from evalcore.data import ConceptSets
+from evalcore.workspace import Workspace
+
+from .conftest import ROOT
+
+CT, HEMORRHAGE, MRI = "C0040405", "C0019080", "C0024485"
+
+
+def tiny_workspace() -> Workspace:
+    concepts = ConceptSets(("query", "denied", "other"),
+                           (frozenset({CT, HEMORRHAGE}), frozenset({CT, HEMORRHAGE}), frozenset({MRI})))
+    return Workspace(concepts=concepts,
+                     names={CT: "X-Ray Computed Tomography", HEMORRHAGE: "Hemorrhage", MRI: "Magnetic Resonance Imaging"},
+                     captions={"query": "Head CT: acute hemorrhage in the left frontal lobe.",
+                               "denied": "CT scan of brain. Without bleeding along the left electrode.",
+                               "other": "MRI of the knee."},
+                     label="tiny negation workspace")
+
+
+def test_case_view_says_the_caption_denies_a_shared_tag():
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    app.run()
+    app.session_state["workspace"] = tiny_workspace()
+    app.switch_page("pages/case_view.py")
+    app.run()
+    app.selectbox(key="case_system").set_value(IOU)
+    app.selectbox(key="case_query").set_value("query")
+    app.session_state["audience"] = "Clinician"  # the sidebar switch (moved for real in the browser test)
+    app.run()
+    assert not app.exception, app.exception
+    reasons = [m.value for m in app.markdown if m.value.startswith("**Why:**")]
+    assert reasons[0] == ("**Why:** Both are CT images; both are tagged *Hemorrhage*, but this image's caption says "
+                          "it is absent.")
+    assert not any("show *Hemorrhage*" in r or "X-Ray Computed Tomography" in r for r in reasons)
+    assert any("Hemorrhage (caption says absent)" in m.value.replace("\\", "") for m in app.markdown)
+
+    # The explanation cache reads the captions, so a new caption is a new explanation.
+    workspace = app.session_state["workspace"]
+    app.session_state["workspace"] = workspace.with_inputs(
+        captions={**workspace.captions, "denied": "CT scan of brain: bleeding along the left electrode."})
+    app.session_state["audience"] = "Clinician"
+    app.run()
+    assert not app.exception, app.exception
+    reasons = [m.value for m in app.markdown if m.value.startswith("**Why:**")]
+    assert reasons[0] == "**Why:** Both are CT images; both show *Hemorrhage*."
