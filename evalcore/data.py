@@ -181,11 +181,13 @@ class Embeddings:
 
 @dataclass(frozen=True)
 class KGEdges:
-    """is_a edges ``child -> parent`` with their source tag, plus node names where known."""
+    """Edges ``child -> parent`` with their source tag, plus node names where known. Every edge is an is_a link
+    except the (child, parent) pairs of ``part_of`` (a file's ``relation`` column), which are part-of links."""
 
     edges: tuple[tuple[str, str, str], ...]
     names: dict[str, str]
     source: str = "kg"
+    part_of: frozenset[tuple[str, str]] = frozenset()
 
     def __len__(self) -> int:
         return len(self.edges)

@@ -59,12 +59,63 @@ MODALITY_WORDS: Mapping[str, str] = MappingProxyType({
 @dataclass(frozen=True)
 class PathStep:
     """One node of a KG path. ``link`` says how it was reached from the previous node:
-    ``""`` for the first node, ``"is_a"`` when the previous node is a kind of this one (up),
-    ``"has_child"`` when this node is a kind of the previous one (down)."""
+    ``""`` for the first node, ``"is_a"`` when the previous node is a kind (or a part) of this one (up),
+    ``"has_child"`` when this node is a kind (or a part) of the previous one (down). ``relation`` is what the edge
+    between them says ("is_a" or "part_of") and ``sources`` the source tags of the files asserting it."""
 
     node: str
     name: str
     link: str
+    relation: str = "is_a"
+    sources: tuple[str, ...] = ()
+
+
+#: How a KG source tag reads to a person: the open KG's tags and UMLS source abbreviations (SAB).
+SOURCE_NAMES: Mapping[str, str] = MappingProxyType({
+    "mesh": "MeSH", "MSH": "MeSH", "hpo": "the Human Phenotype Ontology", "HPO": "the Human Phenotype Ontology",
+    "doid": "the Disease Ontology", "uberon": "UBERON (anatomy)", "SNOMEDCT_US": "SNOMED CT", "demo": "the demo KG",
+})
+#: Well-known clinical vocabularies (MeSH, SNOMED CT through UMLS), preferred for an example path; phenotype
+#: ontologies link findings by phenotype ("Pleural effusion is a kind of Edema"), avoided.
+WELL_KNOWN_SOURCES = frozenset({"mesh", "MSH", "SNOMEDCT_US"})
+PHENOTYPE_SOURCES = frozenset({"hpo", "HPO"})
+RELATION_WORDS = MappingProxyType({"is_a": "is a kind of", "part_of": "is part of"})
+
+
+def path_steps(kg: KnowledgeGraph, path: Sequence[tuple[str, str]], names: Mapping[str, str]) -> tuple[PathStep, ...]:
+    """A path of :meth:`KnowledgeGraph.shortest_path` as steps with names, the relation and sources of each edge.
+
+    >>> from evalcore.data import KGEdges
+    >>> kg = KnowledgeGraph.from_edges([KGEdges((("head", "femur", "demo"),), {}, part_of=frozenset({("head", "femur")}))])
+    >>> [(s.name, s.link, s.relation, s.sources) for s in path_steps(kg, kg.shortest_path("femur", "head"), {})]
+    [('femur', '', 'is_a', ()), ('head', 'has_child', 'part_of', ('demo',))]
+    """
+    steps = []
+    for i, (node, link) in enumerate(path):
+        relation, sources = "is_a", ()
+        if i:
+            previous = path[i - 1][0]
+            child, parent = (previous, node) if link == UP else (node, previous)
+            relation, sources = kg.relation(child, parent), kg.edge_sources(child, parent)
+        steps.append(PathStep(node, names.get(node, node), link, relation, sources))
+    return tuple(steps)
+
+
+def source_phrase(path: Sequence[PathStep]) -> str:
+    """Which ontologies the links of a path come from, in words ("" when none is known).
+
+    >>> source_phrase([PathStep("v", "Veins", ""), PathStep("b", "Blood Vessels", "is_a", "is_a", ("mesh",))])
+    'from MeSH'
+    >>> source_phrase([PathStep("a", "a", ""), PathStep("b", "b", "is_a", "is_a", ("hpo",)),
+    ...                PathStep("c", "c", "is_a", "is_a", ("mesh", "uberon"))])
+    'link 1 from the Human Phenotype Ontology; link 2 from MeSH and UBERON (anatomy)'
+    """
+    per_link = [_join([SOURCE_NAMES.get(t, t) for t in step.sources]) for step in path[1:]]
+    if not any(per_link):
+        return ""
+    if len(set(per_link)) == 1:
+        return f"from {per_link[0]}"
+    return "; ".join(f"link {i} from {words or 'an unnamed source'}" for i, words in enumerate(per_link, start=1))
 
 
 @dataclass(frozen=True)
@@ -285,9 +336,8 @@ def _near_matches(own: frozenset[str], other: frozenset[str], side: str, kg: Kno
             continue
         partner = min(partners, key=lambda p: (reached[p], names.get(p, p).lower(), p))
         source, target = (concept, partner) if side == "query" else (partner, concept)
-        path = kg.shortest_path(source, target, mode, max_hops=n)
-        steps = tuple(PathStep(node, names.get(node, node), link) for node, link in path)
-        found.append(NearMatch(concept, side, partner, steps))
+        found.append(NearMatch(concept, side, partner, path_steps(kg, kg.shortest_path(source, target, mode, max_hops=n),
+                                                                  names)))
     return found
 
 
@@ -305,7 +355,7 @@ def _join(words: Sequence[str]) -> str:
 
 
 def path_phrase(path: Sequence[PathStep], emphasise: Callable[[str], str] = str) -> str:
-    """A KG path in plain words, read as is_a relations.
+    """A KG path in plain words: "is a kind of" for is_a links, "is part of" for part-of links.
 
     >>> up = [PathStep("a", "hepatic vein", ""), PathStep("b", "vein", "is_a")]
     >>> path_phrase(up)
@@ -317,27 +367,37 @@ def path_phrase(path: Sequence[PathStep], emphasise: Callable[[str], str] = str)
     >>> path_phrase([PathStep("x", "x-ray", ""), PathStep("t", "x-ray tomography", "has_child"),
     ...              PathStep("c", "tomography", "is_a")])
     'x-ray tomography is a kind of both x-ray and tomography'
+    >>> path_phrase([PathStep("f", "femur", ""), PathStep("h", "head of femur", "has_child", "part_of")])
+    'head of femur is part of femur'
+    >>> path_phrase([PathStep("l", "lobe", ""), PathStep("c", "cortex", "is_a", "part_of"),
+    ...              PathStep("b", "brain", "is_a", "part_of"), PathStep("o", "organ", "is_a")])
+    'lobe is part of cortex, which is part of brain, which is a kind of organ'
     """
     names = [emphasise(step.name) for step in path]
     links = [step.link for step in path[1:]]
+    verbs = [RELATION_WORDS.get(step.relation, RELATION_WORDS["is_a"]) for step in path[1:]]
     if not links:
         return names[0]
     if all(link == UP for link in links):
-        return names[0] + "".join(f"{' is' if i == 0 else ', which is'} a kind of {name}"
-                                  for i, name in enumerate(names[1:]))
+        return names[0] + "".join(f"{' ' if i == 0 else ', which '}{verb} {name}"
+                                  for i, (verb, name) in enumerate(zip(verbs, names[1:])))
     if all(link == DOWN for link in links):
-        return path_phrase([PathStep(s.node, s.name, UP if i else "") for i, s in enumerate(path[::-1])], emphasise)
+        # Read from the other end: the edge reaching node i + 1 joins the same two nodes read backwards.
+        backwards = [PathStep(s.node, s.name, UP if i else "", path[len(path) - i].relation if i else "is_a",
+                              path[len(path) - i].sources if i else ())
+                     for i, s in enumerate(path[::-1])]
+        return path_phrase(backwards, emphasise)
     turn = next(i for i, link in enumerate(links) if link != links[0])
     first, second = links[:turn], links[turn:]
-    if len(set(first)) == 1 and len(set(second)) == 1:
+    if len(set(first)) == 1 and len(set(second)) == 1 and all(step.relation == "is_a" for step in path[1:]):
         pivot = names[turn]
         if first[0] == UP:
             return f"{names[0]} and {names[-1]} are both kinds of {pivot}"
         return f"{pivot} is a kind of both {names[0]} and {names[-1]}"
     sentences = []
-    for (previous, link), current in zip(zip(names, links), names[1:]):
+    for (previous, link), current, verb in zip(zip(names, links), names[1:], verbs):
         child, parent = (previous, current) if link == UP else (current, previous)
-        sentences.append(f"{child} is a kind of {parent}")
+        sentences.append(f"{child} {verb} {parent}")
     return "; ".join(sentences)
 
 
@@ -426,7 +486,8 @@ def _dot_text(text: str) -> str:
 
 def paths_dot(paths: Sequence[Sequence[PathStep]], query_side: Iterable[str] = (), result_side: Iterable[str] = (),
               direction: str = "LR") -> str:
-    """Graphviz DOT of KG paths: one node per concept (full name), one ``is a`` arrow per edge (child -> parent).
+    """Graphviz DOT of KG paths: one node per concept (full name), one arrow per edge (child -> parent) labelled
+    ``is a`` or ``part of``.
 
     Concepts of the query are drawn blue, those of the result orange, intermediate terms grey.
 
@@ -436,20 +497,21 @@ def paths_dot(paths: Sequence[Sequence[PathStep]], query_side: Iterable[str] = (
     """
     query_side, result_side = set(query_side), set(result_side)
     nodes: dict[str, str] = {}
-    edges: set[tuple[str, str]] = set()
+    edges: dict[tuple[str, str], str] = {}
     for path in paths:
         for step in path:
             nodes.setdefault(step.node, step.name)
         for previous, step in zip(path, path[1:]):
-            edges.add((previous.node, step.node) if step.link == UP else (step.node, previous.node))
+            edge = (previous.node, step.node) if step.link == UP else (step.node, previous.node)
+            edges[edge] = "part of" if step.relation == "part_of" else "is a"
     lines = [f"digraph {{ rankdir={direction}; bgcolor=transparent; nodesep=0.2; ranksep=0.35;",
              'node [shape=box, style="rounded,filled", fontname="sans-serif", fontsize=11, margin="0.08,0.04"];',
              'edge [fontname="sans-serif", fontsize=9, color="#666666"];']
     for node, name in nodes.items():
         colour = "#cfe2f3" if node in query_side else ("#fde3c8" if node in result_side else "#eeeeee")
         lines.append(f'"{_dot_text(node)}" [label="{_dot_text(name)}", fillcolor="{colour}"];')
-    for child, parent in sorted(edges):
-        lines.append(f'"{_dot_text(child)}" -> "{_dot_text(parent)}" [label="is a"];')
+    for (child, parent), label in sorted(edges.items()):
+        lines.append(f'"{_dot_text(child)}" -> "{_dot_text(parent)}" [label="{label}"];')
     lines.append("}")
     return "\n".join(lines)
 
@@ -523,19 +585,61 @@ def _singular(text: str) -> str:
 
 def example_path_pair(kg: KnowledgeGraph, frequency: Mapping[str, int], mode: str = "undirected",
                       max_hops: int = 3) -> tuple[str, str] | None:
-    """Two dataset concepts joined by the shortest KG path there is (1 hop if any pair is),
-    the pair whose rarer concept is the most frequent; ``None`` if no two are within ``max_hops``.
+    """Two dataset concepts joined by a short KG path that a clinician would accept, to open a path finder on.
+
+    Pairs are taken by distance (1 hop, then 2, ... up to ``max_hops``) and ranked by :func:`_path_tier`: is_a
+    links that a well-known vocabulary (:data:`WELL_KNOWN_SOURCES`: MeSH, SNOMED CT) and another source both assert
+    first (MeSH's tree alone also files parts under wholes: "Heart Ventricles" under "Heart"), then is_a links of a
+    well-known vocabulary, then is_a links of any one source, then paths without a phenotype-ontology link
+    (:data:`PHENOTYPE_SOURCES`: HPO files findings by phenotype, "Pleural effusion is a kind of Edema"), then any
+    path; within a tier the pair whose rarer concept is the most frequent. The first distance with a pair of the
+    first three tiers gives it; failing that, the best pair over all distances. ``None`` if no two are within
+    ``max_hops``.
 
     >>> from evalcore.data import KGEdges
-    >>> kg = KnowledgeGraph.from_edges([KGEdges((("vein", "vessel", "t"), ("artery", "vessel", "t")), {})])
-    >>> example_path_pair(kg, {"vein": 5, "artery": 9, "CT": 50})
+    >>> kg = KnowledgeGraph.from_edges([KGEdges((("vein", "vessel", "mesh"), ("artery", "vessel", "mesh")), {}),
+    ...                                 KGEdges((("effusion", "edema", "hpo"),), {})])
+    >>> example_path_pair(kg, {"vein": 5, "artery": 9, "effusion": 50, "edema": 60})
     ('artery', 'vein')
     """
     concepts = tuple(sorted(c for c in frequency if c in kg.index))
+    best: tuple | None = None
+    closer: set[tuple[str, str]] = set()
     for hops in range(1, max_hops + 1):
         matrix = kg.neighbour_matrix(concepts, hops, mode).tocoo()
-        pairs = [(concepts[i], concepts[j]) for i, j in zip(matrix.row, matrix.col) if i < j]
-        if pairs:
-            return max(pairs, key=lambda p: (min(frequency[p[0]], frequency[p[1]]), max(frequency[p[0]],
-                                                                                        frequency[p[1]]), p))
-    return None
+        pairs = {(concepts[i], concepts[j]) for i, j in zip(matrix.row, matrix.col) if i < j} - closer
+        closer |= pairs
+        ranked = []
+        for pair in pairs:
+            steps = path_steps(kg, kg.shortest_path(*pair, mode, max_hops=hops), {})
+            low, high = sorted((frequency[pair[0]], frequency[pair[1]]))
+            ranked.append((-_path_tier(steps), low, high, pair))
+        if not ranked:
+            continue
+        candidate = max(ranked)
+        if best is None or candidate[0] > best[0]:
+            best = candidate
+        if -candidate[0] <= 2:
+            return candidate[-1]
+    return None if best is None else best[-1]
+
+
+def _path_tier(path: Sequence[PathStep]) -> int:
+    """0: is_a links each asserted by a well-known vocabulary and another source; 1: is_a links of one well-known
+    vocabulary; 2: is_a links of one source; 3: no link from a phenotype ontology alone; 4: any path.
+
+    >>> def link(*sources): return PathStep("b", "Blood Vessels", "is_a", "is_a", sources)
+    >>> [_path_tier([PathStep("v", "Veins", ""), link(*sources)])
+    ...  for sources in (("mesh", "uberon"), ("mesh",), ("uberon",), ("doid", "hpo"), ("hpo",))]
+    [0, 1, 2, 2, 4]
+    """
+    links = [set(step.sources) for step in path[1:]]
+    shared = set.intersection(*links) if links else set()
+    if all(step.relation == "is_a" for step in path[1:]):
+        if all(len(sources) > 1 and sources & WELL_KNOWN_SOURCES for sources in links):
+            return 0
+        if shared & WELL_KNOWN_SOURCES:
+            return 1
+        if shared - PHENOTYPE_SOURCES:
+            return 2
+    return 4 if any(sources and sources <= PHENOTYPE_SOURCES for sources in links) else 3

@@ -37,13 +37,32 @@ def check_hops_and_mode(n: int, mode: str) -> None:
 
 
 @dataclass(frozen=True)
+class EdgeFacts:
+    """Where each edge comes from and what it says, for wording a path: edge ``e`` joins ``child * size + parent``
+    (node positions) = ``keys[e]``, asserted by the source ``tags[e]`` (an index into the graph's ``sources``;
+    an edge several sources assert appears once per source); ``part_of`` holds the keys of part-of links (every other
+    edge is an is_a link). Keys are sorted."""
+
+    keys: np.ndarray
+    tags: np.ndarray
+    part_of: np.ndarray
+
+    @classmethod
+    def none(cls) -> EdgeFacts:
+        empty = np.zeros(0, dtype=np.int64)
+        return cls(empty, empty, empty)
+
+
+@dataclass(frozen=True)
 class KnowledgeGraph:
-    """An immutable is_a graph over string node IDs (CUIs or ontology IDs)."""
+    """An immutable graph over string node IDs (CUIs or ontology IDs): is_a links, and part-of links where an edge
+    file says so (:attr:`facts`); both count as one hop."""
 
     nodes: tuple[str, ...]
-    parents: sp.csr_matrix  # parents[i, j] = 1 iff nodes[i] is_a nodes[j]
+    parents: sp.csr_matrix  # parents[i, j] = 1 iff nodes[i] is_a (or is part of) nodes[j]
     names: Mapping[str, str]
     sources: tuple[str, ...] = ()
+    facts: EdgeFacts = field(default_factory=EdgeFacts.none, repr=False, compare=False)
     index: Mapping[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -63,6 +82,11 @@ class KnowledgeGraph:
         >>> kg = KnowledgeGraph.from_edges([KGEdges((("vein", "vessel", "t"),), {})])
         >>> kg.number_of_nodes(), kg.number_of_edges()
         (2, 1)
+        >>> kg = KnowledgeGraph.from_edges([KGEdges((("vein", "vessel", "mesh"), ("lobe", "lung", "demo")), {},
+        ...                                         part_of=frozenset({("lobe", "lung")})),
+        ...                                 KGEdges((("vein", "vessel", "hpo"),), {})])
+        >>> kg.edge_sources("vein", "vessel"), kg.relation("vein", "vessel"), kg.relation("lobe", "lung")
+        (('hpo', 'mesh'), 'is_a', 'part_of')
         """
         edge_files = list(edge_files)
         files = [_edge_columns(edge_file) for edge_file in edge_files]
@@ -79,7 +103,7 @@ class KnowledgeGraph:
         merged = pa.concat_arrays([columns.nodes for columns in files]) if files else pa.array([], pa.string())
         encoded = merged.dictionary_encode()
         global_code = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-        rows, cols, offset = [], [], 0
+        rows, cols, edge_tags, part_of, offset = [], [], [], [], 0
         for columns in files:
             remap = global_code[offset:offset + len(columns.nodes)]
             offset += len(columns.nodes)
@@ -87,6 +111,9 @@ class KnowledgeGraph:
                                                                             if t in wanted])
             rows.append(remap[columns.child[keep]])
             cols.append(remap[columns.parent[keep]])
+            edge_tags.append(np.array([tags.index(t) for t in columns.tags], dtype=np.int64)[columns.tag[keep]]
+                             if columns.tags else np.zeros(0, dtype=np.int64))
+            part_of.append(columns.part_of[keep])
         rows = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
         cols = np.concatenate(cols) if cols else np.zeros(0, dtype=np.int64)
         present = np.zeros(len(encoded.dictionary), dtype=bool)
@@ -100,7 +127,30 @@ class KnowledgeGraph:
         parents = sp.csr_matrix((np.ones(len(rows), dtype=np.int32), (position[rows], position[cols])),
                                 shape=(len(nodes), len(nodes)))
         parents.data[:] = 1
-        return cls(nodes, parents.astype(np.int8), names, tags)
+        keys = position[rows] * len(nodes) + position[cols]
+        # One sorted key per (edge, source): a few arrays, also for a UMLS-sized graph.
+        tag_count = max(1, len(tags))
+        keyed = np.unique(keys * tag_count + (np.concatenate(edge_tags) if edge_tags else 0))
+        part_of_keys = np.unique(keys[np.concatenate(part_of)]) if part_of else np.zeros(0, dtype=np.int64)
+        facts = EdgeFacts(keyed // tag_count, keyed % tag_count, part_of_keys)
+        return cls(nodes, parents.astype(np.int8), names, tags, facts)
+
+    def _edge_key(self, child: str, parent: str) -> int:
+        if child not in self.index or parent not in self.index:
+            raise ParameterError(f"no edge {child!r} -> {parent!r}: both must be nodes of the knowledge graph")
+        return self.index[child] * len(self.nodes) + self.index[parent]
+
+    def edge_sources(self, child: str, parent: str) -> tuple[str, ...]:
+        """The source tags of the files that assert the edge ``child -> parent`` (sorted; empty if none known)."""
+        key = self._edge_key(child, parent)
+        start, end = np.searchsorted(self.facts.keys, [key, key + 1])
+        return tuple(self.sources[int(t)] for t in self.facts.tags[start:end])
+
+    def relation(self, child: str, parent: str) -> str:
+        """"part_of" when an edge file gave ``child -> parent`` as a part-of link, else "is_a"."""
+        key = self._edge_key(child, parent)
+        position = np.searchsorted(self.facts.part_of, key)
+        return "part_of" if position < len(self.facts.part_of) and self.facts.part_of[position] == key else "is_a"
 
     def number_of_nodes(self) -> int:
         return len(self.nodes)
@@ -304,20 +354,25 @@ def neighbour_distances(kg: KnowledgeGraph | None, vocabulary: tuple[str, ...], 
 
 @dataclass(frozen=True)
 class _EdgeColumns:
-    """One edge file as codes: ``nodes[child[e]]`` is_a ``nodes[parent[e]]`` with tag ``tags[tag[e]]``."""
+    """One edge file as codes: ``nodes[child[e]]`` is_a (or, where ``part_of[e]``, is part of) ``nodes[parent[e]]``
+    with tag ``tags[tag[e]]``."""
 
     nodes: pa.Array
     child: np.ndarray
     parent: np.ndarray
     tags: tuple[str, ...]
     tag: np.ndarray
+    part_of: np.ndarray
 
 
 def _edge_columns(edge_file: KGEdges | KGEdgeTable) -> _EdgeColumns:
     if isinstance(edge_file, KGEdgeTable):
-        return _EdgeColumns(edge_file.nodes, edge_file.child, edge_file.parent, edge_file.tags, edge_file.tag)
+        return _EdgeColumns(edge_file.nodes, edge_file.child, edge_file.parent, edge_file.tags, edge_file.tag,
+                            np.zeros(len(edge_file.child), dtype=bool))
     table = np.array(edge_file.edges, dtype=object).reshape(len(edge_file.edges), 3)
     codes, nodes = pd.factorize(np.concatenate((table[:, 0], table[:, 1])))
     tag, tags = pd.factorize(table[:, 2])
+    part_of = np.array([(child, parent) in edge_file.part_of for child, parent, _ in edge_file.edges], dtype=bool) \
+        if edge_file.part_of else np.zeros(len(table), dtype=bool)
     return _EdgeColumns(pa.array(np.asarray(nodes, dtype=object), pa.string()), codes[: len(table)], codes[len(table):],
-                        tuple(tags.tolist()), tag)
+                        tuple(tags.tolist()), tag, part_of)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import errno
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .data import ConceptClassMap, ConceptSets, ImageLabels, KGEdges, KGEdgeTable
@@ -119,7 +119,7 @@ def load_kg(paths: Sequence[Source | KGEdges | KGEdgeTable], sources: Sequence[s
         if isinstance(path, (str, Path)) and (sibling := kg_names_file(path)) is not None:
             merged.update(read_concept_names(sibling))
     merged.update(names or {})
-    return KnowledgeGraph(kg.nodes, kg.parents, merged, kg.sources)
+    return replace(kg, names=merged)
 
 
 def kg_names_file(path: str | Path) -> Path | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -75,7 +76,7 @@ def kept_with_bar(kept: Kept, text: str, compute: Callable[..., Any], *arguments
 @st.cache_resource(show_spinner="Building the knowledge graph index…", max_entries=4, hash_funcs=HASH_FUNCS)
 def cached_kg(ws: Workspace) -> KnowledgeGraph:
     kg = KnowledgeGraph.from_edges(tuple(edges for _, edges in ws.kg_files.values()))
-    return KnowledgeGraph(kg.nodes, kg.parents, {**kg.names, **ws.names}, kg.sources)
+    return replace(kg, names={**kg.names, **ws.names})
 
 
 def kg_of(ws: Workspace) -> KnowledgeGraph | None:

@@ -1,4 +1,5 @@
-"""Knowledge-graph files: edge lists ``child,parent[,...]`` (CSV or TSV) here; UMLS ``MRREL.RRF``
+"""Knowledge-graph files: edge lists ``child,parent[,...]`` (CSV or TSV) here, with optional ``source`` and
+``relation`` columns named in a header (a relation is ``is_a``, the default, or ``part_of``); UMLS ``MRREL.RRF``
 (:mod:`evalcore.readers.mrrel`) and OBO ontologies (:mod:`evalcore.readers.obo`) are told apart by
 their first line and read by their own modules.
 """
@@ -8,6 +9,7 @@ from __future__ import annotations
 from itertools import compress
 from pathlib import Path
 
+import numpy as np
 import pyarrow.compute as pc
 
 from ..data import KGEdges, KGEdgeTable
@@ -33,6 +35,8 @@ def read_kg(source: Source, name: str | None = None) -> KGEdges | KGEdgeTable:
     >>> kg = read_kg(b"child,parent,source\\nC0042449,C0005847,mesh\\n", "kg.csv")
     >>> kg.edges
     (('C0042449', 'C0005847', 'mesh'),)
+    >>> read_kg(b"child,parent,source,relation\\nC0015813,C0015811,demo,part_of\\n", "kg.csv").part_of
+    frozenset({('C0015813', 'C0015811')})
     """
     if not isinstance(source, bytes):
         streamed = stream_mrrel(Path(source), name or str(source))
@@ -46,45 +50,64 @@ def read_kg(source: Source, name: str | None = None) -> KGEdges | KGEdgeTable:
         return read_mrrel(numbered_pieces(data), display, checked=True)
     check_delimiter(first, first_line, display, (",", "\t"), "an edge list 'child,parent' (or MRREL.RRF or OBO)")
     delimiter = "\t" if "\t" in first else ","
-    edges = fast_or_by_lines(_edges_by_columns, _edges_by_lines, data, display, delimiter)
+    edges, part_of = fast_or_by_lines(_edges_by_columns, _edges_by_lines, data, display, delimiter)
     if not edges:
         raise InputError(display, None, "at least one edge 'child,parent'", "none")
-    return KGEdges(tuple(edges), {}, display)
+    return KGEdges(tuple(edges), {}, display, frozenset(part_of))
 
 
-def _edge_header(fields: list[str]) -> int | None | bool:
-    """For the first row: False if it is data, else the position of its ``source`` column (None if none)."""
+RELATIONS = ("is_a", "part_of")
+#: Where a header puts the optional columns: ``(source, relation)`` positions, None where absent.
+_Columns = tuple[int | None, int | None]
+
+
+def _edge_header(fields: list[str]) -> _Columns | bool:
+    """For the first row: False if it is data, else the positions of its ``source`` and ``relation`` columns."""
     if [f.lower() for f in fields[:2]] != ["child", "parent"]:
         return False
     lowered = [f.lower() for f in fields]
-    return lowered.index("source") if "source" in lowered else None
+    return tuple(lowered.index(name) if name in lowered else None for name in ("source", "relation"))
 
 
-def _edge_row(fields: list[str], source_column: int | None, default_source: str, display: str, line: int
-              ) -> tuple[str, str, str]:
+def _relation(value: str, display: str, line: int | None) -> str:
+    if value not in ("", *RELATIONS):
+        raise InputError(display, line, f"a relation {' or '.join(RELATIONS)} (empty: is_a)", repr(value))
+    return value or "is_a"
+
+
+def _edge_row(fields: list[str], columns: _Columns, default_source: str, display: str, line: int
+              ) -> tuple[str, str, str, str]:
     if len(fields) < 2:
         raise InputError(display, line, "2 fields 'child,parent' (is_a, child -> parent)", f"{len(fields)} field")
     child, parent = (kg_node(f, display, line) for f in fields[:2])
+    source_column, relation_column = columns
     tag = fields[source_column] if source_column is not None and source_column < len(fields) else default_source
-    return child, parent, tag or default_source
+    relation = fields[relation_column] if relation_column is not None and relation_column < len(fields) else ""
+    return child, parent, tag or default_source, _relation(relation, display, line)
 
 
-def _edges_by_lines(text: str, display: str, delimiter: str) -> list[tuple[str, str, str]]:
-    edges: list[tuple[str, str, str]] = []
+def _split_part_of(rows: list[tuple[str, str, str, str]]) -> tuple[list[tuple[str, str, str]], set[tuple[str, str]]]:
+    return [row[:3] for row in rows], {(row[0], row[1]) for row in rows if row[3] == "part_of"}
+
+
+def _edges_by_lines(text: str, display: str, delimiter: str
+                    ) -> tuple[list[tuple[str, str, str]], set[tuple[str, str]]]:
+    rows: list[tuple[str, str, str, str]] = []
     default_source = Path(display).stem
-    source_column: int | None = None
+    columns: _Columns = (None, None)
     for position, (line, fields) in enumerate(csv_rows(text, display, delimiter)):
         header = _edge_header(fields) if position == 0 else False
         if header is not False:
-            source_column = header
+            columns = header
             continue
-        child, parent, tag = _edge_row(fields, source_column, default_source, display, line)
-        if child != parent:
-            edges.append((child, parent, tag))
-    return edges
+        row = _edge_row(fields, columns, default_source, display, line)
+        if row[0] != row[1]:
+            rows.append(row)
+    return _split_part_of(rows)
 
 
-def _edges_by_columns(data: bytes, display: str, delimiter: str) -> list[tuple[str, str, str]] | None:
+def _edges_by_columns(data: bytes, display: str, delimiter: str
+                      ) -> tuple[list[tuple[str, str, str]], set[tuple[str, str]]] | None:
     lines = unquoted_line_column(data)
     if lines is None:
         return None
@@ -92,9 +115,9 @@ def _edges_by_columns(data: bytes, display: str, delimiter: str) -> list[tuple[s
     numbers, usual, scanned = usual_and_scanned(column, index, _EDGE_LINE[delimiter], display, delimiter)
     default_source = Path(display).stem
     keep = usual.copy()
-    source_column: int | None = None
+    columns: _Columns = (None, None)
     header_done = False
-    found: dict[int, tuple[str, str, str]] = {}
+    found: dict[int, tuple[str, str, str, str]] = {}
     for row, fields in scanned:
         if fields is None:
             continue
@@ -102,12 +125,13 @@ def _edges_by_columns(data: bytes, display: str, delimiter: str) -> list[tuple[s
             header_done = True
             header = _edge_header(fields)
             if header is not False:
-                source_column, keep[row] = header, False
+                columns, keep[row] = header, False
                 continue
         if not usual[row]:
-            found[row] = _edge_row(fields, source_column, default_source, display, int(numbers[row]))
+            found[row] = _edge_row(fields, columns, default_source, display, int(numbers[row]))
             keep[row] = True
-    widest = 2 if source_column is None else max(2, source_column + 1)
+    source_column, relation_column = columns
+    widest = max([2, *(c + 1 for c in columns if c is not None)])
     parts = pc.split_pattern(pc.binary_join_element_wise(column, delimiter * widest, ""), delimiter, max_splits=widest)
     children, parents = upper_cuis(pc.list_element(parts, 0)), upper_cuis(pc.list_element(parts, 1))
     keep &= pc.not_equal(children, parents).to_numpy(zero_copy_only=False)
@@ -117,7 +141,14 @@ def _edges_by_columns(data: bytes, display: str, delimiter: str) -> list[tuple[s
     else:
         tag_column = pc.list_element(parts, source_column)
         tags = pc.if_else(pc.equal(tag_column, ""), default_source, tag_column).to_pylist()
-    for row, (child, parent, tag) in found.items():
-        children[row], parents[row], tags[row] = child, parent, tag
+    if relation_column is None:
+        relations = ["is_a"] * len(children)
+    else:
+        relations = pc.fill_null(pc.list_element(parts, relation_column), "").to_pylist()
+        for row in np.flatnonzero(keep & usual):
+            if relations[row] not in RELATIONS:
+                relations[row] = _relation(relations[row], display, int(numbers[row]))
+    for row, (child, parent, tag, relation) in found.items():
+        children[row], parents[row], tags[row], relations[row] = child, parent, tag, relation
         keep[row] = child != parent
-    return list(compress(zip(children, parents, tags), keep.tolist()))
+    return _split_part_of(list(compress(zip(children, parents, tags, relations), keep.tolist())))
