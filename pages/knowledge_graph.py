@@ -10,15 +10,24 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from evalcore.explain import PathStep, path_phrase, paths_dot
+from evalcore.explain import RELATION_WORDS, SOURCE_NAMES, path_phrase, path_steps, paths_dot, source_phrase
 from pages.computed import concept_frequency, default_pair, kg_of, search_names, searchable_names
 from pages.session import audience
 from pages.sidebar import controls
 from pages.ui import concept_label, escape_markdown, page_with_concepts
 
 LABELLED_NODES = 40
-LINK_WORDS = {"": "start", "is_a": "broader: the previous is a kind of it (up)",
-              "has_child": "narrower: a kind of the previous (down)"}
+
+
+def link_words(link: str, relation: str) -> str:
+    """How a path step was reached, for the path table: "broader: the previous is part of it (up)"."""
+    if not link:
+        return "start"
+    verb = RELATION_WORDS[relation]
+    if link == "is_a":
+        return f"broader: the previous {verb} it (up)"
+    return f"narrower: it {verb} the previous (down)"
+
 
 ws = page_with_concepts("Knowledge graph")
 kg = kg_of(ws)
@@ -123,13 +132,17 @@ if source and target:
     elif path is None:
         st.warning(f"No path between these concepts in {settings.kg_mode} mode.")
     else:
-        steps = [PathStep(node, names.get(node, node), link) for node, link in path]
+        steps = path_steps(kg, path, names)
         hops = len(path) - 1
+        origin = source_phrase(steps)
         st.markdown(f"**Distance: {hops} hop{'s' if hops != 1 else ''}.** "
-                    + path_phrase(steps, lambda s: f"*{escape_markdown(s)}*") + ".")
+                    + path_phrase(steps, lambda s: f"*{escape_markdown(s)}*") + "."
+                    + (f" ({escape_markdown(origin[0].upper() + origin[1:])}.)" if origin else ""))
         st.graphviz_chart(paths_dot([steps], {source}, {target}, "LR"), width="content")
-        st.dataframe(pd.DataFrame([{"step": i, "concept": concept_label(ws, node, kg), "link": LINK_WORDS[link]}
-                                   for i, (node, link) in enumerate(path)]), hide_index=True, key="kg_path_table",
+        st.dataframe(pd.DataFrame([{"step": i, "concept": concept_label(ws, step.node, kg),
+                                    "link": link_words(step.link, step.relation),
+                                    "from": ", ".join(SOURCE_NAMES.get(t, t) for t in step.sources)}
+                                   for i, step in enumerate(steps)]), hide_index=True, key="kg_path_table",
                      width="stretch")
 
 st.subheader("Neighbourhood")
@@ -156,4 +169,5 @@ if centre and centre in kg.index:
 elif centre:
     st.info(f"{concept_label(ws, centre, kg)} is not in the knowledge graph.")
 if who == "clinician":
-    st.caption("A hop is one *is a kind of* link, e.g. *Veins* is a kind of *Blood Vessels*.")
+    st.caption("A hop is one link: *is a kind of* (e.g. *Veins* is a kind of *Blood Vessels*) or, where the "
+               "knowledge graph says so, *is part of* (e.g. *Head of femur* is part of *Femur*).")

@@ -1,4 +1,5 @@
-"""AppTest: the Case view words a shared concept that a caption negates as a tag, not as a finding."""
+"""AppTests of how explanations read: a shared concept a caption negates is a tag, not a finding (Case view); a
+KG path names its relations and their ontology (Knowledge graph)."""
 
 from __future__ import annotations
 
@@ -50,3 +51,23 @@ def test_case_view_says_the_caption_denies_a_shared_tag():
     assert not app.exception, app.exception
     reasons = [m.value for m in app.markdown if m.value.startswith("**Why:**")]
     assert reasons[0] == "**Why:** Both are CT images; both show *Hemorrhage*."
+
+
+def test_knowledge_graph_page_names_relations_and_their_source():
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    app.run()
+    app.switch_page("pages/knowledge_graph.py")
+    app.run()
+    assert not app.exception, app.exception
+    opening = next(m.value for m in app.markdown if m.value.startswith("**Distance:"))
+    # The demo's opening pair: an is_a link (not one of its part-of links), named with its source.
+    assert opening == "**Distance: 1 hop.** *Inferior vena cava structure* is a kind of *Veins*. (From the demo KG.)"
+    app.text_input(key="kg_from_search").input("Head of femur").run()
+    app.text_input(key="kg_to_search").input("Femur").run()
+    assert not app.exception, app.exception
+    sentence = next(m.value for m in app.markdown if m.value.startswith("**Distance:"))
+    assert sentence == "**Distance: 1 hop.** *Head of femur* is part of *Femur*. (From the demo KG.)"
+    table = next(f.value for f in app.dataframe if "from" in f.value.columns)
+    assert table["link"].tolist() == ["start", "broader: the previous is part of it (up)"]
+    assert table["from"].tolist() == ["", "the demo KG"]
+    assert 'label="part of"' in app.get("graphviz_chart")[0].proto.spec
