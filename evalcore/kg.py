@@ -39,9 +39,10 @@ def check_hops_and_mode(n: int, mode: str) -> None:
 @dataclass(frozen=True)
 class EdgeFacts:
     """Where each edge comes from and what it says, for wording a path: edge ``e`` joins ``child * size + parent``
-    (node positions) = ``keys[e]``, asserted by the source ``tags[e]`` (an index into the graph's ``sources``;
-    an edge several sources assert appears once per source); ``part_of`` holds the keys of part-of links (every other
-    edge is an is_a link). Keys are sorted."""
+    (node positions) = ``keys[e]``, asserted by the source ``tags[e]`` (an index into the graph's ``sources``; an edge
+    several files or rows assert appears once per row); ``part_of`` holds the keys of part-of links (every other
+    edge is an is_a link). Kept as read; sorted on the first look-up (:meth:`sources_of`), since only the wording of
+    a path needs them."""
 
     keys: np.ndarray
     tags: np.ndarray
@@ -51,6 +52,26 @@ class EdgeFacts:
     def none(cls) -> EdgeFacts:
         empty = np.zeros(0, dtype=np.int64)
         return cls(empty, empty, empty)
+
+    def _sorted(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        cached = self.__dict__.get("_sorted_facts")
+        if cached is None:
+            tag_count = int(self.tags.max()) + 1 if len(self.tags) else 1
+            keyed = np.unique(self.keys * tag_count + self.tags)
+            cached = (keyed // tag_count, keyed % tag_count, np.unique(self.part_of))
+            object.__setattr__(self, "_sorted_facts", cached)
+        return cached
+
+    def sources_of(self, key: int) -> np.ndarray:
+        """The distinct source indices of edge ``key``, sorted."""
+        keys, tags, _ = self._sorted()
+        start, end = np.searchsorted(keys, [key, key + 1])
+        return tags[start:end]
+
+    def is_part_of(self, key: int) -> bool:
+        part_of = self._sorted()[2]
+        position = np.searchsorted(part_of, key)
+        return bool(position < len(part_of) and part_of[position] == key)
 
 
 @dataclass(frozen=True)
@@ -111,7 +132,7 @@ class KnowledgeGraph:
                                                                             if t in wanted])
             rows.append(remap[columns.child[keep]])
             cols.append(remap[columns.parent[keep]])
-            edge_tags.append(np.array([tags.index(t) for t in columns.tags], dtype=np.int64)[columns.tag[keep]]
+            edge_tags.append(np.array([tags.index(t) for t in columns.tags], dtype=np.int32)[columns.tag[keep]]
                              if columns.tags else np.zeros(0, dtype=np.int64))
             part_of.append(columns.part_of[keep])
         rows = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
@@ -128,11 +149,8 @@ class KnowledgeGraph:
                                 shape=(len(nodes), len(nodes)))
         parents.data[:] = 1
         keys = position[rows] * len(nodes) + position[cols]
-        # One sorted key per (edge, source): a few arrays, also for a UMLS-sized graph.
-        tag_count = max(1, len(tags))
-        keyed = np.unique(keys * tag_count + (np.concatenate(edge_tags) if edge_tags else 0))
-        part_of_keys = np.unique(keys[np.concatenate(part_of)]) if part_of else np.zeros(0, dtype=np.int64)
-        facts = EdgeFacts(keyed // tag_count, keyed % tag_count, part_of_keys)
+        facts = EdgeFacts(keys, np.concatenate(edge_tags) if edge_tags else np.zeros(0, dtype=np.int64),
+                          keys[np.concatenate(part_of)] if part_of else np.zeros(0, dtype=np.int64))
         return cls(nodes, parents.astype(np.int8), names, tags, facts)
 
     def _edge_key(self, child: str, parent: str) -> int:
@@ -142,15 +160,11 @@ class KnowledgeGraph:
 
     def edge_sources(self, child: str, parent: str) -> tuple[str, ...]:
         """The source tags of the files that assert the edge ``child -> parent`` (sorted; empty if none known)."""
-        key = self._edge_key(child, parent)
-        start, end = np.searchsorted(self.facts.keys, [key, key + 1])
-        return tuple(self.sources[int(t)] for t in self.facts.tags[start:end])
+        return tuple(self.sources[int(t)] for t in self.facts.sources_of(self._edge_key(child, parent)))
 
     def relation(self, child: str, parent: str) -> str:
         """"part_of" when an edge file gave ``child -> parent`` as a part-of link, else "is_a"."""
-        key = self._edge_key(child, parent)
-        position = np.searchsorted(self.facts.part_of, key)
-        return "part_of" if position < len(self.facts.part_of) and self.facts.part_of[position] == key else "is_a"
+        return "part_of" if self.facts.is_part_of(self._edge_key(child, parent)) else "is_a"
 
     def number_of_nodes(self) -> int:
         return len(self.nodes)
