@@ -4,7 +4,9 @@ Chapman W.W., Bridewell W., Hanbury P., Cooper G.F., Buchanan B.G. "A simple alg
 findings and diseases in discharge summaries", J Biomed Inform 34(5):301-310, 2001. The rule, per sentence:
 
 - a *pre-negation* cue ("no", "without", "absence of", "negative for", ...) negates what follows it, up to a scope
-  terminator ("but", "however", "which", ";", ...) or :data:`MAX_SCOPE_WORDS` words, whichever comes first;
+  terminator ("but", "however", "which", ";", ...), another cue, a preposition of place (:data:`PLACE_PREPOSITIONS`:
+  "no bleeding *in* the aorta" denies the bleeding, not the aorta) or :data:`MAX_SCOPE_WORDS` words, whichever
+  comes first;
 - a *post-negation* cue ("was ruled out", "is absent", "not seen", ...) negates what precedes it, back to the
   sentence's start, a terminator or :data:`MAX_SCOPE_WORDS` words;
 - a *pseudo-negation* ("no change", "not only", "without change", ...) looks like a cue but negates nothing;
@@ -21,6 +23,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from .errors import ParameterError
 
@@ -43,7 +46,16 @@ PSEUDO_NEGATION = ("no change", "no changes", "not only", "no increase", "no inc
                    "not excluded", "not be excluded", "cannot be excluded", "cannot be ruled out",
                    "not be ruled out", "no decrease", "no longer")
 TERMINATORS = ("but", "however", "although", "though", "except", "which", "apart from", "aside from", "yet",
-               "still", "whereas", "while", ";", ":")
+               "still", "whereas", "while", ";", ":",
+               # A verb of seeing starts a new clause: "CT without contrast showing a discitis".
+               "showing", "shows", "showed", "demonstrating", "demonstrates", "demonstrated", "revealing", "reveals",
+               "revealed")
+#: Prepositions that introduce where a negated finding would be ("no blood flow *in* the distal aorta", "without
+#: bleeding *along* the electrode"): the place is not what is denied, so they end a pre-negation scope. (NegEx was
+#: built for findings and diseases; anatomy after such a preposition is its most common false negation in ROCOv2's
+#: captions.)
+PLACE_PREPOSITIONS = ("in", "at", "on", "from", "within", "along", "inside", "near", "around", "into", "through",
+                      "throughout", "across", "beside", "adjacent to", "next to")
 
 #: Lexical variants of a name's words, each documented: spelling variants (British and American English) and
 #: MeSH entry terms of the descriptor named by the word (MeSH 2023, D006470 Hemorrhage: entry term "Bleeding").
@@ -79,7 +91,7 @@ def _phrase_pattern(phrases: Iterable[str]) -> str:
 
 _CUES = re.compile("|".join(f"(?P<{group}>{_phrase_pattern(phrases)})" for group, phrases in
                             (("pseudo", PSEUDO_NEGATION), ("post", POST_NEGATION), ("pre", PRE_NEGATION),
-                             ("stop", TERMINATORS))), re.IGNORECASE)
+                             ("stop", TERMINATORS), ("place", PLACE_PREPOSITIONS))), re.IGNORECASE)
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
@@ -117,14 +129,13 @@ def negated_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int
         sentence = text[start:end]
         words = [(m.start() + start, m.end() + start) for m in _WORD.finditer(sentence)]
         cues = [(m.lastgroup, m.start() + start, m.end() + start) for m in _CUES.finditer(sentence)]
-        stops = [a for kind, a, _ in cues if kind == "stop"] + [a for kind, a, _ in cues if kind != "stop"]
         for kind, cue_start, cue_end in cues:
             if kind == "pre":
-                limit = min([s for s in stops if s >= cue_end] + [end])
+                limit = min([s for _, s, _ in cues if s >= cue_end] + [end])
                 inside = [w for w in words if w[0] >= cue_end and w[1] <= limit][:max_words]
             elif kind == "post":
-                limit = max([e for kind_, s, e in cues if s < cue_start and kind_ != "pseudo"
-                             and e <= cue_start] + [start])
+                limit = max([e for kind_, s, e in cues if kind_ not in ("pseudo", "place") and e <= cue_start]
+                            + [start])
                 inside = [w for w in words if w[0] >= limit and w[1] <= cue_start][-max_words:]
             else:
                 continue
@@ -171,6 +182,15 @@ def name_pattern(names: Iterable[str]) -> re.Pattern[str] | None:
     >>> name_pattern(["vein"]).search("veinous") is None
     True
     """
+    names = tuple(names)
+    if not all(isinstance(name, str) for name in names):
+        raise ParameterError(f"names must be texts, got {[type(n).__name__ for n in names if not isinstance(n, str)]}")
+    return _compiled_names(tuple(sorted(set(names))))
+
+
+@lru_cache(maxsize=4096)
+def _compiled_names(names: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One compiled pattern per set of names: a page explains the same concepts over and over."""
     alternatives = set()
     for name in names:
         words = [w.lower() for w in re.findall(r"[^\W_]+", name)]

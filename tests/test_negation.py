@@ -38,6 +38,11 @@ ROCOV2 = Path(__file__).resolve().parents[2] / "shared" / "data" / "rocov2"
     ("No hemorrhage on day 1; a large hemorrhage on day 3", ["Hemorrhage"], "affirmed"),
     ("No hemorrhage on day 1 and no hemorrhage on day 3", ["Hemorrhage"], "negated"),
     ("MRI of the knee", ["Hemorrhage"], "absent"),
+    # A place after the denied finding is not denied; a post-negation cue reaches back over it.
+    ("Angiogram shows no blood flow in the distal aorta", ["Aorta"], "affirmed"),
+    ("Without bleeding along the left electrode", ["Hemorrhage"], "negated"),
+    ("Hemorrhage in the left frontal lobe was ruled out", ["Hemorrhage"], "negated"),
+    ("MRI of spine with and without contrast showing C3-C4 discitis", ["Discitis"], "affirmed"),
     ("Negative for metastases", ["Metastasis", "metastases"], "negated"),
     ("Free of any large pleural effusions", ["pleural effusion"], "negated"),
     # The window: a mention more than MAX_SCOPE_WORDS words after the cue is not negated.
