@@ -73,7 +73,8 @@ class PathStep:
 #: How a KG source tag reads to a person: the open KG's tags and UMLS source abbreviations (SAB).
 SOURCE_NAMES: Mapping[str, str] = MappingProxyType({
     "mesh": "MeSH", "MSH": "MeSH", "hpo": "the Human Phenotype Ontology", "HPO": "the Human Phenotype Ontology",
-    "doid": "the Disease Ontology", "uberon": "UBERON (anatomy)", "SNOMEDCT_US": "SNOMED CT", "demo": "the demo KG",
+    "doid": "the Disease Ontology", "uberon": "the UBERON anatomy ontology", "SNOMEDCT_US": "SNOMED CT",
+    "demo": "the demo KG",
 })
 #: Well-known clinical vocabularies (MeSH, SNOMED CT through UMLS), preferred for an example path; phenotype
 #: ontologies link findings by phenotype ("Pleural effusion is a kind of Edema"), avoided.
@@ -108,7 +109,7 @@ def source_phrase(path: Sequence[PathStep]) -> str:
     'from MeSH'
     >>> source_phrase([PathStep("a", "a", ""), PathStep("b", "b", "is_a", "is_a", ("hpo",)),
     ...                PathStep("c", "c", "is_a", "is_a", ("mesh", "uberon"))])
-    'link 1 from the Human Phenotype Ontology; link 2 from MeSH and UBERON (anatomy)'
+    'link 1 from the Human Phenotype Ontology; link 2 from MeSH and the UBERON anatomy ontology'
     """
     per_link = [_join([SOURCE_NAMES.get(t, t) for t in step.sources]) for step in path[1:]]
     if not any(per_link):
@@ -280,6 +281,8 @@ def explain_pair(query: Iterable[str], result: Iterable[str], kg: KnowledgeGraph
                              f"give '' for a missing one, got {captions!r}")
     a, b = frozenset(query), frozenset(result)
     all_names = _Names(names or {}, kg.names if kg is not None else {})
+    if captions is not None:
+        query_status, result_status = (caption_statuses(text, a & b, all_names) for text in captions)
     near = [*_near_matches(a - b, b, "query", kg, n, mode, all_names),
             *_near_matches(b - a, a, "result", kg, n, mode, all_names)]
     near_concepts = {m.concept for m in near}
@@ -296,8 +299,17 @@ def explain_pair(query: Iterable[str], result: Iterable[str], kg: KnowledgeGraph
         relevance=ARITHMETIC[spec.key](counts, alpha, weights),
         names=MappingProxyType({c: all_names.get(c, c) for c in a | b}),
         caption_status=MappingProxyType({} if captions is None else {
-            c: tuple(mention_status(text, [all_names.get(c, c)]) for text in captions)
-            for c in a & b if c not in MODALITY_WORDS}))
+            c: (query_status[c], result_status[c]) for c in a & b if c in query_status}))
+
+
+def caption_statuses(caption: str, concepts: Iterable[str], names: Mapping[str, str]) -> dict[str, str]:
+    """Each concept's mention status in a caption (:func:`evalcore.negation.mention_status` of its name): "affirmed",
+    "negated" or "absent"; modalities (:data:`MODALITY_WORDS`) are left out (a kind of image, not a finding).
+
+    >>> caption_statuses("CT without bleeding", {"C0040405", "H", "F"}, {"H": "Hemorrhage", "F": "Fracture"})
+    {'F': 'absent', 'H': 'negated'}
+    """
+    return {c: mention_status(caption, [names.get(c, c)]) for c in sorted(concepts) if c not in MODALITY_WORDS}
 
 
 class _Names(Mapping):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from evalcore.baselines import IOU, NN_IOU, Baseline, changed_top
+from evalcore.explain import caption_statuses
 from evalcore.workspace import image_of
 from pages.cards import (
     LEGEND,
@@ -32,7 +33,7 @@ concepts = ws.concepts
 
 # Retrieval by concept overlap first: its results are the ones the concepts can explain best.
 sources: list[Baseline | str] = [b for b in (NN_IOU, IOU) if b.available(ws)] + list(ws.runs)
-top = st.columns([2, 2, 1])
+top = st.columns([3, 2, 1])
 system = top[0].selectbox("Images retrieved by", sources, key="case_system",
                           format_func=lambda s: f"Images with {s.plain}" if who == "clinician"
                           and isinstance(s, Baseline) else system_label(s),
@@ -80,8 +81,13 @@ with left:
         st.info(escape_markdown(problem or f"No image file for {query}."))
     if ws.captions.get(query):
         st.text(ws.captions[query])
-    st.markdown("**The query shows:** " + " ".join(chip(concept_label(ws, c, kg), "blue") for c in
-                                                   sorted(query_set, key=lambda c: concept_label(ws, c, kg).lower())))
+    # A tag the query's own caption denies is shown as a tag, not as something the image shows.
+    denied = {c for c, status in caption_statuses(ws.captions.get(query, ""), query_set,
+                                                  kg.names if kg is not None else ws.names).items()
+              if status == "negated"}
+    st.markdown(("**The query is tagged:** " if denied else "**The query shows:** ")
+                + " ".join(chip(concept_label(ws, c, kg) + (" (caption says absent)" if c in denied else ""), "blue")
+                           for c in sorted(query_set, key=lambda c: concept_label(ws, c, kg).lower())))
 with right:
     st.subheader("Retrieved images")
     if who == "clinician" and isinstance(system, Baseline):

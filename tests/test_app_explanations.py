@@ -40,6 +40,7 @@ def test_case_view_says_the_caption_denies_a_shared_tag():
     assert reasons[0] == ("**Why:** Both are CT images; both are tagged *Hemorrhage*, but this image's caption says "
                           "it is absent.")
     assert not any("show *Hemorrhage*" in r or "X-Ray Computed Tomography" in r for r in reasons)
+    assert any(m.value.startswith("**The query shows:**") for m in app.markdown)  # its caption affirms both
     assert any("Hemorrhage (caption says absent)" in m.value.replace("\\", "") for m in app.markdown)
 
     # The explanation cache reads the captions, so a new caption is a new explanation.
@@ -51,6 +52,17 @@ def test_case_view_says_the_caption_denies_a_shared_tag():
     assert not app.exception, app.exception
     reasons = [m.value for m in app.markdown if m.value.startswith("**Why:**")]
     assert reasons[0] == "**Why:** Both are CT images; both show *Hemorrhage*."
+    # The query's own caption denying a tag: its chips say so, and the reasons name the query's caption.
+    app.session_state["workspace"] = tiny_workspace()
+    app.selectbox(key="case_query").set_value("denied")
+    app.session_state["audience"] = "Clinician"
+    app.run()
+    assert not app.exception, app.exception
+    tagged = next(m.value for m in app.markdown if m.value.startswith("**The query"))
+    assert tagged.startswith("**The query is tagged:**") and "Hemorrhage (caption says absent)" in tagged.replace("\\", "")
+    reasons = [m.value for m in app.markdown if m.value.startswith("**Why:**")]
+    assert reasons[0] == ("**Why:** Both are CT images; both are tagged *Hemorrhage*, but the query's caption says "
+                          "it is absent.")
 
 
 def test_knowledge_graph_page_names_relations_and_their_source():

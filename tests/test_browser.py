@@ -195,9 +195,9 @@ def test_card_why_line_names_a_near_match_and_draws_its_path(page):
     search.fill("DEMO_00004")
     search.press("Enter")
     idle(page)
-    # near-random's first result shows Femur like the query, and Head of femur, a kind of Femur: a near match
-    # whose partner is a shared concept.
-    page.get_by_text("Head of femur is a kind of Femur").first.wait_for()
+    # near-random's first result shows Femur like the query, and Head of femur, a part of Femur: a near match
+    # whose partner is a shared concept (the demo KG gives the link as part-of).
+    page.get_by_text("Head of femur is part of Femur").first.wait_for()
     graph = page.locator('[data-testid="stGraphVizChart"] svg').first
     graph.wait_for()
     assert "Head of femur" in graph.text_content() and "Femur" in graph.text_content()
@@ -235,7 +235,7 @@ def test_veins_to_blood_vessels_is_one_hop_in_the_open_kg(page):
         box.press("Enter")
         idle(page)
     page.get_by_text("Distance: 1 hop.").first.wait_for()
-    assert "Veins is a kind of Blood Vessel" in main_text(page)
+    assert "Veins is a kind of Blood Vessel. (From MeSH and the UBERON anatomy ontology.)" in main_text(page)
     graph = page.locator('[data-testid="stGraphVizChart"] svg').first.text_content()
     assert "Veins" in graph and "Blood Vessel" in graph
     shot(page, "10-knowledge-graph-rocov2")
