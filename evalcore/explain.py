@@ -173,8 +173,9 @@ class Explanation:
     nn_iou: Arithmetic
     relevance: Arithmetic
     names: Mapping[str, str]
-    #: Shared concept -> (its status in the query's caption, in the result's): "affirmed", "negated" or "absent"
-    #: (:func:`evalcore.negation.mention_status`); empty when the captions were not given. Modalities are left out.
+    #: Concept of either set -> (its status in the query's caption, in the result's): "affirmed", "negated" or
+    #: "absent" (:func:`evalcore.negation.mention_status`); empty when the captions were not given. Modalities are
+    #: left out.
     caption_status: Mapping[str, tuple[str, str]] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
@@ -247,8 +248,8 @@ def explain_pair(query: Iterable[str], result: Iterable[str], kg: KnowledgeGraph
                  captions: tuple[str, str] | None = None) -> Explanation:
     """Exact matches, near matches with their KG paths, and the relevance arithmetic of a pair under ``measure``.
 
-    With ``captions`` (the query's and the result's caption text), each shared concept that is not a modality gets
-    its mention status in both (:attr:`Explanation.caption_status`).
+    With ``captions`` (the query's and the result's caption text), each concept that is not a modality gets its
+    mention status in both (:attr:`Explanation.caption_status`).
 
     ``measure`` is one of :data:`ARITHMETIC`'s (IoU, nn-IoU, Tversky, nn-Tversky); its alpha and n (0 where it
     has none) choose the near matches and fill in the nn-IoU arithmetic shown beside IoU's and its own.
@@ -282,7 +283,7 @@ def explain_pair(query: Iterable[str], result: Iterable[str], kg: KnowledgeGraph
     a, b = frozenset(query), frozenset(result)
     all_names = _Names(names or {}, kg.names if kg is not None else {})
     if captions is not None:
-        query_status, result_status = (caption_statuses(text, a & b, all_names) for text in captions)
+        query_status, result_status = (caption_statuses(text, a | b, all_names) for text in captions)
     near = [*_near_matches(a - b, b, "query", kg, n, mode, all_names),
             *_near_matches(b - a, a, "result", kg, n, mode, all_names)]
     near_concepts = {m.concept for m in near}
@@ -299,7 +300,7 @@ def explain_pair(query: Iterable[str], result: Iterable[str], kg: KnowledgeGraph
         relevance=ARITHMETIC[spec.key](counts, alpha, weights),
         names=MappingProxyType({c: all_names.get(c, c) for c in a | b}),
         caption_status=MappingProxyType({} if captions is None else {
-            c: (query_status[c], result_status[c]) for c in a & b if c in query_status}))
+            c: (query_status[c], result_status[c]) for c in sorted(a | b) if c in query_status}))
 
 
 def caption_statuses(caption: str, concepts: Iterable[str], names: Mapping[str, str]) -> dict[str, str]:
@@ -466,6 +467,10 @@ def reason_sentences(explanation: Explanation, audience: str = "clinician",
         phrase = path_phrase(match.path, emphasise)
         if audience == "researcher":
             phrase += f" ({match.hops} link{'s' if match.hops != 1 else ''})"
+        for concept, side, whose in ((match.query_concept, 0, "the query's caption"),
+                                     (match.result_concept, 1, "this image's caption")):
+            if explanation.caption_status.get(concept, ("", ""))[side] == "negated":
+                phrase += f", but {whose} says {emphasise(explanation.name(concept))} is absent"
         sentences.append(phrase)
     if not sentences:
         sentences.append("no concept in common with the query")

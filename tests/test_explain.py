@@ -261,3 +261,12 @@ def test_rocov2_009853_explanation_names_the_negation():
                      captions=(captions[query], captions[result]))
     assert reason_sentences(e)[:2] == ["both are CT images",
                                        "both are tagged Hemorrhage, but this image's caption says it is absent"]
+
+
+def test_a_near_match_names_the_caption_that_denies_its_concept():
+    kg = KnowledgeGraph.from_edges([KGEdges((("HT", HEMORRHAGE, "mesh"),), {"HT": "Hematoma", HEMORRHAGE: "Hemorrhage"})])
+    e = explain_pair({CT, HEMORRHAGE}, {CT, "HT"}, kg, nn_iou_measure(0.5, 1),
+                     captions=("CT without bleeding along the electrode.", "CT: a large hematoma."))
+    assert e.caption_status[HEMORRHAGE] == ("negated", "absent") and e.caption_status["HT"] == ("absent", "affirmed")
+    assert reason_sentences(e) == ["both are CT images",
+                                   "Hematoma is a kind of Hemorrhage, but the query's caption says Hemorrhage is absent"]
