@@ -74,7 +74,7 @@ class PathStep:
 SOURCE_NAMES: Mapping[str, str] = MappingProxyType({
     "mesh": "MeSH", "MSH": "MeSH", "hpo": "the Human Phenotype Ontology", "HPO": "the Human Phenotype Ontology",
     "doid": "the Disease Ontology", "uberon": "the UBERON anatomy ontology", "SNOMEDCT_US": "SNOMED CT",
-    "demo": "the demo KG",
+    "demo": "the demo knowledge graph",
 })
 #: Well-known clinical vocabularies (MeSH, SNOMED CT through UMLS), preferred for an example path; phenotype
 #: ontologies link findings by phenotype ("Pleural effusion is a kind of Edema"), avoided.

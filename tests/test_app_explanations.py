@@ -73,13 +73,14 @@ def test_knowledge_graph_page_names_relations_and_their_source():
     assert not app.exception, app.exception
     opening = next(m.value for m in app.markdown if m.value.startswith("**Distance:"))
     # The demo's opening pair: an is_a link (not one of its part-of links), named with its source.
-    assert opening == "**Distance: 1 hop.** *Inferior vena cava structure* is a kind of *Veins*. (From the demo KG.)"
+    assert opening == ("**Distance: 1 hop.** *Inferior vena cava structure* is a kind of *Veins*. "
+                       "(From the demo knowledge graph.)")
     app.text_input(key="kg_from_search").input("Head of femur").run()
     app.text_input(key="kg_to_search").input("Femur").run()
     assert not app.exception, app.exception
     sentence = next(m.value for m in app.markdown if m.value.startswith("**Distance:"))
-    assert sentence == "**Distance: 1 hop.** *Head of femur* is part of *Femur*. (From the demo KG.)"
+    assert sentence == "**Distance: 1 hop.** *Head of femur* is part of *Femur*. (From the demo knowledge graph.)"
     table = next(f.value for f in app.dataframe if "from" in f.value.columns)
     assert table["link"].tolist() == ["start", "broader: the previous is part of it (up)"]
-    assert table["from"].tolist() == ["", "the demo KG"]
+    assert table["from"].tolist() == ["", "the demo knowledge graph"]
     assert 'label="part of"' in app.get("graphviz_chart")[0].proto.spec

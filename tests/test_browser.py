@@ -196,7 +196,7 @@ def test_card_why_line_names_a_near_match_and_draws_its_path(page):
     search.press("Enter")
     idle(page)
     # near-random's first result shows Femur like the query, and Head of femur, a part of Femur: a near match
-    # whose partner is a shared concept (the demo KG gives the link as part-of).
+    # whose partner is a shared concept (the demo knowledge graph gives the link as part-of).
     page.get_by_text("Head of femur is part of Femur").first.wait_for()
     graph = page.locator('[data-testid="stGraphVizChart"] svg').first
     graph.wait_for()
