@@ -8,13 +8,14 @@ import streamlit as st
 
 from evalcore.baselines import IOU, Baseline
 from evalcore.data import Run
-from evalcore.explain import Explanation, paths_dot, reason_sentences, tie_counts
+from evalcore.explain import Explanation, caption_statuses, paths_dot, reason_sentences, tie_counts
 from evalcore.workspace import Workspace
 from pages.computed import explanation_of, pool_relevance_of
 from pages.sidebar import Settings
 from pages.ui import chip, concept_label, escape_markdown
 
 CHIP_COLOURS = {"exact": "green", "near": "orange", "none": "gray"}
+DENIED = " (caption says absent)"
 LEGEND = ("Green: the same concept as the query. Orange: a related concept (linked to one of the query's in the "
           "knowledge graph). Grey: not in the query.")
 
@@ -39,9 +40,20 @@ def result_chips(ws: Workspace, explanation: Explanation, kg) -> str:
         kind = "exact" if concept in explanation.query else ("near" if concept in near else "none")
         label = concept_label(ws, concept, kg)
         if explanation.caption_status.get(concept, ("", ""))[1] == "negated":
-            label += " (caption says absent)"
+            label += DENIED
         chips.append(chip(label, CHIP_COLOURS[kind]))
     return " ".join(chips) if chips else "_(no concepts)_"
+
+
+def query_chips(ws: Workspace, query: str, kg) -> tuple[str, bool]:
+    """The query's concepts as chips, a tag its own caption denies marked "(caption says absent)", and whether one
+    is (then the image is "tagged" with them rather than "showing" them)."""
+    concepts = ws.concepts[query] if query in ws.concepts.index else frozenset()
+    statuses = caption_statuses(ws.captions.get(query, ""), concepts, kg.names if kg is not None else ws.names)
+    denied = {c for c, status in statuses.items() if status == "negated"}
+    chips = " ".join(chip(concept_label(ws, c, kg) + (DENIED if c in denied else ""), "blue")
+                     for c in sorted(concepts, key=lambda c: concept_label(ws, c, kg).lower()))
+    return chips, bool(denied)
 
 
 def plain_counts(explanation: Explanation) -> str:

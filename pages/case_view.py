@@ -6,7 +6,6 @@ from __future__ import annotations
 import streamlit as st
 
 from evalcore.baselines import IOU, NN_IOU, Baseline, changed_top
-from evalcore.explain import caption_statuses
 from evalcore.workspace import image_of
 from pages.cards import (
     LEGEND,
@@ -14,6 +13,7 @@ from pages.cards import (
     draw_paths,
     explanation_for,
     plain_counts,
+    query_chips,
     reason_markdown,
     result_chips,
     tie_notes,
@@ -21,7 +21,7 @@ from pages.cards import (
 from pages.computed import baselines_with_progress, kg_of
 from pages.session import audience
 from pages.sidebar import controls
-from pages.ui import chip, concept_label, escape_markdown, page_with_concepts, system_label
+from pages.ui import escape_markdown, page_with_concepts, system_label
 
 LARGE, SMALL = (520, 520), (200, 200)
 
@@ -67,7 +67,6 @@ if not cases:
     st.warning(f"No case matches {search!r}." if search else "This system has no query with a concept set.")
     st.stop()
 query = st.selectbox("Case (query image)", cases, key="case_query")
-query_set = concepts[query]
 shown = [d for d in run.rankings.get(query, ()) if d != query][:count]
 notes = tie_notes(ws, system, run, query, shown, settings, who)
 
@@ -81,13 +80,8 @@ with left:
         st.info(escape_markdown(problem or f"No image file for {query}."))
     if ws.captions.get(query):
         st.text(ws.captions[query])
-    # A tag the query's own caption denies is shown as a tag, not as something the image shows.
-    denied = {c for c, status in caption_statuses(ws.captions.get(query, ""), query_set,
-                                                  kg.names if kg is not None else ws.names).items()
-              if status == "negated"}
-    st.markdown(("**The query is tagged:** " if denied else "**The query shows:** ")
-                + " ".join(chip(concept_label(ws, c, kg) + (" (caption says absent)" if c in denied else ""), "blue")
-                           for c in sorted(query_set, key=lambda c: concept_label(ws, c, kg).lower())))
+    chips, denied = query_chips(ws, query, kg)
+    st.markdown(("**The query is tagged:** " if denied else "**The query shows:** ") + chips)
 with right:
     st.subheader("Retrieved images")
     if who == "clinician" and isinstance(system, Baseline):

@@ -17,6 +17,7 @@ from pages.cards import (
     draw_paths,
     explanation_for,
     plain_counts,
+    query_chips,
     reason_markdown,
     result_chips,
     tie_notes,
@@ -25,8 +26,6 @@ from pages.computed import baselines_with_progress, evaluation_with_progress, kg
 from pages.session import audience
 from pages.sidebar import controls
 from pages.ui import (
-    chip,
-    concept_label,
     escape_markdown,
     keep_default_for_dataset,
     page_with_concepts,
@@ -96,7 +95,6 @@ if who == "researcher" and st.toggle("Find queries where two systems differ most
             matches = list(top.index[:20])
 
 query = st.selectbox("Query", matches, key="pq_query")
-query_set = concepts[query] if query in concepts.index else frozenset()
 
 left, right = st.columns([1, 3])
 with left:
@@ -108,7 +106,7 @@ with left:
 with right:
     st.markdown("**Caption:**")
     st.text(ws.captions.get(query, "(no caption loaded)"))
-    st.markdown("**Concepts:** " + " ".join(chip(concept_label(ws, c, kg), "blue") for c in sorted(query_set)))
+    st.markdown("**Concepts:** " + query_chips(ws, query, kg)[0])
 
 
 def card(document: str, rank: int, tie: str | None) -> None:
