@@ -38,7 +38,7 @@ import numpy as np
 from .errors import ParameterError
 from .kg import KnowledgeGraph, check_hops_and_mode
 from .measures import MeasureSpec, parse_measure
-from .negation import mention_status
+from .negation import mention_status, negated_sentences
 from .relevance import nn_iou_from_counts, nn_tversky_from_counts
 
 AUDIENCES = ("clinician", "researcher")
@@ -177,6 +177,8 @@ class Explanation:
     #: "absent" (:func:`evalcore.negation.mention_status`); empty when the captions were not given. Modalities are
     #: left out.
     caption_status: Mapping[str, tuple[str, str]] = field(default_factory=lambda: MappingProxyType({}))
+    #: Concept -> (the query caption's sentence that negates it, the result caption's), "" where none does.
+    negation_evidence: Mapping[str, tuple[str, str]] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def intersection(self) -> int:
@@ -300,7 +302,16 @@ def explain_pair(query: Iterable[str], result: Iterable[str], kg: KnowledgeGraph
         relevance=ARITHMETIC[spec.key](counts, alpha, weights),
         names=MappingProxyType({c: all_names.get(c, c) for c in a | b}),
         caption_status=MappingProxyType({} if captions is None else {
-            c: (query_status[c], result_status[c]) for c in sorted(a | b) if c in query_status}))
+            c: (query_status[c], result_status[c]) for c in sorted(a | b) if c in query_status}),
+        negation_evidence=MappingProxyType({} if captions is None else {
+            c: tuple(_first_sentence(text, all_names.get(c, c)) if status[c] == "negated" else ""
+                     for text, status in zip(captions, (query_status, result_status)))
+            for c in sorted(a | b) if "negated" in (query_status.get(c), result_status.get(c))}))
+
+
+def _first_sentence(text: str, name: str, limit: int = 120) -> str:
+    sentence = negated_sentences(text, [name])[0]
+    return sentence if len(sentence) <= limit else sentence[:limit - 1].rstrip() + "…"
 
 
 def caption_statuses(caption: str, concepts: Iterable[str], names: Mapping[str, str]) -> dict[str, str]:
@@ -456,8 +467,12 @@ def reason_sentences(explanation: Explanation, audience: str = "clinician",
         sentences.append("both show " + _join([emphasise(explanation.name(c)) for c in shown]))
     for where in ("result", "query", "both"):
         if where in denied:
-            sentences.append(_denied_sentence([emphasise(explanation.name(c)) for c in denied[where]], where,
-                                              audience))
+            sentence = _denied_sentence([emphasise(explanation.name(c)) for c in denied[where]], where, audience)
+            if audience == "researcher":
+                quotes = dict.fromkeys(quote for c in denied[where] for quote in explanation.negation_evidence[c]
+                                       if quote)
+                sentence += ": " + " / ".join(emphasise(f"“{quote}”") for quote in quotes)
+            sentences.append(sentence)
     seen_paths = set()
     for match in explanation.near:
         key = (match.query_concept, match.result_concept)
@@ -483,15 +498,14 @@ def _denied_sentence(names: Sequence[str], where: str, audience: str) -> str:
     >>> _denied_sentence(["a", "b"], "both", "clinician")
     'both are tagged a and b, but both captions say they are absent'
     >>> _denied_sentence(["a"], "query", "researcher")
-    "both are tagged a, but the query's caption negates it (NegEx rule: every mention negated)"
+    "both are tagged a, but the query's caption negates every mention of it (NegEx rule)"
     """
     it = "they are" if len(names) > 1 else "it is"
     captions = {"result": "this image's caption", "query": "the query's caption", "both": "both captions"}[where]
     verb = "negate" if where == "both" else "negates"
     if audience == "researcher":
         pronoun = "them" if len(names) > 1 else "it"
-        return (f"both are tagged {_join(names)}, but {captions} {verb} {pronoun} "
-                "(NegEx rule: every mention negated)")
+        return f"both are tagged {_join(names)}, but {captions} {verb} every mention of {pronoun} (NegEx rule)"
     return f"both are tagged {_join(names)}, but {captions} {'say' if where == 'both' else 'says'} {it} absent"
 
 

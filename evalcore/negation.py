@@ -233,3 +233,15 @@ def mention_status(text: str, names: Iterable[str]) -> str:
         return "absent"
     scopes = negated_spans(text)
     return "negated" if all(in_spans(scopes, start) for start, _ in mentions) else "affirmed"
+
+
+def negated_sentences(text: str, names: Iterable[str]) -> list[str]:
+    """The sentences of ``text`` that hold a negated mention of ``names``, stripped, in order (the evidence of a
+    "negated" :func:`mention_status`).
+
+    >>> negated_sentences("CT of the head. Without bleeding along the electrode. No change.", ["Hemorrhage"])
+    ['Without bleeding along the electrode.']
+    """
+    scopes = negated_spans(text)
+    negated = [start for start, _ in mention_spans(text, names) if in_spans(scopes, start)]
+    return [text[a:b].strip() for a, b in sentence_spans(text) if any(a <= start < b for start in negated)]

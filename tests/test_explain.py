@@ -238,8 +238,12 @@ def test_a_negated_shared_concept_is_a_tag_not_a_claim():
         "both are tagged Fracture, but the query's caption says it is absent"]
     both = explain_pair(*pair, None, "iou", names=names, captions=("No hemorrhage.", "Without bleeding or fracture"))
     assert reason_sentences(both, "researcher")[1:] == [
-        "both are tagged Fracture, but this image's caption negates it (NegEx rule: every mention negated)",
-        "both are tagged Hemorrhage, but both captions negate it (NegEx rule: every mention negated)"]
+        "both are tagged Fracture, but this image's caption negates every mention of it (NegEx rule): "
+        "“Without bleeding or fracture”",
+        "both are tagged Hemorrhage, but both captions negate every mention of it (NegEx rule): "
+        "“No hemorrhage.” / “Without bleeding or fracture”"]
+    assert dict(both.negation_evidence) == {"F": ("", "Without bleeding or fracture"),
+                                            HEMORRHAGE: ("No hemorrhage.", "Without bleeding or fracture")}
     assert explain_pair(*pair, None, "iou", names=names).caption_status == {}
     with pytest.raises(ParameterError, match="captions"):
         explain_pair(*pair, None, "iou", captions="no hemorrhage")
