@@ -11,6 +11,8 @@ import pytest
 
 from evalcore.errors import ParameterError
 from evalcore.negation import (
+    MAX_SCOPE_WORDS,
+    PLACE_PREPOSITIONS,
     POST_NEGATION,
     PRE_NEGATION,
     PSEUDO_NEGATION,
@@ -119,3 +121,79 @@ def test_random_texts(seed: int) -> None:
     negated = " ".join(words[:at] + [cue, "hemorrhage"] + words[at:])
     assert mention_status(negated, ["Hemorrhage"]) == "negated", negated
     assert mention_status(re.sub(r"\b" + cue + r"\b ", "", negated, count=1), ["Hemorrhage"]) == "affirmed"
+
+
+# --- an independent implementation: the same rule token by token, without one combined pattern -----------------
+
+GROUPS = tuple((group, sorted((phrase.split() for phrase in phrases), key=len, reverse=True)) for group, phrases in
+               (("pseudo", PSEUDO_NEGATION), ("post", POST_NEGATION), ("pre", PRE_NEGATION), ("stop", TERMINATORS),
+                ("place", PLACE_PREPOSITIONS)))
+FIRST_WORDS = {words[0] for _, phrases in GROUPS for words in phrases}
+
+
+def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int, int]]:
+    """NegEx over tokens: cues matched at each token (pseudo first, then post, pre, terminators, places; longest
+    phrase first, words joined by spaces only), scopes walked token by token."""
+    scopes = []
+    for sentence in re.finditer(r".*?(?:[.!?]+(?=\s|$)|\n\s*\n)|.+$", text, re.DOTALL):
+        tokens = [(m.group().lower(), m.start() + sentence.start(), m.end() + sentence.start())
+                  for m in re.finditer(r"[^\W_]+(?:['’][^\W_]+)?|[;:]", sentence.group())]
+        cues, i = [], 0
+        while i < len(tokens):
+            found = None
+            for group, phrases in GROUPS if tokens[i][0] in FIRST_WORDS else ():
+                for words in phrases:
+                    window = tokens[i:i + len(words)]
+                    if [w for w, _, _ in window] == words and all(
+                            text[a[2]:b[1]].isspace() for a, b in zip(window, window[1:])):
+                        found = (group, i, i + len(words))
+                        break
+                if found:
+                    break
+            if found:
+                cues.append(found)
+                i = found[2]
+            else:
+                i += 1
+        starts = {first for _, first, _ in cues}
+        for group, first, last in cues:
+            if group == "pre":
+                inside = []
+                for j in range(last, len(tokens)):
+                    if j in starts or len(inside) == max_words:
+                        break
+                    if tokens[j][0] not in (";", ":"):
+                        inside.append(tokens[j])
+            elif group == "post":
+                begin = max([end for g, _, end in cues if g not in ("pseudo", "place") and end <= first], default=0)
+                inside = [t for t in tokens[begin:first] if t[0] not in (";", ":")][-max_words:]
+            else:
+                continue
+            if inside:
+                scopes.append((inside[0][1], inside[-1][2]))
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(scopes):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_agrees_with_a_token_by_token_implementation_on_random_texts(seed):
+    rng = random.Random(seed)
+    vocabulary = PLAIN_WORDS + sorted(CUE_WORDS) + ["no evidence of", "was ruled out", "no change", "in", "along"]
+    text = random_text(rng, vocabulary, rng.randint(0, 60))
+    words = rng.randint(1, 8)
+    assert negated_spans(text, words) == oracle_spans(text, words), text
+
+
+def test_agrees_with_a_token_by_token_implementation_on_rocov2_captions():
+    if not ROCOV2.exists():
+        pytest.skip("../shared/data is absent")
+    with open(ROCOV2 / "test_captions.csv", newline="", encoding="utf-8") as handle:
+        captions = [row[1] for row in csv.reader(handle)][1:]
+    differing = [c for c in captions if negated_spans(c) != oracle_spans(c)]
+    assert not differing, differing[:3]
+    assert sum(1 for c in captions if negated_spans(c)) > 1000  # the captions do negate things
