@@ -38,7 +38,7 @@ import numpy as np
 from .errors import ParameterError
 from .kg import KnowledgeGraph, check_hops_and_mode
 from .measures import MeasureSpec, parse_measure
-from .negation import mention_status, negated_sentences
+from .negation import mention_status, negated_sentences, negated_spans
 from .relevance import nn_iou_from_counts, nn_tversky_from_counts
 
 AUDIENCES = ("clinician", "researcher")
@@ -321,7 +321,8 @@ def caption_statuses(caption: str, concepts: Iterable[str], names: Mapping[str, 
     >>> caption_statuses("CT without bleeding", {"C0040405", "H", "F"}, {"H": "Hemorrhage", "F": "Fracture"})
     {'F': 'absent', 'H': 'negated'}
     """
-    return {c: mention_status(caption, [names.get(c, c)]) for c in sorted(concepts) if c not in MODALITY_WORDS}
+    scopes = negated_spans(caption)
+    return {c: mention_status(caption, [names.get(c, c)], scopes) for c in sorted(concepts) if c not in MODALITY_WORDS}
 
 
 class _Names(Mapping):

@@ -215,9 +215,9 @@ def mention_spans(text: str, names: Iterable[str]) -> list[tuple[int, int]]:
     return [] if pattern is None else [m.span() for m in pattern.finditer(text)]
 
 
-def mention_status(text: str, names: Iterable[str]) -> str:
+def mention_status(text: str, names: Iterable[str], scopes: Sequence[tuple[int, int]] | None = None) -> str:
     """"absent" when ``text`` mentions none of ``names``, "negated" when every mention lies in a negated scope
-    (:func:`negated_spans`), else "affirmed".
+    (:func:`negated_spans`, or ``scopes`` when the caller has them: several concepts of one text), else "affirmed".
 
     >>> mention_status("CT of the brain without hemorrhage", ["Hemorrhage"])
     'negated'
@@ -231,7 +231,7 @@ def mention_status(text: str, names: Iterable[str]) -> str:
     mentions = mention_spans(text, names)
     if not mentions:
         return "absent"
-    scopes = negated_spans(text)
+    scopes = negated_spans(text) if scopes is None else scopes
     return "negated" if all(in_spans(scopes, start) for start, _ in mentions) else "affirmed"
 
 
