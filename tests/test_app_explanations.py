@@ -84,3 +84,15 @@ def test_knowledge_graph_page_names_relations_and_their_source():
     assert table["link"].tolist() == ["start", "broader: the previous is part of it (up)"]
     assert table["from"].tolist() == ["", "the demo knowledge graph"]
     assert 'label="part of"' in app.get("graphviz_chart")[0].proto.spec
+
+
+def test_a_quoted_caption_sentence_is_escaped_markdown():
+    from evalcore.explain import explain_pair
+    from pages.cards import reason_markdown
+
+    hostile = "No [hemorrhage](http://x.invalid) **here** <script>."
+    e = explain_pair({HEMORRHAGE}, {HEMORRHAGE}, None, "iou", names={HEMORRHAGE: "Hemorrhage"},
+                     captions=("Hemorrhage.", hostile))
+    text = reason_markdown(e, "researcher")
+    assert "](" not in text and "**here**" not in text and "<script>" not in text
+    assert "this image's caption negates every mention of it (NegEx rule)" in text
