@@ -482,7 +482,8 @@ def reason_sentences(explanation: Explanation, audience: str = "clinician",
         seen_paths.add(key)
         phrase = path_phrase(match.path, emphasise)
         if audience == "researcher":
-            phrase += f" ({match.hops} link{'s' if match.hops != 1 else ''})"
+            origin = source_phrase(match.path)
+            phrase += f" ({match.hops} link{'s' if match.hops != 1 else ''}{', ' + origin if origin else ''})"
         for concept, side, whose in ((match.query_concept, 0, "the query's caption"),
                                      (match.result_concept, 1, "this image's caption")):
             if explanation.caption_status.get(concept, ("", ""))[side] == "negated":

@@ -158,7 +158,7 @@ def test_path_phrases_cover_every_shape():
 
 def test_researcher_reasons_carry_hop_counts(worked_kg):
     e = explain_pair({CT, VEIN}, {CT, VESSEL}, worked_kg, nn_iou_measure(0.5, 1), names={CT: "CT"})
-    assert reason_sentences(e, "researcher") == ["both are CT images", "Veins is a kind of Blood Vessels (1 link)"]
+    assert reason_sentences(e, "researcher") == ["both are CT images", "Veins is a kind of Blood Vessels (1 link, from test)"]
     with pytest.raises(ParameterError):
         reason_sentences(e, "patient")
 
