@@ -13,9 +13,10 @@ findings and diseases in discharge summaries", J Biomed Inform 34(5):301-310, 20
 - a scope never crosses a sentence boundary.
 
 A mention is negated when it starts inside a negated scope. :func:`negated_spans` gives the scopes (one pass over
-the text, for concept extraction from captions as for the explanations); :func:`mention_spans` finds a concept's
-names in a text (case-insensitive, plural "s"/"es", hyphen or space alike, whole words); :func:`mention_status`
-joins them: a concept is "negated" when every one of its mentions is.
+the text, for concept extraction from captions as for the explanations: a matcher keeps a mention unless
+``in_spans(scopes, start)``); :func:`mention_spans` finds a concept's names in a text (case-insensitive, plural
+"s"/"es", hyphen or space alike, whole words, :data:`LEXICAL_VARIANTS`); :func:`mention_status` joins them: a
+concept is "negated" when every one of its mentions is; :func:`negated_sentences` quotes the evidence.
 """
 
 from __future__ import annotations
