@@ -1,0 +1,204 @@
+"""The clinician's view: only the pages meant for a clinician, and on them no research jargon anywhere a reader can
+see it (titles, captions, labels, tooltips, table headers and short tables' cells, metric labels, chart titles,
+axes, legends and colour bars, download buttons); switching the audience keeps the workspace and the settings."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+
+import pytest
+from google.protobuf.json_format import MessageToDict
+from streamlit.testing.v1 import AppTest
+
+from evalcore.baselines import available_baselines
+
+from .conftest import ROOT
+
+TIMEOUT = 300
+CLINICIAN_PAGES = ("pages/data.py", "pages/leaderboard.py", "pages/per_query.py", "pages/case_view.py",
+                   "pages/knowledge_graph.py")
+RESEARCHER_PAGES = ("pages/ablation.py", "pages/concept_detection.py", "pages/method.py", "pages/measures.py")
+FORBIDDEN = {
+    "CUI": re.compile(r"\bCUI"),
+    "IoU": re.compile(r"\bIoU\b"),
+    "NDCG": re.compile(r"\bNDCG", re.IGNORECASE),
+    "alpha": re.compile(r"\balpha\b", re.IGNORECASE),
+    "bootstrap": re.compile(r"\bbootstrap", re.IGNORECASE),
+    "qrels": re.compile(r"\bqrels", re.IGNORECASE),
+    "KG": re.compile(r"\bKG\b"),
+    "F1": re.compile(r"\bF1\b"),
+    "p-value": re.compile(r"p-value|\bp <|\bp \(", re.IGNORECASE),
+    "Holm": re.compile(r"\bHolm"),
+    "concept ID": re.compile(r"\bC\d{7}\b"),
+}
+#: Proto fields whose strings a reader sees (ids, keys, urls and form ids are not shown).
+SHOWN_FIELDS = {"label", "help", "body", "caption", "options", "placeholder", "title", "text", "value", "default",
+                "delta", "name", "rawValues"}
+SHORT_TABLE = 60
+DOT_LABEL = re.compile(r'label\s*=\s*"((?:[^"\\]|\\.)*)"|label\s*=\s*<(.*?)>\s*[,\]]')
+
+
+def forbidden_in(text: str) -> list[str]:
+    """The jargon found in one text (markdown escapes removed first: ``C0042449`` may be written ``C0042449``)."""
+    plain = text.replace("\\", "")
+    return [word for word, pattern in FORBIDDEN.items() if pattern.search(plain)]
+
+
+def strings(value, keys: set[str] | None = None, under: str = "") -> Iterator[str]:
+    """Every string in a proto-as-dict under a shown field."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from strings(item, keys, key)
+    elif isinstance(value, list):
+        for item in value:
+            yield from strings(item, keys, under)
+    elif isinstance(value, str) and (keys is None or under in keys):
+        yield value
+
+
+def plotly_texts(spec: dict) -> Iterator[str]:
+    """A figure's titles, axis titles and tick labels, legend and colour-bar titles, trace names and text."""
+    layout = spec.get("layout", {})
+    for key, part in layout.items():
+        if isinstance(part, dict) and (key.startswith(("xaxis", "yaxis", "legend", "coloraxis")) or key == "title"):
+            yield from strings(part, {"text", "title", "ticktext"})
+    yield from strings(layout.get("title", {}))
+    for annotation in layout.get("annotations", []):
+        yield str(annotation.get("text", ""))
+    for trace in spec.get("data", []):
+        yield from strings({k: trace.get(k) for k in ("name", "text", "hovertext", "x", "y") if k in trace})
+        yield from strings(trace.get("colorbar", {}), {"text", "title"})
+        yield from strings(trace.get("marker", {}).get("colorbar", {}), {"text", "title"})
+
+
+def dataframe_texts(node) -> Iterator[str]:
+    frame = node.value
+    frame = getattr(frame, "data", frame)  # a Styler's frame
+    yield from (str(c) for c in frame.columns)
+    yield from (str(n) for n in frame.index.names if n is not None)
+    if len(frame) <= SHORT_TABLE:
+        yield from (str(i) for i in frame.index)
+        for column in frame.columns:
+            yield from (str(v) for v in frame[column].tolist())
+    config = node.proto.columns
+    if config:
+        yield from strings(json.loads(config), {"label", "help"})
+
+
+def element_texts(node) -> Iterator[str]:
+    kind = getattr(node, "type", "")
+    proto = getattr(node, "proto", None)
+    if kind == "dataframe":
+        yield from dataframe_texts(node)
+        return
+    if proto is None:
+        pass
+    elif kind == "plotly_chart":
+        spec = proto.plotly_chart.spec if hasattr(proto, "plotly_chart") else proto.spec
+        yield from plotly_texts(json.loads(spec))
+    elif kind == "graphviz_chart":
+        spec = proto.graphviz_chart.spec if hasattr(proto, "graphviz_chart") else proto.spec
+        for quoted, html in DOT_LABEL.findall(spec):
+            yield quoted or html
+    elif kind not in ("imgs", "image", "empty"):
+        yield from strings(MessageToDict(proto), SHOWN_FIELDS)
+    for child in getattr(node, "children", {}).values():
+        yield from element_texts(child)
+
+
+def jargon_on(app: AppTest) -> dict[str, list[str]]:
+    """{text: jargon found} over every element of the page and the sidebar."""
+    found = {}
+    for text in element_texts(app._tree):
+        if words := forbidden_in(text):
+            found[text[:160]] = words
+    return found
+
+
+def clinician_app() -> AppTest:
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
+    app.session_state["audience"] = "Clinician"
+    app.run()
+    assert not app.exception, app.exception
+    return app
+
+
+def test_the_collector_finds_jargon_in_each_kind_of_element():
+    assert forbidden_in("nn-CUI@10") and forbidden_in("IoU 0.5") and forbidden_in("p (corrected)")
+    assert forbidden_in("Veins (C0042449)") and forbidden_in("ALPHA = 0.5") and forbidden_in("95% bootstrap CI")
+    assert not forbidden_in("Shares 3 of the query's 4 concepts") and not forbidden_in("kg_mode")
+    figure = {"layout": {"yaxis": {"title": {"text": "nn-CUI@10"}}},
+              "data": [{"type": "heatmap", "colorbar": {"title": {"text": "p (corrected)"}}}]}
+    assert [forbidden_in(t) for t in plotly_texts(figure) if forbidden_in(t)] == [["CUI"], ["p-value"]]
+    assert DOT_LABEL.findall('a [label="Veins (C0042449)"]') == [("Veins (C0042449)", "")]
+
+
+@pytest.mark.parametrize("page", CLINICIAN_PAGES)
+def test_a_clinician_page_shows_no_jargon(page):
+    app = clinician_app()
+    if page != "pages/data.py":
+        app.switch_page(page).run()
+    assert not app.exception, app.exception
+    assert app.title, "the page drew nothing"
+    assert not jargon_on(app), jargon_on(app)
+
+
+def test_the_clinician_sidebar_shows_no_jargon_and_keeps_the_settings():
+    # The sidebar is read on the opening page: AppTest does not list it after a page switch.
+    app = clinician_app()
+    assert len(app.sidebar.get("radio")) >= 1
+    assert not jargon_on(app), jargon_on(app)
+
+
+def test_the_clinician_leaderboard_with_every_baseline_shows_no_jargon():
+    app = clinician_app()
+    app.switch_page("pages/leaderboard.py").run()
+    app.multiselect(key="baselines").set_value(available_baselines(app.session_state["workspace"])).run()
+    assert not app.exception, app.exception
+    for toggle in app.toggle:  # whatever a clinician may fold out, folded out
+        toggle.set_value(True).run()
+    assert not app.exception, app.exception
+    assert len(app.dataframe) >= 2
+    assert not jargon_on(app), jargon_on(app)
+
+
+def test_a_clinician_navigates_only_the_clinician_pages():
+    app = clinician_app()
+    registered = {str(info["script_path"]).removeprefix(str(ROOT) + "/") for info in app._registered_pages.values()}
+    assert registered == set(CLINICIAN_PAGES)
+    titles = [info["page_name"] for info in app._registered_pages.values()]
+    assert not [t for t in titles if forbidden_in(t)]
+    for page in RESEARCHER_PAGES:
+        with pytest.raises(ValueError):
+            app.switch_page(page)
+    researcher = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT).run()
+    assert {str(info["script_path"]).removeprefix(str(ROOT) + "/")
+            for info in researcher._registered_pages.values()} == set(CLINICIAN_PAGES + RESEARCHER_PAGES)
+
+
+@pytest.mark.parametrize("page", RESEARCHER_PAGES)
+def test_switching_to_clinician_on_a_researcher_page_lands_on_the_comparison_and_keeps_everything(page):
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT).run()
+    workspace = app.session_state["workspace"]
+    app.session_state["alpha"] = 0.8
+    app.session_state["n"] = 2
+    app.session_state["measure"] = "dice"
+    app.session_state["gain"] = "exponential"
+    app.switch_page(page).run()
+    assert not app.exception, app.exception
+    app.session_state["audience"] = "Clinician"
+    app.run()
+    assert not app.exception, app.exception
+    assert app.title[0].value == "Which system finds similar images best"
+    assert not jargon_on(app), jargon_on(app)
+    app.session_state["audience"] = "Researcher"
+    app.run()
+    assert not app.exception, app.exception
+    assert app.session_state["workspace"] is workspace
+    assert (app.session_state["alpha"], app.session_state["n"], app.session_state["measure"],
+            app.session_state["gain"]) == (0.8, 2, "dice", "exponential")
+    # Back on the opening page, the sidebar shows the same values to the researcher.
+    app.switch_page("pages/data.py").run()
+    assert app.slider(key="alpha").value == 0.8 and app.selectbox(key="measure").value == "dice"
