@@ -1,4 +1,5 @@
-"""Drawing helpers shared by the pages: escaped markdown, chips, labels, banners and an honest progress bar."""
+"""Drawing helpers shared by the pages: escaped markdown, chips, labels, banners, an honest progress bar, and the
+clinician's words for what a researcher sees under technical names (page titles, systems)."""
 
 from __future__ import annotations
 
@@ -6,12 +7,18 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from evalcore.baselines import Baseline
+from evalcore.baselines import BASELINES, Baseline
 from evalcore.kg import KnowledgeGraph
 from evalcore.workspace import Workspace
 from pages.session import audience, workspace
 
+BASELINES_BY_TITLE = {b.title: b for b in BASELINES}
 MARKDOWN_SPECIAL = set("\\`*_{}[]()#+-.!|<>~:$&")
+#: A page's title for a clinician, where the researcher's title is a technical name (the navigation and the
+#: page's own heading use the same words).
+PLAIN_PAGE_TITLES = {"Leaderboard": "Which system finds similar images best", "Knowledge graph": "Concept map"}
+#: Shorter words for the navigation, where the heading's would be cut.
+PLAIN_NAVIGATION_TITLES = {"Leaderboard": "Compare systems", "Knowledge graph": "Concept map"}
 
 
 def escape_markdown(text: str) -> str:
@@ -35,12 +42,17 @@ def concept_label(ws: Workspace, cui: str, kg: KnowledgeGraph | None = None) -> 
 def page_with_concepts(title: str) -> Workspace:
     """A page's title, the session's workspace and its demo banner; the page stops here, pointing to the Data
     page, while no concept sets are loaded."""
-    st.title(title)
+    st.title(page_title(title))
     ws = workspace()
     synthetic_banner(ws)
     if not require_concepts(ws):
         st.stop()
     return ws
+
+
+def page_title(title: str) -> str:
+    """A page's heading for the reader: the clinician's plain title where there is one."""
+    return PLAIN_PAGE_TITLES.get(title, title) if audience() == "clinician" else title
 
 
 def require_concepts(ws: Workspace) -> bool:
@@ -95,3 +107,15 @@ def keep_default_for_dataset(key: str, ws: Workspace, default: list) -> None:
 def system_label(system: Baseline | str) -> str:
     """How a system is named on screen and in tables: a baseline by its title, a loaded run by its name."""
     return system.title if isinstance(system, Baseline) else system
+
+
+def shown_system(system: Baseline | str) -> str:
+    """A system's name as the reader sees it: to a clinician, a Table-1 baseline (object or title) is named by what
+    it does ("Reference: the most similar captions"), not by its technical title ("Retrieval by captions (TF-IDF)").
+
+    Only for display: tables and results are keyed by :func:`system_label`.
+    """
+    if audience() != "clinician":
+        return system_label(system)
+    baseline = system if isinstance(system, Baseline) else BASELINES_BY_TITLE.get(system)
+    return f"Reference: {baseline.plain}" if baseline is not None else system

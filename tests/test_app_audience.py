@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 from google.protobuf.json_format import MessageToDict
+from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 from evalcore.baselines import available_baselines
@@ -38,6 +39,23 @@ SHOWN_FIELDS = {"label", "help", "body", "caption", "options", "placeholder", "t
                 "delta", "name", "rawValues"}
 SHORT_TABLE = 60
 DOT_LABEL = re.compile(r'label\s*=\s*"((?:[^"\\]|\\.)*)"|label\s*=\s*<(.*?)>\s*[,\]]')
+
+
+@pytest.fixture(autouse=True)
+def app_runs_its_navigation(monkeypatch):
+    """Every run executes app.py, as on a server.
+
+    A server leaves the pages-folder mode for good once app.py calls ``st.navigation``; AppTest resets that flag
+    before every run and, finding a ``pages/`` folder, runs a switched-to page's file alone: no sidebar, no
+    audience, no navigation built by app.py.
+    """
+    original = PagesManager.__init__
+
+    def init(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        PagesManager.uses_pages_directory = False
+
+    monkeypatch.setattr(PagesManager, "__init__", init)
 
 
 def forbidden_in(text: str) -> list[str]:
@@ -145,11 +163,11 @@ def test_a_clinician_page_shows_no_jargon(page):
     assert not jargon_on(app), jargon_on(app)
 
 
-def test_the_clinician_sidebar_shows_no_jargon_and_keeps_the_settings():
-    # The sidebar is read on the opening page: AppTest does not list it after a page switch.
+def test_the_clinician_sidebar_is_drawn_on_every_page():
     app = clinician_app()
-    assert len(app.sidebar.get("radio")) >= 1
-    assert not jargon_on(app), jargon_on(app)
+    app.switch_page("pages/case_view.py").run()
+    assert [r.value for r in app.sidebar.radio] == ["Clinician"]
+    assert app.sidebar.slider(key="alpha").label == "How much a related concept counts"
 
 
 def test_the_clinician_leaderboard_with_every_baseline_shows_no_jargon():
@@ -182,23 +200,19 @@ def test_a_clinician_navigates_only_the_clinician_pages():
 def test_switching_to_clinician_on_a_researcher_page_lands_on_the_comparison_and_keeps_everything(page):
     app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT).run()
     workspace = app.session_state["workspace"]
+    app.switch_page(page).run()
+    assert not app.exception, app.exception
     app.session_state["alpha"] = 0.8
     app.session_state["n"] = 2
     app.session_state["measure"] = "dice"
     app.session_state["gain"] = "exponential"
-    app.switch_page(page).run()
-    assert not app.exception, app.exception
-    app.session_state["audience"] = "Clinician"
-    app.run()
+    app.sidebar.radio(key="audience").set_value("Clinician").run()
     assert not app.exception, app.exception
     assert app.title[0].value == "Which system finds similar images best"
     assert not jargon_on(app), jargon_on(app)
-    app.session_state["audience"] = "Researcher"
-    app.run()
+    app.sidebar.radio(key="audience").set_value("Researcher").run()
     assert not app.exception, app.exception
     assert app.session_state["workspace"] is workspace
     assert (app.session_state["alpha"], app.session_state["n"], app.session_state["measure"],
             app.session_state["gain"]) == (0.8, 2, "dice", "exponential")
-    # Back on the opening page, the sidebar shows the same values to the researcher.
-    app.switch_page("pages/data.py").run()
     assert app.slider(key="alpha").value == 0.8 and app.selectbox(key="measure").value == "dice"
