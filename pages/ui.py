@@ -11,12 +11,15 @@ from evalcore.baselines import BASELINES, Baseline
 from evalcore.kg import KnowledgeGraph
 from evalcore.workspace import Workspace
 from pages.session import audience, workspace
+from pages.sidebar import Settings
 
 BASELINES_BY_TITLE = {b.title: b for b in BASELINES}
 MARKDOWN_SPECIAL = set("\\`*_{}[]()#+-.!|<>~:$&")
 #: A page's title for a clinician, where the researcher's title is a technical name (the navigation and the
 #: page's own heading use the same words).
 PLAIN_PAGE_TITLES = {"Leaderboard": "Which system finds similar images best", "Knowledge graph": "Concept map"}
+#: A confidence interval, said to a clinician.
+PLAIN_INTERVAL = "the range the score would likely fall in on another sample of images"
 #: Shorter words for the navigation, where the heading's would be cut.
 PLAIN_NAVIGATION_TITLES = {"Leaderboard": "Compare systems", "Knowledge graph": "Concept map"}
 
@@ -119,3 +122,14 @@ def shown_system(system: Baseline | str) -> str:
         return system_label(system)
     baseline = system if isinstance(system, Baseline) else BASELINES_BY_TITLE.get(system)
     return f"Reference: {baseline.plain}" if baseline is not None else system
+
+
+def plain_settings(settings: Settings) -> str:
+    """The matching settings in a clinician's words.
+
+    "A related concept counts 50% of the same concept, up to 1 link apart in the concept map."
+    """
+    if settings.n == 0 or settings.alpha == 0:
+        return "Only identical concepts count."
+    links = f"{settings.n} link{'s' if settings.n != 1 else ''}"
+    return f"A related concept counts {settings.alpha:.0%} of the same concept, up to {links} apart in the concept map."

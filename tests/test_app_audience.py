@@ -92,17 +92,21 @@ def plotly_texts(spec: dict) -> Iterator[str]:
 
 
 def dataframe_texts(node) -> Iterator[str]:
+    """Header (a column's configured label, else its name), tooltips, and every cell of a short table."""
     frame = node.value
     frame = getattr(frame, "data", frame)  # a Styler's frame
-    yield from (str(c) for c in frame.columns)
-    yield from (str(n) for n in frame.index.names if n is not None)
+    config = json.loads(node.proto.columns) if node.proto.columns else {}
+    for column in frame.columns:
+        shown = config.get(str(column), {})
+        if not shown.get("hidden"):
+            yield shown.get("label", str(column))
+    yield from (str(n) for n in frame.index.names if n is not None and "_index" not in config)
+    yield from strings(config, {"label", "help"})
     if len(frame) <= SHORT_TABLE:
         yield from (str(i) for i in frame.index)
         for column in frame.columns:
-            yield from (str(v) for v in frame[column].tolist())
-    config = node.proto.columns
-    if config:
-        yield from strings(json.loads(config), {"label", "help"})
+            if not config.get(str(column), {}).get("hidden"):
+                yield from (str(v) for v in frame[column].tolist())
 
 
 def element_texts(node) -> Iterator[str]:
