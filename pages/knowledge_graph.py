@@ -30,9 +30,11 @@ who = audience()
 frequency = concept_frequency(ws)
 coverage = kg.coverage(ws.concepts.sets)
 c1, c2, c3 = st.columns(3)
-c1.metric("Dataset concepts in the KG", f"{coverage['concepts_in_kg']:,} / {coverage['concepts']:,}")
+graph = "concept map" if who == "clinician" else "KG"
+c1.metric(f"Dataset concepts in the {graph}", f"{coverage['concepts_in_kg']:,} / {coverage['concepts']:,}")
 c2.metric("Occurrences covered", f"{coverage['occurrence_coverage']:.1%}")
-c3.metric("KG nodes / edges", f"{kg.number_of_nodes():,} / {kg.number_of_edges():,}")
+c3.metric("Concept map terms / links" if who == "clinician" else "KG nodes / edges",
+          f"{kg.number_of_nodes():,} / {kg.number_of_edges():,}")
 
 
 names = searchable_names(ws)
@@ -133,8 +135,8 @@ if source and target:
                      width="stretch")
 
 st.subheader("Neighbourhood")
-st.caption("Red: the chosen concept. Blue: concepts that occur in the dataset (size = how often). Grey: other KG "
-           "terms (names on hover when many).")
+st.caption("Red: the chosen concept. Blue: concepts that occur in the dataset (size = how often). Grey: other "
+           f"{graph} terms (names on hover when many).")
 centre = find("Concept", "kg_concept", source or (pair[0] if pair else None))
 hops_shown = st.slider("Hops shown", 1, 3, max(1, settings.n), key="kg_hops")
 if centre and centre in kg.index:

@@ -14,6 +14,8 @@ from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 from evalcore.baselines import available_baselines
+from evalcore.errors import CBIRLensError
+from evalcore.tables import metric_family, metric_group, plain_metric_label
 
 from .conftest import ROOT
 
@@ -214,9 +216,80 @@ def test_switching_to_clinician_on_a_researcher_page_lands_on_the_comparison_and
     assert not app.exception, app.exception
     assert app.title[0].value == "Which system finds similar images best"
     assert not jargon_on(app), jargon_on(app)
+    # The browser's address is now the comparison's (AppTest would otherwise ask for the page it switched to last).
+    app.switch_page("pages/leaderboard.py")
     app.sidebar.radio(key="audience").set_value("Researcher").run()
     assert not app.exception, app.exception
     assert app.session_state["workspace"] is workspace
     assert (app.session_state["alpha"], app.session_state["n"], app.session_state["measure"],
             app.session_state["gain"]) == (0.8, 2, "dice", "exponential")
+    assert app.title[0].value == "Leaderboard"
     assert app.slider(key="alpha").value == 0.8 and app.selectbox(key="measure").value == "dice"
+
+
+def shown_metrics(app: AppTest) -> list[str]:
+    """The metrics offered by the Leaderboard's chart, by name (the box shows them in plain words; AppTest would
+    format a value outside the script run, so values are set through the session state)."""
+    labels = set(app.selectbox(key="focus_metric").options)
+    families = ("CUI", "MAP", "R", "ERR", "CAG", "RBP", "CAG-RBP")
+    candidates = [f"{prefix}{family}{at}" for prefix in ("", "nn-") for family in families
+                  for at in ("", *(f"@{k}" for k in (1, 3, 5, 10, 20, 30, 50, 100)))]
+    candidates += [f"P@{k}[{target}]" for k in (1, 3, 5, 10, 20, 30, 50, 100)
+                   for target in ("modality", "organ", "modality+organ")]
+    found = []
+    for name in candidates:
+        try:
+            if plain_metric_label(name) in labels:
+                found.append(name)
+        except CBIRLensError:
+            continue
+    assert len(found) == len(labels), sorted(labels)
+    return found
+
+
+def test_every_group_and_score_of_the_clinician_leaderboard_shows_no_jargon():
+    app = clinician_app()
+    app.switch_page("pages/leaderboard.py").run()
+    metrics = shown_metrics(app)
+    assert len(metrics) >= 10
+    for metric in metrics:
+        app.session_state["leaderboard_group"] = metric_group(metric)
+        if metric_group(metric) == "other":
+            app.session_state["leaderboard_family"] = metric_family(metric)
+        app.session_state["focus_metric"] = metric
+        app.run()
+        assert not app.exception, app.exception
+        assert not jargon_on(app), (metric, jargon_on(app))
+
+
+def test_the_clinician_per_query_view_of_a_near_match_shows_no_jargon():
+    app = clinician_app()
+    app.switch_page("pages/per_query.py").run()
+    app.text_input(key="pq_search").input("DEMO_00004").run()
+    app.selectbox(key="pq_query").set_value("DEMO_00004").run()
+    assert not app.exception, app.exception
+    assert any("*Head of femur* is a kind of *Femur*" in m.value for m in app.markdown)
+    assert len(app.get("graphviz_chart")) >= 1
+    assert not jargon_on(app), jargon_on(app)
+
+
+def test_every_source_of_the_clinician_case_view_shows_no_jargon():
+    app = clinician_app()
+    app.switch_page("pages/case_view.py").run()
+    for source in app.selectbox(key="case_system").options:
+        app.selectbox(key="case_system").select(source).run()
+        assert not app.exception, app.exception
+        assert not jargon_on(app), (source, jargon_on(app))
+
+
+def test_the_clinician_concept_map_of_a_searched_path_shows_no_jargon():
+    # The searches are set before the page is first drawn: AppTest formats a drawn concept box outside the script
+    # run, where the audience cannot be read.
+    app = clinician_app()
+    app.session_state["kg_from_search"] = "Veins"
+    app.session_state["kg_to_search"] = "Blood Vessels"
+    app.switch_page("pages/knowledge_graph.py").run()
+    assert not app.exception, app.exception
+    assert app.title[0].value == "Concept map"
+    assert any("Distance: 1 hop" in m.value for m in app.markdown)
+    assert not jargon_on(app), jargon_on(app)
