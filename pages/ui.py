@@ -53,6 +53,11 @@ def page_with_concepts(title: str) -> Workspace:
     return ws
 
 
+def for_reader(researcher: str, clinician: str) -> str:
+    """The researcher's words or the clinician's, for a text both may see (a progress step, a note)."""
+    return clinician if audience() == "clinician" else researcher
+
+
 def page_title(title: str) -> str:
     """A page's heading for the reader: the clinician's plain title where there is one."""
     return PLAIN_PAGE_TITLES.get(title, title) if audience() == "clinician" else title

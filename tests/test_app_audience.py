@@ -293,3 +293,23 @@ def test_the_clinician_concept_map_of_a_searched_path_shows_no_jargon():
     assert app.title[0].value == "Concept map"
     assert any("Distance: 1 hop" in m.value for m in app.markdown)
     assert not jargon_on(app), jargon_on(app)
+
+
+def test_the_clinician_progress_steps_show_no_jargon(monkeypatch):
+    import pages.ui
+
+    steps = []
+    draw = pages.ui.StepProgress._draw
+
+    def recorded(self, fraction):
+        steps.append(self.text)
+        draw(self, fraction)
+
+    monkeypatch.setattr(pages.ui.StepProgress, "_draw", recorded)
+    app = clinician_app()
+    app.switch_page("pages/leaderboard.py").run()
+    app.multiselect(key="baselines").set_value(available_baselines(app.session_state["workspace"])).run()
+    app.switch_page("pages/case_view.py").run()
+    assert not app.exception, app.exception
+    assert len(set(steps)) >= 5, steps
+    assert not {step: forbidden_in(step) for step in steps if forbidden_in(step)}
