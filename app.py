@@ -106,8 +106,8 @@ def sidebar() -> None:
         coverage = kg.coverage(ws.concepts.sets)
         graph = "concept map" if clinician else "KG"
         cols = st.columns(2)
-        cols[0].metric("concept map terms" if clinician else "KG nodes", f"{kg.number_of_nodes():,}")
-        cols[1].metric("concept map links" if clinician else "KG edges", f"{kg.number_of_edges():,}")
+        cols[0].metric("map terms" if clinician else "KG nodes", f"{kg.number_of_nodes():,}")
+        cols[1].metric("map links" if clinician else "KG edges", f"{kg.number_of_edges():,}")
         st.caption(f"The {graph} covers {coverage['concept_coverage']:.1%} of the dataset's concepts and "
                    f"{coverage['occurrence_coverage']:.1%} of their occurrences.")
 
