@@ -68,7 +68,8 @@ if not matches:
 names = list(systems)
 chosen = st.multiselect("Systems side by side", names, default=names[:3], key="pq_systems", max_selections=4,
                         format_func=shown_system)
-k = st.select_slider("Top K shown", options=[3, 5, 10], value=5, key="pq_k")
+k = st.select_slider("Images shown per system" if who == "clinician" else "Top K shown", options=[3, 5, 10], value=5,
+                     key="pq_k")
 
 if who == "researcher" and st.toggle("Find queries where two systems differ most", key="pq_differences_on"):
     run_names = tuple(n for n in names if isinstance(n, str))
