@@ -22,7 +22,7 @@ from evalcore.workspace import (
 )
 from pages.computed import kg_of
 from pages.session import audience, guarded_load, server_data_roots, workspace
-from pages.ui import StepProgress, escape_markdown, synthetic_banner
+from pages.ui import StepProgress, escape_markdown, plain_report_text, synthetic_banner
 
 st.title("Data")
 ws = workspace()
@@ -122,6 +122,8 @@ summary = {
 st.dataframe(pd.DataFrame(summary.items(), columns=["input", "loaded"]), hide_index=True, width="stretch")
 st.subheader("Validation report")
 report = report_table(ws)
+if clinician:
+    report = [{column: plain_report_text(str(text)) for column, text in row.items()} for row in report]
 # Two large columns and the two short ones were wider than the page at 1400 px; the file column is medium (the
 # captions below name each file with problems in full).
 st.dataframe(pd.DataFrame(report), hide_index=True, width="stretch", key="validation_report",

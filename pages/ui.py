@@ -3,6 +3,7 @@ clinician's words for what a researcher sees under technical names (page titles,
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import streamlit as st
@@ -18,6 +19,9 @@ MARKDOWN_SPECIAL = set("\\`*_{}[]()#+-.!|<>~:$&")
 #: A page's title for a clinician, where the researcher's title is a technical name (the navigation and the
 #: page's own heading use the same words).
 PLAIN_PAGE_TITLES = {"Leaderboard": "Which system finds similar images best", "Knowledge graph": "Concept map"}
+#: A list of concept IDs in a report ("C0003486, C0006142 and 3 more"), and the word KG.
+ID_LIST = re.compile(r"\bC\d{7}\b(?:,\s*C\d{7}\b)*(?:\s+and\s+[\d,]+\s+more)?")
+KG_WORD = re.compile(r"\bKG\b")
 #: A confidence interval, said to a clinician.
 PLAIN_INTERVAL = "the range the score would likely fall in on another sample of images"
 #: Shorter words for the navigation, where the heading's would be cut.
@@ -56,6 +60,18 @@ def page_with_concepts(title: str) -> Workspace:
 def for_reader(researcher: str, clinician: str) -> str:
     """The researcher's words or the clinician's, for a text both may see (a progress step, a note)."""
     return clinician if audience() == "clinician" else researcher
+
+
+def plain_report_text(text: str) -> str:
+    """A validation report's text for a clinician: lists of concept IDs said as where to find them, "KG" as the
+    concept map.
+
+    >>> plain_report_text("2 concept IDs of the concept file have no name here: C0003486, C0006142 (1 named by the "
+    ...                   "KG's names file)")
+    "2 concept IDs of the concept file have no name here: listed in the researcher view (1 named by the concept map's \
+names file)"
+    """
+    return KG_WORD.sub("concept map", ID_LIST.sub("listed in the researcher view", text))
 
 
 def page_title(title: str) -> str:

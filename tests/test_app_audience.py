@@ -17,7 +17,7 @@ from evalcore.baselines import available_baselines
 from evalcore.errors import CBIRLensError
 from evalcore.tables import metric_family, metric_group, plain_metric_label
 
-from .conftest import ROOT
+from .conftest import ROCOV2, ROOT, needs
 
 TIMEOUT = 300
 CLINICIAN_PAGES = ("pages/data.py", "pages/leaderboard.py", "pages/per_query.py", "pages/case_view.py",
@@ -313,3 +313,18 @@ def test_the_clinician_progress_steps_show_no_jargon(monkeypatch):
     assert not app.exception, app.exception
     assert len(set(steps)) >= 5, steps
     assert not {step: forbidden_in(step) for step in steps if forbidden_in(step)}
+
+
+@needs(ROCOV2)
+@pytest.mark.parametrize("page", CLINICIAN_PAGES)
+def test_a_clinician_page_on_rocov2_shows_no_jargon(page):
+    # ROCOv2 names 13 of its concepts nowhere and reads HPO and MeSH terms into its concept map.
+    app = clinician_app()
+    app.text_input(key="rocov2_folder").set_value(str(ROCOV2))
+    app.button(key="load_rocov2").click().run()
+    assert not app.exception, app.exception
+    assert app.session_state["workspace"].label.startswith("ROCOv2")
+    if page != "pages/data.py":
+        app.switch_page(page).run()
+    assert not app.exception, app.exception
+    assert not jargon_on(app), jargon_on(app)
