@@ -39,10 +39,11 @@ def chip(text: str, colour: str) -> str:
 
 
 def concept_label(ws: Workspace, cui: str, kg: KnowledgeGraph | None = None) -> str:
-    """"Name (CUI)" for researchers, the name alone for clinicians; the ID where no name is known."""
+    """"Name (CUI)" for researchers, the name alone for clinicians; where no name is known, the ID for researchers
+    and "unnamed concept" for clinicians (a code would tell them nothing)."""
     name = ws.names.get(cui) or (kg.names.get(cui) if kg else None)
-    if name and audience() == "clinician":
-        return name
+    if audience() == "clinician":
+        return name or "unnamed concept"
     return f"{name} ({cui})" if name else cui
 
 
