@@ -12,7 +12,7 @@ from evalcore.kg import KG_MODES
 from pages.computed import engine_note, kg_of
 from pages.session import AUDIENCES, audience, workspace
 from pages.sidebar import measure_controls
-from pages.ui import escape_markdown
+from pages.ui import PLAIN_NAVIGATION_TITLES, escape_markdown
 
 st.set_page_config(page_title="CBIR Lens", page_icon=":material/image_search:", layout="wide")
 
@@ -26,40 +26,69 @@ def _server_allocator() -> None:
 _server_allocator()
 
 # Material icons ship with Streamlit's own font; emoji would need a colour-emoji font the browser may lack.
-PAGES = [
-    st.Page("pages/data.py", title="Data", icon=":material/folder_open:", default=True),
-    st.Page("pages/leaderboard.py", title="Leaderboard", icon=":material/leaderboard:"),
-    st.Page("pages/per_query.py", title="Per-query", icon=":material/view_column:"),
-    st.Page("pages/case_view.py", title="Case view", icon=":material/clinical_notes:"),
-    st.Page("pages/ablation.py", title="Ablation", icon=":material/tune:"),
-    st.Page("pages/knowledge_graph.py", title="Knowledge graph", icon=":material/hub:"),
-    st.Page("pages/concept_detection.py", title="Concept detection", icon=":material/label:"),
-    st.Page("pages/method.py", title="Method", icon=":material/functions:"),
-    st.Page("pages/measures.py", title="Choose a measure", icon=":material/balance:"),
-]
+PAGE_FILES = {
+    "pages/data.py": ("Data", ":material/folder_open:"),
+    "pages/leaderboard.py": ("Leaderboard", ":material/leaderboard:"),
+    "pages/per_query.py": ("Per-query", ":material/view_column:"),
+    "pages/case_view.py": ("Case view", ":material/clinical_notes:"),
+    "pages/ablation.py": ("Ablation", ":material/tune:"),
+    "pages/knowledge_graph.py": ("Knowledge graph", ":material/hub:"),
+    "pages/concept_detection.py": ("Concept detection", ":material/label:"),
+    "pages/method.py": ("Method", ":material/functions:"),
+    "pages/measures.py": ("Choose a measure", ":material/balance:"),
+}
+OPENING_PAGE = "pages/data.py"
+#: What a clinician reads: the data, which system finds similar images best, and why an image was retrieved.
+#: The others tune, define or choose measures, for researchers.
+CLINICIAN_PAGES = ("pages/data.py", "pages/leaderboard.py", "pages/per_query.py", "pages/case_view.py",
+                   "pages/knowledge_graph.py")
+#: Where a clinician lands when switching the view on a researcher's page: the comparison of systems.
+CLINICIAN_LANDING = "pages/leaderboard.py"
+
+
+def pages_for(reader: str) -> dict[str, st.Page]:
+    """The navigation for one audience: a clinician gets only the clinician's pages, under plain titles. A page keeps
+    its file (and so its address) in both, so that switching the audience stays on it where it can."""
+    clinician = reader == "clinician"
+    return {path: st.Page(path, title=PLAIN_NAVIGATION_TITLES.get(title, title) if clinician else title, icon=icon,
+                          default=path == OPENING_PAGE)
+            for path, (title, icon) in PAGE_FILES.items() if not clinician or path in CLINICIAN_PAGES}
 
 
 def sidebar() -> None:
     ws = workspace()
     with st.sidebar:
         st.markdown(f"**Dataset:** {escape_markdown(ws.label)}")
-        st.radio("View for", list(AUDIENCES), index=1, key="audience", horizontal=True,
-                 help="Clinician: concept names and plain words only. Researcher: concept IDs, scores, formulas.")
+        st.radio("View for", list(AUDIENCES), index=1, key="audience", horizontal=True, persist_state="session",
+                 help="Clinician: concept names and plain words only. Researcher: concept codes, scores, formulas.")
         clinician = audience() == "clinician"
-        # In clinician view the settings fold away but stay rendered, so their values are kept.
+        # In clinician view the matching settings fold away, in plain words, and the researcher's own are not drawn;
+        # every one keeps its value for the session (persist_state), so switching back finds them as they were.
         settings = st.expander("Matching settings", expanded=False) if clinician else st.container()
         with settings:
-            st.slider("alpha (weight of near matches)", 0.0, 1.0, 0.5, 0.1, key="alpha",
-                      help="How much a related concept (e.g. Veins vs Blood Vessels) counts compared with the same "
-                           "concept.")
-            st.slider("distance threshold n (KG hops)", 0, 3, 1, 1, key="n",
-                      help="Two concepts count as related when at most n is_a links apart. 0 = the same concept only.")
-            st.radio("KG mode", KG_MODES, key="kg_mode", horizontal=True,
-                     help="undirected: any path; directed: only ancestor/descendant paths.")
-            measure_controls()
-            st.multiselect("K (list cut-offs)", [1, 3, 5, 10, 20, 30, 50, 100], default=[5, 10, 30], key="ks")
-            st.radio("gain", ["linear", "exponential"], key="gain", horizontal=True,
-                     help="NDCG gain of a relevance r: r (linear) or 2^r - 1 (exponential).")
+            if clinician:
+                st.slider("How much a related concept counts", 0.0, 1.0, 0.5, 0.1, key="alpha",
+                          persist_state="session",
+                          help="0: only the same concept counts. 1: a related concept (e.g. veins and blood vessels) "
+                               "counts as much as the same one.")
+                st.slider("How far apart related concepts may be (links)", 0, 3, 1, 1, key="n",
+                          persist_state="session",
+                          help="Two concepts count as related when at most this many 'is a kind of' links apart in "
+                               "the concept map. 0: the same concept only.")
+            else:
+                st.slider("alpha (weight of near matches)", 0.0, 1.0, 0.5, 0.1, key="alpha", persist_state="session",
+                          help="How much a related concept (e.g. Veins vs Blood Vessels) counts compared with the "
+                               "same concept.")
+                st.slider("distance threshold n (KG hops)", 0, 3, 1, 1, key="n", persist_state="session",
+                          help="Two concepts count as related when at most n is_a links apart. 0 = the same concept "
+                               "only.")
+                st.radio("KG mode", KG_MODES, key="kg_mode", horizontal=True, persist_state="session",
+                         help="undirected: any path; directed: only ancestor/descendant paths.")
+                measure_controls()
+                st.multiselect("K (list cut-offs)", [1, 3, 5, 10, 20, 30, 50, 100], default=[5, 10, 30], key="ks",
+                               persist_state="session")
+                st.radio("gain", ["linear", "exponential"], key="gain", horizontal=True, persist_state="session",
+                         help="NDCG gain of a relevance r: r (linear) or 2^r - 1 (exponential).")
         st.divider()
         st.markdown("**Dataset summary**")
         if ws.concepts is None:
@@ -71,21 +100,32 @@ def sidebar() -> None:
         cols[0].metric("images", f"{len(ws.concepts):,}")
         cols[1].metric("distinct concepts" if clinician else "distinct CUIs", f"{len(vocabulary):,}")
         if kg is None:
-            st.caption("No knowledge graph loaded: nn-IoU equals IoU.")
+            st.caption("No concept map loaded: only identical concepts count." if clinician else
+                       "No knowledge graph loaded: nn-IoU equals IoU.")
             return
         coverage = kg.coverage(ws.concepts.sets)
+        graph = "concept map" if clinician else "KG"
         cols = st.columns(2)
-        cols[0].metric("KG nodes", f"{kg.number_of_nodes():,}")
-        cols[1].metric("KG edges", f"{kg.number_of_edges():,}")
-        st.caption(f"KG covers {coverage['concept_coverage']:.1%} of the dataset's concepts and "
+        cols[0].metric("map terms" if clinician else "KG nodes", f"{kg.number_of_nodes():,}")
+        cols[1].metric("map links" if clinician else "KG edges", f"{kg.number_of_edges():,}")
+        st.caption(f"The {graph} covers {coverage['concept_coverage']:.1%} of the dataset's concepts and "
                    f"{coverage['occurrence_coverage']:.1%} of their occurrences.")
 
 
-navigation = st.navigation(PAGES)
+reader = audience()
+pages = pages_for(reader)
+navigation = st.navigation(list(pages.values()))
+shown = next(path for path, page in pages.items() if page is navigation)
+# A researcher's page that the clinician's navigation lacks resolves to the opening page; the comparison of systems
+# is the closer page to land on.
+if shown == OPENING_PAGE and st.session_state.get("page_shown") not in (None, *pages):
+    st.session_state["page_shown"] = CLINICIAN_LANDING
+    st.switch_page(pages[CLINICIAN_LANDING])
+st.session_state["page_shown"] = shown
 sidebar()
 # Filled after the page has run, so that it names the backend of this run's ranking passes (for researchers:
 # to a clinician it is jargon).
 engine_slot = st.sidebar.empty()
 navigation.run()
-if audience() == "researcher" and (note := engine_note()) is not None:
+if reader == "researcher" and (note := engine_note()) is not None:
     engine_slot.caption(note)

@@ -98,7 +98,7 @@ class Baseline:
 EVALUATOR_INPUTS = ("concepts", "kg_files", "names", "labels")
 
 IOU = Baseline("iou", "Retrieval by IoU", "the most shared concepts", "", True)
-NN_IOU = Baseline("nn-iou", "Retrieval by nn-IoU", "the most similar concepts, related ones counting", "kg_files", True)
+NN_IOU = Baseline("nn-iou", "Retrieval by nn-IoU", "the most shared or related concepts", "kg_files", True)
 EMBEDDINGS = Baseline("embeddings", "Retrieval by embeddings", "the most similar pictures", "embeddings", False)
 CAPTIONS = Baseline("captions", "Retrieval by captions (TF-IDF)", "the most similar captions", "captions", False)
 BASELINES = (IOU, NN_IOU, EMBEDDINGS, CAPTIONS)

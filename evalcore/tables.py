@@ -192,6 +192,25 @@ def plain_metric_label(name: str) -> str:
     return f"{'top ' + str(spec.k) if spec.k else 'whole list'}: {words}"
 
 
+def plain_metric_help(name: str) -> str:
+    """What a metric's score says, in plain words, for a column's tooltip (the clinician's view).
+
+    >>> plain_metric_help("P@5[organ]")
+    'How often the top 5 contain an image of the same organ as the query, from 0 (never) to 1 (always).'
+    >>> plain_metric_help("nn-CUI@10")
+    'Concept match of the top 10, from 0 to 1 (the best order possible), averaged over the query images: images \
+match by the concepts they share with the query, related concepts counting.'
+    """
+    spec = parse_metric(name)
+    where = f"the top {spec.k}" if spec.k else "the whole list"
+    if spec.target:
+        return f"How often {where} contain an image of the {_PLAIN_TARGETS[spec.target]} as the query, from 0 (never) " \
+               "to 1 (always)."
+    what, _, related = _PLAIN_FAMILIES[spec.family_name].partition(", ")
+    return (f"{what.capitalize()} of {where}, from 0 to 1 (the best order possible), averaged over the query images: "
+            f"images match by the concepts they share with the query{', ' + related + 'ing' if related else ''}.")
+
+
 def wide_summary(summary: pd.DataFrame, metrics: Sequence[str]) -> pd.DataFrame:
     """Systems x (mean, low, high) per metric, as numbers: columns ``m``, ``m low``, ``m high``.
 

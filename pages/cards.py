@@ -16,8 +16,8 @@ from pages.ui import chip, concept_label, escape_markdown
 
 CHIP_COLOURS = {"exact": "green", "near": "orange", "none": "gray"}
 DENIED = " (caption says absent)"
-LEGEND = ("Green: the same concept as the query. Orange: a related concept (linked to one of the query's in the "
-          "knowledge graph). Grey: not in the query.")
+LEGEND = ("Green: the same concept as the query. Orange: a related concept (near one of the query's in the concept "
+          "map). Grey: not in the query.")
 
 
 def emphasise(name: str) -> str:

@@ -45,7 +45,9 @@ count = top[2].select_slider("Images shown", options=[3, 5, 8], value=5, key="ca
 near_matches_count = settings.relevance.effective(has_kg=kg is not None).key == "nn-iou"
 related_only = system == NN_IOU and near_matches_count and st.toggle(
     "Only cases where related concepts change the images shown", value=True, key="case_related",
-    help="Cases whose top images by nn-IoU differ from those by IoU: there a related concept, not only identical "
+    help="Cases whose top images change when related concepts count: there a related concept, not only identical "
+         "ones, explains a result." if who == "clinician" else
+         "Cases whose top images by nn-IoU differ from those by IoU: there a related concept, not only identical "
          "ones, explains a result.")
 if isinstance(system, str):
     run = ws.runs[system][1]

@@ -36,7 +36,7 @@ from evalcore.tables import leaderboard_metrics
 from evalcore.workspace import Workspace
 from pages.session import server_draws, server_scheduler
 from pages.sidebar import Settings
-from pages.ui import StepProgress
+from pages.ui import StepProgress, for_reader, shown_system
 
 #: A workspace hashes to the digest of its inputs' content; an array to the digest of all its bytes (Streamlit's
 #: own hash samples arrays of 500,000 items or more).
@@ -144,16 +144,17 @@ def baselines_with_progress(ws: Workspace, baselines: list[Baseline], settings: 
         return {}
     runs = {}
     with StepProgress(1 + len(baselines)) as progress:
-        progress.run("Preparing the knowledge-graph index and the pairwise engine",
+        progress.run(for_reader("Preparing the knowledge-graph index and the pairwise engine",
+                                "Preparing the concept map"),
                      lambda _: evaluator_of(ws, settings.kg_mode))
         for baseline in baselines:
             if baseline.by_relevance:
-                aligned = progress.run(f"Ranking the collection: {baseline.title} (every image against every other)",
+                aligned = progress.run(f"Ranking the collection: {shown_system(baseline)} (every image against every other)",
                                        lambda report, b=baseline: relevance_ranking(ws, b, settings, report))
                 runs[baseline] = Run(baseline.title, PoolRanking(aligned, ws.concepts), f"retrieval:{baseline.title}")
             else:
                 runs[baseline] = progress.run(
-                    f"Ranking the collection: {baseline.title}",
+                    f"Ranking the collection: {shown_system(baseline)}",
                     lambda _, b=baseline: baseline_run(ws, b, settings.relevance, settings.kg_mode))
     return runs
 
@@ -201,21 +202,25 @@ def evaluation_with_progress(ws: Workspace, run_names: tuple[str, ...], baseline
     # Ideal rankings the metrics need and no relevance baseline computes on the way.
     summaries = [measure for measure in ("iou", "nn-iou") if measure not in {b.key for b in relevance}]
     k = max(settings.ks)
+    best_by = {"iou": for_reader("IoU", "shared concepts"),
+               "nn-iou": for_reader("nn-IoU", "shared concepts, related ones counting")}
     with StepProgress(2 + len(others) + len(relevance) + len(summaries)) as progress:
-        evaluator = progress.run("Preparing the knowledge-graph index and the pairwise engine",
+        evaluator = progress.run(for_reader("Preparing the knowledge-graph index and the pairwise engine",
+                                            "Preparing the concept map"),
                                  lambda _: evaluator_of(ws, settings.kg_mode))
         for baseline in others:
-            progress.run(f"Ranking the collection: {baseline.title}",
+            progress.run(f"Ranking the collection: {shown_system(baseline)}",
                          lambda _, b=baseline: baseline_run(ws, b, settings.relevance, settings.kg_mode))
         for baseline in relevance:
-            progress.run(f"Ranking the collection: {baseline.title} (every image against every other)",
+            progress.run(f"Ranking the collection: {shown_system(baseline)} (every image against every other)",
                          lambda report, b=baseline: relevance_ranking(ws, b, settings, report))
         for measure in summaries:
-            progress.run(f"Best possible rankings by {'IoU' if measure == 'iou' else 'nn-IoU'} (every image against "
-                         "every other)", lambda report, measure=measure: evaluator.pool_summary(
+            progress.run(f"Best possible rankings by {best_by[measure]} (every image against every other)",
+                         lambda report, measure=measure: evaluator.pool_summary(
                              settings.relevance if measure == "nn-iou" else measure_spec("iou"), k, 0.5, report))
         systems = len(run_names) + len(baselines)
-        return progress.run(f"Scoring {systems} system{'s' if systems != 1 else ''} and bootstrapping 95% intervals",
+        return progress.run(f"Scoring {systems} system{'s' if systems != 1 else ''} and "
+                            + for_reader("bootstrapping 95% intervals", "estimating their ranges"),
                             lambda _: evaluation(ws, run_names, baselines, settings))
 
 

@@ -21,14 +21,16 @@ from evalcore.workspace import (
     with_run,
 )
 from pages.computed import kg_of
-from pages.session import guarded_load, server_data_roots, workspace
-from pages.ui import StepProgress, escape_markdown, synthetic_banner
+from pages.session import audience, guarded_load, server_data_roots, workspace
+from pages.ui import StepProgress, escape_markdown, plain_report_text, synthetic_banner
 
 st.title("Data")
 ws = workspace()
+clinician = audience() == "clinician"
 synthetic_banner(ws)
-st.write("Load concept sets (the ground truth), a knowledge graph, retrieval runs and optional labels, "
-         "embeddings, captions and images. Each new file is added to what is already loaded.")
+st.write(f"Load concept sets (the ground truth), a {'concept map' if clinician else 'knowledge graph'}, "
+         f"{'the results of retrieval systems' if clinician else 'retrieval runs'} and optional labels, embeddings, "
+         "captions and images. Each new file is added to what is already loaded.")
 
 left, right = st.columns(2)
 with left:
@@ -70,19 +72,29 @@ def with_run_shown(current, data: bytes, name: str):
 
 
 st.subheader("Upload")
+# A clinician reads the formats without the researcher's file and code names.
+upload_labels = {
+    "concepts": "Concept sets (CSV: image ID, then its concept codes)" if clinician else
+                "Concept sets (ID,CUIs CSV or ID<TAB>C1,C2)",
+    "labels": "Labels (CSV: image ID, modality, organ)" if clinician else "Labels (ID,modality,organ or kind,class,CUI)",
+    "names": "Concept names (CSV: concept code, name)" if clinician else "Concept names (CUI,Name or MRCONSO.RRF)",
+    "runs": "Results of retrieval systems (TREC or CSV), several at once" if clinician else
+            "Run files (TREC or CSV), several at once",
+    "kg": "Concept map files (edge list, MRREL.RRF, OBO)" if clinician else
+          "Knowledge graph files (edge list, MRREL.RRF, OBO)",
+}
 c1, c2 = st.columns(2)
 with c1:
-    add_uploads("concepts", [st.file_uploader("Concept sets (ID,CUIs CSV or ID<TAB>C1,C2)", type=["csv", "txt", "tsv"],
+    add_uploads("concepts", [st.file_uploader(upload_labels["concepts"], type=["csv", "txt", "tsv"],
                                               key="up_concepts")], with_new_concepts)
-    add_uploads("runs", st.file_uploader("Run files (TREC or CSV), several at once", type=["trec", "txt", "csv", "run"],
+    add_uploads("runs", st.file_uploader(upload_labels["runs"], type=["trec", "txt", "csv", "run"],
                                          accept_multiple_files=True, key="up_runs"), with_run_shown)
-    add_uploads("kg", st.file_uploader("Knowledge graph files (edge list, MRREL.RRF, OBO)",
+    add_uploads("kg", st.file_uploader(upload_labels["kg"],
                                        type=["csv", "tsv", "rrf", "obo", "txt"], accept_multiple_files=True,
                                        key="up_kg"), with_kg)
-    add_uploads("labels", [st.file_uploader("Labels (ID,modality,organ or kind,class,CUI)", type=["csv"],
-                                            key="up_labels")], with_labels)
+    add_uploads("labels", [st.file_uploader(upload_labels["labels"], type=["csv"], key="up_labels")], with_labels)
 with c2:
-    add_uploads("names", [st.file_uploader("Concept names (CUI,Name or MRCONSO.RRF)", type=["csv", "rrf", "txt"],
+    add_uploads("names", [st.file_uploader(upload_labels["names"], type=["csv", "rrf", "txt"],
                                            key="up_names")], with_names)
     add_uploads("captions", [st.file_uploader("Captions (ID,Caption)", type=["csv"], key="up_captions")],
                 with_captions)
@@ -99,8 +111,8 @@ ws = workspace()
 st.subheader("Loaded")
 summary = {
     "concept sets": f"{len(ws.concepts):,} images" if ws.concepts else "—",
-    "knowledge graph files": ", ".join(ws.kg_files) or "—",
-    "runs": ", ".join(ws.runs) or "—",
+    "concept map files" if clinician else "knowledge graph files": ", ".join(ws.kg_files) or "—",
+    "systems' results" if clinician else "runs": ", ".join(ws.runs) or "—",
     "labels": ws.labels.source if ws.labels else "—",
     "concept names": f"{len(ws.names):,}" if ws.names else "—",
     "captions": f"{len(ws.captions):,}" if ws.captions else "—",
@@ -110,6 +122,8 @@ summary = {
 st.dataframe(pd.DataFrame(summary.items(), columns=["input", "loaded"]), hide_index=True, width="stretch")
 st.subheader("Validation report")
 report = report_table(ws)
+if clinician:
+    report = [{column: plain_report_text(str(text)) for column, text in row.items()} for row in report]
 # Two large columns and the two short ones were wider than the page at 1400 px; the file column is medium (the
 # captions below name each file with problems in full).
 st.dataframe(pd.DataFrame(report), hide_index=True, width="stretch", key="validation_report",

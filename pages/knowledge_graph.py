@@ -39,9 +39,11 @@ who = audience()
 frequency = concept_frequency(ws)
 coverage = kg.coverage(ws.concepts.sets)
 c1, c2, c3 = st.columns(3)
-c1.metric("Dataset concepts in the knowledge graph", f"{coverage['concepts_in_kg']:,} / {coverage['concepts']:,}")
+map_word = "concept map" if who == "clinician" else "KG"
+c1.metric(f"Dataset concepts in the {map_word}", f"{coverage['concepts_in_kg']:,} / {coverage['concepts']:,}")
 c2.metric("Occurrences covered", f"{coverage['occurrence_coverage']:.1%}")
-c3.metric("Knowledge graph terms / links", f"{kg.number_of_nodes():,} / {kg.number_of_edges():,}")
+c3.metric("Concept map terms / links" if who == "clinician" else "KG nodes / edges",
+          f"{kg.number_of_nodes():,} / {kg.number_of_edges():,}")
 
 
 names = searchable_names(ws)
@@ -147,7 +149,7 @@ if source and target:
 
 st.subheader("Neighbourhood")
 st.caption("Red: the chosen concept. Blue: concepts that occur in the dataset (size = how often). Grey: other "
-           "knowledge-graph terms (names on hover when many).")
+           f"{map_word} terms (names on hover when many).")
 centre = find("Concept", "kg_concept", source or (pair[0] if pair else None))
 hops_shown = st.slider("Hops shown", 1, 3, max(1, settings.n), key="kg_hops")
 if centre and centre in kg.index:
@@ -167,7 +169,7 @@ if centre and centre in kg.index:
                           for n, d in sorted(reached.items(), key=lambda item: item[1]) if n != centre])
     st.dataframe(table, hide_index=True, key="kg_neighbour_table", width="stretch")
 elif centre:
-    st.info(f"{concept_label(ws, centre, kg)} is not in the knowledge graph.")
+    st.info(f"{concept_label(ws, centre, kg)} is not in the {map_word}.")
 if who == "clinician":
     st.caption("A hop is one link: *is a kind of* (e.g. *Veins* is a kind of *Blood Vessels*) or, where the "
-               "knowledge graph says so, *is part of* (e.g. *Head of femur* is part of *Femur*).")
+               "concept map says so, *is part of* (e.g. *Head of femur* is part of *Femur*).")

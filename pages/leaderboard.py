@@ -22,6 +22,7 @@ from evalcore.tables import (
     grouped_metrics,
     label_query_counts,
     latex_table,
+    plain_metric_help,
     plain_metric_label,
     results_csv,
     spreadsheet_csv,
@@ -30,7 +31,14 @@ from evalcore.tables import (
 from pages.computed import evaluation_with_progress, graded_qrels_text, per_query_long, system_comparisons
 from pages.session import audience
 from pages.sidebar import controls
-from pages.ui import escape_markdown, keep_default_for_dataset, page_with_concepts
+from pages.ui import (
+    PLAIN_INTERVAL,
+    escape_markdown,
+    keep_default_for_dataset,
+    page_with_concepts,
+    plain_settings,
+    shown_system,
+)
 
 BEST_STYLE = "background-color: #d4edda; font-weight: bold"
 
@@ -50,12 +58,21 @@ else:
 options = available_baselines(ws)
 keep_default_for_dataset("baselines", ws, default_baselines(ws))
 st.session_state["baselines"] = [b for b in st.session_state.get("baselines", []) if b in options]
-baselines = st.multiselect("Table-1 baselines (computed here, ranked over the whole collection)", options,
-                           key="baselines", persist_state="session", format_func=lambda b: b.title,
-                           help="The paper's Table 1: retrieval by IoU, by nn-IoU and by caption (or image) embeddings.")
+if who == "clinician":
+    baselines = st.multiselect("Reference systems (computed here over the whole collection)", options,
+                               key="baselines", persist_state="session", format_func=shown_system,
+                               help="Simple systems to compare with: images ranked by the concepts they share with "
+                                    "the query, by similar captions or by similar pictures.")
+else:
+    baselines = st.multiselect("Table-1 baselines (computed here, ranked over the whole collection)", options,
+                               key="baselines", persist_state="session", format_func=lambda b: b.title,
+                               help="The paper's Table 1: retrieval by IoU, by nn-IoU and by caption (or image) "
+                                    "embeddings.")
 run_names = tuple(ws.runs)
 if not run_names and not baselines:
-    st.info("No runs loaded: upload run files on the Data page or choose a Table-1 baseline above.")
+    st.info("No systems' results loaded: upload them on the Data page or choose a reference system above."
+            if who == "clinician" else
+            "No runs loaded: upload run files on the Data page or choose a Table-1 baseline above.")
     st.stop()
 
 try:
@@ -91,30 +108,38 @@ def group_table(family: str, family_metrics: list[str], key: str) -> None:
     else:
         st.markdown(f"**{escape_markdown(title)}**: "
                     f"{escape_markdown(describe_family(family_metrics[0], threshold))}")
-    wide = wide_summary(summary, family_metrics)
+    wide = wide_summary(summary, family_metrics).rename(index=shown_system)
     config = {"_index": st.column_config.TextColumn("system", width="medium", pinned=True)}
     for metric in family_metrics:
-        config[metric] = st.column_config.NumberColumn(short_header(metric), help=help_of(metric))
-        config[f"{metric} low"] = st.column_config.NumberColumn(
-            "CI low", help=f"Lower end of the 95% bootstrap confidence interval of {metric}", width="small")
-        config[f"{metric} high"] = st.column_config.NumberColumn(
-            "CI high", help=f"Upper end of the 95% bootstrap confidence interval of {metric}", width="small")
+        if who == "clinician":
+            config[metric] = st.column_config.NumberColumn(short_header(metric), help=plain_metric_help(metric))
+            config[f"{metric} low"] = st.column_config.NumberColumn(
+                "low", help=f"Low end of {PLAIN_INTERVAL}", width="small")
+            config[f"{metric} high"] = st.column_config.NumberColumn(
+                "high", help=f"High end of {PLAIN_INTERVAL}", width="small")
+        else:
+            config[metric] = st.column_config.NumberColumn(short_header(metric), help=help_of(metric))
+            config[f"{metric} low"] = st.column_config.NumberColumn(
+                "CI low", help=f"Lower end of the 95% bootstrap confidence interval of {metric}", width="small")
+            config[f"{metric} high"] = st.column_config.NumberColumn(
+                "CI high", help=f"Upper end of the 95% bootstrap confidence interval of {metric}", width="small")
     styled = wide.style.format(SCORE_FORMAT, na_rep="—")
     for metric in family_metrics:
-        best = best_systems(summary, metric)
+        best = [shown_system(system) for system in best_systems(summary, metric)]
         styled = styled.map(lambda _: BEST_STYLE, subset=pd.IndexSlice[best, [metric]]) if best else styled
     st.dataframe(styled, column_config=config, key=key, width="content")
 
 
 groups = grouped_metrics(metrics)
 # One group at a time (only its tables are built); each table is one metric family, its columns the K values.
-group = st.segmented_control("Metrics", list(groups), default=next(iter(groups)), required=True,
+group = st.segmented_control("Scores" if who == "clinician" else "Metrics", list(groups), default=next(iter(groups)), required=True,
                              format_func=(PLAIN_GROUP_TITLES if who == "clinician" else GROUP_TITLES).get,
                              key="leaderboard_group") or next(iter(groups))
 families = groups[group]
 if group == "other":
-    family = st.selectbox("Metric family", list(families), key="leaderboard_family",
-                          format_func=lambda f: f"{f}: {describe_family(families[f][0], threshold)}")
+    family = st.selectbox("Score" if who == "clinician" else "Metric family", list(families), key="leaderboard_family",
+                          format_func=lambda f: plain_metric_label(families[f][0]).split(": ", 1)[1]
+                          if who == "clinician" else f"{f}: {describe_family(families[f][0], threshold)}")
     group_table(family, families[family], f"leaderboard_{group}")
 else:
     for family, family_metrics in families.items():
@@ -122,28 +147,36 @@ else:
 if group == "label precision":
     for sentence in label_query_counts(summary, metrics, result["counts"]):
         st.caption(sentence + " (each label's precision averages over the queries that have the label).")
-st.caption(f"alpha = {settings.alpha}, n = {settings.n}, KG mode {settings.kg_mode}, {settings.gain} gain"
-           + (f"; MAP and recall count an image as relevant from relevance {threshold:g}"
-              if group == "other" and who == "researcher" else "")
-           + ". Hover a column name for its meaning in plain words.")
+if who == "clinician":
+    st.caption(f"{plain_settings(settings)} Hover a column name for what it measures.")
+else:
+    st.caption(f"alpha = {settings.alpha}, n = {settings.n}, KG mode {settings.kg_mode}, {settings.gain} gain"
+               + (f"; MAP and recall count an image as relevant from relevance {threshold:g}"
+                  if group == "other" else "")
+               + ". Hover a column name for its meaning in plain words.")
 
 # Widgets keep their state by key while their options change; a choice the new options lack (a metric of the
 # measure chosen before) moves to the same metric under the new measure before the widget is drawn.
 st.session_state["focus_metric"] = equivalent_metric(st.session_state.get("focus_metric"), metrics, measure_key) or (
     "nn-CUI@10" if "nn-CUI@10" in metrics else metrics[0])
-focus = st.selectbox("Metric for the chart and the significance tests", metrics, format_func=header,
+focus = st.selectbox("Score shown in the chart and the comparison of systems" if who == "clinician" else
+                     "Metric for the chart and the significance tests", metrics, format_func=header,
                      key="focus_metric", persist_state="session")
 if who == "researcher":
     st.markdown(f"**{header(focus)}**: {help_of(focus)}")
 focus_rows = summary[summary.metric == focus].sort_values("mean", ascending=False)
 chart = go.Figure(go.Bar(
-    x=focus_rows.system, y=focus_rows["mean"],
+    x=focus_rows.system.map(shown_system), y=focus_rows["mean"],
     error_y={"type": "data", "symmetric": False, "array": focus_rows.high - focus_rows["mean"],
              "arrayminus": focus_rows["mean"] - focus_rows.low}))
-chart.update_layout(yaxis_title=header(focus), height=380, margin={"t": 20}, xaxis={"automargin": True},
-                    yaxis={"rangemode": "tozero"})
+if who == "clinician":  # the plain label is too long for the axis: it titles the chart
+    chart.update_layout(title=header(focus), yaxis_title="score (0 to 1)", height=420, margin={"t": 50})
+else:
+    chart.update_layout(yaxis_title=header(focus), height=380, margin={"t": 20})
+chart.update_layout(xaxis={"automargin": True}, yaxis={"rangemode": "tozero"})
 st.plotly_chart(chart, key="leaderboard_chart")
-st.caption("Bars: mean over queries; whiskers: 95% bootstrap confidence interval.")
+st.caption(f"Bars: average over all query images; whiskers: {PLAIN_INTERVAL}." if who == "clinician" else
+           "Bars: mean over queries; whiskers: 95% bootstrap confidence interval.")
 
 
 if len(result["values"]) >= 2:
@@ -153,16 +186,19 @@ if len(result["values"]) >= 2:
     for c in comparisons:
         matrix.loc[c.system_a, c.system_b] = matrix.loc[c.system_b, c.system_a] = c.p_randomization_holm
     if who == "clinician":
-        st.markdown("**Is the difference real?** Green: the difference between two systems is unlikely to be chance "
-                    "(p < 0.05, allowing for the several pairs compared).")
+        st.markdown("**Is the difference real?** Each cell: how likely chance alone would give a difference this large "
+                    "between two systems, allowing for the several pairs compared. Green: under 5 in 100, a difference "
+                    "unlikely to be chance.")
     else:
         st.markdown("**Is the difference real?** Paired randomization test between each pair of systems; p-values "
                     "corrected for testing several pairs at once (Holm). Green: p < 0.05, a difference unlikely to be "
                     "chance.")
-    heat = go.Figure(go.Heatmap(z=matrix.values, x=names, y=names, zmin=0, zmax=0.1,
+    shown_names = [shown_system(name) for name in names]
+    heat = go.Figure(go.Heatmap(z=matrix.values, x=shown_names, y=shown_names, zmin=0, zmax=0.1,
                                 colorscale=[[0, "#1a9850"], [0.5, "#fee08b"], [1, "#d73027"]],
                                 text=matrix.map(lambda p: "" if np.isnan(p) else format_p_value(p)).values,
-                                texttemplate="%{text}", colorbar={"title": "p (corrected)"}))
+                                texttemplate="%{text}",
+                                colorbar={"title": "chance" if who == "clinician" else "p (corrected)"}))
     heat.update_layout(height=200 + 45 * len(names), margin={"t": 20, "l": 10, "b": 10},
                        xaxis={"automargin": True, "tickangle": -20}, yaxis={"automargin": True, "autorange": "reversed"})
     st.plotly_chart(heat, key="significance_matrix")
@@ -189,25 +225,29 @@ kept = [equivalent_metric(m, metrics, measure_key) for m in st.session_state.get
 st.session_state["latex_metrics"] = list(dict.fromkeys(m for m in kept if m))
 latex_choice = st.multiselect("Metrics in the LaTeX table", metrics, key="latex_metrics", persist_state="session") \
     if who == "researcher" else latex_metrics
-columns = st.columns(3)
+columns = st.columns(3 if who == "researcher" else 2)
 # Downloads do not rerun the page (on_click="ignore"). Each run registers the per-query file's generator afresh and
 # Streamlit drops the previous run's when a run ends, so a click whose request reached the server after the rerun of
 # another download (or of its own click) found no generator: no file, and "Failed to generate file for download".
-columns[0].download_button("Results with 95% CIs (CSV)", results_csv(summary, metrics).encode(), "results.csv",
-                           "text/csv", key="dl_results", on_click="ignore")
+columns[0].download_button("Scores with their ranges (CSV)" if who == "clinician" else "Results with 95% CIs (CSV)",
+                           results_csv(summary, metrics).encode(), "results.csv", "text/csv", key="dl_results",
+                           on_click="ignore")
 # Built only when clicked: on ROCOv2 the per-query table has about a million rows.
-columns[1].download_button("Per-query values (CSV)", lambda: spreadsheet_csv(per_query_long(result)).encode(),
+columns[1].download_button("Scores per query image (CSV)" if who == "clinician" else "Per-query values (CSV)",
+                           lambda: spreadsheet_csv(per_query_long(result)).encode(),
                            "per_query.csv", "text/csv", key="dl_per_query", on_click="ignore")
-columns[2].download_button("LaTeX table (booktabs)", latex_table(summary, latex_choice or latex_metrics, caption).encode(),
-                           "results.tex", "text/plain", key="dl_latex", on_click="ignore",
-                           help="Cells: mean [95% CI]; best in bold. Needs \\usepackage{booktabs}.")
+if who == "researcher":
+    columns[2].download_button("LaTeX table (booktabs)", latex_table(summary, latex_choice or latex_metrics,
+                                                                     caption).encode(),
+                               "results.tex", "text/plain", key="dl_latex", on_click="ignore",
+                               help="Cells: mean [95% CI]; best in bold. Needs \\usepackage{booktabs}.")
 
 
 # The qrels grade by nn-IoU at the sliders' setting whatever measure is chosen (evalcore.qrels): the label says so.
 qrels_label = (f"Prepare graded qrels (TREC format): nn-IoU at alpha = {settings.alpha}, n = {settings.n} as an "
                "integer grade on a per-query scale"
                + (f", not {settings.measure.measure.title}" if measure_key not in ("nn-iou",) else ""))
-if st.toggle(qrels_label, key="qrels_toggle"):
+if who == "researcher" and st.toggle(qrels_label, key="qrels_toggle"):
     bar = st.progress(0.0, "Ideal top K over the whole pool…")
     qrels_text = graded_qrels_text(ws, tuple(baselines), settings,
                                    lambda share: bar.progress(share, "Ideal top K over the whole pool…"))

@@ -29,6 +29,7 @@ from pages.ui import (
     escape_markdown,
     keep_default_for_dataset,
     page_with_concepts,
+    shown_system,
     system_label,
 )
 
@@ -42,8 +43,9 @@ st.caption(LEGEND)
 options = available_baselines(ws)
 keep_default_for_dataset("pq_baselines", ws, default_baselines(ws))
 st.session_state["pq_baselines"] = [b for b in st.session_state.get("pq_baselines", []) if b in options]
-chosen_baselines = st.multiselect("Also show baselines (computed here over the whole collection)", options,
-                                  key="pq_baselines", persist_state="session", format_func=lambda b: b.title)
+chosen_baselines = st.multiselect(f"Also show {'reference systems' if who == 'clinician' else 'baselines'} (computed "
+                                  "here over the whole collection)", options,
+                                  key="pq_baselines", persist_state="session", format_func=shown_system)
 systems: dict[Baseline | str, Run] = {name: run for name, (_, run) in ws.runs.items()}
 systems.update(baselines_with_progress(ws, chosen_baselines, settings))
 if not systems:
@@ -64,8 +66,9 @@ if not matches:
 
 names = list(systems)
 chosen = st.multiselect("Systems side by side", names, default=names[:3], key="pq_systems", max_selections=4,
-                        format_func=system_label)
-k = st.select_slider("Top K shown", options=[3, 5, 10], value=5, key="pq_k")
+                        format_func=shown_system)
+k = st.select_slider("Images shown per system" if who == "clinician" else "Top K shown", options=[3, 5, 10], value=5,
+                     key="pq_k")
 
 if who == "researcher" and st.toggle("Find queries where two systems differ most", key="pq_differences_on"):
     run_names = tuple(n for n in names if isinstance(n, str))
@@ -138,7 +141,7 @@ def card(document: str, rank: int, tie: str | None) -> None:
 columns = st.columns(max(1, len(chosen)))
 for column, system in zip(columns, chosen):
     with column:
-        st.subheader(system_label(system))
+        st.subheader(shown_system(system))
         ranked = [d for d in systems[system].rankings.get(query, ()) if d != query][:k]
         if not ranked:
             st.caption("This system returned nothing for this query.")

@@ -65,16 +65,18 @@ def current_measure() -> MeasureSpec:
 def measure_controls() -> None:
     """Sidebar: the relevance measure and its own parameters (alpha and n are the shared sliders above)."""
     key = st.selectbox("relevance measure", list(MEASURES), index=list(MEASURES).index(DEFAULT_MEASURE), key="measure",
-                       format_func=lambda k: MEASURES[k].title,
+                       persist_state="session", format_func=lambda k: MEASURES[k].title,
                        help="How two images' concept sets are compared. IoU and nn-IoU are the paper's; the others are "
                             "explained on the 'Choose a measure' page.")
     measure = MEASURES[key]
     if measure.weights:
         for hop in range(1, max(1, int(st.session_state.get("n", 1))) + 1):
             st.slider(f"w{hop}: credit of a near match {hop} hop{'s' if hop > 1 else ''} away", 0.0, 1.0,
-                      0.5 ** hop, 0.05, key=f"measure_w{hop}", disabled=int(st.session_state.get("n", 1)) == 0)
+                      0.5 ** hop, 0.05, key=f"measure_w{hop}", persist_state="session",
+                      disabled=int(st.session_state.get("n", 1)) == 0)
     for parameter in measure.parameters:
         if parameter.name not in ("alpha", "n"):
             st.slider(f"{parameter.name}: {parameter.help}", float(parameter.low), float(parameter.high),
-                      float(parameter.default), 0.05, key=f"measure_{key}_{parameter.name}")
+                      float(parameter.default), 0.05, key=f"measure_{key}_{parameter.name}",
+                      persist_state="session")
     st.caption(f"Relevance: `{current_measure().name}`")

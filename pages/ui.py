@@ -1,17 +1,31 @@
-"""Drawing helpers shared by the pages: escaped markdown, chips, labels, banners and an honest progress bar."""
+"""Drawing helpers shared by the pages: escaped markdown, chips, labels, banners, an honest progress bar, and the
+clinician's words for what a researcher sees under technical names (page titles, systems)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import streamlit as st
 
-from evalcore.baselines import Baseline
+from evalcore.baselines import BASELINES, Baseline
 from evalcore.kg import KnowledgeGraph
 from evalcore.workspace import Workspace
 from pages.session import audience, workspace
+from pages.sidebar import Settings
 
+BASELINES_BY_TITLE = {b.title: b for b in BASELINES}
 MARKDOWN_SPECIAL = set("\\`*_{}[]()#+-.!|<>~:$&")
+#: A page's title for a clinician, where the researcher's title is a technical name (the navigation and the
+#: page's own heading use the same words).
+PLAIN_PAGE_TITLES = {"Leaderboard": "Which system finds similar images best", "Knowledge graph": "Concept map"}
+#: A list of concept IDs in a report ("C0003486, C0006142 and 3 more"), and the word KG.
+ID_LIST = re.compile(r"\bC\d{7}\b(?:,\s*C\d{7}\b)*(?:\s+and\s+[\d,]+\s+more)?")
+KG_WORD = re.compile(r"\bKG\b")
+#: A confidence interval, said to a clinician.
+PLAIN_INTERVAL = "the range the score would likely fall in on another sample of images"
+#: Shorter words for the navigation, where the heading's would be cut.
+PLAIN_NAVIGATION_TITLES = {"Leaderboard": "Compare systems", "Knowledge graph": "Concept map"}
 
 
 def escape_markdown(text: str) -> str:
@@ -25,22 +39,45 @@ def chip(text: str, colour: str) -> str:
 
 
 def concept_label(ws: Workspace, cui: str, kg: KnowledgeGraph | None = None) -> str:
-    """"Name (CUI)" for researchers, the name alone for clinicians; the ID where no name is known."""
+    """"Name (CUI)" for researchers, the name alone for clinicians; where no name is known, the ID for researchers
+    and "unnamed concept" for clinicians (a code would tell them nothing)."""
     name = ws.names.get(cui) or (kg.names.get(cui) if kg else None)
-    if name and audience() == "clinician":
-        return name
+    if audience() == "clinician":
+        return name or "unnamed concept"
     return f"{name} ({cui})" if name else cui
 
 
 def page_with_concepts(title: str) -> Workspace:
     """A page's title, the session's workspace and its demo banner; the page stops here, pointing to the Data
     page, while no concept sets are loaded."""
-    st.title(title)
+    st.title(page_title(title))
     ws = workspace()
     synthetic_banner(ws)
     if not require_concepts(ws):
         st.stop()
     return ws
+
+
+def for_reader(researcher: str, clinician: str) -> str:
+    """The researcher's words or the clinician's, for a text both may see (a progress step, a note)."""
+    return clinician if audience() == "clinician" else researcher
+
+
+def plain_report_text(text: str) -> str:
+    """A validation report's text for a clinician: lists of concept IDs said as where to find them, "KG" as the
+    concept map.
+
+    >>> plain_report_text("2 concept IDs of the concept file have no name here: C0003486, C0006142 (1 named by the "
+    ...                   "KG's names file)")
+    "2 concept IDs of the concept file have no name here: listed in the researcher view (1 named by the concept map's \
+names file)"
+    """
+    return KG_WORD.sub("concept map", ID_LIST.sub("listed in the researcher view", text))
+
+
+def page_title(title: str) -> str:
+    """A page's heading for the reader: the clinician's plain title where there is one."""
+    return PLAIN_PAGE_TITLES.get(title, title) if audience() == "clinician" else title
 
 
 def require_concepts(ws: Workspace) -> bool:
@@ -95,3 +132,26 @@ def keep_default_for_dataset(key: str, ws: Workspace, default: list) -> None:
 def system_label(system: Baseline | str) -> str:
     """How a system is named on screen and in tables: a baseline by its title, a loaded run by its name."""
     return system.title if isinstance(system, Baseline) else system
+
+
+def shown_system(system: Baseline | str) -> str:
+    """A system's name as the reader sees it: to a clinician, a Table-1 baseline (object or title) is named by what
+    it does ("Reference: the most similar captions"), not by its technical title ("Retrieval by captions (TF-IDF)").
+
+    Only for display: tables and results are keyed by :func:`system_label`.
+    """
+    if audience() != "clinician":
+        return system_label(system)
+    baseline = system if isinstance(system, Baseline) else BASELINES_BY_TITLE.get(system)
+    return f"Reference: {baseline.plain}" if baseline is not None else system
+
+
+def plain_settings(settings: Settings) -> str:
+    """The matching settings in a clinician's words.
+
+    "A related concept counts 50% of the same concept, up to 1 link apart in the concept map."
+    """
+    if settings.n == 0 or settings.alpha == 0:
+        return "Only identical concepts count."
+    links = f"{settings.n} link{'s' if settings.n != 1 else ''}"
+    return f"A related concept counts {settings.alpha:.0%} of the same concept, up to {links} apart in the concept map."

@@ -218,6 +218,41 @@ def test_clinician_switch_hides_concept_ids(page):
     assert re.search(r"\(C\d{7}\)", main_text(page))
 
 
+def alpha_shown(sidebar) -> str:
+    return sidebar.locator('[data-testid="stSliderThumbValue"]').first.inner_text().strip()
+
+
+def test_clinician_switch_on_a_researcher_page_lands_on_the_comparison_and_keeps_the_settings(page):
+    from .test_app_audience import forbidden_in
+
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    go(page, "Ablation")
+    alpha = sidebar.get_by_role("slider").first
+    before = alpha_shown(sidebar)
+    alpha.focus()
+    alpha.press("ArrowRight")
+    idle(page)
+    moved = alpha_shown(sidebar)
+    assert moved != before
+    sidebar.get_by_text("Clinician", exact=True).click()
+    page.get_by_role("heading", name="Which system finds similar images best").first.wait_for()
+    idle(page)
+    assert page.url.rstrip("/").endswith("/leaderboard")
+    navigation = page.locator('[data-testid="stSidebarNav"]').inner_text()
+    assert "Ablation" not in navigation and "Concept map" in navigation and "Compare systems" in navigation
+    assert not forbidden_in(main_text(page)), forbidden_in(main_text(page))
+    assert not forbidden_in(sidebar.inner_text()), forbidden_in(sidebar.inner_text())
+    shot(page, "10-leaderboard-clinician")
+    sidebar.get_by_text("Researcher", exact=True).click()
+    idle(page)
+    alpha = sidebar.get_by_role("slider").first
+    assert alpha_shown(sidebar) == moved
+    assert "Ablation" in page.locator('[data-testid="stSidebarNav"]').inner_text()
+    alpha.focus()
+    alpha.press("ArrowLeft")
+    idle(page)
+
+
 @needs(ROCOV2)
 def test_veins_to_blood_vessels_is_one_hop_in_the_open_kg(page):
     go(page, "Data")
