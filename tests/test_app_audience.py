@@ -268,7 +268,7 @@ def test_the_clinician_per_query_view_of_a_near_match_shows_no_jargon():
     app.text_input(key="pq_search").input("DEMO_00004").run()
     app.selectbox(key="pq_query").set_value("DEMO_00004").run()
     assert not app.exception, app.exception
-    assert any("*Head of femur* is a kind of *Femur*" in m.value for m in app.markdown)
+    assert any("*Head of femur* is part of *Femur*" in m.value for m in app.markdown)
     assert len(app.get("graphviz_chart")) >= 1
     assert not jargon_on(app), jargon_on(app)
 
