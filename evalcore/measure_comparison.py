@@ -237,9 +237,10 @@ def compare_measures(evaluator: Evaluator, measures: Sequence[MeasureSpec | str]
     depth = max(ks)
     threshold = Relevance().threshold
     steps = 2 * len(specs) + 1
-    rows: list[dict] = []
-    rankings: list[AlignedRun] = []
-    for step, spec in enumerate(specs):
+    rows: dict[str, dict] = {}
+    rankings: dict[str, AlignedRun] = {}
+    # Measures with the KG first: IoU and Dice then read the codes they leave, as the evaluation does.
+    for step, spec in enumerate(sorted(specs, key=lambda spec: not spec.uses_kg)):
         if progress:
             progress(step / steps, f"Ranking the pool by {spec.name}")
         started = time.perf_counter()
@@ -252,14 +253,18 @@ def compare_measures(evaluator: Evaluator, measures: Sequence[MeasureSpec | str]
             if progress else None)
         summary = evaluator.pool_summary(spec, depth + 1, threshold)
         seconds = time.perf_counter() - started
-        rankings.append(ranking)
-        row: dict[str, object] = {"measure": spec.name, f"same top-{depth} as IoU":
-                                  int((ranking.documents == rankings[0].documents).all(axis=1).sum())}
+        rankings[spec.name] = ranking
+        row: dict[str, object] = {"measure": spec.name}
         for k in ks:
             row[f"ties@{k}"] = int((summary.ideal[:, k - 1] == summary.ideal[:, k]).sum())
         row["ranking s"] = seconds
         row.update(engine_path(evaluator.engine, spec))
-        rows.append(row)
+        rows[spec.name] = row
+    for name, ranking in rankings.items():
+        rows[name][f"same top-{depth} as IoU"] = int((ranking.documents == rankings[reference.name].documents
+                                                      ).all(axis=1).sum())
+    rows = {name: rows[name] for name in names}
+    rankings = {name: rankings[name] for name in names}
 
     targets = [t for t in TARGETS if t in evaluator.label_targets()]
     precision_rows = []
@@ -267,8 +272,8 @@ def compare_measures(evaluator: Evaluator, measures: Sequence[MeasureSpec | str]
         if progress:
             progress(len(specs) / steps, "Precision of each ranking on the labels")
         metrics = [f"P@{k}[{t}]" for t in targets for k in ks]
-        evaluation = evaluator.evaluate(rankings, metrics)
-        for spec, ranking in zip(specs, rankings):
+        evaluation = evaluator.evaluate(list(rankings.values()), metrics)
+        for spec, ranking in zip(specs, rankings.values()):
             result = evaluation.systems[ranking.name]
             for target in targets:
                 for k in ks:
@@ -306,7 +311,7 @@ def compare_measures(evaluator: Evaluator, measures: Sequence[MeasureSpec | str]
                  if (system_names[a], system_names[b]) not in same]
         p_values = paired_p_values(values, pairs, samples=samples, draws=evaluator.draws)
         significant = sum(p < level for p in holm(p_values)) if pairs else 0
-        row = rows[names.index(spec.name)]
+        row = rows[spec.name]
         row["significant pairs"] = f"{significant}/{len(pairs)}"
         row["discriminative power"] = significant / len(pairs) if pairs else float("nan")
         row[ALL_POWER] = asl_curve(p_values, (level,))[0]
@@ -333,7 +338,7 @@ def compare_measures(evaluator: Evaluator, measures: Sequence[MeasureSpec | str]
     if progress:
         progress(1.0, "done")
 
-    table = pd.DataFrame(rows)
+    table = pd.DataFrame(list(rows.values()))
     if means:
         table["Kendall tau vs IoU"] = [kendall_tau(means[reference.name], means[name]) for name in table.measure]
     if len(precision):

@@ -79,6 +79,14 @@ def test_ablation_page_sweeps_a_parameter_of_the_chosen_measure():
     assert len(app.get("plotly_chart")) == 2
 
 
+def elements_in_order(block) -> list:
+    """Every element of a page's block, depth first, in the order the page draws them."""
+    found = []
+    for child in getattr(block, "children", {}).values():
+        found += elements_in_order(child) if hasattr(child, "children") else [child]
+    return found
+
+
 def test_choose_a_measure_page_compares_every_measure_on_the_demo():
     app = open_page("pages/measures.py")
     registry = frame_with(app, "formula")
@@ -90,7 +98,29 @@ def test_choose_a_measure_page_compares_every_measure_on_the_demo():
     assert summary["discriminative power"].between(0, 1).all()
     assert any("Beats IoU on every Table-1 cell" in m.value for m in app.markdown)
     assert frame_with(app, "P@30").shape[0] == 7 * 3
+    # The evidence that decides comes first: the verdict, then the deciding columns leftmost, then the ASL curves;
+    # Table 1 and the full table after them.
+    drawn = elements_in_order(app.main)
+
+    def kind(element) -> str:
+        if type(element).__name__ != "Dataframe":
+            return getattr(element, "key", None) or type(element).__name__
+        columns = list(element.value.columns)
+        return "table1" if "P@30" in columns else "summary" if "digits" in columns else \
+            "deciding" if "swap rate" in columns else "other frame"
+
+    kinds = [kind(e) for e in drawn]
+    verdict = kinds.index("Info")
+    assert drawn[verdict].value.startswith(("nn-", "iou", "dice", "tversky", "The evidence favours"))
+    deciding = kinds.index("deciding")
+    assert verdict < deciding < kinds.index("measures_asl") < kinds.index("table1") < kinds.index("summary")
+    columns = list(drawn[deciding].value.columns)
+    assert columns[:5] == ["measure", "pairs apart at p < 0.05, 100 queries", "swap rate", "ties@5",
+                           "Kendall tau vs IoU"]
+    assert drawn[deciding].value["swap rate"].between(0, 1).all()
     assert len(app.get("plotly_chart")) == 1
+    asl = app.get("plotly_chart")[0].proto.spec
+    assert "ASL curves" in asl and "100 queries" in asl and "all queries" in asl
 
 
 def test_report_script_writes_the_verdict_and_tables(tmp_path):

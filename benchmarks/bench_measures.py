@@ -1,0 +1,106 @@
+"""'Choose a measure' → Compare on ROCOv2 test: :func:`evalcore.measure_comparison.compare_measures` over the three
+baselines the page offers there (retrieval by IoU, by nn-IoU, by captions TF-IDF) and three uploaded depth-100 runs
+(made here: the TF-IDF lists shuffled by seeded noise, written as TREC runs and read by the Data page's reader).
+
+The reference in the same run is the comparison as it was before the ASL curves (commit 8655131): the pool ranked
+twice per measure (once for Table 1, once more for NDCG's ideal) and every pair tested through
+``compare_systems`` (randomization and t-test) on all queries and on 5 samples of 100. The new path ranks once per
+measure, tests with the randomization test alone, on 20 samples, and adds the swap rate. Each path gets a fresh
+evaluator (nothing kept between them); scipy is imported before either. Target: <= 15 s on a quiet 2-core machine.
+Usage: python benchmarks/bench_measures.py [--repeats 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT.parent / "shared" / "data"
+sys.path.insert(0, str(ROOT))
+
+from evalcore.baselines import CAPTIONS, IOU, NN_IOU  # noqa: E402
+from evalcore.compare import compare_systems  # noqa: E402
+from evalcore.evaluation import AlignedRun, Evaluator  # noqa: E402
+from evalcore.kg import KnowledgeGraph  # noqa: E402
+from evalcore.measure_comparison import compare_measures, comparison_measures, ndcg_metric  # noqa: E402
+from evalcore.measures import measure_spec, parse_measure  # noqa: E402
+from evalcore.options import Relevance  # noqa: E402
+from evalcore.workspace import load_rocov2, with_run  # noqa: E402
+
+TARGET_SECONDS = 15.0
+
+
+def workspace_with_runs():
+    """ROCOv2 test as the Data page loads it, its three baselines' runs, and three depth-100 runs uploaded."""
+    ws = load_rocov2(str(DATA / "rocov2"), [DATA])
+    plain = KnowledgeGraph.from_edges(tuple(edges for _, edges in ws.kg_files.values()))
+    kg = KnowledgeGraph(plain.nodes, plain.parents, {**plain.names, **ws.names}, plain.sources)
+    evaluator = Evaluator(ws.concepts, kg, "undirected", ws.resolved_labels())
+    relevance = measure_spec("nn-iou")
+    baselines = [b.run(ws, evaluator if b.by_relevance else None, b.measure(relevance)) for b in (IOU, NN_IOU, CAPTIONS)]
+    rng = np.random.default_rng(7)
+    for copy in range(3):
+        lines = []
+        for query, documents in baselines[2].rankings.items():
+            documents = list(documents)[:100]
+            order = np.argsort(np.arange(len(documents)) + rng.normal(0, 5 * (copy + 1), len(documents)))
+            lines += [f"{query} Q0 {documents[j]} {rank} {100 - rank} synthetic{copy}" for rank, j in enumerate(order, 1)]
+        ws = with_run(ws, ("\n".join(lines) + "\n").encode(), f"synthetic{copy}.trec")
+    return ws, kg, [run for _, run in ws.runs.values()] + baselines
+
+
+def reference_comparison(evaluator: Evaluator, measures, systems, samples: int = 2000) -> dict[str, float]:
+    """The work of the comparison as it was: two passes over the pool per measure, compare_systems per sample."""
+    rankings = []
+    for spec in map(parse_measure, measures):
+        _, indices = evaluator.engine.rank_by(spec, 31, 0.5, 30)
+        rankings.append(AlignedRun.over_pool(f"Retrieval by {spec.name}", indices))
+    evaluator.evaluate(rankings, [f"P@{k}[{t}]" for t in evaluator.label_targets() for k in (5, 10, 30)])
+    power = {}
+    for spec in map(parse_measure, measures):
+        metric = ndcg_metric(spec, 10)
+        evaluation = evaluator.evaluate(list(systems), [metric], Relevance.of(measure=spec))
+        per_query = {name: dict(zip(r.query_ids, r.values[metric])) for name, r in evaluation.systems.items()}
+        comparisons = compare_systems(per_query, samples=samples, draws=evaluator.draws)
+        power[spec.name] = float(np.mean([c.p_randomization_holm < 0.05 for c in comparisons]))
+        queries = sorted(set().union(*(set(values) for values in per_query.values())))
+        for seed in range(5):
+            chosen = set(np.random.default_rng(seed).choice(queries, 100, replace=False).tolist())
+            compare_systems({name: {q: v for q, v in values.items() if q in chosen} for name, values in per_query.items()},
+                            samples=samples, draws=evaluator.draws)
+    return power
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=1)
+    args = parser.parse_args()
+    from scipy import stats  # noqa: F401  (imported by the dashboard long before Compare; not part of either path)
+
+    ws, kg, systems = workspace_with_runs()
+    measures = comparison_measures("nn-iou")
+    print(f"ROCOv2 test: {len(ws.concepts):,} queries, {len(systems)} systems, {len(measures)} measures; "
+          f"load average at start {os.getloadavg()[0]:.2f}")
+    for repeat in range(args.repeats):
+        started = time.perf_counter()
+        result = compare_measures(Evaluator(ws.concepts, kg, "undirected", ws.resolved_labels()), measures, systems)
+        seconds = time.perf_counter() - started
+        started = time.perf_counter()
+        power = reference_comparison(Evaluator(ws.concepts, kg, "undirected", ws.resolved_labels()), measures, systems)
+        reference = time.perf_counter() - started
+        same = all(result.table.set_index("measure").at[name, "discriminative power"] == value
+                   for name, value in power.items())
+        print(f"round {repeat + 1}: compare_measures {seconds:6.2f} s (target <= {TARGET_SECONDS:g} s: "
+              f"{'met' if seconds <= TARGET_SECONDS else 'MISSED'}); as it was {reference:6.2f} s; ratio "
+              f"{reference / seconds:4.2f}x; same discriminative power: {same}; load average "
+              f"{os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
