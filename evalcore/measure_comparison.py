@@ -48,6 +48,8 @@ SWAP_SPLITS = 50
 #: The significance levels of the ASL curves (Sakai 2006 reads discriminative power at 0.05 off such a curve).
 ASL_LEVELS = (0.001, 0.005, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08, 0.09, 0.10)
 ALL_QUERIES = "all queries"
+#: Mean differences this close to 0 are ties made of rounding, not orders.
+ROUNDING = 1e-12
 TIE_RANK = 5
 
 
@@ -157,8 +159,8 @@ def swap_count(values: np.ndarray, pairs: Sequence[tuple[int, int]], splits: Seq
                min_difference: float = 0.0) -> SwapCount:
     """Voorhees & Buckley's (2002) swaps: for each split of the queries into sets A and B and each pair of systems
     (columns of the queries x systems ``values``; NaN = undefined, a pair's mean over the queries both define), the
-    pair is decided when its mean difference exceeds ``min_difference`` in absolute value on both sets, and swapped
-    when the two differences have opposite signs.
+    pair is decided when its mean difference exceeds ``min_difference`` (at least :data:`ROUNDING`) in absolute
+    value on both sets, and swapped when the two differences have opposite signs.
 
     >>> values = np.array([[0.9, 0.1], [0.2, 0.4], [0.8, 0.3], [0.1, 0.6]])  # differences 0.8, -0.2, 0.5, -0.5
     >>> split = [(np.array([0, 1]), np.array([2, 3])), (np.array([0, 2]), np.array([1, 3]))]
@@ -180,7 +182,9 @@ def swap_count(values: np.ndarray, pairs: Sequence[tuple[int, int]], splits: Seq
         with blas_single_thread(), np.errstate(invalid="ignore", divide="ignore"):
             sides.append((members @ filled) / (members @ defined))
     a, b = sides
-    decided = (np.abs(a) > min_difference) & (np.abs(b) > min_difference)  # NaN compares False: undefined
+    # A mean difference within rounding of 0 (sums of decimals that cancel) orders nothing; NaN compares False.
+    above = max(min_difference, ROUNDING)
+    decided = (np.abs(a) > above) & (np.abs(b) > above)
     return SwapCount(int((decided & (np.sign(a) != np.sign(b))).sum()), int(decided.sum()))
 
 
