@@ -395,7 +395,7 @@ def verdict(comparison: MeasureComparison) -> str:
         text = (f"The evidence favours {reference}: no other measure tells more system pairs apart at p < "
                 f"{SIGNIFICANCE_LEVEL:g} {where} ({power:.2f}) or swaps fewer pairs across query sets")
     else:
-        more = "more" if power > power_ref else "as many"
+        more = "more" if round(power, 2) > round(power_ref, 2) else "as many"
         text = (f"{best} tells {more} system pairs apart at p < {SIGNIFICANCE_LEVEL:g} {where} ({power:.2f} vs "
                 f"{power_ref:.2f} for {reference})")
         if SWAP_RATE in rows and np.isfinite(rows.at[best, SWAP_RATE]) and np.isfinite(rows.at[reference, SWAP_RATE]):

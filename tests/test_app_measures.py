@@ -123,6 +123,20 @@ def test_choose_a_measure_page_compares_every_measure_on_the_demo():
     assert "ASL curves" in asl and "100 queries" in asl and "all queries" in asl
 
 
+def test_the_measure_comparison_is_shared_by_every_session_with_the_same_data():
+    first = open_page("pages/measures.py", measures_compared=["iou", "dice"])
+    first.button(key="measures_run").click().run()
+    assert not first.exception, first.exception
+    verdict = first.info[0].value
+    # A second session on the same data and options reads the kept comparison: no button, the same verdict.
+    second = open_page("pages/measures.py", measures_compared=["iou", "dice"])
+    assert not [b for b in second.button if b.key == "measures_run"]
+    assert second.info[0].value == verdict
+    # Other options are another comparison.
+    third = open_page("pages/measures.py", measures_compared=["iou", "tversky(a=0.7,b=0.3)"])
+    assert [b for b in third.button if b.key == "measures_run"]
+
+
 def test_report_script_writes_the_verdict_and_tables(tmp_path):
     folder = tmp_path / "rocov2"
     folder.mkdir()
@@ -137,6 +151,7 @@ def test_report_script_writes_the_verdict_and_tables(tmp_path):
                          str(DEMO / "labels.csv"), "--out", str(out), "--samples", "200"])
     text = out.read_text()
     assert "## Verdict" in text and "## Table 1" in text and "discriminative power" in text
+    assert "swap rate" in text and "ASL curves" in text and "system pairs apart" in text
     assert len(result["table"]) == 10
     winners = result["winners"]
     assert ("**none**" in text) == (not winners)
