@@ -20,6 +20,7 @@ from evalcore.measure_comparison import (
     verdict,
 )
 from evalcore.measures import MEASURES
+from evalcore.tables import markdown_table
 from pages.computed import measure_comparison
 from pages.session import server_kept, workspace
 from pages.sidebar import controls
@@ -34,11 +35,12 @@ st.write("Relevance between a query and a retrieved image is a similarity of the
          "Compare them on the loaded data below, then pick one in the sidebar: it drives the leaderboard's extra "
          "metrics and the ablation page.")
 with st.expander("Definitions of the measures"):
-    st.dataframe(pd.DataFrame([{"key": m.key, "measure": m.title, "in plain words": m.summary, "formula": m.formula,
-                                "parameters": "w1, w2, … (one per hop)" if m.weights else
-                                ", ".join(f"{p.name} = {p.default:g}" for p in m.parameters) or "—",
-                                "needs a KG": m.uses_kg, "source": m.source} for m in MEASURES.values()]),
-                 hide_index=True, key="measure_registry")
+    # A Markdown table wraps its long cells (formula, source) where a data grid would hide them off-screen right.
+    st.markdown(markdown_table(pd.DataFrame([
+        {"key": f"`{m.key}`", "measure": m.title, "in plain words": m.summary, "formula": f"`{m.formula}`",
+         "parameters": "w1, w2, … (one per hop)" if m.weights else
+         ", ".join(f"{p.name} = {p.default:g}" for p in m.parameters) or "—",
+         "needs a KG": m.uses_kg, "source": m.source} for m in MEASURES.values()])))
 if not require_concepts(ws):
     st.stop()
 settings = controls()
@@ -77,8 +79,8 @@ st.markdown(f"**What decides.** *Pairs apart*: Sakai's discriminative power, the
             "samples: with thousands of queries nearly every pair differs) and on all queries. *Swap rate*: of the "
             "pairs two disjoint query sets both order, the share they order differently (Voorhees & Buckley 2002); "
             f"lower is more stable. *ties@{TIE_RANK}*: queries whose {TIE_RANK}th and {TIE_RANK + 1}th best "
-            "candidates are equally relevant, so the tie rule decides the top {TIE_RANK}. *Kendall tau vs IoU*: the systems' "
-            "order under the measure against their order under IoU.")
+            f"candidates are equally relevant, so the tie rule decides the top {TIE_RANK}. *Kendall tau vs IoU*: the "
+            "systems' order under the measure against their order under IoU.")
 st.dataframe(table[deciding], hide_index=True, key="measures_deciding",
              column_config={c: st.column_config.NumberColumn(format="%.2f") for c in deciding[1:]
                             if c != f"ties@{TIE_RANK}"} | {SWAP_RATE: st.column_config.NumberColumn(format="%.3f")})
@@ -110,9 +112,29 @@ if cells:
     st.dataframe(precision.style.format(precision=2), key="measures_table1")
 else:
     st.info("Table 1 needs modality/organ labels: load a labels file on the Data page.")
-with st.expander("Every column of the comparison"):
-    st.dataframe(table, hide_index=True, key="measures_summary",
-                 column_config={"discriminative power": st.column_config.NumberColumn(format="%.2f")})
+more = ["measure", "discriminative power", f"discriminative power, {result.subsample} queries", "significant pairs",
+        "swapped / decided", *[c for c in table.columns if c.startswith("ties@") and c != f"ties@{TIE_RANK}"],
+        *[c for c in table.columns if c.startswith("same top-")]]
+with st.expander("More evidence: Holm-corrected power, counts, ties at other ranks"):
+    st.caption("*discriminative power*: the share of pairs apart at p < 0.05 after Holm's correction over the pairs "
+               "(on all queries, then the mean over the query samples); *significant pairs* and *swapped / decided* "
+               "count them; *same top-K as IoU*: queries whose top K under the measure is exactly IoU's.")
+    st.dataframe(table[[c for c in more if c in table]], hide_index=True, key="measures_summary",
+                 column_config={"discriminative power": st.column_config.NumberColumn("power (Holm)", format="%.2f"),
+                                f"discriminative power, {result.subsample} queries": st.column_config.NumberColumn(
+                                    f"power (Holm), {result.subsample} q.", format="%.2f"),
+                                "significant pairs": "pairs (Holm)", "swapped / decided": "swapped"})
+engine = ["measure", "ranking s", "codes", "code bytes", "keys", "digits"]
+with st.expander("How the engine computes each measure"):
+    st.markdown(markdown_table(table[[c for c in engine if c in table]].rename(columns={"ranking s": "ranking (s)"})))
 if len(result.means):
-    st.markdown(f"**Mean {result.metric} of each system under each measure**")
-    st.dataframe(result.means.style.format(precision=4), key="measures_means")
+    means = result.means.rename_axis("system").reset_index().melt(id_vars="system", var_name="measure",
+                                                                   value_name="mean")
+    figure = px.line(means, x="measure", y="mean", color="system", markers=True,
+                     labels={"mean": f"mean {result.metric}", "measure": "relevance measure"},
+                     title=f"Mean {result.metric} of each system under each measure (crossing lines: the order changes)")
+    figure.update_layout(legend={"orientation": "h", "yanchor": "top", "y": -0.35, "x": 0}, margin={"b": 160})
+    st.plotly_chart(figure, key="measures_means_chart")
+    with st.expander(f"Mean {result.metric} of each system under each measure, in numbers"):
+        st.dataframe(means, hide_index=True, key="measures_means",
+                     column_config={"mean": st.column_config.NumberColumn(format="%.4f")})
