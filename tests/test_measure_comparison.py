@@ -149,3 +149,17 @@ def test_verdict_names_the_measure_the_evidence_favours_and_why():
 def test_verdict_without_two_systems():
     empty = MeasureComparison(pd.DataFrame({"measure": ["iou"]}), pd.DataFrame(), pd.DataFrame(), "CUI@10", (), 10)
     assert verdict(empty).startswith("No verdict")
+
+
+def test_progress_moves_forward_within_every_pass():
+    concepts, kg = random_world(4, images=70, vocabulary=15)
+    rng = np.random.default_rng(1)
+    ids = list(concepts.ids)
+    runs = [Run(f"system{s}", {q: tuple(rng.choice(ids, 10, replace=False)) for q in ids}) for s in range(3)]
+    reports: list[tuple[float, str]] = []
+    compare_measures(Evaluator(concepts, kg), ["iou", "nn-iou", "dice"], runs, samples=100, subsample=20,
+                     subsample_repeats=2, progress=lambda done, text: reports.append((done, text)))
+    fractions = [done for done, _ in reports]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0
+    passes = {text for _, text in reports if text.startswith("Ranking the pool by")}
+    assert len(passes) == 3 and len(reports) > 2 * 3 + 1  # reports within the passes, not only between steps
