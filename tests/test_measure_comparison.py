@@ -141,6 +141,9 @@ def test_verdict_names_the_measure_the_evidence_favours_and_why():
     assert verdict(comparison([0.5, 0.6, 0.6], [0.02, 0.06, 0.05], [160, 150, 100])) == (
         "dice tells more system pairs apart at p < 0.05 on 100-query samples (0.60 vs 0.50 for iou) but swaps more "
         "pairs across query sets (5% vs 2%), with fewer ties at rank 5 (50% of queries vs 80%).")
+    assert verdict(comparison([0.92, 0.93], [0.02, 0.02], [176, 170])) == (
+        "nn-iou tells slightly more system pairs apart at p < 0.05 on 100-query samples (0.93 vs 0.92 for iou) and "
+        "swaps as many pairs across query sets (2% vs 2%), with fewer ties at rank 5 (85% of queries vs 88%).")
     assert verdict(comparison([0.7, 0.6], [0.02, 0.02], [160, 160], identical=2)) == (
         "The evidence favours iou: no other measure tells more system pairs apart at p < 0.05 on 100-query samples "
         "(0.70) or swaps fewer pairs across query sets; 2 pairs of identical systems are left out of the counts.")
