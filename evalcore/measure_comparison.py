@@ -45,6 +45,9 @@ REFERENCE = "iou"
 SUBSAMPLE = 100
 SUBSAMPLE_REPEATS = 20
 SWAP_SPLITS = 50
+#: Smaller query samples drawn for the ASL curves besides ``subsample`` (where 100 queries still tell nearly
+#: every pair apart, 30 separate the measures).
+SMALLER_SAMPLES = (30,)
 #: The significance levels of the ASL curves (Sakai 2006 reads discriminative power at 0.05 off such a curve).
 ASL_LEVELS = (0.001, 0.005, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08, 0.09, 0.10)
 ALL_QUERIES = "all queries"
@@ -232,7 +235,8 @@ def compare_measures(evaluator: Evaluator, measures: Sequence[MeasureSpec | str]
     systems compared for discriminative power are ``systems`` as given; retrieval by each
     measure is scored for precision only (under its own measure it is the ideal ranking).
     ``subsample`` queries are drawn ``subsample_repeats`` times (seeds 0, 1, ...; the same subsets
-    for every measure) for the subsampled discriminative power; none when there are not more queries.
+    for every measure) for the subsampled discriminative power; none when there are not more queries;
+    the ASL curves add samples of each smaller size of :data:`SMALLER_SAMPLES`.
     The swap rate compares ``swap_repeats`` pairs of disjoint sets of ``min(subsample, queries // 2)``
     queries (seed 0).
     """
@@ -325,18 +329,20 @@ def compare_measures(evaluator: Evaluator, measures: Sequence[MeasureSpec | str]
                      for at, share in zip(ASL_LEVELS, asl_curve(p_values))]
         if pairs and len(query_ids) > subsample:
             sampled = subsample
-            corrected, curves, at_level = [], [], []
-            for seed in range(subsample_repeats):
-                chosen = _sample_rows(query_ids, subsample, seed)
-                sample_p = paired_p_values(values[chosen], pairs, samples=samples, draws=evaluator.draws)
-                corrected.append(np.mean([p < level for p in holm(sample_p)]))
-                curves.append(asl_curve(sample_p))
-                at_level.append(asl_curve(sample_p, (level,))[0])
+            corrected, at_level = [], []
+            for size in (subsample, *(size for size in SMALLER_SAMPLES if size < subsample)):
+                curves = []
+                for seed in range(subsample_repeats):
+                    sample_p = paired_p_values(values[_sample_rows(query_ids, size, seed)], pairs, samples=samples,
+                                               draws=evaluator.draws)
+                    curves.append(asl_curve(sample_p))
+                    if size == subsample:
+                        corrected.append(np.mean([p < level for p in holm(sample_p)]))
+                        at_level.append(asl_curve(sample_p, (level,))[0])
+                asl_rows += [{"measure": spec.name, "queries": f"{size} queries", "level": at, "share": float(share)}
+                             for at, share in zip(ASL_LEVELS, np.mean(curves, axis=0))]
             row[f"discriminative power, {subsample} queries"] = float(np.mean(corrected))
-            curve = np.mean(curves, axis=0)
             row[sampled_power_column(subsample)] = float(np.mean(at_level))
-            asl_rows += [{"measure": spec.name, "queries": f"{subsample} queries", "level": at, "share": float(share)}
-                         for at, share in zip(ASL_LEVELS, curve)]
         half = min(subsample, len(query_ids) // 2)
         swaps = swap_count(values, pairs, swap_splits(len(query_ids), half, swap_repeats))
         row[SWAP_RATE] = swaps.rate

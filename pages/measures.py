@@ -99,7 +99,9 @@ if len(result.asl):
     figure.update_layout(legend={"orientation": "h", "yanchor": "top", "y": -0.25, "x": 0}, margin={"b": 120})
     figure.update_yaxes(range=[0, 1.02])
     st.plotly_chart(figure, key="measures_asl")
-    st.caption("Higher and further left is better: the measure tells more pairs apart at a stricter level.")
+    st.caption("Each panel: all queries, then the mean over random samples of queries of that size (the same samples "
+               "for every measure). Higher and further left is better: the measure tells more pairs apart at a "
+               "stricter level.")
 
 cells = [c for c in table.columns if c.startswith("P@")]
 st.subheader("Precision of retrieval by each measure (Table 1)")

@@ -120,7 +120,7 @@ def test_choose_a_measure_page_compares_every_measure_on_the_demo():
     assert drawn[deciding].value["swap rate"].between(0, 1).all()
     assert len(app.get("plotly_chart")) == 2  # the ASL curves, the systems' means under each measure
     asl = app.get("plotly_chart")[0].proto.spec
-    assert "ASL curves" in asl and "100 queries" in asl and "all queries" in asl
+    assert "ASL curves" in asl and "100 queries" in asl and "30 queries" in asl and "all queries" in asl
 
 
 def test_the_measure_comparison_is_shared_by_every_session_with_the_same_data():
