@@ -5,7 +5,8 @@ baselines the page offers there (retrieval by IoU, by nn-IoU, by captions TF-IDF
 The reference in the same run is the comparison as it was before the ASL curves (commit 8655131): the pool ranked
 twice per measure (once for Table 1, once more for NDCG's ideal) and every pair tested through
 ``compare_systems`` (randomization and t-test) on all queries and on 5 samples of 100. The new path ranks once per
-measure, tests with the randomization test alone, on 20 samples, and adds the swap rate. Each path gets a fresh
+measure (IoU and Dice reading the codes the KG measures leave), tests with the randomization test alone, on 20
+samples of 100 queries and 20 of 30 (the ASL curves), and adds the swap rate: more evidence in fewer passes. Each path gets a fresh
 evaluator (nothing kept between them); scipy is imported before either. Target: <= 15 s on a quiet 2-core machine.
 Usage: python benchmarks/bench_measures.py [--repeats 1] [--page]
 """
