@@ -400,7 +400,10 @@ def verdict(comparison: MeasureComparison) -> str:
     order = sorted(range(len(rows)), key=lambda i: (-np.nan_to_num(rows[sample].iloc[i], nan=-1.0), swaps.iloc[i], i))
     best = rows.index[order[0]]
     power, power_ref = rows.at[best, sample], rows.at[reference, sample]
-    if best == reference:
+    if not power > 0:
+        text = (f"No measure tells any pair of the systems apart at p < {SIGNIFICANCE_LEVEL:g} {where}: the evidence "
+                "favours none (more queries or more different systems would tell)")
+    elif best == reference:
         text = (f"The evidence favours {reference}: no other measure tells more system pairs apart at p < "
                 f"{SIGNIFICANCE_LEVEL:g} {where} ({power:.2f}) or swaps fewer pairs across query sets")
     else:

@@ -125,7 +125,8 @@ def test_identical_systems_are_flagged_and_left_out_of_the_pair_counts():
 
 
 def comparison(power, swaps, ties, identical=0, subsample=100) -> MeasureComparison:
-    table = pd.DataFrame({"measure": ["iou", "nn-iou", "dice"][:len(power)], sampled_power_column(subsample): power,
+    column = sampled_power_column(subsample) if subsample else ALL_POWER
+    table = pd.DataFrame({"measure": ["iou", "nn-iou", "dice"][:len(power)], column: power,
                           SWAP_RATE: swaps, "ties@5": ties})
     flagged = pd.DataFrame([{"system A": "a", "system B": f"b{i}", "identical": "same top-10 lists"}
                             for i in range(identical)], columns=["system A", "system B", "identical"])
@@ -147,6 +148,11 @@ def test_verdict_names_the_measure_the_evidence_favours_and_why():
     assert verdict(comparison([0.7, 0.6], [0.02, 0.02], [160, 160], identical=2)) == (
         "The evidence favours iou: no other measure tells more system pairs apart at p < 0.05 on 100-query samples "
         "(0.70) or swaps fewer pairs across query sets; 2 pairs of identical systems are left out of the counts.")
+
+
+def test_verdict_when_no_pair_is_told_apart():
+    assert verdict(comparison([0.0, 0.0], [0.1, 0.2], [100, 90], subsample=0)).startswith(
+        "No measure tells any pair of the systems apart at p < 0.05 on all queries: the evidence favours none")
 
 
 def test_verdict_without_two_systems():
