@@ -97,7 +97,8 @@ if len(result.asl):
                              "queries": "queries"},
                      title="Discriminative power at each significance level (ASL curves, Sakai 2006)")
     figure.update_layout(legend={"orientation": "h", "yanchor": "top", "y": -0.25, "x": 0}, margin={"b": 120})
-    figure.update_yaxes(range=[0, 1.02])
+    figure.update_yaxes(tickformat=".0%")  # the axis spans the data: curves between 85 % and 100 % stay apart
+    figure.for_each_annotation(lambda note: note.update(text=note.text.split("=", 1)[-1]))  # "100 queries"
     st.plotly_chart(figure, key="measures_asl")
     st.caption("Each panel: all queries, then the mean over random samples of queries of that size (the same samples "
                "for every measure). Higher and further left is better: the measure tells more pairs apart at a "
