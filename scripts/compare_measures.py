@@ -30,11 +30,15 @@ from evalcore.engine import PairwiseEngine  # noqa: E402
 from evalcore.evaluation import Evaluator  # noqa: E402
 from evalcore.loading import LABEL_MAPPING, load_kg, load_labels, load_rocov2_folder  # noqa: E402
 from evalcore.measure_comparison import (  # noqa: E402
+    ALL_POWER,
     SUBSAMPLE,
     SUBSAMPLE_REPEATS,
+    SWAP_RATE,
     compare_measures,
     engine_path,
+    sampled_power_column,
     simulated_detector_run,
+    verdict,
 )
 from evalcore.measures import (  # noqa: E402
     default_measures,
@@ -124,7 +128,7 @@ def run(argv: list[str] | None = None) -> dict:
     cells = [c for c in table.columns if c.startswith("P@")]
     winners = table[table["beats IoU on every cell"] & (table.measure != "iou")].measure.tolist() if cells else []
     never_below = table[(table["worst cell vs IoU"] >= 0) & (table.measure != "iou")].measure.tolist() if cells else []
-    lines += ["## Verdict", "",
+    lines += ["## Verdict", "", verdict(result), "",
               "Measures whose retrieval beats retrieval by IoU on every Table-1 cell (P@5/10/30 on modality, organ "
               "and both): " + (", ".join(f"**{w}**" for w in winners) if winners else "**none**") + ".",
               "Never below IoU on any cell (ties allowed): " + (", ".join(never_below) or "none") + ".", ""]
@@ -143,7 +147,8 @@ def run(argv: list[str] | None = None) -> dict:
         lines += ["## Table 1: Precision@K (%) of retrieval by each measure", "",
                   "`vs IoU` = this measure minus IoU, in points.", "", markdown_table(table1), ""]
 
-    summary_columns = ["measure", "worst cell vs IoU", "best cell vs IoU", "beats IoU on every cell",
+    summary_columns = ["measure", sampled_power_column(SUBSAMPLE), SWAP_RATE, ALL_POWER, "worst cell vs IoU",
+                       "best cell vs IoU", "beats IoU on every cell",
                        "discriminative power", "significant pairs", f"discriminative power, {SUBSAMPLE} queries",
                        "Kendall tau vs IoU", "ties@5", "ties@10", "ties@30", f"same top-{DEPTH} as IoU"]
     lines += ["## Evidence per measure", "",
@@ -153,6 +158,11 @@ def run(argv: list[str] | None = None) -> dict:
               f"pairs, p < 0.05). With {len(concepts):,} queries nearly every pair differs under any measure, so "
               f"the next column repeats the test on {SUBSAMPLE} random queries (a test collection's size), "
               f"averaged over {SUBSAMPLE_REPEATS} draws that are the same for every measure.",
+              f"- *{sampled_power_column(SUBSAMPLE)}*: Sakai's (2006) discriminative power, the share of pairs "
+              f"whose uncorrected p-value is below 0.05 on {SUBSAMPLE} random queries, averaged over the draws "
+              "(the ASL curves below give it at every level).",
+              f"- *{SWAP_RATE}*: Voorhees & Buckley's (2002) swap rate: of the pairs that two disjoint random sets "
+              f"of {SUBSAMPLE} queries both order, the share they order differently.",
               "- *Kendall tau vs IoU*: agreement of the systems' order by mean NDCG@10 under the measure with their "
               "order under IoU (CUI@10).",
               "- *ties@K*: queries whose K-th and (K+1)-th best candidates in the pool are equally relevant, so the "
@@ -163,6 +173,13 @@ def run(argv: list[str] | None = None) -> dict:
               "Systems (stand-ins for real runs, which ROCOv2 does not come with): " + ", ".join(result.systems)
               + ". A simulated detector misses each concept with the given probability, replaces about half of the "
               "missed ones by random concepts (by frequency) and retrieves by IoU of the detected concepts.", ""]
+    if len(result.identical):
+        lines += ["### Identical systems (left out of every pair count)", "", markdown_table(result.identical), ""]
+    if len(result.asl):
+        curves = result.asl.pivot_table(index=["queries", "measure"], columns="level", values="share", sort=False)
+        curves.columns = [f"p < {level:g}" for level in curves.columns]
+        lines += ["### ASL curves: share of system pairs apart at each level (Sakai 2006)", "",
+                  markdown_table(curves.reset_index(), 3), ""]
     if len(result.means):
         means = result.means.reset_index().rename(columns={"index": "system"})
         lines += ["### Mean NDCG@10 of each system under each measure", "", markdown_table(means, 4), ""]

@@ -79,10 +79,18 @@ def test_ablation_page_sweeps_a_parameter_of_the_chosen_measure():
     assert len(app.get("plotly_chart")) == 2
 
 
+def elements_in_order(block) -> list:
+    """Every element of a page's block, depth first, in the order the page draws them."""
+    found = []
+    for child in getattr(block, "children", {}).values():
+        found += elements_in_order(child) if hasattr(child, "children") else [child]
+    return found
+
+
 def test_choose_a_measure_page_compares_every_measure_on_the_demo():
     app = open_page("pages/measures.py")
-    registry = frame_with(app, "formula")
-    assert len(registry) == 7
+    registry = next(m.value for m in app.markdown if "| formula |" in m.value)
+    assert registry.count("\n| `") == 7  # a row per registry measure
     app.button(key="measures_run").click().run()
     assert not app.exception, app.exception
     summary = frame_with(app, "discriminative power")
@@ -90,7 +98,43 @@ def test_choose_a_measure_page_compares_every_measure_on_the_demo():
     assert summary["discriminative power"].between(0, 1).all()
     assert any("Beats IoU on every Table-1 cell" in m.value for m in app.markdown)
     assert frame_with(app, "P@30").shape[0] == 7 * 3
-    assert len(app.get("plotly_chart")) == 1
+    # The evidence that decides comes first: the verdict, then the deciding columns leftmost, then the ASL curves;
+    # Table 1 and the full table after them.
+    drawn = elements_in_order(app.main)
+
+    def kind(element) -> str:
+        if type(element).__name__ != "Dataframe":
+            return getattr(element, "key", None) or type(element).__name__
+        columns = list(element.value.columns)
+        return "table1" if "P@30" in columns else "summary" if "significant pairs" in columns else \
+            "deciding" if "swap rate" in columns else "other frame"
+
+    kinds = [kind(e) for e in drawn]
+    verdict = kinds.index("Info")
+    assert drawn[verdict].value.startswith(("nn-", "iou", "dice", "tversky", "The evidence favours"))
+    deciding = kinds.index("deciding")
+    assert verdict < deciding < kinds.index("measures_asl") < kinds.index("table1") < kinds.index("summary")
+    columns = list(drawn[deciding].value.columns)
+    assert columns[:5] == ["measure", "pairs apart at p < 0.05, 100 queries", "swap rate", "ties@5",
+                           "Kendall tau vs IoU"]
+    assert drawn[deciding].value["swap rate"].between(0, 1).all()
+    assert len(app.get("plotly_chart")) == 2  # the ASL curves, the systems' means under each measure
+    asl = app.get("plotly_chart")[0].proto.spec
+    assert "ASL curves" in asl and "100 queries" in asl and "30 queries" in asl and "all queries" in asl
+
+
+def test_the_measure_comparison_is_shared_by_every_session_with_the_same_data():
+    first = open_page("pages/measures.py", measures_compared=["iou", "dice"])
+    first.button(key="measures_run").click().run()
+    assert not first.exception, first.exception
+    verdict = first.info[0].value
+    # A second session on the same data and options reads the kept comparison: no button, the same verdict.
+    second = open_page("pages/measures.py", measures_compared=["iou", "dice"])
+    assert not [b for b in second.button if b.key == "measures_run"]
+    assert second.info[0].value == verdict
+    # Other options are another comparison.
+    third = open_page("pages/measures.py", measures_compared=["iou", "tversky(a=0.7,b=0.3)"])
+    assert [b for b in third.button if b.key == "measures_run"]
 
 
 def test_report_script_writes_the_verdict_and_tables(tmp_path):
@@ -107,6 +151,7 @@ def test_report_script_writes_the_verdict_and_tables(tmp_path):
                          str(DEMO / "labels.csv"), "--out", str(out), "--samples", "200"])
     text = out.read_text()
     assert "## Verdict" in text and "## Table 1" in text and "discriminative power" in text
+    assert "swap rate" in text and "ASL curves" in text and "system pairs apart" in text
     assert len(result["table"]) == 10
     winners = result["winners"]
     assert ("**none**" in text) == (not winners)
