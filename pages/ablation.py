@@ -32,6 +32,10 @@ if chosen.key not in ("iou", "nn-iou"):
     st.subheader(f"Sweep a parameter of {chosen.measure.title}")
     st.write(f"Relevance: `{chosen.name}`. One parameter moves over its range; retrieval by the measure is re-ranked "
              "at every value, the loaded runs stay fixed and only their graded relevance changes.")
+    if not chosen.params:
+        st.info(f"{chosen.measure.title} has no parameter to sweep: its scores are on the Leaderboard. Choose a "
+                "measure with parameters in the sidebar (nn-IoU, Tversky, ...) to see how they move.")
+        st.stop()
     parameter = st.selectbox("Parameter", list(chosen.params), key="sweep_parameter")
     names = metric_names_for(evaluator, (5, 10, 30), chosen.name)
     preferred = [m for m in ("P@30[modality]", f"CUI@10{{{chosen.key}}}") if m in names]

@@ -87,6 +87,14 @@ def test_ablation_opens_on_a_system_whose_grid_varies():
     assert heat.options[-1] == RELEVANCE_SYSTEM  # 1 at every setting under nn-CUI: last
 
 
+def test_ablation_with_a_measure_without_parameters_says_so_instead_of_failing():
+    app = open_page("pages/ablation.py")
+    app.session_state["measure"] = "dice"
+    app.run()
+    assert not app.exception, app.exception
+    assert any("Dice has no parameter to sweep" in box.value for box in app.info)
+
+
 def test_the_data_report_follows_the_uploaded_runs():
     # A folder loaded without runs/ (as ROCOv2 is) reports "no run files"; a run uploaded afterwards takes that away.
     demo = load_demo()
