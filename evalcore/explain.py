@@ -30,7 +30,7 @@ image ("both are CT images").
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 import numpy as np
@@ -81,6 +81,8 @@ SOURCE_NAMES: Mapping[str, str] = MappingProxyType({
 WELL_KNOWN_SOURCES = frozenset({"mesh", "MSH", "SNOMEDCT_US"})
 PHENOTYPE_SOURCES = frozenset({"hpo", "HPO"})
 RELATION_WORDS = MappingProxyType({"is_a": "is a kind of", "part_of": "is part of"})
+#: What a clinician reads for a concept no loaded file names (its code would tell them nothing).
+UNNAMED = "unnamed concept"
 
 
 def path_steps(kg: KnowledgeGraph, path: Sequence[tuple[str, str]], names: Mapping[str, str]) -> tuple[PathStep, ...]:
@@ -300,7 +302,7 @@ def explain_pair(query: Iterable[str], result: Iterable[str], kg: KnowledgeGraph
         alpha=alpha, n=n, mode=mode,
         iou=_iou_arithmetic(counts, alpha, weights), nn_iou=_nn_iou_arithmetic(counts, alpha, weights),
         relevance=ARITHMETIC[spec.key](counts, alpha, weights),
-        names=MappingProxyType({c: all_names.get(c, c) for c in a | b}),
+        names=MappingProxyType({c: all_names[c] for c in a | b if c in all_names}),
         caption_status=MappingProxyType({} if captions is None else {
             c: (query_status[c], result_status[c]) for c in sorted(a | b) if c in query_status}),
         negation_evidence=MappingProxyType({} if captions is None else {
@@ -379,6 +381,29 @@ def _join(words: Sequence[str]) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1]
 
 
+def shown_name(node: str, name: str | None, audience: str) -> str:
+    """A concept's name as the audience reads it where ``name`` may be unknown (None): a researcher then reads the
+    ID, a clinician :data:`UNNAMED`.
+
+    >>> shown_name("C0001", None, "clinician"), shown_name("C0001", None, "researcher")
+    ('unnamed concept', 'C0001')
+    >>> shown_name("C0042449", "Veins", "clinician")
+    'Veins'
+    """
+    return name or (UNNAMED if audience == "clinician" else node)
+
+
+def readable_path(path: Sequence[PathStep], audience: str) -> tuple[PathStep, ...]:
+    """``path`` with each step named as the audience reads it (:func:`shown_name`); a step named by its own ID
+    has no known name.
+
+    >>> [step.name for step in readable_path([PathStep("X1", "X1", ""), PathStep("v", "vein", "is_a")], "clinician")]
+    ['unnamed concept', 'vein']
+    """
+    return tuple(replace(step, name=shown_name(step.node, None if step.name == step.node else step.name, audience))
+                 for step in path)
+
+
 def path_phrase(path: Sequence[PathStep], emphasise: Callable[[str], str] = str) -> str:
     """A KG path in plain words: "is a kind of" for is_a links, "is part of" for part-of links.
 
@@ -448,6 +473,10 @@ def reason_sentences(explanation: Explanation, audience: str = "clinician",
     """
     if audience not in AUDIENCES:
         raise ParameterError(f"audience must be one of {AUDIENCES}, got {audience!r}")
+
+    def called(concept: str) -> str:
+        return shown_name(concept, explanation.names.get(concept), audience)
+
     sentences = []
     modalities = sorted({MODALITY_WORDS[c] for c in explanation.exact if c in MODALITY_WORDS})
     if modalities:
@@ -465,10 +494,10 @@ def reason_sentences(explanation: Explanation, audience: str = "clinician",
         else:
             denied.setdefault(where, []).append(concept)
     if shown:
-        sentences.append("both show " + _join([emphasise(explanation.name(c)) for c in shown]))
+        sentences.append("both show " + _join([emphasise(called(c)) for c in shown]))
     for where in ("result", "query", "both"):
         if where in denied:
-            sentence = _denied_sentence([emphasise(explanation.name(c)) for c in denied[where]], where, audience)
+            sentence = _denied_sentence([emphasise(called(c)) for c in denied[where]], where, audience)
             if audience == "researcher":
                 quotes = dict.fromkeys(quote for c in denied[where] for quote in explanation.negation_evidence[c]
                                        if quote)
@@ -480,14 +509,14 @@ def reason_sentences(explanation: Explanation, audience: str = "clinician",
         if key in seen_paths:
             continue
         seen_paths.add(key)
-        phrase = path_phrase(match.path, emphasise)
+        phrase = path_phrase(readable_path(match.path, audience), emphasise)
         if audience == "researcher":
             origin = source_phrase(match.path)
             phrase += f" ({match.hops} link{'s' if match.hops != 1 else ''}{', ' + origin if origin else ''})"
         for concept, side, whose in ((match.query_concept, 0, "the query's caption"),
                                      (match.result_concept, 1, "this image's caption")):
             if explanation.caption_status.get(concept, ("", ""))[side] == "negated":
-                phrase += f", but {whose} says {emphasise(explanation.name(concept))} is absent"
+                phrase += f", but {whose} says {emphasise(called(concept))} is absent"
         sentences.append(phrase)
     if not sentences:
         sentences.append("no concept in common with the query")

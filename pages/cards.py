@@ -8,9 +8,10 @@ import streamlit as st
 
 from evalcore.baselines import IOU, Baseline
 from evalcore.data import Run
-from evalcore.explain import Explanation, caption_statuses, paths_dot, reason_sentences, tie_counts
+from evalcore.explain import Explanation, caption_statuses, paths_dot, readable_path, reason_sentences, tie_counts
 from evalcore.workspace import Workspace
 from pages.computed import explanation_of, pool_relevance_of
+from pages.session import audience
 from pages.sidebar import Settings
 from pages.ui import chip, concept_label, escape_markdown
 
@@ -87,7 +88,7 @@ def draw_paths(explanation: Explanation, direction: str = "BT") -> None:
         key = (match.query_concept, match.result_concept)
         if key not in seen:
             seen.add(key)
-            paths.append(match.path)
+            paths.append(readable_path(match.path, audience()))
     if paths:
         dot = paths_dot(paths, explanation.query, explanation.result - explanation.query, direction)
         st.graphviz_chart(dot, width="content")

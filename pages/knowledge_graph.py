@@ -10,7 +10,16 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from evalcore.explain import RELATION_WORDS, SOURCE_NAMES, path_phrase, path_steps, paths_dot, source_phrase
+from evalcore.explain import (
+    RELATION_WORDS,
+    SOURCE_NAMES,
+    path_phrase,
+    path_steps,
+    paths_dot,
+    readable_path,
+    shown_name,
+    source_phrase,
+)
 from pages.computed import concept_frequency, default_pair, kg_of, search_names, searchable_names
 from pages.session import audience
 from pages.sidebar import controls
@@ -87,6 +96,11 @@ def find(title: str, key: str, default: str | None) -> str | None:
     return st.selectbox(title, found, key=key, format_func=label)
 
 
+def called(node: str) -> str:
+    """A node's name as the reader reads it (searchable_names holds the ID where no name is known)."""
+    return shown_name(node, names[node] if names.get(node, node) != node else None, who)
+
+
 def draw_network(graph: nx.Graph, highlight: set[str], title: str, key: str) -> None:
     """A neighbourhood as a network; full names, wrapped, and room at the edges so no label is cut."""
     positions = nx.spring_layout(graph, seed=1) if len(graph) > 1 else {n: (0.0, 0.0) for n in graph}
@@ -100,7 +114,7 @@ def draw_network(graph: nx.Graph, highlight: set[str], title: str, key: str) -> 
     figure = go.Figure([
         go.Scatter(x=edge_x, y=edge_y, mode="lines", line={"color": "#999", "width": 1}, hoverinfo="none"),
         go.Scatter(x=[positions[n][0] for n in nodes], y=[positions[n][1] for n in nodes], mode="markers+text",
-                   text=["<br>".join(textwrap.wrap(names.get(n, n), 22)) if n in labelled else "" for n in nodes],
+                   text=["<br>".join(textwrap.wrap(called(n), 22)) if n in labelled else "" for n in nodes],
                    textposition="top center", textfont={"size": 11},
                    hovertext=[f"{concept_label(ws, n, kg)}<br>{frequency.get(n, 0):,} images" for n in nodes],
                    hoverinfo="text",
@@ -134,7 +148,7 @@ if source and target:
     elif path is None:
         st.warning(f"No path between these concepts in {settings.kg_mode} mode.")
     else:
-        steps = path_steps(kg, path, names)
+        steps = readable_path(path_steps(kg, path, names), who)
         hops = len(path) - 1
         origin = source_phrase(steps)
         st.markdown(f"**Distance: {hops} hop{'s' if hops != 1 else ''}.** "
@@ -164,7 +178,7 @@ if centre and centre in kg.index:
         for j in kg.parents.indices[kg.parents.indptr[i]: kg.parents.indptr[i + 1]]:
             if kg.nodes[j] in reached:
                 graph.add_edge(node, kg.nodes[j])
-    draw_network(graph, {centre}, f"Within {hops_shown} hop(s) of {names.get(centre, centre)}", "kg_neighbourhood")
+    draw_network(graph, {centre}, f"Within {hops_shown} hop(s) of {called(centre)}", "kg_neighbourhood")
     table = pd.DataFrame([{"concept": concept_label(ws, n, kg), "hops": d, "images": frequency.get(n, 0)}
                           for n, d in sorted(reached.items(), key=lambda item: item[1]) if n != centre])
     st.dataframe(table, hide_index=True, key="kg_neighbour_table", width="stretch")

@@ -9,6 +9,7 @@ from collections.abc import Callable
 import streamlit as st
 
 from evalcore.baselines import BASELINES, Baseline
+from evalcore.explain import UNNAMED
 from evalcore.kg import KnowledgeGraph
 from evalcore.workspace import Workspace
 from pages.session import audience, workspace
@@ -43,7 +44,7 @@ def concept_label(ws: Workspace, cui: str, kg: KnowledgeGraph | None = None) -> 
     and "unnamed concept" for clinicians (a code would tell them nothing)."""
     name = ws.names.get(cui) or (kg.names.get(cui) if kg else None)
     if audience() == "clinician":
-        return name or "unnamed concept"
+        return name or UNNAMED
     return f"{name} ({cui})" if name else cui
 
 

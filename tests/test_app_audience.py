@@ -330,8 +330,6 @@ def test_a_clinician_page_on_rocov2_shows_no_jargon(page):
     assert not jargon_on(app), jargon_on(app)
 
 
-@pytest.mark.xfail(strict=True, reason="the explanation sentences, the drawn paths (evalcore/explain.py) and the "
-                   "concept map page name an unnamed concept by its ID; the chips say 'unnamed concept'")
 @pytest.mark.parametrize("page", ["pages/per_query.py", "pages/case_view.py", "pages/knowledge_graph.py"])
 def test_a_concept_without_a_name_shows_no_id_to_a_clinician(page):
     app = clinician_app()
