@@ -1,100 +1,70 @@
 """Dashboard responsiveness in a real browser: Debian's Chromium driven by Playwright against `streamlit run app.py`.
 
 Every figure is the time from the user's action (a click, a key press) to the finished page: the expected content
-is on screen and Streamlit has stopped running the script. On ROCOv2 test (`../shared/data/rocov2`, with the open
-KG beside it) the script times
+is on screen and Streamlit has stopped running the script (`benchmarks/browser_flow.py`). On ROCOv2 test
+(`../shared/data/rocov2`, with the open KG beside it) and three depth-100 TREC runs (made once, seeded, into
+`--runs-dir`) the script times, as issue 23's table lists them:
 
-1. loading the ROCOv2 folder on the Data page;
-2. the leaderboard's first draw with the three Table-1 baselines (and whether a progress bar was shown);
-3. an alpha change on the leaderboard (median of several);
+1. loading the ROCOv2 folder on the Data page, and later uploading the three runs through its file uploader;
+2. the leaderboard's first draw with the three Table-1 baselines, then again after the three runs are uploaded
+   (the baselines stay chosen: with runs loaded the page proposes none);
+3. an alpha change on the leaderboard to a value not computed yet (median of ``--repeats``);
 4. an n change on the leaderboard, to a new n and back to one already seen;
-5. the Per-query page's first draw, then switching the query (median of several);
-6. a knowledge-graph path (Veins -> Blood vessels) after typing the second concept.
+5. the Per-query page's first draw, then switching the query (median of ``--repeats``);
+6. the Ablation page's first draw;
+7. Choose a measure: the Compare button until the evidence is drawn;
+8. a knowledge-graph path (Veins -> Blood vessels) after typing the second concept.
+
+For each step it notes whether a progress bar was shown, and the longest time the bar stood still; a step over a
+second with no bar is flagged. ``--app-root`` runs the same flow against another checkout (its app.py and its
+.streamlit/config.toml), for "before" figures.
 
 Usage: python benchmarks/bench_browser.py [--data ../shared/data/rocov2] [--repeats 3] [--json out.json]
+                                          [--app-root PATH] [--runs-dir /tmp/cbir_lens_bench/runs]
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
-import socket
 import statistics
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = "/usr/bin/chromium"
-TARGETS = {"alpha change": 1.5, "query switch": 1.0, "leaderboard first draw (3 baselines)": 8.0}
-RUNNING = "document.querySelector('[data-testid=\"stStatusWidget\"]')"
-PROGRESS = "document.querySelector('[data-testid=\"stProgress\"]')"
+from browser_flow import ROOT, Step, free_port, launch, make_runs, new_user, start_server, stop_server
+
+#: Issue 23's targets, in seconds.
+TARGETS = {"leaderboard first draw (3 baselines)": 6.0, "leaderboard with the 3 runs added (6 systems)": 6.0,
+           "alpha change (new value)": 1.0, "query switch": 0.5, "Ablation first draw": 6.0, "Choose a measure: Compare": 15.0}
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+async def flow(base_url: str, data: Path, runs: list[Path], repeats: int) -> dict[str, Step | list[Step]]:
+    from playwright.async_api import async_playwright
 
-
-def start_server(port: int) -> subprocess.Popen:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
-         "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    deadline = time.time() + 90
-    while time.time() < deadline:
-        try:
-            if urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2).read() == b"ok":
-                return process
-        except OSError:
-            time.sleep(0.3)
-    process.terminate()
-    sys.exit("streamlit did not answer within 90 s")
-
-
-class Timer:
-    """Times a user action until a condition (a JavaScript expression) holds and the script has stopped."""
-
-    def __init__(self, tab):
-        self.tab = tab
-
-    def until(self, action, condition: str, arg=None, timeout: float = 300.0) -> tuple[float, bool]:
-        """Run ``action()``, then poll every 25 ms; return (seconds, whether a progress bar was seen)."""
-        start = time.perf_counter()
-        action()
-        progress_seen, idle_since = False, None
-        check = f"(arg) => {{ const ok = ({condition}); return [ok, !!{RUNNING}, !!{PROGRESS}]; }}"
-        while time.perf_counter() - start < timeout:
-            ok, running, progress = self.tab.evaluate(check, arg)
-            progress_seen |= progress
-            now = time.perf_counter()
-            if ok and not running:
-                # Streamlit shows its running badge after a short delay: stay idle 300 ms before calling it done.
-                idle_since = idle_since or now
-                if now - idle_since >= 0.3:
-                    return idle_since - start, progress_seen
-            else:
-                idle_since = None
-            time.sleep(0.025)
-        raise TimeoutError(f"not done within {timeout} s: {condition}")
-
-
-def idle(tab) -> None:
-    time.sleep(0.5)
-    tab.wait_for_function(f"!{RUNNING}", timeout=300_000)
-    time.sleep(0.5)
-
-
-def go(tab, title: str) -> None:
-    tab.locator('[data-testid="stSidebarNav"]').get_by_text(title, exact=True).click()
-
-
-CHART_Y = ("(() => { const p = document.querySelector('.js-plotly-plot');"
-           " return p && p._fullData && p._fullData[0] && p._fullData[0].y ? Array.from(p._fullData[0].y) : null; })()")
+    steps: dict[str, Step | list[Step]] = {}
+    async with async_playwright() as playwright:
+        browser = await launch(playwright)
+        _, user = await new_user(browser, base_url)
+        await user.open()
+        steps["load the ROCOv2 folder"] = await user.load_folder(data)
+        steps["leaderboard first draw (3 baselines)"] = await user.leaderboard_first(3)
+        # With runs loaded the leaderboard proposes no baseline; the three chosen above stay chosen.
+        await user.go("Data")
+        await user.idle()
+        steps["upload 3 depth-100 runs"] = await user.upload_runs(runs)
+        steps["leaderboard with the 3 runs added (6 systems)"] = await user.leaderboard_first(3 + len(runs))
+        # Each change moves alpha one step right from 0.5 (steps of 0.1) to a value not computed yet.
+        steps["alpha change (new value)"] = [await user.move_slider(0, "ArrowRight") for _ in range(repeats)]
+        steps["n change to a new n (1 -> 2)"] = await user.move_slider(1, "ArrowRight")
+        steps["n change back (2 -> 1)"] = await user.move_slider(1, "ArrowLeft")
+        steps["Per-query first draw"] = await user.per_query_first()
+        steps["query switch"] = [await user.query_switch() for _ in range(repeats)]
+        steps["Ablation first draw"] = await user.ablation_first()
+        steps["Choose a measure: Compare"] = await user.compare_measures()
+        steps["KG path (Veins -> Blood vessels)"] = await user.kg_path()
+        await browser.close()
+    return steps
 
 
 def main() -> None:
@@ -102,107 +72,40 @@ def main() -> None:
     parser.add_argument("--data", default=str(ROOT.parent / "shared" / "data" / "rocov2"))
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--json", help="also write the figures to this JSON file")
+    parser.add_argument("--app-root", default=str(ROOT), help="the checkout whose app.py is served (default: this one)")
+    parser.add_argument("--runs-dir", default="/tmp/cbir_lens_bench/runs", help="where the three runs are made once")
     args = parser.parse_args()
     if not 1 <= args.repeats <= 5:
-        # Each alpha change moves the slider one step right from 0.5 to a value not yet computed; 1.0 is the end.
         parser.error("--repeats must lie in 1..5 (alpha moves from 0.5 in steps of 0.1 to values not computed yet)")
-    from playwright.sync_api import sync_playwright
-
+    data = Path(args.data).resolve()
+    runs = make_runs(data, Path(args.runs_dir))
     port = free_port()
-    server = start_server(port)
-    results: dict[str, float] = {}
-    notes: dict[str, str] = {}
+    server = start_server(Path(args.app_root).resolve(), port)
     try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox",
-                                                                                 "--disable-gpu"])
-            tab = browser.new_page(viewport={"width": 1400, "height": 1000})
-            tab.set_default_timeout(300_000)
-            tab.goto(f"http://127.0.0.1:{port}")
-            tab.get_by_role("heading", name="Data").first.wait_for()
-            idle(tab)
-            timer = Timer(tab)
-
-            folder = tab.get_by_label("ROCOv2 folder", exact=True).and_(tab.locator("input"))
-            folder.fill(args.data)
-            folder.press("Enter")
-            idle(tab)
-            seconds, shown = timer.until(lambda: tab.get_by_role("button", name="Load ROCOv2 folder").click(),
-                                         "document.body.innerText.includes('ROCOv2 test')")
-            results["load the ROCOv2 folder"] = seconds
-            notes["load the ROCOv2 folder"] = "progress bar shown" if shown else "no progress bar seen"
-
-            seconds, shown = timer.until(lambda: go(tab, "Leaderboard"),
-                                         f"(() => {{ const y = {CHART_Y}; return y !== null && y.length === 3; }})()")
-            results["leaderboard first draw (3 baselines)"] = seconds
-            notes["leaderboard first draw (3 baselines)"] = "progress bar shown" if shown else "no progress bar seen"
-
-            slider = tab.get_by_role("slider").first  # alpha, the first slider of the sidebar
-            alpha_times = []
-            for _ in range(args.repeats):
-                before = tab.evaluate(CHART_Y)
-                seconds, _ = timer.until(lambda: (slider.focus(), tab.keyboard.press("ArrowRight")),
-                                         f"(() => {{ const y = {CHART_Y}; return y !== null && y.length === arg.length"
-                                         " && y.some((v, i) => Math.abs(v - arg[i]) > 1e-12); })()", before)
-                alpha_times.append(seconds)
-            results["alpha change"] = statistics.median(alpha_times)
-            notes["alpha change"] = "each: " + ", ".join(f"{t:.2f}" for t in alpha_times)
-
-            hops = tab.get_by_role("slider").nth(1)
-            for label, key in (("n change to a new n (1 -> 2)", "ArrowRight"), ("n change back (2 -> 1)", "ArrowLeft")):
-                before = tab.evaluate(CHART_Y)
-                seconds, _ = timer.until(lambda key=key: (hops.focus(), tab.keyboard.press(key)),
-                                         f"(() => {{ const y = {CHART_Y}; return y !== null && y.length === arg.length"
-                                         " && y.some((v, i) => Math.abs(v - arg[i]) > 1e-12); })()", before)
-                results[label] = seconds
-
-            seconds, shown = timer.until(lambda: go(tab, "Per-query"),
-                                         "document.body.innerText.includes('Why:')")
-            results["Per-query first draw (3 baselines)"] = seconds
-            notes["Per-query first draw (3 baselines)"] = "progress bar shown" if shown else "no progress bar seen"
-            switch_times = []
-            query_box = tab.get_by_role("combobox", name="Query", exact=True)
-            for _ in range(args.repeats):
-                current = query_box.input_value()
-                # The query list follows the concept file, whose IDs are numbered: pick a later one by typing it.
-                wanted = current[:-6] + f"{int(current[-6:]) + 1:06d}"
-
-                def choose(wanted=wanted) -> None:
-                    query_box.fill(wanted)
-                    query_box.press("Enter")
-
-                seconds, _ = timer.until(choose, "document.body.innerText.includes(arg)", wanted)
-                switch_times.append(seconds)
-            results["query switch"] = statistics.median(switch_times)
-            notes["query switch"] = "each: " + ", ".join(f"{t:.2f}" for t in switch_times)
-
-            go(tab, "Knowledge graph")
-            tab.get_by_role("heading", name="Knowledge graph").first.wait_for()
-            idle(tab)
-            source = tab.get_by_label("Search From by name or CUI")
-            source.fill("Veins")
-            source.press("Enter")
-            idle(tab)
-            target = tab.get_by_label("Search To by name or CUI")
-            target.fill("Blood vessels")
-            seconds, _ = timer.until(lambda: target.press("Enter"),
-                                     "document.body.innerText.includes('Distance: 1 hop. Veins is a kind of Blood Vessel')")
-            results["KG path (Veins -> Blood vessels)"] = seconds
-            browser.close()
+        steps = asyncio.run(flow(f"http://127.0.0.1:{port}", data, runs, args.repeats))
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop_server(server)
 
-    print(f"{'user action -> finished page':44s} {'seconds':>8s}  {'target':>8s}  notes")
-    for name, seconds in results.items():
-        target = f"<= {TARGETS[name]:g}" if name in TARGETS else ""
-        met = "" if name not in TARGETS else ("met" if seconds <= TARGETS[name] else "MISSED")
-        print(f"{name:44s} {seconds:8.2f}  {target:>8s}  {met} {notes.get(name, '')}")
+    load = os.getloadavg()
+    print(f"app: {Path(args.app_root).resolve()}   load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    print(f"{'user action -> finished page':48s} {'seconds':>8s}  {'target':>8s}  notes")
+    report = {}
+    for name, step in steps.items():
+        each = step if isinstance(step, list) else [step]
+        seconds = statistics.median(s.seconds for s in each)
+        target = TARGETS.get(name)
+        slow = [s for s in each if s.seconds > 1.0]
+        bar = "every step over 1 s showed a moving bar" if slow and all(s.progress_shown for s in slow) else ""
+        bar = each[0].bar_note() if len(each) == 1 else bar or ("a step over 1 s had no bar" if slow else "")
+        note = (f"median; each: {', '.join(f'{s.seconds:.2f}' for s in each)}; " if len(each) > 1 else "") + bar
+        met = "" if target is None else ("met" if seconds <= target else "MISSED")
+        print(f"{name:48s} {seconds:8.2f}  {'<= ' + format(target, 'g') if target else '':>8s}  {met} {note}")
+        report[name] = {"seconds": seconds, "each": [s.seconds for s in each], "target": target,
+                        "progress_shown": [s.progress_shown for s in each],
+                        "longest_stall": [s.longest_stall for s in each], "note": note}
     if args.json:
-        Path(args.json).write_text(json.dumps({"seconds": results, "notes": notes, "targets": TARGETS}, indent=2))
+        Path(args.json).write_text(json.dumps({"app_root": str(Path(args.app_root).resolve()), "load_average": load,
+                                               "steps": report}, indent=2))
 
 
 if __name__ == "__main__":

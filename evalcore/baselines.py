@@ -78,20 +78,24 @@ class Baseline:
         return evaluator.relevance_ranking(self.measure(relevance), BASELINE_DEPTH, k, name=self.title,
                                            progress=progress)
 
-    def run(self, workspace: Workspace, evaluator: Evaluator | None, relevance: MeasureSpec | None) -> Run:
+    def run(self, workspace: Workspace, evaluator: Evaluator | None, relevance: MeasureSpec | None,
+            progress: Callable[[float], None] | None = None) -> Run:
         """The baseline's ranked lists (depth :data:`BASELINE_DEPTH`) as a run named by its title; the relevance
-        baselines need the ``evaluator`` built over ``workspace`` and the session's nn-IoU setting ``relevance``."""
+        baselines need the ``evaluator`` built over ``workspace`` and the session's nn-IoU setting ``relevance``.
+        ``progress(fraction)`` moves as the ranking goes through the queries."""
         from .retrieval import retrieve_by_captions, retrieve_by_embeddings, retrieve_by_measure
 
         if self.by_relevance:
-            return retrieve_by_measure(evaluator.engine, self.measure(relevance), BASELINE_DEPTH, self.title)
+            return retrieve_by_measure(evaluator.engine, self.measure(relevance), BASELINE_DEPTH, self.title, progress)
         if self.key == "embeddings":
             if workspace.embeddings is None:
                 raise CBIRLensError("no embeddings loaded: upload them on the Data page")
-            return retrieve_by_embeddings(workspace.embeddings, workspace.concepts, BASELINE_DEPTH, self.title)
+            return retrieve_by_embeddings(workspace.embeddings, workspace.concepts, BASELINE_DEPTH, self.title,
+                                          progress)
         if not workspace.captions:
             raise CBIRLensError("no captions loaded: upload them on the Data page")
-        return retrieve_by_captions(dict(workspace.captions), workspace.concepts, BASELINE_DEPTH, None, self.title)
+        return retrieve_by_captions(dict(workspace.captions), workspace.concepts, BASELINE_DEPTH, None, self.title,
+                                    progress=progress)
 
 
 #: What an :class:`~evalcore.evaluation.Evaluator` over a workspace reads.

@@ -14,7 +14,7 @@ import dataclasses
 import sys
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 import numpy as np
@@ -63,6 +63,8 @@ class Kept:
         self.budget = budget
         self._values: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
         self._lock = threading.Lock()
+        # Per key being computed: the lock its computing caller holds and the last report it made.
+        self._computing: dict[Hashable, tuple[threading.Lock, list]] = {}
 
     def get(self, key: Hashable) -> Any | None:
         with self._lock:
@@ -86,6 +88,41 @@ class Kept:
             while len(self._values) > 1 and total > limit:
                 _, (_, dropped) = self._values.popitem(last=False)
                 total -= dropped
+
+    def computed(self, key: Hashable, compute: Callable[[Callable[..., None] | None], Any],
+                 report: Callable[..., None] | None = None, poll: float = 0.1) -> Any:
+        """The value kept under ``key``, else ``compute(report)`` kept under it. A caller asking for a key that
+        another thread is computing waits for that result instead of computing it again (eight dashboard sessions
+        opening the same page compute it once); while it waits, each report the computing caller makes is passed to
+        its own ``report`` too (every ``poll`` seconds), so that its progress bar moves with the work.
+
+        >>> kept, calls = Kept(), []
+        >>> kept.computed("a", lambda report: calls.append(1) or 42), kept.computed("a", lambda report: 0), calls
+        (42, 42, [1])
+        """
+        value = self.get(key)
+        if value is not None:
+            return value
+        with self._lock:
+            gate, last = self._computing.setdefault(key, (threading.Lock(), []))
+        while not gate.acquire(timeout=poll):
+            if report is not None and last:
+                report(*last[-1])
+        try:
+            value = self.get(key)
+            if value is None:
+                def relay(*progress: Any) -> None:
+                    last[:] = [progress]
+                    report(*progress)
+
+                value = compute(relay if report is not None else None)
+                self.put(key, value)
+        finally:
+            gate.release()
+            with self._lock:
+                if self._computing.get(key, (None,))[0] is gate and not gate.locked():
+                    del self._computing[key]
+        return value
 
     def total(self) -> int:
         """Bytes held now."""

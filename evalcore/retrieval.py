@@ -8,6 +8,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +22,8 @@ from .errors import CBIRLensError, ParameterError
 from .measures import MeasureSpec, parse_measure
 from .outputs import atomic_output
 
+#: Largest similarity block (bytes of float64) ranked two at a time; past it one block at a time bounds memory.
+THREADED_BLOCK_BYTES = 256 << 20
 TOKEN = re.compile(r"[a-z][a-z0-9]+")
 STOP_WORDS = frozenset(
     "the and of in with a an on at to for from by is are was were be been this that these those as or "
@@ -67,39 +70,54 @@ def retrieve_by_measure(engine: PairwiseEngine, measure: MeasureSpec | str, dept
 
 
 def retrieve_by_vectors(name: str, query_ids: tuple[str, ...], query_vectors, candidate_ids: tuple[str, ...],
-                        candidate_vectors, depth: int, block_size: int = 512) -> Run:
+                        candidate_vectors, depth: int, block_size: int = 512,
+                        progress: Callable[[float], None] | None = None) -> Run:
     """Rank candidates by cosine similarity of L2-normalised vectors (dense or sparse), ties by position.
 
-    A ``depth`` beyond the pool gives whole lists (:func:`pool_depth`)."""
+    A ``depth`` beyond the pool gives whole lists (:func:`pool_depth`). Blocks of ``block_size`` queries are
+    ranked two at a time (NumPy and SciPy release the interpreter lock in the products, the clip and the
+    partition) while each block's similarities fit in :data:`THREADED_BLOCK_BYTES`; ``progress(fraction)`` is
+    called after each block."""
     depth = pool_depth(depth, len(candidate_ids))
     candidate_index = {c: i for i, c in enumerate(candidate_ids)}
     self_columns = np.array([candidate_index.get(q, -1) for q in query_ids])
     candidates_t = candidate_vectors.T.tocsr() if sp.issparse(candidate_vectors) else np.ascontiguousarray(
         candidate_vectors.T)
-    all_indices, all_scores = [], []
-    for start in range(0, len(query_ids), block_size):
-        block = query_vectors[start:start + block_size]
-        similarity = block @ candidates_t
+
+    def rank_block(start: int) -> tuple[np.ndarray, np.ndarray]:
+        similarity = query_vectors[start:start + block_size] @ candidates_t
         similarity = similarity.toarray() if sp.issparse(similarity) else np.asarray(similarity)
+        similarity = similarity.astype(np.float64, copy=False)
         # Shift to [0, 2] so that the query itself (set to -1) is never ranked.
-        similarity = np.clip(similarity.astype(np.float64), -1.0, 1.0) + 1.0
+        np.clip(similarity, -1.0, 1.0, out=similarity)
+        similarity += 1.0
         own = self_columns[start:start + block_size]
         rows = np.flatnonzero(own >= 0)
         similarity[rows, own[rows]] = -1.0
         indices = top_indices(similarity, depth)
-        all_indices.append(indices)
-        all_scores.append(np.where(indices >= 0, np.take_along_axis(similarity, np.maximum(indices, 0), 1) - 1.0, 0))
+        return indices, np.where(indices >= 0, np.take_along_axis(similarity, np.maximum(indices, 0), 1) - 1.0, 0)
+
+    starts = range(0, len(query_ids), block_size)
+    threads = 2 if block_size * len(candidate_ids) * 8 <= THREADED_BLOCK_BYTES else 1
+    all_indices, all_scores = [], []
+    with ThreadPoolExecutor(threads) as pool:
+        for done, (indices, scores) in enumerate(pool.map(rank_block, starts), start=1):
+            all_indices.append(indices)
+            all_scores.append(scores)
+            if progress is not None:
+                progress(done / len(starts))
     return run_from_indices(name, query_ids, candidate_ids, np.vstack(all_indices), np.vstack(all_scores))
 
 
-def retrieve_by_embeddings(embeddings: Embeddings, concepts: ConceptSets, depth: int, name: str = "embeddings") -> Run:
+def retrieve_by_embeddings(embeddings: Embeddings, concepts: ConceptSets, depth: int, name: str = "embeddings",
+                           progress: Callable[[float], None] | None = None) -> Run:
     """Queries and candidates are the images that have both an embedding and a concept set."""
     row_of = {image_id: i for i, image_id in enumerate(embeddings.ids)}
     ids = tuple(i for i in concepts.ids if i in row_of)
     if not ids:
         raise CBIRLensError(f"{embeddings.source}: no embedding ID matches an image of {concepts.source}")
     vectors = embeddings.vectors[[row_of[i] for i in ids]]
-    return retrieve_by_vectors(name, ids, vectors, ids, vectors, depth)
+    return retrieve_by_vectors(name, ids, vectors, ids, vectors, depth, progress=progress)
 
 
 def tokenize(text: str) -> list[str]:
@@ -161,10 +179,12 @@ def _normalise_rows(matrix: sp.csr_matrix) -> sp.csr_matrix:
 
 
 def retrieve_by_captions(captions: dict[str, str], concepts: ConceptSets, depth: int,
-                         dimensions: int | None = None, name: str = "captions (TF-IDF)", source: str = "captions") -> Run:
-    """Text-embedding baseline: TF-IDF (optionally LSA-reduced) caption vectors, cosine ranking."""
+                         dimensions: int | None = None, name: str = "captions (TF-IDF)", source: str = "captions",
+                         progress: Callable[[float], None] | None = None) -> Run:
+    """Text-embedding baseline: TF-IDF (optionally LSA-reduced) caption vectors, cosine ranking; ``progress``
+    moves by query block (the vectors take a few per cent of the time)."""
     matrix = tfidf_matrix(captions, concepts.ids, dimensions, source)
-    return retrieve_by_vectors(name, concepts.ids, matrix, concepts.ids, matrix, depth)
+    return retrieve_by_vectors(name, concepts.ids, matrix, concepts.ids, matrix, depth, progress=progress)
 
 
 def sentence_embeddings(captions: dict[str, str], ids: tuple[str, ...], model_path: str | Path) -> Embeddings:

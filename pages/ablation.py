@@ -9,7 +9,7 @@ import streamlit as st
 from evalcore.ablation import HOPS, RELEVANCE_SYSTEM, informative_systems, ranking_agreement, sweep_values
 from evalcore.tables import SCORE_DECIMALS, plain_metric_label, score_table
 from pages.computed import EVALUATION_INPUTS, ablation_of, evaluator_of, kept_with_bar, metric_names_for, sweep_of
-from pages.session import audience, session_kept
+from pages.session import audience, server_kept
 from pages.sidebar import controls
 from pages.ui import page_with_concepts
 
@@ -44,7 +44,7 @@ if chosen.key not in ("iou", "nn-iou"):
     if not metrics:
         st.stop()
     values = sweep_values(chosen, parameter)
-    sweep = kept_with_bar(session_kept(), f"Sweeping {parameter}…", sweep_of, ws.restricted_to(*EVALUATION_INPUTS),
+    sweep = kept_with_bar(server_kept(), f"Sweeping {parameter}…", sweep_of, ws.restricted_to(*EVALUATION_INPUTS),
                           chosen, parameter, tuple(values), tuple(metrics), include_runs, settings.kg_mode, settings.gain)
     for metric in metrics:
         table = sweep[sweep.metric == metric]
@@ -73,7 +73,7 @@ if not ws.kg_files:
 if not metrics:
     st.stop()
 
-grid = kept_with_bar(session_kept(), "Computing the alpha x n grid…", ablation_of, ws.restricted_to(*EVALUATION_INPUTS),
+grid = kept_with_bar(server_kept(), "Computing the alpha x n grid…", ablation_of, ws.restricted_to(*EVALUATION_INPUTS),
                      tuple(metrics), include_runs, isolated, settings.relevance, settings.kg_mode, settings.gain)
 st.caption(f"Averaged over {grid.attrs.get('queries', len(ws.concepts)):,} queries.")
 

@@ -34,7 +34,7 @@ from evalcore.options import Compute, Relevance, Scoring, Statistics
 from evalcore.results import evaluate_runs
 from evalcore.tables import leaderboard_metrics
 from evalcore.workspace import Workspace
-from pages.session import server_draws, server_scheduler
+from pages.session import server_draws, server_kept, server_scheduler
 from pages.sidebar import Settings
 from pages.ui import StepProgress, for_reader, shown_system
 
@@ -46,17 +46,18 @@ EVALUATION_INPUTS = (*EVALUATOR_INPUTS, "captions", "embeddings", "runs")
 KG_INPUTS = ("kg_files", "names")
 
 
-def kept_result(kept: Kept, compute: Callable[..., Any], *arguments: Any, now: bool = True, **drawing: Any) -> Any:
-    """``compute(*arguments, **drawing)``, kept in ``kept`` under the digest of ``compute``'s name and every
-    argument (a workspace by its digest); ``drawing`` (a progress callback) is not part of it. With ``now`` False,
-    what is kept or None."""
+def kept_result(kept: Kept, compute: Callable[..., Any], *arguments: Any, now: bool = True,
+                progress: Callable[..., None] | None = None) -> Any:
+    """``compute(*arguments, progress=progress)``, kept in ``kept`` under the digest of ``compute``'s name and every
+    argument (a workspace by its digest); ``progress`` (a callback that draws) is not part of it. Sessions asking
+    for a result another one is computing wait for it, their bars moving with its progress
+    (:meth:`~evalcore.kept.Kept.computed`). With ``now`` False, what is kept or None."""
     parts = [a.digest if isinstance(a, Workspace) else a for a in arguments]
     key = content_digest((compute.__module__, compute.__qualname__, parts))
-    value = kept.get(key)
-    if value is None and now:
-        value = compute(*arguments, **drawing)
-        kept.put(key, value)
-    return value
+    if not now:
+        return kept.get(key)
+    return kept.computed(key, lambda report: compute(*arguments, **({"progress": report} if report else {})),
+                         progress)
 
 
 def kept_with_bar(kept: Kept, text: str, compute: Callable[..., Any], *arguments: Any) -> Any:
@@ -119,15 +120,18 @@ def metric_names_for(evaluator: Evaluator, ks: tuple[int, ...], measure: str | N
 
 # --- the Table-1 baselines -------------------------------------------------------------------------------------
 
-@st.cache_resource(show_spinner="Ranking the pool for the Table-1 baselines…", max_entries=16, hash_funcs=HASH_FUNCS)
-def cached_baseline(ws: Workspace, baseline: Baseline, measure: MeasureSpec | None, mode: str) -> Run:
-    return baseline.run(ws, evaluator_of(ws, mode) if baseline.by_relevance else None, measure)
+def _baseline_ranking(ws: Workspace, baseline: Baseline, measure: MeasureSpec | None, mode: str,
+                      progress: Callable[[float], None] | None = None) -> Run:
+    return baseline.run(ws, evaluator_of(ws, mode) if baseline.by_relevance else None, measure, progress)
 
 
-def baseline_run(ws: Workspace, baseline: Baseline, relevance: MeasureSpec, mode: str) -> Run:
+def baseline_run(ws: Workspace, baseline: Baseline, relevance: MeasureSpec, mode: str,
+                 progress: Callable[[float], None] | None = None) -> Run:
     """A baseline's ranked lists at the setting its ranking depends on (:meth:`Baseline.setting`), given the
-    session's nn-IoU setting ``relevance`` and KG mode."""
-    return cached_baseline(ws.restricted_to(*baseline.inputs()), baseline, *baseline.setting(relevance, mode))
+    session's nn-IoU setting ``relevance`` and KG mode; kept for every session (by what it reads), computed while
+    ``progress(fraction)`` moves (a progress callback cannot run inside an ``st.cache_*`` function)."""
+    return kept_result(server_kept(), _baseline_ranking, ws.restricted_to(*baseline.inputs()), baseline,
+                       *baseline.setting(relevance, mode), progress=progress)
 
 
 def relevance_ranking(ws: Workspace, baseline: Baseline, settings: Settings,
@@ -155,7 +159,7 @@ def baselines_with_progress(ws: Workspace, baselines: list[Baseline], settings: 
             else:
                 runs[baseline] = progress.run(
                     f"Ranking the collection: {shown_system(baseline)}",
-                    lambda _, b=baseline: baseline_run(ws, b, settings.relevance, settings.kg_mode))
+                    lambda report, b=baseline: baseline_run(ws, b, settings.relevance, settings.kg_mode, report))
     return runs
 
 
@@ -210,7 +214,7 @@ def evaluation_with_progress(ws: Workspace, run_names: tuple[str, ...], baseline
                                  lambda _: evaluator_of(ws, settings.kg_mode))
         for baseline in others:
             progress.run(f"Ranking the collection: {shown_system(baseline)}",
-                         lambda _, b=baseline: baseline_run(ws, b, settings.relevance, settings.kg_mode))
+                         lambda report, b=baseline: baseline_run(ws, b, settings.relevance, settings.kg_mode, report))
         for baseline in relevance:
             progress.run(f"Ranking the collection: {shown_system(baseline)} (every image against every other)",
                          lambda report, b=baseline: relevance_ranking(ws, b, settings, report))

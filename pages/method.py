@@ -11,7 +11,7 @@ from evalcore.relevance import approximate_matches, iou, nn_iou
 from evalcore.report_figures import ablation_figure, timing_figure, worked_example_figure
 from evalcore.workspace import Workspace
 from pages.computed import EVALUATOR_INPUTS, evaluator_of, kept_result, kg_of
-from pages.session import audience, server_kept, session_kept, workspace
+from pages.session import audience, server_kept, workspace
 from pages.sidebar import controls
 from pages.ui import require_concepts, synthetic_banner
 
@@ -101,10 +101,10 @@ def ablation_curves(ws: Workspace, mode: str, progress) -> rp.AblationCurves:
     return rp.ablation_curves(evaluator_of(ws, mode), progress=progress)
 
 
-curves = kept_result(session_kept(), ablation_curves, read, settings.kg_mode, now=False)
+curves = kept_result(server_kept(), ablation_curves, read, settings.kg_mode, now=False)
 if curves is None and st.button("Compute the ablation (P@30 at 33 settings, twice)", key="method_ablation_run"):
     bar = st.progress(0.0, text="Computing…")
-    curves = kept_result(session_kept(), ablation_curves, read, settings.kg_mode,
+    curves = kept_result(server_kept(), ablation_curves, read, settings.kg_mode,
                          progress=lambda f, text: bar.progress(min(1.0, f), text=text))
     bar.empty()
 if curves is not None:
@@ -116,16 +116,16 @@ if curves is not None:
 
 
 def on_demand(title: str, label: str, button_key: str, compute):
-    """A section computed when its button is pressed, kept for the session by what it reads (the workspace's
+    """A section computed when its button is pressed, kept for every session by what it reads (the workspace's
     evaluator inputs and captions, the KG mode).
 
     ``compute(ws, mode, progress)`` reports ``progress(fraction, text)`` as its work advances.
     """
     st.subheader(title)
-    result = kept_result(session_kept(), compute, read, settings.kg_mode, now=False)
+    result = kept_result(server_kept(), compute, read, settings.kg_mode, now=False)
     if result is None and st.button(label, key=button_key):
         bar = st.progress(0.0, text="Starting…")
-        result = kept_result(session_kept(), compute, read, settings.kg_mode,
+        result = kept_result(server_kept(), compute, read, settings.kg_mode,
                              progress=lambda f, text: bar.progress(min(1.0, f), text=f"{text}…"))
         bar.empty()
     return result

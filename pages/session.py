@@ -81,8 +81,8 @@ def server_draws() -> Kept:
     return draws_store()
 
 
+@st.cache_resource(show_spinner=False, scope="session")
 def session_kept() -> Kept:
-    """Results kept for this session only."""
-    if "kept" not in st.session_state:
-        st.session_state["kept"] = Kept(SESSION_KEPT_BYTES)
-    return st.session_state["kept"]
+    """Results kept for this session only, released as soon as its browser disconnects (``st.session_state``
+    stays for Streamlit's reconnection delay and is freed only when a later session disconnects)."""
+    return Kept(SESSION_KEPT_BYTES)

@@ -1,0 +1,84 @@
+"""The dashboard's speed paths give what the plain paths give: vector rankings in threaded blocks, and results
+computed once for sessions asking at the same time."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from evalcore.kept import Kept
+from evalcore.retrieval import retrieve_by_vectors
+
+
+def tied_vectors(seed: int, rows: int = 60, columns: int = 12) -> sp.csr_matrix:
+    """Sparse 0/1 rows, L2-normalised: few distinct cosines, so most of a ranking is decided by ties."""
+    rng = np.random.default_rng(seed)
+    dense = (rng.random((rows, columns)) < 0.25).astype(float)
+    dense[rng.random(rows) < 0.1] = 0.0  # some rows empty: every similarity to them is 0
+    norms = np.linalg.norm(dense, axis=1, keepdims=True)
+    return sp.csr_matrix(np.divide(dense, norms, out=np.zeros_like(dense), where=norms > 0))
+
+
+def plain_ranking(vectors: sp.csr_matrix, depth: int) -> list[list[int]]:
+    """Independent definition: per query, every other row by decreasing cosine, ties by position."""
+    similarity = (vectors @ vectors.T).toarray()
+    lists = []
+    for query in range(vectors.shape[0]):
+        others = [c for c in range(vectors.shape[0]) if c != query]
+        lists.append(sorted(others, key=lambda c: (-round(similarity[query, c], 12), c))[:depth])
+    return lists
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_threaded_blocks_rank_as_one_block_and_as_the_plain_definition(seed):
+    vectors = tied_vectors(seed)
+    ids = tuple(f"q{i}" for i in range(vectors.shape[0]))
+    reports: list[float] = []
+    blocks = retrieve_by_vectors("v", ids, vectors, ids, vectors, 10, block_size=7, progress=reports.append)
+    whole = retrieve_by_vectors("v", ids, vectors, ids, vectors, 10, block_size=len(ids))
+    assert [blocks.rankings[q] for q in ids] == [whole.rankings[q] for q in ids]
+    assert blocks.scores == whole.scores
+    assert [list(blocks.rankings[q]) for q in ids] == [[ids[c] for c in row] for row in plain_ranking(vectors, 10)]
+    assert reports == sorted(reports) and reports[-1] == 1.0 and len(reports) == -(-len(ids) // 7)
+
+
+def test_sessions_asking_at_once_compute_once_and_see_its_progress():
+    kept, calls, started, release = Kept(), [], threading.Event(), threading.Event()
+    waiter_reports: list[tuple] = []
+
+    def compute(report):
+        calls.append(1)
+        report(0.5, "half")
+        started.set()
+        release.wait(5)
+        return "grid"
+
+    first: list[str] = []
+    computing = threading.Thread(target=lambda: first.append(kept.computed("k", compute, lambda *p: None)))
+    computing.start()
+    started.wait(5)
+    waiting = threading.Thread(target=lambda: first.append(
+        kept.computed("k", compute, lambda *p: waiter_reports.append(p), poll=0.01)))
+    waiting.start()
+    while not waiter_reports:
+        threading.Event().wait(0.01)
+    release.set()
+    computing.join(5)
+    waiting.join(5)
+    assert first == ["grid", "grid"] and calls == [1]
+    assert waiter_reports[0] == (0.5, "half")
+
+
+def test_a_failed_computation_is_not_kept_and_the_next_caller_computes():
+    kept = Kept()
+
+    def failing(report):
+        raise ValueError("bad input")
+
+    with pytest.raises(ValueError):
+        kept.computed("k", failing)
+    assert kept.get("k") is None
+    assert kept.computed("k", lambda report: 7) == 7
