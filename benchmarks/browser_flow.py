@@ -59,7 +59,9 @@ def make_runs(data: Path, folder: Path, depth: int = 100, seed: int = 23) -> lis
     for (name, noise), path in zip(RUN_NOISE.items(), paths):
         ranked = docs.copy()
         if name == "swapped":
-            rows, columns = np.nonzero(rng.random((len(ranked), depth - 1)) < noise)
+            starts = rng.random((len(ranked), depth - 1)) < noise
+            starts[:, 1:] &= ~starts[:, :-1]  # no two swaps share a rank
+            rows, columns = np.nonzero(starts)
             ranked[rows, columns], ranked[rows, columns + 1] = ranked[rows, columns + 1], ranked[rows, columns]
         elif name == "jittered":
             order = np.argsort(np.arange(depth) + rng.normal(0, noise, ranked.shape), axis=1, kind="stable")
@@ -180,8 +182,13 @@ class User:
         """All run files at once into the Data page's "Run files" uploader, until each is reported loaded."""
         uploader = self.tab.locator('[data-testid="stFileUploader"]').filter(has_text="Run files")
         names = [path.name for path in paths]
-        return await self.until(lambda: uploader.locator("input[type=file]").set_input_files([str(p) for p in paths]),
-                                "arg.every(name => document.body.innerText.includes('Loaded ' + name))", names)
+        step = await self.until(lambda: uploader.locator("input[type=file]").set_input_files([str(p) for p in paths]),
+                                "arg.every(name => document.body.innerText.includes('Loaded ' + name))"
+                                " || document.body.innerText.includes('Not loaded')", names)
+        refused = await self.tab.locator('[data-testid="stAlert"]').filter(has_text="Not loaded").all_inner_texts()
+        if refused:
+            raise RuntimeError(f"a run was refused: {refused}")
+        return step
 
     async def leaderboard_first(self, systems: int) -> Step:
         return await self.until(lambda: self.go("Leaderboard"),

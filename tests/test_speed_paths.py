@@ -82,3 +82,16 @@ def test_a_failed_computation_is_not_kept_and_the_next_caller_computes():
         kept.computed("k", failing)
     assert kept.get("k") is None
     assert kept.computed("k", lambda report: 7) == 7
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_pairs_tested_together_get_the_p_values_each_gets_alone(seed):
+    from evalcore.compare import randomization_test, randomization_tests
+
+    rng = np.random.default_rng(seed)
+    # Values on a coarse grid: many permuted means equal the observed one exactly, where rounding would show.
+    systems = [rng.integers(0, 3, 400) / 2 for _ in range(4)] + [np.zeros(400)]
+    pairs = [(systems[i], systems[j]) for i in range(5) for j in range(i + 1, 5)]
+    pairs.append((systems[0][:150], systems[1][:150]))  # another length: its own sign matrix
+    together = randomization_tests(pairs, samples=700, seed=3)
+    assert together == [randomization_test(a, b, samples=700, seed=3) for a, b in pairs]
