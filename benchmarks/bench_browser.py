@@ -39,13 +39,23 @@ TARGETS = {"leaderboard first draw (3 baselines)": 6.0, "leaderboard with the 3 
            "alpha change (new value)": 1.0, "query switch": 0.5, "Ablation first draw": 6.0, "Choose a measure: Compare": 15.0}
 
 
-async def flow(base_url: str, data: Path, runs: list[Path], repeats: int) -> dict[str, Step | list[Step]]:
+class Steps(dict):
+    """Steps by name, each printed as it is done (a stalled step shows where the flow stands)."""
+
+    def __setitem__(self, name: str, step: Step | list[Step]) -> None:
+        each = step if isinstance(step, list) else [step]
+        print(f"  done: {name} ({', '.join(f'{s.seconds:.2f}' for s in each)} s)", flush=True)
+        super().__setitem__(name, step)
+
+
+async def flow(base_url: str, data: Path, runs: list[Path], repeats: int,
+               timeout: float) -> dict[str, Step | list[Step]]:
     from playwright.async_api import async_playwright
 
-    steps: dict[str, Step | list[Step]] = {}
+    steps = Steps()
     async with async_playwright() as playwright:
         browser = await launch(playwright)
-        _, user = await new_user(browser, base_url)
+        _, user = await new_user(browser, base_url, timeout)
         await user.open()
         steps["load the ROCOv2 folder"] = await user.load_folder(data)
         steps["leaderboard first draw (3 baselines)"] = await user.leaderboard_first(3)
@@ -73,6 +83,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--json", help="also write the figures to this JSON file")
     parser.add_argument("--app-root", default=str(ROOT), help="the checkout whose app.py is served (default: this one)")
+    parser.add_argument("--timeout", type=float, default=600.0, help="seconds a step may take")
     parser.add_argument("--runs-dir", default="/tmp/cbir_lens_bench/runs", help="where the three runs are made once")
     args = parser.parse_args()
     if not 1 <= args.repeats <= 5:
@@ -80,9 +91,9 @@ def main() -> None:
     data = Path(args.data).resolve()
     runs = make_runs(data, Path(args.runs_dir))
     port = free_port()
-    server = start_server(Path(args.app_root).resolve(), port)
+    server = start_server(Path(args.app_root).resolve(), port, data)
     try:
-        steps = asyncio.run(flow(f"http://127.0.0.1:{port}", data, runs, args.repeats))
+        steps = asyncio.run(flow(f"http://127.0.0.1:{port}", data, runs, args.repeats, args.timeout))
     finally:
         stop_server(server)
 

@@ -158,7 +158,7 @@ def main() -> None:
                 if server is not None:
                     stop_server(server)
                 port = free_port()
-                server = start_server(app_root, port)
+                server = start_server(app_root, port, data)
             print(f"{users} user(s)…", flush=True)
             levels.append(asyncio.run(level(f"http://127.0.0.1:{port}", server.pid, data, users, args.timeout,
                                             args.settle)))

@@ -28,10 +28,14 @@ RUNNING = "document.querySelector('[data-testid=\"stStatusWidget\"]')"
 PROGRESS = ("(() => { const bar = document.querySelector('[data-testid=\"stProgress\"]');"
             " if (!bar) return null; const value = bar.querySelector('[role=\"progressbar\"]');"
             " return (value ? value.getAttribute('aria-valuenow') : '') + '|' + bar.innerText; })()")
+#: An exception or a refused load on the page: the step cannot finish.
+FAILED = ("(() => { const shown = [...document.querySelectorAll('[data-testid=\"stException\"], [data-testid=\"stAlert\"]')]"
+          ".map(e => e.innerText).filter(t => t.includes('Traceback') || t.startsWith('Not loaded')"
+          " || t.includes('Error')); return shown.length ? shown.join(' | ') : null; })()")
 CHART_Y = ("(() => { const p = document.querySelector('.js-plotly-plot');"
            " return p && p._fullData && p._fullData[0] && p._fullData[0].y ? Array.from(p._fullData[0].y) : null; })()")
 CHART_CHANGED = (f"(() => {{ const y = {CHART_Y}; return y !== null && y.length === arg.length"
-                 " && y.some((v, i) => Math.abs(v - arg[i]) > 1e-12); }})()")
+                 " && y.some((v, i) => Math.abs(v - arg[i]) > 1e-12); })()")
 #: How each uploaded run reorders the IoU ranking it starts from (seeded: the same files on every machine).
 RUN_NOISE = {"swapped": 0.15, "jittered": 8.0, "diluted": 0.4}
 
@@ -85,12 +89,15 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_server(app_root: Path, port: int) -> subprocess.Popen:
-    """``streamlit run app.py`` of the checkout at ``app_root``, with its own settings (.streamlit/config.toml)."""
+def start_server(app_root: Path, port: int, data: Path) -> subprocess.Popen:
+    """``streamlit run app.py`` of the checkout at ``app_root``, with its own settings (.streamlit/config.toml),
+    allowed to read ``data``'s parent (ROCOv2 and the KG beside it) and the checkout's demo."""
+    roots = os.pathsep.join([str(data.parent), str(app_root / "data")])
     process = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(app_root / "app.py"), "--server.headless", "true",
          "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
-        cwd=app_root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        cwd=app_root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONUNBUFFERED": "1", "CBIR_LENS_DATA_ROOTS": roots})
     deadline = time.time() + 90
     while time.time() < deadline:
         try:
@@ -135,12 +142,14 @@ class User:
 
     async def until(self, action, condition: str, arg=None) -> Step:
         """Await ``action()``, then poll every 25 ms until ``condition`` (JavaScript) holds and the script stopped."""
-        check = f"(arg) => {{ const ok = ({condition}); return [ok, !!{RUNNING}, {PROGRESS}]; }}"
+        check = f"(arg) => {{ const ok = ({condition}); return [ok, !!{RUNNING}, {PROGRESS}, {FAILED}]; }}"
         start = time.perf_counter()
         await action()
         shown, stall, last_bar, bar_since, idle_since = False, 0.0, None, start, None
         while time.perf_counter() - start < self.timeout:
-            ok, running, bar = await self.tab.evaluate(check, arg)
+            ok, running, bar, failed = await self.tab.evaluate(check, arg)
+            if failed:
+                raise RuntimeError(f"the page failed: {failed[:300]}")
             now = time.perf_counter()
             if bar != last_bar:
                 if last_bar is not None:
@@ -155,7 +164,8 @@ class User:
             else:
                 idle_since = None
             await asyncio.sleep(0.025)
-        raise TimeoutError(f"not done within {self.timeout} s: {condition}")
+        await self.tab.screenshot(path=str(Path(os.environ.get("TMPDIR", "/tmp")) / "bench_timeout.png"))
+        raise TimeoutError(f"not done within {self.timeout} s (screenshot: bench_timeout.png): {condition}")
 
     async def idle(self) -> None:
         await asyncio.sleep(0.5)
@@ -182,13 +192,8 @@ class User:
         """All run files at once into the Data page's "Run files" uploader, until each is reported loaded."""
         uploader = self.tab.locator('[data-testid="stFileUploader"]').filter(has_text="Run files")
         names = [path.name for path in paths]
-        step = await self.until(lambda: uploader.locator("input[type=file]").set_input_files([str(p) for p in paths]),
-                                "arg.every(name => document.body.innerText.includes('Loaded ' + name))"
-                                " || document.body.innerText.includes('Not loaded')", names)
-        refused = await self.tab.locator('[data-testid="stAlert"]').filter(has_text="Not loaded").all_inner_texts()
-        if refused:
-            raise RuntimeError(f"a run was refused: {refused}")
-        return step
+        return await self.until(lambda: uploader.locator("input[type=file]").set_input_files([str(p) for p in paths]),
+                                "arg.every(name => document.body.innerText.includes('Loaded ' + name))", names)
 
     async def leaderboard_first(self, systems: int) -> Step:
         return await self.until(lambda: self.go("Leaderboard"),

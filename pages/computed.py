@@ -201,10 +201,13 @@ def evaluation_with_progress(ws: Workspace, run_names: tuple[str, ...], baseline
     """:func:`cached_evaluation` behind a progress bar. The slow parts run first as steps of their own, each
     leaving its result where the evaluation finds it: the engine, each computed baseline, each pass over the pool
     (moving the bar block by block); then the scoring."""
-    relevance = [b for b in baselines if b.by_relevance]
+    # nn-IoU's pass first: it codes the pool, and IoU's pass then ranks the code groups of those codes instead of
+    # coding the pool again. Grouping them here, not at the first alpha change, makes that change as fast as the
+    # next ones (about 1.5 s less on ROCOv2 test) for a few tenths of a second more now.
+    relevance = sorted((b for b in baselines if b.by_relevance), key=lambda b: b.key == "iou")
     others = [b for b in baselines if not b.by_relevance]
     # Ideal rankings the metrics need and no relevance baseline computes on the way.
-    summaries = [measure for measure in ("iou", "nn-iou") if measure not in {b.key for b in relevance}]
+    summaries = [measure for measure in ("nn-iou", "iou") if measure not in {b.key for b in relevance}]
     k = max(settings.ks)
     best_by = {"iou": for_reader("IoU", "shared concepts"),
                "nn-iou": for_reader("nn-IoU", "shared concepts, related ones counting")}
