@@ -144,9 +144,9 @@ def main() -> None:
     parser.add_argument("--app-root", default=str(ROOT), help="the checkout whose app.py is served (default: this one)")
     parser.add_argument("--one-server", action="store_true", help="one server for every level (caches stay warm)")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds a user's step may take")
-    parser.add_argument("--settle", type=float, default=0.0,
-                        help="seconds to wait after the sessions close, before the probe session (set it past the "
-                             "server's disconnectedSessionTTL)")
+    parser.add_argument("--settle", type=float, default=35.0,
+                        help="seconds to wait after the sessions close, before the probe session: past the served "
+                             "checkout's server.disconnectedSessionTTL (30 s here; Streamlit's default is 120 s)")
     args = parser.parse_args()
     data = Path(args.data).resolve()
     app_root = Path(args.app_root).resolve()
