@@ -29,7 +29,7 @@ from .compare import draws_store
 from .data import ConceptSets, ImageLabels, Qrels, RankedLists, Run
 from .engine import Compute, PairwiseEngine, PoolSummary, codes_give
 from .errors import CBIRLensError, InputError, ParameterError
-from .kept import Kept
+from .kept import InFlight, Kept
 from .kg import KnowledgeGraph, check_hops_and_mode
 from .measures import CountPlan, MeasureSpec, parse_measure
 from .metrics import MetricInputs, MetricSpec, parse_metric
@@ -330,6 +330,8 @@ class Evaluator:
         self.judged = JudgedRelevance(qrels) if qrels is not None else None
         self._summaries: dict[tuple, PoolSummary] = {}
         self._rankings: OrderedDict[tuple, AlignedRun] = OrderedDict()  # oldest first
+        # Passes over the pool under way: dashboard sessions asking for the same one wait for it.
+        self._passes = InFlight()
         self._aligned: dict[int, tuple[weakref.ref, int, AlignedRun]] = {}  # id(run) -> (run, depth, aligned)
         self._per_run: dict[tuple[int, int], tuple[weakref.ref, weakref.ref, dict[str, Any]]] = {}
 
@@ -342,13 +344,16 @@ class Evaluator:
         """Best ``k`` relevance values and the count above ``threshold`` per query, cached per effective measure."""
         spec = self.engine.resolve(measure)
         key = (spec.name, k, threshold)
-        if key not in self._summaries:
+
+        def summarise(report: Callable[[float], None] | None) -> PoolSummary:
             # A summary of a deeper ideal at the same threshold holds this one in its first k columns.
             deeper = [s for (name, depth, at), s in self._summaries.items() if name == spec.name and at == threshold
                       and depth > k]
             self._summaries[key] = PoolSummary(deeper[0].ideal[:, :k], deeper[0].relevant_counts, deeper[0].pool_sizes
-                                               ) if deeper else self.engine.pool_summary_by(spec, k, threshold, progress)
-        return self._summaries[key]
+                                               ) if deeper else self.engine.pool_summary_by(spec, k, threshold, report)
+            return self._summaries[key]
+
+        return self._passes.run(("summary", key), lambda: self._summaries.get(key), summarise, progress)
 
     def relevance_ranking(self, measure: MeasureSpec | str, depth: int, k: int = 10, threshold: float = 0.5,
                           name: str | None = None,
@@ -363,15 +368,20 @@ class Evaluator:
         spec = self.engine.resolve(measure)
         name = name or f"Retrieval by {parse_measure(measure).name}"
         key = (spec.name, depth, k, threshold)
-        kept = self._rankings.get(key)
-        if kept is not None:
-            return replace(kept, name=name)
-        summary, indices = self.engine.rank_by(spec, k, threshold, depth, progress)
-        self._summaries.setdefault((spec.name, k, threshold), summary)
-        ranking = self._rankings[key] = AlignedRun.over_pool(name, indices)
-        while len(self._rankings) > KEPT_RANKINGS:
-            self._rankings.popitem(last=False)
-        return ranking
+
+        def rank(report: Callable[[float], None] | None) -> AlignedRun:
+            summary, indices = self.engine.rank_by(spec, k, threshold, depth, report)
+            self._summaries.setdefault((spec.name, k, threshold), summary)
+            ranking = self._rankings[key] = AlignedRun.over_pool(name, indices)
+            while len(self._rankings) > KEPT_RANKINGS:
+                self._rankings.popitem(last=False)
+            return ranking
+
+        def kept() -> AlignedRun | None:
+            ranking = self._rankings.get(key)
+            return None if ranking is None else replace(ranking, name=name)
+
+        return self._passes.run(("ranking", key), kept, rank, progress)
 
     def relevance_of(self, aligned: AlignedRun, measures: dict[str, MeasureSpec]) -> dict[str, np.ndarray]:
         """Graded relevance of every retrieved item under each measure (0 for unknown IDs and padding).

@@ -63,8 +63,7 @@ class Kept:
         self.budget = budget
         self._values: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
         self._lock = threading.Lock()
-        # Per key being computed: the lock its computing caller holds and the last report it made.
-        self._computing: dict[Hashable, tuple[threading.Lock, list]] = {}
+        self._in_flight = InFlight()
 
     def get(self, key: Hashable) -> Any | None:
         with self._lock:
@@ -91,38 +90,19 @@ class Kept:
 
     def computed(self, key: Hashable, compute: Callable[[Callable[..., None] | None], Any],
                  report: Callable[..., None] | None = None, poll: float = 0.1) -> Any:
-        """The value kept under ``key``, else ``compute(report)`` kept under it. A caller asking for a key that
-        another thread is computing waits for that result instead of computing it again (eight dashboard sessions
-        opening the same page compute it once); while it waits, each report the computing caller makes is passed to
-        its own ``report`` too (every ``poll`` seconds), so that its progress bar moves with the work.
+        """The value kept under ``key``, else ``compute(report)`` kept under it, computed once for callers asking
+        at the same time (:class:`InFlight`).
 
         >>> kept, calls = Kept(), []
         >>> kept.computed("a", lambda report: calls.append(1) or 42), kept.computed("a", lambda report: 0), calls
         (42, 42, [1])
         """
-        value = self.get(key)
-        if value is not None:
+        def compute_and_keep(relay: Callable[..., None] | None) -> Any:
+            value = compute(relay)
+            self.put(key, value)
             return value
-        with self._lock:
-            gate, last = self._computing.setdefault(key, (threading.Lock(), []))
-        while not gate.acquire(timeout=poll):
-            if report is not None and last:
-                report(*last[-1])
-        try:
-            value = self.get(key)
-            if value is None:
-                def relay(*progress: Any) -> None:
-                    last[:] = [progress]
-                    report(*progress)
 
-                value = compute(relay if report is not None else None)
-                self.put(key, value)
-        finally:
-            gate.release()
-            with self._lock:
-                if self._computing.get(key, (None,))[0] is gate and not gate.locked():
-                    del self._computing[key]
-        return value
+        return self._in_flight.run(key, lambda: self.get(key), compute_and_keep, report, poll)
 
     def total(self) -> int:
         """Bytes held now."""
@@ -137,3 +117,53 @@ class Kept:
     def keys(self) -> list[Hashable]:
         with self._lock:
             return list(self._values)
+
+
+class InFlight:
+    """Computations under way, by key. A caller asking for a key that another thread is computing waits for that
+    result instead of computing it again (eight dashboard sessions opening the same page compute it once); while
+    it waits, each report the computing caller makes is passed to its own ``report`` too, so that its progress bar
+    moves with the work. What is computed is kept by the caller's ``lookup``, not here."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        # Per key being computed: the lock its computing caller holds and the last report it made.
+        self._computing: dict[Hashable, tuple[threading.Lock, list]] = {}
+
+    def run(self, key: Hashable, lookup: Callable[[], Any | None], compute: Callable[[Callable[..., None] | None], Any],
+            report: Callable[..., None] | None = None, poll: float = 0.1) -> Any:
+        """``lookup()`` when it finds the value (not None), else ``compute(relay)`` once for every caller asking
+        for ``key`` meanwhile; ``relay`` forwards each report to ``report`` and to the waiting callers' reports
+        (every ``poll`` seconds). ``compute`` keeps its value where ``lookup`` finds it. A failed computation
+        raises in its caller; a waiting caller then computes.
+
+        >>> flights, kept = InFlight(), {}
+        >>> flights.run("a", lambda: kept.get("a"), lambda relay: kept.setdefault("a", 7)), kept
+        (7, {'a': 7})
+        """
+        value = lookup()
+        if value is not None:
+            return value
+        with self._lock:
+            gate, last = self._computing.setdefault(key, (threading.Lock(), []))
+        while not gate.acquire(timeout=poll):
+            if report is not None and last:
+                report(*last[-1])
+        try:
+            value = lookup()
+            if value is None:
+                def relay(*progress: Any) -> None:
+                    last[:] = [progress]
+                    report(*progress)
+
+                value = compute(relay if report is not None else None)
+        finally:
+            gate.release()
+            with self._lock:
+                if self._computing.get(key, (None,))[0] is gate and not gate.locked():
+                    del self._computing[key]
+        return value
+
+    def __reduce__(self) -> tuple:
+        """Pickled empty (its locks belong to this process's threads)."""
+        return type(self), ()

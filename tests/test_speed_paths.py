@@ -95,3 +95,38 @@ def test_pairs_tested_together_get_the_p_values_each_gets_alone(seed):
     pairs.append((systems[0][:150], systems[1][:150]))  # another length: its own sign matrix
     together = randomization_tests(pairs, samples=700, seed=3)
     assert together == [randomization_test(a, b, samples=700, seed=3) for a, b in pairs]
+
+
+def test_sessions_asking_for_the_same_ranking_share_one_pass_over_the_pool(monkeypatch):
+    from evalcore.evaluation import Evaluator
+    from evalcore.kg import KnowledgeGraph
+    from evalcore.readers import read_concepts, read_kg
+
+    from .conftest import DEMO
+
+    evaluator = Evaluator(read_concepts(DEMO / "concepts.csv"), KnowledgeGraph.from_edges([read_kg(DEMO / "kg_edges.csv")]))
+    plain = evaluator.engine.rank_by
+    passes, inside = [], threading.Event()
+
+    def slow_rank_by(*arguments, **options):
+        passes.append(1)
+        inside.set()
+        threading.Event().wait(0.3)  # long enough for the second session to ask meanwhile
+        return plain(*arguments, **options)
+
+    monkeypatch.setattr(evaluator.engine, "rank_by", slow_rank_by)
+    rankings: dict[str, object] = {}
+
+    def ask(name: str) -> None:
+        rankings[name] = evaluator.relevance_ranking("nn-iou", 20, name=name)
+
+    first = threading.Thread(target=ask, args=("first",))
+    first.start()
+    inside.wait(5)
+    second = threading.Thread(target=ask, args=("second",))
+    second.start()
+    first.join(10)
+    second.join(10)
+    assert passes == [1]
+    assert rankings["first"].name == "first" and rankings["second"].name == "second"
+    np.testing.assert_array_equal(rankings["first"].documents, rankings["second"].documents)
