@@ -1,5 +1,5 @@
-"""A session's state: its workspace, who is reading, the server's settings (data folders, scheduler), and the two
-owners of kept results (:class:`evalcore.kept.Kept`): the server's, shared by sessions, and the session's own."""
+"""A session's state: its workspace, who is reading, the server's settings (data folders, scheduler), and the owner
+of kept results (:class:`evalcore.kept.Kept`): the server's, shared by sessions by the content of what they read."""
 
 from __future__ import annotations
 
@@ -18,10 +18,9 @@ from evalcore.workspace import Workspace, load_demo
 
 AUDIENCES = {"Clinician": "clinician", "Researcher": "researcher"}
 SCHEDULER_VARIABLE = "CBIR_LENS_SCHEDULER"
-#: Bytes of results kept for the whole server (by content: sessions with the same data share them) and per session
-#: (results computed on a button press: shown again in this session without a press).
+#: Bytes of results kept for the whole server (by content: sessions with the same data share them; a session keeps
+#: none of its own, so a closed tab leaves only its workspace behind).
 SERVER_KEPT_BYTES = 512 << 20
-SESSION_KEPT_BYTES = 256 << 20
 
 
 def workspace() -> Workspace:
@@ -79,10 +78,3 @@ def server_draws() -> Kept:
     """Random draws of the significance tests, kept for every session (they depend only on the number of queries,
     the number of samples and the seed)."""
     return draws_store()
-
-
-@st.cache_resource(show_spinner=False, scope="session")
-def session_kept() -> Kept:
-    """Results kept for this session only, released as soon as its browser disconnects (``st.session_state``
-    stays for Streamlit's reconnection delay and is freed only when a later session disconnects)."""
-    return Kept(SESSION_KEPT_BYTES)
