@@ -47,3 +47,11 @@ def worked_kg() -> KnowledgeGraph:
 
 def needs(path: Path):
     return pytest.mark.skipif(not path.exists(), reason=f"{path} not available")
+
+
+def press_if_shown(app, key: str) -> None:
+    """Click an AppTest button and rerun, where it is shown: the pages keep button-computed results for the whole
+    server, so a test before this one in the process may have computed them already (then no button is drawn)."""
+    if any(button.key == key for button in app.button):
+        app.button(key=key).click().run()
+    assert not app.exception, app.exception
