@@ -55,3 +55,30 @@ def press_if_shown(app, key: str) -> None:
     if any(button.key == key for button in app.button):
         app.button(key=key).click().run()
     assert not app.exception, app.exception
+
+
+#: Seconds an AppTest run may take (a first ROCOv2 draw on a loaded 2-core machine).
+APP_TIMEOUT = 240
+
+
+def open_page(page: str | None = None, **state):
+    """The app as the server runs it (app.py with its navigation), ``state`` set, switched to ``page``."""
+    from streamlit.testing.v1 import AppTest
+
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=APP_TIMEOUT)
+    app.run()
+    for name, value in state.items():
+        app.session_state[name] = value
+    if page:
+        app.switch_page(page)
+        app.run()
+    assert not app.exception, app.exception
+    return app
+
+
+def frame_with(app, column: str):
+    """The first dataframe shown with this column (dataframes are not looked up by key in AppTest)."""
+    for frame in app.dataframe:
+        if column in frame.value.columns:
+            return frame.value
+    raise AssertionError(f"no dataframe with column {column!r}")

@@ -9,27 +9,9 @@ from streamlit.testing.v1 import AppTest
 
 from evalcore.baselines import IOU, NN_IOU
 
-from .conftest import ROCOV2, ROOT, needs, press_if_shown
+from .conftest import ROCOV2, frame_with, needs, open_page, press_if_shown
 
 TIMEOUT = 180
-
-
-def frame_with(app: AppTest, column: str):
-    """The first dataframe shown with this column (dataframes are not looked up by key in AppTest)."""
-    for frame in app.dataframe:
-        if column in frame.value.columns:
-            return frame.value
-    raise AssertionError(f"no dataframe with column {column!r}")
-
-
-def open_page(page: str | None = None) -> AppTest:
-    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
-    app.run()
-    if page:
-        app.switch_page(page)
-        app.run()
-    assert not app.exception, app.exception
-    return app
 
 
 def test_data_page_shows_demo_and_report():

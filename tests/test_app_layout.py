@@ -11,25 +11,9 @@ from streamlit.testing.v1 import AppTest
 from evalcore.ablation import RELEVANCE_SYSTEM
 from evalcore.workspace import NO_RUNS_KIND, Workspace, load_demo, with_concepts
 
-from .conftest import DEMO, ROCOV2, ROOT, needs, press_if_shown
+from .conftest import APP_TIMEOUT, DEMO, ROCOV2, ROOT, frame_with, needs, open_page, press_if_shown
 
-TIMEOUT = 240
-
-
-def open_page(page: str) -> AppTest:
-    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
-    app.run()
-    app.switch_page(page)
-    app.run()
-    assert not app.exception, app.exception
-    return app
-
-
-def frame_with(app: AppTest, column: str):
-    for frame in app.dataframe:
-        if column in frame.value.columns:
-            return frame.value
-    return None
+TIMEOUT = APP_TIMEOUT
 
 
 def texts(app: AppTest) -> list[str]:

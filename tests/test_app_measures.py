@@ -11,27 +11,9 @@ from streamlit.testing.v1 import AppTest
 from evalcore.evaluation import Evaluator
 from evalcore.options import Relevance
 
-from .conftest import DEMO, ROOT
+from .conftest import APP_TIMEOUT, DEMO, ROOT, frame_with, open_page
 
-TIMEOUT = 240
-
-
-def open_page(page: str, **state) -> AppTest:
-    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
-    app.run()
-    for name, value in state.items():
-        app.session_state[name] = value
-    app.switch_page(page)
-    app.run()
-    assert not app.exception, app.exception
-    return app
-
-
-def frame_with(app: AppTest, column: str):
-    for frame in app.dataframe:
-        if column in frame.value.columns:
-            return frame.value
-    raise AssertionError(f"no dataframe with column {column!r}")
+TIMEOUT = APP_TIMEOUT
 
 
 def first_run(**state) -> AppTest:
