@@ -47,6 +47,16 @@ def nbytes_of(value: Any) -> int:
     return sys.getsizeof(value)
 
 
+def one_value(value: Any) -> int:
+    """Each value counts 1: a :class:`Kept` budget in values rather than bytes.
+
+    >>> kept = Kept(budget=1, size=one_value)
+    >>> kept.put("a", "x"); kept.put("b", "y"); kept.keys()
+    ['b']
+    """
+    return 1
+
+
 class Kept:
     """Values by key, least recently used dropped first once they hold more than ``budget`` bytes; the newest is
     always kept. Safe to share between threads (dashboard sessions).
@@ -59,8 +69,11 @@ class Kept:
     (True, 64)
     """
 
-    def __init__(self, budget: int | None = None) -> None:
+    def __init__(self, budget: int | None = None, size: Callable[[Any], int] = nbytes_of) -> None:
+        # ``size`` measures a value in the budget's unit: bytes by default; :func:`one_value` makes the budget a
+        # number of values (for values whose bytes take long to count, such as a whole workspace).
         self.budget = budget
+        self.size = size
         self._values: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
         self._lock = threading.Lock()
         self._in_flight = InFlight()
@@ -76,7 +89,7 @@ class Kept:
     def put(self, key: Hashable, value: Any, budget: int | None = None) -> None:
         """Keep ``value`` under ``key``, then drop the least recently used beyond ``budget`` (the store's own
         budget when not given; without either, nothing is dropped)."""
-        size = nbytes_of(value)
+        size = self.size(value)
         limit = self.budget if budget is None else budget
         with self._lock:
             self._values[key] = (value, size)
@@ -112,7 +125,7 @@ class Kept:
     def __reduce__(self) -> tuple:
         """A pickled store is an empty one with the same budget: what it keeps is for its owner in this process
         (locks do not pickle, and a cache that pickles its owner need not carry the owner's scratch values)."""
-        return type(self), (self.budget,)
+        return type(self), (self.budget, self.size)
 
     def keys(self) -> list[Hashable]:
         with self._lock:

@@ -320,6 +320,54 @@ def load_rocov2(folder: str, roots: Sequence[Path], with_labels_mapping: bool = 
     return new
 
 
+class ReportedSteps:
+    """:class:`Steps` reported as ``report(fraction of all steps done, text)``: a loader's steps moving a progress
+    bar that lives elsewhere (another session's, waiting for the same load).
+
+    >>> reports = []
+    >>> steps = ReportedSteps(lambda fraction, text: reports.append((fraction, text)))
+    >>> steps.steps = 2
+    >>> steps.run("Reading", lambda report: report(0.5)), reports
+    (None, [(0.0, 'Reading (step 1 of 2)'), (0.25, 'Reading (step 1 of 2)')])
+    """
+
+    def __init__(self, report: Callable[[float, str], None]) -> None:
+        self.report = report
+        self.steps = 1
+        self.finished = 0
+
+    def run(self, text: str, work: Callable[[Callable[[float], None]], Any]) -> Any:
+        shown = f"{text} (step {self.finished + 1} of {self.steps})"
+
+        def moved(fraction: float) -> None:
+            self.report((self.finished + min(1.0, max(0.0, fraction))) / max(1, self.steps), shown)
+
+        moved(0.0)
+        result = work(moved)
+        self.finished += 1
+        return result
+
+
+def rocov2_digest(folder: str, roots: Sequence[Path]) -> str:
+    """Digest of the bytes of every file :func:`load_rocov2_complete` reads from ``folder`` (the test concepts and
+    captions, the concept names, the KG and its names beside it, the shipped labels mapping, every run file) and of
+    the names in ``images/``: two loads with the same digest (and folder) give the same workspace. Reading the bytes
+    costs a fraction of parsing them, so sessions loading the same folder can share one workspace."""
+    root = check_under_roots(folder, roots)
+    kg = root.parent / "kg"
+    runs_folder = root / "runs"
+    files = [root / "test_concepts.csv", root / "test_captions.csv", root / "cui_mapping.csv",
+             kg / "open_kg_edges.csv", kg / "open_kg_names.csv"]
+    if runs_folder.is_dir():
+        files += sorted(p for p in runs_folder.iterdir() if p.suffix.lower() in RUN_SUFFIXES)
+    images = root / "images"
+    listed = sorted(p.name for p in images.iterdir()) if images.is_dir() else None
+    # A file outside the roots is not read here either (the loader skips or refuses it).
+    read = [(str(path), path.read_bytes() if path.is_file() and is_under_roots(path, roots) else None)
+            for path in files]
+    return content_digest((str(root), read, rocov2_labels_path().read_bytes(), listed))
+
+
 def load_rocov2_complete(folder: str, roots: Sequence[Path], progress: Steps | None = None,
                          finish: Callable[[Workspace], object] | None = None) -> Workspace:
     """:func:`load_rocov2`, then the run files of a ``runs/`` folder beside the concepts and a report row for every

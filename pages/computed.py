@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -33,8 +34,8 @@ from evalcore.measures import MeasureSpec, measure_spec
 from evalcore.options import Compute, Relevance, Scoring, Statistics
 from evalcore.results import evaluate_runs
 from evalcore.tables import leaderboard_metrics
-from evalcore.workspace import Workspace
-from pages.session import server_draws, server_kept, server_scheduler
+from evalcore.workspace import ReportedSteps, Workspace, load_rocov2_complete, rocov2_digest
+from pages.session import server_draws, server_kept, server_scheduler, server_workspaces
 from pages.sidebar import Settings
 from pages.ui import StepProgress, for_reader, shown_system
 
@@ -70,6 +71,25 @@ def kept_with_bar(kept: Kept, text: str, compute: Callable[..., Any], *arguments
                             progress=lambda f, step: bar.progress(min(1.0, f), text=f"Computing {step}"))
         bar.empty()
     return value
+
+
+# --- loading ---------------------------------------------------------------------------------------------------
+
+def _rocov2_workspace(files: str, folder: str, roots: tuple[str, ...],
+                      progress: Callable[[float, str], None] | None = None) -> Workspace:
+    """``files`` (the digest of what the load reads) only keys the result."""
+    steps = ReportedSteps(progress) if progress is not None else None
+    return load_rocov2_complete(folder, [Path(root) for root in roots], steps, finish=kg_of)
+
+
+def rocov2_workspace(folder: str, roots: tuple[Path, ...], progress: Callable[[float, str], None]) -> Workspace:
+    """The ROCOv2 folder's workspace (:func:`evalcore.workspace.load_rocov2_complete`, the KG index built last),
+    read once for every session loading the same files: kept for the server under the digest of their bytes
+    (:func:`evalcore.workspace.rocov2_digest`), the folder and the roots. A session asking while another reads the
+    same files waits for that read, its ``progress(fraction, text)`` moving with it. The workspace is shared
+    read-only: every load or upload replaces a session's workspace, none changes it."""
+    return kept_result(server_workspaces(), _rocov2_workspace, rocov2_digest(folder, roots), folder,
+                       tuple(str(root) for root in roots), progress=progress)
 
 
 # --- the knowledge graph and the evaluator -------------------------------------------------------------------

@@ -9,7 +9,6 @@ import streamlit as st
 
 from evalcore.workspace import (
     load_demo,
-    load_rocov2_complete,
     report_table,
     with_captions,
     with_embeddings,
@@ -20,9 +19,9 @@ from evalcore.workspace import (
     with_new_concepts,
     with_run,
 )
-from pages.computed import kg_of
+from pages.computed import rocov2_workspace
 from pages.session import audience, guarded_load, server_data_roots, workspace
-from pages.ui import StepProgress, escape_markdown, plain_report_text, synthetic_banner
+from pages.ui import escape_markdown, plain_report_text, synthetic_banner
 
 st.title("Data")
 ws = workspace()
@@ -44,8 +43,10 @@ with right:
                                 "data_roots secret).")
     if st.button("Load ROCOv2 folder (test split)", key="load_rocov2",
                  help="Also reads any run files in a runs/ folder inside it."):
-        with StepProgress(1) as progress:
-            loaded = guarded_load(lambda: load_rocov2_complete(folder, server_data_roots(), progress, finish=kg_of))
+        bar = st.progress(0.0, text="Reading the ROCOv2 folder")
+        loaded = guarded_load(lambda: rocov2_workspace(folder, server_data_roots(),
+                                                       lambda fraction, text: bar.progress(min(1.0, fraction), text)))
+        bar.empty()
         if loaded:
             st.rerun()
 

@@ -12,7 +12,7 @@ import streamlit as st
 
 from evalcore.compare import draws_store
 from evalcore.errors import CBIRLensError
-from evalcore.kept import Kept
+from evalcore.kept import Kept, one_value
 from evalcore.loading import data_roots
 from evalcore.workspace import Workspace, load_demo
 
@@ -21,6 +21,8 @@ SCHEDULER_VARIABLE = "CBIR_LENS_SCHEDULER"
 #: Bytes of results kept for the whole server (by content: sessions with the same data share them; a session keeps
 #: none of its own, so a closed tab leaves only its workspace behind).
 SERVER_KEPT_BYTES = 512 << 20
+#: Workspaces loaded from folders, kept for every session (about 40 MB each on ROCOv2 test).
+SERVER_WORKSPACES = 4
 
 
 def workspace() -> Workspace:
@@ -78,3 +80,10 @@ def server_draws() -> Kept:
     """Random draws of the significance tests, kept for every session (they depend only on the number of queries,
     the number of samples and the seed)."""
     return draws_store()
+
+
+@st.cache_resource(show_spinner=False)
+def server_workspaces() -> Kept:
+    """Workspaces loaded from a data folder, shared by the sessions loading the same files (read-only: a workspace
+    is replaced on every load, never changed), the last :data:`SERVER_WORKSPACES` of them."""
+    return Kept(SERVER_WORKSPACES, size=one_value)
