@@ -357,12 +357,13 @@ class MetricInputs:
         return self.derived[("unit", measure)]
 
     def cag_windows(self, measure: str, width: int) -> np.ndarray:
-        """:func:`cag_windows` of the unit relevance, computed once at the widest width asked for (or the lists'
-        depth) and shared by CAG at every cut-off and CAG-RBP."""
+        """:func:`cag_windows` of the unit relevance, computed once at the widest width asked for (at least CAG-RBP's,
+        :func:`cag_rbp_width` of the lists' depth) and shared by CAG at every cut-off and CAG-RBP."""
         kept = self.derived.get(("cag", measure))
         if kept is None or len(kept) < width:
             unit = self.unit_relevance(measure)
-            kept = self.derived[("cag", measure)] = cag_windows(unit, max(width, unit.shape[1]))
+            # CAG@K asked first would otherwise compute the windows at the lists' depth and CAG-RBP again, wider.
+            kept = self.derived[("cag", measure)] = cag_windows(unit, max(width, cag_rbp_width(unit.shape[1])))
         return kept
 
 

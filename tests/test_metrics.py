@@ -134,3 +134,17 @@ def test_cag_at_every_cutoff_shares_one_window_array_exactly():
     other = replace(inputs, relevance={"iou": rel[::-1].copy()})
     assert other.derived == {}
     assert np.array_equal(m.parse_metric("CAG@5").compute(other), m.cag_batch(rel[::-1], m.dcg_discounts(5)))
+
+
+def test_cag_at_k_before_cag_rbp_computes_the_window_sums_once():
+    """CAG@K read first keeps the windows at CAG-RBP's width already, so CAG-RBP reads them (same values as afresh)."""
+    rng = np.random.default_rng(8)
+    rel = np.round(rng.random((30, 20)), 2)
+    inputs = m.MetricInputs(relevance={"iou": rel}, ideal={"iou": np.sort(rel, axis=1)[:, ::-1]},
+                            relevant_in_pool={"iou": np.full(30, 3)}, label_matches={}, label_present={},
+                            threshold=0.5, gain="linear")
+    assert np.array_equal(m.parse_metric("CAG@5").compute(inputs), m.cag_batch(rel, m.dcg_discounts(5)))
+    windows = inputs.derived[("cag", "iou")]
+    assert len(windows) == m.cag_rbp_width(20)
+    assert np.array_equal(m.parse_metric("CAG-RBP").compute(inputs), m.cag_rbp_batch(rel))
+    assert inputs.derived[("cag", "iou")] is windows
