@@ -387,17 +387,23 @@ class Evaluator:
         """Graded relevance of every retrieved item under each measure (0 for unknown IDs and padding).
 
         The codes of the run's pairs are kept while its arrays live: a dashboard re-scores the same runs at every
-        alpha, and for a plan already read only the values are looked up again.
+        alpha, and for a plan already read only the values are looked up again. The last values of each measure
+        are kept too (read-only), so that a measure whose setting did not move (IoU when alpha moves) is not
+        computed again.
         """
         valid = aligned.documents >= 0
         rows = np.broadcast_to(aligned.query_rows[:, None], aligned.documents.shape)[valid]
         columns = aligned.documents[valid]
         kept: dict[CountPlan, np.ndarray] = self._kept_for(aligned).setdefault("codes", {})
+        last: dict[str, tuple[MeasureSpec, np.ndarray]] = self._kept_for(aligned).setdefault("relevance", {})
         resolved = {key: self.engine.resolve(spec) for key, spec in measures.items()}
         result = {}
         # Measures with a near-match digit first: IoU then reads the codes they leave.
         for key in sorted(resolved, key=lambda key: resolved[key].plan() == CountPlan()):
             spec = resolved[key]
+            if key in last and last[key][0] == spec:
+                result[key] = last[key][1]
+                continue
             plan = next((plan for plan in kept if codes_give(plan, spec)), None)
             if plan is None:
                 found = self.engine.pair_codes(spec, rows, columns)
@@ -406,7 +412,9 @@ class Evaluator:
             values = np.zeros(aligned.documents.shape)
             values[valid] = (self.engine.values_of_pair_codes(spec, plan, kept[plan]) if plan is not None
                              else self.engine.relevance_of_pairs_by(spec, rows, columns))
+            values.flags.writeable = False  # shared by the evaluations that read it back
             result[key] = values
+            last[key] = (spec, values)
         return {key: result[key] for key in measures}
 
     def _kept_for(self, aligned: AlignedRun) -> dict[str, Any]:

@@ -147,3 +147,19 @@ def test_metrics_kept_per_run_equal_a_fresh_evaluation_at_every_setting(monkeypa
         warm.evaluate(runs, names, Relevance.of(alpha, 1))
         store = warm._kept_for(warm._align(runs[0], 25))["scores"]
         assert 0 < store.total() <= 20_000
+
+
+def test_relevance_of_a_measure_whose_setting_stayed_is_read_back_read_only():
+    """When alpha moves, IoU's relevance of a run is the array computed before (nn-IoU's is computed afresh and
+    equals a fresh evaluator's); kept arrays cannot be written."""
+    from evalcore.measures import measure_spec
+
+    concepts, kg = random_world(11)
+    warm = Evaluator(concepts, kg)
+    aligned = warm._align(random_run(concepts, 3), 12)
+    first = warm.relevance_of(aligned, {"iou": measure_spec("iou"), "nn-iou": nn_iou_measure(0.5, 1)})
+    moved = warm.relevance_of(aligned, {"iou": measure_spec("iou"), "nn-iou": nn_iou_measure(0.2, 1)})
+    assert moved["iou"] is first["iou"] and not first["iou"].flags.writeable
+    fresh = Evaluator(concepts, kg)
+    want = fresh.relevance_of(fresh._align(random_run(concepts, 3), 12), {"nn-iou": nn_iou_measure(0.2, 1)})
+    assert np.array_equal(moved["nn-iou"], want["nn-iou"]) and not np.array_equal(moved["nn-iou"], first["nn-iou"])
