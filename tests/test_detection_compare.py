@@ -135,6 +135,27 @@ def test_pairs_sharing_the_drawn_signs_get_the_p_value_each_gets_alone():
         assert comparison.queries == (298 if "D" in (comparison.system_a, comparison.system_b) else 300)
 
 
+def test_systems_on_different_query_sets_are_paired_on_the_queries_each_pair_shares():
+    """Each pair is tested on the sorted queries both systems have (values read once per system and query set):
+    every p-value, difference and count equals a pair-by-pair reading of the dicts."""
+    rng = np.random.default_rng(12)
+    queries = [f"q{i:03d}" for i in range(200)]
+    per_query = {}
+    for name, share in (("A", 1.0), ("B", 1.0), ("C", 0.8), ("D", 0.8), ("E", 1.0)):
+        kept = rng.random(200) < share  # C and D each lack about 40 queries, not the same ones
+        per_query[name] = {q: float(v) for q, v, k in zip(queries, rng.integers(0, 5, 200) / 4, kept) if k}
+    per_query["E"]["q005"] = float("nan")
+    for comparison in compare_systems(per_query, samples=800, seed=4):
+        first, second = per_query[comparison.system_a], per_query[comparison.system_b]
+        shared = sorted(set(first) & set(second))
+        a, b = np.array([first[q] for q in shared]), np.array([second[q] for q in shared])
+        assert comparison.p_randomization == randomization_test(a, b, samples=800, seed=4)
+        assert comparison.p_t_test == paired_t_test(a, b)
+        both = np.isfinite(a) & np.isfinite(b)
+        assert comparison.mean_difference == float((a[both] - b[both]).mean())
+        assert comparison.queries == int(both.sum())
+
+
 def test_kept_draws_replay_the_same_numbers_and_stay_within_their_budget():
     """Bootstrap resamples and randomization swaps are kept in the store their caller owns for the next call with
     the same shape and seed: the intervals and p-values equal those drawn afresh (a budget of 0 keeps nothing), and
