@@ -8,9 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 from evalcore.workspace import ReportedSteps, rocov2_digest
 
-from .conftest import ROCOV2, ROOT, needs
-
-TIMEOUT = 300
+from .conftest import APP_TIMEOUT, ROCOV2, ROOT, needs
 
 
 def small_rocov2(root: Path) -> Path:
@@ -56,7 +54,7 @@ def test_reported_steps_move_one_bar_over_all_steps():
 
 
 def load_in_new_session(folder: Path) -> AppTest:
-    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=APP_TIMEOUT)
     app.run()
     app.text_input(key="rocov2_folder").set_value(str(folder))
     app.button(key="load_rocov2").click().run()
