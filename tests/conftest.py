@@ -82,3 +82,15 @@ def frame_with(app, column: str):
         if column in frame.value.columns:
             return frame.value
     raise AssertionError(f"no dataframe with column {column!r}")
+
+
+def rocov2_folder_with_a_run(tmp_path: Path, monkeypatch) -> Path:
+    """A ROCOv2 folder the server may read (links to the shared test files) with ``runs/mine.trec`` of one line;
+    returns the run file."""
+    monkeypatch.setenv("CBIR_LENS_DATA_ROOTS", f"{tmp_path}:{ROCOV2}")
+    for name in ("test_concepts.csv", "test_captions.csv", "cui_mapping.csv", "images"):
+        (tmp_path / name).symlink_to(ROCOV2 / name)
+    (tmp_path / "runs").mkdir()
+    run = tmp_path / "runs" / "mine.trec"
+    run.write_text("ROCOv2_2023_test_000001 Q0 ROCOv2_2023_test_000002 1 1.0 mine\n")
+    return run

@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 from evalcore.baselines import IOU, NN_IOU
 
-from .conftest import ROCOV2, frame_with, needs, open_page, press_if_shown
+from .conftest import ROCOV2, frame_with, needs, open_page, press_if_shown, rocov2_folder_with_a_run
 
 TIMEOUT = 180
 
@@ -100,12 +100,7 @@ def test_concept_detection_page_scores_demo():
 
 @needs(ROCOV2)
 def test_rocov2_folder_loads_runs_reports_files_and_offers_baselines(tmp_path, monkeypatch):
-    # A copy of the ROCOv2 layout (links to the shared files) with a runs/ folder beside the concepts.
-    monkeypatch.setenv("CBIR_LENS_DATA_ROOTS", f"{tmp_path}:{ROCOV2}")
-    for name in ("test_concepts.csv", "test_captions.csv", "cui_mapping.csv", "images"):
-        (tmp_path / name).symlink_to(ROCOV2 / name)
-    (tmp_path / "runs").mkdir()
-    (tmp_path / "runs" / "mine.trec").write_text("ROCOv2_2023_test_000001 Q0 ROCOv2_2023_test_000002 1 1.0 mine\n")
+    rocov2_folder_with_a_run(tmp_path, monkeypatch)
     app = open_page()
     app.text_input(key="rocov2_folder").set_value(str(tmp_path))
     app.button(key="load_rocov2").click().run()

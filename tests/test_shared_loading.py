@@ -8,7 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 from evalcore.workspace import ReportedSteps, rocov2_digest
 
-from .conftest import APP_TIMEOUT, ROCOV2, ROOT, needs
+from .conftest import APP_TIMEOUT, ROCOV2, ROOT, needs, rocov2_folder_with_a_run
 
 
 def small_rocov2(root: Path) -> Path:
@@ -64,12 +64,7 @@ def load_in_new_session(folder: Path) -> AppTest:
 
 @needs(ROCOV2)
 def test_sessions_loading_the_same_files_share_one_workspace_and_a_changed_file_gives_another(tmp_path, monkeypatch):
-    monkeypatch.setenv("CBIR_LENS_DATA_ROOTS", f"{tmp_path}:{ROCOV2.parent}")
-    for name in ("test_concepts.csv", "test_captions.csv", "cui_mapping.csv", "images"):
-        (tmp_path / name).symlink_to(ROCOV2 / name)
-    (tmp_path / "runs").mkdir()
-    run = tmp_path / "runs" / "mine.trec"
-    run.write_text("ROCOv2_2023_test_000001 Q0 ROCOv2_2023_test_000002 1 1.0 mine\n")
+    run = rocov2_folder_with_a_run(tmp_path, monkeypatch)
     first = load_in_new_session(tmp_path).session_state["workspace"]
     second = load_in_new_session(tmp_path).session_state["workspace"]
     assert second is first
