@@ -45,6 +45,8 @@ HASH_FUNCS: dict[Any, Callable[[Any], str]] = {Workspace: lambda ws: ws.digest, 
 #: What an evaluation (and the baselines it ranks) reads.
 EVALUATION_INPUTS = (*EVALUATOR_INPUTS, "captions", "embeddings", "runs")
 KG_INPUTS = ("kg_files", "names")
+#: The progress step that builds the evaluator, in the researcher's and the clinician's words.
+ENGINE_STEP = ("Preparing the knowledge-graph index and the pairwise engine", "Preparing the concept map")
 
 
 def kept_result(kept: Kept, compute: Callable[..., Any], *arguments: Any, now: bool = True,
@@ -168,8 +170,7 @@ def baselines_with_progress(ws: Workspace, baselines: list[Baseline], settings: 
         return {}
     runs = {}
     with StepProgress(1 + len(baselines)) as progress:
-        progress.run(for_reader("Preparing the knowledge-graph index and the pairwise engine",
-                                "Preparing the concept map"),
+        progress.run(for_reader(*ENGINE_STEP),
                      lambda _: evaluator_of(ws, settings.kg_mode))
         for baseline in baselines:
             if baseline.by_relevance:
@@ -202,7 +203,7 @@ def cached_evaluation(ws: Workspace, run_names: tuple[str, ...], baselines: tupl
         # A relevance baseline is ranked and scored in one pass over the pool, without a detour through image IDs.
         runs.append(relevance_ranking(ws, baseline, settings) if baseline.by_relevance
                     else baseline_run(ws, baseline, settings.relevance, settings.kg_mode))
-    relevance = Relevance.of(settings.alpha, settings.n, settings.measure, gain=settings.gain)
+    relevance = Relevance(settings.relevance, settings.measure, settings.gain)
     scoring = Scoring(leaderboard_metrics(settings.ks, evaluator.label_targets(), settings.measure.key))
     results = evaluate_runs(evaluator, runs, scoring, relevance)
     return {"summary": results.table().rename(columns={"ci_low": "low", "ci_high": "high"}),
@@ -232,8 +233,7 @@ def evaluation_with_progress(ws: Workspace, run_names: tuple[str, ...], baseline
     best_by = {"iou": for_reader("IoU", "shared concepts"),
                "nn-iou": for_reader("nn-IoU", "shared concepts, related ones counting")}
     with StepProgress(2 + len(others) + len(relevance) + len(summaries)) as progress:
-        evaluator = progress.run(for_reader("Preparing the knowledge-graph index and the pairwise engine",
-                                            "Preparing the concept map"),
+        evaluator = progress.run(for_reader(*ENGINE_STEP),
                                  lambda _: evaluator_of(ws, settings.kg_mode))
         for baseline in others:
             progress.run(f"Ranking the collection: {shown_system(baseline)}",
