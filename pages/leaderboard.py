@@ -69,6 +69,15 @@ else:
                                help="The paper's Table 1: retrieval by IoU, by nn-IoU and by caption (or image) "
                                     "embeddings.")
 run_names = tuple(ws.runs)
+# The results name a baseline by its title: the chosen baselines' are shown in the reader's words, a run by its name
+# (even one titled like a baseline that is not chosen).
+shown_titles = {baseline.title: shown_system(baseline) for baseline in baselines}
+
+
+def shown_name(system: str) -> str:
+    return shown_titles.get(system, system)
+
+
 if not run_names and not baselines:
     st.info("No systems' results loaded: upload them on the Data page or choose a reference system above."
             if who == "clinician" else
@@ -108,7 +117,7 @@ def group_table(family: str, family_metrics: list[str], key: str) -> None:
     else:
         st.markdown(f"**{escape_markdown(title)}**: "
                     f"{escape_markdown(describe_family(family_metrics[0], threshold))}")
-    wide = wide_summary(summary, family_metrics).rename(index=shown_system)
+    wide = wide_summary(summary, family_metrics).rename(index=shown_name)
     config = {"_index": st.column_config.TextColumn("system", width="medium", pinned=True)}
     for metric in family_metrics:
         if who == "clinician":
@@ -125,7 +134,7 @@ def group_table(family: str, family_metrics: list[str], key: str) -> None:
                 "CI high", help=f"Upper end of the 95% bootstrap confidence interval of {metric}", width="small")
     styled = wide.style.format(SCORE_FORMAT, na_rep="—")
     for metric in family_metrics:
-        best = [shown_system(system) for system in best_systems(summary, metric)]
+        best = [shown_name(system) for system in best_systems(summary, metric)]
         styled = styled.map(lambda _: BEST_STYLE, subset=pd.IndexSlice[best, [metric]]) if best else styled
     st.dataframe(styled, column_config=config, key=key, width="content")
 
@@ -166,7 +175,7 @@ if who == "researcher":
     st.markdown(f"**{header(focus)}**: {help_of(focus)}")
 focus_rows = summary[summary.metric == focus].sort_values("mean", ascending=False)
 chart = go.Figure(go.Bar(
-    x=focus_rows.system.map(shown_system), y=focus_rows["mean"],
+    x=focus_rows.system.map(shown_name), y=focus_rows["mean"],
     error_y={"type": "data", "symmetric": False, "array": focus_rows.high - focus_rows["mean"],
              "arrayminus": focus_rows["mean"] - focus_rows.low}))
 if who == "clinician":  # the plain label is too long for the axis: it titles the chart
@@ -193,7 +202,7 @@ if len(result["values"]) >= 2:
         st.markdown("**Is the difference real?** Paired randomization test between each pair of systems; p-values "
                     "corrected for testing several pairs at once (Holm). Green: p < 0.05, a difference unlikely to be "
                     "chance.")
-    shown_names = [shown_system(name) for name in names]
+    shown_names = [shown_name(name) for name in names]
     heat = go.Figure(go.Heatmap(z=matrix.values, x=shown_names, y=shown_names, zmin=0, zmax=0.1,
                                 colorscale=[[0, "#1a9850"], [0.5, "#fee08b"], [1, "#d73027"]],
                                 text=matrix.map(lambda p: "" if np.isnan(p) else format_p_value(p)).values,

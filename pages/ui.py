@@ -8,14 +8,13 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from evalcore.baselines import BASELINES, Baseline
-from evalcore.explain import UNNAMED
+from evalcore.baselines import Baseline
+from evalcore.explain import shown_name
 from evalcore.kg import KnowledgeGraph
 from evalcore.workspace import Workspace
 from pages.session import audience, workspace
 from pages.sidebar import Settings
 
-BASELINES_BY_TITLE = {b.title: b for b in BASELINES}
 MARKDOWN_SPECIAL = set("\\`*_{}[]()#+-.!|<>~:$&")
 #: A page's title for a clinician, where the researcher's title is a technical name (the navigation and the
 #: page's own heading use the same words).
@@ -43,9 +42,8 @@ def concept_label(ws: Workspace, cui: str, kg: KnowledgeGraph | None = None) -> 
     """"Name (CUI)" for researchers, the name alone for clinicians; where no name is known, the ID for researchers
     and "unnamed concept" for clinicians (a code would tell them nothing)."""
     name = ws.names.get(cui) or (kg.names.get(cui) if kg else None)
-    if audience() == "clinician":
-        return name or UNNAMED
-    return f"{name} ({cui})" if name else cui
+    who = audience()
+    return f"{name} ({cui})" if name and who == "researcher" else shown_name(cui, name, who)
 
 
 def page_with_concepts(title: str) -> Workspace:
@@ -136,15 +134,15 @@ def system_label(system: Baseline | str) -> str:
 
 
 def shown_system(system: Baseline | str) -> str:
-    """A system's name as the reader sees it: to a clinician, a Table-1 baseline (object or title) is named by what
-    it does ("Reference: the most similar captions"), not by its technical title ("Retrieval by captions (TF-IDF)").
+    """A system's name as the reader sees it: to a clinician, a Table-1 baseline is named by what it does
+    ("Reference: the most similar captions"), not by its technical title ("Retrieval by captions (TF-IDF)"); a
+    loaded run (a name) by its name, whatever it is called.
 
     Only for display: tables and results are keyed by :func:`system_label`.
     """
-    if audience() != "clinician":
+    if audience() != "clinician" or not isinstance(system, Baseline):
         return system_label(system)
-    baseline = system if isinstance(system, Baseline) else BASELINES_BY_TITLE.get(system)
-    return f"Reference: {baseline.plain}" if baseline is not None else system
+    return f"Reference: {system.plain}"
 
 
 def plain_settings(settings: Settings) -> str:
