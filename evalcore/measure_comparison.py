@@ -203,12 +203,6 @@ def _sample_rows(query_ids: Sequence[str], subsample: int, seed: int) -> np.ndar
     return np.array([row for row, query in enumerate(query_ids) if query in chosen], dtype=np.int64)
 
 
-def _top_lists(system: Run | AlignedRun, concepts: ConceptSets, depth: int) -> dict[int, tuple[int, ...]]:
-    aligned = system if isinstance(system, AlignedRun) else align_run(system, concepts, depth)
-    return {int(row): tuple(int(d) for d in documents[:depth] if d >= 0)
-            for row, documents in zip(aligned.query_rows, aligned.documents)}
-
-
 def same_list_pairs(systems: Sequence[Run | AlignedRun], concepts: ConceptSets, depth: int) -> list[tuple[str, str]]:
     """The pairs of systems returning the same top ``depth`` for every query (they agree under every measure)."""
     arrays = {}
