@@ -101,7 +101,7 @@ class Relevance:
 
     @property
     def n(self) -> int:
-        return int(self.nn_iou.params["n"])
+        return self.nn_iou.hops
 
     def spec_for(self, key: str) -> MeasureSpec:
         """The measure behind a metric's relevance key: IoU, nn-IoU, the chosen measure, or a measure without

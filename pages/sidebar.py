@@ -27,7 +27,7 @@ class Settings:
 
     @property
     def n(self) -> int:
-        return int(self.relevance.params["n"])
+        return self.relevance.hops
 
 
 def controls() -> Settings:
