@@ -26,6 +26,7 @@ from typing import Any, Protocol
 from PIL import Image
 
 from .cache_keys import content_digest
+from .caption_concepts import CaptionConcepts, find_caption_concepts
 from .data import ConceptClassMap, ConceptSets, Embeddings, ImageLabels, KGEdges, Run
 from .errors import CBIRLensError, InputError
 from .evaluation import unknown_ids
@@ -39,6 +40,7 @@ from .readers import (
     read_kg,
     read_labels,
     read_runs,
+    read_synonyms,
 )
 from .resources import demo_path, project_root
 
@@ -59,7 +61,8 @@ NO_RUNS_KIND = "runs"
 LISTED_IDS = 40
 
 #: The inputs of a workspace, each with its own digest (the field names of :class:`Workspace`).
-INPUTS = ("concepts", "names", "kg_files", "runs", "labels", "captions", "embeddings", "images", "image_folder")
+INPUTS = ("concepts", "names", "kg_files", "runs", "labels", "captions", "embeddings", "images", "image_folder",
+          "extraction")
 _READ_ONLY_MAPPINGS = ("names", "captions", "images")
 
 
@@ -73,6 +76,8 @@ def _input_digest(workspace: Workspace, name: str) -> str:
     value = getattr(workspace, name)
     if name in ("kg_files", "runs"):  # each file or system already carries the digest of its bytes
         return content_digest(sorted((key, kept) for key, (kept, _) in value.items()))
+    if name == "extraction":  # the digest of what it was made from: hashing its dictionary would take seconds
+        return content_digest(None if value is None else value.digest)
     if name == "image_folder":
         return content_digest((None if value is None else str(value), [str(root) for root in workspace.image_roots]))
     return content_digest(value)
@@ -105,6 +110,9 @@ class Workspace:
     images: Mapping[str, bytes] = field(default_factory=dict)
     image_folder: Path | None = None
     image_roots: tuple[Path, ...] = ()  # the data roots the image folder was loaded under; every file read is checked
+    #: Where the concept sets were found in the captions: the extraction that made them (its dictionary gives the
+    #: caption words behind each concept); None for concept sets read from a file.
+    extraction: CaptionConcepts | None = None
     reports: tuple[ReportRow, ...] = ()
     #: input name -> digest of its content; missing ones are computed at construction.
     digests: Mapping[str, str] = field(default_factory=dict, repr=False)
@@ -218,7 +226,7 @@ def load_demo() -> Workspace:
 
 def with_concepts(workspace: Workspace, data: bytes, name: str) -> Workspace:
     concepts = read_concepts(data, name)
-    new = workspace.with_inputs(concepts=concepts, digests={"concepts": file_digest(data)})
+    new = workspace.with_inputs(concepts=concepts, extraction=None, digests={"concepts": file_digest(data)})
     return new.with_report(name, "concept sets", len(concepts))
 
 
@@ -290,6 +298,69 @@ def with_embeddings(workspace: Workspace, data: bytes, name: str, ids: bytes | N
     embeddings = read_embeddings(data, name, ids, ids_name)
     new = workspace.with_inputs(embeddings=embeddings, digests={"embeddings": file_digest(data, ids)})
     return new.with_report(name, "embeddings", f"{len(embeddings.ids):,} x {embeddings.vectors.shape[1]}")
+
+
+def extraction_names(workspace: Workspace) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """The names concepts are found by in captions: the loaded concept names, then the names of the knowledge
+    graph's nodes; a node the KG names otherwise than the concept names keeps the concept name, and the KG's
+    name becomes its synonym (as :func:`evalcore.api.extract_concepts` reads several names files).
+
+    >>> ws = Workspace(names={"C0000001": "Vein"}, kg_files={"kg.csv": ("d", KGEdges((), {
+    ...     "C0000001": "Veins", "C0000002": "Blood vessel"}))})
+    >>> extraction_names(ws)
+    ({'C0000001': 'Vein', 'C0000002': 'Blood vessel'}, {'C0000001': ['Veins']})
+    """
+    names = dict(workspace.names)
+    synonyms: dict[str, list[str]] = {}
+    for _, edges in workspace.kg_files.values():
+        for concept, name in edges.names.items():
+            if concept not in names:
+                names[concept] = name
+            elif name != names[concept] and name not in synonyms.get(concept, ()):
+                synonyms.setdefault(concept, []).append(name)
+    return names, synonyms
+
+
+def caption_concepts(workspace: Workspace, synonym_files: Sequence[tuple[bytes, str]] = (), abbreviations: bool = True,
+                     progress: Callable[[float, str], None] | None = None) -> CaptionConcepts:
+    """The concept sets of the workspace's captions (:func:`evalcore.caption_concepts.find_caption_concepts`) by
+    :func:`extraction_names`, the synonyms of ``synonym_files`` ((bytes, file name) pairs, any format
+    :func:`~evalcore.readers.read_synonyms` reads; its message names the file and line of bad input) and, with
+    ``abbreviations``, the built-in imaging vocabulary. Reads only the captions, names and KG files."""
+    if not workspace.captions:
+        raise CBIRLensError("no captions loaded: load an 'ID,Caption' file first")
+    names, synonyms = extraction_names(workspace)
+    for data, file_name in synonym_files:
+        for concept, more in read_synonyms(data, file_name, names).items():
+            synonyms.setdefault(concept, []).extend(more)
+    sources = (f"{len(names):,} concept names", *(f"synonyms from {file_name}" for _, file_name in synonym_files),
+               *(("the built-in imaging abbreviations",) if abbreviations else ()))
+    return find_caption_concepts(workspace.captions, names, synonyms, abbreviations, sources, progress)
+
+
+def with_extracted_concepts(workspace: Workspace, extracted: CaptionConcepts, source: str) -> Workspace:
+    """The workspace with the concept sets found in captions (:func:`caption_concepts`) as its ground truth,
+    keeping the extraction (for the caption words behind each concept) and its digest. Captions other than the
+    workspace's (a captions file read alone) replace them and make the collection the user's own, as an upload of
+    concept sets does; runs, KG and the rest stay.
+
+    >>> ws = Workspace(names={"C0040405": "X-Ray Computed Tomography"}, captions={"a": "CT", "b": "Normal."})
+    >>> new = with_extracted_concepts(ws, caption_concepts(ws), "captions.csv")
+    >>> [sorted(s) for s in new.concepts.sets], new.reports[-1].problems
+    ([['C0040405'], []], '1 image (50.0%) has no concept found in the caption')
+    >>> new.digests["concepts"] != ws.digests["concepts"], new.extraction is not None
+    (True, True)
+    """
+    same_captions = content_digest(extracted.captions) == workspace.digests["captions"]
+    concepts = extracted.concepts
+    new = workspace.with_inputs(concepts=concepts, extraction=extracted, captions=extracted.captions,
+                                digests={"concepts": content_digest(("caption concepts", extracted.digest))})
+    if not same_captions:
+        new = replace(new, label=f"Uploaded ({source})", synthetic=False)
+    empty = sum(1 for concept_set in concepts.sets if not concept_set)
+    problems = (f"{empty:,} image{'s' if empty != 1 else ''} ({empty / len(concepts):.1%}) "
+                f"{'has' if empty == 1 else 'have'} no concept found in the caption") if empty else ""
+    return new.with_report(source, "concept sets found in the captions", len(concepts), problems)
 
 
 class Steps(Protocol):

@@ -134,3 +134,47 @@ def explanation_for(ws: Workspace, query: str, document: str, settings: Settings
     if query not in concepts.index or document not in concepts.index:
         return None
     return explanation_of(ws, query, document, settings)
+
+
+# --- the caption words behind extracted concepts -------------------------------------------------------------
+
+WORDS_COLOURS = {"counted": "green", "negated": "red"}
+
+
+def caption_words_toggle(ws: Workspace, key: str) -> bool:
+    """The switch that shows the caption words behind each concept; drawn (and possibly on) only where the concept
+    sets were found in the captions."""
+    if ws.extraction is None:
+        return False
+    return st.toggle("Show where each concept was found in the caption" if audience() == "clinician" else
+                     "Show which caption words gave each concept", key=key,
+                     help="Green: the words a concept was read from. Red: words the caption rules out (\"no "
+                          "fracture\"), so not counted." if audience() == "clinician" else
+                          "Green: a mention that gave the concept. Red: a mention in a negated scope (NegEx-style "
+                          "rule), not extracted.")
+
+
+def highlighted_caption(ws: Workspace, image_id: str) -> str:
+    """The image's caption as markdown, the words that gave a concept green and negated mentions red."""
+    pieces, _ = ws.extraction.evidence(image_id)
+    if not pieces or not ws.extraction.captions.get(image_id):
+        return "_(no caption)_"
+    return "".join(chip(piece.text, WORDS_COLOURS["counted"]) if piece.counted else
+                   chip(piece.text, WORDS_COLOURS["negated"]) if piece.negated else escape_markdown(piece.text)
+                   for piece in pieces)
+
+
+def draw_caption_words(ws: Workspace, image_id: str, kg) -> None:
+    """The highlighted caption and, per concept, the words it came from (negated ones said not counted)."""
+    st.markdown(highlighted_caption(ws, image_id))
+    _, words = ws.extraction.evidence(image_id)
+    if not words:
+        st.caption("No concept was found in this caption.")
+        return
+    not_counted = " (ruled out in the caption: not counted)" if audience() == "clinician" else \
+        " (negated: not extracted)"
+    lines = []
+    for concept, found in words.items():
+        quoted = ", ".join(f"“{escape_markdown(text)}”{not_counted if negated else ''}" for text, negated in found)
+        lines.append(f"- **{escape_markdown(concept_label(ws, concept, kg))}** ← {quoted}")
+    st.markdown("\n".join(lines))

@@ -10,6 +10,8 @@ from evalcore.workspace import image_of
 from pages.cards import (
     LEGEND,
     arithmetic_markdown,
+    caption_words_toggle,
+    draw_caption_words,
     draw_paths,
     explanation_for,
     plain_counts,
@@ -69,6 +71,7 @@ if not cases:
     st.warning(f"No case matches {search!r}." if search else "This system has no query with a concept set.")
     st.stop()
 query = st.selectbox("Case (query image)", cases, key="case_query")
+show_words = caption_words_toggle(ws, "case_caption_words")
 shown = [d for d in run.rankings.get(query, ()) if d != query][:count]
 notes = tie_notes(ws, system, run, query, shown, settings, who)
 
@@ -80,7 +83,9 @@ with left:
         st.image(image, caption=query, width="stretch")
     else:
         st.info(escape_markdown(problem or f"No image file for {query}."))
-    if ws.captions.get(query):
+    if show_words:
+        draw_caption_words(ws, query, kg)
+    elif ws.captions.get(query):
         st.text(ws.captions[query])
     chips, denied = query_chips(ws, query, kg)
     st.markdown(("**The query is tagged:** " if denied else "**The query shows:** ") + chips)
@@ -119,5 +124,8 @@ with right:
                 if document in notes:
                     st.caption(notes[document])
                 if ws.captions.get(document):
-                    with st.expander("Caption"):
-                        st.text(ws.captions[document])
+                    with st.expander("Caption", expanded=show_words):
+                        if show_words:
+                            draw_caption_words(ws, document, kg)
+                        else:
+                            st.text(ws.captions[document])

@@ -23,6 +23,7 @@ import streamlit as st
 from evalcore.array_backend import gpu_available
 from evalcore.baselines import EVALUATOR_INPUTS, Baseline, PoolRanking, pool_relevance
 from evalcore.cache_keys import content_digest
+from evalcore.caption_concepts import CaptionConcepts, Coverage, coverage
 from evalcore.compare import PairComparison, compare_systems
 from evalcore.data import Run
 from evalcore.evaluation import AlignedRun, Evaluator
@@ -32,9 +33,10 @@ from evalcore.kg import KnowledgeGraph
 from evalcore.measure_comparison import MeasureComparison, compare_measures
 from evalcore.measures import MeasureSpec, measure_spec
 from evalcore.options import Compute, Relevance, Scoring, Statistics
+from evalcore.outputs import concepts_csv
 from evalcore.results import evaluate_runs
 from evalcore.tables import leaderboard_metrics
-from evalcore.workspace import ReportedSteps, Workspace, load_rocov2_complete, rocov2_digest
+from evalcore.workspace import ReportedSteps, Workspace, caption_concepts, load_rocov2_complete, rocov2_digest
 from pages.session import server_draws, server_kept, server_scheduler, server_workspaces
 from pages.sidebar import Settings
 from pages.ui import StepProgress, for_reader, shown_system
@@ -92,6 +94,41 @@ def rocov2_workspace(folder: str, roots: tuple[Path, ...], progress: Callable[[f
     read-only: every load or upload replaces a session's workspace, none changes it."""
     return kept_result(server_workspaces(), _rocov2_workspace, rocov2_digest(folder, roots), folder,
                        tuple(str(root) for root in roots), progress=progress)
+
+
+# --- concept sets found in captions --------------------------------------------------------------------------
+
+#: What finding concepts in captions reads (:func:`evalcore.workspace.caption_concepts`).
+EXTRACTION_INPUTS = ("captions", "names", "kg_files")
+
+
+def found_concepts(ws: Workspace, synonym_files: tuple[tuple[bytes, str], ...], abbreviations: bool,
+                   progress: Callable[[float, str], None]) -> CaptionConcepts:
+    """The concept sets of ``ws``'s captions (:func:`evalcore.workspace.caption_concepts`), kept for every session
+    under the digest of the captions, names, KG files, synonym files and option they are made from: a second
+    session with the same captions reuses them, a session with other captions never does."""
+    return kept_result(server_kept(), caption_concepts, ws.restricted_to(*EXTRACTION_INPUTS), synonym_files,
+                       abbreviations, progress=progress)
+
+
+@st.cache_data(max_entries=8, show_spinner=False, hash_funcs=HASH_FUNCS)
+def cached_coverage(ws: Workspace) -> Coverage:
+    return coverage(ws.concepts, ws.captions)
+
+
+def extraction_coverage(ws: Workspace) -> Coverage:
+    """The coverage report of the workspace's concept sets over its captions."""
+    return cached_coverage(ws.restricted_to("concepts", "captions"))
+
+
+@st.cache_data(max_entries=4, show_spinner=False, hash_funcs=HASH_FUNCS)
+def cached_concepts_csv(ws: Workspace) -> str:
+    return concepts_csv(ws.concepts)
+
+
+def concepts_download(ws: Workspace) -> str:
+    """The workspace's concept sets as the ``extract`` command writes them (``ID,CUIs``)."""
+    return cached_concepts_csv(ws.restricted_to("concepts"))
 
 
 # --- the knowledge graph and the evaluator -------------------------------------------------------------------

@@ -7,11 +7,13 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
+from evalcore.readers import read_captions
 from evalcore.workspace import (
     load_demo,
     report_table,
     with_captions,
     with_embeddings,
+    with_extracted_concepts,
     with_images,
     with_kg,
     with_labels,
@@ -19,9 +21,9 @@ from evalcore.workspace import (
     with_new_concepts,
     with_run,
 )
-from pages.computed import rocov2_workspace
+from pages.computed import concepts_download, extraction_coverage, found_concepts, rocov2_workspace
 from pages.session import audience, guarded_load, server_data_roots, workspace
-from pages.ui import escape_markdown, plain_report_text, synthetic_banner
+from pages.ui import concept_label, escape_markdown, plain_report_text, synthetic_banner
 
 st.title("Data")
 ws = workspace()
@@ -109,9 +111,79 @@ with c2:
             current, data, name, ids_file.getvalue() if ids_file else None, ids_file.name if ids_file else None))
 
 ws = workspace()
+st.subheader("Find concepts in the captions")
+if not ws.captions:
+    st.caption("Load captions (a CSV of image ID and caption) to find the concepts they name.")
+else:
+    st.write("No concept sets, or other ones wanted? The captions can give them: each concept named in a caption, "
+             "or a common imaging abbreviation such as CT or MRI, becomes one of the image's concepts; a finding the "
+             "caption rules out (\"no fracture\") is not counted." if clinician else
+             "Concept sets from the captions by dictionary matching (longest match of the concept names, the KG's "
+             "names, optional synonym files and the built-in imaging abbreviations; negated mentions are not "
+             "extracted). They replace the loaded concept sets; every page then evaluates on them.")
+    uploaded_captions = st.session_state.get("up_captions")
+    captions_choices = ["loaded"] + (["upload"] if uploaded_captions is not None else [])
+    which_captions = st.radio(
+        "Captions to read", captions_choices, index=len(captions_choices) - 1, key="extract_which", horizontal=True,
+        format_func=lambda choice: f"All loaded captions ({len(ws.captions):,})" if choice == "loaded" else
+        f"Only {uploaded_captions.name}, as a collection of its own")
+    synonym_uploads = st.file_uploader(
+        "More names for the concepts (optional): files of MeSH, UBERON, HPO, the Disease Ontology or UMLS"
+        if clinician else "Synonym files (optional): MeSH descriptors TSV, OBO (UBERON, HPO), DOID allXREFinDO.tsv, "
+        "MRCONSO.RRF", type=["tsv", "obo", "rrf", "txt", "csv"], accept_multiple_files=True, key="up_synonyms")
+    abbreviations = st.checkbox("Also read common imaging abbreviations (CT, MRI, X-ray, ...)" if clinician else
+                                "Built-in imaging abbreviations and modality terms", value=True,
+                                key="extract_abbreviations")
+    if st.button("Find concepts in the captions", key="extract_concepts", type="primary"):
+        bar = st.progress(0.0, text="Finding concepts in the captions")
+
+        def extracted_workspace():
+            current = workspace()
+            source = "loaded captions"
+            reading = current
+            if which_captions == "upload":
+                source = uploaded_captions.name
+                reading = current.with_inputs(captions=read_captions(uploaded_captions.getvalue(), source))
+            synonyms = tuple((upload.getvalue(), upload.name) for upload in synonym_uploads or [])
+            found = found_concepts(reading, synonyms, abbreviations,
+                                   lambda fraction, text: bar.progress(min(1.0, fraction), text=text))
+            return with_extracted_concepts(current, found, source)
+
+        extracted = guarded_load(extracted_workspace)
+        bar.empty()
+        if extracted:
+            st.rerun()
+    if ws.extraction is not None:
+        found = extraction_coverage(ws)
+        st.markdown(f"**Concepts found in {found.images:,} captions** "
+                    + ("" if clinician else f"(from {escape_markdown(', '.join(ws.extraction.sources))})"))
+        counts = st.columns(3)
+        counts[0].metric("Images with no concept found", f"{found.without_concepts:,}",
+                         f"{found.share_without:.1%} of the images", delta_color="off", delta_arrow="off")
+        counts[1].metric("Different concepts", f"{found.distinct:,}")
+        counts[2].metric("Concepts in all" if clinician else "Concept occurrences", f"{found.occurrences:,}")
+        frequent_column, empty_column = st.columns(2)
+        with frequent_column:
+            st.markdown("**Most frequent concepts**")
+            st.dataframe(pd.DataFrame([{"concept": concept_label(ws, concept), "images": images}
+                                       for concept, images in found.frequent]),
+                         hide_index=True, width="stretch", key="extracted_frequent")
+        with empty_column:
+            st.markdown("**Some images with no concept found**")
+            if found.examples:
+                st.dataframe(pd.DataFrame(found.examples, columns=["image", "caption"]), hide_index=True,
+                             width="stretch", key="extracted_empty")
+            else:
+                st.caption("None: every caption gave at least one concept.")
+        st.download_button("Download these concept sets (CSV)" if clinician else
+                           "Download the extracted concept sets (ID,CUIs CSV)", concepts_download(ws),
+                           file_name="extracted_concepts.csv", mime="text/csv", key="download_extracted",
+                           on_click="ignore")
+
 st.subheader("Loaded")
 summary = {
-    "concept sets": f"{len(ws.concepts):,} images" if ws.concepts else "—",
+    "concept sets": (f"{len(ws.concepts):,} images" + (", found in the captions" if ws.extraction else ""))
+    if ws.concepts else "—",
     "concept map files" if clinician else "knowledge graph files": ", ".join(ws.kg_files) or "—",
     "systems' results" if clinician else "runs": ", ".join(ws.runs) or "—",
     "labels": ws.labels.source if ws.labels else "—",

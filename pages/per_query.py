@@ -14,8 +14,11 @@ from evalcore.workspace import image_of
 from pages.cards import (
     LEGEND,
     arithmetic_markdown,
+    caption_words_toggle,
+    draw_caption_words,
     draw_paths,
     explanation_for,
+    highlighted_caption,
     plain_counts,
     query_chips,
     reason_markdown,
@@ -98,6 +101,7 @@ if who == "researcher" and st.toggle("Find queries where two systems differ most
             matches = list(top.index[:20])
 
 query = st.selectbox("Query", matches, key="pq_query")
+show_words = caption_words_toggle(ws, "pq_caption_words")
 
 left, right = st.columns([1, 3])
 with left:
@@ -108,7 +112,10 @@ with left:
         st.text(problem or f"[no image for {query}]")
 with right:
     st.markdown("**Caption:**")
-    st.text(ws.captions.get(query, "(no caption loaded)"))
+    if show_words:
+        draw_caption_words(ws, query, kg)
+    else:
+        st.text(ws.captions.get(query, "(no caption loaded)"))
     st.markdown("**Concepts:** " + query_chips(ws, query, kg)[0])
 
 
@@ -123,7 +130,9 @@ def card(document: str, rank: int, tie: str | None) -> None:
     if explanation is None:
         st.caption("No concept set: relevance 0.")
         return
-    if who == "researcher":
+    if show_words:
+        st.markdown(highlighted_caption(ws, document))
+    elif who == "researcher":
         st.text(ws.captions.get(document, "")[:160])
     st.markdown(result_chips(ws, explanation, kg))
     st.markdown(reason_markdown(explanation, who))
