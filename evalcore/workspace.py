@@ -355,12 +355,39 @@ def with_extracted_concepts(workspace: Workspace, extracted: CaptionConcepts, so
     concepts = extracted.concepts
     new = workspace.with_inputs(concepts=concepts, extraction=extracted, captions=extracted.captions,
                                 digests={"concepts": content_digest(("caption concepts", extracted.digest))})
-    if not same_captions:
-        new = replace(new, label=f"Uploaded ({source})", synthetic=False)
     empty = sum(1 for concept_set in concepts.sets if not concept_set)
-    problems = (f"{empty:,} image{'s' if empty != 1 else ''} ({empty / len(concepts):.1%}) "
-                f"{'has' if empty == 1 else 'have'} no concept found in the caption") if empty else ""
-    return new.with_report(source, "concept sets found in the captions", len(concepts), problems)
+    problems = [f"{empty:,} image{'s' if empty != 1 else ''} ({empty / len(concepts):.1%}) "
+                f"{'has' if empty == 1 else 'have'} no concept found in the caption"] if empty else []
+    if not same_captions:
+        new, left_out = _of_images(new, frozenset(concepts.ids))
+        new = replace(new, label=f"Uploaded ({source})", synthetic=False)
+        if left_out:
+            problems.append(f"left out, being about other images: {', '.join(left_out)}")
+    return new.with_report(source, "concept sets found in the captions", len(concepts), "; ".join(problems))
+
+
+def _of_images(workspace: Workspace, ids: frozenset[str]) -> tuple[Workspace, list[str]]:
+    """The workspace without the inputs about images none of which is in ``ids`` (runs without such a query,
+    per-image labels, embeddings and images of other images, an image folder), and what was left out: a new
+    collection's pages would otherwise score the demo's runs on queries it does not have."""
+    runs = {name: kept for name, kept in workspace.runs.items() if not ids.isdisjoint(kept[1].rankings)}
+    left_out = [f"run '{name}'" for name in workspace.runs if name not in runs]
+    changes: dict[str, Any] = {"runs": runs} if left_out else {}
+    labels = workspace.labels
+    if isinstance(labels, ImageLabels) and all(ids.isdisjoint(by_id) for by_id in labels.by_kind.values()):
+        changes["labels"] = None
+        left_out.append("labels")
+    if workspace.embeddings is not None and ids.isdisjoint(workspace.embeddings.ids):
+        changes["embeddings"] = None
+        left_out.append("embeddings")
+    images = {image_id: data for image_id, data in workspace.images.items() if image_id in ids}
+    if len(images) < len(workspace.images):
+        changes["images"] = images
+        left_out.append(f"{len(workspace.images) - len(images):,} images of other IDs")
+    if workspace.image_folder is not None:
+        changes.update(image_folder=None, image_roots=())
+        left_out.append(f"the image folder {shown_path(str(workspace.image_folder))}")
+    return (workspace.with_inputs(**changes) if changes else workspace), left_out
 
 
 class Steps(Protocol):

@@ -123,8 +123,14 @@ else:
              "extracted). They replace the loaded concept sets; every page then evaluates on them.")
     uploaded_captions = st.session_state.get("up_captions")
     captions_choices = ["loaded"] + (["upload"] if uploaded_captions is not None else [])
+    # A newly uploaded captions file is read alone unless the user says otherwise: a user with captions only has
+    # them added to the demo's.
+    upload_marker = uploaded_captions.file_id if uploaded_captions is not None else None
+    if st.session_state.get("extract_which__upload") != upload_marker:
+        st.session_state["extract_which__upload"] = upload_marker
+        st.session_state["extract_which"] = captions_choices[-1]
     which_captions = st.radio(
-        "Captions to read", captions_choices, index=len(captions_choices) - 1, key="extract_which", horizontal=True,
+        "Captions to read", captions_choices, key="extract_which", horizontal=True,
         format_func=lambda choice: f"All loaded captions ({len(ws.captions):,})" if choice == "loaded" else
         f"Only {uploaded_captions.name}, as a collection of its own")
     synonym_uploads = st.file_uploader(

@@ -1,0 +1,177 @@
+"""Concept sets found in captions as a workspace holds them (evalcore.caption_concepts, workspace.caption_concepts and
+with_extracted_concepts): hand-worked cases, invariants on seeded random captions, and agreement with a plain
+recount."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from evalcore.caption_concepts import caption_pieces, concept_words, coverage, find_caption_concepts
+from evalcore.data import ConceptSets, KGEdges
+from evalcore.errors import CBIRLensError, InputError
+from evalcore.extraction import Mention, extract
+from evalcore.workspace import (
+    Workspace,
+    caption_concepts,
+    extraction_names,
+    load_demo,
+    with_concepts,
+    with_extracted_concepts,
+)
+
+NAMES = {"C0040405": "X-Ray Computed Tomography", "C0019080": "Hemorrhage", "C0006104": "Brain",
+         "C0032227": "Pleural effusion", "C0032326": "Pneumothorax", "C0024109": "Lung"}
+CAPTIONS = {"a": "CT of the brain without haemorrhage.", "b": "No pneumothorax, no pleural effusion.",
+            "c": "CT shows a large hemorrhage and pleural effusions.", "d": "Normal study."}
+
+
+def test_hand_worked_collection():
+    found = find_caption_concepts(CAPTIONS, NAMES)
+    assert [sorted(s) for s in found.concepts.sets] == [["C0006104", "C0040405"], [],
+                                                        ["C0019080", "C0032227", "C0040405"], []]
+    pieces, words = found.evidence("a")
+    assert [(p.text, p.counted, p.negated) for p in pieces] == [
+        ("CT", ("C0040405",), ()), (" of the ", (), ()), ("brain", ("C0006104",), ()), (" without ", (), ()),
+        ("haemorrhage", (), ("C0019080",)), (".", (), ())]
+    assert words == {"C0040405": (("CT", False),), "C0006104": (("brain", False),),
+                     "C0019080": (("haemorrhage", True),)}
+    # "pleural effusion" is one mention (longest match), "pleural effusions" matched through its plural.
+    assert found.evidence("c")[1]["C0032227"] == (("pleural effusions", False),)
+    assert found.evidence("unknown") == ([], {})
+
+
+def test_coverage_hand_worked():
+    found = find_caption_concepts(CAPTIONS, NAMES)
+    report = coverage(found.concepts, CAPTIONS, top=2, examples=1)
+    assert (report.images, report.without_concepts, report.share_without) == (4, 2, 0.5)
+    assert report.examples == (("b", "No pneumothorax, no pleural effusion."),)
+    assert report.frequent == (("C0040405", 2), ("C0006104", 1))  # ties by ID
+    assert (report.distinct, report.occurrences) == (4, 5)
+
+
+def test_pieces_of_overlapping_mentions_cover_each_stretch():
+    # Two layers of a dictionary may match overlapping words: "left wrist" (a name) and "wrist" (a region tag).
+    mentions = [Mention("C1", 0, 10, "left wrist", False, "name"), Mention("C2", 5, 10, "wrist", False, "abbreviation"),
+                Mention("C3", 5, 10, "wrist", True, "name")]
+    pieces = caption_pieces("left wrist X-ray", mentions)
+    assert [(p.text, p.counted, p.negated) for p in pieces] == [
+        ("left ", ("C1",), ()), ("wrist", ("C1", "C2"), ("C3",)), (" X-ray", (), ())]
+    assert concept_words(mentions) == {"C1": (("left wrist", False),), "C2": (("wrist", False),),
+                                       "C3": (("wrist", True),)}
+
+
+def random_captions(seed: int, count: int = 80) -> dict[str, str]:
+    """Captions of name words, their plurals, abbreviations, negation cues and filler, seeded."""
+    rng = random.Random(seed)
+    words = ["CT", "MRI", "brain", "lung", "lungs", "hemorrhage", "pleural", "effusion", "effusions", "no",
+             "without", "shows", "pneumothorax", "of", "the", "and", ",", ".", "X-ray", "large", "ruled out"]
+    return {f"img{i}": " ".join(rng.choice(words) for _ in range(rng.randint(0, 14))) for i in range(count)}
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_kept_sets_agree_with_the_mentions_found_again(seed):
+    captions = random_captions(seed)
+    names = {**NAMES, "C0024485": "Magnetic Resonance Imaging"}
+    found = find_caption_concepts(captions, names)
+    dictionary = found.dictionary
+    for image_id, caption in captions.items():
+        assert found.concepts[image_id] == extract(caption, dictionary)
+        pieces, words = found.evidence(image_id)
+        assert "".join(p.text for p in pieces) == caption
+        counted = {c for p in pieces for c in p.counted}
+        assert counted == found.concepts[image_id]  # every extracted concept is shown, nothing else counted
+        assert {c for c, found_words in words.items() if any(not negated for _, negated in found_words)} == counted
+        assert set(words) <= set(names)
+    # Deterministic: the same input gives the same sets and digest.
+    again = find_caption_concepts(dict(captions), dict(names))
+    assert again.concepts == found.concepts and again.digest == found.digest
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_coverage_agrees_with_a_plain_recount(seed):
+    rng = random.Random(seed)
+    ids = tuple(f"i{k}" for k in range(50))
+    sets = tuple(frozenset(rng.sample([f"C{j:07d}" for j in range(8)], rng.randint(0, 3))) for _ in ids)
+    report = coverage(ConceptSets(ids, sets), {i: f"caption {i}" for i in ids}, top=5, examples=3)
+    counts = Counter()
+    for concept_set in sets:
+        counts.update(concept_set)
+    empty = [i for i, s in zip(ids, sets) if len(s) == 0]
+    assert report.without_concepts == len(empty) and [i for i, _ in report.examples] == empty[:3]
+    assert report.occurrences == sum(len(s) for s in sets) and report.distinct == len(counts)
+    expected = sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:5]
+    assert list(report.frequent) == expected
+
+
+def test_extraction_names_take_the_kg_names_as_more_names():
+    ws = Workspace(names={"C0000001": "Vein"}, kg_files={"kg.csv": ("d", KGEdges((), {
+        "C0000001": "Veins", "C0000002": "Artery", "UBERON:1": "vessel"}))})
+    assert extraction_names(ws) == ({"C0000001": "Vein", "C0000002": "Artery", "UBERON:1": "vessel"},
+                                    {"C0000001": ["Veins"]})
+
+
+def test_with_extracted_concepts_on_the_demo_keeps_the_rest_and_the_caller_s_workspace():
+    demo = load_demo()
+    before = dict(demo.digests)
+    found = caption_concepts(demo)
+    new = with_extracted_concepts(demo, found, "loaded captions")
+    assert demo.digests == before and demo.extraction is None  # the caller's workspace is unchanged
+    assert new.extraction is found and new.concepts is found.concepts
+    assert set(new.concepts.ids) == set(demo.captions)
+    assert new.digests["concepts"] != before["concepts"] and new.digests["extraction"] != before["extraction"]
+    for kept in ("runs", "kg_files", "labels", "captions", "embeddings", "images"):
+        assert new.digests[kept] == before[kept], kept
+    assert new.label == demo.label and new.synthetic
+    assert new.reports[-1].kind == "concept sets found in the captions"
+    # Concept sets read from a file afterwards drop the extraction (its words would explain other sets).
+    assert with_concepts(new, b"ID,CUIs\nDEMO_00001,C0040405\n", "gt.csv").extraction is None
+
+
+def test_different_captions_never_share_a_digest():
+    names = {"C0040405": "X-Ray Computed Tomography"}
+    one = Workspace(names=names, captions={"a": "CT"})
+    other = Workspace(names=names, captions={"a": "CT scan"})
+    first = with_extracted_concepts(one, caption_concepts(one), "x")
+    second = with_extracted_concepts(other, caption_concepts(other), "x")
+    assert first.concepts == second.concepts  # the same concept sets ...
+    assert first.digests["concepts"] != second.digests["concepts"]  # ... from other captions
+    assert first.restricted_to("concepts").digest != second.restricted_to("concepts").digest
+    again = with_extracted_concepts(one, caption_concepts(one), "x")
+    assert again.digests["concepts"] == first.digests["concepts"]
+    assert with_extracted_concepts(one, caption_concepts(one, abbreviations=False), "x").digests["concepts"] \
+        != first.digests["concepts"]
+
+
+def test_captions_read_alone_become_their_own_collection():
+    demo = load_demo()
+    mine = demo.with_inputs(captions={"mine1": "CT of the liver", "mine2": "Normal."})
+    new = with_extracted_concepts(demo, caption_concepts(mine), "mine.csv")
+    assert new.concepts.ids == ("mine1", "mine2") and dict(new.captions) == dict(mine.captions)
+    assert new.label == "Uploaded (mine.csv)" and not new.synthetic
+    assert new.reports[-1].problems == (
+        "1 image (50.0%) has no concept found in the caption; left out, being about other images: run 'near-random', "
+        "run 'overlap-noisy', run 'visual-confused', labels, embeddings, 2,000 images of other IDs")
+    assert not new.runs and new.labels is None and new.embeddings is None and not new.images
+    assert new.kg_files == demo.kg_files and new.names == demo.names
+    # A run with a query of the new collection stays (every demo run ranks DEMO_00001).
+    run = demo.runs["near-random"][1]
+    mixed = demo.with_inputs(captions={next(iter(run.rankings)): "CT", "mine2": "Normal."})
+    assert list(with_extracted_concepts(demo, caption_concepts(mixed), "mine.csv").runs) == list(demo.runs)
+
+
+def test_synonym_files_add_names_and_bad_ones_name_file_and_line():
+    ws = Workspace(names={"C0032326": "Pneumothorax"}, captions={"a": "Collapsed lung on the left."})
+    obo = b'[Term]\nid: HP:1\nname: Pneumothorax\nsynonym: "Collapsed lung" EXACT []\nxref: UMLS:C0032326\n'
+    assert caption_concepts(ws).concepts["a"] == frozenset()
+    found = caption_concepts(ws, ((obo, "hp.obo"),))
+    assert found.concepts["a"] == {"C0032326"} and "synonyms from hp.obo" in found.sources
+    with pytest.raises(InputError, match=r"bad\.tsv, line 1: expected"):
+        caption_concepts(ws, ((b"not a synonym file\n", "bad.tsv"),))
+
+
+def test_no_captions_is_refused():
+    with pytest.raises(CBIRLensError, match="no captions loaded"):
+        caption_concepts(Workspace(names=NAMES))
