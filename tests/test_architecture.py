@@ -23,7 +23,7 @@ LAYERS: dict[str, int] = {
     **dict.fromkeys(["readers", "loading"], READERS),
     **dict.fromkeys(["engine", "executors", "array_backend", "jax_backend"], ENGINE),
     **dict.fromkeys(["options", "evaluation", "results", "retrieval", "qrels", "workspace", "baselines", "ablation",
-                     "measure_comparison", "reproduction"], EVALUATION),
+                     "measure_comparison", "reproduction", "caption_concepts"], EVALUATION),
     **dict.fromkeys(["__init__", "api", "__main__"], DOORS),
 }
 # The engine's floors: each imports only the floors below it.
