@@ -122,17 +122,17 @@ else:
              "names, optional synonym files and the built-in imaging abbreviations; negated mentions are not "
              "extracted). They replace the loaded concept sets; every page then evaluates on them.")
     uploaded_captions = st.session_state.get("up_captions")
-    captions_choices = ["loaded"] + (["upload"] if uploaded_captions is not None else [])
-    # A newly uploaded captions file is read alone unless the user says otherwise: a user with captions only has
-    # them added to the demo's.
-    upload_marker = uploaded_captions.file_id if uploaded_captions is not None else None
-    if st.session_state.get("extract_which__upload") != upload_marker:
-        st.session_state["extract_which__upload"] = upload_marker
-        st.session_state["extract_which"] = captions_choices[-1]
-    which_captions = st.radio(
-        "Captions to read", captions_choices, key="extract_which", horizontal=True,
-        format_func=lambda choice: f"All loaded captions ({len(ws.captions):,})" if choice == "loaded" else
-        f"Only {uploaded_captions.name}, as a collection of its own")
+    which_captions = "loaded"
+    if uploaded_captions is not None:
+        # A newly uploaded captions file is read alone unless the user says otherwise: a user with captions only
+        # has them added to the demo's.
+        if st.session_state.get("extract_which__upload") != uploaded_captions.file_id:
+            st.session_state["extract_which__upload"] = uploaded_captions.file_id
+            st.session_state["extract_which"] = "upload"
+        which_captions = st.radio(
+            "Captions to read", ["loaded", "upload"], key="extract_which", horizontal=True,
+            format_func=lambda choice: f"All loaded captions ({len(ws.captions):,})" if choice == "loaded" else
+            f"Only {uploaded_captions.name}, as a collection of its own")
     synonym_uploads = st.file_uploader(
         "More names for the concepts (optional): files of MeSH, UBERON, HPO, the Disease Ontology or UMLS"
         if clinician else "Synonym files (optional): MeSH descriptors TSV, OBO (UBERON, HPO), DOID allXREFinDO.tsv, "
