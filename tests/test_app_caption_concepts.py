@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import numpy as np
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from evalcore.readers import read_concepts
@@ -73,15 +74,35 @@ def test_captions_only_upload_becomes_an_evaluable_collection():
     assert len(table) >= 1 and np.isfinite(table["nn-CUI@10"]).all()
 
 
-def test_a_failing_captions_file_keeps_the_earlier_workspace():
+def test_every_page_draws_on_concepts_found_in_uploaded_captions():
+    app = open_page()
+    app.file_uploader(key="up_captions").set_value(("mine.csv", MY_CAPTIONS.encode(), "text/csv"))
+    app.run()
+    extract(app)
+    for page in ("pages/leaderboard.py", "pages/per_query.py", "pages/case_view.py", "pages/ablation.py",
+                 "pages/knowledge_graph.py", "pages/concept_detection.py", "pages/method.py", "pages/measures.py"):
+        app.switch_page(page)
+        app.run()
+        assert not app.exception, (page, app.exception)
+        assert not app.error, (page, [e.value for e in app.error])
+    assert app.session_state["workspace"].concepts.ids[0] == "mine00"
+
+
+@pytest.mark.parametrize(("content", "expected"), [
+    (b"ID,Caption\nx,one,two\n", "bad.csv, line 2: expected 2 fields"),
+    (b"ID,Caption\nx,CT\nx,MRI\n", "bad.csv, line 3: expected a new ID"),
+    (b"ID,Caption\nx,CT \xff\xfe\n", "bad.csv, line 2: expected UTF-8 text"),
+    (b"ID,Caption\nx,CT\x00\n", "bad.csv"),
+], ids=["three-fields", "duplicate-id", "not-utf8", "nul-byte"])
+def test_a_failing_captions_file_keeps_the_earlier_workspace(content, expected):
     app = open_page()
     before = app.session_state["workspace"]
-    app.file_uploader(key="up_captions").set_value(("bad.csv", b"ID,Caption\nx,one,two\n", "text/csv"))
+    app.file_uploader(key="up_captions").set_value(("bad.csv", content, "text/csv"))
     app.run()
-    assert [e.value for e in app.error] and "bad.csv, line 2: expected 2 fields" in app.error[0].value
-    extract(app, extract_which="upload")
+    assert [e.value for e in app.error] and expected in app.error[0].value  # the upload itself is refused ...
+    extract(app, extract_which="upload")  # ... and so is finding concepts in it alone
     errors = [e.value for e in app.error]
-    assert len(errors) == 1 and "bad.csv, line 2: expected 2 fields" in errors[0], errors
+    assert len(errors) == 1 and expected in errors[0] and "expected" in errors[0], errors
     assert app.session_state["workspace"] is before
 
 
