@@ -106,6 +106,18 @@ def test_a_failing_captions_file_keeps_the_earlier_workspace(content, expected):
     assert app.session_state["workspace"] is before
 
 
+def test_captions_naming_no_known_concept_keep_the_earlier_workspace():
+    app = open_page()
+    before = app.session_state["workspace"]
+    app.file_uploader(key="up_captions").set_value(("plain.csv", b"ID,Caption\nx,Normal study.\n", "text/csv"))
+    app.run()
+    extract(app)
+    errors = [e.value for e in app.error]
+    assert errors == ["Not loaded: none of the 1 caption names one of the 56 concepts loaded; the concept sets "
+                      "were left as they were"], errors
+    assert app.session_state["workspace"].concepts is before.concepts
+
+
 def test_a_bad_synonym_file_keeps_the_earlier_workspace():
     app = open_page()
     before = app.session_state["workspace"]

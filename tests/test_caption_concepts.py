@@ -132,8 +132,8 @@ def test_with_extracted_concepts_on_the_demo_keeps_the_rest_and_the_caller_s_wor
 
 def test_different_captions_never_share_a_digest():
     names = {"C0040405": "X-Ray Computed Tomography"}
-    one = Workspace(names=names, captions={"a": "CT"})
-    other = Workspace(names=names, captions={"a": "CT scan"})
+    one = Workspace(names=names, captions={"a": "CT", "b": "X-ray computed tomography"})
+    other = Workspace(names=names, captions={"a": "CT scan", "b": "X-ray computed tomography"})
     first = with_extracted_concepts(one, caption_concepts(one), "x")
     second = with_extracted_concepts(other, caption_concepts(other), "x")
     assert first.concepts == second.concepts  # the same concept sets ...
@@ -163,7 +163,8 @@ def test_captions_read_alone_become_their_own_collection():
 
 
 def test_synonym_files_add_names_and_bad_ones_name_file_and_line():
-    ws = Workspace(names={"C0032326": "Pneumothorax"}, captions={"a": "Collapsed lung on the left."})
+    ws = Workspace(names={"C0032326": "Pneumothorax"}, captions={"a": "Collapsed lung on the left.",
+                                                                 "b": "Pneumothorax."})
     obo = b'[Term]\nid: HP:1\nname: Pneumothorax\nsynonym: "Collapsed lung" EXACT []\nxref: UMLS:C0032326\n'
     assert caption_concepts(ws).concepts["a"] == frozenset()
     found = caption_concepts(ws, ((obo, "hp.obo"),))
@@ -172,6 +173,10 @@ def test_synonym_files_add_names_and_bad_ones_name_file_and_line():
         caption_concepts(ws, ((b"not a synonym file\n", "bad.tsv"),))
 
 
-def test_no_captions_is_refused():
+def test_no_captions_no_cui_names_or_no_concept_found_is_refused():
     with pytest.raises(CBIRLensError, match="no captions loaded"):
         caption_concepts(Workspace(names=NAMES))
+    with pytest.raises(CBIRLensError, match=r"no concept name with a CUI \(C \+ 7 digits\) is loaded"):
+        caption_concepts(Workspace(names={"UBERON:0000955": "brain"}, captions={"a": "brain"}))
+    with pytest.raises(CBIRLensError, match="none of the 2 captions names one of the 6 concepts loaded"):
+        caption_concepts(Workspace(names=NAMES, captions={"a": "Normal study.", "b": "No pneumothorax."}))
