@@ -349,9 +349,10 @@ def caption_concepts(workspace: Workspace, synonym_files: Sequence[tuple[bytes, 
 
 def with_extracted_concepts(workspace: Workspace, extracted: CaptionConcepts, source: str) -> Workspace:
     """The workspace with the concept sets found in captions (:func:`caption_concepts`) as its ground truth,
-    keeping the extraction (for the caption words behind each concept) and its digest. Captions other than the
-    workspace's (a captions file read alone) replace them and make the collection the user's own, as an upload of
-    concept sets does; runs, KG and the rest stay.
+    keeping the extraction (for the caption words behind each concept) and its digest; the report says how many
+    images have no concept. Captions other than the workspace's (a captions file read alone) replace them and make
+    the collection the user's own: what is about none of its images (runs, per-image labels, embeddings, images) is
+    left out and the report says so; names and KG stay.
 
     >>> ws = Workspace(names={"C0040405": "X-Ray Computed Tomography"}, captions={"a": "CT", "b": "Normal."})
     >>> new = with_extracted_concepts(ws, caption_concepts(ws), "captions.csv")
@@ -368,14 +369,14 @@ def with_extracted_concepts(workspace: Workspace, extracted: CaptionConcepts, so
     problems = [f"{empty:,} image{'s' if empty != 1 else ''} ({empty / len(concepts):.1%}) "
                 f"{'has' if empty == 1 else 'have'} no concept found in the caption"] if empty else []
     if not same_captions:
-        new, left_out = _of_images(new, frozenset(concepts.ids))
+        new, left_out = _only_about(new, frozenset(concepts.ids))
         new = replace(new, label=f"Uploaded ({source})", synthetic=False)
         if left_out:
             problems.append(f"left out, being about other images: {', '.join(left_out)}")
     return new.with_report(source, "concept sets found in the captions", len(concepts), "; ".join(problems))
 
 
-def _of_images(workspace: Workspace, ids: frozenset[str]) -> tuple[Workspace, list[str]]:
+def _only_about(workspace: Workspace, ids: frozenset[str]) -> tuple[Workspace, list[str]]:
     """The workspace without the inputs about images none of which is in ``ids`` (runs without such a query,
     per-image labels, embeddings and images of other images, an image folder), and what was left out: a new
     collection's pages would otherwise score the demo's runs on queries it does not have."""
