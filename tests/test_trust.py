@@ -29,7 +29,7 @@ from evalcore.options import Relevance
 from evalcore.readers import INPUT_BUDGET_VARIABLE, read_concepts, read_runs, read_text
 from evalcore.relevance import nn_iou
 from evalcore.retrieval import float32_scores_in_order, retrieve_by_measure, write_trec_run
-from evalcore.workspace import INPUTS, load_demo
+from evalcore.workspace import INPUTS, caption_concepts, load_demo
 
 from .conftest import DEMO, ROOT, random_world
 
@@ -78,6 +78,8 @@ def _variants(ws):
         "labels": ws.with_inputs(labels=replace(ws.labels, source="other labels")),
         "embeddings": ws.with_inputs(embeddings=replace(ws.embeddings, vectors=ws.embeddings.vectors[::-1].copy())),
         "images": ws.with_inputs(images={**ws.images, image_id: ws.images[image_id] + b"\0"}),
+        # The extraction that found the concept sets in the captions (its dictionary shows the words behind each).
+        "extraction": ws.with_inputs(extraction=caption_concepts(ws)),
     }
 
 
@@ -87,7 +89,8 @@ def test_every_input_changes_the_digest_of_every_restriction_that_holds_it():
     assert set(variants) == set(INPUTS) - {"image_folder"}
     for changed, other in variants.items():
         assert other.digest != ws.digest, changed
-        for inputs in (computed.EVALUATION_INPUTS, computed.EVALUATOR_INPUTS, computed.KG_INPUTS, ("concepts",)):
+        for inputs in (computed.EVALUATION_INPUTS, computed.EVALUATOR_INPUTS, computed.KG_INPUTS,
+                       computed.EXTRACTION_INPUTS, ("concepts",)):
             same = ws.restricted_to(*inputs).digest == other.restricted_to(*inputs).digest
             assert same == (changed not in inputs), (inputs, changed)
 
