@@ -12,7 +12,7 @@ import pytest
 from evalcore.caption_concepts import caption_pieces, concept_words, coverage, find_caption_concepts
 from evalcore.data import ConceptSets, KGEdges
 from evalcore.errors import CBIRLensError, InputError
-from evalcore.extraction import Mention, extract
+from evalcore.extraction import PROGRESS_BLOCK, Mention, extract
 from evalcore.workspace import (
     Workspace,
     caption_concepts,
@@ -180,3 +180,15 @@ def test_no_captions_no_cui_names_or_no_concept_found_is_refused():
         caption_concepts(Workspace(names={"UBERON:0000955": "brain"}, captions={"a": "brain"}))
     with pytest.raises(CBIRLensError, match="none of the 2 captions names one of the 6 concepts loaded"):
         caption_concepts(Workspace(names=NAMES, captions={"a": "Normal study.", "b": "No pneumothorax."}))
+
+
+def test_progress_moves_from_the_dictionary_to_the_last_caption():
+    captions = {f"img{i}": "CT of the brain" for i in range(5000)}
+    reports = []
+    find_caption_concepts(captions, NAMES, progress=lambda fraction, text: reports.append((fraction, text)))
+    fractions = [fraction for fraction, _ in reports]
+    assert fractions == sorted(fractions) and fractions[0] == 0.0 and fractions[-1] == 1.0
+    # The dictionary, then one report per block of captions and one at the end.
+    blocks = -(-5000 // PROGRESS_BLOCK)
+    assert [text for _, text in reports] == ["Building the dictionary of concept names"] + ["Reading 5,000 captions"] * blocks
+    assert 0.0 < fractions[1] < fractions[2] < 1.0
