@@ -1,6 +1,6 @@
 """Finding concepts in the demo's captions in a real browser at 1400 px, as a clinician and as a researcher: the
-report draws whole (no table wider than its place, no jargon for a clinician), the Case view's switch shows the
-caption words; screenshots in artifacts/browser/captions-*.png for review."""
+report draws whole (no table wider than its place, no jargon for a clinician), the Case view's and Per-query's
+switches show the caption words; screenshots in artifacts/browser/captions-*.png for review."""
 
 from __future__ import annotations
 
@@ -25,6 +25,14 @@ def test_find_concepts_in_the_captions_then_see_their_words(page):  # noqa: F811
     shot(page, "captions-clinician-case-view")
     assert "X-ray" in main_text(page) or "CT" in main_text(page)
     assert not sorted({m.group(0) for m in JARGON.finditer(main_text(page))})
+
+    go(page, "Per-query")
+    page.get_by_text("Show where each concept was found in the caption").click()
+    idle(page)
+    shot(page, "captions-clinician-per-query")
+    assert "←" in main_text(page)
+    assert not sorted({m.group(0) for m in JARGON.finditer(main_text(page))})
+    assert not [width for width in page.evaluate(TABLE_OVERFLOW) if width > 2]
 
     choose_audience(page, "Researcher")
     go(page, "Data")
