@@ -43,6 +43,8 @@ def nbytes_of(value: Any) -> int:
     if isinstance(value, (list, tuple, set, frozenset)):
         if value and all(isinstance(part, np.ndarray) for part in value):
             return sum(part.nbytes for part in value)
+        if value and all(type(part) is str for part in value):  # query IDs: counted in C, not item by item here
+            return sys.getsizeof(value) + sum(map(sys.getsizeof, value))
         return sys.getsizeof(value) + sum(nbytes_of(part) for part in value)
     return sys.getsizeof(value)
 
