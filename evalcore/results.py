@@ -82,6 +82,21 @@ class Results:
     def query_ids(self, system: str) -> tuple[str, ...]:
         return self.evaluation.systems[self._system(system)].query_ids
 
+    def metric_values(self, system: str, metric: str) -> np.ndarray:
+        """One metric's per-query values of one system (in ``query_ids(system)`` order), read-only: the evaluation's
+        own array, not a copy (results shared by a dashboard's sessions are read, never written)."""
+        if metric not in self.metrics:
+            raise ParameterError(f"metric {metric!r} was not evaluated; evaluated: {', '.join(self.metrics)}")
+        view = self.evaluation.systems[self._system(system)].values[metric].view()
+        view.flags.writeable = False
+        return view
+
+    def __sizeof__(self) -> int:
+        """Bytes of the per-query values held (``sys.getsizeof``, by which a :class:`~evalcore.kept.Kept` store
+        counts what it keeps)."""
+        return object.__sizeof__(self) + sum(values.nbytes for result in self.evaluation.systems.values()
+                                             for values in result.values.values())
+
     def values(self, system: str) -> np.ndarray:
         """Per-query values of one system: queries (``query_ids(system)``) x metrics (``metrics``)."""
         result = self.evaluation.systems[self._system(system)]
@@ -139,7 +154,7 @@ class Results:
         def compare(_: object) -> list[PairComparison]:
             per_system = self.evaluation.systems
             return compare_columns({system: per_system[system].query_ids for system in self.systems},
-                                   {system: per_system[system].values[metric] for system in self.systems},
+                                   {system: self.metric_values(system, metric) for system in self.systems},
                                    samples=self.statistics.randomization_samples, seed=self.statistics.seed,
                                    draws=self.draws)
 

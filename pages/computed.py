@@ -201,22 +201,19 @@ def _evaluation(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Base
     relevance = Relevance(settings.relevance, settings.measure, settings.gain)
     scoring = Scoring(leaderboard_metrics(settings.ks, evaluator.label_targets(), settings.measure.key))
     results = evaluate_runs(evaluator, runs, scoring, relevance)
-    values = {system: results.values(system) for system in results.systems}
-    for array in values.values():
-        array.flags.writeable = False  # one result serves every session
     return {"summary": results.table().rename(columns={"ci_low": "low", "ci_high": "high"}),
-            "query_ids": {system: results.query_ids(system) for system in results.systems}, "values": values,
-            "counts": results.counts, "metrics": results.metrics, "threshold": relevance.threshold,
-            "results": results}
+            "query_ids": {system: results.query_ids(system) for system in results.systems},
+            "systems": results.systems, "counts": results.counts, "metrics": results.metrics,
+            "threshold": relevance.threshold, "results": results}
 
 
 def evaluation(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...], settings: Settings) -> dict:
-    """Means with 95% bootstrap CIs and the per-query values (system -> queries x metrics) of the loaded runs
-    ``run_names`` and the ``baselines``; the sidebar's measure adds its metrics before nn-IoU's
+    """Means with 95% bootstrap CIs (``summary``) of the loaded runs ``run_names`` and the ``baselines``, and the
+    :class:`~evalcore.results.Results` they summarise (``results``: the per-query values, read-only, and the tests
+    of systems against each other, once per metric); the sidebar's measure adds its metrics before nn-IoU's
     (:func:`evalcore.tables.leaderboard_metrics`). Kept for the whole server by what it reads and shared read-only:
     sessions asking for the same evaluation (eight users moving alpha to the same value) compute it once and read
-    one copy, where a per-session cache would unpickle its own (:func:`kept_result`). ``results`` holds the
-    :class:`~evalcore.results.Results` it summarises, which tests systems against each other once per metric."""
+    one copy, where a per-session cache would unpickle its own (:func:`kept_result`)."""
     return kept_result(server_kept(), _evaluation, ws.restricted_to(*EVALUATION_INPUTS), tuple(run_names),
                        tuple(baselines), settings)
 
@@ -264,17 +261,17 @@ def system_comparisons(result: dict, metric: str) -> list[PairComparison]:
 
 def per_query_values(result: dict, metric: str) -> pd.DataFrame:
     """One metric of a :func:`evaluation` result as a queries x systems table."""
-    column = result["metrics"].index(metric)
-    return pd.DataFrame({system: pd.Series(values[:, column], index=result["query_ids"][system])
-                         for system, values in result["values"].items()})
+    results = result["results"]
+    return pd.DataFrame({system: pd.Series(results.metric_values(system, metric), index=result["query_ids"][system])
+                         for system in result["systems"]})
 
 
 def per_query_long(result: dict) -> pd.DataFrame:
     """Every per-query value of a :func:`evaluation` result, one row per (system, query, metric)."""
     frames = [pd.DataFrame({"system": system, "query_id": np.repeat(result["query_ids"][system], len(result["metrics"])),
                             "metric": np.tile(result["metrics"], len(result["query_ids"][system])),
-                            "value": values.ravel()})
-              for system, values in result["values"].items()]
+                            "value": result["results"].values(system).ravel()})
+              for system in result["systems"]]
     return pd.concat(frames, ignore_index=True)
 
 

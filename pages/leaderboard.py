@@ -188,9 +188,9 @@ st.caption(f"Bars: average over all query images; whiskers: {PLAIN_INTERVAL}." i
            "Bars: mean over queries; whiskers: 95% bootstrap confidence interval.")
 
 
-if len(result["values"]) >= 2:
+if len(result["systems"]) >= 2:
     comparisons = system_comparisons(result, focus)
-    names = list(result["values"])
+    names = list(result["systems"])
     matrix = pd.DataFrame(np.nan, index=names, columns=names)
     for c in comparisons:
         matrix.loc[c.system_a, c.system_b] = matrix.loc[c.system_b, c.system_a] = c.p_randomization_holm

@@ -4,6 +4,7 @@ share one result."""
 
 from __future__ import annotations
 
+import sys
 import threading
 from dataclasses import asdict
 
@@ -220,9 +221,10 @@ def test_the_dashboard_evaluation_is_one_shared_read_only_result():
     first = computed.evaluation(ws, tuple(ws.runs), (), settings)
     again = computed.evaluation(ws, tuple(ws.runs), (), settings)
     assert again is first  # read back, not recomputed nor unpickled
-    values = next(iter(first["values"].values()))
+    values = first["results"].metric_values(first["systems"][0], "nn-CUI@10")
     with pytest.raises(ValueError):
-        values[0, 0] = 1.0
+        values[0] = 1.0
+    assert sys.getsizeof(first["results"]) > values.nbytes * len(first["metrics"])  # the kept store counts them
     pairs = computed.system_comparisons(first, "nn-CUI@10")
     assert pairs == first["results"].comparisons("nn-CUI@10")
     assert same_records([asdict(p) for p in pairs], first["results"].compare("nn-CUI@10").to_dict("records"))
