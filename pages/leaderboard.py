@@ -238,11 +238,11 @@ columns = st.columns(3 if who == "researcher" else 2)
 # Downloads do not rerun the page (on_click="ignore"). Each run registers the per-query file's generator afresh and
 # Streamlit drops the previous run's when a run ends, so a click whose request reached the server after the rerun of
 # another download (or of its own click) found no generator: no file, and "Failed to generate file for download".
-# Every file is built only when clicked: on ROCOv2 the per-query table has about a million rows, and an alpha change
-# redraws the page without writing any.
 columns[0].download_button("Scores with their ranges (CSV)" if who == "clinician" else "Results with 95% CIs (CSV)",
-                           lambda: results_csv(summary, metrics).encode(), "results.csv", "text/csv",
-                           key="dl_results", on_click="ignore")
+                           results_csv(summary, metrics).encode(), "results.csv", "text/csv", key="dl_results",
+                           on_click="ignore")
+# Built only when clicked: on ROCOv2 the per-query table has about a million rows; the LaTeX table's cells take
+# longer to write than the results CSV, and an alpha change redraws the page without writing them.
 columns[1].download_button("Scores per query image (CSV)" if who == "clinician" else "Per-query values (CSV)",
                            lambda: spreadsheet_csv(per_query_long(result)).encode(),
                            "per_query.csv", "text/csv", key="dl_per_query", on_click="ignore")

@@ -267,7 +267,7 @@ def downloads(monkeypatch) -> dict:
 def test_leaderboard_csv_downloads_neutralise_formula_cells(downloads):
     app = first_run(workspace=hostile_workspace())
     switch(app, "pages/leaderboard.py")
-    results = list(csv.DictReader(io.StringIO(downloads["results.csv"]().decode(), newline="")))
+    results = list(csv.DictReader(io.StringIO(downloads["results.csv"].decode(), newline="")))
     per_query = list(csv.DictReader(io.StringIO(downloads["per_query.csv"]().decode(), newline="")))
     assert {row["system"] for row in results} == {"'" + s for s in HOSTILE_SYSTEMS}
     assert {row["system"] for row in per_query} == {"'" + s for s in HOSTILE_SYSTEMS}
