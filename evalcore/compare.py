@@ -4,15 +4,12 @@ paired randomization and t-tests, Holm correction."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import partial
 from itertools import combinations
 
 import numpy as np
 
 from .errors import ParameterError
-from .executors import usable_cores
 from .kept import Kept
 from .threads import blas_single_thread
 
@@ -69,27 +66,6 @@ def _swap_signs(queries: int, samples: int, seed: int, store: Kept | None) -> It
     return _kept_chunks(("randomization", queries, samples, seed), draw, samples, queries, store)
 
 
-def _each_chunk(function: Callable[[np.ndarray], np.ndarray], chunks: Iterator[np.ndarray]) -> Iterator[np.ndarray]:
-    """``function(chunk)`` for each chunk, in order, two chunks at a time where two cores are free to run them:
-    NumPy releases the GIL in the products, and each is the same product as alone (BLAS single-threaded), so the
-    same bits. The chunks are drawn one after the other, in the random generator's order.
-
-    >>> list(_each_chunk(lambda chunk: chunk * 2, iter([np.ones(2), np.zeros(1)])))
-    [array([2., 2.]), array([0.])]
-    """
-    if usable_cores() < 2:
-        yield from map(function, chunks)
-        return
-    with ThreadPoolExecutor(2) as pool:
-        pending = []
-        for chunk in chunks:
-            pending.append(pool.submit(function, chunk))
-            if len(pending) == 2:
-                yield pending.pop(0).result()
-        for future in pending:
-            yield future.result()
-
-
 @dataclass(frozen=True)
 class MeanWithCI:
     mean: float
@@ -132,16 +108,16 @@ def bootstrap_cis(columns: np.ndarray, confidence: float = 0.95, *, samples: int
     # queries). A resample's count of defined queries is a sum of whole numbers, exact in any order: one product
     # per distinct pattern gives every column's count to the last bit.
     pattern_of, patterns = _distinct_columns(defined)
-
-    def resample_means(counts: np.ndarray) -> np.ndarray:
-        weights = counts.astype(np.float64)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return (weights @ filled) / (weights @ patterns)[:, pattern_of]
-
+    means = np.empty((samples, width))
+    start = 0
     # One BLAS thread: a threaded product splits its sums differently, and the intervals would then depend on the
     # machine's core count in their last digits (the same data through the CLI and the API could differ).
     with blas_single_thread():
-        means = np.vstack(list(_each_chunk(resample_means, _resample_counts(queries, samples, seed, draws))))
+        for counts in _resample_counts(queries, samples, seed, draws):
+            weights = counts.astype(np.float64)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                means[start:start + len(weights)] = (weights @ filled) / (weights @ patterns)[:, pattern_of]
+            start += len(weights)
     tail = (1 - confidence) / 2 * 100
     results = []
     for column in range(width):
@@ -209,18 +185,12 @@ def randomization_tests(pairs: Sequence[tuple[np.ndarray, np.ndarray]], *, sampl
         # not once per pair. Sums of +-d in another order differ by rounding only, far inside ``observed``'s margin.
         stacked = np.column_stack([differences[i] for i in members])
         extreme = np.zeros(len(members), dtype=np.int64)
-        for counted in _each_chunk(partial(_as_extreme, stacked=stacked, observed=observed),
-                                   _swap_signs(length, samples, seed, draws)):
-            extreme += counted
+        for chunk in _swap_signs(length, samples, seed, draws):
+            permuted = np.abs(chunk.astype(np.float64) @ stacked) / length
+            extreme += (permuted >= observed).sum(axis=0)
         for position, i in enumerate(members):
             p_values[i] = (1 + int(extreme[position])) / (1 + samples)
     return p_values
-
-
-def _as_extreme(signs: np.ndarray, stacked: np.ndarray, observed: np.ndarray) -> np.ndarray:
-    """Per pair (a column of ``stacked``), how many sign rows make a mean difference at least as far from 0 as
-    ``observed``."""
-    return (np.abs(signs.astype(np.float64) @ stacked) / len(stacked) >= observed).sum(axis=0)
 
 
 def paired_t_test(a: np.ndarray, b: np.ndarray) -> float:
