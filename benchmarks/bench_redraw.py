@@ -7,7 +7,8 @@ Two figures per checkout, each in a child process of its own (a checkout is impo
   scoring of the six systems, the summary (means and bootstrap intervals) and the significance tests on nn-CUI@10,
   as the leaderboard computes them; median over six alphas not computed before (after a first change).
 - ``page``: the leaderboard page script run by Streamlit's AppTest (the whole script, as a rerun in the browser
-  runs it, without the browser's own painting and the websocket), median over the same alphas.
+  runs it, without the browser's own painting and the websocket), median over the same alphas; ``page CPU``: the
+  process's CPU seconds over the same rerun (all its threads), which other processes on the machine inflate less.
 
 ``--app-root`` names the checkout to compare with ("before"); the two run alternately, ``--rounds`` times, and
 the script prints each part's median over the rounds and the ratio after / before, with the load average. Both
@@ -30,7 +31,7 @@ from pathlib import Path
 from browser_flow import ROOT, make_runs
 
 ALPHAS = (0.6, 0.7, 0.8, 0.9, 0.4, 0.3, 0.2)
-PARTS = ("re-rank", "scoring", "summary", "significance", "core total", "page")
+PARTS = ("re-rank", "scoring", "summary", "significance", "core total", "page", "page CPU")
 
 CHILD = r'''
 import hashlib, json, os, statistics, sys, time
@@ -93,14 +94,15 @@ for path in runs:
     loaded = with_run(loaded, Path(path).read_bytes(), Path(path).name)
 app.session_state["workspace"] = loaded
 app.run()
-page = []
+page, cpu = [], []
 for alpha in alphas:
     app.session_state["alpha"] = alpha
-    start = time.perf_counter()
+    start, start_cpu = time.perf_counter(), time.process_time()
     app.run()
     page.append(time.perf_counter() - start)
+    cpu.append(time.process_time() - start_cpu)
     assert not app.exception, app.exception
-medians = [statistics.median(part) for part in zip(*measured)] + [statistics.median(page)]
+medians = [statistics.median(part) for part in zip(*measured)] + [statistics.median(page), statistics.median(cpu)]
 print(json.dumps({"medians": medians, "digest": digest.hexdigest()}))
 '''
 
