@@ -46,27 +46,42 @@ def ablation_grid(evaluator: Evaluator, runs: Sequence[Run], metric_names: Seque
     specs = [measure_spec("nn-iou", alpha=a, n=n) for a, n in settings]
     # Settings that reduce to IoU last: IoU then reads the cached codes of an nn-IoU setting
     # (PairwiseEngine._plan_of) instead of coding the whole pool once more. Rows keep the settings' order.
-    computed = sorted(range(len(settings)), key=lambda i: evaluator.engine.resolve(specs[i]).key == "iou")
+    effective = [evaluator.engine.resolve(spec) for spec in specs]
+    computed = sorted(range(len(settings)), key=lambda i: effective[i].key == "iou")
     rows_of: dict[int, list[dict]] = {}
+    # Settings of the same effective measure (n = 0 or alpha = 0: IoU) have the same values: computed once.
+    means_of: dict[MeasureSpec, list[tuple[str, str, float]]] = {}
     for step, position in enumerate(computed):
         alpha, n = settings[position]
         if progress:
             progress(step / len(settings), f"alpha = {alpha}, n = {n}")
-        systems: list[Run | AlignedRun] = list(runs)
-        if with_relevance_retrieval:
-            # Settings of the same effective measure share one ranking (kept by the evaluator).
-            systems.append(evaluator.relevance_ranking(specs[position], depth, depth, name=RELEVANCE_SYSTEM))
-        evaluation = evaluator.evaluate(systems, metric_names, Relevance(specs[position], gain=gain))
-        rows_of[position] = []
-        for name, result in evaluation.systems.items():
-            keep = np.array([q in subset for q in result.query_ids]) if subset is not None else slice(None)
-            for metric, values in result.values.items():
-                selected = values[keep]
-                mean = float(np.nanmean(selected)) if np.isfinite(selected).any() else float("nan")
-                rows_of[position].append({"system": name, "alpha": alpha, "n": n, "metric": metric, "value": mean})
+        if effective[position] not in means_of:
+            means_of[effective[position]] = _means(evaluator, runs, metric_names, specs[position], depth, subset,
+                                                   with_relevance_retrieval, gain)
+        rows_of[position] = [{"system": name, "alpha": alpha, "n": n, "metric": metric, "value": mean}
+                             for name, metric, mean in means_of[effective[position]]]
     if progress:
         progress(1.0, "done")
     return pd.DataFrame([row for position in range(len(settings)) for row in rows_of[position]])
+
+
+def _means(evaluator: Evaluator, runs: Sequence[Run], metric_names: Sequence[str], spec: MeasureSpec, depth: int,
+           subset: set[str] | None, with_relevance_retrieval: bool, gain: str) -> list[tuple[str, str, float]]:
+    """(system, metric, mean over the queries of ``subset``, all when None) at one setting of the grid."""
+    systems: list[Run | AlignedRun] = list(runs)
+    if with_relevance_retrieval:
+        # Every alpha of a plan is ranked by its code groups, made at the first (kept by the engine); settings of
+        # the same effective measure share one ranking (kept by the evaluator).
+        evaluator.engine.group_codes_by(spec, depth)
+        systems.append(evaluator.relevance_ranking(spec, depth, depth, name=RELEVANCE_SYSTEM))
+    evaluation = evaluator.evaluate(systems, metric_names, Relevance(spec, gain=gain))
+    means = []
+    for name, result in evaluation.systems.items():
+        keep = np.array([q in subset for q in result.query_ids]) if subset is not None else slice(None)
+        for metric, values in result.values.items():
+            selected = values[keep]
+            means.append((name, metric, float(np.nanmean(selected)) if np.isfinite(selected).any() else float("nan")))
+    return means
 
 
 def ranking_agreement(grid: pd.DataFrame, metric: str) -> pd.DataFrame:
