@@ -347,8 +347,9 @@ class Evaluator:
 
         def summarise(report: Callable[[float], None] | None) -> PoolSummary:
             # A summary of a deeper ideal at the same threshold holds this one in its first k columns.
-            deeper = [s for (name, depth, at), s in self._summaries.items() if name == spec.name and at == threshold
-                      and depth > k]
+            # A list of the items first, in one step: another thread (a pass ranked ahead) may add a summary.
+            deeper = [s for (name, depth, at), s in list(self._summaries.items()) if name == spec.name
+                      and at == threshold and depth > k]
             self._summaries[key] = PoolSummary(deeper[0].ideal[:, :k], deeper[0].relevant_counts, deeper[0].pool_sizes
                                                ) if deeper else self.engine.pool_summary_by(spec, k, threshold, report)
             return self._summaries[key]
