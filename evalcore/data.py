@@ -95,9 +95,13 @@ class RankedLists(Mapping[str, tuple[str, ...]]):
     def lengths(self) -> np.ndarray:
         return np.diff(self.offsets)
 
-    def __getitem__(self, query: str) -> tuple[str, ...]:
+    def span(self, query: str) -> slice:
+        """Where ``query``'s list lies in :attr:`documents` (and in the scores of :class:`RankedScores`)."""
         i = self._position[query]
-        return tuple(self.names[self.documents[self.offsets[i]:self.offsets[i + 1]]].tolist())
+        return slice(int(self.offsets[i]), int(self.offsets[i + 1]))
+
+    def __getitem__(self, query: str) -> tuple[str, ...]:
+        return tuple(self.names[self.documents[self.span(query)]].tolist())
 
     def __contains__(self, query: object) -> bool:
         return query in self._position
@@ -137,8 +141,7 @@ class RankedScores(Mapping[str, tuple[float, ...]]):
         self.values.flags.writeable = False
 
     def __getitem__(self, query: str) -> tuple[float, ...]:
-        i = self.lists._position[query]
-        return tuple(self.values[self.lists.offsets[i]:self.lists.offsets[i + 1]].tolist())
+        return tuple(self.values[self.lists.span(query)].tolist())
 
     def __contains__(self, query: object) -> bool:
         return query in self.lists
