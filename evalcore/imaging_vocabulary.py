@@ -1,0 +1,159 @@
+"""The built-in imaging vocabulary of concept extraction: abbreviations and common phrasings of imaging modality,
+X-ray body region and X-ray view, each mapped to the ROCOv2 CUI of that tag and citing where the expansion is
+standard.
+
+These are facts, not rules fitted to labels: an abbreviation's expansion (the DICOM modality codes, MeSH entry
+terms of the modality's descriptor), a child term of the modality in the MeSH tree (Echocardiography is a kind of
+Ultrasonography), a part of a body region in UBERON's ``part_of`` (the knee is part of the hindlimb), a projection's
+plane in RadLex. Each row:
+
+- ``term``: the text as a caption writes it (matched like any name: case, plurals, hyphens aside), unless
+  ``case_sensitive``: then exactly as written ("US" is ultrasound, "us" is not);
+- ``concept``: the ROCOv2 CUI (``../shared/data/README.md``: modality, X-ray body region, view);
+- ``requires``: a concept that must be extracted from the same caption for this row to count, or "" (ROCOv2's
+  manual curation tags body region and view on plain radiographs only, Rückert et al. 2024, Sci Data 11:688; "AP"
+  or "axial" in a CT caption is no X-ray view);
+- ``source``: where the expansion is standard.
+
+A row whose concept is not among the names a dictionary is built from is left out: the vocabulary never adds an ID.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+CT = "C0040405"          # X-Ray Computed Tomography
+PLAIN_XRAY = "C1306645"  # Plain x-ray
+MRI = "C0024485"         # Magnetic Resonance Imaging
+ULTRASOUND = "C0041618"  # Ultrasonography
+ANGIOGRAM = "C0002978"   # angiogram
+PET = "C0032743"         # Positron-Emission Tomography
+CHEST = "C0817096"
+CRANIUM = "C0037303"
+ABDOMEN = "C0000726"
+PELVIS = "C0030797"
+LOWER_EXTREMITY = "C0023216"
+UPPER_EXTREMITY = "C1140618"
+VERTEBRAL_COLUMN = "C0037949"
+BREAST = "C0006141"
+AP_VIEW = "C1999039"
+PA_VIEW = "C1996865"
+SAGITTAL = "C0205129"
+TRANSVERSE = "C0205106"
+
+
+class VocabularyRow(NamedTuple):
+    term: str
+    concept: str
+    case_sensitive: bool
+    requires: str
+    source: str
+
+
+_DICOM = "DICOM PS3.3 C.7.3.1.1.1 Modality defined terms"
+_MESH_CT = "MeSH D014057 Tomography, X-Ray Computed (entry terms)"
+_MESH_CTA = "MeSH D000072226 Computed Tomography Angiography (tree: under D014057)"
+_MESH_MRI = "MeSH D008279 Magnetic Resonance Imaging (entry terms)"
+_MESH_MRA = "MeSH D018810 Magnetic Resonance Angiography (tree: under D008279)"
+_MESH_US = "MeSH D014463 Ultrasonography (entry terms)"
+_MESH_ECHO = "MeSH D004452 Echocardiography (tree: under D014463 Ultrasonography)"
+_MESH_DOPPLER = "MeSH D018608 Ultrasonography, Doppler (tree: under D014463)"
+_MESH_XRAY = "MeSH D011859 Radiography (entry terms)"
+_MESH_MAMMO = "MeSH D008327 Mammography (tree: under D011859 Radiography)"
+_MESH_ANGIO = "MeSH D000792 Angiography (entry terms)"
+_MESH_PHLEBO = "MeSH D010690 Phlebography (tree: under D000792 Angiography)"
+_MESH_DSA = "MeSH D015901 Angiography, Digital Subtraction"
+_MESH_PET = "MeSH D049268 Positron-Emission Tomography (entry terms)"
+_ROCO = "ROCOv2 (Rückert et al. 2024): region and view tagged on plain radiographs; "
+_UBERON = _ROCO + "UBERON part_of "
+_RADLEX = _ROCO + "RadLex radiograph projections: "
+
+
+def _rows(concept: str, source: str, terms: str, case_sensitive: bool = False, requires: str = "") -> list[VocabularyRow]:
+    return [VocabularyRow(term.strip(), concept, case_sensitive, requires, source) for term in terms.split("|")]
+
+
+IMAGING_VOCABULARY: tuple[VocabularyRow, ...] = tuple([
+    *_rows(CT, _DICOM + ": CT", "CT|CTs", case_sensitive=True),
+    *_rows(CT, _MESH_CT, "CT scan|computed tomography|computerized tomography|computerised tomography|CAT scan|"
+                         "X-ray computed tomography|computed tomographic"),
+    *_rows(CT, "contrast-enhanced / high-resolution / multidetector CT (RadLex CT technique terms)",
+           "CECT|HRCT|MDCT|NCCT", case_sensitive=True),
+    *_rows(CT, _MESH_CTA, "CT angiography|CT angiogram|computed tomography angiography"),
+    *_rows(CT, _MESH_CT + ": a CT named by its region (a longer name must not hide the modality)",
+           "chest CT|CT chest|abdominal CT|CT abdomen|head CT|CT head|brain CT|CT scan of the chest"),
+    *_rows(CT, "RadLex CT observations: attenuation in Hounsfield units", "Hounsfield|Hounsfield unit"),
+    *_rows(CT, _MESH_CTA + ": CTA", "CTA", case_sensitive=True),
+    *_rows(MRI, _DICOM + ": MR", "MR|MRI|MRIs", case_sensitive=True),
+    *_rows(MRI, _MESH_MRI, "magnetic resonance imaging|magnetic resonance|MR imaging|MR image|NMR imaging|MR tomography"),
+    *_rows(MRI, "RadLex MR pulse sequences (T1-/T2-weighted, FLAIR, diffusion-weighted)",
+           "T1-weighted|T2-weighted|T1WI|T2WI|fluid-attenuated inversion recovery|diffusion-weighted imaging"),
+    *_rows(MRI, "RadLex MR pulse sequences: FLAIR, DWI", "FLAIR|DWI", case_sensitive=True),
+    *_rows(MRI, "RadLex MR pulse sequences: STIR, T2WI, T1WI, ADC", "STIR|ADC", case_sensitive=True),
+    *_rows(MRI, "RadLex MR observations: signal intensity", "hyperintense|hypointense|hyperintensity|hypointensity|"
+           "isointense|signal intensity"),
+    *_rows(MRI, _MESH_MRA, "MR angiography|magnetic resonance angiography"),
+    *_rows(MRI, _MESH_MRA + ": MRA", "MRA", case_sensitive=True),
+    *_rows(ULTRASOUND, _DICOM + ": US", "US", case_sensitive=True),
+    *_rows(ULTRASOUND, _MESH_US, "ultrasound|ultrasonography|ultrasonographic|sonography|sonographic|sonogram|"
+                                 "echography|ultrasound image|ultrasonic imaging"),
+    *_rows(ULTRASOUND, _MESH_ECHO, "echocardiography|echocardiogram|echocardiographic|transthoracic echocardiography|"
+                                   "transesophageal echocardiography"),
+    *_rows(ULTRASOUND, _MESH_ECHO + ": TTE, TEE", "TTE|TEE", case_sensitive=True),
+    *_rows(ULTRASOUND, "MeSH D019160 Endosonography: EUS", "EUS", case_sensitive=True),
+    *_rows(ULTRASOUND, "RadLex ultrasound observations: echogenicity", "anechoic|hypoechoic|hyperechoic|isoechoic|"
+           "echogenic|echogenicity|hypoechogenic|hyperechogenic|sonoanatomy"),
+    *_rows(ULTRASOUND, _MESH_DOPPLER, "Doppler|Doppler ultrasound|Doppler ultrasonography"),
+    *_rows(PLAIN_XRAY, _DICOM + ": CR, DX (computed / digital radiography); " + _MESH_XRAY,
+           "X-ray|X-rays|xray|radiograph|radiography|radiographic|roentgenogram|roentgenography|plain film|"
+           "plain radiograph|plain X-ray|chest radiograph|chest X-ray|X-ray radiography"),
+    *_rows(PLAIN_XRAY, _MESH_XRAY + ": CXR, chest X-ray; KUB, kidneys-ureters-bladder radiograph", "CXR|KUB",
+           case_sensitive=True),
+    *_rows(PLAIN_XRAY, "RadLex Playbook procedure names: XR (radiography)", "XR", case_sensitive=True),
+    *_rows(PLAIN_XRAY, _MESH_MAMMO, "mammography|mammogram|mammographic"),
+    *_rows(PLAIN_XRAY, "MeSH D005471 Fluoroscopy (tree: under D011859 Radiography); DICOM RF",
+           "fluoroscopy|fluoroscopic|esophagogram|barium swallow|barium enema|urethrogram|cystogram"),
+    *_rows(PLAIN_XRAY, "MeSH D011859 Radiography, Panoramic (tree: under Radiography, Dental)",
+           "panoramic radiograph|orthopantomogram|orthopantomography"),
+    *_rows(PLAIN_XRAY, "MeSH Radiography, Panoramic: OPG", "OPG", case_sensitive=True),
+    *_rows(ANGIOGRAM, _DICOM + ": XA (X-ray angiography); " + _MESH_ANGIO,
+           "angiogram|angiography|angiographic|arteriogram|arteriography|coronary angiography|coronary angiogram|"
+           "catheter angiography|cerebral angiography|aortography|aortogram"),
+    *_rows(ANGIOGRAM, _MESH_PHLEBO, "venogram|venography|phlebography"),
+    *_rows(ANGIOGRAM, _MESH_DSA, "digital subtraction angiography"),
+    *_rows(ANGIOGRAM, _MESH_DSA + ": DSA", "DSA", case_sensitive=True),
+    *_rows(PET, _DICOM + ": PT; " + _MESH_PET, "PET", case_sensitive=True),
+    *_rows(PET, _MESH_PET, "positron emission tomography|PET scan|PET imaging|FDG-PET|PET-CT"),
+    # X-ray body regions (with a plain radiograph only).
+    *_rows(CHEST, _UBERON + "UBERON:0001443 chest: thorax, lung, rib", "chest|thorax|thoracic|lung|rib cage|rib|chest X-ray|chest radiograph|chest film",
+           requires=PLAIN_XRAY),
+    *_rows(CHEST, _UBERON + "UBERON:0001443 chest: CXR", "CXR", case_sensitive=True, requires=PLAIN_XRAY),
+    *_rows(CRANIUM, _UBERON + "UBERON:0003129 skull: cranium, mandible, maxilla, teeth, sinuses",
+           "skull|cranium|cranial|mandible|mandibular|maxilla|maxillary|tooth|teeth|dental|jaw|panoramic radiograph|"
+           "orthopantomogram|paranasal sinus", requires=PLAIN_XRAY),
+    *_rows(ABDOMEN, _UBERON + "UBERON:0000916 abdomen", "abdomen|abdominal|KUB", requires=PLAIN_XRAY),
+    *_rows(PELVIS, _UBERON + "UBERON:0002355 pelvis: hip, sacroiliac joint", "pelvis|pelvic|hip|hip joint|"
+           "sacroiliac joint|acetabulum|sacrum", requires=PLAIN_XRAY),
+    *_rows(LOWER_EXTREMITY, _UBERON + "UBERON:0002103 hindlimb: thigh, knee, leg, ankle, foot",
+           "lower extremity|lower limb|leg|thigh|knee|ankle|foot|feet|toe|femur|femoral|tibia|tibial|fibula|patella|"
+           "calcaneus", requires=PLAIN_XRAY),
+    *_rows(UPPER_EXTREMITY, _UBERON + "UBERON:0002102 forelimb: shoulder, arm, elbow, forearm, wrist, hand",
+           "upper extremity|upper limb|arm|shoulder|elbow|forearm|wrist|hand|finger|thumb|humerus|humeral|radius|ulna|"
+           "clavicle|scaphoid|metacarpal", requires=PLAIN_XRAY),
+    *_rows(VERTEBRAL_COLUMN, _UBERON + "UBERON:0001130 vertebral column: spine, vertebrae",
+           "spine|spinal column|vertebral column|vertebra|vertebrae|lumbar spine|cervical spine|thoracic spine|"
+           "lumbosacral spine|scoliosis", requires=PLAIN_XRAY),
+    *_rows(BREAST, _UBERON + "UBERON:0000310 breast; MeSH D008327 Mammography",
+           "breast|mammography|mammogram|mammographic", requires=PLAIN_XRAY),
+    # X-ray views (with a plain radiograph only).
+    *_rows(AP_VIEW, _RADLEX + "anteroposterior projection", "anteroposterior|antero-posterior|anterior-posterior|"
+           "AP view|AP radiograph|AP projection|AP X-ray", requires=PLAIN_XRAY),
+    *_rows(AP_VIEW, _RADLEX + "AP", "AP", case_sensitive=True, requires=PLAIN_XRAY),
+    *_rows(PA_VIEW, _RADLEX + "posteroanterior projection", "posteroanterior|postero-anterior|posterior-anterior|"
+           "PA view|PA radiograph|PA projection|PA X-ray|PA chest", requires=PLAIN_XRAY),
+    *_rows(PA_VIEW, _RADLEX + "PA", "PA", case_sensitive=True, requires=PLAIN_XRAY),
+    *_rows(SAGITTAL, _RADLEX + "lateral projection (imaged in the sagittal plane)", "sagittal|lateral view|"
+           "lateral radiograph|lateral projection|lateral X-ray", requires=PLAIN_XRAY),
+    *_rows(TRANSVERSE, _RADLEX + "axial projection (transverse plane)", "axial view|axial projection|transverse",
+           requires=PLAIN_XRAY),
+])

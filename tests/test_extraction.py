@@ -1,0 +1,221 @@
+"""Concept extraction from captions (evalcore.extraction): hand-worked matches, negation, seeded random captions
+against a plain reference, and a pinned F1 on real ROCOv2 valid captions."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from evalcore.detection import detection_f1
+from evalcore.errors import ParameterError
+from evalcore.extraction import ConceptDictionary, Mention, extract, extract_collection, mentions, normal_token
+from evalcore.imaging_vocabulary import IMAGING_VOCABULARY
+from evalcore.negation import in_spans, negated_spans
+
+ROCOV2 = Path(__file__).resolve().parents[2] / "shared" / "data" / "rocov2"
+
+NAMES = {
+    "C0019080": "Hemorrhage", "C0032326": "Pneumothorax", "C0032227": "Pleural effusion disorder",
+    "C0013687": "effusion", "C0040405": "X-Ray Computed Tomography", "C1306645": "Plain x-ray",
+    "C0041618": "Ultrasonography", "C0024485": "Magnetic Resonance Imaging", "C0006104": "Brain",
+    "C0005847": "Blood Vessels", "C0817096": "Chest", "C1999039": "Anterior-Posterior", "C0016522":
+    "Foramen Ovale, Patent", "C0022646": "Kidney", "C0003842": "Arteries", "C0202823": "Chest CT",
+}
+
+
+@pytest.fixture(scope="module")
+def dictionary() -> ConceptDictionary:
+    return ConceptDictionary.build(NAMES)
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("CT of the brain without hemorrhage", {"C0040405", "C0006104"}),
+    ("no pneumothorax, no pleural effusion", set()),
+    ("CT shows a large hemorrhage", {"C0040405", "C0019080"}),
+])
+def test_the_issue_sentences(dictionary, caption, expected):
+    assert extract(caption, dictionary) == expected
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("Chest X-ray", {"C1306645", "C0817096"}),  # "chest X-ray" names the region and the modality
+    ("a chest x ray", {"C1306645", "C0817096"}),
+    ("the xray", {"C1306645"}),
+    ("X-rays of both hands", {"C1306645"}),
+    ("dilated blood vessels", {"C0005847"}),  # plural and a two-word name
+    ("the renal arteries and the artery", {"C0003842"}),
+    ("patent foramen ovale", {"C0016522"}),  # an inverted name read uninverted
+    ("pleural effusions", {"C0032227"}),  # "Pleural effusion disorder" without its hierarchy word
+])
+def test_normalised_matching(dictionary, caption, expected):
+    assert extract(caption, dictionary) == expected
+
+
+def test_longest_match_wins(dictionary):
+    found = mentions("a pleural effusion and an effusion", dictionary)
+    assert [(m.concept, m.text) for m in found] == [("C0032227", "pleural effusion"), ("C0013687", "effusion")]
+    # "Chest CT" is a name; the imaging vocabulary keeps the modality at that key too.
+    assert extract("Chest CT of the kidney", dictionary) == {"C0202823", "C0040405", "C0022646"}
+
+
+def test_a_name_does_not_run_across_punctuation(dictionary):
+    assert extract("the pleural. Effusion", dictionary) == {"C0013687"}
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("US of the kidney", {"C0041618", "C0022646"}),
+    ("let us see the kidney", {"C0022646"}),  # "us" is no abbreviation
+    ("MRI and MR images; CTs", {"C0024485", "C0040405"}),
+    ("AP chest X-ray", {"C1999039", "C0817096", "C1306645"}),
+    ("AP diameter on CT", {"C0040405"}),  # a view tag needs a plain radiograph in the caption
+    ("anteroposterior radiograph", {"C1999039", "C1306645"}),
+])
+def test_abbreviations(dictionary, caption, expected):
+    assert extract(caption, dictionary) == expected
+
+
+def test_without_abbreviations_only_names_match():
+    plain = ConceptDictionary.build(NAMES, abbreviations=False)
+    assert extract("CT and US of the brain", plain) == {"C0006104"}
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("No hemorrhage but a pneumothorax", {"C0032326"}),  # "but" ends the scope
+    ("Hemorrhage was ruled out. Pneumothorax.", {"C0032326"}),  # post-negation; a sentence ends a scope
+    ("No change in the hemorrhage", {"C0019080"}),  # pseudo-negation
+    ("No bleeding in the brain", {"C0006104"}),  # the place after "in" is not denied
+])
+def test_negation_scope(dictionary, caption, expected):
+    assert extract(caption, dictionary) == expected
+
+
+def test_mentions_report_negated_ones_with_their_words(dictionary):
+    caption = "CT of the brain without haemorrhage"
+    found = mentions(caption, dictionary)
+    assert found == [Mention("C0040405", 0, 2, "CT", False, "abbreviation"),
+                     Mention("C0006104", 10, 15, "brain", False, "name"),
+                     Mention("C0019080", 24, 35, "haemorrhage", True, "name")]
+    assert all(caption[m.start:m.end] == m.text for m in found)
+
+
+def test_synonyms_and_ids():
+    names = {"C0027651": "Neoplasms", "UBERON:0000955": "brain", "MESH:D000001": "thing"}
+    d = ConceptDictionary.build(names, {"C0027651": ["tumor", "Cancer"], "C9999999": ["ghost"]})
+    assert extract("a brain tumour and a ghost", d) == {"C0027651"}  # "tumour" is a lexical variant of "tumor"
+    assert [m.source for m in mentions("Neoplasms; tumors", d)] == ["name", "synonym"]
+    with_ids = ConceptDictionary.build(names, ontology_ids=True)
+    assert extract("brain", with_ids) == {"UBERON:0000955"}
+
+
+def test_bad_arguments(dictionary):
+    with pytest.raises(ParameterError, match="caption must be a text"):
+        extract(None, dictionary)
+    with pytest.raises(ParameterError, match="ConceptDictionary"):
+        extract("CT", NAMES)
+    with pytest.raises(ParameterError, match="not one string"):
+        ConceptDictionary.build(NAMES, {"C0019080": "bleeding"})
+    with pytest.raises(ParameterError, match="text IDs"):
+        ConceptDictionary.build({"C0019080": 3})
+    with pytest.raises(ParameterError, match="captions must map"):
+        extract_collection(["CT"], dictionary)
+
+
+def test_the_callers_names_are_not_changed():
+    names = dict(NAMES)
+    synonyms = {"C0019080": ["bleed"]}
+    ConceptDictionary.build(names, synonyms)
+    assert names == NAMES and synonyms == {"C0019080": ["bleed"]}
+
+
+def test_normal_token_meets_plural_and_singular():
+    pairs = [("vessel", "vessels"), ("artery", "arteries"), ("mass", "masses"), ("case", "cases"),
+             ("process", "processes"), ("sinus", "sinuses"), ("vertebra", "vertebrae")]
+    assert all(normal_token(a) == normal_token(b) for a, b in pairs)
+    assert normal_token("gas") == "gas"
+
+
+def test_every_vocabulary_row_cites_a_source_and_a_known_tag():
+    tags = {"C0040405", "C1306645", "C0024485", "C0041618", "C0002978", "C0032743", "C0817096", "C0037303",
+            "C0000726", "C0030797", "C0023216", "C1140618", "C0037949", "C0006141", "C1999039", "C1996865",
+            "C0205129", "C0205106"}
+    for row in IMAGING_VOCABULARY:
+        assert row.concept in tags and row.source.strip() and row.term.strip()
+        assert row.requires in {"", "C1306645"}
+        assert not row.case_sensitive or re.fullmatch(r"[A-Za-z0-9]+", row.term)
+
+
+def test_progress_per_block(dictionary, monkeypatch):
+    import evalcore.extraction as extraction
+
+    monkeypatch.setattr(extraction, "PROGRESS_BLOCK", 2)
+    seen: list[float] = []
+    sets = extract_collection({str(i): "CT" for i in range(5)}, dictionary, seen.append)
+    assert seen == [0.4, 0.8, 1.0] and sets.ids == tuple("01234")
+
+
+# A plain reference: each name (and vocabulary term) as a regex over the lower-cased caption, every match kept,
+# then negation through the same negated_spans; longest match left to right by sorting candidates.
+def _reference(caption: str, names: dict[str, str]) -> frozenset[str]:
+    candidates = []
+    for concept, name in names.items():
+        words = [normal_token(w) for w in re.findall(r"[^\W_]+(?:['’][^\W_]+)?", name)]
+        tokens = [(m.start(), m.end(), normal_token(m.group()))
+                  for m in re.finditer(r"[^\W_]+(?:['’][^\W_]+)?", caption)]
+        for i in range(len(tokens) - len(words) + 1):
+            window = tokens[i:i + len(words)]
+            joined = all(re.fullmatch(r"[ \t\-‐‑–]*", caption[a[1]:b[0]]) for a, b in zip(window, window[1:]))
+            if joined and [t for _, _, t in window] == words:
+                candidates.append((window[0][0], -window[-1][1], concept))
+    chosen, reached = [], -1
+    for start, negative_end, concept in sorted(candidates):
+        if start >= reached or (chosen and chosen[-1][0] == start and chosen[-1][1] == -negative_end):
+            chosen.append((start, -negative_end, concept))
+            reached = -negative_end
+    scopes = negated_spans(caption)
+    return frozenset(concept for start, _, concept in chosen if not in_spans(scopes, start))
+
+
+def test_seeded_random_captions_agree_with_the_plain_reference():
+    rng = random.Random(24)
+    names = {f"C{n:07d}": name for n, name in enumerate(
+        ["pleural effusion", "effusion", "left lung", "lung", "blood vessel", "vessel wall", "wall", "renal cyst",
+         "cyst", "mass", "kidney"])}
+    words = ["pleural", "effusion", "effusions", "left", "lung", "lungs", "blood", "vessel", "vessels", "wall",
+             "renal", "cyst", "cysts", "mass", "masses", "kidney", "no", "without", "but", "the", "of", ",", ".", "-"]
+    dictionary = ConceptDictionary.build(names, abbreviations=False)
+    for _ in range(400):
+        caption = " ".join(rng.choice(words) for _ in range(rng.randint(0, 14)))
+        got = extract(caption, dictionary)
+        assert got == _reference(caption, names), caption
+        assert got == extract(caption, dictionary) and got <= set(names)
+
+
+def test_random_captions_never_emit_an_id_absent_from_the_names():
+    rng = random.Random(7)
+    vocabulary = sorted({row.term for row in IMAGING_VOCABULARY} | {"hemorrhage", "no", "brain", "kidney"})
+    names = {"C0006104": "Brain", "C0040405": "CT", "X:1": "kidney"}
+    dictionary = ConceptDictionary.build(names)
+    for _ in range(300):
+        caption = " ".join(rng.choice(vocabulary) for _ in range(rng.randint(1, 12)))
+        assert extract(caption, dictionary) <= {"C0006104", "C0040405"}
+
+
+@pytest.mark.skipif(not (ROCOV2 / "valid_captions.csv").is_file(), reason="ROCOv2 data not available")
+def test_pinned_f1_on_real_valid_captions():
+    from evalcore.readers import read_captions, read_concept_names, read_concepts
+
+    captions = read_captions(ROCOV2 / "valid_captions.csv")
+    ids = list(captions)[:200]
+    truth = read_concepts(ROCOV2 / "valid_concepts.csv").subset(ids)
+    dictionary = ConceptDictionary.build(read_concept_names(ROCOV2 / "cui_mapping.csv"))
+    extracted = extract_collection({i: captions[i] for i in ids}, dictionary)
+    score = detection_f1(truth, dict(zip(extracted.ids, extracted.sets)))
+    assert score.images_scored == 200
+    assert score.f1 == pytest.approx(PINNED_F1_FIRST_200, abs=5e-4)
+    assert extract(captions["ROCOv2_2023_valid_000001"], dictionary) >= {"C1306645", "C0817096"}
+
+
+PINNED_F1_FIRST_200 = 0.6310  # names + imaging vocabulary; re-pinned when the vocabulary changes
