@@ -125,7 +125,8 @@ IMAGING_VOCABULARY: tuple[VocabularyRow, ...] = tuple([
     *_rows(PET, _DICOM + ": PT; " + _MESH_PET, "PET", case_sensitive=True),
     *_rows(PET, _MESH_PET, "positron emission tomography|PET scan|PET imaging|FDG-PET|PET-CT"),
     # X-ray body regions (with a plain radiograph only).
-    *_rows(CHEST, _UBERON + "UBERON:0001443 chest: thorax, lung, rib", "chest|thorax|thoracic|lung|rib cage|rib|chest X-ray|chest radiograph|chest film",
+    *_rows(CHEST, _UBERON + "UBERON:0001443 chest: thorax, lung, rib",
+           "chest|thorax|thoracic|lung|rib cage|rib|chest X-ray|chest radiograph|chest film",
            requires=PLAIN_XRAY),
     *_rows(CHEST, _UBERON + "UBERON:0001443 chest: CXR", "CXR", case_sensitive=True, requires=PLAIN_XRAY),
     *_rows(CRANIUM, _UBERON + "UBERON:0003129 skull: cranium, mandible, maxilla, teeth, sinuses",
