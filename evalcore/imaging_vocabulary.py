@@ -76,7 +76,7 @@ def _rows(concept: str, source: str, terms: str, case_sensitive: bool = False, r
 IMAGING_VOCABULARY: tuple[VocabularyRow, ...] = tuple([
     *_rows(CT, _DICOM + ": CT", "CT|CTs", case_sensitive=True),
     *_rows(CT, _MESH_CT, "CT scan|computed tomography|computerized tomography|computerised tomography|CAT scan|"
-                         "X-ray computed tomography|computed tomographic"),
+                         "X-ray computed tomography|computed tomographic|computed tomogram"),
     *_rows(CT, "contrast-enhanced / high-resolution / multidetector CT (RadLex CT technique terms)",
            "CECT|HRCT|MDCT|NCCT", case_sensitive=True),
     *_rows(CT, _MESH_CTA, "CT angiography|CT angiogram|computed tomography angiography"),
@@ -89,7 +89,9 @@ IMAGING_VOCABULARY: tuple[VocabularyRow, ...] = tuple([
     *_rows(MRI, "RadLex MR pulse sequences (T1-/T2-weighted, FLAIR, diffusion-weighted)",
            "T1-weighted|T2-weighted|T1WI|T2WI|fluid-attenuated inversion recovery|diffusion-weighted imaging"),
     *_rows(MRI, "RadLex MR pulse sequences: FLAIR, DWI", "FLAIR|DWI", case_sensitive=True),
-    *_rows(MRI, "RadLex MR pulse sequences: STIR, T2WI, T1WI, ADC", "STIR|ADC", case_sensitive=True),
+    *_rows(MRI, "RadLex MR pulse sequences: STIR, ADC; T1W, T2W", "STIR|ADC|T1W|T2W", case_sensitive=True),
+    *_rows(MRI, "MeSH D041781 Cholangiopancreatography, Magnetic Resonance (tree: under D008279): MRCP", "MRCP",
+           case_sensitive=True),
     *_rows(MRI, "RadLex MR observations: signal intensity", "hyperintense|hypointense|hyperintensity|hypointensity|"
            "isointense|signal intensity"),
     *_rows(MRI, _MESH_MRA, "MR angiography|magnetic resonance angiography"),
@@ -100,6 +102,8 @@ IMAGING_VOCABULARY: tuple[VocabularyRow, ...] = tuple([
     *_rows(ULTRASOUND, _MESH_ECHO, "echocardiography|echocardiogram|echocardiographic|transthoracic echocardiography|"
                                    "transesophageal echocardiography"),
     *_rows(ULTRASOUND, _MESH_ECHO + ": TTE, TEE", "TTE|TEE", case_sensitive=True),
+    *_rows(ULTRASOUND, _MESH_US + ": USG, ultrasonogram", "USG", case_sensitive=True),
+    *_rows(ULTRASOUND, _MESH_US, "ultrasonogram|ultrasonograph"),
     *_rows(ULTRASOUND, "MeSH D019160 Endosonography: EUS", "EUS", case_sensitive=True),
     *_rows(ULTRASOUND, "RadLex ultrasound observations: echogenicity", "anechoic|hypoechoic|hyperechoic|isoechoic|"
            "echogenic|echogenicity|hypoechogenic|hyperechogenic|sonoanatomy"),
@@ -113,6 +117,9 @@ IMAGING_VOCABULARY: tuple[VocabularyRow, ...] = tuple([
     *_rows(PLAIN_XRAY, _MESH_MAMMO, "mammography|mammogram|mammographic"),
     *_rows(PLAIN_XRAY, "MeSH D005471 Fluoroscopy (tree: under D011859 Radiography); DICOM RF",
            "fluoroscopy|fluoroscopic|esophagogram|barium swallow|barium enema|urethrogram|cystogram"),
+    *_rows(PLAIN_XRAY, "MeSH D014572 Urography, D009192 Myelography, D006993 Hysterosalpingography (tree: under "
+           "D011859 Radiography)", "urography|urogram|pyelogram|pyelography|cystourethrography|cystourethrogram|"
+           "myelography|myelogram|hysterosalpingography|hysterosalpingogram"),
     *_rows(PLAIN_XRAY, "MeSH D011859 Radiography, Panoramic (tree: under Radiography, Dental)",
            "panoramic radiograph|orthopantomogram|orthopantomography"),
     *_rows(PLAIN_XRAY, "MeSH Radiography, Panoramic: OPG", "OPG", case_sensitive=True),
@@ -120,6 +127,7 @@ IMAGING_VOCABULARY: tuple[VocabularyRow, ...] = tuple([
            "angiogram|angiography|angiographic|arteriogram|arteriography|coronary angiography|coronary angiogram|"
            "catheter angiography|cerebral angiography|aortography|aortogram"),
     *_rows(ANGIOGRAM, _MESH_PHLEBO, "venogram|venography|phlebography"),
+    *_rows(ANGIOGRAM, "MeSH D011169 Portography (tree: under D000792 Angiography)", "portography|portogram"),
     *_rows(ANGIOGRAM, _MESH_DSA, "digital subtraction angiography"),
     *_rows(ANGIOGRAM, _MESH_DSA + ": DSA", "DSA", case_sensitive=True),
     *_rows(PET, _DICOM + ": PT; " + _MESH_PET, "PET", case_sensitive=True),
@@ -131,7 +139,8 @@ IMAGING_VOCABULARY: tuple[VocabularyRow, ...] = tuple([
     *_rows(CHEST, _UBERON + "UBERON:0001443 chest: CXR", "CXR", case_sensitive=True, requires=PLAIN_XRAY),
     *_rows(CRANIUM, _UBERON + "UBERON:0003129 skull: cranium, mandible, maxilla, teeth, sinuses",
            "skull|cranium|cranial|mandible|mandibular|maxilla|maxillary|tooth|teeth|dental|jaw|panoramic radiograph|"
-           "orthopantomogram|paranasal sinus", requires=PLAIN_XRAY),
+           "orthopantomogram|paranasal sinus|periapical|intraoral|intra-oral|pantomographic|orthopantomography|panoramic",
+           requires=PLAIN_XRAY),
     *_rows(ABDOMEN, _UBERON + "UBERON:0000916 abdomen", "abdomen|abdominal|KUB", requires=PLAIN_XRAY),
     *_rows(PELVIS, _UBERON + "UBERON:0002355 pelvis: hip, sacroiliac joint", "pelvis|pelvic|hip|hip joint|"
            "sacroiliac joint|acetabulum|sacrum", requires=PLAIN_XRAY),

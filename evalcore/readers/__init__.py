@@ -19,7 +19,7 @@ Where the modules stand:
   (with :mod:`~evalcore.readers.run_columns`), :mod:`~evalcore.readers.qrels`,
   :mod:`~evalcore.readers.edges` (knowledge graphs, with :mod:`~evalcore.readers.mrrel` and
   :mod:`~evalcore.readers.obo`), :mod:`~evalcore.readers.names`, :mod:`~evalcore.readers.labels`,
-  :mod:`~evalcore.readers.captions`, :mod:`~evalcore.readers.pairs`,
+  :mod:`~evalcore.readers.captions`, :mod:`~evalcore.readers.synonyms`, :mod:`~evalcore.readers.pairs`,
   :mod:`~evalcore.readers.embeddings` and :mod:`~evalcore.readers.predictions`.
 
 A new format gets its own module here: a ``read_x(source, name)`` that reads its bytes through
@@ -52,11 +52,13 @@ from .predictions import MAX_CONCEPTS_PER_PREDICTION, read_predictions
 from .qrels import read_qrels
 from .run_columns import MAX_RANK
 from .runs import read_run, read_runs
+from .synonyms import read_synonyms
 
 __all__ = [
     "CUI_PATTERN", "DEFAULT_MAX_FILE_BYTES", "DEFAULT_MAX_MRREL_BYTES", "DEFAULT_MAX_RUN_BYTES",
     "INPUT_BUDGET_VARIABLE", "MAX_CONCEPTS_PER_IMAGE", "MAX_CONCEPTS_PER_PREDICTION", "MAX_RANK", "NODE_PATTERN",
     "KGEdgeTable", "KGEdges", "Predictions", "Qrels", "Source", "max_input_bytes",
     "read_captions", "read_checked_bytes", "read_concept_names", "read_concepts", "read_embeddings", "read_input_bytes",
-    "read_kg", "read_labels", "read_pairs", "read_predictions", "read_qrels", "read_run", "read_runs", "read_text",
+    "read_kg", "read_labels", "read_pairs", "read_predictions", "read_qrels", "read_run", "read_runs", "read_synonyms",
+    "read_text",
 ]

@@ -1,0 +1,158 @@
+"""Synonyms of concepts (CUI -> further names) from the open ontologies and UMLS, for concept extraction.
+
+- OBO files (UBERON, HPO, ...): a ``[Term]``'s ``name`` and its ``EXACT`` synonyms (the OBO 1.4 scope of an
+  equivalent name; RELATED, BROAD and NARROW ones are not) become names of the CUIs of its ``xref: UMLS:C...``
+  lines; a term without a UMLS cross-reference gives none.
+- The Human Disease Ontology's ``allXREFinDO.tsv`` (``id, label, xref``): a term's label becomes a name of the CUIs
+  of its ``UMLS_CUI:C...`` cross-references.
+- MeSH descriptors TSV (``ID, heading, entry terms (|), tree numbers (|), taxa``; no CUIs): a descriptor is mapped to
+  the CUIs of the given concept names as ``../shared/data/kg/README`` maps the open KG's MeSH nodes: its heading
+  equal to a name, else equal ignoring case, else one entry term equal (ignoring case) to the name of exactly one
+  concept; the heading and entry terms become names of those CUIs.
+- UMLS ``MRCONSO.RRF``: every English string of a CUI.
+
+:func:`read_synonyms` tells the format from the first line, as the other readers do, and raises
+:class:`~evalcore.errors.InputError` naming file, line and what was expected.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from ..errors import InputError, ParameterError
+from .files import Source, read_text
+from .lines import CUI_PATTERN, first_line_of_text, pipe_separated, split_lines
+from .obo import is_obo
+
+Synonyms = dict[str, tuple[str, ...]]
+
+_FORMATS = "an OBO file, UMLS MRCONSO.RRF, the Disease Ontology's allXREFinDO.tsv or a MeSH descriptors TSV"
+_OBO_SYNONYM = re.compile(r'"((?:[^"\\]|\\.)*)"\s*([A-Z]+)?')
+_MESH_ID = re.compile(r"^[A-Z][0-9]{6,9}$")
+
+
+def read_synonyms(source: Source, name: str | None = None, names: Mapping[str, str] | None = None) -> Synonyms:
+    """CUI -> synonyms from any of the formats above (``names``, ID -> name, is needed for MeSH descriptors only).
+
+    >>> read_synonyms(b'[Term]\\nid: HP:1\\nname: Pneumothorax\\nsynonym: "Collapsed lung" EXACT []\\n'
+    ...               b'xref: UMLS:C0032326\\n', "hp.obo")
+    {'C0032326': ('Pneumothorax', 'Collapsed lung')}
+    >>> read_synonyms(b"D014680\\tVeins\\tVein|Venae\\tA07.015.908\\t\\n", "mesh.tsv", {"C0042449": "veins"})
+    {'C0042449': ('Veins', 'Vein', 'Venae')}
+    """
+    text, display = read_text(source, name)
+    line, first = first_line_of_text(text)
+    if not first:
+        raise InputError(display, None, _FORMATS, "an empty file")
+    if is_obo(first) or display.lower().endswith(".obo"):
+        return _obo_synonyms(text, display)
+    if display.lower().endswith(".rrf") or pipe_separated(first):
+        return _mrconso_synonyms(text, display)
+    fields = [field.strip().strip('"') for field in first.split("\t")]
+    if len(fields) >= 3 and [f.lower() for f in fields[:3]] == ["id", "label", "xref"]:
+        return _doid_synonyms(text, display)
+    if len(fields) >= 2 and _MESH_ID.match(fields[0]):
+        if names is None:
+            raise ParameterError(f"{display}: MeSH descriptors carry no CUIs; give the concept names to map them by")
+        return _mesh_synonyms(text, display, names)
+    raise InputError(display, line, _FORMATS, repr(first[:60]))
+
+
+def _added(synonyms: dict[str, dict[str, None]], cui: str, texts: list[str]) -> None:
+    kept = synonyms.setdefault(cui, {})
+    for text in texts:
+        if text:
+            kept.setdefault(text, None)
+
+
+def _frozen(synonyms: dict[str, dict[str, None]]) -> Synonyms:
+    return {cui: tuple(texts) for cui, texts in synonyms.items() if texts}
+
+
+def _obo_synonyms(text: str, display: str) -> Synonyms:
+    synonyms: dict[str, dict[str, None]] = {}
+    term: dict | None = None
+
+    def close(term: dict | None) -> None:
+        if term is not None and not term["obsolete"]:
+            for cui in term["cuis"]:
+                _added(synonyms, cui, term["names"])
+
+    for line, content in split_lines(text, display):
+        if content.startswith("["):
+            close(term)
+            term = {"cuis": [], "names": [], "obsolete": False} if content == "[Term]" else None
+            continue
+        if term is None or ":" not in content:
+            continue
+        tag, value = (part.strip() for part in content.split(":", 1))
+        if tag == "name":
+            term["names"].insert(0, value)
+        elif tag == "synonym":
+            match = _OBO_SYNONYM.match(value)
+            if match is None:
+                raise InputError(display, line, 'a synonym line \'synonym: "text" SCOPE [xrefs]\'', repr(content[:60]))
+            if (match.group(2) or "RELATED") == "EXACT":
+                term["names"].append(match.group(1).replace('\\"', '"'))
+        elif tag == "xref" and value.upper().startswith(("UMLS:", "UMLS_CUI:")):
+            cui = value.split(":", 1)[1].split()[0].upper()
+            if CUI_PATTERN.match(cui):
+                term["cuis"].append(cui)
+        elif tag == "is_obsolete" and value == "true":
+            term["obsolete"] = True
+    close(term)
+    return _frozen(synonyms)
+
+
+def _doid_synonyms(text: str, display: str) -> Synonyms:
+    synonyms: dict[str, dict[str, None]] = {}
+    for position, (line, content) in enumerate(split_lines(text, display)):
+        if position == 0:
+            continue  # the header, checked by the caller
+        fields = [field.strip().strip('"') for field in content.split("\t")]
+        if len(fields) < 3:
+            raise InputError(display, line, "3 tab-separated fields (id, label, xref)", f"{len(fields)} field(s)")
+        _, label, xref = fields[:3]
+        if xref.upper().startswith("UMLS_CUI:"):
+            cui = xref.split(":", 1)[1].strip().upper()
+            if not CUI_PATTERN.match(cui):
+                raise InputError(display, line, "a UMLS_CUI cross-reference to a CUI (C + 7 digits)", repr(xref[:60]))
+            _added(synonyms, cui, [label])
+    return _frozen(synonyms)
+
+
+def _mesh_synonyms(text: str, display: str, names: Mapping[str, str]) -> Synonyms:
+    exact: dict[str, list[str]] = {}
+    folded: dict[str, list[str]] = {}
+    for concept, concept_name in names.items():
+        if CUI_PATTERN.match(concept):
+            exact.setdefault(concept_name, []).append(concept)
+            folded.setdefault(concept_name.casefold(), []).append(concept)
+    synonyms: dict[str, dict[str, None]] = {}
+    for line, content in split_lines(text, display):
+        fields = content.split("\t")
+        if len(fields) < 2 or not _MESH_ID.match(fields[0].strip()) or not fields[1].strip():
+            raise InputError(display, line, "a MeSH descriptor row 'ID<TAB>heading<TAB>entry terms (|)...'",
+                             repr(content[:60]))
+        heading = fields[1].strip()
+        entry_terms = [term.strip() for term in fields[2].split("|")] if len(fields) > 2 else []
+        cuis = exact.get(heading) or folded.get(heading.casefold())
+        if not cuis:
+            unique = {tuple(folded[term.casefold()]) for term in entry_terms if len(folded.get(term.casefold(), ())) == 1}
+            cuis = list(unique.pop()) if len(unique) == 1 else None
+        for cui in cuis or ():
+            _added(synonyms, cui, [heading, *entry_terms])
+    return _frozen(synonyms)
+
+
+def _mrconso_synonyms(text: str, display: str) -> Synonyms:
+    """MRCONSO columns: CUI|LAT|TS|LUI|STT|SUI|ISPREF|AUI|SAUI|SCUI|SDUI|SAB|TTY|CODE|STR|..."""
+    synonyms: dict[str, dict[str, None]] = {}
+    for line, content in split_lines(text, display):
+        fields = content.split("|")
+        if len(fields) < 15:
+            raise InputError(display, line, "MRCONSO.RRF rows with at least 15 '|'-separated fields", f"{len(fields)}")
+        if fields[1] == "ENG" and CUI_PATTERN.match(fields[0]):
+            _added(synonyms, fields[0], [fields[14].strip()])
+    return _frozen(synonyms)
