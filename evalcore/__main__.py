@@ -1,4 +1,4 @@
-"""Command line: ``python -m evalcore relevance|evaluate|compare|retrieve|detection|qrels|app``
+"""Command line: ``python -m evalcore relevance|evaluate|compare|retrieve|detection|qrels|extract|app``
 (installed: ``cbir-lens ...``).
 
 Errors in inputs exit with status 2 and one line on stderr naming file, line and expectation.
@@ -31,7 +31,7 @@ from .loading import kg_names_file, load_kg, load_labels
 from .measures import MEASURES, MeasureSpec, nn_iou_measure, parse_measure
 from .metrics import GAINS, parse_metric
 from .options import DEFAULT_CUTOFFS, EMPTY_QUERY_POLICIES, Relevance, Scoring, Statistics
-from .outputs import atomic_output, check_outputs, write_text_atomically
+from .outputs import atomic_output, check_outputs, concepts_csv, write_text_atomically
 from .qrels import graded_judgments
 from .readers import (
     CUI_PATTERN,
@@ -360,6 +360,18 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--json", required=True)
     _measure_argument(compare)
 
+    extract = commands.add_parser("extract", help="concept sets (ID,CUIs) from captions by dictionary matching")
+    extract.add_argument("--captions", required=True, help="ID,Caption CSV")
+    extract.add_argument("--names", required=True, nargs="+", metavar="F", same=_same_file,
+                         help="concept names: ROCOv2 cui_mapping.csv, MRCONSO.RRF or a KG's id,name file (the "
+                              "first file naming an ID gives its name, the others synonyms)")
+    extract.add_argument("--synonyms", nargs="+", metavar="F", same=_same_file,
+                         help="synonyms: OBO (UBERON, HPO), DOID allXREFinDO.tsv, MeSH descriptors TSV, MRCONSO.RRF")
+    extract.add_argument("--no-abbreviations", action="store_true",
+                         help="leave out the built-in imaging vocabulary (CT, MRI, US, X-ray, views, ...)")
+    extract.add_argument("--ontology-ids", action="store_true", help="also emit concept IDs that are not CUIs")
+    extract.add_argument("--out", required=True, help="ID,CUIs CSV to write")
+
     # Options go to `streamlit run` untouched ('+' is no prefix of theirs), e.g. --server.port 8502.
     app = commands.add_parser("app", prefix_chars="+", add_help=False,
                               help="start the dashboard; options are those of `streamlit run`")
@@ -600,6 +612,21 @@ def command_compare(args: argparse.Namespace) -> None:
                   f"{pair.p_randomization_holm:.4g}, t-test p (Holm) {pair.p_t_test_holm:.4g}", file=sys.stderr)
 
 
+def command_extract(args: argparse.Namespace) -> None:
+    from .api import extract_concepts
+
+    check_outputs({"--out": args.out}, [args.captions, *args.names, *(args.synonyms or [])])
+    bar = ProgressBar()
+    concepts = extract_concepts(args.captions, args.names, synonyms=args.synonyms,
+                                abbreviations=not args.no_abbreviations, ontology_ids=args.ontology_ids,
+                                progress=lambda fraction: bar(fraction, "captions"))
+    bar.close()
+    write_text_atomically(args.out, concepts_csv(concepts))
+    with_some = sum(1 for concept_set in concepts.sets if concept_set)
+    print(f"{len(concepts):,} captions: {with_some:,} with at least one concept, {len(concepts.vocabulary):,} distinct "
+          f"concepts, {concepts.occurrences():,} in all", file=sys.stderr)
+
+
 def command_app(args: argparse.Namespace) -> None:
     """Run the dashboard in this process: ``streamlit run [options] <root>/app.py``, where root is the
     checkout or the installed package's copy; the ``.streamlit/config.toml`` beside app.py applies."""
@@ -664,7 +691,8 @@ def command_check(args: argparse.Namespace) -> None:
 
 
 COMMANDS = {"relevance": command_relevance, "evaluate": command_evaluate, "retrieve": command_retrieve,
-            "detection": command_detection, "compare": command_compare, "qrels": command_qrels, "app": command_app,
+            "detection": command_detection, "compare": command_compare, "qrels": command_qrels, "extract": command_extract,
+            "app": command_app,
             "check": command_check}
 
 

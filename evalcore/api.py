@@ -39,13 +39,24 @@ import pandas as pd
 
 from .data import LABEL_KINDS, ConceptClassMap, ConceptSets, ImageLabels, KGEdges, Qrels, Run
 from .engine import DEFAULT_MEMORY_PER_WORKER, Compute
-from .errors import ParameterError
+from .errors import InputError, ParameterError
 from .evaluation import Evaluator
+from .extraction import ConceptDictionary, extract_collection
 from .kg import KnowledgeGraph
 from .loading import load_kg, resolve_labels
 from .measures import MeasureSpec
 from .options import DEFAULT_CUTOFFS, Relevance, Scoring, Statistics
-from .readers import read_concepts, read_kg, read_labels, read_qrels, read_run, read_runs
+from .readers import (
+    read_captions,
+    read_concept_names,
+    read_concepts,
+    read_kg,
+    read_labels,
+    read_qrels,
+    read_run,
+    read_runs,
+    read_synonyms,
+)
 from .results import Results, evaluate_runs
 
 PathLike = Union[str, Path, bytes]
@@ -116,6 +127,69 @@ def evaluate(concepts: ConceptsInput | None, runs: RunInput | Sequence[RunInput]
     image_labels = as_labels(labels, concept_sets) if concept_sets is not None else _without_concepts(labels)
     evaluator = Evaluator(concept_sets, graph, kg_mode, image_labels, qrels=judgments, compute=compute)
     return evaluate_runs(evaluator, as_runs(runs), scoring, relevance, statistics, progress)
+
+
+def extract_concepts(captions: PathLike | Mapping[str, str], names: PathLike | Mapping[str, str] | Sequence[PathLike], *,
+                     synonyms: PathLike | Mapping[str, Iterable[str]] | Sequence[PathLike] | None = None,
+                     abbreviations: bool = True, ontology_ids: bool = False,
+                     progress: Callable[[float], None] | None = None) -> ConceptSets:
+    """Concept sets from captions (:mod:`evalcore.extraction`); the numbers of ``extract``.
+
+    - ``captions``: an ``ID,Caption`` file or a dict ``{image_id: caption}``;
+    - ``names``: one names file or a list of them (ROCOv2 ``cui_mapping.csv``, UMLS ``MRCONSO.RRF``, a KG's
+      ``id,name`` file), or a dict ``{ID: name}``; an ID named in several files keeps the first file's name and
+      reads the others as its synonyms;
+    - ``synonyms``: synonym files (:func:`~evalcore.readers.read_synonyms`: OBO, DOID ``allXREFinDO.tsv``, MeSH
+      descriptors TSV, which maps to CUIs through ``names``, ``MRCONSO.RRF``) or a dict ``{ID: [names]}``;
+    - ``abbreviations``: the built-in imaging vocabulary (:mod:`evalcore.imaging_vocabulary`);
+      ``ontology_ids``: emit IDs that are not CUIs too.
+
+    >>> sets = extract_concepts({"a": "CT without hemorrhage", "b": "Chest X-ray"},
+    ...                         {"C0040405": "X-Ray Computed Tomography", "C0019080": "Hemorrhage",
+    ...                          "C1306645": "Plain x-ray", "C0817096": "Chest"})
+    >>> [sorted(s) for s in sets.sets]
+    [['C0040405'], ['C0817096', 'C1306645']]
+    """
+    if isinstance(captions, Mapping):
+        texts = dict(captions)
+    else:
+        texts = read_captions(captions)
+        if not texts:
+            raise InputError(str(captions) if not isinstance(captions, bytes) else "captions", None,
+                             "at least one 'ID,Caption' row", "none")
+    merged, more = _merged_names(names)
+    for concept, extra in _synonym_sources(synonyms, merged).items():
+        more.setdefault(concept, []).extend(extra)
+    dictionary = ConceptDictionary.build(merged, more, abbreviations=abbreviations, ontology_ids=ontology_ids)
+    return extract_collection(texts, dictionary, progress)
+
+
+def _merged_names(names: PathLike | Mapping[str, str] | Sequence[PathLike]) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """ID -> name from the first source that names it, and ID -> the other sources' names."""
+    if isinstance(names, Mapping):
+        return dict(names), {}
+    merged: dict[str, str] = {}
+    more: dict[str, list[str]] = {}
+    for source in [names] if _is_source(names) else list(names):
+        for concept, name in read_concept_names(source).items():
+            if concept not in merged:
+                merged[concept] = name
+            elif name != merged[concept]:
+                more.setdefault(concept, []).append(name)
+    return merged, more
+
+
+def _synonym_sources(synonyms: PathLike | Mapping[str, Iterable[str]] | Sequence[PathLike] | None,
+                     names: Mapping[str, str]) -> dict[str, list[str]]:
+    if synonyms is None:
+        return {}
+    if isinstance(synonyms, Mapping):
+        return {concept: list(extra) if not isinstance(extra, str) else [extra] for concept, extra in synonyms.items()}
+    combined: dict[str, list[str]] = {}
+    for source in [synonyms] if _is_source(synonyms) else list(synonyms):
+        for concept, extra in read_synonyms(source, names=names).items():
+            combined.setdefault(concept, []).extend(extra)
+    return combined
 
 
 def _without_concepts(labels: LabelsInput | None) -> None:

@@ -13,6 +13,8 @@ Every file the command line writes goes through this module:
 
 from __future__ import annotations
 
+import csv
+import io
 import os
 import secrets
 import stat
@@ -21,6 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
+from .data import ConceptSets
 from .errors import CBIRLensError
 
 PathLike = str | os.PathLike
@@ -172,3 +175,19 @@ def write_text_atomically(path: PathLike, text: str) -> None:
     """Write ``text`` to ``path`` through :func:`atomic_output`."""
     with atomic_output(path) as handle:
         handle.write(text)
+
+
+def concepts_csv(concepts: ConceptSets) -> str:
+    """Concept sets as ROCOv2 writes them: ``ID,CUIs`` with a header, the CUIs of an image sorted and joined by
+    ``;`` (an image with none keeps its row, empty), in the sets' order.
+
+    >>> print(concepts_csv(ConceptSets(("a", "b"), (frozenset({"C0040405", "C0006104"}), frozenset()))), end="")
+    ID,CUIs
+    a,C0006104;C0040405
+    b,
+    """
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(("ID", "CUIs"))
+    writer.writerows((image_id, ";".join(sorted(concept_set))) for image_id, concept_set in zip(concepts.ids, concepts.sets))
+    return buffer.getvalue()
