@@ -26,7 +26,7 @@ from typing import Literal
 
 from .data import ConceptSets
 from .errors import ParameterError
-from .imaging_vocabulary import IMAGING_VOCABULARY
+from .imaging_vocabulary import IMAGING_VOCABULARY, PLAIN_XRAY, VIEW_TAGS
 from .negation import LEXICAL_VARIANTS, in_spans, negated_spans
 
 Source = Literal["name", "synonym", "abbreviation"]
@@ -37,6 +37,10 @@ _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 _JOINING_GAP = re.compile(r"[ \t\-‐‑–]*")  # what may stand between two words of one name
 _END = ""  # the key of a trie node's payload: no normalised token is empty
 _VARIANT_OF = {variant: word for word, variants in LEXICAL_VARIANTS.items() for variant in variants}
+#: Adjectives read as the noun they derive from (the SPECIALIST Lexicon's derivational variants, UMLS LVG flow "d"),
+#: for the chambers of the heart, which names write as adjectives ("Left ventricular structure") and captions
+#: mostly as nouns ("left ventricle").
+DERIVATIONS = {"ventricular": "ventricle", "atrial": "atrium"}
 #: Captions handled between two progress reports of :func:`extract_collection`.
 PROGRESS_BLOCK = 2000
 
@@ -55,6 +59,7 @@ def normal_token(token: str) -> str:
         if word.endswith(possessive):
             word = word[:-2]
     word = _VARIANT_OF.get(word, word)
+    word = DERIVATIONS.get(word, word)
     if len(word) <= 3:
         return word
     if word.endswith("ies"):
@@ -174,8 +179,11 @@ class ConceptDictionary:
                 raise ParameterError(f"names must map text IDs to text names, got {concept!r}: {name!r}")
             if ontology_ids or _CUI.match(concept):
                 kept[concept] = name
-        rows: list[tuple[str, _Entry, bool]] = [(variant, _Entry(concept, "name"), False)
-                                                for concept, name in kept.items() for variant in name_variants(name)]
+        # With the imaging vocabulary, a view tag is a radiograph's view whatever names it (VIEW_TAGS).
+        view_needs = PLAIN_XRAY if abbreviations and PLAIN_XRAY in kept else ""
+        rows: list[tuple[str, _Entry, bool]] = [
+            (variant, _Entry(concept, "name", view_needs if concept in VIEW_TAGS else ""), False)
+            for concept, name in kept.items() for variant in name_variants(name)]
         for concept, more in (synonyms or {}).items():
             if concept not in kept:
                 continue
@@ -184,7 +192,8 @@ class ConceptDictionary:
             for synonym in more:
                 if not isinstance(synonym, str):
                     raise ParameterError(f"a synonym of {concept!r} must be a text, got {synonym!r}")
-                rows.extend((variant, _Entry(concept, "synonym"), False) for variant in name_variants(synonym))
+                rows.extend((variant, _Entry(concept, "synonym", view_needs if concept in VIEW_TAGS else ""), False)
+                            for variant in name_variants(synonym))
         if abbreviations:
             rows.extend((row.term, _Entry(row.concept, "abbreviation", row.requires if row.requires in kept else ""),
                          row.case_sensitive) for row in IMAGING_VOCABULARY if row.concept in kept)

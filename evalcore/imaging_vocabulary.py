@@ -42,6 +42,13 @@ SAGITTAL = "C0205129"
 TRANSVERSE = "C0205106"
 
 
+#: Concepts that tag how a plain radiograph was taken, not what it shows: ROCOv2's manual curation gives a view on
+#: plain radiographs only (every view tag of ``valid_concepts_manual.csv`` is on a "Plain x-ray" image), so with the
+#: vocabulary on, these concepts count only where a plain radiograph is extracted too, whatever names them (the
+#: name "Sagittal" in an MRI caption is the plane of the slice, not a radiograph's view).
+VIEW_TAGS = frozenset({AP_VIEW, PA_VIEW, SAGITTAL, TRANSVERSE})
+
+
 class VocabularyRow(NamedTuple):
     term: str
     concept: str

@@ -23,6 +23,7 @@ NAMES = {
     "C0041618": "Ultrasonography", "C0024485": "Magnetic Resonance Imaging", "C0006104": "Brain",
     "C0005847": "Blood Vessels", "C0817096": "Chest", "C1999039": "Anterior-Posterior", "C0016522":
     "Foramen Ovale, Patent", "C0022646": "Kidney", "C0003842": "Arteries", "C0202823": "Chest CT",
+    "C0205129": "Sagittal", "C0225897": "Left ventricular structure",
 }
 
 
@@ -49,6 +50,7 @@ def test_the_issue_sentences(dictionary, caption, expected):
     ("the renal arteries and the artery", {"C0003842"}),
     ("patent foramen ovale", {"C0016522"}),  # an inverted name read uninverted
     ("pleural effusions", {"C0032227"}),  # "Pleural effusion disorder" without its hierarchy word
+    ("the left ventricle", {"C0225897"}),  # "ventricular" read as the noun it derives from
 ])
 def test_normalised_matching(dictionary, caption, expected):
     assert extract(caption, dictionary) == expected
@@ -80,6 +82,13 @@ def test_abbreviations(dictionary, caption, expected):
 def test_without_abbreviations_only_names_match():
     plain = ConceptDictionary.build(NAMES, abbreviations=False)
     assert extract("CT and US of the brain", plain) == {"C0006104"}
+    assert extract("sagittal MRI", plain) == {"C0205129"}
+
+
+def test_a_view_tag_needs_a_radiograph_whatever_names_it(dictionary):
+    assert extract("sagittal T2-weighted MRI of the brain", dictionary) == {"C0006104", "C0024485"}
+    assert extract("sagittal X-ray of the brain", dictionary) == {"C0205129", "C1306645", "C0006104"}
+    assert extract("lateral view, no X-ray", dictionary) == set()  # the radiograph itself is negated
 
 
 @pytest.mark.parametrize(("caption", "expected"), [
@@ -218,4 +227,4 @@ def test_pinned_f1_on_real_valid_captions():
     assert extract(captions["ROCOv2_2023_valid_000001"], dictionary) >= {"C1306645", "C0817096"}
 
 
-PINNED_F1_FIRST_200 = 0.6360  # names + imaging vocabulary; re-pinned when the vocabulary changes
+PINNED_F1_FIRST_200 = 0.6378  # names + imaging vocabulary; re-pinned when the vocabulary changes
