@@ -195,7 +195,8 @@ def run(argv: list[str] | None = None) -> None:
     full = score_table[score_table.dictionary == CONFIGS[2]]
     lines += ["", "Reading the numbers: the image-derived tags are the ceiling. ROCOv2's curators tagged modality, X-ray "
               "body region and view from the image; a caption often does not say them (\"A giant retroperitoneal "
-              "tumor.\" is a CT; nearly half of the radiographs are tagged AP, mostly without a caption saying so). Extraction recovers "
+              "tumor.\" is a CT; nearly half of the radiographs are tagged AP, mostly without a caption saying so). "
+              "Extraction recovers "
               + " and ".join(f"{row['manual recovered']:.1%} of them on {row.split}" for _, row in full.iterrows())
               + " with all three sources; the F1 on the caption-derived concepts alone is "
               + " and ".join(f"{row['F1 caption-derived']:.4f} on {row.split}" for _, row in full.iterrows())
