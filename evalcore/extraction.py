@@ -10,7 +10,8 @@ Abbreviations that are also English words ("US", "PET", "MR") match only as writ
 
 Negation: a mention that starts inside a negated scope of :func:`evalcore.negation.negated_spans` (the NegEx-style
 rule the explanations use) is flagged and not extracted. A row of the imaging vocabulary with a ``requires``
-concept (an X-ray body region or view) counts only when that concept is extracted from the same caption.
+concept (an X-ray body region or view) counts only when that concept is extracted, not negated, from the same
+caption; with the vocabulary on, so does any name of a view tag (:data:`~evalcore.imaging_vocabulary.VIEW_TAGS`).
 
 Only IDs given in the names are ever emitted, and only CUIs (C + 7 digits) unless ``ontology_ids=True``.
 """
@@ -79,7 +80,7 @@ _HIERARCHY_WORDS = re.compile(r"^(?:bone )?structure of\s+|\s+(?:structure|disor
 
 def name_variants(name: str) -> tuple[str, ...]:
     """A concept name as written and as a caption would write it (UMLS lexical variant rules): uninverted ("A, B"
-    read "B A", as MeSH headings are inverted) and without the hierarchy words of SNOMED CT and MeSH.
+    read "B A", as MeSH headings are inverted) and without the hierarchy words of SNOMED CT: "structure of", "disorder", ...
 
     >>> name_variants("Foramen Ovale, Patent")
     ('Foramen Ovale, Patent', 'Patent Foramen Ovale')

@@ -21,9 +21,10 @@ from evalcore.readers import (
 
 EXAMPLES = 1000
 TOKENS = ["ID", "CUIs", "C0040405", "c0817096", "C123", "", "img1", "img1", "q1", "Q0", "1", "-3", "0.5", "nan", "inf",
-          "-inf", "1e309", "tag", "D014680", "label", "xref", "UMLS_CUI:C0042449", "synonym: \"Vein\" EXACT []", "child", "parent", "source", "kind", "class", "CUI", "modality", "organ", "CT",
+          "-inf", "1e309", "tag", "child", "parent", "source", "kind", "class", "CUI", "modality", "organ", "CT",
           "format-version: 1.2", "[Term]", "id: U:1", "is_a: U:2", "xref: UMLS:C0042449", "ENG", "P", "PF", "Y",
-          "\ufeff", "é", "\x00", "\"", "\"\"", "a" * 3000, "query_id", "image_id", "rank", "score", "v1", "1.5"]
+          "\ufeff", "é", "\x00", "\"", "\"\"", "a" * 3000, "query_id", "image_id", "rank", "score", "v1", "1.5",
+          "D014680", "label", "xref", "UMLS_CUI:C0042449", "synonym: \"Vein\" EXACT []"]
 SEPARATORS = [",", ";", "\t", " ", "|", ",,", ""]
 ENDINGS = ["\n", "\r\n", "\r", ""]
 
