@@ -1,7 +1,8 @@
 """CBIR Lens: evaluate content-based medical image retrieval without manual relevance labels.
 
 The Python API is :func:`evalcore.evaluate`, which returns :class:`evalcore.Results`
-(see the README's "From Python"); :func:`evalcore.evaluate_runs` is the same path for an
+(see the README's "From Python"); :func:`evalcore.extract_concepts` turns captions into concept sets (the
+README's "Concept sets from captions"); :func:`evalcore.evaluate_runs` is the same path for an
 :class:`~evalcore.evaluation.Evaluator` built once, with the option objects of :mod:`evalcore.options`.
 All are imported on first use, so that ``import evalcore`` stays light for the command line and
 the dashboard.
@@ -14,13 +15,15 @@ from typing import TYPE_CHECKING, Any
 
 from .version import __version__
 
-_LAZY = {"evaluate": "evalcore.api", "evaluate_runs": "evalcore.results", "Results": "evalcore.results",
+_LAZY = {"evaluate": "evalcore.api", "extract_concepts": "evalcore.api", "evaluate_runs": "evalcore.results",
+         "Results": "evalcore.results",
          "Statistics": "evalcore.options", "Relevance": "evalcore.options", "Scoring": "evalcore.options",
          "Compute": "evalcore.options"}
-__all__ = ["Compute", "Relevance", "Results", "Scoring", "Statistics", "__version__", "evaluate", "evaluate_runs"]
+__all__ = ["Compute", "Relevance", "Results", "Scoring", "Statistics", "__version__", "evaluate", "evaluate_runs",
+           "extract_concepts"]
 
 if TYPE_CHECKING:
-    from .api import evaluate
+    from .api import evaluate, extract_concepts
     from .options import Compute, Relevance, Scoring, Statistics
     from .results import Results, evaluate_runs
 
