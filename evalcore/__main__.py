@@ -614,6 +614,7 @@ def command_compare(args: argparse.Namespace) -> None:
 
 def command_extract(args: argparse.Namespace) -> None:
     from .api import extract_concepts
+    from .extraction import coverage
 
     check_outputs({"--out": args.out}, [args.captions, *args.names, *(args.synonyms or [])])
     bar = ProgressBar()
@@ -622,9 +623,9 @@ def command_extract(args: argparse.Namespace) -> None:
                                 progress=lambda fraction: bar(fraction, "captions"))
     bar.close()
     write_text_atomically(args.out, concepts_csv(concepts))
-    with_some = sum(1 for concept_set in concepts.sets if concept_set)
-    print(f"{len(concepts):,} captions: {with_some:,} with at least one concept, {len(concepts.vocabulary):,} distinct "
-          f"concepts, {concepts.occurrences():,} in all", file=sys.stderr)
+    report = coverage(concepts, top=0)
+    print(f"{report.images:,} captions: {report.images - len(report.without_concept):,} with at least one concept, "
+          f"{report.distinct_concepts:,} distinct concepts, {report.occurrences:,} in all", file=sys.stderr)
 
 
 def command_app(args: argparse.Namespace) -> None:

@@ -19,6 +19,7 @@ Only IDs given in the names are ever emitted, and only CUIs (C + 7 digits) unles
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -316,3 +317,33 @@ def extract_collection(captions: Mapping[str, str], dictionary: ConceptDictionar
         if progress is not None and (position % PROGRESS_BLOCK == 0 or position == len(ids)):
             progress(position / len(ids))
     return ConceptSets(ids, tuple(sets), "extracted concepts")
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """What an extraction produced: images, those left without a concept (their IDs in order), distinct concepts,
+    concept occurrences and the most frequent concepts with their image counts (most first, ties by ID)."""
+
+    images: int
+    without_concept: tuple[str, ...]
+    distinct_concepts: int
+    occurrences: int
+    most_frequent: tuple[tuple[str, int], ...]
+
+
+def coverage(concepts: ConceptSets, top: int = 20) -> Coverage:
+    """The coverage report of extracted concept sets (the ``extract`` command's summary line).
+
+    >>> sets = ConceptSets(("a", "b", "c"), (frozenset({"C2", "C1"}), frozenset(), frozenset({"C1"})))
+    >>> report = coverage(sets, top=1)
+    >>> report.without_concept, report.distinct_concepts, report.occurrences, report.most_frequent
+    (('b',), 2, 3, (('C1', 2),))
+    """
+    if not isinstance(concepts, ConceptSets):
+        raise ParameterError(f"coverage takes ConceptSets, got {type(concepts).__name__}")
+    if isinstance(top, bool) or not isinstance(top, int) or top < 0:
+        raise ParameterError(f"top must be a whole number of at least 0, got {top!r}")
+    counts = Counter(concept for concept_set in concepts.sets for concept in concept_set)
+    ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:top]
+    return Coverage(len(concepts), tuple(i for i, s in zip(concepts.ids, concepts.sets) if not s), len(counts),
+                    sum(counts.values()), tuple(ranked))

@@ -228,3 +228,16 @@ def test_pinned_f1_on_real_valid_captions():
 
 
 PINNED_F1_FIRST_200 = 0.6378  # names + imaging vocabulary; re-pinned when the vocabulary changes
+
+
+def test_coverage_report():
+    from evalcore.data import ConceptSets
+    from evalcore.extraction import coverage
+
+    sets = ConceptSets(("a", "b", "c", "d"), (frozenset({"C2", "C1"}), frozenset(), frozenset({"C1", "C3"}),
+                                              frozenset()))
+    report = coverage(sets, top=2)
+    assert (report.images, report.without_concept, report.distinct_concepts, report.occurrences) == (4, ("b", "d"), 3, 4)
+    assert report.most_frequent == (("C1", 2), ("C2", 1))  # a tie broken by ID
+    with pytest.raises(ParameterError, match="top"):
+        coverage(sets, top=-1)
