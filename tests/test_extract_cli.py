@@ -84,6 +84,17 @@ def test_hostile_captions_exit_2_with_one_line(world, capsys, content, words):
     assert (world / "out.csv").read_bytes() == b"earlier\n"
 
 
+@pytest.mark.parametrize(("content", "ids"), [
+    (b"q,CT of the brain\nx,Chest X-ray\n", "q,x"),  # no header: the first row is an image
+    (b"Image,Caption\nq,CT of the brain\n", "q"),  # a header by its caption column, whatever the ID column's name
+    (b"image_id,caption\nq,CT of the brain\n", "q"),
+])
+def test_captions_with_and_without_a_header(world, content, ids):
+    (world / "plain.csv").write_bytes(content)
+    assert run_extract(world, captions="plain.csv") == 0
+    assert ",".join(read_concepts(world / "out.csv").ids) == ids
+
+
 def test_a_fifo_is_refused_without_blocking(world):
     os.mkfifo(world / "pipe.csv")
     process = subprocess.run([sys.executable, "-m", "evalcore", "extract", "--captions", "pipe.csv", "--names",
