@@ -693,8 +693,7 @@ def command_check(args: argparse.Namespace) -> None:
 
 COMMANDS = {"relevance": command_relevance, "evaluate": command_evaluate, "retrieve": command_retrieve,
             "detection": command_detection, "compare": command_compare, "qrels": command_qrels, "extract": command_extract,
-            "app": command_app,
-            "check": command_check}
+            "app": command_app, "check": command_check}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
