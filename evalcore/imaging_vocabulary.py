@@ -151,8 +151,22 @@ IMAGING_VOCABULARY: tuple[VocabularyRow, ...] = tuple([
     *_rows(CT, "MeSH D054894 Cone-Beam Computed Tomography (tree: under D014057)", "cone-beam computed tomography"),
     *_rows(MRI, "RadLex MR techniques: fat suppression (fat saturation), proton density",
            "fat-suppressed|fat suppression|fat-saturated|fat saturation|fat-sat|proton density|proton density-weighted"),
+    *_rows(MRI, "RadLex MR pulse sequences: spin echo, steady-state free precession, T1/T2 images",
+           "fast spin echo|turbo spin echo|steady-state free precession|T2 image|T1 image|T2 sequence|T1 sequence|"
+           "T2-WI|T1-WI|T2-weighted image|proton density fat fraction"),
+    *_rows(MRI, "RadLex MR pulse sequences: FSE, TSE, SSFP, PDFF", "FSE|TSE|SSFP|PDFF", case_sensitive=True),
     *_rows(MRI, "MeSH D005682 Gadolinium (pharmacological action: contrast media of MR imaging)",
            "gadolinium|gadolinium-enhanced|gadolinium enhancement"),
+    *_rows(ULTRASOUND, _MESH_ECHO + "; the standard transthoracic and transesophageal views (ASE guidelines, "
+           "Mitchell et al. 2019, J Am Soc Echocardiogr 32:1; Hahn et al. 2013, 26:921)",
+           "parasternal|apical four-chamber|apical 4-chamber|apical two-chamber|apical 2-chamber|"
+           "apical three-chamber|apical 3-chamber|apical five-chamber|apical 5-chamber|subcostal view|"
+           "suprasternal view|midesophageal|mid-esophageal"),
+    *_rows(ULTRASOUND, "MeSH D054459 Elasticity Imaging Techniques; contrast-enhanced ultrasound; colour-flow "
+           "Doppler and lung-ultrasound B-lines (RadLex ultrasound terms)",
+           "elastography|shear wave elastography|contrast-enhanced ultrasound|color flow|colour flow|B-lines"),
+    *_rows(ULTRASOUND, _MESH_US + ": CEUS, LUS (lung ultrasound), POCUS (point-of-care ultrasound)",
+           "CEUS|LUS|POCUS", case_sensitive=True),
     *_rows(ULTRASOUND, "RadLex ultrasound modes and approaches: M-mode, B-mode, transvaginal, transrectal",
            "M-mode|B-mode|transvaginal ultrasound|transrectal ultrasound|transvaginal sonography"),
     *_rows(PLAIN_XRAY, "MeSH D002760 Cholangiography, D002761 Cholangiopancreatography, Endoscopic Retrograde, "

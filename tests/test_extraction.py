@@ -91,7 +91,7 @@ def test_a_view_tag_needs_a_radiograph_whatever_names_it(dictionary):
     assert extract("lateral view, no X-ray", dictionary) == set()  # the radiograph itself is negated
 
 
-REGION_NAMES = {"C1306645": "Plain x-ray", "C0040405": "X-Ray Computed Tomography", "C1140618": "Upper Extremity",
+REGION_NAMES = {"C1306645": "Plain x-ray", "C0041618": "Ultrasonography", "C0040405": "X-Ray Computed Tomography", "C1140618": "Upper Extremity",
                 "C0037949": "Vertebral column", "C1261078": "Structure of left wrist",
                 "C0449803": "Bone structure of lumbar vertebra", "C0024485": "Magnetic Resonance Imaging",
                 "C0002978": "angiogram", "C0037303": "Bone structure of cranium", "C0023216": "Lower Extremity",
@@ -124,6 +124,9 @@ def test_a_longer_name_does_not_hide_the_region_of_a_radiograph():
     ("OPG after extraction", {"C1306645", "C0037303"}),
     ("X-ray of the hip", {"C1306645", "C0023216"}),  # the hip is part of the lower limb (FMA)
     ("Chest X-ray: enlarged cardiac silhouette", {"C1306645", "C0817096", "C0018787"}),  # cardiac -> heart
+    ("Parasternal long-axis view", {"C0041618"}),  # a standard echocardiographic view
+    ("Apical 4-chamber view and B-lines", {"C0041618"}),
+    ("Axial T2 image at the femoral head", {"C0024485"}),  # femoral -> femur is no lower extremity without X-ray
     ("Findings before treatment and fat stranding", set()),  # general-language synonyms are not read
 ])
 def test_imaging_vocabulary_facts(caption, expected):
