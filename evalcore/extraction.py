@@ -5,7 +5,9 @@ and a plural ending dropped, British spellings and the MeSH entry terms of :data
 read as their word), so "X-ray", "x ray" and "X-rays" are one name, and "vessels" is "vessel". A name is a run of
 normalised tokens joined only by spaces or hyphens; a name written with a hyphen also matches written as one word
 ("xray"). The caption is read left to right; at each token the LONGEST name starting there wins and the reading goes
-on after it (non-overlapping mentions), so "pleural effusion" is one mention, not "pleural" and "effusion".
+on after it (non-overlapping mentions), so "pleural effusion" is one mention, not "pleural" and "effusion". The one
+exception: the imaging vocabulary's X-ray region and view rows are read again inside a longer mention, so "left wrist"
+(Structure of left wrist) still says the upper extremity of a radiograph.
 Abbreviations that are also English words ("US", "PET", "MR") match only as written, in capitals.
 
 Negation: a mention that starts inside a negated scope of :func:`evalcore.negation.negated_spans` (the NegEx-style
@@ -259,7 +261,7 @@ def _check(caption: str, dictionary: ConceptDictionary) -> None:
 
 def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     """Every concept mention in ``caption``, in text order, those in a negated scope flagged (the longest name
-    wins at each word; mentions do not overlap).
+    wins at each word; mentions do not overlap, but for the X-ray region and view rows read inside a longer one).
 
     >>> d = ConceptDictionary.build({"C0019080": "Hemorrhage", "C0040405": "X-Ray Computed Tomography",
     ...                              "C0006104": "Brain"})

@@ -91,7 +91,8 @@ def test_a_view_tag_needs_a_radiograph_whatever_names_it(dictionary):
     assert extract("lateral view, no X-ray", dictionary) == set()  # the radiograph itself is negated
 
 
-REGION_NAMES = {"C1306645": "Plain x-ray", "C0041618": "Ultrasonography", "C0040405": "X-Ray Computed Tomography", "C1140618": "Upper Extremity",
+REGION_NAMES = {"C1306645": "Plain x-ray", "C0041618": "Ultrasonography", "C0040405": "X-Ray Computed Tomography",
+                "C1140618": "Upper Extremity",
                 "C0037949": "Vertebral column", "C1261078": "Structure of left wrist",
                 "C0449803": "Bone structure of lumbar vertebra", "C0024485": "Magnetic Resonance Imaging",
                 "C0002978": "angiogram", "C0037303": "Bone structure of cranium", "C0023216": "Lower Extremity",
