@@ -3,7 +3,9 @@ parameter of a relevance measure."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -46,27 +48,68 @@ def ablation_grid(evaluator: Evaluator, runs: Sequence[Run], metric_names: Seque
     specs = [measure_spec("nn-iou", alpha=a, n=n) for a, n in settings]
     # Settings that reduce to IoU last: IoU then reads the cached codes of an nn-IoU setting
     # (PairwiseEngine._plan_of) instead of coding the whole pool once more. Rows keep the settings' order.
-    computed = sorted(range(len(settings)), key=lambda i: evaluator.engine.resolve(specs[i]).key == "iou")
+    effective = [evaluator.engine.resolve(spec) for spec in specs]
+    computed = sorted(range(len(settings)), key=lambda i: effective[i].key == "iou")
+    # Settings of the same effective measure (n = 0 or alpha = 0: IoU) have the same values: computed once, at the
+    # first of them.
+    first_of: dict[MeasureSpec, MeasureSpec] = {}
+    for position in computed:
+        first_of.setdefault(effective[position], specs[position])
+
+    def ranked(spec: MeasureSpec) -> AlignedRun | None:
+        if not with_relevance_retrieval:
+            return None
+        # Every alpha of a plan is ranked by its code groups, made before its first pass (kept by the engine).
+        evaluator.engine.group_codes_by(spec, depth)
+        return evaluator.relevance_ranking(spec, depth, depth, name=RELEVANCE_SYSTEM)
+
+    rankings = _one_ahead(list(first_of.values()), ranked)
     rows_of: dict[int, list[dict]] = {}
+    means_of: dict[MeasureSpec, list[tuple[str, str, float]]] = {}
     for step, position in enumerate(computed):
         alpha, n = settings[position]
         if progress:
             progress(step / len(settings), f"alpha = {alpha}, n = {n}")
-        systems: list[Run | AlignedRun] = list(runs)
-        if with_relevance_retrieval:
-            # Settings of the same effective measure share one ranking (kept by the evaluator).
-            systems.append(evaluator.relevance_ranking(specs[position], depth, depth, name=RELEVANCE_SYSTEM))
-        evaluation = evaluator.evaluate(systems, metric_names, Relevance(specs[position], gain=gain))
-        rows_of[position] = []
-        for name, result in evaluation.systems.items():
-            keep = np.array([q in subset for q in result.query_ids]) if subset is not None else slice(None)
-            for metric, values in result.values.items():
-                selected = values[keep]
-                mean = float(np.nanmean(selected)) if np.isfinite(selected).any() else float("nan")
-                rows_of[position].append({"system": name, "alpha": alpha, "n": n, "metric": metric, "value": mean})
+        if effective[position] not in means_of:
+            ranking = next(rankings)
+            means_of[effective[position]] = _means(evaluator, [*runs, *([ranking] if ranking is not None else [])], metric_names,
+                                                   specs[position], subset, gain)
+        rows_of[position] = [{"system": name, "alpha": alpha, "n": n, "metric": metric, "value": mean}
+                             for name, metric, mean in means_of[effective[position]]]
+    rankings.close()
     if progress:
         progress(1.0, "done")
     return pd.DataFrame([row for position in range(len(settings)) for row in rows_of[position]])
+
+
+def _one_ahead(items: Sequence[Any], compute: Callable[[Any], Any]) -> Iterator[Any]:
+    """``compute(item)`` of each item, in order, the next one computed in a thread of its own while the caller uses
+    this one: the grid evaluates one setting (mostly small NumPy steps, which hold the interpreter) while the engine
+    ranks the pool for the next (large ones, which leave it free), so that two cores both work.
+
+    >>> list(_one_ahead([1, 2, 3], lambda x: 10 * x))
+    [10, 20, 30]
+    """
+    with ThreadPoolExecutor(1) as ahead:
+        pending = [ahead.submit(compute, item) for item in items[:1]]
+        for following in [*items[1:], None]:
+            current = pending.pop().result()
+            if following is not None:
+                pending.append(ahead.submit(compute, following))
+            yield current
+
+
+def _means(evaluator: Evaluator, systems: Sequence[Run | AlignedRun], metric_names: Sequence[str], spec: MeasureSpec,
+           subset: set[str] | None, gain: str) -> list[tuple[str, str, float]]:
+    """(system, metric, mean over the queries of ``subset``, all when None) at one setting of the grid."""
+    evaluation = evaluator.evaluate(systems, metric_names, Relevance(spec, gain=gain))
+    means = []
+    for name, result in evaluation.systems.items():
+        keep = np.array([q in subset for q in result.query_ids]) if subset is not None else slice(None)
+        for metric, values in result.values.items():
+            selected = values[keep]
+            means.append((name, metric, float(np.nanmean(selected)) if np.isfinite(selected).any() else float("nan")))
+    return means
 
 
 def ranking_agreement(grid: pd.DataFrame, metric: str) -> pd.DataFrame:

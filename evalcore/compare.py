@@ -104,6 +104,10 @@ def bootstrap_cis(columns: np.ndarray, confidence: float = 0.95, *, samples: int
     defined_counts = defined.sum(axis=0)
     if queries == 0 or samples < 1:
         return [MeanWithCI(float("nan"), float("nan"), float("nan"), 0) for _ in range(width)]
+    # Columns share few patterns of defined queries (every ranking metric of a system leaves out the same empty
+    # queries). A resample's count of defined queries is a sum of whole numbers, exact in any order: one product
+    # per distinct pattern gives every column's count to the last bit.
+    pattern_of, patterns = _distinct_columns(defined)
     means = np.empty((samples, width))
     start = 0
     # One BLAS thread: a threaded product splits its sums differently, and the intervals would then depend on the
@@ -112,7 +116,7 @@ def bootstrap_cis(columns: np.ndarray, confidence: float = 0.95, *, samples: int
         for counts in _resample_counts(queries, samples, seed, draws):
             weights = counts.astype(np.float64)
             with np.errstate(invalid="ignore", divide="ignore"):
-                means[start:start + len(weights)] = (weights @ filled) / (weights @ defined)
+                means[start:start + len(weights)] = (weights @ filled) / (weights @ patterns)[:, pattern_of]
             start += len(weights)
     tail = (1 - confidence) / 2 * 100
     results = []
@@ -124,6 +128,21 @@ def bootstrap_cis(columns: np.ndarray, confidence: float = 0.95, *, samples: int
         mean = filled[:, column].sum() / defined_counts[column]
         results.append(MeanWithCI(float(mean), float(low), float(high), int(defined_counts[column])))
     return results
+
+
+def _distinct_columns(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct columns of a boolean matrix as 0/1 floats, and for each column the position of its own.
+
+    >>> _distinct_columns(np.array([[True, False, True], [False, False, False]]))
+    (array([0, 1, 0]), array([[1., 0.],
+           [0., 0.]]))
+    """
+    position: dict[bytes, int] = {}
+    # Each column as bytes (8 rows a byte): a dictionary finds equal columns without sorting the matrix.
+    pattern_of = np.array([position.setdefault(column.tobytes(), len(position))
+                           for column in np.packbits(mask, axis=0).T], dtype=np.int64)
+    firsts = np.unique(pattern_of, return_index=True)[1]
+    return pattern_of, mask[:, firsts].astype(np.float64)
 
 
 def randomization_test(a: np.ndarray, b: np.ndarray, *, samples: int, seed: int = 0) -> float:
@@ -276,6 +295,39 @@ def compare_systems(per_query: Mapping[str, Mapping[str, float]], *, samples: in
         if common not in sorted_lists:
             sorted_lists[common] = tuple(sorted(common))
         paired.append((values_on(a, common), values_on(b, common)))
+    return _compared(names, paired, samples, seed, draws)
+
+
+def compare_columns(query_ids: Mapping[str, Sequence[str]], values: Mapping[str, np.ndarray], *, samples: int,
+                    seed: int = 0, draws: Kept | None = None) -> list[PairComparison]:
+    """:func:`compare_systems` of per-query values given as arrays: system -> its queries' IDs and their values
+    (``values[system][i]`` is query ``query_ids[system][i]``'s). Systems scored on the same queries in the same order
+    (a leaderboard's) are paired by one sort of the IDs, without a mapping per system; the same arrays in the same
+    order as :func:`compare_systems` pairs them, so the same numbers.
+
+    >>> ids = {"A": ("q2", "q1", "q3"), "B": ("q2", "q1", "q3")}
+    >>> values = {"A": np.array([0.5, 0.9, 0.4]), "B": np.array([0.2, 0.9, 0.1])}
+    >>> compare_columns(ids, values, samples=100) == compare_systems(
+    ...     {name: dict(zip(ids[name], values[name])) for name in ids}, samples=100)
+    True
+    """
+    names = list(query_ids)
+    first = tuple(query_ids[names[0]]) if names else ()
+    if any(tuple(query_ids[name]) != first for name in names) or len(set(first)) != len(first):
+        return compare_systems({name: dict(zip(query_ids[name], values[name])) for name in names}, samples=samples,
+                               seed=seed, draws=draws)
+    # In the order of the sorted IDs, as compare_systems reads the queries two systems share (here: all of them).
+    order = np.array(sorted(range(len(first)), key=first.__getitem__), dtype=np.int64)
+    read = {}
+    for name in names:
+        read[name] = np.asarray(values[name], dtype=np.float64)[order]
+        read[name].flags.writeable = False
+    return _compared(names, [(read[a], read[b]) for a, b in combinations(names, 2)], samples, seed, draws)
+
+
+def _compared(names: list[str], paired: list[tuple[np.ndarray, np.ndarray]], samples: int, seed: int,
+              draws: Kept | None) -> list[PairComparison]:
+    """Every pair of ``names`` (in :func:`itertools.combinations` order) on its paired arrays, Holm-corrected."""
     p_random = randomization_tests(paired, samples=samples, seed=seed, draws=draws)
     raw = []
     for (a, b), (va, vb), p in zip(combinations(names, 2), paired, p_random):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -94,9 +95,13 @@ class RankedLists(Mapping[str, tuple[str, ...]]):
     def lengths(self) -> np.ndarray:
         return np.diff(self.offsets)
 
-    def __getitem__(self, query: str) -> tuple[str, ...]:
+    def span(self, query: str) -> slice:
+        """Where ``query``'s list lies in :attr:`documents` (and in the scores of :class:`RankedScores`)."""
         i = self._position[query]
-        return tuple(self.names[self.documents[self.offsets[i]:self.offsets[i + 1]]].tolist())
+        return slice(int(self.offsets[i]), int(self.offsets[i + 1]))
+
+    def __getitem__(self, query: str) -> tuple[str, ...]:
+        return tuple(self.names[self.documents[self.span(query)]].tolist())
 
     def __contains__(self, query: object) -> bool:
         return query in self._position
@@ -109,6 +114,48 @@ class RankedLists(Mapping[str, tuple[str, ...]]):
 
     def __repr__(self) -> str:
         return f"RankedLists({len(self.queries):,} queries, {len(self.documents):,} items)"
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held: the arrays and the names' strings (counted without a step per item, for a memory budget)."""
+        return (self.documents.nbytes + self.offsets.nbytes + self.names.nbytes
+                + sum(map(sys.getsizeof, self.names.tolist())))
+
+
+class RankedScores(Mapping[str, tuple[float, ...]]):
+    """The scores of :class:`RankedLists`, one array in the lists' order: reads like ``{query: (score, ...)}``,
+    building a query's tuple only when it is asked for (a run's million scores stay one array, not a million
+    Python floats).
+
+    >>> lists = RankedLists(("q1", "q2"), ("d1", "d2", "d3"), np.array([2, 0, 1]), np.array([0, 2, 3]))
+    >>> scores = RankedScores(lists, np.array([0.5, 0.25, 1.0]))
+    >>> scores["q1"], scores == {"q1": (0.5, 0.25), "q2": (1.0,)}, scores.nbytes
+    ((0.5, 0.25), True, 24)
+    """
+
+    def __init__(self, lists: RankedLists, values: np.ndarray):
+        if len(values) != len(lists.documents):
+            raise CBIRLensError(f"ranked scores: {len(lists.documents)} items need as many scores, found {len(values)}")
+        self.lists = lists
+        self.values = np.asarray(values, dtype=np.float64).view()  # read-only view: the caller's array unchanged
+        self.values.flags.writeable = False
+
+    def __getitem__(self, query: str) -> tuple[float, ...]:
+        return tuple(self.values[self.lists.span(query)].tolist())
+
+    def __contains__(self, query: object) -> bool:
+        return query in self.lists
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.lists)
+
+    def __len__(self) -> int:
+        return len(self.lists)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the scores (the lists they belong to are counted with the lists)."""
+        return self.values.nbytes
 
 
 @dataclass(frozen=True)

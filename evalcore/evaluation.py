@@ -347,8 +347,9 @@ class Evaluator:
 
         def summarise(report: Callable[[float], None] | None) -> PoolSummary:
             # A summary of a deeper ideal at the same threshold holds this one in its first k columns.
-            deeper = [s for (name, depth, at), s in self._summaries.items() if name == spec.name and at == threshold
-                      and depth > k]
+            # A list of the items first, in one step: another thread (a pass ranked ahead) may add a summary.
+            deeper = [s for (name, depth, at), s in list(self._summaries.items()) if name == spec.name
+                      and at == threshold and depth > k]
             self._summaries[key] = PoolSummary(deeper[0].ideal[:, :k], deeper[0].relevant_counts, deeper[0].pool_sizes
                                                ) if deeper else self.engine.pool_summary_by(spec, k, threshold, report)
             return self._summaries[key]
@@ -391,11 +392,20 @@ class Evaluator:
         are kept too (read-only), so that a measure whose setting did not move (IoU when alpha moves) is not
         computed again.
         """
-        valid = aligned.documents >= 0
-        rows = np.broadcast_to(aligned.query_rows[:, None], aligned.documents.shape)[valid]
-        columns = aligned.documents[valid]
-        kept: dict[CountPlan, np.ndarray] = self._kept_for(aligned).setdefault("codes", {})
-        last: dict[str, tuple[MeasureSpec, np.ndarray]] = self._kept_for(aligned).setdefault("relevance", {})
+        per_run = self._kept_for(aligned)
+        if "valid" not in per_run:
+            per_run["valid"] = aligned.documents >= 0
+        valid = per_run["valid"]
+        kept: dict[CountPlan, np.ndarray] = per_run.setdefault("codes", {})
+        last: dict[str, tuple[MeasureSpec, np.ndarray]] = per_run.setdefault("relevance", {})
+        pairs: list[np.ndarray] = []
+
+        def rows_and_columns() -> list[np.ndarray]:
+            """The retrieved pairs' query rows and candidate columns, read only where codes are not kept."""
+            if not pairs:
+                pairs.extend((np.broadcast_to(aligned.query_rows[:, None], aligned.documents.shape)[valid],
+                              aligned.documents[valid]))
+            return pairs
         resolved = {key: self.engine.resolve(spec) for key, spec in measures.items()}
         result = {}
         # Measures with a near-match digit first: IoU then reads the codes they leave.
@@ -406,12 +416,12 @@ class Evaluator:
                 continue
             plan = next((plan for plan in kept if codes_give(plan, spec)), None)
             if plan is None:
-                found = self.engine.pair_codes(spec, rows, columns)
+                found = self.engine.pair_codes(spec, *rows_and_columns())
                 if found is not None:
                     plan, kept[found[0]] = found
             values = np.zeros(aligned.documents.shape)
             values[valid] = (self.engine.values_of_pair_codes(spec, plan, kept[plan]) if plan is not None
-                             else self.engine.relevance_of_pairs_by(spec, rows, columns))
+                             else self.engine.relevance_of_pairs_by(spec, *rows_and_columns()))
             values.flags.writeable = False  # shared by the evaluations that read it back
             result[key] = values
             last[key] = (spec, values)
@@ -520,8 +530,11 @@ class Evaluator:
         )
         # A metric's values depend on the run, its own relevance measure (IoU's not on alpha), gain and threshold.
         settings = {key: (spec.name, gain, threshold) for key, spec in measures.items()}
-        kept = KeptScores(self._kept_for(aligned).setdefault("scores", Kept()), settings)
-        return tuple(self.concepts.ids[i] for i in rows), inputs, dict(aligned.counts), kept
+        per_run = self._kept_for(aligned)
+        kept = KeptScores(per_run.setdefault("scores", Kept()), settings)
+        if "query_ids" not in per_run:  # a million-item run's IDs are read once, not at every slider move
+            per_run["query_ids"] = tuple(self.concepts.ids[i] for i in rows)
+        return per_run["query_ids"], inputs, dict(aligned.counts), kept
 
     def _judged_inputs(self, run: Run | AlignedRun, k: int, depth: int, relevance: Relevance
                        ) -> tuple[tuple[str, ...], MetricInputs, dict[str, int]]:

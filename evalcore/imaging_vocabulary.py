@@ -91,6 +91,12 @@ IMAGING_VOCABULARY: tuple[VocabularyRow, ...] = tuple([
            "chest CT|CT chest|abdominal CT|CT abdomen|head CT|CT head|brain CT|CT scan of the chest"),
     *_rows(CT, "RadLex CT observations: attenuation in Hounsfield units", "Hounsfield|Hounsfield unit"),
     *_rows(CT, _MESH_CTA + ": CTA", "CTA", case_sensitive=True),
+    *_rows(CT, _MESH_CTA + ": its phrasings by vessel (a CT angiogram is a CT, not an X-ray angiogram)",
+           "computed tomography angiogram|computed tomography angiographic|computed tomographic angiography|"
+           "computerized tomography angiography|CT pulmonary angiogram|CT pulmonary angiography|"
+           "computed tomography pulmonary angiography|CT coronary angiography|coronary CT angiography|"
+           "CT angiographic|CT aortogram|CT aortography|CT venography|CT venogram"),
+    *_rows(CT, _MESH_CTA + ": CTPA, CT pulmonary angiography", "CTPA", case_sensitive=True),
     *_rows(MRI, _DICOM + ": MR", "MR|MRI|MRIs", case_sensitive=True),
     *_rows(MRI, _MESH_MRI, "magnetic resonance imaging|magnetic resonance|MR imaging|MR image|NMR imaging|MR tomography"),
     *_rows(MRI, "RadLex MR pulse sequences (T1-/T2-weighted, FLAIR, diffusion-weighted)",
@@ -130,6 +136,8 @@ IMAGING_VOCABULARY: tuple[VocabularyRow, ...] = tuple([
     *_rows(PLAIN_XRAY, "MeSH D011859 Radiography, Panoramic (tree: under Radiography, Dental)",
            "panoramic radiograph|orthopantomogram|orthopantomography"),
     *_rows(PLAIN_XRAY, "MeSH Radiography, Panoramic: OPG", "OPG", case_sensitive=True),
+    *_rows(CRANIUM, _UBERON + "UBERON:0003129 skull: OPG, a panoramic radiograph of the jaws", "OPG",
+           case_sensitive=True, requires=PLAIN_XRAY),
     *_rows(ANGIOGRAM, _DICOM + ": XA (X-ray angiography); " + _MESH_ANGIO,
            "angiogram|angiography|angiographic|arteriogram|arteriography|coronary angiography|coronary angiogram|"
            "catheter angiography|cerebral angiography|aortography|aortogram"),
@@ -139,27 +147,62 @@ IMAGING_VOCABULARY: tuple[VocabularyRow, ...] = tuple([
     *_rows(ANGIOGRAM, _MESH_DSA + ": DSA", "DSA", case_sensitive=True),
     *_rows(PET, _DICOM + ": PT; " + _MESH_PET, "PET", case_sensitive=True),
     *_rows(PET, _MESH_PET, "positron emission tomography|PET scan|PET imaging|FDG-PET|PET-CT"),
+    *_rows(CT, "MeSH D054894 Cone-Beam Computed Tomography (tree: under D014057): CBCT", "CBCT", case_sensitive=True),
+    *_rows(CT, "MeSH D054894 Cone-Beam Computed Tomography (tree: under D014057)", "cone-beam computed tomography"),
+    *_rows(MRI, "RadLex MR techniques: fat suppression (fat saturation), proton density",
+           "fat-suppressed|fat suppression|fat-saturated|fat saturation|fat-sat|proton density|proton density-weighted"),
+    *_rows(MRI, "RadLex MR pulse sequences: spin echo, steady-state free precession, T1/T2 images",
+           "fast spin echo|turbo spin echo|steady-state free precession|T2 image|T1 image|T2 sequence|T1 sequence|"
+           "T2-WI|T1-WI|T2-weighted image|proton density fat fraction"),
+    *_rows(MRI, "RadLex MR pulse sequences: FSE, TSE, SSFP, PDFF", "FSE|TSE|SSFP|PDFF", case_sensitive=True),
+    *_rows(MRI, "MeSH D005682 Gadolinium (pharmacological action: contrast media of MR imaging)",
+           "gadolinium|gadolinium-enhanced|gadolinium enhancement"),
+    *_rows(ULTRASOUND, _MESH_ECHO + "; the standard transthoracic and transesophageal views (ASE guidelines, "
+           "Mitchell et al. 2019, J Am Soc Echocardiogr 32:1; Hahn et al. 2013, 26:921)",
+           "parasternal|apical four-chamber|apical 4-chamber|apical two-chamber|apical 2-chamber|"
+           "apical three-chamber|apical 3-chamber|apical five-chamber|apical 5-chamber|subcostal view|"
+           "suprasternal view|midesophageal|mid-esophageal"),
+    *_rows(ULTRASOUND, "MeSH D054459 Elasticity Imaging Techniques; contrast-enhanced ultrasound; colour-flow "
+           "Doppler and lung-ultrasound B-lines (RadLex ultrasound terms)",
+           "elastography|shear wave elastography|contrast-enhanced ultrasound|color flow|colour flow|B-lines"),
+    *_rows(ULTRASOUND, _MESH_US + ": CEUS, LUS (lung ultrasound), POCUS (point-of-care ultrasound)",
+           "CEUS|LUS|POCUS", case_sensitive=True),
+    *_rows(ULTRASOUND, "RadLex ultrasound modes and approaches: M-mode, B-mode, transvaginal, transrectal",
+           "M-mode|B-mode|transvaginal ultrasound|transrectal ultrasound|transvaginal sonography"),
+    *_rows(PLAIN_XRAY, "MeSH D002760 Cholangiography, D002761 Cholangiopancreatography, Endoscopic Retrograde, "
+           "D012798 Sialography (tree: under D011859 Radiography)",
+           "cholangiogram|cholangiography|cholangiographic|sialogram|sialography|ureteropyelography|"
+           "esophagram|oesophagogram|fistulogram|fistulography"),
+    *_rows(PLAIN_XRAY, "MeSH D002761 Cholangiopancreatography, Endoscopic Retrograde: ERCP", "ERCP",
+           case_sensitive=True),
+    *_rows(PLAIN_XRAY, "MeSH D015900 Radiography, Bitewing; D002508 Cephalometry (lateral cephalometric radiograph)"
+           " (tree: under D003807 Radiography, Dental)", "bitewing|bitewing radiograph|cephalogram|"
+           "cephalometric radiograph|periapical radiograph|dental radiograph|panoramic image|panoramic view"),
     # X-ray body regions (with a plain radiograph only).
-    *_rows(CHEST, _UBERON + "UBERON:0001443 chest: thorax, lung, rib",
-           "chest|thorax|thoracic|lung|rib cage|rib|chest X-ray|chest radiograph|chest film",
+    *_rows(CHEST, _UBERON + "UBERON:0001443 chest: thorax, lung, rib, pleura, heart, mediastinum",
+           "chest|thorax|thoracic|lung|rib cage|rib|chest X-ray|chest radiograph|chest film|hemithorax|heart|cardiac|"
+           "mediastinum|mediastinal|pleura|pleural|pulmonary|pneumothorax",
            requires=PLAIN_XRAY),
     *_rows(CHEST, _UBERON + "UBERON:0001443 chest: CXR", "CXR", case_sensitive=True, requires=PLAIN_XRAY),
-    *_rows(CRANIUM, _UBERON + "UBERON:0003129 skull: cranium, mandible, maxilla, teeth, sinuses",
+    *_rows(CRANIUM, _UBERON + "UBERON:0003129 skull: cranium, mandible, maxilla, teeth, sinuses, orbit, temporal bone",
            "skull|cranium|cranial|mandible|mandibular|maxilla|maxillary|tooth|teeth|dental|jaw|panoramic radiograph|"
-           "orthopantomogram|paranasal sinus|periapical|intraoral|intra-oral|pantomographic|orthopantomography|panoramic",
+           "orthopantomogram|paranasal sinus|periapical|intraoral|intra-oral|pantomographic|orthopantomography|panoramic|"
+           "bitewing|cephalogram|orbit|temporal bone|mastoid|molar|premolar|incisor|periodontal|dental implant",
            requires=PLAIN_XRAY),
-    *_rows(ABDOMEN, _UBERON + "UBERON:0000916 abdomen", "abdomen|abdominal|KUB", requires=PLAIN_XRAY),
+    *_rows(ABDOMEN, _UBERON + "UBERON:0000916 abdomen: intestine, colon, kidney, biliary tree",
+           "abdomen|abdominal|KUB|bowel|colon|kidney|renal|biliary|bile duct", requires=PLAIN_XRAY),
     *_rows(PELVIS, _UBERON + "UBERON:0002355 pelvis: hip, sacroiliac joint", "pelvis|pelvic|hip|hip joint|"
            "sacroiliac joint|acetabulum|sacrum", requires=PLAIN_XRAY),
-    *_rows(LOWER_EXTREMITY, _UBERON + "UBERON:0002103 hindlimb: thigh, knee, leg, ankle, foot",
+    *_rows(LOWER_EXTREMITY, _UBERON + "UBERON:0002103 hindlimb: thigh, knee, leg, ankle, foot; FMA:7184 lower limb: hip",
            "lower extremity|lower limb|leg|thigh|knee|ankle|foot|feet|toe|femur|femoral|tibia|tibial|fibula|patella|"
-           "calcaneus", requires=PLAIN_XRAY),
+           "calcaneus|hip|hip joint", requires=PLAIN_XRAY),
     *_rows(UPPER_EXTREMITY, _UBERON + "UBERON:0002102 forelimb: shoulder, arm, elbow, forearm, wrist, hand",
            "upper extremity|upper limb|arm|shoulder|elbow|forearm|wrist|hand|finger|thumb|humerus|humeral|radius|ulna|"
            "clavicle|scaphoid|metacarpal", requires=PLAIN_XRAY),
     *_rows(VERTEBRAL_COLUMN, _UBERON + "UBERON:0001130 vertebral column: spine, vertebrae",
            "spine|spinal column|vertebral column|vertebra|vertebrae|lumbar spine|cervical spine|thoracic spine|"
-           "lumbosacral spine|scoliosis", requires=PLAIN_XRAY),
+           "lumbosacral spine|scoliosis|thoracic vertebra|lumbar vertebra|cervical vertebra|L-spine|C-spine|"
+           "intervertebral", requires=PLAIN_XRAY),
     *_rows(BREAST, _UBERON + "UBERON:0000310 breast; MeSH D008327 Mammography",
            "breast|mammography|mammogram|mammographic", requires=PLAIN_XRAY),
     # X-ray views (with a plain radiograph only).

@@ -24,7 +24,7 @@ import pandas as pd
 def nbytes_of(value: Any) -> int:
     """Bytes held by a kept value: arrays and DataFrames by their buffers, containers by their items, anything else
     by ``sys.getsizeof`` (an estimate: the budget bounds memory, it does not account it to the byte). A dataclass
-    counts its fields.
+    counts its fields; a value with an integer ``nbytes`` (arrays and the containers held as arrays) counts that.
 
     >>> nbytes_of(np.zeros(4)), nbytes_of([np.zeros(2), np.zeros(3, dtype=np.int8)])
     (32, 19)
@@ -36,6 +36,11 @@ def nbytes_of(value: Any) -> int:
     if isinstance(value, (pd.DataFrame, pd.Series)):
         usage = value.memory_usage(deep=True, index=True)
         return int(usage.sum()) if isinstance(usage, pd.Series) else int(usage)
+    size = getattr(value, "nbytes", None)
+    if isinstance(size, int) and not isinstance(value, type):
+        # Containers held as arrays (RankedLists, RankedScores, CodeGroups) count their own bytes: counting item by
+        # item took 2 s for a depth-100 run over ROCOv2 test, on the leaderboard's first draw.
+        return size
     if isinstance(value, Mapping):
         return sys.getsizeof(value) + sum(nbytes_of(k) + nbytes_of(v) for k, v in value.items())
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
@@ -43,6 +48,8 @@ def nbytes_of(value: Any) -> int:
     if isinstance(value, (list, tuple, set, frozenset)):
         if value and all(isinstance(part, np.ndarray) for part in value):
             return sum(part.nbytes for part in value)
+        if value and all(type(part) is str for part in value):  # query IDs: counted in C, not item by item here
+            return sys.getsizeof(value) + sum(map(sys.getsizeof, value))
         return sys.getsizeof(value) + sum(nbytes_of(part) for part in value)
     return sys.getsizeof(value)
 

@@ -303,15 +303,38 @@ def cag_windows(relevances: np.ndarray, width: int, window: int = CAG_WINDOW) ->
     Each row depends only on the ranks up to it, so the first K rows of a wider array are exactly those of width K:
     CAG at every cut-off can share one array (:meth:`MetricInputs.cag_windows`).
     """
-    # Ranks as rows (k x Q): the running max and sum then sweep whole contiguous rows instead of striding.
-    rel = np.ascontiguousarray(_pad(relevances[:, :width], width).T)
-    best = np.maximum.accumulate(rel, axis=0)
-    adjusted = np.divide(rel * rel, best, out=np.zeros_like(rel), where=best > 0)
-    cumulative = np.cumsum(adjusted, axis=0)
-    # Rank r sums adjusted r-w+1..r: the running sum less the one w ranks earlier (nothing for the first w ranks).
-    windows = cumulative.copy()
-    windows[window:] -= cumulative[:max(0, width - window)]
-    return windows
+    # Ranks as rows (k x Q), zero beyond the lists: the running max and sum then sweep whole contiguous rows. Each
+    # step after the running max works in place: a fresh array per step cost more than its arithmetic.
+    rel = np.zeros((width, len(relevances)), dtype=relevances.dtype)
+    shown = min(width, relevances.shape[1])
+    rel[:shown] = relevances[:, :shown].T
+    best = _accumulate_rows(np.maximum, rel)
+    positive = best > 0
+    adjusted = np.multiply(rel, rel, out=rel)
+    np.divide(adjusted, best, out=adjusted, where=positive)
+    np.copyto(adjusted, 0.0, where=~positive)
+    cumulative = _accumulate_rows(np.add, adjusted, out=adjusted)
+    # Rank r sums adjusted r-w+1..r: the running sum less the one w ranks earlier (nothing for the first w ranks);
+    # from the last rank back, so that each subtraction reads a running sum not yet replaced.
+    for rank in range(width - 1, window - 1, -1):
+        np.subtract(cumulative[rank], cumulative[rank - window], out=cumulative[rank])
+    return cumulative
+
+
+def _accumulate_rows(ufunc: np.ufunc, rows: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """``ufunc.accumulate(rows, axis=0)``, a row at a time: each row is the previous result combined with the row,
+    as accumulate computes it (the same values to the last bit), several times faster than NumPy's accumulate over
+    the first axis of a wide array. ``out`` may be ``rows`` itself (each row is read before it is replaced).
+
+    >>> _accumulate_rows(np.add, np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])).tolist()
+    [[1.0, 2.0], [4.0, 6.0], [9.0, 12.0]]
+    """
+    result = np.empty_like(rows) if out is None else out
+    if len(rows) and result is not rows:
+        result[0] = rows[0]
+    for row in range(1, len(rows)):
+        ufunc(result[row - 1], rows[row], out=result[row])
+    return result
 
 
 def cag_of_windows(windows: np.ndarray, discounts: np.ndarray, window: int = CAG_WINDOW) -> np.ndarray:

@@ -19,7 +19,7 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from .compare import bootstrap_cis, compare_systems, draws_store
+from .compare import PairComparison, bootstrap_cis, compare_columns, draws_store
 from .data import Run
 from .errors import ParameterError
 from .evaluation import AlignedRun, Evaluation, Evaluator
@@ -55,7 +55,7 @@ class Results:
         self.evaluation = evaluation
         self.statistics = statistics or Statistics()
         self.draws = draws if draws is not None else draws_store()
-        self._comparisons: dict[str, pd.DataFrame] = {}
+        self._comparisons = Kept()  # per metric, for every caller
 
     def __repr__(self) -> str:
         params = self.evaluation.params
@@ -81,6 +81,21 @@ class Results:
 
     def query_ids(self, system: str) -> tuple[str, ...]:
         return self.evaluation.systems[self._system(system)].query_ids
+
+    def metric_values(self, system: str, metric: str) -> np.ndarray:
+        """One metric's per-query values of one system (in ``query_ids(system)`` order), read-only: the evaluation's
+        own array, not a copy (results shared by a dashboard's sessions are read, never written)."""
+        if metric not in self.metrics:
+            raise ParameterError(f"metric {metric!r} was not evaluated; evaluated: {', '.join(self.metrics)}")
+        view = self.evaluation.systems[self._system(system)].values[metric].view()
+        view.flags.writeable = False
+        return view
+
+    def __sizeof__(self) -> int:
+        """Bytes of the per-query values held (``sys.getsizeof``, by which a :class:`~evalcore.kept.Kept` store
+        counts what it keeps)."""
+        return object.__sizeof__(self) + sum(values.nbytes for result in self.evaluation.systems.values()
+                                             for values in result.values.values())
 
     def values(self, system: str) -> np.ndarray:
         """Per-query values of one system: queries (``query_ids(system)``) x metrics (``metrics``)."""
@@ -128,16 +143,22 @@ class Results:
     def compare(self, metric: str) -> pd.DataFrame:
         """Every pair of systems on ``metric`` over the queries both evaluated: mean difference (a - b),
         two-sided paired randomization and t-test p-values, and both Holm-adjusted over the pairs."""
+        return pd.DataFrame([asdict(pair) for pair in self.comparisons(metric)], columns=COMPARISON_COLUMNS)
+
+    def comparisons(self, metric: str) -> list[PairComparison]:
+        """:meth:`compare` as :class:`~evalcore.compare.PairComparison` records, computed once per metric for every
+        caller (sessions of a dashboard sharing these results wait for one computation)."""
         if metric not in self.metrics:
             raise ParameterError(f"metric {metric!r} was not evaluated; evaluated: {', '.join(self.metrics)}")
-        if metric not in self._comparisons:
-            column = self.metrics.index(metric)
-            per_query = {system: dict(zip(self.query_ids(system), self.values(system)[:, column]))
-                         for system in self.systems}
-            pairs = compare_systems(per_query, samples=self.statistics.randomization_samples, seed=self.statistics.seed,
-                                    draws=self.draws)
-            self._comparisons[metric] = pd.DataFrame([asdict(pair) for pair in pairs], columns=COMPARISON_COLUMNS)
-        return self._comparisons[metric].copy()
+
+        def compare(_: object) -> list[PairComparison]:
+            per_system = self.evaluation.systems
+            return compare_columns({system: per_system[system].query_ids for system in self.systems},
+                                   {system: self.metric_values(system, metric) for system in self.systems},
+                                   samples=self.statistics.randomization_samples, seed=self.statistics.seed,
+                                   draws=self.draws)
+
+        return list(self._comparisons.computed(metric, compare))
 
     def to_dict(self, compare: Sequence[str] = ()) -> dict:
         """JSON-ready summary: ``systems`` ({system: {metric: mean}}), ``intervals`` ({system: {metric:

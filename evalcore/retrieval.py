@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import scipy.sparse as sp
 
-from .data import ConceptSets, Embeddings, RankedLists, Run
+from .data import ConceptSets, Embeddings, RankedLists, RankedScores, Run
 from .engine import PairwiseEngine, top_indices
 from .errors import CBIRLensError, ParameterError
 from .measures import MeasureSpec, parse_measure
@@ -50,8 +50,7 @@ def run_from_indices(name: str, query_ids: tuple[str, ...], candidate_ids: tuple
     keep = indices >= 0
     offsets = np.concatenate(([0], np.cumsum(keep.sum(axis=1))))
     rankings = RankedLists(query_ids, candidate_ids, indices[keep], offsets)
-    run_scores = {query: tuple(row_scores[row_keep].tolist()) for query, row_scores, row_keep in zip(query_ids, scores, keep)}
-    return Run(name, rankings, f"retrieval:{name}", run_scores)
+    return Run(name, rankings, f"retrieval:{name}", RankedScores(rankings, scores[keep]))
 
 
 def retrieve_by_measure(engine: PairwiseEngine, measure: MeasureSpec | str, depth: int, name: str | None = None,

@@ -24,7 +24,7 @@ from evalcore.array_backend import gpu_available
 from evalcore.baselines import EVALUATOR_INPUTS, Baseline, PoolRanking, pool_relevance
 from evalcore.cache_keys import content_digest
 from evalcore.caption_concepts import CaptionConcepts, Coverage, coverage
-from evalcore.compare import PairComparison, compare_systems
+from evalcore.compare import PairComparison
 from evalcore.data import Run
 from evalcore.evaluation import AlignedRun, Evaluator
 from evalcore.explain import Explanation, example_path_pair, explain_pair, search_concepts
@@ -32,12 +32,12 @@ from evalcore.kept import Kept
 from evalcore.kg import KnowledgeGraph
 from evalcore.measure_comparison import MeasureComparison, compare_measures
 from evalcore.measures import MeasureSpec, measure_spec
-from evalcore.options import Compute, Relevance, Scoring, Statistics
+from evalcore.options import Compute, Relevance, Scoring
 from evalcore.outputs import concepts_csv
 from evalcore.results import evaluate_runs
 from evalcore.tables import leaderboard_metrics
 from evalcore.workspace import ReportedSteps, Workspace, caption_concepts, load_rocov2_complete, rocov2_digest
-from pages.session import server_draws, server_kept, server_scheduler, server_workspaces
+from pages.session import server_kept, server_scheduler, server_workspaces
 from pages.sidebar import Settings
 from pages.ui import StepProgress, for_reader, shown_system
 
@@ -195,7 +195,7 @@ def baseline_run(ws: Workspace, baseline: Baseline, relevance: MeasureSpec, mode
 
 def relevance_ranking(ws: Workspace, baseline: Baseline, settings: Settings,
                       report: Callable[[float], None] | None = None) -> AlignedRun:
-    """A relevance baseline over the whole pool, exactly as :func:`cached_evaluation` ranks it (the evaluator
+    """A relevance baseline over the whole pool, exactly as :func:`evaluation` ranks it (the evaluator
     keeps the ranking, so the leaderboard, Per-query and Case view share one pass), with progress per block."""
     return baseline.aligned_ranking(evaluator_of(ws, settings.kg_mode), settings.relevance, max(settings.ks), report)
 
@@ -228,12 +228,7 @@ def pool_relevance_of(ws: Workspace, baseline: Baseline, query: str, settings: S
 
 # --- evaluations -----------------------------------------------------------------------------------------------
 
-@st.cache_data(show_spinner=False, max_entries=32, hash_funcs=HASH_FUNCS)
-def cached_evaluation(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...],
-                      settings: Settings) -> dict:
-    """Means with 95% bootstrap CIs and the per-query values (system -> queries x metrics) of the loaded runs
-    ``run_names`` and the ``baselines``; the sidebar's measure adds its metrics before nn-IoU's
-    (:func:`evalcore.tables.leaderboard_metrics`)."""
+def _evaluation(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...], settings: Settings) -> dict:
     evaluator = evaluator_of(ws, settings.kg_mode)
     runs: list[Run | AlignedRun] = [ws.runs[name][1] for name in run_names]
     for baseline in baselines:
@@ -245,18 +240,24 @@ def cached_evaluation(ws: Workspace, run_names: tuple[str, ...], baselines: tupl
     results = evaluate_runs(evaluator, runs, scoring, relevance)
     return {"summary": results.table().rename(columns={"ci_low": "low", "ci_high": "high"}),
             "query_ids": {system: results.query_ids(system) for system in results.systems},
-            "values": {system: results.values(system) for system in results.systems},
-            "counts": results.counts, "metrics": results.metrics, "threshold": relevance.threshold}
+            "systems": results.systems, "counts": results.counts, "metrics": results.metrics,
+            "threshold": relevance.threshold, "results": results}
 
 
 def evaluation(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...], settings: Settings) -> dict:
-    """:func:`cached_evaluation` of the session's workspace."""
-    return cached_evaluation(ws.restricted_to(*EVALUATION_INPUTS), run_names, tuple(baselines), settings)
+    """Means with 95% bootstrap CIs (``summary``) of the loaded runs ``run_names`` and the ``baselines``, and the
+    :class:`~evalcore.results.Results` they summarise (``results``: the per-query values, read-only, and the tests
+    of systems against each other, once per metric); the sidebar's measure adds its metrics before nn-IoU's
+    (:func:`evalcore.tables.leaderboard_metrics`). Kept for the whole server by what it reads and shared read-only:
+    sessions asking for the same evaluation (eight users moving alpha to the same value) compute it once and read
+    one copy, where a per-session cache would unpickle its own (:func:`kept_result`)."""
+    return kept_result(server_kept(), _evaluation, ws.restricted_to(*EVALUATION_INPUTS), tuple(run_names),
+                       tuple(baselines), settings)
 
 
 def evaluation_with_progress(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...],
                              settings: Settings) -> dict:
-    """:func:`cached_evaluation` behind a progress bar. The slow parts run first as steps of their own, each
+    """:func:`evaluation` behind a progress bar. The slow parts run first as steps of their own, each
     leaving its result where the evaluation finds it: the engine, each computed baseline, each pass over the pool
     (moving the bar block by block); then the scoring."""
     # nn-IoU's pass first: it codes the pool, and IoU's pass then ranks the code groups of those codes instead of
@@ -288,36 +289,26 @@ def evaluation_with_progress(ws: Workspace, run_names: tuple[str, ...], baseline
                             lambda _: evaluation(ws, run_names, baselines, settings))
 
 
-@st.cache_data(max_entries=16, show_spinner=False, hash_funcs=HASH_FUNCS)
-def cached_comparisons(columns: tuple[tuple[str, np.ndarray, np.ndarray], ...]) -> list[PairComparison]:
-    return compare_systems({system: dict(zip(ids, values)) for system, ids, values in columns},
-                           samples=Statistics().randomization_samples, draws=server_draws())
-
-
 def system_comparisons(result: dict, metric: str) -> list[PairComparison]:
-    """Paired randomization and t-tests between every two systems of a :func:`cached_evaluation` result on one
-    metric, Holm-corrected over the pairs; cached by the per-query values they read, so that any setting that
-    changes a value (alpha, n, the measure and its parameters, ...) computes them again."""
-    column = result["metrics"].index(metric)
-    # Query IDs as an array: hashed by their bytes in one call, where a tuple is hashed item by item (0.1 s a system).
-    return cached_comparisons(tuple((system, np.asarray(result["query_ids"][system], dtype=str),
-                                     np.ascontiguousarray(values[:, column]))
-                                    for system, values in result["values"].items()))
+    """Paired randomization and t-tests between every two systems of an :func:`evaluation` result on one metric,
+    Holm-corrected over the pairs (:meth:`evalcore.results.Results.comparisons`): computed once per result and
+    metric for every session reading that result."""
+    return result["results"].comparisons(metric)
 
 
 def per_query_values(result: dict, metric: str) -> pd.DataFrame:
-    """One metric of a :func:`cached_evaluation` result as a queries x systems table."""
-    column = result["metrics"].index(metric)
-    return pd.DataFrame({system: pd.Series(values[:, column], index=result["query_ids"][system])
-                         for system, values in result["values"].items()})
+    """One metric of a :func:`evaluation` result as a queries x systems table."""
+    results = result["results"]
+    return pd.DataFrame({system: pd.Series(results.metric_values(system, metric), index=result["query_ids"][system])
+                         for system in result["systems"]})
 
 
 def per_query_long(result: dict) -> pd.DataFrame:
-    """Every per-query value of a :func:`cached_evaluation` result, one row per (system, query, metric)."""
+    """Every per-query value of a :func:`evaluation` result, one row per (system, query, metric)."""
     frames = [pd.DataFrame({"system": system, "query_id": np.repeat(result["query_ids"][system], len(result["metrics"])),
                             "metric": np.tile(result["metrics"], len(result["query_ids"][system])),
-                            "value": values.ravel()})
-              for system, values in result["values"].items()]
+                            "value": result["results"].values(system).ravel()})
+              for system in result["systems"]]
     return pd.concat(frames, ignore_index=True)
 
 

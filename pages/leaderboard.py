@@ -188,9 +188,9 @@ st.caption(f"Bars: average over all query images; whiskers: {PLAIN_INTERVAL}." i
            "Bars: mean over queries; whiskers: 95% bootstrap confidence interval.")
 
 
-if len(result["values"]) >= 2:
+if len(result["systems"]) >= 2:
     comparisons = system_comparisons(result, focus)
-    names = list(result["values"])
+    names = list(result["systems"])
     matrix = pd.DataFrame(np.nan, index=names, columns=names)
     for c in comparisons:
         matrix.loc[c.system_a, c.system_b] = matrix.loc[c.system_b, c.system_a] = c.p_randomization_holm
@@ -241,13 +241,14 @@ columns = st.columns(3 if who == "researcher" else 2)
 columns[0].download_button("Scores with their ranges (CSV)" if who == "clinician" else "Results with 95% CIs (CSV)",
                            results_csv(summary, metrics).encode(), "results.csv", "text/csv", key="dl_results",
                            on_click="ignore")
-# Built only when clicked: on ROCOv2 the per-query table has about a million rows.
+# Built only when clicked: on ROCOv2 the per-query table has about a million rows; the LaTeX table's cells take
+# longer to write than the results CSV, and an alpha change redraws the page without writing them.
 columns[1].download_button("Scores per query image (CSV)" if who == "clinician" else "Per-query values (CSV)",
                            lambda: spreadsheet_csv(per_query_long(result)).encode(),
                            "per_query.csv", "text/csv", key="dl_per_query", on_click="ignore")
 if who == "researcher":
-    columns[2].download_button("LaTeX table (booktabs)", latex_table(summary, latex_choice or latex_metrics,
-                                                                     caption).encode(),
+    columns[2].download_button("LaTeX table (booktabs)",
+                               lambda: latex_table(summary, latex_choice or latex_metrics, caption).encode(),
                                "results.tex", "text/plain", key="dl_latex", on_click="ignore",
                                help="Cells: mean [95% CI]; best in bold. Needs \\usepackage{booktabs}.")
 

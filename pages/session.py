@@ -10,7 +10,6 @@ from pathlib import Path
 
 import streamlit as st
 
-from evalcore.compare import draws_store
 from evalcore.errors import CBIRLensError
 from evalcore.kept import Kept, one_value
 from evalcore.loading import data_roots
@@ -73,13 +72,6 @@ def server_scheduler() -> str | None:
 def server_kept() -> Kept:
     """Results kept for every session of this server, by the content of what they read."""
     return Kept(SERVER_KEPT_BYTES)
-
-
-@st.cache_resource(show_spinner=False)
-def server_draws() -> Kept:
-    """Random draws of the significance tests, kept for every session (they depend only on the number of queries,
-    the number of samples and the seed)."""
-    return draws_store()
 
 
 @st.cache_resource(show_spinner=False)

@@ -175,6 +175,50 @@ def test_ablation_grid_equals_each_setting_evaluated_on_its_own():
     assert grid.equals(pd.DataFrame(expected))
 
 
+@pytest.mark.parametrize("seed,with_retrieval", [(0, True), (1, True), (2, False)])
+def test_ablation_grid_on_tie_heavy_data_and_a_query_subset_equals_each_setting_on_its_own(seed, with_retrieval):
+    """Settings sharing an effective measure (n = 0, alpha = 0) computed once, every plan grouped before its first
+    pass (group_codes_by), the next setting ranked while one is evaluated: each row still equals a fresh evaluator's,
+    which ranks the pairs."""
+    concepts, kg = random_world(20 + seed, images=90, vocabulary=6, edges=14)  # few concepts: rows full of ties
+    run = retrieve_by_measure(PairwiseEngine(concepts, kg=kg), nn_iou_measure(0.4, 2), 12, "a run")
+    metrics = ["CUI@10", "nn-CUI@5", "nn-MAP@10"]
+    alphas, hops = (0.0, 0.2, 0.6, 1.0), (0, 1, 3)
+    subset = concepts.ids[::3]
+    evaluator = Evaluator(concepts, kg, engine=PairwiseEngine(concepts, kg=kg, block_size=11))
+    grid = ablation_grid(evaluator, [run], metrics, alphas, hops, with_retrieval, queries=subset)
+    keep = np.isin(np.array(concepts.ids), subset)
+    expected = []
+    for n in hops:
+        for alpha in alphas:
+            fresh = Evaluator(concepts, kg)
+            systems = [run, fresh.relevance_ranking(nn_iou_measure(alpha, n), 10, 10, name=RELEVANCE_SYSTEM)]
+            for name, result in fresh.evaluate(systems[:1 + with_retrieval], metrics,
+                                               Relevance.of(alpha, n)).systems.items():
+                for metric, values in result.values.items():
+                    mean = float(np.nanmean(values[keep])) if np.isfinite(values[keep]).any() else float("nan")
+                    expected.append({"system": name, "alpha": alpha, "n": n, "metric": metric, "value": mean})
+    assert grid.equals(pd.DataFrame(expected))
+    assert evaluator.engine._group_cache or not with_retrieval  # the grouped path did run
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_group_codes_by_makes_the_first_pass_rank_code_groups_with_the_plain_results(seed):
+    concepts, kg = random_world(seed, images=130, vocabulary=6 + seed, edges=12)
+    plain, grouped = plain_and_grouped(concepts, None, kg, block_size=17)
+    measure = nn_iou_measure(0.5, 2)
+    assert grouped.group_codes_by(measure, 40) and not plain.group_codes_by(measure, 40)
+    state = grouped._state(measure.plan())
+    assert grouped._coded(state) and all(groups.reach == 41 for groups in grouped._group_cache[state.plan].values())
+    assert not plain._group_cache
+    for alpha in (0.5, 0.2, 1.0):
+        for k, threshold, depth in [(10, 0.5, 30), (3, 1.0, 1), (12, 0.4, 40), (5, 0.3, 100)]:
+            assert_same(plain.rank_by(nn_iou_measure(alpha, 2), k, threshold, depth),
+                        grouped.rank_by(nn_iou_measure(alpha, 2), k, threshold, depth))
+    serial = PairwiseEngine(concepts, kg=kg, compute=Compute(workers=1))  # passes on an executor: no groups here
+    assert not serial.group_codes_by(measure, 40) and not serial._group_cache
+
+
 def test_group_codes_and_threads_are_options_of_the_engine():
     """group_codes=False ranks the pairs at every pass (no groups made) with the same results; any thread count
     gives them too, and a thread count that is not a whole number >= 1 is refused."""

@@ -91,6 +91,63 @@ def test_a_view_tag_needs_a_radiograph_whatever_names_it(dictionary):
     assert extract("lateral view, no X-ray", dictionary) == set()  # the radiograph itself is negated
 
 
+REGION_NAMES = {"C1306645": "Plain x-ray", "C0041618": "Ultrasonography", "C0040405": "X-Ray Computed Tomography",
+                "C1140618": "Upper Extremity",
+                "C0037949": "Vertebral column", "C1261078": "Structure of left wrist",
+                "C0449803": "Bone structure of lumbar vertebra", "C0024485": "Magnetic Resonance Imaging",
+                "C0002978": "angiogram", "C0037303": "Bone structure of cranium", "C0023216": "Lower Extremity",
+                "C0018787": "Heart", "C0817096": "Chest", "C0302350": "Therapeutic", "C0001527": "Adipose tissue"}
+
+
+def test_a_longer_name_does_not_hide_the_region_of_a_radiograph():
+    d = ConceptDictionary.build(REGION_NAMES)
+    # "left wrist" is one mention (Structure of left wrist); the wrist inside it is part of the upper extremity.
+    assert extract("X-ray of the left wrist", d) == {"C1306645", "C1261078", "C1140618"}
+    assert extract("Radiograph of the lumbar vertebra", d) == {"C1306645", "C0449803", "C0037949"}
+    found = [m for m in mentions("X-ray of the left wrist", d) if m.concept == "C1140618"]
+    assert [(m.text, m.source) for m in found] == [("wrist", "abbreviation")]
+    # Still a radiograph's region only: a CT of the wrist has no region tag, and a negated name gives none.
+    assert extract("CT of the left wrist", d) == {"C0040405", "C1261078"}
+    assert extract("X-ray without the left wrist", d) == {"C1306645"}
+    # Without the imaging vocabulary there is no region tag at all.
+    assert extract("X-ray of the left wrist", ConceptDictionary.build(REGION_NAMES, abbreviations=False)) \
+        == {"C1261078"}
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    ("Coronal fat-suppressed image of the knee", {"C0024485"}),  # an MR technique; "fat" is no adipose tissue
+    ("Gadolinium-enhanced image", {"C0024485"}),
+    ("CBCT of the mandible", {"C0040405"}),  # cone-beam CT is a CT
+    ("CT pulmonary angiogram", {"C0040405"}),  # a CT angiogram is a CT, not an X-ray angiogram
+    ("Coronary angiogram", {"C0002978"}),
+    ("ERCP showing a stricture", {"C1306645"}),  # a fluoroscopic cholangiogram: radiography in MeSH
+    ("Bitewing radiograph", {"C1306645", "C0037303"}),  # dental radiography: the skull
+    ("OPG after extraction", {"C1306645", "C0037303"}),
+    ("X-ray of the hip", {"C1306645", "C0023216"}),  # the hip is part of the lower limb (FMA)
+    ("Chest X-ray: enlarged cardiac silhouette", {"C1306645", "C0817096", "C0018787"}),  # cardiac -> heart
+    ("Parasternal long-axis view", {"C0041618"}),  # a standard echocardiographic view
+    ("Apical 4-chamber view and B-lines", {"C0041618"}),
+    ("Axial T2 image at the femoral head", {"C0024485"}),  # femoral -> femur is no lower extremity without X-ray
+    ("Findings before treatment and fat stranding", set()),  # general-language synonyms are not read
+])
+def test_imaging_vocabulary_facts(caption, expected):
+    synonyms = {"C0302350": ["Treatment", "Therapy"], "C0001527": ["fat", "fatty tissue"]}
+    assert extract(caption, ConceptDictionary.build(REGION_NAMES, synonyms)) == expected
+
+
+def test_a_non_specific_synonym_is_dropped_only_as_a_synonym():
+    synonyms = {"C0302350": ["Treatment"], "C0001527": ["fat", "fatty tissue"]}
+    d = ConceptDictionary.build(REGION_NAMES, synonyms)
+    assert extract("fatty tissue around the Therapeutic site", d) == {"C0001527", "C0302350"}
+    assert extract("fat", ConceptDictionary.build({"C0001527": "Fat"})) == {"C0001527"}  # a name is kept whole
+
+
+def test_derived_adjectives_read_as_their_noun():
+    assert [normal_token(w) for w in ("cardiac", "pelvic", "thoracic", "femoral")] \
+        == [normal_token(w) for w in ("heart", "pelvis", "thorax", "femur")]
+    assert normal_token("abdominal") != normal_token("abdomen")  # left out: it lowered the F1 on valid
+
+
 @pytest.mark.parametrize(("caption", "expected"), [
     ("No hemorrhage but a pneumothorax", {"C0032326"}),  # "but" ends the scope
     ("Hemorrhage was ruled out. Pneumothorax.", {"C0032326"}),  # post-negation; a sentence ends a scope
@@ -227,7 +284,7 @@ def test_pinned_f1_on_real_valid_captions():
     assert extract(captions["ROCOv2_2023_valid_000001"], dictionary) >= {"C1306645", "C0817096"}
 
 
-PINNED_F1_FIRST_200 = 0.6378  # names + imaging vocabulary; re-pinned when the vocabulary changes
+PINNED_F1_FIRST_200 = 0.6562  # names + imaging vocabulary; re-pinned when the vocabulary changes
 
 
 def test_coverage_report():

@@ -3,14 +3,17 @@ computed once for sessions asking at the same time."""
 
 from __future__ import annotations
 
+import sys
 import threading
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from evalcore.kept import Kept
-from evalcore.retrieval import retrieve_by_vectors
+from evalcore.data import RankedLists, RankedScores
+from evalcore.errors import CBIRLensError
+from evalcore.kept import Kept, nbytes_of
+from evalcore.retrieval import retrieve_by_vectors, run_from_indices
 
 
 def tied_vectors(seed: int, rows: int = 60, columns: int = 12) -> sp.csr_matrix:
@@ -30,6 +33,39 @@ def plain_ranking(vectors: sp.csr_matrix, depth: int) -> list[list[int]]:
         others = [c for c in range(vectors.shape[0]) if c != query]
         lists.append(sorted(others, key=lambda c: (-round(similarity[query, c], 12), c))[:depth])
     return lists
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_run_scores_held_as_one_array_read_as_the_tuples_per_query(seed):
+    rng = np.random.default_rng(seed)
+    queries, candidates = tuple(f"q{i}" for i in range(30)), tuple(f"c{i}" for i in range(20))
+    indices = np.where(rng.random((30, 8)) < 0.8, rng.integers(0, 20, (30, 8)), -1)
+    indices[:, 0] = 0  # every list holds at least one item; the rest are padded anywhere (-1)
+    scores = rng.choice([0.0, 0.25, 0.5, 1.0], size=(30, 8))  # ties
+    run = run_from_indices("r", queries, candidates, indices, scores)
+    plain = {q: tuple(float(v) for v, i in zip(scores[row], indices[row]) if i >= 0) for row, q in enumerate(queries)}
+    assert isinstance(run.scores, RankedScores)
+    assert dict(run.scores) == plain and run.scores == plain and list(run.scores) == list(queries)
+    assert all(run.scores[q] == plain[q] for q in reversed(queries)) and "q3" in run.scores and "x" not in run.scores
+    assert [run.rankings[q] for q in queries] == [tuple(candidates[i] for i in row if i >= 0) for row in indices]
+
+
+def test_a_kept_run_counts_its_arrays_not_its_items():
+    lists = RankedLists(("q1", "q2"), ("d1", "d2", "d3"), np.array([2, 0, 1]), np.array([0, 2, 3]))
+    scores = RankedScores(lists, np.array([0.5, 0.25, 1.0]))
+    strings = sum(sys.getsizeof(name) for name in ("d1", "d2", "d3"))
+    assert nbytes_of(lists) == 3 * 8 + 3 * 8 + 3 * 8 + strings  # documents, offsets, name pointers, name strings
+    assert nbytes_of(scores) == 3 * 8
+    big = run_from_indices("r", tuple(f"q{i}" for i in range(100)), tuple(f"c{i}" for i in range(100)),
+                           np.tile(np.arange(100), (100, 1)), np.ones((100, 100)))
+    # 10,000 items: 8 bytes of score and 8 of document each, counted by the arrays' sizes.
+    assert 160_000 <= nbytes_of(big) < 200_000
+    kept = Kept(budget=nbytes_of(big) + 1000)
+    kept.put("a", big)
+    kept.put("b", big)
+    assert kept.keys() == ["b"]
+    with pytest.raises(CBIRLensError, match="3 items need as many scores"):
+        RankedScores(lists, np.zeros(2))
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])

@@ -443,6 +443,23 @@ class PairwiseEngine:
         pool_sizes = len(self.candidates) - (self.self_columns >= 0).astype(np.int64)
         return PoolSummary(ideal, relevant, pool_sizes), indices
 
+    def group_codes_by(self, measure: MeasureSpec | str, depth: int,
+                       progress: Callable[[float], None] | None = None) -> bool:
+        """Code the pool under ``measure``'s plan and group the codes for tops up to ``depth``, in one pass, so that
+        every pass under the plan that follows (any alpha) ranks code groups. :meth:`rank_by` groups only from the
+        second pass over cached codes (a single pass would pay for grouping for nothing), so a caller about to make
+        several (the ablation's alphas) would otherwise pay for a pass over the pairs, then for grouping. False,
+        doing nothing, where passes do not rank code groups: on an executor or an array backend, or for a plan
+        whose codes or groups do not fit the cache."""
+        measure = self.resolve(measure)
+        if self.array_backend is not None or self.executor is not None:
+            return False
+        state = self._state(self._plan_of(measure))
+        if not state.groupable:
+            return False
+        self._map_ranges(lambda start, stop: self._groups(state, start, stop, depth) and None, measure, progress)
+        return state.groupable and self._coded(state)
+
     def pool_summary_by(self, measure: MeasureSpec | str, k: int, threshold: float = 0.5,
                         progress: Callable[[float], None] | None = None) -> PoolSummary:
         """Best ``k`` values of ``measure`` over each query's pool."""

@@ -1,0 +1,230 @@
+"""An alpha change on the leaderboard: every fast path of the re-draw gives, to the last bit (``==``, not approx),
+what the plain formulas give, on seeded random data and on the demo; and sessions asking for the same evaluation
+share one result."""
+
+from __future__ import annotations
+
+import sys
+import threading
+from dataclasses import asdict
+
+import numpy as np
+import pytest
+
+from evalcore import compare, metrics
+from evalcore.compare import MeanWithCI, bootstrap_cis, compare_columns, compare_systems
+from evalcore.evaluation import AlignedRun, Evaluator
+from evalcore.options import Relevance
+from evalcore.results import Results, evaluate_runs
+from evalcore.threads import blas_single_thread
+from evalcore.workspace import load_demo
+
+from .conftest import random_world
+
+
+def same(a: object, b: object) -> bool:
+    """Equal, NaN equal to NaN (a field left undefined on both sides)."""
+    if isinstance(a, float) and isinstance(b, float):
+        return a == b or (np.isnan(a) and np.isnan(b))
+    return a == b
+
+
+def same_records(left: list, right: list) -> bool:
+    return len(left) == len(right) and all(
+        all(same(x[key], y[key]) for key in x) and x.keys() == y.keys() for x, y in zip(left, right))
+
+
+def plain_bootstrap(columns: np.ndarray, confidence: float, samples: int, seed: int) -> list[MeanWithCI]:
+    """Independent definition: the same resamples (bootstrap_cis draws them in chunks of 256), each chunk's means
+    as the product of the resample counts with the values and with the 0/1 matrix of defined values, then each
+    column's percentile interval on its own."""
+    width = columns.shape[1]
+    defined = np.isfinite(columns)
+    filled = np.where(defined, columns, 0.0)
+    rng = np.random.default_rng(seed)
+    with blas_single_thread():  # the products' order of sums, as bootstrap_cis fixes it
+        means = [resample_means(rng, min(256, samples - start), filled, defined) for start in range(0, samples, 256)]
+    means = np.vstack(means)
+    tail = (1 - confidence) / 2 * 100
+    found = []
+    for column in range(width):
+        count = int(defined[:, column].sum())
+        if count == 0:
+            found.append(MeanWithCI(float("nan"), float("nan"), float("nan"), 0))
+            continue
+        low, high = np.nanpercentile(means[:, column], [tail, 100 - tail])
+        found.append(MeanWithCI(float(filled[:, column].sum() / count), float(low), float(high), count))
+    return found
+
+
+def resample_means(rng: np.random.Generator, count: int, filled: np.ndarray, defined: np.ndarray) -> np.ndarray:
+    queries = len(filled)
+    picks = rng.integers(0, queries, size=(count, queries)) + queries * np.arange(count)[:, None]
+    weights = np.bincount(picks.ravel(), minlength=count * queries).reshape(count, queries).astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (weights @ filled) / (weights @ defined)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_bootstrap_counting_each_pattern_of_defined_queries_once_equals_the_plain_product(seed):
+    rng = np.random.default_rng(seed)
+    queries = int(rng.integers(20, 700))
+    matrix = rng.random((queries, 12))
+    empty = rng.random(queries) < 0.15
+    matrix[empty, :5] = np.nan  # five columns share one pattern (a system's ranking metrics)
+    matrix[rng.random(queries) < 0.3, 5] = np.nan  # a label metric: a pattern of its own
+    matrix[:, 6] = np.nan  # defined nowhere
+    matrix[:, 7] = matrix[:, 0]  # a column equal to another
+    matrix[:, 8:][rng.random((queries, 4)) < 0.05] = np.nan
+    samples = int(rng.integers(20, 700))  # any count, also past one chunk of 256
+    found = bootstrap_cis(matrix, 0.95, samples=samples, seed=seed)
+    expected = plain_bootstrap(matrix, 0.95, samples, seed)
+    assert same_records([asdict(ci) for ci in found], [asdict(ci) for ci in expected])
+    assert found[6].queries == 0 and found[0] != found[5]
+
+
+def test_distinct_columns_give_back_every_column():
+    rng = np.random.default_rng(5)
+    mask = rng.random((33, 9)) < 0.5
+    mask[:, 4] = mask[:, 1]
+    pattern_of, patterns = compare._distinct_columns(mask)
+    assert np.array_equal(patterns[:, pattern_of], mask) and patterns.shape[1] == 8 and pattern_of[4] == pattern_of[1]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_comparing_columns_equals_comparing_mappings(seed):
+    rng = np.random.default_rng(seed)
+    ids = [f"q{i}" for i in rng.permutation(80)]  # not in sorted order: the pairing sorts them as compare_systems
+    values = {f"s{i}": np.where(rng.random(80) < 0.1, np.nan, rng.random(80)) for i in range(4)}
+    values["s3"] = values["s1"].copy()  # identical systems: p = 1
+    query_ids = {name: tuple(ids) for name in values}
+    mappings = {name: dict(zip(ids, v)) for name, v in values.items()}
+    fast = compare_columns(query_ids, values, samples=300, seed=seed)
+    plain = compare_systems(mappings, samples=300, seed=seed)
+    assert same_records([asdict(c) for c in fast], [asdict(c) for c in plain])
+    # Systems on different queries are paired through the mappings: the same answer as compare_systems.
+    query_ids["s2"] = tuple(ids[::-1])
+    mappings["s2"] = dict(zip(ids[::-1], values["s2"]))
+    assert same_records([asdict(c) for c in compare_columns(query_ids, values, samples=300, seed=seed)],
+                        [asdict(c) for c in compare_systems(mappings, samples=300, seed=seed)])
+
+
+def plain_cag_windows(relevances: np.ndarray, width: int, window: int) -> np.ndarray:
+    """Independent definition: NumPy's accumulate over the ranks, a fresh array per step."""
+    padded = np.zeros((len(relevances), width))
+    shown = min(width, relevances.shape[1])
+    padded[:, :shown] = relevances[:, :shown]
+    rel = np.ascontiguousarray(padded.T)
+    best = np.maximum.accumulate(rel, axis=0)
+    adjusted = np.divide(rel * rel, best, out=np.zeros_like(rel), where=best > 0)
+    cumulative = np.cumsum(adjusted, axis=0)
+    windows = cumulative.copy()
+    windows[window:] -= cumulative[:max(0, width - window)]
+    return windows
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_cag_windows_in_place_equal_numpy_accumulate(seed):
+    rng = np.random.default_rng(seed)
+    for _ in range(20):
+        relevances = rng.random((int(rng.integers(0, 40)), int(rng.integers(1, 30))))
+        relevances[relevances < 0.5] = 0.0
+        if rng.random() < 0.3:
+            relevances = -relevances  # no positive value: every window 0
+        for width in (1, 9, 10, 11, relevances.shape[1], relevances.shape[1] + 9):
+            for window in (1, 3, 10):
+                assert np.array_equal(metrics.cag_windows(relevances, width, window),
+                                      plain_cag_windows(relevances, width, window))
+
+
+def assert_identical(moved: Results, fresh: Results) -> None:
+    for system in fresh.systems:
+        assert np.array_equal(moved.values(system), fresh.values(system), equal_nan=True), system
+    left, right = moved.table(), fresh.table()
+    assert left.equals(right)
+    for metric in ("nn-CUI@10", "CUI@10"):
+        assert same_records(moved.compare(metric).to_dict("records"), fresh.compare(metric).to_dict("records"))
+
+
+def evaluator_and_runs(seed: int):
+    concepts, kg = random_world(seed, images=80)
+    evaluator = Evaluator(concepts, kg)
+    rng = np.random.default_rng(seed)
+    runs = [evaluator.relevance_ranking("iou", 12, name="by IoU")]
+    for name in ("a", "b"):
+        documents = np.array([rng.permutation([c for c in range(80) if c != q])[:12] for q in range(80)])
+        runs.append(AlignedRun.over_pool(name, documents))
+    return evaluator, runs
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_moving_alpha_rescored_from_kept_codes_equals_a_fresh_evaluator(seed):
+    evaluator, runs = evaluator_and_runs(seed)
+    for alpha in (0.5, 0.7, 0.2):
+        relevance = Relevance.of(alpha, 1)
+        moving = runs + [evaluator.relevance_ranking(relevance.nn_iou, 12, name="by nn-IoU")]
+        moved = evaluate_runs(evaluator, moving, relevance=relevance, scoring=None)
+        fresh_evaluator, fresh_runs = evaluator_and_runs(seed)
+        fresh_runs.append(fresh_evaluator.relevance_ranking(relevance.nn_iou, 12, name="by nn-IoU"))
+        fresh = evaluate_runs(fresh_evaluator, fresh_runs, relevance=relevance, scoring=None)
+        assert moved.metrics == fresh.metrics
+        assert_identical(moved, fresh)
+
+
+def test_moving_alpha_on_the_demo_equals_a_fresh_evaluator():
+    from pages.computed import cached_kg
+
+    ws = load_demo()
+
+    def evaluate(evaluator: Evaluator, alpha: float) -> Results:
+        relevance = Relevance.of(alpha, 1)
+        runs = [run for _, run in ws.runs.values()] + [evaluator.relevance_ranking(relevance.nn_iou, 30)]
+        return evaluate_runs(evaluator, runs, relevance=relevance)
+
+    kg = cached_kg(ws.restricted_to("kg_files", "names"))
+    moving = Evaluator(ws.concepts, kg, "undirected", ws.resolved_labels())
+    for alpha in (0.5, 0.8, 0.3):
+        moved = evaluate(moving, alpha)
+        assert_identical(moved, evaluate(Evaluator(ws.concepts, kg, "undirected", ws.resolved_labels()), alpha))
+
+
+def test_sessions_asking_for_comparisons_at_once_compute_them_once(monkeypatch):
+    evaluator, runs = evaluator_and_runs(3)
+    results = evaluate_runs(evaluator, runs)
+    calls, gate = [], threading.Event()
+    plain = compare_columns
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        gate.wait(5)
+        return plain(*args, **kwargs)
+
+    monkeypatch.setattr("evalcore.results.compare_columns", counted)
+    found = []
+    threads = [threading.Thread(target=lambda: found.append(results.comparisons("nn-CUI@10"))) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    gate.set()
+    for thread in threads:
+        thread.join()
+    assert len(calls) == 1 and len(found) == 4 and all(f == found[0] for f in found)
+
+
+def test_the_dashboard_evaluation_is_one_shared_read_only_result():
+    from evalcore.measures import measure_spec
+    from pages import computed
+    from pages.sidebar import Settings
+
+    ws = load_demo()
+    relevance = measure_spec("nn-iou", alpha=0.6, n=1)
+    settings = Settings(relevance, relevance, "undirected", (5, 10), "linear")
+    first = computed.evaluation(ws, tuple(ws.runs), (), settings)
+    again = computed.evaluation(ws, tuple(ws.runs), (), settings)
+    assert again is first  # read back, not recomputed nor unpickled
+    values = first["results"].metric_values(first["systems"][0], "nn-CUI@10")
+    with pytest.raises(ValueError):
+        values[0] = 1.0
+    assert sys.getsizeof(first["results"]) > values.nbytes * len(first["metrics"])  # the kept store counts them
+    pairs = computed.system_comparisons(first, "nn-CUI@10")
+    assert pairs == first["results"].comparisons("nn-CUI@10")
+    assert same_records([asdict(p) for p in pairs], first["results"].compare("nn-CUI@10").to_dict("records"))
