@@ -4,13 +4,34 @@ depend on the BLAS thread count (a sum's floating-point order does)."""
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Iterator
+from typing import Any
+
+# The limit is process-wide, so holders that overlap (two dashboard sessions bootstrapping at once) share one: the
+# first sets it and the last restores it. Nested threadpool_limits would let the first holder to leave restore
+# several threads while another still computes, and that one's last digits would then depend on timing.
+_holders_lock = threading.Lock()
+_holders = 0
+_limits: Any = None
 
 
 @contextlib.contextmanager
 def blas_single_thread() -> Iterator[None]:
-    """BLAS limited to one thread for the duration (the engine parallelises over blocks instead)."""
-    from threadpoolctl import threadpool_limits
+    """BLAS limited to one thread until the last overlapping holder leaves (the engine parallelises over blocks
+    instead)."""
+    global _holders, _limits
+    import threadpoolctl
 
-    with threadpool_limits(1, user_api="blas"):
+    with _holders_lock:
+        if _holders == 0:
+            _limits = threadpoolctl.threadpool_limits(1, user_api="blas")
+        _holders += 1
+    try:
         yield
+    finally:
+        with _holders_lock:
+            _holders -= 1
+            if _holders == 0:
+                _limits.restore_original_limits()
+                _limits = None
