@@ -9,6 +9,19 @@ from ..errors import InputError
 from .lines import CUI_PATTERN, kg_node, split_lines
 
 
+def umls_cui(xref: str) -> str | None:
+    """The CUI an OBO ``xref:`` value names (``UMLS:C...`` or ``UMLS_CUI:C...``); None for any other xref.
+
+    >>> umls_cui("UMLS:C0042449 {source=MESH}"), umls_cui("umls_cui:c0018787"), umls_cui("MESH:D014680")
+    ('C0042449', 'C0018787', None)
+    """
+    if not xref.upper().startswith(("UMLS:", "UMLS_CUI:")):
+        return None
+    fields = xref.split(":", 1)[1].split()
+    cui = fields[0].upper() if fields else ""
+    return cui if CUI_PATTERN.match(cui) else None
+
+
 def is_obo(first: str) -> bool:
     return first.startswith("format-version:") or first == "[Term]"
 
@@ -33,10 +46,8 @@ def read_obo(text: str, display: str) -> KGEdges:
             current["name"] = value
         elif tag == "is_a":
             current["parents"].append(kg_node(value.split()[0] if value else "", display, line))
-        elif tag == "xref" and value.upper().startswith(("UMLS:", "UMLS_CUI:")):
-            cui = value.split(":", 1)[1].split()[0].upper()
-            if CUI_PATTERN.match(cui):
-                current["cuis"].append(cui)
+        elif tag == "xref" and (cui := umls_cui(value)):
+            current["cuis"].append(cui)
         elif tag == "is_obsolete" and value == "true":
             current["obsolete"] = True
     nodes_of: dict[str, list[str]] = {}

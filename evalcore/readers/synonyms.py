@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from ..errors import InputError, ParameterError
 from .files import Source, read_text
 from .lines import CUI_PATTERN, first_line_of_text, pipe_separated, split_lines
-from .obo import is_obo
+from .obo import is_obo, umls_cui
 
 Synonyms = dict[str, tuple[str, ...]]
 
@@ -95,10 +95,8 @@ def _obo_synonyms(text: str, display: str) -> Synonyms:
                 raise InputError(display, line, 'a synonym line \'synonym: "text" SCOPE [xrefs]\'', repr(content[:60]))
             if (match.group(2) or "RELATED") == "EXACT":
                 term["names"].append(match.group(1).replace('\\"', '"'))
-        elif tag == "xref" and value.upper().startswith(("UMLS:", "UMLS_CUI:")):
-            cui = value.split(":", 1)[1].split()[0].upper()
-            if CUI_PATTERN.match(cui):
-                term["cuis"].append(cui)
+        elif tag == "xref" and (cui := umls_cui(value)):
+            term["cuis"].append(cui)
         elif tag == "is_obsolete" and value == "true":
             term["obsolete"] = True
     close(term)
