@@ -14,6 +14,8 @@ from .kept import Kept
 from .threads import blas_single_thread
 
 KEPT_DRAW_BYTES = 64 << 20  # the budget of a store of random draws (draws_store: an Evaluator's, a Results', ...)
+RESAMPLE_CHUNK = 256  # bootstrap resamples drawn (and multiplied) at a time; the draws depend on it
+SWAP_CHUNK = 512  # randomization-test sign rows drawn (and multiplied) at a time; the draws depend on it
 PRECISION_LOSS_EPSILONS = 10  # scipy's bound for "the values are identical up to rounding" (stats._stats_py._demean)
 
 
@@ -45,12 +47,12 @@ def _kept_chunks(key: tuple, draw: Callable[[np.random.Generator], Iterator[np.n
 
 
 def _resample_counts(queries: int, samples: int, seed: int, store: Kept | None) -> Iterator[np.ndarray]:
-    """Bootstrap resamples in chunks of up to 256: how often each query is drawn (chunk x queries)."""
+    """Bootstrap resamples in chunks of up to :data:`RESAMPLE_CHUNK` (256): how often each query is drawn (chunk x queries)."""
     dtype = np.dtype(np.uint16 if queries < 1 << 16 else np.uint32)  # a count never exceeds the queries
 
     def draw(rng: np.random.Generator) -> Iterator[np.ndarray]:
-        for start in range(0, samples, 256):
-            count = min(256, samples - start)
+        for start in range(0, samples, RESAMPLE_CHUNK):
+            count = min(RESAMPLE_CHUNK, samples - start)
             picks = rng.integers(0, queries, size=(count, queries)) + queries * np.arange(count)[:, None]
             counts = np.bincount(picks.ravel(), minlength=count * queries).reshape(count, queries)
             yield counts.astype(dtype)
@@ -58,10 +60,11 @@ def _resample_counts(queries: int, samples: int, seed: int, store: Kept | None) 
 
 
 def _swap_signs(queries: int, samples: int, seed: int, store: Kept | None) -> Iterator[np.ndarray]:
-    """Randomization-test swaps in chunks of up to 512: +1 keeps a query's pair, -1 swaps it (chunk x queries)."""
+    """Randomization-test swaps in chunks of up to :data:`SWAP_CHUNK` (512): +1 keeps a query's pair, -1 swaps it
+    (chunk x queries)."""
     def draw(rng: np.random.Generator) -> Iterator[np.ndarray]:
-        for start in range(0, samples, 512):
-            count = min(512, samples - start)
+        for start in range(0, samples, SWAP_CHUNK):
+            count = min(SWAP_CHUNK, samples - start)
             yield rng.integers(0, 2, size=(count, queries), dtype=np.int8) * 2 - 1
     return _kept_chunks(("randomization", queries, samples, seed), draw, samples, queries, store)
 
@@ -110,11 +113,16 @@ def bootstrap_cis(columns: np.ndarray, confidence: float = 0.95, *, samples: int
     pattern_of, patterns = _distinct_columns(defined)
     means = np.empty((samples, width))
     start = 0
+    # Every chunk's counts as floats in one buffer: a fresh array per chunk (tens of MB) is new memory whose first
+    # touch costs more than the conversion itself. A chunk's leading rows are a contiguous array of its own shape:
+    # the same product, to the bit.
+    buffer = np.empty((min(samples, RESAMPLE_CHUNK), queries))
     # One BLAS thread: a threaded product splits its sums differently, and the intervals would then depend on the
     # machine's core count in their last digits (the same data through the CLI and the API could differ).
     with blas_single_thread():
         for counts in _resample_counts(queries, samples, seed, draws):
-            weights = counts.astype(np.float64)
+            weights = buffer[:len(counts)]
+            np.copyto(weights, counts)
             with np.errstate(invalid="ignore", divide="ignore"):
                 means[start:start + len(weights)] = (weights @ filled) / (weights @ patterns)[:, pattern_of]
             start += len(weights)
@@ -185,8 +193,12 @@ def randomization_tests(pairs: Sequence[tuple[np.ndarray, np.ndarray]], *, sampl
         # not once per pair. Sums of +-d in another order differ by rounding only, far inside ``observed``'s margin.
         stacked = np.column_stack([differences[i] for i in members])
         extreme = np.zeros(len(members), dtype=np.int64)
+        # The signs as floats in one buffer for every chunk (see bootstrap_cis: new memory per chunk costs more).
+        buffer = np.empty((min(samples, SWAP_CHUNK), length))
         for chunk in _swap_signs(length, samples, seed, draws):
-            permuted = np.abs(chunk.astype(np.float64) @ stacked) / length
+            signs = buffer[:len(chunk)]
+            np.copyto(signs, chunk)
+            permuted = np.abs(signs @ stacked) / length
             extreme += (permuted >= observed).sum(axis=0)
         for position, i in enumerate(members):
             p_values[i] = (1 + int(extreme[position])) / (1 + samples)

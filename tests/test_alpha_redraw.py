@@ -109,6 +109,31 @@ def test_comparing_columns_equals_comparing_mappings(seed):
                         [asdict(c) for c in compare_systems(mappings, samples=300, seed=seed)])
 
 
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_randomization_tests_equal_the_plain_count_over_sign_chunks(seed):
+    """Independent definition: the sign matrix drawn in chunks of 512 rows, each chunk a fresh float array whose
+    product with one pair's differences is compared with the observed mean difference less its margin; samples
+    past several chunks (the last one shorter) and NaNs making pairs of different lengths."""
+    rng = np.random.default_rng(seed)
+    queries = int(rng.integers(30, 400))
+    pairs = [(np.where(rng.random(queries) < 0.1, np.nan, rng.random(queries)), rng.random(queries) + shift)
+             for shift in (0.0, 0.01, -0.03, 0.0)]
+    samples = int(rng.integers(1030, 1600))
+    expected = []
+    for a, b in pairs:
+        keep = np.isfinite(a) & np.isfinite(b)
+        differences = a[keep] - b[keep]
+        observed = abs(differences.mean()) - min(1e-12, 1e-9 * np.abs(differences).mean())
+        draw = np.random.default_rng(seed)
+        extreme = 0
+        for start in range(0, samples, 512):
+            signs = draw.integers(0, 2, size=(min(512, samples - start), len(differences)), dtype=np.int8) * 2 - 1
+            extreme += int((np.abs(signs.astype(np.float64) @ differences[:, None]) / len(differences)
+                            >= observed).sum())
+        expected.append((1 + extreme) / (1 + samples))
+    assert compare.randomization_tests(pairs, samples=samples, seed=seed) == expected
+
 def plain_cag_windows(relevances: np.ndarray, width: int, window: int) -> np.ndarray:
     """Independent definition: NumPy's accumulate over the ranks, a fresh array per step."""
     padded = np.zeros((len(relevances), width))
