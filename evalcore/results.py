@@ -116,7 +116,10 @@ class Results:
             by_size.setdefault(len(self.query_ids(system)), []).append(system)
         intervals = {}
         for systems in by_size.values():
-            cis = bootstrap_cis(np.hstack([self.values(system) for system in systems]), self.statistics.confidence,
+            # One matrix of every column (systems after each other, each one's metrics in order), stacked once.
+            per_system = [self.evaluation.systems[self._system(system)].values for system in systems]
+            columns = np.column_stack([values[metric] for values in per_system for metric in self.metrics])
+            cis = bootstrap_cis(columns, self.statistics.confidence,
                                 samples=self.statistics.bootstrap_samples, seed=self.statistics.seed, draws=self.draws)
             for position, system in enumerate(systems):
                 intervals[system] = cis[position * len(self.metrics):(position + 1) * len(self.metrics)]
