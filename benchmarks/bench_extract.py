@@ -81,7 +81,7 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=80_000, help="captions of the synthetic collection")
     parser.add_argument("--keep", type=Path, help="folder for the synthetic captions and outputs (default: temporary)")
     args = parser.parse_args()
-    from evalcore.extraction import ConceptDictionary, extract_collection
+    from evalcore.extraction import ConceptDictionary, extract_collection, merged_synonyms
     from evalcore.readers import read_captions, read_concept_names, read_synonyms
 
     folder = args.keep or Path(tempfile.mkdtemp(prefix="cbir_lens_extract_"))
@@ -101,10 +101,7 @@ def main() -> None:
         print(f"{label:58} {seconds:8.2f} {'':>10} {'':>7}  <= {target:.0f} s {'ok' if seconds <= target else 'MISSED'}")
 
     names = read_concept_names(ROCOV2 / "cui_mapping.csv")
-    synonyms: dict[str, list[str]] = {}
-    for path in SYNONYMS:
-        for concept, extra in read_synonyms(path, names=names).items():
-            synonyms.setdefault(concept, []).extend(extra)
+    synonyms = merged_synonyms(*(read_synonyms(path, names=names) for path in SYNONYMS))
     texts = read_captions(valid)
     reference = plain_regex(names)
     reference_seconds = median_seconds(lambda: [reference(t) for t in texts.values()], args.repeats)

@@ -41,7 +41,7 @@ from .data import LABEL_KINDS, ConceptClassMap, ConceptSets, ImageLabels, KGEdge
 from .engine import DEFAULT_MEMORY_PER_WORKER, Compute
 from .errors import InputError, ParameterError
 from .evaluation import Evaluator
-from .extraction import ConceptDictionary, extract_collection
+from .extraction import ConceptDictionary, extract_collection, merged_names, merged_synonyms
 from .kg import KnowledgeGraph
 from .loading import load_kg, resolve_labels
 from .measures import MeasureSpec
@@ -157,39 +157,21 @@ def extract_concepts(captions: PathLike | Mapping[str, str], names: PathLike | M
         if not texts:
             raise InputError(str(captions) if not isinstance(captions, bytes) else "captions", None,
                              "at least one 'ID,Caption' row", "none")
-    merged, more = _merged_names(names)
-    for concept, extra in _synonym_sources(synonyms, merged).items():
-        more.setdefault(concept, []).extend(extra)
+    if isinstance(names, Mapping):
+        merged, more = dict(names), {}
+    else:
+        merged, more = merged_names(read_concept_names(source) for source in _sources(names))
+    if isinstance(synonyms, Mapping):
+        more = merged_synonyms(more, synonyms)
+    elif synonyms is not None:
+        more = merged_synonyms(more, *(read_synonyms(source, names=merged) for source in _sources(synonyms)))
     dictionary = ConceptDictionary.build(merged, more, abbreviations=abbreviations, ontology_ids=ontology_ids)
     return extract_collection(texts, dictionary, progress)
 
 
-def _merged_names(names: PathLike | Mapping[str, str] | Sequence[PathLike]) -> tuple[dict[str, str], dict[str, list[str]]]:
-    """ID -> name from the first source that names it, and ID -> the other sources' names."""
-    if isinstance(names, Mapping):
-        return dict(names), {}
-    merged: dict[str, str] = {}
-    more: dict[str, list[str]] = {}
-    for source in [names] if _is_source(names) else list(names):
-        for concept, name in read_concept_names(source).items():
-            if concept not in merged:
-                merged[concept] = name
-            elif name != merged[concept]:
-                more.setdefault(concept, []).append(name)
-    return merged, more
-
-
-def _synonym_sources(synonyms: PathLike | Mapping[str, Iterable[str]] | Sequence[PathLike] | None,
-                     names: Mapping[str, str]) -> dict[str, list[str]]:
-    if synonyms is None:
-        return {}
-    if isinstance(synonyms, Mapping):
-        return {concept: list(extra) if not isinstance(extra, str) else [extra] for concept, extra in synonyms.items()}
-    combined: dict[str, list[str]] = {}
-    for source in [synonyms] if _is_source(synonyms) else list(synonyms):
-        for concept, extra in read_synonyms(source, names=names).items():
-            combined.setdefault(concept, []).extend(extra)
-    return combined
+def _sources(value: PathLike | Sequence[PathLike]) -> list[PathLike]:
+    """One file, or each of a list of them."""
+    return [value] if _is_source(value) else list(value)
 
 
 def _without_concepts(labels: LabelsInput | None) -> None:

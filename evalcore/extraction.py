@@ -338,6 +338,37 @@ def extract(caption: str, dictionary: ConceptDictionary) -> frozenset[str]:
     return frozenset(m.concept for m in mentions(caption, dictionary) if not m.negated)
 
 
+def merged_names(sources: Iterable[Mapping[str, str]]) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """Concept names from several sources (names files, a KG's names): an ID keeps the name of the first source
+    that names it, and another source's different name for it becomes its synonym, once.
+
+    >>> merged_names([{"C1": "Vein"}, {"C1": "Veins", "C2": "Blood vessel"}, {"C1": "Veins"}])
+    ({'C1': 'Vein', 'C2': 'Blood vessel'}, {'C1': ['Veins']})
+    """
+    names: dict[str, str] = {}
+    synonyms: dict[str, list[str]] = {}
+    for source in sources:
+        for concept, name in source.items():
+            if concept not in names:
+                names[concept] = name
+            elif name != names[concept] and name not in synonyms.get(concept, ()):
+                synonyms.setdefault(concept, []).append(name)
+    return names, synonyms
+
+
+def merged_synonyms(*sources: Mapping[str, Iterable[str]]) -> dict[str, list[str]]:
+    """ID -> every synonym the sources give it, in their order (a lone string is one synonym).
+
+    >>> merged_synonyms({"C1": ["Vena"]}, {"C1": ("Veins",), "C2": "Vessel"})
+    {'C1': ['Vena', 'Veins'], 'C2': ['Vessel']}
+    """
+    merged: dict[str, list[str]] = {}
+    for source in sources:
+        for concept, more in source.items():
+            merged.setdefault(concept, []).extend([more] if isinstance(more, str) else more)
+    return merged
+
+
 def extract_collection(captions: Mapping[str, str], dictionary: ConceptDictionary,
                        progress: Callable[[float], None] | None = None) -> ConceptSets:
     """The concept set of each caption (:func:`extract`), in the captions' order, calling ``progress`` with the

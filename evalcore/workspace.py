@@ -30,6 +30,7 @@ from .caption_concepts import CaptionConcepts, find_caption_concepts
 from .data import ConceptClassMap, ConceptSets, Embeddings, ImageLabels, KGEdges, Run
 from .errors import CBIRLensError, InputError
 from .evaluation import unknown_ids
+from .extraction import merged_names, merged_synonyms
 from .loading import check_under_roots, is_under_roots, load_rocov2_folder, shown_path
 from .readers import (
     read_captions,
@@ -310,15 +311,7 @@ def extraction_names(workspace: Workspace) -> tuple[dict[str, str], dict[str, li
     >>> extraction_names(ws)
     ({'C0000001': 'Vein', 'C0000002': 'Blood vessel'}, {'C0000001': ['Veins']})
     """
-    names = dict(workspace.names)
-    synonyms: dict[str, list[str]] = {}
-    for _, edges in workspace.kg_files.values():
-        for concept, name in edges.names.items():
-            if concept not in names:
-                names[concept] = name
-            elif name != names[concept] and name not in synonyms.get(concept, ()):
-                synonyms.setdefault(concept, []).append(name)
-    return names, synonyms
+    return merged_names([workspace.names, *(edges.names for _, edges in workspace.kg_files.values())])
 
 
 def caption_concepts(workspace: Workspace, synonym_files: Sequence[tuple[bytes, str]] = (), abbreviations: bool = True,
@@ -329,10 +322,8 @@ def caption_concepts(workspace: Workspace, synonym_files: Sequence[tuple[bytes, 
     ``abbreviations``, the built-in imaging vocabulary. Reads only the captions, names and KG files."""
     if not workspace.captions:
         raise CBIRLensError("no captions loaded: load an 'ID,Caption' file first")
-    names, synonyms = extraction_names(workspace)
-    for data, file_name in synonym_files:
-        for concept, more in read_synonyms(data, file_name, names).items():
-            synonyms.setdefault(concept, []).extend(more)
+    names, kg_synonyms = extraction_names(workspace)
+    synonyms = merged_synonyms(kg_synonyms, *(read_synonyms(data, file_name, names) for data, file_name in synonym_files))
     sources = (f"{len(names):,} concept names", *(f"synonyms from {file_name}" for _, file_name in synonym_files),
                *(("the built-in imaging abbreviations",) if abbreviations else ()))
     found = find_caption_concepts(workspace.captions, names, synonyms, abbreviations, sources, progress)

@@ -34,7 +34,7 @@ from evalcore.api import extract_concepts  # noqa: E402
 from evalcore.data import ConceptSets  # noqa: E402
 from evalcore.detection import detection_f1  # noqa: E402
 from evalcore.evaluation import Evaluator  # noqa: E402
-from evalcore.extraction import ConceptDictionary, mentions  # noqa: E402
+from evalcore.extraction import ConceptDictionary, mentions, merged_synonyms  # noqa: E402
 from evalcore.loading import LABEL_MAPPING, load_kg, load_labels  # noqa: E402
 from evalcore.options import Relevance  # noqa: E402
 from evalcore.readers import read_captions, read_concept_names, read_concepts, read_synonyms  # noqa: E402
@@ -147,10 +147,7 @@ def run(argv: list[str] | None = None) -> None:
 
     names = read_concept_names(args.rocov2 / "cui_mapping.csv")
     synonym_paths = [args.ontologies / f for f in SYNONYM_FILES]
-    synonyms: dict[str, list[str]] = {}
-    for path in synonym_paths:
-        for concept, extra in read_synonyms(path, names=names).items():
-            synonyms.setdefault(concept, []).extend(extra)
+    synonyms = merged_synonyms(*(read_synonyms(path, names=names) for path in synonym_paths))
     dictionaries = {CONFIGS[0]: ConceptDictionary.build(names, abbreviations=False),
                     CONFIGS[1]: ConceptDictionary.build(names),
                     CONFIGS[2]: ConceptDictionary.build(names, synonyms)}
