@@ -46,6 +46,22 @@ def _kept_chunks(key: tuple, draw: Callable[[np.random.Generator], Iterator[np.n
         store.put(key, drawn)
 
 
+def _as_floats(chunks: Iterator[np.ndarray], rows: int, columns: int) -> Iterator[np.ndarray]:
+    """Each chunk of draws (at most ``rows`` x ``columns``) as float64, converted into one buffer for them all: a
+    fresh array per chunk (tens of MB) is new memory whose first touch costs more than the conversion itself. A
+    chunk's leading rows of the buffer are a contiguous array of the chunk's own shape: the same products, to the
+    bit. Each yielded array is overwritten by the next chunk.
+
+    >>> [(chunk.dtype.name, chunk.tolist()) for chunk in _as_floats(iter([np.array([[1, 2]]), np.array([[3, 4]])]), 1, 2)][-1]
+    ('float64', [[3.0, 4.0]])
+    """
+    buffer = np.empty((rows, columns))
+    for chunk in chunks:
+        floats = buffer[:len(chunk)]
+        np.copyto(floats, chunk)
+        yield floats
+
+
 def _resample_counts(queries: int, samples: int, seed: int, store: Kept | None) -> Iterator[np.ndarray]:
     """Bootstrap resamples in chunks of up to :data:`RESAMPLE_CHUNK` (256): how often each query is drawn (chunk x queries)."""
     dtype = np.dtype(np.uint16 if queries < 1 << 16 else np.uint32)  # a count never exceeds the queries
@@ -113,16 +129,11 @@ def bootstrap_cis(columns: np.ndarray, confidence: float = 0.95, *, samples: int
     pattern_of, patterns = _distinct_columns(defined)
     means = np.empty((samples, width))
     start = 0
-    # Every chunk's counts as floats in one buffer: a fresh array per chunk (tens of MB) is new memory whose first
-    # touch costs more than the conversion itself. A chunk's leading rows are a contiguous array of its own shape:
-    # the same product, to the bit.
-    buffer = np.empty((min(samples, RESAMPLE_CHUNK), queries))
     # One BLAS thread: a threaded product splits its sums differently, and the intervals would then depend on the
     # machine's core count in their last digits (the same data through the CLI and the API could differ).
     with blas_single_thread():
-        for counts in _resample_counts(queries, samples, seed, draws):
-            weights = buffer[:len(counts)]
-            np.copyto(weights, counts)
+        for weights in _as_floats(_resample_counts(queries, samples, seed, draws), min(samples, RESAMPLE_CHUNK),
+                                  queries):
             with np.errstate(invalid="ignore", divide="ignore"):
                 means[start:start + len(weights)] = (weights @ filled) / (weights @ patterns)[:, pattern_of]
             start += len(weights)
@@ -193,11 +204,7 @@ def randomization_tests(pairs: Sequence[tuple[np.ndarray, np.ndarray]], *, sampl
         # not once per pair. Sums of +-d in another order differ by rounding only, far inside ``observed``'s margin.
         stacked = np.column_stack([differences[i] for i in members])
         extreme = np.zeros(len(members), dtype=np.int64)
-        # The signs as floats in one buffer for every chunk (see bootstrap_cis: new memory per chunk costs more).
-        buffer = np.empty((min(samples, SWAP_CHUNK), length))
-        for chunk in _swap_signs(length, samples, seed, draws):
-            signs = buffer[:len(chunk)]
-            np.copyto(signs, chunk)
+        for signs in _as_floats(_swap_signs(length, samples, seed, draws), min(samples, SWAP_CHUNK), length):
             permuted = np.abs(signs @ stacked) / length
             extreme += (permuted >= observed).sum(axis=0)
         for position, i in enumerate(members):
