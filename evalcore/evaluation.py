@@ -16,6 +16,7 @@ over the same queries of a system, and label metrics over the labelled ones amon
 
 from __future__ import annotations
 
+import functools
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -398,14 +399,13 @@ class Evaluator:
         valid = per_run["valid"]
         kept: dict[CountPlan, np.ndarray] = per_run.setdefault("codes", {})
         last: dict[str, tuple[MeasureSpec, np.ndarray]] = per_run.setdefault("relevance", {})
-        pairs: list[np.ndarray] = []
 
-        def rows_and_columns() -> list[np.ndarray]:
+        @functools.cache
+        def rows_and_columns() -> tuple[np.ndarray, np.ndarray]:
             """The retrieved pairs' query rows and candidate columns, read only where codes are not kept."""
-            if not pairs:
-                pairs.extend((np.broadcast_to(aligned.query_rows[:, None], aligned.documents.shape)[valid],
-                              aligned.documents[valid]))
-            return pairs
+            return (np.broadcast_to(aligned.query_rows[:, None], aligned.documents.shape)[valid],
+                    aligned.documents[valid])
+
         resolved = {key: self.engine.resolve(spec) for key, spec in measures.items()}
         result = {}
         # Measures with a near-match digit first: IoU then reads the codes they leave.

@@ -82,11 +82,14 @@ class Results:
     def query_ids(self, system: str) -> tuple[str, ...]:
         return self.evaluation.systems[self._system(system)].query_ids
 
+    def _check_metric(self, metric: str) -> None:
+        if metric not in self.metrics:
+            raise ParameterError(f"metric {metric!r} was not evaluated; evaluated: {', '.join(self.metrics)}")
+
     def metric_values(self, system: str, metric: str) -> np.ndarray:
         """One metric's per-query values of one system (in ``query_ids(system)`` order), read-only: the evaluation's
         own array, not a copy (results shared by a dashboard's sessions are read, never written)."""
-        if metric not in self.metrics:
-            raise ParameterError(f"metric {metric!r} was not evaluated; evaluated: {', '.join(self.metrics)}")
+        self._check_metric(metric)
         view = self.evaluation.systems[self._system(system)].values[metric].view()
         view.flags.writeable = False
         return view
@@ -151,8 +154,7 @@ class Results:
     def comparisons(self, metric: str) -> list[PairComparison]:
         """:meth:`compare` as :class:`~evalcore.compare.PairComparison` records, computed once per metric for every
         caller (sessions of a dashboard sharing these results wait for one computation)."""
-        if metric not in self.metrics:
-            raise ParameterError(f"metric {metric!r} was not evaluated; evaluated: {', '.join(self.metrics)}")
+        self._check_metric(metric)
 
         def compare(_: object) -> list[PairComparison]:
             per_system = self.evaluation.systems
