@@ -14,6 +14,11 @@ Negation: a mention that starts inside a negated scope of :func:`evalcore.negati
 rule the explanations use) is flagged and not extracted. A row of the imaging vocabulary with a ``requires``
 concept (an X-ray body region or view) counts only when that concept is extracted, not negated, from the same
 caption; with the vocabulary on, so does any name of a view tag (:data:`~evalcore.imaging_vocabulary.VIEW_TAGS`).
+With the vocabulary on, two more conventions of ROCOv2's curation apply, each a fact with its source in
+:mod:`evalcore.imaging_vocabulary`: an imaging procedure is extracted as its modality
+(:data:`~evalcore.imaging_vocabulary.MODALITY_OF_PROCEDURE`: "echocardiography" is Ultrasonography), and a
+radiograph of the abdomen or the pelvis that states no view gets the region's standard projection, AP
+(:data:`~evalcore.imaging_vocabulary.STANDARD_VIEW`), a mention on the word that names the region.
 
 Only IDs given in the names are ever emitted, and only CUIs (C + 7 digits) unless ``ontology_ids=True``.
 """
@@ -30,7 +35,14 @@ from typing import Literal
 
 from .data import ConceptSets
 from .errors import ParameterError
-from .imaging_vocabulary import IMAGING_VOCABULARY, PLAIN_XRAY, VIEW_TAGS
+from .imaging_vocabulary import (
+    IMAGING_VOCABULARY,
+    MODALITY_OF_PROCEDURE,
+    OTHER_PROJECTION_WORDS,
+    PLAIN_XRAY,
+    STANDARD_VIEW,
+    VIEW_TAGS,
+)
 from .negation import LEXICAL_VARIANTS, in_spans, negated_spans
 
 Source = Literal["name", "synonym", "abbreviation"]
@@ -47,8 +59,13 @@ _VARIANT_OF = {variant: word for word, variants in LEXICAL_VARIANTS.items() for 
 #: a caption writes for the part ("cardiac silhouette", "pelvic radiograph", "thoracic CT", "femoral head").
 #: Measured on ROCOv2 valid, each of these four raised the F1; "abdominal", "hepatic", "pulmonary", "renal",
 #: "cerebral", "cranial" lowered it (they name a part's region, "abdominal pain", more than the part) and are left out.
+#: Also the noun and the adjective of one finding (the same LVG flow), which names write one way ("Occluded",
+#: "Compressed structure", "Atrophic") and captions mostly the other ("occlusion", "compression", "atrophy"), and
+#: the two nouns of widening ("dilation" is "dilatation"). "dilated" is left out: on valid it made 152 more wrong
+#: Pathological Dilatation tags for one right one ("dilated cardiomyopathy", "dilated bowel loops").
 DERIVATIONS = {"ventricular": "ventricle", "atrial": "atrium", "cardiac": "heart", "pelvic": "pelvis",
-               "thoracic": "thorax", "femoral": "femur"}
+               "thoracic": "thorax", "femoral": "femur",
+               "occlusion": "occluded", "compression": "compressed", "atrophy": "atrophic", "dilation": "dilatation"}
 #: One-word synonyms that are general-language words, read as a name only where a concept's own name says them:
 #: MeSH's entry terms "Treatment"/"Therapy" of the qualifier-like concept "Therapeutic" (a caption's "before
 #: treatment" is a time, not a concept of the image) and UBERON's/MeSH's "fat" for adipose tissue (in imaging text
@@ -84,10 +101,12 @@ def normal_token(token: str) -> str:
 
 # The words SNOMED CT adds to a body structure's or a finding's name to place it in its hierarchy, which a caption
 # does not write: "Structure of ..."/"... structure" (the S node of its structure-entire-part triplets; "Entire ..."
-# is a narrower concept and keeps its word), "... disorder", "... finding", "... behavior", a parenthesised
-# semantic tag, and UMLS's "NOS".
+# is a narrower concept and keeps its word), "... disorder", "... finding", "... behavior", "..., device" (a physical
+# object: "Stent, device", "catheter device"), "Pathologic(al) ..." (a disorder told apart from a normal process or
+# structure: "pathologic fistula", "Pathological Dilatation"), "... lobe of lung" (a caption writes "left lower
+# lobe"), a parenthesised semantic tag, and UMLS's "NOS".
 _HIERARCHY_WORDS = re.compile(r"^(?:bone )?structure of\s+|\s+(?:structure|disorder|finding|behaviou?r|NOS)$|"
-                              r"\s*\([^()]*\)", re.IGNORECASE)
+                              r",?\s+device$|(?<=lobe) of lung$|^pathologic(?:al)?\s+|\s*\([^()]*\)", re.IGNORECASE)
 
 
 def name_variants(name: str) -> tuple[str, ...]:
@@ -97,7 +116,9 @@ def name_variants(name: str) -> tuple[str, ...]:
     >>> name_variants("Foramen Ovale, Patent")
     ('Foramen Ovale, Patent', 'Patent Foramen Ovale')
     >>> name_variants("Structure of left lower lobe of lung"), name_variants("Pleural effusion disorder")
-    (('Structure of left lower lobe of lung', 'left lower lobe of lung'), ('Pleural effusion disorder', 'Pleural effusion'))
+    (('Structure of left lower lobe of lung', 'left lower lobe'), ('Pleural effusion disorder', 'Pleural effusion'))
+    >>> name_variants("Stent, device"), name_variants("pathologic fistula")
+    (('Stent, device', 'Stent'), ('pathologic fistula', 'fistula'))
     >>> name_variants("Bone structure of cranium"), name_variants("Entire left atrium")
     (('Bone structure of cranium', 'cranium'), ('Entire left atrium',))
     """
@@ -151,6 +172,8 @@ class _Entry:
     concept: str
     source: Source
     requires: str = ""
+    # A region's standard view (STANDARD_VIEW): counted only where the caption states no view.
+    standard: bool = False
 
 
 @dataclass(frozen=True)
@@ -196,9 +219,15 @@ class ConceptDictionary:
                 kept[concept] = name
         # With the imaging vocabulary, a view tag is a radiograph's view whatever names it (VIEW_TAGS).
         view_needs = PLAIN_XRAY if abbreviations and PLAIN_XRAY in kept else ""
+        # ... and an imaging procedure is its modality (MODALITY_OF_PROCEDURE).
+        recorded_as = {procedure: modality for procedure, (modality, _) in MODALITY_OF_PROCEDURE.items()
+                       if abbreviations and modality in kept}
+
+        def entry(concept: str, source: Source) -> _Entry:
+            return _Entry(recorded_as.get(concept, concept), source, view_needs if concept in VIEW_TAGS else "")
+
         rows: list[tuple[str, _Entry, bool]] = [
-            (variant, _Entry(concept, "name", view_needs if concept in VIEW_TAGS else ""), False)
-            for concept, name in kept.items() for variant in name_variants(name)]
+            (variant, entry(concept, "name"), False) for concept, name in kept.items() for variant in name_variants(name)]
         for concept, more in (synonyms or {}).items():
             if concept not in kept:
                 continue
@@ -209,11 +238,14 @@ class ConceptDictionary:
                     raise ParameterError(f"a synonym of {concept!r} must be a text, got {synonym!r}")
                 if synonym.strip().lower() in NON_SPECIFIC_SYNONYMS:
                     continue
-                rows.extend((variant, _Entry(concept, "synonym", view_needs if concept in VIEW_TAGS else ""), False)
-                            for variant in name_variants(synonym))
+                rows.extend((variant, entry(concept, "synonym"), False) for variant in name_variants(synonym))
         if abbreviations:
             rows.extend((row.term, _Entry(row.concept, "abbreviation", row.requires if row.requires in kept else ""),
                          row.case_sensitive) for row in IMAGING_VOCABULARY if row.concept in kept)
+            rows.extend((row.term, _Entry(STANDARD_VIEW[row.concept][0], "abbreviation", row.requires, standard=True),
+                         row.case_sensitive) for row in IMAGING_VOCABULARY
+                        if row.concept in STANDARD_VIEW and row.concept in kept and row.requires in kept
+                        and STANDARD_VIEW[row.concept][0] in kept)
         trie: dict = {}
         inner: dict = {}
         exact: dict[str, dict[str, _Entry]] = {}
@@ -302,9 +334,12 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
         return []
     scopes = negated_spans(caption)
     flagged = [(start, end, entry, in_spans(scopes, start)) for start, end, entries in found for entry in entries]
-    affirmed = {entry.concept for _, _, entry, negated in flagged if not negated}
+    affirmed = {entry.concept for _, _, entry, negated in flagged if not negated and not entry.standard}
+    view_stated = any(entry.standard for _, _, entry, _ in flagged) and (
+        not affirmed.isdisjoint(VIEW_TAGS) or any(token.lower() in OTHER_PROJECTION_WORDS for _, _, token in tokens))
     return [Mention(entry.concept, start, end, caption[start:end], negated, entry.source)
-            for start, end, entry, negated in flagged if not entry.requires or entry.requires in affirmed]
+            for start, end, entry, negated in flagged
+            if (not entry.requires or entry.requires in affirmed) and not (entry.standard and view_stated)]
 
 
 def _longest(caption: str, tokens: list[tuple[int, int, str]], i: int, stop: int,

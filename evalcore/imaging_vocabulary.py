@@ -48,6 +48,37 @@ TRANSVERSE = "C0205106"
 #: name "Sagittal" in an MRI caption is the plane of the slice, not a radiograph's view).
 VIEW_TAGS = frozenset({AP_VIEW, PA_VIEW, SAGITTAL, TRANSVERSE})
 
+#: Imaging procedures recorded as the modality they are a kind of (the procedure -> modality step of the MeSH tree
+#: or of SNOMED CT's "is a"), with that source: ROCOv2's curation gives every image one modality tag at this level
+#: (Rückert et al. 2024) and tags no echocardiogram "Echocardiography" (2 of ~60,000 training images), so with the
+#: vocabulary on, a caption's "echocardiography" or "chest CT" is extracted as Ultrasonography or CT, and two images
+#: of one modality share its concept whatever their captions call the examination.
+MODALITY_OF_PROCEDURE: dict[str, tuple[str, str]] = {
+    "C0013516": (ULTRASOUND, "MeSH D004452 Echocardiography (tree: under D014463 Ultrasonography)"),
+    "C0202823": (CT, "SNOMED CT 169069000 CT of chest (is a 77477000 Computerized axial tomography)"),
+    "C0412620": (CT, "SNOMED CT 169070004 CT of abdomen (is a 77477000 Computerized axial tomography)"),
+    "C0412650": (CT, "SNOMED CT 241598004 CT of cervical spine (is a 77477000 Computerized axial tomography)"),
+    "C0202660": (CT, "SNOMED CT CT coronal (is a 77477000 Computerized axial tomography)"),
+    "C0202657": (CT, "SNOMED CT CT follow-up (is a 77477000 Computerized axial tomography)"),
+    "C0994163": (MRI, "MeSH D041781 Cholangiopancreatography, Magnetic Resonance (tree: under D008279 MRI)"),
+    "C0243032": (MRI, "MeSH D018810 Magnetic Resonance Angiography (tree: under D008279 MRI)"),
+    "C1690005": (MRI, "MRI venography: MeSH D018810 Magnetic Resonance Angiography (tree: under D008279 MRI)"),
+}
+
+#: The standard projection of a plain radiograph of a region, counted where a caption names the region on a
+#: radiograph and states no view: the abdominal and the pelvic radiograph are taken supine, anteroposterior (Whitley
+#: et al., Clark's Positioning in Radiography, 13th ed.: "AP supine abdomen", "AP pelvis"; the chest's standard PA
+#: is not assumed, as many chest radiographs are taken AP at the bedside).
+STANDARD_VIEW: dict[str, tuple[str, str]] = {
+    ABDOMEN: (AP_VIEW, "Clark's Positioning in Radiography: the abdomen's basic projection is AP supine"),
+    PELVIS: (AP_VIEW, "Clark's Positioning in Radiography: the pelvis's basic projection is AP"),
+}
+#: Words that say a radiograph was taken in another projection or position than the standard one (Clark's
+#: Positioning in Radiography): where a caption has one, no standard view is assumed, even though the word alone
+#: is no view tag ("lateral" is also a side).
+OTHER_PROJECTION_WORDS = frozenset({"lateral", "oblique", "decubitus", "erect", "upright", "inlet", "outlet",
+                                    "frog", "prone", "standing"})
+
 
 class VocabularyRow(NamedTuple):
     term: str
@@ -123,7 +154,14 @@ IMAGING_VOCABULARY: tuple[VocabularyRow, ...] = tuple([
     *_rows(ULTRASOUND, _MESH_DOPPLER, "Doppler|Doppler ultrasound|Doppler ultrasonography"),
     *_rows(PLAIN_XRAY, _DICOM + ": CR, DX (computed / digital radiography); " + _MESH_XRAY,
            "X-ray|X-rays|xray|radiograph|radiography|radiographic|roentgenogram|roentgenography|plain film|"
-           "plain radiograph|plain X-ray|chest radiograph|chest X-ray|X-ray radiography"),
+           "plain radiograph|plain X-ray|chest radiograph|chest X-ray|X-ray radiography|roentgenograph|"
+           "roentgenographic|radiogram|fluorography"),
+    *_rows(PLAIN_XRAY, _MESH_XRAY + ": a radiograph named by its projection (the view's longer name must not hide "
+           "the modality it states)", "AP radiograph|AP X-ray|PA radiograph|PA X-ray|lateral radiograph|"
+           "lateral X-ray|AP view|PA view|lateral view|AP projection|PA projection|lateral projection|oblique view|"
+           "anteroposterior view|posteroanterior view|anteroposterior projection|posteroanterior projection|"
+           "anteroposterior radiograph|anteroposterior X-ray|posteroanterior radiograph|"
+           "posteroanterior X-ray|lateral view radiograph|oblique radiograph|oblique X-ray"),
     *_rows(PLAIN_XRAY, _MESH_XRAY + ": CXR, chest X-ray; KUB, kidneys-ureters-bladder radiograph", "CXR|KUB",
            case_sensitive=True),
     *_rows(PLAIN_XRAY, "RadLex Playbook procedure names: XR (radiography)", "XR", case_sensitive=True),
@@ -178,6 +216,33 @@ IMAGING_VOCABULARY: tuple[VocabularyRow, ...] = tuple([
     *_rows(PLAIN_XRAY, "MeSH D015900 Radiography, Bitewing; D002508 Cephalometry (lateral cephalometric radiograph)"
            " (tree: under D003807 Radiography, Dental)", "bitewing|bitewing radiograph|cephalogram|"
            "cephalometric radiograph|periapical radiograph|dental radiograph|panoramic image|panoramic view"),
+    *_rows(CT, _MESH_CT + ": the phrasing \"computer tomography\" (UMLS string of C0040405)",
+           "computer tomography|computer tomographic|computer tomogram"),
+    *_rows(PLAIN_XRAY, "MeSH D002508 Cephalometry (measurement on lateral or PA head radiographs; tree: under "
+           "D011859 Radiography)", "cephalometric|cephalometry|orthopantomograph"),
+    *_rows(PLAIN_XRAY, "MeSH D005471 Fluoroscopy: contrast studies of the gastrointestinal tract (MeSH D001466 "
+           "Barium Sulfate, pharmacological action: contrast media; RadLex fluoroscopy procedures)",
+           "barium meal|barium study|barium follow-through|contrast meal|contrast swallow|swallow study|"
+           "gastrografin swallow|upper gastrointestinal series|upper GI series|gastrointestinal series|"
+           "upper gastrointestinal study|small bowel follow-through|contrast enema|videofluoroscopy|"
+           "videofluoroscopic"),
+    *_rows(ULTRASOUND, "RadLex ultrasound equipment: transducer (probe) and its frequency in MHz",
+           "MHz|transducer|ultrasound probe|linear probe|convex probe|curvilinear probe|linear transducer|"
+           "high-frequency probe|phased array probe"),
+    *_rows(ULTRASOUND, _MESH_ECHO + ": \"echo\", its short form, and the ultrasound echo descriptors (RadLex)",
+           "echo|2D echo|2D-echo|two-dimensional echo|echo-free|echo-dense|echo-bright|echo-lucent|echo pattern|"
+           "echo texture|echo contrast"),
+    *_rows(MRI, "RadLex MR pulse sequences: spin echo, gradient echo, echo time, echo-planar imaging (the MR "
+           "sequences that say \"echo\")", "spin echo|gradient echo|field echo|dual echo|echo time|echo-planar|"
+           "echo planar imaging"),
+    *_rows(PLAIN_XRAY, "MeSH D014966 X-Ray Film (a radiograph on film; tree: under D011859 Radiography)",
+           "film|films|X-ray film"),
+    *_rows(MRI, "RadLex MR pulse sequences: T2 (a T2 image or signal; \"T1\" alone is also a vertebra, so T1 counts "
+           "only with a plane, a signal word or a sequence word)", "T2", case_sensitive=True),
+    *_rows(MRI, "RadLex MR pulse sequences: T1 with a plane, a signal word or a sequence word",
+           "axial T1|sagittal T1|coronal T1|T1 signal|T1 hyperintense|T1 hypointense|T1 hyperintensity|"
+           "T1 hypointensity|T1 fat-suppressed|T1 fat-saturated|T1 fat sat|T1 post-contrast|T1 FLAIR|T1 scan|"
+           "T2 scan|T1-weighed|T2-weighed|T1 MRI|T1 contrast"),
     # X-ray body regions (with a plain radiograph only).
     *_rows(CHEST, _UBERON + "UBERON:0001443 chest: thorax, lung, rib, pleura, heart, mediastinum",
            "chest|thorax|thoracic|lung|rib cage|rib|chest X-ray|chest radiograph|chest film|hemithorax|heart|cardiac|"
@@ -205,6 +270,25 @@ IMAGING_VOCABULARY: tuple[VocabularyRow, ...] = tuple([
            "intervertebral", requires=PLAIN_XRAY),
     *_rows(BREAST, _UBERON + "UBERON:0000310 breast; MeSH D008327 Mammography",
            "breast|mammography|mammogram|mammographic", requires=PLAIN_XRAY),
+    *_rows(CRANIUM, _UBERON + "UBERON:0003129 skull: a cephalometric (head) radiograph, the teeth's occlusal surfaces",
+           "cephalometric|cephalometry|orthopantomograph|occlusal", requires=PLAIN_XRAY),
+    *_rows(LOWER_EXTREMITY, _UBERON + "UBERON:0002103 hindlimb: foot bones (metatarsals, tarsals, talus, malleoli), "
+           "the tibiofemoral joint; a dorsoplantar projection is of the foot", "metatarsal|tarsal|talus|malleolus|"
+           "malleolar|tibiofemoral|hallux|dorsoplantar|calcaneal|tibial plateau", requires=PLAIN_XRAY),
+    *_rows(VERTEBRAL_COLUMN, _UBERON + "UBERON:0001130 vertebral column: its curvatures, pedicles, endplates and "
+           "the Cobb angle measured on it", "kyphosis|kyphotic|lordosis|lordotic|spondylolisthesis|pedicle|endplate|"
+           "Cobb angle|lumbar|intervertebral disc", requires=PLAIN_XRAY),
+    *_rows(CHEST, _UBERON + "UBERON:0001443 chest: esophagus (thoracic part), trachea, bronchi",
+           "esophagus|oesophagus|esophageal|oesophageal|esophagogram|oesophagogram|barium swallow|trachea|"
+           "tracheal|bronchus|bronchial", requires=PLAIN_XRAY),
+    *_rows(ABDOMEN, _UBERON + "UBERON:0000916 abdomen: stomach, duodenum, small intestine, pancreas, liver, "
+           "gallbladder, ureter; a cholangiogram or ERCP images the biliary tree", "stomach|gastric|duodenum|duodenal|"
+           "jejunum|ileum|small intestine|small bowel|pancreas|pancreatic|liver|gallbladder|ureter|ureteral|ureteric|"
+           "cholangiogram|cholangiography|cholangiopancreatography", requires=PLAIN_XRAY),
+    *_rows(ABDOMEN, _UBERON + "UBERON:0000916 abdomen: ERCP", "ERCP", case_sensitive=True, requires=PLAIN_XRAY),
+    *_rows(AP_VIEW, _RADLEX + "anteroposterior projection: a portable (bedside) or supine radiograph is taken AP "
+           "(Clark's Positioning in Radiography: \"AP supine\", mobile radiography)", "portable|supine|bedside",
+           requires=PLAIN_XRAY),
     # X-ray views (with a plain radiograph only).
     *_rows(AP_VIEW, _RADLEX + "anteroposterior projection", "anteroposterior|antero-posterior|anterior-posterior|"
            "AP view|AP radiograph|AP projection|AP X-ray", requires=PLAIN_XRAY),
