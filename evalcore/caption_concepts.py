@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .cache_keys import content_digest
 from .data import ConceptSets
@@ -40,7 +41,7 @@ class CaptionConcepts:
         caption = self.captions.get(image_id)
         return [] if caption is None else mentions(caption, self.dictionary)
 
-    def evidence(self, image_id: str) -> tuple[list[CaptionPiece], dict[str, tuple[tuple[str, bool], ...]]]:
+    def evidence(self, image_id: str) -> tuple[list[CaptionPiece], dict[str, tuple[Word, ...]]]:
         """``image_id``'s caption in pieces (:func:`caption_pieces`) and the words behind each concept
         (:func:`concept_words`): what the Per-query and Case view show on request."""
         found = self.mentions_of(image_id)
@@ -147,15 +148,23 @@ def caption_pieces(caption: str, found: Iterable[Mention]) -> list[CaptionPiece]
     return pieces
 
 
-def concept_words(found: Iterable[Mention]) -> dict[str, tuple[tuple[str, bool], ...]]:
-    """Concept -> the caption words that gave it, each once, with whether they were negated (not counted);
-    concepts in the order of their first mention.
+class Word(NamedTuple):
+    """Caption words behind a concept: whether they were negated (not counted), and whether the concept was
+    assumed from them rather than said (a region's standard view)."""
+
+    text: str
+    negated: bool
+    assumed: bool = False
+
+
+def concept_words(found: Iterable[Mention]) -> dict[str, tuple[Word, ...]]:
+    """Concept -> the caption words that gave it, each once; concepts in the order of their first mention.
 
     >>> concept_words([Mention("C1", 0, 2, "CT", False, "abbreviation"), Mention("C2", 11, 19, "bleeding", True,
     ...                "name"), Mention("C1", 30, 32, "CT", False, "abbreviation")])
-    {'C1': (('CT', False),), 'C2': (('bleeding', True),)}
+    {'C1': (Word(text='CT', negated=False, assumed=False),), 'C2': (Word(text='bleeding', negated=True, assumed=False),)}
     """
-    words: dict[str, dict[tuple[str, bool], None]] = {}
+    words: dict[str, dict[Word, None]] = {}
     for mention in found:
-        words.setdefault(mention.concept, {})[(mention.text, mention.negated)] = None
+        words.setdefault(mention.concept, {})[Word(mention.text, mention.negated, mention.source == "assumed")] = None
     return {concept: tuple(kept) for concept, kept in words.items()}

@@ -45,8 +45,11 @@ from .imaging_vocabulary import (
 )
 from .negation import LEXICAL_VARIANTS, in_spans, negated_spans
 
-Source = Literal["name", "synonym", "abbreviation"]
-SOURCES: tuple[Source, ...] = ("name", "synonym", "abbreviation")  # a concept's key keeps the first of these
+#: What a mention matched: a concept's name, a synonym, the imaging vocabulary, or nothing the caption says: a
+#: region's standard view ("assumed", :data:`~evalcore.imaging_vocabulary.STANDARD_VIEW`), a mention on the words
+#: naming the region.
+Source = Literal["name", "synonym", "abbreviation", "assumed"]
+SOURCES: tuple[Source, ...] = ("name", "synonym", "abbreviation", "assumed")  # a concept's key keeps the first
 
 _CUI = re.compile(r"C[0-9]{7}\Z")
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
@@ -157,7 +160,8 @@ def _name_keys(name: str) -> list[tuple[str, ...]]:
 @dataclass(frozen=True)
 class Mention:
     """One match in a caption: which concept, where (character offsets, ``text == caption[start:end]``), whether
-    it lies in a negated scope, and what it matched (a concept's name, a synonym or the imaging vocabulary)."""
+    it lies in a negated scope, and what it matched (a concept's name, a synonym or the imaging vocabulary), or
+    ``"assumed"``: a region's standard view, which the caption does not state."""
 
     concept: str
     start: int
@@ -172,8 +176,6 @@ class _Entry:
     concept: str
     source: Source
     requires: str = ""
-    # A region's standard view (STANDARD_VIEW): counted only where the caption states no view.
-    standard: bool = False
 
 
 @dataclass(frozen=True)
@@ -242,7 +244,7 @@ class ConceptDictionary:
         if abbreviations:
             rows.extend((row.term, _Entry(row.concept, "abbreviation", row.requires if row.requires in kept else ""),
                          row.case_sensitive) for row in IMAGING_VOCABULARY if row.concept in kept)
-            rows.extend((row.term, _Entry(STANDARD_VIEW[row.concept][0], "abbreviation", row.requires, standard=True),
+            rows.extend((row.term, _Entry(STANDARD_VIEW[row.concept][0], "assumed", row.requires),
                          row.case_sensitive) for row in IMAGING_VOCABULARY
                         if row.concept in STANDARD_VIEW and row.concept in kept and row.requires in kept
                         and STANDARD_VIEW[row.concept][0] in kept)
@@ -255,7 +257,7 @@ class ConceptDictionary:
                 continue
             for key in _name_keys(text):
                 _add(_node(trie, key), entry)
-                if entry.source == "abbreviation" and entry.requires:
+                if entry.source in ("abbreviation", "assumed") and entry.requires:
                     _add(_node(inner, key), entry)
         return cls(_frozen(trie), MappingProxyType({text: tuple(entries.values()) for text, entries in exact.items()}),
                    _frozen(inner), frozenset(kept))
@@ -334,12 +336,13 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
         return []
     scopes = negated_spans(caption)
     flagged = [(start, end, entry, in_spans(scopes, start)) for start, end, entries in found for entry in entries]
-    affirmed = {entry.concept for _, _, entry, negated in flagged if not negated and not entry.standard}
-    view_stated = any(entry.standard for _, _, entry, _ in flagged) and (
+    affirmed = {entry.concept for _, _, entry, negated in flagged if not negated and entry.source != "assumed"}
+    # A region's standard view counts only where the caption states no view.
+    view_stated = any(entry.source == "assumed" for _, _, entry, _ in flagged) and (
         not affirmed.isdisjoint(VIEW_TAGS) or any(token.lower() in OTHER_PROJECTION_WORDS for _, _, token in tokens))
     return [Mention(entry.concept, start, end, caption[start:end], negated, entry.source)
             for start, end, entry, negated in flagged
-            if (not entry.requires or entry.requires in affirmed) and not (entry.standard and view_stated)]
+            if (not entry.requires or entry.requires in affirmed) and not (entry.source == "assumed" and view_stated)]
 
 
 def _longest(caption: str, tokens: list[tuple[int, int, str]], i: int, stop: int,

@@ -171,10 +171,13 @@ def draw_caption_words(ws: Workspace, image_id: str, kg) -> None:
     if not words:
         st.caption("No concept was found in this caption.")
         return
-    not_counted = " (ruled out in the caption: not counted)" if audience() == "clinician" else \
-        " (negated: not extracted)"
+    clinician = audience() == "clinician"
+    not_counted = " (ruled out in the caption: not counted)" if clinician else " (negated: not extracted)"
+    assumed = (" (not written in the caption: the usual projection of such an X-ray is assumed)" if clinician else
+               " (assumed: the region's standard projection, no view stated)")
     lines = []
     for concept, found in words.items():
-        quoted = ", ".join(f"“{escape_markdown(text)}”{not_counted if negated else ''}" for text, negated in found)
+        quoted = ", ".join(f"“{escape_markdown(word.text)}”{not_counted if word.negated else ''}"
+                           f"{assumed if word.assumed and not word.negated else ''}" for word in found)
         lines.append(f"- **{escape_markdown(concept_label(ws, concept, kg))}** ← {quoted}")
     st.markdown("\n".join(lines))

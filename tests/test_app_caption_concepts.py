@@ -192,3 +192,31 @@ def test_no_switch_where_the_concept_sets_were_read_from_a_file():
     assert not any(t.key == "pq_caption_words" for t in app.toggle)
     app = open_page("pages/case_view.py")
     assert not any(t.key == "case_caption_words" for t in app.toggle)
+
+
+def test_an_assumed_view_is_said_to_be_assumed_in_both_modes():
+    def page() -> None:
+        from types import SimpleNamespace
+
+        import streamlit as st
+
+        from evalcore.caption_concepts import find_caption_concepts
+        from pages.cards import draw_caption_words
+
+        names = {"C1306645": "Plain x-ray", "C0000726": "Abdomen", "C1999039": "Anterior-Posterior"}
+        found = find_caption_concepts({"a": "Abdominal X-ray"}, names)
+        draw_caption_words(SimpleNamespace(extraction=found, names=names), "a", None)
+        st.session_state.setdefault("audience", "Researcher")
+
+    for audience, said in (("Researcher", "(assumed: the region's standard projection, no view stated)"),
+                           ("Clinician", "(not written in the caption: the usual projection of such an X-ray is "
+                                         "assumed)")):
+        app = AppTest.from_function(page, default_timeout=APP_TIMEOUT)
+        app.session_state["audience"] = audience
+        app.run()
+        assert not app.exception, app.exception
+        shown = "\n".join(m.value for m in app.markdown)
+        lines = shown.replace("\\", "").splitlines()
+        assert any(line.startswith("- **Anterior-Posterior") and line.endswith(f"“Abdominal” {said}")
+                   for line in lines), lines
+        assert any(line.startswith("- **Abdomen") and line.endswith("“Abdominal”") for line in lines), lines

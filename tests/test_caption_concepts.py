@@ -36,10 +36,10 @@ def test_hand_worked_collection():
     assert [(p.text, p.counted, p.negated) for p in pieces] == [
         ("CT", ("C0040405",), ()), (" of the ", (), ()), ("brain", ("C0006104",), ()), (" without ", (), ()),
         ("haemorrhage", (), ("C0019080",)), (".", (), ())]
-    assert words == {"C0040405": (("CT", False),), "C0006104": (("brain", False),),
-                     "C0019080": (("haemorrhage", True),)}
+    assert words == {"C0040405": (("CT", False, False),), "C0006104": (("brain", False, False),),
+                     "C0019080": (("haemorrhage", True, False),)}
     # "pleural effusion" is one mention (longest match), "pleural effusions" matched through its plural.
-    assert found.evidence("c")[1]["C0032227"] == (("pleural effusions", False),)
+    assert found.evidence("c")[1]["C0032227"] == (("pleural effusions", False, False),)
     assert found.evidence("unknown") == ([], {})
 
 
@@ -59,8 +59,17 @@ def test_pieces_of_overlapping_mentions_cover_each_stretch():
     pieces = caption_pieces("left wrist X-ray", mentions)
     assert [(p.text, p.counted, p.negated) for p in pieces] == [
         ("left ", ("C1",), ()), ("wrist", ("C1", "C2"), ("C3",)), (" X-ray", (), ())]
-    assert concept_words(mentions) == {"C1": (("left wrist", False),), "C2": (("wrist", False),),
-                                       "C3": (("wrist", True),)}
+    assert concept_words(mentions) == {"C1": (("left wrist", False, False),), "C2": (("wrist", False, False),),
+                                       "C3": (("wrist", True, False),)}
+
+
+def test_an_assumed_standard_view_is_marked_as_not_said():
+    names = {"C1306645": "Plain x-ray", "C0000726": "Abdomen", "C1999039": "Anterior-Posterior"}
+    found = find_caption_concepts({"a": "Abdominal X-ray", "b": "Lateral abdominal X-ray"}, names)
+    assert [sorted(s) for s in found.concepts.sets] == [["C0000726", "C1306645", "C1999039"], ["C0000726", "C1306645"]]
+    words = found.evidence("a")[1]
+    assert words["C1999039"] == (("Abdominal", False, True),) and words["C0000726"] == (("Abdominal", False, False),)
+    assert "C1999039" not in found.evidence("b")[1]
 
 
 def random_captions(seed: int, count: int = 80) -> dict[str, str]:
@@ -83,7 +92,7 @@ def test_kept_sets_agree_with_the_mentions_found_again(seed):
         assert "".join(p.text for p in pieces) == caption
         counted = {c for p in pieces for c in p.counted}
         assert counted == found.concepts[image_id]  # every extracted concept is shown, nothing else counted
-        assert {c for c, found_words in words.items() if any(not negated for _, negated in found_words)} == counted
+        assert {c for c, found_words in words.items() if any(not word.negated for word in found_words)} == counted
         assert set(words) <= set(names)
     # Deterministic: the same input gives the same sets and digest.
     again = find_caption_concepts(dict(captions), dict(names))
