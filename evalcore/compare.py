@@ -204,9 +204,12 @@ def randomization_tests(pairs: Sequence[tuple[np.ndarray, np.ndarray]], *, sampl
         # not once per pair. Sums of +-d in another order differ by rounding only, far inside ``observed``'s margin.
         stacked = np.column_stack([differences[i] for i in members])
         extreme = np.zeros(len(members), dtype=np.int64)
-        for signs in _as_floats(_swap_signs(length, samples, seed, draws), min(samples, SWAP_CHUNK), length):
-            permuted = np.abs(signs @ stacked) / length
-            extreme += (permuted >= observed).sum(axis=0)
+        # One BLAS thread, as for the bootstrap: a threaded product leaves BLAS's worker spinning after it, taking a
+        # core from the page's other work (the product is thin: a few columns).
+        with blas_single_thread():
+            for signs in _as_floats(_swap_signs(length, samples, seed, draws), min(samples, SWAP_CHUNK), length):
+                permuted = np.abs(signs @ stacked) / length
+                extreme += (permuted >= observed).sum(axis=0)
         for position, i in enumerate(members):
             p_values[i] = (1 + int(extreme[position])) / (1 + samples)
     return p_values

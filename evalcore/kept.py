@@ -82,6 +82,9 @@ class Kept:
         self.budget = budget
         self.size = size
         self._values: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
+        # The sum of the kept sizes, kept up to date: summing them at every put made a store of a few hundred
+        # values (a run's metrics after some alpha changes) quadratic in its puts.
+        self._total = 0
         self._lock = threading.Lock()
         self._in_flight = InFlight()
 
@@ -99,14 +102,15 @@ class Kept:
         size = self.size(value)
         limit = self.budget if budget is None else budget
         with self._lock:
+            replaced = self._values.get(key)
+            self._total += size - (replaced[1] if replaced is not None else 0)
             self._values[key] = (value, size)
             self._values.move_to_end(key)
             if limit is None:
                 return
-            total = sum(kept_size for _, kept_size in self._values.values())
-            while len(self._values) > 1 and total > limit:
+            while len(self._values) > 1 and self._total > limit:
                 _, (_, dropped) = self._values.popitem(last=False)
-                total -= dropped
+                self._total -= dropped
 
     def computed(self, key: Hashable, compute: Callable[[Callable[..., None] | None], Any],
                  report: Callable[..., None] | None = None, poll: float = 0.1) -> Any:
@@ -127,7 +131,7 @@ class Kept:
     def total(self) -> int:
         """Bytes held now."""
         with self._lock:
-            return sum(size for _, size in self._values.values())
+            return self._total
 
     def __reduce__(self) -> tuple:
         """A pickled store is an empty one with the same budget: what it keeps is for its owner in this process

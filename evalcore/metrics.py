@@ -237,30 +237,57 @@ def ndcg_batch(relevances: np.ndarray, ideal: np.ndarray, k: int, gain: str = "l
 
 
 def precision_batch(matches: np.ndarray, k: int) -> np.ndarray:
-    return _pad(matches[:, :k].astype(np.float64), k).sum(axis=1) / k
+    return _share_of(_hits(matches, k))
+
+
+def _share_of(hits: np.ndarray) -> np.ndarray:
+    """Precision from :func:`_hits` of the top K: the hits over K (a short list's gaps are misses)."""
+    return hits.sum(axis=1) / hits.shape[1]
 
 
 def average_precision_batch(relevant: np.ndarray, k: int, relevant_in_pool: np.ndarray) -> np.ndarray:
     """Vectorised :func:`average_precision` (ours, divided by min(K, R)); NaN where R = 0."""
+    return _average_precision(_precision_sum_batch(relevant, k), k, relevant_in_pool)
+
+
+def _average_precision(sums: np.ndarray, k: int, relevant_in_pool: np.ndarray) -> np.ndarray:
+    """:func:`average_precision` from the sums of :func:`_precision_terms` over the top K."""
     denominator = np.minimum(k, relevant_in_pool).astype(np.float64)
-    return np.divide(_precision_sum_batch(relevant, k), denominator, out=np.full(len(relevant), np.nan),
-                     where=denominator > 0)
+    return np.divide(sums, denominator, out=np.full(len(sums), np.nan), where=denominator > 0)
 
 
 def trec_average_precision_batch(relevant: np.ndarray, k: int, relevant_in_pool: np.ndarray) -> np.ndarray:
     """Vectorised :func:`trec_average_precision` (divided by R); NaN where R = 0."""
+    return _trec_average_precision(_precision_sum_batch(relevant, k), relevant_in_pool)
+
+
+def _trec_average_precision(sums: np.ndarray, relevant_in_pool: np.ndarray) -> np.ndarray:
+    """:func:`trec_average_precision` from the sums of :func:`_precision_terms` over the top K."""
     denominator = relevant_in_pool.astype(np.float64)
-    return np.divide(_precision_sum_batch(relevant, k), denominator, out=np.full(len(relevant), np.nan),
-                     where=denominator > 0)
+    return np.divide(sums, denominator, out=np.full(len(sums), np.nan), where=denominator > 0)
+
+
+def _hits(relevant: np.ndarray, width: int) -> np.ndarray:
+    """The top ``width`` of boolean rows as 0/1 floats, a short list's gaps as misses."""
+    return _pad(relevant[:, :width].astype(np.float64), width)
+
+
+def _precision_terms(hits: np.ndarray) -> np.ndarray:
+    """``P@i * rel_i`` for the ranks i = 1..width of :func:`_hits`; the sum of the first K columns is the numerator
+    of both AP definitions (:func:`_precision_sum`). A column depends only on the ranks up to it."""
+    return np.cumsum(hits, axis=1) / np.arange(1, hits.shape[1] + 1) * hits
 
 
 def _precision_sum_batch(relevant: np.ndarray, k: int) -> np.ndarray:
-    hits = _pad(relevant[:, :k].astype(np.float64), k)
-    return (np.cumsum(hits, axis=1) / np.arange(1, k + 1) * hits).sum(axis=1)
+    return _precision_terms(_hits(relevant, k)).sum(axis=1)
 
 
 def recall_batch(relevant: np.ndarray, k: int, relevant_in_pool: np.ndarray) -> np.ndarray:
-    hits = _pad(relevant[:, :k].astype(np.float64), k).sum(axis=1)
+    return _recall(_hits(relevant, k).sum(axis=1), relevant_in_pool)
+
+
+def _recall(hits: np.ndarray, relevant_in_pool: np.ndarray) -> np.ndarray:
+    """:func:`recall` from the relevant items found in the top K."""
     pool = relevant_in_pool.astype(np.float64)
     return np.divide(hits, pool, out=np.full(len(hits), np.nan), where=pool > 0)
 
@@ -270,9 +297,15 @@ def rbp_batch(relevances: np.ndarray, p: float = RBP_PERSISTENCE) -> np.ndarray:
 
 
 def err_batch(relevances: np.ndarray, k: int) -> np.ndarray:
-    rel = _pad(relevances[:, :k], k)
+    return _err_terms(relevances, k).sum(axis=1)
+
+
+def _err_terms(relevances: np.ndarray, width: int) -> np.ndarray:
+    """The terms ``(1/r) R_r prod_{i<r} (1 - R_i)`` of :func:`expected_reciprocal_rank` for ranks r = 1..width; ERR@K
+    sums the first K columns. A column depends only on the ranks up to it."""
+    rel = _pad(relevances[:, :width], width)
     not_stopped = np.cumprod(np.hstack([np.ones((len(rel), 1)), 1 - rel[:, :-1]]), axis=1)
-    return (not_stopped * rel / np.arange(1, k + 1)).sum(axis=1)
+    return not_stopped * rel / np.arange(1, width + 1)
 
 
 def cag_batch(relevances: np.ndarray, discounts: np.ndarray, window: int = CAG_WINDOW) -> np.ndarray:
@@ -375,9 +408,39 @@ class MetricInputs:
 
     def unit_relevance(self, measure: str) -> np.ndarray:
         """Relevance read as a probability in [0, 1], as RBP, ERR and CAG need (qrels: grade / highest grade)."""
+        if measure not in self.unit_scale:  # already in [0, 1]: x / 1.0 is x, without a copy of Q x D floats
+            return self.relevance[measure]
         if ("unit", measure) not in self.derived:
-            self.derived[("unit", measure)] = self.relevance[measure] / self.unit_scale.get(measure, 1.0)
+            self.derived[("unit", measure)] = self.relevance[measure] / self.unit_scale[measure]
         return self.derived[("unit", measure)]
+
+    def relevant(self, measure: str) -> np.ndarray:
+        """Q x D booleans: relevance at least the level (MAP, AP, Prec and R), computed once per measure."""
+        if ("relevant", measure) not in self.derived:
+            self.derived[("relevant", measure)] = self.relevance[measure] >= self.level(measure)
+        return self.derived[("relevant", measure)]
+
+    def _ranks_up_to(self, kind: str, measure: str, k: int, make: Callable[[int], np.ndarray]) -> np.ndarray:
+        """The first ``k`` columns of ``make(width)``, an array whose column r depends only on ranks 1..r: made once,
+        at least as wide as the table's largest K (the width of the ideal rankings), so that a metric at every
+        cut-off reads the same array (the same values as ``make(k)``, without making it per K)."""
+        kept = self.derived.get((kind, measure))
+        if kept is None or kept.shape[1] < k:
+            width = max(k, self.ideal[measure].shape[1]) if measure in self.ideal else k
+            kept = self.derived[(kind, measure)] = make(width)
+        return kept[:, :k]
+
+    def hits(self, measure: str, k: int) -> np.ndarray:
+        """:func:`_hits` of :meth:`relevant` in the top ``k``."""
+        return self._ranks_up_to("hits", measure, k, lambda width: _hits(self.relevant(measure), width))
+
+    def precision_terms(self, measure: str, k: int) -> np.ndarray:
+        """:func:`_precision_terms` of :meth:`hits` in the top ``k``."""
+        return self._ranks_up_to("precision", measure, k, lambda width: _precision_terms(self.hits(measure, width)))
+
+    def err_terms(self, measure: str, k: int) -> np.ndarray:
+        """:func:`_err_terms` of the unit relevance in the top ``k``."""
+        return self._ranks_up_to("err", measure, k, lambda width: _err_terms(self.unit_relevance(measure), width))
 
     def cag_windows(self, measure: str, width: int) -> np.ndarray:
         """:func:`cag_windows` of the unit relevance, computed once at the widest width asked for (at least CAG-RBP's,
@@ -476,10 +539,6 @@ def _shown(family: MetricFamily, relevance: str | None) -> tuple[str, str | None
     return NAME_PREFIXES[relevance] + key, None
 
 
-def _relevant(x: MetricInputs, s: MetricSpec) -> np.ndarray:
-    return x.relevance[s.relevance] >= x.level(s.relevance)
-
-
 def _cag_rbp(x: MetricInputs, s: MetricSpec) -> np.ndarray:
     width = cag_rbp_width(x.relevance[s.relevance].shape[1])
     return cag_of_windows(x.cag_windows(s.relevance, width), rbp_discounts(width))
@@ -500,25 +559,26 @@ FAMILIES: dict[str, MetricFamily] = {
                      "ndcg_cut_{k})",
                      lambda x, s: ndcg_batch(x.relevance[s.relevance], x.ideal[s.relevance], s.k, x.gain)),
         MetricFamily("MAP", True, True, "Average precision in the top {k} divided by min({k}, R), {relevant}",
-                     lambda x, s: average_precision_batch(_relevant(x, s), s.k, x.relevant_in_pool[s.relevance])),
+                     lambda x, s: _average_precision(x.precision_terms(s.relevance, s.k).sum(axis=1), s.k,
+                                                     x.relevant_in_pool[s.relevance])),
         MetricFamily("R", True, True,
                      "Share of all relevant images (by {word}) found in the top {k} (trec_eval recall_{k})",
-                     lambda x, s: recall_batch(_relevant(x, s), s.k, x.relevant_in_pool[s.relevance])),
+                     lambda x, s: _recall(x.hits(s.relevance, s.k).sum(axis=1), x.relevant_in_pool[s.relevance])),
         MetricFamily("RBP", True, False, "Rank-biased precision (patience 0.95) of {unit_word} over the whole list",
                      lambda x, s: rbp_batch(x.unit_relevance(s.relevance))),
         MetricFamily("ERR", True, True,
                      "Expected reciprocal rank in the top {k}, a user stopping at a relevant image by {unit_word}",
-                     lambda x, s: err_batch(x.unit_relevance(s.relevance), s.k)),
+                     lambda x, s: x.err_terms(s.relevance, s.k).sum(axis=1)),
         MetricFamily("CAG", True, True, "Context-Aware Gain of {unit_word} in the top {k} (DCG discount)",
                      lambda x, s: cag_of_windows(x.cag_windows(s.relevance, s.k), dcg_discounts(s.k))),
         MetricFamily("CAG-RBP", True, False,
                      "Context-Aware Gain of {unit_word} over the list (RBP discount, p = 0.95)", _cag_rbp),
         MetricFamily("AP", True, True,
                      "trec_eval map_cut_{k}: average precision in the top {k} divided by R, {relevant}",
-                     lambda x, s: trec_average_precision_batch(_relevant(x, s), s.k,
-                                                               x.relevant_in_pool[s.relevance])),
+                     lambda x, s: _trec_average_precision(x.precision_terms(s.relevance, s.k).sum(axis=1),
+                                                          x.relevant_in_pool[s.relevance])),
         MetricFamily("Prec", True, True, "trec_eval P_{k}: share of the top {k} that is relevant, {relevant}",
-                     lambda x, s: precision_batch(_relevant(x, s), s.k)),
+                     lambda x, s: _share_of(x.hits(s.relevance, s.k))),
         MetricFamily("P", False, True, "How often the top {k} contain an image of the same {target}", _precision),
     ]
 }

@@ -253,3 +253,47 @@ def test_the_dashboard_evaluation_is_one_shared_read_only_result():
     pairs = computed.system_comparisons(first, "nn-CUI@10")
     assert pairs == first["results"].comparisons("nn-CUI@10")
     assert same_records([asdict(p) for p in pairs], first["results"].compare("nn-CUI@10").to_dict("records"))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_metrics_at_every_cutoff_read_from_shared_arrays_equal_the_batch_functions(seed):
+    """MAP, AP, R, Prec and ERR at several K (in any order, K past the lists' depth too) read the first K columns
+    of one array per measure; each equals its batch function computed afresh at that K, bit for bit."""
+    rng = np.random.default_rng(seed)
+    queries, depth = int(rng.integers(1, 300)), int(rng.integers(1, 40))
+    relevance = np.round(rng.random((queries, depth)) * (rng.random((queries, depth)) < 0.7), 1)  # ties and zeros
+    relevance[rng.random(queries) < 0.2, -max(1, depth // 3):] = 0.0  # short lists, padded with 0
+    ideal = np.sort(relevance, axis=1)[:, ::-1][:, :int(rng.integers(1, 35))]
+    pool = rng.integers(0, 5, queries)
+    inputs = metrics.MetricInputs(relevance={"nn-iou": relevance}, ideal={"nn-iou": ideal},
+                                  relevant_in_pool={"nn-iou": pool}, label_matches={}, label_present={},
+                                  threshold=float(rng.choice([0.3, 0.5])), gain="linear")
+    relevant = relevance >= inputs.threshold
+    for k in rng.permutation([1, 2, 5, 10, 30, 45])[:int(rng.integers(2, 7))]:
+        k = int(k)
+        plain = {"MAP": metrics.average_precision_batch(relevant, k, pool),
+                 "AP": metrics.trec_average_precision_batch(relevant, k, pool),
+                 "R": metrics.recall_batch(relevant, k, pool), "Prec": metrics.precision_batch(relevant, k),
+                 "ERR": metrics.err_batch(relevance, k)}
+        for family, expected in plain.items():
+            found = metrics.parse_metric(f"nn-{family}@{k}").compute(inputs)
+            assert np.array_equal(found, expected, equal_nan=True), (family, k)
+    assert inputs.unit_relevance("nn-iou") is relevance  # no scale: read as it is, not copied
+
+
+def test_relevance_of_retrieved_items_equals_the_pool_matrix_for_full_and_partial_runs():
+    """The relevance of a run's items, looked up from kept codes (a run retrieving every item written in place, one
+    with gaps scattered), equals the pool's relevance matrix read at the items, 0 at gaps."""
+    evaluator, runs = evaluator_and_runs(4)
+    gappy = runs[1].documents.copy()
+    gappy[::3, -4:] = -1  # shorter lists
+    gappy[5, 2] = -2  # an ID without a concept set
+    runs.append(AlignedRun("gaps", runs[1].query_rows, gappy, runs[1].counts))
+    for alpha in (0.5, 0.3):
+        spec = Relevance.of(alpha, 1).nn_iou
+        matrix = evaluator.engine.relevance_by(spec)
+        for run in runs:
+            valid = run.documents >= 0
+            expected = np.where(valid, matrix[run.query_rows[:, None], np.maximum(run.documents, 0)], 0.0)
+            found = evaluator.relevance_of(run, {"nn-iou": spec, "iou": Relevance.of(alpha, 1).spec_for("iou")})
+            assert np.array_equal(found["nn-iou"], expected), run.name

@@ -166,3 +166,18 @@ def test_sessions_asking_for_the_same_ranking_share_one_pass_over_the_pool(monke
     assert passes == [1]
     assert rankings["first"].name == "first" and rankings["second"].name == "second"
     np.testing.assert_array_equal(rankings["first"].documents, rankings["second"].documents)
+
+
+def test_a_store_keeps_its_total_as_the_sum_of_what_it_holds():
+    """The running total equals the sizes of the values held, through replacements and drops; values beyond the
+    budget are dropped least recently used first, as a sum over the held values would decide."""
+    rng = np.random.default_rng(7)
+    kept = Kept(budget=400)
+    for _ in range(300):
+        key = int(rng.integers(0, 12))
+        if rng.random() < 0.3:
+            kept.get(key)
+        else:
+            kept.put(key, np.zeros(int(rng.integers(0, 12))), budget=int(rng.choice([400, 150])))
+        held = [kept.get(k) for k in kept.keys()]
+        assert kept.total() == sum(value.nbytes for value in held)

@@ -543,7 +543,9 @@ class PairwiseEngine:
         state = self._state(plan)
         if state.lookup:
             table, values = self._table(state, measure)
-            return values[table[codes]]
+            # Each code's value first (one entry per possible code), then one look-up per pair: the same values as
+            # values[table[codes]], a pass over the pairs fewer (a run has a million pairs, the plan ~60,000 codes).
+            return values[table][codes]
         return values_of_codes(state.layout, state.plan, measure, codes)
 
 
