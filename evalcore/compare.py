@@ -138,15 +138,34 @@ def bootstrap_cis(columns: np.ndarray, confidence: float = 0.95, *, samples: int
                 means[start:start + len(weights)] = (weights @ filled) / (weights @ patterns)[:, pattern_of]
             start += len(weights)
     tail = (1 - confidence) / 2 * 100
+    bounds = _percentiles(means, [tail, 100 - tail])
     results = []
     for column in range(width):
         if defined_counts[column] == 0:
             results.append(MeanWithCI(float("nan"), float("nan"), float("nan"), 0))
             continue
-        low, high = np.nanpercentile(means[:, column], [tail, 100 - tail])
         mean = filled[:, column].sum() / defined_counts[column]
-        results.append(MeanWithCI(float(mean), float(low), float(high), int(defined_counts[column])))
+        results.append(MeanWithCI(float(mean), float(bounds[0, column]), float(bounds[1, column]),
+                                  int(defined_counts[column])))
     return results
+
+
+def _percentiles(samples: np.ndarray, percentiles: list[float]) -> np.ndarray:
+    """``np.nanpercentile(samples[:, column], percentiles)`` of every column (percentiles x columns): the columns
+    without NaN in one call along the first axis (the same partition and interpolation per column, so the same
+    values), the others one at a time; one call per column took 11 ms for a leaderboard's 258 columns.
+
+    >>> _percentiles(np.array([[1.0, np.nan, np.nan], [2.0, 4.0, np.nan], [3.0, np.nan, np.nan]]), [50.0, 100.0])
+    array([[ 2.,  4., nan],
+           [ 3.,  4., nan]])
+    """
+    nan = np.isnan(samples)
+    missing = nan.any(axis=0)
+    bounds = np.full((len(percentiles), samples.shape[1]), np.nan)  # NaN for a column without any value
+    bounds[:, ~missing] = np.percentile(samples[:, ~missing], percentiles, axis=0)
+    for column in np.flatnonzero(missing & ~nan.all(axis=0)):
+        bounds[:, column] = np.nanpercentile(samples[:, column], percentiles)
+    return bounds
 
 
 def _distinct_columns(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

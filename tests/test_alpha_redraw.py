@@ -283,17 +283,45 @@ def test_metrics_at_every_cutoff_read_from_shared_arrays_equal_the_batch_functio
 
 def test_relevance_of_retrieved_items_equals_the_pool_matrix_for_full_and_partial_runs():
     """The relevance of a run's items, looked up from kept codes (a run retrieving every item written in place, one
-    with gaps scattered), equals the pool's relevance matrix read at the items, 0 at gaps."""
+    with gaps scattered, one with its queries out of order), equals the pool's relevance matrix read at the items,
+    0 at gaps."""
     evaluator, runs = evaluator_and_runs(4)
     gappy = runs[1].documents.copy()
     gappy[::3, -4:] = -1  # shorter lists
     gappy[5, 2] = -2  # an ID without a concept set
     runs.append(AlignedRun("gaps", runs[1].query_rows, gappy, runs[1].counts))
+    shuffled = np.random.default_rng(4).permutation(len(gappy))  # queries out of order: pairs sorted by query first
+    runs.append(AlignedRun("shuffled", runs[1].query_rows[shuffled], gappy[shuffled], runs[1].counts))
     for alpha in (0.5, 0.3):
         spec = Relevance.of(alpha, 1).nn_iou
-        matrix = evaluator.engine.relevance_by(spec)
+        matrix = evaluator.engine.relevance_by(spec)  # codes the pool: the runs' items are read from its codes
+        assert evaluator.engine.pair_codes(spec, np.array([1, 0]), np.array([0, 1])) is not None
         for run in runs:
             valid = run.documents >= 0
             expected = np.where(valid, matrix[run.query_rows[:, None], np.maximum(run.documents, 0)], 0.0)
             found = evaluator.relevance_of(run, {"nn-iou": spec, "iou": Relevance.of(alpha, 1).spec_for("iou")})
             assert np.array_equal(found["nn-iou"], expected), run.name
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_percentiles_of_every_column_at_once_equal_one_call_per_column(seed):
+    rng = np.random.default_rng(seed)
+    samples = np.round(rng.random((int(rng.integers(1, 600)), int(rng.integers(1, 60)))), 2)  # ties
+    samples[rng.random(samples.shape) < 0.02] = np.nan  # some resamples without a defined query
+    samples[:, rng.random(samples.shape[1]) < 0.1] = np.nan  # columns without any value
+    percentiles = [2.5, 97.5] if seed % 2 else [5.0, 50.0, 95.0]
+    found = compare._percentiles(samples, percentiles)
+    for column in range(samples.shape[1]):
+        expected = (np.full(len(percentiles), np.nan) if np.isnan(samples[:, column]).all()
+                    else np.nanpercentile(samples[:, column], percentiles))
+        assert np.array_equal(found[:, column], expected, equal_nan=True), column
+
+
+def test_bootstrap_of_columns_with_resamples_lacking_a_defined_query_equals_the_plain_product():
+    rng = np.random.default_rng(9)
+    matrix = rng.random((30, 6))
+    matrix[2:, 0] = np.nan  # defined at two queries: many resamples draw neither (a NaN mean)
+    matrix[1:, 1] = np.nan
+    found = bootstrap_cis(matrix, 0.9, samples=300, seed=4)
+    assert all(same_records([asdict(f)], [asdict(e)]) for f, e in zip(found, plain_bootstrap(matrix, 0.9, 300, 4)))
+    assert found[0].queries == 2 and found[1].queries == 1
