@@ -325,3 +325,22 @@ def test_bootstrap_of_columns_with_resamples_lacking_a_defined_query_equals_the_
     found = bootstrap_cis(matrix, 0.9, samples=300, seed=4)
     assert all(same_records([asdict(f)], [asdict(e)]) for f, e in zip(found, plain_bootstrap(matrix, 0.9, 300, 4)))
     assert found[0].queries == 2 and found[1].queries == 1
+
+
+@pytest.mark.parametrize("seed", [0, 5])
+def test_runs_scored_on_several_threads_equal_runs_scored_one_after_another(seed):
+    from evalcore.options import Compute
+
+    concepts, kg = random_world(seed, images=70)
+    relevance = Relevance.of(0.6, 1)
+    found = []
+    for threads in (1, 2, 3):
+        evaluator = Evaluator(concepts, kg, compute=Compute(threads=threads))
+        rng = np.random.default_rng(seed)
+        runs = [AlignedRun.over_pool(name, np.array([rng.permutation([c for c in range(70) if c != q])[:15]
+                                                     for q in range(70)])) for name in "abcde"]
+        runs.append(evaluator.relevance_ranking(relevance.nn_iou, 15))
+        found.append(evaluate_runs(evaluator, runs, relevance=relevance))
+    for other in found[1:]:
+        assert other.systems == found[0].systems
+        assert_identical(other, found[0])
