@@ -10,6 +10,7 @@ can read nothing else), and typed options (:class:`~pages.sidebar.Settings`, :cl
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
@@ -294,6 +295,12 @@ def system_comparisons(result: dict, metric: str) -> list[PairComparison]:
     Holm-corrected over the pairs (:meth:`evalcore.results.Results.comparisons`): computed once per result and
     metric for every session reading that result."""
     return result["results"].comparisons(metric)
+
+
+def start_comparisons(result: dict, metric: str) -> None:
+    """Start :func:`system_comparisons` of ``metric`` in a thread of its own and return at once: a page draws
+    meanwhile, and its own call then waits for that computation (one per result and metric) or reads it back."""
+    threading.Thread(target=system_comparisons, args=(result, metric), daemon=True).start()
 
 
 def per_query_values(result: dict, metric: str) -> pd.DataFrame:

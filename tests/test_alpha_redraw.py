@@ -344,3 +344,25 @@ def test_runs_scored_on_several_threads_equal_runs_scored_one_after_another(seed
     for other in found[1:]:
         assert other.systems == found[0].systems
         assert_identical(other, found[0])
+
+
+def test_comparisons_started_beside_the_page_are_computed_once_and_read_by_it(monkeypatch):
+    from evalcore.measures import measure_spec
+    from pages import computed
+    from pages.sidebar import Settings
+
+    ws = load_demo()
+    relevance = measure_spec("nn-iou", alpha=0.45, n=1)
+    result = computed.evaluation(ws, tuple(ws.runs), (), Settings(relevance, relevance, "undirected", (5, 10),
+                                                                  "linear"))
+    calls = []
+    plain = compare_columns
+    monkeypatch.setattr("evalcore.results.compare_columns", lambda *a, **k: calls.append(1) or plain(*a, **k))
+    computed.start_comparisons(result, "nn-CUI@5")
+    pairs = computed.system_comparisons(result, "nn-CUI@5")
+    assert calls == [1]
+    per_system = result["results"].evaluation.systems
+    expected = plain({s: per_system[s].query_ids for s in result["systems"]},
+                     {s: result["results"].metric_values(s, "nn-CUI@5") for s in result["systems"]},
+                     samples=result["results"].statistics.randomization_samples, seed=0)
+    assert same_records([asdict(p) for p in pairs], [asdict(p) for p in expected])
