@@ -4,6 +4,7 @@ depend on the BLAS thread count (a sum's floating-point order does)."""
 from __future__ import annotations
 
 import contextlib
+import sys
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -14,18 +15,24 @@ from typing import Any
 _holders_lock = threading.Lock()
 _holders = 0
 _limits: Any = None
+# threadpoolctl's view of the loaded libraries and how many modules were imported when it was made: making it scans
+# every loaded library (3 ms, more under load, at each limit: several per alpha change in the dashboard), and only an
+# import can load another BLAS.
+_controller: tuple[int, Any] | None = None
 
 
 @contextlib.contextmanager
 def blas_single_thread() -> Iterator[None]:
     """BLAS limited to one thread until the last overlapping holder leaves (the engine parallelises over blocks
     instead)."""
-    global _holders, _limits
+    global _holders, _limits, _controller
     import threadpoolctl
 
     with _holders_lock:
         if _holders == 0:
-            _limits = threadpoolctl.threadpool_limits(1, user_api="blas")
+            if _controller is None or _controller[0] != len(sys.modules):
+                _controller = (len(sys.modules), threadpoolctl.ThreadpoolController())
+            _limits = _controller[1].limit(limits=1, user_api="blas")
         _holders += 1
     try:
         yield

@@ -3,10 +3,12 @@ while another still computes (two dashboard sessions bootstrapping at once)."""
 
 from __future__ import annotations
 
+import sys
 import threading
 
 import threadpoolctl
 
+from evalcore import threads
 from evalcore.threads import blas_single_thread
 
 
@@ -22,9 +24,26 @@ class RecordedLimits:
         self.events.append("restored")
 
 
+class RecordedController:
+    """Stands in for threadpoolctl's controller: its limits are :class:`RecordedLimits`; counts how often it is made."""
+
+    made = 0
+
+    def __init__(self) -> None:
+        RecordedController.made += 1
+
+    def limit(self, limits: int, user_api: str) -> RecordedLimits:
+        return RecordedLimits(limits, user_api)
+
+
+def recorded(monkeypatch) -> None:
+    monkeypatch.setattr(threadpoolctl, "ThreadpoolController", RecordedController)
+    monkeypatch.setattr(threads, "_controller", None)
+    RecordedLimits.events, RecordedController.made = [], 0
+
+
 def test_overlapping_holders_set_the_limit_once_and_restore_it_after_the_last(monkeypatch):
-    monkeypatch.setattr(threadpoolctl, "threadpool_limits", RecordedLimits)
-    RecordedLimits.events = []
+    recorded(monkeypatch)
     first_in, second_in, first_out = threading.Event(), threading.Event(), threading.Event()
     seen: dict[str, list[str]] = {}
 
@@ -51,8 +70,7 @@ def test_overlapping_holders_set_the_limit_once_and_restore_it_after_the_last(mo
 
 
 def test_a_holder_that_raises_still_restores(monkeypatch):
-    monkeypatch.setattr(threadpoolctl, "threadpool_limits", RecordedLimits)
-    RecordedLimits.events = []
+    recorded(monkeypatch)
     try:
         with blas_single_thread():
             raise ValueError("inside")
@@ -61,3 +79,17 @@ def test_a_holder_that_raises_still_restores(monkeypatch):
     with blas_single_thread():
         pass
     assert RecordedLimits.events == ["set 1 blas", "restored", "set 1 blas", "restored"]
+
+
+def test_the_libraries_are_scanned_again_only_after_an_import(monkeypatch):
+    """The controller (a scan of the loaded libraries) is made once and again only once a module was imported since."""
+    recorded(monkeypatch)
+    for _ in range(3):
+        with blas_single_thread():
+            pass
+    assert RecordedController.made == 1
+    monkeypatch.setitem(sys.modules, "an_imported_module", threading)
+    with blas_single_thread():
+        pass
+    assert RecordedController.made == 2
+    assert RecordedLimits.events == ["set 1 blas", "restored"] * 4
