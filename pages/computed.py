@@ -239,16 +239,16 @@ def _evaluation(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Base
     relevance = Relevance(settings.relevance, settings.measure, settings.gain)
     scoring = Scoring(leaderboard_metrics(settings.ks, evaluator.label_targets(), settings.measure.key))
     results = evaluate_runs(evaluator, runs, scoring, relevance)
-    return {"summary": results.table().rename(columns={"ci_low": "low", "ci_high": "high"}),
-            "query_ids": {system: results.query_ids(system) for system in results.systems},
+    return {"query_ids": {system: results.query_ids(system) for system in results.systems},
             "systems": results.systems, "counts": results.counts, "metrics": results.metrics,
             "threshold": relevance.threshold, "results": results}
 
 
 def evaluation(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...], settings: Settings) -> dict:
-    """Means with 95% bootstrap CIs (``summary``) of the loaded runs ``run_names`` and the ``baselines``, and the
-    :class:`~evalcore.results.Results` they summarise (``results``: the per-query values, read-only, and the tests
-    of systems against each other, once per metric); the sidebar's measure adds its metrics before nn-IoU's
+    """The per-query values of the loaded runs ``run_names`` and the ``baselines`` as
+    :class:`~evalcore.results.Results` (``results``: read-only; their means with bootstrap CIs, :func:`summary_of`,
+    and the tests of systems against each other are computed once each, when first asked for); the sidebar's
+    measure adds its metrics before nn-IoU's
     (:func:`evalcore.tables.leaderboard_metrics`). Kept for the whole server by what it reads and shared read-only:
     sessions asking for the same evaluation (eight users moving alpha to the same value) compute it once and read
     one copy, where a per-session cache would unpickle its own (:func:`kept_result`)."""
@@ -285,9 +285,15 @@ def evaluation_with_progress(ws: Workspace, run_names: tuple[str, ...], baseline
                          lambda report, measure=measure: evaluator.pool_summary(
                              settings.relevance if measure == "nn-iou" else measure_spec("iou"), k, 0.5, report))
         systems = len(run_names) + len(baselines)
-        return progress.run(f"Scoring {systems} system{'s' if systems != 1 else ''} and "
-                            + for_reader("bootstrapping 95% intervals", "estimating their ranges"),
+        return progress.run(f"Scoring {systems} system{'s' if systems != 1 else ''}",
                             lambda _: evaluation(ws, run_names, baselines, settings))
+
+
+def summary_of(result: dict) -> pd.DataFrame:
+    """Means with 95% bootstrap CIs (columns ``low`` and ``high``) of an :func:`evaluation` result, computed once
+    for every session reading it (:meth:`evalcore.results.Results.table`) when a page first asks: the leaderboard
+    asks after starting its significance tests, which then run beside the bootstrap; the Per-query page never."""
+    return result["results"].table().rename(columns={"ci_low": "low", "ci_high": "high"})
 
 
 def system_comparisons(result: dict, metric: str) -> list[PairComparison]:
@@ -298,8 +304,9 @@ def system_comparisons(result: dict, metric: str) -> list[PairComparison]:
 
 
 def start_comparisons(result: dict, metric: str) -> None:
-    """Start :func:`system_comparisons` of ``metric`` in a thread of its own and return at once: a page draws
-    meanwhile, and its own call then waits for that computation (one per result and metric) or reads it back."""
+    """Start :func:`system_comparisons` of ``metric`` in a thread of its own and return at once: a page computes
+    and draws meanwhile, and its own call then waits for that computation (one per result and metric) or reads it
+    back."""
     threading.Thread(target=system_comparisons, args=(result, metric), daemon=True).start()
 
 

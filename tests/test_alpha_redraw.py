@@ -366,3 +366,19 @@ def test_comparisons_started_beside_the_page_are_computed_once_and_read_by_it(mo
                      {s: result["results"].metric_values(s, "nn-CUI@5") for s in result["systems"]},
                      samples=result["results"].statistics.randomization_samples, seed=0)
     assert same_records([asdict(p) for p in pairs], [asdict(p) for p in expected])
+
+
+def test_the_summary_is_computed_when_first_asked_for_and_equals_the_results_table():
+    from evalcore.measures import measure_spec
+    from pages import computed
+    from pages.sidebar import Settings
+
+    ws = load_demo()
+    relevance = measure_spec("nn-iou", alpha=0.35, n=1)
+    result = computed.evaluation(ws, tuple(ws.runs), (), Settings(relevance, relevance, "undirected", (5, 10),
+                                                                  "linear"))
+    assert "_table" not in vars(result["results"])  # an evaluation alone (the Per-query page's) draws no resamples
+    computed.start_comparisons(result, "nn-CUI@10")
+    summary = computed.summary_of(result)
+    expected = result["results"].table().rename(columns={"ci_low": "low", "ci_high": "high"})
+    assert summary.equals(expected) and list(summary.columns) == ["system", "metric", "mean", "low", "high", "queries"]

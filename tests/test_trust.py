@@ -103,7 +103,7 @@ def test_two_workspaces_with_equal_sizes_get_their_own_numbers():
     assert len(other.captions) == len(ws.captions)
     mine = computed.evaluation(ws, (), (CAPTIONS,), _settings())
     theirs = computed.evaluation(other, (), (CAPTIONS,), _settings())
-    score = {name: result["summary"].set_index(["system", "metric"]).loc[(CAPTIONS.title, "CUI@10"), "mean"]
+    score = {name: computed.summary_of(result).set_index(["system", "metric"]).loc[(CAPTIONS.title, "CUI@10"), "mean"]
              for name, result in (("mine", mine), ("theirs", theirs))}
     assert score["mine"] > 0.5 > score["theirs"]
 
