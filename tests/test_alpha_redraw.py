@@ -341,6 +341,9 @@ def test_runs_scored_on_several_threads_equal_runs_scored_one_after_another(seed
                                                      for q in range(70)])) for name in "abcde"]
         runs.append(evaluator.relevance_ranking(relevance.nn_iou, 15))
         found.append(evaluate_runs(evaluator, runs, relevance=relevance))
+        if threads == 2:  # the caller's choice of threads (the ablation grid scores on one)
+            one = Results(evaluator.evaluate(runs, found[-1].metrics, relevance, threads=1), draws=evaluator.draws)
+            assert_identical(one, found[-1])
     for other in found[1:]:
         assert other.systems == found[0].systems
         assert_identical(other, found[0])
