@@ -461,6 +461,10 @@ class Evaluator:
         if not isinstance(relevance, Relevance):
             raise ParameterError(f"relevance must be a Relevance (e.g. Relevance.of(alpha, n, measure)), got "
                                  f"{relevance!r}: alpha and n travel as a MeasureSpec")
+        if threads is None:
+            threads = self.engine.threads if self.engine is not None else 1
+        elif isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+            raise ParameterError(f"threads must be a whole number >= 1, got {threads!r}")
         specs = [parse_metric(name) for name in metric_names]
         missing_labels = {s.target for s in specs if s.target} - set(self.label_targets())
         if missing_labels:
@@ -493,8 +497,6 @@ class Evaluator:
         # 0.58 s with one thread). A matrix-vector product's sums do not depend on the thread count.
         # Runs are scored on the engine's threads, each run's metrics in one thread (its own inputs and kept
         # scores), while this thread reads the next run's inputs (the evaluator's kept codes and rankings).
-        if threads is None:
-            threads = self.engine.threads if self.engine is not None else 1
         with blas_single_thread(), ThreadPoolExecutor(threads) as pool:
             for run in runs:
                 if progress:

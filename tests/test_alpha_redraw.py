@@ -385,3 +385,12 @@ def test_the_summary_is_computed_when_first_asked_for_and_equals_the_results_tab
     summary = computed.summary_of(result)
     expected = result["results"].table().rename(columns={"ci_low": "low", "ci_high": "high"})
     assert summary.equals(expected) and list(summary.columns) == ["system", "metric", "mean", "low", "high", "queries"]
+
+
+def test_scoring_threads_must_be_a_whole_number_of_at_least_one():
+    from evalcore.errors import ParameterError
+
+    evaluator, runs = evaluator_and_runs(2)
+    for threads in (0, 1.5, True):
+        with pytest.raises(ParameterError, match="threads"):
+            evaluator.evaluate(runs, ["CUI@5"], threads=threads)
