@@ -5,15 +5,16 @@ Under load, every session's script runs in the server's one Python process: what
 itself (not kept for the server) is paid once per session, and eight sessions pay it eight times under one
 interpreter lock. Here, in a child process per checkout, Streamlit's AppTest runs issue 23's ROCOv2 flow (open the
 app, load ROCOv2 test, the leaderboard's first draw with the three Table-1 baselines, alpha 0.5 -> 0.6, the Per-query
-page's first draw, a query switch, the Ablation page's first draw) once to fill the server's caches (the crowd's
-first user), then ``--sessions`` more times as new sessions. Each step's figure is the median over those sessions
-of the rerun's wall time (``script``) and of the process's CPU seconds over it (``CPU``: all threads); the browser's
-own work and the websocket are not included.
+page's first draw, a query switch, the Ablation page's first draw) in 1 + ``--sessions`` sessions, step by step as
+the load benchmark's crowd does: every session takes a step, one after the other, before any takes the next. The
+first session's step fills the server's caches; each step's figure is the median over the other sessions of the
+rerun's wall time (``script``) and of the process's CPU seconds over it (``CPU``: all threads). The browser's own
+work and the websocket are not included.
 
 Each child prints a digest of what every step drew (element types and values, chart specs, table data); the script
 says whether both checkouts drew the same pages.
 
-Usage: python benchmarks/bench_sessions.py --app-root PATH [--sessions 4] [--rounds 2]
+Usage: python benchmarks/bench_sessions.py --app-root PATH [--sessions 7] [--rounds 2]
 """
 
 from __future__ import annotations
@@ -52,48 +53,46 @@ def drawn(app) -> str:
     return digest.hexdigest()
 
 
-def session():
-    app = AppTest.from_file(os.path.join(root, "app.py"), default_timeout=900)
-    figures, digests = {}, {}
+def load(app):
+    app.text_input(key="rocov2_folder").set_value(data)
+    app.button(key="load_rocov2").click().run()
 
-    def step(name, action):
+
+def page(path):
+    return lambda app: app.switch_page(path).run()
+
+
+def alpha(app):
+    app.session_state["alpha"] = 0.6
+    app.run()
+
+
+def switch(app):
+    query = app.selectbox(key="pq_query")
+    query.set_value(query.options[query.options.index(query.value) + 1]).run()
+
+
+STEPS = {"open the app": lambda app: app.run(), "load the ROCOv2 folder": load,
+         "leaderboard first draw (3 baselines)": page("pages/leaderboard.py"), "alpha change (new value)": alpha,
+         "Per-query first draw": page("pages/per_query.py"), "query switch": switch,
+         "Ablation first draw": page("pages/ablation.py")}
+# As in bench_load, every session takes each step before any takes the next: the first pays for what the server
+# keeps, the others only for what they do themselves.
+apps = [AppTest.from_file(os.path.join(root, "app.py"), default_timeout=900) for _ in range(1 + sessions)]
+first, later, digests = {}, {}, {}
+for name, action in STEPS.items():
+    for position, app in enumerate(apps):
         start, cpu = time.perf_counter(), time.process_time()
-        action()
-        figures[name] = (time.perf_counter() - start, time.process_time() - cpu)
+        action(app)
+        figures = (time.perf_counter() - start, time.process_time() - cpu)
         assert not app.exception, app.exception
-        digests[name] = drawn(app)
-
-    def load():
-        app.text_input(key="rocov2_folder").set_value(data)
-        app.button(key="load_rocov2").click().run()
-
-    def page(path):
-        app.switch_page(path)
-        app.run()
-
-    def alpha():
-        app.session_state["alpha"] = 0.6
-        app.run()
-
-    def switch():
-        query = app.selectbox(key="pq_query")
-        query.set_value(query.options[query.options.index(query.value) + 1]).run()
-
-    step("open the app", app.run)
-    step("load the ROCOv2 folder", load)
-    step("leaderboard first draw (3 baselines)", lambda: page("pages/leaderboard.py"))
-    step("alpha change (new value)", alpha)
-    step("Per-query first draw", lambda: page("pages/per_query.py"))
-    step("query switch", switch)
-    step("Ablation first draw", lambda: page("pages/ablation.py"))
-    return figures, digests
-
-
-first, digests = session()
-later = [session()[0] for _ in range(sessions)] or [first]
-medians = {name: [statistics.median(s[name][0] for s in later), statistics.median(s[name][1] for s in later)]
-           for name in first}
-print(json.dumps({"first": {name: value[0] for name, value in first.items()}, "later": medians, "digests": digests}))
+        if position == 0:
+            first[name], digests[name] = figures[0], drawn(app)
+        else:
+            later.setdefault(name, []).append(figures)
+medians = {name: [statistics.median(f[0] for f in found), statistics.median(f[1] for f in found)]
+           for name, found in later.items()}
+print(json.dumps({"first": first, "later": medians, "digests": digests}))
 '''
 
 
@@ -109,7 +108,7 @@ def child(root: Path, sessions: int) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--app-root", required=True, help="the checkout to compare with (before)")
-    parser.add_argument("--sessions", type=int, default=4, help="sessions timed after the first (per round)")
+    parser.add_argument("--sessions", type=int, default=7, help="sessions after the first (per round)")
     parser.add_argument("--rounds", type=int, default=2, help="child processes per checkout, alternating")
     args = parser.parse_args()
     roots = {"before": Path(args.app_root).resolve(), "after": ROOT}
