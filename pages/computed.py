@@ -349,11 +349,18 @@ def cached_explanation(ws: Workspace, query: str, result: str, relevance: Measur
                         names=ws.names if kg is None else {}, captions=captions)
 
 
-def explanation_of(ws: Workspace, query: str, result: str, settings: Settings) -> Explanation:
-    """Why image ``result`` relates to image ``query`` at the sidebar's relevance setting, their captions read for
-    negated mentions (cached per pair and settings; both need a concept set)."""
-    return cached_explanation(ws.restricted_to("concepts", "captions", *KG_INPUTS), query, result,
-                              settings.relevance, settings.kg_mode)
+@st.cache_resource(max_entries=1024, show_spinner=False, hash_funcs=HASH_FUNCS)
+def cached_explanations(ws: Workspace, query: str, results: tuple[str, ...], relevance: MeasureSpec,
+                        mode: str) -> tuple[Explanation, ...]:
+    return tuple(cached_explanation(ws, query, result, relevance, mode) for result in results)
+
+
+def explanations_of(ws: Workspace, query: str, results: tuple[str, ...], settings: Settings) -> tuple[Explanation, ...]:
+    """Why each image of ``results`` relates to image ``query`` at the sidebar's relevance setting, their captions
+    read for negated mentions (every image needs a concept set). Cached per pair and settings, and per list: a
+    system's list costs one cache lookup (each hashes the workspace and the settings) rather than one per card."""
+    return cached_explanations(ws.restricted_to("concepts", "captions", *KG_INPUTS), query, tuple(results),
+                               settings.relevance, settings.kg_mode)
 
 
 # --- comparing relevance measures ------------------------------------------------------------------------------
