@@ -158,8 +158,8 @@ class InFlight:
             report: Callable[..., None] | None = None, poll: float = 0.1) -> Any:
         """``lookup()`` when it finds the value (not None), else ``compute(relay)`` once for every caller asking
         for ``key`` meanwhile; ``relay`` forwards each report to ``report`` and to the waiting callers' reports
-        (every ``poll`` seconds). ``compute`` keeps its value where ``lookup`` finds it. A failed computation
-        raises in its caller; a waiting caller then computes.
+        (each new one, looked for every ``poll`` seconds). ``compute`` keeps its value where ``lookup`` finds it. A
+        failed computation raises in its caller; a waiting caller then computes.
 
         >>> flights, kept = InFlight(), {}
         >>> flights.run("a", lambda: kept.get("a"), lambda relay: kept.setdefault("a", 7)), kept
@@ -170,9 +170,13 @@ class InFlight:
             return value
         with self._lock:
             gate, last = self._computing.setdefault(key, (threading.Lock(), []))
+        relayed = None
         while not gate.acquire(timeout=poll):
-            if report is not None and last:
-                report(*last[-1])
+            # Only a new report is passed on: each one redraws a waiting session's bar in its browser, and eight
+            # waiting sessions repeating the last one every poll sent 80 unchanged bars a second.
+            if report is not None and last and last[-1] is not relayed:
+                relayed = last[-1]
+                report(*relayed)
         try:
             value = lookup()
             if value is None:

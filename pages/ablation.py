@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import plotly.express as px
+import plotly.graph_objects as go
 import streamlit as st
 
 from evalcore.ablation import HOPS, RELEVANCE_SYSTEM, informative_systems, ranking_agreement, sweep_values
 from evalcore.tables import SCORE_DECIMALS, plain_metric_label, score_table
-from pages.computed import EVALUATION_INPUTS, ablation_of, evaluator_of, kept_with_bar, metric_names_for, sweep_of
+from pages.computed import EVALUATION_INPUTS, HASH_FUNCS, ablation_of, evaluator_of, kept_with_bar, metric_names_for, sweep_of
 from pages.session import audience, server_kept
 from pages.sidebar import controls
 from pages.ui import page_with_concepts
@@ -19,6 +21,52 @@ N_COLOURS = dict(zip(HOPS, px.colors.sample_colorscale("Plasma", [0.0, 0.3, 0.55
 
 def n_label(n: int) -> str:
     return "n = 0 (IoU)" if n == 0 else f"n = {n}"
+
+
+# The figures and tables below are built once per grid and choice for every session showing them (eight sessions
+# on the same data drew the same figures eight times: plotly builds a faceted figure in about 0.1 s), keyed by the
+# grid's content (HASH_FUNCS) and the drawing choices; they are shared read-only.
+@st.cache_resource(max_entries=64, show_spinner=False, hash_funcs=HASH_FUNCS)
+def metric_curves(grid: pd.DataFrame, metric: str, shown: tuple[str, ...],
+                  title: str) -> tuple[list[str], pd.DataFrame, go.Figure | None]:
+    """The panels (systems that vary first), the shown systems' rows of ``metric`` with their curve label, and the
+    metric against alpha, one curve per n and one panel per system (None when no system is shown)."""
+    panels = [s for s in informative_systems(grid, metric) if s in shown]
+    table = grid[(grid.metric == metric) & grid.system.isin(shown)].assign(
+        curve=lambda t: t.n.map(n_label)).sort_values(["system", "n", "alpha"])
+    if table.empty:
+        return panels, table, None
+    figure = px.line(table, x="alpha", y="value", color="curve", facet_col="system",
+                     facet_col_wrap=min(3, len(shown)), markers=True,
+                     category_orders={"curve": [n_label(n) for n in HOPS], "system": panels},
+                     color_discrete_map={n_label(n): colour for n, colour in N_COLOURS.items()},
+                     labels={"value": title, "curve": "distance threshold"})
+    figure.for_each_annotation(lambda a: a.update(text=a.text.split("=", 1)[-1]))
+    rows = -(-len(shown) // min(3, len(shown)))
+    figure.update_yaxes(range=[0, 1.02], tickvals=[0, 0.2, 0.4, 0.6, 0.8, 1.0])
+    figure.update_xaxes(showticklabels=True, tickvals=[0, 0.25, 0.5, 0.75, 1.0])
+    figure.update_layout(height=120 + 300 * rows, margin={"t": 40}, legend={"title": "distance threshold"})
+    return panels, table, figure
+
+
+@st.cache_resource(max_entries=64, show_spinner=False, hash_funcs=HASH_FUNCS)
+def metric_heatmap(grid: pd.DataFrame, metric: str, shown: tuple[str, ...], system: str, title: str) -> go.Figure:
+    """``metric`` of one system over alpha x n."""
+    table = metric_curves(grid, metric, shown, title)[1]
+    heat = table[table.system == system].pivot(index="n", columns="alpha", values="value")
+    heat.index = [n_label(n) for n in heat.index]
+    return px.imshow(heat, text_auto=f".{SCORE_DECIMALS}f", aspect="auto", zmin=0, zmax=1,
+                     color_continuous_scale="Blues", labels={"color": title, "x": "alpha", "y": ""},
+                     title=f"{title}: alpha x n for {system}")
+
+
+@st.cache_resource(max_entries=64, show_spinner=False, hash_funcs=HASH_FUNCS)
+def kendall_table(grid: pd.DataFrame, metric: str, shown: tuple[str, ...]) -> pd.DataFrame:
+    """Kendall tau against the ranking under IoU, n x alpha, for the shown systems."""
+    tau = ranking_agreement(grid[grid.system.isin(shown)], metric).pivot(index="n", columns="alpha",
+                                                                         values="kendall_tau")
+    tau.index = [n_label(n) for n in tau.index]
+    return tau
 
 
 ws = page_with_concepts("Ablation: alpha and distance threshold n")
@@ -83,22 +131,10 @@ shown = st.multiselect("Systems (one panel each)", systems, default=systems[:6],
 for metric in metrics:
     title = plain_metric_label(metric) if who == "clinician" else metric
     st.subheader(title)
-    panels = [s for s in informative_systems(grid, metric) if s in shown]
-    table = grid[(grid.metric == metric) & grid.system.isin(shown)].assign(
-        curve=lambda t: t.n.map(n_label)).sort_values(["system", "n", "alpha"])
+    panels, table, figure = metric_curves(grid, metric, tuple(shown), title)
     if table.empty:
         st.caption("Choose at least one system.")
         continue
-    figure = px.line(table, x="alpha", y="value", color="curve", facet_col="system",
-                     facet_col_wrap=min(3, len(shown)), markers=True,
-                     category_orders={"curve": [n_label(n) for n in HOPS], "system": panels},
-                     color_discrete_map={n_label(n): colour for n, colour in N_COLOURS.items()},
-                     labels={"value": title, "curve": "distance threshold"})
-    figure.for_each_annotation(lambda a: a.update(text=a.text.split("=", 1)[-1]))
-    rows = -(-len(shown) // min(3, len(shown)))
-    figure.update_yaxes(range=[0, 1.02], tickvals=[0, 0.2, 0.4, 0.6, 0.8, 1.0])
-    figure.update_xaxes(showticklabels=True, tickvals=[0, 0.25, 0.5, 0.75, 1.0])
-    figure.update_layout(height=120 + 300 * rows, margin={"t": 40}, legend={"title": "distance threshold"})
     st.plotly_chart(figure, key=f"curve_{metric}")
     flat = [s for s, part in table.groupby("system") if np.allclose(part.value, 1.0)]
     if flat:
@@ -109,15 +145,9 @@ for metric in metrics:
         st.caption("Label precision of a loaded run does not depend on alpha or n (its list is fixed and labels do "
                    "not use the KG): only the re-ranked retrieval by nn-IoU moves.")
     system = st.selectbox("Heatmap for system", panels, key=f"heat_system_{metric}")
-    heat = table[table.system == system].pivot(index="n", columns="alpha", values="value")
-    heat.index = [n_label(n) for n in heat.index]
-    st.plotly_chart(px.imshow(heat, text_auto=f".{SCORE_DECIMALS}f", aspect="auto", zmin=0, zmax=1, color_continuous_scale="Blues",
-                              labels={"color": title, "x": "alpha", "y": ""},
-                              title=f"{title}: alpha x n for {system}"), key=f"heat_{metric}")
+    st.plotly_chart(metric_heatmap(grid, metric, tuple(shown), system, title), key=f"heat_{metric}")
     if table.system.nunique() >= 2 and who == "researcher":
-        agreement = ranking_agreement(grid[grid.system.isin(shown)], metric)
         st.markdown("**Does the winner change?** Kendall tau between the system ranking at each setting and the "
                     "ranking under IoU (1 = same order). Rows: distance threshold n; columns: alpha.")
-        tau = agreement.pivot(index="n", columns="alpha", values="kendall_tau")
-        tau.index = [n_label(n) for n in tau.index]
-        st.dataframe(score_table(tau), key=f"tau_{metric}")
+        # A styler is built per session: Streamlit writes its display values into it while drawing.
+        st.dataframe(score_table(kendall_table(grid, metric, tuple(shown))), key=f"tau_{metric}")

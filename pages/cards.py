@@ -10,7 +10,7 @@ from evalcore.baselines import IOU, Baseline
 from evalcore.data import Run
 from evalcore.explain import Explanation, caption_statuses, paths_dot, readable_path, reason_sentences, tie_counts
 from evalcore.workspace import Workspace
-from pages.computed import explanation_of, pool_relevance_of
+from pages.computed import explanations_of, pool_relevance_of
 from pages.session import audience
 from pages.sidebar import Settings
 from pages.ui import chip, concept_label, escape_markdown
@@ -128,12 +128,12 @@ def tie_notes(ws: Workspace, system: Baseline | str, run: Run, query: str, shown
     return notes
 
 
-def explanation_for(ws: Workspace, query: str, document: str, settings: Settings) -> Explanation | None:
-    """The explanation of one (query, retrieved image) pair, or None when either has no concept set."""
+def explanations_for(ws: Workspace, query: str, documents: list[str], settings: Settings) -> dict[str, Explanation | None]:
+    """The explanation of each (query, retrieved image) pair, None where either has no concept set."""
     concepts = ws.concepts
-    if query not in concepts.index or document not in concepts.index:
-        return None
-    return explanation_of(ws, query, document, settings)
+    known = tuple(d for d in documents if d in concepts.index) if query in concepts.index else ()
+    found = dict(zip(known, explanations_of(ws, query, known, settings)))
+    return {document: found.get(document) for document in documents}
 
 
 # --- the caption words behind extracted concepts -------------------------------------------------------------

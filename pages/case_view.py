@@ -13,7 +13,7 @@ from pages.cards import (
     caption_words_toggle,
     draw_caption_words,
     draw_paths,
-    explanation_for,
+    explanations_for,
     plain_counts,
     query_chips,
     reason_markdown,
@@ -99,6 +99,7 @@ with right:
     st.caption(LEGEND)
     if not shown:
         st.caption("This system returned nothing for this case.")
+    explanations = explanations_for(ws, query, shown, settings)
     for rank, document in enumerate(shown, start=1):
         with st.container(border=True):
             picture_column, text_column = st.columns([1, 3])
@@ -110,7 +111,7 @@ with right:
                     st.caption(escape_markdown(problem) or "[no image file]")
             with text_column:
                 st.markdown(f"**{rank}.** {escape_markdown(document)}")
-                explanation = explanation_for(ws, query, document, settings)
+                explanation = explanations[document]
                 if explanation is None:
                     st.caption("No concepts are known for this image, so nothing links it to the query.")
                     continue

@@ -42,9 +42,23 @@ from pages.session import server_kept, server_scheduler, server_workspaces
 from pages.sidebar import Settings
 from pages.ui import StepProgress, for_reader, shown_system
 
+
+def frame_digest(frame: pd.DataFrame) -> str:
+    """Content digest of a DataFrame: its column names, each column's values, its index and its ``attrs``.
+
+    >>> a = pd.DataFrame({"system": ["x", "y"], "value": [0.5, 1.0]})
+    >>> frame_digest(a) == frame_digest(a.copy()), frame_digest(a) == frame_digest(a.assign(value=[0.5, 0.9]))
+    (True, False)
+    """
+    return content_digest((list(frame.columns), [frame[column].to_numpy() for column in frame.columns],
+                           frame.index.to_numpy(), dict(frame.attrs)))
+
+
 #: A workspace hashes to the digest of its inputs' content; an array to the digest of all its bytes (Streamlit's
-#: own hash samples arrays of 500,000 items or more).
-HASH_FUNCS: dict[Any, Callable[[Any], str]] = {Workspace: lambda ws: ws.digest, np.ndarray: content_digest}
+#: own hash samples arrays of 500,000 items or more); a DataFrame to :func:`frame_digest` (Streamlit's samples large
+#: frames too).
+HASH_FUNCS: dict[Any, Callable[[Any], str]] = {Workspace: lambda ws: ws.digest, np.ndarray: content_digest,
+                                               pd.DataFrame: frame_digest}
 #: What an evaluation (and the baselines it ranks) reads.
 EVALUATION_INPUTS = (*EVALUATOR_INPUTS, "captions", "embeddings", "runs")
 KG_INPUTS = ("kg_files", "names")
@@ -349,11 +363,18 @@ def cached_explanation(ws: Workspace, query: str, result: str, relevance: Measur
                         names=ws.names if kg is None else {}, captions=captions)
 
 
-def explanation_of(ws: Workspace, query: str, result: str, settings: Settings) -> Explanation:
-    """Why image ``result`` relates to image ``query`` at the sidebar's relevance setting, their captions read for
-    negated mentions (cached per pair and settings; both need a concept set)."""
-    return cached_explanation(ws.restricted_to("concepts", "captions", *KG_INPUTS), query, result,
-                              settings.relevance, settings.kg_mode)
+@st.cache_resource(max_entries=1024, show_spinner=False, hash_funcs=HASH_FUNCS)
+def cached_explanations(ws: Workspace, query: str, results: tuple[str, ...], relevance: MeasureSpec,
+                        mode: str) -> tuple[Explanation, ...]:
+    return tuple(cached_explanation(ws, query, result, relevance, mode) for result in results)
+
+
+def explanations_of(ws: Workspace, query: str, results: tuple[str, ...], settings: Settings) -> tuple[Explanation, ...]:
+    """Why each image of ``results`` relates to image ``query`` at the sidebar's relevance setting, their captions
+    read for negated mentions (every image needs a concept set). Cached per pair and settings, and per list: a
+    system's list costs one cache lookup (each hashes the workspace and the settings) rather than one per card."""
+    return cached_explanations(ws.restricted_to("concepts", "captions", *KG_INPUTS), query, tuple(results),
+                               settings.relevance, settings.kg_mode)
 
 
 # --- comparing relevance measures ------------------------------------------------------------------------------

@@ -9,7 +9,6 @@ import streamlit as st
 
 from evalcore.readers import read_captions
 from evalcore.workspace import (
-    load_demo,
     report_table,
     with_captions,
     with_embeddings,
@@ -22,7 +21,7 @@ from evalcore.workspace import (
     with_run,
 )
 from pages.computed import concepts_download, extraction_coverage, found_concepts, rocov2_workspace
-from pages.session import audience, guarded_load, server_data_roots, workspace
+from pages.session import audience, demo_workspace, guarded_load, server_data_roots, workspace
 from pages.ui import concept_label, escape_markdown, plain_report_text, synthetic_banner
 
 st.title("Data")
@@ -36,7 +35,7 @@ st.write(f"Load concept sets (the ground truth), a {'concept map' if clinician e
 left, right = st.columns(2)
 with left:
     if st.button("Reload the embedded demo (synthetic)", key="load_demo"):
-        guarded_load(load_demo)
+        guarded_load(demo_workspace)
         st.rerun()
 with right:
     folder = st.text_input("ROCOv2 folder", value="../shared/data/rocov2", key="rocov2_folder",

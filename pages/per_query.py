@@ -9,6 +9,7 @@ import streamlit as st
 from evalcore.baselines import Baseline, available_baselines, default_baselines
 from evalcore.data import Run
 from evalcore.errors import CBIRLensError
+from evalcore.explain import Explanation
 from evalcore.tables import score_table
 from evalcore.workspace import image_of
 from pages.cards import (
@@ -17,7 +18,7 @@ from pages.cards import (
     caption_words_toggle,
     draw_caption_words,
     draw_paths,
-    explanation_for,
+    explanations_for,
     highlighted_caption,
     plain_counts,
     query_chips,
@@ -119,14 +120,13 @@ with right:
     st.markdown("**Concepts:** " + query_chips(ws, query, kg)[0])
 
 
-def card(document: str, rank: int, tie: str | None) -> None:
+def card(document: str, rank: int, explanation: Explanation | None, tie: str | None) -> None:
     image, problem = image_of(ws, document)
     if image is not None:
         st.image(image, width=140)
     else:
         st.caption(escape_markdown(problem) or "[no image]")
     st.markdown(f"**{rank}.** {escape_markdown(document)}")
-    explanation = explanation_for(ws, query, document, settings)
     if explanation is None:
         st.caption("No concept set: relevance 0.")
         return
@@ -155,7 +155,8 @@ for column, system in zip(columns, chosen):
         if not ranked:
             st.caption("This system returned nothing for this query.")
         notes = tie_notes(ws, system, systems[system], query, ranked, settings, who)
+        explanations = explanations_for(ws, query, ranked, settings)
         for rank, document in enumerate(ranked, start=1):
             with st.container(border=True):
-                card(document, rank, notes.get(document))
+                card(document, rank, explanations[document], notes.get(document))
 st.caption(f"{len(matches):,} candidate queries listed.")

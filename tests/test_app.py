@@ -76,6 +76,15 @@ def test_ablation_page_draws_grid():
     assert len(app.get("plotly_chart")) >= 2
 
 
+def test_ablation_figures_kept_for_the_server_draw_what_a_fresh_build_draws():
+    import streamlit as st
+
+    st.cache_resource.clear()  # the first session builds the figures, the second reads the server's
+    drawn = [[(chart.proto.spec, chart.proto.id) for chart in open_page("pages/ablation.py").get("plotly_chart")]
+             for _ in range(2)]
+    assert drawn[0] and drawn[0] == drawn[1]
+
+
 def test_knowledge_graph_page_opens_on_a_path_and_picks_the_best_match():
     app = open_page("pages/knowledge_graph.py")
     assert not app.warning and any(m.value.startswith("**Distance: 1 hop.**") for m in app.markdown)

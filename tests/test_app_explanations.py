@@ -96,3 +96,25 @@ def test_a_quoted_caption_sentence_is_escaped_markdown():
     text = reason_markdown(e, "researcher")
     assert "](" not in text and "**here**" not in text and "<script>" not in text
     assert "this image's caption negates every mention of it (NegEx rule)" in text
+
+
+def test_a_lists_explanations_at_once_are_each_pairs_own():
+    from evalcore.explain import explain_pair
+    from evalcore.measures import measure_spec
+    from evalcore.workspace import load_demo
+    from pages.cards import explanations_for
+    from pages.computed import kg_of
+    from pages.sidebar import Settings
+
+    ws = load_demo()
+    query, *others = ws.concepts.ids[:6]
+    listed = [*others, "no such image", others[0]]
+    relevance = measure_spec("nn-iou", alpha=0.3, n=2)
+    settings = Settings(relevance=relevance, measure=relevance, kg_mode="undirected", ks=(10,), gain="linear")
+    kg = kg_of(ws)
+    found = explanations_for(ws, query, listed, settings)
+    assert list(found) == list(dict.fromkeys(listed)) and found["no such image"] is None
+    for document in others:
+        assert found[document] == explain_pair(ws.concepts[query], ws.concepts[document], kg, relevance, "undirected",
+                                               names={}, captions=(ws.captions.get(query, ""),
+                                                                   ws.captions.get(document, "")))
