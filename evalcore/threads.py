@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 # The limit is process-wide, so holders that overlap (two dashboard sessions bootstrapping at once) share one: the
@@ -32,7 +32,7 @@ def blas_single_thread() -> Iterator[None]:
         if _holders == 0:
             if _controller is None or _controller[0] != len(sys.modules):
                 _controller = (len(sys.modules), threadpoolctl.ThreadpoolController())
-            _limits = _controller[1].limit(limits=1, user_api="blas")
+            _limits = _from_any_thread(lambda: _controller[1].limit(limits=1, user_api="blas"))
         _holders += 1
     try:
         yield
@@ -40,5 +40,23 @@ def blas_single_thread() -> Iterator[None]:
         with _holders_lock:
             _holders -= 1
             if _holders == 0:
-                _limits.restore_original_limits()
+                _from_any_thread(_limits.restore_original_limits)
                 _limits = None
+
+
+def _from_any_thread(change: Callable[[], Any]) -> Any:
+    """``change()``, a change of BLAS limits, made so that it takes effect whichever thread makes it.
+
+    threadpoolctl lets one thread only change OpenBLAS's process-wide pool size: the first to set it, until that
+    thread clears it or ends; the others' changes are silently ignored. Here the holder that sets the limit and the
+    one that restores it are often different threads (the leaderboard's significance tests run beside its
+    bootstrap, which then ran on two threads and moved its intervals' last digits), so each change is made under
+    ``_holders_lock`` as any thread may make it, and leaves no thread in control.
+    """
+    from threadpoolctl import OpenBLASController
+
+    OpenBLASController.clear_controlling_thread(force=True)
+    try:
+        return change()
+    finally:
+        OpenBLASController.clear_controlling_thread(force=True)

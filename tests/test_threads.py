@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 
+import pytest
 import threadpoolctl
 
 from evalcore import threads
@@ -93,3 +95,48 @@ def test_the_libraries_are_scanned_again_only_after_an_import(monkeypatch):
         pass
     assert RecordedController.made == 2
     assert RecordedLimits.events == ["set 1 blas", "restored"] * 4
+
+
+def blas_threads() -> list[int]:
+    return [info["num_threads"] for info in threadpoolctl.threadpool_info() if info["user_api"] == "blas"]
+
+
+def test_the_real_limit_holds_in_any_thread_and_is_restored_by_any():
+    """With the machine's BLAS: a thread other than the first to set the limit still gets one thread, and the last of
+    overlapping holders restores the limit though another thread set it (threadpoolctl ignores a change of
+    OpenBLAS's pool size from a thread other than the one that first made one)."""
+    original = blas_threads()
+    if not original or max(original) < 2:
+        pytest.skip("BLAS runs one thread here: there is nothing to limit")
+    with blas_single_thread():
+        assert set(blas_threads()) == {1}
+    seen: dict[str, list[int]] = {}
+    first_in, first_out = threading.Event(), threading.Event()
+
+    def alone() -> None:
+        with blas_single_thread():
+            seen["another thread"] = blas_threads()
+
+    def first() -> None:
+        with blas_single_thread():
+            first_in.set()
+            time.sleep(0.05)
+        first_out.set()
+
+    def second() -> None:
+        first_in.wait(5)
+        with blas_single_thread():
+            first_out.wait(5)
+            seen["after the setting thread left"] = blas_threads()
+
+    worker = threading.Thread(target=alone)
+    worker.start()
+    worker.join(10)
+    overlapping = [threading.Thread(target=first), threading.Thread(target=second)]
+    for thread in overlapping:
+        thread.start()
+    for thread in overlapping:
+        thread.join(10)
+    assert set(seen["another thread"]) == {1}
+    assert set(seen["after the setting thread left"]) == {1}
+    assert blas_threads() == original
