@@ -12,7 +12,9 @@ Per level it reports each step's median and slowest time, the ratio of the media
 at its peak during the level, and after the level's sessions closed. Streamlit keeps a disconnected session's state
 for its reconnection delay (``server.disconnectedSessionTTL``) and frees it only when a later session disconnects,
 so the "after close" figure is read once a probe session has connected and disconnected past that delay
-(``--settle`` seconds). Targets: peak <= 3 GB; after close within 10 % of the one-user level's.
+(``--settle`` seconds). Targets: peak <= 3 GB; after close within 10 % of the one-user level's. It also reports
+where the CPU went over the level: the server's seconds, the rest's (Chromium, Playwright's driver, this script),
+and how busy the machine was.
 
 Usage: python benchmarks/bench_load.py [--users 1 2 4 8] [--json out.json] [--app-root PATH] [--one-server]
 """
@@ -69,6 +71,38 @@ def _proc_tree_rss(pid: int) -> int:
     return total
 
 
+def process_cpu(pid: int) -> float:
+    """CPU seconds a process has used so far, user and system, all its threads (/proc)."""
+    fields = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_cpu() -> tuple[float, float]:
+    """CPU seconds the whole machine has been busy and has had in all, over every core (/proc/stat)."""
+    ticks = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = ticks[3] + ticks[4]  # idle and waiting for I/O
+    return (sum(ticks) - idle) / os.sysconf("SC_CLK_TCK"), sum(ticks) / os.sysconf("SC_CLK_TCK")
+
+
+class CpuShare:
+    """Where the machine's CPU went during a level: the server's seconds, everything else's (the Chromium pages, the
+    Playwright driver, this script) and how busy the machine was. The browsers share the server's cores here, so a
+    machine busy near 100 % bounds what the server could do faster."""
+
+    def __init__(self, server_pid: int) -> None:
+        self.server_pid = server_pid
+
+    def __enter__(self) -> CpuShare:
+        self._server, (self._busy, self._total) = process_cpu(self.server_pid), machine_cpu()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        busy, total = machine_cpu()
+        self.server = process_cpu(self.server_pid) - self._server
+        self.others = max(busy - self._busy - self.server, 0.0)
+        self.busy_share = (busy - self._busy) / (total - self._total) if total > self._total else float("nan")
+
+
 class PeakMemory:
     """Samples a process tree's resident memory every 0.25 s in a thread; ``peak`` is the largest seen."""
 
@@ -117,7 +151,7 @@ async def level(base_url: str, server_pid: int, data: Path, users: int, timeout:
 
     async with async_playwright() as playwright:
         browser = await launch(playwright)
-        with PeakMemory(server_pid) as memory:
+        with PeakMemory(server_pid) as memory, CpuShare(server_pid) as cpu:
             started = time.perf_counter()
             outcomes = await asyncio.gather(*(one_user(browser, base_url, data, timeout) for _ in range(users)),
                                             return_exceptions=True)
@@ -132,6 +166,7 @@ async def level(base_url: str, server_pid: int, data: Path, users: int, timeout:
               if not isinstance(o, dict)]
     steps = {name: [user[name].seconds for user in done] for name in STEPS}
     return {"users": users, "wall": wall, "errors": errors, "peak_rss": memory.peak, "rss_after_close": after,
+            "cpu_server": cpu.server, "cpu_others": cpu.others, "machine_busy": cpu.busy_share,
             "steps": {name: {"median": statistics.median(times), "slowest": max(times), "each": times}
                       for name, times in steps.items() if times}}
 
@@ -175,6 +210,8 @@ def main() -> None:
               + f", server RSS peak {result['peak_rss'] / 2**30:.2f} GB (target <= 3), after close "
               f"{result['rss_after_close'] / 2**30:.2f} GB ({result['rss_after_close'] / first['rss_after_close']:.2f}"
               " of the one-user level's; target <= 1.10)")
+        print(f"  CPU over the level: server {result['cpu_server']:.1f} s, browsers and driver {result['cpu_others']:.1f} s,"
+              f" machine busy {100 * result['machine_busy']:.0f} % of {os.cpu_count()} cores")
         print(f"  {'step':40s} {'median':>8s} {'slowest':>8s} {'x 1 user':>9s}")
         for name, figures in result["steps"].items():
             base = first["steps"].get(name, {}).get("median")
