@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from .errors import ParameterError
 
@@ -44,6 +45,10 @@ def _feed(h: Any, value: Any) -> None:
             _feed(h, array.tobytes())
     elif isinstance(value, np.generic):
         _feed(h, value.item())
+    elif isinstance(value, pd.DataFrame):
+        # Column names, each column's values, the index and ``attrs``: what a table shows and carries.
+        _feed(h, ("DataFrame", list(value.columns), [value[column].to_numpy() for column in value.columns],
+                  value.index.to_numpy(), dict(value.attrs)))
     elif isinstance(value, Mapping):
         items = sorted(((content_digest(k), v) for k, v in value.items()), key=lambda item: item[0])
         h.update(b"m" + struct.pack("<Q", len(items)))
@@ -68,13 +73,17 @@ def content_digest(value: Any) -> str:
     """SHA-256 (hex) of a canonical serialisation of ``value``.
 
     Bytes, text, numbers, None, tuples/lists (ordered), sets and mappings (unordered),
-    numpy arrays and dataclasses are accepted; anything else is refused rather than
-    hashed by identity.
+    numpy arrays, pandas DataFrames (by content) and dataclasses are accepted; anything else is
+    refused rather than hashed by identity.
 
     >>> content_digest({"b": 1, "a": {2, 3}}) == content_digest({"a": {3, 2}, "b": 1})
     True
     >>> content_digest(("ab", "c")) == content_digest(("a", "bc")), content_digest(1) == content_digest(1.0)
     (False, False)
+    >>> table = pd.DataFrame({"system": ["x", "y"], "value": [0.5, 1.0]})
+    >>> content_digest(table) == content_digest(table.copy()), content_digest(table) == content_digest(
+    ...     table.assign(value=[0.5, 0.9]))
+    (True, False)
     """
     h = hashlib.sha256()
     _feed(h, value)

@@ -42,23 +42,11 @@ from pages.session import server_kept, server_scheduler, server_workspaces
 from pages.sidebar import Settings
 from pages.ui import StepProgress, for_reader, shown_system
 
-
-def frame_digest(frame: pd.DataFrame) -> str:
-    """Content digest of a DataFrame: its column names, each column's values, its index and its ``attrs``.
-
-    >>> a = pd.DataFrame({"system": ["x", "y"], "value": [0.5, 1.0]})
-    >>> frame_digest(a) == frame_digest(a.copy()), frame_digest(a) == frame_digest(a.assign(value=[0.5, 0.9]))
-    (True, False)
-    """
-    return content_digest((list(frame.columns), [frame[column].to_numpy() for column in frame.columns],
-                           frame.index.to_numpy(), dict(frame.attrs)))
-
-
 #: A workspace hashes to the digest of its inputs' content; an array to the digest of all its bytes (Streamlit's
-#: own hash samples arrays of 500,000 items or more); a DataFrame to :func:`frame_digest` (Streamlit's samples large
-#: frames too).
+#: own hash samples arrays of 500,000 items or more), and a DataFrame to the digest of its content (Streamlit's
+#: samples large frames too).
 HASH_FUNCS: dict[Any, Callable[[Any], str]] = {Workspace: lambda ws: ws.digest, np.ndarray: content_digest,
-                                               pd.DataFrame: frame_digest}
+                                               pd.DataFrame: content_digest}
 #: What an evaluation (and the baselines it ranks) reads.
 EVALUATION_INPUTS = (*EVALUATOR_INPUTS, "captions", "embeddings", "runs")
 KG_INPUTS = ("kg_files", "names")
