@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import sys
 import threading
-import time
+from collections.abc import Callable
+from typing import TypeVar
 
 import pytest
 import threadpoolctl
 
 from evalcore import threads
 from evalcore.threads import blas_single_thread
+
+T = TypeVar("T")
 
 
 class RecordedLimits:
@@ -44,10 +47,18 @@ def recorded(monkeypatch) -> None:
     RecordedLimits.events, RecordedController.made = [], 0
 
 
-def test_overlapping_holders_set_the_limit_once_and_restore_it_after_the_last(monkeypatch):
-    recorded(monkeypatch)
+def run_in_threads(*targets: Callable[[], None]) -> None:
+    threads = [threading.Thread(target=target) for target in targets]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+
+
+def in_second_of_overlapping_holders(look: Callable[[], T]) -> T:
+    """``look()`` inside the second of two holders in two threads, once the first (which set the limit) has left."""
     first_in, second_in, first_out = threading.Event(), threading.Event(), threading.Event()
-    seen: dict[str, list[str]] = {}
+    seen: list[T] = []
 
     def first() -> None:
         with blas_single_thread():
@@ -60,14 +71,15 @@ def test_overlapping_holders_set_the_limit_once_and_restore_it_after_the_last(mo
         with blas_single_thread():
             second_in.set()
             first_out.wait(5)
-            seen["while the second still computes"] = list(RecordedLimits.events)
+            seen.append(look())
 
-    threads = [threading.Thread(target=first), threading.Thread(target=second)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(10)
-    assert seen["while the second still computes"] == ["set 1 blas"]
+    run_in_threads(first, second)
+    return seen[0]
+
+
+def test_overlapping_holders_set_the_limit_once_and_restore_it_after_the_last(monkeypatch):
+    recorded(monkeypatch)
+    assert in_second_of_overlapping_holders(lambda: list(RecordedLimits.events)) == ["set 1 blas"]
     assert RecordedLimits.events == ["set 1 blas", "restored"]
 
 
@@ -111,32 +123,12 @@ def test_the_real_limit_holds_in_any_thread_and_is_restored_by_any():
     with blas_single_thread():
         assert set(blas_threads()) == {1}
     seen: dict[str, list[int]] = {}
-    first_in, first_out = threading.Event(), threading.Event()
 
     def alone() -> None:
         with blas_single_thread():
             seen["another thread"] = blas_threads()
 
-    def first() -> None:
-        with blas_single_thread():
-            first_in.set()
-            time.sleep(0.05)
-        first_out.set()
-
-    def second() -> None:
-        first_in.wait(5)
-        with blas_single_thread():
-            first_out.wait(5)
-            seen["after the setting thread left"] = blas_threads()
-
-    worker = threading.Thread(target=alone)
-    worker.start()
-    worker.join(10)
-    overlapping = [threading.Thread(target=first), threading.Thread(target=second)]
-    for thread in overlapping:
-        thread.start()
-    for thread in overlapping:
-        thread.join(10)
+    run_in_threads(alone)
     assert set(seen["another thread"]) == {1}
-    assert set(seen["after the setting thread left"]) == {1}
+    assert set(in_second_of_overlapping_holders(blas_threads)) == {1}
     assert blas_threads() == original
