@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from evalcore.baselines import IOU, NN_IOU, Baseline, changed_top
+from evalcore.data import Run
 from evalcore.workspace import image_of
 from pages.cards import (
     LEGEND,
@@ -70,63 +71,70 @@ cases = cases[:500]
 if not cases:
     st.warning(f"No case matches {search!r}." if search else "This system has no query with a concept set.")
     st.stop()
-query = st.selectbox("Case (query image)", cases, key="case_query")
-show_words = caption_words_toggle(ws, "case_caption_words")
-shown = [d for d in run.rankings.get(query, ()) if d != query][:count]
-notes = tie_notes(ws, system, run, query, shown, settings, who)
+@st.fragment
+def case(cases: list[str], system: Baseline | str, run: Run, count: int) -> None:
+    """The chosen case and its retrieved images: a fragment, so that choosing another case redraws only this part
+    of the page (the controls above and the sidebar stay as they are, in the browser too)."""
+    query = st.selectbox("Case (query image)", cases, key="case_query")
+    show_words = caption_words_toggle(ws, "case_caption_words")
+    shown = [d for d in run.rankings.get(query, ()) if d != query][:count]
+    notes = tie_notes(ws, system, run, query, shown, settings, who)
 
-left, right = st.columns([2, 3], gap="large")
-with left:
-    st.subheader("Query")
-    image, problem = image_of(ws, query, LARGE)
-    if image is not None:
-        st.image(image, caption=query, width="stretch")
-    else:
-        st.info(escape_markdown(problem or f"No image file for {query}."))
-    if show_words:
-        draw_caption_words(ws, query, kg)
-    elif ws.captions.get(query):
-        st.text(ws.captions[query])
-    chips, denied = query_chips(ws, query, kg)
-    st.markdown(("**The query is tagged:** " if denied else "**The query shows:** ") + chips)
-with right:
-    st.subheader("Retrieved images")
-    if who == "clinician" and isinstance(system, Baseline):
-        st.caption(f"The images with {system.plain}.")
-    else:
-        st.caption(f"By {escape_markdown(system_label(system))}"
-                   + (f": {system.plain}." if isinstance(system, Baseline) else "."))
-    st.caption(LEGEND)
-    if not shown:
-        st.caption("This system returned nothing for this case.")
-    explanations = explanations_for(ws, query, shown, settings)
-    for rank, document in enumerate(shown, start=1):
-        with st.container(border=True):
-            picture_column, text_column = st.columns([1, 3])
-            with picture_column:
-                image, problem = image_of(ws, document, SMALL)
-                if image is not None:
-                    st.image(image, width="stretch")
-                else:
-                    st.caption(escape_markdown(problem) or "[no image file]")
-            with text_column:
-                st.markdown(f"**{rank}.** {escape_markdown(document)}")
-                explanation = explanations[document]
-                if explanation is None:
-                    st.caption("No concepts are known for this image, so nothing links it to the query.")
-                    continue
-                st.markdown(result_chips(ws, explanation, kg))
-                st.markdown(reason_markdown(explanation, who))
-                draw_paths(explanation, direction="LR")
-                if who == "researcher":
-                    st.caption(arithmetic_markdown(explanation))
-                else:
-                    st.caption(plain_counts(explanation))
-                if document in notes:
-                    st.caption(notes[document])
-                if ws.captions.get(document):
-                    with st.expander("Caption", expanded=show_words):
-                        if show_words:
-                            draw_caption_words(ws, document, kg)
-                        else:
-                            st.text(ws.captions[document])
+    left, right = st.columns([2, 3], gap="large")
+    with left:
+        st.subheader("Query")
+        image, problem = image_of(ws, query, LARGE)
+        if image is not None:
+            st.image(image, caption=query, width="stretch")
+        else:
+            st.info(escape_markdown(problem or f"No image file for {query}."))
+        if show_words:
+            draw_caption_words(ws, query, kg)
+        elif ws.captions.get(query):
+            st.text(ws.captions[query])
+        chips, denied = query_chips(ws, query, kg)
+        st.markdown(("**The query is tagged:** " if denied else "**The query shows:** ") + chips)
+    with right:
+        st.subheader("Retrieved images")
+        if who == "clinician" and isinstance(system, Baseline):
+            st.caption(f"The images with {system.plain}.")
+        else:
+            st.caption(f"By {escape_markdown(system_label(system))}"
+                       + (f": {system.plain}." if isinstance(system, Baseline) else "."))
+        st.caption(LEGEND)
+        if not shown:
+            st.caption("This system returned nothing for this case.")
+        explanations = explanations_for(ws, query, shown, settings)
+        for rank, document in enumerate(shown, start=1):
+            with st.container(border=True):
+                picture_column, text_column = st.columns([1, 3])
+                with picture_column:
+                    image, problem = image_of(ws, document, SMALL)
+                    if image is not None:
+                        st.image(image, width="stretch")
+                    else:
+                        st.caption(escape_markdown(problem) or "[no image file]")
+                with text_column:
+                    st.markdown(f"**{rank}.** {escape_markdown(document)}")
+                    explanation = explanations[document]
+                    if explanation is None:
+                        st.caption("No concepts are known for this image, so nothing links it to the query.")
+                        continue
+                    st.markdown(result_chips(ws, explanation, kg))
+                    st.markdown(reason_markdown(explanation, who))
+                    draw_paths(explanation, direction="LR")
+                    if who == "researcher":
+                        st.caption(arithmetic_markdown(explanation))
+                    else:
+                        st.caption(plain_counts(explanation))
+                    if document in notes:
+                        st.caption(notes[document])
+                    if ws.captions.get(document):
+                        with st.expander("Caption", expanded=show_words):
+                            if show_words:
+                                draw_caption_words(ws, document, kg)
+                            else:
+                                st.text(ws.captions[document])
+
+
+case(cases, system, run, count)

@@ -101,26 +101,8 @@ if who == "researcher" and st.toggle("Find queries where two systems differ most
         if st.checkbox("Pick the query from this table", key="pq_use_differences"):
             matches = list(top.index[:20])
 
-query = st.selectbox("Query", matches, key="pq_query")
-show_words = caption_words_toggle(ws, "pq_caption_words")
 
-left, right = st.columns([1, 3])
-with left:
-    image, problem = image_of(ws, query)
-    if image is not None:
-        st.image(image, caption=query)
-    else:
-        st.text(problem or f"[no image for {query}]")
-with right:
-    st.markdown("**Caption:**")
-    if show_words:
-        draw_caption_words(ws, query, kg)
-    else:
-        st.text(ws.captions.get(query, "(no caption loaded)"))
-    st.markdown("**Concepts:** " + query_chips(ws, query, kg)[0])
-
-
-def card(document: str, rank: int, explanation: Explanation | None, tie: str | None) -> None:
+def card(document: str, rank: int, explanation: Explanation | None, tie: str | None, show_words: bool) -> None:
     image, problem = image_of(ws, document)
     if image is not None:
         st.image(image, width=140)
@@ -147,16 +129,41 @@ def card(document: str, rank: int, explanation: Explanation | None, tie: str | N
         st.caption(tie)
 
 
-columns = st.columns(max(1, len(chosen)))
-for column, system in zip(columns, chosen):
-    with column:
-        st.subheader(shown_system(system))
-        ranked = [d for d in systems[system].rankings.get(query, ()) if d != query][:k]
-        if not ranked:
-            st.caption("This system returned nothing for this query.")
-        notes = tie_notes(ws, system, systems[system], query, ranked, settings, who)
-        explanations = explanations_for(ws, query, ranked, settings)
-        for rank, document in enumerate(ranked, start=1):
-            with st.container(border=True):
-                card(document, rank, explanations[document], notes.get(document))
+@st.fragment
+def query_view(matches: list[str]) -> None:
+    """The chosen query and each system's cards: a fragment, so that choosing another query redraws only
+    this part of the page (the rest of the page and the sidebar stay as they are, in the browser too)."""
+    query = st.selectbox("Query", matches, key="pq_query")
+    show_words = caption_words_toggle(ws, "pq_caption_words")
+
+    left, right = st.columns([1, 3])
+    with left:
+        image, problem = image_of(ws, query)
+        if image is not None:
+            st.image(image, caption=query)
+        else:
+            st.text(problem or f"[no image for {query}]")
+    with right:
+        st.markdown("**Caption:**")
+        if show_words:
+            draw_caption_words(ws, query, kg)
+        else:
+            st.text(ws.captions.get(query, "(no caption loaded)"))
+        st.markdown("**Concepts:** " + query_chips(ws, query, kg)[0])
+
+    columns = st.columns(max(1, len(chosen)))
+    for column, system in zip(columns, chosen):
+        with column:
+            st.subheader(shown_system(system))
+            ranked = [d for d in systems[system].rankings.get(query, ()) if d != query][:k]
+            if not ranked:
+                st.caption("This system returned nothing for this query.")
+            notes = tie_notes(ws, system, systems[system], query, ranked, settings, who)
+            explanations = explanations_for(ws, query, ranked, settings)
+            for rank, document in enumerate(ranked, start=1):
+                with st.container(border=True):
+                    card(document, rank, explanations[document], notes.get(document), show_words)
+
+
+query_view(matches)
 st.caption(f"{len(matches):,} candidate queries listed.")

@@ -253,6 +253,55 @@ def test_clinician_switch_on_a_researcher_page_lands_on_the_comparison_and_keeps
     idle(page)
 
 
+
+def redrawn_labels(frames: list) -> tuple[set[int], set[str]]:
+    """From the messages the server sent (websocket frames), the top-level containers they drew into (0: the main
+    area, 1: the sidebar) and the labels of the widgets they drew."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    roots, labels = set(), set()
+    for frame in frames:
+        if not isinstance(frame, bytes):
+            continue
+        message = ForwardMsg.FromString(frame)
+        if message.metadata.delta_path:
+            roots.add(message.metadata.delta_path[0])
+        if message.WhichOneof("type") == "delta" and message.delta.WhichOneof("type") == "new_element":
+            element = message.delta.new_element
+            labels.add(getattr(getattr(element, element.WhichOneof("type")), "label", ""))
+    return roots, labels
+
+
+@pytest.mark.parametrize(("title", "chooser", "kept"), [("Per-query", "Query", "Systems side by side"),
+                                                         ("Case view", "Case (query image)", "Images retrieved by")])
+def test_choosing_another_query_redraws_only_its_images(page, server, title, chooser, kept):
+    """Another query redraws the query and its results alone (a fragment): the server sends nothing for the sidebar
+    or the controls above, so neither the server nor the browser spends time on them."""
+    frames: list = []
+    context = page.context.browser.new_context(viewport={"width": 1400, "height": 1000})
+    tab = context.new_page()
+    try:
+        tab.on("websocket", lambda socket: socket.on("framereceived", lambda payload: frames.append(payload)))
+        tab.goto(server)
+        tab.get_by_role("heading", name="Data").first.wait_for()
+        go(tab, title)
+        box = tab.get_by_role("combobox", name=chooser, exact=True)
+        shown = main_text(tab)
+        box.click()
+        options = tab.get_by_role("option").all_inner_texts()
+        wanted = next(option for option in options if option not in shown)
+        frames.clear()
+        tab.get_by_role("option", name=wanted, exact=True).click()
+        idle(tab)
+        assert wanted in main_text(tab)
+        roots, labels = redrawn_labels(frames)
+        assert roots == {0} and chooser in labels and kept not in labels, (roots, labels)
+        assert tab.get_by_role("combobox", name=kept, exact=True).count() == 1
+        assert not tab.locator('[data-testid="stException"]').count()
+    finally:
+        context.close()
+
+
 @needs(ROCOV2)
 def test_veins_to_blood_vessels_is_one_hop_in_the_open_kg(page):
     go(page, "Data")
