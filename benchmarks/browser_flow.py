@@ -107,12 +107,12 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_server(app_root: Path, port: int, data: Path) -> subprocess.Popen:
-    """``streamlit run app.py`` of the checkout at ``app_root``, with its own settings (.streamlit/config.toml),
-    allowed to read ``data``'s parent (ROCOv2 and the KG beside it) and the checkout's demo."""
+def start_server(app_root: Path, port: int, data: Path, script: str = "app.py") -> subprocess.Popen:
+    """``streamlit run app.py`` (or ``script``) of the checkout at ``app_root``, with its own settings
+    (.streamlit/config.toml), allowed to read ``data``'s parent (ROCOv2 and the KG beside it) and the checkout's demo."""
     roots = os.pathsep.join([str(data.parent), str(app_root / "data")])
     process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(app_root / "app.py"), "--server.headless", "true",
+        [sys.executable, "-m", "streamlit", "run", str(app_root / script), "--server.headless", "true",
          "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
         cwd=app_root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         env={**os.environ, "PYTHONUNBUFFERED": "1", "CBIR_LENS_DATA_ROOTS": roots})
