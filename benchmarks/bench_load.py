@@ -158,6 +158,9 @@ async def floor_user(browser, floor_url: str, timeout: float, start: asyncio.Bar
         for _ in range(FLOOR_SWITCHES):
             await start.wait()
             seconds.append((await user.query_switch()).seconds)
+    except BaseException:
+        await start.abort()  # the other sessions would otherwise wait at the barrier for this one forever
+        raise
     finally:
         await context.close()
     return statistics.median(seconds)

@@ -71,6 +71,8 @@ cases = cases[:500]
 if not cases:
     st.warning(f"No case matches {search!r}." if search else "This system has no query with a concept set.")
     st.stop()
+
+
 @st.fragment
 def case(cases: list[str], system: Baseline | str, run: Run, count: int) -> None:
     """The chosen case and its retrieved images: a fragment, so that choosing another case redraws only this part
