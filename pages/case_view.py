@@ -6,7 +6,6 @@ from __future__ import annotations
 import streamlit as st
 
 from evalcore.baselines import IOU, NN_IOU, Baseline, changed_top
-from evalcore.data import Run
 from evalcore.workspace import image_of
 from pages.cards import (
     LEGEND,
@@ -74,7 +73,7 @@ if not cases:
 
 
 @st.fragment
-def case(cases: list[str], system: Baseline | str, run: Run, count: int) -> None:
+def case() -> None:
     """The chosen case and its retrieved images: a fragment, so that choosing another case redraws only this part
     of the page (the controls above and the sidebar stay as they are, in the browser too)."""
     query = st.selectbox("Case (query image)", cases, key="case_query")
@@ -139,4 +138,4 @@ def case(cases: list[str], system: Baseline | str, run: Run, count: int) -> None
                                 st.text(ws.captions[document])
 
 
-case(cases, system, run, count)
+case()

@@ -130,7 +130,7 @@ def card(document: str, rank: int, explanation: Explanation | None, tie: str | N
 
 
 @st.fragment
-def query_view(matches: list[str]) -> None:
+def query_view() -> None:
     """The chosen query and each system's cards: a fragment, so that choosing another query redraws only
     this part of the page (the rest of the page and the sidebar stay as they are, in the browser too)."""
     query = st.selectbox("Query", matches, key="pq_query")
@@ -165,5 +165,5 @@ def query_view(matches: list[str]) -> None:
                     card(document, rank, explanations[document], notes.get(document), show_words)
 
 
-query_view(matches)
+query_view()
 st.caption(f"{len(matches):,} candidate queries listed.")

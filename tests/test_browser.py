@@ -253,7 +253,6 @@ def test_clinician_switch_on_a_researcher_page_lands_on_the_comparison_and_keeps
     idle(page)
 
 
-
 def redrawn_labels(frames: list) -> tuple[set[int], set[str]]:
     """From the messages the server sent (websocket frames), the top-level containers they drew into (0: the main
     area, 1: the sidebar) and the labels of the widgets they drew."""
