@@ -48,11 +48,11 @@ def recorded(monkeypatch) -> None:
 
 
 def run_in_threads(*targets: Callable[[], None]) -> None:
-    threads = [threading.Thread(target=target) for target in targets]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(10)
+    workers = [threading.Thread(target=target) for target in targets]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(10)
 
 
 def in_second_of_overlapping_holders(look: Callable[[], T]) -> T:
