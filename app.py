@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import streamlit as st
 
+from evalcore.errors import CBIRLensError
 from evalcore.executors import reuse_freed_memory
 from evalcore.kg import KG_MODES
-from pages.computed import engine_note, kg_of
-from pages.session import AUDIENCES, audience, workspace
-from pages.sidebar import measure_controls
+from pages.computed import engine_note, kg_of, rocov2_workspace
+from pages.session import AUDIENCES, FOLDER_PARAMETER, FOLDER_STATE, audience, server_data_roots, workspace
+from pages.sidebar import CUTOFF_CHOICES, GAINS, measure_controls, settings_from_address, settings_to_address
 from pages.ui import PLAIN_NAVIGATION_TITLES, escape_markdown
 
 st.set_page_config(page_title="CBIR Lens", page_icon=":material/image_search:", layout="wide")
@@ -55,11 +56,36 @@ def pages_for(reader: str) -> dict[str, st.Page]:
             for path, (title, icon) in PAGE_FILES.items() if not clinician or path in CLINICIAN_PAGES}
 
 
+def reopen_linked_folder() -> None:
+    """Keep the loaded data folder in the address, so that a reload (or the address, sent to someone) opens it again.
+
+    A new session whose address names a folder opens it, through the same checks as the Data page's button; one
+    that cannot be opened is said in one sentence (the Data page's message names the server's data folders: an
+    address is not the place for them) and the session opens on the demo."""
+    if "workspace" in st.session_state:
+        if (folder := st.session_state.get(FOLDER_STATE)) is not None:
+            st.query_params[FOLDER_PARAMETER] = folder
+        return
+    folder = st.query_params.get(FOLDER_PARAMETER)
+    if not folder:
+        return
+    bar = st.progress(0.0, text="Opening the data folder of this address")
+    try:
+        st.session_state["workspace"] = rocov2_workspace(
+            folder, server_data_roots(), lambda fraction, text: bar.progress(min(1.0, fraction), text))
+        st.session_state[FOLDER_STATE] = folder
+    except (CBIRLensError, OSError):
+        st.query_params.pop(FOLDER_PARAMETER, None)
+        st.warning("The data folder named in this address cannot be opened on this server; showing the demo instead.")
+    finally:
+        bar.empty()
+
+
 def sidebar() -> None:
     ws = workspace()
     with st.sidebar:
         st.markdown(f"**Dataset:** {escape_markdown(ws.label)}")
-        st.radio("View for", list(AUDIENCES), index=1, key="audience", horizontal=True, persist_state="session",
+        st.radio("View for", list(AUDIENCES), key="audience", horizontal=True, persist_state="session",
                  help="Clinician: concept names and plain words only. Researcher: concept codes, scores, formulas.")
         clinician = audience() == "clinician"
         # In clinician view the matching settings fold away, in plain words, and the researcher's own are not drawn;
@@ -67,27 +93,26 @@ def sidebar() -> None:
         settings = st.expander("Matching settings", expanded=False) if clinician else st.container()
         with settings:
             if clinician:
-                st.slider("How much a related concept counts", 0.0, 1.0, 0.5, 0.1, key="alpha",
+                st.slider("How much a related concept counts", 0.0, 1.0, step=0.1, key="alpha",
                           persist_state="session",
                           help="0: only the same concept counts. 1: a related concept (e.g. veins and blood vessels) "
                                "counts as much as the same one.")
-                st.slider("How far apart related concepts may be (links)", 0, 3, 1, 1, key="n",
+                st.slider("How far apart related concepts may be (links)", 0, 3, step=1, key="n",
                           persist_state="session",
                           help="Two concepts count as related when at most this many 'is a kind of' links apart in "
                                "the concept map. 0: the same concept only.")
             else:
-                st.slider("alpha (weight of near matches)", 0.0, 1.0, 0.5, 0.1, key="alpha", persist_state="session",
+                st.slider("alpha (weight of near matches)", 0.0, 1.0, step=0.1, key="alpha", persist_state="session",
                           help="How much a related concept (e.g. Veins vs Blood Vessels) counts compared with the "
                                "same concept.")
-                st.slider("distance threshold n (KG hops)", 0, 3, 1, 1, key="n", persist_state="session",
+                st.slider("distance threshold n (KG hops)", 0, 3, step=1, key="n", persist_state="session",
                           help="Two concepts count as related when at most n is_a links apart. 0 = the same concept "
                                "only.")
                 st.radio("KG mode", KG_MODES, key="kg_mode", horizontal=True, persist_state="session",
                          help="undirected: any path; directed: only ancestor/descendant paths.")
                 measure_controls()
-                st.multiselect("K (list cut-offs)", [1, 3, 5, 10, 20, 30, 50, 100], default=[5, 10, 30], key="ks",
-                               persist_state="session")
-                st.radio("gain", ["linear", "exponential"], key="gain", horizontal=True, persist_state="session",
+                st.multiselect("K (list cut-offs)", CUTOFF_CHOICES, key="ks", persist_state="session")
+                st.radio("gain", GAINS, key="gain", horizontal=True, persist_state="session",
                          help="NDCG gain of a relevance r: r (linear) or 2^r - 1 (exponential).")
         st.divider()
         st.markdown("**Dataset summary**")
@@ -107,11 +132,15 @@ def sidebar() -> None:
         graph = "concept map" if clinician else "KG"
         cols = st.columns(2)
         cols[0].metric("map terms" if clinician else "KG nodes", f"{kg.number_of_nodes():,}")
-        cols[1].metric("map links" if clinician else "KG edges", f"{kg.number_of_edges():,}")
+        cols[1].metric("map links" if clinician else "KG edges", f"{kg.number_of_edges():,}",
+                       help="Distinct links: one given by several rows or files counts once (the Data page's report "
+                            "gives each file's rows and its distinct links).")
         st.caption(f"The {graph} covers {coverage['concept_coverage']:.1%} of the dataset's concepts and "
                    f"{coverage['occurrence_coverage']:.1%} of their occurrences.")
 
 
+reopen_linked_folder()
+settings_from_address()
 reader = audience()
 pages = pages_for(reader)
 navigation = st.navigation(list(pages.values()))
@@ -123,6 +152,7 @@ if shown == OPENING_PAGE and st.session_state.get("page_shown") not in (None, *p
     st.switch_page(pages[CLINICIAN_LANDING])
 st.session_state["page_shown"] = shown
 sidebar()
+settings_to_address()
 # Filled after the page has run, so that it names the backend of this run's ranking passes (for researchers:
 # to a clinician it is jargon).
 engine_slot = st.sidebar.empty()

@@ -30,7 +30,7 @@ from .kg import KG_MODES, KnowledgeGraph, check_hops_and_mode, neighbour_sets
 from .loading import kg_names_file, load_kg, load_labels
 from .measures import MEASURES, MeasureSpec, nn_iou_measure, parse_measure
 from .metrics import GAINS, parse_metric
-from .options import DEFAULT_CUTOFFS, EMPTY_QUERY_POLICIES, Relevance, Scoring, Statistics
+from .options import DEFAULT_CUTOFFS, EMPTY_QUERY_POLICIES, QUERY_IMAGE_POLICIES, TIE_ORDERS, Relevance, Scoring, Statistics
 from .outputs import atomic_output, check_outputs, concepts_csv, write_text_atomically
 from .qrels import graded_judgments
 from .readers import (
@@ -57,6 +57,7 @@ from .retrieval import (
     retrieve_by_measure,
     write_trec_run,
 )
+from .ties import run_tie_counts, tie_message
 
 
 def _kg_arguments(parser: argparse.ArgumentParser, required: bool = False) -> None:
@@ -144,6 +145,25 @@ def _backend_arguments(parser: argparse.ArgumentParser, listed_pairs: bool = Fal
                                 else ""))
     parser.add_argument("--device", choices=DEVICES,
                         help="with --backend jax: cpu or gpu (default: a GPU when JAX sees one, else the CPU)")
+
+
+def _reading_arguments(parser: argparse.ArgumentParser) -> None:
+    """How the runs' lists are read (:class:`~evalcore.options.Relevance`'s ``ties`` and ``query_image``)."""
+    parser.add_argument("--ties", choices=TIE_ORDERS, default="rank",
+                        help="order of items with tied scores: rank (default: score, then the file's rank, the order "
+                             "the run's author wrote) or trec_eval (score as float32, then document ID descending, as "
+                             "trec_eval, pytrec_eval and ir_measures order them)")
+    parser.add_argument("--query-image", choices=QUERY_IMAGE_POLICIES, default="drop",
+                        help="a query's own image in its list: drop (default; it is not a candidate) or keep it at its "
+                             "rank as trec_eval counts it (its judged grade under --qrels, else relevance 0)")
+
+
+def _print_tie_notes(counts: dict[str, dict[str, int]], ties: str) -> None:
+    """One line on stderr per system with tied scores (:func:`evalcore.ties.tie_message`)."""
+    for system, found in counts.items():
+        message = tie_message(system, found, ties)
+        if message:
+            print(f"note: {message}", file=sys.stderr)
 
 
 def _measure_argument(parser: argparse.ArgumentParser) -> None:
@@ -317,6 +337,7 @@ def build_parser() -> argparse.ArgumentParser:
                           help="with --qrels: a grade at least this counts as relevant (trec_eval -l)")
     evaluate.add_argument("--empty-queries", choices=EMPTY_QUERY_POLICIES, default="exclude",
                           help="queries with no relevant item: left out of every metric (default) or scored 0")
+    _reading_arguments(evaluate)
 
     retrieve = commands.add_parser("retrieve", help="write a TREC run made by relevance or embeddings")
     retrieve.add_argument("--concepts", required=True)
@@ -359,6 +380,7 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--seed", type=_integer, default=Statistics.seed)
     compare.add_argument("--json", required=True)
     _measure_argument(compare)
+    _reading_arguments(compare)
 
     extract = commands.add_parser("extract", help="concept sets (ID,CUIs) from captions by dictionary matching")
     extract.add_argument("--captions", required=True, help="ID,Caption CSV")
@@ -387,7 +409,8 @@ def build_parser() -> argparse.ArgumentParser:
     qrels.add_argument("--scales", metavar="F", help="CSV query_id,scale,exact (relevance = grade / scale)")
 
     check = commands.add_parser("check", help="read inputs as the dashboard's Data page does and print its validation "
-                                              "report (file, kind, rows read, problems)")
+                                              "report (file, kind, rows read, problems; a run's tied scores "
+                                              "among them)")
     source = check.add_mutually_exclusive_group(required=True)
     source.add_argument("--concepts", help="concept sets (ID,CUIs)")
     source.add_argument("--rocov2", metavar="FOLDER", help="a folder in the ROCOv2 layout (test split), its runs/ and "
@@ -467,10 +490,11 @@ def command_evaluate(args: argparse.Namespace) -> None:
     # Under --qrels the table's measure is the judgments': --measure is refused above and not recorded.
     relevance = Relevance.of(args.alpha, args.n, _measure(args) if qrels is None else None, gain=args.gain,
                              threshold=args.threshold, relevance_level=args.relevance_level,
-                             empty_queries=args.empty_queries)
+                             empty_queries=args.empty_queries, ties=args.ties, query_image=args.query_image)
     bar = ProgressBar()
     results = evaluate_runs(evaluator, runs, Scoring(args.metrics, args.k), relevance, Statistics(), bar)
     bar.close()
+    _print_tie_notes(results.counts, args.ties)
     payload = results.to_dict()
     payload["params"].update({"k": args.k, "kg_files": args.kg, "kg_sources": args.kg_source,
                               "concepts": args.concepts, "labels": args.labels})
@@ -594,22 +618,30 @@ def command_compare(args: argparse.Namespace) -> None:
                        threshold=args.threshold, confidence=args.confidence, bootstrap_samples=args.bootstrap_samples,
                        randomization_samples=args.randomization_samples, seed=args.seed,
                        measure=_measure(args) if args.measure is not None else None, progress=bar,
-                       workers=compute.workers, client=compute.client, memory_per_worker=compute.memory_per_worker)
+                       workers=compute.workers, client=compute.client, memory_per_worker=compute.memory_per_worker,
+                       ties=args.ties, query_image=args.query_image)
     bar.close()
+    _print_tie_notes(results.counts, args.ties)
     payload = results.to_dict(compare=metrics)
     payload["params"].update({"kg_files": args.kg, "kg_sources": args.kg_source, "concepts": args.concepts,
                               "labels": args.labels, "runs": runs})
     payload["wall_seconds"] = round(time.perf_counter() - started, 3)
     write_text_atomically(args.json, json.dumps(payload, indent=2))
     table = results.table()
+    statistics = results.statistics
+    print(f"randomization test: {statistics.randomization_samples:,} randomizations, so no p-value below "
+          f"1/({statistics.randomization_samples:,} + 1) = {statistics.smallest_randomization_p:.4g} before Holm "
+          "(--randomization-samples raises it)", file=sys.stderr)
     for metric in metrics:
         print(f"{metric} (mean [{results.statistics.confidence:.0%} CI]):", file=sys.stderr)
         for row in table[table.metric == metric].itertuples():
             print(f"  {row.system}: {row.mean:.4f} [{row.ci_low:.4f}, {row.ci_high:.4f}], {row.queries} queries",
                   file=sys.stderr)
         for pair in results.compare(metric).itertuples():
+            floor = (f" (raw p {pair.p_randomization:.4g}, the floor)"
+                     if pair.p_randomization <= statistics.smallest_randomization_p else "")
             print(f"  {pair.system_a} - {pair.system_b}: {pair.mean_difference:+.4f}, randomization p (Holm) "
-                  f"{pair.p_randomization_holm:.4g}, t-test p (Holm) {pair.p_t_test_holm:.4g}", file=sys.stderr)
+                  f"{pair.p_randomization_holm:.4g}{floor}, t-test p (Holm) {pair.p_t_test_holm:.4g}", file=sys.stderr)
 
 
 def command_extract(args: argparse.Namespace) -> None:
@@ -687,7 +719,15 @@ def command_check(args: argparse.Namespace) -> None:
     if args.embeddings:
         ids = data(args.embedding_ids) if args.embedding_ids else None
         loaded = ws.with_embeddings(loaded, data(args.embeddings), args.embeddings, ids, args.embedding_ids)
-    report = pd.DataFrame(ws.report_table(loaded), columns=["file", "kind", "rows read", "problems"])
+    rows = ws.report_table(loaded)
+    for row in rows:  # a run's tied scores, which the evaluation orders by rank unless --ties trec_eval
+        run = next((kept for name, (_, kept) in loaded.runs.items() if row["kind"] == f"run '{name}'"), None)
+        found = run_tie_counts(run) if run is not None else None
+        message = tie_message(run.name, {**found.as_counts(), "queries_in_run": found.queries}, "rank",
+                              "evaluate --ties") if found is not None else None
+        if message:
+            row["problems"] = "; ".join(part for part in (row["problems"], message) if part and part != "none")
+    report = pd.DataFrame(rows, columns=["file", "kind", "rows read", "problems"])
     print(spreadsheet_csv(report) if args.csv else markdown_table(report), end="" if args.csv else "\n")
 
 

@@ -82,7 +82,8 @@ def evaluate(concepts: ConceptsInput | None, runs: RunInput | Sequence[RunInput]
              progress: Callable[[float, str], None] | None = None, measure: MeasureSpec | str | None = None,
              workers: int | None = None, client: Any = None, memory_per_worker: int = DEFAULT_MEMORY_PER_WORKER,
              backend: str = "numpy", device: str | None = None, qrels: PathLike | Qrels | None = None,
-             empty_queries: str = "exclude", relevance_level: int = 1) -> Results:
+             empty_queries: str = "exclude", relevance_level: int = 1, ties: str = "rank",
+             query_image: str = "drop") -> Results:
     """Evaluate retrieval runs against concept sets or judgments; the numbers of ``evaluate --json``, ``compare``
     and the dashboard. The keyword arguments become the option objects of :mod:`evalcore.options` here, once.
 
@@ -113,11 +114,16 @@ def evaluate(concepts: ConceptsInput | None, runs: RunInput | Sequence[RunInput]
       ``relevance_level``: a grade at least this counts as relevant (trec_eval's ``-l``).
     - ``empty_queries``: queries with no relevant item are left out of every metric (``"exclude"``) or
       scored 0 (``"zero"``), as ``evaluate --empty-queries``.
+    - ``ties``: items of a query with tied scores in the order of their ranks (``"rank"``, default) or as
+      trec_eval orders them (``"trec_eval"``: score as float32, then document ID descending), as ``--ties``;
+      ``query_image``: a query's own image in its list is dropped (``"drop"``, default) or keeps its rank as
+      trec_eval counts it (``"keep"``), as ``--query-image`` (:class:`~evalcore.options.Relevance`). The counts of
+      tied queries are in ``Results.counts`` (``queries_tied``, ...; :func:`evalcore.ties.tie_message` words them).
     """
     statistics = Statistics(confidence, bootstrap_samples, randomization_samples, seed)
     scoring = Scoring(metrics, k)
     relevance = Relevance.of(alpha, n, measure, gain=gain, threshold=threshold, relevance_level=relevance_level,
-                             empty_queries=empty_queries)
+                             empty_queries=empty_queries, ties=ties, query_image=query_image)
     compute = Compute(workers=workers, client=client, memory_per_worker=memory_per_worker, backend=backend, device=device)
     if concepts is None and qrels is None:
         raise ParameterError("an evaluation needs concept sets or a qrels file as its relevance source")

@@ -158,13 +158,16 @@ class Word(NamedTuple):
 
 
 def concept_words(found: Iterable[Mention]) -> dict[str, tuple[Word, ...]]:
-    """Concept -> the caption words that gave it, each once; concepts in the order of their first mention.
+    """Concept -> the caption words that gave it, each once whatever its case (as first written: the matcher reads
+    "Pneumothorax" and "pneumothorax" alike, so a list of both would say one thing twice); concepts in the order of
+    their first mention.
 
     >>> concept_words([Mention("C1", 0, 2, "CT", False, "abbreviation"), Mention("C2", 11, 19, "bleeding", True,
-    ...                "name"), Mention("C1", 30, 32, "CT", False, "abbreviation")])
+    ...                "name"), Mention("C1", 30, 32, "ct", False, "abbreviation")])
     {'C1': (Word(text='CT', negated=False, assumed=False),), 'C2': (Word(text='bleeding', negated=True, assumed=False),)}
     """
-    words: dict[str, dict[Word, None]] = {}
+    words: dict[str, dict[tuple[str, bool, bool], Word]] = {}
     for mention in found:
-        words.setdefault(mention.concept, {})[Word(mention.text, mention.negated, mention.source == "assumed")] = None
-    return {concept: tuple(kept) for concept, kept in words.items()}
+        word = Word(mention.text, mention.negated, mention.source == "assumed")
+        words.setdefault(mention.concept, {}).setdefault((word.text.casefold(), word.negated, word.assumed), word)
+    return {concept: tuple(kept.values()) for concept, kept in words.items()}

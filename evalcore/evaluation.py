@@ -37,6 +37,7 @@ from .measures import CountPlan, MeasureSpec, parse_measure
 from .metrics import MetricInputs, MetricSpec, parse_metric
 from .options import Relevance
 from .threads import blas_single_thread
+from .ties import in_tie_order, run_tie_counts
 
 MAX_DEPTH = 1000
 KEPT_RANKINGS = 8
@@ -44,11 +45,13 @@ KEPT_SCORE_BYTES = 32 << 20  # per run
 MAX_LABEL_CLASSES = 64
 UNKNOWN = -2
 PADDING = -1
+QUERY_ITSELF = -3  # the query's own image kept in its list (Relevance.query_image = "keep"): relevance 0, no label
 
 
 @dataclass(frozen=True)
 class AlignedRun:
-    """A run as candidate indices: Q x D, -1 past the end of a list, -2 for IDs without concept sets."""
+    """A run as candidate indices: Q x D, -1 past the end of a list, -2 for IDs without concept sets, -3 for the
+    query's own image where it keeps its rank (``Relevance.query_image = "keep"``)."""
 
     name: str
     query_rows: np.ndarray
@@ -67,8 +70,11 @@ class AlignedRun:
 ALIGN_BLOCK_ITEMS = 1 << 22
 
 
-def align_run(run: Run, concepts: ConceptSets, depth: int) -> AlignedRun:
+def align_run(run: Run, concepts: ConceptSets, depth: int, keep_query: bool = False) -> AlignedRun:
     """Map a run onto concept-set rows; drop each query from its own list; count what was skipped.
+
+    ``keep_query``: the query's own image keeps its rank instead (as trec_eval counts it), coded
+    :data:`QUERY_ITSELF`: relevance 0 under every measure (it is not in its own pool) and no label match.
 
     IDs become rows by one hash look-up per distinct ID (pandas), and the items by array
     operations, a block of queries at a time, so a run of 10 million items needs no Python
@@ -87,18 +93,21 @@ def align_run(run: Run, concepts: ConceptSets, depth: int) -> AlignedRun:
     row_of_name = pool.get_indexer(pd.Index(lists.names, dtype=object))
     aligned = _aligned_as_written(run.name, lists, query_rows, row_of_name, depth)
     if aligned is not None:
-        return aligned
+        return replace(aligned, counts={**aligned.counts, "query_kept_in_own_list": 0}) if keep_query else aligned
     output_row = np.cumsum(known) - 1
     documents = np.full((int(known.sum()), depth), PADDING, dtype=np.int64)
-    unknown_items, examples, dropped = 0, [], 0
+    unknown_items, examples, dropped, kept_self = 0, [], 0, 0
     for first, last in _query_blocks(lists.offsets, ALIGN_BLOCK_ITEMS):
         low, high = lists.offsets[first], lists.offsets[last]
         owner = np.repeat(np.arange(first, last), np.diff(lists.offsets[first:last + 1]))
         codes = lists.documents[low:high]
         keep = known[owner]
-        is_self = row_of_name[codes] == query_rows[owner]
-        dropped += len(np.unique(owner[keep & is_self]))
-        keep &= ~is_self
+        is_self = keep & (row_of_name[codes] == query_rows[owner])
+        if keep_query:
+            kept_self += len(np.unique(owner[is_self]))
+        else:
+            dropped += len(np.unique(owner[is_self]))
+            keep &= ~is_self
         owner, codes = owner[keep], codes[keep]
         starts = np.flatnonzero(np.concatenate(([True], owner[1:] != owner[:-1])))
         position = np.arange(len(owner)) - np.repeat(starts, np.diff(np.concatenate((starts, [len(owner)]))))
@@ -106,7 +115,10 @@ def align_run(run: Run, concepts: ConceptSets, depth: int) -> AlignedRun:
         owner, codes, position = owner[in_depth], codes[in_depth], position[in_depth]
         rows = row_of_name[codes]
         unknown = rows < 0
-        documents[output_row[owner], position] = np.where(unknown, UNKNOWN, rows)
+        coded = np.where(unknown, UNKNOWN, rows)
+        if keep_query:
+            coded[rows == query_rows[owner]] = QUERY_ITSELF
+        documents[output_row[owner], position] = coded
         unknown_items += int(unknown.sum())
         if len(examples) < 5 and unknown.any():
             examples += lists.names[codes[unknown][: 5 - len(examples)]].tolist()
@@ -117,6 +129,8 @@ def align_run(run: Run, concepts: ConceptSets, depth: int) -> AlignedRun:
         "retrieved_unknown_ids": unknown_items,
         "query_dropped_from_own_list": dropped,
     }
+    if keep_query:
+        counts["query_kept_in_own_list"] = kept_self
     if examples:
         counts["unknown_id_examples"] = ", ".join(examples)  # type: ignore[assignment]
     return AlignedRun(run.name, query_rows[known].astype(np.int64), documents, counts)
@@ -194,13 +208,14 @@ class JudgedRelevance:
         """Q: judged items whose grade reaches ``level`` (trec_eval's num_rel)."""
         return np.array([sum(g >= level for g in self.qrels.judgments[q].values()) for q in query_ids], dtype=np.int64)
 
-    def align(self, run: Run | AlignedRun, depth: int, concepts: ConceptSets | None) -> tuple[
-            tuple[str, ...], np.ndarray, AlignedRun | None, dict[str, int]]:
+    def align(self, run: Run | AlignedRun, depth: int, concepts: ConceptSets | None, keep_query: bool = False
+              ) -> tuple[tuple[str, ...], np.ndarray, AlignedRun | None, dict[str, int]]:
         """The run's judged queries, the grade of each retrieved item (Q x depth) and their counts.
 
-        As for concept relevance (DESIGN §1), the query is dropped from its own list. With
-        concept sets, the same lists come back as an :class:`AlignedRun` on concept rows (query
-        row -1 when the query has no concept set), for label metrics.
+        As for concept relevance (DESIGN §1), the query is dropped from its own list; with ``keep_query`` it keeps
+        its rank and its judged grade, as trec_eval reads it (coded :data:`QUERY_ITSELF` on concept rows: no label
+        match). With concept sets, the same lists come back as an :class:`AlignedRun` on concept rows (query row -1
+        when the query has no concept set), for label metrics.
         """
         rankings = _rankings_by_id(run, concepts)
         judged = [q for q in rankings if q in self.qrels.judgments]
@@ -211,25 +226,28 @@ class JudgedRelevance:
                              f"none of its {len(rankings):,} queries does (first: {first!r})")
         grades = np.zeros((len(judged), depth))
         documents = np.full((len(judged), depth), PADDING, dtype=np.int64)
-        unjudged = dropped = 0
+        unjudged = in_own_list = 0
         for row, query in enumerate(judged):
             judgments = self.qrels.judgments[query]
-            kept = [d for d in rankings[query] if d != query]
-            dropped += len(kept) != len(rankings[query])
+            in_own_list += query in rankings[query]
+            kept = rankings[query] if keep_query else [d for d in rankings[query] if d != query]
             for position, document in enumerate(kept[:depth]):
                 grade = judgments.get(document) if document is not None else None
                 unjudged += grade is None
                 grades[row, position] = max(grade or 0, 0)
                 if concepts is not None:
-                    documents[row, position] = concepts.index.get(document, UNKNOWN) if document is not None else UNKNOWN
+                    documents[row, position] = (QUERY_ITSELF if document == query else UNKNOWN if document is None
+                                                else concepts.index.get(document, UNKNOWN))
         counts = {
             "queries_in_run": len(rankings),
             "queries_evaluated": len(judged),
             "queries_unknown": len(rankings) - len(judged),
             "queries_judged_not_in_run": len(set(self.qrels.judgments) - set(rankings)),
             "retrieved_unjudged": unjudged,
-            "query_dropped_from_own_list": dropped,
+            "query_dropped_from_own_list": 0 if keep_query else in_own_list,
         }
+        if keep_query:
+            counts["query_kept_in_own_list"] = in_own_list
         on_concepts = None
         if concepts is not None:
             rows = np.array([concepts.index.get(q, -1) for q in judged], dtype=np.int64)
@@ -244,7 +262,7 @@ def _rankings_by_id(run: Run | AlignedRun, concepts: ConceptSets | None) -> dict
     if concepts is None:
         raise CBIRLensError(f"run {run.name!r} is given as concept rows: it needs the concept sets it was made from")
     ids = concepts.ids
-    return {ids[row]: [ids[d] if d >= 0 else None for d in docs if d != PADDING]
+    return {ids[row]: [ids[d] if d >= 0 else ids[row] if d == QUERY_ITSELF else None for d in docs if d != PADDING]
             for row, docs in zip(run.query_rows, run.documents)}
 
 
@@ -335,7 +353,9 @@ class Evaluator:
         self._rankings: OrderedDict[tuple, AlignedRun] = OrderedDict()  # oldest first
         # Passes over the pool under way: dashboard sessions asking for the same one wait for it.
         self._passes = InFlight()
-        self._aligned: dict[int, tuple[weakref.ref, int, AlignedRun]] = {}  # id(run) -> (run, depth, aligned)
+        # id(run) -> (run, (depth, ties, query_image), aligned)
+        self._aligned: dict[int, tuple[weakref.ref, tuple, AlignedRun]] = {}
+        self._ties: dict[int, tuple[weakref.ref, dict[str, int]]] = {}  # id(run) -> (run, counts of tied queries)
         self._per_run: dict[tuple[int, int], tuple[weakref.ref, weakref.ref, dict[str, Any]]] = {}
 
     def label_targets(self) -> list[str]:
@@ -507,13 +527,15 @@ class Evaluator:
                 else:
                     query_ids, inputs, counts, kept = self._concept_inputs(run, concept_measures, ideal, in_pool,
                                                                            relevance, depth)
+                counts.update(self._tie_counts(run))
                 scored.append(pool.submit(_score, run.name, query_ids, inputs, specs, measures, counts,
                                           relevance.empty_queries, kept))
             systems = {run.name: result.result() for run, result in zip(runs, scored)}
         params = {"alpha": relevance.alpha, "n": relevance.n, "kg_mode": self.mode, "gain": relevance.gain,
                   "relevance_threshold": relevance.threshold,
                   "candidates": len(self.concepts) if self.concepts is not None else None, "kg": self.kg is not None,
-                  "empty_queries": relevance.empty_queries}
+                  "empty_queries": relevance.empty_queries, "ties": relevance.ties,
+                  "query_image": relevance.query_image}
         if self.judged is not None:
             params.update(qrels=self.judged.qrels.source, relevance_level=int(relevance.relevance_level))
         if relevance.measure is not None:
@@ -537,7 +559,7 @@ class Evaluator:
     def _concept_inputs(self, run: Run | AlignedRun, measures: dict[str, MeasureSpec], ideal: dict, in_pool: dict,
                         relevance: Relevance, depth: int
                         ) -> tuple[tuple[str, ...], MetricInputs, dict[str, int], KeptScores]:
-        aligned = run if isinstance(run, AlignedRun) else self._align(run, depth)
+        aligned = run if isinstance(run, AlignedRun) else self._align(run, depth, relevance)
         rows = aligned.query_rows
         gain, threshold = relevance.gain, relevance.threshold
         matches, present = self._label_matches(aligned)
@@ -558,7 +580,9 @@ class Evaluator:
     def _judged_inputs(self, run: Run | AlignedRun, k: int, depth: int, relevance: Relevance
                        ) -> tuple[tuple[str, ...], MetricInputs, dict[str, int]]:
         gain, threshold, level = relevance.gain, relevance.threshold, relevance.relevance_level
-        query_ids, grades, on_concepts, counts = self.judged.align(run, depth, self.concepts)
+        listed = in_tie_order(run, relevance.ties) if isinstance(run, Run) else run
+        query_ids, grades, on_concepts, counts = self.judged.align(listed, depth, self.concepts,
+                                                                   relevance.query_image == "keep")
         matches, present = self._label_matches(on_concepts) if on_concepts is not None else ({}, {})
         inputs = MetricInputs(
             relevance={"qrels": grades}, ideal={"qrels": self.judged.ideal(query_ids, k)},
@@ -568,17 +592,40 @@ class Evaluator:
         )
         return query_ids, inputs, dict(counts)
 
-    def _align(self, run: Run, depth: int) -> AlignedRun:
-        """:func:`align_run`, kept while the run object lives: a dashboard re-evaluates the same runs at every
-        alpha, and mapping a million retrieved IDs to rows each time costs more than scoring them."""
+    def _align(self, run: Run, depth: int, relevance: Relevance | None = None) -> AlignedRun:
+        """:func:`align_run` of the run with its ties in the order of ``relevance.ties`` and its query's own image
+        dropped or kept (``relevance.query_image``), kept while the run object lives: a dashboard re-evaluates the
+        same runs at every alpha, and mapping a million retrieved IDs to rows each time costs more than scoring
+        them."""
+        relevance = relevance or Relevance()
+        reading = (depth, relevance.ties, relevance.query_image)
         kept = self._aligned.get(id(run))
-        if kept is not None and kept[0]() is run and kept[1] == depth:
+        if kept is not None and kept[0]() is run and kept[1] == reading:
             return kept[2]
-        aligned = align_run(run, self.concepts, depth)
-        for key in [key for key, (ref, _, _) in list(self._aligned.items()) if ref() is None]:
-            self._aligned.pop(key, None)
-        self._aligned[id(run)] = (weakref.ref(run), depth, aligned)
+        aligned = align_run(in_tie_order(run, relevance.ties), self.concepts, depth, relevance.query_image == "keep")
+        self._forget_dead(self._aligned)
+        self._aligned[id(run)] = (weakref.ref(run), reading, aligned)
         return aligned
+
+    def _tie_counts(self, run: Run | AlignedRun) -> dict[str, int]:
+        """The counts of tied queries of a run with scores (:meth:`evalcore.ties.TieCounts.as_counts`), kept while
+        the run object lives; none for a run without scores (a ranking made here, a CSV run without a score column)."""
+        if not isinstance(run, Run):
+            return {}
+        kept = self._ties.get(id(run))
+        if kept is not None and kept[0]() is run:
+            return kept[1]
+        found = run_tie_counts(run)
+        counts = found.as_counts() if found is not None else {}
+        self._forget_dead(self._ties)
+        self._ties[id(run)] = (weakref.ref(run), counts)
+        return counts
+
+    @staticmethod
+    def _forget_dead(store: dict[int, tuple]) -> None:
+        """Drop the entries of a store keyed by ``id(run)`` whose run is gone (its id may be reused)."""
+        for key in [key for key, entry in list(store.items()) if entry[0]() is None]:
+            store.pop(key, None)
 
     def _label_matches(self, aligned: AlignedRun) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
         """Label matches of every retrieved item; a query row of -1 (no concept set) has no label.

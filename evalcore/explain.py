@@ -21,9 +21,10 @@ draws paths as Graphviz DOT (:func:`paths_dot`), counts ties in a ranking
 pair of dataset concepts joined by a short path (:func:`example_path_pair`).
 
 Concept tags are not claims: ROCOv2's tags ignore negation ("Without bleeding along the left electrode" is tagged
-*Hemorrhage*). Given the two captions, :func:`explain_pair` tells for each shared concept whether a caption negates
-it (:func:`evalcore.negation.mention_status`), and :func:`reason_sentences` then says the tag is there and the
-caption denies it, instead of "both show" it. Image modalities (:data:`MODALITY_WORDS`) are worded as the kind of
+*Hemorrhage*). Given the two captions and the dictionary concept extraction reads them with, :func:`explain_pair`
+tells for each concept whether a caption negates it (:func:`caption_statuses`: the extractor's mentions, so any name,
+synonym or imaging abbreviation of the concept counts), and :func:`reason_sentences` then says the tag is there and
+the caption denies it, instead of "both show" it. Image modalities (:data:`MODALITY_WORDS`) are worded as the kind of
 image ("both are CT images").
 """
 
@@ -36,9 +37,10 @@ from types import MappingProxyType
 import numpy as np
 
 from .errors import ParameterError
+from .extraction import ConceptDictionary, Mention, mentions
 from .kg import KnowledgeGraph, check_hops_and_mode
 from .measures import MeasureSpec, parse_measure
-from .negation import mention_status, negated_sentences, negated_spans
+from .negation import concept_status, sentence_at
 from .relevance import nn_iou_from_counts, nn_tversky_from_counts
 
 AUDIENCES = ("clinician", "researcher")
@@ -176,8 +178,7 @@ class Explanation:
     relevance: Arithmetic
     names: Mapping[str, str]
     #: Concept of either set -> (its status in the query's caption, in the result's): "affirmed", "negated" or
-    #: "absent" (:func:`evalcore.negation.mention_status`); empty when the captions were not given. Modalities are
-    #: left out.
+    #: "absent" (:func:`caption_statuses`); empty when the captions were not given. Modalities are left out.
     caption_status: Mapping[str, tuple[str, str]] = field(default_factory=lambda: MappingProxyType({}))
     #: Concept -> (the query caption's sentence that negates it, the result caption's), "" where none does.
     negation_evidence: Mapping[str, tuple[str, str]] = field(default_factory=lambda: MappingProxyType({}))
@@ -249,11 +250,14 @@ ARITHMETIC: Mapping[str, Callable[[dict, float, tuple[float, float]], Arithmetic
 
 def explain_pair(query: Iterable[str], result: Iterable[str], kg: KnowledgeGraph | None, measure: MeasureSpec | str,
                  mode: str = "undirected", names: Mapping[str, str] | None = None,
-                 captions: tuple[str, str] | None = None) -> Explanation:
+                 captions: tuple[str, str] | None = None,
+                 dictionary: ConceptDictionary | None = None) -> Explanation:
     """Exact matches, near matches with their KG paths, and the relevance arithmetic of a pair under ``measure``.
 
-    With ``captions`` (the query's and the result's caption text), each concept that is not a modality gets its
-    mention status in both (:attr:`Explanation.caption_status`).
+    With ``captions`` (the query's and the result's caption text) and the ``dictionary`` concepts are found in
+    captions by, each concept that is not a modality gets its status in both (:func:`caption_statuses`,
+    :attr:`Explanation.caption_status`) and, where negated, the sentence that negates it
+    (:attr:`Explanation.negation_evidence`).
 
     ``measure`` is one of :data:`ARITHMETIC`'s (IoU, nn-IoU, Tversky, nn-Tversky); its alpha and n (0 where it
     has none) choose the near matches and fill in the nn-IoU arithmetic shown beside IoU's and its own.
@@ -269,10 +273,11 @@ def explain_pair(query: Iterable[str], result: Iterable[str], kg: KnowledgeGraph
     >>> print(e.iou); print(e.nn_iou)
     IoU = |A ∩ B| / |A ∪ B| = 1 / 3 = 0.333
     nn-IoU = (|A ∩ B| + alpha × |N(A,B)|) / |A ∪ B| = (1 + 0.5 × 2) / 3 = 0.667
-    >>> e = explain_pair({"H"}, {"H"}, None, "iou", names={"H": "Hemorrhage"},
-    ...                  captions=("Large hemorrhage.", "Without bleeding along the electrode."))
-    >>> dict(e.caption_status)
-    {'H': ('affirmed', 'negated')}
+    >>> d = ConceptDictionary.build({"C0019080": "Hemorrhage"})
+    >>> e = explain_pair({"C0019080"}, {"C0019080"}, None, "iou", names={"C0019080": "Hemorrhage"},
+    ...                  captions=("Large hemorrhage.", "Without bleeding along the electrode."), dictionary=d)
+    >>> dict(e.caption_status), dict(e.negation_evidence)
+    ({'C0019080': ('affirmed', 'negated')}, {'C0019080': ('', 'Without bleeding along the electrode.')})
     """
     spec = parse_measure(measure)
     if spec.key not in ARITHMETIC:
@@ -284,10 +289,12 @@ def explain_pair(query: Iterable[str], result: Iterable[str], kg: KnowledgeGraph
                                      and all(isinstance(text, str) for text in captions)):
         raise ParameterError("captions must be a pair of texts (the query's caption, the result's); "
                              f"give '' for a missing one, got {captions!r}")
+    if captions is not None and not isinstance(dictionary, ConceptDictionary):
+        raise ParameterError("captions are read with the dictionary concept extraction uses: give "
+                             f"dictionary=ConceptDictionary.build(names, ...), got {type(dictionary).__name__}")
     a, b = frozenset(query), frozenset(result)
     all_names = _Names(names or {}, kg.names if kg is not None else {})
-    if captions is not None:
-        query_status, result_status = (caption_statuses(text, a | b, all_names) for text in captions)
+    readings = () if captions is None else tuple(_caption_readings(text, a | b, dictionary) for text in captions)
     near = [*_near_matches(a - b, b, "query", kg, n, mode, all_names),
             *_near_matches(b - a, a, "result", kg, n, mode, all_names)]
     near_concepts = {m.concept for m in near}
@@ -303,28 +310,44 @@ def explain_pair(query: Iterable[str], result: Iterable[str], kg: KnowledgeGraph
         iou=_iou_arithmetic(counts, alpha, weights), nn_iou=_nn_iou_arithmetic(counts, alpha, weights),
         relevance=ARITHMETIC[spec.key](counts, alpha, weights),
         names=MappingProxyType({c: all_names[c] for c in a | b if c in all_names}),
-        caption_status=MappingProxyType({} if captions is None else {
-            c: (query_status[c], result_status[c]) for c in sorted(a | b) if c in query_status}),
-        negation_evidence=MappingProxyType({} if captions is None else {
-            c: tuple(_first_sentence(text, all_names.get(c, c)) if status[c] == "negated" else ""
-                     for text, status in zip(captions, (query_status, result_status)))
-            for c in sorted(a | b) if "negated" in (query_status.get(c), result_status.get(c))}))
+        caption_status=MappingProxyType({c: tuple(reading[c][0] for reading in readings)
+                                         for c in readings[0]} if readings else {}),
+        negation_evidence=MappingProxyType({c: tuple(reading[c][1] for reading in readings)
+                                            for c in readings[0] if any(reading[c][1] for reading in readings)}
+                                           if readings else {}))
 
 
-def _first_sentence(text: str, name: str, limit: int = 120) -> str:
-    sentence = negated_sentences(text, [name])[0]
-    return sentence if len(sentence) <= limit else sentence[:limit - 1].rstrip() + "…"
+def caption_statuses(caption: str, concepts: Iterable[str], dictionary: ConceptDictionary) -> dict[str, str]:
+    """Each concept's status in a caption: "affirmed", "negated" or "absent" (:func:`evalcore.negation.concept_status`
+    of its mentions that :func:`evalcore.extraction.mentions` finds with ``dictionary``, as concept extraction does:
+    a concept is "affirmed" exactly when extraction keeps it). Modalities (:data:`MODALITY_WORDS`) are left out (a
+    kind of image, not a finding).
 
-
-def caption_statuses(caption: str, concepts: Iterable[str], names: Mapping[str, str]) -> dict[str, str]:
-    """Each concept's mention status in a caption (:func:`evalcore.negation.mention_status` of its name): "affirmed",
-    "negated" or "absent"; modalities (:data:`MODALITY_WORDS`) are left out (a kind of image, not a finding).
-
-    >>> caption_statuses("CT without bleeding", {"C0040405", "H", "F"}, {"H": "Hemorrhage", "F": "Fracture"})
-    {'F': 'absent', 'H': 'negated'}
+    >>> d = ConceptDictionary.build({"C0040405": "X-Ray Computed Tomography", "C0019080": "Hemorrhage",
+    ...                              "C0032227": "Pleural effusion disorder", "C0016658": "Fracture"})
+    >>> caption_statuses("CT without bleeding. There was no pleural effusion on both sides.",
+    ...                  {"C0040405", "C0019080", "C0032227", "C0016658"}, d)
+    {'C0016658': 'absent', 'C0019080': 'negated', 'C0032227': 'negated'}
     """
-    scopes = negated_spans(caption)
-    return {c: mention_status(caption, [names.get(c, c)], scopes) for c in sorted(concepts) if c not in MODALITY_WORDS}
+    return {concept: status for concept, (status, _) in _caption_readings(caption, concepts, dictionary).items()}
+
+
+def _caption_readings(caption: str, concepts: Iterable[str], dictionary: ConceptDictionary,
+                      limit: int = 120) -> dict[str, tuple[str, str]]:
+    """Concept -> (its :func:`caption_statuses` status, the sentence of its first mention when negated, else ""),
+    the sentence cut to ``limit`` characters; one reading of the caption for all of them."""
+    by_concept: dict[str, list[Mention]] = {}
+    for mention in mentions(caption, dictionary):
+        by_concept.setdefault(mention.concept, []).append(mention)
+    readings = {}
+    for concept in sorted(concepts):
+        if concept in MODALITY_WORDS:
+            continue
+        said = by_concept.get(concept, [])
+        status = concept_status(mention.negated for mention in said)
+        sentence = sentence_at(caption, said[0].start) if status == "negated" else ""
+        readings[concept] = (status, sentence if len(sentence) <= limit else sentence[:limit - 1].rstrip() + "…")
+    return readings
 
 
 class _Names(Mapping):
@@ -451,6 +474,10 @@ def path_phrase(path: Sequence[PathStep], emphasise: Callable[[str], str] = str)
     return "; ".join(sentences)
 
 
+#: What the image searched with is called: a clinician reads of a case, a researcher of a query.
+QUERY_WORD = {"clinician": "case", "researcher": "query"}
+
+
 def reason_sentences(explanation: Explanation, audience: str = "clinician",
                      emphasise: Callable[[str], str] = str) -> list[str]:
     """The reasons a result was retrieved, in plain words: the kind of image both are, what both show, the shared
@@ -466,10 +493,13 @@ def reason_sentences(explanation: Explanation, audience: str = "clinician",
     ['both show liver', 'hepatic vein is a kind of vein']
     >>> reason_sentences(explain_pair({"a"}, {"b"}, None, "iou"), "researcher")
     ['no concept in common with the query']
-    >>> e = explain_pair({"C0040405", "H"}, {"C0040405", "H"}, None, "iou", names={"H": "Hemorrhage"},
-    ...                  captions=("CT: hemorrhage", "CT without bleeding"))
+    >>> pair, d = {"C0040405", "C0019080"}, ConceptDictionary.build({"C0019080": "Hemorrhage"})
+    >>> e = explain_pair(pair, pair, None, "iou", names={"C0019080": "Hemorrhage"},
+    ...                  captions=("CT: hemorrhage", "CT without bleeding."), dictionary=d)
     >>> reason_sentences(e)
     ['both are CT images', "both are tagged Hemorrhage, but this image's caption says it is absent"]
+    >>> reason_sentences(e, "researcher")[1]
+    "both are tagged Hemorrhage, but this image's caption negates every mention of it (NegEx rule): “CT without bleeding”"
     """
     if audience not in AUDIENCES:
         raise ParameterError(f"audience must be one of {AUDIENCES}, got {audience!r}")
@@ -501,7 +531,7 @@ def reason_sentences(explanation: Explanation, audience: str = "clinician",
             if audience == "researcher":
                 quotes = dict.fromkeys(quote for c in denied[where] for quote in explanation.negation_evidence[c]
                                        if quote)
-                sentence += ": " + " / ".join(emphasise(f"“{quote}”") for quote in quotes)
+                sentence += ": " + " / ".join(emphasise(quoted(quote)) for quote in quotes)
             sentences.append(sentence)
     seen_paths = set()
     for match in explanation.near:
@@ -513,14 +543,24 @@ def reason_sentences(explanation: Explanation, audience: str = "clinician",
         if audience == "researcher":
             origin = source_phrase(match.path)
             phrase += f" ({match.hops} link{'s' if match.hops != 1 else ''}{', ' + origin if origin else ''})"
-        for concept, side, whose in ((match.query_concept, 0, "the query's caption"),
+        for concept, side, whose in ((match.query_concept, 0, f"the {QUERY_WORD[audience]}'s caption"),
                                      (match.result_concept, 1, "this image's caption")):
             if explanation.caption_status.get(concept, ("", ""))[side] == "negated":
                 phrase += f", but {whose} says {emphasise(called(concept))} is absent"
         sentences.append(phrase)
     if not sentences:
-        sentences.append("no concept in common with the query")
+        sentences.append(f"no concept in common with the {QUERY_WORD[audience]}")
     return sentences
+
+
+def quoted(sentence: str) -> str:
+    """A caption's sentence quoted inside a reason: in curly quotes, without its own full stop, since the reason's
+    punctuation follows the quote ("“no effusion.”." read as a stray mark); an ellipsis or "?" and "!" stay.
+
+    >>> quoted("There was no pleural effusion on both sides."), quoted("Effusion?"), quoted("and so on...")
+    ('“There was no pleural effusion on both sides”', '“Effusion?”', '“and so on...”')
+    """
+    return f"“{sentence[:-1] if sentence.endswith('.') and not sentence.endswith('..') else sentence}”"
 
 
 def _denied_sentence(names: Sequence[str], where: str, audience: str) -> str:
@@ -532,7 +572,8 @@ def _denied_sentence(names: Sequence[str], where: str, audience: str) -> str:
     "both are tagged a, but the query's caption negates every mention of it (NegEx rule)"
     """
     it = "they are" if len(names) > 1 else "it is"
-    captions = {"result": "this image's caption", "query": "the query's caption", "both": "both captions"}[where]
+    captions = {"result": "this image's caption", "query": f"the {QUERY_WORD[audience]}'s caption",
+                "both": "both captions"}[where]
     verb = "negate" if where == "both" else "negates"
     if audience == "researcher":
         pronoun = "them" if len(names) > 1 else "it"

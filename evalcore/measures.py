@@ -100,12 +100,22 @@ class PairContext:
 
 @dataclass(frozen=True)
 class Parameter:
+    """One parameter: its values lie in [low, high]; ``label`` names it in plain words (axis titles), and an
+    ablation sweeps it over ``sweep`` (default [low, high]; n stops at 3 hops, as in the paper's ablation)."""
+
     name: str
     default: float
     low: float
     high: float
     integer: bool = False
     help: str = ""
+    label: str = ""
+    sweep: tuple[float, float] | None = None
+
+    @property
+    def sweep_range(self) -> tuple[float, float]:
+        """The values an ablation sweeps this parameter over."""
+        return self.sweep if self.sweep is not None else (self.low, self.high)
 
 
 @dataclass(frozen=True)
@@ -130,7 +140,9 @@ class Measure:
             if parameter.name == name:
                 return parameter
         if self.weights and re.fullmatch(r"w[1-9]", name) and int(name[1:]) <= MAX_HOPS:
-            return Parameter(name, 0.5 ** int(name[1:]), 0.0, 1.0, False, f"credit of a near match {name[1:]} hops away")
+            hops = int(name[1:])
+            return Parameter(name, 0.5 ** hops, 0.0, 1.0, False, f"credit of a near match {hops} hops away",
+                             f"weight of concepts related at {hops} hop{'s' if hops > 1 else ''}")
         takes = "w1, w2, ..." if self.weights else ", ".join(p.name for p in self.parameters) or "none"
         raise ParameterError(f"measure {self.key} has no parameter {name!r}; it takes {takes}")
 
@@ -218,11 +230,16 @@ def _format(value: float) -> str:
 
 # --- the measures ------------------------------------------------------------------------
 
-ALPHA = Parameter("alpha", 0.5, 0.0, 1.0, False, "credit of a near match, relative to an exact match")
-HOPS = Parameter("n", 1, 0, MAX_HOPS, True, "KG distance threshold: neighbours are at most n is_a links apart")
-TVERSKY_A = Parameter("a", 0.7, 0.0, 1.0, False, "weight of the query's concepts missing from the candidate")
-DEPTH_ALPHA = Parameter("alpha", 1.0, 0.0, 1.0, False, "scale of the Wu-Palmer credit (1: the credit is the similarity)")
-TVERSKY_B = Parameter("b", 0.3, 0.0, 1.0, False, "weight of the candidate's concepts missing from the query")
+ALPHA = Parameter("alpha", 0.5, 0.0, 1.0, False, "credit of a near match, relative to an exact match",
+                  "weight of related concepts")
+HOPS = Parameter("n", 1, 0, MAX_HOPS, True, "KG distance threshold: neighbours are at most n is_a links apart",
+                 "largest link distance of related concepts", (0, 3))
+TVERSKY_A = Parameter("a", 0.7, 0.0, 1.0, False, "weight of the query's concepts missing from the candidate",
+                      "weight of the query's concepts the candidate lacks")
+DEPTH_ALPHA = Parameter("alpha", 1.0, 0.0, 1.0, False, "scale of the Wu-Palmer credit (1: the credit is the similarity)",
+                        "weight of related concepts, by depth")
+TVERSKY_B = Parameter("b", 0.3, 0.0, 1.0, False, "weight of the candidate's concepts missing from the query",
+                      "weight of the candidate's concepts the query lacks")
 
 
 def _iou_value(counts: PairCounts, p: dict) -> Any:

@@ -8,7 +8,8 @@ is called ``CUI@K``; of judged grades, ``qrels-NDCG@K``.
 ========================  =====================================================
 ``CUI@K`` / ``nn-CUI@K``  NDCG@K with IoU / nn-IoU relevance, ideal over the pool
 ``P@K[modality]``         Precision@K on labels (also ``[organ]``, ``[modality+organ]``)
-``MAP@K`` / ``nn-MAP@K``  average precision in the top K divided by min(K, R)
+``MAP@K`` / ``nn-MAP@K``  trec_eval ``map_cut_K``: average precision in the top K divided by R
+``MAP-min@K`` / ...       ours: the same sum divided by min(K, R) (not trec_eval's; not in the standard report)
 ``R@K`` / ``nn-R@K``      recall@K against all relevant images of the pool
 ``RBP`` / ``nn-RBP``      rank-biased precision, p = 0.95, over the whole list
 ``ERR@K`` / ``nn-ERR@K``  expected reciprocal rank, stopping probability = relevance
@@ -21,12 +22,16 @@ trec_eval-compatible definitions (``nn-`` and ``qrels-`` variants too):
 
 ==============================  ===============================================
 ``CUI@K`` / ``qrels-NDCG@K``    trec_eval ``ndcg_cut_K`` at linear gain (the default)
-``AP@K``                        trec_eval ``map_cut_K``: average precision divided by R
+``MAP@K``                       trec_eval ``map_cut_K``: average precision divided by R (``AP@K`` reads as it)
 ``Prec@K``                      trec_eval ``P_K``: relevant items in the top K, over K
 ``R@K``                         trec_eval ``recall_K`` (our definition is the same)
 ==============================  ===============================================
 
-"Relevant" (MAP, AP, Prec, R) means relevance >= the threshold (concepts) or grade >= the
+Until issue 34, ``MAP@K`` named the min(K, R) variant, which trec_eval does not offer; a reader copying "MAP@10"
+from a report then quoted a number no other tool gives (0.9165 beside trec_eval's 0.3095 for retrieval by IoU on
+ROCOv2 test, depth 100). ``MAP@K`` is now trec_eval's definition and ours is ``MAP-min@K``.
+
+"Relevant" (MAP, MAP-min, Prec, R) means relevance >= the threshold (concepts) or grade >= the
 relevance level (qrels, trec_eval's ``-l``, default 1). Queries with no relevant item are
 handled once for a whole table by :mod:`evalcore.evaluation` (``empty_queries``).
 
@@ -113,10 +118,11 @@ def precision(matches: Sequence[bool], k: int) -> float:
 
 
 def average_precision(relevant: Sequence[bool], k: int, relevant_in_pool: int) -> float | None:
-    """Ours (``MAP@K``): ``sum_{i<=K} P@i * rel_i / min(K, R)``, R = relevant images in the pool; None when R = 0.
+    """Ours (``MAP-min@K``): ``sum_{i<=K} P@i * rel_i / min(K, R)``, R = relevant images in the pool; None when R = 0.
 
     Differs from trec_eval's ``map_cut_K``, ranx's ``map@K`` and ir_measures' ``AP@K``, which
-    divide by R (:func:`trec_average_precision`); the two agree when R <= K.
+    divide by R (:func:`trec_average_precision`, our ``MAP@K``); the two agree when R <= K. The
+    same normalisation as Kaggle's ``apk`` (ml_metrics), so that a perfect top K scores 1.
 
     >>> average_precision([True, False, True], 3, 2)  # (1/1 + 2/3) / 2
     0.8333333333333333
@@ -127,10 +133,10 @@ def average_precision(relevant: Sequence[bool], k: int, relevant_in_pool: int) -
 
 
 def trec_average_precision(relevant: Sequence[bool], k: int, relevant_in_pool: int) -> float | None:
-    """trec_eval-compatible ``AP@K = sum_{i<=K} P@i * rel_i / R``; None when R = 0 (trec_eval then scores 0).
+    """``MAP@K`` (per query: AP@K) ``= sum_{i<=K} P@i * rel_i / R``; None when R = 0 (trec_eval then scores 0).
 
     Source: trec_eval ``m_map_cut.c`` (``map_cut_K``); the same as ranx ``map@K`` and
-    ir_measures ``AP@K``. Ours (:func:`average_precision`, ``MAP@K``) divides by min(K, R)
+    ir_measures ``AP@K``. :func:`average_precision` (``MAP-min@K``) divides by min(K, R)
     instead, so that a perfect top K scores 1 even when R > K.
 
     >>> trec_average_precision([True, False, True], 3, 4)  # (1/1 + 2/3) / 4
@@ -144,7 +150,7 @@ def trec_average_precision(relevant: Sequence[bool], k: int, relevant_in_pool: i
 
 
 def _precision_sum(relevant: Sequence[bool], k: int) -> float:
-    """``sum_{i<=K} P@i * rel_i``, the numerator shared by both AP definitions."""
+    """``sum_{i<=K} P@i * rel_i``, the numerator shared by ``MAP@K`` and ``MAP-min@K``."""
     hits = 0
     total = 0.0
     for i, is_relevant in enumerate(relevant[:k], start=1):
@@ -558,7 +564,16 @@ FAMILIES: dict[str, MetricFamily] = {
                      "How close the top {k} come to the best possible ranking by {word} (NDCG@{k}; trec_eval "
                      "ndcg_cut_{k})",
                      lambda x, s: ndcg_batch(x.relevance[s.relevance], x.ideal[s.relevance], s.k, x.gain)),
-        MetricFamily("MAP", True, True, "Average precision in the top {k} divided by min({k}, R), {relevant}",
+        # trec_eval's map_cut_K (ranx map@K, ir_measures AP@K); ``AP@K`` is read as this family.
+        MetricFamily("MAP", True, True,
+                     "Average precision in the top {k} divided by R (all relevant images), {relevant} "
+                     "(trec_eval map_cut_{k})",
+                     lambda x, s: _trec_average_precision(x.precision_terms(s.relevance, s.k).sum(axis=1),
+                                                          x.relevant_in_pool[s.relevance])),
+        # Ours, divided by min(K, R) (Kaggle's apk): offered on request, in no standard report.
+        MetricFamily("MAP-min", True, True,
+                     "Average precision in the top {k} divided by min({k}, R), {relevant} (not trec_eval's "
+                     "map_cut_{k}, which divides by R)",
                      lambda x, s: _average_precision(x.precision_terms(s.relevance, s.k).sum(axis=1), s.k,
                                                      x.relevant_in_pool[s.relevance])),
         MetricFamily("R", True, True,
@@ -573,20 +588,20 @@ FAMILIES: dict[str, MetricFamily] = {
                      lambda x, s: cag_of_windows(x.cag_windows(s.relevance, s.k), dcg_discounts(s.k))),
         MetricFamily("CAG-RBP", True, False,
                      "Context-Aware Gain of {unit_word} over the list (RBP discount, p = 0.95)", _cag_rbp),
-        MetricFamily("AP", True, True,
-                     "trec_eval map_cut_{k}: average precision in the top {k} divided by R, {relevant}",
-                     lambda x, s: _trec_average_precision(x.precision_terms(s.relevance, s.k).sum(axis=1),
-                                                          x.relevant_in_pool[s.relevance])),
         MetricFamily("Prec", True, True, "trec_eval P_{k}: share of the top {k} that is relevant, {relevant}",
                      lambda x, s: _share_of(x.hits(s.relevance, s.k))),
         MetricFamily("P", False, True, "How often the top {k} contain an image of the same {target}", _precision),
     ]
 }
+# Names the parser reads as another family's: ``AP@K`` (ir_measures' name, ours before issue 34) is ``MAP@K``.
+FAMILY_ALIASES = {"AP": "MAP"}
 # Every family as a name may show it, with the relevance it then reads: the parser's table, the renderer's inverse.
 _SHOWN: dict[str, tuple[MetricFamily, str | None]] = {
     **{_shown(family, relevance)[0]: (family, relevance)
        for relevance in NAME_PREFIXES for family in FAMILIES.values() if family.graded},
     **{family.key: (family, None) for family in FAMILIES.values() if not family.graded},
+    **{NAME_PREFIXES[relevance] + alias: (FAMILIES[key], relevance)
+       for alias, key in FAMILY_ALIASES.items() for relevance in NAME_PREFIXES},
 }
 # ASCII digits only: re's \d also matches other scripts' digits ("CUI@３" is no metric name).
 _NAME = re.compile(r"^(?P<family>[A-Za-z-]+?)(?:@(?P<k>[0-9]+))?(?:\[(?P<target>[a-z+]+)\])?"
@@ -606,6 +621,8 @@ def parse_metric(name: str) -> MetricSpec:
     >>> spec = parse_metric("qrels-NDCG@10")
     >>> spec.family.key, spec.relevance, spec.name
     ('CUI', 'qrels', 'qrels-NDCG@10')
+    >>> parse_metric("AP@10").name, parse_metric("qrels-AP@5").name, parse_metric("nn-MAP-min@10").name
+    ('MAP@10', 'qrels-MAP@5', 'nn-MAP-min@10')
     """
     match = _NAME.match(name.strip())
     shown = match.group("family") if match else None
@@ -632,7 +649,12 @@ def parse_metric(name: str) -> MetricSpec:
 
 
 def default_metric_names(ks: Sequence[int], label_targets: Sequence[str] = ()) -> list[str]:
-    """The standard report: CUI/nn-CUI, P@K per label target, MAP, recall, ERR, CAG at each K; RBP once."""
+    """The standard report: CUI/nn-CUI, P@K per label target, MAP (trec_eval's map_cut), recall, ERR, CAG at each K;
+    RBP once. ``MAP-min@K`` is in no standard report: its name would be copied as trec_eval's.
+
+    >>> default_metric_names([10])[:6]
+    ['CUI@10', 'nn-CUI@10', 'MAP@10', 'R@10', 'ERR@10', 'CAG@10']
+    """
     names: list[str] = []
     for prefix in ("", "nn-"):
         names += [f"{prefix}CUI@{k}" for k in ks]
@@ -648,9 +670,9 @@ def qrels_metric_names(ks: Sequence[int], label_targets: Sequence[str] = ()) -> 
     """The report under a qrels file: trec_eval's ndcg_cut, P, map_cut and recall at each K, then P@K per label.
 
     >>> qrels_metric_names([10])
-    ['qrels-NDCG@10', 'qrels-Prec@10', 'qrels-AP@10', 'qrels-R@10']
+    ['qrels-NDCG@10', 'qrels-Prec@10', 'qrels-MAP@10', 'qrels-R@10']
     """
-    names = [f"qrels-{family}@{k}" for family in ("NDCG", "Prec", "AP", "R") for k in ks]
+    names = [f"qrels-{family}@{k}" for family in ("NDCG", "Prec", "MAP", "R") for k in ks]
     return names + [f"P@{k}[{target}]" for target in label_targets for k in ks]
 
 

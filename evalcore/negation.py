@@ -13,10 +13,10 @@ findings and diseases in discharge summaries", J Biomed Inform 34(5):301-310, 20
 - a scope never crosses a sentence boundary.
 
 A mention is negated when it starts inside a negated scope. :func:`negated_spans` gives the scopes (one pass over
-the text, for concept extraction from captions as for the explanations: a matcher keeps a mention unless
-``in_spans(scopes, start)``); :func:`mention_spans` finds a concept's names in a text (case-insensitive, plural
-"s"/"es", hyphen or space alike, whole words, :data:`LEXICAL_VARIANTS`); :func:`mention_status` joins them: a
-concept is "negated" when every one of its mentions is; :func:`negated_sentences` quotes the evidence.
+the text); concept extraction finds the mentions (:func:`evalcore.extraction.mentions`: names, synonyms and the
+imaging vocabulary) and flags those with ``in_spans(scopes, start)``. The explanations read a concept's flags by
+:func:`concept_status`: "negated" when every mention of it is, "affirmed" when one is not, which are exactly the
+concepts extraction keeps (:func:`evalcore.extraction.extract`); :func:`sentence_at` quotes the evidence.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
 
 from .errors import ParameterError
 
@@ -60,7 +59,8 @@ PLACE_PREPOSITIONS = ("in", "at", "on", "from", "within", "along", "inside", "ne
 
 #: Lexical variants of a name's words, each documented: spelling variants (British and American English) and
 #: MeSH entry terms of the descriptor named by the word (MeSH 2023, D006470 Hemorrhage: entry term "Bleeding").
-#: Names and synonyms from the loaded names files come first; these only widen a word of them.
+#: Names and synonyms from the loaded names files come first; these only widen a word of them (concept extraction
+#: reads each variant as its word, :func:`evalcore.extraction.normal_token`).
 LEXICAL_VARIANTS: dict[str, tuple[str, ...]] = {
     "hemorrhage": ("haemorrhage", "bleeding", "bleed"),
     "hemorrhagic": ("haemorrhagic",),
@@ -165,84 +165,23 @@ def in_spans(spans: Sequence[tuple[int, int]], position: int) -> bool:
     return i >= 0 and spans[i][0] <= position < spans[i][1]
 
 
-def _word_pattern(word: str, last: bool) -> str:
-    variants = {word, *LEXICAL_VARIANTS.get(word, ())}
-    if last and len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        variants.add(word[:-1])
-    alternatives = "|".join(re.escape(v) for v in sorted(variants, key=lambda v: (-len(v), v)))
-    return f"(?:{alternatives})" + ("(?:e?s)?" if last else "")
+def concept_status(negated: Iterable[bool]) -> str:
+    """A concept's status in a text from the negation flags of its mentions there: "absent" without a mention,
+    "negated" when every mention lies in a negated scope, else "affirmed" (one affirmed mention shows it, as
+    extraction keeps a concept mentioned once negated and once not).
 
-
-def name_pattern(names: Iterable[str]) -> re.Pattern[str] | None:
-    """One pattern finding any of ``names`` as whole words: case-insensitive, words joined by spaces, hyphens or
-    other punctuation, the last word also with a plural "s"/"es", each word also in its :data:`LEXICAL_VARIANTS`;
-    None when no name has a word.
-
-    >>> bool(name_pattern(["X-Ray Computed Tomography"]).search("an x ray computed  tomography"))
-    True
-    >>> name_pattern(["vein"]).search("veinous") is None
-    True
+    >>> concept_status([]), concept_status([True, True]), concept_status([True, False])
+    ('absent', 'negated', 'affirmed')
     """
-    names = tuple(names)
-    if not all(isinstance(name, str) for name in names):
-        raise ParameterError(f"names must be texts, got {[type(n).__name__ for n in names if not isinstance(n, str)]}")
-    return _compiled_names(tuple(sorted(set(names))))
+    flags = list(negated)
+    return "absent" if not flags else "negated" if all(flags) else "affirmed"
 
 
-@lru_cache(maxsize=4096)
-def _compiled_names(names: tuple[str, ...]) -> re.Pattern[str] | None:
-    """One compiled pattern per set of names: a page explains the same concepts over and over."""
-    alternatives = set()
-    for name in names:
-        words = [w.lower() for w in re.findall(r"[^\W_]+", name)]
-        if words:
-            alternatives.add(r"[\W_]+".join(_word_pattern(w, i == len(words) - 1) for i, w in enumerate(words)))
-    if not alternatives:
-        return None
-    return re.compile(r"(?<![^\W_])(?:" + "|".join(sorted(alternatives, key=lambda a: (-len(a), a)))
-                      + r")(?![^\W_])", re.IGNORECASE)
+def sentence_at(text: str, position: int) -> str:
+    """The sentence of ``text`` (:func:`sentence_spans`) holding character ``position``, stripped ("" outside the
+    text): the evidence quoted for a negated mention starting there.
 
-
-def mention_spans(text: str, names: Iterable[str]) -> list[tuple[int, int]]:
-    """Where any of ``names`` (a concept's name and synonyms) is mentioned in ``text``.
-
-    >>> text = "Veins and a vein-like blood vessel"
-    >>> [text[a:b] for a, b in mention_spans(text, ["Vein", "blood vessels"])]
-    ['Veins', 'vein', 'blood vessel']
+    >>> sentence_at("CT of the head. Without bleeding along the electrode. No change.", 24)
+    'Without bleeding along the electrode.'
     """
-    if isinstance(names, str):
-        raise ParameterError("mention_spans takes several names (a list), not one string")
-    pattern = name_pattern(names)
-    return [] if pattern is None else [m.span() for m in pattern.finditer(text)]
-
-
-def mention_status(text: str, names: Iterable[str], scopes: Sequence[tuple[int, int]] | None = None) -> str:
-    """"absent" when ``text`` mentions none of ``names``, "negated" when every mention lies in a negated scope
-    (:func:`negated_spans`, or ``scopes`` when the caller has them: several concepts of one text), else "affirmed".
-
-    >>> mention_status("CT of the brain without hemorrhage", ["Hemorrhage"])
-    'negated'
-    >>> mention_status("No change in the hemorrhage", ["Hemorrhage"])
-    'affirmed'
-    >>> mention_status("No fracture. Hematoma seen.", ["Hematoma"])
-    'affirmed'
-    >>> mention_status("CT of the brain", ["Hemorrhage"])
-    'absent'
-    """
-    mentions = mention_spans(text, names)
-    if not mentions:
-        return "absent"
-    scopes = negated_spans(text) if scopes is None else scopes
-    return "negated" if all(in_spans(scopes, start) for start, _ in mentions) else "affirmed"
-
-
-def negated_sentences(text: str, names: Iterable[str]) -> list[str]:
-    """The sentences of ``text`` that hold a negated mention of ``names``, stripped, in order (the evidence of a
-    "negated" :func:`mention_status`).
-
-    >>> negated_sentences("CT of the head. Without bleeding along the electrode. No change.", ["Hemorrhage"])
-    ['Without bleeding along the electrode.']
-    """
-    scopes = negated_spans(text)
-    negated = [start for start, _ in mention_spans(text, names) if in_spans(scopes, start)]
-    return [text[a:b].strip() for a, b in sentence_spans(text) if any(a <= start < b for start in negated)]
+    return next((text[a:b].strip() for a, b in sentence_spans(text) if a <= position < b), "")

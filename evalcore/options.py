@@ -6,7 +6,9 @@ objects at the door; below them an evaluation reads only these:
 - :class:`Relevance`: how relevant a retrieved item is and what a table does with it: the
   :class:`~evalcore.measures.MeasureSpec` of the ``nn-`` metrics and the chosen measure of the
   ``{key}`` metrics, the gain, the relevance threshold of MAP / AP / Prec / R, trec_eval's
-  relevance level for judged grades, and the policy for queries with no relevant item.
+  relevance level for judged grades, the policy for queries with no relevant item, and how a run's
+  lists are read: the order of tied scores (``ties``) and whether a query's own image keeps its place in its
+  list (``query_image``).
 - :class:`Scoring`: which metrics (named, or the standard report at the cut-offs ``k``).
 - :class:`Statistics`: the confidence intervals and significance tests of :class:`~evalcore.results.Results`.
 - :class:`Compute`: where the passes over the pool run (local processes or a Dask cluster, each
@@ -38,10 +40,13 @@ from .engine.compute import Compute
 from .errors import ParameterError
 from .measures import MEASURES, MeasureSpec, measure_spec, nn_iou_measure, parse_measure
 from .metrics import GAINS, metric_names_for_measure, parse_metric, qrels_metric_names
+from .ties import TIE_ORDERS
 
-__all__ = ["DEFAULT_CUTOFFS", "EMPTY_QUERY_POLICIES", "Compute", "Relevance", "Scoring", "Statistics", "cutoffs"]
+__all__ = ["DEFAULT_CUTOFFS", "EMPTY_QUERY_POLICIES", "QUERY_IMAGE_POLICIES", "TIE_ORDERS", "Compute", "Relevance",
+           "Scoring", "Statistics", "cutoffs"]
 
 EMPTY_QUERY_POLICIES = ("exclude", "zero")
+QUERY_IMAGE_POLICIES = ("drop", "keep")
 DEFAULT_CUTOFFS = (5, 10, 30)
 
 
@@ -58,8 +63,20 @@ class Relevance:
     (recorded in the evaluation's parameters), None when none was chosen; ``gain``: ``linear`` or
     ``exponential``; ``threshold``: IoU-family relevance at which an item counts as relevant for MAP,
     AP, Prec and R; ``relevance_level``: the same for judged grades (trec_eval's ``-l``, an integer
-    >= 1); ``empty_queries``: ``exclude`` or ``zero`` (see :mod:`evalcore.evaluation`). Build it from
-    loose ``alpha, n`` with :meth:`of`.
+    >= 1); ``empty_queries``: ``exclude`` or ``zero`` (see :mod:`evalcore.evaluation`).
+
+    How the runs' lists are read (both recorded in the evaluation's parameters):
+
+    - ``ties``: the order of items with tied scores (:mod:`evalcore.ties`): ``"rank"`` (default: score
+      descending, then the file's rank, the order the run's author wrote) or ``"trec_eval"`` (score as float32
+      descending, then document ID descending, as trec_eval, pytrec_eval and ir_measures order them).
+    - ``query_image``: a query's own image in its list is ``"drop"``-ped before any metric reads the list
+      (default, DESIGN §1: it is not a candidate of its own pool) or ``"keep"``-s its rank as trec_eval keeps
+      it: under judged grades it scores its judged grade (trec_eval's number exactly), under concept relevance
+      relevance 0 (it is not in its own pool, and the qrels that ``qrels`` writes leave it unjudged, which
+      trec_eval reads as 0); it is never a label match.
+
+    Build it from loose ``alpha, n`` with :meth:`of`.
     """
 
     nn_iou: MeasureSpec = field(default_factory=_nn_iou_default)
@@ -68,6 +85,8 @@ class Relevance:
     threshold: float = 0.5
     relevance_level: int = 1
     empty_queries: str = "exclude"
+    ties: str = "rank"
+    query_image: str = "drop"
 
     def __post_init__(self) -> None:
         if not isinstance(self.nn_iou, MeasureSpec) or self.nn_iou.key != "nn-iou":
@@ -82,18 +101,23 @@ class Relevance:
             raise ParameterError(f"relevance threshold must lie in (0, 1], got {self.threshold}")
         if self.empty_queries not in EMPTY_QUERY_POLICIES:
             raise ParameterError(f"empty_queries must be one of {EMPTY_QUERY_POLICIES}, got {self.empty_queries!r}")
+        if self.ties not in TIE_ORDERS:
+            raise ParameterError(f"ties must be one of {TIE_ORDERS}, got {self.ties!r}")
+        if self.query_image not in QUERY_IMAGE_POLICIES:
+            raise ParameterError(f"query_image must be one of {QUERY_IMAGE_POLICIES}, got {self.query_image!r}")
         level = self.relevance_level
         if isinstance(level, bool) or not isinstance(level, (int, np.integer)) or level < 1:
             raise ParameterError(f"relevance level must be an integer >= 1 (trec_eval -l), got {level!r}")
 
     @classmethod
     def of(cls, alpha: float = 0.5, n: int = 1, measure: MeasureSpec | str | None = None, *, gain: str = "linear",
-           threshold: float = 0.5, relevance_level: int = 1, empty_queries: str = "exclude") -> Relevance:
+           threshold: float = 0.5, relevance_level: int = 1, empty_queries: str = "exclude", ties: str = "rank",
+           query_image: str = "drop") -> Relevance:
         """The options from the loose settings of the CLI, the API and the sidebar: ``alpha`` and ``n`` give the
         nn-IoU spec, unless ``measure`` is an nn-IoU spec, which then sets them (as ``--measure`` documents)."""
         chosen = parse_measure(measure) if measure is not None else None
         near = chosen if chosen is not None and chosen.key == "nn-iou" else nn_iou_measure(alpha, n)
-        return cls(near, chosen, gain, threshold, relevance_level, empty_queries)
+        return cls(near, chosen, gain, threshold, relevance_level, empty_queries, ties, query_image)
 
     @property
     def alpha(self) -> float:
@@ -138,6 +162,10 @@ class Scoring:
 
     >>> Scoring(k=[10]).k, Scoring(["nn-CUI@10"]).metrics
     ((10,), ('nn-CUI@10',))
+    >>> Scoring(["MAP@10", "AP@10"])
+    Traceback (most recent call last):
+    ...
+    evalcore.errors.ParameterError: metrics: 'AP@10' and 'MAP@10' name one metric (MAP@10); give it once
     """
 
     metrics: tuple[str, ...] | None = None
@@ -149,8 +177,13 @@ class Scoring:
             if isinstance(self.metrics, str):
                 raise ParameterError(f"metrics: expected a list of metric names, got the string {self.metrics!r}")
             object.__setattr__(self, "metrics", tuple(self.metrics))
+            seen: dict[str, str] = {}
             for name in self.metrics:
-                parse_metric(name)
+                canonical = parse_metric(name).name
+                if canonical in seen:
+                    raise ParameterError(f"metrics: {name!r} and {seen[canonical]!r} name one metric ({canonical}); "
+                                         "give it once")
+                seen[canonical] = name
 
     def metric_names(self, label_targets: Sequence[str], relevance: Relevance, judged: bool = False) -> list[str]:
         """The table's metric names for an evaluator with these label targets (and a qrels file when ``judged``)."""
@@ -168,7 +201,10 @@ class Statistics:
     The defaults are those of the dashboard, which redraws the leaderboard within its time budget
     on ROCOv2 with them; the API and the command line use the same defaults, so that all three print
     the same numbers. Raise the sample counts for a publication (the Monte Carlo error of a 2.5%
-    percentile from B resamples is about 0.12 standard errors at B = 500, 0.06 at B = 2000).
+    percentile from B resamples is about 0.12 standard errors at B = 500, 0.06 at B = 2000). The randomization
+    test's p-value is at least ``1 / (B + 1)`` (:attr:`smallest_randomization_p`: 0.0005 at the default 2,000), and
+    every report prints it beside the p-values; 10,000 randomizations (floor 1e-4) take about 1 s per metric on
+    ROCOv2 test with three systems, 2,000 about 0.2 s, which is why the dashboard's default stays 2,000.
 
     >>> Statistics()
     Statistics(confidence=0.95, bootstrap_samples=500, randomization_samples=2000, seed=0)
@@ -182,6 +218,18 @@ class Statistics:
     bootstrap_samples: int = 500
     randomization_samples: int = 2000
     seed: int = 0
+
+    @property
+    def smallest_randomization_p(self) -> float:
+        """The smallest p-value the randomization test can give, ``1 / (B + 1)`` with B = ``randomization_samples``
+        (its formula, :func:`evalcore.compare.randomization_test`), before Holm's correction multiplies it: a
+        difference no randomization reaches reads this, not 0. Printed beside the p-values (``compare``, the
+        leaderboard, ``statistics`` of the JSON); raise B for smaller ones.
+
+        >>> Statistics().smallest_randomization_p, Statistics(randomization_samples=9999).smallest_randomization_p
+        (0.0004997501249375312, 0.0001)
+        """
+        return 1 / (self.randomization_samples + 1)
 
     def __post_init__(self) -> None:
         if not isinstance(self.confidence, (int, float)) or not 0 < self.confidence < 1:

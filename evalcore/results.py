@@ -167,12 +167,14 @@ class Results:
 
     def to_dict(self, compare: Sequence[str] = ()) -> dict:
         """JSON-ready summary: ``systems`` ({system: {metric: mean}}), ``intervals`` ({system: {metric:
-        [ci_low, ci_high]}}), ``statistics``, ``params``, ``counts`` and, for the metrics in ``compare``,
+        [ci_low, ci_high]}}), ``statistics`` (with ``smallest_p_randomization``, the floor ``1 / (B + 1)`` of the
+        randomization test's p-values), ``params``, ``counts`` and, for the metrics in ``compare``,
         ``comparisons`` ({metric: [pair, ...]}). Undefined numbers are ``None``."""
         payload = {
             "systems": {system: {m: finite_or_none(v) for m, v in values.items()} for system, values in self.means().items()},
             "intervals": self.interval_bounds(),
-            "statistics": asdict(self.statistics),
+            "statistics": {**asdict(self.statistics),
+                           "smallest_p_randomization": self.statistics.smallest_randomization_p},
             "params": self.params,
             "counts": {"images": self.evaluation.params.get("candidates"), **self.counts},
         }

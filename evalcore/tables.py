@@ -33,8 +33,10 @@ SUMMARY_COLUMNS = ("system", "metric", "mean", "low", "high", "queries")
 _PLAIN_FAMILIES = {
     "CUI": "concept match",
     "nn-CUI": "concept match, related concepts count",
-    "MAP": "average precision",
-    "nn-MAP": "average precision, related concepts count",
+    "MAP": "how early the matching images come",
+    "nn-MAP": "how early the matching images come, related concepts count",
+    "MAP-min": "how early the matching images come, capped at the top",
+    "nn-MAP-min": "how early the matching images come, capped at the top, related concepts count",
     "R": "share of related images found",
     "nn-R": "share of related images found, related concepts count",
     "RBP": "rank-weighted relevance",
@@ -91,8 +93,10 @@ def describe_metric(name: str, threshold: float | None = None, k: int | str | No
     measure in braces by its own title, not IoU's) and, given the ``threshold`` of
     :class:`~evalcore.options.Relevance`, with the relevance at which an image counts as relevant (MAP, R).
 
-    >>> describe_metric("MAP@10", 0.5)
-    'Average precision in the top 10 divided by min(10, R), relevant = IoU (concept overlap) at least 0.5'
+    >>> text = describe_metric("MAP@10", 0.5)
+    >>> text[:66], text[66:]
+    ('Average precision in the top 10 divided by R (all relevant images)', ', relevant = IoU (concept overlap) \
+at least 0.5 (trec_eval map_cut_10)')
     """
     spec = parse_metric(name)
     text = spec.description(k)
@@ -142,16 +146,18 @@ def equivalent_metric(name: str | None, metrics: Sequence[str], measure: str | N
     return moved if moved in metrics else None
 
 
-def label_query_counts(summary: pd.DataFrame, metrics: Sequence[str], counts: Mapping[str, Mapping[str, int]]
-                       ) -> list[str]:
+def label_query_counts(summary: pd.DataFrame, metrics: Sequence[str], counts: Mapping[str, Mapping[str, int]],
+                       plain: bool = False) -> list[str]:
     """Over how many queries each label target's precision averages (only queries with that label count), one
     sentence per target: the most over the systems, of the most queries any system was evaluated on
-    (``counts``: :attr:`evalcore.results.Results.counts`).
+    (``counts``: :attr:`evalcore.results.Results.counts`); ``plain``: in a clinician's words.
 
     >>> s = pd.DataFrame({"system": ["a", "a"], "metric": ["P@5[organ]", "P@10[organ]"], "mean": [0.5, 0.4],
     ...                   "low": [0.4, 0.3], "high": [0.6, 0.5], "queries": [5987, 5987]})
     >>> label_query_counts(s, ["P@5[organ]", "P@10[organ]"], {"a": {"queries_evaluated": 9927}})
     ['Precision on organ: 5,987 of 9,927 queries have an organ label']
+    >>> label_query_counts(s, ["P@5[organ]"], {"a": {"queries_evaluated": 9927}}, plain=True)
+    ['Same organ: 5,987 of 9,927 cases have an organ label']
     """
     evaluated = max((c.get("queries_evaluated", 0) for c in counts.values()), default=0)
     by_target: dict[str, int] = {}
@@ -160,7 +166,8 @@ def label_query_counts(summary: pd.DataFrame, metrics: Sequence[str], counts: Ma
         target = parse_metric(metric).target
         if target is not None:
             by_target[target] = max(by_target.get(target, 0), int(count))
-    return [f"Precision on {target}: {count:,} of {evaluated:,} queries have "
+    what, who = ("Same {}", "cases") if plain else ("Precision on {}", "queries")
+    return [f"{what.format(target)}: {count:,} of {evaluated:,} {who} have "
             f"{'an' if target[0] in 'aeiou' else 'a'} {target} label" for target, count in by_target.items()]
 
 
@@ -196,19 +203,19 @@ def plain_metric_help(name: str) -> str:
     """What a metric's score says, in plain words, for a column's tooltip (the clinician's view).
 
     >>> plain_metric_help("P@5[organ]")
-    'How often the top 5 contain an image of the same organ as the query, from 0 (never) to 1 (always).'
+    'How often the top 5 contain an image of the same organ as the case, from 0 (never) to 1 (always).'
     >>> plain_metric_help("nn-CUI@10")
-    'Concept match of the top 10, from 0 to 1 (the best order possible), averaged over the query images: images \
-match by the concepts they share with the query, related concepts counting.'
+    'Concept match of the top 10, from 0 to 1 (the best order possible), averaged over the cases: images match by \
+the concepts they share with the case, related concepts counting.'
     """
     spec = parse_metric(name)
     where = f"the top {spec.k}" if spec.k else "the whole list"
     if spec.target:
-        return f"How often {where} contain an image of the {_PLAIN_TARGETS[spec.target]} as the query, from 0 (never) " \
+        return f"How often {where} contain an image of the {_PLAIN_TARGETS[spec.target]} as the case, from 0 (never) " \
                "to 1 (always)."
     what, _, related = _PLAIN_FAMILIES[spec.family_name].partition(", ")
-    return (f"{what.capitalize()} of {where}, from 0 to 1 (the best order possible), averaged over the query images: "
-            f"images match by the concepts they share with the query{', ' + related + 'ing' if related else ''}.")
+    return (f"{what.capitalize()} of {where}, from 0 to 1 (the best order possible), averaged over the cases: "
+            f"images match by the concepts they share with the case{', ' + related + 'ing' if related else ''}.")
 
 
 def wide_summary(summary: pd.DataFrame, metrics: Sequence[str]) -> pd.DataFrame:
@@ -372,8 +379,9 @@ def latex_tabular(systems: Sequence[str], metrics: Sequence[str], cell: Callable
     return lines + [r"\bottomrule", r"\end{tabular}"]
 
 
-def latex_table(summary: pd.DataFrame, metrics: Sequence[str], caption: str, digits: int = 3) -> str:
-    r"""A booktabs table: systems x metrics, each cell ``mean [low, high]``, the best mean per metric in bold.
+def latex_table(summary: pd.DataFrame, metrics: Sequence[str], caption: str, digits: int = SCORE_DECIMALS) -> str:
+    r"""A booktabs table: systems x metrics, each cell ``mean [low, high]``, the best mean per metric in bold; with
+    the dashboard's :data:`SCORE_DECIMALS` digits, so that a number copied from the file reads as on the screen.
 
     >>> s = pd.DataFrame({"system": ["a", "b"], "metric": ["CUI@5"] * 2, "mean": [0.5, 0.7], "low": [0.4, 0.6],
     ...                   "high": [0.6, 0.8], "queries": [10, 10]})
@@ -387,8 +395,8 @@ def latex_table(summary: pd.DataFrame, metrics: Sequence[str], caption: str, dig
     \toprule
     System & CUI@5 \\
     \midrule
-    a & 0.500 {\scriptsize {[}0.400, 0.600{]}} \\
-    b & \textbf{0.700} {\scriptsize {[}0.600, 0.800{]}} \\
+    a & 0.5000 {\scriptsize {[}0.4000, 0.6000{]}} \\
+    b & \textbf{0.7000} {\scriptsize {[}0.6000, 0.8000{]}} \\
     \bottomrule
     \end{tabular}
     \end{table}

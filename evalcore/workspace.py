@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import contextlib
 import io
+import threading
 import warnings
+import weakref
 import zipfile
-from collections.abc import Callable, Iterator, Mapping, Sequence
+import zlib
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -48,6 +51,11 @@ from .resources import demo_path, project_root
 MAX_ZIP_MEMBERS = 200_000
 MAX_IMAGE_BYTES = 20 << 20
 MAX_ZIP_TOTAL = 2 << 30
+# A zip of images is kept as uploaded and a member is inflated only when its image is read (ImageFiles), so what
+# images cost is the zips' bytes and indexes, never what they expand to: these bound that, for the images of one
+# workspace (a dashboard session's) and for those of every workspace alive in this process (the server's).
+MAX_SESSION_IMAGE_BYTES = 512 << 20
+MAX_SERVER_IMAGE_BYTES = 2 << 30
 # An image is decoded only if it has at most this many pixels (README, the dashboard's images): a PNG is decoded whole
 # before it is reduced, up to 4 bytes a pixel, so 40 M pixels cost at most about 160 MB for the moment of one
 # thumbnail. A medical figure has far fewer; a small file of huge dimensions (a decompression bomb) is refused from
@@ -64,7 +72,7 @@ LISTED_IDS = 40
 #: The inputs of a workspace, each with its own digest (the field names of :class:`Workspace`).
 INPUTS = ("concepts", "names", "kg_files", "runs", "labels", "captions", "embeddings", "images", "image_folder",
           "extraction")
-_READ_ONLY_MAPPINGS = ("names", "captions", "images")
+_READ_ONLY_MAPPINGS = ("names", "captions")
 
 
 def rocov2_labels_path() -> Path:
@@ -81,6 +89,8 @@ def _input_digest(workspace: Workspace, name: str) -> str:
         return content_digest(None if value is None else value.digest)
     if name == "image_folder":
         return content_digest((None if value is None else str(value), [str(root) for root in workspace.image_roots]))
+    if name == "images":  # its own digest names each zip by its bytes: digesting the mapping would inflate them all
+        return value.digest
     return content_digest(value)
 
 
@@ -124,6 +134,7 @@ class Workspace:
             value = getattr(self, name)
             if not isinstance(value, MappingProxyType):
                 object.__setattr__(self, name, MappingProxyType(dict(value)))
+        object.__setattr__(self, "images", ImageFiles.of(self.images))
         digests = {name: self.digests[name] if name in self.digests else _input_digest(self, name) for name in INPUTS}
         object.__setattr__(self, "digests", MappingProxyType(digests))
         object.__setattr__(self, "digest", content_digest(digests))
@@ -251,7 +262,10 @@ def with_new_concepts(workspace: Workspace, data: bytes, name: str) -> Workspace
 def with_kg(workspace: Workspace, data: bytes, name: str) -> Workspace:
     edges = read_kg(data, name)
     new = workspace.with_inputs(kg_files={**workspace.kg_files, name: (file_digest(data), edges)})
-    return new.with_report(name, "knowledge graph", f"{len(edges):,} edges")
+    # The sidebar counts the graph's links: a (child, parent) pair given by several rows (several sources) once.
+    links = len({(child, parent) for child, parent, _ in edges.edges if child != parent})
+    merged = f" ({links:,} distinct)" if links != len(edges) else ""
+    return new.with_report(name, "knowledge graph", f"{len(edges):,} edges{merged}")
 
 
 def with_run(workspace: Workspace, data: bytes, name: str,
@@ -302,8 +316,9 @@ def with_captions(workspace: Workspace, data: bytes, name: str) -> Workspace:
 
 
 def with_images(workspace: Workspace, data: bytes, name: str) -> Workspace:
-    images = read_image_zip(data, name)
-    return workspace.with_inputs(images={**workspace.images, **images}).with_report(name, "images", len(images))
+    loaded = ImageFiles.of(workspace.images)
+    images = read_image_zip(data, name, adding_to=loaded)
+    return workspace.with_inputs(images=loaded.merged(images)).with_report(name, "images", len(images))
 
 
 def with_embeddings(workspace: Workspace, data: bytes, name: str, ids: bytes | None = None,
@@ -393,7 +408,7 @@ def _only_about(workspace: Workspace, ids: frozenset[str]) -> tuple[Workspace, l
     if workspace.embeddings is not None and ids.isdisjoint(workspace.embeddings.ids):
         changes["embeddings"] = None
         left_out.append("embeddings")
-    images = {image_id: data for image_id, data in workspace.images.items() if image_id in ids}
+    images = ImageFiles.of(workspace.images).only(ids)
     if len(images) < len(workspace.images):
         changes["images"] = images
         left_out.append(f"{len(workspace.images) - len(images):,} images of other IDs")
@@ -539,30 +554,234 @@ def load_rocov2_complete(folder: str, roots: Sequence[Path], progress: Steps | N
 
 # --- images ----------------------------------------------------------------------------------------------------
 
-def read_image_zip(data: bytes, name: str) -> dict[str, bytes]:
-    """Images from a zip, refusing path traversal, oversized members and zip bombs."""
+# The compression methods a zip of images may use: those zip tools write by default. zipfile also reads bzip2 (at a
+# tenth of deflate's speed: a minute for the 2 GiB every member of a zip may expand to, all read at load) and LZMA;
+# a zip of PNG and JPEG files, already compressed, gains nothing from either.
+_ZIP_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)
+# What a zip's index costs beside its bytes, per member: zipfile's ZipInfo with its name and the entry of its image
+# here, about 770 bytes in all (CPython 3.11, tracemalloc over a zip of 50,000 members).
+_INDEX_BYTES_PER_MEMBER = 800
+
+
+def _mib(size: int) -> str:
+    return f"{size / (1 << 20):,.1f} MiB"
+
+
+class _ServerImageBytes:
+    """The bytes held by the zips of images alive in this process, against :data:`MAX_SERVER_IMAGE_BYTES`: a zip
+    reserves its bytes before its members are read and gives them back when it is garbage, that is when the last
+    workspace holding one of its images is dropped (its session closed, or loaded other data)."""
+
+    def __init__(self) -> None:
+        # Sessions load in threads of their own: check and add at once. Re-entrant, since a zip the garbage collector
+        # frees while this thread reserves gives its bytes back from inside reserve.
+        self._lock = threading.RLock()
+        self.held = 0
+
+    def reserve(self, size: int, name: str) -> None:
+        with self._lock:
+            if self.held + size > MAX_SERVER_IMAGE_BYTES:
+                raise CBIRLensError(
+                    f"{name}: holding its images takes {_mib(size)}; the images of all this server's sessions would "
+                    f"then take {_mib(self.held + size)}, more than the {_mib(MAX_SERVER_IMAGE_BYTES)} the server may "
+                    f"hold ({_mib(self.held)} already in use); try again once other sessions have closed or loaded "
+                    "other data, or load a large collection from a folder on the server (ROCOv2 folder)")
+            self.held += size
+
+    def release(self, size: int) -> None:
+        with self._lock:
+            self.held -= size
+
+
+_SERVER_IMAGES = _ServerImageBytes()
+
+
+def server_image_bytes() -> int:
+    """Bytes held by the zips of images alive in this process (counted against :data:`MAX_SERVER_IMAGE_BYTES`)."""
+    return _SERVER_IMAGES.held
+
+
+class _Zip:
+    """One zip of images, kept as it was read: a member is inflated when its image is read, so the zip costs its
+    bytes and its index (:attr:`held`), not what it expands to."""
+
+    def __init__(self, name: str, data: bytes, archive: zipfile.ZipFile) -> None:
+        self.name = name
+        self._data = data  # the same bytes object the archive reads from (io.BytesIO shares it, copying nothing)
+        self._archive = archive
+        self.held = len(data) + len(archive.filelist) * _INDEX_BYTES_PER_MEMBER
+        self._release: weakref.finalize | None = None
+        self._digest: str | None = None
+
+    def reserve(self) -> None:
+        """Count :attr:`held` against the server's budget until this zip is garbage (or :meth:`release`)."""
+        _SERVER_IMAGES.reserve(self.held, self.name)
+        self._release = weakref.finalize(self, _SERVER_IMAGES.release, self.held)
+
+    def release(self) -> None:
+        """Give the reservation back now: a refused zip may live on a while in the traceback that refused it."""
+        if self._release is not None:
+            self._release()
+
+    @property
+    def digest(self) -> str:
+        if self._digest is None:
+            self._digest = content_digest(self._data)
+        return self._digest
+
+    def read(self, member: zipfile.ZipInfo) -> bytes:
+        """A member's bytes, inflated and checked against its CRC-32 (at most its ``file_size``, which
+        :func:`read_image_zip` bounds); a damaged member raises an :class:`InputError` naming the zip and it."""
+        try:
+            with self._archive.open(member) as stream:
+                # Its size, not read(): zipfile reads to the end by growing one bytes object, 3-4x slower for
+                # 20 MiB; reaching the size ends the stream, where zipfile checks the CRC-32.
+                return stream.read(member.file_size)
+        except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, ValueError) as error:
+            raise _damaged(f"{self.name}: {shown_path(member.filename)}", error) from None
+
+
+def _damaged(where: str, error: Exception) -> InputError:
+    """The message for a member that could not be read; zipfile's own names neither the zip nor what to do."""
+    if isinstance(error, zipfile.BadZipFile) and str(error).startswith("Bad CRC-32"):
+        return InputError(where, None, "bytes that match the CRC-32 checksum the zip records for them",
+                          "other bytes (the zip was damaged in transfer or on disk: zip the images again)")
+    if isinstance(error, zlib.error):
+        return InputError(where, None, "a complete deflate stream",
+                          f"a corrupt one ({str(error).split(': ', 1)[-1]}): zip the images again")
+    if isinstance(error, EOFError):
+        return InputError(where, None, "a complete deflate stream", "one cut short: zip the images again")
+    return InputError(where, None, "a readable zip member", f"a damaged one ({error}): zip the images again")
+
+
+def _unreadable(member: zipfile.ZipInfo, where: str) -> InputError | None:
+    """Why zipfile could not read ``member`` (encrypted, or compressed otherwise than :data:`_ZIP_METHODS`), from
+    the zip's directory; None when it can try."""
+    if member.flag_bits & 0x1:
+        return InputError(where, None, "a member without a password (zip the images again without encryption)",
+                          "an encrypted one")
+    if member.compress_type not in _ZIP_METHODS:
+        method = member.compress_type
+        return InputError(where, None, "a member stored or compressed with deflate (what zip tools write by default)",
+                          f"compression method {method} ({zipfile.compressor_names.get(method, 'unknown')})")
+    return None
+
+
+class ImageFiles(Mapping[str, bytes]):
+    """Image files by ID, read-only: members of zips (:func:`read_image_zip`), each zip kept as uploaded and a
+    member inflated when its image is read, or bytes given as they are (:meth:`Workspace.with_inputs`).
+
+    >>> images = ImageFiles({"a": b"PNG bytes"})
+    >>> sorted(images), images["a"], "b" in images, images.held_bytes
+    (['a'], b'PNG bytes', False, 9)
+    """
+
+    def __init__(self, files: Mapping[str, bytes | tuple[_Zip, zipfile.ZipInfo]] | None = None) -> None:
+        self._files = dict(files or {})
+        zips = {id(file[0]): file[0] for file in self._files.values() if isinstance(file, tuple)}
+        #: The bytes these images hold: each zip they are read from counted once (all of it, however few of its
+        #: images are kept), and the bytes given as they are.
+        self.held_bytes = (sum(archive.held for archive in zips.values())
+                           + sum(len(file) for file in self._files.values() if not isinstance(file, tuple)))
+        self._digest: str | None = None
+
+    @classmethod
+    def of(cls, images: Mapping[str, bytes]) -> ImageFiles:
+        """``images`` as image files: itself if it is already, else its bytes as they are."""
+        return images if isinstance(images, ImageFiles) else cls(images)
+
+    def __getitem__(self, image_id: str) -> bytes:
+        file = self._files[image_id]
+        if isinstance(file, tuple):
+            archive, member = file
+            return archive.read(member)
+        return file
+
+    def __contains__(self, image_id: object) -> bool:  # Mapping's own would read the image to find it
+        return image_id in self._files
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._files)
+
+    def __len__(self) -> int:
+        return len(self._files)
+
+    def __repr__(self) -> str:  # a workspace's repr would otherwise show every image's bytes
+        return f"ImageFiles({len(self):,} images, {self.held_bytes:,} bytes held)"
+
+    def merged(self, other: ImageFiles) -> ImageFiles:
+        """These images and ``other``'s, an ID in both taking ``other``'s file."""
+        return ImageFiles({**self._files, **other._files})
+
+    def only(self, ids: Collection[str]) -> ImageFiles:
+        """The images of ``ids``; a zip none of whose images is kept is no longer held."""
+        return ImageFiles({image_id: file for image_id, file in self._files.items() if image_id in ids})
+
+    @property
+    def digest(self) -> str:
+        """Content digest: a zip's member by the digest of the zip's bytes and its name, other files by their bytes."""
+        if self._digest is None:
+            self._digest = content_digest({image_id: (file[0].digest, file[1].filename) if isinstance(file, tuple)
+                                           else file for image_id, file in self._files.items()})
+        return self._digest
+
+
+def read_image_zip(data: bytes, name: str, adding_to: ImageFiles | None = None) -> ImageFiles:
+    """Images from a zip, refusing path traversal, oversized members, zip bombs and members that cannot be read
+    (encrypted, compressed otherwise than stored or deflate, a corrupt stream, a wrong CRC-32), each with a message
+    naming the zip and the member.
+
+    The zip is kept as it is and a member inflated when its image is read (:class:`ImageFiles`), so the images
+    hold the zip's bytes and index, not what it expands to: that is counted against :data:`MAX_SESSION_IMAGE_BYTES`
+    with ``adding_to`` (the images of the workspace they are added to) and against :data:`MAX_SERVER_IMAGE_BYTES`
+    with every zip alive in this process. Every member is read once here, one at a time, so that a damaged one is
+    refused on loading rather than when it is shown.
+    """
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile:
         raise CBIRLensError(f"{name}: expected a zip archive of <ID>.png/.jpg images") from None
+    except NotImplementedError as error:  # a zip64 directory of a version zipfile does not read
+        raise CBIRLensError(f"{name}: expected a zip archive of <ID>.png/.jpg images, found one of {error}") from None
+    except UnicodeDecodeError:
+        raise CBIRLensError(f"{name}: expected a zip archive of <ID>.png/.jpg images, found a member name that is not "
+                            "the UTF-8 the zip says it is (a damaged zip?)") from None
     members = archive.infolist()
     if len(members) > MAX_ZIP_MEMBERS:
         raise CBIRLensError(f"{name}: at most {MAX_ZIP_MEMBERS:,} files per archive, found {len(members):,}")
     if sum(m.file_size for m in members) > MAX_ZIP_TOTAL:
         raise CBIRLensError(f"{name}: expands to more than {MAX_ZIP_TOTAL >> 30} GiB (zip bomb?)")
-    images = {}
+    found: dict[str, zipfile.ZipInfo] = {}
     for member in members:
         path = member.filename
         if path.startswith(("/", "\\")) or ".." in Path(path).parts or ":" in path:
             raise CBIRLensError(f"{name}: unsafe path {path[:80]!r} in archive")
         suffix = Path(path).suffix.lower()
-        if member.is_dir() or suffix not in IMAGE_SUFFIXES:
+        if suffix not in IMAGE_SUFFIXES or member.is_dir():  # is_dir fails on an empty name, which has no suffix
             continue
         if member.file_size > MAX_IMAGE_BYTES or (member.compress_size and member.file_size / member.compress_size > 200):
             raise CBIRLensError(f"{name}: {path[:80]} is too large or too compressed (zip bomb?)")
-        data = archive.read(member)
-        check_image_pixels(data, f"{name}: {shown_path(path)}")
-        images[Path(path).stem] = data
+        unreadable = _unreadable(member, f"{name}: {shown_path(path)}")
+        if unreadable is not None:
+            raise unreadable
+        found[Path(path).stem] = member
+    held = _Zip(name, data, archive)
+    images = ImageFiles({image_id: (held, member) for image_id, member in found.items()})
+    if adding_to is not None:
+        total = adding_to.merged(images).held_bytes
+        if total > MAX_SESSION_IMAGE_BYTES:
+            raise CBIRLensError(
+                f"{name}: holding its images takes {_mib(held.held)} (the zip as uploaded); this session's images "
+                f"would then take {_mib(total)}, more than the {_mib(MAX_SESSION_IMAGE_BYTES)} a session may hold "
+                f"({_mib(adding_to.held_bytes)} already in use); load a smaller zip, reload the demo to drop the "
+                "images loaded, or load a large collection from a folder on the server (ROCOv2 folder)")
+    held.reserve()
+    try:
+        for member in found.values():
+            check_image_pixels(held.read(member), f"{name}: {shown_path(member.filename)}")
+    except CBIRLensError:
+        held.release()
+        raise
     return images
 
 

@@ -1,26 +1,61 @@
-"""Ablation: a metric against alpha for n = 0..3 (the paper's Fig. 3), heatmap, and ranking stability."""
+"""Ablation: nn-IoU's metric against alpha for n = 0..3 (the paper's Fig. 3), heatmap and ranking stability; with
+another measure chosen in the sidebar, a sweep of one of its parameters."""
 
 from __future__ import annotations
 
-import numpy as np
+import textwrap
+
 import pandas as pd
 import plotly.express as px
 import plotly.graph_objects as go
 import streamlit as st
 
-from evalcore.ablation import HOPS, RELEVANCE_SYSTEM, informative_systems, ranking_agreement, sweep_values
+from evalcore.ablation import (
+    HOPS,
+    FlatCurve,
+    SweepAxis,
+    ablation_title,
+    flat_curves,
+    grids_alpha_and_n,
+    informative_systems,
+    ranking_agreement,
+    retrieval_system,
+    sweep_axis,
+)
+from evalcore.measures import measure_spec
 from evalcore.tables import SCORE_DECIMALS, plain_metric_label, score_table
 from pages.computed import EVALUATION_INPUTS, HASH_FUNCS, ablation_of, evaluator_of, kept_with_bar, metric_names_for, sweep_of
 from pages.session import audience, server_kept
 from pages.sidebar import controls
-from pages.ui import page_with_concepts
+from pages.ui import choose_many, choose_one, page_with_concepts
 
 # n as a sequential scale: darker = concepts further apart count as related.
 N_COLOURS = dict(zip(HOPS, px.colors.sample_colorscale("Plasma", [0.0, 0.3, 0.55, 0.8])))
+NN_IOU = measure_spec("nn-iou")
+ALPHA_AXIS, HOPS_AXIS = sweep_axis(NN_IOU, "alpha"), sweep_axis(NN_IOU, "n")
+# The legend's title on short lines: on one it is wider than the legend and plotly cuts it at the figure's edge.
+LEGEND_TITLE = f"{HOPS_AXIS.parameter}: " + "<br>".join(textwrap.wrap(HOPS_AXIS.label, 24))
+#: Every score drawn lies in [0, 1]: a fixed axis keeps a flat curve at 1 from being drawn mid-way up an axis that
+#: plotly would stretch to 0..2 around it.
+SCORE_RANGE = [0, 1.02]
+#: Pixels between two rows of panels: room for the upper row's tick labels and the lower row's panel titles, which
+#: plotly's default spacing (a share of the figure's height) let overlap, so that a title seemed to belong above.
+ROW_GAP_PX = 90
+PANEL_HEIGHT_PX = 300
 
 
 def n_label(n: int) -> str:
     return "n = 0 (IoU)" if n == 0 else f"n = {n}"
+
+
+def panel_columns(panels: int) -> int:
+    """Panels per row: four as two rows of two (three and one left the fourth alone under the first), else up to
+    three.
+
+    >>> [panel_columns(p) for p in (1, 2, 3, 4, 5, 6)]
+    [1, 2, 3, 2, 3, 3]
+    """
+    return 2 if panels == 4 else max(1, min(3, panels))
 
 
 # The figures and tables below are built once per grid and choice for every session showing them (eight sessions
@@ -36,16 +71,18 @@ def metric_curves(grid: pd.DataFrame, metric: str, shown: tuple[str, ...],
         curve=lambda t: t.n.map(n_label)).sort_values(["system", "n", "alpha"])
     if table.empty:
         return panels, table, None
-    figure = px.line(table, x="alpha", y="value", color="curve", facet_col="system",
-                     facet_col_wrap=min(3, len(shown)), markers=True,
+    columns = panel_columns(len(panels))
+    rows = -(-len(panels) // columns)
+    height = 120 + PANEL_HEIGHT_PX * rows + ROW_GAP_PX * (rows - 1)
+    figure = px.line(table, x="alpha", y="value", color="curve", facet_col="system", facet_col_wrap=columns,
+                     facet_row_spacing=ROW_GAP_PX / height, markers=True,
                      category_orders={"curve": [n_label(n) for n in HOPS], "system": panels},
                      color_discrete_map={n_label(n): colour for n, colour in N_COLOURS.items()},
-                     labels={"value": title, "curve": "distance threshold"})
+                     labels={"value": title, "curve": LEGEND_TITLE, "alpha": ALPHA_AXIS.title})
     figure.for_each_annotation(lambda a: a.update(text=a.text.split("=", 1)[-1]))
-    rows = -(-len(shown) // min(3, len(shown)))
-    figure.update_yaxes(range=[0, 1.02], tickvals=[0, 0.2, 0.4, 0.6, 0.8, 1.0])
+    figure.update_yaxes(range=SCORE_RANGE, tickvals=[0, 0.2, 0.4, 0.6, 0.8, 1.0])
     figure.update_xaxes(showticklabels=True, tickvals=[0, 0.25, 0.5, 0.75, 1.0])
-    figure.update_layout(height=120 + 300 * rows, margin={"t": 40}, legend={"title": "distance threshold"})
+    figure.update_layout(height=height, margin={"t": 40}, legend={"title": LEGEND_TITLE})
     return panels, table, figure
 
 
@@ -56,8 +93,8 @@ def metric_heatmap(grid: pd.DataFrame, metric: str, shown: tuple[str, ...], syst
     heat = table[table.system == system].pivot(index="n", columns="alpha", values="value")
     heat.index = [n_label(n) for n in heat.index]
     return px.imshow(heat, text_auto=f".{SCORE_DECIMALS}f", aspect="auto", zmin=0, zmax=1,
-                     color_continuous_scale="Blues", labels={"color": title, "x": "alpha", "y": ""},
-                     title=f"{title}: alpha x n for {system}")
+                     color_continuous_scale="Blues", labels={"color": title, "x": ALPHA_AXIS.title, "y": ""},
+                     title=f"{title} of {system}, by alpha and n")
 
 
 @st.cache_resource(max_entries=64, show_spinner=False, hash_funcs=HASH_FUNCS)
@@ -69,53 +106,96 @@ def kendall_table(grid: pd.DataFrame, metric: str, shown: tuple[str, ...]) -> pd
     return tau
 
 
-ws = page_with_concepts("Ablation: alpha and distance threshold n")
+@st.cache_resource(max_entries=64, show_spinner=False, hash_funcs=HASH_FUNCS)
+def sweep_curve(sweep: pd.DataFrame, metric: str, axis: SweepAxis, title: str) -> go.Figure:
+    """``metric`` against the swept parameter, one curve per system."""
+    table = sweep[sweep.metric == metric]
+    figure = px.line(table, x="setting", y="value", color="system", markers=True,
+                     labels={"setting": axis.title, "value": title}, title=f"{title} against {axis.named}")
+    figure.update_yaxes(range=SCORE_RANGE)
+    figure.update_xaxes(tickvals=axis.values(5) if not axis.integer else axis.values())
+    return figure
+
+
+def flat_captions(flat: list[FlatCurve], metric: str, shown: set[str]) -> None:
+    """Why the flat curves of ``metric`` among the ``shown`` systems do not move: one caption per reason."""
+    reasons: dict[str, list[FlatCurve]] = {}
+    for curve in flat:
+        if curve.metric == metric and curve.system in shown:
+            reasons.setdefault(curve.reason, []).append(curve)
+    for reason, curves in reasons.items():
+        at = ", ".join(f"{c.system} at {c.value:.{SCORE_DECIMALS}f}" for c in curves)
+        st.caption(f"Flat: {at}. {reason}")
+
+
 settings = controls()
+chosen = settings.measure
+if not grids_alpha_and_n(chosen) and chosen.params and st.session_state.get("sweep_parameter") not in chosen.params:
+    # The parameter kept from another measure is not one of this one's: its first, so that the title names the one
+    # swept.
+    st.session_state["sweep_parameter"] = next(iter(chosen.params))
+ws = page_with_concepts(ablation_title(chosen, st.session_state.get("sweep_parameter")))
 who = audience()
 evaluator = evaluator_of(ws, settings.kg_mode)
+has_kg = evaluator.kg is not None
 
-chosen = settings.measure
-if chosen.key not in ("iou", "nn-iou"):
+if not grids_alpha_and_n(chosen):
     # Another measure is chosen in the sidebar: sweep one of its parameters, the others as set there.
-    st.subheader(f"Sweep a parameter of {chosen.measure.title}")
-    st.write(f"Relevance: `{chosen.name}`. One parameter moves over its range; retrieval by the measure is re-ranked "
-             "at every value, the loaded runs stay fixed and only their graded relevance changes.")
+    title = chosen.measure.title
     if not chosen.params:
-        st.info(f"{chosen.measure.title} has no parameter to sweep: its scores are on the Leaderboard. Choose a "
-                "measure with parameters in the sidebar (nn-IoU, Tversky, ...) to see how they move.")
+        st.info(f"{title} has no parameter to sweep: its scores are on the Leaderboard. Choose a measure with "
+                "parameters in the sidebar (nn-IoU, Tversky, ...) to see how they move.")
         st.stop()
-    parameter = st.selectbox("Parameter", list(chosen.params), key="sweep_parameter")
+    parameter = choose_one(st.selectbox, "Parameter", list(chosen.params), "sweep_parameter",
+                           format_func=lambda name: sweep_axis(chosen, name).named)
+    axis = sweep_axis(chosen, parameter)
+    reference = retrieval_system(chosen)
+    st.write(f"Relevance: `{chosen.name}`. The parameter {axis.named} moves from "
+             f"{axis.low:g} to {axis.high:g}, the other parameters stay as set in the sidebar. "
+             f"{reference} is re-ranked at every value; the loaded runs keep their lists and only their graded "
+             "relevance changes.")
+    include_runs = bool(ws.runs) and st.toggle(f"Include the {len(ws.runs)} loaded run(s)", value=True,
+                                               key="sweep_runs", persist_state="session")
     names = metric_names_for(evaluator, (5, 10, 30), chosen.name)
-    preferred = [m for m in ("P@30[modality]", f"CUI@10{{{chosen.key}}}") if m in names]
-    metrics = st.multiselect("Metrics", names, default=preferred or names[:1], key="sweep_metrics")
-    include_runs = st.toggle("Include the loaded runs", value=True, key="sweep_runs")
+    # Retrieval by the measure scores 1 at every value under the measure's own CUI (its lists are the ideal ones), and
+    # label precision of a run does not read the measure: the page opens on what moves, the runs' concept match
+    # under the measure first, or without runs IoU's judgement of the re-ranked lists.
+    judged = f"CUI@10{{{chosen.key}}}" if include_runs else "CUI@10"
+    metrics = choose_many(st.multiselect, "Metrics", names, "sweep_metrics",
+                          default=[m for m in (judged, "P@30[modality]") if m in names] or names[:1],
+                          format_func=plain_metric_label if who == "clinician" else str)
     if not metrics:
         st.stop()
-    values = sweep_values(chosen, parameter)
-    sweep = kept_with_bar(server_kept(), f"Sweeping {parameter}…", sweep_of, ws.restricted_to(*EVALUATION_INPUTS),
-                          chosen, parameter, tuple(values), tuple(metrics), include_runs, settings.kg_mode, settings.gain)
+    sweep = kept_with_bar(server_kept(), f"Sweeping {axis.named} of {title}…", sweep_of,
+                          ws.restricted_to(*EVALUATION_INPUTS), chosen, parameter, tuple(axis.values()),
+                          tuple(metrics), include_runs, settings.kg_mode, settings.gain)
+    flat = flat_curves(sweep, chosen, [parameter], has_kg)
     for metric in metrics:
-        table = sweep[sweep.metric == metric]
-        st.plotly_chart(px.line(table, x="setting", y="value", color="system", markers=True,
-                                labels={"setting": parameter, "value": metric}, title=f"{metric} against {parameter}"),
-                        key=f"sweep_{metric}")
+        shown_title = plain_metric_label(metric) if who == "clinician" else metric
+        st.plotly_chart(sweep_curve(sweep, metric, axis, shown_title), key=f"sweep_{metric}")
+        flat_captions(flat, metric, set(sweep.system))
     st.dataframe(score_table(sweep.pivot_table(index=["metric", "system"], columns="setting", values="value",
                                                sort=False)), key="sweep_table")
     st.stop()
-st.write("How the scores move when related concepts count more (alpha) and when concepts further apart in the "
-         "knowledge graph count as related (n). n = 0 is plain IoU: only identical concepts count. Retrieval by "
-         "nn-IoU is re-ranked at every setting; loaded runs keep their lists and only their graded relevance changes.")
+
+st.write(f"How the scores move with alpha, the {ALPHA_AXIS.label} (from {ALPHA_AXIS.low:g} to {ALPHA_AXIS.high:g}), "
+         f"and n, the {HOPS_AXIS.label} in the knowledge graph (from {HOPS_AXIS.low:g} to {HOPS_AXIS.high:g}). n = 0 is "
+         "plain IoU: only identical concepts count. Retrieval by nn-IoU is re-ranked at every setting; loaded runs keep "
+         "their lists and only their graded relevance changes.")
+if chosen.key == "iou":
+    st.caption("IoU, chosen in the sidebar, has no parameter of its own: it is nn-IoU at n = 0, the first curve of "
+               "every panel.")
 
 names = metric_names_for(evaluator, (5, 10, 30))
 # Without runs only retrieval by nn-IoU is drawn, and its nn-CUI is 1 by construction: show how IoU judges it.
 defaults = [m for m in ("P@30[modality]", "nn-CUI@10" if ws.runs else "CUI@10") if m in names] or ["nn-CUI@10"]
-metrics = st.multiselect("Metrics", names, default=defaults, key="ablation_metrics",
-                         format_func=plain_metric_label if who == "clinician" else str)
+metrics = choose_many(st.multiselect, "Metrics", names, "ablation_metrics", default=defaults,
+                      format_func=plain_metric_label if who == "clinician" else str)
 include_runs = bool(ws.runs) and st.toggle(f"Include the {len(ws.runs)} loaded run(s)", value=True,
-                                           key="ablation_runs")
+                                           key="ablation_runs", persist_state="session")
 isolated = bool(ws.kg_files) and st.toggle(
     "Only the queries whose top 30 change when related concepts count (the paper's isolated subset)",
-    key="ablation_isolated")
+    key="ablation_isolated", persist_state="session")
 if not ws.kg_files:
     st.info("No knowledge graph loaded: every n gives IoU, so the curves coincide.")
 if not metrics:
@@ -124,10 +204,11 @@ if not metrics:
 grid = kept_with_bar(server_kept(), "Computing the alpha x n grid…", ablation_of, ws.restricted_to(*EVALUATION_INPUTS),
                      tuple(metrics), include_runs, isolated, settings.relevance, settings.kg_mode, settings.gain)
 st.caption(f"Averaged over {grid.attrs.get('queries', len(ws.concepts)):,} queries.")
+flat = flat_curves(grid, settings.relevance, ["alpha", "n"], has_kg)
 
 # Systems whose grid varies first: one constant on every setting (retrieval by nn-IoU under nn-CUI) says nothing.
 systems = informative_systems(grid, metrics)
-shown = st.multiselect("Systems (one panel each)", systems, default=systems[:6], key="ablation_systems")
+shown = choose_many(st.multiselect, "Systems (one panel each)", systems, "ablation_systems", default=systems[:6])
 for metric in metrics:
     title = plain_metric_label(metric) if who == "clinician" else metric
     st.subheader(title)
@@ -136,15 +217,8 @@ for metric in metrics:
         st.caption("Choose at least one system.")
         continue
     st.plotly_chart(figure, key=f"curve_{metric}")
-    flat = [s for s, part in table.groupby("system") if np.allclose(part.value, 1.0)]
-    if flat:
-        st.caption(f"{', '.join(flat)} score{'s' if len(flat) == 1 else ''} 1 at every setting: "
-                   f"{'it ranks' if len(flat) == 1 else 'they rank'} by the very relevance {metric} measures, "
-                   "so the ranking is the ideal one.")
-    if metric.startswith("P@") and any(s != RELEVANCE_SYSTEM for s in shown):
-        st.caption("Label precision of a loaded run does not depend on alpha or n (its list is fixed and labels do "
-                   "not use the KG): only the re-ranked retrieval by nn-IoU moves.")
-    system = st.selectbox("Heatmap for system", panels, key=f"heat_system_{metric}")
+    flat_captions(flat, metric, set(shown))
+    system = choose_one(st.selectbox, "Heatmap for system", panels, f"heat_system_{metric}")
     st.plotly_chart(metric_heatmap(grid, metric, tuple(shown), system, title), key=f"heat_{metric}")
     if table.system.nunique() >= 2 and who == "researcher":
         st.markdown("**Does the winner change?** Kendall tau between the system ranking at each setting and the "

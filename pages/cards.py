@@ -3,22 +3,38 @@ the plain-words reason, the KG paths as a small graph, the arithmetic and the ti
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import streamlit as st
 
 from evalcore.baselines import IOU, Baseline
 from evalcore.data import Run
-from evalcore.explain import Explanation, caption_statuses, paths_dot, readable_path, reason_sentences, tie_counts
+from evalcore.explain import (
+    QUERY_WORD,
+    Explanation,
+    caption_statuses,
+    paths_dot,
+    readable_path,
+    reason_sentences,
+    tie_counts,
+)
 from evalcore.workspace import Workspace
-from pages.computed import explanations_of, pool_relevance_of
+from pages.computed import caption_dictionary_of, explanations_of, pool_relevance_of
 from pages.session import audience
 from pages.sidebar import Settings
 from pages.ui import chip, concept_label, escape_markdown
 
 CHIP_COLOURS = {"exact": "green", "near": "orange", "none": "gray"}
 DENIED = " (caption says absent)"
-LEGEND = ("Green: the same concept as the query. Orange: a related concept (near one of the query's in the concept "
-          "map). Grey: not in the query.")
+def legend() -> str:
+    """What the chips' colours mean, in the reader's words."""
+    query = QUERY_WORD[audience()]
+    return (f"Green: the same concept as the {query}. Orange: a related concept (near one of the {query}'s in the "
+            f"concept map). Grey: not in the {query}.")
+#: The end of reasons whose last quote ends in punctuation of its own ("?", "!", an escaped one, or the "…" of a cut
+#: sentence), closing quote and emphasis after it: no full stop follows.
+QUOTE_WITH_ITS_MARK = re.compile(r"(?:\\?[.!?]|…)”\**$")
 
 
 def emphasise(name: str) -> str:
@@ -26,9 +42,10 @@ def emphasise(name: str) -> str:
 
 
 def reason_markdown(explanation: Explanation, who: str) -> str:
-    """"**Why:** Both show *liver*; *hepatic vein* is a kind of *vein*." (markdown, names escaped)."""
+    """"**Why:** Both show *liver*; *hepatic vein* is a kind of *vein*." (markdown, names escaped); a quote that
+    ends in punctuation takes no second mark after it."""
     text = "; ".join(reason_sentences(explanation, who, emphasise))
-    return f"**Why:** {text[0].upper()}{text[1:]}."
+    return f"**Why:** {text[0].upper()}{text[1:]}{'' if QUOTE_WITH_ITS_MARK.search(text) else '.'}"
 
 
 def result_chips(ws: Workspace, explanation: Explanation, kg) -> str:
@@ -50,7 +67,7 @@ def query_chips(ws: Workspace, query: str, kg) -> tuple[str, bool]:
     """The query's concepts as chips, a tag its own caption denies marked "(caption says absent)", and whether one
     is (then the image is "tagged" with them rather than "showing" them)."""
     concepts = ws.concepts[query] if query in ws.concepts.index else frozenset()
-    statuses = caption_statuses(ws.captions.get(query, ""), concepts, kg.names if kg is not None else ws.names)
+    statuses = caption_statuses(ws.captions.get(query, ""), concepts, caption_dictionary_of(ws))
     denied = {c for c, status in statuses.items() if status == "negated"}
     chips = " ".join(chip(concept_label(ws, c, kg) + (DENIED if c in denied else ""), "blue")
                      for c in sorted(concepts, key=lambda c: concept_label(ws, c, kg).lower()))
@@ -60,10 +77,10 @@ def query_chips(ws: Workspace, query: str, kg) -> tuple[str, bool]:
 def plain_counts(explanation: Explanation) -> str:
     """How much the two images share, without metric names.
 
-    "Shares 3 of the query's 4 concepts; 1 more pair of concepts is related."
+    "Shares 3 of the case's 4 concepts; 1 more pair of concepts is related."
     """
     size = len(explanation.query)
-    text = f"Shares {explanation.intersection} of the query's {size} concept{'s' if size != 1 else ''}"
+    text = f"Shares {explanation.intersection} of the case's {size} concept{'s' if size != 1 else ''}"
     pairs = len({(m.query_concept, m.result_concept) for m in explanation.near})
     if pairs:
         text += f"; {pairs} more pair{'s' if pairs != 1 else ''} of concepts {'is' if pairs == 1 else 'are'} related"
@@ -112,7 +129,7 @@ def tie_notes(ws: Workspace, system: Baseline | str, run: Run, query: str, shown
             if ties:
                 if who == "clinician":
                     notes[document] = (f"{ties:,} other image{'s' if ties != 1 else ''} {'is' if ties == 1 else 'are'} "
-                                       "just as close to the query; they are listed in file order.")
+                                       "just as close to the case; they are listed in file order.")
                 else:
                     notes[document] = (f"Tied with {ties:,} other{'s' if ties != 1 else ''} at {label} "
                                        f"{values[position]:.2f}; order by file position.")

@@ -8,12 +8,12 @@ import streamlit as st
 from evalcore.baselines import IOU, NN_IOU, Baseline, changed_top
 from evalcore.workspace import image_of
 from pages.cards import (
-    LEGEND,
     arithmetic_markdown,
     caption_words_toggle,
     draw_caption_words,
     draw_paths,
     explanations_for,
+    legend,
     plain_counts,
     query_chips,
     reason_markdown,
@@ -23,7 +23,7 @@ from pages.cards import (
 from pages.computed import baselines_with_progress, kg_of
 from pages.session import audience
 from pages.sidebar import controls
-from pages.ui import escape_markdown, page_with_concepts, system_label
+from pages.ui import choose_one, escape_markdown, for_reader, page_with_concepts, system_label
 
 LARGE, SMALL = (520, 520), (200, 200)
 
@@ -36,17 +36,21 @@ concepts = ws.concepts
 # Retrieval by concept overlap first: its results are the ones the concepts can explain best.
 sources: list[Baseline | str] = [b for b in (NN_IOU, IOU) if b.available(ws)] + list(ws.runs)
 top = st.columns([3, 2, 1])
-system = top[0].selectbox("Images retrieved by", sources, key="case_system",
-                          format_func=lambda s: f"Images with {s.plain}" if who == "clinician"
-                          and isinstance(s, Baseline) else system_label(s),
-                          help="A loaded run, or retrieval by concept overlap computed here over the whole collection.")
-search = top[1].text_input("Find a case by image ID, concept or caption word", key="case_search").strip()
-count = top[2].select_slider("Images shown", options=[3, 5, 8], value=5, key="case_count")
+system = choose_one(top[0].selectbox, "Images retrieved by", sources, "case_system",
+                    format_func=lambda s: f"Images with {s.plain}" if who == "clinician"
+                    and isinstance(s, Baseline) else system_label(s),
+                    help=for_reader("A loaded run, or retrieval by concept overlap computed here over the whole "
+                                    "collection.", "The results of a system loaded from a file, or the images that "
+                                    "share the most concepts with the case, found here over the whole collection."))
+search = top[1].text_input("Find a case by image ID, concept or caption word", key="case_search",
+                           persist_state="session").strip()
+count = choose_one(top[2].select_slider, "Images shown", [3, 5, 8], "case_count", default=5)
 
 # Related concepts change the images shown only where nn-IoU does not reduce to IoU (MeasureSpec.effective).
 near_matches_count = settings.relevance.effective(has_kg=kg is not None).key == "nn-iou"
 related_only = system == NN_IOU and near_matches_count and st.toggle(
     "Only cases where related concepts change the images shown", value=True, key="case_related",
+    persist_state="session",
     help="Cases whose top images change when related concepts count: there a related concept, not only identical "
          "ones, explains a result." if who == "clinician" else
          "Cases whose top images by nn-IoU differ from those by IoU: there a related concept, not only identical "
@@ -68,7 +72,14 @@ if search:
              or any(needle in ws.names.get(c, c).lower() for c in concepts[i])]
 cases = cases[:500]
 if not cases:
-    st.warning(f"No case matches {search!r}." if search else "This system has no query with a concept set.")
+    if search:
+        st.warning(f"No case matches {search!r}.")
+    elif related_only:
+        st.warning(f"No case has its top {count} images changed by related concepts at these settings: turn off "
+                   "\"Only cases where related concepts change the images shown\" to see every case.")
+    else:
+        st.warning(for_reader("This system has no query with a concept set.",
+                              "This system found no case whose image has known concepts."))
     st.stop()
 
 
@@ -76,14 +87,14 @@ if not cases:
 def case() -> None:
     """The chosen case and its retrieved images: a fragment, so that choosing another case redraws only this part
     of the page (the controls above and the sidebar stay as they are, in the browser too)."""
-    query = st.selectbox("Case (query image)", cases, key="case_query")
+    query = choose_one(st.selectbox, for_reader("Case (query image)", "Case"), cases, "case_query")
     show_words = caption_words_toggle(ws, "case_caption_words")
     shown = [d for d in run.rankings.get(query, ()) if d != query][:count]
     notes = tie_notes(ws, system, run, query, shown, settings, who)
 
     left, right = st.columns([2, 3], gap="large")
     with left:
-        st.subheader("Query")
+        st.subheader(for_reader("Query", "The case"))
         image, problem = image_of(ws, query, LARGE)
         if image is not None:
             st.image(image, caption=query, width="stretch")
@@ -94,7 +105,8 @@ def case() -> None:
         elif ws.captions.get(query):
             st.text(ws.captions[query])
         chips, denied = query_chips(ws, query, kg)
-        st.markdown(("**The query is tagged:** " if denied else "**The query shows:** ") + chips)
+        query_word = for_reader("The query", "The case")
+        st.markdown(f"**{query_word} {'is tagged' if denied else 'shows'}:** " + chips)
     with right:
         st.subheader("Retrieved images")
         if who == "clinician" and isinstance(system, Baseline):
@@ -102,7 +114,7 @@ def case() -> None:
         else:
             st.caption(f"By {escape_markdown(system_label(system))}"
                        + (f": {system.plain}." if isinstance(system, Baseline) else "."))
-        st.caption(LEGEND)
+        st.caption(legend())
         if not shown:
             st.caption("This system returned nothing for this case.")
         explanations = explanations_for(ws, query, shown, settings)

@@ -29,6 +29,7 @@ from evalcore.compare import PairComparison
 from evalcore.data import Run
 from evalcore.evaluation import AlignedRun, Evaluator
 from evalcore.explain import Explanation, example_path_pair, explain_pair, search_concepts
+from evalcore.extraction import ConceptDictionary
 from evalcore.kept import Kept
 from evalcore.kg import KnowledgeGraph
 from evalcore.measure_comparison import MeasureComparison, compare_measures
@@ -37,7 +38,14 @@ from evalcore.options import Compute, Relevance, Scoring
 from evalcore.outputs import concepts_csv
 from evalcore.results import evaluate_runs
 from evalcore.tables import leaderboard_metrics
-from evalcore.workspace import ReportedSteps, Workspace, caption_concepts, load_rocov2_complete, rocov2_digest
+from evalcore.workspace import (
+    ReportedSteps,
+    Workspace,
+    caption_concepts,
+    extraction_names,
+    load_rocov2_complete,
+    rocov2_digest,
+)
 from pages.session import server_kept, server_scheduler, server_workspaces
 from pages.sidebar import Settings
 from pages.ui import StepProgress, for_reader, shown_system
@@ -342,13 +350,33 @@ def graded_qrels_text(ws: Workspace, baselines: tuple[Baseline, ...], settings: 
 
 # --- explanations ----------------------------------------------------------------------------------------------
 
+#: What the dictionary of the loaded names reads (:func:`evalcore.workspace.extraction_names`).
+NAMES_DICTIONARY_INPUTS = ("names", "kg_files")
+
+
+@st.cache_resource(show_spinner="Reading the concept names…", max_entries=4, hash_funcs=HASH_FUNCS)
+def cached_names_dictionary(ws: Workspace) -> ConceptDictionary:
+    return ConceptDictionary.build(*extraction_names(ws))
+
+
+def caption_dictionary_of(ws: Workspace) -> ConceptDictionary:
+    """The dictionary the explanations read captions with, the one concept extraction reads them with: the
+    extraction's own where the concept sets were found in the captions (its synonym files and options included),
+    else one of the loaded names and the KG's with the imaging vocabulary (as finding concepts in captions builds
+    it), built once for every session with the same names (about a second for ROCOv2's 65,000)."""
+    if ws.extraction is not None:
+        return ws.extraction.dictionary
+    return cached_names_dictionary(ws.restricted_to(*NAMES_DICTIONARY_INPUTS))
+
+
 @st.cache_resource(max_entries=4096, show_spinner=False, hash_funcs=HASH_FUNCS)
 def cached_explanation(ws: Workspace, query: str, result: str, relevance: MeasureSpec, mode: str) -> Explanation:
     kg = kg_of(ws)
     measure = relevance if kg is not None else relevance.with_parameters(n=0)
     captions = (ws.captions.get(query, ""), ws.captions.get(result, "")) if ws.captions else None
     return explain_pair(ws.concepts[query], ws.concepts[result], kg, measure, mode,
-                        names=ws.names if kg is None else {}, captions=captions)
+                        names=ws.names if kg is None else {}, captions=captions,
+                        dictionary=caption_dictionary_of(ws) if captions is not None else None)
 
 
 @st.cache_resource(max_entries=1024, show_spinner=False, hash_funcs=HASH_FUNCS)
@@ -359,10 +387,11 @@ def cached_explanations(ws: Workspace, query: str, results: tuple[str, ...], rel
 
 def explanations_of(ws: Workspace, query: str, results: tuple[str, ...], settings: Settings) -> tuple[Explanation, ...]:
     """Why each image of ``results`` relates to image ``query`` at the sidebar's relevance setting, their captions
-    read for negated mentions (every image needs a concept set). Cached per pair and settings, and per list: a
-    system's list costs one cache lookup (each hashes the workspace and the settings) rather than one per card."""
-    return cached_explanations(ws.restricted_to("concepts", "captions", *KG_INPUTS), query, tuple(results),
-                               settings.relevance, settings.kg_mode)
+    read for negated mentions by :func:`caption_dictionary_of` (every image needs a concept set). Cached per pair and
+    settings, and per list: a system's list costs one cache lookup (each hashes the workspace and the settings)
+    rather than one per card."""
+    return cached_explanations(ws.restricted_to("concepts", "captions", "extraction", *KG_INPUTS), query,
+                               tuple(results), settings.relevance, settings.kg_mode)
 
 
 # --- comparing relevance measures ------------------------------------------------------------------------------
@@ -402,19 +431,16 @@ def measure_comparison(kept: Kept, ws: Workspace, measures: tuple[str, ...], bas
 
 def ablation_of(ws: Workspace, metrics: tuple[str, ...], include_runs: bool, isolated: bool, relevance: MeasureSpec,
                 mode: str, gain: str, progress: Callable[[float, str], None] | None = None) -> pd.DataFrame:
-    """The alpha x n grid (:func:`evalcore.ablation.ablation_grid`) of the loaded runs (if ``include_runs``) and
+    """The alpha x n grid (:func:`evalcore.ablation.ablation`) of the loaded runs (if ``include_runs``) and
     retrieval by nn-IoU; ``isolated``: over the queries whose top 30 change at the sidebar's ``relevance``. The grid's
     ``attrs["queries"]`` says over how many queries."""
-    from evalcore.ablation import ALPHAS, HOPS, ablation_grid, isolated_queries
+    from evalcore.ablation import ablation
 
     evaluator = evaluator_of(ws, mode)
     # At n = 0 no top 30 would change: the subset is taken at n = 1, the paper's distance.
-    at = relevance if relevance.hops else relevance.with_parameters(n=1)
-    queries = isolated_queries(evaluator, at, 30) if isolated else None
+    at = (relevance if relevance.hops else relevance.with_parameters(n=1)) if isolated else None
     runs = [run for _, run in ws.runs.values()] if include_runs else []
-    grid = ablation_grid(evaluator, runs, list(metrics), ALPHAS, HOPS, queries=queries, gain=gain, progress=progress)
-    grid.attrs["queries"] = len(queries) if queries is not None else len(ws.concepts)
-    return grid
+    return ablation(evaluator, runs, list(metrics), at, gain=gain, progress=progress)
 
 
 def sweep_of(ws: Workspace, measure: MeasureSpec, parameter: str, values: tuple[float, ...], metrics: tuple[str, ...],

@@ -14,7 +14,7 @@ from evalcore.tables import SCORE_DECIMALS
 from pages.computed import kg_of
 from pages.session import audience
 from pages.sidebar import controls
-from pages.ui import chip, concept_label, escape_markdown, page_with_concepts
+from pages.ui import chip, choose_one, concept_label, escape_markdown, page_with_concepts
 
 ws = page_with_concepts("Concept detection")
 settings = controls()
@@ -62,7 +62,8 @@ c1.metric("F1 (primary)", f"{primary.f1:.4f}")
 c2.metric("F1 (secondary, subset)", f"{secondary.f1:.4f}" if secondary and secondary.images_scored else "—")
 c3.metric(f"Soft F1 (alpha {settings.alpha}, n {settings.n})", f"{soft.f1:.4f}" if soft else "no KG")
 st.caption(f"{primary.images_scored:,} images scored; {primary.images_empty_ground_truth:,} with empty ground truth "
-           f"dropped; {primary.images_missing_prediction:,} without a prediction (scored 0).")
+           "(1 when nothing is predicted for them, else 0, as the ImageCLEFmedical evaluator scores them); "
+           f"{primary.images_missing_prediction:,} without a prediction (an empty prediction).")
 
 if predictions.problems:
     st.subheader("Validation problems")
@@ -93,7 +94,7 @@ st.dataframe(table, hide_index=True, key="detection_table", width="stretch",
                             "found": st.column_config.ListColumn(width="medium"),
                             "missed": st.column_config.ListColumn(width="medium"),
                             "wrong": st.column_config.ListColumn(width="medium")})
-chosen = st.selectbox("One image in full", table.image.tolist(), key="detection_image")
+chosen = choose_one(st.selectbox, "One image in full", table.image.tolist(), "detection_image")
 truth, predicted = ws.concepts[chosen], sets.get(chosen, frozenset())
 for title, concepts, colour in (("Found", truth & predicted, "green"), ("Missed", truth - predicted, "orange"),
                                 ("Wrong", predicted - truth, "red")):

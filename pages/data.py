@@ -21,7 +21,7 @@ from evalcore.workspace import (
     with_run,
 )
 from pages.computed import concepts_download, extraction_coverage, found_concepts, rocov2_workspace
-from pages.session import audience, demo_workspace, guarded_load, server_data_roots, workspace
+from pages.session import FOLDER_PARAMETER, FOLDER_STATE, audience, demo_workspace, guarded_load, server_data_roots, workspace
 from pages.ui import concept_label, escape_markdown, plain_report_text, synthetic_banner
 
 st.title("Data")
@@ -35,7 +35,9 @@ st.write(f"Load concept sets (the ground truth), a {'concept map' if clinician e
 left, right = st.columns(2)
 with left:
     if st.button("Reload the embedded demo (synthetic)", key="load_demo"):
-        guarded_load(demo_workspace)
+        if guarded_load(demo_workspace):
+            st.session_state.pop(FOLDER_STATE, None)
+            st.query_params.pop(FOLDER_PARAMETER, None)
         st.rerun()
 with right:
     folder = st.text_input("ROCOv2 folder", value="../shared/data/rocov2", key="rocov2_folder",
@@ -43,12 +45,16 @@ with right:
                                 "The server reads only folders under its data folders (CBIR_LENS_DATA_ROOTS or the "
                                 "data_roots secret).")
     if st.button("Load ROCOv2 folder (test split)", key="load_rocov2",
-                 help="Also reads any run files in a runs/ folder inside it."):
+                 help="Also reads the systems' results found in its runs folder." if clinician else
+                 "Also reads any run files in a runs/ folder inside it."):
         bar = st.progress(0.0, text="Reading the ROCOv2 folder")
         loaded = guarded_load(lambda: rocov2_workspace(folder, server_data_roots(),
                                                        lambda fraction, text: bar.progress(min(1.0, fraction), text)))
         bar.empty()
         if loaded:
+            # The address names the folder, so that a reload (or the link) opens the same data.
+            st.session_state[FOLDER_STATE] = folder
+            st.query_params[FOLDER_PARAMETER] = folder
             st.rerun()
 
 
@@ -80,31 +86,43 @@ upload_labels = {
                 "Concept sets (ID,CUIs CSV or ID<TAB>C1,C2)",
     "labels": "Labels (CSV: image ID, modality, organ)" if clinician else "Labels (ID,modality,organ or kind,class,CUI)",
     "names": "Concept names (CSV: concept code, name)" if clinician else "Concept names (CUI,Name or MRCONSO.RRF)",
-    "runs": "Results of retrieval systems (TREC or CSV), several at once" if clinician else
+    "runs": "Results of retrieval systems (text or CSV files), several at once" if clinician else
             "Run files (TREC or CSV), several at once",
-    "kg": "Concept map files (edge list, MRREL.RRF, OBO)" if clinician else
+    "kg": "Concept map files (from the research team)" if clinician else
           "Knowledge graph files (edge list, MRREL.RRF, OBO)",
 }
+
+
+def accepted(*extensions: str) -> list[str] | None:
+    """The file types an uploader lists: a clinician is shown none (the format names are the research team's; every
+    reader checks what it is given and says what it expected)."""
+    return None if clinician else list(extensions)
+
+
 c1, c2 = st.columns(2)
 with c1:
-    add_uploads("concepts", [st.file_uploader(upload_labels["concepts"], type=["csv", "txt", "tsv"],
+    add_uploads("concepts", [st.file_uploader(upload_labels["concepts"], type=accepted("csv", "txt", "tsv"),
                                               key="up_concepts")], with_new_concepts)
-    add_uploads("runs", st.file_uploader(upload_labels["runs"], type=["trec", "txt", "csv", "run"],
+    add_uploads("runs", st.file_uploader(upload_labels["runs"], type=accepted("trec", "txt", "csv", "run"),
                                          accept_multiple_files=True, key="up_runs"), with_run_shown)
     add_uploads("kg", st.file_uploader(upload_labels["kg"],
-                                       type=["csv", "tsv", "rrf", "obo", "txt"], accept_multiple_files=True,
+                                       type=accepted("csv", "tsv", "rrf", "obo", "txt"), accept_multiple_files=True,
                                        key="up_kg"), with_kg)
-    add_uploads("labels", [st.file_uploader(upload_labels["labels"], type=["csv"], key="up_labels")], with_labels)
+    add_uploads("labels", [st.file_uploader(upload_labels["labels"], type=accepted("csv"), key="up_labels")], with_labels)
 with c2:
-    add_uploads("names", [st.file_uploader(upload_labels["names"], type=["csv", "rrf", "txt"],
+    add_uploads("names", [st.file_uploader(upload_labels["names"], type=accepted("csv", "rrf", "txt"),
                                            key="up_names")], with_names)
-    add_uploads("captions", [st.file_uploader("Captions (ID,Caption)", type=["csv"], key="up_captions")],
+    add_uploads("captions", [st.file_uploader("Captions (CSV: image ID, caption)" if clinician else "Captions (ID,Caption)",
+                                              type=accepted("csv"), key="up_captions")],
                 with_captions)
-    add_uploads("images", [st.file_uploader("Images (zip of <ID>.png/.jpg)", type=["zip"], key="up_images")],
+    add_uploads("images", [st.file_uploader("Images (a zip of <ID>.png/.jpg files)", type=accepted("zip"),
+                                              key="up_images")],
                 with_images)
-    vectors = st.file_uploader("Embeddings (.npy, .csv or .parquet with an ID column)", type=["npy", "csv", "parquet"],
-                               key="up_embeddings")
-    ids_file = st.file_uploader("ID list for a .npy file (one ID per line)", type=["txt"], key="up_embedding_ids")
+    vectors = st.file_uploader("Picture similarity vectors (from the research team)" if clinician else
+                               "Embeddings (.npy, .csv or .parquet with an ID column)",
+                               type=accepted("npy", "csv", "parquet"), key="up_embeddings")
+    ids_file = st.file_uploader("Image IDs for the vectors file (one per line)" if clinician else
+                                "ID list for a .npy file (one ID per line)", type=accepted("txt"), key="up_embedding_ids")
     if vectors is not None and (not vectors.name.endswith(".npy") or ids_file is not None):
         add_uploads("embeddings", [vectors], lambda current, data, name: with_embeddings(
             current, data, name, ids_file.getvalue() if ids_file else None, ids_file.name if ids_file else None))
@@ -135,7 +153,8 @@ else:
     synonym_uploads = st.file_uploader(
         "More names for the concepts (optional): files of MeSH, UBERON, HPO, the Disease Ontology or UMLS"
         if clinician else "Synonym files (optional): MeSH descriptors TSV, OBO (UBERON, HPO), DOID allXREFinDO.tsv, "
-        "MRCONSO.RRF", type=["tsv", "obo", "rrf", "txt", "csv"], accept_multiple_files=True, key="up_synonyms")
+        "MRCONSO.RRF", type=accepted("tsv", "obo", "rrf", "txt", "csv"), accept_multiple_files=True,
+        key="up_synonyms")
     abbreviations = st.checkbox("Also read common imaging abbreviations (CT, MRI, X-ray, ...)" if clinician else
                                 "Built-in imaging abbreviations and modality terms", value=True,
                                 key="extract_abbreviations")

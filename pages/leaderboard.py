@@ -28,6 +28,7 @@ from evalcore.tables import (
     spreadsheet_csv,
     wide_summary,
 )
+from evalcore.ties import tie_message
 from pages.computed import (
     evaluation_with_progress,
     graded_qrels_text,
@@ -40,6 +41,8 @@ from pages.session import audience
 from pages.sidebar import controls
 from pages.ui import (
     PLAIN_INTERVAL,
+    choose_many,
+    choose_one,
     escape_markdown,
     keep_default_for_dataset,
     page_with_concepts,
@@ -49,11 +52,16 @@ from pages.ui import (
 
 BEST_STYLE = "background-color: #d4edda; font-weight: bold"
 
+
+def plain_significance(p_value: float) -> str:
+    """A corrected p-value in a clinician's words: the 5 % level the researcher's grid marks green."""
+    return "likely real" if p_value < 0.05 else "could be chance"
+
 ws = page_with_concepts("Leaderboard")
 settings = controls()
 who = audience()
 if who == "clinician":
-    st.write("Each row is a retrieval system; each column a score from 0 to 1 averaged over all query images (higher "
+    st.write("Each row is a retrieval system; each column a score from 0 to 1 averaged over all cases (higher "
              "is better), with the range it would most likely fall in on another sample of images (low, high). The "
              "best value per column is green.")
 else:
@@ -64,17 +72,16 @@ else:
 
 options = available_baselines(ws)
 keep_default_for_dataset("baselines", ws, default_baselines(ws))
-st.session_state["baselines"] = [b for b in st.session_state.get("baselines", []) if b in options]
 if who == "clinician":
-    baselines = st.multiselect("Reference systems (computed here over the whole collection)", options,
-                               key="baselines", persist_state="session", format_func=shown_system,
-                               help="Simple systems to compare with: images ranked by the concepts they share with "
-                                    "the query, by similar captions or by similar pictures.")
+    baselines = choose_many(st.multiselect, "Reference systems (computed here over the whole collection)", options,
+                            "baselines", default=default_baselines(ws), format_func=shown_system,
+                            help="Simple systems to compare with: images ranked by the concepts they share with "
+                                 "the case, by similar captions or by similar pictures.")
 else:
-    baselines = st.multiselect("Table-1 baselines (computed here, ranked over the whole collection)", options,
-                               key="baselines", persist_state="session", format_func=lambda b: b.title,
-                               help="The paper's Table 1: retrieval by IoU, by nn-IoU and by caption (or image) "
-                                    "embeddings.")
+    baselines = choose_many(st.multiselect, "Table-1 baselines (computed here, ranked over the whole collection)",
+                            options, "baselines", default=default_baselines(ws), format_func=lambda b: b.title,
+                            help="The paper's Table 1: retrieval by IoU, by nn-IoU and by caption (or image) "
+                                 "embeddings.")
 run_names = tuple(ws.runs)
 # The results name a baseline by its title: the chosen baselines' are shown in the reader's words, a run by its name
 # (even one titled like a baseline that is not chosen).
@@ -99,6 +106,11 @@ except CBIRLensError as error:
 
 metrics = result["metrics"]
 threshold = result["threshold"]
+if who == "researcher":
+    for system, counts in result["counts"].items():
+        tied = tie_message(shown_name(system), counts, "rank", "the command line's --ties")
+        if tied:
+            st.caption(tied + ".")
 measure_key = settings.measure.key
 # Widgets keep their state by key while their options change; a choice the new options lack (a metric of the
 # measure chosen before) moves to the same metric under the new measure before the widget is drawn.
@@ -134,7 +146,9 @@ def group_table(family: str, family_metrics: list[str], key: str) -> None:
         st.markdown(f"**{escape_markdown(title)}**: "
                     f"{escape_markdown(describe_family(family_metrics[0], threshold))}")
     wide = wide_summary(summary, family_metrics).rename(index=shown_name)
-    config = {"_index": st.column_config.TextColumn("system", width="medium", pinned=True)}
+    # A reference system's plain name ("Reference: the most shared or related concepts") is longer than a run's.
+    config = {"_index": st.column_config.TextColumn(
+        "system", width="large" if any(len(name) > 24 for name in wide.index) else "medium", pinned=True)}
     for metric in family_metrics:
         if who == "clinician":
             config[metric] = st.column_config.NumberColumn(short_header(metric), help=plain_metric_help(metric))
@@ -157,21 +171,30 @@ def group_table(family: str, family_metrics: list[str], key: str) -> None:
 
 groups = grouped_metrics(metrics)
 # One group at a time (only its tables are built); each table is one metric family, its columns the K values.
-group = st.segmented_control("Scores" if who == "clinician" else "Metrics", list(groups), default=next(iter(groups)), required=True,
-                             format_func=(PLAIN_GROUP_TITLES if who == "clinician" else GROUP_TITLES).get,
-                             key="leaderboard_group") or next(iter(groups))
+group = choose_one(st.segmented_control, "Scores" if who == "clinician" else "Metrics", list(groups),
+                   "leaderboard_group", required=True,
+                   format_func=(PLAIN_GROUP_TITLES if who == "clinician" else GROUP_TITLES).get) or next(iter(groups))
 families = groups[group]
 if group == "other":
-    family = st.selectbox("Score" if who == "clinician" else "Metric family", list(families), key="leaderboard_family",
-                          format_func=lambda f: plain_metric_label(families[f][0]).split(": ", 1)[1]
-                          if who == "clinician" else f"{f}: {describe_family(families[f][0], threshold)}")
+    family = choose_one(st.selectbox, "Score" if who == "clinician" else "Metric family", list(families),
+                        "leaderboard_family",
+                        format_func=lambda f: plain_metric_label(families[f][0]).split(": ", 1)[1]
+                        if who == "clinician" else f"{f}: {describe_family(families[f][0], threshold)}")
     group_table(family, families[family], f"leaderboard_{group}")
 else:
     for family, family_metrics in families.items():
         group_table(family, family_metrics, f"leaderboard_{group}_{family}")
+if group == "relevance-graded" and any(b.by_relevance for b in baselines):
+    st.caption("A reference system that orders the images by the concept match itself scores 1.0000 on that score by "
+               "construction: it is the best order possible, shown as a ceiling, not as a competitor."
+               if who == "clinician" else
+               "Retrieval by IoU (nn-IoU) ranks the pool by the relevance that CUI@K (nn-CUI@K) grades with: it scores "
+               "1 there by construction (the ideal ranking), an upper bound rather than a competitor.")
 if group == "label precision":
-    for sentence in label_query_counts(summary, metrics, result["counts"]):
-        st.caption(sentence + " (each label's precision averages over the queries that have the label).")
+    for sentence in label_query_counts(summary, metrics, result["counts"], plain=who == "clinician"):
+        st.caption(sentence + (" (each label's score averages over the cases that have the label)."
+                               if who == "clinician" else
+                               " (each label's precision averages over the queries that have the label)."))
 if who == "clinician":
     st.caption(f"{plain_settings(settings)} Hover a column name for what it measures.")
 else:
@@ -196,7 +219,7 @@ else:
     chart.update_layout(yaxis_title=header(focus), height=380, margin={"t": 20})
 chart.update_layout(xaxis={"automargin": True}, yaxis={"rangemode": "tozero"})
 st.plotly_chart(chart, key="leaderboard_chart")
-st.caption(f"Bars: average over all query images; whiskers: {PLAIN_INTERVAL}." if who == "clinician" else
+st.caption(f"Bars: average over all cases; whiskers: {PLAIN_INTERVAL}." if who == "clinician" else
            "Bars: mean over queries; whiskers: 95% bootstrap confidence interval.")
 
 
@@ -207,19 +230,24 @@ if len(result["systems"]) >= 2:
     for c in comparisons:
         matrix.loc[c.system_a, c.system_b] = matrix.loc[c.system_b, c.system_a] = c.p_randomization_holm
     if who == "clinician":
-        st.markdown("**Is the difference real?** Each cell: how likely chance alone would give a difference this large "
-                    "between two systems, allowing for the several pairs compared. Green: under 5 in 100, a difference "
-                    "unlikely to be chance.")
+        st.markdown("**Is the difference real?** Each cell compares two systems: \"likely real\" (green) where chance alone "
+                    "would give a difference this large less than 5 times in 100, allowing for the several pairs "
+                    "compared; \"could be chance\" otherwise.")
     else:
+        statistics = result["results"].statistics
         st.markdown("**Is the difference real?** Paired randomization test between each pair of systems; p-values "
                     "corrected for testing several pairs at once (Holm). Green: p < 0.05, a difference unlikely to be "
-                    "chance.")
+                    f"chance. With {statistics.randomization_samples:,} randomizations no p-value is below "
+                    f"1/({statistics.randomization_samples:,} + 1) = {statistics.smallest_randomization_p:.2g} before "
+                    "Holm's correction.")
     shown_names = [shown_name(name) for name in names]
     heat = go.Figure(go.Heatmap(z=matrix.values, x=shown_names, y=shown_names, zmin=0, zmax=0.1,
                                 colorscale=[[0, "#1a9850"], [0.5, "#fee08b"], [1, "#d73027"]],
-                                text=matrix.map(lambda p: "" if np.isnan(p) else format_p_value(p)).values,
-                                texttemplate="%{text}",
-                                colorbar={"title": "chance" if who == "clinician" else "p (corrected)"}))
+                                text=matrix.map(lambda p: "" if np.isnan(p) else plain_significance(p) if who == "clinician"
+                                                else format_p_value(p)).values,
+                                texttemplate="%{text}", showscale=who == "researcher",
+                                hoverinfo="text" if who == "clinician" else None,
+                                **({} if who == "clinician" else {"colorbar": {"title": "p (corrected)"}})))
     heat.update_layout(height=200 + 45 * len(names), margin={"t": 20, "l": 10, "b": 10},
                        xaxis={"automargin": True, "tickangle": -20}, yaxis={"automargin": True, "autorange": "reversed"})
     st.plotly_chart(heat, key="significance_matrix")
@@ -255,7 +283,7 @@ columns[0].download_button("Scores with their ranges (CSV)" if who == "clinician
                            on_click="ignore")
 # Built only when clicked: on ROCOv2 the per-query table has about a million rows; the LaTeX table's cells take
 # longer to write than the results CSV, and an alpha change redraws the page without writing them.
-columns[1].download_button("Scores per query image (CSV)" if who == "clinician" else "Per-query values (CSV)",
+columns[1].download_button("Scores per case (CSV)" if who == "clinician" else "Per-query values (CSV)",
                            lambda: spreadsheet_csv(per_query_long(result)).encode(),
                            "per_query.csv", "text/csv", key="dl_per_query", on_click="ignore")
 if who == "researcher":

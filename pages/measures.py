@@ -1,6 +1,8 @@
 """Choose a relevance measure: the evidence that separates the measures on the loaded data (discriminative power as
-ASL curves, swap rate across query sets, ties at rank K, agreement with IoU, identical systems flagged), one
-sentence saying what it favours, then Table-1 precision of retrieval by each measure and the definitions."""
+ASL curves and pair by pair, swap rate across query sets, ties at rank K, agreement with IoU, identical and circular
+systems flagged) over the loaded runs, the chosen baselines and degraded copies of the best of them, one sentence
+saying what it favours (or that the measures tie), then Table-1 precision of retrieval by each measure and the
+definitions."""
 
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ from evalcore.baselines import available_baselines
 from evalcore.errors import CBIRLensError
 from evalcore.measure_comparison import (
     ALL_POWER,
+    APART,
+    PAIRS_JUDGED,
     SIGNIFICANCE_LEVEL,
     SWAP_RATE,
     TIE_RANK,
@@ -19,8 +23,8 @@ from evalcore.measure_comparison import (
     sampled_power_column,
     verdict,
 )
-from evalcore.measures import MEASURES
-from evalcore.tables import markdown_table
+from evalcore.measures import MEASURES, parse_measure
+from evalcore.tables import SCORE_DECIMALS, markdown_table, score_table
 from pages.computed import measure_comparison
 from pages.session import server_kept, workspace
 from pages.sidebar import controls
@@ -49,8 +53,13 @@ st.subheader("Evidence on the loaded dataset")
 measures = st.multiselect("Measures to compare", comparison_measures(settings.measure),
                           default=comparison_measures(settings.measure), key="measures_compared",
                           help="Every measure at its default parameters, and the sidebar's measure with yours.")
+# Retrieval by IoU or nn-IoU is the ideal ranking under that measure: judged under it, it wins by construction, so
+# the comparison leaves it out; ranking it would cost a pass for nothing unless its measure is not compared.
 baselines = st.multiselect("Baselines judged beside the loaded runs", available_baselines(ws),
-                           default=available_baselines(ws), key="measures_baselines", format_func=lambda b: b.title)
+                           default=[b for b in available_baselines(ws) if not b.by_relevance], key="measures_baselines",
+                           format_func=lambda b: b.title,
+                           help="Retrieval by IoU or by nn-IoU is the ideal ranking under its own measure: where that "
+                                "measure is compared, the system is left out as circular (and listed).")
 # Kept for every session of this server: the key is the content of the data read and every option.
 arguments = (server_kept(), ws, tuple(measures), tuple(baselines), settings)
 result = measure_comparison(*arguments, compute=False)
@@ -62,9 +71,10 @@ if result is None and st.button("Compare the measures", key="measures_run", type
         st.error(str(error))
     bar.empty()
 if result is None:
-    st.caption("Ranks the whole collection once per measure, then runs a randomization test for every pair of "
-               "systems under every measure, on all queries and on random samples of queries: about ten seconds "
-               "on ROCOv2 test, a few on the demo.")
+    # No promise of a duration: it grows with the pool, the measures and the machine; the bar shows each step.
+    st.caption("Ranks the whole collection once per measure (the longest step), then scores every system and "
+               "randomization-tests every pair of systems under every measure, on all queries and on random samples "
+               "of queries. The bar shows each step as it goes; the time taken is shown with the result.")
     st.stop()
 
 st.info(verdict(result))
@@ -73,17 +83,42 @@ sampled = sampled_power_column(result.subsample) if result.subsample else None
 deciding = [c for c in ("measure", sampled, SWAP_RATE, f"ties@{TIE_RANK}", "Kendall tau vs IoU", ALL_POWER)
             if c and c in table]
 queries = f"{result.subsample} random queries" if result.subsample else "all queries"
-st.markdown(f"**What decides.** *Pairs apart*: Sakai's discriminative power, the share of the "
-            f"{len(result.systems)} systems' pairs whose {result.metric} under the measure differs at "
-            f"p < {SIGNIFICANCE_LEVEL:g} (paired randomization test, not corrected), on {queries} (mean of the "
-            "samples: with thousands of queries nearly every pair differs) and on all queries. *Swap rate*: of the "
-            "pairs two disjoint query sets both order, the share they order differently (Voorhees & Buckley 2002); "
-            f"lower is more stable. *ties@{TIE_RANK}*: queries whose {TIE_RANK}th and {TIE_RANK + 1}th best "
-            f"candidates are equally relevant, so the tie rule decides the top {TIE_RANK}. *Kendall tau vs IoU*: the "
-            "systems' order under the measure against their order under IoU.")
-st.dataframe(table[deciding], hide_index=True, key="measures_deciding",
-             column_config={c: st.column_config.NumberColumn(format="%.2f") for c in deciding[1:]
-                            if c != f"ties@{TIE_RANK}"} | {SWAP_RATE: st.column_config.NumberColumn(format="%.3f")})
+degraded = (f", and {len(result.levels)} copies of *{result.degraded_from}* (the best of them under IoU, or a "
+            f"simulated concept detector where none is left) with each image of its top {result.metric.split('@')[-1]} "
+            "swapped for a random one with probability p = "
+            f"{', '.join(f'{level:g}' for level in result.levels)} (seeded): pairs whose order is known and close, "
+            "where measures differ") if result.degraded_from else ""
+st.markdown(f"**Judged on** {len(result.systems)} systems ({len(result.systems) * (len(result.systems) - 1) // 2} "
+            f"pairs): the loaded runs and the chosen baselines{degraded}. The comparison took {result.seconds:.1f} s "
+            "(after the baselines' rankings).")
+st.markdown(f"**What decides.** *Pairs apart*: Sakai's discriminative power, the share of the systems' pairs whose "
+            f"{result.metric} under the measure differs at p < {SIGNIFICANCE_LEVEL:g} (paired randomization test, "
+            f"not corrected), on {queries} (mean of the samples: with thousands of queries nearly every pair "
+            "differs) and on all queries; a measure is favoured only when its lead is beyond the noise of the "
+            "samples. *Swap rate*: of the pairs two disjoint query sets both order, the share they order "
+            f"differently (Voorhees & Buckley 2002); lower is more stable. *ties@{TIE_RANK}*: queries whose "
+            f"{TIE_RANK}th and {TIE_RANK + 1}th best candidates are equally relevant, so the tie rule decides the top "
+            f"{TIE_RANK}. *Kendall tau vs IoU*: the systems' order under the measure against their order under IoU.")
+# Many short numeric columns: narrow ones, so that the table fits the page at 1400 px.
+st.dataframe(score_table(table[deciding]), hide_index=True, key="measures_deciding", width="stretch",
+             column_config={c: st.column_config.Column(width="medium" if c == "measure" else "small")
+                            for c in deciding})
+if len(result.pairs):
+    with st.expander("Which system pairs each measure tells apart"):
+        pairs = result.pairs.assign(pair=result.pairs["system A"] + " vs " + result.pairs["system B"])
+        st.caption(f"Each cell: the share of the samples of {result.subsample} queries on which the pair differs at "
+                   f"p < {SIGNIFICANCE_LEVEL:g} under the measure" if result.subsample else
+                   f"Each cell: 1 where the pair differs at p < {SIGNIFICANCE_LEVEL:g} on all queries, else 0")
+        apart = pairs.pivot_table(index="pair", columns="measure", values=APART, sort=False)
+        # A pair's name and a measure's are long: a table that wraps them fits the page (the expander is about 670
+        # px wide at 1400) where a grid of fixed columns would not; the measures by their keys.
+        st.markdown(markdown_table(apart.rename(columns=lambda name: parse_measure(name).key).reset_index(),
+                                   digits=SCORE_DECIMALS))
+if len(result.left_out):
+    st.warning(f"{len(result.left_out)} system(s) left out of every measure's evidence: each is the ideal ranking "
+               "under a compared measure, so judging it there is circular (it wins by construction); all measures "
+               "are judged on the same systems without it.")
+    st.dataframe(result.left_out, hide_index=True, key="measures_left_out")
 if len(result.identical):
     st.warning(f"{len(result.identical)} pair(s) of systems are identical (the same values on every query under "
                "the measures named, or the same top lists): no measure can tell them apart, so they are left out "
@@ -112,21 +147,26 @@ if cells:
                 + ". Cells are Precision@5/10/30 of retrieval by the measure on modality, organ and both.")
     precision = result.precision.pivot_table(index=["measure", "target"], columns="k", values="value", sort=False)
     precision.columns = [f"P@{k}" for k in precision.columns]
-    st.dataframe(precision.style.format(precision=2), key="measures_table1")
+    st.dataframe(score_table(precision, percent=list(precision.columns)), key="measures_table1")
 else:
     st.info("Table 1 needs modality/organ labels: load a labels file on the Data page.")
-more = ["measure", "discriminative power", f"discriminative power, {result.subsample} queries", "significant pairs",
-        "swapped / decided", *[c for c in table.columns if c.startswith("ties@") and c != f"ties@{TIE_RANK}"],
+more = ["measure", PAIRS_JUDGED, "discriminative power", f"discriminative power, {result.subsample} queries",
+        "significant pairs", "swapped / decided",
+        *[c for c in table.columns if c.startswith("ties@") and c != f"ties@{TIE_RANK}"],
         *[c for c in table.columns if c.startswith("same top-")]]
 with st.expander("More evidence: Holm-corrected power, counts, ties at other ranks"):
-    st.caption("*discriminative power*: the share of pairs apart at p < 0.05 after Holm's correction over the pairs "
-               "(on all queries, then the mean over the query samples); *significant pairs* and *swapped / decided* "
-               "count them; *same top-K as IoU*: queries whose top K under the measure is exactly IoU's.")
-    st.dataframe(table[[c for c in more if c in table]], hide_index=True, key="measures_summary",
-                 column_config={"discriminative power": st.column_config.NumberColumn("power (Holm)", format="%.2f"),
-                                f"discriminative power, {result.subsample} queries": st.column_config.NumberColumn(
-                                    f"power (Holm), {result.subsample} q.", format="%.2f"),
-                                "significant pairs": "pairs (Holm)", "swapped / decided": "swapped"})
+    st.caption("*pairs judged*: the pairs of systems not identical under the measure; *discriminative power*: the "
+               "share of them apart at p < 0.05 after Holm's correction over the pairs (on all queries, then the mean "
+               "over the query samples); *significant pairs* and *swapped / decided* count them; *same top-K as "
+               "IoU*: queries whose top K under the measure is exactly IoU's.")
+    # Two tables of a few columns each: one of a dozen is wider than the page.
+    counts, ties = more[:6], ["measure", *more[6:]]
+    for part, key in ((counts, "measures_summary"), (ties, "measures_ties")):
+        shown = [c for c in part if c in table]
+        if len(shown) > 1:
+            st.dataframe(score_table(table[shown]), hide_index=True, key=key, width="stretch",
+                         column_config={c: st.column_config.Column(width="medium" if c == "measure" else "small")
+                                        for c in shown})
 engine = ["measure", "ranking s", "codes", "code bytes", "keys", "digits"]
 with st.expander("How the engine computes each measure"):
     st.markdown(markdown_table(table[[c for c in engine if c in table]].rename(columns={"ranking s": "ranking (s)"})))

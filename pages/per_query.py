@@ -13,13 +13,13 @@ from evalcore.explain import Explanation
 from evalcore.tables import score_table
 from evalcore.workspace import image_of
 from pages.cards import (
-    LEGEND,
     arithmetic_markdown,
     caption_words_toggle,
     draw_caption_words,
     draw_paths,
     explanations_for,
     highlighted_caption,
+    legend,
     plain_counts,
     query_chips,
     reason_markdown,
@@ -30,7 +30,10 @@ from pages.computed import baselines_with_progress, evaluation_with_progress, kg
 from pages.session import audience
 from pages.sidebar import controls
 from pages.ui import (
+    choose_many,
+    choose_one,
     escape_markdown,
+    for_reader,
     keep_default_for_dataset,
     page_with_concepts,
     shown_system,
@@ -42,21 +45,22 @@ settings = controls()
 who = audience()
 kg = kg_of(ws)
 concepts = ws.concepts
-st.caption(LEGEND)
+st.caption(legend())
 
 options = available_baselines(ws)
 keep_default_for_dataset("pq_baselines", ws, default_baselines(ws))
-st.session_state["pq_baselines"] = [b for b in st.session_state.get("pq_baselines", []) if b in options]
-chosen_baselines = st.multiselect(f"Also show {'reference systems' if who == 'clinician' else 'baselines'} (computed "
-                                  "here over the whole collection)", options,
-                                  key="pq_baselines", persist_state="session", format_func=shown_system)
+chosen_baselines = choose_many(st.multiselect, f"Also show {'reference systems' if who == 'clinician' else 'baselines'} "
+                               "(computed here over the whole collection)", options, "pq_baselines",
+                               default=default_baselines(ws), format_func=shown_system)
 systems: dict[Baseline | str, Run] = {name: run for name, (_, run) in ws.runs.items()}
 systems.update(baselines_with_progress(ws, chosen_baselines, settings))
 if not systems:
     st.info("No runs loaded: upload run files on the Data page, or choose a baseline above.")
     st.stop()
 
-search = st.text_input("Find a query by image ID, concept or caption word", key="pq_search").strip()
+search = st.text_input(for_reader("Find a query by image ID, concept or caption word",
+                                  "Find an image by its ID, a concept or a caption word"),
+                       key="pq_search", persist_state="session").strip()
 if search:
     needle = search.lower()
     matches = [i for i in concepts.ids if needle in i.lower() or search.upper() in concepts[i]
@@ -65,16 +69,17 @@ if search:
 else:
     matches = list(next(iter(systems.values())).rankings)[:500]
 if not matches:
-    st.warning(f"No query matches {search!r}.")
+    st.warning(f"No {for_reader('query', 'image')} matches {search!r}.")
     st.stop()
 
 names = list(systems)
-chosen = st.multiselect("Systems side by side", names, default=names[:3], key="pq_systems", max_selections=4,
-                        format_func=shown_system)
-k = st.select_slider("Images shown per system" if who == "clinician" else "Top K shown", options=[3, 5, 10], value=5,
-                     key="pq_k")
+chosen = choose_many(st.multiselect, "Systems side by side", names, "pq_systems", default=names[:3], max_selections=4,
+                     format_func=shown_system)
+k = choose_one(st.select_slider, "Images shown per system" if who == "clinician" else "Top K shown", [3, 5, 10], "pq_k",
+               default=5)
 
-if who == "researcher" and st.toggle("Find queries where two systems differ most", key="pq_differences_on"):
+if who == "researcher" and st.toggle("Find queries where two systems differ most", key="pq_differences_on",
+                                     persist_state="session"):
     run_names = tuple(n for n in names if isinstance(n, str))
     extra = tuple(n for n in names if isinstance(n, Baseline))
     try:
@@ -82,12 +87,11 @@ if who == "researcher" and st.toggle("Find queries where two systems differ most
     except CBIRLensError as error:
         st.error(str(error))
         st.stop()
-    metric = st.selectbox("Metric", result["metrics"], key="pq_metric",
-                          index=result["metrics"].index("nn-CUI@10") if "nn-CUI@10" in result["metrics"] else 0)
+    metric = choose_one(st.selectbox, "Metric", result["metrics"], "pq_metric", default="nn-CUI@10")
     a_col, b_col = st.columns(2)
-    system_a = system_label(a_col.selectbox("System A", names, key="pq_a", format_func=system_label))
-    system_b = system_label(b_col.selectbox("System B", names, index=min(1, len(names) - 1), key="pq_b",
-                                            format_func=system_label))
+    system_a = system_label(choose_one(a_col.selectbox, "System A", names, "pq_a", format_func=system_label))
+    system_b = system_label(choose_one(b_col.selectbox, "System B", names, "pq_b", default=names[min(1, len(names) - 1)],
+                                       format_func=system_label))
     wide = per_query_values(result, metric)
     if system_a in wide and system_b in wide and system_a != system_b:
         pair = wide[[system_a, system_b]].dropna()
@@ -98,7 +102,7 @@ if who == "researcher" and st.toggle("Find queries where two systems differ most
         differences = (pair[system_a] - pair[system_b]).rename("A - B")
         top = pd.concat([pair, differences], axis=1).reindex(differences.abs().sort_values(ascending=False).index)
         st.dataframe(score_table(top.head(20)), key="pq_differences")
-        if st.checkbox("Pick the query from this table", key="pq_use_differences"):
+        if st.checkbox("Pick the query from this table", key="pq_use_differences", persist_state="session"):
             matches = list(top.index[:20])
 
 
@@ -133,7 +137,7 @@ def card(document: str, rank: int, explanation: Explanation | None, tie: str | N
 def query_view() -> None:
     """The chosen query and each system's cards: a fragment, so that choosing another query redraws only
     this part of the page (the rest of the page and the sidebar stay as they are, in the browser too)."""
-    query = st.selectbox("Query", matches, key="pq_query")
+    query = choose_one(st.selectbox, for_reader("Query", "Image"), matches, "pq_query")
     show_words = caption_words_toggle(ws, "pq_caption_words")
 
     left, right = st.columns([1, 3])
@@ -166,4 +170,4 @@ def query_view() -> None:
 
 
 query_view()
-st.caption(f"{len(matches):,} candidate queries listed.")
+st.caption(f"{len(matches):,} {for_reader('candidate queries', 'images')} listed.")

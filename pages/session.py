@@ -16,6 +16,11 @@ from evalcore.loading import data_roots
 from evalcore.workspace import Workspace, demo_digest, load_demo
 
 AUDIENCES = {"Clinician": "clinician", "Researcher": "researcher"}
+#: The address parameter naming the data folder a session loaded (a reload or a link opens it again).
+FOLDER_PARAMETER = "folder"
+#: Where the session keeps that folder while its workspace is the folder's (a reload opens the folder again; files
+#: uploaded since are not in the address).
+FOLDER_STATE = "data_folder"
 SCHEDULER_VARIABLE = "CBIR_LENS_SCHEDULER"
 #: Bytes of results kept for the whole server (by content: sessions with the same data share them; a session keeps
 #: none of its own, so a closed tab leaves only its workspace behind).

@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import streamlit as st
 
+from evalcore.kg import KG_MODES
 from evalcore.measures import DEFAULT_MEASURE, MEASURES, MeasureSpec, measure_spec
+from evalcore.options import DEFAULT_CUTOFFS
+from pages.session import AUDIENCES
+
+CUTOFF_CHOICES = (1, 3, 5, 10, 20, 30, 50, 100)
+GAINS = ("linear", "exponential")
+#: Each sidebar setting's value before the reader moves it: the one place the sidebar's defaults are written.
+DEFAULTS = {"audience": "Researcher", "alpha": 0.5, "n": 1, "kg_mode": KG_MODES[0], "measure": DEFAULT_MEASURE,
+            "ks": list(DEFAULT_CUTOFFS), "gain": GAINS[0]}
+#: Once per session: the settings were read from the address.
+ADDRESS_READ = "settings_read_from_address"
 
 
 @dataclass(frozen=True)
@@ -32,11 +44,11 @@ class Settings:
 
 def controls() -> Settings:
     """The sidebar's settings (defaults where a control was not drawn yet)."""
-    alpha, hops = float(st.session_state.get("alpha", 0.5)), int(st.session_state.get("n", 1))
+    alpha, hops = float(st.session_state.get("alpha", DEFAULTS["alpha"])), int(st.session_state.get("n", DEFAULTS["n"]))
     return Settings(relevance=measure_spec("nn-iou", alpha=alpha, n=hops), measure=current_measure(),
-                    kg_mode=st.session_state.get("kg_mode", "undirected"),
-                    ks=tuple(sorted(st.session_state.get("ks", [5, 10, 30]))) or (10,),
-                    gain=st.session_state.get("gain", "linear"))
+                    kg_mode=st.session_state.get("kg_mode", DEFAULTS["kg_mode"]),
+                    ks=tuple(sorted(st.session_state.get("ks", DEFAULTS["ks"]))) or (10,),
+                    gain=st.session_state.get("gain", DEFAULTS["gain"]))
 
 
 def current_measure() -> MeasureSpec:
@@ -47,7 +59,7 @@ def current_measure() -> MeasureSpec:
     """
     key = st.session_state.get("measure", DEFAULT_MEASURE)
     measure = MEASURES.get(key, MEASURES[DEFAULT_MEASURE])
-    alpha, hops = float(st.session_state.get("alpha", 0.5)), int(st.session_state.get("n", 1))
+    alpha, hops = float(st.session_state.get("alpha", DEFAULTS["alpha"])), int(st.session_state.get("n", DEFAULTS["n"]))
     if measure.weights:
         weights, previous = {}, 1.0
         for hop in range(1, max(1, hops) + 1):
@@ -64,19 +76,102 @@ def current_measure() -> MeasureSpec:
 
 def measure_controls() -> None:
     """Sidebar: the relevance measure and its own parameters (alpha and n are the shared sliders above)."""
-    key = st.selectbox("relevance measure", list(MEASURES), index=list(MEASURES).index(DEFAULT_MEASURE), key="measure",
+    key = st.selectbox("relevance measure", list(MEASURES), key="measure",
                        persist_state="session", format_func=lambda k: MEASURES[k].title,
                        help="How two images' concept sets are compared. IoU and nn-IoU are the paper's; the others are "
                             "explained on the 'Choose a measure' page.")
     measure = MEASURES[key]
     if measure.weights:
         for hop in range(1, max(1, int(st.session_state.get("n", 1))) + 1):
+            st.session_state.setdefault(f"measure_w{hop}", 0.5 ** hop)
             st.slider(f"w{hop}: credit of a near match {hop} hop{'s' if hop > 1 else ''} away", 0.0, 1.0,
-                      0.5 ** hop, 0.05, key=f"measure_w{hop}", persist_state="session",
+                      step=0.05, key=f"measure_w{hop}", persist_state="session",
                       disabled=int(st.session_state.get("n", 1)) == 0)
     for parameter in measure.parameters:
         if parameter.name not in ("alpha", "n"):
+            st.session_state.setdefault(f"measure_{key}_{parameter.name}", float(parameter.default))
             st.slider(f"{parameter.name}: {parameter.help}", float(parameter.low), float(parameter.high),
-                      float(parameter.default), 0.05, key=f"measure_{key}_{parameter.name}",
-                      persist_state="session")
+                      step=0.05, key=f"measure_{key}_{parameter.name}", persist_state="session")
     st.caption(f"Relevance: `{current_measure().name}`")
+
+
+# --- the settings in the page's address -------------------------------------------------------------------------
+
+def _number(low: float, high: float, integer: bool = False, step: float | None = None) -> Callable[[str], object]:
+    """A parser of an address's text into a number in [low, high] (on the slider's ``step`` grid), else None."""
+    def parse(text: str) -> object:
+        try:
+            value = int(text) if integer else float(text)
+        except ValueError:
+            return None
+        if not low <= value <= high or (step and abs(round((value - low) / step) * step + low - value) > 1e-9):
+            return None
+        return round(value, 10) if not integer else value
+    return parse
+
+
+def _one_of(choices) -> Callable[[str], object]:
+    return lambda text: text if text in choices else None
+
+
+def _cutoffs(text: str) -> object:
+    try:
+        values = sorted({int(v) for v in text.split(",") if v})
+    except ValueError:
+        return None
+    return values if values and all(v in CUTOFF_CHOICES for v in values) else None
+
+
+def address_settings() -> dict[str, Callable[[str], object]]:
+    """Every setting the address keeps, by its session key (the query parameter's name), with the parser that reads
+    it back: the audience, alpha, n, the KG mode, the measure, each measure's own parameters, K and the gain."""
+    parsers: dict[str, Callable[[str], object]] = {
+        "audience": _one_of(AUDIENCES), "alpha": _number(0.0, 1.0, step=0.1),
+        "n": _number(0, 3, integer=True), "kg_mode": _one_of(KG_MODES), "measure": _one_of(MEASURES),
+        "ks": _cutoffs, "gain": _one_of(GAINS)}
+    for hop in range(1, 4):
+        parsers[f"measure_w{hop}"] = _number(0.0, 1.0, step=0.05)
+    for measure in MEASURES.values():
+        for parameter in measure.parameters:
+            if parameter.name not in ("alpha", "n") and not measure.weights:
+                parsers[f"measure_{measure.key}_{parameter.name}"] = _number(float(parameter.low),
+                                                                             float(parameter.high), step=0.05)
+    return parsers
+
+
+def _address_text(value: object) -> str:
+    return ",".join(str(v) for v in value) if isinstance(value, list | tuple) else f"{value:g}" \
+        if isinstance(value, float) else str(value)
+
+
+def settings_from_address() -> None:
+    """Once per session, before the sidebar is drawn: each setting the address names, where valid, becomes the
+    session's (a reload, or an address sent by someone, opens with the same settings); an invalid one is ignored.
+    Then every setting not set yet takes its default, so that no widget is given both a default and a value."""
+    if not st.session_state.get(ADDRESS_READ):
+        st.session_state[ADDRESS_READ] = True
+        for key, parse in address_settings().items():
+            if key in st.query_params and (value := parse(st.query_params[key])) is not None:
+                st.session_state[key] = value
+    for key, value in DEFAULTS.items():
+        st.session_state.setdefault(key, value)
+
+
+def settings_to_address() -> None:
+    """Every run: the settings that differ from their defaults are written in the address, the others removed
+    (a page switch clears the address's parameters; this writes them back)."""
+    for key in address_settings():
+        value = st.session_state.get(key)
+        default = DEFAULTS.get(key)
+        if value is None or value == default or (key.startswith("measure_") and _is_parameter_default(key, value)):
+            st.query_params.pop(key, None)
+        else:
+            st.query_params[key] = _address_text(value)
+
+
+def _is_parameter_default(key: str, value: object) -> bool:
+    if key.startswith("measure_w"):
+        return value == 0.5 ** int(key[len("measure_w"):])
+    measure_key, _, name = key[len("measure_"):].rpartition("_")
+    parameter = next((p for p in MEASURES[measure_key].parameters if p.name == name), None)
+    return parameter is not None and value == parameter.default

@@ -4,7 +4,8 @@ clinician's words for what a researcher sees under technical names (page titles,
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import streamlit as st
 
@@ -15,17 +16,31 @@ from evalcore.workspace import Workspace
 from pages.session import audience, workspace
 from pages.sidebar import Settings
 
+T = TypeVar("T")
+#: Where a select widget's choice is kept by value, beside the widget's own state (see :func:`choose_one`).
+KEPT_CHOICE = "kept_choice:"
 MARKDOWN_SPECIAL = set("\\`*_{}[]()#+-.!|<>~:$&")
 #: A page's title for a clinician, where the researcher's title is a technical name (the navigation and the
 #: page's own heading use the same words).
-PLAIN_PAGE_TITLES = {"Leaderboard": "Which system finds similar images best", "Knowledge graph": "Concept map"}
+PLAIN_PAGE_TITLES = {"Leaderboard": "Which system finds similar images best", "Knowledge graph": "Concept map",
+                     "Per-query view": "Image by image: what each system found"}
 #: A list of concept IDs in a report ("C0003486, C0006142 and 3 more"), and the word KG.
 ID_LIST = re.compile(r"\bC\d{7}\b(?:,\s*C\d{7}\b)*(?:\s+and\s+[\d,]+\s+more)?")
 KG_WORD = re.compile(r"\bKG\b")
+#: A validation report's research words in a clinician's (file formats are the research team's business).
+PLAIN_REPORT_WORDS = tuple((re.compile(pattern), words) for pattern, words in (
+    (r"the leaderboard computes the Table-1 baselines", "the comparison uses the reference systems"),
+    (r"\bTable-1 baselines?\b", "reference systems"),
+    (r"\bno run files\b", "no results of retrieval systems"),
+    (r"\bruns\b", "results of retrieval systems"),
+    (r"\brun\b", "result of a retrieval system"),
+    (r"\b(?:TREC|NPY|PARQUET|MRREL(?:\.RRF)?|MRCONSO(?:\.RRF)?|OBO|RRF)\b", "file"),
+))
 #: A confidence interval, said to a clinician.
 PLAIN_INTERVAL = "the range the score would likely fall in on another sample of images"
 #: Shorter words for the navigation, where the heading's would be cut.
-PLAIN_NAVIGATION_TITLES = {"Leaderboard": "Compare systems", "Knowledge graph": "Concept map"}
+PLAIN_NAVIGATION_TITLES = {"Leaderboard": "Compare systems", "Knowledge graph": "Concept map",
+                           "Per-query": "Image by image"}
 
 
 def escape_markdown(text: str) -> str:
@@ -70,8 +85,13 @@ def plain_report_text(text: str) -> str:
     ...                   "KG's names file)")
     "2 concept IDs of the concept file have no name here: listed in the researcher view (1 named by the concept map's \
 names file)"
+    >>> plain_report_text("no run files: the leaderboard computes the Table-1 baselines")
+    'no results of retrieval systems: the comparison uses the reference systems'
     """
-    return KG_WORD.sub("concept map", ID_LIST.sub("listed in the researcher view", text))
+    text = KG_WORD.sub("concept map", ID_LIST.sub("listed in the researcher view", text))
+    for pattern, words in PLAIN_REPORT_WORDS:
+        text = pattern.sub(words, text)
+    return text
 
 
 def page_title(title: str) -> str:
@@ -154,3 +174,56 @@ def plain_settings(settings: Settings) -> str:
         return "Only identical concepts count."
     links = f"{settings.n} link{'s' if settings.n != 1 else ''}"
     return f"A related concept counts {settings.alpha:.0%} of the same concept, up to {links} apart in the concept map."
+
+
+def _kept(key: str, valid: Callable[[Any], bool]) -> Any:
+    """The first of the widget's current value and the choice kept for ``key`` that ``valid`` accepts."""
+    for candidate in (st.session_state.get(key), st.session_state.get(KEPT_CHOICE + key)):
+        if candidate is not None and valid(candidate):
+            return candidate
+    return None
+
+
+def choose_one(widget: Callable[..., T], label: str, options: Sequence[T], key: str, default: T | None = None,
+               **kwargs) -> T:
+    """Draw a keyed one-choice widget (``selectbox``, ``select_slider``, ``radio``, ``segmented_control``, of ``st``
+    or of a container) whose choice is kept by value, for the session, and is always one of ``options``.
+
+    Streamlit keeps a select widget's value as its shown label: drawn again with other labels (the clinician's
+    words, another measure's systems), or after the page was left, it returns a label that is no option, or
+    resets. Here the choice is kept by value under :data:`KEPT_CHOICE` and handed back to the widget before it is
+    drawn: the widget's value if it is still an option, else the kept choice, else ``default``, else the first.
+    """
+    options = list(options)
+
+    def valid(value: object) -> bool:
+        return any(value == option for option in options)
+
+    chosen = _kept(key, valid)
+    if chosen is None:
+        chosen = default if default is not None and valid(default) else options[0] if options else None
+    st.session_state[key] = chosen
+    value = widget(label, options, key=key, **kwargs)
+    st.session_state[KEPT_CHOICE + key] = value
+    return value
+
+
+def choose_many(widget: Callable[..., list[T]], label: str, options: Sequence[T], key: str,
+                default: Sequence[T] = (), **kwargs) -> list[T]:
+    """:func:`choose_one` for a many-choice widget (``multiselect``, ``pills`` with ``selection_mode="multi"``):
+    the widget's value if every one of it is an option, else the kept choices that are still options, in their
+    order; ``default`` (those of it that are options) the first time."""
+    options = list(options)
+
+    def valid(value: object) -> bool:
+        return any(value == option for option in options)
+
+    current, kept = st.session_state.get(key), st.session_state.get(KEPT_CHOICE + key)
+    if isinstance(current, list | tuple) and all(valid(v) for v in current):
+        chosen = list(current)
+    else:
+        chosen = [v for v in (kept if kept is not None else current if current is not None else default) if valid(v)]
+    st.session_state[key] = chosen
+    values = widget(label, options, key=key, **kwargs)
+    st.session_state[KEPT_CHOICE + key] = list(values)
+    return values

@@ -237,9 +237,10 @@ def run(argv: list[str] | None = None) -> None:
         "",
         "F1: the ImageCLEFmedical concept-detection score, the mean over images of the per-image F1 "
         "(`evalcore.detection.detection_f1`, what `python -m evalcore detection` reports). Like the official "
-        "ImageCLEFmedical evaluators of 2022-2025, it leaves out an image whose gold set is empty; issue 24 describes "
-        "an older rule (an image with no gold and no predicted concept counts 1). Every ROCOv2 image has gold "
-        "concepts (`empty gold` = 0), so the two rules give the same numbers here. "
+        "ImageCLEFmedical evaluator (2025), which reads an empty gold cell as one empty concept, it scores an image "
+        "whose gold set is empty 1 when nothing is predicted for it and 0 otherwise (issue 34; until then such images "
+        "were left out). Every ROCOv2 image has gold concepts (`empty gold` = 0), so both rules give the same "
+        "numbers here. "
         "Precision and recall are micro (over concept occurrences). `manual recovered`: the "
         f"share of the occurrences of the {len(manual)} image-derived tags of `*_concepts_manual.csv` (modality, X-ray "
         "body region, view) that extraction finds; `F1 caption-derived`: the detection F1 restricted to all other "

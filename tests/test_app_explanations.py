@@ -1,5 +1,6 @@
-"""AppTests of how explanations read: a shared concept a caption negates is a tag, not a finding (Case view); a
-KG path names its relations and their ontology (Knowledge graph)."""
+"""AppTests of how explanations read: a shared concept a caption negates, by any name extraction knows, is a tag, not
+a finding (Case view); a quoted caption sentence takes no second full stop; a KG path names its relations and their
+ontology (Knowledge graph)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,13 @@ from streamlit.testing.v1 import AppTest
 
 from evalcore.baselines import IOU
 from evalcore.data import ConceptSets
-from evalcore.workspace import Workspace
+from evalcore.extraction import ConceptDictionary
+from evalcore.workspace import Workspace, extraction_names
 
 from .conftest import ROOT
 
 CT, HEMORRHAGE, MRI = "C0040405", "C0019080", "C0024485"
+XRAY, CHEST, EFFUSION = "C1306645", "C0817096", "C0032227"
 
 
 def tiny_workspace() -> Workspace:
@@ -40,7 +43,7 @@ def test_case_view_says_the_caption_denies_a_shared_tag():
     assert reasons[0] == ("**Why:** Both are CT images; both are tagged *Hemorrhage*, but this image's caption says "
                           "it is absent.")
     assert not any("show *Hemorrhage*" in r or "X-Ray Computed Tomography" in r for r in reasons)
-    assert any(m.value.startswith("**The query shows:**") for m in app.markdown)  # its caption affirms both
+    assert any(m.value.startswith("**The case shows:**") for m in app.markdown)  # its caption affirms both
     assert any("Hemorrhage (caption says absent)" in m.value.replace("\\", "") for m in app.markdown)
 
     # The explanation cache reads the captions, so a new caption is a new explanation.
@@ -58,11 +61,58 @@ def test_case_view_says_the_caption_denies_a_shared_tag():
     app.session_state["audience"] = "Clinician"
     app.run()
     assert not app.exception, app.exception
-    tagged = next(m.value for m in app.markdown if m.value.startswith("**The query"))
-    assert tagged.startswith("**The query is tagged:**") and "Hemorrhage (caption says absent)" in tagged.replace("\\", "")
+    tagged = next(m.value for m in app.markdown if m.value.startswith("**The case"))
+    assert tagged.startswith("**The case is tagged:**") and "Hemorrhage (caption says absent)" in tagged.replace("\\", "")
     reasons = [m.value for m in app.markdown if m.value.startswith("**Why:**")]
-    assert reasons[0] == ("**Why:** Both are CT images; both are tagged *Hemorrhage*, but the query's caption says "
+    assert reasons[0] == ("**Why:** Both are CT images; both are tagged *Hemorrhage*, but the case's caption says "
                           "it is absent.")
+
+
+def test_case_view_reads_a_concept_by_the_names_extraction_knows():
+    """Issue 33 (ROCOv2 test_002127): "no pleural effusion" denies the tag *Pleural effusion disorder*; the quoted
+    sentence ends the researcher's reason without a second full stop."""
+    concepts = ConceptSets(("query", "denied"), (frozenset({XRAY, CHEST, EFFUSION}),) * 2)
+    workspace = Workspace(concepts=concepts, label="tiny pleural effusion workspace",
+                          names={XRAY: "Plain x-ray", CHEST: "Chest", EFFUSION: "Pleural effusion disorder"},
+                          captions={"query": "Chest X-ray: a large right pleural effusion.",
+                                    "denied": "Chest X-ray. There was no pleural effusion on both sides."})
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    app.run()
+    app.session_state["workspace"] = workspace
+    app.switch_page("pages/case_view.py")
+    app.run()
+    app.selectbox(key="case_system").set_value(IOU)
+    app.selectbox(key="case_query").set_value("query")
+    app.session_state["audience"] = "Clinician"
+    app.run()
+    assert not app.exception, app.exception
+    reasons = [m.value for m in app.markdown if m.value.startswith("**Why:**")]
+    assert reasons == ["**Why:** Both are X-ray images; both show *Chest*; both are tagged *Pleural effusion disorder*, "
+                       "but this image's caption says it is absent."]
+    app.session_state["audience"] = "Researcher"
+    app.run()
+    assert not app.exception, app.exception
+    reason = next(m.value for m in app.markdown if m.value.startswith("**Why:**"))
+    assert reason.endswith("(NegEx rule): *“There was no pleural effusion on both sides”*.")
+
+
+def test_a_quote_ending_in_punctuation_takes_no_second_mark():
+    from evalcore.explain import explain_pair
+    from pages.cards import reason_markdown
+
+    dictionary = ConceptDictionary.build({HEMORRHAGE: "Hemorrhage"})
+
+    def reason(caption: str) -> str:
+        e = explain_pair({HEMORRHAGE}, {HEMORRHAGE}, None, "iou", names={HEMORRHAGE: "Hemorrhage"},
+                         captions=("Hemorrhage.", caption), dictionary=dictionary)
+        return reason_markdown(e, "researcher")
+
+    assert reason("No hemorrhage.").endswith("*“No hemorrhage”*.")
+    assert reason("No hemorrhage?").endswith("*“No hemorrhage?”*") and reason("No bleeding!").endswith("\\!”*")
+    cut = reason("No hemorrhage " + "and nothing else worth a mention " * 5 + "here.")
+    assert cut.endswith("…”*") and ".”" not in cut
+    assert not any(double in text for text in (reason("No hemorrhage."), reason("No hemorrhage?"), cut)
+                   for double in (".”", "?”*.", "…”*."))
 
 
 def test_knowledge_graph_page_names_relations_and_their_source():
@@ -92,7 +142,7 @@ def test_a_quoted_caption_sentence_is_escaped_markdown():
 
     hostile = "No [hemorrhage](http://x.invalid) **here** <script>."
     e = explain_pair({HEMORRHAGE}, {HEMORRHAGE}, None, "iou", names={HEMORRHAGE: "Hemorrhage"},
-                     captions=("Hemorrhage.", hostile))
+                     captions=("Hemorrhage.", hostile), dictionary=ConceptDictionary.build({HEMORRHAGE: "Hemorrhage"}))
     text = reason_markdown(e, "researcher")
     assert "](" not in text and "**here**" not in text and "<script>" not in text
     assert "this image's caption negates every mention of it (NegEx rule)" in text
@@ -112,9 +162,11 @@ def test_a_lists_explanations_at_once_are_each_pairs_own():
     relevance = measure_spec("nn-iou", alpha=0.3, n=2)
     settings = Settings(relevance=relevance, measure=relevance, kg_mode="undirected", ks=(10,), gain="linear")
     kg = kg_of(ws)
+    dictionary = ConceptDictionary.build(*extraction_names(ws))  # what the page reads captions with, built here
     found = explanations_for(ws, query, listed, settings)
     assert list(found) == list(dict.fromkeys(listed)) and found["no such image"] is None
     for document in others:
         assert found[document] == explain_pair(ws.concepts[query], ws.concepts[document], kg, relevance, "undirected",
                                                names={}, captions=(ws.captions.get(query, ""),
-                                                                   ws.captions.get(document, "")))
+                                                                   ws.captions.get(document, "")),
+                                               dictionary=dictionary)

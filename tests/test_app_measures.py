@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import importlib.util
 
+import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from evalcore.baselines import CAPTIONS, IOU
 from evalcore.evaluation import Evaluator
+from evalcore.measures import parse_measure
 from evalcore.options import Relevance
 
 from .conftest import APP_TIMEOUT, DEMO, ROOT, frame_with, open_page
@@ -53,12 +56,21 @@ def test_hop_weights_follow_n_and_never_increase():
 
 def test_ablation_page_sweeps_a_parameter_of_the_chosen_measure():
     app = open_page("pages/ablation.py", measure="nn-tversky")
-    assert app.selectbox(key="sweep_parameter").options == ["a", "b", "alpha", "n"]
+    # Each parameter shown with its words from the registry.
+    assert [option.split(" (")[0] for option in app.selectbox(key="sweep_parameter").options] == ["a", "b", "alpha",
+                                                                                                 "n"]
     app.selectbox(key="sweep_parameter").set_value("n").run()
     assert not app.exception, app.exception
     sweep = frame_with(app, 3)  # the pivot's columns are the swept values n = 0..3
     assert list(sweep.columns) == [0, 1, 2, 3]
     assert len(app.get("plotly_chart")) == 2
+
+
+def markdown_frame(text: str) -> pd.DataFrame:
+    """A markdown table (evalcore.tables.markdown_table) read back: its first column the index, numbers as floats."""
+    rows = [[cell.strip() for cell in line.strip("|").split(" | ")] for line in text.splitlines()]
+    frame = pd.DataFrame(rows[2:], columns=rows[0]).set_index(rows[0][0])
+    return frame.apply(pd.to_numeric)
 
 
 def elements_in_order(block) -> list:
@@ -79,7 +91,18 @@ def test_choose_a_measure_page_compares_every_measure_on_the_demo():
     assert summary.measure.tolist()[0] == "iou" and len(summary) == 7
     assert summary["discriminative power"].between(0, 1).all()
     assert any("Beats IoU on every Table-1 cell" in m.value for m in app.markdown)
-    assert frame_with(app, "P@30").shape[0] == 7 * 3
+    table1 = frame_with(app, "P@30")
+    assert table1.shape[0] == 7 * 3
+    # Scores 0-1 as everywhere else (the comparison keeps Table 1 in %; the page divides through score_table).
+    assert ((table1[["P@5", "P@10", "P@30"]] >= 0) & (table1[["P@5", "P@10", "P@30"]] <= 1)).all().all()
+    assert (table1["P@5"] < 1).any()  # not every cell perfect: a division, not a clip
+    # Judged on the loaded runs, the default baselines (none ranks by a compared measure) and five degraded copies.
+    judged = next(m.value for m in app.markdown if m.value.startswith("**Judged on**"))
+    assert "copies of" in judged and "p = 0.05, 0.1, 0.15, 0.2, 0.25" in judged and " s (after" in judged
+    # Which pairs each measure tells apart: a row per pair judged, a column per measure, shares of the samples.
+    pairs = markdown_frame(next(m.value for m in app.markdown if m.value.startswith("| pair |")))
+    assert list(pairs.columns) == [parse_measure(m).key for m in summary.measure]
+    assert len(pairs) >= summary["pairs judged"].max() and pairs.stack().between(0, 1).all()
     # The evidence that decides comes first: the verdict, then the deciding columns leftmost, then the ASL curves;
     # Table 1 and the full table after them.
     drawn = elements_in_order(app.main)
@@ -93,7 +116,7 @@ def test_choose_a_measure_page_compares_every_measure_on_the_demo():
 
     kinds = [kind(e) for e in drawn]
     verdict = kinds.index("Info")
-    assert drawn[verdict].value.startswith(("nn-", "iou", "dice", "tversky", "The evidence favours"))
+    assert drawn[verdict].value.startswith(("The evidence favours", "A tie: ", "No measure tells"))
     deciding = kinds.index("deciding")
     assert verdict < deciding < kinds.index("measures_asl") < kinds.index("table1") < kinds.index("summary")
     columns = list(drawn[deciding].value.columns)
@@ -103,6 +126,23 @@ def test_choose_a_measure_page_compares_every_measure_on_the_demo():
     assert len(app.get("plotly_chart")) == 2  # the ASL curves, the systems' means under each measure
     asl = app.get("plotly_chart")[0].proto.spec
     assert "ASL curves" in asl and "100 queries" in asl and "30 queries" in asl and "all queries" in asl
+
+
+def test_a_baseline_ranking_by_a_compared_measure_is_left_out_as_circular():
+    # Retrieval by IoU is the ideal ranking under IoU and Dice: judged there it would win by construction.
+    app = open_page("pages/measures.py", measures_compared=["iou", "dice"], measures_baselines=[IOU, CAPTIONS])
+    assert [b.key for b in app.multiselect(key="measures_baselines").value] == ["iou", "captions"]
+    app.button(key="measures_run").click().run()
+    assert not app.exception, app.exception
+    left_out = frame_with(app, "left out")
+    assert left_out.system.tolist() == ["Retrieval by IoU"] and "iou, dice" in left_out["left out"].iloc[0]
+    assert any("left out of every measure's evidence" in w.value for w in app.warning)
+    assert "left out as circular (the ideal ranking under a compared measure): Retrieval by IoU" in app.info[0].value
+    means = frame_with(app, "mean")
+    assert "Retrieval by IoU" not in set(means.system)  # judged under no measure
+    # The default offers no baseline that ranks by concept relevance.
+    assert [b.key for b in open_page("pages/measures.py").multiselect(key="measures_baselines").value] == [
+        "embeddings", "captions"]
 
 
 def test_the_measure_comparison_is_shared_by_every_session_with_the_same_data():

@@ -19,7 +19,7 @@ LAYERS: dict[str, int] = {
     **dict.fromkeys(["errors", "version", "resources", "kept", "cache_keys", "outputs", "data", "threads", "decimals"],
                     FOUNDATION),
     **dict.fromkeys(["relevance", "kg", "taxonomy", "measures", "metrics", "compare", "tables", "explain", "negation",
-                     "extraction", "imaging_vocabulary", "detection", "report_figures"], DEFINITIONS),
+                     "extraction", "imaging_vocabulary", "detection", "report_figures", "ties"], DEFINITIONS),
     **dict.fromkeys(["readers", "loading"], READERS),
     **dict.fromkeys(["engine", "executors", "array_backend", "jax_backend"], ENGINE),
     **dict.fromkeys(["options", "evaluation", "results", "retrieval", "qrels", "workspace", "baselines", "ablation",

@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -237,7 +238,7 @@ def test_clinician_switch_on_a_researcher_page_lands_on_the_comparison_and_keeps
     sidebar.get_by_text("Clinician", exact=True).click()
     page.get_by_role("heading", name="Which system finds similar images best").first.wait_for()
     idle(page)
-    assert page.url.rstrip("/").endswith("/leaderboard")
+    assert urllib.parse.urlsplit(page.url).path.rstrip("/").endswith("/leaderboard")
     navigation = page.locator('[data-testid="stSidebarNav"]').inner_text()
     assert "Ablation" not in navigation and "Concept map" in navigation and "Compare systems" in navigation
     assert not forbidden_in(main_text(page)), forbidden_in(main_text(page))

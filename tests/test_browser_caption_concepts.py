@@ -26,7 +26,7 @@ def test_find_concepts_in_the_captions_then_see_their_words(page):  # noqa: F811
     assert "X-ray" in main_text(page) or "CT" in main_text(page)
     assert not sorted({m.group(0) for m in JARGON.finditer(main_text(page))})
 
-    go(page, "Per-query")
+    go(page, "Image by image")  # the Per-query page, in a clinician's navigation
     page.get_by_text("Show where each concept was found in the caption").click()
     idle(page)
     shot(page, "captions-clinician-per-query")

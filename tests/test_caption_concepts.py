@@ -72,12 +72,24 @@ def test_an_assumed_standard_view_is_marked_as_not_said():
     assert "C1999039" not in found.evidence("b")[1]
 
 
+def test_caption_words_are_listed_once_whatever_their_case():
+    """Issue 33: "pneumothorax" and "Pneumothorax" were listed as two words of one concept; the first spelling stays,
+    and a negated mention stays apart from an affirmed one (it says something else)."""
+    found = find_caption_concepts({"a": "Pneumothorax on the left, pneumothorax on the right. No PNEUMOTHORAX after "
+                                        "drainage; no pneumothorax now."}, NAMES)
+    assert found.evidence("a")[1] == {"C0032326": (("Pneumothorax", False, False), ("PNEUMOTHORAX", True, False))}
+
+
 def random_captions(seed: int, count: int = 80) -> dict[str, str]:
-    """Captions of name words, their plurals, abbreviations, negation cues and filler, seeded."""
+    """Captions of name words, their plurals, abbreviations, negation cues and filler, in any case, seeded."""
     rng = random.Random(seed)
     words = ["CT", "MRI", "brain", "lung", "lungs", "hemorrhage", "pleural", "effusion", "effusions", "no",
              "without", "shows", "pneumothorax", "of", "the", "and", ",", ".", "X-ray", "large", "ruled out"]
-    return {f"img{i}": " ".join(rng.choice(words) for _ in range(rng.randint(0, 14))) for i in range(count)}
+
+    def written(word: str) -> str:
+        return rng.choice([word, word, word.capitalize(), word.upper()])
+
+    return {f"img{i}": " ".join(written(rng.choice(words)) for _ in range(rng.randint(0, 14))) for i in range(count)}
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -94,6 +106,15 @@ def test_kept_sets_agree_with_the_mentions_found_again(seed):
         assert counted == found.concepts[image_id]  # every extracted concept is shown, nothing else counted
         assert {c for c, found_words in words.items() if any(not word.negated for word in found_words)} == counted
         assert set(words) <= set(names)
+        # Each word once whatever its case, in the spelling of its first mention.
+        again = found.mentions_of(image_id)
+        for concept, found_words in words.items():
+            keys = [(w.text.casefold(), w.negated, w.assumed) for w in found_words]
+            firsts = {}
+            for m in again:
+                if m.concept == concept:
+                    firsts.setdefault((m.text.casefold(), m.negated, m.source == "assumed"), m.text)
+            assert keys == list(firsts) and [w.text for w in found_words] == list(firsts.values())
     # Deterministic: the same input gives the same sets and digest.
     again = find_caption_concepts(dict(captions), dict(names))
     assert again.concepts == found.concepts and again.digest == found.digest

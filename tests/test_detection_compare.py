@@ -10,7 +10,7 @@ from evalcore.compare import bootstrap_ci, bootstrap_cis, compare_systems, holm,
 from evalcore.data import ConceptSets
 from evalcore.detection import detection_f1, soft_f1_per_image
 from evalcore.errors import InputError
-from evalcore.readers import read_predictions
+from evalcore.readers import read_concepts, read_predictions
 
 
 def test_f1_edge_cases():
@@ -20,10 +20,55 @@ def test_f1_edge_cases():
     predictions = read_predictions(b"ID,CUIs\na,c0000001;C0000002\nb,C0000009\nc,\n", "p.csv",
                                    known_ids=truth.index)
     score = detection_f1(truth, predictions.sets)
-    # a: case-insensitive exact match -> 1; b: empty ground truth dropped; c: empty prediction -> 0; d missing -> 0
-    assert score.per_image == {"a": 1.0, "c": 0.0, "d": 0.0}
-    assert score.f1 == pytest.approx(1 / 3)
-    assert (score.images_empty_ground_truth, score.images_missing_prediction) == (1, 1)
+    # a: case-insensitive exact match -> 1; b: empty ground truth, something predicted -> 0 (scored, as the
+    # ImageCLEFmedical evaluator scores it); c: empty prediction -> 0; d missing -> 0
+    assert score.per_image == {"a": 1.0, "b": 0.0, "c": 0.0, "d": 0.0}
+    assert score.f1 == pytest.approx(1 / 4)
+    assert (score.images_scored, score.images_empty_ground_truth, score.images_missing_prediction) == (4, 1, 1)
+
+
+def _samples_f1(truth: list[frozenset], predicted: list[frozenset]) -> float:
+    """scikit-learn's samples-averaged F1 over indicator rows, 0/0 read as 1 (both rows empty)."""
+    # A column no set holds changes no row's F1 and keeps the rows multilabel for scikit-learn (one column is "binary").
+    universe = [*sorted(set().union(*truth, *predicted)), "absent"]
+    rows = [[[c in s for c in universe] for s in sets] for sets in (truth, predicted)]
+    return f1_score(np.array(rows[0]), np.array(rows[1]), average="samples", zero_division=1)
+
+
+def test_empty_ground_truth_as_the_evaluator_and_scikit_learn_read_it():
+    """Issue 34: GT 'x,C1' / 'y,' against predictions 'x,C1' / 'y,C2' is 0.5, not 1.0 (y dropped): an empty cell is
+    one empty concept to the ImageCLEFmedical evaluator, so both empty = 1 and empty truth with a prediction = 0."""
+    c1, c2 = "C0000001", "C0000002"
+    truth = read_concepts(b"ID,CUIs\nx,C0000001\ny,\n", "gt.csv")
+    cases = {  # y's prediction -> (y's F1, mean)
+        b"ID,CUIs\nx,C0000001\ny,C0000002\n": (0.0, 0.5),  # empty truth, something predicted
+        b"ID,CUIs\nx,C0000001\ny,\n": (1.0, 1.0),  # both empty
+    }
+    for text, (y_value, mean) in cases.items():
+        predictions = read_predictions(text, "p.csv", known_ids=truth.index).sets
+        score = detection_f1(truth, predictions)
+        assert score.per_image["y"] == y_value and score.f1 == mean and score.images_scored == 2
+        assert score.f1 == pytest.approx(_samples_f1(list(truth.sets), [predictions[i] for i in truth.ids]))
+    # The third case: truth, empty prediction -> 0, in both.
+    truth = ConceptSets(("x", "y"), (frozenset({c1}), frozenset({c2})))
+    score = detection_f1(truth, {"x": frozenset({c1}), "y": frozenset()})
+    assert score.per_image["y"] == 0.0 and score.f1 == 0.5 == _samples_f1(list(truth.sets), [frozenset({c1}), frozenset()])
+    # Soft F1 reads empty sets the same way.
+    assert soft_f1_per_image(frozenset(), frozenset(), {}, 0.5) == 1.0
+    assert soft_f1_per_image(frozenset({c2}), frozenset(), {}, 0.5) == 0.0
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_mean_f1_equals_scikit_learn_samples_average_with_empty_sets(seed):
+    rng = np.random.default_rng(seed)
+    universe = [f"C{i:07d}" for i in range(8)]
+    ids = tuple(f"i{n}" for n in range(40))
+    truth = [frozenset(rng.choice(universe, rng.integers(0, 4), replace=False)) for _ in ids]
+    predicted = [frozenset(rng.choice(universe, rng.integers(0, 4), replace=False)) for _ in ids]
+    assert any(not t for t in truth) and any(not p for p in predicted)
+    score = detection_f1(ConceptSets(ids, tuple(truth)), dict(zip(ids, predicted)))
+    assert score.images_scored == len(ids)
+    assert score.f1 == pytest.approx(_samples_f1(truth, predicted), abs=1e-12)
 
 
 def test_secondary_f1_filters_and_skips():
@@ -225,3 +270,30 @@ def test_bootstrap_intervals_do_not_depend_on_the_blas_thread_count():
         with threadpool_limits(threads, user_api="blas"):
             results.append(bootstrap_cis(matrix, samples=500))
     assert results[0] == results[1] == results[2]
+
+
+def test_the_randomization_floor_is_stated_beside_the_p_values(tmp_path, capsys):
+    """p = (1 + extreme) / (1 + B) is never below 1 / (B + 1): 0.0005 at the default 2,000 (issue 34). compare prints
+    it, marks a pair at it, and the JSON holds it."""
+    import json
+
+    from evalcore.__main__ import main
+    from evalcore.options import Statistics
+
+    assert Statistics().smallest_randomization_p == 1 / 2001
+    separated = np.arange(1.0, 41.0)
+    assert randomization_test(separated, np.zeros(40), samples=2000) == Statistics().smallest_randomization_p
+    ids = [f"i{n:02d}" for n in range(30)]
+    (tmp_path / "c.csv").write_text("ID,CUIs\n" + "".join(f"{i},C000000{n % 3}\n" for n, i in enumerate(ids)))
+    good = "".join(f"{q} Q0 {d} {r} {10 - r} good\n" for q in ids
+                   for r, d in enumerate([d for d in ids if d != q and int(d[1:]) % 3 == int(q[1:]) % 3][:2], 1))
+    bad = "".join(f"{q} Q0 {d} {r} {10 - r} bad\n" for q in ids
+                  for r, d in enumerate([d for d in ids if int(d[1:]) % 3 != int(q[1:]) % 3][:2], 1))
+    (tmp_path / "r.trec").write_text(good + bad)
+    out = tmp_path / "c.json"
+    assert main(["compare", "--concepts", str(tmp_path / "c.csv"), "--run", str(tmp_path / "r.trec"), "--metric",
+                 "CUI@1", "--json", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "2,000 randomizations, so no p-value below 1/(2,000 + 1) = 0.0004998 before Holm" in err
+    assert "raw p 0.0004998, the floor" in err
+    assert json.loads(out.read_text())["statistics"]["smallest_p_randomization"] == 1 / 2001

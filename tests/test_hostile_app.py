@@ -9,6 +9,7 @@ nevertheless changed the workspace puts the demo back, so one failure does not s
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -16,7 +17,10 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from evalcore import workspace as workspace_module
+
 from . import hostile_inputs as h
+from . import zip_inputs as z
 from .conftest import ROOT
 
 TIMEOUT = 180
@@ -106,6 +110,8 @@ CASES = [
     Upload("parquet-nan-row", {"up_embeddings": [("vectors.parquet", h.parquet(h.vector_frame(h.with_nan(1))))]},
            ("vectors.parquet", "finite")),
     Upload("images-not-a-zip", {"up_images": [("images.zip", b"PK\x03\x04 truncated")]}, ("images.zip", "zip")),
+    *(Upload(f"images-{case}", {"up_images": [("images.zip", make())]}, ("images.zip", z.MEMBER, expected))
+      for case, (make, expected) in sorted(z.DAMAGED.items())),
 ]
 
 
@@ -176,6 +182,29 @@ def test_hostile_upload(case: Upload, session, monkeypatch):
     after["runs"] = {name: run_digest for name, run_digest in after["runs"].items() if name not in added}
     changed = [part for part in before if after[part] != before[part]]
     assert not changed, f"the loaded workspace changed: {changed}"
+
+
+@pytest.mark.parametrize("budget, holder", [("MAX_SESSION_IMAGE_BYTES", "a session may hold"),
+                                            ("MAX_SERVER_IMAGE_BYTES", "the server may hold")])
+def test_an_image_zip_over_a_budget_is_refused_and_the_session_keeps_its_images(budget, holder, session, monkeypatch):
+    app, demo, before = session
+    upload = z.zipped({f"new{number}.png": z.png(seed=number) for number in range(3)})
+    gc.collect()  # the server's count drops the zips of workspaces no longer alive
+    in_use = demo.images.held_bytes if budget == "MAX_SESSION_IMAGE_BYTES" else workspace_module.server_image_bytes()
+    monkeypatch.setattr(workspace_module, budget, in_use + len(upload) // 2)
+    try:
+        app.file_uploader(key="up_images").set_value(("images.zip", upload, "application/zip")).run()
+        assert not app.exception, app.exception
+        errors = [e.value for e in app.error]
+        after = snapshot(app.session_state["workspace"])
+    finally:
+        monkeypatch.undo()
+        app.file_uploader(key="up_images").set_value(None)
+        app.session_state["workspace"] = demo
+        app.run()
+    assert len(errors) == 1 and errors[0].startswith("Not loaded: images.zip: holding its images takes "), errors
+    assert f"{holder} ({z.mib(in_use)} already in use)" in errors[0], errors
+    assert after == before
 
 
 def test_app_still_draws_the_leaderboard_after_hostile_uploads(session):

@@ -26,6 +26,7 @@ import numpy as np
 import pytest
 
 from . import hostile_inputs as h
+from . import zip_inputs as z
 from .conftest import ROOT
 
 ADDRESS_SPACE = 2 << 30
@@ -111,6 +112,13 @@ def scored_images(count: int) -> Callable[[Path], None]:
     return check
 
 
+def images_reported(count: int) -> Callable[[Path], None]:
+    def check(folder: Path) -> None:
+        assert f"| images | {count} | none |" in (folder / "stdout.txt").read_text()
+    return check
+
+
+CHECK_IMAGES = ("check", "--concepts", "inputs/gt.csv", "--images", "inputs/images.zip")
 EVALUATE_BAD_RUN = {"run": "inputs/bad.trec"}
 EMBEDDINGS = {"by": "embeddings", "depth": "2"}
 CAP = ("1000", "1,000", "1 000")
@@ -370,7 +378,14 @@ CASES: list[Case] = [
     Case("usage-missing-required", command("evaluate", json=None), ("--json",), kind="usage"),
     Case("usage-unknown-subcommand", ("summarise", "--concepts", "inputs/gt.csv"), ("summarise",), kind="usage"),
     Case("usage-unknown-by", command("retrieve", by="colour"), ("colour",), kind="usage"),
+    # --- image zips (check --images): a damaged member, named with its zip -----------------------
+    *(Case(f"check-images-{case}", CHECK_IMAGES, ("inputs/images.zip", z.MEMBER, expected), {"images.zip": make()})
+      for case, (make, expected) in sorted(z.DAMAGED.items())),
     # --- inputs that are not errors ------------------------------------------------------------
+    # 50 members of 20 MiB, 49:1: held as the 21 MB zip, read one member at a time; holding the gigabyte it expands
+    # to ran out of the 2 GiB.
+    Case("check-images-expanding-to-1-gb", CHECK_IMAGES, (),
+         {"images.zip": z.zip_of_copies(z.compressible_payload(20 << 20), 50)}, status=0, check=images_reported(50)),
     Case("run-three-tags-three-systems", command("evaluate"), (), {"run.trec": b"q Q0 x 1 3 a\nq Q0 y 1 2 b\nq Q0 z 1 1 c\n"},
          status=0, check=systems_are("a", "b", "c")),
     Case("run-some-unknown-queries", command("evaluate"), (), {"run.trec": h.RUN_TREC + b"nope Q0 x 1 3 good\n"},

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from evalcore.__main__ import main
-from evalcore.ablation import parameter_range, parameter_sweep, sweep_values
+from evalcore.ablation import parameter_range, parameter_sweep, retrieval_system, sweep_values
 from evalcore.compare import compare_systems
 from evalcore.data import ImageLabels, Run
 from evalcore.errors import ParameterError
@@ -173,16 +173,18 @@ def test_parameter_sweep_equals_evaluating_each_setting():
     values = sweep_values(spec, "b", 3)
     assert values == [0.0, 0.5, 1.0]
     sweep = parameter_sweep(evaluator, runs, metrics, spec, "b", values)
-    assert set(sweep.system) == {"system0", "system1", "Retrieval by nn-tversky"}
+    reference = retrieval_system(spec)
+    assert reference == "Retrieval by nn-Tversky"
+    assert set(sweep.system) == {"system0", "system1", reference}
     for value in values:
         setting = spec.with_parameters(b=value)
-        ranking = evaluator.relevance_ranking(setting, 5, 5, name="Retrieval by nn-tversky")
+        ranking = evaluator.relevance_ranking(setting, 5, 5, name=reference)
         means = evaluator.evaluate([*runs, ranking], metrics, Relevance.of(measure=setting)).means()
         for system, per_metric in means.items():
             for metric, mean in per_metric.items():
                 row = sweep[(sweep.system == system) & (sweep.setting == value) & (sweep.metric == metric)]
                 assert row.value.item() == mean
-    retrieval = sweep[(sweep.system == "Retrieval by nn-tversky") & (sweep.metric == "CUI@5{nn-tversky}")]
+    retrieval = sweep[(sweep.system == reference) & (sweep.metric == "CUI@5{nn-tversky}")]
     assert (retrieval.value == 1.0).all()  # retrieval by a measure is its own ideal ranking
 
 
@@ -201,7 +203,8 @@ def test_compare_measures_on_random_data():
     evaluator = Evaluator(concepts, kg, labels=random_labels(concepts))
     runs = random_runs(concepts, 3, depth=30) + [simulated_detector_run(concepts, 0.4, 0, 30)]
     measures = [m for m in default_measures() if m.key != "iou"] + [parse_measure("tversky(a=0.3,b=0.7)")]
-    result = compare_measures(evaluator, measures, runs, samples=300, subsample=40, subsample_repeats=2)
+    result = compare_measures(evaluator, measures, runs, samples=300, subsample=40, subsample_repeats=2,
+                              levels=())
     table = result.table.set_index("measure")
     assert list(table.index)[0] == "iou" and len(table) == len(measures) + 1
     assert table.loc["iou", "Kendall tau vs IoU"] == 1.0

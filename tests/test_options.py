@@ -133,8 +133,8 @@ def test_api_qrels_and_relevance_level_agree_with_the_cli(tmp_path):
                      str(level), "--empty-queries", "zero", "--json", str(out)]) == 0
         cli = json.loads(out.read_text())
         api = evalcore.evaluate(None, runs, qrels=str(qrels), k=(5, 10), relevance_level=level, empty_queries="zero")
-        assert api.metrics == ["qrels-NDCG@5", "qrels-NDCG@10", "qrels-Prec@5", "qrels-Prec@10", "qrels-AP@5",
-                               "qrels-AP@10", "qrels-R@5", "qrels-R@10"]  # trec_eval's report, as the CLI's
+        assert api.metrics == ["qrels-NDCG@5", "qrels-NDCG@10", "qrels-Prec@5", "qrels-Prec@10", "qrels-MAP@5",
+                               "qrels-MAP@10", "qrels-R@5", "qrels-R@10"]  # trec_eval's report, as the CLI's
         assert cli["systems"] == api.to_dict()["systems"] and cli["intervals"] == api.to_dict()["intervals"]
         assert api.params["relevance_level"] == level and api.params["qrels"] == cli["params"]["qrels"]
     with pytest.raises(ParameterError, match="concept sets or a qrels file"):

@@ -81,7 +81,7 @@ def test_latex_escapes_names_marks_the_best_and_keeps_intervals():
     assert [line.split(" & ")[0] for line in body] == ["run\\_1 \\& co", "b\\%", "c"]
     assert all(len(re.findall(r"(?<!\\)&", line)) == len(chosen) for line in body)  # escaped "&" is no separator
     assert "P@5{[}modality+organ{]}" in latex
-    cells = re.findall(r"(\\textbf\{)?(\d\.\d{3})\}? \{\\scriptsize \{\[\}(\d\.\d{3}), (\d\.\d{3})\{\]\}\}", latex)
+    cells = re.findall(r"(\\textbf\{)?(\d\.\d{4})\}? \{\\scriptsize \{\[\}(\d\.\d{4}), (\d\.\d{4})\{\]\}\}", latex)
     assert len(cells) == len(chosen) * 3
     assert sum(1 for bold, *_ in cells if bold) >= len(chosen)
     for _, mean, low, high in cells:

@@ -1,5 +1,5 @@
-"""trec_eval compatibility: qrels in and out, AP@K / Prec@K / R@K / NDCG@K against pytrec_eval (a test-only
-oracle), and the one empty-queries policy of a table."""
+"""trec_eval compatibility: qrels in and out, MAP@K / Prec@K / R@K / NDCG@K against pytrec_eval (a test-only
+oracle) on runs with distinct, tied and float32-tied scores, and the one empty-queries policy of a table."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from evalcore.relevance import nn_iou
 from .conftest import DEMO, random_world
 
 KS = (1, 3, 5, 10)
-TREC_NAMES = {"NDCG": "ndcg_cut", "AP": "map_cut", "Prec": "P", "R": "recall"}
+TREC_NAMES = {"NDCG": "ndcg_cut", "MAP": "map_cut", "Prec": "P", "R": "recall"}
 TOLERANCE = 1e-12
 
 
@@ -44,7 +44,7 @@ def scored_in_our_order(run: Run) -> dict[str, dict[str, float]]:
 
 # --- hand-worked ---------------------------------------------------------------------------
 
-def test_ap_at_k_divides_by_r_and_map_at_k_by_min_k_r():
+def test_map_at_k_divides_by_r_and_map_min_at_k_by_min_k_r():
     ranked = [True, False, True, False, False]
     assert trec_average_precision(ranked, 5, 4) == pytest.approx((1 + 2 / 3) / 4)
     assert average_precision(ranked, 5, 4) == pytest.approx((1 + 2 / 3) / 4)  # R <= K: the same
@@ -63,12 +63,12 @@ def test_ap_at_k_divides_by_r_and_map_at_k_by_min_k_r():
 def test_qrels_metrics_by_hand():
     # Judged: a 2, b 0, c 1, d 3, z 5 (never retrieved); the run: a, b, x (unjudged), c.
     evaluator = Evaluator(None, qrels=Qrels({"q": {"a": 2, "b": 0, "c": 1, "d": 3, "z": 5}}))
-    names = ["qrels-NDCG@3", "qrels-AP@3", "qrels-Prec@3", "qrels-R@3", "qrels-MAP@3", "qrels-ERR@2"]
+    names = ["qrels-NDCG@3", "qrels-MAP@3", "qrels-Prec@3", "qrels-R@3", "qrels-MAP-min@3", "qrels-ERR@2"]
     values = evaluator.evaluate([Run("s", {"q": ("a", "b", "x", "c")})], names).systems["s"].values
     ideal = 5 + 3 / math.log2(3) + 2 / 2
     assert values["qrels-NDCG@3"][0] == pytest.approx(2 / ideal)
-    assert values["qrels-AP@3"][0] == pytest.approx(1 / 4)  # one relevant at rank 1, R = 4
-    assert values["qrels-MAP@3"][0] == pytest.approx(1 / 3)  # ours: divided by min(3, 4)
+    assert values["qrels-MAP@3"][0] == pytest.approx(1 / 4)  # one relevant at rank 1, R = 4 (trec_eval map_cut_3)
+    assert values["qrels-MAP-min@3"][0] == pytest.approx(1 / 3)  # ours: divided by min(3, 4)
     assert values["qrels-Prec@3"][0] == pytest.approx(1 / 3)
     assert values["qrels-R@3"][0] == pytest.approx(1 / 4)
     assert values["qrels-ERR@2"][0] == pytest.approx(2 / 5)  # grade / highest grade of the file = 0.4 at rank 1
@@ -151,13 +151,13 @@ def test_qrels_metrics_equal_pytrec_eval(seed, level):
 
 @pytest.mark.parametrize("seed", range(3))
 def test_concept_ap_prec_recall_equal_pytrec_eval_on_binary_judgments(seed):
-    """AP@K, Prec@K, R@K (and nn-) of concept relevance = trec_eval on qrels 'relevant = relevance >= threshold'."""
+    """MAP@K, Prec@K, R@K (and nn-) of concept relevance = trec_eval on qrels 'relevant = relevance >= threshold'."""
     concepts, kg = random_world(seed, images=45)
     evaluator = Evaluator(concepts, kg)
     run, scored = random_concept_run(concepts, seed)
     neighbours = neighbour_sets(kg, evaluator.engine.vocabulary, 1)
     for prefix, alpha in (("", 0.0), ("nn-", 0.5)):
-        names = [f"{prefix}{family}@{k}" for family in ("AP", "Prec", "R") for k in KS]
+        names = [f"{prefix}{family}@{k}" for family in ("MAP", "Prec", "R") for k in KS]
         result = evaluator.evaluate([run], names, Relevance.of(0.5, 1, threshold=0.4, empty_queries="zero")).systems["r"]
         judgments = {q: {c: int(nn_iou(concepts[q], concepts[c], neighbours, alpha) >= 0.4)
                          for c in concepts.ids if c != q} for q in run.rankings}
@@ -178,6 +178,83 @@ def random_concept_run(concepts: ConceptSets, seed: int, depth: int = 15) -> tup
         rankings[query] = tuple(retrieved)
         scored[query] = {d: float(depth - i) for i, d in enumerate(retrieved)}
     return Run("r", rankings), scored
+
+
+# --- tied and float32-tied runs: --ties trec_eval gives pytrec_eval's numbers ------------------------------------
+
+def tied_scores(rng: random.Random, size: int, kind: str) -> list[float]:
+    """Scores with ties: rounded to one decimal, constant, or distinct as doubles but equal as float32."""
+    if kind == "rounded":
+        return [round(rng.random(), 1) for _ in range(size)]
+    if kind == "constant":
+        return [0.5] * size
+    return [rng.choice([0.5, 0.25]) + i * 1e-10 for i in range(size)]  # distinct doubles; float32: 0.5 or 0.25
+
+
+def tied_trec_run(retrieved: dict[str, list[str]], seed: int, kind: str) -> tuple[Run, dict]:
+    """A TREC run read by our reader (ranks shuffled, so that rank order and document order differ) and the same
+    scores as pytrec_eval input."""
+    rng = random.Random(seed)
+    lines, scored = [], {}
+    for query, documents in retrieved.items():
+        scores = tied_scores(rng, len(documents), kind)
+        ranks = rng.sample(range(1, len(documents) + 1), len(documents))
+        lines += [f"{query} Q0 {d} {r} {s!r} tied\n" for d, r, s in zip(documents, ranks, scores)]
+        scored[query] = dict(zip(documents, scores))
+    return read_run("".join(lines).encode(), "tied.trec"), scored
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("kind", ["rounded", "constant", "float32"])
+def test_qrels_metrics_equal_pytrec_eval_on_tied_runs(seed, kind):
+    judgments, run, _ = random_judgments(seed)
+    tied, scored = tied_trec_run(dict(run.rankings), seed, kind)
+    evaluator = Evaluator(None, qrels=Qrels(judgments))
+    names = [f"qrels-{family}@{k}" for family in TREC_NAMES for k in KS]
+    by_ties = {ties: evaluator.evaluate([tied], names, Relevance.of(empty_queries="zero", ties=ties)).systems["tied"]
+               for ties in ("trec_eval", "rank")}
+    result = by_ties["trec_eval"]
+    assert result.counts["queries_tie_order_differs"] > 0
+    if kind == "float32":
+        assert result.counts["queries_tied_only_as_float32"] > 0
+    differs = 0
+    for name in names:
+        family, k = name.removeprefix("qrels-").split("@")
+        expected = pytrec(judgments, scored, family, int(k))
+        for query, value, by_rank in zip(result.query_ids, result.values[name], by_ties["rank"].values[name]):
+            assert abs(value - expected[query]) <= TOLERANCE, (name, query)
+            differs += abs(by_rank - expected[query]) > TOLERANCE
+    assert differs  # ties by rank give other numbers: the option matters on these runs
+
+
+@pytest.mark.parametrize("seed", range(2))
+@pytest.mark.parametrize("kind", ["rounded", "float32"])
+def test_concept_metrics_equal_pytrec_eval_on_tied_runs(seed, kind):
+    """MAP@K, Prec@K, R@K of concept relevance (binary judgments at the threshold) and nn-CUI@K (graded qrels out) under
+    --ties trec_eval = pytrec_eval on the tied run."""
+    concepts, kg = random_world(seed, images=45)
+    evaluator = Evaluator(concepts, kg)
+    plain, _ = random_concept_run(concepts, seed)
+    run, scored = tied_trec_run(dict(plain.rankings), seed, kind)
+    neighbours = neighbour_sets(kg, evaluator.engine.vocabulary, 1)
+    relevance = Relevance.of(0.5, 1, threshold=0.4, empty_queries="zero", ties="trec_eval")
+    names = [f"nn-{family}@{k}" for family in ("MAP", "Prec", "R") for k in KS]
+    result = evaluator.evaluate([run], names, relevance).systems["tied"]
+    judgments = {q: {c: int(nn_iou(concepts[q], concepts[c], neighbours, 0.5) >= 0.4) for c in concepts.ids if c != q}
+                 for q in run.rankings}
+    for name in names:
+        family, k = name.removeprefix("nn-").split("@")
+        expected = pytrec(judgments, scored, family, int(k))
+        for query, value in zip(result.query_ids, result.values[name]):
+            assert abs(value - expected[query]) <= TOLERANCE, (name, query)
+    written = graded_judgments(evaluator, [run], 10, nn_iou_measure(0.5, 1))
+    graded: dict[str, dict[str, int]] = {}
+    for query, image, grade in written.rows:
+        graded.setdefault(query, {})[image] = grade
+    ndcg = evaluator.evaluate([run], ["nn-CUI@10"], relevance).systems["tied"]
+    expected = pytrec(graded, scored, "NDCG", 10)
+    for query, value in zip(ndcg.query_ids, ndcg.values["nn-CUI@10"]):
+        assert written.exact[query] and abs(value - expected[query]) <= TOLERANCE, query
 
 
 # --- qrels out: trec_eval's nDCG on the written file equals ours -----------------------------------
@@ -282,7 +359,7 @@ def test_every_metric_of_a_table_averages_over_the_same_queries(seed):
 
     evaluator = Evaluator(concepts, kg, labels=ImageLabels({"modality": labels_of}))
     run = random_concept_run(concepts, seed)[0]
-    names = ["CUI@5", "nn-CUI@5", "MAP@5", "AP@5", "Prec@5", "nn-R@10", "RBP", "nn-ERR@5", "CAG@5", "nn-CAG-RBP",
+    names = ["CUI@5", "nn-CUI@5", "MAP@5", "MAP-min@5", "Prec@5", "nn-R@10", "RBP", "nn-ERR@5", "CAG@5", "nn-CAG-RBP",
              "P@5[modality]"]
     exclude = evaluator.evaluate([run], names, Relevance.of(0.5, 1, empty_queries="exclude")).systems["r"]
     zero = evaluator.evaluate([run], names, Relevance.of(0.5, 1, empty_queries="zero")).systems["r"]
@@ -325,12 +402,12 @@ def test_evaluator_rejects_mixed_or_missing_relevance_sources():
     with pytest.raises(ParameterError, match="one relevance source"):
         with_qrels.evaluate([run], ["qrels-NDCG@3", "CUI@3"])
     with pytest.raises(ParameterError, match="--qrels"):
-        Evaluator(concepts, kg).evaluate([run], ["qrels-AP@3"])
+        Evaluator(concepts, kg).evaluate([run], ["qrels-MAP@3"])
     with pytest.raises(ParameterError, match="concept sets"):
         Evaluator(None, qrels=Qrels({"q": {"d": 1}})).evaluate([run], ["nn-CUI@3"])
     for bad in ({"empty_queries": "drop"}, {"relevance_level": 0}, {"relevance_level": 1.5}):
         with pytest.raises(ParameterError):
-            with_qrels.evaluate([run], ["qrels-AP@3"], Relevance.of(**bad))
+            with_qrels.evaluate([run], ["qrels-MAP@3"], Relevance.of(**bad))
 
 
 # --- command line and dashboard ---------------------------------------------------------------
@@ -346,11 +423,11 @@ def test_qrels_and_evaluate_commands_round_trip(tmp_path):
     assert main(["evaluate", "--qrels", str(out), "--run", runs[1], "--k", "10", "--json", str(by_qrels),
                  "--empty-queries", "zero"]) == 0
     assert main(["evaluate", "--concepts", str(DEMO / "concepts.csv"), "--kg", str(DEMO / "kg_edges.csv"), "--run",
-                 runs[1], "--metrics", "nn-CUI@10", "AP@10", "--json", str(by_concepts), "--empty-queries", "zero"]) == 0
+                 runs[1], "--metrics", "nn-CUI@10", "MAP@10", "--json", str(by_concepts), "--empty-queries", "zero"]) == 0
     judged, concept = json.loads(by_qrels.read_text()), json.loads(by_concepts.read_text())
     system = next(iter(judged["systems"]))
     assert judged["systems"][system]["qrels-NDCG@10"] == pytest.approx(concept["systems"][system]["nn-CUI@10"], abs=1e-12)
-    assert set(judged["systems"][system]) == {"qrels-NDCG@10", "qrels-Prec@10", "qrels-AP@10", "qrels-R@10"}
+    assert set(judged["systems"][system]) == {"qrels-NDCG@10", "qrels-Prec@10", "qrels-MAP@10", "qrels-R@10"}
     assert judged["params"]["empty_queries"] == "zero" and judged["params"]["relevance_level"] == 1
     assert concept["params"]["empty_queries"] == "zero" and "queries_empty" in concept["counts"][system]
 

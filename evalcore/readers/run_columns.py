@@ -14,7 +14,7 @@ from functools import partial
 import numpy as np
 import pyarrow as pa
 
-from ..data import RankedLists, Run
+from ..data import RankedLists, RankedScores, Run
 from ..errors import InputError
 from .columnar import in_parallel
 
@@ -34,6 +34,7 @@ class RunColumns:
     ranks: np.ndarray
     scores: np.ndarray
     line_of_rows: Callable[[np.ndarray], np.ndarray]
+    scored: bool = True  # False for a CSV run without a score column (its scores read 0; its ranks order it)
 
 
 class LineNumbers:
@@ -90,14 +91,16 @@ def joined_run_columns(parts: list[RunColumns]) -> RunColumns:
                         [part.line_of_rows.kept[0] for part in parts])
     return RunColumns(tags, tag_names, queries, query_names, documents, document_names,
                       np.concatenate([part.ranks for part in parts]), np.concatenate([part.scores for part in parts]),
-                      lines)
+                      lines, all(part.scored for part in parts))
 
 
 def runs_from_columns(columns: RunColumns, display: str) -> tuple[Run, ...]:
     """One :class:`Run` per tag: duplicates refused with both line numbers, lists ordered by (score desc, rank asc).
 
     A file whose lines already come grouped by query in that order (as every TREC tool
-    writes them) is taken as it is; otherwise the rows are sorted.
+    writes them) is taken as it is; otherwise the rows are sorted. Each run keeps its scores
+    (:class:`~evalcore.data.RankedScores`, in the lists' order), from which an evaluation counts tied
+    scores and may order ties as trec_eval does (:mod:`evalcore.ties`); a file without scores keeps none.
     """
     c = columns
     rows = len(c.ranks)
@@ -136,11 +139,13 @@ def runs_from_columns(columns: RunColumns, display: str) -> tuple[Run, ...]:
     groups_in_order = bool(np.all(group_key[1:] >= group_key[:-1]))
     group_order = np.arange(len(first_rows)) if groups_in_order else np.argsort(group_key, kind="stable")
     if contiguous and in_order and groups_in_order:
-        documents = c.documents
+        documents, scores = c.documents, c.scores
     else:
         position = np.empty(len(group_order), dtype=np.int64)
         position[group_order] = np.arange(len(group_order))
-        documents = c.documents[np.lexsort((c.ranks, -c.scores, position[group]))]
+        order = np.lexsort((c.ranks, -c.scores, position[group]))
+        documents, scores = c.documents[order], c.scores[order]
+        del order
     sizes = np.bincount(group, minlength=len(first_rows))[group_order]
     offsets = np.concatenate(([0], np.cumsum(sizes)))
     query_names = np.asarray(c.query_names, dtype=object)
@@ -152,7 +157,8 @@ def runs_from_columns(columns: RunColumns, display: str) -> tuple[Run, ...]:
         queries = query_names[c.queries[first_rows[chosen]]].tolist()
         lists = RankedLists(queries, document_names, documents[offsets[low]:offsets[high]],
                             offsets[low:high + 1] - offsets[low])
-        runs.append(Run(c.tag_names[tag], lists, display))
+        kept = RankedScores(lists, scores[offsets[low]:offsets[high]]) if c.scored else None
+        runs.append(Run(c.tag_names[tag], lists, display, kept))
     return tuple(runs)
 
 

@@ -351,11 +351,12 @@ def _csv_run_by_columns(data: bytes, display: str, system: str, progress: Callab
         fields = csv_line(lines.text(line), line, display) or []
         _, _, ranks[row], scores[row] = _csv_run_entry(line, fields, columns, header, display)
     return RunColumns(np.zeros(len(ranks), dtype=np.int32), [system], queries, query_values.to_pylist(), documents,
-                      document_values.to_pylist(), ranks, scores, lines.line_of_rows)
+                      document_values.to_pylist(), ranks, scores, lines.line_of_rows, scored="score" in used)
 
 
-def _csv_run_entries(text: str, display: str, system: str) -> list:
-    """CSV run rows line by line (quoted fields, ragged rows): ``(line, tag, qid, docid, rank, score)``."""
+def _csv_run_entries(text: str, display: str, system: str) -> tuple[list, bool]:
+    """CSV run rows line by line (quoted fields, ragged rows): ``(line, tag, qid, docid, rank, score)``, and whether
+    the file has a score column (without one, every score reads 0 and the ranks alone order the lists)."""
     entries = []
     columns, header = NO_HEADER_COLUMNS, False
     for position, (line, fields) in enumerate(csv_rows(text, display)):
@@ -364,15 +365,16 @@ def _csv_run_entries(text: str, display: str, system: str) -> list:
             if header:
                 continue
         entries.append((line, system, *_csv_run_entry(line, fields, columns, header, display)))
-    return entries
+    return entries, "score" in columns
 
 
 def _csv_run_by_lines(text: str, display: str, system: str) -> RunColumns:
     """The definition of a CSV run, as columns."""
-    return _run_columns_from_entries(_csv_run_entries(text, display, system))
+    entries, scored = _csv_run_entries(text, display, system)
+    return _run_columns_from_entries(entries, scored)
 
 
-def _run_columns_from_entries(entries: list) -> RunColumns:
+def _run_columns_from_entries(entries: list, scored: bool = True) -> RunColumns:
     lines = np.array([entry[0] for entry in entries], dtype=np.int64)
 
     def coded(values) -> tuple[np.ndarray, list[str]]:
@@ -385,7 +387,7 @@ def _run_columns_from_entries(entries: list) -> RunColumns:
     ranks = np.array([entry[4] for entry in entries], dtype=np.int64)
     scores = np.array([entry[5] for entry in entries], dtype=np.float64)
     return RunColumns(tags, tag_names, queries, query_names, documents, document_names, ranks, scores,
-                      lambda rows: lines[np.asarray(rows, dtype=np.int64)])
+                      lambda rows: lines[np.asarray(rows, dtype=np.int64)], scored)
 
 
 def _rank_values(values: pa.Array) -> tuple[np.ndarray, np.ndarray]:
