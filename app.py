@@ -10,7 +10,7 @@ import streamlit as st
 from evalcore.errors import CBIRLensError
 from evalcore.executors import reuse_freed_memory
 from evalcore.kg import KG_MODES
-from pages.computed import engine_note, kg_of, rocov2_workspace
+from pages.computed import engine_note, kg_of, rocov2_workspace_ready
 from pages.session import AUDIENCES, FOLDER_PARAMETER, FOLDER_STATE, audience, server_data_roots, workspace
 from pages.sidebar import CUTOFF_CHOICES, GAINS, measure_controls, settings_from_address, settings_to_address
 from pages.ui import PLAIN_NAVIGATION_TITLES, escape_markdown
@@ -63,7 +63,7 @@ def reopen_linked_folder() -> None:
     that cannot be opened is said in one sentence (the Data page's message names the server's data folders: an
     address is not the place for them) and the session opens on the demo."""
     if "workspace" in st.session_state:
-        if (folder := st.session_state.get(FOLDER_STATE)) is not None:
+        if (folder := st.session_state.get(FOLDER_STATE)) is not None and st.query_params.get(FOLDER_PARAMETER) != folder:
             st.query_params[FOLDER_PARAMETER] = folder
         return
     folder = st.query_params.get(FOLDER_PARAMETER)
@@ -71,7 +71,7 @@ def reopen_linked_folder() -> None:
         return
     bar = st.progress(0.0, text="Opening the data folder of this address")
     try:
-        st.session_state["workspace"] = rocov2_workspace(
+        st.session_state["workspace"] = rocov2_workspace_ready(
             folder, server_data_roots(), lambda fraction, text: bar.progress(min(1.0, fraction), text))
         st.session_state[FOLDER_STATE] = folder
     except (CBIRLensError, OSError):

@@ -35,7 +35,7 @@ RANKING_SHARE = 0.8
 #: test the coding pass took 1.5 s, ranking its groups 0.1 s.
 CODING_SHARE = 0.9
 #: How often (seconds) the grid relays the progress of a pass running ahead in its own thread.
-POLL_SECONDS = 0.1
+POLL_SECONDS = 0.25
 #: Spread (max - min over the settings) under which a curve counts as flat: the means are sums of floats, so one
 #: computed by another path may differ in its last bits.
 FLAT_SPREAD = 1e-9
@@ -386,9 +386,13 @@ def _one_ahead(items: Sequence[Any], compute: Callable[[Any, Callable[[float], N
         pending = submit(ahead, 0) if items else None
         for index in range(len(items)):
             current = pending
+            drawn = None
             while True:
-                if waiting and not current.done():
-                    waiting(index, reported[index])
+                # Drawn again only when the work moved: each draw is a message the browser lays out, on the
+                # cores the grid is computed on.
+                if waiting and not current.done() and reported[index] != drawn:
+                    drawn = reported[index]
+                    waiting(index, drawn)
                 try:
                     result = current.result(timeout=POLL_SECONDS)
                     break

@@ -107,6 +107,17 @@ def rocov2_workspace(folder: str, roots: tuple[Path, ...], progress: Callable[[f
                        tuple(str(root) for root in roots), progress=progress)
 
 
+def rocov2_workspace_ready(folder: str, roots: tuple[Path, ...], progress: Callable[[float, str], None]) -> Workspace:
+    """:func:`rocov2_workspace`, then the dictionary the explanations read its captions with
+    (:func:`caption_dictionary_of`, about a second for ROCOv2's names), so that the Per-query and Case view pages do
+    not build it on their first draw with no progress to show."""
+    ws = rocov2_workspace(folder, roots, lambda fraction, text: progress(0.9 * fraction, text))
+    progress(0.9, "Reading the concept names the explanations look for in the captions")
+    caption_dictionary_of(ws)
+    progress(1.0, "Read")
+    return ws
+
+
 # --- concept sets found in captions --------------------------------------------------------------------------
 
 #: What finding concepts in captions reads (:func:`evalcore.workspace.caption_concepts`).

@@ -20,7 +20,7 @@ from evalcore.workspace import (
     with_new_concepts,
     with_run,
 )
-from pages.computed import concepts_download, extraction_coverage, found_concepts, rocov2_workspace
+from pages.computed import concepts_download, extraction_coverage, found_concepts, rocov2_workspace_ready
 from pages.session import FOLDER_PARAMETER, FOLDER_STATE, audience, demo_workspace, guarded_load, server_data_roots, workspace
 from pages.ui import concept_label, escape_markdown, plain_report_text, synthetic_banner
 
@@ -48,7 +48,7 @@ with right:
                  help="Also reads the systems' results found in its runs folder." if clinician else
                  "Also reads any run files in a runs/ folder inside it."):
         bar = st.progress(0.0, text="Reading the ROCOv2 folder")
-        loaded = guarded_load(lambda: rocov2_workspace(folder, server_data_roots(),
+        loaded = guarded_load(lambda: rocov2_workspace_ready(folder, server_data_roots(),
                                                        lambda fraction, text: bar.progress(min(1.0, fraction), text)))
         bar.empty()
         if loaded:

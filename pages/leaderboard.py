@@ -48,6 +48,7 @@ from pages.ui import (
     page_with_concepts,
     plain_settings,
     shown_system,
+    system_label,
 )
 
 BEST_STYLE = "background-color: #d4edda; font-weight: bold"
@@ -79,7 +80,7 @@ if who == "clinician":
                                  "the case, by similar captions or by similar pictures.")
 else:
     baselines = choose_many(st.multiselect, "Table-1 baselines (computed here, ranked over the whole collection)",
-                            options, "baselines", default=default_baselines(ws), format_func=lambda b: b.title,
+                            options, "baselines", default=default_baselines(ws), format_func=system_label,
                             help="The paper's Table 1: retrieval by IoU, by nn-IoU and by caption (or image) "
                                  "embeddings.")
 run_names = tuple(ws.runs)
@@ -173,7 +174,8 @@ groups = grouped_metrics(metrics)
 # One group at a time (only its tables are built); each table is one metric family, its columns the K values.
 group = choose_one(st.segmented_control, "Scores" if who == "clinician" else "Metrics", list(groups),
                    "leaderboard_group", required=True,
-                   format_func=(PLAIN_GROUP_TITLES if who == "clinician" else GROUP_TITLES).get) or next(iter(groups))
+                   format_func=lambda g: (PLAIN_GROUP_TITLES if who == "clinician" else GROUP_TITLES).get(g, str(g))
+                   ) or next(iter(groups))
 families = groups[group]
 if group == "other":
     family = choose_one(st.selectbox, "Score" if who == "clinician" else "Metric family", list(families),

@@ -28,7 +28,7 @@ from evalcore.tables import SCORE_DECIMALS, markdown_table, score_table
 from pages.computed import measure_comparison
 from pages.session import server_kept, workspace
 from pages.sidebar import controls
-from pages.ui import require_concepts, synthetic_banner
+from pages.ui import choose_many, require_concepts, synthetic_banner, system_label
 
 st.title("Choose a relevance measure")
 ws = workspace()
@@ -50,16 +50,16 @@ if not require_concepts(ws):
 settings = controls()
 
 st.subheader("Evidence on the loaded dataset")
-measures = st.multiselect("Measures to compare", comparison_measures(settings.measure),
-                          default=comparison_measures(settings.measure), key="measures_compared",
-                          help="Every measure at its default parameters, and the sidebar's measure with yours.")
+measures = choose_many(st.multiselect, "Measures to compare", comparison_measures(settings.measure),
+                       "measures_compared", default=comparison_measures(settings.measure),
+                       help="Every measure at its default parameters, and the sidebar's measure with yours.")
 # Retrieval by IoU or nn-IoU is the ideal ranking under that measure: judged under it, it wins by construction, so
 # the comparison leaves it out; ranking it would cost a pass for nothing unless its measure is not compared.
-baselines = st.multiselect("Baselines judged beside the loaded runs", available_baselines(ws),
-                           default=[b for b in available_baselines(ws) if not b.by_relevance], key="measures_baselines",
-                           format_func=lambda b: b.title,
-                           help="Retrieval by IoU or by nn-IoU is the ideal ranking under its own measure: where that "
-                                "measure is compared, the system is left out as circular (and listed).")
+baselines = choose_many(st.multiselect, "Baselines judged beside the loaded runs", available_baselines(ws),
+                        "measures_baselines", default=[b for b in available_baselines(ws) if not b.by_relevance],
+                        format_func=system_label,
+                        help="Retrieval by IoU or by nn-IoU is the ideal ranking under its own measure: where that "
+                             "measure is compared, the system is left out as circular (and listed).")
 # Kept for every session of this server: the key is the content of the data read and every option.
 arguments = (server_kept(), ws, tuple(measures), tuple(baselines), settings)
 result = measure_comparison(*arguments, compute=False)

@@ -160,13 +160,15 @@ def settings_from_address() -> None:
 def settings_to_address() -> None:
     """Every run: the settings that differ from their defaults are written in the address, the others removed
     (a page switch clears the address's parameters; this writes them back)."""
+    # Only what changed is written: each write is a message to the browser, which rewrites its address.
     for key in address_settings():
         value = st.session_state.get(key)
         default = DEFAULTS.get(key)
         if value is None or value == default or (key.startswith("measure_") and _is_parameter_default(key, value)):
-            st.query_params.pop(key, None)
-        else:
-            st.query_params[key] = _address_text(value)
+            if key in st.query_params:
+                del st.query_params[key]
+        elif st.query_params.get(key) != (text := _address_text(value)):
+            st.query_params[key] = text
 
 
 def _is_parameter_default(key: str, value: object) -> bool:

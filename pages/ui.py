@@ -202,7 +202,9 @@ def choose_one(widget: Callable[..., T], label: str, options: Sequence[T], key: 
     chosen = _kept(key, valid)
     if chosen is None:
         chosen = default if default is not None and valid(default) else options[0] if options else None
-    st.session_state[key] = chosen
+    # Written only when it changes: a value set through the session state is sent to the browser again.
+    if key not in st.session_state or st.session_state[key] != chosen:
+        st.session_state[key] = chosen
     value = widget(label, options, key=key, **kwargs)
     st.session_state[KEPT_CHOICE + key] = value
     return value
@@ -223,7 +225,8 @@ def choose_many(widget: Callable[..., list[T]], label: str, options: Sequence[T]
         chosen = list(current)
     else:
         chosen = [v for v in (kept if kept is not None else current if current is not None else default) if valid(v)]
-    st.session_state[key] = chosen
+    if key not in st.session_state or st.session_state[key] != chosen:
+        st.session_state[key] = chosen
     values = widget(label, options, key=key, **kwargs)
     st.session_state[KEPT_CHOICE + key] = list(values)
     return values

@@ -50,6 +50,19 @@ def exception_text(tab) -> str | None:
     return shown.first.inner_text()[:2000] if shown.count() else None
 
 
+def pick_option(tab, element, rng: random.Random) -> str | None:
+    """Open a select box's or multiselect's list and click a random option; None where the list is empty."""
+    element.locator("input").first.click()
+    options = visible(tab, '[role="option"]')
+    if not options:
+        tab.keyboard.press("Escape")
+        return None
+    option = rng.choice(options)
+    text = option.inner_text()[:60]
+    option.click()
+    return text
+
+
 def act(tab, rng: random.Random, buttons: bool) -> str:
     """One random step; returns what it did, in words a replay can follow. ``buttons``: whether it may press a
     button (on ROCOv2 a button starts minutes of work: the walk is about the controls there)."""
@@ -69,30 +82,14 @@ def act(tab, rng: random.Random, buttons: bool) -> str:
     element = rng.choice(elements)
     label = element.inner_text().split("\n")[0][:60]
     if kind == "selectbox":
-        element.locator("input").first.click()
-        options = visible(tab, '[role="option"]')
-        if not options:
-            tab.keyboard.press("Escape")
-            return f"selectbox {label!r}: no option"
-        option = rng.choice(options)
-        text = option.inner_text()[:60]
-        option.click()
-        return f"selectbox {label!r} -> {text!r}"
+        return f"selectbox {label!r} -> {pick_option(tab, element, rng)!r}"
     if kind == "multiselect":
-        if rng.random() < 0.3 and element.locator('[role="button"][aria-label*="Delete"], '
-                                                   '[data-baseweb="tag"] [role="presentation"]').count():
+        if rng.random() < 0.3 and element.locator('[data-baseweb="tag"] [role="presentation"]').count():
             element.locator('[data-baseweb="tag"] [role="presentation"]').first.click()
             return f"multiselect {label!r}: removed the first"
-        element.locator("input").first.click()
-        options = visible(tab, '[role="option"]')
-        if not options:
-            tab.keyboard.press("Escape")
-            return f"multiselect {label!r}: no option"
-        option = rng.choice(options)
-        text = option.inner_text()[:60]
-        option.click()
+        picked = pick_option(tab, element, rng)
         tab.keyboard.press("Escape")
-        return f"multiselect {label!r} + {text!r}"
+        return f"multiselect {label!r} + {picked!r}"
     if kind == "radio":
         choices = [c for c in element.locator('[role="radiogroup"] label').all() if c.is_visible()]
         choice = rng.choice(choices)
@@ -159,6 +156,17 @@ def browser_tab(playwright, url: str):
     return browser, tab
 
 
+def load_rocov2_folder(tab) -> None:
+    """The Data page's ROCOv2 folder, loaded as a user does."""
+    folder = tab.get_by_label("ROCOv2 folder", exact=True).and_(tab.locator("input"))
+    folder.fill(str(ROCOV2))
+    folder.press("Enter")
+    idle(tab)
+    tab.get_by_role("button", name="Load ROCOv2 folder").click()
+    tab.locator('[data-testid="stSidebar"]').get_by_text("ROCOv2 test").first.wait_for(timeout=300_000)
+    idle(tab)
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_random_walk_on_the_demo_shows_no_exception(server, seed):  # noqa: F811
     from playwright.sync_api import sync_playwright
@@ -182,13 +190,7 @@ def test_random_walk_on_rocov2_test_shows_no_exception(server, seed):  # noqa: F
     with sync_playwright() as playwright:
         browser, tab = browser_tab(playwright, server)
         try:
-            folder = tab.get_by_label("ROCOv2 folder", exact=True).and_(tab.locator("input"))
-            folder.fill(str(ROCOV2))
-            folder.press("Enter")
-            idle(tab)
-            tab.get_by_role("button", name="Load ROCOv2 folder").click()
-            tab.locator('[data-testid="stSidebar"]').get_by_text("ROCOv2 test").first.wait_for(timeout=300_000)
-            idle(tab)
+            load_rocov2_folder(tab)
             started = time.monotonic()
             taken = walk(tab, seed, STEPS[-1], "ROCOv2 test", buttons=False)
             print(f"ROCOv2 walk, seed {seed}: {len(taken)} steps in {time.monotonic() - started:.0f} s")
@@ -301,13 +303,7 @@ def test_a_reload_reopens_the_loaded_folder(server):  # noqa: F811
     with sync_playwright() as playwright:
         browser, tab = browser_tab(playwright, server)
         try:
-            folder = tab.get_by_label("ROCOv2 folder", exact=True).and_(tab.locator("input"))
-            folder.fill(str(ROCOV2))
-            folder.press("Enter")
-            idle(tab)
-            tab.get_by_role("button", name="Load ROCOv2 folder").click()
-            tab.locator('[data-testid="stSidebar"]').get_by_text("ROCOv2 test").first.wait_for(timeout=300_000)
-            idle(tab)
+            load_rocov2_folder(tab)
             go(tab, "Knowledge graph")
             tab.reload()
             tab.locator('[data-testid="stSidebar"]').get_by_text("ROCOv2 test").first.wait_for(timeout=300_000)

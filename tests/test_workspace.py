@@ -139,3 +139,16 @@ def test_the_cli_prints_the_data_pages_validation_report(tmp_path, capsys):
     run.write_bytes(b"nobody Q0 img1 1 0.1 sys\n")
     assert main(["check", "--concepts", str(concepts), "--run", str(run)]) != 0
     assert "none of the 1 queries of system 'sys'" in capsys.readouterr().err
+
+
+def test_a_kg_files_report_gives_its_rows_and_the_distinct_links_the_sidebar_counts():
+    """Issue 33: 79,624 edges on the Data page and 79,531 in the sidebar; the report now gives both."""
+    from evalcore.kg import KnowledgeGraph
+    from evalcore.workspace import Workspace, with_kg
+
+    data = b"child,parent,source\nC0000001,C0000002,mesh\nC0000001,C0000002,uberon\nC0000003,C0000002,mesh\n"
+    workspace = with_kg(Workspace(), data, "kg.csv")
+    row = workspace.reports[-1].as_dict()
+    assert row["rows read"] == "3 edges (2 distinct)"
+    kg = KnowledgeGraph.from_edges([edges for _, edges in workspace.kg_files.values()])
+    assert kg.number_of_edges() == 2
