@@ -152,7 +152,8 @@ def group_table(family: str, family_metrics: list[str], key: str) -> None:
         "system", width="large" if any(len(name) > 24 for name in wide.index) else "medium", pinned=True)}
     for metric in family_metrics:
         if who == "clinician":
-            config[metric] = st.column_config.NumberColumn(short_header(metric), help=plain_metric_help(metric))
+            config[metric] = st.column_config.NumberColumn(short_header(metric), help=plain_metric_help(metric),
+                                                           width="small")
             config[f"{metric} low"] = st.column_config.NumberColumn(
                 "low", help=f"Low end of {PLAIN_INTERVAL}", width="small")
             config[f"{metric} high"] = st.column_config.NumberColumn(
