@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import streamlit as st
 
@@ -176,12 +176,16 @@ def plain_settings(settings: Settings) -> str:
     return f"A related concept counts {settings.alpha:.0%} of the same concept, up to {links} apart in the concept map."
 
 
-def _kept(key: str, valid: Callable[[Any], bool]) -> Any:
-    """The first of the widget's current value and the choice kept for ``key`` that ``valid`` accepts."""
-    for candidate in (st.session_state.get(key), st.session_state.get(KEPT_CHOICE + key)):
-        if candidate is not None and valid(candidate):
-            return candidate
-    return None
+def _is_option(value: object, options: Sequence) -> bool:
+    """Whether ``value`` equals one of ``options`` (compared by value: options need not be hashable)."""
+    return any(value == option for option in options)
+
+
+def _hand_back(key: str, chosen: object) -> None:
+    """Give the widget of ``key`` its choice before it is drawn, only when it changes: a value set through the
+    session state is sent to the browser again."""
+    if key not in st.session_state or st.session_state[key] != chosen:
+        st.session_state[key] = chosen
 
 
 def choose_one(widget: Callable[..., T], label: str, options: Sequence[T], key: str, default: T | None = None,
@@ -195,16 +199,10 @@ def choose_one(widget: Callable[..., T], label: str, options: Sequence[T], key: 
     drawn: the widget's value if it is still an option, else the kept choice, else ``default``, else the first.
     """
     options = list(options)
-
-    def valid(value: object) -> bool:
-        return any(value == option for option in options)
-
-    chosen = _kept(key, valid)
-    if chosen is None:
-        chosen = default if default is not None and valid(default) else options[0] if options else None
-    # Written only when it changes: a value set through the session state is sent to the browser again.
-    if key not in st.session_state or st.session_state[key] != chosen:
-        st.session_state[key] = chosen
+    candidates = (st.session_state.get(key), st.session_state.get(KEPT_CHOICE + key), default)
+    chosen = next((c for c in candidates if c is not None and _is_option(c, options)),
+                  options[0] if options else None)
+    _hand_back(key, chosen)
     value = widget(label, options, key=key, **kwargs)
     st.session_state[KEPT_CHOICE + key] = value
     return value
@@ -216,17 +214,13 @@ def choose_many(widget: Callable[..., list[T]], label: str, options: Sequence[T]
     the widget's value if every one of it is an option, else the kept choices that are still options, in their
     order; ``default`` (those of it that are options) the first time."""
     options = list(options)
-
-    def valid(value: object) -> bool:
-        return any(value == option for option in options)
-
     current, kept = st.session_state.get(key), st.session_state.get(KEPT_CHOICE + key)
-    if isinstance(current, list | tuple) and all(valid(v) for v in current):
+    if isinstance(current, list | tuple) and all(_is_option(v, options) for v in current):
         chosen = list(current)
     else:
-        chosen = [v for v in (kept if kept is not None else current if current is not None else default) if valid(v)]
-    if key not in st.session_state or st.session_state[key] != chosen:
-        st.session_state[key] = chosen
+        chosen = [v for v in (kept if kept is not None else current if current is not None else default)
+                  if _is_option(v, options)]
+    _hand_back(key, chosen)
     values = widget(label, options, key=key, **kwargs)
     st.session_state[KEPT_CHOICE + key] = list(values)
     return values
