@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from evalcore.engine.executors import reuse_freed_memory
 from evalcore.errors import CBIRLensError
-from evalcore.executors import reuse_freed_memory
-from evalcore.kg import KG_MODES
+from evalcore.relevance.kg import KG_MODES
 from pages.computed import engine_note, kg_of, rocov2_workspace_ready
 from pages.session import AUDIENCES, FOLDER_PARAMETER, FOLDER_STATE, audience, server_data_roots, workspace
 from pages.sidebar import CUTOFF_CHOICES, GAINS, measure_controls, settings_from_address, settings_to_address

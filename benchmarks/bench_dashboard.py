@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 ROCOV2 = ROOT.parent / "shared" / "data" / "rocov2"
 sys.path.insert(0, str(ROOT))
 
-from evalcore.baselines import IOU, NN_IOU  # noqa: E402
+from evalcore.app.baselines import IOU, NN_IOU  # noqa: E402
 
 ALPHAS = (0.3, 0.7, 0.4, 0.9, 0.2, 0.6, 0.8, 0.1)
 

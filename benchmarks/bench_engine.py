@@ -22,15 +22,15 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
-from evalcore.ablation import ablation_grid  # noqa: E402
-from evalcore.evaluation import Evaluator  # noqa: E402
-from evalcore.kg import neighbour_sets  # noqa: E402
-from evalcore.loading import combine_concepts, load_kg, load_labels  # noqa: E402
-from evalcore.measures import measure_spec  # noqa: E402
-from evalcore.options import Relevance  # noqa: E402
+from evalcore.evaluation.evaluator import Evaluator  # noqa: E402
+from evalcore.evaluation.options import Relevance  # noqa: E402
+from evalcore.evaluation.retrieval import retrieve_by_measure  # noqa: E402
+from evalcore.io.loading import combine_concepts, load_kg, load_labels  # noqa: E402
 from evalcore.readers import read_concepts  # noqa: E402
-from evalcore.relevance import nn_iou  # noqa: E402
-from evalcore.retrieval import retrieve_by_measure  # noqa: E402
+from evalcore.relevance.formulas import nn_iou  # noqa: E402
+from evalcore.relevance.kg import neighbour_sets  # noqa: E402
+from evalcore.relevance.measures import measure_spec  # noqa: E402
+from evalcore.studies.ablation import ablation_grid  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 

@@ -81,7 +81,7 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=80_000, help="captions of the synthetic collection")
     parser.add_argument("--keep", type=Path, help="folder for the synthetic captions and outputs (default: temporary)")
     args = parser.parse_args()
-    from evalcore.extraction import ConceptDictionary, extract_collection, merged_synonyms
+    from evalcore.extraction.extractor import ConceptDictionary, extract_collection, merged_synonyms
     from evalcore.readers import read_captions, read_concept_names, read_synonyms
 
     folder = args.keep or Path(tempfile.mkdtemp(prefix="cbir_lens_extract_"))

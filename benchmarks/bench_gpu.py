@@ -34,7 +34,7 @@ import numpy as np  # noqa: E402
 
 from evalcore.data import ConceptSets  # noqa: E402
 from evalcore.engine import Compute, PairwiseEngine  # noqa: E402
-from evalcore.loading import combine_concepts, load_kg  # noqa: E402
+from evalcore.io.loading import combine_concepts, load_kg  # noqa: E402
 from evalcore.readers import read_concepts  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"

@@ -46,9 +46,9 @@ def concept_files() -> list[Path]:
 def child(kind: str, path: str) -> None:
     """One measured step in this (fresh) process; prints one JSON line."""
     from evalcore.data import KGEdges
-    from evalcore.kg import KnowledgeGraph
-    from evalcore.loading import combine_concepts
+    from evalcore.io.loading import combine_concepts
     from evalcore.readers import read_concepts, read_input_bytes, read_kg
+    from evalcore.relevance.kg import KnowledgeGraph
 
     vocabulary = combine_concepts([read_concepts(p) for p in concept_files()], "pool").vocabulary
     start = time.perf_counter()
@@ -80,8 +80,8 @@ def depth_row(nodes: int = 20_000) -> None:
     import numpy as np
     import scipy.sparse as sp
 
-    from evalcore.kg import KnowledgeGraph
-    from evalcore.taxonomy import concept_depths
+    from evalcore.relevance.kg import KnowledgeGraph
+    from evalcore.relevance.taxonomy import concept_depths
     from tests.test_hostile_scale import relaxed_depths
 
     parents = sp.csr_matrix((np.ones(nodes - 1, dtype=np.int8), (np.arange(1, nodes), np.arange(nodes - 1))),

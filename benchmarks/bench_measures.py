@@ -1,4 +1,4 @@
-"""'Choose a measure' → Compare on ROCOv2 test: :func:`evalcore.measure_comparison.compare_measures` over the three
+"""'Choose a measure' → Compare on ROCOv2 test: :func:`evalcore.studies.measure_comparison.compare_measures` over the three
 baselines the page offers there (retrieval by IoU, by nn-IoU, by captions TF-IDF) and three uploaded depth-100 runs
 (made here: the TF-IDF lists shuffled by seeded noise, written as TREC runs and read by the Data page's reader).
 
@@ -28,14 +28,14 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data"
 sys.path.insert(0, str(ROOT))
 
-from evalcore.baselines import CAPTIONS, IOU, NN_IOU  # noqa: E402
-from evalcore.compare import compare_systems  # noqa: E402
-from evalcore.evaluation import AlignedRun, Evaluator  # noqa: E402
-from evalcore.kg import KnowledgeGraph  # noqa: E402
-from evalcore.measure_comparison import compare_measures, comparison_measures, ndcg_metric  # noqa: E402
-from evalcore.measures import measure_spec, parse_measure  # noqa: E402
-from evalcore.options import Relevance  # noqa: E402
-from evalcore.workspace import load_rocov2, with_run  # noqa: E402
+from evalcore.app.baselines import CAPTIONS, IOU, NN_IOU  # noqa: E402
+from evalcore.app.workspace import load_rocov2, with_run  # noqa: E402
+from evalcore.evaluation.evaluator import AlignedRun, Evaluator  # noqa: E402
+from evalcore.evaluation.options import Relevance  # noqa: E402
+from evalcore.relevance.kg import KnowledgeGraph  # noqa: E402
+from evalcore.relevance.measures import measure_spec, parse_measure  # noqa: E402
+from evalcore.stats.compare import compare_systems  # noqa: E402
+from evalcore.studies.measure_comparison import compare_measures, comparison_measures, ndcg_metric  # noqa: E402
 
 TARGET_SECONDS = 15.0
 
@@ -87,7 +87,7 @@ def page_compare(ws) -> None:
     with the same data reads the comparison kept for the server."""
     from streamlit.testing.v1 import AppTest
 
-    from evalcore.baselines import available_baselines
+    from evalcore.app.baselines import available_baselines
 
     app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=900)
     app.session_state["workspace"] = ws

@@ -40,14 +40,14 @@ from pathlib import Path
 root, data, runs, alphas = sys.argv[1], Path(sys.argv[2]), sys.argv[3].split(","), [float(a) for a in sys.argv[4].split(",")]
 sys.path.insert(0, root)
 os.chdir(root)
-from evalcore.baselines import available_baselines
-from evalcore.evaluation import Evaluator
-from evalcore.kg import KnowledgeGraph
-from evalcore.measures import nn_iou_measure
-from evalcore.options import Relevance, Scoring
-from evalcore.results import evaluate_runs
-from evalcore.tables import leaderboard_metrics
-from evalcore.workspace import load_rocov2, with_run
+from evalcore.app.baselines import available_baselines
+from evalcore.evaluation.evaluator import Evaluator
+from evalcore.relevance.kg import KnowledgeGraph
+from evalcore.relevance.measures import nn_iou_measure
+from evalcore.evaluation.options import Relevance, Scoring
+from evalcore.evaluation.results import evaluate_runs
+from evalcore.io.tables import leaderboard_metrics
+from evalcore.app.workspace import load_rocov2, with_run
 
 ws = load_rocov2(str(data), [data.parent])
 for path in runs:

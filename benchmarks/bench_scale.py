@@ -37,13 +37,13 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import numpy as np  # noqa: E402
 
 import evalcore.engine.pairwise as engine_module  # noqa: E402
-from evalcore.ablation import ablation_grid  # noqa: E402
 from evalcore.data import ConceptSets  # noqa: E402
 from evalcore.engine import Compute, PairwiseEngine  # noqa: E402
-from evalcore.evaluation import Evaluator  # noqa: E402
-from evalcore.executors import DaskCluster, LocalProcesses  # noqa: E402
-from evalcore.loading import combine_concepts, load_kg, load_labels  # noqa: E402
+from evalcore.engine.executors import DaskCluster, LocalProcesses  # noqa: E402
+from evalcore.evaluation.evaluator import Evaluator  # noqa: E402
+from evalcore.io.loading import combine_concepts, load_kg, load_labels  # noqa: E402
 from evalcore.readers import read_concepts  # noqa: E402
+from evalcore.studies.ablation import ablation_grid  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 MEASURE = "nn-iou(alpha=0.5,n=1)"

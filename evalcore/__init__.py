@@ -3,7 +3,7 @@
 The Python API is :func:`evalcore.evaluate`, which returns :class:`evalcore.Results`
 (see the README's "From Python"); :func:`evalcore.extract_concepts` turns captions into concept sets (the
 README's "Concept sets from captions"); :func:`evalcore.evaluate_runs` is the same path for an
-:class:`~evalcore.evaluation.Evaluator` built once, with the option objects of :mod:`evalcore.options`.
+:class:`~evalcore.evaluation.evaluator.Evaluator` built once, with the option objects of :mod:`evalcore.evaluation.options`.
 All are imported on first use, so that ``import evalcore`` stays light for the command line and
 the dashboard.
 """
@@ -13,19 +13,18 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from .version import __version__
+from evalcore.version import __version__
 
-_LAZY = {"evaluate": "evalcore.api", "extract_concepts": "evalcore.api", "evaluate_runs": "evalcore.results",
-         "Results": "evalcore.results",
-         "Statistics": "evalcore.options", "Relevance": "evalcore.options", "Scoring": "evalcore.options",
-         "Compute": "evalcore.options"}
+_LAZY = {"evaluate": "evalcore.api", "extract_concepts": "evalcore.api", "evaluate_runs": "evalcore.evaluation.results",
+         "Results": "evalcore.evaluation.results",
+         **dict.fromkeys(["Statistics", "Relevance", "Scoring", "Compute"], "evalcore.evaluation.options")}
 __all__ = ["Compute", "Relevance", "Results", "Scoring", "Statistics", "__version__", "evaluate", "evaluate_runs",
            "extract_concepts"]
 
 if TYPE_CHECKING:
-    from .api import evaluate, extract_concepts
-    from .options import Compute, Relevance, Scoring, Statistics
-    from .results import Results, evaluate_runs
+    from evalcore.api import evaluate, extract_concepts
+    from evalcore.evaluation.options import Compute, Relevance, Scoring, Statistics
+    from evalcore.evaluation.results import Results, evaluate_runs
 
 
 def __getattr__(name: str) -> Any:

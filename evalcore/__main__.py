@@ -18,22 +18,37 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from .array_backend import BACKENDS, DEVICES
-from .data import ConceptSets, Run
-from .decimals import decimal_integer, finite_decimal
-from .detection import detection_f1
-from .engine import DEFAULT_MEMORY_PER_WORKER, Compute, PairwiseEngine
-from .errors import CBIRLensError, InputError
-from .evaluation import Evaluator
-from .executors import parse_size
-from .kg import KG_MODES, KnowledgeGraph, check_hops_and_mode, neighbour_sets
-from .loading import kg_names_file, load_kg, load_labels
-from .measures import MEASURES, MeasureSpec, nn_iou_measure, parse_measure
-from .metrics import GAINS, parse_metric
-from .options import DEFAULT_CUTOFFS, EMPTY_QUERY_POLICIES, QUERY_IMAGE_POLICIES, TIE_ORDERS, Relevance, Scoring, Statistics
-from .outputs import atomic_output, check_outputs, concepts_csv, write_text_atomically
-from .qrels import graded_judgments
-from .readers import (
+from evalcore.data import ConceptSets, Run
+from evalcore.decimals import decimal_integer, finite_decimal
+from evalcore.engine import DEFAULT_MEMORY_PER_WORKER, Compute, PairwiseEngine
+from evalcore.engine.array_backend import BACKENDS, DEVICES
+from evalcore.engine.executors import parse_size
+from evalcore.errors import CBIRLensError, InputError
+from evalcore.evaluation.evaluator import Evaluator
+from evalcore.evaluation.options import (
+    DEFAULT_CUTOFFS,
+    EMPTY_QUERY_POLICIES,
+    QUERY_IMAGE_POLICIES,
+    TIE_ORDERS,
+    Relevance,
+    Scoring,
+    Statistics,
+)
+from evalcore.evaluation.qrels import graded_judgments
+from evalcore.evaluation.results import evaluate_runs, finite_or_none
+from evalcore.evaluation.retrieval import (
+    MAX_SVD_DIMENSIONS,
+    retrieve_by_captions,
+    retrieve_by_embeddings,
+    retrieve_by_measure,
+    write_trec_run,
+)
+from evalcore.io.loading import kg_names_file, load_kg, load_labels
+from evalcore.io.outputs import atomic_output, check_outputs, concepts_csv, write_text_atomically
+from evalcore.metrics.detection import detection_f1
+from evalcore.metrics.registry import GAINS, parse_metric
+from evalcore.metrics.ties import run_tie_counts, tie_message
+from evalcore.readers import (
     CUI_PATTERN,
     DEFAULT_MAX_FILE_BYTES,
     DEFAULT_MAX_RUN_BYTES,
@@ -47,17 +62,10 @@ from .readers import (
     read_runs,
     read_text,
 )
-from .relevance import approximate_matches, check_alpha, iou, nn_iou
-from .resources import project_root
-from .results import evaluate_runs, finite_or_none
-from .retrieval import (
-    MAX_SVD_DIMENSIONS,
-    retrieve_by_captions,
-    retrieve_by_embeddings,
-    retrieve_by_measure,
-    write_trec_run,
-)
-from .ties import run_tie_counts, tie_message
+from evalcore.relevance.formulas import approximate_matches, check_alpha, iou, nn_iou
+from evalcore.relevance.kg import KG_MODES, KnowledgeGraph, check_hops_and_mode, neighbour_sets
+from evalcore.relevance.measures import MEASURES, MeasureSpec, nn_iou_measure, parse_measure
+from evalcore.resources import project_root
 
 
 def _kg_arguments(parser: argparse.ArgumentParser, required: bool = False) -> None:
@@ -148,7 +156,7 @@ def _backend_arguments(parser: argparse.ArgumentParser, listed_pairs: bool = Fal
 
 
 def _reading_arguments(parser: argparse.ArgumentParser) -> None:
-    """How the runs' lists are read (:class:`~evalcore.options.Relevance`'s ``ties`` and ``query_image``)."""
+    """How the runs' lists are read (:class:`~evalcore.evaluation.options.Relevance`'s ``ties`` and ``query_image``)."""
     parser.add_argument("--ties", choices=TIE_ORDERS, default="rank",
                         help="order of items with tied scores: rank (default: score, then the file's rank, the order "
                              "the run's author wrote) or trec_eval (score as float32, then document ID descending, as "
@@ -159,7 +167,7 @@ def _reading_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _print_tie_notes(counts: dict[str, dict[str, int]], ties: str) -> None:
-    """One line on stderr per system with tied scores (:func:`evalcore.ties.tie_message`)."""
+    """One line on stderr per system with tied scores (:func:`evalcore.metrics.ties.tie_message`)."""
     for system, found in counts.items():
         message = tie_message(system, found, ties)
         if message:
@@ -605,7 +613,7 @@ def command_detection(args: argparse.Namespace) -> None:
 
 
 def command_compare(args: argparse.Namespace) -> None:
-    from .api import evaluate
+    from evalcore.api import evaluate
 
     started = time.perf_counter()
     metrics = [m for group in args.metric for m in group]  # distinct: a repeated name is refused as it is read
@@ -645,8 +653,8 @@ def command_compare(args: argparse.Namespace) -> None:
 
 
 def command_extract(args: argparse.Namespace) -> None:
-    from .api import extract_concepts
-    from .extraction import coverage
+    from evalcore.api import extract_concepts
+    from evalcore.extraction.extractor import coverage
 
     check_outputs({"--out": args.out}, [args.captions, *args.names, *(args.synonyms or [])])
     bar = ProgressBar()
@@ -693,9 +701,9 @@ def command_qrels(args: argparse.Namespace) -> None:
 def command_check(args: argparse.Namespace) -> None:
     import pandas as pd
 
-    from . import workspace as ws
-    from .readers import read_input_bytes
-    from .tables import markdown_table, spreadsheet_csv
+    from evalcore.app import workspace as ws
+    from evalcore.io.tables import markdown_table, spreadsheet_csv
+    from evalcore.readers import read_input_bytes
 
     def data(path: str) -> bytes:
         return read_input_bytes(path, path)[0]
@@ -780,7 +788,7 @@ def run() -> NoReturn:
     output file is closed by the command itself, so flushing the two streams is all that is left.
     The process is the command's own, so its allocator reuses freed arrays (:func:`reuse_freed_memory`).
     """
-    from .executors import reuse_freed_memory
+    from evalcore.engine.executors import reuse_freed_memory
 
     reuse_freed_memory()
     # A stopped command (Ctrl-C, kill, a closed terminal, a job scheduler's time limit) unwinds like an error, so

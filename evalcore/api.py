@@ -37,16 +37,15 @@ from typing import Any, Union
 import numpy as np
 import pandas as pd
 
-from .data import LABEL_KINDS, ConceptClassMap, ConceptSets, ImageLabels, KGEdges, Qrels, Run
-from .engine import DEFAULT_MEMORY_PER_WORKER, Compute
-from .errors import InputError, ParameterError
-from .evaluation import Evaluator
-from .extraction import ConceptDictionary, extract_collection, merged_names, merged_synonyms
-from .kg import KnowledgeGraph
-from .loading import load_kg, resolve_labels
-from .measures import MeasureSpec
-from .options import DEFAULT_CUTOFFS, Relevance, Scoring, Statistics
-from .readers import (
+from evalcore.data import LABEL_KINDS, ConceptClassMap, ConceptSets, ImageLabels, KGEdges, Qrels, Run
+from evalcore.engine import DEFAULT_MEMORY_PER_WORKER, Compute
+from evalcore.errors import InputError, ParameterError
+from evalcore.evaluation.evaluator import Evaluator
+from evalcore.evaluation.options import DEFAULT_CUTOFFS, Relevance, Scoring, Statistics
+from evalcore.evaluation.results import Results, evaluate_runs
+from evalcore.extraction.extractor import ConceptDictionary, extract_collection, merged_names, merged_synonyms
+from evalcore.io.loading import load_kg, resolve_labels
+from evalcore.readers import (
     read_captions,
     read_concept_names,
     read_concepts,
@@ -57,7 +56,8 @@ from .readers import (
     read_runs,
     read_synonyms,
 )
-from .results import Results, evaluate_runs
+from evalcore.relevance.kg import KnowledgeGraph
+from evalcore.relevance.measures import MeasureSpec
 
 PathLike = Union[str, Path, bytes]
 ConceptsInput = Union[PathLike, ConceptSets, pd.DataFrame, Mapping[str, Union[str, Iterable[str]]]]
@@ -85,7 +85,7 @@ def evaluate(concepts: ConceptsInput | None, runs: RunInput | Sequence[RunInput]
              empty_queries: str = "exclude", relevance_level: int = 1, ties: str = "rank",
              query_image: str = "drop") -> Results:
     """Evaluate retrieval runs against concept sets or judgments; the numbers of ``evaluate --json``, ``compare``
-    and the dashboard. The keyword arguments become the option objects of :mod:`evalcore.options` here, once.
+    and the dashboard. The keyword arguments become the option objects of :mod:`evalcore.evaluation.options` here, once.
 
     - ``concepts``: ``ID,CUIs`` file, a :class:`ConceptSets`, a DataFrame with columns ``ID`` and
       ``CUIs`` (a ``;``-joined string or a list per row), or a dict ``{image_id: set of CUIs}``; None
@@ -101,7 +101,7 @@ def evaluate(concepts: ConceptsInput | None, runs: RunInput | Sequence[RunInput]
       :class:`ImageLabels` / :class:`ConceptClassMap`, or ``{kind: {image_id: class or classes}}``.
     - ``k``: cut-offs of the standard report (ignored when ``metrics`` names the metrics).
     - ``confidence``, ``bootstrap_samples``, ``randomization_samples``, ``seed``: see :class:`Statistics`.
-    - ``measure``: a relevance measure (:mod:`evalcore.measures`, e.g. ``"tversky(a=0.7,b=0.3)"``) whose
+    - ``measure``: a relevance measure (:mod:`evalcore.relevance.measures`, e.g. ``"tversky(a=0.7,b=0.3)"``) whose
       ``{key}`` metrics replace nn-IoU's in the standard report; an nn-IoU measure sets alpha and n.
     - ``workers``: compute the passes over the pool on this many local processes (0 = one per core);
       ``client``: on a Dask cluster instead (a ``distributed.Client`` or a scheduler address such as
@@ -110,15 +110,15 @@ def evaluate(concepts: ConceptsInput | None, runs: RunInput | Sequence[RunInput]
     - ``backend``, ``device``: ``"numpy"`` (CPU), or ``"jax"`` on ``"cpu"`` or ``"gpu"`` (the optional
       extra ``cbir-lens[gpu]``): where pool summaries and rankings run; the numbers are the same.
     - ``qrels``: a TREC qrels file (or :class:`~evalcore.readers.Qrels`), the relevance source of the
-      ``qrels-`` metrics (then the default report is trec_eval's, :func:`~evalcore.metrics.qrels_metric_names`);
+      ``qrels-`` metrics (then the default report is trec_eval's, :func:`~evalcore.metrics.registry.qrels_metric_names`);
       ``relevance_level``: a grade at least this counts as relevant (trec_eval's ``-l``).
     - ``empty_queries``: queries with no relevant item are left out of every metric (``"exclude"``) or
       scored 0 (``"zero"``), as ``evaluate --empty-queries``.
     - ``ties``: items of a query with tied scores in the order of their ranks (``"rank"``, default) or as
       trec_eval orders them (``"trec_eval"``: score as float32, then document ID descending), as ``--ties``;
       ``query_image``: a query's own image in its list is dropped (``"drop"``, default) or keeps its rank as
-      trec_eval counts it (``"keep"``), as ``--query-image`` (:class:`~evalcore.options.Relevance`). The counts of
-      tied queries are in ``Results.counts`` (``queries_tied``, ...; :func:`evalcore.ties.tie_message` words them).
+      trec_eval counts it (``"keep"``), as ``--query-image`` (:class:`~evalcore.evaluation.options.Relevance`). The counts of
+      tied queries are in ``Results.counts`` (``queries_tied``, ...; :func:`evalcore.metrics.ties.tie_message` words them).
     """
     statistics = Statistics(confidence, bootstrap_samples, randomization_samples, seed)
     scoring = Scoring(metrics, k)
@@ -139,7 +139,7 @@ def extract_concepts(captions: PathLike | Mapping[str, str], names: PathLike | M
                      synonyms: PathLike | Mapping[str, Iterable[str]] | Sequence[PathLike] | None = None,
                      abbreviations: bool = True, ontology_ids: bool = False,
                      progress: Callable[[float], None] | None = None) -> ConceptSets:
-    """Concept sets from captions (:mod:`evalcore.extraction`); the numbers of ``extract``.
+    """Concept sets from captions (:mod:`evalcore.extraction.extractor`); the numbers of ``extract``.
 
     - ``captions``: an ``ID,Caption`` file or a dict ``{image_id: caption}``;
     - ``names``: one names file or a list of them (ROCOv2 ``cui_mapping.csv``, UMLS ``MRCONSO.RRF``, a KG's
@@ -147,7 +147,7 @@ def extract_concepts(captions: PathLike | Mapping[str, str], names: PathLike | M
       reads the others as its synonyms;
     - ``synonyms``: synonym files (:func:`~evalcore.readers.read_synonyms`: OBO, DOID ``allXREFinDO.tsv``, MeSH
       descriptors TSV, which maps to CUIs through ``names``, ``MRCONSO.RRF``) or a dict ``{ID: [names]}``;
-    - ``abbreviations``: the built-in imaging vocabulary (:mod:`evalcore.imaging_vocabulary`);
+    - ``abbreviations``: the built-in imaging vocabulary (:mod:`evalcore.extraction.imaging_vocabulary`);
       ``ontology_ids``: emit IDs that are not CUIs too.
 
     >>> sets = extract_concepts({"a": "CT without hemorrhage", "b": "Chest X-ray"},

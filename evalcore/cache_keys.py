@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .errors import ParameterError
+from evalcore.errors import ParameterError
 
 
 def _feed(h: Any, value: Any) -> None:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .errors import CBIRLensError
+from evalcore.errors import CBIRLensError
 
 if TYPE_CHECKING:
     import pyarrow as pa

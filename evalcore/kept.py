@@ -3,7 +3,7 @@
 A dashboard asks again for much of what it computed one slider move before (the same runs' metrics, the same
 random draws, the same ablation grid); what depends only on the key is kept here and read back instead of being
 computed again. :class:`Kept` is the project's one memo type: each store has an owner that holds it (an
-:class:`~evalcore.evaluation.Evaluator` for its runs' scores, the dashboard's server for its pages' results), no
+:class:`~evalcore.evaluation.evaluator.Evaluator` for its runs' scores, the dashboard's server for its pages' results), no
 module keeps one of its own. Keys are content digests (:func:`evalcore.cache_keys.content_digest`) or tuples of
 values that determine the result.
 """

@@ -10,7 +10,9 @@ import plotly.express as px
 import plotly.graph_objects as go
 import streamlit as st
 
-from evalcore.ablation import (
+from evalcore.io.tables import SCORE_DECIMALS, plain_metric_label, score_table
+from evalcore.relevance.measures import measure_spec
+from evalcore.studies.ablation import (
     HOPS,
     FlatCurve,
     SweepAxis,
@@ -22,8 +24,6 @@ from evalcore.ablation import (
     retrieval_system,
     sweep_axis,
 )
-from evalcore.measures import measure_spec
-from evalcore.tables import SCORE_DECIMALS, plain_metric_label, score_table
 from pages.computed import EVALUATION_INPUTS, HASH_FUNCS, ablation_of, evaluator_of, kept_with_bar, metric_names_for, sweep_of
 from pages.session import audience, server_kept
 from pages.sidebar import controls

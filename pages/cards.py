@@ -1,4 +1,4 @@
-"""Drawing an explanation (evalcore.explain) for the Per-query cards and the Case view: concept chips,
+"""Drawing an explanation (evalcore.app.explain) for the Per-query cards and the Case view: concept chips,
 the plain-words reason, the KG paths as a small graph, the arithmetic and the tie note."""
 
 from __future__ import annotations
@@ -8,9 +8,8 @@ import re
 import numpy as np
 import streamlit as st
 
-from evalcore.baselines import IOU, Baseline
-from evalcore.data import Run
-from evalcore.explain import (
+from evalcore.app.baselines import IOU, Baseline
+from evalcore.app.explain import (
     QUERY_WORD,
     Explanation,
     caption_statuses,
@@ -19,7 +18,8 @@ from evalcore.explain import (
     reason_sentences,
     tie_counts,
 )
-from evalcore.workspace import Workspace
+from evalcore.app.workspace import Workspace
+from evalcore.data import Run
 from pages.computed import caption_dictionary_of, explanations_of, pool_relevance_of
 from pages.session import audience
 from pages.sidebar import Settings

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from evalcore.baselines import IOU, NN_IOU, Baseline, changed_top
-from evalcore.workspace import image_of
+from evalcore.app.baselines import IOU, NN_IOU, Baseline, changed_top
+from evalcore.app.workspace import image_of
 from pages.cards import (
     arithmetic_markdown,
     caption_words_toggle,

@@ -2,8 +2,8 @@
 
 Each cached function takes its real inputs and Streamlit hashes all of them: a :class:`Workspace` by its content
 digest (:data:`HASH_FUNCS`), restricted to the inputs the function reads (:meth:`Workspace.restricted_to`, so it
-can read nothing else), and typed options (:class:`~pages.sidebar.Settings`, :class:`~evalcore.baselines.Baseline`,
-:class:`~evalcore.measures.MeasureSpec`) by value. A computation that draws progress while it runs cannot be an
+can read nothing else), and typed options (:class:`~pages.sidebar.Settings`, :class:`~evalcore.app.baselines.Baseline`,
+:class:`~evalcore.relevance.measures.MeasureSpec`) by value. A computation that draws progress while it runs cannot be an
 ``st.cache_*`` function (Streamlit would replay the drawing): :func:`kept_result` keeps it in a
 :class:`~evalcore.kept.Kept` store under the digest of the same arguments.
 """
@@ -21,24 +21,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from evalcore.array_backend import gpu_available
-from evalcore.baselines import EVALUATOR_INPUTS, Baseline, PoolRanking, pool_relevance
-from evalcore.cache_keys import content_digest
-from evalcore.caption_concepts import CaptionConcepts, Coverage, coverage
-from evalcore.compare import PairComparison
-from evalcore.data import Run
-from evalcore.evaluation import AlignedRun, Evaluator
-from evalcore.explain import Explanation, example_path_pair, explain_pair, search_concepts
-from evalcore.extraction import ConceptDictionary
-from evalcore.kept import Kept
-from evalcore.kg import KnowledgeGraph
-from evalcore.measure_comparison import MeasureComparison, compare_measures
-from evalcore.measures import MeasureSpec, measure_spec
-from evalcore.options import Compute, Relevance, Scoring
-from evalcore.outputs import concepts_csv
-from evalcore.results import evaluate_runs
-from evalcore.tables import leaderboard_metrics
-from evalcore.workspace import (
+from evalcore.app.baselines import EVALUATOR_INPUTS, Baseline, PoolRanking, pool_relevance
+from evalcore.app.explain import Explanation, example_path_pair, explain_pair, search_concepts
+from evalcore.app.workspace import (
     ReportedSteps,
     Workspace,
     caption_concepts,
@@ -46,6 +31,21 @@ from evalcore.workspace import (
     load_rocov2_complete,
     rocov2_digest,
 )
+from evalcore.cache_keys import content_digest
+from evalcore.data import Run
+from evalcore.engine.array_backend import gpu_available
+from evalcore.evaluation.evaluator import AlignedRun, Evaluator
+from evalcore.evaluation.options import Compute, Relevance, Scoring
+from evalcore.evaluation.results import evaluate_runs
+from evalcore.extraction.caption_concepts import CaptionConcepts, Coverage, coverage
+from evalcore.extraction.extractor import ConceptDictionary
+from evalcore.io.outputs import concepts_csv
+from evalcore.io.tables import leaderboard_metrics
+from evalcore.kept import Kept
+from evalcore.relevance.kg import KnowledgeGraph
+from evalcore.relevance.measures import MeasureSpec, measure_spec
+from evalcore.stats.compare import PairComparison
+from evalcore.studies.measure_comparison import MeasureComparison, compare_measures
 from pages.session import server_kept, server_scheduler, server_workspaces
 from pages.sidebar import Settings
 from pages.ui import StepProgress, for_reader, shown_system
@@ -98,9 +98,9 @@ def _rocov2_workspace(files: str, folder: str, roots: tuple[str, ...],
 
 
 def rocov2_workspace(folder: str, roots: tuple[Path, ...], progress: Callable[[float, str], None]) -> Workspace:
-    """The ROCOv2 folder's workspace (:func:`evalcore.workspace.load_rocov2_complete`, the KG index built last),
+    """The ROCOv2 folder's workspace (:func:`evalcore.app.workspace.load_rocov2_complete`, the KG index built last),
     read once for every session loading the same files: kept for the server under the digest of their bytes
-    (:func:`evalcore.workspace.rocov2_digest`), the folder and the roots. A session asking while another reads the
+    (:func:`evalcore.app.workspace.rocov2_digest`), the folder and the roots. A session asking while another reads the
     same files waits for that read, its ``progress(fraction, text)`` moving with it. The workspace is shared
     read-only: every load or upload replaces a session's workspace, none changes it."""
     return kept_result(server_workspaces(), _rocov2_workspace, rocov2_digest(folder, roots), folder,
@@ -120,13 +120,13 @@ def rocov2_workspace_ready(folder: str, roots: tuple[Path, ...], progress: Calla
 
 # --- concept sets found in captions --------------------------------------------------------------------------
 
-#: What finding concepts in captions reads (:func:`evalcore.workspace.caption_concepts`).
+#: What finding concepts in captions reads (:func:`evalcore.app.workspace.caption_concepts`).
 EXTRACTION_INPUTS = ("captions", "names", "kg_files")
 
 
 def found_concepts(ws: Workspace, synonym_files: tuple[tuple[bytes, str], ...], abbreviations: bool,
                    progress: Callable[[float, str], None]) -> CaptionConcepts:
-    """The concept sets of ``ws``'s captions (:func:`evalcore.workspace.caption_concepts`), kept for every session
+    """The concept sets of ``ws``'s captions (:func:`evalcore.app.workspace.caption_concepts`), kept for every session
     under the digest of the captions, names, KG files, synonym files and option they are made from: a second
     session with the same captions reuses them, a session with other captions never does."""
     return kept_result(server_kept(), caption_concepts, ws.restricted_to(*EXTRACTION_INPUTS), synonym_files,
@@ -267,10 +267,10 @@ def _evaluation(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Base
 
 def evaluation(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...], settings: Settings) -> dict:
     """The per-query values of the loaded runs ``run_names`` and the ``baselines`` as
-    :class:`~evalcore.results.Results` (``results``: read-only; their means with bootstrap CIs, :func:`summary_of`,
+    :class:`~evalcore.evaluation.results.Results` (``results``: read-only; their means with bootstrap CIs, :func:`summary_of`,
     and the tests of systems against each other are computed once each, when first asked for); the sidebar's
     measure adds its metrics before nn-IoU's
-    (:func:`evalcore.tables.leaderboard_metrics`). Kept for the whole server by what it reads and shared read-only:
+    (:func:`evalcore.io.tables.leaderboard_metrics`). Kept for the whole server by what it reads and shared read-only:
     sessions asking for the same evaluation (eight users moving alpha to the same value) compute it once and read
     one copy, where a per-session cache would unpickle its own (:func:`kept_result`)."""
     return kept_result(server_kept(), _evaluation, ws.restricted_to(*EVALUATION_INPUTS), tuple(run_names),
@@ -312,14 +312,14 @@ def evaluation_with_progress(ws: Workspace, run_names: tuple[str, ...], baseline
 
 def summary_of(result: dict) -> pd.DataFrame:
     """Means with 95% bootstrap CIs (columns ``low`` and ``high``) of an :func:`evaluation` result, computed once
-    for every session reading it (:meth:`evalcore.results.Results.table`) when a page first asks: the leaderboard
+    for every session reading it (:meth:`evalcore.evaluation.results.Results.table`) when a page first asks: the leaderboard
     asks after starting its significance tests, which then run beside the bootstrap; the Per-query page never."""
     return result["results"].table().rename(columns={"ci_low": "low", "ci_high": "high"})
 
 
 def system_comparisons(result: dict, metric: str) -> list[PairComparison]:
     """Paired randomization and t-tests between every two systems of an :func:`evaluation` result on one metric,
-    Holm-corrected over the pairs (:meth:`evalcore.results.Results.comparisons`): computed once per result and
+    Holm-corrected over the pairs (:meth:`evalcore.evaluation.results.Results.comparisons`): computed once per result and
     metric for every session reading that result."""
     return result["results"].comparisons(metric)
 
@@ -349,9 +349,9 @@ def per_query_long(result: dict) -> pd.DataFrame:
 
 def graded_qrels_text(ws: Workspace, baselines: tuple[Baseline, ...], settings: Settings,
                       progress: Callable[[float], None]) -> str:
-    """Graded qrels (evalcore.qrels): each query's ideal top K over the pool plus every image a shown system
+    """Graded qrels (evalcore.evaluation.qrels): each query's ideal top K over the pool plus every image a shown system
     retrieved."""
-    from evalcore.qrels import graded_judgments
+    from evalcore.evaluation.qrels import graded_judgments
 
     evaluator = evaluator_of(ws, settings.kg_mode)
     runs = [r for _, r in ws.runs.values()] + [baseline_run(ws, b, settings.relevance, settings.kg_mode)
@@ -361,7 +361,7 @@ def graded_qrels_text(ws: Workspace, baselines: tuple[Baseline, ...], settings: 
 
 # --- explanations ----------------------------------------------------------------------------------------------
 
-#: What the dictionary of the loaded names reads (:func:`evalcore.workspace.extraction_names`).
+#: What the dictionary of the loaded names reads (:func:`evalcore.app.workspace.extraction_names`).
 NAMES_DICTIONARY_INPUTS = ("names", "kg_files")
 
 
@@ -430,7 +430,7 @@ def _compare_measures(ws: Workspace, measures: tuple[str, ...], baselines: tuple
 def measure_comparison(kept: Kept, ws: Workspace, measures: tuple[str, ...], baselines: tuple[Baseline, ...],
                        settings: Settings, samples: int = 2000, progress: Callable[[float, str], None] | None = None,
                        compute: bool = True) -> MeasureComparison | None:
-    """:func:`evalcore.measure_comparison.compare_measures` over the loaded runs and the chosen baselines (the
+    """:func:`evalcore.studies.measure_comparison.compare_measures` over the loaded runs and the chosen baselines (the
     relevance baselines at the sidebar's alpha and n), kept in ``kept``; None when not computed yet and
     ``compute`` is False."""
     return kept_result(kept, _compare_measures, ws.restricted_to(*EVALUATION_INPUTS), tuple(measures),
@@ -442,10 +442,10 @@ def measure_comparison(kept: Kept, ws: Workspace, measures: tuple[str, ...], bas
 
 def ablation_of(ws: Workspace, metrics: tuple[str, ...], include_runs: bool, isolated: bool, relevance: MeasureSpec,
                 mode: str, gain: str, progress: Callable[[float, str], None] | None = None) -> pd.DataFrame:
-    """The alpha x n grid (:func:`evalcore.ablation.ablation`) of the loaded runs (if ``include_runs``) and
+    """The alpha x n grid (:func:`evalcore.studies.ablation.ablation`) of the loaded runs (if ``include_runs``) and
     retrieval by nn-IoU; ``isolated``: over the queries whose top 30 change at the sidebar's ``relevance``. The grid's
     ``attrs["queries"]`` says over how many queries."""
-    from evalcore.ablation import ablation
+    from evalcore.studies.ablation import ablation
 
     evaluator = evaluator_of(ws, mode)
     # At n = 0 no top 30 would change: the subset is taken at n = 1, the paper's distance.
@@ -457,8 +457,8 @@ def ablation_of(ws: Workspace, metrics: tuple[str, ...], include_runs: bool, iso
 def sweep_of(ws: Workspace, measure: MeasureSpec, parameter: str, values: tuple[float, ...], metrics: tuple[str, ...],
              include_runs: bool, mode: str, gain: str,
              progress: Callable[[float, str], None] | None = None) -> pd.DataFrame:
-    """One parameter of ``measure`` swept over ``values`` (:func:`evalcore.ablation.parameter_sweep`)."""
-    from evalcore.ablation import parameter_sweep
+    """One parameter of ``measure`` swept over ``values`` (:func:`evalcore.studies.ablation.parameter_sweep`)."""
+    from evalcore.studies.ablation import parameter_sweep
 
     runs = [run for _, run in ws.runs.values()] if include_runs else []
     return parameter_sweep(evaluator_of(ws, mode), runs, list(metrics), measure, parameter, list(values), gain=gain,

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from evalcore.detection import detection_f1
 from evalcore.errors import CBIRLensError
-from evalcore.kg import neighbour_sets
+from evalcore.io.tables import SCORE_DECIMALS
+from evalcore.metrics.detection import detection_f1
 from evalcore.readers import read_predictions
+from evalcore.relevance.kg import neighbour_sets
 from evalcore.resources import demo_path
-from evalcore.tables import SCORE_DECIMALS
 from pages.computed import kg_of
 from pages.session import audience
 from pages.sidebar import controls

@@ -7,8 +7,7 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from evalcore.readers import read_captions
-from evalcore.workspace import (
+from evalcore.app.workspace import (
     report_table,
     with_captions,
     with_embeddings,
@@ -20,6 +19,7 @@ from evalcore.workspace import (
     with_new_concepts,
     with_run,
 )
+from evalcore.readers import read_captions
 from pages.computed import concepts_download, extraction_coverage, found_concepts, rocov2_workspace_ready
 from pages.session import FOLDER_PARAMETER, FOLDER_STATE, audience, demo_workspace, guarded_load, server_data_roots, workspace
 from pages.ui import concept_label, escape_markdown, plain_report_text, synthetic_banner

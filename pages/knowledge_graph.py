@@ -10,7 +10,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from evalcore.explain import (
+from evalcore.app.explain import (
     RELATION_WORDS,
     SOURCE_NAMES,
     path_phrase,

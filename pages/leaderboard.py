@@ -7,9 +7,9 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from evalcore.baselines import available_baselines, default_baselines
+from evalcore.app.baselines import available_baselines, default_baselines
 from evalcore.errors import CBIRLensError
-from evalcore.tables import (
+from evalcore.io.tables import (
     GROUP_TITLES,
     PLAIN_GROUP_TITLES,
     SCORE_DECIMALS,
@@ -28,7 +28,7 @@ from evalcore.tables import (
     spreadsheet_csv,
     wide_summary,
 )
-from evalcore.ties import tie_message
+from evalcore.metrics.ties import tie_message
 from pages.computed import (
     evaluation_with_progress,
     graded_qrels_text,
@@ -296,7 +296,7 @@ if who == "researcher":
                                help="Cells: mean [95% CI]; best in bold. Needs \\usepackage{booktabs}.")
 
 
-# The qrels grade by nn-IoU at the sliders' setting whatever measure is chosen (evalcore.qrels): the label says so.
+# The qrels grade by nn-IoU at the sliders' setting whatever measure is chosen (evalcore.evaluation.qrels): the label says so.
 qrels_label = (f"Prepare graded qrels (TREC format): nn-IoU at alpha = {settings.alpha}, n = {settings.n} as an "
                "integer grade on a per-query scale"
                + (f", not {settings.measure.measure.title}" if measure_key not in ("nn-iou",) else ""))

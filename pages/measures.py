@@ -10,9 +10,11 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from evalcore.baselines import available_baselines
+from evalcore.app.baselines import available_baselines
 from evalcore.errors import CBIRLensError
-from evalcore.measure_comparison import (
+from evalcore.io.tables import SCORE_DECIMALS, markdown_table, score_table
+from evalcore.relevance.measures import MEASURES, parse_measure
+from evalcore.studies.measure_comparison import (
     ALL_POWER,
     APART,
     PAIRS_JUDGED,
@@ -23,8 +25,6 @@ from evalcore.measure_comparison import (
     sampled_power_column,
     verdict,
 )
-from evalcore.measures import MEASURES, parse_measure
-from evalcore.tables import SCORE_DECIMALS, markdown_table, score_table
 from pages.computed import measure_comparison
 from pages.session import server_kept, workspace
 from pages.sidebar import controls

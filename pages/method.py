@@ -6,10 +6,10 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from evalcore import reproduction as rp
-from evalcore.relevance import approximate_matches, iou, nn_iou
-from evalcore.report_figures import ablation_figure, timing_figure, worked_example_figure
-from evalcore.workspace import Workspace
+from evalcore.app.workspace import Workspace
+from evalcore.io.figures import ablation_figure, timing_figure, worked_example_figure
+from evalcore.relevance.formulas import approximate_matches, iou, nn_iou
+from evalcore.studies import reproduction as rp
 from pages.computed import EVALUATOR_INPUTS, evaluator_of, kept_result, kg_of
 from pages.session import audience, server_kept, workspace
 from pages.sidebar import controls

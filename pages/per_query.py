@@ -6,12 +6,12 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from evalcore.baselines import Baseline, available_baselines, default_baselines
+from evalcore.app.baselines import Baseline, available_baselines, default_baselines
+from evalcore.app.explain import Explanation
+from evalcore.app.workspace import image_of
 from evalcore.data import Run
 from evalcore.errors import CBIRLensError
-from evalcore.explain import Explanation
-from evalcore.tables import score_table
-from evalcore.workspace import image_of
+from evalcore.io.tables import score_table
 from pages.cards import (
     arithmetic_markdown,
     caption_words_toggle,

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import streamlit as st
 
+from evalcore.app.workspace import Workspace, demo_digest, load_demo
 from evalcore.errors import CBIRLensError
+from evalcore.io.loading import data_roots
 from evalcore.kept import Kept, one_value
-from evalcore.loading import data_roots
-from evalcore.workspace import Workspace, demo_digest, load_demo
 
 AUDIENCES = {"Clinician": "clinician", "Researcher": "researcher"}
 #: The address parameter naming the data folder a session loaded (a reload or a link opens it again).
@@ -44,7 +44,7 @@ def _shared_demo(files: str) -> Workspace:
 def demo_workspace() -> Workspace:
     """The embedded demo, parsed once for the server (every new session opens on it: 0.3-0.6 s of parsing each, eight
     arriving at once held the interpreter for seconds) and shared read-only, keyed by the digest of its files'
-    bytes (:func:`evalcore.workspace.demo_digest`)."""
+    bytes (:func:`evalcore.app.workspace.demo_digest`)."""
     return _shared_demo(demo_digest())
 
 

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from evalcore.kg import KG_MODES
-from evalcore.measures import DEFAULT_MEASURE, MEASURES, MeasureSpec, measure_spec
-from evalcore.options import DEFAULT_CUTOFFS
+from evalcore.evaluation.options import DEFAULT_CUTOFFS
+from evalcore.relevance.kg import KG_MODES
+from evalcore.relevance.measures import DEFAULT_MEASURE, MEASURES, MeasureSpec, measure_spec
 from pages.session import AUDIENCES
 
 CUTOFF_CHOICES = (1, 3, 5, 10, 20, 30, 50, 100)

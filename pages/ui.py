@@ -9,10 +9,10 @@ from typing import TypeVar
 
 import streamlit as st
 
-from evalcore.baselines import Baseline
-from evalcore.explain import shown_name
-from evalcore.kg import KnowledgeGraph
-from evalcore.workspace import Workspace
+from evalcore.app.baselines import Baseline
+from evalcore.app.explain import shown_name
+from evalcore.app.workspace import Workspace
+from evalcore.relevance.kg import KnowledgeGraph
 from pages.session import audience, workspace
 from pages.sidebar import Settings
 

@@ -25,11 +25,18 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from evalcore.baselines import IOU, NN_IOU  # noqa: E402
+from evalcore.app.baselines import IOU, NN_IOU  # noqa: E402
 from evalcore.engine import PairwiseEngine  # noqa: E402
-from evalcore.evaluation import Evaluator  # noqa: E402
-from evalcore.loading import LABEL_MAPPING, load_kg, load_labels, load_rocov2_folder  # noqa: E402
-from evalcore.measure_comparison import (  # noqa: E402
+from evalcore.evaluation.evaluator import Evaluator  # noqa: E402
+from evalcore.evaluation.retrieval import retrieve_by_captions  # noqa: E402
+from evalcore.io.loading import LABEL_MAPPING, load_kg, load_labels, load_rocov2_folder  # noqa: E402
+from evalcore.io.tables import markdown_table  # noqa: E402
+from evalcore.relevance.measures import (  # noqa: E402
+    default_measures,
+    nn_iou_measure,  # noqa: E402
+    parse_measure,
+)
+from evalcore.studies.measure_comparison import (  # noqa: E402
     ALL_POWER,
     SUBSAMPLE,
     SUBSAMPLE_REPEATS,
@@ -40,13 +47,6 @@ from evalcore.measure_comparison import (  # noqa: E402
     simulated_detector_run,
     verdict,
 )
-from evalcore.measures import (  # noqa: E402
-    default_measures,
-    nn_iou_measure,  # noqa: E402
-    parse_measure,
-)
-from evalcore.retrieval import retrieve_by_captions  # noqa: E402
-from evalcore.tables import markdown_table  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 VARIANTS = ("nn-iou(alpha=0.5,n=2)", "tversky(a=0.3,b=0.7)", "nn-iou-depth(alpha=0.5,n=1)")

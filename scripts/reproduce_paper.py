@@ -21,12 +21,12 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
-from evalcore import reproduction as rp  # noqa: E402
-from evalcore.evaluation import Evaluator  # noqa: E402
-from evalcore.loading import LABEL_MAPPING, load_kg, load_labels, load_rocov2_folder  # noqa: E402
+from evalcore.evaluation.evaluator import Evaluator  # noqa: E402
+from evalcore.io.figures import ablation_figure, timing_figure  # noqa: E402
+from evalcore.io.loading import LABEL_MAPPING, load_kg, load_labels, load_rocov2_folder  # noqa: E402
+from evalcore.io.tables import markdown_table  # noqa: E402
 from evalcore.readers import read_kg  # noqa: E402
-from evalcore.report_figures import ablation_figure, timing_figure  # noqa: E402
-from evalcore.tables import markdown_table  # noqa: E402
+from evalcore.studies import reproduction as rp  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 PARTS = ("table1", "coverage", "ablation", "timing", "variants", "examples", "ties")

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import settings
 
 from evalcore.data import ConceptSets, KGEdges
-from evalcore.kg import KnowledgeGraph
+from evalcore.relevance.kg import KnowledgeGraph
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "data"

@@ -12,7 +12,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from evalcore.ablation import (
+from evalcore.data import ImageLabels, Run
+from evalcore.evaluation.evaluator import Evaluator
+from evalcore.relevance.measures import MEASURES, measure_spec
+from evalcore.studies.ablation import (
     RELEVANCE_SYSTEM,
     _one_ahead,
     ablation_grid,
@@ -24,9 +27,6 @@ from evalcore.ablation import (
     sweep_axis,
     sweep_values,
 )
-from evalcore.data import ImageLabels, Run
-from evalcore.evaluation import Evaluator
-from evalcore.measures import MEASURES, measure_spec
 
 from .conftest import open_page, random_world
 

@@ -11,13 +11,14 @@ from dataclasses import asdict
 import numpy as np
 import pytest
 
-from evalcore import compare, metrics
-from evalcore.compare import MeanWithCI, bootstrap_cis, compare_columns, compare_systems
-from evalcore.evaluation import AlignedRun, Evaluator
-from evalcore.options import Relevance
-from evalcore.results import Results, evaluate_runs
+from evalcore.app.workspace import load_demo
+from evalcore.evaluation.evaluator import AlignedRun, Evaluator
+from evalcore.evaluation.options import Relevance
+from evalcore.evaluation.results import Results, evaluate_runs
+from evalcore.metrics import registry as metrics
+from evalcore.stats import compare
+from evalcore.stats.compare import MeanWithCI, bootstrap_cis, compare_columns, compare_systems
 from evalcore.threads import blas_single_thread
-from evalcore.workspace import load_demo
 
 from .conftest import random_world
 
@@ -224,7 +225,7 @@ def test_sessions_asking_for_comparisons_at_once_compute_them_once(monkeypatch):
         gate.wait(5)
         return plain(*args, **kwargs)
 
-    monkeypatch.setattr("evalcore.results.compare_columns", counted)
+    monkeypatch.setattr("evalcore.evaluation.results.compare_columns", counted)
     found = []
     threads = [threading.Thread(target=lambda: found.append(results.comparisons("nn-CUI@10"))) for _ in range(4)]
     for thread in threads:
@@ -236,7 +237,7 @@ def test_sessions_asking_for_comparisons_at_once_compute_them_once(monkeypatch):
 
 
 def test_the_dashboard_evaluation_is_one_shared_read_only_result():
-    from evalcore.measures import measure_spec
+    from evalcore.relevance.measures import measure_spec
     from pages import computed
     from pages.sidebar import Settings
 
@@ -329,7 +330,7 @@ def test_bootstrap_of_columns_with_resamples_lacking_a_defined_query_equals_the_
 
 @pytest.mark.parametrize("seed", [0, 5])
 def test_runs_scored_on_several_threads_equal_runs_scored_one_after_another(seed):
-    from evalcore.options import Compute
+    from evalcore.evaluation.options import Compute
 
     concepts, kg = random_world(seed, images=70)
     relevance = Relevance.of(0.6, 1)
@@ -350,7 +351,7 @@ def test_runs_scored_on_several_threads_equal_runs_scored_one_after_another(seed
 
 
 def test_comparisons_started_beside_the_page_are_computed_once_and_read_by_it(monkeypatch):
-    from evalcore.measures import measure_spec
+    from evalcore.relevance.measures import measure_spec
     from pages import computed
     from pages.sidebar import Settings
 
@@ -360,7 +361,7 @@ def test_comparisons_started_beside_the_page_are_computed_once_and_read_by_it(mo
                                                                   "linear"))
     calls = []
     plain = compare_columns
-    monkeypatch.setattr("evalcore.results.compare_columns", lambda *a, **k: calls.append(1) or plain(*a, **k))
+    monkeypatch.setattr("evalcore.evaluation.results.compare_columns", lambda *a, **k: calls.append(1) or plain(*a, **k))
     computed.start_comparisons(result, "nn-CUI@5")
     pairs = computed.system_comparisons(result, "nn-CUI@5")
     assert calls == [1]
@@ -372,7 +373,7 @@ def test_comparisons_started_beside_the_page_are_computed_once_and_read_by_it(mo
 
 
 def test_the_summary_is_computed_when_first_asked_for_and_equals_the_results_table():
-    from evalcore.measures import measure_spec
+    from evalcore.relevance.measures import measure_spec
     from pages import computed
     from pages.sidebar import Settings
 

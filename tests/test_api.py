@@ -15,14 +15,14 @@ from scipy import stats
 
 import evalcore
 from evalcore.__main__ import main
-from evalcore.compare import bootstrap_cis, compare_systems
 from evalcore.data import ConceptSets, Run
 from evalcore.errors import InputError, ParameterError
-from evalcore.evaluation import Evaluation, Evaluator, SystemResult
-from evalcore.loading import load_kg, load_labels
-from evalcore.options import Scoring
+from evalcore.evaluation.evaluator import Evaluation, Evaluator, SystemResult
+from evalcore.evaluation.options import Scoring
+from evalcore.evaluation.results import Results, Statistics, evaluate_runs
+from evalcore.io.loading import load_kg, load_labels
 from evalcore.readers import read_concepts, read_run
-from evalcore.results import Results, Statistics, evaluate_runs
+from evalcore.stats.compare import bootstrap_cis, compare_systems
 
 from .conftest import DEMO, ROOT
 

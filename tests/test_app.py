@@ -7,7 +7,7 @@ import re
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from evalcore.baselines import IOU, NN_IOU
+from evalcore.app.baselines import IOU, NN_IOU
 
 from .conftest import ROCOV2, frame_with, needs, open_page, press_if_shown, rocov2_folder_with_a_run
 
@@ -210,7 +210,7 @@ def test_engine_note_names_the_backend_that_ran():
         evaluator_of(workspace(), "undirected").relevance_ranking("nn-iou(alpha=0.5,n=1)", 10)
         st.caption(engine_note())
 
-    from evalcore.array_backend import gpu_available
+    from evalcore.engine.array_backend import gpu_available
 
     app = AppTest.from_function(script, default_timeout=TIMEOUT)
     app.run()

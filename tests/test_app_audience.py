@@ -13,9 +13,9 @@ from google.protobuf.json_format import MessageToDict
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
-from evalcore.baselines import available_baselines
+from evalcore.app.baselines import available_baselines
 from evalcore.errors import CBIRLensError
-from evalcore.tables import metric_family, metric_group, plain_metric_label
+from evalcore.io.tables import metric_family, metric_group, plain_metric_label
 
 from .conftest import ROCOV2, ROOT, needs
 

@@ -200,7 +200,7 @@ def test_an_assumed_view_is_said_to_be_assumed_in_both_modes():
 
         import streamlit as st
 
-        from evalcore.caption_concepts import find_caption_concepts
+        from evalcore.extraction.caption_concepts import find_caption_concepts
         from pages.cards import draw_caption_words
 
         names = {"C1306645": "Plain x-ray", "C0000726": "Abdomen", "C1999039": "Anterior-Posterior"}

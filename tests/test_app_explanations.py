@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
-from evalcore.baselines import IOU
+from evalcore.app.baselines import IOU
+from evalcore.app.workspace import Workspace, extraction_names
 from evalcore.data import ConceptSets
-from evalcore.extraction import ConceptDictionary
-from evalcore.workspace import Workspace, extraction_names
+from evalcore.extraction.extractor import ConceptDictionary
 
 from .conftest import ROOT
 
@@ -97,7 +97,7 @@ def test_case_view_reads_a_concept_by_the_names_extraction_knows():
 
 
 def test_a_quote_ending_in_punctuation_takes_no_second_mark():
-    from evalcore.explain import explain_pair
+    from evalcore.app.explain import explain_pair
     from pages.cards import reason_markdown
 
     dictionary = ConceptDictionary.build({HEMORRHAGE: "Hemorrhage"})
@@ -137,7 +137,7 @@ def test_knowledge_graph_page_names_relations_and_their_source():
 
 
 def test_a_quoted_caption_sentence_is_escaped_markdown():
-    from evalcore.explain import explain_pair
+    from evalcore.app.explain import explain_pair
     from pages.cards import reason_markdown
 
     hostile = "No [hemorrhage](http://x.invalid) **here** <script>."
@@ -149,9 +149,9 @@ def test_a_quoted_caption_sentence_is_escaped_markdown():
 
 
 def test_a_lists_explanations_at_once_are_each_pairs_own():
-    from evalcore.explain import explain_pair
-    from evalcore.measures import measure_spec
-    from evalcore.workspace import load_demo
+    from evalcore.app.explain import explain_pair
+    from evalcore.app.workspace import load_demo
+    from evalcore.relevance.measures import measure_spec
     from pages.cards import explanations_for
     from pages.computed import kg_of
     from pages.sidebar import Settings

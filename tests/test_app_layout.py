@@ -8,8 +8,8 @@ import json
 
 from streamlit.testing.v1 import AppTest
 
-from evalcore.ablation import RELEVANCE_SYSTEM
-from evalcore.workspace import NO_RUNS_KIND, Workspace, load_demo, with_concepts
+from evalcore.app.workspace import NO_RUNS_KIND, Workspace, load_demo, with_concepts
+from evalcore.studies.ablation import RELEVANCE_SYSTEM
 
 from .conftest import APP_TIMEOUT, DEMO, ROCOV2, ROOT, frame_with, needs, open_page, press_if_shown
 

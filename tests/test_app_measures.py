@@ -9,10 +9,10 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from evalcore.baselines import CAPTIONS, IOU
-from evalcore.evaluation import Evaluator
-from evalcore.measures import parse_measure
-from evalcore.options import Relevance
+from evalcore.app.baselines import CAPTIONS, IOU
+from evalcore.evaluation.evaluator import Evaluator
+from evalcore.evaluation.options import Relevance
+from evalcore.relevance.measures import parse_measure
 
 from .conftest import APP_TIMEOUT, DEMO, ROOT, frame_with, open_page
 
@@ -67,7 +67,7 @@ def test_ablation_page_sweeps_a_parameter_of_the_chosen_measure():
 
 
 def markdown_frame(text: str) -> pd.DataFrame:
-    """A markdown table (evalcore.tables.markdown_table) read back: its first column the index, numbers as floats."""
+    """A markdown table (evalcore.io.tables.markdown_table) read back: its first column the index, numbers as floats."""
     rows = [[cell.strip() for cell in line.strip("|").split(" | ")] for line in text.splitlines()]
     frame = pd.DataFrame(rows[2:], columns=rows[0]).set_index(rows[0][0])
     return frame.apply(pd.to_numeric)

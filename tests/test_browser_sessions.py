@@ -8,11 +8,11 @@ import random
 
 import pytest
 
-from evalcore.evaluation import Evaluator
-from evalcore.kg import KnowledgeGraph
-from evalcore.options import Relevance
+from evalcore.evaluation.evaluator import Evaluator
+from evalcore.evaluation.options import Relevance
+from evalcore.evaluation.retrieval import retrieve_by_captions
 from evalcore.readers import read_captions, read_concepts, read_kg
-from evalcore.retrieval import retrieve_by_captions
+from evalcore.relevance.kg import KnowledgeGraph
 
 from .conftest import DEMO
 from .test_browser import CHROMIUM, idle, pytestmark, server  # noqa: F401  (fixture and marks shared)

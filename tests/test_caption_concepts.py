@@ -1,4 +1,4 @@
-"""Concept sets found in captions as a workspace holds them (evalcore.caption_concepts, workspace.caption_concepts and
+"""Concept sets found in captions as a workspace holds them (evalcore.extraction.caption_concepts, workspace.caption_concepts and
 with_extracted_concepts): hand-worked cases, invariants on seeded random captions, and agreement with a plain
 recount."""
 
@@ -9,11 +9,7 @@ from collections import Counter
 
 import pytest
 
-from evalcore.caption_concepts import caption_pieces, concept_words, coverage, find_caption_concepts
-from evalcore.data import ConceptSets, KGEdges
-from evalcore.errors import CBIRLensError, InputError
-from evalcore.extraction import PROGRESS_BLOCK, Mention, extract
-from evalcore.workspace import (
+from evalcore.app.workspace import (
     Workspace,
     caption_concepts,
     extraction_names,
@@ -21,6 +17,10 @@ from evalcore.workspace import (
     with_concepts,
     with_extracted_concepts,
 )
+from evalcore.data import ConceptSets, KGEdges
+from evalcore.errors import CBIRLensError, InputError
+from evalcore.extraction.caption_concepts import caption_pieces, concept_words, coverage, find_caption_concepts
+from evalcore.extraction.extractor import PROGRESS_BLOCK, Mention, extract
 
 NAMES = {"C0040405": "X-Ray Computed Tomography", "C0019080": "Hemorrhage", "C0006104": "Brain",
          "C0032227": "Pleural effusion", "C0032326": "Pneumothorax", "C0024109": "Lung"}

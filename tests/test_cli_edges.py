@@ -9,13 +9,13 @@ import pytest
 
 from evalcore.__main__ import build_parser, main
 from evalcore.errors import CBIRLensError, InputError, ParameterError
-from evalcore.evaluation import Evaluator
-from evalcore.loading import kg_names_file
-from evalcore.measures import nn_iou_measure, parse_measure
-from evalcore.options import Relevance
-from evalcore.qrels import graded_judgments
+from evalcore.evaluation.evaluator import Evaluator
+from evalcore.evaluation.options import Relevance
+from evalcore.evaluation.qrels import graded_judgments
+from evalcore.evaluation.retrieval import MAX_SVD_DIMENSIONS, tfidf_matrix
+from evalcore.io.loading import kg_names_file
 from evalcore.readers import read_concepts, read_qrels, read_runs
-from evalcore.retrieval import MAX_SVD_DIMENSIONS, tfidf_matrix
+from evalcore.relevance.measures import nn_iou_measure, parse_measure
 
 from .conftest import DEMO
 

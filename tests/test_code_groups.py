@@ -8,15 +8,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from evalcore.ablation import RELEVANCE_SYSTEM, ablation_grid
 from evalcore.data import ConceptSets
 from evalcore.engine import CodeGroups, Compute, KeyedBlock, PairwiseEngine, summarise_block, summarise_groups
 from evalcore.engine.kernels import mark_self
 from evalcore.errors import ParameterError
-from evalcore.evaluation import Evaluator
-from evalcore.measures import measure_spec, nn_iou_measure
-from evalcore.options import Relevance
-from evalcore.retrieval import retrieve_by_measure
+from evalcore.evaluation.evaluator import Evaluator
+from evalcore.evaluation.options import Relevance
+from evalcore.evaluation.retrieval import retrieve_by_measure
+from evalcore.relevance.measures import measure_spec, nn_iou_measure
+from evalcore.studies.ablation import RELEVANCE_SYSTEM, ablation_grid
 
 from .conftest import random_world
 

@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 from sklearn.metrics import f1_score
 
-from evalcore.compare import bootstrap_ci, bootstrap_cis, compare_systems, holm, paired_t_test, randomization_test
 from evalcore.data import ConceptSets
-from evalcore.detection import detection_f1, soft_f1_per_image
 from evalcore.errors import InputError
+from evalcore.metrics.detection import detection_f1, soft_f1_per_image
 from evalcore.readers import read_concepts, read_predictions
+from evalcore.stats.compare import bootstrap_ci, bootstrap_cis, compare_systems, holm, paired_t_test, randomization_test
 
 
 def test_f1_edge_cases():
@@ -205,8 +205,8 @@ def test_kept_draws_replay_the_same_numbers_and_stay_within_their_budget():
     """Bootstrap resamples and randomization swaps are kept in the store their caller owns for the next call with
     the same shape and seed: the intervals and p-values equal those drawn afresh (a budget of 0 keeps nothing), and
     the budget holds."""
-    from evalcore.compare import randomization_tests
     from evalcore.kept import Kept
+    from evalcore.stats.compare import randomization_tests
 
     rng = np.random.default_rng(8)
     matrix = rng.random((700, 4))
@@ -236,9 +236,9 @@ def test_an_evaluator_owns_the_draws_of_its_results_and_results_still_pickle():
     import pickle
 
     from evalcore.data import ConceptSets, Run
-    from evalcore.evaluation import Evaluator
-    from evalcore.options import Scoring
-    from evalcore.results import evaluate_runs
+    from evalcore.evaluation.evaluator import Evaluator
+    from evalcore.evaluation.options import Scoring
+    from evalcore.evaluation.results import evaluate_runs
 
     rng = np.random.default_rng(1)
     ids = tuple(f"i{k}" for k in range(60))
@@ -278,7 +278,7 @@ def test_the_randomization_floor_is_stated_beside_the_p_values(tmp_path, capsys)
     import json
 
     from evalcore.__main__ import main
-    from evalcore.options import Statistics
+    from evalcore.evaluation.options import Statistics
 
     assert Statistics().smallest_randomization_p == 1 / 2001
     separated = np.arange(1.0, 41.0)

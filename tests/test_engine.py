@@ -7,9 +7,9 @@ import pytest
 
 from evalcore.data import ConceptSets, KGEdges
 from evalcore.engine import PairwiseEngine, top_indices
-from evalcore.kg import KnowledgeGraph, neighbour_sets
-from evalcore.measures import CountPlan, nn_iou_measure
-from evalcore.relevance import iou, nn_iou
+from evalcore.relevance.formulas import iou, nn_iou
+from evalcore.relevance.kg import KnowledgeGraph, neighbour_sets
+from evalcore.relevance.measures import CountPlan, nn_iou_measure
 
 from .conftest import random_world
 

@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 
 from evalcore.data import Run
-from evalcore.evaluation import PADDING, UNKNOWN, Evaluator, align_run
-from evalcore.kg import neighbour_sets
-from evalcore.measures import nn_iou_measure
-from evalcore.metrics import ndcg
-from evalcore.options import Relevance
-from evalcore.relevance import nn_iou
-from evalcore.retrieval import retrieve_by_measure
+from evalcore.evaluation.evaluator import PADDING, UNKNOWN, Evaluator, align_run
+from evalcore.evaluation.options import Relevance
+from evalcore.evaluation.retrieval import retrieve_by_measure
+from evalcore.metrics.registry import ndcg
+from evalcore.relevance.formulas import nn_iou
+from evalcore.relevance.kg import neighbour_sets
+from evalcore.relevance.measures import nn_iou_measure
 
 from .conftest import random_world
 
@@ -119,9 +119,9 @@ def test_metrics_kept_per_run_equal_a_fresh_evaluation_at_every_setting(monkeypa
     """An evaluator re-scoring the same runs as alpha, n, gain and threshold move (the dashboard's sliders) reads
     back the metrics whose setting did not change; every value equals a fresh evaluator's, NaNs included, and the
     kept values stay within their byte budget."""
-    import evalcore.evaluation as evaluation
+    import evalcore.evaluation.evaluator as evaluation
     from evalcore.data import ImageLabels
-    from evalcore.metrics import default_metric_names
+    from evalcore.metrics.registry import default_metric_names
 
     concepts, kg = random_world(9, images=80)
     rng = random.Random(9)
@@ -152,7 +152,7 @@ def test_metrics_kept_per_run_equal_a_fresh_evaluation_at_every_setting(monkeypa
 def test_relevance_of_a_measure_whose_setting_stayed_is_read_back_read_only():
     """When alpha moves, IoU's relevance of a run is the array computed before (nn-IoU's is computed afresh and
     equals a fresh evaluator's); kept arrays cannot be written."""
-    from evalcore.measures import measure_spec
+    from evalcore.relevance.measures import measure_spec
 
     concepts, kg = random_world(11)
     warm = Evaluator(concepts, kg)

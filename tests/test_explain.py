@@ -8,10 +8,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from evalcore.caption_concepts import caption_pieces
-from evalcore.data import KGEdges
-from evalcore.errors import ParameterError
-from evalcore.explain import (
+from evalcore.app.explain import (
     MODALITY_WORDS,
     PathStep,
     caption_statuses,
@@ -23,10 +20,13 @@ from evalcore.explain import (
     search_concepts,
     tie_counts,
 )
-from evalcore.extraction import ConceptDictionary, extract, mentions
-from evalcore.kg import KnowledgeGraph, neighbour_sets
-from evalcore.measures import measure_spec, nn_iou_measure
-from evalcore.relevance import approximate_matches, iou, nn_iou, nn_tversky
+from evalcore.data import KGEdges
+from evalcore.errors import ParameterError
+from evalcore.extraction.caption_concepts import caption_pieces
+from evalcore.extraction.extractor import ConceptDictionary, extract, mentions
+from evalcore.relevance.formulas import approximate_matches, iou, nn_iou, nn_tversky
+from evalcore.relevance.kg import KnowledgeGraph, neighbour_sets
+from evalcore.relevance.measures import measure_spec, nn_iou_measure
 
 from .conftest import OPEN_KG, ROCOV2, needs, random_world
 
@@ -212,7 +212,7 @@ def test_example_pair_is_a_closest_pair(seed):
 @needs(ROCOV2)
 @needs(OPEN_KG)
 def test_veins_blood_vessels_in_the_open_kg():
-    from evalcore.loading import load_kg
+    from evalcore.io.loading import load_kg
     from evalcore.readers import read_concept_names
 
     kg = load_kg([OPEN_KG])

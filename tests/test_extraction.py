@@ -1,4 +1,4 @@
-"""Concept extraction from captions (evalcore.extraction): hand-worked matches, negation, seeded random captions
+"""Concept extraction from captions (evalcore.extraction.extractor): hand-worked matches, negation, seeded random captions
 against a plain reference, and a pinned F1 on real ROCOv2 valid captions."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from evalcore.detection import detection_f1
 from evalcore.errors import ParameterError
-from evalcore.extraction import ConceptDictionary, Mention, extract, extract_collection, mentions, normal_token
-from evalcore.imaging_vocabulary import IMAGING_VOCABULARY
-from evalcore.negation import in_spans, negated_spans
+from evalcore.extraction.extractor import ConceptDictionary, Mention, extract, extract_collection, mentions, normal_token
+from evalcore.extraction.imaging_vocabulary import IMAGING_VOCABULARY
+from evalcore.extraction.negation import in_spans, negated_spans
+from evalcore.metrics.detection import detection_f1
 
 ROCOV2 = Path(__file__).resolve().parents[2] / "shared" / "data" / "rocov2"
 
@@ -214,7 +214,7 @@ def test_every_vocabulary_row_cites_a_source_and_a_known_tag():
 
 
 def test_progress_per_block(dictionary, monkeypatch):
-    import evalcore.extraction as extraction
+    import evalcore.extraction.extractor as extraction
 
     monkeypatch.setattr(extraction, "PROGRESS_BLOCK", 2)
     seen: list[float] = []
@@ -345,7 +345,7 @@ def test_third_round_conventions_go_with_the_vocabulary():
 
 def test_coverage_report():
     from evalcore.data import ConceptSets
-    from evalcore.extraction import coverage
+    from evalcore.extraction.extractor import coverage
 
     sets = ConceptSets(("a", "b", "c", "d"), (frozenset({"C2", "C1"}), frozenset(), frozenset({"C1", "C3"}),
                                               frozenset()))

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from evalcore import workspace as workspace_module
+from evalcore.app import workspace as workspace_module
 
 from . import hostile_inputs as h
 from . import zip_inputs as z

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from evalcore.errors import InputError, ParameterError
-from evalcore.metrics import parse_metric
+from evalcore.metrics.registry import parse_metric
 from evalcore.readers import (
     files,
     read_concepts,

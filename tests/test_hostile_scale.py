@@ -18,12 +18,12 @@ import pytest
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
-from evalcore import kg as kg_module
-from evalcore import taxonomy
 from evalcore.engine import Compute, PairwiseEngine
+from evalcore.engine.executors import DaskCluster, parse_size
 from evalcore.errors import CBIRLensError, ParameterError
-from evalcore.executors import DaskCluster, parse_size
-from evalcore.kg import KnowledgeGraph
+from evalcore.relevance import kg as kg_module
+from evalcore.relevance import taxonomy
+from evalcore.relevance.kg import KnowledgeGraph
 
 from .conftest import DEMO, ROOT, random_world
 

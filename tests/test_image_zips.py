@@ -8,9 +8,8 @@ import tracemalloc
 
 import pytest
 
-from evalcore import workspace as w
-from evalcore.errors import CBIRLensError, InputError
-from evalcore.workspace import (
+from evalcore.app import workspace as w
+from evalcore.app.workspace import (
     MAX_IMAGE_BYTES,
     ImageFiles,
     Workspace,
@@ -18,6 +17,7 @@ from evalcore.workspace import (
     server_image_bytes,
     with_images,
 )
+from evalcore.errors import CBIRLensError, InputError
 
 from . import zip_inputs as z
 

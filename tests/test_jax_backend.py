@@ -16,20 +16,20 @@ import pytest
 
 import evalcore
 from evalcore.__main__ import main
-from evalcore.array_backend import check_backend, gpu_available, gpu_plugin_installed, open_backend
 from evalcore.data import ConceptSets
 from evalcore.engine import Compute, PairwiseEngine
+from evalcore.engine.array_backend import check_backend, gpu_available, gpu_plugin_installed, open_backend
 from evalcore.errors import ParameterError
-from evalcore.evaluation import Evaluator
-from evalcore.loading import load_kg
-from evalcore.measures import nn_iou_measure
+from evalcore.evaluation.evaluator import Evaluator
+from evalcore.io.loading import load_kg
 from evalcore.readers import read_concepts, read_runs
+from evalcore.relevance.measures import nn_iou_measure
 
 from .conftest import DEMO, OPEN_KG, ROCOV2, ROOT, needs, random_world
 
 jax = pytest.importorskip("jax")
-from evalcore import jax_backend  # noqa: E402
-from evalcore.jax_backend import CPU_DEFAULT_MEMORY, PROGRAMS, JaxRanker, visible_gpus  # noqa: E402
+from evalcore.engine import jax_backend  # noqa: E402
+from evalcore.engine.jax_backend import CPU_DEFAULT_MEMORY, PROGRAMS, JaxRanker, visible_gpus  # noqa: E402
 
 GPU = pytest.mark.skipif(not visible_gpus(), reason="JAX sees no GPU here")
 

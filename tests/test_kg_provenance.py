@@ -7,11 +7,11 @@ import random
 
 import pytest
 
+from evalcore.app.explain import example_path_pair
 from evalcore.data import KGEdges
 from evalcore.errors import InputError
-from evalcore.explain import example_path_pair
-from evalcore.kg import KnowledgeGraph
 from evalcore.readers import read_kg
+from evalcore.relevance.kg import KnowledgeGraph
 
 from .conftest import ROOT
 
@@ -71,7 +71,7 @@ def test_edge_sources_and_relations_agree_with_the_files(seed):
 
 
 def test_demo_kg_keeps_its_part_of_links():
-    from evalcore.loading import load_kg
+    from evalcore.io.loading import load_kg
 
     kg = load_kg([ROOT / "data" / "demo" / "kg_edges.csv"])
     assert kg.relation("C0015813", "C0015811") == "part_of"  # Head of femur -> Femur

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from evalcore.data import KGEdges, KGEdgeTable
 from evalcore.errors import InputError
-from evalcore.kg import KnowledgeGraph
-from evalcore.loading import load_kg
+from evalcore.io.loading import load_kg
 from evalcore.readers import files, read_kg
+from evalcore.relevance.kg import KnowledgeGraph
 
 from . import line_by_line
 from .conftest import DEMO, ROOT

@@ -11,7 +11,7 @@ import pytest
 
 from evalcore.__main__ import main
 from evalcore.data import RankedLists, Run
-from evalcore.evaluation import Evaluator, align_run
+from evalcore.evaluation.evaluator import Evaluator, align_run
 from evalcore.readers import read_concepts
 
 from . import line_by_line
@@ -35,7 +35,7 @@ def large_run() -> bytes:
 
 
 def test_with_run_reports_progress_until_done(large_run):
-    from evalcore.workspace import load_demo, with_run
+    from evalcore.app.workspace import load_demo, with_run
 
     seen: list[tuple[float, str]] = []
     workspace = with_run(load_demo(), large_run, "big.trec", progress=lambda f, m: seen.append((f, m)))
@@ -66,7 +66,7 @@ def test_cli_scores_a_large_run_as_the_line_by_line_reading_does(large_run, tmp_
     ours = json.loads((tmp_path / "r.json").read_text())
     (name, lists), = line_by_line.read_runs(large_run, "big.trec")
     concepts = read_concepts(DEMO / "concepts.csv")
-    from evalcore.loading import load_kg
+    from evalcore.io.loading import load_kg
 
     reference = Evaluator(concepts, load_kg([DEMO / "kg_edges.csv"])).evaluate([Run(name, dict(lists))], ["nn-CUI@10", "RBP"])
     for metric, value in reference.means()[name].items():

@@ -7,10 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from evalcore.ablation import ALPHAS, HOPS, informative_systems
-from evalcore.measures import MEASURES
-from evalcore.metrics import default_metric_names, metric_names_for_measure, parse_metric
-from evalcore.tables import (
+from evalcore.io.tables import (
     SCORE_DECIMALS,
     equivalent_metric,
     grouped_metrics,
@@ -19,6 +16,9 @@ from evalcore.tables import (
     metric_family,
     score_table,
 )
+from evalcore.metrics.registry import default_metric_names, metric_names_for_measure, parse_metric
+from evalcore.relevance.measures import MEASURES
+from evalcore.studies.ablation import ALPHAS, HOPS, informative_systems
 
 
 def random_grid(seed: int) -> tuple[pd.DataFrame, dict[str, float]]:

@@ -9,9 +9,9 @@ import zipfile
 import pytest
 from PIL import Image
 
+from evalcore.app.workspace import read_image_zip, thumbnail
 from evalcore.errors import CBIRLensError, InputError
 from evalcore.readers import DEFAULT_MAX_RUN_BYTES, MAX_CONCEPTS_PER_IMAGE, read_concepts
-from evalcore.workspace import read_image_zip, thumbnail
 
 from .conftest import ROOT
 

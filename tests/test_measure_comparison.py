@@ -10,11 +10,13 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from evalcore.compare import compare_systems
 from evalcore.data import Run
 from evalcore.errors import ParameterError
-from evalcore.evaluation import AlignedRun, Evaluator, align_run
-from evalcore.measure_comparison import (
+from evalcore.evaluation.evaluator import AlignedRun, Evaluator, align_run
+from evalcore.evaluation.options import Relevance
+from evalcore.relevance.measures import parse_measure
+from evalcore.stats.compare import compare_systems
+from evalcore.studies.measure_comparison import (
     ALL_POWER,
     ALL_QUERIES,
     APART,
@@ -37,8 +39,6 @@ from evalcore.measure_comparison import (
     swap_splits,
     verdict,
 )
-from evalcore.measures import parse_measure
-from evalcore.options import Relevance
 
 from .conftest import random_world
 

@@ -15,9 +15,7 @@ from evalcore.data import ConceptSets, KGEdges
 from evalcore.engine import PairwiseEngine
 from evalcore.engine.kernels import row_max_product
 from evalcore.errors import ParameterError
-from evalcore.kg import KnowledgeGraph, neighbour_distances, neighbour_sets
-from evalcore.measures import MEASURES, default_measures, measure_spec, metric_tag, parse_measure
-from evalcore.relevance import (
+from evalcore.relevance.formulas import (
     CREDIT_SCALE,
     credit_units,
     dice,
@@ -28,7 +26,9 @@ from evalcore.relevance import (
     nn_tversky,
     tversky,
 )
-from evalcore.taxonomy import WuPalmer, concept_depths, credit_sets
+from evalcore.relevance.kg import KnowledgeGraph, neighbour_distances, neighbour_sets
+from evalcore.relevance.measures import MEASURES, default_measures, measure_spec, metric_tag, parse_measure
+from evalcore.relevance.taxonomy import WuPalmer, concept_depths, credit_sets
 
 from .conftest import random_world
 

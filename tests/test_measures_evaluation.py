@@ -10,16 +10,16 @@ import numpy as np
 import pytest
 
 from evalcore.__main__ import main
-from evalcore.ablation import parameter_range, parameter_sweep, retrieval_system, sweep_values
-from evalcore.compare import compare_systems
 from evalcore.data import ImageLabels, Run
 from evalcore.errors import ParameterError
-from evalcore.evaluation import Evaluator
-from evalcore.measure_comparison import compare_measures, ndcg_metric, simulated_detector_run
-from evalcore.measures import default_measures, parse_measure
-from evalcore.metrics import metric_names_for_measure, ndcg, parse_metric
-from evalcore.options import Relevance
-from evalcore.relevance import dice, tversky
+from evalcore.evaluation.evaluator import Evaluator
+from evalcore.evaluation.options import Relevance
+from evalcore.metrics.registry import metric_names_for_measure, ndcg, parse_metric
+from evalcore.relevance.formulas import dice, tversky
+from evalcore.relevance.measures import default_measures, parse_measure
+from evalcore.stats.compare import compare_systems
+from evalcore.studies.ablation import parameter_range, parameter_sweep, retrieval_system, sweep_values
+from evalcore.studies.measure_comparison import compare_measures, ndcg_metric, simulated_detector_run
 
 from .conftest import random_world
 

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from sklearn.metrics import ndcg_score
 
-from evalcore import metrics as m
 from evalcore.errors import ParameterError
+from evalcore.metrics import registry as m
 
 
 def test_ndcg_of_three_items_by_hand():
@@ -99,7 +99,7 @@ def test_registry_names_round_trip_and_reject_unknown():
 
 def test_one_display_rule_names_every_family_under_every_relevance_and_parses_back():
     """Prefixes for IoU, nn-IoU and judged grades (CUI under grades is qrels-NDCG), braces for any other measure."""
-    from evalcore.measures import MEASURES
+    from evalcore.relevance.measures import MEASURES
 
     cui, rbp = m.FAMILIES["CUI"], m.FAMILIES["RBP"]
     assert [m.MetricSpec(cui, 10, None, key).name for key in ("iou", "nn-iou", "qrels", "dice")] == \

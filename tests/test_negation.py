@@ -1,4 +1,4 @@
-"""The NegEx-style rule of evalcore.negation, read through concept extraction's mentions as the explanations read it:
+"""The NegEx-style rule of evalcore.extraction.negation, read through concept extraction's mentions as the explanations read it:
 hand-worked sentences, the real ROCOv2 caption, random texts."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from evalcore.errors import ParameterError
-from evalcore.extraction import ConceptDictionary, mentions
-from evalcore.negation import (
+from evalcore.extraction.extractor import ConceptDictionary, mentions
+from evalcore.extraction.negation import (
     MAX_SCOPE_WORDS,
     PLACE_PREPOSITIONS,
     POST_NEGATION,

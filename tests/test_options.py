@@ -1,4 +1,4 @@
-"""The option objects of evalcore/options.py, and the API's qrels, empty_queries and relevance_level agreeing with
+"""The option objects of evalcore/evaluation/options.py, and the API's qrels, empty_queries and relevance_level agreeing with
 the command line on the demo."""
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ import pytest
 import evalcore
 import evalcore.engine
 from evalcore.__main__ import main
+from evalcore.engine.executors import LocalProcesses
 from evalcore.errors import ParameterError
-from evalcore.evaluation import Evaluator
-from evalcore.executors import LocalProcesses
-from evalcore.measures import measure_spec, nn_iou_measure
-from evalcore.options import Compute, Relevance, Scoring, Statistics
+from evalcore.evaluation.evaluator import Evaluator
+from evalcore.evaluation.options import Compute, Relevance, Scoring, Statistics
 from evalcore.readers import read_concepts, read_run
+from evalcore.relevance.measures import measure_spec, nn_iou_measure
 
 from .conftest import DEMO
 

@@ -22,14 +22,10 @@ from evalcore.__main__ import main
 from evalcore.data import KGEdges, Run
 from evalcore.engine import PairwiseEngine
 from evalcore.errors import CBIRLensError, ParameterError
-from evalcore.evaluation import Evaluator
-from evalcore.kg import KnowledgeGraph
-from evalcore.measures import measure_spec, nn_iou_measure
-from evalcore.options import Relevance
-from evalcore.outputs import atomic_output, check_outputs
-from evalcore.qrels import graded_judgments
-from evalcore.readers import read_captions, read_concepts, read_runs
-from evalcore.retrieval import (
+from evalcore.evaluation.evaluator import Evaluator
+from evalcore.evaluation.options import Relevance
+from evalcore.evaluation.qrels import graded_judgments
+from evalcore.evaluation.retrieval import (
     float32_scores_in_order,
     pool_depth,
     retrieve_by_captions,
@@ -37,6 +33,10 @@ from evalcore.retrieval import (
     tfidf_matrix,
     write_trec_run,
 )
+from evalcore.io.outputs import atomic_output, check_outputs
+from evalcore.readers import read_captions, read_concepts, read_runs
+from evalcore.relevance.kg import KnowledgeGraph
+from evalcore.relevance.measures import measure_spec, nn_iou_measure
 
 from .conftest import DEMO, OPEN_KG, ROCOV2, ROOT, needs, random_world
 
@@ -130,7 +130,7 @@ def test_a_failed_write_names_the_file_and_keeps_the_earlier_one(tmp_path, monke
     def full_disk(*_args, **_kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("evalcore.outputs.os.fsync", full_disk)
+    monkeypatch.setattr("evalcore.io.outputs.os.fsync", full_disk)
     with pytest.raises(CBIRLensError, match=f"{target}: could not write the output file \\(No space left on device\\)"):
         with atomic_output(target) as handle:
             handle.write("new\n")
@@ -162,7 +162,7 @@ def test_a_killed_write_never_leaves_a_partial_file(tmp_path):
     """SIGKILL in the middle of a write: the target keeps its earlier, complete content."""
     target = tmp_path / "out.txt"
     target.write_text("earlier\n")
-    code = ("import sys, time; sys.path.insert(0, sys.argv[1]); from evalcore.outputs import atomic_output\n"
+    code = ("import sys, time; sys.path.insert(0, sys.argv[1]); from evalcore.io.outputs import atomic_output\n"
             "with atomic_output(sys.argv[2]) as handle:\n"
             "    handle.write('half of the new'); handle.flush(); print('writing', flush=True); time.sleep(60)\n")
     process = subprocess.Popen([sys.executable, "-c", code, str(ROOT), str(target)], stdout=subprocess.PIPE, text=True)
@@ -346,7 +346,7 @@ def test_the_run_file_is_the_same_whatever_the_piece_size(tmp_path, monkeypatch)
                               "a tag with spaces")
     whole, pieces = tmp_path / "whole.trec", tmp_path / "pieces.trec"
     write_trec_run(run, whole)
-    monkeypatch.setattr("evalcore.retrieval.LINES_PER_PIECE", 7)
+    monkeypatch.setattr("evalcore.evaluation.retrieval.LINES_PER_PIECE", 7)
     write_trec_run(run, pieces)
     assert whole.read_bytes() == pieces.read_bytes()
     lines = whole.read_text().splitlines()
@@ -370,7 +370,7 @@ def _significant_digits(text: str) -> int:
 WRITER_MEMORY = """
 import sys
 import numpy as np
-from evalcore import retrieval
+from evalcore.evaluation import retrieval
 from evalcore.data import Run
 
 retrieval.LINES_PER_PIECE = 1 << 14

@@ -75,7 +75,7 @@ def test_wheel_ships_the_dashboard_inside_the_package(installed):
 
 
 def test_installed_package_is_used_outside_the_checkout(installed):
-    code = ("import evalcore, evalcore.loading as l, evalcore.resources as r;"
+    code = ("import evalcore, evalcore.io.loading as l, evalcore.resources as r;"
             "print(evalcore.__file__); print(r.project_root()); print(l.LABEL_MAPPING.is_file()); print(evalcore.__version__)")
     shown = run([str(installed["python"]), "-c", code], installed["work"])
     assert shown.returncode == 0, shown.stderr

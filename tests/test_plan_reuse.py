@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from evalcore.engine import PairwiseEngine
-from evalcore.measures import MEASURES, CountPlan, Measure, MeasureSpec, measure_spec
+from evalcore.relevance.measures import MEASURES, CountPlan, Measure, MeasureSpec, measure_spec
 
 from .conftest import random_world
 
@@ -54,7 +54,7 @@ def test_a_measure_without_near_matches_sees_none_in_reused_codes(monkeypatch):
 def test_a_run_rescored_at_other_alphas_reads_its_kept_codes_exactly(seed):
     """Evaluator.relevance_by keeps the codes of a run's pairs: re-scoring it at other alphas (as the dashboard's
     slider does) looks the values up again and equals scoring pair by pair on an evaluator that kept nothing."""
-    from evalcore.evaluation import AlignedRun, Evaluator
+    from evalcore.evaluation.evaluator import AlignedRun, Evaluator
 
     concepts, kg = random_world(seed, images=60)
     rng = np.random.default_rng(seed)

@@ -7,7 +7,7 @@ import pytest
 
 from evalcore.data import ConceptClassMap, ImageLabels
 from evalcore.errors import InputError
-from evalcore.loading import load_kg
+from evalcore.io.loading import load_kg
 from evalcore.readers import (
     read_captions,
     read_concept_names,

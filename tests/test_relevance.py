@@ -8,8 +8,8 @@ import networkx as nx
 import pytest
 
 from evalcore.errors import ParameterError
-from evalcore.kg import neighbour_sets
-from evalcore.relevance import approximate_matches, iou, nn_iou, nn_tversky, tversky
+from evalcore.relevance.formulas import approximate_matches, iou, nn_iou, nn_tversky, tversky
+from evalcore.relevance.kg import neighbour_sets
 
 from .conftest import random_world
 

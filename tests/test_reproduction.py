@@ -9,12 +9,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from evalcore import reproduction as rp
 from evalcore.data import ImageLabels
-from evalcore.evaluation import Evaluator
-from evalcore.kg import neighbour_sets
-from evalcore.measures import measure_spec, nn_iou_measure
-from evalcore.relevance import nn_iou_from_counts
+from evalcore.evaluation.evaluator import Evaluator
+from evalcore.relevance.formulas import nn_iou_from_counts
+from evalcore.relevance.kg import neighbour_sets
+from evalcore.relevance.measures import measure_spec, nn_iou_measure
+from evalcore.studies import reproduction as rp
 
 from .conftest import ROCOV2, ROOT, needs, random_world
 
@@ -44,7 +44,7 @@ def test_strict_ranking_equals_sorting_strict_nn_iou_per_query(seed):
 def test_strict_reading_never_credits_more_than_design():
     concepts, kg = random_world(8, images=40)
     neighbours = neighbour_sets(kg, tuple(sorted(set(concepts.vocabulary))), 2)
-    from evalcore.relevance import approximate_matches
+    from evalcore.relevance.formulas import approximate_matches
 
     for a in concepts.sets:
         for b in concepts.sets:
@@ -95,7 +95,7 @@ def test_reproduction_on_500_queries_gives_the_papers_iou_modality_precision(tmp
 
 
 def test_report_figures_export_to_png(tmp_path):
-    from evalcore.report_figures import ablation_figure, timing_figure
+    from evalcore.io.figures import ablation_figure, timing_figure
 
     _, _, evaluator = labelled_world(5, images=50)
     curves = rp.ablation_curves(evaluator, hops=(0, 1), alphas=(0.0, 0.5, 1.0), k=5)

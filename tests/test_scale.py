@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 
 from evalcore.engine import Compute, PairwiseEngine
+from evalcore.engine.executors import DaskCluster, LocalProcesses, SharedPass, executor_for, parse_size, shared_pass, task_chunks
 from evalcore.errors import CBIRLensError, ParameterError
-from evalcore.evaluation import Evaluator
-from evalcore.executors import DaskCluster, LocalProcesses, SharedPass, executor_for, parse_size, shared_pass, task_chunks
-from evalcore.loading import load_kg
-from evalcore.measures import nn_iou_measure
-from evalcore.options import Relevance
+from evalcore.evaluation.evaluator import Evaluator
+from evalcore.evaluation.options import Relevance
+from evalcore.io.loading import load_kg
 from evalcore.readers import read_concepts, read_runs
+from evalcore.relevance.measures import nn_iou_measure
 
 from .conftest import DEMO, ROOT, random_world
 
@@ -105,7 +105,7 @@ def test_local_workers_start_with_the_engine_already_imported():
     code = ("import sys\n"
             "from concurrent.futures import ProcessPoolExecutor\n"
             "from multiprocessing import forkserver\n"
-            "from evalcore.executors import worker_context\n"
+            "from evalcore.engine.executors import worker_context\n"
             "forkserver.set_forkserver_preload(['json'])\n"
             "worker_context()\n"
             "context = worker_context()\n"
@@ -113,7 +113,7 @@ def test_local_workers_start_with_the_engine_already_imported():
             "if __name__ == '__main__':\n"
             "    with ProcessPoolExecutor(1, mp_context=context) as pool:\n"
             "        print(pool.submit(eval, \"'scipy.sparse' in __import__('sys').modules\").result())\n")
-    assert python_output(code).split("\n")[:2] == ["['json', 'evalcore.engine', 'evalcore.executors']", "True"]
+    assert python_output(code).split("\n")[:2] == ["['json', 'evalcore.engine', 'evalcore.engine.executors']", "True"]
 
 
 def test_asking_for_local_workers_starts_their_fork_server_at_once():
@@ -121,7 +121,7 @@ def test_asking_for_local_workers_starts_their_fork_server_at_once():
     pytest.importorskip("psutil")
     pytest.importorskip("multiprocessing.forkserver")
     code = ("import psutil\n"
-            "from evalcore.executors import LocalProcesses\n"
+            "from evalcore.engine.executors import LocalProcesses\n"
             "def servers():\n"
             "    return sum('forkserver' in ' '.join(c.cmdline()) for c in psutil.Process().children())\n"
             "before = servers()\n"
@@ -249,7 +249,7 @@ def test_cli_refuses_both_backends_and_a_bad_size(tmp_path):
 
 
 def test_the_in_process_path_imports_no_dask():
-    code = ("import sys, evalcore, evalcore.__main__, evalcore.api, evalcore.executors\n"
+    code = ("import sys, evalcore, evalcore.__main__, evalcore.api, evalcore.engine.executors\n"
             "from evalcore.engine import PairwiseEngine\n"
             "from evalcore.data import ConceptSets\n"
             "PairwiseEngine(ConceptSets(('a', 'b'), (frozenset({'C1'}), frozenset({'C1', 'C2'})))).rank_by('iou', 1)\n"
@@ -292,7 +292,7 @@ def test_reuse_freed_memory_sets_glibc_thresholds_and_tolerates_other_libcs(monk
     import ctypes
     import sys
 
-    from evalcore import executors
+    from evalcore.engine import executors
 
     calls = []
 

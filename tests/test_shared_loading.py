@@ -6,7 +6,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from evalcore.workspace import ReportedSteps, rocov2_digest
+from evalcore.app.workspace import ReportedSteps, rocov2_digest
 
 from .conftest import APP_TIMEOUT, ROCOV2, ROOT, needs, rocov2_folder_with_a_run
 

@@ -12,8 +12,8 @@ import scipy.sparse as sp
 
 from evalcore.data import RankedLists, RankedScores
 from evalcore.errors import CBIRLensError
+from evalcore.evaluation.retrieval import retrieve_by_vectors, run_from_indices
 from evalcore.kept import Kept, nbytes_of
-from evalcore.retrieval import retrieve_by_vectors, run_from_indices
 
 
 def tied_vectors(seed: int, rows: int = 60, columns: int = 12) -> sp.csr_matrix:
@@ -123,7 +123,7 @@ def test_a_failed_computation_is_not_kept_and_the_next_caller_computes():
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_pairs_tested_together_get_the_p_values_each_gets_alone(seed):
-    from evalcore.compare import randomization_test, randomization_tests
+    from evalcore.stats.compare import randomization_test, randomization_tests
 
     rng = np.random.default_rng(seed)
     # Values on a coarse grid: many permuted means equal the observed one exactly, where rounding would show.
@@ -135,9 +135,9 @@ def test_pairs_tested_together_get_the_p_values_each_gets_alone(seed):
 
 
 def test_sessions_asking_for_the_same_ranking_share_one_pass_over_the_pool(monkeypatch):
-    from evalcore.evaluation import Evaluator
-    from evalcore.kg import KnowledgeGraph
+    from evalcore.evaluation.evaluator import Evaluator
     from evalcore.readers import read_concepts, read_kg
+    from evalcore.relevance.kg import KnowledgeGraph
 
     from .conftest import DEMO
 

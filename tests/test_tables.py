@@ -9,8 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from evalcore.metrics import default_metric_names
-from evalcore.tables import (
+from evalcore.io.tables import (
     GROUPS,
     best_systems,
     format_p_value,
@@ -20,6 +19,7 @@ from evalcore.tables import (
     results_csv,
     wide_summary,
 )
+from evalcore.metrics.registry import default_metric_names
 
 METRICS = default_metric_names((5, 10, 30), ("modality", "organ", "modality+organ"))
 

@@ -15,10 +15,9 @@ import evalcore
 from evalcore.__main__ import main
 from evalcore.data import ConceptSets, Qrels, RankedLists, Run
 from evalcore.errors import ParameterError
-from evalcore.evaluation import Evaluator
-from evalcore.options import Relevance
-from evalcore.readers import read_run, read_runs
-from evalcore.ties import (
+from evalcore.evaluation.evaluator import Evaluator
+from evalcore.evaluation.options import Relevance
+from evalcore.metrics.ties import (
     in_tie_order,
     query_ties,
     run_tie_counts,
@@ -26,6 +25,7 @@ from evalcore.ties import (
     trec_eval_order,
     trec_eval_permutation,
 )
+from evalcore.readers import read_run, read_runs
 
 ISSUE_QRELS = b"q1 0 a 1\nq1 0 b 0\n"
 ISSUE_RUN = b"q1 Q0 a 1 0.5 t\nq1 Q0 b 2 0.5 t\n"
@@ -189,7 +189,7 @@ def test_query_image_kept_as_trec_eval_counts_it():
 @pytest.mark.parametrize("seed", range(4))
 def test_kept_query_image_alignment_equals_a_loop_over_queries(seed):
     """align_run's arrays with the query's own image kept = a plain loop: its rank kept, coded QUERY_ITSELF."""
-    from evalcore.evaluation import PADDING, QUERY_ITSELF, UNKNOWN, align_run
+    from evalcore.evaluation.evaluator import PADDING, QUERY_ITSELF, UNKNOWN, align_run
 
     from .conftest import random_world
 

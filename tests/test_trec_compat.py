@@ -11,18 +11,18 @@ import numpy as np
 import pytest
 import pytrec_eval
 
-from evalcore import qrels as qrels_module
 from evalcore.__main__ import main
 from evalcore.data import ConceptSets, KGEdges, Qrels, Run
 from evalcore.errors import InputError, ParameterError
-from evalcore.evaluation import Evaluator, empty_query_mask
-from evalcore.kg import KnowledgeGraph, neighbour_sets
-from evalcore.measures import nn_iou_measure
-from evalcore.metrics import average_precision, parse_metric, trec_average_precision, trec_average_precision_batch
-from evalcore.options import Relevance
-from evalcore.qrels import graded_judgments, integer_grades
+from evalcore.evaluation import qrels as qrels_module
+from evalcore.evaluation.evaluator import Evaluator, empty_query_mask
+from evalcore.evaluation.options import Relevance
+from evalcore.evaluation.qrels import graded_judgments, integer_grades
+from evalcore.metrics.registry import average_precision, parse_metric, trec_average_precision, trec_average_precision_batch
 from evalcore.readers import read_concepts, read_qrels, read_run
-from evalcore.relevance import nn_iou
+from evalcore.relevance.formulas import nn_iou
+from evalcore.relevance.kg import KnowledgeGraph, neighbour_sets
+from evalcore.relevance.measures import nn_iou_measure
 
 from .conftest import DEMO, random_world
 
@@ -295,7 +295,7 @@ def test_graded_qrels_reproduce_cui_and_nn_cui_in_pytrec_eval(seed):
 
 def test_graded_qrels_reproduce_the_demo_runs():
     concepts = read_concepts(DEMO / "concepts.csv")
-    from evalcore.loading import load_kg
+    from evalcore.io.loading import load_kg
 
     evaluator = Evaluator(concepts, load_kg([str(DEMO / "kg_edges.csv")]))
     runs = [read_run(path) for path in sorted((DEMO / "runs").glob("*.trec"))]

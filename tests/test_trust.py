@@ -16,20 +16,20 @@ import numpy as np
 import pytest
 
 from evalcore.__main__ import main
-from evalcore.baselines import CAPTIONS
+from evalcore.app.baselines import CAPTIONS
+from evalcore.app.workspace import INPUTS, caption_concepts, load_demo
 from evalcore.cache_keys import content_digest
 from evalcore.data import ConceptSets
 from evalcore.engine import PairwiseEngine
 from evalcore.errors import CBIRLensError, InputError
-from evalcore.evaluation import Evaluator
-from evalcore.kg import neighbour_sets
-from evalcore.loading import DATA_ROOTS_VARIABLE, check_under_roots, data_roots
-from evalcore.measures import measure_spec, nn_iou_measure
-from evalcore.options import Relevance
+from evalcore.evaluation.evaluator import Evaluator
+from evalcore.evaluation.options import Relevance
+from evalcore.evaluation.retrieval import float32_scores_in_order, retrieve_by_measure, write_trec_run
+from evalcore.io.loading import DATA_ROOTS_VARIABLE, check_under_roots, data_roots
 from evalcore.readers import INPUT_BUDGET_VARIABLE, read_concepts, read_runs, read_text
-from evalcore.relevance import nn_iou
-from evalcore.retrieval import float32_scores_in_order, retrieve_by_measure, write_trec_run
-from evalcore.workspace import INPUTS, caption_concepts, load_demo
+from evalcore.relevance.formulas import nn_iou
+from evalcore.relevance.kg import neighbour_sets
+from evalcore.relevance.measures import measure_spec, nn_iou_measure
 
 from .conftest import DEMO, ROOT, random_world
 

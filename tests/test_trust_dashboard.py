@@ -23,13 +23,13 @@ from PIL import Image
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
+from evalcore.app.workspace import MAX_IMAGE_PIXELS, Workspace, read_image_zip, with_concepts, with_run
 from evalcore.errors import CBIRLensError
-from evalcore.evaluation import Evaluation, Evaluator, SystemResult
-from evalcore.loading import DATA_ROOTS_VARIABLE, check_under_roots, data_roots
-from evalcore.options import Relevance, Scoring
-from evalcore.results import Results, evaluate_runs
-from evalcore.tables import FORMULA_STARTS, latex_escape, latex_table, spreadsheet_csv
-from evalcore.workspace import MAX_IMAGE_PIXELS, Workspace, read_image_zip, with_concepts, with_run
+from evalcore.evaluation.evaluator import Evaluation, Evaluator, SystemResult
+from evalcore.evaluation.options import Relevance, Scoring
+from evalcore.evaluation.results import Results, evaluate_runs
+from evalcore.io.loading import DATA_ROOTS_VARIABLE, check_under_roots, data_roots
+from evalcore.io.tables import FORMULA_STARTS, latex_escape, latex_table, spreadsheet_csv
 
 from .conftest import ROOT
 from .test_app_measures import first_run, frame_with
@@ -161,7 +161,7 @@ def error_text(zip_bytes: bytes) -> str:
 
 THUMBNAIL_MEMORY = """
 import sys
-from evalcore.workspace import thumbnail
+from evalcore.app.workspace import thumbnail
 
 def mib(field):
     with open("/proc/self/status") as status:

@@ -14,14 +14,14 @@ import pytest
 from scipy import stats
 
 import evalcore
-from evalcore.compare import compare_systems, holm, paired_t_test, randomization_test
 from evalcore.data import ImageLabels, Qrels, Run
 from evalcore.errors import InputError, ParameterError
-from evalcore.evaluation import Evaluator
-from evalcore.measures import parse_measure
-from evalcore.metrics import FAMILIES, MetricSpec, context_aware_gain, context_aware_gain_rbp, parse_metric
-from evalcore.options import Relevance
+from evalcore.evaluation.evaluator import Evaluator
+from evalcore.evaluation.options import Relevance
+from evalcore.metrics.registry import FAMILIES, MetricSpec, context_aware_gain, context_aware_gain_rbp, parse_metric
 from evalcore.readers import read_embeddings, read_runs
+from evalcore.relevance.measures import parse_measure
+from evalcore.stats.compare import compare_systems, holm, paired_t_test, randomization_test
 
 from . import line_by_line
 from .conftest import random_world

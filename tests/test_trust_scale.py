@@ -23,9 +23,7 @@ from pathlib import Path
 import pytest
 
 from evalcore.engine import Compute, PairwiseEngine
-from evalcore.errors import CBIRLensError, ParameterError
-from evalcore.evaluation import Evaluator
-from evalcore.executors import (
+from evalcore.engine.executors import (
     MIN_MEMORY_PER_WORKER,
     DaskCluster,
     LocalProcesses,
@@ -34,6 +32,8 @@ from evalcore.executors import (
     scheduler_address,
     usable_cores,
 )
+from evalcore.errors import CBIRLensError, ParameterError
+from evalcore.evaluation.evaluator import Evaluator
 
 from .conftest import DEMO, ROOT, random_world
 

@@ -1,5 +1,5 @@
-"""The workspace (evalcore.workspace): one content digest per input, set with the input, and the Table-1 baselines
-(evalcore.baselines) found by key, never by their display titles."""
+"""The workspace (evalcore.app.workspace): one content digest per input, set with the input, and the Table-1 baselines
+(evalcore.app.baselines) found by key, never by their display titles."""
 
 from __future__ import annotations
 
@@ -9,10 +9,8 @@ import random
 
 import pytest
 
-from evalcore.baselines import BASELINES, CAPTIONS, EMBEDDINGS, IOU, NN_IOU, available_baselines, baseline
-from evalcore.errors import CBIRLensError
-from evalcore.measures import measure_spec
-from evalcore.workspace import (
+from evalcore.app.baselines import BASELINES, CAPTIONS, EMBEDDINGS, IOU, NN_IOU, available_baselines, baseline
+from evalcore.app.workspace import (
     INPUTS,
     Workspace,
     load_demo,
@@ -24,6 +22,8 @@ from evalcore.workspace import (
     with_names,
     with_run,
 )
+from evalcore.errors import CBIRLensError
+from evalcore.relevance.measures import measure_spec
 
 from .conftest import DEMO
 
@@ -143,8 +143,8 @@ def test_the_cli_prints_the_data_pages_validation_report(tmp_path, capsys):
 
 def test_a_kg_files_report_gives_its_rows_and_the_distinct_links_the_sidebar_counts():
     """Issue 33: 79,624 edges on the Data page and 79,531 in the sidebar; the report now gives both."""
-    from evalcore.kg import KnowledgeGraph
-    from evalcore.workspace import Workspace, with_kg
+    from evalcore.app.workspace import Workspace, with_kg
+    from evalcore.relevance.kg import KnowledgeGraph
 
     data = b"child,parent,source\nC0000001,C0000002,mesh\nC0000001,C0000002,uberon\nC0000003,C0000002,mesh\n"
     workspace = with_kg(Workspace(), data, "kg.csv")

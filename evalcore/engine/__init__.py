@@ -1,4 +1,4 @@
-"""The vectorised all-pairs engine (DESIGN §6), for every measure of :mod:`evalcore.measures`.
+"""The vectorised all-pairs engine (DESIGN §6), for every measure of :mod:`evalcore.relevance.measures`.
 
 Its floors, each importing only those below it:
 
@@ -10,15 +10,15 @@ Its floors, each importing only those below it:
 - :mod:`~evalcore.engine.compute`: :class:`Compute`, the one frozen option of where and how passes run
   (threads, an executor and its workers' memory, an array backend and its device), validated when built;
 - :mod:`~evalcore.engine.pairwise`: :class:`PairwiseEngine`, which owns operands, caches and memory planning
-  and dispatches each pass to its threads, an executor (:mod:`evalcore.executors`) or an array backend
-  (:mod:`evalcore.array_backend`).
+  and dispatches each pass to its threads, an executor (:mod:`evalcore.engine.executors`) or an array backend
+  (:mod:`evalcore.engine.array_backend`).
 """
 
-from .codes import LOOKUP_TABLE_LIMIT, CodeLayout, Coding, codes_give, concept_matrix
-from .compute import DEFAULT_MEMORY_PER_WORKER, DEFAULT_THREADS, Compute
-from .kernels import CodeGroups, KeyedBlock, summarise_block, summarise_groups, top_indices
-from .pairwise import DEFAULT_CACHE_BYTES, PairwiseEngine
-from .work import ArrayPass, BlockWork, CandidateSide, PoolSummary
+from evalcore.engine.codes import LOOKUP_TABLE_LIMIT, CodeLayout, Coding, codes_give, concept_matrix
+from evalcore.engine.compute import DEFAULT_MEMORY_PER_WORKER, DEFAULT_THREADS, Compute
+from evalcore.engine.kernels import CodeGroups, KeyedBlock, summarise_block, summarise_groups, top_indices
+from evalcore.engine.pairwise import DEFAULT_CACHE_BYTES, PairwiseEngine
+from evalcore.engine.work import ArrayPass, BlockWork, CandidateSide, PoolSummary
 
 __all__ = ["DEFAULT_CACHE_BYTES", "DEFAULT_MEMORY_PER_WORKER", "DEFAULT_THREADS", "LOOKUP_TABLE_LIMIT", "ArrayPass",
            "BlockWork", "CandidateSide", "CodeGroups", "CodeLayout", "Coding", "Compute", "KeyedBlock", "PairwiseEngine",

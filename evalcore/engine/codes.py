@@ -1,4 +1,4 @@
-"""The code algebra of the vectorised all-pairs engine (DESIGN §6), for every measure of :mod:`evalcore.measures`.
+"""The code algebra of the vectorised all-pairs engine (DESIGN §6), for every measure of :mod:`evalcore.relevance.measures`.
 
 nn-IoU depends on a pair only through three small integers: ``i = |A ∩ B|``,
 ``a = |N(A,B)|`` and ``u = |A ∪ B|``. The engine packs them into one integer code
@@ -25,7 +25,7 @@ and its first ``depth + 1`` columns), and every later pass of the plan, under an
 measure read from the same codes, ranks the groups instead of the pairs
 (:func:`~evalcore.engine.kernels.summarise_groups`), with the same values and tie order.
 
-Other measures extend the packing (a :class:`~evalcore.measures.CountPlan` names the digits):
+Other measures extend the packing (a :class:`~evalcore.relevance.measures.CountPlan` names the digits):
 
 - Tversky with a != b needs ``|A|`` (a digit fed by the ``s_Q`` column) and, with a KG, the
   near matches of each side apart: ``|N_A| = X_Q G_C^T`` and ``|N_B| = G_Q X_C^T`` get their own
@@ -47,8 +47,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 import scipy.sparse as sp
 
-from ..measures import CountPlan, MeasureSpec, PairCounts
-from ..relevance import CREDIT_SCALE
+from evalcore.relevance.formulas import CREDIT_SCALE
+from evalcore.relevance.measures import CountPlan, MeasureSpec, PairCounts
 
 LOOKUP_TABLE_LIMIT = 1 << 22
 
@@ -162,7 +162,7 @@ def codes_give(plan: CountPlan, measure: MeasureSpec) -> bool:
     """Whether codes of ``plan`` give ``measure``'s values: those of its own plan, or, for a measure of intersection
     and union only (IoU, Dice), those of a plan with one near-match level and nothing else (its digit is ignored).
 
-    >>> from evalcore.measures import measure_spec
+    >>> from evalcore.relevance.measures import measure_spec
     >>> codes_give(CountPlan(levels=(1,)), measure_spec("iou")), codes_give(CountPlan(), measure_spec("nn-iou"))
     (True, False)
     """

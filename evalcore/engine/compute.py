@@ -2,10 +2,10 @@
 
 :class:`Compute` is what a :class:`~evalcore.engine.pairwise.PairwiseEngine` receives in place of loose
 executor, worker-memory, backend and thread settings: local processes or a Dask cluster
-(:mod:`evalcore.executors`), each worker's memory budget, the array backend, its device and device memory
-(:mod:`evalcore.array_backend`), code groups and in-process threads. The numbers do not depend on it
+(:mod:`evalcore.engine.executors`), each worker's memory budget, the array backend, its device and device memory
+(:mod:`evalcore.engine.array_backend`), code groups and in-process threads. The numbers do not depend on it
 (docs/SCALE.md). The doors (the CLI, :func:`evalcore.evaluate`, the dashboard) build it from their loose settings;
-:mod:`evalcore.options` re-exports it beside the other option objects.
+:mod:`evalcore.evaluation.options` re-exports it beside the other option objects.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from ..array_backend import check_backend, open_backend
-from ..errors import ParameterError
-from ..executors import BlockExecutor, check_memory_per_worker, executor_for
+from evalcore.engine.array_backend import check_backend, open_backend
+from evalcore.engine.executors import BlockExecutor, check_memory_per_worker, executor_for
+from evalcore.errors import ParameterError
 
 DEFAULT_MEMORY_PER_WORKER = 2 << 30
 DEFAULT_THREADS = max(1, min(2, os.cpu_count() or 1))
@@ -28,10 +28,10 @@ class Compute:
     """Where the passes over the pool run; the numbers are the same wherever they run (docs/SCALE.md).
 
     ``workers``: local processes (0 = one per core), or ``client``: a ``distributed.Client`` or a Dask
-    scheduler's address, or ``executor``: a ready :class:`~evalcore.executors.BlockExecutor` (such as
+    scheduler's address, or ``executor``: a ready :class:`~evalcore.engine.executors.BlockExecutor` (such as
     ``LocalProcesses(2)`` or ``DaskCluster(client)``); at most one of the three, none: in this process.
     ``memory_per_worker``: each worker's budget in bytes (at least 16 MiB); ``backend`` / ``device`` /
-    ``device_memory``: the engine's array backend (:mod:`evalcore.array_backend`), its device and the bytes
+    ``device_memory``: the engine's array backend (:mod:`evalcore.engine.array_backend`), its device and the bytes
     it plans blocks with (None: the device's free memory); ``group_codes``: score each distinct pair code once
     per block (False: every pair, the plain path); ``threads``: blocks scored at once in this process. The
     worker count is checked against this machine's cores when the executor starts (:meth:`block_executor`).

@@ -2,8 +2,8 @@
 
 :class:`PairwiseEngine` builds the operands of the code product (:mod:`evalcore.engine.codes`), keeps codes,
 code groups and look-up tables in a byte-bounded cache, plans blocks within a memory budget, and runs each
-ranking pass in its own threads (:mod:`evalcore.engine.kernels`), on an executor (:mod:`evalcore.executors`,
-which receives a :class:`~evalcore.engine.work.BlockWork`) or on an array backend (:mod:`evalcore.array_backend`,
+ranking pass in its own threads (:mod:`evalcore.engine.kernels`), on an executor (:mod:`evalcore.engine.executors`,
+which receives a :class:`~evalcore.engine.work.BlockWork`) or on an array backend (:mod:`evalcore.engine.array_backend`,
 which receives an :class:`~evalcore.engine.work.ArrayPass`).
 """
 
@@ -20,16 +20,16 @@ from functools import partial
 import numpy as np
 import scipy.sparse as sp
 
-from ..array_backend import PassReport
-from ..data import ConceptSets
-from ..errors import ParameterError
-from ..kg import KnowledgeGraph, check_hops_and_mode
-from ..measures import CountPlan, MeasureSpec, PairCounts, parse_measure
-from ..threads import blas_single_thread
-from .codes import LOOKUP_TABLE_LIMIT, CodeLayout, Coding, codes_give, concept_matrix, keys_for, values_of_codes
-from .compute import Compute
-from .kernels import CodeGroups, KeyedBlock, mark_self, row_max_product, summarise_block, summarise_groups
-from .work import ArrayPass, BlockWork, CandidateSide, PoolSummary, SplitOperand
+from evalcore.data import ConceptSets
+from evalcore.engine.array_backend import PassReport
+from evalcore.engine.codes import LOOKUP_TABLE_LIMIT, CodeLayout, Coding, codes_give, concept_matrix, keys_for, values_of_codes
+from evalcore.engine.compute import Compute
+from evalcore.engine.kernels import CodeGroups, KeyedBlock, mark_self, row_max_product, summarise_block, summarise_groups
+from evalcore.engine.work import ArrayPass, BlockWork, CandidateSide, PoolSummary, SplitOperand
+from evalcore.errors import ParameterError
+from evalcore.relevance.kg import KnowledgeGraph, check_hops_and_mode
+from evalcore.relevance.measures import CountPlan, MeasureSpec, PairCounts, parse_measure
+from evalcore.threads import blas_single_thread
 
 FLOAT32_EXACT = 1 << 24
 DEFAULT_CACHE_BYTES = 2 << 30
@@ -52,8 +52,8 @@ class _PlanState:
 class PairwiseEngine:
     """All-pairs relevance between query concept sets and a candidate pool, block by block.
 
-    Every measure of :mod:`evalcore.measures` goes through the ``*_by(measure, ...)`` methods, as a
-    :class:`~evalcore.measures.MeasureSpec` or its canonical text; :meth:`resolve` reduces it where its values
+    Every measure of :mod:`evalcore.relevance.measures` goes through the ``*_by(measure, ...)`` methods, as a
+    :class:`~evalcore.relevance.measures.MeasureSpec` or its canonical text; :meth:`resolve` reduces it where its values
     allow (:meth:`MeasureSpec.effective`: nn-IoU at alpha = 0 or n = 0, or without a KG, is IoU).
 
     ``compute`` (:class:`~evalcore.engine.compute.Compute`, validated when built) says where and how the passes
@@ -76,7 +76,7 @@ class PairwiseEngine:
         compute = compute if compute is not None else Compute()
         self.compute = compute
         self.memory_per_worker = compute.memory_per_worker
-        # An array backend (evalcore/array_backend.py) runs whole ranking passes; None: this engine does.
+        # An array backend (evalcore/engine/array_backend.py) runs whole ranking passes; None: this engine does.
         self.array_backend = compute.array_backend()
         self.last_pass: PassReport | None = None
         self.queries = queries
@@ -157,7 +157,7 @@ class PairwiseEngine:
 
     def credit_matrix(self, n: int) -> sp.csr_matrix:
         """V x V Wu-Palmer credit units of the vocabulary's concept pairs within n hops (nn-IoU-depth)."""
-        from ..taxonomy import credit_matrix, credit_sets
+        from evalcore.relevance.taxonomy import credit_matrix, credit_sets
 
         check_hops_and_mode(n, self.mode)
         return credit_matrix(credit_sets(self.kg, self.vocabulary, n, self.mode), self.vocabulary)

@@ -1,8 +1,8 @@
 """The engine's pass objects: what a ranking pass hands to where it runs.
 
 :class:`BlockWork` (the candidate side, :class:`CandidateSide`, and every query's left operand) is what the
-executors of :mod:`evalcore.executors` receive, once per worker; :class:`ArrayPass` is what an array backend
-(:mod:`evalcore.array_backend`) receives; both return, or build, a :class:`PoolSummary`. They hold arrays and
+executors of :mod:`evalcore.engine.executors` receive, once per worker; :class:`ArrayPass` is what an array backend
+(:mod:`evalcore.engine.array_backend`) receives; both return, or build, a :class:`PoolSummary`. They hold arrays and
 the engine's pure functions only, never the engine, so that they pickle and a backend reads no engine state.
 """
 
@@ -14,9 +14,9 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from ..measures import CountPlan, MeasureSpec
-from .codes import CodeLayout, keys_for, values_of_codes
-from .kernels import KeyedBlock, mark_self, summarise_block
+from evalcore.engine.codes import CodeLayout, keys_for, values_of_codes
+from evalcore.engine.kernels import KeyedBlock, mark_self, summarise_block
+from evalcore.relevance.measures import CountPlan, MeasureSpec
 
 DENSE_PAIR_SHARE = 0.002
 MAX_DENSE_COLUMNS = 256
@@ -136,7 +136,7 @@ class BlockWork:
 
 @dataclass(frozen=True)
 class ArrayPass:
-    """A ranking pass as an array backend receives it (:mod:`evalcore.array_backend`): the plan's digits and the
+    """A ranking pass as an array backend receives it (:mod:`evalcore.engine.array_backend`): the plan's digits and the
     0/1 factors of its counts, from which the backend computes each pair's code itself, each query's own column in
     the pool (-1 if none) and the look-up table from codes to keys (None where codes are hashed).
 

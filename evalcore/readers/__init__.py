@@ -28,12 +28,12 @@ files get large, a ``_x_by_columns(data, display, ...)`` fast path joined to it 
 :func:`~evalcore.readers.columnar.fast_or_by_lines`.
 """
 
-from ..data import KGEdges, KGEdgeTable, Predictions, Qrels
-from .captions import read_captions
-from .concepts import MAX_CONCEPTS_PER_IMAGE, read_concepts
-from .edges import read_kg
-from .embeddings import read_embeddings
-from .files import (
+from evalcore.data import KGEdges, KGEdgeTable, Predictions, Qrels
+from evalcore.readers.captions import read_captions
+from evalcore.readers.concepts import MAX_CONCEPTS_PER_IMAGE, read_concepts
+from evalcore.readers.edges import read_kg
+from evalcore.readers.embeddings import read_embeddings
+from evalcore.readers.files import (
     DEFAULT_MAX_FILE_BYTES,
     DEFAULT_MAX_MRREL_BYTES,
     DEFAULT_MAX_RUN_BYTES,
@@ -44,15 +44,15 @@ from .files import (
     read_input_bytes,
     read_text,
 )
-from .labels import read_labels
-from .lines import CUI_PATTERN, NODE_PATTERN
-from .names import read_concept_names
-from .pairs import read_pairs
-from .predictions import MAX_CONCEPTS_PER_PREDICTION, read_predictions
-from .qrels import read_qrels
-from .run_columns import MAX_RANK
-from .runs import read_run, read_runs
-from .synonyms import read_synonyms
+from evalcore.readers.labels import read_labels
+from evalcore.readers.lines import CUI_PATTERN, NODE_PATTERN
+from evalcore.readers.names import read_concept_names
+from evalcore.readers.pairs import read_pairs
+from evalcore.readers.predictions import MAX_CONCEPTS_PER_PREDICTION, read_predictions
+from evalcore.readers.qrels import read_qrels
+from evalcore.readers.run_columns import MAX_RANK
+from evalcore.readers.runs import read_run, read_runs
+from evalcore.readers.synonyms import read_synonyms
 
 __all__ = [
     "CUI_PATTERN", "DEFAULT_MAX_FILE_BYTES", "DEFAULT_MAX_MRREL_BYTES", "DEFAULT_MAX_RUN_BYTES",

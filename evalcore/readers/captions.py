@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..errors import InputError
-from .files import Source, read_text
-from .lines import check_delimiter, check_id, csv_rows, first_line_of_text
+from evalcore.errors import InputError
+from evalcore.readers.files import Source, read_text
+from evalcore.readers.lines import check_delimiter, check_id, csv_rows, first_line_of_text
 
 
 def read_captions(source: Source, name: str | None = None) -> dict[str, str]:

@@ -36,7 +36,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
-from .lines import csv_line
+from evalcore.readers.lines import csv_line
 
 T = TypeVar("T")
 

@@ -8,11 +8,11 @@ from collections.abc import Iterator
 import numpy as np
 import pyarrow.compute as pc
 
-from ..data import ConceptSets
-from ..errors import InputError
-from .columnar import fast_or_by_lines, first_repeated, frozensets, line_column, take, universal_newlines
-from .files import Source, read_checked_bytes
-from .lines import CUI_PATTERN, check_delimiter, check_id, csv_line, csv_rows, first_line_of, split_lines
+from evalcore.data import ConceptSets
+from evalcore.errors import InputError
+from evalcore.readers.columnar import fast_or_by_lines, first_repeated, frozensets, line_column, take, universal_newlines
+from evalcore.readers.files import Source, read_checked_bytes
+from evalcore.readers.lines import CUI_PATTERN, check_delimiter, check_id, csv_line, csv_rows, first_line_of, split_lines
 
 MAX_CONCEPTS_PER_IMAGE = 500
 

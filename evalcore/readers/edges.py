@@ -12,13 +12,13 @@ from pathlib import Path
 import numpy as np
 import pyarrow.compute as pc
 
-from ..data import KGEdges, KGEdgeTable
-from ..errors import InputError
-from .columnar import fast_or_by_lines, unquoted_line_column, upper_cuis, usual_and_scanned
-from .files import Source, read_checked_bytes
-from .lines import NODE_FIELD, check_delimiter, csv_rows, first_line_of, kg_node
-from .mrrel import is_mrrel, numbered_pieces, read_mrrel, stream_mrrel
-from .obo import is_obo, read_obo
+from evalcore.data import KGEdges, KGEdgeTable
+from evalcore.errors import InputError
+from evalcore.readers.columnar import fast_or_by_lines, unquoted_line_column, upper_cuis, usual_and_scanned
+from evalcore.readers.files import Source, read_checked_bytes
+from evalcore.readers.lines import NODE_FIELD, check_delimiter, csv_rows, first_line_of, kg_node
+from evalcore.readers.mrrel import is_mrrel, numbered_pieces, read_mrrel, stream_mrrel
+from evalcore.readers.obo import is_obo, read_obo
 
 # A usual line: two node IDs, then fields that need no stripping.
 _EDGE_LINE = {",": NODE_FIELD + "," + NODE_FIELD + r"(?:,(?:[!-+\--~](?:[^,]*[!-+\--~])?)?)*$",

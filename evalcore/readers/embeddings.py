@@ -7,11 +7,11 @@ import math
 
 import numpy as np
 
-from ..data import Embeddings
-from ..decimals import DECIMAL_NUMBER, NON_FINITE
-from ..errors import InputError
-from .files import Source, read_bytes, read_text
-from .lines import check_id, csv_rows, split_lines
+from evalcore.data import Embeddings
+from evalcore.decimals import DECIMAL_NUMBER, NON_FINITE
+from evalcore.errors import InputError
+from evalcore.readers.files import Source, read_bytes, read_text
+from evalcore.readers.lines import check_id, csv_rows, split_lines
 
 NPY_MAGIC = b"\x93NUMPY"
 

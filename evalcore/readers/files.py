@@ -15,9 +15,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO, Union
 
-from ..decimals import decimal_integer
-from ..errors import InputError, ParameterError
-from .columnar import line_aligned_pieces
+from evalcore.decimals import decimal_integer
+from evalcore.errors import InputError, ParameterError
+from evalcore.readers.columnar import line_aligned_pieces
 
 Source = Union[str, Path, bytes]
 DEFAULT_MAX_FILE_BYTES = 1 << 30

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..data import LABEL_KINDS, ConceptClassMap, ImageLabels
-from ..errors import InputError
-from .files import Source, read_text
-from .lines import CUI_PATTERN, check_delimiter, check_id, csv_rows, first_line_of_text
+from evalcore.data import LABEL_KINDS, ConceptClassMap, ImageLabels
+from evalcore.errors import InputError
+from evalcore.readers.files import Source, read_text
+from evalcore.readers.lines import CUI_PATTERN, check_delimiter, check_id, csv_rows, first_line_of_text
 
 
 def read_labels(source: Source, name: str | None = None) -> ImageLabels | ConceptClassMap:

@@ -13,7 +13,7 @@ import io
 import re
 from collections.abc import Iterator
 
-from ..errors import InputError
+from evalcore.errors import InputError
 
 # ASCII digits only: re's \d also matches other scripts' digits (C٠٠٤٠٤٠٥ is no CUI); \Z, not $, so that a
 # trailing line feed is not accepted either.

@@ -11,10 +11,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
-from ..data import KGEdgeTable
-from ..errors import InputError
-from .columnar import fast_or_by_lines, line_aligned_pieces, read_piece
-from .files import (
+from evalcore.data import KGEdgeTable
+from evalcore.errors import InputError
+from evalcore.readers.columnar import fast_or_by_lines, line_aligned_pieces, read_piece
+from evalcore.readers.files import (
     DEFAULT_MAX_MRREL_BYTES,
     first_long_line,
     line_aligned_reads,
@@ -22,8 +22,8 @@ from .files import (
     max_input_bytes,
     open_regular,
 )
-from .lines import CUI_PATTERN, first_line_of, pipe_separated, split_lines
-from .obo import is_obo
+from evalcore.readers.lines import CUI_PATTERN, first_line_of, pipe_separated, split_lines
+from evalcore.readers.obo import is_obo
 
 PEEK_BYTES = 1 << 20  # what is read of a path to tell whether it is a MRREL.RRF file
 MRREL_FIELDS = 11  # up to SAB, the last column read

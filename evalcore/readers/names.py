@@ -5,10 +5,19 @@ from __future__ import annotations
 import numpy as np
 import pyarrow.compute as pc
 
-from ..errors import InputError
-from .columnar import fast_or_by_lines, line_column, take, universal_newlines, upper_cuis, usual_and_scanned
-from .files import Source, read_checked_bytes
-from .lines import CUI_PATTERN, NODE_FIELD, NODE_PATTERN, check_delimiter, csv_rows, first_line_of, pipe_separated, split_lines
+from evalcore.errors import InputError
+from evalcore.readers.columnar import fast_or_by_lines, line_column, take, universal_newlines, upper_cuis, usual_and_scanned
+from evalcore.readers.files import Source, read_checked_bytes
+from evalcore.readers.lines import (
+    CUI_PATTERN,
+    NODE_FIELD,
+    NODE_PATTERN,
+    check_delimiter,
+    csv_rows,
+    first_line_of,
+    pipe_separated,
+    split_lines,
+)
 
 
 def read_concept_names(source: Source, name: str | None = None) -> dict[str, str]:

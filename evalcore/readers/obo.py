@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..data import KGEdges
-from ..errors import InputError
-from .lines import CUI_PATTERN, kg_node, split_lines
+from evalcore.data import KGEdges
+from evalcore.errors import InputError
+from evalcore.readers.lines import CUI_PATTERN, kg_node, split_lines
 
 
 def umls_cui(xref: str) -> str | None:

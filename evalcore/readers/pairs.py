@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pyarrow.compute as pc
 
-from ..errors import InputError
-from .columnar import fast_or_by_lines, take, unquoted_line_column, usual_and_scanned
-from .files import Source, read_checked_bytes
-from .lines import check_delimiter, check_id, csv_rows, first_line_of
+from evalcore.errors import InputError
+from evalcore.readers.columnar import fast_or_by_lines, take, unquoted_line_column, usual_and_scanned
+from evalcore.readers.files import Source, read_checked_bytes
+from evalcore.readers.lines import check_delimiter, check_id, csv_rows, first_line_of
 
 
 def read_pairs(source: Source, name: str | None = None) -> list[tuple[int, str, str]]:

@@ -2,7 +2,7 @@
 
 A repeated image ID and an empty file are refused; every other problem is reported with its
 line in :attr:`~evalcore.data.Predictions.problems` and the rest is scored
-(:mod:`evalcore.detection`).
+(:mod:`evalcore.metrics.detection`).
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ import numpy as np
 import pandas as pd
 import pyarrow.compute as pc
 
-from ..data import Predictions
-from ..errors import InputError
-from .columnar import fast_or_by_lines, first_repeated, frozensets, line_column, present, repeated_in_lists, take
-from .files import Source, read_checked_bytes
-from .lines import CUI_PATTERN
+from evalcore.data import Predictions
+from evalcore.errors import InputError
+from evalcore.readers.columnar import fast_or_by_lines, first_repeated, frozensets, line_column, present, repeated_in_lists, take
+from evalcore.readers.files import Source, read_checked_bytes
+from evalcore.readers.lines import CUI_PATTERN
 
 MAX_CONCEPTS_PER_PREDICTION = 100
 

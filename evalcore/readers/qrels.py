@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from ..data import Qrels
-from ..decimals import DECIMAL_INTEGER, bounded_integer
-from ..errors import InputError
-from .files import Source, read_text
-from .lines import check_id, split_lines
+from evalcore.data import Qrels
+from evalcore.decimals import DECIMAL_INTEGER, bounded_integer
+from evalcore.errors import InputError
+from evalcore.readers.files import Source, read_text
+from evalcore.readers.lines import check_id, split_lines
 
 MAX_GRADE_MAGNITUDE = 1 << 53  # grades become float64 gains, exact only up to 2^53
 

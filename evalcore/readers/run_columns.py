@@ -14,9 +14,9 @@ from functools import partial
 import numpy as np
 import pyarrow as pa
 
-from ..data import RankedLists, RankedScores, Run
-from ..errors import InputError
-from .columnar import in_parallel
+from evalcore.data import RankedLists, RankedScores, Run
+from evalcore.errors import InputError
+from evalcore.readers.columnar import in_parallel
 
 MAX_RANK = 10**9
 
@@ -100,7 +100,7 @@ def runs_from_columns(columns: RunColumns, display: str) -> tuple[Run, ...]:
     A file whose lines already come grouped by query in that order (as every TREC tool
     writes them) is taken as it is; otherwise the rows are sorted. Each run keeps its scores
     (:class:`~evalcore.data.RankedScores`, in the lists' order), from which an evaluation counts tied
-    scores and may order ties as trec_eval does (:mod:`evalcore.ties`); a file without scores keeps none.
+    scores and may order ties as trec_eval does (:mod:`evalcore.metrics.ties`); a file without scores keeps none.
     """
     c = columns
     rows = len(c.ranks)

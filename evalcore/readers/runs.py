@@ -18,10 +18,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..data import Run
-from ..decimals import DECIMAL_INTEGER, DECIMAL_NUMBER, NON_FINITE, PLAIN_FLOAT, bounded_integer
-from ..errors import InputError
-from .columnar import (
+from evalcore.data import Run
+from evalcore.decimals import DECIMAL_INTEGER, DECIMAL_NUMBER, NON_FINITE, PLAIN_FLOAT, bounded_integer
+from evalcore.errors import InputError
+from evalcore.readers.columnar import (
     ASCII_WHITESPACE_CLASS,
     DICTIONARY,
     LineIndex,
@@ -34,8 +34,8 @@ from .columnar import (
     parse_pieces,
     universal_newlines,
 )
-from .files import DEFAULT_MAX_RUN_BYTES, Piece, Source, checked_pieces
-from .lines import (
+from evalcore.readers.files import DEFAULT_MAX_RUN_BYTES, Piece, Source, checked_pieces
+from evalcore.readers.lines import (
     MAX_ID_CHARS,
     WHITESPACE,
     check_delimiter,
@@ -45,7 +45,7 @@ from .lines import (
     first_line_of,
     first_line_span,
 )
-from .run_columns import MAX_RANK, LineNumbers, RunColumns, joined_run_columns, runs_from_columns
+from evalcore.readers.run_columns import MAX_RANK, LineNumbers, RunColumns, joined_run_columns, runs_from_columns
 
 # TREC runs are read and parsed this much at a time: a file's bytes are never all in memory.
 RUN_PIECE_BYTES = 128 << 20

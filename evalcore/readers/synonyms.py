@@ -20,10 +20,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from ..errors import InputError, ParameterError
-from .files import Source, read_text
-from .lines import CUI_PATTERN, first_line_of_text, pipe_separated, split_lines
-from .obo import is_obo, umls_cui
+from evalcore.errors import InputError, ParameterError
+from evalcore.readers.files import Source, read_text
+from evalcore.readers.lines import CUI_PATTERN, first_line_of_text, pipe_separated, split_lines
+from evalcore.readers.obo import is_obo, umls_cui
 
 Synonyms = dict[str, tuple[str, ...]]
 

@@ -1,0 +1,849 @@
+"""The loaded inputs of an interactive session (the dashboard's Data page), each with one content digest.
+
+A :class:`Workspace` is replaced, never changed: every ``with_*`` loader returns a new one. The digest of an input
+is computed when the input is set (from the bytes of its file where there is one, else from its parsed content), and
+:attr:`Workspace.digest` digests them all, so a cache that hashes a workspace by its digest hashes everything the
+workspace can give it. A cached computation that reads only a few inputs is handed
+:meth:`Workspace.restricted_to` those inputs: what it cannot see cannot change its result, and its key moves only
+when they do.
+
+The validation report is data (:class:`ReportRow` rows), which the dashboard draws and the CLI prints
+(``python -m evalcore check``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import threading
+import warnings
+import weakref
+import zipfile
+import zlib
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Protocol
+
+from PIL import Image
+
+from evalcore.cache_keys import content_digest
+from evalcore.data import ConceptClassMap, ConceptSets, Embeddings, ImageLabels, KGEdges, Run
+from evalcore.errors import CBIRLensError, InputError
+from evalcore.evaluation.evaluator import unknown_ids
+from evalcore.extraction.caption_concepts import CaptionConcepts, find_caption_concepts
+from evalcore.extraction.extractor import merged_names, merged_synonyms
+from evalcore.io.loading import check_under_roots, is_under_roots, load_rocov2_folder, shown_path
+from evalcore.readers import (
+    read_captions,
+    read_concept_names,
+    read_concepts,
+    read_embeddings,
+    read_input_bytes,
+    read_kg,
+    read_labels,
+    read_runs,
+    read_synonyms,
+)
+from evalcore.resources import demo_path, project_root
+
+MAX_ZIP_MEMBERS = 200_000
+MAX_IMAGE_BYTES = 20 << 20
+MAX_ZIP_TOTAL = 2 << 30
+# A zip of images is kept as uploaded and a member is inflated only when its image is read (ImageFiles), so what
+# images cost is the zips' bytes and indexes, never what they expand to: these bound that, for the images of one
+# workspace (a dashboard session's) and for those of every workspace alive in this process (the server's).
+MAX_SESSION_IMAGE_BYTES = 512 << 20
+MAX_SERVER_IMAGE_BYTES = 2 << 30
+# An image is decoded only if it has at most this many pixels (README, the dashboard's images): a PNG is decoded whole
+# before it is reduced, up to 4 bytes a pixel, so 40 M pixels cost at most about 160 MB for the moment of one
+# thumbnail. A medical figure has far fewer; a small file of huge dimensions (a decompression bomb) is refused from
+# its header.
+MAX_IMAGE_PIXELS = 40_000_000
+IMAGE_FORMATS = ("PNG", "JPEG")
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
+THUMBNAIL = (256, 256)
+RUN_SUFFIXES = (".trec", ".run", ".txt", ".csv")
+#: The report row of a folder without run files; the first run loaded takes it away.
+NO_RUNS_KIND = "runs"
+LISTED_IDS = 40
+
+#: The inputs of a workspace, each with its own digest (the field names of :class:`Workspace`).
+INPUTS = ("concepts", "names", "kg_files", "runs", "labels", "captions", "embeddings", "images", "image_folder",
+          "extraction")
+_READ_ONLY_MAPPINGS = ("names", "captions")
+
+
+def rocov2_labels_path() -> Path:
+    """The shipped modality/organ mapping of ROCOv2's concepts."""
+    return project_root() / "data" / "labels" / "rocov2_labels.csv"
+
+
+def _input_digest(workspace: Workspace, name: str) -> str:
+    """Digest of one input's parsed content (used where no file bytes were given)."""
+    value = getattr(workspace, name)
+    if name in ("kg_files", "runs"):  # each file or system already carries the digest of its bytes
+        return content_digest(sorted((key, kept) for key, (kept, _) in value.items()))
+    if name == "extraction":  # the digest of what it was made from: hashing its dictionary would take seconds
+        return content_digest(None if value is None else value.digest)
+    if name == "image_folder":
+        return content_digest((None if value is None else str(value), [str(root) for root in workspace.image_roots]))
+    if name == "images":  # its own digest names each zip by its bytes: digesting the mapping would inflate them all
+        return value.digest
+    return content_digest(value)
+
+
+@dataclass(frozen=True, eq=False)
+class Workspace:
+    """Everything loaded, with one content digest per input; replaced (never mutated) on load.
+
+    ``names``, ``captions`` and ``images`` are read-only mappings: change them through :meth:`with_inputs` (or a
+    ``with_*`` loader), which digests the new value, so a digest never outlives its content.
+
+    >>> a = Workspace(captions={"img1": "CT of the liver"})
+    >>> b = a.with_inputs(captions={"img1": "MRI of the liver"})
+    >>> a.digest == b.digest, a.digests["names"] == b.digests["names"]
+    (False, True)
+    >>> a.restricted_to("names").digest == b.restricted_to("names").digest
+    True
+    """
+
+    label: str = "nothing loaded"
+    synthetic: bool = False
+    concepts: ConceptSets | None = None
+    names: Mapping[str, str] = field(default_factory=dict)
+    kg_files: Mapping[str, tuple[str, KGEdges]] = field(default_factory=dict)  # file name -> (digest, edges)
+    runs: Mapping[str, tuple[str, Run]] = field(default_factory=dict)  # system -> (digest of its file, run)
+    labels: ImageLabels | ConceptClassMap | None = None
+    captions: Mapping[str, str] = field(default_factory=dict)
+    embeddings: Embeddings | None = None
+    images: Mapping[str, bytes] = field(default_factory=dict)
+    image_folder: Path | None = None
+    image_roots: tuple[Path, ...] = ()  # the data roots the image folder was loaded under; every file read is checked
+    #: Where the concept sets were found in the captions: the extraction that made them (its dictionary gives the
+    #: caption words behind each concept); None for concept sets read from a file.
+    extraction: CaptionConcepts | None = None
+    reports: tuple[ReportRow, ...] = ()
+    #: input name -> digest of its content; missing ones are computed at construction.
+    digests: Mapping[str, str] = field(default_factory=dict, repr=False)
+    digest: str = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        for name in _READ_ONLY_MAPPINGS:
+            value = getattr(self, name)
+            if not isinstance(value, MappingProxyType):
+                object.__setattr__(self, name, MappingProxyType(dict(value)))
+        object.__setattr__(self, "images", ImageFiles.of(self.images))
+        digests = {name: self.digests[name] if name in self.digests else _input_digest(self, name) for name in INPUTS}
+        object.__setattr__(self, "digests", MappingProxyType(digests))
+        object.__setattr__(self, "digest", content_digest(digests))
+
+    def with_inputs(self, digests: Mapping[str, str] | None = None, **changes: Any) -> Workspace:
+        """A copy with some inputs (or the label, reports, ...) replaced. A replaced input is digested again unless
+        ``digests`` gives the digest of the file it was read from."""
+        kept = {name: value for name, value in self.digests.items() if name not in changes}
+        return replace(self, **changes, digests={**kept, **(digests or {})})
+
+    def restricted_to(self, *inputs: str) -> Workspace:
+        """A workspace holding only ``inputs`` (the others empty), with their digests: what a cached computation
+        reading only these is given, so that its key is their content and it cannot read anything else."""
+        unknown = set(inputs) - set(INPUTS)
+        if unknown:
+            raise CBIRLensError(f"unknown workspace inputs {sorted(unknown)}; the inputs are {', '.join(INPUTS)}")
+        kept = {name: getattr(self, name) for name in inputs}
+        if "image_folder" in inputs:
+            kept["image_roots"] = self.image_roots
+        return Workspace(label=self.label, **kept, digests={name: self.digests[name] for name in inputs})
+
+    def with_report(self, file: str, kind: str, rows: int | str, problems: str = "") -> Workspace:
+        return replace(self, reports=(*self.reports, ReportRow(file, kind, str(rows), problems or "none")))
+
+    def without_reports(self, kind: str) -> Workspace:
+        """The workspace without the report rows of ``kind`` (a row that a later input made untrue)."""
+        return replace(self, reports=tuple(row for row in self.reports if row.kind != kind))
+
+    def resolved_labels(self) -> ImageLabels | None:
+        if self.labels is None or self.concepts is None:
+            return None
+        return self.labels.labels_for(self.concepts) if isinstance(self.labels, ConceptClassMap) else self.labels
+
+    def image_file(self, image_id: str) -> tuple[str, bytes] | None:
+        """The name and bytes of an image's file (uploaded, or in the loaded folder); None when there is none.
+
+        A file of the folder is read only if its real path (links followed) lies under the data roots it was
+        loaded under: a link inside ``images/`` to a file elsewhere is refused, not followed.
+        """
+        if image_id in self.images:
+            return image_id, self.images[image_id]
+        if self.image_folder is None or Path(image_id).name != image_id:
+            return None
+        for extension in IMAGE_SUFFIXES:
+            path = self.image_folder / f"{image_id}{extension}"
+            if not path.is_file():
+                continue
+            if not is_under_roots(path, self.image_roots):
+                raise CBIRLensError(f"{shown_path(path.name)}: links to a file outside the data folders this server "
+                                    "may read; not shown")
+            size = path.stat().st_size
+            if size > MAX_IMAGE_BYTES:
+                raise CBIRLensError(f"{shown_path(path.name)}: {size / (1 << 20):,.0f} MiB, more than the "
+                                    f"{MAX_IMAGE_BYTES >> 20} MiB an image may have; not shown")
+            return path.name, path.resolve().read_bytes()
+        return None
+
+
+@dataclass(frozen=True)
+class ReportRow:
+    """One row of the validation report: a file read, what it held, how much, and what is wrong with it."""
+
+    file: str
+    kind: str
+    rows_read: str
+    problems: str = "none"
+
+    def as_dict(self) -> dict[str, str]:
+        """The row under the report's column names (the Data page's table, the CLI's ``check``)."""
+        return {"file": self.file, "kind": self.kind, "rows read": self.rows_read, "problems": self.problems}
+
+
+def report_table(workspace: Workspace) -> list[dict[str, str]]:
+    """The validation report as rows of {file, kind, rows read, problems}."""
+    return [row.as_dict() for row in workspace.reports]
+
+
+def file_digest(*parts: bytes | str | None) -> str:
+    """Content digest of the bytes (or text) of one input, e.g. an uploaded file and its ID list."""
+    return content_digest(parts)
+
+
+# --- loaders: each returns a new workspace with the input set, its digest and its report row ----------------------
+
+def load_demo() -> Workspace:
+    """The embedded synthetic demo (``data/demo``): concepts, names, KG, runs, labels, captions, embeddings, images."""
+    workspace = Workspace(label="Demo (SYNTHETIC data)", synthetic=True)
+    workspace = with_concepts(workspace, demo_path("concepts.csv").read_bytes(), "demo/concepts.csv")
+    workspace = workspace.with_inputs(names=read_concept_names(demo_path("concept_names.csv")))
+    workspace = with_kg(workspace, demo_path("kg_edges.csv").read_bytes(), "demo/kg_edges.csv")
+    for path in sorted(demo_path("runs").glob("*.trec")):
+        workspace = with_run(workspace, path.read_bytes(), f"demo/runs/{path.name}")
+    workspace = with_labels(workspace, demo_path("labels.csv").read_bytes(), "demo/labels.csv")
+    vectors, ids = demo_path("image_embeddings.npy"), demo_path("image_embeddings_ids.txt")
+    workspace = workspace.with_inputs(
+        captions=read_captions(demo_path("captions.csv")), embeddings=read_embeddings(vectors, ids_source=ids),
+        images=read_image_zip(demo_path("images.zip").read_bytes(), "demo/images.zip"),
+        digests={"embeddings": file_digest(vectors.read_bytes(), ids.read_bytes())}, reports=())
+    return workspace.with_report("data/demo/*", "demo (synthetic)", len(workspace.concepts))
+
+
+def demo_digest() -> str:
+    """Digest of the bytes of every file of the embedded demo (``data/demo``, which holds all :func:`load_demo`
+    reads): two loads with the same digest give the same workspace, so the sessions of a server can share one. Reading
+    the bytes (about 9 MB) costs a tenth of parsing them.
+
+    >>> demo_digest() == demo_digest()
+    True
+    """
+    files = sorted(path for path in demo_path().rglob("*") if path.is_file())
+    return content_digest([(str(path.relative_to(demo_path())), path.read_bytes()) for path in files])
+
+
+def with_concepts(workspace: Workspace, data: bytes, name: str) -> Workspace:
+    concepts = read_concepts(data, name)
+    new = workspace.with_inputs(concepts=concepts, extraction=None, digests={"concepts": file_digest(data)})
+    return new.with_report(name, "concept sets", len(concepts))
+
+
+def with_new_concepts(workspace: Workspace, data: bytes, name: str) -> Workspace:
+    """New ground truth (an upload): the label says so; runs, KG and the rest stay."""
+    return replace(with_concepts(workspace, data, name), label=f"Uploaded ({name})", synthetic=False)
+
+
+def with_kg(workspace: Workspace, data: bytes, name: str) -> Workspace:
+    edges = read_kg(data, name)
+    new = workspace.with_inputs(kg_files={**workspace.kg_files, name: (file_digest(data), edges)})
+    # The sidebar counts the graph's links: a (child, parent) pair given by several rows (several sources) once.
+    links = len({(child, parent) for child, parent, _ in edges.edges if child != parent})
+    merged = f" ({links:,} distinct)" if links != len(edges) else ""
+    return new.with_report(name, "knowledge graph", f"{len(edges):,} edges{merged}")
+
+
+def with_run(workspace: Workspace, data: bytes, name: str,
+             progress: Callable[[float, str], None] | None = None) -> Workspace:
+    """Add the systems of one run file (one per TREC tag); a run with no known query is refused.
+
+    ``progress(fraction, message)`` follows the reading (a depth-1000 run has 10 million lines).
+    """
+    runs = read_runs(data, name, None if progress is None else lambda f, message: progress(0.9 * f, message))
+    if progress is not None:
+        progress(0.9, f"Fingerprinting {name}")
+    content = file_digest(data)
+    new = workspace.with_inputs(runs={**workspace.runs, **{run.name: (content, run) for run in runs}})
+    # Runs are loaded now: the folder's "no run files" row no longer describes the workspace.
+    new = new.without_reports(NO_RUNS_KIND)
+    for run in runs:
+        problems = ""
+        if workspace.concepts is not None:
+            unknown_queries, unknown_docs = unknown_ids(run, workspace.concepts)
+            if unknown_queries == len(run.rankings):
+                first = next(iter(run.rankings))
+                raise InputError(name, None, f"query IDs that have a concept set in {workspace.concepts.source}",
+                                 f"none of the {len(run.rankings):,} queries of system '{run.name}' does (first: {first!r})")
+            if unknown_queries or unknown_docs:
+                problems = (f"{unknown_queries} queries and {unknown_docs} retrieved IDs have no concept set "
+                            "(scored as relevance 0)")
+        new = new.with_report(name, f"run '{run.name}'", f"{len(run.rankings):,} queries", problems)
+    if progress is not None:
+        progress(1.0, f"Loaded {name}")
+    return new
+
+
+def with_labels(workspace: Workspace, data: bytes, name: str) -> Workspace:
+    labels = read_labels(data, name)
+    new = workspace.with_inputs(labels=labels, digests={"labels": file_digest(data)})
+    return new.with_report(name, "labels", sum(len(v) for v in labels.by_kind.values()))
+
+
+def with_names(workspace: Workspace, data: bytes, name: str) -> Workspace:
+    names = read_concept_names(data, name)
+    return workspace.with_inputs(names={**workspace.names, **names}).with_report(name, "concept names", len(names))
+
+
+def with_captions(workspace: Workspace, data: bytes, name: str) -> Workspace:
+    captions = read_captions(data, name)
+    new = workspace.with_inputs(captions={**workspace.captions, **captions})
+    return new.with_report(name, "captions", len(captions))
+
+
+def with_images(workspace: Workspace, data: bytes, name: str) -> Workspace:
+    loaded = ImageFiles.of(workspace.images)
+    images = read_image_zip(data, name, adding_to=loaded)
+    return workspace.with_inputs(images=loaded.merged(images)).with_report(name, "images", len(images))
+
+
+def with_embeddings(workspace: Workspace, data: bytes, name: str, ids: bytes | None = None,
+                    ids_name: str | None = None) -> Workspace:
+    embeddings = read_embeddings(data, name, ids, ids_name)
+    new = workspace.with_inputs(embeddings=embeddings, digests={"embeddings": file_digest(data, ids)})
+    return new.with_report(name, "embeddings", f"{len(embeddings.ids):,} x {embeddings.vectors.shape[1]}")
+
+
+def extraction_names(workspace: Workspace) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """The names concepts are found by in captions: the loaded concept names, then the names of the knowledge
+    graph's nodes; a node the KG names otherwise than the concept names keeps the concept name, and the KG's
+    name becomes its synonym (as :func:`evalcore.api.extract_concepts` reads several names files).
+
+    >>> ws = Workspace(names={"C0000001": "Vein"}, kg_files={"kg.csv": ("d", KGEdges((), {
+    ...     "C0000001": "Veins", "C0000002": "Blood vessel"}))})
+    >>> extraction_names(ws)
+    ({'C0000001': 'Vein', 'C0000002': 'Blood vessel'}, {'C0000001': ['Veins']})
+    """
+    return merged_names([workspace.names, *(edges.names for _, edges in workspace.kg_files.values())])
+
+
+def caption_concepts(workspace: Workspace, synonym_files: Sequence[tuple[bytes, str]] = (), abbreviations: bool = True,
+                     progress: Callable[[float, str], None] | None = None) -> CaptionConcepts:
+    """The concept sets of the workspace's captions (:func:`evalcore.extraction.caption_concepts.find_caption_concepts`) by
+    :func:`extraction_names`, the synonyms of ``synonym_files`` ((bytes, file name) pairs, any format
+    :func:`~evalcore.readers.read_synonyms` reads; its message names the file and line of bad input) and, with
+    ``abbreviations``, the built-in imaging vocabulary. Reads only the captions, names and KG files."""
+    if not workspace.captions:
+        raise CBIRLensError("no captions loaded: load an 'ID,Caption' file first")
+    names, kg_synonyms = extraction_names(workspace)
+    synonyms = merged_synonyms(kg_synonyms, *(read_synonyms(data, file_name, names) for data, file_name in synonym_files))
+    sources = (f"{len(names):,} concept names", *(f"synonyms from {file_name}" for _, file_name in synonym_files),
+               *(("the built-in imaging abbreviations",) if abbreviations else ()))
+    found = find_caption_concepts(workspace.captions, names, synonyms, abbreviations, sources, progress)
+    # Concept sets that are all empty would leave every page with nothing to score: said here, nothing replaced.
+    if not len(found.dictionary):
+        raise CBIRLensError("no concept name with a CUI (C + 7 digits) is loaded: load concept names (CUI,Name or "
+                            "MRCONSO.RRF) to find concepts by")
+    if not any(found.concepts.sets):
+        captions = len(found.concepts)
+        raise CBIRLensError(f"none of the {captions:,} caption{'s' if captions != 1 else ''} names one of the "
+                            f"{len(found.dictionary):,} concepts loaded; the concept sets were left as they were")
+    return found
+
+
+def with_extracted_concepts(workspace: Workspace, extracted: CaptionConcepts, source: str) -> Workspace:
+    """The workspace with the concept sets found in captions (:func:`caption_concepts`) as its ground truth,
+    keeping the extraction (for the caption words behind each concept) and its digest; the report says how many
+    images have no concept. Captions other than the workspace's (a captions file read alone) replace them and make
+    the collection the user's own: what is about none of its images (runs, per-image labels, embeddings, images) is
+    left out and the report says so; names and KG stay.
+
+    >>> ws = Workspace(names={"C0040405": "X-Ray Computed Tomography"}, captions={"a": "CT", "b": "Normal."})
+    >>> new = with_extracted_concepts(ws, caption_concepts(ws), "captions.csv")
+    >>> [sorted(s) for s in new.concepts.sets], new.reports[-1].problems
+    ([['C0040405'], []], '1 image (50.0%) has no concept found in the caption')
+    >>> new.digests["concepts"] != ws.digests["concepts"], new.extraction is not None
+    (True, True)
+    """
+    same_captions = content_digest(extracted.captions) == workspace.digests["captions"]
+    concepts = extracted.concepts
+    new = workspace.with_inputs(concepts=concepts, extraction=extracted, captions=extracted.captions,
+                                digests={"concepts": content_digest(("caption concepts", extracted.digest))})
+    empty = sum(1 for concept_set in concepts.sets if not concept_set)
+    problems = [f"{empty:,} image{'s' if empty != 1 else ''} ({empty / len(concepts):.1%}) "
+                f"{'has' if empty == 1 else 'have'} no concept found in the caption"] if empty else []
+    if not same_captions:
+        new, left_out = _only_about(new, frozenset(concepts.ids))
+        new = replace(new, label=f"Uploaded ({source})", synthetic=False)
+        if left_out:
+            problems.append(f"left out, being about other images: {', '.join(left_out)}")
+    return new.with_report(source, "concept sets found in the captions", len(concepts), "; ".join(problems))
+
+
+def _only_about(workspace: Workspace, ids: frozenset[str]) -> tuple[Workspace, list[str]]:
+    """The workspace without the inputs about images none of which is in ``ids`` (runs without such a query,
+    per-image labels, embeddings and images of other images, an image folder), and what was left out: a new
+    collection's pages would otherwise score the demo's runs on queries it does not have."""
+    runs = {name: kept for name, kept in workspace.runs.items() if not ids.isdisjoint(kept[1].rankings)}
+    left_out = [f"run '{name}'" for name in workspace.runs if name not in runs]
+    changes: dict[str, Any] = {"runs": runs} if left_out else {}
+    labels = workspace.labels
+    if isinstance(labels, ImageLabels) and all(ids.isdisjoint(by_id) for by_id in labels.by_kind.values()):
+        changes["labels"] = None
+        left_out.append("labels")
+    if workspace.embeddings is not None and ids.isdisjoint(workspace.embeddings.ids):
+        changes["embeddings"] = None
+        left_out.append("embeddings")
+    images = ImageFiles.of(workspace.images).only(ids)
+    if len(images) < len(workspace.images):
+        changes["images"] = images
+        left_out.append(f"{len(workspace.images) - len(images):,} images of other IDs")
+    if workspace.image_folder is not None:
+        changes.update(image_folder=None, image_roots=())
+        left_out.append(f"the image folder {shown_path(str(workspace.image_folder))}")
+    return (workspace.with_inputs(**changes) if changes else workspace), left_out
+
+
+class Steps(Protocol):
+    """Progress over a number of steps (the dashboard's progress bar): ``run(text, work)`` runs one step."""
+
+    steps: int
+
+    def run(self, text: str, work: Callable[[Callable[[float], None]], Any]) -> Any: ...
+
+
+def load_rocov2(folder: str, roots: Sequence[Path], with_labels_mapping: bool = True) -> Workspace:
+    """The test split of a ROCOv2 folder (concepts, captions, names, images) and the KG of ``../kg`` beside it, every
+    file read only under ``roots``; with the shipped modality/organ mapping as labels."""
+    loaded = load_rocov2_folder(folder, ("test",), roots)
+    concepts = loaded.concepts["test"]
+    new = Workspace(label=f"ROCOv2 test ({folder})", concepts=concepts, names=loaded.names,
+                    captions=loaded.captions.get("test", {}), image_folder=loaded.images, image_roots=tuple(roots))
+    new = new.with_report(str(Path(folder) / "test_concepts.csv"), "concept sets", len(concepts))
+    kg_path = Path(folder).parent / "kg" / "open_kg_edges.csv"
+    if kg_path.exists() and is_under_roots(kg_path, roots):
+        new = with_kg(new, read_input_bytes(check_under_roots(kg_path, roots), str(kg_path))[0], str(kg_path))
+        names_path = kg_path.parent / "open_kg_names.csv"
+        if names_path.exists():
+            new = new.with_inputs(names={**read_concept_names(check_under_roots(names_path, roots), str(names_path)),
+                                         **new.names})
+    if with_labels_mapping:
+        new = with_labels(new, rocov2_labels_path().read_bytes(), "data/labels/rocov2_labels.csv")
+    return new
+
+
+class ReportedSteps:
+    """:class:`Steps` reported as ``report(fraction of all steps done, text)``: a loader's steps moving a progress
+    bar that lives elsewhere (another session's, waiting for the same load).
+
+    >>> reports = []
+    >>> steps = ReportedSteps(lambda fraction, text: reports.append((fraction, text)))
+    >>> steps.steps = 2
+    >>> steps.run("Reading", lambda report: report(0.5)), reports
+    (None, [(0.0, 'Reading (step 1 of 2)'), (0.25, 'Reading (step 1 of 2)')])
+    """
+
+    def __init__(self, report: Callable[[float, str], None]) -> None:
+        self.report = report
+        self.steps = 1
+        self.finished = 0
+
+    def run(self, text: str, work: Callable[[Callable[[float], None]], Any]) -> Any:
+        shown = f"{text} (step {self.finished + 1} of {self.steps})"
+
+        def moved(fraction: float) -> None:
+            self.report((self.finished + min(1.0, max(0.0, fraction))) / max(1, self.steps), shown)
+
+        moved(0.0)
+        result = work(moved)
+        self.finished += 1
+        return result
+
+
+def rocov2_digest(folder: str, roots: Sequence[Path]) -> str:
+    """Digest of the bytes of every file :func:`load_rocov2_complete` reads from ``folder`` (the test concepts and
+    captions, the concept names, the KG and its names beside it, the shipped labels mapping, every run file) and of
+    the names in ``images/``: two loads with the same digest (and folder) give the same workspace. Reading the bytes
+    costs a fraction of parsing them, so sessions loading the same folder can share one workspace."""
+    root = check_under_roots(folder, roots)
+    kg = root.parent / "kg"
+    runs_folder = root / "runs"
+    files = [root / "test_concepts.csv", root / "test_captions.csv", root / "cui_mapping.csv",
+             kg / "open_kg_edges.csv", kg / "open_kg_names.csv"]
+    if runs_folder.is_dir():
+        files += sorted(p for p in runs_folder.iterdir() if p.suffix.lower() in RUN_SUFFIXES)
+    images = root / "images"
+    listed = sorted(p.name for p in images.iterdir()) if images.is_dir() else None
+    # A file outside the roots is not read here either (the loader skips or refuses it).
+    read = [(str(path), path.read_bytes() if path.is_file() and is_under_roots(path, roots) else None)
+            for path in files]
+    return content_digest((str(root), read, rocov2_labels_path().read_bytes(), listed))
+
+
+def load_rocov2_complete(folder: str, roots: Sequence[Path], progress: Steps | None = None,
+                         finish: Callable[[Workspace], object] | None = None) -> Workspace:
+    """:func:`load_rocov2`, then the run files of a ``runs/`` folder beside the concepts and a report row for every
+    file read (captions, names and the concept IDs they leave unnamed, images); ``finish(workspace)`` runs as the
+    last step (the dashboard builds the KG index there)."""
+    root = check_under_roots(folder, roots)
+    runs_folder = root / "runs"
+    run_files = sorted(p for p in runs_folder.iterdir() if p.suffix.lower() in RUN_SUFFIXES) \
+        if runs_folder.is_dir() else []
+
+    if progress is not None:
+        progress.steps = 1 + len(run_files) + (finish is not None)
+
+    def step(text: str, work: Callable[[Callable[[float], None]], Any]) -> Any:
+        return progress.run(text, work) if progress is not None else work(lambda _: None)
+
+    new = step("Reading the concepts, captions, concept names, knowledge graph and labels",
+               lambda _: load_rocov2(folder, roots))
+    vocabulary = set(new.concepts.vocabulary)
+    captions_path = root / "test_captions.csv"
+    if captions_path.exists():
+        without = sum(1 for i in new.concepts.ids if i not in new.captions)
+        new = new.with_report(str(captions_path), "captions", f"{len(new.captions):,}",
+                              f"{without:,} images have no caption" if without else "")
+    mapping_path = root / "cui_mapping.csv"
+    mapped: dict[str, str] = {}
+    if mapping_path.exists():
+        mapped = read_concept_names(mapping_path)
+        unnamed = sorted(vocabulary - set(mapped))
+        problems = ""
+        if unnamed:
+            from_kg = sum(1 for c in unnamed if c in new.names)
+            listed = ", ".join(unnamed[:LISTED_IDS]) + (f" and {len(unnamed) - LISTED_IDS:,} more"
+                                                        if len(unnamed) > LISTED_IDS else "")
+            problems = (f"{len(unnamed):,} concept IDs of the concept file have no name here: {listed}"
+                        + (f" ({from_kg:,} named by the KG's names file)" if from_kg else ""))
+        new = new.with_report(str(mapping_path), "concept names", f"{len(mapped):,}", problems)
+    for kg_file in new.kg_files:
+        names_path = Path(kg_file).parent / "open_kg_names.csv"
+        if names_path.exists():
+            added = sum(1 for c in new.names if c not in mapped)
+            new = new.with_report(str(names_path), "KG node names", f"{added:,} names beyond the concept names")
+    if new.image_folder is not None:
+        files = {p.stem for p in new.image_folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES}
+        found = len(files & set(new.concepts.ids))
+        new = new.with_report(str(new.image_folder), "images", f"{len(files):,} files",
+                              f"{found:,} of {len(new.concepts):,} images have a file; the others show as text")
+    if not run_files:
+        new = new.with_report(str(runs_folder), NO_RUNS_KIND, 0,
+                              "no run files: the leaderboard computes the Table-1 baselines")
+    for path in run_files:
+        new = step(f"Reading run {path.name}", lambda _, path=path, current=new: with_run(
+            current, read_input_bytes(check_under_roots(path, roots), str(path))[0], str(path)))
+    if finish is not None:
+        step("Building the knowledge-graph index", lambda _: finish(new))
+    return new
+
+
+# --- images ----------------------------------------------------------------------------------------------------
+
+# The compression methods a zip of images may use: those zip tools write by default. zipfile also reads bzip2 (at a
+# tenth of deflate's speed: a minute for the 2 GiB every member of a zip may expand to, all read at load) and LZMA;
+# a zip of PNG and JPEG files, already compressed, gains nothing from either.
+_ZIP_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)
+# What a zip's index costs beside its bytes, per member: zipfile's ZipInfo with its name and the entry of its image
+# here, about 770 bytes in all (CPython 3.11, tracemalloc over a zip of 50,000 members).
+_INDEX_BYTES_PER_MEMBER = 800
+
+
+def _mib(size: int) -> str:
+    return f"{size / (1 << 20):,.1f} MiB"
+
+
+class _ServerImageBytes:
+    """The bytes held by the zips of images alive in this process, against :data:`MAX_SERVER_IMAGE_BYTES`: a zip
+    reserves its bytes before its members are read and gives them back when it is garbage, that is when the last
+    workspace holding one of its images is dropped (its session closed, or loaded other data)."""
+
+    def __init__(self) -> None:
+        # Sessions load in threads of their own: check and add at once. Re-entrant, since a zip the garbage collector
+        # frees while this thread reserves gives its bytes back from inside reserve.
+        self._lock = threading.RLock()
+        self.held = 0
+
+    def reserve(self, size: int, name: str) -> None:
+        with self._lock:
+            if self.held + size > MAX_SERVER_IMAGE_BYTES:
+                raise CBIRLensError(
+                    f"{name}: holding its images takes {_mib(size)}; the images of all this server's sessions would "
+                    f"then take {_mib(self.held + size)}, more than the {_mib(MAX_SERVER_IMAGE_BYTES)} the server may "
+                    f"hold ({_mib(self.held)} already in use); try again once other sessions have closed or loaded "
+                    "other data, or load a large collection from a folder on the server (ROCOv2 folder)")
+            self.held += size
+
+    def release(self, size: int) -> None:
+        with self._lock:
+            self.held -= size
+
+
+_SERVER_IMAGES = _ServerImageBytes()
+
+
+def server_image_bytes() -> int:
+    """Bytes held by the zips of images alive in this process (counted against :data:`MAX_SERVER_IMAGE_BYTES`)."""
+    return _SERVER_IMAGES.held
+
+
+class _Zip:
+    """One zip of images, kept as it was read: a member is inflated when its image is read, so the zip costs its
+    bytes and its index (:attr:`held`), not what it expands to."""
+
+    def __init__(self, name: str, data: bytes, archive: zipfile.ZipFile) -> None:
+        self.name = name
+        self._data = data  # the same bytes object the archive reads from (io.BytesIO shares it, copying nothing)
+        self._archive = archive
+        self.held = len(data) + len(archive.filelist) * _INDEX_BYTES_PER_MEMBER
+        self._release: weakref.finalize | None = None
+        self._digest: str | None = None
+
+    def reserve(self) -> None:
+        """Count :attr:`held` against the server's budget until this zip is garbage (or :meth:`release`)."""
+        _SERVER_IMAGES.reserve(self.held, self.name)
+        self._release = weakref.finalize(self, _SERVER_IMAGES.release, self.held)
+
+    def release(self) -> None:
+        """Give the reservation back now: a refused zip may live on a while in the traceback that refused it."""
+        if self._release is not None:
+            self._release()
+
+    @property
+    def digest(self) -> str:
+        if self._digest is None:
+            self._digest = content_digest(self._data)
+        return self._digest
+
+    def read(self, member: zipfile.ZipInfo) -> bytes:
+        """A member's bytes, inflated and checked against its CRC-32 (at most its ``file_size``, which
+        :func:`read_image_zip` bounds); a damaged member raises an :class:`InputError` naming the zip and it."""
+        try:
+            with self._archive.open(member) as stream:
+                # Its size, not read(): zipfile reads to the end by growing one bytes object, 3-4x slower for
+                # 20 MiB; reaching the size ends the stream, where zipfile checks the CRC-32.
+                return stream.read(member.file_size)
+        except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, ValueError) as error:
+            raise _damaged(f"{self.name}: {shown_path(member.filename)}", error) from None
+
+
+def _damaged(where: str, error: Exception) -> InputError:
+    """The message for a member that could not be read; zipfile's own names neither the zip nor what to do."""
+    if isinstance(error, zipfile.BadZipFile) and str(error).startswith("Bad CRC-32"):
+        return InputError(where, None, "bytes that match the CRC-32 checksum the zip records for them",
+                          "other bytes (the zip was damaged in transfer or on disk: zip the images again)")
+    if isinstance(error, zlib.error):
+        return InputError(where, None, "a complete deflate stream",
+                          f"a corrupt one ({str(error).split(': ', 1)[-1]}): zip the images again")
+    if isinstance(error, EOFError):
+        return InputError(where, None, "a complete deflate stream", "one cut short: zip the images again")
+    return InputError(where, None, "a readable zip member", f"a damaged one ({error}): zip the images again")
+
+
+def _unreadable(member: zipfile.ZipInfo, where: str) -> InputError | None:
+    """Why zipfile could not read ``member`` (encrypted, or compressed otherwise than :data:`_ZIP_METHODS`), from
+    the zip's directory; None when it can try."""
+    if member.flag_bits & 0x1:
+        return InputError(where, None, "a member without a password (zip the images again without encryption)",
+                          "an encrypted one")
+    if member.compress_type not in _ZIP_METHODS:
+        method = member.compress_type
+        return InputError(where, None, "a member stored or compressed with deflate (what zip tools write by default)",
+                          f"compression method {method} ({zipfile.compressor_names.get(method, 'unknown')})")
+    return None
+
+
+class ImageFiles(Mapping[str, bytes]):
+    """Image files by ID, read-only: members of zips (:func:`read_image_zip`), each zip kept as uploaded and a
+    member inflated when its image is read, or bytes given as they are (:meth:`Workspace.with_inputs`).
+
+    >>> images = ImageFiles({"a": b"PNG bytes"})
+    >>> sorted(images), images["a"], "b" in images, images.held_bytes
+    (['a'], b'PNG bytes', False, 9)
+    """
+
+    def __init__(self, files: Mapping[str, bytes | tuple[_Zip, zipfile.ZipInfo]] | None = None) -> None:
+        self._files = dict(files or {})
+        zips = {id(file[0]): file[0] for file in self._files.values() if isinstance(file, tuple)}
+        #: The bytes these images hold: each zip they are read from counted once (all of it, however few of its
+        #: images are kept), and the bytes given as they are.
+        self.held_bytes = (sum(archive.held for archive in zips.values())
+                           + sum(len(file) for file in self._files.values() if not isinstance(file, tuple)))
+        self._digest: str | None = None
+
+    @classmethod
+    def of(cls, images: Mapping[str, bytes]) -> ImageFiles:
+        """``images`` as image files: itself if it is already, else its bytes as they are."""
+        return images if isinstance(images, ImageFiles) else cls(images)
+
+    def __getitem__(self, image_id: str) -> bytes:
+        file = self._files[image_id]
+        if isinstance(file, tuple):
+            archive, member = file
+            return archive.read(member)
+        return file
+
+    def __contains__(self, image_id: object) -> bool:  # Mapping's own would read the image to find it
+        return image_id in self._files
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._files)
+
+    def __len__(self) -> int:
+        return len(self._files)
+
+    def __repr__(self) -> str:  # a workspace's repr would otherwise show every image's bytes
+        return f"ImageFiles({len(self):,} images, {self.held_bytes:,} bytes held)"
+
+    def merged(self, other: ImageFiles) -> ImageFiles:
+        """These images and ``other``'s, an ID in both taking ``other``'s file."""
+        return ImageFiles({**self._files, **other._files})
+
+    def only(self, ids: Collection[str]) -> ImageFiles:
+        """The images of ``ids``; a zip none of whose images is kept is no longer held."""
+        return ImageFiles({image_id: file for image_id, file in self._files.items() if image_id in ids})
+
+    @property
+    def digest(self) -> str:
+        """Content digest: a zip's member by the digest of the zip's bytes and its name, other files by their bytes."""
+        if self._digest is None:
+            self._digest = content_digest({image_id: (file[0].digest, file[1].filename) if isinstance(file, tuple)
+                                           else file for image_id, file in self._files.items()})
+        return self._digest
+
+
+def read_image_zip(data: bytes, name: str, adding_to: ImageFiles | None = None) -> ImageFiles:
+    """Images from a zip, refusing path traversal, oversized members, zip bombs and members that cannot be read
+    (encrypted, compressed otherwise than stored or deflate, a corrupt stream, a wrong CRC-32), each with a message
+    naming the zip and the member.
+
+    The zip is kept as it is and a member inflated when its image is read (:class:`ImageFiles`), so the images
+    hold the zip's bytes and index, not what it expands to: that is counted against :data:`MAX_SESSION_IMAGE_BYTES`
+    with ``adding_to`` (the images of the workspace they are added to) and against :data:`MAX_SERVER_IMAGE_BYTES`
+    with every zip alive in this process. Every member is read once here, one at a time, so that a damaged one is
+    refused on loading rather than when it is shown.
+    """
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except zipfile.BadZipFile:
+        raise CBIRLensError(f"{name}: expected a zip archive of <ID>.png/.jpg images") from None
+    except NotImplementedError as error:  # a zip64 directory of a version zipfile does not read
+        raise CBIRLensError(f"{name}: expected a zip archive of <ID>.png/.jpg images, found one of {error}") from None
+    except UnicodeDecodeError:
+        raise CBIRLensError(f"{name}: expected a zip archive of <ID>.png/.jpg images, found a member name that is not "
+                            "the UTF-8 the zip says it is (a damaged zip?)") from None
+    members = archive.infolist()
+    if len(members) > MAX_ZIP_MEMBERS:
+        raise CBIRLensError(f"{name}: at most {MAX_ZIP_MEMBERS:,} files per archive, found {len(members):,}")
+    if sum(m.file_size for m in members) > MAX_ZIP_TOTAL:
+        raise CBIRLensError(f"{name}: expands to more than {MAX_ZIP_TOTAL >> 30} GiB (zip bomb?)")
+    found: dict[str, zipfile.ZipInfo] = {}
+    for member in members:
+        path = member.filename
+        if path.startswith(("/", "\\")) or ".." in Path(path).parts or ":" in path:
+            raise CBIRLensError(f"{name}: unsafe path {path[:80]!r} in archive")
+        suffix = Path(path).suffix.lower()
+        if suffix not in IMAGE_SUFFIXES or member.is_dir():  # is_dir fails on an empty name, which has no suffix
+            continue
+        if member.file_size > MAX_IMAGE_BYTES or (member.compress_size and member.file_size / member.compress_size > 200):
+            raise CBIRLensError(f"{name}: {path[:80]} is too large or too compressed (zip bomb?)")
+        unreadable = _unreadable(member, f"{name}: {shown_path(path)}")
+        if unreadable is not None:
+            raise unreadable
+        found[Path(path).stem] = member
+    held = _Zip(name, data, archive)
+    images = ImageFiles({image_id: (held, member) for image_id, member in found.items()})
+    if adding_to is not None:
+        total = adding_to.merged(images).held_bytes
+        if total > MAX_SESSION_IMAGE_BYTES:
+            raise CBIRLensError(
+                f"{name}: holding its images takes {_mib(held.held)} (the zip as uploaded); this session's images "
+                f"would then take {_mib(total)}, more than the {_mib(MAX_SESSION_IMAGE_BYTES)} a session may hold "
+                f"({_mib(adding_to.held_bytes)} already in use); load a smaller zip, reload the demo to drop the "
+                "images loaded, or load a large collection from a folder on the server (ROCOv2 folder)")
+    held.reserve()
+    try:
+        for member in found.values():
+            check_image_pixels(held.read(member), f"{name}: {shown_path(member.filename)}")
+    except CBIRLensError:
+        held.release()
+        raise
+    return images
+
+
+@contextlib.contextmanager
+def _opened_image(data: bytes) -> Iterator[Image.Image]:
+    """The PNG or JPEG in ``data``, opened lazily (header only). Pillow's warning for images between its two
+    bomb limits is silenced: our own, lower limit (:data:`MAX_IMAGE_PIXELS`) refuses them with a message."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        image = Image.open(io.BytesIO(data), formats=IMAGE_FORMATS)
+    with image:
+        yield image
+
+
+def check_image_pixels(data: bytes, name: str) -> None:
+    """Refuse an image of more than :data:`MAX_IMAGE_PIXELS` pixels, read from its header (nothing is decoded),
+    with a message naming ``name`` and the image's size; anything that is no PNG or JPEG passes (it is not shown).
+    """
+    try:
+        with _opened_image(data) as image:
+            width, height = image.size
+    except Image.DecompressionBombError:  # beyond Pillow's own limit, which stops before saying how far
+        raise CBIRLensError(f"{name}: more than {2 * Image.MAX_IMAGE_PIXELS / 1e6:,.0f} M pixels in a "
+                            f"{len(data) / 1024:,.0f} KB file (a decompression bomb?); an image may have at most "
+                            f"{MAX_IMAGE_PIXELS / 1e6:,.0f} M pixels") from None
+    except (OSError, ValueError, SyntaxError):
+        return
+    if width * height > MAX_IMAGE_PIXELS:
+        raise CBIRLensError(f"{name}: {width:,} x {height:,} pixels ({width * height / 1e6:,.0f} M) in a "
+                            f"{len(data) / 1024:,.0f} KB file; an image may have at most "
+                            f"{MAX_IMAGE_PIXELS / 1e6:,.0f} M pixels")
+
+
+def thumbnail(data: bytes, size: tuple[int, int] = THUMBNAIL) -> Image.Image | None:
+    """An image shrunk to fit ``size``, decoded reduced; None when it is no readable PNG or JPEG or has more than
+    :data:`MAX_IMAGE_PIXELS` pixels (:func:`check_image_pixels` says so).
+
+    The pixel count is read from the header before anything is decoded; a JPEG is then decoded at the smallest
+    scale that still covers ``size`` (1/2 to 1/8, ``Image.draft``), a PNG reduced by whole factors (``reduce``)
+    before the last resampling.
+    """
+    try:
+        with _opened_image(data) as image:
+            if image.width * image.height > MAX_IMAGE_PIXELS:
+                return None
+            image.draft("RGB", size)
+            image.thumbnail(size)
+            return image.convert("RGB")
+    except (OSError, ValueError, SyntaxError, Image.DecompressionBombError):
+        return None
+
+
+def image_of(workspace: Workspace, image_id: str, size: tuple[int, int] = THUMBNAIL) -> tuple[Image.Image | None, str]:
+    """An image's thumbnail, or None and why: "" when it has no file, else what is wrong with the file."""
+    try:
+        found = workspace.image_file(image_id)
+        if found is None:
+            return None, ""
+        file_name, data = found
+        check_image_pixels(data, shown_path(file_name))
+    except CBIRLensError as error:
+        return None, str(error)
+    image = thumbnail(data, size)
+    return image, "" if image is not None else f"{shown_path(file_name)}: not a readable PNG or JPEG image"
+

@@ -1,0 +1,1 @@
+"""The one evaluation path: option objects, the Evaluator, Results, retrieval and qrels."""

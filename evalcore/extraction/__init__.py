@@ -1,0 +1,1 @@
+"""Concept sets from captions: the mention finder, negation and the imaging vocabulary."""

@@ -1,0 +1,458 @@
+"""Concept sets from captions: dictionary matching of concept names, synonyms and imaging abbreviations.
+
+A caption is cut into word tokens; each token is normalised (:func:`normal_token`: lower case, a possessive "'s"
+and a plural ending dropped, British spellings and the MeSH entry terms of :data:`~evalcore.extraction.negation.LEXICAL_VARIANTS`
+read as their word), so "X-ray", "x ray" and "X-rays" are one name, and "vessels" is "vessel". A name is a run of
+normalised tokens joined only by spaces or hyphens; a name written with a hyphen also matches written as one word
+("xray"). The caption is read left to right; at each token the LONGEST name starting there wins and the reading goes
+on after it (non-overlapping mentions), so "pleural effusion" is one mention, not "pleural" and "effusion". The one
+exception: the imaging vocabulary's X-ray region and view rows are read again inside a longer mention, so "left wrist"
+(Structure of left wrist) still says the upper extremity of a radiograph.
+Abbreviations that are also English words ("US", "PET", "MR") match only as written, in capitals.
+
+Negation: a mention that starts inside a negated scope of :func:`evalcore.extraction.negation.negated_spans` (the NegEx-style
+rule the explanations use) is flagged and not extracted. A row of the imaging vocabulary with a ``requires``
+concept (an X-ray body region or view) counts only when that concept is extracted, not negated, from the same
+caption; with the vocabulary on, so does any name of a view tag (:data:`~evalcore.extraction.imaging_vocabulary.VIEW_TAGS`).
+With the vocabulary on, two more conventions of ROCOv2's curation apply, each a fact with its source in
+:mod:`evalcore.extraction.imaging_vocabulary`: an imaging procedure is extracted as its modality
+(:data:`~evalcore.extraction.imaging_vocabulary.MODALITY_OF_PROCEDURE`: "echocardiography" is Ultrasonography), and a
+radiograph of the abdomen or the pelvis that states no view gets the region's standard projection, AP
+(:data:`~evalcore.extraction.imaging_vocabulary.STANDARD_VIEW`), a mention on the word that names the region.
+
+Only IDs given in the names are ever emitted, and only CUIs (C + 7 digits) unless ``ontology_ids=True``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from types import MappingProxyType
+from typing import Literal
+
+from evalcore.data import ConceptSets
+from evalcore.errors import ParameterError
+from evalcore.extraction.imaging_vocabulary import (
+    IMAGING_VOCABULARY,
+    MODALITY_OF_PROCEDURE,
+    OTHER_PROJECTION_WORDS,
+    PLAIN_XRAY,
+    STANDARD_VIEW,
+    VIEW_TAGS,
+)
+from evalcore.extraction.negation import LEXICAL_VARIANTS, in_spans, negated_spans
+
+#: What a mention matched: a concept's name, a synonym, the imaging vocabulary, or nothing the caption says: a
+#: region's standard view ("assumed", :data:`~evalcore.extraction.imaging_vocabulary.STANDARD_VIEW`), a mention on the words
+#: naming the region.
+Source = Literal["name", "synonym", "abbreviation", "assumed"]
+SOURCES: tuple[Source, ...] = ("name", "synonym", "abbreviation", "assumed")  # a concept's key keeps the first
+
+_CUI = re.compile(r"C[0-9]{7}\Z")
+_TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+_JOINING_GAP = re.compile(r"[ \t\-‐‑–]*")  # what may stand between two words of one name
+_END = ""  # the key of a trie node's payload: no normalised token is empty
+_VARIANT_OF = {variant: word for word, variants in LEXICAL_VARIANTS.items() for variant in variants}
+#: Adjectives read as the noun they derive from (the SPECIALIST Lexicon's derivational variants, UMLS LVG flow "d";
+#: Terminologia Anatomica's adjectival forms): the chambers of the heart, which names write as adjectives ("Left
+#: ventricular structure") and captions mostly as nouns ("left ventricle"), and the body parts whose adjective
+#: a caption writes for the part ("cardiac silhouette", "pelvic radiograph", "thoracic CT", "femoral head").
+#: Measured on ROCOv2 valid, each of these four raised the F1; "abdominal", "hepatic", "pulmonary", "renal",
+#: "cerebral", "cranial" lowered it (they name a part's region, "abdominal pain", more than the part) and are left out.
+#: Also the noun and the adjective of one finding (the same LVG flow), which names write one way ("Occluded",
+#: "Compressed structure", "Atrophic") and captions mostly the other ("occlusion", "compression", "atrophy"), and
+#: the two nouns of widening ("dilation" is "dilatation"). "dilated" is left out: on valid it made 152 more wrong
+#: Pathological Dilatation tags for one right one ("dilated cardiomyopathy", "dilated bowel loops").
+DERIVATIONS = {"ventricular": "ventricle", "atrial": "atrium", "cardiac": "heart", "pelvic": "pelvis",
+               "thoracic": "thorax", "femoral": "femur",
+               "occlusion": "occluded", "compression": "compressed", "atrophy": "atrophic", "dilation": "dilatation"}
+#: One-word synonyms that are general-language words, read as a name only where a concept's own name says them:
+#: MeSH's entry terms "Treatment"/"Therapy" of the qualifier-like concept "Therapeutic" (a caption's "before
+#: treatment" is a time, not a concept of the image) and UBERON's/MeSH's "fat" for adipose tissue (in imaging text
+#: mostly a technique or a sign: "fat-suppressed", "fat stranding"). Synonym files only; a names file is kept whole.
+NON_SPECIFIC_SYNONYMS = frozenset({"treatment", "treatments", "therapy", "therapies", "fat"})
+#: Captions handled between two progress reports of :func:`extract_collection`.
+PROGRESS_BLOCK = 2000
+
+
+@lru_cache(maxsize=1 << 17)
+def normal_token(token: str) -> str:
+    """The key a word is matched by: lower case, without a possessive "'s", a lexical variant read as its word,
+    then without a plural ending ("ies" -> "y", a final "s" unless "ss", "us" or "is") and a final "e" (so
+    "cases"/"case" and "masses"/"mass" meet). Words of three letters or fewer are kept whole ("has", "gas").
+
+    >>> [normal_token(w) for w in ("Vessels", "arteries", "masses", "mass", "Crohn's", "haemorrhage", "vertebrae")]
+    ['vessel', 'artery', 'mass', 'mass', 'crohn', 'hemorrhag', 'vertebra']
+    """
+    word = token.lower()
+    for possessive in ("'s", "’s"):
+        if word.endswith(possessive):
+            word = word[:-2]
+    word = _VARIANT_OF.get(word, word)
+    word = DERIVATIONS.get(word, word)
+    if len(word) <= 3:
+        return word
+    if word.endswith("ies"):
+        word = word[:-3] + "y"
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word
+
+
+# The words SNOMED CT adds to a body structure's or a finding's name to place it in its hierarchy, which a caption
+# does not write: "Structure of ..."/"... structure" (the S node of its structure-entire-part triplets; "Entire ..."
+# is a narrower concept and keeps its word), "... disorder", "... finding", "... behavior", "..., device" (a physical
+# object: "Stent, device", "catheter device"), "Pathologic(al) ..." (a disorder told apart from a normal process or
+# structure: "pathologic fistula", "Pathological Dilatation"), "... lobe of lung" (a caption writes "left lower
+# lobe"), a parenthesised semantic tag, and UMLS's "NOS".
+_HIERARCHY_WORDS = re.compile(r"^(?:bone )?structure of\s+|\s+(?:structure|disorder|finding|behaviou?r|NOS)$|"
+                              r",?\s+device$|(?<=lobe) of lung$|^pathologic(?:al)?\s+|\s*\([^()]*\)", re.IGNORECASE)
+
+
+def name_variants(name: str) -> tuple[str, ...]:
+    """A concept name as written and as a caption would write it (UMLS lexical variant rules): uninverted ("A, B"
+    read "B A", as MeSH headings are inverted) and without the hierarchy words of SNOMED CT: "structure of", "disorder", ...
+
+    >>> name_variants("Foramen Ovale, Patent")
+    ('Foramen Ovale, Patent', 'Patent Foramen Ovale')
+    >>> name_variants("Structure of left lower lobe of lung"), name_variants("Pleural effusion disorder")
+    (('Structure of left lower lobe of lung', 'left lower lobe'), ('Pleural effusion disorder', 'Pleural effusion'))
+    >>> name_variants("Stent, device"), name_variants("pathologic fistula")
+    (('Stent, device', 'Stent'), ('pathologic fistula', 'fistula'))
+    >>> name_variants("Bone structure of cranium"), name_variants("Entire left atrium")
+    (('Bone structure of cranium', 'cranium'), ('Entire left atrium',))
+    """
+    variants = [name]
+    bare = name
+    while True:
+        shorter = _HIERARCHY_WORDS.sub("", bare, count=1).strip()
+        if shorter == bare or not shorter:
+            break
+        bare = shorter
+    parts = bare.split(", ")
+    if len(parts) == 2 and all(parts):
+        bare = f"{parts[1]} {parts[0]}"
+    if bare != name and bare:
+        variants.append(bare)
+    return tuple(variants)
+
+
+def _tokens(text: str) -> list[tuple[int, int, str]]:
+    return [(m.start(), m.end(), m.group()) for m in _TOKEN.finditer(text)]
+
+
+def _name_keys(name: str) -> list[tuple[str, ...]]:
+    """The token keys a name is matched by: its normalised words, and where it is written with a hyphen, also
+    those words run together ("X-ray" is also "xray")."""
+    words = _tokens(name)
+    if not words:
+        return []
+    keys = [tuple(normal_token(w) for _, _, w in words)]
+    if len(words) > 1 and all(_JOINING_GAP.fullmatch(name[a[1]:b[0]]) for a, b in zip(words, words[1:])) \
+            and "-" in name:
+        keys.append((normal_token("".join(w for _, _, w in words)),))
+    return keys
+
+
+@dataclass(frozen=True)
+class Mention:
+    """One match in a caption: which concept, where (character offsets, ``text == caption[start:end]``), whether
+    it lies in a negated scope, and what it matched (a concept's name, a synonym or the imaging vocabulary), or
+    ``"assumed"``: a region's standard view, which the caption does not state."""
+
+    concept: str
+    start: int
+    end: int
+    text: str
+    negated: bool
+    source: Source
+
+
+@dataclass(frozen=True)
+class _Entry:
+    concept: str
+    source: Source
+    requires: str = ""
+
+
+@dataclass(frozen=True)
+class ConceptDictionary:
+    """Names, synonyms and abbreviations of concepts as a token trie (one lookup per word, whatever the number of
+    concepts). Build it with :meth:`build`.
+
+    >>> d = ConceptDictionary.build({"C0019080": "Hemorrhage", "C0032227": "Pleural effusion"})
+    >>> len(d), sorted(d.concepts)
+    (2, ['C0019080', 'C0032227'])
+    """
+
+    trie: Mapping = field(repr=False)
+    exact: Mapping[str, tuple[_Entry, ...]] = field(repr=False)
+    # The vocabulary's X-ray region and view rows alone, read again inside a longer mention (see mentions).
+    inner: Mapping = field(repr=False)
+    concepts: frozenset[str] = frozenset()
+
+    def __len__(self) -> int:
+        return len(self.concepts)
+
+    @classmethod
+    def build(cls, names: Mapping[str, str], synonyms: Mapping[str, Iterable[str]] | None = None,
+              abbreviations: bool = True, ontology_ids: bool = False) -> ConceptDictionary:
+        """A dictionary of ``names`` (ID -> name), ``synonyms`` (ID -> further names; those of IDs absent from
+        ``names`` are ignored) and, with ``abbreviations``, the rows of
+        :data:`~evalcore.extraction.imaging_vocabulary.IMAGING_VOCABULARY` whose concept is among ``names``. Only CUIs
+        (C + 7 digits) are kept unless ``ontology_ids``.
+
+        >>> d = ConceptDictionary.build({"C0040405": "X-Ray Computed Tomography", "UBERON:0000955": "brain"})
+        >>> sorted(d.concepts), sorted(ConceptDictionary.build({"UBERON:0000955": "brain"}, ontology_ids=True).concepts)
+        (['C0040405'], ['UBERON:0000955'])
+        """
+        if not isinstance(names, Mapping):
+            raise ParameterError(f"names must map concept IDs to names, got {type(names).__name__}")
+        if synonyms is not None and not isinstance(synonyms, Mapping):
+            raise ParameterError(f"synonyms must map concept IDs to lists of names, got {type(synonyms).__name__}")
+        kept: dict[str, str] = {}
+        for concept, name in names.items():
+            if not isinstance(concept, str) or not isinstance(name, str):
+                raise ParameterError(f"names must map text IDs to text names, got {concept!r}: {name!r}")
+            if ontology_ids or _CUI.match(concept):
+                kept[concept] = name
+        # With the imaging vocabulary, a view tag is a radiograph's view whatever names it (VIEW_TAGS).
+        view_needs = PLAIN_XRAY if abbreviations and PLAIN_XRAY in kept else ""
+        # ... and an imaging procedure is its modality (MODALITY_OF_PROCEDURE).
+        recorded_as = {procedure: modality for procedure, (modality, _) in MODALITY_OF_PROCEDURE.items()
+                       if abbreviations and modality in kept}
+
+        def entry(concept: str, source: Source) -> _Entry:
+            return _Entry(recorded_as.get(concept, concept), source, view_needs if concept in VIEW_TAGS else "")
+
+        rows: list[tuple[str, _Entry, bool]] = [
+            (variant, entry(concept, "name"), False) for concept, name in kept.items() for variant in name_variants(name)]
+        for concept, more in (synonyms or {}).items():
+            if concept not in kept:
+                continue
+            if isinstance(more, str):
+                raise ParameterError(f"the synonyms of {concept!r} must be a list of names, not one string")
+            for synonym in more:
+                if not isinstance(synonym, str):
+                    raise ParameterError(f"a synonym of {concept!r} must be a text, got {synonym!r}")
+                if synonym.strip().lower() in NON_SPECIFIC_SYNONYMS:
+                    continue
+                rows.extend((variant, entry(concept, "synonym"), False) for variant in name_variants(synonym))
+        if abbreviations:
+            rows.extend((row.term, _Entry(row.concept, "abbreviation", row.requires if row.requires in kept else ""),
+                         row.case_sensitive) for row in IMAGING_VOCABULARY if row.concept in kept)
+            rows.extend((row.term, _Entry(STANDARD_VIEW[row.concept][0], "assumed", row.requires),
+                         row.case_sensitive) for row in IMAGING_VOCABULARY
+                        if row.concept in STANDARD_VIEW and row.concept in kept and row.requires in kept
+                        and STANDARD_VIEW[row.concept][0] in kept)
+        trie: dict = {}
+        inner: dict = {}
+        exact: dict[str, dict[str, _Entry]] = {}
+        for text, entry, case_sensitive in rows:
+            if case_sensitive:
+                _add(exact.setdefault(text, {}), entry)
+                continue
+            for key in _name_keys(text):
+                _add(_node(trie, key), entry)
+                if entry.source in ("abbreviation", "assumed") and entry.requires:
+                    _add(_node(inner, key), entry)
+        return cls(_frozen(trie), MappingProxyType({text: tuple(entries.values()) for text, entries in exact.items()}),
+                   _frozen(inner), frozenset(kept))
+
+
+def _node(trie: dict, key: tuple[str, ...]) -> dict[str, _Entry]:
+    """The payload of ``key`` in ``trie``, made where missing."""
+    node = trie
+    for token in key:
+        node = node.setdefault(token, {})
+    return node.setdefault(_END, {})
+
+
+def _add(entries: dict[str, _Entry], entry: _Entry) -> None:
+    """Keep one entry per concept at a key: a name before a synonym before an abbreviation, an unconditional one
+    before one that requires another concept."""
+    old = entries.get(entry.concept)
+    if old is None or (SOURCES.index(entry.source), bool(entry.requires)) < (SOURCES.index(old.source),
+                                                                              bool(old.requires)):
+        entries[entry.concept] = entry
+
+
+def _frozen(node: dict) -> Mapping:
+    return MappingProxyType({key: tuple(value.values()) if key == _END else _frozen(value)
+                             for key, value in node.items()})
+
+
+def _check(caption: str, dictionary: ConceptDictionary) -> None:
+    if not isinstance(caption, str):
+        raise ParameterError(f"a caption must be a text, got {type(caption).__name__}")
+    if not isinstance(dictionary, ConceptDictionary):
+        raise ParameterError(f"dictionary must be a ConceptDictionary (ConceptDictionary.build), got "
+                             f"{type(dictionary).__name__}")
+
+
+def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
+    """Every concept mention in ``caption``, in text order, those in a negated scope flagged (the longest name
+    wins at each word; mentions do not overlap, but for the X-ray region and view rows read inside a longer one).
+
+    >>> d = ConceptDictionary.build({"C0019080": "Hemorrhage", "C0040405": "X-Ray Computed Tomography",
+    ...                              "C0006104": "Brain"})
+    >>> for m in mentions("CT of the brain without haemorrhage", d):
+    ...     print(m.concept, repr(m.text), m.negated, m.source)
+    C0040405 'CT' False abbreviation
+    C0006104 'brain' False name
+    C0019080 'haemorrhage' True name
+    """
+    _check(caption, dictionary)
+    tokens = _tokens(caption)
+    found: list[tuple[int, int, tuple[_Entry, ...]]] = []
+    trie, exact, inner = dictionary.trie, dictionary.exact, dictionary.inner
+    i, count = 0, len(tokens)
+    while i < count:
+        last, payload = _longest(caption, tokens, i, count, trie)
+        as_written = exact.get(tokens[i][2], ())
+        if last > i or (last == i and not as_written):
+            found.append((tokens[i][0], tokens[last][1], payload))
+            # A longer name hides the X-ray region or view it names ("left wrist" is "Structure of left wrist",
+            # and the wrist is part of the upper extremity): the vocabulary's region and view rows are read again
+            # inside it, each a mention of its own.
+            k = i
+            while last > i and k <= last:
+                inner_last, inner_payload = _longest(caption, tokens, k, last + 1, inner)
+                if inner_last < 0:
+                    k += 1
+                    continue
+                found.append((tokens[k][0], tokens[inner_last][1], inner_payload))
+                k = inner_last + 1
+            i = last + 1
+        elif as_written:
+            found.append((tokens[i][0], tokens[i][1], payload + as_written))
+            i += 1
+        else:
+            i += 1
+    if not found:
+        return []
+    scopes = negated_spans(caption)
+    flagged = [(start, end, entry, in_spans(scopes, start)) for start, end, entries in found for entry in entries]
+    affirmed = {entry.concept for _, _, entry, negated in flagged if not negated and entry.source != "assumed"}
+    # A region's standard view counts only where the caption states no view.
+    view_stated = any(entry.source == "assumed" for _, _, entry, _ in flagged) and (
+        not affirmed.isdisjoint(VIEW_TAGS) or any(token.lower() in OTHER_PROJECTION_WORDS for _, _, token in tokens))
+    return [Mention(entry.concept, start, end, caption[start:end], negated, entry.source)
+            for start, end, entry, negated in flagged
+            if (not entry.requires or entry.requires in affirmed) and not (entry.source == "assumed" and view_stated)]
+
+
+def _longest(caption: str, tokens: list[tuple[int, int, str]], i: int, stop: int,
+             trie: Mapping) -> tuple[int, tuple[_Entry, ...]]:
+    """The last token (-1 if none) and the entries of the longest name of ``trie`` starting at token ``i`` and
+    ending before token ``stop``, its words joined only by spaces or hyphens."""
+    node, last, payload = trie, -1, ()
+    for j in range(i, stop):
+        if j > i and not _JOINING_GAP.fullmatch(caption, tokens[j - 1][1], tokens[j][0]):
+            break
+        node = node.get(normal_token(tokens[j][2]))
+        if node is None:
+            break
+        if _END in node:
+            last, payload = j, node[_END]
+    return last, payload
+
+
+def extract(caption: str, dictionary: ConceptDictionary) -> frozenset[str]:
+    """The concepts ``caption`` mentions outside every negated scope.
+
+    >>> d = ConceptDictionary.build({"C0019080": "Hemorrhage", "C0032326": "Pneumothorax",
+    ...                              "C0032227": "Pleural effusion", "C0040405": "X-Ray Computed Tomography"})
+    >>> sorted(extract("CT of the brain without hemorrhage", d))
+    ['C0040405']
+    >>> sorted(extract("no pneumothorax, no pleural effusion", d))
+    []
+    >>> sorted(extract("CT shows a large hemorrhage", d))
+    ['C0019080', 'C0040405']
+    """
+    return frozenset(m.concept for m in mentions(caption, dictionary) if not m.negated)
+
+
+def merged_names(sources: Iterable[Mapping[str, str]]) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """Concept names from several sources (names files, a KG's names): an ID keeps the name of the first source
+    that names it, and another source's different name for it becomes its synonym, once.
+
+    >>> merged_names([{"C1": "Vein"}, {"C1": "Veins", "C2": "Blood vessel"}, {"C1": "Veins"}])
+    ({'C1': 'Vein', 'C2': 'Blood vessel'}, {'C1': ['Veins']})
+    """
+    names: dict[str, str] = {}
+    synonyms: dict[str, list[str]] = {}
+    for source in sources:
+        for concept, name in source.items():
+            if concept not in names:
+                names[concept] = name
+            elif name != names[concept] and name not in synonyms.get(concept, ()):
+                synonyms.setdefault(concept, []).append(name)
+    return names, synonyms
+
+
+def merged_synonyms(*sources: Mapping[str, Iterable[str]]) -> dict[str, list[str]]:
+    """ID -> every synonym the sources give it, in their order (a lone string is one synonym).
+
+    >>> merged_synonyms({"C1": ["Vena"]}, {"C1": ("Veins",), "C2": "Vessel"})
+    {'C1': ['Vena', 'Veins'], 'C2': ['Vessel']}
+    """
+    merged: dict[str, list[str]] = {}
+    for source in sources:
+        for concept, more in source.items():
+            merged.setdefault(concept, []).extend([more] if isinstance(more, str) else more)
+    return merged
+
+
+def extract_collection(captions: Mapping[str, str], dictionary: ConceptDictionary,
+                       progress: Callable[[float], None] | None = None) -> ConceptSets:
+    """The concept set of each caption (:func:`extract`), in the captions' order, calling ``progress`` with the
+    fraction done after each block of :data:`PROGRESS_BLOCK` captions.
+
+    >>> d = ConceptDictionary.build({"C0041618": "Ultrasonography", "C0022646": "Kidney"})
+    >>> sets = extract_collection({"a": "US of the kidneys", "b": "No kidney seen."}, d)
+    >>> sets.ids, [sorted(s) for s in sets.sets]
+    (('a', 'b'), [['C0022646', 'C0041618'], []])
+    """
+    if not isinstance(captions, Mapping):
+        raise ParameterError(f"captions must map image IDs to captions, got {type(captions).__name__}")
+    ids = tuple(captions)
+    sets: list[frozenset[str]] = []
+    for position, image_id in enumerate(ids, 1):
+        sets.append(extract(captions[image_id], dictionary))
+        if progress is not None and (position % PROGRESS_BLOCK == 0 or position == len(ids)):
+            progress(position / len(ids))
+    return ConceptSets(ids, tuple(sets), "extracted concepts")
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """What an extraction produced: images, those left without a concept (their IDs in order), distinct concepts,
+    concept occurrences and the most frequent concepts with their image counts (most first, ties by ID)."""
+
+    images: int
+    without_concept: tuple[str, ...]
+    distinct_concepts: int
+    occurrences: int
+    most_frequent: tuple[tuple[str, int], ...]
+
+
+def coverage(concepts: ConceptSets, top: int = 20) -> Coverage:
+    """The coverage report of extracted concept sets (the ``extract`` command's summary line).
+
+    >>> sets = ConceptSets(("a", "b", "c"), (frozenset({"C2", "C1"}), frozenset(), frozenset({"C1"})))
+    >>> report = coverage(sets, top=1)
+    >>> report.without_concept, report.distinct_concepts, report.occurrences, report.most_frequent
+    (('b',), 2, 3, (('C1', 2),))
+    """
+    if not isinstance(concepts, ConceptSets):
+        raise ParameterError(f"coverage takes ConceptSets, got {type(concepts).__name__}")
+    if isinstance(top, bool) or not isinstance(top, int) or top < 0:
+        raise ParameterError(f"top must be a whole number of at least 0, got {top!r}")
+    counts = Counter(concept for concept_set in concepts.sets for concept in concept_set)
+    ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:top]
+    return Coverage(len(concepts), tuple(i for i, s in zip(concepts.ids, concepts.sets) if not s), len(counts),
+                    sum(counts.values()), tuple(ranked))

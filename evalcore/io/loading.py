@@ -1,0 +1,187 @@
+"""Convenience loaders that combine readers: several KG files, labels applied to concept
+sets, and the ROCOv2 folder layout."""
+
+from __future__ import annotations
+
+import errno
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from evalcore.data import ConceptClassMap, ConceptSets, ImageLabels, KGEdges, KGEdgeTable
+from evalcore.errors import CBIRLensError
+from evalcore.readers import Source, read_captions, read_concept_names, read_concepts, read_kg, read_labels
+from evalcore.relevance.kg import KnowledgeGraph
+from evalcore.resources import project_root
+
+ROCOV2_SPLITS = ("train", "valid", "test")
+PROJECT_ROOT = project_root()  # the checkout, or the installed package's copy of app.py, pages/ and data/
+LABEL_MAPPING = PROJECT_ROOT / "data" / "labels" / "rocov2_labels.csv"
+DATA_ROOTS_VARIABLE = "CBIR_LENS_DATA_ROOTS"
+DEFAULT_DATA_ROOTS = (PROJECT_ROOT / "data", PROJECT_ROOT.parent / "shared" / "data")
+
+
+def data_roots(configured: Sequence[str | Path] = ()) -> tuple[Path, ...]:
+    """Folders a server may read data from: ``CBIR_LENS_DATA_ROOTS`` (separated by ``os.pathsep``)
+    plus ``configured`` (the dashboard's ``data_roots`` secret); the project's ``data/`` and
+    ``../shared/data`` when neither names any. Each is resolved (symbolic links followed).
+    """
+    named = [entry for entry in os.environ.get(DATA_ROOTS_VARIABLE, "").split(os.pathsep) if entry.strip()]
+    named += [str(entry) for entry in configured if str(entry).strip()]
+    return tuple(Path(entry).expanduser().resolve() for entry in named) if named else tuple(
+        root.resolve() for root in DEFAULT_DATA_ROOTS)
+
+
+SHOWN_PATH_CHARACTERS = 80
+
+
+def shown_path(path: str | Path) -> str:
+    r"""A path as a message quotes it: on one line, control characters escaped, cut after 80 characters.
+
+    >>> shown_path("/srv/data/x\0y"), shown_path("/a" * 100)[-20:]
+    ('/srv/data/x\\x00y', '/a… (200 characters)')
+    """
+    text = str(path)
+    escaped = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+    if len(escaped) <= SHOWN_PATH_CHARACTERS:
+        return escaped
+    return f"{escaped[:SHOWN_PATH_CHARACTERS]}… ({len(text):,} characters)"
+
+
+def is_under_roots(path: Path, roots: Sequence[Path]) -> bool:
+    """Whether the real path of ``path`` (links followed, ``..`` removed) is one of ``roots`` or lies inside one.
+
+    >>> is_under_roots(Path("/srv/data/../etc/passwd"), (Path("/srv/data"),))
+    False
+    """
+    resolved = path.resolve()
+    return any(resolved == root or resolved.is_relative_to(root) for root in roots)
+
+
+def check_under_roots(path: str | Path, roots: Sequence[Path]) -> Path:
+    r"""``path`` resolved (links followed, ``..`` removed) if it exists and lies under one of ``roots``; else
+    refused with the one thing that is wrong: no path, a NUL character, a path too long for the system, no such
+    file or folder (said only under the roots and the project's own folder, so that the answer reveals nothing of
+    the server's other files; a relative path is read from the app's working folder), or a place outside the roots.
+
+    >>> check_under_roots("/etc/passwd", (Path("/srv/data"),))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    evalcore.errors.CBIRLensError: /etc/passwd: expected a folder under the data folders ... (/srv/data), found a path outside ...
+    >>> check_under_roots("data\0", (Path("/srv/data"),))
+    Traceback (most recent call last):
+    ...
+    evalcore.errors.CBIRLensError: data\x00: expected a path, found a NUL character (\0) in it
+    """
+    text = str(path)
+    if not text.strip():
+        raise CBIRLensError("expected a folder path, found an empty one")
+    if "\0" in text:
+        raise CBIRLensError(f"{shown_path(text)}: expected a path, found a NUL character (\\0) in it")
+    try:
+        resolved = Path(text).expanduser().resolve()
+        exists = resolved.exists()
+    except OSError as error:
+        if error.errno == errno.ENAMETOOLONG:
+            raise CBIRLensError(f"{shown_path(text)}: expected a path the system can open, found one too long for it "
+                                "(Linux allows names of at most 255 bytes and paths of at most 4,096)") from None
+        raise CBIRLensError(f"{shown_path(text)}: cannot be read ({error.strerror})") from None
+    except RuntimeError as error:  # a loop of symbolic links, or "~name" for an unknown user
+        raise CBIRLensError(f"{shown_path(text)}: cannot be read ({error})") from None
+    relative = "" if Path(text).expanduser().is_absolute() else (
+        f"; a relative path is read from the app's working folder, {shown_path(Path.cwd())}")
+    # Whether a path exists is said only within the data folders and the project's own (public) files: elsewhere
+    # the answer would tell a user of a shared server which files the server holds.
+    if not exists and is_under_roots(resolved, (*roots, PROJECT_ROOT.resolve())):
+        raise CBIRLensError(f"{shown_path(text)}: no such file or folder{relative}")
+    if exists and is_under_roots(resolved, roots):
+        return resolved
+    allowed = ", ".join(str(root) for root in roots) or "none configured"
+    raise CBIRLensError(
+        f"{shown_path(text)}: expected a folder under the data folders this server may read ({allowed}), found a path "
+        f"outside them{relative}; to allow it, add its folder to the {DATA_ROOTS_VARIABLE} environment variable "
+        f"(folders separated by '{os.pathsep}') or to data_roots in .streamlit/secrets.toml and restart the app")
+
+
+def load_kg(paths: Sequence[Source | KGEdges | KGEdgeTable], sources: Sequence[str] | None = None,
+            names: dict[str, str] | None = None) -> KnowledgeGraph:
+    """Read and combine KG files (edge lists, MRREL.RRF, OBO) and already read edges; optionally keep
+    only some source tags.
+
+    A ``*_names.csv`` file beside an edge list (``open_kg_edges.csv`` -> ``open_kg_names.csv``)
+    supplies node names.
+    """
+    edge_files = [p if isinstance(p, (KGEdges, KGEdgeTable)) else read_kg(p) for p in paths]
+    kg = KnowledgeGraph.from_edges(edge_files, sources)
+    merged = dict(kg.names)
+    for path in paths:
+        if isinstance(path, (str, Path)) and (sibling := kg_names_file(path)) is not None:
+            merged.update(read_concept_names(sibling))
+    merged.update(names or {})
+    return replace(kg, names=merged)
+
+
+def kg_names_file(path: str | Path) -> Path | None:
+    """The names file read beside a KG edge list (``open_kg_edges.csv`` -> ``open_kg_names.csv``), if there is one."""
+    path = Path(path)
+    if not path.name:  # "", "." or "/": no file name to derive one from (reading it is refused, naming it)
+        return None
+    sibling = path.with_name(path.name.replace("_edges", "_names"))
+    return sibling if sibling != path and sibling.is_file() else None
+
+
+def resolve_labels(labels: ImageLabels | ConceptClassMap, concepts: ConceptSets) -> ImageLabels:
+    return labels.labels_for(concepts) if isinstance(labels, ConceptClassMap) else labels
+
+
+def load_labels(path: Source, concepts: ConceptSets) -> ImageLabels:
+    return resolve_labels(read_labels(path), concepts)
+
+
+@dataclass
+class Rocov2Folder:
+    concepts: dict[str, ConceptSets] = field(default_factory=dict)
+    captions: dict[str, dict[str, str]] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)
+    images: Path | None = None
+
+
+def load_rocov2_folder(folder: str | Path, splits: Sequence[str] = ("test",),
+                       roots: Sequence[Path] | None = None) -> Rocov2Folder:
+    """Recognise the ROCOv2 layout: ``<split>_concepts.csv``, ``<split>_captions.csv``,
+    ``cui_mapping.csv`` and ``images/``.
+
+    With ``roots`` (a server), the folder and every file read through it must resolve
+    under one of them (:func:`check_under_roots`), so a link cannot lead outside.
+    """
+    root = Path(folder) if roots is None else check_under_roots(folder, roots)
+
+    def allowed(path: Path) -> Path:
+        return path if roots is None else check_under_roots(path, roots)
+
+    if not root.is_dir():
+        raise CBIRLensError(f"{root}: not a folder (expected the ROCOv2 layout with test_concepts.csv)")
+    result = Rocov2Folder()
+    for split in splits:
+        concepts_path = root / f"{split}_concepts.csv"
+        if not concepts_path.exists():
+            raise CBIRLensError(f"{root}: no {split}_concepts.csv (expected the ROCOv2 layout)")
+        result.concepts[split] = read_concepts(allowed(concepts_path), str(concepts_path))
+        captions_path = root / f"{split}_captions.csv"
+        if captions_path.exists():
+            result.captions[split] = read_captions(allowed(captions_path), str(captions_path))
+    if (root / "cui_mapping.csv").exists():
+        result.names = read_concept_names(allowed(root / "cui_mapping.csv"), str(root / "cui_mapping.csv"))
+    if (root / "images").is_dir():
+        result.images = allowed(root / "images")
+    return result
+
+
+def combine_concepts(parts: Sequence[ConceptSets], source: str) -> ConceptSets:
+    """Concatenate concept files (e.g. train + valid + test) in order; IDs must be unique."""
+    ids = tuple(i for part in parts for i in part.ids)
+    sets = tuple(s for part in parts for s in part.sets)
+    if len(set(ids)) != len(ids):
+        raise CBIRLensError(f"{source}: an image ID occurs in more than one concept file")
+    return ConceptSets(ids, sets, source)

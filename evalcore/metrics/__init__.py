@@ -1,0 +1,1 @@
+"""Metrics over a ranking: the metric registry, tie orders and concept-detection F1."""

@@ -1,0 +1,1 @@
+"""Relevance between two images: the measures' registry, their formulas, the knowledge graph and its taxonomy."""

@@ -1,0 +1,1 @@
+"""Statistics over per-query scores: confidence intervals and significance tests."""

@@ -1,0 +1,793 @@
+"""Evidence for choosing a relevance measure on a loaded dataset (the "Choose a relevance measure" page and
+``scripts/compare_measures.py``).
+
+For each measure, over a set of systems scored by NDCG@K under that measure:
+
+- discriminative power as achieved-significance-level (ASL) curves (Sakai 2006, "Evaluating evaluation metrics
+  based on the bootstrap", SIGIR'06): the share of system pairs whose paired randomization-test p-value (not
+  corrected) lies below each level of a grid, on all queries and averaged over random subsets of a few queries
+  (with thousands of queries nearly every pair differs; 50-100 topics is a test collection's size); and, as
+  before, the share below 0.05 after Holm's correction over the pairs; and, pair by pair, which pairs each measure
+  tells apart (:attr:`MeasureComparison.pairs`);
+- stability: the swap rate across disjoint query sets (Voorhees & Buckley 2002, "The effect of topic set size on
+  retrieval experiment error", SIGIR'02): of the pairs that both sets order, the share ordered differently;
+- Kendall's tau between the systems' order under the measure and under IoU;
+- ties at rank K: queries whose K-th and (K+1)-th best candidates are equally relevant, so the tie rule (file
+  order) decides what enters the top K; and Table-1 precision of retrieval by the measure.
+
+The systems judged: the runs given, less the *circular* ones, plus copies of a good one degraded by a known amount
+(:func:`degraded_rankings`), so that there are pairs close enough for the measures to differ on. A system that is
+the ideal ranking under a compared measure (retrieval by IoU under IoU: NDCG 1 on every query) wins under that
+measure by construction: it is listed in :attr:`MeasureComparison.left_out` and judged under no measure, so that
+every measure is judged on the same systems.
+
+Pairs of identical systems (the same per-query values under a measure, or the same top-K lists) cannot be told
+apart by any test: they are listed in :attr:`MeasureComparison.identical` and left out of every pair count of the
+measures under which they are identical (counting them would lower the discriminative power for nothing).
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+
+from evalcore.data import ConceptSets, Run
+from evalcore.engine import PairwiseEngine
+from evalcore.errors import ParameterError
+from evalcore.evaluation.evaluator import PADDING, AlignedRun, Evaluator, align_run
+from evalcore.evaluation.options import Relevance, Statistics
+from evalcore.evaluation.retrieval import retrieve_by_measure
+from evalcore.io.tables import SCORE_DECIMALS
+from evalcore.relevance.measures import MeasureSpec, default_measures, metric_tag, parse_measure
+from evalcore.stats.compare import holm, kendall_tau, randomization_tests
+from evalcore.threads import blas_single_thread
+
+TABLE1_KS = (5, 10, 30)
+TARGETS = ("modality", "organ", "modality+organ")
+SIGNIFICANCE_LEVEL = 0.05
+REFERENCE = "iou"
+SUBSAMPLE = 100
+SUBSAMPLE_REPEATS = 20
+SWAP_SPLITS = 50
+#: Smaller query samples drawn for the ASL curves besides ``subsample`` (where 100 queries still tell nearly
+#: every pair apart, 30 separate the measures).
+SMALLER_SAMPLES = (30,)
+#: The significance levels of the ASL curves (Sakai 2006 reads discriminative power at 0.05 off such a curve).
+ASL_LEVELS = (0.001, 0.005, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08, 0.09, 0.10)
+ALL_QUERIES = "all queries"
+#: Mean differences this close to 0 are ties made of rounding, not orders.
+ROUNDING = 1e-12
+#: A lead in the share of pairs apart smaller than this is worded "slightly more" by :func:`verdict`.
+CLEAR_MARGIN = 0.05
+TIE_RANK = 5
+#: The shares of a good ranking's top K swapped for random images in the degraded copies judged beside the runs:
+#: half a position of ten more at each step, so that neighbouring copies are close enough for the measures to differ
+#: on a few queries.
+DEGRADATION_LEVELS = (0.05, 0.1, 0.15, 0.2, 0.25)
+DEGRADATION_SEED = 0
+#: A system scoring NDCG this close to 1 on every query under a measure is that measure's own ideal ranking.
+IDEAL_ROUNDING = 1e-9
+#: The miss rate of the simulated concept detector degraded when no run given is neutral.
+FALLBACK_MISS = 0.3
+#: A ranking pass's share of the progress bar, in units of scoring (or testing) the systems under one measure: on
+#: ROCOv2 test (2 cores) a pass took 0.1-3.0 s (1.8 s on average), scoring and testing under a measure 0.2-0.6 s.
+PASS_STEPS = 8
+#: The pair's share of query samples (or, without samples, 1 or 0 on all queries) with p below the level.
+APART = "share apart"
+
+
+def comparison_measures(chosen: MeasureSpec | str) -> list[str]:
+    """Every registry measure at its defaults, and ``chosen`` (canonical text) where its parameters differ.
+
+    >>> comparison_measures("tversky(a=0.8,b=0.3)")[-1], "tversky(a=0.8,b=0.3)" in comparison_measures("iou")
+    ('tversky(a=0.8,b=0.3)', False)
+    """
+    names = [spec.name for spec in default_measures()]
+    chosen = parse_measure(chosen).name
+    return names + ([chosen] if chosen not in names else [])
+
+
+def sampled_power_column(subsample: int) -> str:
+    """The table's column of Sakai's discriminative power at 0.05 on ``subsample``-query samples."""
+    return f"pairs apart at p < {SIGNIFICANCE_LEVEL:g}, {subsample} queries"
+
+
+SWAP_RATE = "swap rate"
+ALL_POWER = f"pairs apart at p < {SIGNIFICANCE_LEVEL:g}, all queries"
+PAIRS_JUDGED = "pairs judged"
+PAIR_COLUMNS = ["measure", "system A", "system B", "A - B", "p, all queries", APART]
+RESAMPLE_COLUMNS = ["measure", "criterion", "resample", "value"]
+
+
+@dataclass(frozen=True)
+class MeasureComparison:
+    """``table``: one row per measure, the deciding columns first; ``precision``: long Table-1 values (%, shown
+    0-1 by :func:`evalcore.io.tables.score_table`); ``means``: systems x measures; ``metric``: the NDCG judged;
+    ``systems``: the systems judged; ``queries``: the pool's size; ``asl``: long ASL curves (measure, queries,
+    level, share of pairs with p below the level); ``identical``: the pairs of identical systems (system A, system
+    B, why), left out of the pair counts; ``subsample``: the size of the query samples (0: none drawn);
+    ``pairs``: one row per measure and pair judged (the mean difference A - B on all queries, its p-value, and
+    :data:`APART`); ``left_out``: the systems given but judged under no measure (system, why); ``degraded_from``:
+    the system whose degraded copies are judged ("" for none) and ``levels`` their shares swapped; ``seconds``:
+    how long the comparison took; ``resamples``: the power on each query sample and the swap rate on each split
+    (measure, criterion, resample, value), which :func:`verdict` reads for the noise of a lead."""
+
+    table: pd.DataFrame
+    precision: pd.DataFrame
+    means: pd.DataFrame
+    metric: str
+    systems: tuple[str, ...]
+    queries: int
+    asl: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=["measure", "queries", "level", "share"]))
+    identical: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=["system A", "system B", "identical"]))
+    subsample: int = 0
+    pairs: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=PAIR_COLUMNS))
+    left_out: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=["system", "left out"]))
+    degraded_from: str = ""
+    levels: tuple[float, ...] = ()
+    seconds: float = float("nan")
+    resamples: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=RESAMPLE_COLUMNS))
+
+
+def ndcg_metric(measure: MeasureSpec, k: int) -> str:
+    """The NDCG@k metric name under ``measure``: ``CUI@k``, ``nn-CUI@k`` or ``CUI@k{key}``.
+
+    >>> ndcg_metric(parse_measure("iou"), 10), ndcg_metric(parse_measure("nn-iou"), 10), ndcg_metric(parse_measure("dice"), 5)
+    ('CUI@10', 'nn-CUI@10', 'CUI@5{dice}')
+    """
+    tag = metric_tag(measure)
+    return f"nn-CUI@{k}" if tag == "nn-" else f"CUI@{k}{tag}"
+
+
+def ranking_name(measure: MeasureSpec) -> str:
+    return f"Retrieval by {measure.name}"
+
+
+def engine_path(engine: PairwiseEngine, measure: MeasureSpec) -> dict[str, object]:
+    """How the engine computes a measure: its packed digits, code size and key path."""
+    coding = engine.coding(measure)
+    return {"digits": ", ".join(name for name, _ in coding.layout.digits), "codes": f"{coding.layout.size:,}",
+            "code bytes": np.dtype(coding.code_dtype).itemsize,
+            "keys": "look-up table" if coding.lookup else "hashed per block"}
+
+
+# --- the evidence, one measure's per-query values at a time ---------------------------------------------------
+
+def asl_curve(p_values: Sequence[float], levels: Sequence[float] = ASL_LEVELS) -> list[float]:
+    """Sakai's discriminative power at each level: the share of the pairs' achieved significance levels
+    (p-values) strictly below it (Sakai 2006, SIGIR'06, sec. 4); NaN without pairs.
+
+    >>> asl_curve([0.004, 0.03, 0.2], levels=(0.001, 0.01, 0.05))
+    [0.0, 0.3333333333333333, 0.6666666666666666]
+    """
+    p = np.asarray(p_values, dtype=np.float64)
+    return [float((p < level).mean()) if len(p) else float("nan") for level in levels]
+
+
+def identical_pairs(values: np.ndarray, names: Sequence[str]) -> list[tuple[str, str]]:
+    """The pairs of columns of a queries x systems matrix holding the same value on every query (NaN = NaN).
+
+    >>> identical_pairs(np.array([[0.5, 0.5, 0.1], [np.nan, np.nan, 0.2]]), ["a", "b", "c"])
+    [('a', 'b')]
+    """
+    return [(names[a], names[b]) for a, b in combinations(range(values.shape[1]), 2)
+            if np.array_equal(values[:, a], values[:, b], equal_nan=True)]
+
+
+@dataclass(frozen=True)
+class SwapCount:
+    """Of the (split, pair) cases that both query sets order (``decided``), how many they order differently;
+    ``by_split``: (swaps, decided) of each split, for the noise of the rate."""
+
+    swaps: int
+    decided: int
+    by_split: tuple[tuple[int, int], ...] = field(default=(), compare=False, repr=False)
+
+    @property
+    def rate(self) -> float:
+        return self.swaps / self.decided if self.decided else float("nan")
+
+    def split_rates(self) -> np.ndarray:
+        """The swap rate of each split (NaN where it decides no pair)."""
+        counts = np.array(self.by_split, dtype=np.float64).reshape(-1, 2)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(counts[:, 1] > 0, counts[:, 0] / counts[:, 1], np.nan)
+
+
+def swap_splits(queries: int, half: int, splits: int, seed: int = 0) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``splits`` pairs of disjoint random query sets of ``half`` rows each (seeded; a permutation per split)."""
+    rng = np.random.default_rng(seed)
+    orders = [rng.permutation(queries) for _ in range(splits)]
+    return [(np.sort(order[:half]), np.sort(order[half:2 * half])) for order in orders]
+
+
+def swap_count(values: np.ndarray, pairs: Sequence[tuple[int, int]], splits: Sequence[tuple[np.ndarray, np.ndarray]],
+               min_difference: float = 0.0) -> SwapCount:
+    """Voorhees & Buckley's (2002) swaps: for each split of the queries into sets A and B and each pair of systems
+    (columns of the queries x systems ``values``; NaN = undefined, a pair's mean over the queries both define), the
+    pair is decided when its mean difference exceeds ``min_difference`` (at least :data:`ROUNDING`) in absolute
+    value on both sets, and swapped when the two differences have opposite signs.
+
+    >>> values = np.array([[0.9, 0.1], [0.2, 0.4], [0.8, 0.3], [0.1, 0.6]])  # differences 0.8, -0.2, 0.5, -0.5
+    >>> split = [(np.array([0, 1]), np.array([2, 3])), (np.array([0, 2]), np.array([1, 3]))]
+    >>> swap_count(values, [(0, 1)], split)  # means 0.3 / 0.0 (undecided), then 0.65 / -0.35 (swapped)
+    SwapCount(swaps=1, decided=1)
+    """
+    if not pairs or not splits:
+        return SwapCount(0, 0)
+    first, second = (np.array(side) for side in zip(*pairs))
+    differences = values[:, first] - values[:, second]
+    defined = np.isfinite(differences)
+    filled = np.where(defined, differences, 0.0)
+    sides = []
+    for half in (0, 1):
+        members = np.zeros((len(splits), len(values)))
+        for row, split in enumerate(splits):
+            members[row, split[half]] = 1.0
+        # One BLAS thread: the sums then do not depend on the machine's core count (see compare.bootstrap_cis).
+        with blas_single_thread(), np.errstate(invalid="ignore", divide="ignore"):
+            sides.append((members @ filled) / (members @ defined))
+    a, b = sides
+    # A mean difference within rounding of 0 (sums of decimals that cancel) orders nothing; NaN compares False.
+    above = max(min_difference, ROUNDING)
+    decided = (np.abs(a) > above) & (np.abs(b) > above)
+    swapped = decided & (np.sign(a) != np.sign(b))
+    return SwapCount(int(swapped.sum()), int(decided.sum()),
+                     tuple(zip(swapped.sum(axis=1).tolist(), decided.sum(axis=1).tolist())))
+
+
+def clear_lead(ahead: Sequence[float], behind: Sequence[float]) -> bool:
+    """Whether ``ahead`` leads ``behind`` beyond the noise of the resamples they were measured on (the same query
+    samples, or the same splits, for both): the mean of the paired differences ``d = ahead - behind`` (NaN pairs
+    dropped) exceeds twice its standard error, ``mean(d) > 2 sd(d) / sqrt(n)`` (a paired z-test, two-sided at about
+    0.05); with one resample, a plain ``d > 0``.
+
+    >>> clear_lead([0.9, 0.8, 0.9, 0.8], [0.5, 0.4, 0.5, 0.5]), clear_lead([0.9, 0.5, 0.9, 0.4], [0.5, 0.6, 0.6, 0.5])
+    (True, False)
+    >>> clear_lead([1.0, 1.0], [1.0, 1.0]), clear_lead([0.3], [0.2])
+    (False, True)
+    """
+    d = np.asarray(ahead, dtype=np.float64) - np.asarray(behind, dtype=np.float64)
+    d = d[np.isfinite(d)]
+    if len(d) < 2:
+        return bool(len(d) and d[0] > 0)
+    return bool(d.mean() > 2 * d.std(ddof=1) / np.sqrt(len(d)))
+
+
+def paired_p_values(values: np.ndarray, pairs: Sequence[tuple[int, int]], *, samples: int, draws) -> list[float]:
+    """The randomization test's p-value (:func:`evalcore.stats.compare.randomization_tests`) of each pair of columns."""
+    return randomization_tests([(values[:, a], values[:, b]) for a, b in pairs], samples=samples, draws=draws)
+
+
+def _sample_rows(query_ids: Sequence[str], subsample: int, seed: int) -> np.ndarray:
+    """The rows of ``subsample`` queries drawn at random (seeded), in order: the draw of ``rng.choice(query_ids,
+    subsample, replace=False)`` (numpy draws the positions, then takes them), without a look-up per query."""
+    return np.sort(np.random.default_rng(seed).choice(len(query_ids), subsample, replace=False))
+
+
+def same_list_pairs(systems: Sequence[Run | AlignedRun], concepts: ConceptSets, depth: int) -> list[tuple[str, str]]:
+    """The pairs of systems returning the same top ``depth`` for every query (they agree under every measure)."""
+    arrays = {}
+    for system in systems:
+        aligned = system if isinstance(system, AlignedRun) else align_run(system, concepts, depth)
+        order = np.argsort(aligned.query_rows, kind="stable")
+        documents = aligned.documents[order, :depth]
+        if documents.shape[1] < depth:
+            documents = np.pad(documents, ((0, 0), (0, depth - documents.shape[1])), constant_values=-1)
+        arrays[system.name] = (aligned.query_rows[order], np.where(documents >= 0, documents, -1))
+    return [(a, b) for a, b in combinations(arrays, 2)
+            if np.array_equal(arrays[a][0], arrays[b][0]) and np.array_equal(arrays[a][1], arrays[b][1])]
+
+
+# --- the systems judged ---------------------------------------------------------------------------------------
+
+def ideal_systems(values: np.ndarray, names: Sequence[str]) -> list[str]:
+    """The columns of a queries x systems NDCG matrix that are the ideal ranking under its measure: 1 (within
+    :data:`IDEAL_ROUNDING`) on every query where defined, and defined somewhere. Judging such a system under that
+    measure is circular: it wins by construction (NDCG = DCG / ideal DCG, Järvelin & Kekäläinen 2002).
+
+    >>> ideal_systems(np.array([[1.0, 1.0, 0.5], [np.nan, 0.9, 1.0]]), ["own ranking", "b", "c"])
+    ['own ranking']
+    """
+    defined = np.isfinite(values)
+    ideal = np.where(defined, values >= 1.0 - IDEAL_ROUNDING, True).all(axis=0) & defined.any(axis=0)
+    return [name for name, is_ideal in zip(names, ideal) if is_ideal]
+
+
+def _outsiders(rng: np.random.Generator, documents: np.ndarray, query_rows: np.ndarray, pool: int) -> np.ndarray:
+    """For each row of ``documents``, as many distinct pool rows drawn uniformly at random as it has columns, none
+    of them the query or an item of its list (rejection: redrawn until none collides)."""
+    rows, k = documents.shape
+    if pool - 1 - k < k:
+        raise ParameterError(f"a pool of {pool} images is too small to swap up to {k} of a top {k} for other images")
+    before = np.tri(k, k, -1, dtype=bool)  # column j' < j: a draw equal to an earlier one in its row collides
+
+    def draw(count: int, queries: np.ndarray) -> np.ndarray:
+        drawn = rng.integers(0, pool - 1, size=count)
+        return drawn + (drawn >= queries)  # pool - 1 values, never the query itself
+
+    drawn = draw(rows * k, np.repeat(query_rows, k)).reshape(rows, k)
+    while True:
+        collides = (drawn[:, :, None] == documents[:, None, :]).any(axis=2)
+        collides |= ((drawn[:, :, None] == drawn[:, None, :]) & before).any(axis=2)
+        if not collides.any():
+            return drawn
+        at = np.nonzero(collides)
+        drawn[at] = draw(len(at[0]), query_rows[at[0]])
+
+
+def degraded_rankings(source: AlignedRun, pool: int, levels: Sequence[float] = DEGRADATION_LEVELS,
+                      seed: int = DEGRADATION_SEED, k: int = 10) -> list[AlignedRun]:
+    """Copies of a ranking made worse by a known amount: at level p, every filled position of every query's top
+    ``k`` is swapped with probability p for an image drawn at random from the ``pool`` (never the query, an image
+    of the list or another drawn one): a share p of the top ``k`` on average. Each level draws on its own
+    generator, seeded by ``seed`` and the level, so a copy depends on nothing else.
+
+    A random image is as relevant as the pool's average, so when the source's images are better than that, quality
+    falls with p, by construction. Two close levels (0.05 apart) swap different positions for different images:
+    on a query either may come out ahead, so their order, known on average, may not show on a few queries, which
+    is where measures differ in discriminative power. Swapping in random documents to make systems of known order
+    is this project's construction (issue 33), not a published protocol.
+
+    >>> source = AlignedRun.over_pool("s", np.array([[1, 2, 3, 4], [0, 2, 3, -1]]))  # query 1 lists 3 images
+    >>> copies = degraded_rankings(source, 20, (0.0, 0.5, 1.0), k=4)
+    >>> [copy.name for copy in copies]
+    ['s, 0 of top 4 random', 's, 0.5 of top 4 random', 's, 1 of top 4 random']
+    >>> [(copy.documents != source.documents).sum(axis=1).tolist() for copy in copies]  # never the padding
+    [[0, 0], [3, 1], [4, 3]]
+    """
+    documents = source.documents[:, :k]
+    if documents.shape[1] < k:
+        documents = np.pad(documents, ((0, 0), (0, k - documents.shape[1])), constant_values=PADDING)
+    filled = documents != PADDING  # padding is never swapped: a short list stays as short
+    copies = []
+    for level in levels:
+        if not 0 <= level <= 1:
+            raise ParameterError(f"a share of the top {k} to swap must lie in [0, 1], got {level}")
+        rng = np.random.default_rng([seed, round(level * 1_000_000)])
+        swapped = filled & (rng.random(documents.shape) < level)
+        drawn = _outsiders(rng, documents, source.query_rows, pool)
+        copies.append(AlignedRun(f"{source.name}, {level:g} of top {k} random", source.query_rows,
+                                 np.where(swapped, drawn, documents), dict(source.counts)))
+    return copies
+
+
+def _scores(evaluator: Evaluator, systems: Sequence[Run | AlignedRun], spec: MeasureSpec,
+            metric: str) -> dict[str, pd.Series]:
+    """Each system's per-query ``metric`` under ``spec`` (NaN: undefined), indexed by query ID."""
+    if not systems:
+        return {}
+    evaluation = evaluator.evaluate(list(systems), [metric], Relevance.of(measure=spec))
+    return {name: pd.Series(result.values[metric], index=list(result.query_ids), dtype=np.float64)
+            for name, result in evaluation.systems.items()}
+
+
+# --- the comparison --------------------------------------------------------------------------------------------
+
+def _rank_pool(evaluator: Evaluator, specs: Sequence[MeasureSpec], ks: Sequence[int],
+               report: Callable[[float, str], None]) -> tuple[dict[str, dict], dict[str, AlignedRun]]:
+    """Every measure's ranking of the pool (depth ``max(ks)``) and its table row so far: ties at each K, seconds,
+    the engine's path; ``report(step, text)`` moves within each pass (step 0 to ``len(specs)``)."""
+    depth, threshold = max(ks), Relevance().threshold
+    rows: dict[str, dict] = {}
+    rankings: dict[str, AlignedRun] = {}
+    # Measures with the KG first: IoU and Dice then read the codes they leave, as the evaluation does.
+    for step, spec in enumerate(sorted(specs, key=lambda spec: not spec.uses_kg)):
+        text = f"Ranking the pool by {spec.name}"
+        report(step, text)
+        started = time.perf_counter()
+        # Through the evaluator, which keeps the pass's ideal summary: NDCG under the measure reads it below
+        # instead of ranking the pool a second time.
+        rankings[spec.name] = evaluator.relevance_ranking(
+            spec, depth, depth + 1, threshold, name=ranking_name(spec),
+            progress=lambda done, step=step, text=text: report(step + done, text))
+        summary = evaluator.pool_summary(spec, depth + 1, threshold)
+        row: dict[str, object] = {"measure": spec.name}
+        for k in ks:
+            row[f"ties@{k}"] = int((summary.ideal[:, k - 1] == summary.ideal[:, k]).sum())
+        row["ranking s"] = time.perf_counter() - started
+        row.update(engine_path(evaluator.engine, spec))
+        rows[spec.name] = row
+    reference = rankings[specs[0].name]
+    for name, ranking in rankings.items():
+        rows[name][f"same top-{depth} as IoU"] = int((ranking.documents == reference.documents).all(axis=1).sum())
+    return {spec.name: rows[spec.name] for spec in specs}, {spec.name: rankings[spec.name] for spec in specs}
+
+
+def _table1(evaluator: Evaluator, rankings: Mapping[str, AlignedRun], ks: Sequence[int]) -> pd.DataFrame:
+    """Table 1: precision (%) of each measure's ranking at each K on each label target loaded."""
+    targets = [t for t in TARGETS if t in evaluator.label_targets()]
+    rows = []
+    if targets:
+        evaluation = evaluator.evaluate(list(rankings.values()), [f"P@{k}[{t}]" for t in targets for k in ks])
+        for name, ranking in rankings.items():
+            result = evaluation.systems[ranking.name]
+            for target in targets:
+                for k in ks:
+                    values = result.values[f"P@{k}[{target}]"]
+                    defined = values[np.isfinite(values)]
+                    rows.append({"measure": name, "target": target, "k": k,
+                                 "value": 100 * float(defined.mean()) if len(defined) else float("nan"),
+                                 "queries": len(defined)})
+    return pd.DataFrame(rows, columns=["measure", "target", "k", "value", "queries"])
+
+
+def _matrix(scores: Mapping[str, pd.Series], names: Sequence[str]) -> tuple[list[str], np.ndarray]:
+    """The queries x systems matrix of ``scores`` over every query any of ``names`` defines (NaN elsewhere)."""
+    frame = pd.concat([scores[name] for name in names], axis=1, keys=list(names)).sort_index()
+    return [str(query) for query in frame.index], frame.to_numpy(dtype=np.float64)
+
+
+@dataclass
+class _Judged:
+    """One measure's evidence over the systems judged."""
+
+    row: dict[str, object]
+    asl: list[dict]
+    pairs: list[dict]
+    identical: list[tuple[str, str]]
+    sampled: bool
+    resamples: list[dict]
+
+
+def _judge(spec: MeasureSpec, query_ids: Sequence[str], values: np.ndarray, names: Sequence[str],
+           same_lists: set[tuple[str, str]], *, samples: int, level: float, subsample: int, subsample_repeats: int,
+           swap_repeats: int, draws) -> _Judged:
+    """Discriminative power (ASL curves, Holm), pair by pair, and the swap rate of one measure's values."""
+    same = set(identical_pairs(values, names)) | same_lists
+    pairs = [(a, b) for a, b in combinations(range(len(names)), 2) if (names[a], names[b]) not in same]
+    p_values = paired_p_values(values, pairs, samples=samples, draws=draws)
+    significant = sum(p < level for p in holm(p_values)) if pairs else 0
+    row: dict[str, object] = {PAIRS_JUDGED: len(pairs), "significant pairs": f"{significant}/{len(pairs)}",
+                              "discriminative power": significant / len(pairs) if pairs else float("nan"),
+                              ALL_POWER: asl_curve(p_values, (level,))[0]}
+    asl = [{"measure": spec.name, "queries": ALL_QUERIES, "level": at, "share": share}
+           for at, share in zip(ASL_LEVELS, asl_curve(p_values))]
+    apart = np.array([p < level for p in p_values], dtype=np.float64)
+    sampled = bool(pairs) and len(query_ids) > subsample
+    if sampled:
+        corrected, at_level, apart_in_samples = [], [], []
+        for size in (subsample, *(size for size in SMALLER_SAMPLES if size < subsample)):
+            curves = []
+            for seed in range(subsample_repeats):
+                sample_p = paired_p_values(values[_sample_rows(query_ids, size, seed)], pairs, samples=samples,
+                                           draws=draws)
+                curves.append(asl_curve(sample_p))
+                if size == subsample:
+                    corrected.append(np.mean([p < level for p in holm(sample_p)]))
+                    at_level.append(asl_curve(sample_p, (level,))[0])
+                    apart_in_samples.append([p < level for p in sample_p])
+            asl += [{"measure": spec.name, "queries": f"{size} queries", "level": at, "share": float(share)}
+                    for at, share in zip(ASL_LEVELS, np.mean(curves, axis=0))]
+        row[f"discriminative power, {subsample} queries"] = float(np.mean(corrected))
+        row[sampled_power_column(subsample)] = float(np.mean(at_level))
+        apart = np.mean(apart_in_samples, axis=0)
+    half = min(subsample, len(query_ids) // 2)
+    swaps = swap_count(values, pairs, swap_splits(len(query_ids), half, swap_repeats))
+    row[SWAP_RATE] = swaps.rate
+    row["swapped / decided"] = f"{swaps.swaps}/{swaps.decided}"
+    resamples = [{"measure": spec.name, "criterion": SWAP_RATE, "resample": split, "value": rate}
+                 for split, rate in enumerate(swaps.split_rates().tolist())]
+    if sampled:
+        resamples += [{"measure": spec.name, "criterion": sampled_power_column(subsample), "resample": sample,
+                       "value": share} for sample, share in enumerate(at_level)]
+    with np.errstate(invalid="ignore"):
+        differences = [float(np.nanmean(values[:, a] - values[:, b])) for a, b in pairs]
+    pair_rows = [{"measure": spec.name, "system A": names[a], "system B": names[b], "A - B": difference,
+                  "p, all queries": p, APART: float(share)}
+                 for (a, b), difference, p, share in zip(pairs, differences, p_values, apart)]
+    return _Judged(row, asl, pair_rows, sorted(same - same_lists), sampled, resamples)
+
+
+def compare_measures(evaluator: Evaluator, measures: Sequence[MeasureSpec | str],
+                     systems: Sequence[Run | AlignedRun] = (), ks: Sequence[int] = TABLE1_KS, ndcg_k: int = 10,
+                     samples: int = Statistics.randomization_samples, level: float = SIGNIFICANCE_LEVEL,
+                     subsample: int = SUBSAMPLE, subsample_repeats: int = SUBSAMPLE_REPEATS,
+                     swap_repeats: int = SWAP_SPLITS, levels: Sequence[float] = DEGRADATION_LEVELS,
+                     seed: int = DEGRADATION_SEED,
+                     progress: Callable[[float, str], None] | None = None) -> MeasureComparison:
+    """Compare relevance measures on one dataset; ``systems`` are the runs whose order each measure judges.
+
+    IoU is always included, first (it is the reference for the gaps, for Kendall's tau and for picking the
+    ranking to degrade). Retrieval by each measure is scored for precision only (Table 1). The systems judged
+    are ``systems`` less those that are the ideal ranking under a compared measure (:func:`ideal_systems`; left
+    out under every measure, so that all are judged on the same systems), plus :func:`degraded_rankings` of the
+    best of them by NDCG@``ndcg_k`` under IoU at each of ``levels`` (``seed``); of a simulated concept detector
+    (:func:`simulated_detector_run`) when none is left; none when ``levels`` is empty.
+    ``subsample`` queries are drawn ``subsample_repeats`` times (seeds 0, 1, ...; the same subsets
+    for every measure) for the subsampled discriminative power; none when there are not more queries;
+    the ASL curves add samples of each smaller size of :data:`SMALLER_SAMPLES`.
+    The swap rate compares ``swap_repeats`` pairs of disjoint sets of ``min(subsample, queries // 2)``
+    queries (seed 0).
+    """
+    started = time.perf_counter()
+    names = list(dict.fromkeys([parse_measure(REFERENCE).name] + [parse_measure(m).name for m in measures]))
+    specs = [parse_measure(name) for name in names]
+    # Steps of the bar: a ranking pass per measure (PASS_STEPS each, moving as the pass goes), Table 1, scoring the
+    # systems given under each measure, the simulated detector where it is needed, then the tests under each measure.
+    first = PASS_STEPS * len(specs)
+    steps = first + 2 * len(specs) + 2
+
+    def report(step: float, text: str) -> None:
+        if progress:
+            progress(min(step / steps, 1.0), text)
+
+    rows, rankings = _rank_pool(evaluator, specs, ks, lambda step, text: report(PASS_STEPS * step, text))
+    report(first, "Precision of each ranking on the labels")
+    precision = _table1(evaluator, rankings, ks)
+
+    metric = f"CUI@{ndcg_k}"
+    scores: dict[str, dict[str, pd.Series]] = {}
+    for step, spec in enumerate(specs):
+        report(first + 1 + step, f"Scoring the systems under {spec.name}")
+        scores[spec.name] = _scores(evaluator, systems, spec, ndcg_metric(spec, ndcg_k))
+    given = [system.name for system in systems]
+    circular: dict[str, list[str]] = {}
+    for spec in specs if given else ():
+        for name in ideal_systems(_matrix(scores[spec.name], given)[1], given):
+            circular.setdefault(name, []).append(spec.name)
+    neutral = [system for system in systems if system.name not in circular]
+    source: Run | AlignedRun | None = None
+    if levels:
+        reference = scores[specs[0].name]
+        source = max(neutral, key=lambda system: np.nan_to_num(reference[system.name].mean(), nan=-1.0),
+                     default=None)
+        if source is None:
+            text = "Simulating a concept detector to degrade"
+            report(first + 1 + len(specs), text)
+            source = simulated_detector_run(evaluator.concepts, FALLBACK_MISS, seed, ndcg_k,
+                                            progress=lambda done: report(first + 1 + len(specs) + done, text))
+            neutral = [source]
+    degraded: list[AlignedRun] = []
+    if source is not None:
+        aligned = source if isinstance(source, AlignedRun) else align_run(source, evaluator.concepts, ndcg_k)
+        degraded = degraded_rankings(aligned, len(evaluator.concepts), levels, seed, ndcg_k)
+    judged = [*neutral, *degraded]
+    judged_names = tuple(system.name for system in judged)
+    same_lists = set(same_list_pairs(judged, evaluator.concepts, ndcg_k)) if len(judged) > 1 else set()
+    identical: dict[tuple[str, str], list[str]] = {pair: [f"same top-{ndcg_k} lists"] for pair in same_lists}
+    means: dict[str, dict[str, float]] = {}
+    asl_rows: list[dict] = []
+    pair_rows: list[dict] = []
+    resample_rows: list[dict] = []
+    sampled = 0
+    for step, spec in enumerate(specs):
+        if len(judged) < 2:
+            break
+        report(first + 2 + len(specs) + step, f"Significance tests under {spec.name}")
+        new = [system for system in judged if system.name not in scores[spec.name]]
+        scores[spec.name].update(_scores(evaluator, new, spec, ndcg_metric(spec, ndcg_k)))
+        query_ids, values = _matrix(scores[spec.name], judged_names)
+        with np.errstate(invalid="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # a system undefined on every query has no mean: NaN
+            means[spec.name] = dict(zip(judged_names, np.nanmean(values, axis=0).tolist()))
+        evidence = _judge(spec, query_ids, values, judged_names, same_lists, samples=samples, level=level,
+                          subsample=subsample, subsample_repeats=subsample_repeats, swap_repeats=swap_repeats,
+                          draws=evaluator.draws)
+        rows[spec.name].update(evidence.row)
+        asl_rows += evidence.asl
+        pair_rows += evidence.pairs
+        resample_rows += evidence.resamples
+        for pair in evidence.identical:
+            identical.setdefault(pair, []).append(spec.name)
+        sampled = subsample if evidence.sampled else sampled
+    report(steps, "done")
+
+    table = pd.DataFrame(list(rows.values()))
+    if means:
+        table["Kendall tau vs IoU"] = [kendall_tau(means[names[0]], means[name]) for name in table.measure]
+    if len(precision):
+        wide = precision.pivot_table(index="measure", columns=["target", "k"], values="value", sort=False)
+        wide.columns = [f"P@{k}[{target}]" for target, k in wide.columns]
+        gaps = wide - wide.loc[names[0]]
+        wide["worst cell vs IoU"] = gaps.min(axis=1)
+        wide["best cell vs IoU"] = gaps.max(axis=1)
+        wide["beats IoU on every cell"] = (gaps > 0).all(axis=1)
+        table = wide.reset_index().merge(table, on="measure", how="right")
+    ordered = ["measure", sampled_power_column(subsample), SWAP_RATE, f"ties@{TIE_RANK}", "Kendall tau vs IoU",
+               ALL_POWER, PAIRS_JUDGED, "discriminative power", f"discriminative power, {subsample} queries",
+               "significant pairs", "swapped / decided", *[f"ties@{k}" for k in ks if k != TIE_RANK],
+               *[c for c in table.columns if c.startswith("P@")], "worst cell vs IoU", "best cell vs IoU",
+               "beats IoU on every cell", f"same top-{max(ks)} as IoU", "ranking s", "digits", "codes", "code bytes",
+               "keys"]
+    table = table[[c for c in ordered if c in table.columns]]
+    flagged = pd.DataFrame([{"system A": a, "system B": b, "identical": "; ".join(why)}
+                            for (a, b), why in sorted(identical.items())], columns=["system A", "system B", "identical"])
+    left_out = pd.DataFrame([{"system": name, "left out": f"the ideal ranking under {', '.join(under)} (NDCG@{ndcg_k} "
+                              "= 1 on every query): circular"} for name, under in circular.items()],
+                            columns=["system", "left out"])
+    return MeasureComparison(table, precision, pd.DataFrame(means), metric, judged_names, len(evaluator.concepts),
+                             pd.DataFrame(asl_rows, columns=["measure", "queries", "level", "share"]), flagged, sampled,
+                             pd.DataFrame(pair_rows, columns=PAIR_COLUMNS), left_out,
+                             source.name if degraded else "", tuple(levels) if degraded else (),
+                             time.perf_counter() - started, pd.DataFrame(resample_rows, columns=RESAMPLE_COLUMNS))
+
+
+def _listed(names: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return " and ".join(names) if len(names) < 3 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _share(value: float) -> str:
+    return f"{value:.{SCORE_DECIMALS}f}" if np.isfinite(value) else "—"
+
+
+def verdict(comparison: MeasureComparison) -> str:
+    """What the evidence favours, only where it favours something. The criterion: the share of system pairs told
+    apart at p < 0.05 on the query samples (Sakai's discriminative power; on all queries without samples); among
+    measures level on it, fewer swaps across query sets. A measure is favoured only when ahead of every other on
+    power, or, level on power, ahead of every other level one on swaps; ahead means beyond the noise of the query
+    samples (or splits) by :func:`clear_lead` where :attr:`MeasureComparison.resamples` has them, else strictly
+    at the :data:`~evalcore.io.tables.SCORE_DECIMALS` decimals shown. Otherwise the sentence says which measures tie.
+    It states the pairs told apart (a mean count per sample), the pairs the favoured measure tells apart more often
+    than the next one, and what was left out of the counts. A lead under :data:`CLEAR_MARGIN` is said to be slight.
+
+    >>> table = pd.DataFrame({"measure": ["iou", "nn-iou"], sampled_power_column(100): [0.40, 0.67],
+    ...                       SWAP_RATE: [0.08, 0.03], "ties@5": [80, 92]})
+    >>> print(verdict(MeasureComparison(table, pd.DataFrame(), pd.DataFrame(), "CUI@10", ("a", "b", "c"), 100,
+    ...                                 subsample=100)))  # doctest: +NORMALIZE_WHITESPACE
+    The evidence favours nn-iou: it tells more system pairs apart at p < 0.05 on 100-query samples than any other
+    measure, 2.0 of 3 on average (0.6700), against 1.2 of 3 (0.4000) for iou, the next; it swaps fewer pairs across
+    query sets (0.0300 vs 0.0800), at a cost of more ties at rank 5 (0.9200 of queries vs 0.8000).
+    >>> table[sampled_power_column(100)] = [1.0, 1.0]
+    >>> table[SWAP_RATE] = [0.0, 0.0]
+    >>> print(verdict(MeasureComparison(table, pd.DataFrame(), pd.DataFrame(), "CUI@10", ("a", "b", "c"), 100,
+    ...                                 subsample=100)))  # doctest: +NORMALIZE_WHITESPACE
+    A tie: both measures tell as many system pairs apart at p < 0.05 on 100-query samples, 3.0 of 3 on average
+    (1.0000), and swap as many pairs across query sets (0.0000); the evidence favours none of them.
+    """
+    table = comparison.table
+    power = sampled_power_column(comparison.subsample) if comparison.subsample else ALL_POWER
+    where = f"on {comparison.subsample}-query samples" if comparison.subsample else "on all queries"
+    if len(comparison.systems) < 2 or power not in table or not table[power].notna().any():
+        return ("No verdict: the evidence needs at least two systems that differ (load runs or choose baselines), "
+                "to see which measure tells them apart.")
+    rows = table.set_index("measure")
+    if SWAP_RATE not in rows:
+        rows[SWAP_RATE] = np.nan
+    judged = rows[PAIRS_JUDGED] if PAIRS_JUDGED in rows else \
+        pd.Series(len(comparison.systems) * (len(comparison.systems) - 1) // 2, index=rows.index)
+    resamples = {key: group.sort_values("resample").value.to_numpy()
+                 for key, group in comparison.resamples.groupby(["criterion", "measure"])}
+    samples = len(resamples.get((power, rows.index[0]), ()))
+
+    def shown(measure: str, criterion: str) -> float:
+        return round(float(rows.at[measure, criterion]), SCORE_DECIMALS)
+
+    def ahead(a: str, b: str, criterion: str) -> bool:
+        """``a`` better than ``b`` on ``criterion`` (power: higher; swap rate: lower), beyond noise."""
+        mine, theirs = resamples.get((criterion, a)), resamples.get((criterion, b))
+        lower = criterion == SWAP_RATE
+        if mine is None or theirs is None or len(mine) != len(theirs):
+            return shown(a, criterion) < shown(b, criterion) if lower else shown(a, criterion) > shown(b, criterion)
+        return clear_lead(theirs, mine) if lower else clear_lead(mine, theirs)
+
+    def told(measure: str) -> str:
+        """The pairs apart as a count (a mean over the samples, exact on all queries) of the pairs judged."""
+        count = rows.at[measure, power] * judged[measure]
+        return f"{count:.1f}" if comparison.subsample else f"{count:.0f}"
+
+    def spread(measures: Sequence[str], criterion: str) -> str:
+        low, high = (min(measures, key=lambda m: shown(m, criterion)), max(measures, key=lambda m: shown(m, criterion)))
+        if criterion == power:
+            counts = told(low) if told(low) == told(high) else f"{told(low)} to {told(high)}"
+            of = f"{judged[low]}" if judged[low] == judged[high] else f"{judged[low]} to {judged[high]}"
+            return f"{counts} of {of} on average ({_share(shown(low, power))}" + (
+                f" to {_share(shown(high, power))}" if shown(low, power) != shown(high, power) else "") + ")"
+        return _share(shown(low, criterion)) + (f" to {_share(shown(high, criterion))}"
+                                                if shown(low, criterion) != shown(high, criterion) else "")
+
+    ranked = sorted(rows.index, key=lambda m: (-np.nan_to_num(shown(m, power), nan=-1.0),
+                                               np.nan_to_num(shown(m, SWAP_RATE), nan=np.inf)))
+    best = ranked[0]
+    # Level with the best: not clearly behind it, or shown as high as one that is not (a paired lead can be
+    # clear over one measure and not over another with the same share: both are then level).
+    floor = min(shown(m, power) for m in [best] + [m for m in ranked[1:] if not ahead(best, m, power)])
+    leaders = [m for m in rows.index if shown(m, power) >= floor]  # in the table's order, IoU first
+    steadiest = min(leaders, key=lambda m: np.nan_to_num(shown(m, SWAP_RATE), nan=np.inf))
+    noise = f", differences within the noise of the {samples} query samples" if samples > 1 else ""
+    if len(rows) == 1:
+        text = (f"Only {best} is compared: it tells {told(best)} of {judged[best]} system pairs apart at p < "
+                f"{SIGNIFICANCE_LEVEL:g} {where} on average ({_share(shown(best, power))}); choose more measures to "
+                "compare")
+    elif not shown(best, power) > 0:
+        text = (f"No measure tells any pair of the systems apart at p < {SIGNIFICANCE_LEVEL:g} {where}: the evidence "
+                "favours none (more queries or more different systems would tell)")
+    elif len(leaders) == 1:
+        runner = ranked[1]
+        lead = shown(best, power) - shown(runner, power)
+        text = (f"The evidence favours {best}: it tells {'slightly more' if lead < CLEAR_MARGIN else 'more'} system "
+                f"pairs apart at p < {SIGNIFICANCE_LEVEL:g} {where} than any other measure, {told(best)} of "
+                f"{judged[best]} on average ({_share(shown(best, power))}), against {told(runner)} of "
+                f"{judged[runner]} ({_share(shown(runner, power))}) for {runner}, the next"
+                f"{f', beyond the noise of the {samples} query samples' if samples > 1 else ''}")
+        text += _pairs_clause(comparison.pairs, best, runner) + _swaps_and_ties(comparison, rows, best, runner)
+    else:
+        same = len({shown(m, power) for m in leaders}) == 1
+        level = f"{'as many' if same else 'about as many'} system pairs apart at p < {SIGNIFICANCE_LEVEL:g} {where}"
+        within = "" if same else noise
+        if all(ahead(steadiest, m, SWAP_RATE) for m in leaders if m != steadiest):
+            runner = min((m for m in leaders if m != steadiest), key=lambda m: shown(m, SWAP_RATE))
+            text = (f"The evidence favours {steadiest} on stability alone: {_listed(leaders)} tell {level}, "
+                    f"{spread(leaders, power)}{within}, and {steadiest} swaps fewer pairs across query sets "
+                    f"({_share(shown(steadiest, SWAP_RATE))} vs {_share(shown(runner, SWAP_RATE))} for {runner}, the "
+                    "next)")
+        else:
+            who = _listed(leaders) if len(leaders) < len(rows) else "both measures" if len(rows) == 2 else \
+                f"all {len(rows)} measures"
+            swaps = spread(leaders, SWAP_RATE)
+            text = (f"A tie: {who} tell {level}, {spread(leaders, power)}{within}"
+                    f"{', more than the others' if len(leaders) < len(rows) else ''}, and "
+                    + (f"swap as many pairs across query sets ({swaps})" if " to " not in swaps else
+                       f"swap from {swaps} of the pairs across query sets") + "; the evidence favours none of them")
+    if len(comparison.left_out):
+        text += (f"; left out as circular (the ideal ranking under a compared measure): "
+                 f"{_listed(comparison.left_out.system.tolist())}")
+    left_out = len(comparison.identical)
+    if left_out:
+        text += (f"; {left_out} pair{'s' if left_out > 1 else ''} of identical systems "
+                 f"{'are' if left_out > 1 else 'is'} left out of the counts")
+    return text + "."
+
+
+def _pairs_clause(pairs: pd.DataFrame, favoured: str, runner: str, shown: int = 3) -> str:
+    """The pairs ``favoured`` tells apart more often than ``runner`` (the largest gaps first, ``shown`` of them)."""
+    if pairs.empty:
+        return ""
+    keyed = pairs.set_index(["system A", "system B"])
+    mine, theirs = keyed[keyed.measure == favoured][APART], keyed[keyed.measure == runner][APART]
+    gaps = (mine - theirs).dropna()
+    gaps = gaps[gaps.round(SCORE_DECIMALS) > 0].sort_values(ascending=False, kind="stable")
+    if gaps.empty:
+        return ""
+    listed = [f"{a} vs {b} ({_share(mine[(a, b)])} vs {_share(theirs[(a, b)])})" for a, b in gaps.index[:shown]]
+    more = f" and {len(gaps) - shown} more" if len(gaps) > shown else ""
+    return f"; the pairs it tells apart more often: {'; '.join(listed)}{more}"
+
+
+def _swaps_and_ties(comparison: MeasureComparison, rows: pd.DataFrame, favoured: str, runner: str) -> str:
+    """How the favoured measure compares with the next one on the swap rate and the ties at rank 5."""
+    text = ""
+    if SWAP_RATE in rows and np.isfinite(rows.at[favoured, SWAP_RATE]) and np.isfinite(rows.at[runner, SWAP_RATE]):
+        mine, theirs = (round(rows.at[m, SWAP_RATE], SCORE_DECIMALS) for m in (favoured, runner))
+        relation = "fewer" if mine < theirs else "more" if mine > theirs else "as many"
+        text += f"; it swaps {relation} pairs across query sets ({_share(mine)} vs {_share(theirs)})"
+    ties = f"ties@{TIE_RANK}"
+    if ties in rows:
+        mine, theirs = (round(rows.at[m, ties] / comparison.queries, SCORE_DECIMALS) for m in (favoured, runner))
+        clause = "at a cost of more" if mine > theirs else "with fewer" if mine < theirs else "with as many"
+        text += f", {clause} ties at rank {TIE_RANK} ({_share(mine)} of queries vs {_share(theirs)})"
+    return text
+
+
+def simulated_detector_run(concepts: ConceptSets, miss: float, seed: int, depth: int,
+                           name: str | None = None, progress: Callable[[float], None] | None = None) -> Run:
+    """A stand-in CBIR system: a concept detector that misses a share ``miss`` of each image's concepts and
+    replaces half of the missed ones by concepts drawn at random (by frequency), then retrieval by IoU of
+    the detected concepts. Seeded; used where no real runs exist (ROCOv2 in the report). ``progress(fraction)``
+    moves as the retrieval goes through the queries.
+    """
+    rng = np.random.default_rng(seed)
+    vocabulary = list(concepts.vocabulary)
+    frequency = np.array([0.0] * len(vocabulary))
+    position = {c: i for i, c in enumerate(vocabulary)}
+    for concept_set in concepts.sets:
+        for concept in concept_set:
+            frequency[position[concept]] += 1
+    frequency /= frequency.sum() if frequency.sum() else 1.0
+    detected = []
+    for concept_set in concepts.sets:
+        kept = {c for c in sorted(concept_set) if rng.random() >= miss}
+        invented = int(rng.binomial(len(concept_set) - len(kept), 0.5)) if len(concept_set) > len(kept) else 0
+        if invented:
+            kept |= {vocabulary[i] for i in rng.choice(len(vocabulary), invented, p=frequency)}
+        detected.append(frozenset(kept))
+    noisy = ConceptSets(concepts.ids, tuple(detected), f"{concepts.source} (simulated detector, miss {miss:g})")
+    return retrieve_by_measure(PairwiseEngine(noisy), "iou", depth, name or f"simulated detector (miss {miss:g})",
+                               progress)
