@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import streamlit as st
 
+from dashboard.computed import engine_note, kg_coverage_of, rocov2_workspace_ready
+from dashboard.session import AUDIENCES, FOLDER_PARAMETER, FOLDER_STATE, audience, server_data_roots, workspace
+from dashboard.sidebar import CUTOFF_CHOICES, GAINS, measure_controls, settings_from_address, settings_to_address
+from dashboard.ui import PLAIN_NAVIGATION_TITLES, escape_markdown
 from evalcore.engine.executors import reuse_freed_memory
 from evalcore.errors import CBIRLensError
 from evalcore.relevance.kg import KG_MODES
-from pages.computed import engine_note, kg_of, rocov2_workspace_ready
-from pages.session import AUDIENCES, FOLDER_PARAMETER, FOLDER_STATE, audience, server_data_roots, workspace
-from pages.sidebar import CUTOFF_CHOICES, GAINS, measure_controls, settings_from_address, settings_to_address
-from pages.ui import PLAIN_NAVIGATION_TITLES, escape_markdown
 
 st.set_page_config(page_title="CBIR Lens", page_icon=":material/image_search:", layout="wide")
 
@@ -120,23 +120,22 @@ def sidebar() -> None:
             st.caption("No concept sets loaded.")
             return
         vocabulary = ws.concepts.vocabulary
-        kg = kg_of(ws)
         cols = st.columns(2)
         cols[0].metric("images", f"{len(ws.concepts):,}")
         cols[1].metric("distinct concepts" if clinician else "distinct CUIs", f"{len(vocabulary):,}")
-        if kg is None:
+        coverage = kg_coverage_of(ws)
+        if coverage is None:
             st.caption("No concept map loaded: only identical concepts count." if clinician else
                        "No knowledge graph loaded: nn-IoU equals IoU.")
             return
-        coverage = kg.coverage(ws.concepts.sets)
         graph = "concept map" if clinician else "KG"
         cols = st.columns(2)
-        cols[0].metric("map terms" if clinician else "KG nodes", f"{kg.number_of_nodes():,}")
-        cols[1].metric("map links" if clinician else "KG edges", f"{kg.number_of_edges():,}",
+        cols[0].metric("map terms" if clinician else "KG nodes", f"{coverage.nodes:,}")
+        cols[1].metric("map links" if clinician else "KG edges", f"{coverage.links:,}",
                        help="Distinct links: one given by several rows or files counts once (the Data page's report "
                             "gives each file's rows and its distinct links).")
-        st.caption(f"The {graph} covers {coverage['concept_coverage']:.1%} of the dataset's concepts and "
-                   f"{coverage['occurrence_coverage']:.1%} of their occurrences.")
+        st.caption(f"The {graph} covers {coverage.concept_share:.1%} of the dataset's concepts and "
+                   f"{coverage.occurrence_share:.1%} of their occurrences.")
 
 
 reopen_linked_folder()

@@ -78,7 +78,7 @@ def main() -> None:
     kg_paths = [DATA / "kg" / "open_kg_edges.csv"]
     kg = load_kg(kg_paths)
     labels = load_labels(ROOT / "data" / "labels" / "rocov2_labels.csv", concepts)
-    run = retrieve_by_measure(Evaluator(concepts).engine, measure_spec("iou"), 30, "iou")
+    run = retrieve_by_measure(Evaluator(concepts), measure_spec("iou"), 30, "iou")
     rows = []
 
     # 1. One full nn-CUI@10 evaluation, KG index included (fresh evaluator each time).
@@ -145,7 +145,7 @@ def large_pool_child() -> None:
     from evalcore.engine import PairwiseEngine
 
     engine = PairwiseEngine(parts[2], pool, kg=kg, cache_bytes=0)
-    summary = engine.pool_summary_by("nn-iou(alpha=0.5,n=1)", 10)
+    summary = engine.pool_summary_by(measure_spec("nn-iou", alpha=0.5, n=1), 10)
     seconds = time.perf_counter() - start
     del evaluator
     print(json.dumps({"work": f"large pool: 9,927 queries x {len(pool):,} candidates, nn-IoU ideal top-10",

@@ -36,9 +36,10 @@ from evalcore.data import ConceptSets  # noqa: E402
 from evalcore.engine import Compute, PairwiseEngine  # noqa: E402
 from evalcore.io.loading import combine_concepts, load_kg  # noqa: E402
 from evalcore.readers import read_concepts  # noqa: E402
+from evalcore.relevance.measures import measure_spec  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
-MEASURE = "nn-iou(alpha=0.5,n=1)"
+MEASURE = measure_spec("nn-iou", alpha=0.5, n=1)
 K = 10
 POOL_SEED = 15
 # Peak dense int8 tensor throughput (TOPS, without sparsity) from the vendors' data sheets, by device name.

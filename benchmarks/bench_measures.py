@@ -122,7 +122,7 @@ def main() -> None:
     if args.page:
         page_compare(ws)
         return
-    measures = comparison_measures("nn-iou")
+    measures = [parse_measure(name) for name in comparison_measures(measure_spec("nn-iou"))]
     print(f"ROCOv2 test: {len(ws.concepts):,} queries, {len(systems)} systems, {len(measures)} measures; "
           f"load average at start {os.getloadavg()[0]:.2f}")
     for repeat in range(args.repeats):

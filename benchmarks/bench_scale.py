@@ -43,10 +43,11 @@ from evalcore.engine.executors import DaskCluster, LocalProcesses  # noqa: E402
 from evalcore.evaluation.evaluator import Evaluator  # noqa: E402
 from evalcore.io.loading import combine_concepts, load_kg, load_labels  # noqa: E402
 from evalcore.readers import read_concepts  # noqa: E402
+from evalcore.relevance.measures import measure_spec  # noqa: E402
 from evalcore.studies.ablation import ablation_grid  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
-MEASURE = "nn-iou(alpha=0.5,n=1)"
+MEASURE = measure_spec("nn-iou", alpha=0.5, n=1)
 GB = 10**9
 
 

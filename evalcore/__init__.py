@@ -1,6 +1,7 @@
 """CBIR Lens: evaluate content-based medical image retrieval without manual relevance labels.
 
-The Python API is :func:`evalcore.evaluate`, which returns :class:`evalcore.Results`
+The Python API is :func:`evalcore.evaluate`, which takes the inputs and the option objects re-exported here
+(:class:`Relevance`, :class:`Scoring`, :class:`Statistics`, :class:`Compute`) and returns :class:`evalcore.Results`
 (see the README's "From Python"); :func:`evalcore.extract_concepts` turns captions into concept sets (the
 README's "Concept sets from captions"); :func:`evalcore.evaluate_runs` is the same path for an
 :class:`~evalcore.evaluation.evaluator.Evaluator` built once, with the option objects of :mod:`evalcore.evaluation.options`.

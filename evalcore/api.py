@@ -7,10 +7,11 @@ readers as files, so that they are validated the same way: a bad row raises
 expected. The caller's objects are never modified.
 
 >>> import evalcore
+>>> from evalcore import Scoring
 >>> result = evalcore.evaluate(
-...     concepts={"q": {"C0040405", "C0042449"}, "x": {"C0040405", "C0005847"}, "y": {"C0040405"}},
-...     runs={"kg-aware": {"q": ["x", "y"]}, "literal": {"q": ["y", "x"]}},
-...     kg=[("C0042449", "C0005847")], metrics=["CUI@1", "nn-CUI@1"])
+...     {"q": {"C0040405", "C0042449"}, "x": {"C0040405", "C0005847"}, "y": {"C0040405"}},
+...     {"kg-aware": {"q": ["x", "y"]}, "literal": {"q": ["y", "x"]}},
+...     Scoring(["CUI@1", "nn-CUI@1"]), kg=[("C0042449", "C0005847")])
 >>> result.means()
 {'kg-aware': {'CUI@1': 0.6666666666666666, 'nn-CUI@1': 1.0}, 'literal': {'CUI@1': 1.0, 'nn-CUI@1': 0.75}}
 >>> result.table().round(4)
@@ -38,12 +39,13 @@ import numpy as np
 import pandas as pd
 
 from evalcore.data import LABEL_KINDS, ConceptClassMap, ConceptSets, ImageLabels, KGEdges, Qrels, Run
-from evalcore.engine import DEFAULT_MEMORY_PER_WORKER, Compute
+from evalcore.engine import Compute
 from evalcore.errors import InputError, ParameterError
 from evalcore.evaluation.evaluator import Evaluator
-from evalcore.evaluation.options import DEFAULT_CUTOFFS, Relevance, Scoring, Statistics
+from evalcore.evaluation.options import Relevance, Scoring, Statistics
 from evalcore.evaluation.results import Results, evaluate_runs
-from evalcore.extraction.extractor import ConceptDictionary, extract_collection, merged_names, merged_synonyms
+from evalcore.extraction.caption_concepts import find_caption_concepts
+from evalcore.extraction.extractor import merged_names, merged_synonyms
 from evalcore.io.loading import load_kg, resolve_labels
 from evalcore.readers import (
     read_captions,
@@ -57,13 +59,15 @@ from evalcore.readers import (
     read_synonyms,
 )
 from evalcore.relevance.kg import KnowledgeGraph
-from evalcore.relevance.measures import MeasureSpec
 
 PathLike = Union[str, Path, bytes]
 ConceptsInput = Union[PathLike, ConceptSets, pd.DataFrame, Mapping[str, Union[str, Iterable[str]]]]
 RunInput = Union[PathLike, Run, pd.DataFrame, Mapping[str, Union[Sequence[str], Mapping[str, float]]]]
 KGInput = Union[PathLike, KnowledgeGraph, pd.DataFrame, Sequence[tuple[str, str]]]
 LabelsInput = Union[PathLike, ImageLabels, ConceptClassMap, pd.DataFrame, Mapping[str, Mapping[str, Any]]]
+#: The option objects :func:`evaluate` takes.
+Option = Union[Relevance, Scoring, Statistics, Compute]
+OPTIONS = (Relevance, Scoring, Statistics, Compute)
 
 _COLUMN_ALIASES = {
     "id": ("id", "image_id"), "cuis": ("cuis", "cui", "concepts"),
@@ -72,20 +76,13 @@ _COLUMN_ALIASES = {
 }
 
 
-def evaluate(concepts: ConceptsInput | None, runs: RunInput | Sequence[RunInput] | Mapping[str, RunInput], *,
-             kg: KGInput | Sequence[KGInput] | None = None, alpha: float = 0.5, n: int = 1,
-             k: int | Sequence[int] = DEFAULT_CUTOFFS, labels: LabelsInput | None = None,
-             metrics: Sequence[str] | None = None, kg_mode: str = "undirected", kg_sources: Sequence[str] | None = None,
-             gain: str = "linear", threshold: float = 0.5, confidence: float = Statistics.confidence,
-             bootstrap_samples: int = Statistics.bootstrap_samples,
-             randomization_samples: int = Statistics.randomization_samples, seed: int = Statistics.seed,
-             progress: Callable[[float, str], None] | None = None, measure: MeasureSpec | str | None = None,
-             workers: int | None = None, client: Any = None, memory_per_worker: int = DEFAULT_MEMORY_PER_WORKER,
-             backend: str = "numpy", device: str | None = None, qrels: PathLike | Qrels | None = None,
-             empty_queries: str = "exclude", relevance_level: int = 1, ties: str = "rank",
-             query_image: str = "drop") -> Results:
+def evaluate(concepts: ConceptsInput | None, runs: RunInput | Sequence[RunInput] | Mapping[str, RunInput],
+             *options: Option, kg: KGInput | Sequence[KGInput] | None = None, kg_mode: str = "undirected",
+             labels: LabelsInput | None = None, qrels: PathLike | Qrels | None = None,
+             progress: Callable[[float, str], None] | None = None) -> Results:
     """Evaluate retrieval runs against concept sets or judgments; the numbers of ``evaluate --json``, ``compare``
-    and the dashboard. The keyword arguments become the option objects of :mod:`evalcore.evaluation.options` here, once.
+    and the dashboard (:func:`~evalcore.evaluation.results.evaluate_runs` on an
+    :class:`~evalcore.evaluation.evaluator.Evaluator` of these inputs).
 
     - ``concepts``: ``ID,CUIs`` file, a :class:`ConceptSets`, a DataFrame with columns ``ID`` and
       ``CUIs`` (a ``;``-joined string or a list per row), or a dict ``{image_id: set of CUIs}``; None
@@ -95,51 +92,65 @@ def evaluate(concepts: ConceptsInput | None, runs: RunInput | Sequence[RunInput]
       or ``{query_id: {image_id: score}}``), or a dict ``{system name: run}``. A TREC file holds one
       system per tag, named by the tag; a CSV file is one system named by its stem; unnamed in-memory
       runs are ``run1``, ``run2``, ... (their position in the list).
+    - ``options``: the option objects of :mod:`evalcore.evaluation.options`, each kind at most once, in any order;
+      a kind not given takes its defaults:
+
+      - :class:`~evalcore.evaluation.options.Relevance` (``Relevance.of(alpha, n, measure, gain=..., ...)``): the
+        nn-IoU setting, a chosen relevance measure (e.g. ``"tversky(a=0.7,b=0.3)"``, whose ``{key}`` metrics
+        replace nn-IoU's in the standard report), the gain, the relevance threshold, trec_eval's relevance level,
+        the policy for queries without a relevant item, the order of tied scores and a query's own image;
+      - :class:`~evalcore.evaluation.options.Scoring`: the metrics by name, or the standard report at the
+        cut-offs ``k`` (under ``qrels`` alone, trec_eval's, :func:`~evalcore.metrics.registry.qrels_metric_names`);
+      - :class:`~evalcore.evaluation.options.Statistics`: the confidence intervals and significance tests;
+      - :class:`~evalcore.evaluation.options.Compute`: where the passes over the pool run (``workers`` local
+        processes, a Dask ``client`` or scheduler address, ``memory_per_worker``; the array ``backend`` ``"numpy"``
+        or ``"jax"`` on a ``device``, the optional extra ``cbir-lens[gpu]``); the numbers are the same
+        (docs/SCALE.md).
     - ``kg``: one KG or a list (edge-list / MRREL.RRF / OBO files, DataFrames with ``child, parent
-      [, source]``, lists of ``(child, parent)`` pairs), combined; or one :class:`KnowledgeGraph`.
+      [, source]``, lists of ``(child, parent)`` pairs), combined; or one :class:`KnowledgeGraph` (such as
+      :func:`as_knowledge_graph` ``(files, sources)``, which keeps only the edges of some sources);
+      ``kg_mode``: how its links are walked (:data:`~evalcore.relevance.kg.KG_MODES`).
     - ``labels``: ``ID,modality,organ`` or ``kind,class,CUI`` file or DataFrame, an
       :class:`ImageLabels` / :class:`ConceptClassMap`, or ``{kind: {image_id: class or classes}}``.
-    - ``k``: cut-offs of the standard report (ignored when ``metrics`` names the metrics).
-    - ``confidence``, ``bootstrap_samples``, ``randomization_samples``, ``seed``: see :class:`Statistics`.
-    - ``measure``: a relevance measure (:mod:`evalcore.relevance.measures`, e.g. ``"tversky(a=0.7,b=0.3)"``) whose
-      ``{key}`` metrics replace nn-IoU's in the standard report; an nn-IoU measure sets alpha and n.
-    - ``workers``: compute the passes over the pool on this many local processes (0 = one per core);
-      ``client``: on a Dask cluster instead (a ``distributed.Client`` or a scheduler address such as
-      ``"tcp://10.0.0.5:8786"``); ``memory_per_worker``: each worker's budget in bytes. Results are the
-      same as in this process (docs/SCALE.md).
-    - ``backend``, ``device``: ``"numpy"`` (CPU), or ``"jax"`` on ``"cpu"`` or ``"gpu"`` (the optional
-      extra ``cbir-lens[gpu]``): where pool summaries and rankings run; the numbers are the same.
     - ``qrels``: a TREC qrels file (or :class:`~evalcore.readers.Qrels`), the relevance source of the
-      ``qrels-`` metrics (then the default report is trec_eval's, :func:`~evalcore.metrics.registry.qrels_metric_names`);
-      ``relevance_level``: a grade at least this counts as relevant (trec_eval's ``-l``).
-    - ``empty_queries``: queries with no relevant item are left out of every metric (``"exclude"``) or
-      scored 0 (``"zero"``), as ``evaluate --empty-queries``.
-    - ``ties``: items of a query with tied scores in the order of their ranks (``"rank"``, default) or as
-      trec_eval orders them (``"trec_eval"``: score as float32, then document ID descending), as ``--ties``;
-      ``query_image``: a query's own image in its list is dropped (``"drop"``, default) or keeps its rank as
-      trec_eval counts it (``"keep"``), as ``--query-image`` (:class:`~evalcore.evaluation.options.Relevance`). The counts of
-      tied queries are in ``Results.counts`` (``queries_tied``, ...; :func:`evalcore.metrics.ties.tie_message` words them).
+      ``qrels-`` metrics.
+    - ``progress``: called with the fraction done and a label as the passes go.
+
+    The counts of tied queries are in ``Results.counts`` (``queries_tied``, ...;
+    :func:`evalcore.metrics.ties.tie_message` words them).
     """
-    statistics = Statistics(confidence, bootstrap_samples, randomization_samples, seed)
-    scoring = Scoring(metrics, k)
-    relevance = Relevance.of(alpha, n, measure, gain=gain, threshold=threshold, relevance_level=relevance_level,
-                             empty_queries=empty_queries, ties=ties, query_image=query_image)
-    compute = Compute(workers=workers, client=client, memory_per_worker=memory_per_worker, backend=backend, device=device)
+    chosen = _chosen_options(options)
     if concepts is None and qrels is None:
         raise ParameterError("an evaluation needs concept sets or a qrels file as its relevance source")
     concept_sets = as_concepts(concepts) if concepts is not None else None
     judgments = qrels if qrels is None or isinstance(qrels, Qrels) else read_qrels(qrels)
-    graph = as_knowledge_graph(kg, kg_sources)
+    graph = as_knowledge_graph(kg)
     image_labels = as_labels(labels, concept_sets) if concept_sets is not None else _without_concepts(labels)
-    evaluator = Evaluator(concept_sets, graph, kg_mode, image_labels, qrels=judgments, compute=compute)
-    return evaluate_runs(evaluator, as_runs(runs), scoring, relevance, statistics, progress)
+    evaluator = Evaluator(concept_sets, graph, kg_mode, image_labels, qrels=judgments, compute=chosen.get(Compute))
+    return evaluate_runs(evaluator, as_runs(runs), chosen.get(Scoring), chosen.get(Relevance), chosen.get(Statistics),
+                         progress)
+
+
+def _chosen_options(options: Sequence[Any]) -> dict[type, Any]:
+    """The option objects by kind, refusing anything else and a kind given twice."""
+    chosen: dict[type, Any] = {}
+    for option in options:
+        kind = next((kind for kind in OPTIONS if isinstance(option, kind)), None)
+        if kind is None:
+            raise ParameterError(f"options: expected Relevance, Scoring, Statistics or Compute objects "
+                                 f"(evalcore.evaluation.options), got {type(option).__name__}")
+        if kind in chosen:
+            raise ParameterError(f"options: two {kind.__name__} objects; give each kind once")
+        chosen[kind] = option
+    return chosen
 
 
 def extract_concepts(captions: PathLike | Mapping[str, str], names: PathLike | Mapping[str, str] | Sequence[PathLike], *,
                      synonyms: PathLike | Mapping[str, Iterable[str]] | Sequence[PathLike] | None = None,
                      abbreviations: bool = True, ontology_ids: bool = False,
-                     progress: Callable[[float], None] | None = None) -> ConceptSets:
-    """Concept sets from captions (:mod:`evalcore.extraction.extractor`); the numbers of ``extract``.
+                     progress: Callable[[float, str], None] | None = None) -> ConceptSets:
+    """Concept sets from captions (:func:`~evalcore.extraction.caption_concepts.find_caption_concepts`, the
+    dashboard's extraction too); the numbers of ``extract``.
 
     - ``captions``: an ``ID,Caption`` file or a dict ``{image_id: caption}``;
     - ``names``: one names file or a list of them (ROCOv2 ``cui_mapping.csv``, UMLS ``MRCONSO.RRF``, a KG's
@@ -148,7 +159,8 @@ def extract_concepts(captions: PathLike | Mapping[str, str], names: PathLike | M
     - ``synonyms``: synonym files (:func:`~evalcore.readers.read_synonyms`: OBO, DOID ``allXREFinDO.tsv``, MeSH
       descriptors TSV, which maps to CUIs through ``names``, ``MRCONSO.RRF``) or a dict ``{ID: [names]}``;
     - ``abbreviations``: the built-in imaging vocabulary (:mod:`evalcore.extraction.imaging_vocabulary`);
-      ``ontology_ids``: emit IDs that are not CUIs too.
+      ``ontology_ids``: emit IDs that are not CUIs too;
+    - ``progress``: called with the fraction done and a label, building the dictionary, then reading the captions.
 
     >>> sets = extract_concepts({"a": "CT without hemorrhage", "b": "Chest X-ray"},
     ...                         {"C0040405": "X-Ray Computed Tomography", "C0019080": "Hemorrhage",
@@ -171,8 +183,8 @@ def extract_concepts(captions: PathLike | Mapping[str, str], names: PathLike | M
         more = merged_synonyms(more, synonyms)
     elif synonyms is not None:
         more = merged_synonyms(more, *(read_synonyms(source, names=merged) for source in _sources(synonyms)))
-    dictionary = ConceptDictionary.build(merged, more, abbreviations=abbreviations, ontology_ids=ontology_ids)
-    return extract_collection(texts, dictionary, progress)
+    return find_caption_concepts(texts, merged, more, abbreviations, progress=progress,
+                                 ontology_ids=ontology_ids).concepts
 
 
 def _sources(value: PathLike | Sequence[PathLike]) -> list[PathLike]:
@@ -332,7 +344,7 @@ def as_knowledge_graph(kg: KGInput | Sequence[KGInput] | None, sources: Sequence
         return None
     if isinstance(kg, KnowledgeGraph):
         if sources:
-            raise ParameterError("kg_sources filters KG files; pass the files rather than a built KnowledgeGraph")
+            raise ParameterError("sources filter KG files; pass the files rather than a built KnowledgeGraph")
         return kg
     if _is_source(kg) or isinstance(kg, pd.DataFrame) or _is_edge_list(kg):
         parts = [kg]

@@ -10,6 +10,12 @@ import plotly.express as px
 import plotly.graph_objects as go
 import streamlit as st
 
+from dashboard.caching import HASH_FUNCS
+from dashboard.computed import ablation_grid, agreement_with_iou, evaluator_of, metric_names_for, parameter_sweep
+from dashboard.session import audience, through_app
+from dashboard.sidebar import controls
+from dashboard.ui import choose_many, choose_one, page_with_concepts
+from evalcore.evaluation.options import DEFAULT_CUTOFFS
 from evalcore.io.tables import SCORE_DECIMALS, plain_metric_label, score_table
 from evalcore.relevance.measures import measure_spec
 from evalcore.studies.ablation import (
@@ -20,14 +26,11 @@ from evalcore.studies.ablation import (
     flat_curves,
     grids_alpha_and_n,
     informative_systems,
-    ranking_agreement,
     retrieval_system,
     sweep_axis,
 )
-from pages.computed import EVALUATION_INPUTS, HASH_FUNCS, ablation_of, evaluator_of, kept_with_bar, metric_names_for, sweep_of
-from pages.session import audience, server_kept
-from pages.sidebar import controls
-from pages.ui import choose_many, choose_one, page_with_concepts
+
+through_app()
 
 # n as a sequential scale: darker = concepts further apart count as related.
 N_COLOURS = dict(zip(HOPS, px.colors.sample_colorscale("Plasma", [0.0, 0.3, 0.55, 0.8])))
@@ -98,15 +101,6 @@ def metric_heatmap(grid: pd.DataFrame, metric: str, shown: tuple[str, ...], syst
 
 
 @st.cache_resource(max_entries=64, show_spinner=False, hash_funcs=HASH_FUNCS)
-def kendall_table(grid: pd.DataFrame, metric: str, shown: tuple[str, ...]) -> pd.DataFrame:
-    """Kendall tau against the ranking under IoU, n x alpha, for the shown systems."""
-    tau = ranking_agreement(grid[grid.system.isin(shown)], metric).pivot(index="n", columns="alpha",
-                                                                         values="kendall_tau")
-    tau.index = [n_label(n) for n in tau.index]
-    return tau
-
-
-@st.cache_resource(max_entries=64, show_spinner=False, hash_funcs=HASH_FUNCS)
 def sweep_curve(sweep: pd.DataFrame, metric: str, axis: SweepAxis, title: str) -> go.Figure:
     """``metric`` against the swept parameter, one curve per system."""
     table = sweep[sweep.metric == metric]
@@ -156,7 +150,7 @@ if not grids_alpha_and_n(chosen):
              "relevance changes.")
     include_runs = bool(ws.runs) and st.toggle(f"Include the {len(ws.runs)} loaded run(s)", value=True,
                                                key="sweep_runs", persist_state="session")
-    names = metric_names_for(evaluator, (5, 10, 30), chosen.name)
+    names = metric_names_for(evaluator, DEFAULT_CUTOFFS, chosen)
     # Retrieval by the measure scores 1 at every value under the measure's own CUI (its lists are the ideal ones), and
     # label precision of a run does not read the measure: the page opens on what moves, the runs' concept match
     # under the measure first, or without runs IoU's judgement of the re-ranked lists.
@@ -166,9 +160,8 @@ if not grids_alpha_and_n(chosen):
                           format_func=plain_metric_label if who == "clinician" else str)
     if not metrics:
         st.stop()
-    sweep = kept_with_bar(server_kept(), f"Sweeping {axis.named} of {title}…", sweep_of,
-                          ws.restricted_to(*EVALUATION_INPUTS), chosen, parameter, tuple(axis.values()),
-                          tuple(metrics), include_runs, settings.kg_mode, settings.gain)
+    sweep = parameter_sweep.with_bar(f"Sweeping {axis.named} of {title}…", ws, chosen, parameter, tuple(axis.values()),
+                                     tuple(metrics), include_runs, settings.kg_mode, settings.gain)
     flat = flat_curves(sweep, chosen, [parameter], has_kg)
     for metric in metrics:
         shown_title = plain_metric_label(metric) if who == "clinician" else metric
@@ -186,7 +179,7 @@ if chosen.key == "iou":
     st.caption("IoU, chosen in the sidebar, has no parameter of its own: it is nn-IoU at n = 0, the first curve of "
                "every panel.")
 
-names = metric_names_for(evaluator, (5, 10, 30))
+names = metric_names_for(evaluator, DEFAULT_CUTOFFS)
 # Without runs only retrieval by nn-IoU is drawn, and its nn-CUI is 1 by construction: show how IoU judges it.
 defaults = [m for m in ("P@30[modality]", "nn-CUI@10" if ws.runs else "CUI@10") if m in names] or ["nn-CUI@10"]
 metrics = choose_many(st.multiselect, "Metrics", names, "ablation_metrics", default=defaults,
@@ -201,8 +194,8 @@ if not ws.kg_files:
 if not metrics:
     st.stop()
 
-grid = kept_with_bar(server_kept(), "Computing the alpha x n grid…", ablation_of, ws.restricted_to(*EVALUATION_INPUTS),
-                     tuple(metrics), include_runs, isolated, settings.relevance, settings.kg_mode, settings.gain)
+grid = ablation_grid.with_bar("Computing the alpha x n grid…", ws, tuple(metrics), include_runs, isolated,
+                              settings.relevance, settings.kg_mode, settings.gain)
 st.caption(f"Averaged over {grid.attrs.get('queries', len(ws.concepts)):,} queries.")
 flat = flat_curves(grid, settings.relevance, ["alpha", "n"], has_kg)
 
@@ -224,4 +217,5 @@ for metric in metrics:
         st.markdown("**Does the winner change?** Kendall tau between the system ranking at each setting and the "
                     "ranking under IoU (1 = same order). Rows: distance threshold n; columns: alpha.")
         # A styler is built per session: Streamlit writes its display values into it while drawing.
-        st.dataframe(score_table(kendall_table(grid, metric, tuple(shown))), key=f"tau_{metric}")
+        tau = agreement_with_iou(grid, metric, tuple(shown))
+        st.dataframe(score_table(tau.rename(index=n_label)), key=f"tau_{metric}")

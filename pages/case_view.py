@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from evalcore.app.baselines import IOU, NN_IOU, Baseline, changed_top
-from evalcore.app.workspace import image_of
-from pages.cards import (
+from dashboard.cards import (
     arithmetic_markdown,
     caption_words_toggle,
     draw_caption_words,
@@ -20,10 +18,15 @@ from pages.cards import (
     result_chips,
     tie_notes,
 )
-from pages.computed import baselines_with_progress, kg_of
-from pages.session import audience
-from pages.sidebar import controls
-from pages.ui import choose_one, escape_markdown, for_reader, page_with_concepts, system_label
+from dashboard.computed import baselines_with_progress, kg_of
+from dashboard.session import audience, through_app
+from dashboard.sidebar import controls
+from dashboard.ui import choose_one, escape_markdown, for_reader, page_with_concepts, system_label
+from evalcore.app.baselines import IOU, NN_IOU, Baseline, changed_top
+from evalcore.app.browse import find_images
+from evalcore.app.workspace import image_of
+
+through_app()
 
 LARGE, SMALL = (520, 520), (200, 200)
 
@@ -65,12 +68,7 @@ else:
     if related_only:
         changed = changed_top(run, runs[IOU], count)
         pool = [q for q in pool if q in changed]
-cases = [i for i in pool if i in concepts.index]
-if search:
-    needle = search.lower()
-    cases = [i for i in cases if needle in i.lower() or needle in ws.captions.get(i, "").lower()
-             or any(needle in ws.names.get(c, c).lower() for c in concepts[i])]
-cases = cases[:500]
+cases = find_images(ws, (i for i in pool if i in concepts.index), search)
 if not cases:
     if search:
         st.warning(f"No case matches {search!r}.")

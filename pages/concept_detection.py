@@ -5,16 +5,16 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from dashboard.computed import detection_report, kg_of
+from dashboard.session import audience, through_app
+from dashboard.sidebar import controls
+from dashboard.ui import chip, choose_one, concept_label, escape_markdown, page_with_concepts
+from evalcore.app.detection import concept_codes
 from evalcore.errors import CBIRLensError
 from evalcore.io.tables import SCORE_DECIMALS
-from evalcore.metrics.detection import detection_f1
-from evalcore.readers import read_predictions
-from evalcore.relevance.kg import neighbour_sets
 from evalcore.resources import demo_path
-from pages.computed import kg_of
-from pages.session import audience
-from pages.sidebar import controls
-from pages.ui import chip, choose_one, concept_label, escape_markdown, page_with_concepts
+
+through_app()
 
 ws = page_with_concepts("Concept detection")
 settings = controls()
@@ -33,30 +33,21 @@ data, name = (upload.getvalue(), upload.name) if upload else (demo_path("concept
 if use_demo:
     st.caption("No upload yet: scoring the demo ground truth against itself with a few concepts dropped, "
                "to show the page.")
-try:
-    predictions = read_predictions(data, name, known_ids=ws.concepts.index)
-except CBIRLensError as error:
-    st.error(str(error))
-    st.stop()
-sets = predictions.sets
-if use_demo:
-    sets = {i: frozenset(sorted(s)[:-1]) if n % 3 == 0 else s for n, (i, s) in enumerate(sets.items())}
 
 subset_text = st.text_area("Concepts that count for the second score (concept codes separated by spaces)" if clinician
                            else "Concept subset for the secondary F1 (CUIs separated by spaces, commas or lines)",
                            value="C0040405 C1306645 C0024485 C0041618 C0002978 C0032743", key="subset")
-subset = frozenset(t.strip().upper() for t in subset_text.replace(",", " ").split() if t.strip())
+subset = concept_codes(subset_text)
 if subset:
     st.caption("Subset: " + escape_markdown(", ".join(sorted(ws.names.get(c, c) for c in subset))))
-
-primary = detection_f1(ws.concepts, sets)
-secondary = detection_f1(ws.concepts, sets, subset=subset) if subset else None
+try:
+    report = detection_report(ws, data, name, use_demo, subset, settings)
+except CBIRLensError as error:
+    st.error(str(error))
+    st.stop()
+primary, secondary, soft = report.scores.primary, report.scores.secondary, report.scores.soft
+sets = report.predicted
 kg = kg_of(ws)
-soft = None
-if kg is not None:
-    vocabulary = tuple(sorted(set(ws.concepts.vocabulary) | set().union(*sets.values())))
-    soft = detection_f1(ws.concepts, sets, neighbours=neighbour_sets(kg, vocabulary, settings.n, settings.kg_mode),
-                        alpha=settings.alpha)
 c1, c2, c3 = st.columns(3)
 c1.metric("F1 (primary)", f"{primary.f1:.4f}")
 c2.metric("F1 (secondary, subset)", f"{secondary.f1:.4f}" if secondary and secondary.images_scored else "—")
@@ -65,22 +56,11 @@ st.caption(f"{primary.images_scored:,} images scored; {primary.images_empty_grou
            "(1 when nothing is predicted for them, else 0, as the ImageCLEFmedical evaluator scores them); "
            f"{primary.images_missing_prediction:,} without a prediction (an empty prediction).")
 
-if predictions.problems:
+if report.problems:
     st.subheader("Validation problems")
-    st.dataframe(pd.DataFrame(predictions.problems, columns=["line", "problem"]), hide_index=True, key="problems")
+    st.dataframe(pd.DataFrame(report.problems, columns=["line", "problem"]), hide_index=True, key="problems")
 
-def names_of(concepts: frozenset[str]) -> list[str]:
-    return sorted(ws.names.get(c) or (kg.names.get(c) if kg else None) or c for c in concepts)
-
-
-rows = []
-for image_id, value in primary.per_image.items():
-    truth = ws.concepts[image_id]
-    predicted = sets.get(image_id, frozenset())
-    rows.append({"image": image_id, "F1": value, "soft F1": soft.per_image.get(image_id) if soft else None,
-                 "found": names_of(truth & predicted), "missed": names_of(truth - predicted),
-                 "wrong": names_of(predicted - truth)})
-table = pd.DataFrame(rows).sort_values("F1")
+table = report.rows
 st.subheader("Per image")
 st.caption("Found: predicted and true. Missed: true but not predicted. Wrong: predicted but not true. Sorted from "
            "the worst image; click a column name to sort, hover a cell for the whole list.")

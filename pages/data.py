@@ -7,6 +7,18 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
+from dashboard.computed import concepts_download, extraction_coverage, found_concepts, rocov2_workspace_ready
+from dashboard.session import (
+    FOLDER_PARAMETER,
+    FOLDER_STATE,
+    audience,
+    demo_workspace,
+    guarded_load,
+    server_data_roots,
+    through_app,
+    workspace,
+)
+from dashboard.ui import concept_label, escape_markdown, plain_report_text, synthetic_banner
 from evalcore.app.workspace import (
     report_table,
     with_captions,
@@ -20,9 +32,8 @@ from evalcore.app.workspace import (
     with_run,
 )
 from evalcore.readers import read_captions
-from pages.computed import concepts_download, extraction_coverage, found_concepts, rocov2_workspace_ready
-from pages.session import FOLDER_PARAMETER, FOLDER_STATE, audience, demo_workspace, guarded_load, server_data_roots, workspace
-from pages.ui import concept_label, escape_markdown, plain_report_text, synthetic_banner
+
+through_app()
 
 st.title("Data")
 ws = workspace()
@@ -182,20 +193,20 @@ else:
         st.markdown(f"**Concepts found in {found.images:,} captions** "
                     + ("" if clinician else f"(from {escape_markdown(', '.join(ws.extraction.sources))})"))
         counts = st.columns(3)
-        counts[0].metric("Images with no concept found", f"{found.without_concepts:,}",
+        counts[0].metric("Images with no concept found", f"{len(found.without_concept):,}",
                          f"{found.share_without:.1%} of the images", delta_color="off", delta_arrow="off")
-        counts[1].metric("Different concepts", f"{found.distinct:,}")
+        counts[1].metric("Different concepts", f"{found.distinct_concepts:,}")
         counts[2].metric("Concepts in all" if clinician else "Concept occurrences", f"{found.occurrences:,}")
         frequent_column, empty_column = st.columns(2)
         with frequent_column:
             st.markdown("**Most frequent concepts**")
             st.dataframe(pd.DataFrame([{"concept": concept_label(ws, concept), "images": images}
-                                       for concept, images in found.frequent]),
+                                       for concept, images in found.most_frequent]),
                          hide_index=True, width="stretch", key="extracted_frequent")
         with empty_column:
             st.markdown("**Some images with no concept found**")
-            if found.examples:
-                st.dataframe(pd.DataFrame(found.examples, columns=["image", "caption"]), hide_index=True,
+            if examples := found.examples(ws.captions):
+                st.dataframe(pd.DataFrame(examples, columns=["image", "caption"]), hide_index=True,
                              width="stretch", key="extracted_empty")
             else:
                 st.caption("None: every caption gave at least one concept.")

@@ -10,6 +10,19 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from dashboard.computed import (
+    concept_frequency,
+    default_pair,
+    kg_coverage_of,
+    kg_of,
+    neighbourhood_of,
+    search_names,
+    searchable_names,
+    shortest_path_of,
+)
+from dashboard.session import audience, through_app
+from dashboard.sidebar import controls
+from dashboard.ui import concept_label, escape_markdown, page_with_concepts
 from evalcore.app.explain import (
     RELATION_WORDS,
     SOURCE_NAMES,
@@ -20,10 +33,8 @@ from evalcore.app.explain import (
     shown_name,
     source_phrase,
 )
-from pages.computed import concept_frequency, default_pair, kg_of, search_names, searchable_names
-from pages.session import audience
-from pages.sidebar import controls
-from pages.ui import concept_label, escape_markdown, page_with_concepts
+
+through_app()
 
 LABELLED_NODES = 40
 
@@ -46,13 +57,13 @@ if kg is None:
 settings = controls()
 who = audience()
 frequency = concept_frequency(ws)
-coverage = kg.coverage(ws.concepts.sets)
+coverage = kg_coverage_of(ws)
 c1, c2, c3 = st.columns(3)
 map_word = "concept map" if who == "clinician" else "KG"
-c1.metric(f"Dataset concepts in the {map_word}", f"{coverage['concepts_in_kg']:,} / {coverage['concepts']:,}")
-c2.metric("Occurrences covered", f"{coverage['occurrence_coverage']:.1%}")
+c1.metric(f"Dataset concepts in the {map_word}", f"{coverage.concepts_in_kg:,} / {coverage.concepts:,}")
+c2.metric("Occurrences covered", f"{coverage.occurrence_share:.1%}")
 c3.metric("Concept map terms / links" if who == "clinician" else "KG nodes / edges",
-          f"{kg.number_of_nodes():,} / {kg.number_of_edges():,}")
+          f"{coverage.nodes:,} / {coverage.links:,}")
 
 
 names = searchable_names(ws)
@@ -141,7 +152,7 @@ with right:
     target = find("To", "kg_to", pair[1] if pair else None)
 if source and target:
     missing = [concept_label(ws, c, kg) for c in (source, target) if c not in kg.index]
-    path = kg.shortest_path(source, target, settings.kg_mode)
+    path = shortest_path_of(ws, source, target, settings.kg_mode)
     if missing:
         st.warning(f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} not in the knowledge graph, "
                    "so no path can reach it.")
@@ -167,17 +178,13 @@ st.caption("Red: the chosen concept. Blue: concepts that occur in the dataset (s
 centre = find("Concept", "kg_concept", source or (pair[0] if pair else None))
 hops_shown = st.slider("Hops shown", 1, 3, max(1, settings.n), key="kg_hops")
 if centre and centre in kg.index:
-    reached = kg.distances_from(centre, hops_shown, settings.kg_mode)
-    if len(reached) > 150:
-        st.caption(f"{len(reached):,} nodes within {hops_shown} hops; showing the 150 closest.")
-        reached = dict(sorted(reached.items(), key=lambda item: item[1])[:150])
+    found = neighbourhood_of(ws, centre, hops_shown, settings.kg_mode)
+    reached = found.distances
+    if found.reached > len(reached):
+        st.caption(f"{found.reached:,} nodes within {hops_shown} hops; showing the {len(reached):,} closest.")
     graph = nx.Graph()
     graph.add_nodes_from(reached)
-    for node in reached:
-        i = kg.index[node]
-        for j in kg.parents.indices[kg.parents.indptr[i]: kg.parents.indptr[i + 1]]:
-            if kg.nodes[j] in reached:
-                graph.add_edge(node, kg.nodes[j])
+    graph.add_edges_from(found.links)
     draw_network(graph, {centre}, f"Within {hops_shown} hop(s) of {called(centre)}", "kg_neighbourhood")
     table = pd.DataFrame([{"concept": concept_label(ws, n, kg), "hops": d, "images": frequency.get(n, 0)}
                           for n, d in sorted(reached.items(), key=lambda item: item[1]) if n != centre])

@@ -7,6 +7,20 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from dashboard.computed import evaluation_with_progress, graded_qrels_text, kg_of, start_comparisons, summary_of
+from dashboard.session import audience, through_app
+from dashboard.sidebar import controls
+from dashboard.ui import (
+    PLAIN_INTERVAL,
+    choose_many,
+    choose_one,
+    escape_markdown,
+    keep_default_for_dataset,
+    page_with_concepts,
+    plain_settings,
+    shown_system,
+    system_label,
+)
 from evalcore.app.baselines import available_baselines, default_baselines
 from evalcore.errors import CBIRLensError
 from evalcore.io.tables import (
@@ -29,27 +43,8 @@ from evalcore.io.tables import (
     wide_summary,
 )
 from evalcore.metrics.ties import tie_message
-from pages.computed import (
-    evaluation_with_progress,
-    graded_qrels_text,
-    per_query_long,
-    start_comparisons,
-    summary_of,
-    system_comparisons,
-)
-from pages.session import audience
-from pages.sidebar import controls
-from pages.ui import (
-    PLAIN_INTERVAL,
-    choose_many,
-    choose_one,
-    escape_markdown,
-    keep_default_for_dataset,
-    page_with_concepts,
-    plain_settings,
-    shown_system,
-    system_label,
-)
+
+through_app()
 
 BEST_STYLE = "background-color: #d4edda; font-weight: bold"
 
@@ -105,10 +100,10 @@ except CBIRLensError as error:
     st.error(str(error))
     st.stop()
 
-metrics = result["metrics"]
-threshold = result["threshold"]
+metrics = result.metrics
+threshold = result.threshold
 if who == "researcher":
-    for system, counts in result["counts"].items():
+    for system, counts in result.counts.items():
         tied = tie_message(shown_name(system), counts, "rank", "the command line's --ties")
         if tied:
             st.caption(tied + ".")
@@ -117,9 +112,9 @@ measure_key = settings.measure.key
 # measure chosen before) moves to the same metric under the new measure before the widget is drawn.
 st.session_state["focus_metric"] = equivalent_metric(st.session_state.get("focus_metric"), metrics, measure_key) or (
     "nn-CUI@10" if "nn-CUI@10" in metrics else metrics[0])
-if len(result["systems"]) >= 2:
+if len(result.systems) >= 2:
     # The significance tests of the chosen metric run while the bootstrap intervals are computed and the tables
-    # drawn (system_comparisons below then reads them back): after an alpha change, about 0.1 s of the page's
+    # drawn (result.comparisons below then reads them back): after an alpha change, about 0.1 s of the page's
     # wall time that no longer follows the intervals.
     start_comparisons(result, st.session_state["focus_metric"])
 summary: pd.DataFrame = summary_of(result)
@@ -194,12 +189,12 @@ if group == "relevance-graded" and any(b.by_relevance for b in baselines):
                "Retrieval by IoU (nn-IoU) ranks the pool by the relevance that CUI@K (nn-CUI@K) grades with: it scores "
                "1 there by construction (the ideal ranking), an upper bound rather than a competitor.")
 if group == "label precision":
-    for sentence in label_query_counts(summary, metrics, result["counts"], plain=who == "clinician"):
+    for sentence in label_query_counts(summary, metrics, result.counts, plain=who == "clinician"):
         st.caption(sentence + (" (each label's score averages over the cases that have the label)."
                                if who == "clinician" else
                                " (each label's precision averages over the queries that have the label)."))
 if who == "clinician":
-    st.caption(f"{plain_settings(settings)} Hover a column name for what it measures.")
+    st.caption(f"{plain_settings(settings, kg_of(ws) is not None)} Hover a column name for what it measures.")
 else:
     st.caption(f"alpha = {settings.alpha}, n = {settings.n}, KG mode {settings.kg_mode}, {settings.gain} gain"
                + (f"; MAP and recall count an image as relevant from relevance {threshold:g}"
@@ -226,18 +221,16 @@ st.caption(f"Bars: average over all cases; whiskers: {PLAIN_INTERVAL}." if who =
            "Bars: mean over queries; whiskers: 95% bootstrap confidence interval.")
 
 
-if len(result["systems"]) >= 2:
-    comparisons = system_comparisons(result, focus)
-    names = list(result["systems"])
-    matrix = pd.DataFrame(np.nan, index=names, columns=names)
-    for c in comparisons:
-        matrix.loc[c.system_a, c.system_b] = matrix.loc[c.system_b, c.system_a] = c.p_randomization_holm
+if len(result.systems) >= 2:
+    comparisons = result.comparisons(focus)
+    names = list(result.systems)
+    matrix = result.p_values(focus)
     if who == "clinician":
         st.markdown("**Is the difference real?** Each cell compares two systems: \"likely real\" (green) where chance alone "
                     "would give a difference this large less than 5 times in 100, allowing for the several pairs "
                     "compared; \"could be chance\" otherwise.")
     else:
-        statistics = result["results"].statistics
+        statistics = result.results.statistics
         st.markdown("**Is the difference real?** Paired randomization test between each pair of systems; p-values "
                     "corrected for testing several pairs at once (Holm). Green: p < 0.05, a difference unlikely to be "
                     f"chance. With {statistics.randomization_samples:,} randomizations no p-value is below "
@@ -287,7 +280,7 @@ columns[0].download_button("Scores with their ranges (CSV)" if who == "clinician
 # Built only when clicked: on ROCOv2 the per-query table has about a million rows; the LaTeX table's cells take
 # longer to write than the results CSV, and an alpha change redraws the page without writing them.
 columns[1].download_button("Scores per case (CSV)" if who == "clinician" else "Per-query values (CSV)",
-                           lambda: spreadsheet_csv(per_query_long(result)).encode(),
+                           lambda: spreadsheet_csv(result.per_query_long()).encode(),
                            "per_query.csv", "text/csv", key="dl_per_query", on_click="ignore")
 if who == "researcher":
     columns[2].download_button("LaTeX table (booktabs)",
@@ -312,4 +305,4 @@ if who == "researcher" and st.toggle(qrels_label, key="qrels_toggle"):
 
 if who == "researcher":
     with st.expander("Counts: skipped queries, unknown IDs, excluded values"):
-        st.json(result["counts"])
+        st.json(result.counts)

@@ -10,6 +10,10 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
+from dashboard.computed import measure_comparison
+from dashboard.session import through_app, workspace
+from dashboard.sidebar import controls
+from dashboard.ui import choose_many, require_concepts, synthetic_banner, system_label
 from evalcore.app.baselines import available_baselines
 from evalcore.errors import CBIRLensError
 from evalcore.io.tables import SCORE_DECIMALS, markdown_table, score_table
@@ -25,10 +29,8 @@ from evalcore.studies.measure_comparison import (
     sampled_power_column,
     verdict,
 )
-from pages.computed import measure_comparison
-from pages.session import server_kept, workspace
-from pages.sidebar import controls
-from pages.ui import choose_many, require_concepts, synthetic_banner, system_label
+
+through_app()
 
 st.title("Choose a relevance measure")
 ws = workspace()
@@ -61,8 +63,8 @@ baselines = choose_many(st.multiselect, "Baselines judged beside the loaded runs
                         help="Retrieval by IoU or by nn-IoU is the ideal ranking under its own measure: where that "
                              "measure is compared, the system is left out as circular (and listed).")
 # Kept for every session of this server: the key is the content of the data read and every option.
-arguments = (server_kept(), ws, tuple(measures), tuple(baselines), settings)
-result = measure_comparison(*arguments, compute=False)
+arguments = (ws, tuple(measures), tuple(baselines), settings.relevance, settings.kg_mode, max(settings.ks))
+result = measure_comparison.kept(*arguments)
 if result is None and st.button("Compare the measures", key="measures_run", type="primary"):
     bar = st.progress(0.0, text="Starting…")
     try:

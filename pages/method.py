@@ -3,17 +3,26 @@ recomputed live on the loaded dataset (beside the paper's numbers only for ROCOv
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
-from evalcore.app.workspace import Workspace
+from dashboard.caching import Shared
+from dashboard.computed import (
+    ablation_curves,
+    evaluator_of,
+    kg_coverage_of,
+    kg_variants,
+    table1,
+    tie_report,
+    timing_curve,
+)
+from dashboard.session import audience, through_app, workspace
+from dashboard.sidebar import controls
+from dashboard.ui import require_concepts, synthetic_banner
 from evalcore.io.figures import ablation_figure, timing_figure, worked_example_figure
 from evalcore.relevance.formulas import approximate_matches, iou, nn_iou
 from evalcore.studies import reproduction as rp
-from pages.computed import EVALUATOR_INPUTS, evaluator_of, kept_result, kg_of
-from pages.session import audience, server_kept, workspace
-from pages.sidebar import controls
-from pages.ui import require_concepts, synthetic_banner
+
+through_app()
 
 st.title("Method")
 ws = workspace()
@@ -62,50 +71,31 @@ if not paper_data:
             "beside it." + (" The demo is synthetic." if ws.synthetic else ""))
 
 
-def table1(ws: Workspace, mode: str, beside_paper: bool, progress) -> pd.DataFrame:
-    """Table 1 on the loaded data; ``progress(fraction, text)`` moves the page's bar."""
-    evaluator = evaluator_of(ws, mode)
-    systems = rp.table1_systems(evaluator, dict(ws.captions), progress=lambda f, text: progress(0.8 * f, text))
-    progress(0.8, "Precision of each ranking")
-    table = rp.precision_table(evaluator, systems)
-    return rp.compare_with_paper(table) if beside_paper else table.pivot_table(
-        index=["system", "target"], columns="k", values="value", sort=False).rename(
-        columns=lambda k: f"P@{k}").reset_index()
-
-
-# What the sections below read: the evaluator's inputs and the captions (Table 1's caption baseline).
-read = ws.restricted_to(*EVALUATOR_INPUTS, "captions")
 if not evaluator.label_targets():
     st.info("Table 1 needs modality/organ labels: load a labels file on the Data page.")
 else:
     bar = st.empty()
-    table = kept_result(server_kept(), table1, read, settings.kg_mode, paper_data,
-                        progress=lambda f, text: bar.progress(min(1.0, f), text=f"Table 1: {text}…"))
+    table = table1(ws, settings.kg_mode, paper_data,
+                   progress=lambda f, text: bar.progress(min(1.0, f), text=f"Table 1: {text}…"))
     bar.empty()
     st.dataframe(rp.shown_table(table), hide_index=True, key="table1")
 
-kg = kg_of(ws)
-if kg is not None:
-    coverage = kg.coverage(ws.concepts.sets)
-    st.markdown(f"**KG coverage:** {coverage['concepts_in_kg']:,} of {coverage['concepts']:,} distinct concepts "
-                f"({100 * coverage['concept_coverage']:.1f} %), {100 * coverage['occurrence_coverage']:.1f} % of "
+coverage = kg_coverage_of(ws)
+if coverage is not None:
+    st.markdown(f"**KG coverage:** {coverage.concepts_in_kg:,} of {coverage.concepts:,} distinct concepts "
+                f"({100 * coverage.concept_share:.1f} %), {100 * coverage.occurrence_share:.1f} % of "
                 "concept occurrences. Concepts outside the graph can only match exactly, so nn-IoU cannot help them.")
 
 st.subheader("Fig. 3: P@30 against alpha for n = 0, 1, 2")
-if not evaluator.label_targets() or kg is None:
+if not evaluator.label_targets() or coverage is None:
     st.info("The ablation needs labels and a knowledge graph.")
     st.stop()
 
 
-def ablation_curves(ws: Workspace, mode: str, progress) -> rp.AblationCurves:
-    return rp.ablation_curves(evaluator_of(ws, mode), progress=progress)
-
-
-curves = kept_result(server_kept(), ablation_curves, read, settings.kg_mode, now=False)
+curves = ablation_curves.kept(ws, settings.kg_mode)
 if curves is None and st.button("Compute the ablation (P@30 at 33 settings, twice)", key="method_ablation_run"):
     bar = st.progress(0.0, text="Computing…")
-    curves = kept_result(server_kept(), ablation_curves, read, settings.kg_mode,
-                         progress=lambda f, text: bar.progress(min(1.0, f), text=text))
+    curves = ablation_curves(ws, settings.kg_mode, progress=lambda f, text: bar.progress(min(1.0, f), text=text))
     bar.empty()
 if curves is not None:
     st.caption(f"Isolated subset: {len(curves.isolated):,} queries whose top-30 by IoU and by nn-IoU (n = 1, "
@@ -115,24 +105,16 @@ if curves is not None:
     st.dataframe(rp.shown_table(rp.area_table(curves.areas)), key="method_areas")
 
 
-def on_demand(title: str, label: str, button_key: str, compute):
+def on_demand(title: str, label: str, button_key: str, section: Shared):
     """A section computed when its button is pressed, kept for every session by what it reads (the workspace's
-    evaluator inputs and captions, the KG mode).
-
-    ``compute(ws, mode, progress)`` reports ``progress(fraction, text)`` as its work advances.
-    """
+    evaluator inputs and captions, the KG mode); its bar moves as the computation reports."""
     st.subheader(title)
-    result = kept_result(server_kept(), compute, read, settings.kg_mode, now=False)
+    result = section.kept(ws, settings.kg_mode)
     if result is None and st.button(label, key=button_key):
         bar = st.progress(0.0, text="Starting…")
-        result = kept_result(server_kept(), compute, read, settings.kg_mode,
-                             progress=lambda f, text: bar.progress(min(1.0, f), text=f"{text}…"))
+        result = section(ws, settings.kg_mode, progress=lambda f, text: bar.progress(min(1.0, f), text=f"{text}…"))
         bar.empty()
     return result
-
-
-def tie_report(ws: Workspace, mode: str, progress) -> pd.DataFrame:
-    return rp.tie_report(evaluator_of(ws, mode), progress=progress)
 
 
 ties = on_demand("Tie handling", "Count ties and compare tie rules (5 random orders)", "method_ties_run", tie_report)
@@ -144,33 +126,13 @@ if ties is not None:
         column: st.column_config.Column(label, help=text) for column, (label, text) in rp.TIE_COLUMNS.items()})
 
 
-def kg_variants_with_progress(ws: Workspace, mode: str, progress) -> pd.DataFrame:
-    """kg_variants names each ranking and each precision table as it starts: twice per variant (IoU, four
-    mode x n readings, the strict one, one per ontology source)."""
-    kg = kg_of(ws)
-    total = 2 * (5 + 1 + len(kg.sources))
-    started = []
-
-    def report(name: str) -> None:
-        started.append(name)
-        progress(len(started) / total, name)
-
-    return rp.kg_variants(evaluator_of(ws, mode), [e for _, e in ws.kg_files.values()], sorted(kg.sources),
-                          strict_hops=(1,), progress=report)
-
-
 variants = on_demand("KG readings", "Compare KG modes, the strict N(A,B) and each ontology source",
-                     "method_variants_run", kg_variants_with_progress)
+                     "method_variants_run", kg_variants)
 if variants is not None:
     st.caption("Precision (0 to 1) of retrieval by nn-IoU (alpha = 0.5) under each reading of the KG, beside IoU.")
     st.dataframe(rp.shown_table(variants), hide_index=True, key="method_variants", column_config={
         "beats_iou_everywhere": st.column_config.CheckboxColumn(
             "beats IoU everywhere", help="At least IoU's precision on every label and K")})
-
-
-def timing_curve(ws: Workspace, mode: str, progress) -> pd.DataFrame:
-    sizes = sorted({max(1, len(ws.concepts) // 4), max(1, len(ws.concepts) // 2), len(ws.concepts)})
-    return rp.timing_curve(ws.concepts, kg_of(ws), sizes, reference_sample=5, progress=progress)
 
 
 timing = on_demand("Fig. 4: cost against the number of queries", "Time the engine and the per-pair references",

@@ -2,17 +2,10 @@
 
 from __future__ import annotations
 
-import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from evalcore.app.baselines import Baseline, available_baselines, default_baselines
-from evalcore.app.explain import Explanation
-from evalcore.app.workspace import image_of
-from evalcore.data import Run
-from evalcore.errors import CBIRLensError
-from evalcore.io.tables import score_table
-from pages.cards import (
+from dashboard.cards import (
     arithmetic_markdown,
     caption_words_toggle,
     draw_caption_words,
@@ -26,10 +19,10 @@ from pages.cards import (
     result_chips,
     tie_notes,
 )
-from pages.computed import baselines_with_progress, evaluation_with_progress, kg_of, per_query_values
-from pages.session import audience
-from pages.sidebar import controls
-from pages.ui import (
+from dashboard.computed import baselines_with_progress, evaluation_with_progress, kg_of
+from dashboard.session import audience, through_app
+from dashboard.sidebar import controls
+from dashboard.ui import (
     choose_many,
     choose_one,
     escape_markdown,
@@ -39,6 +32,16 @@ from pages.ui import (
     shown_system,
     system_label,
 )
+from evalcore.app.baselines import Baseline, available_baselines, default_baselines
+from evalcore.app.browse import LISTED_IMAGES, find_images
+from evalcore.app.explain import Explanation
+from evalcore.app.scores import largest_differences
+from evalcore.app.workspace import image_of
+from evalcore.data import Run
+from evalcore.errors import CBIRLensError
+from evalcore.io.tables import score_table
+
+through_app()
 
 ws = page_with_concepts("Per-query view")
 settings = controls()
@@ -61,13 +64,7 @@ if not systems:
 search = st.text_input(for_reader("Find a query by image ID, concept or caption word",
                                   "Find an image by its ID, a concept or a caption word"),
                        key="pq_search", persist_state="session").strip()
-if search:
-    needle = search.lower()
-    matches = [i for i in concepts.ids if needle in i.lower() or search.upper() in concepts[i]
-               or needle in ws.captions.get(i, "").lower()
-               or any(needle in ws.names.get(c, "").lower() for c in concepts[i])][:500]
-else:
-    matches = list(next(iter(systems.values())).rankings)[:500]
+matches = find_images(ws, concepts.ids, search) if search else list(next(iter(systems.values())).rankings)[:LISTED_IMAGES]
 if not matches:
     st.warning(f"No {for_reader('query', 'image')} matches {search!r}.")
     st.stop()
@@ -87,23 +84,21 @@ if who == "researcher" and st.toggle("Find queries where two systems differ most
     except CBIRLensError as error:
         st.error(str(error))
         st.stop()
-    metric = choose_one(st.selectbox, "Metric", result["metrics"], "pq_metric", default="nn-CUI@10")
+    metric = choose_one(st.selectbox, "Metric", result.metrics, "pq_metric", default="nn-CUI@10")
     a_col, b_col = st.columns(2)
     system_a = system_label(choose_one(a_col.selectbox, "System A", names, "pq_a", format_func=system_label))
     system_b = system_label(choose_one(b_col.selectbox, "System B", names, "pq_b", default=names[min(1, len(names) - 1)],
                                        format_func=system_label))
-    wide = per_query_values(result, metric)
+    wide = result.per_query_values(metric)
     if system_a in wide and system_b in wide and system_a != system_b:
-        pair = wide[[system_a, system_b]].dropna()
+        pair, top = largest_differences(wide, system_a, system_b)
         figure = px.scatter(pair, x=system_a, y=system_b, opacity=0.4, hover_name=pair.index,
                             title=f"{metric} per query: {system_a} vs {system_b}")
         figure.add_shape(type="line", x0=0, y0=0, x1=1, y1=1, line={"dash": "dot"})
         st.plotly_chart(figure, key="pq_scatter")
-        differences = (pair[system_a] - pair[system_b]).rename("A - B")
-        top = pd.concat([pair, differences], axis=1).reindex(differences.abs().sort_values(ascending=False).index)
-        st.dataframe(score_table(top.head(20)), key="pq_differences")
+        st.dataframe(score_table(top), key="pq_differences")
         if st.checkbox("Pick the query from this table", key="pq_use_differences", persist_state="session"):
-            matches = list(top.index[:20])
+            matches = list(top.index)
 
 
 def card(document: str, rank: int, explanation: Explanation | None, tie: str | None, show_words: bool) -> None:

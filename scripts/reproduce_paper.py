@@ -104,7 +104,7 @@ def run(argv: list[str] | None = None) -> dict:
         log("coverage")
         coverage = kg.coverage(concepts.sets)
         vocabulary = evaluator.engine.vocabulary
-        with_neighbour = {n: int((evaluator.engine.neighbour_matrix(n).getnnz(axis=1) > 0).sum()) for n in (1, 2, 3)}
+        with_neighbour = {n: int((kg.neighbour_matrix(vocabulary, n, evaluator.mode).getnnz(axis=1) > 0).sum()) for n in (1, 2, 3)}
         results["coverage"] = coverage
         lines += ["## KG coverage of the test split", "",
                   f"- Distinct CUIs in the KG: {coverage['concepts_in_kg']:,} of {coverage['concepts']:,} "

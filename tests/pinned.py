@@ -211,7 +211,7 @@ def _kind(path: Path) -> str:
 
 def run_case(name: str, argv: list[str], folder: Path) -> dict:
     """Run one command line in this process and fingerprint every file it wrote in ``folder``."""
-    from evalcore.__main__ import main
+    from evalcore.cli import main
 
     before = set(folder.iterdir())
     status = main(argv)

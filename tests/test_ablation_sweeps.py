@@ -14,7 +14,7 @@ import pytest
 
 from evalcore.data import ImageLabels, Run
 from evalcore.evaluation.evaluator import Evaluator
-from evalcore.relevance.measures import MEASURES, measure_spec
+from evalcore.relevance.measures import MEASURES, measure_spec, parse_measure
 from evalcore.studies.ablation import (
     RELEVANCE_SYSTEM,
     _one_ahead,
@@ -64,12 +64,12 @@ def test_the_sweep_axis_and_the_title_come_from_the_registry(key, name):
 
 @pytest.mark.parametrize("key", [key for key in MEASURES if not measure_spec(key).params])
 def test_a_measure_without_parameters_is_named_in_the_title(key):
-    expected = "nn-IoU" if grids_alpha_and_n(key) else MEASURES[key].title
-    assert ablation_title(key).startswith(f"Ablation of {expected}:")
+    expected = "nn-IoU" if grids_alpha_and_n(measure_spec(key)) else MEASURES[key].title
+    assert ablation_title(measure_spec(key)).startswith(f"Ablation of {expected}:")
 
 
 def test_a_title_asked_for_a_parameter_the_measure_lacks_names_its_first():
-    assert ablation_title("tversky(a=0.2,b=0.3)", "alpha") == ablation_title("tversky", "a")
+    assert ablation_title(parse_measure("tversky(a=0.2,b=0.3)"), "alpha") == ablation_title(parse_measure("tversky"), "a")
 
 
 def labels_of(concepts) -> ImageLabels:
@@ -115,7 +115,7 @@ def test_the_grid_says_why_retrieval_by_nn_iou_is_flat_and_why_nothing_moves_wit
 def test_a_curve_that_moves_is_not_flat_and_a_flat_one_of_another_cause_says_so():
     grid = pd.DataFrame({"system": ["run a"] * 2 + ["run b"] * 2, "metric": ["CUI@5{tversky}"] * 4,
                          "setting": [0, 1] * 2, "value": [0.5, 0.5, 0.2, 0.3]})
-    [curve] = flat_curves(grid, "tversky", ["b"], has_kg=True)  # graded by the swept measure, yet flat
+    [curve] = flat_curves(grid, parse_measure("tversky"), ["b"], has_kg=True)  # graded by the swept measure, yet flat
     assert curve.system == "run a" and curve.reason.startswith("On this data no value of b")
 
 

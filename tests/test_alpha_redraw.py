@@ -16,6 +16,7 @@ from evalcore.evaluation.evaluator import AlignedRun, Evaluator
 from evalcore.evaluation.options import Relevance
 from evalcore.evaluation.results import Results, evaluate_runs
 from evalcore.metrics import registry as metrics
+from evalcore.relevance.measures import parse_measure
 from evalcore.stats import compare
 from evalcore.stats.compare import MeanWithCI, bootstrap_cis, compare_columns, compare_systems
 from evalcore.threads import blas_single_thread
@@ -176,7 +177,7 @@ def evaluator_and_runs(seed: int):
     concepts, kg = random_world(seed, images=80)
     evaluator = Evaluator(concepts, kg)
     rng = np.random.default_rng(seed)
-    runs = [evaluator.relevance_ranking("iou", 12, name="by IoU")]
+    runs = [evaluator.relevance_ranking(parse_measure("iou"), 12, name="by IoU")]
     for name in ("a", "b"):
         documents = np.array([rng.permutation([c for c in range(80) if c != q])[:12] for q in range(80)])
         runs.append(AlignedRun.over_pool(name, documents))
@@ -198,7 +199,7 @@ def test_moving_alpha_rescored_from_kept_codes_equals_a_fresh_evaluator(seed):
 
 
 def test_moving_alpha_on_the_demo_equals_a_fresh_evaluator():
-    from pages.computed import cached_kg
+    from dashboard.computed import cached_kg
 
     ws = load_demo()
 
@@ -237,9 +238,9 @@ def test_sessions_asking_for_comparisons_at_once_compute_them_once(monkeypatch):
 
 
 def test_the_dashboard_evaluation_is_one_shared_read_only_result():
+    from dashboard import computed
+    from dashboard.sidebar import Settings
     from evalcore.relevance.measures import measure_spec
-    from pages import computed
-    from pages.sidebar import Settings
 
     ws = load_demo()
     relevance = measure_spec("nn-iou", alpha=0.6, n=1)
@@ -247,13 +248,13 @@ def test_the_dashboard_evaluation_is_one_shared_read_only_result():
     first = computed.evaluation(ws, tuple(ws.runs), (), settings)
     again = computed.evaluation(ws, tuple(ws.runs), (), settings)
     assert again is first  # read back, not recomputed nor unpickled
-    values = first["results"].metric_values(first["systems"][0], "nn-CUI@10")
+    values = first.results.metric_values(first.systems[0], "nn-CUI@10")
     with pytest.raises(ValueError):
         values[0] = 1.0
-    assert sys.getsizeof(first["results"]) > values.nbytes * len(first["metrics"])  # the kept store counts them
-    pairs = computed.system_comparisons(first, "nn-CUI@10")
-    assert pairs == first["results"].comparisons("nn-CUI@10")
-    assert same_records([asdict(p) for p in pairs], first["results"].compare("nn-CUI@10").to_dict("records"))
+    assert sys.getsizeof(first.results) > values.nbytes * len(first.metrics)  # the kept store counts them
+    pairs = first.comparisons("nn-CUI@10")
+    assert pairs == first.results.comparisons("nn-CUI@10")
+    assert same_records([asdict(p) for p in pairs], first.results.compare("nn-CUI@10").to_dict("records"))
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
@@ -351,9 +352,9 @@ def test_runs_scored_on_several_threads_equal_runs_scored_one_after_another(seed
 
 
 def test_comparisons_started_beside_the_page_are_computed_once_and_read_by_it(monkeypatch):
+    from dashboard import computed
+    from dashboard.sidebar import Settings
     from evalcore.relevance.measures import measure_spec
-    from pages import computed
-    from pages.sidebar import Settings
 
     ws = load_demo()
     relevance = measure_spec("nn-iou", alpha=0.45, n=1)
@@ -363,28 +364,28 @@ def test_comparisons_started_beside_the_page_are_computed_once_and_read_by_it(mo
     plain = compare_columns
     monkeypatch.setattr("evalcore.evaluation.results.compare_columns", lambda *a, **k: calls.append(1) or plain(*a, **k))
     computed.start_comparisons(result, "nn-CUI@5")
-    pairs = computed.system_comparisons(result, "nn-CUI@5")
+    pairs = result.comparisons("nn-CUI@5")
     assert calls == [1]
-    per_system = result["results"].evaluation.systems
-    expected = plain({s: per_system[s].query_ids for s in result["systems"]},
-                     {s: result["results"].metric_values(s, "nn-CUI@5") for s in result["systems"]},
-                     samples=result["results"].statistics.randomization_samples, seed=0)
+    per_system = result.results.evaluation.systems
+    expected = plain({s: per_system[s].query_ids for s in result.systems},
+                     {s: result.results.metric_values(s, "nn-CUI@5") for s in result.systems},
+                     samples=result.results.statistics.randomization_samples, seed=0)
     assert same_records([asdict(p) for p in pairs], [asdict(p) for p in expected])
 
 
 def test_the_summary_is_computed_when_first_asked_for_and_equals_the_results_table():
+    from dashboard import computed
+    from dashboard.sidebar import Settings
     from evalcore.relevance.measures import measure_spec
-    from pages import computed
-    from pages.sidebar import Settings
 
     ws = load_demo()
     relevance = measure_spec("nn-iou", alpha=0.35, n=1)
     result = computed.evaluation(ws, tuple(ws.runs), (), Settings(relevance, relevance, "undirected", (5, 10),
                                                                   "linear"))
-    assert "_table" not in vars(result["results"])  # an evaluation alone (the Per-query page's) draws no resamples
+    assert "_table" not in vars(result.results)  # an evaluation alone (the Per-query page's) draws no resamples
     computed.start_comparisons(result, "nn-CUI@10")
     summary = computed.summary_of(result)
-    expected = result["results"].table().rename(columns={"ci_low": "low", "ci_high": "high"})
+    expected = result.results.table().rename(columns={"ci_low": "low", "ci_high": "high"})
     assert summary.equals(expected) and list(summary.columns) == ["system", "metric", "mean", "low", "high", "queries"]
 
 

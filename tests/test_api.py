@@ -14,11 +14,11 @@ import pytest
 from scipy import stats
 
 import evalcore
-from evalcore.__main__ import main
+from evalcore.cli import main
 from evalcore.data import ConceptSets, Run
 from evalcore.errors import InputError, ParameterError
 from evalcore.evaluation.evaluator import Evaluation, Evaluator, SystemResult
-from evalcore.evaluation.options import Scoring
+from evalcore.evaluation.options import Relevance, Scoring
 from evalcore.evaluation.results import Results, Statistics, evaluate_runs
 from evalcore.io.loading import load_kg, load_labels
 from evalcore.readers import read_concepts, read_run
@@ -34,8 +34,8 @@ CLI_INPUTS = ["--concepts", str(CONCEPTS), "--kg", str(KG), "--run", *map(str, R
 
 @pytest.fixture(scope="module")
 def demo() -> Results:
-    return evalcore.evaluate(concepts=str(CONCEPTS), runs=[str(p) for p in RUNS], kg=[str(KG)], alpha=0.5, n=1,
-                             k=(5, 10, 30), labels=str(LABELS))
+    return evalcore.evaluate(str(CONCEPTS), [str(p) for p in RUNS], Relevance.of(0.5, 1), Scoring(k=(5, 10, 30)),
+                             kg=[str(KG)], labels=str(LABELS))
 
 
 def test_api_cli_and_the_shared_function_give_identical_numbers(demo, tmp_path):
@@ -101,18 +101,17 @@ def test_in_memory_inputs_give_the_numbers_of_the_files(demo):
     with_lists = concepts_frame.assign(CUIs=[sorted(cuis) for cuis in (concepts_as_sets[i] for i in concepts_frame.ID)])
     pairs = list(zip(kg_frame.child, kg_frame.parent))
     labels_dict = {kind: dict(zip(labels_frame.ID, labels_frame[kind].fillna(""))) for kind in ("modality", "organ")}
-    again = evalcore.evaluate(concepts=with_lists, runs=runs, kg=pairs, labels=labels_dict, metrics=["nn-CUI@10",
-                                                                                                      "P@10[organ]"])
+    again = evalcore.evaluate(with_lists, runs, Scoring(["nn-CUI@10", "P@10[organ]"]), kg=pairs, labels=labels_dict)
     assert again.means() == {s: {m: demo.means()[s][m] for m in ("nn-CUI@10", "P@10[organ]")} for s in demo.systems}
 
 
 def test_run_given_as_scores_ranks_by_score():
     concepts = {"q": {"C0000001"}, "a": {"C0000001"}, "b": set()}
     result = evalcore.evaluate(concepts, {"scored": {"q": {"b": 0.1, "a": 0.9}}, "listed": {"q": ["b", "a"]}},
-                               metrics=["CUI@1"])
+                               Scoring(["CUI@1"]))
     assert result.means() == {"scored": {"CUI@1": 1.0}, "listed": {"CUI@1": 0.0}}
     unnamed = evalcore.evaluate(concepts, [pd.DataFrame({"query_id": ["q"], "image_id": ["a"], "score": [1.0]})],
-                                metrics=["CUI@1"])
+                                Scoring(["CUI@1"]))
     assert unnamed.systems == ["run1"]
 
 
@@ -120,10 +119,10 @@ def test_a_trec_file_with_several_tags_is_several_systems(tmp_path):
     concepts = {"q": {"C0000001"}, "a": {"C0000001"}, "b": set()}
     both = tmp_path / "both.trec"
     both.write_text("q Q0 a 1 2 good\nq Q0 b 2 1 good\nq Q0 b 1 2 poor\nq Q0 a 2 1 poor\n")
-    result = evalcore.evaluate(concepts, [str(both)], metrics=["CUI@1"])
+    result = evalcore.evaluate(concepts, [str(both)], Scoring(["CUI@1"]))
     assert result.means() == {"good": {"CUI@1": 1.0}, "poor": {"CUI@1": 0.0}}
     with pytest.raises(InputError, match="one system"):
-        evalcore.evaluate(concepts, {"named": str(both)}, metrics=["CUI@1"])
+        evalcore.evaluate(concepts, {"named": str(both)}, Scoring(["CUI@1"]))
 
 
 def test_bad_inputs_raise_the_projects_errors_naming_input_and_line():
@@ -139,12 +138,18 @@ def test_bad_inputs_raise_the_projects_errors_naming_input_and_line():
     with pytest.raises(InputError, match=r"runs\['s'\] dict, line 3: expected each image once"):
         evalcore.evaluate(concepts, {"s": {"a": ["b", "b"]}})
     with pytest.raises(ParameterError, match="k must be"):
-        evalcore.evaluate(concepts, good_runs, k=0)
+        evalcore.evaluate(concepts, good_runs, Scoring(k=0))
     with pytest.raises(ParameterError, match="confidence"):
-        evalcore.evaluate(concepts, good_runs, confidence=1.5)
+        evalcore.evaluate(concepts, good_runs, Statistics(confidence=1.5))
     with pytest.raises(ParameterError, match="kinds in"):
         evalcore.evaluate(concepts, good_runs, labels={"colour": {"a": "red"}})
-    result = evalcore.evaluate(concepts, good_runs, metrics=["CUI@1"])
+    with pytest.raises(ParameterError, match=r"^options: expected Relevance, Scoring, Statistics or Compute .* got dict"):
+        evalcore.evaluate(concepts, good_runs, {"metrics": ["CUI@1"]})
+    with pytest.raises(ParameterError, match=r"^options: two Scoring objects; give each kind once"):
+        evalcore.evaluate(concepts, good_runs, Scoring(["CUI@1"]), Scoring(["CUI@2"]))
+    with pytest.raises(ParameterError, match="KG mode must be one of"):
+        evalcore.evaluate(concepts, good_runs, kg_mode="sideways")
+    result = evalcore.evaluate(concepts, good_runs, Scoring(["CUI@1"]))
     with pytest.raises(ParameterError, match="was not evaluated"):
         result.compare("nn-CUI@10")
     with pytest.raises(ParameterError, match="unknown system"):
@@ -232,7 +237,7 @@ def test_readme_examples_run(monkeypatch):
 
 def test_import_evalcore_stays_light():
     code = ("import sys, evalcore; heavy = [m for m in ('pandas', 'scipy', 'streamlit', 'plotly') if m in sys.modules];"
-            "import evalcore.__main__; ui = [m for m in ('streamlit', 'plotly') if m in sys.modules];"
+            "import evalcore.cli; ui = [m for m in ('streamlit', 'plotly') if m in sys.modules];"
             "print(heavy, ui, evalcore.evaluate.__module__)")
     output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
     assert output.split() == ["[]", "[]", "evalcore.api"]
@@ -240,6 +245,6 @@ def test_import_evalcore_stays_light():
 
 def test_results_from_concept_sets_and_runs_objects():
     concepts = ConceptSets(("q", "x", "y"), (frozenset({"C0000001"}), frozenset({"C0000001"}), frozenset()))
-    result = evalcore.evaluate(concepts, [Run("s", {"q": ("y", "x")})], metrics=["CUI@2"])
+    result = evalcore.evaluate(concepts, [Run("s", {"q": ("y", "x")})], Scoring(["CUI@2"]))
     assert result.values("s").shape == (1, 1) and result.query_ids("s") == ("q",)
     assert result.counts["s"]["queries_evaluated"] == 1

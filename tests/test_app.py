@@ -163,7 +163,7 @@ def test_malformed_folder_shows_message_and_keeps_loaded_data(tmp_path, monkeypa
 
 
 def test_caption_with_script_and_markdown_renders_literally():
-    from pages.ui import escape_markdown
+    from dashboard.ui import escape_markdown
 
     hostile = "<script>alert(1)</script> [click](http://x.invalid) **bold**"
     escaped = escape_markdown(hostile)
@@ -203,11 +203,12 @@ def test_engine_note_names_the_backend_that_ran():
     def script():
         import streamlit as st
 
-        from pages.computed import engine_note, evaluator_of
-        from pages.session import workspace
+        from dashboard.computed import engine_note, evaluator_of
+        from dashboard.session import workspace
+        from evalcore.relevance.measures import parse_measure
 
         st.caption(str(engine_note()))
-        evaluator_of(workspace(), "undirected").relevance_ranking("nn-iou(alpha=0.5,n=1)", 10)
+        evaluator_of(workspace(), "undirected").relevance_ranking(parse_measure("nn-iou(alpha=0.5,n=1)"), 10)
         st.caption(engine_note())
 
     from evalcore.engine.array_backend import gpu_available

@@ -305,16 +305,16 @@ def test_the_clinician_concept_map_of_a_searched_path_shows_no_jargon():
 
 
 def test_the_clinician_progress_steps_show_no_jargon(monkeypatch):
-    import pages.ui
+    import dashboard.ui
 
     steps = []
-    draw = pages.ui.StepProgress._draw
+    draw = dashboard.ui.StepProgress._draw
 
     def recorded(self, fraction):
         steps.append(self.text)
         draw(self, fraction)
 
-    monkeypatch.setattr(pages.ui.StepProgress, "_draw", recorded)
+    monkeypatch.setattr(dashboard.ui.StepProgress, "_draw", recorded)
     app = clinician_app()
     app.switch_page("pages/leaderboard.py").run()
     app.multiselect(key="baselines").set_value(available_baselines(app.session_state["workspace"])).run()

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from dashboard.computed import concepts_download
 from evalcore.readers import read_concepts
-from pages.computed import concepts_download
 
 from .conftest import APP_TIMEOUT, ROOT, frame_with, open_page
 
@@ -200,8 +200,8 @@ def test_an_assumed_view_is_said_to_be_assumed_in_both_modes():
 
         import streamlit as st
 
+        from dashboard.cards import draw_caption_words
         from evalcore.extraction.caption_concepts import find_caption_concepts
-        from pages.cards import draw_caption_words
 
         names = {"C1306645": "Plain x-ray", "C0000726": "Abdomen", "C1999039": "Anterior-Posterior"}
         found = find_caption_concepts({"a": "Abdominal X-ray"}, names)

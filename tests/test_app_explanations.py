@@ -97,13 +97,14 @@ def test_case_view_reads_a_concept_by_the_names_extraction_knows():
 
 
 def test_a_quote_ending_in_punctuation_takes_no_second_mark():
+    from dashboard.cards import reason_markdown
     from evalcore.app.explain import explain_pair
-    from pages.cards import reason_markdown
+    from evalcore.relevance.measures import measure_spec
 
     dictionary = ConceptDictionary.build({HEMORRHAGE: "Hemorrhage"})
 
     def reason(caption: str) -> str:
-        e = explain_pair({HEMORRHAGE}, {HEMORRHAGE}, None, "iou", names={HEMORRHAGE: "Hemorrhage"},
+        e = explain_pair({HEMORRHAGE}, {HEMORRHAGE}, None, measure_spec("iou"), names={HEMORRHAGE: "Hemorrhage"},
                          captions=("Hemorrhage.", caption), dictionary=dictionary)
         return reason_markdown(e, "researcher")
 
@@ -137,11 +138,12 @@ def test_knowledge_graph_page_names_relations_and_their_source():
 
 
 def test_a_quoted_caption_sentence_is_escaped_markdown():
+    from dashboard.cards import reason_markdown
     from evalcore.app.explain import explain_pair
-    from pages.cards import reason_markdown
+    from evalcore.relevance.measures import measure_spec
 
     hostile = "No [hemorrhage](http://x.invalid) **here** <script>."
-    e = explain_pair({HEMORRHAGE}, {HEMORRHAGE}, None, "iou", names={HEMORRHAGE: "Hemorrhage"},
+    e = explain_pair({HEMORRHAGE}, {HEMORRHAGE}, None, measure_spec("iou"), names={HEMORRHAGE: "Hemorrhage"},
                      captions=("Hemorrhage.", hostile), dictionary=ConceptDictionary.build({HEMORRHAGE: "Hemorrhage"}))
     text = reason_markdown(e, "researcher")
     assert "](" not in text and "**here**" not in text and "<script>" not in text
@@ -149,12 +151,12 @@ def test_a_quoted_caption_sentence_is_escaped_markdown():
 
 
 def test_a_lists_explanations_at_once_are_each_pairs_own():
+    from dashboard.cards import explanations_for
+    from dashboard.computed import kg_of
+    from dashboard.sidebar import Settings
     from evalcore.app.explain import explain_pair
     from evalcore.app.workspace import load_demo
     from evalcore.relevance.measures import measure_spec
-    from pages.cards import explanations_for
-    from pages.computed import kg_of
-    from pages.sidebar import Settings
 
     ws = load_demo()
     query, *others = ws.concepts.ids[:6]

@@ -43,7 +43,7 @@ def test_sidebar_measure_and_its_parameters_reach_the_leaderboard():
     workspace = app.session_state["workspace"]
     evaluator = Evaluator(workspace.concepts, kg=None, labels=None)
     run = workspace.runs["overlap-noisy"][1]
-    expected = evaluator.evaluate([run], ["CUI@10{tversky}"], Relevance.of(measure="tversky(a=0.9,b=0.3)")).means()
+    expected = evaluator.evaluate([run], ["CUI@10{tversky}"], Relevance.of(measure=parse_measure("tversky(a=0.9,b=0.3)"))).means()
     assert table.loc["overlap-noisy", "CUI@10{tversky}"] == pytest.approx(expected["overlap-noisy"]["CUI@10{tversky}"])
 
 

@@ -19,8 +19,8 @@ from evalcore.app.workspace import (
 )
 from evalcore.data import ConceptSets, KGEdges
 from evalcore.errors import CBIRLensError, InputError
-from evalcore.extraction.caption_concepts import caption_pieces, concept_words, coverage, find_caption_concepts
-from evalcore.extraction.extractor import PROGRESS_BLOCK, Mention, extract
+from evalcore.extraction.caption_concepts import caption_pieces, concept_words, find_caption_concepts
+from evalcore.extraction.extractor import PROGRESS_BLOCK, Mention, coverage, extract
 
 NAMES = {"C0040405": "X-Ray Computed Tomography", "C0019080": "Hemorrhage", "C0006104": "Brain",
          "C0032227": "Pleural effusion", "C0032326": "Pneumothorax", "C0024109": "Lung"}
@@ -45,11 +45,11 @@ def test_hand_worked_collection():
 
 def test_coverage_hand_worked():
     found = find_caption_concepts(CAPTIONS, NAMES)
-    report = coverage(found.concepts, CAPTIONS, top=2, examples=1)
-    assert (report.images, report.without_concepts, report.share_without) == (4, 2, 0.5)
-    assert report.examples == (("b", "No pneumothorax, no pleural effusion."),)
-    assert report.frequent == (("C0040405", 2), ("C0006104", 1))  # ties by ID
-    assert (report.distinct, report.occurrences) == (4, 5)
+    report = coverage(found.concepts, top=2)
+    assert (report.images, report.without_concept, report.share_without) == (4, ("b", "d"), 0.5)
+    assert report.examples(CAPTIONS, 1) == (("b", "No pneumothorax, no pleural effusion."),)
+    assert report.most_frequent == (("C0040405", 2), ("C0006104", 1))  # ties by ID
+    assert (report.distinct_concepts, report.occurrences) == (4, 5)
 
 
 def test_pieces_of_overlapping_mentions_cover_each_stretch():
@@ -125,15 +125,16 @@ def test_coverage_agrees_with_a_plain_recount(seed):
     rng = random.Random(seed)
     ids = tuple(f"i{k}" for k in range(50))
     sets = tuple(frozenset(rng.sample([f"C{j:07d}" for j in range(8)], rng.randint(0, 3))) for _ in ids)
-    report = coverage(ConceptSets(ids, sets), {i: f"caption {i}" for i in ids}, top=5, examples=3)
+    report = coverage(ConceptSets(ids, sets), top=5)
     counts = Counter()
     for concept_set in sets:
         counts.update(concept_set)
     empty = [i for i, s in zip(ids, sets) if len(s) == 0]
-    assert report.without_concepts == len(empty) and [i for i, _ in report.examples] == empty[:3]
-    assert report.occurrences == sum(len(s) for s in sets) and report.distinct == len(counts)
+    assert report.without_concept == tuple(empty)
+    assert report.examples({i: f"caption {i}" for i in ids}, 3) == tuple((i, f"caption {i}") for i in empty[:3])
+    assert report.occurrences == sum(len(s) for s in sets) and report.distinct_concepts == len(counts)
     expected = sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:5]
-    assert list(report.frequent) == expected
+    assert list(report.most_frequent) == expected
 
 
 def test_extraction_names_take_the_kg_names_as_more_names():

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from evalcore.__main__ import main
+from evalcore.cli import main
 
 from .conftest import OPEN_KG, ROCOV2, ROOT, needs
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from evalcore.__main__ import build_parser, main
+from evalcore.cli import build_parser, main
 from evalcore.errors import CBIRLensError, InputError, ParameterError
 from evalcore.evaluation.evaluator import Evaluator
 from evalcore.evaluation.options import Relevance
@@ -202,10 +202,10 @@ def test_every_numeric_option_is_read_by_the_plain_decimal_parsers():
     commands = next(a for a in build_parser()._actions if a.dest == "command").choices
     typed = {(name, option): action.type.__name__ for name, sub in commands.items() for action in sub._actions
              if action.type is not None for option in action.option_strings if option.startswith("--")}
-    assert typed == {**{(c, o): "_integer" for c, options in WHOLE_NUMBER_OPTIONS.items() for o in options},
-                     **{(c, o): "_number" for c, options in NUMBER_OPTIONS.items() for o in options},
-                     ("evaluate", "--memory-per-worker"): "_memory_size", ("retrieve", "--memory-per-worker"): "_memory_size",
-                     ("compare", "--memory-per-worker"): "_memory_size", ("qrels", "--memory-per-worker"): "_memory_size"}
+    assert typed == {**{(c, o): "integer" for c, options in WHOLE_NUMBER_OPTIONS.items() for o in options},
+                     **{(c, o): "number" for c, options in NUMBER_OPTIONS.items() for o in options},
+                     ("evaluate", "--memory-per-worker"): "memory_size", ("retrieve", "--memory-per-worker"): "memory_size",
+                     ("compare", "--memory-per-worker"): "memory_size", ("qrels", "--memory-per-worker"): "memory_size"}
 
 
 @pytest.mark.parametrize("k, alpha", [("+5", "+.5"), (" 5 ", " 0.5 "), ("05", "5e-1")])

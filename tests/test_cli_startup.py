@@ -10,7 +10,7 @@ from .conftest import DEMO, ROOT
 
 
 def test_evaluate_does_not_import_significance_tests_or_the_dashboard(tmp_path):
-    code = ("import sys; from evalcore.__main__ import main; status = main(sys.argv[1:]); "
+    code = ("import sys; from evalcore.cli import main; status = main(sys.argv[1:]); "
             "print(status, [m for m in ('scipy.stats', 'streamlit', 'plotly') if m in sys.modules])")
     argv = ["evaluate", "--concepts", str(DEMO / "concepts.csv"), "--kg", str(DEMO / "kg_edges.csv"),
             "--run", str(DEMO / "runs" / "overlap-noisy.trec"), "--json", str(tmp_path / "r.json")]

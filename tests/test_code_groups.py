@@ -15,7 +15,7 @@ from evalcore.errors import ParameterError
 from evalcore.evaluation.evaluator import Evaluator
 from evalcore.evaluation.options import Relevance
 from evalcore.evaluation.retrieval import retrieve_by_measure
-from evalcore.relevance.measures import measure_spec, nn_iou_measure
+from evalcore.relevance.measures import measure_spec, nn_iou_measure, parse_measure
 from evalcore.studies.ablation import RELEVANCE_SYSTEM, ablation_grid
 
 from .conftest import random_world
@@ -72,10 +72,10 @@ def test_grouped_passes_equal_the_plain_path_with_a_separate_pool():
 def test_iou_on_nn_iou_codes_through_groups_equals_the_plain_path():
     concepts, kg = random_world(6, images=90, vocabulary=7)
     plain, grouped = plain_and_grouped(concepts, None, kg, block_size=16)
-    grouped.rank_by("nn-iou(alpha=0.5,n=2)", 10, 0.5, 20)
+    grouped.rank_by(parse_measure("nn-iou(alpha=0.5,n=2)"), 10, 0.5, 20)
     for name in ("iou", "dice"):
         assert grouped._plan_of(measure_spec(name)) == measure_spec("nn-iou", alpha=0.5, n=2).plan()
-        assert_same(plain.rank_by(name, 10, 0.5, 20), grouped.rank_by(name, 10, 0.5, 20))
+        assert_same(plain.rank_by(measure_spec(name), 10, 0.5, 20), grouped.rank_by(measure_spec(name), 10, 0.5, 20))
 
 
 def test_a_budget_for_the_codes_but_not_their_groups_ranks_the_plain_way():
@@ -148,18 +148,18 @@ def test_run_items_by_iou_read_from_nn_iou_codes_equal_the_counted_values():
     engine = PairwiseEngine(concepts, kg=kg, block_size=16)
     rng = np.random.default_rng(3)
     rows, cols = rng.integers(0, 70, 400), rng.integers(0, 70, 400)
-    counted = {name: engine.relevance_of_pairs_by(name, rows, cols) for name in ("iou", "dice")}
-    engine.rank_by("nn-iou(alpha=0.5,n=2)", 5)
+    counted = {name: engine.relevance_of_pairs_by(parse_measure(name), rows, cols) for name in ("iou", "dice")}
+    engine.rank_by(parse_measure("nn-iou(alpha=0.5,n=2)"), 5)
     for name in ("iou", "dice"):
         assert engine._plan_of(measure_spec(name)) != measure_spec(name).plan()  # read from nn-IoU's codes
-        assert engine.relevance_of_pairs_by(name, rows, cols).tolist() == counted[name].tolist()
+        assert engine.relevance_of_pairs_by(parse_measure(name), rows, cols).tolist() == counted[name].tolist()
 
 
 def test_ablation_grid_equals_each_setting_evaluated_on_its_own():
     """The grid ranks IoU's settings last (on nn-IoU's cached codes) and shares rankings; each row equals a fresh
     evaluator's, in the settings' order."""
     concepts, kg = random_world(10, images=60, vocabulary=9)
-    run = retrieve_by_measure(PairwiseEngine(concepts, kg=kg), nn_iou_measure(0.3, 1), 8, "a run")
+    run = retrieve_by_measure(Evaluator(concepts, kg), nn_iou_measure(0.3, 1), 8, "a run")
     metrics = ["CUI@5", "nn-CUI@5", "nn-MAP@5"]
     alphas, hops = (0.0, 0.5, 1.0), (0, 1, 2)
     grid = ablation_grid(Evaluator(concepts, kg), [run], metrics, alphas, hops)
@@ -181,7 +181,7 @@ def test_ablation_grid_on_tie_heavy_data_and_a_query_subset_equals_each_setting_
     pass (group_codes_by), the next setting ranked while one is evaluated: each row still equals a fresh evaluator's,
     which ranks the pairs."""
     concepts, kg = random_world(20 + seed, images=90, vocabulary=6, edges=14)  # few concepts: rows full of ties
-    run = retrieve_by_measure(PairwiseEngine(concepts, kg=kg), nn_iou_measure(0.4, 2), 12, "a run")
+    run = retrieve_by_measure(Evaluator(concepts, kg), nn_iou_measure(0.4, 2), 12, "a run")
     metrics = ["CUI@10", "nn-CUI@5", "nn-MAP@10"]
     alphas, hops = (0.0, 0.2, 0.6, 1.0), (0, 1, 3)
     subset = concepts.ids[::3]

@@ -8,7 +8,7 @@ from sklearn.metrics import f1_score
 
 from evalcore.data import ConceptSets
 from evalcore.errors import InputError
-from evalcore.metrics.detection import detection_f1, soft_f1_per_image
+from evalcore.metrics.detection import detection_f1, detection_scores, soft_f1_per_image
 from evalcore.readers import read_concepts, read_predictions
 from evalcore.stats.compare import bootstrap_ci, bootstrap_cis, compare_systems, holm, paired_t_test, randomization_test
 
@@ -25,6 +25,39 @@ def test_f1_edge_cases():
     assert score.per_image == {"a": 1.0, "b": 0.0, "c": 0.0, "d": 0.0}
     assert score.f1 == pytest.approx(1 / 4)
     assert (score.images_scored, score.images_empty_ground_truth, score.images_missing_prediction) == (4, 1, 1)
+
+
+def test_detection_scores_are_the_commands_numbers(tmp_path):
+    """One assembly of the primary, secondary and soft F1 (metrics.detection.detection_scores) behind the
+    ``detection`` command and the Concept detection page: the command's JSON holds exactly its numbers."""
+    import json
+
+    from evalcore.cli import main
+    from evalcore.data import KGEdges
+    from evalcore.errors import ParameterError
+    from evalcore.relevance.kg import KnowledgeGraph
+    from evalcore.relevance.measures import measure_spec, nn_iou_measure
+
+    (tmp_path / "gt.csv").write_text("ID,CUIs\na,C0000001;C0000002\nb,C0000003\nc,\n")
+    (tmp_path / "pred.csv").write_text("ID,CUIs\na,C0000001\nb,C0000004\n")
+    (tmp_path / "kg.csv").write_text("child,parent\nC0000003,C0000004\n")
+    (tmp_path / "subset.txt").write_text("C0000001\n")
+    out = tmp_path / "d.json"
+    assert main(["detection", "--gt", str(tmp_path / "gt.csv"), "--pred", str(tmp_path / "pred.csv"), "--subset",
+                 str(tmp_path / "subset.txt"), "--kg", str(tmp_path / "kg.csv"), "--alpha", "0.25", "--n", "1",
+                 "--json", str(out)]) == 0
+    cli = json.loads(out.read_text())
+    truth = read_concepts(tmp_path / "gt.csv")
+    predictions = read_predictions(tmp_path / "pred.csv", known_ids=truth.index)
+    kg = KnowledgeGraph.from_edges([KGEdges((("C0000003", "C0000004", "t"),), {})])
+    scores = detection_scores(truth, predictions.sets, nn_iou_measure(0.25, 1), frozenset({"C0000001"}), kg)
+    assert (cli["f1"], cli["f1_secondary"], cli["soft_f1"]) == (scores.primary.f1, scores.secondary.f1, scores.soft.f1)
+    assert cli["soft_params"] == {"alpha": 0.25, "n": 1, "kg_mode": "undirected"}
+    assert cli["counts"]["secondary_images_scored"] == scores.secondary.images_scored == 1
+    plain = detection_scores(truth, predictions.sets, nn_iou_measure(0.25, 1))
+    assert plain.secondary is None and plain.soft is None and plain.primary == scores.primary
+    with pytest.raises(ParameterError, match="nn-iou MeasureSpec"):
+        detection_scores(truth, predictions.sets, measure_spec("dice"))
 
 
 def _samples_f1(truth: list[frozenset], predicted: list[frozenset]) -> float:
@@ -277,7 +310,7 @@ def test_the_randomization_floor_is_stated_beside_the_p_values(tmp_path, capsys)
     it, marks a pair at it, and the JSON holds it."""
     import json
 
-    from evalcore.__main__ import main
+    from evalcore.cli import main
     from evalcore.evaluation.options import Statistics
 
     assert Statistics().smallest_randomization_p == 1 / 2001

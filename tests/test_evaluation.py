@@ -15,7 +15,7 @@ from evalcore.evaluation.retrieval import retrieve_by_measure
 from evalcore.metrics.registry import ndcg
 from evalcore.relevance.formulas import nn_iou
 from evalcore.relevance.kg import neighbour_sets
-from evalcore.relevance.measures import nn_iou_measure
+from evalcore.relevance.measures import measure_spec, nn_iou_measure
 
 from .conftest import random_world
 
@@ -83,7 +83,7 @@ def test_relevance_ranking_scores_like_the_same_run_read_from_ids():
     evaluator = Evaluator(concepts, kg)
     names = ["CUI@10", "nn-CUI@10", "nn-MAP@10", "nn-R@10"]
     aligned = evaluator.relevance_ranking(nn_iou_measure(0.7, 2), 10, 10)
-    run = retrieve_by_measure(Evaluator(concepts, kg).engine, nn_iou_measure(0.7, 2), 10, "from-ids")
+    run = retrieve_by_measure(Evaluator(concepts, kg), nn_iou_measure(0.7, 2), 10, "from-ids")
     by_rows = evaluator.evaluate([aligned], names, Relevance.of(0.7, 2)).systems[aligned.name]
     by_ids = evaluator.evaluate([run], names, Relevance.of(0.7, 2)).systems["from-ids"]
     for name in names:
@@ -135,7 +135,7 @@ def test_metrics_kept_per_run_equal_a_fresh_evaluation_at_every_setting(monkeypa
                                       (0.0, 1, "linear", 0.5), (0.7, 2, "exponential", 0.5), (0.7, 2, "linear", 0.3)]:
         ranking = warm.relevance_ranking(nn_iou_measure(alpha, n), 10, 20)
         fresh = Evaluator(concepts, kg, labels=labels)
-        relevance = Relevance.of(alpha, n, "dice", gain=gain, threshold=threshold)
+        relevance = Relevance.of(alpha, n, measure_spec("dice"), gain=gain, threshold=threshold)
         got = warm.evaluate(runs + [ranking], names, relevance)
         want = fresh.evaluate(runs + [fresh.relevance_ranking(nn_iou_measure(alpha, n), 10, 20)], names, relevance)
         for system in want.systems:

@@ -26,11 +26,12 @@ from evalcore.extraction.caption_concepts import caption_pieces
 from evalcore.extraction.extractor import ConceptDictionary, extract, mentions
 from evalcore.relevance.formulas import approximate_matches, iou, nn_iou, nn_tversky
 from evalcore.relevance.kg import KnowledgeGraph, neighbour_sets
-from evalcore.relevance.measures import measure_spec, nn_iou_measure
+from evalcore.relevance.measures import measure_spec, nn_iou_measure, parse_measure
 
 from .conftest import OPEN_KG, ROCOV2, needs, random_world
 
 VEIN, VESSEL, CT = "C0042449", "C0005847", "C0040405"
+IOU = measure_spec("iou")
 
 
 def test_worked_example_of_design(worked_kg):
@@ -71,19 +72,19 @@ def test_directed_mode_ignores_siblings_and_n_zero_is_iou():
 
 
 def test_tversky_arithmetic(worked_kg):
-    e = explain_pair({CT, VEIN}, {CT, VESSEL}, worked_kg, "nn-tversky(a=0.5,b=0.5,alpha=0.5,n=1)")
-    assert e.relevance.measure == "nn-Tversky" and e.relevance.value == pytest.approx(0.8)
+    e = explain_pair({CT, VEIN}, {CT, VESSEL}, worked_kg, measure_spec("nn-tversky", a=0.5, b=0.5, alpha=0.5, n=1))
+    assert e.relevance.title == "nn-Tversky" and e.relevance.value == pytest.approx(0.8)
     assert e.relevance.substituted == "(1 + 0.5 × 2) / (1 + 0.5 × 2 + 0.5 × (1 - 0.5 × 1) + 0.5 × (1 - 0.5 × 1))"
-    dice = explain_pair({"x", "y"}, {"x", "z"}, None, "tversky(a=0.5,b=0.5)").relevance
+    dice = explain_pair({"x", "y"}, {"x", "z"}, None, measure_spec("tversky", a=0.5, b=0.5)).relevance
     assert dice.value == 0.5 and dice.substituted == "1 / (1 + 0.5 × 1 + 0.5 × 1)"
 
 
 @pytest.mark.parametrize("kwargs", [{"measure": "nn-iou(alpha=1.5,n=1)"}, {"measure": "nn-iou(alpha=0.5,n=7)"},
-                                    {"mode": "sideways"}, {"measure": "dice"}, {"measure": "tversky(a=-1,b=1)"}])
+                                    {"mode": "sideways"}, {"measure": "tversky(a=-1,b=1)"}])
 def test_bad_parameters_raise_parameter_error(worked_kg, kwargs):
     arguments = {"measure": "nn-iou(alpha=0.5,n=1)", **kwargs}
     with pytest.raises(ParameterError):
-        explain_pair({CT}, {VEIN}, worked_kg, **arguments)
+        explain_pair({CT}, {VEIN}, worked_kg, parse_measure(arguments["measure"]), arguments.get("mode", "undirected"))
 
 
 def test_empty_sets():
@@ -238,7 +239,7 @@ def test_a_negated_shared_concept_is_a_tag_not_a_claim():
     pair = ({CT, HEMORRHAGE, FRACTURE}, {CT, HEMORRHAGE, FRACTURE})
 
     def explained(*captions):
-        return explain_pair(*pair, None, "iou", names=names, captions=captions, dictionary=DICTIONARY)
+        return explain_pair(*pair, None, IOU, names=names, captions=captions, dictionary=DICTIONARY)
 
     affirmed = explained("Hemorrhage and fracture.", "A fracture.")
     assert reason_sentences(affirmed) == ["both are CT images", "both show Fracture and Hemorrhage"]
@@ -257,11 +258,11 @@ def test_a_negated_shared_concept_is_a_tag_not_a_claim():
         "“No hemorrhage” / “Without bleeding or fracture”"]
     assert dict(both.negation_evidence) == {FRACTURE: ("", "Without bleeding or fracture"),
                                             HEMORRHAGE: ("No hemorrhage.", "Without bleeding or fracture")}
-    assert explain_pair(*pair, None, "iou", names=names).caption_status == {}
+    assert explain_pair(*pair, None, IOU, names=names).caption_status == {}
     with pytest.raises(ParameterError, match="captions"):
-        explain_pair(*pair, None, "iou", captions="no hemorrhage", dictionary=DICTIONARY)
+        explain_pair(*pair, None, IOU, captions="no hemorrhage", dictionary=DICTIONARY)
     with pytest.raises(ParameterError, match="dictionary"):
-        explain_pair(*pair, None, "iou", captions=("", ""))
+        explain_pair(*pair, None, IOU, captions=("", ""))
 
 
 def test_no_pleural_effusion_denies_pleural_effusion_disorder():
@@ -269,7 +270,7 @@ def test_no_pleural_effusion_denies_pleural_effusion_disorder():
     disorder*: the caption names the concept by a variant of its name (SNOMED CT's "disorder" dropped), which the
     explanation finds as extraction does."""
     pair = {XRAY, CHEST, EFFUSION}
-    e = explain_pair(pair, pair, None, "iou", names=NEGATION_NAMES, dictionary=DICTIONARY,
+    e = explain_pair(pair, pair, None, IOU, names=NEGATION_NAMES, dictionary=DICTIONARY,
                      captions=("Chest X-ray: a large right pleural effusion.",
                                "Chest X-ray. There was no pleural effusion on both sides."))
     assert e.caption_status[EFFUSION] == ("affirmed", "negated") and e.caption_status[CHEST] == ("affirmed", "affirmed")
@@ -286,7 +287,7 @@ def test_no_pleural_effusion_denies_pleural_effusion_disorder():
 
 def test_a_long_negating_sentence_is_cut_in_the_quote():
     caption = "No pleural effusion " + "and a very long list of further unremarkable findings " * 4 + "here."
-    e = explain_pair({EFFUSION}, {EFFUSION}, None, "iou", names=NEGATION_NAMES, dictionary=DICTIONARY,
+    e = explain_pair({EFFUSION}, {EFFUSION}, None, IOU, names=NEGATION_NAMES, dictionary=DICTIONARY,
                      captions=("Pleural effusion.", caption))
     quote = e.negation_evidence[EFFUSION][1]
     assert len(quote) <= 120 and quote.endswith("…") and caption.startswith(quote[:-1])
@@ -314,7 +315,7 @@ def test_explanation_negation_agrees_with_the_extractor_on_random_captions(seed)
     rng = random.Random(seed)
     concepts = set(NEGATION_NAMES)
     captions = (random_caption(rng), random_caption(rng))
-    e = explain_pair(concepts, concepts, None, "iou", names=NEGATION_NAMES, captions=captions, dictionary=DICTIONARY)
+    e = explain_pair(concepts, concepts, None, IOU, names=NEGATION_NAMES, captions=captions, dictionary=DICTIONARY)
     assert set(e.caption_status) == concepts - {CT, XRAY}  # modalities are left out
     for side, caption in enumerate(captions):
         extracted = extract(caption, DICTIONARY)
@@ -341,7 +342,7 @@ def test_rocov2_009853_explanation_names_the_negation():
     assert concepts[result] == {CT, HEMORRHAGE}
     query = next(i for i in concepts.ids if i != result and concepts[i] >= concepts[result]
                  and caption_statuses(captions.get(i, ""), {HEMORRHAGE}, dictionary) == {HEMORRHAGE: "affirmed"})
-    e = explain_pair(concepts[query], concepts[result], None, "iou", names=names,
+    e = explain_pair(concepts[query], concepts[result], None, IOU, names=names,
                      captions=(captions[query], captions[result]), dictionary=dictionary)
     assert reason_sentences(e)[:2] == ["both are CT images",
                                        "both are tagged Hemorrhage, but this image's caption says it is absent"]
@@ -356,7 +357,7 @@ def test_rocov2_002127_no_pleural_effusion():
     assert "There was no pleural effusion on both sides" in captions[result] and EFFUSION in concepts[result]
     query = next(i for i in concepts.ids if i != result and EFFUSION in concepts[i]
                  and caption_statuses(captions.get(i, ""), {EFFUSION}, dictionary) == {EFFUSION: "affirmed"})
-    e = explain_pair(concepts[query], concepts[result], None, "iou", names=names,
+    e = explain_pair(concepts[query], concepts[result], None, IOU, names=names,
                      captions=(captions[query], captions[result]), dictionary=dictionary)
     reasons = reason_sentences(e)
     assert "both are tagged Pleural effusion disorder, but this image's caption says it is absent" in reasons

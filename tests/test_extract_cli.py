@@ -10,8 +10,8 @@ import sys
 
 import pytest
 
-from evalcore.__main__ import main
 from evalcore.api import extract_concepts
+from evalcore.cli import main
 from evalcore.errors import InputError, ParameterError
 from evalcore.readers import read_concepts, read_synonyms
 
@@ -112,9 +112,11 @@ def test_api_merges_names_files_and_takes_mappings(world):
     assert extract_concepts({"x": "Bleeding seen"}, [world / "names.csv", world / "kg_names.csv"])["x"] == {"C0019080"}
     with_ids = extract_concepts({"x": "brain"}, world / "kg_names.csv", ontology_ids=True)
     assert with_ids["x"] == {"UBERON:0000955"}
-    seen: list[float] = []
-    sets = extract_concepts({"x": "CT"}, {"C0040405": "CT"}, synonyms={"C0040405": ["scanner"]}, progress=seen.append)
-    assert seen == [1.0] and sets["x"] == {"C0040405"}
+    seen: list[tuple[float, str]] = []
+    sets = extract_concepts({"x": "CT"}, {"C0040405": "CT"}, synonyms={"C0040405": ["scanner"]},
+                            progress=lambda fraction, label: seen.append((fraction, label)))
+    assert seen == [(0.0, "Building the dictionary of concept names"), (1.0, "Reading 1 captions")]
+    assert sets["x"] == {"C0040405"}
 
 
 # --- synonym readers ---------------------------------------------------------------------------------------------

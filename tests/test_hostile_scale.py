@@ -24,6 +24,7 @@ from evalcore.errors import CBIRLensError, ParameterError
 from evalcore.relevance import kg as kg_module
 from evalcore.relevance import taxonomy
 from evalcore.relevance.kg import KnowledgeGraph
+from evalcore.relevance.measures import parse_measure
 
 from .conftest import DEMO, ROOT, random_world
 
@@ -46,7 +47,7 @@ def test_cli_refuses_an_overflowing_memory_size_in_one_line(tmp_path):
 
 def rank_on(address: str) -> None:
     concepts, kg = random_world(1, images=30, vocabulary=6, edges=6)
-    PairwiseEngine(concepts, kg=kg, compute=Compute(executor=DaskCluster(address, timeout=3))).rank_by("iou", 3)
+    PairwiseEngine(concepts, kg=kg, compute=Compute(executor=DaskCluster(address, timeout=3))).rank_by(parse_measure("iou"), 3)
 
 
 @contextlib.contextmanager

@@ -15,7 +15,7 @@ import sys
 import pytest
 
 import evalcore
-from evalcore.__main__ import main
+from evalcore.cli import main
 from evalcore.data import ConceptSets
 from evalcore.engine import Compute, PairwiseEngine
 from evalcore.engine.array_backend import check_backend, gpu_available, gpu_plugin_installed, open_backend
@@ -23,7 +23,7 @@ from evalcore.errors import ParameterError
 from evalcore.evaluation.evaluator import Evaluator
 from evalcore.io.loading import load_kg
 from evalcore.readers import read_concepts, read_runs
-from evalcore.relevance.measures import nn_iou_measure
+from evalcore.relevance.measures import nn_iou_measure, parse_measure
 
 from .conftest import DEMO, OPEN_KG, ROCOV2, ROOT, needs, random_world
 
@@ -36,8 +36,9 @@ GPU = pytest.mark.skipif(not visible_gpus(), reason="JAX sees no GPU here")
 
 def assert_same_pass(reference: PairwiseEngine, engine: PairwiseEngine, measure: str, k: int, threshold: float,
                      depth: int) -> None:
-    expected, expected_indices = reference.rank_by(measure, k, threshold, depth)
-    summary, indices = engine.rank_by(measure, k, threshold, depth)
+    spec = parse_measure(measure)  # the test's measures are written as the CLI's --measure
+    expected, expected_indices = reference.rank_by(spec, k, threshold, depth)
+    summary, indices = engine.rank_by(spec, k, threshold, depth)
     assert engine.last_pass.backend == "jax", engine.last_pass.text()
     assert summary.ideal.tolist() == expected.ideal.tolist()
     assert summary.relevant_counts.tolist() == expected.relevant_counts.tolist()
@@ -193,8 +194,8 @@ def test_passes_it_cannot_run_exactly_fall_back_to_numpy_and_say_why():
     concepts, kg = random_world(2, images=80)
     reference = PairwiseEngine(concepts, kg=kg)
     engine = PairwiseEngine(concepts, kg=kg, compute=Compute(backend="jax", device="cpu"))
-    expected = reference.rank_by("nn-iou-depth(alpha=1,n=1)", 10, 0.5, 5)
-    result = engine.rank_by("nn-iou-depth(alpha=1,n=1)", 10, 0.5, 5)
+    expected = reference.rank_by(parse_measure("nn-iou-depth(alpha=1,n=1)"), 10, 0.5, 5)
+    result = engine.rank_by(parse_measure("nn-iou-depth(alpha=1,n=1)"), 10, 0.5, 5)
     assert engine.last_pass.backend == "numpy" and "credit" in engine.last_pass.fallback_reason
     assert result[0].ideal.tolist() == expected[0].ideal.tolist() and result[1].tolist() == expected[1].tolist()
     hashed = PairwiseEngine(concepts, kg=kg, lookup_table_limit=10, compute=Compute(backend="jax", device="cpu"))
@@ -242,8 +243,9 @@ def test_cli_and_api_choose_the_backend(tmp_path):
     assert outputs["jax"]["systems"] == outputs["numpy"]["systems"]
     assert (outputs["numpy"]["backend"], outputs["jax"]["backend"]) == ("numpy on cpu", "jax on cpu")
     assert (tmp_path / "jax.trec").read_text() == (tmp_path / "numpy.trec").read_text()
-    result = evalcore.evaluate(concepts, run, kg=kg_path, metrics=["nn-CUI@10"], backend="jax", device="cpu")
-    assert result.means() == evalcore.evaluate(concepts, run, kg=kg_path, metrics=["nn-CUI@10"]).means()
+    scoring = evalcore.Scoring(["nn-CUI@10"])
+    result = evalcore.evaluate(concepts, run, scoring, evalcore.Compute(backend="jax", device="cpu"), kg=kg_path)
+    assert result.means() == evalcore.evaluate(concepts, run, scoring, kg=kg_path).means()
 
 
 @pytest.mark.gpu

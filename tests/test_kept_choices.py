@@ -1,4 +1,4 @@
-"""A select widget's choice kept by value (pages.ui.choose_one / choose_many): whatever the widget hands back (a
+"""A select widget's choice kept by value (dashboard.ui.choose_one / choose_many): whatever the widget hands back (a
 label another audience showed, a value the new options lack, nothing after the page was left), the page gets one of
 its options, and the reader's choice when it is still one."""
 
@@ -15,7 +15,7 @@ def one_choice_script():
     import streamlit as st
 
     sys.path.insert(0, st.session_state["root"])
-    from pages.ui import choose_one
+    from dashboard.ui import choose_one
 
     options = st.session_state.get("options", ["a", "b", "c"])
     labels = st.session_state.get("labels", {})
@@ -30,7 +30,7 @@ def many_choice_script():
     import streamlit as st
 
     sys.path.insert(0, st.session_state["root"])
-    from pages.ui import choose_many
+    from dashboard.ui import choose_many
 
     options = st.session_state.get("options", ["a", "b", "c"])
     if st.session_state.get("drawn", True):

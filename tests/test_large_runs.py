@@ -9,7 +9,7 @@ import random
 import numpy as np
 import pytest
 
-from evalcore.__main__ import main
+from evalcore.cli import main
 from evalcore.data import RankedLists, Run
 from evalcore.evaluation.evaluator import Evaluator, align_run
 from evalcore.readers import read_concepts

@@ -14,7 +14,7 @@ from evalcore.data import Run
 from evalcore.errors import ParameterError
 from evalcore.evaluation.evaluator import AlignedRun, Evaluator, align_run
 from evalcore.evaluation.options import Relevance
-from evalcore.relevance.measures import parse_measure
+from evalcore.relevance.measures import measure_spec, parse_measure
 from evalcore.stats.compare import compare_systems
 from evalcore.studies.measure_comparison import (
     ALL_POWER,
@@ -41,6 +41,12 @@ from evalcore.studies.measure_comparison import (
 )
 
 from .conftest import random_world
+
+
+def specs(*keys: str) -> list:
+    """The measures ``keys`` at their defaults, as the comparison takes them."""
+    return [measure_spec(key) for key in keys]
+
 
 # Three systems on four queries, in quarters so that every mean is exact.
 VALUES = np.array([[1.0, 0.5, 0.0],
@@ -115,7 +121,7 @@ def test_identical_systems_are_flagged_and_left_out_of_the_pair_counts():
     runs = [Run(f"system{s}", {q: tuple(rng.choice(ids, 12, replace=False)) for q in ids}) for s in range(3)]
     runs.append(Run("copy of system0", dict(runs[0].rankings)))
     # No degraded copies: the pair counts below are those of the four runs.
-    result = compare_measures(evaluator, ["iou", "nn-iou"], runs, samples=200, subsample=30, subsample_repeats=2,
+    result = compare_measures(evaluator, specs("iou", "nn-iou"), runs, samples=200, subsample=30, subsample_repeats=2,
                               levels=())
     assert result.identical.to_dict("records") == [{"system A": "system0", "system B": "copy of system0",
                                                      "identical": "same top-10 lists"}]
@@ -124,8 +130,8 @@ def test_identical_systems_are_flagged_and_left_out_of_the_pair_counts():
     assert "1 pair of identical systems is left out of the counts" in verdict(result)
     # The curve on all queries is the share of raw randomization p-values below each level, as compare_systems
     # computes them alone on the five distinguishable pairs.
-    metric = ndcg_metric(parse_measure("iou"), 10)
-    evaluation = evaluator.evaluate(runs, [metric], Relevance.of(measure="iou"))
+    metric = ndcg_metric(measure_spec("iou"), 10)
+    evaluation = evaluator.evaluate(runs, [metric], Relevance.of(measure=parse_measure("iou")))
     per_query = {n: dict(zip(r.query_ids, r.values[metric])) for n, r in evaluation.systems.items()}
     p_values = [c.p_randomization for c in compare_systems(per_query, samples=200)
                 if {c.system_a, c.system_b} != {"system0", "copy of system0"}]
@@ -296,7 +302,7 @@ def test_a_metric_falls_as_more_of_the_top_is_swapped():
     copies = degraded_rankings(align_run(source, concepts, 10), len(concepts), levels, seed=0)
     for measure in ("iou", "nn-iou"):
         metric = ndcg_metric(parse_measure(measure), 10)
-        means = evaluator.evaluate(copies, [metric], Relevance.of(measure=measure)).means()
+        means = evaluator.evaluate(copies, [metric], Relevance.of(measure=parse_measure(measure))).means()
         curve = [means[copy.name][metric] for copy in copies]
         assert all(a > b for a, b in zip(curve, curve[1:])), (measure, curve)
 
@@ -312,8 +318,8 @@ def test_the_ideal_ranking_under_a_measure_is_left_out_as_circular():
     rng = np.random.default_rng(0)
     ids = list(concepts.ids)
     runs = [Run(f"system{s}", {q: tuple(rng.choice(ids, 12, replace=False)) for q in ids}) for s in range(2)]
-    by_iou = evaluator.relevance_ranking("iou", 10, 10, name="Retrieval by IoU")
-    result = compare_measures(evaluator, ["iou", "dice", "nn-iou"], [by_iou, *runs], samples=200, subsample=30,
+    by_iou = evaluator.relevance_ranking(measure_spec("iou"), 10, 10, name="Retrieval by IoU")
+    result = compare_measures(evaluator, specs("iou", "dice", "nn-iou"), [by_iou, *runs], samples=200, subsample=30,
                               subsample_repeats=2, levels=(0.3, 0.6))
     assert result.left_out.system.tolist() == ["Retrieval by IoU"]
     assert "iou, dice (NDCG@10 = 1 on every query)" in result.left_out["left out"].iloc[0]  # Dice orders as IoU
@@ -329,9 +335,9 @@ def test_the_ideal_ranking_under_a_measure_is_left_out_as_circular():
 def test_without_a_neutral_system_a_simulated_detector_is_degraded():
     concepts, kg = random_world(5, images=120, vocabulary=15)
     evaluator = Evaluator(concepts, kg)
-    by_iou = evaluator.relevance_ranking("iou", 10, 10, name="Retrieval by IoU")
+    by_iou = evaluator.relevance_ranking(measure_spec("iou"), 10, 10, name="Retrieval by IoU")
     reports: list[tuple[float, str]] = []
-    result = compare_measures(evaluator, ["iou", "nn-iou"], [by_iou], samples=100, subsample=30, subsample_repeats=2,
+    result = compare_measures(evaluator, specs("iou", "nn-iou"), [by_iou], samples=100, subsample=30, subsample_repeats=2,
                               levels=(0.2, 0.4), progress=lambda done, text: reports.append((done, text)))
     assert result.left_out.system.tolist() == ["Retrieval by IoU"]
     assert result.degraded_from == "simulated detector (miss 0.3)"
@@ -348,7 +354,7 @@ def test_pair_by_pair_evidence_agrees_with_the_tests_and_the_power():
     rng = np.random.default_rng(1)
     ids = list(concepts.ids)
     runs = [Run(f"system{s}", {q: tuple(rng.choice(ids, 12, replace=False)) for q in ids}) for s in range(2)]
-    result = compare_measures(evaluator, ["iou", "nn-iou"], runs, samples=200, subsample=40, subsample_repeats=3)
+    result = compare_measures(evaluator, specs("iou", "nn-iou"), runs, samples=200, subsample=40, subsample_repeats=3)
     assert len(result.systems) == 2 + 5  # the runs and five degraded copies
     table = result.table.set_index("measure")
     for measure, pairs in result.pairs.groupby("measure", sort=False):
@@ -358,7 +364,7 @@ def test_pair_by_pair_evidence_agrees_with_the_tests_and_the_power():
         metric = ndcg_metric(parse_measure(measure), 10)
         source = align_run(next(run for run in runs if run.name == result.degraded_from), concepts, 10)
         systems = [*runs, *degraded_rankings(source, len(concepts), result.levels)]
-        evaluation = evaluator.evaluate(systems, [metric], Relevance.of(measure=measure))
+        evaluation = evaluator.evaluate(systems, [metric], Relevance.of(measure=parse_measure(measure)))
         per_query = {n: dict(zip(r.query_ids, r.values[metric])) for n, r in evaluation.systems.items()}
         tested = {(c.system_a, c.system_b): c for c in compare_systems(per_query, samples=200)}
         for row in pairs.to_dict("records"):
@@ -374,7 +380,7 @@ def test_all_measures_tie_where_every_pair_is_far_apart():
     concepts, kg = random_world(2, images=200, vocabulary=12)
     evaluator = Evaluator(concepts, kg)
     source = simulated_detector_run(concepts, 0.0, 0, 10, name="detector")
-    result = compare_measures(evaluator, ["iou", "dice"], [source], samples=200, subsample=60, subsample_repeats=3,
+    result = compare_measures(evaluator, specs("iou", "dice"), [source], samples=200, subsample=60, subsample_repeats=3,
                               levels=(0.5, 1.0))
     text = verdict(result)
     assert text.startswith("A tie: both measures tell as many system pairs apart at p < 0.05 on 60-query samples, "
@@ -392,7 +398,7 @@ def test_progress_moves_forward_within_every_pass():
     ids = list(concepts.ids)
     runs = [Run(f"system{s}", {q: tuple(rng.choice(ids, 10, replace=False)) for q in ids}) for s in range(3)]
     reports: list[tuple[float, str]] = []
-    compare_measures(Evaluator(concepts, kg), ["iou", "nn-iou", "dice"], runs, samples=100, subsample=20,
+    compare_measures(Evaluator(concepts, kg), specs("iou", "nn-iou", "dice"), runs, samples=100, subsample=20,
                      subsample_repeats=2, progress=lambda done, text: reports.append((done, text)))
     fractions = [done for done, _ in reports]
     assert fractions == sorted(fractions) and fractions[-1] == 1.0

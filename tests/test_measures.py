@@ -38,7 +38,7 @@ EXTRA = ("nn-iou-hops(w1=0.6,w2=0.3,w3=0.1)", "nn-tversky(a=0.2,b=0.9,alpha=0.7,
 
 
 def pair_values(spec, concepts, kg, vocabulary, mode, query):
-    function = parse_measure(spec).pair_function(kg, vocabulary, mode)
+    function = spec.pair_function(kg, vocabulary, mode)
     return [function(concepts.sets[query], other) if j != query else -1.0 for j, other in enumerate(concepts.sets)]
 
 
@@ -136,7 +136,7 @@ def test_cli_defaults_fill_only_unwritten_alpha_and_n():
     assert parse_measure("nn-tversky(a=0.2,b=0.4,n=2)", {"alpha": 0.3, "n": 1}).name == \
         "nn-tversky(a=0.2,b=0.4,alpha=0.3,n=2)"
     assert parse_measure("dice", {"alpha": 0.3, "n": 1}).name == "dice"
-    assert metric_tag("iou") == "" and metric_tag("nn-iou(alpha=0.2,n=2)") == "nn-" and metric_tag("dice") == "{dice}"
+    assert [metric_tag(parse_measure(text)) for text in ("iou", "nn-iou(alpha=0.2,n=2)", "dice")] == ["", "nn-", "{dice}"]
 
 
 # --- exact reductions ----------------------------------------------------------------------
@@ -213,7 +213,7 @@ def test_engine_equals_per_pair_functions_for_every_measure(seed, mode, lookup_t
             assert values[q].tolist() == pair_values(spec, concepts, kg, engine.vocabulary, mode, q), (spec, q)
 
 
-@pytest.mark.parametrize("spec", [m.name for m in default_measures()] + list(EXTRA))
+@pytest.mark.parametrize("spec", default_measures() + [parse_measure(text) for text in EXTRA], ids=str)
 def test_ranking_pool_summary_and_run_items_equal_sorting_per_query(spec):
     concepts, kg = random_world(8, images=110, vocabulary=14)
     engine = PairwiseEngine(concepts, kg=kg, block_size=32, cache_bytes=40_000)  # the cache holds ~1 plan
@@ -228,7 +228,7 @@ def test_ranking_pool_summary_and_run_items_equal_sorting_per_query(spec):
         assert summary.relevant_counts[q] == sum(v >= 0.4 for v, _ in pool)
         assert ranking[q].tolist() == [j for _, j in sorted(pool, key=lambda p: (-p[0], p[1]))][:20]
     coded = engine.relevance_of_pairs_by(spec, rows, cols)
-    expected = [parse_measure(spec).pair_function(kg, engine.vocabulary)(concepts.sets[r], concepts.sets[c])
+    expected = [spec.pair_function(kg, engine.vocabulary)(concepts.sets[r], concepts.sets[c])
                 for r, c in zip(rows, cols)]
     assert counted.tolist() == coded.tolist() == expected
 

@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from evalcore.__main__ import main
+from evalcore.cli import main
 from evalcore.data import ImageLabels, Run
 from evalcore.errors import ParameterError
 from evalcore.evaluation.evaluator import Evaluator
@@ -91,7 +91,7 @@ def test_measure_parameters_are_required_where_the_measure_has_some():
     with pytest.raises(ParameterError, match="tversky"):
         evaluator.evaluate(runs, ["CUI@5{tversky}"])
     with pytest.raises(ParameterError, match="tversky"):
-        evaluator.evaluate(runs, ["CUI@5{tversky}"], Relevance.of(measure="dice"))
+        evaluator.evaluate(runs, ["CUI@5{tversky}"], Relevance.of(measure=parse_measure("dice")))
     assert evaluator.evaluate(runs, ["CUI@5{dice}"]).metric_names == ["CUI@5{dice}"]
 
 
@@ -100,7 +100,8 @@ def test_an_nn_iou_measure_sets_alpha_and_n():
     evaluator = Evaluator(concepts, kg)
     runs = random_runs(concepts, 2)
     by_arguments = evaluator.evaluate(runs, ["nn-CUI@5", "nn-MAP@5"], Relevance.of(0.3, 2)).means()
-    by_measure = evaluator.evaluate(runs, ["nn-CUI@5", "nn-MAP@5"], Relevance.of(measure="nn-iou(alpha=0.3,n=2)")).means()
+    by_measure = evaluator.evaluate(runs, ["nn-CUI@5", "nn-MAP@5"],
+                                    Relevance.of(measure=parse_measure("nn-iou(alpha=0.3,n=2)"))).means()
     assert by_arguments == by_measure
 
 
@@ -108,8 +109,8 @@ def test_retrieval_by_dice_is_retrieval_by_iou():
     """Dice = 2 IoU / (1 + IoU) is increasing in IoU: same rankings, same ties."""
     concepts, kg = random_world(6, images=80)
     evaluator = Evaluator(concepts, kg)
-    by_iou = evaluator.relevance_ranking("iou", 20)
-    by_dice = evaluator.relevance_ranking("dice", 20)
+    by_iou = evaluator.relevance_ranking(parse_measure("iou"), 20)
+    by_dice = evaluator.relevance_ranking(parse_measure("dice"), 20)
     assert by_iou.documents.tolist() == by_dice.documents.tolist()
     a, b = concepts.sets[0], concepts.sets[1]
     assert dice(a, b) == pytest.approx(2 * tversky(a, b, 1, 1) / (1 + tversky(a, b, 1, 1)))
@@ -189,11 +190,11 @@ def test_parameter_sweep_equals_evaluating_each_setting():
 
 
 def test_parameter_ranges_keep_hop_weights_non_increasing():
-    assert parameter_range("nn-iou-hops(w1=0.6,w2=0.3,w3=0.1)", "w1") == (0.3, 1.0)
-    assert parameter_range("nn-iou-hops(w1=0.6,w2=0.3,w3=0.1)", "w3") == (0.0, 0.3)
-    assert sweep_values("nn-iou-depth(alpha=1,n=1)", "n") == [0, 1, 2, 3]
+    assert parameter_range(parse_measure("nn-iou-hops(w1=0.6,w2=0.3,w3=0.1)"), "w1") == (0.3, 1.0)
+    assert parameter_range(parse_measure("nn-iou-hops(w1=0.6,w2=0.3,w3=0.1)"), "w3") == (0.0, 0.3)
+    assert sweep_values(parse_measure("nn-iou-depth(alpha=1,n=1)"), "n") == [0, 1, 2, 3]
     with pytest.raises(ParameterError, match="no parameter"):
-        parameter_range("dice", "a")
+        parameter_range(parse_measure("dice"), "a")
 
 
 # --- the measure comparison ----------------------------------------------------------------

@@ -10,13 +10,13 @@ import pytest
 
 import evalcore
 import evalcore.engine
-from evalcore.__main__ import main
+from evalcore.cli import main
 from evalcore.engine.executors import LocalProcesses
 from evalcore.errors import ParameterError
 from evalcore.evaluation.evaluator import Evaluator
 from evalcore.evaluation.options import Compute, Relevance, Scoring, Statistics
 from evalcore.readers import read_concepts, read_run
-from evalcore.relevance.measures import measure_spec, nn_iou_measure
+from evalcore.relevance.measures import measure_spec, nn_iou_measure, parse_measure
 
 from .conftest import DEMO
 
@@ -34,7 +34,7 @@ RUNS = sorted((DEMO / "runs").glob("*.trec"))
     ({"relevance_level": 0}, "relevance level"),
     ({"relevance_level": 1.5}, "relevance level"),
     ({"relevance_level": True}, "relevance level"),
-    ({"measure": "sorensen"}, "unknown relevance measure"),
+    ({"measure": "dice"}, "must be a MeasureSpec"),  # text is parsed at the door
 ])
 def test_relevance_is_validated_when_built(arguments, message):
     with pytest.raises(ParameterError, match=message):
@@ -42,7 +42,7 @@ def test_relevance_is_validated_when_built(arguments, message):
 
 
 def test_relevance_holds_measure_specs_only():
-    relevance = Relevance.of(0.3, 2, "tversky(a=0.9,b=0.3)")
+    relevance = Relevance.of(0.3, 2, parse_measure("tversky(a=0.9,b=0.3)"))
     assert relevance.nn_iou == measure_spec("nn-iou", alpha=0.3, n=2)
     assert (relevance.alpha, relevance.n) == (0.3, 2)
     assert relevance.spec_for("tversky").name == "tversky(a=0.9,b=0.3)"
@@ -50,7 +50,7 @@ def test_relevance_holds_measure_specs_only():
     with pytest.raises(ParameterError, match="need that measure's parameters"):
         relevance.spec_for("nn-iou-hops")
     # An nn-IoU measure sets alpha and n (as --measure documents); two different nn-IoU settings are refused.
-    assert Relevance.of(0.9, 3, "nn-iou(alpha=0.2,n=1)").nn_iou.name == "nn-iou(alpha=0.2,n=1)"
+    assert Relevance.of(0.9, 3, parse_measure("nn-iou(alpha=0.2,n=1)")).nn_iou.name == "nn-iou(alpha=0.2,n=1)"
     with pytest.raises(ParameterError, match="two nn-IoU settings"):
         Relevance(nn_iou_measure(0.5, 1), measure_spec("nn-iou", alpha=0.2, n=1))
     with pytest.raises(ParameterError, match="nn-iou MeasureSpec"):
@@ -115,8 +115,9 @@ def test_api_empty_queries_and_measure_agree_with_the_cli(tmp_path):
                  *metrics, "--measure", "tversky(a=0.8,b=0.2)", "--alpha", "0.3", "--n", "2", "--threshold", "0.4",
                  "--empty-queries", "zero", "--gain", "exponential", "--json", str(out)]) == 0
     cli = json.loads(out.read_text())
-    api = evalcore.evaluate(str(CONCEPTS), [str(p) for p in RUNS], kg=[str(KG)], metrics=metrics, alpha=0.3, n=2,
-                            measure="tversky(a=0.8,b=0.2)", threshold=0.4, empty_queries="zero", gain="exponential")
+    api = evalcore.evaluate(str(CONCEPTS), [str(p) for p in RUNS], Scoring(metrics),
+                            Relevance.of(0.3, 2, parse_measure("tversky(a=0.8,b=0.2)"), threshold=0.4, empty_queries="zero",
+                                         gain="exponential"), kg=[str(KG)])
     assert cli["systems"] == api.to_dict()["systems"]
     assert cli["intervals"] == api.to_dict()["intervals"]
     assert {key: cli["params"][key] for key in api.params} == api.params
@@ -132,7 +133,8 @@ def test_api_qrels_and_relevance_level_agree_with_the_cli(tmp_path):
         assert main(["evaluate", "--qrels", str(qrels), "--run", *runs, "--k", "5", "10", "--relevance-level",
                      str(level), "--empty-queries", "zero", "--json", str(out)]) == 0
         cli = json.loads(out.read_text())
-        api = evalcore.evaluate(None, runs, qrels=str(qrels), k=(5, 10), relevance_level=level, empty_queries="zero")
+        api = evalcore.evaluate(None, runs, Scoring(k=(5, 10)), Relevance.of(relevance_level=level, empty_queries="zero"),
+                                qrels=str(qrels))
         assert api.metrics == ["qrels-NDCG@5", "qrels-NDCG@10", "qrels-Prec@5", "qrels-Prec@10", "qrels-MAP@5",
                                "qrels-MAP@10", "qrels-R@5", "qrels-R@10"]  # trec_eval's report, as the CLI's
         assert cli["systems"] == api.to_dict()["systems"] and cli["intervals"] == api.to_dict()["intervals"]

@@ -18,9 +18,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalcore.__main__ import main
+from evalcore.cli import main
 from evalcore.data import KGEdges, Run
-from evalcore.engine import PairwiseEngine
 from evalcore.errors import CBIRLensError, ParameterError
 from evalcore.evaluation.evaluator import Evaluator
 from evalcore.evaluation.options import Relevance
@@ -272,10 +271,9 @@ def test_pytrec_eval_ndcg_on_exported_qrels_equals_ours_for_rocov2_iou_and_capti
     ndcg_cut_10 per query against evalcore's CUI@10 (qrels exact: within 1e-12; rounded: within the bound)."""
     pytrec_eval = pytest.importorskip("pytrec_eval")
     concepts = read_concepts(ROCOV2 / "test_concepts.csv")
-    engine = PairwiseEngine(concepts)
-    runs = {"iou": retrieve_by_measure(engine, measure_spec("iou"), 30, "iou"),
-            "captions": retrieve_by_captions(read_captions(ROCOV2 / "test_captions.csv"), concepts, 30)}
     evaluator = Evaluator(concepts)
+    runs = {"iou": retrieve_by_measure(evaluator, measure_spec("iou"), 30, "iou"),
+            "captions": retrieve_by_captions(read_captions(ROCOV2 / "test_captions.csv"), concepts, 30)}
     for label, run in runs.items():
         path = tmp_path / f"{label}.trec"
         write_trec_run(run, path)
@@ -342,7 +340,7 @@ def test_open_kg_sources_are_accepted(tmp_path):
 
 def test_the_run_file_is_the_same_whatever_the_piece_size(tmp_path, monkeypatch):
     concepts, kg = random_world(3, images=40)
-    run = retrieve_by_measure(PairwiseEngine(concepts, kg=kg), nn_iou_measure(0.5, 1), 25,
+    run = retrieve_by_measure(Evaluator(concepts, kg), nn_iou_measure(0.5, 1), 25,
                               "a tag with spaces")
     whole, pieces = tmp_path / "whole.trec", tmp_path / "pieces.trec"
     write_trec_run(run, whole)
@@ -441,7 +439,7 @@ def test_running_out_of_memory_is_one_line(monkeypatch, tmp_path, capsys):
     def exhausted(*_args, **_kwargs):
         raise MemoryError
 
-    monkeypatch.setattr("evalcore.__main__.read_concepts", exhausted)
+    monkeypatch.setattr("evalcore.cli.commands.read_concepts", exhausted)
     error = _refused(["retrieve", "--concepts", str(DEMO / "concepts.csv"), "--by", "iou", "--out",
                       str(tmp_path / "r.trec")], capsys)
     assert error.startswith("error: retrieve ran out of memory") and not (tmp_path / "r.trec").exists()

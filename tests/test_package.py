@@ -26,7 +26,7 @@ import evalcore
 from .conftest import ROOT
 from .venvs import make_venv
 
-SHIPPED = ["pyproject.toml", "README.md", "app.py", "evalcore", "pages", "data", ".streamlit"]
+SHIPPED = ["pyproject.toml", "README.md", "app.py", "evalcore", "pages", "dashboard", "data", ".streamlit"]
 
 
 def run(command: list[str], cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:
@@ -65,6 +65,7 @@ def test_wheel_ships_the_dashboard_inside_the_package(installed):
     top_level = {name.split("/")[0] for name in names if not name.startswith("cbir_lens-")}
     assert top_level == {"evalcore"}  # no top-level "pages" (or "data") in site-packages
     for shipped in ("evalcore/_dashboard/app.py", "evalcore/_dashboard/pages/leaderboard.py",
+                    "evalcore/_dashboard/dashboard/computed.py",
                     "evalcore/_dashboard/.streamlit/config.toml", "evalcore/_dashboard/data/demo/concepts.csv",
                     "evalcore/_dashboard/data/demo/runs/overlap-noisy.trec",
                     "evalcore/_dashboard/data/labels/rocov2_labels.csv"):
@@ -97,9 +98,9 @@ def test_cbir_lens_help_and_evaluate_on_the_shipped_demo(installed):
                      "--run", *runs, "--labels", str(demo / "labels.csv"), "--k", "10", "--json", "out.json"], work)
     assert evaluated.returncode == 0, evaluated.stderr
     payload = json.loads((work / "out.json").read_text())
-    here = evalcore.evaluate(concepts=str(ROOT / "data/demo/concepts.csv"), kg=[str(ROOT / "data/demo/kg_edges.csv")],
-                             runs=sorted(str(p) for p in (ROOT / "data/demo/runs").glob("*.trec")),
-                             labels=str(ROOT / "data/demo/labels.csv"), k=10)
+    here = evalcore.evaluate(str(ROOT / "data/demo/concepts.csv"),
+                             sorted(str(p) for p in (ROOT / "data/demo/runs").glob("*.trec")), evalcore.Scoring(k=10),
+                             kg=[str(ROOT / "data/demo/kg_edges.csv")], labels=str(ROOT / "data/demo/labels.csv"))
     assert payload["systems"] == here.means()
     assert payload["intervals"] == json.loads(here.to_json())["intervals"]
     failed = run([command, "evaluate", "--concepts", "missing.csv", "--run", "x.trec", "--json", "o.json"], work)

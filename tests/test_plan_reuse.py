@@ -32,7 +32,7 @@ def test_measures_without_the_kg_read_nn_iou_codes_exactly(seed, lookup_table_li
 def test_a_partly_coded_pool_is_not_reused():
     concepts, kg = random_world(4, images=50)
     engine = PairwiseEngine(concepts, kg=kg, block_size=16)
-    engine.keyed_by(measure_spec("nn-iou", alpha=0.5, n=1), 0, 16)  # one block of four coded
+    engine._keyed_by(measure_spec("nn-iou", alpha=0.5, n=1), 0, 16)  # one block of four coded
     assert engine._plan_of(measure_spec("iou")) == CountPlan()
 
 

@@ -13,7 +13,7 @@ from evalcore.data import ImageLabels
 from evalcore.evaluation.evaluator import Evaluator
 from evalcore.relevance.formulas import nn_iou_from_counts
 from evalcore.relevance.kg import neighbour_sets
-from evalcore.relevance.measures import measure_spec, nn_iou_measure
+from evalcore.relevance.measures import measure_spec, nn_iou_measure, parse_measure
 from evalcore.studies import reproduction as rp
 
 from .conftest import ROCOV2, ROOT, needs, random_world
@@ -32,7 +32,7 @@ def labelled_world(seed: int, images: int = 60):
 @pytest.mark.parametrize("seed", range(3))
 def test_strict_ranking_equals_sorting_strict_nn_iou_per_query(seed):
     concepts, kg, evaluator = labelled_world(seed)
-    ranking = rp.strict_relevance_ranking(evaluator, 0.5, 2, 8, "strict")
+    ranking = rp.strict_relevance_ranking(evaluator, nn_iou_measure(0.5, 2), 8, "strict")
     neighbours = neighbour_sets(kg, evaluator.engine.vocabulary, 2)
     for q, a in enumerate(concepts.sets):
         values = [(nn_iou_from_counts(len(a & b), len(rp.strict_approximate_matches(a, b, neighbours)), len(a | b),
@@ -65,7 +65,7 @@ def test_tie_report_counts_ties_and_random_orders_average_near_stable():
     _, _, evaluator = labelled_world(3, images=70)
     report = rp.tie_report(evaluator, {"IoU": measure_spec("iou")}, seeds=range(3), ks=(5,))
     row = report.iloc[0]
-    summary = evaluator.engine.pool_summary_by("iou", 6)
+    summary = evaluator.engine.pool_summary_by(parse_measure("iou"), 6)
     assert row.queries_with_tie == int((summary.ideal[:, 4] == summary.ideal[:, 5]).sum())
     assert row.random_min <= row.random_mean <= row.random_max
 

@@ -17,7 +17,7 @@ from evalcore.evaluation.evaluator import Evaluator
 from evalcore.evaluation.options import Relevance
 from evalcore.io.loading import load_kg
 from evalcore.readers import read_concepts, read_runs
-from evalcore.relevance.measures import nn_iou_measure
+from evalcore.relevance.measures import nn_iou_measure, parse_measure
 
 from .conftest import DEMO, ROOT, random_world
 
@@ -29,7 +29,8 @@ def python_output(code: str) -> str:
     return done.stdout
 
 
-MEASURES = ("nn-iou(alpha=0.5,n=1)", "iou", "tversky(a=0.7,b=0.3)", "nn-iou-hops(w1=0.5,w2=0.25)")
+MEASURES = tuple(parse_measure(text) for text in ("nn-iou(alpha=0.5,n=1)", "iou", "tversky(a=0.7,b=0.3)",
+                                                   "nn-iou-hops(w1=0.5,w2=0.25)"))
 
 
 @pytest.fixture(scope="module")
@@ -53,15 +54,15 @@ def tied_world(seed: int):
     return random_world(seed, images=300, vocabulary=8, edges=10)
 
 
-@pytest.mark.parametrize("measure", MEASURES)
+@pytest.mark.parametrize("measure", MEASURES, ids=str)
 def test_dask_cluster_equals_in_process_on_random_data_with_ties(client, measure):
     concepts, kg = tied_world(4)
     expected = PairwiseEngine(concepts, kg=kg, block_size=13).rank_by(measure, 12, 0.4, 40)
     engine = PairwiseEngine(concepts, kg=kg, compute=Compute(executor=DaskCluster(client)))
     # A budget of the operands and 5 rows: many blocks of 5 rows, unlike the in-process engine's 13.
-    work = engine.block_work(measure)
+    work = engine._block_work(measure)
     engine.memory_per_worker = work.nbytes() + 5 * len(concepts) * work.side.bytes_per_pair()
-    assert engine.rows_within_budget(work) == 5
+    assert engine._rows_within_budget(work) == 5
     seen = []
     assert_same(expected, engine.rank_by(measure, 12, 0.4, 40, progress=seen.append))
     assert seen == sorted(seen) and seen[-1] == 1.0
@@ -70,17 +71,17 @@ def test_dask_cluster_equals_in_process_on_random_data_with_ties(client, measure
 def test_dask_cluster_equals_in_process_with_a_separate_pool(client):
     concepts, kg = tied_world(9)
     queries = type(concepts)(concepts.ids[:70], concepts.sets[:70], "queries")
-    expected = PairwiseEngine(queries, concepts, kg=kg).rank_by("nn-iou(alpha=0.3,n=2)", 5, 0.5, 25)
+    expected = PairwiseEngine(queries, concepts, kg=kg).rank_by(parse_measure("nn-iou(alpha=0.3,n=2)"), 5, 0.5, 25)
     engine = PairwiseEngine(queries, concepts, kg=kg, compute=Compute(executor=DaskCluster(client)))
-    assert_same(expected, engine.rank_by("nn-iou(alpha=0.3,n=2)", 5, 0.5, 25))
+    assert_same(expected, engine.rank_by(parse_measure("nn-iou(alpha=0.3,n=2)"), 5, 0.5, 25))
 
 
 def test_local_processes_equal_in_process():
     concepts, kg = tied_world(6)
-    expected = PairwiseEngine(concepts, kg=kg).rank_by("nn-iou(alpha=0.5,n=1)", 10, 0.5, 30)
+    expected = PairwiseEngine(concepts, kg=kg).rank_by(parse_measure("nn-iou(alpha=0.5,n=1)"), 10, 0.5, 30)
     engine = PairwiseEngine(concepts, kg=kg, compute=Compute(executor=LocalProcesses(2)))
     engine.memory_per_worker = 1 << 20  # below Compute's floor: several blocks on this small pool
-    assert_same(expected, engine.rank_by("nn-iou(alpha=0.5,n=1)", 10, 0.5, 30))
+    assert_same(expected, engine.rank_by(parse_measure("nn-iou(alpha=0.5,n=1)"), 10, 0.5, 30))
 
 
 def test_demo_evaluation_on_the_cluster_equals_in_process(client):
@@ -136,7 +137,7 @@ def test_a_pass_handed_through_shared_memory_arrives_whole_and_its_segment_is_re
     from multiprocessing import shared_memory
 
     concepts, kg = tied_world(2)
-    work = PairwiseEngine(concepts, kg=kg).block_work("nn-iou(alpha=0.5,n=1)")
+    work = PairwiseEngine(concepts, kg=kg)._block_work(parse_measure("nn-iou(alpha=0.5,n=1)"))
     with shared_pass(work) as handed:
         assert isinstance(handed, SharedPass)
         assert len(handed.pickled) < 10_000 < work.nbytes()  # the arrays travel in the segment, not the pickle
@@ -156,7 +157,7 @@ def test_without_room_in_shared_memory_the_pass_goes_by_pipe(monkeypatch, tmp_pa
 
     concepts, kg = tied_world(3)
     engine = PairwiseEngine(concepts, kg=kg, compute=Compute(executor=LocalProcesses(2)))
-    work = engine.block_work("iou")
+    work = engine._block_work(parse_measure("iou"))
     real = os.statvfs(tmp_path)
     small = os.statvfs_result((real.f_bsize, 4096, 10, 10, 1, 10, 10, 10, real.f_flag, real.f_namemax))
     monkeypatch.setattr(os, "statvfs", lambda path: small)
@@ -172,8 +173,8 @@ def test_without_room_in_shared_memory_the_pass_goes_by_pipe(monkeypatch, tmp_pa
     with shared_pass(work) as handed:
         assert handed is work
     assert set(os.listdir("/dev/shm")) == segments  # the segment made before the allocation failed is gone
-    expected = PairwiseEngine(concepts, kg=kg).rank_by("iou", 6, 0.5, 8)
-    assert_same(expected, engine.rank_by("iou", 6, 0.5, 8))
+    expected = PairwiseEngine(concepts, kg=kg).rank_by(parse_measure("iou"), 6, 0.5, 8)
+    assert_same(expected, engine.rank_by(parse_measure("iou"), 6, 0.5, 8))
 
 
 def test_a_budget_too_small_for_one_row_is_refused_with_the_sizes():
@@ -181,7 +182,7 @@ def test_a_budget_too_small_for_one_row_is_refused_with_the_sizes():
     engine = PairwiseEngine(concepts, kg=kg, compute=Compute(executor=LocalProcesses(1)))
     engine.memory_per_worker = 1000
     with pytest.raises(ParameterError, match="too small for a pool of 300 images"):
-        engine.rank_by("iou", 5)
+        engine.rank_by(parse_measure("iou"), 5)
 
 
 def test_block_rows_shrink_with_the_budget():
@@ -189,10 +190,10 @@ def test_block_rows_shrink_with_the_budget():
     small = PairwiseEngine(concepts, kg=kg)
     small.memory_per_worker = 1 << 20  # below Compute's floor, as a test may set it
     large = PairwiseEngine(concepts, kg=kg, compute=Compute(memory_per_worker=1 << 30))
-    work = small.block_work("iou")
-    rows = small.rows_within_budget(work)
+    work = small._block_work(parse_measure("iou"))
+    rows = small._rows_within_budget(work)
     assert rows * len(concepts) * work.side.bytes_per_pair() + work.nbytes() <= 1 << 20
-    assert rows < large.rows_within_budget(work) == large.block_size
+    assert rows < large._rows_within_budget(work) == large.block_size
 
 
 def test_task_chunks_cover_every_block_once_in_order():
@@ -222,7 +223,7 @@ def test_an_unreachable_scheduler_is_one_clear_error():
     concepts, kg = tied_world(1)
     engine = PairwiseEngine(concepts, kg=kg, compute=Compute(executor=DaskCluster("tcp://127.0.0.1:9")))
     with pytest.raises(CBIRLensError, match="could not reach the Dask scheduler"):
-        engine.rank_by("iou", 5)
+        engine.rank_by(parse_measure("iou"), 5)
 
 
 def test_cli_workers_and_scheduler_write_the_in_process_run(tmp_path, client):
@@ -252,7 +253,9 @@ def test_the_in_process_path_imports_no_dask():
     code = ("import sys, evalcore, evalcore.__main__, evalcore.api, evalcore.engine.executors\n"
             "from evalcore.engine import PairwiseEngine\n"
             "from evalcore.data import ConceptSets\n"
-            "PairwiseEngine(ConceptSets(('a', 'b'), (frozenset({'C1'}), frozenset({'C1', 'C2'})))).rank_by('iou', 1)\n"
+            "from evalcore.relevance.measures import measure_spec\n"
+            "sets = ConceptSets(('a', 'b'), (frozenset({'C1'}), frozenset({'C1', 'C2'})))\n"
+            "PairwiseEngine(sets).rank_by(measure_spec('iou'), 1)\n"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))")
     assert python_output(code).strip() == "[]"
 

@@ -14,6 +14,7 @@ from evalcore.data import RankedLists, RankedScores
 from evalcore.errors import CBIRLensError
 from evalcore.evaluation.retrieval import retrieve_by_vectors, run_from_indices
 from evalcore.kept import Kept, nbytes_of
+from evalcore.relevance.measures import parse_measure
 
 
 def tied_vectors(seed: int, rows: int = 60, columns: int = 12) -> sp.csr_matrix:
@@ -155,7 +156,7 @@ def test_sessions_asking_for_the_same_ranking_share_one_pass_over_the_pool(monke
     rankings: dict[str, object] = {}
 
     def ask(name: str) -> None:
-        rankings[name] = evaluator.relevance_ranking("nn-iou", 20, name=name)
+        rankings[name] = evaluator.relevance_ranking(parse_measure("nn-iou"), 20, name=name)
 
     first = threading.Thread(target=ask, args=("first",))
     first.start()

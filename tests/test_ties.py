@@ -12,7 +12,7 @@ import pytest
 import pytrec_eval
 
 import evalcore
-from evalcore.__main__ import main
+from evalcore.cli import main
 from evalcore.data import ConceptSets, Qrels, RankedLists, Run
 from evalcore.errors import ParameterError
 from evalcore.evaluation.evaluator import Evaluator
@@ -91,7 +91,7 @@ def test_the_option_is_validated_at_the_door():
     with pytest.raises(ParameterError, match="ties must be one of"):
         Relevance(ties="docid")
     with pytest.raises(ParameterError, match="query_image must be one of"):
-        evalcore.evaluate(None, {"s": {"q1": ["a"]}}, qrels=Qrels({"q1": {"a": 1}}), query_image="count")
+        evalcore.evaluate(None, {"s": {"q1": ["a"]}}, Relevance.of(query_image="count"), qrels=Qrels({"q1": {"a": 1}}))
     with pytest.raises(SystemExit) as stopped:
         main(["evaluate", "--qrels", "x", "--run", "y", "--json", "z", "--ties", "random"])
     assert stopped.value.code == 2

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 import pytrec_eval
 
-from evalcore.__main__ import main
+from evalcore.cli import main
 from evalcore.data import ConceptSets, KGEdges, Qrels, Run
 from evalcore.errors import InputError, ParameterError
 from evalcore.evaluation import qrels as qrels_module

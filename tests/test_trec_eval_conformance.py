@@ -17,7 +17,7 @@ import json
 import pytest
 
 import evalcore
-from evalcore.__main__ import main
+from evalcore.cli import main
 
 from .conftest import SHARED, needs
 
@@ -47,8 +47,8 @@ def trec_name(ours: str) -> str:
 def test_every_shared_measure_equals_trec_eval_on_its_test_files(ties):
     expected = printed()
     assert {trec_name(name) for name in NAMES} <= {measure for measure, _ in expected}
-    results = evalcore.evaluate(None, str(FILES / "results.test"), qrels=str(FILES / "qrels.test"), metrics=NAMES,
-                                ties=ties, empty_queries="zero")
+    results = evalcore.evaluate(None, str(FILES / "results.test"), evalcore.Scoring(NAMES),
+                                evalcore.Relevance.of(ties=ties, empty_queries="zero"), qrels=str(FILES / "qrels.test"))
     [system] = results.systems
     assert system == "STANDARD" and results.query_ids(system) == ("301", "302", "303")
     assert results.counts[system]["queries_tied"] == 3  # ties in every query ...

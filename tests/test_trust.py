@@ -15,12 +15,11 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from evalcore.__main__ import main
 from evalcore.app.baselines import CAPTIONS
 from evalcore.app.workspace import INPUTS, caption_concepts, load_demo
 from evalcore.cache_keys import content_digest
+from evalcore.cli import main
 from evalcore.data import ConceptSets
-from evalcore.engine import PairwiseEngine
 from evalcore.errors import CBIRLensError, InputError
 from evalcore.evaluation.evaluator import Evaluator
 from evalcore.evaluation.options import Relevance
@@ -33,7 +32,7 @@ from evalcore.relevance.measures import measure_spec, nn_iou_measure
 
 from .conftest import DEMO, ROOT, random_world
 
-computed = pytest.importorskip("pages.computed")
+computed = pytest.importorskip("dashboard.computed")
 
 
 # --- one cache-key function, keyed by content --------------------------------------------------
@@ -48,7 +47,7 @@ def _swap_words(text: str) -> str:
 
 
 def _settings(alpha: float = 0.5, n: int = 1):
-    from pages.sidebar import Settings
+    from dashboard.sidebar import Settings
 
     relevance = measure_spec("nn-iou", alpha=alpha, n=n)
     return Settings(relevance, relevance, "undirected", (10,), "linear")
@@ -156,7 +155,7 @@ def test_the_budget_is_enforced_while_reading(tmp_path, monkeypatch):
 
 def test_cli_budget_flag_and_dev_zero_under_an_address_space_limit(tmp_path):
     code = ("import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30)); "
-            "from evalcore.__main__ import main; sys.exit(main(sys.argv[1:]))")
+            "from evalcore.cli import main; sys.exit(main(sys.argv[1:]))")
     environment = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "PYTHONPATH": str(ROOT)}
     for argv, expected in [
         (["evaluate", "--concepts", "/dev/zero", "--run", str(DEMO / "runs" / "overlap-noisy.trec"), "--json", "x"],
@@ -230,8 +229,7 @@ def test_trec_eval_reads_a_retrieve_written_run_as_evalcore_scores_it(tmp_path, 
     """pytrec_eval (test-only oracle) on exact integer grades: nDCG@10 equals nn-CUI@10 per query."""
     pytrec_eval = pytest.importorskip("pytrec_eval")
     concepts, kg = random_world(seed, images=50, vocabulary=12, edges=14)
-    engine = PairwiseEngine(concepts, kg=kg)
-    run = retrieve_by_measure(engine, nn_iou_measure(0.5, 1, engine.mode), depth=49, name="nn")
+    run = retrieve_by_measure(Evaluator(concepts, kg), nn_iou_measure(0.5, 1), depth=49, name="nn")
     path = tmp_path / "nn.trec"
     write_trec_run(run, path)
     written = {}

@@ -30,6 +30,7 @@ from evalcore.evaluation.options import Relevance, Scoring
 from evalcore.evaluation.results import Results, evaluate_runs
 from evalcore.io.loading import DATA_ROOTS_VARIABLE, check_under_roots, data_roots
 from evalcore.io.tables import FORMULA_STARTS, latex_escape, latex_table, spreadsheet_csv
+from evalcore.relevance.measures import parse_measure
 
 from .conftest import ROOT
 from .test_app_measures import first_run, frame_with
@@ -84,7 +85,7 @@ def test_significance_follows_the_tversky_parameters():
     workspace = app.session_state["workspace"]
     runs = [run for _, run in workspace.runs.values()]
     expected = evaluate_runs(Evaluator(workspace.concepts), runs, Scoring([metric]),
-                             Relevance.of(measure="tversky(a=0.1,b=0.3)")).compare(metric)
+                             Relevance.of(measure=parse_measure("tversky(a=0.1,b=0.3)"))).compare(metric)
     assert after == pytest.approx({(row.system_a, row.system_b): row.mean_difference for row in expected.itertuples()})
     assert after != pytest.approx(before)
 

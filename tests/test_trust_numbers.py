@@ -17,7 +17,7 @@ import evalcore
 from evalcore.data import ImageLabels, Qrels, Run
 from evalcore.errors import InputError, ParameterError
 from evalcore.evaluation.evaluator import Evaluator
-from evalcore.evaluation.options import Relevance
+from evalcore.evaluation.options import Relevance, Scoring
 from evalcore.metrics.registry import FAMILIES, MetricSpec, context_aware_gain, context_aware_gain_rbp, parse_metric
 from evalcore.readers import read_embeddings, read_runs
 from evalcore.relevance.measures import parse_measure
@@ -271,9 +271,10 @@ def test_a_measure_parameter_given_twice_is_refused(text, name):
 
 
 def test_the_api_refuses_a_measure_parameter_given_twice():
+    """The API's door for a measure written as text is parse_measure; what it returns goes into Relevance."""
     with pytest.raises(ParameterError, match="alpha is given twice \\(0.5 and 0.1\\)"):
-        evalcore.evaluate(concepts={"q": {"C0000001"}, "x": {"C0000001"}}, runs={"s": {"q": ["x"]}},
-                          metrics=["nn-CUI@1"], measure="nn-iou(alpha=0.5,alpha=0.1)")
+        evalcore.evaluate({"q": {"C0000001"}, "x": {"C0000001"}}, {"s": {"q": ["x"]}}, Scoring(["nn-CUI@1"]),
+                          Relevance.of(measure=parse_measure("nn-iou(alpha=0.5,alpha=0.1)")))
 
 
 def npy(array: np.ndarray) -> bytes:

@@ -34,6 +34,7 @@ from evalcore.engine.executors import (
 )
 from evalcore.errors import CBIRLensError, ParameterError
 from evalcore.evaluation.evaluator import Evaluator
+from evalcore.relevance.measures import parse_measure
 
 from .conftest import DEMO, ROOT, random_world
 
@@ -208,7 +209,7 @@ def test_a_silent_peer_is_refused_after_the_timeout():
         engine = PairwiseEngine(concepts, kg=kg, compute=Compute(executor=DaskCluster(address, timeout=0.5)))
         started = time.perf_counter()
         with pytest.raises(CBIRLensError, match=rf"{address} sent no Dask greeting within 0.5 s: it is not a Dask"):
-            engine.rank_by("iou", 5)
+            engine.rank_by(parse_measure("iou"), 5)
     assert time.perf_counter() - started < 5
 
 
@@ -266,7 +267,7 @@ def test_workers_with_another_version_of_evalcore_are_named(tmp_path, scheduler)
         wait_for_workers(scheduler, 1)
         engine = PairwiseEngine(concepts, kg=kg, compute=Compute(executor=DaskCluster(scheduler)))
         with pytest.raises(CBIRLensError, match=r"the Dask workers at tcp://\S+ have evalcore 0.0.0, this client 0.1.0"):
-            engine.rank_by("iou", 5)
+            engine.rank_by(parse_measure("iou"), 5)
 
 
 def test_a_scheduler_that_cannot_import_evalcore_is_named(tmp_path):
@@ -284,7 +285,7 @@ def test_a_scheduler_that_cannot_import_evalcore_is_named(tmp_path):
             time.sleep(0.1)
         engine = PairwiseEngine(concepts, kg=kg, compute=Compute(executor=DaskCluster(address)))
         with pytest.raises(CBIRLensError, match=rf"the Dask scheduler at {address} cannot import evalcore \(No module"):
-            engine.rank_by("iou", 5)
+            engine.rank_by(parse_measure("iou"), 5)
 
 
 def test_a_cluster_without_workers_is_refused_after_the_timeout(scheduler):
@@ -292,4 +293,4 @@ def test_a_cluster_without_workers_is_refused_after_the_timeout(scheduler):
     concepts, kg = random_world(1)
     engine = PairwiseEngine(concepts, kg=kg, compute=Compute(executor=DaskCluster(scheduler, timeout=0.5)))
     with pytest.raises(CBIRLensError, match=rf"the Dask scheduler at {scheduler} has no workers after 0.5 s; start"):
-        engine.rank_by("iou", 5)
+        engine.rank_by(parse_measure("iou"), 5)

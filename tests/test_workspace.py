@@ -125,7 +125,7 @@ def test_a_baseline_depends_only_on_the_setting_its_ranking_reads():
 
 
 def test_the_cli_prints_the_data_pages_validation_report(tmp_path, capsys):
-    from evalcore.__main__ import main
+    from evalcore.cli import main
 
     concepts, run = tmp_path / "c.csv", tmp_path / "r.trec"
     concepts.write_bytes(CONCEPTS)

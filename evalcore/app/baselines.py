@@ -86,7 +86,7 @@ class Baseline:
         from evalcore.evaluation.retrieval import retrieve_by_captions, retrieve_by_embeddings, retrieve_by_measure
 
         if self.by_relevance:
-            return retrieve_by_measure(evaluator.engine, self.measure(relevance), BASELINE_DEPTH, self.title, progress)
+            return retrieve_by_measure(evaluator, self.measure(relevance), BASELINE_DEPTH, self.title, progress)
         if self.key == "embeddings":
             if workspace.embeddings is None:
                 raise CBIRLensError("no embeddings loaded: upload them on the Data page")

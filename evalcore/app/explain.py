@@ -1,21 +1,20 @@
-"""Why a retrieved image is related to the query: exact matches, near matches with their
-knowledge-graph paths, and the arithmetic of the relevance (DESIGN §2).
+"""Why a retrieved image is related to the query, in words for each audience (DESIGN §2).
 
 :func:`explain_pair` takes two concept sets, a KG, a relevance measure (a
-:class:`~evalcore.relevance.measures.MeasureSpec`, whose alpha and distance threshold n say which near matches
-count and how much) and the KG mode. It returns an :class:`Explanation` with
+:class:`~evalcore.relevance.measures.MeasureSpec`, any of the registry's; its distance threshold says which near
+matches count) and the KG mode. It returns an :class:`Explanation` with
 
 - the exact matches ``A ∩ B``;
 - each approximate match of ``N(A,B)`` (a concept of one set outside the other that is within
   n hops of a concept of the other), with its closest partner in the other set and the
   shortest is_a path between them, written from the query's concept to the result's;
 - the concepts matched neither way;
-- the arithmetic of IoU, nn-IoU and of the chosen relevance measure, with the numbers filled in.
+- what the scores of IoU, nn-IoU and the chosen measure are made of (:mod:`evalcore.relevance.composition`: counts,
+  the registry's formula with the numbers filled in, the value).
 
-The near matches and the values agree with :func:`evalcore.relevance.formulas.approximate_matches`,
-:func:`~evalcore.relevance.formulas.iou` and :func:`~evalcore.relevance.formulas.nn_iou` (tested on random data);
-the partner is the concept of the other set at the smallest KG distance, ties broken by name
-then ID. The module also words the explanation for a clinician (:func:`reason_sentences`),
+The near matches agree with :func:`evalcore.relevance.formulas.approximate_matches` and the values with each measure's
+own (tested on random data); the partner is the concept of the other set at the smallest KG distance, ties broken by
+name then ID. The module also words the explanation for a clinician (:func:`reason_sentences`),
 draws paths as Graphviz DOT (:func:`paths_dot`), counts ties in a ranking
 (:func:`tie_counts`), ranks concept search results (:func:`search_concepts`) and picks a
 pair of dataset concepts joined by a short path (:func:`example_path_pair`).
@@ -39,9 +38,9 @@ import numpy as np
 from evalcore.errors import ParameterError
 from evalcore.extraction.extractor import ConceptDictionary, Mention, mentions
 from evalcore.extraction.negation import concept_status, sentence_at
-from evalcore.relevance.formulas import nn_iou_from_counts, nn_tversky_from_counts
-from evalcore.relevance.kg import KnowledgeGraph, check_hops_and_mode
-from evalcore.relevance.measures import MeasureSpec, parse_measure
+from evalcore.relevance.composition import Composition, compose
+from evalcore.relevance.kg import KnowledgeGraph
+from evalcore.relevance.measures import MeasureSpec, measure_spec
 
 AUDIENCES = ("clinician", "researcher")
 UP, DOWN = "is_a", "has_child"
@@ -148,19 +147,6 @@ class NearMatch:
 
 
 @dataclass(frozen=True)
-class Arithmetic:
-    """A relevance value with its formula and the same formula with the counts filled in."""
-
-    measure: str
-    formula: str
-    substituted: str
-    value: float
-
-    def __str__(self) -> str:
-        return f"{self.measure} = {self.formula} = {self.substituted} = {self.value:.3f}"
-
-
-@dataclass(frozen=True)
 class Explanation:
     """Everything :func:`explain_pair` found for a (query, result) pair of concept sets."""
 
@@ -170,12 +156,13 @@ class Explanation:
     near: tuple[NearMatch, ...]
     unmatched_query: tuple[str, ...]
     unmatched_result: tuple[str, ...]
-    alpha: float
-    n: int
+    #: The measure explained; its distance threshold (:attr:`MeasureSpec.hops`) chose the near matches.
+    measure: MeasureSpec
     mode: str
-    iou: Arithmetic
-    nn_iou: Arithmetic
-    relevance: Arithmetic
+    #: IoU, nn-IoU (at the measure's alpha, 0 where it has none, and its n) and the measure itself.
+    iou: Composition
+    nn_iou: Composition
+    relevance: Composition
     names: Mapping[str, str]
     #: Concept of either set -> (its status in the query's caption, in the result's): "affirmed", "negated" or
     #: "absent" (:func:`caption_statuses`); empty when the captions were not given. Modalities are left out.
@@ -200,72 +187,26 @@ class Explanation:
         return self.names.get(concept, concept)
 
 
-# --- relevance measures and their arithmetic ----------------------------------------------
-
-def _fmt(x: float) -> str:
-    return f"{x:g}"
-
-
-def _iou_arithmetic(counts: dict, alpha: float, weights: tuple[float, float]) -> Arithmetic:
-    i, u = counts["intersection"], counts["union"]
-    return Arithmetic("IoU", "|A ∩ B| / |A ∪ B|", f"{i} / {u}", float(nn_iou_from_counts(i, 0, u, 0.0)))
-
-
-def _nn_iou_arithmetic(counts: dict, alpha: float, weights: tuple[float, float]) -> Arithmetic:
-    i, a, u = counts["intersection"], counts["approximate"], counts["union"]
-    return Arithmetic("nn-IoU", "(|A ∩ B| + alpha × |N(A,B)|) / |A ∪ B|", f"({i} + {_fmt(alpha)} × {a}) / {u}",
-                      float(nn_iou_from_counts(i, a, u, alpha)))
-
-
-def _tversky_arithmetic(counts: dict, alpha: float, weights: tuple[float, float]) -> Arithmetic:
-    return _nn_tversky_arithmetic(counts, 0.0, weights, "Tversky")
-
-
-def _nn_tversky_arithmetic(counts: dict, alpha: float, weights: tuple[float, float],
-                           measure: str = "nn-Tversky") -> Arithmetic:
-    i, only_a, only_b = counts["intersection"], counts["only_query"], counts["only_result"]
-    near_a, near_b = counts["near_query"], counts["near_result"]
-    wa, wb = weights
-    value = float(nn_tversky_from_counts(i, only_a, only_b, near_a, near_b, alpha, wa, wb))
-    if measure == "Tversky":
-        return Arithmetic(measure, "|A ∩ B| / (|A ∩ B| + a|A \\ B| + b|B \\ A|)",
-                          f"{i} / ({i} + {_fmt(wa)} × {only_a} + {_fmt(wb)} × {only_b})", value)
-    shared = f"{i} + {_fmt(alpha)} × {near_a + near_b}"
-    return Arithmetic(measure,
-                      "(|A∩B| + alpha|N|) / (|A∩B| + alpha|N| + a(|A\\B| - alpha|N_A|) + b(|B\\A| - alpha|N_B|))",
-                      f"({shared}) / ({shared} + {_fmt(wa)} × ({only_a} - {_fmt(alpha)} × {near_a})"
-                      f" + {_fmt(wb)} × ({only_b} - {_fmt(alpha)} × {near_b}))", value)
-
-
-#: Relevance measures an explanation can spell out: registry key -> arithmetic builder.
-ARITHMETIC: Mapping[str, Callable[[dict, float, tuple[float, float]], Arithmetic]] = MappingProxyType({
-    "iou": _iou_arithmetic,
-    "nn-iou": _nn_iou_arithmetic,
-    "tversky": _tversky_arithmetic,
-    "nn-tversky": _nn_tversky_arithmetic,
-})
-
-
 # --- the explanation ----------------------------------------------------------------------
 
-def explain_pair(query: Iterable[str], result: Iterable[str], kg: KnowledgeGraph | None, measure: MeasureSpec | str,
+def explain_pair(query: Iterable[str], result: Iterable[str], kg: KnowledgeGraph | None, measure: MeasureSpec,
                  mode: str = "undirected", names: Mapping[str, str] | None = None,
                  captions: tuple[str, str] | None = None,
                  dictionary: ConceptDictionary | None = None) -> Explanation:
-    """Exact matches, near matches with their KG paths, and the relevance arithmetic of a pair under ``measure``.
+    """Exact matches, near matches with their KG paths, and what the pair's scores are made of under ``measure``.
 
     With ``captions`` (the query's and the result's caption text) and the ``dictionary`` concepts are found in
     captions by, each concept that is not a modality gets its status in both (:func:`caption_statuses`,
     :attr:`Explanation.caption_status`) and, where negated, the sentence that negates it
     (:attr:`Explanation.negation_evidence`).
 
-    ``measure`` is one of :data:`ARITHMETIC`'s (IoU, nn-IoU, Tversky, nn-Tversky); its alpha and n (0 where it
-    has none) choose the near matches and fill in the nn-IoU arithmetic shown beside IoU's and its own.
+    ``measure`` is any measure of the registry; its n (:attr:`MeasureSpec.hops`) chooses the near matches, and its
+    alpha (0 where it has none) and n fill in the nn-IoU shown beside IoU and the measure itself.
     Worked example of DESIGN §2 (n = 1, alpha = 0.5, KG: vein -> blood vessel):
 
     >>> from evalcore.data import KGEdges
     >>> kg = KnowledgeGraph.from_edges([KGEdges((("vein", "vessel", "t"),), {"vessel": "blood vessel"})])
-    >>> e = explain_pair({"CT", "vein"}, {"CT", "vessel"}, kg, "nn-iou(alpha=0.5,n=1)")
+    >>> e = explain_pair({"CT", "vein"}, {"CT", "vessel"}, kg, measure_spec("nn-iou", alpha=0.5, n=1))
     >>> e.exact, [(m.concept, m.side, m.partner, m.hops) for m in e.near]
     (('CT',), [('vein', 'query', 'vessel', 1), ('vessel', 'result', 'vein', 1)])
     >>> [(s.name, s.link) for s in e.near[0].path]
@@ -274,17 +215,11 @@ def explain_pair(query: Iterable[str], result: Iterable[str], kg: KnowledgeGraph
     IoU = |A ∩ B| / |A ∪ B| = 1 / 3 = 0.333
     nn-IoU = (|A ∩ B| + alpha × |N(A,B)|) / |A ∪ B| = (1 + 0.5 × 2) / 3 = 0.667
     >>> d = ConceptDictionary.build({"C0019080": "Hemorrhage"})
-    >>> e = explain_pair({"C0019080"}, {"C0019080"}, None, "iou", names={"C0019080": "Hemorrhage"},
+    >>> e = explain_pair({"C0019080"}, {"C0019080"}, None, measure_spec("iou"), names={"C0019080": "Hemorrhage"},
     ...                  captions=("Large hemorrhage.", "Without bleeding along the electrode."), dictionary=d)
     >>> dict(e.caption_status), dict(e.negation_evidence)
     ({'C0019080': ('affirmed', 'negated')}, {'C0019080': ('', 'Without bleeding along the electrode.')})
     """
-    spec = parse_measure(measure)
-    if spec.key not in ARITHMETIC:
-        raise ParameterError(f"an explanation spells out the measures {tuple(ARITHMETIC)}, got {spec.name}")
-    params = spec.params
-    alpha, n, weights = params.get("alpha", 0.0), spec.hops, (params.get("a", 1.0), params.get("b", 1.0))
-    check_hops_and_mode(n, mode)
     if captions is not None and not (isinstance(captions, tuple) and len(captions) == 2
                                      and all(isinstance(text, str) for text in captions)):
         raise ParameterError("captions must be a pair of texts (the query's caption, the result's); "
@@ -293,22 +228,18 @@ def explain_pair(query: Iterable[str], result: Iterable[str], kg: KnowledgeGraph
         raise ParameterError("captions are read with the dictionary concept extraction uses: give "
                              f"dictionary=ConceptDictionary.build(names, ...), got {type(dictionary).__name__}")
     a, b = frozenset(query), frozenset(result)
+    nn_iou = compose(a, b, measure_spec("nn-iou", alpha=measure.params.get("alpha", 0.0), n=measure.hops), kg, mode)
     all_names = _Names(names or {}, kg.names if kg is not None else {})
     readings = () if captions is None else tuple(_caption_readings(text, a | b, dictionary) for text in captions)
-    near = [*_near_matches(a - b, b, "query", kg, n, mode, all_names),
-            *_near_matches(b - a, a, "result", kg, n, mode, all_names)]
+    near = [*_near_matches(a - b, b, "query", kg, measure.hops, mode, all_names),
+            *_near_matches(b - a, a, "result", kg, measure.hops, mode, all_names)]
     near_concepts = {m.concept for m in near}
-    counts = {"intersection": len(a & b), "union": len(a | b), "approximate": len(near),
-              "only_query": len(a - b), "only_result": len(b - a),
-              "near_query": sum(1 for m in near if m.side == "query"),
-              "near_result": sum(1 for m in near if m.side == "result")}
     return Explanation(
         query=a, result=b, exact=_by_name(a & b, all_names), near=tuple(near),
         unmatched_query=_by_name(a - b - near_concepts, all_names),
         unmatched_result=_by_name(b - a - near_concepts, all_names),
-        alpha=alpha, n=n, mode=mode,
-        iou=_iou_arithmetic(counts, alpha, weights), nn_iou=_nn_iou_arithmetic(counts, alpha, weights),
-        relevance=ARITHMETIC[spec.key](counts, alpha, weights),
+        measure=measure, mode=mode, iou=compose(a, b, measure_spec("iou"), None), nn_iou=nn_iou,
+        relevance=nn_iou if measure == nn_iou.spec else compose(a, b, measure, kg, mode),
         names=MappingProxyType({c: all_names[c] for c in a | b if c in all_names}),
         caption_status=MappingProxyType({c: tuple(reading[c][0] for reading in readings)
                                          for c in readings[0]} if readings else {}),
@@ -488,13 +419,13 @@ def reason_sentences(explanation: Explanation, audience: str = "clinician",
 
     >>> from evalcore.data import KGEdges
     >>> kg = KnowledgeGraph.from_edges([KGEdges((("hv", "v", "t"),), {"hv": "hepatic vein", "v": "vein"})])
-    >>> e = explain_pair({"liver", "v"}, {"liver", "hv"}, kg, "nn-iou(alpha=0.5,n=1)", names={"liver": "liver"})
+    >>> e = explain_pair({"liver", "v"}, {"liver", "hv"}, kg, measure_spec("nn-iou"), names={"liver": "liver"})
     >>> reason_sentences(e)
     ['both show liver', 'hepatic vein is a kind of vein']
-    >>> reason_sentences(explain_pair({"a"}, {"b"}, None, "iou"), "researcher")
+    >>> reason_sentences(explain_pair({"a"}, {"b"}, None, measure_spec("iou")), "researcher")
     ['no concept in common with the query']
     >>> pair, d = {"C0040405", "C0019080"}, ConceptDictionary.build({"C0019080": "Hemorrhage"})
-    >>> e = explain_pair(pair, pair, None, "iou", names={"C0019080": "Hemorrhage"},
+    >>> e = explain_pair(pair, pair, None, measure_spec("iou"), names={"C0019080": "Hemorrhage"},
     ...                  captions=("CT: hemorrhage", "CT without bleeding."), dictionary=d)
     >>> reason_sentences(e)
     ['both are CT images', "both are tagged Hemorrhage, but this image's caption says it is absent"]
@@ -505,52 +436,61 @@ def reason_sentences(explanation: Explanation, audience: str = "clinician",
         raise ParameterError(f"audience must be one of {AUDIENCES}, got {audience!r}")
 
     def called(concept: str) -> str:
-        return shown_name(concept, explanation.names.get(concept), audience)
+        return emphasise(shown_name(concept, explanation.names.get(concept), audience))
 
-    sentences = []
     modalities = sorted({MODALITY_WORDS[c] for c in explanation.exact if c in MODALITY_WORDS})
-    if modalities:
-        sentences.append(f"both are {_join(modalities)} images")
-    denied: dict[str, list[str]] = {}
-    shown = []
+    shown, denied = _shown_and_denied(explanation)
+    sentences = [f"both are {_join(modalities)} images"] if modalities else []
+    if shown:
+        sentences.append("both show " + _join([called(c) for c in shown]))
+    for where, concepts in denied.items():
+        sentence = _denied_sentence([called(c) for c in concepts], where, audience)
+        if audience == "researcher":
+            quotes = dict.fromkeys(quote for c in concepts for quote in explanation.negation_evidence[c] if quote)
+            sentence += ": " + " / ".join(emphasise(quoted(quote)) for quote in quotes)
+        sentences.append(sentence)
+    sentences += [_near_sentence(explanation, match, audience, emphasise, called) for match in _one_per_path(explanation)]
+    if not sentences:
+        sentences.append(f"no concept in common with the {QUERY_WORD[audience]}")
+    return sentences
+
+
+def _shown_and_denied(explanation: Explanation) -> tuple[list[str], dict[str, list[str]]]:
+    """The shared concepts that are not modalities: those no caption negates, and the others by whose caption negates
+    them ("result", "query" or "both", in that order)."""
+    shown: list[str] = []
+    denied: dict[str, list[str]] = {"result": [], "query": [], "both": []}
     for concept in explanation.exact:
         if concept in MODALITY_WORDS:
             continue
         query_status, result_status = explanation.caption_status.get(concept, ("", ""))
         where = {(True, True): "both", (True, False): "query", (False, True): "result"}.get(
             (query_status == "negated", result_status == "negated"))
-        if where is None:
-            shown.append(concept)
-        else:
-            denied.setdefault(where, []).append(concept)
-    if shown:
-        sentences.append("both show " + _join([emphasise(called(c)) for c in shown]))
-    for where in ("result", "query", "both"):
-        if where in denied:
-            sentence = _denied_sentence([emphasise(called(c)) for c in denied[where]], where, audience)
-            if audience == "researcher":
-                quotes = dict.fromkeys(quote for c in denied[where] for quote in explanation.negation_evidence[c]
-                                       if quote)
-                sentence += ": " + " / ".join(emphasise(quoted(quote)) for quote in quotes)
-            sentences.append(sentence)
-    seen_paths = set()
+        (shown if where is None else denied[where]).append(concept)
+    return shown, {where: concepts for where, concepts in denied.items() if concepts}
+
+
+def _one_per_path(explanation: Explanation) -> list[NearMatch]:
+    """The near matches, one per (query concept, result concept) path: a pair near each other both ways is one link."""
+    seen: dict[tuple[str, str], NearMatch] = {}
     for match in explanation.near:
-        key = (match.query_concept, match.result_concept)
-        if key in seen_paths:
-            continue
-        seen_paths.add(key)
-        phrase = path_phrase(readable_path(match.path, audience), emphasise)
-        if audience == "researcher":
-            origin = source_phrase(match.path)
-            phrase += f" ({match.hops} link{'s' if match.hops != 1 else ''}{', ' + origin if origin else ''})"
-        for concept, side, whose in ((match.query_concept, 0, f"the {QUERY_WORD[audience]}'s caption"),
-                                     (match.result_concept, 1, "this image's caption")):
-            if explanation.caption_status.get(concept, ("", ""))[side] == "negated":
-                phrase += f", but {whose} says {emphasise(called(concept))} is absent"
-        sentences.append(phrase)
-    if not sentences:
-        sentences.append(f"no concept in common with the {QUERY_WORD[audience]}")
-    return sentences
+        seen.setdefault((match.query_concept, match.result_concept), match)
+    return list(seen.values())
+
+
+def _near_sentence(explanation: Explanation, match: NearMatch, audience: str, emphasise: Callable[[str], str],
+                   called: Callable[[str], str]) -> str:
+    """A near match's path in words; researchers also read its links and their sources; a concept its caption
+    negates is said to be absent."""
+    phrase = path_phrase(readable_path(match.path, audience), emphasise)
+    if audience == "researcher":
+        origin = source_phrase(match.path)
+        phrase += f" ({match.hops} link{'s' if match.hops != 1 else ''}{', ' + origin if origin else ''})"
+    for concept, side, whose in ((match.query_concept, 0, f"the {QUERY_WORD[audience]}'s caption"),
+                                 (match.result_concept, 1, "this image's caption")):
+        if explanation.caption_status.get(concept, ("", ""))[side] == "negated":
+            phrase += f", but {whose} says {called(concept)} is absent"
+    return phrase
 
 
 def quoted(sentence: str) -> str:

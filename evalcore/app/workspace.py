@@ -343,7 +343,8 @@ def extraction_names(workspace: Workspace) -> tuple[dict[str, str], dict[str, li
 
 def caption_concepts(workspace: Workspace, synonym_files: Sequence[tuple[bytes, str]] = (), abbreviations: bool = True,
                      progress: Callable[[float, str], None] | None = None) -> CaptionConcepts:
-    """The concept sets of the workspace's captions (:func:`evalcore.extraction.caption_concepts.find_caption_concepts`) by
+    """The concept sets of the workspace's captions (:func:`evalcore.extraction.caption_concepts.find_caption_concepts`, the
+    one extraction, which :func:`evalcore.extract_concepts` runs on files) by
     :func:`extraction_names`, the synonyms of ``synonym_files`` ((bytes, file name) pairs, any format
     :func:`~evalcore.readers.read_synonyms` reads; its message names the file and line of bad input) and, with
     ``abbreviations``, the built-in imaging vocabulary. Reads only the captions, names and KG files."""

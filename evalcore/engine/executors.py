@@ -44,7 +44,7 @@ MAX_TASKS = 200
 WORKERS_PER_CORE = 4  # local workers allowed per core: more only costs memory (a block keeps one core busy)
 # The smallest memory budget of a worker. Far below what a worker's own Python and NumPy take, so it refuses only
 # a budget written without its unit ("512" meant as MB) or in the wrong one; whether one row of a given pool fits
-# is checked when a pass is planned (PairwiseEngine.rows_within_budget).
+# is checked when a pass is planned (PairwiseEngine._rows_within_budget).
 MIN_MEMORY_PER_WORKER = 16 << 20
 
 

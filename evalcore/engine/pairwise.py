@@ -28,7 +28,7 @@ from evalcore.engine.kernels import CodeGroups, KeyedBlock, mark_self, row_max_p
 from evalcore.engine.work import ArrayPass, BlockWork, CandidateSide, PoolSummary, SplitOperand
 from evalcore.errors import ParameterError
 from evalcore.relevance.kg import KnowledgeGraph, check_hops_and_mode
-from evalcore.relevance.measures import CountPlan, MeasureSpec, PairCounts, parse_measure
+from evalcore.relevance.measures import CountPlan, MeasureSpec, PairCounts
 from evalcore.threads import blas_single_thread
 
 FLOAT32_EXACT = 1 << 24
@@ -52,9 +52,15 @@ class _PlanState:
 class PairwiseEngine:
     """All-pairs relevance between query concept sets and a candidate pool, block by block.
 
-    Every measure of :mod:`evalcore.relevance.measures` goes through the ``*_by(measure, ...)`` methods, as a
-    :class:`~evalcore.relevance.measures.MeasureSpec` or its canonical text; :meth:`resolve` reduces it where its values
-    allow (:meth:`MeasureSpec.effective`: nn-IoU at alpha = 0 or n = 0, or without a KG, is IoU).
+    Every measure of :mod:`evalcore.relevance.measures` goes through the public methods as a
+    :class:`~evalcore.relevance.measures.MeasureSpec` (text is parsed at the doors); :meth:`resolve` reduces it where
+    its values allow (:meth:`MeasureSpec.effective`: nn-IoU at alpha = 0 or n = 0, or without a KG, is IoU), once per
+    call: the private methods take the resolved spec.
+
+    Its public surface: the passes over the pool (:meth:`rank_by`, :meth:`pool_summary_by`, :meth:`retrieve_by`,
+    :meth:`group_codes_by`), relevance of pairs (:meth:`relevance_by`, :meth:`relevance_of_pairs_by`,
+    :meth:`pair_codes`, :meth:`values_of_pair_codes`, :meth:`counts_of_pairs`), the codes themselves
+    (:meth:`coding`, :meth:`coded_blocks`) and :meth:`resolve`.
 
     ``compute`` (:class:`~evalcore.engine.compute.Compute`, validated when built) says where and how the passes
     run: in this process with ``threads`` blocks at once (each with one BLAS thread), on an executor (local
@@ -73,6 +79,7 @@ class PairwiseEngine:
                  kg: KnowledgeGraph | None = None, mode: str = "undirected", block_size: int | None = None,
                  cache_bytes: int = DEFAULT_CACHE_BYTES, lookup_table_limit: int = LOOKUP_TABLE_LIMIT,
                  compute: Compute | None = None):
+        check_hops_and_mode(0, mode)  # the KG mode arrives loose; a spec's n was checked when the spec was built
         compute = compute if compute is not None else Compute()
         self.compute = compute
         self.memory_per_worker = compute.memory_per_worker
@@ -110,15 +117,15 @@ class PairwiseEngine:
         self._table_cache: dict[tuple[CountPlan, str], tuple[np.ndarray, np.ndarray]] = {}
 
     @property
-    def size(self) -> int:
+    def _size(self) -> int:
         return len(self.queries)
 
-    def blocks(self, block_size: int | None = None) -> Iterator[tuple[int, int]]:
+    def _blocks(self, block_size: int | None = None) -> Iterator[tuple[int, int]]:
         step = block_size or self.block_size
-        for start in range(0, self.size, step):
-            yield start, min(start + step, self.size)
+        for start in range(0, self._size, step):
+            yield start, min(start + step, self._size)
 
-    def rows_within_budget(self, work: BlockWork) -> int:
+    def _rows_within_budget(self, work: BlockWork) -> int:
         """Query rows per block such that a worker holding ``work`` stays within ``memory_per_worker``.
 
         A worker keeps the whole pass's operands (``work.nbytes()``) and works on one block at a time,
@@ -133,17 +140,18 @@ class PairwiseEngine:
                 f"{_mib(work.nbytes() + pairs_per_row)} (more makes fewer, larger blocks)")
         return min(self.block_size, free // pairs_per_row)
 
-    def neighbour_matrix(self, n: int) -> sp.csr_matrix:
-        check_hops_and_mode(n, self.mode)
+    def _neighbour_matrix(self, n: int) -> sp.csr_matrix:
         if self.kg is None or n == 0:
             return sp.csr_matrix((len(self.vocabulary), len(self.vocabulary)), dtype=np.int8)
         return self.kg.neighbour_matrix(self.vocabulary, n, self.mode)
 
-    def resolve(self, measure: MeasureSpec | str) -> MeasureSpec:
-        """The measure as this engine computes it: parsed, validated, reduced (e.g. IoU without a KG)."""
-        spec = parse_measure(measure)
-        check_hops_and_mode(spec.hops, self.mode)
-        return spec.effective(self.kg is not None)
+    def resolve(self, measure: MeasureSpec) -> MeasureSpec:
+        """The measure as this engine computes it (:meth:`MeasureSpec.effective`, e.g. IoU without a KG); the spec was
+        validated when it was built, so only its type is checked here (a string is parsed at the doors)."""
+        if not isinstance(measure, MeasureSpec):
+            raise ParameterError(f"the engine takes a MeasureSpec (measure_spec or parse_measure at the door), got "
+                                 f"{measure!r}")
+        return measure.effective(self.kg is not None)
 
     # --- the operands of the product ------------------------------------------------------
 
@@ -151,22 +159,21 @@ class PairwiseEngine:
         """G = [X M > 0] ∧ ¬X: concepts neighbouring a set without belonging to it."""
         if (side, n) not in self._near_cache:
             matrix = self.query_matrix if side == "query" else self.candidate_matrix
-            near = ((matrix @ self.neighbour_matrix(n).astype(np.float32)) > 0).astype(np.float32)
+            near = ((matrix @ self._neighbour_matrix(n).astype(np.float32)) > 0).astype(np.float32)
             self._near_cache[(side, n)] = (near - near.multiply(matrix)).tocsr()
         return self._near_cache[(side, n)]
 
-    def credit_matrix(self, n: int) -> sp.csr_matrix:
+    def _credit_matrix(self, n: int) -> sp.csr_matrix:
         """V x V Wu-Palmer credit units of the vocabulary's concept pairs within n hops (nn-IoU-depth)."""
         from evalcore.relevance.taxonomy import credit_matrix, credit_sets
 
-        check_hops_and_mode(n, self.mode)
         return credit_matrix(credit_sets(self.kg, self.vocabulary, n, self.mode), self.vocabulary)
 
     def _credit(self, side: str, n: int) -> sp.csr_matrix:
         """S: per image and concept outside it, the best credit units of a partner inside it (float64)."""
         if (side, n) not in self._credit_cache:
             if n not in self._credit_weights:
-                self._credit_weights[n] = self.credit_matrix(n)
+                self._credit_weights[n] = self._credit_matrix(n)
             matrix = self.query_matrix if side == "query" else self.candidate_matrix
             best = row_max_product(matrix, self._credit_weights[n])
             best = (best - best.multiply(matrix > 0)).tocsr()
@@ -207,7 +214,7 @@ class PairwiseEngine:
                 first = first + stride["credit"] * self._credit("candidate", plan.credit_hops).astype(dtype)
                 left.append(self._credit("query", plan.credit_hops).astype(dtype))
                 right.append(stride["credit"] * x_c)
-            ones_q = sp.csr_matrix(np.ones((self.size, 1), dtype=dtype))
+            ones_q = sp.csr_matrix(np.ones((self._size, 1), dtype=dtype))
             ones_c = sp.csr_matrix(np.ones((len(self.candidates), 1), dtype=dtype))
             sizes_q = sp.csr_matrix(self.query_sizes[:, None].astype(dtype))
             sizes_c = sp.csr_matrix(self.candidate_sizes[:, None].astype(dtype) * union)
@@ -235,7 +242,7 @@ class PairwiseEngine:
     def _coded(self, state: _PlanState) -> bool:
         """Whether every block's codes of the plan are cached."""
         coded = self._code_cache.get(state.plan, {})
-        return all(start in coded for start, _ in self.blocks())
+        return all(start in coded for start, _ in self._blocks())
 
     def _cached_bytes(self, plan: CountPlan) -> int:
         """What a plan holds in the code cache: its codes (all blocks, reserved up front) and the groups made so far."""
@@ -288,12 +295,19 @@ class PairwiseEngine:
                 self._code_cache.get(state.plan, {})[start] = codes
         return codes
 
-    def codes_by(self, measure: MeasureSpec | str, start: int, stop: int) -> np.ndarray:
-        """The packed codes of queries ``start:stop`` x every candidate under ``measure``'s own plan (their
-        digits: :meth:`coding`)."""
-        return self._codes(self._state(self.resolve(measure).plan()), start, stop)
+    def coded_blocks(self, measure: MeasureSpec) -> Iterator[tuple[KeyedBlock, np.ndarray]]:
+        """Block by block, the relevance keys of queries ``start:stop`` under ``measure`` and their packed codes under
+        its own plan (their digits: :meth:`coding`), for a caller that reads the counts behind the values."""
+        measure = self.resolve(measure)
+        state = self._state(measure.plan())
+        side = self._candidate_side(state, measure)
+        for start, stop in self._blocks():
+            codes = self._codes(state, start, stop)
+            keys, values = side.keys_of_codes(codes)
+            mark_self(keys, self.self_columns[start:stop])
+            yield KeyedBlock(start, stop, keys, values), codes
 
-    def coding(self, measure: MeasureSpec | str) -> Coding:
+    def coding(self, measure: MeasureSpec) -> Coding:
         """How the engine codes ``measure``'s own plan: the digits, the codes' dtype, a look-up table or hashing."""
         state = self._state(self.resolve(measure).plan())
         return Coding(state.layout, state.code_dtype, state.lookup)
@@ -318,10 +332,9 @@ class PairwiseEngine:
                     return cached
         return plan
 
-    def array_pass(self, measure: MeasureSpec | str) -> ArrayPass:
-        """What an array backend needs to rank the pool under ``measure`` (its own plan): the factors of the
+    def _array_pass(self, measure: MeasureSpec) -> ArrayPass:
+        """What an array backend needs to rank the pool under ``measure`` (resolved; its own plan): the factors of the
         plan's counts, its digits and the look-up table from codes to keys."""
-        measure = self.resolve(measure)
         state = self._state(measure.plan())
         near = tuple(None if hops == 0 else (self._near("query", hops), self._near("candidate", hops))
                      for hops in state.plan.levels)
@@ -329,9 +342,8 @@ class PairwiseEngine:
         return ArrayPass(state.plan, state.layout, self.query_matrix, self.candidate_matrix, self.query_sizes,
                          self.candidate_sizes, self.self_columns, near, table)
 
-    def keyed_by(self, measure: MeasureSpec | str, start: int, stop: int) -> KeyedBlock:
-        """Relevance keys of queries ``start:stop`` under ``measure``."""
-        measure = self.resolve(measure)
+    def _keyed_by(self, measure: MeasureSpec, start: int, stop: int) -> KeyedBlock:
+        """Relevance keys of queries ``start:stop`` under ``measure`` (resolved)."""
         state = self._state(self._plan_of(measure))
         keys, values = self._candidate_side(state, measure).keys_of_codes(self._codes(state, start, stop))
         mark_self(keys, self.self_columns[start:stop])
@@ -343,18 +355,16 @@ class PairwiseEngine:
         lookup = self._table(state, measure) if state.lookup else None
         return CandidateSide(operand, state.code_dtype, lookup, state.layout, state.plan, measure)
 
-    def block_work(self, measure: MeasureSpec | str) -> BlockWork:
-        """Everything a worker needs to rank any block of queries under ``measure``, sent to it once."""
-        measure = self.resolve(measure)
+    def _block_work(self, measure: MeasureSpec) -> BlockWork:
+        """Everything a worker needs to rank any block of queries under ``measure`` (resolved), sent to it once."""
         state = self._state(measure.plan())
         left, _ = self._operands(state)
         return BlockWork(self._candidate_side(state, measure), left, self.self_columns)
 
-    def map_blocks_by(self, function: Callable[[KeyedBlock], object], measure: MeasureSpec | str,
-                      progress: Callable[[float], None] | None = None) -> list:
-        """Apply ``function`` to every block's keys under ``measure``, two blocks at a time, in order."""
-        measure = self.resolve(measure)
-        return self._map_ranges(lambda start, stop: function(self.keyed_by(measure, start, stop)), measure, progress)
+    def _map_blocks_by(self, function: Callable[[KeyedBlock], object], measure: MeasureSpec,
+                       progress: Callable[[float], None] | None = None) -> list:
+        """Apply ``function`` to every block's keys under ``measure`` (resolved), two blocks at a time, in order."""
+        return self._map_ranges(lambda start, stop: function(self._keyed_by(measure, start, stop)), measure, progress)
 
     def _rank_groups(self, state: _PlanState, measure: MeasureSpec, k: int, threshold: float, depth: int,
                      progress: Callable[[float], None] | None) -> list:
@@ -384,7 +394,7 @@ class PairwiseEngine:
         self._reserve(state)
         if state.lookup:
             self._table(state, measure)
-        blocks = list(self.blocks())
+        blocks = list(self._blocks())
         results: list = [None] * len(blocks)
 
         def work(position: int):
@@ -403,12 +413,12 @@ class PairwiseEngine:
 
     # --- results --------------------------------------------------------------------------
 
-    def relevance_by(self, measure: MeasureSpec | str) -> np.ndarray:
+    def relevance_by(self, measure: MeasureSpec) -> np.ndarray:
         """The full Q x N relevance matrix under ``measure`` (self pairs -1); for small pools and tests."""
-        parts = self.map_blocks_by(KeyedBlock.relevance, measure)
+        parts = self._map_blocks_by(KeyedBlock.relevance, self.resolve(measure))
         return np.vstack(parts) if parts else np.zeros((0, len(self.candidates)))
 
-    def rank_by(self, measure: MeasureSpec | str, k: int, threshold: float = 0.5, depth: int = 0,
+    def rank_by(self, measure: MeasureSpec, k: int, threshold: float = 0.5, depth: int = 0,
                 progress: Callable[[float], None] | None = None) -> tuple[PoolSummary, np.ndarray]:
         """One pass over the pool: the ideal top ``k`` summary and the top ``depth`` candidates per query.
 
@@ -419,7 +429,7 @@ class PairwiseEngine:
             raise ParameterError(f"k must be >= 1, got {k}")
         measure = self.resolve(measure)
         if self.array_backend is not None:
-            work = self.array_pass(measure)
+            work = self._array_pass(measure)
             reason = self.array_backend.unsupported(work, k, depth)
             if not reason:
                 self.last_pass = PassReport(self.array_backend.name, self.array_backend.device_name)
@@ -428,22 +438,22 @@ class PairwiseEngine:
         else:
             self.last_pass = PassReport("numpy", "cpu")
         if self.executor is not None:
-            work = self.block_work(measure)
-            blocks = list(self.blocks(self.rows_within_budget(work)))
+            work = self._block_work(measure)
+            blocks = list(self._blocks(self._rows_within_budget(work)))
             parts = self.executor.rank(work, blocks, k, threshold, depth, progress)
         elif (state := self._state(self._plan_of(measure))).groupable and self._coded(state):
             # A later pass over cached codes: rank code groups. Not the pass that codes the pool: grouping costs
             # a little more than ranking the pairs, which a single pass (a first draw, a new n) would pay for nothing.
             parts = self._rank_groups(state, measure, k, threshold, depth, progress)
         else:
-            parts = self.map_blocks_by(partial(summarise_block, k=k, threshold=threshold, depth=depth), measure, progress)
+            parts = self._map_blocks_by(partial(summarise_block, k=k, threshold=threshold, depth=depth), measure, progress)
         ideal = np.vstack([p[0] for p in parts]) if parts else np.zeros((0, k))
         relevant = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, dtype=np.int64)
         indices = np.vstack([p[2] for p in parts]) if parts else np.zeros((0, depth), dtype=np.int64)
         pool_sizes = len(self.candidates) - (self.self_columns >= 0).astype(np.int64)
         return PoolSummary(ideal, relevant, pool_sizes), indices
 
-    def group_codes_by(self, measure: MeasureSpec | str, depth: int,
+    def group_codes_by(self, measure: MeasureSpec, depth: int,
                        progress: Callable[[float], None] | None = None) -> bool:
         """Code the pool under ``measure``'s plan and group the codes for tops up to ``depth``, in one pass, so that
         every pass under the plan that follows (any alpha) ranks code groups. :meth:`rank_by` groups only from the
@@ -460,12 +470,12 @@ class PairwiseEngine:
         self._map_ranges(lambda start, stop: self._groups(state, start, stop, depth) and None, measure, progress)
         return state.groupable and self._coded(state)
 
-    def pool_summary_by(self, measure: MeasureSpec | str, k: int, threshold: float = 0.5,
+    def pool_summary_by(self, measure: MeasureSpec, k: int, threshold: float = 0.5,
                         progress: Callable[[float], None] | None = None) -> PoolSummary:
         """Best ``k`` values of ``measure`` over each query's pool."""
         return self.rank_by(measure, k, threshold, 0, progress)[0]
 
-    def retrieve_by(self, measure: MeasureSpec | str, depth: int,
+    def retrieve_by(self, measure: MeasureSpec, depth: int,
                     progress: Callable[[float], None] | None = None) -> np.ndarray:
         """Top ``depth`` candidate indices per query by ``measure``, ties broken by candidate position."""
         return self.rank_by(measure, 1, 0.5, depth, progress)[1]
@@ -500,7 +510,7 @@ class PairwiseEngine:
         return PairCounts(intersection, union, query_size if plan.query_size else None,
                           near=tuple(q + c for q, c in zip(near_query, near_candidate)), credit=credit)
 
-    def relevance_of_pairs_by(self, measure: MeasureSpec | str, query_rows: np.ndarray,
+    def relevance_of_pairs_by(self, measure: MeasureSpec, query_rows: np.ndarray,
                               candidate_rows: np.ndarray) -> np.ndarray:
         """Relevance of explicit (query, candidate) pairs under ``measure``, e.g. the items of a run.
 
@@ -508,20 +518,25 @@ class PairwiseEngine:
         (after a pool summary or a ranking), otherwise counted from the sparse rows.
         """
         measure = self.resolve(measure)
-        found = self.pair_codes(measure, query_rows, candidate_rows)
+        found = self._pair_codes(measure, query_rows, candidate_rows)
         if found is not None:
-            return self.values_of_pair_codes(measure, *found)
+            return self._values_of_pair_codes(measure, *found)
         state = self._state(measure.plan())
         return np.asarray(measure.value(self.counts_of_pairs(state.plan, query_rows, candidate_rows)), dtype=np.float64)
 
-    def pair_codes(self, measure: MeasureSpec | str, query_rows: np.ndarray, candidate_rows: np.ndarray
+    def pair_codes(self, measure: MeasureSpec, query_rows: np.ndarray, candidate_rows: np.ndarray
                    ) -> tuple[CountPlan, np.ndarray] | None:
         """The plan whose codes give ``measure``'s values (:meth:`_plan_of`) and the codes of explicit (query,
         candidate) pairs under it, read from the cached codes of the whole pool; None when the pool is not coded
         for that plan. A caller scoring the same pairs under several alphas keeps the codes and only looks the
         values up again (:meth:`values_of_pair_codes`)."""
-        state = self._state(self._plan_of(self.resolve(measure)))
-        starts = [start for start, _ in self.blocks()]
+        return self._pair_codes(self.resolve(measure), query_rows, candidate_rows)
+
+    def _pair_codes(self, measure: MeasureSpec, query_rows: np.ndarray, candidate_rows: np.ndarray
+                    ) -> tuple[CountPlan, np.ndarray] | None:
+        """:meth:`pair_codes` of a resolved measure."""
+        state = self._state(self._plan_of(measure))
+        starts = [start for start, _ in self._blocks()]
         if not starts or not self._coded(state):
             return None
         cached = self._code_cache[state.plan]
@@ -529,7 +544,7 @@ class PairwiseEngine:
         # Pairs in query order (a ranking of the pool, read row by row) take each block's pairs as a slice; others
         # are sorted by query first.
         order = None if (query_rows[1:] >= query_rows[:-1]).all() else np.argsort(query_rows, kind="stable")
-        bounds = np.searchsorted(query_rows if order is None else query_rows[order], starts + [self.size])
+        bounds = np.searchsorted(query_rows if order is None else query_rows[order], starts + [self._size])
         codes = np.zeros(len(query_rows), dtype=np.int64)
         columns = len(self.candidates)
         for start, low, high in zip(starts, bounds[:-1], bounds[1:]):
@@ -539,9 +554,12 @@ class PairwiseEngine:
             codes[chosen] = cached[start].ravel()[flat]
         return state.plan, codes
 
-    def values_of_pair_codes(self, measure: MeasureSpec | str, plan: CountPlan, codes: np.ndarray) -> np.ndarray:
+    def values_of_pair_codes(self, measure: MeasureSpec, plan: CountPlan, codes: np.ndarray) -> np.ndarray:
         """``measure``'s values of codes of ``plan`` (from :meth:`pair_codes`; :func:`codes_give` must hold)."""
-        measure = self.resolve(measure)
+        return self._values_of_pair_codes(self.resolve(measure), plan, codes)
+
+    def _values_of_pair_codes(self, measure: MeasureSpec, plan: CountPlan, codes: np.ndarray) -> np.ndarray:
+        """:meth:`values_of_pair_codes` of a resolved measure."""
         state = self._state(plan)
         if state.lookup:
             table, values = self._table(state, measure)

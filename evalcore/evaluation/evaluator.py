@@ -35,7 +35,7 @@ from evalcore.kept import InFlight, Kept
 from evalcore.metrics.registry import MetricInputs, MetricSpec, parse_metric
 from evalcore.metrics.ties import in_tie_order, run_tie_counts
 from evalcore.relevance.kg import KnowledgeGraph, check_hops_and_mode
-from evalcore.relevance.measures import CountPlan, MeasureSpec, parse_measure
+from evalcore.relevance.measures import CountPlan, MeasureSpec
 from evalcore.stats.compare import draws_store
 from evalcore.threads import blas_single_thread
 
@@ -363,7 +363,7 @@ class Evaluator:
         kinds = [k for k in ("modality", "organ") if k in self.masks]
         return kinds + (["modality+organ"] if len(kinds) == 2 else [])
 
-    def pool_summary(self, measure: MeasureSpec | str, k: int, threshold: float,
+    def pool_summary(self, measure: MeasureSpec, k: int, threshold: float,
                      progress: Callable[[float], None] | None = None) -> PoolSummary:
         """Best ``k`` relevance values and the count above ``threshold`` per query, cached per effective measure."""
         spec = self.engine.resolve(measure)
@@ -380,18 +380,19 @@ class Evaluator:
 
         return self._passes.run(("summary", key), lambda: self._summaries.get(key), summarise, progress)
 
-    def relevance_ranking(self, measure: MeasureSpec | str, depth: int, k: int = 10, threshold: float = 0.5,
+    def relevance_ranking(self, measure: MeasureSpec, depth: int, k: int = 10, threshold: float = 0.5,
                           name: str | None = None,
                           progress: Callable[[float], None] | None = None) -> AlignedRun:
         """Retrieval by a relevance measure over the whole pool (ties by position), as an aligned run ready for
-        :meth:`evaluate`, named ``name`` (default "Retrieval by" the measure's canonical text).
+        :meth:`evaluate`, named ``name`` (default "Retrieval by" the measure's canonical text): the one ranking of
+        the pool by relevance (:func:`evalcore.evaluation.retrieval.retrieve_by_measure` writes it as a run).
 
         The same pass over the pool yields the measure's ideal top-``k`` summary, which is cached. The last
         few rankings are kept too, per effective measure (a slider moving alpha to 0 re-ranks by IoU once);
         their arrays are shared, so callers must not modify them.
         """
         spec = self.engine.resolve(measure)
-        name = name or f"Retrieval by {parse_measure(measure).name}"
+        name = name or f"Retrieval by {measure.name}"
         key = (spec.name, depth, k, threshold)
 
         def rank(report: Callable[[float], None] | None) -> AlignedRun:
@@ -496,8 +497,6 @@ class Evaluator:
         measures = sorted({s.relevance for s in specs if s.relevance})
         self._check_sources(measures, specs)
         concept_measures = {key: relevance.spec_for(key) for key in measures if key != "qrels"}
-        for spec in concept_measures.values():
-            check_hops_and_mode(spec.hops, self.mode)
         k_max = max([s.k for s in specs if s.k] + [1])
         depth = min(MAX_DEPTH, max([k_max] + [_run_depth(r) for r in runs]))
         ideal, in_pool = {}, {}

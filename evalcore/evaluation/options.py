@@ -18,10 +18,10 @@ objects at the door; below them an evaluation reads only these:
 The KG mode is not an option here: it is fixed by the knowledge graph an
 :class:`~evalcore.evaluation.evaluator.Evaluator` (and its engine) is built on.
 
->>> relevance = Relevance.of(alpha=0.3, n=2, measure="dice")
+>>> relevance = Relevance.of(alpha=0.3, n=2, measure=measure_spec("dice"))
 >>> relevance.nn_iou.name, relevance.spec_for("dice").name, relevance.spec_for("iou").name
 ('nn-iou(alpha=0.3,n=2)', 'dice', 'iou')
->>> Relevance.of(measure="nn-iou(alpha=0.2,n=3)").nn_iou.name
+>>> Relevance.of(measure=measure_spec("nn-iou", alpha=0.2, n=3)).nn_iou.name
 'nn-iou(alpha=0.2,n=3)'
 >>> Relevance(threshold=0)
 Traceback (most recent call last):
@@ -40,18 +40,22 @@ from evalcore.engine.compute import Compute
 from evalcore.errors import ParameterError
 from evalcore.metrics.registry import GAINS, metric_names_for_measure, parse_metric, qrels_metric_names
 from evalcore.metrics.ties import TIE_ORDERS
-from evalcore.relevance.measures import MEASURES, MeasureSpec, measure_spec, nn_iou_measure, parse_measure
+from evalcore.relevance.measures import MEASURES, MeasureSpec, measure_spec, nn_iou_measure
 
-__all__ = ["DEFAULT_CUTOFFS", "EMPTY_QUERY_POLICIES", "QUERY_IMAGE_POLICIES", "TIE_ORDERS", "Compute", "Relevance",
-           "Scoring", "Statistics", "cutoffs"]
+__all__ = ["DEFAULT_ALPHA", "DEFAULT_CUTOFFS", "DEFAULT_HOPS", "EMPTY_QUERY_POLICIES", "QUERY_IMAGE_POLICIES", "TIE_ORDERS",
+           "Compute", "Relevance", "Scoring", "Statistics", "cutoffs"]
 
 EMPTY_QUERY_POLICIES = ("exclude", "zero")
 QUERY_IMAGE_POLICIES = ("drop", "keep")
+#: The defaults of the CLI, the API and the dashboard's sidebar: nn-IoU's alpha and n (the paper's setting) and the
+#: cut-offs K of the standard report.
+DEFAULT_ALPHA = 0.5
+DEFAULT_HOPS = 1
 DEFAULT_CUTOFFS = (5, 10, 30)
 
 
 def _nn_iou_default() -> MeasureSpec:
-    return nn_iou_measure(0.5, 1)
+    return nn_iou_measure(DEFAULT_ALPHA, DEFAULT_HOPS)
 
 
 @dataclass(frozen=True)
@@ -92,7 +96,9 @@ class Relevance:
         if not isinstance(self.nn_iou, MeasureSpec) or self.nn_iou.key != "nn-iou":
             raise ParameterError(f"the measure of the nn- metrics must be an nn-iou MeasureSpec, got {self.nn_iou!r}")
         if self.measure is not None:
-            object.__setattr__(self, "measure", parse_measure(self.measure))
+            if not isinstance(self.measure, MeasureSpec):
+                raise ParameterError(f"the chosen measure must be a MeasureSpec (parse its text at the door with "
+                                     f"parse_measure), got {self.measure!r}")
             if self.measure.key == "nn-iou" and self.measure != self.nn_iou:
                 raise ParameterError(f"two nn-IoU settings: {self.measure.name} and {self.nn_iou.name}; give one")
         if self.gain not in GAINS:
@@ -110,14 +116,14 @@ class Relevance:
             raise ParameterError(f"relevance level must be an integer >= 1 (trec_eval -l), got {level!r}")
 
     @classmethod
-    def of(cls, alpha: float = 0.5, n: int = 1, measure: MeasureSpec | str | None = None, *, gain: str = "linear",
+    def of(cls, alpha: float = 0.5, n: int = 1, measure: MeasureSpec | None = None, *, gain: str = "linear",
            threshold: float = 0.5, relevance_level: int = 1, empty_queries: str = "exclude", ties: str = "rank",
            query_image: str = "drop") -> Relevance:
         """The options from the loose settings of the CLI, the API and the sidebar: ``alpha`` and ``n`` give the
-        nn-IoU spec, unless ``measure`` is an nn-IoU spec, which then sets them (as ``--measure`` documents)."""
-        chosen = parse_measure(measure) if measure is not None else None
-        near = chosen if chosen is not None and chosen.key == "nn-iou" else nn_iou_measure(alpha, n)
-        return cls(near, chosen, gain, threshold, relevance_level, empty_queries, ties, query_image)
+        nn-IoU spec (validated here, where they arrive loose), unless ``measure`` is an nn-IoU spec, which then sets
+        them (as ``--measure`` documents)."""
+        near = measure if isinstance(measure, MeasureSpec) and measure.key == "nn-iou" else nn_iou_measure(alpha, n)
+        return cls(near, measure, gain, threshold, relevance_level, empty_queries, ties, query_image)
 
     @property
     def alpha(self) -> float:

@@ -38,7 +38,6 @@ from evalcore.data import Run
 from evalcore.errors import ParameterError
 from evalcore.evaluation.evaluator import MAX_DEPTH, AlignedRun, Evaluator, align_run
 from evalcore.relevance.formulas import nn_iou_from_counts
-from evalcore.relevance.kg import check_hops_and_mode
 from evalcore.relevance.measures import MeasureSpec
 
 MAX_GRADE = 1_000_000
@@ -139,9 +138,9 @@ def graded_judgments(evaluator: Evaluator, runs: Sequence[Run | AlignedRun], k: 
         raise ParameterError("graded qrels need at least one run (its queries and retrieved images)")
     if not isinstance(measure, MeasureSpec) or measure.key != "nn-iou":
         raise ParameterError(f"graded qrels are computed by nn-IoU: give an nn-iou MeasureSpec, got {measure!r}")
-    check_hops_and_mode(measure.hops, evaluator.mode)
-    effective = measure.effective(has_kg=True)
-    effective_alpha = effective.params.get("alpha", 0.0)
+    # alpha of the effective spec with a KG: 0 where alpha = 0 or n = 0 reduce nn-IoU to IoU. Without a KG the engine
+    # counts no near match, and any alpha gives IoU's grades.
+    effective_alpha = measure.effective(has_kg=True).params.get("alpha", 0.0)
     concepts = evaluator.concepts
     ideal = evaluator.relevance_ranking(measure, k, k, progress=progress).documents
     depth = min(MAX_DEPTH, max(max((len(docs) for docs in r.rankings.values()), default=1) if isinstance(r, Run)
@@ -162,7 +161,7 @@ def graded_judgments(evaluator: Evaluator, runs: Sequence[Run | AlignedRun], k: 
     pairs.append(np.column_stack([ideal_owners[ideal_rows >= 0], ideal_rows[ideal_rows >= 0]]))
     unique = np.unique(np.vstack(pairs), axis=0)
     owners, images = unique[:, 0], unique[:, 1]
-    counts = evaluator.engine.counts_of_pairs(evaluator.engine.resolve(effective).plan(), owners, images)
+    counts = evaluator.engine.counts_of_pairs(evaluator.engine.resolve(measure).plan(), owners, images)
     intersections, unions, approximates = counts.intersection, counts.union, counts.near[0]
     grades, scales, exact = integer_grades(intersections, approximates, unions, effective_alpha, owners)
     pool = len(concepts)

@@ -17,10 +17,11 @@ import pyarrow.compute as pc
 import scipy.sparse as sp
 
 from evalcore.data import ConceptSets, Embeddings, RankedLists, RankedScores, Run
-from evalcore.engine import PairwiseEngine, top_indices
+from evalcore.engine import top_indices
 from evalcore.errors import CBIRLensError, ParameterError
+from evalcore.evaluation.evaluator import Evaluator
 from evalcore.io.outputs import atomic_output
-from evalcore.relevance.measures import MeasureSpec, parse_measure
+from evalcore.relevance.measures import MeasureSpec
 
 #: Largest similarity block (bytes of float64) ranked two at a time; past it one block at a time bounds memory.
 THREADED_BLOCK_BYTES = 256 << 20
@@ -53,19 +54,24 @@ def run_from_indices(name: str, query_ids: tuple[str, ...], candidate_ids: tuple
     return Run(name, rankings, f"retrieval:{name}", RankedScores(rankings, scores[keep]))
 
 
-def retrieve_by_measure(engine: PairwiseEngine, measure: MeasureSpec | str, depth: int, name: str | None = None,
+def retrieve_by_measure(evaluator: Evaluator, measure: MeasureSpec, depth: int, name: str | None = None,
                         progress: Callable[[float], None] | None = None) -> Run:
-    """Rank each query's pool by any relevance measure (:mod:`evalcore.relevance.measures`), ties by position in the file.
+    """Rank each query's pool by any relevance measure (:mod:`evalcore.relevance.measures`), ties by position in the
+    file, as a run with each item's relevance as its score (to write as a TREC run).
 
-    A ``depth`` beyond the pool gives whole lists (:func:`pool_depth`)."""
+    The ranking is :meth:`Evaluator.relevance_ranking`'s (the one ranking of the pool by relevance; its ideal
+    summary is not used, so it keeps only the top 1). A ``depth`` beyond the pool gives whole lists
+    (:func:`pool_depth`)."""
+    if evaluator.engine is None:
+        raise ParameterError("retrieval by a relevance measure ranks concept sets: load them first")
+    engine = evaluator.engine
     depth = pool_depth(depth, len(engine.candidates))
-    spec = parse_measure(measure)
-    indices = engine.retrieve_by(spec, depth, progress)
+    indices = evaluator.relevance_ranking(measure, depth, 1, name=name, progress=progress).documents
     valid = indices >= 0
     rows = np.broadcast_to(np.arange(len(indices))[:, None], indices.shape)[valid]
     scores = np.zeros(indices.shape)
-    scores[valid] = engine.relevance_of_pairs_by(spec, rows, indices[valid])
-    return run_from_indices(name or spec.name, engine.queries.ids, engine.candidates.ids, indices, scores)
+    scores[valid] = engine.relevance_of_pairs_by(measure, rows, indices[valid])
+    return run_from_indices(name or measure.name, engine.queries.ids, engine.candidates.ids, indices, scores)
 
 
 def retrieve_by_vectors(name: str, query_ids: tuple[str, ...], query_vectors, candidate_ids: tuple[str, ...],

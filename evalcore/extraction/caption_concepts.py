@@ -1,5 +1,5 @@
 """Concept sets found in a collection's captions, as the dashboard holds them: the extraction with the dictionary
-that made it, its coverage report, and which caption words gave each concept (Per-query and Case view).
+that made it, and which caption words gave each concept (Per-query and Case view).
 
 The extraction itself is :mod:`evalcore.extraction.extractor`'s; this module only keeps what a session needs beside the concept
 sets. Mentions are not kept for every caption (80,000 captions hold about a million): the dictionary is kept, and the
@@ -9,7 +9,6 @@ mentions as the extraction did, since extraction is :func:`~evalcore.extraction.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -50,11 +49,12 @@ class CaptionConcepts:
 
 def find_caption_concepts(captions: Mapping[str, str], names: Mapping[str, str],
                           synonyms: Mapping[str, Iterable[str]] | None = None, abbreviations: bool = True,
-                          sources: tuple[str, ...] = (),
-                          progress: Callable[[float, str], None] | None = None) -> CaptionConcepts:
+                          sources: tuple[str, ...] = (), progress: Callable[[float, str], None] | None = None,
+                          ontology_ids: bool = False) -> CaptionConcepts:
     """The concept set of every caption (:func:`~evalcore.extraction.extractor.extract_collection`) with a dictionary of
-    ``names``, ``synonyms`` and, with ``abbreviations``, the built-in imaging vocabulary; ``progress(fraction,
-    text)`` follows building the dictionary, then the captions block by block.
+    ``names``, ``synonyms`` and, with ``abbreviations``, the built-in imaging vocabulary, keeping IDs that are not
+    CUIs with ``ontology_ids``; ``progress(fraction, text)`` follows building the dictionary, then the captions
+    block by block. The one extraction behind :func:`evalcore.extract_concepts` and the dashboard's.
 
     >>> found = find_caption_concepts({"a": "CT without hemorrhage", "b": "No finding."},
     ...                               {"C0040405": "X-Ray Computed Tomography", "C0019080": "Hemorrhage"})
@@ -72,50 +72,14 @@ def find_caption_concepts(captions: Mapping[str, str], names: Mapping[str, str],
     listed = {concept: more if isinstance(more, str) else tuple(more) for concept, more in (synonyms or {}).items()}
     if progress is not None:
         progress(0.0, "Building the dictionary of concept names")
-    dictionary = ConceptDictionary.build(names, listed, abbreviations=abbreviations)
-    digest = content_digest(("caption concepts", captions, names, listed, abbreviations))
+    dictionary = ConceptDictionary.build(names, listed, abbreviations=abbreviations, ontology_ids=ontology_ids)
+    digest = content_digest(("caption concepts", captions, names, listed, abbreviations, ontology_ids))
     shown = f"Reading {len(captions):,} captions"
     names_count = len(names) + sum(len(more) for more in listed.values())
     built = names_count / max(1, names_count + CAPTION_COST_IN_NAMES * len(captions))
     concepts = extract_collection(captions, dictionary, None if progress is None else
                                   lambda fraction: progress(built + (1 - built) * fraction, shown))
     return CaptionConcepts(concepts, dictionary, captions, sources, digest)
-
-
-@dataclass(frozen=True)
-class Coverage:
-    """How well the captions were covered: images without any concept found (with a few of them as examples:
-    image ID and caption), the most frequent concepts (ID, images), and the concepts found in all."""
-
-    images: int
-    without_concepts: int
-    examples: tuple[tuple[str, str], ...]
-    frequent: tuple[tuple[str, int], ...]
-    distinct: int
-    occurrences: int
-
-    @property
-    def share_without(self) -> float:
-        """without_concepts / images (0 for no image)."""
-        return self.without_concepts / self.images if self.images else 0.0
-
-
-def coverage(concepts: ConceptSets, captions: Mapping[str, str], top: int = 20, examples: int = 5) -> Coverage:
-    """The coverage report of concept sets found in ``captions``: the ``top`` most frequent concepts (most images
-    first, ties by ID) and the first ``examples`` images, in collection order, with no concept.
-
-    >>> sets = ConceptSets(("a", "b", "c"), (frozenset({"C2", "C1"}), frozenset(), frozenset({"C2"})))
-    >>> report = coverage(sets, {"a": "x", "b": "Normal study.", "c": "y"}, top=2)
-    >>> report.without_concepts, round(report.share_without, 3), report.examples, report.frequent
-    (1, 0.333, (('b', 'Normal study.'),), (('C2', 2), ('C1', 1)))
-    >>> report.distinct, report.occurrences
-    (2, 3)
-    """
-    counts = Counter(concept for concept_set in concepts.sets for concept in concept_set)
-    empty = [image_id for image_id, concept_set in zip(concepts.ids, concepts.sets) if not concept_set]
-    frequent = sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:top]
-    return Coverage(len(concepts), len(empty), tuple((i, captions.get(i, "")) for i in empty[:examples]),
-                    tuple(frequent), len(counts), sum(counts.values()))
 
 
 @dataclass(frozen=True)

@@ -430,8 +430,8 @@ def extract_collection(captions: Mapping[str, str], dictionary: ConceptDictionar
 
 @dataclass(frozen=True)
 class Coverage:
-    """What an extraction produced: images, those left without a concept (their IDs in order), distinct concepts,
-    concept occurrences and the most frequent concepts with their image counts (most first, ties by ID)."""
+    """What an extraction produced: images, those left without a concept (their IDs in collection order), distinct
+    concepts, concept occurrences and the most frequent concepts with their image counts (most first, ties by ID)."""
 
     images: int
     without_concept: tuple[str, ...]
@@ -439,14 +439,26 @@ class Coverage:
     occurrences: int
     most_frequent: tuple[tuple[str, int], ...]
 
+    @property
+    def share_without(self) -> float:
+        """The share of images left without a concept (0 for no image)."""
+        return len(self.without_concept) / self.images if self.images else 0.0
+
+    def examples(self, captions: Mapping[str, str], count: int = 5) -> tuple[tuple[str, str], ...]:
+        """The first ``count`` images left without a concept, each with its caption ("" where it has none)."""
+        return tuple((image_id, captions.get(image_id, "")) for image_id in self.without_concept[:count])
+
 
 def coverage(concepts: ConceptSets, top: int = 20) -> Coverage:
-    """The coverage report of extracted concept sets (the ``extract`` command's summary line).
+    """The coverage report of extracted concept sets (the ``extract`` command's summary line, the Data page's
+    counts).
 
     >>> sets = ConceptSets(("a", "b", "c"), (frozenset({"C2", "C1"}), frozenset(), frozenset({"C1"})))
     >>> report = coverage(sets, top=1)
     >>> report.without_concept, report.distinct_concepts, report.occurrences, report.most_frequent
     (('b',), 2, 3, (('C1', 2),))
+    >>> round(report.share_without, 3), report.examples({"b": "Normal study."})
+    (0.333, (('b', 'Normal study.'),))
     """
     if not isinstance(concepts, ConceptSets):
         raise ParameterError(f"coverage takes ConceptSets, got {type(concepts).__name__}")

@@ -17,6 +17,9 @@
 - KG-aware soft F1 (our extension): a predicted concept outside the ground truth that
   neighbours one of its concepts counts alpha toward precision, and likewise a missed
   ground-truth concept that neighbours a prediction counts alpha toward recall.
+
+:func:`detection_scores` gives all three for one prediction file (the ``detection`` command and the Concept
+detection page).
 """
 
 from __future__ import annotations
@@ -25,7 +28,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from evalcore.data import ConceptSets
-from evalcore.relevance.formulas import Neighbours, check_alpha
+from evalcore.errors import ParameterError
+from evalcore.relevance.formulas import Neighbours
+from evalcore.relevance.kg import KnowledgeGraph, neighbour_sets
+from evalcore.relevance.measures import MeasureSpec
 
 
 def f1_per_image(predicted: frozenset[str], truth: frozenset[str]) -> float:
@@ -77,17 +83,26 @@ class DetectionScore:
 
 
 def detection_f1(truth: ConceptSets, predictions: Mapping[str, frozenset[str]],
-                 subset: frozenset[str] | None = None, neighbours: Neighbours | None = None,
-                 alpha: float = 0.5) -> DetectionScore:
-    """Mean per-image F1 over every ground-truth image (soft F1 when ``neighbours`` is given); with a ``subset``,
-    over the images whose ground truth keeps a concept of it.
+                 subset: frozenset[str] | None = None, kg: KnowledgeGraph | None = None,
+                 measure: MeasureSpec | None = None, kg_mode: str = "undirected") -> DetectionScore:
+    """Mean per-image F1 over every ground-truth image; with a ``subset``, over the images whose ground truth keeps
+    a concept of it. With a ``kg``, the soft F1 (:func:`soft_f1_per_image`) at ``measure``, an nn-IoU spec: near
+    misses are the KG neighbours within its n hops (in ``kg_mode``) among the concepts of the ground truth and the
+    predictions, credited its alpha.
 
     >>> gt = ConceptSets(("a", "b", "c"), (frozenset({"C0000001"}), frozenset(), frozenset({"C0000002"})))
     >>> s = detection_f1(gt, {"a": frozenset({"C0000001"})})  # b: both empty, 1; c: nothing predicted, 0
     >>> round(s.f1, 4), s.images_scored, s.images_empty_ground_truth, s.images_missing_prediction
     (0.6667, 3, 1, 2)
     """
-    alpha = check_alpha(alpha)
+    neighbours: Neighbours | None = None
+    alpha = 0.0
+    if kg is not None:
+        if not isinstance(measure, MeasureSpec) or measure.key != "nn-iou":
+            raise ParameterError(f"measure: the soft F1 needs an nn-iou MeasureSpec, got {measure!r}")
+        vocabulary = tuple(sorted(set(truth.vocabulary).union(*predictions.values())))
+        neighbours = neighbour_sets(kg, vocabulary, measure.hops, kg_mode)
+        alpha = measure.params["alpha"]
     per_image: dict[str, float] = {}
     empty_truth = missing = 0
     for image_id, true_set in zip(truth.ids, truth.sets):
@@ -105,3 +120,40 @@ def detection_f1(truth: ConceptSets, predictions: Mapping[str, frozenset[str]],
                                else f1_per_image(predicted, true_set))
     mean = sum(per_image.values()) / len(per_image) if per_image else float("nan")
     return DetectionScore(mean, per_image, len(per_image), empty_truth, missing)
+
+
+@dataclass(frozen=True)
+class DetectionScores:
+    """The scores of one prediction file: ``primary`` over every ground-truth image; ``secondary`` over a concept
+    subset (None without one); ``soft``, the KG-aware soft F1 at ``measure``'s alpha and n in ``kg_mode`` (None
+    without a KG)."""
+
+    primary: DetectionScore
+    secondary: DetectionScore | None
+    soft: DetectionScore | None
+    measure: MeasureSpec
+    kg_mode: str
+
+
+def detection_scores(truth: ConceptSets, predictions: Mapping[str, frozenset[str]], measure: MeasureSpec,
+                     subset: frozenset[str] | None = None, kg: KnowledgeGraph | None = None,
+                     kg_mode: str = "undirected") -> DetectionScores:
+    """The primary F1, the secondary F1 over ``subset`` (when one is given) and, with a ``kg``, the soft F1 whose
+    near misses are the KG neighbours within ``measure``'s n hops (an nn-IoU spec) among the concepts of the ground
+    truth and the predictions, credited its alpha.
+
+    >>> from evalcore.data import KGEdges
+    >>> from evalcore.relevance.measures import nn_iou_measure
+    >>> gt = ConceptSets(("a", "b"), (frozenset({"C0000001", "C0000002"}), frozenset({"C0000003"})))
+    >>> kg = KnowledgeGraph.from_edges([KGEdges((("C0000003", "C0000004", "t"),), {})])
+    >>> scores = detection_scores(gt, {"a": frozenset({"C0000001"}), "b": frozenset({"C0000004"})},
+    ...                           nn_iou_measure(0.5, 1), subset=frozenset({"C0000001"}), kg=kg)
+    >>> round(scores.primary.f1, 4), scores.secondary.f1, round(scores.soft.f1, 4), scores.measure.name
+    (0.3333, 1.0, 0.5833, 'nn-iou(alpha=0.5,n=1)')
+    """
+    if not isinstance(measure, MeasureSpec) or measure.key != "nn-iou":
+        raise ParameterError(f"measure: the soft F1 needs an nn-iou MeasureSpec, got {measure!r}")
+    primary = detection_f1(truth, predictions)
+    secondary = detection_f1(truth, predictions, subset=subset) if subset else None
+    soft = detection_f1(truth, predictions, kg=kg, measure=measure, kg_mode=kg_mode) if kg is not None else None
+    return DetectionScores(primary, secondary, soft, measure, kg_mode)

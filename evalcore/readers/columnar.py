@@ -296,12 +296,15 @@ def absent_byte(data: bytes, candidates: bytes = bytes(range(1, 9)) + bytes(rang
 
 
 def line_column(text: bytes) -> tuple[pa.ChunkedArray, LineIndex] | None:
-    """Every non-empty line of ``text`` as one string column, and the index naming its lines."""
+    """Every non-empty line of ``text`` as one string column and the index naming its lines, or None where pyarrow
+    cannot split it."""
     delimiter = absent_byte(text)
     if delimiter is None:
         return None
     parsed = parse_pieces(text, ["line"], {"line": pa.string()}, delimiter)
-    return parsed.table.column("line"), LineIndex(text)
+    # pyarrow refuses some text the line-by-line definition reads (a byte-order mark alone on a line, for one):
+    # None sends the caller to that definition, which names the line where the text is wrong.
+    return None if parsed.table is None else (parsed.table.column("line"), LineIndex(text))
 
 
 def unquoted_line_column(data: bytes) -> tuple[pa.ChunkedArray, LineIndex] | None:

@@ -423,7 +423,7 @@ def _number(key: str, name: str, raw: Any) -> float:
 _CALL = re.compile(r"^\s*(?P<key>[A-Za-z][A-Za-z0-9-]*)\s*(?:\((?P<arguments>[^()]*)\))?\s*$")
 
 
-def parse_measure(text: str | MeasureSpec, defaults: Mapping[str, float] | None = None) -> MeasureSpec:
+def parse_measure(text: str, defaults: Mapping[str, float] | None = None) -> MeasureSpec:
     """Read a measure's canonical text (``key`` or ``key(name=value,...)``; values may be positional).
 
     Parameters missing from the text take ``defaults`` where it names them (the CLI passes
@@ -443,9 +443,9 @@ def parse_measure(text: str | MeasureSpec, defaults: Mapping[str, float] | None 
       ...
     evalcore.errors.ParameterError: 'nn-iou(alpha=0.5,alpha=0.1)': alpha is given twice (0.5 and 0.1); give it once
     """
-    if isinstance(text, MeasureSpec):
-        return text
-    match = _CALL.match(str(text))
+    if not isinstance(text, str):
+        raise ParameterError(f"a measure's text is a string such as 'nn-iou(alpha=0.5,n=1)', got {text!r}")
+    match = _CALL.match(text)
     if match is None:
         raise ParameterError(f"cannot read the relevance measure {text!r}: expected key or key(name=value,...), "
                              f"with key one of {', '.join(MEASURES)}")
@@ -481,7 +481,10 @@ def default_measures() -> list[MeasureSpec]:
     return [measure_spec(key) for key in MEASURES]
 
 
-def metric_tag(measure: str | MeasureSpec) -> str:
-    """How metric names carry a measure: '' for IoU, 'nn-' prefix for nn-IoU, else the key in braces."""
-    key = measure.key if isinstance(measure, MeasureSpec) else parse_measure(measure).key
-    return {"iou": "", "nn-iou": "nn-"}.get(key, "{" + key + "}")
+def metric_tag(measure: MeasureSpec) -> str:
+    """How metric names carry a measure: '' for IoU, 'nn-' prefix for nn-IoU, else the key in braces.
+
+    >>> metric_tag(measure_spec("iou")), metric_tag(measure_spec("nn-iou", alpha=0.2, n=2)), metric_tag(measure_spec("dice"))
+    ('', 'nn-', '{dice}')
+    """
+    return {"iou": "", "nn-iou": "nn-"}.get(measure.key, "{" + measure.key + "}")

@@ -18,7 +18,7 @@ from evalcore.errors import ParameterError
 from evalcore.evaluation.evaluator import AlignedRun, Evaluator
 from evalcore.evaluation.options import Relevance
 from evalcore.metrics.registry import parse_metric
-from evalcore.relevance.measures import MeasureSpec, measure_spec, parse_measure
+from evalcore.relevance.measures import MeasureSpec, measure_spec
 from evalcore.stats.compare import kendall_tau
 
 ALPHAS = tuple(round(a / 10, 1) for a in range(11))
@@ -41,17 +41,17 @@ FLAT_SPREAD = 1e-9
 NEAR_MATCH_PARAMETERS = ("alpha", "n")
 
 
-def retrieval_system(measure: MeasureSpec | str) -> str:
+def retrieval_system(measure: MeasureSpec) -> str:
     """The name of retrieval by ``measure`` in a sweep of its parameters.
 
-    >>> retrieval_system("tversky(a=0.2,b=0.3)"), retrieval_system("nn-iou") == RELEVANCE_SYSTEM
+    >>> retrieval_system(measure_spec("tversky", a=0.2, b=0.3)), retrieval_system(measure_spec("nn-iou")) == RELEVANCE_SYSTEM
     ('Retrieval by Tversky', True)
     """
-    return f"Retrieval by {parse_measure(measure).measure.title}"
+    return f"Retrieval by {measure.measure.title}"
 
 
 #: The name of retrieval by nn-IoU in a sweep (the Table-1 baseline of the same name).
-RELEVANCE_SYSTEM = retrieval_system("nn-iou")
+RELEVANCE_SYSTEM = retrieval_system(measure_spec("nn-iou"))
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,7 @@ class SweepAxis:
     def title(self) -> str:
         """The axis title: the parameter in words, its name and its range.
 
-        >>> sweep_axis("tversky", "a").title
+        >>> sweep_axis(measure_spec("tversky"), "a").title
         "weight of the query's concepts the candidate lacks (a, from 0 to 1)"
         """
         return f"{self.label} ({self.parameter}, from {_number(self.low)} to {_number(self.high)})"
@@ -92,21 +92,20 @@ def _number(value: float) -> str:
     return f"{float(value):g}"
 
 
-def parameter_range(measure: MeasureSpec | str, parameter: str) -> tuple[float, float]:
+def parameter_range(measure: MeasureSpec, parameter: str) -> tuple[float, float]:
     """The values ``parameter`` is swept over with the measure's other parameters fixed: the registry's sweep range.
 
     Hop weights stay non-increasing as well: w_d lies between w_{d+1} (or 0) and w_{d-1} (or 1).
 
-    >>> parameter_range("nn-iou-hops(w1=0.6,w2=0.3,w3=0.1)", "w2"), parameter_range("nn-iou", "n")
+    >>> parameter_range(measure_spec("nn-iou-hops", w1=0.6, w2=0.3, w3=0.1), "w2"), parameter_range(measure_spec("nn-iou"), "n")
     ((0.1, 0.6), (0, 3))
     """
-    spec = parse_measure(measure)
-    params = spec.params
+    params = measure.params
     if parameter not in params:
-        raise ParameterError(f"{spec.name} has no parameter {parameter!r}; it has {', '.join(params) or 'none'}")
-    definition = spec.measure.parameter(parameter)
+        raise ParameterError(f"{measure.name} has no parameter {parameter!r}; it has {', '.join(params) or 'none'}")
+    definition = measure.measure.parameter(parameter)
     low, high = definition.sweep_range
-    if spec.measure.weights:
+    if measure.measure.weights:
         hop = int(parameter[1:])
         return max(low, params.get(f"w{hop + 1}", low)), min(high, params.get(f"w{hop - 1}", high))
     if definition.integer:
@@ -114,50 +113,48 @@ def parameter_range(measure: MeasureSpec | str, parameter: str) -> tuple[float, 
     return low, high
 
 
-def sweep_axis(measure: MeasureSpec | str, parameter: str) -> SweepAxis:
+def sweep_axis(measure: MeasureSpec, parameter: str) -> SweepAxis:
     """How a sweep of ``parameter`` shows it, from the measure registry.
 
-    >>> axis = sweep_axis("nn-iou", "n")
+    >>> axis = sweep_axis(measure_spec("nn-iou"), "n")
     >>> axis.title, axis.values()
     ('largest link distance of related concepts (n, from 0 to 3)', [0, 1, 2, 3])
     """
-    spec = parse_measure(measure)
-    low, high = parameter_range(spec, parameter)
-    definition = spec.measure.parameter(parameter)
-    return SweepAxis(spec, parameter, definition.label or definition.help or parameter, low, high, definition.integer)
+    low, high = parameter_range(measure, parameter)
+    definition = measure.measure.parameter(parameter)
+    return SweepAxis(measure, parameter, definition.label or definition.help or parameter, low, high, definition.integer)
 
 
-def sweep_values(measure: MeasureSpec | str, parameter: str, points: int = 11) -> list[float]:
+def sweep_values(measure: MeasureSpec, parameter: str, points: int = 11) -> list[float]:
     """Evenly spaced values of one parameter over its sweep range (every whole number for n).
 
-    >>> sweep_values("tversky", "a", 5)
+    >>> sweep_values(measure_spec("tversky"), "a", 5)
     [0.0, 0.25, 0.5, 0.75, 1.0]
     """
     return sweep_axis(measure, parameter).values(points)
 
 
-def grids_alpha_and_n(measure: MeasureSpec | str) -> bool:
+def grids_alpha_and_n(measure: MeasureSpec) -> bool:
     """Whether the Ablation page shows the alpha x n grid of nn-IoU for ``measure`` (nn-IoU itself, and IoU, which
     is its n = 0 curve) rather than a sweep of one of the measure's own parameters."""
-    return parse_measure(measure).key in ("iou", "nn-iou")
+    return measure.key in ("iou", "nn-iou")
 
 
-def ablation_title(measure: MeasureSpec | str, parameter: str | None = None) -> str:
+def ablation_title(measure: MeasureSpec, parameter: str | None = None) -> str:
     """The Ablation page's title: the measure and the parameter swept, with its words.
 
-    >>> ablation_title("tversky", "b")
+    >>> ablation_title(measure_spec("tversky"), "b")
     "Ablation of Tversky: sweeping b (weight of the candidate's concepts the query lacks)"
-    >>> ablation_title("dice")
+    >>> ablation_title(measure_spec("dice"))
     'Ablation of Dice: no parameter to sweep'
     """
-    spec = parse_measure(measure)
-    if grids_alpha_and_n(spec):
+    if grids_alpha_and_n(measure):
         # Both parameters' words would fill three lines of a title: the page says them in the text below it.
         return "Ablation of nn-IoU: sweeping alpha and n"
-    if not spec.params:
-        return f"Ablation of {spec.measure.title}: no parameter to sweep"
-    axis = sweep_axis(spec, parameter if parameter in spec.params else next(iter(spec.params)))
-    return f"Ablation of {spec.measure.title}: sweeping {axis.named}"
+    if not measure.params:
+        return f"Ablation of {measure.measure.title}: no parameter to sweep"
+    axis = sweep_axis(measure, parameter if parameter in measure.params else next(iter(measure.params)))
+    return f"Ablation of {measure.measure.title}: sweeping {axis.named}"
 
 
 # --- why a curve is flat -----------------------------------------------------------------------------------------
@@ -173,7 +170,7 @@ class FlatCurve:
     reason: str
 
 
-def flat_curves(grid: pd.DataFrame, measure: MeasureSpec | str, parameters: Sequence[str],
+def flat_curves(grid: pd.DataFrame, measure: MeasureSpec, parameters: Sequence[str],
                 has_kg: bool) -> list[FlatCurve]:
     """The (system, metric) curves of a sweep's ``grid`` (columns system, metric, value, one row per setting) that
     do not move over the settings of ``parameters`` of ``measure``, each with the reason.
@@ -185,14 +182,13 @@ def flat_curves(grid: pd.DataFrame, measure: MeasureSpec | str, parameters: Sequ
 
     >>> grid = pd.DataFrame({"system": ["Retrieval by Tversky"] * 2 + ["run"] * 2, "metric": ["CUI@10{tversky}"] * 4,
     ...                      "setting": [0, 1] * 2, "value": [1.0, 1.0, 0.4, 0.6]})
-    >>> [(c.system, c.value) for c in flat_curves(grid, "tversky", ["a"], has_kg=False)]
+    >>> [(c.system, c.value) for c in flat_curves(grid, measure_spec("tversky"), ["a"], has_kg=False)]
     [('Retrieval by Tversky', 1.0)]
     """
-    spec = parse_measure(measure)
-    reference = retrieval_system(spec)
+    reference = retrieval_system(measure)
     swept = " and ".join(parameters)
     every = f"every {swept}" if len(parameters) == 1 else f"every setting of {swept}"
-    near_only = spec.uses_kg and all(p in NEAR_MATCH_PARAMETERS or spec.measure.weights for p in parameters)
+    near_only = measure.uses_kg and all(p in NEAR_MATCH_PARAMETERS or measure.measure.weights for p in parameters)
     values = grid.groupby(["system", "metric"], sort=False).value
     spread = values.max() - values.min()
     found = []
@@ -204,12 +200,12 @@ def flat_curves(grid: pd.DataFrame, measure: MeasureSpec | str, parameters: Sequ
         if near_only and not has_kg:
             reason = (f"No knowledge graph is loaded, and {swept} only weigh{'s' if len(parameters) == 1 else ''} "
                       "concepts related in it: every setting gives the same scores.")
-        elif system == reference and judged_by == spec.key:
+        elif system == reference and judged_by == measure.key:
             reason = (f"{reference} ranks by the very measure {metric} judges with, so its lists are the best "
                       f"possible at {every} by construction: it is the reference the other systems are measured "
                       "against.")
-        elif system != reference and judged_by != spec.key:
-            reason = (f"A loaded run's lists are fixed, and {metric} does not use {spec.measure.title}, so {swept} "
+        elif system != reference and judged_by != measure.key:
+            reason = (f"A loaded run's lists are fixed, and {metric} does not use {measure.measure.title}, so {swept} "
                       "cannot change its score.")
         else:
             reason = f"On this data no value of {swept} changes what {metric} sees of the lists."
@@ -272,7 +268,7 @@ def ablation_grid(evaluator: Evaluator, runs: Sequence[Run], metric_names: Seque
 
 
 def parameter_sweep(evaluator: Evaluator, runs: Sequence[Run], metric_names: Sequence[str],
-                    measure: MeasureSpec | str, parameter: str, values: Sequence[float],
+                    measure: MeasureSpec, parameter: str, values: Sequence[float],
                     with_relevance_retrieval: bool = True, gain: str = "linear",
                     progress: Callable[[float, str], None] | None = None) -> pd.DataFrame:
     """Mean of each metric per (system, value of one parameter of ``measure``), the others fixed.
@@ -281,11 +277,10 @@ def parameter_sweep(evaluator: Evaluator, runs: Sequence[Run], metric_names: Seq
     the measure (:func:`retrieval_system`) is re-ranked at every setting; uploaded runs stay fixed and only their
     graded relevance changes.
     """
-    spec = parse_measure(measure)
-    means = _setting_means(evaluator, runs, metric_names, [spec.with_parameters(**{parameter: v}) for v in values],
+    means = _setting_means(evaluator, runs, metric_names, [measure.with_parameters(**{parameter: v}) for v in values],
                            [f"{parameter} = {_number(v)}" for v in values],
                            lambda setting: Relevance.of(measure=setting, gain=gain),
-                           retrieval_system(spec) if with_relevance_retrieval else None, None, progress)
+                           retrieval_system(measure) if with_relevance_retrieval else None, None, progress)
     return pd.DataFrame([{"system": name, "parameter": parameter, "setting": value, "metric": metric, "value": mean}
                          for value, setting in zip(values, means) for name, metric, mean in setting],
                         columns=["system", "parameter", "setting", "metric", "value"])

@@ -44,7 +44,7 @@ from evalcore.evaluation.evaluator import PADDING, AlignedRun, Evaluator, align_
 from evalcore.evaluation.options import Relevance, Statistics
 from evalcore.evaluation.retrieval import retrieve_by_measure
 from evalcore.io.tables import SCORE_DECIMALS
-from evalcore.relevance.measures import MeasureSpec, default_measures, metric_tag, parse_measure
+from evalcore.relevance.measures import MeasureSpec, default_measures, measure_spec, metric_tag
 from evalcore.stats.compare import holm, kendall_tau, randomization_tests
 from evalcore.threads import blas_single_thread
 
@@ -82,15 +82,14 @@ PASS_STEPS = 8
 APART = "share apart"
 
 
-def comparison_measures(chosen: MeasureSpec | str) -> list[str]:
-    """Every registry measure at its defaults, and ``chosen`` (canonical text) where its parameters differ.
+def comparison_measures(chosen: MeasureSpec) -> list[str]:
+    """The canonical texts of every registry measure at its defaults, and of ``chosen`` where its parameters differ.
 
-    >>> comparison_measures("tversky(a=0.8,b=0.3)")[-1], "tversky(a=0.8,b=0.3)" in comparison_measures("iou")
+    >>> comparison_measures(measure_spec("tversky", a=0.8))[-1], "tversky(a=0.8,b=0.3)" in comparison_measures(measure_spec("iou"))
     ('tversky(a=0.8,b=0.3)', False)
     """
     names = [spec.name for spec in default_measures()]
-    chosen = parse_measure(chosen).name
-    return names + ([chosen] if chosen not in names else [])
+    return names + ([chosen.name] if chosen.name not in names else [])
 
 
 def sampled_power_column(subsample: int) -> str:
@@ -138,7 +137,7 @@ class MeasureComparison:
 def ndcg_metric(measure: MeasureSpec, k: int) -> str:
     """The NDCG@k metric name under ``measure``: ``CUI@k``, ``nn-CUI@k`` or ``CUI@k{key}``.
 
-    >>> ndcg_metric(parse_measure("iou"), 10), ndcg_metric(parse_measure("nn-iou"), 10), ndcg_metric(parse_measure("dice"), 5)
+    >>> ndcg_metric(measure_spec("iou"), 10), ndcg_metric(measure_spec("nn-iou"), 10), ndcg_metric(measure_spec("dice"), 5)
     ('CUI@10', 'nn-CUI@10', 'CUI@5{dice}')
     """
     tag = metric_tag(measure)
@@ -485,7 +484,7 @@ def _judge(spec: MeasureSpec, query_ids: Sequence[str], values: np.ndarray, name
     return _Judged(row, asl, pair_rows, sorted(same - same_lists), sampled, resamples)
 
 
-def compare_measures(evaluator: Evaluator, measures: Sequence[MeasureSpec | str],
+def compare_measures(evaluator: Evaluator, measures: Sequence[MeasureSpec],
                      systems: Sequence[Run | AlignedRun] = (), ks: Sequence[int] = TABLE1_KS, ndcg_k: int = 10,
                      samples: int = Statistics.randomization_samples, level: float = SIGNIFICANCE_LEVEL,
                      subsample: int = SUBSAMPLE, subsample_repeats: int = SUBSAMPLE_REPEATS,
@@ -507,85 +506,136 @@ def compare_measures(evaluator: Evaluator, measures: Sequence[MeasureSpec | str]
     queries (seed 0).
     """
     started = time.perf_counter()
-    names = list(dict.fromkeys([parse_measure(REFERENCE).name] + [parse_measure(m).name for m in measures]))
-    specs = [parse_measure(name) for name in names]
-    # Steps of the bar: a ranking pass per measure (PASS_STEPS each, moving as the pass goes), Table 1, scoring the
-    # systems given under each measure, the simulated detector where it is needed, then the tests under each measure.
-    first = PASS_STEPS * len(specs)
-    steps = first + 2 * len(specs) + 2
-
-    def report(step: float, text: str) -> None:
-        if progress:
-            progress(min(step / steps, 1.0), text)
-
-    rows, rankings = _rank_pool(evaluator, specs, ks, lambda step, text: report(PASS_STEPS * step, text))
-    report(first, "Precision of each ranking on the labels")
+    specs = list(dict.fromkeys([measure_spec(REFERENCE), *measures]))
+    bar = _Bar(specs, progress)
+    rows, rankings = _rank_pool(evaluator, specs, ks, lambda step, text: bar(PASS_STEPS * step, text))
+    bar(bar.first, "Precision of each ranking on the labels")
     precision = _table1(evaluator, rankings, ks)
-
-    metric = f"CUI@{ndcg_k}"
     scores: dict[str, dict[str, pd.Series]] = {}
     for step, spec in enumerate(specs):
-        report(first + 1 + step, f"Scoring the systems under {spec.name}")
+        bar(bar.first + 1 + step, f"Scoring the systems under {spec.name}")
         scores[spec.name] = _scores(evaluator, systems, spec, ndcg_metric(spec, ndcg_k))
-    given = [system.name for system in systems]
+    circular = _circular(scores, specs, [system.name for system in systems])
+    neutral = [system for system in systems if system.name not in circular]
+    judged, source = _systems_judged(evaluator, neutral, scores[specs[0].name], levels, seed, ndcg_k, bar)
+    evidence = _judge_each(evaluator, specs, judged, scores, ndcg_k, bar, samples=samples, level=level,
+                           subsample=subsample, subsample_repeats=subsample_repeats, swap_repeats=swap_repeats)
+    bar(bar.steps, "done")
+    for name, row in evidence.rows.items():
+        rows[name].update(row)
+    flagged = pd.DataFrame([{"system A": a, "system B": b, "identical": "; ".join(why)}
+                            for (a, b), why in sorted(evidence.identical.items())],
+                           columns=["system A", "system B", "identical"])
+    left_out = pd.DataFrame([{"system": name, "left out": f"the ideal ranking under {', '.join(under)} (NDCG@{ndcg_k} "
+                              "= 1 on every query): circular"} for name, under in circular.items()],
+                            columns=["system", "left out"])
+    degraded = source is not None
+    return MeasureComparison(_summary_table(rows, evidence.means, precision, specs[0].name, subsample, ks), precision,
+                             pd.DataFrame(evidence.means), f"CUI@{ndcg_k}", tuple(system.name for system in judged),
+                             len(evaluator.concepts),
+                             pd.DataFrame(evidence.asl, columns=["measure", "queries", "level", "share"]), flagged,
+                             evidence.sampled, pd.DataFrame(evidence.pairs, columns=PAIR_COLUMNS), left_out,
+                             source.name if degraded else "", tuple(levels) if degraded else (),
+                             time.perf_counter() - started, pd.DataFrame(evidence.resamples, columns=RESAMPLE_COLUMNS))
+
+
+class _Bar:
+    """The comparison's progress bar, in steps: a ranking pass per measure (:data:`PASS_STEPS` each, moving as the
+    pass goes), Table 1, scoring the systems given under each measure, the simulated detector where it is needed,
+    then the tests under each measure."""
+
+    def __init__(self, specs: Sequence[MeasureSpec], progress: Callable[[float, str], None] | None):
+        self.measures, self.progress = len(specs), progress
+        self.first = PASS_STEPS * self.measures
+        self.steps = self.first + 2 * self.measures + 2
+
+    def __call__(self, step: float, text: str) -> None:
+        if self.progress:
+            self.progress(min(step / self.steps, 1.0), text)
+
+
+def _circular(scores: Mapping[str, Mapping[str, pd.Series]], specs: Sequence[MeasureSpec],
+              given: Sequence[str]) -> dict[str, list[str]]:
+    """The systems given that are the ideal ranking under a compared measure -> those measures."""
     circular: dict[str, list[str]] = {}
     for spec in specs if given else ():
         for name in ideal_systems(_matrix(scores[spec.name], given)[1], given):
             circular.setdefault(name, []).append(spec.name)
-    neutral = [system for system in systems if system.name not in circular]
-    source: Run | AlignedRun | None = None
-    if levels:
-        reference = scores[specs[0].name]
-        source = max(neutral, key=lambda system: np.nan_to_num(reference[system.name].mean(), nan=-1.0),
-                     default=None)
-        if source is None:
-            text = "Simulating a concept detector to degrade"
-            report(first + 1 + len(specs), text)
-            source = simulated_detector_run(evaluator.concepts, FALLBACK_MISS, seed, ndcg_k,
-                                            progress=lambda done: report(first + 1 + len(specs) + done, text))
-            neutral = [source]
-    degraded: list[AlignedRun] = []
-    if source is not None:
-        aligned = source if isinstance(source, AlignedRun) else align_run(source, evaluator.concepts, ndcg_k)
-        degraded = degraded_rankings(aligned, len(evaluator.concepts), levels, seed, ndcg_k)
-    judged = [*neutral, *degraded]
-    judged_names = tuple(system.name for system in judged)
+    return circular
+
+
+def _systems_judged(evaluator: Evaluator, neutral: list[Run | AlignedRun], reference: Mapping[str, pd.Series],
+                    levels: Sequence[float], seed: int, ndcg_k: int,
+                    bar: _Bar) -> tuple[list[Run | AlignedRun], Run | AlignedRun | None]:
+    """The systems judged: ``neutral`` and degraded copies of the best of them under IoU (``reference``), or of a
+    simulated concept detector, judged in their place, when none is neutral; and the system degraded (None for
+    none)."""
+    if not levels:
+        return list(neutral), None
+    source = max(neutral, key=lambda system: np.nan_to_num(reference[system.name].mean(), nan=-1.0), default=None)
+    if source is None:
+        text, step = "Simulating a concept detector to degrade", bar.first + 1 + bar.measures
+        bar(step, text)
+        source = simulated_detector_run(evaluator.concepts, FALLBACK_MISS, seed, ndcg_k,
+                                        progress=lambda done: bar(step + done, text))
+        neutral = [source]
+    aligned = source if isinstance(source, AlignedRun) else align_run(source, evaluator.concepts, ndcg_k)
+    return [*neutral, *degraded_rankings(aligned, len(evaluator.concepts), levels, seed, ndcg_k)], source
+
+
+@dataclass
+class _Evidence:
+    """The tests' results under every measure, gathered for the comparison's tables."""
+
+    rows: dict[str, dict[str, object]] = field(default_factory=dict)
+    means: dict[str, dict[str, float]] = field(default_factory=dict)
+    asl: list[dict] = field(default_factory=list)
+    pairs: list[dict] = field(default_factory=list)
+    resamples: list[dict] = field(default_factory=list)
+    identical: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    sampled: int = 0
+
+
+def _judge_each(evaluator: Evaluator, specs: Sequence[MeasureSpec], judged: Sequence[Run | AlignedRun],
+                scores: dict[str, dict[str, pd.Series]], ndcg_k: int, bar: _Bar, *, samples: int, level: float,
+                subsample: int, subsample_repeats: int, swap_repeats: int) -> _Evidence:
+    """:func:`_judge` under each measure, the systems scored where they are not yet (``scores`` grows); nothing
+    with fewer than two systems."""
+    names = tuple(system.name for system in judged)
     same_lists = set(same_list_pairs(judged, evaluator.concepts, ndcg_k)) if len(judged) > 1 else set()
-    identical: dict[tuple[str, str], list[str]] = {pair: [f"same top-{ndcg_k} lists"] for pair in same_lists}
-    means: dict[str, dict[str, float]] = {}
-    asl_rows: list[dict] = []
-    pair_rows: list[dict] = []
-    resample_rows: list[dict] = []
-    sampled = 0
-    for step, spec in enumerate(specs):
-        if len(judged) < 2:
-            break
-        report(first + 2 + len(specs) + step, f"Significance tests under {spec.name}")
+    evidence = _Evidence(identical={pair: [f"same top-{ndcg_k} lists"] for pair in same_lists})
+    for step, spec in enumerate(specs if len(judged) > 1 else ()):
+        bar(bar.first + 2 + len(specs) + step, f"Significance tests under {spec.name}")
         new = [system for system in judged if system.name not in scores[spec.name]]
         scores[spec.name].update(_scores(evaluator, new, spec, ndcg_metric(spec, ndcg_k)))
-        query_ids, values = _matrix(scores[spec.name], judged_names)
+        query_ids, values = _matrix(scores[spec.name], names)
         with np.errstate(invalid="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # a system undefined on every query has no mean: NaN
-            means[spec.name] = dict(zip(judged_names, np.nanmean(values, axis=0).tolist()))
-        evidence = _judge(spec, query_ids, values, judged_names, same_lists, samples=samples, level=level,
-                          subsample=subsample, subsample_repeats=subsample_repeats, swap_repeats=swap_repeats,
-                          draws=evaluator.draws)
-        rows[spec.name].update(evidence.row)
-        asl_rows += evidence.asl
-        pair_rows += evidence.pairs
-        resample_rows += evidence.resamples
-        for pair in evidence.identical:
-            identical.setdefault(pair, []).append(spec.name)
-        sampled = subsample if evidence.sampled else sampled
-    report(steps, "done")
+            evidence.means[spec.name] = dict(zip(names, np.nanmean(values, axis=0).tolist()))
+        judgement = _judge(spec, query_ids, values, names, same_lists, samples=samples, level=level,
+                           subsample=subsample, subsample_repeats=subsample_repeats, swap_repeats=swap_repeats,
+                           draws=evaluator.draws)
+        evidence.rows[spec.name] = judgement.row
+        evidence.asl += judgement.asl
+        evidence.pairs += judgement.pairs
+        evidence.resamples += judgement.resamples
+        for pair in judgement.identical:
+            evidence.identical.setdefault(pair, []).append(spec.name)
+        evidence.sampled = subsample if judgement.sampled else evidence.sampled
+    return evidence
 
+
+def _summary_table(rows: Mapping[str, dict], means: Mapping[str, dict[str, float]], precision: pd.DataFrame,
+                   reference: str, subsample: int, ks: Sequence[int]) -> pd.DataFrame:
+    """One row per measure, the deciding columns first: the tests, Kendall's tau and Table 1's gaps to IoU
+    (``reference``), the ties and the engine's path."""
     table = pd.DataFrame(list(rows.values()))
     if means:
-        table["Kendall tau vs IoU"] = [kendall_tau(means[names[0]], means[name]) for name in table.measure]
+        table["Kendall tau vs IoU"] = [kendall_tau(means[reference], means[name]) for name in table.measure]
     if len(precision):
         wide = precision.pivot_table(index="measure", columns=["target", "k"], values="value", sort=False)
         wide.columns = [f"P@{k}[{target}]" for target, k in wide.columns]
-        gaps = wide - wide.loc[names[0]]
+        gaps = wide - wide.loc[reference]
         wide["worst cell vs IoU"] = gaps.min(axis=1)
         wide["best cell vs IoU"] = gaps.max(axis=1)
         wide["beats IoU on every cell"] = (gaps > 0).all(axis=1)
@@ -596,17 +646,7 @@ def compare_measures(evaluator: Evaluator, measures: Sequence[MeasureSpec | str]
                *[c for c in table.columns if c.startswith("P@")], "worst cell vs IoU", "best cell vs IoU",
                "beats IoU on every cell", f"same top-{max(ks)} as IoU", "ranking s", "digits", "codes", "code bytes",
                "keys"]
-    table = table[[c for c in ordered if c in table.columns]]
-    flagged = pd.DataFrame([{"system A": a, "system B": b, "identical": "; ".join(why)}
-                            for (a, b), why in sorted(identical.items())], columns=["system A", "system B", "identical"])
-    left_out = pd.DataFrame([{"system": name, "left out": f"the ideal ranking under {', '.join(under)} (NDCG@{ndcg_k} "
-                              "= 1 on every query): circular"} for name, under in circular.items()],
-                            columns=["system", "left out"])
-    return MeasureComparison(table, precision, pd.DataFrame(means), metric, judged_names, len(evaluator.concepts),
-                             pd.DataFrame(asl_rows, columns=["measure", "queries", "level", "share"]), flagged, sampled,
-                             pd.DataFrame(pair_rows, columns=PAIR_COLUMNS), left_out,
-                             source.name if degraded else "", tuple(levels) if degraded else (),
-                             time.perf_counter() - started, pd.DataFrame(resample_rows, columns=RESAMPLE_COLUMNS))
+    return table[[c for c in ordered if c in table.columns]]
 
 
 def _listed(names: Sequence[str]) -> str:
@@ -642,98 +682,153 @@ def verdict(comparison: MeasureComparison) -> str:
     A tie: both measures tell as many system pairs apart at p < 0.05 on 100-query samples, 3.0 of 3 on average
     (1.0000), and swap as many pairs across query sets (0.0000); the evidence favours none of them.
     """
-    table = comparison.table
-    power = sampled_power_column(comparison.subsample) if comparison.subsample else ALL_POWER
-    where = f"on {comparison.subsample}-query samples" if comparison.subsample else "on all queries"
-    if len(comparison.systems) < 2 or power not in table or not table[power].notna().any():
+    standing = _Standing.of(comparison)
+    if standing is None:
         return ("No verdict: the evidence needs at least two systems that differ (load runs or choose baselines), "
                 "to see which measure tells them apart.")
-    rows = table.set_index("measure")
-    if SWAP_RATE not in rows:
-        rows[SWAP_RATE] = np.nan
-    judged = rows[PAIRS_JUDGED] if PAIRS_JUDGED in rows else \
-        pd.Series(len(comparison.systems) * (len(comparison.systems) - 1) // 2, index=rows.index)
-    resamples = {key: group.sort_values("resample").value.to_numpy()
-                 for key, group in comparison.resamples.groupby(["criterion", "measure"])}
-    samples = len(resamples.get((power, rows.index[0]), ()))
-
-    def shown(measure: str, criterion: str) -> float:
-        return round(float(rows.at[measure, criterion]), SCORE_DECIMALS)
-
-    def ahead(a: str, b: str, criterion: str) -> bool:
-        """``a`` better than ``b`` on ``criterion`` (power: higher; swap rate: lower), beyond noise."""
-        mine, theirs = resamples.get((criterion, a)), resamples.get((criterion, b))
-        lower = criterion == SWAP_RATE
-        if mine is None or theirs is None or len(mine) != len(theirs):
-            return shown(a, criterion) < shown(b, criterion) if lower else shown(a, criterion) > shown(b, criterion)
-        return clear_lead(theirs, mine) if lower else clear_lead(mine, theirs)
-
-    def told(measure: str) -> str:
-        """The pairs apart as a count (a mean over the samples, exact on all queries) of the pairs judged."""
-        count = rows.at[measure, power] * judged[measure]
-        return f"{count:.1f}" if comparison.subsample else f"{count:.0f}"
-
-    def spread(measures: Sequence[str], criterion: str) -> str:
-        low, high = (min(measures, key=lambda m: shown(m, criterion)), max(measures, key=lambda m: shown(m, criterion)))
-        if criterion == power:
-            counts = told(low) if told(low) == told(high) else f"{told(low)} to {told(high)}"
-            of = f"{judged[low]}" if judged[low] == judged[high] else f"{judged[low]} to {judged[high]}"
-            return f"{counts} of {of} on average ({_share(shown(low, power))}" + (
-                f" to {_share(shown(high, power))}" if shown(low, power) != shown(high, power) else "") + ")"
-        return _share(shown(low, criterion)) + (f" to {_share(shown(high, criterion))}"
-                                                if shown(low, criterion) != shown(high, criterion) else "")
-
-    ranked = sorted(rows.index, key=lambda m: (-np.nan_to_num(shown(m, power), nan=-1.0),
-                                               np.nan_to_num(shown(m, SWAP_RATE), nan=np.inf)))
-    best = ranked[0]
-    # Level with the best: not clearly behind it, or shown as high as one that is not (a paired lead can be
-    # clear over one measure and not over another with the same share: both are then level).
-    floor = min(shown(m, power) for m in [best] + [m for m in ranked[1:] if not ahead(best, m, power)])
-    leaders = [m for m in rows.index if shown(m, power) >= floor]  # in the table's order, IoU first
-    steadiest = min(leaders, key=lambda m: np.nan_to_num(shown(m, SWAP_RATE), nan=np.inf))
-    noise = f", differences within the noise of the {samples} query samples" if samples > 1 else ""
-    if len(rows) == 1:
-        text = (f"Only {best} is compared: it tells {told(best)} of {judged[best]} system pairs apart at p < "
-                f"{SIGNIFICANCE_LEVEL:g} {where} on average ({_share(shown(best, power))}); choose more measures to "
-                "compare")
-    elif not shown(best, power) > 0:
+    ranked = standing.ranked()
+    best, power, where = ranked[0], standing.power, standing.where
+    leaders = standing.leaders(ranked)
+    if len(standing.rows) == 1:
+        text = (f"Only {best} is compared: it tells {standing.told(best)} of {standing.judged[best]} system pairs apart "
+                f"at p < {SIGNIFICANCE_LEVEL:g} {where} on average ({_share(standing.shown(best, power))}); choose more "
+                "measures to compare")
+    elif not standing.shown(best, power) > 0:
         text = (f"No measure tells any pair of the systems apart at p < {SIGNIFICANCE_LEVEL:g} {where}: the evidence "
                 "favours none (more queries or more different systems would tell)")
     elif len(leaders) == 1:
-        runner = ranked[1]
-        lead = shown(best, power) - shown(runner, power)
-        text = (f"The evidence favours {best}: it tells {'slightly more' if lead < CLEAR_MARGIN else 'more'} system "
-                f"pairs apart at p < {SIGNIFICANCE_LEVEL:g} {where} than any other measure, {told(best)} of "
-                f"{judged[best]} on average ({_share(shown(best, power))}), against {told(runner)} of "
-                f"{judged[runner]} ({_share(shown(runner, power))}) for {runner}, the next"
-                f"{f', beyond the noise of the {samples} query samples' if samples > 1 else ''}")
-        text += _pairs_clause(comparison.pairs, best, runner) + _swaps_and_ties(comparison, rows, best, runner)
+        text = _favoured_sentence(standing, best, ranked[1])
     else:
-        same = len({shown(m, power) for m in leaders}) == 1
-        level = f"{'as many' if same else 'about as many'} system pairs apart at p < {SIGNIFICANCE_LEVEL:g} {where}"
-        within = "" if same else noise
-        if all(ahead(steadiest, m, SWAP_RATE) for m in leaders if m != steadiest):
-            runner = min((m for m in leaders if m != steadiest), key=lambda m: shown(m, SWAP_RATE))
-            text = (f"The evidence favours {steadiest} on stability alone: {_listed(leaders)} tell {level}, "
-                    f"{spread(leaders, power)}{within}, and {steadiest} swaps fewer pairs across query sets "
-                    f"({_share(shown(steadiest, SWAP_RATE))} vs {_share(shown(runner, SWAP_RATE))} for {runner}, the "
-                    "next)")
-        else:
-            who = _listed(leaders) if len(leaders) < len(rows) else "both measures" if len(rows) == 2 else \
-                f"all {len(rows)} measures"
-            swaps = spread(leaders, SWAP_RATE)
-            text = (f"A tie: {who} tell {level}, {spread(leaders, power)}{within}"
-                    f"{', more than the others' if len(leaders) < len(rows) else ''}, and "
-                    + (f"swap as many pairs across query sets ({swaps})" if " to " not in swaps else
-                       f"swap from {swaps} of the pairs across query sets") + "; the evidence favours none of them")
+        text = _level_sentence(standing, leaders)
+    return text + _left_out_clause(comparison) + "."
+
+
+@dataclass(frozen=True)
+class _Standing:
+    """A comparison's table read for :func:`verdict`: each measure's power and swap rate as shown, the pairs each
+    judged, and the values on each query sample (or split) that say whether a lead is beyond noise."""
+
+    comparison: MeasureComparison
+    rows: pd.DataFrame  # indexed by measure, with a swap-rate column
+    power: str  # the column of the criterion: pairs apart on the samples, else on all queries
+    where: str
+    judged: pd.Series
+    resamples: Mapping[tuple[str, str], np.ndarray]
+
+    @classmethod
+    def of(cls, comparison: MeasureComparison) -> _Standing | None:
+        """The standing, None where there is nothing to judge (fewer than two systems, no power)."""
+        table = comparison.table
+        power = sampled_power_column(comparison.subsample) if comparison.subsample else ALL_POWER
+        if len(comparison.systems) < 2 or power not in table or not table[power].notna().any():
+            return None
+        rows = table.set_index("measure")
+        if SWAP_RATE not in rows:
+            rows[SWAP_RATE] = np.nan
+        judged = rows[PAIRS_JUDGED] if PAIRS_JUDGED in rows else \
+            pd.Series(len(comparison.systems) * (len(comparison.systems) - 1) // 2, index=rows.index)
+        resamples = {key: group.sort_values("resample").value.to_numpy()
+                     for key, group in comparison.resamples.groupby(["criterion", "measure"])}
+        where = f"on {comparison.subsample}-query samples" if comparison.subsample else "on all queries"
+        return cls(comparison, rows, power, where, judged, resamples)
+
+    @property
+    def samples(self) -> int:
+        return len(self.resamples.get((self.power, self.rows.index[0]), ()))
+
+    @property
+    def noise(self) -> str:
+        return f", differences within the noise of the {self.samples} query samples" if self.samples > 1 else ""
+
+    def shown(self, measure: str, criterion: str) -> float:
+        return round(float(self.rows.at[measure, criterion]), SCORE_DECIMALS)
+
+    def ahead(self, a: str, b: str, criterion: str) -> bool:
+        """``a`` better than ``b`` on ``criterion`` (power: higher; swap rate: lower), beyond noise."""
+        mine, theirs = self.resamples.get((criterion, a)), self.resamples.get((criterion, b))
+        lower = criterion == SWAP_RATE
+        if mine is None or theirs is None or len(mine) != len(theirs):
+            shown_a, shown_b = self.shown(a, criterion), self.shown(b, criterion)
+            return shown_a < shown_b if lower else shown_a > shown_b
+        return clear_lead(theirs, mine) if lower else clear_lead(mine, theirs)
+
+    def told(self, measure: str) -> str:
+        """The pairs apart as a count (a mean over the samples, exact on all queries) of the pairs judged."""
+        count = self.rows.at[measure, self.power] * self.judged[measure]
+        return f"{count:.1f}" if self.comparison.subsample else f"{count:.0f}"
+
+    def spread(self, measures: Sequence[str], criterion: str) -> str:
+        """The range of ``criterion`` over ``measures`` (power: with the pairs apart as counts)."""
+        low = min(measures, key=lambda m: self.shown(m, criterion))
+        high = max(measures, key=lambda m: self.shown(m, criterion))
+        upper = f" to {_share(self.shown(high, criterion))}" if self.shown(low, criterion) != self.shown(high, criterion) else ""
+        if criterion != self.power:
+            return _share(self.shown(low, criterion)) + upper
+        counts = self.told(low) if self.told(low) == self.told(high) else f"{self.told(low)} to {self.told(high)}"
+        judged = self.judged
+        of = f"{judged[low]}" if judged[low] == judged[high] else f"{judged[low]} to {judged[high]}"
+        return f"{counts} of {of} on average ({_share(self.shown(low, criterion))}{upper})"
+
+    def ranked(self) -> list[str]:
+        """The measures, most pairs apart first, then fewest swaps."""
+        return sorted(self.rows.index, key=lambda m: (-np.nan_to_num(self.shown(m, self.power), nan=-1.0),
+                                                      np.nan_to_num(self.shown(m, SWAP_RATE), nan=np.inf)))
+
+    def leaders(self, ranked: Sequence[str]) -> list[str]:
+        """The measures level with the best on power, in the table's order (IoU first)."""
+        best = ranked[0]
+        # Level with the best: not clearly behind it, or shown as high as one that is not (a paired lead can be
+        # clear over one measure and not over another with the same share: both are then level).
+        floor = min(self.shown(m, self.power) for m in [best] + [m for m in ranked[1:] if not self.ahead(best, m, self.power)])
+        return [m for m in self.rows.index if self.shown(m, self.power) >= floor]
+
+
+def _favoured_sentence(standing: _Standing, best: str, runner: str) -> str:
+    """``best`` tells more pairs apart than every other measure, ``runner`` next."""
+    power, samples = standing.power, standing.samples
+    lead = standing.shown(best, power) - standing.shown(runner, power)
+    text = (f"The evidence favours {best}: it tells {'slightly more' if lead < CLEAR_MARGIN else 'more'} system "
+            f"pairs apart at p < {SIGNIFICANCE_LEVEL:g} {standing.where} than any other measure, {standing.told(best)} of "
+            f"{standing.judged[best]} on average ({_share(standing.shown(best, power))}), against "
+            f"{standing.told(runner)} of {standing.judged[runner]} ({_share(standing.shown(runner, power))}) for "
+            f"{runner}, the next{f', beyond the noise of the {samples} query samples' if samples > 1 else ''}")
+    return (text + _pairs_clause(standing.comparison.pairs, best, runner)
+            + _swaps_and_ties(standing.comparison, standing.rows, best, runner))
+
+
+def _level_sentence(standing: _Standing, leaders: Sequence[str]) -> str:
+    """Several measures level on power: the steadiest is favoured when it swaps fewer pairs than each, else a tie."""
+    power, rows = standing.power, standing.rows
+    steadiest = min(leaders, key=lambda m: np.nan_to_num(standing.shown(m, SWAP_RATE), nan=np.inf))
+    same = len({standing.shown(m, power) for m in leaders}) == 1
+    level = f"{'as many' if same else 'about as many'} system pairs apart at p < {SIGNIFICANCE_LEVEL:g} {standing.where}"
+    within = "" if same else standing.noise
+    if all(standing.ahead(steadiest, m, SWAP_RATE) for m in leaders if m != steadiest):
+        runner = min((m for m in leaders if m != steadiest), key=lambda m: standing.shown(m, SWAP_RATE))
+        return (f"The evidence favours {steadiest} on stability alone: {_listed(leaders)} tell {level}, "
+                f"{standing.spread(leaders, power)}{within}, and {steadiest} swaps fewer pairs across query sets "
+                f"({_share(standing.shown(steadiest, SWAP_RATE))} vs {_share(standing.shown(runner, SWAP_RATE))} for "
+                f"{runner}, the next)")
+    who = _listed(leaders) if len(leaders) < len(rows) else "both measures" if len(rows) == 2 else \
+        f"all {len(rows)} measures"
+    swaps = standing.spread(leaders, SWAP_RATE)
+    return (f"A tie: {who} tell {level}, {standing.spread(leaders, power)}{within}"
+            f"{', more than the others' if len(leaders) < len(rows) else ''}, and "
+            + (f"swap as many pairs across query sets ({swaps})" if " to " not in swaps else
+               f"swap from {swaps} of the pairs across query sets") + "; the evidence favours none of them")
+
+
+def _left_out_clause(comparison: MeasureComparison) -> str:
+    """The systems left out as circular and the pairs of identical systems left out of the counts."""
+    text = ""
     if len(comparison.left_out):
         text += (f"; left out as circular (the ideal ranking under a compared measure): "
                  f"{_listed(comparison.left_out.system.tolist())}")
-    left_out = len(comparison.identical)
-    if left_out:
-        text += (f"; {left_out} pair{'s' if left_out > 1 else ''} of identical systems "
-                 f"{'are' if left_out > 1 else 'is'} left out of the counts")
-    return text + "."
+    identical = len(comparison.identical)
+    if identical:
+        text += (f"; {identical} pair{'s' if identical > 1 else ''} of identical systems "
+                 f"{'are' if identical > 1 else 'is'} left out of the counts")
+    return text
 
 
 def _pairs_clause(pairs: pd.DataFrame, favoured: str, runner: str, shown: int = 3) -> str:
@@ -789,5 +884,5 @@ def simulated_detector_run(concepts: ConceptSets, miss: float, seed: int, depth:
             kept |= {vocabulary[i] for i in rng.choice(len(vocabulary), invented, p=frequency)}
         detected.append(frozenset(kept))
     noisy = ConceptSets(concepts.ids, tuple(detected), f"{concepts.source} (simulated detector, miss {miss:g})")
-    return retrieve_by_measure(PairwiseEngine(noisy), "iou", depth, name or f"simulated detector (miss {miss:g})",
+    return retrieve_by_measure(Evaluator(noisy), measure_spec("iou"), depth, name or f"simulated detector (miss {miss:g})",
                                progress)

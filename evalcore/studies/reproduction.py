@@ -18,6 +18,7 @@ import pandas as pd
 
 from evalcore.data import ConceptSets, Run
 from evalcore.engine import PairwiseEngine, top_indices
+from evalcore.errors import ParameterError
 from evalcore.evaluation.evaluator import AlignedRun, Evaluator
 from evalcore.evaluation.options import Relevance
 from evalcore.evaluation.retrieval import retrieve_by_measure
@@ -243,8 +244,8 @@ def tie_report(evaluator: Evaluator, settings: Mapping[str, MeasureSpec] = PAPER
             order = np.random.default_rng(seed).permutation(len(concepts))
             permuted = ConceptSets(tuple(concepts.ids[i] for i in order), tuple(concepts.sets[i] for i in order),
                                    f"{concepts.source} (shuffled, seed {seed})")
-            engine = PairwiseEngine(permuted, kg=evaluator.kg, mode=evaluator.mode)
-            run = retrieve_by_measure(engine, measure, depth, f"{system} seed {seed}")
+            run = retrieve_by_measure(Evaluator(permuted, evaluator.kg, evaluator.mode), measure, depth,
+                                      f"{system} seed {seed}")
             means = evaluator.evaluate([run], names).means()[run.name]
             for k in ks:
                 shuffled[k].append(means[f"P@{k}[{target}]"])
@@ -276,21 +277,24 @@ def strict_approximate_matches(a: frozenset[str], b: frozenset[str],
                      | {y for y in only_b if neighbours.get(y, frozenset()) & only_a})
 
 
-def strict_relevance_ranking(evaluator: Evaluator, alpha: float, n: int, depth: int, name: str) -> AlignedRun:
-    """Retrieval by nn-IoU with :func:`strict_approximate_matches`, over the whole pool.
+def strict_relevance_ranking(evaluator: Evaluator, measure: MeasureSpec, depth: int, name: str) -> AlignedRun:
+    """Retrieval by nn-IoU (``measure``, an nn-IoU spec) with :func:`strict_approximate_matches`, over the whole pool.
 
     Only pairs with an approximate match under DESIGN §2 can differ; those are rescored
     pair by pair, the rest keep the engine's values.
     """
+    if measure.key != "nn-iou":
+        raise ParameterError(f"the strict reading of N(A,B) is nn-IoU's: give an nn-iou MeasureSpec, got {measure.name}")
     engine = evaluator.engine
     concepts = evaluator.concepts
-    neighbours = neighbour_sets(evaluator.kg, engine.vocabulary, n, evaluator.mode)
+    alpha = measure.params["alpha"]
+    neighbours = neighbour_sets(evaluator.kg, engine.vocabulary, measure.hops, evaluator.mode)
     parts = []
-    measure = engine.resolve(nn_iou_measure(alpha, n, evaluator.mode))
     layout = engine.coding(measure).layout
-    for start, stop in engine.blocks():
-        values = engine.keyed_by(measure, start, stop).relevance()
-        _, approximate, _ = layout.decode(engine.codes_by(measure, start, stop))
+    for block, codes in engine.coded_blocks(measure):
+        start = block.start
+        values = block.relevance()
+        _, approximate, _ = layout.decode(codes)
         rows, columns = np.nonzero(approximate > 0)
         for row, column in zip(rows.tolist(), columns.tolist()):
             if start + row == column:
@@ -328,7 +332,7 @@ def kg_variants(evaluator: Evaluator, edge_files: Sequence, sources: Sequence[st
             systems.append((name, variant, variant.relevance_ranking(nn_iou_measure(PAPER_ALPHA, n), depth, depth, name=name)))
     for n in strict_hops:
         name = starting(f"nn-IoU n={n} undirected, strict N(A,B)")
-        systems.append((name, evaluator, strict_relevance_ranking(evaluator, PAPER_ALPHA, n, depth, name)))
+        systems.append((name, evaluator, strict_relevance_ranking(evaluator, nn_iou_measure(PAPER_ALPHA, n), depth, name)))
     for source in sources:
         name = starting(f"nn-IoU n=1 undirected, {source} only")
         kg = KnowledgeGraph.from_edges(edge_files, [source])
@@ -349,13 +353,15 @@ def kg_variants(evaluator: Evaluator, edge_files: Sequence, sources: Sequence[st
 
 
 def changed_top_examples(evaluator: Evaluator, kg: KnowledgeGraph, k: int = 5, target: str = "modality+organ",
-                         alpha: float = PAPER_ALPHA, n: int = PAPER_HOPS, count: int = 2) -> list[dict]:
-    """Queries where nn-IoU changes the top k: the ``count`` largest gains and losses in P@k[target].
+                         measure: MeasureSpec = PAPER_MEASURE, count: int = 2) -> list[dict]:
+    """Queries where nn-IoU (``measure``, an nn-IoU spec) changes the top k: the ``count`` largest gains and losses
+    in P@k[target].
 
     Each example lists both top-k lists and, for images that nn-IoU brought in, the KG paths
     behind their approximate matches with the query.
     """
-    setting = Relevance(nn_iou_measure(alpha, n))
+    setting = Relevance(measure)
+    alpha, n = measure.params["alpha"], measure.hops
     by_iou = evaluator.relevance_ranking(measure_spec("iou"), k, k, name="IoU")
     by_nn = evaluator.relevance_ranking(setting.nn_iou, k, k, name="nn-IoU")
     metric = f"P@{k}[{target}]"
@@ -397,9 +403,10 @@ def changed_top_examples(evaluator: Evaluator, kg: KnowledgeGraph, k: int = 5, t
 
 
 def timing_curve(concepts: ConceptSets, kg: KnowledgeGraph, sizes: Sequence[int], reference_sample: int = 20,
-                 k: int = 10, alpha: float = PAPER_ALPHA, n: int = PAPER_HOPS,
+                 k: int = 10, measure: MeasureSpec = PAPER_MEASURE,
                  progress: Callable[[float, str], None] | None = None) -> pd.DataFrame:
-    """Fig. 4: time of the ideal CUI@k / nn-CUI@k computation against the number of queries.
+    """Fig. 4: time of the ideal CUI@k / nn-CUI@k computation (nn-CUI@k under ``measure``, an nn-IoU spec) against the
+    number of queries.
 
     Queries are the first ``size`` images, candidates the whole split. The engine is timed
     for real at every size (KG index included for nn-IoU). The per-pair Python
@@ -408,6 +415,7 @@ def timing_curve(concepts: ConceptSets, kg: KnowledgeGraph, sizes: Sequence[int]
     ``reference_sample`` queries and scaled linearly; the scaled rows say so. ``progress(fraction,
     text)`` is called before each timed part.
     """
+    alpha, n = measure.params["alpha"], measure.hops
     rows = []
     pool = list(concepts.sets)
     parts = 3 + 2 * len(sizes)
@@ -446,7 +454,7 @@ def timing_curve(concepts: ConceptSets, kg: KnowledgeGraph, sizes: Sequence[int]
         engine_iou = time.perf_counter() - start
         report(4 + 2 * position, f"Timing the engine on {size:,} queries (nn-IoU)")
         start = time.perf_counter()
-        PairwiseEngine(queries, concepts, kg=kg).pool_summary_by(nn_iou_measure(alpha, n), k)
+        PairwiseEngine(queries, concepts, kg=kg).pool_summary_by(measure, k)
         engine_nn = time.perf_counter() - start
         rows += [
             {"queries": size, "method": "IoU, vectorised engine", "seconds": engine_iou, "scaled": False},

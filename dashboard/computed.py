@@ -1,11 +1,11 @@
-"""Every computation the pages show, cached by what it reads: the dashboard's one door to the Evaluator.
+"""Every computation the pages show, cached by what it reads: the dashboard's one door to evalcore's app layer.
 
-Each cached function takes its real inputs and Streamlit hashes all of them: a :class:`Workspace` by its content
-digest (:data:`HASH_FUNCS`), restricted to the inputs the function reads (:meth:`Workspace.restricted_to`, so it
-can read nothing else), and typed options (:class:`~pages.sidebar.Settings`, :class:`~evalcore.app.baselines.Baseline`,
-:class:`~evalcore.relevance.measures.MeasureSpec`) by value. A computation that draws progress while it runs cannot be an
-``st.cache_*`` function (Streamlit would replay the drawing): :func:`kept_result` keeps it in a
-:class:`~evalcore.kept.Kept` store under the digest of the same arguments.
+Each cached function takes its real inputs and is keyed by all of them (:mod:`dashboard.caching`): a
+:class:`Workspace` by its content digest, restricted to the inputs the function reads
+(:meth:`Workspace.restricted_to`, so it can read nothing else), and typed options
+(:class:`~dashboard.sidebar.Settings`, :class:`~evalcore.app.baselines.Baseline`,
+:class:`~evalcore.relevance.measures.MeasureSpec`) by value. Quick results live in Streamlit's caches; a computation
+that draws progress while it runs is :func:`~dashboard.caching.shared` by the server's sessions.
 """
 
 from __future__ import annotations
@@ -15,96 +15,58 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
+from dashboard.caching import HASH_FUNCS, server_kept, server_workspaces, shared
+from dashboard.session import server_scheduler
+from dashboard.sidebar import Settings
+from dashboard.ui import StepProgress, for_reader, shown_system
+from evalcore.app import paper, sweeps
 from evalcore.app.baselines import EVALUATOR_INPUTS, Baseline, PoolRanking, pool_relevance
+from evalcore.app.browse import KGCoverage, Neighbourhood, kg_coverage, neighbourhood
+from evalcore.app.detection import DetectionReport, read_and_score
 from evalcore.app.explain import Explanation, example_path_pair, explain_pair, search_concepts
-from evalcore.app.workspace import (
-    ReportedSteps,
-    Workspace,
-    caption_concepts,
-    extraction_names,
-    load_rocov2_complete,
-    rocov2_digest,
-)
-from evalcore.cache_keys import content_digest
+from evalcore.app.scores import Scores, shown_scores
+from evalcore.app.sources import Rocov2Folder
+from evalcore.app.workspace import Workspace, caption_concepts, extraction_names
 from evalcore.data import Run
 from evalcore.engine.array_backend import gpu_available
 from evalcore.evaluation.evaluator import AlignedRun, Evaluator
 from evalcore.evaluation.options import Compute, Relevance, Scoring
-from evalcore.evaluation.results import evaluate_runs
-from evalcore.extraction.caption_concepts import CaptionConcepts, Coverage, coverage
-from evalcore.extraction.extractor import ConceptDictionary
+from evalcore.extraction.caption_concepts import CaptionConcepts
+from evalcore.extraction.extractor import ConceptDictionary, Coverage, coverage
 from evalcore.io.outputs import concepts_csv
-from evalcore.io.tables import leaderboard_metrics
-from evalcore.kept import Kept
 from evalcore.relevance.kg import KnowledgeGraph
-from evalcore.relevance.measures import MeasureSpec, measure_spec
-from evalcore.stats.compare import PairComparison
+from evalcore.relevance.measures import MeasureSpec, measure_spec, parse_measure
+from evalcore.studies import reproduction as rp
 from evalcore.studies.measure_comparison import MeasureComparison, compare_measures
-from pages.session import server_kept, server_scheduler, server_workspaces
-from pages.sidebar import Settings
-from pages.ui import StepProgress, for_reader, shown_system
 
-#: A workspace hashes to the digest of its inputs' content; an array to the digest of all its bytes (Streamlit's
-#: own hash samples arrays of 500,000 items or more), and a DataFrame to the digest of its content (Streamlit's
-#: samples large frames too).
-HASH_FUNCS: dict[Any, Callable[[Any], str]] = {Workspace: lambda ws: ws.digest, np.ndarray: content_digest,
-                                               pd.DataFrame: content_digest}
 #: What an evaluation (and the baselines it ranks) reads.
 EVALUATION_INPUTS = (*EVALUATOR_INPUTS, "captions", "embeddings", "runs")
 KG_INPUTS = ("kg_files", "names")
+#: What the Method page's sections read: the evaluator's inputs and the captions (Table 1's caption baseline).
+PAPER_INPUTS = (*EVALUATOR_INPUTS, "captions")
 #: The progress step that builds the evaluator, in the researcher's and the clinician's words.
 ENGINE_STEP = ("Preparing the knowledge-graph index and the pairwise engine", "Preparing the concept map")
 
 
-def kept_result(kept: Kept, compute: Callable[..., Any], *arguments: Any, now: bool = True,
-                progress: Callable[..., None] | None = None) -> Any:
-    """``compute(*arguments, progress=progress)``, kept in ``kept`` under the digest of ``compute``'s name and every
-    argument (a workspace by its digest); ``progress`` (a callback that draws) is not part of it. Sessions asking
-    for a result another one is computing wait for it, their bars moving with its progress
-    (:meth:`~evalcore.kept.Kept.computed`). With ``now`` False, what is kept or None."""
-    parts = [a.digest if isinstance(a, Workspace) else a for a in arguments]
-    key = content_digest((compute.__module__, compute.__qualname__, parts))
-    if not now:
-        return kept.get(key)
-    return kept.computed(key, lambda report: compute(*arguments, **({"progress": report} if report else {})),
-                         progress)
-
-
-def kept_with_bar(kept: Kept, text: str, compute: Callable[..., Any], *arguments: Any) -> Any:
-    """:func:`kept_result`, drawing a progress bar (starting with ``text``, then "Computing <step>") only while it
-    computes; ``compute`` takes ``progress(fraction, step)``."""
-    value = kept_result(kept, compute, *arguments, now=False)
-    if value is None:
-        bar = st.progress(0.0, text=text)
-        value = kept_result(kept, compute, *arguments,
-                            progress=lambda f, step: bar.progress(min(1.0, f), text=f"Computing {step}"))
-        bar.empty()
-    return value
-
-
 # --- loading ---------------------------------------------------------------------------------------------------
 
-def _rocov2_workspace(files: str, folder: str, roots: tuple[str, ...],
-                      progress: Callable[[float, str], None] | None = None) -> Workspace:
-    """``files`` (the digest of what the load reads) only keys the result."""
-    steps = ReportedSteps(progress) if progress is not None else None
-    return load_rocov2_complete(folder, [Path(root) for root in roots], steps, finish=kg_of)
+@shared(server_workspaces)
+def _rocov2_workspace(folder: Rocov2Folder, progress: Callable[[float, str], None] | None = None) -> Workspace:
+    return folder.load(progress, finish=kg_of)
 
 
 def rocov2_workspace(folder: str, roots: tuple[Path, ...], progress: Callable[[float, str], None]) -> Workspace:
-    """The ROCOv2 folder's workspace (:func:`evalcore.app.workspace.load_rocov2_complete`, the KG index built last),
-    read once for every session loading the same files: kept for the server under the digest of their bytes
-    (:func:`evalcore.app.workspace.rocov2_digest`), the folder and the roots. A session asking while another reads the
-    same files waits for that read, its ``progress(fraction, text)`` moving with it. The workspace is shared
-    read-only: every load or upload replaces a session's workspace, none changes it."""
-    return kept_result(server_workspaces(), _rocov2_workspace, rocov2_digest(folder, roots), folder,
-                       tuple(str(root) for root in roots), progress=progress)
+    """The ROCOv2 folder's workspace (:meth:`evalcore.app.sources.Rocov2Folder.load`, the KG index built last), read
+    once for every session loading the same files: kept for the server under the digest of their bytes, the folder
+    and the roots. A session asking while another reads the same files waits for that read, its
+    ``progress(fraction, text)`` moving with it. The workspace is shared read-only: every load or upload replaces a
+    session's workspace, none changes it."""
+    return _rocov2_workspace(Rocov2Folder(folder, tuple(roots)), progress=progress)
 
 
 def rocov2_workspace_ready(folder: str, roots: tuple[Path, ...], progress: Callable[[float, str], None]) -> Workspace:
@@ -124,23 +86,25 @@ def rocov2_workspace_ready(folder: str, roots: tuple[Path, ...], progress: Calla
 EXTRACTION_INPUTS = ("captions", "names", "kg_files")
 
 
+_found_concepts = shared(server_kept, EXTRACTION_INPUTS)(caption_concepts)
+
+
 def found_concepts(ws: Workspace, synonym_files: tuple[tuple[bytes, str], ...], abbreviations: bool,
                    progress: Callable[[float, str], None]) -> CaptionConcepts:
     """The concept sets of ``ws``'s captions (:func:`evalcore.app.workspace.caption_concepts`), kept for every session
     under the digest of the captions, names, KG files, synonym files and option they are made from: a second
     session with the same captions reuses them, a session with other captions never does."""
-    return kept_result(server_kept(), caption_concepts, ws.restricted_to(*EXTRACTION_INPUTS), synonym_files,
-                       abbreviations, progress=progress)
+    return _found_concepts(ws, synonym_files, abbreviations, progress=progress)
 
 
 @st.cache_data(max_entries=8, show_spinner=False, hash_funcs=HASH_FUNCS)
 def cached_coverage(ws: Workspace) -> Coverage:
-    return coverage(ws.concepts, ws.captions)
+    return coverage(ws.concepts)
 
 
 def extraction_coverage(ws: Workspace) -> Coverage:
-    """The coverage report of the workspace's concept sets over its captions."""
-    return cached_coverage(ws.restricted_to("concepts", "captions"))
+    """The coverage report of the workspace's concept sets."""
+    return cached_coverage(ws.restricted_to("concepts"))
 
 
 @st.cache_data(max_entries=4, show_spinner=False, hash_funcs=HASH_FUNCS)
@@ -194,13 +158,25 @@ def engine_note() -> str | None:
     return f"Pairwise engine: {backend} on {device}; last ranking pass: {ran}"
 
 
-def metric_names_for(evaluator: Evaluator, ks: tuple[int, ...], measure: str | None = None) -> list[str]:
-    """The standard report; with a measure (canonical text) other than nn-IoU, its metrics replace nn-IoU's."""
+def metric_names_for(evaluator: Evaluator, ks: tuple[int, ...], measure: MeasureSpec | None = None) -> list[str]:
+    """The standard report; with a measure other than nn-IoU, its metrics replace nn-IoU's."""
     return Scoring(k=ks).metric_names(evaluator.label_targets(), Relevance.of(measure=measure))
+
+
+@st.cache_data(max_entries=8, show_spinner=False, hash_funcs=HASH_FUNCS)
+def cached_kg_coverage(ws: Workspace) -> KGCoverage | None:
+    kg = kg_of(ws)
+    return kg_coverage(kg, ws.concepts) if kg is not None else None
+
+
+def kg_coverage_of(ws: Workspace) -> KGCoverage | None:
+    """How much of the dataset's concepts the KG covers (None without a KG): read on every rerun by the sidebar."""
+    return cached_kg_coverage(ws.restricted_to("concepts", *KG_INPUTS))
 
 
 # --- the Table-1 baselines -------------------------------------------------------------------------------------
 
+@shared(server_kept)
 def _baseline_ranking(ws: Workspace, baseline: Baseline, measure: MeasureSpec | None, mode: str,
                       progress: Callable[[float], None] | None = None) -> Run:
     return baseline.run(ws, evaluator_of(ws, mode) if baseline.by_relevance else None, measure, progress)
@@ -211,8 +187,8 @@ def baseline_run(ws: Workspace, baseline: Baseline, relevance: MeasureSpec, mode
     """A baseline's ranked lists at the setting its ranking depends on (:meth:`Baseline.setting`), given the
     session's nn-IoU setting ``relevance`` and KG mode; kept for every session (by what it reads), computed while
     ``progress(fraction)`` moves (a progress callback cannot run inside an ``st.cache_*`` function)."""
-    return kept_result(server_kept(), _baseline_ranking, ws.restricted_to(*baseline.inputs()), baseline,
-                       *baseline.setting(relevance, mode), progress=progress)
+    return _baseline_ranking(ws.restricted_to(*baseline.inputs()), baseline, *baseline.setting(relevance, mode),
+                             progress=progress)
 
 
 def relevance_ranking(ws: Workspace, baseline: Baseline, settings: Settings,
@@ -250,35 +226,28 @@ def pool_relevance_of(ws: Workspace, baseline: Baseline, query: str, settings: S
 
 # --- evaluations -----------------------------------------------------------------------------------------------
 
-def _evaluation(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...], settings: Settings) -> dict:
+@shared(server_kept, EVALUATION_INPUTS)
+def _evaluation(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...],
+                settings: Settings) -> Scores:
     evaluator = evaluator_of(ws, settings.kg_mode)
     runs: list[Run | AlignedRun] = [ws.runs[name][1] for name in run_names]
     for baseline in baselines:
         # A relevance baseline is ranked and scored in one pass over the pool, without a detour through image IDs.
         runs.append(relevance_ranking(ws, baseline, settings) if baseline.by_relevance
                     else baseline_run(ws, baseline, settings.relevance, settings.kg_mode))
-    relevance = Relevance(settings.relevance, settings.measure, settings.gain)
-    scoring = Scoring(leaderboard_metrics(settings.ks, evaluator.label_targets(), settings.measure.key))
-    results = evaluate_runs(evaluator, runs, scoring, relevance)
-    return {"query_ids": {system: results.query_ids(system) for system in results.systems},
-            "systems": results.systems, "counts": results.counts, "metrics": results.metrics,
-            "threshold": relevance.threshold, "results": results}
+    return shown_scores(evaluator, runs, settings.options(), settings.ks)
 
 
-def evaluation(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...], settings: Settings) -> dict:
-    """The per-query values of the loaded runs ``run_names`` and the ``baselines`` as
-    :class:`~evalcore.evaluation.results.Results` (``results``: read-only; their means with bootstrap CIs, :func:`summary_of`,
-    and the tests of systems against each other are computed once each, when first asked for); the sidebar's
-    measure adds its metrics before nn-IoU's
-    (:func:`evalcore.io.tables.leaderboard_metrics`). Kept for the whole server by what it reads and shared read-only:
-    sessions asking for the same evaluation (eight users moving alpha to the same value) compute it once and read
-    one copy, where a per-session cache would unpickle its own (:func:`kept_result`)."""
-    return kept_result(server_kept(), _evaluation, ws.restricted_to(*EVALUATION_INPUTS), tuple(run_names),
-                       tuple(baselines), settings)
+def evaluation(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...], settings: Settings) -> Scores:
+    """The per-query values of the loaded runs ``run_names`` and the ``baselines``
+    (:func:`evalcore.app.scores.shown_scores`: the sidebar's measure adds its metrics before nn-IoU's). Kept for the
+    whole server by what it reads and shared read-only: sessions asking for the same evaluation (eight users moving
+    alpha to the same value) compute it once and read one copy, where a per-session cache would unpickle its own."""
+    return _evaluation(ws, tuple(run_names), tuple(baselines), settings)
 
 
 def evaluation_with_progress(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...],
-                             settings: Settings) -> dict:
+                             settings: Settings) -> Scores:
     """:func:`evaluation` behind a progress bar. The slow parts run first as steps of their own, each
     leaving its result where the evaluation finds it: the engine, each computed baseline, each pass over the pool
     (moving the bar block by block); then the scoring."""
@@ -289,7 +258,7 @@ def evaluation_with_progress(ws: Workspace, run_names: tuple[str, ...], baseline
     others = [b for b in baselines if not b.by_relevance]
     # Ideal rankings the metrics need and no relevance baseline computes on the way.
     summaries = [measure for measure in ("nn-iou", "iou") if measure not in {b.key for b in relevance}]
-    k = max(settings.ks)
+    k, threshold = max(settings.ks), settings.options().threshold
     best_by = {"iou": for_reader("IoU", "shared concepts"),
                "nn-iou": for_reader("nn-IoU", "shared concepts, related ones counting")}
     with StepProgress(2 + len(others) + len(relevance) + len(summaries)) as progress:
@@ -304,47 +273,24 @@ def evaluation_with_progress(ws: Workspace, run_names: tuple[str, ...], baseline
         for measure in summaries:
             progress.run(f"Best possible rankings by {best_by[measure]} (every image against every other)",
                          lambda report, measure=measure: evaluator.pool_summary(
-                             settings.relevance if measure == "nn-iou" else measure_spec("iou"), k, 0.5, report))
+                             settings.relevance if measure == "nn-iou" else measure_spec("iou"), k, threshold, report))
         systems = len(run_names) + len(baselines)
         return progress.run(f"Scoring {systems} system{'s' if systems != 1 else ''}",
                             lambda _: evaluation(ws, run_names, baselines, settings))
 
 
-def summary_of(result: dict) -> pd.DataFrame:
-    """Means with 95% bootstrap CIs (columns ``low`` and ``high``) of an :func:`evaluation` result, computed once
-    for every session reading it (:meth:`evalcore.evaluation.results.Results.table`) when a page first asks: the leaderboard
-    asks after starting its significance tests, which then run beside the bootstrap; the Per-query page never."""
-    return result["results"].table().rename(columns={"ci_low": "low", "ci_high": "high"})
+def summary_of(result: Scores) -> pd.DataFrame:
+    """Means with 95% bootstrap CIs (:meth:`Scores.summary`), computed once for every session reading the result
+    when a page first asks: the leaderboard asks after starting its significance tests, which then run beside the
+    bootstrap; the Per-query page never."""
+    return result.summary()
 
 
-def system_comparisons(result: dict, metric: str) -> list[PairComparison]:
-    """Paired randomization and t-tests between every two systems of an :func:`evaluation` result on one metric,
-    Holm-corrected over the pairs (:meth:`evalcore.evaluation.results.Results.comparisons`): computed once per result and
-    metric for every session reading that result."""
-    return result["results"].comparisons(metric)
-
-
-def start_comparisons(result: dict, metric: str) -> None:
-    """Start :func:`system_comparisons` of ``metric`` in a thread of its own and return at once: a page computes
+def start_comparisons(result: Scores, metric: str) -> None:
+    """Start :meth:`Scores.comparisons` of ``metric`` in a thread of its own and return at once: a page computes
     and draws meanwhile, and its own call then waits for that computation (one per result and metric) or reads it
     back."""
-    threading.Thread(target=system_comparisons, args=(result, metric), daemon=True).start()
-
-
-def per_query_values(result: dict, metric: str) -> pd.DataFrame:
-    """One metric of a :func:`evaluation` result as a queries x systems table."""
-    results = result["results"]
-    return pd.DataFrame({system: pd.Series(results.metric_values(system, metric), index=result["query_ids"][system])
-                         for system in result["systems"]})
-
-
-def per_query_long(result: dict) -> pd.DataFrame:
-    """Every per-query value of a :func:`evaluation` result, one row per (system, query, metric)."""
-    frames = [pd.DataFrame({"system": system, "query_id": np.repeat(result["query_ids"][system], len(result["metrics"])),
-                            "metric": np.tile(result["metrics"], len(result["query_ids"][system])),
-                            "value": result["results"].values(system).ravel()})
-              for system in result["systems"]]
-    return pd.concat(frames, ignore_index=True)
+    threading.Thread(target=result.comparisons, args=(metric,), daemon=True).start()
 
 
 def graded_qrels_text(ws: Workspace, baselines: tuple[Baseline, ...], settings: Settings,
@@ -383,7 +329,7 @@ def caption_dictionary_of(ws: Workspace) -> ConceptDictionary:
 @st.cache_resource(max_entries=4096, show_spinner=False, hash_funcs=HASH_FUNCS)
 def cached_explanation(ws: Workspace, query: str, result: str, relevance: MeasureSpec, mode: str) -> Explanation:
     kg = kg_of(ws)
-    measure = relevance if kg is not None else relevance.with_parameters(n=0)
+    measure = relevance.effective(has_kg=kg is not None)
     captions = (ws.captions.get(query, ""), ws.captions.get(result, "")) if ws.captions else None
     return explain_pair(ws.concepts[query], ws.concepts[result], kg, measure, mode,
                         names=ws.names if kg is None else {}, captions=captions,
@@ -410,9 +356,12 @@ def explanations_of(ws: Workspace, query: str, results: tuple[str, ...], setting
 BASELINES_SHARE = 0.2
 
 
-def _compare_measures(ws: Workspace, measures: tuple[str, ...], baselines: tuple[Baseline, ...],
-                      relevance: MeasureSpec, mode: str, k: int, samples: int,
-                      progress: Callable[[float, str], None] | None = None) -> MeasureComparison:
+@shared(server_kept, EVALUATION_INPUTS)
+def measure_comparison(ws: Workspace, measures: tuple[str, ...], baselines: tuple[Baseline, ...],
+                       relevance: MeasureSpec, mode: str, k: int, samples: int = 2000,
+                       progress: Callable[[float, str], None] | None = None) -> MeasureComparison:
+    """:func:`evalcore.studies.measure_comparison.compare_measures` over the loaded runs and the chosen baselines (the
+    relevance baselines at the sidebar's nn-IoU setting ``relevance``, ranked to depth ``k``)."""
     evaluator = evaluator_of(ws, mode)
     systems: list[Run | AlignedRun] = [run for _, run in ws.runs.values()]
     # The baselines (seconds each when not cached: TF-IDF over the captions) take the bar's first fifth. A relevance
@@ -423,46 +372,87 @@ def _compare_measures(ws: Workspace, measures: tuple[str, ...], baselines: tuple
             progress(share * step / len(baselines), f"Ranking by the baseline: {baseline.title}")
         systems.append(baseline.aligned_ranking(evaluator, relevance, k) if baseline.by_relevance
                        else baseline_run(ws, baseline, relevance, mode))
-    return compare_measures(evaluator, measures, systems, samples=samples,
+    return compare_measures(evaluator, [parse_measure(name) for name in measures], systems, samples=samples,
                             progress=(lambda done, text: progress(share + (1 - share) * done, text)) if progress else None)
-
-
-def measure_comparison(kept: Kept, ws: Workspace, measures: tuple[str, ...], baselines: tuple[Baseline, ...],
-                       settings: Settings, samples: int = 2000, progress: Callable[[float, str], None] | None = None,
-                       compute: bool = True) -> MeasureComparison | None:
-    """:func:`evalcore.studies.measure_comparison.compare_measures` over the loaded runs and the chosen baselines (the
-    relevance baselines at the sidebar's alpha and n), kept in ``kept``; None when not computed yet and
-    ``compute`` is False."""
-    return kept_result(kept, _compare_measures, ws.restricted_to(*EVALUATION_INPUTS), tuple(measures),
-                       tuple(baselines), settings.relevance, settings.kg_mode, max(settings.ks), samples, now=compute,
-                       progress=progress)
 
 
 # --- the ablation page -----------------------------------------------------------------------------------------
 
-def ablation_of(ws: Workspace, metrics: tuple[str, ...], include_runs: bool, isolated: bool, relevance: MeasureSpec,
-                mode: str, gain: str, progress: Callable[[float, str], None] | None = None) -> pd.DataFrame:
-    """The alpha x n grid (:func:`evalcore.studies.ablation.ablation`) of the loaded runs (if ``include_runs``) and
-    retrieval by nn-IoU; ``isolated``: over the queries whose top 30 change at the sidebar's ``relevance``. The grid's
-    ``attrs["queries"]`` says over how many queries."""
-    from evalcore.studies.ablation import ablation
-
-    evaluator = evaluator_of(ws, mode)
-    # At n = 0 no top 30 would change: the subset is taken at n = 1, the paper's distance.
-    at = (relevance if relevance.hops else relevance.with_parameters(n=1)) if isolated else None
+@shared(server_kept, EVALUATION_INPUTS)
+def ablation_grid(ws: Workspace, metrics: tuple[str, ...], include_runs: bool, isolated: bool, relevance: MeasureSpec,
+                  mode: str, gain: str, progress: Callable[[float, str], None] | None = None) -> pd.DataFrame:
+    """The alpha x n grid (:func:`evalcore.app.sweeps.ablation_grid`) of the loaded runs (if ``include_runs``) and
+    retrieval by nn-IoU."""
     runs = [run for _, run in ws.runs.values()] if include_runs else []
-    return ablation(evaluator, runs, list(metrics), at, gain=gain, progress=progress)
+    return sweeps.ablation_grid(evaluator_of(ws, mode), runs, metrics, isolated, relevance, gain, progress)
 
 
-def sweep_of(ws: Workspace, measure: MeasureSpec, parameter: str, values: tuple[float, ...], metrics: tuple[str, ...],
-             include_runs: bool, mode: str, gain: str,
-             progress: Callable[[float, str], None] | None = None) -> pd.DataFrame:
+@shared(server_kept, EVALUATION_INPUTS)
+def parameter_sweep(ws: Workspace, measure: MeasureSpec, parameter: str, values: tuple[float, ...],
+                    metrics: tuple[str, ...], include_runs: bool, mode: str, gain: str,
+                    progress: Callable[[float, str], None] | None = None) -> pd.DataFrame:
     """One parameter of ``measure`` swept over ``values`` (:func:`evalcore.studies.ablation.parameter_sweep`)."""
     from evalcore.studies.ablation import parameter_sweep
 
     runs = [run for _, run in ws.runs.values()] if include_runs else []
     return parameter_sweep(evaluator_of(ws, mode), runs, list(metrics), measure, parameter, list(values), gain=gain,
                            progress=progress)
+
+
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=HASH_FUNCS)
+def agreement_with_iou(grid: pd.DataFrame, metric: str, systems: tuple[str, ...]) -> pd.DataFrame:
+    """:func:`evalcore.app.sweeps.agreement_with_iou`, once per grid and choice."""
+    return sweeps.agreement_with_iou(grid, metric, systems)
+
+
+# --- the Method page --------------------------------------------------------------------------------------------
+
+@shared(server_kept, PAPER_INPUTS)
+def table1(ws: Workspace, mode: str, beside_paper: bool,
+           progress: Callable[[float, str], None] | None = None) -> pd.DataFrame:
+    """:func:`evalcore.app.paper.table1` on the loaded data."""
+    return paper.table1(evaluator_of(ws, mode), dict(ws.captions), beside_paper, progress or (lambda *_: None))
+
+
+@shared(server_kept, PAPER_INPUTS)
+def ablation_curves(ws: Workspace, mode: str, progress: Callable[[float, str], None] | None = None) -> rp.AblationCurves:
+    """Fig. 3 on the loaded data (:func:`evalcore.studies.reproduction.ablation_curves`)."""
+    return rp.ablation_curves(evaluator_of(ws, mode), progress=progress)
+
+
+@shared(server_kept, PAPER_INPUTS)
+def tie_report(ws: Workspace, mode: str, progress: Callable[[float, str], None] | None = None) -> pd.DataFrame:
+    """How ties at rank K move P@K (:func:`evalcore.studies.reproduction.tie_report`)."""
+    return rp.tie_report(evaluator_of(ws, mode), progress=progress)
+
+
+@shared(server_kept, PAPER_INPUTS)
+def kg_variants(ws: Workspace, mode: str, progress: Callable[[float, str], None] | None = None) -> pd.DataFrame:
+    """Table-1 precision under each reading of the KG (:func:`evalcore.app.paper.kg_variants`)."""
+    return paper.kg_variants(evaluator_of(ws, mode), ws, progress or (lambda *_: None))
+
+
+@shared(server_kept, PAPER_INPUTS)
+def timing_curve(ws: Workspace, mode: str, progress: Callable[[float, str], None] | None = None) -> pd.DataFrame:
+    """Fig. 4 on the loaded data (:func:`evalcore.app.paper.timing_curve`)."""
+    return paper.timing_curve(evaluator_of(ws, mode), progress or (lambda *_: None))
+
+
+# --- the Concept detection page ---------------------------------------------------------------------------------
+
+@st.cache_data(max_entries=8, show_spinner=False, hash_funcs=HASH_FUNCS)
+def cached_detection(ws: Workspace, data: bytes, name: str, drop_some: bool, subset: frozenset[str],
+                     relevance: MeasureSpec, mode: str) -> DetectionReport:
+    return read_and_score(ws.concepts, data, name, drop_some, subset, kg_of(ws), relevance, mode, ws.names)
+
+
+def detection_report(ws: Workspace, data: bytes, name: str, drop_some: bool, subset: frozenset[str],
+                     settings: Settings) -> DetectionReport:
+    """The predictions file ``data`` scored against the loaded concept sets
+    (:func:`evalcore.app.detection.read_and_score`, the soft F1 at the sidebar's nn-IoU setting), once per file and
+    settings."""
+    return cached_detection(ws.restricted_to("concepts", *KG_INPUTS), data, name, drop_some, subset,
+                            settings.relevance, settings.kg_mode)
 
 
 # --- the knowledge-graph page ----------------------------------------------------------------------------------
@@ -508,3 +498,25 @@ def cached_search(ws: Workspace, text: str) -> list[str]:
 def search_names(ws: Workspace, text: str) -> list[str]:
     """Search results, kept per text: every rerun of the page would otherwise scan the 65,000 names again."""
     return cached_search(ws.restricted_to("concepts", *KG_INPUTS), text)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False, hash_funcs=HASH_FUNCS)
+def cached_neighbourhood(ws: Workspace, centre: str, hops: int, mode: str) -> Neighbourhood:
+    return neighbourhood(kg_of(ws), centre, hops, mode)
+
+
+def neighbourhood_of(ws: Workspace, centre: str, hops: int, mode: str) -> Neighbourhood:
+    """The concepts within ``hops`` links of ``centre`` and the links between them
+    (:func:`evalcore.app.browse.neighbourhood`), once per concept and setting."""
+    return cached_neighbourhood(ws.restricted_to(*KG_INPUTS), centre, hops, mode)
+
+
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=HASH_FUNCS)
+def cached_shortest_path(ws: Workspace, source: str, target: str, mode: str) -> list[tuple[str, str]] | None:
+    return kg_of(ws).shortest_path(source, target, mode)
+
+
+def shortest_path_of(ws: Workspace, source: str, target: str, mode: str) -> list[tuple[str, str]] | None:
+    """The shortest path from ``source`` to ``target`` in the KG as ``[(node, step)]`` (None when there is none), once
+    per pair (:meth:`~evalcore.relevance.kg.KnowledgeGraph.shortest_path`)."""
+    return cached_shortest_path(ws.restricted_to(*KG_INPUTS), source, target, mode)

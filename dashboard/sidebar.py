@@ -7,15 +7,15 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from evalcore.evaluation.options import DEFAULT_CUTOFFS
+from dashboard.session import AUDIENCES
+from evalcore.evaluation.options import DEFAULT_ALPHA, DEFAULT_CUTOFFS, DEFAULT_HOPS, Relevance
 from evalcore.relevance.kg import KG_MODES
 from evalcore.relevance.measures import DEFAULT_MEASURE, MEASURES, MeasureSpec, measure_spec
-from pages.session import AUDIENCES
 
 CUTOFF_CHOICES = (1, 3, 5, 10, 20, 30, 50, 100)
 GAINS = ("linear", "exponential")
 #: Each sidebar setting's value before the reader moves it: the one place the sidebar's defaults are written.
-DEFAULTS = {"audience": "Researcher", "alpha": 0.5, "n": 1, "kg_mode": KG_MODES[0], "measure": DEFAULT_MEASURE,
+DEFAULTS = {"audience": "Researcher", "alpha": DEFAULT_ALPHA, "n": DEFAULT_HOPS, "kg_mode": KG_MODES[0], "measure": DEFAULT_MEASURE,
             "ks": list(DEFAULT_CUTOFFS), "gain": GAINS[0]}
 #: Once per session: the settings were read from the address.
 ADDRESS_READ = "settings_read_from_address"
@@ -40,6 +40,10 @@ class Settings:
     @property
     def n(self) -> int:
         return self.relevance.hops
+
+    def options(self) -> Relevance:
+        """The evaluation's relevance options: nn-IoU at the sliders' setting, the chosen measure and the gain."""
+        return Relevance(self.relevance, self.measure, self.gain)
 
 
 def controls() -> Settings:
@@ -82,11 +86,12 @@ def measure_controls() -> None:
                             "explained on the 'Choose a measure' page.")
     measure = MEASURES[key]
     if measure.weights:
-        for hop in range(1, max(1, int(st.session_state.get("n", 1))) + 1):
+        hops = int(st.session_state.get("n", DEFAULTS["n"]))
+        for hop in range(1, max(1, hops) + 1):
             st.session_state.setdefault(f"measure_w{hop}", 0.5 ** hop)
             st.slider(f"w{hop}: credit of a near match {hop} hop{'s' if hop > 1 else ''} away", 0.0, 1.0,
                       step=0.05, key=f"measure_w{hop}", persist_state="session",
-                      disabled=int(st.session_state.get("n", 1)) == 0)
+                      disabled=hops == 0)
     for parameter in measure.parameters:
         if parameter.name not in ("alpha", "n"):
             st.session_state.setdefault(f"measure_{key}_{parameter.name}", float(parameter.default))

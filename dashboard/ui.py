@@ -9,12 +9,12 @@ from typing import TypeVar
 
 import streamlit as st
 
+from dashboard.session import audience, workspace
+from dashboard.sidebar import Settings
 from evalcore.app.baselines import Baseline
 from evalcore.app.explain import shown_name
 from evalcore.app.workspace import Workspace
 from evalcore.relevance.kg import KnowledgeGraph
-from pages.session import audience, workspace
-from pages.sidebar import Settings
 
 T = TypeVar("T")
 #: Where a select widget's choice is kept by value, beside the widget's own state (see :func:`choose_one`).
@@ -165,12 +165,13 @@ def shown_system(system: Baseline | str) -> str:
     return f"Reference: {system.plain}"
 
 
-def plain_settings(settings: Settings) -> str:
-    """The matching settings in a clinician's words.
+def plain_settings(settings: Settings, has_kg: bool) -> str:
+    """The matching settings in a clinician's words: "Only identical concepts count." where nn-IoU reduces to IoU
+    (:meth:`~evalcore.relevance.measures.MeasureSpec.effective`: alpha or n 0, or no concept map), else
 
     "A related concept counts 50% of the same concept, up to 1 link apart in the concept map."
     """
-    if settings.n == 0 or settings.alpha == 0:
+    if settings.relevance.effective(has_kg).key != "nn-iou":
         return "Only identical concepts count."
     links = f"{settings.n} link{'s' if settings.n != 1 else ''}"
     return f"A related concept counts {settings.alpha:.0%} of the same concept, up to {links} apart in the concept map."

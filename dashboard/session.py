@@ -1,19 +1,21 @@
-"""A session's state: its workspace, who is reading, the server's settings (data folders, scheduler), and the owner
-of kept results (:class:`evalcore.kept.Kept`): the server's, shared by sessions by the content of what they read."""
+"""A session's state: its workspace, who is reading, and the server's settings (data folders, scheduler)."""
 
 from __future__ import annotations
 
 import os
+import runpy
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
 import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
 
-from evalcore.app.workspace import Workspace, demo_digest, load_demo
+from dashboard.caching import HASH_FUNCS
+from evalcore.app.sources import EmbeddedDemo
+from evalcore.app.workspace import Workspace
 from evalcore.errors import CBIRLensError
 from evalcore.io.loading import data_roots
-from evalcore.kept import Kept, one_value
 
 AUDIENCES = {"Clinician": "clinician", "Researcher": "researcher"}
 #: The address parameter naming the data folder a session loaded (a reload or a link opens it again).
@@ -22,11 +24,21 @@ FOLDER_PARAMETER = "folder"
 #: uploaded since are not in the address).
 FOLDER_STATE = "data_folder"
 SCHEDULER_VARIABLE = "CBIR_LENS_SCHEDULER"
-#: Bytes of results kept for the whole server (by content: sessions with the same data share them; a session keeps
-#: none of its own, so a closed tab leaves only its workspace behind).
-SERVER_KEPT_BYTES = 512 << 20
-#: Workspaces loaded from folders, kept for every session (about 40 MB each on ROCOv2 test).
-SERVER_WORKSPACES = 4
+#: The dashboard's main script, beside this package (in the checkout and in the installed package alike).
+APP = Path(__file__).resolve().parent.parent / "app.py"
+
+
+def through_app() -> None:
+    """Run app.py (its navigation and sidebar, then this page through them) where Streamlit runs this page alone, and
+    stop this run of the page there; called first by every page.
+
+    Streamlit's legacy multipage mode reads a ``pages/`` folder beside the main script as the app's pages: until
+    app.py first calls ``st.navigation``, a server runs a page named in the address (a link to /leaderboard as its
+    first request) on its own, listing every file of the folder and drawing no sidebar. Running app.py within the
+    same run keeps what triggered it (a click), which a rerun would drop."""
+    if PagesManager.uses_pages_directory:
+        runpy.run_path(str(APP), run_name="__main__")
+        st.stop()
 
 
 def workspace() -> Workspace:
@@ -35,17 +47,16 @@ def workspace() -> Workspace:
     return st.session_state["workspace"]
 
 
-@st.cache_resource(show_spinner=False, max_entries=1)
-def _shared_demo(files: str) -> Workspace:
-    """``files`` (the digest of the demo's files) only keys the result."""
-    return load_demo()
+@st.cache_resource(show_spinner=False, max_entries=1, hash_funcs=HASH_FUNCS)
+def _shared_demo(demo: EmbeddedDemo) -> Workspace:
+    return demo.load()
 
 
 def demo_workspace() -> Workspace:
     """The embedded demo, parsed once for the server (every new session opens on it: 0.3-0.6 s of parsing each, eight
     arriving at once held the interpreter for seconds) and shared read-only, keyed by the digest of its files'
-    bytes (:func:`evalcore.app.workspace.demo_digest`)."""
-    return _shared_demo(demo_digest())
+    bytes (:meth:`evalcore.app.sources.EmbeddedDemo.digest`)."""
+    return _shared_demo(EmbeddedDemo())
 
 
 def audience() -> str:
@@ -84,16 +95,3 @@ def server_scheduler() -> str | None:
         except FileNotFoundError:  # no secrets.toml at all
             address = ""
     return address or None
-
-
-@st.cache_resource(show_spinner=False)
-def server_kept() -> Kept:
-    """Results kept for every session of this server, by the content of what they read."""
-    return Kept(SERVER_KEPT_BYTES)
-
-
-@st.cache_resource(show_spinner=False)
-def server_workspaces() -> Kept:
-    """Workspaces loaded from a data folder, shared by the sessions loading the same files (read-only: a workspace
-    is replaced on every load, never changed), the last :data:`SERVER_WORKSPACES` of them."""
-    return Kept(SERVER_WORKSPACES, size=one_value)

@@ -8,6 +8,10 @@ import re
 import numpy as np
 import streamlit as st
 
+from dashboard.computed import caption_dictionary_of, explanations_of, pool_relevance_of
+from dashboard.session import audience
+from dashboard.sidebar import Settings
+from dashboard.ui import chip, concept_label, escape_markdown
 from evalcore.app.baselines import IOU, Baseline
 from evalcore.app.explain import (
     QUERY_WORD,
@@ -20,10 +24,6 @@ from evalcore.app.explain import (
 )
 from evalcore.app.workspace import Workspace
 from evalcore.data import Run
-from pages.computed import caption_dictionary_of, explanations_of, pool_relevance_of
-from pages.session import audience
-from pages.sidebar import Settings
-from pages.ui import chip, concept_label, escape_markdown
 
 CHIP_COLOURS = {"exact": "green", "near": "orange", "none": "gray"}
 DENIED = " (caption says absent)"
@@ -90,10 +90,10 @@ def plain_counts(explanation: Explanation) -> str:
 def arithmetic_markdown(explanation: Explanation) -> str:
     """IoU and nn-IoU with the counts filled in, and the sets they count."""
     lines = [f"`{explanation.iou}`", f"`{explanation.nn_iou}`"]
-    if explanation.relevance.measure not in ("IoU", "nn-IoU"):
+    if explanation.relevance.spec.key not in ("iou", "nn-iou"):
         lines.append(f"`{explanation.relevance}`")
     lines.append(f"|A ∩ B| = {explanation.intersection}, |N(A,B)| = {explanation.approximate} "
-                 f"(alpha = {explanation.alpha:g}, n = {explanation.n}, {explanation.mode}), "
+                 f"(alpha = {explanation.nn_iou.spec.params['alpha']:g}, n = {explanation.measure.hops}, {explanation.mode}), "
                  f"|A ∪ B| = {explanation.union}")
     return "  \n".join(lines)
 

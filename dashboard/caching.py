@@ -1,0 +1,115 @@
+"""How the dashboard keeps what it computes: one mechanism, keyed by the content of what a computation reads.
+
+Streamlit's caches (``st.cache_data``, ``st.cache_resource``) hash a function's arguments, our classes through
+:data:`HASH_FUNCS`. A computation that draws progress while it runs cannot be one of them (a bar drawn outside the
+function cannot be replayed): :func:`shared` keeps its result in a server-wide :class:`~evalcore.kept.Kept` store
+under :func:`~evalcore.cache_keys.content_digest` of the function and of its arguments, each hashed by the same
+:data:`HASH_FUNCS`. Sessions asking for a result another one is computing wait for that computation, their bars
+moving with it (:meth:`~evalcore.kept.Kept.computed`), and then read the one copy, shared read-only.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from evalcore.app.sources import EmbeddedDemo, Rocov2Folder
+from evalcore.app.workspace import Workspace
+from evalcore.cache_keys import content_digest
+from evalcore.kept import Kept, one_value
+
+T = TypeVar("T")
+#: A workspace hashes to the digest of its inputs' content; an array to the digest of all its bytes (Streamlit's
+#: own hash samples arrays of 500,000 items or more), a DataFrame to the digest of its content (Streamlit's samples
+#: large frames too), and a data source to the digest of the files it reads.
+HASH_FUNCS: dict[Any, Callable[[Any], str]] = {Workspace: lambda ws: ws.digest, np.ndarray: content_digest,
+                                               pd.DataFrame: content_digest, EmbeddedDemo: EmbeddedDemo.digest,
+                                               Rocov2Folder: Rocov2Folder.digest}
+#: Bytes of results kept for the whole server (by content: sessions with the same data share them; a session keeps
+#: none of its own, so a closed tab leaves only its workspace behind).
+SERVER_KEPT_BYTES = 512 << 20
+#: Workspaces loaded from folders, kept for every session (about 40 MB each on ROCOv2 test).
+SERVER_WORKSPACES = 4
+#: A progress bar is redrawn at most this often (seconds).
+REDRAW_SECONDS = 0.2
+
+
+@st.cache_resource(show_spinner=False)
+def server_kept() -> Kept:
+    """Results kept for every session of this server, by the content of what they read."""
+    return Kept(SERVER_KEPT_BYTES)
+
+
+@st.cache_resource(show_spinner=False)
+def server_workspaces() -> Kept:
+    """Workspaces loaded from a data folder, shared by the sessions loading the same files (read-only: a workspace
+    is replaced on every load, never changed), the last :data:`SERVER_WORKSPACES` of them."""
+    return Kept(SERVER_WORKSPACES, size=one_value)
+
+
+def hashed(argument: Any) -> Any:
+    """What an argument is keyed by: its :data:`HASH_FUNCS` hash, else the argument itself."""
+    hash_function = HASH_FUNCS.get(type(argument))
+    return argument if hash_function is None else hash_function(argument)
+
+
+class Shared(Generic[T]):
+    """A computation kept in a server store (see the module's docstring); call it as the function it wraps, with
+    ``progress`` (a callback that draws, never part of the key) given by keyword."""
+
+    def __init__(self, compute: Callable[..., T], store: Callable[[], Kept], inputs: tuple[str, ...] | None) -> None:
+        self.compute = compute
+        self.store = store
+        self.inputs = inputs
+        self.__doc__ = compute.__doc__
+
+    def _read(self, arguments: tuple[Any, ...]) -> tuple[Any, ...]:
+        """The arguments the computation is given: a first workspace argument restricted to its ``inputs``, so that
+        its key is their content and it can read nothing else."""
+        if self.inputs is not None and arguments and isinstance(arguments[0], Workspace):
+            return (arguments[0].restricted_to(*self.inputs), *arguments[1:])
+        return arguments
+
+    def _key(self, arguments: tuple[Any, ...]) -> str:
+        return content_digest((self.compute.__module__, self.compute.__qualname__, [hashed(a) for a in arguments]))
+
+    def __call__(self, *arguments: Any, progress: Callable[..., None] | None = None) -> T:
+        read = self._read(arguments)
+        return self.store().computed(
+            self._key(read), lambda report: self.compute(*read, **({"progress": report} if report else {})), progress)
+
+    def kept(self, *arguments: Any) -> T | None:
+        """The kept result, or None when it was not computed yet."""
+        return self.store().get(self._key(self._read(arguments)))
+
+    def with_bar(self, text: str, *arguments: Any) -> T:
+        """The result, drawing a progress bar (``text``, then "Computing <step>") only while it is computed; the
+        computation reports ``progress(fraction, step)``."""
+        value = self.kept(*arguments)
+        if value is None:
+            bar = st.progress(0.0, text=text)
+            last_drawn = [0.0]
+
+            def draw(fraction: float, step: str) -> None:
+                # Each draw is a message the browser lays out on the cores the computation runs on: the ablation
+                # grid reported 208 times in 6 s (Ablation's first draw 5.5 -> 6.7-8.0 s); one draw per
+                # REDRAW_SECONDS keeps the bar moving (still at most about half a second) for a fifth of them.
+                now = time.monotonic()
+                if now - last_drawn[0] >= REDRAW_SECONDS:
+                    last_drawn[0] = now
+                    bar.progress(min(1.0, fraction), text=f"Computing {step}")
+
+            value = self(*arguments, progress=draw)
+            bar.empty()
+        return value
+
+
+def shared(store: Callable[[], Kept], inputs: tuple[str, ...] | None = None) -> Callable[[Callable[..., T]], Shared[T]]:
+    """Keep a computation's results in ``store()`` (:class:`Shared`); ``inputs``: the workspace inputs it reads,
+    when its first argument is a workspace."""
+    return lambda compute: Shared(compute, store, inputs)

@@ -1,0 +1,87 @@
+"""Command line: ``python -m evalcore relevance|evaluate|compare|retrieve|detection|qrels|extract|app|check``
+(installed: ``cbir-lens ...``): the parser (:mod:`evalcore.cli.parser`) and the commands
+(:mod:`evalcore.cli.commands`), which call the evaluation layer and the API.
+
+Errors in inputs exit with status 2 and one line on stderr naming file, line and expectation.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from evalcore.errors import CBIRLensError
+from evalcore.readers import INPUT_BUDGET_VARIABLE
+
+from .commands import COMMANDS
+from .console import print_error
+from .parser import build_parser
+
+__all__ = ["build_parser", "main", "run"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse ``argv`` (default: the process's arguments) and run the command; 0, or 2 after an error's one line."""
+    args = build_parser().parse_args(argv)
+    previous_budget = os.environ.get(INPUT_BUDGET_VARIABLE)
+    if args.max_input_bytes is not None:
+        os.environ[INPUT_BUDGET_VARIABLE] = str(args.max_input_bytes)
+    try:
+        COMMANDS[args.command](args)
+    except CBIRLensError as error:
+        return print_error(str(error))
+    except OSError as error:
+        return print_error(f"{error.filename or ''}: {error.strerror or error}")
+    except MemoryError:
+        return print_error(f"{args.command} ran out of memory; give it smaller inputs or, for passes over the pool, a "
+                           "smaller --memory-per-worker (outputs not yet complete were not written)")
+    finally:
+        if args.max_input_bytes is not None:
+            if previous_budget is None:
+                os.environ.pop(INPUT_BUDGET_VARIABLE, None)
+            else:
+                os.environ[INPUT_BUDGET_VARIABLE] = previous_budget
+    return 0
+
+
+STOPPING_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+
+
+def _stop_on_signal(number: int, _frame: object) -> NoReturn:
+    """Unwind like an error (so the temporary file of an output being written is removed), saying so once: a
+    second signal while unwinding (``timeout`` signals the whole process group) is ignored."""
+    for stopping in STOPPING_SIGNALS:
+        signal.signal(stopping, signal.SIG_IGN)
+    print_error(f"stopped by signal {signal.Signals(number).name}; outputs not yet complete were not written")
+    raise SystemExit(128 + number)
+
+
+def run() -> NoReturn:
+    """Console entry point (``cbir-lens``, ``python -m evalcore``): :func:`main`, then leave without the
+    interpreter's native teardown.
+
+    Arrow's C++ thread pools, started by the first columnar read, can still be spawning a worker when a
+    short command (say, one that stops at a bad input) ends; destroying them at process exit then
+    aborts with SIGABRT ("terminate called without an active exception", apache/arrow#34314). Every
+    output file is closed by the command itself, so flushing the two streams is all that is left.
+    The process is the command's own, so its allocator reuses freed arrays (:func:`reuse_freed_memory`).
+    """
+    from evalcore.engine.executors import reuse_freed_memory
+
+    reuse_freed_memory()
+    # A stopped command (Ctrl-C, kill, a closed terminal, a job scheduler's time limit) unwinds like an error, so
+    # the temporary file of an output being written is removed and the earlier file is left as it was.
+    for stopping in STOPPING_SIGNALS:
+        signal.signal(stopping, _stop_on_signal)
+    try:
+        status = main()
+    except SystemExit as stop:  # argparse's usage errors and --help
+        if not (stop.code is None or isinstance(stop.code, int)):
+            raise
+        status = stop.code or 0
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)

@@ -1,0 +1,379 @@
+"""The command line's commands: each reads its parsed arguments, builds the option objects once, calls the
+evaluation layer (or the API) and writes its outputs or prints its report. The parser is
+:mod:`evalcore.cli.parser`'s; errors reach :func:`evalcore.cli.main` as the project's own."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+import time
+from pathlib import Path
+
+from evalcore.data import ConceptSets, Run
+from evalcore.engine import Compute
+from evalcore.errors import CBIRLensError
+from evalcore.evaluation.evaluator import Evaluator
+from evalcore.evaluation.listed_pairs import listed_pair_relevance
+from evalcore.evaluation.options import Relevance, Scoring, Statistics
+from evalcore.evaluation.qrels import graded_judgments
+from evalcore.evaluation.results import evaluate_runs, finite_or_none
+from evalcore.evaluation.retrieval import (
+    MAX_SVD_DIMENSIONS,
+    retrieve_by_captions,
+    retrieve_by_embeddings,
+    retrieve_by_measure,
+    write_trec_run,
+)
+from evalcore.io.loading import kg_names_file, load_kg, load_labels
+from evalcore.io.outputs import atomic_output, check_outputs, concepts_csv, write_text_atomically
+from evalcore.metrics.detection import DetectionScores, detection_scores
+from evalcore.metrics.ties import run_tie_counts, tie_message
+from evalcore.readers import (
+    read_captions,
+    read_concepts,
+    read_embeddings,
+    read_pairs,
+    read_predictions,
+    read_qrels,
+    read_runs,
+)
+from evalcore.readers.concept_lists import read_concept_list
+from evalcore.relevance.kg import KnowledgeGraph
+from evalcore.relevance.measures import MeasureSpec, nn_iou_measure, parse_measure
+from evalcore.resources import project_root
+
+from .console import ProgressBar, print_note, print_tie_notes
+from .parser import program_name
+
+# --- the option objects and inputs of the parsed arguments -------------------------------------------------
+
+
+def compute_of(args: argparse.Namespace) -> Compute:
+    """Where the passes run, from ``--workers`` / ``--scheduler`` / ``--memory-per-worker`` (and ``--backend`` /
+    ``--device`` where the command has them)."""
+    if args.workers is not None and args.workers < 0:
+        raise CBIRLensError(f"--workers must be 0 (one per core) or more, got {args.workers}")
+    backend = {"backend": args.backend, "device": args.device} if hasattr(args, "backend") else {}
+    return Compute(workers=args.workers, client=args.scheduler, memory_per_worker=args.memory_per_worker, **backend)
+
+
+def measure_of(args: argparse.Namespace) -> MeasureSpec:
+    """The measure of ``--measure``, its alpha and n from ``--alpha``/``--n`` unless written in it."""
+    return parse_measure("nn-iou" if args.measure is None else args.measure, {"alpha": args.alpha, "n": args.n})
+
+
+def relevance_of(args: argparse.Namespace, measure: MeasureSpec | None) -> Relevance:
+    """The relevance options of ``evaluate`` and ``compare`` (only ``evaluate`` has ``--relevance-level`` and
+    ``--empty-queries``), recording ``measure`` as the table's chosen one."""
+    judged = {name: value for name, value in vars(args).items() if name in ("relevance_level", "empty_queries")}
+    return Relevance.of(args.alpha, args.n, measure, gain=args.gain, threshold=args.threshold, ties=args.ties,
+                        query_image=args.query_image, **judged)
+
+
+def kg_of(args: argparse.Namespace) -> KnowledgeGraph | None:
+    return load_kg(args.kg, args.kg_source) if args.kg else None
+
+
+def kg_inputs(args: argparse.Namespace) -> list[str | Path]:
+    """The KG files a command reads: each ``--kg`` and the names file read beside it."""
+    return [path for kg_file in args.kg for path in (kg_file, kg_names_file(kg_file)) if path is not None]
+
+
+def run_paths(args: argparse.Namespace) -> list[str]:
+    return [path for group in args.run for path in group]
+
+
+def runs_of(args: argparse.Namespace) -> list[Run]:
+    return [run for path in run_paths(args) for run in read_runs(path)]
+
+
+# --- relevance, evaluate, compare ---------------------------------------------------------------------------
+
+
+def command_relevance(args: argparse.Namespace) -> None:
+    check_outputs({"--out": args.out}, [args.concepts, args.pairs, *kg_inputs(args)])
+    Compute(backend=args.backend, device=args.device).array_backend()  # a bad choice fails here as in evaluate
+    concepts = read_concepts(args.concepts)
+    near = nn_iou_measure(args.alpha, args.n, args.kg_mode)
+    kg = kg_of(args)
+    measure = measure_of(args)
+    rows = listed_pair_relevance(concepts, read_pairs(args.pairs), args.pairs, kg, args.kg_mode, near, measure)
+    # Written only once every pair is valid, so a refused input leaves an earlier output as it was.
+    with atomic_output(args.out) as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["a", "b", "iou", "nn_iou", "approximate_matches", "value"])
+        writer.writerows([row.a, row.b, repr(row.iou), repr(row.nn_iou), ";".join(row.approximate_matches),
+                          repr(row.value)] for row in rows)
+
+
+def command_evaluate(args: argparse.Namespace) -> None:
+    started = time.perf_counter()
+    if not args.concepts and not args.qrels:
+        raise CBIRLensError("evaluate needs a relevance source: --concepts F (IoU / nn-IoU) or --qrels F (judgments)")
+    if args.labels and not args.concepts:
+        raise CBIRLensError("--labels needs --concepts (labels belong to the images of the concept file)")
+    if args.qrels and (args.measure is not None or args.kg):
+        raise CBIRLensError("--measure and --kg choose concept relevance, which --qrels replaces: give them with "
+                            "--concepts alone, or leave them out with --qrels")
+    check_outputs({"--json": args.json, "--per-query": args.per_query},
+                  [args.concepts, args.qrels, args.labels, *kg_inputs(args), *run_paths(args)])
+    concepts = read_concepts(args.concepts) if args.concepts else None
+    qrels = read_qrels(args.qrels) if args.qrels else None
+    kg = kg_of(args)
+    labels = load_labels(args.labels, concepts) if args.labels else None
+    runs = runs_of(args)
+    evaluator = Evaluator(concepts, kg, args.kg_mode, labels, qrels=qrels, compute=compute_of(args))
+    # Under --qrels the table's measure is the judgments': --measure is refused above and not recorded.
+    relevance = relevance_of(args, measure_of(args) if qrels is None else None)
+    bar = ProgressBar()
+    results = evaluate_runs(evaluator, runs, Scoring(args.metrics, args.k), relevance, Statistics(), bar)
+    bar.close()
+    print_tie_notes(results.counts, args.ties)
+    payload = results.to_dict()
+    payload["params"].update({"k": args.k, "kg_files": args.kg, "kg_sources": args.kg_source,
+                              "concepts": args.concepts, "labels": args.labels})
+    payload["wall_seconds"] = round(time.perf_counter() - started, 3)
+    payload["backend"] = evaluator.engine.last_pass.text() if evaluator.engine and evaluator.engine.last_pass else None
+    # The per-query values first: the JSON, written last, marks a complete evaluation.
+    if args.per_query:
+        with atomic_output(args.per_query) as handle:
+            results.per_query().to_csv(handle, index=False)
+    write_text_atomically(args.json, json.dumps(payload, indent=2))
+    for name, values in results.means().items():
+        shown = ", ".join(f"{m}={values[m]:.4f}" for m in results.metrics[:6])
+        print(f"{name}: {shown}", file=sys.stderr)
+
+
+def command_compare(args: argparse.Namespace) -> None:
+    started = time.perf_counter()
+    metrics = [m for group in args.metric for m in group]  # distinct: a repeated name is refused as it is read
+    paths = run_paths(args)
+    check_outputs({"--json": args.json}, [args.concepts, args.labels, *kg_inputs(args), *paths])
+    compute = compute_of(args)
+    statistics = Statistics(args.confidence, args.bootstrap_samples, args.randomization_samples, args.seed)
+    scoring, relevance = Scoring(metrics), relevance_of(args, measure_of(args) if args.measure is not None else None)
+    concepts = read_concepts(args.concepts)
+    kg = kg_of(args)
+    labels = load_labels(args.labels, concepts) if args.labels else None
+    evaluator = Evaluator(concepts, kg, args.kg_mode, labels, compute=compute)
+    bar = ProgressBar()
+    results = evaluate_runs(evaluator, runs_of(args), scoring, relevance, statistics, bar)
+    bar.close()
+    print_tie_notes(results.counts, args.ties)
+    payload = results.to_dict(compare=metrics)
+    payload["params"].update({"kg_files": args.kg, "kg_sources": args.kg_source, "concepts": args.concepts,
+                              "labels": args.labels, "runs": paths})
+    payload["wall_seconds"] = round(time.perf_counter() - started, 3)
+    write_text_atomically(args.json, json.dumps(payload, indent=2))
+    print(f"randomization test: {statistics.randomization_samples:,} randomizations, so no p-value below "
+          f"1/({statistics.randomization_samples:,} + 1) = {statistics.smallest_randomization_p:.4g} before Holm "
+          "(--randomization-samples raises it)", file=sys.stderr)
+    table = results.table()
+    for metric in metrics:
+        print(f"{metric} (mean [{statistics.confidence:.0%} CI]):", file=sys.stderr)
+        for row in table[table.metric == metric].itertuples():
+            print(f"  {row.system}: {row.mean:.4f} [{row.ci_low:.4f}, {row.ci_high:.4f}], {row.queries} queries",
+                  file=sys.stderr)
+        for pair in results.compare(metric).itertuples():
+            floor = (f" (raw p {pair.p_randomization:.4g}, the floor)"
+                     if pair.p_randomization <= statistics.smallest_randomization_p else "")
+            print(f"  {pair.system_a} - {pair.system_b}: {pair.mean_difference:+.4f}, randomization p (Holm) "
+                  f"{pair.p_randomization_holm:.4g}{floor}, t-test p (Holm) {pair.p_t_test_holm:.4g}", file=sys.stderr)
+
+
+# --- retrieve, qrels ------------------------------------------------------------------------------------------
+
+
+def command_retrieve(args: argparse.Namespace) -> None:
+    if (args.by is None) == (args.measure is None):
+        raise CBIRLensError("retrieve needs --by iou|nn-iou|embeddings or --measure NAME (one of them)")
+    if args.depth < 1:
+        raise CBIRLensError(f"--depth: expected a whole number of at least 1, found {args.depth}")
+    if not 0 <= args.svd_dims <= MAX_SVD_DIMENSIONS:
+        raise CBIRLensError(f"--svd-dims: expected 0 (no reduction) or a number of dimensions up to "
+                            f"{MAX_SVD_DIMENSIONS:,}, found {args.svd_dims}")
+    check_outputs({"--out": args.out}, [args.concepts, args.embeddings, args.embedding_ids, args.captions,
+                                        *kg_inputs(args)])
+    concepts = read_concepts(args.concepts)
+    run = retrieved_by_embeddings(args, concepts) if args.by == "embeddings" else retrieved_by_measure(args, concepts)
+    longest = int(max((len(ranked) for ranked in run.rankings.values()), default=0))
+    if args.depth > longest:
+        print_note(f"--depth {args.depth:,} is more than the pool holds: each list ranks the whole pool, at most "
+                   f"{longest:,} images (the query itself left out)")
+    write_trec_run(run, args.out)
+
+
+def retrieved_by_measure(args: argparse.Namespace, concepts: ConceptSets) -> Run:
+    """The run of ``--measure NAME`` or ``--by iou|nn-iou``: each query's pool ranked by the measure."""
+    if args.measure is not None:
+        measure = measure_of(args)
+        kg = kg_of(args)
+        if measure.uses_kg and kg is None:
+            raise CBIRLensError(f"--measure {measure.key} needs at least one --kg file")
+    else:
+        kg = kg_of(args) if args.by == "nn-iou" else None
+        if args.by == "nn-iou" and kg is None:
+            raise CBIRLensError("--by nn-iou needs at least one --kg file")
+        measure = nn_iou_measure(args.alpha if args.by == "nn-iou" else 0.0, args.n, args.kg_mode)
+    evaluator = Evaluator(concepts, kg, args.kg_mode, compute=compute_of(args))
+    bar = ProgressBar()
+    run = retrieve_by_measure(evaluator, measure, args.depth, args.name or args.by or measure.name, bar)
+    bar.close()
+    return run
+
+
+def retrieved_by_embeddings(args: argparse.Namespace, concepts: ConceptSets) -> Run:
+    """The run of ``--by embeddings``: by the vectors of ``--embeddings`` or the TF-IDF of ``--captions``."""
+    if args.embeddings:
+        embeddings = read_embeddings(args.embeddings, ids_source=args.embedding_ids)
+        return retrieve_by_embeddings(embeddings, concepts, args.depth, args.name or Path(args.embeddings).stem)
+    if args.captions:
+        return retrieve_by_captions(read_captions(args.captions), concepts, args.depth, args.svd_dims or None,
+                                    args.name or "captions-tfidf", args.captions)
+    raise CBIRLensError("--by embeddings needs --embeddings F or --captions F")
+
+
+def command_qrels(args: argparse.Namespace) -> None:
+    check_outputs({"--out": args.out, "--scales": args.scales}, [args.concepts, *kg_inputs(args), *run_paths(args)])
+    concepts = read_concepts(args.concepts)
+    runs = runs_of(args)
+    evaluator = Evaluator(concepts, kg_of(args), args.kg_mode, compute=compute_of(args))
+    bar = ProgressBar()
+    judgments = graded_judgments(evaluator, runs, args.k, nn_iou_measure(args.alpha, args.n, args.kg_mode), bar)
+    bar.close()
+    if args.scales:
+        write_text_atomically(args.scales, judgments.scales_csv())
+    write_text_atomically(args.out, judgments.text())
+    counts = judgments.counts
+    print(f"{counts['judgments']:,} judgments for {counts['queries']:,} queries; grade = relevance x a per-query scale "
+          f"(exact for {counts['queries_exact']:,} queries, rounded for {counts['queries_rounded']:,}); largest grade "
+          f"{counts['largest_grade']:,}", file=sys.stderr)
+
+
+# --- detection, extract --------------------------------------------------------------------------------------
+
+
+def command_detection(args: argparse.Namespace) -> None:
+    measure = nn_iou_measure(args.alpha, args.n, args.kg_mode)
+    check_outputs({"--json": args.json}, [args.gt, args.pred, args.subset, *kg_inputs(args)])
+    truth = read_concepts(args.gt)
+    predictions = read_predictions(args.pred, known_ids=truth.index)
+    subset = read_concept_list(args.subset) if args.subset else None
+    scores = detection_scores(truth, predictions.sets, measure, subset, load_kg(args.kg) if args.kg else None,
+                              args.kg_mode)
+    payload = detection_payload(scores, len(predictions.sets), predictions.problems)
+    for line, problem in predictions.problems[:20]:
+        print(f"{predictions.source}, line {line}: {problem}", file=sys.stderr)
+    write_text_atomically(args.json, json.dumps(payload, indent=2))
+
+
+def detection_payload(scores: DetectionScores, predictions_read: int, problems: list[tuple[int, str]]) -> dict:
+    """The JSON of ``detection``: F1, its counts and the problems of the predictions file; the secondary and soft
+    F1 where they were computed."""
+    primary = scores.primary
+    payload: dict = {
+        "f1": finite_or_none(primary.f1),
+        "counts": {"images_scored": primary.images_scored,
+                   "images_empty_ground_truth": primary.images_empty_ground_truth,
+                   "images_missing_prediction": primary.images_missing_prediction,
+                   "predictions_read": predictions_read},
+        "problems": [{"line": line, "problem": problem} for line, problem in problems],
+    }
+    if scores.secondary is not None:
+        payload["f1_secondary"] = finite_or_none(scores.secondary.f1)
+        payload["counts"]["secondary_images_scored"] = scores.secondary.images_scored
+    if scores.soft is not None:
+        payload["soft_f1"] = finite_or_none(scores.soft.f1)
+        payload["soft_params"] = {"alpha": scores.measure.params["alpha"], "n": scores.measure.hops,
+                                  "kg_mode": scores.kg_mode}
+    return payload
+
+
+def command_extract(args: argparse.Namespace) -> None:
+    from evalcore.api import extract_concepts
+    from evalcore.extraction.extractor import coverage
+
+    check_outputs({"--out": args.out}, [args.captions, *args.names, *(args.synonyms or [])])
+    bar = ProgressBar()
+    concepts = extract_concepts(args.captions, args.names, synonyms=args.synonyms,
+                                abbreviations=not args.no_abbreviations, ontology_ids=args.ontology_ids,
+                                progress=bar)
+    bar.close()
+    write_text_atomically(args.out, concepts_csv(concepts))
+    report = coverage(concepts, top=0)
+    print(f"{report.images:,} captions: {report.images - len(report.without_concept):,} with at least one concept, "
+          f"{report.distinct_concepts:,} distinct concepts, {report.occurrences:,} in all", file=sys.stderr)
+
+
+# --- app, check ----------------------------------------------------------------------------------------------
+
+
+def command_app(args: argparse.Namespace) -> None:
+    """Run the dashboard in this process: ``streamlit run [options] <root>/app.py``, where root is the
+    checkout or the installed package's copy; the ``.streamlit/config.toml`` beside app.py applies."""
+    app = project_root() / "app.py"
+    if not app.is_file():
+        raise CBIRLensError(f"{app}: the dashboard's files are missing; reinstall cbir-lens")
+    from streamlit.web import cli as streamlit_cli
+
+    if {"-h", "--help"} & set(args.streamlit_options):
+        print(f"usage: {program_name()} app [OPTIONS]  (runs `streamlit run [OPTIONS] {app}`)\n")
+    streamlit_cli.main(["run", *args.streamlit_options, str(app)], prog_name="streamlit")
+
+
+def command_check(args: argparse.Namespace) -> None:
+    import pandas as pd
+
+    from evalcore.io.tables import markdown_table, spreadsheet_csv
+
+    check_outputs({}, [args.concepts, args.rocov2, *args.kg, *args.run, args.labels, args.names, args.captions,
+                       args.images, args.embeddings, args.embedding_ids])
+    loaded = checked_workspace(args)
+    from evalcore.app.workspace import report_table
+
+    rows = report_table(loaded)
+    for row in rows:  # a run's tied scores, which the evaluation orders by rank unless --ties trec_eval
+        run = next((kept for name, (_, kept) in loaded.runs.items() if row["kind"] == f"run '{name}'"), None)
+        found = run_tie_counts(run) if run is not None else None
+        message = tie_message(run.name, {**found.as_counts(), "queries_in_run": found.queries}, "rank",
+                              "evaluate --ties") if found is not None else None
+        if message:
+            row["problems"] = "; ".join(part for part in (row["problems"], message) if part and part != "none")
+    report = pd.DataFrame(rows, columns=["file", "kind", "rows read", "problems"])
+    print(spreadsheet_csv(report) if args.csv else markdown_table(report), end="" if args.csv else "\n")
+
+
+def checked_workspace(args: argparse.Namespace):
+    """The workspace ``check`` reads, as the dashboard's Data page loads it: the demo, a ROCOv2 folder or the
+    concept sets, then every other input named."""
+    from evalcore.app import workspace as ws
+    from evalcore.readers import read_input_bytes
+
+    def data(path: str) -> bytes:
+        return read_input_bytes(path, path)[0]
+
+    if args.demo:
+        loaded = ws.load_demo()
+    elif args.rocov2:
+        loaded = ws.load_rocov2_complete(args.rocov2, (Path("/"),))  # the command line reads what its user names
+    else:
+        loaded = ws.with_concepts(ws.Workspace(), data(args.concepts), args.concepts)
+    for path in args.kg:
+        loaded = ws.with_kg(loaded, data(path), path)
+    for path in args.run:
+        loaded = ws.with_run(loaded, data(path), path)
+    for loader, path in ((ws.with_labels, args.labels), (ws.with_names, args.names),
+                         (ws.with_captions, args.captions), (ws.with_images, args.images)):
+        if path:
+            loaded = loader(loaded, data(path), path)
+    if args.embeddings:
+        ids = data(args.embedding_ids) if args.embedding_ids else None
+        loaded = ws.with_embeddings(loaded, data(args.embeddings), args.embeddings, ids, args.embedding_ids)
+    return loaded
+
+
+COMMANDS = {"relevance": command_relevance, "evaluate": command_evaluate, "retrieve": command_retrieve,
+            "detection": command_detection, "compare": command_compare, "qrels": command_qrels, "extract": command_extract,
+            "app": command_app, "check": command_check}

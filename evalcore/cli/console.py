@@ -1,0 +1,60 @@
+"""What the command line writes on stderr besides its outputs: a progress bar, error lines and notes."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from evalcore.metrics.ties import tie_message
+
+
+class ProgressBar:
+    """A progress bar on stderr, drawn only once the work has lasted ``after`` seconds (short commands stay
+    quiet), redrawn at most every ``every`` seconds; called with the fraction done (and a label)."""
+
+    line_open = False  # a bar is drawn and its line not yet ended: an error message must start a line of its own
+
+    def __init__(self, after: float = 2.0, every: float = 0.25, width: int = 30):
+        self.started = time.perf_counter()
+        self.after, self.every, self.width = after, every, width
+        self.drawn_at: float | None = None
+
+    def __call__(self, fraction: float, label: str = "") -> None:
+        now = time.perf_counter()
+        if now - self.started < self.after or (self.drawn_at is not None and now - self.drawn_at < self.every
+                                                and fraction < 1):
+            return
+        filled = int(self.width * min(1.0, max(0.0, fraction)))
+        print(f"\r[{'#' * filled}{'.' * (self.width - filled)}] {fraction:4.0%} {now - self.started:6.1f} s {label[:60]}",
+              end="", file=sys.stderr, flush=True)
+        self.drawn_at = now
+        ProgressBar.line_open = True
+
+    def close(self) -> None:
+        end_progress_line()
+
+
+def end_progress_line() -> None:
+    """End the line of a progress bar left drawn, so that what is printed next stands on a line of its own."""
+    if ProgressBar.line_open:
+        print(file=sys.stderr, flush=True)
+        ProgressBar.line_open = False
+
+
+def print_error(message: str) -> int:
+    """Print an error as one line of its own on stderr; the exit status of a refused command."""
+    end_progress_line()
+    print(f"error: {message}", file=sys.stderr, flush=True)
+    return 2
+
+
+def print_note(message: str) -> None:
+    print(f"note: {message}", file=sys.stderr)
+
+
+def print_tie_notes(counts: dict[str, dict[str, int]], ties: str) -> None:
+    """One line on stderr per system with tied scores (:func:`evalcore.metrics.ties.tie_message`)."""
+    for system, found in counts.items():
+        message = tie_message(system, found, ties)
+        if message:
+            print_note(message)

@@ -1,0 +1,24 @@
+"""A list of concepts: CUIs separated by commas, semicolons, tabs, spaces or lines (the ``detection`` command's
+``--subset``)."""
+
+from __future__ import annotations
+
+import re
+
+from evalcore.errors import InputError
+from evalcore.readers.files import Source, read_text
+from evalcore.readers.lines import CUI_PATTERN
+
+
+def read_concept_list(source: Source, name: str | None = None) -> frozenset[str]:
+    """The CUIs (C + 7 digits, upper-cased) of a concept list; any other token (a header, a name) is skipped.
+
+    >>> sorted(read_concept_list(b"CUI\\nc0040405, C1306645;x\\n", "subset.csv"))
+    ['C0040405', 'C1306645']
+    """
+    text, display = read_text(source, name)
+    concepts = {token.upper() for line in text.splitlines() for token in re.split(r"[,;\t\s]+", line.strip())
+                if CUI_PATTERN.match(token.upper())}
+    if not concepts:
+        raise InputError(display, None, "a list of CUIs (C + 7 digits)", "none")
+    return frozenset(concepts)
