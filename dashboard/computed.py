@@ -38,7 +38,7 @@ from evalcore.evaluation.evaluator import AlignedRun, Evaluator
 from evalcore.evaluation.options import Compute, Relevance, Scoring
 from evalcore.extraction.caption_concepts import CaptionConcepts
 from evalcore.extraction.extractor import ConceptDictionary, Coverage, coverage
-from evalcore.io.outputs import concepts_csv
+from evalcore.io.tables import spreadsheet_csv
 from evalcore.relevance.kg import KnowledgeGraph
 from evalcore.relevance.measures import MeasureSpec, measure_spec, parse_measure
 from evalcore.studies import reproduction as rp
@@ -109,11 +109,15 @@ def extraction_coverage(ws: Workspace) -> Coverage:
 
 @st.cache_data(max_entries=4, show_spinner=False, hash_funcs=HASH_FUNCS)
 def cached_concepts_csv(ws: Workspace) -> str:
-    return concepts_csv(ws.concepts)
+    frame = pd.DataFrame({"ID": list(ws.concepts.ids), "CUIs": [";".join(sorted(s)) for s in ws.concepts.sets]},
+                         dtype=object)
+    return spreadsheet_csv(frame)
 
 
 def concepts_download(ws: Workspace) -> str:
-    """The workspace's concept sets as the ``extract`` command writes them (``ID,CUIs``)."""
+    """The workspace's concept sets as the ``extract`` command writes them (``ID,CUIs``), for a spreadsheet too: like
+    every other download, an image ID that a spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``) gets a
+    leading ``'`` (:func:`evalcore.io.tables.spreadsheet_csv`)."""
     return cached_concepts_csv(ws.restricted_to("concepts"))
 
 

@@ -45,11 +45,11 @@ from evalcore.evaluation.evaluator import Evaluator
 from evalcore.evaluation.options import Relevance, Scoring, Statistics
 from evalcore.evaluation.results import Results, evaluate_runs
 from evalcore.extraction.caption_concepts import find_caption_concepts
+from evalcore.extraction.evidence import EvidenceRow, evidence_rows
 from evalcore.extraction.extractor import merged_names, merged_synonyms
 from evalcore.io.loading import load_kg, resolve_labels
 from evalcore.readers import (
     read_captions,
-    read_concept_names,
     read_concepts,
     read_kg,
     read_labels,
@@ -58,6 +58,8 @@ from evalcore.readers import (
     read_runs,
     read_synonyms,
 )
+from evalcore.readers.concepts import check_concepts_readable
+from evalcore.readers.names import read_names_to_find
 from evalcore.relevance.kg import KnowledgeGraph
 
 PathLike = Union[str, Path, bytes]
@@ -148,7 +150,8 @@ def _chosen_options(options: Sequence[Any]) -> dict[type, Any]:
 def extract_concepts(captions: PathLike | Mapping[str, str], names: PathLike | Mapping[str, str] | Sequence[PathLike], *,
                      synonyms: PathLike | Mapping[str, Iterable[str]] | Sequence[PathLike] | None = None,
                      abbreviations: bool = True, ontology_ids: bool = False,
-                     progress: Callable[[float, str], None] | None = None) -> ConceptSets:
+                     progress: Callable[[float, str], None] | None = None,
+                     evidence: bool = False) -> ConceptSets | tuple[ConceptSets, list[EvidenceRow]]:
     """Concept sets from captions (:func:`~evalcore.extraction.caption_concepts.find_caption_concepts`, the
     dashboard's extraction too); the numbers of ``extract``.
 
@@ -160,7 +163,9 @@ def extract_concepts(captions: PathLike | Mapping[str, str], names: PathLike | M
       descriptors TSV, which maps to CUIs through ``names``, ``MRCONSO.RRF``) or a dict ``{ID: [names]}``;
     - ``abbreviations``: the built-in imaging vocabulary (:mod:`evalcore.extraction.imaging_vocabulary`);
       ``ontology_ids``: emit IDs that are not CUIs too;
-    - ``progress``: called with the fraction done and a label, building the dictionary, then reading the captions.
+    - ``progress``: called with the fraction done and a label, building the dictionary, then reading the captions;
+    - ``evidence``: also return every mention found, one row each (:func:`~evalcore.extraction.evidence.evidence_rows`,
+      what ``extract --evidence`` writes), as ``(sets, rows)``.
 
     >>> sets = extract_concepts({"a": "CT without hemorrhage", "b": "Chest X-ray"},
     ...                         {"C0040405": "X-Ray Computed Tomography", "C0019080": "Hemorrhage",
@@ -169,22 +174,24 @@ def extract_concepts(captions: PathLike | Mapping[str, str], names: PathLike | M
     [['C0040405'], ['C0817096', 'C1306645']]
     """
     if isinstance(captions, Mapping):
-        texts = dict(captions)
+        texts, display = dict(captions), "the captions"
     else:
         texts = read_captions(captions)
+        display = str(captions) if not isinstance(captions, bytes) else "captions"
         if not texts:
-            raise InputError(str(captions) if not isinstance(captions, bytes) else "captions", None,
-                             "at least one 'ID,Caption' row", "none")
+            raise InputError(display, None, "at least one 'ID,Caption' row", "none")
     if isinstance(names, Mapping):
         merged, more = dict(names), {}
     else:
-        merged, more = merged_names(read_concept_names(source) for source in _sources(names))
+        merged, more = merged_names(read_names_to_find(source) for source in _sources(names))
     if isinstance(synonyms, Mapping):
         more = merged_synonyms(more, synonyms)
     elif synonyms is not None:
         more = merged_synonyms(more, *(read_synonyms(source, names=merged) for source in _sources(synonyms)))
-    return find_caption_concepts(texts, merged, more, abbreviations, progress=progress,
-                                 ontology_ids=ontology_ids).concepts
+    found = find_caption_concepts(texts, merged, more, abbreviations, progress=progress, ontology_ids=ontology_ids)
+    # What extract writes, evaluate must read: refused here, naming the image, rather than written and refused later.
+    check_concepts_readable(found.concepts, f"the concepts found in {display}")
+    return (found.concepts, list(evidence_rows(found))) if evidence else found.concepts
 
 
 def _sources(value: PathLike | Sequence[PathLike]) -> list[PathLike]:

@@ -16,6 +16,14 @@ from pathlib import Path
 from evalcore.errors import InputError
 
 CUI = re.compile(r"^C[0-9]{7}\Z")
+ONTOLOGY_ID = re.compile(r"^[A-Z][A-Z0-9_]{0,31}:[0-9]{1,20}\Z")
+
+
+def concept_id(token: str) -> bool:
+    """A concept of a concepts file: a CUI or an ontology ID PREFIX:digits (upper-cased)."""
+    return bool(CUI.match(token) or ONTOLOGY_ID.match(token))
+
+
 MAX_RANK = 10**9
 MAX_CONCEPTS = 500
 MAX_PREDICTED = 100
@@ -217,7 +225,7 @@ def read_concepts(data: bytes, display: str) -> list[tuple[str, frozenset[str]]]
 
 
 def is_concept_header(fields: list[str]) -> bool:
-    return len(fields) >= 2 and not CUI.match(fields[1].split(";")[0].strip().upper()) and (
+    return len(fields) >= 2 and not concept_id(fields[1].split(";")[0].strip().upper()) and (
         fields[0].lower() in {"id", "image", "image_id", "imageid"} or fields[1].lower() in {"cuis", "cui", "concepts"}
     )
 
@@ -237,9 +245,10 @@ def cui_set(raw: str, separators: str, display: str, line: int) -> frozenset[str
     cuis = set()
     for token in tokens:
         cui = token.upper()
-        if not CUI.match(cui):
+        if not concept_id(cui):
             shown = token if token else "an empty CUI token"
-            raise InputError(display, line, "CUIs of the form C + 7 digits", repr(shown)[:60])
+            raise InputError(display, line, "CUIs of the form C + 7 digits or ontology IDs PREFIX:digits (UBERON:0002298)",
+                             repr(shown)[:60])
         cuis.add(cui)
     return frozenset(cuis)
 

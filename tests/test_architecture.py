@@ -80,6 +80,18 @@ def test_evalcore_top_level_stays_small():
     assert len(top) <= TOP_LEVEL_MODULES, f"{len(top)} modules at evalcore's top level: {top}"
 
 
+#: No function in evalcore is longer than this many lines (docstring included): a longer one is several steps.
+LONGEST_FUNCTION = 100
+
+
+def test_no_function_over_the_longest():
+    long = [f"{path.relative_to(ROOT)}:{node.lineno}: {node.name} ({node.end_lineno - node.lineno + 1} lines)"
+            for path in MODULES.values() for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.end_lineno - node.lineno + 1 > LONGEST_FUNCTION]
+    assert not long, "\n".join(long)
+
+
 def test_imports_never_go_up_a_layer():
     upward = []
     for module, path in MODULES.items():

@@ -86,7 +86,7 @@ def test_hostile_captions_exit_2_with_one_line(world, capsys, content, words):
 
 @pytest.mark.parametrize(("content", "ids"), [
     (b"q,CT of the brain\nx,Chest X-ray\n", "q,x"),  # no header: the first row is an image
-    (b"Image,Caption\nq,CT of the brain\n", "q"),  # a header by its caption column, whatever the ID column's name
+    (b"Image,Caption\nq,CT of the brain\n", "q"),  # a header: both fields name columns
     (b"image_id,caption\nq,CT of the brain\n", "q"),
 ])
 def test_captions_with_and_without_a_header(world, content, ids):

@@ -46,6 +46,7 @@ from evalcore.readers import (
     read_runs,
     read_synonyms,
 )
+from evalcore.readers.names import read_names_to_find
 from evalcore.resources import demo_path, project_root
 
 MAX_ZIP_MEMBERS = 200_000
@@ -305,7 +306,7 @@ def with_labels(workspace: Workspace, data: bytes, name: str) -> Workspace:
 
 
 def with_names(workspace: Workspace, data: bytes, name: str) -> Workspace:
-    names = read_concept_names(data, name)
+    names = read_names_to_find(data, name)
     return workspace.with_inputs(names={**workspace.names, **names}).with_report(name, "concept names", len(names))
 
 

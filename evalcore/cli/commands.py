@@ -295,13 +295,22 @@ def command_extract(args: argparse.Namespace) -> None:
     from evalcore.api import extract_concepts
     from evalcore.extraction.extractor import coverage
 
-    check_outputs({"--out": args.out}, [args.captions, *args.names, *(args.synonyms or [])])
+    check_outputs({"--out": args.out, "--evidence": args.evidence}, [args.captions, *args.names, *(args.synonyms or [])])
     bar = ProgressBar()
-    concepts = extract_concepts(args.captions, args.names, synonyms=args.synonyms,
-                                abbreviations=not args.no_abbreviations, ontology_ids=args.ontology_ids,
-                                progress=bar)
+    found = extract_concepts(args.captions, args.names, synonyms=args.synonyms,
+                             abbreviations=not args.no_abbreviations, ontology_ids=args.ontology_ids,
+                             progress=bar, evidence=args.evidence is not None)
     bar.close()
+    concepts, rows = found if isinstance(found, tuple) else (found, None)
     write_text_atomically(args.out, concepts_csv(concepts))
+    if rows is not None:
+        import pandas as pd
+
+        from evalcore.extraction.evidence import EVIDENCE_COLUMNS
+        from evalcore.io.tables import spreadsheet_csv
+
+        # For a reader's spreadsheet, like the other CSV reports: a cell it would run as a formula is neutralised.
+        write_text_atomically(args.evidence, spreadsheet_csv(pd.DataFrame(rows, columns=list(EVIDENCE_COLUMNS))))
     report = coverage(concepts, top=0)
     print(f"{report.images:,} captions: {report.images - len(report.without_concept):,} with at least one concept, "
           f"{report.distinct_concepts:,} distinct concepts, {report.occurrences:,} in all", file=sys.stderr)

@@ -329,6 +329,10 @@ def extract_command(commands: argparse._SubParsersAction) -> None:
                          help="leave out the built-in imaging vocabulary (CT, MRI, US, X-ray, views, ...)")
     extract.add_argument("--ontology-ids", action="store_true", help="also emit concept IDs that are not CUIs")
     extract.add_argument("--out", required=True, help="ID,CUIs CSV to write")
+    extract.add_argument("--evidence", metavar="FILE",
+                         help="CSV to write, one row per mention: image_id, concept, start, end (0-based character "
+                              "offsets in the caption, end exclusive), words, matched (name, synonym, abbreviation, "
+                              "assumed), status (kept, negated), rule; cells a spreadsheet would run get a leading '")
 
 
 def app_command(commands: argparse._SubParsersAction) -> None:

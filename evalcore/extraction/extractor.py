@@ -280,9 +280,16 @@ def _add(entries: dict[str, _Entry], entry: _Entry) -> None:
         entries[entry.concept] = entry
 
 
-def _frozen(node: dict) -> Mapping:
-    return MappingProxyType({key: tuple(value.values()) if key == _END else _frozen(value)
-                             for key, value in node.items()})
+def _frozen(root: dict) -> Mapping:
+    """The trie made read-only, without recursion: a name of thousands of words is a trie as many levels deep."""
+    order = [root]
+    for node in order:  # breadth first: every child comes after its parent
+        order.extend(value for key, value in node.items() if key != _END)
+    frozen: dict[int, Mapping] = {}
+    for node in reversed(order):
+        frozen[id(node)] = MappingProxyType({key: tuple(value.values()) if key == _END else frozen[id(value)]
+                                             for key, value in node.items()})
+    return frozen[id(root)]
 
 
 def _check(caption: str, dictionary: ConceptDictionary) -> None:

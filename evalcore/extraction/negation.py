@@ -1,22 +1,33 @@
-"""Negated mentions in caption text: a NegEx-style rule (Chapman et al. 2001).
+"""Negated mentions in caption text: the NegEx rule (Chapman et al. 2001) with the ConText cue lists (Harkema et al. 2009).
 
 Chapman W.W., Bridewell W., Hanbury P., Cooper G.F., Buchanan B.G. "A simple algorithm for identifying negated
-findings and diseases in discharge summaries", J Biomed Inform 34(5):301-310, 2001. The rule, per sentence:
+findings and diseases in discharge summaries", J Biomed Inform 34(5):301-310, 2001. Harkema H., Dowling J.N.,
+Thornblade T., Chapman W.W. "ConText: an algorithm for determining negation, experiencer, and temporal status from
+clinical reports", J Biomed Inform 42(5):839-851, 2009. The rule, per sentence:
 
-- a *pre-negation* cue ("no", "without", "absence of", "negative for", ...) negates what follows it, up to a scope
-  terminator ("but", "however", "which", ";", ...), another cue, a preposition of place (:data:`PLACE_PREPOSITIONS`:
-  "no bleeding *in* the aorta" denies the bleeding, not the aorta) or :data:`MAX_SCOPE_WORDS` words, whichever
-  comes first;
-- a *post-negation* cue ("was ruled out", "is absent", "not seen", ...) negates what precedes it, back to the
+- a *pre-negation* cue ("no", "without", "absence of", "disappearance of", ...) negates what follows it, up to a
+  scope terminator ("but", "however", "due to", ";", ...), another cue, a preposition of place
+  (:data:`PLACE_PREPOSITIONS`: "no bleeding *in* the aorta" denies the bleeding, not the aorta) or
+  :data:`MAX_SCOPE_WORDS` words, whichever comes first;
+- a *post-negation* cue ("was ruled out", "not shown", "no longer seen", ...) negates what precedes it, back to the
   sentence's start, a terminator or :data:`MAX_SCOPE_WORDS` words;
 - a *pseudo-negation* ("no change", "not only", "without change", ...) looks like a cue but negates nothing;
-- a scope never crosses a sentence boundary.
+- a *hypothetical* cue ("if", "follow-up with", "is recommended", "should be considered", ...) scopes like a
+  negation: what it names is not stated of this image, so it is not extracted either;
+- a denied *state* of a thing ends the scope before the thing (:data:`STATE_NOUNS`: "no loosening *of* the screws"
+  denies the loosening, not the screws);
+- a scope never crosses a sentence boundary; the words of a cue are joined by spaces or a hyphen.
 
-A mention is negated when it starts inside a negated scope. :func:`negated_spans` gives the scopes (one pass over
-the text); concept extraction finds the mentions (:func:`evalcore.extraction.extractor.mentions`: names, synonyms and the
-imaging vocabulary) and flags those with ``in_spans(scopes, start)``. The explanations read a concept's flags by
-:func:`concept_status`: "negated" when every mention of it is, "affirmed" when one is not, which are exactly the
-concepts extraction keeps (:func:`evalcore.extraction.extractor.extract`); :func:`sentence_at` quotes the evidence.
+The cue lists are data, ``rules/context_cues.tsv`` (columns cue, kind, direction, source), read by
+:func:`read_cues`. Where two cues start at the same word the longest wins ("no longer seen" over "no longer").
+
+A mention is negated when it starts inside a negated scope. :func:`negated_spans` gives the scopes in one pass over
+the text's words (cues found by a word trie, each scope at most :data:`MAX_SCOPE_WORDS` words: linear in the
+text's length); concept extraction finds the mentions (:func:`evalcore.extraction.extractor.mentions`: names,
+synonyms and the imaging vocabulary) and flags those with ``in_spans(scopes, start)``. The explanations read a
+concept's flags by :func:`concept_status`: "negated" when every mention of it is, "affirmed" when one is not, which
+are exactly the concepts extraction keeps (:func:`evalcore.extraction.extractor.extract`); :func:`sentence_at`
+quotes the evidence.
 """
 
 from __future__ import annotations
@@ -24,38 +35,92 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import NamedTuple
 
-from evalcore.errors import ParameterError
+from evalcore.errors import InputError, ParameterError
 
 #: Words a scope reaches at most. Chapman et al. counted up to five terms after a cue; a term is often two words
 #: ("pleural effusion"), hence six words here.
 MAX_SCOPE_WORDS = 6
 
-PRE_NEGATION = ("no", "not", "without", "absence of", "absent", "negative for", "free of", "ruled out",
-                "rules out", "no evidence of", "no signs of", "no sign of", "no evidence for",
-                "denies", "denied", "never", "nor", "neither", "cannot see", "lack of", "lacks",
-                "resolution of", "not demonstrate", "did not show", "does not show", "no definite", "no obvious")
-POST_NEGATION = ("was ruled out", "were ruled out", "is ruled out", "are ruled out", "has been ruled out",
-                 "is absent", "are absent", "was absent", "were absent", "unlikely", "not seen", "not visible",
-                 "not identified", "not detected", "not present", "were excluded", "was excluded",
-                 "is excluded", "are excluded", "was not seen", "were not seen", "is not seen", "are not seen",
-                 "has resolved", "have resolved", "disappeared")
-PSEUDO_NEGATION = ("no change", "no changes", "not only", "no increase", "no increased", "without change",
-                   "without any change", "not necessarily", "no further", "not certain if", "not certain whether",
-                   "no significant change", "no interval change", "not rule out", "not ruled out",
-                   "not excluded", "not be excluded", "cannot be excluded", "cannot be ruled out",
-                   "not be ruled out", "no decrease", "no longer")
-TERMINATORS = ("but", "however", "although", "though", "except", "which", "apart from", "aside from", "yet",
-               "still", "whereas", "while", ";", ":",
-               # A verb of seeing starts a new clause: "CT without contrast showing a discitis".
-               "showing", "shows", "showed", "demonstrating", "demonstrates", "demonstrated", "revealing", "reveals",
-               "revealed")
+#: The cue lists shipped with the package.
+CUES_FILE = Path(__file__).with_name("rules") / "context_cues.tsv"
+
+#: What each kind of row may say of its direction: the scope a cue opens (forward, backward) or none.
+KIND_DIRECTIONS = {"negation": ("forward", "backward"), "hypothetical": ("forward", "backward"),
+                   "pseudo": ("none",), "terminator": ("none",), "place": ("forward",), "state": ("forward",)}
+
+
+class Cue(NamedTuple):
+    """One row of a cue file: the cue's words (lower case), its kind and direction, and where it comes from."""
+
+    cue: str
+    kind: str
+    direction: str
+    source: str
+
+
+def read_cues(path: str | Path) -> tuple[Cue, ...]:
+    """The rows of a cue file: a header ``cue, kind, direction, source`` then one tab-separated row per cue, each
+    cue once; a bad row raises :class:`~evalcore.errors.InputError` naming the file, the line and the column.
+
+    >>> cues = read_cues(CUES_FILE)
+    >>> next(c for c in cues if c.cue == "not shown")[1:3]
+    ('negation', 'backward')
+    """
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(str(path), None, "a readable UTF-8 cue file", str(error)) from error
+    header = ["cue", "kind", "direction", "source"]
+    if not lines or lines[0].split("\t") != header:
+        raise InputError(str(path), 1, "the header " + "<TAB>".join(header), lines[0] if lines else "an empty file")
+    cues: dict[str, Cue] = {}
+    for number, line in enumerate(lines[1:], start=2):
+        fields = line.split("\t")
+        if len(fields) != 4:
+            raise InputError(str(path), number, "4 tab-separated columns (cue, kind, direction, source)",
+                             f"{len(fields)} columns")
+        cue, kind, direction, source = (field.strip() for field in fields)
+        words = " ".join(cue.lower().split())
+        if not words or words in cues:
+            raise InputError(str(path), number, "column 1 (cue): a cue not listed before",
+                             repr(cue) if words else "an empty cue")
+        if kind not in KIND_DIRECTIONS:
+            raise InputError(str(path), number, f"column 2 (kind): one of {', '.join(KIND_DIRECTIONS)}", repr(kind))
+        if direction not in KIND_DIRECTIONS[kind]:
+            raise InputError(str(path), number, f"column 3 (direction) of a {kind} cue: "
+                             f"{' or '.join(KIND_DIRECTIONS[kind])}", repr(direction))
+        if not source:
+            raise InputError(str(path), number, "column 4 (source): where the cue comes from", "an empty source")
+        cues[words] = Cue(words, kind, direction, source)
+    return tuple(cues.values())
+
+
+CUES = read_cues(CUES_FILE)
+
+
+def _listed(kind: str, direction: str) -> tuple[str, ...]:
+    return tuple(c.cue for c in CUES if c.kind == kind and c.direction == direction)
+
+
+PRE_NEGATION = _listed("negation", "forward")
+POST_NEGATION = _listed("negation", "backward")
+PSEUDO_NEGATION = _listed("pseudo", "none")
+TERMINATORS = _listed("terminator", "none")
+HYPOTHETICAL = _listed("hypothetical", "forward")
+POST_HYPOTHETICAL = _listed("hypothetical", "backward")
 #: Prepositions that introduce where a negated finding would be ("no blood flow *in* the distal aorta", "without
 #: bleeding *along* the electrode"): the place is not what is denied, so they end a pre-negation scope. (NegEx was
 #: built for findings and diseases; anatomy after such a preposition is its most common false negation in ROCOv2's
 #: captions.)
-PLACE_PREPOSITIONS = ("in", "at", "on", "from", "within", "along", "inside", "near", "around", "into", "through",
-                      "throughout", "across", "beside", "adjacent to", "next to")
+PLACE_PREPOSITIONS = _listed("place", "forward")
+#: Nouns of a state of a thing ("loosening", "displacement", "fracture", ...): in a scope, such a noun followed by
+#: "of" ends the scope, as the "of"-phrase names the thing whose state is denied, and the thing is there.
+STATE_NOUNS = frozenset(_listed("state", "forward"))
 
 #: Lexical variants of a name's words, each documented: spelling variants (British and American English) and
 #: MeSH entry terms of the descriptor named by the word (MeSH 2023, D006470 Hemorrhage: entry term "Bleeding").
@@ -75,24 +140,31 @@ LEXICAL_VARIANTS: dict[str, tuple[str, ...]] = {
 
 STATUSES = ("affirmed", "negated", "absent")
 
-_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+_TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|[;:]")
 _SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)|\n\s*\n")
+#: What may stand between two words of a cue: spaces, or a hyphen ("follow-up with").
+_CUE_GAP = re.compile(r"\s+|\s*-\s*")
+#: The scope each kind of cue opens: "pre" (forward), "post" (backward), or none of its own.
+_GROUPS = {("negation", "forward"): "pre", ("hypothetical", "forward"): "pre", ("negation", "backward"): "post",
+           ("hypothetical", "backward"): "post", ("pseudo", "none"): "pseudo", ("terminator", "none"): "stop",
+           ("place", "forward"): "place"}
+_END = ""  # a trie node's key for the group of the cue ending there; no word is empty
 
 
-def _phrase_pattern(phrases: Iterable[str]) -> str:
-    """Alternatives matched as whole words, longest first (so "no evidence of" wins over "no")."""
-    parts = []
-    for phrase in sorted(set(phrases), key=lambda p: (-len(p), p)):
-        if phrase in (";", ":"):
-            parts.append(re.escape(phrase))
-        else:
-            parts.append(r"\b" + r"\s+".join(map(re.escape, phrase.split())) + r"\b")
-    return "|".join(parts)
+def _cue_trie(cues: Iterable[Cue]) -> dict:
+    """A trie over the cues' words, each cue's group at its last word's node (state nouns are no cues)."""
+    trie: dict = {}
+    for cue in cues:
+        if cue.kind == "state":
+            continue
+        node = trie
+        for word in cue.cue.split():
+            node = node.setdefault(word, {})
+        node[_END] = _GROUPS[cue.kind, cue.direction]
+    return trie
 
 
-_CUES = re.compile("|".join(f"(?P<{group}>{_phrase_pattern(phrases)})" for group, phrases in
-                            (("pseudo", PSEUDO_NEGATION), ("post", POST_NEGATION), ("pre", PRE_NEGATION),
-                             ("stop", TERMINATORS), ("place", PLACE_PREPOSITIONS))), re.IGNORECASE)
+_TRIE = _cue_trie(CUES)
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
@@ -120,6 +192,9 @@ def negated_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int
     >>> text = "No fracture but a large hematoma; pneumothorax was ruled out. No change in the mass."
     >>> [text[a:b] for a, b in negated_spans(text)]
     ['fracture', 'pneumothorax']
+    >>> text = "No loosening of the screws. The nodule is no longer seen. Follow-up with MRI is recommended."
+    >>> [text[a:b] for a, b in negated_spans(text)]
+    ['loosening', 'The nodule is', 'MRI']
     """
     if not isinstance(text, str):
         raise ParameterError(f"negated_spans takes a text (str), got {type(text).__name__}")
@@ -127,22 +202,55 @@ def negated_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int
         raise ParameterError(f"max_words must be a positive integer, got {max_words!r}")
     scopes: list[tuple[int, int]] = []
     for start, end in sentence_spans(text):
-        sentence = text[start:end]
-        words = [(m.start() + start, m.end() + start) for m in _WORD.finditer(sentence)]
-        cues = [(m.lastgroup, m.start() + start, m.end() + start) for m in _CUES.finditer(sentence)]
-        for kind, cue_start, cue_end in cues:
-            if kind == "pre":
-                limit = min([s for _, s, _ in cues if s >= cue_end] + [end])
-                inside = [w for w in words if w[0] >= cue_end and w[1] <= limit][:max_words]
-            elif kind == "post":
-                limit = max([e for kind_, s, e in cues if kind_ not in ("pseudo", "place") and e <= cue_start]
-                            + [start])
-                inside = [w for w in words if w[0] >= limit and w[1] <= cue_start][-max_words:]
+        tokens = [(m.group().lower(), m.start(), m.end()) for m in _TOKEN.finditer(text, start, end)]
+        cues = _cues(text, tokens)
+        barrier = 0  # the token after the last cue that ends a post-negation scope
+        for index, (group, first, last) in enumerate(cues):
+            if group == "pre":
+                limit = cues[index + 1][1] if index + 1 < len(cues) else len(tokens)
+                inside = _until_state(tokens, last, min(limit, last + max_words))
+            elif group == "post":
+                begin = max(barrier, first - max_words)
+                state = next((k for k in range(begin, first - 1) if _is_state(tokens, k)), None)
+                inside = (begin, first if state is None else state + 1)
             else:
-                continue
-            if inside:
-                scopes.append((inside[0][0], inside[-1][1]))
+                inside = (0, 0)
+            if inside[0] < inside[1]:
+                scopes.append((tokens[inside[0]][1], tokens[inside[1] - 1][2]))
+            if group not in ("pseudo", "place"):
+                barrier = last
     return _merged(scopes)
+
+
+def _cues(text: str, tokens: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
+    """(group, first token, token after the last) of each cue in ``tokens``, left to right, the longest cue
+    starting at a token winning, a cue's words joined by :data:`_CUE_GAP`."""
+    cues, i = [], 0
+    while i < len(tokens):
+        node, found, j = _TRIE, None, i
+        while j < len(tokens) and (j == i or _CUE_GAP.fullmatch(text, tokens[j - 1][2], tokens[j][1])):
+            node = node.get(tokens[j][0])
+            if node is None:
+                break
+            j += 1
+            if _END in node:
+                found = (node[_END], i, j)
+        if found:
+            cues.append(found)
+            i = found[2]
+        else:
+            i += 1
+    return cues
+
+
+def _is_state(tokens: list[tuple[str, int, int]], k: int) -> bool:
+    """Whether token ``k`` is a state noun followed by "of" ("loosening of")."""
+    return tokens[k][0] in STATE_NOUNS and k + 1 < len(tokens) and tokens[k + 1][0] == "of"
+
+
+def _until_state(tokens: list[tuple[str, int, int]], begin: int, stop: int) -> tuple[int, int]:
+    """Tokens ``begin`` to ``stop`` of a forward scope, cut after a state noun followed by "of"."""
+    return begin, next((k + 1 for k in range(begin, stop) if _is_state(tokens, k)), stop)
 
 
 def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -184,4 +292,12 @@ def sentence_at(text: str, position: int) -> str:
     >>> sentence_at("CT of the head. Without bleeding along the electrode. No change.", 24)
     'Without bleeding along the electrode.'
     """
-    return next((text[a:b].strip() for a, b in sentence_spans(text) if a <= position < b), "")
+    spans = _sentences(text)
+    i = bisect_right(spans, (position, float("inf"))) - 1
+    return text[spans[i][0]:spans[i][1]].strip() if i >= 0 and position < spans[i][1] else ""
+
+
+@lru_cache(maxsize=4)
+def _sentences(text: str) -> list[tuple[int, int]]:
+    # The explanations quote a sentence for each mention of a caption: split the caption once, not once a mention.
+    return sentence_spans(text)

@@ -14,15 +14,15 @@ def read_captions(source: Source, name: str | None = None) -> dict[str, str]:
     {'q': 'CT of the head'}
     >>> read_captions(b"q,CT of the head\\n", "captions.csv")
     {'q': 'CT of the head'}
+    >>> read_captions(b"id,CT of the head\\nq,Captions\\n", "captions.csv")  # a header only where both fields name columns
+    {'id': 'CT of the head', 'q': 'Captions'}
     """
     text, display = read_text(source, name)
     first_line, first = first_line_of_text(text)
     check_delimiter(first, first_line, display, (",",), "'ID,Caption'")
     captions: dict[str, str] = {}
     for position, (line, fields) in enumerate(csv_rows(text, display)):
-        # A header names the ID column "ID" or "image_id", or the caption column "Caption" ("Image,Caption" is a
-        # header, not an image named "Image").
-        if position == 0 and (fields[0].lower() in {"id", "image_id"} or fields[-1].lower() in {"caption", "captions"}):
+        if position == 0 and _is_caption_header(fields):
             continue
         if len(fields) != 2:
             raise InputError(display, line, "2 fields (ID,Caption); quote captions containing commas", f"{len(fields)} fields")
@@ -31,3 +31,19 @@ def read_captions(source: Source, name: str | None = None) -> dict[str, str]:
             raise InputError(display, line, "a new ID", f"duplicate {image_id!r}")
         captions[image_id] = fields[1]
     return captions
+
+
+#: The names of the first two columns of a captions header (ROCOv2 writes "ID,Caption"), lower-cased.
+_ID_COLUMNS = frozenset({"id", "image", "image_id", "imageid", "image id", "image_name", "name", "file", "filename",
+                         "file_name"})
+_CAPTION_COLUMNS = frozenset({"caption", "captions", "text"})
+
+
+def _is_caption_header(fields: list[str]) -> bool:
+    """Whether a first row is a header: its first two fields name the ID and caption columns ("Image,Caption"). One
+    field alone says nothing: an image may be called "id", and a caption may read "Captions".
+
+    >>> _is_caption_header(["ID", "Caption"]), _is_caption_header(["id", "CT of the head"]), _is_caption_header(["q", "Captions"])
+    (True, False, False)
+    """
+    return len(fields) >= 2 and fields[0].strip().lower() in _ID_COLUMNS and fields[1].strip().lower() in _CAPTION_COLUMNS

@@ -1,4 +1,5 @@
-"""Concept sets: ROCOv2 CSV ``ID,CUIs`` (``;``-joined) or ImageCLEF ``ID<TAB>C1,C2``."""
+"""Concept sets: ROCOv2 CSV ``ID,CUIs`` (``;``-joined) or ImageCLEF ``ID<TAB>C1,C2``; a concept is a CUI (``C`` + 7
+digits) or an ontology ID ``PREFIX:digits`` (``UBERON:0002298``, as ``extract --ontology-ids`` writes)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,41 @@ from evalcore.readers.lines import CUI_PATTERN, check_delimiter, check_id, csv_l
 
 MAX_CONCEPTS_PER_IMAGE = 500
 
+#: An ontology ID, upper-cased: a prefix (a letter, then letters, digits or '_'), ':' and digits (UBERON:0002298).
+ONTOLOGY_ID_PATTERN = re.compile(r"^[A-Z][A-Z0-9_]{0,31}:[0-9]{1,20}\Z")
+#: What a concept row may name: a CUI or an ontology ID (upper-cased), as one regular expression over a token.
+_CONCEPT_TOKEN = r"(?:[Cc][0-9]{7}|[A-Za-z][A-Za-z0-9_]{0,31}:[0-9]{1,20})"
+CONCEPT_ID_EXPECTED = "CUIs of the form C + 7 digits or ontology IDs PREFIX:digits (UBERON:0002298)"
+
+
+def is_concept_id(token: str) -> bool:
+    """Whether an upper-cased token is a concept ID a concepts file may hold.
+
+    >>> is_concept_id("C0040405"), is_concept_id("UBERON:0002298"), is_concept_id("X123"), is_concept_id("HP:12a")
+    (True, True, False, False)
+    """
+    return bool(CUI_PATTERN.match(token) or ONTOLOGY_ID_PATTERN.match(token))
+
+
+def check_concepts_readable(concepts: ConceptSets, display: str) -> None:
+    """Refuse concept sets that :func:`read_concepts` would refuse (too many concepts for an image, an ID that is
+    neither a CUI nor PREFIX:digits), so that a writer (``extract``) never writes a file ``evaluate`` refuses.
+
+    >>> check_concepts_readable(ConceptSets(("a",), (frozenset({"C0000001", "UBERON:1"}),), "x"), "captions.csv")
+    >>> try:
+    ...     check_concepts_readable(ConceptSets(("a",), (frozenset({"DOID:0001", "MESH:D012345"}),), "x"), "names.csv")
+    ... except InputError as error:
+    ...     print(error.found)
+    'MESH:D012345' for image 'a'
+    """
+    for image_id, concepts_of_image in zip(concepts.ids, concepts.sets):
+        if len(concepts_of_image) > MAX_CONCEPTS_PER_IMAGE:
+            raise InputError(display, None, f"at most {MAX_CONCEPTS_PER_IMAGE} concepts per image (what a concepts "
+                             f"file may hold)", f"{len(concepts_of_image):,} for image {image_id!r}")
+        for concept in sorted(concepts_of_image):
+            if not is_concept_id(concept.upper()):
+                raise InputError(display, None, CONCEPT_ID_EXPECTED, f"{concept[:60]!r} for image {image_id!r}")
+
 
 def _cui_set(raw: str, separators: str, display: str, line: int) -> frozenset[str]:
     tokens = [t.strip() for t in re.split(f"[{re.escape(separators)}]", raw)] if raw.strip() else []
@@ -24,15 +60,17 @@ def _cui_set(raw: str, separators: str, display: str, line: int) -> frozenset[st
     cuis = set()
     for token in tokens:
         cui = token.upper()
-        if not CUI_PATTERN.match(cui):
+        if not is_concept_id(cui):
             shown = token if token else "an empty CUI token"
-            raise InputError(display, line, "CUIs of the form C + 7 digits", repr(shown)[:60])
+            raise InputError(display, line, CONCEPT_ID_EXPECTED, repr(shown)[:60])
         cuis.add(cui)
     return frozenset(cuis)
 
 
 def read_concepts(source: Source, name: str | None = None) -> ConceptSets:
-    """Read concept sets: ROCOv2 CSV ``ID,CUIs`` (``;``-joined) or ImageCLEF ``ID<TAB>C1,C2``.
+    """Read concept sets: ROCOv2 CSV ``ID,CUIs`` (``;``-joined) or ImageCLEF ``ID<TAB>C1,C2``. A concept is a CUI
+    (``C`` + 7 digits) or an ontology ID ``PREFIX:digits`` (``UBERON:0002298``), upper-cased; at most
+    :data:`MAX_CONCEPTS_PER_IMAGE` per image.
 
     Lines of the usual form (an ID, then CUIs) are split and checked as arrays; any other
     line (a header, padded fields, an error) goes through the line-by-line definition, which
@@ -87,9 +125,9 @@ def _repeated_concept_id(display: str, line: int, image_id: str, earlier: int) -
 
 # One row of the usual form: an ID (no whitespace or comma; no ';' or '|' when alone), then CUIs, all ASCII.
 _CONCEPT_LINE = {
-    False: r"^(?:[!-+\--:<-{}~]{1,300}|[!-+\--~]{1,300},(?:[Cc][0-9]{7}(?:;[Cc][0-9]{7})*)?)$",
+    False: rf"^(?:[!-+\--:<-{{}}~]{{1,300}}|[!-+\--~]{{1,300}},(?:{_CONCEPT_TOKEN}(?:;{_CONCEPT_TOKEN})*)?)$",
     # A tab-separated line is stripped first: "ID<TAB>" is the ID alone, so it may not hold ';' or '|' either.
-    True: r"^(?:[!-:<-{}~]{1,300}\t?|[!-~]{1,300}\t[Cc][0-9]{7}(?:[,;][Cc][0-9]{7})*)$",
+    True: rf"^(?:[!-:<-{{}}~]{{1,300}}\t?|[!-~]{{1,300}}\t{_CONCEPT_TOKEN}(?:[,;]{_CONCEPT_TOKEN})*)$",
 }
 
 
@@ -175,7 +213,7 @@ def _concept_line_fields(content: str, line: int, display: str, tab: bool) -> li
 
 
 def _is_concept_header(fields: list[str]) -> bool:
-    return len(fields) >= 2 and not CUI_PATTERN.match(fields[1].split(";")[0].strip().upper()) and (
+    return len(fields) >= 2 and not is_concept_id(fields[1].split(";")[0].strip().upper()) and (
         fields[0].lower() in {"id", "image", "image_id", "imageid"} or fields[1].lower() in {"cuis", "cui", "concepts"}
     )
 

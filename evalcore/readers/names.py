@@ -34,6 +34,22 @@ def read_concept_names(source: Source, name: str | None = None) -> dict[str, str
     return fast_or_by_lines(_names_by_columns, _names_by_lines, data, display)
 
 
+def read_names_to_find(source: Source, name: str | None = None) -> dict[str, str]:
+    """Concept names to find concepts by (``extract``, :func:`evalcore.api.extract_concepts`, the dashboard's names
+    upload): :func:`read_concept_names`, refusing a file that names no concept, since finding by it would give every
+    image an empty concept set.
+
+    >>> read_names_to_find(b"CUI,Name\\n", "names.csv")
+    Traceback (most recent call last):
+    evalcore.errors.InputError: names.csv: expected at least one row 'CUI,Name' (or English MRCONSO.RRF rows), found none
+    """
+    data, display = read_checked_bytes(source, name)
+    names = read_concept_names(data, display)
+    if not names:
+        raise InputError(display, None, "at least one row 'CUI,Name' (or English MRCONSO.RRF rows)", "none")
+    return names
+
+
 def _names_by_lines(text: str, display: str) -> dict[str, str]:
     names: dict[str, str] = {}
     for position, (line, fields) in enumerate(csv_rows(text, display)):

@@ -1,0 +1,80 @@
+"""Evidence for every extracted concept: one row per mention the extraction found, as ``extract --evidence`` writes
+it, so that an extraction can be audited before it is evaluated.
+
+The rows are :meth:`~evalcore.extraction.caption_concepts.CaptionConcepts.mentions_of`, the very mentions the concept
+sets were made from (a set is its caption's mentions less the negated ones), so they agree with the sets by
+construction: every kept mention's concept is in its image's set, and every concept of a set has a kept mention
+(a name, synonym or abbreviation said, or a concept ``assumed`` by a convention).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import NamedTuple
+
+from evalcore.extraction.caption_concepts import CaptionConcepts
+from evalcore.extraction.extractor import Mention
+from evalcore.extraction.imaging_vocabulary import STANDARD_VIEW
+from evalcore.extraction.negation import sentence_at
+
+#: The columns of an evidence file, in order.
+EVIDENCE_COLUMNS = ("image_id", "concept", "start", "end", "words", "matched", "status", "rule")
+
+
+class EvidenceRow(NamedTuple):
+    """One mention: the image, the concept, where in the caption (0-based character offsets, end exclusive, so
+    ``words == caption[start:end]``), what matched (name, synonym, abbreviation or assumed), ``kept`` or
+    ``negated``, and the rule that decided (:func:`mention_rule`), or ""."""
+
+    image_id: str
+    concept: str
+    start: int
+    end: int
+    words: str
+    matched: str
+    status: str
+    rule: str
+
+
+def mention_rule(caption: str, mention: Mention, found: Sequence[Mention]) -> str:
+    """What decided ``mention`` beyond its words matching a name (``found``: all the mentions of ``caption``): for a
+    negated one, the sentence its negated scope lies in (the negation module reports scopes, not the cue that opened
+    them, so the sentence quotes the cue); for an assumed one, the convention with its source (the region's standard
+    view, :data:`~evalcore.extraction.imaging_vocabulary.STANDARD_VIEW`); else "".
+
+    >>> caption = "No hemorrhage. Radiograph of the abdomen."
+    >>> mention_rule(caption, Mention("C0019080", 3, 13, "hemorrhage", True, "name"), [])
+    'negated in: No hemorrhage.'
+    >>> region = Mention("C0000726", 33, 40, "abdomen", False, "abbreviation")
+    >>> mention_rule(caption, Mention("C1999039", 33, 40, "abdomen", False, "assumed"), [region])
+    "standard view of C0000726: Clark's Positioning in Radiography: the abdomen's basic projection is AP supine"
+    """
+    if mention.negated:
+        return f"negated in: {sentence_at(caption, mention.start)}"
+    if mention.source != "assumed":
+        return ""
+    # The convention's region is the concept matched on the same words (its view rows share their terms).
+    regions = [m.concept for m in found if (m.start, m.end) == (mention.start, mention.end) and m.concept in STANDARD_VIEW
+               and STANDARD_VIEW[m.concept][0] == mention.concept]
+    return "; ".join(f"standard view of {region}: {STANDARD_VIEW[region][1]}" for region in dict.fromkeys(regions)) \
+        or "standard view of the radiograph's region"
+
+
+def evidence_rows(found: CaptionConcepts) -> Iterator[EvidenceRow]:
+    """Every mention of every caption of ``found``, images in the sets' order, mentions in text order (start, then
+    end).
+
+    >>> from evalcore.extraction.caption_concepts import find_caption_concepts
+    >>> found = find_caption_concepts({"a": "CT without hemorrhage"}, {"C0040405": "X-Ray Computed Tomography",
+    ...                                                               "C0019080": "Hemorrhage"})
+    >>> for row in evidence_rows(found):
+    ...     print(tuple(row))
+    ('a', 'C0040405', 0, 2, 'CT', 'abbreviation', 'kept', '')
+    ('a', 'C0019080', 11, 21, 'hemorrhage', 'name', 'negated', 'negated in: CT without hemorrhage')
+    """
+    for image_id in found.concepts.ids:
+        caption = found.captions.get(image_id, "")
+        mentions = sorted(found.mentions_of(image_id), key=lambda m: (m.start, m.end))
+        for mention in mentions:
+            yield EvidenceRow(image_id, mention.concept, mention.start, mention.end, mention.text, mention.source,
+                              "negated" if mention.negated else "kept", mention_rule(caption, mention, mentions))

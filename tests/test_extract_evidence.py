@@ -1,0 +1,113 @@
+"""`extract --evidence`: one row per mention the extraction found, agreeing with the concept sets written."""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import random
+
+from evalcore.api import extract_concepts
+from evalcore.cli import main
+from evalcore.extraction.evidence import EVIDENCE_COLUMNS
+from evalcore.io import outputs
+
+from .conftest import ROOT
+
+NAMES = {"C1306645": "Plain x-ray", "C0000726": "Abdomen", "C1999039": "Anterior-Posterior",
+         "C0032326": "Pneumothorax", "C0019080": "Hemorrhage", "C0040405": "X-Ray Computed Tomography"}
+SYNONYMS = {"C0032326": ["Collapsed lung"]}
+#: 0         1         2         3         4         5
+#: 012345678901234567890123456789012345678901234567890123
+CAPTION = "X-ray of the abdomen: collapsed lung, no hemorrhage."
+AP_RULE = "standard view of C0000726: Clark's Positioning in Radiography: the abdomen's basic projection is AP supine"
+
+
+def test_a_hand_worked_caption_gives_exact_rows():
+    sets, rows = extract_concepts({"a": CAPTION}, NAMES, synonyms=SYNONYMS, evidence=True)
+    assert [tuple(row) for row in rows] == [
+        ("a", "C1306645", 0, 5, "X-ray", "abbreviation", "kept", ""),
+        ("a", "C0000726", 13, 20, "abdomen", "name", "kept", ""),
+        ("a", "C1999039", 13, 20, "abdomen", "assumed", "kept", AP_RULE),  # a radiograph of the abdomen, no view said
+        ("a", "C0032326", 22, 36, "collapsed lung", "synonym", "kept", ""),
+        ("a", "C0019080", 41, 51, "hemorrhage", "name", "negated", f"negated in: {CAPTION}"),
+    ]
+    assert all(CAPTION[row.start:row.end] == row.words for row in rows)
+    assert sets["a"] == {"C1306645", "C0000726", "C1999039", "C0032326"}
+
+
+def agree(sets, rows) -> None:
+    """Every kept mention's concept is in its image's set; every concept of a set has a kept (or assumed) row."""
+    kept: dict[str, set[str]] = {image_id: set() for image_id in sets.ids}
+    for row in rows:
+        assert row.status in ("kept", "negated") and row.matched in ("name", "synonym", "abbreviation", "assumed")
+        if row.status == "kept":
+            kept[row.image_id].add(row.concept)
+    assert {image_id: frozenset(concepts) for image_id, concepts in kept.items()} == dict(zip(sets.ids, sets.sets))
+
+
+def test_evidence_agrees_with_the_sets_on_the_demo_captions():
+    demo = ROOT / "data" / "demo"
+    sets, rows = extract_concepts(demo / "captions.csv", demo / "concept_names.csv", evidence=True)
+    assert len(rows) > len(sets)  # (the demo's synthetic captions negate nothing: the random set below does)
+    agree(sets, rows)
+
+
+def test_evidence_agrees_with_the_sets_on_random_captions():
+    rng = random.Random(36)
+    words = ["x-ray", "CT", "abdomen", "pelvis", "lateral", "no", "without", "but", "collapsed lung", "pneumothorax",
+             "hemorrhage", "haemorrhage", "of the", "AP", "chest", ".", ",", "not seen", "if", "bleeding"]
+    names = {**NAMES, "C0030797": "Pelvis", "C0817096": "Chest"}
+    captions = {f"i{k}": " ".join(rng.choice(words) for _ in range(rng.randint(0, 14))) for k in range(400)}
+    sets, rows = extract_concepts(captions, names, synonyms=SYNONYMS, evidence=True)
+    assert {row.matched for row in rows} == {"name", "synonym", "abbreviation", "assumed"}
+    assert {row.status for row in rows} == {"kept", "negated"}
+    assert all(captions[row.image_id][row.start:row.end] == row.words for row in rows)
+    agree(sets, rows)
+
+
+def world(tmp_path):
+    (tmp_path / "names.csv").write_text("CUI,Canonical name\n" + "".join(f"{c},{n}\n" for c, n in NAMES.items()))
+    (tmp_path / "captions.csv").write_text(f'ID,Caption\na,"{CAPTION}"\n=b,CT\n')
+    return tmp_path
+
+
+def extract(folder, evidence) -> int:
+    return main(["extract", "--captions", str(folder / "captions.csv"), "--names", str(folder / "names.csv"),
+                 "--out", str(folder / "out.csv"), "--evidence", str(evidence)])
+
+
+def test_the_cli_writes_the_evidence_file(tmp_path):
+    folder = world(tmp_path)
+    assert extract(folder, folder / "evidence.csv") == 0
+    text = (folder / "evidence.csv").read_text(encoding="utf-8")
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0] == list(EVIDENCE_COLUMNS) and len(rows) == 6
+    assert rows[-1] == ["'=b", "C0040405", "0", "2", "CT", "abbreviation", "kept", ""]  # spreadsheet-safe, as check --csv
+    assert ["a", "C0019080", "41", "51", "hemorrhage", "name", "negated", f"negated in: {CAPTION}"] in rows
+    assert sorted(p.name for p in folder.iterdir()) == ["captions.csv", "evidence.csv", "names.csv", "out.csv"]
+
+
+def test_the_evidence_file_is_replaced_only_once_complete(tmp_path, monkeypatch):
+    folder = world(tmp_path)
+    (folder / "evidence.csv").write_text("earlier\n")
+    replace = os.replace
+
+    def failing(source, target):
+        if os.path.basename(target) == "evidence.csv":
+            raise OSError(28, "No space left on device")
+        replace(source, target)
+
+    monkeypatch.setattr(outputs.os, "replace", failing)
+    assert extract(folder, folder / "evidence.csv") == 2
+    assert (folder / "evidence.csv").read_text() == "earlier\n"
+    assert not [p for p in folder.iterdir() if p.name.endswith(".part")]
+
+
+def test_the_cli_refuses_an_evidence_path_that_is_an_input_or_the_output(tmp_path, capsys):
+    folder = world(tmp_path)
+    before = (folder / "captions.csv").read_bytes()
+    for target in ("captions.csv", "names.csv", "out.csv"):
+        assert extract(folder, folder / target) == 2
+        assert "--evidence" in capsys.readouterr().err
+    assert (folder / "captions.csv").read_bytes() == before and not (folder / "out.csv").exists()
