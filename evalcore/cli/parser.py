@@ -17,7 +17,9 @@ from evalcore.engine.array_backend import BACKENDS, DEVICES
 from evalcore.engine.executors import parse_size
 from evalcore.errors import CBIRLensError
 from evalcore.evaluation.options import (
+    DEFAULT_ALPHA,
     DEFAULT_CUTOFFS,
+    DEFAULT_HOPS,
     EMPTY_QUERY_POLICIES,
     QUERY_IMAGE_POLICIES,
     TIE_ORDERS,
@@ -185,8 +187,8 @@ def kg_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--kg-mode", choices=KG_MODES, default="undirected")
     parser.add_argument("--kg-source", action="append", default=None, metavar="TAG",
                         help="keep only edges whose source column equals TAG (repeatable)")
-    parser.add_argument("--alpha", type=number, default=0.5, help="weight of approximate matches, 0..1")
-    parser.add_argument("--n", type=integer, default=1, help="KG distance threshold (hops)")
+    parser.add_argument("--alpha", type=number, default=DEFAULT_ALPHA, help="weight of approximate matches, 0..1")
+    parser.add_argument("--n", type=integer, default=DEFAULT_HOPS, help="KG distance threshold (hops)")
 
 
 def scale_arguments(parser: argparse.ArgumentParser) -> None:
@@ -292,8 +294,8 @@ def detection_command(commands: argparse._SubParsersAction) -> None:
     detection.add_argument("--subset", help="concept list for the secondary F1 (one CUI per line or CSV)")
     detection.add_argument("--kg", action="append", default=[], same=same_file)
     detection.add_argument("--kg-mode", choices=KG_MODES, default="undirected")
-    detection.add_argument("--alpha", type=number, default=0.5)
-    detection.add_argument("--n", type=integer, default=1)
+    detection.add_argument("--alpha", type=number, default=DEFAULT_ALPHA)
+    detection.add_argument("--n", type=integer, default=DEFAULT_HOPS)
     detection.add_argument("--json", required=True)
 
 

@@ -116,7 +116,7 @@ class Relevance:
             raise ParameterError(f"relevance level must be an integer >= 1 (trec_eval -l), got {level!r}")
 
     @classmethod
-    def of(cls, alpha: float = 0.5, n: int = 1, measure: MeasureSpec | None = None, *, gain: str = "linear",
+    def of(cls, alpha: float = DEFAULT_ALPHA, n: int = DEFAULT_HOPS, measure: MeasureSpec | None = None, *, gain: str = "linear",
            threshold: float = 0.5, relevance_level: int = 1, empty_queries: str = "exclude", ties: str = "rank",
            query_image: str = "drop") -> Relevance:
         """The options from the loose settings of the CLI, the API and the sidebar: ``alpha`` and ``n`` give the
