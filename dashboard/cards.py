@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
 from dashboard.computed import caption_dictionary_of, explanations_of, pool_relevance_of
@@ -22,8 +23,9 @@ from evalcore.app.explain import (
     reason_sentences,
     tie_counts,
 )
-from evalcore.app.workspace import Workspace
+from evalcore.app.workspace import Workspace, image_evidence
 from evalcore.data import Run
+from evalcore.extraction.negation import sentence_at
 
 CHIP_COLOURS = {"exact": "green", "near": "orange", "none": "gray"}
 DENIED = " (caption says absent)"
@@ -156,6 +158,17 @@ def explanations_for(ws: Workspace, query: str, documents: list[str], settings: 
 # --- the caption words behind extracted concepts -------------------------------------------------------------
 
 WORDS_COLOURS = {"counted": "green", "negated": "red"}
+#: What an assumed concept is, in each reader's words (no view is written: the region's standard one is assumed).
+ASSUMED_WORDS = {"clinician": "not written in the caption: the usual projection of such an X-ray is assumed",
+                 "researcher": "assumed: the region's standard projection, no view stated"}
+
+
+def words_legend() -> str:
+    """What the highlighted caption's colours mean, in the reader's words."""
+    if audience() == "clinician":
+        return ("Green: the words a concept was read from. Red: words the caption rules out (\"no fracture\"), so "
+                "not counted.")
+    return "Green: a mention that gave the concept. Red: a mention in a negated scope (NegEx-style rule), not extracted."
 
 
 def caption_words_toggle(ws: Workspace, key: str) -> bool:
@@ -164,11 +177,7 @@ def caption_words_toggle(ws: Workspace, key: str) -> bool:
     if ws.extraction is None:
         return False
     return st.toggle("Show where each concept was found in the caption" if audience() == "clinician" else
-                     "Show which caption words gave each concept", key=key,
-                     help="Green: the words a concept was read from. Red: words the caption rules out (\"no "
-                          "fracture\"), so not counted." if audience() == "clinician" else
-                          "Green: a mention that gave the concept. Red: a mention in a negated scope (NegEx-style "
-                          "rule), not extracted.")
+                     "Show which caption words gave each concept", key=key, help=words_legend())
 
 
 def highlighted_caption(ws: Workspace, image_id: str) -> str:
@@ -190,11 +199,56 @@ def draw_caption_words(ws: Workspace, image_id: str, kg) -> None:
         return
     clinician = audience() == "clinician"
     not_counted = " (ruled out in the caption: not counted)" if clinician else " (negated: not extracted)"
-    assumed = (" (not written in the caption: the usual projection of such an X-ray is assumed)" if clinician else
-               " (assumed: the region's standard projection, no view stated)")
+    assumed = f" ({ASSUMED_WORDS[audience()]})"
     lines = []
     for concept, found in words.items():
         quoted = ", ".join(f"“{escape_markdown(word.text)}”{not_counted if word.negated else ''}"
                            f"{assumed if word.assumed and not word.negated else ''}" for word in found)
         lines.append(f"- **{escape_markdown(concept_label(ws, concept, kg))}** ← {quoted}")
     st.markdown("\n".join(lines))
+
+
+# --- an extraction audited image by image (the Data page) ------------------------------------------------------
+
+#: What matched a mention (:data:`evalcore.extraction.extractor.SOURCES`), in a clinician's words.
+PLAIN_MATCHED = {"name": "its name", "synonym": "another of its names", "abbreviation": "an abbreviation or imaging term",
+                 "assumed": "assumed"}
+#: Whether a mention was counted (an evidence row's status), in a clinician's words: counted, and why not.
+PLAIN_STATUS = {"kept": ("yes", ""), "negated": ("no: ruled out", "ruled out in"),
+                "hypothetical": ("no: only considered", "only considered in")}
+
+
+def evidence_table(ws: Workspace, image_id: str, kg) -> pd.DataFrame:
+    """One row per mention in the image's caption (:func:`evalcore.app.workspace.image_evidence`): the words, the
+    concept (named where names are loaded), what matched, kept or negated, and the rule, in the reader's words."""
+    caption = ws.extraction.captions.get(image_id, "")
+    rows = []
+    for row in image_evidence(ws.extraction, image_id):
+        if audience() == "clinician":
+            counted, said = PLAIN_STATUS.get(row.status, ("no", "not counted in"))
+            why = (f"{said}: “{sentence_at(caption, row.start)}”" if row.status != "kept" else
+                   ASSUMED_WORDS["clinician"] if row.matched == "assumed" else "")
+            rows.append({"words": row.words, "concept": concept_label(ws, row.concept, kg),
+                         "found as": PLAIN_MATCHED.get(row.matched, row.matched), "counted": counted, "why": why})
+        else:
+            rows.append({"words": row.words, "concept": concept_label(ws, row.concept, kg), "matched": row.matched,
+                         "status": row.status, "rule": row.rule})
+    return pd.DataFrame(rows)
+
+
+def draw_extraction_evidence(ws: Workspace, image_id: str, kg) -> None:
+    """The image's extracted set, its caption with the words behind each concept highlighted
+    (:func:`highlighted_caption`) and a row per mention (:func:`evidence_table`)."""
+    found = ws.extraction.concepts[image_id] if image_id in ws.extraction.concepts.index else frozenset()
+    chips = " ".join(chip(concept_label(ws, c, kg), WORDS_COLOURS["counted"])
+                     for c in sorted(found, key=lambda c: concept_label(ws, c, kg).lower()))
+    st.markdown(f"**{escape_markdown(image_id)}:** {chips or '_(no concept found)_'}")
+    st.markdown(highlighted_caption(ws, image_id))
+    st.caption(words_legend())
+    table = evidence_table(ws, image_id, kg)
+    if table.empty:
+        st.caption("No concept is named in this caption.")
+        return
+    wide = "why" if audience() == "clinician" else "rule"
+    st.dataframe(table, hide_index=True, width="stretch", key="evidence_table",
+                 column_config={wide: st.column_config.TextColumn(width="large")})

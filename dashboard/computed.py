@@ -27,11 +27,11 @@ from dashboard.ui import StepProgress, for_reader, shown_system
 from evalcore.app import paper, sweeps
 from evalcore.app.baselines import EVALUATOR_INPUTS, Baseline, PoolRanking, pool_relevance
 from evalcore.app.browse import KGCoverage, Neighbourhood, kg_coverage, neighbourhood
-from evalcore.app.detection import DetectionReport, read_and_score
+from evalcore.app.detection import DetectionReport, extraction_report, read_and_score
 from evalcore.app.explain import Explanation, example_path_pair, explain_pair, search_concepts
 from evalcore.app.scores import Scores, shown_scores
 from evalcore.app.sources import Rocov2Folder
-from evalcore.app.workspace import Workspace, caption_concepts, extraction_names
+from evalcore.app.workspace import Workspace, caption_concepts, concept_mentions, extraction_names
 from evalcore.data import Run
 from evalcore.engine.array_backend import gpu_available
 from evalcore.evaluation.evaluator import AlignedRun, Evaluator
@@ -119,6 +119,17 @@ def concepts_download(ws: Workspace) -> str:
     every other download, an image ID that a spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``) gets a
     leading ``'`` (:func:`evalcore.io.tables.spreadsheet_csv`)."""
     return cached_concepts_csv(ws.restricted_to("concepts"))
+
+
+@st.cache_data(max_entries=4, show_spinner="Reading which captions mention each concept…", hash_funcs=HASH_FUNCS)
+def cached_concept_mentions(ws: Workspace) -> dict[str, dict[str, bool]]:
+    return concept_mentions(ws.extraction)
+
+
+def concept_mentions_of(ws: Workspace) -> dict[str, dict[str, bool]]:
+    """Concept -> the images whose caption mentions it, kept or negated only
+    (:func:`evalcore.app.workspace.concept_mentions`), once per extraction: the Data page's filter by concept."""
+    return cached_concept_mentions(ws.restricted_to("extraction"))
 
 
 # --- the knowledge graph and the evaluator -------------------------------------------------------------------
@@ -457,6 +468,20 @@ def detection_report(ws: Workspace, data: bytes, name: str, drop_some: bool, sub
     settings."""
     return cached_detection(ws.restricted_to("concepts", *KG_INPUTS), data, name, drop_some, subset,
                             settings.relevance, settings.kg_mode)
+
+
+@st.cache_data(max_entries=8, show_spinner=False, hash_funcs=HASH_FUNCS)
+def cached_extraction_detection(ws: Workspace, subset: frozenset[str], relevance: MeasureSpec,
+                                mode: str) -> DetectionReport:
+    return extraction_report(ws.curated, ws.extraction.concepts, subset, kg_of(ws), relevance, mode, ws.names)
+
+
+def extraction_detection_report(ws: Workspace, subset: frozenset[str], settings: Settings) -> DetectionReport:
+    """The concept sets found in the captions scored against the curated ones they replaced
+    (:func:`evalcore.app.detection.extraction_report`), once per extraction and settings; ``ws.curated`` must be
+    set."""
+    return cached_extraction_detection(ws.restricted_to("extraction", *KG_INPUTS), subset, settings.relevance,
+                                       settings.kg_mode)
 
 
 # --- the knowledge-graph page ----------------------------------------------------------------------------------

@@ -47,6 +47,7 @@ from evalcore.evaluation.results import Results, evaluate_runs
 from evalcore.extraction.caption_concepts import find_caption_concepts
 from evalcore.extraction.evidence import EvidenceRow, evidence_rows
 from evalcore.extraction.extractor import merged_names, merged_synonyms
+from evalcore.extraction.user_rules import read_user_rules
 from evalcore.io.loading import load_kg, resolve_labels
 from evalcore.readers import (
     read_captions,
@@ -150,6 +151,7 @@ def _chosen_options(options: Sequence[Any]) -> dict[type, Any]:
 def extract_concepts(captions: PathLike | Mapping[str, str], names: PathLike | Mapping[str, str] | Sequence[PathLike], *,
                      synonyms: PathLike | Mapping[str, Iterable[str]] | Sequence[PathLike] | None = None,
                      abbreviations: bool = True, ontology_ids: bool = False,
+                     rules: PathLike | Sequence[PathLike] | None = None,
                      progress: Callable[[float, str], None] | None = None,
                      evidence: bool = False) -> ConceptSets | tuple[ConceptSets, list[EvidenceRow]]:
     """Concept sets from captions (:func:`~evalcore.extraction.caption_concepts.find_caption_concepts`, the
@@ -163,6 +165,8 @@ def extract_concepts(captions: PathLike | Mapping[str, str], names: PathLike | M
       descriptors TSV, which maps to CUIs through ``names``, ``MRCONSO.RRF``) or a dict ``{ID: [names]}``;
     - ``abbreviations``: the built-in imaging vocabulary (:mod:`evalcore.extraction.imaging_vocabulary`);
       ``ontology_ids``: emit IDs that are not CUIs too;
+    - ``rules``: one or more rules files of your own (:mod:`evalcore.extraction.user_rules`: synonyms, exclusions,
+      negation cues);
     - ``progress``: called with the fraction done and a label, building the dictionary, then reading the captions;
     - ``evidence``: also return every mention found, one row each (:func:`~evalcore.extraction.evidence.evidence_rows`,
       what ``extract --evidence`` writes), as ``(sets, rows)``.
@@ -188,7 +192,9 @@ def extract_concepts(captions: PathLike | Mapping[str, str], names: PathLike | M
         more = merged_synonyms(more, synonyms)
     elif synonyms is not None:
         more = merged_synonyms(more, *(read_synonyms(source, names=merged) for source in _sources(synonyms)))
-    found = find_caption_concepts(texts, merged, more, abbreviations, progress=progress, ontology_ids=ontology_ids)
+    added = None if rules is None else read_user_rules(_sources(rules))
+    found = find_caption_concepts(texts, merged, more, abbreviations, progress=progress, ontology_ids=ontology_ids,
+                                  rules=added)
     # What extract writes, evaluate must read: refused here, naming the image, rather than written and refused later.
     check_concepts_readable(found.concepts, f"the concepts found in {display}")
     return (found.concepts, list(evidence_rows(found))) if evidence else found.concepts

@@ -50,3 +50,8 @@ def _one_line(text: str) -> str:
 
 class ParameterError(CBIRLensError):
     """A parameter outside its valid range or an unknown name."""
+
+
+class StoreError(CBIRLensError):
+    """A saved workspace that cannot be saved or opened: an unknown, expired or malformed ID, a size limit, or a
+    store whose files cannot be read or written. The message names no server path."""

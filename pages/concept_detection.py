@@ -1,15 +1,16 @@
-"""Concept detection: the official ImageCLEFmedical F1 (primary, secondary) and the KG-aware soft F1."""
+"""Concept detection: the official ImageCLEFmedical F1 (primary, secondary) and the KG-aware soft F1 of uploaded
+predictions, or of the concepts found in the captions against the curated concept sets they replaced."""
 
 from __future__ import annotations
 
 import pandas as pd
 import streamlit as st
 
-from dashboard.computed import detection_report, kg_of
+from dashboard.computed import detection_report, extraction_detection_report, kg_of
 from dashboard.session import audience, through_app
 from dashboard.sidebar import controls
 from dashboard.ui import chip, choose_one, concept_label, escape_markdown, page_with_concepts
-from evalcore.app.detection import concept_codes
+from evalcore.app.detection import EXTRACTED_SOURCE, concept_codes
 from evalcore.errors import CBIRLensError
 from evalcore.io.tables import SCORE_DECIMALS
 from evalcore.resources import demo_path
@@ -23,16 +24,34 @@ st.write("Score predicted concepts against the loaded concept sets, as the Image
          "knowledge-graph neighbour of a true one.")
 
 clinician = audience() == "clinician"
-upload = st.file_uploader("Predicted concepts (a CSV of image ID, then its concept codes)" if clinician
-                          else "Predicted concepts (ID,CUIs)", type=["csv", "txt", "tsv"], key="up_predictions")
-use_demo = ws.synthetic and upload is None
-if upload is None and not use_demo:
-    st.info("Upload predictions to score them.")
-    st.stop()
-data, name = (upload.getvalue(), upload.name) if upload else (demo_path("concepts.csv").read_bytes(), "demo truth")
-if use_demo:
-    st.caption("No upload yet: scoring the demo ground truth against itself with a few concepts dropped, "
-               "to show the page.")
+UPLOADED = "upload"
+scored = UPLOADED
+if ws.extraction is not None:
+    scored = choose_one(st.radio, "Predictions to score", [EXTRACTED_SOURCE, UPLOADED], "detection_source",
+                        horizontal=True, format_func=lambda choice: "The concepts found in the captions"
+                        if choice == EXTRACTED_SOURCE else "An uploaded file of predicted concepts")
+if scored == EXTRACTED_SOURCE:
+    if ws.curated is None:
+        st.info("There are no curated concept sets to score the concepts found in the captions against: the concept "
+                "sets in use were found in these captions themselves, so load a concept sets file of the same images "
+                "on the Data page and find the concepts again.")
+        st.stop()
+    st.caption(f"Ground truth: the curated concept sets of **{escape_markdown(ws.curated.source)}** "
+               f"({len(ws.curated):,} images). Predictions: the concepts found in the captions with "
+               f"{escape_markdown(' and '.join(ws.extraction.sources))}.")
+else:
+    upload = st.file_uploader("Predicted concepts (a CSV of image ID, then its concept codes)" if clinician
+                              else "Predicted concepts (ID,CUIs)", type=["csv", "txt", "tsv"], key="up_predictions")
+    use_demo = ws.synthetic and upload is None
+    if upload is None and not use_demo:
+        st.info("Upload predictions to score them.")
+        st.stop()
+    data, name = (upload.getvalue(), upload.name) if upload else (demo_path("concepts.csv").read_bytes(), "demo truth")
+    if use_demo:
+        st.caption("No upload yet: scoring the demo ground truth against itself with a few concepts dropped, "
+                   "to show the page.")
+    if ws.extraction is not None:
+        st.caption("Ground truth: the concept sets in use, found in the captions.")
 
 subset_text = st.text_area("Concepts that count for the second score (concept codes separated by spaces)" if clinician
                            else "Concept subset for the secondary F1 (CUIs separated by spaces, commas or lines)",
@@ -41,7 +60,8 @@ subset = concept_codes(subset_text)
 if subset:
     st.caption("Subset: " + escape_markdown(", ".join(sorted(ws.names.get(c, c) for c in subset))))
 try:
-    report = detection_report(ws, data, name, use_demo, subset, settings)
+    report = (extraction_detection_report(ws, subset, settings) if scored == EXTRACTED_SOURCE else
+              detection_report(ws, data, name, use_demo, subset, settings))
 except CBIRLensError as error:
     st.error(str(error))
     st.stop()
@@ -54,7 +74,9 @@ c2.metric("F1 (secondary, subset)", f"{secondary.f1:.4f}" if secondary and secon
 c3.metric(f"Soft F1 (alpha {settings.alpha}, n {settings.n})", f"{soft.f1:.4f}" if soft else "no KG")
 st.caption(f"{primary.images_scored:,} images scored; {primary.images_empty_ground_truth:,} with empty ground truth "
            "(1 when nothing is predicted for them, else 0, as the ImageCLEFmedical evaluator scores them); "
-           f"{primary.images_missing_prediction:,} without a prediction (an empty prediction).")
+           f"{primary.images_missing_prediction:,} without a prediction (an empty prediction)."
+           + (f" Left out: {report.unscored:,} image{'s' if report.unscored != 1 else ''} of the ground truth "
+              "without a caption to find concepts in." if report.unscored else ""))
 
 if report.problems:
     st.subheader("Validation problems")
@@ -75,7 +97,7 @@ st.dataframe(table, hide_index=True, key="detection_table", width="stretch",
                             "missed": st.column_config.ListColumn(width="medium"),
                             "wrong": st.column_config.ListColumn(width="medium")})
 chosen = choose_one(st.selectbox, "One image in full", table.image.tolist(), "detection_image")
-truth, predicted = ws.concepts[chosen], sets.get(chosen, frozenset())
+truth, predicted = report.truth.get(chosen, frozenset()), sets.get(chosen, frozenset())
 for title, concepts, colour in (("Found", truth & predicted, "green"), ("Missed", truth - predicted, "orange"),
                                 ("Wrong", predicted - truth, "red")):
     chips = " ".join(chip(concept_label(ws, c, kg), colour) for c in sorted(concepts)) or "none"

@@ -7,7 +7,15 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from dashboard.computed import concepts_download, extraction_coverage, found_concepts, rocov2_workspace_ready
+from dashboard.cards import draw_extraction_evidence
+from dashboard.computed import (
+    concept_mentions_of,
+    concepts_download,
+    extraction_coverage,
+    found_concepts,
+    kg_of,
+    rocov2_workspace_ready,
+)
 from dashboard.session import (
     FOLDER_PARAMETER,
     FOLDER_STATE,
@@ -18,7 +26,7 @@ from dashboard.session import (
     through_app,
     workspace,
 )
-from dashboard.ui import concept_label, escape_markdown, plain_report_text, synthetic_banner
+from dashboard.ui import choose_one, concept_label, escape_markdown, plain_report_text, synthetic_banner
 from evalcore.app.workspace import (
     report_table,
     with_captions,
@@ -190,7 +198,7 @@ else:
             st.rerun()
     if ws.extraction is not None:
         found = extraction_coverage(ws)
-        st.markdown(f"**Concepts found in {found.images:,} captions** "
+        st.markdown(f"**Concepts found in {found.images:,} caption{'s' if found.images != 1 else ''}** "
                     + ("" if clinician else f"(from {escape_markdown(', '.join(ws.extraction.sources))})"))
         counts = st.columns(3)
         counts[0].metric("Images with no concept found", f"{len(found.without_concept):,}",
@@ -215,9 +223,34 @@ else:
                            file_name="extracted_concepts.csv", mime="text/csv", key="download_extracted",
                            on_click="ignore")
 
+        st.markdown("**Check the concepts found, image by image**")
+        st.caption("Choose a concept to list the images whose caption names it (or rules it out), then an image: "
+                   "its caption shows the words each concept was read from." if clinician else
+                   "Audit the extraction before evaluating it: choose a concept to list the images whose set holds "
+                   "it or whose caption mentions it negated, then an image to see its mentions.")
+        mentions = concept_mentions_of(ws)
+        kg = kg_of(ws)
+        # Labels drawn once here: a select box formats its options outside the page's run too.
+        labels = {concept: concept_label(ws, concept, kg) for concept in mentions}
+        every = ""
+        concept_column, image_column = st.columns(2)
+        concept = choose_one(concept_column.selectbox, "Concept", [every, *sorted(mentions, key=lambda c: labels[c].lower())],
+                             "evidence_concept", format_func=lambda c: labels.get(c, "Any (every image)"))
+        ruled_out = " (ruled out in its caption)" if clinician else " (negated only)"
+        images = dict.fromkeys(ws.extraction.concepts.ids, True) if concept == every else mentions[concept]
+        image = choose_one(image_column.selectbox, "Image", list(images), "evidence_image",
+                           format_func=lambda i: i if images.get(i, True) else i + ruled_out)
+        if concept != every:
+            held = sum(images.values())
+            st.caption(f"{held:,} image{'s' if held != 1 else ''} with this concept; {len(images) - held:,} more "
+                       f"whose caption {'rules it out' if clinician else 'mentions it negated'}.")
+        draw_extraction_evidence(ws, image, kg)
+
 st.subheader("Loaded")
 summary = {
-    "concept sets": (f"{len(ws.concepts):,} images" + (", found in the captions" if ws.extraction else ""))
+    "concept sets": (f"{len(ws.concepts):,} images" + (", found in the captions" if ws.extraction else "")
+                     + (f" (the curated ones of {ws.curated.source} are kept to score them against, on the Concept "
+                        "detection page)" if ws.curated is not None and not clinician else ""))
     if ws.concepts else "—",
     "concept map files" if clinician else "knowledge graph files": ", ".join(ws.kg_files) or "—",
     "systems' results" if clinician else "runs": ", ".join(ws.runs) or "—",

@@ -7,7 +7,14 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard.computed import evaluation_with_progress, graded_qrels_text, kg_of, start_comparisons, summary_of
+from dashboard.computed import (
+    evaluation_with_progress,
+    evaluator_of,
+    graded_qrels_text,
+    kg_of,
+    start_comparisons,
+    summary_of,
+)
 from dashboard.session import audience, through_app
 from dashboard.sidebar import controls
 from dashboard.ui import (
@@ -22,6 +29,7 @@ from dashboard.ui import (
     system_label,
 )
 from evalcore.app.baselines import available_baselines, default_baselines
+from evalcore.app.report import report_html, workspace_report
 from evalcore.errors import CBIRLensError
 from evalcore.io.tables import (
     GROUP_TITLES,
@@ -270,7 +278,7 @@ kept = [equivalent_metric(m, metrics, measure_key) for m in st.session_state.get
 st.session_state["latex_metrics"] = list(dict.fromkeys(m for m in kept if m))
 latex_choice = st.multiselect("Metrics in the LaTeX table", metrics, key="latex_metrics", persist_state="session") \
     if who == "researcher" else latex_metrics
-columns = st.columns(3 if who == "researcher" else 2)
+columns = st.columns(4 if who == "researcher" else 3)
 # Downloads do not rerun the page (on_click="ignore"). Each run registers the per-query file's generator afresh and
 # Streamlit drops the previous run's when a run ends, so a click whose request reached the server after the rerun of
 # another download (or of its own click) found no generator: no file, and "Failed to generate file for download".
@@ -287,6 +295,19 @@ if who == "researcher":
                                lambda: latex_table(summary, latex_choice or latex_metrics, caption).encode(),
                                "results.tex", "text/plain", key="dl_latex", on_click="ignore",
                                help="Cells: mean [95% CI]; best in bold. Needs \\usepackage{booktabs}.")
+# Written only when clicked (the curves evaluate the runs at a few more settings), from the settings shown here.
+evaluator = evaluator_of(ws, settings.kg_mode)
+columns[-1].download_button(
+    "Whole comparison to share (opens in a web browser)" if who == "clinician" else "Report for the paper (HTML)",
+    lambda: report_html(workspace_report(ws, evaluator, result.results, settings.options(), settings.kg_mode,
+                                         settings.ks, [focus])).encode(),
+    "cbir_lens_report.html", "text/html", key="dl_report", on_click="ignore",
+    help="Every score with its range, which differences are likely real, how the scores move with the matching "
+         "settings, the files used and the settings: one page that opens without a network connection."
+    if who == "clinician" else
+    "One self-contained HTML file (no network needed): leaderboard with 95% CIs, significance grids, ablation "
+    "curves over alpha and n, measure settings, input files with their digests, the evalcore version and the "
+    "cbir-lens command that recreates it.")
 
 
 # The qrels grade by nn-IoU at the sliders' setting whatever measure is chosen (evalcore.evaluation.qrels): the label says so.

@@ -9,7 +9,8 @@ import random
 
 from evalcore.api import extract_concepts
 from evalcore.cli import main
-from evalcore.extraction.evidence import EVIDENCE_COLUMNS
+from evalcore.extraction.caption_concepts import find_caption_concepts
+from evalcore.extraction.evidence import EVIDENCE_COLUMNS, evidence_rows
 from evalcore.io import outputs
 
 from .conftest import ROOT
@@ -20,6 +21,7 @@ SYNONYMS = {"C0032326": ["Collapsed lung"]}
 #: 0         1         2         3         4         5
 #: 012345678901234567890123456789012345678901234567890123
 CAPTION = "X-ray of the abdomen: collapsed lung, no hemorrhage."
+NO_HEMORRHAGE = f"negation cue 'no' (NegEx (Chapman et al. 2001)) in: {CAPTION}"
 AP_RULE = "standard view of C0000726: Clark's Positioning in Radiography: the abdomen's basic projection is AP supine"
 
 
@@ -30,7 +32,7 @@ def test_a_hand_worked_caption_gives_exact_rows():
         ("a", "C0000726", 13, 20, "abdomen", "name", "kept", ""),
         ("a", "C1999039", 13, 20, "abdomen", "assumed", "kept", AP_RULE),  # a radiograph of the abdomen, no view said
         ("a", "C0032326", 22, 36, "collapsed lung", "synonym", "kept", ""),
-        ("a", "C0019080", 41, 51, "hemorrhage", "name", "negated", f"negated in: {CAPTION}"),
+        ("a", "C0019080", 41, 51, "hemorrhage", "name", "negated", NO_HEMORRHAGE),
     ]
     assert all(CAPTION[row.start:row.end] == row.words for row in rows)
     assert sets["a"] == {"C1306645", "C0000726", "C1999039", "C0032326"}
@@ -40,7 +42,7 @@ def agree(sets, rows) -> None:
     """Every kept mention's concept is in its image's set; every concept of a set has a kept (or assumed) row."""
     kept: dict[str, set[str]] = {image_id: set() for image_id in sets.ids}
     for row in rows:
-        assert row.status in ("kept", "negated") and row.matched in ("name", "synonym", "abbreviation", "assumed")
+        assert row.status in ("kept", "negated", "hypothetical") and row.matched in ("name", "synonym", "abbreviation", "assumed")
         if row.status == "kept":
             kept[row.image_id].add(row.concept)
     assert {image_id: frozenset(concepts) for image_id, concepts in kept.items()} == dict(zip(sets.ids, sets.sets))
@@ -61,7 +63,7 @@ def test_evidence_agrees_with_the_sets_on_random_captions():
     captions = {f"i{k}": " ".join(rng.choice(words) for _ in range(rng.randint(0, 14))) for k in range(400)}
     sets, rows = extract_concepts(captions, names, synonyms=SYNONYMS, evidence=True)
     assert {row.matched for row in rows} == {"name", "synonym", "abbreviation", "assumed"}
-    assert {row.status for row in rows} == {"kept", "negated"}
+    assert {row.status for row in rows} == {"kept", "negated", "hypothetical"}
     assert all(captions[row.image_id][row.start:row.end] == row.words for row in rows)
     agree(sets, rows)
 
@@ -84,7 +86,7 @@ def test_the_cli_writes_the_evidence_file(tmp_path):
     rows = list(csv.reader(io.StringIO(text)))
     assert rows[0] == list(EVIDENCE_COLUMNS) and len(rows) == 6
     assert rows[-1] == ["'=b", "C0040405", "0", "2", "CT", "abbreviation", "kept", ""]  # spreadsheet-safe, as check --csv
-    assert ["a", "C0019080", "41", "51", "hemorrhage", "name", "negated", f"negated in: {CAPTION}"] in rows
+    assert ["a", "C0019080", "41", "51", "hemorrhage", "name", "negated", NO_HEMORRHAGE] in rows
     assert sorted(p.name for p in folder.iterdir()) == ["captions.csv", "evidence.csv", "names.csv", "out.csv"]
 
 
@@ -111,3 +113,14 @@ def test_the_cli_refuses_an_evidence_path_that_is_an_input_or_the_output(tmp_pat
         assert extract(folder, folder / target) == 2
         assert "--evidence" in capsys.readouterr().err
     assert (folder / "captions.csv").read_bytes() == before and not (folder / "out.csv").exists()
+
+
+def test_a_hypothetical_mention_names_its_cue_and_status() -> None:
+    found = find_caption_concepts({"a": "Chest CT. Follow-up with MRI is recommended. No hemorrhage."},
+                                  {"C0040405": "X-Ray Computed Tomography", "C0024485": "Magnetic Resonance Imaging",
+                                   "C0019080": "Hemorrhage"})
+    rows = {row.words: row for row in evidence_rows(found)}
+    assert (rows["MRI"].status, rows["hemorrhage"].status) == ("hypothetical", "negated")
+    assert rows["MRI"].rule.startswith("hypothetical cue 'follow up with' (")
+    assert rows["hemorrhage"].rule.startswith("negation cue 'no' (")
+    assert found.concepts.sets[0] == frozenset({"C0040405"})

@@ -13,6 +13,7 @@ from evalcore.errors import ParameterError
 from evalcore.extraction.extractor import ConceptDictionary, Mention, extract, extract_collection, mentions, normal_token
 from evalcore.extraction.imaging_vocabulary import IMAGING_VOCABULARY
 from evalcore.extraction.negation import in_spans, negated_spans
+from evalcore.extraction.sense import SENSE_WORDS
 from evalcore.metrics.detection import detection_f1
 
 ROCOV2 = Path(__file__).resolve().parents[2] / "shared" / "data" / "rocov2"
@@ -241,7 +242,27 @@ def _reference(caption: str, names: dict[str, str]) -> frozenset[str]:
             chosen.append((start, -negative_end, concept))
             reached = -negative_end
     scopes = negated_spans(caption)
-    return frozenset(concept for start, _, concept in chosen if not in_spans(scopes, start))
+    return frozenset(concept for start, end, concept in chosen
+                     if not in_spans(scopes, start) and _plain_sense(caption, start, end, names[concept]))
+
+
+def _plain_sense(caption: str, start: int, end: int, name: str) -> bool:
+    """The sense rule read plainly off the words (no trie, no keys shared with the extractor): a mention whose last
+    word is a part noun, its other words positions, is kept only where a structure word right before it or the
+    first other word of an of-phrase after it is a word of the concept's name."""
+    words = SENSE_WORDS.keyed(normal_token)
+    said = [normal_token(w) for w in re.findall(r"[^\W_]+", caption[start:end])]
+    if said[-1] not in words.part or any(w not in words.position for w in said[:-1]):
+        return True
+    name_words = {normal_token(w) for w in re.findall(r"[^\W_]+", name)}
+    after = re.match(r"[ \t\-‐‑–]*of((?:[ \t\-‐‑–]*[^\W_]+)+)", caption[end:])
+    if after and re.match(r"[ \t\-‐‑–]*of\b", caption[end:]):
+        rest = [normal_token(w) for w in re.findall(r"[^\W_]+", after.group(1))]
+        rest = [w for w in rest if w not in words.determiner and w not in words.position][:1]
+        return not rest or rest[0] in words.part or rest[0] in name_words
+    before = re.search(r"([^\W_]+)[ \t\-‐‑–]*$", caption[:start])
+    return not before or normal_token(before.group(1)) not in words.structure or \
+        normal_token(before.group(1)) in name_words
 
 
 def test_seeded_random_captions_agree_with_the_plain_reference():
@@ -284,7 +305,7 @@ def test_pinned_f1_on_real_valid_captions():
     assert extract(captions["ROCOv2_2023_valid_000001"], dictionary) >= {"C1306645", "C0817096"}
 
 
-PINNED_F1_FIRST_200 = 0.6802  # names + imaging vocabulary; re-pinned when the vocabulary changes
+PINNED_F1_FIRST_200 = 0.6872  # names + imaging vocabulary; re-pinned when the vocabulary changes
 
 
 THIRD_ROUND_NAMES = {

@@ -316,5 +316,5 @@ def test_a_cue_file_without_its_header_is_refused(tmp_path: Path) -> None:
     path.write_text("no\tnegation\tforward\tNegEx\n", encoding="utf-8")
     with pytest.raises(InputError, match="line 1: expected the header"):
         read_cues(path)
-    with pytest.raises(InputError, match="a readable UTF-8 cue file"):
+    with pytest.raises(InputError, match="a rule file"):
         read_cues(tmp_path / "absent.tsv")

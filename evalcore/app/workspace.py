@@ -33,6 +33,7 @@ from evalcore.data import ConceptClassMap, ConceptSets, Embeddings, ImageLabels,
 from evalcore.errors import CBIRLensError, InputError
 from evalcore.evaluation.evaluator import unknown_ids
 from evalcore.extraction.caption_concepts import CaptionConcepts, find_caption_concepts
+from evalcore.extraction.evidence import EvidenceRow, evidence_rows
 from evalcore.extraction.extractor import merged_names, merged_synonyms
 from evalcore.io.loading import check_under_roots, is_under_roots, load_rocov2_folder, shown_path
 from evalcore.readers import (
@@ -86,8 +87,9 @@ def _input_digest(workspace: Workspace, name: str) -> str:
     value = getattr(workspace, name)
     if name in ("kg_files", "runs"):  # each file or system already carries the digest of its bytes
         return content_digest(sorted((key, kept) for key, (kept, _) in value.items()))
-    if name == "extraction":  # the digest of what it was made from: hashing its dictionary would take seconds
-        return content_digest(None if value is None else value.digest)
+    if name == "extraction":  # the digest of what it was made from (hashing its dictionary would take seconds) and of
+        # the concept sets it replaced, which travel with it
+        return content_digest(None if value is None else (value.digest, workspace.curated))
     if name == "image_folder":
         return content_digest((None if value is None else str(value), [str(root) for root in workspace.image_roots]))
     if name == "images":  # its own digest names each zip by its bytes: digesting the mapping would inflate them all
@@ -125,6 +127,10 @@ class Workspace:
     #: Where the concept sets were found in the captions: the extraction that made them (its dictionary gives the
     #: caption words behind each concept); None for concept sets read from a file.
     extraction: CaptionConcepts | None = None
+    #: The concept sets the extraction replaced (read from a file, with their name as ``source``), kept to score the
+    #: extraction against; None where none were loaded or they are about other images. Part of the extraction input:
+    #: digested and restricted with it.
+    curated: ConceptSets | None = None
     reports: tuple[ReportRow, ...] = ()
     #: input name -> digest of its content; missing ones are computed at construction.
     digests: Mapping[str, str] = field(default_factory=dict, repr=False)
@@ -155,6 +161,8 @@ class Workspace:
         kept = {name: getattr(self, name) for name in inputs}
         if "image_folder" in inputs:
             kept["image_roots"] = self.image_roots
+        if "extraction" in inputs:
+            kept["curated"] = self.curated
         return Workspace(label=self.label, **kept, digests={name: self.digests[name] for name in inputs})
 
     def with_report(self, file: str, kind: str, rows: int | str, problems: str = "") -> Workspace:
@@ -251,7 +259,7 @@ def demo_digest() -> str:
 
 def with_concepts(workspace: Workspace, data: bytes, name: str) -> Workspace:
     concepts = read_concepts(data, name)
-    new = workspace.with_inputs(concepts=concepts, extraction=None, digests={"concepts": file_digest(data)})
+    new = workspace.with_inputs(concepts=concepts, extraction=None, curated=None, digests={"concepts": file_digest(data)})
     return new.with_report(name, "concept sets", len(concepts))
 
 
@@ -374,16 +382,26 @@ def with_extracted_concepts(workspace: Workspace, extracted: CaptionConcepts, so
     the collection the user's own: what is about none of its images (runs, per-image labels, embeddings, images) is
     left out and the report says so; names and KG stay.
 
-    >>> ws = Workspace(names={"C0040405": "X-Ray Computed Tomography"}, captions={"a": "CT", "b": "Normal."})
+    The concept sets read from a file that the extraction replaces are kept as ``curated`` (a second extraction keeps
+    the first one's), to score the extraction against, unless they hold none of its images.
+
+    >>> ws = Workspace(names={"C0040405": "X-Ray Computed Tomography"}, captions={"a": "CT", "b": "Normal."},
+    ...                concepts=ConceptSets(("a", "b"), (frozenset({"C0040405"}), frozenset()), "truth.csv"))
     >>> new = with_extracted_concepts(ws, caption_concepts(ws), "captions.csv")
     >>> [sorted(s) for s in new.concepts.sets], new.reports[-1].problems
     ([['C0040405'], []], '1 image (50.0%) has no concept found in the caption')
-    >>> new.digests["concepts"] != ws.digests["concepts"], new.extraction is not None
+    >>> new.digests["concepts"] != ws.digests["concepts"], new.extraction is not None, new.curated.source
+    (True, True, 'truth.csv')
+    >>> again = with_extracted_concepts(new, caption_concepts(new), "captions.csv")
+    >>> again.curated is ws.concepts, again.digests["extraction"] == new.digests["extraction"]
     (True, True)
     """
     same_captions = content_digest(extracted.captions) == workspace.digests["captions"]
     concepts = extracted.concepts
-    new = workspace.with_inputs(concepts=concepts, extraction=extracted, captions=extracted.captions,
+    curated = workspace.concepts if workspace.extraction is None else workspace.curated
+    if curated is not None and not any(image_id in curated.index for image_id in concepts.ids):
+        curated = None
+    new = workspace.with_inputs(concepts=concepts, extraction=extracted, curated=curated, captions=extracted.captions,
                                 digests={"concepts": content_digest(("caption concepts", extracted.digest))})
     empty = sum(1 for concept_set in concepts.sets if not concept_set)
     problems = [f"{empty:,} image{'s' if empty != 1 else ''} ({empty / len(concepts):.1%}) "
@@ -394,6 +412,37 @@ def with_extracted_concepts(workspace: Workspace, extracted: CaptionConcepts, so
         if left_out:
             problems.append(f"left out, being about other images: {', '.join(left_out)}")
     return new.with_report(source, "concept sets found in the captions", len(concepts), "; ".join(problems))
+
+
+def image_evidence(extracted: CaptionConcepts, image_id: str) -> list[EvidenceRow]:
+    """The evidence rows of one image of ``extracted`` (:func:`~evalcore.extraction.evidence.evidence_rows`, as
+    ``extract --evidence`` writes them): its caption's mentions in text order, what matched, kept or negated, and
+    the rule.
+
+    >>> found = caption_concepts(Workspace(names={"C0040405": "X-Ray Computed Tomography", "C0019080": "Hemorrhage"},
+    ...                                    captions={"a": "MRI.", "b": "CT without hemorrhage"}))
+    >>> rows = image_evidence(found, "b")
+    >>> [(row.words, row.status) for row in rows], rows[1].rule.endswith(" in: CT without hemorrhage")
+    ([('CT', 'kept'), ('hemorrhage', 'negated')], True)
+    """
+    return list(evidence_rows(replace(extracted, concepts=extracted.concepts.subset((image_id,)))))
+
+
+def concept_mentions(extracted: CaptionConcepts) -> dict[str, dict[str, bool]]:
+    """Concept -> the images whose caption mentions it, in the collection's order, each with whether the mention
+    put the concept in the image's set (True) or was only negated (False): what finding the images of one concept
+    reads (a pass over every caption, :func:`~evalcore.extraction.evidence.evidence_rows`).
+
+    >>> found = caption_concepts(Workspace(names={"C0040405": "X-Ray Computed Tomography", "C0019080": "Hemorrhage"},
+    ...                                    captions={"a": "CT: hemorrhage.", "b": "No hemorrhage.", "c": "MRI."}))
+    >>> concept_mentions(found)
+    {'C0040405': {'a': True}, 'C0019080': {'a': True, 'b': False}}
+    """
+    index: dict[str, dict[str, bool]] = {}
+    for row in evidence_rows(extracted):
+        images = index.setdefault(row.concept, {})
+        images[row.image_id] = images.get(row.image_id, False) or row.status == "kept"
+    return index
 
 
 def _only_about(workspace: Workspace, ids: frozenset[str]) -> tuple[Workspace, list[str]]:

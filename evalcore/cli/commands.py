@@ -7,10 +7,12 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import shlex
 import sys
 import time
 from pathlib import Path
 
+from evalcore.app.report import PaperReport, ablation_curves, compared_metrics, file_inputs, report_html
 from evalcore.data import ConceptSets, Run
 from evalcore.engine import Compute
 from evalcore.errors import CBIRLensError
@@ -18,7 +20,7 @@ from evalcore.evaluation.evaluator import Evaluator
 from evalcore.evaluation.listed_pairs import listed_pair_relevance
 from evalcore.evaluation.options import Relevance, Scoring, Statistics
 from evalcore.evaluation.qrels import graded_judgments
-from evalcore.evaluation.results import evaluate_runs, finite_or_none
+from evalcore.evaluation.results import Results, evaluate_runs, finite_or_none
 from evalcore.evaluation.retrieval import (
     MAX_SVD_DIMENSIONS,
     retrieve_by_captions,
@@ -45,7 +47,7 @@ from evalcore.relevance.measures import MeasureSpec, nn_iou_measure, parse_measu
 from evalcore.resources import project_root
 
 from .console import ProgressBar, print_note, print_tie_notes
-from .parser import program_name
+from .parser import program_name, recreating_command
 
 # --- the option objects and inputs of the parsed arguments -------------------------------------------------
 
@@ -108,8 +110,9 @@ def command_relevance(args: argparse.Namespace) -> None:
                           repr(row.value)] for row in rows)
 
 
-def command_evaluate(args: argparse.Namespace) -> None:
-    started = time.perf_counter()
+def check_evaluation(args: argparse.Namespace, outputs: dict[str, str | None]) -> None:
+    """Refuse, before any work, what ``evaluate`` and ``report`` cannot do: options that contradict each other, and
+    ``outputs`` that would overwrite an input or cannot be written."""
     if not args.concepts and not args.qrels:
         raise CBIRLensError("evaluate needs a relevance source: --concepts F (IoU / nn-IoU) or --qrels F (judgments)")
     if args.labels and not args.concepts:
@@ -117,8 +120,12 @@ def command_evaluate(args: argparse.Namespace) -> None:
     if args.qrels and (args.measure is not None or args.kg):
         raise CBIRLensError("--measure and --kg choose concept relevance, which --qrels replaces: give them with "
                             "--concepts alone, or leave them out with --qrels")
-    check_outputs({"--json": args.json, "--per-query": args.per_query},
-                  [args.concepts, args.qrels, args.labels, *kg_inputs(args), *run_paths(args)])
+    check_outputs(outputs, [args.concepts, args.qrels, args.labels, *kg_inputs(args), *run_paths(args)])
+
+
+def evaluated(args: argparse.Namespace) -> tuple[Evaluator, list[Run], Relevance, Results]:
+    """The evaluation of ``evaluate`` and ``report`` (their shared inputs and options, checked by
+    :func:`check_evaluation`): the inputs read and evaluated, ties noted on stderr."""
     concepts = read_concepts(args.concepts) if args.concepts else None
     qrels = read_qrels(args.qrels) if args.qrels else None
     kg = kg_of(args)
@@ -131,6 +138,13 @@ def command_evaluate(args: argparse.Namespace) -> None:
     results = evaluate_runs(evaluator, runs, Scoring(args.metrics, args.k), relevance, Statistics(), bar)
     bar.close()
     print_tie_notes(results.counts, args.ties)
+    return evaluator, runs, relevance, results
+
+
+def command_evaluate(args: argparse.Namespace) -> None:
+    started = time.perf_counter()
+    check_evaluation(args, {"--json": args.json, "--per-query": args.per_query})
+    evaluator, _, _, results = evaluated(args)
     payload = results.to_dict()
     payload["params"].update({"k": args.k, "kg_files": args.kg, "kg_sources": args.kg_source,
                               "concepts": args.concepts, "labels": args.labels})
@@ -144,6 +158,24 @@ def command_evaluate(args: argparse.Namespace) -> None:
     for name, values in results.means().items():
         shown = ", ".join(f"{m}={values[m]:.4f}" for m in results.metrics[:6])
         print(f"{name}: {shown}", file=sys.stderr)
+
+
+def command_report(args: argparse.Namespace) -> None:
+    """``evaluate``'s evaluation written as the report for a paper (:mod:`evalcore.app.report`): the inputs digested
+    first (each read once more), the ablation curves computed unless the relevance is judged (``--qrels``)."""
+    roles = [("concept sets", args.concepts), ("qrels", args.qrels), ("labels", args.labels),
+             *(("knowledge graph", path) for path in kg_inputs(args)), *(("run", path) for path in run_paths(args))]
+    check_evaluation(args, {"--out": args.out})
+    inputs = file_inputs([(role, path) for role, path in roles if path is not None])
+    evaluator, runs, relevance, results = evaluated(args)
+    curves, note = None, "The relevance is judged (--qrels): alpha and n do not apply."
+    if args.qrels is None:
+        bar = ProgressBar()
+        curves, note = ablation_curves(evaluator, runs, relevance, args.k, bar), ""
+        bar.close()
+    report = PaperReport(results, relevance, args.kg_mode, tuple(args.k), compared_metrics(results.metrics, args.k),
+                         tuple(inputs), shlex.join(recreating_command(args)), curves, note)
+    write_text_atomically(args.out, report_html(report))
 
 
 def command_compare(args: argparse.Namespace) -> None:
@@ -295,9 +327,10 @@ def command_extract(args: argparse.Namespace) -> None:
     from evalcore.api import extract_concepts
     from evalcore.extraction.extractor import coverage
 
-    check_outputs({"--out": args.out, "--evidence": args.evidence}, [args.captions, *args.names, *(args.synonyms or [])])
+    check_outputs({"--out": args.out, "--evidence": args.evidence},
+                  [args.captions, *args.names, *(args.synonyms or []), *(args.rules or [])])
     bar = ProgressBar()
-    found = extract_concepts(args.captions, args.names, synonyms=args.synonyms,
+    found = extract_concepts(args.captions, args.names, synonyms=args.synonyms, rules=args.rules,
                              abbreviations=not args.no_abbreviations, ontology_ids=args.ontology_ids,
                              progress=bar, evidence=args.evidence is not None)
     bar.close()
@@ -383,6 +416,7 @@ def checked_workspace(args: argparse.Namespace):
     return loaded
 
 
-COMMANDS = {"relevance": command_relevance, "evaluate": command_evaluate, "retrieve": command_retrieve,
+COMMANDS = {"relevance": command_relevance, "evaluate": command_evaluate, "report": command_report,
+            "retrieve": command_retrieve,
             "detection": command_detection, "compare": command_compare, "qrels": command_qrels, "extract": command_extract,
             "app": command_app, "check": command_check}

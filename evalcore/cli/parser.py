@@ -31,7 +31,7 @@ from evalcore.relevance.kg import KG_MODES
 from evalcore.relevance.measures import MEASURES
 
 #: The parser's description, which ``--help`` prints.
-DESCRIPTION = """Command line: ``python -m evalcore relevance|evaluate|compare|retrieve|detection|qrels|extract|app``
+DESCRIPTION = """Command line: ``python -m evalcore relevance|evaluate|report|compare|retrieve|detection|qrels|extract|app``
 (installed: ``cbir-lens ...``).
 
 Errors in inputs exit with status 2 and one line on stderr naming file, line and expectation.
@@ -246,8 +246,8 @@ def relevance_command(commands: argparse._SubParsersAction) -> None:
     relevance.add_argument("--out", required=True)
 
 
-def evaluate_command(commands: argparse._SubParsersAction) -> None:
-    evaluate = commands.add_parser("evaluate", help="evaluate runs")
+def evaluation_arguments(evaluate: argparse.ArgumentParser) -> None:
+    """The inputs and options of ``evaluate``, which ``report`` takes too (their outputs are their own)."""
     evaluate.add_argument("--concepts", help="concept sets: the relevance source (needed unless --qrels; and for --labels)")
     kg_arguments(evaluate)
     scale_arguments(evaluate)
@@ -257,10 +257,8 @@ def evaluate_command(commands: argparse._SubParsersAction) -> None:
     evaluate.add_argument("--metrics", nargs="+", same=same_metric, help="canonical metric names (default: the standard report)")
     evaluate.add_argument("--gain", choices=GAINS, default="linear")
     evaluate.add_argument("--threshold", type=number, default=0.5, help="relevance threshold of MAP and recall")
-    evaluate.add_argument("--json", required=True)
     measure_argument(evaluate)
     backend_arguments(evaluate)
-    evaluate.add_argument("--per-query")
     evaluate.add_argument("--qrels", metavar="F", help="TREC qrels 'qid iter docid grade': the relevance source of qrels- "
                                                          "metrics instead of the concept sets")
     evaluate.add_argument("--relevance-level", type=integer, default=1,
@@ -268,6 +266,22 @@ def evaluate_command(commands: argparse._SubParsersAction) -> None:
     evaluate.add_argument("--empty-queries", choices=EMPTY_QUERY_POLICIES, default="exclude",
                           help="queries with no relevant item: left out of every metric (default) or scored 0")
     reading_arguments(evaluate)
+
+
+def evaluate_command(commands: argparse._SubParsersAction) -> None:
+    evaluate = commands.add_parser("evaluate", help="evaluate runs")
+    evaluation_arguments(evaluate)
+    evaluate.add_argument("--json", required=True)
+    evaluate.add_argument("--per-query")
+
+
+def report_command(commands: argparse._SubParsersAction) -> None:
+    report = commands.add_parser("report", help="evaluate runs as evaluate does and write the report for a paper: "
+                                                "one self-contained HTML file")
+    evaluation_arguments(report)
+    report.add_argument("--out", required=True, metavar="FILE.html",
+                        help="the report: leaderboard with confidence intervals, significance grids, ablation curves "
+                             "over alpha and n, settings, input digests and the command that recreates it")
 
 
 def retrieve_command(commands: argparse._SubParsersAction) -> None:
@@ -327,6 +341,10 @@ def extract_command(commands: argparse._SubParsersAction) -> None:
                               "first file naming an ID gives its name, the others synonyms)")
     extract.add_argument("--synonyms", nargs="+", metavar="F", same=same_file,
                          help="synonyms: OBO (UBERON, HPO), DOID allXREFinDO.tsv, MeSH descriptors TSV, MRCONSO.RRF")
+    extract.add_argument("--rules", nargs="+", metavar="F", same=same_file,
+                         help="your own rules: a tab-separated file with the header kind, words, concept, source "
+                              "(kind: synonym, exclude, negation-forward, negation-backward, hypothetical-forward, "
+                              "hypothetical-backward, pseudo, terminator)")
     extract.add_argument("--no-abbreviations", action="store_true",
                          help="leave out the built-in imaging vocabulary (CT, MRI, US, X-ray, views, ...)")
     extract.add_argument("--ontology-ids", action="store_true", help="also emit concept IDs that are not CUIs")
@@ -376,8 +394,8 @@ def check_command(commands: argparse._SubParsersAction) -> None:
 
 
 #: The commands in the order ``--help`` lists them.
-COMMAND_PARSERS = (relevance_command, evaluate_command, retrieve_command, detection_command, compare_command,
-                   extract_command, app_command, qrels_command, check_command)
+COMMAND_PARSERS = (relevance_command, evaluate_command, report_command, retrieve_command, detection_command,
+                   compare_command, extract_command, app_command, qrels_command, check_command)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -389,3 +407,44 @@ def build_parser() -> argparse.ArgumentParser:
     for add_command in COMMAND_PARSERS:
         add_command(commands)
     return parser
+
+
+def recreating_command(args: argparse.Namespace) -> list[str]:
+    """The words of a command line that parses to ``args``: the program, the global options given, the command
+    and every one of its options with its value, defaults included (a later version's defaults cannot change it).
+
+    >>> given = ["report", "--run", "a.trec", "--alpha", "0", "--n", "0", "--out", "r.html"]
+    >>> words = recreating_command(build_parser().parse_args(given))
+    >>> words[words.index("--alpha"):words.index("--alpha") + 4], words[words.index("--k"):words.index("--k") + 4]
+    (['--alpha', '0.0', '--n', '0'], ['--k', '5', '10', '30'])
+    >>> build_parser().parse_args(words[len(program_name().split()):]) == build_parser().parse_args(given)
+    True
+    """
+    parser = build_parser()
+    words = [*program_name().split(), *option_words(parser, args)]
+    commands = next(action for action in parser._actions if isinstance(action, argparse._SubParsersAction))
+    return [*words, args.command, *option_words(commands.choices[args.command], args)]
+
+
+def option_words(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[str]:
+    """The options of ``parser`` as ``args`` holds them: one occurrence per repeat of a repeatable option, a
+    switch only when on, an option without a value left out."""
+    words: list[str] = []
+    for action in parser._actions:
+        value = getattr(args, action.dest, None)
+        given = not (value is None or value is False or value == [])  # 0 and 0.0 are values (--n 0, --alpha 0)
+        if not action.option_strings or isinstance(action, argparse._HelpAction) or not given:
+            continue
+        flag = max(action.option_strings, key=len)
+        if value is True:
+            words.append(flag)
+            continue
+        groups = value if isinstance(action, AppendDistinct) else [value]
+        for group in groups:
+            words += [flag, *(shown_value(item) for item in (group if isinstance(group, list) else [group]))]
+    return words
+
+
+def shown_value(value: object) -> str:
+    """An option's value as typed: a float by its shortest exact form (``repr``), anything else as text."""
+    return repr(value) if isinstance(value, float) else str(value)

@@ -17,6 +17,7 @@ from evalcore.cache_keys import content_digest
 from evalcore.data import ConceptSets
 from evalcore.errors import ParameterError
 from evalcore.extraction.extractor import ConceptDictionary, Mention, extract_collection, mentions
+from evalcore.extraction.user_rules import UserRules
 
 #: What reading one caption costs against adding one name to a dictionary: on ROCOv2 (2-core machine), 1.3 s for its
 #: 65,222 names and 1.7 s for its 9,904 captions. It shares a progress bar between the two.
@@ -50,10 +51,11 @@ class CaptionConcepts:
 def find_caption_concepts(captions: Mapping[str, str], names: Mapping[str, str],
                           synonyms: Mapping[str, Iterable[str]] | None = None, abbreviations: bool = True,
                           sources: tuple[str, ...] = (), progress: Callable[[float, str], None] | None = None,
-                          ontology_ids: bool = False) -> CaptionConcepts:
+                          ontology_ids: bool = False, rules: UserRules | None = None) -> CaptionConcepts:
     """The concept set of every caption (:func:`~evalcore.extraction.extractor.extract_collection`) with a dictionary of
     ``names``, ``synonyms`` and, with ``abbreviations``, the built-in imaging vocabulary, keeping IDs that are not
-    CUIs with ``ontology_ids``; ``progress(fraction, text)`` follows building the dictionary, then the captions
+    CUIs with ``ontology_ids``, a user's ``rules`` added;
+    ``progress(fraction, text)`` follows building the dictionary, then the captions
     block by block. The one extraction behind :func:`evalcore.extract_concepts` and the dashboard's.
 
     >>> found = find_caption_concepts({"a": "CT without hemorrhage", "b": "No finding."},
@@ -72,8 +74,10 @@ def find_caption_concepts(captions: Mapping[str, str], names: Mapping[str, str],
     listed = {concept: more if isinstance(more, str) else tuple(more) for concept, more in (synonyms or {}).items()}
     if progress is not None:
         progress(0.0, "Building the dictionary of concept names")
-    dictionary = ConceptDictionary.build(names, listed, abbreviations=abbreviations, ontology_ids=ontology_ids)
-    digest = content_digest(("caption concepts", captions, names, listed, abbreviations, ontology_ids))
+    dictionary = ConceptDictionary.build(names, listed, abbreviations=abbreviations, ontology_ids=ontology_ids,
+                                         rules=rules)
+    digest = content_digest(("caption concepts", captions, names, listed, abbreviations, ontology_ids,
+                             rules or UserRules()))
     shown = f"Reading {len(captions):,} captions"
     names_count = len(names) + sum(len(more) for more in listed.values())
     built = names_count / max(1, names_count + CAPTION_COST_IN_NAMES * len(captions))

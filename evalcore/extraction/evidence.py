@@ -15,7 +15,7 @@ from typing import NamedTuple
 from evalcore.extraction.caption_concepts import CaptionConcepts
 from evalcore.extraction.extractor import Mention
 from evalcore.extraction.imaging_vocabulary import STANDARD_VIEW
-from evalcore.extraction.negation import sentence_at
+from evalcore.extraction.negation import Cue, cue_scopes, sentence_at
 
 #: The columns of an evidence file, in order.
 EVIDENCE_COLUMNS = ("image_id", "concept", "start", "end", "words", "matched", "status", "rule")
@@ -24,7 +24,8 @@ EVIDENCE_COLUMNS = ("image_id", "concept", "start", "end", "words", "matched", "
 class EvidenceRow(NamedTuple):
     """One mention: the image, the concept, where in the caption (0-based character offsets, end exclusive, so
     ``words == caption[start:end]``), what matched (name, synonym, abbreviation or assumed), ``kept`` or
-    ``negated``, and the rule that decided (:func:`mention_rule`), or ""."""
+    ``negated`` or ``hypothetical`` (:func:`mention_status`), and the rule that decided (:func:`mention_rule`),
+    or ""."""
 
     image_id: str
     concept: str
@@ -36,21 +37,25 @@ class EvidenceRow(NamedTuple):
     rule: str
 
 
-def mention_rule(caption: str, mention: Mention, found: Sequence[Mention]) -> str:
-    """What decided ``mention`` beyond its words matching a name (``found``: all the mentions of ``caption``): for a
-    negated one, the sentence its negated scope lies in (the negation module reports scopes, not the cue that opened
-    them, so the sentence quotes the cue); for an assumed one, the convention with its source (the region's standard
-    view, :data:`~evalcore.extraction.imaging_vocabulary.STANDARD_VIEW`); else "".
+def mention_rule(caption: str, mention: Mention, found: Sequence[Mention],
+                 scopes: Sequence[tuple[int, int, Cue]] | None = None) -> str:
+    """What decided ``mention`` beyond its words matching a name (``found``: all the mentions of ``caption``;
+    ``scopes``: its :func:`~evalcore.extraction.negation.cue_scopes`, found again when not given): for a negated
+    one, the cue whose scope holds it, with the cue's kind and source, and the sentence; for an assumed one, the
+    convention with its source (the region's standard view,
+    :data:`~evalcore.extraction.imaging_vocabulary.STANDARD_VIEW`); else "".
 
     >>> caption = "No hemorrhage. Radiograph of the abdomen."
     >>> mention_rule(caption, Mention("C0019080", 3, 13, "hemorrhage", True, "name"), [])
-    'negated in: No hemorrhage.'
+    "negation cue 'no' (NegEx (Chapman et al. 2001)) in: No hemorrhage."
     >>> region = Mention("C0000726", 33, 40, "abdomen", False, "abbreviation")
     >>> mention_rule(caption, Mention("C1999039", 33, 40, "abdomen", False, "assumed"), [region])
     "standard view of C0000726: Clark's Positioning in Radiography: the abdomen's basic projection is AP supine"
     """
     if mention.negated:
-        return f"negated in: {sentence_at(caption, mention.start)}"
+        cue = opening_cue(cue_scopes(caption) if scopes is None else scopes, mention.start)
+        said = f"{cue.kind} cue '{cue.cue}' ({cue.source})" if cue else "negated"
+        return f"{said} in: {sentence_at(caption, mention.start)}"
     if mention.source != "assumed":
         return ""
     # The convention's region is the concept matched on the same words (its view rows share their terms).
@@ -58,6 +63,27 @@ def mention_rule(caption: str, mention: Mention, found: Sequence[Mention]) -> st
                and STANDARD_VIEW[m.concept][0] == mention.concept]
     return "; ".join(f"standard view of {region}: {STANDARD_VIEW[region][1]}" for region in dict.fromkeys(regions)) \
         or "standard view of the radiograph's region"
+
+
+def opening_cue(scopes: Sequence[tuple[int, int, Cue]], position: int) -> Cue | None:
+    """The cue of the first scope holding character ``position`` (a negation before a hypothetical one at the
+    same place), or None.
+
+    >>> text = "No fracture."
+    >>> opening_cue(cue_scopes(text), 3).cue, opening_cue(cue_scopes(text), 0)
+    ('no', None)
+    """
+    holding = [cue for start, end, cue in scopes if start <= position < end]
+    return min(holding, key=lambda cue: cue.kind != "negation", default=None)
+
+
+def mention_status(mention: Mention, scopes: Sequence[tuple[int, int, Cue]]) -> str:
+    """"kept", or why not: "negated" (a negation cue's scope holds it) or "hypothetical" (only a hypothetical or
+    other-exam cue's does: "follow-up with MRI")."""
+    if not mention.negated:
+        return "kept"
+    cue = opening_cue(scopes, mention.start)
+    return "hypothetical" if cue is not None and cue.kind == "hypothetical" else "negated"
 
 
 def evidence_rows(found: CaptionConcepts) -> Iterator[EvidenceRow]:
@@ -68,13 +94,14 @@ def evidence_rows(found: CaptionConcepts) -> Iterator[EvidenceRow]:
     >>> found = find_caption_concepts({"a": "CT without hemorrhage"}, {"C0040405": "X-Ray Computed Tomography",
     ...                                                               "C0019080": "Hemorrhage"})
     >>> for row in evidence_rows(found):
-    ...     print(tuple(row))
-    ('a', 'C0040405', 0, 2, 'CT', 'abbreviation', 'kept', '')
-    ('a', 'C0019080', 11, 21, 'hemorrhage', 'name', 'negated', 'negated in: CT without hemorrhage')
+    ...     print(tuple(row)[1:7], row.rule[:22] or "-")
+    ('C0040405', 0, 2, 'CT', 'abbreviation', 'kept') -
+    ('C0019080', 11, 21, 'hemorrhage', 'name', 'negated') negation cue 'without'
     """
     for image_id in found.concepts.ids:
         caption = found.captions.get(image_id, "")
         mentions = sorted(found.mentions_of(image_id), key=lambda m: (m.start, m.end))
+        scopes = cue_scopes(caption, cues=found.dictionary.cues) if any(m.negated for m in mentions) else []
         for mention in mentions:
             yield EvidenceRow(image_id, mention.concept, mention.start, mention.end, mention.text, mention.source,
-                              "negated" if mention.negated else "kept", mention_rule(caption, mention, mentions))
+                              mention_status(mention, scopes), mention_rule(caption, mention, mentions, scopes))

@@ -1,19 +1,28 @@
 """Concept sets from captions: dictionary matching of concept names, synonyms and imaging abbreviations.
 
 A caption is cut into word tokens; each token is normalised (:func:`normal_token`: lower case, a possessive "'s"
-and a plural ending dropped, British spellings and the MeSH entry terms of :data:`~evalcore.extraction.negation.LEXICAL_VARIANTS`
+and a plural ending dropped, spelling variants, entry terms and derivations of :mod:`evalcore.extraction.lexicon`
 read as their word), so "X-ray", "x ray" and "X-rays" are one name, and "vessels" is "vessel". A name is a run of
 normalised tokens joined only by spaces or hyphens; a name written with a hyphen also matches written as one word
-("xray"). The caption is read left to right; at each token the LONGEST name starting there wins and the reading goes
-on after it (non-overlapping mentions), so "pleural effusion" is one mention, not "pleural" and "effusion". The one
-exception: the imaging vocabulary's X-ray region and view rows are read again inside a longer mention, so "left wrist"
-(Structure of left wrist) still says the upper extremity of a radiograph.
+("xray"); a determiner after "of" that the name does not hold is read past ("lobe of the liver" is "Lobe of
+liver"), and a name "A of B" is also read "B A" (a term's permutation variant, Jacquemin 2001, *Spotting and
+Discovering Terms through Natural Language Processing*: "Head of femur" is "femoral head"). The caption is read
+left to right; at each token the LONGEST name starting there wins and the reading goes on after it (non-overlapping
+mentions), so "pleural effusion" is one mention, not "pleural" and "effusion". The one exception: the imaging
+vocabulary's X-ray region and view rows are read again inside a longer mention, so "left wrist" (Structure of left
+wrist) still says the upper extremity of a radiograph.
 Abbreviations that are also English words ("US", "PET", "MR") match only as written, in capitals.
+
+Sense: a mention keeps its concept only where its phrase means it (:mod:`evalcore.extraction.sense`: a part noun
+takes the whole its phrase names, a procedure word after a procedure modifier is the procedure, a direction word
+before a structure is no structure).
 
 Negation: a mention that starts inside a negated scope of :func:`evalcore.extraction.negation.negated_spans` (the NegEx-style
 rule the explanations use) is flagged and not extracted. A row of the imaging vocabulary with a ``requires``
-concept (an X-ray body region or view) counts only when that concept is extracted, not negated, from the same
-caption; with the vocabulary on, so does any name of a view tag (:data:`~evalcore.extraction.imaging_vocabulary.VIEW_TAGS`).
+concept (an X-ray body region or view) counts only where that modality is the one its words describe: the modality
+named nearest to them in their sentence, else the last one named before (an X-ray region never comes from the CT of
+the same caption); with the vocabulary on, so does any name of a view tag
+(:data:`~evalcore.extraction.imaging_vocabulary.VIEW_TAGS`).
 With the vocabulary on, two more conventions of ROCOv2's curation apply, each a fact with its source in
 :mod:`evalcore.extraction.imaging_vocabulary`: an imaging procedure is extracted as its modality
 (:data:`~evalcore.extraction.imaging_vocabulary.MODALITY_OF_PROCEDURE`: "echocardiography" is Ultrasonography), and a
@@ -26,6 +35,7 @@ Only IDs given in the names are ever emitted, and only CUIs (C + 7 digits) unles
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -37,13 +47,17 @@ from evalcore.data import ConceptSets
 from evalcore.errors import ParameterError
 from evalcore.extraction.imaging_vocabulary import (
     IMAGING_VOCABULARY,
+    MODALITIES,
     MODALITY_OF_PROCEDURE,
     OTHER_PROJECTION_WORDS,
     PLAIN_XRAY,
     STANDARD_VIEW,
     VIEW_TAGS,
 )
-from evalcore.extraction.negation import LEXICAL_VARIANTS, in_spans, negated_spans
+from evalcore.extraction.lexicon import LEXICON
+from evalcore.extraction.negation import CUES, Cue, in_spans, negated_spans, sentence_spans, with_cues
+from evalcore.extraction.sense import SENSE_WORDS, SenseWords, sense_kept
+from evalcore.extraction.user_rules import UserRules
 
 #: What a mention matched: a concept's name, a synonym, the imaging vocabulary, or nothing the caption says: a
 #: region's standard view ("assumed", :data:`~evalcore.extraction.imaging_vocabulary.STANDARD_VIEW`), a mention on the words
@@ -55,25 +69,9 @@ _CUI = re.compile(r"C[0-9]{7}\Z")
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 _JOINING_GAP = re.compile(r"[ \t\-‐‑–]*")  # what may stand between two words of one name
 _END = ""  # the key of a trie node's payload: no normalised token is empty
-_VARIANT_OF = {variant: word for word, variants in LEXICAL_VARIANTS.items() for variant in variants}
-#: Adjectives read as the noun they derive from (the SPECIALIST Lexicon's derivational variants, UMLS LVG flow "d";
-#: Terminologia Anatomica's adjectival forms): the chambers of the heart, which names write as adjectives ("Left
-#: ventricular structure") and captions mostly as nouns ("left ventricle"), and the body parts whose adjective
-#: a caption writes for the part ("cardiac silhouette", "pelvic radiograph", "thoracic CT", "femoral head").
-#: Measured on ROCOv2 valid, each of these four raised the F1; "abdominal", "hepatic", "pulmonary", "renal",
-#: "cerebral", "cranial" lowered it (they name a part's region, "abdominal pain", more than the part) and are left out.
-#: Also the noun and the adjective of one finding (the same LVG flow), which names write one way ("Occluded",
-#: "Compressed structure", "Atrophic") and captions mostly the other ("occlusion", "compression", "atrophy"), and
-#: the two nouns of widening ("dilation" is "dilatation"). "dilated" is left out: on valid it made 152 more wrong
-#: Pathological Dilatation tags for one right one ("dilated cardiomyopathy", "dilated bowel loops").
-DERIVATIONS = {"ventricular": "ventricle", "atrial": "atrium", "cardiac": "heart", "pelvic": "pelvis",
-               "thoracic": "thorax", "femoral": "femur",
-               "occlusion": "occluded", "compression": "compressed", "atrophy": "atrophic", "dilation": "dilatation"}
-#: One-word synonyms that are general-language words, read as a name only where a concept's own name says them:
-#: MeSH's entry terms "Treatment"/"Therapy" of the qualifier-like concept "Therapeutic" (a caption's "before
-#: treatment" is a time, not a concept of the image) and UBERON's/MeSH's "fat" for adipose tissue (in imaging text
-#: mostly a technique or a sign: "fat-suppressed", "fat stranding"). Synonym files only; a names file is kept whole.
-NON_SPECIFIC_SYNONYMS = frozenset({"treatment", "treatments", "therapy", "therapies", "fat"})
+#: How a caption's words are read as a name's (spelling variants, entry terms, derivations) and the general-language
+#: synonyms left out of synonym files: data, :mod:`evalcore.extraction.lexicon`.
+_READS_AS = LEXICON.reads_as
 #: Captions handled between two progress reports of :func:`extract_collection`.
 PROGRESS_BLOCK = 2000
 
@@ -91,8 +89,7 @@ def normal_token(token: str) -> str:
     for possessive in ("'s", "’s"):
         if word.endswith(possessive):
             word = word[:-2]
-    word = _VARIANT_OF.get(word, word)
-    word = DERIVATIONS.get(word, word)
+    word = _READS_AS.get(word, word)
     if len(word) <= 3:
         return word
     if word.endswith("ies"):
@@ -100,6 +97,10 @@ def normal_token(token: str) -> str:
     elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
         word = word[:-1]
     return word[:-1] if word.endswith("e") and len(word) > 3 else word
+
+
+#: The sense rule's word classes read as caption words are (:func:`normal_token`).
+SENSE_WORDS_KEYED = SENSE_WORDS.keyed(normal_token)
 
 
 # The words SNOMED CT adds to a body structure's or a finding's name to place it in its hierarchy, which a caption
@@ -126,6 +127,8 @@ def name_variants(name: str) -> tuple[str, ...]:
     (('Bone structure of cranium', 'cranium'), ('Entire left atrium',))
     """
     variants = [name]
+    if " ".join(name.lower().split()) in SENSE_WORDS.keeps_qualifier:
+        return (name,)
     bare = name
     while True:
         shorter = _HIERARCHY_WORDS.sub("", bare, count=1).strip()
@@ -137,6 +140,9 @@ def name_variants(name: str) -> tuple[str, ...]:
         bare = f"{parts[1]} {parts[0]}"
     if bare != name and bare:
         variants.append(bare)
+    whole, of, part = bare.rpartition(" of ")
+    if of and whole and part and " of " not in whole.lower() and len((whole + " " + part).split()) <= 5:
+        variants.append(f"{part} {whole}")
     return tuple(variants)
 
 
@@ -176,6 +182,8 @@ class _Entry:
     concept: str
     source: Source
     requires: str = ""
+    # A procedure recorded as its modality ("CT of abdomen" is CT): the other words of its name are read again.
+    reread: bool = False
 
 
 @dataclass(frozen=True)
@@ -193,17 +201,24 @@ class ConceptDictionary:
     # The vocabulary's X-ray region and view rows alone, read again inside a longer mention (see mentions).
     inner: Mapping = field(repr=False)
     concepts: frozenset[str] = frozenset()
+    # Concept -> the normalised words of all its names, synonyms and vocabulary terms: what the sense rule
+    # (evalcore.extraction.sense) checks a phrase's specifier against.
+    name_words: Mapping[str, frozenset[str]] = field(default_factory=dict, repr=False)
+    sense: SenseWords = field(default=SENSE_WORDS_KEYED, repr=False)
+    cues: tuple[Cue, ...] = field(default=CUES, repr=False)
 
     def __len__(self) -> int:
         return len(self.concepts)
 
     @classmethod
     def build(cls, names: Mapping[str, str], synonyms: Mapping[str, Iterable[str]] | None = None,
-              abbreviations: bool = True, ontology_ids: bool = False) -> ConceptDictionary:
+              abbreviations: bool = True, ontology_ids: bool = False,
+              rules: UserRules | None = None) -> ConceptDictionary:
         """A dictionary of ``names`` (ID -> name), ``synonyms`` (ID -> further names; those of IDs absent from
         ``names`` are ignored) and, with ``abbreviations``, the rows of
         :data:`~evalcore.extraction.imaging_vocabulary.IMAGING_VOCABULARY` whose concept is among ``names``. Only CUIs
-        (C + 7 digits) are kept unless ``ontology_ids``.
+        (C + 7 digits) are kept unless ``ontology_ids``. A user's ``rules``
+        (:func:`~evalcore.extraction.user_rules.read_user_rules`) add synonyms, exclusions and negation cues.
 
         >>> d = ConceptDictionary.build({"C0040405": "X-Ray Computed Tomography", "UBERON:0000955": "brain"})
         >>> sorted(d.concepts), sorted(ConceptDictionary.build({"UBERON:0000955": "brain"}, ontology_ids=True).concepts)
@@ -226,7 +241,8 @@ class ConceptDictionary:
                        if abbreviations and modality in kept}
 
         def entry(concept: str, source: Source) -> _Entry:
-            return _Entry(recorded_as.get(concept, concept), source, view_needs if concept in VIEW_TAGS else "")
+            return _Entry(recorded_as.get(concept, concept), source, view_needs if concept in VIEW_TAGS else "",
+                          concept in recorded_as)
 
         rows: list[tuple[str, _Entry, bool]] = [
             (variant, entry(concept, "name"), False) for concept, name in kept.items() for variant in name_variants(name)]
@@ -238,9 +254,12 @@ class ConceptDictionary:
             for synonym in more:
                 if not isinstance(synonym, str):
                     raise ParameterError(f"a synonym of {concept!r} must be a text, got {synonym!r}")
-                if synonym.strip().lower() in NON_SPECIFIC_SYNONYMS:
+                if synonym.strip().lower() in LEXICON.non_specific:
                     continue
                 rows.extend((variant, entry(concept, "synonym"), False) for variant in name_variants(synonym))
+        if rules:
+            rows.extend((variant, entry(concept, "synonym"), False) for concept, more in rules.synonyms.items()
+                        if concept in kept for synonym in more for variant in name_variants(synonym))
         if abbreviations:
             rows.extend((row.term, _Entry(row.concept, "abbreviation", row.requires if row.requires in kept else ""),
                          row.case_sensitive) for row in IMAGING_VOCABULARY if row.concept in kept)
@@ -251,7 +270,13 @@ class ConceptDictionary:
         trie: dict = {}
         inner: dict = {}
         exact: dict[str, dict[str, _Entry]] = {}
+        name_words: dict[str, set[str]] = {}
+        excluded = {(key, concept) for words, concept in (rules.exclusions if rules else ())
+                    for key in _name_keys(words)}
         for text, entry, case_sensitive in rows:
+            if excluded and any((key, entry.concept) in excluded for key in _name_keys(text)):
+                continue
+            name_words.setdefault(entry.concept, set()).update(normal_token(word) for _, _, word in _tokens(text))
             if case_sensitive:
                 _add(exact.setdefault(text, {}), entry)
                 continue
@@ -260,7 +285,9 @@ class ConceptDictionary:
                 if entry.source in ("abbreviation", "assumed") and entry.requires:
                     _add(_node(inner, key), entry)
         return cls(_frozen(trie), MappingProxyType({text: tuple(entries.values()) for text, entries in exact.items()}),
-                   _frozen(inner), frozenset(kept))
+                   _frozen(inner), frozenset(kept),
+                   MappingProxyType({concept: frozenset(words) for concept, words in name_words.items()}),
+                   SENSE_WORDS_KEYED, with_cues(rules.cues) if rules else CUES)
 
 
 def _node(trie: dict, key: tuple[str, ...]) -> dict[str, _Entry]:
@@ -314,55 +341,109 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     """
     _check(caption, dictionary)
     tokens = _tokens(caption)
-    found: list[tuple[int, int, tuple[_Entry, ...]]] = []
+    keys = [normal_token(token) for _, _, token in tokens]
+
+    def joined(k: int) -> bool:
+        return k > 0 and _JOINING_GAP.fullmatch(caption, tokens[k - 1][1], tokens[k][0]) is not None
+
+    found: list[tuple[int, int, tuple[_Entry, ...]]] = []  # first token, last token, entries
     trie, exact, inner = dictionary.trie, dictionary.exact, dictionary.inner
     i, count = 0, len(tokens)
     while i < count:
-        last, payload = _longest(caption, tokens, i, count, trie)
+        last, payload = _longest(keys, joined, i, count, trie)
         as_written = exact.get(tokens[i][2], ())
         if last > i or (last == i and not as_written):
-            found.append((tokens[i][0], tokens[last][1], payload))
+            found.append((i, last, payload))
             # A longer name hides the X-ray region or view it names ("left wrist" is "Structure of left wrist",
             # and the wrist is part of the upper extremity): the vocabulary's region and view rows are read again
-            # inside it, each a mention of its own.
-            k = i
+            # inside it, each a mention of its own; after the "of" of a procedure recorded as its modality ("CT of
+            # the abdomen" is CT), every name is.
+            again, k = inner, i
+            if any(entry.reread for entry in payload) and "of" in keys[i:last]:
+                again, k = trie, keys.index("of", i, last) + 1
             while last > i and k <= last:
-                inner_last, inner_payload = _longest(caption, tokens, k, last + 1, inner)
+                inner_last, inner_payload = _longest(keys, joined, k, last + 1, again)
                 if inner_last < 0:
                     k += 1
                     continue
-                found.append((tokens[k][0], tokens[inner_last][1], inner_payload))
+                found.append((k, inner_last, inner_payload))
                 k = inner_last + 1
             i = last + 1
         elif as_written:
-            found.append((tokens[i][0], tokens[i][1], payload + as_written))
+            found.append((i, i, payload + as_written))
             i += 1
         else:
             i += 1
     if not found:
         return []
-    scopes = negated_spans(caption)
-    flagged = [(start, end, entry, in_spans(scopes, start)) for start, end, entries in found for entry in entries]
+    structure_starts = {first for first, _, entries in found
+                        if any(entry.concept not in MODALITIES for entry in entries)}
+    scopes = negated_spans(caption, cues=dictionary.cues)
+    flagged = [(first, last, entry, in_spans(scopes, tokens[first][0])) for first, last, entries in found
+               for entry in entries
+               if sense_kept(keys, joined, first, last, dictionary.name_words.get(entry.concept, ()),
+                             structure_starts, dictionary.sense)]
+    modality_at = _modality_scope(caption, tokens, flagged)
     affirmed = {entry.concept for _, _, entry, negated in flagged if not negated and entry.source != "assumed"}
     # A region's standard view counts only where the caption states no view.
     view_stated = any(entry.source == "assumed" for _, _, entry, _ in flagged) and (
         not affirmed.isdisjoint(VIEW_TAGS) or any(token.lower() in OTHER_PROJECTION_WORDS for _, _, token in tokens))
-    return [Mention(entry.concept, start, end, caption[start:end], negated, entry.source)
-            for start, end, entry, negated in flagged
-            if (not entry.requires or entry.requires in affirmed) and not (entry.source == "assumed" and view_stated)]
+    return [Mention(entry.concept, tokens[first][0], tokens[last][1], caption[tokens[first][0]:tokens[last][1]],
+                    negated, entry.source)
+            for first, last, entry, negated in flagged
+            if _required_said(entry, first, affirmed, modality_at)
+            and not (entry.source == "assumed" and view_stated)]
 
 
-def _longest(caption: str, tokens: list[tuple[int, int, str]], i: int, stop: int,
+def _modality_scope(caption: str, tokens: list[tuple[int, int, str]],
+                    flagged: list[tuple[int, int, _Entry, bool]]) -> Callable[[int], str]:
+    """The imaging modality a word of the caption describes (token index -> modality concept, "" for none): the
+    modality named nearest to it in its sentence, else the last one named before its sentence, else the first
+    named after (X-ray conventions apply to what a radiograph shows, not to a CT of the same caption)."""
+    named = sorted((first, last, entry.concept) for first, last, entry, negated in flagged
+                   if entry.concept in MODALITIES and not negated and entry.source != "assumed")
+    if not named:
+        return lambda token: ""
+    sentences = sentence_spans(caption)
+    sentence_of = [bisect_right(sentences, (start, float("inf"))) - 1 for start, _, _ in tokens]
+
+    def modality_at(token: int) -> str:
+        here = sentence_of[token]
+        same = [(min(abs(token - first), abs(token - last)), first, concept) for first, last, concept in named
+                if sentence_of[first] == here]
+        if same:
+            return min(same)[2]
+        before = [concept for first, _, concept in named if sentence_of[first] < here]
+        return before[-1] if before else named[0][2]
+
+    return modality_at
+
+
+def _required_said(entry: _Entry, first: int, affirmed: set[str], modality_at: Callable[[int], str]) -> bool:
+    """Whether the concept ``entry`` requires is said: a required modality must be the one the mention's words
+    describe (:func:`_modality_scope`), any other required concept affirmed anywhere in the caption."""
+    if not entry.requires:
+        return True
+    if entry.requires in MODALITIES:
+        return modality_at(first) == entry.requires
+    return entry.requires in affirmed
+
+
+def _longest(keys: list[str], joined: Callable[[int], bool], i: int, stop: int,
              trie: Mapping) -> tuple[int, tuple[_Entry, ...]]:
     """The last token (-1 if none) and the entries of the longest name of ``trie`` starting at token ``i`` and
-    ending before token ``stop``, its words joined only by spaces or hyphens."""
+    ending before token ``stop``, its words joined only by spaces or hyphens; a determiner after "of" that the
+    name does not hold is read past ("lobe of the liver" is the name "Lobe of liver")."""
     node, last, payload = trie, -1, ()
     for j in range(i, stop):
-        if j > i and not _JOINING_GAP.fullmatch(caption, tokens[j - 1][1], tokens[j][0]):
+        if j > i and not joined(j):
             break
-        node = node.get(normal_token(tokens[j][2]))
-        if node is None:
+        child = node.get(keys[j])
+        if child is None:
+            if j > i and keys[j - 1] == "of" and keys[j] in SENSE_WORDS_KEYED.determiner:
+                continue
             break
+        node = child
         if _END in node:
             last, payload = j, node[_END]
     return last, payload

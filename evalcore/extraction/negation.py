@@ -40,13 +40,14 @@ from pathlib import Path
 from typing import NamedTuple
 
 from evalcore.errors import InputError, ParameterError
+from evalcore.extraction.rule_files import RULES_FOLDER, Column, read_rule_file, refuse_repeat
 
 #: Words a scope reaches at most. Chapman et al. counted up to five terms after a cue; a term is often two words
 #: ("pleural effusion"), hence six words here.
 MAX_SCOPE_WORDS = 6
 
 #: The cue lists shipped with the package.
-CUES_FILE = Path(__file__).with_name("rules") / "context_cues.tsv"
+CUES_FILE = RULES_FOLDER / "context_cues.tsv"
 
 #: What each kind of row may say of its direction: the scope a cue opens (forward, backward) or none.
 KIND_DIRECTIONS = {"negation": ("forward", "backward"), "hypothetical": ("forward", "backward"),
@@ -62,41 +63,27 @@ class Cue(NamedTuple):
     source: str
 
 
+CUE_COLUMNS = (Column("cue"), Column("kind", allowed=tuple(KIND_DIRECTIONS)), Column("direction"), Column("source"))
+
+
 def read_cues(path: str | Path) -> tuple[Cue, ...]:
     """The rows of a cue file: a header ``cue, kind, direction, source`` then one tab-separated row per cue, each
-    cue once; a bad row raises :class:`~evalcore.errors.InputError` naming the file, the line and the column.
+    cue once (:func:`~evalcore.extraction.rule_files.read_rule_file`); a bad row raises
+    :class:`~evalcore.errors.InputError` naming the file, the line and the column.
 
     >>> cues = read_cues(CUES_FILE)
     >>> next(c for c in cues if c.cue == "not shown")[1:3]
     ('negation', 'backward')
     """
-    path = Path(path)
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(str(path), None, "a readable UTF-8 cue file", str(error)) from error
-    header = ["cue", "kind", "direction", "source"]
-    if not lines or lines[0].split("\t") != header:
-        raise InputError(str(path), 1, "the header " + "<TAB>".join(header), lines[0] if lines else "an empty file")
     cues: dict[str, Cue] = {}
-    for number, line in enumerate(lines[1:], start=2):
-        fields = line.split("\t")
-        if len(fields) != 4:
-            raise InputError(str(path), number, "4 tab-separated columns (cue, kind, direction, source)",
-                             f"{len(fields)} columns")
-        cue, kind, direction, source = (field.strip() for field in fields)
-        words = " ".join(cue.lower().split())
-        if not words or words in cues:
-            raise InputError(str(path), number, "column 1 (cue): a cue not listed before",
-                             repr(cue) if words else "an empty cue")
-        if kind not in KIND_DIRECTIONS:
-            raise InputError(str(path), number, f"column 2 (kind): one of {', '.join(KIND_DIRECTIONS)}", repr(kind))
-        if direction not in KIND_DIRECTIONS[kind]:
-            raise InputError(str(path), number, f"column 3 (direction) of a {kind} cue: "
-                             f"{' or '.join(KIND_DIRECTIONS[kind])}", repr(direction))
-        if not source:
-            raise InputError(str(path), number, "column 4 (source): where the cue comes from", "an empty source")
-        cues[words] = Cue(words, kind, direction, source)
+    for row in read_rule_file(path, CUE_COLUMNS):
+        words = " ".join(row["cue"].lower().split())
+        if words in cues:
+            raise refuse_repeat(path, row, CUE_COLUMNS, "cue", "a cue")
+        if row["direction"] not in KIND_DIRECTIONS[row["kind"]]:
+            raise InputError(str(path), row.line, f"column 3 (direction) of a {row['kind']} cue: "
+                             f"{' or '.join(KIND_DIRECTIONS[row['kind']])}", repr(row["direction"]))
+        cues[words] = Cue(words, row["kind"], row["direction"], row["source"])
     return tuple(cues.values())
 
 
@@ -122,22 +109,6 @@ PLACE_PREPOSITIONS = _listed("place", "forward")
 #: "of" ends the scope, as the "of"-phrase names the thing whose state is denied, and the thing is there.
 STATE_NOUNS = frozenset(_listed("state", "forward"))
 
-#: Lexical variants of a name's words, each documented: spelling variants (British and American English) and
-#: MeSH entry terms of the descriptor named by the word (MeSH 2023, D006470 Hemorrhage: entry term "Bleeding").
-#: Names and synonyms from the loaded names files come first; these only widen a word of them (concept extraction
-#: reads each variant as its word, :func:`evalcore.extraction.extractor.normal_token`).
-LEXICAL_VARIANTS: dict[str, tuple[str, ...]] = {
-    "hemorrhage": ("haemorrhage", "bleeding", "bleed"),
-    "hemorrhagic": ("haemorrhagic",),
-    "hematoma": ("haematoma",),
-    "edema": ("oedema",),
-    "tumor": ("tumour",),
-    "anemia": ("anaemia",),
-    "ischemia": ("ischaemia",),
-    "ischemic": ("ischaemic",),
-    "esophagus": ("oesophagus",),
-}
-
 STATUSES = ("affirmed", "negated", "absent")
 
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|[;:]")
@@ -160,11 +131,18 @@ def _cue_trie(cues: Iterable[Cue]) -> dict:
         node = trie
         for word in cue.cue.split():
             node = node.setdefault(word, {})
-        node[_END] = _GROUPS[cue.kind, cue.direction]
+        node[_END] = (_GROUPS[cue.kind, cue.direction], cue)
     return trie
 
 
 _TRIE = _cue_trie(CUES)
+
+
+@lru_cache(maxsize=8)
+def _trie_of(cues: tuple[Cue, ...]) -> dict:
+    """The cue trie of ``cues``, built once per set of cues (a dictionary built with a user's cues reads every
+    caption with them)."""
+    return _TRIE if cues == CUES else _cue_trie(cues)
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
@@ -183,8 +161,9 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def negated_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int, int]]:
-    """The negated scopes of ``text`` as sorted, non-overlapping ``(start, end)`` character offsets.
+def negated_spans(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...] = CUES) -> list[tuple[int, int]]:
+    """The negated scopes of ``text`` as sorted, non-overlapping ``(start, end)`` character offsets, read with
+    ``cues`` (the shipped ones, or those with a user's added: :func:`with_cues`).
 
     >>> text = "CT of the brain without hemorrhage"
     >>> [text[a:b] for a, b in negated_spans(text)]
@@ -200,14 +179,26 @@ def negated_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int
         raise ParameterError(f"negated_spans takes a text (str), got {type(text).__name__}")
     if isinstance(max_words, bool) or not isinstance(max_words, int) or max_words < 1:
         raise ParameterError(f"max_words must be a positive integer, got {max_words!r}")
-    scopes: list[tuple[int, int]] = []
+    return _merged([(start, end) for start, end, _ in cue_scopes(text, max_words, cues)])
+
+
+def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...] = CUES) -> list[tuple[int, int, Cue]]:
+    """Each scope of :func:`negated_spans` before they are merged, with the cue that opened it, in text order: what
+    the evidence names as the rule of a negated or hypothetical mention.
+
+    >>> text = "No fracture. Follow-up with MRI is recommended."
+    >>> [(text[a:b], cue.cue, cue.kind) for a, b, cue in cue_scopes(text)]
+    [('fracture', 'no', 'negation'), ('MRI', 'follow up with', 'hypothetical'), ('MRI', 'is recommended', 'hypothetical')]
+    """
+    trie = _trie_of(cues)
+    scopes: list[tuple[int, int, Cue]] = []
     for start, end in sentence_spans(text):
         tokens = [(m.group().lower(), m.start(), m.end()) for m in _TOKEN.finditer(text, start, end)]
-        cues = _cues(text, tokens)
+        found = _cues(text, tokens, trie)
         barrier = 0  # the token after the last cue that ends a post-negation scope
-        for index, (group, first, last) in enumerate(cues):
+        for index, (group, cue, first, last) in enumerate(found):
             if group == "pre":
-                limit = cues[index + 1][1] if index + 1 < len(cues) else len(tokens)
+                limit = found[index + 1][2] if index + 1 < len(found) else len(tokens)
                 inside = _until_state(tokens, last, min(limit, last + max_words))
             elif group == "post":
                 begin = max(barrier, first - max_words)
@@ -216,28 +207,28 @@ def negated_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int
             else:
                 inside = (0, 0)
             if inside[0] < inside[1]:
-                scopes.append((tokens[inside[0]][1], tokens[inside[1] - 1][2]))
+                scopes.append((tokens[inside[0]][1], tokens[inside[1] - 1][2], cue))
             if group not in ("pseudo", "place"):
                 barrier = last
-    return _merged(scopes)
+    return scopes
 
 
-def _cues(text: str, tokens: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
-    """(group, first token, token after the last) of each cue in ``tokens``, left to right, the longest cue
+def _cues(text: str, tokens: list[tuple[str, int, int]], trie: dict) -> list[tuple[str, Cue, int, int]]:
+    """(group, cue, first token, token after the last) of each cue in ``tokens``, left to right, the longest cue
     starting at a token winning, a cue's words joined by :data:`_CUE_GAP`."""
     cues, i = [], 0
     while i < len(tokens):
-        node, found, j = _TRIE, None, i
+        node, found, j = trie, None, i
         while j < len(tokens) and (j == i or _CUE_GAP.fullmatch(text, tokens[j - 1][2], tokens[j][1])):
             node = node.get(tokens[j][0])
             if node is None:
                 break
             j += 1
             if _END in node:
-                found = (node[_END], i, j)
+                found = (*node[_END], i, j)
         if found:
             cues.append(found)
-            i = found[2]
+            i = found[3]
         else:
             i += 1
     return cues
@@ -261,6 +252,17 @@ def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
         else:
             merged.append((start, end))
     return merged
+
+
+def with_cues(added: Iterable[Cue]) -> tuple[Cue, ...]:
+    """The shipped cues with ``added`` (a user's), an added cue replacing a shipped one of the same words.
+
+    >>> cues = with_cues([Cue("not called", "negation", "backward", "our radiologists")])
+    >>> len(cues) == len(CUES) + 1, cues[-1].cue
+    (True, 'not called')
+    """
+    replaced = {cue.cue: cue for cue in added}
+    return tuple(replaced.pop(cue.cue, cue) for cue in CUES) + tuple(replaced.values())
 
 
 def in_spans(spans: Sequence[tuple[int, int]], position: int) -> bool:

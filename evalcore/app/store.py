@@ -1,0 +1,434 @@
+"""Saved workspaces: the inputs a session loaded, kept on a shared server under an unguessable ID for a while.
+
+A store is a folder holding ``index.sqlite3`` (which workspaces exist, their load steps in order, their settings and
+when they expire) and ``blobs/``, one file per distinct content, named by its digest
+(:func:`evalcore.cache_keys.content_digest`), so that identical uploads are kept once.
+
+Crash safety. A save writes each new blob to a temporary file in ``blobs/``, syncs it and renames it into place, and
+only then writes the index rows, in one transaction: a process killed at any moment leaves the whole workspace or
+none of it. A blob is deleted only while its deleter holds the index's write lock and no row refers to it, and a
+save checks that its blobs are in place while it holds that lock, before it writes its rows (a blob collected in
+between is written again): no row ever refers to a missing blob. What a killed save leaves behind, a temporary file
+or a blob no row refers to, is reused by a later save of the same bytes or collected once a minute old.
+
+There is deliberately no listing of workspaces: a workspace is opened only by whoever holds its ID.
+
+>>> import tempfile
+>>> with tempfile.TemporaryDirectory() as folder:
+...     store = WorkspaceStore(folder)
+...     saved = store.save([SavedInput("concepts", "concepts.csv", b"ID,CUIs")], {"alpha": "0.5"})
+...     opened = store.open(saved)
+...     store.forget(saved)
+>>> [(step.kind, step.name, step.data) for step in opened.inputs], opened.settings
+([('concepts', 'concepts.csv', b'ID,CUIs')], {'alpha': '0.5'})
+>>> round((opened.expires - opened.created) / 86400)
+30
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import re
+import secrets
+import sqlite3
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+
+from evalcore.cache_keys import content_digest
+from evalcore.errors import ParameterError, StoreError
+
+#: The most bytes the inputs of one saved workspace may hold together.
+DEFAULT_MAX_WORKSPACE_BYTES = 2 * 1024**3
+#: The most bytes the blobs of all saved workspaces of a store may hold together.
+DEFAULT_MAX_STORE_BYTES = 20 * 1024**3
+#: How long a saved workspace is kept, in days from its saving.
+DEFAULT_EXPIRY_DAYS = 30
+#: The environment variable that chooses the store's folder.
+STORE_VARIABLE = "CBIR_LENS_STORE"
+#: The index's file name in the store's folder.
+INDEX_FILE = "index.sqlite3"
+#: The folder of content-addressed files in the store's folder.
+BLOB_FOLDER = "blobs"
+#: Random bytes in a workspace ID: 192 bits, written as 32 URL-safe characters (base64, 6 bits each).
+ID_RANDOM_BYTES = 24
+ID_PATTERN = re.compile(rf"[A-Za-z0-9_-]{{{ID_RANDOM_BYTES * 8 // 6}}}")
+KIND_PATTERN = re.compile(r"[a-z_]{1,32}")
+BLOB_NAME_PATTERN = re.compile(r"[0-9a-f]{64}")
+MAX_NAME_CHARS = 1024
+#: A temporary file, or a blob no workspace refers to, this many seconds old belongs to no save still running.
+STALE_SECONDS = 60
+#: How long a process waits for another's write to the index before giving up.
+BUSY_TIMEOUT_SECONDS = 60
+TEMPORARY_SUFFIX = ".part"
+NO_SETTINGS: Mapping[str, str] = MappingProxyType({})
+SECONDS_PER_DAY = 86400
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS workspaces (
+    id TEXT PRIMARY KEY, created REAL NOT NULL, expires REAL NOT NULL, settings TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS workspaces_by_expiry ON workspaces (expires);
+CREATE TABLE IF NOT EXISTS inputs (
+    workspace TEXT NOT NULL, position INTEGER NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL,
+    blob TEXT NOT NULL, size INTEGER NOT NULL, PRIMARY KEY (workspace, position));
+CREATE INDEX IF NOT EXISTS inputs_by_blob ON inputs (blob);
+"""
+
+
+@dataclass(frozen=True)
+class SavedInput:
+    """One load step of a workspace: the kind of input (``"concepts"``, ``"run"``, ``"kg"``, ... any ``[a-z_]+``), the
+    file's name as loaded and its bytes. The caller replays the steps in order."""
+
+    kind: str
+    name: str
+    data: bytes
+
+
+@dataclass(frozen=True)
+class SavedWorkspace:
+    """A workspace as saved: its load steps in order, its settings, and when it was saved and expires (seconds since
+    the epoch; :func:`utc_time_text` writes them for a reader)."""
+
+    workspace_id: str
+    inputs: tuple[SavedInput, ...]
+    settings: dict[str, str]
+    created: float
+    expires: float
+
+
+def default_store_directory(environment: Mapping[str, str] = os.environ) -> Path:
+    """The store's folder: ``$CBIR_LENS_STORE`` when set, else a folder of the user's data folder (XDG).
+
+    >>> default_store_directory({"CBIR_LENS_STORE": "/srv/cbir-lens"})
+    PosixPath('/srv/cbir-lens')
+    >>> default_store_directory({"XDG_DATA_HOME": "/home/ana/.data"})
+    PosixPath('/home/ana/.data/cbir-lens/store')
+    >>> default_store_directory({}) == Path.home() / ".local/share/cbir-lens/store"
+    True
+    """
+    chosen = environment.get(STORE_VARIABLE, "")
+    if chosen:
+        return Path(chosen)
+    data_home = environment.get("XDG_DATA_HOME", "")  # the XDG specification ignores a relative one
+    return (Path(data_home) if os.path.isabs(data_home) else Path.home() / ".local" / "share") / "cbir-lens" / "store"
+
+
+def utc_time_text(seconds: float) -> str:
+    """A time as a reader sees it, in UTC.
+
+    >>> utc_time_text(0)
+    '1970-01-01 00:00 UTC'
+    """
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(seconds))
+
+
+def size_text(count: int) -> str:
+    """A number of bytes in binary units, rounded up to one decimal (so that an amount over a limit never reads as
+    the limit).
+
+    >>> size_text(512), size_text(3 * 1024**2), size_text(2 * 1024**3 + 1)
+    ('512 bytes', '3 MiB', '2.1 GiB')
+    """
+    for unit, scale in (("GiB", 1024**3), ("MiB", 1024**2), ("KiB", 1024)):
+        if count >= scale:
+            return f"{math.ceil(count / scale * 10) / 10:g} {unit}"
+    return f"{count} bytes"
+
+
+class WorkspaceStore:
+    """Saved workspaces in the folder ``directory`` (created on first use), shared by the processes of a server.
+
+    ``max_workspace_bytes`` bounds one workspace's inputs, ``max_store_bytes`` all the blobs of the store, and a
+    workspace is removed ``expiry_days`` after it was saved, by the clock ``clock`` (seconds since the epoch). Every
+    problem is raised as a :class:`evalcore.errors.StoreError` whose message names no server path.
+    """
+
+    def __init__(self, directory: str | os.PathLike[str], *, max_workspace_bytes: int = DEFAULT_MAX_WORKSPACE_BYTES,
+                 max_store_bytes: int = DEFAULT_MAX_STORE_BYTES, expiry_days: float = DEFAULT_EXPIRY_DAYS,
+                 clock: Callable[[], float] = time.time) -> None:
+        text = os.fspath(directory)
+        if not text or "\x00" in text:
+            raise ParameterError(f"directory: expected a folder path, found {text!r}")
+        for option, value in (("max_workspace_bytes", max_workspace_bytes), ("max_store_bytes", max_store_bytes)):
+            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+                raise ParameterError(f"{option}: expected a positive whole number of bytes, found {value!r}")
+        if isinstance(expiry_days, bool) or not isinstance(expiry_days, (int, float)) or not 0 < expiry_days < math.inf:
+            raise ParameterError(f"expiry_days: expected a positive number of days, found {expiry_days!r}")
+        self.directory = Path(text)
+        self.max_workspace_bytes = max_workspace_bytes
+        self.max_store_bytes = max_store_bytes
+        self.expiry_days = expiry_days
+        self.clock = clock
+        self.blobs = self.directory / BLOB_FOLDER
+
+    def save(self, inputs: Sequence[SavedInput], settings: Mapping[str, str] = NO_SETTINGS) -> str:
+        """Save the load steps ``inputs`` (in order) and ``settings``; return the new workspace's ID, 32 URL-safe
+        characters of 192 random bits. Expired workspaces are removed first."""
+        steps = _checked_inputs(inputs)
+        settings_text = _settings_json(settings)
+        total = sum(len(step.data) for step in steps)
+        if total > self.max_workspace_bytes:
+            raise StoreError(f"These inputs hold {size_text(total)}, more than the {size_text(self.max_workspace_bytes)} "
+                             "a saved workspace may hold; save fewer or smaller inputs.")
+        digests = [content_digest(step.data) for step in steps]
+        contents = dict(zip(digests, (step.data for step in steps)))
+        with self._index_connection() as index:
+            self._remove_expired(index)
+            self._check_store_room(index, contents)
+            self._put_blobs(contents)
+            index.execute("BEGIN IMMEDIATE")  # from here no process deletes a blob until the rows are written
+            self._check_store_room(index, contents)
+            self._put_blobs(contents)  # those collected since they were written
+            workspace_id = secrets.token_urlsafe(ID_RANDOM_BYTES)
+            created = self.clock()
+            index.execute("INSERT INTO workspaces VALUES (?, ?, ?, ?)",
+                          (workspace_id, created, created + self.expiry_days * SECONDS_PER_DAY, settings_text))
+            index.executemany("INSERT INTO inputs VALUES (?, ?, ?, ?, ?, ?)",
+                              [(workspace_id, position, step.kind, step.name, digest, len(step.data))
+                               for position, (step, digest) in enumerate(zip(steps, digests))])
+            index.execute("COMMIT")
+        return workspace_id
+
+    def open(self, workspace_id: str) -> SavedWorkspace:
+        """The workspace saved under ``workspace_id``, each blob checked against its digest. Expired workspaces are
+        removed afterwards."""
+        _checked_id(workspace_id)
+        with self._index_connection() as index:
+            index.execute("BEGIN")  # the workspace and its inputs as one snapshot, against a concurrent forget
+            found = index.execute("SELECT created, expires, settings FROM workspaces WHERE id = ?",
+                                  (workspace_id,)).fetchone()
+            steps = index.execute("SELECT kind, name, blob, size FROM inputs WHERE workspace = ? ORDER BY position",
+                                  (workspace_id,)).fetchall()
+            index.execute("COMMIT")
+            if found is None or found[1] <= self.clock():
+                self._remove_expired(index)
+                raise self._unknown_id() if found is None else StoreError(
+                    f"This saved workspace expired on {utc_time_text(found[1])} (a saved workspace is kept "
+                    f"{self.expiry_days:g} days); load its inputs again and save them.")
+            inputs = tuple(SavedInput(kind, name, self._read_blob(digest, size)) for kind, name, digest, size in steps)
+            self._remove_expired(index)
+        created, expires, settings_text = found
+        return SavedWorkspace(workspace_id, inputs, json.loads(settings_text), created, expires)
+
+    def forget(self, workspace_id: str) -> None:
+        """Delete the workspace saved under ``workspace_id`` and every blob no other workspace uses."""
+        _checked_id(workspace_id)
+        with self._index_connection() as index:
+            index.execute("BEGIN IMMEDIATE")
+            digests = [row[0] for row in index.execute("SELECT DISTINCT blob FROM inputs WHERE workspace = ?",
+                                                       (workspace_id,))]
+            forgotten = index.execute("DELETE FROM workspaces WHERE id = ?", (workspace_id,)).rowcount
+            index.execute("DELETE FROM inputs WHERE workspace = ?", (workspace_id,))
+            index.execute("COMMIT")
+            self._collect_blobs(index, digests)
+        if not forgotten:
+            raise self._unknown_id()
+
+    def expire(self) -> None:
+        """Remove the workspaces whose time is up, their blobs, and what killed saves left a minute ago or more."""
+        with self._index_connection() as index:
+            self._remove_expired(index)
+
+    def _unknown_id(self) -> StoreError:
+        return StoreError(f"No saved workspace has this ID: it was forgotten, or it expired (a saved workspace is kept "
+                          f"{self.expiry_days:g} days); load its inputs again and save them.")
+
+    @contextlib.contextmanager
+    def _index_connection(self) -> Iterator[sqlite3.Connection]:
+        """A connection to the index in WAL mode (the store's folders and tables made on first use), closed after
+        use, which rolls back a transaction left open; the system's and the index's errors become a StoreError."""
+        connection = None
+        try:
+            self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+            self.blobs.mkdir(mode=0o700, exist_ok=True)
+            connection = sqlite3.connect(self.directory / INDEX_FILE, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
+            _use_write_ahead_log(connection)
+            connection.execute("PRAGMA synchronous=FULL")
+            connection.executescript(SCHEMA)
+            yield connection
+        except OSError as error:
+            raise StoreError(f"The store of saved workspaces cannot be read or written ({error.strerror or error}); no "
+                             "workspace was saved half-way. The server's administrator can free space or allow writing "
+                             f"in its folder (chosen by {STORE_VARIABLE}).") from None
+        except sqlite3.Error as error:
+            raise _index_failure(error) from None
+        finally:
+            if connection is not None:
+                connection.close()
+
+    def _check_store_room(self, index: sqlite3.Connection, contents: Mapping[str, bytes]) -> None:
+        """Refuse contents whose blobs not yet referred to would take the store over its limit."""
+        held = index.execute("SELECT COALESCE(SUM(size), 0) FROM (SELECT DISTINCT blob, size FROM inputs)").fetchone()[0]
+        new = sum(len(data) for digest, data in contents.items()
+                  if index.execute("SELECT 1 FROM inputs WHERE blob = ? LIMIT 1", (digest,)).fetchone() is None)
+        if new and held + new > self.max_store_bytes:
+            raise StoreError(f"The store of saved workspaces holds {size_text(held)} of its "
+                             f"{size_text(self.max_store_bytes)}, too little room for the {size_text(new)} these inputs "
+                             "add; forget a saved workspace you no longer need, or ask the server's administrator to "
+                             "raise the store's limit.")
+
+    def _put_blobs(self, contents: Mapping[str, bytes]) -> None:
+        """Write the blobs of ``contents`` that are not in place (missing, or of another size), each to a temporary
+        file synced and renamed into place, then sync the folder so that the renames last."""
+        missing = [(digest, data) for digest, data in contents.items() if not self._blob_in_place(digest, len(data))]
+        for digest, data in missing:
+            temporary = self.blobs / f".{digest[:16]}.{secrets.token_hex(8)}{TEMPORARY_SUFFIX}"
+            try:
+                descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                with open(descriptor, "wb") as handle:
+                    handle.write(data)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+                os.replace(temporary, self.blobs / digest)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    temporary.unlink(missing_ok=True)
+                raise
+        if missing:
+            folder = os.open(self.blobs, os.O_RDONLY)
+            try:
+                os.fsync(folder)
+            finally:
+                os.close(folder)
+
+    def _blob_in_place(self, digest: str, size: int) -> bool:
+        try:
+            return os.stat(self.blobs / digest).st_size == size
+        except FileNotFoundError:
+            return False
+
+    def _read_blob(self, digest: str, size: int) -> bytes:
+        """A blob's bytes, refused unless they are the ones saved (their digest recomputed)."""
+        try:
+            data = (self.blobs / digest).read_bytes()
+        except FileNotFoundError:
+            data = None
+        if data is None or len(data) != size or content_digest(data) != digest:
+            raise StoreError("A file of this saved workspace is missing or damaged (its content is no longer what was "
+                             "saved), so it cannot be opened; load its inputs again and save them.")
+        return data
+
+    def _remove_expired(self, index: sqlite3.Connection) -> None:
+        """Delete the workspaces whose time is up and their blobs no other workspace uses, then what killed saves left:
+        temporary files and blobs no workspace refers to, once a minute old."""
+        index.execute("BEGIN IMMEDIATE")
+        now = self.clock()
+        digests = [row[0] for row in index.execute(
+            "SELECT DISTINCT blob FROM inputs JOIN workspaces ON workspaces.id = inputs.workspace WHERE expires <= ?",
+            (now,))]
+        index.execute("DELETE FROM inputs WHERE workspace IN (SELECT id FROM workspaces WHERE expires <= ?)", (now,))
+        index.execute("DELETE FROM workspaces WHERE expires <= ?", (now,))
+        index.execute("COMMIT")
+        self._collect_blobs(index, digests)
+        stale_before = time.time() - STALE_SECONDS  # file times are the system's, whatever clock the store was given
+        old_files = []
+        with os.scandir(self.blobs) as entries:
+            for entry in entries:
+                with contextlib.suppress(FileNotFoundError):  # renamed or collected by another process meanwhile
+                    if entry.stat().st_mtime < stale_before:
+                        old_files.append(entry.name)
+        for name in old_files:
+            if name.endswith(TEMPORARY_SUFFIX):
+                (self.blobs / name).unlink(missing_ok=True)
+        self._collect_blobs(index, [name for name in old_files if BLOB_NAME_PATTERN.fullmatch(name)], stale_before)
+
+    def _collect_blobs(self, index: sqlite3.Connection, digests: Iterable[str], stale_before: float = math.inf) -> None:
+        """Delete the blobs among ``digests`` that no workspace refers to (and, where given, last written before
+        ``stale_before``), holding the index's write lock so that no save refers to one meanwhile."""
+        index.execute("BEGIN IMMEDIATE")
+        for digest in digests:
+            if index.execute("SELECT 1 FROM inputs WHERE blob = ? LIMIT 1", (digest,)).fetchone() is None:
+                with contextlib.suppress(FileNotFoundError):
+                    if os.stat(self.blobs / digest).st_mtime < stale_before:
+                        os.unlink(self.blobs / digest)
+        index.execute("COMMIT")
+
+
+def _checked_id(workspace_id: object) -> str:
+    """``workspace_id`` if it has the form of an ID, refused before the store is touched otherwise.
+
+    >>> _checked_id("../../index.sqlite3")
+    Traceback (most recent call last):
+    ...
+    evalcore.errors.StoreError: This is not the ID of a saved workspace: ...
+    """
+    if not isinstance(workspace_id, str) or not ID_PATTERN.fullmatch(workspace_id):
+        raise StoreError("This is not the ID of a saved workspace: an ID is the 32 letters, digits, '-' and '_' given "
+                         "when the workspace was saved; copy all of it again.")
+    return workspace_id
+
+
+def _checked_inputs(inputs: Sequence[SavedInput]) -> list[SavedInput]:
+    """The load steps with their data as bytes, each step checked.
+
+    >>> _checked_inputs([SavedInput("Run", "a.trec", b"")])
+    Traceback (most recent call last):
+    ...
+    evalcore.errors.ParameterError: input 1 (a.trec): expected a kind of 1 to 32 letters a-z and '_', found 'Run'
+    """
+    if isinstance(inputs, (str, bytes)) or not isinstance(inputs, Sequence):
+        raise ParameterError(f"inputs: expected a sequence of SavedInput, found {type(inputs).__name__}")
+    steps = []
+    for position, step in enumerate(inputs, start=1):
+        if not isinstance(step, SavedInput):
+            raise ParameterError(f"input {position}: expected a SavedInput, found {type(step).__name__}")
+        if not isinstance(step.name, str) or "\x00" in step.name or not 0 < len(step.name) <= MAX_NAME_CHARS:
+            raise ParameterError(f"input {position}: expected a file name of 1 to {MAX_NAME_CHARS} characters without "
+                                 f"NUL, found {step.name!r:.80}")
+        if not isinstance(step.kind, str) or not KIND_PATTERN.fullmatch(step.kind):
+            raise ParameterError(f"input {position} ({step.name}): expected a kind of 1 to 32 letters a-z and '_', "
+                                 f"found {step.kind!r:.80}")
+        if not isinstance(step.data, (bytes, bytearray, memoryview)):
+            raise ParameterError(f"input {position} ({step.name}): expected bytes, found {type(step.data).__name__}")
+        steps.append(SavedInput(step.kind, step.name, bytes(step.data)))
+    return steps
+
+
+def _settings_json(settings: Mapping[str, str]) -> str:
+    """The settings as JSON text, in their order, each name and value checked to be text.
+
+    >>> _settings_json({"alpha": "0.5", "n": "1"})
+    '{"alpha": "0.5", "n": "1"}'
+    """
+    if not isinstance(settings, Mapping):
+        raise ParameterError(f"settings: expected a mapping of text to text, found {type(settings).__name__}")
+    wrong = [name for name, value in settings.items() if not isinstance(name, str) or not isinstance(value, str)]
+    if wrong:
+        raise ParameterError(f"settings: expected text names and values, found {wrong[0]!r:.80} with "
+                             f"{type(settings[wrong[0]]).__name__}")
+    return json.dumps(dict(settings))
+
+
+def _use_write_ahead_log(connection: sqlite3.Connection) -> None:
+    """Put the index in WAL mode (a no-op once it is). SQLite does not wait for the lock this switch takes: a process
+    switching a new index while another does is answered SQLITE_BUSY at once, so the switch is tried again until the
+    busy timeout."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_SECONDS
+    while True:
+        try:
+            connection.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if not getattr(error, "sqlite_errorname", "").startswith("SQLITE_BUSY") or time.monotonic() > deadline:
+                raise
+        time.sleep(0.01)
+
+
+def _index_failure(error: sqlite3.Error) -> StoreError:
+    """The index's error in words that name the file but not its path."""
+    code = getattr(error, "sqlite_errorname", "")
+    if code.startswith(("SQLITE_NOTADB", "SQLITE_CORRUPT")):
+        return StoreError(f"The store's index file {INDEX_FILE} is damaged ({error}), so no saved workspace can be "
+                          "opened or saved; the server's administrator can move it away to start an empty store.")
+    if code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        return StoreError(f"The store of saved workspaces stayed busy with another save for {BUSY_TIMEOUT_SECONDS} "
+                          "seconds; try again in a minute.")
+    return StoreError(f"The store's index file {INDEX_FILE} cannot be read or written ({error}); no workspace was "
+                      "saved half-way. The server's administrator can free space or allow writing in the store's "
+                      f"folder (chosen by {STORE_VARIABLE}).")

@@ -1,0 +1,67 @@
+"""The lexicon of concept extraction: words a caption writes that a name writes otherwise, and general-language
+synonyms read as a name only where a concept's own name says them. Data, ``rules/lexicon.tsv`` (columns words,
+kind, reads_as, source), read by :func:`read_lexicon`; each row cites its source (the SPECIALIST Lexicon's spelling
+and derivational variants, MeSH entry terms, a measurement on ROCOv2 valid).
+
+- ``variant``: a spelling variant or an entry term read as its word ("haemorrhage" is "hemorrhage", "bleeding"
+  is "hemorrhage");
+- ``derivation``: an adjective read as the noun it derives from, or a finding's noun as its adjective
+  ("ventricular" is "ventricle", "occlusion" is "occluded");
+- ``non-specific``: a one-word synonym that is a general-language word ("treatment", "fat"), left out of synonym
+  files (a names file is kept whole).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+
+from evalcore.errors import InputError
+from evalcore.extraction.rule_files import RULES_FOLDER, Column, read_rule_file, refuse_repeat
+
+LEXICON_FILE = RULES_FOLDER / "lexicon.tsv"
+LEXICON_COLUMNS = (Column("words"), Column("kind", allowed=("variant", "derivation", "non-specific")),
+                   Column("reads_as", required=False), Column("source"))
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """Word -> the word it is read as (variants and derivations, lower case), and the non-specific synonyms."""
+
+    reads_as: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    non_specific: frozenset[str] = frozenset()
+
+
+def read_lexicon(path: str | Path = LEXICON_FILE) -> Lexicon:
+    """The lexicon of a lexicon file: each word once; a variant or derivation names the word it is read as, which
+    is not itself read as another (one step, so the order of rows does not matter).
+
+    >>> lexicon = read_lexicon()
+    >>> lexicon.reads_as["haemorrhage"], lexicon.reads_as["ventricular"], "fat" in lexicon.non_specific
+    ('hemorrhage', 'ventricle', True)
+    """
+    reads_as: dict[str, str] = {}
+    non_specific: set[str] = set()
+    rows = read_rule_file(path, LEXICON_COLUMNS)
+    for row in rows:
+        word, target = row["words"].lower(), row["reads_as"].lower()
+        if word in reads_as or word in non_specific:
+            raise refuse_repeat(path, row, LEXICON_COLUMNS, "words", "a word")
+        if row["kind"] == "non-specific":
+            if target:
+                raise InputError(str(path), row.line, "column 3 (reads_as) empty for a non-specific word", repr(target))
+            non_specific.add(word)
+        elif not target or target == word:
+            raise InputError(str(path), row.line, "column 3 (reads_as): the word it is read as", repr(target))
+        else:
+            reads_as[word] = target
+    for row in rows:
+        if reads_as.get(row["reads_as"].lower()) is not None:
+            raise InputError(str(path), row.line, "column 3 (reads_as): a word not itself read as another",
+                             repr(row["reads_as"]))
+    return Lexicon(MappingProxyType(reads_as), frozenset(non_specific))
+
+
+LEXICON = read_lexicon()

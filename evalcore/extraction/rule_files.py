@@ -1,0 +1,91 @@
+"""The one reader of extraction's rule files: tab-separated tables with a header, one rule per row, every row citing
+its source, shipped in ``rules/`` (ConText cues, sense words, the lexicon, the imaging vocabulary) or given by a
+user (``extract --rules FILE``).
+
+A file is UTF-8 text; its first line names the columns exactly; each further line holds as many tab-separated
+fields; blank lines and lines starting with ``#`` are skipped. A column may be required (not empty) and may allow
+only some values. A bad row raises :class:`~evalcore.errors.InputError` naming the file, the line and the column.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NamedTuple
+
+from evalcore.errors import InputError
+
+#: The folder of the rule files shipped with the package.
+RULES_FOLDER = Path(__file__).with_name("rules")
+#: The most bytes a rule file may hold: the shipped ones hold tens of kilobytes; a user's list of synonyms a few MB.
+MAX_RULE_FILE_BYTES = 64 * 1024 * 1024
+
+
+class Column(NamedTuple):
+    """A column of a rule file: its name, whether a row must fill it, and the values it allows (any when empty)."""
+
+    name: str
+    required: bool = True
+    allowed: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RuleRow:
+    """One row of a rule file: the line it was read from and its fields by column name, stripped."""
+
+    line: int
+    fields: Mapping[str, str]
+
+    def __getitem__(self, column: str) -> str:
+        return self.fields[column]
+
+
+def read_rule_file(path: str | Path, columns: Sequence[Column]) -> tuple[RuleRow, ...]:
+    """The rows of the rule file at ``path`` whose header is ``columns``' names, each field checked.
+
+    >>> rows = read_rule_file(RULES_FOLDER / "sense_words.tsv", [Column("words"), Column("role"), Column("source")])
+    >>> rows[0]["words"], rows[0]["role"], rows[0].line
+    ('lobe', 'part', 2)
+    """
+    path = Path(path)
+    name = str(path)
+    try:
+        if not path.is_file():
+            raise InputError(name, None, "a rule file (a regular file of tab-separated rows)", "no such file"
+                             if not path.exists() else "not a regular file")
+        if path.stat().st_size > MAX_RULE_FILE_BYTES:
+            raise InputError(name, None, f"a rule file of at most {MAX_RULE_FILE_BYTES // 2**20} MB",
+                             f"{path.stat().st_size:,} bytes")
+        lines = path.read_text(encoding="utf-8-sig").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(name, None, "a readable UTF-8 rule file", type(error).__name__) from error
+    header = [column.name for column in columns]
+    if not lines or lines[0].split("\t") != header:
+        raise InputError(name, 1, "the header " + "<TAB>".join(header), lines[0] if lines else "an empty file")
+    rows = []
+    for number, line in enumerate(lines[1:], start=2):
+        if not line.strip() or line.startswith("#"):
+            continue
+        values = line.split("\t")
+        if len(values) != len(columns):
+            raise InputError(name, number, f"{len(columns)} tab-separated columns ({', '.join(header)})",
+                             f"{len(values)} columns")
+        fields = {}
+        for position, (column, value) in enumerate(zip(columns, values), start=1):
+            value = value.strip()
+            if column.required and not value:
+                raise InputError(name, number, f"column {position} ({column.name}) filled", "an empty field")
+            if column.allowed and value and value not in column.allowed:
+                raise InputError(name, number, f"column {position} ({column.name}): one of "
+                                 f"{', '.join(column.allowed)}", repr(value))
+            fields[column.name] = value
+        rows.append(RuleRow(number, fields))
+    return tuple(rows)
+
+
+def refuse_repeat(path: str | Path, row: RuleRow, columns: Sequence[Column], column: str, what: str) -> InputError:
+    """The error for a row whose ``column`` repeats ``what`` an earlier row of the same file gave."""
+    position = next(i for i, c in enumerate(columns, start=1) if c.name == column)
+    return InputError(str(path), row.line, f"column {position} ({column}): {what} not listed before",
+                      repr(row[column]))

@@ -1,0 +1,135 @@
+"""Sense from the phrase: a name matches its concept only where the phrase around it means that concept.
+
+One rule over phrase structure (head noun, its modifier, its of-phrase), with word classes read from
+``rules/sense_words.tsv`` (each row citing Terminologia Anatomica, SNOMED CT or a ROCOv2 curation convention):
+
+- A **part noun** ("lobe", "neck", "head", ...) names a part of a whole, and its phrase names the whole: the noun of
+  its of-phrase ("neck *of the femur*", "lobe *of the liver*"; determiners and position words skipped) or a
+  structure word right before it ("*femoral* neck", "*thyroid* lobe"). A mention ending in a part noun keeps its
+  concept only where the concept's own names say that whole (or the phrase names none): "left lobe of the liver"
+  is no lobe of the lung, "femoral neck" is not the neck. A mention that names its whole itself ("intestinal wall
+  of the colon") and a part of a part ("posterior segment of the upper lobe") are left as matched.
+- A **procedure noun** ("aspiration", "biopsy", ...) right after a procedure modifier ("needle", "percutaneous", ...)
+  is the procedure: it keeps only a concept whose names say that modifier ("needle aspiration" is no Pulmonary
+  aspiration).
+- A **direction word** ("cranial", "caudal", ...) right before another structure gives a direction, not a structure:
+  "cranial lung lobe" is no Cranium (a concept that is the direction itself, "Caudal", is kept).
+- Position words ("left", "upper", ...) and determiners specify nothing of their own.
+
+A mention's words are joined to its modifier only by spaces or a hyphen, as the words of one name are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from evalcore.extraction.rule_files import RULES_FOLDER, Column, read_rule_file, refuse_repeat
+
+#: The sense words shipped with the package.
+SENSE_WORDS_FILE = RULES_FOLDER / "sense_words.tsv"
+#: The roles a sense word may have (column 2 of the file).
+ROLES = ("part", "procedure", "procedure-modifier", "position", "direction", "determiner", "structure",
+         "keeps-qualifier")
+SENSE_COLUMNS = (Column("words"), Column("role", allowed=ROLES), Column("source"))
+
+
+@dataclass(frozen=True)
+class SenseWords:
+    """The word classes of the sense rule, each a set of lower-case words (``keeps_qualifier``: concept names, lower
+    case, that keep a qualifier a caption must say, such as "pathological fracture")."""
+
+    part: frozenset[str] = frozenset()
+    procedure: frozenset[str] = frozenset()
+    procedure_modifier: frozenset[str] = frozenset()
+    position: frozenset[str] = frozenset()
+    direction: frozenset[str] = frozenset()
+    determiner: frozenset[str] = frozenset()
+    structure: frozenset[str] = frozenset()
+    keeps_qualifier: frozenset[str] = frozenset()
+
+    def keyed(self, key: Callable[[str], str]) -> SenseWords:
+        """The same classes with every word read by ``key`` (the extractor's :func:`normal_token`), so that they
+        meet a caption's words as the names do ("lobes" is "lobe", "femoral" is "femur"); names are kept."""
+        return SenseWords(**{field: frozenset(key(word) for word in getattr(self, field))
+                             for field in ("part", "procedure", "procedure_modifier", "position", "direction",
+                                           "determiner", "structure")}, keeps_qualifier=self.keeps_qualifier)
+
+
+def read_sense_words(path: str | Path = SENSE_WORDS_FILE) -> SenseWords:
+    """The word classes of a sense-words file (columns words, role, source; a word once per role).
+
+    >>> words = read_sense_words()
+    >>> "lobe" in words.part, "left" in words.position, "pathological fracture" in words.keeps_qualifier
+    (True, True, True)
+    """
+    classes: dict[str, set[str]] = {role: set() for role in ROLES}
+    for row in read_rule_file(path, SENSE_COLUMNS):
+        words = " ".join(row["words"].lower().split())
+        if words in classes[row["role"]]:
+            raise refuse_repeat(path, row, SENSE_COLUMNS, "words", f"a {row['role']} word")
+        classes[row["role"]].add(words)
+    return SenseWords(**{role.replace("-", "_"): frozenset(found) for role, found in classes.items()})
+
+
+SENSE_WORDS = read_sense_words()
+
+
+def specifier(keys: Sequence[str], joined: Callable[[int], bool], first: int, last: int,
+              words: SenseWords) -> str | None:
+    """What the phrase around the mention of tokens ``first``..``last`` says its head is part or kind of: for a
+    part noun, the noun of an of-phrase after it, else a structure word right before it; for a procedure noun, a
+    procedure modifier right before it; else None. ``keys`` are the caption's normalised words (as
+    :meth:`SenseWords.keyed`), ``joined(k)`` whether words ``k - 1`` and ``k`` are joined by spaces or a hyphen.
+
+    >>> words = SENSE_WORDS
+    >>> keys = "the left lobe of the liver".split()
+    >>> specifier(keys, lambda k: True, 2, 2, words)
+    'liver'
+    >>> specifier("a femoral neck fracture".split(), lambda k: True, 2, 2, words)
+    'femoral'
+    >>> specifier("fine needle aspiration".split(), lambda k: True, 2, 2, words), specifier(["neck"], bool, 0, 0, words)
+    ('needle', None)
+    """
+    head = keys[last]
+    if head in words.part:
+        if any(key not in words.position for key in keys[first:last]):
+            return None  # the mention names its whole itself ("intestinal wall", "frontal lobe")
+        following = last + 1
+        if following < len(keys) and keys[following] == "of" and joined(following):
+            k = following + 1
+            while k < len(keys) and joined(k) and (keys[k] in words.determiner or keys[k] in words.position):
+                k += 1
+            # A part of a part ("segment of the upper lobe") names no whole organ of its own.
+            if k < len(keys) and joined(k) and keys[k] not in words.part:
+                return keys[k]
+            return None
+        before = first - 1
+        return keys[before] if before >= 0 and joined(first) and keys[before] in words.structure else None
+    if head in words.procedure:
+        before = first - 1
+        return keys[before] if before >= 0 and joined(first) and keys[before] in words.procedure_modifier else None
+    return None
+
+
+def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, last: int,
+               name_words: Collection[str], structure_starts: Collection[int], words: SenseWords) -> bool:
+    """Whether the mention of tokens ``first``..``last`` keeps a concept whose names hold ``name_words``
+    (normalised): its phrase's :func:`specifier` is absent or among them, and it is no direction word right before
+    another structure's mention (``structure_starts``: the first tokens of mentions that name no modality).
+
+    >>> keys = "the left lobe of the liver".split()
+    >>> sense_kept(keys, lambda k: True, 2, 2, {"structure", "lobe", "of", "lung"}, (), SENSE_WORDS)
+    False
+    >>> sense_kept(keys, lambda k: True, 2, 5, {"lobe", "of", "liver"}, (), SENSE_WORDS)
+    True
+    >>> cranium, caudal = {"bone", "structure", "of", "cranium", "cranial"}, {"caudal"}
+    >>> [sense_kept(f"{word} lung lobe".split(), lambda k: True, 0, 0, words, {1}, SENSE_WORDS)
+    ...  for word, words in (("cranial", cranium), ("caudal", caudal))]
+    [False, True]
+    """
+    if first == last and keys[first] in words.direction and first + 1 in structure_starts and joined(first + 1):
+        return set(name_words) <= words.direction  # the concept is that direction ("Caudal"), not a structure
+    said = specifier(keys, joined, first, last, words)
+    return said is None or said in name_words

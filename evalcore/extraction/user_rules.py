@@ -1,0 +1,85 @@
+"""A user's own extraction rules (``extract --rules FILE``): synonyms, exclusions and ConText cues, added without
+touching code.
+
+A rules file is a tab-separated table (:func:`~evalcore.extraction.rule_files.read_rule_file`) with the header
+``kind, words, concept, source``:
+
+- ``synonym``: ``words`` name ``concept`` (an ID of the loaded names), like a synonym file's entry;
+- ``exclude``: ``words`` never give ``concept`` (a name, synonym or vocabulary term read that way is dropped);
+- ``negation-forward``, ``negation-backward``, ``hypothetical-forward``, ``hypothetical-backward``, ``pseudo``,
+  ``terminator``: a cue of that kind (:mod:`evalcore.extraction.negation`), ``concept`` left empty; a cue with the
+  words of a shipped one replaces it.
+
+Every row names its source (the lab's convention, a lexicon, a paper). A bad row raises
+:class:`~evalcore.errors.InputError` naming the file, the line and the column.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+
+from evalcore.errors import InputError
+from evalcore.extraction.negation import Cue
+from evalcore.extraction.rule_files import Column, read_rule_file, refuse_repeat
+
+#: Cue kinds of a rules file -> the kind and direction of a :class:`~evalcore.extraction.negation.Cue`.
+CUE_KINDS = {"negation-forward": ("negation", "forward"), "negation-backward": ("negation", "backward"),
+             "hypothetical-forward": ("hypothetical", "forward"), "hypothetical-backward": ("hypothetical", "backward"),
+             "pseudo": ("pseudo", "none"), "terminator": ("terminator", "none")}
+KINDS = ("synonym", "exclude", *CUE_KINDS)
+RULE_COLUMNS = (Column("kind", allowed=KINDS), Column("words"), Column("concept", required=False), Column("source"))
+
+
+@dataclass(frozen=True)
+class UserRules:
+    """What a user's rules files add: synonyms (concept -> names), exclusions ((words, concept) pairs, the words
+    lower case and single-spaced) and cues."""
+
+    synonyms: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
+    exclusions: frozenset[tuple[str, str]] = frozenset()
+    cues: tuple[Cue, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.synonyms or self.exclusions or self.cues)
+
+
+def read_user_rules(paths: Iterable[str | Path]) -> UserRules:
+    """The rules of one or more rules files, in order (a cue given twice, in one file or two, is refused).
+
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "rules.tsv")
+    ...     with open(path, "w", encoding="utf-8") as handle:
+    ...         _ = handle.write("kind\\twords\\tconcept\\tsource\\n"
+    ...                          "synonym\\theart shadow\\tC0018787\\tour lab\\n"
+    ...                          "exclude\\tfracture\\tC0016663\\tROCOv2 curation\\n"
+    ...                          "negation-backward\\tnot appreciated\\t\\tour radiologists\\n")
+    ...     rules = read_user_rules([path])
+    >>> dict(rules.synonyms), sorted(rules.exclusions), [cue.cue for cue in rules.cues]
+    ({'C0018787': ('heart shadow',)}, [('fracture', 'C0016663')], ['not appreciated'])
+    """
+    synonyms: dict[str, list[str]] = {}
+    exclusions: set[tuple[str, str]] = set()
+    cues: dict[str, Cue] = {}
+    for path in paths:
+        for row in read_rule_file(path, RULE_COLUMNS):
+            kind, words, concept = row["kind"], " ".join(row["words"].split()), row["concept"]
+            if kind in CUE_KINDS:
+                if concept:
+                    raise InputError(str(path), row.line, "column 3 (concept) empty for a cue", repr(concept))
+                cue_words = words.lower()
+                if cue_words in cues:
+                    raise refuse_repeat(path, row, RULE_COLUMNS, "words", "a cue")
+                cues[cue_words] = Cue(cue_words, *CUE_KINDS[kind], row["source"])
+            elif not concept:
+                raise InputError(str(path), row.line, f"column 3 (concept): the concept ID a {kind} row is about",
+                                 "an empty field")
+            elif kind == "synonym":
+                synonyms.setdefault(concept, []).append(words)
+            else:
+                exclusions.add((words.lower(), concept))
+    return UserRules(MappingProxyType({concept: tuple(names) for concept, names in synonyms.items()}),
+                     frozenset(exclusions), tuple(cues.values()))

@@ -1,0 +1,161 @@
+"""Sense from the phrase, conventions scoped to the radiograph, rules as data: issue 36's cases as tests, each with
+the case that must not change beside it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from evalcore.api import extract_concepts
+from evalcore.cli import main
+from evalcore.errors import InputError
+from evalcore.extraction.extractor import ConceptDictionary, extract
+from evalcore.extraction.negation import CUES
+from evalcore.extraction.rule_files import Column, read_rule_file
+from evalcore.extraction.sense import SENSE_WORDS, read_sense_words
+from evalcore.extraction.user_rules import read_user_rules
+
+LUNG_LOBE, LOWER_LOBE, LIVER_LOBE = "C0225752", "C0225758", "C0447541"
+LEFT_LIVER_LOBE, NECK, FEMORAL_NECK, HEAD_OF_FEMUR = "C0227486", "C0027530", "C0015815", "C0015813"
+PULMONARY_ASPIRATION, NEEDLE, CRANIUM, CAUDAL = "C0700198", "C0027551", "C0037303", "C0205097"
+FRACTURE_PATHOLOGICAL, PLAIN_XRAY, CT, AP_VIEW, CHEST = "C0016663", "C1306645", "C0040405", "C1999039", "C0817096"
+MRI, ABDOMEN, UPPER_EXTREMITY, LOWER_EXTREMITY, THYROID = "C0024485", "C0000726", "C1140618", "C0023216", "C0040132"
+
+NAMES = {
+    LUNG_LOBE: "Structure of lobe of lung", LOWER_LOBE: "Structure of lower lobe of lung", LIVER_LOBE: "Lobe of liver",
+    LEFT_LIVER_LOBE: "Left lobe of liver", NECK: "Neck", FEMORAL_NECK: "Structure of neck of femur",
+    HEAD_OF_FEMUR: "Head of femur", PULMONARY_ASPIRATION: "Pulmonary aspiration", NEEDLE: "Needle device",
+    CRANIUM: "Bone structure of cranium", CAUDAL: "Caudal", FRACTURE_PATHOLOGICAL: "Pathological fracture",
+    PLAIN_XRAY: "Plain x-ray", CT: "X-Ray Computed Tomography", AP_VIEW: "Anterior-Posterior", CHEST: "Chest",
+    MRI: "Magnetic Resonance Imaging", ABDOMEN: "Abdomen", UPPER_EXTREMITY: "Upper Extremity",
+    LOWER_EXTREMITY: "Lower Extremity", THYROID: "Thyroid Gland",
+}
+# UMLS gives Pulmonary aspiration the synonym "Aspiration": the other collection's dictionary had it.
+DICTIONARY = ConceptDictionary.build(NAMES, {PULMONARY_ASPIRATION: ["Aspiration"]})
+
+
+@pytest.mark.parametrize(("caption", "absent", "present"), [
+    # A general part noun takes the whole its phrase names, never another organ's.
+    ("Hypodense mass in the left lobe of the liver", {LUNG_LOBE}, {LEFT_LIVER_LOBE}),
+    ("Cyst in the lobe of the liver", {LUNG_LOBE}, {LIVER_LOBE}),
+    ("Nodule of the right thyroid lobe", {LUNG_LOBE}, set()),
+    ("Glioma of the frontal lobe", {LUNG_LOBE}, set()),
+    ("Enlarged median lobe of the prostate", {LUNG_LOBE}, set()),
+    ("Radiograph of the femoral neck", {NECK}, {FEMORAL_NECK, PLAIN_XRAY}),
+    ("Fracture of the neck of the femur", {NECK}, {FEMORAL_NECK}),
+    ("Necrosis of the femoral head", set(), {HEAD_OF_FEMUR}),
+    # A procedure word after a procedure modifier is the procedure.
+    ("Ultrasound-guided fine-needle aspiration of a nodule", {PULMONARY_ASPIRATION}, set()),
+    ("Needle aspiration of the cyst", {PULMONARY_ASPIRATION}, {NEEDLE}),
+    # A direction word before another structure is no structure; a concept that is the direction stays.
+    ("Lateral radiograph: opacity in the cranial lung lobe", {CRANIUM}, {PLAIN_XRAY, LUNG_LOBE}),
+    ("Radiograph: mass in the caudal lung lobe", set(), {CAUDAL, PLAIN_XRAY}),
+    # Pathological fracture only where the caption says so.
+    ("Radiograph of a displaced fracture of the radius", {FRACTURE_PATHOLOGICAL}, {PLAIN_XRAY}),
+    ("Pathological fracture through a lytic lesion", set(), {FRACTURE_PATHOLOGICAL}),
+])
+def test_sense_from_the_phrase(caption: str, absent: set[str], present: set[str]) -> None:
+    found = extract(caption, DICTIONARY)
+    assert not found & absent, caption
+    assert present <= found, caption
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    # What was right before stays right.
+    ("Consolidation in the right lower lobe", {LOWER_LOBE}),
+    ("CT showing a nodule in the lobe of the lung", {CT, LUNG_LOBE}),
+    ("Swelling of the neck", {NECK}),
+    ("Soft tissue swelling in the neck on MRI", {NECK, MRI}),
+    ("Chest X-ray showing aspiration pneumonia", {PLAIN_XRAY, CHEST, PULMONARY_ASPIRATION}),
+    ("Abdominal X-ray", {PLAIN_XRAY, ABDOMEN, AP_VIEW}),
+    ("X-ray of the left wrist", {PLAIN_XRAY, UPPER_EXTREMITY}),
+])
+def test_what_was_right_stays(caption: str, expected: set[str]) -> None:
+    assert extract(caption, DICTIONARY) == expected
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    # X-ray conventions apply to what the radiograph shows, never to a CT in the same caption.
+    ("Chest radiograph was normal. CT of the knee in AP shows a fracture.", {PLAIN_XRAY, CHEST, CT}),
+    ("Knee radiograph. Axial CT of the wrist.", {PLAIN_XRAY, LOWER_EXTREMITY, CT}),
+    ("CT fluoroscopy of the wrist during the biopsy", {CT}),
+    ("CT-guided biopsy of the femur", {CT}),
+    # ... and carry on to a sentence that names no modality.
+    ("Radiograph of the knee. Lateral view of the wrist.", {PLAIN_XRAY, LOWER_EXTREMITY, UPPER_EXTREMITY}),
+    # The assumed standard view only for a plain radiograph of the region.
+    ("Radiograph of the knee. CT of the abdomen.", {PLAIN_XRAY, LOWER_EXTREMITY, CT, ABDOMEN}),
+])
+def test_xray_conventions_are_scoped_to_the_radiograph(caption: str, expected: set[str]) -> None:
+    assert extract(caption, DICTIONARY) == expected
+
+
+def test_the_shipped_sense_words_are_read_by_the_one_reader() -> None:
+    assert {"lobe", "neck", "head"} <= SENSE_WORDS.part
+    assert "needle" in SENSE_WORDS.procedure_modifier and "cranial" in SENSE_WORDS.direction
+    assert "left" in SENSE_WORDS.position and "pathological fracture" in SENSE_WORDS.keeps_qualifier
+    rows = read_rule_file(Path(__file__).resolve().parents[1] / "evalcore/extraction/rules/sense_words.tsv",
+                          [Column("words"), Column("role"), Column("source")])
+    assert all(row["source"] for row in rows)
+
+
+@pytest.mark.parametrize(("text", "where"), [
+    ("lobe\tpart\n", "line 2: expected 3 tab-separated columns"),
+    ("lobe\tpart\tTA\nlobe\tpart\tTA\n", "line 3: expected column 1 (words)"),
+    ("lobe\tpiece\tTA\n", "line 2: expected column 2 (role)"),
+    ("lobe\tpart\t \n", "line 2: expected column 3 (source) filled"),
+])
+def test_a_bad_sense_row_names_file_line_and_column(tmp_path: Path, text: str, where: str) -> None:
+    path = tmp_path / "sense.tsv"
+    path.write_text("words\trole\tsource\n" + text, encoding="utf-8")
+    with pytest.raises(InputError, match=re.escape(where)):
+        read_sense_words(path)
+
+
+def _rules(tmp_path: Path, rows: str) -> Path:
+    path = tmp_path / "rules.tsv"
+    path.write_text("kind\twords\tconcept\tsource\n" + rows, encoding="utf-8")
+    return path
+
+
+def test_user_rules_add_synonyms_exclusions_and_cues(tmp_path: Path) -> None:
+    path = _rules(tmp_path, "synonym\tbat wing opacity\tC0034063\tour lab\n"
+                            "exclude\tneck\tC0027530\tour lab: 'neck' is the aneurysm's here\n"
+                            "negation-backward\tnot called\t\tour radiologists\n")
+    names = {"C0034063": "Pulmonary Edema", "C0027530": "Neck", "C0019080": "Hemorrhage"}
+    captions = {"a": "Bat wing opacity.", "b": "Coils in the neck.", "c": "Hemorrhage not called."}
+    plain = extract_concepts(captions, names)
+    ruled = extract_concepts(captions, names, rules=path)
+    assert [sorted(s) for s in plain.sets] == [[], ["C0027530"], ["C0019080"]]
+    assert [sorted(s) for s in ruled.sets] == [["C0034063"], [], []]
+    rules = read_user_rules([path])
+    assert len(rules.cues) == 1 and all(cue not in CUES for cue in rules.cues)
+
+
+@pytest.mark.parametrize(("rows", "where"), [
+    ("synonym\tx\t\tlab\n", "line 2: expected column 3 (concept)"),
+    ("negation-forward\tx\tC1\tlab\n", "line 2: expected column 3 (concept) empty"),
+    ("negaton-forward\tx\t\tlab\n", "line 2: expected column 1 (kind)"),
+    ("synonym\tx\tC1\t\n", "line 2: expected column 4 (source) filled"),
+    ("pseudo\tno change\t\tlab\npseudo\tNo  change\t\tlab\n", "line 3: expected column 2 (words)"),
+    ("synonym\tx\tC1\n", "line 2: expected 4 tab-separated columns"),
+])
+def test_a_bad_user_rule_names_file_line_and_column(tmp_path: Path, rows: str, where: str) -> None:
+    path = _rules(tmp_path, rows)
+    with pytest.raises(InputError, match=re.escape(where)):
+        read_user_rules([path])
+
+
+def test_extract_rules_on_the_command_line(tmp_path: Path, capsys) -> None:
+    (tmp_path / "captions.csv").write_text("ID,Caption\na,Enlarged cardiac shadow.\n", encoding="utf-8")
+    (tmp_path / "names.csv").write_text("CUI,Canonical name\nC0018787,Heart\n", encoding="utf-8")
+    good = _rules(tmp_path, "synonym\tcardiac shadow\tC0018787\tour lab\n")
+    args = ["extract", "--captions", str(tmp_path / "captions.csv"), "--names", str(tmp_path / "names.csv"),
+            "--out", str(tmp_path / "out.csv"), "--rules"]
+    assert main([*args, str(good)]) == 0
+    assert (tmp_path / "out.csv").read_text(encoding="utf-8").splitlines() == ["ID,CUIs", "a,C0018787"]
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("kind\twords\tconcept\tsource\nsynonym\tx\n", encoding="utf-8")
+    assert main([*args, str(bad)]) != 0
+    assert "bad.tsv, line 2: expected 4 tab-separated columns" in capsys.readouterr().err
