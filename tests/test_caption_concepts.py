@@ -17,6 +17,7 @@ from evalcore.app.workspace import (
     with_concepts,
     with_extracted_concepts,
 )
+from evalcore.cli import main
 from evalcore.data import ConceptSets, KGEdges
 from evalcore.errors import CBIRLensError, InputError
 from evalcore.extraction.caption_concepts import caption_pieces, concept_words, find_caption_concepts
@@ -207,10 +208,22 @@ def test_synonym_files_add_names_and_bad_ones_name_file_and_line():
 def test_no_captions_no_cui_names_or_no_concept_found_is_refused():
     with pytest.raises(CBIRLensError, match="no captions loaded"):
         caption_concepts(Workspace(names=NAMES))
-    with pytest.raises(CBIRLensError, match=r"no concept name with a CUI \(C \+ 7 digits\) is loaded"):
+    with pytest.raises(CBIRLensError, match=r"no concept ID given is a CUI \(C and 7 digits; found e.g. 'UBERON"):
         caption_concepts(Workspace(names={"UBERON:0000955": "brain"}, captions={"a": "brain"}))
     with pytest.raises(CBIRLensError, match="none of the 2 captions names one of the 6 concepts loaded"):
         caption_concepts(Workspace(names=NAMES, captions={"a": "Normal study.", "b": "No pneumothorax."}))
+
+
+def test_names_without_a_cui_are_refused_at_every_door(tmp_path):
+    (tmp_path / "captions.csv").write_text("ID,Caption\na,brain\n", encoding="utf-8")
+    (tmp_path / "names.csv").write_text("ID,Name\nUBERON:0000955,brain\n", encoding="utf-8")
+    with pytest.raises(CBIRLensError, match="no concept ID given is a CUI"):
+        find_caption_concepts({"a": "brain"}, {"UBERON:0000955": "brain"})
+    assert main(["extract", "--captions", str(tmp_path / "captions.csv"), "--names", str(tmp_path / "names.csv"),
+                 "--out", str(tmp_path / "out.csv")]) == 2
+    assert not (tmp_path / "out.csv").exists()
+    assert main(["extract", "--captions", str(tmp_path / "captions.csv"), "--names", str(tmp_path / "names.csv"),
+                 "--out", str(tmp_path / "out.csv"), "--ontology-ids"]) == 0
 
 
 def test_progress_moves_from_the_dictionary_to_the_last_caption():

@@ -32,8 +32,11 @@ NAMES = {
     MRI: "Magnetic Resonance Imaging", ABDOMEN: "Abdomen", UPPER_EXTREMITY: "Upper Extremity",
     LOWER_EXTREMITY: "Lower Extremity", THYROID: "Thyroid Gland",
 }
-# UMLS gives Pulmonary aspiration the synonym "Aspiration": the other collection's dictionary had it.
-DICTIONARY = ConceptDictionary.build(NAMES, {PULMONARY_ASPIRATION: ["Aspiration"]})
+# UMLS gives Pulmonary aspiration the synonym "Aspiration", MeSH gives Pathological fracture "Fracture": the other
+# collection's dictionary had them.
+DICTIONARY = ConceptDictionary.build(NAMES, {PULMONARY_ASPIRATION: ["Aspiration"],
+                                             FRACTURE_PATHOLOGICAL: ["Fracture", "Fractures, Spontaneous",
+                                                                     "Fracture, Pathologic"]})
 
 
 @pytest.mark.parametrize(("caption", "absent", "present"), [
@@ -52,9 +55,13 @@ DICTIONARY = ConceptDictionary.build(NAMES, {PULMONARY_ASPIRATION: ["Aspiration"
     # A direction word before another structure is no structure; a concept that is the direction stays.
     ("Lateral radiograph: opacity in the cranial lung lobe", {CRANIUM}, {PLAIN_XRAY, LUNG_LOBE}),
     ("Radiograph: mass in the caudal lung lobe", set(), {CAUDAL, PLAIN_XRAY}),
+    ("Lateral radiograph: shadows in the cranial and caudal lung lobes", {CRANIUM}, {PLAIN_XRAY, CAUDAL}),
+    ("Angiogram with cranial angulation", {CRANIUM}, set()),
+    ("Skull radiograph: open cranial sutures", set(), {CRANIUM, PLAIN_XRAY}),
     # Pathological fracture only where the caption says so.
     ("Radiograph of a displaced fracture of the radius", {FRACTURE_PATHOLOGICAL}, {PLAIN_XRAY}),
     ("Pathological fracture through a lytic lesion", set(), {FRACTURE_PATHOLOGICAL}),
+    ("Pathologic fracture of the humerus", set(), {FRACTURE_PATHOLOGICAL}),
 ])
 def test_sense_from_the_phrase(caption: str, absent: set[str], present: set[str]) -> None:
     found = extract(caption, DICTIONARY)

@@ -364,10 +364,8 @@ def caption_concepts(workspace: Workspace, synonym_files: Sequence[tuple[bytes, 
     sources = (f"{len(names):,} concept names", *(f"synonyms from {file_name}" for _, file_name in synonym_files),
                *(("the built-in imaging abbreviations",) if abbreviations else ()))
     found = find_caption_concepts(workspace.captions, names, synonyms, abbreviations, sources, progress)
-    # Concept sets that are all empty would leave every page with nothing to score: said here, nothing replaced.
-    if not len(found.dictionary):
-        raise CBIRLensError("no concept name with a CUI (C + 7 digits) is loaded: load concept names (CUI,Name or "
-                            "MRCONSO.RRF) to find concepts by")
+    # Concept sets that are all empty would leave every page with nothing to score: said here, nothing replaced
+    # (names without a CUI are refused by find_caption_concepts).
     if not any(found.concepts.sets):
         captions = len(found.concepts)
         raise CBIRLensError(f"none of the {captions:,} caption{'s' if captions != 1 else ''} names one of the "

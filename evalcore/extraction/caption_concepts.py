@@ -76,6 +76,12 @@ def find_caption_concepts(captions: Mapping[str, str], names: Mapping[str, str],
         progress(0.0, "Building the dictionary of concept names")
     dictionary = ConceptDictionary.build(names, listed, abbreviations=abbreviations, ontology_ids=ontology_ids,
                                          rules=rules)
+    if not dictionary.concepts:
+        example = next(iter(names), None)
+        raise ParameterError("no concept ID given is a CUI (C and 7 digits"
+                             + (f"; found e.g. {example!r}" if example is not None else "; no names given")
+                             + "): extraction would find nothing; load concept names with CUIs (CUI,Name or "
+                               "MRCONSO.RRF), or turn ontology IDs on (extract --ontology-ids) to extract other IDs")
     digest = content_digest(("caption concepts", captions, names, listed, abbreviations, ontology_ids,
                              rules or UserRules()))
     shown = f"Reading {len(captions):,} captions"

@@ -257,6 +257,13 @@ class ConceptDictionary:
                 if synonym.strip().lower() in LEXICON.non_specific:
                     continue
                 rows.extend((variant, entry(concept, "synonym"), False) for variant in name_variants(synonym))
+        # A concept whose name keeps its qualifier ("Pathological fracture") is read only where the qualifier is said,
+        # whatever synonym names it ("Fracture" in MeSH's entry terms).
+        qualified = {concept: name.split()[0].lower().removesuffix("al") for concept, name in kept.items()
+                     if " ".join(name.lower().split()) in SENSE_WORDS.keeps_qualifier}
+        if qualified:
+            rows = [row for row in rows if row[1].concept not in qualified
+                    or qualified[row[1].concept] in row[0].lower()]
         if rules:
             rows.extend((variant, entry(concept, "synonym"), False) for concept, more in rules.synonyms.items()
                         if concept in kept for synonym in more for variant in name_variants(synonym))

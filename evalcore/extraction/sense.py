@@ -12,8 +12,9 @@ One rule over phrase structure (head noun, its modifier, its of-phrase), with wo
 - A **procedure noun** ("aspiration", "biopsy", ...) right after a procedure modifier ("needle", "percutaneous", ...)
   is the procedure: it keeps only a concept whose names say that modifier ("needle aspiration" is no Pulmonary
   aspiration).
-- A **direction word** ("cranial", "caudal", ...) right before another structure gives a direction, not a structure:
-  "cranial lung lobe" is no Cranium (a concept that is the direction itself, "Caudal", is kept).
+- A **direction word** ("cranial", "caudal", ...) right before another structure or an orientation noun gives a
+  direction, not a structure: "cranial lung lobe", "cranial angulation", "cranial and caudal lobes" are no Cranium (a
+  concept that is the direction itself, "Caudal", is kept).
 - Position words ("left", "upper", ...) and determiners specify nothing of their own.
 
 A mention's words are joined to its modifier only by spaces or a hyphen, as the words of one name are.
@@ -30,7 +31,7 @@ from evalcore.extraction.rule_files import RULES_FOLDER, Column, read_rule_file,
 #: The sense words shipped with the package.
 SENSE_WORDS_FILE = RULES_FOLDER / "sense_words.tsv"
 #: The roles a sense word may have (column 2 of the file).
-ROLES = ("part", "procedure", "procedure-modifier", "position", "direction", "determiner", "structure",
+ROLES = ("part", "procedure", "procedure-modifier", "position", "direction", "orientation", "determiner", "structure",
          "keeps-qualifier")
 SENSE_COLUMNS = (Column("words"), Column("role", allowed=ROLES), Column("source"))
 
@@ -45,6 +46,7 @@ class SenseWords:
     procedure_modifier: frozenset[str] = frozenset()
     position: frozenset[str] = frozenset()
     direction: frozenset[str] = frozenset()
+    orientation: frozenset[str] = frozenset()
     determiner: frozenset[str] = frozenset()
     structure: frozenset[str] = frozenset()
     keeps_qualifier: frozenset[str] = frozenset()
@@ -54,7 +56,7 @@ class SenseWords:
         meet a caption's words as the names do ("lobes" is "lobe", "femoral" is "femur"); names are kept."""
         return SenseWords(**{field: frozenset(key(word) for word in getattr(self, field))
                              for field in ("part", "procedure", "procedure_modifier", "position", "direction",
-                                           "determiner", "structure")}, keeps_qualifier=self.keeps_qualifier)
+                                           "orientation", "determiner", "structure")}, keeps_qualifier=self.keeps_qualifier)
 
 
 def read_sense_words(path: str | Path = SENSE_WORDS_FILE) -> SenseWords:
@@ -129,7 +131,24 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     ...  for word, words in (("cranial", cranium), ("caudal", caudal))]
     [False, True]
     """
-    if first == last and keys[first] in words.direction and first + 1 in structure_starts and joined(first + 1):
+    if first == last and keys[first] in words.direction and _before_a_structure(keys, joined, first, structure_starts,
+                                                                                   words):
         return set(name_words) <= words.direction  # the concept is that direction ("Caudal"), not a structure
     said = specifier(keys, joined, first, last, words)
     return said is None or said in name_words
+
+
+def _before_a_structure(keys: Sequence[str], joined: Callable[[int], bool], first: int,
+                        structure_starts: Collection[int], words: SenseWords) -> bool:
+    """Whether the direction word at token ``first`` modifies what follows it: a structure (a mention of one, or a
+    structure word), an orientation noun ("cranial angulation"), or, through "and"/"or", another direction word
+    that does ("cranial and caudal lung lobes")."""
+    k = first + 1
+    while k < len(keys) and joined(k):
+        if k in structure_starts or keys[k] in words.structure or keys[k] in words.orientation:
+            return True
+        if keys[k] in ("and", "or") and k + 1 < len(keys) and joined(k + 1) and keys[k + 1] in words.direction:
+            k += 2
+            continue
+        return False
+    return False
