@@ -45,6 +45,7 @@ DICTIONARY = ConceptDictionary.build(NAMES, {PULMONARY_ASPIRATION: ["Aspiration"
     ("Cyst in the lobe of the liver", {LUNG_LOBE}, {LIVER_LOBE}),
     ("Nodule of the right thyroid lobe", {LUNG_LOBE}, set()),
     ("Glioma of the frontal lobe", {LUNG_LOBE}, set()),
+    ("Gliosis of the frontal\u00a0lobe", {LUNG_LOBE}, set()),  # a no-break space joins the words of a phrase
     ("Enlarged median lobe of the prostate", {LUNG_LOBE}, set()),
     ("Radiograph of the femoral neck", {NECK}, {FEMORAL_NECK, PLAIN_XRAY}),
     ("Fracture of the neck of the femur", {NECK}, {FEMORAL_NECK}),
@@ -72,6 +73,7 @@ def test_sense_from_the_phrase(caption: str, absent: set[str], present: set[str]
 @pytest.mark.parametrize(("caption", "expected"), [
     # What was right before stays right.
     ("Consolidation in the right lower lobe", {LOWER_LOBE}),
+    ("Opacity of the left inferior pulmonary lobe", {LUNG_LOBE}),
     ("CT showing a nodule in the lobe of the lung", {CT, LUNG_LOBE}),
     ("Swelling of the neck", {NECK}),
     ("Soft tissue swelling in the neck on MRI", {NECK, MRI}),

@@ -28,6 +28,7 @@ from typing import Any, Protocol
 
 from PIL import Image
 
+from evalcore.app.store import SavedInput
 from evalcore.cache_keys import content_digest
 from evalcore.data import ConceptClassMap, ConceptSets, Embeddings, ImageLabels, KGEdges, Run
 from evalcore.errors import CBIRLensError, InputError
@@ -132,6 +133,9 @@ class Workspace:
     #: digested and restricted with it.
     curated: ConceptSets | None = None
     reports: tuple[ReportRow, ...] = ()
+    #: How the workspace was loaded, step by step (a base, "demo" or "folder", then each file with its bytes, as the
+    #: ``with_*`` loaders were called): what "Save" stores and :func:`evalcore.app.saved.replay` loads again.
+    recipe: tuple[SavedInput, ...] = field(default=(), repr=False)
     #: input name -> digest of its content; missing ones are computed at construction.
     digests: Mapping[str, str] = field(default_factory=dict, repr=False)
     digest: str = field(init=False, repr=False)
@@ -242,7 +246,8 @@ def load_demo() -> Workspace:
         captions=read_captions(demo_path("captions.csv")), embeddings=read_embeddings(vectors, ids_source=ids),
         images=read_image_zip(demo_path("images.zip").read_bytes(), "demo/images.zip"),
         digests={"embeddings": file_digest(vectors.read_bytes(), ids.read_bytes())}, reports=())
-    return workspace.with_report("data/demo/*", "demo (synthetic)", len(workspace.concepts))
+    return replace(workspace.with_report("data/demo/*", "demo (synthetic)", len(workspace.concepts)),
+                   recipe=(SavedInput("demo", "the embedded demo", b""),))
 
 
 def demo_digest() -> str:
@@ -260,7 +265,12 @@ def demo_digest() -> str:
 def with_concepts(workspace: Workspace, data: bytes, name: str) -> Workspace:
     concepts = read_concepts(data, name)
     new = workspace.with_inputs(concepts=concepts, extraction=None, curated=None, digests={"concepts": file_digest(data)})
-    return new.with_report(name, "concept sets", len(concepts))
+    return _recorded(new.with_report(name, "concept sets", len(concepts)), SavedInput("concepts", name, data))
+
+
+def _recorded(workspace: Workspace, *steps: SavedInput) -> Workspace:
+    """``workspace`` with ``steps`` added to its recipe."""
+    return replace(workspace, recipe=(*workspace.recipe, *steps))
 
 
 def with_new_concepts(workspace: Workspace, data: bytes, name: str) -> Workspace:
@@ -274,7 +284,7 @@ def with_kg(workspace: Workspace, data: bytes, name: str) -> Workspace:
     # The sidebar counts the graph's links: a (child, parent) pair given by several rows (several sources) once.
     links = len({(child, parent) for child, parent, _ in edges.edges if child != parent})
     merged = f" ({links:,} distinct)" if links != len(edges) else ""
-    return new.with_report(name, "knowledge graph", f"{len(edges):,} edges{merged}")
+    return _recorded(new.with_report(name, "knowledge graph", f"{len(edges):,} edges{merged}"), SavedInput("kg", name, data))
 
 
 def with_run(workspace: Workspace, data: bytes, name: str,
@@ -304,37 +314,42 @@ def with_run(workspace: Workspace, data: bytes, name: str,
         new = new.with_report(name, f"run '{run.name}'", f"{len(run.rankings):,} queries", problems)
     if progress is not None:
         progress(1.0, f"Loaded {name}")
-    return new
+    return _recorded(new, SavedInput("run", name, data))
 
 
 def with_labels(workspace: Workspace, data: bytes, name: str) -> Workspace:
     labels = read_labels(data, name)
     new = workspace.with_inputs(labels=labels, digests={"labels": file_digest(data)})
-    return new.with_report(name, "labels", sum(len(v) for v in labels.by_kind.values()))
+    return _recorded(new.with_report(name, "labels", sum(len(v) for v in labels.by_kind.values())),
+                     SavedInput("labels", name, data))
 
 
 def with_names(workspace: Workspace, data: bytes, name: str) -> Workspace:
     names = read_names_to_find(data, name)
-    return workspace.with_inputs(names={**workspace.names, **names}).with_report(name, "concept names", len(names))
+    return _recorded(workspace.with_inputs(names={**workspace.names, **names}).with_report(name, "concept names", len(names)),
+                     SavedInput("names", name, data))
 
 
 def with_captions(workspace: Workspace, data: bytes, name: str) -> Workspace:
     captions = read_captions(data, name)
     new = workspace.with_inputs(captions={**workspace.captions, **captions})
-    return new.with_report(name, "captions", len(captions))
+    return _recorded(new.with_report(name, "captions", len(captions)), SavedInput("captions", name, data))
 
 
 def with_images(workspace: Workspace, data: bytes, name: str) -> Workspace:
     loaded = ImageFiles.of(workspace.images)
     images = read_image_zip(data, name, adding_to=loaded)
-    return workspace.with_inputs(images=loaded.merged(images)).with_report(name, "images", len(images))
+    return _recorded(workspace.with_inputs(images=loaded.merged(images)).with_report(name, "images", len(images)),
+                     SavedInput("images", name, data))
 
 
 def with_embeddings(workspace: Workspace, data: bytes, name: str, ids: bytes | None = None,
                     ids_name: str | None = None) -> Workspace:
     embeddings = read_embeddings(data, name, ids, ids_name)
     new = workspace.with_inputs(embeddings=embeddings, digests={"embeddings": file_digest(data, ids)})
-    return new.with_report(name, "embeddings", f"{len(embeddings.ids):,} x {embeddings.vectors.shape[1]}")
+    new = new.with_report(name, "embeddings", f"{len(embeddings.ids):,} x {embeddings.vectors.shape[1]}")
+    return _recorded(new, *([SavedInput("embedding_ids", ids_name or "ids.txt", ids)] if ids is not None else []),
+                     SavedInput("embeddings", name, data))
 
 
 def extraction_names(workspace: Workspace) -> tuple[dict[str, str], dict[str, list[str]]]:
@@ -373,7 +388,8 @@ def caption_concepts(workspace: Workspace, synonym_files: Sequence[tuple[bytes, 
     return found
 
 
-def with_extracted_concepts(workspace: Workspace, extracted: CaptionConcepts, source: str) -> Workspace:
+def with_extracted_concepts(workspace: Workspace, extracted: CaptionConcepts, source: str,
+                            steps: Sequence[SavedInput] = ()) -> Workspace:
     """The workspace with the concept sets found in captions (:func:`caption_concepts`) as its ground truth,
     keeping the extraction (for the caption words behind each concept) and its digest; the report says how many
     images have no concept. Captions other than the workspace's (a captions file read alone) replace them and make
@@ -381,7 +397,8 @@ def with_extracted_concepts(workspace: Workspace, extracted: CaptionConcepts, so
     left out and the report says so; names and KG stay.
 
     The concept sets read from a file that the extraction replaces are kept as ``curated`` (a second extraction keeps
-    the first one's), to score the extraction against, unless they hold none of its images.
+    the first one's), to score the extraction against, unless they hold none of its images. ``steps`` (the inputs
+    and options the extraction was run with, :func:`evalcore.app.saved.extraction_steps`) go to the recipe.
 
     >>> ws = Workspace(names={"C0040405": "X-Ray Computed Tomography"}, captions={"a": "CT", "b": "Normal."},
     ...                concepts=ConceptSets(("a", "b"), (frozenset({"C0040405"}), frozenset()), "truth.csv"))
@@ -409,7 +426,8 @@ def with_extracted_concepts(workspace: Workspace, extracted: CaptionConcepts, so
         new = replace(new, label=f"Uploaded ({source})", synthetic=False)
         if left_out:
             problems.append(f"left out, being about other images: {', '.join(left_out)}")
-    return new.with_report(source, "concept sets found in the captions", len(concepts), "; ".join(problems))
+    return _recorded(new.with_report(source, "concept sets found in the captions", len(concepts), "; ".join(problems)),
+                     *steps)
 
 
 def image_evidence(extracted: CaptionConcepts, image_id: str) -> list[EvidenceRow]:
@@ -598,7 +616,7 @@ def load_rocov2_complete(folder: str, roots: Sequence[Path], progress: Steps | N
             current, read_input_bytes(check_under_roots(path, roots), str(path))[0], str(path)))
     if finish is not None:
         step("Building the knowledge-graph index", lambda _: finish(new))
-    return new
+    return replace(new, recipe=(SavedInput("folder", folder, b""),))
 
 
 # --- images ----------------------------------------------------------------------------------------------------

@@ -67,7 +67,9 @@ SOURCES: tuple[Source, ...] = ("name", "synonym", "abbreviation", "assumed")  # 
 
 _CUI = re.compile(r"C[0-9]{7}\Z")
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
-_JOINING_GAP = re.compile(r"[ \t\-‐‑–]*")  # what may stand between two words of one name
+# What may stand between two words of one name: spaces of any kind but a line break (captions copied from PDFs hold
+# no-break and thin spaces), and hyphens.
+_JOINING_GAP = re.compile(r"(?:[^\S\n\r\f\v\x1c-\x1e\x85\u2028\u2029]|[\-‐‑–])*")
 _END = ""  # the key of a trie node's payload: no normalised token is empty
 #: How a caption's words are read as a name's (spelling variants, entry terms, derivations) and the general-language
 #: synonyms left out of synonym files: data, :mod:`evalcore.extraction.lexicon`.
@@ -100,7 +102,7 @@ def normal_token(token: str) -> str:
 
 
 #: The sense rule's word classes read as caption words are (:func:`normal_token`).
-SENSE_WORDS_KEYED = SENSE_WORDS.keyed(normal_token)
+SENSE_WORDS_KEYED = SENSE_WORDS.keyed(normal_token, LEXICON.organ_of)
 
 
 # The words SNOMED CT adds to a body structure's or a finding's name to place it in its hierarchy, which a caption

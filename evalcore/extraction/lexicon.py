@@ -7,6 +7,8 @@ and derivational variants, MeSH entry terms, a measurement on ROCOv2 valid).
   is "hemorrhage");
 - ``derivation``: an adjective read as the noun it derives from, or a finding's noun as its adjective
   ("ventricular" is "ventricle", "occlusion" is "occluded");
+- ``organ-adjective``: an organ's adjective read as the organ by the sense rule only (:mod:`evalcore.extraction.sense`:
+  "pulmonary lobe" is a lobe of the lung), not when names are matched;
 - ``non-specific``: a one-word synonym that is a general-language word ("treatment", "fat"), left out of synonym
   files (a names file is kept whole).
 """
@@ -22,16 +24,18 @@ from evalcore.errors import InputError
 from evalcore.extraction.rule_files import RULES_FOLDER, Column, read_rule_file, refuse_repeat
 
 LEXICON_FILE = RULES_FOLDER / "lexicon.tsv"
-LEXICON_COLUMNS = (Column("words"), Column("kind", allowed=("variant", "derivation", "non-specific")),
+LEXICON_COLUMNS = (Column("words"), Column("kind", allowed=("variant", "derivation", "organ-adjective", "non-specific")),
                    Column("reads_as", required=False), Column("source"))
 
 
 @dataclass(frozen=True)
 class Lexicon:
-    """Word -> the word it is read as (variants and derivations, lower case), and the non-specific synonyms."""
+    """Word -> the word it is read as (variants and derivations, lower case), an organ's adjective -> the organ,
+    and the non-specific synonyms."""
 
     reads_as: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     non_specific: frozenset[str] = frozenset()
+    organ_of: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
 
 def read_lexicon(path: str | Path = LEXICON_FILE) -> Lexicon:
@@ -43,11 +47,12 @@ def read_lexicon(path: str | Path = LEXICON_FILE) -> Lexicon:
     ('hemorrhage', 'ventricle', True)
     """
     reads_as: dict[str, str] = {}
+    organ_of: dict[str, str] = {}
     non_specific: set[str] = set()
     rows = read_rule_file(path, LEXICON_COLUMNS)
     for row in rows:
         word, target = row["words"].lower(), row["reads_as"].lower()
-        if word in reads_as or word in non_specific:
+        if word in reads_as or word in non_specific or word in organ_of:
             raise refuse_repeat(path, row, LEXICON_COLUMNS, "words", "a word")
         if row["kind"] == "non-specific":
             if target:
@@ -56,12 +61,12 @@ def read_lexicon(path: str | Path = LEXICON_FILE) -> Lexicon:
         elif not target or target == word:
             raise InputError(str(path), row.line, "column 3 (reads_as): the word it is read as", repr(target))
         else:
-            reads_as[word] = target
+            (organ_of if row["kind"] == "organ-adjective" else reads_as)[word] = target
     for row in rows:
-        if reads_as.get(row["reads_as"].lower()) is not None:
+        if row["kind"] != "organ-adjective" and reads_as.get(row["reads_as"].lower()) is not None:
             raise InputError(str(path), row.line, "column 3 (reads_as): a word not itself read as another",
                              repr(row["reads_as"]))
-    return Lexicon(MappingProxyType(reads_as), frozenset(non_specific))
+    return Lexicon(MappingProxyType(reads_as), frozenset(non_specific), MappingProxyType(organ_of))
 
 
 LEXICON = read_lexicon()

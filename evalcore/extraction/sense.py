@@ -22,9 +22,10 @@ A mention's words are joined to its modifier only by spaces or a hyphen, as the 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 
 from evalcore.extraction.rule_files import RULES_FOLDER, Column, read_rule_file, refuse_repeat
 
@@ -50,13 +51,18 @@ class SenseWords:
     determiner: frozenset[str] = frozenset()
     structure: frozenset[str] = frozenset()
     keeps_qualifier: frozenset[str] = frozenset()
+    #: An organ's adjective -> the organ, as a specifier is compared with a concept's names ("pulmonary" is "lung").
+    organ_of: Mapping[str, str] = field(default_factory=dict)
 
-    def keyed(self, key: Callable[[str], str]) -> SenseWords:
+    def keyed(self, key: Callable[[str], str], organ_of: Mapping[str, str] = MappingProxyType({})) -> SenseWords:
         """The same classes with every word read by ``key`` (the extractor's :func:`normal_token`), so that they
-        meet a caption's words as the names do ("lobes" is "lobe", "femoral" is "femur"); names are kept."""
+        meet a caption's words as the names do ("lobes" is "lobe", "femoral" is "femur"), with ``organ_of`` (the
+        lexicon's organ adjectives) read so too; names are kept."""
         return SenseWords(**{field: frozenset(key(word) for word in getattr(self, field))
                              for field in ("part", "procedure", "procedure_modifier", "position", "direction",
-                                           "orientation", "determiner", "structure")}, keeps_qualifier=self.keeps_qualifier)
+                                           "orientation", "determiner", "structure")},
+                          keeps_qualifier=self.keeps_qualifier,
+                          organ_of=MappingProxyType({key(a): key(b) for a, b in organ_of.items()}))
 
 
 def read_sense_words(path: str | Path = SENSE_WORDS_FILE) -> SenseWords:
@@ -135,7 +141,7 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
                                                                                    words):
         return set(name_words) <= words.direction  # the concept is that direction ("Caudal"), not a structure
     said = specifier(keys, joined, first, last, words)
-    return said is None or said in name_words
+    return said is None or said in name_words or words.organ_of.get(said) in name_words
 
 
 def _before_a_structure(keys: Sequence[str], joined: Callable[[int], bool], first: int,
