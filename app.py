@@ -7,12 +7,24 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard.computed import engine_note, kg_coverage_of, rocov2_workspace_ready
-from dashboard.session import AUDIENCES, FOLDER_PARAMETER, FOLDER_STATE, audience, server_data_roots, workspace
+from dashboard.computed import engine_note, kg_coverage_of, rocov2_workspace_ready, saved_workspace
+from dashboard.session import (
+    AUDIENCES,
+    FOLDER_PARAMETER,
+    FOLDER_STATE,
+    WORKSPACE_PARAMETER,
+    audience,
+    hold_saved,
+    saved_link,
+    server_data_roots,
+    workspace,
+    workspace_store,
+)
 from dashboard.sidebar import CUTOFF_CHOICES, GAINS, measure_controls, settings_from_address, settings_to_address
 from dashboard.ui import PLAIN_NAVIGATION_TITLES, escape_markdown
+from evalcore.app.sources import SavedLink
 from evalcore.engine.executors import reuse_freed_memory
-from evalcore.errors import CBIRLensError
+from evalcore.errors import CBIRLensError, StoreError
 from evalcore.relevance.kg import KG_MODES
 
 st.set_page_config(page_title="CBIR Lens", page_icon=":material/image_search:", layout="wide")
@@ -81,6 +93,37 @@ def reopen_linked_folder() -> None:
         bar.empty()
 
 
+def reopen_linked_workspace() -> None:
+    """Open the saved workspace the address names, once per session (a link, a reload, another browser), through
+    the store's checks; an unknown, expired or malformed ID, or a store that cannot be read, is said in one sentence
+    and the session opens on the demo. While the session holds a saved workspace, the address keeps naming it (a
+    page switch clears the address's parameters)."""
+    if "workspace" in st.session_state:
+        held = saved_link()
+        if held is not None and st.query_params.get(WORKSPACE_PARAMETER) != held[0]:
+            st.query_params[WORKSPACE_PARAMETER] = held[0]
+        elif held is None and WORKSPACE_PARAMETER in st.query_params:
+            del st.query_params[WORKSPACE_PARAMETER]
+        return
+    workspace_id = st.query_params.get(WORKSPACE_PARAMETER)
+    if not workspace_id:
+        return
+    bar = st.progress(0.0, text="Opening the saved workspace of this link")
+    try:
+        store = workspace_store()
+        link = SavedLink(store, workspace_id, server_data_roots())
+        expires = store.summary(workspace_id).expires
+        opened = saved_workspace(link, lambda fraction, text: bar.progress(min(1.0, fraction), text=text))
+        st.session_state["workspace"] = opened
+        hold_saved(workspace_id, opened, expires)
+    except (CBIRLensError, OSError) as error:
+        st.query_params.pop(WORKSPACE_PARAMETER, None)
+        reason = str(error) if isinstance(error, StoreError) else "the saved workspace could not be read"
+        st.warning(f"This link's saved workspace cannot be opened: {reason} Showing the demo instead.")
+    finally:
+        bar.empty()
+
+
 def sidebar() -> None:
     ws = workspace()
     with st.sidebar:
@@ -138,6 +181,7 @@ def sidebar() -> None:
                    f"{coverage.occurrence_share:.1%} of their occurrences.")
 
 
+reopen_linked_workspace()
 reopen_linked_folder()
 settings_from_address()
 reader = audience()

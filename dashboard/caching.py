@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from evalcore.app.sources import EmbeddedDemo, Rocov2Folder
+from evalcore.app.sources import EmbeddedDemo, Rocov2Folder, SavedLink
 from evalcore.app.workspace import Workspace
 from evalcore.cache_keys import content_digest
 from evalcore.kept import Kept, one_value
@@ -29,11 +29,11 @@ T = TypeVar("T")
 #: large frames too), and a data source to the digest of the files it reads.
 HASH_FUNCS: dict[Any, Callable[[Any], str]] = {Workspace: lambda ws: ws.digest, np.ndarray: content_digest,
                                                pd.DataFrame: content_digest, EmbeddedDemo: EmbeddedDemo.digest,
-                                               Rocov2Folder: Rocov2Folder.digest}
+                                               Rocov2Folder: Rocov2Folder.digest, SavedLink: SavedLink.digest}
 #: Bytes of results kept for the whole server (by content: sessions with the same data share them; a session keeps
 #: none of its own, so a closed tab leaves only its workspace behind).
 SERVER_KEPT_BYTES = 512 << 20
-#: Workspaces loaded from folders, kept for every session (about 40 MB each on ROCOv2 test).
+#: Workspaces loaded from folders or saved ones, kept for every session (about 40 MB each on ROCOv2 test).
 SERVER_WORKSPACES = 4
 #: A progress bar is redrawn at most this often (seconds).
 REDRAW_SECONDS = 0.2

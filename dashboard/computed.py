@@ -30,7 +30,7 @@ from evalcore.app.browse import KGCoverage, Neighbourhood, kg_coverage, neighbou
 from evalcore.app.detection import DetectionReport, extraction_report, read_and_score
 from evalcore.app.explain import Explanation, example_path_pair, explain_pair, search_concepts
 from evalcore.app.scores import Scores, shown_scores
-from evalcore.app.sources import Rocov2Folder
+from evalcore.app.sources import Rocov2Folder, SavedLink
 from evalcore.app.workspace import Workspace, caption_concepts, concept_mentions, extraction_names
 from evalcore.data import Run
 from evalcore.engine.array_backend import gpu_available
@@ -67,6 +67,18 @@ def rocov2_workspace(folder: str, roots: tuple[Path, ...], progress: Callable[[f
     ``progress(fraction, text)`` moving with it. The workspace is shared read-only: every load or upload replaces a
     session's workspace, none changes it."""
     return _rocov2_workspace(Rocov2Folder(folder, tuple(roots)), progress=progress)
+
+
+@shared(server_workspaces)
+def _saved_workspace(link: SavedLink, progress: Callable[[float, str], None] | None = None) -> Workspace:
+    return link.load(progress)
+
+
+def saved_workspace(link: SavedLink, progress: Callable[[float, str], None]) -> Workspace:
+    """The workspace saved under ``link`` (:meth:`evalcore.app.sources.SavedLink.load`), read once for every session
+    opening the same saved content (kept for the server under the digest of its blobs): eight people opening one
+    link share one workspace and, through it, every result computed on it."""
+    return _saved_workspace(link, progress=progress)
 
 
 def rocov2_workspace_ready(folder: str, roots: tuple[Path, ...], progress: Callable[[float, str], None]) -> Workspace:

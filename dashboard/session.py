@@ -13,6 +13,7 @@ from streamlit.runtime.pages_manager import PagesManager
 
 from dashboard.caching import HASH_FUNCS
 from evalcore.app.sources import EmbeddedDemo
+from evalcore.app.store import WorkspaceStore, store_from_environment, utc_time_text
 from evalcore.app.workspace import Workspace
 from evalcore.errors import CBIRLensError
 from evalcore.io.loading import data_roots
@@ -24,6 +25,11 @@ FOLDER_PARAMETER = "folder"
 #: uploaded since are not in the address).
 FOLDER_STATE = "data_folder"
 SCHEDULER_VARIABLE = "CBIR_LENS_SCHEDULER"
+#: The address parameter naming a saved workspace (whoever has the link opens it).
+WORKSPACE_PARAMETER = "workspace"
+#: Where the session keeps the saved workspace it holds: (ID, digest of the workspace, when it expires), while its
+#: workspace is that one (an upload since makes another workspace, which the link does not name).
+SAVED_STATE = "saved_workspace"
 #: The dashboard's main script, beside this package (in the checkout and in the installed package alike).
 APP = Path(__file__).resolve().parent.parent / "app.py"
 
@@ -95,3 +101,23 @@ def server_scheduler() -> str | None:
         except FileNotFoundError:  # no secrets.toml at all
             address = ""
     return address or None
+
+
+def workspace_store() -> WorkspaceStore:
+    """The server's store of saved workspaces (:func:`evalcore.app.store.store_from_environment`: ``cbir-lens app
+    --store DIR``, ``CBIR_LENS_STORE`` or the user's data folder)."""
+    return store_from_environment(os.environ)
+
+
+def saved_link() -> tuple[str, str] | None:
+    """(ID, expiry as text) of the saved workspace the session holds, while its workspace is still that one."""
+    saved = st.session_state.get(SAVED_STATE)
+    if saved is None or "workspace" not in st.session_state or saved[1] != workspace().digest:
+        return None
+    return saved[0], saved[2]
+
+
+def hold_saved(workspace_id: str, loaded: Workspace, expires: float) -> None:
+    """Note that the session's workspace ``loaded`` is saved under ``workspace_id``, and name it in the address."""
+    st.session_state[SAVED_STATE] = (workspace_id, loaded.digest, utc_time_text(expires))
+    st.query_params[WORKSPACE_PARAMETER] = workspace_id

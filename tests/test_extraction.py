@@ -89,7 +89,7 @@ def test_without_abbreviations_only_names_match():
 def test_a_view_tag_needs_a_radiograph_whatever_names_it(dictionary):
     assert extract("sagittal T2-weighted MRI of the brain", dictionary) == {"C0006104", "C0024485"}
     assert extract("sagittal X-ray of the brain", dictionary) == {"C0205129", "C1306645", "C0006104"}
-    assert extract("sagittal, no X-ray", dictionary) == set()  # the radiograph itself is negated
+    assert extract("sagittal, if an X-ray is taken", dictionary) == set()  # the radiograph itself is hypothetical
 
 
 REGION_NAMES = {"C1306645": "Plain x-ray", "C0041618": "Ultrasonography", "C0040405": "X-Ray Computed Tomography",
@@ -107,9 +107,12 @@ def test_a_longer_name_does_not_hide_the_region_of_a_radiograph():
     assert extract("Radiograph of the lumbar vertebra", d) == {"C1306645", "C0449803", "C0037949"}
     found = [m for m in mentions("X-ray of the left wrist", d) if m.concept == "C1140618"]
     assert [(m.text, m.source) for m in found] == [("wrist", "abbreviation")]
-    # Still a radiograph's region only: a CT of the wrist has no region tag, and a negated name gives none.
+    # Still a radiograph's region only: a CT of the wrist has no region tag; a denied name is not extracted, but the
+    # region the radiograph shows stays (a denial does not undo where the image was taken), unless the radiograph
+    # is only hypothetical.
     assert extract("CT of the left wrist", d) == {"C0040405", "C1261078"}
-    assert extract("X-ray without the left wrist", d) == {"C1306645"}
+    assert extract("X-ray without the left wrist", d) == {"C1306645", "C1140618"}
+    assert extract("An X-ray of the left wrist is recommended", d) == set()
     # Without the imaging vocabulary there is no region tag at all.
     assert extract("X-ray of the left wrist", ConceptDictionary.build(REGION_NAMES, abbreviations=False)) \
         == {"C1261078"}
@@ -242,8 +245,13 @@ def _reference(caption: str, names: dict[str, str]) -> frozenset[str]:
             chosen.append((start, -negative_end, concept))
             reached = -negative_end
     scopes = negated_spans(caption)
-    return frozenset(concept for start, end, concept in chosen
-                     if not in_spans(scopes, start) and _plain_sense(caption, start, end, names[concept]))
+    sensed = [(start, end, concept) for start, end, concept in chosen if _plain_sense(caption, start, end, names[concept])]
+    # A denied mention joined to the next denied one (another concept) modifies it: the head is what is denied.
+    modifiers = {(start, concept) for start, end, concept in sensed
+                 for next_start, _, other in sensed if other != concept and next_start > end
+                 and re.fullmatch(r"[ \t\-‐‑–]*", caption[end:next_start]) and in_spans(scopes, next_start)}
+    return frozenset(concept for start, end, concept in sensed
+                     if not in_spans(scopes, start) or (start, concept) in modifiers)
 
 
 def _plain_sense(caption: str, start: int, end: int, name: str) -> bool:

@@ -110,8 +110,10 @@ def test_status_and_evidence_sentence() -> None:
 
 
 def test_the_spans_are_the_scopes() -> None:
-    text = "Without contrast, no fracture: mild edema"
-    assert [text[a:b] for a, b in negated_spans(text)] == ["contrast", "fracture"]
+    text = "Without hemorrhage, no fracture: mild edema"
+    assert [text[a:b] for a, b in negated_spans(text)] == ["hemorrhage", "fracture"]
+    text = "MRI without contrast of the brain: no fracture"  # a technique without contrast denies nothing
+    assert [text[a:b] for a, b in negated_spans(text)] == ["fracture"]
     assert negated_spans("") == []
 
 
@@ -183,7 +185,7 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
     """NegEx over tokens: cues matched at each token (the longest phrase of any group, words joined by spaces or a
     hyphen), scopes walked token by token, a state noun followed by "of" ending a scope."""
     scopes = []
-    for sentence in re.finditer(r".*?(?:[.!?]+(?=\s|$)|\n\s*\n)|.+$", text, re.DOTALL):
+    for sentence in re.finditer(r".*?(?:[.!?]+(?=\s|$)|(?<=[a-z]{2})\.(?=[A-Z])|\n\s*\n)|.+$", text, re.DOTALL):
         tokens = [(m.group().lower(), m.start() + sentence.start(), m.end() + sentence.start())
                   for m in re.finditer(r"[^\W_]+(?:['’][^\W_]+)?|[;:]", sentence.group())]
         cues, i = [], 0
@@ -247,7 +249,7 @@ def test_agrees_with_a_token_by_token_implementation_on_rocov2_captions():
         captions = [row[1] for row in csv.reader(handle)][1:]
     differing = [c for c in captions if negated_spans(c) != oracle_spans(c)]
     assert not differing, differing[:3]
-    assert sum(1 for c in captions if negated_spans(c)) > 1000  # the captions do negate things
+    assert sum(1 for c in captions if negated_spans(c)) > 900  # the captions do negate things
 
 
 # --- linear in the caption ------------------------------------------------------------------------------------

@@ -11,6 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from evalcore.app.saved import open_saved
+from evalcore.app.store import WorkspaceStore
 from evalcore.app.workspace import ReportedSteps, Workspace, demo_digest, load_demo, load_rocov2_complete, rocov2_digest
 from evalcore.cache_keys import content_digest
 
@@ -45,3 +47,23 @@ class Rocov2Folder:
         ``finish(workspace)`` run as its last step."""
         steps = ReportedSteps(progress) if progress is not None else None
         return load_rocov2_complete(self.folder, self.roots, steps, finish=finish)
+
+
+@dataclass(frozen=True)
+class SavedLink:
+    """A workspace saved in ``store`` under ``workspace_id`` (:mod:`evalcore.app.store`), loaded again through the
+    data roots ``roots`` (a saved data folder is read under them)."""
+
+    store: WorkspaceStore
+    workspace_id: str
+    roots: tuple[Path, ...]
+
+    def digest(self) -> str:
+        """The digest of what is saved (:meth:`evalcore.app.store.WorkspaceStore.summary`: every input's blob digest
+        and the settings) and of the roots: two links to the same saved content share one workspace. An unknown or
+        expired ID raises its :class:`~evalcore.errors.StoreError`."""
+        return content_digest((self.store.summary(self.workspace_id).contents, [str(root) for root in self.roots]))
+
+    def load(self, progress: Callable[[float, str], None] | None = None) -> Workspace:
+        """:func:`evalcore.app.saved.open_saved`: the saved inputs read again, in order."""
+        return open_saved(self.store, self.workspace_id, self.roots, progress)[0]

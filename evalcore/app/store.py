@@ -102,6 +102,48 @@ class SavedWorkspace:
     expires: float
 
 
+@dataclass(frozen=True)
+class SavedSummary:
+    """A saved workspace's record without its bytes: the digest of its content, when it was saved and expires."""
+
+    contents: str
+    created: float
+    expires: float
+
+
+#: The environment variables of a server's store: its folder (:data:`STORE_VARIABLE`), how many days a saved
+#: workspace is kept, and the most MiB of one workspace and of the whole store.
+EXPIRY_VARIABLE = "CBIR_LENS_STORE_EXPIRY_DAYS"
+WORKSPACE_MIB_VARIABLE = "CBIR_LENS_STORE_MAX_WORKSPACE_MIB"
+STORE_MIB_VARIABLE = "CBIR_LENS_STORE_MAX_MIB"
+
+
+def store_from_environment(environment: Mapping[str, str] = os.environ) -> WorkspaceStore:
+    """The server's store, configured by its environment: the folder of :func:`default_store_directory`, and
+    :data:`EXPIRY_VARIABLE`, :data:`WORKSPACE_MIB_VARIABLE`, :data:`STORE_MIB_VARIABLE` where set.
+
+    >>> store = store_from_environment({"CBIR_LENS_STORE": "/srv/store", "CBIR_LENS_STORE_EXPIRY_DAYS": "7"})
+    >>> str(store.directory), store.expiry_days, store.max_workspace_bytes == DEFAULT_MAX_WORKSPACE_BYTES
+    ('/srv/store', 7.0, True)
+    """
+    def number(variable: str, default: float) -> float:
+        text = environment.get(variable, "").strip()
+        if not text:
+            return default
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not 0 < value < math.inf:
+            raise ParameterError(f"{variable}: expected a positive number, found {text!r}")
+        return value
+
+    return WorkspaceStore(default_store_directory(environment), expiry_days=number(EXPIRY_VARIABLE, DEFAULT_EXPIRY_DAYS),
+                          max_workspace_bytes=int(number(WORKSPACE_MIB_VARIABLE, DEFAULT_MAX_WORKSPACE_BYTES / 2**20)
+                                                  * 2**20),
+                          max_store_bytes=int(number(STORE_MIB_VARIABLE, DEFAULT_MAX_STORE_BYTES / 2**20) * 2**20))
+
+
 def default_store_directory(environment: Mapping[str, str] = os.environ) -> Path:
     """The store's folder: ``$CBIR_LENS_STORE`` when set, else a folder of the user's data folder (XDG).
 
@@ -215,6 +257,25 @@ class WorkspaceStore:
             self._remove_expired(index)
         created, expires, settings_text = found
         return SavedWorkspace(workspace_id, inputs, json.loads(settings_text), created, expires)
+
+    def summary(self, workspace_id: str) -> SavedSummary:
+        """What is saved under ``workspace_id`` without reading its bytes: the content digest of its record (each
+        input's kind, name and blob digest in order, and the settings: the same digest for the same saved content)
+        and when it was saved and expires. An unknown or expired ID raises as :meth:`open` does."""
+        _checked_id(workspace_id)
+        with self._index_connection() as index:
+            index.execute("BEGIN")
+            found = index.execute("SELECT created, expires, settings FROM workspaces WHERE id = ?",
+                                  (workspace_id,)).fetchone()
+            steps = index.execute("SELECT kind, name, blob FROM inputs WHERE workspace = ? ORDER BY position",
+                                  (workspace_id,)).fetchall()
+            index.execute("COMMIT")
+        if found is None:
+            raise self._unknown_id()
+        if found[1] <= self.clock():
+            raise StoreError(f"This saved workspace expired on {utc_time_text(found[1])} (a saved workspace is kept "
+                             f"{self.expiry_days:g} days); load its inputs again and save them.")
+        return SavedSummary(content_digest((steps, found[2])), found[0], found[1])
 
     def forget(self, workspace_id: str) -> None:
         """Delete the workspace saved under ``workspace_id`` and every blob no other workspace uses."""

@@ -55,7 +55,7 @@ from evalcore.extraction.imaging_vocabulary import (
     VIEW_TAGS,
 )
 from evalcore.extraction.lexicon import LEXICON
-from evalcore.extraction.negation import CUES, Cue, in_spans, negated_spans, sentence_spans, with_cues
+from evalcore.extraction.negation import CUES, Cue, cue_scopes, sentence_spans, with_cues
 from evalcore.extraction.sense import SENSE_WORDS, SenseWords, sense_kept
 from evalcore.extraction.user_rules import UserRules
 
@@ -387,11 +387,12 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
         return []
     structure_starts = {first for first, _, entries in found
                         if any(entry.concept not in MODALITIES for entry in entries)}
-    scopes = negated_spans(caption, cues=dictionary.cues)
-    flagged = [(first, last, entry, in_spans(scopes, tokens[first][0])) for first, last, entries in found
-               for entry in entries
-               if sense_kept(keys, joined, first, last, dictionary.name_words.get(entry.concept, ()),
-                             structure_starts, dictionary.sense)]
+    scopes = cue_scopes(caption, cues=dictionary.cues)
+    kept = [(first, last, entry) for first, last, entries in found for entry in entries
+            if sense_kept(keys, joined, first, last, dictionary.name_words.get(entry.concept, ()), structure_starts,
+                          dictionary.sense)]
+    flagged = [(first, last, entry, negated) for (first, last, entry), negated
+               in zip(kept, _denied(kept, tokens, joined, scopes))]
     modality_at = _modality_scope(caption, tokens, flagged)
     affirmed = {entry.concept for _, _, entry, negated in flagged if not negated and entry.source != "assumed"}
     # A region's standard view counts only where the caption states no view.
@@ -402,6 +403,29 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
             for first, last, entry, negated in flagged
             if _required_said(entry, first, affirmed, modality_at)
             and not (entry.source == "assumed" and view_stated)]
+
+
+def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int, str]], joined: Callable[[int], bool],
+            scopes: list[tuple[int, int, Cue]]) -> list[bool]:
+    """Whether each mention is denied: it starts in a cue's scope, unless
+
+    - a negation cue's scope holds it and it is the imaging vocabulary's (a modality, an X-ray region or view, said
+      or assumed): those say how and where the image was taken, which a denied finding does not undo ("no
+      echogenic foci" is still an ultrasound; "no pneumothorax" still a chest radiograph), while a hypothetical
+      cue's does deny them ("follow-up with MRI");
+    - it modifies the next mention, joined to it and denied with it: a compound's head is what is denied ("no
+      bowel obstruction" denies the obstruction, not the bowel; "no implant loosening", the loosening).
+    """
+    kinds = [next((cue.kind for start, end, cue in scopes if start <= tokens[first][0] < end), None)
+             for first, _, _ in mentions]
+    starts = {first for (first, _, _), kind in zip(mentions, kinds) if kind is not None}
+    denied = []
+    for (_, last, entry), kind in zip(mentions, kinds):
+        vocabulary = entry.source in ("abbreviation", "assumed")
+        modifier = last + 1 in starts and joined(last + 1) and any(
+            other_first == last + 1 and other.concept != entry.concept for other_first, _, other in mentions)
+        denied.append(kind is not None and not (kind == "negation" and vocabulary) and not modifier)
+    return denied
 
 
 def _modality_scope(caption: str, tokens: list[tuple[int, int, str]],

@@ -112,7 +112,9 @@ STATE_NOUNS = frozenset(_listed("state", "forward"))
 STATUSES = ("affirmed", "negated", "absent")
 
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|[;:]")
-_SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)|\n\s*\n")
+# A sentence ends at ".", "!" or "?" before a space or the end, at a full stop written against the next sentence's
+# capital ("worsening.SDH = ..."; two lower-case letters before it, so "e.g.A" or "2.5" do not), or a blank line.
+_SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)|(?<=[a-z]{2})\.(?=[A-Z])|\n\s*\n")
 #: What may stand between two words of a cue: spaces, or a hyphen ("follow-up with").
 _CUE_GAP = re.compile(r"\s+|\s*-\s*")
 #: The scope each kind of cue opens: "pre" (forward), "post" (backward), or none of its own.
