@@ -21,7 +21,7 @@ from dashboard.session import (
     workspace_store,
 )
 from dashboard.sidebar import CUTOFF_CHOICES, GAINS, measure_controls, settings_from_address, settings_to_address
-from dashboard.ui import PLAIN_NAVIGATION_TITLES, escape_markdown
+from dashboard.ui import IGNORED_IN_ADDRESS, PLAIN_NAVIGATION_TITLES, escape_markdown, view_link
 from evalcore.app.sources import SavedLink
 from evalcore.engine.executors import reuse_freed_memory
 from evalcore.errors import CBIRLensError, StoreError
@@ -199,6 +199,18 @@ settings_to_address()
 # Filled after the page has run, so that it names the backend of this run's ranking passes (for researchers:
 # to a clinician it is jargon).
 engine_slot = st.sidebar.empty()
+link_slot = st.sidebar.empty()
 navigation.run()
 if reader == "researcher" and (note := engine_note()) is not None:
     engine_slot.caption(note)
+# After the page has run: the address then holds the page's own choices too.
+with link_slot.container():
+    st.markdown("**Link to this view**")
+    st.code(view_link(st.context.url or "", {key: st.query_params.get_all(key) for key in st.query_params}), language=None,
+            wrap_lines=True)
+    st.caption("Opens this page with these choices in any browser" + (
+        "; the data loaded here opens with it while it stays saved (Data page: Save)." if saved_link() is None and
+        not st.session_state.get(FOLDER_STATE) else "."))
+if ignored := st.session_state.pop(IGNORED_IN_ADDRESS, None):
+    st.toast("Part of this link does not fit the data loaded here (" + ", ".join(ignored) + "); the nearest view is "
+             "shown instead.")

@@ -121,3 +121,9 @@ def hold_saved(workspace_id: str, loaded: Workspace, expires: float) -> None:
     """Note that the session's workspace ``loaded`` is saved under ``workspace_id``, and name it in the address."""
     st.session_state[SAVED_STATE] = (workspace_id, loaded.digest, utc_time_text(expires))
     st.query_params[WORKSPACE_PARAMETER] = workspace_id
+
+
+def forget_saved() -> None:
+    """The session no longer holds a saved workspace (it was forgotten): the address stops naming it."""
+    st.session_state.pop(SAVED_STATE, None)
+    st.query_params.pop(WORKSPACE_PARAMETER, None)

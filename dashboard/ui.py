@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from typing import TypeVar
+from urllib.parse import urlencode
 
 import streamlit as st
 
@@ -197,15 +198,18 @@ def choose_one(widget: Callable[..., T], label: str, options: Sequence[T], key: 
     Streamlit keeps a select widget's value as its shown label: drawn again with other labels (the clinician's
     words, another measure's systems), or after the page was left, it returns a label that is no option, or
     resets. Here the choice is kept by value under :data:`KEPT_CHOICE` and handed back to the widget before it is
-    drawn: the widget's value if it is still an option, else the kept choice, else ``default``, else the first.
+    drawn: the widget's value if it is still an option, else the kept choice, else the address's (a link), else
+    ``default``, else the first. A choice other than the first fallback is written in the address under ``key``
+    (:func:`address_text`), so that a link or a reload reopens the same view.
     """
     options = list(options)
-    candidates = (st.session_state.get(key), st.session_state.get(KEPT_CHOICE + key), default)
-    chosen = next((c for c in candidates if c is not None and _is_option(c, options)),
-                  options[0] if options else None)
+    fallback = default if default is not None and _is_option(default, options) else options[0] if options else None
+    candidates = (st.session_state.get(key), st.session_state.get(KEPT_CHOICE + key), _linked(key, options), fallback)
+    chosen = next((c for c in candidates if c is not None and _is_option(c, options)), None)
     _hand_back(key, chosen)
     value = widget(label, options, key=key, **kwargs)
     st.session_state[KEPT_CHOICE + key] = value
+    _to_address(key, [] if value is None or value == fallback else [value])
     return value
 
 
@@ -213,15 +217,80 @@ def choose_many(widget: Callable[..., list[T]], label: str, options: Sequence[T]
                 default: Sequence[T] = (), **kwargs) -> list[T]:
     """:func:`choose_one` for a many-choice widget (``multiselect``, ``pills`` with ``selection_mode="multi"``):
     the widget's value if every one of it is an option, else the kept choices that are still options, in their
-    order; ``default`` (those of it that are options) the first time."""
+    order, else the address's; ``default`` (those of it that are options) the first time."""
     options = list(options)
     current, kept = st.session_state.get(key), st.session_state.get(KEPT_CHOICE + key)
+    fallback = [v for v in default if _is_option(v, options)]
     if isinstance(current, list | tuple) and all(_is_option(v, options) for v in current):
         chosen = list(current)
+    elif kept is not None or current is not None:
+        chosen = [v for v in (kept if kept is not None else current) if _is_option(v, options)]
     else:
-        chosen = [v for v in (kept if kept is not None else current if current is not None else default)
-                  if _is_option(v, options)]
+        linked = _linked_many(key, options)
+        chosen = linked if linked is not None else fallback
     _hand_back(key, chosen)
     values = widget(label, options, key=key, **kwargs)
     st.session_state[KEPT_CHOICE + key] = list(values)
+    _to_address(key, [] if list(values) == fallback else list(values))
     return values
+
+
+#: Where the session lists the address's choices it could not use (a link made on other data, or edited by hand).
+IGNORED_IN_ADDRESS = "address_ignored"
+
+
+def address_text(value: object) -> str:
+    """How a choice is written in the address: a system by its name, a number as written, anything else as text.
+
+    >>> address_text(0.5), address_text(10), address_text("run A")
+    ('0.5', '10', 'run A')
+    """
+    return system_label(value) if isinstance(value, Baseline) else f"{value:g}" if isinstance(value, float) \
+        else str(value)
+
+
+def _linked(key: str, options: Sequence[T]) -> T | None:
+    """The option the address names under ``key``, or None; a name that is no option is noted, once."""
+    if key not in st.query_params:
+        return None
+    found = _matched(key, options, [st.query_params[key]])
+    return found[0] if found else None
+
+
+def _linked_many(key: str, options: Sequence[T]) -> list[T] | None:
+    if key not in st.query_params:
+        return None
+    return _matched(key, options, st.query_params.get_all(key))
+
+
+def _matched(key: str, options: Sequence[T], texts: Sequence[str]) -> list[T]:
+    by_text = {address_text(option): option for option in options}
+    unknown = [text for text in texts if text not in by_text]
+    if unknown:
+        ignored = st.session_state.setdefault(IGNORED_IN_ADDRESS, [])
+        if key not in ignored:
+            ignored.append(key)
+    return [by_text[text] for text in texts if text in by_text]
+
+
+def _to_address(key: str, values: Sequence[object]) -> None:
+    """Write ``values`` in the address under ``key`` (none: remove it), only when that changes it (each write is a
+    message to the browser)."""
+    texts = [address_text(value) for value in values]
+    if not texts:
+        if key in st.query_params:
+            del st.query_params[key]
+    elif st.query_params.get_all(key) != texts:
+        st.query_params[key] = texts if len(texts) > 1 else texts[0]
+
+
+def view_link(url: str, parameters: dict[str, list[str]]) -> str:
+    """The address of this view: the page's address without its old query, then ``parameters`` (each name with
+    its values, repeated for several).
+
+    >>> view_link("http://host:8501/leaderboard?x=1", {"audience": ["Clinician"], "pq_systems": ["A", "B c"]})
+    'http://host:8501/leaderboard?audience=Clinician&pq_systems=A&pq_systems=B+c'
+    """
+    base = url.split("?", 1)[0].split("#", 1)[0]
+    query = urlencode([(name, value) for name, values in parameters.items() for value in values])
+    return f"{base}?{query}" if query else base

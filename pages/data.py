@@ -21,12 +21,17 @@ from dashboard.session import (
     FOLDER_STATE,
     audience,
     demo_workspace,
+    forget_saved,
     guarded_load,
+    hold_saved,
+    saved_link,
     server_data_roots,
     through_app,
     workspace,
+    workspace_store,
 )
 from dashboard.ui import choose_one, concept_label, escape_markdown, plain_report_text, synthetic_banner
+from evalcore.app.saved import extraction_steps, save_workspace
 from evalcore.app.workspace import (
     report_table,
     with_captions,
@@ -39,6 +44,7 @@ from evalcore.app.workspace import (
     with_new_concepts,
     with_run,
 )
+from evalcore.errors import CBIRLensError
 from evalcore.readers import read_captions
 
 through_app()
@@ -190,7 +196,8 @@ else:
             synonyms = tuple((upload.getvalue(), upload.name) for upload in synonym_uploads or [])
             found = found_concepts(reading, synonyms, abbreviations,
                                    lambda fraction, text: bar.progress(min(1.0, fraction), text=text))
-            return with_extracted_concepts(current, found, source)
+            alone = (uploaded_captions.getvalue(), source) if which_captions == "upload" else None
+            return with_extracted_concepts(current, found, source, extraction_steps(synonyms, abbreviations, alone))
 
         extracted = guarded_load(extracted_workspace)
         bar.empty()
@@ -261,6 +268,40 @@ summary = {
     "images": f"{len(ws.images):,} in memory" if ws.images else (str(ws.image_folder) if ws.image_folder else "—"),
 }
 st.dataframe(pd.DataFrame(summary.items(), columns=["input", "loaded"]), hide_index=True, width="stretch")
+st.subheader("Save and share")
+held = saved_link()
+if held is not None:
+    saved_id, expires = held
+    st.success(f"Saved. This page's address (and the sidebar's \"Link to this view\") opens this workspace in any "
+               f"browser until {expires}. Whoever has the link can open it; nobody can list saved workspaces.")
+    if st.button("Forget this workspace", key="forget_workspace",
+                 help="Deletes its files from the server: the link stops working."):
+        try:
+            workspace_store().forget(saved_id)
+        except CBIRLensError as error:
+            st.error(f"Not forgotten: {error}")
+        else:
+            forget_saved()
+            st.rerun()
+else:
+    try:
+        store = workspace_store()
+    except CBIRLensError as error:
+        st.caption(f"Saving is off on this server: {error}")
+    else:
+        st.caption(f"Save what is loaded, to come back to it or to send it: its link opens it in any browser, on "
+                   f"any machine, for {store.expiry_days:g} days. Whoever has the link can open it; nobody can list "
+                   "saved workspaces.")
+        if st.button("Save this workspace", key="save_workspace"):
+            with st.spinner("Saving the loaded files"):
+                try:
+                    saved_id = save_workspace(store, ws)
+                    hold_saved(saved_id, ws, store.summary(saved_id).expires)
+                except CBIRLensError as error:
+                    st.error(f"Not saved: {error}")
+                else:
+                    st.rerun()
+
 st.subheader("Validation report")
 report = report_table(ws)
 if clinician:

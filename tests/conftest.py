@@ -22,6 +22,13 @@ settings.register_profile("ci", derandomize=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
 
+# Saved workspaces of the test run go to a folder of their own (the dashboard's and the servers' the tests start),
+# never to the user's store; a test that needs its own store sets CBIR_LENS_STORE itself.
+if "CBIR_LENS_STORE" not in os.environ:
+    import tempfile
+
+    os.environ["CBIR_LENS_STORE"] = tempfile.mkdtemp(prefix="cbir-lens-test-store-")
+
 
 def random_world(seed: int, images: int = 60, vocabulary: int = 25, edges: int = 30):
     """Seeded random concept sets over C0000000.. plus a random is_a graph with extra non-CUI nodes."""

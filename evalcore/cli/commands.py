@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import shlex
 import sys
 import time
@@ -15,7 +16,7 @@ from pathlib import Path
 from evalcore.app.report import PaperReport, ablation_curves, compared_metrics, file_inputs, report_html
 from evalcore.data import ConceptSets, Run
 from evalcore.engine import Compute
-from evalcore.errors import CBIRLensError
+from evalcore.errors import CBIRLensError, ParameterError
 from evalcore.evaluation.evaluator import Evaluator
 from evalcore.evaluation.listed_pairs import listed_pair_relevance
 from evalcore.evaluation.options import Relevance, Scoring, Statistics
@@ -360,9 +361,38 @@ def command_app(args: argparse.Namespace) -> None:
         raise CBIRLensError(f"{app}: the dashboard's files are missing; reinstall cbir-lens")
     from streamlit.web import cli as streamlit_cli
 
-    if {"-h", "--help"} & set(args.streamlit_options):
-        print(f"usage: {program_name()} app [OPTIONS]  (runs `streamlit run [OPTIONS] {app}`)\n")
-    streamlit_cli.main(["run", *args.streamlit_options, str(app)], prog_name="streamlit")
+    options = _with_store_options(list(args.streamlit_options))
+    if {"-h", "--help"} & set(options):
+        print(f"usage: {program_name()} app [--store DIR] [--store-expiry-days DAYS] [OPTIONS]  "
+              f"(runs `streamlit run [OPTIONS] {app}`; saved workspaces go to DIR)\n")
+    streamlit_cli.main(["run", *options, str(app)], prog_name="streamlit")
+
+
+#: ``app``'s own options, each set in the environment the dashboard reads its store from
+#: (:func:`evalcore.app.store.store_from_environment`); every other option goes to ``streamlit run``.
+APP_STORE_OPTIONS = {"--store": "CBIR_LENS_STORE", "--store-expiry-days": "CBIR_LENS_STORE_EXPIRY_DAYS"}
+
+
+def _with_store_options(options: list[str]) -> list[str]:
+    """``options`` less ``app``'s own (``--store DIR``, ``--store-expiry-days DAYS``, or ``--store=DIR``), which are
+    set in this process's environment, checked as the dashboard will read them."""
+    from evalcore.app.store import store_from_environment
+
+    left: list[str] = []
+    position = 0
+    while position < len(options):
+        option, _, attached = options[position].partition("=")
+        if option in APP_STORE_OPTIONS:
+            if not attached and position + 1 >= len(options):
+                raise ParameterError(f"{option}: expected a value after it")
+            value = attached or options[position + 1]
+            os.environ[APP_STORE_OPTIONS[option]] = value
+            position += 1 if attached else 2
+            continue
+        left.append(options[position])
+        position += 1
+    store_from_environment(os.environ)  # a bad number is refused here, not on the first save
+    return left
 
 
 def command_check(args: argparse.Namespace) -> None:
