@@ -109,3 +109,38 @@ def test_the_address_sets_the_settings_and_an_invalid_value_is_ignored():
     shown = {key: app.query_params.get(key) for key in ("audience", "alpha", "n", "measure", "ks", "kg_mode")}
     assert shown["audience"] in ("Clinician", ["Clinician"]) and shown["alpha"] in ("0.7", ["0.7"])
     assert shown["n"] is None and shown["ks"] is None and shown["kg_mode"] is None
+
+
+# --- choices in the address (issue 37): a link reopens the view ---------------------------------------------------
+
+def linked_app(script, **parameters) -> AppTest:
+    app = AppTest.from_function(script, default_timeout=60)
+    app.session_state["root"] = str(ROOT)
+    for name, value in parameters.items():
+        app.query_params[name] = value
+    return app.run()
+
+
+def test_a_choice_is_written_in_the_address_and_a_link_reopens_it():
+    app = app_of(one_choice_script)
+    assert "pick" not in app.query_params  # the default is not written
+    app.selectbox(key="pick").set_value("c").run()
+    assert app.query_params["pick"] in ("c", ["c"])  # AppTest shows one value bare
+    reopened = linked_app(one_choice_script, pick="c")  # another session opening that address
+    assert reopened.session_state["value"] == "c" and not reopened.toast
+
+
+def test_several_choices_travel_as_repeated_parameters():
+    app = app_of(many_choice_script)
+    app.multiselect(key="picks").set_value(["b", "c"]).run()
+    assert app.query_params["picks"] == ["b", "c"]
+    reopened = linked_app(many_choice_script, picks=["c", "b"])
+    assert reopened.session_state["values"] == ["c", "b"]
+
+
+def test_a_link_naming_no_option_opens_the_nearest_view_with_one_sentence():
+    app = linked_app(one_choice_script, pick="<script>x</script>")
+    assert app.session_state["value"] == "b" and not app.exception
+    assert app.session_state["address_ignored"] == ["pick"]  # app.py says it in one toast and clears the list
+    many = linked_app(many_choice_script, picks=["c", "zzz"])
+    assert many.session_state["values"] == ["c"]

@@ -55,7 +55,7 @@ from evalcore.extraction.imaging_vocabulary import (
     VIEW_TAGS,
 )
 from evalcore.extraction.lexicon import LEXICON
-from evalcore.extraction.negation import CUES, Cue, cue_scopes, sentence_spans, with_cues
+from evalcore.extraction.negation import CUES, STATE_NOUNS, Cue, cue_scopes, sentence_spans, with_cues
 from evalcore.extraction.sense import SENSE_WORDS, SenseWords, sense_kept
 from evalcore.extraction.user_rules import UserRules
 
@@ -405,25 +405,31 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
             and not (entry.source == "assumed" and view_stated)]
 
 
+#: The nouns of a state, read as caption words are (:func:`normal_token`: "fractures" is "fracture").
+_STATE_KEYS = frozenset(normal_token(word) for word in STATE_NOUNS)
+
+
 def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int, str]], joined: Callable[[int], bool],
             scopes: list[tuple[int, int, Cue]]) -> list[bool]:
     """Whether each mention is denied: it starts in a cue's scope, unless
 
-    - a negation cue's scope holds it and it is the imaging vocabulary's (a modality, an X-ray region or view, said
-      or assumed): those say how and where the image was taken, which a denied finding does not undo ("no
-      echogenic foci" is still an ultrasound; "no pneumothorax" still a chest radiograph), while a hypothetical
-      cue's does deny them ("follow-up with MRI");
-    - it modifies the next mention, joined to it and denied with it: a compound's head is what is denied ("no
-      bowel obstruction" denies the obstruction, not the bowel; "no implant loosening", the loosening).
+    - a negation cue's scope holds it and it is the imaging vocabulary's modality or X-ray region: those say how
+      and what the image was taken of, which a denied finding does not undo ("no echogenic foci" is still an
+      ultrasound; "no pneumothorax" still a chest radiograph), while a hypothetical cue's does deny them
+      ("follow-up with MRI"), and a negation denies a view ("the AP view (not shown)": another image);
+    - it modifies what follows it, joined to it: the next mention, denied with it, or a noun of a state
+      (:data:`~evalcore.extraction.negation.STATE_NOUNS`): a compound's head is what is denied ("no bowel
+      obstruction" denies the obstruction, not the bowel; "no implant loosening", "no rib fractures", the state).
     """
     kinds = [next((cue.kind for start, end, cue in scopes if start <= tokens[first][0] < end), None)
              for first, _, _ in mentions]
     starts = {first for (first, _, _), kind in zip(mentions, kinds) if kind is not None}
     denied = []
     for (_, last, entry), kind in zip(mentions, kinds):
-        vocabulary = entry.source in ("abbreviation", "assumed")
-        modifier = last + 1 in starts and joined(last + 1) and any(
-            other_first == last + 1 and other.concept != entry.concept for other_first, _, other in mentions)
+        vocabulary = entry.source in ("abbreviation", "assumed") and entry.concept not in VIEW_TAGS
+        modifier = last + 1 < len(tokens) and joined(last + 1) and (
+            normal_token(tokens[last + 1][2]) in _STATE_KEYS or last + 1 in starts and any(
+                other_first == last + 1 and other.concept != entry.concept for other_first, _, other in mentions))
         denied.append(kind is not None and not (kind == "negation" and vocabulary) and not modifier)
     return denied
 
