@@ -22,7 +22,14 @@ served by a server of its own). The browsers share the server's cores here, so t
 cost by themselves: a short step that is mostly the browser's work cannot scale better than it, whatever the
 dashboard does.
 
-Usage: python benchmarks/bench_load.py [--users 1 2 4 8] [--json out.json] [--app-root PATH] [--one-server]
+``--saved`` (issue 37) measures the server as it sees the users: the ROCOv2 folder is saved once in a store
+(:mod:`evalcore.app.store`) and every user opens its link instead of loading the folder, then runs the same steps.
+Per level it reports the server's CPU seconds per user flow (the server's CPU over the level divided by the users;
+target at 8 users <= 1.2x the one-user figure: results computed once for everyone who opens the same saved workspace
+and settings), its peak memory (<= 3 GB) and its memory after the sessions closed (within 1.2x of the one-user
+level's). The browsers still share the machine's cores, so the step times are reported but are no target here.
+
+Usage: python benchmarks/bench_load.py [--users 1 2 4 8] [--json out.json] [--app-root PATH] [--one-server] [--saved]
 """
 
 from __future__ import annotations
@@ -38,6 +45,7 @@ from pathlib import Path
 
 from browser_flow import ROOT, Step, free_port, launch, new_user, start_server, stop_server
 
+SAVED_STEP = "open the saved workspace's link"
 STEPS = ("load the ROCOv2 folder", "leaderboard first draw (3 baselines)", "alpha change (new value)",
          "Per-query first draw", "query switch", "Ablation first draw")
 FLOOR = "floor: one-widget page, query switch"
@@ -132,11 +140,15 @@ class PeakMemory:
         self._thread.join()
 
 
-async def one_user(browser, base_url: str, data: Path, timeout: float) -> dict[str, Step]:
+async def one_user(browser, base_url: str, data: Path, timeout: float, saved: str | None) -> dict[str, Step]:
     context, user = await new_user(browser, base_url, timeout)
     try:
-        await user.open()
-        steps = {"load the ROCOv2 folder": await user.load_folder(data),
+        if saved:
+            first = {SAVED_STEP: await user.open_saved(saved)}
+        else:
+            await user.open()
+            first = {"load the ROCOv2 folder": await user.load_folder(data)}
+        steps = {**first,
                  "leaderboard first draw (3 baselines)": await user.leaderboard_first(3),
                  "alpha change (new value)": await user.move_slider(0, "ArrowRight"),
                  "Per-query first draw": await user.per_query_first(),
@@ -174,14 +186,14 @@ async def probe(browser, base_url: str) -> None:
 
 
 async def level(base_url: str, server_pid: int, floor_url: str, data: Path, users: int, timeout: float,
-                settle: float) -> dict:
+                settle: float, saved: str | None = None) -> dict:
     from playwright.async_api import async_playwright
 
     async with async_playwright() as playwright:
         browser = await launch(playwright)
         with PeakMemory(server_pid) as memory, CpuShare(server_pid) as cpu:
             started = time.perf_counter()
-            outcomes = await asyncio.gather(*(one_user(browser, base_url, data, timeout) for _ in range(users)),
+            outcomes = await asyncio.gather(*(one_user(browser, base_url, data, timeout, saved) for _ in range(users)),
                                             return_exceptions=True)
             wall = time.perf_counter() - started
         together = asyncio.Barrier(users)
@@ -195,12 +207,26 @@ async def level(base_url: str, server_pid: int, floor_url: str, data: Path, user
     done = [o for o in outcomes if isinstance(o, dict)]
     errors = [f"{type(o).__name__}: {str(o).splitlines()[0] if str(o) else ''}" for o in [*outcomes, *floor]
               if isinstance(o, BaseException)]
-    steps = {name: [user[name].seconds for user in done] for name in STEPS}
+    steps = {name: [user[name].seconds for user in done] for name in (SAVED_STEP, *STEPS) if done and name in done[0]}
     steps[FLOOR] = [seconds for seconds in floor if isinstance(seconds, float)]
     return {"users": users, "wall": wall, "errors": errors, "peak_rss": memory.peak, "rss_after_close": after,
             "cpu_server": cpu.server, "cpu_others": cpu.others, "machine_busy": cpu.busy_share,
             "steps": {name: {"median": statistics.median(times), "slowest": max(times), "each": times}
                       for name, times in steps.items() if times}}
+
+
+def saved_folder(data: Path) -> tuple[Path, str]:
+    """A new store holding the ROCOv2 folder ``data`` saved once (its recipe: the folder, read again under the
+    server's data roots), and its ID."""
+    import sys
+    import tempfile
+
+    sys.path.insert(0, str(ROOT))
+    from evalcore.app.store import SavedInput, WorkspaceStore
+
+    store = Path(tempfile.mkdtemp(prefix="cbir_lens_bench_store_"))
+    workspace_id = WorkspaceStore(store).save([SavedInput("folder", str(data), b"")], {"label": "ROCOv2 test (saved)"})
+    return store, workspace_id
 
 
 def main() -> None:
@@ -211,6 +237,9 @@ def main() -> None:
     parser.add_argument("--app-root", default=str(ROOT), help="the checkout whose app.py is served (default: this one)")
     parser.add_argument("--one-server", action="store_true", help="one server for every level (caches stay warm)")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds a user's step may take")
+    parser.add_argument("--saved", action="store_true",
+                        help="every user opens a saved workspace's link (the ROCOv2 folder, saved once) instead of "
+                             "loading the folder; reports the server's CPU per flow")
     parser.add_argument("--settle", type=float, default=35.0,
                         help="seconds to wait after the sessions close, before the probe session: past the served "
                              "checkout's server.disconnectedSessionTTL (30 s here; Streamlit's default is 120 s)")
@@ -219,6 +248,8 @@ def main() -> None:
     app_root = Path(args.app_root).resolve()
     levels = []
     server = None
+    store, saved = saved_folder(data) if args.saved else (None, None)
+    environment = {"CBIR_LENS_STORE": str(store)} if store else None
     floor_port = free_port()
     floor_server = start_server(ROOT / "benchmarks", floor_port, data, script="floor_app.py")
     try:
@@ -227,10 +258,10 @@ def main() -> None:
                 if server is not None:
                     stop_server(server)
                 port = free_port()
-                server = start_server(app_root, port, data)
+                server = start_server(app_root, port, data, environment=environment)
             print(f"{users} user(s)…", flush=True)
             levels.append(asyncio.run(level(f"http://127.0.0.1:{port}", server.pid, f"http://127.0.0.1:{floor_port}",
-                                            data, users, args.timeout, args.settle)))
+                                            data, users, args.timeout, args.settle, saved)))
     finally:
         stop_server(floor_server)
         if server is not None:
@@ -247,6 +278,10 @@ def main() -> None:
               " of the one-user level's; target <= 1.10)")
         print(f"  CPU over the level: server {result['cpu_server']:.1f} s, browsers and driver {result['cpu_others']:.1f} s,"
               f" machine busy {100 * result['machine_busy']:.0f} % of {os.cpu_count()} cores")
+        per_flow = result["cpu_server"] / result["users"]
+        ratio = per_flow / (first["cpu_server"] / first["users"])
+        print(f"  server CPU per user flow: {per_flow:.1f} s ({ratio:.2f}x the one-user figure"
+              + ("; target <= 1.2 at 8 users" if args.saved else "") + ")")
         print(f"  {'step':40s} {'median':>8s} {'slowest':>8s} {'x 1 user':>9s}")
         for name, figures in result["steps"].items():
             base = first["steps"].get(name, {}).get("median")

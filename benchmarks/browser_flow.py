@@ -107,15 +107,17 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_server(app_root: Path, port: int, data: Path, script: str = "app.py") -> subprocess.Popen:
+def start_server(app_root: Path, port: int, data: Path, script: str = "app.py",
+                 environment: dict[str, str] | None = None) -> subprocess.Popen:
     """``streamlit run app.py`` (or ``script``) of the checkout at ``app_root``, with its own settings
-    (.streamlit/config.toml), allowed to read ``data``'s parent (ROCOv2 and the KG beside it) and the checkout's demo."""
+    (.streamlit/config.toml), allowed to read ``data``'s parent (ROCOv2 and the KG beside it) and the checkout's demo;
+    ``environment`` adds variables (a store of saved workspaces)."""
     roots = os.pathsep.join([str(data.parent), str(app_root / "data")])
     process = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(app_root / script), "--server.headless", "true",
          "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
         cwd=app_root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        env={**os.environ, "PYTHONUNBUFFERED": "1", "CBIR_LENS_DATA_ROOTS": roots})
+        env={**os.environ, "PYTHONUNBUFFERED": "1", "CBIR_LENS_DATA_ROOTS": roots, **(environment or {})})
     deadline = time.time() + 90
     while time.time() < deadline:
         try:
@@ -198,6 +200,11 @@ class User:
         await folder.press("Enter")
         await self.idle()
         return await self.until(lambda: self.tab.get_by_role("button", name="Load ROCOv2 folder").click(),
+                                "document.body.innerText.includes('ROCOv2 test')")
+
+    async def open_saved(self, workspace_id: str) -> Step:
+        """Open a saved workspace's link (a fresh session), until its data is shown."""
+        return await self.until(lambda: self.tab.goto(f"{self.base_url}/?workspace={workspace_id}"),
                                 "document.body.innerText.includes('ROCOv2 test')")
 
     async def upload_runs(self, paths: list[Path]) -> Step:

@@ -18,6 +18,7 @@ from dashboard.computed import (
 from dashboard.session import audience, through_app
 from dashboard.sidebar import controls
 from dashboard.ui import (
+    IGNORED_IN_ADDRESS,
     PLAIN_INTERVAL,
     choose_many,
     choose_one,
@@ -118,8 +119,13 @@ if who == "researcher":
 measure_key = settings.measure.key
 # Widgets keep their state by key while their options change; a choice the new options lack (a metric of the
 # measure chosen before) moves to the same metric under the new measure before the widget is drawn.
-st.session_state["focus_metric"] = equivalent_metric(st.session_state.get("focus_metric"), metrics, measure_key) or (
-    "nn-CUI@10" if "nn-CUI@10" in metrics else metrics[0])
+default_focus = "nn-CUI@10" if "nn-CUI@10" in metrics else metrics[0]
+# A link names the metric in focus (the address keeps it, below); a name the metrics lack is said and left out.
+linked_focus = st.query_params.get("focus_metric") if "focus_metric" not in st.session_state else None
+if linked_focus is not None and linked_focus not in metrics:
+    st.session_state.setdefault(IGNORED_IN_ADDRESS, []).append("focus_metric")
+st.session_state["focus_metric"] = equivalent_metric(st.session_state.get("focus_metric", linked_focus), metrics,
+                                                     measure_key) or default_focus
 if len(result.systems) >= 2:
     # The significance tests of the chosen metric run while the bootstrap intervals are computed and the tables
     # drawn (result.comparisons below then reads them back): after an alpha change, about 0.1 s of the page's
@@ -212,6 +218,10 @@ else:
 focus = st.selectbox("Score shown in the chart and the comparison of systems" if who == "clinician" else
                      "Metric for the chart and the significance tests", metrics, format_func=header,
                      key="focus_metric", persist_state="session")
+if focus == default_focus:
+    st.query_params.pop("focus_metric", None)
+elif st.query_params.get("focus_metric") != focus:
+    st.query_params["focus_metric"] = focus
 if who == "researcher":
     st.markdown(f"**{header(focus)}**: {help_of(focus)}")
 focus_rows = summary[summary.metric == focus].sort_values("mean", ascending=False)
