@@ -204,8 +204,8 @@ navigation.run()
 if reader == "researcher" and (note := engine_note()) is not None:
     engine_slot.caption(note)
 # After the page has run: the address then holds the page's own choices too.
-with link_slot.container():
-    st.markdown("**Link to this view**")
+# Folded: a link's parameters are the researcher's names (alpha, n), which a clinician's sidebar does not show unasked.
+with link_slot.expander("Link to this view"):
     st.code(view_link(st.context.url or "", {key: st.query_params.get_all(key) for key in st.query_params}), language=None,
             wrap_lines=True)
     st.caption("Opens this page with these choices in any browser" + (

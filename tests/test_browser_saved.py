@@ -47,8 +47,10 @@ def dashboard(store: Path, port: int) -> Iterator[str]:
 
 
 def view_link(tab) -> str:
-    """The sidebar's "Link to this view"."""
-    return tab.locator('[data-testid="stSidebar"] [data-testid="stCode"]').last.inner_text().strip()
+    """The sidebar's "Link to this view", unfolded."""
+    sidebar = tab.locator('[data-testid="stSidebar"]')
+    sidebar.get_by_text("Link to this view").click()
+    return sidebar.locator('[data-testid="stCode"]').last.inner_text().strip()
 
 
 def leaderboard_numbers(tab) -> tuple[list, list]:
