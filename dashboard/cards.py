@@ -249,6 +249,8 @@ def draw_extraction_evidence(ws: Workspace, image_id: str, kg) -> None:
     if table.empty:
         st.caption("No concept is named in this caption.")
         return
-    wide = "why" if audience() == "clinician" else "rule"
+    # Five columns in the page's width at 1400 px: the kept/negated column is short, the rule takes what is left.
+    wide, short = ("why", "counted") if audience() == "clinician" else ("rule", "status")
     st.dataframe(table, hide_index=True, width="stretch", key="evidence_table",
-                 column_config={wide: st.column_config.TextColumn(width="large")})
+                 column_config={wide: st.column_config.TextColumn(width="medium"),
+                                short: st.column_config.TextColumn(width="small")})

@@ -164,14 +164,17 @@ REQUIRED = {
     "detection": ["--gt", CONCEPTS, "--pred", CONCEPTS, "--json", OUT],
     "compare": ["--concepts", CONCEPTS, "--run", *DEMO_RUNS[:2], "--metric", "CUI@5", "--json", OUT],
     "qrels": ["--concepts", CONCEPTS, "--run", DEMO_RUNS[0], "--out", OUT],
+    "report": ["--concepts", CONCEPTS, "--run", DEMO_RUNS[0], "--out", "never-written.html"],
 }
 WHOLE_NUMBER_OPTIONS = {
     "relevance": ["--n"], "detection": ["--n"], "qrels": ["--n", "--workers", "--k"],
     "evaluate": ["--n", "--workers", "--k", "--relevance-level"], "retrieve": ["--n", "--workers", "--svd-dims", "--depth"],
     "compare": ["--n", "--workers", "--bootstrap-samples", "--randomization-samples", "--seed"],
+    "report": ["--n", "--workers", "--k", "--relevance-level"],  # evaluate's options, one definition
 }
 NUMBER_OPTIONS = {"relevance": ["--alpha"], "detection": ["--alpha"], "qrels": ["--alpha"], "retrieve": ["--alpha"],
-                  "evaluate": ["--alpha", "--threshold"], "compare": ["--alpha", "--threshold", "--confidence"]}
+                  "evaluate": ["--alpha", "--threshold"], "compare": ["--alpha", "--threshold", "--confidence"],
+                  "report": ["--alpha", "--threshold"]}
 # int() and float() read all of these but the inner spaces and line breaks as numbers (١٠ and 0_1 as 10 and 1).
 NOT_WHOLE_NUMBERS = ["١", "١٠", "0_1", "\u0967", "１", "1 0", "1\n0"]
 NOT_NUMBERS = ["٠.٥", "0_5", "0.5_0", "0 .5", "inf", "-inf", "nan", "1e999", "Infinity"]
@@ -205,7 +208,8 @@ def test_every_numeric_option_is_read_by_the_plain_decimal_parsers():
     assert typed == {**{(c, o): "integer" for c, options in WHOLE_NUMBER_OPTIONS.items() for o in options},
                      **{(c, o): "number" for c, options in NUMBER_OPTIONS.items() for o in options},
                      ("evaluate", "--memory-per-worker"): "memory_size", ("retrieve", "--memory-per-worker"): "memory_size",
-                     ("compare", "--memory-per-worker"): "memory_size", ("qrels", "--memory-per-worker"): "memory_size"}
+                     ("compare", "--memory-per-worker"): "memory_size", ("qrels", "--memory-per-worker"): "memory_size",
+                     ("report", "--memory-per-worker"): "memory_size"}
 
 
 @pytest.mark.parametrize("k, alpha", [("+5", "+.5"), (" 5 ", " 0.5 "), ("05", "5e-1")])

@@ -315,7 +315,7 @@ def test_no_download_button_reruns_the_page():
     assert not app.exception, app.exception
     buttons = app.get("download_button")
     assert {b.proto.label for b in buttons} == {"Results with 95% CIs (CSV)", "Per-query values (CSV)",
-                                                "LaTeX table (booktabs)", "Graded qrels"}
+                                                "LaTeX table (booktabs)", "Graded qrels", "Report for the paper (HTML)"}
     assert all(b.proto.ignore_rerun for b in buttons)
 
 
