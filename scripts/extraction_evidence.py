@@ -124,6 +124,9 @@ FOURTH_ROUND = (
      "a full stop against a capital ends a sentence", "0.7010 (+0.0002)", "0.7233 (+0.0001)"),
     ("a state noun after a mention keeps it (\"no rib fractures\"); views deniable again", "0.7010 (+0.0000)",
      "0.7234 (+0.0001)"),
+    ("finding nouns (mass, nodule, consolidation, hematoma, metastasis, ...) head their phrase as state nouns do "
+     "(\"no liver mass\" keeps the liver; on valid 8 mentions changed, 7 right by reading)", "0.7010 (+0.0000)",
+     "0.7234 (+0.0000)"),
 )
 #: Read by hand (issue 36), test captions, dictionary (c): (what, sample, before the round, after it, target).
 HAND_READING = (
@@ -131,7 +134,8 @@ HAND_READING = (
     ("recall of clearly stated concepts", "100 random captions", "—",
      "74.4 % (224 of 301); 78.9 % without plane words and contrast", ">= 85 %"),
     ("negation: concept-level accuracy in a negation context", "200 captions with a denied mention",
-     "62.2 % (216 of 347)", "80.4 % (311 of 387)", ">= 97 %"),
+     "62.2 % (216 of 347)", "82.7 % (320 of 387; 80.4 % before the finding-noun row, whose 9 changes in the sample "
+     "were all right by the same reading)", ">= 97 %"),
     ("negation on valid, the same reading before and after", "150 captions", "61.1 % (160 of 262)",
      "77.9 % (204 of 262)", "(development)"),
     ("a lobe of another organ read as a lung lobe", "99 captions", "99 (100 %)", "23 (23 %)", "< 5 %"),

@@ -12,7 +12,7 @@ import pytest
 from evalcore.errors import ParameterError
 from evalcore.extraction.extractor import ConceptDictionary, Mention, extract, extract_collection, mentions, normal_token
 from evalcore.extraction.imaging_vocabulary import IMAGING_VOCABULARY
-from evalcore.extraction.negation import in_spans, negated_spans
+from evalcore.extraction.negation import STATE_NOUNS, in_spans, negated_spans
 from evalcore.extraction.sense import SENSE_WORDS
 from evalcore.metrics.detection import detection_f1
 
@@ -250,6 +250,11 @@ def _reference(caption: str, names: dict[str, str]) -> frozenset[str]:
     modifiers = {(start, concept) for start, end, concept in sensed
                  for next_start, _, other in sensed if other != concept and next_start > end
                  and re.fullmatch(r"[ \t\-‐‑–]*", caption[end:next_start]) and in_spans(scopes, next_start)}
+    # ... or a noun of a state ("no rib fractures": the rib is there).
+    states = {normal_token(word) for word in STATE_NOUNS}
+    modifiers |= {(start, concept) for start, end, concept in sensed
+                  if (following := re.match(r"[ \t\-‐‑–]*([^\W_]+(?:['’][^\W_]+)?)", caption[end:]))
+                  and following.start(1) > 0 and normal_token(following.group(1)) in states}
     return frozenset(concept for start, end, concept in sensed
                      if not in_spans(scopes, start) or (start, concept) in modifiers)
 
