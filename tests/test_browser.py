@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -11,6 +12,7 @@ import sys
 import time
 import urllib.parse
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,13 +31,16 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server():
-    port = free_port()
+@contextlib.contextmanager
+def dashboard_server(port: int | None = None, **environment: str) -> Iterator[str]:
+    """``streamlit run app.py`` on ``port`` (a free one by default) with ``environment`` added, once it answers;
+    stopped on exit."""
+    port = port or free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
          "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONUNBUFFERED": "1", **environment})
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.time() + 60
@@ -54,6 +59,12 @@ def server():
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             process.kill()
+
+
+@pytest.fixture(scope="module")
+def server():
+    with dashboard_server() as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

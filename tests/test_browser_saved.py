@@ -3,47 +3,17 @@ server restart, and read the same numbers; hostile links open the demo with one 
 
 from __future__ import annotations
 
-import contextlib
-import os
-import subprocess
-import sys
-import time
-import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from .conftest import DEMO, ROOT
-from .test_browser import CHROMIUM, chart_values, free_port, go, idle, pytestmark, shot  # noqa: F401
+from .conftest import DEMO
+from .test_browser import CHROMIUM, chart_values, dashboard_server, free_port, go, idle, pytestmark, shot  # noqa: F401
 
 
-@contextlib.contextmanager
-def dashboard(store: Path, port: int) -> Iterator[str]:
+def dashboard(store: Path, port: int):
     """A dashboard server on ``port`` saving to ``store``, stopped on exit."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
-         "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        env={**os.environ, "PYTHONUNBUFFERED": "1", "CBIR_LENS_STORE": str(store)})
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.time() + 60
-        while time.time() < deadline:
-            try:
-                if urllib.request.urlopen(f"{url}/_stcore/health", timeout=2).read() == b"ok":
-                    break
-            except OSError:
-                time.sleep(0.5)
-        else:
-            pytest.fail("streamlit did not answer within 60 s")
-        yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+    return dashboard_server(port, CBIR_LENS_STORE=str(store))
 
 
 def view_link(tab) -> str:
