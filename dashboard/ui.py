@@ -209,7 +209,7 @@ def choose_one(widget: Callable[..., T], label: str, options: Sequence[T], key: 
     _hand_back(key, chosen)
     value = widget(label, options, key=key, **kwargs)
     st.session_state[KEPT_CHOICE + key] = value
-    _to_address(key, [] if value is None or value == fallback else [value])
+    keep_in_address(key, [] if value is None or value == fallback else [value])
     return value
 
 
@@ -231,7 +231,7 @@ def choose_many(widget: Callable[..., list[T]], label: str, options: Sequence[T]
     _hand_back(key, chosen)
     values = widget(label, options, key=key, **kwargs)
     st.session_state[KEPT_CHOICE + key] = list(values)
-    _to_address(key, [] if list(values) == fallback else list(values))
+    keep_in_address(key, [] if list(values) == fallback else list(values))
     return values
 
 
@@ -265,15 +265,28 @@ def _linked_many(key: str, options: Sequence[T]) -> list[T] | None:
 
 def _matched(key: str, options: Sequence[T], texts: Sequence[str]) -> list[T]:
     by_text = {address_text(option): option for option in options}
-    unknown = [text for text in texts if text not in by_text]
-    if unknown:
-        ignored = st.session_state.setdefault(IGNORED_IN_ADDRESS, [])
-        if key not in ignored:
-            ignored.append(key)
+    if any(text not in by_text for text in texts):
+        _ignored(key)
     return [by_text[text] for text in texts if text in by_text]
 
 
-def _to_address(key: str, values: Sequence[object]) -> None:
+def linked_text(key: str, valid: Callable[[str], bool]) -> str | None:
+    """The text the address holds under ``key`` where ``valid`` (for a choice that is not a select box's: a KG
+    endpoint, the leaderboard's metric in focus); one that is not is noted, once, for app.py's one sentence."""
+    text = st.query_params.get(key)
+    if text is not None and not valid(text):
+        _ignored(key)
+        return None
+    return text
+
+
+def _ignored(key: str) -> None:
+    ignored = st.session_state.setdefault(IGNORED_IN_ADDRESS, [])
+    if key not in ignored:
+        ignored.append(key)
+
+
+def keep_in_address(key: str, values: Sequence[object]) -> None:
     """Write ``values`` in the address under ``key`` (none: remove it), only when that changes it (each write is a
     message to the browser)."""
     texts = [address_text(value) for value in values]

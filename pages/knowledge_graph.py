@@ -22,7 +22,7 @@ from dashboard.computed import (
 )
 from dashboard.session import audience, through_app
 from dashboard.sidebar import controls
-from dashboard.ui import IGNORED_IN_ADDRESS, concept_label, escape_markdown, page_with_concepts
+from dashboard.ui import concept_label, escape_markdown, keep_in_address, linked_text, page_with_concepts
 from evalcore.app.explain import (
     RELATION_WORDS,
     SOURCE_NAMES,
@@ -84,17 +84,12 @@ def find(title: str, key: str, default: str | None) -> str | None:
     """A search box and the matching concepts, best first; a new search text selects its best match. The choice is
     kept in the address (a link opens the same endpoints): a concept the address names is the default when the
     session has none."""
-    linked = st.query_params.get(key)
-    if key not in st.session_state and linked is not None:
-        if linked in kg.index:
-            default = linked
-        else:
-            st.session_state.setdefault(IGNORED_IN_ADDRESS, []).append(key)
+    natural = default
+    if key not in st.session_state and (linked := linked_text(key, lambda text: text in kg.index)) is not None:
+        default = linked
     chosen = _found(title, key, default)
-    if chosen is not None and chosen != default and st.query_params.get(key) != chosen:
-        st.query_params[key] = chosen
-    elif chosen is not None and chosen == default and linked is None and key in st.query_params:
-        del st.query_params[key]
+    if chosen is not None:
+        keep_in_address(key, [] if chosen == natural else [chosen])
     return chosen
 
 

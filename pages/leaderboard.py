@@ -18,12 +18,13 @@ from dashboard.computed import (
 from dashboard.session import audience, through_app
 from dashboard.sidebar import controls
 from dashboard.ui import (
-    IGNORED_IN_ADDRESS,
     PLAIN_INTERVAL,
     choose_many,
     choose_one,
     escape_markdown,
     keep_default_for_dataset,
+    keep_in_address,
+    linked_text,
     page_with_concepts,
     plain_settings,
     shown_system,
@@ -121,9 +122,8 @@ measure_key = settings.measure.key
 # measure chosen before) moves to the same metric under the new measure before the widget is drawn.
 default_focus = "nn-CUI@10" if "nn-CUI@10" in metrics else metrics[0]
 # A link names the metric in focus (the address keeps it, below); a name the metrics lack is said and left out.
-linked_focus = st.query_params.get("focus_metric") if "focus_metric" not in st.session_state else None
-if linked_focus is not None and linked_focus not in metrics:
-    st.session_state.setdefault(IGNORED_IN_ADDRESS, []).append("focus_metric")
+linked_focus = linked_text("focus_metric", lambda name: equivalent_metric(name, metrics, measure_key) is not None) \
+    if "focus_metric" not in st.session_state else None
 st.session_state["focus_metric"] = equivalent_metric(st.session_state.get("focus_metric", linked_focus), metrics,
                                                      measure_key) or default_focus
 if len(result.systems) >= 2:
@@ -218,10 +218,7 @@ else:
 focus = st.selectbox("Score shown in the chart and the comparison of systems" if who == "clinician" else
                      "Metric for the chart and the significance tests", metrics, format_func=header,
                      key="focus_metric", persist_state="session")
-if focus == default_focus:
-    st.query_params.pop("focus_metric", None)
-elif st.query_params.get("focus_metric") != focus:
-    st.query_params["focus_metric"] = focus
+keep_in_address("focus_metric", [] if focus == default_focus else [focus])
 if who == "researcher":
     st.markdown(f"**{header(focus)}**: {help_of(focus)}")
 focus_rows = summary[summary.metric == focus].sort_values("mean", ascending=False)

@@ -103,3 +103,15 @@ def test_a_workspace_replays_to_the_same_digests_with_an_extraction():
     again = replay(extracted.recipe)
     assert again.digests == extracted.digests
     assert [step.kind for step in again.recipe] == ["demo", "run", "extraction"]
+
+
+def test_a_link_reopens_the_kg_endpoints_and_says_what_it_could_not():
+    app = linked(kg_from="C0042449")
+    app.switch_page("pages/knowledge_graph.py")
+    app.run()
+    assert not app.exception and app.session_state["kg_from"] == "C0042449"
+    wrong = linked(kg_from="C9999999")
+    wrong.switch_page("pages/knowledge_graph.py")
+    wrong.run()
+    assert wrong.session_state["kg_from"] != "C9999999"
+    assert any("does not fit the data" in toast.value for toast in wrong.toast)
