@@ -22,6 +22,7 @@ LEFT_LIVER_LOBE, NECK, FEMORAL_NECK, HEAD_OF_FEMUR = "C0227486", "C0027530", "C0
 PULMONARY_ASPIRATION, NEEDLE, CRANIUM, CAUDAL = "C0700198", "C0027551", "C0037303", "C0205097"
 FRACTURE_PATHOLOGICAL, PLAIN_XRAY, CT, AP_VIEW, CHEST = "C0016663", "C1306645", "C0040405", "C1999039", "C0817096"
 MRI, ABDOMEN, UPPER_EXTREMITY, LOWER_EXTREMITY, THYROID = "C0024485", "C0000726", "C1140618", "C0023216", "C0040132"
+UPPER_ARM = "C0446516"
 
 NAMES = {
     LUNG_LOBE: "Structure of lobe of lung", LOWER_LOBE: "Structure of lower lobe of lung", LIVER_LOBE: "Lobe of liver",
@@ -30,7 +31,7 @@ NAMES = {
     CRANIUM: "Bone structure of cranium", CAUDAL: "Caudal", FRACTURE_PATHOLOGICAL: "Pathological fracture",
     PLAIN_XRAY: "Plain x-ray", CT: "X-Ray Computed Tomography", AP_VIEW: "Anterior-Posterior", CHEST: "Chest",
     MRI: "Magnetic Resonance Imaging", ABDOMEN: "Abdomen", UPPER_EXTREMITY: "Upper Extremity",
-    LOWER_EXTREMITY: "Lower Extremity", THYROID: "Thyroid Gland",
+    LOWER_EXTREMITY: "Lower Extremity", THYROID: "Thyroid Gland", UPPER_ARM: "Upper arm",
 }
 # UMLS gives Pulmonary aspiration the synonym "Aspiration", MeSH gives Pathological fracture "Fracture": the other
 # collection's dictionary had them.
@@ -47,6 +48,17 @@ DICTIONARY = ConceptDictionary.build(NAMES, {PULMONARY_ASPIRATION: ["Aspiration"
     ("Glioma of the frontal lobe", {LUNG_LOBE}, set()),
     ("Gliosis of the frontal\u00a0lobe", {LUNG_LOBE}, set()),  # a no-break space joins the words of a phrase
     ("Enlarged median lobe of the prostate", {LUNG_LOBE}, set()),
+    # Issue 36, third pass: a part noun whose phrase names no whole takes an organ its sentence names that has
+    # that part; a compound of structure words names a whole too.
+    ("Thyroid ultrasound: nodule in the right lobe", {LUNG_LOBE}, set()),
+    ("CT scan showing left lobe liver abscess", {LUNG_LOBE}, set()),
+    ("MRI of the pituitary: ectopic posterior lobe", {LUNG_LOBE}, set()),
+    ("MRI of the head with vasogenic edema in the bitemporal lobes", {LUNG_LOBE}, set()),
+    ("Edema at the parietotemporooccipital lobe", {LUNG_LOBE}, set()),
+    ("Pancreatic lesion in the neck and body", {NECK}, set()),
+    ("Radiograph of the hip: femur neck fracture, neck-shaft angle 75 degrees", {NECK}, set()),
+    ("Intraoperative C-arm view of the wrist", {UPPER_ARM}, {PLAIN_XRAY}),
+    ("Open arms of the biopsy forceps", {UPPER_ARM}, set()),
     ("Radiograph of the femoral neck", {NECK}, {FEMORAL_NECK, PLAIN_XRAY}),
     ("Fracture of the neck of the femur", {NECK}, {FEMORAL_NECK}),
     ("Necrosis of the femoral head", set(), {HEAD_OF_FEMUR}),
@@ -73,6 +85,10 @@ def test_sense_from_the_phrase(caption: str, absent: set[str], present: set[str]
 @pytest.mark.parametrize(("caption", "expected"), [
     # What was right before stays right.
     ("Consolidation in the right lower lobe", {LOWER_LOBE}),
+    ("Chest CT: consolidation in the right lower lobe and a hepatic cyst", {CT, CHEST, LOWER_LOBE}),
+    ("Lung window of a CT at the liver dome: consolidation in both lower lobes", {CT, LOWER_LOBE}),
+    ("Fracture of the upper arm", {UPPER_ARM}),
+    ("Soft tissue swelling of the neck and the left shoulder", {NECK}),
     ("Opacity of the left inferior pulmonary lobe", {LUNG_LOBE}),
     ("CT showing a nodule in the lobe of the lung", {CT, LUNG_LOBE}),
     ("Swelling of the neck", {NECK}),

@@ -16,6 +16,7 @@ import pytest
 from evalcore.errors import InputError, ParameterError
 from evalcore.extraction.extractor import ConceptDictionary, mentions
 from evalcore.extraction.negation import (
+    AFFIRMED_STATES,
     CUES_FILE,
     HYPOTHETICAL,
     MAX_SCOPE_WORDS,
@@ -95,6 +96,30 @@ def mention_status(text: str, names: list[str]) -> str:
     ("Further evaluation with MRI should be considered", ["MRI"], "negated"),
     ("A CT angiography was done to exclude pulmonary embolism", ["Pulmonary embolism"], "negated"),
     ("CT was negative for intracranial hemorrhage", ["Intracranial hemorrhage"], "negated"),
+    # Issue 36, third pass (read on ROCOv2 valid): a plural state noun; places after a cue or before a post-negation;
+    # a part whose of-phrase names a whole that is there.
+    ("No fractures of the ribs", ["Rib"], "affirmed"),
+    ("No fractures of the ribs", ["Fracture"], "negated"),
+    ("No gas under right dome of diaphragm", ["Diaphragm"], "affirmed"),
+    ("No antegrade flow to the innominate artery", ["Innominate artery"], "affirmed"),
+    ("No abnormalities, including the optic nerve", ["Optic nerve"], "affirmed"),
+    ("Thrombus in left iliac vein had disappeared", ["Iliac vein"], "affirmed"),
+    ("Thrombus in left iliac vein had disappeared", ["Thrombus"], "negated"),
+    ("Absence of the hepatic segment of the inferior vena cava", ["Inferior vena cava"], "affirmed"),
+    ("In the absence of a larger left-to-right shunt", ["Shunt"], "negated"),  # "to" inside a word is no place
+    # ... a modal or an adverb inside a post-negation;
+    ("Eventual pulmonary embolism cannot be seen with lung window", ["Pulmonary embolism"], "negated"),
+    ("The bladder diverticulum was not clearly seen on this study", ["Bladder diverticulum"], "negated"),
+    # ... a finding that partly resolved, a treatment that failed;
+    ("Partial resolution of tension pneumothorax", ["Tension pneumothorax"], "affirmed"),
+    ("Hemorrhage not controlled with balloon compression", ["Compression"], "affirmed"),
+    # ... a new clause: an affirmed state after "and", "with" or a comma; a list item's number.
+    ("No residual leakage and complete occlusion", ["Occlusion"], "affirmed"),
+    ("No filling defects and patent biliary tree", ["Biliary tree"], "affirmed"),
+    ("Absent pituitary stalk, small optic nerves", ["Optic nerve"], "affirmed"),
+    ("Absent pituitary stalk, small optic nerves", ["Pituitary stalk"], "negated"),
+    ("(2) consolidation without air bronchogram, (3) heart", ["Heart"], "affirmed"),
+    ("No pneumothorax and no effusion", ["Effusion"], "negated"),
 ])
 def test_hand_worked_sentences(text: str, names: list[str], status: str) -> None:
     assert mention_status(text, names) == status
@@ -184,6 +209,17 @@ GROUPS = tuple((group, sorted((phrase.split() for phrase in phrases), key=len, r
 FIRST_WORDS = {words[0] for _, phrases in GROUPS for words in phrases}
 
 
+def new_clause(text: str, tokens: list[tuple[str, int, int]], j: int) -> bool:
+    """Whether token ``j`` begins a new clause: "and complete", ", small", "(3)"."""
+    word = tokens[j][0]
+    if j + 1 < len(tokens) and word in ("and", "with", "while") and tokens[j + 1][0] in AFFIRMED_STATES:
+        return True
+    if word in AFFIRMED_STATES and "," in text[tokens[j - 1][2]:tokens[j][1]]:
+        return True
+    return (word.isdigit() or len(word) == 1) and text[tokens[j][2]:tokens[j][2] + 1] == ")" and \
+        text[tokens[j][1] - 1:tokens[j][1]] in ("(", " ")
+
+
 def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int, int]]:
     """NegEx over tokens: cues matched at each token (the longest phrase of any group, words joined by spaces or a
     hyphen), scopes walked token by token, a state noun followed by "of" ending a scope."""
@@ -202,26 +238,38 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
                         if not found or len(words) > found[2] - found[1]:
                             found = (group, i, i + len(words))
                         break
+            if found and found[0] == "place" and (
+                    (found[1] > 0 and "-" in text[tokens[found[1] - 1][2]:tokens[found[1]][1]])
+                    or (found[2] < len(tokens) and "-" in text[tokens[found[2] - 1][2]:tokens[found[2]][1]])):
+                found = None  # "left-to-right" holds no preposition
             if found:
                 cues.append(found)
                 i = found[2]
             else:
                 i += 1
         starts = {first for _, first, _ in cues}
+
+        def state(word: str) -> bool:
+            return any(word.endswith(plural) and word[:len(word) - len(plural)] in STATE_NOUNS for plural in ("", "s", "es"))
+
         for group, first, last in cues:
             if group == "pre":
                 inside = []
                 for j in range(last, len(tokens)):
-                    if j in starts or len(inside) == max_words:
+                    if j in starts or len(inside) == max_words or (j > last and new_clause(text, tokens, j)):
                         break
                     if tokens[j][0] not in (";", ":"):
                         inside.append(tokens[j])
-                    if tokens[j][0] in STATE_NOUNS and j + 1 < len(tokens) and tokens[j + 1][0] == "of":
+                    if state(tokens[j][0]) and j + 1 < len(tokens) and tokens[j + 1][0] == "of":
                         break
             elif group == "post":
                 begin = max([end for g, _, end in cues if g not in ("pseudo", "place") and end <= first], default=0)
                 inside = [t for t in tokens[begin:first] if t[0] not in (";", ":")][-max_words:]
-                states = [k for k, t in enumerate(inside[:-1]) if t[0] in STATE_NOUNS and inside[k + 1][0] == "of"]
+                # ... and ends before a place after its first word ("thrombus in the vein had disappeared").
+                places = [tokens[f][1] for g, f, _ in cues if g == "place" and f < first and inside
+                          and tokens[f][1] > inside[0][1]]
+                inside = [t for t in inside if not places or t[1] < min(places)]
+                states = [k for k, t in enumerate(inside[:-1]) if state(t[0]) and inside[k + 1][0] == "of"]
                 inside = inside[:states[0] + 1] if states else inside
             else:
                 continue

@@ -108,11 +108,13 @@ SENSE_WORDS_KEYED = SENSE_WORDS.keyed(normal_token, LEXICON.organ_of)
 # The words SNOMED CT adds to a body structure's or a finding's name to place it in its hierarchy, which a caption
 # does not write: "Structure of ..."/"... structure" (the S node of its structure-entire-part triplets; "Entire ..."
 # is a narrower concept and keeps its word), "... disorder", "... finding", "... behavior", "..., device" (a physical
-# object: "Stent, device", "catheter device"), "Pathologic(al) ..." (a disorder told apart from a normal process or
+# object: "Stent, device", "catheter device"), "... region" after a side and one body part ("Structure of right
+# knee region": a caption writes "right knee"), "Pathologic(al) ..." (a disorder told apart from a normal process or
 # structure: "pathologic fistula", "Pathological Dilatation"), "... lobe of lung" (a caption writes "left lower
 # lobe"), a parenthesised semantic tag, and UMLS's "NOS".
 _HIERARCHY_WORDS = re.compile(r"^(?:bone )?structure of\s+|\s+(?:structure|disorder|finding|behaviou?r|NOS)$|"
                               r",?\s+device$|(?<=lobe) of lung$|^pathologic(?:al)?\s+|\s*\([^()]*\)", re.IGNORECASE)
+_SIDED_REGION = re.compile(r"^((?:left|right)\s+\w+(?<!ac)(?<!al)(?<!ar)(?<!ary)(?<!ic))\s+region$", re.IGNORECASE)
 
 
 def name_variants(name: str) -> tuple[str, ...]:
@@ -125,6 +127,8 @@ def name_variants(name: str) -> tuple[str, ...]:
     (('Structure of left lower lobe of lung', 'left lower lobe'), ('Pleural effusion disorder', 'Pleural effusion'))
     >>> name_variants("Stent, device"), name_variants("pathologic fistula")
     (('Stent, device', 'Stent'), ('pathologic fistula', 'fistula'))
+    >>> name_variants("Structure of right knee region")
+    ('Structure of right knee region', 'right knee')
     >>> name_variants("Bone structure of cranium"), name_variants("Entire left atrium")
     (('Bone structure of cranium', 'cranium'), ('Entire left atrium',))
     """
@@ -137,6 +141,7 @@ def name_variants(name: str) -> tuple[str, ...]:
         if shorter == bare or not shorter:
             break
         bare = shorter
+    bare = _SIDED_REGION.sub(r"\1", bare)
     parts = bare.split(", ")
     if len(parts) == 2 and all(parts):
         bare = f"{parts[1]} {parts[0]}"
@@ -365,14 +370,16 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
             found.append((i, last, payload))
             # A longer name hides the X-ray region or view it names ("left wrist" is "Structure of left wrist",
             # and the wrist is part of the upper extremity): the vocabulary's region and view rows are read again
-            # inside it, each a mention of its own; after the "of" of a procedure recorded as its modality ("CT of
-            # the abdomen" is CT), every name is.
-            again, k = inner, i
-            if any(entry.reread for entry in payload) and "of" in keys[i:last]:
-                again, k = trie, keys.index("of", i, last) + 1
+            # inside it, each a mention of its own; inside an imaging modality's name ("chest CT", "CT of the
+            # abdomen" are CT), every name but another modality's is.
+            modality = all(entry.concept in MODALITIES for entry in payload)
+            again, k = (trie if modality else inner), i
             while last > i and k <= last:
-                inner_last, inner_payload = _longest(keys, joined, k, last + 1, again)
-                if inner_last < 0:
+                # (the whole name again is not a name inside it)
+                inner_last, inner_payload = _longest(keys, joined, k, last + 1 if k > i else last, again)
+                if modality:
+                    inner_payload = tuple(entry for entry in inner_payload if entry.concept not in MODALITIES)
+                if inner_last < 0 or not inner_payload:
                     k += 1
                     continue
                 found.append((k, inner_last, inner_payload))
@@ -388,12 +395,13 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     structure_starts = {first for first, _, entries in found
                         if any(entry.concept not in MODALITIES for entry in entries)}
     scopes = cue_scopes(caption, cues=dictionary.cues)
+    sentence_of, sentence_tokens = _sentences_of(caption, tokens)
     kept = [(first, last, entry) for first, last, entries in found for entry in entries
             if sense_kept(keys, joined, first, last, dictionary.name_words.get(entry.concept, ()), structure_starts,
-                          dictionary.sense)]
+                          dictionary.sense, sentence_tokens[sentence_of[first]])]
     flagged = [(first, last, entry, negated) for (first, last, entry), negated
                in zip(kept, _denied(kept, tokens, joined, scopes))]
-    modality_at = _modality_scope(caption, tokens, flagged)
+    modality_at = _modality_scope(sentence_of, flagged)
     affirmed = {entry.concept for _, _, entry, negated in flagged if not negated and entry.source != "assumed"}
     # A region's standard view counts only where the caption states no view.
     view_stated = any(entry.source == "assumed" for _, _, entry, _ in flagged) and (
@@ -434,17 +442,27 @@ def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int
     return denied
 
 
-def _modality_scope(caption: str, tokens: list[tuple[int, int, str]],
-                    flagged: list[tuple[int, int, _Entry, bool]]) -> Callable[[int], str]:
-    """The imaging modality a word of the caption describes (token index -> modality concept, "" for none): the
-    modality named nearest to it in its sentence, else the last one named before its sentence, else the first
-    named after (X-ray conventions apply to what a radiograph shows, not to a CT of the same caption)."""
+def _sentences_of(caption: str, tokens: list[tuple[int, int, str]]) -> tuple[list[int], list[tuple[int, int]]]:
+    """The sentence (:func:`~evalcore.extraction.negation.sentence_spans`) of each token, and each sentence's tokens
+    (first, after the last)."""
+    sentences = sentence_spans(caption)
+    sentence_of = [max(bisect_right(sentences, (start, float("inf"))) - 1, 0) for start, _, _ in tokens]
+    ranges = [[len(tokens), 0] for _ in range(max(len(sentences), 1))]
+    for token, sentence in enumerate(sentence_of):
+        ranges[sentence][0] = min(ranges[sentence][0], token)
+        ranges[sentence][1] = token + 1
+    return sentence_of, [(first, after) for first, after in ranges]
+
+
+def _modality_scope(sentence_of: list[int], flagged: list[tuple[int, int, _Entry, bool]]) -> Callable[[int], str]:
+    """The imaging modality a word of the caption describes (token index -> modality concept, "" for none;
+    ``sentence_of``: each token's sentence): the modality named nearest to it in its sentence, else the last one
+    named before its sentence, else the first named after (X-ray conventions apply to what a radiograph shows, not
+    to a CT of the same caption)."""
     named = sorted((first, last, entry.concept) for first, last, entry, negated in flagged
                    if entry.concept in MODALITIES and not negated and entry.source != "assumed")
     if not named:
         return lambda token: ""
-    sentences = sentence_spans(caption)
-    sentence_of = [bisect_right(sentences, (start, float("inf"))) - 1 for start, _, _ in tokens]
 
     def modality_at(token: int) -> str:
         here = sentence_of[token]

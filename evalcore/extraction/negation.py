@@ -51,7 +51,8 @@ CUES_FILE = RULES_FOLDER / "context_cues.tsv"
 
 #: What each kind of row may say of its direction: the scope a cue opens (forward, backward) or none.
 KIND_DIRECTIONS = {"negation": ("forward", "backward"), "hypothetical": ("forward", "backward"),
-                   "pseudo": ("none",), "terminator": ("none",), "place": ("forward",), "state": ("forward",)}
+                   "pseudo": ("none",), "terminator": ("none",), "place": ("forward",), "state": ("forward",),
+                   "affirmed": ("none",)}
 
 
 class Cue(NamedTuple):
@@ -108,6 +109,9 @@ PLACE_PREPOSITIONS = _listed("place", "forward")
 #: Nouns of a state of a thing ("loosening", "displacement", "fracture", ...): in a scope, such a noun followed by
 #: "of" ends the scope, as the "of"-phrase names the thing whose state is denied, and the thing is there.
 STATE_NOUNS = frozenset(_listed("state", "forward"))
+#: Words of a state described as present ("complete", "patent", "enlarged", ...): after "and", "with", "while" or a
+#: comma they begin a new clause, which a negation's scope does not cross ("no leak and complete occlusion").
+AFFIRMED_STATES = frozenset(_listed("affirmed", "none"))
 
 STATUSES = ("affirmed", "negated", "absent")
 
@@ -125,10 +129,11 @@ _END = ""  # a trie node's key for the group of the cue ending there; no word is
 
 
 def _cue_trie(cues: Iterable[Cue]) -> dict:
-    """A trie over the cues' words, each cue's group at its last word's node (state nouns are no cues)."""
+    """A trie over the cues' words, each cue's group at its last word's node (state nouns and affirmed states are no
+    cues)."""
     trie: dict = {}
     for cue in cues:
-        if cue.kind == "state":
+        if cue.kind in ("state", "affirmed"):
             continue
         node = trie
         for word in cue.cue.split():
@@ -197,15 +202,25 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
     for start, end in sentence_spans(text):
         tokens = [(m.group().lower(), m.start(), m.end()) for m in _TOKEN.finditer(text, start, end)]
         found = _cues(text, tokens, trie)
+        clauses = _new_clauses(text, tokens)
+        places = [first for group, _, first, _ in found if group == "place"]
         barrier = 0  # the token after the last cue that ends a post-negation scope
         for index, (group, cue, first, last) in enumerate(found):
             if group == "pre":
                 limit = found[index + 1][2] if index + 1 < len(found) else len(tokens)
+                clause = bisect_right(clauses, last)
+                if clause < len(clauses):
+                    limit = min(limit, clauses[clause])
                 inside = _until_state(tokens, last, min(limit, last + max_words))
             elif group == "post":
-                begin = max(barrier, first - max_words)
-                state = next((k for k in range(begin, first - 1) if _is_state(tokens, k)), None)
-                inside = (begin, first if state is None else state + 1)
+                begin, end = max(barrier, first - max_words), first
+                # The subject a post-negation denies is the noun before a place it is at ("thrombus in the vein
+                # had disappeared"), as a forward scope ends at a place.
+                place = bisect_right(places, begin)
+                if place < len(places) and places[place] < first:
+                    end = places[place]
+                state = next((k for k in range(begin, end - 1) if _is_state(tokens, k)), None)
+                inside = (begin, end if state is None else state + 1)
             else:
                 inside = (0, 0)
             if inside[0] < inside[1]:
@@ -215,9 +230,27 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
     return scopes
 
 
+def _new_clauses(text: str, tokens: list[tuple[str, int, int]]) -> list[int]:
+    """The tokens where a new clause or list item begins, which a forward scope does not cross: an affirmed state
+    (:data:`AFFIRMED_STATES`) after "and", "with", "while" or a comma ("no leak *and complete* occlusion", "absent
+    stalk*, small* optic nerves"), and a list item's number ("(3)", "3)")."""
+    starts = []
+    for k in range(1, len(tokens)):
+        word, begin, end = tokens[k]
+        if word in AFFIRMED_STATES:
+            if tokens[k - 1][0] in ("and", "with", "while"):
+                starts.append(k - 1)
+            elif "," in text[tokens[k - 1][2]:begin]:
+                starts.append(k)
+        elif (word.isdigit() or len(word) == 1) and text[end:end + 1] == ")" and text[begin - 1:begin] in ("(", " "):
+            starts.append(k)
+    return starts
+
+
 def _cues(text: str, tokens: list[tuple[str, int, int]], trie: dict) -> list[tuple[str, Cue, int, int]]:
     """(group, cue, first token, token after the last) of each cue in ``tokens``, left to right, the longest cue
-    starting at a token winning, a cue's words joined by :data:`_CUE_GAP`."""
+    starting at a token winning, a cue's words joined by :data:`_CUE_GAP`; a preposition of place inside a
+    hyphenated word ("left-to-right") is none."""
     cues, i = [], 0
     while i < len(tokens):
         node, found, j = trie, None, i
@@ -228,6 +261,8 @@ def _cues(text: str, tokens: list[tuple[str, int, int]], trie: dict) -> list[tup
             j += 1
             if _END in node:
                 found = (*node[_END], i, j)
+        if found and found[0] == "place" and _hyphenated(text, tokens, found[2], found[3]):
+            found = None
         if found:
             cues.append(found)
             i = found[3]
@@ -236,9 +271,18 @@ def _cues(text: str, tokens: list[tuple[str, int, int]], trie: dict) -> list[tup
     return cues
 
 
+def _hyphenated(text: str, tokens: list[tuple[str, int, int]], first: int, after: int) -> bool:
+    """Whether tokens ``first``..``after - 1`` are joined by a hyphen to the word before or after them."""
+    before = "-" in text[tokens[first - 1][2]:tokens[first][1]] if first > 0 else False
+    return before or (after < len(tokens) and "-" in text[tokens[after - 1][2]:tokens[after][1]])
+
+
 def _is_state(tokens: list[tuple[str, int, int]], k: int) -> bool:
-    """Whether token ``k`` is a state noun followed by "of" ("loosening of")."""
-    return tokens[k][0] in STATE_NOUNS and k + 1 < len(tokens) and tokens[k + 1][0] == "of"
+    """Whether token ``k`` is a state noun, or its plural, followed by "of" ("loosening of", "fractures of")."""
+    word = tokens[k][0]
+    state = word in STATE_NOUNS or (word.endswith("s") and word[:-1] in STATE_NOUNS) or (
+        word.endswith("es") and word[:-2] in STATE_NOUNS)
+    return state and k + 1 < len(tokens) and tokens[k + 1][0] == "of"
 
 
 def _until_state(tokens: list[tuple[str, int, int]], begin: int, stop: int) -> tuple[int, int]:

@@ -7,8 +7,12 @@ One rule over phrase structure (head noun, its modifier, its of-phrase), with wo
   its of-phrase ("neck *of the femur*", "lobe *of the liver*"; determiners and position words skipped) or a
   structure word right before it ("*femoral* neck", "*thyroid* lobe"). A mention ending in a part noun keeps its
   concept only where the concept's own names say that whole (or the phrase names none): "left lobe of the liver"
-  is no lobe of the lung, "femoral neck" is not the neck. A mention that names its whole itself ("intestinal wall
-  of the colon") and a part of a part ("posterior segment of the upper lobe") are left as matched.
+  is no lobe of the lung, "femoral neck" is not the neck. A structure word may be a compound of combining forms
+  ("*frontoparietal* lobe", "*bitemporal* lobes"). Where the phrase names no whole ("the right lobe"), the whole is
+  one its sentence names among the organs that have that part (``rules/part_wholes.tsv``: "Thyroid ultrasound ...
+  nodule in the right lobe" is no lobe of the lung; a chest names the lungs); a sentence that names none leaves the
+  mention as matched. A mention that names its whole itself ("intestinal wall of the colon") and a part of a part
+  ("posterior segment of the upper lobe") are left as matched.
 - A **procedure noun** ("aspiration", "biopsy", ...) right after a procedure modifier ("needle", "percutaneous", ...)
   is the procedure: it keeps only a concept whose names say that modifier ("needle aspiration" is no Pulmonary
   aspiration).
@@ -31,10 +35,13 @@ from evalcore.extraction.rule_files import RULES_FOLDER, Column, read_rule_file,
 
 #: The sense words shipped with the package.
 SENSE_WORDS_FILE = RULES_FOLDER / "sense_words.tsv"
+#: The organs that have each part, and the words that name them, shipped with the package.
+PART_WHOLES_FILE = RULES_FOLDER / "part_wholes.tsv"
 #: The roles a sense word may have (column 2 of the file).
 ROLES = ("part", "procedure", "procedure-modifier", "position", "direction", "orientation", "determiner", "structure",
          "keeps-qualifier")
 SENSE_COLUMNS = (Column("words"), Column("role", allowed=ROLES), Column("source"))
+PART_WHOLE_COLUMNS = (Column("part"), Column("whole"), Column("said_by"), Column("source"))
 
 
 @dataclass(frozen=True)
@@ -53,6 +60,8 @@ class SenseWords:
     keeps_qualifier: frozenset[str] = frozenset()
     #: An organ's adjective -> the organ, as a specifier is compared with a concept's names ("pulmonary" is "lung").
     organ_of: Mapping[str, str] = field(default_factory=dict)
+    #: A part noun -> each word that names an organ having that part -> the organ ("lobe" -> "hepatic" -> "liver").
+    wholes: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     def keyed(self, key: Callable[[str], str], organ_of: Mapping[str, str] = MappingProxyType({})) -> SenseWords:
         """The same classes with every word read by ``key`` (the extractor's :func:`normal_token`), so that they
@@ -62,11 +71,33 @@ class SenseWords:
                              for field in ("part", "procedure", "procedure_modifier", "position", "direction",
                                            "orientation", "determiner", "structure")},
                           keeps_qualifier=self.keeps_qualifier,
-                          organ_of=MappingProxyType({key(a): key(b) for a, b in organ_of.items()}))
+                          organ_of=MappingProxyType({key(a): key(b) for a, b in organ_of.items()}),
+                          wholes=MappingProxyType({key(part): MappingProxyType({key(word): key(whole)
+                                                                                 for word, whole in said.items()})
+                                                   for part, said in self.wholes.items()}))
 
 
-def read_sense_words(path: str | Path = SENSE_WORDS_FILE) -> SenseWords:
-    """The word classes of a sense-words file (columns words, role, source; a word once per role).
+def read_part_wholes(path: str | Path = PART_WHOLES_FILE) -> Mapping[str, Mapping[str, str]]:
+    """Part noun -> word -> the organ it names, of a part-wholes file (columns part, whole, said_by: the words,
+    space-separated, that name the whole; source); a word names one whole of a part.
+
+    >>> read_part_wholes()["lobe"]["hepatic"]
+    'liver'
+    """
+    wholes: dict[str, dict[str, str]] = {}
+    for row in read_rule_file(path, PART_WHOLE_COLUMNS):
+        said = wholes.setdefault(row["part"].lower(), {})
+        for word in row["said_by"].lower().split():
+            if word in said:
+                raise refuse_repeat(path, row, PART_WHOLE_COLUMNS, "said_by", f"a word naming a whole of "
+                                    f"{row['part']!r}")
+            said[word] = row["whole"].lower()
+    return MappingProxyType({part: MappingProxyType(said) for part, said in wholes.items()})
+
+
+def read_sense_words(path: str | Path = SENSE_WORDS_FILE, wholes: str | Path = PART_WHOLES_FILE) -> SenseWords:
+    """The word classes of a sense-words file (columns words, role, source; a word once per role), with the organs
+    that have each part from the part-wholes file ``wholes`` (:func:`read_part_wholes`).
 
     >>> words = read_sense_words()
     >>> "lobe" in words.part, "left" in words.position, "pathological fracture" in words.keeps_qualifier
@@ -78,7 +109,8 @@ def read_sense_words(path: str | Path = SENSE_WORDS_FILE) -> SenseWords:
         if words in classes[row["role"]]:
             raise refuse_repeat(path, row, SENSE_COLUMNS, "words", f"a {row['role']} word")
         classes[row["role"]].add(words)
-    return SenseWords(**{role.replace("-", "_"): frozenset(found) for role, found in classes.items()})
+    return SenseWords(**{role.replace("-", "_"): frozenset(found) for role, found in classes.items()},
+                      wholes=read_part_wholes(wholes))
 
 
 SENSE_WORDS = read_sense_words()
@@ -114,18 +146,38 @@ def specifier(keys: Sequence[str], joined: Callable[[int], bool], first: int, la
                 return keys[k]
             return None
         before = first - 1
-        return keys[before] if before >= 0 and joined(first) and keys[before] in words.structure else None
+        return keys[before] if before >= 0 and joined(first) and structure_word(keys[before], words) else None
     if head in words.procedure:
         before = first - 1
         return keys[before] if before >= 0 and joined(first) and keys[before] in words.procedure_modifier else None
     return None
 
 
+def structure_word(key: str, words: SenseWords) -> bool:
+    """Whether ``key`` is a structure word, or a compound of them in combining forms: "bi" before one
+    ("bitemporal"), or a structure adjective's stem joined by "o" to another ("fronto-parietal",
+    "parieto-temporo-occipital"), as Terminologia Anatomica compounds them.
+
+    >>> [structure_word(w, SENSE_WORDS) for w in ("frontal", "frontoparietal", "bitemporal", "parietotemporooccipital",
+    ...                                          "photo", "bilateral")]
+    [True, True, True, True, False, False]
+    """
+    if key in words.structure:
+        return True
+    if key.startswith("bi") and key[2:] in words.structure:
+        return True
+    return any(key[k] == "o" and key[:k] + "al" in words.structure and structure_word(key[k + 1:], words)
+               for k in range(3, len(key) - 3))
+
+
 def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, last: int,
-               name_words: Collection[str], structure_starts: Collection[int], words: SenseWords) -> bool:
+               name_words: Collection[str], structure_starts: Collection[int], words: SenseWords,
+               sentence: tuple[int, int] | None = None) -> bool:
     """Whether the mention of tokens ``first``..``last`` keeps a concept whose names hold ``name_words``
     (normalised): its phrase's :func:`specifier` is absent or among them, and it is no direction word right before
-    another structure's mention (``structure_starts``: the first tokens of mentions that name no modality).
+    another structure's mention (``structure_starts``: the first tokens of mentions that name no modality). A bare
+    part noun whose phrase names no whole keeps it only where its ``sentence`` (first token, token after the last)
+    names no organ having that part, or one the concept's names say.
 
     >>> keys = "the left lobe of the liver".split()
     >>> sense_kept(keys, lambda k: True, 2, 2, {"structure", "lobe", "of", "lung"}, (), SENSE_WORDS)
@@ -136,11 +188,20 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     >>> [sense_kept(f"{word} lung lobe".split(), lambda k: True, 0, 0, words, {1}, SENSE_WORDS)
     ...  for word, words in (("cranial", cranium), ("caudal", caudal))]
     [False, True]
+    >>> keys = "thyroid ultrasound : nodule in the right lobe".split()
+    >>> sense_kept(keys, lambda k: True, 6, 7, {"lobe", "lung"}, (), SENSE_WORDS, (0, len(keys)))
+    False
     """
     if first == last and keys[first] in words.direction and _before_a_structure(keys, joined, first, structure_starts,
                                                                                    words):
         return set(name_words) <= words.direction  # the concept is that direction ("Caudal"), not a structure
     said = specifier(keys, joined, first, last, words)
+    if said is None and sentence is not None and keys[last] in words.wholes and all(
+            key in words.position for key in keys[first:last]):
+        said_by = words.wholes[keys[last]]
+        named = {said_by[keys[k]] for k in (*range(sentence[0], first), *range(last + 1, sentence[1]))
+                 if keys[k] in said_by}
+        return not named or not named.isdisjoint(name_words)
     return said is None or said in name_words or words.organ_of.get(said) in name_words
 
 
