@@ -251,11 +251,16 @@ def _reference(caption: str, names: dict[str, str]) -> frozenset[str]:
     modifiers = {(start, concept) for start, end, concept in sensed
                  for next_start, _, other in sensed if other != concept and next_start > end
                  and re.fullmatch(r"[ \t\-‐‑–]*", caption[end:next_start]) and in_spans(scopes, next_start)}
-    # ... or a noun of a state ("no rib fractures": the rib is there).
-    states = {normal_token(word) for word in STATE_NOUNS}
+    # ... or a noun of a state or a part ("no rib fractures": the rib is there; "no vessel wall cyst").
+    states = {normal_token(word) for word in STATE_NOUNS} | SENSE_WORDS.keyed(normal_token).part
     modifiers |= {(start, concept) for start, end, concept in sensed
                   if (following := re.match(r"[ \t\-‐‑–]*([^\W_]+(?:['’][^\W_]+)?)", caption[end:]))
                   and following.start(1) > 0 and normal_token(following.group(1)) in states}
+    # ... and the of-phrase of a mention in a scope is what that mention would be of ("no cyst of the kidney").
+    scoped_ends = {end for start, end, _ in sensed if in_spans(scopes, start)}
+    modifiers |= {(start, concept) for start, end, concept in sensed
+                  if (before := re.search(r"([^\W_]+)[\W_]+of(?:[\W_]+(?:the|a|an|both))*[\W_]+$", caption[:start], re.I))
+                  and before.end(1) in scoped_ends}
     return frozenset(concept for start, end, concept in sensed
                      if not in_spans(scopes, start) or (start, concept) in modifiers)
 
@@ -319,7 +324,7 @@ def test_pinned_f1_on_real_valid_captions():
     assert extract(captions["ROCOv2_2023_valid_000001"], dictionary) >= {"C1306645", "C0817096"}
 
 
-PINNED_F1_FIRST_200 = 0.6911  # names + imaging vocabulary; re-pinned when the vocabulary changes
+PINNED_F1_FIRST_200 = 0.6898  # names + imaging vocabulary; re-pinned when the vocabulary changes
 
 
 THIRD_ROUND_NAMES = {

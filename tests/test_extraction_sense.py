@@ -11,7 +11,7 @@ import pytest
 from evalcore.api import extract_concepts
 from evalcore.cli import main
 from evalcore.errors import InputError
-from evalcore.extraction.extractor import ConceptDictionary, extract
+from evalcore.extraction.extractor import ConceptDictionary, extract, mentions
 from evalcore.extraction.negation import CUES
 from evalcore.extraction.rule_files import Column, read_rule_file
 from evalcore.extraction.sense import SENSE_WORDS, read_sense_words
@@ -99,6 +99,32 @@ def test_sense_from_the_phrase(caption: str, absent: set[str], present: set[str]
 ])
 def test_what_was_right_stays(caption: str, expected: set[str]) -> None:
     assert extract(caption, DICTIONARY) == expected
+
+
+@pytest.mark.parametrize(("caption", "denied", "kept"), [
+    # Issue 36, third pass: the of-phrase of a denied finding and a compound's modifier before a part noun are there.
+    ("There is no hydronephrosis of the left kidney", {"C0020295"}, {"C0227614"}),
+    ("No bowel wall thickening", set(), {"C0021853"}),
+    ("Without associated gallbladder wall thickening", set(), {"C0016976"}),
+])
+def test_what_a_denial_leaves(caption: str, denied: set[str], kept: set[str]) -> None:
+    names = {"C0020295": "Hydronephrosis", "C0227614": "Left kidney", "C0021853": "Intestines",
+             "C0016976": "Gallbladder"}
+    found = mentions(caption, ConceptDictionary.build(names, {"C0021853": ["Bowel"]}))
+    assert {m.concept for m in found if m.negated} == denied
+    assert {m.concept for m in found if not m.negated} == kept
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    # Issue 36, third pass: a position word between a side and a part is read past.
+    ("Stone in the left distal ureter", {"C0227683"}),
+    ("Right posterior elbow dislocation", {"C0230353"}),
+    ("Left lateral ventricle", set()),
+])
+def test_a_position_between_a_side_and_its_part(caption: str, expected: set[str]) -> None:
+    names = {"C0227683": "Structure of left ureter", "C0230353": "Right elbow region structure",
+             "C0225883": "Left ventricular structure"}
+    assert extract(caption, ConceptDictionary.build(names)) == expected
 
 
 @pytest.mark.parametrize(("caption", "expected"), [

@@ -120,6 +120,8 @@ def mention_status(text: str, names: list[str]) -> str:
     ("Absent pituitary stalk, small optic nerves", ["Pituitary stalk"], "negated"),
     ("(2) consolidation without air bronchogram, (3) heart", ["Heart"], "affirmed"),
     ("No pneumothorax and no effusion", ["Effusion"], "negated"),
+    ("No evidence of pneumothorax with the atrial lead in good position", ["Atrial lead"], "affirmed"),
+    ("Absent right kidney with compensatory hypertrophy", ["Hypertrophy"], "affirmed"),
 ])
 def test_hand_worked_sentences(text: str, names: list[str], status: str) -> None:
     assert mention_status(text, names) == status

@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
@@ -425,21 +425,37 @@ def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int
       and what the image was taken of, which a denied finding does not undo ("no echogenic foci" is still an
       ultrasound; "no pneumothorax" still a chest radiograph), while a hypothetical cue's does deny them
       ("follow-up with MRI"), and a negation denies a view ("the AP view (not shown)": another image);
-    - it modifies what follows it, joined to it: the next mention, denied with it, or a noun of a state
-      (:data:`~evalcore.extraction.negation.STATE_NOUNS`): a compound's head is what is denied ("no bowel
-      obstruction" denies the obstruction, not the bowel; "no implant loosening", "no rib fractures", the state).
+    - it modifies what follows it, joined to it: the next mention, denied with it, a noun of a state
+      (:data:`~evalcore.extraction.negation.STATE_NOUNS`) or a part noun: a compound's head is what is denied ("no
+      bowel obstruction" denies the obstruction, not the bowel; "no implant loosening", "no rib fractures", the
+      state; "no bowel wall thickening");
+    - a negation cue's scope holds it and it is the of-phrase of another mention in a scope ("no hydronephrosis *of
+      the left kidney*"): the of-phrase names what the denied finding would be of, which is there.
     """
     kinds = [next((cue.kind for start, end, cue in scopes if start <= tokens[first][0] < end), None)
              for first, _, _ in mentions]
     starts = {first for (first, _, _), kind in zip(mentions, kinds) if kind is not None}
+    ends = {last for (_, last, _), kind in zip(mentions, kinds) if kind is not None}
     denied = []
-    for (_, last, entry), kind in zip(mentions, kinds):
+    for (first, last, entry), kind in zip(mentions, kinds):
         vocabulary = entry.source in ("abbreviation", "assumed") and entry.concept not in VIEW_TAGS
-        modifier = last + 1 < len(tokens) and joined(last + 1) and (
-            normal_token(tokens[last + 1][2]) in _STATE_KEYS or last + 1 in starts and any(
-                other_first == last + 1 and other.concept != entry.concept for other_first, _, other in mentions))
-        denied.append(kind is not None and not (kind == "negation" and vocabulary) and not modifier)
+        following = normal_token(tokens[last + 1][2]) if last + 1 < len(tokens) and joined(last + 1) else ""
+        modifier = following in _STATE_KEYS or following in SENSE_WORDS_KEYED.part or (
+            following and last + 1 in starts and any(other_first == last + 1 and other.concept != entry.concept
+                                                     for other_first, _, other in mentions))
+        of_phrase = kind == "negation" and _of_phrase_of(tokens, first, ends)
+        denied.append(kind is not None and not (kind == "negation" and vocabulary) and not modifier
+                      and not of_phrase)
     return denied
+
+
+def _of_phrase_of(tokens: list[tuple[int, int, str]], first: int, ends: Collection[int]) -> bool:
+    """Whether the mention starting at token ``first`` follows "of" (and a determiner) right after the last token
+    of a mention in ``ends``: "hydronephrosis of the left kidney"."""
+    k = first - 1
+    while k >= 0 and tokens[k][2].lower() in ("the", "a", "an", "both"):
+        k -= 1
+    return k >= 1 and tokens[k][2].lower() == "of" and k - 1 in ends
 
 
 def _sentences_of(caption: str, tokens: list[tuple[int, int, str]]) -> tuple[list[int], list[tuple[int, int]]]:
@@ -486,11 +502,20 @@ def _required_said(entry: _Entry, first: int, affirmed: set[str], modality_at: C
     return entry.requires in affirmed
 
 
+#: A side, and the position words a caption inserts between a side and the part a name gives that side (Jacquemin's
+#: insertion variant: "left *distal* ureter" is in the Left ureter, "right *posterior* elbow" the Right elbow;
+#: "lateral", "upper", "lower" and "middle" are left out, as they name parts of their own: "left lateral ventricle",
+#: "left lower lobe").
+_SIDES = frozenset({"left", "right"})
+_INSERTED_POSITIONS = frozenset({"distal", "proximal", "anterior", "posterior", "medial", "superior", "inferior"})
+
+
 def _longest(keys: list[str], joined: Callable[[int], bool], i: int, stop: int,
              trie: Mapping) -> tuple[int, tuple[_Entry, ...]]:
     """The last token (-1 if none) and the entries of the longest name of ``trie`` starting at token ``i`` and
     ending before token ``stop``, its words joined only by spaces or hyphens; a determiner after "of" that the
-    name does not hold is read past ("lobe of the liver" is the name "Lobe of liver")."""
+    name does not hold is read past ("lobe of the liver" is the name "Lobe of liver"), as is a position word after
+    a side (:data:`_INSERTED_POSITIONS`)."""
     node, last, payload = trie, -1, ()
     for j in range(i, stop):
         if j > i and not joined(j):
@@ -499,6 +524,8 @@ def _longest(keys: list[str], joined: Callable[[int], bool], i: int, stop: int,
         if child is None:
             if j > i and keys[j - 1] == "of" and keys[j] in SENSE_WORDS_KEYED.determiner:
                 continue
+            if j == i + 1 and keys[i] in _SIDES and keys[j] in _INSERTED_POSITIONS:
+                continue  # "left distal ureter" is in the left ureter
             break
         node = child
         if _END in node:
