@@ -33,9 +33,9 @@ NAMES = {
     MRI: "Magnetic Resonance Imaging", ABDOMEN: "Abdomen", UPPER_EXTREMITY: "Upper Extremity",
     LOWER_EXTREMITY: "Lower Extremity", THYROID: "Thyroid Gland", UPPER_ARM: "Upper arm",
 }
-# UMLS gives Pulmonary aspiration the synonym "Aspiration", MeSH gives Pathological fracture "Fracture": the other
-# collection's dictionary had them.
-DICTIONARY = ConceptDictionary.build(NAMES, {PULMONARY_ASPIRATION: ["Aspiration"],
+# UMLS gives Pulmonary aspiration the synonym "Aspiration", MeSH gives Pathological fracture "Fracture", the open
+# ontologies give the cranium "cranial": the other collection's dictionary had them.
+DICTIONARY = ConceptDictionary.build(NAMES, {PULMONARY_ASPIRATION: ["Aspiration"], CRANIUM: ["cranial"],
                                              FRACTURE_PATHOLOGICAL: ["Fracture", "Fractures, Spontaneous",
                                                                      "Fracture, Pathologic"]})
 
@@ -70,6 +70,10 @@ DICTIONARY = ConceptDictionary.build(NAMES, {PULMONARY_ASPIRATION: ["Aspiration"
     ("Radiograph: mass in the caudal lung lobe", set(), {CAUDAL, PLAIN_XRAY}),
     ("Lateral radiograph: shadows in the cranial and caudal lung lobes", {CRANIUM}, {PLAIN_XRAY, CAUDAL}),
     ("Angiogram with cranial angulation", {CRANIUM}, set()),
+    ("Radiograph of the stifle: the planned cranial wedge osteotomy", {CRANIUM}, {PLAIN_XRAY}),
+    ("Lateral radiograph of the thorax; cranial is to the left", {CRANIUM}, {PLAIN_XRAY}),
+    ("Superimposition on the cranial base", set(), {CRANIUM}),
+    ("Cranial CT without contrast", set(), {CRANIUM, CT}),
     ("Skull radiograph: open cranial sutures", set(), {CRANIUM, PLAIN_XRAY}),
     # Pathological fracture only where the caption says so.
     ("Radiograph of a displaced fracture of the radius", {FRACTURE_PATHOLOGICAL}, {PLAIN_XRAY}),

@@ -392,12 +392,11 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
             i += 1
     if not found:
         return []
-    structure_starts = {first for first, _, entries in found
-                        if any(entry.concept not in MODALITIES for entry in entries)}
+    image_starts = {first for first, _, entries in found if any(entry.concept in MODALITIES for entry in entries)}
     scopes = cue_scopes(caption, cues=dictionary.cues)
     sentence_of, sentence_tokens = _sentences_of(caption, tokens)
     kept = [(first, last, entry) for first, last, entries in found for entry in entries
-            if sense_kept(keys, joined, first, last, dictionary.name_words.get(entry.concept, ()), structure_starts,
+            if sense_kept(keys, joined, first, last, dictionary.name_words.get(entry.concept, ()), image_starts,
                           dictionary.sense, sentence_tokens[sentence_of[first]])]
     flagged = [(first, last, entry, negated) for (first, last, entry), negated
                in zip(kept, _denied(kept, tokens, joined, scopes))]

@@ -16,9 +16,10 @@ One rule over phrase structure (head noun, its modifier, its of-phrase), with wo
 - A **procedure noun** ("aspiration", "biopsy", ...) right after a procedure modifier ("needle", "percutaneous", ...)
   is the procedure: it keeps only a concept whose names say that modifier ("needle aspiration" is no Pulmonary
   aspiration).
-- A **direction word** ("cranial", "caudal", ...) right before another structure or an orientation noun gives a
-  direction, not a structure: "cranial lung lobe", "cranial angulation", "cranial and caudal lobes" are no Cranium (a
-  concept that is the direction itself, "Caudal", is kept).
+- A **direction word** ("cranial", "caudal", ...) alone names a structure only where it modifies a part noun or an
+  image of that structure ("cranial base", "cranial CT"); elsewhere it gives a direction: "cranial lung lobe",
+  "cranial angulation", "cranial wedge osteotomy", "cranial is to the left" are no Cranium (a concept that is the
+  direction itself, "Caudal", is kept).
 - Position words ("left", "upper", ...) and determiners specify nothing of their own.
 
 A mention's words are joined to its modifier only by spaces or a hyphen, as the words of one name are.
@@ -38,7 +39,7 @@ SENSE_WORDS_FILE = RULES_FOLDER / "sense_words.tsv"
 #: The organs that have each part, and the words that name them, shipped with the package.
 PART_WHOLES_FILE = RULES_FOLDER / "part_wholes.tsv"
 #: The roles a sense word may have (column 2 of the file).
-ROLES = ("part", "procedure", "procedure-modifier", "position", "direction", "orientation", "determiner", "structure",
+ROLES = ("part", "procedure", "procedure-modifier", "position", "direction", "determiner", "structure",
          "keeps-qualifier")
 SENSE_COLUMNS = (Column("words"), Column("role", allowed=ROLES), Column("source"))
 PART_WHOLE_COLUMNS = (Column("part"), Column("whole"), Column("said_by"), Column("source"))
@@ -54,7 +55,6 @@ class SenseWords:
     procedure_modifier: frozenset[str] = frozenset()
     position: frozenset[str] = frozenset()
     direction: frozenset[str] = frozenset()
-    orientation: frozenset[str] = frozenset()
     determiner: frozenset[str] = frozenset()
     structure: frozenset[str] = frozenset()
     keeps_qualifier: frozenset[str] = frozenset()
@@ -69,7 +69,7 @@ class SenseWords:
         lexicon's organ adjectives) read so too; names are kept."""
         return SenseWords(**{field: frozenset(key(word) for word in getattr(self, field))
                              for field in ("part", "procedure", "procedure_modifier", "position", "direction",
-                                           "orientation", "determiner", "structure")},
+                                           "determiner", "structure")},
                           keeps_qualifier=self.keeps_qualifier,
                           organ_of=MappingProxyType({key(a): key(b) for a, b in organ_of.items()}),
                           wholes=MappingProxyType({key(part): MappingProxyType({key(word): key(whole)
@@ -171,13 +171,15 @@ def structure_word(key: str, words: SenseWords) -> bool:
 
 
 def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, last: int,
-               name_words: Collection[str], structure_starts: Collection[int], words: SenseWords,
+               name_words: Collection[str], image_starts: Collection[int], words: SenseWords,
                sentence: tuple[int, int] | None = None) -> bool:
     """Whether the mention of tokens ``first``..``last`` keeps a concept whose names hold ``name_words``
-    (normalised): its phrase's :func:`specifier` is absent or among them, and it is no direction word right before
-    another structure's mention (``structure_starts``: the first tokens of mentions that name no modality). A bare
-    part noun whose phrase names no whole keeps it only where its ``sentence`` (first token, token after the last)
-    names no organ having that part, or one the concept's names say.
+    (normalised): its phrase's :func:`specifier` is absent or among them; a direction word alone names a structure
+    only where it modifies a part noun or an image (``image_starts``: the first tokens of the mentions of a
+    modality): "cranial base", "cranial CT", else it gives a direction ("cranial lung lobe", "cranial is to the
+    left"), and keeps only a concept that is that direction. A bare part noun whose phrase names no whole keeps it
+    only where its ``sentence`` (first token, token after the last) names no organ having that part, or one the
+    concept's names say.
 
     >>> keys = "the left lobe of the liver".split()
     >>> sense_kept(keys, lambda k: True, 2, 2, {"structure", "lobe", "of", "lung"}, (), SENSE_WORDS)
@@ -185,16 +187,21 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     >>> sense_kept(keys, lambda k: True, 2, 5, {"lobe", "of", "liver"}, (), SENSE_WORDS)
     True
     >>> cranium, caudal = {"bone", "structure", "of", "cranium", "cranial"}, {"caudal"}
-    >>> [sense_kept(f"{word} lung lobe".split(), lambda k: True, 0, 0, words, {1}, SENSE_WORDS)
+    >>> [sense_kept(f"{word} lung lobe".split(), lambda k: True, 0, 0, words, (), SENSE_WORDS)
     ...  for word, words in (("cranial", cranium), ("caudal", caudal))]
     [False, True]
+    >>> [sense_kept(f"cranial {noun}".split(), lambda k: True, 0, 0, cranium, {1} if noun == "ct" else (), SENSE_WORDS)
+    ...  for noun in ("base", "ct", "wedge")]
+    [True, True, False]
     >>> keys = "thyroid ultrasound : nodule in the right lobe".split()
     >>> sense_kept(keys, lambda k: True, 6, 7, {"lobe", "lung"}, (), SENSE_WORDS, (0, len(keys)))
     False
     """
-    if first == last and keys[first] in words.direction and _before_a_structure(keys, joined, first, structure_starts,
-                                                                                   words):
-        return set(name_words) <= words.direction  # the concept is that direction ("Caudal"), not a structure
+    if first == last and keys[first] in words.direction:
+        following = first + 1
+        if not (following < len(keys) and joined(following)
+                and (keys[following] in words.part or following in image_starts)):
+            return set(name_words) <= words.direction  # the concept is that direction ("Caudal"), not a structure
     said = specifier(keys, joined, first, last, words)
     if said is None and sentence is not None and keys[last] in words.wholes and all(
             key in words.position for key in keys[first:last]):
@@ -204,18 +211,3 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
         return not named or not named.isdisjoint(name_words)
     return said is None or said in name_words or words.organ_of.get(said) in name_words
 
-
-def _before_a_structure(keys: Sequence[str], joined: Callable[[int], bool], first: int,
-                        structure_starts: Collection[int], words: SenseWords) -> bool:
-    """Whether the direction word at token ``first`` modifies what follows it: a structure (a mention of one, or a
-    structure word), an orientation noun ("cranial angulation"), or, through "and"/"or", another direction word
-    that does ("cranial and caudal lung lobes")."""
-    k = first + 1
-    while k < len(keys) and joined(k):
-        if k in structure_starts or keys[k] in words.structure or keys[k] in words.orientation:
-            return True
-        if keys[k] in ("and", "or") and k + 1 < len(keys) and joined(k + 1) and keys[k + 1] in words.direction:
-            k += 2
-            continue
-        return False
-    return False
