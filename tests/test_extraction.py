@@ -57,6 +57,13 @@ def test_normalised_matching(dictionary, caption, expected):
     assert extract(caption, dictionary) == expected
 
 
+def test_a_device_name_keeps_an_adjective_that_names_no_device():
+    # SNOMED CT's "catheter device" is a catheter; MeSH's "Intrauterine Device" is no "intrauterine" anything.
+    d = ConceptDictionary.build({"C0085590": "catheter device", "C0021900": "Intrauterine Device"})
+    assert extract("Intrauterine fetus with a catheter", d) == {"C0085590"}
+    assert extract("Intrauterine device in place", d) == {"C0021900"}
+
+
 def test_longest_match_wins(dictionary):
     found = mentions("a pleural effusion and an effusion", dictionary)
     assert [(m.concept, m.text) for m in found] == [("C0032227", "pleural effusion"), ("C0013687", "effusion")]

@@ -58,6 +58,7 @@ DICTIONARY = ConceptDictionary.build(NAMES, {PULMONARY_ASPIRATION: ["Aspiration"
     ("Pancreatic lesion in the neck and body", {NECK}, set()),
     ("Radiograph of the hip: femur neck fracture, neck-shaft angle 75 degrees", {NECK}, set()),
     ("Intraoperative C-arm view of the wrist", {UPPER_ARM}, {PLAIN_XRAY}),
+    ("Four-chamber trans-thoracic echocardiography", {CHEST}, set()),  # a route, not the region imaged
     ("Open arms of the biopsy forceps", {UPPER_ARM}, set()),
     ("Radiograph of the femoral neck", {NECK}, {FEMORAL_NECK, PLAIN_XRAY}),
     ("Fracture of the neck of the femur", {NECK}, {FEMORAL_NECK}),

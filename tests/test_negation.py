@@ -122,6 +122,9 @@ def mention_status(text: str, names: list[str]) -> str:
     ("No pneumothorax and no effusion", ["Effusion"], "negated"),
     ("No evidence of pneumothorax with the atrial lead in good position", ["Atrial lead"], "affirmed"),
     ("Absent right kidney with compensatory hypertrophy", ["Hypertrophy"], "affirmed"),
+    ("PET revealing no argument in favour of vasculitis", ["Vasculitis"], "negated"),
+    ("Resolution of the proximal gastric wall pneumatosis", ["Gastric wall"], "affirmed"),
+    ("No carotid artery dissection was identified", ["Carotid artery"], "affirmed"),
 ])
 def test_hand_worked_sentences(text: str, names: list[str], status: str) -> None:
     assert mention_status(text, names) == status

@@ -108,12 +108,14 @@ SENSE_WORDS_KEYED = SENSE_WORDS.keyed(normal_token, LEXICON.organ_of)
 # The words SNOMED CT adds to a body structure's or a finding's name to place it in its hierarchy, which a caption
 # does not write: "Structure of ..."/"... structure" (the S node of its structure-entire-part triplets; "Entire ..."
 # is a narrower concept and keeps its word), "... disorder", "... finding", "... behavior", "..., device" (a physical
-# object: "Stent, device", "catheter device"), "... region" after a side and one body part ("Structure of right
+# object: "Stent, device", "catheter device"; SNOMED CT's lower-case word, not MeSH's "Intrauterine Device", whose
+# adjective alone names no device), "... region" after a side and one body part ("Structure of right
 # knee region": a caption writes "right knee"), "Pathologic(al) ..." (a disorder told apart from a normal process or
 # structure: "pathologic fistula", "Pathological Dilatation"), "... lobe of lung" (a caption writes "left lower
 # lobe"), a parenthesised semantic tag, and UMLS's "NOS".
 _HIERARCHY_WORDS = re.compile(r"^(?:bone )?structure of\s+|\s+(?:structure|disorder|finding|behaviou?r|NOS)$|"
-                              r",?\s+device$|(?<=lobe) of lung$|^pathologic(?:al)?\s+|\s*\([^()]*\)", re.IGNORECASE)
+                              r"(?:,\s*device|(?-i:\s+device))$|(?<=lobe) of lung$|^pathologic(?:al)?\s+|"
+                              r"\s*\([^()]*\)", re.IGNORECASE)
 _SIDED_REGION = re.compile(r"^((?:left|right)\s+\w+(?<!ac)(?<!al)(?<!ar)(?<!ary)(?<!ic))\s+region$", re.IGNORECASE)
 
 

@@ -20,6 +20,8 @@ One rule over phrase structure (head noun, its modifier, its of-phrase), with wo
   image of that structure ("cranial base", "cranial CT"); elsewhere it gives a direction: "cranial lung lobe",
   "cranial angulation", "cranial wedge osteotomy", "cranial is to the left" are no Cranium (a concept that is the
   direction itself, "Caudal", is kept).
+- A structure after an **approach** prefix ("trans-thoracic", "trans-rectal") names the route of a probe or needle,
+  not the structure imaged.
 - Position words ("left", "upper", ...) and determiners specify nothing of their own.
 
 A mention's words are joined to its modifier only by spaces or a hyphen, as the words of one name are.
@@ -40,7 +42,7 @@ SENSE_WORDS_FILE = RULES_FOLDER / "sense_words.tsv"
 PART_WHOLES_FILE = RULES_FOLDER / "part_wholes.tsv"
 #: The roles a sense word may have (column 2 of the file).
 ROLES = ("part", "procedure", "procedure-modifier", "position", "direction", "determiner", "structure",
-         "keeps-qualifier")
+         "keeps-qualifier", "approach")
 SENSE_COLUMNS = (Column("words"), Column("role", allowed=ROLES), Column("source"))
 PART_WHOLE_COLUMNS = (Column("part"), Column("whole"), Column("said_by"), Column("source"))
 
@@ -55,6 +57,7 @@ class SenseWords:
     procedure_modifier: frozenset[str] = frozenset()
     position: frozenset[str] = frozenset()
     direction: frozenset[str] = frozenset()
+    approach: frozenset[str] = frozenset()
     determiner: frozenset[str] = frozenset()
     structure: frozenset[str] = frozenset()
     keeps_qualifier: frozenset[str] = frozenset()
@@ -69,7 +72,7 @@ class SenseWords:
         lexicon's organ adjectives) read so too; names are kept."""
         return SenseWords(**{field: frozenset(key(word) for word in getattr(self, field))
                              for field in ("part", "procedure", "procedure_modifier", "position", "direction",
-                                           "determiner", "structure")},
+                                           "determiner", "structure", "approach")},
                           keeps_qualifier=self.keeps_qualifier,
                           organ_of=MappingProxyType({key(a): key(b) for a, b in organ_of.items()}),
                           wholes=MappingProxyType({key(part): MappingProxyType({key(word): key(whole)
@@ -197,6 +200,8 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     >>> sense_kept(keys, lambda k: True, 6, 7, {"lobe", "lung"}, (), SENSE_WORDS, (0, len(keys)))
     False
     """
+    if first > 0 and keys[first - 1] in words.approach and joined(first):
+        return False  # "trans-thoracic": a route, not the structure imaged
     if first == last and keys[first] in words.direction:
         following = first + 1
         if not (following < len(keys) and joined(following)
