@@ -56,6 +56,7 @@ DICTIONARY = ConceptDictionary.build(NAMES, {PULMONARY_ASPIRATION: ["Aspiration"
     ("MRI of the head with vasogenic edema in the bitemporal lobes", {LUNG_LOBE}, set()),
     ("Edema at the parietotemporooccipital lobe", {LUNG_LOBE}, set()),
     ("Pancreatic lesion in the neck and body", {NECK}, set()),
+    ("Neck length to screw length ratio. Proximal femoral neck growth over time", {NECK}, set()),
     ("Radiograph of the hip: femur neck fracture, neck-shaft angle 75 degrees", {NECK}, set()),
     ("Intraoperative C-arm view of the wrist", {UPPER_ARM}, {PLAIN_XRAY}),
     ("Four-chamber trans-thoracic echocardiography", {CHEST}, set()),  # a route, not the region imaged

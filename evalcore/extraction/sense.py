@@ -10,8 +10,8 @@ One rule over phrase structure (head noun, its modifier, its of-phrase), with wo
   is no lobe of the lung, "femoral neck" is not the neck. A structure word may be a compound of combining forms
   ("*frontoparietal* lobe", "*bitemporal* lobes"). Where the phrase names no whole ("the right lobe"), the whole is
   one its sentence names among the organs that have that part (``rules/part_wholes.tsv``: "Thyroid ultrasound ...
-  nodule in the right lobe" is no lobe of the lung; a chest names the lungs); a sentence that names none leaves the
-  mention as matched. A mention that names its whole itself ("intestinal wall of the colon") and a part of a part
+  nodule in the right lobe" is no lobe of the lung; a chest names the lungs), else one the rest of the caption names
+  ("Neck shaft angle. ... the femoral neck"); a caption that names none leaves the mention as matched. A mention that names its whole itself ("intestinal wall of the colon") and a part of a part
   ("posterior segment of the upper lobe") are left as matched.
 - A **procedure noun** ("aspiration", "biopsy", ...) right after a procedure modifier ("needle", "percutaneous", ...)
   is the procedure: it keeps only a concept whose names say that modifier ("needle aspiration" is no Pulmonary
@@ -181,8 +181,8 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     only where it modifies a part noun or an image (``image_starts``: the first tokens of the mentions of a
     modality): "cranial base", "cranial CT", else it gives a direction ("cranial lung lobe", "cranial is to the
     left"), and keeps only a concept that is that direction. A bare part noun whose phrase names no whole keeps it
-    only where its ``sentence`` (first token, token after the last) names no organ having that part, or one the
-    concept's names say.
+    only where its ``sentence`` (first token, token after the last), else the rest of the caption, names no organ
+    having that part, or one the concept's names say.
 
     >>> keys = "the left lobe of the liver".split()
     >>> sense_kept(keys, lambda k: True, 2, 2, {"structure", "lobe", "of", "lung"}, (), SENSE_WORDS)
@@ -213,6 +213,8 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
         said_by = words.wholes[keys[last]]
         named = {said_by[keys[k]] for k in (*range(sentence[0], first), *range(last + 1, sentence[1]))
                  if keys[k] in said_by}
+        if not named:  # a sentence that names none ("Neck shaft angle.") is read in the caption's
+            named = {said_by[key] for k, key in enumerate(keys) if key in said_by and not first <= k <= last}
         return not named or not named.isdisjoint(name_words)
     return said is None or said in name_words or words.organ_of.get(said) in name_words
 
