@@ -11,8 +11,9 @@ One rule over phrase structure (head noun, its modifier, its of-phrase), with wo
   ("*frontoparietal* lobe", "*bitemporal* lobes"). Where the phrase names no whole ("the right lobe"), the whole is
   one its sentence names among the organs that have that part (``rules/part_wholes.tsv``: "Thyroid ultrasound ...
   nodule in the right lobe" is no lobe of the lung; a chest names the lungs), else one the rest of the caption names
-  ("Neck shaft angle. ... the femoral neck"); a caption that names none leaves the mention as matched. A mention that names its whole itself ("intestinal wall of the colon") and a part of a part
-  ("posterior segment of the upper lobe") are left as matched.
+  ("Neck length ratio. ... the femoral neck"); a caption that names none leaves the mention as matched. A mention
+  that names its whole itself ("intestinal wall of the colon") and a part of a part ("posterior segment of the
+  upper lobe") are left as matched.
 - A **procedure noun** ("aspiration", "biopsy", ...) right after a procedure modifier ("needle", "percutaneous", ...)
   is the procedure: it keeps only a concept whose names say that modifier ("needle aspiration" is no Pulmonary
   aspiration).
