@@ -128,6 +128,50 @@ FOURTH_ROUND = (
      "(\"no liver mass\" keeps the liver; on valid 8 mentions changed, 7 right by reading)", "0.7010 (+0.0000)",
      "0.7234 (+0.0000)"),
 )
+#: Issue 36's third pass, measured the same way on valid from the last row of FOURTH_ROUND, each row after the fixes
+#: that reading valid captions by hand (two readings of negation, two of precision, one of recall) called for.
+#: ``test`` was scored once, after the last row.
+FIFTH_ROUND = (
+    ("before the pass (issue 36's second pass)",
+     "0.7010", "0.7234"),
+    ("a bare part noun takes an organ its sentence names that has the part (rules/part_wholes.tsv, "
+     "Terminologia Anatomica: \"Thyroid ultrasound ... right lobe\", \"left lobe liver abscess\"); compounds "
+     "of structure words (\"frontoparietal\", \"bitemporal\")",
+     "0.7012 (+0.0002)", "0.7236 (+0.0002)"),
+    ("the same for the neck and head of the femur, humerus, pancreas and gallbladder (\"neck-shaft angle\")",
+     "0.7011 (-0.0001)", "0.7235 (-0.0001)"),
+    ("a C-arm is a fluoroscope; \"arm\" is a part noun (\"the arms of the forceps\")",
+     "0.7011 (+0.0000)", "0.7236 (+0.0001)"),
+    ("negation: places after a cue (under, to, including) and before a post-negation (\"thrombus in the "
+     "vein had disappeared\"), plural state nouns, parts of a thing (\"absence of the hepatic segment of the"
+     " IVC\"), modal and adverb post-negations (\"cannot be seen\", \"not clearly seen\"), partial resolution "
+     "and failed treatments as pseudo-negations, a new clause after and/with/comma (\"and complete "
+     "occlusion\", \", small optic nerves\") or a list number",
+     "0.7013 (+0.0002)", "0.7238 (+0.0002)"),
+    ("the names inside an imaging modality's name are read (\"chest CT\" is CT and Chest, as \"CT of the "
+     "chest\" always was; ROCOv2 tags Chest on radiographs only, hence the fall)",
+     "0.6965 (-0.0048)", "0.7189 (-0.0049)"),
+    ("ten organ adjectives read as the organ (aortic, mesenteric, maxillary, necrotic, diaphragmatic, "
+     "intestinal, duodenal, colonic, gastric, rectal; each where valid F1 did not fall: tracheal, "
+     "esophageal, ovarian, testicular and abdominal did and were left out)",
+     "0.6995 (+0.0030)", "0.7219 (+0.0030)"),
+    ("\"Structure of right knee region\" also read \"right knee\"",
+     "0.7017 (+0.0022)", "0.7241 (+0.0022)"),
+    ("\"with\" ends a negation's scope (what followed it was present in 23 of 24 valid scopes); the of-"
+     "phrase of a denied finding and a modifier before a part noun are there (\"no hydronephrosis of the "
+     "left kidney\", \"no bowel wall thickening\")",
+     "0.7017 (+0.0000)", "0.7241 (+0.0000)"),
+    ("a position word between a side and its part is read past (\"left distal ureter\" is the Left ureter)",
+     "0.7016 (-0.0001)", "0.7239 (-0.0002)"),
+    ("a direction word alone names the structure only before a part noun or an image (\"cranial base\", "
+     "\"cranial CT\"; not \"cranial wedge osteotomy\", \"cranial is to the left\")",
+     "0.7016 (+0.0000)", "0.7240 (+0.0001)"),
+    ("second valid reading: \"no argument in favour of\", pneumatosis and dissection as finding nouns, "
+     "trans- names a route (\"trans-thoracic echocardiography\"), MeSH's capitalised \"Device\" kept "
+     "(\"Intrauterine Device\" is not \"intrauterine\"); a bare part noun takes a whole the rest of the "
+     "caption names when its sentence names none",
+     "0.7016 (+0.0000)", "0.7240 (+0.0000)"),
+)
 #: Read by hand (issue 36), test captions, dictionary (c): (what, sample, before the round, after it, target).
 HAND_READING = (
     ("precision: tags right or acceptable", "200 random tags", "—", "95.5 % (191 of 200; 9 wrong)", ">= 98 %"),
@@ -340,6 +384,13 @@ def run(argv: list[str] | None = None) -> None:
               "\"(test reading)\" fix faults found by reading test captions by hand, so the test figures above are "
               "no longer untouched ones.", "",
               markdown_table(pd.DataFrame(FOURTH_ROUND, columns=["rule", "valid F1 (b)", "valid F1 (c)"])), "",
+              "## Rules added in issue 36's third pass and their gain on valid", "",
+              "The same way, each row after the fixes that reading valid captions by hand called for (two readings of "
+              "negation, two of precision, one of recall; test was not read until the last row). `test` was scored "
+              "once, after the last row (dictionary (c): 0.7211, (b): 0.6984). Two rows trade agreement with ROCOv2 "
+              "for what the caption says: ROCOv2 tags Chest and Abdomen on radiographs only, so reading \"chest CT\" "
+              "as Chest costs 0.0049 on valid, while a reader counts it right.", "",
+              markdown_table(pd.DataFrame(FIFTH_ROUND, columns=["rule", "valid F1 (b)", "valid F1 (c)"])), "",
               "## Read by hand (issue 36)", "",
               "Test captions, dictionary (c). The error classes count the captions where the situation occurs "
               "(a lobe of another organ, a fracture not said pathological, ...) and those where the extractor made "

@@ -75,6 +75,7 @@ DICTIONARY = ConceptDictionary.build(NAMES, {PULMONARY_ASPIRATION: ["Aspiration"
     ("Radiograph of the stifle: the planned cranial wedge osteotomy", {CRANIUM}, {PLAIN_XRAY}),
     ("Lateral radiograph of the thorax; cranial is to the left", {CRANIUM}, {PLAIN_XRAY}),
     ("Superimposition on the cranial base", set(), {CRANIUM}),
+    ("Lateral head teleradiograph: open cranial sutures", set(), {CRANIUM}),
     ("Cranial CT without contrast", set(), {CRANIUM, CT}),
     ("Skull radiograph: open cranial sutures", set(), {CRANIUM, PLAIN_XRAY}),
     # Pathological fracture only where the caption says so.
