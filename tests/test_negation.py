@@ -115,6 +115,7 @@ def mention_status(text: str, names: list[str]) -> str:
     ("Hemorrhage not controlled with balloon compression", ["Compression"], "affirmed"),
     # ... a new clause: an affirmed state after "and", "with" or a comma; a list item's number.
     ("No residual leakage and complete occlusion", ["Occlusion"], "affirmed"),
+    ("No leakage, and a patent urethra", ["Urethra"], "affirmed"),
     ("No filling defects and patent biliary tree", ["Biliary tree"], "affirmed"),
     ("Absent pituitary stalk, small optic nerves", ["Optic nerve"], "affirmed"),
     ("Absent pituitary stalk, small optic nerves", ["Pituitary stalk"], "negated"),
@@ -217,9 +218,14 @@ FIRST_WORDS = {words[0] for _, phrases in GROUPS for words in phrases}
 def new_clause(text: str, tokens: list[tuple[str, int, int]], j: int) -> bool:
     """Whether token ``j`` begins a new clause: "and complete", ", small", "(3)"."""
     word = tokens[j][0]
-    if j + 1 < len(tokens) and word in ("and", "with", "while") and tokens[j + 1][0] in AFFIRMED_STATES:
+    following = tokens[j + 1:j + 3]
+    if word in ("and", "with", "while") and following and (following[0][0] in AFFIRMED_STATES or (
+            following[0][0] in ("a", "an", "the") and len(following) > 1 and following[1][0] in AFFIRMED_STATES)):
         return True
     if word in AFFIRMED_STATES and "," in text[tokens[j - 1][2]:tokens[j][1]]:
+        return True
+    if word in ("a", "an", "the") and j + 1 < len(tokens) and tokens[j + 1][0] in AFFIRMED_STATES and \
+            "," in text[tokens[j - 1][2]:tokens[j][1]]:
         return True
     return (word.isdigit() or len(word) == 1) and text[tokens[j][2]:tokens[j][2] + 1] == ")" and \
         text[tokens[j][1] - 1:tokens[j][1]] in ("(", " ")

@@ -232,16 +232,17 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
 
 def _new_clauses(text: str, tokens: list[tuple[str, int, int]]) -> list[int]:
     """The tokens where a new clause or list item begins, which a forward scope does not cross: an affirmed state
-    (:data:`AFFIRMED_STATES`) after "and", "with", "while" or a comma ("no leak *and complete* occlusion", "absent
-    stalk*, small* optic nerves"), and a list item's number ("(3)", "3)")."""
+    (:data:`AFFIRMED_STATES`) after "and", "with", "while" or a comma, an article between them or not ("no leak *and
+    complete* occlusion", "absent stalk*, small* optic nerves"), and a list item's number ("(3)", "3)")."""
     starts = []
     for k in range(1, len(tokens)):
         word, begin, end = tokens[k]
         if word in AFFIRMED_STATES:
-            if tokens[k - 1][0] in ("and", "with", "while"):
-                starts.append(k - 1)
-            elif "," in text[tokens[k - 1][2]:begin]:
-                starts.append(k)
+            article = tokens[k - 1][0] in ("a", "an", "the") and k >= 2  # "and a patent urethra"
+            if tokens[k - 1 - article][0] in ("and", "with", "while"):
+                starts.append(k - 1 - article)
+            elif "," in text[tokens[k - 1 - article][2]:tokens[k - article][1]]:
+                starts.append(k - article)
         elif (word.isdigit() or len(word) == 1) and text[end:end + 1] == ")" and text[begin - 1:begin] in ("(", " "):
             starts.append(k)
     return starts
