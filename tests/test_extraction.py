@@ -57,6 +57,14 @@ def test_normalised_matching(dictionary, caption, expected):
     assert extract(caption, dictionary) == expected
 
 
+@pytest.mark.parametrize("caption", ["Intraoperative C-arm image", "C arm fluoroscopy", "image from the C-arms",
+                                     "Intraoperative mobile C-arm X-ray"])
+def test_a_c_arm_is_a_fluoroscope_not_an_arm(caption):
+    d = ConceptDictionary.build({"C0446516": "Upper arm", "C1306645": "Plain x-ray", "C1140618": "Upper Extremity"},
+                                {"C0446516": ["Arm"]})
+    assert extract(caption, d) == {"C1306645"}
+
+
 def test_a_device_name_keeps_an_adjective_that_names_no_device():
     # SNOMED CT's "catheter device" is a catheter; MeSH's "Intrauterine Device" is no "intrauterine" anything.
     d = ConceptDictionary.build({"C0085590": "catheter device", "C0021900": "Intrauterine Device"})

@@ -380,7 +380,10 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
                 # (the whole name again is not a name inside it)
                 inner_last, inner_payload = _longest(keys, joined, k, last + 1 if k > i else last, again)
                 if modality:
-                    inner_payload = tuple(entry for entry in inner_payload if entry.concept not in MODALITIES)
+                    # ... but a word after a letter is the letter's shape, a device's name ("C-arm" is no arm)
+                    lettered = k > i and len(tokens[k - 1][2]) == 1
+                    inner_payload = () if lettered else tuple(entry for entry in inner_payload
+                                                              if entry.concept not in MODALITIES)
                 if inner_last < 0 or not inner_payload:
                     k += 1
                     continue
