@@ -126,6 +126,15 @@ def mention_status(text: str, names: list[str]) -> str:
     ("PET revealing no argument in favour of vasculitis", ["Vasculitis"], "negated"),
     ("Resolution of the proximal gastric wall pneumatosis", ["Gastric wall"], "affirmed"),
     ("No carotid artery dissection was identified", ["Carotid artery"], "affirmed"),
+    # ... third valid reading: the state noun heading a post-negation's subject, more finding nouns, what an image
+    # does not cover, an examination of another time.
+    ("Invasion of the mass into the nasal passage or ethmoid cells was not detected", ["Ethmoid cells"], "affirmed"),
+    ("Invasion of the mass into the nasal passage or ethmoid cells was not detected", ["Invasion"], "negated"),
+    ("Arthroplasty with no evidence of implant failure or migration", ["Implant"], "affirmed"),
+    ("Good bone healing without any screw lucency", ["Screw"], "affirmed"),
+    ("MRCP showing no acute pathology of the liver", ["Liver"], "affirmed"),
+    ("The scan did not include the entire chest", ["Chest"], "affirmed"),
+    ("We followed up with abdominal radiography", ["Radiography"], "negated"),
 ])
 def test_hand_worked_sentences(text: str, names: list[str], status: str) -> None:
     assert mention_status(text, names) == status
@@ -275,6 +284,12 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
                         break
             elif group == "post":
                 begin = max([end for g, _, end in cues if g not in ("pseudo", "place") and end <= first], default=0)
+                # a state noun heading the subject, up to twice the scope back, is what is denied
+                subject = [k for k in range(max(begin, first - 2 * max_words), first - 1)
+                           if state(tokens[k][0]) and tokens[k + 1][0] == "of"]
+                if subject and subject[0] < first - max_words:
+                    scopes.append((tokens[subject[0]][1], tokens[subject[0]][2]))
+                    continue
                 inside = [t for t in tokens[begin:first] if t[0] not in (";", ":")][-max_words:]
                 # ... and ends before a place after its first word ("thrombus in the vein had disappeared").
                 places = [tokens[f][1] for g, f, _ in cues if g == "place" and f < first and inside

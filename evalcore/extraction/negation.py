@@ -219,8 +219,11 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
                 place = bisect_right(places, begin)
                 if place < len(places) and places[place] < first:
                     end = places[place]
-                state = next((k for k in range(begin, end - 1) if _is_state(tokens, k)), None)
-                inside = (begin, end if state is None else state + 1)
+                # ... and the state noun heading its subject, if one does ("Invasion of the mass into the ethmoid
+                # cells was not detected" denies the invasion), looked for as far back again as the scope reaches.
+                state = next((k for k in range(max(barrier, first - 2 * max_words), end - 1)
+                              if _is_state(tokens, k)), None)
+                inside = (begin, end) if state is None else (min(begin, state), state + 1)
             else:
                 inside = (0, 0)
             if inside[0] < inside[1]:
