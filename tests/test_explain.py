@@ -371,8 +371,8 @@ def test_rocov2_explanations_negate_every_tag_the_extractor_drops_as_negated():
     the sense rule read "of the" phrases, 321 before a denial spared the imaging vocabulary, a compound's modifier
     and a technique "without contrast", 306 before a state noun's modifier, 292 while views were spared too, 294
     before finding nouns headed a phrase as state nouns do, 291 before the third pass's places, clauses and cues,
-    287 before its "with" and of-phrases, 275 before its second reading, 274 before its third), of which the explanation missed 77 when it
-    looked for the concept's name alone."""
+    287 before its "with" and of-phrases, 275 before its second reading, 274 before its third), of which the
+    explanation missed 77 when it looked for the concept's name alone."""
     concepts, captions, names, dictionary = rocov2_test()
     dropped, explained = set(), set()
     for image_id, caption in captions.items():
