@@ -380,9 +380,11 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
                 # (the whole name again is not a name inside it)
                 inner_last, inner_payload = _longest(keys, joined, k, last + 1 if k > i else last, again)
                 if modality:
-                    # ... but a word after a letter is the letter's shape, a device's name ("C-arm" is no arm)
-                    lettered = k > i and len(tokens[k - 1][2]) == 1
-                    inner_payload = () if lettered else tuple(entry for entry in inner_payload
+                    # ... but not a word of a compound inside it: after a letter, the letter's shape ("C-arm", "C
+                    # arm": no arm), or hyphenated ("fluid-attenuated inversion recovery": no fluid)
+                    compound = k > i and len(tokens[k - 1][2]) == 1 or _hyphenated(caption, tokens, k, inner_last, i,
+                                                                                   last)
+                    inner_payload = () if compound else tuple(entry for entry in inner_payload
                                                               if entry.concept not in MODALITIES)
                 if inner_last < 0 or not inner_payload:
                     k += 1
@@ -415,6 +417,12 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
             for first, last, entry, negated in flagged
             if _required_said(entry, first, affirmed, modality_at)
             and not (entry.source == "assumed" and view_stated)]
+
+
+def _hyphenated(caption: str, tokens: list[tuple[int, int, str]], first: int, last: int, start: int, end: int) -> bool:
+    """Whether tokens ``first``..``last`` are joined by a hyphen to a neighbour within tokens ``start``..``end``."""
+    before = first > start and "-" in caption[tokens[first - 1][1]:tokens[first][0]]
+    return before or (last < end and "-" in caption[tokens[last][1]:tokens[last + 1][0]])
 
 
 #: The nouns of a state, read as caption words are (:func:`normal_token`: "fractures" is "fracture").
