@@ -57,6 +57,21 @@ def test_normalised_matching(dictionary, caption, expected):
     assert extract(caption, dictionary) == expected
 
 
+def test_a_name_is_read_before_another_concepts_synonym_of_the_same_words():
+    # A disease list gives Spinal Cord Diseases the synonym "Spinal cord": the Spinal cord's own name wins.
+    d = ConceptDictionary.build({"C0037925": "Spinal Cord", "C0037928": "Spinal Cord Diseases"},
+                                {"C0037928": ["Spinal cord", "Myelopathy"]})
+    assert extract("MRI of the spinal cord", d) == {"C0037925"}
+    assert extract("Cervical myelopathy", d) == {"C0037928"}
+
+
+def test_a_position_word_stays_before_a_permuted_name():
+    d = ConceptDictionary.build({"C0225793": "Structure of anterior leaflet of mitral valve",
+                                 "C0227481": "Right lobe of liver"})
+    assert extract("Prolapse of the anterior mitral valve leaflet", d) == {"C0225793"}
+    assert extract("Abscess in the right liver lobe", d) == {"C0227481"}
+
+
 @pytest.mark.parametrize("caption", ["Intraoperative C-arm image", "C arm fluoroscopy", "image from the C-arms",
                                      "Intraoperative mobile C-arm X-ray"])
 def test_a_c_arm_is_a_fluoroscope_not_an_arm(caption):
@@ -339,7 +354,7 @@ def test_pinned_f1_on_real_valid_captions():
     assert extract(captions["ROCOv2_2023_valid_000001"], dictionary) >= {"C1306645", "C0817096"}
 
 
-PINNED_F1_FIRST_200 = 0.6905  # names + imaging vocabulary; re-pinned when the vocabulary changes
+PINNED_F1_FIRST_200 = 0.6863  # names + imaging vocabulary; re-pinned when the vocabulary changes
 
 
 THIRD_ROUND_NAMES = {

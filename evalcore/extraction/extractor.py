@@ -129,6 +129,8 @@ def name_variants(name: str) -> tuple[str, ...]:
     (('Structure of left lower lobe of lung', 'left lower lobe'), ('Pleural effusion disorder', 'Pleural effusion'))
     >>> name_variants("Stent, device"), name_variants("pathologic fistula")
     (('Stent, device', 'Stent'), ('pathologic fistula', 'fistula'))
+    >>> name_variants("Structure of anterior leaflet of mitral valve")[-2:]
+    ('mitral valve anterior leaflet', 'anterior mitral valve leaflet')
     >>> name_variants("Structure of right knee region")
     ('Structure of right knee region', 'right knee')
     >>> name_variants("Bone structure of cranium"), name_variants("Entire left atrium")
@@ -152,6 +154,9 @@ def name_variants(name: str) -> tuple[str, ...]:
     whole, of, part = bare.rpartition(" of ")
     if of and whole and part and " of " not in whole.lower() and len((whole + " " + part).split()) <= 5:
         variants.append(f"{part} {whole}")
+        position, _, rest = whole.partition(" ")
+        if rest and position.lower() in SENSE_WORDS.position:  # "anterior mitral valve leaflet", "left liver lobe"
+            variants.append(f"{position} {part} {rest}")
     return tuple(variants)
 
 
@@ -330,9 +335,21 @@ def _frozen(root: dict) -> Mapping:
         order.extend(value for key, value in node.items() if key != _END)
     frozen: dict[int, Mapping] = {}
     for node in reversed(order):
-        frozen[id(node)] = MappingProxyType({key: tuple(value.values()) if key == _END else frozen[id(value)]
+        frozen[id(node)] = MappingProxyType({key: _named_first(value) if key == _END else frozen[id(value)]
                                              for key, value in node.items()})
     return frozen[id(root)]
+
+
+def _named_first(entries: Mapping[str, _Entry]) -> tuple[_Entry, ...]:
+    """The entries of one name: where it is a concept's own name, another concept's synonym of the same words is
+    not read ("Spinal cord" is the Spinal cord, not the synonym a disease list gives Spinal Cord Diseases).
+
+    >>> entries = {"C1": _Entry("C1", "name"), "C2": _Entry("C2", "synonym"), "C3": _Entry("C3", "abbreviation")}
+    >>> [entry.concept for entry in _named_first(entries)]
+    ['C1', 'C3']
+    """
+    named = any(entry.source == "name" for entry in entries.values())
+    return tuple(entry for entry in entries.values() if not (named and entry.source == "synonym"))
 
 
 def _check(caption: str, dictionary: ConceptDictionary) -> None:
