@@ -140,6 +140,9 @@ def test_a_position_between_a_side_and_its_part(caption: str, expected: set[str]
     ("Knee radiograph. Axial CT of the wrist.", {PLAIN_XRAY, LOWER_EXTREMITY, CT}),
     ("CT fluoroscopy of the wrist during the biopsy", {CT}),
     ("CT-guided biopsy of the femur", {CT}),
+    # "radiographic" names a radiograph only where no other modality describes its words.
+    ("CT chest radiographic example of pneumonitis", {CT, CHEST}),
+    ("Radiographic image of the knee", {PLAIN_XRAY, LOWER_EXTREMITY}),
     # ... and carry on to a sentence that names no modality.
     ("Radiograph of the knee. Lateral view of the wrist.", {PLAIN_XRAY, LOWER_EXTREMITY, UPPER_EXTREMITY}),
     # The assumed standard view only for a plain radiograph of the region.

@@ -503,9 +503,19 @@ def _modality_scope(sentence_of: list[int], flagged: list[tuple[int, int, _Entry
     """The imaging modality a word of the caption describes (token index -> modality concept, "" for none;
     ``sentence_of``: each token's sentence): the modality named nearest to it in its sentence, else the last one
     named before its sentence, else the first named after (X-ray conventions apply to what a radiograph shows, not
-    to a CT of the same caption)."""
-    named = sorted((first, last, entry.concept) for first, last, entry, negated in flagged
-                   if entry.concept in MODALITIES and not negated and entry.source != "assumed")
+    to a CT of the same caption). A modality's general adjective ("radiographic": a row requiring its own concept)
+    names it only where no other modality describes its words."""
+    named = [(first, last, entry.concept) for first, last, entry, negated in flagged
+             if entry.concept in MODALITIES and not negated and entry.source != "assumed"]
+    general = {(first, last, entry.concept) for first, last, entry, _ in flagged if entry.requires == entry.concept}
+    specific = _nearest_modality(sentence_of, sorted(set(named) - general))
+    return _nearest_modality(sentence_of, sorted({*named} - {(first, last, concept) for first, last, concept in general
+                                                              if specific(first) not in ("", concept)}))
+
+
+def _nearest_modality(sentence_of: list[int], named: list[tuple[int, int, str]]) -> Callable[[int], str]:
+    """Token index -> the modality of ``named`` (first token, last token, concept; sorted) nearest to it in its
+    sentence, else the last named before its sentence, else the first named after ("" when none is named)."""
     if not named:
         return lambda token: ""
 

@@ -13,7 +13,9 @@ plane in RadLex. The rows are data, ``rules/imaging_vocabulary.tsv``, read by :f
 - ``requires``: a concept that must be said for this row to count, or "" (ROCOv2's manual curation tags body region
   and view on plain radiographs only, Rückert et al. 2024, Sci Data 11:688; "AP" or "axial" in a CT caption is no
   X-ray view); a required modality must be the one the row's words describe: the modality named nearest to them in
-  their sentence, else the last one named before it (:mod:`evalcore.extraction.extractor`);
+  their sentence, else the last one named before it (:mod:`evalcore.extraction.extractor`); a row that requires its
+  own concept is that modality's general adjective ("radiographic"): it counts unless another modality describes its
+  words;
 - ``source``: where the expansion is standard.
 
 A row whose concept is not among the names a dictionary is built from is left out: the vocabulary never adds an ID.
