@@ -211,7 +211,10 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
                 clause = bisect_right(clauses, last)
                 if clause < len(clauses):
                     limit = min(limit, clauses[clause])
-                inside = _until_state(tokens, last, min(limit, last + max_words))
+                window = last + max_words
+                if window < limit:
+                    window = _through_a_list(text, tokens, window, min(limit, window + max_words))
+                inside = _until_state(tokens, last, min(limit, window))
             elif group == "post":
                 begin, end = max(barrier, first - max_words), first
                 # The subject a post-negation denies is the noun before a place it is at ("thrombus in the vein
@@ -273,6 +276,26 @@ def _cues(text: str, tokens: list[tuple[str, int, int]], trie: dict) -> list[tup
         else:
             i += 1
     return cues
+
+
+#: What may stand between the items of a list: spaces, commas, hyphens.
+_LIST_GAP = re.compile(r"[\s,\-]*")
+
+
+def _through_a_list(text: str, tokens: list[tuple[str, int, int]], end: int, bound: int) -> int:
+    """Where a scope that its word limit ends at token ``end`` ends instead when a list runs on there: through the
+    item after the list's "or" or "nor" ("no signs of demyelination, fracture deformity, traumatic subluxation, or
+    compressive myelopathy"), found before token ``bound``, the words between joined only by spaces, commas and
+    hyphens; else ``end``."""
+    k = end - 1  # the list's "or" may be the last word the limit let in
+    while k < bound and (k < end or _LIST_GAP.fullmatch(text, tokens[k - 1][2], tokens[k][1])):
+        if tokens[k][0] in ("or", "nor") and k + 1 < bound:
+            item = k + 1
+            while item + 1 < bound and _CUE_GAP.fullmatch(text, tokens[item][2], tokens[item + 1][1]):
+                item += 1
+            return item + 1
+        k += 1
+    return end
 
 
 def _hyphenated(text: str, tokens: list[tuple[str, int, int]], first: int, after: int) -> bool:
