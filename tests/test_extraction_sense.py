@@ -143,6 +143,10 @@ def test_a_position_between_a_side_and_its_part(caption: str, expected: set[str]
     # "radiographic" names a radiograph only where no other modality describes its words.
     ("CT chest radiographic example of pneumonitis", {CT, CHEST}),
     ("Radiographic image of the knee", {PLAIN_XRAY, LOWER_EXTREMITY}),
+    # ... and so does a projection; a radiographic study named after another modality is that modality's technique.
+    ("CT angiogram of the knee arteries (lateral view)", {CT}),
+    ("Lateral view of the knee", {PLAIN_XRAY, LOWER_EXTREMITY}),
+    ("CT cystogram of the abdomen", {CT, ABDOMEN}),
     # ... and carry on to a sentence that names no modality.
     ("Radiograph of the knee. Lateral view of the wrist.", {PLAIN_XRAY, LOWER_EXTREMITY, UPPER_EXTREMITY}),
     # The assumed standard view only for a plain radiograph of the region.

@@ -417,6 +417,13 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     if not found:
         return []
     image_starts = {first for first, _, entries in found if any(entry.concept in MODALITIES for entry in entries)}
+    # A radiographic study named after another modality is that modality's technique ("CT cystogram", "CT KUB", "MR
+    # urography"): no plain radiograph.
+    other_images = {last for _, last, entries in found
+                    if any(entry.concept in MODALITIES - {PLAIN_XRAY} for entry in entries)}
+    found = [(first, last, tuple(entry for entry in entries if not (
+        entry.concept == PLAIN_XRAY and first - 1 in other_images and joined(first))))
+        for first, last, entries in found]
     scopes = cue_scopes(caption, cues=dictionary.cues)
     sentence_of, sentence_tokens = _sentences_of(caption, tokens)
     kept = [(first, last, entry) for first, last, entries in found for entry in entries
