@@ -265,11 +265,16 @@ def _reference(caption: str, names: dict[str, str]) -> frozenset[str]:
         words = [normal_token(w) for w in re.findall(r"[^\W_]+(?:['’][^\W_]+)?", name)]
         tokens = [(m.start(), m.end(), normal_token(m.group()))
                   for m in re.finditer(r"[^\W_]+(?:['’][^\W_]+)?", caption)]
-        for i in range(len(tokens) - len(words) + 1):
-            window = tokens[i:i + len(words)]
-            joined = all(re.fullmatch(r"[ \t\-‐‑–]*", caption[a[1]:b[0]]) for a, b in zip(window, window[1:]))
-            if joined and [t for _, _, t in window] == words:
-                candidates.append((window[0][0], -window[-1][1], concept))
+        # a side's name also matches with a position word inserted after the side ("left distal lung")
+        forms = [words] + ([[words[0], position, *words[1:]] for position in
+                            ("distal", "proximal", "anterior", "posterior", "medial", "superior", "inferior")]
+                           if words[0] in ("left", "right") and len(words) > 1 else [])
+        for form in forms:
+            for i in range(len(tokens) - len(form) + 1):
+                window = tokens[i:i + len(form)]
+                joined = all(re.fullmatch(r"[ \t\-‐‑–]*", caption[a[1]:b[0]]) for a, b in zip(window, window[1:]))
+                if joined and [t for _, _, t in window] == form:
+                    candidates.append((window[0][0], -window[-1][1], concept))
     chosen, reached = [], -1
     for start, negative_end, concept in sorted(candidates):
         if start >= reached or (chosen and chosen[-1][0] == start and chosen[-1][1] == -negative_end):
@@ -277,15 +282,18 @@ def _reference(caption: str, names: dict[str, str]) -> frozenset[str]:
             reached = -negative_end
     scopes = negated_spans(caption)
     sensed = [(start, end, concept) for start, end, concept in chosen if _plain_sense(caption, start, end, names[concept])]
-    # A denied mention joined to the next denied one (another concept) modifies it: the head is what is denied.
+    # A denied mention joined to the next denied one (another concept), position words between them or not,
+    # modifies it: the head is what is denied.
+    positions = "|".join(sorted(SENSE_WORDS.position))
+    gap = rf"[ \t\-‐‑–]+(?:(?:{positions})[ \t\-‐‑–]+)*"
     modifiers = {(start, concept) for start, end, concept in sensed
                  for next_start, _, other in sensed if other != concept and next_start > end
-                 and re.fullmatch(r"[ \t\-‐‑–]*", caption[end:next_start]) and in_spans(scopes, next_start)}
+                 and re.fullmatch(gap, caption[end:next_start], re.I) and in_spans(scopes, next_start)}
     # ... or a noun of a state or a part ("no rib fractures": the rib is there; "no vessel wall cyst").
     states = {normal_token(word) for word in STATE_NOUNS} | SENSE_WORDS.keyed(normal_token).part
     modifiers |= {(start, concept) for start, end, concept in sensed
-                  if (following := re.match(r"[ \t\-‐‑–]*([^\W_]+(?:['’][^\W_]+)?)", caption[end:]))
-                  and following.start(1) > 0 and normal_token(following.group(1)) in states}
+                  if (following := re.match(rf"(?:{gap})([^\W_]+(?:['’][^\W_]+)?)", caption[end:], re.I))
+                  and normal_token(following.group(1)) in states}
     # ... and the of-phrase of a mention in a scope is what that mention would be of ("no cyst of the kidney").
     scoped_ends = {end for start, end, _ in sensed if in_spans(scopes, start)}
     modifiers |= {(start, concept) for start, end, concept in sensed
@@ -308,7 +316,8 @@ def _plain_sense(caption: str, start: int, end: int, name: str) -> bool:
     if after and re.match(r"[ \t\-‐‑–]*of\b", caption[end:]):
         rest = [normal_token(w) for w in re.findall(r"[^\W_]+", after.group(1))]
         rest = [w for w in rest if w not in words.determiner and w not in words.position][:1]
-        return not rest or rest[0] in words.part or rest[0] in name_words
+        if rest:  # an "of" with no noun after it names no whole; the word before may
+            return rest[0] in words.part or rest[0] in name_words
     before = re.search(r"([^\W_]+)[ \t\-‐‑–]*$", caption[:start])
     return not before or normal_token(before.group(1)) not in words.structure or \
         normal_token(before.group(1)) in name_words
@@ -320,7 +329,8 @@ def test_seeded_random_captions_agree_with_the_plain_reference():
         ["pleural effusion", "effusion", "left lung", "lung", "blood vessel", "vessel wall", "wall", "renal cyst",
          "cyst", "mass", "kidney"])}
     words = ["pleural", "effusion", "effusions", "left", "lung", "lungs", "blood", "vessel", "vessels", "wall",
-             "renal", "cyst", "cysts", "mass", "masses", "kidney", "no", "without", "but", "the", "of", ",", ".", "-"]
+             "renal", "cyst", "cysts", "mass", "masses", "kidney", "no", "without", "but", "the", "of", ",", ".", "-",
+             "upper", "distal", "with", "or"]
     dictionary = ConceptDictionary.build(names, abbreviations=False)
     for _ in range(400):
         caption = " ".join(rng.choice(words) for _ in range(rng.randint(0, 14)))

@@ -135,6 +135,12 @@ def mention_status(text: str, names: list[str]) -> str:
     ("MRCP showing no acute pathology of the liver", ["Liver"], "affirmed"),
     ("The scan did not include the entire chest", ["Chest"], "affirmed"),
     ("We followed up with abdominal radiography", ["Radiography"], "negated"),
+    # ... fourth valid reading: more finding nouns and states described as present; position words before a
+    # finding noun.
+    ("No evidence of dehiscence of the tympanic and mastoid tract", ["Mastoid"], "affirmed"),
+    ("Completely absent right femur and dislocated right fibula", ["Fibula"], "affirmed"),
+    ("Without surrounding edema and little free fluid in the pelvis", ["Fluid"], "affirmed"),
+    ("Resolution of the left ventricular apical clot", ["Left ventricular"], "affirmed"),
     # ... a list the word limit cut short runs on through its "or" item.
     ("No signs of demyelination, fracture deformity, traumatic subluxation, or compressive myelopathy",
      ["Myelopathy"], "negated"),

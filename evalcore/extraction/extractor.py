@@ -461,10 +461,11 @@ def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int
       and what the image was taken of, which a denied finding does not undo ("no echogenic foci" is still an
       ultrasound; "no pneumothorax" still a chest radiograph), while a hypothetical cue's does deny them
       ("follow-up with MRI"), and a negation denies a view ("the AP view (not shown)": another image);
-    - it modifies what follows it, joined to it: the next mention, denied with it, a noun of a state
-      (:data:`~evalcore.extraction.negation.STATE_NOUNS`) or a part noun: a compound's head is what is denied ("no
-      bowel obstruction" denies the obstruction, not the bowel; "no implant loosening", "no rib fractures", the
-      state; "no bowel wall thickening");
+    - it names no modality and modifies what follows it, joined to it past position words: the next mention,
+      denied with it, a noun of a state (:data:`~evalcore.extraction.negation.STATE_NOUNS`) or a part noun: a
+      compound's head is what is denied ("no bowel obstruction" denies the obstruction, not the bowel; "no implant
+      loosening", "no rib fractures", "resolution of the left ventricular apical clot", the state; "no bowel wall
+      thickening");
     - a negation cue's scope holds it and it is the of-phrase of another mention in a scope ("no hydronephrosis *of
       the left kidney*"): the of-phrase names what the denied finding would be of, which is there.
     """
@@ -475,10 +476,14 @@ def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int
     denied = []
     for (first, last, entry), kind in zip(mentions, kinds):
         vocabulary = entry.source in ("abbreviation", "assumed") and entry.concept not in VIEW_TAGS
-        following = normal_token(tokens[last + 1][2]) if last + 1 < len(tokens) and joined(last + 1) else ""
-        modifier = following in _STATE_KEYS or following in SENSE_WORDS_KEYED.part or (
-            following and last + 1 in starts and any(other_first == last + 1 and other.concept != entry.concept
-                                                     for other_first, _, other in mentions))
+        # the next word, past position words ("left ventricular apical clot")
+        after = last + 1
+        while after < len(tokens) and joined(after) and normal_token(tokens[after][2]) in SENSE_WORDS_KEYED.position:
+            after += 1
+        following = normal_token(tokens[after][2]) if after < len(tokens) and joined(after) else ""
+        modifier = entry.concept not in MODALITIES and (following in _STATE_KEYS or following in SENSE_WORDS_KEYED.part or (
+            following and any(last < other_first <= after and other_first in starts and other.concept != entry.concept
+                              for other_first, _, other in mentions)))
         of_phrase = kind == "negation" and _of_phrase_of(tokens, first, ends)
         denied.append(kind is not None and not (kind == "negation" and vocabulary) and not modifier
                       and not of_phrase)

@@ -145,10 +145,10 @@ def specifier(keys: Sequence[str], joined: Callable[[int], bool], first: int, la
             k = following + 1
             while k < len(keys) and joined(k) and (keys[k] in words.determiner or keys[k] in words.position):
                 k += 1
-            # A part of a part ("segment of the upper lobe") names no whole organ of its own.
-            if k < len(keys) and joined(k) and keys[k] not in words.part:
-                return keys[k]
-            return None
+            # A part of a part ("segment of the upper lobe") names no whole organ of its own; an "of" that ends
+            # the phrase names none, and the word before may.
+            if k < len(keys) and joined(k):
+                return keys[k] if keys[k] not in words.part else None
         before = first - 1
         return keys[before] if before >= 0 and joined(first) and structure_word(keys[before], words) else None
     if head in words.procedure:
