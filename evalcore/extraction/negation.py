@@ -12,6 +12,8 @@ clinical reports", J Biomed Inform 42(5):839-851, 2009. The rule, per sentence:
 - a *post-negation* cue ("was ruled out", "not shown", "no longer seen", ...) negates what precedes it, back to the
   sentence's start, a terminator or :data:`MAX_SCOPE_WORDS` words;
 - a *pseudo-negation* ("no change", "not only", "without change", ...) looks like a cue but negates nothing;
+- a *continuation* ("consistent with", "compatible with", ...) holds a terminator's word but ends no scope ("no
+  findings consistent with pneumonia" denies the pneumonia);
 - a *hypothetical* cue ("if", "follow-up with", "is recommended", "should be considered", ...) scopes like a
   negation: what it names is not stated of this image, so it is not extracted either;
 - a denied *state* of a thing ends the scope before the thing (:data:`STATE_NOUNS`: "no loosening *of* the screws"
@@ -52,7 +54,7 @@ CUES_FILE = RULES_FOLDER / "context_cues.tsv"
 #: What each kind of row may say of its direction: the scope a cue opens (forward, backward) or none.
 KIND_DIRECTIONS = {"negation": ("forward", "backward"), "hypothetical": ("forward", "backward"),
                    "pseudo": ("none",), "terminator": ("none",), "place": ("forward",), "state": ("forward",),
-                   "affirmed": ("none",)}
+                   "affirmed": ("none",), "continuation": ("none",)}
 
 
 class Cue(NamedTuple):
@@ -106,6 +108,8 @@ POST_HYPOTHETICAL = _listed("hypothetical", "backward")
 #: built for findings and diseases; anatomy after such a preposition is its most common false negation in ROCOv2's
 #: captions.)
 PLACE_PREPOSITIONS = _listed("place", "forward")
+#: Phrases that hold a terminator's word but end no scope ("consistent with").
+CONTINUATIONS = _listed("continuation", "none")
 #: Nouns of a state of a thing ("loosening", "displacement", "fracture", ...): in a scope, such a noun followed by
 #: "of" ends the scope, as the "of"-phrase names the thing whose state is denied, and the thing is there.
 STATE_NOUNS = frozenset(_listed("state", "forward"))
@@ -124,7 +128,7 @@ _CUE_GAP = re.compile(r"\s+|\s*-\s*")
 #: The scope each kind of cue opens: "pre" (forward), "post" (backward), or none of its own.
 _GROUPS = {("negation", "forward"): "pre", ("hypothetical", "forward"): "pre", ("negation", "backward"): "post",
            ("hypothetical", "backward"): "post", ("pseudo", "none"): "pseudo", ("terminator", "none"): "stop",
-           ("place", "forward"): "place"}
+           ("place", "forward"): "place", ("continuation", "none"): "join"}
 _END = ""  # a trie node's key for the group of the cue ending there; no word is empty
 
 
@@ -201,7 +205,8 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
     scopes: list[tuple[int, int, Cue]] = []
     for start, end in sentence_spans(text):
         tokens = [(m.group().lower(), m.start(), m.end()) for m in _TOKEN.finditer(text, start, end)]
-        found = _cues(text, tokens, trie)
+        # a continuation ("consistent with") is matched only so that the terminator in it ("with") is not
+        found = [cue for cue in _cues(text, tokens, trie) if cue[0] != "join"]
         clauses = _new_clauses(text, tokens)
         places = [first for group, _, first, _ in found if group == "place"]
         barrier = 0  # the token after the last cue that ends a post-negation scope
