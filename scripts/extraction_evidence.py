@@ -212,6 +212,9 @@ FIFTH_ROUND = (
     ("(after the final test reading) orbital and hippocampal read as their noun, thalami as thalamus "
      "(pleural, endometrial, ureteral, fibrotic, epicardial, pericardial lowered valid F1: left out)",
      "0.7036 (+0.0001)", "0.7265 (+0.0001)"),
+    ("(after the final test reading) widening, stranding, outflow, flow, activity, ischemia and uptake head their "
+     "phrase as finding nouns (\"no mediastinal widening\", \"no hepatic vein outflow\")",
+     "0.7037 (+0.0001)", "0.7266 (+0.0001)"),
 )
 #: Read by hand (issue 36), test captions, dictionary (c): (what, sample, before the round, after it, target).
 HAND_READING = (

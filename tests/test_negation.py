@@ -144,6 +144,8 @@ def mention_status(text: str, names: list[str]) -> str:
     ("Completely absent right femur and dislocated right fibula", ["Fibula"], "affirmed"),
     ("Without surrounding edema and little free fluid in the pelvis", ["Fluid"], "affirmed"),
     ("Resolution of the left ventricular apical clot", ["Left ventricular"], "affirmed"),
+    ("Chest X-ray with no mediastinal widening", ["Mediastinal"], "affirmed"),
+    ("Doppler image shows no hepatic vein outflow", ["Hepatic vein"], "affirmed"),
     # ... a list the word limit cut short runs on through its "or" item.
     ("No signs of demyelination, fracture deformity, traumatic subluxation, or compressive myelopathy",
      ["Myelopathy"], "negated"),
