@@ -42,7 +42,8 @@ def agree(sets, rows) -> None:
     """Every kept mention's concept is in its image's set; every concept of a set has a kept (or assumed) row."""
     kept: dict[str, set[str]] = {image_id: set() for image_id in sets.ids}
     for row in rows:
-        assert row.status in ("kept", "negated", "hypothetical") and row.matched in ("name", "synonym", "abbreviation", "assumed")
+        assert row.status in ("kept", "negated", "hypothetical", "other exam")
+        assert row.matched in ("name", "synonym", "abbreviation", "assumed")
         if row.status == "kept":
             kept[row.image_id].add(row.concept)
     assert {image_id: frozenset(concepts) for image_id, concepts in kept.items()} == dict(zip(sets.ids, sets.sets))
@@ -58,12 +59,13 @@ def test_evidence_agrees_with_the_sets_on_the_demo_captions():
 def test_evidence_agrees_with_the_sets_on_random_captions():
     rng = random.Random(36)
     words = ["x-ray", "CT", "abdomen", "pelvis", "lateral", "no", "without", "but", "collapsed lung", "pneumothorax",
-             "hemorrhage", "haemorrhage", "of the", "AP", "chest", ".", ",", "not seen", "if", "bleeding"]
-    names = {**NAMES, "C0030797": "Pelvis", "C0817096": "Chest"}
+             "hemorrhage", "haemorrhage", "of the", "AP", "chest", ".", ",", "not seen", "if", "bleeding", "seen on",
+             "MRI"]
+    names = {**NAMES, "C0030797": "Pelvis", "C0817096": "Chest", "C0024485": "Magnetic Resonance Imaging"}
     captions = {f"i{k}": " ".join(rng.choice(words) for _ in range(rng.randint(0, 14))) for k in range(400)}
     sets, rows = extract_concepts(captions, names, synonyms=SYNONYMS, evidence=True)
     assert {row.matched for row in rows} == {"name", "synonym", "abbreviation", "assumed"}
-    assert {row.status for row in rows} == {"kept", "negated", "hypothetical"}
+    assert {row.status for row in rows} == {"kept", "negated", "hypothetical", "other exam"}
     assert all(captions[row.image_id][row.start:row.end] == row.words for row in rows)
     agree(sets, rows)
 
@@ -124,3 +126,12 @@ def test_a_hypothetical_mention_names_its_cue_and_status() -> None:
     assert rows["MRI"].rule.startswith("hypothetical cue 'follow up with' (")
     assert rows["hemorrhage"].rule.startswith("negation cue 'no' (")
     assert found.concepts.sets[0] == frozenset({"C0040405"})
+
+
+def test_an_other_exam_mention_names_its_cue_and_status() -> None:
+    names = {"C0040405": "X-Ray Computed Tomography", "C0024485": "Magnetic Resonance Imaging"}
+    found = find_caption_concepts({"a": "MRI of the lesion seen on CT.", "b": "Lesion seen on CT."}, names)
+    rows = [(row.image_id, row.words, row.status, row.rule.split(" (")[0]) for row in evidence_rows(found)]
+    assert rows == [("a", "MRI", "kept", ""), ("a", "CT", "other exam", "other exam cue 'seen on'"),
+                    ("b", "CT", "kept", "")]
+    assert found.concepts.sets == (frozenset({"C0024485"}), frozenset({"C0040405"}))

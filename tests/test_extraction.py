@@ -423,6 +423,35 @@ def test_third_round_conventions_go_with_the_vocabulary():
     assert ("C1999039", "Abdominal") in found
 
 
+FOURTH_PASS_NAMES = {**THIRD_ROUND_NAMES, "C0002978": "angiogram", "C0006141": "Breast", "C0038895": "Surgical procedures",
+                     "C0023884": "Liver", "C0024109": "Lung", "C0577559": "Mass"}
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    # An examination named as what the image is compared with is another image, where the caption names this one's.
+    ("Breast ultrasound of the lesion identified on the mammogram", {"C0041618", "C0006141"}),
+    ("MRI shows the fracture at the same location as seen on CT scan", {"C0024485"}),
+    ("CT of the lung, correlating with the initial chest radiograph", {"C0040405", "C0024109"}),
+    ("Coronal CT. The alterations on the previous X-ray", {"C0040405"}),
+    ("Ultrasound of the mass noted on plain radiograph", {"C0041618", "C0577559"}),
+    # ... but where it is the only examination named, it is this one.
+    ("A mass seen on CT", {"C0577559", "C0040405"}),
+    ("Previous CT of the liver", {"C0040405", "C0023884"}),
+    # Its words still act as NegEx cues: "on" a place ends the denial, "prior" ends no denial.
+    ("No mass seen on the liver", {"C0023884"}),
+    ("No prior surgical procedures", set()),
+    # A radiographic or angiographic study after a cross-sectional modality is its technique.
+    ("CT pelvis with cystogram", {"C0040405", "C0030797"}),
+    ("CT with contrast angiography of the chest", {"C0040405", "C0817096"}),
+    ("MR venography of the brain", {"C0024485"}),
+    ("Computed tomography pulmonary angiogram", {"C0040405"}),
+    ("Angiography and CT of the liver", {"C0002978", "C0040405", "C0023884"}),
+    ("Angiogram with CT", {"C0002978", "C0040405"}),
+])
+def test_fourth_pass_rules(caption, expected):
+    assert extract(caption, ConceptDictionary.build(FOURTH_PASS_NAMES)) == expected
+
+
 def test_coverage_report():
     from evalcore.data import ConceptSets
     from evalcore.extraction.extractor import coverage

@@ -198,6 +198,14 @@ def test_user_rules_add_synonyms_exclusions_and_cues(tmp_path: Path) -> None:
     assert len(rules.cues) == 1 and all(cue not in CUES for cue in rules.cues)
 
 
+def test_a_user_other_exam_cue_names_an_examination_that_is_not_the_image(tmp_path: Path) -> None:
+    path = _rules(tmp_path, "other-exam\tknown from\t\tour radiologists\n")
+    names = {"C0040405": "X-Ray Computed Tomography", "C0024485": "Magnetic Resonance Imaging"}
+    captions = {"a": "MRI of the lesion known from CT.", "b": "Lesion known from CT."}
+    assert extract_concepts(captions, names).sets == (frozenset({"C0024485", "C0040405"}), frozenset({"C0040405"}))
+    assert extract_concepts(captions, names, rules=path).sets == (frozenset({"C0024485"}), frozenset({"C0040405"}))
+
+
 @pytest.mark.parametrize(("rows", "where"), [
     ("synonym\tx\t\tlab\n", "line 2: expected column 3 (concept)"),
     ("negation-forward\tx\tC1\tlab\n", "line 2: expected column 3 (concept) empty"),

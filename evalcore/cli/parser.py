@@ -344,7 +344,7 @@ def extract_command(commands: argparse._SubParsersAction) -> None:
     extract.add_argument("--rules", nargs="+", metavar="F", same=same_file,
                          help="your own rules: a tab-separated file with the header kind, words, concept, source "
                               "(kind: synonym, exclude, negation-forward, negation-backward, hypothetical-forward, "
-                              "hypothetical-backward, pseudo, terminator)")
+                              "hypothetical-backward, other-exam, pseudo, terminator)")
     extract.add_argument("--no-abbreviations", action="store_true",
                          help="leave out the built-in imaging vocabulary (CT, MRI, US, X-ray, views, ...)")
     extract.add_argument("--ontology-ids", action="store_true", help="also emit concept IDs that are not CUIs")
@@ -352,7 +352,8 @@ def extract_command(commands: argparse._SubParsersAction) -> None:
     extract.add_argument("--evidence", metavar="FILE",
                          help="CSV to write, one row per mention: image_id, concept, start, end (0-based character "
                               "offsets in the caption, end exclusive), words, matched (name, synonym, abbreviation, "
-                              "assumed), status (kept, negated, hypothetical), rule; cells a spreadsheet would run get a leading '")
+                              "assumed), status (kept, negated, hypothetical, other exam), rule; cells a spreadsheet "
+                              "would run get a leading '")
 
 
 def app_command(commands: argparse._SubParsersAction) -> None:

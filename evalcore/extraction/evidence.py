@@ -66,8 +66,8 @@ def mention_rule(caption: str, mention: Mention, found: Sequence[Mention],
 
 
 def opening_cue(scopes: Sequence[tuple[int, int, Cue]], position: int) -> Cue | None:
-    """The cue of the first scope holding character ``position`` (a negation before a hypothetical one at the
-    same place), or None.
+    """The cue of the first scope holding character ``position`` (a negation before a hypothetical or other-exam
+    one at the same place), or None.
 
     >>> text = "No fracture."
     >>> opening_cue(cue_scopes(text), 3).cue, opening_cue(cue_scopes(text), 0)
@@ -78,12 +78,12 @@ def opening_cue(scopes: Sequence[tuple[int, int, Cue]], position: int) -> Cue | 
 
 
 def mention_status(mention: Mention, scopes: Sequence[tuple[int, int, Cue]]) -> str:
-    """"kept", or why not: "negated" (a negation cue's scope holds it) or "hypothetical" (only a hypothetical or
-    other-exam cue's does: "follow-up with MRI")."""
+    """"kept", or why not: "negated" (a negation cue's scope holds it), "hypothetical" (only a hypothetical cue's
+    does: "follow-up with MRI") or "other exam" (only an other-exam cue's: "the lesion seen on the mammogram")."""
     if not mention.negated:
         return "kept"
     cue = opening_cue(scopes, mention.start)
-    return "hypothetical" if cue is not None and cue.kind == "hypothetical" else "negated"
+    return cue.kind if cue is not None and cue.kind in ("hypothetical", "other exam") else "negated"
 
 
 def evidence_rows(found: CaptionConcepts) -> Iterator[EvidenceRow]:

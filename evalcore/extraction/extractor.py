@@ -46,6 +46,7 @@ from typing import Literal
 from evalcore.data import ConceptSets
 from evalcore.errors import ParameterError
 from evalcore.extraction.imaging_vocabulary import (
+    ANGIOGRAM,
     IMAGING_VOCABULARY,
     MODALITIES,
     MODALITY_OF_PROCEDURE,
@@ -418,12 +419,10 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
         return []
     image_starts = {first for first, _, entries in found if any(entry.concept in MODALITIES for entry in entries)}
     # A radiographic study named after another modality is that modality's technique ("CT cystogram", "CT KUB", "MR
-    # urography"): no plain radiograph.
-    other_images = {last for _, last, entries in found
-                    if any(entry.concept in MODALITIES - {PLAIN_XRAY} for entry in entries)}
-    found = [(first, last, tuple(entry for entry in entries if not (
-        entry.concept == PLAIN_XRAY and first - 1 in other_images and joined(first))))
-        for first, last, entries in found]
+    # urography", "CT pelvis with cystogram", "CT with contrast angiography"): no plain radiograph, no angiogram.
+    hosts = _technique_hosts(keys, joined, found)
+    found = [(first, last, tuple(entry for entry in entries if entry.concept not in _TECHNIQUES[hosts.get(first, "")]))
+             for first, last, entries in found]
     scopes = cue_scopes(caption, cues=dictionary.cues)
     sentence_of, sentence_tokens = _sentences_of(caption, tokens)
     kept = [(first, last, entry) for first, last, entries in found for entry in entries
@@ -441,6 +440,37 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
             for first, last, entry, negated in flagged
             if _required_said(entry, first, affirmed, modality_at)
             and not (entry.source == "assumed" and view_stated)]
+
+
+#: The modalities whose mention right after another's is that other's technique, by the other: a radiographic study
+#: after any modality ("CT cystogram"), an angiography after a cross-sectional one ("CT with angiography": ROCOv2
+#: tags such an image CT only, 0 of 7 valid captions with angiogram).
+_TECHNIQUES = MappingProxyType({"": frozenset(), "any": frozenset({PLAIN_XRAY}),
+                                "cross-sectional": frozenset({PLAIN_XRAY, ANGIOGRAM})})
+#: Words that may join a modality to its technique's name: "CT *with* cystogram", "CT *with contrast* angiography".
+_TECHNIQUE_JOINS = frozenset({"with", "contrast", "a", "an"})
+
+
+def _technique_hosts(keys: list[str], joined: Callable[[int], bool],
+                     found: list[tuple[int, int, tuple[_Entry, ...]]]) -> dict[int, str]:
+    """First token of each mention that follows another modality's mention -> which techniques that modality hosts
+    (:data:`_TECHNIQUES`): right after it ("CT cystogram"), or past "with" and the words of :data:`_TECHNIQUE_JOINS`
+    after it, its region between them or not ("CT pelvis with cystogram"), the words joined by spaces or hyphens."""
+    hosts: dict[int, str] = {}
+    host, after = "", -1  # the last modality mention's kind of host, and the token after it
+    for first, last, entries in found:
+        if after >= 0 and all(joined(k) for k in range(after, first + 1)):
+            between = keys[after:first]
+            if not between or (between[0] == "with" and all(word in _TECHNIQUE_JOINS for word in between)):
+                hosts[first] = host
+        concepts = {entry.concept for entry in entries}
+        if concepts & (MODALITIES - {PLAIN_XRAY}):
+            host, after = ("any" if ANGIOGRAM in concepts else "cross-sectional"), last + 1
+        elif not (concepts & MODALITIES) and host and after == first:
+            after = last + 1  # a region named between: "CT pelvis with cystogram"
+        else:
+            host, after = "", -1
+    return hosts
 
 
 def _hyphenated(caption: str, tokens: list[tuple[int, int, str]], first: int, last: int, start: int, end: int) -> bool:
@@ -467,12 +497,17 @@ def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int
       loosening", "no rib fractures", "resolution of the left ventricular apical clot", the state; "no bowel wall
       thickening");
     - a negation cue's scope holds it and it is the of-phrase of another mention in a scope ("no hydronephrosis *of
-      the left kidney*"): the of-phrase names what the denied finding would be of, which is there.
+      the left kidney*"): the of-phrase names what the denied finding would be of, which is there;
+    - an other-exam cue's scope holds it (only such a scope) and it is not a modality, or no other modality is named
+      outside such scopes: the exam compared with is denied only where the caption says what the image is ("an
+      ultrasound of the lesion identified on the mammogram" is no radiograph; "a mass seen on CT" is a CT).
     """
     kinds = [next((cue.kind for start, end, cue in scopes if start <= tokens[first][0] < end), None)
              for first, _, _ in mentions]
     starts = {first for (first, _, _), kind in zip(mentions, kinds) if kind is not None}
     ends = {last for (_, last, _), kind in zip(mentions, kinds) if kind is not None}
+    shown = {entry.concept for (_, _, entry), kind in zip(mentions, kinds)
+             if entry.concept in MODALITIES and entry.source != "assumed" and kind in (None, "negation")}
     denied = []
     for (first, last, entry), kind in zip(mentions, kinds):
         vocabulary = entry.source in ("abbreviation", "assumed") and entry.concept not in VIEW_TAGS
@@ -485,8 +520,9 @@ def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int
             following and any(last < other_first <= after and other_first in starts and other.concept != entry.concept
                               for other_first, _, other in mentions)))
         of_phrase = kind == "negation" and _of_phrase_of(tokens, first, ends)
+        compared = kind != "other exam" or (entry.concept in MODALITIES and bool(shown - {entry.concept}))
         denied.append(kind is not None and not (kind == "negation" and vocabulary) and not modifier
-                      and not of_phrase)
+                      and not of_phrase and compared)
     return denied
 
 

@@ -16,6 +16,11 @@ clinical reports", J Biomed Inform 42(5):839-851, 2009. The rule, per sentence:
   findings consistent with pneumonia" denies the pneumonia);
 - a *hypothetical* cue ("if", "follow-up with", "is recommended", "should be considered", ...) scopes like a
   negation: what it names is not stated of this image, so it is not extracted either;
+- an *other-exam* cue ("seen on", "corresponding to", "previous", ...) opens a forward scope that names an
+  examination other than the one shown ("an ultrasound of the lesion *identified on the mammogram*"), up to the
+  next cue of any kind: it denies nothing but an imaging modality, and that only where the caption names another
+  modality as the image (:func:`evalcore.extraction.extractor.mentions`), so :func:`negated_spans` leaves it out;
+  such cues are read apart, so the words they hold still act as the NegEx cues they are ("seen *on* the liver");
 - a denied *state* of a thing ends the scope before the thing (:data:`STATE_NOUNS`: "no loosening *of* the screws"
   denies the loosening, not the screws);
 - a scope never crosses a sentence boundary; the words of a cue are joined by spaces or a hyphen.
@@ -52,7 +57,7 @@ MAX_SCOPE_WORDS = 6
 CUES_FILE = RULES_FOLDER / "context_cues.tsv"
 
 #: What each kind of row may say of its direction: the scope a cue opens (forward, backward) or none.
-KIND_DIRECTIONS = {"negation": ("forward", "backward"), "hypothetical": ("forward", "backward"),
+KIND_DIRECTIONS = {"negation": ("forward", "backward"), "hypothetical": ("forward", "backward"), "other exam": ("forward",),
                    "pseudo": ("none",), "terminator": ("none",), "place": ("forward",), "state": ("forward",),
                    "affirmed": ("none",), "continuation": ("none",)}
 
@@ -128,16 +133,16 @@ _CUE_GAP = re.compile(r"\s+|\s*-\s*")
 #: The scope each kind of cue opens: "pre" (forward), "post" (backward), or none of its own.
 _GROUPS = {("negation", "forward"): "pre", ("hypothetical", "forward"): "pre", ("negation", "backward"): "post",
            ("hypothetical", "backward"): "post", ("pseudo", "none"): "pseudo", ("terminator", "none"): "stop",
-           ("place", "forward"): "place", ("continuation", "none"): "join"}
+           ("place", "forward"): "place", ("continuation", "none"): "join", ("other exam", "forward"): "exam"}
 _END = ""  # a trie node's key for the group of the cue ending there; no word is empty
 
 
-def _cue_trie(cues: Iterable[Cue]) -> dict:
-    """A trie over the cues' words, each cue's group at its last word's node (state nouns and affirmed states are no
-    cues)."""
+def _cue_trie(cues: Iterable[Cue], exams: bool = False) -> dict:
+    """A trie over the cues' words, each cue's group at its last word's node: the NegEx cues, or with ``exams`` the
+    other-exam cues (state nouns and affirmed states are no cues)."""
     trie: dict = {}
     for cue in cues:
-        if cue.kind in ("state", "affirmed"):
+        if cue.kind in ("state", "affirmed") or (cue.kind == "other exam") != exams:
             continue
         node = trie
         for word in cue.cue.split():
@@ -146,14 +151,14 @@ def _cue_trie(cues: Iterable[Cue]) -> dict:
     return trie
 
 
-_TRIE = _cue_trie(CUES)
+_TRIES = (_cue_trie(CUES), _cue_trie(CUES, exams=True))
 
 
 @lru_cache(maxsize=8)
-def _trie_of(cues: tuple[Cue, ...]) -> dict:
-    """The cue trie of ``cues``, built once per set of cues (a dictionary built with a user's cues reads every
-    caption with them)."""
-    return _TRIE if cues == CUES else _cue_trie(cues)
+def _tries_of(cues: tuple[Cue, ...]) -> tuple[dict, dict]:
+    """The NegEx and the other-exam cue tries of ``cues``, built once per set of cues (a dictionary built with a
+    user's cues reads every caption with them)."""
+    return _TRIES if cues == CUES else (_cue_trie(cues), _cue_trie(cues, exams=True))
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
@@ -190,24 +195,29 @@ def negated_spans(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, 
         raise ParameterError(f"negated_spans takes a text (str), got {type(text).__name__}")
     if isinstance(max_words, bool) or not isinstance(max_words, int) or max_words < 1:
         raise ParameterError(f"max_words must be a positive integer, got {max_words!r}")
-    return _merged([(start, end) for start, end, _ in cue_scopes(text, max_words, cues)])
+    return _merged([(start, end) for start, end, cue in cue_scopes(text, max_words, cues) if cue.kind != "other exam"])
 
 
 def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...] = CUES) -> list[tuple[int, int, Cue]]:
-    """Each scope of :func:`negated_spans` before they are merged, with the cue that opened it, in text order: what
-    the evidence names as the rule of a negated or hypothetical mention.
+    """Each scope of :func:`negated_spans` before they are merged, with the cue that opened it, sentence by sentence
+    in the order of their cues, then that sentence's other-exam scopes: what the evidence names as the rule of a
+    negated, hypothetical or other-exam mention.
 
     >>> text = "No fracture. Follow-up with MRI is recommended."
     >>> [(text[a:b], cue.cue, cue.kind) for a, b, cue in cue_scopes(text)]
     [('fracture', 'no', 'negation'), ('MRI', 'follow up with', 'hypothetical'), ('MRI', 'is recommended', 'hypothetical')]
+    >>> text = "Ultrasound of the lesion identified on the mammogram, no cyst."
+    >>> [(text[a:b], cue.kind) for a, b, cue in cue_scopes(text)]
+    [('cyst', 'negation'), ('the mammogram', 'other exam')]
     """
-    trie = _trie_of(cues)
+    trie, exam_trie = _tries_of(cues)
     scopes: list[tuple[int, int, Cue]] = []
     for start, end in sentence_spans(text):
         tokens = [(m.group().lower(), m.start(), m.end()) for m in _TOKEN.finditer(text, start, end)]
         # a continuation ("consistent with") is matched only so that the terminator in it ("with") is not
         found = [cue for cue in _cues(text, tokens, trie) if cue[0] != "join"]
         clauses = _new_clauses(text, tokens)
+        exam_scopes = _exam_scopes(tokens, _cues(text, tokens, exam_trie), found, clauses, max_words)
         places = [first for group, _, first, _ in found if group == "place"]
         barrier = 0  # the token after the last cue that ends a post-negation scope
         for index, (group, cue, first, last) in enumerate(found):
@@ -238,6 +248,21 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
                 scopes.append((tokens[inside[0]][1], tokens[inside[1] - 1][2], cue))
             if group not in ("pseudo", "place"):
                 barrier = last
+        scopes.extend(exam_scopes)
+    return scopes
+
+
+def _exam_scopes(tokens: list[tuple[str, int, int]], exams: list[tuple[str, Cue, int, int]],
+                 found: list[tuple[str, Cue, int, int]], clauses: list[int], max_words: int) -> list[tuple[int, int, Cue]]:
+    """The scope of each other-exam cue of one sentence: forward, up to the next cue of either kind, a new clause or
+    ``max_words`` words."""
+    stops = sorted({first for _, _, first, _ in (*found, *exams)} | set(clauses))
+    scopes = []
+    for _, cue, _, last in exams:
+        following = bisect_right(stops, last - 1)
+        limit = min(stops[following] if following < len(stops) else len(tokens), last + max_words, len(tokens))
+        if last < limit:
+            scopes.append((tokens[last][1], tokens[limit - 1][2], cue))
     return scopes
 
 

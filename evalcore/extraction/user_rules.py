@@ -6,8 +6,8 @@ A rules file is a tab-separated table (:func:`~evalcore.extraction.rule_files.re
 
 - ``synonym``: ``words`` name ``concept`` (an ID of the loaded names), like a synonym file's entry;
 - ``exclude``: ``words`` never give ``concept`` (a name, synonym or vocabulary term read that way is dropped);
-- ``negation-forward``, ``negation-backward``, ``hypothetical-forward``, ``hypothetical-backward``, ``pseudo``,
-  ``terminator``: a cue of that kind (:mod:`evalcore.extraction.negation`), ``concept`` left empty; a cue with the
+- ``negation-forward``, ``negation-backward``, ``hypothetical-forward``, ``hypothetical-backward``, ``other-exam``,
+  ``pseudo``, ``terminator``: a cue of that kind (:mod:`evalcore.extraction.negation`), ``concept`` left empty; a cue with the
   words of a shipped one replaces it.
 
 Every row names its source (the lab's convention, a lexicon, a paper). A bad row raises
@@ -28,7 +28,7 @@ from evalcore.extraction.rule_files import Column, read_rule_file, refuse_repeat
 #: Cue kinds of a rules file -> the kind and direction of a :class:`~evalcore.extraction.negation.Cue`.
 CUE_KINDS = {"negation-forward": ("negation", "forward"), "negation-backward": ("negation", "backward"),
              "hypothetical-forward": ("hypothetical", "forward"), "hypothetical-backward": ("hypothetical", "backward"),
-             "pseudo": ("pseudo", "none"), "terminator": ("terminator", "none")}
+             "other-exam": ("other exam", "forward"), "pseudo": ("pseudo", "none"), "terminator": ("terminator", "none")}
 KINDS = ("synonym", "exclude", *CUE_KINDS)
 RULE_COLUMNS = (Column("kind", allowed=KINDS), Column("words"), Column("concept", required=False), Column("source"))
 
