@@ -12,7 +12,7 @@ import pytest
 from evalcore.errors import ParameterError
 from evalcore.extraction.extractor import ConceptDictionary, Mention, extract, extract_collection, mentions, normal_token
 from evalcore.extraction.imaging_vocabulary import IMAGING_VOCABULARY
-from evalcore.extraction.negation import STATE_NOUNS, in_spans, negated_spans
+from evalcore.extraction.negation import QUALIFIERS, STATE_NOUNS, in_spans, negated_spans
 from evalcore.extraction.sense import SENSE_WORDS
 from evalcore.metrics.detection import detection_f1
 
@@ -295,6 +295,11 @@ def _reference(caption: str, names: dict[str, str]) -> frozenset[str]:
                   if (following := re.match(rf"(?:{gap})([^\W_]+(?:['’][^\W_]+)?)", caption[end:], re.I))
                   and normal_token(following.group(1)) in states}
     # ... and the of-phrase of a mention in a scope is what that mention would be of ("no cyst of the kidney").
+    # A finding's quality or noun is no modifier: it is denied with the finding it describes ("no cystic lesions").
+    finding_nouns = {normal_token(word) for word in STATE_NOUNS}
+    said = {(start, concept): re.findall(r"[^\W_]+", caption[start:end].lower()) for start, end, concept in sensed}
+    modifiers -= {key for key, words in said.items()
+                  if " ".join(words) in QUALIFIERS or normal_token(words[-1]) in finding_nouns}
     scoped_ends = {end for start, end, _ in sensed if in_spans(scopes, start)}
     modifiers |= {(start, concept) for start, end, concept in sensed
                   if (before := re.search(r"([^\W_]+)[\W_]+of(?:[\W_]+(?:the|a|an|both))*[\W_]+$", caption[:start], re.I))
@@ -327,8 +332,8 @@ def test_seeded_random_captions_agree_with_the_plain_reference():
     rng = random.Random(24)
     names = {f"C{n:07d}": name for n, name in enumerate(
         ["pleural effusion", "effusion", "left lung", "lung", "blood vessel", "vessel wall", "wall", "renal cyst",
-         "cyst", "mass", "kidney"])}
-    words = ["pleural", "effusion", "effusions", "left", "lung", "lungs", "blood", "vessel", "vessels", "wall",
+         "cyst", "mass", "kidney", "cystic"])}
+    words = ["pleural", "effusion", "effusions", "left", "lung", "lungs", "blood", "vessel", "vessels", "wall", "cystic",
              "renal", "cyst", "cysts", "mass", "masses", "kidney", "no", "without", "but", "the", "of", ",", ".", "-",
              "upper", "distal", "with", "or"]
     dictionary = ConceptDictionary.build(names, abbreviations=False)
@@ -364,7 +369,7 @@ def test_pinned_f1_on_real_valid_captions():
     assert extract(captions["ROCOv2_2023_valid_000001"], dictionary) >= {"C1306645", "C0817096"}
 
 
-PINNED_F1_FIRST_200 = 0.6863  # names + imaging vocabulary; re-pinned when the vocabulary changes
+PINNED_F1_FIRST_200 = 0.6845  # names + imaging vocabulary; re-pinned when the vocabulary changes
 
 
 THIRD_ROUND_NAMES = {

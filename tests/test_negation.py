@@ -222,15 +222,19 @@ def test_random_texts(seed: int) -> None:
     without_cues = random_text(rng, plain, rng.randint(0, 40))
     assert negated_spans(without_cues) == []
     # A cue just before the only mention of a concept negates it, wherever it stands in a cue-free text (followed by
-    # a word that is no state of it: "hemorrhage lesion" would make the hemorrhage the lesion's modifier).
+    # a word that is no state of it: "bowel lesion" would make the bowel the lesion's modifier).
     words = without_cues.split(" ")
     at = rng.randint(0, len(words))
     cue = rng.choice(["no", "without", "absence of", "negative for", "no evidence of"])
     negated = " ".join(words[:at] + [cue, "hemorrhage", "seen"] + words[at:])
     assert mention_status(negated, ["Hemorrhage"]) == "negated", negated
     assert mention_status(re.sub(r"\b" + cue + r"\b ", "", negated, count=1), ["Hemorrhage"]) == "affirmed"
-    stated = " ".join(words[:at] + [cue, "hemorrhage", "lesion"] + words[at:])
-    assert mention_status(stated, ["Hemorrhage"]) == "affirmed", stated  # the lesion is what is denied
+    stated = " ".join(words[:at] + [cue, "bowel", "lesion"] + words[at:])
+    assert mention_status(stated, ["Bowel"]) == "affirmed", stated  # the lesion is what is denied
+    # ... but a finding's noun or a finding's quality before it is denied with it
+    for finding in ("hemorrhage", "cystic"):
+        stated = " ".join(words[:at] + [cue, finding, "lesion"] + words[at:])
+        assert mention_status(stated, [finding]) == "negated", stated
 
 
 # --- an independent implementation: the same rule token by token, without one combined pattern -----------------

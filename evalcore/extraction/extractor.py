@@ -56,7 +56,7 @@ from evalcore.extraction.imaging_vocabulary import (
     VIEW_TAGS,
 )
 from evalcore.extraction.lexicon import LEXICON
-from evalcore.extraction.negation import CUES, STATE_NOUNS, Cue, cue_scopes, sentence_spans, with_cues
+from evalcore.extraction.negation import CUES, QUALIFIERS, STATE_NOUNS, Cue, cue_scopes, sentence_spans, with_cues
 from evalcore.extraction.sense import SENSE_WORDS, SenseWords, sense_kept
 from evalcore.extraction.user_rules import UserRules
 
@@ -442,6 +442,8 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
             and not (entry.source == "assumed" and view_stated)]
 
 
+#: What an other-exam cue may deny (:func:`_denied`).
+_EXAMS = MODALITIES | VIEW_TAGS
 #: The modalities whose mention right after another's is that other's technique, by the other: a radiographic study
 #: after any modality ("CT cystogram"), an angiography after a cross-sectional one ("CT with angiography": ROCOv2
 #: tags such an image CT only, 0 of 7 valid captions with angiogram).
@@ -492,22 +494,26 @@ def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int
       ultrasound; "no pneumothorax" still a chest radiograph), while a hypothetical cue's does deny them
       ("follow-up with MRI"), and a negation denies a view ("the AP view (not shown)": another image);
     - it names no modality and modifies what follows it, joined to it past position words: the next mention,
-      denied with it, a noun of a state (:data:`~evalcore.extraction.negation.STATE_NOUNS`) or a part noun: a
-      compound's head is what is denied ("no bowel obstruction" denies the obstruction, not the bowel; "no implant
+      denied with it, a noun of a state (:data:`~evalcore.extraction.negation.STATE_NOUNS`) or a part noun, and it
+      is neither a word that says what a finding is like (:data:`~evalcore.extraction.negation.QUALIFIERS`: "no
+      *cystic* lesions" denies both) nor a finding's noun ("no *infiltration* shadows"): a compound's head is what is
+      denied ("no bowel obstruction" denies the obstruction, not the bowel; "no implant
       loosening", "no rib fractures", "resolution of the left ventricular apical clot", the state; "no bowel wall
       thickening");
     - a negation cue's scope holds it and it is the of-phrase of another mention in a scope ("no hydronephrosis *of
       the left kidney*"): the of-phrase names what the denied finding would be of, which is there;
-    - an other-exam cue's scope holds it (only such a scope) and it is not a modality, or no other modality is named
-      outside such scopes: the exam compared with is denied only where the caption says what the image is ("an
-      ultrasound of the lesion identified on the mammogram" is no radiograph; "a mass seen on CT" is a CT).
+    - an other-exam cue's scope holds it (only such a scope) and it is neither a modality nor a view, or no other
+      modality (view) is named outside such scopes: the exam compared with is denied only where the caption says
+      what the image is ("an ultrasound of the lesion identified on the mammogram" is no radiograph, "a lateral
+      view ... compared with the AP view" no AP view; "a mass seen on CT" is a CT).
     """
     kinds = [next((cue.kind for start, end, cue in scopes if start <= tokens[first][0] < end), None)
              for first, _, _ in mentions]
     starts = {first for (first, _, _), kind in zip(mentions, kinds) if kind is not None}
     ends = {last for (_, last, _), kind in zip(mentions, kinds) if kind is not None}
+    # the examinations and views the caption says of this image
     shown = {entry.concept for (_, _, entry), kind in zip(mentions, kinds)
-             if entry.concept in MODALITIES and entry.source != "assumed" and kind in (None, "negation")}
+             if entry.concept in _EXAMS and entry.source != "assumed" and kind in (None, "negation")}
     denied = []
     for (first, last, entry), kind in zip(mentions, kinds):
         vocabulary = entry.source in ("abbreviation", "assumed") and entry.concept not in VIEW_TAGS
@@ -516,11 +522,15 @@ def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int
         while after < len(tokens) and joined(after) and normal_token(tokens[after][2]) in SENSE_WORDS_KEYED.position:
             after += 1
         following = normal_token(tokens[after][2]) if after < len(tokens) and joined(after) else ""
-        modifier = entry.concept not in MODALITIES and (following in _STATE_KEYS or following in SENSE_WORDS_KEYED.part or (
+        qualifier = " ".join(word for _, _, word in tokens[first:last + 1]).lower() in QUALIFIERS or \
+            normal_token(tokens[last][2]) in _STATE_KEYS
+        modifier = not qualifier and entry.concept not in MODALITIES and (
+            following in _STATE_KEYS or following in SENSE_WORDS_KEYED.part or (
             following and any(last < other_first <= after and other_first in starts and other.concept != entry.concept
                               for other_first, _, other in mentions)))
         of_phrase = kind == "negation" and _of_phrase_of(tokens, first, ends)
-        compared = kind != "other exam" or (entry.concept in MODALITIES and bool(shown - {entry.concept}))
+        compared = kind != "other exam" or any(entry.concept in exams and shown & exams - {entry.concept}
+                                               for exams in (MODALITIES, VIEW_TAGS))
         denied.append(kind is not None and not (kind == "negation" and vocabulary) and not modifier
                       and not of_phrase and compared)
     return denied

@@ -59,7 +59,7 @@ CUES_FILE = RULES_FOLDER / "context_cues.tsv"
 #: What each kind of row may say of its direction: the scope a cue opens (forward, backward) or none.
 KIND_DIRECTIONS = {"negation": ("forward", "backward"), "hypothetical": ("forward", "backward"), "other exam": ("forward",),
                    "pseudo": ("none",), "terminator": ("none",), "place": ("forward",), "state": ("forward",),
-                   "affirmed": ("none",), "continuation": ("none",)}
+                   "affirmed": ("none",), "continuation": ("none",), "qualifier": ("none",)}
 
 
 class Cue(NamedTuple):
@@ -121,6 +121,10 @@ STATE_NOUNS = frozenset(_listed("state", "forward"))
 #: Words of a state described as present ("complete", "patent", "enlarged", ...): after "and", "with", "while" or a
 #: comma they begin a new clause, which a negation's scope does not cross ("no leak and complete occlusion").
 AFFIRMED_STATES = frozenset(_listed("affirmed", "none"))
+#: Words that say what a finding is like ("cystic", "ischemic", "malignant", ...): in a scope, such a word before the
+#: finding it describes is denied with it ("no *cystic* lesions"), where a structure's word is not ("no *bowel*
+#: obstruction": :func:`evalcore.extraction.extractor.mentions`).
+QUALIFIERS = frozenset(" ".join(cue.replace("-", " ").split()) for cue in _listed("qualifier", "none"))
 
 STATUSES = ("affirmed", "negated", "absent")
 
@@ -139,10 +143,10 @@ _END = ""  # a trie node's key for the group of the cue ending there; no word is
 
 def _cue_trie(cues: Iterable[Cue], exams: bool = False) -> dict:
     """A trie over the cues' words, each cue's group at its last word's node: the NegEx cues, or with ``exams`` the
-    other-exam cues (state nouns and affirmed states are no cues)."""
+    other-exam cues (state nouns, affirmed states and qualifiers are no cues)."""
     trie: dict = {}
     for cue in cues:
-        if cue.kind in ("state", "affirmed") or (cue.kind == "other exam") != exams:
+        if cue.kind in ("state", "affirmed", "qualifier") or (cue.kind == "other exam") != exams:
             continue
         node = trie
         for word in cue.cue.split():
