@@ -58,6 +58,13 @@ def mention_status(text: str, names: list[str]) -> str:
     ("no fracture but a large hematoma", ["Hematoma"], "affirmed"),
     ("no fracture but a large hematoma", ["Fracture"], "negated"),
     ("No fracture. Hematoma seen.", ["Hematoma"], "affirmed"),
+    # a finding's quality or noun before the denied finding is denied with it; a structure's word is not
+    ("no cystic lesions", ["Cystic"], "negated"),
+    ("without signs of ischemic lesions or brain hemorrhage", ["Ischemic"], "negated"),
+    ("no infiltration shadows", ["Infiltration"], "negated"),
+    ("no bowel obstruction", ["Bowel"], "affirmed"),
+    # what a denied finding would suggest is not stated either
+    ("no clots within the pulmonary artery to suggest pulmonary embolism", ["Pulmonary embolism"], "negated"),
     ("Pneumothorax was ruled out.", ["Pneumothorax"], "negated"),
     ("The mass is not seen on the second scan", ["Mass"], "negated"),
     ("Not only a mass but also edema", ["Mass"], "affirmed"),
