@@ -166,9 +166,11 @@ ASSUMED_WORDS = {"clinician": "not written in the caption: the usual projection 
 def words_legend() -> str:
     """What the highlighted caption's colours mean, in the reader's words."""
     if audience() == "clinician":
-        return ("Green: the words a concept was read from. Red: words the caption rules out (\"no fracture\"), so "
+        return ("Green: the words a concept was read from. Red: words the caption rules out (\"no fracture\"), only "
+                "considers (\"if\", \"follow-up with\") or says of another examination (\"seen on the mammogram\"), so "
                 "not counted.")
-    return "Green: a mention that gave the concept. Red: a mention in a negated scope (NegEx-style rule), not extracted."
+    return ("Green: a mention that gave the concept. Red: a mention in a negated, hypothetical or other-exam scope "
+            "(NegEx/ConText-style rule), not extracted.")
 
 
 def caption_words_toggle(ws: Workspace, key: str) -> bool:
@@ -198,7 +200,8 @@ def draw_caption_words(ws: Workspace, image_id: str, kg) -> None:
         st.caption("No concept was found in this caption.")
         return
     clinician = audience() == "clinician"
-    not_counted = " (ruled out in the caption: not counted)" if clinician else " (negated: not extracted)"
+    not_counted = (" (ruled out, only considered or of another examination: not counted)" if clinician else
+                   " (negated, hypothetical or other exam: not extracted)")
     assumed = f" ({ASSUMED_WORDS[audience()]})"
     lines = []
     for concept, found in words.items():
@@ -215,7 +218,8 @@ PLAIN_MATCHED = {"name": "its name", "synonym": "another of its names", "abbrevi
                  "assumed": "assumed"}
 #: Whether a mention was counted (an evidence row's status), in a clinician's words: counted, and why not.
 PLAIN_STATUS = {"kept": ("yes", ""), "negated": ("no: ruled out", "ruled out in"),
-                "hypothetical": ("no: only considered", "only considered in")}
+                "hypothetical": ("no: only considered", "only considered in"),
+                "other exam": ("no: another examination", "said of another examination in")}
 
 
 def evidence_table(ws: Workspace, image_id: str, kg) -> pd.DataFrame:
