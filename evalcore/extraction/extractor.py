@@ -82,11 +82,14 @@ PROGRESS_BLOCK = 2000
 @lru_cache(maxsize=1 << 17)
 def normal_token(token: str) -> str:
     """The key a word is matched by: lower case, without a possessive "'s", a lexical variant read as its word,
-    then without a plural ending ("ies" -> "y", a final "s" unless "ss", "us" or "is") and a final "e" (so
-    "cases"/"case" and "masses"/"mass" meet). Words of three letters or fewer are kept whole ("has", "gas").
+    then without a plural ending ("ies" -> "y", a final "s" unless "ss", "us" or "is"; a plural of a lexical
+    variant read as the variant's word) and a final "e" (so "cases"/"case" and "masses"/"mass" meet). Words of three
+    letters or fewer are kept whole ("has", "gas").
 
     >>> [normal_token(w) for w in ("Vessels", "arteries", "masses", "mass", "Crohn's", "haemorrhage", "vertebrae")]
     ['vessel', 'artery', 'mass', 'mass', 'crohn', 'hemorrhag', 'vertebra']
+    >>> normal_token("clots") == normal_token("clot") == normal_token("thrombus")
+    True
     """
     word = token.lower()
     for possessive in ("'s", "’s"):
@@ -99,6 +102,7 @@ def normal_token(token: str) -> str:
         word = word[:-3] + "y"
     elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
         word = word[:-1]
+    word = _READS_AS.get(word, word)
     return word[:-1] if word.endswith("e") and len(word) > 3 else word
 
 
