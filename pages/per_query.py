@@ -165,4 +165,6 @@ def query_view() -> None:
 
 
 query_view()
-st.caption(f"{len(matches):,} {for_reader('candidate queries', 'images')} listed.")
+one = len(matches) == 1
+st.caption(f"{len(matches):,} {for_reader('candidate query' if one else 'candidate queries', 'image' if one else 'images')} "
+           "listed.")
