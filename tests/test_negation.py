@@ -63,6 +63,9 @@ def mention_status(text: str, names: list[str]) -> str:
     ("without signs of ischemic lesions or brain hemorrhage", ["Ischemic"], "negated"),
     ("no infiltration shadows", ["Infiltration"], "negated"),
     ("no bowel obstruction", ["Bowel"], "affirmed"),
+    # a verb that begins a clause of its own ends the denied phrase
+    ("partial absence of the pericardium covering the right side of the heart", ["Right side of heart"], "affirmed"),
+    ("partial absence of the pericardium covering the right side of the heart", ["Pericardium"], "negated"),
     # what a denied finding would suggest is not stated either
     ("no clots within the pulmonary artery to suggest pulmonary embolism", ["Pulmonary embolism"], "negated"),
     ("Pneumothorax was ruled out.", ["Pneumothorax"], "negated"),

@@ -496,7 +496,9 @@ def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int
     - a negation cue's scope holds it and it is the imaging vocabulary's modality or X-ray region: those say how
       and what the image was taken of, which a denied finding does not undo ("no echogenic foci" is still an
       ultrasound; "no pneumothorax" still a chest radiograph), while a hypothetical cue's does deny them
-      ("follow-up with MRI"), and a negation denies a view ("the AP view (not shown)": another image);
+      ("follow-up with MRI"), and a negation denies a view ("the AP view (not shown)": another image) and a
+      modality where the caption names another as this image's ("a spot radiograph ... A magnetic resonance image
+      (not shown)");
     - it names no modality and modifies what follows it, joined to it past position words: the next mention,
       denied with it, a noun of a state (:data:`~evalcore.extraction.negation.STATE_NOUNS`) or a part noun, and it
       is neither a word that says what a finding is like (:data:`~evalcore.extraction.negation.QUALIFIERS`: "no
@@ -533,10 +535,11 @@ def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int
             following and any(last < other_first <= after and other_first in starts and other.concept != entry.concept
                               for other_first, _, other in mentions)))
         of_phrase = kind == "negation" and _of_phrase_of(tokens, first, ends)
-        compared = kind != "other exam" or any(entry.concept in exams and shown & exams - {entry.concept}
-                                               for exams in (MODALITIES, VIEW_TAGS))
-        denied.append(kind is not None and not (kind == "negation" and vocabulary) and not modifier
-                      and not of_phrase and compared)
+        # another examination or view is named as this image's
+        other = any(entry.concept in exams and shown & exams - {entry.concept} for exams in (MODALITIES, VIEW_TAGS))
+        spared = kind == "negation" and vocabulary and not (entry.concept in MODALITIES and other)
+        denied.append(kind is not None and not spared and not modifier and not of_phrase
+                      and (kind != "other exam" or other))
     return denied
 
 
