@@ -475,3 +475,10 @@ def test_coverage_report():
     assert report.most_frequent == (("C1", 2), ("C2", 1))  # a tie broken by ID
     with pytest.raises(ParameterError, match="top"):
         coverage(sets, top=-1)
+
+
+def test_a_nail_alone_is_no_nail_plate():
+    names = {"C0027342": "Nail plate", "C1306645": "Plain x-ray"}
+    dictionary = ConceptDictionary.build(names, {"C0027342": ["Nails", "Fingernail"]})
+    assert extract("X-ray of the femur with an intramedullary nail", dictionary) == {"C1306645"}
+    assert extract("Fingernail and nail plate", dictionary) == {"C0027342"}
