@@ -58,7 +58,7 @@ from evalcore.extraction.imaging_vocabulary import (
 from evalcore.extraction.lexicon import LEXICON
 from evalcore.extraction.negation import CUES, QUALIFIERS, STATE_NOUNS, Cue, cue_scopes, sentence_spans, with_cues
 from evalcore.extraction.sense import SENSE_WORDS, SenseWords, sense_kept
-from evalcore.extraction.user_rules import UserRules
+from evalcore.extraction.user_rules import BUILT_IN_RULES, UserRules, combined_rules
 
 #: What a mention matched: a concept's name, a synonym, the imaging vocabulary, or nothing the caption says: a
 #: region's standard view ("assumed", :data:`~evalcore.extraction.imaging_vocabulary.STANDARD_VIEW`), a mention on the words
@@ -237,7 +237,8 @@ class ConceptDictionary:
         ``names`` are ignored) and, with ``abbreviations``, the rows of
         :data:`~evalcore.extraction.imaging_vocabulary.IMAGING_VOCABULARY` whose concept is among ``names``. Only CUIs
         (C + 7 digits) are kept unless ``ontology_ids``. A user's ``rules``
-        (:func:`~evalcore.extraction.user_rules.read_user_rules`) add synonyms, exclusions and negation cues.
+        (:func:`~evalcore.extraction.user_rules.read_user_rules`) add synonyms, exclusions and negation cues; with
+        ``abbreviations``, so do the package's own (:data:`~evalcore.extraction.user_rules.BUILT_IN_RULES`).
 
         >>> d = ConceptDictionary.build({"C0040405": "X-Ray Computed Tomography", "UBERON:0000955": "brain"})
         >>> sorted(d.concepts), sorted(ConceptDictionary.build({"UBERON:0000955": "brain"}, ontology_ids=True).concepts)
@@ -245,6 +246,8 @@ class ConceptDictionary:
         """
         if not isinstance(names, Mapping):
             raise ParameterError(f"names must map concept IDs to names, got {type(names).__name__}")
+        if abbreviations:
+            rules = combined_rules(BUILT_IN_RULES, rules) if rules else BUILT_IN_RULES
         if synonyms is not None and not isinstance(synonyms, Mapping):
             raise ParameterError(f"synonyms must map concept IDs to lists of names, got {type(synonyms).__name__}")
         kept: dict[str, str] = {}

@@ -12,6 +12,10 @@ A rules file is a tab-separated table (:func:`~evalcore.extraction.rule_files.re
 
 Every row names its source (the lab's convention, a lexicon, a paper). A bad row raises
 :class:`~evalcore.errors.InputError` naming the file, the line and the column.
+
+The package ships rules of its own in the same format, ``rules/synonyms.tsv`` (:data:`BUILT_IN_RULES`): clinical
+names of UMLS concepts that the open ontologies lack ("left anterior descending artery") and general-language names
+that name no finding of an image ("diagnosis"); the extractor reads them with the built-in imaging vocabulary.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from types import MappingProxyType
 
 from evalcore.errors import InputError
 from evalcore.extraction.negation import Cue
-from evalcore.extraction.rule_files import Column, read_rule_file, refuse_repeat
+from evalcore.extraction.rule_files import RULES_FOLDER, Column, read_rule_file, refuse_repeat
 
 #: Cue kinds of a rules file -> the kind and direction of a :class:`~evalcore.extraction.negation.Cue`.
 CUE_KINDS = {"negation-forward": ("negation", "forward"), "negation-backward": ("negation", "backward"),
@@ -83,3 +87,25 @@ def read_user_rules(paths: Iterable[str | Path]) -> UserRules:
                 exclusions.add((words.lower(), concept))
     return UserRules(MappingProxyType({concept: tuple(names) for concept, names in synonyms.items()}),
                      frozenset(exclusions), tuple(cues.values()))
+
+
+def combined_rules(first: UserRules, second: UserRules) -> UserRules:
+    """The rules of ``first`` and ``second`` together: both synonym lists, both exclusions, ``second``'s cue
+    replacing ``first``'s of the same words.
+
+    >>> a = UserRules(MappingProxyType({"C1": ("x",)}), frozenset({("y", "C2")}))
+    >>> b = UserRules(MappingProxyType({"C1": ("z",)}))
+    >>> c = combined_rules(a, b)
+    >>> dict(c.synonyms), sorted(c.exclusions)
+    ({'C1': ('x', 'z')}, [('y', 'C2')])
+    """
+    synonyms = {concept: tuple(names) for concept, names in first.synonyms.items()}
+    for concept, names in second.synonyms.items():
+        synonyms[concept] = synonyms.get(concept, ()) + tuple(names)
+    cues = {cue.cue: cue for cue in (*first.cues, *second.cues)}
+    return UserRules(MappingProxyType(synonyms), first.exclusions | second.exclusions, tuple(cues.values()))
+
+
+#: The package's own rules (``rules/synonyms.tsv``), read with the built-in imaging vocabulary.
+BUILT_IN_RULES_FILE = RULES_FOLDER / "synonyms.tsv"
+BUILT_IN_RULES = read_user_rules([BUILT_IN_RULES_FILE])
