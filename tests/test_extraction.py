@@ -369,7 +369,7 @@ def test_pinned_f1_on_real_valid_captions():
     assert extract(captions["ROCOv2_2023_valid_000001"], dictionary) >= {"C1306645", "C0817096"}
 
 
-PINNED_F1_FIRST_200 = 0.7061  # names + imaging vocabulary; re-pinned when the vocabulary changes
+PINNED_F1_FIRST_200 = 0.7082  # names + imaging vocabulary; re-pinned when the vocabulary changes
 
 
 THIRD_ROUND_NAMES = {
