@@ -499,3 +499,12 @@ def test_the_built_in_rules_file_reads_and_every_row_has_a_source():
 
     rows = read_rule_file(BUILT_IN_RULES_FILE, RULE_COLUMNS)
     assert rows and all(row["source"].strip() and re.fullmatch(r"C\d{7}", row["concept"]) for row in rows)
+
+
+def test_a_test_is_no_testis_and_a_named_qualifier_is_said():
+    names = {"C0039597": "Testis", "C0008707": "Chronic osteomyelitis"}
+    dictionary = ConceptDictionary.build(names, {"C0039597": ["Testes"], "C0008707": ["Osteomyelitis"]})
+    assert extract("Laboratory tests and a stress test", dictionary) == set()
+    assert extract("Ultrasound of both testes", dictionary) == {"C0039597"}
+    assert extract("MRI: osteomyelitis of the femur", dictionary) == set()
+    assert extract("MRI: chronic osteomyelitis of the femur", dictionary) == {"C0008707"}
