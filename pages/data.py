@@ -161,7 +161,7 @@ else:
              "or a common imaging abbreviation such as CT or MRI, becomes one of the image's concepts; a finding the "
              "caption rules out (\"no fracture\") is not counted." if clinician else
              "Concept sets from the captions by dictionary matching (longest match of the concept names, the KG's "
-             "names, optional synonym files and the built-in imaging abbreviations; negated mentions are not "
+             "names, optional synonym files, the built-in imaging vocabulary and clinical synonyms; negated mentions are not "
              "extracted). They replace the loaded concept sets; every page then evaluates on them.")
     uploaded_captions = st.session_state.get("up_captions")
     which_captions = "loaded"
@@ -180,8 +180,8 @@ else:
         if clinician else "Synonym files (optional): MeSH descriptors TSV, OBO (UBERON, HPO), DOID allXREFinDO.tsv, "
         "MRCONSO.RRF", type=accepted("tsv", "obo", "rrf", "txt", "csv"), accept_multiple_files=True,
         key="up_synonyms")
-    abbreviations = st.checkbox("Also read common imaging abbreviations (CT, MRI, X-ray, ...)" if clinician else
-                                "Built-in imaging abbreviations and modality terms", value=True,
+    abbreviations = st.checkbox("Also read common imaging abbreviations and clinical names (CT, MRI, X-ray, LAD, ...)"
+                                if clinician else "Built-in imaging vocabulary and clinical synonyms", value=True,
                                 key="extract_abbreviations")
     if st.button("Find concepts in the captions", key="extract_concepts", type="primary"):
         bar = st.progress(0.0, text="Finding concepts in the captions")

@@ -346,7 +346,8 @@ def extract_command(commands: argparse._SubParsersAction) -> None:
                               "(kind: synonym, exclude, negation-forward, negation-backward, hypothetical-forward, "
                               "hypothetical-backward, other-exam, pseudo, terminator)")
     extract.add_argument("--no-abbreviations", action="store_true",
-                         help="leave out the built-in imaging vocabulary (CT, MRI, US, X-ray, views, ...)")
+                         help="leave out the built-in imaging vocabulary (CT, MRI, US, X-ray, views, ...) and the "
+                              "built-in synonyms (rules/synonyms.tsv)")
     extract.add_argument("--ontology-ids", action="store_true", help="also emit concept IDs that are not CUIs")
     extract.add_argument("--out", required=True, help="ID,CUIs CSV to write")
     extract.add_argument("--evidence", metavar="FILE",
