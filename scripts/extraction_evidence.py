@@ -317,35 +317,42 @@ THIRD_PASS_VALID_READING = (
     ("recall (100 random captions each)", "70.1 % (74.9 % without convention misses), then 79.4 % (85.2 %)"),
 )
 
-#: Read by hand at the end of issue 36's fourth pass, test captions, dictionary (c), fresh samples and fresh readers
-#: (helper agents given the instructions of the valid readings): (what, sample, the third pass's end (another sample
-#: and reader), the fourth pass's end, target).
+#: Read by hand in issue 36's fourth pass, test captions, dictionary (c), fresh samples and fresh readers (helper
+#: agents given the instructions of the valid readings) at each reading: (what, sample, the third pass's end (another
+#: sample and reader), the first reading (after the row "(test scored and read)"), the end, target). The error classes
+#: were read at the first reading; the later rows change no entry of the direction and X-ray classes and, in the lobe
+#: class, only add the right lung's middle lobe where a caption names it and brain lobes, so their counts stand.
 FOURTH_PASS_READING = (
     ("precision: tags right or acceptable", "200 random tags", "97.0 % (194 of 200)",
-     "94.0 % (188 of 200; 5 of the 12 wrong are concepts of the case history, 4 word senses)", ">= 98 %"),
+     "94.0 % (188 of 200; 5 of the 12 wrong are concepts of the case history, 4 word senses)",
+     "95.5 % (191 of 200; 6 word senses or words of a compound, 2 of the history, 1 modality)", ">= 98 %"),
     ("recall of clearly stated concepts (without the misses of documented conventions)", "100 random captions",
-     "69.9 % (248 of 355); 80.0 % (248 of 310)", "64.2 % (246 of 383); 73.6 % (245 of 333); 79.3 % (245 of 309) with the 24 organ "
-     "and finding adjectives (\"abdominal CT\", \"calcified\") also counted as the convention they are", ">= 85 %"),
+     "69.9 % (248 of 355); 80.0 % (248 of 310)",
+     "64.2 % (246 of 383); 73.6 % (245 of 333); 79.3 % (245 of 309) with the 24 organ and finding adjectives "
+     "(\"abdominal CT\", \"calcified\") also counted as the convention they are",
+     "69.8 % (279 of 400); 80.2 % (271 of 338)", ">= 85 %"),
     ("negation: mentions in a sentence with a negation or hypothetical cue, decided right", "200 captions with a cue",
-     "94.2 % (569 of 604)", "94.3 % (513 of 544)", ">= 97 %"),
+     "94.2 % (569 of 604)", "94.3 % (513 of 544)", "96.4 % (533 of 553)", ">= 97 %"),
     ("a lobe of another organ read as a lung lobe", "438 captions with lobe; 168 of another organ", "1 of 160 (0.6 %)",
-     "6 of 168 (3.6 %; bare \"lobe\" where no organ with lobes is named)", "< 5 %"),
+     "6 of 168 (3.6 %; bare \"lobe\" where no organ with lobes is named)", "6 of 168 (3.6 %)", "< 5 %"),
     ("\"fracture\" read as Pathological fracture", "236 captions (7 say pathological)", "0 of 227",
-     "0 of 229", "< 5 %"),
-    ("\"femoral neck\" read as Neck", "22 captions", "0 of 23", "0 of 22", "< 5 %"),
-    ("needle aspiration read as Pulmonary aspiration", "10 captions", "0 of 12", "0 of 10", "< 5 %"),
-    ("a direction read as Cranium", "133 captions with cranial or caudal", "0", "0 of 133", "< 5 %"),
+     "0 of 229", "0 of 229", "< 5 %"),
+    ("\"femoral neck\" read as Neck", "22 captions", "0 of 23", "0 of 22", "0 of 22", "< 5 %"),
+    ("needle aspiration read as Pulmonary aspiration", "10 captions", "0 of 12", "0 of 10", "0 of 10", "< 5 %"),
+    ("a direction read as Cranium", "133 captions with cranial or caudal", "0", "0 of 133", "0 of 133", "< 5 %"),
     ("X-ray tags for a CT (Plain x-ray where the only image is a CT)",
      "13 captions name a CT and a radiograph or fluoroscopy; 4 show only a CT", "3 of 12",
      "3 of 4 (\"X-ray beams\" of radiotherapy, the X-ray projection a CT plans, a radiograph of the history)",
-     "< 5 %"),
+     "3 of 4", "< 5 %"),
 )
 #: Read by hand on valid while developing the fourth pass, each a fresh random sample and reader.
 FOURTH_PASS_VALID_READING = (
     ("negation (120 captions with a cue each)", "95.7 % (360 of 376; 4 of the 16 wrong were modality words in a denied "
-     "phrase, which the rule keeps by design), then 96.5 % (383 of 397) on a fresh sample after its fixes"),
-    ("precision (200 random tags each)", "93.5 % (a strict reader), then 96.5 %"),
-    ("recall (100 random captions each)", "80.1 % without convention misses (71.5 % with), then 79.3 % (69.9 %)"),
+     "phrase, which the rule keeps by design), then 96.5 % (383 of 397) and 95.3 % (327 of 343) on fresh samples after "
+     "the fixes each reading called for"),
+    ("precision (200 random tags each)", "93.5 % (a strict reader), then 96.5 %, 96.5 %"),
+    ("recall (100 random captions each)", "80.1 % without convention misses (71.5 % with), then 79.3 % (69.9 %), "
+     "74.4 % (66.3 %; a strict reader), the last before the built-in synonyms"),
 )
 
 def scores(truth: ConceptSets, predicted: Mapping[str, frozenset[str]], manual: frozenset[str]) -> dict:
@@ -467,13 +474,14 @@ def run(argv: list[str] | None = None) -> None:
         f"Generated by `python scripts/extraction_evidence.py{' ' + ' '.join(argv) if argv else ''}` on "
         f"{time.strftime('%Y-%m-%d')} ({platform.python_version()}, {platform.machine()}).",
         "",
-        "The extractor (`evalcore.extraction.extractor`, `python -m evalcore extract`) matches concept names, synonyms and the "
-        "built-in imaging vocabulary (`evalcore/extraction/imaging_vocabulary.py`, each row with its source) over normalised "
+        "The extractor (`evalcore.extraction.extractor`, `python -m evalcore extract`) matches concept names, synonyms, the "
+        "built-in imaging vocabulary (`evalcore/extraction/rules/imaging_vocabulary.tsv`) and the built-in synonyms "
+        "(`evalcore/extraction/rules/synonyms.tsv`; both with (b) and (c), each row with its source) over normalised "
         "words, longest match first, and drops mentions in a negated scope (`evalcore.extraction.negation`, the rule the "
         "explanations use). Dictionaries: " + "; ".join(CONFIGS) + ". Open synonyms: "
         + ", ".join(f"`{f}`" for f in SYNONYM_FILES) + " from `../shared/data/ontologies`.",
         "",
-        f"Development was on `{DEVELOPMENT}` only; `test` was scored once the extractor was fixed.",
+        f"Development was on `{DEVELOPMENT}` only; `test` was scored at the points each pass's section below names.",
         "",
         "## Concept detection score against ROCOv2's concept sets",
         "",
@@ -510,9 +518,10 @@ def run(argv: list[str] | None = None) -> None:
               + " and ".join(f"{row['manual recovered']:.1%} of them on {row.split}" for _, row in full.iterrows())
               + " with all three sources; the F1 on the caption-derived concepts alone is "
               + " and ".join(f"{row['F1 caption-derived']:.4f} on {row.split}" for _, row in full.iterrows())
-              + ". No rule is fitted to labels: names, their UMLS lexical variants, the open ontologies' synonyms and "
-              "the sourced imaging vocabulary only. Three rules follow ROCOv2's curation rather than the caption's "
-              "words, and are part of the vocabulary (switched off with it, `--no-abbreviations`): view tags count "
+              + ". No rule is a label: names, their UMLS lexical variants, the open ontologies' synonyms, the sourced "
+              "imaging vocabulary and the built-in synonyms, each a synonym by its cited source (the built-in ones were "
+              "chosen by looking at valid's labels: kept where a real synonym raised valid F1). Three rules follow "
+              "ROCOv2's curation rather than the caption's words, and are part of the vocabulary (switched off with it, `--no-abbreviations`): view tags count "
               "on plain radiographs only; an imaging procedure is recorded as its modality (an echocardiogram is "
               "tagged Ultrasonography, as ROCOv2's curators tag it); and a radiograph of the abdomen or the pelvis "
               "that names no projection gets that region's standard one, AP (Clark's Positioning in Radiography). "
@@ -552,9 +561,12 @@ def run(argv: list[str] | None = None) -> None:
               "\"fluid-attenuated\" 0.0006, while a reader counts both right.", "",
               markdown_table(pd.DataFrame(FIFTH_ROUND, columns=["rule", "valid F1 (b)", "valid F1 (c)"])), "",
               "## Rules added in issue 36's fourth pass and their gain on valid", "",
-              "The same way, developed on valid only, each row after the fixes that two fresh valid readings of "
-              "negation, precision and recall called for; `test` was scored once, after the last row (the table at "
-              "the top), and read by hand then. Three rows trade agreement with ROCOv2 for what the caption says "
+              "The same way, developed on valid only, each row after the fixes that three fresh valid readings of "
+              "negation, precision and recall called for; `test` was scored and read by hand after the row marked "
+              "\"(test scored and read)\" and again after the last row. The built-in synonyms (rules/synonyms.tsv) "
+              "were found where the valid concept sets name a concept the extractor missed, each kept only where "
+              "it is a synonym by the cited source and raised valid F1 alone; on test they gave +0.0234 (c), about "
+              "what they gave on valid (+0.0248). Three rows trade agreement with ROCOv2 for what the caption says "
               "(ROCOv2's curation keeps denied findings and never maps clot to Thrombus).", "",
               markdown_table(pd.DataFrame(SIXTH_ROUND, columns=["rule", "valid F1 (b)", "valid F1 (c)"])), "",
               "## Read by hand (issue 36)", "",
@@ -575,25 +587,27 @@ def run(argv: list[str] | None = None) -> None:
                                                                         "target"])), "",
               "On valid, while developing:", "",
               markdown_table(pd.DataFrame(THIRD_PASS_VALID_READING, columns=["what", "readings"])), "",
-              "## Read by hand at the end of issue 36's fourth pass", "",
-              "Test captions, dictionary (c), scored and read once, after the last row of the fourth pass's table; "
-              "the third pass's figures are another sample and another reader.", "",
+              "## Read by hand in issue 36's fourth pass", "",
+              "Test captions, dictionary (c), scored and read twice: after the row marked \"(test scored and read)\" "
+              "(F1 (c) 0.7241, (b) 0.7012) and after the last row (the table at the top), each time a fresh sample "
+              "and a fresh reader; the rows after the first reading were developed on valid only, but the first "
+              "reading had been seen. The third pass's figures are another sample and another reader.", "",
               markdown_table(pd.DataFrame(FOURTH_PASS_READING, columns=["what", "sample", "third pass, end",
-                                                                         "fourth pass, end", "target"])), "",
+                                                                         "first reading", "fourth pass, end",
+                                                                         "target"])), "",
               "On valid, while developing:", "",
               markdown_table(pd.DataFrame(FOURTH_PASS_VALID_READING, columns=["what", "readings"])), "",
-              "What is left, by the fourth pass's readings: "
-              "negation still denies anatomy where a finding at it is denied without a finding noun the rules know "
-              "(7 of the 31 test errors: \"resolution of hypermetabolic lymph nodes\"), runs past \"and\", a "
-              "comma or a parenthesis into a present finding (6), misses an other examination named without a cue "
-              "word (\"the MRIs in Figure 2\": 6) and denies a structure where only a relation is denied (\"no "
-              "distance between\": 3); precision errors are concepts of the case history and of what was treated "
-              "(\"renal cyst already deroofed\", \"complete heart block\" as the reason for a pacemaker: 5 of "
-              "12) and word senses (intramedullary nail as Nail plate, \"soft tissue window\": 4); X-ray tags on a "
-              "CT come from X-ray words that name no radiograph (\"X-ray beams\" of radiotherapy); recall misses "
-              "synonyms the open ontologies lack (\"pulmonary trunk\", \"vocal folds\", \"joint space\": 31 of "
-              "88), adjectives (24), a general concept where the caption names a specific one (20: Neoplasms for a "
-              "pancreatic tumour) and plurals that ROCOv2's curation does not tag (\"infiltrates\").", "",
+              "What is left, by the fourth pass's final readings: negation still denies anatomy or a device where a "
+              "finding at it is denied without a finding noun the rules know (8 of the 20 test errors: \"resolution of "
+              "hypermetabolic lymph nodes\"), runs past a clause boundary into a present finding (5: a comma, \", "
+              "and\", \"following\"), and misses cues written after their concept (\"(not displayed)\") or of removal "
+              "(\"has been removed\"); precision errors are word senses and words of a compound (\"right atria\" of a "
+              "lateral ventricle, \"pelvic stone\" in the renal pelvis, \"superior mesenteric artery\" as Mesentery: 6 "
+              "of 9) and concepts of the history; X-ray tags on a CT come from X-ray words that name no radiograph "
+              "(\"X-ray beams\" of radiotherapy); recall misses synonyms the open ontologies and the built-in list lack"
+              " (\"tracheal bifurcation\", \"orbit floor\": 28 of 67), plural and variant forms (14: \"enlargement\", "
+              "\"phalanges\") and vertebral levels (9), and the conventions ROCOv2's curation adds from the image "
+              "(plane words, Contrast used).", "",
               "What was left after the third pass, by its readings: negation denies a structure where a finding at it "
               "is denied without a finding noun the rules know (\"no abnormal axillary lymph nodes\", \"no cardiac "
               "activity\"), misses an adjective that describes the denied finding (\"without signs of ischemic "
