@@ -430,8 +430,9 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     hosts = _technique_hosts(keys, joined, found)
     found = [(first, last, tuple(entry for entry in entries if entry.concept not in _TECHNIQUES[hosts.get(first, "")]))
              for first, last, entries in found]
-    scopes = cue_scopes(caption, cues=dictionary.cues)
-    sentence_of, sentence_tokens = _sentences_of(caption, tokens)
+    sentences = sentence_spans(caption)
+    scopes = cue_scopes(caption, cues=dictionary.cues, sentences=sentences)
+    sentence_of, sentence_tokens = _sentences_of(sentences, tokens)
     kept = [(first, last, entry) for first, last, entries in found for entry in entries
             if sense_kept(keys, joined, first, last, dictionary.name_words.get(entry.concept, ()), image_starts,
                           dictionary.sense, sentence_tokens[sentence_of[first]])]
@@ -555,10 +556,10 @@ def _of_phrase_of(tokens: list[tuple[int, int, str]], first: int, ends: Collecti
     return k >= 1 and tokens[k][2].lower() == "of" and k - 1 in ends
 
 
-def _sentences_of(caption: str, tokens: list[tuple[int, int, str]]) -> tuple[list[int], list[tuple[int, int]]]:
-    """The sentence (:func:`~evalcore.extraction.negation.sentence_spans`) of each token, and each sentence's tokens
-    (first, after the last)."""
-    sentences = sentence_spans(caption)
+def _sentences_of(sentences: list[tuple[int, int]],
+                  tokens: list[tuple[int, int, str]]) -> tuple[list[int], list[tuple[int, int]]]:
+    """The sentence (of ``sentences``, the caption's :func:`~evalcore.extraction.negation.sentence_spans`) of each
+    token, and each sentence's tokens (first, after the last)."""
     sentence_of = [max(bisect_right(sentences, (start, float("inf"))) - 1, 0) for start, _, _ in tokens]
     ranges = [[len(tokens), 0] for _ in range(max(len(sentences), 1))]
     for token, sentence in enumerate(sentence_of):

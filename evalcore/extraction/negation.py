@@ -202,10 +202,12 @@ def negated_spans(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, 
     return _merged([(start, end) for start, end, cue in cue_scopes(text, max_words, cues) if cue.kind != "other exam"])
 
 
-def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...] = CUES) -> list[tuple[int, int, Cue]]:
+def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...] = CUES,
+               sentences: Sequence[tuple[int, int]] | None = None) -> list[tuple[int, int, Cue]]:
     """Each scope of :func:`negated_spans` before they are merged, with the cue that opened it, sentence by sentence
     in the order of their cues, then that sentence's other-exam scopes: what the evidence names as the rule of a
-    negated, hypothetical or other-exam mention.
+    negated, hypothetical or other-exam mention. ``sentences``: the text's :func:`sentence_spans`, where the caller
+    has them already (extraction splits each caption once).
 
     >>> text = "No fracture. Follow-up with MRI is recommended."
     >>> [(text[a:b], cue.cue, cue.kind) for a, b, cue in cue_scopes(text)]
@@ -216,7 +218,7 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
     """
     trie, exam_trie = _tries_of(cues)
     scopes: list[tuple[int, int, Cue]] = []
-    for start, end in sentence_spans(text):
+    for start, end in sentence_spans(text) if sentences is None else sentences:
         tokens = [(m.group().lower(), m.start(), m.end()) for m in _TOKEN.finditer(text, start, end)]
         # a continuation ("consistent with") is matched only so that the terminator in it ("with") is not
         found = [cue for cue in _cues(text, tokens, trie) if cue[0] != "join"]
