@@ -355,6 +355,20 @@ FOURTH_PASS_VALID_READING = (
      "74.4 % (66.3 %; a strict reader), the last before the built-in synonyms"),
 )
 
+def rules_table(rows: tuple[tuple[str, str, str], ...]) -> str:
+    """A round's rules in the order added, with the valid F1 of dictionaries (b) and (c) after each."""
+    return markdown_table(pd.DataFrame(rows, columns=["rule", "valid F1 (b)", "valid F1 (c)"]))
+
+
+def readings_lines(test_rows: tuple[tuple[str, ...], ...], when: tuple[str, ...],
+                   valid_rows: tuple[tuple[str, str], ...]) -> list[str]:
+    """A pass's hand readings: the test table (what, sample, one column per reading in ``when``, target), then the
+    valid readings made while developing."""
+    return [markdown_table(pd.DataFrame(test_rows, columns=["what", "sample", *when, "target"])), "",
+            "On valid, while developing:", "",
+            markdown_table(pd.DataFrame(valid_rows, columns=["what", "readings"])), ""]
+
+
 def scores(truth: ConceptSets, predicted: Mapping[str, frozenset[str]], manual: frozenset[str]) -> dict:
     """Detection F1, micro precision / recall, the manual tags' recall and the F1 on the other concepts."""
     primary = detection_f1(truth, predicted)
@@ -533,7 +547,7 @@ def run(argv: list[str] | None = None) -> None:
               "dictionaries (b) and (c) after the rule, its gain in brackets); these figures are development "
               "history, not recomputed by this script. `test` was scored once, after the last row. Each rule is a "
               "fact with its source in `evalcore/extraction/imaging_vocabulary.py` or `evalcore/extraction/extractor.py`.", "",
-              markdown_table(pd.DataFrame(SECOND_ROUND, columns=["rule", "valid F1 (b)", "valid F1 (c)"])), "",
+              rules_table(SECOND_ROUND), "",
               "Tried and left out: every vocabulary row (modality too) read inside a longer mention (-0.0003 on (c)); "
               "\"lateral\" alone as a radiograph's view (on valid radiograph captions it would add 55 right and 62 "
               "wrong Sagittal tags); the adjectives abdominal, hepatic, pulmonary, renal, cerebral and cranial read "
@@ -541,7 +555,7 @@ def run(argv: list[str] | None = None) -> None:
               "than the part, \"abdominal pain\"); spinal and vertebral (no change).", "",
               "## Rules added in the third round and their gain on valid", "",
               "The same way, from the last row above. `test` was scored once, after the third round.", "",
-              markdown_table(pd.DataFrame(THIRD_ROUND, columns=["rule", "valid F1 (b)", "valid F1 (c)"])), "",
+              rules_table(THIRD_ROUND), "",
               "Tried and left out: \"dilated\" read as dilatation (152 more wrong Pathological Dilatation tags on valid for "
               "one right one: \"dilated cardiomyopathy\", \"dilated bowel loops\"); the chest's standard projection "
               "(PA by the textbook, but ROCOv2 tags as many chest radiographs AP as PA, many of them bedside films): "
@@ -550,7 +564,7 @@ def run(argv: list[str] | None = None) -> None:
               "The same way. `test` was scored once, after the second row (dictionary (c): 0.7207); the rows marked "
               "\"(test reading)\" fix faults found by reading test captions by hand, so the test figures above are "
               "no longer untouched ones.", "",
-              markdown_table(pd.DataFrame(FOURTH_ROUND, columns=["rule", "valid F1 (b)", "valid F1 (c)"])), "",
+              rules_table(FOURTH_ROUND), "",
               "## Rules added in issue 36's third pass and their gain on valid", "",
               "The same way, each row after the fixes that reading valid captions by hand called for (four readings "
               "of negation, four of precision, two of recall). `test` was scored and read by hand twice in this pass: "
@@ -560,7 +574,7 @@ def run(argv: list[str] | None = None) -> None:
               "the caption says: ROCOv2 tags Chest and Abdomen on radiographs only and Fluid behavior on every FLAIR "
               "sequence, so reading \"chest CT\" as Chest costs 0.0049 on valid and not reading fluid in "
               "\"fluid-attenuated\" 0.0006, while a reader counts both right.", "",
-              markdown_table(pd.DataFrame(FIFTH_ROUND, columns=["rule", "valid F1 (b)", "valid F1 (c)"])), "",
+              rules_table(FIFTH_ROUND), "",
               "## Rules added in issue 36's fourth pass and their gain on valid", "",
               "The same way, developed on valid only, each row after the fixes that three fresh valid readings of "
               "negation, precision and recall called for; `test` was scored and read by hand after the row marked "
@@ -570,7 +584,7 @@ def run(argv: list[str] | None = None) -> None:
               "(c) on test, about "
               "what they gave on valid (+0.0248). Three rows trade agreement with ROCOv2 for what the caption says "
               "(ROCOv2's curation keeps denied findings and never maps clot to Thrombus).", "",
-              markdown_table(pd.DataFrame(SIXTH_ROUND, columns=["rule", "valid F1 (b)", "valid F1 (c)"])), "",
+              rules_table(SIXTH_ROUND), "",
               "## Read by hand (issue 36)", "",
               "Test captions, dictionary (c). The error classes count the captions where the situation occurs "
               "(a lobe of another organ, a fracture not said pathological, ...) and those where the extractor made "
@@ -584,21 +598,15 @@ def run(argv: list[str] | None = None) -> None:
               "readers differ as much as the extractor does between readings: two readers of the same extractor "
               "found a lobe of another organ in 99 and in 160 test captions, and three valid precision readings of "
               "one extractor gave 95 %, 92 % and 96 %.", "",
-              markdown_table(pd.DataFrame(THIRD_PASS_READING, columns=["what", "sample", "before the pass",
-                                                                        "after \"(test scored)\"", "at the end",
-                                                                        "target"])), "",
-              "On valid, while developing:", "",
-              markdown_table(pd.DataFrame(THIRD_PASS_VALID_READING, columns=["what", "readings"])), "",
+              *readings_lines(THIRD_PASS_READING, ("before the pass", "after \"(test scored)\"", "at the end"),
+                              THIRD_PASS_VALID_READING),
               "## Read by hand in issue 36's fourth pass", "",
               "Test captions, dictionary (c), scored and read twice: after the row marked \"(test scored and read)\" "
               "(F1 (c) 0.7241, (b) 0.7012) and after the last row (the table at the top), each time a fresh sample "
               "and a fresh reader; the rows after the first reading were developed on valid only, but the first "
               "reading had been seen. The third pass's figures are another sample and another reader.", "",
-              markdown_table(pd.DataFrame(FOURTH_PASS_READING, columns=["what", "sample", "third pass, end",
-                                                                         "first reading", "fourth pass, end",
-                                                                         "target"])), "",
-              "On valid, while developing:", "",
-              markdown_table(pd.DataFrame(FOURTH_PASS_VALID_READING, columns=["what", "readings"])), "",
+              *readings_lines(FOURTH_PASS_READING, ("third pass, end", "first reading", "fourth pass, end"),
+                              FOURTH_PASS_VALID_READING),
               "What is left, by the fourth pass's final readings: negation still denies anatomy or a device where a "
               "finding at it is denied without a finding noun the rules know (8 of the 20 test errors: \"resolution of "
               "hypermetabolic lymph nodes\"), runs past a clause boundary into a present finding (5: a comma, \", "
