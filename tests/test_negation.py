@@ -18,6 +18,7 @@ from evalcore.extraction.extractor import ConceptDictionary, mentions
 from evalcore.extraction.negation import (
     AFFIRMED_STATES,
     CONTINUATIONS,
+    CUES,
     CUES_FILE,
     HYPOTHETICAL,
     MAX_SCOPE_WORDS,
@@ -28,10 +29,12 @@ from evalcore.extraction.negation import (
     PSEUDO_NEGATION,
     STATE_NOUNS,
     TERMINATORS,
+    Cue,
     concept_status,
     negated_spans,
     read_cues,
     sentence_at,
+    with_cues,
 )
 
 ROCOV2 = Path(__file__).resolve().parents[2] / "shared" / "data" / "rocov2"
@@ -461,3 +464,15 @@ def test_a_cue_file_without_its_header_is_refused(tmp_path: Path) -> None:
         read_cues(path)
     with pytest.raises(InputError, match="a rule file"):
         read_cues(tmp_path / "absent.tsv")
+
+
+def test_each_set_of_cues_reads_with_its_own_cues_however_often_they_alternate() -> None:
+    """The tries are found by the identity of the cue tuple: sets of cues used in turn, and an equal tuple built
+    anew, each read with their own cues."""
+    text = "The lesion disregarded. No cyst."
+    called = with_cues([Cue("disregarded", "negation", "backward", "a test")])
+    for _ in range(3):
+        for cues in (CUES, called, tuple(called), with_cues([])):
+            spans = [text[a:b] for a, b in negated_spans(text, cues=cues)]
+            assert spans == (["The lesion", "cyst"] if "disregarded" in {c.cue for c in cues} else ["cyst"])
+    assert with_cues([]) is CUES

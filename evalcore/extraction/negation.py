@@ -158,10 +158,26 @@ def _cue_trie(cues: Iterable[Cue], exams: bool = False) -> dict:
 _TRIES = (_cue_trie(CUES), _cue_trie(CUES, exams=True))
 
 
-@lru_cache(maxsize=8)
+#: The tries of the last sets of cues read, by the identity of their tuple: a dictionary reads every caption with
+#: the same tuple, which is then found without hashing its hundreds of cues per caption.
+_TRIES_BY_IDENTITY: dict[int, tuple[tuple[Cue, ...], tuple[dict, dict]]] = {id(CUES): (CUES, _TRIES)}
+
+
 def _tries_of(cues: tuple[Cue, ...]) -> tuple[dict, dict]:
     """The NegEx and the other-exam cue tries of ``cues``, built once per set of cues (a dictionary built with a
     user's cues reads every caption with them)."""
+    known = _TRIES_BY_IDENTITY.get(id(cues))
+    if known is not None and known[0] is cues:
+        return known[1]
+    tries = _tries_of_equal(cues)
+    if len(_TRIES_BY_IDENTITY) > 8:
+        del _TRIES_BY_IDENTITY[next(key for key in _TRIES_BY_IDENTITY if key != id(CUES))]
+    _TRIES_BY_IDENTITY[id(cues)] = (cues, tries)  # the tuple held, so its id is not reused while it is here
+    return tries
+
+
+@lru_cache(maxsize=8)
+def _tries_of_equal(cues: tuple[Cue, ...]) -> tuple[dict, dict]:
     return _TRIES if cues == CUES else (_cue_trie(cues), _cue_trie(cues, exams=True))
 
 
@@ -371,6 +387,8 @@ def with_cues(added: Iterable[Cue]) -> tuple[Cue, ...]:
     (True, 'not called')
     """
     replaced = {cue.cue: cue for cue in added}
+    if not replaced:
+        return CUES
     return tuple(replaced.pop(cue.cue, cue) for cue in CUES) + tuple(replaced.values())
 
 
