@@ -280,15 +280,25 @@ def _reference(caption: str, names: dict[str, str]) -> frozenset[str]:
         if start >= reached or (chosen and chosen[-1][0] == start and chosen[-1][1] == -negative_end):
             chosen.append((start, -negative_end, concept))
             reached = -negative_end
+    chosen += _coordinated(caption, chosen, names)
     scopes = negated_spans(caption)
     sensed = [(start, end, concept) for start, end, concept in chosen if _plain_sense(caption, start, end, names[concept])]
+    # A scope that ends inside a compound reaches its head: a mention right after one that starts in a scope.
+    joining = r"[ \t\-‐‑–]+"
+    reached_heads = {start for start, _, _ in sensed if not in_spans(scopes, start)
+                     and any(in_spans(scopes, other_start) and re.fullmatch(joining, caption[other_end:start])
+                             for other_start, other_end, _ in sensed)}
+
+    def in_scope(start: int) -> bool:
+        return in_spans(scopes, start) or start in reached_heads
+
     # A denied mention joined to the next denied one (another concept), position words between them or not,
     # modifies it: the head is what is denied.
     positions = "|".join(sorted(SENSE_WORDS.position))
     gap = rf"[ \t\-‐‑–]+(?:(?:{positions})[ \t\-‐‑–]+)*"
     modifiers = {(start, concept) for start, end, concept in sensed
                  for next_start, _, other in sensed if other != concept and next_start > end
-                 and re.fullmatch(gap, caption[end:next_start], re.I) and in_spans(scopes, next_start)}
+                 and re.fullmatch(gap, caption[end:next_start], re.I) and in_scope(next_start)}
     # ... or a noun of a state or a part ("no rib fractures": the rib is there; "no vessel wall cyst").
     states = {normal_token(word) for word in STATE_NOUNS} | SENSE_WORDS.keyed(normal_token).part
     modifiers |= {(start, concept) for start, end, concept in sensed
@@ -300,12 +310,42 @@ def _reference(caption: str, names: dict[str, str]) -> frozenset[str]:
     said = {(start, concept): re.findall(r"[^\W_]+", caption[start:end].lower()) for start, end, concept in sensed}
     modifiers -= {key for key, words in said.items()
                   if " ".join(words) in QUALIFIERS or normal_token(words[-1]) in finding_nouns}
-    scoped_ends = {end for start, end, _ in sensed if in_spans(scopes, start)}
+    scoped_ends = {end for start, end, _ in sensed if in_scope(start)}
     modifiers |= {(start, concept) for start, end, concept in sensed
                   if (before := re.search(r"([^\W_]+)[\W_]+of(?:[\W_]+(?:the|a|an|both))*[\W_]+$", caption[:start], re.I))
                   and before.end(1) in scoped_ends}
     return frozenset(concept for start, end, concept in sensed
-                     if not in_spans(scopes, start) or (start, concept) in modifiers)
+                     if not in_scope(start) or (start, concept) in modifiers)
+
+
+def _coordinated(caption: str, chosen: list[tuple[int, int, str]], names: dict[str, str]) -> list[tuple[int, int, str]]:
+    """Coordination ellipsis read plainly: before "and"/"or" and a chosen mention of several words, the one to three
+    words (then, through commas, one or two more) that make a name with the mention's words after its first."""
+    word = r"[^\W_]+(?:['’][^\W_]+)?"
+    keyed = {tuple(normal_token(w) for w in re.findall(word, name)): concept for concept, name in names.items()}
+    found = []
+    for start, end, _ in chosen:
+        said = re.findall(word, caption[start:end])
+        before = re.search(r"\b(?:and|or)[ \t\-‐‑–]+$", caption[:start], re.I)
+        if len(said) < 2 or not before:
+            continue
+        head, limit, sizes = [normal_token(w) for w in said[1:]], before.start(), (3, 2, 1)
+        while True:
+            words = [(m.start(), m.group()) for m in re.finditer(word, caption[:limit])]
+            if not words or not re.fullmatch(r"[ \t]*,?[ \t]*", caption[words[-1][0] + len(words[-1][1]):limit]):
+                break
+            conjunct = next(((words[-size][0], keyed[key]) for size in sizes if size <= len(words)
+                             and all(re.fullmatch(r"[ \t\-‐‑–]*", caption[a[0] + len(a[1]):b[0]])
+                                     for a, b in zip(words[-size:], words[-size + 1:]))
+                             and (key := tuple(normal_token(w) for _, w in words[-size:]) + tuple(head)) in keyed), None)
+            if conjunct is None:
+                break
+            found.append((conjunct[0], end, conjunct[1]))
+            comma = re.search(r"[^\W_]([ \t]*,[ \t]*)$", caption[:conjunct[0]])
+            if not comma:
+                break
+            limit, sizes = comma.start(1), (2, 1)
+    return found
 
 
 def _plain_sense(caption: str, start: int, end: int, name: str) -> bool:
@@ -332,16 +372,39 @@ def test_seeded_random_captions_agree_with_the_plain_reference():
     rng = random.Random(24)
     names = {f"C{n:07d}": name for n, name in enumerate(
         ["pleural effusion", "effusion", "left lung", "lung", "blood vessel", "vessel wall", "wall", "renal cyst",
-         "cyst", "mass", "kidney", "cystic"])}
+         "cyst", "mass", "kidney", "cystic", "right lung"])}
     words = ["pleural", "effusion", "effusions", "left", "lung", "lungs", "blood", "vessel", "vessels", "wall", "cystic",
              "renal", "cyst", "cysts", "mass", "masses", "kidney", "no", "without", "but", "the", "of", ",", ".", "-",
-             "upper", "distal", "with", "or"]
+             "upper", "distal", "with", "or", "and", "right"]
     dictionary = ConceptDictionary.build(names, abbreviations=False)
     for _ in range(400):
         caption = " ".join(rng.choice(words) for _ in range(rng.randint(0, 14)))
         got = extract(caption, dictionary)
         assert got == _reference(caption, names), caption
         assert got == extract(caption, dictionary) and got <= set(names)
+
+
+def test_seeded_random_coordinations_agree_with_the_plain_reference():
+    """Coordinated modifiers of one head ("right and left lungs", "upper, lower or left lung") in random word
+    strings, against the plain reference's own reading of coordination ellipsis."""
+    rng = random.Random(36)
+    names = {f"C{n:07d}": name for n, name in enumerate(
+        ["right lung", "left lung", "lung", "upper lung", "right upper lung", "lower lung", "pleural effusion",
+         "effusion"])}
+    words = ["right", "left", "upper", "lower", "and", "or", ",", "-", ".", "lung", "lungs", "pleural", "effusion", "no", "the"]
+    modifiers = ["right", "left", "upper", "lower", "right upper", "pleural", ""]
+    dictionary = ConceptDictionary.build(names, abbreviations=False)
+    elided = 0
+    for _ in range(600):
+        # random words with, now and then, a list of modifiers before a head: "right, upper or left lungs"
+        caption = " ".join(rng.choice(words) if rng.random() < 0.7 else
+                           ", ".join(rng.choice(modifiers) for _ in range(rng.randint(0, 2))) + rng.choice(
+                               [" and ", " or ", ", "]) + " ".join(rng.sample(modifiers, 2)) + rng.choice(
+                               [" lung", " lungs", " effusion"]) for _ in range(rng.randint(2, 8)))
+        got = extract(caption, dictionary)
+        assert got == _reference(caption, names), caption
+        elided += any(" and " in m.text or " or " in m.text for m in mentions(caption, dictionary))
+    assert elided > 30  # the strings do hold coordinations
 
 
 def test_random_captions_never_emit_an_id_absent_from_the_names():
@@ -369,7 +432,7 @@ def test_pinned_f1_on_real_valid_captions():
     assert extract(captions["ROCOv2_2023_valid_000001"], dictionary) >= {"C1306645", "C0817096"}
 
 
-PINNED_F1_FIRST_200 = 0.7082  # names + imaging vocabulary; re-pinned when the vocabulary changes
+PINNED_F1_FIRST_200 = 0.7071  # names + imaging vocabulary; re-pinned when the vocabulary changes
 
 
 THIRD_ROUND_NAMES = {
@@ -462,6 +525,31 @@ FOURTH_PASS_NAMES = {**THIRD_ROUND_NAMES, "C0002978": "angiogram", "C0006141": "
 ])
 def test_fourth_pass_rules(caption, expected):
     assert extract(caption, ConceptDictionary.build(FOURTH_PASS_NAMES)) == expected
+
+
+FIFTH_PASS_NAMES = {**THIRD_ROUND_NAMES, "C0225706": "Right lung", "C0225730": "Left lung",
+                    "C1261074": "Structure of right upper lobe of lung", "C4281590": "Structure of middle lobe of right lung",
+                    "C0520743": "Mediastinal lymphadenopathy", "C0456973": "Hilar lymphadenopathy",
+                    "C0447556": "Neck of pancreas", "C0005423": "Biliary tract structure", "C0578735": "Axillary lymphadenopathy",
+                    "C0227582": "Body of pancreas"}
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    # Coordinated modifiers share their head: each makes its own name with it.
+    ("Nodules in the right and left lungs", {"C0225706", "C0225730"}),
+    ("CT: consolidation of the right upper and middle lobes", {"C0040405", "C1261074", "C4281590"}),
+    ("CT: mediastinal, hilar and axillary lymphadenopathy", {"C0040405", "C0520743", "C0456973", "C0578735"}),
+    ("CT: a lesion in the neck and body of pancreas", {"C0040405", "C0447556", "C0227582"}),
+    # ... and a denial reaches each of them.
+    ("CT: no mediastinal or hilar lymphadenopathy", {"C0040405"}),
+    # ... but "and" between two names shares nothing ("CT and MR angiography" names no CT angiography).
+    ("Right lung and left lower lobe", {"C0225706", "C1261077"}),
+    # A standard view assumed for its region is as spared by a denial as the region is.
+    ("Plain radiograph, but the biliary tract system was not clearly visualized", {"C1306645", "C0000726",
+                                                                                  "C1999039"}),
+])
+def test_fifth_pass_rules(caption, expected):
+    assert extract(caption, ConceptDictionary.build(FIFTH_PASS_NAMES)) == expected
 
 
 def test_coverage_report():

@@ -165,9 +165,26 @@ def mention_status(text: str, names: list[str]) -> str:
     ("No evidence of edema, hemorrhage, infarct, hydrocephalus, or neoplasm", ["Neoplasm"], "negated"),
     ("No other enhancement was seen within the cervical cord, meninges, or vertebral bodies", ["Meninges"],
      "affirmed"),
+    # fifth valid reading: a scope that its word limit ends inside a compound reaches the compound's head; a
+    # finding noun heads its phrase; a present state after "and" begins a clause.
+    ("No evidence of brain metastasis or leptomeningeal disease", ["Leptomeninges", "leptomeningeal"], "affirmed"),
+    ("Head CT with no signs of intracranial hypertension", ["Intracranial"], "affirmed"),
+    ("Complete resolution of the cyst and recovery of infraspinatus muscle bulk", ["Muscle"], "affirmed"),
+    ("Follow-up CT without recurrence of ulceration or infection", ["Ulceration"], "negated"),
 ])
 def test_hand_worked_sentences(text: str, names: list[str], status: str) -> None:
     assert mention_status(text, names) == status
+
+
+def test_a_scope_cut_inside_a_compound_reaches_its_head() -> None:
+    """The word limit ends the scope of "not" at "aspiration"; the pneumonia it qualifies is denied with it, and a
+    mention after a word outside the scope is not."""
+    d = ConceptDictionary.build({"C0000001": "Pulmonary aspiration", "C0000002": "Pneumonia"},
+                                {"C0000001": ["aspiration"]}, abbreviations=False)
+    text = "It would not be considered usual for either aspiration pneumonia nor atelectasis"
+    assert [(m.text, m.negated) for m in mentions(text, d)] == [("aspiration", True), ("pneumonia", True)]
+    text = "It would not be considered usual for either aspiration of pneumonia"
+    assert [(m.text, m.negated) for m in mentions(text, d)] == [("aspiration", True), ("pneumonia", False)]
 
 
 def test_status_and_evidence_sentence() -> None:

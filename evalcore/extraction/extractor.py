@@ -424,6 +424,7 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
             i += 1
     if not found:
         return []
+    found = sorted(found + _elided(caption, tokens, keys, joined, found, trie), key=lambda mention: (mention[0], -mention[1]))
     image_starts = {first for first, _, entries in found if any(entry.concept in MODALITIES for entry in entries)}
     # A radiographic study named after another modality is that modality's technique ("CT cystogram", "CT KUB", "MR
     # urography", "CT pelvis with cystogram", "CT with contrast angiography"): no plain radiograph, no angiogram.
@@ -448,6 +449,67 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
             for first, last, entry, negated in flagged
             if _required_said(entry, first, affirmed, modality_at)
             and not (entry.source == "assumed" and view_stated)]
+
+
+#: Words that coordinate the modifiers of one head ("right *and* left lungs").
+_COORDINATORS = frozenset({"and", "or"})
+#: What may stand between coordinated modifiers: spaces, a comma or both ("upper, middle, and lower").
+_LIST_GAP = re.compile(r"[ \t]*,?[ \t]*")
+
+
+def _elided(caption: str, tokens: list[tuple[int, int, str]], keys: list[str], joined: Callable[[int], bool],
+            found: list[tuple[int, int, tuple[_Entry, ...]]], trie: Mapping) -> list[tuple[int, int, tuple[_Entry, ...]]]:
+    """The names that coordinated modifiers make with the head they share, which a caption writes once ("right upper
+    and middle lobes" is the right upper lobe and the middle lobe; "hilar, mediastinal and axillary lymph nodes";
+    coordination ellipsis, Buyko, Tomanek and Hahn, "Resolution of coordination ellipses in biological named
+    entities", PACLING 2007): before "and" or "or" and a name of several words, one to three words (and the single
+    words of a comma list before them) that make a name with that name's words after its first, each a mention of
+    the whole phrase, from the modifier to the head, so that the sense and negation rules read it at its head. No
+    modality: "CT and MR angiography" names two examinations, not a CT angiography.
+
+    >>> d = ConceptDictionary.build({"C0000001": "Right lung", "C0000002": "Left lung", "C0000003": "Hilar lymph node",
+    ...                              "C0000004": "Mediastinal lymph node", "C0000005": "Axillary lymph node"})
+    >>> for m in mentions("right and left lungs; hilar, mediastinal or axillary lymph nodes", d):
+    ...     print(m.concept, repr(m.text))
+    C0000001 'right and left lungs'
+    C0000002 'left lungs'
+    C0000003 'hilar, mediastinal or axillary lymph nodes'
+    C0000004 'mediastinal or axillary lymph nodes'
+    C0000005 'axillary lymph nodes'
+    """
+    heads: dict[int, int] = {}
+    for first, last, _ in found:
+        if last > first:
+            heads[first] = max(last, heads.get(first, last))
+    elided = []
+    for k, key in enumerate(keys):
+        last = heads.get(k + 1, -1)
+        if key not in _COORDINATORS or last < 0 or k == 0 or not joined(k + 1) or \
+                not _LIST_GAP.fullmatch(caption, tokens[k - 1][1], tokens[k][0]):
+            continue
+        head, end, sizes = keys[k + 2:last + 1], k, (3, 2, 1)  # end: the token after the conjunct
+        while True:
+            named = ((size, tuple(entry for entry in _exact(trie, keys[end - size:end] + head)
+                                  if entry.concept not in MODALITIES))
+                     for size in sizes if size <= end and all(joined(j) for j in range(end - size + 1, end)))
+            words, entries = next(((size, entries) for size, entries in named if entries), (0, ()))
+            if not entries:
+                break
+            elided.append((end - words, last, entries))
+            end, sizes = end - words, (2, 1)
+            if end == 0 or joined(end) or not _LIST_GAP.fullmatch(caption, tokens[end - 1][1], tokens[end][0]):
+                break  # a comma list goes on before it: "upper, middle and lower lobes"
+    return elided
+
+
+def _exact(trie: Mapping, words: list[str]) -> tuple[_Entry, ...]:
+    """The entries of the name of exactly ``words`` in ``trie``, or none."""
+    node = trie
+    for word in words:
+        node = node.get(word)
+        if node is None:
+            return ()
+    return node.get(_END, ())
 
 
 #: What an other-exam cue may deny (:func:`_denied`).
@@ -519,6 +581,11 @@ def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int
     """
     kinds = [next((cue.kind for start, end, cue in scopes if start <= tokens[first][0] < end), None)
              for first, _, _ in mentions]
+    # A scope its word limit ends inside a compound reaches the compound's head, the next word ("... for either
+    # aspiration | pneumonia").
+    denying = {last: kind for (_, last, _), kind in zip(mentions, kinds) if kind in ("negation", "hypothetical")}
+    kinds = [denying.get(first - 1) if kind is None and joined(first) else kind
+             for (first, _, _), kind in zip(mentions, kinds)]
     starts = {first for (first, _, _), kind in zip(mentions, kinds) if kind is not None}
     ends = {last for (_, last, _), kind in zip(mentions, kinds) if kind is not None}
     # the examinations and views the caption says of this image
@@ -526,7 +593,8 @@ def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int
              if entry.concept in _EXAMS and entry.source != "assumed" and kind in (None, "negation")}
     denied = []
     for (first, last, entry), kind in zip(mentions, kinds):
-        vocabulary = entry.source in ("abbreviation", "assumed") and entry.concept not in VIEW_TAGS
+        # a view the caption names may be another image's; a view assumed for its region is as spared as the region
+        vocabulary = entry.source == "assumed" or (entry.source == "abbreviation" and entry.concept not in VIEW_TAGS)
         # the next word, past position words ("left ventricular apical clot")
         after = last + 1
         while after < len(tokens) and joined(after) and normal_token(tokens[after][2]) in SENSE_WORDS_KEYED.position:
