@@ -552,6 +552,13 @@ def test_fifth_pass_rules(caption, expected):
     assert extract(caption, ConceptDictionary.build(FIFTH_PASS_NAMES)) == expected
 
 
+def test_a_name_as_written_wins_over_another_concepts_variant():
+    names = {"C0015450": "Face", "C0015455": "Bone structure of face", "C0037303": "Bone structure of cranium"}
+    dictionary = ConceptDictionary.build(names, abbreviations=False)
+    assert extract("MRI of the orbit, neck, and face", dictionary) == {"C0015450"}
+    assert extract("Bone structure of face; the cranium", dictionary) == {"C0015455", "C0037303"}
+
+
 def test_coverage_report():
     from evalcore.data import ConceptSets
     from evalcore.extraction.extractor import coverage

@@ -266,8 +266,12 @@ class ConceptDictionary:
             return _Entry(recorded_as.get(concept, concept), source, view_needs if concept in VIEW_TAGS else "",
                           concept in recorded_as)
 
+        # A name as written is its concept's: another concept's variant of the same words is not read ("Face", not
+        # the "face" of "Bone structure of face").
+        written = {key: concept for concept, name in kept.items() for key in _name_keys(name)}
         rows: list[tuple[str, _Entry, bool]] = [
-            (variant, entry(concept, "name"), False) for concept, name in kept.items() for variant in name_variants(name)]
+            (variant, entry(concept, "name"), False) for concept, name in kept.items() for variant in name_variants(name)
+            if variant == name or all(written.get(key, concept) == concept for key in _name_keys(variant))]
         for concept, more in (synonyms or {}).items():
             if concept not in kept:
                 continue
