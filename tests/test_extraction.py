@@ -432,7 +432,7 @@ def test_pinned_f1_on_real_valid_captions():
     assert extract(captions["ROCOv2_2023_valid_000001"], dictionary) >= {"C1306645", "C0817096"}
 
 
-PINNED_F1_FIRST_200 = 0.7071  # names + imaging vocabulary; re-pinned when the vocabulary changes
+PINNED_F1_FIRST_200 = 0.7091  # names + imaging vocabulary; re-pinned when the vocabulary changes
 
 
 THIRD_ROUND_NAMES = {
@@ -544,6 +544,9 @@ FIFTH_PASS_NAMES = {**THIRD_ROUND_NAMES, "C0225706": "Right lung", "C0225730": "
     ("CT: no mediastinal or hilar lymphadenopathy", {"C0040405"}),
     # ... but "and" between two names shares nothing ("CT and MR angiography" names no CT angiography).
     ("Right lung and left lower lobe", {"C0225706", "C1261077"}),
+    # An examination a finding was confirmed or diagnosed on is another image, where the caption names this one's.
+    ("Chest X-ray: a widened mediastinum, later confirmed by CT", {"C1306645", "C0817096"}),
+    ("Pneumothorax diagnosed on CT", {"C0040405"}),
     # A standard view assumed for its region is as spared by a denial as the region is.
     ("Plain radiograph, but the biliary tract system was not clearly visualized", {"C1306645", "C0000726",
                                                                                   "C1999039"}),
