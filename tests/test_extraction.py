@@ -280,17 +280,23 @@ def _reference(caption: str, names: dict[str, str]) -> frozenset[str]:
         if start >= reached or (chosen and chosen[-1][0] == start and chosen[-1][1] == -negative_end):
             chosen.append((start, -negative_end, concept))
             reached = -negative_end
-    chosen += _coordinated(caption, chosen, names)
+    coordinated = _coordinated(caption, chosen, names)
+    chosen += [(start, end, concept) for start, end, concept, _, _ in coordinated]
     scopes = negated_spans(caption)
     sensed = [(start, end, concept) for start, end, concept in chosen if _plain_sense(caption, start, end, names[concept])]
+    # A name coordinated modifiers share is in a scope where its head is.
+    head_of = {(start, end, concept): head for start, end, concept, head, _ in coordinated}
+    scoped = {mention: in_spans(scopes, mention[0]) or (mention in head_of and in_spans(scopes, head_of[mention]))
+              for mention in sensed}
     # A scope that ends inside a compound reaches its head: a mention right after one that starts in a scope.
     joining = r"[ \t\-‐‑–]+"
-    reached_heads = {start for start, _, _ in sensed if not in_spans(scopes, start)
-                     and any(in_spans(scopes, other_start) and re.fullmatch(joining, caption[other_end:start])
-                             for other_start, other_end, _ in sensed)}
+    scoped_before = [mention for mention in sensed if scoped[mention]]
+    scoped |= {mention: True for mention in sensed if not scoped[mention]
+               and any(re.fullmatch(joining, caption[other[1]:mention[0]]) for other in scoped_before)}
+    scoped_starts = {start for (start, _, _), flag in scoped.items() if flag}
 
     def in_scope(start: int) -> bool:
-        return in_spans(scopes, start) or start in reached_heads
+        return start in scoped_starts
 
     # A denied mention joined to the next denied one (another concept), position words between them or not,
     # modifies it: the head is what is denied.
@@ -304,35 +310,50 @@ def _reference(caption: str, names: dict[str, str]) -> frozenset[str]:
     modifiers |= {(start, concept) for start, end, concept in sensed
                   if (following := re.match(rf"(?:{gap})([^\W_]+(?:['’][^\W_]+)?)", caption[end:], re.I))
                   and normal_token(following.group(1)) in states}
+    # ... or the head it shares with other modifiers ("no mediastinal, hilar or axillary lymphadenopathy").
+    modifiers |= {(start, concept) for start, end, concept in sensed
+                  if any(first <= start and end <= modifiers_end for first, _, _, _, modifiers_end in coordinated)}
     # ... and the of-phrase of a mention in a scope is what that mention would be of ("no cyst of the kidney").
     # A finding's quality or noun is no modifier: it is denied with the finding it describes ("no cystic lesions").
     finding_nouns = {normal_token(word) for word in STATE_NOUNS}
     said = {(start, concept): re.findall(r"[^\W_]+", caption[start:end].lower()) for start, end, concept in sensed}
     modifiers -= {key for key, words in said.items()
                   if " ".join(words) in QUALIFIERS or normal_token(words[-1]) in finding_nouns}
-    scoped_ends = {end for start, end, _ in sensed if in_scope(start)}
+    scoped_ends = {end for (_, end, _), flag in scoped.items() if flag}
     modifiers |= {(start, concept) for start, end, concept in sensed
                   if (before := re.search(r"([^\W_]+)[\W_]+of(?:[\W_]+(?:the|a|an|both))*[\W_]+$", caption[:start], re.I))
                   and before.end(1) in scoped_ends}
     return frozenset(concept for start, end, concept in sensed
-                     if not in_scope(start) or (start, concept) in modifiers)
+                     if not scoped[start, end, concept] or (start, concept) in modifiers)
 
 
-def _coordinated(caption: str, chosen: list[tuple[int, int, str]], names: dict[str, str]) -> list[tuple[int, int, str]]:
-    """Coordination ellipsis read plainly: before "and"/"or" and a chosen mention of several words, the one to three
-    words (then, through commas, one or two more) that make a name with the mention's words after its first."""
+def _coordinated(caption: str, chosen: list[tuple[int, int, str]],
+                 names: dict[str, str]) -> list[tuple[int, int, str, int, int]]:
+    """Coordination ellipsis read plainly: before "and"/"or" and a chosen mention of several words (or a word and a
+    chosen mention), the one to three words (then, through commas, one or two more; never a plural) that make a
+    name with the head: the mention's words after its first (or the whole mention after the word). Each as (start,
+    end, concept, the head's start, the end of the word after "and"), the modifiers spanning start to that end."""
     word = r"[^\W_]+(?:['’][^\W_]+)?"
     keyed = {tuple(normal_token(w) for w in re.findall(word, name)): concept for concept, name in names.items()}
+    starts = {start for start, _, _ in chosen}
     found = []
     for start, end, _ in chosen:
-        said = re.findall(word, caption[start:end])
+        said = [(m.start(), m.group()) for m in re.finditer(word, caption[start:end])]
         before = re.search(r"\b(?:and|or)[ \t\-‐‑–]+$", caption[:start], re.I)
-        if len(said) < 2 or not before:
+        lone = re.search(rf"\b(?:and|or)[ \t\-‐‑–]+({word})[ \t\-‐‑–]+$", caption[:start], re.I)
+        if len(said) >= 2 and before:  # "right upper and middle lobes"
+            head, head_start, limit = [normal_token(w) for _, w in said[1:]], start + said[1][0], before.start()
+            modifiers_end = start + len(said[0][1])
+        elif lone and lone.start(1) not in starts:  # "axillary or supraclavicular lymphadenopathy"
+            head, head_start, limit = [normal_token(w) for _, w in said], start, lone.start()
+            modifiers_end = lone.end(1)
+        else:
             continue
-        head, limit, sizes = [normal_token(w) for w in said[1:]], before.start(), (3, 2, 1)
+        sizes = (3, 2, 1)
         while True:
             words = [(m.start(), m.group()) for m in re.finditer(word, caption[:limit])]
-            if not words or not re.fullmatch(r"[ \t]*,?[ \t]*", caption[words[-1][0] + len(words[-1][1]):limit]):
+            if not words or not re.fullmatch(r"[ \t]*,?[ \t]*", caption[words[-1][0] + len(words[-1][1]):limit]) \
+                    or re.search(r"(?:[^su]s|ae)$", words[-1][1], re.I):
                 break
             conjunct = next(((words[-size][0], keyed[key]) for size in sizes if size <= len(words)
                              and all(re.fullmatch(r"[ \t\-‐‑–]*", caption[a[0] + len(a[1]):b[0]])
@@ -340,7 +361,7 @@ def _coordinated(caption: str, chosen: list[tuple[int, int, str]], names: dict[s
                              and (key := tuple(normal_token(w) for _, w in words[-size:]) + tuple(head)) in keyed), None)
             if conjunct is None:
                 break
-            found.append((conjunct[0], end, conjunct[1]))
+            found.append((conjunct[0], end, conjunct[1], head_start, modifiers_end))
             comma = re.search(r"[^\W_]([ \t]*,[ \t]*)$", caption[:conjunct[0]])
             if not comma:
                 break
@@ -531,7 +552,7 @@ FIFTH_PASS_NAMES = {**THIRD_ROUND_NAMES, "C0225706": "Right lung", "C0225730": "
                     "C1261074": "Structure of right upper lobe of lung", "C4281590": "Structure of middle lobe of right lung",
                     "C0520743": "Mediastinal lymphadenopathy", "C0456973": "Hilar lymphadenopathy",
                     "C0447556": "Neck of pancreas", "C0005423": "Biliary tract structure", "C0578735": "Axillary lymphadenopathy",
-                    "C0227582": "Body of pancreas"}
+                    "C0227582": "Body of pancreas", "C0497156": "Lymphadenopathy"}
 
 
 @pytest.mark.parametrize(("caption", "expected"), [
@@ -542,6 +563,11 @@ FIFTH_PASS_NAMES = {**THIRD_ROUND_NAMES, "C0225706": "Right lung", "C0225730": "
     ("CT: a lesion in the neck and body of pancreas", {"C0040405", "C0447556", "C0227582"}),
     # ... and a denial reaches each of them.
     ("CT: no mediastinal or hilar lymphadenopathy", {"C0040405"}),
+    # ... a word before the head may stand alone after "or"; a plural is a noun of its own, no modifier.
+    ("CT: mediastinal, axillary or supraclavicular lymphadenopathy", {"C0040405", "C0520743", "C0578735",
+                                                                      "C0497156"}),
+    ("CT: no residual or recurrent mediastinal lymphadenopathy", {"C0040405"}),
+    ("CT: the lungs and mediastinal lymphadenopathy", {"C0040405", "C0520743"}),
     # ... but "and" between two names shares nothing ("CT and MR angiography" names no CT angiography).
     ("Right lung and left lower lobe", {"C0225706", "C1261077"}),
     # An examination a finding was confirmed or diagnosed on is another image, where the caption names this one's.

@@ -428,7 +428,10 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
             i += 1
     if not found:
         return []
-    found = sorted(found + _elided(caption, tokens, keys, joined, found, trie), key=lambda mention: (mention[0], -mention[1]))
+    elided, coordinated = _elided(caption, tokens, keys, joined, found, trie)
+    found = sorted(found + [(first, last, entries) for first, last, entries, _ in elided],
+                   key=lambda mention: (mention[0], -mention[1]))
+    shared_heads = {(first, last): head_first for first, last, _, head_first in elided}
     image_starts = {first for first, _, entries in found if any(entry.concept in MODALITIES for entry in entries)}
     # A radiographic study named after another modality is that modality's technique ("CT cystogram", "CT KUB", "MR
     # urography", "CT pelvis with cystogram", "CT with contrast angiography"): no plain radiograph, no angiogram.
@@ -442,7 +445,7 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
             if sense_kept(keys, joined, first, last, dictionary.name_words.get(entry.concept, ()), image_starts,
                           dictionary.sense, sentence_tokens[sentence_of[first]])]
     flagged = [(first, last, entry, negated) for (first, last, entry), negated
-               in zip(kept, _denied(kept, tokens, joined, scopes))]
+               in zip(kept, _denied(kept, tokens, joined, scopes, coordinated, shared_heads))]
     modality_at = _modality_scope(sentence_of, flagged)
     affirmed = {entry.concept for _, _, entry, negated in flagged if not negated and entry.source != "assumed"}
     # A region's standard view counts only where the caption states no view.
@@ -457,19 +460,25 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
 
 #: Words that coordinate the modifiers of one head ("right *and* left lungs").
 _COORDINATORS = frozenset({"and", "or"})
+#: The ending of a plural noun, as :func:`normal_token` reads one ("vertebrae", "nodes"; not "mass", "sinus").
+_PLURAL = re.compile(r"(?:[^su]s|ae)$", re.IGNORECASE)
 #: What may stand between coordinated modifiers: spaces, a comma or both ("upper, middle, and lower").
 _LIST_GAP = re.compile(r"[ \t]*,?[ \t]*")
 
 
 def _elided(caption: str, tokens: list[tuple[int, int, str]], keys: list[str], joined: Callable[[int], bool],
-            found: list[tuple[int, int, tuple[_Entry, ...]]], trie: Mapping) -> list[tuple[int, int, tuple[_Entry, ...]]]:
+            found: list[tuple[int, int, tuple[_Entry, ...]]],
+            trie: Mapping) -> tuple[list[tuple[int, int, tuple[_Entry, ...], int]], set[int]]:
     """The names that coordinated modifiers make with the head they share, which a caption writes once ("right upper
     and middle lobes" is the right upper lobe and the middle lobe; "hilar, mediastinal and axillary lymph nodes";
     coordination ellipsis, Buyko, Tomanek and Hahn, "Resolution of coordination ellipses in biological named
     entities", PACLING 2007): before "and" or "or" and a name of several words, one to three words (and the single
     words of a comma list before them) that make a name with that name's words after its first, each a mention of
     the whole phrase, from the modifier to the head, so that the sense and negation rules read it at its head. No
-    modality: "CT and MR angiography" names two examinations, not a CT angiography.
+    modality: "CT and MR angiography" names two examinations, not a CT angiography. Each with the first token of its
+    head (a denial of the head denies it: "no residual or recurrent tumor"); with them, the tokens of the coordinated
+    modifiers, the head's first word included: each modifies the shared head (:func:`_denied`). A plural noun is no
+    modifier ("T6 vertebrae and cord compression").
 
     >>> d = ConceptDictionary.build({"C0000001": "Right lung", "C0000002": "Left lung", "C0000003": "Hilar lymph node",
     ...                              "C0000004": "Mediastinal lymph node", "C0000005": "Axillary lymph node"})
@@ -481,29 +490,34 @@ def _elided(caption: str, tokens: list[tuple[int, int, str]], keys: list[str], j
     C0000004 'mediastinal or axillary lymph nodes'
     C0000005 'axillary lymph nodes'
     """
-    heads: dict[int, int] = {}
+    reaches: dict[int, int] = {}  # first token of a mention -> the last token of the longest one starting there
     for first, last, _ in found:
-        if last > first:
-            heads[first] = max(last, heads.get(first, last))
-    elided = []
+        reaches[first] = max(last, reaches.get(first, last))
+    elided, coordinated = [], set()
     for k, key in enumerate(keys):
-        last = heads.get(k + 1, -1)
-        if key not in _COORDINATORS or last < 0 or k == 0 or not joined(k + 1) or \
+        if key not in _COORDINATORS or k == 0 or k + 2 >= len(keys) or not joined(k + 1) or \
                 not _LIST_GAP.fullmatch(caption, tokens[k - 1][1], tokens[k][0]):
             continue
-        head, end, sizes = keys[k + 2:last + 1], k, (3, 2, 1)  # end: the token after the conjunct
+        if reaches.get(k + 1, k + 1) > k + 1:  # "right upper and middle lobes": the head is the name's other words
+            last, head_first = reaches[k + 1], k + 2
+        elif k + 1 not in reaches and k + 2 in reaches and joined(k + 2):  # "or supraclavicular lymphadenopathy"
+            last, head_first = reaches[k + 2], k + 2
+        else:
+            continue
+        head, end, sizes = keys[head_first:last + 1], k, (3, 2, 1)  # end: the token after the conjunct
         while True:
             named = ((size, tuple(entry for entry in _exact(trie, keys[end - size:end] + head)
                                   if entry.concept not in MODALITIES))
                      for size in sizes if size <= end and all(joined(j) for j in range(end - size + 1, end)))
             words, entries = next(((size, entries) for size, entries in named if entries), (0, ()))
-            if not entries:
-                break
-            elided.append((end - words, last, entries))
+            if not entries or _PLURAL.search(tokens[end - 1][2]):
+                break  # (a plural is a noun of its own, no modifier)
+            elided.append((end - words, last, entries, head_first))
+            coordinated.update(range(end - words, k + 2))
             end, sizes = end - words, (2, 1)
             if end == 0 or joined(end) or not _LIST_GAP.fullmatch(caption, tokens[end - 1][1], tokens[end][0]):
                 break  # a comma list goes on before it: "upper, middle and lower lobes"
-    return elided
+    return elided, coordinated
 
 
 def _exact(trie: Mapping, words: list[str]) -> tuple[_Entry, ...]:
@@ -560,7 +574,8 @@ _STATE_KEYS = frozenset(normal_token(word) for word in STATE_NOUNS)
 
 
 def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int, str]], joined: Callable[[int], bool],
-            scopes: list[tuple[int, int, Cue]]) -> list[bool]:
+            scopes: list[tuple[int, int, Cue]], coordinated: Collection[int] = frozenset(),
+            shared_heads: Mapping[tuple[int, int], int] = MappingProxyType({})) -> list[bool]:
     """Whether each mention is denied: it starts in a cue's scope, unless
 
     - a negation cue's scope holds it and it is the imaging vocabulary's modality or X-ray region: those say how
@@ -570,7 +585,8 @@ def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int
       modality where the caption names another as this image's ("a spot radiograph ... A magnetic resonance image
       (not shown)");
     - it names no modality and modifies what follows it, joined to it past position words: the next mention,
-      denied with it, a noun of a state (:data:`~evalcore.extraction.negation.STATE_NOUNS`) or a part noun, and it
+      denied with it, a noun of a state (:data:`~evalcore.extraction.negation.STATE_NOUNS`) or a part noun, or the
+      head it shares with other modifiers (``coordinated``: "no *mediastinal*, hilar or axillary lymphadenopathy"), and it
       is neither a word that says what a finding is like (:data:`~evalcore.extraction.negation.QUALIFIERS`: "no
       *cystic* lesions" denies both) nor a finding's noun ("no *infiltration* shadows"): a compound's head is what is
       denied ("no bowel obstruction" denies the obstruction, not the bowel; "no implant
@@ -583,8 +599,12 @@ def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int
       what the image is ("an ultrasound of the lesion identified on the mammogram" is no radiograph, "a lateral
       view ... compared with the AP view" no AP view; "a mass seen on CT" is a CT).
     """
-    kinds = [next((cue.kind for start, end, cue in scopes if start <= tokens[first][0] < end), None)
-             for first, _, _ in mentions]
+    def kind_at(token: int) -> str | None:
+        return next((cue.kind for start, end, cue in scopes if start <= tokens[token][0] < end), None)
+
+    # (a name that coordinated modifiers share is denied where its head is)
+    kinds = [kind_at(first) or (kind_at(shared_heads[first, last]) if (first, last) in shared_heads else None)
+             for first, last, _ in mentions]
     # A scope its word limit ends inside a compound reaches the compound's head, the next word ("... for either
     # aspiration | pneumonia").
     denying = {last: kind for (_, last, _), kind in zip(mentions, kinds) if kind in ("negation", "hypothetical")}
@@ -607,7 +627,7 @@ def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int
         qualifier = " ".join(word for _, _, word in tokens[first:last + 1]).lower() in QUALIFIERS or \
             normal_token(tokens[last][2]) in _STATE_KEYS
         modifier = not qualifier and entry.concept not in MODALITIES and (
-            following in _STATE_KEYS or following in SENSE_WORDS_KEYED.part or (
+            (first in coordinated and last in coordinated) or following in _STATE_KEYS or following in SENSE_WORDS_KEYED.part or (
             following and any(last < other_first <= after and other_first in starts and other.concept != entry.concept
                               for other_first, _, other in mentions)))
         of_phrase = kind == "negation" and _of_phrase_of(tokens, first, ends)
