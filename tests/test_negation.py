@@ -171,6 +171,11 @@ def mention_status(text: str, names: list[str]) -> str:
     ("Head CT with no signs of intracranial hypertension", ["Intracranial"], "affirmed"),
     ("Complete resolution of the cyst and recovery of infraspinatus muscle bulk", ["Muscle"], "affirmed"),
     ("Follow-up CT without recurrence of ulceration or infection", ["Ulceration"], "negated"),
+    ("No renal vein involvement (arrow) or distant metastatic foci", ["Metastatic foci"], "negated"),
+    ("Gallstones without associated gallbladder wall thickening or pericholecystic fluid", ["Fluid"], "negated"),
+    ("Good lung expansion with no atelectasis despite seroma formation", ["Seroma"], "affirmed"),
+    ("Peripherally distributed nodules with or without cavitation", ["Cavitation"], "affirmed"),
+    ("A mesiodens; no other supernumerary teeth are visible", ["Teeth"], "affirmed"),
 ])
 def test_hand_worked_sentences(text: str, names: list[str], status: str) -> None:
     assert mention_status(text, names) == status
@@ -298,7 +303,7 @@ def list_run_on(text: str, tokens: list[tuple[str, int, int]], stop: int, max_wo
     words joined by spaces, commas and hyphens, within ``max_words`` more words before another cue or clause."""
     bound = min([len(tokens), stop + max_words] + [k for k in range(stop, len(tokens))
                                                    if k in starts or (k > last and new_clause(text, tokens, k))])
-    for k in range(stop - 1, bound):
+    for k in range(max(last, stop - 2), bound):
         if k >= stop and not re.fullmatch(r"[\s,\-]*", text[tokens[k - 1][2]:tokens[k][1]]):
             return []
         if tokens[k][0] in ("or", "nor") and k + 1 < bound:

@@ -250,7 +250,7 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
                     limit = min(limit, clauses[clause])
                 window = last + max_words
                 if window < limit:
-                    window = _through_a_list(text, tokens, window, min(limit, window + max_words))
+                    window = _through_a_list(text, tokens, last, window, min(limit, window + max_words))
                 inside = _until_state(tokens, last, min(limit, window))
             elif group == "post":
                 begin, end = max(barrier, first - max_words), first
@@ -334,12 +334,13 @@ def _cues(text: str, tokens: list[tuple[str, int, int]], trie: dict) -> list[tup
 _LIST_GAP = re.compile(r"[\s,\-]*")
 
 
-def _through_a_list(text: str, tokens: list[tuple[str, int, int]], end: int, bound: int) -> int:
-    """Where a scope that its word limit ends at token ``end`` ends instead when a list runs on there: through the
-    item after the list's "or" or "nor" ("no signs of demyelination, fracture deformity, traumatic subluxation, or
-    compressive myelopathy"), found before token ``bound``, the words between joined only by spaces, commas and
-    hyphens; else ``end``."""
-    k = end - 1  # the list's "or" may be the last word the limit let in
+def _through_a_list(text: str, tokens: list[tuple[str, int, int]], start: int, end: int, bound: int) -> int:
+    """Where a scope of the tokens from ``start`` that its word limit ends at token ``end`` ends instead when a list
+    runs on there: through the item after the list's "or" or "nor" ("no signs of demyelination, fracture deformity,
+    traumatic subluxation, or compressive myelopathy"; "no renal vein involvement (arrow) or distant metastatic
+    foci"), the "or" among the last two words the limit let in or after them before token ``bound``, the words after
+    the limit joined only by spaces, commas and hyphens; else ``end``."""
+    k = max(start, end - 2)  # the list's "or" may be among the last two words the limit let in
     while k < bound and (k < end or _LIST_GAP.fullmatch(text, tokens[k - 1][2], tokens[k][1])):
         if tokens[k][0] in ("or", "nor") and k + 1 < bound:
             item = k + 1
