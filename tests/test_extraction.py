@@ -573,6 +573,11 @@ FIFTH_PASS_NAMES = {**THIRD_ROUND_NAMES, "C0225706": "Right lung", "C0225730": "
     # An examination a finding was confirmed or diagnosed on is another image, where the caption names this one's.
     ("Chest X-ray: a widened mediastinum, later confirmed by CT", {"C1306645", "C0817096"}),
     ("Pneumothorax diagnosed on CT", {"C0040405"}),
+    # A region's standard view is assumed for a plain radiograph only, not for a contrast or fluoroscopic study.
+    ("Intraoperative cholangiogram of the abdomen", {"C1306645", "C0000726"}),
+    ("Fluoroscopy of the pelvis", {"C1306645", "C0030797"}),
+    ("Abdominal X‐ray", {"C1306645", "C0000726", "C1999039"}),
+    ("Pelvic X Ray after a barium enema", {"C1306645", "C0030797", "C1999039"}),
     # A standard view assumed for its region is as spared by a denial as the region is.
     ("Plain radiograph, but the biliary tract system was not clearly visualized", {"C1306645", "C0000726",
                                                                                   "C1999039"}),

@@ -448,9 +448,12 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
                in zip(kept, _denied(kept, tokens, joined, scopes, coordinated, shared_heads))]
     modality_at = _modality_scope(sentence_of, flagged)
     affirmed = {entry.concept for _, _, entry, negated in flagged if not negated and entry.source != "assumed"}
-    # A region's standard view counts only where the caption states no view.
+    # A region's standard view counts only where the caption states no view, and names a plain radiograph: a contrast
+    # or fluoroscopic study (a cholangiogram, a barium swallow, ERCP) has views of its own.
     view_stated = any(entry.source == "assumed" for _, _, entry, _ in flagged) and (
-        not affirmed.isdisjoint(VIEW_TAGS) or any(token.lower() in OTHER_PROJECTION_WORDS for _, _, token in tokens))
+        not affirmed.isdisjoint(VIEW_TAGS) or any(token.lower() in OTHER_PROJECTION_WORDS for _, _, token in tokens)
+        or not any(entry.concept == PLAIN_XRAY and not negated and not _PLAIN_RADIOGRAPH_WORDS.isdisjoint(keys[first:last + 1])
+                   for first, last, entry, negated in flagged))
     return [Mention(entry.concept, tokens[first][0], tokens[last][1], caption[tokens[first][0]:tokens[last][1]],
                     negated, entry.source)
             for first, last, entry, negated in flagged
@@ -458,6 +461,11 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
             and not (entry.source == "assumed" and view_stated)]
 
 
+#: The words of a plain radiograph's names in the imaging vocabulary, read as caption words are (:func:`normal_token`):
+#: "X-ray", "radiograph", "plain film", "CXR", "AP view"; not those of a contrast or fluoroscopic study.
+_PLAIN_RADIOGRAPH_WORDS = frozenset(normal_token(word) for word in (
+    "radiograph", "radiography", "radiographic", "radiogram", "roentgenogram", "roentgenography", "roentgenograph",
+    "roentgenographic", "x", "ray", "xray", "film", "cxr", "kub", "xr", "fluorography", "view", "projection"))
 #: Words that coordinate the modifiers of one head ("right *and* left lungs").
 _COORDINATORS = frozenset({"and", "or"})
 #: The ending of a plural noun, as :func:`normal_token` reads one ("vertebrae", "nodes"; not "mass", "sinus").
