@@ -233,7 +233,9 @@ def test_the_callers_names_are_not_changed():
 
 def test_normal_token_meets_plural_and_singular():
     pairs = [("vessel", "vessels"), ("artery", "arteries"), ("mass", "masses"), ("case", "cases"),
-             ("process", "processes"), ("sinus", "sinuses"), ("vertebra", "vertebrae")]
+             ("process", "processes"), ("sinus", "sinuses"), ("vertebra", "vertebrae"), ("thrombus", "thrombi"),
+             ("atrium", "atria"), ("varix", "varices"), ("metastasis", "metastases"), ("phalanx", "phalanges"),
+             ("ganglion", "ganglia")]
     assert all(normal_token(a) == normal_token(b) for a, b in pairs)
     assert normal_token("gas") == "gas"
 
