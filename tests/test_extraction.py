@@ -12,7 +12,7 @@ import pytest
 from evalcore.errors import ParameterError
 from evalcore.extraction.extractor import ConceptDictionary, Mention, extract, extract_collection, mentions, normal_token
 from evalcore.extraction.imaging_vocabulary import IMAGING_VOCABULARY
-from evalcore.extraction.negation import QUALIFIERS, STATE_NOUNS, in_spans, negated_spans
+from evalcore.extraction.negation import CUES, QUALIFIERS, STATE_NOUNS, cue_scopes, in_spans, negated_spans
 from evalcore.extraction.sense import SENSE_WORDS
 from evalcore.metrics.detection import detection_f1
 
@@ -312,6 +312,18 @@ def _reference(caption: str, names: dict[str, str]) -> frozenset[str]:
     modifiers |= {(start, concept) for start, end, concept in sensed
                   if (following := re.match(rf"(?:{gap})([^\W_]+(?:['’][^\W_]+)?)", caption[end:], re.I))
                   and normal_token(following.group(1)) in states}
+    # ... or, in a denial that reads forward, a word after it that heads its phrase: no function word, cue, verb
+    # form, adverb or adjective, no imaging noun and no mention ("no liver surface nodularity").
+    forward = [(a, b) for a, b, cue in cue_scopes(caption) if cue.kind == "negation" and cue.direction == "forward"]
+    sensed_starts = {start for start, _, _ in sensed}
+    keyed = SENSE_WORDS.keyed(normal_token)
+    no_heads = keyed.not_head | {normal_token(cue.cue.split()[0]) for cue in CUES} | keyed.position  # (read past)
+    modifiers |= {(start, concept) for start, end, concept in sensed
+                  if any(a <= start < b for a, b in forward)
+                  and (following := re.match(rf"(?:{gap})([^\W_]+(?:['’][^\W_]+)?)", caption[end:], re.I))
+                  and following.group(1).isalpha() and normal_token(following.group(1)) not in no_heads
+                  and not following.group(1).lower().endswith(("ly", "ed", "al", "ar", "ic", "ous", "ive", "ary"))
+                  and end + following.start(1) not in sensed_starts}
     # ... or the head it shares with other modifiers ("no mediastinal, hilar or axillary lymphadenopathy").
     modifiers |= {(start, concept) for start, end, concept in sensed
                   if any(first <= start and end <= modifiers_end for first, _, _, _, modifiers_end in coordinated)}

@@ -176,6 +176,16 @@ def mention_status(text: str, names: list[str]) -> str:
     ("Good lung expansion with no atelectasis despite seroma formation", ["Seroma"], "affirmed"),
     ("Peripherally distributed nodules with or without cavitation", ["Cavitation"], "affirmed"),
     ("A mesiodens; no other supernumerary teeth are visible", ["Teeth"], "affirmed"),
+    # ... a structure before the noun that heads its phrase is where the denied thing would be
+    ("CT revealed no features of pulmonary infection, liver surface nodularity", ["Liver"], "affirmed"),
+    ("Without any sign of right ventricle chamber collapse", ["Right ventricle"], "affirmed"),
+    ("Bone height did not allow implant insertion", ["Implant"], "affirmed"),
+    # ... but not before a verb, an adverb, an adjective, an imaging noun, a cue, nor in a backward denial
+    ("No atelectasis despite seroma formation", ["Atelectasis"], "negated"),
+    ("Resolution of the neoplasm indicated by arrow", ["Neoplasm"], "negated"),
+    ("No fluid accumulation intrapericardial", ["Fluid accumulation"], "negated"),
+    ("No more rectal fistula tract", ["Fistula"], "negated"),
+    ("The biliary tract system was not clearly visualized", ["Biliary tract"], "negated"),
 ])
 def test_hand_worked_sentences(text: str, names: list[str], status: str) -> None:
     assert mention_status(text, names) == status

@@ -538,6 +538,10 @@ def _exact(trie: Mapping, words: list[str]) -> tuple[_Entry, ...]:
     return node.get(_END, ())
 
 
+#: Words that head no noun phrase, read as caption words are: the sense words' class and every cue's first word.
+_NOT_HEADS = SENSE_WORDS_KEYED.not_head | frozenset(normal_token(cue.cue.split()[0]) for cue in CUES)
+#: Endings of a word that heads no noun phrase: an adverb, a verb's participle, an adjective ("intrapericardial").
+_NOT_HEAD_ENDINGS = ("ly", "ed", "al", "ar", "ic", "ous", "ive", "ary")
 #: What an other-exam cue may deny (:func:`_denied`).
 _EXAMS = MODALITIES | VIEW_TAGS
 #: The modalities whose mention right after another's is that other's technique, by the other: a radiographic study
@@ -594,7 +598,11 @@ def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int
       (not shown)");
     - it names no modality and modifies what follows it, joined to it past position words: the next mention,
       denied with it, a noun of a state (:data:`~evalcore.extraction.negation.STATE_NOUNS`) or a part noun, or the
-      head it shares with other modifiers (``coordinated``: "no *mediastinal*, hilar or axillary lymphadenopathy"), and it
+      head it shares with other modifiers (``coordinated``: "no *mediastinal*, hilar or axillary lymphadenopathy"),
+      or, in a denial that reads forward, a word that heads its phrase: none of the sense words' ``not_head`` class
+      (function words, participles, nouns of the image), no cue, no adverb, participle or adjective by its ending, no
+      mention ("no features of pulmonary infection, *liver* surface nodularity"; but "the biliary tract system was
+      not visualized" denies the biliary tract), and it
       is neither a word that says what a finding is like (:data:`~evalcore.extraction.negation.QUALIFIERS`: "no
       *cystic* lesions" denies both) nor a finding's noun ("no *infiltration* shadows"): a compound's head is what is
       denied ("no bowel obstruction" denies the obstruction, not the bowel; "no implant
@@ -619,6 +627,11 @@ def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int
     kinds = [denying.get(first - 1) if kind is None and joined(first) else kind
              for (first, _, _), kind in zip(mentions, kinds)]
     starts = {first for (first, _, _), kind in zip(mentions, kinds) if kind is not None}
+    all_starts = {first for first, _, _ in mentions}
+
+    def denied_forward(token: int) -> bool:
+        return any(start <= tokens[token][0] < end and cue.kind == "negation" and cue.direction == "forward"
+                   for start, end, cue in scopes)
     ends = {last for (_, last, _), kind in zip(mentions, kinds) if kind is not None}
     # the examinations and views the caption says of this image
     shown = {entry.concept for (_, _, entry), kind in zip(mentions, kinds)
@@ -635,7 +648,9 @@ def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int
         qualifier = " ".join(word for _, _, word in tokens[first:last + 1]).lower() in QUALIFIERS or \
             normal_token(tokens[last][2]) in _STATE_KEYS
         modifier = not qualifier and entry.concept not in MODALITIES and (
-            (first in coordinated and last in coordinated) or following in _STATE_KEYS or following in SENSE_WORDS_KEYED.part or (
+            (first in coordinated and last in coordinated) or following in _STATE_KEYS or following in SENSE_WORDS_KEYED.part
+            or (denied_forward(first) and following.isalpha() and following not in _NOT_HEADS
+                and not tokens[after][2].lower().endswith(_NOT_HEAD_ENDINGS) and after not in all_starts) or (
             following and any(last < other_first <= after and other_first in starts and other.concept != entry.concept
                               for other_first, _, other in mentions)))
         of_phrase = kind == "negation" and _of_phrase_of(tokens, first, ends)

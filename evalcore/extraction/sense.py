@@ -24,6 +24,8 @@ One rule over phrase structure (head noun, its modifier, its of-phrase), with wo
 - A structure after an **approach** prefix ("trans-thoracic", "trans-rectal") names the route of a probe or needle,
   not the structure imaged.
 - Position words ("left", "upper", ...) and determiners specify nothing of their own.
+- Function words, participles and nouns of the image (``not-head``) head no phrase: a denied structure before one
+  modifies nothing (:func:`evalcore.extraction.extractor.mentions`).
 
 A mention's words are joined to its modifier only by spaces or a hyphen, as the words of one name are.
 """
@@ -43,7 +45,7 @@ SENSE_WORDS_FILE = RULES_FOLDER / "sense_words.tsv"
 PART_WHOLES_FILE = RULES_FOLDER / "part_wholes.tsv"
 #: The roles a sense word may have (column 2 of the file).
 ROLES = ("part", "procedure", "procedure-modifier", "position", "direction", "determiner", "structure",
-         "keeps-qualifier", "approach")
+         "keeps-qualifier", "approach", "not-head")
 SENSE_COLUMNS = (Column("words"), Column("role", allowed=ROLES), Column("source"))
 PART_WHOLE_COLUMNS = (Column("part"), Column("whole"), Column("said_by"), Column("source"))
 
@@ -62,6 +64,9 @@ class SenseWords:
     determiner: frozenset[str] = frozenset()
     structure: frozenset[str] = frozenset()
     keeps_qualifier: frozenset[str] = frozenset()
+    #: Words that head no noun phrase (function words, participles, nouns of the image): a denied structure before
+    #: one is no modifier of what is denied (:func:`evalcore.extraction.extractor.mentions`).
+    not_head: frozenset[str] = frozenset()
     #: An organ's adjective -> the organ, as a specifier is compared with a concept's names ("pulmonary" is "lung").
     organ_of: Mapping[str, str] = field(default_factory=dict)
     #: A part noun -> each word that names an organ having that part -> the organ ("lobe" -> "hepatic" -> "liver").
@@ -73,7 +78,7 @@ class SenseWords:
         lexicon's organ adjectives) read so too; names are kept."""
         return SenseWords(**{field: frozenset(key(word) for word in getattr(self, field))
                              for field in ("part", "procedure", "procedure_modifier", "position", "direction",
-                                           "determiner", "structure", "approach")},
+                                           "determiner", "structure", "approach", "not_head")},
                           keeps_qualifier=self.keeps_qualifier,
                           organ_of=MappingProxyType({key(a): key(b) for a, b in organ_of.items()}),
                           wholes=MappingProxyType({key(part): MappingProxyType({key(word): key(whole)
