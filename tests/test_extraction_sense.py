@@ -160,6 +160,7 @@ def test_the_shipped_sense_words_are_read_by_the_one_reader() -> None:
     assert {"lobe", "neck", "head"} <= SENSE_WORDS.part
     assert "needle" in SENSE_WORDS.procedure_modifier and "cranial" in SENSE_WORDS.direction
     assert "left" in SENSE_WORDS.position and "pathological fracture" in SENSE_WORDS.keeps_qualifier
+    assert {"seen", "view", "of", "tract"} <= SENSE_WORDS.not_head
     rows = read_rule_file(Path(__file__).resolve().parents[1] / "evalcore/extraction/rules/sense_words.tsv",
                           [Column("words"), Column("role"), Column("source")])
     assert all(row["source"] for row in rows)
