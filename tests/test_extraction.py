@@ -651,3 +651,30 @@ def test_a_test_is_no_testis_and_a_named_qualifier_is_said():
     assert extract("Ultrasound of both testes", dictionary) == {"C0039597"}
     assert extract("MRI: osteomyelitis of the femur", dictionary) == set()
     assert extract("MRI: chronic osteomyelitis of the femur", dictionary) == {"C0008707"}
+
+
+def test_the_nearest_modality_is_the_plain_scans_on_random_captions():
+    """The modality a region or view word is read with, found by bisection, is the one a scan of every named
+    modality of the sentence finds (nearest by token distance, then first token, then concept)."""
+    from evalcore.extraction.extractor import _nearest_modality
+
+    def plain(sentence_of, named):
+        def modality_at(token):
+            here = sentence_of[token]
+            same = [(min(abs(token - first), abs(token - last)), first, concept) for first, last, concept in named
+                    if sentence_of[first] == here]
+            if same:
+                return min(same)[2]
+            before = [concept for first, _, concept in named if sentence_of[first] < here]
+            return before[-1] if before else (named[0][2] if named else "")
+        return modality_at
+
+    rng = random.Random(36)
+    for _ in range(2000):
+        count = rng.randint(1, 60)
+        sentence_of = sorted(rng.randint(0, 4) for _ in range(count))
+        named = sorted({(first, min(count - 1, first + rng.randint(0, 3)), rng.choice("ABC"))
+                        for first in (rng.randrange(count) for _ in range(rng.randint(0, 10)))})
+        named = [(first, last, concept) for first, last, concept in named if sentence_of[last] == sentence_of[first]]
+        fast, slow = _nearest_modality(sentence_of, named), plain(sentence_of, named)
+        assert [fast(token) for token in range(count)] == [slow(token) for token in range(count)], (sentence_of, named)

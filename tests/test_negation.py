@@ -462,6 +462,35 @@ def test_a_1_mb_caption_is_read_in_linear_time() -> None:
     assert reading_time(1024 * 1024) < 100 * reference
 
 
+LINEAR_NAMES = {"C0032326": "Pneumothorax", "C0032227": "Pleural effusion", "C0028259": "Nodule",
+                "C0018944": "Hematoma", "C0577559": "Mass", "C0036459": "Screws", "C0009450": "Infection",
+                "C0040405": "X-Ray Computed Tomography", "C0024485": "Magnetic Resonance Imaging",
+                "C1306645": "Plain x-ray", "C0817096": "Chest"}
+
+
+def explaining_time(size: int) -> float:
+    """Seconds to extract a caption of ``size`` characters, one run-on sentence, and explain it as the dashboard
+    does: the mentions, each concept's status, the highlighted pieces and the evidence rows with their quotes."""
+    from evalcore.app.explain import caption_statuses
+    from evalcore.extraction.caption_concepts import caption_pieces, find_caption_concepts
+    from evalcore.extraction.evidence import evidence_rows
+
+    began = time.perf_counter()
+    text = caption_of(size, run_on=True)
+    found = find_caption_concepts({"x": text}, LINEAR_NAMES)
+    caption_statuses(text, found.concepts["x"], found.dictionary)
+    caption_pieces(text, found.mentions_of("x"))
+    assert sum(len(row.rule) for row in evidence_rows(found)) < 1000 * size  # each quote is bounded
+    return time.perf_counter() - began
+
+
+def test_a_1_mb_caption_is_extracted_and_explained_in_linear_time() -> None:
+    """The same bound for what the explanations draw from a caption (extraction, statuses, pieces, evidence): a scan
+    of every scope or mention for every mention grew with the square of the caption."""
+    reference = min(explaining_time(32 * 1024) for _ in range(2))
+    assert explaining_time(1024 * 1024) < 100 * reference
+
+
 # --- the cue file -----------------------------------------------------------------------------------------------
 
 def test_the_shipped_cue_file_reads_and_every_row_has_a_source() -> None:

@@ -113,12 +113,20 @@ def caption_pieces(caption: str, found: Iterable[Mention]) -> list[CaptionPiece]
     """
     found = list(found)
     cuts = sorted({0, len(caption), *(m.start for m in found), *(m.end for m in found)})
-    pieces = []
+    by_start = sorted(range(len(found)), key=lambda index: found[index].start)
+    covering: dict[int, Mention] = {}  # the mentions begun and not ended, by their place in ``found``
+    following, pieces = 0, []
     for start, end in zip(cuts, cuts[1:]):
-        covering = [m for m in found if m.start <= start and end <= m.end]
+        # one sweep: a mention covers every piece from its start to its end, which are cuts
+        while following < len(by_start) and found[by_start[following]].start <= start:
+            covering[by_start[following]] = found[by_start[following]]
+            following += 1
+        for index in [index for index, mention in covering.items() if mention.end <= start]:
+            del covering[index]
+        here = [covering[index] for index in sorted(covering)]
         pieces.append(CaptionPiece(caption[start:end],
-                                   tuple(dict.fromkeys(m.concept for m in covering if not m.negated)),
-                                   tuple(dict.fromkeys(m.concept for m in covering if m.negated))))
+                                   tuple(dict.fromkeys(m.concept for m in here if not m.negated)),
+                                   tuple(dict.fromkeys(m.concept for m in here if m.negated))))
     return pieces
 
 

@@ -15,7 +15,7 @@ from typing import NamedTuple
 from evalcore.extraction.caption_concepts import CaptionConcepts
 from evalcore.extraction.extractor import Mention
 from evalcore.extraction.imaging_vocabulary import STANDARD_VIEW
-from evalcore.extraction.negation import Cue, cue_scopes, sentence_at
+from evalcore.extraction.negation import Cue, cue_scopes, first_scopes, sentence_at
 
 #: The columns of an evidence file, in order.
 EVIDENCE_COLUMNS = ("image_id", "concept", "start", "end", "words", "matched", "status", "rule")
@@ -52,15 +52,20 @@ def mention_rule(caption: str, mention: Mention, found: Sequence[Mention],
     >>> mention_rule(caption, Mention("C1999039", 33, 40, "abdomen", False, "assumed"), [region])
     "standard view of C0000726: Clark's Positioning in Radiography: the abdomen's basic projection is AP supine"
     """
+    cue = opening_cue(cue_scopes(caption) if scopes is None else scopes, mention.start) if mention.negated else None
+    return _rule(caption, mention, [m.concept for m in found if (m.start, m.end) == (mention.start, mention.end)], cue)
+
+
+def _rule(caption: str, mention: Mention, at_its_words: Sequence[str], cue: Cue | None) -> str:
+    """:func:`mention_rule` from the concepts mentioned on the same words and the cue whose scope holds it."""
     if mention.negated:
-        cue = opening_cue(cue_scopes(caption) if scopes is None else scopes, mention.start)
         said = f"{cue.kind} cue '{cue.cue}' ({cue.source})" if cue else "negated"
         return f"{said} in: {sentence_at(caption, mention.start)}"
     if mention.source != "assumed":
         return ""
     # The convention's region is the concept matched on the same words (its view rows share their terms).
-    regions = [m.concept for m in found if (m.start, m.end) == (mention.start, mention.end) and m.concept in STANDARD_VIEW
-               and STANDARD_VIEW[m.concept][0] == mention.concept]
+    regions = [concept for concept in at_its_words
+               if concept in STANDARD_VIEW and STANDARD_VIEW[concept][0] == mention.concept]
     return "; ".join(f"standard view of {region}: {STANDARD_VIEW[region][1]}" for region in dict.fromkeys(regions)) \
         or "standard view of the radiograph's region"
 
@@ -73,16 +78,24 @@ def opening_cue(scopes: Sequence[tuple[int, int, Cue]], position: int) -> Cue | 
     >>> opening_cue(cue_scopes(text), 3).cue, opening_cue(cue_scopes(text), 0)
     ('no', None)
     """
-    holding = [cue for start, end, cue in scopes if start <= position < end]
-    return min(holding, key=lambda cue: cue.kind != "negation", default=None)
+    return opening_cues(scopes, [position])[0]
+
+
+def opening_cues(scopes: Sequence[tuple[int, int, Cue]], positions: Sequence[int]) -> list[Cue | None]:
+    """:func:`opening_cue` of each of ``positions``, in one sweep (:func:`~evalcore.extraction.negation.first_scopes`)."""
+    negations = first_scopes(positions, [scope for scope in scopes if scope[2].kind == "negation"])
+    return [negation or cue for negation, cue in zip(negations, first_scopes(positions, scopes))]
 
 
 def mention_status(mention: Mention, scopes: Sequence[tuple[int, int, Cue]]) -> str:
     """"kept", or why not: "negated" (a negation cue's scope holds it), "hypothetical" (only a hypothetical cue's
     does: "follow-up with MRI") or "other exam" (only an other-exam cue's: "the lesion seen on the mammogram")."""
+    return _status(mention, opening_cue(scopes, mention.start) if mention.negated else None)
+
+
+def _status(mention: Mention, cue: Cue | None) -> str:
     if not mention.negated:
         return "kept"
-    cue = opening_cue(scopes, mention.start)
     return cue.kind if cue is not None and cue.kind in ("hypothetical", "other exam") else "negated"
 
 
@@ -102,6 +115,11 @@ def evidence_rows(found: CaptionConcepts) -> Iterator[EvidenceRow]:
         caption = found.captions.get(image_id, "")
         mentions = sorted(found.mentions_of(image_id), key=lambda m: (m.start, m.end))
         scopes = cue_scopes(caption, cues=found.dictionary.cues) if any(m.negated for m in mentions) else []
+        cues = opening_cues(scopes, [mention.start for mention in mentions])
+        at_words: dict[tuple[int, int], list[str]] = {}
         for mention in mentions:
+            at_words.setdefault((mention.start, mention.end), []).append(mention.concept)
+        for mention, cue in zip(mentions, cues):
+            cue = cue if mention.negated else None
             yield EvidenceRow(image_id, mention.concept, mention.start, mention.end, mention.text, mention.source,
-                              mention_status(mention, scopes), mention_rule(caption, mention, mentions, scopes))
+                              _status(mention, cue), _rule(caption, mention, at_words[mention.start, mention.end], cue))

@@ -35,7 +35,7 @@ Only IDs given in the names are ever emitted, and only CUIs (C + 7 digits) unles
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -56,7 +56,7 @@ from evalcore.extraction.imaging_vocabulary import (
     VIEW_TAGS,
 )
 from evalcore.extraction.lexicon import LEXICON
-from evalcore.extraction.negation import CUES, QUALIFIERS, STATE_NOUNS, Cue, cue_scopes, sentence_spans, with_cues
+from evalcore.extraction.negation import CUES, QUALIFIERS, STATE_NOUNS, Cue, cue_scopes, first_scopes, sentence_spans, with_cues
 from evalcore.extraction.sense import SENSE_WORDS, SenseWords, sense_kept
 from evalcore.extraction.user_rules import BUILT_IN_RULES, UserRules, combined_rules
 
@@ -615,29 +615,30 @@ def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int
       what the image is ("an ultrasound of the lesion identified on the mammogram" is no radiograph, "a lateral
       view ... compared with the AP view" no AP view; "a mass seen on CT" is a CT).
     """
-    def kind_at(token: int) -> str | None:
-        return next((cue.kind for start, end, cue in scopes if start <= tokens[token][0] < end), None)
-
     # (a name that coordinated modifiers share is denied where its head is)
-    kinds = [kind_at(first) or (kind_at(shared_heads[first, last]) if (first, last) in shared_heads else None)
-             for first, last, _ in mentions]
+    heads = [shared_heads.get((first, last), first) for first, last, _ in mentions]
+    holding = first_scopes([tokens[token][0] for first, _, _ in mentions for token in (first,)]
+                            + [tokens[head][0] for head in heads], scopes)
+    kinds = [(cue or head_cue).kind if cue or head_cue else None
+             for cue, head_cue in zip(holding[:len(mentions)], holding[len(mentions):])]
     # A scope its word limit ends inside a compound reaches the compound's head, the next word ("... for either
     # aspiration | pneumonia").
     denying = {last: kind for (_, last, _), kind in zip(mentions, kinds) if kind in ("negation", "hypothetical")}
     kinds = [denying.get(first - 1) if kind is None and joined(first) else kind
              for (first, _, _), kind in zip(mentions, kinds)]
-    starts = {first for (first, _, _), kind in zip(mentions, kinds) if kind is not None}
+    denying_at: dict[int, set[str]] = {}  # the first token of a mention in a scope -> the concepts mentioned there
+    for (first, _, entry), kind in zip(mentions, kinds):
+        if kind is not None:
+            denying_at.setdefault(first, set()).add(entry.concept)
     all_starts = {first for first, _, _ in mentions}
-
-    def denied_forward(token: int) -> bool:
-        return any(start <= tokens[token][0] < end and cue.kind == "negation" and cue.direction == "forward"
-                   for start, end, cue in scopes)
+    forward = first_scopes([tokens[first][0] for first, _, _ in mentions],
+                            [scope for scope in scopes if scope[2].kind == "negation" and scope[2].direction == "forward"])
     ends = {last for (_, last, _), kind in zip(mentions, kinds) if kind is not None}
     # the examinations and views the caption says of this image
     shown = {entry.concept for (_, _, entry), kind in zip(mentions, kinds)
              if entry.concept in _EXAMS and entry.source != "assumed" and kind in (None, "negation")}
     denied = []
-    for (first, last, entry), kind in zip(mentions, kinds):
+    for (first, last, entry), kind, denied_forward in zip(mentions, kinds, forward):
         # a view the caption names may be another image's; a view assumed for its region is as spared as the region
         vocabulary = entry.source == "assumed" or (entry.source == "abbreviation" and entry.concept not in VIEW_TAGS)
         # the next word, past position words ("left ventricular apical clot")
@@ -649,10 +650,10 @@ def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int
             normal_token(tokens[last][2]) in _STATE_KEYS
         modifier = not qualifier and entry.concept not in MODALITIES and (
             (first in coordinated and last in coordinated) or following in _STATE_KEYS or following in SENSE_WORDS_KEYED.part
-            or (denied_forward(first) and following.isalpha() and following not in _NOT_HEADS
+            or (denied_forward is not None and following.isalpha() and following not in _NOT_HEADS
                 and not tokens[after][2].lower().endswith(_NOT_HEAD_ENDINGS) and after not in all_starts) or (
-            following and any(last < other_first <= after and other_first in starts and other.concept != entry.concept
-                              for other_first, _, other in mentions)))
+            following and any(denying_at.get(other_first, set()) - {entry.concept}
+                              for other_first in range(last + 1, after + 1))))
         of_phrase = kind == "negation" and _of_phrase_of(tokens, first, ends)
         # another examination or view is named as this image's
         other = any(entry.concept in exams and shown & exams - {entry.concept} for exams in (MODALITIES, VIEW_TAGS))
@@ -702,15 +703,23 @@ def _nearest_modality(sentence_of: list[int], named: list[tuple[int, int, str]])
     sentence, else the last named before its sentence, else the first named after ("" when none is named)."""
     if not named:
         return lambda token: ""
+    firsts = [first for first, _, _ in named]
+    sentences = [sentence_of[first] for first in firsts]
+    longest = max(last - first for first, last, _ in named)
 
     def modality_at(token: int) -> str:
         here = sentence_of[token]
-        same = [(min(abs(token - first), abs(token - last)), first, concept) for first, last, concept in named
-                if sentence_of[first] == here]
-        if same:
-            return min(same)[2]
-        before = [concept for first, _, concept in named if sentence_of[first] < here]
-        return before[-1] if before else named[0][2]
+        begin, end = bisect_left(sentences, here), bisect_right(sentences, here)  # the sentence's own
+        if begin == end:
+            return named[begin - 1][2] if begin else named[0][2]
+        # The nearest lies around where the token falls among the firsts: within the distance of the first one found
+        # there, and a name's length further back (a longer name before may end nearer).
+        at = bisect_right(firsts, token, begin, end)
+        near = min(abs(token - firsts[k]) for k in (at - 1, at) if begin <= k < end)
+        low = bisect_left(firsts, token - near - longest, begin, end)
+        high = bisect_right(firsts, token + near, begin, end)
+        return min((min(abs(token - first), abs(token - last)), first, concept)
+                   for first, last, concept in named[low:high])[2]
 
     return modality_at
 

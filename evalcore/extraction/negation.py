@@ -43,6 +43,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from heapq import heappop, heappush
 from pathlib import Path
 from typing import NamedTuple
 
@@ -393,6 +394,32 @@ def with_cues(added: Iterable[Cue]) -> tuple[Cue, ...]:
     return tuple(replaced.pop(cue.cue, cue) for cue in CUES) + tuple(replaced.values())
 
 
+def first_scopes(positions: Sequence[int], scopes: Sequence[tuple[int, int, Cue]]) -> list[Cue | None]:
+    """The cue of the first of ``scopes`` (in their order) that holds each character position, or None: one sweep
+    over the positions in order, the scopes begun kept in a heap by their order (linear in the text, where a scan of
+    every scope for every position grew with its square).
+
+    >>> no, seen = Cue("no", "negation", "forward", ""), Cue("seen on", "other exam", "forward", "")
+    >>> [cue and cue.cue for cue in first_scopes([5, 0, 12, 30, 22], [(3, 20, no), (10, 25, seen)])]
+    ['no', None, 'no', None, 'seen on']
+    """
+    order = sorted(range(len(positions)), key=positions.__getitem__)
+    by_start = sorted(range(len(scopes)), key=lambda index: scopes[index][0])
+    begun: list[tuple[int, int]] = []  # (a scope's index, its end)
+    found: list[Cue | None] = [None] * len(positions)
+    following = 0
+    for at in order:
+        position = positions[at]
+        while following < len(by_start) and scopes[by_start[following]][0] <= position:
+            index = by_start[following]
+            heappush(begun, (index, scopes[index][1]))
+            following += 1
+        while begun and begun[0][1] <= position:
+            heappop(begun)  # ended before this position, and so before every later one
+        found[at] = scopes[begun[0][0]][2] if begun else None
+    return found
+
+
 def in_spans(spans: Sequence[tuple[int, int]], position: int) -> bool:
     """Whether ``position`` lies in one of the sorted, non-overlapping ``spans``.
 
@@ -415,16 +442,34 @@ def concept_status(negated: Iterable[bool]) -> str:
     return "absent" if not flags else "negated" if all(flags) else "affirmed"
 
 
+#: The most characters :func:`sentence_at` quotes on each side of its position: a caption of one endless sentence
+#: would otherwise be quoted whole for every mention in it (its square in an evidence file).
+QUOTE_REACH = 200
+
+
 def sentence_at(text: str, position: int) -> str:
     """The sentence of ``text`` (:func:`sentence_spans`) holding character ``position``, stripped ("" outside the
-    text): the evidence quoted for a negated mention starting there.
+    text): the evidence quoted for a negated mention starting there; of a longer sentence, the words within
+    :data:`QUOTE_REACH` characters of the position, "…" marking what is left out.
 
     >>> sentence_at("CT of the head. Without bleeding along the electrode. No change.", 24)
     'Without bleeding along the electrode.'
+    >>> quoted = sentence_at("No bleeding" + ", no bleeding" * 100 + ".", 600)
+    >>> quoted[:13], quoted[-13:], len(quoted) <= 2 * QUOTE_REACH + 2
+    ('…no bleeding,', 'bleeding, no…', True)
     """
     spans = _sentences(text)
     i = bisect_right(spans, (position, float("inf"))) - 1
-    return text[spans[i][0]:spans[i][1]].strip() if i >= 0 and position < spans[i][1] else ""
+    if i < 0 or position >= spans[i][1]:
+        return ""
+    start, end = spans[i]
+    if position - start > QUOTE_REACH:
+        start = text.find(" ", position - QUOTE_REACH, position) + 1 or position - QUOTE_REACH
+    if end - position > QUOTE_REACH:
+        cut = text.rfind(" ", position, position + QUOTE_REACH)
+        end = cut if cut > position else position + QUOTE_REACH
+    quoted = text[start:end].strip()
+    return ("…" if start > spans[i][0] else "") + quoted + ("…" if end < spans[i][1] else "")
 
 
 @lru_cache(maxsize=4)
