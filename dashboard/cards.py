@@ -157,7 +157,7 @@ def explanations_for(ws: Workspace, query: str, documents: list[str], settings: 
 
 # --- the caption words behind extracted concepts -------------------------------------------------------------
 
-WORDS_COLOURS = {"counted": "green", "negated": "red"}
+WORDS_COLOURS = {"counted": "blue", "negated": "red"}  # (green is a concept shared with the query)
 #: What an assumed concept is, in each reader's words (no view is written: the region's standard one is assumed).
 ASSUMED_WORDS = {"clinician": "not written in the caption: the usual projection of such an X-ray is assumed",
                  "researcher": "assumed: the region's standard projection, no view stated"}
@@ -166,10 +166,10 @@ ASSUMED_WORDS = {"clinician": "not written in the caption: the usual projection 
 def words_legend() -> str:
     """What the highlighted caption's colours mean, in the reader's words."""
     if audience() == "clinician":
-        return ("Green: the words a concept was read from. Red: words the caption rules out (\"no fracture\"), only "
+        return ("Blue: the words a concept was read from. Red: words the caption rules out (\"no fracture\"), only "
                 "considers (\"if\", \"follow-up with\") or says of another examination (\"seen on the mammogram\"), so "
                 "not counted.")
-    return ("Green: a mention that gave the concept. Red: a mention in a negated, hypothetical or other-exam scope "
+    return ("Blue: a mention that gave the concept. Red: a mention in a negated, hypothetical or other-exam scope "
             "(NegEx/ConText-style rule), not extracted.")
 
 
