@@ -299,6 +299,8 @@ SEVENTH_ROUND = (
      "are sense-word data (not-head: function words, participles, nouns of the image), with every cue's first word "
      "and adverb, participle and adjective endings (10 valid images better, 5 worse)", "0.7300 (+0.0001)",
      "0.7530 (+0.0001)"),
+    ("bone and osseous metastasis (Secondary malignant neoplasm of bone), biliary obstruction (test scored and read "
+     "after this row)", "0.7302 (+0.0002)", "0.7532 (+0.0002)"),
 )
 #: Read by hand (issue 36), test captions, dictionary (c): (what, sample, before the round, after it, target).
 HAND_READING = (
