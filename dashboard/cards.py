@@ -157,7 +157,7 @@ def explanations_for(ws: Workspace, query: str, documents: list[str], settings: 
 
 # --- the caption words behind extracted concepts -------------------------------------------------------------
 
-WORDS_COLOURS = {"counted": "blue", "negated": "red"}  # (green is a concept shared with the query)
+WORDS_COLOURS = {"counted": "violet", "negated": "red"}  # (green, orange, grey and blue mark concepts)
 #: What an assumed concept is, in each reader's words (no view is written: the region's standard one is assumed).
 ASSUMED_WORDS = {"clinician": "not written in the caption: the usual projection of such an X-ray is assumed",
                  "researcher": "assumed: the region's standard projection, no view stated"}
@@ -166,10 +166,10 @@ ASSUMED_WORDS = {"clinician": "not written in the caption: the usual projection 
 def words_legend() -> str:
     """What the highlighted caption's colours mean, in the reader's words."""
     if audience() == "clinician":
-        return ("Blue: the words a concept was read from. Red: words the caption rules out (\"no fracture\"), only "
+        return ("Violet: the words a concept was read from. Red: words the caption rules out (\"no fracture\"), only "
                 "considers (\"if\", \"follow-up with\") or says of another examination (\"seen on the mammogram\"), so "
                 "not counted.")
-    return ("Blue: a mention that gave the concept. Red: a mention in a negated, hypothetical or other-exam scope "
+    return ("Violet: a mention that gave the concept. Red: a mention in a negated, hypothetical or other-exam scope "
             "(NegEx/ConText-style rule), not extracted.")
 
 
@@ -183,7 +183,8 @@ def caption_words_toggle(ws: Workspace, key: str) -> bool:
 
 
 def highlighted_caption(ws: Workspace, image_id: str) -> str:
-    """The image's caption as markdown, the words that gave a concept green and negated mentions red."""
+    """The image's caption as markdown, the words that gave a concept and negated mentions in the colours of
+    :data:`WORDS_COLOURS`."""
     pieces, _ = ws.extraction.evidence(image_id)
     if not pieces or not ws.extraction.captions.get(image_id):
         return "_(no caption)_"
@@ -193,8 +194,10 @@ def highlighted_caption(ws: Workspace, image_id: str) -> str:
 
 
 def draw_caption_words(ws: Workspace, image_id: str, kg) -> None:
-    """The highlighted caption and, per concept, the words it came from (negated ones said not counted)."""
+    """The highlighted caption with its key, and, per concept, the words it came from (negated ones said not
+    counted)."""
     st.markdown(highlighted_caption(ws, image_id))
+    st.caption(words_legend())
     _, words = ws.extraction.evidence(image_id)
     if not words:
         st.caption("No concept was found in this caption.")

@@ -170,7 +170,7 @@ def test_per_query_switch_shows_the_caption_words_of_each_concept():
     app.selectbox(key="pq_query").set_value("DEMO_00005").run()
     shown = [m.value for m in app.markdown]
     # "CT of the abdomen showing liver and calculi.": each concept with the words it came from.
-    assert any(":blue-background[CT]" in text and ":blue-background[liver]" in text for text in shown), shown
+    assert any(":violet-background[CT]" in text and ":violet-background[liver]" in text for text in shown), shown
     assert any("**X\\-Ray Computed Tomography \\(C0040405\\)** ← “CT”" in text for text in shown), shown
 
 
@@ -182,7 +182,7 @@ def test_case_view_switch_marks_negated_words_as_not_counted_for_clinicians():
     assert not app.exception, app.exception
     shown = " ".join(m.value for m in app.markdown)
     # "MRI of the brain without hematoma.": the hematoma is ruled out, so not one of the image's concepts.
-    assert ":blue-background[brain]" in shown and ":red-background[hematoma]" in shown, shown
+    assert ":violet-background[brain]" in shown and ":red-background[hematoma]" in shown, shown
     assert "**Hematoma** ← “hematoma” (ruled out, only considered or of another examination: not counted)" in shown, shown
     assert not re.search(r"C\d{7}", shown.replace("\\", ""))  # names, not codes, for a clinician
 

@@ -61,12 +61,12 @@ def test_an_image_shows_its_set_its_highlighted_caption_and_a_row_per_mention():
     assert not app.exception, app.exception
     shown = shown_markdown(app)
     # "MRI of the brain without hematoma.": MRI and brain kept (green), hematoma negated (red), the rest plain.
-    assert (":blue-background[MRI] of the :blue-background[brain] without :red-background[hematoma]\\."
+    assert (":violet-background[MRI] of the :violet-background[brain] without :red-background[hematoma]\\."
             in shown), shown
     pieces, _ = ws.extraction.evidence("mine01")
     assert [p.text for p in pieces if p.counted] == ["MRI", "brain"] and [p.text for p in pieces if p.negated] == [
         "hematoma"]
-    assert any(text.startswith("**mine01:**") and ":blue-background[Brain \\(C0006104\\)]" in text
+    assert any(text.startswith("**mine01:**") and ":violet-background[Brain \\(C0006104\\)]" in text
                and "Hematoma" not in text for text in shown), shown
     table = frame_with(app, "rule")
     rows = [row for row in evidence_rows(ws.extraction) if row.image_id == "mine01"]
@@ -87,7 +87,7 @@ def test_caption_text_is_escaped():
     app.run()
     extract(app)
     shown = shown_markdown(app)
-    assert (":blue-background[CT] of the :blue-background[liver] \\*\\*bold\\*\\* \\<b\\>tag\\</b\\> "
+    assert (":violet-background[CT] of the :violet-background[liver] \\*\\*bold\\*\\* \\<b\\>tag\\</b\\> "
             "\\[link\\]\\(http\\://a\\)") in shown, shown
 
 
