@@ -357,9 +357,16 @@ def _coordinated(caption: str, chosen: list[tuple[int, int, str]],
         lone = re.search(rf"\b(?:and|or)[ \t\-‐‑–]+({word})[ \t\-‐‑–]+$", caption[:start], re.I)
         if len(said) >= 2 and before:  # "right upper and middle lobes"
             head, head_start, limit = [normal_token(w) for _, w in said[1:]], start + said[1][0], before.start()
+            # a determiner after "of" is read past, as in a name ("body and tail of the pancreas")
+            determiners = SENSE_WORDS.keyed(normal_token).determiner
+            keys = [normal_token(w) for _, w in said]
+            head = [key for j, key in enumerate(keys[1:], 1) if not (keys[j - 1] == "of" and key in determiners)]
             modifiers_end = start + len(said[0][1])
         elif lone and lone.start(1) not in starts:  # "axillary or supraclavicular lymphadenopathy"
-            head, head_start, limit = [normal_token(w) for _, w in said], start, lone.start()
+            keys = [normal_token(w) for _, w in said]
+            determiners = SENSE_WORDS.keyed(normal_token).determiner
+            head = [key for j, key in enumerate(keys) if not (j and keys[j - 1] == "of" and key in determiners)]
+            head_start, limit = start, lone.start()
             modifiers_end = lone.end(1)
         else:
             continue
@@ -575,6 +582,7 @@ FIFTH_PASS_NAMES = {**THIRD_ROUND_NAMES, "C0225706": "Right lung", "C0225730": "
     ("CT: consolidation of the right upper and middle lobes", {"C0040405", "C1261074", "C4281590"}),
     ("CT: mediastinal, hilar and axillary lymphadenopathy", {"C0040405", "C0520743", "C0456973", "C0578735"}),
     ("CT: a lesion in the neck and body of pancreas", {"C0040405", "C0447556", "C0227582"}),
+    ("CT: a lesion in the neck and body of the pancreas", {"C0040405", "C0447556", "C0227582"}),
     # ... and a denial reaches each of them.
     ("CT: no mediastinal or hilar lymphadenopathy", {"C0040405"}),
     # ... a word before the head may stand alone after "or"; a plural is a noun of its own, no modifier.

@@ -512,7 +512,10 @@ def _elided(caption: str, tokens: list[tuple[int, int, str]], keys: list[str], j
             last, head_first = reaches[k + 2], k + 2
         else:
             continue
-        head, end, sizes = keys[head_first:last + 1], k, (3, 2, 1)  # end: the token after the conjunct
+        # (a determiner after "of" is read past, as in a name: "body and tail *of the* pancreas")
+        head = [key for j, key in enumerate(keys[head_first:last + 1], head_first)
+                if not (keys[j - 1] == "of" and key in SENSE_WORDS_KEYED.determiner)]
+        end, sizes = k, (3, 2, 1)  # end: the token after the conjunct
         while True:
             named = ((size, tuple(entry for entry in _exact(trie, keys[end - size:end] + head)
                                   if entry.concept not in MODALITIES))
