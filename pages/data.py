@@ -255,10 +255,10 @@ else:
 
 st.subheader("Loaded")
 summary = {
-    "concept sets": (f"{len(ws.concepts):,} images" + (", found in the captions" if ws.extraction else "")
-                     + (f" (the curated ones of {ws.curated.source} are kept to score them against, on the Concept "
-                        "detection page)" if ws.curated is not None and not clinician else ""))
+    "concept sets": (f"{len(ws.concepts):,} images" + (", found in the captions" if ws.extraction else ""))
     if ws.concepts else "—",
+    **({"curated concept sets": f"{ws.curated.source}, kept to score the extraction (Concept detection page)"}
+       if ws.curated is not None and not clinician else {}),
     "concept map files" if clinician else "knowledge graph files": ", ".join(ws.kg_files) or "—",
     "systems' results" if clinician else "runs": ", ".join(ws.runs) or "—",
     "labels": ws.labels.source if ws.labels else "—",

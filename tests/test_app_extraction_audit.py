@@ -127,8 +127,9 @@ def test_the_demo_extraction_is_scored_against_the_demo_concept_sets():
     curated = app.session_state["workspace"].concepts
     extract(app)
     loaded = frame_with(app, "loaded").set_index("input")["loaded"]
-    assert loaded["concept sets"] == ("2,000 images, found in the captions (the curated ones of demo/concepts.csv are "
-                                      "kept to score them against, on the Concept detection page)")
+    assert loaded["concept sets"] == "2,000 images, found in the captions"
+    assert loaded["curated concept sets"] == ("demo/concepts.csv, kept to score the extraction (Concept detection "
+                                              "page)")
     app.switch_page("pages/concept_detection.py").run()
     assert not app.exception, app.exception
     ws = app.session_state["workspace"]
