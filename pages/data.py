@@ -176,7 +176,7 @@ else:
             format_func=lambda choice: f"All loaded captions ({len(ws.captions):,})" if choice == "loaded" else
             f"Only {uploaded_captions.name}, as a collection of its own")
     synonym_uploads = st.file_uploader(
-        "More names for the concepts (optional): files of MeSH, UBERON, HPO, the Disease Ontology or UMLS"
+        "More names for the concepts (optional): medical vocabulary files, such as MeSH or UMLS"
         if clinician else "Synonym files (optional): MeSH descriptors TSV, OBO (UBERON, HPO), DOID allXREFinDO.tsv, "
         "MRCONSO.RRF", type=accepted("tsv", "obo", "rrf", "txt", "csv"), accept_multiple_files=True,
         key="up_synonyms")
