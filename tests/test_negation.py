@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from evalcore.errors import InputError, ParameterError
-from evalcore.extraction.extractor import ConceptDictionary, mentions
+from evalcore.extraction.extractor import ConceptDictionary, mentions, normal_token
 from evalcore.extraction.negation import (
     AFFIRMED_STATES,
     CONTINUATIONS,
@@ -328,7 +328,7 @@ def list_run_on(text: str, tokens: list[tuple[str, int, int]], stop: int, max_wo
 
 
 def state_noun(word: str) -> bool:
-    return any(word.endswith(plural) and word[:len(word) - len(plural)] in STATE_NOUNS for plural in ("", "s", "es"))
+    return normal_token(word) in {normal_token(noun) for noun in STATE_NOUNS}
 
 
 def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int, int]]:
@@ -361,8 +361,7 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
         cues = [cue for cue in cues if cue[0] != "join"]  # a continuation only keeps its "with" from ending a scope
         starts = {first for _, first, _ in cues}
 
-        def state(word: str) -> bool:
-            return any(word.endswith(plural) and word[:len(word) - len(plural)] in STATE_NOUNS for plural in ("", "s", "es"))
+        state = state_noun
 
         for group, first, last in cues:
             if group == "pre":

@@ -39,7 +39,6 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from types import MappingProxyType
 from typing import Literal
 
@@ -55,8 +54,8 @@ from evalcore.extraction.imaging_vocabulary import (
     STANDARD_VIEW,
     VIEW_TAGS,
 )
-from evalcore.extraction.lexicon import LEXICON
-from evalcore.extraction.negation import CUES, QUALIFIERS, STATE_NOUNS, Cue, cue_scopes, first_scopes, sentence_spans, with_cues
+from evalcore.extraction.lexicon import LEXICON, normal_token
+from evalcore.extraction.negation import CUES, QUALIFIERS, STATE_KEYS, Cue, cue_scopes, first_scopes, sentence_spans, with_cues
 from evalcore.extraction.sense import SENSE_WORDS, SenseWords, sense_kept
 from evalcore.extraction.user_rules import BUILT_IN_RULES, UserRules, combined_rules
 
@@ -72,38 +71,8 @@ _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 # no-break and thin spaces), and hyphens.
 _JOINING_GAP = re.compile(r"(?:[^\S\n\r\f\v\x1c-\x1e\x85\u2028\u2029]|[\-‐‑–])*")
 _END = ""  # the key of a trie node's payload: no normalised token is empty
-#: How a caption's words are read as a name's (spelling variants, entry terms, derivations) and the general-language
-#: synonyms left out of synonym files: data, :mod:`evalcore.extraction.lexicon`.
-_READS_AS = LEXICON.reads_as
 #: Captions handled between two progress reports of :func:`extract_collection`.
 PROGRESS_BLOCK = 2000
-
-
-@lru_cache(maxsize=1 << 17)
-def normal_token(token: str) -> str:
-    """The key a word is matched by: lower case, without a possessive "'s", a lexical variant read as its word,
-    then without a plural ending ("ies" -> "y", a final "s" unless "ss", "us" or "is"; a plural of a lexical
-    variant read as the variant's word) and a final "e" (so "cases"/"case" and "masses"/"mass" meet). Words of three
-    letters or fewer are kept whole ("has", "gas").
-
-    >>> [normal_token(w) for w in ("Vessels", "arteries", "masses", "mass", "Crohn's", "haemorrhage", "vertebrae")]
-    ['vessel', 'artery', 'mass', 'mass', 'crohn', 'hemorrhag', 'vertebra']
-    >>> normal_token("clots") == normal_token("clot") == normal_token("thrombus")
-    True
-    """
-    word = token.lower()
-    for possessive in ("'s", "’s"):
-        if word.endswith(possessive):
-            word = word[:-2]
-    word = _READS_AS.get(word, word)
-    if len(word) <= 3:
-        return word
-    if word.endswith("ies"):
-        word = word[:-3] + "y"
-    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        word = word[:-1]
-    word = _READS_AS.get(word, word)
-    return word[:-1] if word.endswith("e") and len(word) > 3 else word
 
 
 #: The sense rule's word classes read as caption words are (:func:`normal_token`).
@@ -584,8 +553,6 @@ def _hyphenated(caption: str, tokens: list[tuple[int, int, str]], first: int, la
     return before or (last < end and "-" in caption[tokens[last][1]:tokens[last + 1][0]])
 
 
-#: The nouns of a state, read as caption words are (:func:`normal_token`: "fractures" is "fracture").
-_STATE_KEYS = frozenset(normal_token(word) for word in STATE_NOUNS)
 
 
 def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int, str]], joined: Callable[[int], bool],
@@ -650,9 +617,9 @@ def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int
             after += 1
         following = normal_token(tokens[after][2]) if after < len(tokens) and joined(after) else ""
         qualifier = " ".join(word for _, _, word in tokens[first:last + 1]).lower() in QUALIFIERS or \
-            normal_token(tokens[last][2]) in _STATE_KEYS
+            normal_token(tokens[last][2]) in STATE_KEYS
         modifier = not qualifier and entry.concept not in MODALITIES and (
-            (first in coordinated and last in coordinated) or following in _STATE_KEYS or following in SENSE_WORDS_KEYED.part
+            (first in coordinated and last in coordinated) or following in STATE_KEYS or following in SENSE_WORDS_KEYED.part
             or (denied_forward is not None and following.isalpha() and following not in _NOT_HEADS
                 and not tokens[after][2].lower().endswith(_NOT_HEAD_ENDINGS) and after not in all_starts) or (
             following and any(denying_at.get(other_first, set()) - {entry.concept}

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
 
@@ -70,3 +71,30 @@ def read_lexicon(path: str | Path = LEXICON_FILE) -> Lexicon:
 
 
 LEXICON = read_lexicon()
+
+
+@lru_cache(maxsize=1 << 17)
+def normal_token(token: str) -> str:
+    """The key a word is matched by: lower case, without a possessive "'s", a lexical variant read as its word,
+    then without a plural ending ("ies" -> "y", a final "s" unless "ss", "us" or "is"; a plural of a lexical
+    variant read as the variant's word) and a final "e" (so "cases"/"case" and "masses"/"mass" meet). Words of three
+    letters or fewer are kept whole ("has", "gas").
+
+    >>> [normal_token(w) for w in ("Vessels", "arteries", "masses", "mass", "Crohn's", "haemorrhage", "vertebrae")]
+    ['vessel', 'artery', 'mass', 'mass', 'crohn', 'hemorrhag', 'vertebra']
+    >>> normal_token("clots") == normal_token("clot") == normal_token("thrombus")
+    True
+    """
+    word = token.lower()
+    for possessive in ("'s", "’s"):
+        if word.endswith(possessive):
+            word = word[:-2]
+    word = LEXICON.reads_as.get(word, word)
+    if len(word) <= 3:
+        return word
+    if word.endswith("ies"):
+        word = word[:-3] + "y"
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    word = LEXICON.reads_as.get(word, word)
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word

@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from evalcore.errors import InputError, ParameterError
+from evalcore.extraction.lexicon import normal_token
 from evalcore.extraction.rule_files import RULES_FOLDER, Column, read_rule_file, refuse_repeat
 
 #: Words a scope reaches at most. Chapman et al. counted up to five terms after a cue; a term is often two words
@@ -119,6 +120,8 @@ CONTINUATIONS = _listed("continuation", "none")
 #: Nouns of a state of a thing ("loosening", "displacement", "fracture", ...): in a scope, such a noun followed by
 #: "of" ends the scope, as the "of"-phrase names the thing whose state is denied, and the thing is there.
 STATE_NOUNS = frozenset(_listed("state", "forward"))
+#: The state nouns read as caption words are (:func:`~evalcore.extraction.lexicon.normal_token`).
+STATE_KEYS = frozenset(normal_token(word) for word in STATE_NOUNS)
 #: Words of a state described as present ("complete", "patent", "enlarged", ...): after "and", "with", "while" or a
 #: comma they begin a new clause, which a negation's scope does not cross ("no leak and complete occlusion").
 AFFIRMED_STATES = frozenset(_listed("affirmed", "none"))
@@ -359,11 +362,9 @@ def _hyphenated(text: str, tokens: list[tuple[str, int, int]], first: int, after
 
 
 def _is_state(tokens: list[tuple[str, int, int]], k: int) -> bool:
-    """Whether token ``k`` is a state noun, or its plural, followed by "of" ("loosening of", "fractures of")."""
-    word = tokens[k][0]
-    state = word in STATE_NOUNS or (word.endswith("s") and word[:-1] in STATE_NOUNS) or (
-        word.endswith("es") and word[:-2] in STATE_NOUNS)
-    return state and k + 1 < len(tokens) and tokens[k + 1][0] == "of"
+    """Whether token ``k`` is a state noun, read as a caption's words are matched (:func:`normal_token`: its plural,
+    Latin ones included), followed by "of" ("loosening of", "fractures of", "thrombi of")."""
+    return normal_token(tokens[k][0]) in STATE_KEYS and k + 1 < len(tokens) and tokens[k + 1][0] == "of"
 
 
 def _until_state(tokens: list[tuple[str, int, int]], begin: int, stop: int) -> tuple[int, int]:
