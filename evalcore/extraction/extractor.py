@@ -482,8 +482,8 @@ def _elided(caption: str, tokens: list[tuple[int, int, str]], keys: list[str], j
         else:
             continue
         # (a determiner after "of" is read past, as in a name: "body and tail *of the* pancreas")
-        head = [key for j, key in enumerate(keys[head_first:last + 1], head_first)
-                if not (keys[j - 1] == "of" and key in SENSE_WORDS_KEYED.determiner)]
+        head = [word for j, word in enumerate(keys[head_first:last + 1], head_first)
+                if not (keys[j - 1] == "of" and word in SENSE_WORDS_KEYED.determiner)]
         end, sizes = k, (3, 2, 1)  # end: the token after the conjunct
         while True:
             named = ((size, tuple(entry for entry in _exact(trie, keys[end - size:end] + head)
@@ -494,9 +494,10 @@ def _elided(caption: str, tokens: list[tuple[int, int, str]], keys: list[str], j
                 break  # (a plural is a noun of its own, no modifier)
             elided.append((end - words, last, entries, head_first))
             coordinated.update(range(end - words, k + 2))
+            # a comma list may go on before the conjunct, one or two words an item ("upper, middle and lower lobes")
             end, sizes = end - words, (2, 1)
             if end == 0 or joined(end) or not _LIST_GAP.fullmatch(caption, tokens[end - 1][1], tokens[end][0]):
-                break  # a comma list goes on before it: "upper, middle and lower lobes"
+                break
     return elided, coordinated
 
 
@@ -587,8 +588,7 @@ def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int
     """
     # (a name that coordinated modifiers share is denied where its head is)
     heads = [shared_heads.get((first, last), first) for first, last, _ in mentions]
-    holding = first_scopes([tokens[token][0] for first, _, _ in mentions for token in (first,)]
-                            + [tokens[head][0] for head in heads], scopes)
+    holding = first_scopes([tokens[first][0] for first, _, _ in mentions] + [tokens[head][0] for head in heads], scopes)
     kinds = [(cue or head_cue).kind if cue or head_cue else None
              for cue, head_cue in zip(holding[:len(mentions)], holding[len(mentions):])]
     # A scope its word limit ends inside a compound reaches the compound's head, the next word ("... for either
@@ -608,7 +608,7 @@ def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int
     shown = {entry.concept for (_, _, entry), kind in zip(mentions, kinds)
              if entry.concept in _EXAMS and entry.source != "assumed" and kind in (None, "negation")}
     denied = []
-    for (first, last, entry), kind, denied_forward in zip(mentions, kinds, forward):
+    for (first, last, entry), kind, forward_cue in zip(mentions, kinds, forward):
         # a view the caption names may be another image's; a view assumed for its region is as spared as the region
         vocabulary = entry.source == "assumed" or (entry.source == "abbreviation" and entry.concept not in VIEW_TAGS)
         # the next word, past position words ("left ventricular apical clot")
@@ -620,7 +620,7 @@ def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int
             normal_token(tokens[last][2]) in STATE_KEYS
         modifier = not qualifier and entry.concept not in MODALITIES and (
             (first in coordinated and last in coordinated) or following in STATE_KEYS or following in SENSE_WORDS_KEYED.part
-            or (denied_forward is not None and following.isalpha() and following not in _NOT_HEADS
+            or (forward_cue is not None and following.isalpha() and following not in _NOT_HEADS
                 and not tokens[after][2].lower().endswith(_NOT_HEAD_ENDINGS) and after not in all_starts) or (
             following and any(denying_at.get(other_first, set()) - {entry.concept}
                               for other_first in range(last + 1, after + 1))))
