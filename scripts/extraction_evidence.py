@@ -701,7 +701,7 @@ def run(argv: list[str] | None = None) -> None:
               "(\"caudal epidural block\", \"soft tissue mass\" of a colonic tumour); recall misses synonyms (17 of "
               "54: \"free air\", \"upper mediastinum\", \"intussusception\"), inflected forms ROCOv2's curation does "
               "not tag (\"infiltrates\", \"dilated\", \"calcified\": left out, each lowers valid F1) and split phrases "
-              "(\"body and tail of the pancreas\", \"parietooccipital\").", "",
+              "(\"parietooccipital\"; \"body and tail of the pancreas\", read since, after the reading).", "",
               "What is left, by the fourth pass's final readings: negation still denies anatomy or a device where a "
               "finding at it is denied without a finding noun the rules know (8 of the 20 test errors: \"resolution of "
               "hypermetabolic lymph nodes\"), runs past a clause boundary into a present finding (5: a comma, \", "
