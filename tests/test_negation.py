@@ -490,6 +490,40 @@ def test_a_1_mb_caption_is_extracted_and_explained_in_linear_time() -> None:
     assert explaining_time(1024 * 1024) < 100 * reference
 
 
+def test_sentence_ends_are_the_plain_patterns_on_random_texts() -> None:
+    """The sentence ends, matched without retrying a run of marks or blank lines, are those of the plain pattern
+    (a run of marks before a space or the end, a stop against a capital, a blank line)."""
+    from evalcore.extraction.negation import _SENTENCE_END
+
+    plain = re.compile(r"[.!?]+(?=\s|$)|(?<=[a-z]{2})\.(?=[A-Z])|\n\s*\n")
+    rng = random.Random(36)
+    alphabet = ["a", "b", "A", ".", "!", "?", " ", "\n", "\t", "\r", "x", "2", "\u2028"]
+    for _ in range(5000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
+        assert [m.span() for m in _SENTENCE_END.finditer(text)] == [m.span() for m in plain.finditer(text)], repr(text)
+
+
+@pytest.mark.parametrize("caption_of_size", [
+    lambda size: "CT " + "." * size + "x",  # a run of marks that ends no sentence
+    lambda size: "CT " + "!?" * (size // 2) + " x",
+    lambda size: "right" + " " * size + "! and left lungs",  # a long gap before a coordinator
+    lambda size: "CT" + "\n \n" * (size // 3) + "x",  # blank lines
+])
+def test_long_runs_of_marks_spaces_and_blank_lines_are_read_in_linear_time(caption_of_size) -> None:
+    """16 times the text takes about 16 times as long; a run retried from each of its characters took 256 times."""
+    dictionary = ConceptDictionary.build({"C0225706": "Right lung", "C0225730": "Left lung",
+                                          "C0040405": "X-Ray Computed Tomography"})
+
+    def seconds(size: int) -> float:
+        text = caption_of_size(size)
+        began = time.perf_counter()
+        mentions(text, dictionary)
+        return time.perf_counter() - began
+
+    reference = min(seconds(8 * 1024) for _ in range(3))
+    assert seconds(128 * 1024) < 60 * reference + 0.05
+
+
 # --- the cue file -----------------------------------------------------------------------------------------------
 
 def test_the_shipped_cue_file_reads_and_every_row_has_a_source() -> None:

@@ -440,7 +440,7 @@ _COORDINATORS = frozenset({"and", "or"})
 #: The ending of a plural noun, as :func:`normal_token` reads one ("vertebrae", "nodes"; not "mass", "sinus").
 _PLURAL = re.compile(r"(?:[^su]s|ae)$", re.IGNORECASE)
 #: What may stand between coordinated modifiers: spaces, a comma or both ("upper, middle, and lower").
-_LIST_GAP = re.compile(r"[ \t]*,?[ \t]*")
+_LIST_GAP = re.compile(r"[ \t]*+(?:,[ \t]*+)?")  # (spaces never given back: no retrying of a long run)
 
 
 def _elided(caption: str, tokens: list[tuple[int, int, str]], keys: list[str], joined: Callable[[int], bool],

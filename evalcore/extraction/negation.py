@@ -135,7 +135,9 @@ STATUSES = ("affirmed", "negated", "absent")
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|[;:]")
 # A sentence ends at ".", "!" or "?" before a space or the end, at a full stop written against the next sentence's
 # capital ("worsening.SDH = ..."; two lower-case letters before it, so "e.g.A" or "2.5" do not), or a blank line.
-_SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)|(?<=[a-z]{2})\.(?=[A-Z])|\n\s*\n")
+# (A run of marks is matched whole, from its first mark and without giving any back: a run of thousands of dots
+# tried from each of its marks was a scan of the run per mark.)
+_SENTENCE_END = re.compile(r"(?<![.!?])[.!?]++(?=\s|$)|(?<=[a-z]{2})\.(?=[A-Z])|\n(?:[^\S\n]*+\n)++")
 #: What may stand between two words of a cue: spaces, or a hyphen ("follow-up with").
 _CUE_GAP = re.compile(r"\s+|\s*-\s*")
 #: The scope each kind of cue opens: "pre" (forward), "post" (backward), or none of its own.
