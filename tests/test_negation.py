@@ -508,11 +508,16 @@ def test_sentence_ends_are_the_plain_patterns_on_random_texts() -> None:
     lambda size: "CT " + "!?" * (size // 2) + " x",
     lambda size: "right" + " " * size + "! and left lungs",  # a long gap before a coordinator
     lambda size: "CT" + "\n \n" * (size // 3) + "x",  # blank lines
+    lambda size: "neck " * (size // 5),  # bare part nouns, no organ named: each read against the whole caption
+    lambda size: "Neck. " * (size // 6),
+    lambda size: "right, " * (size // 7) + "right and left lungs",  # an endless list before a shared head
+    lambda size: "fronto" * (size // 6) + "temporal lobe",  # a compound of endless combining forms
 ])
-def test_long_runs_of_marks_spaces_and_blank_lines_are_read_in_linear_time(caption_of_size) -> None:
+def test_long_runs_and_endless_lists_are_read_in_linear_time(caption_of_size) -> None:
     """16 times the text takes about 16 times as long; a run retried from each of its characters took 256 times."""
     dictionary = ConceptDictionary.build({"C0225706": "Right lung", "C0225730": "Left lung",
-                                          "C0040405": "X-Ray Computed Tomography"})
+                                          "C0040405": "X-Ray Computed Tomography", "C0027530": "Neck",
+                                          "C0225752": "Structure of lobe of lung", "C0016733": "frontal lobe"})
 
     def seconds(size: int) -> float:
         text = caption_of_size(size)

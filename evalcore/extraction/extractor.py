@@ -56,7 +56,7 @@ from evalcore.extraction.imaging_vocabulary import (
 )
 from evalcore.extraction.lexicon import LEXICON, normal_token
 from evalcore.extraction.negation import CUES, QUALIFIERS, STATE_KEYS, Cue, cue_scopes, first_scopes, sentence_spans, with_cues
-from evalcore.extraction.sense import SENSE_WORDS, SenseWords, sense_kept
+from evalcore.extraction.sense import SENSE_WORDS, SenseWords, sense_kept, words_at
 from evalcore.extraction.user_rules import BUILT_IN_RULES, UserRules, combined_rules
 
 #: What a mention matched: a concept's name, a synonym, the imaging vocabulary, or nothing the caption says: a
@@ -410,9 +410,10 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     sentences = sentence_spans(caption)
     scopes = cue_scopes(caption, cues=dictionary.cues, sentences=sentences)
     sentence_of, sentence_tokens = _sentences_of(sentences, tokens)
+    organ_words = words_at(keys, {word for said_by in dictionary.sense.wholes.values() for word in said_by})
     kept = [(first, last, entry) for first, last, entries in found for entry in entries
             if sense_kept(keys, joined, first, last, dictionary.name_words.get(entry.concept, ()), image_starts,
-                          dictionary.sense, sentence_tokens[sentence_of[first]])]
+                          dictionary.sense, sentence_tokens[sentence_of[first]], organ_words)]
     flagged = [(first, last, entry, negated) for (first, last, entry), negated
                in zip(kept, _denied(kept, tokens, joined, scopes, coordinated, shared_heads))]
     modality_at = _modality_scope(sentence_of, flagged)
@@ -437,6 +438,9 @@ _PLAIN_RADIOGRAPH_WORDS = frozenset(normal_token(word) for word in (
     "roentgenographic", "x", "ray", "xray", "film", "cxr", "kub", "xr", "fluorography", "view", "projection"))
 #: Words that coordinate the modifiers of one head ("right *and* left lungs").
 _COORDINATORS = frozenset({"and", "or"})
+#: The most modifiers read before one coordinator ("upper, middle and lower lobes": 3): each elided name spans its
+#: modifier to the head, so an endless list would make mentions whose words grow with the square of its length.
+_MOST_CONJUNCTS = 8
 #: The ending of a plural noun, as :func:`normal_token` reads one ("vertebrae", "nodes"; not "mass", "sinus").
 _PLURAL = re.compile(r"(?:[^su]s|ae)$", re.IGNORECASE)
 #: What may stand between coordinated modifiers: spaces, a comma or both ("upper, middle, and lower").
@@ -484,8 +488,8 @@ def _elided(caption: str, tokens: list[tuple[int, int, str]], keys: list[str], j
         # (a determiner after "of" is read past, as in a name: "body and tail *of the* pancreas")
         head = [word for j, word in enumerate(keys[head_first:last + 1], head_first)
                 if not (keys[j - 1] == "of" and word in SENSE_WORDS_KEYED.determiner)]
-        end, sizes = k, (3, 2, 1)  # end: the token after the conjunct
-        while True:
+        end, sizes, conjuncts = k, (3, 2, 1), 0  # end: the token after the conjunct
+        while conjuncts < _MOST_CONJUNCTS:
             named = ((size, tuple(entry for entry in _exact(trie, keys[end - size:end] + head)
                                   if entry.concept not in MODALITIES))
                      for size in sizes if size <= end and all(joined(j) for j in range(end - size + 1, end)))
@@ -493,6 +497,7 @@ def _elided(caption: str, tokens: list[tuple[int, int, str]], keys: list[str], j
             if not entries or _PLURAL.search(tokens[end - 1][2]):
                 break  # (a plural is a noun of its own, no modifier)
             elided.append((end - words, last, entries, head_first))
+            conjuncts += 1
             coordinated.update(range(end - words, k + 2))
             # a comma list may go on before the conjunct, one or two words an item ("upper, middle and lower lobes")
             end, sizes = end - words, (2, 1)

@@ -32,6 +32,7 @@ A mention's words are joined to its modifier only by spaces or a hyphen, as the 
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -162,6 +163,24 @@ def specifier(keys: Sequence[str], joined: Callable[[int], bool], first: int, la
     return None
 
 
+def words_at(keys: Sequence[str], wanted: Collection[str]) -> dict[str, list[int]]:
+    """Each of ``wanted`` that ``keys`` hold -> the indexes where, in order: what :func:`sense_kept` looks up a
+    sentence's organ words in (built once per caption, where a scan of the sentence per mention grew with its
+    square)."""
+    found: dict[str, list[int]] = {}
+    for k, key in enumerate(keys):
+        if key in wanted:
+            found.setdefault(key, []).append(k)
+    return found
+
+
+def _said_outside(indexes: Sequence[int], first: int, last: int, begin: int, end: int) -> bool:
+    """Whether one of the sorted ``indexes`` lies in ``begin``..``end - 1`` but not in ``first``..``last``."""
+    inside = bisect_left(indexes, end) - bisect_left(indexes, begin)
+    mention = bisect_left(indexes, min(last + 1, end)) - bisect_left(indexes, max(first, begin))
+    return inside - max(mention, 0) > 0
+
+
 def structure_word(key: str, words: SenseWords) -> bool:
     """Whether ``key`` is a structure word, or a compound of them in combining forms: "bi" before one
     ("bitemporal"), or a structure adjective's stem joined by "o" to another ("fronto-parietal",
@@ -171,17 +190,25 @@ def structure_word(key: str, words: SenseWords) -> bool:
     ...                                          "photo", "bilateral")]
     [True, True, True, True, False, False]
     """
-    if key in words.structure:
-        return True
-    if key.startswith("bi") and key[2:] in words.structure:
-        return True
-    return any(key[k] == "o" and key[:k] + "al" in words.structure and structure_word(key[k + 1:], words)
-               for k in range(3, len(key) - 3))
+    # From the word's end to its start: whether the rest from each letter is such a compound (no recursion, and a
+    # stem no longer than the longest structure word: a word of thousands of combining forms is read in one pass).
+    longest = max(map(len, words.structure), default=0)
+    compound = [False] * (len(key) + 1)
+    for start in range(len(key) - 1, -1, -1):
+        if len(key) - start <= longest + 2:
+            rest = key[start:]
+            if rest in words.structure or (rest.startswith("bi") and rest[2:] in words.structure):
+                compound[start] = True
+                continue
+        compound[start] = any(key[k] == "o" and compound[k + 1] and key[start:k] + "al" in words.structure
+                              for k in range(start + 3, min(len(key) - 3, start + longest)))
+    return compound[0]
 
 
 def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, last: int,
                name_words: Collection[str], image_starts: Collection[int], words: SenseWords,
-               sentence: tuple[int, int] | None = None) -> bool:
+               sentence: tuple[int, int] | None = None,
+               where: Mapping[str, Sequence[int]] | None = None) -> bool:
     """Whether the mention of tokens ``first``..``last`` keeps a concept whose names hold ``name_words``
     (normalised): its phrase's :func:`specifier` is absent or among them; a direction word alone names a structure
     only where it modifies a part noun or an image (``image_starts``: the first tokens of the mentions of a
@@ -217,10 +244,11 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     if said is None and sentence is not None and keys[last] in words.wholes and all(
             key in words.position for key in keys[first:last]):
         said_by = words.wholes[keys[last]]
-        named = {said_by[keys[k]] for k in (*range(sentence[0], first), *range(last + 1, sentence[1]))
-                 if keys[k] in said_by}
+        found = where if where is not None else words_at(keys, said_by)
+        named = {whole for word, whole in said_by.items() if _said_outside(found.get(word, ()), first, last, *sentence)}
         if not named:  # a sentence that names none ("Neck shaft angle.") is read in the caption's
-            named = {said_by[key] for k, key in enumerate(keys) if key in said_by and not first <= k <= last}
+            named = {whole for word, whole in said_by.items() if _said_outside(found.get(word, ()), first, last, 0,
+                                                                                len(keys))}
         return not named or not named.isdisjoint(name_words)
     return said is None or said in name_words or words.organ_of.get(said) in name_words
 
