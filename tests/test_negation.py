@@ -575,3 +575,22 @@ def test_each_set_of_cues_reads_with_its_own_cues_however_often_they_alternate()
             spans = [text[a:b] for a, b in negated_spans(text, cues=cues)]
             assert spans == (["The lesion", "cyst"] if "disregarded" in {c.cue for c in cues} else ["cyst"])
     assert with_cues([]) is CUES
+
+
+def test_the_explaining_functions_refuse_what_is_not_a_text_with_the_projects_error() -> None:
+    from evalcore.app.explain import caption_statuses
+    from evalcore.extraction.caption_concepts import caption_pieces
+    from evalcore.extraction.evidence import evidence_rows
+    from evalcore.extraction.negation import cue_scopes
+
+    dictionary = one_concept(("Pleural effusion",))
+    for call in (lambda: caption_statuses("No effusion.", "C0000001", dictionary),
+                 lambda: caption_statuses("No effusion.", None, dictionary),
+                 lambda: caption_statuses("No effusion.", [1, "C0000001"], dictionary),
+                 lambda: sentence_at(None, 0), lambda: sentence_at("No effusion.", "0"),
+                 lambda: cue_scopes(None), lambda: caption_pieces(None, []), lambda: evidence_rows(None),
+                 lambda: ConceptDictionary.build({CONCEPT: "Pleural effusion"}, {CONCEPT: None}),
+                 lambda: ConceptDictionary.build({CONCEPT: "Pleural effusion"}, rules="rules.tsv")):
+        with pytest.raises(ParameterError):
+            call()
+    assert caption_statuses("No pleural effusion.", ["C0000001"], dictionary) == {"C0000001": "negated"}

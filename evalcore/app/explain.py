@@ -260,7 +260,12 @@ def caption_statuses(caption: str, concepts: Iterable[str], dictionary: ConceptD
     ...                  {"C0040405", "C0019080", "C0032227", "C0016658"}, d)
     {'C0016658': 'absent', 'C0019080': 'negated', 'C0032227': 'negated'}
     """
-    return {concept: status for concept, (status, _) in _caption_readings(caption, concepts, dictionary).items()}
+    if isinstance(concepts, str) or not isinstance(concepts, Iterable):
+        raise ParameterError(f"concepts must be a collection of concept IDs, got {type(concepts).__name__}")
+    listed = list(concepts)
+    if not all(isinstance(concept, str) for concept in listed):
+        raise ParameterError(f"concept IDs must be texts, got {next(c for c in listed if not isinstance(c, str))!r}")
+    return {concept: status for concept, (status, _) in _caption_readings(caption, listed, dictionary).items()}
 
 
 def _caption_readings(caption: str, concepts: Iterable[str], dictionary: ConceptDictionary,

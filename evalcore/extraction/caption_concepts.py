@@ -111,6 +111,8 @@ def caption_pieces(caption: str, found: Iterable[Mention]) -> list[CaptionPiece]
     >>> [(p.text, p.counted, p.negated) for p in pieces]
     [('CT', ('C1',), ()), (' without ', (), ()), ('bleeding', (), ('C2',))]
     """
+    if not isinstance(caption, str):
+        raise ParameterError(f"caption_pieces takes a caption (str), got {type(caption).__name__}")
     found = list(found)
     cuts = sorted({0, len(caption), *(m.start for m in found), *(m.end for m in found)})
     by_start = sorted(range(len(found)), key=lambda index: found[index].start)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
+from evalcore.errors import ParameterError
 from evalcore.extraction.caption_concepts import CaptionConcepts
 from evalcore.extraction.extractor import Mention
 from evalcore.extraction.imaging_vocabulary import STANDARD_VIEW
@@ -111,6 +112,13 @@ def evidence_rows(found: CaptionConcepts) -> Iterator[EvidenceRow]:
     ('C0040405', 0, 2, 'CT', 'abbreviation', 'kept') -
     ('C0019080', 11, 21, 'hemorrhage', 'name', 'negated') negation cue 'without'
     """
+    if not isinstance(found, CaptionConcepts):
+        raise ParameterError(f"evidence_rows takes the concepts found in captions (CaptionConcepts), got "
+                             f"{type(found).__name__}")
+    return _rows(found)
+
+
+def _rows(found: CaptionConcepts) -> Iterator[EvidenceRow]:
     for image_id in found.concepts.ids:
         caption = found.captions.get(image_id, "")
         mentions = sorted(found.mentions_of(image_id), key=lambda m: (m.start, m.end))

@@ -215,6 +215,8 @@ class ConceptDictionary:
         """
         if not isinstance(names, Mapping):
             raise ParameterError(f"names must map concept IDs to names, got {type(names).__name__}")
+        if rules is not None and not isinstance(rules, UserRules):
+            raise ParameterError(f"rules must be read by read_user_rules (UserRules), got {type(rules).__name__}")
         if abbreviations:
             rules = combined_rules(BUILT_IN_RULES, rules) if rules else BUILT_IN_RULES
         if synonyms is not None and not isinstance(synonyms, Mapping):
@@ -244,8 +246,8 @@ class ConceptDictionary:
         for concept, more in (synonyms or {}).items():
             if concept not in kept:
                 continue
-            if isinstance(more, str):
-                raise ParameterError(f"the synonyms of {concept!r} must be a list of names, not one string")
+            if isinstance(more, str) or not isinstance(more, Iterable):
+                raise ParameterError(f"the synonyms of {concept!r} must be a list of names, got {type(more).__name__}")
             for synonym in more:
                 if not isinstance(synonym, str):
                     raise ParameterError(f"a synonym of {concept!r} must be a text, got {synonym!r}")

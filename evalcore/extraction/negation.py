@@ -238,6 +238,8 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
     >>> [(text[a:b], cue.kind) for a, b, cue in cue_scopes(text)]
     [('cyst', 'negation'), ('the mammogram', 'other exam')]
     """
+    if not isinstance(text, str):
+        raise ParameterError(f"cue_scopes takes a text (str), got {type(text).__name__}")
     trie, exam_trie = _tries_of(cues)
     scopes: list[tuple[int, int, Cue]] = []
     for start, end in sentence_spans(text) if sentences is None else sentences:
@@ -461,6 +463,9 @@ def sentence_at(text: str, position: int) -> str:
     >>> quoted[:13], quoted[-13:], len(quoted) <= 2 * QUOTE_REACH + 2
     ('…no bleeding,', 'bleeding, no…', True)
     """
+    if not isinstance(text, str) or isinstance(position, bool) or not isinstance(position, int):
+        raise ParameterError(f"sentence_at takes a text and a character position, got {type(text).__name__} and "
+                             f"{type(position).__name__}")
     spans = _sentences(text)
     i = bisect_right(spans, (position, float("inf"))) - 1
     if i < 0 or position >= spans[i][1]:
