@@ -247,7 +247,8 @@ class ConceptDictionary:
             if concept not in kept:
                 continue
             if isinstance(more, str) or not isinstance(more, Iterable):
-                raise ParameterError(f"the synonyms of {concept!r} must be a list of names, got {type(more).__name__}")
+                raise ParameterError(f"the synonyms of {concept!r} must be a list of names, "
+                                     + ("not one string" if isinstance(more, str) else f"got {type(more).__name__}"))
             for synonym in more:
                 if not isinstance(synonym, str):
                     raise ParameterError(f"a synonym of {concept!r} must be a text, got {synonym!r}")
