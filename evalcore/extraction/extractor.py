@@ -413,7 +413,7 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     sentences = sentence_spans(caption)
     scopes = cue_scopes(caption, cues=dictionary.cues, sentences=sentences)
     sentence_of, sentence_tokens = _sentences_of(sentences, tokens)
-    organ_words = words_at(keys, {word for said_by in dictionary.sense.wholes.values() for word in said_by})
+    organ_words = words_at(keys, dictionary.sense.whole_words)
     kept = [(first, last, entry) for first, last, entries in found for entry in entries
             if sense_kept(keys, joined, first, last, dictionary.name_words.get(entry.concept, ()), image_starts,
                           dictionary.sense, sentence_tokens[sentence_of[first]], organ_words)]
@@ -594,11 +594,13 @@ def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int
       what the image is ("an ultrasound of the lesion identified on the mammogram" is no radiograph, "a lateral
       view ... compared with the AP view" no AP view; "a mass seen on CT" is a CT).
     """
+    holding = first_scopes([tokens[first][0] for first, _, _ in mentions], scopes)
     # (a name that coordinated modifiers share is denied where its head is)
-    heads = [shared_heads.get((first, last), first) for first, last, _ in mentions]
-    holding = first_scopes([tokens[first][0] for first, _, _ in mentions] + [tokens[head][0] for head in heads], scopes)
-    kinds = [(cue or head_cue).kind if cue or head_cue else None
-             for cue, head_cue in zip(holding[:len(mentions)], holding[len(mentions):])]
+    at_heads = [(index, shared_heads[first, last]) for index, (first, last, _) in enumerate(mentions)
+                if holding[index] is None and (first, last) in shared_heads]
+    for (index, _), cue in zip(at_heads, first_scopes([tokens[head][0] for _, head in at_heads], scopes)):
+        holding[index] = cue
+    kinds = [cue.kind if cue else None for cue in holding]
     # A scope its word limit ends inside a compound reaches the compound's head, the next word ("... for either
     # aspiration | pneumonia").
     denying = {last: kind for (_, last, _), kind in zip(mentions, kinds) if kind in ("negation", "hypothetical")}

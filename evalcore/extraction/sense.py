@@ -35,6 +35,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 
@@ -72,6 +73,17 @@ class SenseWords:
     organ_of: Mapping[str, str] = field(default_factory=dict)
     #: A part noun -> each word that names an organ having that part -> the organ ("lobe" -> "hepatic" -> "liver").
     wholes: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+
+    @cached_property
+    def longest_structure(self) -> int:
+        """The length of the longest structure word: no combining form's stem is longer (:func:`structure_word`)."""
+        return max(map(len, self.structure), default=0)
+
+    @cached_property
+    def whole_words(self) -> frozenset[str]:
+        """Every word that names an organ having a part: what a caption's organ words are indexed by
+        (:func:`words_at`)."""
+        return frozenset(word for said_by in self.wholes.values() for word in said_by)
 
     def keyed(self, key: Callable[[str], str], organ_of: Mapping[str, str] = MappingProxyType({})) -> SenseWords:
         """The same classes with every word read by ``key`` (the extractor's :func:`normal_token`), so that they
@@ -192,7 +204,7 @@ def structure_word(key: str, words: SenseWords) -> bool:
     """
     # From the word's end to its start: whether the rest from each letter is such a compound (no recursion, and a
     # stem no longer than the longest structure word: a word of thousands of combining forms is read in one pass).
-    longest = max(map(len, words.structure), default=0)
+    longest = words.longest_structure
     compound = [False] * (len(key) + 1)
     for start in range(len(key) - 1, -1, -1):
         if len(key) - start <= longest + 2:
