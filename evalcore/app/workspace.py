@@ -377,7 +377,7 @@ def caption_concepts(workspace: Workspace, synonym_files: Sequence[tuple[bytes, 
     names, kg_synonyms = extraction_names(workspace)
     synonyms = merged_synonyms(kg_synonyms, *(read_synonyms(data, file_name, names) for data, file_name in synonym_files))
     sources = (f"{len(names):,} concept names", *(f"synonyms from {file_name}" for _, file_name in synonym_files),
-               *(("the built-in imaging abbreviations",) if abbreviations else ()))
+               *(("the built-in imaging vocabulary and clinical synonyms",) if abbreviations else ()))
     found = find_caption_concepts(workspace.captions, names, synonyms, abbreviations, sources, progress)
     # Concept sets that are all empty would leave every page with nothing to score: said here, nothing replaced
     # (names without a CUI are refused by find_caption_concepts).
