@@ -188,15 +188,16 @@ def _rules(tmp_path: Path, rows: str) -> Path:
 def test_user_rules_add_synonyms_exclusions_and_cues(tmp_path: Path) -> None:
     path = _rules(tmp_path, "synonym\tbat wing opacity\tC0034063\tour lab\n"
                             "exclude\tneck\tC0027530\tour lab: 'neck' is the aneurysm's here\n"
-                            "negation-backward\tnot called\t\tour radiologists\n")
+                            "negation-backward\tnot called\t\tour radiologists\n"
+                            "negation-prefix\tsans\t\tour radiologists\n")
     names = {"C0034063": "Pulmonary Edema", "C0027530": "Neck", "C0019080": "Hemorrhage"}
-    captions = {"a": "Bat wing opacity.", "b": "Coils in the neck.", "c": "Hemorrhage not called."}
+    captions = {"a": "Bat wing opacity.", "b": "Coils in the neck.", "c": "Hemorrhage not called. Sans-hemorrhage."}
     plain = extract_concepts(captions, names)
     ruled = extract_concepts(captions, names, rules=path)
     assert [sorted(s) for s in plain.sets] == [[], ["C0027530"], ["C0019080"]]
     assert [sorted(s) for s in ruled.sets] == [["C0034063"], [], []]
     rules = read_user_rules([path])
-    assert len(rules.cues) == 1 and all(cue not in CUES for cue in rules.cues)
+    assert len(rules.cues) == 2 and all(cue not in CUES for cue in rules.cues)
 
 
 def test_a_user_other_exam_cue_names_an_examination_that_is_not_the_image(tmp_path: Path) -> None:

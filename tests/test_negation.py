@@ -26,6 +26,7 @@ from evalcore.extraction.negation import (
     POST_HYPOTHETICAL,
     POST_NEGATION,
     PRE_NEGATION,
+    PREFIX_NEGATION,
     PSEUDO_NEGATION,
     STATE_NOUNS,
     TERMINATORS,
@@ -186,6 +187,14 @@ def mention_status(text: str, names: list[str]) -> str:
     ("No fluid accumulation intrapericardial", ["Fluid accumulation"], "negated"),
     ("No more rectal fistula tract", ["Fistula"], "negated"),
     ("The biliary tract system was not clearly visualized", ["Biliary tract"], "negated"),
+    # a prefix denies the word it is joined to, and only that word (issue 36, sixth pass)
+    ("Non-calcified nodule in the lung", ["Calcified nodule"], "negated"),
+    ("LUS of a non-COVID-19 patient showed consolidation", ["COVID-19"], "negated"),
+    ("LUS of a non-COVID-19 patient showed consolidation", ["Consolidation"], "affirmed"),
+    ("Non-contrast CT of the head", ["CT"], "affirmed"),
+    ("Mitral regurgitation in a non-ischemic dilated cardiomyopathy", ["Dilated cardiomyopathy"], "affirmed"),
+    ("Non-Hodgkin lymphoma of the stomach", ["Non-Hodgkin lymphoma"], "affirmed"),
+    ("a non calcified nodule", ["Calcified nodule"], "affirmed"),  # no hyphen, no prefix
 ])
 def test_hand_worked_sentences(text: str, names: list[str], status: str) -> None:
     assert mention_status(text, names) == status
@@ -287,7 +296,7 @@ def test_random_texts(seed: int) -> None:
 GROUPS = tuple((group, sorted((phrase.split() for phrase in phrases), key=len, reverse=True)) for group, phrases in
                (("pseudo", PSEUDO_NEGATION), ("post", POST_NEGATION + POST_HYPOTHETICAL),
                 ("pre", PRE_NEGATION + HYPOTHETICAL), ("stop", TERMINATORS), ("place", PLACE_PREPOSITIONS),
-                ("join", CONTINUATIONS)))
+                ("join", CONTINUATIONS), ("prefix", PREFIX_NEGATION)))
 FIRST_WORDS = {words[0] for _, phrases in GROUPS for words in phrases}
 
 
@@ -349,6 +358,9 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
                         if not found or len(words) > found[2] - found[1]:
                             found = (group, i, i + len(words))
                         break
+            if found and found[0] == "prefix" and not (
+                    found[2] < len(tokens) and text[tokens[found[2] - 1][2]:tokens[found[2]][1]] == "-"):
+                found = None  # "non" is a prefix only where a hyphen joins it to its word
             if found and found[0] == "place" and (
                     (found[1] > 0 and "-" in text[tokens[found[1] - 1][2]:tokens[found[1]][1]])
                     or (found[2] < len(tokens) and "-" in text[tokens[found[2] - 1][2]:tokens[found[2]][1]])):
@@ -393,6 +405,11 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
                 inside = [t for t in inside if not places or t[1] < min(places)]
                 states = [k for k, t in enumerate(inside[:-1]) if state(t[0]) and inside[k + 1][0] == "of"]
                 inside = inside[:states[0] + 1] if states else inside
+            elif group == "prefix":  # the word the hyphen joins it to, and the words hyphenated to that one
+                inside = tokens[last:last + 1]
+                while last + len(inside) < len(tokens) and \
+                        text[inside[-1][2]:tokens[last + len(inside)][1]] == "-":
+                    inside.append(tokens[last + len(inside)])
             else:
                 continue
             if inside:
@@ -411,7 +428,8 @@ def test_agrees_with_a_token_by_token_implementation_on_random_texts(seed):
     rng = random.Random(seed)
     vocabulary = PLAIN_WORDS + sorted(CUE_WORDS) + ["no evidence of", "was ruled out", "no change", "in", "along",
                                                     "or", "or", "nor", "complete", "patent", "fractures", "under",
-                                                    "consistent with", "with"]
+                                                    "consistent with", "with", "non-calcified", "non-COVID-19",
+                                                    "non"]
     text = random_text(rng, vocabulary, rng.randint(0, 60))
     words = rng.randint(1, 8)
     assert negated_spans(text, words) == oracle_spans(text, words), text

@@ -343,8 +343,8 @@ def extract_command(commands: argparse._SubParsersAction) -> None:
                          help="synonyms: OBO (UBERON, HPO), DOID allXREFinDO.tsv, MeSH descriptors TSV, MRCONSO.RRF")
     extract.add_argument("--rules", nargs="+", metavar="F", same=same_file,
                          help="your own rules: a tab-separated file with the header kind, words, concept, source "
-                              "(kind: synonym, exclude, negation-forward, negation-backward, hypothetical-forward, "
-                              "hypothetical-backward, other-exam, pseudo, terminator)")
+                              "(kind: synonym, exclude, negation-forward, negation-backward, negation-prefix, "
+                              "hypothetical-forward, hypothetical-backward, other-exam, pseudo, terminator)")
     extract.add_argument("--no-abbreviations", action="store_true",
                          help="leave out the built-in imaging vocabulary (CT, MRI, US, X-ray, views, ...) and the "
                               "built-in synonyms (rules/synonyms.tsv)")

@@ -23,6 +23,9 @@ clinical reports", J Biomed Inform 42(5):839-851, 2009. The rule, per sentence:
   such cues are read apart, so the words they hold still act as the NegEx cues they are ("seen *on* the liver");
 - a denied *state* of a thing ends the scope before the thing (:data:`STATE_NOUNS`: "no loosening *of* the screws"
   denies the loosening, not the screws);
+- a *prefix* ("non-") denies only the word it is joined to by its hyphen, and the words hyphenated to that one
+  ("*non-calcified* nodule", "a *non-COVID-19* patient"; a name that begins with it, "non-Hodgkin lymphoma", is
+  the name's own);
 - a scope never crosses a sentence boundary; the words of a cue are joined by spaces or a hyphen.
 
 The cue lists are data, ``rules/context_cues.tsv`` (columns cue, kind, direction, source), read by
@@ -58,10 +61,11 @@ MAX_SCOPE_WORDS = 6
 #: The cue lists shipped with the package.
 CUES_FILE = RULES_FOLDER / "context_cues.tsv"
 
-#: What each kind of row may say of its direction: the scope a cue opens (forward, backward) or none.
-KIND_DIRECTIONS = {"negation": ("forward", "backward"), "hypothetical": ("forward", "backward"), "other exam": ("forward",),
-                   "pseudo": ("none",), "terminator": ("none",), "place": ("forward",), "state": ("forward",),
-                   "affirmed": ("none",), "continuation": ("none",), "qualifier": ("none",)}
+#: What each kind of row may say of its direction: the scope a cue opens (forward, backward, the word a prefix is
+#: joined to) or none.
+KIND_DIRECTIONS = {"negation": ("forward", "backward", "prefix"), "hypothetical": ("forward", "backward"),
+                   "other exam": ("forward",), "pseudo": ("none",), "terminator": ("none",), "place": ("forward",),
+                   "state": ("forward",), "affirmed": ("none",), "continuation": ("none",), "qualifier": ("none",)}
 
 
 class Cue(NamedTuple):
@@ -106,6 +110,8 @@ def _listed(kind: str, direction: str) -> tuple[str, ...]:
 
 PRE_NEGATION = _listed("negation", "forward")
 POST_NEGATION = _listed("negation", "backward")
+#: Prefixes that deny the word a hyphen joins them to ("non-").
+PREFIX_NEGATION = _listed("negation", "prefix")
 PSEUDO_NEGATION = _listed("pseudo", "none")
 TERMINATORS = _listed("terminator", "none")
 HYPOTHETICAL = _listed("hypothetical", "forward")
@@ -142,8 +148,9 @@ _SENTENCE_END = re.compile(r"(?<![.!?])[.!?]++(?=\s|$)|(?<=[a-z]{2})\.(?=[A-Z])|
 _CUE_GAP = re.compile(r"\s+|\s*-\s*")
 #: The scope each kind of cue opens: "pre" (forward), "post" (backward), or none of its own.
 _GROUPS = {("negation", "forward"): "pre", ("hypothetical", "forward"): "pre", ("negation", "backward"): "post",
-           ("hypothetical", "backward"): "post", ("pseudo", "none"): "pseudo", ("terminator", "none"): "stop",
-           ("place", "forward"): "place", ("continuation", "none"): "join", ("other exam", "forward"): "exam"}
+           ("hypothetical", "backward"): "post", ("negation", "prefix"): "prefix", ("pseudo", "none"): "pseudo",
+           ("terminator", "none"): "stop", ("place", "forward"): "place", ("continuation", "none"): "join",
+           ("other exam", "forward"): "exam"}
 _END = ""  # a trie node's key for the group of the cue ending there; no word is empty
 
 
@@ -272,6 +279,8 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
                 state = next((k for k in range(max(barrier, first - 2 * max_words), end - 1)
                               if _is_state(tokens, k)), None)
                 inside = (begin, end) if state is None else (min(begin, state), state + 1)
+            elif group == "prefix":
+                inside = (last, _hyphen_chain_end(text, tokens, last))
             else:
                 inside = (0, 0)
             if inside[0] < inside[1]:
@@ -317,7 +326,7 @@ def _new_clauses(text: str, tokens: list[tuple[str, int, int]]) -> list[int]:
 def _cues(text: str, tokens: list[tuple[str, int, int]], trie: dict) -> list[tuple[str, Cue, int, int]]:
     """(group, cue, first token, token after the last) of each cue in ``tokens``, left to right, the longest cue
     starting at a token winning, a cue's words joined by :data:`_CUE_GAP`; a preposition of place inside a
-    hyphenated word ("left-to-right") is none."""
+    hyphenated word ("left-to-right") is none, and a prefix is one only where a hyphen joins it to the next word."""
     cues, i = [], 0
     while i < len(tokens):
         node, found, j = trie, None, i
@@ -329,6 +338,8 @@ def _cues(text: str, tokens: list[tuple[str, int, int]], trie: dict) -> list[tup
             if _END in node:
                 found = (*node[_END], i, j)
         if found and found[0] == "place" and _hyphenated(text, tokens, found[2], found[3]):
+            found = None
+        if found and found[0] == "prefix" and not (found[3] < len(tokens) and _joined_by_hyphen(text, tokens, found[3])):
             found = None
         if found:
             cues.append(found)
@@ -363,6 +374,19 @@ def _hyphenated(text: str, tokens: list[tuple[str, int, int]], first: int, after
     """Whether tokens ``first``..``after - 1`` are joined by a hyphen to the word before or after them."""
     before = "-" in text[tokens[first - 1][2]:tokens[first][1]] if first > 0 else False
     return before or (after < len(tokens) and "-" in text[tokens[after - 1][2]:tokens[after][1]])
+
+
+def _joined_by_hyphen(text: str, tokens: list[tuple[str, int, int]], k: int) -> bool:
+    """Whether token ``k`` follows the token before it after nothing but a hyphen ("non-calcified")."""
+    return text[tokens[k - 1][2]:tokens[k][1]] == "-"
+
+
+def _hyphen_chain_end(text: str, tokens: list[tuple[str, int, int]], k: int) -> int:
+    """The token after the last of the words hyphenated to token ``k`` and each other ("COVID-19" of "non-COVID-19")."""
+    k += 1
+    while k < len(tokens) and _joined_by_hyphen(text, tokens, k):
+        k += 1
+    return k
 
 
 def _is_state(tokens: list[tuple[str, int, int]], k: int) -> bool:
