@@ -530,6 +530,8 @@ def test_sentence_ends_are_the_plain_patterns_on_random_texts() -> None:
     lambda size: "Neck. " * (size // 6),
     lambda size: "right, " * (size // 7) + "right and left lungs",  # an endless list before a shared head
     lambda size: "fronto" * (size // 6) + "temporal lobe",  # a compound of endless combining forms
+    lambda size: "right lung (RL), left lung (LL2) " * (size // 32),  # abbreviations the caption defines
+    lambda size: "CT" + "; RL, right lung" * (size // 16),  # ... in a glossary
 ])
 def test_long_runs_and_endless_lists_are_read_in_linear_time(caption_of_size) -> None:
     """16 times the text takes about 16 times as long; a run retried from each of its characters took 256 times."""

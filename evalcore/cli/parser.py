@@ -353,8 +353,8 @@ def extract_command(commands: argparse._SubParsersAction) -> None:
     extract.add_argument("--evidence", metavar="FILE",
                          help="CSV to write, one row per mention: image_id, concept, start, end (0-based character "
                               "offsets in the caption, end exclusive), words, matched (name, synonym, abbreviation, "
-                              "assumed), status (kept, negated, hypothetical, other exam), rule; cells a spreadsheet "
-                              "would run get a leading '")
+                              "assumed, defined: as the caption defines it), status (kept, negated, hypothetical, "
+                              "other exam), rule; cells a spreadsheet would run get a leading '")
 
 
 def app_command(commands: argparse._SubParsersAction) -> None:

@@ -10,9 +10,11 @@ construction: every kept mention's concept is in its image's set, and every conc
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 from typing import NamedTuple
 
 from evalcore.errors import ParameterError
+from evalcore.extraction.abbreviations import defined_abbreviations
 from evalcore.extraction.caption_concepts import CaptionConcepts
 from evalcore.extraction.extractor import Mention
 from evalcore.extraction.imaging_vocabulary import STANDARD_VIEW
@@ -24,7 +26,8 @@ EVIDENCE_COLUMNS = ("image_id", "concept", "start", "end", "words", "matched", "
 
 class EvidenceRow(NamedTuple):
     """One mention: the image, the concept, where in the caption (0-based character offsets, end exclusive, so
-    ``words == caption[start:end]``), what matched (name, synonym, abbreviation or assumed), ``kept`` or
+    ``words == caption[start:end]``), what matched (name, synonym, abbreviation, assumed, or defined: an
+    abbreviation read as the caption defines it), ``kept`` or
     ``negated`` or ``hypothetical`` (:func:`mention_status`), and the rule that decided (:func:`mention_rule`),
     or ""."""
 
@@ -44,7 +47,8 @@ def mention_rule(caption: str, mention: Mention, found: Sequence[Mention],
     ``scopes``: its :func:`~evalcore.extraction.negation.cue_scopes`, found again when not given): for a negated
     one, the cue whose scope holds it, with the cue's kind and source, and the sentence; for an assumed one, the
     convention with its source (the region's standard view,
-    :data:`~evalcore.extraction.imaging_vocabulary.STANDARD_VIEW`); else "".
+    :data:`~evalcore.extraction.imaging_vocabulary.STANDARD_VIEW`); for an abbreviation read as the caption defines
+    it, the definition; else "".
 
     >>> caption = "No hemorrhage. Radiograph of the abdomen."
     >>> mention_rule(caption, Mention("C0019080", 3, 13, "hemorrhage", True, "name"), [])
@@ -62,6 +66,10 @@ def _rule(caption: str, mention: Mention, at_its_words: Sequence[str], cue: Cue 
     if mention.negated:
         said = f"{cue.kind} cue '{cue.cue}' ({cue.source})" if cue else "negated"
         return f"{said} in: {sentence_at(caption, mention.start)}"
+    if mention.source == "defined":
+        definition = _definitions(caption).get(mention.text)
+        return f"abbreviation the caption defines: {mention.text} = {caption[definition[0]:definition[1]]}" \
+            if definition else "abbreviation the caption defines"
     if mention.source != "assumed":
         return ""
     # The convention's region is the concept matched on the same words (its view rows share their terms).
@@ -69,6 +77,15 @@ def _rule(caption: str, mention: Mention, at_its_words: Sequence[str], cue: Cue 
                if concept in STANDARD_VIEW and STANDARD_VIEW[concept][0] == mention.concept]
     return "; ".join(f"standard view of {region}: {STANDARD_VIEW[region][1]}" for region in dict.fromkeys(regions)) \
         or "standard view of the radiograph's region"
+
+
+@lru_cache(maxsize=4)
+def _definitions(caption: str) -> dict[str, tuple[int, int]]:
+    # The evidence names a definition for each mention read by it: the caption is read for them once, not per mention.
+    definitions: dict[str, tuple[int, int]] = {}
+    for definition in defined_abbreviations(caption):
+        definitions.setdefault(definition.short, (definition.start, definition.end))
+    return definitions
 
 
 def opening_cue(scopes: Sequence[tuple[int, int, Cue]], position: int) -> Cue | None:

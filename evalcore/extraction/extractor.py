@@ -38,12 +38,13 @@ import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Literal
 
 from evalcore.data import ConceptSets
 from evalcore.errors import ParameterError
+from evalcore.extraction.abbreviations import Definition, defined_abbreviations
 from evalcore.extraction.imaging_vocabulary import (
     ANGIOGRAM,
     IMAGING_VOCABULARY,
@@ -62,8 +63,9 @@ from evalcore.extraction.user_rules import BUILT_IN_RULES, UserRules, combined_r
 #: What a mention matched: a concept's name, a synonym, the imaging vocabulary, or nothing the caption says: a
 #: region's standard view ("assumed", :data:`~evalcore.extraction.imaging_vocabulary.STANDARD_VIEW`), a mention on the words
 #: naming the region.
-Source = Literal["name", "synonym", "abbreviation", "assumed"]
-SOURCES: tuple[Source, ...] = ("name", "synonym", "abbreviation", "assumed")  # a concept's key keeps the first
+Source = Literal["name", "synonym", "abbreviation", "assumed", "defined"]
+# a concept's key keeps the first; "defined": an abbreviation read as the caption defines it (never in a dictionary)
+SOURCES: tuple[Source, ...] = ("name", "synonym", "abbreviation", "assumed", "defined")
 
 _CUI = re.compile(r"C[0-9]{7}\Z")
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
@@ -417,6 +419,9 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     kept = [(first, last, entry) for first, last, entries in found for entry in entries
             if sense_kept(keys, joined, first, last, dictionary.name_words.get(entry.concept, ()), image_starts,
                           dictionary.sense, sentence_tokens[sentence_of[first]], organ_words)]
+    definitions = defined_abbreviations(caption)
+    if definitions:
+        kept = _as_defined(tokens, kept, definitions)
     flagged = [(first, last, entry, negated) for (first, last, entry), negated
                in zip(kept, _denied(kept, tokens, joined, scopes, coordinated, shared_heads))]
     modality_at = _modality_scope(sentence_of, flagged)
@@ -432,6 +437,43 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
             for first, last, entry, negated in flagged
             if _required_said(entry, first, affirmed, modality_at)
             and not (entry.source == "assumed" and view_stated)]
+
+
+def _as_defined(tokens: list[tuple[int, int, str]], kept: list[tuple[int, int, _Entry]],
+                definitions: list[Definition]) -> list[tuple[int, int, _Entry]]:
+    """The mentions ``kept`` (in the sense their phrases give them), each abbreviation the caption defines
+    (:func:`~evalcore.extraction.abbreviations.defined_abbreviations`) read as its long form says where the long form
+    names concepts and none of them is the abbreviation's sense in the dictionary: "posterior descending artery
+    (PDA)" makes each "PDA" of the caption the artery, not a patent ductus arteriosus, or nothing where the long
+    form's last words name no concept; an abbreviation the dictionary lacks ("right coronary artery (RCA)") is read
+    as the long form's concept too. The first definition of a short form holds; a standard view assumed for the long
+    form's region is not the abbreviation's."""
+    meanings: dict[str, tuple[tuple[_Entry, ...], frozenset[str]]] = {}
+    starts = [tokens[first][0] for first, _, _ in kept]  # in order: kept is sorted by its first tokens
+    for definition in definitions:
+        if definition.short in meanings:
+            continue
+        inside = [(last, entry) for _, last, entry in kept[bisect_left(starts, definition.start):
+                                                            bisect_left(starts, definition.end)]
+                  if tokens[last][1] <= definition.end]
+        named = frozenset(entry.concept for _, entry in inside)
+        if named:
+            head = tuple(replace(entry, source="defined") for last, entry in inside
+                         if tokens[last][1] == definition.end and entry.source != "assumed")
+            meanings[definition.short] = (head, named)
+    if not meanings:
+        return kept
+    senses: dict[int, set[str]] = {}  # a one-word mention's first token -> its concepts in the dictionary
+    for first, last, entry in kept:
+        if first == last:
+            senses.setdefault(first, set()).add(entry.concept)
+    covered = {k for first, last, _ in kept for k in range(first, last + 1)}
+    redefined = {first for first in senses if tokens[first][2] in meanings
+                 and meanings[tokens[first][2]][1].isdisjoint(senses[first])}
+    read = [(first, last, entry) for first, last, entry in kept if first != last or first not in redefined]
+    redefined.update(k for k, (_, _, word) in enumerate(tokens) if k not in covered and word in meanings)
+    read.extend((k, k, entry) for k in redefined for entry in meanings[tokens[k][2]][0])
+    return sorted(read, key=lambda mention: (mention[0], -mention[1]))
 
 
 #: The words of a plain radiograph's names in the imaging vocabulary, read as caption words are (:func:`normal_token`):
