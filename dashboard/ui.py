@@ -21,6 +21,10 @@ T = TypeVar("T")
 #: Where a select widget's choice is kept by value, beside the widget's own state (see :func:`choose_one`).
 KEPT_CHOICE = "kept_choice:"
 MARKDOWN_SPECIAL = set("\\`*_{}[]()#+-.!|<>~:$&")
+#: A dash a line may break after (hyphen-minus, hyphen, en dash) with a letter or sign on both sides: inside a word.
+WORD_DASH = re.compile(r"(?<=\S)[-\u2010\u2013](?=\S)")
+#: Forbids a line break on either side, and is invisible (Unicode's WORD JOINER, U+2060).
+WORD_JOINER = "\u2060"
 #: A page's title for a clinician, where the researcher's title is a technical name (the navigation and the
 #: page's own heading use the same words).
 PLAIN_PAGE_TITLES = {"Leaderboard": "Which system finds similar images best", "Knowledge graph": "Concept map",
@@ -49,9 +53,23 @@ def escape_markdown(text: str) -> str:
     return "".join("\\" + ch if ch in MARKDOWN_SPECIAL else ch for ch in str(text)).replace("\n", " ")
 
 
+def unbroken_hyphens(text: str) -> str:
+    r"""``text`` with a word joiner after each dash inside a word, for display only: a narrow column then wraps
+    "X-Ray Computed Tomography" between words, never as "X-" above "Ray" (markdown cannot carry a ``nowrap`` span
+    without raw HTML). The typed hyphen stays, so the browser's find still matches "X-Ray" (a non-breaking hyphen,
+    U+2011, would not) and the label looks the same in any font; a copied label carries the invisible joiner, so
+    names as data (downloads, keys, the case search) never go through here.
+
+    >>> unbroken_hyphens("X-Ray Computed Tomography - head")
+    'X-\u2060Ray Computed Tomography - head'
+    """
+    return WORD_DASH.sub(r"\g<0>" + WORD_JOINER, text)
+
+
 def chip(text: str, colour: str) -> str:
-    """A coloured, escaped markdown chip (Streamlit colour directive; never raw HTML)."""
-    return f":{colour}-background[{escape_markdown(text)}]"
+    """A coloured, escaped markdown chip (Streamlit colour directive; never raw HTML) whose label wraps between
+    words only, never at a hyphen inside one (:func:`unbroken_hyphens`)."""
+    return f":{colour}-background[{escape_markdown(unbroken_hyphens(text))}]"
 
 
 def concept_label(ws: Workspace, cui: str, kg: KnowledgeGraph | None = None) -> str:
