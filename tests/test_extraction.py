@@ -608,6 +608,22 @@ def test_fifth_pass_rules(caption, expected):
     assert extract(caption, ConceptDictionary.build(FIFTH_PASS_NAMES)) == expected
 
 
+@pytest.mark.parametrize(("caption", "expected"), [
+    # A modality named, affirmed, only after the sentence that first names one is another examination ...
+    ("Contrast-enhanced CT of the abdomen. Ultrasound confirmed the aneurysm.", {"C0040405", "C0000726"}),
+    ("Chest X-ray. Angiography showed a stenosis.", {"C1306645", "C0817096"}),
+    ("Axial CT of the abdomen shows a mass. A previous abdominal X-ray showed an opacity.", {"C0040405", "C0000726"}),
+    # ... not one named with it first, nor the same modality again.
+    ("Ultrasound and CT of the abdomen. Ultrasound shows a cyst.", {"C0040405", "C0041618", "C0000726"}),
+    ("CT of the abdomen. The CT shows a cyst. Fluid in the pelvis.", {"C0040405", "C0000726", "C0030797"}),
+    # ... nor one named where no modality came first.
+    ("Abdomen and pelvis. Ultrasound shows a cyst.", {"C0041618", "C0000726", "C0030797"}),
+])
+def test_sixth_pass_rules(caption, expected):
+    names = {**FIFTH_PASS_NAMES, "C0041618": "Ultrasonography", "C0002978": "angiogram", "C0030797": "Pelvis"}
+    assert extract(caption, ConceptDictionary.build(names)) == expected
+
+
 def test_a_name_as_written_wins_over_another_concepts_variant():
     names = {"C0015450": "Face", "C0015455": "Bone structure of face", "C0037303": "Bone structure of cranium"}
     dictionary = ConceptDictionary.build(names, abbreviations=False)

@@ -31,6 +31,8 @@ def spans(text: str) -> list[tuple[str, str]]:
     ("fibrosis.Abbreviations: AS, aortic stenosis; LV, left ventricle", [("AS", "aortic stenosis"),
                                                                          ("LV", "left ventricle")]),
     ("MRV image. MRV: magnetic resonance venography", [("MRV", "magnetic resonance venography")]),
+    ("Color Doppler. LA: left atrium, MR: mitral regurgitation.", [("LA", "left atrium"),
+                                                                   ("MR", "mitral regurgitation")]),
     ("T2-weighted image (T2WI) of the knee", [("T2WI", "T2-weighted image")]),
     # no short form: lower case, one capital, a number, words, a label
     ("A mass (arrow) in the liver (a) and (n = 12) or (Fig. 2) or (A)", []),

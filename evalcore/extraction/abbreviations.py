@@ -11,7 +11,8 @@ start of a word, read from the end of both.
 Two departures from the paper, both because captions are not abstracts: a short form here is one word of two to ten
 letters or digits with at least two capital letters ("PDA", "MCA", "T2WI"; not "(arrow)", "(a)" or "(n = 12)"), and a
 glossary entry is read only where it begins the caption, a sentence or a clause (after ".", ";", ":" or a new line:
-"Abbreviations: PDA, posterior descending artery; ..."), and only up to the next ";", ",", "." or ")"; a long form
+"Abbreviations: PDA, posterior descending artery; ..."; after a comma where a colon or "=" follows the short form:
+"LA: left atrium, MR: mitral regurgitation"), and only up to the next ";", ",", "." or ")"; a long form
 reaches back no further than the sentence or clause of its parenthesis.
 """
 
@@ -36,7 +37,8 @@ _SHORT = r"(?=(?:[a-z0-9]*[A-Z]){2})[A-Za-z0-9]{2,10}(?![A-Za-z0-9])"
 _IN_PARENTHESES = re.compile(r"\([ \t]*+(" + _SHORT + r")[ \t]*+\)")
 #: "SF: long form", "SF, long form", "SF = long form": a glossary entry, up to its end.
 # (the spaces after a mark never given back: a run of blank lines retried from each of its marks grew with its square)
-_GLOSSARY = re.compile(r"(?:^|[.;:\n])[ \t]*+(" + _SHORT + r")\s*[:,=]\s*([A-Za-z][^;,.()\[\]\n]{0,120})")
+_GLOSSARY = re.compile(r"(?:^|[.;:\n]|,(?=[ \t]*+" + _SHORT + r"[ \t]*+[:=]))[ \t]*+(" + _SHORT
+                       + r")\s*[:,=]\s*([A-Za-z][^;,.()\[\]\n]{0,120})")
 #: What a long form does not reach across: the end of a sentence or clause, another parenthesis.
 _LONG_FORM_BOUNDS = re.compile(r"[.;:!?()\[\]]")
 _WORD = re.compile(r"\S+")

@@ -424,7 +424,9 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
         kept = _as_defined(tokens, kept, definitions)
     flagged = [(first, last, entry, negated) for (first, last, entry), negated
                in zip(kept, _denied(kept, tokens, joined, scopes, coordinated, shared_heads))]
+    # (a later examination's words are still its own: its sentence's X-ray regions are not this image's)
     modality_at = _modality_scope(sentence_of, flagged)
+    flagged = _without_later_examinations(sentence_of, flagged)
     affirmed = {entry.concept for _, _, entry, negated in flagged if not negated and entry.source != "assumed"}
     # A region's standard view counts only where the caption states no view, and names a plain radiograph: a contrast
     # or fluoroscopic study (a cholangiogram, a barium swallow, ERCP) has views of its own.
@@ -707,6 +709,23 @@ def _sentences_of(sentences: list[tuple[int, int]],
     return sentence_of, [(first, after) for first, after in ranges]
 
 
+def _without_later_examinations(sentence_of: list[int], flagged: list[tuple[int, int, _Entry, bool]]
+                                ) -> list[tuple[int, int, _Entry, bool]]:
+    """The mentions ``flagged`` less those of an imaging modality that a caption names, affirmed, only in sentences
+    after the first that names one, where that sentence names another: a figure's caption says what the image is
+    first, and a modality it names only later is another examination ("Contrast-enhanced CT aortogram ... .
+    Ultrasound confirmed the aneurysm"; "Axial T1 MRI shows a mass. (b) The CT shows ..." is the MRI of a figure one
+    of whose panels this image is). On ROCOv2 valid, 31 such modalities: 28 are not the image's in the curated
+    sets, 3 are (a history's "On US, ..." before the CT shown)."""
+    named = [(sentence_of[first], entry.concept) for first, _, entry, negated in flagged
+             if entry.concept in MODALITIES and not negated and entry.source != "assumed"]
+    if len({concept for _, concept in named}) < 2:
+        return flagged
+    opening = named[0][0]
+    later = {concept for _, concept in named} - {concept for sentence, concept in named if sentence == opening}
+    return [mention for mention in flagged if mention[2].concept not in later] if later else flagged
+
+
 def _modality_scope(sentence_of: list[int], flagged: list[tuple[int, int, _Entry, bool]]) -> Callable[[int], str]:
     """The imaging modality a word of the caption describes (token index -> modality concept, "" for none;
     ``sentence_of``: each token's sentence): the modality named nearest to it in its sentence, else the last one
@@ -752,8 +771,8 @@ def _required_said(entry: _Entry, first: int, affirmed: set[str], modality_at: C
     describe (:func:`_modality_scope`), any other required concept affirmed anywhere in the caption."""
     if not entry.requires:
         return True
-    if entry.requires in MODALITIES:
-        return modality_at(first) == entry.requires
+    if entry.requires in MODALITIES:  # (and is this image's: not a later examination's, which affirmed lacks)
+        return modality_at(first) == entry.requires and entry.requires in affirmed
     return entry.requires in affirmed
 
 
