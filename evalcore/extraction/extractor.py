@@ -432,7 +432,8 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     # or fluoroscopic study (a cholangiogram, a barium swallow, ERCP) has views of its own.
     view_stated = any(entry.source == "assumed" for _, _, entry, _ in flagged) and (
         not affirmed.isdisjoint(VIEW_TAGS) or any(token.lower() in OTHER_PROJECTION_WORDS for _, _, token in tokens)
-        or not any(entry.concept == PLAIN_XRAY and not negated and not _PLAIN_RADIOGRAPH_WORDS.isdisjoint(keys[first:last + 1])
+        or not any(entry.concept == PLAIN_XRAY and not negated
+                   and not dictionary.sense.plain_radiograph.isdisjoint(keys[first:last + 1])
                    for first, last, entry, negated in flagged))
     return [Mention(entry.concept, tokens[first][0], tokens[last][1], caption[tokens[first][0]:tokens[last][1]],
                     negated, entry.source)
@@ -478,11 +479,6 @@ def _as_defined(tokens: list[tuple[int, int, str]], kept: list[tuple[int, int, _
     return sorted(read, key=lambda mention: (mention[0], -mention[1]))
 
 
-#: The words of a plain radiograph's names in the imaging vocabulary, read as caption words are (:func:`normal_token`):
-#: "X-ray", "radiograph", "plain film", "CXR", "AP view"; not those of a contrast or fluoroscopic study.
-_PLAIN_RADIOGRAPH_WORDS = frozenset(normal_token(word) for word in (
-    "radiograph", "radiography", "radiographic", "radiogram", "roentgenogram", "roentgenography", "roentgenograph",
-    "roentgenographic", "x", "ray", "xray", "film", "cxr", "kub", "xr", "fluorography", "view", "projection"))
 #: Words that coordinate the modifiers of one head ("right *and* left lungs").
 _COORDINATORS = frozenset({"and", "or"})
 #: The most modifiers read before one coordinator ("upper, middle and lower lobes": 3): each elided name spans its

@@ -26,6 +26,8 @@ One rule over phrase structure (head noun, its modifier, its of-phrase), with wo
 - Position words ("left", "upper", ...) and determiners specify nothing of their own.
 - Function words, participles and nouns of the image (``not-head``) head no phrase: a denied structure before one
   modifies nothing (:func:`evalcore.extraction.extractor.mentions`).
+- The words of a plain radiograph's names (``plain-radiograph``) tell a plain radiograph from a contrast or
+  fluoroscopic study, for which no region's standard view is assumed.
 
 A mention's words are joined to its modifier only by spaces or a hyphen, as the words of one name are.
 """
@@ -47,7 +49,7 @@ SENSE_WORDS_FILE = RULES_FOLDER / "sense_words.tsv"
 PART_WHOLES_FILE = RULES_FOLDER / "part_wholes.tsv"
 #: The roles a sense word may have (column 2 of the file).
 ROLES = ("part", "procedure", "procedure-modifier", "position", "direction", "determiner", "structure",
-         "keeps-qualifier", "approach", "not-head")
+         "keeps-qualifier", "approach", "not-head", "plain-radiograph")
 SENSE_COLUMNS = (Column("words"), Column("role", allowed=ROLES), Column("source"))
 PART_WHOLE_COLUMNS = (Column("part"), Column("whole"), Column("said_by"), Column("source"))
 
@@ -69,6 +71,10 @@ class SenseWords:
     #: Words that head no noun phrase (function words, participles, nouns of the image): a denied structure before
     #: one is no modifier of what is denied (:func:`evalcore.extraction.extractor.mentions`).
     not_head: frozenset[str] = frozenset()
+    #: The words of a plain radiograph's names ("X-ray", "radiograph", "CXR", "AP view"), not those of a contrast
+    #: or fluoroscopic study: a region's standard view is assumed only where one is said
+    #: (:func:`evalcore.extraction.extractor.mentions`).
+    plain_radiograph: frozenset[str] = frozenset()
     #: An organ's adjective -> the organ, as a specifier is compared with a concept's names ("pulmonary" is "lung").
     organ_of: Mapping[str, str] = field(default_factory=dict)
     #: A part noun -> each word that names an organ having that part -> the organ ("lobe" -> "hepatic" -> "liver").
@@ -91,7 +97,8 @@ class SenseWords:
         lexicon's organ adjectives) read so too; names are kept."""
         return SenseWords(**{field: frozenset(key(word) for word in getattr(self, field))
                              for field in ("part", "procedure", "procedure_modifier", "position", "direction",
-                                           "determiner", "structure", "approach", "not_head")},
+                                           "determiner", "structure", "approach", "not_head",
+                                           "plain_radiograph")},
                           keeps_qualifier=self.keeps_qualifier,
                           organ_of=MappingProxyType({key(a): key(b) for a, b in organ_of.items()}),
                           wholes=MappingProxyType({key(part): MappingProxyType({key(word): key(whole)
