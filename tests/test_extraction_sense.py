@@ -22,7 +22,7 @@ LEFT_LIVER_LOBE, NECK, FEMORAL_NECK, HEAD_OF_FEMUR = "C0227486", "C0027530", "C0
 PULMONARY_ASPIRATION, NEEDLE, CRANIUM, CAUDAL = "C0700198", "C0027551", "C0037303", "C0205097"
 FRACTURE_PATHOLOGICAL, PLAIN_XRAY, CT, AP_VIEW, CHEST = "C0016663", "C1306645", "C0040405", "C1999039", "C0817096"
 MRI, ABDOMEN, UPPER_EXTREMITY, LOWER_EXTREMITY, THYROID = "C0024485", "C0000726", "C1140618", "C0023216", "C0040132"
-UPPER_ARM = "C0446516"
+UPPER_ARM, MEDULLA = "C0446516", "C0025148"
 
 NAMES = {
     LUNG_LOBE: "Structure of lobe of lung", LOWER_LOBE: "Structure of lower lobe of lung", LIVER_LOBE: "Lobe of liver",
@@ -120,6 +120,20 @@ def test_what_a_denial_leaves(caption: str, denied: set[str], kept: set[str]) ->
     found = mentions(caption, ConceptDictionary.build(names, {"C0021853": ["Bowel"]}))
     assert {m.concept for m in found if m.negated} == denied
     assert {m.concept for m in found if not m.negated} == kept
+
+
+@pytest.mark.parametrize(("caption", "expected"), [
+    # The medulla is the medulla oblongata where the phrase or its sentence names the brain, or nothing; not the
+    # kidney's or the adrenal's (issue 36, sixth pass).
+    ("Brain MRI shows a lesion in the medulla.", {MRI, MEDULLA}),
+    ("Lesion in the medulla.", {MEDULLA}),
+    ("Renal cortex and medulla.", set()),
+    ("MRI: the cortices of both kidneys and the medulla.", {MRI}),
+    ("Adrenal medulla lesion.", set()),
+])
+def test_a_bare_medulla_takes_its_sentences_organ(caption: str, expected: set[str]) -> None:
+    names = {**NAMES, MEDULLA: "Medulla Oblongata"}
+    assert extract(caption, ConceptDictionary.build(names, {MEDULLA: ["medulla"]})) == expected
 
 
 @pytest.mark.parametrize(("caption", "expected"), [
