@@ -218,7 +218,7 @@ def draw_caption_words(ws: Workspace, image_id: str, kg) -> None:
 
 #: What matched a mention (:data:`evalcore.extraction.extractor.SOURCES`), in a clinician's words.
 PLAIN_MATCHED = {"name": "its name", "synonym": "another of its names", "abbreviation": "an abbreviation or imaging term",
-                 "assumed": "assumed"}
+                 "assumed": "assumed", "defined": "an abbreviation this caption spells out"}
 #: Whether a mention was counted (an evidence row's status), in a clinician's words: counted, and why not.
 PLAIN_STATUS = {"kept": ("yes", ""), "negated": ("no: ruled out", "ruled out in"),
                 "hypothetical": ("no: only considered", "only considered in"),
@@ -234,7 +234,8 @@ def evidence_table(ws: Workspace, image_id: str, kg) -> pd.DataFrame:
         if audience() == "clinician":
             counted, said = PLAIN_STATUS.get(row.status, ("no", "not counted in"))
             why = (f"{said}: “{sentence_at(caption, row.start)}”" if row.status != "kept" else
-                   ASSUMED_WORDS["clinician"] if row.matched == "assumed" else "")
+                   ASSUMED_WORDS["clinician"] if row.matched == "assumed" else
+                   row.rule if row.matched == "defined" else "")
             rows.append({"words": row.words, "concept": concept_label(ws, row.concept, kg),
                          "found as": PLAIN_MATCHED.get(row.matched, row.matched), "counted": counted, "why": why})
         else:

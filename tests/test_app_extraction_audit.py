@@ -196,3 +196,25 @@ def test_curated_sets_are_kept_through_a_second_extraction_and_dropped_by_a_new_
     assert ws.restricted_to("extraction").curated is curated
     ws = with_concepts(ws, b"ID,CUIs\nDEMO_00001,C0040405\n", "new.csv")
     assert ws.curated is None and ws.extraction is None
+
+
+def test_an_abbreviation_the_caption_defines_is_audited_as_defined():
+    """"portal vein (PV)": each PV is the portal vein, found as an abbreviation the caption spells out (issue 36,
+    sixth pass); the researcher reads the definition as the rule, the clinician as the reason."""
+    captions = "ID,Caption\npv1,Ultrasound of the portal vein (PV). The PV is patent.\n"
+    for audience, column in (("Researcher", "rule"), ("Clinician", "why")):
+        app = open_page(audience=audience).run()
+        app.file_uploader(key="up_captions").set_value(("pv.csv", captions.encode(), "text/csv"))
+        app.run()
+        extract(app)
+        app.selectbox(key="evidence_image").set_value("pv1").run()
+        assert not app.exception, app.exception
+        table = frame_with(app, column)
+        defined = table[table["words"] == "PV"]
+        assert defined["concept"].str.startswith("Portal vein structure").all() and len(defined) == 2, table
+        assert (defined[column] == "abbreviation the caption defines: PV = portal vein").all(), table
+        if audience == "Clinician":
+            assert (defined["found as"] == "an abbreviation this caption spells out").all()
+            assert not jargon_on(app), jargon_on(app)
+        else:
+            assert (defined["matched"] == "defined").all()
