@@ -12,7 +12,7 @@ import streamlit as st
 from dashboard.computed import caption_dictionary_of, explanations_of, pool_relevance_of
 from dashboard.session import audience
 from dashboard.sidebar import Settings
-from dashboard.ui import chip, concept_label, escape_markdown
+from dashboard.ui import chip, concept_label, escape_markdown, unbroken_hyphens
 from evalcore.app.baselines import IOU, Baseline
 from evalcore.app.explain import (
     QUERY_WORD,
@@ -25,6 +25,7 @@ from evalcore.app.explain import (
 )
 from evalcore.app.workspace import Workspace, image_evidence
 from evalcore.data import Run
+from evalcore.extraction.evidence import defined_long_form
 from evalcore.extraction.negation import sentence_at
 
 CHIP_COLOURS = {"exact": "green", "near": "orange", "none": "gray"}
@@ -189,8 +190,8 @@ def highlighted_caption(ws: Workspace, image_id: str) -> str:
     if not pieces or not ws.extraction.captions.get(image_id):
         return "_(no caption)_"
     return "".join(chip(piece.text, WORDS_COLOURS["counted"]) if piece.counted else
-                   chip(piece.text, WORDS_COLOURS["negated"]) if piece.negated else escape_markdown(piece.text)
-                   for piece in pieces)
+                   chip(piece.text, WORDS_COLOURS["negated"]) if piece.negated else
+                   escape_markdown(unbroken_hyphens(piece.text)) for piece in pieces)
 
 
 def draw_caption_words(ws: Workspace, image_id: str, kg) -> None:
@@ -235,7 +236,8 @@ def evidence_table(ws: Workspace, image_id: str, kg) -> pd.DataFrame:
             counted, said = PLAIN_STATUS.get(row.status, ("no", "not counted in"))
             why = (f"{said}: “{sentence_at(caption, row.start)}”" if row.status != "kept" else
                    ASSUMED_WORDS["clinician"] if row.matched == "assumed" else
-                   row.rule if row.matched == "defined" else "")
+                   f"the caption writes “{row.words}” for “{defined_long_form(caption, row.words)}”"
+                   if row.matched == "defined" else "")
             rows.append({"words": row.words, "concept": concept_label(ws, row.concept, kg),
                          "found as": PLAIN_MATCHED.get(row.matched, row.matched), "counted": counted, "why": why})
         else:
@@ -257,8 +259,10 @@ def draw_extraction_evidence(ws: Workspace, image_id: str, kg) -> None:
     if table.empty:
         st.caption("No concept is named in this caption.")
         return
-    # Five columns in the page's width at 1400 px: the kept/negated column is short, the rule takes what is left.
+    # Five columns in the page's width at 1400 px: the words and the kept/negated column are short, the rule (the
+    # longest text, a cue with its source and the sentence) takes what is left.
     wide, short = ("why", "counted") if audience() == "clinician" else ("rule", "status")
     st.dataframe(table, hide_index=True, width="stretch", key="evidence_table",
-                 column_config={wide: st.column_config.TextColumn(width="medium"),
-                                short: st.column_config.TextColumn(width="small")})
+                 column_config={wide: st.column_config.TextColumn(width="large"),
+                                short: st.column_config.TextColumn(width="small"),
+                                "words": st.column_config.TextColumn(width="small")})

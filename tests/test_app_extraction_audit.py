@@ -200,7 +200,7 @@ def test_curated_sets_are_kept_through_a_second_extraction_and_dropped_by_a_new_
 
 def test_an_abbreviation_the_caption_defines_is_audited_as_defined():
     """"portal vein (PV)": each PV is the portal vein, found as an abbreviation the caption spells out (issue 36,
-    sixth pass); the researcher reads the definition as the rule, the clinician as the reason."""
+    sixth pass); the researcher reads the definition as the rule, the clinician as the reason in plain words."""
     captions = "ID,Caption\npv1,Ultrasound of the portal vein (PV). The PV is patent.\n"
     for audience, column in (("Researcher", "rule"), ("Clinician", "why")):
         app = open_page(audience=audience).run()
@@ -212,9 +212,23 @@ def test_an_abbreviation_the_caption_defines_is_audited_as_defined():
         table = frame_with(app, column)
         defined = table[table["words"] == "PV"]
         assert defined["concept"].str.startswith("Portal vein structure").all() and len(defined) == 2, table
-        assert (defined[column] == "abbreviation the caption defines: PV = portal vein").all(), table
+        said = ("the caption writes “PV” for “portal vein”" if audience == "Clinician" else
+                "abbreviation the caption defines: PV = portal vein")
+        assert (defined[column] == said).all(), table
         if audience == "Clinician":
             assert (defined["found as"] == "an abbreviation this caption spells out").all()
             assert not jargon_on(app), jargon_on(app)
         else:
             assert (defined["matched"] == "defined").all()
+
+
+def test_a_hyphenated_word_of_the_caption_is_not_broken_at_its_hyphen():
+    """Plain caption words keep a hyphenated word on one line, as chips do ("Non-" above "contrast" on a narrow
+    page); the text is the caption's, with an invisible word joiner after the hyphen."""
+    app = open_page().run()
+    app.file_uploader(key="up_captions").set_value(("nc.csv", b"ID,Caption\nnc1,Non-contrast CT of the liver.\n",
+                                                    "text/csv"))
+    app.run()
+    extract(app)
+    shown = shown_markdown(app)
+    assert any(text.startswith("Non\\-\u2060contrast :violet-background[CT]") for text in shown), shown

@@ -67,9 +67,9 @@ def _rule(caption: str, mention: Mention, at_its_words: Sequence[str], cue: Cue 
         said = f"{cue.kind} cue '{cue.cue}' ({cue.source})" if cue else "negated"
         return f"{said} in: {sentence_at(caption, mention.start)}"
     if mention.source == "defined":
-        definition = _definitions(caption).get(mention.text)
-        return f"abbreviation the caption defines: {mention.text} = {caption[definition[0]:definition[1]]}" \
-            if definition else "abbreviation the caption defines"
+        long_form = defined_long_form(caption, mention.text)
+        return f"abbreviation the caption defines: {mention.text} = {long_form}" if long_form else \
+            "abbreviation the caption defines"
     if mention.source != "assumed":
         return ""
     # The convention's region is the concept matched on the same words (its view rows share their terms).
@@ -77,6 +77,18 @@ def _rule(caption: str, mention: Mention, at_its_words: Sequence[str], cue: Cue 
                if concept in STANDARD_VIEW and STANDARD_VIEW[concept][0] == mention.concept]
     return "; ".join(f"standard view of {region}: {STANDARD_VIEW[region][1]}" for region in dict.fromkeys(regions)) \
         or "standard view of the radiograph's region"
+
+
+def defined_long_form(caption: str, short: str) -> str:
+    """The long form ``caption`` gives the abbreviation ``short`` (its first definition,
+    :func:`~evalcore.extraction.abbreviations.defined_abbreviations`), or "" where it defines none: what a mention
+    read as defined stands for.
+
+    >>> defined_long_form("Stenosis of the posterior descending artery (PDA).", "PDA")
+    'posterior descending artery'
+    """
+    span = _definitions(caption).get(short)
+    return caption[span[0]:span[1]] if span else ""
 
 
 @lru_cache(maxsize=4)
