@@ -263,6 +263,6 @@ def draw_extraction_evidence(ws: Workspace, image_id: str, kg) -> None:
     # longest text, a cue with its source and the sentence) takes what is left.
     wide, short = ("why", "counted") if audience() == "clinician" else ("rule", "status")
     st.dataframe(table, hide_index=True, width="stretch", key="evidence_table",
-                 column_config={wide: st.column_config.TextColumn(width="large"),
+                 column_config={wide: st.column_config.TextColumn(width="medium"),
                                 short: st.column_config.TextColumn(width="small"),
                                 "words": st.column_config.TextColumn(width="small")})

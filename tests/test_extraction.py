@@ -618,9 +618,13 @@ def test_fifth_pass_rules(caption, expected):
     ("CT of the abdomen. The CT shows a cyst. Fluid in the pelvis.", {"C0040405", "C0000726", "C0030797"}),
     # ... nor one named where no modality came first.
     ("Abdomen and pelvis. Ultrasound shows a cyst.", {"C0041618", "C0000726", "C0030797"}),
+    # A prefix's word is a word of its own: a non-calcified nodule is a nodule, no Calcified nodule denied whole.
+    ("CT: a non-calcified nodule", {"C0040405", "C0028259"}),
+    ("CT: a calcified nodule", {"C0040405", "C0332558"}),
 ])
 def test_sixth_pass_rules(caption, expected):
-    names = {**FIFTH_PASS_NAMES, "C0041618": "Ultrasonography", "C0002978": "angiogram", "C0030797": "Pelvis"}
+    names = {**FIFTH_PASS_NAMES, "C0041618": "Ultrasonography", "C0002978": "angiogram", "C0030797": "Pelvis",
+             "C0028259": "Nodule", "C0332558": "Calcified nodule"}
     assert extract(caption, ConceptDictionary.build(names)) == expected
 
 

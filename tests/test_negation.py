@@ -188,7 +188,9 @@ def mention_status(text: str, names: list[str]) -> str:
     ("No more rectal fistula tract", ["Fistula"], "negated"),
     ("The biliary tract system was not clearly visualized", ["Biliary tract"], "negated"),
     # a prefix denies the word it is joined to, and only that word (issue 36, sixth pass)
-    ("Non-calcified nodule in the lung", ["Calcified nodule"], "negated"),
+    ("Non-calcified nodule in the lung", ["Calcified nodule"], "absent"),  # its words are no name: see below
+    ("Non-calcified nodule in the lung", ["Nodule"], "affirmed"),
+    ("Non-calcified nodule in the lung", ["Calcified"], "negated"),
     ("LUS of a non-COVID-19 patient showed consolidation", ["COVID-19"], "negated"),
     ("LUS of a non-COVID-19 patient showed consolidation", ["Consolidation"], "affirmed"),
     ("Non-contrast CT of the head", ["CT"], "affirmed"),

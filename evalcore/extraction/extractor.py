@@ -39,6 +39,7 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from types import MappingProxyType
 from typing import Literal
 
@@ -199,6 +200,11 @@ class ConceptDictionary:
 
     def __len__(self) -> int:
         return len(self.concepts)
+
+    @cached_property
+    def prefixes(self) -> frozenset[str]:
+        """The one-word prefix cues of its cues ("non"): a name does not run on past the word one is joined to."""
+        return frozenset(cue.cue for cue in self.cues if cue.direction == "prefix" and " " not in cue.cue)
 
     @classmethod
     def build(cls, names: Mapping[str, str], synonyms: Mapping[str, Iterable[str]] | None = None,
@@ -368,8 +374,16 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     found: list[tuple[int, int, tuple[_Entry, ...]]] = []  # first token, last token, entries
     trie, exact, inner = dictionary.trie, dictionary.exact, dictionary.inner
     i, count = 0, len(tokens)
+    prefixes = dictionary.prefixes
     while i < count:
-        last, payload = _longest(keys, joined, i, count, trie)
+        # A prefix denies the word it is joined to, which is a word of its own: "non-calcified nodule" is a nodule,
+        # not a Calcified nodule denied whole.
+        stop = count
+        if prefixes and i > 0 and tokens[i - 1][2].lower() in prefixes and caption[tokens[i - 1][1]:tokens[i][0]] == "-":
+            stop = i + 1
+            while stop < count and caption[tokens[stop - 1][1]:tokens[stop][0]] == "-":
+                stop += 1
+        last, payload = _longest(keys, joined, i, stop, trie)
         as_written = exact.get(tokens[i][2], ())
         if last > i or (last == i and not as_written):
             found.append((i, last, payload))
