@@ -702,7 +702,7 @@ def _of_phrase_of(tokens: list[tuple[int, int, str]], first: int, ends: Collecti
     """Whether the mention starting at token ``first`` follows "of" (and a determiner) right after the last token
     of a mention in ``ends``: "hydronephrosis of the left kidney"."""
     k = first - 1
-    while k >= 0 and tokens[k][2].lower() in ("the", "a", "an", "both"):
+    while k >= 0 and normal_token(tokens[k][2]) in SENSE_WORDS_KEYED.determiner:
         k -= 1
     return k >= 1 and tokens[k][2].lower() == "of" and k - 1 in ends
 
