@@ -203,8 +203,9 @@ class ConceptDictionary:
 
     @cached_property
     def prefixes(self) -> frozenset[str]:
-        """The one-word prefix cues of its cues ("non"): a name does not run on past the word one is joined to."""
-        return frozenset(cue.cue for cue in self.cues if cue.direction == "prefix" and " " not in cue.cue)
+        """The one-word prefix cues of its cues ("non"), read as caption words are (:func:`normal_token`): a name does
+        not run on past the word one is joined to."""
+        return frozenset(normal_token(cue.cue) for cue in self.cues if cue.direction == "prefix" and " " not in cue.cue)
 
     @classmethod
     def build(cls, names: Mapping[str, str], synonyms: Mapping[str, Iterable[str]] | None = None,
@@ -379,7 +380,7 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
         # A prefix denies the word it is joined to, which is a word of its own: "non-calcified nodule" is a nodule,
         # not a Calcified nodule denied whole.
         stop = count
-        if prefixes and i > 0 and tokens[i - 1][2].lower() in prefixes and caption[tokens[i - 1][1]:tokens[i][0]] == "-":
+        if i > 0 and keys[i - 1] in prefixes and caption[tokens[i - 1][1]:tokens[i][0]] == "-":
             stop = i + 1
             while stop < count and caption[tokens[stop - 1][1]:tokens[stop][0]] == "-":
                 stop += 1
