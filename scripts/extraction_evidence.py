@@ -466,7 +466,7 @@ SIXTH_PASS_READING = (
      "case reports and literature reviews pasted as captions (21 of the 56 errors); 96.3 % with its 12 close calls "
      "scored right", ">= 97 %"),
     ("a lobe of another organ read as a lung lobe", "438 captions with lobe; 168 of another organ", "6 of 168 (3.6 %)",
-     "6 of 168 (3.6 %; the 3 entries whose extraction changed name lung lobes)", "< 5 %"),
+     "6 of 168 (3.6 %; the 3 entries whose extraction changed read no lung lobe into another organ's)", "< 5 %"),
     ("\"fracture\" read as Pathological fracture", "236 captions (7 say pathological)", "0 of 229", "0 of 229",
      "< 5 %"),
     ("\"femoral neck\" read as Neck", "22 captions", "0 of 22", "0 of 22", "< 5 %"),
