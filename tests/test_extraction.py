@@ -628,6 +628,15 @@ def test_sixth_pass_rules(caption, expected):
     assert extract(caption, ConceptDictionary.build(names)) == expected
 
 
+def test_one_modality_per_image_goes_with_the_vocabulary():
+    """Read without the imaging vocabulary's conventions, a compound figure's caption keeps each panel's modality."""
+    names = {"C0040405": "X-Ray Computed Tomography", "C0041618": "Ultrasonography", "C0000726": "Abdomen"}
+    caption = "X-Ray Computed Tomography of the abdomen. (b) Ultrasonography of the abdomen."
+    assert extract(caption, ConceptDictionary.build(names)) == {"C0040405", "C0000726"}
+    assert extract(caption, ConceptDictionary.build(names, abbreviations=False)) == {"C0040405", "C0041618",
+                                                                                      "C0000726"}
+
+
 def test_a_name_as_written_wins_over_another_concepts_variant():
     names = {"C0015450": "Face", "C0015455": "Bone structure of face", "C0037303": "Bone structure of cranium"}
     dictionary = ConceptDictionary.build(names, abbreviations=False)

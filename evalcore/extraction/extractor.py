@@ -197,6 +197,9 @@ class ConceptDictionary:
     name_words: Mapping[str, frozenset[str]] = field(default_factory=dict, repr=False)
     sense: SenseWords = field(default=SENSE_WORDS_KEYED, repr=False)
     cues: tuple[Cue, ...] = field(default=CUES, repr=False)
+    # With the imaging vocabulary's conventions: one modality per image, the first one a caption names
+    # (_without_later_examinations).
+    one_modality: bool = False
 
     def __len__(self) -> int:
         return len(self.concepts)
@@ -301,7 +304,7 @@ class ConceptDictionary:
         return cls(_frozen(trie), MappingProxyType({text: tuple(entries.values()) for text, entries in exact.items()}),
                    _frozen(inner), frozenset(kept),
                    MappingProxyType({concept: frozenset(words) for concept, words in name_words.items()}),
-                   SENSE_WORDS_KEYED, with_cues(rules.cues) if rules else CUES)
+                   SENSE_WORDS_KEYED, with_cues(rules.cues) if rules else CUES, one_modality=abbreviations)
 
 
 def _node(trie: dict, key: tuple[str, ...]) -> dict[str, _Entry]:
@@ -441,7 +444,8 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
                in zip(kept, _denied(kept, tokens, joined, scopes, coordinated, shared_heads))]
     # (a later examination's words are still its own: its sentence's X-ray regions are not this image's)
     modality_at = _modality_scope(sentence_of, flagged)
-    flagged = _without_later_examinations(sentence_of, flagged)
+    if dictionary.one_modality:
+        flagged = _without_later_examinations(sentence_of, flagged)
     affirmed = {entry.concept for _, _, entry, negated in flagged if not negated and entry.source != "assumed"}
     # A region's standard view counts only where the caption states no view, and names a plain radiograph: a contrast
     # or fluoroscopic study (a cholangiogram, a barium swallow, ERCP) has views of its own.
@@ -727,7 +731,9 @@ def _without_later_examinations(sentence_of: list[int], flagged: list[tuple[int,
     first, and a modality it names only later is another examination ("Contrast-enhanced CT aortogram ... .
     Ultrasound confirmed the aneurysm"; "Axial T1 MRI shows a mass. (b) The CT shows ..." is the MRI of a figure one
     of whose panels this image is). On ROCOv2 valid, 31 such modalities: 28 are not the image's in the curated
-    sets, 3 are (a history's "On US, ..." before the CT shown)."""
+    sets, 3 are (a history's "On US, ..." before the CT shown). A convention of ROCOv2's curation, one modality per
+    image (Rückert et al. 2024), so it goes with the imaging vocabulary: a compound figure's caption read without
+    it keeps each panel's modality."""
     named = [(sentence_of[first], entry.concept) for first, _, entry, negated in flagged
              if entry.concept in MODALITIES and not negated and entry.source != "assumed"]
     if len({concept for _, concept in named}) < 2:
