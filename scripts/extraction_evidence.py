@@ -316,7 +316,8 @@ EIGHTH_ROUND = (
      "0.7531 (+0.0000)"),
     ("a modality named, affirmed, only after the sentence that first names one is another examination (\"CT "
      "aortogram ... . Ultrasound confirmed ...\": 28 of the 31 such modalities on valid are not the image's in "
-     "ROCOv2's sets); a glossary entry may follow a comma (\"LA: left atrium, MR: mitral regurgitation\")",
+     "ROCOv2's sets; one modality per image is ROCOv2's convention, off with the vocabulary); a glossary entry "
+     "may follow a comma (\"LA: left atrium, MR: mitral regurgitation\")",
      "0.7303 (+0.0002)", "0.7533 (+0.0002)"),
     ("six synonyms (medulla, pancreatic cancer, calvarium, endocervical canal, computed axial tomography, lacunar "
      "infarct), each raising valid F1 alone; the medulla a part noun whose whole the phrase or sentence names "
