@@ -380,14 +380,7 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     i, count = 0, len(tokens)
     prefixes = dictionary.prefixes
     while i < count:
-        # A prefix denies the word it is joined to, which is a word of its own: "non-calcified nodule" is a nodule,
-        # not a Calcified nodule denied whole.
-        stop = count
-        if i > 0 and keys[i - 1] in prefixes and caption[tokens[i - 1][1]:tokens[i][0]] == "-":
-            stop = i + 1
-            while stop < count and caption[tokens[stop - 1][1]:tokens[stop][0]] == "-":
-                stop += 1
-        last, payload = _longest(keys, joined, i, stop, trie)
+        last, payload = _longest(keys, joined, i, _prefixed_word_end(caption, tokens, keys, prefixes, i), trie)
         as_written = exact.get(tokens[i][2], ())
         if last > i or (last == i and not as_written):
             found.append((i, last, payload))
@@ -799,6 +792,19 @@ def _required_said(entry: _Entry, first: int, affirmed: set[str], modality_at: C
 #: "left lower lobe").
 _SIDES = frozenset({"left", "right"})
 _INSERTED_POSITIONS = frozenset({"distal", "proximal", "anterior", "posterior", "medial", "superior", "inferior"})
+
+
+def _prefixed_word_end(caption: str, tokens: list[tuple[int, int, str]], keys: list[str], prefixes: Collection[str],
+                       i: int) -> int:
+    """Where a name starting at token ``i`` must end: at the end of its hyphenated word where a prefix is joined to
+    it (a prefix denies the word it is joined to, which is a word of its own: "non-calcified nodule" is a nodule,
+    not a Calcified nodule denied whole), else at the caption's end."""
+    if not (i > 0 and keys[i - 1] in prefixes and caption[tokens[i - 1][1]:tokens[i][0]] == "-"):
+        return len(tokens)
+    stop = i + 1
+    while stop < len(tokens) and caption[tokens[stop - 1][1]:tokens[stop][0]] == "-":
+        stop += 1
+    return stop
 
 
 def _longest(keys: list[str], joined: Callable[[int], bool], i: int, stop: int,
