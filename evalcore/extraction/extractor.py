@@ -39,7 +39,6 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from functools import cached_property
 from types import MappingProxyType
 from typing import Literal
 
@@ -203,12 +202,6 @@ class ConceptDictionary:
 
     def __len__(self) -> int:
         return len(self.concepts)
-
-    @cached_property
-    def prefixes(self) -> frozenset[str]:
-        """The one-word prefix cues of its cues ("non"), read as caption words are (:func:`normal_token`): a name does
-        not run on past the word one is joined to."""
-        return frozenset(normal_token(cue.cue) for cue in self.cues if cue.direction == "prefix" and " " not in cue.cue)
 
     @classmethod
     def build(cls, names: Mapping[str, str], synonyms: Mapping[str, Iterable[str]] | None = None,
@@ -375,12 +368,14 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     def joined(k: int) -> bool:
         return k > 0 and _JOINING_GAP.fullmatch(caption, tokens[k - 1][1], tokens[k][0]) is not None
 
+    sentences = sentence_spans(caption)
+    scopes = cue_scopes(caption, cues=dictionary.cues, sentences=sentences)
+    word_ends = _prefixed_words(tokens, scopes)
     found: list[tuple[int, int, tuple[_Entry, ...]]] = []  # first token, last token, entries
     trie, exact, inner = dictionary.trie, dictionary.exact, dictionary.inner
     i, count = 0, len(tokens)
-    prefixes = dictionary.prefixes
     while i < count:
-        last, payload = _longest(keys, joined, i, _prefixed_word_end(caption, tokens, keys, prefixes, i), trie)
+        last, payload = _longest(keys, joined, i, word_ends.get(i, count), trie)
         as_written = exact.get(tokens[i][2], ())
         if last > i or (last == i and not as_written):
             found.append((i, last, payload))
@@ -423,8 +418,6 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     hosts = _technique_hosts(keys, joined, found)
     found = [(first, last, tuple(entry for entry in entries if entry.concept not in _TECHNIQUES[hosts.get(first, "")]))
              for first, last, entries in found]
-    sentences = sentence_spans(caption)
-    scopes = cue_scopes(caption, cues=dictionary.cues, sentences=sentences)
     sentence_of, sentence_tokens = _sentences_of(sentences, tokens)
     organ_words = words_at(keys, dictionary.sense.whole_words)
     kept = [(first, last, entry) for first, last, entries in found for entry in entries
@@ -614,8 +607,6 @@ def _hyphenated(caption: str, tokens: list[tuple[int, int, str]], first: int, la
     return before or (last < end and "-" in caption[tokens[last][1]:tokens[last + 1][0]])
 
 
-
-
 def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int, str]], joined: Callable[[int], bool],
             scopes: list[tuple[int, int, Cue]], coordinated: Collection[int] = frozenset(),
             shared_heads: Mapping[tuple[int, int], int] = MappingProxyType({})) -> list[bool]:
@@ -794,17 +785,15 @@ _SIDES = frozenset({"left", "right"})
 _INSERTED_POSITIONS = frozenset({"distal", "proximal", "anterior", "posterior", "medial", "superior", "inferior"})
 
 
-def _prefixed_word_end(caption: str, tokens: list[tuple[int, int, str]], keys: list[str], prefixes: Collection[str],
-                       i: int) -> int:
-    """Where a name starting at token ``i`` must end: at the end of its hyphenated word where a prefix is joined to
-    it (a prefix denies the word it is joined to, which is a word of its own: "non-calcified nodule" is a nodule,
-    not a Calcified nodule denied whole), else at the caption's end."""
-    if not (i > 0 and keys[i - 1] in prefixes and caption[tokens[i - 1][1]:tokens[i][0]] == "-"):
-        return len(tokens)
-    stop = i + 1
-    while stop < len(tokens) and caption[tokens[stop - 1][1]:tokens[stop][0]] == "-":
-        stop += 1
-    return stop
+def _prefixed_words(tokens: list[tuple[int, int, str]], scopes: list[tuple[int, int, Cue]]) -> dict[int, int]:
+    """The first token of each word a prefix is joined to -> the token after it, from the prefixes' scopes
+    (:func:`~evalcore.extraction.negation.cue_scopes`): a prefix denies that word, a word of its own, so no name
+    runs on past it ("non-calcified nodule" is a nodule, not a Calcified nodule denied whole)."""
+    prefixed = [(start, end) for start, end, cue in scopes if cue.direction == "prefix"]
+    if not prefixed:
+        return {}
+    starts = [start for start, _, _ in tokens]
+    return {bisect_left(starts, start): bisect_left(starts, end) for start, end in prefixed}
 
 
 def _longest(keys: list[str], joined: Callable[[int], bool], i: int, stop: int,
