@@ -259,10 +259,9 @@ def draw_extraction_evidence(ws: Workspace, image_id: str, kg) -> None:
     if table.empty:
         st.caption("No concept is named in this caption.")
         return
-    # Five columns in the page's width at 1400 px: the words and the kept/negated column are short, the rule (the
-    # longest text, a cue with its source and the sentence) takes what is left.
+    # Five columns in the page's width at 1400 px: the kept/negated column is short, the rule takes what is left (a
+    # short words column cut names such as "portal vein structure").
     wide, short = ("why", "counted") if audience() == "clinician" else ("rule", "status")
     st.dataframe(table, hide_index=True, width="stretch", key="evidence_table",
                  column_config={wide: st.column_config.TextColumn(width="medium"),
-                                short: st.column_config.TextColumn(width="small"),
-                                "words": st.column_config.TextColumn(width="small")})
+                                short: st.column_config.TextColumn(width="small")})
