@@ -223,7 +223,8 @@ PLAIN_MATCHED = {"name": "its name", "synonym": "another of its names", "abbrevi
 #: Whether a mention was counted (an evidence row's status), in a clinician's words: counted, and why not.
 PLAIN_STATUS = {"kept": ("yes", ""), "negated": ("no: ruled out", "ruled out in"),
                 "hypothetical": ("no: only considered", "only considered in"),
-                "other exam": ("no: another examination", "said of another examination in")}
+                "other exam": ("no: another examination", "said of another examination in"),
+                "literature": ("no: other patients or the literature", "said of other patients or the literature in")}
 
 
 def evidence_table(ws: Workspace, image_id: str, kg) -> pd.DataFrame:

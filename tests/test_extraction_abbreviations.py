@@ -98,6 +98,31 @@ def test_a_long_form_that_names_no_concept_leaves_the_dictionary_sense() -> None
     assert DUCTUS in extract("The left posterior descending (LPD) branch and a PDA", DICTIONARY)
 
 
+INFARCTION, SCLEROSIS, CIRCUMFLEX, MRI = "C0027051", "C0026769", "C0226037", "C0024485"
+SENSES = ConceptDictionary.build(
+    {INFARCTION: "Myocardial Infarction", SCLEROSIS: "Multiple Sclerosis", MRI: "Magnetic Resonance Imaging",
+     CIRCUMFLEX: "Structure of circumflex branch of left coronary artery"},
+    {INFARCTION: ["MI"], SCLEROSIS: ["MS"], CIRCUMFLEX: ["LCX"]})
+
+
+@pytest.mark.parametrize(("caption", "kept", "dropped"), [
+    # a long form that names no concept and shares no word with the sense's names: another sense
+    ("Color Doppler: massive mitral insufficiency (MI).", set(), {INFARCTION}),
+    ("Coronal CT of the sinuses. MS, maxilary sinus; NC, nasal cavity.", set(), {SCLEROSIS}),
+    ("Panoramic index (PMI) and mental index (MI). The MI was low.", set(), {INFARCTION}),
+    # one that shares a word with them is a shorter name of the same sense
+    ("Occlusion of the left circumflex (LCX).", {CIRCUMFLEX}, set()),
+    # the imaging vocabulary's abbreviations keep their modality: a technique is the modality's
+    ("Coronal short-tau inversion recovery (STIR) image of the knee.", {MRI}, set()),
+    # undefined, the dictionary's sense stands
+    ("Old MI. MS plaques.", {INFARCTION, SCLEROSIS}, set()),
+])
+def test_a_long_form_naming_another_sense_takes_the_dictionary_sense_away(caption: str, kept: set[str],
+                                                                          dropped: set[str]) -> None:
+    found = extract(caption, SENSES)
+    assert kept <= found and not dropped & found
+
+
 def test_a_defined_abbreviation_has_the_sense_its_long_form_has_in_its_phrase() -> None:
     """"aspiration" after "needle" is no pulmonary aspiration: neither is the FNA that stands for it."""
     caption = "The cyst before fine-needle aspiration (FNA). FNA showed fluid."

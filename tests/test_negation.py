@@ -37,6 +37,7 @@ from evalcore.extraction.negation import (
     sentence_at,
     with_cues,
 )
+from evalcore.extraction.sense import SENSE_WORDS
 
 ROCOV2 = Path(__file__).resolve().parents[2] / "shared" / "data" / "rocov2"
 CONCEPT = "C0000001"
@@ -55,6 +56,20 @@ def mention_status(text: str, names: list[str]) -> str:
 
 @pytest.mark.parametrize(("text", "names", "status"), [
     ("CT of the brain without hemorrhage", ["Hemorrhage"], "negated"),
+    # issue 36, seventh pass: a denied relation leaves the structure it would reach; a finding one cannot tell from
+    # another, or a question, is not stated; a literature statement is not of this image
+    ("Mass in the right atrium, not obstructing the tricuspid valve.", ["Tricuspid valve"], "affirmed"),
+    ("The tumour does not involve the pancreas.", ["Pancreas"], "affirmed"),
+    ("No tumour involving the pancreas.", ["Tumour"], "negated"),
+    ("Opacity indistinguishable from pneumonia.", ["Pneumonia"], "negated"),
+    ("No reliable information as to whether bleeding still exists.", ["Bleeding"], "negated"),
+    ("CT of the abdomen. Complications include bowel necrosis [33].", ["Necrosis"], "negated"),
+    ("CT of the abdomen. Complications include bowel necrosis [33].", ["Bowel"], "negated"),
+    ("CT of the abdomen. Complications include bowel necrosis (Smith et al. 2020).", ["Necrosis"], "negated"),
+    ("CT of the abdomen. Bowel necrosis (arrow) [33].", ["Necrosis"], "affirmed"),
+    ("CT of the abdomen. The CT shows bowel necrosis [33].", ["Necrosis"], "affirmed"),
+    ("Bowel necrosis [33].", ["Necrosis"], "affirmed"),  # the caption's first sentence is the figure's
+    ("CT of the abdomen. Bowel necrosis [33 patients].", ["Necrosis"], "affirmed"),  # no citation
     ("no pneumothorax, no pleural effusion", ["Pneumothorax"], "negated"),
     ("no pneumothorax, no pleural effusion", ["Pleural effusion"], "negated"),
     ("CT shows a large hemorrhage", ["Hemorrhage"], "affirmed"),
@@ -346,9 +361,14 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
     """NegEx over tokens: cues matched at each token (the longest phrase of any group, words joined by spaces or a
     hyphen), scopes walked token by token, a state noun followed by "of" ending a scope."""
     scopes = []
-    for sentence in re.finditer(r".*?(?:[.!?]+(?=\s|$)|(?<=[a-z]{2})\.(?=[A-Z])|\n\s*\n)|.+$", text, re.DOTALL):
+    sentences = re.finditer(r".*?(?:[.!?]+(?=\s|$)|(?<=[a-z]{2})\.(?=[A-Z])|\n\s*\n)|.+$", text, re.DOTALL)
+    for number, sentence in enumerate(sentences):
         tokens = [(m.group().lower(), m.start() + sentence.start(), m.end() + sentence.start())
                   for m in re.finditer(r"[^\W_]+(?:['’][^\W_]+)?|[;:]", sentence.group())]
+        # a literature statement: after the first sentence, a citation, no word of the figure; the sentence whole
+        if number and tokens and re.search(r"\[ *\d{1,3}(?: *[,–—-] *\d{1,3})* *\]|\bet al\b", sentence.group(),
+                                           re.IGNORECASE) and not any(w in SENSE_WORDS.figure for w, _, _ in tokens):
+            scopes.append((tokens[0][1], tokens[-1][2]))
         cues, i = [], 0
         while i < len(tokens):
             found = None

@@ -27,9 +27,8 @@ EVIDENCE_COLUMNS = ("image_id", "concept", "start", "end", "words", "matched", "
 class EvidenceRow(NamedTuple):
     """One mention: the image, the concept, where in the caption (0-based character offsets, end exclusive, so
     ``words == caption[start:end]``), what matched (name, synonym, abbreviation, assumed, or defined: an
-    abbreviation read as the caption defines it), ``kept`` or
-    ``negated`` or ``hypothetical`` (:func:`mention_status`), and the rule that decided (:func:`mention_rule`),
-    or ""."""
+    abbreviation read as the caption defines it), ``kept`` or ``negated``, ``hypothetical``, ``other exam`` or
+    ``literature`` (:func:`mention_status`), and the rule that decided (:func:`mention_rule`), or ""."""
 
     image_id: str
     concept: str
@@ -119,14 +118,15 @@ def opening_cues(scopes: Sequence[tuple[int, int, Cue]], positions: Sequence[int
 
 def mention_status(mention: Mention, scopes: Sequence[tuple[int, int, Cue]]) -> str:
     """"kept", or why not: "negated" (a negation cue's scope holds it), "hypothetical" (only a hypothetical cue's
-    does: "follow-up with MRI") or "other exam" (only an other-exam cue's: "the lesion seen on the mammogram")."""
+    does: "follow-up with MRI"), "other exam" (only an other-exam cue's: "the lesion seen on the mammogram") or
+    "literature" (only a literature statement's: "Common complications include bowel necrosis [33]")."""
     return _status(mention, opening_cue(scopes, mention.start) if mention.negated else None)
 
 
 def _status(mention: Mention, cue: Cue | None) -> str:
     if not mention.negated:
         return "kept"
-    return cue.kind if cue is not None and cue.kind in ("hypothetical", "other exam") else "negated"
+    return cue.kind if cue is not None and cue.kind in ("hypothetical", "other exam", "literature") else "negated"
 
 
 def evidence_rows(found: CaptionConcepts) -> Iterator[EvidenceRow]:

@@ -425,7 +425,7 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
                           dictionary.sense, sentence_tokens[sentence_of[first]], organ_words)]
     definitions = defined_abbreviations(caption)
     if definitions:
-        kept = _as_defined(tokens, kept, definitions)
+        kept = _as_defined(tokens, keys, kept, definitions, dictionary.name_words)
     flagged = [(first, last, entry, negated) for (first, last, entry), negated
                in zip(kept, _denied(kept, tokens, joined, scopes, coordinated, shared_heads))]
     # (a later examination's words are still its own: its sentence's X-ray regions are not this image's)
@@ -447,19 +447,27 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
             and not (entry.source == "assumed" and view_stated)]
 
 
-def _as_defined(tokens: list[tuple[int, int, str]], kept: list[tuple[int, int, _Entry]],
-                definitions: list[Definition]) -> list[tuple[int, int, _Entry]]:
+def _as_defined(tokens: list[tuple[int, int, str]], keys: list[str], kept: list[tuple[int, int, _Entry]],
+                definitions: list[Definition], name_words: Mapping[str, frozenset[str]]
+                ) -> list[tuple[int, int, _Entry]]:
     """The mentions ``kept`` (in the sense their phrases give them), each abbreviation the caption defines
     (:func:`~evalcore.extraction.abbreviations.defined_abbreviations`) read as its long form says where the long form
     names concepts and none of them is the abbreviation's sense in the dictionary: "posterior descending artery
     (PDA)" makes each "PDA" of the caption the artery, not a patent ductus arteriosus, or nothing where the long
     form's last words name no concept; an abbreviation the dictionary lacks ("right coronary artery (RCA)") is read
-    as the long form's concept too. The first definition of a short form holds; a standard view assumed for the long
-    form's region is not the abbreviation's."""
+    as the long form's concept too. Where the long form names no concept, a sense of a name or synonym whose names
+    (``name_words``: concept -> the words of all its names) share no word with it is another sense: "mitral
+    insufficiency (MI)" is no myocardial infarction, "MS, maxilliary sinus" no multiple sclerosis, while "left
+    circumflex (LCX)" stays the circumflex artery; the imaging vocabulary's abbreviations keep their modality, as a
+    technique's long form is not the modality's name ("short-tau inversion recovery (STIR)" is MRI). The first
+    definition of a short form holds; a standard view assumed for the long form's region is not the
+    abbreviation's."""
     meanings: dict[str, tuple[tuple[_Entry, ...], frozenset[str]]] = {}
+    unnamed: dict[str, frozenset[str]] = {}  # a short form whose long form names no concept -> the long form's words
     starts = [tokens[first][0] for first, _, _ in kept]  # in order: kept is sorted by its first tokens
+    token_starts = [start for start, _, _ in tokens]
     for definition in definitions:
-        if definition.short in meanings:
+        if definition.short in meanings or definition.short in unnamed:
             continue
         inside = [(last, entry) for _, last, entry in kept[bisect_left(starts, definition.start):
                                                             bisect_left(starts, definition.end)]
@@ -469,6 +477,13 @@ def _as_defined(tokens: list[tuple[int, int, str]], kept: list[tuple[int, int, _
             head = tuple(replace(entry, source="defined") for last, entry in inside
                          if tokens[last][1] == definition.end and entry.source != "assumed")
             meanings[definition.short] = (head, named)
+        else:
+            unnamed[definition.short] = frozenset(keys[bisect_left(token_starts, definition.start):
+                                                       bisect_left(token_starts, definition.end)])
+    if unnamed:
+        kept = [(first, last, entry) for first, last, entry in kept
+                if first != last or tokens[first][2] not in unnamed or entry.source not in ("name", "synonym")
+                or not unnamed[tokens[first][2]].isdisjoint(name_words.get(entry.concept, ()))]
     if not meanings:
         return kept
     senses: dict[int, set[str]] = {}  # a one-word mention's first token -> its concepts in the dictionary
@@ -672,7 +687,7 @@ def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int
         following = normal_token(tokens[after][2]) if after < len(tokens) and joined(after) else ""
         qualifier = " ".join(word for _, _, word in tokens[first:last + 1]).lower() in QUALIFIERS or \
             normal_token(tokens[last][2]) in STATE_KEYS
-        modifier = not qualifier and entry.concept not in MODALITIES and (
+        modifier = not qualifier and entry.concept not in MODALITIES and kind != "literature" and (
             (first in coordinated and last in coordinated) or following in STATE_KEYS or following in SENSE_WORDS_KEYED.part
             or (forward_cue is not None and following.isalpha() and following not in _NOT_HEADS
                 and not tokens[after][2].lower().endswith(_NOT_HEAD_ENDINGS) and after not in all_starts) or (

@@ -26,6 +26,11 @@ clinical reports", J Biomed Inform 42(5):839-851, 2009. The rule, per sentence:
 - a *prefix* ("non-") denies only the word it is joined to by its hyphen, and the words hyphenated to that one
   ("*non-calcified* nodule", "a *non-COVID-19* patient"; a name that begins with it, "non-Hodgkin lymphoma", is
   the name's own);
+- a sentence after the caption's first that cites the literature (a bracketed reference number, "[12]", "[4-6]",
+  or "et al") and names nothing of the figure (none of the sense words' *figure* class: "arrow", "image", "shows",
+  "CT", ...) is a
+  *literature* statement, of other patients or of the disease in general (ConText's experiencer "other", Harkema et
+  al. 2009): its mentions are not of this image ("Common complications include bowel necrosis [33]");
 - a scope never crosses a sentence boundary; the words of a cue are joined by spaces or a hyphen.
 
 The cue lists are data, ``rules/context_cues.tsv`` (columns cue, kind, direction, source), read by
@@ -53,6 +58,7 @@ from typing import NamedTuple
 from evalcore.errors import InputError, ParameterError
 from evalcore.extraction.lexicon import normal_token
 from evalcore.extraction.rule_files import RULES_FOLDER, Column, read_rule_file, refuse_repeat
+from evalcore.extraction.sense import SENSE_WORDS
 
 #: Words a scope reaches at most. Chapman et al. counted up to five terms after a cue; a term is often two words
 #: ("pleural effusion"), hence six words here.
@@ -135,6 +141,14 @@ AFFIRMED_STATES = frozenset(_listed("affirmed", "none"))
 #: finding it describes is denied with it ("no *cystic* lesions"), where a structure's word is not ("no *bowel*
 #: obstruction": :func:`evalcore.extraction.extractor.mentions`).
 QUALIFIERS = frozenset(" ".join(cue.replace("-", " ").split()) for cue in _listed("qualifier", "none"))
+
+#: A citation of the literature: a bracketed reference number or list ("[12]", "[4,5,6]", "[27-29]") or "et al".
+_CITATION = re.compile(r"\[[ \t]*+\d{1,3}(?:[ \t]*+[,\u2013\u2014-][ \t]*+\d{1,3})*+[ \t]*+\]|\bet al\b", re.IGNORECASE)
+#: Where the rule of a mention in a literature statement comes from (the evidence names it).
+LITERATURE_SOURCE = ("a sentence after the caption's first that cites the literature and names nothing of the figure: "
+                     "a statement of other patients or of the disease in general (ConText's experiencer 'other', "
+                     "Harkema et al. 2009; CBIR Lens, issue 36, seventh pass, ROCOv2 valid: 'Common complications "
+                     "include ... bowel necrosis, pneumatosis intestinalis [33]')")
 
 STATUSES = ("affirmed", "negated", "absent")
 
@@ -249,8 +263,9 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
         raise ParameterError(f"cue_scopes takes a text (str), got {type(text).__name__}")
     trie, exam_trie = _tries_of(cues)
     scopes: list[tuple[int, int, Cue]] = []
-    for start, end in sentence_spans(text) if sentences is None else sentences:
+    for sentence, (start, end) in enumerate(sentence_spans(text) if sentences is None else sentences):
         tokens = [(m.group().lower(), m.start(), m.end()) for m in _TOKEN.finditer(text, start, end)]
+        literature = _literature_scope(text, tokens, start, end) if sentence else None
         # a continuation ("consistent with") is matched only so that the terminator in it ("with") is not
         found = [cue for cue in _cues(text, tokens, trie) if cue[0] != "join"]
         clauses = _new_clauses(text, tokens)
@@ -288,7 +303,19 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
             if group not in ("pseudo", "place"):
                 barrier = last
         scopes.extend(exam_scopes)
+        if literature is not None:
+            scopes.append(literature)
     return scopes
+
+
+def _literature_scope(text: str, tokens: list[tuple[str, int, int]], start: int,
+                      end: int) -> tuple[int, int, Cue] | None:
+    """The scope of a literature statement, the sentence ``start``..``end`` whole (its ``tokens``), where it cites
+    (:data:`_CITATION`) and holds no figure word (the sense words' ``figure`` class); else None."""
+    citation = _CITATION.search(text, start, end)
+    if citation is None or not tokens or any(word in SENSE_WORDS.figure for word, _, _ in tokens):
+        return None
+    return tokens[0][1], tokens[-1][2], Cue(citation.group().lower(), "literature", "sentence", LITERATURE_SOURCE)
 
 
 def _exam_scopes(tokens: list[tuple[str, int, int]], exams: list[tuple[str, Cue, int, int]],

@@ -49,7 +49,7 @@ SENSE_WORDS_FILE = RULES_FOLDER / "sense_words.tsv"
 PART_WHOLES_FILE = RULES_FOLDER / "part_wholes.tsv"
 #: The roles a sense word may have (column 2 of the file).
 ROLES = ("part", "procedure", "procedure-modifier", "position", "direction", "determiner", "structure",
-         "keeps-qualifier", "approach", "not-head", "plain-radiograph")
+         "keeps-qualifier", "approach", "not-head", "plain-radiograph", "figure")
 SENSE_COLUMNS = (Column("words"), Column("role", allowed=ROLES), Column("source"))
 PART_WHOLE_COLUMNS = (Column("part"), Column("whole"), Column("said_by"), Column("source"))
 
@@ -75,6 +75,10 @@ class SenseWords:
     #: or fluoroscopic study: a region's standard view is assumed only where one is said
     #: (:func:`evalcore.extraction.extractor.mentions`).
     plain_radiograph: frozenset[str] = frozenset()
+    #: Words that say a sentence describes the figure ("arrow", "image", "shows", "CT"; lower case, as written): a
+    #: sentence that cites the literature is a literature statement only without one
+    #: (:func:`evalcore.extraction.negation.cue_scopes`).
+    figure: frozenset[str] = frozenset()
     #: An organ's adjective -> the organ, as a specifier is compared with a concept's names ("pulmonary" is "lung").
     organ_of: Mapping[str, str] = field(default_factory=dict)
     #: A part noun -> each word that names an organ having that part -> the organ ("lobe" -> "hepatic" -> "liver").
@@ -99,7 +103,7 @@ class SenseWords:
                              for field in ("part", "procedure", "procedure_modifier", "position", "direction",
                                            "determiner", "structure", "approach", "not_head",
                                            "plain_radiograph")},
-                          keeps_qualifier=self.keeps_qualifier,
+                          keeps_qualifier=self.keeps_qualifier, figure=self.figure,
                           organ_of=MappingProxyType({key(a): key(b) for a, b in organ_of.items()}),
                           wholes=MappingProxyType({key(part): MappingProxyType({key(word): key(whole)
                                                                                  for word, whole in said.items()})
