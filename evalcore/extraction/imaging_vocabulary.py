@@ -34,6 +34,7 @@ MRI = "C0024485"         # Magnetic Resonance Imaging
 ULTRASOUND = "C0041618"  # Ultrasonography
 ANGIOGRAM = "C0002978"   # angiogram
 PET = "C0032743"         # Positron-Emission Tomography
+PET_CT = "C1699633"      # PET/CT scan
 CHEST = "C0817096"
 CRANIUM = "C0037303"
 ABDOMEN = "C0000726"
@@ -50,7 +51,7 @@ TRANSVERSE = "C0205106"
 
 #: The imaging modalities the vocabulary names, one tag per image in ROCOv2's curation (Rückert et al. 2024): what
 #: an X-ray region or view describes is decided by the modality named nearest to it.
-MODALITIES = frozenset({CT, PLAIN_XRAY, MRI, ULTRASOUND, ANGIOGRAM, PET})
+MODALITIES = frozenset({CT, PLAIN_XRAY, MRI, ULTRASOUND, ANGIOGRAM, PET, PET_CT})
 
 #: Concepts that tag how a plain radiograph was taken, not what it shows: ROCOv2's manual curation gives a view on
 #: plain radiographs only (every view tag of ``valid_concepts_manual.csv`` is on a "Plain x-ray" image), so with the
