@@ -375,7 +375,8 @@ def test_rocov2_explanations_negate_every_tag_the_extractor_drops_as_negated():
     before the fifth pass spared coordinated modifiers, 321 before its pseudo-negations, 320 before Latin plurals,
     321 before a structure before a phrase's head noun was spared; 308 before the sixth pass's prefix "non-", 309
     before its synonyms; 310 before the seventh pass's literature statements, relation verbs and uncertainty
-    cues, 316 before it read PET/CT as one examination), of which the explanation missed 77 when it looked for the concept's name alone."""
+    cues, 316 before it read PET/CT as one examination, then 321 with its removal cues and 318 with the rest), of
+    which the explanation missed 77 when it looked for the concept's name alone."""
     concepts, captions, names, dictionary = rocov2_test()
     dropped, explained = set(), set()
     for image_id, caption in captions.items():

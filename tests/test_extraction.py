@@ -246,7 +246,7 @@ def test_every_vocabulary_row_cites_a_source_and_a_known_tag():
             "C0205129", "C0205106"}
     for row in IMAGING_VOCABULARY:
         assert row.concept in tags and row.source.strip() and row.term.strip()
-        assert row.requires in {"", "C1306645"}
+        assert row.requires in {"", "C1306645", row.concept}
         assert not row.case_sensitive or re.fullmatch(r"[A-Za-z0-9]+", row.term)
 
 
@@ -474,7 +474,7 @@ def test_pinned_f1_on_real_valid_captions():
     assert extract(captions["ROCOv2_2023_valid_000001"], dictionary) >= {"C1306645", "C0817096"}
 
 
-PINNED_F1_FIRST_200 = 0.7099  # names + imaging vocabulary; re-pinned when the vocabulary changes
+PINNED_F1_FIRST_200 = 0.7094  # names + imaging vocabulary; re-pinned when the vocabulary changes
 
 
 THIRD_ROUND_NAMES = {
@@ -728,3 +728,12 @@ def test_a_hybrid_pet_ct_is_one_examination() -> None:
         assert extract(caption, dictionary) == {"C1699633"}, caption
     assert extract("FDG-PET of the brain", dictionary) == {"C0032743"}
     assert extract("PET/MRI of the brain", dictionary) == {"C0032743", "C0024485"}
+
+
+def test_a_view_of_the_heart_names_the_ultrasound_only_where_no_other_modality_describes_it() -> None:
+    """Issue 36, seventh pass: "parasternal" is an echocardiographic view, not an ultrasound on a chest X-ray."""
+    names = {"C0041618": "Ultrasonography", "C1306645": "Plain x-ray", "C0040405": "X-Ray Computed Tomography"}
+    dictionary = ConceptDictionary.build(names)
+    assert extract("Parasternal long-axis view of the heart.", dictionary) == {"C0041618"}
+    assert extract("Chest X-ray with a coil in the left parasternal subcutaneous tissue.", dictionary) == {"C1306645"}
+    assert extract("CT of the thorax: left parasternal pneumomediastinum.", dictionary) == {"C0040405"}

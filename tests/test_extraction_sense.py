@@ -251,3 +251,22 @@ def test_extract_rules_on_the_command_line(tmp_path: Path, capsys) -> None:
     bad.write_text("kind\twords\tconcept\tsource\nsynonym\tx\n", encoding="utf-8")
     assert main([*args, str(bad)]) != 0
     assert "bad.tsv, line 2: expected 4 tab-separated columns" in capsys.readouterr().err
+
+
+def test_a_limb_of_an_organ_is_no_arm_or_leg() -> None:
+    """Issue 36, seventh pass: "limb" is a part noun; a jejunal or pancreatic limb is not the Limb structure."""
+    dictionary = ConceptDictionary.build({"C0015385": "Limb structure"})
+    assert extract("Contrast filled jejunal limb of the gastrojejunostomy.", dictionary) == set()
+    assert extract("The left pancreatic limb of a cat.", dictionary) == set()
+    assert extract("Full-length lower limb X-ray.", dictionary) == {"C0015385"}
+
+
+def test_a_diagnosis_proven_before_names_no_procedure_of_this_image() -> None:
+    """Issue 36, seventh pass: "biopsy-proven carcinoma" says how the carcinoma was proven, not that the image shows
+    a biopsy; an examination that confirms something in this image stays."""
+    names = {"C0005558": "Biopsy", "C0007097": "Carcinoma", "C0002978": "angiogram", "C0030009": "Pseudoaneurysm"}
+    dictionary = ConceptDictionary.build(names)
+    assert extract("MRI of the biopsy proven carcinoma (arrow).", dictionary) == {"C0007097"}
+    assert extract("A woman with biopsy-proven carcinoma.", dictionary) == {"C0007097"}
+    assert extract("Biopsy of the carcinoma.", dictionary) == {"C0005558", "C0007097"}
+    assert extract("Selective angiogram confirmed a pseudoaneurysm.", dictionary) == {"C0002978", "C0030009"}

@@ -636,3 +636,30 @@ def test_the_explaining_functions_refuse_what_is_not_a_text_with_the_projects_er
         with pytest.raises(ParameterError):
             call()
     assert caption_statuses("No pleural effusion.", ["C0000001"], dictionary) == {"C0000001": "negated"}
+
+
+@pytest.mark.parametrize(("text", "status"), [
+    # issue 36, seventh pass: what was taken out before the image is not in it ...
+    ("Chest x-ray after removal of the pigtail catheter.", "negated"),
+    ("The catheter has been removed.", "negated"),
+    ("Radiograph following surgical removal of the catheter.", "negated"),
+    # ... but a narrative of what followed the image, or a plan, denies nothing
+    ("CT shows the catheter (arrow). The catheter was removed.", "affirmed"),
+    ("Catheter before removal.", "affirmed"),
+])
+def test_a_removal_done_before_the_image_denies_what_it_removed(text: str, status: str) -> None:
+    assert mention_status(text, ["Catheter"]) == status
+
+
+def test_an_indefinite_article_after_and_begins_a_phrase_the_denial_does_not_reach() -> None:
+    """Issue 36, seventh pass: list items carry no article ("no effusion and consolidation")."""
+    assert mention_status("X-ray with no acute disease and a calcified aorta.", ["Aorta"]) == "affirmed"
+    assert mention_status("No effusion and consolidation.", ["Consolidation"]) == "negated"
+
+
+def test_a_denied_state_participle_leaves_the_thing_it_describes() -> None:
+    """Issue 36, seventh pass: "resolution of the widened mediastinum" resolves the widening."""
+    assert mention_status("X-ray showing resolution of the widened mediastinum.", ["Mediastinum"]) == "affirmed"
+    assert mention_status("No dilated bowel loops.", ["Bowel"]) == "affirmed"
+    assert mention_status("No mediastinum widening.", ["Mediastinum"]) == "affirmed"
+    assert mention_status("No effusion.", ["Effusion"]) == "negated"

@@ -56,7 +56,17 @@ from evalcore.extraction.imaging_vocabulary import (
     VIEW_TAGS,
 )
 from evalcore.extraction.lexicon import LEXICON, normal_token
-from evalcore.extraction.negation import CUES, QUALIFIERS, STATE_KEYS, Cue, cue_scopes, first_scopes, sentence_spans, with_cues
+from evalcore.extraction.negation import (
+    AFFIRMED_STATES,
+    CUES,
+    QUALIFIERS,
+    STATE_KEYS,
+    Cue,
+    cue_scopes,
+    first_scopes,
+    sentence_spans,
+    with_cues,
+)
 from evalcore.extraction.sense import SENSE_WORDS, SenseWords, sense_kept, words_at
 from evalcore.extraction.user_rules import BUILT_IN_RULES, UserRules, combined_rules
 
@@ -583,6 +593,8 @@ def _exact(trie: Mapping, words: list[str]) -> tuple[_Entry, ...]:
 _NOT_HEADS = SENSE_WORDS_KEYED.not_head | frozenset(normal_token(cue.cue.split()[0]) for cue in CUES)
 #: Endings of a word that heads no noun phrase: an adverb, a verb's participle, an adjective ("intrapericardial").
 _NOT_HEAD_ENDINGS = ("ly", "ed", "al", "ar", "ic", "ous", "ive", "ary")
+#: The participles of a state ("widened", "dilated", "enlarged"): a denial of the state leaves the thing (:func:`_denied`).
+_STATE_PARTICIPLES = frozenset(word for word in AFFIRMED_STATES if word.endswith("ed"))
 #: What an other-exam cue may deny (:func:`_denied`).
 _EXAMS = MODALITIES | VIEW_TAGS
 #: The modalities whose mention right after another's is that other's technique, by the other: a radiographic study
@@ -647,6 +659,8 @@ def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int
       thickening");
     - a negation cue's scope holds it and it is the of-phrase of another mention in a scope ("no hydronephrosis *of
       the left kidney*"): the of-phrase names what the denied finding would be of, which is there;
+    - a negation cue's scope holds it right after a participle of a state (an affirmed-state word ending in "ed":
+      "resolution of the widened *mediastinum*", "no dilated *bowel* loops"): the state is denied, not the thing;
     - an other-exam cue's scope holds it (only such a scope) and it is neither a modality nor a view, or no other
       modality (view) is named outside such scopes: the exam compared with is denied only where the caption says
       what the image is ("an ultrasound of the lesion identified on the mammogram" is no radiograph, "a lateral
@@ -694,10 +708,11 @@ def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int
             following and any(denying_at.get(other_first, set()) - {entry.concept}
                               for other_first in range(last + 1, after + 1))))
         of_phrase = kind == "negation" and _of_phrase_of(tokens, first, ends)
+        in_a_state = kind == "negation" and first > 0 and joined(first) and tokens[first - 1][2].lower() in _STATE_PARTICIPLES
         # another examination or view is named as this image's
         other = any(entry.concept in exams and shown & exams - {entry.concept} for exams in (MODALITIES, VIEW_TAGS))
         spared = kind == "negation" and vocabulary and not (entry.concept in MODALITIES and other)
-        denied.append(kind is not None and not spared and not modifier and not of_phrase
+        denied.append(kind is not None and not spared and not modifier and not of_phrase and not in_a_state
                       and (kind != "other exam" or other))
     return denied
 

@@ -49,7 +49,7 @@ SENSE_WORDS_FILE = RULES_FOLDER / "sense_words.tsv"
 PART_WHOLES_FILE = RULES_FOLDER / "part_wholes.tsv"
 #: The roles a sense word may have (column 2 of the file).
 ROLES = ("part", "procedure", "procedure-modifier", "position", "direction", "determiner", "structure",
-         "keeps-qualifier", "approach", "not-head", "plain-radiograph", "figure")
+         "keeps-qualifier", "approach", "not-head", "plain-radiograph", "figure", "proof")
 SENSE_COLUMNS = (Column("words"), Column("role", allowed=ROLES), Column("source"))
 PART_WHOLE_COLUMNS = (Column("part"), Column("whole"), Column("said_by"), Column("source"))
 
@@ -79,6 +79,9 @@ class SenseWords:
     #: sentence that cites the literature is a literature statement only without one
     #: (:func:`evalcore.extraction.negation.cue_scopes`).
     figure: frozenset[str] = frozenset()
+    #: Participles that say how a diagnosis was proven before ("biopsy-proven", "PET/CT proven"): the word before
+    #: one names that earlier examination, not this image (:func:`sense_kept`).
+    proof: frozenset[str] = frozenset()
     #: An organ's adjective -> the organ, as a specifier is compared with a concept's names ("pulmonary" is "lung").
     organ_of: Mapping[str, str] = field(default_factory=dict)
     #: A part noun -> each word that names an organ having that part -> the organ ("lobe" -> "hepatic" -> "liver").
@@ -102,7 +105,7 @@ class SenseWords:
         return SenseWords(**{field: frozenset(key(word) for word in getattr(self, field))
                              for field in ("part", "procedure", "procedure_modifier", "position", "direction",
                                            "determiner", "structure", "approach", "not_head",
-                                           "plain_radiograph")},
+                                           "plain_radiograph", "proof")},
                           keeps_qualifier=self.keeps_qualifier, figure=self.figure,
                           organ_of=MappingProxyType({key(a): key(b) for a, b in organ_of.items()}),
                           wholes=MappingProxyType({key(part): MappingProxyType({key(word): key(whole)
@@ -238,7 +241,8 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     modality): "cranial base", "cranial CT", else it gives a direction ("cranial lung lobe", "cranial is to the
     left"), and keeps only a concept that is that direction. A bare part noun whose phrase names no whole keeps it
     only where its ``sentence`` (first token, token after the last), else the rest of the caption, names no organ
-    having that part, or one the concept's names say.
+    having that part, or one the concept's names say. A word before a participle of proof ("biopsy-proven") names
+    an earlier examination, and keeps nothing.
 
     >>> keys = "the left lobe of the liver".split()
     >>> sense_kept(keys, lambda k: True, 2, 2, {"structure", "lobe", "of", "lung"}, (), SENSE_WORDS)
@@ -258,6 +262,8 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     """
     if first > 0 and keys[first - 1] in words.approach and joined(first):
         return False  # "trans-thoracic": a route, not the structure imaged
+    if last + 1 < len(keys) and keys[last + 1] in words.proof and joined(last + 1):
+        return False  # "biopsy-proven carcinoma": how the diagnosis was made before, not this image
     if first == last and keys[first] in words.direction:
         following = first + 1
         if not (following < len(keys) and joined(following)
