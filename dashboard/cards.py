@@ -168,10 +168,10 @@ def words_legend() -> str:
     """What the highlighted caption's colours mean, in the reader's words."""
     if audience() == "clinician":
         return ("Violet: the words a concept was read from. Red: words the caption rules out (\"no fracture\"), only "
-                "considers (\"if\", \"follow-up with\") or says of another examination (\"seen on the mammogram\"), so "
-                "not counted.")
-    return ("Violet: a mention that gave the concept. Red: a mention in a negated, hypothetical or other-exam scope "
-            "(NegEx/ConText-style rule), not extracted.")
+                "considers (\"if\", \"follow-up with\"), says of another examination (\"seen on the mammogram\") "
+                "or of other patients in a sentence citing the literature, so not counted.")
+    return ("Violet: a mention that gave the concept. Red: a mention in a negated, hypothetical, other-exam or "
+            "literature scope (NegEx/ConText-style rule), not extracted.")
 
 
 def caption_words_toggle(ws: Workspace, key: str) -> bool:
@@ -204,8 +204,8 @@ def draw_caption_words(ws: Workspace, image_id: str, kg) -> None:
         st.caption("No concept was found in this caption.")
         return
     clinician = audience() == "clinician"
-    not_counted = (" (ruled out, only considered or of another examination: not counted)" if clinician else
-                   " (negated, hypothetical or other exam: not extracted)")
+    not_counted = (" (ruled out, only considered, or of another examination or the literature: not counted)"
+                   if clinician else " (negated, hypothetical, other exam or literature: not extracted)")
     assumed = f" ({ASSUMED_WORDS[audience()]})"
     lines = []
     for concept, found in words.items():

@@ -232,3 +232,27 @@ def test_a_hyphenated_word_of_the_caption_is_not_broken_at_its_hyphen():
     extract(app)
     shown = shown_markdown(app)
     assert any(text.startswith("Non\\-\u2060contrast :violet-background[CT]") for text in shown), shown
+
+
+def test_a_literature_statement_is_audited_as_of_other_patients():
+    """"... [33]": a later sentence citing the literature and naming nothing of the figure is not of this image
+    (issue 36, seventh pass); the researcher reads the status and the citation, the clinician plain words."""
+    captions = ("ID,Caption\nlit1,CT of the liver showing a hematoma. "
+                "Complications include ascites and pleural effusion [33].\n")
+    for audience, column in (("Researcher", "rule"), ("Clinician", "why")):
+        app = open_page(audience=audience).run()
+        app.file_uploader(key="up_captions").set_value(("lit.csv", captions.encode(), "text/csv"))
+        app.run()
+        extract(app)
+        app.selectbox(key="evidence_image").set_value("lit1").run()
+        assert not app.exception, app.exception
+        table = frame_with(app, column)
+        cited = table[table["words"].isin(["ascites", "pleural effusion"])]
+        assert len(cited) == 2, table
+        if audience == "Clinician":
+            assert (cited["counted"] == "no: other patients or the literature").all(), table
+            assert cited[column].str.startswith("said of other patients or the literature in: “Complications").all()
+            assert not jargon_on(app), jargon_on(app)
+        else:
+            assert (cited["status"] == "literature").all(), table
+            assert cited[column].str.startswith("literature cue '[33]' (").all(), table
