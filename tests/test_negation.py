@@ -663,3 +663,10 @@ def test_a_denied_state_participle_leaves_the_thing_it_describes() -> None:
     assert mention_status("No dilated bowel loops.", ["Bowel"]) == "affirmed"
     assert mention_status("No mediastinum widening.", ["Mediastinum"]) == "affirmed"
     assert mention_status("No effusion.", ["Effusion"]) == "negated"
+
+
+def test_a_refuted_first_impression_is_not_a_finding() -> None:
+    """Issue 36, seventh pass: "misdiagnosed as", "mistaken for"; "excluding" is left out (it means "except")."""
+    assert mention_status("The opacity was misdiagnosed as atelectasis.", ["Atelectasis"]) == "negated"
+    assert mention_status("The air can be mistaken for diverticulitis.", ["Diverticulitis"]) == "negated"
+    assert mention_status("Area measured excluding the inferior vena cava.", ["Inferior vena cava"]) == "affirmed"
