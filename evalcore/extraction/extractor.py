@@ -80,7 +80,7 @@ SOURCES: tuple[Source, ...] = ("name", "synonym", "abbreviation", "assumed", "de
 _CUI = re.compile(r"C[0-9]{7}\Z")
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 # What may stand between two words of one name: spaces of any kind but a line break (captions copied from PDFs hold
-# no-break and thin spaces), and hyphens.
+# no-break and thin spaces), hyphens, and a slash ("PET/CT", "SPECT/CT").
 _JOINING_GAP = re.compile(r"(?:[^\S\n\r\f\v\x1c-\x1e\x85\u2028\u2029]|[\-‐‑–/])*")
 _END = ""  # the key of a trie node's payload: no normalised token is empty
 #: Captions handled between two progress reports of :func:`extract_collection`.
