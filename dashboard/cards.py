@@ -224,7 +224,7 @@ PLAIN_MATCHED = {"name": "its name", "synonym": "another of its names", "abbrevi
 PLAIN_STATUS = {"kept": ("yes", ""), "negated": ("no: ruled out", "ruled out in"),
                 "hypothetical": ("no: only considered", "only considered in"),
                 "other exam": ("no: another examination", "said of another examination in"),
-                "literature": ("no: other patients or the literature", "said of other patients or the literature in")}
+                "literature": ("no: literature", "said of other patients or the literature in")}
 
 
 def evidence_table(ws: Workspace, image_id: str, kg) -> pd.DataFrame:

@@ -145,10 +145,7 @@ QUALIFIERS = frozenset(" ".join(cue.replace("-", " ").split()) for cue in _liste
 #: A citation of the literature: a bracketed reference number or list ("[12]", "[4,5,6]", "[27-29]") or "et al".
 _CITATION = re.compile(r"\[[ \t]*+\d{1,3}(?:[ \t]*+[,\u2013\u2014-][ \t]*+\d{1,3})*+[ \t]*+\]|\bet al\b", re.IGNORECASE)
 #: Where the rule of a mention in a literature statement comes from (the evidence names it).
-LITERATURE_SOURCE = ("a sentence after the caption's first that cites the literature and names nothing of the figure: "
-                     "a statement of other patients or of the disease in general (ConText's experiencer 'other', "
-                     "Harkema et al. 2009; CBIR Lens, issue 36, seventh pass, ROCOv2 valid: 'Common complications "
-                     "include ... bowel necrosis, pneumatosis intestinalis [33]')")
+LITERATURE_SOURCE = "a later sentence that cites and names nothing of the figure: ConText's experiencer 'other'"
 
 STATUSES = ("affirmed", "negated", "absent")
 
