@@ -17,7 +17,7 @@ from evalcore.app.baselines import IOU, Baseline
 from evalcore.app.explain import (
     QUERY_WORD,
     Explanation,
-    caption_statuses,
+    caption_denials,
     paths_dot,
     readable_path,
     reason_sentences,
@@ -29,7 +29,10 @@ from evalcore.extraction.evidence import defined_long_form
 from evalcore.extraction.negation import sentence_at
 
 CHIP_COLOURS = {"exact": "green", "near": "orange", "none": "gray"}
-DENIED = " (caption says absent)"
+#: A tag its caption denies, marked by how (evalcore.app.explain.caption_denials).
+DENIED = {"negated": " (caption says absent)", "hypothetical": " (caption only considers it)",
+          "other exam": " (caption: another examination)", "literature": " (caption: other patients)",
+          "mixed": " (caption: absent or not this image's)"}
 def legend() -> str:
     """What the chips' colours mean, in the reader's words."""
     query = QUERY_WORD[audience()]
@@ -61,18 +64,17 @@ def result_chips(ws: Workspace, explanation: Explanation, kg) -> str:
         kind = "exact" if concept in explanation.query else ("near" if concept in near else "none")
         label = concept_label(ws, concept, kg)
         if explanation.caption_status.get(concept, ("", ""))[1] == "negated":
-            label += DENIED
+            label += DENIED[explanation.denial_kinds.get(concept, ("", ""))[1] or "negated"]
         chips.append(chip(label, CHIP_COLOURS[kind]))
     return " ".join(chips) if chips else "_(no concepts)_"
 
 
 def query_chips(ws: Workspace, query: str, kg) -> tuple[str, bool]:
-    """The query's concepts as chips, a tag its own caption denies marked "(caption says absent)", and whether one
+    """The query's concepts as chips, a tag its own caption denies marked how ("(caption says absent)"), and whether one
     is (then the image is "tagged" with them rather than "showing" them)."""
     concepts = ws.concepts[query] if query in ws.concepts.index else frozenset()
-    statuses = caption_statuses(ws.captions.get(query, ""), concepts, caption_dictionary_of(ws))
-    denied = {c for c, status in statuses.items() if status == "negated"}
-    chips = " ".join(chip(concept_label(ws, c, kg) + (DENIED if c in denied else ""), "blue")
+    denied = caption_denials(ws.captions.get(query, ""), concepts, caption_dictionary_of(ws))
+    chips = " ".join(chip(concept_label(ws, c, kg) + DENIED.get(denied.get(c, ""), ""), "blue")
                      for c in sorted(concepts, key=lambda c: concept_label(ws, c, kg).lower()))
     return chips, bool(denied)
 

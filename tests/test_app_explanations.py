@@ -68,6 +68,32 @@ def test_case_view_says_the_caption_denies_a_shared_tag():
                           "it is absent.")
 
 
+def clinician_case_view(workspace: Workspace) -> AppTest:
+    """The Case view of ``workspace``'s image "query" under IoU, for a clinician."""
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    app.run()
+    app.session_state["workspace"] = workspace
+    app.switch_page("pages/case_view.py")
+    app.run()
+    app.selectbox(key="case_system").set_value(IOU)
+    app.selectbox(key="case_query").set_value("query")
+    app.session_state["audience"] = "Clinician"  # the sidebar switch (moved for real in the browser test)
+    app.run()
+    assert not app.exception, app.exception
+    return app
+
+
+def test_case_view_says_how_a_caption_leaves_a_shared_tag_out():
+    """Issue 36, seventh pass: a caption that only considers a concept does not say it is absent."""
+    workspace = tiny_workspace()
+    app = clinician_case_view(workspace.with_inputs(
+        captions={**workspace.captions, "denied": "CT scan of brain to rule out hemorrhage."}))
+    reasons = [m.value for m in app.markdown if m.value.startswith("**Why:**")]
+    assert reasons[0] == ("**Why:** Both are CT images; both are tagged *Hemorrhage*, but this image's caption only "
+                          "considers it.")
+    assert any("Hemorrhage (caption only considers it)" in m.value.replace("\\", "") for m in app.markdown)
+
+
 def test_case_view_reads_a_concept_by_the_names_extraction_knows():
     """Issue 33 (ROCOv2 test_002127): "no pleural effusion" denies the tag *Pleural effusion disorder*; the quoted
     sentence ends the researcher's reason without a second full stop."""
@@ -76,16 +102,7 @@ def test_case_view_reads_a_concept_by_the_names_extraction_knows():
                           names={XRAY: "Plain x-ray", CHEST: "Chest", EFFUSION: "Pleural effusion disorder"},
                           captions={"query": "Chest X-ray: a large right pleural effusion.",
                                     "denied": "Chest X-ray. There was no pleural effusion on both sides."})
-    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
-    app.run()
-    app.session_state["workspace"] = workspace
-    app.switch_page("pages/case_view.py")
-    app.run()
-    app.selectbox(key="case_system").set_value(IOU)
-    app.selectbox(key="case_query").set_value("query")
-    app.session_state["audience"] = "Clinician"
-    app.run()
-    assert not app.exception, app.exception
+    app = clinician_case_view(workspace)
     reasons = [m.value for m in app.markdown if m.value.startswith("**Why:**")]
     assert reasons == ["**Why:** Both are X-ray images; both show *Chest*; both are tagged *Pleural effusion disorder*, "
                        "but this image's caption says it is absent."]

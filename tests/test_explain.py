@@ -11,6 +11,7 @@ import pytest
 from evalcore.app.explain import (
     MODALITY_WORDS,
     PathStep,
+    caption_denials,
     caption_statuses,
     example_path_pair,
     explain_pair,
@@ -263,6 +264,29 @@ def test_a_negated_shared_concept_is_a_tag_not_a_claim():
         explain_pair(*pair, None, IOU, captions="no hemorrhage", dictionary=DICTIONARY)
     with pytest.raises(ParameterError, match="dictionary"):
         explain_pair(*pair, None, IOU, captions=("", ""))
+
+
+def test_a_caption_that_only_considers_or_cites_a_concept_is_not_said_to_deny_it():
+    """Issue 36, seventh pass: a tag the caption only considers ("to rule out"), names for another examination or
+    cites from the literature is not said to be absent; the reasons say how the caption leaves it out."""
+    pair = ({CT, HEMORRHAGE, FRACTURE, HEMATOMA}, {CT, HEMORRHAGE, FRACTURE, HEMATOMA})
+    caption = ("CT of the head to rule out hemorrhage. No hematoma. "
+               "Complications include fracture and hematoma [12].")
+    assert caption_denials(caption, pair[0], DICTIONARY) == {HEMORRHAGE: "hypothetical", FRACTURE: "literature",
+                                                             HEMATOMA: "mixed"}
+    e = explain_pair(*pair, None, IOU, names=NEGATION_NAMES, dictionary=DICTIONARY,
+                     captions=("CT: hemorrhage, hematoma and fracture.", caption))
+    assert dict(e.denial_kinds) == {HEMORRHAGE: ("", "hypothetical"), FRACTURE: ("", "literature"),
+                                    HEMATOMA: ("", "mixed")}
+    assert reason_sentences(e) == [
+        "both are CT images",
+        "both are tagged Fracture, but this image's caption names it only when citing other patients",
+        "both are tagged Hematoma, but this image's caption says it is absent or not of this image",
+        "both are tagged Hemorrhage, but this image's caption only considers it"]
+    assert [sentence.split(" (")[0] for sentence in reason_sentences(e, "researcher")[1:]] == [
+        "both are tagged Fracture, but this image's caption holds every mention of it in a literature statement",
+        "both are tagged Hematoma, but this image's caption negates or leaves out every mention of it",
+        "both are tagged Hemorrhage, but this image's caption holds every mention of it in a hypothetical scope"]
 
 
 def test_no_pleural_effusion_denies_pleural_effusion_disorder():

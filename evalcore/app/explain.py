@@ -22,8 +22,9 @@ pair of dataset concepts joined by a short path (:func:`example_path_pair`).
 Concept tags are not claims: ROCOv2's tags ignore negation ("Without bleeding along the left electrode" is tagged
 *Hemorrhage*). Given the two captions and the dictionary concept extraction reads them with, :func:`explain_pair`
 tells for each concept whether a caption negates it (:func:`caption_statuses`: the extractor's mentions, so any name,
-synonym or imaging abbreviation of the concept counts), and :func:`reason_sentences` then says the tag is there and
-the caption denies it, instead of "both show" it. Image modalities (:data:`MODALITY_WORDS`) are worded as the kind of
+synonym or imaging abbreviation of the concept counts) and how (:func:`caption_denials`: ruled out, only considered,
+of another examination or of the literature), and :func:`reason_sentences` then says the tag is there and what the
+caption says of it, instead of "both show" it. Image modalities (:data:`MODALITY_WORDS`) are worded as the kind of
 image ("both are CT images").
 """
 
@@ -36,8 +37,9 @@ from types import MappingProxyType
 import numpy as np
 
 from evalcore.errors import ParameterError
+from evalcore.extraction.evidence import mention_status
 from evalcore.extraction.extractor import ConceptDictionary, Mention, mentions
-from evalcore.extraction.negation import concept_status, sentence_at
+from evalcore.extraction.negation import concept_status, cue_scopes, sentence_at
 from evalcore.relevance.composition import Composition, compose
 from evalcore.relevance.kg import KnowledgeGraph
 from evalcore.relevance.measures import MeasureSpec, measure_spec
@@ -169,6 +171,9 @@ class Explanation:
     caption_status: Mapping[str, tuple[str, str]] = field(default_factory=lambda: MappingProxyType({}))
     #: Concept -> (the query caption's sentence that negates it, the result caption's), "" where none does.
     negation_evidence: Mapping[str, tuple[str, str]] = field(default_factory=lambda: MappingProxyType({}))
+    #: Concept -> (how the query's caption denies it, how the result's does: :func:`caption_denials`), "" where it
+    #: does not; only concepts one caption denies.
+    denial_kinds: Mapping[str, tuple[str, str]] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def intersection(self) -> int:
@@ -245,7 +250,10 @@ def explain_pair(query: Iterable[str], result: Iterable[str], kg: KnowledgeGraph
                                          for c in readings[0]} if readings else {}),
         negation_evidence=MappingProxyType({c: tuple(reading[c][1] for reading in readings)
                                             for c in readings[0] if any(reading[c][1] for reading in readings)}
-                                           if readings else {}))
+                                           if readings else {}),
+        denial_kinds=MappingProxyType({c: tuple(reading[c][2] for reading in readings)
+                                       for c in readings[0] if any(reading[c][2] for reading in readings)}
+                                      if readings else {}))
 
 
 def caption_statuses(caption: str, concepts: Iterable[str], dictionary: ConceptDictionary) -> dict[str, str]:
@@ -260,21 +268,48 @@ def caption_statuses(caption: str, concepts: Iterable[str], dictionary: ConceptD
     ...                  {"C0040405", "C0019080", "C0032227", "C0016658"}, d)
     {'C0016658': 'absent', 'C0019080': 'negated', 'C0032227': 'negated'}
     """
+    return {concept: status for concept, (status, _, _) in _checked_readings(caption, concepts, dictionary).items()}
+
+
+def caption_denials(caption: str, concepts: Iterable[str], dictionary: ConceptDictionary) -> dict[str, str]:
+    """How a caption denies each of ``concepts`` it negates (:func:`caption_statuses`): as the evidence says of its
+    mentions (:func:`evalcore.extraction.evidence.mention_status`), "negated" (ruled out), "hypothetical" (only
+    considered), "other exam" (of another examination) or "literature" (of other patients, in a sentence citing the
+    literature), or "mixed" where its mentions are denied in more than one way. Modalities are left out.
+
+    >>> d = ConceptDictionary.build({"C0019080": "Hemorrhage", "C0032227": "Pleural effusion disorder",
+    ...                              "C0003962": "Ascites"})
+    >>> caption_denials("No bleeding. Follow-up for pleural effusion is recommended. Ascites (arrow) [3].",
+    ...                 {"C0019080", "C0032227", "C0003962"}, d)
+    {'C0019080': 'negated', 'C0032227': 'hypothetical'}
+    >>> caption_denials("CT of the abdomen. Complications include ascites [3].", {"C0003962"}, d)
+    {'C0003962': 'literature'}
+    """
+    return {concept: kind for concept, (_, _, kind) in _checked_readings(caption, concepts, dictionary).items()
+            if kind}
+
+
+def _checked_readings(caption: str, concepts: Iterable[str], dictionary: ConceptDictionary
+                        ) -> dict[str, tuple[str, str, str]]:
+    """:func:`_caption_readings`, ``concepts`` checked to be a collection of concept IDs."""
     if isinstance(concepts, str) or not isinstance(concepts, Iterable):
         raise ParameterError(f"concepts must be a collection of concept IDs, got {type(concepts).__name__}")
     listed = list(concepts)
     if not all(isinstance(concept, str) for concept in listed):
         raise ParameterError(f"concept IDs must be texts, got {next(c for c in listed if not isinstance(c, str))!r}")
-    return {concept: status for concept, (status, _) in _caption_readings(caption, listed, dictionary).items()}
+    return _caption_readings(caption, listed, dictionary)
 
 
 def _caption_readings(caption: str, concepts: Iterable[str], dictionary: ConceptDictionary,
-                      limit: int = 120) -> dict[str, tuple[str, str]]:
-    """Concept -> (its :func:`caption_statuses` status, the sentence of its first mention when negated, else ""),
-    the sentence cut to ``limit`` characters; one reading of the caption for all of them."""
+                      limit: int = 120) -> dict[str, tuple[str, str, str]]:
+    """Concept -> (its :func:`caption_statuses` status, the sentence of its first mention when negated, else "",
+    how the caption denies it (:func:`caption_denials`), else ""), the sentence cut to ``limit`` characters; one
+    reading of the caption for all of them."""
+    found = mentions(caption, dictionary)
     by_concept: dict[str, list[Mention]] = {}
-    for mention in mentions(caption, dictionary):
+    for mention in found:
         by_concept.setdefault(mention.concept, []).append(mention)
+    scopes = cue_scopes(caption, cues=dictionary.cues) if any(mention.negated for mention in found) else []
     readings = {}
     for concept in sorted(concepts):
         if concept in MODALITY_WORDS:
@@ -282,7 +317,9 @@ def _caption_readings(caption: str, concepts: Iterable[str], dictionary: Concept
         said = by_concept.get(concept, [])
         status = concept_status(mention.negated for mention in said)
         sentence = sentence_at(caption, said[0].start) if status == "negated" else ""
-        readings[concept] = (status, sentence if len(sentence) <= limit else sentence[:limit - 1].rstrip() + "…")
+        kinds = {mention_status(mention, scopes) for mention in said} if status == "negated" else set()
+        kind = "" if not kinds else kinds.pop() if len(kinds) == 1 else "mixed"
+        readings[concept] = (status, sentence if len(sentence) <= limit else sentence[:limit - 1].rstrip() + "…", kind)
     return readings
 
 
@@ -448,8 +485,8 @@ def reason_sentences(explanation: Explanation, audience: str = "clinician",
     sentences = [f"both are {_join(modalities)} images"] if modalities else []
     if shown:
         sentences.append("both show " + _join([called(c) for c in shown]))
-    for where, concepts in denied.items():
-        sentence = _denied_sentence([called(c) for c in concepts], where, audience)
+    for (where, kind), concepts in denied.items():
+        sentence = _denied_sentence([called(c) for c in concepts], where, audience, kind)
         if audience == "researcher":
             quotes = dict.fromkeys(quote for c in concepts for quote in explanation.negation_evidence[c] if quote)
             sentence += ": " + " / ".join(emphasise(quoted(quote)) for quote in quotes)
@@ -460,19 +497,25 @@ def reason_sentences(explanation: Explanation, audience: str = "clinician",
     return sentences
 
 
-def _shown_and_denied(explanation: Explanation) -> tuple[list[str], dict[str, list[str]]]:
+def _shown_and_denied(explanation: Explanation) -> tuple[list[str], dict[tuple[str, str], list[str]]]:
     """The shared concepts that are not modalities: those no caption negates, and the others by whose caption negates
-    them ("result", "query" or "both", in that order)."""
+    them ("result", "query" or "both", in that order) and how (:func:`caption_denials`; "mixed" where the two
+    captions deny one concept in different ways)."""
     shown: list[str] = []
-    denied: dict[str, list[str]] = {"result": [], "query": [], "both": []}
+    denied: dict[tuple[str, str], list[str]] = {}
     for concept in explanation.exact:
         if concept in MODALITY_WORDS:
             continue
         query_status, result_status = explanation.caption_status.get(concept, ("", ""))
         where = {(True, True): "both", (True, False): "query", (False, True): "result"}.get(
             (query_status == "negated", result_status == "negated"))
-        (shown if where is None else denied[where]).append(concept)
-    return shown, {where: concepts for where, concepts in denied.items() if concepts}
+        if where is None:
+            shown.append(concept)
+            continue
+        kinds = {kind for kind in explanation.denial_kinds.get(concept, ("", "")) if kind} or {"negated"}
+        denied.setdefault((where, kinds.pop() if len(kinds) == 1 else "mixed"), []).append(concept)
+    order = {"result": 0, "query": 1, "both": 2}
+    return shown, dict(sorted(denied.items(), key=lambda item: order[item[0][0]]))
 
 
 def _one_per_path(explanation: Explanation) -> list[NearMatch]:
@@ -494,7 +537,8 @@ def _near_sentence(explanation: Explanation, match: NearMatch, audience: str, em
     for concept, side, whose in ((match.query_concept, 0, f"the {QUERY_WORD[audience]}'s caption"),
                                  (match.result_concept, 1, "this image's caption")):
         if explanation.caption_status.get(concept, ("", ""))[side] == "negated":
-            phrase += f", but {whose} says {called(concept)} is absent"
+            kind = explanation.denial_kinds.get(concept, ("", ""))[side] or "negated"
+            phrase += f", but {whose} {_DENIALS[kind][0].format(it=called(concept), is_='is', s='s')}"
     return phrase
 
 
@@ -508,22 +552,39 @@ def quoted(sentence: str) -> str:
     return f"“{sentence[:-1] if sentence.endswith('.') and not sentence.endswith('..') else sentence}”"
 
 
-def _denied_sentence(names: Sequence[str], where: str, audience: str) -> str:
-    """Shared tags that a caption negates, worded as tags (researchers are told it is the caption's negation rule).
+#: How a caption denies a concept (:func:`caption_denials`) -> what the caption does with it, for clinicians and for
+#: researchers ({it}: the concept or a pronoun, {is_}: its verb, {s}: the caption's verb ending).
+_DENIALS = {
+    "negated": ("say{s} {it} {is_} absent", "negate{s} every mention of {it} (NegEx rule)"),
+    "hypothetical": ("only consider{s} {it}", "hold{s} every mention of {it} in a hypothetical scope (ConText rule)"),
+    "other exam": ("name{s} {it} only for another examination",
+                   "hold{s} every mention of {it} in an other-exam scope (ConText rule)"),
+    "literature": ("name{s} {it} only when citing other patients",
+                   "hold{s} every mention of {it} in a literature statement (a citing sentence: ConText rule)"),
+    "mixed": ("say{s} {it} {is_} absent or not of this image",
+              "negate{s} or leave{s} out every mention of {it} (NegEx and ConText rules)"),
+}
+
+
+def _denied_sentence(names: Sequence[str], where: str, audience: str, kind: str = "negated") -> str:
+    """Shared tags that a caption negates, worded as tags with how the caption denies them (:data:`_DENIALS`;
+    researchers are told the caption's rule).
 
     >>> _denied_sentence(["a", "b"], "both", "clinician")
     'both are tagged a and b, but both captions say they are absent'
     >>> _denied_sentence(["a"], "query", "researcher")
     "both are tagged a, but the query's caption negates every mention of it (NegEx rule)"
+    >>> _denied_sentence(["a"], "result", "clinician", "literature")
+    "both are tagged a, but this image's caption names it only when citing other patients"
     """
-    it = "they are" if len(names) > 1 else "it is"
     captions = {"result": "this image's caption", "query": f"the {QUERY_WORD[audience]}'s caption",
                 "both": "both captions"}[where]
-    verb = "negate" if where == "both" else "negates"
-    if audience == "researcher":
-        pronoun = "them" if len(names) > 1 else "it"
-        return f"both are tagged {_join(names)}, but {captions} {verb} every mention of {pronoun} (NegEx rule)"
-    return f"both are tagged {_join(names)}, but {captions} {'say' if where == 'both' else 'says'} {it} absent"
+    plural = len(names) > 1
+    wording = _DENIALS[kind][audience == "researcher"]
+    it = ("they" if plural else "it") if audience == "clinician" and "{is_}" in wording else \
+        ("them" if plural else "it")
+    said = wording.format(it=it, is_="are" if plural else "is", s="" if where == "both" else "s")
+    return f"both are tagged {_join(names)}, but {captions} {said}"
 
 
 # --- drawing ------------------------------------------------------------------------------
