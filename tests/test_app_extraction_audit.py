@@ -198,17 +198,27 @@ def test_curated_sets_are_kept_through_a_second_extraction_and_dropped_by_a_new_
     assert ws.curated is None and ws.extraction is None
 
 
+#: Each audience and the evidence table's column that says why a mention was read so.
+AUDIENCE_COLUMNS = (("Researcher", "rule"), ("Clinician", "why"))
+
+
+def audited(row: str, audience: str) -> AppTest:
+    """The Data page in ``audience``'s words after finding concepts in one caption (``row``: "ID,caption") and
+    choosing its image for the evidence."""
+    app = open_page(audience=audience).run()
+    app.file_uploader(key="up_captions").set_value(("one.csv", f"ID,Caption\n{row}\n".encode(), "text/csv"))
+    app.run()
+    extract(app)
+    app.selectbox(key="evidence_image").set_value(row.split(",")[0]).run()
+    assert not app.exception, app.exception
+    return app
+
+
 def test_an_abbreviation_the_caption_defines_is_audited_as_defined():
     """"portal vein (PV)": each PV is the portal vein, found as an abbreviation the caption spells out (issue 36,
     sixth pass); the researcher reads the definition as the rule, the clinician as the reason in plain words."""
-    captions = "ID,Caption\npv1,Ultrasound of the portal vein (PV). The PV is patent.\n"
-    for audience, column in (("Researcher", "rule"), ("Clinician", "why")):
-        app = open_page(audience=audience).run()
-        app.file_uploader(key="up_captions").set_value(("pv.csv", captions.encode(), "text/csv"))
-        app.run()
-        extract(app)
-        app.selectbox(key="evidence_image").set_value("pv1").run()
-        assert not app.exception, app.exception
+    for audience, column in AUDIENCE_COLUMNS:
+        app = audited("pv1,Ultrasound of the portal vein (PV). The PV is patent.", audience)
         table = frame_with(app, column)
         defined = table[table["words"] == "PV"]
         assert defined["concept"].str.startswith("Portal vein structure").all() and len(defined) == 2, table
@@ -237,15 +247,9 @@ def test_a_hyphenated_word_of_the_caption_is_not_broken_at_its_hyphen():
 def test_a_literature_statement_is_audited_as_of_other_patients():
     """"... [33]": a later sentence citing the literature and naming nothing of the figure is not of this image
     (issue 36, seventh pass); the researcher reads the status and the citation, the clinician plain words."""
-    captions = ("ID,Caption\nlit1,CT of the liver showing a hematoma. "
-                "Complications include ascites and pleural effusion [33].\n")
-    for audience, column in (("Researcher", "rule"), ("Clinician", "why")):
-        app = open_page(audience=audience).run()
-        app.file_uploader(key="up_captions").set_value(("lit.csv", captions.encode(), "text/csv"))
-        app.run()
-        extract(app)
-        app.selectbox(key="evidence_image").set_value("lit1").run()
-        assert not app.exception, app.exception
+    for audience, column in AUDIENCE_COLUMNS:
+        app = audited("lit1,CT of the liver showing a hematoma. Complications include ascites and pleural effusion "
+                      "[33].", audience)
         table = frame_with(app, column)
         cited = table[table["words"].isin(["ascites", "pleural effusion"])]
         assert len(cited) == 2, table
