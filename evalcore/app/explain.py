@@ -289,8 +289,8 @@ def caption_denials(caption: str, concepts: Iterable[str], dictionary: ConceptDi
             if kind}
 
 
-def _checked_readings(caption: str, concepts: Iterable[str], dictionary: ConceptDictionary
-                        ) -> dict[str, tuple[str, str, str]]:
+def _checked_readings(caption: str, concepts: Iterable[str],
+                      dictionary: ConceptDictionary) -> dict[str, tuple[str, str, str]]:
     """:func:`_caption_readings`, ``concepts`` checked to be a collection of concept IDs."""
     if isinstance(concepts, str) or not isinstance(concepts, Iterable):
         raise ParameterError(f"concepts must be a collection of concept IDs, got {type(concepts).__name__}")
@@ -309,7 +309,7 @@ def _caption_readings(caption: str, concepts: Iterable[str], dictionary: Concept
     by_concept: dict[str, list[Mention]] = {}
     for mention in found:
         by_concept.setdefault(mention.concept, []).append(mention)
-    scopes = cue_scopes(caption, cues=dictionary.cues) if any(mention.negated for mention in found) else []
+    scopes: list | None = None  # read only for a concept the caption negates
     readings = {}
     for concept in sorted(concepts):
         if concept in MODALITY_WORDS:
@@ -317,8 +317,11 @@ def _caption_readings(caption: str, concepts: Iterable[str], dictionary: Concept
         said = by_concept.get(concept, [])
         status = concept_status(mention.negated for mention in said)
         sentence = sentence_at(caption, said[0].start) if status == "negated" else ""
-        kinds = {mention_status(mention, scopes) for mention in said} if status == "negated" else set()
-        kind = "" if not kinds else kinds.pop() if len(kinds) == 1 else "mixed"
+        kind = ""
+        if status == "negated":
+            scopes = cue_scopes(caption, cues=dictionary.cues) if scopes is None else scopes
+            kinds = {mention_status(mention, scopes) for mention in said}
+            kind = kinds.pop() if len(kinds) == 1 else "mixed"
         readings[concept] = (status, sentence if len(sentence) <= limit else sentence[:limit - 1].rstrip() + "…", kind)
     return readings
 
@@ -538,7 +541,8 @@ def _near_sentence(explanation: Explanation, match: NearMatch, audience: str, em
                                  (match.result_concept, 1, "this image's caption")):
         if explanation.caption_status.get(concept, ("", ""))[side] == "negated":
             kind = explanation.denial_kinds.get(concept, ("", ""))[side] or "negated"
-            phrase += f", but {whose} {_DENIALS[kind][0].format(it=called(concept), is_='is', s='s')}"
+            name = called(concept)
+            phrase += f", but {whose} {_DENIALS[kind][0].format(they=name, them=name, is_='is', s='s')}"
     return phrase
 
 
@@ -553,16 +557,17 @@ def quoted(sentence: str) -> str:
 
 
 #: How a caption denies a concept (:func:`caption_denials`) -> what the caption does with it, for clinicians and for
-#: researchers ({it}: the concept or a pronoun, {is_}: its verb, {s}: the caption's verb ending).
+#: researchers ({they}/{them}: the concept or a pronoun, as subject and object; {is_}: its verb; {s}: the caption's
+#: verb ending).
 _DENIALS = {
-    "negated": ("say{s} {it} {is_} absent", "negate{s} every mention of {it} (NegEx rule)"),
-    "hypothetical": ("only consider{s} {it}", "hold{s} every mention of {it} in a hypothetical scope (ConText rule)"),
-    "other exam": ("name{s} {it} only for another examination",
-                   "hold{s} every mention of {it} in an other-exam scope (ConText rule)"),
-    "literature": ("name{s} {it} only when citing other patients",
-                   "hold{s} every mention of {it} in a literature statement (a citing sentence: ConText rule)"),
-    "mixed": ("say{s} {it} {is_} absent or not of this image",
-              "negate{s} or leave{s} out every mention of {it} (NegEx and ConText rules)"),
+    "negated": ("say{s} {they} {is_} absent", "negate{s} every mention of {them} (NegEx rule)"),
+    "hypothetical": ("only consider{s} {them}", "hold{s} every mention of {them} in a hypothetical scope (ConText rule)"),
+    "other exam": ("name{s} {them} only for another examination",
+                   "hold{s} every mention of {them} in an other-exam scope (ConText rule)"),
+    "literature": ("name{s} {them} only when citing other patients",
+                   "hold{s} every mention of {them} in a literature statement (a citing sentence: ConText rule)"),
+    "mixed": ("say{s} {they} {is_} absent or not of this image",
+              "negate{s} or leave{s} out every mention of {them} (NegEx and ConText rules)"),
 }
 
 
@@ -580,10 +585,9 @@ def _denied_sentence(names: Sequence[str], where: str, audience: str, kind: str 
     captions = {"result": "this image's caption", "query": f"the {QUERY_WORD[audience]}'s caption",
                 "both": "both captions"}[where]
     plural = len(names) > 1
-    wording = _DENIALS[kind][audience == "researcher"]
-    it = ("they" if plural else "it") if audience == "clinician" and "{is_}" in wording else \
-        ("them" if plural else "it")
-    said = wording.format(it=it, is_="are" if plural else "is", s="" if where == "both" else "s")
+    said = _DENIALS[kind][audience == "researcher"].format(
+        they="they" if plural else "it", them="them" if plural else "it", is_="are" if plural else "is",
+        s="" if where == "both" else "s")
     return f"both are tagged {_join(names)}, but {captions} {said}"
 
 
