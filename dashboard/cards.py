@@ -31,6 +31,7 @@ from evalcore.extraction.negation import sentence_at
 CHIP_COLOURS = {"exact": "green", "near": "orange", "none": "gray"}
 #: A tag its caption denies, marked by how (evalcore.app.explain.caption_denials).
 DENIED = {"negated": " (caption says absent)", "hypothetical": " (caption only considers it)",
+          "history": " (caption: patient's history)",
           "other exam": " (caption: another examination)", "literature": " (caption: other patients)",
           "mixed": " (caption: absent or not this image's)"}
 def legend() -> str:
@@ -170,10 +171,11 @@ def words_legend() -> str:
     """What the highlighted caption's colours mean, in the reader's words."""
     if audience() == "clinician":
         return ("Violet: the words a concept was read from. Red: words the caption rules out (\"no fracture\"), only "
-                "considers (\"if\", \"follow-up with\"), says of another examination (\"seen on the mammogram\") "
-                "or of other patients in a sentence citing the literature, so not counted.")
-    return ("Violet: a mention that gave the concept. Red: a mention in a negated, hypothetical, other-exam or "
-            "literature scope (NegEx/ConText-style rule), not extracted.")
+                "considers (\"if\", \"follow-up with\"), says of the patient's history (\"presented with\"), of "
+                "another examination (\"seen on the mammogram\") or of other patients in a sentence citing the "
+                "literature, so not counted.")
+    return ("Violet: a mention that gave the concept. Red: a mention in a negated, hypothetical, history, other-exam "
+            "or literature scope (NegEx/ConText-style rule), not extracted.")
 
 
 def caption_words_toggle(ws: Workspace, key: str) -> bool:
@@ -206,8 +208,8 @@ def draw_caption_words(ws: Workspace, image_id: str, kg) -> None:
         st.caption("No concept was found in this caption.")
         return
     clinician = audience() == "clinician"
-    not_counted = (" (ruled out, only considered, or of another examination or the literature: not counted)"
-                   if clinician else " (negated, hypothetical, other exam or literature: not extracted)")
+    not_counted = (" (ruled out, only considered, or of the history, another examination or the literature: not counted)"
+                   if clinician else " (negated, hypothetical, history, other exam or literature: not extracted)")
     assumed = f" ({ASSUMED_WORDS[audience()]})"
     lines = []
     for concept, found in words.items():
@@ -225,6 +227,7 @@ PLAIN_MATCHED = {"name": "its name", "synonym": "another of its names", "abbrevi
 #: Whether a mention was counted (an evidence row's status), in a clinician's words: counted, and why not.
 PLAIN_STATUS = {"kept": ("yes", ""), "negated": ("no: ruled out", "ruled out in"),
                 "hypothetical": ("no: only considered", "only considered in"),
+                "history": ("no: history", "said of the patient's history in"),
                 "other exam": ("no: another examination", "said of another examination in"),
                 "literature": ("no: literature", "said of other patients or the literature in")}
 

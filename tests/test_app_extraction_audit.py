@@ -260,3 +260,20 @@ def test_a_literature_statement_is_audited_as_of_other_patients():
         else:
             assert (cited["status"] == "literature").all(), table
             assert cited[column].str.startswith("literature cue '[33]' (").all(), table
+
+
+def test_a_presenting_complaint_is_audited_as_the_patients_history():
+    """"... who presented with ascites": the patient's history or presenting complaint is not what the image shows
+    (issue 36, eighth pass); the researcher reads the status and the cue, the clinician plain words."""
+    for audience, column in AUDIENCE_COLUMNS:
+        app = audited("hist1,CT of the liver of a woman who presented with ascites. A hematoma is shown.", audience)
+        table = frame_with(app, column)
+        told = table[table["words"] == "ascites"]
+        assert len(told) == 1, table
+        if audience == "Clinician":
+            assert (told["counted"] == "no: history").all(), table
+            assert told[column].str.startswith("said of the patient's history in: “CT of the liver").all(), table
+            assert not jargon_on(app), jargon_on(app)
+        else:
+            assert (told["status"] == "history").all(), table
+            assert told[column].str.startswith("history cue 'who presented with' (").all(), table

@@ -42,7 +42,7 @@ def agree(sets, rows) -> None:
     """Every kept mention's concept is in its image's set; every concept of a set has a kept (or assumed) row."""
     kept: dict[str, set[str]] = {image_id: set() for image_id in sets.ids}
     for row in rows:
-        assert row.status in ("kept", "negated", "hypothetical", "other exam", "literature")
+        assert row.status in ("kept", "negated", "hypothetical", "history", "other exam", "literature")
         assert row.matched in ("name", "synonym", "abbreviation", "assumed")
         if row.status == "kept":
             kept[row.image_id].add(row.concept)
@@ -60,12 +60,12 @@ def test_evidence_agrees_with_the_sets_on_random_captions():
     rng = random.Random(36)
     words = ["x-ray", "CT", "abdomen", "pelvis", "lateral", "no", "without", "but", "collapsed lung", "pneumothorax",
              "hemorrhage", "haemorrhage", "of the", "AP", "chest", ".", ",", "not seen", "if", "bleeding", "seen on",
-             "MRI", "[3]", "arrow"]
+             "MRI", "[3]", "arrow", "history of"]
     names = {**NAMES, "C0030797": "Pelvis", "C0817096": "Chest", "C0024485": "Magnetic Resonance Imaging"}
     captions = {f"i{k}": " ".join(rng.choice(words) for _ in range(rng.randint(0, 14))) for k in range(400)}
     sets, rows = extract_concepts(captions, names, synonyms=SYNONYMS, evidence=True)
     assert {row.matched for row in rows} == {"name", "synonym", "abbreviation", "assumed"}
-    assert {row.status for row in rows} == {"kept", "negated", "hypothetical", "other exam", "literature"}
+    assert {row.status for row in rows} == {"kept", "negated", "hypothetical", "history", "other exam", "literature"}
     assert all(captions[row.image_id][row.start:row.end] == row.words for row in rows)
     agree(sets, rows)
 
@@ -135,6 +135,18 @@ def test_an_other_exam_mention_names_its_cue_and_status() -> None:
     assert rows == [("a", "MRI", "kept", ""), ("a", "CT", "other exam", "other exam cue 'seen on'"),
                     ("b", "CT", "kept", "")]
     assert found.concepts.sets == (frozenset({"C0024485"}), frozenset({"C0040405"}))
+
+
+def test_a_history_names_its_cue_and_status() -> None:
+    """Issue 36, eighth pass: a presenting complaint is the patient's history, not the image's (ConText's historical
+    triggers)."""
+    names = {"C0040405": "X-Ray Computed Tomography", "C0013604": "Edema", "C0006826": "Malignant Neoplasms"}
+    caption = "CT of a man who presented with oedema. A history of cancer; the CT shows edema."
+    found = find_caption_concepts({"a": caption}, names, synonyms={"C0013604": ["oedema"], "C0006826": ["cancer"]})
+    rows = [(row.words, row.status, row.rule.split(" (")[0]) for row in evidence_rows(found)]
+    assert rows == [("CT", "kept", ""), ("oedema", "history", "history cue 'who presented with'"),
+                    ("cancer", "history", "history cue 'history of'"), ("CT", "kept", ""), ("edema", "kept", "")]
+    assert found.concepts.sets == (frozenset({"C0040405", "C0013604"}),)
 
 
 def test_a_literature_statement_names_its_citation_and_status() -> None:

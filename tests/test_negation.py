@@ -20,6 +20,7 @@ from evalcore.extraction.negation import (
     CONTINUATIONS,
     CUES,
     CUES_FILE,
+    HISTORY,
     HYPOTHETICAL,
     MAX_SCOPE_WORDS,
     PLACE_PREPOSITIONS,
@@ -70,6 +71,16 @@ def mention_status(text: str, names: list[str]) -> str:
     ("CT of the abdomen. The CT shows bowel necrosis [33].", ["Necrosis"], "affirmed"),
     ("Bowel necrosis [33].", ["Necrosis"], "affirmed"),  # the caption's first sentence is the figure's
     ("CT of the abdomen. Bowel necrosis [33 patients].", ["Necrosis"], "affirmed"),  # no citation
+    # issue 36, eighth pass: the patient's history or presenting complaint is not what the image shows; a lesion that
+    # "presents with" a margin, a case history and a diagnosis are
+    ("CT of a man who presented with recurrent oedema of the left leg.", ["Oedema"], "negated"),
+    ("CT of a woman with a history of myocardial infarction.", ["Myocardial infarction"], "negated"),
+    ("Radiograph of a girl complaining of chest pain.", ["Chest pain"], "negated"),
+    ("CT of a 50-year-old female presenting with dysphagia.", ["Dysphagia"], "negated"),
+    ("The mass presented with a circumscribed margin.", ["Margin"], "affirmed"),
+    ("A 5-year case history of a thyroid nodule.", ["Thyroid nodule"], "affirmed"),
+    ("CT of a woman diagnosed with bronchopneumonia.", ["Bronchopneumonia"], "affirmed"),
+    ("A man who presented with dysphagia; the CT shows a laryngeal mass.", ["Laryngeal mass"], "affirmed"),
     ("no pneumothorax, no pleural effusion", ["Pneumothorax"], "negated"),
     ("no pneumothorax, no pleural effusion", ["Pleural effusion"], "negated"),
     ("CT shows a large hemorrhage", ["Hemorrhage"], "affirmed"),
@@ -312,7 +323,7 @@ def test_random_texts(seed: int) -> None:
 
 GROUPS = tuple((group, sorted((phrase.split() for phrase in phrases), key=len, reverse=True)) for group, phrases in
                (("pseudo", PSEUDO_NEGATION), ("post", POST_NEGATION + POST_HYPOTHETICAL),
-                ("pre", PRE_NEGATION + HYPOTHETICAL), ("stop", TERMINATORS), ("place", PLACE_PREPOSITIONS),
+                ("pre", PRE_NEGATION + HYPOTHETICAL + HISTORY), ("stop", TERMINATORS), ("place", PLACE_PREPOSITIONS),
                 ("join", CONTINUATIONS), ("prefix", PREFIX_NEGATION)))
 FIRST_WORDS = {words[0] for _, phrases in GROUPS for words in phrases}
 

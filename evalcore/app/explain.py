@@ -274,8 +274,9 @@ def caption_statuses(caption: str, concepts: Iterable[str], dictionary: ConceptD
 def caption_denials(caption: str, concepts: Iterable[str], dictionary: ConceptDictionary) -> dict[str, str]:
     """How a caption denies each of ``concepts`` it negates (:func:`caption_statuses`): as the evidence says of its
     mentions (:func:`evalcore.extraction.evidence.mention_status`), "negated" (ruled out), "hypothetical" (only
-    considered), "other exam" (of another examination) or "literature" (of other patients, in a sentence citing the
-    literature), or "mixed" where its mentions are denied in more than one way. Modalities are left out.
+    considered), "history" (of the patient's history), "other exam" (of another examination) or "literature" (of
+    other patients, in a sentence citing the literature), or "mixed" where its mentions are denied in more than one
+    way. Modalities are left out.
 
     >>> d = ConceptDictionary.build({"C0019080": "Hemorrhage", "C0032227": "Pleural effusion disorder",
     ...                              "C0003962": "Ascites"})
@@ -562,6 +563,8 @@ def quoted(sentence: str) -> str:
 _DENIALS = {
     "negated": ("say{s} {they} {is_} absent", "negate{s} every mention of {them} (NegEx rule)"),
     "hypothetical": ("only consider{s} {them}", "hold{s} every mention of {them} in a hypothetical scope (ConText rule)"),
+    "history": ("name{s} {them} only in the patient's history",
+                "hold{s} every mention of {them} in a history scope (ConText rule)"),
     "other exam": ("name{s} {them} only for another examination",
                    "hold{s} every mention of {them} in an other-exam scope (ConText rule)"),
     "literature": ("name{s} {them} only when citing other patients",

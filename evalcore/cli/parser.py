@@ -354,7 +354,7 @@ def extract_command(commands: argparse._SubParsersAction) -> None:
                          help="CSV to write, one row per mention: image_id, concept, start, end (0-based character "
                               "offsets in the caption, end exclusive), words, matched (name, synonym, abbreviation, "
                               "assumed, defined: as the caption defines it), status (kept, negated, hypothetical, "
-                              "other exam, literature), rule; cells a spreadsheet would run get a leading '")
+                              "history, other exam, literature), rule; cells a spreadsheet would run get a leading '")
 
 
 def app_command(commands: argparse._SubParsersAction) -> None:

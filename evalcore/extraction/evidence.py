@@ -118,15 +118,16 @@ def opening_cues(scopes: Sequence[tuple[int, int, Cue]], positions: Sequence[int
 
 def mention_status(mention: Mention, scopes: Sequence[tuple[int, int, Cue]]) -> str:
     """"kept", or why not: "negated" (a negation cue's scope holds it), "hypothetical" (only a hypothetical cue's
-    does: "follow-up with MRI"), "other exam" (only an other-exam cue's: "the lesion seen on the mammogram") or
-    "literature" (only a literature statement's: "Common complications include bowel necrosis [33]")."""
+    does: "follow-up with MRI"), "history" (only a history cue's: "who presented with chest pain"), "other exam"
+    (only an other-exam cue's: "the lesion seen on the mammogram") or "literature" (only a literature statement's:
+    "Common complications include bowel necrosis [33]")."""
     return _status(mention, opening_cue(scopes, mention.start) if mention.negated else None)
 
 
 def _status(mention: Mention, cue: Cue | None) -> str:
     if not mention.negated:
         return "kept"
-    return cue.kind if cue is not None and cue.kind in ("hypothetical", "other exam", "literature") else "negated"
+    return cue.kind if cue is not None and cue.kind in ("hypothetical", "history", "other exam", "literature") else "negated"
 
 
 def evidence_rows(found: CaptionConcepts) -> Iterator[EvidenceRow]:

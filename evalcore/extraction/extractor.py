@@ -676,7 +676,7 @@ def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int
     # A scope its word limit ends inside a compound reaches the compound's head, the next word ("... for either
     # aspiration | pneumonia"); a prefix's scope is its word, whole ("non-ischemic | dilated cardiomyopathy").
     denying = {last: kind for (_, last, _), kind, cue in zip(mentions, kinds, holding)
-               if kind in ("negation", "hypothetical") and cue.direction != "prefix"}
+               if kind in ("negation", "hypothetical", "history") and cue.direction != "prefix"}
     kinds = [denying.get(first - 1) if kind is None and joined(first) else kind
              for (first, _, _), kind in zip(mentions, kinds)]
     denying_at: dict[int, set[str]] = {}  # the first token of a mention in a scope -> the concepts mentioned there

@@ -16,6 +16,9 @@ clinical reports", J Biomed Inform 42(5):839-851, 2009. The rule, per sentence:
   findings consistent with pneumonia" denies the pneumonia);
 - a *hypothetical* cue ("if", "follow-up with", "is recommended", "should be considered", ...) scopes like a
   negation: what it names is not stated of this image, so it is not extracted either;
+- a *history* cue ("history of", "who presented with", "complaining of", "suffering from", ...; ConText's historical
+  triggers) scopes as a hypothetical one does: the patient's history or presenting complaint is not what the image
+  shows ("a woman who presented with recurrent oedema of the left leg": no oedema on her abdominal CT);
 - an *other-exam* cue ("seen on", "corresponding to", "previous", ...) opens a forward scope that names an
   examination other than the one shown ("an ultrasound of the lesion *identified on the mammogram*"), up to the
   next cue of any kind: it denies nothing but an imaging modality, and that only where the caption names another
@@ -70,8 +73,9 @@ CUES_FILE = RULES_FOLDER / "context_cues.tsv"
 #: What each kind of row may say of its direction: the scope a cue opens (forward, backward, the word a prefix is
 #: joined to) or none.
 KIND_DIRECTIONS = {"negation": ("forward", "backward", "prefix"), "hypothetical": ("forward", "backward"),
-                   "other exam": ("forward",), "pseudo": ("none",), "terminator": ("none",), "place": ("forward",),
-                   "state": ("forward",), "affirmed": ("none",), "continuation": ("none",), "qualifier": ("none",)}
+                   "history": ("forward",), "other exam": ("forward",), "pseudo": ("none",), "terminator": ("none",),
+                   "place": ("forward",), "state": ("forward",), "affirmed": ("none",), "continuation": ("none",),
+                   "qualifier": ("none",)}
 
 
 class Cue(NamedTuple):
@@ -122,6 +126,8 @@ PSEUDO_NEGATION = _listed("pseudo", "none")
 TERMINATORS = _listed("terminator", "none")
 HYPOTHETICAL = _listed("hypothetical", "forward")
 POST_HYPOTHETICAL = _listed("hypothetical", "backward")
+#: ConText's historical triggers ("history of", "who presented with", ...): they scope as a hypothetical cue does.
+HISTORY = _listed("history", "forward")
 #: Prepositions that introduce where a negated finding would be ("no blood flow *in* the distal aorta", "without
 #: bleeding *along* the electrode"): the place is not what is denied, so they end a pre-negation scope. (NegEx was
 #: built for findings and diseases; anatomy after such a preposition is its most common false negation in ROCOv2's
@@ -161,7 +167,7 @@ _CUE_GAP = re.compile(r"\s+|\s*-\s*")
 _GROUPS = {("negation", "forward"): "pre", ("hypothetical", "forward"): "pre", ("negation", "backward"): "post",
            ("hypothetical", "backward"): "post", ("negation", "prefix"): "prefix", ("pseudo", "none"): "pseudo",
            ("terminator", "none"): "stop", ("place", "forward"): "place", ("continuation", "none"): "join",
-           ("other exam", "forward"): "exam"}
+           ("other exam", "forward"): "exam", ("history", "forward"): "pre"}
 _END = ""  # a trie node's key for the group of the cue ending there; no word is empty
 
 
