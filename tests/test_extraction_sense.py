@@ -217,6 +217,22 @@ def test_user_rules_add_synonyms_exclusions_and_cues(tmp_path: Path) -> None:
     assert len(rules.cues) == 2 and all(cue not in CUES for cue in rules.cues)
 
 
+def test_a_user_cue_written_with_a_hyphen_matches_either_way_and_a_history_cue_drops_the_complaint(
+        tmp_path: Path) -> None:
+    """Issue 36, eighth pass: a cue's hyphen is read as a caption's is (a rule "not-called" once matched nothing,
+    as a caption's words are split at hyphens); a user's history cue leaves the complaint out."""
+    path = _rules(tmp_path, "negation-backward\tnot-called\t\tour radiologists\n"
+                            "history\treferred for\t\tour radiologists\n")
+    names = {"C0019080": "Hemorrhage", "C0030193": "Pain", "C0040405": "X-Ray Computed Tomography"}
+    captions = {"a": "Hemorrhage not called.", "b": "Hemorrhage not-called.", "c": "CT of a man referred for pain."}
+    assert extract_concepts(captions, names).sets == (frozenset({"C0019080"}), frozenset({"C0019080"}),
+                                                     frozenset({"C0040405", "C0030193"}))
+    assert extract_concepts(captions, names, rules=path).sets == (frozenset(), frozenset(), frozenset({"C0040405"}))
+    assert [cue.cue for cue in read_user_rules([path]).cues] == ["not called", "referred for"]
+    with pytest.raises(InputError, match="line 3"):
+        read_user_rules([_rules(tmp_path, "pseudo\tno change\t\tlab\npseudo\tno-change\t\tlab\n")])
+
+
 def test_a_user_other_exam_cue_names_an_examination_that_is_not_the_image(tmp_path: Path) -> None:
     path = _rules(tmp_path, "other-exam\tknown from\t\tour radiologists\n")
     names = {"C0040405": "X-Ray Computed Tomography", "C0024485": "Magnetic Resonance Imaging"}

@@ -101,7 +101,7 @@ def read_cues(path: str | Path) -> tuple[Cue, ...]:
     """
     cues: dict[str, Cue] = {}
     for row in read_rule_file(path, CUE_COLUMNS):
-        words = " ".join(row["cue"].lower().split())
+        words = cue_words(row["cue"])
         if words in cues:
             raise refuse_repeat(path, row, CUE_COLUMNS, "cue", "a cue")
         if row["direction"] not in KIND_DIRECTIONS[row["kind"]]:
@@ -109,6 +109,16 @@ def read_cues(path: str | Path) -> tuple[Cue, ...]:
                              f"{' or '.join(KIND_DIRECTIONS[row['kind']])}", repr(row["direction"]))
         cues[words] = Cue(words, row["kind"], row["direction"], row["source"])
     return tuple(cues.values())
+
+
+def cue_words(written: str) -> str:
+    """A cue's words as a caption's words are read: lower case, a hyphen between two words read as a space (a cue
+    matches its words joined by spaces or a hyphen, :data:`_CUE_GAP`: "follow up with" is also "follow-up with").
+
+    >>> cue_words("Non-visualized  ")
+    'non visualized'
+    """
+    return " ".join(written.lower().replace("-", " ").split())
 
 
 CUES = read_cues(CUES_FILE)

@@ -26,7 +26,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from evalcore.errors import InputError
-from evalcore.extraction.negation import Cue
+from evalcore.extraction.negation import Cue, cue_words
 from evalcore.extraction.rule_files import RULES_FOLDER, Column, read_rule_file, refuse_repeat
 
 #: Cue kinds of a rules file -> the kind and direction of a :class:`~evalcore.extraction.negation.Cue`.
@@ -76,10 +76,10 @@ def read_user_rules(paths: Iterable[str | Path]) -> UserRules:
             if kind in CUE_KINDS:
                 if concept:
                     raise InputError(str(path), row.line, "column 3 (concept) empty for a cue", repr(concept))
-                cue_words = words.lower()
-                if cue_words in cues:
+                words_read = cue_words(words)
+                if words_read in cues:
                     raise refuse_repeat(path, row, RULE_COLUMNS, "words", "a cue")
-                cues[cue_words] = Cue(cue_words, *CUE_KINDS[kind], row["source"])
+                cues[words_read] = Cue(words_read, *CUE_KINDS[kind], row["source"])
             elif not concept:
                 raise InputError(str(path), row.line, f"column 3 (concept): the concept ID a {kind} row is about",
                                  "an empty field")
