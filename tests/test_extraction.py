@@ -673,6 +673,17 @@ def test_the_built_in_rules_name_clinical_synonyms_and_drop_general_words():
     assert extract(caption, ConceptDictionary.build(names, abbreviations=False)) == {"C0038257", "C0011900"}
 
 
+def test_a_vertebral_level_named_in_full_takes_the_short_name_the_others_have():
+    """Issue 36, eighth pass: "S1 level" is the Level of the first sacral vertebra, as "L4 level" is the L4 level
+    (ROCOv2 valid: all 7 captions naming S1, T4 or C2 level are tagged so)."""
+    names = {"C0446438": "Level of the first sacral vertebra", "C0505385": "Level of the fourth thoracic vertebra",
+             "C0446412": "Level of the second cervical vertebra", "C0446436": "L4 level"}
+    dictionary = ConceptDictionary.build(names)
+    assert extract("MRI at the S1 level and the L4 level", dictionary) >= {"C0446438", "C0446436"}
+    assert extract("Abscess at the T4 level; dissection at the C2 level", dictionary) >= {"C0505385", "C0446412"}
+    assert extract("Sagittal MRI at S1", dictionary).isdisjoint(names)  # a bare vertebra names no level
+
+
 def test_the_built_in_rules_file_reads_and_every_row_has_a_source():
     from evalcore.extraction.rule_files import read_rule_file
     from evalcore.extraction.user_rules import BUILT_IN_RULES_FILE, RULE_COLUMNS
