@@ -244,11 +244,11 @@ def evidence_table(ws: Workspace, image_id: str, kg) -> pd.DataFrame:
                    ASSUMED_WORDS["clinician"] if row.matched == "assumed" else
                    f"the caption writes “{row.words}” for “{defined_long_form(caption, row.words)}”"
                    if row.matched == "defined" else "")
-            rows.append({"words": row.words, "concept": concept_label(ws, row.concept, kg),
-                         "found as": PLAIN_MATCHED.get(row.matched, row.matched), "counted": counted, "why": why})
+            rows.append({"words": row.words, "concept": concept_label(ws, row.concept, kg), "counted": counted,
+                         "found as": PLAIN_MATCHED.get(row.matched, row.matched), "why": why})
         else:
-            rows.append({"words": row.words, "concept": concept_label(ws, row.concept, kg), "matched": row.matched,
-                         "status": row.status, "rule": row.rule})
+            rows.append({"words": row.words, "concept": concept_label(ws, row.concept, kg), "status": row.status,
+                         "matched": row.matched, "rule": row.rule})
     return pd.DataFrame(rows)
 
 
@@ -266,7 +266,8 @@ def draw_extraction_evidence(ws: Workspace, image_id: str, kg) -> None:
         st.caption("No concept is named in this caption.")
         return
     # Five columns in the page's width at 1400 px: the kept/negated column is short, the rule takes what is left (a
-    # short words column cut names such as "portal vein structure").
+    # short words column cut names such as "portal vein structure"). The verdict comes third, so that a narrow page
+    # (900 px), which scrolls the table sideways, still shows whether each mention counted.
     wide, short = ("why", "counted") if audience() == "clinician" else ("rule", "status")
     st.dataframe(table, hide_index=True, width="stretch", key="evidence_table",
                  column_config={wide: st.column_config.TextColumn(width="medium"),

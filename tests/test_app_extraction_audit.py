@@ -270,6 +270,8 @@ def test_a_presenting_complaint_is_audited_as_the_patients_history():
         table = frame_with(app, column)
         told = table[table["words"] == "ascites"]
         assert len(told) == 1, table
+        # the verdict third, in view on a narrow page that scrolls the table sideways
+        assert list(table.columns)[:3] == ["words", "concept", "counted" if audience == "Clinician" else "status"]
         if audience == "Clinician":
             assert (told["counted"] == "no: history").all(), table
             assert told[column].str.startswith("said of the patient's history in: “CT of the liver").all(), table
