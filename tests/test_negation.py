@@ -77,6 +77,7 @@ def mention_status(text: str, names: list[str]) -> str:
     ("CT of a woman with a history of myocardial infarction.", ["Myocardial infarction"], "negated"),
     ("Radiograph of a girl complaining of chest pain.", ["Chest pain"], "negated"),
     ("CT of a 50-year-old female presenting with dysphagia.", ["Dysphagia"], "negated"),
+    ("68-year-old female presents with pelvic pain. CT of the femur.", ["Pelvic pain"], "negated"),
     ("The mass presented with a circumscribed margin.", ["Margin"], "affirmed"),
     ("A 5-year case history of a thyroid nodule.", ["Thyroid nodule"], "affirmed"),
     ("CT of a woman diagnosed with bronchopneumonia.", ["Bronchopneumonia"], "affirmed"),
