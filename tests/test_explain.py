@@ -306,7 +306,9 @@ def test_no_pleural_effusion_denies_pleural_effusion_disorder():
                                "Chest X-ray. There was no pleural effusion on both sides."))
     assert e.caption_status[EFFUSION] == ("affirmed", "negated") and e.caption_status[CHEST] == ("affirmed", "affirmed")
     assert reason_sentences(e) == ["both are X-ray images", "both show Chest",
-                                   "both are tagged Pleural effusion disorder, but this image's caption says it is absent"]
+                                   "both are tagged Pleural effusion, but this image's caption says it is absent"]
+    # (a clinician reads the name without SNOMED CT's "disorder"; a researcher the name as the vocabulary writes it)
+    assert reason_sentences(e, "researcher")[2].startswith("both are tagged Pleural effusion disorder, but")
     assert e.negation_evidence[EFFUSION] == ("", "There was no pleural effusion on both sides.")
     # A synonym and a plural count as well; a caption that negates one mention and affirms another affirms it.
     assert caption_statuses("No PTX.", {PNEUMOTHORAX}, DICTIONARY) == {PNEUMOTHORAX: "negated"}
@@ -391,7 +393,7 @@ def test_rocov2_002127_no_pleural_effusion():
     e = explain_pair(concepts[query], concepts[result], None, IOU, names=names,
                      captions=(captions[query], captions[result]), dictionary=dictionary)
     reasons = reason_sentences(e)
-    assert "both are tagged Pleural effusion disorder, but this image's caption says it is absent" in reasons
+    assert "both are tagged Pleural effusion, but this image's caption says it is absent" in reasons
     assert not any(r.startswith("both show") and "Pleural effusion" in r for r in reasons)
 
 
@@ -440,3 +442,19 @@ def test_a_near_match_names_the_caption_that_denies_its_concept():
     assert e.caption_status[HEMORRHAGE] == ("negated", "absent") and e.caption_status[HEMATOMA] == ("absent", "affirmed")
     assert reason_sentences(e) == ["both are CT images",
                                    "Hematoma is a kind of Hemorrhage, but the case's caption says Hemorrhage is absent"]
+
+
+@needs(ROCOV2)
+def test_a_clinicians_names_tell_every_rocov2_concept_apart():
+    """The plain names (plain_name) of ROCOv2's 1,900-odd concepts are as many as the concepts: leaving out SNOMED
+    CT's hierarchy words never gives two concepts one name ("Bone structure of face" is "face (bone)", not the
+    face), and a name only loses words at its ends."""
+    from evalcore.app.explain import plain_name
+    from evalcore.readers import read_concept_names
+
+    names = read_concept_names(ROCOV2 / "cui_mapping.csv")
+    plain = {cui: plain_name(cui, name) for cui, name in names.items()}
+    assert len({name.lower() for name in plain.values()}) == len({name.lower() for name in names.values()})
+    assert plain["C0032718"] == "Portal vein"
+    assert all(plain[cui] in MODALITY_WORDS.values() or plain[cui] in ("CT scan", "PET scan")
+               or plain[cui].removesuffix(" (bone)").lower() in names[cui].lower() for cui in names)

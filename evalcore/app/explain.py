@@ -30,6 +30,7 @@ image ("both are CT images").
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
@@ -383,14 +384,53 @@ def _join(words: Sequence[str]) -> str:
 
 def shown_name(node: str, name: str | None, audience: str) -> str:
     """A concept's name as the audience reads it where ``name`` may be unknown (None): a researcher then reads the
-    ID, a clinician :data:`UNNAMED`.
+    name as the vocabulary writes it, or the ID; a clinician its :func:`plain_name`, or :data:`UNNAMED`.
 
     >>> shown_name("C0001", None, "clinician"), shown_name("C0001", None, "researcher")
     ('unnamed concept', 'C0001')
-    >>> shown_name("C0042449", "Veins", "clinician")
-    'Veins'
+    >>> shown_name("C0032718", "Portal vein structure", "clinician")
+    'Portal vein'
+    >>> shown_name("C0032718", "Portal vein structure", "researcher")
+    'Portal vein structure'
     """
-    return name or (UNNAMED if audience == "clinician" else node)
+    if audience == "clinician":
+        return plain_name(node, name) if name else UNNAMED
+    return name or node
+
+
+#: The hierarchy words SNOMED CT writes into a name (its structure-entire-part triplets' "Structure of ...", "...
+#: disorder"), which a clinician does not say; read off the name's ends, one at a time. After an adjective the word
+#: stays ("Pharyngeal structure", "Functional disorder": the adjective alone names nothing).
+_PLAIN_NAME_ENDS = re.compile(r"^structure of\s+|,\s*device$|,?\s+NOS$|(?<!al)(?<!ar)(?<!ic)(?<!ous)(?<!ed)"
+                              r"\s+(?:structure|disorder|finding)$", re.IGNORECASE)
+_BONE_STRUCTURE_OF = re.compile(r"^bone structure of\s+(.+)$", re.IGNORECASE)
+
+
+def plain_name(node: str, name: str) -> str:
+    """A concept's name as a clinician says it: an image modality as the kind of image (:data:`MODALITY_WORDS`, "CT
+    scan" for *X-Ray Computed Tomography*), SNOMED CT's hierarchy words left out ("Structure of left kidney" is the
+    left kidney, "Pleural effusion disorder" the pleural effusion, "Stent, device" a stent), a bone structure named
+    as a bone ("Bone structure of face" is "face (bone)", apart from the face). Researchers read the name as the
+    vocabulary writes it (:func:`shown_name`).
+
+    >>> plain_name("C0040405", "X-Ray Computed Tomography"), plain_name("C0227613", "Structure of right kidney")
+    ('CT scan', 'right kidney')
+    >>> plain_name("C0015455", "Bone structure of face"), plain_name("C0031039", "Pharyngeal structure")
+    ('face (bone)', 'Pharyngeal structure')
+    >>> plain_name("C0038257", "Stent, device"), plain_name("C0032227", "Pleural effusion disorder")
+    ('Stent', 'Pleural effusion')
+    """
+    if node in MODALITY_WORDS:
+        word = MODALITY_WORDS[node]
+        return {"CT": "CT scan", "PET": "PET scan"}.get(word, word)
+    bone = _BONE_STRUCTURE_OF.match(name.strip())
+    plain = f"{bone.group(1)} (bone)" if bone else name.strip()
+    while True:
+        shorter = _PLAIN_NAME_ENDS.sub("", plain, count=1).strip()
+        if shorter == plain or not shorter:
+            break
+        plain = shorter
+    return plain
 
 
 def readable_path(path: Sequence[PathStep], audience: str) -> tuple[PathStep, ...]:
