@@ -82,6 +82,14 @@ def mention_status(text: str, names: list[str]) -> str:
     ("A 5-year case history of a thyroid nodule.", ["Thyroid nodule"], "affirmed"),
     ("CT of a woman diagnosed with bronchopneumonia.", ["Bronchopneumonia"], "affirmed"),
     ("A man who presented with dysphagia; the CT shows a laryngeal mass.", ["Laryngeal mass"], "affirmed"),
+    # ... a denied contact between structures denies neither; a midline structure is a state described as present;
+    # a structure before a relation verb's participle is its subject
+    ("No contact between the third molar and the maxillary sinus.", ["Third molar"], "affirmed"),
+    ("No connection between the cyst and the urinary tract.", ["Urinary tract"], "affirmed"),
+    ("Resolution of the mass effect and midline trachea.", ["Trachea"], "affirmed"),
+    ("Aortogram with no left main coronary artery originating from the aorta.", ["Left main coronary artery"],
+     "negated"),
+    ("No mass arising from the kidney.", ["Kidney"], "affirmed"),
     # ... and the absence wordings of a structure not seen, hyphenated or not
     ("Empty renal fossa with non-visualisation of the right kidney.", ["Right kidney"], "negated"),
     ("CT with nonvisualization of the gallbladder.", ["Gallbladder"], "negated"),
