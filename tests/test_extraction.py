@@ -684,6 +684,21 @@ def test_a_vertebral_level_named_in_full_takes_the_short_name_the_others_have():
     assert extract("Sagittal MRI at S1", dictionary).isdisjoint(names)  # a bare vertebra names no level
 
 
+def test_eighth_pass_names_of_a_part_and_synonyms_read_on_valid():
+    """Issue 36, eighth pass (ROCOv2 valid recall reading): a side's part of an organ named with the organ's
+    adjective, and the clinical names of the built-in synonyms."""
+    names = {"C0227486": "Left lobe of liver", "C0227481": "Right lobe of liver", "C0223865":
+             "Structure of greater trochanter of femur", "C1261080": "Structure of posterior cusp of aortic valve",
+             "C0748427": "Right atrial enlargement", "C0040405": "X-Ray Computed Tomography",
+             "C0042133": "Uterine Fibroids"}
+    dictionary = ConceptDictionary.build(names)
+    assert extract("Cyst in the left hepatic lobe and the right liver lobe", dictionary) == {"C0227486", "C0227481"}
+    assert extract("Fracture of the trochanter major", dictionary) == {"C0223865"}
+    assert extract("Vegetation on the non-coronary cusp; enlarged right atrium", dictionary) == {"C1261080",
+                                                                                                  "C0748427"}
+    assert extract("Computerized tomographic angiography: uterine fibroids", dictionary) == {"C0040405", "C0042133"}
+
+
 def test_the_built_in_rules_file_reads_and_every_row_has_a_source():
     from evalcore.extraction.rule_files import read_rule_file
     from evalcore.extraction.user_rules import BUILT_IN_RULES_FILE, RULE_COLUMNS

@@ -105,6 +105,12 @@ _HIERARCHY_WORDS = re.compile(r"^(?:bone )?structure of\s+|\s+(?:structure|disor
 _SIDED_REGION = re.compile(r"^((?:left|right)\s+\w+(?<!ac)(?<!al)(?<!ar)(?<!ary)(?<!ic))\s+region$", re.IGNORECASE)
 
 
+#: Each organ -> its adjectives (Terminologia Anatomica's adjectival forms in the lexicon: liver -> hepatic).
+_ORGAN_ADJECTIVES: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    organ: tuple(sorted(adjective for adjective, whole in LEXICON.organ_of.items() if whole == organ))
+    for organ in set(LEXICON.organ_of.values())})
+
+
 def name_variants(name: str) -> tuple[str, ...]:
     """A concept name as written and as a caption would write it (UMLS lexical variant rules): uninverted ("A, B"
     read "B A", as MeSH headings are inverted) and without the hierarchy words of SNOMED CT: "structure of", "disorder", ...
@@ -117,6 +123,8 @@ def name_variants(name: str) -> tuple[str, ...]:
     (('Stent, device', 'Stent'), ('pathologic fistula', 'fistula'))
     >>> name_variants("Structure of anterior leaflet of mitral valve")[-2:]
     ('mitral valve anterior leaflet', 'anterior mitral valve leaflet')
+    >>> name_variants("Left lobe of liver")[-2:]  # a part noun's organ also by its adjective (the lexicon's)
+    ('Left liver lobe', 'Left hepatic lobe')
     >>> name_variants("Structure of right knee region")
     ('Structure of right knee region', 'right knee')
     >>> name_variants("Bone structure of cranium"), name_variants("Entire left atrium")
@@ -143,6 +151,9 @@ def name_variants(name: str) -> tuple[str, ...]:
         position, _, rest = whole.partition(" ")
         if rest and position.lower() in SENSE_WORDS.position:  # "anterior mitral valve leaflet", "left liver lobe"
             variants.append(f"{position} {part} {rest}")
+            # ... and with the organ's adjective, where a part noun is the organ's ("left hepatic lobe")
+            if rest.lower() in SENSE_WORDS.part:
+                variants.extend(f"{position} {adjective} {rest}" for adjective in _ORGAN_ADJECTIVES.get(part.lower(), ()))
     return tuple(variants)
 
 
