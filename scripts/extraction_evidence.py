@@ -363,6 +363,31 @@ NINTH_ROUND = (
      "means \"except\" before anatomy) (test scored and read after this row)", "0.7319 (-0.0000)",
      "0.7552 (-0.0000)"),
 )
+TENTH_ROUND = (
+    ("the patient's history or presenting complaint is not what the image shows: ConText's historical triggers "
+     "(\"history of\", \"who presented with\", \"complaining of\", \"suffering from\", ...; a subject before "
+     "\"presented with\", as a lesion also \"presents with\" a margin) as a cue kind of its own, status history "
+     "(right by reading: ROCOv2's curation tags the presenting complaint, 5 valid images better, 10 worse; \"diagnosed "
+     "with\" was tried and left out: it names the diagnosis shown)", "0.7318 (-0.0000)", "0.7551 (-0.0001)"),
+    ("a cue's hyphen is read as a caption's (a cue written \"non-visualized\" matched nothing); absence wordings of "
+     "a structure not seen: \"non-visualization of\", \"devoid of\", \"lacking\", \"not obvious\", \"not "
+     "presented\" (\"not included\" tried and left out: \"partially or not included\")", "0.7318 (-0.0000)",
+     "0.7551 (-0.0000)"),
+    ("the three vertebral levels the vocabulary names in full take the short name of the others (\"S1 level\", "
+     "\"T4 level\", \"C2 level\": 7 valid images better)", "0.7320 (+0.0002)", "0.7552 (+0.0001)"),
+    ("after fresh valid readings (negation 96.0 %, precision 95.0 %, recall 82.8 % without judgment calls): a face "
+     "(facies) of a bone or organ is a part noun (\"the lateral face of the wrist\" is no face); present-tense "
+     "presenting complaints (\"female presents with\") are history cues", "0.7320 (+0.0000)", "0.7553 (+0.0000)"),
+    ("a denied contact between structures denies neither (\"no contact between the third molar and the maxillary "
+     "sinus\"); \"midline\" a state described as present; relation verbs' participles (\"originating\", "
+     "\"arising\") head no phrase (3 valid images better, 1 worse: ROCOv2 tags an artery the caption says is "
+     "absent)", "0.7320 (+0.0000)", "0.7553 (+0.0001)"),
+    ("a side's part of an organ also by the organ's adjective (\"left hepatic lobe\" is the Left lobe of liver; 9 "
+     "valid images better)", "0.7322 (+0.0002)", "0.7555 (+0.0002)"),
+    ("built-in synonyms from the recall reading (trochanter major/minor, non-coronary cusp, tentorium, upper limb, "
+     "fibroid, enlarged right atrium, axillary adenopathy, \"computerized tomographic\", ...: 24 valid images "
+     "better, 1 worse) (test scored and read after this row)", "0.7327 (+0.0005)", "0.7560 (+0.0005)"),
+)
 #: Read by hand (issue 36), test captions, dictionary (c): (what, sample, before the round, after it, target).
 HAND_READING = (
     ("precision: tags right or acceptable", "200 random tags", "—", "95.5 % (191 of 200; 9 wrong)", ">= 98 %"),
@@ -557,6 +582,42 @@ SEVENTH_PASS_VALID_READING = (
     ("recall (100 random captions)", "79.7 % (248 of 311); 87.5 % (237 of 271) without judgment calls"),
 )
 
+#: Read by hand in issue 36's eighth pass, test captions, dictionary (c), once, after the last row of TENTH_ROUND, a
+#: fresh sample and fresh readers: (what, sample, the seventh pass's end (another sample and readers), the eighth
+#: pass's end, target).
+EIGHTH_PASS_READING = (
+    ("precision: tags right or acceptable", "200 random tags", "96.5 % (193 of 200)",
+     "96.5 % (193 of 200; 95 % interval 93.0-98.3 %; of the 7 wrong, 3 are word senses (\"spine scapula\", a "
+     "tooth's buccal bone plate, a brain's right ventricle), 2 findings gone before the image (\"was absorbed\", "
+     "\"filled with bone\"), 1 an orientation key (\"F, foot\"), 1 inside a denied sign's description)", ">= 98 %"),
+    ("recall of clearly stated concepts (without the misses of documented conventions)", "100 random captions",
+     "66.9 % (238 of 356); 83.5 % (232 of 278) without the judgment-call items",
+     "68.2 % (251 of 368); 82.2 % (240 of 292) without the judgment-call items (24 of the 52 misses inflections "
+     "and variants, 15 synonyms, 7 vertebral levels)", ">= 85 %"),
+    ("negation: mentions in a sentence with a negation, hypothetical, history, removal, literature or other-exam "
+     "cue, decided right", "200 captions with a cue", "93.8 % (684 of 729)",
+     "92.7 % (663 of 715); 93.6 % without six case reports and teaching texts pasted as captions; the new history "
+     "cues removed 10 mentions, 9 of them wrongly by this reader (the imaged hips and their projection in \"a "
+     "history of DDH (developmental dysplasia of the hips)\", conditions the image shows: \"radiograph of a dog "
+     "suffering from a pneumothorax\", \"opacities consistent with a history of COVID pneumonia\")", ">= 97 %"),
+    ("a lobe of another organ read as a lung lobe", "438 captions with lobe; 168 of another organ", "6 of 168 (3.6 %)",
+     "6 of 168 (3.6 %; the listing differs only where a liver lobe is now named)", "< 5 %"),
+    *CLASSES_AT_ZERO,
+    ("X-ray tags for a CT (Plain x-ray where the only image is a CT)",
+     "13 captions name a CT and a radiograph or fluoroscopy; 4 show only a CT", "3 of 4",
+     "3 of 4 (the listing unchanged)", "< 5 %"),
+)
+#: Read by hand on valid while developing the eighth pass, a fresh random sample and reader each.
+EIGHTH_PASS_VALID_READING = (
+    ("negation (150 captions with a cue)", "96.0 % (453 of 472; 96.5 % without four case reports and teaching texts "
+     "pasted as captions; 8 of the 19 errors are concepts of the history: \"a man with chest pain\", \"with "
+     "underlying bronchial asthma\")"),
+    ("precision (200 random tags)", "95.0 % (190 of 200; 95 % interval 91.0-97.3 %; 4 of the 10 wrong of the history, "
+     "3 word senses: \"the lateral face of the wrist\", \"drains into\", a device's lobes)"),
+    ("recall (100 random captions)", "70.4 % (261 of 371); 82.8 % (246 of 297) without judgment calls (18 of the 51 "
+     "misses synonyms, 23 inflections and variants such as \"calcified\", \"dilated\", \"infiltrates\", which "
+     "ROCOv2's curation does not tag)"),
+)
 
 def rules_table(rows: tuple[tuple[str, str, str], ...]) -> str:
     """A round's rules in the order added, with the valid F1 of dictionaries (b) and (c) after each."""
@@ -808,6 +869,12 @@ def run(argv: list[str] | None = None) -> None:
               "caption says: its curation tags what a caption says was removed, the concepts of literature "
               "statements pasted into captions, and a bowel or graft limb as a limb.", "",
               rules_table(NINTH_ROUND), "",
+              "## Rules added in issue 36's eighth pass and their gain on valid", "",
+              "The same way, developed on valid only, with one fresh valid reading of each kind on the way; `test` "
+              "was scored and read once, after the last row. The history row trades agreement with ROCOv2 for what "
+              "the caption says: its curation tags the presenting complaint (the oedema of the leg on an abdominal "
+              "CT, the dysphagia on a neck CT).", "",
+              rules_table(TENTH_ROUND), "",
               "## Read by hand (issue 36)", "",
               "Test captions, dictionary (c). The error classes count the captions where the situation occurs "
               "(a lobe of another organ, a fracture not said pathological, ...) and those where the extractor made "
@@ -848,6 +915,26 @@ def run(argv: list[str] | None = None) -> None:
               "listing of this pass is the sixth pass's, entry for entry, so its counts carry over.", "",
               *readings_lines(SEVENTH_PASS_READING, ("sixth pass, end", "seventh pass, end"),
                               SEVENTH_PASS_VALID_READING),
+              "## Read by hand in issue 36's eighth pass", "",
+              "Test captions, dictionary (c), scored and read once, after the last row of the eighth pass, a fresh "
+              "sample and fresh readers; the seventh pass's figures are another sample and other readers. The class "
+              "listing of this pass differs from the seventh pass's only where a liver lobe is now named (\"right "
+              "hepatic lobe\"), none a lung lobe, so its counts carry over.", "",
+              *readings_lines(EIGHTH_PASS_READING, ("seventh pass, end", "eighth pass, end"),
+                              EIGHTH_PASS_VALID_READING),
+              "What is left, by the eighth pass's readings: the history cues, right on valid by its readers, removed "
+              "on test what the image shows where a history phrase names the imaged region (\"a history of DDH "
+              "(developmental dysplasia of the hips)\" on a long-leg radiograph) or a condition the figure "
+              "sentence shows (\"radiograph of a dog suffering from a pneumothorax\"): a history scope should "
+              "spare the imaging vocabulary, as a negation's does, which changes nothing on valid (seen on test, "
+              "so not built); negation still removes the owner of a denied state (\"no liver capsular "
+              "enhancement\", 7 of 26 wrong removals on test) and runs past a list item (5); the patient's "
+              "narrative without a history cue (\"a 58-year-old patient with primary biliary cirrhosis\", scores, "
+              "vaccination: 10 wrongly kept on test; a cue \"man with\" was measured on valid and left out, as "
+              "99 of its 158 removals are tagged by ROCOv2's curation and many are shown); recall misses "
+              "inflections ROCOv2's curation does not tag (\"calcified\", \"dilated\", \"infiltrates\") and "
+              "vertebral levels written bare (\"L4\": the curation tags a level only where the caption writes "
+              "\"L4 level\", 1 of 28 valid captions).", "",
               "What is left, by the seventh pass's readings: concepts of the case history (the largest class of "
               "negation on both splits, 13 of 28 valid errors: a history-clause cue was measured on valid and left "
               "out, as half of the concepts it would drop are what the image shows: the breast mass \"presented "
