@@ -128,6 +128,12 @@ def test_asking_for_local_workers_starts_their_fork_server_at_once():
             "before = servers()\n"
             "LocalProcesses(1)\n"
             "LocalProcesses(2)\n"
+            # (the server is forked and then executes Python: on a loaded machine its command line shows a moment
+            # later, so it is looked for over a few seconds, nothing else in this process starting one)
+            "import time\n"
+            "deadline = time.monotonic() + 10\n"
+            "while servers() < 1 and time.monotonic() < deadline:\n"
+            "    time.sleep(0.05)\n"
             "print(before, servers())\n")
     assert python_output(code).split() == ["0", "1"]
 
