@@ -104,7 +104,7 @@ def test_case_view_reads_a_concept_by_the_names_extraction_knows():
                                     "denied": "Chest X-ray. There was no pleural effusion on both sides."})
     app = clinician_case_view(workspace)
     reasons = [m.value for m in app.markdown if m.value.startswith("**Why:**")]
-    assert reasons == ["**Why:** Both are X-ray images; both show *Chest*; both are tagged *Pleural effusion*, "
+    assert reasons == ["**Why:** Both are X-ray images; both show *Chest*; both are tagged *Pleural effusion disorder*, "
                        "but this image's caption says it is absent."]
     app.session_state["audience"] = "Researcher"
     app.run()

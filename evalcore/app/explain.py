@@ -398,18 +398,23 @@ def shown_name(node: str, name: str | None, audience: str) -> str:
     return name or node
 
 
-#: The hierarchy words SNOMED CT writes into a name (its structure-entire-part triplets' "Structure of ...", "...
-#: disorder"), which a clinician does not say; read off the name's ends, one at a time. After an adjective the word
-#: stays ("Pharyngeal structure", "Functional disorder": the adjective alone names nothing).
-_PLAIN_NAME_ENDS = re.compile(r"^structure of\s+|,\s*device$|,?\s+NOS$|(?<!al)(?<!ar)(?<!ic)(?<!ous)(?<!ed)"
-                              r"\s+(?:structure|disorder|finding)$", re.IGNORECASE)
+#: The hierarchy words SNOMED CT writes into a name, which a clinician does not say: its structure-entire-part
+#: triplets' "Structure of ..." and "... structure", ", device", "NOS" and a bracketed semantic tag ("Cor bovinum
+#: (disorder)"; but a substance's, which tells it from the finding: "Effusion (substance)"); read off the name's
+#: ends, one at a time. "Structure" stays after an adjective ("Pharyngeal
+#: structure", "Left ventricular structure": the adjective alone names nothing), but for the nouns among such words
+#: ("Cervical canal structure"). "... disorder" and "... finding" stay: "Lung disorder" is no lung.
+_PLAIN_NAME_ENDS = re.compile(r"^structure of\s+|,\s*device$|,?\s+NOS$|"
+                              r"\s*\((?!(?:body )?substance\))[^()]*\)$|"
+                              r"(?:(?<!al)(?<!ar)(?<!ic)(?<!ous)(?<!ed)|(?<=canal)|(?<=metatarsal)|(?<=metacarpal)|"
+                              r"(?<=pulvinar))\s+structure$", re.IGNORECASE)
 _BONE_STRUCTURE_OF = re.compile(r"^bone structure of\s+(.+)$", re.IGNORECASE)
 
 
 def plain_name(node: str, name: str) -> str:
     """A concept's name as a clinician says it: an image modality as the kind of image (:data:`MODALITY_WORDS`, "CT
     scan" for *X-Ray Computed Tomography*), SNOMED CT's hierarchy words left out ("Structure of left kidney" is the
-    left kidney, "Pleural effusion disorder" the pleural effusion, "Stent, device" a stent), a bone structure named
+    left kidney, "Cor bovinum (disorder)" cor bovinum, "Stent, device" a stent), a bone structure named
     as a bone ("Bone structure of face" is "face (bone)", apart from the face). Researchers read the name as the
     vocabulary writes it (:func:`shown_name`).
 
@@ -417,20 +422,20 @@ def plain_name(node: str, name: str) -> str:
     ('CT scan', 'right kidney')
     >>> plain_name("C0015455", "Bone structure of face"), plain_name("C0031039", "Pharyngeal structure")
     ('face (bone)', 'Pharyngeal structure')
-    >>> plain_name("C0038257", "Stent, device"), plain_name("C0032227", "Pleural effusion disorder")
-    ('Stent', 'Pleural effusion')
+    >>> plain_name("C0038257", "Stent, device"), plain_name("C0024115", "Lung disorder")
+    ('Stent', 'Lung disorder')
     """
     if node in MODALITY_WORDS:
         word = MODALITY_WORDS[node]
         return {"CT": "CT scan", "PET": "PET scan"}.get(word, word)
-    bone = _BONE_STRUCTURE_OF.match(name.strip())
-    plain = f"{bone.group(1)} (bone)" if bone else name.strip()
+    plain = name.strip()
     while True:
         shorter = _PLAIN_NAME_ENDS.sub("", plain, count=1).strip()
         if shorter == plain or not shorter:
             break
         plain = shorter
-    return plain
+    bone = _BONE_STRUCTURE_OF.match(plain)
+    return f"{bone.group(1)} (bone)" if bone else plain
 
 
 def readable_path(path: Sequence[PathStep], audience: str) -> tuple[PathStep, ...]:
