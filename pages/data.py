@@ -231,10 +231,11 @@ else:
                            on_click="ignore")
 
         st.markdown("**Check the concepts found, image by image**")
-        st.caption("Choose a concept to list the images whose caption names it (or rules it out), then an image: "
+        st.caption("Choose a concept to list the images whose caption names it (counted or not), then an image: "
                    "its caption shows the words each concept was read from." if clinician else
                    "Audit the extraction before evaluating it: choose a concept to list the images whose set holds "
-                   "it or whose caption mentions it negated, then an image to see its mentions.")
+                   "it or whose caption mentions it without its being extracted (negated, hypothetical, history, "
+                   "other exam, literature), then an image to see its mentions.")
         mentions = concept_mentions_of(ws)
         kg = kg_of(ws)
         # Labels drawn once here: a select box formats its options outside the page's run too.
@@ -243,14 +244,16 @@ else:
         concept_column, image_column = st.columns(2)
         concept = choose_one(concept_column.selectbox, "Concept", [every, *sorted(mentions, key=lambda c: labels[c].lower())],
                              "evidence_concept", format_func=lambda c: labels.get(c, "Any (every image)"))
-        ruled_out = " (ruled out in its caption)" if clinician else " (negated only)"
+        # (an image listed but not holding the concept: its caption names it only where it does not count, ruled out
+        # or for another reason, which the image's table then says)
+        ruled_out = " (named, not counted)" if clinician else " (not extracted)"
         images = dict.fromkeys(ws.extraction.concepts.ids, True) if concept == every else mentions[concept]
         image = choose_one(image_column.selectbox, "Image", list(images), "evidence_image",
                            format_func=lambda i: i if images.get(i, True) else i + ruled_out)
         if concept != every:
             held = sum(images.values())
             st.caption(f"{held:,} image{'s' if held != 1 else ''} with this concept; {len(images) - held:,} more "
-                       f"whose caption {'rules it out' if clinician else 'mentions it negated'}.")
+                       f"whose caption {'names it without its counting' if clinician else 'mentions it, none kept'}.")
         draw_extraction_evidence(ws, image, kg)
 
 st.subheader("Loaded")

@@ -41,16 +41,16 @@ def test_a_concept_lists_the_images_holding_it_or_ruling_it_out():
     assert not app.exception, app.exception
     images = app.selectbox(key="evidence_image")
     # By hand: "CT of the brain showing a hematoma." (09, 19, 29) holds it; "MRI of the brain without hematoma."
-    # (01, 11, 21) rules it out.
-    assert images.options == ["mine01 (negated only)", "mine09", "mine11 (negated only)", "mine19",
-                              "mine21 (negated only)", "mine29"]
+    # (01, 11, 21) names it without its counting.
+    assert images.options == ["mine01 (not extracted)", "mine09", "mine11 (not extracted)", "mine19",
+                              "mine21 (not extracted)", "mine29"]
     # ... and by evalcore: the sets holding it, and the evidence rows that negate it.
     holding = [i for i in ws.concepts.ids if HEMATOMA in ws.concepts[i]]
     negated = {row.image_id for row in evidence_rows(ws.extraction) if row.concept == HEMATOMA
                and row.status == "negated"} - set(holding)
     assert [option.split()[0] for option in images.options] == [i for i in ws.concepts.ids
                                                                 if i in holding or i in negated]
-    assert any("3 images with this concept; 3 more whose caption mentions it negated." == c.value for c in app.caption)
+    assert any("3 images with this concept; 3 more whose caption mentions it, none kept." == c.value for c in app.caption)
 
 
 def test_an_image_shows_its_set_its_highlighted_caption_and_a_row_per_mention():
@@ -113,7 +113,7 @@ def test_the_clinician_evidence_view_shows_no_jargon():
     app.selectbox(key="evidence_concept").set_value(HEMATOMA).run()
     app.selectbox(key="evidence_image").set_value("mine01").run()
     assert not app.exception, app.exception
-    assert app.selectbox(key="evidence_image").options[0] == "mine01 (ruled out in its caption)"
+    assert app.selectbox(key="evidence_image").options[0] == "mine01 (named, not counted)"
     table = frame_with(app, "why")
     assert table["counted"].tolist() == ["yes", "yes", "no: ruled out"]
     assert table["why"].iloc[2] == "ruled out in: “MRI of the brain without hematoma.”"
@@ -281,3 +281,7 @@ def test_a_presenting_complaint_is_audited_as_the_patients_history():
         else:
             assert (told["status"] == "history").all(), table
             assert told[column].str.startswith("history cue 'who presented with' (").all(), table
+        # the concept's images list it as named but not counted, not as ruled out
+        app.selectbox(key="evidence_concept").set_value("C0003962").run()
+        listed = "hist1 (named, not counted)" if audience == "Clinician" else "hist1 (not extracted)"
+        assert app.selectbox(key="evidence_image").options == [listed], app.selectbox(key="evidence_image").options

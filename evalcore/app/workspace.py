@@ -446,8 +446,9 @@ def image_evidence(extracted: CaptionConcepts, image_id: str) -> list[EvidenceRo
 
 def concept_mentions(extracted: CaptionConcepts) -> dict[str, dict[str, bool]]:
     """Concept -> the images whose caption mentions it, in the collection's order, each with whether the mention
-    put the concept in the image's set (True) or was only negated (False): what finding the images of one concept
-    reads (a pass over every caption, :func:`~evalcore.extraction.evidence.evidence_rows`).
+    put the concept in the image's set (True) or none did (False: each negated, hypothetical, of the history, of
+    another examination or of the literature): what finding the images of one concept reads (a pass over every
+    caption, :func:`~evalcore.extraction.evidence.evidence_rows`).
 
     >>> found = caption_concepts(Workspace(names={"C0040405": "X-Ray Computed Tomography", "C0019080": "Hemorrhage"},
     ...                                    captions={"a": "CT: hemorrhage.", "b": "No hemorrhage.", "c": "MRI."}))
