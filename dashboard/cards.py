@@ -31,7 +31,7 @@ from evalcore.extraction.negation import sentence_at
 CHIP_COLOURS = {"exact": "green", "near": "orange", "none": "gray"}
 #: A tag its caption denies, marked by how (evalcore.app.explain.caption_denials).
 DENIED = {"negated": " (caption says absent)", "hypothetical": " (caption only considers it)",
-          "history": " (caption: patient's history)",
+          "history": " (caption: history only)",
           "other exam": " (caption: another examination)", "literature": " (caption: other patients)",
           "mixed": " (caption: absent or not this image's)"}
 def legend() -> str:
@@ -198,9 +198,14 @@ def highlighted_caption(ws: Workspace, image_id: str) -> str:
                    escape_markdown(unbroken_hyphens(piece.text)) for piece in pieces)
 
 
+#: Why caption words did not count (a word's status), in a clinician's words.
+PLAIN_NOT_COUNTED = {"negated": "ruled out", "hypothetical": "only considered", "history": "the patient's history",
+                     "other exam": "another examination", "literature": "other patients or the literature"}
+
+
 def draw_caption_words(ws: Workspace, image_id: str, kg) -> None:
-    """The highlighted caption with its key, and, per concept, the words it came from (negated ones said not
-    counted)."""
+    """The highlighted caption with its key, and, per concept, the words it came from (those that did not count
+    said so, with why)."""
     st.markdown(highlighted_caption(ws, image_id))
     st.caption(words_legend())
     _, words = ws.extraction.evidence(image_id)
@@ -208,12 +213,15 @@ def draw_caption_words(ws: Workspace, image_id: str, kg) -> None:
         st.caption("No concept was found in this caption.")
         return
     clinician = audience() == "clinician"
-    not_counted = (" (ruled out, only considered, or of the history, another examination or the literature: not counted)"
-                   if clinician else " (negated, hypothetical, history, other exam or literature: not extracted)")
+
+    def not_counted(status: str) -> str:
+        return (f" ({PLAIN_NOT_COUNTED.get(status, 'not this image')}: not counted)" if clinician else
+                f" ({status}: not extracted)")
+
     assumed = f" ({ASSUMED_WORDS[audience()]})"
     lines = []
     for concept, found in words.items():
-        quoted = ", ".join(f"“{escape_markdown(word.text)}”{not_counted if word.negated else ''}"
+        quoted = ", ".join(f"“{escape_markdown(word.text)}”{not_counted(word.status) if word.negated else ''}"
                            f"{assumed if word.assumed and not word.negated else ''}" for word in found)
         lines.append(f"- **{escape_markdown(concept_label(ws, concept, kg))}** ← {quoted}")
     st.markdown("\n".join(lines))
@@ -226,10 +234,14 @@ PLAIN_MATCHED = {"name": "its name", "synonym": "another of its names", "abbrevi
                  "assumed": "assumed", "defined": "an abbreviation this caption spells out"}
 #: Whether a mention was counted (an evidence row's status), in a clinician's words: counted, and why not.
 PLAIN_STATUS = {"kept": ("yes", ""), "negated": ("no: ruled out", "ruled out in"),
-                "hypothetical": ("no: only considered", "only considered in"),
+                "hypothetical": ("no: uncertain", "only considered in"),
                 "history": ("no: history", "said of the patient's history in"),
-                "other exam": ("no: another examination", "said of another examination in"),
+                "other exam": ("no: other exam", "said of another examination in"),
                 "literature": ("no: literature", "said of other patients or the literature in")}
+
+
+#: Pixels of the evidence table's verdict column: its longest value whole ("no: other exam", "hypothetical").
+VERDICT_WIDTH = 120
 
 
 def evidence_table(ws: Workspace, image_id: str, kg) -> pd.DataFrame:
@@ -265,10 +277,11 @@ def draw_extraction_evidence(ws: Workspace, image_id: str, kg) -> None:
     if table.empty:
         st.caption("No concept is named in this caption.")
         return
-    # Five columns in the page's width at 1400 px: the kept/negated column is short, the rule takes what is left (a
-    # short words column cut names such as "portal vein structure"). The verdict comes third, so that a narrow page
-    # (900 px), which scrolls the table sideways, still shows whether each mention counted.
+    # Five columns in the page's width at 1400 px: the verdict column is as wide as its longest value ("no: other
+    # exam", "no: literature"), the rule takes what is left (a short words column cut names such as "portal vein
+    # structure"). The verdict comes third, so that a narrow page (900 px), which scrolls the table sideways, still
+    # shows whether each mention counted.
     wide, short = ("why", "counted") if audience() == "clinician" else ("rule", "status")
     st.dataframe(table, hide_index=True, width="stretch", key="evidence_table",
                  column_config={wide: st.column_config.TextColumn(width="medium"),
-                                short: st.column_config.TextColumn(width="small")})
+                                short: st.column_config.TextColumn(width=VERDICT_WIDTH)})

@@ -66,10 +66,20 @@ def unbroken_hyphens(text: str) -> str:
     return WORD_DASH.sub(r"\g<0>" + WORD_JOINER, text)
 
 
+#: The most words of a chip's label kept on one line: a two-word name split at a line's end ("CT" above "scan") reads
+#: as two chips; a longer one wraps between words, as a narrow column needs.
+ONE_LINE_WORDS = 2
+NO_BREAK_SPACE = "\u00a0"
+
+
 def chip(text: str, colour: str) -> str:
     """A coloured, escaped markdown chip (Streamlit colour directive; never raw HTML) whose label wraps between
-    words only, never at a hyphen inside one (:func:`unbroken_hyphens`)."""
-    return f":{colour}-background[{escape_markdown(unbroken_hyphens(text))}]"
+    words only, never at a hyphen inside one (:func:`unbroken_hyphens`), and not at all for a label of at most
+    :data:`ONE_LINE_WORDS` words (their spaces no-break spaces)."""
+    shown = unbroken_hyphens(text)
+    if len(text.split()) <= ONE_LINE_WORDS:
+        shown = re.sub(r"[ \t]+", NO_BREAK_SPACE, shown)
+    return f":{colour}-background[{escape_markdown(shown)}]"
 
 
 def concept_label(ws: Workspace, cui: str, kg: KnowledgeGraph | None = None) -> str:

@@ -21,6 +21,7 @@ from evalcore.cli import main
 from evalcore.data import ConceptSets, KGEdges
 from evalcore.errors import CBIRLensError, InputError
 from evalcore.extraction.caption_concepts import caption_pieces, concept_words, find_caption_concepts
+from evalcore.extraction.evidence import evidence_rows
 from evalcore.extraction.extractor import PROGRESS_BLOCK, Mention, coverage, extract
 
 NAMES = {"C0040405": "X-Ray Computed Tomography", "C0019080": "Hemorrhage", "C0006104": "Brain",
@@ -37,10 +38,10 @@ def test_hand_worked_collection():
     assert [(p.text, p.counted, p.negated) for p in pieces] == [
         ("CT", ("C0040405",), ()), (" of the ", (), ()), ("brain", ("C0006104",), ()), (" without ", (), ()),
         ("haemorrhage", (), ("C0019080",)), (".", (), ())]
-    assert words == {"C0040405": (("CT", False, False),), "C0006104": (("brain", False, False),),
-                     "C0019080": (("haemorrhage", True, False),)}
+    assert words == {"C0040405": (("CT", "kept", False),), "C0006104": (("brain", "kept", False),),
+                     "C0019080": (("haemorrhage", "negated", False),)}
     # "pleural effusion" is one mention (longest match), "pleural effusions" matched through its plural.
-    assert found.evidence("c")[1]["C0032227"] == (("pleural effusions", False, False),)
+    assert found.evidence("c")[1]["C0032227"] == (("pleural effusions", "kept", False),)
     assert found.evidence("unknown") == ([], {})
 
 
@@ -60,8 +61,25 @@ def test_pieces_of_overlapping_mentions_cover_each_stretch():
     pieces = caption_pieces("left wrist X-ray", mentions)
     assert [(p.text, p.counted, p.negated) for p in pieces] == [
         ("left ", ("C1",), ()), ("wrist", ("C1", "C2"), ("C3",)), (" X-ray", (), ())]
-    assert concept_words(mentions) == {"C1": (("left wrist", False, False),), "C2": (("wrist", False, False),),
-                                       "C3": (("wrist", True, False),)}
+    assert concept_words(mentions) == {"C1": (("left wrist", "kept", False),), "C2": (("wrist", "kept", False),),
+                                       "C3": (("wrist", "negated", False),)}
+
+
+def test_each_caption_word_says_how_it_counted():
+    """Issue 36, eighth pass (screenshot review): the words behind a concept carry their evidence status, so the
+    Per-query and Case view say why words did not count (the patient's history, only considered, ...)."""
+    names = {"C0040405": "X-Ray Computed Tomography", "C0003962": "Ascites", "C0019080": "Hemorrhage",
+             "C0032326": "Pneumothorax"}
+    found = find_caption_concepts({"a": "CT of a man who presented with ascites. No hemorrhage. Follow-up for "
+                                        "pneumothorax is recommended. Hemorrhage (arrow)."}, names)
+    _, words = found.evidence("a")
+    assert {concept: [(word.text, word.status) for word in said] for concept, said in words.items()} == {
+        "C0040405": [("CT", "kept")], "C0003962": [("ascites", "history")],
+        "C0019080": [("hemorrhage", "negated"), ("Hemorrhage", "kept")], "C0032326": [("pneumothorax", "hypothetical")]}
+    assert [word.negated for word in words["C0019080"]] == [True, False]
+    # ... as the evidence rows say of the same mentions
+    assert {(row.words, row.status) for row in evidence_rows(found)} == {
+        (word.text, word.status) for said in words.values() for word in said}
 
 
 def test_an_assumed_standard_view_is_marked_as_not_said():
@@ -69,7 +87,7 @@ def test_an_assumed_standard_view_is_marked_as_not_said():
     found = find_caption_concepts({"a": "Abdominal X-ray", "b": "Lateral abdominal X-ray"}, names)
     assert [sorted(s) for s in found.concepts.sets] == [["C0000726", "C1306645", "C1999039"], ["C0000726", "C1306645"]]
     words = found.evidence("a")[1]
-    assert words["C1999039"] == (("Abdominal", False, True),) and words["C0000726"] == (("Abdominal", False, False),)
+    assert words["C1999039"] == (("Abdominal", "kept", True),) and words["C0000726"] == (("Abdominal", "kept", False),)
     assert "C1999039" not in found.evidence("b")[1]
 
 
@@ -78,7 +96,7 @@ def test_caption_words_are_listed_once_whatever_their_case():
     and a negated mention stays apart from an affirmed one (it says something else)."""
     found = find_caption_concepts({"a": "Pneumothorax on the left, pneumothorax on the right. No PNEUMOTHORAX after "
                                         "drainage; no pneumothorax now."}, NAMES)
-    assert found.evidence("a")[1] == {"C0032326": (("Pneumothorax", False, False), ("PNEUMOTHORAX", True, False))}
+    assert found.evidence("a")[1] == {"C0032326": (("Pneumothorax", "kept", False), ("PNEUMOTHORAX", "negated", False))}
 
 
 def random_captions(seed: int, count: int = 80) -> dict[str, str]:

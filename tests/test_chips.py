@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dashboard.ui import WORD_JOINER, chip, unbroken_hyphens
+from dashboard.ui import NO_BREAK_SPACE, WORD_JOINER, chip, unbroken_hyphens
 
 from .conftest import ROOT, open_page
 
@@ -40,6 +40,14 @@ def test_the_joiner_is_all_that_is_added_and_follows_each_dash_inside_a_word(tex
 def test_a_chip_keeps_its_hyphenated_word_on_one_line():
     assert (chip("X-Ray Computed Tomography (C0040405)", "blue")
             == f":blue-background[X\\-{WORD_JOINER}Ray Computed Tomography \\(C0040405\\)]")
+
+
+def test_a_chip_of_two_words_stays_on_one_line_and_a_longer_one_wraps_between_words():
+    """Screenshot review (issue 36, eighth pass): "CT scan" split at a line's end read as two chips."""
+    assert chip("CT scan", "blue") == f":blue-background[CT{NO_BREAK_SPACE}scan]"
+    assert chip("Portal vein", "gray") == f":gray-background[Portal{NO_BREAK_SPACE}vein]"
+    assert chip("Right lobe of liver", "blue") == ":blue-background[Right lobe of liver]"
+    assert chip("Hepatic", "blue") == ":blue-background[Hepatic]"
 
 
 def test_the_case_view_chips_join_x_ray_and_the_workspace_keeps_the_typed_name():

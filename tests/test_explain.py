@@ -441,6 +441,14 @@ def test_a_near_match_names_the_caption_that_denies_its_concept():
     assert e.caption_status[HEMORRHAGE] == ("negated", "absent") and e.caption_status[HEMATOMA] == ("absent", "affirmed")
     assert reason_sentences(e) == ["both are CT images",
                                    "Hematoma is a kind of Hemorrhage, but the case's caption says Hemorrhage is absent"]
+    # both captions denying their side: one "but" (screenshot review, eighth pass); researchers read the rule
+    e = explain_pair({CT, HEMORRHAGE}, {CT, HEMATOMA}, kg, nn_iou_measure(0.5, 1), dictionary=DICTIONARY,
+                     captions=("CT without bleeding along the electrode.", "CT of a man with a history of hematoma."))
+    assert reason_sentences(e)[1] == ("Hematoma is a kind of Hemorrhage, but the case's caption says Hemorrhage is "
+                                      "absent and this image's caption names Hematoma only in the patient's history")
+    assert reason_sentences(e, "researcher")[1].endswith(
+        ", but the query's caption negates every mention of Hemorrhage (NegEx rule) and this image's caption holds "
+        "every mention of Hematoma in a history scope (ConText rule)")
 
 
 @needs(ROCOV2)

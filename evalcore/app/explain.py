@@ -583,13 +583,16 @@ def _near_sentence(explanation: Explanation, match: NearMatch, audience: str, em
     if audience == "researcher":
         origin = source_phrase(match.path)
         phrase += f" ({match.hops} link{'s' if match.hops != 1 else ''}{', ' + origin if origin else ''})"
+    denials = []
     for concept, side, whose in ((match.query_concept, 0, f"the {QUERY_WORD[audience]}'s caption"),
                                  (match.result_concept, 1, "this image's caption")):
         if explanation.caption_status.get(concept, ("", ""))[side] == "negated":
             kind = explanation.denial_kinds.get(concept, ("", ""))[side] or "negated"
             name = called(concept)
-            phrase += f", but {whose} {_DENIALS[kind][0].format(they=name, them=name, is_='is', s='s')}"
-    return phrase
+            said = _DENIALS[kind][audience == "researcher"].format(they=name, them=name, is_="is", s="s")
+            denials.append(f"{whose} {said}")
+    # (one "but" for both sides: "..., but the case's caption ... and this image's caption ...")
+    return phrase + (f", but {' and '.join(denials)}" if denials else "")
 
 
 def quoted(sentence: str) -> str:

@@ -17,6 +17,7 @@ from evalcore.cache_keys import content_digest
 from evalcore.data import ConceptSets
 from evalcore.errors import ParameterError
 from evalcore.extraction.extractor import ConceptDictionary, Mention, extract_collection, mentions
+from evalcore.extraction.negation import cue_scopes, denial_status, opening_cues
 from evalcore.extraction.user_rules import UserRules
 
 #: What reading one caption costs against adding one name to a dictionary: on ROCOv2 (2-core machine), 1.3 s for its
@@ -42,10 +43,14 @@ class CaptionConcepts:
         return [] if caption is None else mentions(caption, self.dictionary)
 
     def evidence(self, image_id: str) -> tuple[list[CaptionPiece], dict[str, tuple[Word, ...]]]:
-        """``image_id``'s caption in pieces (:func:`caption_pieces`) and the words behind each concept
-        (:func:`concept_words`): what the Per-query and Case view show on request."""
+        """``image_id``'s caption in pieces (:func:`caption_pieces`) and the words behind each concept, each with
+        how it counted (:func:`concept_words`): what the Per-query and Case view show on request."""
+        caption = self.captions.get(image_id, "")
         found = self.mentions_of(image_id)
-        return caption_pieces(self.captions.get(image_id, ""), found), concept_words(found)
+        scopes = cue_scopes(caption, cues=self.dictionary.cues) if any(m.negated for m in found) else []
+        statuses = [denial_status(cue) if mention.negated else "kept"
+                    for mention, cue in zip(found, opening_cues(scopes, [mention.start for mention in found]))]
+        return caption_pieces(caption, found), concept_words(found, statuses)
 
 
 def find_caption_concepts(captions: Mapping[str, str], names: Mapping[str, str],
@@ -133,25 +138,34 @@ def caption_pieces(caption: str, found: Iterable[Mention]) -> list[CaptionPiece]
 
 
 class Word(NamedTuple):
-    """Caption words behind a concept: whether they were negated (not counted), and whether the concept was
-    assumed from them rather than said (a region's standard view)."""
+    """Caption words behind a concept: how they counted, "kept" or why not (the evidence's status: "negated",
+    "hypothetical", "history", "other exam", "literature"), and whether the concept was assumed from them rather
+    than said (a region's standard view)."""
 
     text: str
-    negated: bool
+    status: str
     assumed: bool = False
 
+    @property
+    def negated(self) -> bool:
+        """Whether the words did not count (in any cue's scope)."""
+        return self.status != "kept"
 
-def concept_words(found: Iterable[Mention]) -> dict[str, tuple[Word, ...]]:
+
+def concept_words(found: Iterable[Mention], statuses: Iterable[str] | None = None) -> dict[str, tuple[Word, ...]]:
     """Concept -> the caption words that gave it, each once whatever its case (as first written: the matcher reads
-    "Pneumothorax" and "pneumothorax" alike, so a list of both would say one thing twice); concepts in the order of
-    their first mention.
+    "Pneumothorax" and "pneumothorax" alike, so a list of both would say one thing twice), with each mention's
+    status (``statuses``, in the mentions' order; without them "negated" for every negated mention); concepts in
+    the order of their first mention.
 
     >>> concept_words([Mention("C1", 0, 2, "CT", False, "abbreviation"), Mention("C2", 11, 19, "bleeding", True,
-    ...                "name"), Mention("C1", 30, 32, "ct", False, "abbreviation")])
-    {'C1': (Word(text='CT', negated=False, assumed=False),), 'C2': (Word(text='bleeding', negated=True, assumed=False),)}
+    ...                "name"), Mention("C1", 30, 32, "ct", False, "abbreviation")], ["kept", "history", "kept"])
+    {'C1': (Word(text='CT', status='kept', assumed=False),), 'C2': (Word(text='bleeding', status='history', assumed=False),)}
     """
-    words: dict[str, dict[tuple[str, bool, bool], Word]] = {}
-    for mention in found:
-        word = Word(mention.text, mention.negated, mention.source == "assumed")
-        words.setdefault(mention.concept, {}).setdefault((word.text.casefold(), word.negated, word.assumed), word)
+    found = list(found)
+    listed = ["negated" if mention.negated else "kept" for mention in found] if statuses is None else list(statuses)
+    words: dict[str, dict[tuple[str, str, bool], Word]] = {}
+    for mention, status in zip(found, listed, strict=True):
+        word = Word(mention.text, status, mention.source == "assumed")
+        words.setdefault(mention.concept, {}).setdefault((word.text.casefold(), word.status, word.assumed), word)
     return {concept: tuple(kept.values()) for concept, kept in words.items()}

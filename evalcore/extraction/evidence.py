@@ -18,7 +18,7 @@ from evalcore.extraction.abbreviations import defined_abbreviations
 from evalcore.extraction.caption_concepts import CaptionConcepts
 from evalcore.extraction.extractor import Mention
 from evalcore.extraction.imaging_vocabulary import STANDARD_VIEW
-from evalcore.extraction.negation import Cue, cue_scopes, first_scopes, sentence_at
+from evalcore.extraction.negation import Cue, cue_scopes, denial_status, opening_cue, opening_cues, sentence_at
 
 #: The columns of an evidence file, in order.
 EVIDENCE_COLUMNS = ("image_id", "concept", "start", "end", "words", "matched", "status", "rule")
@@ -63,7 +63,7 @@ def mention_rule(caption: str, mention: Mention, found: Sequence[Mention],
 def _rule(caption: str, mention: Mention, at_its_words: Sequence[str], cue: Cue | None) -> str:
     """:func:`mention_rule` from the concepts mentioned on the same words and the cue whose scope holds it."""
     if mention.negated:
-        said = f"{cue.kind} cue '{cue.cue}' ({cue.source})" if cue else "negated"
+        said = f"{cue.kind} cue '{cue.cue}' ({cited(cue.source)})" if cue else "negated"
         return f"{said} in: {sentence_at(caption, mention.start)}"
     if mention.source == "defined":
         long_form = defined_long_form(caption, mention.text)
@@ -76,6 +76,19 @@ def _rule(caption: str, mention: Mention, at_its_words: Sequence[str], cue: Cue 
                if concept in STANDARD_VIEW and STANDARD_VIEW[concept][0] == mention.concept]
     return "; ".join(f"standard view of {region}: {STANDARD_VIEW[region][1]}" for region in dict.fromkeys(regions)) \
         or "standard view of the radiograph's region"
+
+
+def cited(source: str) -> str:
+    """What a rule's source cites, without the development notes it goes on with: its text up to the first ": " (a
+    source's explanation and examples follow one) and before "(CBIR Lens" (where a row was measured); the rules file
+    holds the whole.
+
+    >>> cited('ConText (Harkema et al. 2009) historical triggers: the history is not the image (CBIR Lens, ...)')
+    'ConText (Harkema et al. 2009) historical triggers'
+    >>> cited('CBIR Lens, issue 36, eighth pass: as "history of"'), cited("our radiologists")
+    ('CBIR Lens, issue 36, eighth pass', 'our radiologists')
+    """
+    return source.split(": ", 1)[0].split(" (CBIR Lens", 1)[0].strip() or source
 
 
 def defined_long_form(caption: str, short: str) -> str:
@@ -99,35 +112,12 @@ def _definitions(caption: str) -> dict[str, tuple[int, int]]:
     return definitions
 
 
-def opening_cue(scopes: Sequence[tuple[int, int, Cue]], position: int) -> Cue | None:
-    """The cue of the first scope holding character ``position`` (a negation before a hypothetical or other-exam
-    one at the same place), or None.
-
-    >>> text = "No fracture."
-    >>> opening_cue(cue_scopes(text), 3).cue, opening_cue(cue_scopes(text), 0)
-    ('no', None)
-    """
-    return opening_cues(scopes, [position])[0]
-
-
-def opening_cues(scopes: Sequence[tuple[int, int, Cue]], positions: Sequence[int]) -> list[Cue | None]:
-    """:func:`opening_cue` of each of ``positions``, in one sweep (:func:`~evalcore.extraction.negation.first_scopes`)."""
-    negations = first_scopes(positions, [scope for scope in scopes if scope[2].kind == "negation"])
-    return [negation or cue for negation, cue in zip(negations, first_scopes(positions, scopes))]
-
-
 def mention_status(mention: Mention, scopes: Sequence[tuple[int, int, Cue]]) -> str:
     """"kept", or why not: "negated" (a negation cue's scope holds it), "hypothetical" (only a hypothetical cue's
     does: "follow-up with MRI"), "history" (only a history cue's: "who presented with chest pain"), "other exam"
     (only an other-exam cue's: "the lesion seen on the mammogram") or "literature" (only a literature statement's:
     "Common complications include bowel necrosis [33]")."""
-    return _status(mention, opening_cue(scopes, mention.start) if mention.negated else None)
-
-
-def _status(mention: Mention, cue: Cue | None) -> str:
-    if not mention.negated:
-        return "kept"
-    return cue.kind if cue is not None and cue.kind in ("hypothetical", "history", "other exam", "literature") else "negated"
+    return denial_status(opening_cue(scopes, mention.start)) if mention.negated else "kept"
 
 
 def evidence_rows(found: CaptionConcepts) -> Iterator[EvidenceRow]:
@@ -159,5 +149,6 @@ def _rows(found: CaptionConcepts) -> Iterator[EvidenceRow]:
             at_words.setdefault((mention.start, mention.end), []).append(mention.concept)
         for mention, cue in zip(mentions, cues):
             cue = cue if mention.negated else None
+            status = denial_status(cue) if mention.negated else "kept"
             yield EvidenceRow(image_id, mention.concept, mention.start, mention.end, mention.text, mention.source,
-                              _status(mention, cue), _rule(caption, mention, at_words[mention.start, mention.end], cue))
+                              status, _rule(caption, mention, at_words[mention.start, mention.end], cue))

@@ -489,6 +489,38 @@ def first_scopes(positions: Sequence[int], scopes: Sequence[tuple[int, int, Cue]
     return found
 
 
+def opening_cue(scopes: Sequence[tuple[int, int, Cue]], position: int) -> Cue | None:
+    """The cue of the first scope holding character ``position`` (a negation before a hypothetical or other-exam
+    one at the same place), or None: what the evidence names as the rule of a mention not kept there.
+
+    >>> text = "No fracture."
+    >>> opening_cue(cue_scopes(text), 3).cue, opening_cue(cue_scopes(text), 0)
+    ('no', None)
+    """
+    return opening_cues(scopes, [position])[0]
+
+
+def opening_cues(scopes: Sequence[tuple[int, int, Cue]], positions: Sequence[int]) -> list[Cue | None]:
+    """:func:`opening_cue` of each of ``positions``, in one sweep (:func:`first_scopes`)."""
+    negations = first_scopes(positions, [scope for scope in scopes if scope[2].kind == "negation"])
+    return [negation or cue for negation, cue in zip(negations, first_scopes(positions, scopes))]
+
+
+#: How a mention not kept was left out, by the kind of the cue that opened its scope (:func:`denial_status`).
+DENIAL_STATUSES = ("negated", "hypothetical", "history", "other exam", "literature")
+
+
+def denial_status(cue: Cue | None) -> str:
+    """How a mention that is not kept was left out, by the cue opening its scope (:func:`opening_cue`): the cue's
+    kind where it is one of :data:`DENIAL_STATUSES`, else "negated" (a negation, a prefix, or a denial reached
+    through a compound's head).
+
+    >>> denial_status(Cue("if", "hypothetical", "forward", "")), denial_status(None)
+    ('hypothetical', 'negated')
+    """
+    return cue.kind if cue is not None and cue.kind in DENIAL_STATUSES else "negated"
+
+
 def in_spans(spans: Sequence[tuple[int, int]], position: int) -> bool:
     """Whether ``position`` lies in one of the sorted, non-overlapping ``spans``.
 
