@@ -39,11 +39,14 @@ through_app()
 LABELLED_NODES = 40
 
 
-def link_words(link: str, relation: str) -> str:
-    """How a path step was reached, for the path table: "broader: the previous is part of it (up)"."""
+def link_words(link: str, relation: str, who: str) -> str:
+    """How a path step was reached, for the path table: "broader: the previous is part of it (up)" for researchers,
+    "the step above is part of this one" for clinicians (no hierarchy jargon)."""
     if not link:
         return "start"
     verb = RELATION_WORDS[relation]
+    if who == "clinician":
+        return f"the step above {verb} this one" if link == "is_a" else f"this one {verb} the step above"
     if link == "is_a":
         return f"broader: the previous {verb} it (up)"
     return f"narrower: it {verb} the previous (down)"
@@ -179,7 +182,7 @@ if source and target:
                     + (f" ({escape_markdown(origin[0].upper() + origin[1:])}.)" if origin else ""))
         st.graphviz_chart(paths_dot([steps], {source}, {target}, "LR"), width="content")
         st.dataframe(pd.DataFrame([{"step": i, "concept": concept_label(ws, step.node, kg),
-                                    "link": link_words(step.link, step.relation),
+                                    "link": link_words(step.link, step.relation, who),
                                     "from": ", ".join(SOURCE_NAMES.get(t, t) for t in step.sources)}
                                    for i, step in enumerate(steps)]), hide_index=True, key="kg_path_table",
                      width="stretch")

@@ -151,6 +151,12 @@ def test_knowledge_graph_page_names_relations_and_their_source():
     table = next(f.value for f in app.dataframe if "from" in f.value.columns)
     assert table["link"].tolist() == ["start", "broader: the previous is part of it (up)"]
     assert table["from"].tolist() == ["", "the demo knowledge graph"]
+    # a clinician reads the link without hierarchy jargon (screenshot review, issue 36, eighth pass)
+    app.session_state["audience"] = "Clinician"
+    app.run()
+    assert not app.exception, app.exception
+    table = next(f.value for f in app.dataframe if "from" in f.value.columns)
+    assert table["link"].tolist() == ["start", "the step above is part of this one"]
     assert 'label="part of"' in app.get("graphviz_chart")[0].proto.spec
 
 
