@@ -203,11 +203,12 @@ PLAIN_NOT_COUNTED = {"negated": "ruled out", "hypothetical": "only considered", 
                      "other exam": "another examination", "literature": "other patients or the literature"}
 
 
-def draw_caption_words(ws: Workspace, image_id: str, kg) -> None:
-    """The highlighted caption with its key, and, per concept, the words it came from (those that did not count
-    said so, with why)."""
+def draw_caption_words(ws: Workspace, image_id: str, kg, legend: bool = True) -> None:
+    """The highlighted caption with its key (``legend``: once per page, not in every result card), and, per concept,
+    the words it came from (those that did not count said so, with why)."""
     st.markdown(highlighted_caption(ws, image_id))
-    st.caption(words_legend())
+    if legend:
+        st.caption(words_legend())
     _, words = ws.extraction.evidence(image_id)
     if not words:
         st.caption("No concept was found in this caption.")

@@ -143,7 +143,7 @@ def case() -> None:
                     if ws.captions.get(document):
                         with st.expander("Caption", expanded=show_words):
                             if show_words:
-                                draw_caption_words(ws, document, kg)
+                                draw_caption_words(ws, document, kg, legend=False)  # the case's caption has it
                             else:
                                 st.text(ws.captions[document])
 

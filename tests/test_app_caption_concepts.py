@@ -184,6 +184,8 @@ def test_case_view_switch_marks_negated_words_as_not_counted_for_clinicians():
     # "MRI of the brain without hematoma.": the hematoma is ruled out, so not one of the image's concepts.
     assert ":violet-background[brain]" in shown and ":red-background[hematoma]" in shown, shown
     assert "**Hematoma** ← “hematoma” (ruled out: not counted)" in shown, shown
+    # the colours' key once, under the case's caption, not again in every retrieved image's card
+    assert sum(c.value.startswith("Violet: the words a concept was read from") for c in app.caption) == 1
     assert not re.search(r"C\d{7}", shown.replace("\\", ""))  # names, not codes, for a clinician
 
 
