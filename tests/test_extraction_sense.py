@@ -247,6 +247,7 @@ def test_a_user_other_exam_cue_names_an_examination_that_is_not_the_image(tmp_pa
 @pytest.mark.parametrize(("rows", "where"), [
     ("synonym\tx\t\tlab\n", "line 2: expected column 3 (concept)"),
     ("negation-forward\tx\tC1\tlab\n", "line 2: expected column 3 (concept) empty"),
+    ("history\t--\t\tlab\n", "line 2: expected column 2 (words): a cue's words"),
     ("negaton-forward\tx\t\tlab\n", "line 2: expected column 1 (kind)"),
     ("synonym\tx\tC1\t\n", "line 2: expected column 4 (source) filled"),
     ("pseudo\tno change\t\tlab\npseudo\tNo  change\t\tlab\n", "line 3: expected column 2 (words)"),

@@ -615,6 +615,9 @@ def test_the_shipped_cue_file_reads_and_every_row_has_a_source() -> None:
     ("no\tnegation\tforward\n", "line 2: expected 4 tab-separated columns"),
     ("no\tnegation\tforward\tNegEx\nno\tpseudo\tnone\tNegEx\n", "line 3: expected column 1 (cue)"),
     ("\tnegation\tforward\tNegEx\n", "line 2: expected column 1 (cue)"),
+    ("- -\tnegation\tforward\tNegEx\n", "line 2: expected column 1 (cue): a cue's words"),  # hyphens alone
+    ("follow-up with\thypothetical\tforward\tConText\nfollow up with\thypothetical\tforward\tConText\n",
+     "line 3: expected column 1 (cue)"),  # the same words, read as a caption's
     ("no\tnegative\tforward\tNegEx\n", "line 2: expected column 2 (kind)"),
     ("no\tnegation\tnone\tNegEx\n", "line 2: expected column 3 (direction)"),
     ("no\tnegation\tforward\t \n", "line 2: expected column 4 (source)"),

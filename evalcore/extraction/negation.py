@@ -102,6 +102,8 @@ def read_cues(path: str | Path) -> tuple[Cue, ...]:
     cues: dict[str, Cue] = {}
     for row in read_rule_file(path, CUE_COLUMNS):
         words = cue_words(row["cue"])
+        if not words:
+            raise InputError(str(path), row.line, "column 1 (cue): a cue's words", repr(row["cue"]))
         if words in cues:
             raise refuse_repeat(path, row, CUE_COLUMNS, "cue", "a cue")
         if row["direction"] not in KIND_DIRECTIONS[row["kind"]]:

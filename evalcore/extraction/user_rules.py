@@ -77,6 +77,8 @@ def read_user_rules(paths: Iterable[str | Path]) -> UserRules:
                 if concept:
                     raise InputError(str(path), row.line, "column 3 (concept) empty for a cue", repr(concept))
                 words_read = cue_words(words)
+                if not words_read:
+                    raise InputError(str(path), row.line, "column 2 (words): a cue's words", repr(words))
                 if words_read in cues:
                     raise refuse_repeat(path, row, RULE_COLUMNS, "words", "a cue")
                 cues[words_read] = Cue(words_read, *CUE_KINDS[kind], row["source"])
