@@ -198,11 +198,6 @@ def highlighted_caption(ws: Workspace, image_id: str) -> str:
                    escape_markdown(unbroken_hyphens(piece.text)) for piece in pieces)
 
 
-#: Why caption words did not count (a word's status), in a clinician's words.
-PLAIN_NOT_COUNTED = {"negated": "ruled out", "hypothetical": "only considered", "history": "the patient's history",
-                     "other exam": "another examination", "literature": "other patients or the literature"}
-
-
 def draw_caption_words(ws: Workspace, image_id: str, kg, legend: bool = True) -> None:
     """The highlighted caption with its key (``legend``: once per page, not in every result card), and, per concept,
     the words it came from (those that did not count said so, with why)."""
@@ -216,7 +211,7 @@ def draw_caption_words(ws: Workspace, image_id: str, kg, legend: bool = True) ->
     clinician = audience() == "clinician"
 
     def not_counted(status: str) -> str:
-        return (f" ({PLAIN_NOT_COUNTED.get(status, 'not this image')}: not counted)" if clinician else
+        return (f" ({PLAIN_STATUS.get(status, PLAIN_UNKNOWN)[2]}: not counted)" if clinician else
                 f" ({status}: not extracted)")
 
     assumed = f" ({ASSUMED_WORDS[audience()]})"
@@ -233,12 +228,15 @@ def draw_caption_words(ws: Workspace, image_id: str, kg, legend: bool = True) ->
 #: What matched a mention (:data:`evalcore.extraction.extractor.SOURCES`), in a clinician's words.
 PLAIN_MATCHED = {"name": "its name", "synonym": "another of its names", "abbreviation": "an abbreviation or imaging term",
                  "assumed": "assumed", "defined": "an abbreviation this caption spells out"}
-#: Whether a mention was counted (an evidence row's status), in a clinician's words: counted, and why not.
-PLAIN_STATUS = {"kept": ("yes", ""), "negated": ("no: ruled out", "ruled out in"),
-                "hypothetical": ("no: uncertain", "only considered in"),
-                "history": ("no: history", "said of the patient's history in"),
-                "other exam": ("no: other exam", "said of another examination in"),
-                "literature": ("no: literature", "said of other patients or the literature in")}
+#: Whether a mention was counted (an evidence row's status), in a clinician's words: counted (the evidence table's
+#: verdict), why not before the sentence quoted (its reason), and why not after the words (the caption words list).
+PLAIN_STATUS = {"kept": ("yes", "", ""), "negated": ("no: ruled out", "ruled out in", "ruled out"),
+                "hypothetical": ("no: uncertain", "only considered in", "only considered"),
+                "history": ("no: history", "said of the patient's history in", "the patient's history"),
+                "other exam": ("no: other exam", "said of another examination in", "another examination"),
+                "literature": ("no: literature", "said of other patients or the literature in",
+                               "other patients or the literature")}
+PLAIN_UNKNOWN = ("no", "not counted in", "not this image")
 
 
 #: Pixels of the evidence table's verdict column: its longest value whole ("no: other exam", "hypothetical").
@@ -252,7 +250,7 @@ def evidence_table(ws: Workspace, image_id: str, kg) -> pd.DataFrame:
     rows = []
     for row in image_evidence(ws.extraction, image_id):
         if audience() == "clinician":
-            counted, said = PLAIN_STATUS.get(row.status, ("no", "not counted in"))
+            counted, said, _ = PLAIN_STATUS.get(row.status, PLAIN_UNKNOWN)
             why = (f"{said}: “{sentence_at(caption, row.start)}”" if row.status != "kept" else
                    ASSUMED_WORDS["clinician"] if row.matched == "assumed" else
                    f"the caption writes “{row.words}” for “{defined_long_form(caption, row.words)}”"

@@ -246,10 +246,10 @@ else:
                              "evidence_concept", format_func=lambda c: labels.get(c, "Any (every image)"))
         # (an image listed but not holding the concept: its caption names it only where it does not count, ruled out
         # or for another reason, which the image's table then says)
-        ruled_out = " (named, not counted)" if clinician else " (not extracted)"
+        not_counted = " (named, not counted)" if clinician else " (not extracted)"
         images = dict.fromkeys(ws.extraction.concepts.ids, True) if concept == every else mentions[concept]
         image = choose_one(image_column.selectbox, "Image", list(images), "evidence_image",
-                           format_func=lambda i: i if images.get(i, True) else i + ruled_out)
+                           format_func=lambda i: i if images.get(i, True) else i + not_counted)
         if concept != every:
             held = sum(images.values())
             st.caption(f"{held:,} image{'s' if held != 1 else ''} with this concept; {len(images) - held:,} more "

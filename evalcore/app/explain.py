@@ -291,6 +291,12 @@ def caption_denials(caption: str, concepts: Iterable[str], dictionary: ConceptDi
             if kind}
 
 
+def _one_kind(kinds: set[str]) -> str:
+    """The one way a concept's mentions (or its two captions) deny it, or "mixed" where they deny it in more than
+    one."""
+    return next(iter(kinds)) if len(kinds) == 1 else "mixed"
+
+
 def _checked_readings(caption: str, concepts: Iterable[str],
                       dictionary: ConceptDictionary) -> dict[str, tuple[str, str, str]]:
     """:func:`_caption_readings`, ``concepts`` checked to be a collection of concept IDs."""
@@ -322,8 +328,7 @@ def _caption_readings(caption: str, concepts: Iterable[str], dictionary: Concept
         kind = ""
         if status == "negated":
             scopes = cue_scopes(caption, cues=dictionary.cues) if scopes is None else scopes
-            kinds = {mention_status(mention, scopes) for mention in said}
-            kind = kinds.pop() if len(kinds) == 1 else "mixed"
+            kind = _one_kind({mention_status(mention, scopes) for mention in said})
         readings[concept] = (status, sentence if len(sentence) <= limit else sentence[:limit - 1].rstrip() + "…", kind)
     return readings
 
@@ -562,7 +567,7 @@ def _shown_and_denied(explanation: Explanation) -> tuple[list[str], dict[tuple[s
             shown.append(concept)
             continue
         kinds = {kind for kind in explanation.denial_kinds.get(concept, ("", "")) if kind} or {"negated"}
-        denied.setdefault((where, kinds.pop() if len(kinds) == 1 else "mixed"), []).append(concept)
+        denied.setdefault((where, _one_kind(kinds)), []).append(concept)
     order = {"result": 0, "query": 1, "both": 2}
     return shown, dict(sorted(denied.items(), key=lambda item: order[item[0][0]]))
 

@@ -9,7 +9,7 @@ mentions as the extraction did, since extraction is :func:`~evalcore.extraction.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -17,7 +17,7 @@ from evalcore.cache_keys import content_digest
 from evalcore.data import ConceptSets
 from evalcore.errors import ParameterError
 from evalcore.extraction.extractor import ConceptDictionary, Mention, extract_collection, mentions
-from evalcore.extraction.negation import cue_scopes, denial_status, opening_cues
+from evalcore.extraction.negation import Cue, cue_scopes, opening_cues, status_from_cue
 from evalcore.extraction.user_rules import UserRules
 
 #: What reading one caption costs against adding one name to a dictionary: on ROCOv2 (2-core machine), 1.3 s for its
@@ -47,10 +47,24 @@ class CaptionConcepts:
         how it counted (:func:`concept_words`): what the Per-query and Case view show on request."""
         caption = self.captions.get(image_id, "")
         found = self.mentions_of(image_id)
-        scopes = cue_scopes(caption, cues=self.dictionary.cues) if any(m.negated for m in found) else []
-        statuses = [denial_status(cue) if mention.negated else "kept"
-                    for mention, cue in zip(found, opening_cues(scopes, [mention.start for mention in found]))]
+        statuses = [status_from_cue(mention.negated, cue)
+                    for mention, cue in zip(found, denying_cues(caption, found, self.dictionary.cues))]
         return caption_pieces(caption, found), concept_words(found, statuses)
+
+
+def denying_cues(caption: str, found: Sequence[Mention], cues: tuple[Cue, ...]) -> list[Cue | None]:
+    """The cue opening the scope of each of ``found``'s negated mentions in ``caption``
+    (:func:`~evalcore.extraction.negation.opening_cue`), None for a kept one: what the evidence names as the rule and
+    status of each; the caption's cue scopes are read only where a mention is negated.
+
+    >>> from evalcore.extraction.negation import CUES
+    >>> found = [Mention("C1", 0, 2, "CT", False, "abbreviation"), Mention("C2", 11, 21, "hemorrhage", True, "name")]
+    >>> [cue and cue.cue for cue in denying_cues("CT without hemorrhage", found, CUES)]
+    [None, 'without']
+    """
+    scopes = cue_scopes(caption, cues=cues) if any(mention.negated for mention in found) else []
+    return [cue if mention.negated else None
+            for mention, cue in zip(found, opening_cues(scopes, [mention.start for mention in found]))]
 
 
 def find_caption_concepts(captions: Mapping[str, str], names: Mapping[str, str],

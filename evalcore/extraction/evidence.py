@@ -15,10 +15,10 @@ from typing import NamedTuple
 
 from evalcore.errors import ParameterError
 from evalcore.extraction.abbreviations import defined_abbreviations
-from evalcore.extraction.caption_concepts import CaptionConcepts
+from evalcore.extraction.caption_concepts import CaptionConcepts, denying_cues
 from evalcore.extraction.extractor import Mention
 from evalcore.extraction.imaging_vocabulary import STANDARD_VIEW
-from evalcore.extraction.negation import Cue, cue_scopes, denial_status, opening_cue, opening_cues, sentence_at
+from evalcore.extraction.negation import Cue, cue_scopes, opening_cue, sentence_at, status_from_cue
 
 #: The columns of an evidence file, in order.
 EVIDENCE_COLUMNS = ("image_id", "concept", "start", "end", "words", "matched", "status", "rule")
@@ -117,7 +117,7 @@ def mention_status(mention: Mention, scopes: Sequence[tuple[int, int, Cue]]) -> 
     does: "follow-up with MRI"), "history" (only a history cue's: "who presented with chest pain"), "other exam"
     (only an other-exam cue's: "the lesion seen on the mammogram") or "literature" (only a literature statement's:
     "Common complications include bowel necrosis [33]")."""
-    return denial_status(opening_cue(scopes, mention.start)) if mention.negated else "kept"
+    return status_from_cue(mention.negated, opening_cue(scopes, mention.start))
 
 
 def evidence_rows(found: CaptionConcepts) -> Iterator[EvidenceRow]:
@@ -142,13 +142,10 @@ def _rows(found: CaptionConcepts) -> Iterator[EvidenceRow]:
     for image_id in found.concepts.ids:
         caption = found.captions.get(image_id, "")
         mentions = sorted(found.mentions_of(image_id), key=lambda m: (m.start, m.end))
-        scopes = cue_scopes(caption, cues=found.dictionary.cues) if any(m.negated for m in mentions) else []
-        cues = opening_cues(scopes, [mention.start for mention in mentions])
         at_words: dict[tuple[int, int], list[str]] = {}
         for mention in mentions:
             at_words.setdefault((mention.start, mention.end), []).append(mention.concept)
-        for mention, cue in zip(mentions, cues):
-            cue = cue if mention.negated else None
-            status = denial_status(cue) if mention.negated else "kept"
+        for mention, cue in zip(mentions, denying_cues(caption, mentions, found.dictionary.cues)):
             yield EvidenceRow(image_id, mention.concept, mention.start, mention.end, mention.text, mention.source,
-                              status, _rule(caption, mention, at_words[mention.start, mention.end], cue))
+                              status_from_cue(mention.negated, cue),
+                              _rule(caption, mention, at_words[mention.start, mention.end], cue))

@@ -508,18 +508,22 @@ def opening_cues(scopes: Sequence[tuple[int, int, Cue]], positions: Sequence[int
     return [negation or cue for negation, cue in zip(negations, first_scopes(positions, scopes))]
 
 
-#: How a mention not kept was left out, by the kind of the cue that opened its scope (:func:`denial_status`).
+#: How a mention not kept was left out, by the kind of the cue that opened its scope (:func:`status_from_cue`).
 DENIAL_STATUSES = ("negated", "hypothetical", "history", "other exam", "literature")
 
 
-def denial_status(cue: Cue | None) -> str:
-    """How a mention that is not kept was left out, by the cue opening its scope (:func:`opening_cue`): the cue's
-    kind where it is one of :data:`DENIAL_STATUSES`, else "negated" (a negation, a prefix, or a denial reached
-    through a compound's head).
+def status_from_cue(negated: bool, cue: Cue | None) -> str:
+    """A mention's status in the evidence: "kept" where it is not ``negated``, else how it was left out, by the cue
+    opening its scope (:func:`opening_cue`): the cue's kind where it is one of :data:`DENIAL_STATUSES`, else
+    "negated" (a negation, a prefix, or a denial reached through a compound's head).
 
-    >>> denial_status(Cue("if", "hypothetical", "forward", "")), denial_status(None)
-    ('hypothetical', 'negated')
+    >>> status_from_cue(False, None), status_from_cue(True, Cue("if", "hypothetical", "forward", ""))
+    ('kept', 'hypothetical')
+    >>> status_from_cue(True, None)
+    'negated'
     """
+    if not negated:
+        return "kept"
     return cue.kind if cue is not None and cue.kind in DENIAL_STATUSES else "negated"
 
 
