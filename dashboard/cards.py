@@ -4,6 +4,7 @@ the plain-words reason, the KG paths as a small graph, the arithmetic and the ti
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
@@ -25,6 +26,7 @@ from evalcore.app.explain import (
 )
 from evalcore.app.workspace import Workspace, image_evidence
 from evalcore.data import Run
+from evalcore.extraction.caption_concepts import CaptionPiece, caption_pieces
 from evalcore.extraction.evidence import defined_long_form
 from evalcore.extraction.negation import sentence_at
 
@@ -187,11 +189,14 @@ def caption_words_toggle(ws: Workspace, key: str) -> bool:
                      "Show which caption words gave each concept", key=key, help=words_legend())
 
 
-def highlighted_caption(ws: Workspace, image_id: str) -> str:
+def highlighted_caption(ws: Workspace, image_id: str, pieces: Sequence[CaptionPiece] | None = None) -> str:
     """The image's caption as markdown, the words that gave a concept and negated mentions in the colours of
-    :data:`WORDS_COLOURS`."""
-    pieces, _ = ws.extraction.evidence(image_id)
-    if not pieces or not ws.extraction.captions.get(image_id):
+    :data:`WORDS_COLOURS`; ``pieces``: the caption's :func:`~evalcore.extraction.caption_concepts.caption_pieces`
+    where the caller has them (its words' statuses need the caption's cue scopes, the colours do not)."""
+    caption = ws.extraction.captions.get(image_id, "")
+    if pieces is None:
+        pieces = caption_pieces(caption, ws.extraction.mentions_of(image_id))
+    if not pieces or not caption:
         return "_(no caption)_"
     return "".join(chip(piece.text, WORDS_COLOURS["counted"]) if piece.counted else
                    chip(piece.text, WORDS_COLOURS["negated"]) if piece.negated else
@@ -201,10 +206,10 @@ def highlighted_caption(ws: Workspace, image_id: str) -> str:
 def draw_caption_words(ws: Workspace, image_id: str, kg, legend: bool = True) -> None:
     """The highlighted caption with its key (``legend``: once per page, not in every result card), and, per concept,
     the words it came from (those that did not count said so, with why)."""
-    st.markdown(highlighted_caption(ws, image_id))
+    pieces, words = ws.extraction.evidence(image_id)
+    st.markdown(highlighted_caption(ws, image_id, pieces))
     if legend:
         st.caption(words_legend())
-    _, words = ws.extraction.evidence(image_id)
     if not words:
         st.caption("No concept was found in this caption.")
         return
