@@ -763,3 +763,15 @@ def test_a_view_of_the_heart_names_the_ultrasound_only_where_no_other_modality_d
     assert extract("Parasternal long-axis view of the heart.", dictionary) == {"C0041618"}
     assert extract("Chest X-ray with a coil in the left parasternal subcutaneous tissue.", dictionary) == {"C1306645"}
     assert extract("CT of the thorax: left parasternal pneumomediastinum.", dictionary) == {"C0040405"}
+
+
+def test_a_history_cue_leaves_the_imaging_vocabulary_as_a_negation_does():
+    """Issue 36, ninth pass (seen in the eighth pass's test negation reading): the region and view of a radiograph
+    named inside the patient's history ("a history of DDH (developmental dysplasia of the hips)") are still the
+    radiograph's, as they are inside a denial; the history's condition is not extracted."""
+    names = {"C1306645": "Plain x-ray", "C0030797": "Pelvis", "C1999039": "Anterior-Posterior",
+             "C0019552": "Hip structure", "C0013375": "Dysplasia"}
+    dictionary = ConceptDictionary.build(names)
+    caption = "Radiograph of a woman with a history of dysplasia of the hips"
+    assert extract(caption, dictionary) == {"C1306645", "C0030797", "C1999039"}
+    assert extract("Radiograph of the hips", dictionary) == {"C1306645", "C0030797", "C1999039", "C0019552"}

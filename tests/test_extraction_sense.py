@@ -22,7 +22,7 @@ LEFT_LIVER_LOBE, NECK, FEMORAL_NECK, HEAD_OF_FEMUR = "C0227486", "C0027530", "C0
 PULMONARY_ASPIRATION, NEEDLE, CRANIUM, CAUDAL = "C0700198", "C0027551", "C0037303", "C0205097"
 FRACTURE_PATHOLOGICAL, PLAIN_XRAY, CT, AP_VIEW, CHEST = "C0016663", "C1306645", "C0040405", "C1999039", "C0817096"
 MRI, ABDOMEN, UPPER_EXTREMITY, LOWER_EXTREMITY, THYROID = "C0024485", "C0000726", "C1140618", "C0023216", "C0040132"
-UPPER_ARM, MEDULLA, FACE = "C0446516", "C0025148", "C0015450"
+UPPER_ARM, MEDULLA, FACE, SPINE = "C0446516", "C0025148", "C0015450", "C0037949"
 
 NAMES = {
     LUNG_LOBE: "Structure of lobe of lung", LOWER_LOBE: "Structure of lower lobe of lung", LIVER_LOBE: "Lobe of liver",
@@ -32,10 +32,11 @@ NAMES = {
     PLAIN_XRAY: "Plain x-ray", CT: "X-Ray Computed Tomography", AP_VIEW: "Anterior-Posterior", CHEST: "Chest",
     MRI: "Magnetic Resonance Imaging", ABDOMEN: "Abdomen", UPPER_EXTREMITY: "Upper Extremity",
     LOWER_EXTREMITY: "Lower Extremity", THYROID: "Thyroid Gland", UPPER_ARM: "Upper arm", FACE: "Face",
+    SPINE: "Vertebral column",
 }
 # UMLS gives Pulmonary aspiration the synonym "Aspiration", MeSH gives Pathological fracture "Fracture", the open
 # ontologies give the cranium "cranial": the other collection's dictionary had them.
-DICTIONARY = ConceptDictionary.build(NAMES, {PULMONARY_ASPIRATION: ["Aspiration"], CRANIUM: ["cranial"],
+DICTIONARY = ConceptDictionary.build(NAMES, {PULMONARY_ASPIRATION: ["Aspiration"], CRANIUM: ["cranial"], SPINE: ["spine"],
                                              FRACTURE_PATHOLOGICAL: ["Fracture", "Fractures, Spontaneous",
                                                                      "Fracture, Pathologic"]})
 
@@ -59,6 +60,10 @@ DICTIONARY = ConceptDictionary.build(NAMES, {PULMONARY_ASPIRATION: ["Aspiration"
     # Issue 36, eighth pass: a face (facies) of a bone or organ is its surface, no face
     ("X-ray of the wrist: edema on the lateral face of the wrist", {FACE}, {UPPER_EXTREMITY}),
     ("CT of the face and neck", set(), {FACE, NECK}),
+    # Issue 36, ninth pass: a spine (spina) of a bone is a part of the bone, no vertebral column
+    ("CT: the medial tip of the scapular spine", {SPINE}, set()),
+    ("Radiograph of the knee: involvement of the tibial spines", {SPINE}, set()),
+    ("CT of the spine", set(), {SPINE}),
     ("Neck length to screw length ratio. Proximal femoral neck growth over time", {NECK}, set()),
     ("Radiograph of the hip: femur neck fracture, neck-shaft angle 75 degrees", {NECK}, set()),
     ("Intraoperative C-arm view of the wrist", {UPPER_ARM}, {PLAIN_XRAY}),

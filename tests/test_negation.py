@@ -240,6 +240,29 @@ def mention_status(text: str, names: list[str]) -> str:
     ("Mitral regurgitation in a non-ischemic dilated cardiomyopathy", ["Dilated cardiomyopathy"], "affirmed"),
     ("Non-Hodgkin lymphoma of the stomach", ["Non-Hodgkin lymphoma"], "affirmed"),
     ("a non calcified nodule", ["Calcified nodule"], "affirmed"),  # no hyphen, no prefix
+    # issue 36, ninth pass: the noun a denied state or part is of, the structures a denied thing would lie between or
+    # about, and a state noun after the thing are there; a verb of showing ends the denial
+    ("Echocardiogram with no Right Ventricle recovery.", ["Right ventricle"], "affirmed"),
+    ("No detectable interruption between the two atria.", ["Atria"], "affirmed"),
+    ("The CT showed no abnormality about bronchus and esophagus.", ["Esophagus"], "affirmed"),
+    ("With no effacement of the vallecula, degenerative cervical spine.", ["Cervical spine"], "affirmed"),
+    ("No functional significance of the mid RCA stenosis.", ["Stenosis"], "affirmed"),
+    ("No pleural effusion, indicating atelectasis.", ["Atelectasis"], "affirmed"),
+    ("No pleural effusion, indicating atelectasis.", ["Pleural effusion"], "negated"),
+    ("The proximal pole of the scaphoid is no longer visible.", ["Scaphoid"], "affirmed"),
+    # ... a backward denial reads its subject before the place it is at, and from an article after a comma
+    ("The high-density nodule in the fourth thoracic vertebra was absorbed.", ["Nodule"], "negated"),
+    ("The high-density nodule in the fourth thoracic vertebra was absorbed.", ["Thoracic vertebra"], "affirmed"),
+    ("Thrombus in the vein had disappeared.", ["Vein"], "affirmed"),
+    ("Distended colon herniating through the foramen of Winslow (not shown).", ["Colon"], "affirmed"),
+    ("At the 32nd week of gestation, the allantoic cyst was no longer visible.", ["Gestation"], "affirmed"),
+    ("At the 32nd week of gestation, the allantoic cyst was no longer visible.", ["Cyst"], "negated"),
+    ("Pneumothorax, effusion and consolidation were not seen.", ["Pneumothorax"], "negated"),
+    # ... what a finding mimics or is confused with, and what a treatment is to prevent, are not stated of the image
+    ("Perinephric edema mimicking pyelonephritis.", ["Pyelonephritis"], "negated"),
+    ("Perinephric edema mimicking pyelonephritis.", ["Edema"], "affirmed"),
+    ("Feces adherent to the rectal wall confused with actual tumor.", ["Tumor"], "negated"),
+    ("A defibrillator inserted for primary prevention of sudden cardiac death.", ["Sudden cardiac death"], "negated"),
 ])
 def test_hand_worked_sentences(text: str, names: list[str], status: str) -> None:
     assert mention_status(text, names) == status
@@ -382,7 +405,8 @@ def list_run_on(text: str, tokens: list[tuple[str, int, int]], stop: int, max_wo
 
 
 def state_noun(word: str) -> bool:
-    return normal_token(word) in {normal_token(noun) for noun in STATE_NOUNS}
+    """A noun whose "of"-phrase names the thing it is of: a state ("loosening") or a part ("pole")."""
+    return normal_token(word) in {normal_token(noun) for noun in (*STATE_NOUNS, *SENSE_WORDS.part)}
 
 
 def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int, int]]:
@@ -448,13 +472,21 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
                 if subject and subject[0] < first - max_words:
                     scopes.append((tokens[subject[0]][1], tokens[subject[0]][2]))
                     continue
-                inside = [t for t in tokens[begin:first] if t[0] not in (";", ":")][-max_words:]
-                # ... and ends before a place after its first word ("thrombus in the vein had disappeared").
+                window = [t for t in tokens[begin:first] if t[0] not in (";", ":")]
+                inside = window[-max_words:]
+                # ... and ends before a place in it, the subject then read before the place ("thrombus in the vein
+                # had disappeared"); a bracketed cue's only after the scope's first word ("... of Winslow (not shown)")
+                bracketed = text[:tokens[first][1]].rstrip().endswith("(")
                 places = [tokens[f][1] for g, f, _ in cues if g == "place" and f < first and inside
-                          and tokens[f][1] > inside[0][1]]
-                inside = [t for t in inside if not places or t[1] < min(places)]
+                          and (tokens[f][1] > inside[0][1] if bracketed else tokens[f][1] >= inside[0][1])]
+                if places:
+                    before_place = [t for t in (inside if bracketed else window) if t[1] < min(places)]
+                    inside = before_place if bracketed else before_place[-max_words:]
                 states = [k for k, t in enumerate(inside[:-1]) if state(t[0]) and inside[k + 1][0] == "of"]
-                inside = inside[:states[0] + 1] if states else inside
+                # ... where no state noun heads it, from an article after a comma ("..., the cyst was not seen")
+                articles = [k for k in range(1, len(inside)) if inside[k][0] in ("the", "a", "an")
+                            and "," in text[inside[k - 1][2]:inside[k][1]]]
+                inside = inside[:states[0] + 1] if states else inside[articles[-1]:] if articles else inside
             elif group == "prefix":  # the word the hyphen joins it to, and the words hyphenated to that one
                 inside = tokens[last:last + 1]
                 while last + len(inside) < len(tokens) and \

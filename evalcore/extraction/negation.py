@@ -10,7 +10,9 @@ clinical reports", J Biomed Inform 42(5):839-851, 2009. The rule, per sentence:
   (:data:`PLACE_PREPOSITIONS`: "no bleeding *in* the aorta" denies the bleeding, not the aorta) or
   :data:`MAX_SCOPE_WORDS` words, whichever comes first;
 - a *post-negation* cue ("was ruled out", "not shown", "no longer seen", ...) negates what precedes it, back to the
-  sentence's start, a terminator or :data:`MAX_SCOPE_WORDS` words;
+  sentence's start, a terminator or :data:`MAX_SCOPE_WORDS` words, its subject read before a place it is at ("the
+  nodule in the fourth vertebra was absorbed") and from an article after a comma ("at the 32nd week of gestation,
+  the cyst was no longer visible");
 - a *pseudo-negation* ("no change", "not only", "without change", ...) looks like a cue but negates nothing;
 - a *continuation* ("consistent with", "compatible with", ...) holds a terminator's word but ends no scope ("no
   findings consistent with pneumonia" denies the pneumonia);
@@ -24,8 +26,9 @@ clinical reports", J Biomed Inform 42(5):839-851, 2009. The rule, per sentence:
   next cue of any kind: it denies nothing but an imaging modality, and that only where the caption names another
   modality as the image (:func:`evalcore.extraction.extractor.mentions`), so :func:`negated_spans` leaves it out;
   such cues are read apart, so the words they hold still act as the NegEx cues they are ("seen *on* the liver");
-- a denied *state* of a thing ends the scope before the thing (:data:`STATE_NOUNS`: "no loosening *of* the screws"
-  denies the loosening, not the screws);
+- a denied *state* or part of a thing ends the scope before the thing (:data:`STATE_NOUNS` and the sense words'
+  part nouns: "no loosening *of* the screws" denies the loosening, not the screws; "the proximal pole *of* the
+  scaphoid is no longer visible" the pole);
 - a *prefix* ("non-") denies only the word it is joined to by its hyphen, and the words hyphenated to that one
   ("*non-calcified* nodule", "a *non-COVID-19* patient"; a name that begins with it, "non-Hodgkin lymphoma", is
   the name's own);
@@ -51,7 +54,7 @@ quotes the evidence.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from heapq import heappop, heappush
@@ -152,6 +155,9 @@ CONTINUATIONS = _listed("continuation", "none")
 STATE_NOUNS = frozenset(_listed("state", "forward"))
 #: The state nouns read as caption words are (:func:`~evalcore.extraction.lexicon.normal_token`).
 STATE_KEYS = frozenset(normal_token(word) for word in STATE_NOUNS)
+#: What ends a scope before an "of"-phrase: a state noun, or a part noun of the sense words ("lobe", "pole", ...),
+#: as "the proximal pole of the scaphoid ... no longer visible" denies the pole, not the scaphoid.
+_OWNED_KEYS = STATE_KEYS | frozenset(normal_token(word) for word in SENSE_WORDS.part)
 #: Words of a state described as present ("complete", "patent", "enlarged", ...): after "and", "with", "while" or a
 #: comma they begin a new clause, which a negation's scope does not cross ("no leak and complete occlusion").
 AFFIRMED_STATES = frozenset(_listed("affirmed", "none"))
@@ -300,15 +306,27 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
             elif group == "post":
                 begin, end = max(barrier, first - max_words), first
                 # The subject a post-negation denies is the noun before a place it is at ("thrombus in the vein
-                # had disappeared"), as a forward scope ends at a place.
-                place = bisect_right(places, begin)
+                # had disappeared"), as a forward scope ends at a place, and it is looked for before the place where
+                # the words limit reaches no further ("the nodule in the fourth thoracic vertebra was absorbed"), but
+                # for a bracketed cue, which is said of the words it follows ("herniating through the foramen of
+                # Winslow (not shown)").
+                bracketed = first > 0 and text[tokens[first - 1][2]:tokens[first][1]].rstrip().endswith("(")
+                place = (bisect_right if bracketed else bisect_left)(places, begin)
                 if place < len(places) and places[place] < first:
                     end = places[place]
+                    if not bracketed:
+                        begin = max(barrier, end - max_words)
                 # ... and the state noun heading its subject, if one does ("Invasion of the mass into the ethmoid
                 # cells was not detected" denies the invasion), looked for as far back again as the scope reaches.
                 state = next((k for k in range(max(barrier, first - 2 * max_words), end - 1)
                               if _is_state(tokens, k)), None)
-                inside = (begin, end) if state is None else (min(begin, state), state + 1)
+                if state is not None:
+                    inside = (min(begin, state), state + 1)
+                else:
+                    # A comma before an article begins the subject ("performed at the 32nd week of gestation, the
+                    # allantoic cyst was no longer visible"): the items of a list carry no article.
+                    inside = (next((k for k in range(end - 1, begin, -1) if tokens[k][0] in ("the", "a", "an")
+                                    and "," in text[tokens[k - 1][2]:tokens[k][1]]), begin), end)
             elif group == "prefix":
                 inside = (last, _hyphen_chain_end(text, tokens, last))
             else:
@@ -432,9 +450,9 @@ def _hyphen_chain_end(text: str, tokens: list[tuple[str, int, int]], k: int) -> 
 
 
 def _is_state(tokens: list[tuple[str, int, int]], k: int) -> bool:
-    """Whether token ``k`` is a state noun, read as a caption's words are matched (:func:`normal_token`: its plural,
-    Latin ones included), followed by "of" ("loosening of", "fractures of", "thrombi of")."""
-    return normal_token(tokens[k][0]) in STATE_KEYS and k + 1 < len(tokens) and tokens[k + 1][0] == "of"
+    """Whether token ``k`` is a state noun or a part noun, read as a caption's words are matched (:func:`normal_token`:
+    its plural, Latin ones included), followed by "of" ("loosening of", "fractures of", "thrombi of", "pole of")."""
+    return normal_token(tokens[k][0]) in _OWNED_KEYS and k + 1 < len(tokens) and tokens[k + 1][0] == "of"
 
 
 def _until_state(tokens: list[tuple[str, int, int]], begin: int, stop: int) -> tuple[int, int]:
