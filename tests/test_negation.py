@@ -263,6 +263,12 @@ def mention_status(text: str, names: list[str]) -> str:
     ("Perinephric edema mimicking pyelonephritis.", ["Edema"], "affirmed"),
     ("Feces adherent to the rectal wall confused with actual tumor.", ["Tumor"], "negated"),
     ("A defibrillator inserted for primary prevention of sudden cardiac death.", ["Sudden cardiac death"], "negated"),
+    # ... a history phrase that an arrow points into, a condition the subject suffers from, and findings that match
+    # the history, are shown
+    ("A man presented with a ruptured epidermal cyst (arrows) in the neck.", ["Epidermal cyst"], "affirmed"),
+    ("A man presented with a ruptured epidermal cyst in the neck.", ["Epidermal cyst"], "negated"),
+    ("Radiograph of a dog suffering from a pneumothorax.", ["Pneumothorax"], "affirmed"),
+    ("Opacities consistent with a history of COVID pneumonia.", ["COVID pneumonia"], "affirmed"),
 ])
 def test_hand_worked_sentences(text: str, names: list[str], status: str) -> None:
     assert mention_status(text, names) == status
@@ -464,6 +470,14 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
                         break
                 if stopped is not None:  # the word limit cut a list short: read on through its "or" item
                     inside += list_run_on(text, tokens, stopped, max_words, starts, last)
+                # a history phrase with an arrow or asterisk in its clause names what the image shows
+                if " ".join(w for w, _, _ in tokens[first:last]) in HISTORY:
+                    for j in range(last, min(len(tokens), last + 2 * max_words)):
+                        if j in starts or (j > last and new_clause(text, tokens, j)):
+                            break
+                        if tokens[j][0] in ("arrow", "arrows", "arrowhead", "arrowheads", "asterisk"):
+                            inside = []
+                            break
             elif group == "post":
                 begin = max([end for g, _, end in cues if g not in ("pseudo", "place") and end <= first], default=0)
                 # a state noun heading the subject, up to twice the scope back, is what is denied

@@ -18,9 +18,10 @@ clinical reports", J Biomed Inform 42(5):839-851, 2009. The rule, per sentence:
   findings consistent with pneumonia" denies the pneumonia);
 - a *hypothetical* cue ("if", "follow-up with", "is recommended", "should be considered", ...) scopes like a
   negation: what it names is not stated of this image, so it is not extracted either;
-- a *history* cue ("history of", "who presented with", "complaining of", "suffering from", ...; ConText's historical
+- a *history* cue ("history of", "who presented with", "complaining of", "admitted with", ...; ConText's historical
   triggers) scopes as a hypothetical one does: the patient's history or presenting complaint is not what the image
-  shows ("a woman who presented with recurrent oedema of the left leg": no oedema on her abdominal CT);
+  shows ("a woman who presented with recurrent oedema of the left leg": no oedema on her abdominal CT), but where
+  an arrow or asterisk in its words points at what it names ("presented with a ruptured cyst (arrows)");
 - an *other-exam* cue ("seen on", "corresponding to", "previous", ...) opens a forward scope that names an
   examination other than the one shown ("an ultrasound of the lesion *identified on the mammogram*"), up to the
   next cue of any kind: it denies nothing but an imaging modality, and that only where the caption names another
@@ -166,6 +167,9 @@ AFFIRMED_STATES = frozenset(_listed("affirmed", "none"))
 #: obstruction": :func:`evalcore.extraction.extractor.mentions`).
 QUALIFIERS = frozenset(" ".join(cue.replace("-", " ").split()) for cue in _listed("qualifier", "none"))
 
+#: The figure words that point at a thing in the image ("arrow", "asterisk"): a history phrase that holds one names
+#: what the image shows ("a man presented with a ruptured epidermal cyst (arrows)").
+_POINTERS = SENSE_WORDS.figure & {"arrow", "arrows", "arrowhead", "arrowheads", "asterisk"}
 #: A citation of the literature: a bracketed reference number or list ("[12]", "[4,5,6]", "[27-29]") or "et al".
 _CITATION = re.compile(r"\[[ \t]*+\d{1,3}(?:[ \t]*+[,\u2013\u2014-][ \t]*+\d{1,3})*+[ \t]*+\]|\bet al\b", re.IGNORECASE)
 #: Where the rule of a mention in a literature statement comes from (the evidence names it).
@@ -303,6 +307,9 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
                 if window < limit:
                     window = _through_a_list(text, tokens, last, window, min(limit, window + max_words))
                 inside = _until_state(tokens, last, min(limit, window))
+                if cue.kind == "history" and any(tokens[k][0] in _POINTERS
+                                                 for k in range(last, min(limit, last + 2 * max_words))):
+                    inside = (0, 0)  # an arrow points at what it names in the image ("presented with a cyst (arrows)")
             elif group == "post":
                 begin, end = max(barrier, first - max_words), first
                 # The subject a post-negation denies is the noun before a place it is at ("thrombus in the vein
