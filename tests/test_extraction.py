@@ -300,30 +300,42 @@ def _reference(caption: str, names: dict[str, str]) -> frozenset[str]:
     def in_scope(start: int) -> bool:
         return start in scoped_starts
 
-    # A denied mention joined to the next denied one (another concept), position words between them or not,
-    # modifies it: the head is what is denied.
-    positions = "|".join(sorted(SENSE_WORDS.position))
-    gap = rf"[ \t\-‐‑–]+(?:(?:{positions})[ \t\-‐‑–]+)*"
-    modifiers = {(start, concept) for start, end, concept in sensed
-                 for next_start, _, other in sensed if other != concept and next_start > end
-                 and re.fullmatch(gap, caption[end:next_start], re.I) and in_scope(next_start)}
+    # A denied mention joined to the next denied one (another concept), position words and adjectives that are no
+    # mention between them or not, modifies it: the head is what is denied.
+    sensed_starts = {start for start, _, _ in sensed}
+    keyed = SENSE_WORDS.keyed(normal_token)
+
+    def walk(end: int) -> tuple[list[int], str]:
+        """The starts of the words after a mention ending at ``end``, joined to it by spaces or hyphens, past position
+        words and adjectives that begin no mention, up to and with the first other word; and that word ("" where
+        none is so joined)."""
+        starts, at = [], end
+        while (word := re.match(r"[ \t\-‐‑–]+([^\W_]+(?:['’][^\W_]+)?)", caption[at:])) is not None:
+            start = at + word.start(1)
+            starts.append(start)
+            at = at + word.end(1)
+            if not (normal_token(word.group(1)) in keyed.position or (
+                    start not in sensed_starts and word.group(1).lower().endswith(("al", "ar", "ic", "ous", "ive", "ary")))):
+                return starts, word.group(1)
+        return starts, ""
+
+    walks = {(start, end, concept): walk(end) for start, end, concept in sensed}
+    modifiers = {(start, concept) for (start, end, concept), (starts, head) in walks.items() if head
+                 for next_start, _, other in sensed if other != concept and next_start in starts
+                 and in_scope(next_start)}
     # ... or a noun of a state or a part ("no rib fractures": the rib is there; "no vessel wall cyst").
     states = {normal_token(word) for word in STATE_NOUNS} | SENSE_WORDS.keyed(normal_token).part
-    modifiers |= {(start, concept) for start, end, concept in sensed
-                  if (following := re.match(rf"(?:{gap})([^\W_]+(?:['’][^\W_]+)?)", caption[end:], re.I))
-                  and normal_token(following.group(1)) in states}
+    modifiers |= {(start, concept) for (start, _, concept), (_, head) in walks.items()
+                  if head and normal_token(head) in states}
     # ... or, in a denial that reads forward, a word after it that heads its phrase: no function word, cue, verb
     # form, adverb or adjective, no imaging noun and no mention ("no liver surface nodularity").
     forward = [(a, b) for a, b, cue in cue_scopes(caption) if cue.kind == "negation" and cue.direction == "forward"]
-    sensed_starts = {start for start, _, _ in sensed}
-    keyed = SENSE_WORDS.keyed(normal_token)
     no_heads = keyed.not_head | {normal_token(cue.cue.split()[0]) for cue in CUES} | keyed.position  # (read past)
-    modifiers |= {(start, concept) for start, end, concept in sensed
+    modifiers |= {(start, concept) for (start, _, concept), (starts, head) in walks.items()
                   if any(a <= start < b for a, b in forward)
-                  and (following := re.match(rf"(?:{gap})([^\W_]+(?:['’][^\W_]+)?)", caption[end:], re.I))
-                  and following.group(1).isalpha() and normal_token(following.group(1)) not in no_heads
-                  and not following.group(1).lower().endswith(("ly", "ed", "al", "ar", "ic", "ous", "ive", "ary"))
-                  and end + following.start(1) not in sensed_starts}
+                  and head.isalpha() and normal_token(head) not in no_heads
+                  and not head.lower().endswith(("ly", "ed", "al", "ar", "ic", "ous", "ive", "ary"))
+                  and starts[-1] not in sensed_starts}
     # ... or the head it shares with other modifiers ("no mediastinal, hilar or axillary lymphadenopathy").
     modifiers |= {(start, concept) for start, end, concept in sensed
                   if any(first <= start and end <= modifiers_end for first, _, _, _, modifiers_end in coordinated)}

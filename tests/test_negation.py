@@ -243,6 +243,9 @@ def mention_status(text: str, names: list[str]) -> str:
     # issue 36, ninth pass: the noun a denied state or part is of, the structures a denied thing would lie between or
     # about, and a state noun after the thing are there; a verb of showing ends the denial
     ("Echocardiogram with no Right Ventricle recovery.", ["Right ventricle"], "affirmed"),
+    ("Axial CT showed no liver capsular enhancement or hepatomegaly.", ["Liver"], "affirmed"),
+    ("No ascites/omental caking detected.", ["Ascites"], "negated"),
+    ("No kidney visualized.", ["Kidney"], "negated"),
     ("No detectable interruption between the two atria.", ["Atria"], "affirmed"),
     ("The CT showed no abnormality about bronchus and esophagus.", ["Esophagus"], "affirmed"),
     ("With no effacement of the vallecula, degenerative cervical spine.", ["Cervical spine"], "affirmed"),

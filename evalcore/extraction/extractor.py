@@ -448,7 +448,7 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     if definitions:
         kept = _as_defined(tokens, keys, kept, definitions, dictionary.name_words)
     flagged = [(first, last, entry, negated) for (first, last, entry), negated
-               in zip(kept, _denied(kept, tokens, joined, scopes, coordinated, shared_heads))]
+               in zip(kept, _denied(caption, kept, tokens, joined, scopes, coordinated, shared_heads))]
     # (a later examination's words are still its own: its sentence's X-ray regions are not this image's)
     modality_at = _modality_scope(sentence_of, flagged)
     if dictionary.one_modality:
@@ -604,6 +604,8 @@ def _exact(trie: Mapping, words: list[str]) -> tuple[_Entry, ...]:
 _NOT_HEADS = SENSE_WORDS_KEYED.not_head | frozenset(normal_token(cue.cue.split()[0]) for cue in CUES)
 #: Endings of a word that heads no noun phrase: an adverb, a verb's participle, an adjective ("intrapericardial").
 _NOT_HEAD_ENDINGS = ("ly", "ed", "al", "ar", "ic", "ous", "ive", "ary")
+#: Endings of an adjective, which stands between a modifier and the head it modifies ("liver *capsular* enhancement").
+_ADJECTIVE_ENDINGS = ("al", "ar", "ic", "ous", "ive", "ary")
 #: The participles of a state ("widened", "dilated", "enlarged"): a denial of the state leaves the thing (:func:`_denied`).
 _STATE_PARTICIPLES = frozenset(word for word in AFFIRMED_STATES if word.endswith("ed"))
 #: What an other-exam cue may deny (:func:`_denied`).
@@ -645,7 +647,8 @@ def _hyphenated(caption: str, tokens: list[tuple[int, int, str]], first: int, la
     return before or (last < end and "-" in caption[tokens[last][1]:tokens[last + 1][0]])
 
 
-def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int, str]], joined: Callable[[int], bool],
+def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int, str]],
+            joined: Callable[[int], bool],
             scopes: list[tuple[int, int, Cue]], coordinated: Collection[int] = frozenset(),
             shared_heads: Mapping[tuple[int, int], int] = MappingProxyType({})) -> list[bool]:
     """Whether each mention is denied: it starts in a cue's scope, unless
@@ -658,7 +661,8 @@ def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int
       ("follow-up with MRI"), and a negation denies a view ("the AP view (not shown)": another image) and a
       modality where the caption names another as this image's ("a spot radiograph ... A magnetic resonance image
       (not shown)");
-    - it names no modality and modifies what follows it, joined to it past position words: the next mention,
+    - it names no modality and modifies what follows it, joined to it past position words and adjectives that begin
+      no mention ("no liver *capsular* enhancement"): the next mention,
       denied with it, a noun of a state (:data:`~evalcore.extraction.negation.STATE_NOUNS`) or a part noun, or the
       head it shares with other modifiers (``coordinated``: "no *mediastinal*, hilar or axillary lymphadenopathy"),
       or, in a denial that reads forward, a word that heads its phrase: none of the sense words' ``not_head`` class
@@ -707,9 +711,13 @@ def _denied(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int
     for (first, last, entry), kind, forward_cue in zip(mentions, kinds, forward):
         # a view the caption names may be another image's; a view assumed for its region is as spared as the region
         vocabulary = entry.source == "assumed" or (entry.source == "abbreviation" and entry.concept not in VIEW_TAGS)
-        # the next word, past position words ("left ventricular apical clot")
+        # the next word, past position words ("left ventricular apical clot") and adjectives that are no mention,
+        # written apart ("no liver capsular enhancement"; "no ascites/omental caking" names two things)
         after = last + 1
-        while after < len(tokens) and joined(after) and normal_token(tokens[after][2]) in SENSE_WORDS_KEYED.position:
+        while after < len(tokens) and joined(after) and (
+                normal_token(tokens[after][2]) in SENSE_WORDS_KEYED.position or (
+                    after not in all_starts and tokens[after][2].lower().endswith(_ADJECTIVE_ENDINGS)
+                    and "/" not in caption[tokens[after - 1][1]:tokens[after][0]])):
             after += 1
         following = normal_token(tokens[after][2]) if after < len(tokens) and joined(after) else ""
         qualifier = " ".join(word for _, _, word in tokens[first:last + 1]).lower() in QUALIFIERS or \
