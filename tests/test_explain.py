@@ -399,7 +399,7 @@ def test_rocov2_002127_no_pleural_effusion():
 @needs(ROCOV2)
 def test_rocov2_explanations_negate_every_tag_the_extractor_drops_as_negated():
     """Over ROCOv2 test, each image's tags that extraction drops as negated (mentioned, every mention negated) are the tags
-    its explanation calls negated: 329 (image, tag) pairs (issue 36: 314 before ConText's cues, 319 before the sense
+    its explanation calls negated: 319 (image, tag) pairs (issue 36: 314 before ConText's cues, 319 before the sense
     rule read "of the" phrases, 321 before a denial spared the imaging vocabulary, a compound's modifier and a
     technique "without contrast", 306 before a state noun's modifier, 292 while views were spared too, 294 before
     finding nouns headed a phrase as state nouns do, 291 before the third pass, whose rules moved it between 272 and
