@@ -245,6 +245,7 @@ def mention_status(text: str, names: list[str]) -> str:
     ("Echocardiogram with no Right Ventricle recovery.", ["Right ventricle"], "affirmed"),
     ("Axial CT showed no liver capsular enhancement or hepatomegaly.", ["Liver"], "affirmed"),
     ("No ascites/omental caking detected.", ["Ascites"], "negated"),
+    ("MRI at 6 months after closure of the fistula.", ["Fistula"], "negated"),
     ("No kidney visualized.", ["Kidney"], "negated"),
     ("No detectable interruption between the two atria.", ["Atria"], "affirmed"),
     ("The CT showed no abnormality about bronchus and esophagus.", ["Esophagus"], "affirmed"),
