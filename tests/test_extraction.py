@@ -787,3 +787,11 @@ def test_a_history_cue_leaves_the_imaging_vocabulary_as_a_negation_does():
     caption = "Radiograph of a woman with a history of dysplasia of the hips"
     assert extract(caption, dictionary) == {"C1306645", "C0030797", "C1999039"}
     assert extract("Radiograph of the hips", dictionary) == {"C1306645", "C0030797", "C1999039", "C0019552"}
+
+
+def test_a_short_acronym_synonym_is_matched_as_written():
+    """Issue 36, ninth pass (valid recall reading): "TE 90 ms" is no multiple sclerosis; "MS plaques" is."""
+    names = {"C0026769": "Multiple Sclerosis", "C0024485": "Magnetic Resonance Imaging"}
+    dictionary = ConceptDictionary.build(names, {"C0026769": ["MS"]})
+    assert extract("MRI, TE 90 ms", dictionary) == {"C0024485"}
+    assert extract("MRI: MS plaques", dictionary) == {"C0024485", "C0026769"}

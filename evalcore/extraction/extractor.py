@@ -280,7 +280,7 @@ class ConceptDictionary:
                     raise ParameterError(f"a synonym of {concept!r} must be a text, got {synonym!r}")
                 if synonym.strip().lower() in LEXICON.non_specific:
                     continue
-                rows.extend((variant, entry(concept, "synonym"), False) for variant in name_variants(synonym))
+                rows.extend((variant, entry(concept, "synonym"), _acronym(variant)) for variant in name_variants(synonym))
         # A concept whose name keeps its qualifier ("Pathological fracture") is read only where the qualifier is said,
         # whatever synonym names it ("Fracture" in MeSH's entry terms).
         qualified = {concept: name.split()[0].lower().removesuffix("al") for concept, name in kept.items()
@@ -289,7 +289,7 @@ class ConceptDictionary:
             rows = [row for row in rows if row[1].concept not in qualified
                     or qualified[row[1].concept] in row[0].lower()]
         if rules:
-            rows.extend((variant, entry(concept, "synonym"), False) for concept, more in rules.synonyms.items()
+            rows.extend((variant, entry(concept, "synonym"), _acronym(variant)) for concept, more in rules.synonyms.items()
                         if concept in kept for synonym in more for variant in name_variants(synonym))
         if abbreviations:
             rows.extend((row.term, _Entry(row.concept, "abbreviation", row.requires if row.requires in kept else ""),
@@ -319,6 +319,17 @@ class ConceptDictionary:
                    _frozen(inner), frozenset(kept),
                    MappingProxyType({concept: frozenset(words) for concept, words in name_words.items()}),
                    SENSE_WORDS_KEYED, with_cues(rules.cues) if rules else CUES, one_modality=abbreviations)
+
+
+def _acronym(synonym: str) -> bool:
+    """Whether a synonym is a short acronym, one word of at most four capitals and digits ("MS", "MI", "PE"), which
+    a caption writes in capitals: matched as written, as the imaging vocabulary's "US" is ("TE 90 ms" is no multiple
+    sclerosis).
+
+    >>> _acronym("MS"), _acronym("Ms"), _acronym("COPD"), _acronym("ACL tear"), _acronym("CABG2X")
+    (True, False, True, False, False)
+    """
+    return synonym.isupper() and len(synonym) <= 4 and synonym.isalnum()
 
 
 def _node(trie: dict, key: tuple[str, ...]) -> dict[str, _Entry]:
