@@ -246,6 +246,9 @@ def mention_status(text: str, names: list[str]) -> str:
     ("Axial CT showed no liver capsular enhancement or hepatomegaly.", ["Liver"], "affirmed"),
     ("No ascites/omental caking detected.", ["Ascites"], "negated"),
     ("MRI at 6 months after closure of the fistula.", ["Fistula"], "negated"),
+    # ... a list's "or" item the word limit cuts, and an example after "such as", are denied whole
+    ("CT revealed no acute intracranial hemorrhage or large territorial infarct.", ["Infarct"], "negated"),
+    ("The ovary is without secondary signs of ischemia such as surrounding free fluid.", ["Free fluid"], "negated"),
     ("No kidney visualized.", ["Kidney"], "negated"),
     ("No detectable interruption between the two atria.", ["Atria"], "affirmed"),
     ("The CT showed no abnormality about bronchus and esophagus.", ["Esophagus"], "affirmed"),
@@ -396,14 +399,15 @@ def new_clause(text: str, tokens: list[tuple[str, int, int]], j: int) -> bool:
 
 def list_run_on(text: str, tokens: list[tuple[str, int, int]], stop: int, max_words: int, starts: set[int],
                 last: int) -> list[tuple[str, int, int]]:
-    """The tokens from ``stop`` through the item after a list's "or"/"nor" that the word limit cut short, the list's
+    """The tokens from ``stop`` through the item after a list's "or"/"nor"/"such as" that the word limit cut short, the list's
     words joined by spaces, commas and hyphens, within ``max_words`` more words before another cue or clause."""
     bound = min([len(tokens), stop + max_words] + [k for k in range(stop, len(tokens))
                                                    if k in starts or (k > last and new_clause(text, tokens, k))])
-    for k in range(max(last, stop - 2), bound):
+    for k in range(max(last, stop - 3), bound):
         if k >= stop and not re.fullmatch(r"[\s,\-]*", text[tokens[k - 1][2]:tokens[k][1]]):
             return []
-        if tokens[k][0] in ("or", "nor") and k + 1 < bound:
+        if (tokens[k][0] in ("or", "nor") or (tokens[k][0] == "as" and k > last and tokens[k - 1][0] == "such")) \
+                and k + 1 < bound:
             end = k + 2
             while end < bound and re.fullmatch(r"\s+|\s*-\s*", text[tokens[end - 1][2]:tokens[end][1]]):
                 end += 1

@@ -422,17 +422,19 @@ _LIST_GAP = re.compile(r"[\s,\-]*")
 
 def _through_a_list(text: str, tokens: list[tuple[str, int, int]], start: int, end: int, bound: int) -> int:
     """Where a scope of the tokens from ``start`` that its word limit ends at token ``end`` ends instead when a list
-    runs on there: through the item after the list's "or" or "nor" ("no signs of demyelination, fracture deformity,
-    traumatic subluxation, or compressive myelopathy"; "no renal vein involvement (arrow) or distant metastatic
-    foci"), the "or" among the last two words the limit let in or after them before token ``bound``, the words after
-    the limit joined only by spaces, commas and hyphens; else ``end``."""
-    k = max(start, end - 2)  # the list's "or" may be among the last two words the limit let in
+    runs on there: through the item after the list's "or", "nor" or "such as" ("no signs of demyelination, fracture
+    deformity, traumatic subluxation, or compressive myelopathy"; "no renal vein involvement (arrow) or distant
+    metastatic foci"; "no acute intracranial hemorrhage or large territorial infarct"; "without secondary signs of
+    ischemia such as surrounding free fluid"), the "or" among the last three words the limit let in or after them
+    before token ``bound``, the words after the limit joined only by spaces, commas and hyphens; else ``end``."""
+    k = max(start, end - 3)  # the list's "or" may be among the last three words the limit let in
     while k < bound and (k < end or _LIST_GAP.fullmatch(text, tokens[k - 1][2], tokens[k][1])):
-        if tokens[k][0] in ("or", "nor") and k + 1 < bound:
+        if (tokens[k][0] in ("or", "nor") or (tokens[k][0] == "as" and k > start and tokens[k - 1][0] == "such")) \
+                and k + 1 < bound:
             item = k + 1
             while item + 1 < bound and _CUE_GAP.fullmatch(text, tokens[item][2], tokens[item + 1][1]):
                 item += 1
-            return item + 1
+            return max(end, item + 1)
         k += 1
     return end
 
