@@ -249,6 +249,7 @@ def mention_status(text: str, names: list[str]) -> str:
     # ... a list's "or" item the word limit cuts, and an example after "such as", are denied whole
     ("CT revealed no acute intracranial hemorrhage or large territorial infarct.", ["Infarct"], "negated"),
     ("The ovary is without secondary signs of ischemia such as surrounding free fluid.", ["Free fluid"], "negated"),
+    ("No definite evidence of pulmonary nodules and associated pleural effusion.", ["Pleural effusion"], "negated"),
     ("No kidney visualized.", ["Kidney"], "negated"),
     ("No detectable interruption between the two atria.", ["Atria"], "affirmed"),
     ("The CT showed no abnormality about bronchus and esophagus.", ["Esophagus"], "affirmed"),
