@@ -795,3 +795,17 @@ def test_a_short_acronym_synonym_is_matched_as_written():
     dictionary = ConceptDictionary.build(names, {"C0026769": ["MS"]})
     assert extract("MRI, TE 90 ms", dictionary) == {"C0024485"}
     assert extract("MRI: MS plaques", dictionary) == {"C0024485", "C0026769"}
+
+
+def test_ninth_pass_synonyms_read_on_valid():
+    """Issue 36, ninth pass (ROCOv2 valid recall reading): the cardiac chambers' and the right coronary artery's
+    standard abbreviations, written in capitals; the orbit; the soft tissues of the neck as a request names them."""
+    names = {"C0225883": "Right ventricular structure", "C0225897": "Left ventricular structure",
+             "C1261316": "Right coronary artery structure", "C0029180": "Ocular orbit",
+             "C1276274": "Structure of soft tissues of neck", "C0027530": "Neck", "C0004144": "Atelectasis"}
+    dictionary = ConceptDictionary.build(names)
+    assert extract("Echocardiogram: dilated RV and normal LV; RCA occlusion", dictionary) == {"C0225883", "C0225897",
+                                                                                            "C1261316"}
+    assert extract("The rv was not measured", dictionary) == set()  # an acronym is matched as written
+    assert extract("Soft tissue neck CT: abscess of the orbit; collapsed lung", dictionary) == {"C1276274", "C0029180",
+                                                                                               "C0004144"}
