@@ -28,6 +28,7 @@ from evalcore.app.workspace import Workspace, image_evidence
 from evalcore.data import Run
 from evalcore.extraction.caption_concepts import CaptionPiece, caption_pieces
 from evalcore.extraction.evidence import defined_long_form
+from evalcore.extraction.extractor import Mention
 from evalcore.extraction.negation import sentence_at
 
 CHIP_COLOURS = {"exact": "green", "near": "orange", "none": "gray"}
@@ -248,12 +249,13 @@ PLAIN_UNKNOWN = ("no", "not counted in", "not this image")
 VERDICT_WIDTH = 120
 
 
-def evidence_table(ws: Workspace, image_id: str, kg) -> pd.DataFrame:
-    """One row per mention in the image's caption (:func:`evalcore.app.workspace.image_evidence`): the words, the
-    concept (named where names are loaded), what matched, kept or negated, and the rule, in the reader's words."""
+def evidence_table(ws: Workspace, image_id: str, kg, mentions: Sequence[Mention] | None = None) -> pd.DataFrame:
+    """One row per mention in the image's caption (:func:`evalcore.app.workspace.image_evidence`; ``mentions``: the
+    caption's, where the caller has them): the words, the concept (named where names are loaded), what matched, kept
+    or negated, and the rule, in the reader's words."""
     caption = ws.extraction.captions.get(image_id, "")
     rows = []
-    for row in image_evidence(ws.extraction, image_id):
+    for row in image_evidence(ws.extraction, image_id, mentions):
         if audience() == "clinician":
             counted, said, _ = PLAIN_STATUS.get(row.status, PLAIN_UNKNOWN)
             why = (f"{said}: “{sentence_at(caption, row.start)}”" if row.status != "kept" else
@@ -275,9 +277,10 @@ def draw_extraction_evidence(ws: Workspace, image_id: str, kg) -> None:
     chips = " ".join(chip(concept_label(ws, c, kg), WORDS_COLOURS["counted"])
                      for c in sorted(found, key=lambda c: concept_label(ws, c, kg).lower()))
     st.markdown(f"**{escape_markdown(image_id)}:** {chips or '_(no concept found)_'}")
-    st.markdown(highlighted_caption(ws, image_id))
+    mentions = ws.extraction.mentions_of(image_id)  # read once for the highlighted caption and the table
+    st.markdown(highlighted_caption(ws, image_id, caption_pieces(ws.extraction.captions.get(image_id, ""), mentions)))
     st.caption(words_legend())
-    table = evidence_table(ws, image_id, kg)
+    table = evidence_table(ws, image_id, kg, mentions)
     if table.empty:
         st.caption("No concept is named in this caption.")
         return

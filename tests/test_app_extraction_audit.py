@@ -8,6 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 from evalcore.app.workspace import Workspace, with_concepts
 from evalcore.data import ConceptSets
+from evalcore.extraction.caption_concepts import CaptionConcepts
 from evalcore.extraction.evidence import evidence_rows
 from evalcore.metrics.detection import detection_scores
 from evalcore.relevance.kg import KnowledgeGraph
@@ -78,6 +79,20 @@ def test_an_image_shows_its_set_its_highlighted_caption_and_a_row_per_mention():
         " in: MRI of the brain without hematoma.")
     assert table["concept"].tolist() == ["Magnetic Resonance Imaging (C0024485)", "Brain (C0006104)",
                                          "Hematoma (C0018944)"]
+
+
+def test_the_chosen_image_s_caption_is_read_once_for_its_highlights_and_its_table(monkeypatch):
+    """A long caption is read once per view: the highlighted caption and the evidence table share its mentions."""
+    app = extracted_from_my_captions()
+    app.selectbox(key="evidence_concept").set_value(HEMATOMA).run()
+    reads = []
+    mentions_of = CaptionConcepts.mentions_of
+    monkeypatch.setattr(CaptionConcepts, "mentions_of",
+                        lambda self, image_id: reads.append(image_id) or mentions_of(self, image_id))
+    app.selectbox(key="evidence_image").set_value("mine11").run()
+    assert not app.exception, app.exception
+    assert reads.count("mine11") == 1, reads
+    assert frame_with(app, "rule")["words"].tolist() == ["MRI", "brain", "hematoma"]
 
 
 def test_caption_text_is_escaped():

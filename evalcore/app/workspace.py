@@ -34,8 +34,8 @@ from evalcore.data import ConceptClassMap, ConceptSets, Embeddings, ImageLabels,
 from evalcore.errors import CBIRLensError, InputError
 from evalcore.evaluation.evaluator import unknown_ids
 from evalcore.extraction.caption_concepts import CaptionConcepts, find_caption_concepts
-from evalcore.extraction.evidence import EvidenceRow, evidence_rows
-from evalcore.extraction.extractor import merged_names, merged_synonyms
+from evalcore.extraction.evidence import EvidenceRow, evidence_rows, image_rows
+from evalcore.extraction.extractor import Mention, merged_names, merged_synonyms
 from evalcore.io.loading import check_under_roots, is_under_roots, load_rocov2_folder, shown_path
 from evalcore.readers import (
     read_captions,
@@ -430,10 +430,12 @@ def with_extracted_concepts(workspace: Workspace, extracted: CaptionConcepts, so
                      *steps)
 
 
-def image_evidence(extracted: CaptionConcepts, image_id: str) -> list[EvidenceRow]:
+def image_evidence(extracted: CaptionConcepts, image_id: str,
+                   mentions: Sequence[Mention] | None = None) -> list[EvidenceRow]:
     """The evidence rows of one image of ``extracted`` (:func:`~evalcore.extraction.evidence.evidence_rows`, as
     ``extract --evidence`` writes them): its caption's mentions in text order, what matched, kept or negated, and
-    the rule.
+    the rule; ``mentions``: the caption's, where the caller has found them already
+    (:meth:`~evalcore.extraction.caption_concepts.CaptionConcepts.mentions_of`).
 
     >>> found = caption_concepts(Workspace(names={"C0040405": "X-Ray Computed Tomography", "C0019080": "Hemorrhage"},
     ...                                    captions={"a": "MRI.", "b": "CT without hemorrhage"}))
@@ -441,7 +443,9 @@ def image_evidence(extracted: CaptionConcepts, image_id: str) -> list[EvidenceRo
     >>> [(row.words, row.status) for row in rows], rows[1].rule.endswith(" in: CT without hemorrhage")
     ([('CT', 'kept'), ('hemorrhage', 'negated')], True)
     """
-    return list(evidence_rows(replace(extracted, concepts=extracted.concepts.subset((image_id,)))))
+    if image_id not in extracted.concepts.index:
+        return []
+    return image_rows(extracted, image_id, extracted.mentions_of(image_id) if mentions is None else mentions)
 
 
 def concept_mentions(extracted: CaptionConcepts) -> dict[str, dict[str, bool]]:

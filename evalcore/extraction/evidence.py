@@ -140,12 +140,25 @@ def evidence_rows(found: CaptionConcepts) -> Iterator[EvidenceRow]:
 
 def _rows(found: CaptionConcepts) -> Iterator[EvidenceRow]:
     for image_id in found.concepts.ids:
-        caption = found.captions.get(image_id, "")
-        mentions = sorted(found.mentions_of(image_id), key=lambda m: (m.start, m.end))
-        at_words: dict[tuple[int, int], list[str]] = {}
-        for mention in mentions:
-            at_words.setdefault((mention.start, mention.end), []).append(mention.concept)
-        for mention, cue in zip(mentions, denying_cues(caption, mentions, found.dictionary.cues)):
-            yield EvidenceRow(image_id, mention.concept, mention.start, mention.end, mention.text, mention.source,
-                              status_from_cue(mention.negated, cue),
-                              _rule(caption, mention, at_words[mention.start, mention.end], cue))
+        yield from image_rows(found, image_id, found.mentions_of(image_id))
+
+
+def image_rows(found: CaptionConcepts, image_id: str, mentions: Sequence[Mention]) -> list[EvidenceRow]:
+    """The rows of :func:`evidence_rows` of one image, from its caption's ``mentions``
+    (:meth:`~evalcore.extraction.caption_concepts.CaptionConcepts.mentions_of`), where the caller has found them
+    already (a page that also highlights them reads the caption once).
+
+    >>> from evalcore.extraction.caption_concepts import find_caption_concepts
+    >>> found = find_caption_concepts({"a": "No hemorrhage"}, {"C0019080": "Hemorrhage"})
+    >>> [(row.words, row.status) for row in image_rows(found, "a", found.mentions_of("a"))]
+    [('hemorrhage', 'negated')]
+    """
+    caption = found.captions.get(image_id, "")
+    mentions = sorted(mentions, key=lambda m: (m.start, m.end))
+    at_words: dict[tuple[int, int], list[str]] = {}
+    for mention in mentions:
+        at_words.setdefault((mention.start, mention.end), []).append(mention.concept)
+    return [EvidenceRow(image_id, mention.concept, mention.start, mention.end, mention.text, mention.source,
+                        status_from_cue(mention.negated, cue),
+                        _rule(caption, mention, at_words[mention.start, mention.end], cue))
+            for mention, cue in zip(mentions, denying_cues(caption, mentions, found.dictionary.cues))]
