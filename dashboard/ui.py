@@ -20,6 +20,8 @@ from evalcore.relevance.kg import KnowledgeGraph
 T = TypeVar("T")
 #: Where a select widget's choice is kept by value, beside the widget's own state (see :func:`choose_one`).
 KEPT_CHOICE = "kept_choice:"
+#: Where the label a keyed choice was last drawn with is kept (:func:`hand_back`).
+SHOWN_LABEL = "shown_label:"
 MARKDOWN_SPECIAL = set("\\`*_{}[]()#+-.!|<>~:$&")
 #: A dash a line may break after (hyphen-minus, hyphen, en dash) with a letter or sign on both sides: inside a word.
 WORD_DASH = re.compile(r"(?<=\S)[-\u2010\u2013](?=\S)")
@@ -72,14 +74,21 @@ ONE_LINE_WORDS = 2
 NO_BREAK_SPACE = "\u00a0"
 
 
+#: A label's bracketed end ("Neoplasms (C0027651)", "CT scan (caption: history only)"): a line may break before it.
+_BRACKETED_END = re.compile(r"^(?P<name>.*?\S)(?P<end>[ \t]+\([^()]*\))?$", re.DOTALL)
+
+
 def chip(text: str, colour: str) -> str:
     """A coloured, escaped markdown chip (Streamlit colour directive; never raw HTML) whose label wraps between
-    words only, never at a hyphen inside one (:func:`unbroken_hyphens`), and not at all for a label of at most
-    :data:`ONE_LINE_WORDS` words (their spaces no-break spaces)."""
-    shown = unbroken_hyphens(text)
-    if len(text.split()) <= ONE_LINE_WORDS:
+    words only, never at a hyphen inside one (:func:`unbroken_hyphens`), and not at all inside a name of at most
+    :data:`ONE_LINE_WORDS` words (their spaces no-break spaces); a bracketed end (an ID, a marker) may go to the
+    next line, as a narrow card would otherwise break the ID inside ("Neoplasms (C00276" above "51)")."""
+    parts = _BRACKETED_END.match(text)
+    name, end = (parts["name"], parts["end"] or "") if parts else (text, "")
+    shown = unbroken_hyphens(name)
+    if len(name.split()) <= ONE_LINE_WORDS:
         shown = re.sub(r"[ \t]+", NO_BREAK_SPACE, shown)
-    return f":{colour}-background[{escape_markdown(shown)}]"
+    return f":{colour}-background[{escape_markdown(shown + unbroken_hyphens(end))}]"
 
 
 def concept_label(ws: Workspace, cui: str, kg: KnowledgeGraph | None = None) -> str:
@@ -211,11 +220,17 @@ def _is_option(value: object, options: Sequence) -> bool:
     return any(value == option for option in options)
 
 
-def _hand_back(key: str, chosen: object) -> None:
-    """Give the widget of ``key`` its choice before it is drawn, only when it changes: a value set through the
-    session state is sent to the browser again."""
-    if key not in st.session_state or st.session_state[key] != chosen:
+def hand_back(key: str, chosen: object, shown: object = None) -> None:
+    """Give the widget of ``key`` its choice before it is drawn, only when it changes or is ``shown`` with another
+    label than the last time (the clinician's words after the researcher's: the browser keeps showing the label a
+    choice had, "Veins (C0042449)", until the choice is sent again): a value set through the session state is sent
+    to the browser again. ``shown``: the label (or labels) the choice is drawn with; None where it cannot change."""
+    last = st.session_state.get(SHOWN_LABEL + key)
+    relabelled = shown is not None and last is not None and last[0] == chosen and last[1] != shown
+    if key not in st.session_state or st.session_state[key] != chosen or relabelled:
         st.session_state[key] = chosen
+    if shown is not None:
+        st.session_state[SHOWN_LABEL + key] = (chosen, shown)
 
 
 def choose_one(widget: Callable[..., T], label: str, options: Sequence[T], key: str, default: T | None = None,
@@ -234,7 +249,7 @@ def choose_one(widget: Callable[..., T], label: str, options: Sequence[T], key: 
     fallback = default if default is not None and _is_option(default, options) else options[0] if options else None
     candidates = (st.session_state.get(key), st.session_state.get(KEPT_CHOICE + key), _linked(key, options), fallback)
     chosen = next((c for c in candidates if c is not None and _is_option(c, options)), None)
-    _hand_back(key, chosen)
+    hand_back(key, chosen, None if chosen is None else kwargs.get("format_func", str)(chosen))
     value = widget(label, options, key=key, **kwargs)
     st.session_state[KEPT_CHOICE + key] = value
     keep_in_address(key, [] if value is None or value == fallback else [value])
@@ -256,7 +271,7 @@ def choose_many(widget: Callable[..., list[T]], label: str, options: Sequence[T]
     else:
         linked = _linked_many(key, options)
         chosen = linked if linked is not None else fallback
-    _hand_back(key, chosen)
+    hand_back(key, chosen, tuple(map(kwargs.get("format_func", str), chosen)))
     values = widget(label, options, key=key, **kwargs)
     st.session_state[KEPT_CHOICE + key] = list(values)
     keep_in_address(key, [] if list(values) == fallback else list(values))

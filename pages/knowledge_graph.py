@@ -22,7 +22,7 @@ from dashboard.computed import (
 )
 from dashboard.session import audience, through_app
 from dashboard.sidebar import controls
-from dashboard.ui import concept_label, escape_markdown, keep_in_address, linked_text, page_with_concepts
+from dashboard.ui import concept_label, escape_markdown, hand_back, keep_in_address, linked_text, page_with_concepts
 from evalcore.app.explain import (
     RELATION_WORDS,
     SOURCE_NAMES,
@@ -119,6 +119,7 @@ def _found(title: str, key: str, default: str | None) -> str | None:
     if st.session_state.get(marker) != text or st.session_state.get(key) not in found:
         st.session_state[marker] = text
         st.session_state[key] = best
+    hand_back(key, st.session_state[key], label(st.session_state[key]))  # relabelled for the other audience
     return st.selectbox(title, found, key=key, format_func=label)
 
 

@@ -67,7 +67,7 @@ def test_an_image_shows_its_set_its_highlighted_caption_and_a_row_per_mention():
     pieces, _ = ws.extraction.evidence("mine01")
     assert [p.text for p in pieces if p.counted] == ["MRI", "brain"] and [p.text for p in pieces if p.negated] == [
         "hematoma"]
-    assert any(text.startswith("**mine01:**") and ":violet-background[Brain\u00a0\\(C0006104\\)]" in text
+    assert any(text.startswith("**mine01:**") and ":violet-background[Brain \\(C0006104\\)]" in text
                and "Hematoma" not in text for text in shown), shown
     table = frame_with(app, "rule")
     rows = [row for row in evidence_rows(ws.extraction) if row.image_id == "mine01"]

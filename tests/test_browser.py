@@ -230,6 +230,28 @@ def test_clinician_switch_hides_concept_ids(page):
     assert re.search(r"\(C\d{7}\)", main_text(page))
 
 
+def chosen_labels(tab) -> list[str]:
+    """What each select box of the page shows as its choice (the browser's text, not the server's value)."""
+    return tab.locator('[data-testid="stSelectbox"] input').evaluate_all("inputs => inputs.map(i => i.value)")
+
+
+def test_the_clinician_switch_relabels_the_chosen_concepts(page):
+    """A choice drawn again with the other audience's label shows that label (issue 36, ninth pass: after the
+    switch, the Concept map's From and To still read "Veins (C0042449) · 79 images" until a reload)."""
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    go(page, "Knowledge graph")
+    assert any(re.search(r"\(C\d{7}\)", label) for label in chosen_labels(page)), chosen_labels(page)
+    sidebar.get_by_text("Clinician", exact=True).click()
+    idle(page)
+    go(page, "Concept map")
+    shown = chosen_labels(page)
+    assert shown and not any(re.search(r"C\d{7}", label) for label in shown), shown
+    sidebar.get_by_text("Researcher", exact=True).click()
+    idle(page)
+    go(page, "Knowledge graph")
+    assert any(re.search(r"\(C\d{7}\)", label) for label in chosen_labels(page)), chosen_labels(page)
+
+
 def alpha_shown(sidebar) -> str:
     return sidebar.locator('[data-testid="stSliderThumbValue"]').first.inner_text().strip()
 

@@ -50,6 +50,14 @@ def test_a_chip_of_two_words_stays_on_one_line_and_a_longer_one_wraps_between_wo
     assert chip("Hepatic", "blue") == ":blue-background[Hepatic]"
 
 
+def test_a_chip_may_break_before_its_bracketed_id_or_marker():
+    """Screenshot review at 900 px (issue 36, ninth pass): "Neoplasms (C0027651)" kept whole broke inside its ID."""
+    assert chip("Neoplasms (C0027651)", "blue") == ":blue-background[Neoplasms \\(C0027651\\)]"
+    assert chip("Portal vein (C0032718)", "blue") == f":blue-background[Portal{NO_BREAK_SPACE}vein \\(C0032718\\)]"
+    assert (chip("CT scan (caption: history only)", "gray")
+            == f":gray-background[CT{NO_BREAK_SPACE}scan \\(caption\\: history only\\)]")
+
+
 def test_the_case_view_chips_join_x_ray_and_the_workspace_keeps_the_typed_name():
     app = open_page("pages/case_view.py")
     labels = [label for m in app.markdown for label in CHIP.findall(m.value)]
