@@ -63,10 +63,15 @@ frequency = concept_frequency(ws)
 coverage = kg_coverage_of(ws)
 c1, c2, c3 = st.columns(3)
 map_word = "concept map" if who == "clinician" else "KG"
-c1.metric(f"Dataset concepts in the {map_word}", f"{coverage.concepts_in_kg:,} / {coverage.concepts:,}")
+# Labels of at most 19 characters and no help icon: a 900-px page gives each metric a third of its width and cuts a
+# longer label; the caption below says what they count.
+c1.metric("Concepts on the map" if who == "clinician" else "Concepts in the KG",
+          f"{coverage.concepts_in_kg:,} / {coverage.concepts:,}")
 c2.metric("Occurrences covered", f"{coverage.occurrence_share:.1%}")
-c3.metric("Concept map terms / links" if who == "clinician" else "KG nodes / edges",
-          f"{coverage.nodes:,} / {coverage.links:,}")
+c3.metric("Map terms / links" if who == "clinician" else "KG nodes / edges", f"{coverage.nodes:,} / {coverage.links:,}")
+st.caption(f"The dataset's concepts in the {map_word}, of all of them; the share of their occurrences in the images "
+           f"whose concept is in it; the {map_word}'s " + ("terms and links." if who == "clinician" else
+                                                          "nodes and edges."))
 
 
 names = searchable_names(ws)
