@@ -61,8 +61,8 @@ def test_pieces_of_overlapping_mentions_cover_each_stretch():
     pieces = caption_pieces("left wrist X-ray", mentions)
     assert [(p.text, p.counted, p.negated) for p in pieces] == [
         ("left ", ("C1",), ()), ("wrist", ("C1", "C2"), ("C3",)), (" X-ray", (), ())]
-    assert concept_words(mentions) == {"C1": (("left wrist", "kept", False),), "C2": (("wrist", "kept", False),),
-                                       "C3": (("wrist", "negated", False),)}
+    assert concept_words(mentions, ["kept", "kept", "negated"]) == {
+        "C1": (("left wrist", "kept", False),), "C2": (("wrist", "kept", False),), "C3": (("wrist", "negated", False),)}
 
 
 def test_each_caption_word_says_how_it_counted():

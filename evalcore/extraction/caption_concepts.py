@@ -166,20 +166,18 @@ class Word(NamedTuple):
         return self.status != "kept"
 
 
-def concept_words(found: Iterable[Mention], statuses: Iterable[str] | None = None) -> dict[str, tuple[Word, ...]]:
+def concept_words(found: Iterable[Mention], statuses: Iterable[str]) -> dict[str, tuple[Word, ...]]:
     """Concept -> the caption words that gave it, each once whatever its case (as first written: the matcher reads
     "Pneumothorax" and "pneumothorax" alike, so a list of both would say one thing twice), with each mention's
-    status (``statuses``, in the mentions' order; without them "negated" for every negated mention); concepts in
-    the order of their first mention.
+    status (``statuses``, in the mentions' order: :meth:`CaptionConcepts.evidence`); concepts in the order of their
+    first mention.
 
     >>> concept_words([Mention("C1", 0, 2, "CT", False, "abbreviation"), Mention("C2", 11, 19, "bleeding", True,
     ...                "name"), Mention("C1", 30, 32, "ct", False, "abbreviation")], ["kept", "history", "kept"])
     {'C1': (Word(text='CT', status='kept', assumed=False),), 'C2': (Word(text='bleeding', status='history', assumed=False),)}
     """
-    found = list(found)
-    listed = ["negated" if mention.negated else "kept" for mention in found] if statuses is None else list(statuses)
     words: dict[str, dict[tuple[str, str, bool], Word]] = {}
-    for mention, status in zip(found, listed, strict=True):
+    for mention, status in zip(found, statuses, strict=True):
         word = Word(mention.text, status, mention.source == "assumed")
         words.setdefault(mention.concept, {}).setdefault((word.text.casefold(), word.status, word.assumed), word)
     return {concept: tuple(kept.values()) for concept, kept in words.items()}
