@@ -121,10 +121,11 @@ def _found(title: str, key: str, default: str | None) -> str | None:
         best = default if default in found else found[0]
     # Set through the session state (not a default index), so that the browser shows the new choice too.
     marker = f"{key}__searched"
-    if st.session_state.get(marker) != text or st.session_state.get(key) not in found:
+    chosen = st.session_state.get(key)
+    if st.session_state.get(marker) != text or chosen not in found:
         st.session_state[marker] = text
-        st.session_state[key] = best
-    hand_back(key, st.session_state[key], label(st.session_state[key]))  # relabelled for the other audience
+        chosen = best
+    hand_back(key, chosen, label(chosen))  # sent again where it changed, or is labelled for the other audience
     return st.selectbox(title, found, key=key, format_func=label)
 
 

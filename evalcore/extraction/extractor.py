@@ -613,10 +613,10 @@ def _exact(trie: Mapping, words: list[str]) -> tuple[_Entry, ...]:
 
 #: Words that head no noun phrase, read as caption words are: the sense words' class and every cue's first word.
 _NOT_HEADS = SENSE_WORDS_KEYED.not_head | frozenset(normal_token(cue.cue.split()[0]) for cue in CUES)
-#: Endings of a word that heads no noun phrase: an adverb, a verb's participle, an adjective ("intrapericardial").
-_NOT_HEAD_ENDINGS = ("ly", "ed", "al", "ar", "ic", "ous", "ive", "ary")
 #: Endings of an adjective, which stands between a modifier and the head it modifies ("liver *capsular* enhancement").
 _ADJECTIVE_ENDINGS = ("al", "ar", "ic", "ous", "ive", "ary")
+#: Endings of a word that heads no noun phrase: an adverb, a verb's participle, an adjective ("intrapericardial").
+_NOT_HEAD_ENDINGS = ("ly", "ed", *_ADJECTIVE_ENDINGS)
 #: The participles of a state ("widened", "dilated", "enlarged"): a denial of the state leaves the thing (:func:`_denied`).
 _STATE_PARTICIPLES = frozenset(word for word in AFFIRMED_STATES if word.endswith("ed"))
 #: What an other-exam cue may deny (:func:`_denied`).
