@@ -277,6 +277,17 @@ def mention_status(text: str, names: list[str]) -> str:
     ("A man presented with a ruptured epidermal cyst in the neck.", ["Epidermal cyst"], "negated"),
     ("Radiograph of a dog suffering from a pneumothorax.", ["Pneumothorax"], "affirmed"),
     ("Opacities consistent with a history of COVID pneumonia.", ["COVID pneumonia"], "affirmed"),
+    # issue 36, tenth pass: a subordinating conjunction heads no phrase; a size or state after a comma is an item of
+    # the denied list its ", or" closes; a state's participle inside a denied phrase is denied; an image that shows
+    # the complete removal of a thing shows it gone
+    ("No evidence of tricuspid regurgitation when the catheter was pulled.", ["Tricuspid regurgitation"], "negated"),
+    ("No evidence of stenosis, large vessel occlusion, or aneurysm.", ["Occlusion"], "negated"),
+    ("No evidence of stenosis, large vessel occlusion, or aneurysm.", ["Aneurysm"], "negated"),
+    ("Absent stalk, small optic nerves or chiasm.", ["Optic nerves"], "affirmed"),
+    ("No enlarged inguinal lymph nodes were seen.", ["Enlarged"], "negated"),
+    ("CT shows complete removal of the acute subdural hematoma.", ["Subdural hematoma"], "negated"),
+    ("Repeat fluoroscopy confirming the complete removal of the surgical clips.", ["Clips"], "negated"),
+    ("A postoperative image following a subtotal resection of the tumor.", ["Tumor"], "affirmed"),
 ])
 def test_hand_worked_sentences(text: str, names: list[str], status: str) -> None:
     assert mention_status(text, names) == status
@@ -382,6 +393,15 @@ GROUPS = tuple((group, sorted((phrase.split() for phrase in phrases), key=len, r
 FIRST_WORDS = {words[0] for _, phrases in GROUPS for words in phrases}
 
 
+def item_of_a_closed_list(text: str, tokens: list[tuple[str, int, int]], state: int) -> bool:
+    """Whether a comma-separated list closes with ", or" / ", nor" within four words after the state word
+    ``state`` ("stenosis, large vessel occlusion, or aneurysm")."""
+    for k in range(state + 1, min(state + 5, len(tokens))):
+        if tokens[k][0] in ("or", "nor") and text[tokens[k - 1][2]:tokens[k][1]].strip() == ",":
+            return True
+    return False
+
+
 def new_clause(text: str, tokens: list[tuple[str, int, int]], j: int) -> bool:
     """Whether token ``j`` begins a new clause: "and complete", ", small", "(3)"."""
     word = tokens[j][0]
@@ -390,10 +410,10 @@ def new_clause(text: str, tokens: list[tuple[str, int, int]], j: int) -> bool:
             following[0][0] in ("a", "an", "the") and len(following) > 1 and following[1][0] in AFFIRMED_STATES)):
         return True
     if word in AFFIRMED_STATES and "," in text[tokens[j - 1][2]:tokens[j][1]]:
-        return True
+        return not item_of_a_closed_list(text, tokens, j)
     if word in ("a", "an", "the") and j + 1 < len(tokens) and tokens[j + 1][0] in AFFIRMED_STATES and \
             "," in text[tokens[j - 1][2]:tokens[j][1]]:
-        return True
+        return not item_of_a_closed_list(text, tokens, j + 1)
     return (word.isdigit() or len(word) == 1) and text[tokens[j][2]:tokens[j][2] + 1] == ")" and \
         text[tokens[j][1] - 1:tokens[j][1]] in ("(", " ")
 

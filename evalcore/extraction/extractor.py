@@ -681,7 +681,8 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
       mention ("no features of pulmonary infection, *liver* surface nodularity"; but "the biliary tract system was
       not visualized" denies the biliary tract), and it
       is neither a word that says what a finding is like (:data:`~evalcore.extraction.negation.QUALIFIERS`: "no
-      *cystic* lesions" denies both) nor a finding's noun ("no *infiltration* shadows"): a compound's head is what is
+      *cystic* lesions" denies both) or a state's participle ("no *enlarged* inguinal lymph nodes") nor a finding's
+      noun ("no *infiltration* shadows"): a compound's head is what is
       denied ("no bowel obstruction" denies the obstruction, not the bowel; "no implant
       loosening", "no rib fractures", "resolution of the left ventricular apical clot", the state; "no bowel wall
       thickening");
@@ -731,8 +732,8 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
                     and "/" not in caption[tokens[after - 1][1]:tokens[after][0]])):
             after += 1
         following = normal_token(tokens[after][2]) if after < len(tokens) and joined(after) else ""
-        qualifier = " ".join(word for _, _, word in tokens[first:last + 1]).lower() in QUALIFIERS or \
-            normal_token(tokens[last][2]) in STATE_KEYS
+        words = " ".join(word for _, _, word in tokens[first:last + 1]).lower()
+        qualifier = words in QUALIFIERS or words in _STATE_PARTICIPLES or normal_token(tokens[last][2]) in STATE_KEYS
         modifier = not qualifier and entry.concept not in MODALITIES and kind != "literature" and (
             (first in coordinated and last in coordinated) or following in STATE_KEYS or following in SENSE_WORDS_KEYED.part
             or (forward_cue is not None and following.isalpha() and following not in _NOT_HEADS

@@ -372,10 +372,16 @@ def _exam_scopes(tokens: list[tuple[str, int, int]], exams: list[tuple[str, Cue,
     return scopes
 
 
+#: How many words after an affirmed state a list's closing ", or" may follow for the state to be one of its items.
+_LIST_ITEM_WORDS = 4
+
+
 def _new_clauses(text: str, tokens: list[tuple[str, int, int]]) -> list[int]:
     """The tokens where a new clause or list item begins, which a forward scope does not cross: an affirmed state
     (:data:`AFFIRMED_STATES`) after "and", "with", "while" or a comma, an article between them or not ("no leak *and
-    complete* occlusion", "absent stalk*, small* optic nerves"), and a list item's number ("(3)", "3)")."""
+    complete* occlusion", "absent stalk*, small* optic nerves"), but not after a comma where the list's closing ", or"
+    follows within :data:`_LIST_ITEM_WORDS` words: an item of the denied alternatives ("no evidence of stenosis,
+    *large* vessel occlusion, or aneurysm"); and a list item's number ("(3)", "3)")."""
     starts = []
     for k in range(1, len(tokens)):
         word, begin, end = tokens[k]
@@ -383,7 +389,9 @@ def _new_clauses(text: str, tokens: list[tuple[str, int, int]]) -> list[int]:
             article = tokens[k - 1][0] in ("a", "an", "the") and k >= 2  # "and a patent urethra"
             if tokens[k - 1 - article][0] in ("and", "with", "while"):
                 starts.append(k - 1 - article)
-            elif "," in text[tokens[k - 1 - article][2]:tokens[k - article][1]]:
+            elif "," in text[tokens[k - 1 - article][2]:tokens[k - article][1]] and not any(
+                    tokens[j][0] in ("or", "nor") and "," in text[tokens[j - 1][2]:tokens[j][1]]
+                    for j in range(k + 1, min(k + 1 + _LIST_ITEM_WORDS, len(tokens)))):
                 starts.append(k - article)
         elif (word.isdigit() or len(word) == 1) and text[end:end + 1] == ")" and text[begin - 1:begin] in ("(", " "):
             starts.append(k)
