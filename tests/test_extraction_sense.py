@@ -241,6 +241,17 @@ def test_a_user_cue_written_with_a_hyphen_matches_either_way_and_a_history_cue_d
         read_user_rules([_rules(tmp_path, "pseudo\tno change\t\tlab\npseudo\tno-change\t\tlab\n")])
 
 
+def test_a_user_removal_compound_is_opened_by_a_users_earlier_event_cue(tmp_path: Path) -> None:
+    """Issue 36, tenth pass: a user's removal noun ("ablation") denies what it follows where a user's cue of an
+    earlier event ("subsequent to") opens its phrase, and nowhere else."""
+    path = _rules(tmp_path, "negation-compound\tablation\t\tour radiologists\n"
+                            "other-exam-after\tsubsequent to\t\tour radiologists\n")
+    names = {"C0027651": "Tumor"}
+    captions = {"a": "CT subsequent to tumor ablation.", "b": "CT before tumor ablation.", "c": "CT after tumor ablation."}
+    assert extract_concepts(captions, names).sets == (frozenset({"C0027651"}),) * 3
+    assert extract_concepts(captions, names, rules=path).sets == (frozenset(), frozenset({"C0027651"}), frozenset())
+
+
 def test_a_user_other_exam_cue_names_an_examination_that_is_not_the_image(tmp_path: Path) -> None:
     path = _rules(tmp_path, "other-exam\tknown from\t\tour radiologists\n")
     names = {"C0040405": "X-Ray Computed Tomography", "C0024485": "Magnetic Resonance Imaging"}

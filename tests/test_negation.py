@@ -17,6 +17,7 @@ from evalcore.errors import InputError, ParameterError
 from evalcore.extraction.extractor import ConceptDictionary, mentions, normal_token
 from evalcore.extraction.negation import (
     AFFIRMED_STATES,
+    COMPOUND_NEGATION,
     CONTINUATIONS,
     CUES,
     CUES_FILE,
@@ -288,6 +289,12 @@ def mention_status(text: str, names: list[str]) -> str:
     ("CT shows complete removal of the acute subdural hematoma.", ["Subdural hematoma"], "negated"),
     ("Repeat fluoroscopy confirming the complete removal of the surgical clips.", ["Clips"], "negated"),
     ("A postoperative image following a subtotal resection of the tumor.", ["Tumor"], "affirmed"),
+    # ... and a removal noun after what was removed, where a cue of an earlier event opens its phrase
+    ("Chest X-ray shows no mass after thoracotomy and tumor resection.", ["Tumor"], "negated"),
+    ("CT venogram (after catheter removal).", ["Catheter"], "negated"),
+    ("Patient after an upper jaw osteosarcoma resection.", ["Jaw"], "affirmed"),
+    ("MRI before tumor resection.", ["Tumor"], "affirmed"),
+    ("Planned tumor resection margins.", ["Tumor"], "affirmed"),
 ])
 def test_hand_worked_sentences(text: str, names: list[str], status: str) -> None:
     assert mention_status(text, names) == status
@@ -389,8 +396,29 @@ def test_random_texts(seed: int) -> None:
 GROUPS = tuple((group, sorted((phrase.split() for phrase in phrases), key=len, reverse=True)) for group, phrases in
                (("pseudo", PSEUDO_NEGATION), ("post", POST_NEGATION + POST_HYPOTHETICAL),
                 ("pre", PRE_NEGATION + HYPOTHETICAL + HISTORY), ("stop", TERMINATORS), ("place", PLACE_PREPOSITIONS),
-                ("join", CONTINUATIONS), ("prefix", PREFIX_NEGATION)))
+                ("join", CONTINUATIONS), ("prefix", PREFIX_NEGATION), ("compound", COMPOUND_NEGATION)))
 FIRST_WORDS = {words[0] for _, phrases in GROUPS for words in phrases}
+#: The other-exam cues, longest first, each with whether it puts its event before the image ("after", "previous").
+EXAM_PHRASES = sorted(((cue.cue.split(), cue.direction == "after") for cue in CUES if cue.kind == "other exam"),
+                      key=lambda phrase: len(phrase[0]), reverse=True)
+
+
+def after_event_ends(text: str, tokens: list[tuple[str, int, int]]) -> set[int]:
+    """The last token of each other-exam cue that puts its event before the image, the cues matched left to right,
+    the longest at a token, words joined by spaces or a hyphen ("prior to" is no "prior")."""
+    ends, i = set(), 0
+    while i < len(tokens):
+        for words, after in EXAM_PHRASES:
+            window = tokens[i:i + len(words)]
+            if [w for w, _, _ in window] == words and all(
+                    text[a[2]:b[1]].replace("-", " ", 1).isspace() for a, b in zip(window, window[1:])):
+                if after:
+                    ends.add(i + len(words) - 1)
+                i += len(words)
+                break
+        else:
+            i += 1
+    return ends
 
 
 def item_of_a_closed_list(text: str, tokens: list[tuple[str, int, int]], state: int) -> bool:
@@ -530,6 +558,10 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
                 articles = [k for k in range(1, len(inside)) if inside[k][0] in ("the", "a", "an")
                             and "," in text[inside[k - 1][2]:inside[k][1]]]
                 inside = inside[:states[0] + 1] if states else inside[articles[-1]:] if articles else inside
+            elif group == "compound":  # a removal noun after what was removed: from an earlier event's cue
+                begin = max([end for g, _, end in cues if g not in ("pseudo", "place") and end <= first], default=0)
+                openers = [k for k in after_event_ends(text, tokens) if max(begin, first - max_words) <= k < first]
+                inside = tokens[max(openers) + 1:first] if openers else []
             elif group == "prefix":  # the word the hyphen joins it to, and the words hyphenated to that one
                 inside = tokens[last:last + 1]
                 while last + len(inside) < len(tokens) and \

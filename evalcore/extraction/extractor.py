@@ -714,7 +714,8 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
             denying_at.setdefault(first, set()).add(entry.concept)
     all_starts = {first for first, _, _ in mentions}
     forward = first_scopes([tokens[first][0] for first, _, _ in mentions],
-                            [scope for scope in scopes if scope[2].kind == "negation" and scope[2].direction == "forward"])
+                            [scope for scope in scopes if scope[2].kind == "negation"
+                             and scope[2].direction in ("forward", "compound")])
     ends = {last for (_, last, _), kind in zip(mentions, kinds) if kind is not None}
     # the examinations and views the caption says of this image
     shown = {entry.concept for (_, _, entry), kind in zip(mentions, kinds)

@@ -76,8 +76,8 @@ CUES_FILE = RULES_FOLDER / "context_cues.tsv"
 
 #: What each kind of row may say of its direction: the scope a cue opens (forward, backward, the word a prefix is
 #: joined to) or none.
-KIND_DIRECTIONS = {"negation": ("forward", "backward", "prefix"), "hypothetical": ("forward", "backward"),
-                   "history": ("forward",), "other exam": ("forward",), "pseudo": ("none",), "terminator": ("none",),
+KIND_DIRECTIONS = {"negation": ("forward", "backward", "prefix", "compound"), "hypothetical": ("forward", "backward"),
+                   "history": ("forward",), "other exam": ("forward", "after"), "pseudo": ("none",), "terminator": ("none",),
                    "place": ("forward",), "state": ("forward",), "affirmed": ("none",), "continuation": ("none",),
                    "qualifier": ("none",)}
 
@@ -149,6 +149,10 @@ HISTORY = _listed("history", "forward")
 #: built for findings and diseases; anatomy after such a preposition is its most common false negation in ROCOv2's
 #: captions.)
 PLACE_PREPOSITIONS = _listed("place", "forward")
+#: Removal nouns written after what was removed ("tumor *resection*"), which deny it where an other-exam cue that
+#: puts the event before the image opens their phrase ("after thoracotomy and tumor resection"; direction "after"),
+#: and not elsewhere ("before tumor resection").
+COMPOUND_NEGATION = _listed("negation", "compound")
 #: Phrases that hold a terminator's word but end no scope ("consistent with").
 CONTINUATIONS = _listed("continuation", "none")
 #: Nouns of a state of a thing ("loosening", "displacement", "fracture", ...): in a scope, such a noun followed by
@@ -189,7 +193,8 @@ _CUE_GAP = re.compile(r"\s+|\s*-\s*")
 _GROUPS = {("negation", "forward"): "pre", ("hypothetical", "forward"): "pre", ("negation", "backward"): "post",
            ("hypothetical", "backward"): "post", ("negation", "prefix"): "prefix", ("pseudo", "none"): "pseudo",
            ("terminator", "none"): "stop", ("place", "forward"): "place", ("continuation", "none"): "join",
-           ("other exam", "forward"): "exam", ("history", "forward"): "pre"}
+           ("other exam", "forward"): "exam", ("other exam", "after"): "exam", ("history", "forward"): "pre",
+           ("negation", "compound"): "compound"}
 _END = ""  # a trie node's key for the group of the cue ending there; no word is empty
 
 
@@ -294,7 +299,9 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
         # a continuation ("consistent with") is matched only so that the terminator in it ("with") is not
         found = [cue for cue in _cues(text, tokens, trie) if cue[0] != "join"]
         clauses = _new_clauses(text, tokens)
-        exam_scopes = _exam_scopes(tokens, _cues(text, tokens, exam_trie), found, clauses, max_words)
+        exams = _cues(text, tokens, exam_trie)
+        exam_scopes = _exam_scopes(tokens, exams, found, clauses, max_words)
+        after_event = {last - 1 for _, cue, _, last in exams if cue.direction == "after"}
         places = [first for group, _, first, _ in found if group == "place"]
         barrier = 0  # the token after the last cue that ends a post-negation scope
         for index, (group, cue, first, last) in enumerate(found):
@@ -336,6 +343,13 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
                                     and "," in text[tokens[k - 1][2]:tokens[k][1]]), begin), end)
             elif group == "prefix":
                 inside = (last, _hyphen_chain_end(text, tokens, last))
+            elif group == "compound":
+                # what a removal noun follows, from the cue of an earlier event that opens its phrase, within the
+                # word limit and after the last cue ("after thoracotomy and tumor resection"; "before tumor
+                # resection" denies nothing)
+                opener = next((k for k in range(first - 1, max(barrier, first - max_words) - 1, -1)
+                               if k in after_event), None)
+                inside = (opener + 1, first) if opener is not None else (0, 0)
             else:
                 inside = (0, 0)
             if inside[0] < inside[1]:
