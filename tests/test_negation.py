@@ -295,6 +295,9 @@ def mention_status(text: str, names: list[str]) -> str:
     ("Patient after an upper jaw osteosarcoma resection.", ["Jaw"], "affirmed"),
     ("MRI before tumor resection.", ["Tumor"], "affirmed"),
     ("Planned tumor resection margins.", ["Tumor"], "affirmed"),
+    # ... and a comma just after the words that name the image begins a backward denial's subject
+    ("CT abdomen, left kidney cannot be visualized.", ["Abdomen"], "affirmed"),
+    ("CT abdomen, left kidney cannot be visualized.", ["Left kidney"], "negated"),
 ])
 def test_hand_worked_sentences(text: str, names: list[str], status: str) -> None:
     assert mention_status(text, names) == status
@@ -554,9 +557,11 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
                     before_place = [t for t in (inside if bracketed else window) if t[1] < min(places)]
                     inside = before_place if bracketed else before_place[-max_words:]
                 states = [k for k, t in enumerate(inside[:-1]) if state(t[0]) and inside[k + 1][0] == "of"]
-                # ... where no state noun heads it, from an article after a comma ("..., the cyst was not seen")
-                articles = [k for k in range(1, len(inside)) if inside[k][0] in ("the", "a", "an")
-                            and "," in text[inside[k - 1][2]:inside[k][1]]]
+                # ... where no state noun heads it, from an article after a comma ("..., the cyst was not seen") or
+                # a comma just after a word of the figure ("CT abdomen, left kidney cannot be visualized")
+                articles = [k for k in range(1, len(inside)) if "," in text[inside[k - 1][2]:inside[k][1]] and (
+                    inside[k][0] in ("the", "a", "an")
+                    or any(w in SENSE_WORDS.figure for w, _, _ in inside[max(0, k - 3):k]))]
                 inside = inside[:states[0] + 1] if states else inside[articles[-1]:] if articles else inside
             elif group == "compound":  # a removal noun after what was removed: from an earlier event's cue
                 begin = max([end for g, _, end in cues if g not in ("pseudo", "place") and end <= first], default=0)

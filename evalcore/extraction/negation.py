@@ -338,9 +338,13 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
                     inside = (min(begin, state), state + 1)
                 else:
                     # A comma before an article begins the subject ("performed at the 32nd week of gestation, the
-                    # allantoic cyst was no longer visible"): the items of a list carry no article.
-                    inside = (next((k for k in range(end - 1, begin, -1) if tokens[k][0] in ("the", "a", "an")
-                                    and "," in text[tokens[k - 1][2]:tokens[k][1]]), begin), end)
+                    # allantoic cyst was no longer visible"): the items of a list carry no article; so does a comma
+                    # within three words after a word of the figure ("CT abdomen, left kidney cannot be visualized").
+                    inside = (next((k for k in range(end - 1, begin, -1) if "," in text[tokens[k - 1][2]:tokens[k][1]]
+                                    and (tokens[k][0] in ("the", "a", "an")
+                                         or any(tokens[j][0] in SENSE_WORDS.figure
+                                                for j in range(max(begin, k - 3), k)))),
+                                   begin), end)
             elif group == "prefix":
                 inside = (last, _hyphen_chain_end(text, tokens, last))
             elif group == "compound":
