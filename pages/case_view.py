@@ -40,9 +40,8 @@ concepts = ws.concepts
 sources: list[Baseline | str] = [b for b in (NN_IOU, IOU) if b.available(ws)] + list(ws.runs)
 top = st.columns([3, 2, 1])
 system = choose_one(top[0].selectbox, "Images retrieved by", sources, "case_system",
-                    # (the clinician's words without "the most": "Shared or related concepts" fits a 900-px page)
-                    format_func=lambda s: s.plain.removeprefix("the most ").capitalize() if who == "clinician"
-                    and isinstance(s, Baseline) else system_label(s),
+                    format_func=lambda s: s.short_plain if who == "clinician" and isinstance(s, Baseline)
+                    else system_label(s),
                     help=for_reader("A loaded run, or retrieval by concept overlap computed here over the whole "
                                     "collection.", "The results of a system loaded from a file, or the images that "
                                     "share the most concepts with the case, found here over the whole collection."))

@@ -285,6 +285,8 @@ def test_the_clinician_per_query_view_of_a_near_match_shows_no_jargon():
 def test_every_source_of_the_clinician_case_view_shows_no_jargon():
     app = clinician_app()
     app.switch_page("pages/case_view.py").run()
+    # the concept baselines in the clinician's short words, which fit a 900-px page's select box
+    assert app.selectbox(key="case_system").options[:2] == ["Shared or related concepts", "Shared concepts"]
     for source in app.selectbox(key="case_system").options:
         app.selectbox(key="case_system").select(source).run()
         assert not app.exception, app.exception

@@ -46,6 +46,15 @@ class Baseline:
     needs: str
     by_relevance: bool
 
+    @property
+    def short_plain(self) -> str:
+        """The plain words as a choice's label, without "the most", which a narrow select box cuts.
+
+        >>> NN_IOU.short_plain
+        'Shared or related concepts'
+        """
+        return self.plain.removeprefix("the most ").capitalize()
+
     def available(self, workspace: Workspace) -> bool:
         """Whether ``workspace`` holds what the baseline needs."""
         if workspace.concepts is None:
