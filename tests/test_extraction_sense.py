@@ -23,6 +23,7 @@ PULMONARY_ASPIRATION, NEEDLE, CRANIUM, CAUDAL = "C0700198", "C0027551", "C003730
 FRACTURE_PATHOLOGICAL, PLAIN_XRAY, CT, AP_VIEW, CHEST = "C0016663", "C1306645", "C0040405", "C1999039", "C0817096"
 MRI, ABDOMEN, UPPER_EXTREMITY, LOWER_EXTREMITY, THYROID = "C0024485", "C0000726", "C1140618", "C0023216", "C0040132"
 UPPER_ARM, MEDULLA, FACE, SPINE = "C0446516", "C0025148", "C0015450", "C0037949"
+BONE_PLATE = "C0005971"
 
 NAMES = {
     LUNG_LOBE: "Structure of lobe of lung", LOWER_LOBE: "Structure of lower lobe of lung", LIVER_LOBE: "Lobe of liver",
@@ -32,11 +33,12 @@ NAMES = {
     PLAIN_XRAY: "Plain x-ray", CT: "X-Ray Computed Tomography", AP_VIEW: "Anterior-Posterior", CHEST: "Chest",
     MRI: "Magnetic Resonance Imaging", ABDOMEN: "Abdomen", UPPER_EXTREMITY: "Upper Extremity",
     LOWER_EXTREMITY: "Lower Extremity", THYROID: "Thyroid Gland", UPPER_ARM: "Upper arm", FACE: "Face",
-    SPINE: "Vertebral column",
+    SPINE: "Vertebral column", BONE_PLATE: "Bone plates",
 }
 # UMLS gives Pulmonary aspiration the synonym "Aspiration", MeSH gives Pathological fracture "Fracture", the open
 # ontologies give the cranium "cranial": the other collection's dictionary had them.
 DICTIONARY = ConceptDictionary.build(NAMES, {PULMONARY_ASPIRATION: ["Aspiration"], CRANIUM: ["cranial"], SPINE: ["spine"],
+                                             BONE_PLATE: ["plate"],
                                              FRACTURE_PATHOLOGICAL: ["Fracture", "Fractures, Spontaneous",
                                                                      "Fracture, Pathologic"]})
 
@@ -71,6 +73,10 @@ DICTIONARY = ConceptDictionary.build(NAMES, {PULMONARY_ASPIRATION: ["Aspiration"
     ("Open arms of the biopsy forceps", {UPPER_ARM}, set()),
     ("Radiograph of the femoral neck", {NECK}, {FEMORAL_NECK, PLAIN_XRAY}),
     ("Fracture of the neck of the femur", {NECK}, {FEMORAL_NECK}),
+    # Issue 36, tenth pass: a vertebra's end plate, written in two words, is its endplate, no bone plate
+    ("Lateral lumbar X-ray: resorption and end plate sclerosis", {BONE_PLATE}, {SPINE, PLAIN_XRAY}),
+    ("Sagittal MR image: disruption of the vertebral end-plate", {BONE_PLATE}, set()),
+    ("Radiograph after plate fixation of the radius", set(), {BONE_PLATE}),
     ("Necrosis of the femoral head", set(), {HEAD_OF_FEMUR}),
     # A procedure word after a procedure modifier is the procedure.
     ("Ultrasound-guided fine-needle aspiration of a nodule", {PULMONARY_ASPIRATION}, set()),
