@@ -486,7 +486,9 @@ def test_pinned_f1_on_real_valid_captions():
     assert extract(captions["ROCOv2_2023_valid_000001"], dictionary) >= {"C1306645", "C0817096"}
 
 
-PINNED_F1_FIRST_200 = 0.7094  # names + imaging vocabulary; re-pinned when the vocabulary changes
+# names + imaging vocabulary; re-pinned when the vocabulary or a rule changes (0.7094 before the tenth pass's removed
+# tumour named before its metastasis: "after the resection of a renal cell carcinoma metastasis", tagged by ROCOv2)
+PINNED_F1_FIRST_200 = 0.7088
 
 
 THIRD_ROUND_NAMES = {

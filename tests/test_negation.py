@@ -295,6 +295,11 @@ def mention_status(text: str, names: list[str]) -> str:
     ("Patient after an upper jaw osteosarcoma resection.", ["Jaw"], "affirmed"),
     ("MRI before tumor resection.", ["Tumor"], "affirmed"),
     ("Planned tumor resection margins.", ["Tumor"], "affirmed"),
+    # ... what a patient underwent removal of, and a tumour that names a removed finding's kind
+    ("The patient had previously undergone resection of a melanoma metastasis.", ["Melanoma"], "negated"),
+    ("The patient had previously undergone resection of a melanoma metastasis.", ["Metastasis"], "negated"),
+    ("No stoma prolapse.", ["Stoma"], "affirmed"),
+    ("No liver metastasis.", ["Liver"], "affirmed"),
     # ... and a comma just after the words that name the image begins a backward denial's subject
     ("CT abdomen, left kidney cannot be visualized.", ["Abdomen"], "affirmed"),
     ("CT abdomen, left kidney cannot be visualized.", ["Left kidney"], "negated"),

@@ -617,6 +617,18 @@ _NOT_HEADS = SENSE_WORDS_KEYED.not_head | frozenset(normal_token(cue.cue.split()
 _ADJECTIVE_ENDINGS = ("al", "ar", "ic", "ous", "ive", "ary")
 #: Endings of a word that heads no noun phrase: an adverb, a verb's participle, an adjective ("intrapericardial").
 _NOT_HEAD_ENDINGS = ("ly", "ed", *_ADJECTIVE_ENDINGS)
+def _names_a_tumour(word: str) -> bool:
+    """Whether ``word`` names a tumour by its suffix "-oma" (a melanoma, carcinoma, adenoma; SPECIALIST Lexicon), in
+    a word of seven letters or more: a stoma, stroma or soma is none. A tumour before a finding noun is that finding's
+    kind, no place: "resection of a melanoma metastasis" removed the melanoma too (:func:`_denied`).
+
+    >>> [_names_a_tumour(word) for word in ("melanoma", "Carcinomas", "stroma", "liver")]
+    [True, True, False, False]
+    """
+    word = word.lower()
+    return len(word) >= 7 and word.endswith(("oma", "omas", "omata"))
+
+
 #: The participles of a state ("widened", "dilated", "enlarged"): a denial of the state leaves the thing (:func:`_denied`).
 _STATE_PARTICIPLES = frozenset(word for word in AFFIRMED_STATES if word.endswith("ed"))
 #: What an other-exam cue may deny (:func:`_denied`).
@@ -735,7 +747,8 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
         following = normal_token(tokens[after][2]) if after < len(tokens) and joined(after) else ""
         words = " ".join(word for _, _, word in tokens[first:last + 1]).lower()
         qualifier = words in QUALIFIERS or words in _STATE_PARTICIPLES or normal_token(tokens[last][2]) in STATE_KEYS
-        modifier = not qualifier and entry.concept not in MODALITIES and kind != "literature" and (
+        modifier = not qualifier and not _names_a_tumour(tokens[last][2]) and entry.concept not in MODALITIES \
+            and kind != "literature" and (
             (first in coordinated and last in coordinated) or following in STATE_KEYS or following in SENSE_WORDS_KEYED.part
             or (forward_cue is not None and following.isalpha() and following not in _NOT_HEADS
                 and not tokens[after][2].lower().endswith(_NOT_HEAD_ENDINGS) and after not in all_starts) or (
