@@ -308,6 +308,15 @@ def test_hand_worked_sentences(text: str, names: list[str], status: str) -> None
     assert mention_status(text, names) == status
 
 
+def test_a_cited_statement_does_not_undo_how_the_image_was_taken() -> None:
+    """Issue 36, tenth pass: the imaging vocabulary's modality in a literature statement stays, as in a negation's
+    or a history's scope; the finding there does not."""
+    d = ConceptDictionary.build({"C0041618": "Ultrasonography", "C0018818": "Atrial septal defect"})
+    text = "Septal defect (arrow). Echocardiograms detect an atrial septal defect in newborns [3]."
+    assert [(m.text, m.negated) for m in mentions(text, d)] == [("Echocardiograms", False),
+                                                                ("atrial septal defect", True)]
+
+
 def test_a_scope_cut_inside_a_compound_reaches_its_head() -> None:
     """The word limit ends the scope of "not" at "aspiration"; the pneumonia it qualifies is denied with it, and a
     mention after a word outside the scope is not."""

@@ -676,11 +676,11 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
             shared_heads: Mapping[tuple[int, int], int] = MappingProxyType({})) -> list[bool]:
     """Whether each mention is denied: it starts in a cue's scope, unless
 
-    - a negation or history cue's scope holds it and it is the imaging vocabulary's modality or X-ray region: those
-      say how and what the image was taken of, which a denied finding or the patient's history does not undo ("no
-      echogenic foci" is still an ultrasound; "no pneumothorax" still a chest radiograph; "a history of DDH
-      (developmental dysplasia of the hips)" on a long-leg radiograph still its pelvis), while a hypothetical cue's
-      does deny them
+    - a negation, history or literature cue's scope holds it and it is the imaging vocabulary's modality or X-ray
+      region: those say how and what the image was taken of, which a denied finding, the patient's history or a
+      cited statement does not undo ("no echogenic foci" is still an ultrasound; "no pneumothorax" still a chest
+      radiograph; "a history of DDH (developmental dysplasia of the hips)" on a long-leg radiograph still its
+      pelvis), while a hypothetical cue's does deny them
       ("follow-up with MRI"), and a negation denies a view ("the AP view (not shown)": another image) and a
       modality where the caption names another as this image's ("a spot radiograph ... A magnetic resonance image
       (not shown)");
@@ -758,7 +758,7 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
         in_a_state = kind == "negation" and first > 0 and joined(first) and tokens[first - 1][2].lower() in _STATE_PARTICIPLES
         # another examination or view is named as this image's
         other = any(entry.concept in exams and shown & exams - {entry.concept} for exams in (MODALITIES, VIEW_TAGS))
-        spared = kind in ("negation", "history") and vocabulary and not (entry.concept in MODALITIES and other)
+        spared = kind in ("negation", "history", "literature") and vocabulary and not (entry.concept in MODALITIES and other)
         denied.append(kind is not None and not spared and not modifier and not of_phrase and not in_a_state
                       and (kind != "other exam" or other))
     return denied
