@@ -290,7 +290,9 @@ def mention_status(text: str, names: list[str]) -> str:
     ("Repeat fluoroscopy confirming the complete removal of the surgical clips.", ["Clips"], "negated"),
     ("A postoperative image following a subtotal resection of the tumor.", ["Tumor"], "affirmed"),
     # ... and a removal noun after what was removed, where a cue of an earlier event opens its phrase
-    ("Chest X-ray shows no mass after thoracotomy and tumor resection.", ["Tumor"], "negated"),
+    ("CT after craniotomy and hematoma evacuation.", ["Hematoma"], "negated"),
+    ("Anastomotic staples from previous bowel resection are also demonstrated.", ["Bowel"], "affirmed"),
+    ("CT after liver resection.", ["Liver"], "affirmed"),
     ("CT venogram (after catheter removal).", ["Catheter"], "negated"),
     ("Patient after an upper jaw osteosarcoma resection.", ["Jaw"], "affirmed"),
     ("MRI before tumor resection.", ["Tumor"], "affirmed"),
