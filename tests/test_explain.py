@@ -411,8 +411,9 @@ def test_rocov2_explanations_negate_every_tag_the_extractor_drops_as_negated():
     with the eighth pass's history cues, 331 with its absence wordings, 330 with its pseudo-negations of contact;
     319 with the ninth pass's owners of a denied state or part, history scopes and backward subjects, 321 with its
     list run-ons, removal and definite-evidence cues and synonyms; 324 with the tenth pass's closed lists, state
-    participles and complete-removal cues, 329 with its removal compounds, 328 with the rest, 327 once resection and excision compounds were no cue), of
-    which the explanation missed 77 when it looked for the concept's name alone."""
+    participles and complete-removal cues, 329 with its removal compounds, 328 with the rest, 327 once resection and
+    excision compounds were no cue), of which the explanation missed 77 when it looked for the concept's name
+    alone."""
     concepts, captions, names, dictionary = rocov2_test()
     dropped, explained = set(), set()
     for image_id, caption in captions.items():
