@@ -429,10 +429,10 @@ TWELFTH_ROUND = (
      "inguinal lymph nodes\": ROCOv2 tags the denied Enlarged once on valid); the complete, total or successful "
      "removal, resection, excision or evacuation of a thing denies it (2 valid images better, 2 worse: ROCOv2 tags "
      "the removed adenoma and tumour)", "0.7325 (+0.0000)", "0.7557 (-0.0001)"),
-    ("a removal noun after what was removed denies it where a cue of an earlier event opens its phrase (\"after "
-     "thoracotomy and tumor resection\", \"(after catheter removal)\"; \"before tumor resection\" denies nothing; "
-     "narrowed in the sixth row): 2 valid images better, 4 worse (ROCOv2 tags the removed stent, catheter and "
-     "tumours)", "0.7325 (+0.0000)",
+    ("a removal noun after what was removed denies it where a cue of an earlier event opens its phrase (\"(after "
+     "catheter removal)\", \"after biliary stent removal\"; \"before stent removal\" denies nothing; narrowed in "
+     "the sixth row, which took \"tumor resection\" out): 2 valid images better, 4 worse (ROCOv2 tags the removed "
+     "stent, catheter and tumours)", "0.7325 (+0.0000)",
      "0.7557 (+0.0000)"),
     ("a comma within three words after a word of the figure begins a backward denial's subject (\"CT abdomen, left "
      "kidney cannot be visualized\" keeps the abdomen, which ROCOv2 leaves untagged); \"attempted without success\" "

@@ -617,6 +617,8 @@ _NOT_HEADS = SENSE_WORDS_KEYED.not_head | frozenset(normal_token(cue.cue.split()
 _ADJECTIVE_ENDINGS = ("al", "ar", "ic", "ous", "ive", "ary")
 #: Endings of a word that heads no noun phrase: an adverb, a verb's participle, an adjective ("intrapericardial").
 _NOT_HEAD_ENDINGS = ("ly", "ed", *_ADJECTIVE_ENDINGS)
+
+
 def _names_a_tumour(word: str) -> bool:
     """Whether ``word`` names a tumour by its suffix "-oma" (a melanoma, carcinoma, adenoma; SPECIALIST Lexicon), in
     a word of seven letters or more: a stoma, stroma or soma is none. A tumour before a finding noun is that finding's

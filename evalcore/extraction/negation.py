@@ -149,9 +149,9 @@ HISTORY = _listed("history", "forward")
 #: built for findings and diseases; anatomy after such a preposition is its most common false negation in ROCOv2's
 #: captions.)
 PLACE_PREPOSITIONS = _listed("place", "forward")
-#: Removal nouns written after what was removed ("tumor *resection*"), which deny it where an other-exam cue that
-#: puts the event before the image opens their phrase ("after thoracotomy and tumor resection"; direction "after"),
-#: and not elsewhere ("before tumor resection").
+#: Removal nouns written after a thing removed whole ("stent *removal*", "hematoma *evacuation*"), which deny it where
+#: an other-exam cue that puts the event before the image opens their phrase ("after craniotomy and hematoma
+#: evacuation"; direction "after"), and not elsewhere ("before stent removal").
 COMPOUND_NEGATION = _listed("negation", "compound")
 #: Phrases that hold a terminator's word but end no scope ("consistent with").
 CONTINUATIONS = _listed("continuation", "none")
@@ -349,8 +349,8 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
                 inside = (last, _hyphen_chain_end(text, tokens, last))
             elif group == "compound":
                 # what a removal noun follows, from the cue of an earlier event that opens its phrase, within the
-                # word limit and after the last cue ("after thoracotomy and tumor resection"; "before tumor
-                # resection" denies nothing)
+                # word limit and after the last cue ("after craniotomy and hematoma evacuation"; "before stent
+                # removal" denies nothing)
                 opener = next((k for k in range(first - 1, max(barrier, first - max_words) - 1, -1)
                                if k in after_event), None)
                 inside = (opener + 1, first) if opener is not None else (0, 0)
