@@ -204,3 +204,14 @@ def test_the_readme_quotes_the_test_f1_the_evidence_document_measured():
     document = (ROOT / "docs" / "EXTRACTION.md").read_text(encoding="utf-8")
     measured = re.search(r"^\| test \| \(c\) names \+ abbreviations \+ open synonyms \| (0\.\d{4}) \|", document, re.M)
     assert claimed and measured and claimed.group(1) == measured.group(1)
+
+
+def test_the_rules_help_names_every_kind_a_rules_file_takes(capsys):
+    """The help of --rules lists the kinds from the reader's own list (it once left out history, and the tenth
+    pass's negation-compound and other-exam-after)."""
+    from evalcore.extraction.user_rules import KINDS
+
+    with pytest.raises(SystemExit):
+        main(["extract", "--help"])
+    shown = " ".join(capsys.readouterr().out.split()).replace("- ", "-")
+    assert all(kind in shown for kind in KINDS), [kind for kind in KINDS if kind not in shown]

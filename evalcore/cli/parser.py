@@ -25,6 +25,7 @@ from evalcore.evaluation.options import (
     TIE_ORDERS,
     Statistics,
 )
+from evalcore.extraction.user_rules import KINDS as RULE_KINDS
 from evalcore.metrics.registry import GAINS, parse_metric
 from evalcore.readers import DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_RUN_BYTES, INPUT_BUDGET_VARIABLE
 from evalcore.relevance.kg import KG_MODES
@@ -343,8 +344,7 @@ def extract_command(commands: argparse._SubParsersAction) -> None:
                          help="synonyms: OBO (UBERON, HPO), DOID allXREFinDO.tsv, MeSH descriptors TSV, MRCONSO.RRF")
     extract.add_argument("--rules", nargs="+", metavar="F", same=same_file,
                          help="your own rules: a tab-separated file with the header kind, words, concept, source "
-                              "(kind: synonym, exclude, negation-forward, negation-backward, negation-prefix, "
-                              "hypothetical-forward, hypothetical-backward, other-exam, pseudo, terminator)")
+                              f"(kind: {', '.join(RULE_KINDS)})")
     extract.add_argument("--no-abbreviations", action="store_true",
                          help="leave out the built-in imaging vocabulary (CT, MRI, US, X-ray, views, ...) and the "
                               "built-in synonyms (rules/synonyms.tsv)")
