@@ -127,11 +127,16 @@ def test_what_was_right_stays(caption: str, expected: set[str]) -> None:
     ("There is no hydronephrosis of the left kidney", {"C0020295"}, {"C0227614"}),
     ("No bowel wall thickening", set(), {"C0021853"}),
     ("Without associated gallbladder wall thickening", set(), {"C0016976"}),
+    # Issue 36, eleventh pass: an adjective coordinated with a modifier of the denied head is a modifier too; a
+    # noun before "or" is a denied thing of its own.
+    ("CT without evidence of orbital or intracranial extension", set(), {"C0029180", "C0524450"}),
+    ("No orbital, intracranial or hepatic extension", set(), {"C0029180", "C0524450", "C0023884"}),
+    ("No hydronephrosis or intracranial extension", {"C0020295"}, {"C0524450"}),
 ])
 def test_what_a_denial_leaves(caption: str, denied: set[str], kept: set[str]) -> None:
     names = {"C0020295": "Hydronephrosis", "C0227614": "Left kidney", "C0021853": "Intestines",
-             "C0016976": "Gallbladder"}
-    found = mentions(caption, ConceptDictionary.build(names, {"C0021853": ["Bowel"]}))
+             "C0016976": "Gallbladder", "C0029180": "Orbit", "C0524450": "Intracranial", "C0023884": "Liver"}
+    found = mentions(caption, ConceptDictionary.build(names, {"C0021853": ["Bowel"], "C0023884": ["Hepatic"]}))
     assert {m.concept for m in found if m.negated} == denied
     assert {m.concept for m in found if not m.negated} == kept
 

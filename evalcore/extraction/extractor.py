@@ -734,7 +734,7 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
     # the examinations and views the caption says of this image
     shown = {entry.concept for (_, _, entry), kind in zip(mentions, kinds)
              if entry.concept in _EXAMS and entry.source != "assumed" and kind in (None, "negation")}
-    denied = []
+    modifiers, spared_ones = [], []
     for (first, last, entry), kind, forward_cue in zip(mentions, kinds, forward):
         # a view the caption names may be another image's; a view assumed for its region is as spared as the region
         vocabulary = entry.source == "assumed" or (entry.source == "abbreviation" and entry.concept not in VIEW_TAGS)
@@ -761,9 +761,39 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
         # another examination or view is named as this image's
         other = any(entry.concept in exams and shown & exams - {entry.concept} for exams in (MODALITIES, VIEW_TAGS))
         spared = kind in ("negation", "history", "literature") and vocabulary and not (entry.concept in MODALITIES and other)
-        denied.append(kind is not None and not spared and not modifier and not of_phrase and not in_a_state
-                      and (kind != "other exam" or other))
-    return denied
+        modifiers.append(modifier)
+        spared_ones.append(kind is None or spared or of_phrase or in_a_state or (kind == "other exam" and not other))
+    modifiers = _coordinated_modifiers(caption, mentions, tokens, joined, kinds, modifiers)
+    return [not (spared or modifier) for spared, modifier in zip(spared_ones, modifiers)]
+
+
+def _coordinated_modifiers(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int, str]],
+                           joined: Callable[[int], bool], kinds: list[str | None], modifiers: list[bool]) -> list[bool]:
+    """``modifiers`` with each adjective that "and" or "or" (after a comma or not) coordinates with a modifier of the
+    same head read as a modifier too: "no orbital or intracranial extension" denies the extension, and the orbit is
+    as much its place as the intracranial space is; "no hepatic, splenic or renal lesions". Only an adjective by its
+    ending (:data:`_ADJECTIVE_ENDINGS`) and no qualifier: a noun before "or" is a denied thing of its own ("no
+    hydronephrosis or renal calculi"), and "no cystic or solid lesions" denies both kinds. Read from the right, so
+    that a comma list takes its last item's part."""
+    starting: dict[int, list[int]] = {}
+    for index, (first, _, _) in enumerate(mentions):
+        starting.setdefault(first, []).append(index)
+    read = list(modifiers)
+    for index in range(len(mentions) - 1, -1, -1):
+        first, last, entry = mentions[index]
+        if read[index] or kinds[index] in (None, "literature") or entry.concept in MODALITIES \
+                or not tokens[last][2].lower().endswith(_ADJECTIVE_ENDINGS) \
+                or " ".join(word for _, _, word in tokens[first:last + 1]).lower() in QUALIFIERS:
+            continue
+        after = last + 1
+        if after + 1 < len(tokens) and tokens[after][2].lower() in _COORDINATORS and joined(after + 1) \
+                and _LIST_GAP.fullmatch(caption, tokens[last][1], tokens[after][0]):
+            after += 1
+        elif not (after < len(tokens) and caption[tokens[last][1]:tokens[after][0]].strip() == ","):
+            continue
+        if any(read[other] for other in starting.get(after, ())):
+            read[index] = True
+    return read
 
 
 def _of_phrase_of(tokens: list[tuple[int, int, str]], first: int, ends: Collection[int]) -> bool:

@@ -305,7 +305,9 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
         places = [first for group, _, first, _ in found if group == "place"]
         barrier = 0  # the token after the last cue that ends a post-negation scope
         for index, (group, cue, first, last) in enumerate(found):
-            if group == "pre":
+            if cue.kind == "negation" and group != "prefix" and _made_partial(text, tokens, first):
+                inside = (0, 0)
+            elif group == "pre":
                 limit = found[index + 1][2] if index + 1 < len(found) else len(tokens)
                 clause = bisect_right(clauses, last)
                 if clause < len(clauses):
@@ -364,6 +366,18 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
         if literature is not None:
             scopes.append(literature)
     return scopes
+
+
+def _made_partial(text: str, tokens: list[tuple[str, int, int]], first: int) -> bool:
+    """Whether a word of partial degree (the sense words' ``partial`` class) comes right before the cue at token
+    ``first``, or before a word of its ``complete`` class there: "almost disappeared", "almost *complete*
+    disappearance of", "near-complete resolution of" leave a trace of the thing, which no negation denies."""
+    before = first - 1
+    if before >= 1 and tokens[before][0] in SENSE_WORDS.complete and _CUE_GAP.fullmatch(text, tokens[before - 1][2],
+                                                                                          tokens[before][1]):
+        before -= 1
+    return before >= 0 and tokens[before][0] in SENSE_WORDS.partial and _CUE_GAP.fullmatch(
+        text, tokens[before][2], tokens[before + 1][1]) is not None
 
 
 def _literature_scope(text: str, tokens: list[tuple[str, int, int]], start: int,

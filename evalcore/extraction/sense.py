@@ -49,7 +49,7 @@ SENSE_WORDS_FILE = RULES_FOLDER / "sense_words.tsv"
 PART_WHOLES_FILE = RULES_FOLDER / "part_wholes.tsv"
 #: The roles a sense word may have (column 2 of the file).
 ROLES = ("part", "procedure", "procedure-modifier", "position", "direction", "determiner", "structure",
-         "keeps-qualifier", "approach", "not-head", "plain-radiograph", "figure", "proof")
+         "keeps-qualifier", "approach", "not-head", "plain-radiograph", "figure", "proof", "partial", "complete")
 SENSE_COLUMNS = (Column("words"), Column("role", allowed=ROLES), Column("source"))
 PART_WHOLE_COLUMNS = (Column("part"), Column("whole"), Column("said_by"), Column("source"))
 
@@ -82,6 +82,11 @@ class SenseWords:
     #: Participles that say how a diagnosis was proven before ("biopsy-proven", "PET/CT proven"): the word before
     #: one names that earlier examination, not this image (:func:`sense_kept`).
     proof: frozenset[str] = frozenset()
+    #: Words of degree that make a removal or disappearance partial ("almost", "nearly"), before the cue or before
+    #: a word of the ``complete`` class before it ("almost *complete* disappearance of"): no negation, as a trace is
+    #: left (:func:`evalcore.extraction.negation.cue_scopes`).
+    partial: frozenset[str] = frozenset()
+    complete: frozenset[str] = frozenset()
     #: An organ's adjective -> the organ, as a specifier is compared with a concept's names ("pulmonary" is "lung").
     organ_of: Mapping[str, str] = field(default_factory=dict)
     #: A part noun -> each word that names an organ having that part -> the organ ("lobe" -> "hepatic" -> "liver").
