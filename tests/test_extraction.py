@@ -558,6 +558,8 @@ FOURTH_PASS_NAMES = {**THIRD_ROUND_NAMES, "C0002978": "angiogram", "C0006141": "
     ("CT of the lung, correlating with the initial chest radiograph", {"C0040405", "C0024109"}),
     ("Coronal CT. The alterations on the previous X-ray", {"C0040405"}),
     ("Ultrasound of the mass noted on plain radiograph", {"C0041618", "C0577559"}),
+    ("CT of the lung mass discovered on plain radiography", {"C0040405", "C0024109", "C0577559"}),
+    ("Ultrasound of the liver mass detected by CT", {"C0041618", "C0023884", "C0577559"}),
     # ... but where it is the only examination named, it is this one.
     ("A mass seen on CT", {"C0577559", "C0040405"}),
     ("Previous CT of the liver", {"C0040405", "C0023884"}),
