@@ -156,3 +156,30 @@ def test_a_literature_statement_names_its_citation_and_status() -> None:
     rows = [(row.words, row.status, row.rule.split(" (")[0]) for row in evidence_rows(found)]
     assert rows == [("CT", "kept", ""), ("bowel", "literature", "literature cue '[33]'"),
                     ("necrosis", "literature", "literature cue '[33]'"), ("Necrosis", "kept", "")]
+
+
+def pasted_caption(sentences: int) -> str:
+    """A legend's first sentence, a story of ``sentences - 2`` sentences padded past the pasted-text length, and a
+    sentence that points into the image."""
+    story = [f"On day {day} the patient had a hemorrhage and was reviewed by the ward team and the surgeons as "
+             f"planned, before any new imaging of the chest and head was performed." for day in range(sentences - 2)]
+    return " ".join(["CT of the abdomen showing a pneumothorax.", *story, "The hemorrhage (arrow) is seen on CT."])
+
+
+def test_a_pasted_case_reports_later_sentences_are_not_of_the_image() -> None:
+    caption = pasted_caption(10)
+    assert len(caption) >= 1300
+    found = find_caption_concepts({"a": caption}, NAMES)
+    rows = [(row.words, row.status, row.rule.split(" (")[0]) for row in evidence_rows(found)]
+    story = [("hemorrhage", "literature", "literature cue 'pasted text'")] * 8
+    assert rows == [("CT", "kept", ""), ("abdomen", "kept", ""), ("pneumothorax", "kept", ""), *story,
+                    ("hemorrhage", "kept", ""),
+                    ("CT", "kept", "")]
+    # nine sentences are a legend, however long: every mention is kept
+    assert {row.status for row in evidence_rows(find_caption_concepts({"a": pasted_caption(9)}, NAMES))} == {"kept"}
+
+
+def test_a_pasted_texts_later_sentence_spares_no_modality() -> None:
+    caption = pasted_caption(10).replace("The hemorrhage (arrow) is seen on CT.", "A later MRI was normal.")
+    found = find_caption_concepts({"a": caption}, {**NAMES, "C0024485": "Magnetic Resonance Imaging"})
+    assert found.concepts.sets[0] == {"C0040405", "C0000726", "C0032326"}

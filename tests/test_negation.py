@@ -521,12 +521,19 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
     """NegEx over tokens: cues matched at each token (the longest phrase of any group, words joined by spaces or a
     hyphen), scopes walked token by token, a state noun followed by "of" ending a scope."""
     scopes = []
-    sentences = re.finditer(r".*?(?:[.!?]+(?=\s|$)|(?<=[a-z]{2})\.(?=[A-Z])|\n\s*\n)|.+$", text, re.DOTALL)
+    sentences = [s for s in re.finditer(r".*?(?:[.!?]+(?=\s|$)|(?<=[a-z]{2})\.(?=[A-Z])|\n\s*\n)|.+$", text,
+                                        re.DOTALL) if s.group().strip(" \t\n.!?")]
+    # a pasted case report or discussion: its later sentences that point at nothing are not of the image
+    pasted = len(sentences) >= 10 and len(text) >= 1300
     for number, sentence in enumerate(sentences):
         tokens = [(m.group().lower(), m.start() + sentence.start(), m.end() + sentence.start())
                   for m in re.finditer(r"[^\W_]+(?:['’][^\W_]+)?|[;:]", sentence.group())]
+        if pasted:
+            if number and tokens and not any(w in ("arrow", "arrows", "arrowhead", "arrowheads", "asterisk")
+                                             for w, _, _ in tokens):
+                scopes.append((tokens[0][1], tokens[-1][2]))
         # a literature statement: after the first sentence, a citation, no word of the figure; the sentence whole
-        if number and tokens and re.search(r"\[ *\d{1,3}(?: *[,–—-] *\d{1,3})* *\]|\bet al\b", sentence.group(),
+        elif number and tokens and re.search(r"\[ *\d{1,3}(?: *[,–—-] *\d{1,3})* *\]|\bet al\b", sentence.group(),
                                            re.IGNORECASE) and not any(w in SENSE_WORDS.figure for w, _, _ in tokens):
             scopes.append((tokens[0][1], tokens[-1][2]))
         cues, i = [], 0

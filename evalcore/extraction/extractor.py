@@ -59,6 +59,7 @@ from evalcore.extraction.lexicon import LEXICON, normal_token
 from evalcore.extraction.negation import (
     AFFIRMED_STATES,
     CUES,
+    PASTED,
     QUALIFIERS,
     STATE_KEYS,
     Cue,
@@ -682,10 +683,10 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
       region: those say how and what the image was taken of, which a denied finding, the patient's history or a
       cited statement does not undo ("no echogenic foci" is still an ultrasound; "no pneumothorax" still a chest
       radiograph; "a history of DDH (developmental dysplasia of the hips)" on a long-leg radiograph still its
-      pelvis), while a hypothetical cue's does deny them
-      ("follow-up with MRI"), and a negation denies a view ("the AP view (not shown)": another image) and a
-      modality where the caption names another as this image's ("a spot radiograph ... A magnetic resonance image
-      (not shown)");
+      pelvis), while a hypothetical cue's does deny them ("follow-up with MRI"), and so does a pasted text's later
+      sentence (its legend's first sentence says what the image is: :data:`~evalcore.extraction.negation.PASTED`),
+      and a negation denies a view ("the AP view (not shown)": another image) and a modality where the caption
+      names another as this image's ("a spot radiograph ... A magnetic resonance image (not shown)");
     - it names no modality and modifies what follows it, joined to it past position words and adjectives that begin
       no mention ("no liver *capsular* enhancement"): the next mention,
       denied with it, a noun of a state (:data:`~evalcore.extraction.negation.STATE_NOUNS`) or a part noun, or the
@@ -735,7 +736,7 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
     shown = {entry.concept for (_, _, entry), kind in zip(mentions, kinds)
              if entry.concept in _EXAMS and entry.source != "assumed" and kind in (None, "negation")}
     modifiers, spared_ones = [], []
-    for (first, last, entry), kind, forward_cue in zip(mentions, kinds, forward):
+    for (first, last, entry), kind, forward_cue, cue in zip(mentions, kinds, forward, holding):
         # a view the caption names may be another image's; a view assumed for its region is as spared as the region
         vocabulary = entry.source == "assumed" or (entry.source == "abbreviation" and entry.concept not in VIEW_TAGS)
         # the next word, past position words ("left ventricular apical clot") and adjectives that are no mention,
@@ -760,7 +761,8 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
         in_a_state = kind == "negation" and first > 0 and joined(first) and tokens[first - 1][2].lower() in _STATE_PARTICIPLES
         # another examination or view is named as this image's
         other = any(entry.concept in exams and shown & exams - {entry.concept} for exams in (MODALITIES, VIEW_TAGS))
-        spared = kind in ("negation", "history", "literature") and vocabulary and not (entry.concept in MODALITIES and other)
+        spared = kind in ("negation", "history", "literature") and vocabulary and not (entry.concept in MODALITIES and other) \
+            and not (cue is not None and cue.direction == PASTED)
         modifiers.append(modifier)
         spared_ones.append(kind is None or spared or of_phrase or in_a_state or (kind == "other exam" and not other))
     modifiers = _coordinated_modifiers(caption, mentions, tokens, joined, kinds, modifiers)

@@ -178,6 +178,18 @@ _POINTERS = SENSE_WORDS.figure & {"arrow", "arrows", "arrowhead", "arrowheads", 
 _CITATION = re.compile(r"\[[ \t]*+\d{1,3}(?:[ \t]*+[,\u2013\u2014-][ \t]*+\d{1,3})*+[ \t]*+\]|\bet al\b", re.IGNORECASE)
 #: Where the rule of a mention in a literature statement comes from (the evidence names it).
 LITERATURE_SOURCE = "a later sentence that cites and names nothing of the figure: ConText's experiencer 'other'"
+#: The fewest sentences and characters of a pasted text: a case report or a discussion pasted as the caption, not
+#: a figure legend. ROCOv2 valid has 6 captions of both sizes, each a pasted case report or discussion by reading
+#: (CBIR Lens, issue 36, eleventh pass); its longest legends are labelled lists (13 to 19 short sentences, under 500
+#: characters) or measurement descriptions (under 1,200 characters).
+PASTED_SENTENCES, PASTED_CHARACTERS = 10, 1300
+#: The direction of a pasted text's scope, its later sentence whole: it spares none of the image's vocabulary, whose
+#: modality and region the legend's first sentence says (:func:`evalcore.extraction.extractor.mentions`).
+PASTED = "pasted"
+#: Where the rule of a mention in a pasted text's later sentence comes from.
+PASTED_SOURCE = (f"a sentence after the first of a pasted case report or discussion (at least {PASTED_SENTENCES} "
+                 f"sentences and {PASTED_CHARACTERS:,} characters) that points at nothing in the image: ConText's "
+                 "experiencer 'other'")
 
 STATUSES = ("affirmed", "negated", "absent")
 
@@ -293,9 +305,13 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
         raise ParameterError(f"cue_scopes takes a text (str), got {type(text).__name__}")
     trie, exam_trie = _tries_of(cues)
     scopes: list[tuple[int, int, Cue]] = []
-    for sentence, (start, end) in enumerate(sentence_spans(text) if sentences is None else sentences):
+    spans = sentence_spans(text) if sentences is None else sentences
+    pasted = len(spans) >= PASTED_SENTENCES and len(text) >= PASTED_CHARACTERS
+    for sentence, (start, end) in enumerate(spans):
         tokens = [(m.group().lower(), m.start(), m.end()) for m in _TOKEN.finditer(text, start, end)]
-        literature = _literature_scope(text, tokens, start, end) if sentence else None
+        literature = None
+        if sentence:
+            literature = _pasted_scope(tokens) if pasted else _literature_scope(text, tokens, start, end)
         # a continuation ("consistent with") is matched only so that the terminator in it ("with") is not
         found = [cue for cue in _cues(text, tokens, trie) if cue[0] != "join"]
         clauses = _new_clauses(text, tokens)
@@ -388,6 +404,16 @@ def _literature_scope(text: str, tokens: list[tuple[str, int, int]], start: int,
     if citation is None or not tokens or any(word in SENSE_WORDS.figure for word, _, _ in tokens):
         return None
     return tokens[0][1], tokens[-1][2], Cue(citation.group().lower(), "literature", "sentence", LITERATURE_SOURCE)
+
+
+def _pasted_scope(tokens: list[tuple[str, int, int]]) -> tuple[int, int, Cue] | None:
+    """The scope of a later sentence of a pasted text (its ``tokens``), whole, where no pointer (:data:`_POINTERS`:
+    "arrow", "asterisk") points at a thing in the image: the patient's story, other examinations and the discussion
+    are not what the figure shows ("He had undergone laparotomic cholecystectomy", "FMD predominantly involves
+    small to median-sized arteries [2]"); else None."""
+    if not tokens or any(word in _POINTERS for word, _, _ in tokens):
+        return None
+    return tokens[0][1], tokens[-1][2], Cue("pasted text", "literature", PASTED, PASTED_SOURCE)
 
 
 def _exam_scopes(tokens: list[tuple[str, int, int]], exams: list[tuple[str, Cue, int, int]],
