@@ -132,10 +132,12 @@ def test_what_was_right_stays(caption: str, expected: set[str]) -> None:
     ("CT without evidence of orbital or intracranial extension", set(), {"C0029180", "C0524450"}),
     ("No orbital, intracranial or hepatic extension", set(), {"C0029180", "C0524450", "C0023884"}),
     ("No hydronephrosis or intracranial extension", {"C0020295"}, {"C0524450"}),
+    ("No evidence of liver or spleen lesions", set(), {"C0023884", "C0037993"}),
 ])
 def test_what_a_denial_leaves(caption: str, denied: set[str], kept: set[str]) -> None:
     names = {"C0020295": "Hydronephrosis", "C0227614": "Left kidney", "C0021853": "Intestines",
-             "C0016976": "Gallbladder", "C0029180": "Orbit", "C0524450": "Intracranial", "C0023884": "Liver"}
+             "C0016976": "Gallbladder", "C0029180": "Orbit", "C0524450": "Intracranial", "C0023884": "Liver",
+             "C0037993": "Spleen"}
     found = mentions(caption, ConceptDictionary.build(names, {"C0021853": ["Bowel"], "C0023884": ["Hepatic"]}))
     assert {m.concept for m in found if m.negated} == denied
     assert {m.concept for m in found if not m.negated} == kept

@@ -68,7 +68,7 @@ from evalcore.extraction.negation import (
     sentence_spans,
     with_cues,
 )
-from evalcore.extraction.sense import SENSE_WORDS, SenseWords, sense_kept, words_at
+from evalcore.extraction.sense import SENSE_WORDS, SenseWords, sense_kept, structure_word, words_at
 from evalcore.extraction.user_rules import BUILT_IN_RULES, UserRules, combined_rules
 
 #: What a mention matched: a concept's name, a synonym, the imaging vocabulary, or nothing the caption says: a
@@ -774,9 +774,10 @@ def _coordinated_modifiers(caption: str, mentions: list[tuple[int, int, _Entry]]
     """``modifiers`` with each adjective that "and" or "or" (after a comma or not) coordinates with a modifier of the
     same head read as a modifier too: "no orbital or intracranial extension" denies the extension, and the orbit is
     as much its place as the intracranial space is; "no hepatic, splenic or renal lesions". Only an adjective by its
-    ending (:data:`_ADJECTIVE_ENDINGS`) and no qualifier: a noun before "or" is a denied thing of its own ("no
-    hydronephrosis or renal calculi"), and "no cystic or solid lesions" denies both kinds. Read from the right, so
-    that a comma list takes its last item's part."""
+    ending (:data:`_ADJECTIVE_ENDINGS`) or a structure word (the sense words' class: "no evidence of *liver* or
+    spleen lesions"), and no qualifier: another noun before "or" is a denied thing of its own ("no hydronephrosis
+    or renal calculi"), and "no cystic or solid lesions" denies both kinds. Read from the right, so that a comma
+    list takes its last item's part."""
     starting: dict[int, list[int]] = {}
     for index, (first, _, _) in enumerate(mentions):
         starting.setdefault(first, []).append(index)
@@ -784,7 +785,8 @@ def _coordinated_modifiers(caption: str, mentions: list[tuple[int, int, _Entry]]
     for index in range(len(mentions) - 1, -1, -1):
         first, last, entry = mentions[index]
         if read[index] or kinds[index] in (None, "literature") or entry.concept in MODALITIES \
-                or not tokens[last][2].lower().endswith(_ADJECTIVE_ENDINGS) \
+                or not (tokens[last][2].lower().endswith(_ADJECTIVE_ENDINGS)
+                        or structure_word(normal_token(tokens[last][2]), SENSE_WORDS_KEYED)) \
                 or " ".join(word for _, _, word in tokens[first:last + 1]).lower() in QUALIFIERS:
             continue
         after = last + 1
