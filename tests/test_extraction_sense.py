@@ -133,11 +133,14 @@ def test_what_was_right_stays(caption: str, expected: set[str]) -> None:
     ("No orbital, intracranial or hepatic extension", set(), {"C0029180", "C0524450", "C0023884"}),
     ("No hydronephrosis or intracranial extension", {"C0020295"}, {"C0524450"}),
     ("No evidence of liver or spleen lesions", set(), {"C0023884", "C0037993"}),
+    # ... and an adjective that heads its phrase before a backward denial ("are not observed") modifies it
+    ("Hepatic lymphatic vessels are not observed", set(), {"C0023884"}),
+    ("The biliary tract system was not visualized", {"C0005423"}, set()),
 ])
 def test_what_a_denial_leaves(caption: str, denied: set[str], kept: set[str]) -> None:
     names = {"C0020295": "Hydronephrosis", "C0227614": "Left kidney", "C0021853": "Intestines",
              "C0016976": "Gallbladder", "C0029180": "Orbit", "C0524450": "Intracranial", "C0023884": "Liver",
-             "C0037993": "Spleen"}
+             "C0037993": "Spleen", "C0005423": "Biliary tract"}
     found = mentions(caption, ConceptDictionary.build(names, {"C0021853": ["Bowel"], "C0023884": ["Hepatic"]}))
     assert {m.concept for m in found if m.negated} == denied
     assert {m.concept for m in found if not m.negated} == kept

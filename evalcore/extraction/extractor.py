@@ -693,8 +693,9 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
       head it shares with other modifiers (``coordinated``: "no *mediastinal*, hilar or axillary lymphadenopathy"),
       or, in a denial that reads forward, a word that heads its phrase: none of the sense words' ``not_head`` class
       (function words, participles, nouns of the image), no cue, no adverb, participle or adjective by its ending, no
-      mention ("no features of pulmonary infection, *liver* surface nodularity"; but "the biliary tract system was
-      not visualized" denies the biliary tract), and it
+      mention ("no features of pulmonary infection, *liver* surface nodularity"), or, in one that reads backward, an
+      adjective that does so ("*hepatic* lymphatic vessels are not observed"; but "the biliary tract system was not
+      visualized" denies the biliary tract), and it
       is neither a word that says what a finding is like (:data:`~evalcore.extraction.negation.QUALIFIERS`: "no
       *cystic* lesions" denies both) or a state's participle ("no *enlarged* inguinal lymph nodes") nor a finding's
       noun ("no *infiltration* shadows"): a compound's head is what is
@@ -749,11 +750,13 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
             after += 1
         following = normal_token(tokens[after][2]) if after < len(tokens) and joined(after) else ""
         words = " ".join(word for _, _, word in tokens[first:last + 1]).lower()
+        backward = cue is not None and cue.kind == "negation" and cue.direction == "backward"
         qualifier = words in QUALIFIERS or words in _STATE_PARTICIPLES or normal_token(tokens[last][2]) in STATE_KEYS
         modifier = not qualifier and not _names_a_tumour(tokens[last][2]) and entry.concept not in MODALITIES \
             and kind != "literature" and (
             (first in coordinated and last in coordinated) or following in STATE_KEYS or following in SENSE_WORDS_KEYED.part
-            or (forward_cue is not None and following.isalpha() and following not in _NOT_HEADS
+            or ((forward_cue is not None or (backward and tokens[last][2].lower().endswith(_ADJECTIVE_ENDINGS)))
+                and following.isalpha() and following not in _NOT_HEADS
                 and not tokens[after][2].lower().endswith(_NOT_HEAD_ENDINGS) and after not in all_starts) or (
             following and any(denying_at.get(other_first, set()) - {entry.concept}
                               for other_first in range(last + 1, after + 1))))
