@@ -777,27 +777,27 @@ def _coordinated_modifiers(caption: str, mentions: list[tuple[int, int, _Entry]]
     """``modifiers`` with each adjective that "and" or "or" (after a comma or not) coordinates with a modifier of the
     same head read as a modifier too: "no orbital or intracranial extension" denies the extension, and the orbit is
     as much its place as the intracranial space is; "no hepatic, splenic or renal lesions". Only an adjective by its
-    ending (:data:`_ADJECTIVE_ENDINGS`) or a structure word (the sense words' class: "no evidence of *liver* or
-    spleen lesions"), and no qualifier: another noun before "or" is a denied thing of its own ("no hydronephrosis
-    or renal calculi"), and "no cystic or solid lesions" denies both kinds. Read from the right, so that a comma
-    list takes its last item's part."""
+    ending (:data:`_ADJECTIVE_ENDINGS`) or a structure word before "and" or "or" (the sense words' class: "no
+    evidence of *liver* or spleen lesions"), and no qualifier: another noun before "or" is a denied thing of its
+    own ("no hydronephrosis or renal calculi"), and "no cystic or solid lesions" denies both kinds. Read from the
+    right, so that a comma list takes its last item's part."""
     starting: dict[int, list[int]] = {}
     for index, (first, _, _) in enumerate(mentions):
         starting.setdefault(first, []).append(index)
     read = list(modifiers)
     for index in range(len(mentions) - 1, -1, -1):
         first, last, entry = mentions[index]
+        adjective = tokens[last][2].lower().endswith(_ADJECTIVE_ENDINGS)
         if read[index] or kinds[index] in (None, "literature") or entry.concept in MODALITIES \
-                or not (tokens[last][2].lower().endswith(_ADJECTIVE_ENDINGS)
-                        or structure_word(normal_token(tokens[last][2]), SENSE_WORDS_KEYED)) \
+                or not (adjective or structure_word(normal_token(tokens[last][2]), SENSE_WORDS_KEYED)) \
                 or " ".join(word for _, _, word in tokens[first:last + 1]).lower() in QUALIFIERS:
             continue
         after = last + 1
         if after + 1 < len(tokens) and tokens[after][2].lower() in _COORDINATORS and joined(after + 1) \
                 and _LIST_GAP.fullmatch(caption, tokens[last][1], tokens[after][0]):
             after += 1
-        elif not (after < len(tokens) and caption[tokens[last][1]:tokens[after][0]].strip() == ","):
-            continue
+        elif not (adjective and after < len(tokens) and caption[tokens[last][1]:tokens[after][0]].strip() == ","):
+            continue  # (a noun before a comma is an item of its own: "no lungs, pleural or pericardial effusion")
         if any(read[other] for other in starting.get(after, ())):
             read[index] = True
     return read
