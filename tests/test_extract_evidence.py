@@ -183,3 +183,20 @@ def test_a_pasted_texts_later_sentence_spares_no_modality() -> None:
     caption = pasted_caption(10).replace("The hemorrhage (arrow) is seen on CT.", "A later MRI was normal.")
     found = find_caption_concepts({"a": caption}, {**NAMES, "C0024485": "Magnetic Resonance Imaging"})
     assert found.concepts.sets[0] == {"C0040405", "C0000726", "C0032326"}
+
+
+def test_an_abbreviation_key_takes_the_status_of_its_uses() -> None:
+    names = {"C0024485": "Magnetic Resonance Imaging", "C0566602": "Primary sclerosing cholangitis",
+             "C0227557": "Right posterior hepatic duct", "C0225860": "Left atrium"}
+    captions = {"history": "MRI of a known case of PSC. PSC: primary sclerosing cholangitis.",
+                "denied": "Cholangiography shows no ARPHD. ARPHD, aberrant right posterior hepatic duct.",
+                "shown": "MRI shows PSC. PSC: primary sclerosing cholangitis.",
+                "key only": "MRI of the heart. LA: left atrium."}
+    found = find_caption_concepts(captions, names)
+    rows = {(row.image_id, row.words): (row.status, row.rule.split(" in: ")[0]) for row in evidence_rows(found)}
+    assert rows["history", "primary sclerosing cholangitis"] == (
+        "history", "history cue 'PSC' (an abbreviation key is a definition, not a statement, and takes the status of "
+                   "its uses, under 'known case of')")
+    assert rows["denied", "right posterior hepatic duct"][0] == "negated"
+    assert rows["shown", "primary sclerosing cholangitis"][0] == "kept"
+    assert rows["key only", "left atrium"][0] == "kept"

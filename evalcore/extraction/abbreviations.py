@@ -25,11 +25,14 @@ from evalcore.errors import ParameterError
 
 
 class Definition(NamedTuple):
-    """A short form and the character span of the long form the caption gives it."""
+    """A short form and the character span of the long form the caption gives it; ``glossary``: given in a
+    glossary entry ("PDA: posterior descending artery"), a key to the caption's uses of the short form, not in
+    parentheses after a use of the long form."""
 
     short: str
     start: int
     end: int
+    glossary: bool = False
 
 
 _SHORT = r"(?=(?:[a-z0-9]*[A-Z]){2})[A-Za-z0-9]{2,10}(?![A-Za-z0-9])"
@@ -100,7 +103,7 @@ def defined_abbreviations(text: str) -> list[Definition]:
         # the long form starts the entry: the short form's first letter begins its first word
         begin = _long_form(short, entry)
         if begin is not None and _acceptable(short, entry) and entry[:1].lower() == short[0].lower():
-            found.append(Definition(short, match.start(2), match.start(2) + len(entry)))
+            found.append(Definition(short, match.start(2), match.start(2) + len(entry), glossary=True))
     return sorted(found, key=lambda definition: definition.start)
 
 

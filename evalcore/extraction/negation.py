@@ -63,6 +63,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from evalcore.errors import InputError, ParameterError
+from evalcore.extraction.abbreviations import defined_abbreviations
 from evalcore.extraction.lexicon import normal_token
 from evalcore.extraction.rule_files import RULES_FOLDER, Column, read_rule_file, refuse_repeat
 from evalcore.extraction.sense import SENSE_WORDS
@@ -381,7 +382,44 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
         scopes.extend(exam_scopes)
         if literature is not None:
             scopes.append(literature)
+    scopes.extend(_glossary_scopes(text, scopes))
     return scopes
+
+
+#: Where the rule of a mention in a glossary entry comes from (the evidence names it, after the uses' cue).
+GLOSSARY_SOURCE = "an abbreviation key is a definition, not a statement, and takes the status of its uses"
+_WORDS = re.compile(r"[A-Za-z0-9]++")
+
+
+def _glossary_scopes(text: str, scopes: list[tuple[int, int, Cue]]) -> list[tuple[int, int, Cue]]:
+    """A scope over the long form of each glossary entry of ``text`` ("PSC: primary sclerosing cholangitis";
+    :func:`~evalcore.extraction.abbreviations.defined_abbreviations`) whose short form the caption uses outside its
+    glossary entries only inside ``scopes``, with the kind of the cue over its first use: "a known case of PSC ...
+    PSC: primary sclerosing cholangitis" is history, "shows no ARPHD ... ARPHD, aberrant right posterior hepatic
+    duct" a negation (CBIR Lens, issue 36, eleventh pass: ROCOv2 valid readings). A short form used nowhere else
+    keeps its entry: the key names what the figure labels."""
+    entries = [definition for definition in defined_abbreviations(text) if definition.glossary]
+    if not entries or not scopes:
+        return []
+    shorts = {definition.short for definition in entries}
+    # each entry from its short form to its long form's end (in text order: definitions are sorted by their
+    # long forms, and an entry's short form comes right before its long form)
+    keyed = [(text.rfind(definition.short, 0, definition.start), definition.end) for definition in entries]
+    starts = [start for start, _ in keyed]
+    uses: dict[str, list[int]] = {}
+    for word in _WORDS.finditer(text):
+        entry = bisect_right(starts, word.start()) - 1
+        if word.group() in shorts and not (entry >= 0 and word.start() < keyed[entry][1]):
+            uses.setdefault(word.group(), []).append(word.start())
+    positions = [position for short in uses for position in uses[short]]
+    cues = dict(zip(positions, opening_cues(scopes, positions)))
+    keys = {}  # a short form all of whose uses lie in scopes -> the cue of its glossary entries' scopes
+    for short, used_at in uses.items():
+        held = [cues[position] for position in used_at]
+        if all(cue is not None for cue in held):
+            keys[short] = Cue(short, held[0].kind, "glossary", f"{GLOSSARY_SOURCE}, under {held[0].cue!r}")
+    return [(definition.start, definition.end, keys[definition.short]) for definition in entries
+            if definition.short in keys]
 
 
 def _made_partial(text: str, tokens: list[tuple[str, int, int]], first: int) -> bool:
