@@ -459,9 +459,9 @@ def test_a_near_match_names_the_caption_that_denies_its_concept():
 @needs(ROCOV2)
 def test_a_clinicians_names_tell_every_rocov2_concept_apart():
     """The plain names (plain_name) of ROCOv2's 1,900-odd concepts are as many as the concepts: leaving out SNOMED
-    CT's hierarchy words never gives two concepts one name ("Bone structure of face" is "face (bone)", not the
-    face), and a name only loses words at its ends."""
-    from evalcore.app.explain import plain_name
+    CT's hierarchy words never gives two concepts one name ("Bone structure of humerus" is "humerus (bone)", not
+    the humerus), and a name only loses words at its ends or is a bone's everyday name."""
+    from evalcore.app.explain import EVERYDAY_BONES, plain_name
     from evalcore.readers import read_concept_names
 
     for names in (read_concept_names(ROCOV2 / "cui_mapping.csv"),
@@ -474,4 +474,6 @@ def test_a_clinicians_names_tell_every_rocov2_concept_apart():
     assert plain["C0152013"] == "Adenocarcinoma of lung"  # a bracketed semantic tag goes
     assert plain["C0032718"] == "Portal vein"
     assert all(plain[cui] in MODALITY_WORDS.values() or plain[cui] in ("CT scan", "PET scan")
+               or plain[cui] in EVERYDAY_BONES.values()
                or plain[cui].removesuffix(" (bone)").lower() in names[cui].lower() for cui in names)
+    assert plain["C0037303"] == "skull"  # "Bone structure of cranium", the X-ray region clinicians call the skull

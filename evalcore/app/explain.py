@@ -414,19 +414,25 @@ _PLAIN_NAME_ENDS = re.compile(r"^structure of\s+|,\s*device$|,?\s+NOS$|"
                               r"(?:(?<!al)(?<!ar)(?<!ic)(?<!ous)(?<!ed)|(?<=canal)|(?<=metatarsal)|(?<=metacarpal)|"
                               r"(?<=pulvinar))\s+structure$", re.IGNORECASE)
 _BONE_STRUCTURE_OF = re.compile(r"^bone structure of\s+(.+)$", re.IGNORECASE)
+#: A bone structure's everyday name where the anatomical one is not what a clinician says (Terminologia Anatomica's
+#: cranium is the skull; the face's bones are the facial bones).
+EVERYDAY_BONES = MappingProxyType({"cranium": "skull", "face": "facial bones"})
 
 
 def plain_name(node: str, name: str) -> str:
     """A concept's name as a clinician says it: an image modality as the kind of image (:data:`MODALITY_WORDS`, "CT
     scan" for *X-Ray Computed Tomography*), SNOMED CT's hierarchy words left out ("Structure of left kidney" is the
     left kidney, "Cor bovinum (disorder)" cor bovinum, "Stent, device" a stent), a bone structure named
-    as a bone ("Bone structure of face" is "face (bone)", apart from the face). Researchers read the name as the
-    vocabulary writes it (:func:`shown_name`).
+    as a bone ("Bone structure of humerus" is "humerus (bone)", apart from the arm) or by its everyday name
+    (:data:`EVERYDAY_BONES`: "Bone structure of cranium" is the skull, "Bone structure of face" the facial bones).
+    Researchers read the name as the vocabulary writes it (:func:`shown_name`).
 
     >>> plain_name("C0040405", "X-Ray Computed Tomography"), plain_name("C0227613", "Structure of right kidney")
     ('CT scan', 'right kidney')
-    >>> plain_name("C0015455", "Bone structure of face"), plain_name("C0031039", "Pharyngeal structure")
-    ('face (bone)', 'Pharyngeal structure')
+    >>> plain_name("C0020164", "Bone structure of humerus"), plain_name("C0031039", "Pharyngeal structure")
+    ('humerus (bone)', 'Pharyngeal structure')
+    >>> plain_name("C0037303", "Bone structure of cranium"), plain_name("C0015455", "Bone structure of face")
+    ('skull', 'facial bones')
     >>> plain_name("C0038257", "Stent, device"), plain_name("C0024115", "Lung disorder")
     ('Stent', 'Lung disorder')
     """
@@ -440,7 +446,9 @@ def plain_name(node: str, name: str) -> str:
             break
         plain = shorter
     bone = _BONE_STRUCTURE_OF.match(plain)
-    return f"{bone.group(1)} (bone)" if bone else plain
+    if not bone:
+        return plain
+    return EVERYDAY_BONES.get(bone.group(1).lower(), f"{bone.group(1)} (bone)")
 
 
 def readable_path(path: Sequence[PathStep], audience: str) -> tuple[PathStep, ...]:
