@@ -487,8 +487,9 @@ def test_pinned_f1_on_real_valid_captions():
 
 
 # names + imaging vocabulary; re-pinned when the vocabulary or a rule changes (0.7094 before the tenth pass's removed
-# tumour named before its metastasis: "after the resection of a renal cell carcinoma metastasis", tagged by ROCOv2)
-PINNED_F1_FIRST_200 = 0.7088
+# tumour named before its metastasis: "after the resection of a renal cell carcinoma metastasis", tagged by ROCOv2;
+# 0.7088 before the eleventh pass's cardiac catheterization as an angiogram)
+PINNED_F1_FIRST_200 = 0.7095
 
 
 THIRD_ROUND_NAMES = {
@@ -558,6 +559,8 @@ FOURTH_PASS_NAMES = {**THIRD_ROUND_NAMES, "C0002978": "angiogram", "C0006141": "
     ("CT of the lung, correlating with the initial chest radiograph", {"C0040405", "C0024109"}),
     ("Coronal CT. The alterations on the previous X-ray", {"C0040405"}),
     ("Ultrasound of the mass noted on plain radiograph", {"C0041618", "C0577559"}),
+    # Cardiac catheterization is an angiogram, whose projection says no plain radiograph.
+    ("Cardiac catheterization, with an anteroposterior view, shows a mass", {"C0002978", "C0577559"}),
     ("CT of the lung mass discovered on plain radiography", {"C0040405", "C0024109", "C0577559"}),
     ("Ultrasound of the liver mass detected by CT", {"C0041618", "C0023884", "C0577559"}),
     # ... but where it is the only examination named, it is this one.
