@@ -175,8 +175,8 @@ def words_legend() -> str:
     if audience() == "clinician":
         return ("Violet: the words a concept was read from. Red: words the caption rules out (\"no fracture\"), only "
                 "considers (\"if\", \"follow-up with\"), says of the patient's history (\"presented with\"), of "
-                "another examination (\"seen on the mammogram\") or of other patients in a sentence citing the "
-                "literature, so not counted.")
+                "another examination (\"seen on the mammogram\"), of other patients in a sentence citing the "
+                "literature, or in the story of a case report pasted as the caption, so not counted.")
     return ("Violet: a mention that gave the concept. Red: a mention in a negated, hypothetical, history, other-exam "
             "or literature scope (NegEx/ConText-style rule), not extracted.")
 

@@ -288,7 +288,8 @@ def test_a_caption_that_only_considers_or_cites_a_concept_is_not_said_to_deny_it
                                     HEMATOMA: ("", "mixed")}
     assert reason_sentences(e) == [
         "both are CT images",
-        "both are tagged Fracture, but this image's caption names it only when citing other patients",
+        "both are tagged Fracture, but this image's caption names it only when citing other patients or telling the "
+        "case's story",
         "both are tagged Hematoma, but this image's caption says it is absent or not of this image",
         "both are tagged Hemorrhage, but this image's caption only considers it"]
     assert [sentence.split(" (")[0] for sentence in reason_sentences(e, "researcher")[1:]] == [

@@ -276,8 +276,8 @@ def caption_denials(caption: str, concepts: Iterable[str], dictionary: ConceptDi
     """How a caption denies each of ``concepts`` it negates (:func:`caption_statuses`): as the evidence says of its
     mentions (:func:`evalcore.extraction.evidence.mention_status`), "negated" (ruled out), "hypothetical" (only
     considered), "history" (of the patient's history), "other exam" (of another examination) or "literature" (of
-    other patients, in a sentence citing the literature), or "mixed" where its mentions are denied in more than one
-    way. Modalities are left out.
+    other patients, in a sentence citing the literature, or a pasted case report's story), or "mixed" where its
+    mentions are denied in more than one way. Modalities are left out.
 
     >>> d = ConceptDictionary.build({"C0019080": "Hemorrhage", "C0032227": "Pleural effusion disorder",
     ...                              "C0003962": "Ascites"})
@@ -628,8 +628,9 @@ _DENIALS = {
                 "hold{s} every mention of {them} in a history scope (ConText rule)"),
     "other exam": ("name{s} {them} only for another examination",
                    "hold{s} every mention of {them} in an other-exam scope (ConText rule)"),
-    "literature": ("name{s} {them} only when citing other patients",
-                   "hold{s} every mention of {them} in a literature statement (a citing sentence: ConText rule)"),
+    "literature": ("name{s} {them} only when citing other patients or telling the case's story",
+                   "hold{s} every mention of {them} in a literature statement (a citing sentence or a pasted case "
+                   "report's: ConText rule)"),
     "mixed": ("say{s} {they} {is_} absent or not of this image",
               "negate{s} or leave{s} out every mention of {them} (NegEx and ConText rules)"),
 }
@@ -644,7 +645,7 @@ def _denied_sentence(names: Sequence[str], where: str, audience: str, kind: str 
     >>> _denied_sentence(["a"], "query", "researcher")
     "both are tagged a, but the query's caption negates every mention of it (NegEx rule)"
     >>> _denied_sentence(["a"], "result", "clinician", "literature")
-    "both are tagged a, but this image's caption names it only when citing other patients"
+    "both are tagged a, but this image's caption names it only when citing other patients or telling the case's story"
     """
     captions = {"result": "this image's caption", "query": f"the {QUERY_WORD[audience]}'s caption",
                 "both": "both captions"}[where]
