@@ -698,7 +698,8 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
       visualized" denies the biliary tract), and it
       is neither a word that says what a finding is like (:data:`~evalcore.extraction.negation.QUALIFIERS`: "no
       *cystic* lesions" denies both) or a state's participle ("no *enlarged* inguinal lymph nodes") nor a finding's
-      noun ("no *infiltration* shadows"): a compound's head is what is
+      noun ("no *infiltration* shadows"), or an adjective coordinated with such a modifier ("no *orbital* or
+      intracranial extension": :func:`_coordinated_modifiers`): a compound's head is what is
       denied ("no bowel obstruction" denies the obstruction, not the bowel; "no implant
       loosening", "no rib fractures", "resolution of the left ventricular apical clot", the state; "no bowel wall
       thickening");

@@ -37,7 +37,14 @@ clinical reports", J Biomed Inform 42(5):839-851, 2009. The rule, per sentence:
   or "et al") and names nothing of the figure (none of the sense words' *figure* class: "arrow", "image", "shows",
   "CT", ...) is a
   *literature* statement, of other patients or of the disease in general (ConText's experiencer "other", Harkema et
-  al. 2009): its mentions are not of this image ("Common complications include bowel necrosis [33]");
+  al. 2009): its mentions are not of this image ("Common complications include bowel necrosis [33]"); in a case
+  report or discussion pasted as the caption (at least :data:`PASTED_SENTENCES` sentences and
+  :data:`PASTED_CHARACTERS` characters) so is every sentence after the first that points at nothing in the image
+  (no arrow or asterisk), cited or not;
+- a word of partial degree before a negation cue ("almost disappeared", "near-complete resolution of") leaves a
+  trace of the thing: no scope;
+- an abbreviation key ("PSC: primary sclerosing cholangitis") takes the status of the abbreviation's uses: where
+  every use lies in a scope, its long form lies in one of the same kind;
 - a scope never crosses a sentence boundary; the words of a cue are joined by spaces or a hyphen.
 
 The cue lists are data, ``rules/context_cues.tsv`` (columns cue, kind, direction, source), read by
