@@ -691,6 +691,8 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
       no mention ("no liver *capsular* enhancement"): the next mention,
       denied with it, a noun of a state (:data:`~evalcore.extraction.negation.STATE_NOUNS`) or a part noun, or the
       head it shares with other modifiers (``coordinated``: "no *mediastinal*, hilar or axillary lymphadenopathy"),
+      or an adjective coordinated with such a modifier ("no *orbital* or intracranial extension":
+      :func:`_coordinated_modifiers`),
       or, in a denial that reads forward, a word that heads its phrase: none of the sense words' ``not_head`` class
       (function words, participles, nouns of the image), no cue, no adverb, participle or adjective by its ending, no
       mention ("no features of pulmonary infection, *liver* surface nodularity"), or, in one that reads backward, an
@@ -698,8 +700,7 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
       visualized" denies the biliary tract), and it
       is neither a word that says what a finding is like (:data:`~evalcore.extraction.negation.QUALIFIERS`: "no
       *cystic* lesions" denies both) or a state's participle ("no *enlarged* inguinal lymph nodes") nor a finding's
-      noun ("no *infiltration* shadows"), or an adjective coordinated with such a modifier ("no *orbital* or
-      intracranial extension": :func:`_coordinated_modifiers`): a compound's head is what is
+      noun ("no *infiltration* shadows"): a compound's head is what is
       denied ("no bowel obstruction" denies the obstruction, not the bowel; "no implant
       loosening", "no rib fractures", "resolution of the left ventricular apical clot", the state; "no bowel wall
       thickening");
