@@ -316,6 +316,11 @@ def mention_status(text: str, names: list[str]) -> str:
     ("the femoral head had been absorbed", ["Femoral head"], "negated"),
     ("partially calcified, no effusion", ["Effusion"], "negated"),
     ("partially non-calcified nodule", ["Calcified"], "negated"),
+    # ... and a denial of other or additional instances presupposes the one shown
+    ("An organized abscess or other fluid collection is not seen.", ["Fluid"], "affirmed"),
+    ("An organized abscess or other fluid collection is not seen.", ["Abscess"], "negated"),
+    ("No additional aneurysms were identified.", ["Aneurysm"], "affirmed"),
+    ("No aneurysms were identified.", ["Aneurysm"], "negated"),
 ])
 def test_hand_worked_sentences(text: str, names: list[str], status: str) -> None:
     assert mention_status(text, names) == status

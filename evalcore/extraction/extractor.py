@@ -764,14 +764,33 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
                               for other_first in range(last + 1, after + 1))))
         of_phrase = kind == "negation" and _of_phrase_of(tokens, first, ends)
         in_a_state = kind == "negation" and first > 0 and joined(first) and tokens[first - 1][2].lower() in _STATE_PARTICIPLES
+        presupposed = kind == "negation" and _after_other(tokens, joined, first)
         # another examination or view is named as this image's
         other = any(entry.concept in exams and shown & exams - {entry.concept} for exams in (MODALITIES, VIEW_TAGS))
         spared = kind in ("negation", "history", "literature") and vocabulary and not (entry.concept in MODALITIES and other) \
             and not (cue is not None and cue.direction == PASTED)
         modifiers.append(modifier)
-        spared_ones.append(kind is None or spared or of_phrase or in_a_state or (kind == "other exam" and not other))
+        spared_ones.append(kind is None or spared or of_phrase or in_a_state or presupposed
+                           or (kind == "other exam" and not other))
     modifiers = _coordinated_modifiers(caption, mentions, tokens, joined, kinds, modifiers)
     return [not (spared or modifier) for spared, modifier in zip(spared_ones, modifiers)]
+
+
+#: How many words may stand between "other" and the thing it presupposes ("no other significant coronary stenosis").
+_OTHER_REACH = 3
+
+
+def _after_other(tokens: list[tuple[int, int, str]], joined: Callable[[int], bool], first: int) -> bool:
+    """Whether a word that presupposes an instance (the sense words' ``other`` class: "other", "additional") comes
+    within :data:`_OTHER_REACH` words before token ``first``, joined to it by spaces or hyphens: "an abscess or
+    *other* fluid collection is not seen", "no *additional* aneurysms" deny only further instances of what the
+    image shows."""
+    k = first
+    while k > 0 and first - k < _OTHER_REACH and joined(k):
+        k -= 1
+        if tokens[k][2].lower() in SENSE_WORDS.other:
+            return True
+    return False
 
 
 def _coordinated_modifiers(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int, str]],

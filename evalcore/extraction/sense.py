@@ -49,7 +49,8 @@ SENSE_WORDS_FILE = RULES_FOLDER / "sense_words.tsv"
 PART_WHOLES_FILE = RULES_FOLDER / "part_wholes.tsv"
 #: The roles a sense word may have (column 2 of the file).
 ROLES = ("part", "procedure", "procedure-modifier", "position", "direction", "determiner", "structure",
-         "keeps-qualifier", "approach", "not-head", "plain-radiograph", "figure", "proof", "partial", "complete")
+         "keeps-qualifier", "approach", "not-head", "plain-radiograph", "figure", "proof", "partial", "complete",
+         "other")
 SENSE_COLUMNS = (Column("words"), Column("role", allowed=ROLES), Column("source"))
 PART_WHOLE_COLUMNS = (Column("part"), Column("whole"), Column("said_by"), Column("source"))
 
@@ -87,6 +88,9 @@ class SenseWords:
     #: left (:func:`evalcore.extraction.negation.cue_scopes`).
     partial: frozenset[str] = frozenset()
     complete: frozenset[str] = frozenset()
+    #: Words that presuppose an instance the caption shows ("other", "additional"): a denied thing they come before
+    #: is there ("an abscess or *other* fluid collection is not seen": :func:`evalcore.extraction.extractor.mentions`).
+    other: frozenset[str] = frozenset()
     #: An organ's adjective -> the organ, as a specifier is compared with a concept's names ("pulmonary" is "lung").
     organ_of: Mapping[str, str] = field(default_factory=dict)
     #: A part noun -> each word that names an organ having that part -> the organ ("lobe" -> "hepatic" -> "liver").
