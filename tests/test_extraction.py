@@ -830,3 +830,16 @@ def test_upper_and_lower_are_superior_and_inferior():
     assert extract("Shadows in the inferior lobe of the left lung", dictionary) == {"C0225758"}
     assert extract("Tumour reaching the upper left pulmonary vein", dictionary) == {"C0226682"}
     assert "C0225752" not in extract("Consolidation of the left lower lobe", dictionary)
+
+
+def test_a_finding_at_a_structure_is_the_name_they_make():
+    """A finding written before the structure it is at ("thrombus in the left ventricle") is the vocabulary's name
+    of the two ("Left ventricular thrombus"), denied with the finding; an examination's name is no such pair."""
+    names = {"C0587044": "Left ventricular thrombus", "C0087086": "Thrombus", "C0225897": "Left ventricle",
+             "C0006104": "Brain", "C0040405": "X-Ray Computed Tomography"}
+    dictionary = ConceptDictionary.build(names)
+    assert extract("Echocardiogram showing a thrombus in the left ventricle", dictionary) == {
+        "C0587044", "C0087086", "C0225897"}
+    assert extract("No thrombus in the left ventricle", dictionary) == {"C0225897"}
+    assert [(m.text, m.concept) for m in mentions("CT of the brain", dictionary)] == [
+        ("CT", "C0040405"), ("brain", "C0006104")]

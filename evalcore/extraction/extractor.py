@@ -441,6 +441,7 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
             i += 1
     if not found:
         return []
+    found.extend(_findings_at_structures(keys, joined, found, trie))
     elided, coordinated = _elided(caption, tokens, keys, joined, found, trie)
     found = sorted(found + [(first, last, entries) for first, last, entries, _ in elided],
                    key=lambda mention: (mention[0], -mention[1]))
@@ -600,6 +601,38 @@ def _elided(caption: str, tokens: list[tuple[int, int, str]], keys: list[str], j
             if end == 0 or joined(end) or not _LIST_GAP.fullmatch(caption, tokens[end - 1][1], tokens[end][0]):
                 break
     return elided, coordinated
+
+
+#: The prepositions that join a finding to the structure it is at ("vegetation *on* the tricuspid valve").
+_AT_STRUCTURE = frozenset({"of", "in", "on", "at", "within"})
+
+
+def _findings_at_structures(keys: list[str], joined: Callable[[int], bool],
+                            found: list[tuple[int, int, tuple[_Entry, ...]]],
+                            trie: Mapping) -> list[tuple[int, int, tuple[_Entry, ...]]]:
+    """The names a finding and the structure it is at make, written as a phrase ("vegetation on the tricuspid
+    valve" is *Tricuspid valve vegetations*, "thrombosis of the portal vein" *Portal vein thrombosis*): a mention
+    right after another, past a preposition of :data:`_AT_STRUCTURE` and determiners, whose words with the first's
+    after them are exactly a name (Jacquemin's permutation variant); each a mention from the finding to the
+    structure. No examination: "CT of the brain" is the CT its own name says, not the vocabulary's "brain CT"."""
+    starting: dict[int, int] = {}  # a mention's first token -> the last token of the longest starting there
+    for first, last, _ in found:
+        starting[first] = max(last, starting.get(first, last))
+    combined = []
+    for first, last, _ in found:
+        k = last + 1
+        if k >= len(keys) or keys[k] not in _AT_STRUCTURE or not joined(k):
+            continue
+        k += 1
+        while k < len(keys) and joined(k) and keys[k] in SENSE_WORDS_KEYED.determiner:
+            k += 1
+        if k not in starting or not joined(k):
+            continue
+        entries = tuple(entry for entry in _exact(trie, keys[k:starting[k] + 1] + keys[first:last + 1])
+                        if entry.concept not in _EXAMS)
+        if entries:
+            combined.append((first, starting[k], entries))
+    return combined
 
 
 def _exact(trie: Mapping, words: list[str]) -> tuple[_Entry, ...]:
