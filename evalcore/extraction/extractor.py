@@ -949,10 +949,10 @@ def _required_said(entry: _Entry, first: int, affirmed: set[str], modality_at: C
 
 #: A side, and the position words a caption inserts between a side and the part a name gives that side (Jacquemin's
 #: insertion variant: "left *distal* ureter" is in the Left ureter, "right *posterior* elbow" the Right elbow;
-#: "lateral", "upper" (superior, as the lexicon reads it), "lower" (inferior) and "middle" are left out, as they name
-#: parts of their own: "left lateral ventricle", "left lower lobe").
+#: "lateral", "upper", "lower" and "middle" are left out, as they name parts of their own: "left lateral ventricle",
+#: "left lower lobe").
 _SIDES = frozenset({"left", "right"})
-_INSERTED_POSITIONS = frozenset({"distal", "proximal", "anterior", "posterior", "medial"})
+_INSERTED_POSITIONS = frozenset({"distal", "proximal", "anterior", "posterior", "medial", "superior", "inferior"})
 
 
 def _prefixed_words(tokens: list[tuple[int, int, str]], scopes: list[tuple[int, int, Cue]]) -> dict[int, int]:
