@@ -721,22 +721,21 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
       and a negation denies a view ("the AP view (not shown)": another image) and a modality where the caption
       names another as this image's ("a spot radiograph ... A magnetic resonance image (not shown)");
     - it names no modality and modifies what follows it, joined to it past position words and adjectives that begin
-      no mention ("no liver *capsular* enhancement"): the next mention,
-      denied with it, a noun of a state (:data:`~evalcore.extraction.negation.STATE_NOUNS`) or a part noun, or the
-      head it shares with other modifiers (``coordinated``: "no *mediastinal*, hilar or axillary lymphadenopathy"),
-      or an adjective coordinated with such a modifier ("no *orbital* or intracranial extension":
-      :func:`_coordinated_modifiers`),
-      or, in a denial that reads forward, a word that heads its phrase: none of the sense words' ``not_head`` class
-      (function words, participles, nouns of the image), no cue, no adverb, participle or adjective by its ending, no
-      mention ("no features of pulmonary infection, *liver* surface nodularity"), or, in one that reads backward, an
-      adjective that does so ("*hepatic* lymphatic vessels are not observed"; but "the biliary tract system was not
-      visualized" denies the biliary tract), and it
-      is neither a word that says what a finding is like (:data:`~evalcore.extraction.negation.QUALIFIERS`: "no
-      *cystic* lesions" denies both) or a state's participle ("no *enlarged* inguinal lymph nodes") nor a finding's
-      noun ("no *infiltration* shadows"): a compound's head is what is
-      denied ("no bowel obstruction" denies the obstruction, not the bowel; "no implant
-      loosening", "no rib fractures", "resolution of the left ventricular apical clot", the state; "no bowel wall
-      thickening");
+      no mention ("no liver *capsular* enhancement"): the next mention, denied with it, a noun of a state
+      (:data:`~evalcore.extraction.negation.STATE_NOUNS`) or a part noun, or the head it shares with other modifiers
+      (``coordinated``: "no *mediastinal*, hilar or axillary lymphadenopathy"), or an adjective coordinated with
+      such a modifier ("no *orbital* or intracranial extension": :func:`_coordinated_modifiers`), or, in a denial
+      that reads forward, a word that heads its phrase: none of the sense words' ``not_head`` class (function words,
+      participles, nouns of the image), no cue, no adverb, participle or adjective by its ending, no mention ("no
+      features of pulmonary infection, *liver* surface nodularity"), or, in one that reads backward, an adjective
+      that does so ("*hepatic* lymphatic vessels are not observed"; but "the biliary tract system was not
+      visualized" denies the biliary tract), and it is neither a word that says what a finding is like
+      (:data:`~evalcore.extraction.negation.QUALIFIERS`: "no *cystic* lesions" denies both) or a state's participle
+      ("no *enlarged* inguinal lymph nodes") nor a finding's noun ("no *infiltration* shadows"): a compound's head
+      is what is denied ("no bowel obstruction" denies the obstruction, not the bowel; "no implant loosening", "no
+      rib fractures", "resolution of the left ventricular apical clot", the state; "no bowel wall thickening");
+    - a negation cue's scope holds it after "other" or "additional" (:func:`_after_other`): only further instances
+      of what the image shows are denied ("an abscess or other *fluid* collection is not seen");
     - a negation cue's scope holds it and it is the of-phrase of another mention in a scope ("no hydronephrosis *of
       the left kidney*"): the of-phrase names what the denied finding would be of, which is there;
     - a negation cue's scope holds it right after a participle of a state (an affirmed-state word ending in "ed":
