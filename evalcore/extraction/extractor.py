@@ -402,7 +402,8 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
         return k > 0 and _JOINING_GAP.fullmatch(caption, tokens[k - 1][1], tokens[k][0]) is not None
 
     sentences = sentence_spans(caption)
-    scopes = cue_scopes(caption, cues=dictionary.cues, sentences=sentences)
+    definitions = defined_abbreviations(caption)
+    scopes = cue_scopes(caption, cues=dictionary.cues, sentences=sentences, definitions=definitions)
     word_ends = _prefixed_words(tokens, scopes)
     found: list[tuple[int, int, tuple[_Entry, ...]]] = []  # first token, last token, entries
     trie, exact, inner = dictionary.trie, dictionary.exact, dictionary.inner
@@ -457,7 +458,6 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     kept = [(first, last, entry) for first, last, entries in found for entry in entries
             if sense_kept(keys, joined, first, last, dictionary.name_words.get(entry.concept, ()), image_starts,
                           dictionary.sense, sentence_tokens[sentence_of[first]], organ_words)]
-    definitions = defined_abbreviations(caption)
     if definitions:
         kept = _as_defined(tokens, keys, kept, definitions, dictionary.name_words)
     flagged = [(first, last, entry, negated) for (first, last, entry), negated
@@ -568,9 +568,7 @@ def _elided(caption: str, tokens: list[tuple[int, int, str]], keys: list[str], j
     C0000004 'mediastinal or axillary lymph nodes'
     C0000005 'axillary lymph nodes'
     """
-    reaches: dict[int, int] = {}  # first token of a mention -> the last token of the longest one starting there
-    for first, last, _ in found:
-        reaches[first] = max(last, reaches.get(first, last))
+    reaches = _reaches(found)
     elided, coordinated = [], set()
     for k, key in enumerate(keys):
         if key not in _COORDINATORS or k == 0 or k + 2 >= len(keys) or not joined(k + 1) or \
@@ -615,9 +613,7 @@ def _findings_at_structures(keys: list[str], joined: Callable[[int], bool],
     right after another, past a preposition of :data:`_AT_STRUCTURE` and determiners, whose words with the first's
     after them are exactly a name (Jacquemin's permutation variant); each a mention from the finding to the
     structure. No examination: "CT of the brain" is the CT its own name says, not the vocabulary's "brain CT"."""
-    starting: dict[int, int] = {}  # a mention's first token -> the last token of the longest starting there
-    for first, last, _ in found:
-        starting[first] = max(last, starting.get(first, last))
+    starting = _reaches(found)
     combined = []
     for first, last, _ in found:
         k = last + 1
@@ -633,6 +629,14 @@ def _findings_at_structures(keys: list[str], joined: Callable[[int], bool],
         if entries:
             combined.append((first, starting[k], entries))
     return combined
+
+
+def _reaches(found: list[tuple[int, int, tuple[_Entry, ...]]]) -> dict[int, int]:
+    """The first token of each mention of ``found`` -> the last token of the longest one starting there."""
+    reaches: dict[int, int] = {}
+    for first, last, _ in found:
+        reaches[first] = max(last, reaches.get(first, last))
+    return reaches
 
 
 def _exact(trie: Mapping, words: list[str]) -> tuple[_Entry, ...]:
@@ -770,7 +774,7 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
     # the examinations and views the caption says of this image
     shown = {entry.concept for (_, _, entry), kind in zip(mentions, kinds)
              if entry.concept in _EXAMS and entry.source != "assumed" and kind in (None, "negation")}
-    modifiers, spared_ones = [], []
+    modifiers, spared_ones, coordinable = [], [], []
     for (first, last, entry), kind, forward_cue, cue in zip(mentions, kinds, forward, holding):
         # a view the caption names may be another image's; a view assumed for its region is as spared as the region
         vocabulary = entry.source == "assumed" or (entry.source == "abbreviation" and entry.concept not in VIEW_TAGS)
@@ -802,9 +806,9 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
         spared = kind in ("negation", "history", "literature") and vocabulary and not (entry.concept in MODALITIES and other) \
             and not (cue is not None and cue.direction == PASTED)
         modifiers.append(modifier)
-        spared_ones.append(kind is None or spared or of_phrase or in_a_state or presupposed
-                           or (kind == "other exam" and not other))
-    modifiers = _coordinated_modifiers(caption, mentions, tokens, joined, kinds, modifiers)
+        coordinable.append(kind not in (None, "literature") and entry.concept not in MODALITIES and words not in QUALIFIERS)
+        spared_ones.append(kind is None or spared or of_phrase or in_a_state or presupposed or (kind == "other exam" and not other))
+    modifiers = _coordinated_modifiers(caption, mentions, tokens, joined, coordinable, modifiers)
     return [not (spared or modifier) for spared, modifier in zip(spared_ones, modifiers)]
 
 
@@ -826,24 +830,24 @@ def _after_other(tokens: list[tuple[int, int, str]], joined: Callable[[int], boo
 
 
 def _coordinated_modifiers(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int, str]],
-                           joined: Callable[[int], bool], kinds: list[str | None], modifiers: list[bool]) -> list[bool]:
+                           joined: Callable[[int], bool], coordinable: list[bool], modifiers: list[bool]) -> list[bool]:
     """``modifiers`` with each adjective that "and" or "or" (after a comma or not) coordinates with a modifier of the
     same head read as a modifier too: "no orbital or intracranial extension" denies the extension, and the orbit is
-    as much its place as the intracranial space is; "no hepatic, splenic or renal lesions". Only an adjective by its
-    ending (:data:`_ADJECTIVE_ENDINGS`) or a structure word before "and" or "or" (the sense words' class: "no
-    evidence of *liver* or spleen lesions"), and no qualifier: another noun before "or" is a denied thing of its
-    own ("no hydronephrosis or renal calculi"), and "no cystic or solid lesions" denies both kinds. Read from the
+    as much its place as the intracranial space is; "no hepatic, splenic or renal lesions". Only where
+    ``coordinable`` (:func:`_denied`: in a denying scope, no literature statement's, no modality and no qualifier:
+    "no cystic or solid lesions" denies both kinds), and only an adjective by its ending (:data:`_ADJECTIVE_ENDINGS`)
+    or a structure word before "and" or "or" (the sense words' class: "no evidence of *liver* or spleen lesions"):
+    another noun before "or" is a denied thing of its own ("no hydronephrosis or renal calculi"). Read from the
     right, so that a comma list takes its last item's part."""
     starting: dict[int, list[int]] = {}
     for index, (first, _, _) in enumerate(mentions):
         starting.setdefault(first, []).append(index)
     read = list(modifiers)
     for index in range(len(mentions) - 1, -1, -1):
-        first, last, entry = mentions[index]
+        _, last, _ = mentions[index]
         adjective = tokens[last][2].lower().endswith(_ADJECTIVE_ENDINGS)
-        if read[index] or kinds[index] in (None, "literature") or entry.concept in MODALITIES \
-                or not (adjective or structure_word(normal_token(tokens[last][2]), SENSE_WORDS_KEYED)) \
-                or " ".join(word for _, _, word in tokens[first:last + 1]).lower() in QUALIFIERS:
+        if read[index] or not coordinable[index] \
+                or not (adjective or structure_word(normal_token(tokens[last][2]), SENSE_WORDS_KEYED)):
             continue
         after = last + 1
         if after + 1 < len(tokens) and tokens[after][2].lower() in _COORDINATORS and joined(after + 1) \

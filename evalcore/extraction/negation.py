@@ -70,7 +70,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from evalcore.errors import InputError, ParameterError
-from evalcore.extraction.abbreviations import defined_abbreviations
+from evalcore.extraction.abbreviations import Definition, defined_abbreviations
 from evalcore.extraction.lexicon import normal_token
 from evalcore.extraction.rule_files import RULES_FOLDER, Column, read_rule_file, refuse_repeat
 from evalcore.extraction.sense import SENSE_WORDS
@@ -296,11 +296,13 @@ def negated_spans(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, 
 
 
 def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...] = CUES,
-               sentences: Sequence[tuple[int, int]] | None = None) -> list[tuple[int, int, Cue]]:
+               sentences: Sequence[tuple[int, int]] | None = None,
+               definitions: Sequence[Definition] | None = None) -> list[tuple[int, int, Cue]]:
     """Each scope of :func:`negated_spans` before they are merged, with the cue that opened it, sentence by sentence
     in the order of their cues, then that sentence's other-exam scopes: what the evidence names as the rule of a
-    negated, hypothetical or other-exam mention. ``sentences``: the text's :func:`sentence_spans`, where the caller
-    has them already (extraction splits each caption once).
+    negated, hypothetical or other-exam mention. ``sentences``: the text's :func:`sentence_spans`, and
+    ``definitions`` its :func:`~evalcore.extraction.abbreviations.defined_abbreviations`, where the caller has them
+    already (extraction splits and reads each caption once).
 
     >>> text = "No fracture. Follow-up with MRI is recommended."
     >>> [(text[a:b], cue.cue, cue.kind) for a, b, cue in cue_scopes(text)]
@@ -389,7 +391,8 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
         scopes.extend(exam_scopes)
         if literature is not None:
             scopes.append(literature)
-    scopes.extend(_glossary_scopes(text, scopes))
+    if scopes:
+        scopes.extend(_glossary_scopes(text, scopes, defined_abbreviations(text) if definitions is None else definitions))
     return scopes
 
 
@@ -398,15 +401,16 @@ GLOSSARY_SOURCE = "an abbreviation key is a definition, not a statement, and tak
 _WORDS = re.compile(r"[A-Za-z0-9]++")
 
 
-def _glossary_scopes(text: str, scopes: list[tuple[int, int, Cue]]) -> list[tuple[int, int, Cue]]:
+def _glossary_scopes(text: str, scopes: list[tuple[int, int, Cue]],
+                     definitions: Sequence[Definition]) -> list[tuple[int, int, Cue]]:
     """A scope over the long form of each glossary entry of ``text`` ("PSC: primary sclerosing cholangitis";
     :func:`~evalcore.extraction.abbreviations.defined_abbreviations`) whose short form the caption uses outside its
     glossary entries only inside ``scopes``, with the kind of the cue over its first use: "a known case of PSC ...
     PSC: primary sclerosing cholangitis" is history, "shows no ARPHD ... ARPHD, aberrant right posterior hepatic
     duct" a negation (CBIR Lens, issue 36, eleventh pass: ROCOv2 valid readings). A short form used nowhere else
     keeps its entry: the key names what the figure labels."""
-    entries = [definition for definition in defined_abbreviations(text) if definition.glossary]
-    if not entries or not scopes:
+    entries = [definition for definition in definitions if definition.glossary]
+    if not entries:
         return []
     shorts = {definition.short for definition in entries}
     # each entry from its short form to its long form's end (in text order: definitions are sorted by their
