@@ -321,9 +321,44 @@ def mention_status(text: str, names: list[str]) -> str:
     ("An organized abscess or other fluid collection is not seen.", ["Abscess"], "negated"),
     ("No additional aneurysms were identified.", ["Aneurysm"], "affirmed"),
     ("No aneurysms were identified.", ["Aneurysm"], "negated"),
+    # issue 36, thirteenth pass: a comma before a subject and its verb begins a clause; "unremarkable" a state
+    # described as present; a verb of spread after "not" and a state noun before "of" deny the relation, not the
+    # structure; the verb of a removal; a patient's complaints joined by "and"
+    ("There were no intrinsic cerebellar lesions, the brainstem was well preserved.", ["Brainstem"], "affirmed"),
+    ("No hydronephrosis, the kidneys are normal in size.", ["Kidneys"], "affirmed"),
+    ("No hydronephrosis, the kidneys are normal in size.", ["Hydronephrosis"], "negated"),
+    ("No effusion, fracture deformity, or mass.", ["Fracture"], "negated"),
+    ("No pericardial effusion and unremarkable chest wall.", ["Chest wall"], "affirmed"),
+    ("The mass extends into the lumen but does not infiltrate the serosa.", ["Serosa"], "affirmed"),
+    ("There is no outpouching of the bladder wall.", ["Bladder wall"], "affirmed"),
+    ("Guidewire in the vein after removing the needle.", ["Needle"], "negated"),
+    ("A woman who presented with amenorrhea for 59 days and vaginal bleeding.", ["Bleeding"], "negated"),
+    ("A woman who presented with amenorrhea for 59 days. CT shows vaginal bleeding.", ["Bleeding"], "affirmed"),
+    ("No mass for at least 59 days and vaginal bleeding.", ["Bleeding"], "affirmed"),
 ])
 def test_hand_worked_sentences(text: str, names: list[str], status: str) -> None:
     assert mention_status(text, names) == status
+
+
+def test_a_differential_diagnosis_names_no_finding_of_the_image() -> None:
+    """Issue 36, thirteenth pass: ROCOv2's curators tag Differential Diagnosis in no image, and what it lists is
+    what a finding might be."""
+    d = ConceptDictionary.build({"C0011906": "Differential Diagnosis", "C0149871": "Deep Vein Thrombosis",
+                                 "C0007027": "Baker's cyst"})
+    text = "Baker's cyst of the knee (differential diagnosis of deep vein thrombosis)."
+    assert [(m.text, m.negated) for m in mentions(text, d)] == [("Baker's cyst", False), ("deep vein thrombosis", True)]
+
+
+def test_an_abbreviation_that_modifies_a_denied_noun_leaves_its_key_affirmed() -> None:
+    """Issue 36, thirteenth pass: "resolution of LV thrombi" denies the thrombi, so the key "LV, left ventricular"
+    keeps the ventricle; a use that is itself denied still denies its key (eleventh pass)."""
+    d = ConceptDictionary.build({"C0225897": "Left ventricular structure", "C0087086": "Thrombus"})
+    text = "Apical view shows resolution of LV thrombi. TTE, transthoracic echocardiogram; LV, left ventricular"
+    assert [(m.text, m.negated) for m in mentions(text, d) if m.text == "left ventricular"] == [
+        ("left ventricular", False)]
+    text = "Apical view shows no LV. TTE, transthoracic echocardiogram; LV, left ventricular"
+    assert [(m.text, m.negated) for m in mentions(text, d) if m.text == "left ventricular"] == [
+        ("left ventricular", True)]
 
 
 def test_a_cited_statement_does_not_undo_how_the_image_was_taken() -> None:
@@ -493,20 +528,26 @@ def new_clause(text: str, tokens: list[tuple[str, int, int]], j: int) -> bool:
     if word in ("a", "an", "the") and j + 1 < len(tokens) and tokens[j + 1][0] in AFFIRMED_STATES and \
             "," in text[tokens[j - 1][2]:tokens[j][1]]:
         return not item_of_a_closed_list(text, tokens, j + 1)
+    if word in ("a", "an", "the") and "," in text[tokens[j - 1][2]:tokens[j][1]] and {
+            w for w, _, _ in tokens[j + 2:j + 6]} & {"is", "are", "was", "were", "appears", "appear", "appeared",
+                                                     "remains", "remain", "remained", "has", "have", "had", "shows",
+                                                     "showed", "measures", "measured"}:
+        return True  # ", the brainstem was well preserved": a subject and its verb
     return (word.isdigit() or len(word) == 1) and text[tokens[j][2]:tokens[j][2] + 1] == ")" and \
         text[tokens[j][1] - 1:tokens[j][1]] in ("(", " ")
 
 
 def list_run_on(text: str, tokens: list[tuple[str, int, int]], stop: int, max_words: int, starts: set[int],
-                last: int) -> list[tuple[str, int, int]]:
-    """The tokens from ``stop`` through the item after a list's "or"/"nor"/"such as" that the word limit cut short, the list's
-    words joined by spaces, commas and hyphens, within ``max_words`` more words before another cue or clause."""
+                last: int, joins: tuple[str, ...] = ("or", "nor")) -> list[tuple[str, int, int]]:
+    """The tokens from ``stop`` through the item after a list's "or"/"nor"/"such as" (a history's also "and") that
+    the word limit cut short, the list's words joined by spaces, commas and hyphens, within ``max_words`` more words
+    before another cue or clause."""
     bound = min([len(tokens), stop + max_words] + [k for k in range(stop, len(tokens))
                                                    if k in starts or (k > last and new_clause(text, tokens, k))])
     for k in range(max(last, stop - 3), bound):
         if k >= stop and not re.fullmatch(r"[\s,\-]*", text[tokens[k - 1][2]:tokens[k][1]]):
             return []
-        if (tokens[k][0] in ("or", "nor") or (tokens[k][0] == "as" and k > last and tokens[k - 1][0] == "such")) \
+        if (tokens[k][0] in joins or (tokens[k][0] == "as" and k > last and tokens[k - 1][0] == "such")) \
                 and k + 1 < bound:
             end = k + 2
             while end < bound and re.fullmatch(r"\s+|\s*-\s*", text[tokens[end - 1][2]:tokens[end][1]]):
@@ -587,7 +628,9 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
                     if state(tokens[j][0]) and j + 1 < len(tokens) and tokens[j + 1][0] == "of":
                         break
                 if stopped is not None:  # the word limit cut a list short: read on through its "or" item
-                    inside += list_run_on(text, tokens, stopped, max_words, starts, last)
+                    history = " ".join(w for w, _, _ in tokens[first:last]) in HISTORY
+                    inside += list_run_on(text, tokens, stopped, max_words, starts, last,
+                                          ("or", "nor", "and") if history else ("or", "nor"))
                 # a history phrase with an arrow or asterisk in its clause names what the image shows
                 if " ".join(w for w, _, _ in tokens[first:last]) in HISTORY:
                     for j in range(last, min(len(tokens), last + 2 * max_words)):
@@ -640,7 +683,10 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
     for d in keys:
         uses = [m.start() for m in re.finditer(r"(?<![A-Za-z0-9])" + re.escape(d.short) + r"(?![A-Za-z0-9])", text)
                 if not any(a <= m.start() < b for a, b in entries)]
-        if uses and all(any(a <= use < b for a, b in scopes) for use in uses):
+        # a use that modifies the lower-case word after it ("LV thrombi") is held by no scope
+        modifying = {use for use in uses if (after := re.match(r"[ \t]*-?[ \t]*([a-z]+)\b", text[use + len(d.short):]))
+                     and after.group(1) not in SENSE_WORDS.not_head}
+        if uses and all(use not in modifying and any(a <= use < b for a, b in scopes) for use in uses):
             scopes.append((d.start, d.end))
     merged: list[tuple[int, int]] = []
     for start, end in sorted(scopes):

@@ -340,7 +340,10 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
                     limit = min(limit, clauses[clause])
                 window = last + max_words
                 if window < limit:
-                    window = _through_a_list(text, tokens, last, window, min(limit, window + max_words))
+                    # a patient's complaints are a list joined by "and" ("presented with amenorrhea for 59 days and
+                    # vaginal bleeding"), denied alternatives one joined by "or"
+                    window = _through_a_list(text, tokens, last, window, min(limit, window + max_words),
+                                             _HISTORY_JOINS if cue.kind == "history" else _ALTERNATIVES)
                 inside = _until_state(tokens, last, min(limit, window))
                 if cue.kind == "history" and any(tokens[k][0] in _POINTERS
                                                  for k in range(last, min(limit, last + 2 * max_words))):
@@ -399,6 +402,8 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
 #: Where the rule of a mention in a glossary entry comes from (the evidence names it, after the uses' cue).
 GLOSSARY_SOURCE = "an abbreviation key is a definition, not a statement, and takes the status of its uses"
 _WORDS = re.compile(r"[A-Za-z0-9]++")
+#: The lower-case word a space or a hyphen joins to the word before it.
+_MODIFIED = re.compile(r"[ \t]*+-?[ \t]*+([a-z]++)\b")
 
 
 def _glossary_scopes(text: str, scopes: list[tuple[int, int, Cue]],
@@ -421,9 +426,14 @@ def _glossary_scopes(text: str, scopes: list[tuple[int, int, Cue]],
     for word in _WORDS.finditer(text):
         entry = bisect_right(starts, word.start()) - 1
         if word.group() in shorts and not (entry >= 0 and word.start() < keyed[entry][1]):
-            uses.setdefault(word.group(), []).append(word.start())
-    positions = [position for short in uses for position in uses[short]]
+            # a use that modifies the noun after it is not what a scope over it denies ("resolution of LV thrombi"
+            # denies the thrombi): it counts as a use outside every scope
+            following = _MODIFIED.match(text, word.end())
+            modifies = following is not None and following.group(1) not in SENSE_WORDS.not_head
+            uses.setdefault(word.group(), []).append(-1 if modifies else word.start())
+    positions = [position for short in uses for position in uses[short] if position >= 0]
     cues = dict(zip(positions, opening_cues(scopes, positions)))
+    cues[-1] = None
     keys = {}  # a short form all of whose uses lie in scopes -> the cue of its glossary entries' scopes
     for short, used_at in uses.items():
         held = [cues[position] for position in used_at]
@@ -479,6 +489,12 @@ def _exam_scopes(tokens: list[tuple[str, int, int]], exams: list[tuple[str, Cue,
     return scopes
 
 
+_ARTICLES = ("the", "a", "an")
+#: The finite verbs that tell a clause of its own after a comma from a list's next item, which carries no verb.
+_CLAUSE_VERBS = frozenset({"is", "are", "was", "were", "appears", "appear", "appeared", "remains", "remain",
+                           "remained", "has", "have", "had", "shows", "showed", "measures", "measured"})
+#: How many words a subject may hold between its article and its verb ("the left kidney was").
+_SUBJECT_WORDS = 4
 #: How many words after an affirmed state a list's closing ", or" may follow for the state to be one of its items.
 _LIST_ITEM_WORDS = 4
 
@@ -502,6 +518,9 @@ def _new_clauses(text: str, tokens: list[tuple[str, int, int]]) -> list[int]:
                 starts.append(k - article)
         elif (word.isdigit() or len(word) == 1) and text[end:end + 1] == ")" and text[begin - 1:begin] in ("(", " "):
             starts.append(k)
+        elif word in _ARTICLES and "," in text[tokens[k - 1][2]:begin] and any(
+                tokens[j][0] in _CLAUSE_VERBS for j in range(k + 2, min(k + 2 + _SUBJECT_WORDS, len(tokens)))):
+            starts.append(k)  # "no cerebellar lesions, the brainstem was well preserved": a subject and its verb
     return starts
 
 
@@ -535,7 +554,13 @@ def _cues(text: str, tokens: list[tuple[str, int, int]], trie: dict) -> list[tup
 _LIST_GAP = re.compile(r"[\s,\-]*")
 
 
-def _through_a_list(text: str, tokens: list[tuple[str, int, int]], start: int, end: int, bound: int) -> int:
+#: The words that join the last item of a list of denied alternatives, and of a patient's complaints.
+_ALTERNATIVES = ("or", "nor")
+_HISTORY_JOINS = ("or", "nor", "and")
+
+
+def _through_a_list(text: str, tokens: list[tuple[str, int, int]], start: int, end: int, bound: int,
+                    joins: tuple[str, ...] = _ALTERNATIVES) -> int:
     """Where a scope of the tokens from ``start`` that its word limit ends at token ``end`` ends instead when a list
     runs on there: through the item after the list's "or", "nor" or "such as" ("no signs of demyelination, fracture
     deformity, traumatic subluxation, or compressive myelopathy"; "no renal vein involvement (arrow) or distant
@@ -544,7 +569,7 @@ def _through_a_list(text: str, tokens: list[tuple[str, int, int]], start: int, e
     before token ``bound``, the words after the limit joined only by spaces, commas and hyphens; else ``end``."""
     k = max(start, end - 3)  # the list's "or" may be among the last three words the limit let in
     while k < bound and (k < end or _LIST_GAP.fullmatch(text, tokens[k - 1][2], tokens[k][1])):
-        if (tokens[k][0] in ("or", "nor") or (tokens[k][0] == "as" and k > start and tokens[k - 1][0] == "such")) \
+        if (tokens[k][0] in joins or (tokens[k][0] == "as" and k > start and tokens[k - 1][0] == "such")) \
                 and k + 1 < bound:
             item = k + 1
             while item + 1 < bound and _CUE_GAP.fullmatch(text, tokens[item][2], tokens[item + 1][1]):
