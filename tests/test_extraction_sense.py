@@ -192,6 +192,12 @@ def test_a_position_between_a_side_and_its_part(caption: str, expected: set[str]
     # The assumed standard view only for a plain radiograph of the region.
     ("Radiograph of the knee. CT of the abdomen.", {PLAIN_XRAY, LOWER_EXTREMITY, ABDOMEN}),
     ("CT of the abdomen. Radiograph of the knee.", {CT, ABDOMEN}),
+    # A plain radiograph's word that modifies a noun of the radiation, or is its of-phrase, is no radiograph
+    # (issue 36, thirteenth pass).
+    ("Radiotherapy with 6 MV X-ray beams to the kidney using cone-beam CT.", {CT}),
+    ("The optimal projection angle of X-ray under cardiac CT.", {CT}),
+    ("Pelvic radiograph with the X-ray beam centred on the symphysis.", {PLAIN_XRAY}),
+    ("X-ray of the knee.", {PLAIN_XRAY, LOWER_EXTREMITY}),
 ])
 def test_xray_conventions_are_scoped_to_the_radiograph(caption: str, expected: set[str]) -> None:
     assert extract(caption, DICTIONARY) == expected

@@ -27,7 +27,9 @@ One rule over phrase structure (head noun, its modifier, its of-phrase), with wo
 - Function words, participles and nouns of the image (``not-head``) head no phrase: a denied structure before one
   modifies nothing (:func:`evalcore.extraction.extractor.mentions`).
 - The words of a plain radiograph's names (``plain-radiograph``) tell a plain radiograph from a contrast or
-  fluoroscopic study, for which no region's standard view is assumed.
+  fluoroscopic study, for which no region's standard view is assumed; such a word that modifies a noun of the
+  radiation or the machine (``radiation``: "6 MV *X-ray* beams" of a radiotherapy plan), or is its of-phrase ("the
+  projection angle of *X-ray*"), names the radiation, not an examination.
 
 A mention's words are joined to its modifier only by spaces or a hyphen, as the words of one name are.
 """
@@ -50,7 +52,7 @@ PART_WHOLES_FILE = RULES_FOLDER / "part_wholes.tsv"
 #: The roles a sense word may have (column 2 of the file).
 ROLES = ("part", "procedure", "procedure-modifier", "position", "direction", "determiner", "structure",
          "keeps-qualifier", "approach", "not-head", "plain-radiograph", "figure", "proof", "partial", "complete",
-         "other")
+         "other", "radiation")
 SENSE_COLUMNS = (Column("words"), Column("role", allowed=ROLES), Column("source"))
 PART_WHOLE_COLUMNS = (Column("part"), Column("whole"), Column("said_by"), Column("source"))
 
@@ -83,6 +85,10 @@ class SenseWords:
     #: Participles that say how a diagnosis was proven before ("biopsy-proven", "PET/CT proven"): the word before
     #: one names that earlier examination, not this image (:func:`sense_kept`).
     proof: frozenset[str] = frozenset()
+    #: Nouns of the radiation or the machine ("beam", "tube", "dose", "angle"): a plain radiograph's word that
+    #: modifies one, or is its of-phrase, names the radiation, not an examination ("6 MV X-ray beams" of a
+    #: radiotherapy plan, "the projection angle of X-ray" a cardiac CT plans: :func:`sense_kept`).
+    radiation: frozenset[str] = frozenset()
     #: Words of degree that make a removal or disappearance partial ("almost", "nearly"), before the cue or before
     #: a word of the ``complete`` class before it ("almost *complete* disappearance of"): no negation, as a trace is
     #: left (:func:`evalcore.extraction.negation.cue_scopes`).
@@ -114,7 +120,7 @@ class SenseWords:
         return SenseWords(**{field: frozenset(key(word) for word in getattr(self, field))
                              for field in ("part", "procedure", "procedure_modifier", "position", "direction",
                                            "determiner", "structure", "approach", "not_head",
-                                           "plain_radiograph", "proof")},
+                                           "plain_radiograph", "proof", "radiation")},
                           keeps_qualifier=self.keeps_qualifier, figure=self.figure,
                           organ_of=MappingProxyType({key(a): key(b) for a, b in organ_of.items()}),
                           wholes=MappingProxyType({key(part): MappingProxyType({key(word): key(whole)
@@ -273,6 +279,10 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
         return False  # "trans-thoracic": a route, not the structure imaged
     if last + 1 < len(keys) and keys[last + 1] in words.proof and joined(last + 1):
         return False  # "biopsy-proven carcinoma": how the diagnosis was made before, not this image
+    if keys[last] in words.plain_radiograph and (
+            (last + 1 < len(keys) and keys[last + 1] in words.radiation and joined(last + 1))
+            or (first >= 2 and keys[first - 1] == "of" and keys[first - 2] in words.radiation)):
+        return False  # "X-ray beams", "the angle of X-ray": the radiation, not a radiograph
     if first == last and keys[first] in words.direction:
         following = first + 1
         if not (following < len(keys) and joined(following)
