@@ -692,6 +692,17 @@ def test_the_built_in_rules_name_clinical_synonyms_and_drop_general_words():
     assert extract(caption, ConceptDictionary.build(names, abbreviations=False)) == {"C0038257", "C0011900"}
 
 
+def test_an_open_cross_reference_that_names_another_concept_is_excluded():
+    """Issue 36, thirteenth pass: the Disease Ontology cross-references "tuberculosis" to UMLS's Tuberculoma (ROCOv2
+    tags it in none of the 14 valid captions naming tuberculosis); Differential Diagnosis is a step of reasoning,
+    tagged in no ROCOv2 image. The concepts' own names still match."""
+    names = {"C0041295": "Tuberculoma", "C0011906": "Differential Diagnosis"}
+    dictionary = ConceptDictionary.build(names, {"C0041295": ["tuberculosis", "tuberculomas"]})
+    assert extract("Miliary nodules consistent with tuberculosis; differential diagnosis of sarcoidosis.",
+                   dictionary) == set()
+    assert extract("Two tuberculomas in the right lobe.", dictionary) == {"C0041295"}
+
+
 def test_a_vertebral_level_named_in_full_takes_the_short_name_the_others_have():
     """Issue 36, eighth pass: "S1 level" is the Level of the first sacral vertebra, as "L4 level" is the L4 level
     (ROCOv2 valid: all 7 captions naming S1, T4 or C2 level are tagged so)."""
