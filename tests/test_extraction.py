@@ -695,7 +695,7 @@ def test_the_built_in_rules_name_clinical_synonyms_and_drop_general_words():
 def test_an_open_cross_reference_that_names_another_concept_is_excluded():
     """Issue 36, thirteenth pass: the Disease Ontology cross-references "tuberculosis" to UMLS's Tuberculoma (ROCOv2
     tags it in none of the 14 valid captions naming tuberculosis); Differential Diagnosis is a step of reasoning,
-    tagged in no ROCOv2 image. The concepts' own names still match."""
+    tagged in no ROCOv2 image, so not even its own name matches. Tuberculoma's own names still do."""
     names = {"C0041295": "Tuberculoma", "C0011906": "Differential Diagnosis"}
     dictionary = ConceptDictionary.build(names, {"C0041295": ["tuberculosis", "tuberculomas"]})
     assert extract("Miliary nodules consistent with tuberculosis; differential diagnosis of sarcoidosis.",
