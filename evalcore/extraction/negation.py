@@ -334,20 +334,8 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
             if cue.kind == "negation" and group != "prefix" and _made_partial(text, tokens, first):
                 inside = (0, 0)
             elif group == "pre":
-                limit = found[index + 1][2] if index + 1 < len(found) else len(tokens)
-                clause = bisect_right(clauses, last)
-                if clause < len(clauses):
-                    limit = min(limit, clauses[clause])
-                window = last + max_words
-                if window < limit:
-                    # a patient's complaints are a list joined by "and" ("presented with amenorrhea for 59 days and
-                    # vaginal bleeding"), denied alternatives one joined by "or"
-                    window = _through_a_list(text, tokens, last, window, min(limit, window + max_words),
-                                             _HISTORY_JOINS if cue.kind == "history" else _ALTERNATIVES)
-                inside = _until_state(tokens, last, min(limit, window))
-                if cue.kind == "history" and any(tokens[k][0] in _POINTERS
-                                                 for k in range(last, min(limit, last + 2 * max_words))):
-                    inside = (0, 0)  # an arrow points at what it names in the image ("presented with a cyst (arrows)")
+                following = found[index + 1][2] if index + 1 < len(found) else len(tokens)
+                inside = _forward_scope(text, tokens, cue, last, following, clauses, max_words)
             elif group == "post":
                 begin, end = max(barrier, first - max_words), first
                 # The subject a post-negation denies is the noun before a place it is at ("thrombus in the vein
@@ -404,6 +392,25 @@ GLOSSARY_SOURCE = "an abbreviation key is a definition, not a statement, and tak
 _WORDS = re.compile(r"[A-Za-z0-9]++")
 #: The lower-case word a space or a hyphen joins to the word before it.
 _MODIFIED = re.compile(r"[ \t]*+-?[ \t]*+([a-z]++)\b")
+
+
+def _forward_scope(text: str, tokens: list[tuple[str, int, int]], cue: Cue, last: int, following: int,
+                   clauses: list[int], max_words: int) -> tuple[int, int]:
+    """The tokens a forward cue ending before token ``last`` holds: up to the ``following`` cue, a new clause or the
+    word limit, read on through a list the limit cuts short and cut after a state noun's "of"."""
+    limit = following
+    clause = bisect_right(clauses, last)
+    if clause < len(clauses):
+        limit = min(limit, clauses[clause])
+    window = last + max_words
+    if window < limit:
+        # a patient's complaints are a list joined by "and" ("presented with amenorrhea for 59 days and vaginal
+        # bleeding"), denied alternatives one joined by "or"
+        window = _through_a_list(text, tokens, last, window, min(limit, window + max_words),
+                                 _HISTORY_JOINS if cue.kind == "history" else _ALTERNATIVES)
+    if cue.kind == "history" and any(tokens[k][0] in _POINTERS for k in range(last, min(limit, last + 2 * max_words))):
+        return 0, 0  # an arrow points at what it names in the image ("presented with a ruptured cyst (arrows)")
+    return _until_state(tokens, last, min(limit, window))
 
 
 def _glossary_scopes(text: str, scopes: list[tuple[int, int, Cue]],
