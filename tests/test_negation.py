@@ -335,6 +335,13 @@ def mention_status(text: str, names: list[str]) -> str:
     ("A woman who presented with amenorrhea for 59 days and vaginal bleeding.", ["Bleeding"], "negated"),
     ("A woman who presented with amenorrhea for 59 days. CT shows vaginal bleeding.", ["Bleeding"], "affirmed"),
     ("No mass for at least 59 days and vaginal bleeding.", ["Bleeding"], "affirmed"),
+    # ... and a removal's of-phrase, any words after the cue of the earlier event
+    ("Radiograph of the spine following a chest wall resection of the ninth rib.", ["Rib"], "negated"),
+    ("Radiograph of the spine following a chest wall resection of the ninth rib.", ["Chest wall"], "affirmed"),
+    ("CT after revision surgery, removal of implants.", ["Implants"], "negated"),
+    ("MRI before resection of the tumor.", ["Tumor"], "affirmed"),
+    ("CT following a subtotal resection of the tumor.", ["Tumor"], "affirmed"),
+    ("Resection of the tumor was performed.", ["Tumor"], "affirmed"),
 ])
 def test_hand_worked_sentences(text: str, names: list[str], status: str) -> None:
     assert mention_status(text, names) == status
@@ -615,6 +622,11 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
             if " ".join(w for w, _, _ in tokens[first:last]) in NEGATION_PHRASES and group != "prefix" and \
                     partial_degree(text, tokens, first):
                 continue
+            if group == "compound" and tokens[last - 1][0] == "of":  # "following a wall resection of the rib"
+                begin = max([end for g, _, end in cues if g not in ("pseudo", "place") and end <= first], default=0)
+                if not [k for k in after_event_ends(text, tokens) if max(begin, first - max_words) <= k < first]:
+                    continue
+                group = "pre"
             if group == "pre":
                 inside, stopped = [], None
                 for j in range(last, len(tokens)):

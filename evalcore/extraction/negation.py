@@ -372,7 +372,13 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
                 # removal" denies nothing)
                 opener = next((k for k in range(first - 1, max(barrier, first - max_words) - 1, -1)
                                if k in after_event), None)
-                inside = (opener + 1, first) if opener is not None else (0, 0)
+                if opener is None:
+                    inside = (0, 0)
+                elif cue.cue.endswith(" of"):  # ... or what its of-phrase names ("following a chest wall resection
+                    following = found[index + 1][2] if index + 1 < len(found) else len(tokens)  # of the ninth rib")
+                    inside = _forward_scope(text, tokens, cue, last, following, clauses, max_words)
+                else:
+                    inside = (opener + 1, first)
             else:
                 inside = (0, 0)
             if inside[0] < inside[1]:
