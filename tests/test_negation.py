@@ -342,6 +342,7 @@ def mention_status(text: str, names: list[str]) -> str:
     ("MRI before resection of the tumor.", ["Tumor"], "affirmed"),
     ("CT following a subtotal resection of the tumor.", ["Tumor"], "affirmed"),
     ("Resection of the tumor was performed.", ["Tumor"], "affirmed"),
+    ("MRI of a girl born at 26 weeks of gestation.", ["Gestation"], "negated"),
 ])
 def test_hand_worked_sentences(text: str, names: list[str], status: str) -> None:
     assert mention_status(text, names) == status
