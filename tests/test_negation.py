@@ -343,6 +343,12 @@ def mention_status(text: str, names: list[str]) -> str:
     ("CT following a subtotal resection of the tumor.", ["Tumor"], "affirmed"),
     ("Resection of the tumor was performed.", ["Tumor"], "affirmed"),
     ("MRI of a girl born at 26 weeks of gestation.", ["Gestation"], "negated"),
+    # ... and a denial ends before a list item that an arrow points at
+    ("CTA demonstrating no pulmonary embolism, pleural effusions with atelectasis (grey arrows).",
+     ["Pleural effusions"], "affirmed"),
+    ("CTA demonstrating no pulmonary embolism, pleural effusions with atelectasis (grey arrows).",
+     ["Pulmonary embolism"], "negated"),
+    ("No pulmonary embolism, pleural effusions or atelectasis.", ["Pleural effusions"], "negated"),
 ])
 def test_hand_worked_sentences(text: str, names: list[str], status: str) -> None:
     assert mention_status(text, names) == status
@@ -652,6 +658,14 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
                         if tokens[j][0] in ("arrow", "arrows", "arrowhead", "arrowheads", "asterisk"):
                             inside = []
                             break
+                # a denial ends before a list item after a comma that an arrow points at
+                elif " ".join(w for w, _, _ in tokens[first:last]) in NEGATION_PHRASES:
+                    for n in range(1, len(inside)):
+                        if "," in text[inside[n - 1][2]:inside[n][1]]:
+                            item = text[inside[n][1]:tokens[-1][2]].split(",")[0]
+                            if re.search(r"\b(?:arrows?|arrowheads?|asterisk)\b", item, re.IGNORECASE):
+                                inside = inside[:n]
+                                break
             elif group == "post":
                 begin = max([end for g, _, end in cues if g not in ("pseudo", "place") and end <= first], default=0)
                 # a state noun heading the subject, up to twice the scope back, is what is denied

@@ -416,7 +416,24 @@ def _forward_scope(text: str, tokens: list[tuple[str, int, int]], cue: Cue, last
                                  _HISTORY_JOINS if cue.kind == "history" else _ALTERNATIVES)
     if cue.kind == "history" and any(tokens[k][0] in _POINTERS for k in range(last, min(limit, last + 2 * max_words))):
         return 0, 0  # an arrow points at what it names in the image ("presented with a ruptured cyst (arrows)")
-    return _until_state(tokens, last, min(limit, window))
+    begin, end = _until_state(tokens, last, min(limit, window))
+    if cue.kind == "negation":
+        end = _before_a_pointed_item(text, tokens, begin, end, len(tokens))
+    return begin, end
+
+
+def _before_a_pointed_item(text: str, tokens: list[tuple[str, int, int]], begin: int, end: int, stop: int) -> int:
+    """Where a denial's scope ``begin``..``end`` ends before a list item after a comma that an arrow or asterisk
+    points at before the next comma ("no pulmonary embolism, pleural effusions with basilar atelectasis
+    (demonstrated by grey arrows)"): what the image points at is there."""
+    for k in range(begin + 1, end):
+        if "," in text[tokens[k - 1][2]:tokens[k][1]]:
+            item = k
+            while item < stop and (item == k or "," not in text[tokens[item - 1][2]:tokens[item][1]]):
+                if tokens[item][0] in _POINTERS:
+                    return k
+                item += 1
+    return end
 
 
 def _glossary_scopes(text: str, scopes: list[tuple[int, int, Cue]],
