@@ -349,6 +349,10 @@ def mention_status(text: str, names: list[str]) -> str:
     ("CTA demonstrating no pulmonary embolism, pleural effusions with atelectasis (grey arrows).",
      ["Pulmonary embolism"], "negated"),
     ("No pulmonary embolism, pleural effusions or atelectasis.", ["Pleural effusions"], "negated"),
+    # ... a prefix ends no other cue's scope; "(not imaged)" is "(not shown)"
+    ("A man with a history of radiation therapy for non-Hodgkin lymphoma.", ["Non-Hodgkin lymphoma"], "negated"),
+    ("The PLSVC (not imaged) connects to a dilated coronary sinus.", ["PLSVC"], "negated"),
+    ("The PLSVC (not imaged) connects to a dilated coronary sinus.", ["Coronary sinus"], "affirmed"),
 ])
 def test_hand_worked_sentences(text: str, names: list[str], status: str) -> None:
     assert mention_status(text, names) == status
@@ -621,7 +625,7 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
             else:
                 i += 1
         cues = [cue for cue in cues if cue[0] != "join"]  # a continuation only keeps its "with" from ending a scope
-        starts = {first for _, first, _ in cues}
+        starts = {first for group, first, _ in cues if group != "prefix"}  # a prefix ends no phrase
 
         state = state_noun
 
@@ -660,10 +664,14 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
                             break
                 # a denial ends before a list item after a comma that an arrow points at
                 elif " ".join(w for w, _, _ in tokens[first:last]) in NEGATION_PHRASES:
+                    reach = tokens.index(inside[-1]) + 1 + 2 * max_words if inside else 0  # looked for this far
                     for n in range(1, len(inside)):
                         if "," in text[inside[n - 1][2]:inside[n][1]]:
-                            item = text[inside[n][1]:tokens[-1][2]].split(",")[0]
-                            if re.search(r"\b(?:arrows?|arrowheads?|asterisk)\b", item, re.IGNORECASE):
+                            k = j = tokens.index(inside[n])
+                            while j + 1 < reach and "," not in text[tokens[j][2]:tokens[j + 1][1]]:
+                                j += 1
+                            if any(w in ("arrow", "arrows", "arrowhead", "arrowheads", "asterisk")
+                                   for w, _, _ in tokens[k:j + 1]):
                                 inside = inside[:n]
                                 break
             elif group == "post":

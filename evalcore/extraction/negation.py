@@ -329,13 +329,13 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
         exam_scopes = _exam_scopes(tokens, exams, found, clauses, max_words)
         after_event = {last - 1 for _, cue, _, last in exams if cue.direction == "after"}
         places = [first for group, _, first, _ in found if group == "place"]
+        phrase_after = _phrase_cue_after(found, len(tokens))
         barrier = 0  # the token after the last cue that ends a post-negation scope
         for index, (group, cue, first, last) in enumerate(found):
             if cue.kind == "negation" and group != "prefix" and _made_partial(text, tokens, first):
                 inside = (0, 0)
             elif group == "pre":
-                following = found[index + 1][2] if index + 1 < len(found) else len(tokens)
-                inside = _forward_scope(text, tokens, cue, last, following, clauses, max_words)
+                inside = _forward_scope(text, tokens, cue, last, phrase_after[index], clauses, max_words)
             elif group == "post":
                 begin, end = max(barrier, first - max_words), first
                 # The subject a post-negation denies is the noun before a place it is at ("thrombus in the vein
@@ -375,8 +375,8 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
                 if opener is None:
                     inside = (0, 0)
                 elif cue.cue.endswith(" of"):  # ... or what its of-phrase names ("following a chest wall resection
-                    following = found[index + 1][2] if index + 1 < len(found) else len(tokens)  # of the ninth rib")
-                    inside = _forward_scope(text, tokens, cue, last, following, clauses, max_words)
+                    inside = _forward_scope(text, tokens, cue, last, phrase_after[index], clauses,  # of the ninth
+                                            max_words)  # rib")
                 else:
                     inside = (opener + 1, first)
             else:
@@ -400,6 +400,18 @@ _WORDS = re.compile(r"[A-Za-z0-9]++")
 _MODIFIED = re.compile(r"[ \t]*+-?[ \t]*+([a-z]++)\b")
 
 
+def _phrase_cue_after(found: list[tuple[str, Cue, int, int]], count: int) -> list[int]:
+    """For each cue of ``found``, the first token of the next cue that a forward scope ends at: not a prefix, which
+    denies only the word it is joined to inside the phrase ("a history of radiation therapy for *non*-Hodgkin
+    lymphoma"); else ``count``. One pass from the end."""
+    after, following = [count] * len(found), count
+    for index in range(len(found) - 1, -1, -1):
+        after[index] = following
+        if found[index][0] != "prefix":
+            following = found[index][2]
+    return after
+
+
 def _forward_scope(text: str, tokens: list[tuple[str, int, int]], cue: Cue, last: int, following: int,
                    clauses: list[int], max_words: int) -> tuple[int, int]:
     """The tokens a forward cue ending before token ``last`` holds: up to the ``following`` cue, a new clause or the
@@ -418,14 +430,14 @@ def _forward_scope(text: str, tokens: list[tuple[str, int, int]], cue: Cue, last
         return 0, 0  # an arrow points at what it names in the image ("presented with a ruptured cyst (arrows)")
     begin, end = _until_state(tokens, last, min(limit, window))
     if cue.kind == "negation":
-        end = _before_a_pointed_item(text, tokens, begin, end, len(tokens))
+        end = _before_a_pointed_item(text, tokens, begin, end, min(len(tokens), end + 2 * max_words))
     return begin, end
 
 
 def _before_a_pointed_item(text: str, tokens: list[tuple[str, int, int]], begin: int, end: int, stop: int) -> int:
     """Where a denial's scope ``begin``..``end`` ends before a list item after a comma that an arrow or asterisk
-    points at before the next comma ("no pulmonary embolism, pleural effusions with basilar atelectasis
-    (demonstrated by grey arrows)"): what the image points at is there."""
+    points at before the next comma, looked for up to token ``stop`` ("no pulmonary embolism, pleural effusions with
+    basilar atelectasis (demonstrated by grey arrows)"): what the image points at is there."""
     for k in range(begin + 1, end):
         if "," in text[tokens[k - 1][2]:tokens[k][1]]:
             item = k
