@@ -664,7 +664,7 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
                             break
                 # a denial ends before a list item after a comma that an arrow points at
                 elif " ".join(w for w, _, _ in tokens[first:last]) in NEGATION_PHRASES:
-                    reach = tokens.index(inside[-1]) + 1 + 2 * max_words if inside else 0  # looked for this far
+                    reach = min(len(tokens), tokens.index(inside[-1]) + 1 + 2 * max_words) if inside else 0
                     for n in range(1, len(inside)):
                         if "," in text[inside[n - 1][2]:inside[n][1]]:
                             k = j = tokens.index(inside[n])
