@@ -319,6 +319,19 @@ def test_a_limb_of_an_organ_is_no_arm_or_leg() -> None:
     assert extract("Full-length lower limb X-ray.", dictionary) == {"C0015385"}
 
 
+def test_an_organs_word_before_a_vessel_names_the_vessel() -> None:
+    """Issue 36, thirteenth pass: "inferior thyroid artery" is no thyroid gland, "mandibular nerve" no mandible
+    (ROCOv2 valid curators tag the organ in 0 of 3 thyroid, 1 of 29 renal, 0 of 20 pancreatic such captions); the
+    organ's word elsewhere, and the imaging vocabulary's region of a vessel, stay."""
+    names = {"C0040132": "Thyroid Gland", "C0024687": "Mandible", "C0000726": "Abdomen", "C1306645": "Plain x-ray"}
+    dictionary = ConceptDictionary.build(names, {"C0040132": ["thyroid"]})
+    assert extract("The ganglion lies under the inferior thyroid artery.", dictionary) == set()
+    assert extract("MRI showing mandibular nerve enhancement.", dictionary) == set()
+    assert extract("Thyroid ultrasound: nodule in the thyroid.", dictionary) == {"C0040132"}
+    assert extract("Mandibular fracture on the radiograph.", dictionary) == {"C0024687", "C1306645"}
+    assert "C0000726" in extract("Radiograph: guidewire fragment in the main pancreatic duct.", dictionary)
+
+
 def test_a_diagnosis_proven_before_names_no_procedure_of_this_image() -> None:
     """Issue 36, seventh pass: "biopsy-proven carcinoma" says how the carcinoma was proven, not that the image shows
     a biopsy; an examination that confirms something in this image stays."""

@@ -457,7 +457,8 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     organ_words = words_at(keys, dictionary.sense.whole_words)
     kept = [(first, last, entry) for first, last, entries in found for entry in entries
             if sense_kept(keys, joined, first, last, dictionary.name_words.get(entry.concept, ()), image_starts,
-                          dictionary.sense, sentence_tokens[sentence_of[first]], organ_words)]
+                          dictionary.sense, sentence_tokens[sentence_of[first]], organ_words,
+                          named=entry.source not in ("abbreviation", "assumed"))]
     if definitions:
         kept = _as_defined(tokens, keys, kept, definitions, dictionary.name_words)
     flagged = [(first, last, entry, negated) for (first, last, entry), negated

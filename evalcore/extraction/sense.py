@@ -52,7 +52,7 @@ PART_WHOLES_FILE = RULES_FOLDER / "part_wholes.tsv"
 #: The roles a sense word may have (column 2 of the file).
 ROLES = ("part", "procedure", "procedure-modifier", "position", "direction", "determiner", "structure",
          "keeps-qualifier", "approach", "not-head", "plain-radiograph", "figure", "proof", "partial", "complete",
-         "other", "radiation")
+         "other", "radiation", "vessel")
 SENSE_COLUMNS = (Column("words"), Column("role", allowed=ROLES), Column("source"))
 PART_WHOLE_COLUMNS = (Column("part"), Column("whole"), Column("said_by"), Column("source"))
 
@@ -89,6 +89,9 @@ class SenseWords:
     #: modifies one, or is its of-phrase, names the radiation, not an examination ("6 MV X-ray beams" of a
     #: radiotherapy plan, "the projection angle of X-ray" a cardiac CT plans: :func:`sense_kept`).
     radiation: frozenset[str] = frozenset()
+    #: Nouns of a vessel, nerve or duct ("artery", "vein", "nerve", "duct"): an organ's word right before one names
+    #: the vessel, not the organ ("inferior *thyroid* artery" is no thyroid gland: :func:`sense_kept`).
+    vessel: frozenset[str] = frozenset()
     #: Words of degree that make a removal or disappearance partial ("almost", "nearly"), before the cue or before
     #: a word of the ``complete`` class before it ("almost *complete* disappearance of"): no negation, as a trace is
     #: left (:func:`evalcore.extraction.negation.cue_scopes`).
@@ -120,7 +123,7 @@ class SenseWords:
         return SenseWords(**{field: frozenset(key(word) for word in getattr(self, field))
                              for field in ("part", "procedure", "procedure_modifier", "position", "direction",
                                            "determiner", "structure", "approach", "not_head",
-                                           "plain_radiograph", "proof", "radiation")},
+                                           "plain_radiograph", "proof", "radiation", "vessel")},
                           keeps_qualifier=self.keeps_qualifier, figure=self.figure,
                           organ_of=MappingProxyType({key(a): key(b) for a, b in organ_of.items()}),
                           wholes=MappingProxyType({key(part): MappingProxyType({key(word): key(whole)
@@ -249,14 +252,16 @@ def structure_word(key: str, words: SenseWords) -> bool:
 def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, last: int,
                name_words: Collection[str], image_starts: Collection[int], words: SenseWords,
                sentence: tuple[int, int] | None = None,
-               where: Mapping[str, Sequence[int]] | None = None) -> bool:
+               where: Mapping[str, Sequence[int]] | None = None, named: bool = True) -> bool:
     """Whether the mention of tokens ``first``..``last`` keeps a concept whose names hold ``name_words``
     (normalised): its phrase's :func:`specifier` is absent or among them; a direction word alone names a structure
     only where it modifies a part noun or an image (``image_starts``: the first tokens of the mentions of a
     modality): "cranial base", "cranial CT", else it gives a direction ("cranial lung lobe", "cranial is to the
     left"), and keeps only a concept that is that direction. A bare part noun whose phrase names no whole keeps it
     only where its ``sentence`` (first token, token after the last), else the rest of the caption, names no organ
-    having that part, or one the concept's names say. A word before a participle of proof ("biopsy-proven") names
+    having that part, or one the concept's names say. An organ's word right before a vessel, nerve or duct noun
+    names the vessel ("inferior thyroid artery"), where the concept is ``named`` by the word (not the imaging
+    vocabulary's region, which a renal vein still lies in). A word before a participle of proof ("biopsy-proven") names
     an earlier examination, and keeps nothing.
 
     >>> keys = "the left lobe of the liver".split()
@@ -283,6 +288,9 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
             (last + 1 < len(keys) and keys[last + 1] in words.radiation and joined(last + 1))
             or (first >= 2 and keys[first - 1] == "of" and keys[first - 2] in words.radiation)):
         return False  # "X-ray beams", "the angle of X-ray": the radiation, not a radiograph
+    if named and first == last and keys[first] in words.structure and last + 1 < len(keys) \
+            and keys[last + 1] in words.vessel and joined(last + 1):
+        return False  # "inferior thyroid artery": the artery, not the gland
     if first == last and keys[first] in words.direction:
         following = first + 1
         if not (following < len(keys) and joined(following)
