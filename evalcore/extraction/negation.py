@@ -43,6 +43,12 @@ clinical reports", J Biomed Inform 42(5):839-851, 2009. The rule, per sentence:
   (no arrow or asterisk), cited or not;
 - a word of partial degree before a negation cue ("almost disappeared", "near-complete resolution of") leaves a
   trace of the thing: no scope;
+- a comma before a subject and its verb begins a clause that a forward scope does not cross ("no cerebellar
+  lesions, *the brainstem was* well preserved"), and a denial ends before a list item after a comma that an arrow
+  or asterisk points at ("no pulmonary embolism, pleural effusions with atelectasis (grey arrows)"); a prefix ends
+  no other cue's scope ("a history of radiation therapy for *non*-Hodgkin lymphoma");
+- a removal noun's of-phrase is denied where a cue of an earlier event comes before it within the word limit,
+  whatever words stand between ("following a chest wall *resection of* the ninth rib");
 - an abbreviation key ("PSC: primary sclerosing cholangitis") takes the status of the abbreviation's uses: where
   every use lies in a scope, its long form lies in one of the same kind;
 - a scope never crosses a sentence boundary; the words of a cue are joined by spaces or a hyphen.
