@@ -206,6 +206,8 @@ PASTED_SOURCE = (f"a sentence after the first of a pasted case report or discuss
                  "experiencer 'other'")
 
 STATUSES = ("affirmed", "negated", "absent")
+#: The articles that begin a subject or a list item's phrase ("..., the cyst was no longer visible").
+_ARTICLES = ("the", "a", "an")
 
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|[;:]")
 # A sentence ends at ".", "!" or "?" before a space or the end, at a full stop written against the next sentence's
@@ -366,7 +368,7 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
                     # allantoic cyst was no longer visible"): the items of a list carry no article; so does a comma
                     # within three words after a word of the figure ("CT abdomen, left kidney cannot be visualized").
                     inside = (next((k for k in range(end - 1, begin, -1) if "," in text[tokens[k - 1][2]:tokens[k][1]]
-                                    and (tokens[k][0] in ("the", "a", "an")
+                                    and (tokens[k][0] in _ARTICLES
                                          or any(tokens[j][0] in SENSE_WORDS.figure
                                                 for j in range(max(begin, k - 3), k)))),
                                    begin), end)
@@ -380,9 +382,9 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
                                if k in after_event), None)
                 if opener is None:
                     inside = (0, 0)
-                elif cue.cue.endswith(" of"):  # ... or what its of-phrase names ("following a chest wall resection
-                    inside = _forward_scope(text, tokens, cue, last, phrase_after[index], clauses,  # of the ninth
-                                            max_words)  # rib")
+                elif cue.cue.endswith(" of"):
+                    # ... or what its of-phrase names ("following a chest wall resection of the ninth rib")
+                    inside = _forward_scope(text, tokens, cue, last, phrase_after[index], clauses, max_words)
                 else:
                     inside = (opener + 1, first)
             else:
@@ -470,7 +472,7 @@ def _glossary_scopes(text: str, scopes: list[tuple[int, int, Cue]],
     # long forms, and an entry's short form comes right before its long form)
     keyed = [(text.rfind(definition.short, 0, definition.start), definition.end) for definition in entries]
     starts = [start for start, _ in keyed]
-    uses: dict[str, list[int]] = {}
+    uses: dict[str, list[int | None]] = {}  # None: a use that modifies the noun after it
     for word in _WORDS.finditer(text):
         entry = bisect_right(starts, word.start()) - 1
         if word.group() in shorts and not (entry >= 0 and word.start() < keyed[entry][1]):
@@ -478,13 +480,12 @@ def _glossary_scopes(text: str, scopes: list[tuple[int, int, Cue]],
             # denies the thrombi): it counts as a use outside every scope
             following = _MODIFIED.match(text, word.end())
             modifies = following is not None and following.group(1) not in SENSE_WORDS.not_head
-            uses.setdefault(word.group(), []).append(-1 if modifies else word.start())
-    positions = [position for short in uses for position in uses[short] if position >= 0]
+            uses.setdefault(word.group(), []).append(None if modifies else word.start())
+    positions = [position for short in uses for position in uses[short] if position is not None]
     cues = dict(zip(positions, opening_cues(scopes, positions)))
-    cues[-1] = None
     keys = {}  # a short form all of whose uses lie in scopes -> the cue of its glossary entries' scopes
     for short, used_at in uses.items():
-        held = [cues[position] for position in used_at]
+        held = [None if position is None else cues[position] for position in used_at]
         if all(cue is not None for cue in held):
             keys[short] = Cue(short, held[0].kind, "glossary", f"{GLOSSARY_SOURCE}, under {held[0].cue!r}")
     return [(definition.start, definition.end, keys[definition.short]) for definition in entries
@@ -537,7 +538,6 @@ def _exam_scopes(tokens: list[tuple[str, int, int]], exams: list[tuple[str, Cue,
     return scopes
 
 
-_ARTICLES = ("the", "a", "an")
 #: The finite verbs that tell a clause of its own after a comma from a list's next item, which carries no verb.
 _CLAUSE_VERBS = frozenset({"is", "are", "was", "were", "appears", "appear", "appeared", "remains", "remain",
                            "remained", "has", "have", "had", "shows", "showed", "measures", "measured"})
@@ -557,7 +557,7 @@ def _new_clauses(text: str, tokens: list[tuple[str, int, int]]) -> list[int]:
     for k in range(1, len(tokens)):
         word, begin, end = tokens[k]
         if word in AFFIRMED_STATES:
-            article = tokens[k - 1][0] in ("a", "an", "the") and k >= 2  # "and a patent urethra"
+            article = tokens[k - 1][0] in _ARTICLES and k >= 2  # "and a patent urethra"
             if tokens[k - 1 - article][0] in ("and", "with", "while"):
                 starts.append(k - 1 - article)
             elif "," in text[tokens[k - 1 - article][2]:tokens[k - article][1]] and not any(
