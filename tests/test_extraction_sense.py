@@ -341,3 +341,36 @@ def test_a_diagnosis_proven_before_names_no_procedure_of_this_image() -> None:
     assert extract("A woman with biopsy-proven carcinoma.", dictionary) == {"C0007097"}
     assert extract("Biopsy of the carcinoma.", dictionary) == {"C0005558", "C0007097"}
     assert extract("Selective angiogram confirmed a pseudoaneurysm.", dictionary) == {"C0002978", "C0030009"}
+
+
+def test_a_lip_or_aqueduct_of_another_whole_is_no_lip_or_cerebral_aqueduct() -> None:
+    """Issue 36, fourteenth pass: "lip" and "aqueduct" are part nouns: the lip of a bone's margin ("the posterior
+    lip of the porus acusticus", "the superior lip of the acetabulum") is no Lip structure, the vestibular aqueduct
+    no cerebral aqueduct; the mouth's lip and the cerebral aqueduct stay."""
+    dictionary = ConceptDictionary.build({"C0023759": "Lip structure", "C0007769": "Cerebral aqueduct"},
+                                         {"C0007769": ["aqueduct", "aqueduct of Sylvius"]})
+    assert extract("CT at the level of the superior lip of the acetabulum.", dictionary) == set()
+    assert extract("Thin sections: the posterior lip of the porus acusticus.", dictionary) == set()
+    assert extract("Coronal CT: vestibular aqueduct dilatation.", dictionary) == set()
+    assert extract("Soft tissue landmarks: upper lip curvature.", dictionary) == {"C0023759"}
+    assert extract("Stenosis of the aqueduct of Sylvius.", dictionary) == {"C0007769"}
+    assert extract("Stenosis of the cerebral aqueduct.", dictionary) == {"C0007769"}
+
+
+def test_an_organs_word_before_access_names_the_artery_of_the_access() -> None:
+    """Issue 36, fourteenth pass: "from the femoral access" is access through the femoral artery (a valid
+    arteriogram of the subclavian artery), no femur; a femoral fracture stays."""
+    dictionary = ConceptDictionary.build({"C0015811": "Femur"}, {"C0015811": ["femoral"]})
+    assert extract("Arteriogram of the brachial artery from the femoral access.", dictionary) == set()
+    assert extract("Femoral fracture.", dictionary) == {"C0015811"}
+
+
+def test_drain_before_a_preposition_of_direction_is_the_verb() -> None:
+    """Issue 36, fourteenth pass: "the vein drains into the SMV" is a vessel's course, no drain device (seen in the
+    thirteenth pass's test precision reading; each of the 9 ROCOv2 valid captions with "drain(s) into/to" is such a
+    course); a drain after a determiner, or with no preposition after it, is the device."""
+    dictionary = ConceptDictionary.build({"C0180499": "Drain device"}, {"C0180499": ["drain"]})
+    assert extract("The proximal jejunal vein drains into the SMV.", dictionary) == set()
+    assert extract("Veins drain to the external iliac vein.", dictionary) == set()
+    assert extract("CT after placement of a drain into the abscess.", dictionary) == {"C0180499"}
+    assert extract("Two drains in the pelvis.", dictionary) == {"C0180499"}

@@ -30,6 +30,10 @@ One rule over phrase structure (head noun, its modifier, its of-phrase), with wo
   fluoroscopic study, for which no region's standard view is assumed; such a word that modifies a noun of the
   radiation or the machine (``radiation``: "6 MV *X-ray* beams" of a radiotherapy plan), or is its of-phrase ("the
   projection angle of *X-ray*"), names the radiation, not an examination.
+- An organ's word right before a noun of a vessel, nerve, duct or access (``vessel``) names that vessel ("inferior
+  *thyroid* artery", "from the *femoral* access"), not the organ.
+- A noun that is also the verb of a course (``verb``: "drain"), before a preposition of direction and after no
+  determiner, is the verb ("the vein *drains* into the SMV" is no drain).
 
 A mention's words are joined to its modifier only by spaces or a hyphen, as the words of one name are.
 """
@@ -49,10 +53,12 @@ from evalcore.extraction.rule_files import RULES_FOLDER, Column, read_rule_file,
 SENSE_WORDS_FILE = RULES_FOLDER / "sense_words.tsv"
 #: The organs that have each part, and the words that name them, shipped with the package.
 PART_WHOLES_FILE = RULES_FOLDER / "part_wholes.tsv"
+#: The prepositions of direction after which a noun of the ``verb`` class is the verb ("drains into").
+DIRECTION_PREPOSITIONS = frozenset({"into", "to", "toward", "towards"})
 #: The roles a sense word may have (column 2 of the file).
 ROLES = ("part", "procedure", "procedure-modifier", "position", "direction", "determiner", "structure",
          "keeps-qualifier", "approach", "not-head", "plain-radiograph", "figure", "proof", "partial", "complete",
-         "other", "radiation", "vessel")
+         "other", "radiation", "vessel", "verb")
 SENSE_COLUMNS = (Column("words"), Column("role", allowed=ROLES), Column("source"))
 PART_WHOLE_COLUMNS = (Column("part"), Column("whole"), Column("said_by"), Column("source"))
 
@@ -92,6 +98,9 @@ class SenseWords:
     #: Nouns of a vessel, nerve or duct ("artery", "vein", "nerve", "duct"): an organ's word right before one names
     #: the vessel, not the organ ("inferior *thyroid* artery" is no thyroid gland: :func:`sense_kept`).
     vessel: frozenset[str] = frozenset()
+    #: Nouns that are also verbs of a course ("drain"): followed by a preposition of direction ("drains *into* the
+    #: SMV") and after no determiner, the word is the verb (:func:`sense_kept`).
+    verb: frozenset[str] = frozenset()
     #: Words of degree that make a removal or disappearance partial ("almost", "nearly"), before the cue or before
     #: a word of the ``complete`` class before it ("almost *complete* disappearance of"): no negation, as a trace is
     #: left (:func:`evalcore.extraction.negation.cue_scopes`).
@@ -123,7 +132,7 @@ class SenseWords:
         return SenseWords(**{field: frozenset(key(word) for word in getattr(self, field))
                              for field in ("part", "procedure", "procedure_modifier", "position", "direction",
                                            "determiner", "structure", "approach", "not_head",
-                                           "plain_radiograph", "proof", "radiation", "vessel")},
+                                           "plain_radiograph", "proof", "radiation", "vessel", "verb")},
                           keeps_qualifier=self.keeps_qualifier, figure=self.figure,
                           organ_of=MappingProxyType({key(a): key(b) for a, b in organ_of.items()}),
                           wholes=MappingProxyType({key(part): MappingProxyType({key(word): key(whole)
@@ -261,8 +270,9 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     only where its ``sentence`` (first token, token after the last), else the rest of the caption, names no organ
     having that part, or one the concept's names say. An organ's word right before a vessel, nerve or duct noun
     names the vessel ("inferior thyroid artery"), where the concept is ``named`` by the word (not the imaging
-    vocabulary's region, which a renal vein still lies in). A word before a participle of proof ("biopsy-proven") names
-    an earlier examination, and keeps nothing.
+    vocabulary's region, which a renal vein still lies in). A noun that is also a verb of a course, before a
+    preposition of direction and after no determiner, is the verb ("drains into the SMV" is no drain). A word before
+    a participle of proof ("biopsy-proven") names an earlier examination, and keeps nothing.
 
     >>> keys = "the left lobe of the liver".split()
     >>> sense_kept(keys, lambda k: True, 2, 2, {"structure", "lobe", "of", "lung"}, (), SENSE_WORDS)
@@ -276,6 +286,9 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     >>> [sense_kept(f"cranial {noun}".split(), lambda k: True, 0, 0, cranium, {1} if noun == "ct" else (), SENSE_WORDS)
     ...  for noun in ("base", "ct", "wedge")]
     [True, True, False]
+    >>> [sense_kept(text.split(), lambda k: True, 1, 1, {"drain"}, (), SENSE_WORDS)
+    ...  for text in ("veins drain into the SMV", "a drain into the abscess")]
+    [False, True]
     >>> keys = "thyroid ultrasound : nodule in the right lobe".split()
     >>> sense_kept(keys, lambda k: True, 6, 7, {"lobe", "lung"}, (), SENSE_WORDS, (0, len(keys)))
     False
@@ -291,6 +304,9 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     if named and first == last and keys[first] in words.structure and last + 1 < len(keys) \
             and keys[last + 1] in words.vessel and joined(last + 1):
         return False  # "inferior thyroid artery": the artery, not the gland
+    if keys[last] in words.verb and last + 1 < len(keys) and keys[last + 1] in DIRECTION_PREPOSITIONS \
+            and joined(last + 1) and not (first > 0 and keys[first - 1] in words.determiner):
+        return False  # "the vein drains into the SMV": a vessel's course, not a drain
     if first == last and keys[first] in words.direction:
         following = first + 1
         if not (following < len(keys) and joined(following)
