@@ -362,6 +362,8 @@ def test_an_organs_word_before_access_names_the_artery_of_the_access() -> None:
     arteriogram of the subclavian artery), no femur; a femoral fracture stays."""
     dictionary = ConceptDictionary.build({"C0015811": "Femur"}, {"C0015811": ["femoral"]})
     assert extract("Arteriogram of the brachial artery from the femoral access.", dictionary) == set()
+    assert extract("CT angiography via the right femoral route.", dictionary) == set()
+    assert extract("Embolisation by a femoral approach.", dictionary) == set()
     assert extract("Femoral fracture.", dictionary) == {"C0015811"}
 
 
@@ -374,3 +376,16 @@ def test_drain_before_a_preposition_of_direction_is_the_verb() -> None:
     assert extract("Veins drain to the external iliac vein.", dictionary) == set()
     assert extract("CT after placement of a drain into the abscess.", dictionary) == {"C0180499"}
     assert extract("Two drains in the pelvis.", dictionary) == {"C0180499"}
+
+
+def test_the_pelvis_of_a_kidney_is_no_pelvis_of_the_trunk() -> None:
+    """Issue 36, fourteenth pass: "pelvis" is a part noun (pelvis renalis): the pelvis of the left kidney is no
+    Pelvis (curators tag Pelvis in 2 of 19 valid captions that say renal pelvis); the pelvis of a patient is."""
+    dictionary = ConceptDictionary.build({"C0030797": "Pelvis", "C0227666": "Renal pelvis"})
+    assert extract("Staghorn calculus in the pelvis of left kidney.", dictionary) == set()
+    assert extract("Gas in the transplanted kidney pelvis.", dictionary) == set()
+    assert extract("CT of the abdomen/pelvis of a patient with typhus.", dictionary) == {"C0030797"}
+    assert extract("Radiograph of the pelvis of the case 1 patient.", dictionary) == {"C0030797"}
+    assert extract("Osteotomy of the pelvis of the child.", dictionary) == {"C0030797"}
+    assert extract("Stone in the renal pelvis.", dictionary) == {"C0227666"}
+    assert extract("AP radiograph of the pelvis.", dictionary) == {"C0030797"}

@@ -4,7 +4,8 @@ One rule over phrase structure (head noun, its modifier, its of-phrase), with wo
 ``rules/sense_words.tsv`` (each row citing Terminologia Anatomica, SNOMED CT or a ROCOv2 curation convention):
 
 - A **part noun** ("lobe", "neck", "head", ...) names a part of a whole, and its phrase names the whole: the noun of
-  its of-phrase ("neck *of the femur*", "lobe *of the liver*"; determiners and position words skipped) or a
+  its of-phrase ("neck *of the femur*", "lobe *of the liver*"; determiners and position words skipped; a person's
+  noun names none: "the abdomen/pelvis *of a patient*") or a
   structure word right before it ("*femoral* neck", "*thyroid* lobe"). A mention ending in a part noun keeps its
   concept only where the concept's own names say that whole (or the phrase names none): "left lobe of the liver"
   is no lobe of the lung, "femoral neck" is not the neck. A structure word may be a compound of combining forms
@@ -58,7 +59,7 @@ DIRECTION_PREPOSITIONS = frozenset({"into", "to", "toward", "towards"})
 #: The roles a sense word may have (column 2 of the file).
 ROLES = ("part", "procedure", "procedure-modifier", "position", "direction", "determiner", "structure",
          "keeps-qualifier", "approach", "not-head", "plain-radiograph", "figure", "proof", "partial", "complete",
-         "other", "radiation", "vessel", "verb")
+         "other", "radiation", "vessel", "verb", "person")
 SENSE_COLUMNS = (Column("words"), Column("role", allowed=ROLES), Column("source"))
 PART_WHOLE_COLUMNS = (Column("part"), Column("whole"), Column("said_by"), Column("source"))
 
@@ -101,6 +102,9 @@ class SenseWords:
     #: Nouns that are also verbs of a course ("drain"): followed by a preposition of direction ("drains *into* the
     #: SMV") and after no determiner, the word is the verb (:func:`sense_kept`).
     verb: frozenset[str] = frozenset()
+    #: Nouns of a person ("patient", "woman"): an of-phrase that names one names no whole of a part noun ("CT of the
+    #: abdomen/pelvis *of a patient*": :func:`specifier`).
+    person: frozenset[str] = frozenset()
     #: Words of degree that make a removal or disappearance partial ("almost", "nearly"), before the cue or before
     #: a word of the ``complete`` class before it ("almost *complete* disappearance of"): no negation, as a trace is
     #: left (:func:`evalcore.extraction.negation.cue_scopes`).
@@ -132,7 +136,7 @@ class SenseWords:
         return SenseWords(**{field: frozenset(key(word) for word in getattr(self, field))
                              for field in ("part", "procedure", "procedure_modifier", "position", "direction",
                                            "determiner", "structure", "approach", "not_head",
-                                           "plain_radiograph", "proof", "radiation", "vessel", "verb")},
+                                           "plain_radiograph", "proof", "radiation", "vessel", "verb", "person")},
                           keeps_qualifier=self.keeps_qualifier, figure=self.figure,
                           organ_of=MappingProxyType({key(a): key(b) for a, b in organ_of.items()}),
                           wholes=MappingProxyType({key(part): MappingProxyType({key(word): key(whole)
@@ -207,13 +211,24 @@ def specifier(keys: Sequence[str], joined: Callable[[int], bool], first: int, la
             # A part of a part ("segment of the upper lobe") names no whole organ of its own; an "of" that ends
             # the phrase names none, and the word before may.
             if k < len(keys) and joined(k):
-                return keys[k] if keys[k] not in words.part else None
+                return keys[k] if keys[k] not in words.part and not _names_a_person(keys, joined, k, words) else None
         before = first - 1
         return keys[before] if before >= 0 and joined(first) and structure_word(keys[before], words) else None
     if head in words.procedure:
         before = first - 1
         return keys[before] if before >= 0 and joined(first) and keys[before] in words.procedure_modifier else None
     return None
+
+
+def _names_a_person(keys: Sequence[str], joined: Callable[[int], bool], k: int, words: SenseWords) -> bool:
+    """Whether the noun phrase from token ``k`` (up to three words, to the next function word) ends in a person's
+    noun: "the pelvis of *the case 1 patient*" names no whole of the pelvis."""
+    for j in range(k, min(k + 3, len(keys))):
+        if j > k and (not joined(j) or keys[j] in words.not_head):
+            return False
+        if keys[j] in words.person:
+            return True
+    return False
 
 
 def words_at(keys: Sequence[str], wanted: Collection[str]) -> dict[str, list[int]]:
