@@ -416,7 +416,8 @@ def test_rocov2_explanations_negate_every_tag_the_extractor_drops_as_negated():
     excision compounds were no cue; 343 with the eleventh pass's pasted case reports, partial degrees and coordinated
     adjectives, 342 with its backward adjectives and abbreviation keys, 340 with its "no additional" and "or other"
     presuppositions; 342 with the thirteenth pass's removals of an of-phrase after an earlier event and its
-    scopes that a prefix no longer ends; 343 with the fourteenth pass's denied recurrence), of which the explanation missed 77 when it looked for the concept's name alone."""
+    scopes that a prefix no longer ends; 343 with the fourteenth pass's denied recurrence), of which the
+    explanation missed 77 when it looked for the concept's name alone."""
     concepts, captions, names, dictionary = rocov2_test()
     dropped, explained = set(), set()
     for image_id, caption in captions.items():
