@@ -1025,6 +1025,42 @@ THIRTEENTH_PASS_VALID_READING = (
      "misspelt PET-CT (\"Positive emission tomography-computed tomography\")"),
 )
 
+#: Read by hand in issue 36's fourteenth pass, test captions, dictionary (c), after the last row of SIXTEENTH_ROUND:
+#: (what, sample, thirteenth pass's end, the first reading, a second one of the same extractor, target).
+FOURTEENTH_PASS_READING = (
+    ("precision: tags right or acceptable", "200 random tags each (disjoint)", "94.0 % (188 of 200)",
+     "98.0 % (196 of 200; 95 % interval 95.0-99.2 %; 93.5 % with every close call counted wrong; the 4 wrong: "
+     "\"the distal humeral fracture\" that is the upper fragment's, a jaw's \"buccal bone plate\" as Bone "
+     "plates, an assumed AP view on a chest film for \"thoraco-abdominal\", \"valve level\" as a valve)",
+     "98.0 % (196 of 200; 95.0-99.2 %; 93.0 % with every close call counted wrong; the 4 wrong: \"superficial "
+     "femoral pseudoaneurysm\" as the femur, \"a previous renal cell carcinoma\" on a chest CT, \"PNS, "
+     "posterior nasal spine\" as the vertebral column, \"retro-mesenteric plane\" as the mesentery); pooled "
+     "98.0 % (392 of 400; 96.1-99.0 %)", ">= 98 %"),
+    ("recall of clearly stated concepts (named in the words; judgment calls and conventions apart)",
+     "100 random captions", "87.0 % (228 of 262)",
+     "92.3 % (275 of 298; 88.7-94.8 %); 72.8 % (302 of 415) with the judgment calls; the misses: no synonym 12 "
+     "(\"brachium pontis\", \"talar body\", \"c-spine\"), conventions 7 (CT angiography as angiogram, which "
+     "valid's curators tag in 5 of 147), other 3", "-", ">= 85 %"),
+    ("negation: mentions in a sentence with a negation, hypothetical, history, removal, literature or other-exam "
+     "cue, decided right", "200 test captions with a cue each, disjoint, none in the last three passes' samples",
+     "93.9 % (597 of 636)",
+     "97.1 % (704 of 725; 95.6-98.1 %; 94.6-98.1 % as the close calls go); 97.5 % without 7 pasted or teaching "
+     "texts; of the 21 wrong 14 kept (history 5, another examination 4: \"CT scan (not depicted)\", negation or "
+     "removal wordings 4: \"is no longer present\", \"following explantation of\"), 7 removed (imaged anatomy "
+     "3, a scope too long 3)",
+     "94.0 % (715 of 761; 92.0-96.5 %; 91.2-95.9 % as the close calls go); 95.3 % without 10 pasted or teaching "
+     "texts; of the 46 wrong 35 kept (history 17: \"after COVID-19 vaccination\", \"in a patient with "
+     "metastatic pancreatic cancer\"; hypothetical 6: \"thickening versus effusion\", \"cannot be "
+     "excluded\"; a denial not spread over its list 5; a removal or resolution missed 4; another examination 3), "
+     "11 removed (imaged anatomy 4, a scope too long 2, a pasted report's sentences about this case 3); pooled "
+     "95.5 % (1,419 of 1,486)", ">= 97 %"),
+    ("a lobe of another organ read as a lung lobe", "438 captions with lobe; 168 of another organ", "6 of 168 (3.6 %)",
+     "6 of 168 (3.6 %; the listing unchanged, entry for entry)", "-", "< 5 %"),
+    *((what, sample, before, after, "-", target) for what, sample, before, after, target in CLASSES_AT_ZERO),
+    ("X-ray tags for a CT (Plain x-ray where the only image is a CT)",
+     "13 captions name a CT and a radiograph or fluoroscopy; 4 show only a CT", "0 of 4",
+     "0 of 4 (the listing unchanged)", "-", "< 5 %"),
+)
 #: Read by hand on valid while developing the fourteenth pass.
 FOURTEENTH_PASS_VALID_READING = (
     ("precision (200 random tags, before the first row)", "98.0 % (196 of 200; 95 % interval 95.0-99.2 %; 93.0 % "
@@ -1447,6 +1483,28 @@ def run(argv: list[str] | None = None) -> None:
               "98.0 %, negation 96.6 % and 95.9 %).", "",
               *readings_lines(THIRTEENTH_PASS_READING, ("twelfth pass, end", "thirteenth pass, end"),
                               THIRTEENTH_PASS_VALID_READING),
+              "## Read by hand in issue 36's fourteenth pass", "",
+              "Test captions, dictionary (c), scored and read after the last row of the fourteenth pass, fresh "
+              "readers and fresh samples; the negation samples are test captions with a cue that none of the last "
+              "three passes' samples held. The first reading met every target, precision and negation at their "
+              "edge; since readers of one extractor have differed by two to four points, a second reading of the "
+              "same extractor on disjoint samples was decided on before the first one's figures were weighed, with "
+              "the rule written down first: the issue is resolved only if the two readings pooled meet the targets. "
+              "Pooled, precision meets its target (98.0 %, 392 of 400) and negation does not (95.5 %, 1,419 of "
+              "1,486: the second reader found 94.0 %, history kept 17 times). Recall and every error class meet "
+              "theirs (the class listing is the thirteenth pass's, entry for entry).", "",
+              *readings_lines(FOURTEENTH_PASS_READING, ("thirteenth pass, end", "fourteenth pass, first reading",
+                                                        "fourteenth pass, second reading"),
+                              FOURTEENTH_PASS_VALID_READING),
+              "What is left, by the fourteenth pass's readings: negation's largest class is still a concept kept "
+              "from a sentence about the patient, not this image (history 5 and 17 of the two test readings' "
+              "wrong decisions, 5 and 8 on valid: \"after COVID-19 vaccination\", \"in a patient with "
+              "metastatic pancreatic cancer\"); then hedges the reader counts as not stated (\"thickening versus "
+              "effusion\", \"cannot be excluded\"), a denial not spread over its list (\"absent calcaneus and "
+              "talus ossification centers\"), and removal or resolution wordings written after the thing (\"is "
+              "no longer present\", \"had disappeared\"). Precision's wrong tags are single word senses "
+              "(\"superficial femoral pseudoaneurysm\", \"posterior nasal spine\", a jaw's \"buccal bone "
+              "plate\").", "",
               "What is left, by the thirteenth pass's readings: a concept kept from a sentence about the patient, "
               "not this image, is still the largest class on both splits (history 10 of 39 test errors, 10 of 26 "
               "on valid: \"a girl with COVID-19 pneumonia\" on a normal radiograph, \"complete heart block after "
