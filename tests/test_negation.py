@@ -97,6 +97,13 @@ def mention_status(text: str, names: list[str]) -> str:
     ("CT showed no evidence of pseudocyst recurrence after 8 months.", ["Pseudocyst"], "negated"),
     ("No implant loosening.", ["Implant"], "affirmed"),
     ("The differential remained pleural collection, necrosis and abscess.", ["Necrosis"], "negated"),
+    # issue 36, fifteenth pass: a finding that cannot be excluded is only possible; a condition the patient is known
+    # to have, or has underlying, is history
+    ("Diffuse gastric uptake. Tumor cannot be excluded.", ["Tumor"], "negated"),
+    ("A mass that could not be ruled out on ultrasound.", ["Mass"], "negated"),
+    ("Obstruction in a female with known scleroderma presenting with pain.", ["Scleroderma"], "negated"),
+    ("A radiograph of a man with underlying bronchial asthma.", ["Bronchial asthma"], "negated"),
+    ("A man with a known mass; the CT shows the mass.", ["Mass"], "affirmed"),
     # ... and the absence wordings of a structure not seen, hyphenated or not
     ("Empty renal fossa with non-visualisation of the right kidney.", ["Right kidney"], "negated"),
     ("CT with nonvisualization of the gallbladder.", ["Gallbladder"], "negated"),
