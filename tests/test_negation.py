@@ -104,6 +104,12 @@ def mention_status(text: str, names: list[str]) -> str:
     ("Obstruction in a female with known scleroderma presenting with pain.", ["Scleroderma"], "negated"),
     ("A radiograph of a man with underlying bronchial asthma.", ["Bronchial asthma"], "negated"),
     ("A man with a known mass; the CT shows the mass.", ["Mass"], "affirmed"),
+    # ... what an examination was done to look for is not stated of the image; "(not depicted)" as "(not shown)"
+    ("Chest CT, performed for the investigation of cervical lymphadenopathy, showing a splenic cyst.",
+     ["Cervical lymphadenopathy"], "negated"),
+    ("Chest CT, performed for the investigation of cervical lymphadenopathy, showing a splenic cyst.",
+     ["Splenic cyst"], "affirmed"),
+    ("A thrombus on CT (not depicted). MR venogram of the sinus.", ["Thrombus"], "negated"),
     # ... and the absence wordings of a structure not seen, hyphenated or not
     ("Empty renal fossa with non-visualisation of the right kidney.", ["Right kidney"], "negated"),
     ("CT with nonvisualization of the gallbladder.", ["Gallbladder"], "negated"),
