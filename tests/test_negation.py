@@ -110,6 +110,9 @@ def mention_status(text: str, names: list[str]) -> str:
     ("Chest CT, performed for the investigation of cervical lymphadenopathy, showing a splenic cyst.",
      ["Splenic cyst"], "affirmed"),
     ("A thrombus on CT (not depicted). MR venogram of the sinus.", ["Thrombus"], "negated"),
+    # ... a denied aberrant or accessory structure presupposes the normal one
+    ("MRCP: no aberrant intrahepatic bile ducts.", ["Intrahepatic bile ducts"], "affirmed"),
+    ("CT: no accessory spleen.", ["Accessory spleen"], "negated"),
     # ... and the absence wordings of a structure not seen, hyphenated or not
     ("Empty renal fossa with non-visualisation of the right kidney.", ["Right kidney"], "negated"),
     ("CT with nonvisualization of the gallbladder.", ["Gallbladder"], "negated"),
