@@ -110,6 +110,9 @@ def mention_status(text: str, names: list[str]) -> str:
     ("Chest CT, performed for the investigation of cervical lymphadenopathy, showing a splenic cyst.",
      ["Splenic cyst"], "affirmed"),
     ("A thrombus on CT (not depicted). MR venogram of the sinus.", ["Thrombus"], "negated"),
+    # ... a physical examination's findings are the bedside's; what began after the image is of another time
+    ("Chest radiograph. On physical examination, he had reduced spinal movement.", ["Movement"], "negated"),
+    ("CT scans obtained 14 d before the onset of ischemic gastritis.", ["Ischemic gastritis"], "negated"),
     # ... a denied aberrant or accessory structure presupposes the normal one
     ("MRCP: no aberrant intrahepatic bile ducts.", ["Intrahepatic bile ducts"], "affirmed"),
     ("CT: no accessory spleen.", ["Accessory spleen"], "negated"),
