@@ -389,3 +389,13 @@ def test_the_pelvis_of_a_kidney_is_no_pelvis_of_the_trunk() -> None:
     assert extract("Osteotomy of the pelvis of the child.", dictionary) == {"C0030797"}
     assert extract("Stone in the renal pelvis.", dictionary) == {"C0227666"}
     assert extract("AP radiograph of the pelvis.", dictionary) == {"C0030797"}
+
+
+def test_a_disease_before_a_vaccine_names_the_vaccine() -> None:
+    """Issue 36, fifteenth pass: "COVID-19 mRNA vaccine-associated myocarditis" is no COVID-19 (a valid precision
+    reading); the disease elsewhere stays."""
+    dictionary = ConceptDictionary.build({"C5203670": "COVID19 (disease)", "C0027059": "Myocarditis"},
+                                         {"C5203670": ["COVID-19"]})
+    assert extract("COVID-19 mRNA Vaccine-associated Myocarditis", dictionary) == {"C0027059"}
+    assert extract("Lymphadenopathy after COVID-19 vaccination.", dictionary) == set()
+    assert extract("Chest CT of COVID-19 pneumonia.", dictionary) == {"C5203670"}
