@@ -391,11 +391,16 @@ def test_the_pelvis_of_a_kidney_is_no_pelvis_of_the_trunk() -> None:
     assert extract("AP radiograph of the pelvis.", dictionary) == {"C0030797"}
 
 
-def test_a_disease_before_a_vaccine_names_the_vaccine() -> None:
+def test_a_disease_before_a_vaccine_or_a_tumour_before_its_bed_names_that_thing() -> None:
     """Issue 36, fifteenth pass: "COVID-19 mRNA vaccine-associated myocarditis" is no COVID-19 (a valid precision
-    reading); the disease elsewhere stays."""
+    reading), "clips in the tumour bed" no tumour (a valid negation reading); the disease elsewhere, and an organ's
+    word before "bed", stay."""
     dictionary = ConceptDictionary.build({"C5203670": "COVID19 (disease)", "C0027059": "Myocarditis"},
                                          {"C5203670": ["COVID-19"]})
     assert extract("COVID-19 mRNA Vaccine-associated Myocarditis", dictionary) == {"C0027059"}
     assert extract("Lymphadenopathy after COVID-19 vaccination.", dictionary) == set()
     assert extract("Chest CT of COVID-19 pneumonia.", dictionary) == {"C5203670"}
+    tumour = ConceptDictionary.build({"C0027651": "Neoplasms", "C0205054": "Hepatic"}, {"C0027651": ["tumour"]})
+    assert extract("Radiotherapy planning CT: the tumour bed clips.", tumour) == set()
+    assert extract("Fluid collected on the hepatic bed.", tumour) == {"C0205054"}
+    assert extract("A tumour in the left breast.", tumour) == {"C0027651"}

@@ -59,7 +59,7 @@ DIRECTION_PREPOSITIONS = frozenset({"into", "to", "toward", "towards"})
 #: The roles a sense word may have (column 2 of the file).
 ROLES = ("part", "procedure", "procedure-modifier", "position", "direction", "determiner", "structure",
          "keeps-qualifier", "approach", "not-head", "plain-radiograph", "figure", "proof", "partial", "complete",
-         "other", "radiation", "vessel", "verb", "person", "product")
+         "other", "radiation", "vessel", "verb", "person", "named-after")
 SENSE_COLUMNS = (Column("words"), Column("role", allowed=ROLES), Column("source"))
 PART_WHOLE_COLUMNS = (Column("part"), Column("whole"), Column("said_by"), Column("source"))
 
@@ -105,9 +105,10 @@ class SenseWords:
     #: Nouns of a person ("patient", "woman"): an of-phrase that names one names no whole of a part noun ("CT of the
     #: abdomen/pelvis *of a patient*": :func:`specifier`).
     person: frozenset[str] = frozenset()
-    #: Nouns of a product named after a disease ("vaccine", "vaccination"): a mention before one, past one word at
-    #: most, names the product, not the disease ("COVID-19 mRNA vaccine-associated myocarditis": :func:`sense_kept`).
-    product: frozenset[str] = frozenset()
+    #: Nouns of a thing named after another: a vaccine after its disease, a tumour's bed after the tumour that was
+    #: there; a mention before one, past one word at most, names that thing, not its own concept ("COVID-19 mRNA
+    #: vaccine-associated myocarditis", "clips in the tumour bed": :func:`sense_kept`).
+    named_after: frozenset[str] = frozenset()
     #: Words of degree that make a removal or disappearance partial ("almost", "nearly"), before the cue or before
     #: a word of the ``complete`` class before it ("almost *complete* disappearance of"): no negation, as a trace is
     #: left (:func:`evalcore.extraction.negation.cue_scopes`).
@@ -139,7 +140,7 @@ class SenseWords:
         return SenseWords(**{field: frozenset(key(word) for word in getattr(self, field))
                              for field in ("part", "procedure", "procedure_modifier", "position", "direction",
                                            "determiner", "structure", "approach", "not_head",
-                                           "plain_radiograph", "proof", "radiation", "vessel", "verb", "person", "product")},
+                                           "plain_radiograph", "proof", "radiation", "vessel", "verb", "person", "named_after")},
                           keeps_qualifier=self.keeps_qualifier, figure=self.figure,
                           organ_of=MappingProxyType({key(a): key(b) for a, b in organ_of.items()}),
                           wholes=MappingProxyType({key(part): MappingProxyType({key(word): key(whole)
@@ -290,7 +291,8 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     names the vessel ("inferior thyroid artery"), where the concept is ``named`` by the word (not the imaging
     vocabulary's region, which a renal vein still lies in). A noun that is also a verb of a course, before a
     preposition of direction and after no determiner, is the verb ("drains into the SMV" is no drain). A mention
-    before a product's noun, past one word at most, names the product ("COVID-19 vaccination"). A word before
+    before the noun of a thing named after it, past one word at most, names that thing ("COVID-19 vaccination",
+    "tumour bed"), but an organ's word still names the organ ("the hepatic bed"). A word before
     a participle of proof ("biopsy-proven") names an earlier examination, and keeps nothing.
 
     >>> keys = "the left lobe of the liver".split()
@@ -314,9 +316,10 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     """
     if first > 0 and keys[first - 1] in words.approach and joined(first):
         return False  # "trans-thoracic": a route, not the structure imaged
-    if any(k < len(keys) and keys[k] in words.product and all(joined(j) for j in range(last + 1, k + 1))
-           for k in (last + 1, last + 2)):
-        return False  # "COVID-19 vaccination": the vaccine, not the disease
+    if not structure_word(keys[last], words) and any(
+            k < len(keys) and keys[k] in words.named_after and all(joined(j) for j in range(last + 1, k + 1))
+            for k in (last + 1, last + 2)):
+        return False  # "COVID-19 vaccination", "tumour bed": the vaccine, the bed, not the disease
     if last + 1 < len(keys) and keys[last + 1] in words.proof and joined(last + 1):
         return False  # "biopsy-proven carcinoma": how the diagnosis was made before, not this image
     if keys[last] in words.plain_radiograph and (
