@@ -97,6 +97,9 @@ def mention_status(text: str, names: list[str]) -> str:
     ("CT showed no evidence of pseudocyst recurrence after 8 months.", ["Pseudocyst"], "negated"),
     ("No implant loosening.", ["Implant"], "affirmed"),
     ("The differential remained pleural collection, necrosis and abscess.", ["Necrosis"], "negated"),
+    # (fifteenth pass: through the list's "and", as a history's)
+    ("The differential remained pleural collection, parenchymal collection, necrosis and abscess.", ["Abscess"],
+     "negated"),
     # issue 36, fifteenth pass: a finding that cannot be excluded is only possible; a condition the patient is known
     # to have, or has underlying, is history
     ("Diffuse gastric uptake. Tumor cannot be excluded.", ["Tumor"], "negated"),
@@ -581,8 +584,9 @@ def new_clause(text: str, tokens: list[tuple[str, int, int]], j: int) -> bool:
 
 def list_run_on(text: str, tokens: list[tuple[str, int, int]], stop: int, max_words: int, starts: set[int],
                 last: int, joins: tuple[str, ...] = ("or", "nor")) -> list[tuple[str, int, int]]:
-    """The tokens from ``stop`` through the item after a list's "or"/"nor"/"such as" (a history's also "and") that
-    the word limit cut short, the list's words joined by spaces, commas and hyphens, within ``max_words`` more words
+    """The tokens from ``stop`` through the item after a list's "or"/"nor"/"such as" (a history's and a
+    hypothetical's also "and") that the word limit cut short, the list's words joined by spaces, commas and hyphens,
+    within ``max_words`` more words
     before another cue or clause."""
     bound = min([len(tokens), stop + max_words] + [k for k in range(stop, len(tokens))
                                                    if k in starts or (k > last and new_clause(text, tokens, k))])
@@ -675,9 +679,10 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
                     if state(tokens[j][0]) and j + 1 < len(tokens) and tokens[j + 1][0] == "of":
                         break
                 if stopped is not None:  # the word limit cut a list short: read on through its "or" item
-                    history = " ".join(w for w, _, _ in tokens[first:last]) in HISTORY
+                    # (a history's complaints and a hypothetical's alternatives are also joined by "and")
+                    joined_by_and = " ".join(w for w, _, _ in tokens[first:last]) in (*HISTORY, *HYPOTHETICAL)
                     inside += list_run_on(text, tokens, stopped, max_words, starts, last,
-                                          ("or", "nor", "and") if history else ("or", "nor"))
+                                          ("or", "nor", "and") if joined_by_and else ("or", "nor"))
                 # a history phrase with an arrow or asterisk in its clause names what the image shows
                 if " ".join(w for w, _, _ in tokens[first:last]) in HISTORY:
                     for j in range(last, min(len(tokens), last + 2 * max_words)):

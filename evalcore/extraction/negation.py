@@ -430,10 +430,11 @@ def _forward_scope(text: str, tokens: list[tuple[str, int, int]], cue: Cue, last
         limit = min(limit, clauses[clause])
     window = last + max_words
     if window < limit:
-        # a patient's complaints are a list joined by "and" ("presented with amenorrhea for 59 days and vaginal
-        # bleeding"), denied alternatives one joined by "or"
+        # a patient's complaints and a differential's alternatives are lists joined by "and" ("presented with
+        # amenorrhea for 59 days and vaginal bleeding", "the differential remained ..., necrosis and abscess"),
+        # denied alternatives one joined by "or"
         window = _through_a_list(text, tokens, last, window, min(limit, window + max_words),
-                                 _HISTORY_JOINS if cue.kind == "history" else _ALTERNATIVES)
+                                 _HISTORY_JOINS if cue.kind in ("history", "hypothetical") else _ALTERNATIVES)
     if cue.kind == "history" and any(tokens[k][0] in _POINTERS for k in range(last, min(limit, last + 2 * max_words))):
         return 0, 0  # an arrow points at what it names in the image ("presented with a ruptured cyst (arrows)")
     begin, end = _until_state(tokens, last, min(limit, window))
@@ -602,7 +603,8 @@ def _cues(text: str, tokens: list[tuple[str, int, int]], trie: dict) -> list[tup
 _LIST_GAP = re.compile(r"[\s,\-]*")
 
 
-#: The words that join the last item of a list of denied alternatives, and of a patient's complaints.
+#: The words that join the last item of a list of denied alternatives, and of a patient's complaints or a
+#: differential's alternatives.
 _ALTERNATIVES = ("or", "nor")
 _HISTORY_JOINS = ("or", "nor", "and")
 
