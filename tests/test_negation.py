@@ -116,6 +116,8 @@ def mention_status(text: str, names: list[str]) -> str:
     # ... a physical examination's findings are the bedside's; what began after the image is of another time
     ("Chest radiograph. On physical examination, he had reduced spinal movement.", ["Movement"], "negated"),
     ("CT scans obtained 14 d before the onset of ischemic gastritis.", ["Ischemic gastritis"], "negated"),
+    # ... a denied "gallbladder structure" is the gallbladder
+    ("Complete absence of a gallbladder structure.", ["Gallbladder"], "negated"),
     # ... a denied aberrant or accessory structure presupposes the normal one
     ("MRCP: no aberrant intrahepatic bile ducts.", ["Intrahepatic bile ducts"], "affirmed"),
     ("CT: no accessory spleen.", ["Accessory spleen"], "negated"),
