@@ -116,6 +116,10 @@ def mention_status(text: str, names: list[str]) -> str:
     # ... a physical examination's findings are the bedside's; what began after the image is of another time
     ("Chest radiograph. On physical examination, he had reduced spinal movement.", ["Movement"], "negated"),
     ("CT scans obtained 14 d before the onset of ischemic gastritis.", ["Ischemic gastritis"], "negated"),
+    # ... a sensory or motor symptom's site is where the patient feels it
+    ("Head CT of a woman who presented with sudden numbness and weakness of her left limbs.", ["Limbs"], "negated"),
+    ("CT of a man with coldness in both lower extremities.", ["Lower extremities"], "negated"),
+    ("Radiograph of the hand showing soft tissue swelling of the index finger.", ["Index finger"], "affirmed"),
     # ... a denied "gallbladder structure" is the gallbladder
     ("Complete absence of a gallbladder structure.", ["Gallbladder"], "negated"),
     # ... a denied aberrant or accessory structure presupposes the normal one
