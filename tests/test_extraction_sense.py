@@ -330,6 +330,10 @@ def test_an_organs_word_before_a_vessel_names_the_vessel() -> None:
     assert extract("Thyroid ultrasound: nodule in the thyroid.", dictionary) == {"C0040132"}
     assert extract("Mandibular fracture on the radiograph.", dictionary) == {"C0024687", "C1306645"}
     assert "C0000726" in extract("Radiograph: guidewire fragment in the main pancreatic duct.", dictionary)
+    # (fifteenth pass: a mesenteric vein is no mesentery)
+    mesentery = ConceptDictionary.build({"C0025474": "Mesentery"}, {"C0025474": ["mesenteric"]})
+    assert extract("Air within the lumen of the inferior mesenteric vein.", mesentery) == set()
+    assert extract("Stranding of the mesenteric fat.", mesentery) == {"C0025474"}
 
 
 def test_a_diagnosis_proven_before_names_no_procedure_of_this_image() -> None:
