@@ -316,9 +316,8 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     """
     if first > 0 and keys[first - 1] in words.approach and joined(first):
         return False  # "trans-thoracic": a route, not the structure imaged
-    if not structure_word(keys[last], words) and any(
-            k < len(keys) and keys[k] in words.named_after and all(joined(j) for j in range(last + 1, k + 1))
-            for k in (last + 1, last + 2)):
+    if any(k < len(keys) and keys[k] in words.named_after and all(joined(j) for j in range(last + 1, k + 1))
+           for k in (last + 1, last + 2)) and not structure_word(keys[last], words):
         return False  # "COVID-19 vaccination", "tumour bed": the vaccine, the bed, not the disease
     if last + 1 < len(keys) and keys[last + 1] in words.proof and joined(last + 1):
         return False  # "biopsy-proven carcinoma": how the diagnosis was made before, not this image
