@@ -583,6 +583,48 @@ SIXTEENTH_ROUND = (
      "organ's adjective the brief counts right, \"mediastinal and hilar lymphadenopathy\"); Birth as history "
      "(each of its 12 valid tags is a time, \"after birth\", and each is tagged by curators)", "-", "-"),
 )
+SEVENTEENTH_ROUND = (
+    ("from the fourteenth pass's valid readings and its second test negation reading (measured on valid): a finding "
+     "that cannot be excluded or ruled out is hypothetical, no pseudo-negation (\"Tumor cannot be excluded\"); "
+     "\"with known\", \"with underlying\", \"with a background of\" are history cues (\"a female with known "
+     "scleroderma presenting with pain\"): 3 valid images changed, right by reading, 1 better and 2 worse by gold",
+     "0.7326 (+0.0000)", "0.7559 (+0.0000)"),
+    ("indications are hypothetical (\"performed to evaluate\", \"for the investigation of\", \"to search "
+     "for\": ConText's indication; \"Chest CT, performed for the investigation of cervical lymphadenopathy, "
+     "showing a splenic cyst\"); \"(not depicted)\", \"(not pictured)\" as \"(not shown)\" (seen in the second "
+     "test reading, no valid caption); \"aberrant\", \"accessory\", \"supernumerary\" presuppose the normal "
+     "structure as \"other\" does (seen in the first test reading, no valid caption): 1 valid image worse by "
+     "gold, right by reading", "0.7326 (+0.0000)", "0.7559 (+0.0000)"),
+    ("from a valid negation reading (94.3 %): what a physical examination found, and what began after the image, "
+     "are history (\"On physical examination, he had reduced spinal movement\" on a chest radiograph, \"CT scans "
+     "obtained 14 d before the onset of ischemic gastritis\"): 2 valid images worse by gold, right by reading",
+     "0.7325 (-0.0001)", "0.7559 (+0.0000)"),
+    ("from a valid precision reading (96.5 %): the noun of a thing named after another takes the mention before it "
+     "(\"COVID-19 mRNA vaccine-associated myocarditis\" is no COVID-19, from a valid negation reading \"clips in "
+     "the tumour bed\" no tumour; an organ's word before \"bed\" stays: \"the hepatic bed\"): 3 valid images "
+     "better, 6 worse by gold (curators tag the tumour of a postoperative bed), right by reading but one close "
+     "call", "0.7325 (+0.0000)", "0.7557 (-0.0002)"),
+    ("from the same negation reading (96.2 %): a hypothetical cue's list reads through its \"and\" as a "
+     "history's does (\"the differential remained pleural collection, parenchymal collection, necrosis and "
+     "abscess\"); \"structure\" after an organ's word heads no phrase (\"complete absence of a gallbladder "
+     "structure\", seen in the first test reading, no valid caption): 1 valid image better",
+     "0.7325 (+0.0000)", "0.7558 (+0.0001)"),
+    ("from the same reading and the thirteenth and fourteenth passes' test readings: a sensory or motor symptom's "
+     "site is history (\"presented with sudden numbness and weakness of her left limbs\" on a head CT; swelling, "
+     "pain and tenderness left out, their site mostly the imaged region): 3 valid images better, 1 worse",
+     "0.7326 (+0.0001)", "0.7558 (+0.0000)"),
+    ("from a valid precision reading (97.5 %): \"mesenteric\" a structure word, so a mesenteric vein or artery "
+     "is no mesentery (\"the inferior mesenteric vein\"): 4 valid images better, none worse (test scored and "
+     "read after this row)", "0.7326 (+0.0000)", "0.7558 (+0.0000)"),
+    ("tried and left out: \"lobe\" of a vascular plug or occluder as a whole in the part-wholes file (the valid "
+     "caption names the pulmonary artery too, so nothing changed); \"patient with A, B and C who presented "
+     "with\" as a history list (19 valid captions; about half name a disease the image shows: \"a woman with "
+     "MMBC presented with a hypoechoic mass\"); \"soft tissue\" before mass, density or lesion as no soft "
+     "tissue (72 valid images; curators tag it in 42); \"vessels\" and \"plexus\" as vessel nouns (6 valid "
+     "images better, 6 worse: \"swirling of the mesenteric vessels\" shows the mesentery); a named part of a "
+     "coordinated list resumed after a state noun's of-phrase (2 valid captions, each needing a dictionary the "
+     "cue stage does not have)", "-", "-"),
+)
 #: Read by hand (issue 36), test captions, dictionary (c): (what, sample, before the round, after it, target).
 HAND_READING = (
     ("precision: tags right or acceptable", "200 random tags", "—", "95.5 % (191 of 200; 9 wrong)", ">= 98 %"),
@@ -1082,6 +1124,62 @@ FOURTEENTH_PASS_VALID_READING = (
      "missed 5 (\"non-visualized thyroid parenchyma\"), another time 3"),
 )
 
+#: Read by hand in issue 36's fifteenth pass, test captions, dictionary (c), after the last row of SEVENTEENTH_ROUND:
+#: (what, sample, the fourteenth pass's two readings pooled, this pass's first reader, its second, target).
+FIFTEENTH_PASS_READING = (
+    ("precision: tags right or acceptable", "200 random tags each (disjoint, none of the fourteenth pass's 400)",
+     "98.0 % (392 of 400)",
+     "96.5 % (193 of 200; 95 % interval 93.0-98.3 %; 91.0 % with every close call counted wrong; wrong: word "
+     "senses 3 (\"placenta implantation\" as Implants, ultrasound \"columns\", a \"saw tooth\" sign as the "
+     "cranium), history 2 (\"vaccine in the left deltoid muscle four days before\", a diagnosis spelt out in a "
+     "glossary), \"portal vein phase\" as the portal vein, a hip radiograph's Pelvis)",
+     "97.0 % (194 of 200; 93.6-98.6 %; 93.0 % with every close call counted wrong; wrong: \"right cardiac "
+     "catheterization\" as Heart, \"brachium pontis\" as the upper arm, \"caudal vena cava\" as Caudal, "
+     "\"thoracic and lumbar spine\" as Chest, a phantom's \"breast surrogates\", a stent placed months "
+     "before); pooled 96.75 % (387 of 400; 94.5-98.1 %)", ">= 98 %"),
+    ("recall of clearly stated concepts (named in the words; judgment calls and conventions apart)",
+     "100 random captions", "92.3 % (275 of 298; the fourteenth pass's one recall reading)",
+     "92.3 % (277 of 300; 88.8-94.8 %) with plane words as judgment calls; 88.2 % (277 of 314) with \"axial\" "
+     "counted a stated Transverse (the brief lists it, valid's curators tag it in 4 of 933 such captions, the "
+     "extractor never emits it); 76.8 % with every judgment call; the misses: organ adjectives 11 (\"abdominal\", "
+     "\"epigastric\", \"pancreatic mass\"), no synonym 5, abbreviations 2 (\"C1-C3\")", "-", ">= 85 %"),
+    ("negation: mentions in a sentence with a negation, hypothetical, history, removal, literature or other-exam "
+     "cue, decided right", "200 test captions with a cue each, disjoint, none in the fourteenth pass's or the "
+     "thirteenth pass's samples", "95.5 % (1,419 of 1,486)",
+     "95.7 % (765 of 799; 94.1-96.9 %; 91.6-97.1 % as the close calls go); 97.4 % without 11 pasted or teaching "
+     "texts; of the 34 wrong, 11 in one pasted case report whose literature span took this patient's findings, "
+     "history kept 7 (\"a patient with a previous RCC\" on a chest CT), another examination kept 3, imaged "
+     "anatomy removed 3",
+     "93.0 % (596 of 641; 90.7-94.7 %; 89.2-95.9 % as the close calls go); 93.5 % without 13 pasted or teaching "
+     "texts; of the 45 wrong 29 kept (denials missed 8, history 7, hypothetical 6, another examination 5, removals "
+     "missed 3) and 16 removed (imaged anatomy 6, a known disease the image shows removed as history 4, a scope "
+     "too long 4: \"tuberculosis could not be excluded\", this pass's first row, took the lungs before it); "
+     "pooled 94.5 % (1,361 of 1,440)", ">= 97 %"),
+    ("a lobe of another organ read as a lung lobe", "438 captions with lobe; 168 of another organ", "6 of 168 (3.6 %)",
+     "6 of 168 (3.6 %; the listing unchanged, entry for entry)", "-", "< 5 %"),
+    *((what, sample, before, after, "-", target) for what, sample, before, after, target in CLASSES_AT_ZERO),
+    ("X-ray tags for a CT (Plain x-ray where the only image is a CT)",
+     "13 captions name a CT and a radiograph or fluoroscopy; 4 show only a CT", "0 of 4",
+     "0 of 4 (the listing unchanged)", "-", "< 5 %"),
+)
+#: Read by hand on valid while developing the fifteenth pass.
+FIFTEENTH_PASS_VALID_READING = (
+    ("negation (200 captions with a cue that the last five valid samples did not hold, after the third row)",
+     "96.2 % (587 of 610); 97.0 % (548 of 565) without 13 pasted or teaching texts; history 7 (\"a myxoma "
+     "presenting with ischemic stroke\"), removals kept 4 (\"tumor bed\": the fourth row), another examination "
+     "2, a differential's last item (the fifth row)"),
+    ("precision (200 random tags, the same time)", "96.5 % (193 of 200; 93.0-98.3 %); \"COVID-19 mRNA "
+     "Vaccine-associated Myocarditis\" (the fourth row), \"in patients with unresectable gastric cancer\", an "
+     "AVP-II plug's lobes as lung lobes, close calls 4"),
+    ("negation (200 more captions, after the sixth row)", "96.8 % (702 of 725); 97.5 % (668 of 685) without 6 "
+     "pasted or teaching texts; history 6, hypothetical kept 5 (\"may represent\", \"concerning for\": hedges "
+     "other readers count as stated), denials missed 5 (\"empty gallbladder fossa\", \"pituitary stalk "
+     "absence\"), another examination 4"),
+    ("precision (200 more tags, the same time)", "97.5 % (195 of 200; 94.3-98.9 %); \"remote surgery for a "
+     "glioblastoma\", close calls 4 (\"superior mesenteric\" vessels as the mesentery: the seventh row; a dental "
+     "\"pulp stone\" as Calculi; \"soft tissue mass\")"),
+)
+
 
 def rules_table(rows: tuple[tuple[str, str, str], ...]) -> str:
     """A round's rules in the order added, with the valid F1 of dictionaries (b) and (c) after each."""
@@ -1382,6 +1480,12 @@ def run(argv: list[str] | None = None) -> None:
               "femur of a femoral access, a renal pelvis as the pelvis and a drain in a vein that drains. `test` was "
               "scored and read once, after the last row (the F1 at the top is after it).", "",
               rules_table(SIXTEENTH_ROUND), "",
+              "## Rules added in issue 36's fifteenth pass and their gain on valid", "",
+              "The same session, after the fourteenth pass's two test readings: the rows come from the valid "
+              "readings of both passes and from classes the test readings showed, each measured on valid (five "
+              "rows change no valid caption and say so). `test` was scored and read after the last row by two "
+              "more pairs of readers (the F1 at the top is after it).", "",
+              rules_table(SEVENTEENTH_ROUND), "",
               "## Read by hand (issue 36)", "",
               "Test captions, dictionary (c). The error classes count the captions where the situation occurs "
               "(a lobe of another organ, a fracture not said pathological, ...) and those where the extractor made "
@@ -1496,6 +1600,20 @@ def run(argv: list[str] | None = None) -> None:
               *readings_lines(FOURTEENTH_PASS_READING, ("thirteenth pass, end", "fourteenth pass, first reading",
                                                         "fourteenth pass, second reading"),
                               FOURTEENTH_PASS_VALID_READING),
+              "## Read by hand in issue 36's fifteenth pass", "",
+              "Test captions, dictionary (c), scored and read after the last row of the fifteenth pass by two fresh "
+              "precision readers and two fresh negation readers on disjoint samples (none of the fourteenth pass's "
+              "tags, none of the last three passes' negation captions) and one recall reader, the rule written "
+              "down before the samples were drawn: the issue is resolved only if the two readings pooled meet the "
+              "targets. They do not: precision 96.75 % (387 of 400) and negation 94.5 % (1,361 of 1,440) pooled; "
+              "recall and every error class meet theirs. This pass's readings are lower than the fourteenth's by "
+              "about as much as two readers of one extractor differ (the fourteenth pass's two negation readers "
+              "found 97.1 % and 94.0 %), so they show no gain and no loss the readers could tell apart from their "
+              "own spread; one of this pass's rows shows a fault in them (a backward hypothetical scope that took "
+              "the lungs before \"tuberculosis could not be excluded\").", "",
+              *readings_lines(FIFTEENTH_PASS_READING, ("fourteenth pass, pooled", "fifteenth pass, first readers",
+                                                       "fifteenth pass, second readers"),
+                              FIFTEENTH_PASS_VALID_READING),
               "What is left, by the fourteenth pass's readings: negation's largest class is still a concept kept "
               "from a sentence about the patient, not this image (history 5 and 17 of the two test readings' "
               "wrong decisions, 5 and 8 on valid: \"after COVID-19 vaccination\", \"in a patient with "
