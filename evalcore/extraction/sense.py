@@ -5,16 +5,15 @@ One rule over phrase structure (head noun, its modifier, its of-phrase), with wo
 
 - A **part noun** ("lobe", "neck", "head", ...) names a part of a whole, and its phrase names the whole: the noun of
   its of-phrase ("neck *of the femur*", "lobe *of the liver*"; determiners and position words skipped; a person's
-  noun names none: "the abdomen/pelvis *of a patient*") or a
-  structure word right before it ("*femoral* neck", "*thyroid* lobe"). A mention ending in a part noun keeps its
-  concept only where the concept's own names say that whole (or the phrase names none): "left lobe of the liver"
-  is no lobe of the lung, "femoral neck" is not the neck. A structure word may be a compound of combining forms
-  ("*frontoparietal* lobe", "*bitemporal* lobes"). Where the phrase names no whole ("the right lobe"), the whole is
-  one its sentence names among the organs that have that part (``rules/part_wholes.tsv``: "Thyroid ultrasound ...
-  nodule in the right lobe" is no lobe of the lung; a chest names the lungs), else one the rest of the caption names
-  ("Neck length ratio. ... the femoral neck"); a caption that names none leaves the mention as matched. A mention
-  that names its whole itself ("intestinal wall of the colon") and a part of a part ("posterior segment of the
-  upper lobe") are left as matched.
+  noun names none: "the abdomen/pelvis *of a patient*") or a structure word right before it ("*femoral* neck",
+  "*thyroid* lobe"). A mention ending in a part noun keeps its concept only where the concept's own names say that
+  whole (or the phrase names none): "left lobe of the liver" is no lobe of the lung, "femoral neck" is not the neck.
+  A structure word may be a compound of combining forms ("*frontoparietal* lobe", "*bitemporal* lobes"). Where the
+  phrase names no whole ("the right lobe"), the whole is one its sentence names among the organs that have that
+  part (``rules/part_wholes.tsv``: "Thyroid ultrasound ... nodule in the right lobe" is no lobe of the lung; a chest
+  names the lungs), else one the rest of the caption names ("Neck length ratio. ... the femoral neck"); a caption
+  that names none leaves the mention as matched. A mention that names its whole itself ("intestinal wall of the
+  colon") and a part of a part ("posterior segment of the upper lobe") are left as matched.
 - A **procedure noun** ("aspiration", "biopsy", ...) right after a procedure modifier ("needle", "percutaneous", ...)
   is the procedure: it keeps only a concept whose names say that modifier ("needle aspiration" is no Pulmonary
   aspiration).
@@ -35,6 +34,9 @@ One rule over phrase structure (head noun, its modifier, its of-phrase), with wo
   *thyroid* artery", "from the *femoral* access"), not the organ.
 - A noun that is also the verb of a course (``verb``: "drain"), before a preposition of direction and after no
   determiner, is the verb ("the vein *drains* into the SMV" is no drain).
+- The noun of a thing named after another (``named-after``: a vaccine, a tumour's bed) takes the mention before it:
+  "*COVID-19* vaccination" is no COVID-19, "the *tumour* bed" no tumour; an organ's word keeps its organ ("the
+  *hepatic* bed").
 
 A mention's words are joined to its modifier only by spaces or a hyphen, as the words of one name are.
 """
@@ -292,8 +294,8 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     vocabulary's region, which a renal vein still lies in). A noun that is also a verb of a course, before a
     preposition of direction and after no determiner, is the verb ("drains into the SMV" is no drain). A mention
     before the noun of a thing named after it, past one word at most, names that thing ("COVID-19 vaccination",
-    "tumour bed"), but an organ's word still names the organ ("the hepatic bed"). A word before
-    a participle of proof ("biopsy-proven") names an earlier examination, and keeps nothing.
+    "tumour bed"), but an organ's word still names the organ ("the hepatic bed"). A word before a participle of
+    proof ("biopsy-proven") names an earlier examination, and keeps nothing.
 
     >>> keys = "the left lobe of the liver".split()
     >>> sense_kept(keys, lambda k: True, 2, 2, {"structure", "lobe", "of", "lung"}, (), SENSE_WORDS)
