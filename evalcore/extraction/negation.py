@@ -367,7 +367,7 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
                     # A comma before an article begins the subject ("performed at the 32nd week of gestation, the
                     # allantoic cyst was no longer visible"): the items of a list carry no article; so does a comma
                     # within three words after a word of the figure ("CT abdomen, left kidney cannot be visualized").
-                    inside = (next((k for k in range(end - 1, begin, -1) if "," in text[tokens[k - 1][2]:tokens[k][1]]
+                    inside = (next((k for k in range(end - 1, begin, -1) if _comma_before(text, tokens, k)
                                     and (tokens[k][0] in _ARTICLES
                                          or any(tokens[j][0] in SENSE_WORDS.figure
                                                 for j in range(max(begin, k - 3), k)))),
@@ -434,7 +434,7 @@ def _forward_scope(text: str, tokens: list[tuple[str, int, int]], cue: Cue, last
         # amenorrhea for 59 days and vaginal bleeding", "the differential remained ..., necrosis and abscess"),
         # denied alternatives one joined by "or"
         window = _through_a_list(text, tokens, last, window, min(limit, window + max_words),
-                                 _HISTORY_JOINS if cue.kind in ("history", "hypothetical") else _ALTERNATIVES)
+                                 _AND_LISTS if cue.kind in ("history", "hypothetical") else _ALTERNATIVES)
     if cue.kind == "history" and any(tokens[k][0] in _POINTERS for k in range(last, min(limit, last + 2 * max_words))):
         return 0, 0  # an arrow points at what it names in the image ("presented with a ruptured cyst (arrows)")
     begin, end = _until_state(tokens, last, min(limit, window))
@@ -448,9 +448,9 @@ def _before_a_pointed_item(text: str, tokens: list[tuple[str, int, int]], begin:
     points at before the next comma, looked for up to token ``stop`` ("no pulmonary embolism, pleural effusions with
     basilar atelectasis (demonstrated by grey arrows)"): what the image points at is there."""
     for k in range(begin + 1, end):
-        if "," in text[tokens[k - 1][2]:tokens[k][1]]:
+        if _comma_before(text, tokens, k):
             item = k
-            while item < stop and (item == k or "," not in text[tokens[item - 1][2]:tokens[item][1]]):
+            while item < stop and (item == k or not _comma_before(text, tokens, item)):
                 if tokens[item][0] in _POINTERS:
                     return k
                 item += 1
@@ -561,13 +561,13 @@ def _new_clauses(text: str, tokens: list[tuple[str, int, int]]) -> list[int]:
             article = tokens[k - 1][0] in _ARTICLES and k >= 2  # "and a patent urethra"
             if tokens[k - 1 - article][0] in ("and", "with", "while"):
                 starts.append(k - 1 - article)
-            elif "," in text[tokens[k - 1 - article][2]:tokens[k - article][1]] and not any(
-                    tokens[j][0] in ("or", "nor") and "," in text[tokens[j - 1][2]:tokens[j][1]]
+            elif _comma_before(text, tokens, k - article) and not any(
+                    tokens[j][0] in _ALTERNATIVES and _comma_before(text, tokens, j)
                     for j in range(k + 1, min(k + 1 + _LIST_ITEM_WORDS, len(tokens)))):
                 starts.append(k - article)
         elif (word.isdigit() or len(word) == 1) and text[end:end + 1] == ")" and text[begin - 1:begin] in ("(", " "):
             starts.append(k)
-        elif word in _ARTICLES and "," in text[tokens[k - 1][2]:begin] and any(
+        elif word in _ARTICLES and _comma_before(text, tokens, k) and any(
                 tokens[j][0] in _CLAUSE_VERBS for j in range(k + 2, min(k + 2 + _SUBJECT_WORDS, len(tokens)))):
             starts.append(k)  # "no cerebellar lesions, the brainstem was well preserved": a subject and its verb
     return starts
@@ -606,7 +606,7 @@ _LIST_GAP = re.compile(r"[\s,\-]*")
 #: The words that join the last item of a list of denied alternatives, and of a patient's complaints or a
 #: differential's alternatives.
 _ALTERNATIVES = ("or", "nor")
-_HISTORY_JOINS = ("or", "nor", "and")
+_AND_LISTS = ("or", "nor", "and")
 
 
 def _through_a_list(text: str, tokens: list[tuple[str, int, int]], start: int, end: int, bound: int,
@@ -627,6 +627,11 @@ def _through_a_list(text: str, tokens: list[tuple[str, int, int]], start: int, e
             return max(end, item + 1)
         k += 1
     return end
+
+
+def _comma_before(text: str, tokens: list[tuple[str, int, int]], k: int) -> bool:
+    """Whether a comma stands between token ``k - 1`` and token ``k``."""
+    return "," in text[tokens[k - 1][2]:tokens[k][1]]
 
 
 def _hyphenated(text: str, tokens: list[tuple[str, int, int]], first: int, after: int) -> bool:

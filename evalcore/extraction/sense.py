@@ -318,20 +318,19 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     """
     if first > 0 and keys[first - 1] in words.approach and joined(first):
         return False  # "trans-thoracic": a route, not the structure imaged
+    next_word = keys[last + 1] if last + 1 < len(keys) and joined(last + 1) else ""  # the word the mention modifies
     if any(k < len(keys) and keys[k] in words.named_after and all(joined(j) for j in range(last + 1, k + 1))
            for k in (last + 1, last + 2)) and not structure_word(keys[last], words):
         return False  # "COVID-19 vaccination", "tumour bed": the vaccine, the bed, not the disease
-    if last + 1 < len(keys) and keys[last + 1] in words.proof and joined(last + 1):
+    if next_word in words.proof:
         return False  # "biopsy-proven carcinoma": how the diagnosis was made before, not this image
-    if keys[last] in words.plain_radiograph and (
-            (last + 1 < len(keys) and keys[last + 1] in words.radiation and joined(last + 1))
-            or (first >= 2 and keys[first - 1] == "of" and keys[first - 2] in words.radiation)):
+    if keys[last] in words.plain_radiograph and (next_word in words.radiation or (
+            first >= 2 and keys[first - 1] == "of" and keys[first - 2] in words.radiation)):
         return False  # "X-ray beams", "the angle of X-ray": the radiation, not a radiograph
-    if named and first == last and keys[first] in words.structure and last + 1 < len(keys) \
-            and keys[last + 1] in words.vessel and joined(last + 1):
+    if named and first == last and keys[first] in words.structure and next_word in words.vessel:
         return False  # "inferior thyroid artery": the artery, not the gland
-    if keys[last] in words.verb and last + 1 < len(keys) and keys[last + 1] in DIRECTION_PREPOSITIONS \
-            and joined(last + 1) and not (first > 0 and keys[first - 1] in words.determiner):
+    if keys[last] in words.verb and next_word in DIRECTION_PREPOSITIONS \
+            and not (first > 0 and keys[first - 1] in words.determiner):
         return False  # "the vein drains into the SMV": a vessel's course, not a drain
     if first == last and keys[first] in words.direction:
         following = first + 1
