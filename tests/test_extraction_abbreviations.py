@@ -43,6 +43,12 @@ def spans(text: str) -> list[tuple[str, str]]:
     ("Seen on CT, contrast enhanced", []),
     # the long form may not hold the short form as a word
     ("the liver (LIVER)", []),
+    # issue 36, sixteenth pass: a glossary's long form may hold a word in parentheses ("left (renal) vein"), but a
+    # parenthesis that ends the entry is a remark on it, not its words
+    ("MAPS.RV, right (renal) vein; LV, left (renal) vein; L, lateral", [("RV", "right (renal) vein"),
+                                                                      ("LV", "left (renal) vein")]),
+    ("RPA: right pulmonary artery; LPA: left pulmonary artery (dilated)", [("RPA", "right pulmonary artery"),
+                                                                           ("LPA", "left pulmonary artery")]),
 ])
 def test_hand_worked_definitions(text: str, expected: list[tuple[str, str]]) -> None:
     assert spans(text) == expected
@@ -116,6 +122,8 @@ SENSES = ConceptDictionary.build(
     ("Coronal short-tau inversion recovery (STIR) image of the knee.", {MRI}, set()),
     # undefined, the dictionary's sense stands
     ("Old MI. MS plaques.", {INFARCTION, SCLEROSIS}, set()),
+    # a glossary's long form with a word in parentheses is a definition too
+    ("Axial CT of the kidney. MS, mid (renal) segment.", set(), {SCLEROSIS}),
 ])
 def test_a_long_form_naming_another_sense_takes_the_dictionary_sense_away(caption: str, kept: set[str],
                                                                           dropped: set[str]) -> None:

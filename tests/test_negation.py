@@ -125,6 +125,11 @@ def mention_status(text: str, names: list[str]) -> str:
     # ... a denied aberrant or accessory structure presupposes the normal one
     ("MRCP: no aberrant intrahepatic bile ducts.", ["Intrahepatic bile ducts"], "affirmed"),
     ("CT: no accessory spleen.", ["Accessory spleen"], "negated"),
+    # issue 36, sixteenth pass: "resolved" before a noun is "resolution of"; after its subject it is the verb, and
+    # what follows is not denied
+    ("Repeat head CT scan showing resolved pneumocephalus.", ["Pneumocephalus"], "negated"),
+    ("Day five postoperative CXR with resolved pneumoperitoneum.", ["Pneumoperitoneum"], "negated"),
+    ("The fever resolved after drainage of the abscess.", ["Abscess"], "affirmed"),
     # ... and the absence wordings of a structure not seen, hyphenated or not
     ("Empty renal fossa with non-visualisation of the right kidney.", ["Right kidney"], "negated"),
     ("CT with nonvisualization of the gallbladder.", ["Gallbladder"], "negated"),
@@ -747,17 +752,18 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
                 continue
             if inside:
                 scopes.append((inside[0][1], inside[-1][2]))
-    # an abbreviation key takes its uses' status: every use outside the keys in a scope puts the long form in one
+    # an abbreviation key takes its uses' status: every use outside the keys in a scope puts the entry, short form
+    # and long form, in one
     keys = [d for d in defined_abbreviations(text) if d.glossary]
     entries = [(text.rfind(d.short, 0, d.start), d.end) for d in keys]
-    for d in keys:
+    for d, (entry_start, _) in zip(keys, entries):
         uses = [m.start() for m in re.finditer(r"(?<![A-Za-z0-9])" + re.escape(d.short) + r"(?![A-Za-z0-9])", text)
                 if not any(a <= m.start() < b for a, b in entries)]
         # a use that modifies the lower-case word after it ("LV thrombi") is held by no scope
         modifying = {use for use in uses if (after := re.match(r"[ \t]*-?[ \t]*([a-z]+)\b", text[use + len(d.short):]))
                      and after.group(1) not in SENSE_WORDS.not_head}
         if uses and all(use not in modifying and any(a <= use < b for a, b in scopes) for use in uses):
-            scopes.append((d.start, d.end))
+            scopes.append((entry_start, d.end))
     merged: list[tuple[int, int]] = []
     for start, end in sorted(scopes):
         if merged and start <= merged[-1][1]:

@@ -41,7 +41,7 @@ _IN_PARENTHESES = re.compile(r"\([ \t]*+(" + _SHORT + r")[ \t]*+\)")
 #: "SF: long form", "SF, long form", "SF = long form": a glossary entry, up to its end.
 # (the spaces after a mark never given back: a run of blank lines retried from each of its marks grew with its square)
 _GLOSSARY = re.compile(r"(?:^|[.;:\n]|,(?=[ \t]*+" + _SHORT + r"[ \t]*+[:=]))[ \t]*+(" + _SHORT
-                       + r")\s*[:,=]\s*([A-Za-z][^;,.()\[\]\n]{0,120})")
+                       + r")\s*[:,=]\s*([A-Za-z](?:[^;,.()\[\]\n]|\([^;,.()\[\]\n]{1,30}\)(?=[ \t]*+[A-Za-z])){0,120})")
 #: What a long form does not reach across: the end of a sentence or clause, another parenthesis.
 _LONG_FORM_BOUNDS = re.compile(r"[.;:!?()\[\]]")
 _WORD = re.compile(r"\S+")

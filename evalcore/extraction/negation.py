@@ -459,7 +459,7 @@ def _before_a_pointed_item(text: str, tokens: list[tuple[str, int, int]], begin:
 
 def _glossary_scopes(text: str, scopes: list[tuple[int, int, Cue]],
                      definitions: Sequence[Definition]) -> list[tuple[int, int, Cue]]:
-    """A scope over the long form of each glossary entry of ``text`` ("PSC: primary sclerosing cholangitis";
+    """A scope over each glossary entry of ``text``, short form and long form ("PSC: primary sclerosing cholangitis";
     :func:`~evalcore.extraction.abbreviations.defined_abbreviations`) whose short form the caption uses outside its
     glossary entries only inside ``scopes``, with the kind of the cue over its first use: "a known case of PSC ...
     PSC: primary sclerosing cholangitis" is history, "shows no ARPHD ... ARPHD, aberrant right posterior hepatic
@@ -489,7 +489,9 @@ def _glossary_scopes(text: str, scopes: list[tuple[int, int, Cue]],
         held = [None if position is None else cues[position] for position in used_at]
         if all(cue is not None for cue in held):
             keys[short] = Cue(short, held[0].kind, "glossary", f"{GLOSSARY_SOURCE}, under {held[0].cue!r}")
-    return [(definition.start, definition.end, keys[definition.short]) for definition in entries
+    # the entry whole: its short form is as much a use of the key as its long form ("PLSVC: persistent left superior
+    # vena cava" after "the PLSVC (not imaged)")
+    return [(start, definition.end, keys[definition.short]) for definition, (start, _) in zip(entries, keyed)
             if definition.short in keys]
 
 
