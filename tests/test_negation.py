@@ -130,6 +130,8 @@ def mention_status(text: str, names: list[str]) -> str:
     ("Repeat head CT scan showing resolved pneumocephalus.", ["Pneumocephalus"], "negated"),
     ("Day five postoperative CXR with resolved pneumoperitoneum.", ["Pneumoperitoneum"], "negated"),
     ("The fever resolved after drainage of the abscess.", ["Abscess"], "affirmed"),
+    # ... and "absence" after its subject is "absence of" it
+    ("Brain MRI. PSA, pituitary stalk absence; SAP, small anterior pituitary.", ["Pituitary stalk"], "negated"),
     # ... and the absence wordings of a structure not seen, hyphenated or not
     ("Empty renal fossa with non-visualisation of the right kidney.", ["Right kidney"], "negated"),
     ("CT with nonvisualization of the gallbladder.", ["Gallbladder"], "negated"),
