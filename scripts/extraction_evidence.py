@@ -625,6 +625,27 @@ SEVENTEENTH_ROUND = (
      "coordinated list resumed after a state noun's of-phrase (2 valid captions, each needing a dictionary the "
      "cue stage does not have)", "-", "-"),
 )
+EIGHTEENTH_ROUND = (
+    ("from a valid precision reading (95.5 %): \"resolved\" before a finding denies it as \"resolution of\" does "
+     "(\"Repeat head CT scan showing resolved pneumocephalus\"), only after a word that begins its noun phrase "
+     "(\"with\", \"showing\", \"a\", ...: \"the effusion resolved after drainage\" denies no drainage); a "
+     "glossary's long form may hold a word in parentheses (\"LV, left (renal) vein\" is no left ventricle); an "
+     "abbreviation key's short form takes its uses' status as its long form does (\"PLSVC (not imaged) ... PLSVC: "
+     "persistent left superior vena cava\", from a valid negation reading): 7 valid images changed, right by "
+     "reading, 3 worse by gold (curators tag a resolved finding in 4 of 5 valid captions)",
+     "0.7325 (-0.0001)", "0.7557 (-0.0001)"),
+    ("from two valid precision readings of the same tags (99.0 % each): \"absence\" after its subject denies it "
+     "as \"absence of\" does (\"PSA, pituitary stalk absence\", the key of an \"absent pituitary stalk\"): 1 "
+     "valid image better (test scored and read after this row)", "0.7325 (+0.0000)", "0.7557 (+0.0000)"),
+    ("tried on valid and left out: \"N days/months after X\" as history (48 valid mentions, 28 curated, many "
+     "imaged: the hip of a hip arthroplasty, the heart of a heart transplantation); \"previously seen\" or "
+     "\"previously noted\" as another examination (12 valid mentions, 7 curated: the finding is mostly on this "
+     "image too); hedges as hypothetical (curators tag what is \"concerning for\" in 20 of 22 valid captions, and "
+     "ConText reads uncertainty as no negation); \"resolution\" or \"disappearance\" after the thing (4 valid "
+     "uses against 15 of \"high(er) resolution\"); an echogenicity word as no ultrasound where a CT is named (1 "
+     "valid caption: not worth a vocabulary column); \"T2\" of a vertebral level as no MRI (2 valid tags)",
+     "-", "-"),
+)
 #: Read by hand (issue 36), test captions, dictionary (c): (what, sample, before the round, after it, target).
 HAND_READING = (
     ("precision: tags right or acceptable", "200 random tags", "—", "95.5 % (191 of 200; 9 wrong)", ">= 98 %"),
@@ -1180,6 +1201,55 @@ FIFTEENTH_PASS_VALID_READING = (
      "\"pulp stone\" as Calculi; \"soft tissue mass\")"),
 )
 
+#: Read by hand in issue 36's sixteenth pass, test captions, dictionary (c), after the last row of EIGHTEENTH_ROUND,
+#: with the instrument validated on valid first: two readers on the same items, a third on their disagreements.
+SIXTEENTH_PASS_READING = (
+    ("precision: tags right or acceptable", "200 random tags, none in any earlier test sample, read by two readers "
+     "each", "96.75 % (387 of 400; two readers, disjoint tags)",
+     "99.0 % (198 of 200; 95 % interval 96.4-99.7 %)", "99.0 % (198 of 200)",
+     "99.0 % (198 of 200; the readers agree on every wrong tag: \"Femoral region ultrasound scan\" as the femur, "
+     "a close call, and the \"lateral lip\" of the bicipital groove as the lip)", ">= 98 % met"),
+    ("recall of clearly stated concepts (named in the words; judgment calls and conventions apart)",
+     "100 random captions, none in an earlier test recall sample", "92.3 % (277 of 300)",
+     "88.8 % (270 of 304; 84.8-91.9 %) with plane words as judgment calls; 86.3 % (270 of 313) with \"axial\" a "
+     "stated Transverse; 83.6 % (271 of 324) with every plane word stated (the brief lists \"axial\" alone; "
+     "valid's curators tag Transverse in 4 of 932 \"axial\" captions); the misses: anatomy 29 (a part where "
+     "the extractor kept its parent or a sibling, organ adjectives), plane words 19, a finding 2, a modality 2",
+     "-", "-", ">= 85 % met"),
+    ("negation, concept level (the issue's measure): each concept that a mention not kept, or a mention in a "
+     "sentence with a context cue, names, decided IN or NOT IN the image's set, right",
+     "200 test captions with a cue, none in the last four passes' samples (all read by an earlier pass); 528 "
+     "items, the same items for both readers", "94.5 % (mention level, two readers pooled)",
+     "96.4 % (505 of 524; 97.3 % without 15 pasted or teaching texts)",
+     "96.6 % (504 of 522; 97.1 % without them)",
+     "96.6 % (506 of 524; 95 % interval 94.6-97.8 %; the readers agree on 18 wrong items; of the 3 items they "
+     "disagree on, the third reader finds all right): kept 12 (history or another procedure 5: \"ILC of the left "
+     "breast diagnosed 2 years ago\", \"performed after needle decompression\"; a bracketed \"not displayed\" "
+     "or \"not shown in the picture\" 2; expected, failed or equivocal wording 3: \"could not be "
+     "catheterised\", \"CORADS 3\"; \"no association with impacted teeth\"; a lobe \"compatible with "
+     "resection\"), removed 6 (a scope past its target 4: \"lack of subcutaneous air, nonspecific soft tissue "
+     "edema\"; a history cue on what the image shows 2)", ">= 97 % MISSED"),
+    # the error classes are listed by a script and were read in earlier passes: their listings are unchanged
+    *((what, sample, after, "-", "-", "the listing unchanged, entry for entry", target)
+      for what, sample, _, after, _, target in CLASSES_UNCHANGED),
+)
+#: Read by hand on valid while developing the sixteenth pass (the first two readings with the fifteenth pass's
+#: instrument, the next two pairs with the sixteenth pass's).
+SIXTEENTH_PASS_VALID_READING = (
+    ("negation, mention level, two readers on disjoint samples of 200 captions (before the first row)",
+     "97.2 % (716 of 737; 98.1 % without 22 pasted or teaching texts) and 93.5 % (809 of 865; 95.5 % without 7; "
+     "27 of its 56 wrong close calls, one pasted article 16): the spread of readers that led to the new instrument"),
+    ("precision, 200 random tags (the same time)", "95.5 % (191 of 200; 91.7-97.6 %); \"resolved pneumocephalus\", "
+     "\"resolved pneumoperitoneum\" and \"LV, left (renal) vein\" (the first row), \"hypoechoic\" lesions "
+     "on a CT as an ultrasound, close calls 4"),
+    ("negation, concept level, two readers on the same 342 items of 100 captions (after the first row)",
+     "97.3 % (329 of 338) and 97.6 % (330 of 338); 8 wrong items in common (\"MRI demonstrated resolution of "
+     "osteomyelitis\" on a fluoroscopic biopsy, \"after the embolization of ... aneurysms\", \"Relevant "
+     "anatomy is not visible (contralateral hip)\")"),
+    ("precision, two readers on the same 200 tags (the same time)", "99.0 % and 99.0 % (198 of 200 each; the same "
+     "2 wrong: \"Foot note:\" as the foot, \"PSA, pituitary stalk absence\": the second row)"),
+)
+
 
 def rules_table(rows: tuple[tuple[str, str, str], ...]) -> str:
     """A round's rules in the order added, with the valid F1 of dictionaries (b) and (c) after each."""
@@ -1486,6 +1556,10 @@ def run(argv: list[str] | None = None) -> None:
               "rows change no valid caption and say so). `test` was scored and read after the last row by two "
               "more pairs of readers (the F1 at the top is after it).", "",
               rules_table(SEVENTEENTH_ROUND), "",
+              "## Rules added in issue 36's sixteenth pass and their gain on valid", "",
+              "From four valid readings of the fifteenth pass's extractor; `test` was scored and read after the last "
+              "row (the F1 at the top is after it).", "",
+              rules_table(EIGHTEENTH_ROUND), "",
               "## Read by hand (issue 36)", "",
               "Test captions, dictionary (c). The error classes count the captions where the situation occurs "
               "(a lobe of another organ, a fracture not said pathological, ...) and those where the extractor made "
@@ -1614,6 +1688,26 @@ def run(argv: list[str] | None = None) -> None:
               *readings_lines(FIFTEENTH_PASS_READING, ("fourteenth pass, pooled", "fifteenth pass, first readers",
                                                        "fifteenth pass, second readers"),
                               FIFTEENTH_PASS_VALID_READING),
+              "## Read by hand in issue 36's sixteenth pass", "",
+              "The instrument changed, and was tried on valid before test was read. In fifteen passes two readers of "
+              "one extractor on disjoint samples differed by two to four points (this pass's first two valid "
+              "negation readers: 97.2 % and 93.5 %), as much as the gap the targets judge, and they counted "
+              "different units: some each mention, some each concept. The issue measures negation as "
+              "concept-level accuracy, so each item is now a concept of a caption that a mention not kept, or a "
+              "mention in a sentence with a context cue (a fixed list of cue words), names, and what is judged is "
+              "whether the concept is in the image's set. Two readers judge the same items, and a third decides "
+              "the items they disagree on; precision is read the same way. The brief gained one paragraph: "
+              "ConText's line between uncertainty (a hedged reading of this image: \"consistent with\", "
+              "\"concerning for\", \"may represent\"), which is no negation, and a hypothetical (a conditional, "
+              "a recommendation, a possibility to be excluded, a differential list). On valid, two readers of the "
+              "same items then found 97.3 % and 97.6 % (negation) and 99.0 % and 99.0 % (precision). The rule was "
+              "written down before the test samples were drawn: the issue is resolved only if the adjudicated "
+              "figures meet the targets. Precision (99.0 %) and recall (88.8 %; 86.3 % with \"axial\" a stated "
+              "Transverse) meet theirs, every error class stays under 5 %, and negation misses: 96.6 % (506 of "
+              "524), three items short of 97 %.", "",
+              *readings_lines(SIXTEENTH_PASS_READING, ("fifteenth pass", "sixteenth pass, reader 1",
+                                                       "sixteenth pass, reader 2", "sixteenth pass, adjudicated"),
+                              SIXTEENTH_PASS_VALID_READING),
               "What is left, by the fourteenth pass's readings: negation's largest class is still a concept kept "
               "from a sentence about the patient, not this image (history 5 and 17 of the two test readings' "
               "wrong decisions, 5 and 8 on valid: \"after COVID-19 vaccination\", \"in a patient with "
