@@ -195,13 +195,14 @@ def test_an_abbreviation_key_takes_the_status_of_its_uses() -> None:
                 "shown": "MRI shows PSC. PSC: primary sclerosing cholangitis.",
                 "key only": "MRI of the heart. LA: left atrium."}
     found = find_caption_concepts(captions, names)
-    rows = {(row.image_id, row.words): (row.status, row.rule.split(" in: ")[0]) for row in evidence_rows(found)}
+    evidence = list(evidence_rows(found))  # rows are yielded once
+    rows = {(row.image_id, row.words): (row.status, row.rule.split(" in: ")[0]) for row in evidence}
     assert rows["history", "primary sclerosing cholangitis"] == (
         "history", "history cue 'PSC' (an abbreviation key is a definition, not a statement, and takes the status of "
                    "its uses, under 'known case of')")
     assert rows["denied", "right posterior hepatic duct"][0] == "negated"
     # (sixteenth pass: the key's short form is read as its long form is, its use and its key alike)
-    statuses = [(row.image_id, row.words, row.status) for row in evidence_rows(found)]
+    statuses = [(row.image_id, row.words, row.status) for row in evidence]
     assert [status for image, words, status in statuses if (image, words) == ("history", "PSC")] == ["history"] * 2
     assert [status for image, words, status in statuses if (image, words) == ("denied", "RPHD")] == ["negated"] * 2
     assert rows["aberrant", "right posterior hepatic duct"][0] == "kept"

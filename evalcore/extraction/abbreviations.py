@@ -38,10 +38,14 @@ class Definition(NamedTuple):
 _SHORT = r"(?=(?:[a-z0-9]*[A-Z]){2})[A-Za-z0-9]{2,10}(?![A-Za-z0-9])"
 #: "long form (SF)": the short form alone in its parentheses.
 _IN_PARENTHESES = re.compile(r"\([ \t]*+(" + _SHORT + r")[ \t]*+\)")
-#: "SF: long form", "SF, long form", "SF = long form": a glossary entry, up to its end.
+#: A character of a glossary entry's words: none that ends the entry or opens a parenthesis.
+_ENTRY_CHARACTER = r"[^;,.()\[\]\n]"
+#: "SF: long form", "SF, long form", "SF = long form": a glossary entry, up to its end; a word in parentheses within
+#: it is its own ("LV, left (renal) vein"), one that ends it is a remark on it ("left pulmonary artery (dilated)").
 # (the spaces after a mark never given back: a run of blank lines retried from each of its marks grew with its square)
 _GLOSSARY = re.compile(r"(?:^|[.;:\n]|,(?=[ \t]*+" + _SHORT + r"[ \t]*+[:=]))[ \t]*+(" + _SHORT
-                       + r")\s*[:,=]\s*([A-Za-z](?:[^;,.()\[\]\n]|\([^;,.()\[\]\n]{1,30}\)(?=[ \t]*+[A-Za-z])){0,120})")
+                       + r")\s*[:,=]\s*([A-Za-z](?:" + _ENTRY_CHARACTER + r"|\(" + _ENTRY_CHARACTER
+                       + r"{1,30}\)(?=[ \t]*+[A-Za-z])){0,120})")
 #: What a long form does not reach across: the end of a sentence or clause, another parenthesis.
 _LONG_FORM_BOUNDS = re.compile(r"[.;:!?()\[\]]")
 _WORD = re.compile(r"\S+")
