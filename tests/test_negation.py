@@ -113,6 +113,17 @@ def mention_status(text: str, names: list[str]) -> str:
     ("Chest CT, performed for the investigation of cervical lymphadenopathy, showing a splenic cyst.",
      ["Splenic cyst"], "affirmed"),
     ("A thrombus on CT (not depicted). MR venogram of the sinus.", ["Thrombus"], "negated"),
+    # Issue 36, seventeenth pass: a bracketed cue is said of the phrase after the last place before it, where that
+    # phrase is more than the examination the thing was seen on; a place before a comma opens the sentence, not the
+    # subject; where a structure is expected to lie is not stated of the image
+    ("Contrast drains into the inferior vena cava (not displayed).", ["Inferior vena cava structure"], "negated"),
+    ("Masses throughout the lung parenchyma bilaterally (not shown).", ["Structure of parenchyma of lung"],
+     "negated"),
+    ("The cyst was demarcated to the liver (not shown in the picture).", ["Liver"], "negated"),
+    ("The cyst was demarcated to the liver (not shown in the picture).", ["Cyst"], "affirmed"),
+    ("At this location, the thoracic duct is expected to traverse the neck.", ["Thoracic Duct"], "negated"),
+    ("At this location, the thoracic duct is expected to traverse the neck.", ["Neck"], "affirmed"),
+    ("At the hilum, the nodule was no longer seen.", ["Nodule"], "negated"),
     # ... a physical examination's findings are the bedside's; what began after the image is of another time
     ("Chest radiograph. On physical examination, he had reduced spinal movement.", ["Movement"], "negated"),
     ("CT scans obtained 14 d before the onset of ischemic gastritis.", ["Ischemic gastritis"], "negated"),
@@ -726,14 +737,20 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
                     continue
                 window = [t for t in tokens[begin:first] if t[0] not in (";", ":")]
                 inside = window[-max_words:]
-                # ... and ends before a place in it, the subject then read before the place ("thrombus in the vein
-                # had disappeared"); a bracketed cue's only after the scope's first word ("... of Winslow (not shown)")
+                # ... and ends before a place in it that no comma parts from the cue, the subject then read before
+                # the place ("thrombus in the vein had disappeared"); a bracketed cue's is what follows the last
+                # place in it ("into the inferior vena cava (not shown)")
                 bracketed = text[:tokens[first][1]].rstrip().endswith("(")
                 places = [tokens[f][1] for g, f, _ in cues if g == "place" and f < first and inside
-                          and (tokens[f][1] > inside[0][1] if bracketed else tokens[f][1] >= inside[0][1])]
-                if places:
-                    before_place = [t for t in (inside if bracketed else window) if t[1] < min(places)]
-                    inside = before_place if bracketed else before_place[-max_words:]
+                          and tokens[f][1] >= inside[0][1]
+                          and (bracketed or "," not in text[tokens[f][2]:tokens[first - 1][1]])]
+                # that names more than the examination it was seen on ("A thrombus on CT (not depicted)")
+                phrases = [p for p in places if not all(
+                    t[0] in SENSE_WORDS.figure or t[0] in ("the", "a", "an") for t in inside if p < t[1])]
+                if phrases and bracketed:
+                    inside = [t for t in inside if t[1] > max(phrases)]
+                elif places and not bracketed:
+                    inside = [t for t in window if t[1] < min(places)][-max_words:]
                 states = [k for k, t in enumerate(inside[:-1]) if state(t[0]) and inside[k + 1][0] == "of"]
                 # ... where no state noun heads it, from an article after a comma ("..., the cyst was not seen") or
                 # a comma just after a word of the figure ("CT abdomen, left kidney cannot be visualized")

@@ -11,8 +11,11 @@ clinical reports", J Biomed Inform 42(5):839-851, 2009. The rule, per sentence:
   :data:`MAX_SCOPE_WORDS` words, whichever comes first;
 - a *post-negation* cue ("was ruled out", "not shown", "no longer seen", ...) negates what precedes it, back to the
   sentence's start, a terminator or :data:`MAX_SCOPE_WORDS` words, its subject read before a place it is at ("the
-  nodule in the fourth vertebra was absorbed") and from an article after a comma ("at the 32nd week of gestation,
-  the cyst was no longer visible");
+  nodule in the fourth vertebra was absorbed"; a place before a comma opens the sentence: "at this location, the
+  duct is expected to ...") and from an article after a comma ("at the 32nd week of gestation, the cyst was no
+  longer visible"); a bracketed cue denies the phrase after the last place before it ("draining into the vena cava
+  (not shown)"), unless that phrase is only the examination the thing was seen on ("a thrombus on CT (not
+  depicted)");
 - a *pseudo-negation* ("no change", "not only", "without change", ...) looks like a cue but negates nothing;
 - a *continuation* ("consistent with", "compatible with", ...) holds a terminator's word but ends no scope ("no
   findings consistent with pneumonia" denies the pneumonia);
@@ -352,10 +355,20 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
                 # for a bracketed cue, which is said of the words it follows ("herniating through the foramen of
                 # Winslow (not shown)").
                 bracketed = first > 0 and text[tokens[first - 1][2]:tokens[first][1]].rstrip().endswith("(")
-                place = (bisect_right if bracketed else bisect_left)(places, begin)
-                if place < len(places) and places[place] < first:
-                    end = places[place]
-                    if not bracketed:
+                if bracketed:
+                    # ... but a bracketed cue is said of the phrase it follows, after the last place before it
+                    # ("draining into the inferior vena cava (not displayed)" denies the vena cava), where that
+                    # phrase is more than the examination the thing was seen on ("A thrombus on CT (not depicted)").
+                    begin = next((p + 1 for p in reversed(places[bisect_left(places, begin):bisect_left(places, first)])
+                                  if not all(tokens[k][0] in SENSE_WORDS.figure or tokens[k][0] in _ARTICLES
+                                             for k in range(p + 1, first))), begin)
+                else:
+                    # A place before a comma opens the sentence, not the subject ("At this location, the thoracic
+                    # duct is expected to traverse the neck").
+                    place = next((p for p in places[bisect_left(places, begin):] if p < first
+                                  and not any(_comma_before(text, tokens, k) for k in range(p + 1, first))), None)
+                    if place is not None:
+                        end = place
                         begin = max(barrier, end - max_words)
                 # ... and the state noun heading its subject, if one does ("Invasion of the mass into the ethmoid
                 # cells was not detected" denies the invasion), looked for as far back again as the scope reaches.
