@@ -348,43 +348,7 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
             elif group == "pre":
                 inside = _forward_scope(text, tokens, cue, last, phrase_after[index], clauses, max_words)
             elif group == "post":
-                begin, end = max(barrier, first - max_words), first
-                # The subject a post-negation denies is the noun before a place it is at ("thrombus in the vein
-                # had disappeared"), as a forward scope ends at a place, and it is looked for before the place where
-                # the words limit reaches no further ("the nodule in the fourth thoracic vertebra was absorbed"), but
-                # for a bracketed cue, which is said of the words it follows ("herniating through the foramen of
-                # Winslow (not shown)").
-                bracketed = first > 0 and text[tokens[first - 1][2]:tokens[first][1]].rstrip().endswith("(")
-                if bracketed:
-                    # ... but a bracketed cue is said of the phrase it follows, after the last place before it
-                    # ("draining into the inferior vena cava (not displayed)" denies the vena cava), where that
-                    # phrase is more than the examination the thing was seen on ("A thrombus on CT (not depicted)").
-                    begin = next((p + 1 for p in reversed(places[bisect_left(places, begin):bisect_left(places, first)])
-                                  if not all(tokens[k][0] in SENSE_WORDS.figure or tokens[k][0] in _ARTICLES
-                                             for k in range(p + 1, first))), begin)
-                else:
-                    # A place before a comma opens the sentence, not the subject ("At this location, the thoracic
-                    # duct is expected to traverse the neck").
-                    place = next((p for p in places[bisect_left(places, begin):] if p < first
-                                  and not any(_comma_before(text, tokens, k) for k in range(p + 1, first))), None)
-                    if place is not None:
-                        end = place
-                        begin = max(barrier, end - max_words)
-                # ... and the state noun heading its subject, if one does ("Invasion of the mass into the ethmoid
-                # cells was not detected" denies the invasion), looked for as far back again as the scope reaches.
-                state = next((k for k in range(max(barrier, first - 2 * max_words), end - 1)
-                              if _is_state(tokens, k)), None)
-                if state is not None:
-                    inside = (min(begin, state), state + 1)
-                else:
-                    # A comma before an article begins the subject ("performed at the 32nd week of gestation, the
-                    # allantoic cyst was no longer visible"): the items of a list carry no article; so does a comma
-                    # within three words after a word of the figure ("CT abdomen, left kidney cannot be visualized").
-                    inside = (next((k for k in range(end - 1, begin, -1) if _comma_before(text, tokens, k)
-                                    and (tokens[k][0] in _ARTICLES
-                                         or any(tokens[j][0] in SENSE_WORDS.figure
-                                                for j in range(max(begin, k - 3), k)))),
-                                   begin), end)
+                inside = _backward_scope(text, tokens, first, places, barrier, max_words)
             elif group == "prefix":
                 inside = (last, _hyphen_chain_end(text, tokens, last))
             elif group == "compound":
@@ -412,6 +376,40 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
     if scopes:
         scopes.extend(_glossary_scopes(text, scopes, defined_abbreviations(text) if definitions is None else definitions))
     return scopes
+
+
+def _backward_scope(text: str, tokens: list[tuple[str, int, int]], first: int, places: list[int], barrier: int,
+                    max_words: int) -> tuple[int, int]:
+    """The tokens a post-negation cue at token ``first`` denies, as (first, past-the-last) token indices.
+
+    The subject is the noun before a place it is at ("thrombus in the vein had disappeared"), as a forward scope ends
+    at a place, looked for before the place where the words limit reaches no further ("the nodule in the fourth
+    thoracic vertebra was absorbed"); a place before a comma opens the sentence, not the subject ("At this location,
+    the thoracic duct is expected to traverse the neck"). A bracketed cue is said of the phrase it follows, after
+    the last place before it ("draining into the inferior vena cava (not displayed)"), where that phrase is more
+    than the examination the thing was seen on ("A thrombus on CT (not depicted)").
+    """
+    begin, end = max(barrier, first - max_words), first
+    if first > 0 and text[tokens[first - 1][2]:tokens[first][1]].rstrip().endswith("("):
+        begin = next((place + 1 for place in reversed(places[bisect_left(places, begin):bisect_left(places, first)])
+                      if not all(tokens[k][0] in SENSE_WORDS.figure or tokens[k][0] in _ARTICLES
+                                 for k in range(place + 1, first))), begin)
+    else:
+        place = next((place for place in places[bisect_left(places, begin):] if place < first
+                      and not any(_comma_before(text, tokens, k) for k in range(place + 1, first))), None)
+        if place is not None:
+            begin, end = max(barrier, place - max_words), place
+    # ... and the state noun heading its subject, if one does ("Invasion of the mass into the ethmoid cells was not
+    # detected" denies the invasion), looked for as far back again as the scope reaches.
+    state = next((k for k in range(max(barrier, first - 2 * max_words), end - 1) if _is_state(tokens, k)), None)
+    if state is not None:
+        return min(begin, state), state + 1
+    # A comma before an article begins the subject ("performed at the 32nd week of gestation, the allantoic cyst was
+    # no longer visible"): the items of a list carry no article; so does a comma within three words after a word of
+    # the figure ("CT abdomen, left kidney cannot be visualized").
+    return next((k for k in range(end - 1, begin, -1) if _comma_before(text, tokens, k)
+                 and (tokens[k][0] in _ARTICLES
+                      or any(tokens[j][0] in SENSE_WORDS.figure for j in range(max(begin, k - 3), k)))), begin), end
 
 
 #: Where the rule of a mention in a glossary entry comes from (the evidence names it, after the uses' cue).
