@@ -347,6 +347,17 @@ def test_a_diagnosis_proven_before_names_no_procedure_of_this_image() -> None:
     assert extract("Selective angiogram confirmed a pseudoaneurysm.", dictionary) == {"C0002978", "C0030009"}
 
 
+def test_a_view_word_before_a_noun_of_measure_is_a_direction_of_measurement() -> None:
+    """Issue 36, seventeenth pass (ROCOv2 valid): "transverse dimension of the heart" on a chest radiograph measures
+    across the heart; it says nothing of the view. The view word elsewhere, and a word between, stay."""
+    names = {"C0205106": "Transverse - anatomical location", "C1306645": "Plain x-ray", "C1999039": "Anterior-Posterior"}
+    dictionary = ConceptDictionary.build(names)
+    assert extract("Chest radiograph. A: transverse dimension of the heart.", dictionary) == {"C1306645"}
+    assert extract("Knee radiograph showing the AP diameter of the fabella.", dictionary) == {"C1306645"}
+    assert extract("Transverse view of the knee radiograph.", dictionary) == {"C0205106", "C1306645"}
+    assert extract("AP radiograph of the pelvis.", dictionary) == {"C1999039", "C1306645"}
+
+
 def test_a_lip_or_aqueduct_of_another_whole_is_no_lip_or_cerebral_aqueduct() -> None:
     """Issue 36, fourteenth pass: "lip" and "aqueduct" are part nouns: the lip of a bone's margin ("the posterior
     lip of the porus acusticus", "the superior lip of the acetabulum") is no Lip structure, the vestibular aqueduct

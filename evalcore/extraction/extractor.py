@@ -458,7 +458,7 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     kept = [(first, last, entry) for first, last, entries in found for entry in entries
             if sense_kept(keys, joined, first, last, dictionary.name_words.get(entry.concept, ()), image_starts,
                           dictionary.sense, sentence_tokens[sentence_of[first]], organ_words,
-                          named=entry.source not in ("abbreviation", "assumed"))]
+                          named=entry.source not in ("abbreviation", "assumed"), view=entry.concept in VIEW_TAGS)]
     if definitions:
         kept = _as_defined(tokens, keys, kept, definitions, dictionary.name_words)
     flagged = [(first, last, entry, negated) for (first, last, entry), negated

@@ -61,7 +61,7 @@ DIRECTION_PREPOSITIONS = frozenset({"into", "to", "toward", "towards"})
 #: The roles a sense word may have (column 2 of the file).
 ROLES = ("part", "procedure", "procedure-modifier", "position", "direction", "determiner", "structure",
          "keeps-qualifier", "approach", "not-head", "plain-radiograph", "figure", "proof", "partial", "complete",
-         "other", "radiation", "vessel", "verb", "person", "named-after")
+         "other", "radiation", "vessel", "verb", "person", "named-after", "measure")
 SENSE_COLUMNS = (Column("words"), Column("role", allowed=ROLES), Column("source"))
 PART_WHOLE_COLUMNS = (Column("part"), Column("whole"), Column("said_by"), Column("source"))
 
@@ -111,6 +111,10 @@ class SenseWords:
     #: there; a mention before one, past one word at most, names that thing, not its own concept ("COVID-19 mRNA
     #: vaccine-associated myocarditis", "clips in the tumour bed": :func:`sense_kept`).
     named_after: frozenset[str] = frozenset()
+    #: Nouns of a measure ("diameter", "dimension", "length", "axis"): a view word right before one gives the
+    #: measurement's direction, not the image's view ("transverse dimension of the heart", "AP diameters":
+    #: :func:`sense_kept`).
+    measure: frozenset[str] = frozenset()
     #: Words of degree that make a removal or disappearance partial ("almost", "nearly"), before the cue or before
     #: a word of the ``complete`` class before it ("almost *complete* disappearance of"): no negation, as a trace is
     #: left (:func:`evalcore.extraction.negation.cue_scopes`).
@@ -142,7 +146,8 @@ class SenseWords:
         return SenseWords(**{field: frozenset(key(word) for word in getattr(self, field))
                              for field in ("part", "procedure", "procedure_modifier", "position", "direction",
                                            "determiner", "structure", "approach", "not_head",
-                                           "plain_radiograph", "proof", "radiation", "vessel", "verb", "person", "named_after")},
+                                           "plain_radiograph", "proof", "radiation", "vessel", "verb", "person", "named_after",
+                                           "measure")},
                           keeps_qualifier=self.keeps_qualifier, figure=self.figure,
                           organ_of=MappingProxyType({key(a): key(b) for a, b in organ_of.items()}),
                           wholes=MappingProxyType({key(part): MappingProxyType({key(word): key(whole)
@@ -282,7 +287,7 @@ def structure_word(key: str, words: SenseWords) -> bool:
 def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, last: int,
                name_words: Collection[str], image_starts: Collection[int], words: SenseWords,
                sentence: tuple[int, int] | None = None,
-               where: Mapping[str, Sequence[int]] | None = None, named: bool = True) -> bool:
+               where: Mapping[str, Sequence[int]] | None = None, named: bool = True, view: bool = False) -> bool:
     """Whether the mention of tokens ``first``..``last`` keeps a concept whose names hold ``name_words``
     (normalised): its phrase's :func:`specifier` is absent or among them; a direction word alone names a structure
     only where it modifies a part noun or an image (``image_starts``: the first tokens of the mentions of a
@@ -295,7 +300,8 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     preposition of direction and after no determiner, is the verb ("drains into the SMV" is no drain). A mention
     before the noun of a thing named after it, past one word at most, names that thing ("COVID-19 vaccination",
     "tumour bed"), but an organ's word still names the organ ("the hepatic bed"). A word before a participle of
-    proof ("biopsy-proven") names an earlier examination, and keeps nothing.
+    proof ("biopsy-proven") names an earlier examination, and keeps nothing. A ``view`` (a projection or plane tag)
+    is no view right before a noun of measure ("transverse dimension of the heart": a direction of measurement).
 
     >>> keys = "the left lobe of the liver".split()
     >>> sense_kept(keys, lambda k: True, 2, 2, {"structure", "lobe", "of", "lung"}, (), SENSE_WORDS)
@@ -324,6 +330,8 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
         return False  # "COVID-19 vaccination", "tumour bed": the vaccine, the bed, not the disease
     if next_word in words.proof:
         return False  # "biopsy-proven carcinoma": how the diagnosis was made before, not this image
+    if view and next_word in words.measure:
+        return False  # "the CC and AP diameters of the fabella": a direction of measurement, not the projection
     if keys[last] in words.plain_radiograph and (next_word in words.radiation or (
             first >= 2 and keys[first - 1] == "of" and keys[first - 2] in words.radiation)):
         return False  # "X-ray beams", "the angle of X-ray": the radiation, not a radiograph
