@@ -358,6 +358,22 @@ def test_a_view_word_before_a_noun_of_measure_is_a_direction_of_measurement() ->
     assert extract("AP radiograph of the pelvis.", dictionary) == {"C1999039", "C1306645"}
 
 
+def test_three_regions_an_examination_lists_are_the_extent_of_its_scan() -> None:
+    """Issue 36, seventeenth pass (ROCOv2 valid precision reading): "CT of the chest, abdomen, and pelvis" names what
+    the scan covered, not what one image shows; two regions ("abdomen and pelvis") and regions the caption names
+    elsewhere stay."""
+    names = {"C0817096": "Chest", "C0000726": "Abdomen", "C0030797": "Pelvis", "C0040405": "X-Ray Computed Tomography",
+             "C0032227": "Pleural effusion disorder"}
+    dictionary = ConceptDictionary.build(names, {"C0040405": ["CT"]})
+    ct, effusion = "C0040405", "C0032227"
+    assert extract("CT of the chest, abdomen, and pelvis showing pleural effusion.", dictionary) == {ct, effusion}
+    assert extract("Chest, abdomen, and pelvis CT with contrast.", dictionary) == {ct}
+    assert extract("CT chest/abdomen/pelvis with contrast.", dictionary) == {ct}
+    assert extract("CT of the abdomen and pelvis.", dictionary) == {ct, "C0000726", "C0030797"}
+    assert extract("CT of the chest, abdomen and pelvis: a mass in the pelvis.", dictionary) == {ct, "C0030797"}
+    assert extract("Metastases in the chest, abdomen and pelvis.", dictionary) == {"C0817096", "C0000726", "C0030797"}
+
+
 def test_a_lip_or_aqueduct_of_another_whole_is_no_lip_or_cerebral_aqueduct() -> None:
     """Issue 36, fourteenth pass: "lip" and "aqueduct" are part nouns: the lip of a bone's margin ("the posterior
     lip of the porus acusticus", "the superior lip of the acetabulum") is no Lip structure, the vestibular aqueduct

@@ -68,7 +68,7 @@ from evalcore.extraction.negation import (
     sentence_spans,
     with_cues,
 )
-from evalcore.extraction.sense import SENSE_WORDS, SenseWords, sense_kept, structure_word, words_at
+from evalcore.extraction.sense import SENSE_WORDS, SenseWords, scan_range, sense_kept, structure_word, words_at
 from evalcore.extraction.user_rules import BUILT_IN_RULES, UserRules, combined_rules
 
 #: What a mention matched: a concept's name, a synonym, the imaging vocabulary, or nothing the caption says: a
@@ -447,18 +447,16 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     found = sorted(found + [(first, last, entries) for first, last, entries, _ in elided],
                    key=lambda mention: (mention[0], -mention[1]))
     shared_heads = {(first, last): head_first for first, last, _, head_first in elided}
-    image_starts = {first for first, _, entries in found if any(entry.concept in MODALITIES for entry in entries)}
+    examinations = [(first, last) for first, last, entries in found
+                    if any(entry.concept in MODALITIES for entry in entries)]
     # A radiographic study named after another modality is that modality's technique ("CT cystogram", "CT KUB", "MR
     # urography", "CT pelvis with cystogram", "CT with contrast angiography"): no plain radiograph, no angiogram.
     hosts = _technique_hosts(keys, joined, found)
     found = [(first, last, tuple(entry for entry in entries if entry.concept not in _TECHNIQUES[hosts.get(first, "")]))
              for first, last, entries in found]
     sentence_of, sentence_tokens = _sentences_of(sentences, tokens)
-    organ_words = words_at(keys, dictionary.sense.whole_words)
-    kept = [(first, last, entry) for first, last, entries in found for entry in entries
-            if sense_kept(keys, joined, first, last, dictionary.name_words.get(entry.concept, ()), image_starts,
-                          dictionary.sense, sentence_tokens[sentence_of[first]], organ_words,
-                          named=entry.source not in ("abbreviation", "assumed"), view=entry.concept in VIEW_TAGS)]
+    kept = _in_sense(caption, tokens, keys, joined, found, examinations,
+                     [sentence_tokens[sentence_of[first]] for first, _, _ in found], dictionary)
     if definitions:
         kept = _as_defined(tokens, keys, kept, definitions, dictionary.name_words)
     flagged = [(first, last, entry, negated) for (first, last, entry), negated
@@ -480,6 +478,22 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
             for first, last, entry, negated in flagged
             if _required_said(entry, first, affirmed, modality_at)
             and not (entry.source == "assumed" and view_stated)]
+
+
+def _in_sense(caption: str, tokens: list[tuple[int, int, str]], keys: list[str], joined: Callable[[int], bool],
+              found: list[tuple[int, int, tuple[_Entry, ...]]], examinations: list[tuple[int, int]],
+              sentences: list[tuple[int, int]], dictionary: ConceptDictionary) -> list[tuple[int, int, _Entry]]:
+    """Each (first, last, entry) of ``found`` whose phrase means its concept (:func:`~evalcore.extraction.sense.
+    sense_kept`; ``sentences``: the first and past-the-last token of each one's sentence), but a region of the
+    extent an examination's name lists (:func:`~evalcore.extraction.sense.scan_range`)."""
+    image_starts = {first for first, _ in examinations}
+    organ_words = words_at(keys, dictionary.sense.whole_words)
+    extent = scan_range(keys, lambda k: caption[tokens[k - 1][1]:tokens[k][0]], examinations, dictionary.sense)
+    return [(first, last, entry) for (first, last, entries), sentence in zip(found, sentences) for entry in entries
+            if not (first == last and first in extent)
+            and sense_kept(keys, joined, first, last, dictionary.name_words.get(entry.concept, ()), image_starts,
+                           dictionary.sense, sentence, organ_words,
+                           named=entry.source not in ("abbreviation", "assumed"), view=entry.concept in VIEW_TAGS)]
 
 
 def _as_defined(tokens: list[tuple[int, int, str]], keys: list[str], kept: list[tuple[int, int, _Entry]],
