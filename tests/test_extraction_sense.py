@@ -326,6 +326,11 @@ def test_an_organs_word_before_a_vessel_names_the_vessel() -> None:
     names = {"C0040132": "Thyroid Gland", "C0024687": "Mandible", "C0000726": "Abdomen", "C1306645": "Plain x-ray"}
     dictionary = ConceptDictionary.build(names, {"C0040132": ["thyroid"]})
     assert extract("The ganglion lies under the inferior thyroid artery.", dictionary) == set()
+    # (seventeenth pass, ROCOv2 valid: past one word of the vessel's own name)
+    assert extract("Disturbance in the mandibular inferior nerve.", dictionary) == set()
+    femur = ConceptDictionary.build({"C0015811": "Femur"}, {"C0015811": ["femoral"]})
+    assert extract("CT angiogram of the medial femoral circumflex artery.", femur) == set()
+    assert extract("Fracture of the femoral neck.", femur) == {"C0015811"}
     assert extract("MRI showing mandibular nerve enhancement.", dictionary) == set()
     assert extract("Thyroid ultrasound: nodule in the thyroid.", dictionary) == {"C0040132"}
     assert extract("Mandibular fracture on the radiograph.", dictionary) == {"C0024687", "C1306645"}
@@ -356,6 +361,15 @@ def test_a_view_word_before_a_noun_of_measure_is_a_direction_of_measurement() ->
     assert extract("Knee radiograph showing the AP diameter of the fabella.", dictionary) == {"C1306645"}
     assert extract("Transverse view of the knee radiograph.", dictionary) == {"C0205106", "C1306645"}
     assert extract("AP radiograph of the pelvis.", dictionary) == {"C1999039", "C1306645"}
+
+
+def test_an_iliac_spine_is_no_vertebral_column() -> None:
+    """Issue 36, seventeenth pass (ROCOv2 valid precision reading): "iliac" makes a spine the ilium's process, on a
+    radiograph as elsewhere; the spine of a spine radiograph stays."""
+    names = {"C0037949": "Vertebral column", "C1306645": "Plain x-ray"}
+    dictionary = ConceptDictionary.build(names, {"C0037949": ["spine"]})
+    assert extract("Pelvic radiograph: calcification at the anterior inferior iliac spine.", dictionary) == {"C1306645"}
+    assert extract("Radiograph of the lumbar spine.", dictionary) == {"C0037949", "C1306645"}
 
 
 def test_three_regions_an_examination_lists_are_the_extent_of_its_scan() -> None:

@@ -352,8 +352,8 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     modality): "cranial base", "cranial CT", else it gives a direction ("cranial lung lobe", "cranial is to the
     left"), and keeps only a concept that is that direction. A bare part noun whose phrase names no whole keeps it
     only where its ``sentence`` (first token, token after the last), else the rest of the caption, names no organ
-    having that part, or one the concept's names say. An organ's word right before a vessel, nerve or duct noun
-    names the vessel ("inferior thyroid artery"), where the concept is ``named`` by the word (not the imaging
+    having that part, or one the concept's names say. An organ's word right before a vessel, nerve or duct noun,
+    or one word of its name before it, names the vessel ("inferior thyroid artery", "femoral circumflex artery"), where the concept is ``named`` by the word (not the imaging
     vocabulary's region, which a renal vein still lies in). A noun that is also a verb of a course, before a
     preposition of direction and after no determiner, is the verb ("drains into the SMV" is no drain). A mention
     before the noun of a thing named after it, past one word at most, names that thing ("COVID-19 vaccination",
@@ -393,8 +393,9 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     if keys[last] in words.plain_radiograph and (next_word in words.radiation or (
             first >= 2 and keys[first - 1] == "of" and keys[first - 2] in words.radiation)):
         return False  # "X-ray beams", "the angle of X-ray": the radiation, not a radiograph
-    if named and first == last and keys[first] in words.structure and next_word in words.vessel:
-        return False  # "inferior thyroid artery": the artery, not the gland
+    if named and first == last and keys[first] in words.structure and (next_word in words.vessel or (
+            next_word and last + 2 < len(keys) and joined(last + 2) and keys[last + 2] in words.vessel)):
+        return False  # "inferior thyroid artery", "medial femoral circumflex artery": the artery, not the organ
     if keys[last] in words.verb and next_word in DIRECTION_PREPOSITIONS \
             and not (first > 0 and keys[first - 1] in words.determiner):
         return False  # "the vein drains into the SMV": a vessel's course, not a drain
