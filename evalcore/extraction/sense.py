@@ -353,8 +353,9 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     left"), and keeps only a concept that is that direction. A bare part noun whose phrase names no whole keeps it
     only where its ``sentence`` (first token, token after the last), else the rest of the caption, names no organ
     having that part, or one the concept's names say. An organ's word right before a vessel, nerve or duct noun,
-    or one word of its name before it, names the vessel ("inferior thyroid artery", "femoral circumflex artery"), where the concept is ``named`` by the word (not the imaging
-    vocabulary's region, which a renal vein still lies in). A noun that is also a verb of a course, before a
+    or one word of its name before it, names the vessel ("inferior thyroid artery", "femoral circumflex artery"),
+    where the concept is ``named`` by the word (not the imaging vocabulary's region, which a renal vein still lies
+    in). A noun that is also a verb of a course, before a
     preposition of direction and after no determiner, is the verb ("drains into the SMV" is no drain). A mention
     before the noun of a thing named after it, past one word at most, names that thing ("COVID-19 vaccination",
     "tumour bed"), but an organ's word still names the organ ("the hepatic bed"). A word before a participle of
