@@ -350,6 +350,9 @@ def test_a_diagnosis_proven_before_names_no_procedure_of_this_image() -> None:
     assert extract("A woman with biopsy-proven carcinoma.", dictionary) == {"C0007097"}
     assert extract("Biopsy of the carcinoma.", dictionary) == {"C0005558", "C0007097"}
     assert extract("Selective angiogram confirmed a pseudoaneurysm.", dictionary) == {"C0002978", "C0030009"}
+    # (seventeenth pass, ROCOv2 valid precision reading: a procedure after "post" was done before the image)
+    assert extract("Extensive post-biopsy pseudoaneurysm.", dictionary) == {"C0030009"}
+    assert extract("Post biopsy angiogram.", dictionary) == {"C0002978"}
 
 
 def test_a_view_word_before_a_noun_of_measure_is_a_direction_of_measurement() -> None:

@@ -359,7 +359,8 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     preposition of direction and after no determiner, is the verb ("drains into the SMV" is no drain). A mention
     before the noun of a thing named after it, past one word at most, names that thing ("COVID-19 vaccination",
     "tumour bed"), but an organ's word still names the organ ("the hepatic bed"). A word before a participle of
-    proof ("biopsy-proven") names an earlier examination, and keeps nothing. A ``view`` (a projection or plane tag)
+    proof ("biopsy-proven") names an earlier examination, and keeps nothing; so does a procedure noun after "post"
+    ("post-biopsy hematoma"). A ``view`` (a projection or plane tag)
     is no view right before a noun of measure ("transverse dimension of the heart": a direction of measurement).
 
     >>> keys = "the left lobe of the liver".split()
@@ -389,6 +390,8 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
         return False  # "COVID-19 vaccination", "tumour bed": the vaccine, the bed, not the disease
     if next_word in words.proof:
         return False  # "biopsy-proven carcinoma": how the diagnosis was made before, not this image
+    if first == last and keys[first] in words.procedure and first > 0 and keys[first - 1] == "post" and joined(first):
+        return False  # "post-biopsy hematoma": the biopsy was done before the image
     if view and next_word in words.measure:
         return False  # "the CC and AP diameters of the fabella": a direction of measurement, not the projection
     if keys[last] in words.plain_radiograph and (next_word in words.radiation or (
