@@ -61,7 +61,8 @@ DIRECTION_PREPOSITIONS = frozenset({"into", "to", "toward", "towards"})
 #: The roles a sense word may have (column 2 of the file).
 ROLES = ("part", "procedure", "procedure-modifier", "position", "direction", "determiner", "structure",
          "keeps-qualifier", "approach", "not-head", "plain-radiograph", "figure", "proof", "partial", "complete",
-         "other", "radiation", "vessel", "verb", "person", "named-after", "measure", "scan-region")
+         "other", "radiation", "vessel", "verb", "person", "named-after", "measure", "scan-region",
+         "procedure-kind")
 SENSE_COLUMNS = (Column("words"), Column("role", allowed=ROLES), Column("source"))
 PART_WHOLE_COLUMNS = (Column("part"), Column("whole"), Column("said_by"), Column("source"))
 
@@ -115,6 +116,9 @@ class SenseWords:
     #: measurement's direction, not the image's view ("transverse dimension of the heart", "AP diameters":
     #: :func:`sense_kept`).
     measure: frozenset[str] = frozenset()
+    #: Device words that name the kind of a procedure before its noun ("fine-needle aspiration", "core needle
+    #: biopsy"): no device of the image (:func:`sense_kept`).
+    procedure_kind: frozenset[str] = frozenset()
     #: Body regions a scan is named by ("chest", "abdomen", "pelvis"): three or more listed in an examination's
     #: name are the extent of the scan, not what one image shows (:func:`scan_range`).
     scan_region: frozenset[str] = frozenset()
@@ -150,7 +154,7 @@ class SenseWords:
                              for field in ("part", "procedure", "procedure_modifier", "position", "direction",
                                            "determiner", "structure", "approach", "not_head",
                                            "plain_radiograph", "proof", "radiation", "vessel", "verb", "person", "named_after",
-                                           "measure", "scan_region")},
+                                           "measure", "scan_region", "procedure_kind")},
                           keeps_qualifier=self.keeps_qualifier, figure=self.figure,
                           organ_of=MappingProxyType({key(a): key(b) for a, b in organ_of.items()}),
                           wholes=MappingProxyType({key(part): MappingProxyType({key(word): key(whole)
@@ -360,7 +364,8 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     before the noun of a thing named after it, past one word at most, names that thing ("COVID-19 vaccination",
     "tumour bed"), but an organ's word still names the organ ("the hepatic bed"). A word before a participle of
     proof ("biopsy-proven") names an earlier examination, and keeps nothing; so does a procedure noun after "post"
-    ("post-biopsy hematoma"). A ``view`` (a projection or plane tag)
+    ("post-biopsy hematoma"), and a device word that names a procedure's kind before it ("fine-needle
+    aspiration"). A ``view`` (a projection or plane tag)
     is no view right before a noun of measure ("transverse dimension of the heart": a direction of measurement).
 
     >>> keys = "the left lobe of the liver".split()
@@ -390,6 +395,8 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
         return False  # "COVID-19 vaccination", "tumour bed": the vaccine, the bed, not the disease
     if next_word in words.proof:
         return False  # "biopsy-proven carcinoma": how the diagnosis was made before, not this image
+    if keys[last] in words.procedure_kind and next_word in words.procedure:
+        return False  # "fine-needle aspiration": the kind of procedure, no needle named
     if first == last and keys[first] in words.procedure and first > 0 and keys[first - 1] == "post" and joined(first):
         return False  # "post-biopsy hematoma": the biopsy was done before the image
     if view and next_word in words.measure:
