@@ -383,6 +383,15 @@ def test_an_iliac_spine_is_no_vertebral_column() -> None:
     assert extract("Radiograph of the lumbar spine.", dictionary) == {"C0037949", "C1306645"}
 
 
+def test_a_sided_coronary_sinus_is_an_aortic_sinus() -> None:
+    """Issue 36, seventeenth pass (ROCOv2 valid precision reading; built-in synonyms, Terminologia Anatomica): the
+    left, right and non-coronary sinuses are the aortic sinuses of Valsalva, not the heart's coronary sinus."""
+    names = {"C0456944": "Coronary sinus structure", "C0226017": "Structure of left sinus of Valsalva"}
+    dictionary = ConceptDictionary.build(names)
+    assert extract("The RCA arose from the left coronary sinus.", dictionary) == {"C0226017"}
+    assert extract("The coronary sinus is dilated.", dictionary) == {"C0456944"}
+
+
 def test_three_regions_an_examination_lists_are_the_extent_of_its_scan() -> None:
     """Issue 36, seventeenth pass (ROCOv2 valid precision reading): "CT of the chest, abdomen, and pelvis" names what
     the scan covered, not what one image shows; two regions ("abdomen and pelvis") and regions the caption names
