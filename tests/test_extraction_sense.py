@@ -375,12 +375,13 @@ def test_a_view_word_before_a_noun_of_measure_is_a_direction_of_measurement() ->
 
 
 def test_an_iliac_spine_is_no_vertebral_column() -> None:
-    """Issue 36, seventeenth pass (ROCOv2 valid precision reading): "iliac" makes a spine the ilium's process, on a
-    radiograph as elsewhere; the spine of a spine radiograph stays."""
+    """Issue 36, seventeenth pass (ROCOv2 valid precision readings): "iliac" makes a spine the ilium's process and
+    "nasal" the nose's, on a radiograph as elsewhere; the spine of a spine radiograph stays."""
     names = {"C0037949": "Vertebral column", "C1306645": "Plain x-ray"}
     dictionary = ConceptDictionary.build(names, {"C0037949": ["spine"]})
     assert extract("Pelvic radiograph: calcification at the anterior inferior iliac spine.", dictionary) == {"C1306645"}
     assert extract("Radiograph of the lumbar spine.", dictionary) == {"C0037949", "C1306645"}
+    assert extract("Cephalometric radiograph: ANS, anterior nasal spine.", dictionary) == {"C1306645"}
 
 
 def test_a_sided_coronary_sinus_is_an_aortic_sinus() -> None:
