@@ -295,7 +295,7 @@ def scan_range(keys: Sequence[str], gap: Callable[[int], str], examinations: Seq
         regions, j = [k], k + 1
         while j < len(keys):  # the next region after a comma, a slash, "and" or "&", and an article
             step = j
-            if step < len(keys) and keys[step] in ("and", "&"):
+            if keys[step] in ("and", "&"):
                 step += 1
             elif not any(mark in gap(step) for mark in ",/&"):
                 break
@@ -359,14 +359,13 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     having that part, or one the concept's names say. An organ's word right before a vessel, nerve or duct noun,
     or one word of its name before it, names the vessel ("inferior thyroid artery", "femoral circumflex artery"),
     where the concept is ``named`` by the word (not the imaging vocabulary's region, which a renal vein still lies
-    in). A noun that is also a verb of a course, before a
-    preposition of direction and after no determiner, is the verb ("drains into the SMV" is no drain). A mention
-    before the noun of a thing named after it, past one word at most, names that thing ("COVID-19 vaccination",
-    "tumour bed"), but an organ's word still names the organ ("the hepatic bed"). A word before a participle of
-    proof ("biopsy-proven") names an earlier examination, and keeps nothing; so does a procedure noun after "post"
-    ("post-biopsy hematoma"), and a device word that names a procedure's kind before it ("fine-needle
-    aspiration"). A ``view`` (a projection or plane tag)
-    is no view right before a noun of measure ("transverse dimension of the heart": a direction of measurement).
+    in). A noun that is also a verb of a course, before a preposition of direction and after no determiner, is the
+    verb ("drains into the SMV" is no drain). A mention before the noun of a thing named after it, past one word at
+    most, names that thing ("COVID-19 vaccination", "tumour bed"), but an organ's word still names the organ ("the
+    hepatic bed"). A word before a participle of proof ("biopsy-proven") names an earlier examination, and keeps
+    nothing; so does a procedure noun after "post" ("post-biopsy hematoma"), and a device word that names a
+    procedure's kind before it ("fine-needle aspiration"). A ``view`` (a projection or plane tag) is no view right
+    before a noun of measure ("transverse dimension of the heart": a direction of measurement).
 
     >>> keys = "the left lobe of the liver".split()
     >>> sense_kept(keys, lambda k: True, 2, 2, {"structure", "lobe", "of", "lung"}, (), SENSE_WORDS)
@@ -400,7 +399,7 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     if first == last and keys[first] in words.procedure and first > 0 and keys[first - 1] == "post" and joined(first):
         return False  # "post-biopsy hematoma": the biopsy was done before the image
     if view and next_word in words.measure:
-        return False  # "the CC and AP diameters of the fabella": a direction of measurement, not the projection
+        return False  # "transverse dimension of the heart": a direction of measurement, not the projection
     if keys[last] in words.plain_radiograph and (next_word in words.radiation or (
             first >= 2 and keys[first - 1] == "of" and keys[first - 2] in words.radiation)):
         return False  # "X-ray beams", "the angle of X-ray": the radiation, not a radiograph
