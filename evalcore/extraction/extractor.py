@@ -455,8 +455,7 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     found = [(first, last, tuple(entry for entry in entries if entry.concept not in _TECHNIQUES[hosts.get(first, "")]))
              for first, last, entries in found]
     sentence_of, sentence_tokens = _sentences_of(sentences, tokens)
-    kept = _in_sense(caption, tokens, keys, joined, found, examinations,
-                     [sentence_tokens[sentence_of[first]] for first, _, _ in found], dictionary)
+    kept = _in_sense(caption, tokens, keys, joined, found, examinations, sentence_of, sentence_tokens, dictionary)
     if definitions:
         kept = _as_defined(tokens, keys, kept, definitions, dictionary.name_words)
     flagged = [(first, last, entry, negated) for (first, last, entry), negated
@@ -482,17 +481,18 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
 
 def _in_sense(caption: str, tokens: list[tuple[int, int, str]], keys: list[str], joined: Callable[[int], bool],
               found: list[tuple[int, int, tuple[_Entry, ...]]], examinations: list[tuple[int, int]],
-              sentences: list[tuple[int, int]], dictionary: ConceptDictionary) -> list[tuple[int, int, _Entry]]:
+              sentence_of: list[int], sentence_tokens: list[tuple[int, int]],
+              dictionary: ConceptDictionary) -> list[tuple[int, int, _Entry]]:
     """Each (first, last, entry) of ``found`` whose phrase means its concept (:func:`~evalcore.extraction.sense.
-    sense_kept`; ``sentences``: the first and past-the-last token of each one's sentence), but a region of the
-    extent an examination's name lists (:func:`~evalcore.extraction.sense.scan_range`)."""
+    sense_kept`, in its sentence: :func:`_sentences_of`), but a region of the extent an examination's name lists
+    (:func:`~evalcore.extraction.sense.scan_range`)."""
     image_starts = {first for first, _ in examinations}
     organ_words = words_at(keys, dictionary.sense.whole_words)
     extent = scan_range(keys, lambda k: caption[tokens[k - 1][1]:tokens[k][0]], examinations, dictionary.sense)
-    return [(first, last, entry) for (first, last, entries), sentence in zip(found, sentences) for entry in entries
+    return [(first, last, entry) for first, last, entries in found for entry in entries
             if not (first == last and first in extent)
             and sense_kept(keys, joined, first, last, dictionary.name_words.get(entry.concept, ()), image_starts,
-                           dictionary.sense, sentence, organ_words,
+                           dictionary.sense, sentence_tokens[sentence_of[first]], organ_words,
                            named=entry.source not in ("abbreviation", "assumed"), view=entry.concept in VIEW_TAGS)]
 
 

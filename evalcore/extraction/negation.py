@@ -390,13 +390,14 @@ def _backward_scope(text: str, tokens: list[tuple[str, int, int]], first: int, p
     than the examination the thing was seen on ("A thrombus on CT (not depicted)").
     """
     begin, end = max(barrier, first - max_words), first
+    within = places[bisect_left(places, begin):bisect_left(places, first)]  # the places between them
     if first > 0 and text[tokens[first - 1][2]:tokens[first][1]].rstrip().endswith("("):
-        begin = next((place + 1 for place in reversed(places[bisect_left(places, begin):bisect_left(places, first)])
+        begin = next((place + 1 for place in reversed(within)
                       if not all(tokens[k][0] in SENSE_WORDS.figure or tokens[k][0] in _ARTICLES
                                  for k in range(place + 1, first))), begin)
     else:
-        place = next((place for place in places[bisect_left(places, begin):] if place < first
-                      and not any(_comma_before(text, tokens, k) for k in range(place + 1, first))), None)
+        place = next((place for place in within
+                      if not any(_comma_before(text, tokens, k) for k in range(place + 1, first))), None)
         if place is not None:
             begin, end = max(barrier, place - max_words), place
     # ... and the state noun heading its subject, if one does ("Invasion of the mass into the ethmoid cells was not
