@@ -125,6 +125,29 @@ def mention_status(text: str, names: list[str]) -> str:
     ("At this location, the thoracic duct is expected to traverse the neck.", ["Neck"], "affirmed"),
     ("At the hilum, the nodule was no longer seen.", ["Nodule"], "negated"),
     # ... a physical examination's findings are the bedside's; what began after the image is of another time
+    # issue 36, eighteenth pass: the alternatives beside "versus" are a differential's, neither stated, but the head
+    # adjectives share and what the phrase before the noun names stay; a removal the image shows is done; "ruling
+    # out", "abated", "subsided"; what the patient recovered from is history
+    ("CT showing a right iliopsoas retroperitoneal hematoma versus abscess.", ["Retroperitoneal hematoma"], "negated"),
+    ("CT showing a right iliopsoas retroperitoneal hematoma versus abscess.", ["Abscess"], "negated"),
+    ("CT showing a right iliopsoas retroperitoneal hematoma versus abscess.", ["Right iliopsoas"], "affirmed"),
+    ("CT showing a cystic versus necrotic lesion in the liver.", ["Necrotic"], "negated"),
+    ("CT showing a cystic versus necrotic lesion in the liver.", ["Lesion"], "affirmed"),
+    ("A left lower lobe opacity versus mass outlined by arrows.", ["Left lower lobe"], "affirmed"),
+    ("A left lower lobe opacity versus mass outlined by arrows.", ["Mass"], "negated"),
+    ("A left lower lobe opacity versus mass outlined by arrows.", ["Arrows"], "affirmed"),
+    ("Lesions of infarctions, versus metastases.", ["Infarctions"], "affirmed"),  # a comma parts them
+    ("Stenosis of the left artery (black arrow) vs the patent right artery.", ["Right artery"], "affirmed"),
+    ("MRI demonstrating resection of tumour within the ventricle.", ["Tumour"], "negated"),
+    ("MRI demonstrating resection of tumour within the ventricle.", ["Ventricle"], "affirmed"),
+    ("CT showing the total removal of the hydatid cyst.", ["Hydatid cyst"], "negated"),
+    ("CT showing stent removal.", ["Stent"], "negated"),
+    ("CT showing a partial resection of the lamina.", ["Lamina"], "affirmed"),
+    ("Signs that were confirmed upon catheter removal after surgery.", ["Catheter"], "affirmed"),
+    ("Angiography ruling out a residual pseudoaneurysm.", ["Pseudoaneurysm"], "negated"),
+    ("The pneumothorax had completely abated.", ["Pneumothorax"], "negated"),
+    ("The swelling subsided.", ["Swelling"], "negated"),
+    ("Chest CT 6 months after recovering from acute respiratory failure.", ["Respiratory failure"], "negated"),
     ("Chest radiograph. On physical examination, he had reduced spinal movement.", ["Movement"], "negated"),
     ("CT scans obtained 14 d before the onset of ischemic gastritis.", ["Ischemic gastritis"], "negated"),
     # ... a sensory or motor symptom's site is where the patient feels it
@@ -535,7 +558,8 @@ def test_random_texts(seed: int) -> None:
 GROUPS = tuple((group, sorted((phrase.split() for phrase in phrases), key=len, reverse=True)) for group, phrases in
                (("pseudo", PSEUDO_NEGATION), ("post", POST_NEGATION + POST_HYPOTHETICAL),
                 ("pre", PRE_NEGATION + HYPOTHETICAL + HISTORY), ("stop", TERMINATORS), ("place", PLACE_PREPOSITIONS),
-                ("join", CONTINUATIONS), ("prefix", PREFIX_NEGATION), ("compound", COMPOUND_NEGATION)))
+                ("join", CONTINUATIONS), ("prefix", PREFIX_NEGATION), ("compound", COMPOUND_NEGATION),
+                ("between", tuple(cue.cue for cue in CUES if cue.direction == "between"))))
 FIRST_WORDS = {words[0] for _, phrases in GROUPS for words in phrases}
 #: The other-exam cues, longest first, each with whether it puts its event before the image ("after", "previous").
 EXAM_PHRASES = sorted(((cue.cue.split(), cue.direction == "after") for cue in CUES if cue.kind == "other exam"),
@@ -634,6 +658,62 @@ def state_noun(word: str) -> bool:
     return normal_token(word) in {normal_token(noun) for noun in (*STATE_NOUNS, *SENSE_WORDS.part)}
 
 
+SHOWING_VERBS = {"show", "shows", "showed", "showing", "demonstrate", "demonstrates", "demonstrated", "demonstrating",
+                 "reveal", "reveals", "revealed", "revealing", "confirm", "confirms", "confirmed", "confirming",
+                 "depicts", "depicting"}
+ADJECTIVE_ENDINGS = ("al", "ar", "ic", "ous", "ive", "ary")
+
+
+def shown_removal(tokens: list[tuple[str, int, int]], first: int, begin: int) -> list[int]:
+    """[the verb of showing] whose object is the removal noun at ``first``: at most two words between, each an
+    article, a word of completeness or an adjective, or the removed thing right before the noun; else []."""
+    between = []
+    for k in range(first - 1, -1, -1):
+        if k < begin - 1 or len(between) > 2:
+            return []
+        if tokens[k][0] in SHOWING_VERBS:
+            return [k]
+        word = tokens[k][0]
+        fits = word in ("the", "a", "an") or word in SENSE_WORDS.complete or word.endswith(("ful", *ADJECTIVE_ENDINGS))
+        if not fits and not (k == first - 1 and word.isalpha() and word not in SENSE_WORDS.not_head):
+            return []
+        between.append(k)
+    return []
+
+
+def alternatives(text: str, tokens: list[tuple[str, int, int]], first: int, last: int,
+                 begin: int) -> list[tuple[str, int, int]]:
+    """The tokens from the noun before "versus" (with the adjectives before it, three words at most) through the
+    phrase after it (past an article, up to a participle or three words; only one adjective where both alternatives
+    are adjectives of one head)."""
+    def plain(k: int) -> bool:
+        return tokens[k][0].isalpha() and tokens[k][0] not in SENSE_WORDS.not_head
+
+    def spaced(k: int) -> bool:
+        return text[tokens[k - 1][2]:tokens[k][1]].strip(" -") == ""
+
+    before: list[int] = []
+    if first - 1 >= begin and plain(first - 1) and spaced(first):
+        before = [first - 1]
+        while len(before) < 3 and before[0] - 1 >= begin and plain(before[0] - 1) and spaced(before[0]) and \
+                tokens[before[0] - 1][0].endswith(ADJECTIVE_ENDINGS):
+            before.insert(0, before[0] - 1)
+    if last < len(tokens) and tokens[last][0] == "the":
+        return []  # two definite things compared
+    j = last + 1 if last < len(tokens) and tokens[last][0] in ("a", "an") else last
+    after: list[int] = []
+    if j < len(tokens) and spaced(j) and plain(j):
+        after = [j]
+        both_adjectives = len(before) == 1 and tokens[before[0]][0].endswith(ADJECTIVE_ENDINGS) and \
+            tokens[j][0].endswith(ADJECTIVE_ENDINGS)
+        while not both_adjectives and len(after) < 3 and after[-1] + 1 < len(tokens) and spaced(after[-1] + 1) and \
+                plain(after[-1] + 1) and not tokens[after[-1] + 1][0].endswith(("ed", "ing")):
+            after.append(after[-1] + 1)
+    if not before and not after:
+        return []
+    return tokens[before[0] if before else first:after[-1] + 1 if after else last]
+
+
 def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int, int]]:
     """NegEx over tokens: cues matched at each token (the longest phrase of any group, words joined by spaces or a
     hyphen), scopes walked token by token, a state noun followed by "of" ending a scope."""
@@ -687,7 +767,8 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
                 continue
             if group == "compound" and tokens[last - 1][0] == "of":  # "following a wall resection of the rib"
                 begin = max([end for g, _, end in cues if g not in ("pseudo", "place") and end <= first], default=0)
-                if not [k for k in after_event_ends(text, tokens) if max(begin, first - max_words) <= k < first]:
+                if not [k for k in after_event_ends(text, tokens) if max(begin, first - max_words) <= k < first] \
+                        and not shown_removal(tokens, first, begin):
                     continue
                 group = "pre"
             if group == "pre":
@@ -761,7 +842,11 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
             elif group == "compound":  # a removal noun after what was removed: from an earlier event's cue
                 begin = max([end for g, _, end in cues if g not in ("pseudo", "place") and end <= first], default=0)
                 openers = [k for k in after_event_ends(text, tokens) if max(begin, first - max_words) <= k < first]
+                openers = openers or shown_removal(tokens, first, begin)
                 inside = tokens[max(openers) + 1:first] if openers else []
+            elif group == "between":  # the alternatives of a differential beside "versus"
+                begin = max([end for g, _, end in cues if g not in ("pseudo", "place") and end <= first], default=0)
+                inside = alternatives(text, tokens, first, last, begin)
             elif group == "prefix":  # the word the hyphen joins it to, and the words hyphenated to that one
                 inside = tokens[last:last + 1]
                 while last + len(inside) < len(tokens) and \

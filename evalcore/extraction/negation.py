@@ -93,7 +93,8 @@ CUES_FILE = RULES_FOLDER / "context_cues.tsv"
 
 #: What each kind of row may say of its direction: the scope a cue opens (forward, backward, the word a prefix is
 #: joined to) or none.
-KIND_DIRECTIONS = {"negation": ("forward", "backward", "prefix", "compound"), "hypothetical": ("forward", "backward"),
+KIND_DIRECTIONS = {"negation": ("forward", "backward", "prefix", "compound"),
+                   "hypothetical": ("forward", "backward", "between"),
                    "history": ("forward",), "other exam": ("forward", "after"), "pseudo": ("none",), "terminator": ("none",),
                    "place": ("forward",), "state": ("forward",), "affirmed": ("none",), "continuation": ("none",),
                    "qualifier": ("none",)}
@@ -225,7 +226,7 @@ _GROUPS = {("negation", "forward"): "pre", ("hypothetical", "forward"): "pre", (
            ("hypothetical", "backward"): "post", ("negation", "prefix"): "prefix", ("pseudo", "none"): "pseudo",
            ("terminator", "none"): "stop", ("place", "forward"): "place", ("continuation", "none"): "join",
            ("other exam", "forward"): "exam", ("other exam", "after"): "exam", ("history", "forward"): "pre",
-           ("negation", "compound"): "compound"}
+           ("negation", "compound"): "compound", ("hypothetical", "between"): "between"}
 _END = ""  # a trie node's key for the group of the cue ending there; no word is empty
 
 
@@ -351,12 +352,14 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
                 inside = _backward_scope(text, tokens, first, places, barrier, max_words)
             elif group == "prefix":
                 inside = (last, _hyphen_chain_end(text, tokens, last))
+            elif group == "between":
+                inside = _alternatives(text, tokens, first, last, barrier)
             elif group == "compound":
                 # what a removal noun follows, from the cue of an earlier event that opens its phrase, within the
                 # word limit and after the last cue ("after craniotomy and hematoma evacuation"; "before stent
                 # removal" denies nothing)
                 opener = next((k for k in range(first - 1, max(barrier, first - max_words) - 1, -1)
-                               if k in after_event), None)
+                               if k in after_event), _showing_before(tokens, first, barrier))
                 if opener is None:
                     inside = (0, 0)
                 elif cue.cue.endswith(" of"):
@@ -418,6 +421,81 @@ GLOSSARY_SOURCE = "an abbreviation key is a definition, not a statement, and tak
 _WORDS = re.compile(r"[A-Za-z0-9]++")
 #: The lower-case word a space or a hyphen joins to the word before it.
 _MODIFIED = re.compile(r"[ \t]*+-?[ \t]*+([a-z]++)\b")
+
+
+#: Word endings of an adjective ("cystic", "retroperitoneal", "infectious"): what a differential's alternatives
+#: that modify one head end with.
+_ADJECTIVE_ENDINGS = ("al", "ar", "ic", "ous", "ive", "ary")
+#: Verbs by which a caption says what its image shows: a removal they show is done ("MRI *demonstrating resection
+#: of* tumour").
+_SHOWING = frozenset({"show", "shows", "showed", "showing", "demonstrate", "demonstrates", "demonstrated",
+                      "demonstrating", "reveal", "reveals", "revealed", "revealing", "confirm", "confirms", "confirmed",
+                      "confirming", "depicts", "depicting"})
+#: How many words may stand between such a verb and the removal it shows ("showing the total removal of").
+_SHOWN_REMOVAL_GAP = 2
+
+
+def _showing_before(tokens: list[tuple[str, int, int]], first: int, barrier: int) -> int | None:
+    """The token of a verb of showing (:data:`_SHOWING`) that a removal noun at token ``first`` is the object of,
+    past at most :data:`_SHOWN_REMOVAL_GAP` words, each an article, a word of completeness (the sense words'
+    ``complete`` class), an adjective by its ending ("successful" is none, so "*successful* removal of" is read) or,
+    right before a removal noun written after its thing, that thing ("CT *showing* stent removal"), or None: an image
+    that shows a removal shows the thing gone ("MRI *demonstrating* resection of tumour", "showing the total removal
+    of the cyst"), where "confirmed upon catheter removal" names when, not what the image shows."""
+    # (the verb is a terminator, so the barrier of the last cue stands right after it)
+    for k in range(first - 1, max(barrier - 2, first - _SHOWN_REMOVAL_GAP - 2, -1), -1):
+        word = tokens[k][0]
+        if word in _SHOWING:
+            return k
+        if not (word in _ARTICLES or word in SENSE_WORDS.complete or word.endswith(("ful", *_ADJECTIVE_ENDINGS))
+                or (k == first - 1 and word.isalpha() and word not in SENSE_WORDS.not_head)):
+            return None
+    return None
+
+
+#: How many words each alternative of a differential holds at most ("acute embolic infarctions", "brain metastases").
+_ALTERNATIVE_WORDS = 3
+
+
+def _alternatives(text: str, tokens: list[tuple[str, int, int]], first: int, last: int,
+                  barrier: int) -> tuple[int, int]:
+    """The tokens of the two alternatives a differential's cue ("versus", "vs") at tokens ``first``..``last - 1``
+    stands between, as (first, past-the-last) token indices: the noun before it with the adjectives before that
+    ("a retroperitoneal *hematoma versus abscess*"), and the noun phrase after it, past an indefinite article, up to a word of
+    the sense words' ``not_head`` class, a participle or :data:`_ALTERNATIVE_WORDS` words ("infarctions versus
+    *brain metastases*"); where the alternatives are adjectives of one head, only the adjectives ("*cystic versus
+    necrotic* lesion": the lesion is stated). A word written apart from the cue by punctuation is no alternative,
+    and a definite article after the cue compares two things the image shows ("stenosis of the left artery vs the
+    patent right artery"): no scope.
+
+    >>> words = "a large hematoma versus abscess in the pelvis"
+    >>> tokens = [(m.group(), m.start(), m.end()) for m in re.finditer(r"\\w+", words)]
+    >>> begin, end = _alternatives(words, tokens, 3, 4, 0)
+    >>> [w for w, _, _ in tokens[begin:end]]
+    ['hematoma', 'versus', 'abscess']
+    """
+    def phrase_word(k: int) -> bool:
+        return tokens[k][0].isalpha() and tokens[k][0] not in SENSE_WORDS.not_head
+    def apart(k: int) -> bool:  # punctuation other than a hyphen stands between tokens k - 1 and k
+        return bool(text[tokens[k - 1][2]:tokens[k][1]].strip(" -"))
+    if last < len(tokens) and tokens[last][0] == "the":
+        return 0, 0  # a comparison of two things the image shows ("stenosis of the left artery vs the patent right")
+    begin = first
+    if first > barrier and phrase_word(first - 1) and not apart(first):
+        begin = first - 1
+        while (begin > barrier and first - begin < _ALTERNATIVE_WORDS and phrase_word(begin - 1) and not apart(begin)
+               and tokens[begin - 1][0].endswith(_ADJECTIVE_ENDINGS)):
+            begin -= 1
+    end = last + (last < len(tokens) and tokens[last][0] in ("a", "an"))
+    if end < len(tokens) and not apart(end) and phrase_word(end):
+        adjectives = begin == first - 1 and tokens[begin][0].endswith(_ADJECTIVE_ENDINGS) \
+            and tokens[end][0].endswith(_ADJECTIVE_ENDINGS)
+        start = end
+        end += 1
+        while (not adjectives and end < len(tokens) and end - start < _ALTERNATIVE_WORDS and not apart(end)
+               and phrase_word(end) and not tokens[end][0].endswith(("ed", "ing"))):
+            end += 1
+    return (begin, end) if begin < first or end > last else (0, 0)
 
 
 def _phrase_cue_after(found: list[tuple[str, Cue, int, int]], count: int) -> list[int]:

@@ -7,9 +7,9 @@ A rules file is a tab-separated table (:func:`~evalcore.extraction.rule_files.re
 - ``synonym``: ``words`` name ``concept`` (an ID of the loaded names), like a synonym file's entry;
 - ``exclude``: ``words`` never give ``concept`` (a name, synonym or vocabulary term read that way is dropped);
 - ``negation-forward``, ``negation-backward``, ``negation-prefix``, ``negation-compound``, ``hypothetical-forward``,
-  ``hypothetical-backward``, ``history``, ``other-exam``, ``other-exam-after``, ``pseudo``, ``terminator``: a cue of
-  that kind (:mod:`evalcore.extraction.negation`), ``concept`` left empty; a cue with the words of a shipped one
-  replaces it.
+  ``hypothetical-backward``, ``hypothetical-between``, ``history``, ``other-exam``, ``other-exam-after``, ``pseudo``,
+  ``terminator``: a cue of that kind (:mod:`evalcore.extraction.negation`), ``concept`` left empty; a cue with the
+  words of a shipped one replaces it.
 
 Every row names its source (the lab's convention, a lexicon, a paper). A bad row raises
 :class:`~evalcore.errors.InputError` naming the file, the line and the column.
@@ -34,6 +34,7 @@ from evalcore.extraction.rule_files import RULES_FOLDER, Column, read_rule_file,
 CUE_KINDS = {"negation-forward": ("negation", "forward"), "negation-backward": ("negation", "backward"),
              "negation-prefix": ("negation", "prefix"), "negation-compound": ("negation", "compound"),
              "hypothetical-forward": ("hypothetical", "forward"), "hypothetical-backward": ("hypothetical", "backward"),
+             "hypothetical-between": ("hypothetical", "between"),
              "history": ("history", "forward"), "other-exam": ("other exam", "forward"),
              "other-exam-after": ("other exam", "after"), "pseudo": ("pseudo", "none"),
              "terminator": ("terminator", "none")}
