@@ -356,6 +356,11 @@ def test_a_diagnosis_proven_before_names_no_procedure_of_this_image() -> None:
     # (seventeenth pass, ROCOv2 valid precision reading: a procedure after "post" was done before the image)
     assert extract("Extensive post-biopsy pseudoaneurysm.", dictionary) == {"C0030009"}
     assert extract("Post biopsy angiogram.", dictionary) == {"C0002978"}
+    # (eighteenth pass, ROCOv2 valid precision reading: so is one after "after" or "following", past its modifiers)
+    assert extract("A pseudoaneurysm after percutaneous renal biopsy.", dictionary) == {"C0030009"}
+    assert extract("Angiogram following biopsy.", dictionary) == {"C0002978"}
+    assert extract("An angiogram after the biopsy of the carcinoma.", dictionary) == {"C0002978", "C0007097"}
+    assert extract("An angiogram after which a biopsy was done.", dictionary) == {"C0002978", "C0005558"}
     # (... and "needle" before a procedure noun is the procedure's kind, a needle named apart a needle)
     needle = ConceptDictionary.build({"C0027551": "Needle device", "C0005558": "Biopsy"})
     assert "C0027551" not in extract("Ultrasound-guided fine-needle biopsy of the node.", needle)

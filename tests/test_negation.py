@@ -138,6 +138,13 @@ def mention_status(text: str, names: list[str]) -> str:
     ("A left lower lobe opacity versus mass outlined by arrows.", ["Arrows"], "affirmed"),
     ("Lesions of infarctions, versus metastases.", ["Infarctions"], "affirmed"),  # a comma parts them
     ("Stenosis of the left artery (black arrow) vs the patent right artery.", ["Right artery"], "affirmed"),
+    # ... and so are two findings a hedge joins by "or", but a head its adjectives share
+    ("An area suggesting fat necrosis or lipoma.", ["Fat necrosis"], "negated"),
+    ("An area suggesting fat necrosis or lipoma.", ["Lipoma"], "negated"),
+    ("Hyperintensity consistent with edema or inflammation.", ["Edema"], "negated"),
+    ("Gas consistent with a retropharyngeal or prevertebral abscess (red arrow).", ["Abscess"], "affirmed"),
+    ("Fat necrosis, or lipoma, is likely.", ["Fat necrosis"], "affirmed"),
+    ("Opacities consistent with multi-segment or viral pneumonia.", ["Pneumonia"], "affirmed"),
     ("MRI demonstrating resection of tumour within the ventricle.", ["Tumour"], "negated"),
     ("MRI demonstrating resection of tumour within the ventricle.", ["Ventricle"], "affirmed"),
     ("CT showing the total removal of the hydatid cyst.", ["Hydatid cyst"], "negated"),
@@ -681,6 +688,12 @@ def shown_removal(tokens: list[tuple[str, int, int]], first: int, begin: int) ->
     return []
 
 
+def one_head(text: str, tokens: list[tuple[str, int, int]], before: int, after: int) -> bool:
+    """Two adjectives, or a hyphenated modifier's last word and an adjective, modifying one head."""
+    hyphenated = before > 0 and text[tokens[before - 1][2]:tokens[before][1]] == "-"
+    return tokens[after][0].endswith(ADJECTIVE_ENDINGS) and (tokens[before][0].endswith(ADJECTIVE_ENDINGS) or hyphenated)
+
+
 def alternatives(text: str, tokens: list[tuple[str, int, int]], first: int, last: int,
                  begin: int) -> list[tuple[str, int, int]]:
     """The tokens from the noun before "versus" (with the adjectives before it, three words at most) through the
@@ -704,8 +717,7 @@ def alternatives(text: str, tokens: list[tuple[str, int, int]], first: int, last
     after: list[int] = []
     if j < len(tokens) and spaced(j) and plain(j):
         after = [j]
-        both_adjectives = len(before) == 1 and tokens[before[0]][0].endswith(ADJECTIVE_ENDINGS) and \
-            tokens[j][0].endswith(ADJECTIVE_ENDINGS)
+        both_adjectives = len(before) == 1 and one_head(text, tokens, before[0], j)
         while not both_adjectives and len(after) < 3 and after[-1] + 1 < len(tokens) and spaced(after[-1] + 1) and \
                 plain(after[-1] + 1) and not tokens[after[-1] + 1][0].endswith(("ed", "ing")):
             after.append(after[-1] + 1)
@@ -856,6 +868,21 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
                 continue
             if inside:
                 scopes.append((inside[0][1], inside[-1][2]))
+        # a hedge's "or" within four words, no cue or punctuation between: a differential from the hedge on
+        in_cues = {k for _, first, last in cues for k in range(first, last)}
+        for k in range(len(tokens) - 1):
+            if tokens[k][0] != "or":
+                continue
+            hedges = [h for h in range(max(0, k - 5), k) if tokens[h][0] in SENSE_WORDS.hedge]
+            if not hedges or any(j in in_cues or text[tokens[j - 1][2]:tokens[j][1]].strip(" \t-")
+                                 for j in range(hedges[-1] + 1, k + 2)):
+                continue
+            pair = alternatives(text, tokens, k, k + 1, hedges[-1] + 1)
+            if not pair or pair[-1] == tokens[k]:
+                continue
+            if not one_head(text, tokens, k - 1, k + 1):
+                pair = tokens[hedges[-1] + 1:tokens.index(pair[-1]) + 1]
+            scopes.append((pair[0][1], pair[-1][2]))
     # an abbreviation key takes its uses' status: every use outside the keys in a scope puts the entry, short form
     # and long form, in one
     keys = [d for d in defined_abbreviations(text) if d.glossary]
@@ -882,8 +909,8 @@ def test_agrees_with_a_token_by_token_implementation_on_random_texts(seed):
     rng = random.Random(seed)
     vocabulary = PLAIN_WORDS + sorted(CUE_WORDS) + ["no evidence of", "was ruled out", "no change", "in", "along",
                                                     "or", "or", "nor", "complete", "patent", "fractures", "under",
-                                                    "consistent with", "with", "non-calcified", "non-COVID-19",
-                                                    "non", "almost", "nearly", "near-complete", "wholly"]
+                                                    "consistent with", "suggesting", "likely", "with", "non-calcified",
+                                                    "non-COVID-19", "non", "almost", "nearly", "near-complete", "wholly"]
     text = random_text(rng, vocabulary, rng.randint(0, 60))
     words = rng.randint(1, 8)
     assert negated_spans(text, words) == oracle_spans(text, words), text

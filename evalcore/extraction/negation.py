@@ -374,6 +374,7 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
             if group not in ("pseudo", "place"):
                 barrier = last
         scopes.extend(exam_scopes)
+        scopes.extend(_hedged_alternatives(text, tokens, found))
         if literature is not None:
             scopes.append(literature)
     if scopes:
@@ -457,6 +458,59 @@ def _showing_before(tokens: list[tuple[str, int, int]], first: int, barrier: int
 _ALTERNATIVE_WORDS = 3
 
 
+def _modifiers_of_one_head(text: str, tokens: list[tuple[str, int, int]], before: int, after: int) -> bool:
+    """Whether the alternatives at tokens ``before`` and ``after`` are modifiers of one head: the one after an
+    adjective by its ending, the one before too, or the last word of a hyphenated modifier ("*cystic* versus
+    *necrotic* lesion", "multi-*segment* or *viral* pneumonia")."""
+    return tokens[after][0].endswith(_ADJECTIVE_ENDINGS) and (
+        tokens[before][0].endswith(_ADJECTIVE_ENDINGS) or (before > 0 and _joined_by_hyphen(text, tokens, before)))
+
+
+def _written_apart(text: str, tokens: list[tuple[str, int, int]], k: int) -> bool:
+    """Whether anything but spaces and hyphens stands between tokens ``k - 1`` and ``k``."""
+    return bool(text[tokens[k - 1][2]:tokens[k][1]].strip(" \t-"))
+
+
+#: How many words may stand between a hedge word and the "or" of its alternatives ("consistent with bone marrow
+#: replacement or ...").
+_HEDGE_REACH = 4
+#: The cue of a hedged differential's alternatives, found by the sense words' ``hedge`` class.
+HEDGED_OR = Cue("or", "hypothetical", "between", "ConText (Harkema et al. 2009) uncertainty and the reading brief: "
+                "two findings a hedged reading joins by \"or\" are a differential list, neither stated (the sense "
+                "words' hedge class)")
+
+
+def _hedged_alternatives(text: str, tokens: list[tuple[str, int, int]],
+                         found: list[tuple[str, Cue, int, int]]) -> list[tuple[int, int, Cue]]:
+    """The scopes of the differentials a hedge word opens (the sense words' ``hedge`` class: "suggesting fat
+    necrosis or lipoma"): an "or" within :data:`_HEDGE_REACH` words after the hedge, nothing but spaces and hyphens
+    between them and no cue, holds the words from the hedge through the alternative after it
+    (:func:`_alternatives`); where both alternatives are adjectives of one head, only the adjectives ("consistent
+    with a *retropharyngeal or prevertebral* abscess": the abscess is stated).
+
+    >>> words = "an area suggesting fat necrosis or lipoma"
+    >>> tokens = [(m.group(), m.start(), m.end()) for m in re.finditer(r"\\w+", words)]
+    >>> [words[start:end] for start, end, _ in _hedged_alternatives(words, tokens, [])]
+    ['fat necrosis or lipoma']
+    """
+    in_cues = {k for _, _, first, last in found for k in range(first, last)}
+    scopes = []
+    for k, (word, _, _) in enumerate(tokens):
+        if word != "or" or k + 1 >= len(tokens):
+            continue
+        hedge = next((h for h in range(k - 1, max(-1, k - _HEDGE_REACH - 2), -1)
+                      if tokens[h][0] in SENSE_WORDS.hedge), None)
+        if hedge is None or any(j in in_cues or _written_apart(text, tokens, j) for j in range(hedge + 1, k + 2)):
+            continue
+        begin, end = _alternatives(text, tokens, k, k + 1, hedge + 1)
+        if end <= k + 1:
+            continue  # no alternative after the "or"
+        if not _modifiers_of_one_head(text, tokens, k - 1, k + 1):
+            begin = hedge + 1
+        scopes.append((tokens[begin][1], tokens[end - 1][2], HEDGED_OR))
+    return scopes
+
+
 def _alternatives(text: str, tokens: list[tuple[str, int, int]], first: int, last: int,
                   barrier: int) -> tuple[int, int]:
     """The tokens of the two alternatives a differential's cue ("versus", "vs") at tokens ``first``..``last - 1``
@@ -476,8 +530,9 @@ def _alternatives(text: str, tokens: list[tuple[str, int, int]], first: int, las
     """
     def phrase_word(k: int) -> bool:
         return tokens[k][0].isalpha() and tokens[k][0] not in SENSE_WORDS.not_head
-    def apart(k: int) -> bool:  # punctuation other than a hyphen stands between tokens k - 1 and k
-        return bool(text[tokens[k - 1][2]:tokens[k][1]].strip(" -"))
+
+    def apart(k: int) -> bool:
+        return _written_apart(text, tokens, k)
     if last < len(tokens) and tokens[last][0] == "the":
         return 0, 0  # a comparison of two things the image shows ("stenosis of the left artery vs the patent right")
     begin = first
@@ -488,8 +543,7 @@ def _alternatives(text: str, tokens: list[tuple[str, int, int]], first: int, las
             begin -= 1
     end = last + (last < len(tokens) and tokens[last][0] in ("a", "an"))
     if end < len(tokens) and not apart(end) and phrase_word(end):
-        adjectives = begin == first - 1 and tokens[begin][0].endswith(_ADJECTIVE_ENDINGS) \
-            and tokens[end][0].endswith(_ADJECTIVE_ENDINGS)
+        adjectives = begin == first - 1 and _modifiers_of_one_head(text, tokens, begin, end)
         start = end
         end += 1
         while (not adjectives and end < len(tokens) and end - start < _ALTERNATIVE_WORDS and not apart(end)

@@ -62,7 +62,7 @@ DIRECTION_PREPOSITIONS = frozenset({"into", "to", "toward", "towards"})
 ROLES = ("part", "procedure", "procedure-modifier", "position", "direction", "determiner", "structure",
          "keeps-qualifier", "approach", "not-head", "plain-radiograph", "figure", "proof", "partial", "complete",
          "other", "radiation", "vessel", "verb", "person", "named-after", "measure", "scan-region",
-         "procedure-kind")
+         "procedure-kind", "hedge")
 SENSE_COLUMNS = (Column("words"), Column("role", allowed=ROLES), Column("source"))
 PART_WHOLE_COLUMNS = (Column("part"), Column("whole"), Column("said_by"), Column("source"))
 
@@ -130,6 +130,10 @@ class SenseWords:
     #: Words that presuppose an instance the caption shows ("other", "additional"): a denied thing they come before
     #: is there ("an abscess or *other* fluid collection is not seen": :func:`evalcore.extraction.extractor.mentions`).
     other: frozenset[str] = frozenset()
+    #: Words of a hedged reading ("suggesting", "consistent", "likely"): two findings joined by "or" in the phrase one
+    #: opens are a differential, neither stated ("suggesting fat necrosis or lipoma":
+    #: :func:`evalcore.extraction.negation.cue_scopes`).
+    hedge: frozenset[str] = frozenset()
     #: An organ's adjective -> the organ, as a specifier is compared with a concept's names ("pulmonary" is "lung").
     organ_of: Mapping[str, str] = field(default_factory=dict)
     #: A part noun -> each word that names an organ having that part -> the organ ("lobe" -> "hepatic" -> "liver").
@@ -346,6 +350,26 @@ def structure_word(key: str, words: SenseWords) -> bool:
     return compound[0]
 
 
+#: The words that put an event before the image ("post-biopsy", "after renal biopsy").
+_EARLIER = frozenset({"post", "after", "following"})
+#: How many modifiers may stand between such a word and a procedure noun ("after CT-guided percutaneous lung biopsy").
+_EARLIER_REACH = 4
+
+
+def _after_an_earlier_event(keys: Sequence[str], joined: Callable[[int], bool], first: int, words: SenseWords) -> bool:
+    """Whether a word of :data:`_EARLIER` opens the phrase of token ``first``, past at most :data:`_EARLIER_REACH`
+    modifiers or articles joined by spaces or hyphens, none of the ``not_head`` class ("after CT-guided percutaneous
+    lung biopsy", "after the biopsy"; "after which a biopsy" is no such phrase)."""
+    k = first
+    while k > 0 and first - k <= _EARLIER_REACH and joined(k):
+        k -= 1
+        if keys[k] in _EARLIER:
+            return True
+        if keys[k] in words.not_head and keys[k] not in ("the", "a", "an"):
+            return False
+    return False
+
+
 def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, last: int,
                name_words: Collection[str], image_starts: Collection[int], words: SenseWords,
                sentence: tuple[int, int] | None = None,
@@ -363,8 +387,9 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     verb ("drains into the SMV" is no drain). A mention before the noun of a thing named after it, past one word at
     most, names that thing ("COVID-19 vaccination", "tumour bed"), but an organ's word still names the organ ("the
     hepatic bed"). A word before a participle of proof ("biopsy-proven") names an earlier examination, and keeps
-    nothing; so does a procedure noun after "post" ("post-biopsy hematoma"), and a device word that names a
-    procedure's kind before it ("fine-needle aspiration"). A ``view`` (a projection or plane tag) is no view right
+    nothing; so does a procedure noun in a phrase "post", "after" or "following" opens ("post-biopsy hematoma",
+    "a haematoma after percutaneous renal biopsy"), and a device word that names a procedure's kind before it
+    ("fine-needle aspiration"). A ``view`` (a projection or plane tag) is no view right
     before a noun of measure ("transverse dimension of the heart": a direction of measurement).
 
     >>> keys = "the left lobe of the liver".split()
@@ -396,7 +421,7 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
         return False  # "biopsy-proven carcinoma": how the diagnosis was made before, not this image
     if keys[last] in words.procedure_kind and next_word in words.procedure:
         return False  # "fine-needle aspiration": the kind of procedure, no needle named
-    if first == last and keys[first] in words.procedure and first > 0 and keys[first - 1] == "post" and joined(first):
+    if first == last and keys[first] in words.procedure and _after_an_earlier_event(keys, joined, first, words):
         return False  # "post-biopsy hematoma": the biopsy was done before the image
     if view and next_word in words.measure:
         return False  # "transverse dimension of the heart": a direction of measurement, not the projection
