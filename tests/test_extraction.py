@@ -577,7 +577,9 @@ FOURTH_PASS_NAMES = {**THIRD_ROUND_NAMES, "C0002978": "angiogram", "C0006141": "
     ("Angiography and CT of the liver", {"C0002978", "C0040405", "C0023884"}),
     ("Angiogram with CT", {"C0002978", "C0040405"}),
     # A modality denied where another is this image's is another image; the image's own stays ("no echo").
-    ("CT of the liver. An MRI (not shown) revealed a mass", {"C0040405", "C0023884", "C0577559"}),
+    # (and since the eighteenth pass what the image not shown revealed is that image's: no mass)
+    ("CT of the liver. An MRI (not shown) revealed a mass", {"C0040405", "C0023884"}),
+    ("CT of the liver shows a mass. An MRI (not shown) revealed a mass", {"C0040405", "C0023884", "C0577559"}),
     ("Ultrasound of the liver without echogenic foci", {"C0041618", "C0023884"}),
     ("TOE showing a thrombus in the oesophageal wall", {"C0041618"}),
     # A view compared with is another radiograph's, where the caption names this one's.

@@ -138,6 +138,12 @@ def mention_status(text: str, names: list[str]) -> str:
     ("A left lower lobe opacity versus mass outlined by arrows.", ["Arrows"], "affirmed"),
     ("Lesions of infarctions, versus metastases.", ["Infarctions"], "affirmed"),  # a comma parts them
     ("Stenosis of the left artery (black arrow) vs the patent right artery.", ["Right artery"], "affirmed"),
+    # ... and what an examination the caption does not show revealed, unless this image is its subject too
+    ("A spot radiograph. A magnetic resonance image (not shown) revealed a right central L5-S1 herniated "
+     "intervertebral disc.", ["Intervertebral disc"], "negated"),
+    ("A DWI sequence (not presented) showing vasogenic edema.", ["Edema"], "negated"),
+    ("This image and the AP view (not shown) showed a normal lumbar spine.", ["Lumbar spine"], "affirmed"),
+    ("The AP view (not shown). It showed a normal lumbar spine.", ["Lumbar spine"], "affirmed"),
     # ... and so are two findings a hedge joins by "or", but a head its adjectives share
     ("An area suggesting fat necrosis or lipoma.", ["Fat necrosis"], "negated"),
     ("An area suggesting fat necrosis or lipoma.", ["Lipoma"], "negated"),
@@ -772,8 +778,14 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
         starts = {first for group, first, _ in cues if group != "prefix"}  # a prefix ends no phrase
 
         state = state_noun
+        # what an image a bracketed "(not shown)" is said of shows: the phrase after its verb of showing, twice the
+        # word limit, unless "this" (image) is a subject too
+        unshown = [("unshown", last, last + 1) for group, first, last in cues
+                   if group == "post" and last < len(tokens) and text[:tokens[first][1]].rstrip().endswith("(")
+                   and tokens[last][0] in SHOWING_VERBS and text[tokens[last - 1][2]:tokens[last][1]].strip() == ")"
+                   and "this" not in [w for w, _, _ in tokens[:first]]]
 
-        for group, first, last in cues:
+        for group, first, last in cues + unshown:
             if " ".join(w for w, _, _ in tokens[first:last]) in NEGATION_PHRASES and group != "prefix" and \
                     partial_degree(text, tokens, first):
                 continue
@@ -783,12 +795,14 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
                         and not shown_removal(tokens, first, begin):
                     continue
                 group = "pre"
-            if group == "pre":
+            if group in ("pre", "unshown"):
+                limit = 2 * max_words if group == "unshown" else max_words
+                phrase = "not shown" if group == "unshown" else " ".join(w for w, _, _ in tokens[first:last])
                 inside, stopped = [], None
                 for j in range(last, len(tokens)):
                     if j in starts or (j > last and new_clause(text, tokens, j)):
                         break
-                    if len(inside) == max_words:
+                    if len(inside) == limit:
                         stopped = j
                         break
                     if tokens[j][0] not in (";", ":"):
@@ -797,20 +811,20 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
                         break
                 if stopped is not None:  # the word limit cut a list short: read on through its "or" item
                     # (a history's complaints and a hypothetical's alternatives are also joined by "and")
-                    joined_by_and = " ".join(w for w, _, _ in tokens[first:last]) in (*HISTORY, *HYPOTHETICAL)
-                    inside += list_run_on(text, tokens, stopped, max_words, starts, last,
+                    joined_by_and = phrase in (*HISTORY, *HYPOTHETICAL)
+                    inside += list_run_on(text, tokens, stopped, limit, starts, last,
                                           ("or", "nor", "and") if joined_by_and else ("or", "nor"))
                 # a history phrase with an arrow or asterisk in its clause names what the image shows
-                if " ".join(w for w, _, _ in tokens[first:last]) in HISTORY:
-                    for j in range(last, min(len(tokens), last + 2 * max_words)):
+                if phrase in HISTORY:
+                    for j in range(last, min(len(tokens), last + 2 * limit)):
                         if j in starts or (j > last and new_clause(text, tokens, j)):
                             break
                         if tokens[j][0] in ("arrow", "arrows", "arrowhead", "arrowheads", "asterisk"):
                             inside = []
                             break
                 # a denial ends before a list item after a comma that an arrow points at
-                elif " ".join(w for w, _, _ in tokens[first:last]) in NEGATION_PHRASES:
-                    reach = min(len(tokens), tokens.index(inside[-1]) + 1 + 2 * max_words) if inside else 0
+                elif phrase in NEGATION_PHRASES:
+                    reach = min(len(tokens), tokens.index(inside[-1]) + 1 + 2 * limit) if inside else 0
                     for n in range(1, len(inside)):
                         if "," in text[inside[n - 1][2]:inside[n][1]]:
                             k = j = tokens.index(inside[n])

@@ -350,6 +350,15 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
                 inside = _forward_scope(text, tokens, cue, last, phrase_after[index], clauses, max_words)
             elif group == "post":
                 inside = _backward_scope(text, tokens, first, places, barrier, max_words)
+                if _unshown_image_shows(text, tokens, first, last):
+                    # ... and what that image shows ("A magnetic resonance image (not shown) revealed a right central
+                    # L5-S1 herniated intervertebral disc"), up to the next cue, a new clause or twice the word limit
+                    following = next((cue_first for _, _, cue_first, _ in found[index + 1:] if cue_first > last),
+                                     len(tokens))  # (the verb itself is a terminator)
+                    shown = _forward_scope(text, tokens, UNSHOWN_FINDINGS, last + 1, following, clauses,
+                                           2 * max_words)
+                    if shown[0] < shown[1]:
+                        scopes.append((tokens[shown[0]][1], tokens[shown[1] - 1][2], UNSHOWN_FINDINGS))
             elif group == "prefix":
                 inside = (last, _hyphen_chain_end(text, tokens, last))
             elif group == "between":
@@ -422,6 +431,22 @@ GLOSSARY_SOURCE = "an abbreviation key is a definition, not a statement, and tak
 _WORDS = re.compile(r"[A-Za-z0-9]++")
 #: The lower-case word a space or a hyphen joins to the word before it.
 _MODIFIED = re.compile(r"[ \t]*+-?[ \t]*+([a-z]++)\b")
+
+
+#: The cue of what an image the caption says is not shown revealed (:func:`_unshown_image_shows`).
+UNSHOWN_FINDINGS = Cue("not shown", "negation", "forward", "ConText (Harkema et al. 2009): what an examination the "
+                       "caption says is not shown revealed is of that examination, not of this image (CBIR Lens, issue "
+                       "36, eighteenth pass, ROCOv2 valid negation readings (v28, v32): \"A magnetic resonance image "
+                       "(not shown) revealed a herniated intervertebral disc\")")
+
+
+def _unshown_image_shows(text: str, tokens: list[tuple[str, int, int]], first: int, last: int) -> bool:
+    """Whether the bracketed post-negation cue at tokens ``first``..``last - 1`` ("(not shown)") is followed by a
+    verb of showing (:data:`_SHOWING`) whose subject it is, and no "this" before it in the sentence says this image
+    is a subject too ("This image and the anteroposterior view (not shown) showed a normal lumbar spine")."""
+    return (first > 0 and last < len(tokens) and text[:tokens[first][1]].rstrip().endswith("(")
+            and tokens[last][0] in _SHOWING and text[tokens[last - 1][2]:tokens[last][1]].strip() == ")"
+            and not any(word == "this" for word, _, _ in tokens[:first]))
 
 
 #: Word endings of an adjective ("cystic", "retroperitoneal", "infectious"): what a differential's alternatives
