@@ -361,6 +361,14 @@ def test_a_diagnosis_proven_before_names_no_procedure_of_this_image() -> None:
     assert extract("Angiogram following biopsy.", dictionary) == {"C0002978"}
     assert extract("An angiogram after the biopsy of the carcinoma.", dictionary) == {"C0002978", "C0007097"}
     assert extract("An angiogram after which a biopsy was done.", dictionary) == {"C0002978", "C0005558"}
+
+
+def test_an_event_a_caption_dates_by_is_a_time() -> None:
+    """Eighteenth pass (ROCOv2 valid negation reading, both readers): "after birth" says when."""
+    dictionary = ConceptDictionary.build({"C0005615": "Birth", "C0024485": "Magnetic Resonance Imaging"})
+    assert extract("MRI on the 3rd day after birth.", dictionary) == {"C0024485"}
+    assert extract("MRI of a woman who had given birth.", dictionary) == {"C0024485"}
+    assert extract("MRI of the birth canal.", dictionary) == {"C0024485", "C0005615"}
     # (... and "needle" before a procedure noun is the procedure's kind, a needle named apart a needle)
     needle = ConceptDictionary.build({"C0027551": "Needle device", "C0005558": "Biopsy"})
     assert "C0027551" not in extract("Ultrasound-guided fine-needle biopsy of the node.", needle)
