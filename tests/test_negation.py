@@ -1041,6 +1041,9 @@ def test_sentence_ends_are_the_plain_patterns_on_random_texts() -> None:
     lambda size: "fronto" * (size // 6) + "temporal lobe",  # a compound of endless combining forms
     lambda size: "right lung (RL), left lung (LL2) " * (size // 32),  # abbreviations the caption defines
     lambda size: "CT" + "; RL, right lung" * (size // 16),  # ... in a glossary
+    # what an unshown image revealed, differentials and hedges in one endless sentence
+    lambda size: "(not shown) showed a neck, " * (size // 27),
+    lambda size: "MRI revealed a lung versus neck or possibly right lung, " * (size // 56),
 ])
 def test_long_runs_and_endless_lists_are_read_in_linear_time(caption_of_size) -> None:
     """16 times the text takes about 16 times as long; a run retried from each of its characters took 256 times."""

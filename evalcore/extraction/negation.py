@@ -341,6 +341,7 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
         exam_scopes = _exam_scopes(tokens, exams, found, clauses, max_words)
         after_event = {last - 1 for _, cue, _, last in exams if cue.direction == "after"}
         places = [first for group, _, first, _ in found if group == "place"]
+        first_this = next((k for k, (word, _, _) in enumerate(tokens) if word == "this"), len(tokens))
         phrase_after = _phrase_cue_after(found, len(tokens))
         barrier = 0  # the token after the last cue that ends a post-negation scope
         for index, (group, cue, first, last) in enumerate(found):
@@ -350,11 +351,12 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
                 inside = _forward_scope(text, tokens, cue, last, phrase_after[index], clauses, max_words)
             elif group == "post":
                 inside = _backward_scope(text, tokens, first, places, barrier, max_words)
-                if _unshown_image_shows(text, tokens, first, last):
+                if _unshown_image_shows(text, tokens, first, last, first_this):
                     # ... and what that image shows ("A magnetic resonance image (not shown) revealed a right central
                     # L5-S1 herniated intervertebral disc"), up to the next cue, a new clause or twice the word limit
-                    following = next((cue_first for _, _, cue_first, _ in found[index + 1:] if cue_first > last),
-                                     len(tokens))  # (the verb itself is a terminator)
+                    following = phrase_after[index]
+                    if following == last and index + 1 < len(found):
+                        following = phrase_after[index + 1]  # the verb itself is a terminator
                     shown = _forward_scope(text, tokens, UNSHOWN_FINDINGS, last + 1, following, clauses,
                                            2 * max_words)
                     if shown[0] < shown[1]:
@@ -440,13 +442,15 @@ UNSHOWN_FINDINGS = Cue("not shown", "negation", "forward", "ConText (Harkema et 
                        "(not shown) revealed a herniated intervertebral disc\")")
 
 
-def _unshown_image_shows(text: str, tokens: list[tuple[str, int, int]], first: int, last: int) -> bool:
+def _unshown_image_shows(text: str, tokens: list[tuple[str, int, int]], first: int, last: int,
+                         first_this: int) -> bool:
     """Whether the bracketed post-negation cue at tokens ``first``..``last - 1`` ("(not shown)") is followed by a
-    verb of showing (:data:`_SHOWING`) whose subject it is, and no "this" before it in the sentence says this image
-    is a subject too ("This image and the anteroposterior view (not shown) showed a normal lumbar spine")."""
-    return (first > 0 and last < len(tokens) and text[:tokens[first][1]].rstrip().endswith("(")
-            and tokens[last][0] in _SHOWING and text[tokens[last - 1][2]:tokens[last][1]].strip() == ")"
-            and not any(word == "this" for word, _, _ in tokens[:first]))
+    verb of showing (:data:`_SHOWING`) whose subject it is, and no "this" before it in the sentence (its first at
+    token ``first_this``) says this image is a subject too ("This image and the anteroposterior view (not shown)
+    showed a normal lumbar spine")."""
+    return (0 < first and first_this > first and last < len(tokens)
+            and text[tokens[first - 1][2]:tokens[first][1]].rstrip().endswith("(") and tokens[last][0] in _SHOWING
+            and text[tokens[last - 1][2]:tokens[last][1]].strip() == ")")
 
 
 #: Word endings of an adjective ("cystic", "retroperitoneal", "infectious"): what a differential's alternatives
