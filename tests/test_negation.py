@@ -144,6 +144,7 @@ def mention_status(text: str, names: list[str]) -> str:
     ("A DWI sequence (not presented) showing vasogenic edema.", ["Edema"], "negated"),
     ("This image and the AP view (not shown) showed a normal lumbar spine.", ["Lumbar spine"], "affirmed"),
     ("The AP view (not shown). It showed a normal lumbar spine.", ["Lumbar spine"], "affirmed"),
+    ("A CT. Angiography (not shown) confirmed occlusion.", ["Occlusion"], "affirmed"),
     # ... and so are two findings a hedge joins by "or", but a head its adjectives share
     ("An area suggesting fat necrosis or lipoma.", ["Fat necrosis"], "negated"),
     ("An area suggesting fat necrosis or lipoma.", ["Lipoma"], "negated"),
@@ -675,6 +676,7 @@ SHOWING_VERBS = {"show", "shows", "showed", "showing", "demonstrate", "demonstra
                  "reveal", "reveals", "revealed", "revealing", "confirm", "confirms", "confirmed", "confirming",
                  "depicts", "depicting"}
 ADJECTIVE_ENDINGS = ("al", "ar", "ic", "ous", "ive", "ary")
+CONFIRMING = {"confirm", "confirms", "confirmed", "confirming"}
 
 
 def shown_removal(tokens: list[tuple[str, int, int]], first: int, begin: int) -> list[int]:
@@ -782,7 +784,8 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
         # word limit, unless "this" (image) is a subject too
         unshown = [("unshown", last, last + 1) for group, first, last in cues
                    if group == "post" and last < len(tokens) and text[:tokens[first][1]].rstrip().endswith("(")
-                   and tokens[last][0] in SHOWING_VERBS and text[tokens[last - 1][2]:tokens[last][1]].strip() == ")"
+                   and tokens[last][0] in SHOWING_VERBS - CONFIRMING
+                   and text[tokens[last - 1][2]:tokens[last][1]].strip() == ")"
                    and "this" not in [w for w, _, _ in tokens[:first]]]
 
         for group, first, last in cues + unshown:

@@ -445,11 +445,11 @@ UNSHOWN_FINDINGS = Cue("not shown", "negation", "forward", "ConText (Harkema et 
 def _unshown_image_shows(text: str, tokens: list[tuple[str, int, int]], first: int, last: int,
                          first_this: int) -> bool:
     """Whether the bracketed post-negation cue at tokens ``first``..``last - 1`` ("(not shown)") is followed by a
-    verb of showing (:data:`_SHOWING`) whose subject it is, and no "this" before it in the sentence (its first at
-    token ``first_this``) says this image is a subject too ("This image and the anteroposterior view (not shown)
-    showed a normal lumbar spine")."""
+    verb of showing that reports a finding of its own (:data:`_REVEALING`) whose subject it is, and no "this"
+    before it in the sentence (its first at token ``first_this``) says this image is a subject too ("This image
+    and the anteroposterior view (not shown) showed a normal lumbar spine")."""
     return (0 < first and first_this > first and last < len(tokens)
-            and text[tokens[first - 1][2]:tokens[first][1]].rstrip().endswith("(") and tokens[last][0] in _SHOWING
+            and text[tokens[first - 1][2]:tokens[first][1]].rstrip().endswith("(") and tokens[last][0] in _REVEALING
             and text[tokens[last - 1][2]:tokens[last][1]].strip() == ")")
 
 
@@ -461,6 +461,9 @@ _ADJECTIVE_ENDINGS = ("al", "ar", "ic", "ous", "ive", "ary")
 _SHOWING = frozenset({"show", "shows", "showed", "showing", "demonstrate", "demonstrates", "demonstrated",
                       "demonstrating", "reveal", "reveals", "revealed", "revealing", "confirm", "confirms", "confirmed",
                       "confirming", "depicts", "depicting"})
+#: The verbs of showing that report a finding of their own: a confirmation restates this image's ("Invasive coronary
+#: angiography findings (not shown) confirmed occlusion of the RCA" after the CT's "total occlusion").
+_REVEALING = _SHOWING - {"confirm", "confirms", "confirmed", "confirming"}
 #: How many words may stand between such a verb and the removal it shows ("showing the total removal of").
 _SHOWN_REMOVAL_GAP = 2
 
