@@ -57,6 +57,7 @@ from evalcore.extraction.imaging_vocabulary import (
 )
 from evalcore.extraction.lexicon import LEXICON, normal_token
 from evalcore.extraction.negation import (
+    ADJECTIVE_ENDINGS,
     AFFIRMED_STATES,
     CUES,
     PASTED,
@@ -666,10 +667,8 @@ def _exact(trie: Mapping, words: list[str]) -> tuple[_Entry, ...]:
 
 #: Words that head no noun phrase, read as caption words are: the sense words' class and every cue's first word.
 _NOT_HEADS = SENSE_WORDS_KEYED.not_head | frozenset(normal_token(cue.cue.split()[0]) for cue in CUES)
-#: Endings of an adjective, which stands between a modifier and the head it modifies ("liver *capsular* enhancement").
-_ADJECTIVE_ENDINGS = ("al", "ar", "ic", "ous", "ive", "ary")
 #: Endings of a word that heads no noun phrase: an adverb, a verb's participle, an adjective ("intrapericardial").
-_NOT_HEAD_ENDINGS = ("ly", "ed", *_ADJECTIVE_ENDINGS)
+_NOT_HEAD_ENDINGS = ("ly", "ed", *ADJECTIVE_ENDINGS)
 
 
 def _names_a_tumour(word: str) -> bool:
@@ -798,7 +797,7 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
         after = last + 1
         while after < len(tokens) and joined(after) and (
                 normal_token(tokens[after][2]) in SENSE_WORDS_KEYED.position or (
-                    after not in all_starts and tokens[after][2].lower().endswith(_ADJECTIVE_ENDINGS)
+                    after not in all_starts and tokens[after][2].lower().endswith(ADJECTIVE_ENDINGS)
                     and "/" not in caption[tokens[after - 1][1]:tokens[after][0]])):
             after += 1
         following = normal_token(tokens[after][2]) if after < len(tokens) and joined(after) else ""
@@ -808,7 +807,7 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
         modifier = not qualifier and not _names_a_tumour(tokens[last][2]) and entry.concept not in MODALITIES \
             and kind != "literature" and (
             (first in coordinated and last in coordinated) or following in STATE_KEYS or following in SENSE_WORDS_KEYED.part
-            or ((forward_cue is not None or (backward and tokens[last][2].lower().endswith(_ADJECTIVE_ENDINGS)))
+            or ((forward_cue is not None or (backward and tokens[last][2].lower().endswith(ADJECTIVE_ENDINGS)))
                 and following.isalpha() and following not in _NOT_HEADS
                 and not tokens[after][2].lower().endswith(_NOT_HEAD_ENDINGS) and after not in all_starts) or (
             following and any(denying_at.get(other_first, set()) - {entry.concept}
@@ -850,7 +849,7 @@ def _coordinated_modifiers(caption: str, mentions: list[tuple[int, int, _Entry]]
     same head read as a modifier too: "no orbital or intracranial extension" denies the extension, and the orbit is
     as much its place as the intracranial space is; "no hepatic, splenic or renal lesions". Only where
     ``coordinable`` (:func:`_denied`: in a denying scope, no literature statement's, no modality and no qualifier:
-    "no cystic or solid lesions" denies both kinds), and only an adjective by its ending (:data:`_ADJECTIVE_ENDINGS`)
+    "no cystic or solid lesions" denies both kinds), and only an adjective by its ending (:data:`ADJECTIVE_ENDINGS`)
     or a structure word before "and" or "or" (the sense words' class: "no evidence of *liver* or spleen lesions"):
     another noun before "or" is a denied thing of its own ("no hydronephrosis or renal calculi"). Read from the
     right, so that a comma list takes its last item's part."""
@@ -860,7 +859,7 @@ def _coordinated_modifiers(caption: str, mentions: list[tuple[int, int, _Entry]]
     read = list(modifiers)
     for index in range(len(mentions) - 1, -1, -1):
         _, last, _ = mentions[index]
-        adjective = tokens[last][2].lower().endswith(_ADJECTIVE_ENDINGS)
+        adjective = tokens[last][2].lower().endswith(ADJECTIVE_ENDINGS)
         if read[index] or not coordinable[index] \
                 or not (adjective or structure_word(normal_token(tokens[last][2]), SENSE_WORDS_KEYED)):
             continue

@@ -51,7 +51,14 @@ clinical reports", J Biomed Inform 42(5):839-851, 2009. The rule, per sentence:
   or asterisk points at ("no pulmonary embolism, pleural effusions with atelectasis (grey arrows)"); a prefix ends
   no other cue's scope ("a history of radiation therapy for *non*-Hodgkin lymphoma");
 - a removal noun's of-phrase is denied where a cue of an earlier event comes before it within the word limit,
-  whatever words stand between ("following a chest wall *resection of* the ninth rib");
+  whatever words stand between ("following a chest wall *resection of* the ninth rib"), or where it is the object
+  of a verb of showing ("MRI *demonstrating resection of* tumour");
+- a differential's alternatives are hypothetical: the noun phrases beside a *between* cue ("a hematoma *versus*
+  abscess"), and two findings a hedge word joins by "or" ("*suggesting* fat necrosis *or* lipoma"), but not a
+  head two modifiers share ("a retropharyngeal or prevertebral abscess") nor two definite things compared ("the
+  left artery vs the patent right artery");
+- what an examination a bracketed cue says is not shown revealed is that examination's ("A magnetic resonance
+  image (not shown) revealed a herniated disc"), unless "this" image is its subject too;
 - an abbreviation key ("PSC: primary sclerosing cholangitis") takes the status of the abbreviation's uses: where
   every use lies in a scope, its long form lies in one of the same kind;
 - a scope never crosses a sentence boundary; the words of a cue are joined by spaces or a hyphen.
@@ -453,9 +460,10 @@ def _unshown_image_shows(text: str, tokens: list[tuple[str, int, int]], first: i
             and text[tokens[last - 1][2]:tokens[last][1]].strip() == ")")
 
 
-#: Word endings of an adjective ("cystic", "retroperitoneal", "infectious"): what a differential's alternatives
-#: that modify one head end with.
-_ADJECTIVE_ENDINGS = ("al", "ar", "ic", "ous", "ive", "ary")
+#: Word endings of an adjective ("cystic", "retroperitoneal", "infectious"): what stands between a modifier and
+#: the head it modifies ("liver *capsular* enhancement"), and what a differential's alternatives that modify one
+#: head end with ("cystic versus necrotic lesion").
+ADJECTIVE_ENDINGS = ("al", "ar", "ic", "ous", "ive", "ary")
 #: Verbs by which a caption says what its image shows: a removal they show is done ("MRI *demonstrating resection
 #: of* tumour").
 _SHOWING = frozenset({"show", "shows", "showed", "showing", "demonstrate", "demonstrates", "demonstrated",
@@ -480,7 +488,7 @@ def _showing_before(tokens: list[tuple[str, int, int]], first: int, barrier: int
         word = tokens[k][0]
         if word in _SHOWING:
             return k
-        if not (word in _ARTICLES or word in SENSE_WORDS.complete or word.endswith(("ful", *_ADJECTIVE_ENDINGS))
+        if not (word in _ARTICLES or word in SENSE_WORDS.complete or word.endswith(("ful", *ADJECTIVE_ENDINGS))
                 or (k == first - 1 and word.isalpha() and word not in SENSE_WORDS.not_head)):
             return None
     return None
@@ -494,8 +502,8 @@ def _modifiers_of_one_head(text: str, tokens: list[tuple[str, int, int]], before
     """Whether the alternatives at tokens ``before`` and ``after`` are modifiers of one head: the one after an
     adjective by its ending, the one before too, or the last word of a hyphenated modifier ("*cystic* versus
     *necrotic* lesion", "multi-*segment* or *viral* pneumonia")."""
-    return tokens[after][0].endswith(_ADJECTIVE_ENDINGS) and (
-        tokens[before][0].endswith(_ADJECTIVE_ENDINGS) or (before > 0 and _joined_by_hyphen(text, tokens, before)))
+    return tokens[after][0].endswith(ADJECTIVE_ENDINGS) and (
+        tokens[before][0].endswith(ADJECTIVE_ENDINGS) or (before > 0 and _joined_by_hyphen(text, tokens, before)))
 
 
 def _written_apart(text: str, tokens: list[tuple[str, int, int]], k: int) -> bool:
@@ -547,12 +555,12 @@ def _alternatives(text: str, tokens: list[tuple[str, int, int]], first: int, las
                   barrier: int) -> tuple[int, int]:
     """The tokens of the two alternatives a differential's cue ("versus", "vs") at tokens ``first``..``last - 1``
     stands between, as (first, past-the-last) token indices: the noun before it with the adjectives before that
-    ("a retroperitoneal *hematoma versus abscess*"), and the noun phrase after it, past an indefinite article, up to a word of
-    the sense words' ``not_head`` class, a participle or :data:`_ALTERNATIVE_WORDS` words ("infarctions versus
-    *brain metastases*"); where the alternatives are adjectives of one head, only the adjectives ("*cystic versus
-    necrotic* lesion": the lesion is stated). A word written apart from the cue by punctuation is no alternative,
-    and a definite article after the cue compares two things the image shows ("stenosis of the left artery vs the
-    patent right artery"): no scope.
+    ("a retroperitoneal *hematoma versus abscess*"), and the noun phrase after it, past an indefinite article, up
+    to a word of the sense words' ``not_head`` class, a participle or :data:`_ALTERNATIVE_WORDS` words
+    ("infarctions versus *brain metastases*"); where the alternatives are adjectives of one head, only the
+    adjectives ("*cystic versus necrotic* lesion": the lesion is stated). A word written apart from the cue by
+    punctuation is no alternative, and a definite article after the cue compares two things the image shows
+    ("stenosis of the left artery vs the patent right artery"): no scope.
 
     >>> words = "a large hematoma versus abscess in the pelvis"
     >>> tokens = [(m.group(), m.start(), m.end()) for m in re.finditer(r"\\w+", words)]
@@ -565,13 +573,14 @@ def _alternatives(text: str, tokens: list[tuple[str, int, int]], first: int, las
 
     def apart(k: int) -> bool:
         return _written_apart(text, tokens, k)
+
     if last < len(tokens) and tokens[last][0] == "the":
         return 0, 0  # a comparison of two things the image shows ("stenosis of the left artery vs the patent right")
     begin = first
     if first > barrier and phrase_word(first - 1) and not apart(first):
         begin = first - 1
         while (begin > barrier and first - begin < _ALTERNATIVE_WORDS and phrase_word(begin - 1) and not apart(begin)
-               and tokens[begin - 1][0].endswith(_ADJECTIVE_ENDINGS)):
+               and tokens[begin - 1][0].endswith(ADJECTIVE_ENDINGS)):
             begin -= 1
     end = last + (last < len(tokens) and tokens[last][0] in ("a", "an"))
     if end < len(tokens) and not apart(end) and phrase_word(end):
