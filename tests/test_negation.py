@@ -145,6 +145,9 @@ def mention_status(text: str, names: list[str]) -> str:
     ("This image and the AP view (not shown) showed a normal lumbar spine.", ["Lumbar spine"], "affirmed"),
     ("The AP view (not shown). It showed a normal lumbar spine.", ["Lumbar spine"], "affirmed"),
     ("A CT. Angiography (not shown) confirmed occlusion.", ["Occlusion"], "affirmed"),
+    # ... and a denied relation of a thing to another leaves the thing, as a denied state does
+    ("These confirm no adhesion, impingement, or entwinement of the tricuspid valve by the lead.",
+     ["Tricuspid valve"], "affirmed"),
     # ... and so are two findings a hedge joins by "or", but a head its adjectives share
     ("An area suggesting fat necrosis or lipoma.", ["Fat necrosis"], "negated"),
     ("An area suggesting fat necrosis or lipoma.", ["Lipoma"], "negated"),
