@@ -719,7 +719,9 @@ TWENTIETH_ROUND = (
      "image's finding and stays (\"Invasive coronary angiography findings (not shown) confirmed occlusion of the "
      "RCA\" after the CT's \"total occlusion\"; both test readers); adhesion, impingement, entwinement and "
      "encasement are relations that, denied, leave their thing (\"no adhesion, impingement, perforation, or "
-     "entwinement of the tricuspid valve by the lead\"; both test readers): no valid caption", "0.7325 (+0.0000)",
+     "entwinement of the tricuspid valve by the lead\"; both test readers); a differential's alternative reads "
+     "through a participle a hyphen joins to the word before (\"pleural thickening versus non-layering pleural "
+     "effusion\"; both test readers): no valid caption", "0.7325 (+0.0000)",
      "0.7559 (+0.0000)"),
     ("tried on valid and left out: \"no other X\" read as a denial of X (7 valid captions, most wrong: \"no "
      "other supernumerary teeth\" beside a mesiodens, \"No other significant coronary artery disease\" beside a "
@@ -1431,7 +1433,8 @@ EIGHTEENTH_PASS_READING = (
      "splenic artery embolization\", \"prior to the atrial fibrillation ablation\"; a denial missed 6: \"no "
      "dilated fluid in the right renal pelvis\", \"absence of loosening ... and heterotopic ossification\", "
      "\"impossible to raise the double-J stent\"; a generic or hypothetical sentence 3; a differential whose "
-     "second alternative is hyphenated, \"versus non-layering pleural effusion\"), removed 13 (a scope over "
+     "second alternative is hyphenated, \"versus non-layering pleural effusion\" (mended after the reading)), "
+     "removed 13 (a scope over "
      "what is stated or imaged 6: \"nodules in both lungs, bilateral bronchiolitis, and tuberculosis could not "
      "be excluded\"; the angiogram of a CT angiography 2; this pass's rules 3: a finding an examination not "
      "shown \"confirmed\" (mended after the reading, as was the tricuspid valve of a denied \"entwinement "

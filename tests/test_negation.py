@@ -138,6 +138,7 @@ def mention_status(text: str, names: list[str]) -> str:
     ("A left lower lobe opacity versus mass outlined by arrows.", ["Arrows"], "affirmed"),
     ("Lesions of infarctions, versus metastases.", ["Infarctions"], "affirmed"),  # a comma parts them
     ("Stenosis of the left artery (black arrow) vs the patent right artery.", ["Right artery"], "affirmed"),
+    ("Pleural thickening versus non-layering pleural effusion.", ["Pleural effusion"], "negated"),
     # ... and what an examination the caption does not show revealed, unless this image is its subject too
     ("A spot radiograph. A magnetic resonance image (not shown) revealed a right central L5-S1 herniated "
      "intervertebral disc.", ["Intervertebral disc"], "negated"),
@@ -730,7 +731,8 @@ def alternatives(text: str, tokens: list[tuple[str, int, int]], first: int, last
         after = [j]
         both_adjectives = len(before) == 1 and one_head(text, tokens, before[0], j)
         while not both_adjectives and len(after) < 3 and after[-1] + 1 < len(tokens) and spaced(after[-1] + 1) and \
-                plain(after[-1] + 1) and not tokens[after[-1] + 1][0].endswith(("ed", "ing")):
+                plain(after[-1] + 1) and (not tokens[after[-1] + 1][0].endswith(("ed", "ing"))
+                                          or text[tokens[after[-1]][2]:tokens[after[-1] + 1][1]] == "-"):
             after.append(after[-1] + 1)
     if not before and not after:
         return []

@@ -556,11 +556,12 @@ def _alternatives(text: str, tokens: list[tuple[str, int, int]], first: int, las
     """The tokens of the two alternatives a differential's cue ("versus", "vs") at tokens ``first``..``last - 1``
     stands between, as (first, past-the-last) token indices: the noun before it with the adjectives before that
     ("a retroperitoneal *hematoma versus abscess*"), and the noun phrase after it, past an indefinite article, up
-    to a word of the sense words' ``not_head`` class, a participle or :data:`_ALTERNATIVE_WORDS` words
-    ("infarctions versus *brain metastases*"); where the alternatives are adjectives of one head, only the
-    adjectives ("*cystic versus necrotic* lesion": the lesion is stated). A word written apart from the cue by
-    punctuation is no alternative, and a definite article after the cue compares two things the image shows
-    ("stenosis of the left artery vs the patent right artery"): no scope.
+    to a word of the sense words' ``not_head`` class, a participle (but one a hyphen joins to the word before:
+    "versus *non-layering pleural* effusion") or :data:`_ALTERNATIVE_WORDS` words ("infarctions versus *brain
+    metastases*"); where the alternatives are adjectives of one head, only the adjectives ("*cystic versus
+    necrotic* lesion": the lesion is stated). A word written apart from the cue by punctuation is no alternative,
+    and a definite article after the cue compares two things the image shows ("stenosis of the left artery vs the
+    patent right artery"): no scope.
 
     >>> words = "a large hematoma versus abscess in the pelvis"
     >>> tokens = [(m.group(), m.start(), m.end()) for m in re.finditer(r"\\w+", words)]
@@ -588,7 +589,8 @@ def _alternatives(text: str, tokens: list[tuple[str, int, int]], first: int, las
         start = end
         end += 1
         while (not adjectives and end < len(tokens) and end - start < _ALTERNATIVE_WORDS and not apart(end)
-               and phrase_word(end) and not tokens[end][0].endswith(("ed", "ing"))):
+               and phrase_word(end)
+               and (not tokens[end][0].endswith(("ed", "ing")) or _joined_by_hyphen(text, tokens, end))):
             end += 1
     return (begin, end) if begin < first or end > last else (0, 0)
 
