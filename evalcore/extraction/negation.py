@@ -359,15 +359,10 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
             elif group == "post":
                 inside = _backward_scope(text, tokens, first, places, barrier, max_words)
                 if _unshown_image_shows(text, tokens, first, last, first_this):
-                    # ... and what that image shows ("A magnetic resonance image (not shown) revealed a right central
-                    # L5-S1 herniated intervertebral disc"), up to the next cue, a new clause or twice the word limit
-                    following = phrase_after[index]
-                    if following == last and index + 1 < len(found):
-                        following = phrase_after[index + 1]  # the verb itself is a terminator
-                    shown = _forward_scope(text, tokens, UNSHOWN_FINDINGS, last + 1, following, clauses,
-                                           2 * max_words)
-                    if shown[0] < shown[1]:
-                        scopes.append((tokens[shown[0]][1], tokens[shown[1] - 1][2], UNSHOWN_FINDINGS))
+                    # ... and what that image shows, up to the next cue after its verb (itself a terminator)
+                    following = phrase_after[index + 1] if phrase_after[index] == last and index + 1 < len(found) \
+                        else phrase_after[index]
+                    scopes.extend(_unshown_findings(text, tokens, last, following, clauses, max_words))
             elif group == "prefix":
                 inside = (last, _hyphen_chain_end(text, tokens, last))
             elif group == "between":
@@ -458,6 +453,15 @@ def _unshown_image_shows(text: str, tokens: list[tuple[str, int, int]], first: i
     return (0 < first and first_this > first and last < len(tokens)
             and text[tokens[first - 1][2]:tokens[first][1]].rstrip().endswith("(") and tokens[last][0] in _REVEALING
             and text[tokens[last - 1][2]:tokens[last][1]].strip() == ")")
+
+
+def _unshown_findings(text: str, tokens: list[tuple[str, int, int]], verb: int, following: int, clauses: list[int],
+                      max_words: int) -> list[tuple[int, int, Cue]]:
+    """The scope of what an examination not shown revealed, after its verb at token ``verb`` ("A magnetic resonance
+    image (not shown) revealed *a right central L5-S1 herniated intervertebral disc*"): up to the ``following`` cue,
+    a new clause or twice the word limit (a finding's description is long)."""
+    begin, end = _forward_scope(text, tokens, UNSHOWN_FINDINGS, verb + 1, following, clauses, 2 * max_words)
+    return [(tokens[begin][1], tokens[end - 1][2], UNSHOWN_FINDINGS)] if begin < end else []
 
 
 #: Word endings of an adjective ("cystic", "retroperitoneal", "infectious"): what stands between a modifier and
