@@ -483,3 +483,16 @@ def test_a_disease_before_a_vaccine_or_a_tumour_before_its_bed_names_that_thing(
     assert extract("Radiotherapy planning CT: the tumour bed clips.", tumour) == set()
     assert extract("Fluid collected on the hepatic bed.", tumour) == {"C0205054"}
     assert extract("A tumour in the left breast.", tumour) == {"C0027651"}
+
+
+def test_a_bare_part_noun_is_the_part_of_the_organ_named_nearest() -> None:
+    """Eighteenth pass (ROCOv2 valid precision reading v35): a sentence that names the thorax and then the thyroid
+    says whose "right lobe" it means; a lobe whose own position words name the lung's ("lower lobe") stays."""
+    dictionary = ConceptDictionary.build({"C0225752": "Structure of lobe of lung", "C0040132": "Thyroid Gland",
+                                          "C0225758": "Structure of lower lobe of lung", "C0817096": "Chest"})
+    caption = "CT of the neck and thorax showed thyroid gland enlargement with extension of the right lobe."
+    assert "C0225752" not in extract(caption, dictionary)
+    assert "C0225752" not in extract("CT of the thorax showed thyroid enlargement. Nodules in both lobes.", dictionary)
+    assert "C0225752" in extract("Thyroid ultrasound is normal. CT of the thorax: nodules in both lobes.", dictionary)
+    assert "C0225758" in extract("CT of the chest: a nodule in the thyroid and a mass in the right lower lobe.",
+                                 dictionary)

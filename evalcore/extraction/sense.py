@@ -11,9 +11,12 @@ One rule over phrase structure (head noun, its modifier, its of-phrase), with wo
   A structure word may be a compound of combining forms ("*frontoparietal* lobe", "*bitemporal* lobes"). Where the
   phrase names no whole ("the right lobe"), the whole is one its sentence names among the organs that have that
   part (``rules/part_wholes.tsv``: "Thyroid ultrasound ... nodule in the right lobe" is no lobe of the lung; a chest
-  names the lungs), else one the rest of the caption names ("Neck length ratio. ... the femoral neck"); a caption
-  that names none leaves the mention as matched. A mention that names its whole itself ("intestinal wall of the
-  colon") and a part of a part ("posterior segment of the upper lobe") are left as matched.
+  names the lungs), the one named nearest before it where the sentence names several ("CT of the neck and thorax
+  ... thyroid gland enlargement ... extension of the right lobe"), else one the rest of the caption names ("Neck
+  length ratio. ... the femoral neck"); a caption that names none leaves the mention as matched. A name whose own
+  position words the mention says ("right *lower* lobe") keeps its organ where any organ with the part is named.
+  A mention that names its whole itself ("intestinal wall of the colon") and a part of a part ("posterior segment
+  of the upper lobe") are left as matched.
 - A **procedure noun** ("aspiration", "biopsy", ...) right after a procedure modifier ("needle", "percutaneous", ...)
   is the procedure: it keeps only a concept whose names say that modifier ("needle aspiration" is no Pulmonary
   aspiration).
@@ -329,6 +332,30 @@ def _said_outside(indexes: Sequence[int], first: int, last: int, begin: int, end
     return inside - max(mention, 0) > 0
 
 
+def _named_wholes(said_by: Mapping[str, str], found: Mapping[str, Sequence[int]], first: int, last: int,
+                  begin: int, end: int) -> set[str]:
+    """Every whole an organ word ``said_by`` names in ``begin``..``end - 1``, outside tokens ``first``..``last``."""
+    return {whole for word, whole in said_by.items() if _said_outside(found.get(word, ()), first, last, begin, end)}
+
+
+def _nearest_whole(said_by: Mapping[str, str], found: Mapping[str, Sequence[int]], first: int, last: int,
+                   begin: int, end: int) -> set[str]:
+    """The whole that the organ word nearest before tokens ``first``..``last`` names, among those ``said_by`` in
+    ``begin``..``end - 1`` (each word's sorted indexes ``found``), else the nearest after them: where a sentence names
+    two organs that have the part, the part is the last one's ("CT of the neck and thorax ... thyroid gland
+    enlargement ... extension of the right lobe" is the thyroid's lobe); an empty set where none is named."""
+    before, after = (-1, ""), (end, "")
+    for word, whole in said_by.items():
+        indexes = found.get(word, ())
+        k = bisect_left(indexes, first) - 1
+        if k >= 0 and indexes[k] >= begin and indexes[k] > before[0]:
+            before = (indexes[k], whole)
+        k = bisect_left(indexes, last + 1)
+        if k < len(indexes) and indexes[k] < end and indexes[k] < after[0]:
+            after = (indexes[k], whole)
+    return {before[1]} if before[1] else {after[1]} if after[1] else set()
+
+
 def structure_word(key: str, words: SenseWords) -> bool:
     """Whether ``key`` is a structure word, or a compound of them in combining forms: "bi" before one
     ("bitemporal"), or a structure adjective's stem joined by "o" to another ("fronto-parietal",
@@ -452,10 +479,12 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
             key in words.position for key in keys[first:last]):
         said_by = words.wholes[keys[last]]
         found = where if where is not None else words_at(keys, said_by)
-        named = {whole for word, whole in said_by.items() if _said_outside(found.get(word, ()), first, last, *sentence)}
+        # a name whose own position words the mention says ("lower lobe") is kept where any such organ is named;
+        # a bare part noun ("the right lobe") is the part of the organ named nearest
+        wholes = _named_wholes if any(key in name_words for key in keys[first:last]) else _nearest_whole
+        named = wholes(said_by, found, first, last, *sentence)
         if not named:  # a sentence that names none ("Neck shaft angle.") is read in the caption's
-            named = {whole for word, whole in said_by.items() if _said_outside(found.get(word, ()), first, last, 0,
-                                                                                len(keys))}
+            named = wholes(said_by, found, first, last, 0, len(keys))
         return not named or not named.isdisjoint(name_words)
     return said is None or said in name_words or words.organ_of.get(said) in name_words
 
