@@ -139,6 +139,9 @@ def mention_status(text: str, names: list[str]) -> str:
     ("Lesions of infarctions, versus metastases.", ["Infarctions"], "affirmed"),  # a comma parts them
     ("Stenosis of the left artery (black arrow) vs the patent right artery.", ["Right artery"], "affirmed"),
     ("Pleural thickening versus non-layering pleural effusion.", ["Pleural effusion"], "negated"),
+    # ... and a denial reads on through its list's "as well as", as through its "or"
+    ("A total absence of right internal and external carotid arteries as well as left extracranial carotid arteries",
+     ["Left extracranial carotid arteries"], "negated"),
     # ... and what an examination the caption does not show revealed, unless this image is its subject too
     ("A spot radiograph. A magnetic resonance image (not shown) revealed a right central L5-S1 herniated "
      "intervertebral disc.", ["Intervertebral disc"], "negated"),
@@ -659,7 +662,8 @@ def list_run_on(text: str, tokens: list[tuple[str, int, int]], stop: int, max_wo
     for k in range(max(last, stop - 3), bound):
         if k >= stop and not re.fullmatch(r"[\s,\-]*", text[tokens[k - 1][2]:tokens[k][1]]):
             return []
-        if (tokens[k][0] in joins or (tokens[k][0] == "as" and k > last and tokens[k - 1][0] == "such")) \
+        if (tokens[k][0] in joins or (tokens[k][0] == "as" and k > last and tokens[k - 1][0] == "such")
+                or (tokens[k][0] == "as" and k - 2 >= last and tokens[k - 1][0] == "well" and tokens[k - 2][0] == "as")) \
                 and k + 1 < bound:
             end = k + 2
             while end < bound and re.fullmatch(r"\s+|\s*-\s*", text[tokens[end - 1][2]:tokens[end][1]]):

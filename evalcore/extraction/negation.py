@@ -805,14 +805,17 @@ _AND_LISTS = ("or", "nor", "and")
 def _through_a_list(text: str, tokens: list[tuple[str, int, int]], start: int, end: int, bound: int,
                     joins: tuple[str, ...] = _ALTERNATIVES) -> int:
     """Where a scope of the tokens from ``start`` that its word limit ends at token ``end`` ends instead when a list
-    runs on there: through the item after the list's "or", "nor" or "such as" ("no signs of demyelination, fracture
-    deformity, traumatic subluxation, or compressive myelopathy"; "no renal vein involvement (arrow) or distant
-    metastatic foci"; "no acute intracranial hemorrhage or large territorial infarct"; "without secondary signs of
-    ischemia such as surrounding free fluid"), the "or" among the last three words the limit let in or after them
-    before token ``bound``, the words after the limit joined only by spaces, commas and hyphens; else ``end``."""
+    runs on there: through the item after the list's "or", "nor", "such as" or "as well as" ("no signs of
+    demyelination, fracture deformity, traumatic subluxation, or compressive myelopathy"; "no renal vein involvement
+    (arrow) or distant metastatic foci"; "no acute intracranial hemorrhage or large territorial infarct"; "without
+    secondary signs of ischemia such as surrounding free fluid"; "a total absence of right internal and external
+    carotid arteries as well as left extracranial carotid arteries"), the "or" among the last three words the limit
+    let in or after them before token ``bound``, the words after the limit joined only by spaces, commas and hyphens;
+    else ``end``."""
     k = max(start, end - 3)  # the list's "or" may be among the last three words the limit let in
     while k < bound and (k < end or _LIST_GAP.fullmatch(text, tokens[k - 1][2], tokens[k][1])):
-        if (tokens[k][0] in joins or (tokens[k][0] == "as" and k > start and tokens[k - 1][0] == "such")) \
+        if (tokens[k][0] in joins or (tokens[k][0] == "as" and k > start and tokens[k - 1][0] == "such")
+                or (tokens[k][0] == "as" and k - 2 >= start and tokens[k - 1][0] == "well" and tokens[k - 2][0] == "as")) \
                 and k + 1 < bound:
             item = k + 1
             while item + 1 < bound and _CUE_GAP.fullmatch(text, tokens[item][2], tokens[item + 1][1]):
