@@ -703,6 +703,10 @@ def test_an_open_cross_reference_that_names_another_concept_is_excluded():
     assert extract("Miliary nodules consistent with tuberculosis; differential diagnosis of sarcoidosis.",
                    dictionary) == set()
     assert extract("Two tuberculomas in the right lobe.", dictionary) == {"C0041295"}
+    # (eighteenth pass, ROCOv2 valid precision reading: DOID's "vascular disease" is cross-referenced to Aneurysm)
+    dictionary = ConceptDictionary.build({"C0002940": "Aneurysm"}, {"C0002940": ["vascular disease"]})
+    assert extract("Caudate hypertrophy in porto-sinusoidal vascular disease.", dictionary) == set()
+    assert extract("A giant aneurysm.", dictionary) == {"C0002940"}
 
 
 def test_a_vertebral_level_named_in_full_takes_the_short_name_the_others_have():
