@@ -723,6 +723,15 @@ TWENTIETH_ROUND = (
      "through a participle a hyphen joins to the word before (\"pleural thickening versus non-layering pleural "
      "effusion\"; both test readers): no valid caption", "0.7325 (+0.0000)",
      "0.7559 (+0.0000)"),
+    ("after the test reading, from two more valid readings (negation v34: 97.2 % and 97.2 %, the same 537 items; "
+     "precision v35: 96.0 %), not read on test: a bare part noun is the part of the organ named nearest before it "
+     "where its sentence names several that have it (\"CT scan of the neck and thorax ... thyroid gland "
+     "enlargement ... extension of the right lobe\" is no lobe of the lung; a name whose own position words the "
+     "mention says, \"right lower lobe\", keeps its organ where any is named); a denial reads on through its "
+     "list's \"as well as\" (\"a total absence of right internal and external carotid arteries as well as left "
+     "extracranial carotid arteries\"); the Disease Ontology's \"vascular disease\", cross-referenced to "
+     "Aneurysm, is excluded as its \"tuberculosis\" is: 3 valid images, right by reading", "0.7325 (+0.0000)",
+     "0.7559 (+0.0000)"),
     ("tried on valid and left out: \"no other X\" read as a denial of X (7 valid captions, most wrong: \"no "
      "other supernumerary teeth\" beside a mesiodens, \"No other significant coronary artery disease\" beside a "
      "stenosing plaque); \"protocol\" as a thing named after a finding (\"pulmonary embolism protocol ... and "
@@ -1442,7 +1451,8 @@ EIGHTEENTH_PASS_READING = (
      "the disease a history cue names and the image shows, a view in brackets)", ">= 97 % MISSED"),
     *CLASS_LISTINGS_UNCHANGED,
 )
-#: Read by hand on valid while developing the eighteenth pass (before test was read).
+#: Read by hand on valid while developing the eighteenth pass (the first two before test was read, the last two after
+#: it).
 EIGHTEENTH_PASS_VALID_READING = (
     ("negation, concept level, two readers on the same 581 items of 200 captions (none in the sixteenth or "
      "seventeenth pass's valid samples)", "96.2 % (556 of 578; 97.6 % without 15 pasted or teaching texts) and "
@@ -1454,6 +1464,17 @@ EIGHTEENTH_PASS_VALID_READING = (
     ("precision, 200 tags, one reader", "96.5 % (193 of 200; 93.0-98.3 %): history 3 (a metastasis's primary "
      "\"of the breast\", a biopsy before the image: the second row), a word sense 2 (\"fluid retention\" as "
      "oedema, \"nerve sheath tumor\" as a nerve), a generic statement, a cervical rib's Chest"),
+    ("negation, concept level, two readers on the same 541 items of 200 more captions (after the test reading)",
+     "97.2 % (522 of 537; 98.8 % without 19 pasted or teaching texts) and 97.2 % (522 of 537; 98.5 % without 20); "
+     "wrong in common: history, an earlier operation or a physical examination 7 (\"point tenderness over his "
+     "sacroiliac joints\" on a chest radiograph, \"after pylorus-preserving pancreatoduodenectomy\"), a purpose "
+     "clause 2 (\"to select the appropriately sized intraosseous needle\"), \"but not demonstrated in this "
+     "image\", \"empty gallbladder fossa\", a denial's list read through \"as well as\" (the sixth row), "
+     "general anatomy, a flap's donor site"),
+    ("precision, 200 more tags, one reader (after the test reading)", "96.0 % (192 of 200; 92.3-98.0 %): a word sense "
+     "or mapping 3 (thyroid \"lobes\" as the lung's: the sixth row; \"vascular disease\" as an aneurysm; a "
+     "native valve as a valve device), history or a study group 3, a device's name (\"bladder catheter\"), an "
+     "organ in a list of absent signs"),
 )
 
 
@@ -1777,8 +1798,8 @@ def run(argv: list[str] | None = None) -> None:
               "reading, and from the classes the seventeenth pass's test reading named (each measured on valid; "
               "cues seen on test only are said so in their rows and sources). Most rows trade agreement with "
               "ROCOv2's curation for what the caption says: the curators tag a differential's alternatives and "
-              "the Birth of \"after birth\". `test` was scored and read once, after the fourth row; the fifth row "
-              "came after the reading and was not read on test (the F1 at the top is after it).", "",
+              "the Birth of \"after birth\". `test` was scored and read once, after the fourth row; the fifth and "
+              "sixth rows came after the reading and were not read on test (the F1 at the top is after them).", "",
               rules_table(TWENTIETH_ROUND), "",
               "## Read by hand (issue 36)", "",
               "Test captions, dictionary (c). The error classes count the captions where the situation occurs "
