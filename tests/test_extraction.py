@@ -585,6 +585,11 @@ FOURTH_PASS_NAMES = {**THIRD_ROUND_NAMES, "C0002978": "angiogram", "C0006141": "
     # A view compared with is another radiograph's, where the caption names this one's.
     ("Lateral view of the knee, compared with the anteroposterior view", {"C1306645", "C0205129", "C0023216"}),
     ("Anteroposterior view compared with the previous lateral view", {"C1306645", "C1999039"}),
+    # (eighteenth pass) An MR signal word or "T2" names the MRI only where no other modality describes its words.
+    ("CT of the liver showing a hyperintense mass", {"C0040405", "C0023884", "C0577559"}),
+    ("Axial image of the liver showing a hyperintense mass", {"C0024485", "C0023884", "C0577559"}),
+    ("CT of the liver and the T2 vertebral body", {"C0040405", "C0023884"}),
+    ("Axial T2 image of the liver", {"C0024485", "C0023884"}),
 ])
 def test_fourth_pass_rules(caption, expected):
     assert extract(caption, ConceptDictionary.build(FOURTH_PASS_NAMES)) == expected

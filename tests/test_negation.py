@@ -152,13 +152,10 @@ def mention_status(text: str, names: list[str]) -> str:
     # ... and a denied relation of a thing to another leaves the thing, as a denied state does
     ("These confirm no adhesion, impingement, or entwinement of the tricuspid valve by the lead.",
      ["Tricuspid valve"], "affirmed"),
-    # ... and so are two findings a hedge joins by "or", but a head its adjectives share
-    ("An area suggesting fat necrosis or lipoma.", ["Fat necrosis"], "negated"),
-    ("An area suggesting fat necrosis or lipoma.", ["Lipoma"], "negated"),
-    ("Hyperintensity consistent with edema or inflammation.", ["Edema"], "negated"),
-    ("Gas consistent with a retropharyngeal or prevertebral abscess (red arrow).", ["Abscess"], "affirmed"),
-    ("Fat necrosis, or lipoma, is likely.", ["Fat necrosis"], "affirmed"),
-    ("Opacities consistent with multi-segment or viral pneumonia.", ["Pneumonia"], "affirmed"),
+    # ... but a hedged reading's "or" states its reading of the image (three valid readers of v36 and a test
+    # adjudicator; two valid readers of v28 read "suggesting fat necrosis or lipoma" the other way)
+    ("Hyperintensity consistent with edema or inflammation.", ["Edema"], "affirmed"),
+    ("An area suggesting fat necrosis or lipoma.", ["Lipoma"], "affirmed"),
     ("MRI demonstrating resection of tumour within the ventricle.", ["Tumour"], "negated"),
     ("MRI demonstrating resection of tumour within the ventricle.", ["Ventricle"], "affirmed"),
     ("CT showing the total removal of the hydatid cyst.", ["Hydatid cyst"], "negated"),
@@ -894,21 +891,6 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
                 continue
             if inside:
                 scopes.append((inside[0][1], inside[-1][2]))
-        # a hedge's "or" within four words, no cue or punctuation between: a differential from the hedge on
-        in_cues = {k for _, first, last in cues for k in range(first, last)}
-        for k in range(len(tokens) - 1):
-            if tokens[k][0] != "or":
-                continue
-            hedges = [h for h in range(max(0, k - 5), k) if tokens[h][0] in SENSE_WORDS.hedge]
-            if not hedges or any(j in in_cues or text[tokens[j - 1][2]:tokens[j][1]].strip(" \t-")
-                                 for j in range(hedges[-1] + 1, k + 2)):
-                continue
-            pair = alternatives(text, tokens, k, k + 1, hedges[-1] + 1)
-            if not pair or pair[-1] == tokens[k]:
-                continue
-            if not one_head(text, tokens, k - 1, k + 1):
-                pair = tokens[hedges[-1] + 1:tokens.index(pair[-1]) + 1]
-            scopes.append((pair[0][1], pair[-1][2]))
     # an abbreviation key takes its uses' status: every use outside the keys in a scope puts the entry, short form
     # and long form, in one
     keys = [d for d in defined_abbreviations(text) if d.glossary]
@@ -935,7 +917,7 @@ def test_agrees_with_a_token_by_token_implementation_on_random_texts(seed):
     rng = random.Random(seed)
     vocabulary = PLAIN_WORDS + sorted(CUE_WORDS) + ["no evidence of", "was ruled out", "no change", "in", "along",
                                                     "or", "or", "nor", "complete", "patent", "fractures", "under",
-                                                    "consistent with", "suggesting", "likely", "with", "non-calcified",
+                                                    "consistent with", "suggesting", "with", "non-calcified",
                                                     "non-COVID-19", "non", "almost", "nearly", "near-complete", "wholly"]
     text = random_text(rng, vocabulary, rng.randint(0, 60))
     words = rng.randint(1, 8)
@@ -1053,7 +1035,7 @@ def test_sentence_ends_are_the_plain_patterns_on_random_texts() -> None:
     lambda size: "fronto" * (size // 6) + "temporal lobe",  # a compound of endless combining forms
     lambda size: "right lung (RL), left lung (LL2) " * (size // 32),  # abbreviations the caption defines
     lambda size: "CT" + "; RL, right lung" * (size // 16),  # ... in a glossary
-    # what an unshown image revealed, differentials and hedges in one endless sentence
+    # what an unshown image revealed and differentials in one endless sentence
     lambda size: "(not shown) showed a neck, " * (size // 27),
     lambda size: "MRI revealed a lung versus neck or possibly right lung, " * (size // 56),
 ])

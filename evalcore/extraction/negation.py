@@ -54,9 +54,9 @@ clinical reports", J Biomed Inform 42(5):839-851, 2009. The rule, per sentence:
   whatever words stand between ("following a chest wall *resection of* the ninth rib"), or where it is the object
   of a verb of showing ("MRI *demonstrating resection of* tumour");
 - a differential's alternatives are hypothetical: the noun phrases beside a *between* cue ("a hematoma *versus*
-  abscess"), and two findings a hedge word joins by "or" ("*suggesting* fat necrosis *or* lipoma"), but not a
-  head two modifiers share ("a retropharyngeal or prevertebral abscess") nor two definite things compared ("the
-  left artery vs the patent right artery");
+  abscess"), but not a head two modifiers share ("cystic versus necrotic lesion") nor two definite things compared
+  ("the left artery vs the patent right artery"); a hedged reading's "or" is no differential ("consistent with
+  edema or inflammation" states a reading of the image);
 - what an examination a bracketed cue says is not shown revealed is that examination's ("A magnetic resonance
   image (not shown) revealed a herniated disc"), unless "this" image is its subject too;
 - an abbreviation key ("PSC: primary sclerosing cholangitis") takes the status of the abbreviation's uses: where
@@ -387,7 +387,6 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
             if group not in ("pseudo", "place"):
                 barrier = last
         scopes.extend(exam_scopes)
-        scopes.extend(_hedged_alternatives(text, tokens, found))
         if literature is not None:
             scopes.append(literature)
     if scopes:
@@ -513,46 +512,6 @@ def _modifiers_of_one_head(text: str, tokens: list[tuple[str, int, int]], before
 def _written_apart(text: str, tokens: list[tuple[str, int, int]], k: int) -> bool:
     """Whether anything but spaces and hyphens stands between tokens ``k - 1`` and ``k``."""
     return bool(text[tokens[k - 1][2]:tokens[k][1]].strip(" \t-"))
-
-
-#: How many words may stand between a hedge word and the "or" of its alternatives ("consistent with bone marrow
-#: replacement or ...").
-_HEDGE_REACH = 4
-#: The cue of a hedged differential's alternatives, found by the sense words' ``hedge`` class.
-HEDGED_OR = Cue("or", "hypothetical", "between", "ConText (Harkema et al. 2009) uncertainty and the reading brief: "
-                "two findings a hedged reading joins by \"or\" are a differential list, neither stated (the sense "
-                "words' hedge class)")
-
-
-def _hedged_alternatives(text: str, tokens: list[tuple[str, int, int]],
-                         found: list[tuple[str, Cue, int, int]]) -> list[tuple[int, int, Cue]]:
-    """The scopes of the differentials a hedge word opens (the sense words' ``hedge`` class: "suggesting fat
-    necrosis or lipoma"): an "or" within :data:`_HEDGE_REACH` words after the hedge, nothing but spaces and hyphens
-    between them and no cue, holds the words from the hedge through the alternative after it
-    (:func:`_alternatives`); where both alternatives are adjectives of one head, only the adjectives ("consistent
-    with a *retropharyngeal or prevertebral* abscess": the abscess is stated).
-
-    >>> words = "an area suggesting fat necrosis or lipoma"
-    >>> tokens = [(m.group(), m.start(), m.end()) for m in re.finditer(r"\\w+", words)]
-    >>> [words[start:end] for start, end, _ in _hedged_alternatives(words, tokens, [])]
-    ['fat necrosis or lipoma']
-    """
-    in_cues = {k for _, _, first, last in found for k in range(first, last)}
-    scopes = []
-    for k, (word, _, _) in enumerate(tokens):
-        if word != "or" or k + 1 >= len(tokens):
-            continue
-        hedge = next((h for h in range(k - 1, max(-1, k - _HEDGE_REACH - 2), -1)
-                      if tokens[h][0] in SENSE_WORDS.hedge), None)
-        if hedge is None or any(j in in_cues or _written_apart(text, tokens, j) for j in range(hedge + 1, k + 2)):
-            continue
-        begin, end = _alternatives(text, tokens, k, k + 1, hedge + 1)
-        if end <= k + 1:
-            continue  # no alternative after the "or"
-        if not _modifiers_of_one_head(text, tokens, k - 1, k + 1):
-            begin = hedge + 1
-        scopes.append((tokens[begin][1], tokens[end - 1][2], HEDGED_OR))
-    return scopes
 
 
 def _alternatives(text: str, tokens: list[tuple[str, int, int]], first: int, last: int,

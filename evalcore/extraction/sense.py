@@ -65,7 +65,7 @@ DIRECTION_PREPOSITIONS = frozenset({"into", "to", "toward", "towards"})
 ROLES = ("part", "procedure", "procedure-modifier", "position", "direction", "determiner", "structure",
          "keeps-qualifier", "approach", "not-head", "plain-radiograph", "figure", "proof", "partial", "complete",
          "other", "radiation", "vessel", "verb", "person", "named-after", "measure", "scan-region",
-         "procedure-kind", "hedge", "time-event")
+         "procedure-kind", "time-event")
 SENSE_COLUMNS = (Column("words"), Column("role", allowed=ROLES), Column("source"))
 PART_WHOLE_COLUMNS = (Column("part"), Column("whole"), Column("said_by"), Column("source"))
 
@@ -136,10 +136,6 @@ class SenseWords:
     #: Nouns of an event a caption dates things by ("birth"): after a word of time ("after", "at", "since") or
     #: "given", the event is when, not what the image shows ("on the 3rd day after birth": :func:`sense_kept`).
     time_event: frozenset[str] = frozenset()
-    #: Words of a hedged reading ("suggesting", "consistent", "likely"): two findings joined by "or" in the phrase one
-    #: opens are a differential, neither stated ("suggesting fat necrosis or lipoma":
-    #: :func:`evalcore.extraction.negation.cue_scopes`).
-    hedge: frozenset[str] = frozenset()
     #: An organ's adjective -> the organ, as a specifier is compared with a concept's names ("pulmonary" is "lung").
     organ_of: Mapping[str, str] = field(default_factory=dict)
     #: A part noun -> each word that names an organ having that part -> the organ ("lobe" -> "hepatic" -> "liver").
@@ -382,6 +378,8 @@ def structure_word(key: str, words: SenseWords) -> bool:
 
 #: The words before an event's noun that make it a date ("after birth", "at birth", "had given birth").
 _DATING = frozenset({"after", "at", "since", "from", "before", "following", "given"})
+#: The nouns after an event's noun that make it a date or a measure ("birth date", "birth weight").
+_DATED = frozenset({"date", "weight", "year", "order"})
 #: The words that put an event before the image ("post-biopsy", "after renal biopsy").
 _EARLIER = frozenset({"post", "after", "following"})
 #: How many modifiers may stand between such a word and a procedure noun ("after CT-guided percutaneous lung biopsy").
@@ -421,7 +419,8 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     hepatic bed"). A word before a participle of proof ("biopsy-proven") names an earlier examination, and keeps
     nothing; so does a procedure noun in a phrase "post", "after" or "following" opens ("post-biopsy hematoma",
     "a haematoma after percutaneous renal biopsy"), and a device word that names a procedure's kind before it
-    ("fine-needle aspiration"); an event's noun after a word of time dates the image ("six months after birth"). A
+    ("fine-needle aspiration"); an event's noun after a word of time, or before a date or a measure, dates the
+    image ("six months after birth", "birth weight"). A
     ``view`` (a projection or plane tag) is no view right before a noun of measure ("transverse dimension of the
     heart": a direction of measurement).
 
@@ -454,8 +453,9 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
         return False  # "biopsy-proven carcinoma": how the diagnosis was made before, not this image
     if keys[last] in words.procedure_kind and next_word in words.procedure:
         return False  # "fine-needle aspiration": the kind of procedure, no needle named
-    if first == last and keys[first] in words.time_event and first > 0 and keys[first - 1] in _DATING and joined(first):
-        return False  # "six months after birth": a time, not the event in the image
+    if first == last and keys[first] in words.time_event and (
+            (first > 0 and keys[first - 1] in _DATING and joined(first)) or next_word in _DATED):
+        return False  # "six months after birth", "Patient's Birth Date": a time, not the event in the image
     if first == last and keys[first] in words.procedure and _after_an_earlier_event(keys, joined, first, words):
         return False  # "post-biopsy hematoma": the biopsy was done before the image
     if view and next_word in words.measure:
