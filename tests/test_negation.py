@@ -150,6 +150,7 @@ def mention_status(text: str, names: list[str]) -> str:
     ("The AP view (not shown). It showed a normal lumbar spine.", ["Lumbar spine"], "affirmed"),
     ("A CT. Angiography (not shown) confirmed occlusion.", ["Occlusion"], "affirmed"),
     ("A feature that simulates invasion by an endometrial carcinoma.", ["Endometrial carcinoma"], "negated"),
+    ("Post-aspiration chest X-ray demonstrating complete clearance of the effusions.", ["Effusions"], "negated"),
     # ... and a denied relation of a thing to another leaves the thing, as a denied state does
     ("These confirm no adhesion, impingement, or entwinement of the tricuspid valve by the lead.",
      ["Tricuspid valve"], "affirmed"),
