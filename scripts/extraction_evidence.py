@@ -732,6 +732,17 @@ TWENTIETH_ROUND = (
      "extracranial carotid arteries\"); the Disease Ontology's \"vascular disease\", cross-referenced to "
      "Aneurysm, is excluded as its \"tuberculosis\" is: 3 valid images, right by reading", "0.7325 (+0.0000)",
      "0.7559 (+0.0000)"),
+    ("after the test reading, from three more valid readings (negation v36: 96.6 % and 96.6 %, the same 582 items; "
+     "precision v37: 94.0 %, v38: 97.0 %), not read on test: the second row's hedged \"or\" is gone (both v36 "
+     "readers read \"consistent with edema or inflammation\" as stated, as the test adjudicator read \"suggestive "
+     "of burned-out colitis or inflammatory bowel disease\", where the two v28 readers read \"suggesting fat "
+     "necrosis or lipoma\" as a differential: net wrong by reading); an MR signal word (\"hyperintense\") and "
+     "\"T2\" name the MRI only where no other modality describes their words (\"Abdominal CT with contrast "
+     "showing a hyperintense ... mass\", \"PET and CT ... the T2 vertebral body\"); \"birth\" before a date, "
+     "weight, year or order is no Birth (\"a birth weight of 1,370 g\"); \"simulate\" and \"simulates\" are "
+     "hypothetical as \"simulating\" is; \"complete clearance of\" denies as \"complete resolution of\": 20 "
+     "valid images, 14 better and 5 worse by gold (the hedge's alternatives the curators tag return)",
+     "0.7327 (+0.0002)", "0.7560 (+0.0001)"),
     ("tried on valid and left out: \"no other X\" read as a denial of X (7 valid captions, most wrong: \"no "
      "other supernumerary teeth\" beside a mesiodens, \"No other significant coronary artery disease\" beside a "
      "stenosing plaque); \"protocol\" as a thing named after a finding (\"pulmonary embolism protocol ... and "
@@ -1475,6 +1486,17 @@ EIGHTEENTH_PASS_VALID_READING = (
      "or mapping 3 (thyroid \"lobes\" as the lung's: the sixth row; \"vascular disease\" as an aneurysm; a "
      "native valve as a valve device), history or a study group 3, a device's name (\"bladder catheter\"), an "
      "organ in a list of absent signs"),
+    ("negation, concept level, two readers on the same 585 items of 200 more captions (after the test reading)",
+     "96.6 % (562 of 582; 97.3 % without 16 pasted or teaching texts) and 96.6 % (562 of 582; 97.5 % without 17); "
+     "the same 20 wrong: history or presentation 9 (\"a man with ... chronic kidney disease who presented with "
+     "fatigue\" on a chest radiograph, with the abdomen and view read from its kidney), a removed thing 3 (\"after "
+     "thoracotomy and tumor resection\"), a hedged reading's \"or\" read as a differential 3 (the last row), a "
+     "ruled-out or simulated possibility 2, another examination 2, a sign listed as absent"),
+    ("precision, two more samples of 200 tags, one reader each (after the test reading)", "94.0 % (188 of 200) and "
+     "97.0 % (194 of 200): history, a symptom or an earlier operation 6 (\"new-onset chest pain\", \"extended "
+     "lymph node dissection\"), a word sense or mapping 5 (\"T2\" as MRI on a PET/CT, \"hyperintense\" on a CT: "
+     "the last row; \"femoral-posterior tibial graft\" as the femur), another examination or surgery 2, a "
+     "cleared or resected tumour 2, a differential list, a cause or territory 2"),
 )
 
 
@@ -1798,8 +1820,8 @@ def run(argv: list[str] | None = None) -> None:
               "reading, and from the classes the seventeenth pass's test reading named (each measured on valid; "
               "cues seen on test only are said so in their rows and sources). Most rows trade agreement with "
               "ROCOv2's curation for what the caption says: the curators tag a differential's alternatives and "
-              "the Birth of \"after birth\". `test` was scored and read once, after the fourth row; the fifth and "
-              "sixth rows came after the reading and were not read on test (the F1 at the top is after them).", "",
+              "the Birth of \"after birth\". `test` was scored and read once, after the fourth row; the fifth to seventh "
+              "rows came after the reading and were not read on test (the F1 at the top is after them).", "",
               rules_table(TWENTIETH_ROUND), "",
               "## Read by hand (issue 36)", "",
               "Test captions, dictionary (c). The error classes count the captions where the situation occurs "
