@@ -370,6 +370,9 @@ def test_an_event_a_caption_dates_by_is_a_time() -> None:
     assert extract("MRI of a woman who had given birth.", dictionary) == {"C0024485"}
     assert extract("MRI of the birth canal.", dictionary) == {"C0024485", "C0005615"}
     assert extract("MRI of an infant with a birth weight of 1,370 g.", dictionary) == {"C0024485"}
+    assert extract("MRI of an infant two weeks since birth.", dictionary) == {"C0024485"}
+    assert extract("MRI before birth.", dictionary) == {"C0024485"}
+    assert extract("MRI with the patient's birth date.", dictionary) == {"C0024485"}
     # (... and "needle" before a procedure noun is the procedure's kind, a needle named apart a needle)
     needle = ConceptDictionary.build({"C0027551": "Needle device", "C0005558": "Biopsy"})
     assert "C0027551" not in extract("Ultrasound-guided fine-needle biopsy of the node.", needle)

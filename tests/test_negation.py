@@ -139,6 +139,11 @@ def mention_status(text: str, names: list[str]) -> str:
     ("Lesions of infarctions, versus metastases.", ["Infarctions"], "affirmed"),  # a comma parts them
     ("Stenosis of the left artery (black arrow) vs the patent right artery.", ["Right artery"], "affirmed"),
     ("Pleural thickening versus non-layering pleural effusion.", ["Pleural effusion"], "negated"),
+    ("Infiltrates concerning for pulmonary edema vs. pneumonia.", ["Pneumonia"], "negated"),
+    ("A hematoma versus, an abscess.", ["Abscess"], "affirmed"),
+    ("In this patient, an MRI (not shown) revealed a herniated intervertebral disc.", ["Intervertebral disc"],
+     "negated"),
+    ("CT depicted resection of the tumour.", ["Tumour"], "negated"),
     # ... and a denial reads on through its list's "as well as", as through its "or"
     ("A total absence of right internal and external carotid arteries as well as left extracranial carotid arteries",
      ["Left extracranial carotid arteries"], "negated"),
@@ -681,7 +686,7 @@ def state_noun(word: str) -> bool:
 
 SHOWING_VERBS = {"show", "shows", "showed", "showing", "demonstrate", "demonstrates", "demonstrated", "demonstrating",
                  "reveal", "reveals", "revealed", "revealing", "confirm", "confirms", "confirmed", "confirming",
-                 "depicts", "depicting"}
+                 "depict", "depicts", "depicted", "depicting"}
 ADJECTIVE_ENDINGS = ("al", "ar", "ic", "ous", "ive", "ary")
 CONFIRMING = {"confirm", "confirms", "confirmed", "confirming"}
 
@@ -717,8 +722,8 @@ def alternatives(text: str, tokens: list[tuple[str, int, int]], first: int, last
     def plain(k: int) -> bool:
         return tokens[k][0].isalpha() and tokens[k][0] not in SENSE_WORDS.not_head
 
-    def spaced(k: int) -> bool:
-        return text[tokens[k - 1][2]:tokens[k][1]].strip(" -") == ""
+    def spaced(k: int) -> bool:  # only spaces, tabs and hyphens between (and the cue's own stop: "vs.")
+        return text[tokens[k - 1][2]:tokens[k][1]].strip(" \t-." if k == last else " \t-") == ""
 
     before: list[int] = []
     if first - 1 >= begin and plain(first - 1) and spaced(first):
@@ -728,9 +733,10 @@ def alternatives(text: str, tokens: list[tuple[str, int, int]], first: int, last
             before.insert(0, before[0] - 1)
     if last < len(tokens) and tokens[last][0] == "the":
         return []  # two definite things compared
-    j = last + 1 if last < len(tokens) and tokens[last][0] in ("a", "an") else last
+    article = last < len(tokens) and tokens[last][0] in ("a", "an")
+    j = last + 1 if article else last
     after: list[int] = []
-    if j < len(tokens) and spaced(j) and plain(j):
+    if j < len(tokens) and spaced(j) and plain(j) and (not article or spaced(last)):
         after = [j]
         both_adjectives = len(before) == 1 and one_head(text, tokens, before[0], j)
         while not both_adjectives and len(after) < 3 and after[-1] + 1 < len(tokens) and spaced(after[-1] + 1) and \
@@ -746,7 +752,7 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
     """NegEx over tokens: cues matched at each token (the longest phrase of any group, words joined by spaces or a
     hyphen), scopes walked token by token, a state noun followed by "of" ending a scope."""
     scopes = []
-    sentences = [s for s in re.finditer(r".*?(?:[.!?]+(?=\s|$)|(?<=[a-z]{2})\.(?=[A-Z])|\n\s*\n)|.+$", text,
+    sentences = [s for s in re.finditer(r".*?(?:(?<![.!?])(?<!\b[Vv]s)[.!?]+(?=\s|$)|(?<=[a-z]{2})\.(?=[A-Z])|\n\s*\n)|.+$", text,
                                         re.DOTALL) if s.group().strip(" \t\n.!?")]
     # a pasted case report or discussion: its later sentences that point at nothing are not of the image
     pasted = len(sentences) >= 10 and len(text) >= 1300
@@ -791,10 +797,12 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
         # what an image a bracketed "(not shown)" is said of shows: the phrase after its verb of showing, twice the
         # word limit, unless "this" (image) is a subject too
         unshown = [("unshown", last, last + 1) for group, first, last in cues
-                   if group == "post" and last < len(tokens) and text[:tokens[first][1]].rstrip().endswith("(")
+                   if group == "post" and 0 < first and last < len(tokens)
+                   and text[tokens[first - 1][2]:tokens[first][1]].rstrip().endswith("(")
                    and tokens[last][0] in SHOWING_VERBS - CONFIRMING
                    and text[tokens[last - 1][2]:tokens[last][1]].strip() == ")"
-                   and "this" not in [w for w, _, _ in tokens[:first]]]
+                   and not any(tokens[k][0] == "this" and tokens[k + 1][0] in SENSE_WORDS.figure
+                               for k in range(first))]
 
         for group, first, last in cues + unshown:
             if " ".join(w for w, _, _ in tokens[first:last]) in NEGATION_PHRASES and group != "prefix" and \
@@ -919,6 +927,7 @@ def test_agrees_with_a_token_by_token_implementation_on_random_texts(seed):
     rng = random.Random(seed)
     vocabulary = PLAIN_WORDS + sorted(CUE_WORDS) + ["no evidence of", "was ruled out", "no change", "in", "along",
                                                     "or", "or", "nor", "complete", "patent", "fractures", "under",
+                                                    "versus", "vs", "vs.", "a", "(not shown) revealed", "this image",
                                                     "consistent with", "suggesting", "with", "non-calcified",
                                                     "non-COVID-19", "non", "almost", "nearly", "near-complete", "wholly"]
     text = random_text(rng, vocabulary, rng.randint(0, 60))
@@ -1018,7 +1027,7 @@ def test_sentence_ends_are_the_plain_patterns_on_random_texts() -> None:
     (a run of marks before a space or the end, a stop against a capital, a blank line)."""
     from evalcore.extraction.negation import _SENTENCE_END
 
-    plain = re.compile(r"[.!?]+(?=\s|$)|(?<=[a-z]{2})\.(?=[A-Z])|\n\s*\n")
+    plain = re.compile(r"(?<![.!?])(?<!\b[Vv]s)[.!?]+(?=\s|$)|(?<=[a-z]{2})\.(?=[A-Z])|\n\s*\n")
     rng = random.Random(36)
     alphabet = ["a", "b", "A", ".", "!", "?", " ", "\n", "\t", "\r", "x", "2", "\u2028"]
     for _ in range(5000):

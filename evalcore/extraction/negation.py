@@ -221,11 +221,12 @@ STATUSES = ("affirmed", "negated", "absent")
 _ARTICLES = ("the", "a", "an")
 
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|[;:]")
-# A sentence ends at ".", "!" or "?" before a space or the end, at a full stop written against the next sentence's
-# capital ("worsening.SDH = ..."; two lower-case letters before it, so "e.g.A" or "2.5" do not), or a blank line.
+# A sentence ends at ".", "!" or "?" before a space or the end (but the stop of "vs.": "pulmonary edema vs.
+# pneumonia" is one differential), at a full stop written against the next sentence's capital ("worsening.SDH =
+# ..."; two lower-case letters before it, so "e.g.A" or "2.5" do not), or a blank line.
 # (A run of marks is matched whole, from its first mark and without giving any back: a run of thousands of dots
 # tried from each of its marks was a scan of the run per mark.)
-_SENTENCE_END = re.compile(r"(?<![.!?])[.!?]++(?=\s|$)|(?<=[a-z]{2})\.(?=[A-Z])|\n(?:[^\S\n]*+\n)++")
+_SENTENCE_END = re.compile(r"(?<![.!?])(?<!\b[Vv]s)[.!?]++(?=\s|$)|(?<=[a-z]{2})\.(?=[A-Z])|\n(?:[^\S\n]*+\n)++")
 #: What may stand between two words of a cue: spaces, or a hyphen ("follow-up with").
 _CUE_GAP = re.compile(r"\s+|\s*-\s*")
 #: The scope each kind of cue opens: "pre" (forward), "post" (backward), or none of its own.
@@ -348,7 +349,9 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
         exam_scopes = _exam_scopes(tokens, exams, found, clauses, max_words)
         after_event = {last - 1 for _, cue, _, last in exams if cue.direction == "after"}
         places = [first for group, _, first, _ in found if group == "place"]
-        first_this = next((k for k, (word, _, _) in enumerate(tokens) if word == "this"), len(tokens))
+        # the first "this" of the sentence that names the image ("This image and the AP view (not shown) showed")
+        first_this = next((k for k, (word, _, _) in enumerate(tokens[:-1])
+                           if word == "this" and tokens[k + 1][0] in SENSE_WORDS.figure), len(tokens))
         phrase_after = _phrase_cue_after(found, len(tokens))
         barrier = 0  # the token after the last cue that ends a post-negation scope
         for index, (group, cue, first, last) in enumerate(found):
@@ -360,8 +363,7 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
                 inside = _backward_scope(text, tokens, first, places, barrier, max_words)
                 if _unshown_image_shows(text, tokens, first, last, first_this):
                     # ... and what that image shows, up to the next cue after its verb (itself a terminator)
-                    following = phrase_after[index + 1] if phrase_after[index] == last and index + 1 < len(found) \
-                        else phrase_after[index]
+                    following = phrase_after[index + 1] if phrase_after[index] == last else phrase_after[index]
                     scopes.extend(_unshown_findings(text, tokens, last, following, clauses, max_words))
             elif group == "prefix":
                 inside = (last, _hyphen_chain_end(text, tokens, last))
@@ -471,7 +473,7 @@ ADJECTIVE_ENDINGS = ("al", "ar", "ic", "ous", "ive", "ary")
 #: of* tumour").
 _SHOWING = frozenset({"show", "shows", "showed", "showing", "demonstrate", "demonstrates", "demonstrated",
                       "demonstrating", "reveal", "reveals", "revealed", "revealing", "confirm", "confirms", "confirmed",
-                      "confirming", "depicts", "depicting"})
+                      "confirming", "depict", "depicts", "depicted", "depicting"})
 #: The verbs of showing that report a finding of their own: a confirmation restates this image's ("Invasive coronary
 #: angiography findings (not shown) confirmed occlusion of the RCA" after the CT's "total occlusion").
 _REVEALING = _SHOWING - {"confirm", "confirms", "confirmed", "confirming"}
@@ -509,11 +511,6 @@ def _modifiers_of_one_head(text: str, tokens: list[tuple[str, int, int]], before
         tokens[before][0].endswith(ADJECTIVE_ENDINGS) or (before > 0 and _joined_by_hyphen(text, tokens, before)))
 
 
-def _written_apart(text: str, tokens: list[tuple[str, int, int]], k: int) -> bool:
-    """Whether anything but spaces and hyphens stands between tokens ``k - 1`` and ``k``."""
-    return bool(text[tokens[k - 1][2]:tokens[k][1]].strip(" \t-"))
-
-
 def _alternatives(text: str, tokens: list[tuple[str, int, int]], first: int, last: int,
                   barrier: int) -> tuple[int, int]:
     """The tokens of the two alternatives a differential's cue ("versus", "vs") at tokens ``first``..``last - 1``
@@ -535,8 +532,8 @@ def _alternatives(text: str, tokens: list[tuple[str, int, int]], first: int, las
     def phrase_word(k: int) -> bool:
         return tokens[k][0].isalpha() and tokens[k][0] not in SENSE_WORDS.not_head
 
-    def apart(k: int) -> bool:
-        return _written_apart(text, tokens, k)
+    def apart(k: int) -> bool:  # (the stop right after the cue is its own: "edema vs. pneumonia")
+        return bool(text[tokens[k - 1][2]:tokens[k][1]].strip(" \t-." if k == last else " \t-"))
 
     if last < len(tokens) and tokens[last][0] == "the":
         return 0, 0  # a comparison of two things the image shows ("stenosis of the left artery vs the patent right")
@@ -546,8 +543,9 @@ def _alternatives(text: str, tokens: list[tuple[str, int, int]], first: int, las
         while (begin > barrier and first - begin < _ALTERNATIVE_WORDS and phrase_word(begin - 1) and not apart(begin)
                and tokens[begin - 1][0].endswith(ADJECTIVE_ENDINGS)):
             begin -= 1
-    end = last + (last < len(tokens) and tokens[last][0] in ("a", "an"))
-    if end < len(tokens) and not apart(end) and phrase_word(end):
+    article = last < len(tokens) and tokens[last][0] in ("a", "an")
+    end = last + article
+    if end < len(tokens) and not apart(end) and phrase_word(end) and not (article and apart(last)):
         adjectives = begin == first - 1 and _modifiers_of_one_head(text, tokens, begin, end)
         start = end
         end += 1
@@ -555,6 +553,8 @@ def _alternatives(text: str, tokens: list[tuple[str, int, int]], first: int, las
                and phrase_word(end)
                and (not tokens[end][0].endswith(("ed", "ing")) or _joined_by_hyphen(text, tokens, end))):
             end += 1
+    else:
+        end = last  # no alternative after the cue: nor its article
     return (begin, end) if begin < first or end > last else (0, 0)
 
 

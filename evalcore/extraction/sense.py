@@ -53,6 +53,7 @@ from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 
+from evalcore.extraction.lexicon import normal_token
 from evalcore.extraction.rule_files import RULES_FOLDER, Column, read_rule_file, refuse_repeat
 
 #: The sense words shipped with the package.
@@ -376,12 +377,13 @@ def structure_word(key: str, words: SenseWords) -> bool:
     return compound[0]
 
 
-#: The words before an event's noun that make it a date ("after birth", "at birth", "had given birth").
-_DATING = frozenset({"after", "at", "since", "from", "before", "following", "given"})
-#: The nouns after an event's noun that make it a date or a measure ("birth date", "birth weight").
-_DATED = frozenset({"date", "weight", "year", "order"})
-#: The words that put an event before the image ("post-biopsy", "after renal biopsy").
-_EARLIER = frozenset({"post", "after", "following"})
+#: The words before an event's noun that make it a date ("after birth", "at birth", "had given birth"), read as a
+#: caption's words are (:func:`~evalcore.extraction.lexicon.normal_token`: "since" is "sinc").
+_DATING = frozenset(normal_token(word) for word in ("after", "at", "since", "from", "before", "following", "given"))
+#: The nouns after an event's noun that make it a date or a measure ("birth date", "birth weight"), read so too.
+_DATED = frozenset(normal_token(word) for word in ("date", "dates", "weight", "year", "order"))
+#: The words that put an event before the image ("post-biopsy", "after renal biopsy"), read so too.
+_EARLIER = frozenset(normal_token(word) for word in ("post", "after", "following"))
 #: How many modifiers may stand between such a word and a procedure noun ("after CT-guided percutaneous lung biopsy").
 _EARLIER_REACH = 4
 
