@@ -374,7 +374,9 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
                 # word limit and after the last cue ("after craniotomy and hematoma evacuation"; "before stent
                 # removal" denies nothing)
                 opener = next((k for k in range(first - 1, max(barrier, first - max_words) - 1, -1)
-                               if k in after_event), _showing_before(tokens, first, barrier))
+                               if k in after_event), None)
+                if opener is None:  # ... or a verb of showing whose object it is ("MRI demonstrating resection of")
+                    opener = _showing_before(tokens, first, barrier)
                 if opener is None:
                     inside = (0, 0)
                 elif cue.cue.endswith(" of"):
@@ -396,6 +398,11 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
     return scopes
 
 
+def _bracketed(text: str, tokens: list[tuple[str, int, int]], first: int) -> bool:
+    """Whether an opening bracket stands right before token ``first`` of its sentence ("(not shown)")."""
+    return first > 0 and text[tokens[first - 1][2]:tokens[first][1]].rstrip().endswith("(")
+
+
 def _backward_scope(text: str, tokens: list[tuple[str, int, int]], first: int, places: list[int], barrier: int,
                     max_words: int) -> tuple[int, int]:
     """The tokens a post-negation cue at token ``first`` denies, as (first, past-the-last) token indices.
@@ -409,7 +416,7 @@ def _backward_scope(text: str, tokens: list[tuple[str, int, int]], first: int, p
     """
     begin, end = max(barrier, first - max_words), first
     within = places[bisect_left(places, begin):bisect_left(places, first)]  # the places between them
-    if first > 0 and text[tokens[first - 1][2]:tokens[first][1]].rstrip().endswith("("):
+    if _bracketed(text, tokens, first):
         begin = next((place + 1 for place in reversed(within)
                       if not all(tokens[k][0] in SENSE_WORDS.figure or tokens[k][0] in _ARTICLES
                                  for k in range(place + 1, first))), begin)
@@ -451,9 +458,8 @@ def _unshown_image_shows(text: str, tokens: list[tuple[str, int, int]], first: i
     verb of showing that reports a finding of its own (:data:`_REVEALING`) whose subject it is, and no "this"
     before it in the sentence (its first at token ``first_this``) says this image is a subject too ("This image
     and the anteroposterior view (not shown) showed a normal lumbar spine")."""
-    return (0 < first and first_this > first and last < len(tokens)
-            and text[tokens[first - 1][2]:tokens[first][1]].rstrip().endswith("(") and tokens[last][0] in _REVEALING
-            and text[tokens[last - 1][2]:tokens[last][1]].strip() == ")")
+    return (first_this > first and last < len(tokens) and _bracketed(text, tokens, first)
+            and tokens[last][0] in _REVEALING and text[tokens[last - 1][2]:tokens[last][1]].strip() == ")")
 
 
 def _unshown_findings(text: str, tokens: list[tuple[str, int, int]], verb: int, following: int, clauses: list[int],

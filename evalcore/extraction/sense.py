@@ -422,9 +422,8 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     nothing; so does a procedure noun in a phrase "post", "after" or "following" opens ("post-biopsy hematoma",
     "a haematoma after percutaneous renal biopsy"), and a device word that names a procedure's kind before it
     ("fine-needle aspiration"); an event's noun after a word of time, or before a date or a measure, dates the
-    image ("six months after birth", "birth weight"). A
-    ``view`` (a projection or plane tag) is no view right before a noun of measure ("transverse dimension of the
-    heart": a direction of measurement).
+    image ("six months after birth", "birth weight"). A ``view`` (a projection or plane tag) is no view right before
+    a noun of measure ("transverse dimension of the heart": a direction of measurement).
 
     >>> keys = "the left lobe of the liver".split()
     >>> sense_kept(keys, lambda k: True, 2, 2, {"structure", "lobe", "of", "lung"}, (), SENSE_WORDS)
