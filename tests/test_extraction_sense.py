@@ -360,6 +360,12 @@ def test_a_diagnosis_proven_before_names_no_procedure_of_this_image() -> None:
     assert extract("A pseudoaneurysm after percutaneous renal biopsy.", dictionary) == {"C0030009"}
     assert extract("Angiogram following biopsy.", dictionary) == {"C0002978"}
     assert extract("An angiogram after the biopsy of the carcinoma.", dictionary) == {"C0002978", "C0007097"}
+    # (nineteenth pass, ROCOv2 valid negation reading: a dilatation after one is the balloon procedure, but "post"
+    # before an adjective makes a compound adjective, no event: "post-stenotic dilatation" is the finding)
+    dilatation = ConceptDictionary.build({"C0012359": "Pathological Dilatation", "C0002978": "angiogram"})
+    assert extract("The angiography after CTO dilatation with a balloon.", dilatation) == {"C0002978"}
+    assert extract("Angiogram after successful balloon dilatation.", dilatation) == {"C0002978"}
+    assert extract("Angiogram showing post-stenotic dilatation.", dilatation) == {"C0002978", "C0012359"}
     assert extract("An angiogram after which a biopsy was done.", dictionary) == {"C0002978", "C0005558"}
 
 

@@ -107,6 +107,15 @@ def mention_status(text: str, names: list[str]) -> str:
     ("Obstruction in a female with known scleroderma presenting with pain.", ["Scleroderma"], "negated"),
     ("A radiograph of a man with underlying bronchial asthma.", ["Bronchial asthma"], "negated"),
     ("A man with a known mass; the CT shows the mass.", ["Mass"], "affirmed"),
+    # (nineteenth pass, ROCOv2 valid readings: a disease the patient had before, or is suspected of having, is history;
+    # what a case could require is hypothetical; what completely resolved is gone)
+    ("Coronary aneurysm in a boy with previous Kawasaki syndrome.", ["Kawasaki syndrome"], "negated"),
+    ("Coronary aneurysm in a boy with previous Kawasaki syndrome.", ["Coronary aneurysm"], "affirmed"),
+    ("He had received surgery for rectal cancer. The CT shows a beak sign.", ["Rectal cancer"], "negated"),
+    ("CT of a patient suspected to have biliary obstruction.", ["Biliary obstruction"], "negated"),
+    ("A complex case that could require anastomoses to the renal vessels.", ["Anastomoses"], "negated"),
+    ("The placental polyp had completely resolved after 6 weeks.", ["Polyp"], "negated"),
+    ("Compared with prior imaging, the cavitary lesion improved.", ["Lesion"], "affirmed"),
     # ... what an examination was done to look for is not stated of the image; "(not depicted)" as "(not shown)"
     ("Chest CT, performed for the investigation of cervical lymphadenopathy, showing a splenic cyst.",
      ["Cervical lymphadenopathy"], "negated"),
@@ -1161,6 +1170,14 @@ def test_a_denied_state_participle_leaves_the_thing_it_describes() -> None:
     assert mention_status("No dilated bowel loops.", ["Bowel"]) == "affirmed"
     assert mention_status("No mediastinum widening.", ["Mediastinum"]) == "affirmed"
     assert mention_status("No effusion.", ["Effusion"]) == "negated"
+
+
+def test_a_state_participle_before_a_finding_noun_leaves_the_finding_denied() -> None:
+    """Issue 36, nineteenth pass: a participle describes the noun after it, which is the denied thing where it names
+    a finding ("no dilated fluid in the renal pelvis" denies the fluid and keeps the pelvis)."""
+    assert mention_status("CT showing no dilated fluid in the right renal pelvis.", ["Fluid"]) == "negated"
+    assert mention_status("CT showing no dilated fluid in the right renal pelvis.", ["Right renal pelvis"]) == "affirmed"
+    assert mention_status("No dilated bowel loops.", ["Bowel"]) == "affirmed"
 
 
 def test_a_refuted_first_impression_is_not_a_finding() -> None:

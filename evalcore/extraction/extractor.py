@@ -813,7 +813,8 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
             following and any(denying_at.get(other_first, set()) - {entry.concept}
                               for other_first in range(last + 1, after + 1))))
         of_phrase = kind == "negation" and _of_phrase_of(tokens, first, ends)
-        in_a_state = kind == "negation" and first > 0 and joined(first) and tokens[first - 1][2].lower() in _STATE_PARTICIPLES
+        in_a_state = kind == "negation" and first > 0 and joined(first) and tokens[first - 1][2].lower() in _STATE_PARTICIPLES \
+            and normal_token(tokens[last][2]) not in STATE_KEYS
         presupposed = kind == "negation" and _after_other(tokens, joined, first)
         # another examination or view is named as this image's
         other = any(entry.concept in exams and shown & exams - {entry.concept} for exams in (MODALITIES, VIEW_TAGS))

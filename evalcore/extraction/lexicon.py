@@ -71,6 +71,10 @@ def read_lexicon(path: str | Path = LEXICON_FILE) -> Lexicon:
 
 
 LEXICON = read_lexicon()
+#: Word endings of an adjective ("cystic", "retroperitoneal", "infectious"): what stands between a modifier and
+#: the head it modifies ("liver *capsular* enhancement"), what a differential's alternatives that modify one head
+#: end with ("cystic versus necrotic lesion"), and what makes "post-" a compound adjective ("post-stenotic").
+ADJECTIVE_ENDINGS = ("al", "ar", "ic", "ous", "ive", "ary")
 
 
 @lru_cache(maxsize=1 << 17)

@@ -87,7 +87,7 @@ from typing import NamedTuple
 
 from evalcore.errors import InputError, ParameterError
 from evalcore.extraction.abbreviations import Definition, defined_abbreviations
-from evalcore.extraction.lexicon import normal_token
+from evalcore.extraction.lexicon import ADJECTIVE_ENDINGS, normal_token
 from evalcore.extraction.rule_files import RULES_FOLDER, Column, read_rule_file, refuse_repeat
 from evalcore.extraction.sense import SENSE_WORDS
 
@@ -471,10 +471,6 @@ def _unshown_findings(text: str, tokens: list[tuple[str, int, int]], verb: int, 
     return [(tokens[begin][1], tokens[end - 1][2], UNSHOWN_FINDINGS)] if begin < end else []
 
 
-#: Word endings of an adjective ("cystic", "retroperitoneal", "infectious"): what stands between a modifier and
-#: the head it modifies ("liver *capsular* enhancement"), and what a differential's alternatives that modify one
-#: head end with ("cystic versus necrotic lesion").
-ADJECTIVE_ENDINGS = ("al", "ar", "ic", "ous", "ive", "ary")
 #: Verbs by which a caption says what its image shows: a removal they show is done ("MRI *demonstrating resection
 #: of* tumour").
 _SHOWING = frozenset({"show", "shows", "showed", "showing", "demonstrate", "demonstrates", "demonstrated",

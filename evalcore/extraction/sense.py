@@ -53,7 +53,7 @@ from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 
-from evalcore.extraction.lexicon import normal_token
+from evalcore.extraction.lexicon import ADJECTIVE_ENDINGS, normal_token
 from evalcore.extraction.rule_files import RULES_FOLDER, Column, read_rule_file, refuse_repeat
 
 #: The sense words shipped with the package.
@@ -391,12 +391,13 @@ _EARLIER_REACH = 4
 def _after_an_earlier_event(keys: Sequence[str], joined: Callable[[int], bool], first: int, words: SenseWords) -> bool:
     """Whether a word of :data:`_EARLIER` opens the phrase of token ``first``, past at most :data:`_EARLIER_REACH`
     modifiers or articles joined by spaces or hyphens, none of the ``not_head`` class ("after CT-guided percutaneous
-    lung biopsy", "after the biopsy"; "after which a biopsy" is no such phrase)."""
+    lung biopsy", "after the biopsy"; "after which a biopsy" is no such phrase). "Post" before an adjective makes a
+    compound adjective, no event ("post-stenotic dilatation" is a dilatation beyond a stenosis)."""
     k = first
     while k > 0 and first - k <= _EARLIER_REACH and joined(k):
         k -= 1
         if keys[k] in _EARLIER:
-            return True
+            return not (keys[k] == "post" and k + 1 < first and keys[k + 1].endswith(ADJECTIVE_ENDINGS))
         if keys[k] in words.not_head and keys[k] not in ("the", "a", "an"):
             return False
     return False
