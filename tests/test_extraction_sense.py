@@ -495,6 +495,21 @@ def test_a_disease_before_a_vaccine_or_a_tumour_before_its_bed_names_that_thing(
     assert extract("A tumour in the left breast.", tumour) == {"C0027651"}
 
 
+def test_a_finding_before_a_protocol_or_a_contrast_phase_names_that_protocol_or_phase() -> None:
+    """Nineteenth pass (ROCOv2 valid negation reading v41): "pulmonary embolism protocol" says what the examination
+    looks for, so the caption's "no pulmonary embolism" decides; "equilibrium phase" is a contrast phase. A modality
+    before either is the image's ("CT arterial phase angiogram" is a CT)."""
+    dictionary = ConceptDictionary.build({"C0034065": "Pulmonary Embolism", "C0014653": "Equilibrium",
+                                          "C0040405": "X-Ray Computed Tomography"}, {"C0040405": ["CT"]})
+    assert extract("Chest CT pulmonary embolism protocol revealed effusions and no pulmonary embolism.",
+                   dictionary) == {"C0040405"}
+    assert extract("CT pulmonary embolism protocol showing a saddle pulmonary embolism.", dictionary) == {
+        "C0040405", "C0034065"}
+    assert extract("Not detected on equilibrium phase contrast enhanced CT.", dictionary) == {"C0040405"}
+    assert extract("CT arterial phase angiogram.", dictionary) == {"C0040405"}
+    assert extract("CT protocol for the liver.", dictionary) == {"C0040405"}
+
+
 def test_a_bare_part_noun_is_the_part_of_the_organ_named_nearest() -> None:
     """Eighteenth pass (ROCOv2 valid precision reading v35): a sentence that names the thorax and then the thyroid
     says whose "right lobe" it means; a lobe whose own position words name the lung's ("lower lobe") stays."""

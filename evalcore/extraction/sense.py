@@ -449,8 +449,8 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
         return False  # "trans-thoracic": a route, not the structure imaged
     next_word = keys[last + 1] if last + 1 < len(keys) and joined(last + 1) else ""  # the word the mention modifies
     if any(k < len(keys) and keys[k] in words.named_after and all(joined(j) for j in range(last + 1, k + 1))
-           for k in (last + 1, last + 2)) and not structure_word(keys[last], words):
-        return False  # "COVID-19 vaccination", "tumour bed": the vaccine, the bed, not the disease
+           for k in (last + 1, last + 2)) and not structure_word(keys[last], words) and first not in image_starts:
+        return False  # "COVID-19 vaccination", "tumour bed": the vaccine, the bed, not the disease ("CT protocol" is CT)
     if next_word in words.proof:
         return False  # "biopsy-proven carcinoma": how the diagnosis was made before, not this image
     if keys[last] in words.procedure_kind and next_word in words.procedure:
