@@ -80,6 +80,24 @@ def test_a_c_arm_is_a_fluoroscope_not_an_arm(caption):
     assert extract(caption, d) == {"C1306645"}
 
 
+def test_an_abbreviation_after_a_lower_case_prefix_and_a_hyphen_is_part_of_a_longer_one():
+    """Issue 36, nineteenth pass (ROCOv2 valid negation reading v43): "t-PA" is a tissue plasminogen activator, no
+    PA view; a stated "PA" and one after a longer word ("post-PA") stay."""
+    d = ConceptDictionary.build({"C1996865": "Postero-Anterior", "C1306645": "Plain x-ray"})
+    assert extract("Chest radiograph 24 hours after t-PA administration.", d) == {"C1306645"}
+    assert extract("Chest radiograph after rt-PA.", d) == {"C1306645"}
+    assert extract("PA chest radiograph.", d) == {"C1306645", "C1996865"}
+
+
+def test_the_ureteropelvic_junction_is_read_in_either_order():
+    """Issue 36, nineteenth pass (ROCOv2 valid readings p39, v43): the junction's name, not the bony pelvis."""
+    d = ConceptDictionary.build({"C0227680": "Structure of ureteropelvic junction", "C0030797": "Pelvis"})
+    for caption in ("Calculus at the pelvic-ureteric junction", "Dilated uretero-pelvic junction segment",
+                    "Pelviureteric junction obstruction"):
+        assert extract(caption, d) == {"C0227680"}, caption
+    assert extract("Pelvic radiograph", d) == {"C0030797"}
+
+
 def test_a_device_name_keeps_an_adjective_that_names_no_device():
     # SNOMED CT's "catheter device" is a catheter; MeSH's "Intrauterine Device" is no "intrauterine" anything.
     d = ConceptDictionary.build({"C0085590": "catheter device", "C0021900": "Intrauterine Device"})

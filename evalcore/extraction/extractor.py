@@ -436,7 +436,7 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
                 found.append((k, inner_last, inner_payload))
                 k = inner_last + 1
             i = last + 1
-        elif as_written:
+        elif as_written and not _lower_case_prefixed(caption, tokens, i):
             found.append((i, i, payload + as_written))
             i += 1
         else:
@@ -716,6 +716,14 @@ def _technique_hosts(keys: list[str], joined: Callable[[int], bool],
         else:
             host, after = "", -1
     return hosts
+
+
+def _lower_case_prefixed(caption: str, tokens: list[tuple[int, int, str]], i: int) -> bool:
+    """Whether token ``i`` is joined by a hyphen to a lower-case word of one or two letters before it: an
+    abbreviation written as-is there is part of a longer one ("t-PA", "rt-PA": a tissue plasminogen activator, no PA
+    view)."""
+    before = tokens[i - 1][2] if i > 0 else ""
+    return 0 < len(before) <= 2 and before.islower() and caption[tokens[i - 1][1]:tokens[i][0]] == "-"
 
 
 def _hyphenated(caption: str, tokens: list[tuple[int, int, str]], first: int, last: int, start: int, end: int) -> bool:
