@@ -159,6 +159,8 @@ def mention_status(text: str, names: list[str]) -> str:
     # ... and what an examination the caption does not show revealed, unless this image is its subject too
     ("A spot radiograph. A magnetic resonance image (not shown) revealed a right central L5-S1 herniated "
      "intervertebral disc.", ["Intervertebral disc"], "negated"),
+    ("A spot radiograph. A magnetic resonance image (not shown) revealed a herniated disc with compression of the "
+     "right S1 root.", ["Compression"], "negated"),  # (nineteenth pass: "with" adds to what it revealed)
     ("A DWI sequence (not presented) showing vasogenic edema.", ["Edema"], "negated"),
     ("This image and the AP view (not shown) showed a normal lumbar spine.", ["Lumbar spine"], "affirmed"),
     ("The AP view (not shown). It showed a normal lumbar spine.", ["Lumbar spine"], "affirmed"),
@@ -801,6 +803,8 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
                 i += 1
         cues = [cue for cue in cues if cue[0] != "join"]  # a continuation only keeps its "with" from ending a scope
         starts = {first for group, first, _ in cues if group != "prefix"}  # a prefix ends no phrase
+        # (what an unshown image revealed runs on through "with": "a herniated disc with compression of the root")
+        with_starts = {first for _, first, last in cues if [w for w, _, _ in tokens[first:last]] == ["with"]}
 
         state = state_noun
         # what an image a bracketed "(not shown)" is said of shows: the phrase after its verb of showing, twice the
@@ -828,7 +832,8 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
                 phrase = "not shown" if group == "unshown" else " ".join(w for w, _, _ in tokens[first:last])
                 inside, stopped = [], None
                 for j in range(last, len(tokens)):
-                    if j in starts or (j > last and new_clause(text, tokens, j)):
+                    if (j in starts and not (group == "unshown" and j in with_starts)) or (
+                            j > last and new_clause(text, tokens, j)):
                         break
                     if len(inside) == limit:
                         stopped = j

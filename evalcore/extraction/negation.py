@@ -364,6 +364,9 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
                 if _unshown_image_shows(text, tokens, first, last, first_this):
                     # ... and what that image shows, up to the next cue after its verb (itself a terminator)
                     following = phrase_after[index + 1] if phrase_after[index] == last else phrase_after[index]
+                    # ("... revealed a herniated disc with compression of the S1 root": the "with" adds to it)
+                    following = next((found[k][2] for k in range(index + 1, len(found)) if found[k][2] >= following
+                                      and found[k][0] != "prefix" and found[k][1].cue != "with"), len(tokens))
                     scopes.extend(_unshown_findings(text, tokens, last, following, clauses, max_words))
             elif group == "prefix":
                 inside = (last, _hyphen_chain_end(text, tokens, last))
