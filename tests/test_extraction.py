@@ -87,6 +87,11 @@ def test_an_abbreviation_after_a_lower_case_prefix_and_a_hyphen_is_part_of_a_lon
     assert extract("Chest radiograph 24 hours after t-PA administration.", d) == {"C1306645"}
     assert extract("Chest radiograph after rt-PA.", d) == {"C1306645"}
     assert extract("PA chest radiograph.", d) == {"C1306645", "C1996865"}
+    # ... and a vertebra's label in a range of levels is no T2-weighted image
+    mri = ConceptDictionary.build({"C0024485": "Magnetic Resonance Imaging"})
+    assert extract("Drop metastases, worse at the T2-T3 level.", mri) == set()
+    assert extract("Syringomyelia at T2\u2013T7 level.", mri) == set()
+    assert extract("T2 hyperintense lesion in the cord.", mri) == {"C0024485"}
 
 
 def test_the_ureteropelvic_junction_is_read_in_either_order():

@@ -510,6 +510,14 @@ def test_a_finding_before_a_protocol_or_a_contrast_phase_names_that_protocol_or_
     assert extract("CT protocol for the liver.", dictionary) == {"C0040405"}
 
 
+def test_a_solitary_cyst_is_no_bone_cyst() -> None:
+    """Nineteenth pass (ROCOv2 valid negation reading v45): MeSH's entry term of Bone Cysts is excluded by the
+    package's own rules; a bone cyst stays."""
+    dictionary = ConceptDictionary.build({"C0005937": "Bone Cysts"}, {"C0005937": ["solitary cyst", "bone cyst"]})
+    assert extract("CT showing a solitary cyst separate from the intestines.", dictionary) == set()
+    assert extract("Radiograph of a bone cyst of the femur.", dictionary) == {"C0005937"}
+
+
 def test_a_bare_part_noun_is_the_part_of_the_organ_named_nearest() -> None:
     """Eighteenth pass (ROCOv2 valid precision reading v35): a sentence that names the thorax and then the thyroid
     says whose "right lobe" it means; a lobe whose own position words name the lung's ("lower lobe") stays."""

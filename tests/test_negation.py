@@ -116,6 +116,11 @@ def mention_status(text: str, names: list[str]) -> str:
     ("A complex case that could require anastomoses to the renal vessels.", ["Anastomoses"], "negated"),
     ("The placental polyp had completely resolved after 6 weeks.", ["Polyp"], "negated"),
     ("Compared with prior imaging, the cavitary lesion improved.", ["Lesion"], "affirmed"),
+    # (nineteenth pass: a congenital absence is an absence; what has been cleared is gone)
+    ("MRI showing agenesis of the pituitary stalk.", ["Pituitary stalk"], "negated"),
+    ("Angiography indicating aplasia of the left internal carotid artery.", ["Left internal carotid artery"],
+     "negated"),
+    ("The hemorrhage has been cleared from the suprachoroidal space.", ["Hemorrhage"], "negated"),
     # ... what an examination was done to look for is not stated of the image; "(not depicted)" as "(not shown)"
     ("Chest CT, performed for the investigation of cervical lymphadenopathy, showing a splenic cyst.",
      ["Cervical lymphadenopathy"], "negated"),

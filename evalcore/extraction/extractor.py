@@ -436,7 +436,7 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
                 found.append((k, inner_last, inner_payload))
                 k = inner_last + 1
             i = last + 1
-        elif as_written and not _lower_case_prefixed(caption, tokens, i):
+        elif as_written and not _part_of_a_longer_label(caption, tokens, i):
             found.append((i, i, payload + as_written))
             i += 1
         else:
@@ -718,12 +718,22 @@ def _technique_hosts(keys: list[str], joined: Callable[[int], bool],
     return hosts
 
 
-def _lower_case_prefixed(caption: str, tokens: list[tuple[int, int, str]], i: int) -> bool:
-    """Whether token ``i`` is joined by a hyphen to a lower-case word of one or two letters before it: an
-    abbreviation written as-is there is part of a longer one ("t-PA", "rt-PA": a tissue plasminogen activator, no PA
-    view)."""
+def _part_of_a_longer_label(caption: str, tokens: list[tuple[int, int, str]], i: int) -> bool:
+    """Whether token ``i`` is part of a longer label than the abbreviation it writes: joined by a hyphen to a
+    lower-case word of one or two letters before it ("t-PA", "rt-PA": a tissue plasminogen activator, no PA view),
+    or one end of a range of vertebrae ("T2-T3", "C7–T2": levels of the spine, no T2-weighted image)."""
     before = tokens[i - 1][2] if i > 0 else ""
-    return 0 < len(before) <= 2 and before.islower() and caption[tokens[i - 1][1]:tokens[i][0]] == "-"
+    if 0 < len(before) <= 2 and before.islower() and caption[tokens[i - 1][1]:tokens[i][0]] == "-":
+        return True
+    return _VERTEBRA.fullmatch(tokens[i][2]) is not None and (
+        (i > 0 and _VERTEBRA.fullmatch(before) is not None and caption[tokens[i - 1][1]:tokens[i][0]] in _RANGE_DASHES)
+        or (i + 1 < len(tokens) and _VERTEBRA.fullmatch(tokens[i + 1][2]) is not None
+            and caption[tokens[i][1]:tokens[i + 1][0]] in _RANGE_DASHES))
+
+
+#: A vertebra's label ("T2", "L5", "C7", "S1") and what joins two into a range ("T2-T6", "T2–T7").
+_VERTEBRA = re.compile(r"[CTLS][0-9]{1,2}")
+_RANGE_DASHES = frozenset({"-", "\u2013", " - ", " \u2013 "})
 
 
 def _hyphenated(caption: str, tokens: list[tuple[int, int, str]], first: int, last: int, start: int, end: int) -> bool:
