@@ -718,6 +718,11 @@ def _technique_hosts(keys: list[str], joined: Callable[[int], bool],
     return hosts
 
 
+#: A vertebra's label ("T2", "L5", "C7", "S1") and what joins two into a range ("T2-T6", "T2\u2013T7").
+_VERTEBRA = re.compile(r"[CTLS][0-9]{1,2}")
+_RANGE_DASHES = frozenset({"-", "\u2013", " - ", " \u2013 "})
+
+
 def _part_of_a_longer_label(caption: str, tokens: list[tuple[int, int, str]], i: int) -> bool:
     """Whether token ``i`` is part of a longer label than the abbreviation it writes: joined by a hyphen to a
     lower-case word of one or two letters before it ("t-PA", "rt-PA": a tissue plasminogen activator, no PA view),
@@ -730,10 +735,6 @@ def _part_of_a_longer_label(caption: str, tokens: list[tuple[int, int, str]], i:
         or (i + 1 < len(tokens) and _VERTEBRA.fullmatch(tokens[i + 1][2]) is not None
             and caption[tokens[i][1]:tokens[i + 1][0]] in _RANGE_DASHES))
 
-
-#: A vertebra's label ("T2", "L5", "C7", "S1") and what joins two into a range ("T2-T6", "T2–T7").
-_VERTEBRA = re.compile(r"[CTLS][0-9]{1,2}")
-_RANGE_DASHES = frozenset({"-", "\u2013", " - ", " \u2013 "})
 
 
 def _hyphenated(caption: str, tokens: list[tuple[int, int, str]], first: int, last: int, start: int, end: int) -> bool:
@@ -831,8 +832,7 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
             following and any(denying_at.get(other_first, set()) - {entry.concept}
                               for other_first in range(last + 1, after + 1))))
         of_phrase = kind == "negation" and _of_phrase_of(tokens, first, ends)
-        in_a_state = kind == "negation" and first > 0 and joined(first) and tokens[first - 1][2].lower() in _STATE_PARTICIPLES \
-            and normal_token(tokens[last][2]) not in STATE_KEYS
+        in_a_state = kind == "negation" and _described_by_a_state(tokens, joined, first, last)
         presupposed = kind == "negation" and _after_other(tokens, joined, first)
         # another examination or view is named as this image's
         other = any(entry.concept in exams and shown & exams - {entry.concept} for exams in (MODALITIES, VIEW_TAGS))
@@ -843,6 +843,15 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
         spared_ones.append(kind is None or spared or of_phrase or in_a_state or presupposed or (kind == "other exam" and not other))
     modifiers = _coordinated_modifiers(caption, mentions, tokens, joined, coordinable, modifiers)
     return [not (spared or modifier) for spared, modifier in zip(spared_ones, modifiers)]
+
+
+def _described_by_a_state(tokens: list[tuple[int, int, str]], joined: Callable[[int], bool], first: int,
+                          last: int) -> bool:
+    """Whether a state's participle stands right before the mention of tokens ``first``..``last`` and the mention
+    is no finding noun itself: "no dilated *bowel* loops" denies the dilation, not the bowel, where "no dilated
+    fluid in the renal pelvis" denies the fluid (:func:`_denied`)."""
+    return first > 0 and joined(first) and tokens[first - 1][2].lower() in _STATE_PARTICIPLES \
+        and normal_token(tokens[last][2]) not in STATE_KEYS
 
 
 #: How many words may stand between "other" and the thing it presupposes ("no other significant coronary stenosis").
