@@ -366,6 +366,8 @@ def test_a_diagnosis_proven_before_names_no_procedure_of_this_image() -> None:
     assert extract("The angiography after CTO dilatation with a balloon.", dilatation) == {"C0002978"}
     assert extract("Angiogram after successful balloon dilatation.", dilatation) == {"C0002978"}
     assert extract("Angiogram showing post-stenotic dilatation.", dilatation) == {"C0002978", "C0012359"}
+    # (after the test reading, ROCOv2 valid negation reading v46: a balloon's dilatation is the procedure too)
+    assert extract("Selective angiography just before balloon dilatation of the artery.", dilatation) == {"C0002978"}
     assert extract("An angiogram after which a biopsy was done.", dictionary) == {"C0002978", "C0005558"}
 
 

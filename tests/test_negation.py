@@ -121,6 +121,9 @@ def mention_status(text: str, names: list[str]) -> str:
     ("Angiography indicating aplasia of the left internal carotid artery.", ["Left internal carotid artery"],
      "negated"),
     ("The hemorrhage has been cleared from the suprachoroidal space.", ["Hemorrhage"], "negated"),
+    # (after the test reading: a first impression the caption says was revised)
+    ("A thickening initially considered a meningioma but re-diagnosed as a gumma.", ["Meningioma"], "negated"),
+    ("What was thought to be a perforated duodenal ulcer turned out to be a diverticulum.", ["Ulcer"], "negated"),
     # ... what an examination was done to look for is not stated of the image; "(not depicted)" as "(not shown)"
     ("Chest CT, performed for the investigation of cervical lymphadenopathy, showing a splenic cyst.",
      ["Cervical lymphadenopathy"], "negated"),
