@@ -46,7 +46,7 @@ from evalcore.evaluation.options import Relevance, Scoring, Statistics
 from evalcore.evaluation.results import Results, evaluate_runs
 from evalcore.extraction.caption_concepts import find_caption_concepts
 from evalcore.extraction.evidence import EvidenceRow, evidence_rows
-from evalcore.extraction.extractor import merged_names, merged_synonyms
+from evalcore.extraction.extractor import check_workers, merged_names, merged_synonyms
 from evalcore.extraction.user_rules import read_user_rules
 from evalcore.io.loading import load_kg, resolve_labels
 from evalcore.readers import (
@@ -153,7 +153,7 @@ def extract_concepts(captions: PathLike | Mapping[str, str], names: PathLike | M
                      abbreviations: bool = True, ontology_ids: bool = False,
                      rules: PathLike | Sequence[PathLike] | None = None,
                      progress: Callable[[float, str], None] | None = None,
-                     evidence: bool = False) -> ConceptSets | tuple[ConceptSets, list[EvidenceRow]]:
+                     evidence: bool = False, workers: int = 1) -> ConceptSets | tuple[ConceptSets, list[EvidenceRow]]:
     """Concept sets from captions (:func:`~evalcore.extraction.caption_concepts.find_caption_concepts`, the
     dashboard's extraction too); the numbers of ``extract``.
 
@@ -169,7 +169,9 @@ def extract_concepts(captions: PathLike | Mapping[str, str], names: PathLike | M
       negation cues);
     - ``progress``: called with the fraction done and a label, building the dictionary, then reading the captions;
     - ``evidence``: also return every mention found, one row each (:func:`~evalcore.extraction.evidence.evidence_rows`,
-      what ``extract --evidence`` writes), as ``(sets, rows)``.
+      what ``extract --evidence`` writes), as ``(sets, rows)``;
+    - ``workers``: read a large collection (:data:`~evalcore.extraction.extractor.PARALLEL_MINIMUM` captions or more)
+      on that many local worker processes, 0 = one per core (``extract --workers``); the same sets as in this process.
 
     >>> sets = extract_concepts({"a": "CT without hemorrhage", "b": "Chest X-ray"},
     ...                         {"C0040405": "X-Ray Computed Tomography", "C0019080": "Hemorrhage",
@@ -177,6 +179,7 @@ def extract_concepts(captions: PathLike | Mapping[str, str], names: PathLike | M
     >>> [sorted(s) for s in sets.sets]
     [['C0040405'], ['C0817096', 'C1306645']]
     """
+    check_workers(workers)
     if isinstance(captions, Mapping):
         texts, display = dict(captions), "the captions"
     else:
@@ -194,7 +197,7 @@ def extract_concepts(captions: PathLike | Mapping[str, str], names: PathLike | M
         more = merged_synonyms(more, *(read_synonyms(source, names=merged) for source in _sources(synonyms)))
     added = None if rules is None else read_user_rules(_sources(rules))
     found = find_caption_concepts(texts, merged, more, abbreviations, progress=progress, ontology_ids=ontology_ids,
-                                  rules=added)
+                                  rules=added, workers=workers)
     # What extract writes, evaluate must read: refused here, naming the image, rather than written and refused later.
     check_concepts_readable(found.concepts, f"the concepts found in {display}")
     return (found.concepts, list(evidence_rows(found))) if evidence else found.concepts

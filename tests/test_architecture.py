@@ -17,7 +17,8 @@ PACKAGE = ROOT / "evalcore"
 FOUNDATION, DEFINITIONS, READERS, ENGINE, EVALUATION, STUDIES, APP, DOORS = range(8)
 #: The layer of each module at evalcore's top level and of each subpackage (all its modules share it).
 LAYERS: dict[str, int] = {
-    **dict.fromkeys(["errors", "version", "resources", "kept", "cache_keys", "data", "threads", "decimals"], FOUNDATION),
+    **dict.fromkeys(["errors", "version", "resources", "kept", "cache_keys", "data", "threads", "processes", "decimals"],
+                    FOUNDATION),
     **dict.fromkeys(["relevance", "metrics", "stats", "extraction"], DEFINITIONS),
     **dict.fromkeys(["readers", "io"], READERS),
     "engine": ENGINE,

@@ -215,3 +215,16 @@ def test_the_rules_help_names_every_kind_a_rules_file_takes(capsys):
         main(["extract", "--help"])
     shown = " ".join(capsys.readouterr().out.split()).replace("- ", "-")
     assert all(kind in shown for kind in KINDS), [kind for kind in KINDS if kind not in shown]
+
+
+def test_extract_on_worker_processes_writes_the_same_file(world, monkeypatch, capsys):
+    import evalcore.extraction.extractor as extractor
+
+    assert run_extract(world) == 0
+    alone = (world / "out.csv").read_bytes()
+    monkeypatch.setattr(extractor, "PARALLEL_MINIMUM", 0)
+    monkeypatch.setattr(extractor, "PROGRESS_BLOCK", 1)
+    assert run_extract(world, "--workers", "2") == 0
+    assert (world / "out.csv").read_bytes() == alone
+    assert run_extract(world, "--workers", "-1") == 2
+    assert "workers must be a whole number >= 0" in capsys.readouterr().err

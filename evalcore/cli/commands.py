@@ -333,7 +333,7 @@ def command_extract(args: argparse.Namespace) -> None:
     bar = ProgressBar()
     found = extract_concepts(args.captions, args.names, synonyms=args.synonyms, rules=args.rules,
                              abbreviations=not args.no_abbreviations, ontology_ids=args.ontology_ids,
-                             progress=bar, evidence=args.evidence is not None)
+                             progress=bar, evidence=args.evidence is not None, workers=args.workers)
     bar.close()
     concepts, rows = found if isinstance(found, tuple) else (found, None)
     write_text_atomically(args.out, concepts_csv(concepts))

@@ -35,13 +35,13 @@ from typing import Any, Protocol
 from evalcore.decimals import finite_decimal
 from evalcore.engine.work import BlockWork
 from evalcore.errors import CBIRLensError, ParameterError
+from evalcore.processes import WORKERS_PER_CORE, process_context, usable_cores
 from evalcore.version import __version__
 
 Summary = tuple[Any, Any, Any]  # (ideal, relevant counts, top indices) of one block
 Blocks = Sequence[tuple[int, int]]
 PAIRS_PER_TASK = 20_000_000
 MAX_TASKS = 200
-WORKERS_PER_CORE = 4  # local workers allowed per core: more only costs memory (a block keeps one core busy)
 # The smallest memory budget of a worker. Far below what a worker's own Python and NumPy take, so it refuses only
 # a budget written without its unit ("512" meant as MB) or in the wrong one; whether one row of a given pool fits
 # is checked when a pass is planned (PairwiseEngine._rows_within_budget).
@@ -255,36 +255,18 @@ def _summarise_installed(chunk: Sequence[tuple[int, int]], k: int, threshold: fl
     return summarise_chunk(_INSTALLED, chunk, k, threshold, depth)
 
 
-def usable_cores() -> int:
-    """The cores this process may run on (its affinity, e.g. a container's or a SLURM job's share), else all."""
-    with contextlib.suppress(AttributeError):  # no sched_getaffinity (macOS, Windows)
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
-
-
 # What a worker needs to unpickle a pass's work and run its tasks (NumPy, SciPy, pandas behind the engine).
 WORKER_MODULES = ("evalcore.engine", "evalcore.engine.executors")
 
 
 def worker_context() -> multiprocessing.context.BaseContext:
-    """The start method of local workers: forkserver, whose server imports :data:`WORKER_MODULES` once.
+    """The start method of the engine's local workers (:func:`~evalcore.processes.process_context`), whose fork
+    server imports :data:`WORKER_MODULES` once.
 
-    A worker is then forked from a process that has them, instead of importing them itself (about
-    0.6 s of CPU each on the 2-core machine). That cost was serial: the pool starts its workers one
-    after another, and each waits for the previous one to read its copy of the pass's work, which a
-    worker does only after its imports. The modules are added to the server's preload list (whose
-    default, ``__main__``, is kept); the list takes effect when the server starts, once per process.
-    Where there is no forkserver, spawn (each worker imports what it needs).
+    That import was serial without it: the pool starts its workers one after another, and each waits for the
+    previous one to read its copy of the pass's work, which a worker does only after its imports.
     """
-    if "forkserver" not in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("spawn")
-    from multiprocessing import forkserver
-
-    context = multiprocessing.get_context("forkserver")
-    # The private list is read only to keep what a caller set; without it, the default.
-    preload = list(getattr(forkserver._forkserver, "_preload_modules", None) or ["__main__"])
-    context.set_forkserver_preload(preload + [name for name in WORKER_MODULES if name not in preload])
-    return context
+    return process_context(WORKER_MODULES)
 
 
 def start_worker_server() -> None:

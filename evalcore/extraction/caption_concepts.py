@@ -70,12 +70,13 @@ def denying_cues(caption: str, found: Sequence[Mention], cues: tuple[Cue, ...]) 
 def find_caption_concepts(captions: Mapping[str, str], names: Mapping[str, str],
                           synonyms: Mapping[str, Iterable[str]] | None = None, abbreviations: bool = True,
                           sources: tuple[str, ...] = (), progress: Callable[[float, str], None] | None = None,
-                          ontology_ids: bool = False, rules: UserRules | None = None) -> CaptionConcepts:
+                          ontology_ids: bool = False, rules: UserRules | None = None, workers: int = 1) -> CaptionConcepts:
     """The concept set of every caption (:func:`~evalcore.extraction.extractor.extract_collection`) with a dictionary of
     ``names``, ``synonyms`` and, with ``abbreviations``, the built-in imaging vocabulary, keeping IDs that are not
     CUIs with ``ontology_ids``, a user's ``rules`` added;
     ``progress(fraction, text)`` follows building the dictionary, then the captions
-    block by block. The one extraction behind :func:`evalcore.extract_concepts` and the dashboard's.
+    block by block; ``workers`` other than 1 reads a large collection on local worker processes (0 = one per core;
+    the same sets). The one extraction behind :func:`evalcore.extract_concepts` and the dashboard's.
 
     >>> found = find_caption_concepts({"a": "CT without hemorrhage", "b": "No finding."},
     ...                               {"C0040405": "X-Ray Computed Tomography", "C0019080": "Hemorrhage"})
@@ -107,7 +108,7 @@ def find_caption_concepts(captions: Mapping[str, str], names: Mapping[str, str],
     names_count = len(names) + sum(len(more) for more in listed.values())
     built = names_count / max(1, names_count + CAPTION_COST_IN_NAMES * len(captions))
     concepts = extract_collection(captions, dictionary, None if progress is None else
-                                  lambda fraction: progress(built + (1 - built) * fraction, shown))
+                                  lambda fraction: progress(built + (1 - built) * fraction, shown), workers=workers)
     return CaptionConcepts(concepts, dictionary, captions, sources, digest)
 
 

@@ -43,7 +43,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from evalcore.data import ConceptSets
-from evalcore.errors import ParameterError
+from evalcore.errors import CBIRLensError, ParameterError
 from evalcore.extraction.abbreviations import Definition, defined_abbreviations
 from evalcore.extraction.imaging_vocabulary import (
     ANGIOGRAM,
@@ -71,6 +71,7 @@ from evalcore.extraction.negation import (
 )
 from evalcore.extraction.sense import SENSE_WORDS, SenseWords, scan_range, sense_kept, structure_word, words_at
 from evalcore.extraction.user_rules import BUILT_IN_RULES, UserRules, combined_rules
+from evalcore.processes import WORKERS_PER_CORE, process_context, usable_cores
 
 #: What a mention matched: a concept's name, a synonym, the imaging vocabulary, or nothing the caption says: a
 #: region's standard view ("assumed", :data:`~evalcore.extraction.imaging_vocabulary.STANDARD_VIEW`), a mention on the words
@@ -222,9 +223,18 @@ class ConceptDictionary:
     # With the imaging vocabulary's conventions: one modality per image, the first one a caption names
     # (_without_later_examinations).
     one_modality: bool = False
+    # What build() was given (the kept names, their synonyms, the options, the user's rules): a dictionary is
+    # pickled as this recipe and rebuilt where it lands (a worker process of extract_collection), as its tries are
+    # read-only views that do not pickle.
+    recipe: tuple = field(default=(), repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.concepts)
+
+    def __reduce__(self) -> tuple[Callable[..., ConceptDictionary], tuple]:
+        if not self.recipe:
+            raise ParameterError("only a dictionary made by ConceptDictionary.build can be sent to a worker process")
+        return ConceptDictionary.build, self.recipe
 
     @classmethod
     def build(cls, names: Mapping[str, str], synonyms: Mapping[str, Iterable[str]] | None = None,
@@ -245,6 +255,7 @@ class ConceptDictionary:
             raise ParameterError(f"names must map concept IDs to names, got {type(names).__name__}")
         if rules is not None and not isinstance(rules, UserRules):
             raise ParameterError(f"rules must be read by read_user_rules (UserRules), got {type(rules).__name__}")
+        users_rules = rules
         if abbreviations:
             rules = combined_rules(BUILT_IN_RULES, rules) if rules else BUILT_IN_RULES
         if synonyms is not None and not isinstance(synonyms, Mapping):
@@ -317,10 +328,13 @@ class ConceptDictionary:
                 _add(_node(trie, key), entry)
                 if entry.source in ("abbreviation", "assumed") and entry.requires:
                     _add(_node(inner, key), entry)
+        recipe = (kept, {concept: tuple(more) for concept, more in (synonyms or {}).items() if concept in kept},
+                  abbreviations, ontology_ids, users_rules)
         return cls(_frozen(trie), MappingProxyType({text: tuple(entries.values()) for text, entries in exact.items()}),
                    _frozen(inner), frozenset(kept),
                    MappingProxyType({concept: frozenset(words) for concept, words in name_words.items()}),
-                   SENSE_WORDS_KEYED, with_cues(rules.cues) if rules else CUES, one_modality=abbreviations)
+                   SENSE_WORDS_KEYED, with_cues(rules.cues) if rules else CUES, one_modality=abbreviations,
+                   recipe=recipe)
 
 
 def _acronym(synonym: str) -> bool:
@@ -1081,9 +1095,12 @@ def merged_synonyms(*sources: Mapping[str, Iterable[str]]) -> dict[str, list[str
 
 
 def extract_collection(captions: Mapping[str, str], dictionary: ConceptDictionary,
-                       progress: Callable[[float], None] | None = None) -> ConceptSets:
+                       progress: Callable[[float], None] | None = None, workers: int = 1) -> ConceptSets:
     """The concept set of each caption (:func:`extract`), in the captions' order, calling ``progress`` with the
-    fraction done after each block of :data:`PROGRESS_BLOCK` captions.
+    fraction done after each block of :data:`PROGRESS_BLOCK` captions. With ``workers`` other than 1 (0 = one per
+    core) and at least :data:`PARALLEL_MINIMUM` captions, blocks are read by that many local worker processes, each
+    with its own copy of the dictionary (rebuilt from its recipe): the same sets in the same order, as every caption
+    is read alone.
 
     >>> d = ConceptDictionary.build({"C0041618": "Ultrasonography", "C0022646": "Kidney"})
     >>> sets = extract_collection({"a": "US of the kidneys", "b": "No kidney seen."}, d)
@@ -1092,13 +1109,72 @@ def extract_collection(captions: Mapping[str, str], dictionary: ConceptDictionar
     """
     if not isinstance(captions, Mapping):
         raise ParameterError(f"captions must map image IDs to captions, got {type(captions).__name__}")
+    check_workers(workers)
     ids = tuple(captions)
+    if workers != 1 and len(ids) >= PARALLEL_MINIMUM:
+        count = workers or usable_cores()
+        if count > 1:
+            return ConceptSets(ids, _extracted_by_workers([captions[i] for i in ids], dictionary, progress, count),
+                               "extracted concepts")
     sets: list[frozenset[str]] = []
     for position, image_id in enumerate(ids, 1):
         sets.append(extract(captions[image_id], dictionary))
         if progress is not None and (position % PROGRESS_BLOCK == 0 or position == len(ids)):
             progress(position / len(ids))
     return ConceptSets(ids, tuple(sets), "extracted concepts")
+
+
+def check_workers(workers: int) -> None:
+    """Refuse a count of worker processes that is not a whole number >= 0 (0 = one per core), or that is more than
+    the engine allows per core (each would hold a dictionary, for no speed)."""
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
+        raise ParameterError(f"workers must be a whole number >= 0 (0 = one per core), got {workers!r}")
+    if workers > 1:
+        cores = usable_cores()
+        if workers > WORKERS_PER_CORE * cores:
+            raise ParameterError(f"{workers:,} worker processes is more than {WORKERS_PER_CORE} per core ({cores} "
+                                 f"cores here, so at most {WORKERS_PER_CORE * cores}); give 0 for one per core")
+
+
+#: The fewest captions worth local worker processes: below it, starting them (each imports the extractor and
+#: rebuilds the dictionary, about a second) costs more than it saves.
+PARALLEL_MINIMUM = 20_000
+# The dictionary of this worker process (_install_dictionary).
+_WORKER_DICTIONARY: list[ConceptDictionary] = []
+
+
+def _install_dictionary(dictionary: ConceptDictionary) -> None:
+    _WORKER_DICTIONARY[:] = [dictionary]
+
+
+def _extract_block(texts: list[str]) -> list[frozenset[str]]:
+    return [extract(text, _WORKER_DICTIONARY[0]) for text in texts]
+
+
+def _extracted_by_workers(texts: list[str], dictionary: ConceptDictionary, progress: Callable[[float], None] | None,
+                          workers: int) -> tuple[frozenset[str], ...]:
+    """The sets of ``texts`` read block by block (:data:`PROGRESS_BLOCK` captions) by local worker processes,
+    started as the engine starts its own (:func:`~evalcore.processes.process_context`: never a plain fork of a
+    process that may run threads), whose fork server imports this module once."""
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures.process import BrokenProcessPool
+
+    blocks = [texts[start:start + PROGRESS_BLOCK] for start in range(0, len(texts), PROGRESS_BLOCK)]
+    found: list[list[frozenset[str]]] = [[] for _ in blocks]
+    done = 0
+    try:
+        with ProcessPoolExecutor(min(workers, len(blocks)), mp_context=process_context((__name__,)),
+                                 initializer=_install_dictionary, initargs=(dictionary,)) as pool:
+            futures = {pool.submit(_extract_block, block): position for position, block in enumerate(blocks)}
+            for future in as_completed(futures):
+                found[futures[future]] = future.result()
+                done += len(found[futures[future]])
+                if progress is not None:
+                    progress(done / len(texts))
+    except BrokenProcessPool as error:
+        raise CBIRLensError(f"a worker process stopped before reading its captions ({error}); if memory ran out, "
+                            "give fewer --workers") from None
+    return tuple(found_set for block in found for found_set in block)
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ that name no finding of an image ("diagnosis"); the extractor reads them with th
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -53,6 +53,15 @@ class UserRules:
 
     def __bool__(self) -> bool:
         return bool(self.synonyms or self.exclusions or self.cues)
+
+    def __reduce__(self) -> tuple[Callable[..., UserRules], tuple]:
+        # (a read-only view does not pickle: sent to a worker process as a dict, read-only again there)
+        return _read_only_rules, (dict(self.synonyms), self.exclusions, self.cues)
+
+
+def _read_only_rules(synonyms: dict[str, tuple[str, ...]], exclusions: frozenset[tuple[str, str]],
+                     cues: tuple[Cue, ...]) -> UserRules:
+    return UserRules(MappingProxyType(synonyms), exclusions, cues)
 
 
 def read_user_rules(paths: Iterable[str | Path]) -> UserRules:
