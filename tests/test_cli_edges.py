@@ -165,12 +165,14 @@ REQUIRED = {
     "compare": ["--concepts", CONCEPTS, "--run", *DEMO_RUNS[:2], "--metric", "CUI@5", "--json", OUT],
     "qrels": ["--concepts", CONCEPTS, "--run", DEMO_RUNS[0], "--out", OUT],
     "report": ["--concepts", CONCEPTS, "--run", DEMO_RUNS[0], "--out", "never-written.html"],
+    "extract": ["--captions", CONCEPTS, "--names", CONCEPTS, "--out", OUT],
 }
 WHOLE_NUMBER_OPTIONS = {
     "relevance": ["--n"], "detection": ["--n"], "qrels": ["--n", "--workers", "--k"],
     "evaluate": ["--n", "--workers", "--k", "--relevance-level"], "retrieve": ["--n", "--workers", "--svd-dims", "--depth"],
     "compare": ["--n", "--workers", "--bootstrap-samples", "--randomization-samples", "--seed"],
     "report": ["--n", "--workers", "--k", "--relevance-level"],  # evaluate's options, one definition
+    "extract": ["--workers"],
 }
 NUMBER_OPTIONS = {"relevance": ["--alpha"], "detection": ["--alpha"], "qrels": ["--alpha"], "retrieve": ["--alpha"],
                   "evaluate": ["--alpha", "--threshold"], "compare": ["--alpha", "--threshold", "--confidence"],
