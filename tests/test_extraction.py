@@ -906,6 +906,9 @@ def test_a_dictionary_sent_to_a_worker_is_rebuilt_from_its_recipe_and_reads_alik
     assert rebuilt.concepts == dictionary.concepts and rebuilt.one_modality == dictionary.one_modality
     for caption in _random_captions(3, 400).values():
         assert mentions(caption, rebuilt) == mentions(caption, dictionary), caption
+    # synonyms given as an iterator are read once, by build, and the recipe holds what was read
+    once = ConceptDictionary.build({"C0019080": "Hemorrhage"}, {"C0019080": (name for name in ["bleeding"])})
+    assert extract("CT with bleeding", pickle.loads(pickle.dumps(once))) == {"C0019080"}
 
 
 @pytest.mark.parametrize("workers", [2, 0])

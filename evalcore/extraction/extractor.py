@@ -282,12 +282,14 @@ class ConceptDictionary:
         rows: list[tuple[str, _Entry, bool]] = [
             (variant, entry(concept, "name"), False) for concept, name in kept.items() for variant in name_variants(name)
             if variant == name or all(written.get(key, concept) == concept for key in _name_keys(variant))]
+        kept_synonyms: dict[str, tuple] = {}  # (read once: an iterator of names is read here, not again)
         for concept, more in (synonyms or {}).items():
             if concept not in kept:
                 continue
             if isinstance(more, str) or not isinstance(more, Iterable):
                 raise ParameterError(f"the synonyms of {concept!r} must be a list of names, "
                                      + ("not one string" if isinstance(more, str) else f"got {type(more).__name__}"))
+            kept_synonyms[concept] = more = tuple(more)
             for synonym in more:
                 if not isinstance(synonym, str):
                     raise ParameterError(f"a synonym of {concept!r} must be a text, got {synonym!r}")
@@ -328,8 +330,7 @@ class ConceptDictionary:
                 _add(_node(trie, key), entry)
                 if entry.source in ("abbreviation", "assumed") and entry.requires:
                     _add(_node(inner, key), entry)
-        recipe = (kept, {concept: tuple(more) for concept, more in (synonyms or {}).items() if concept in kept},
-                  abbreviations, ontology_ids, users_rules)
+        recipe = (kept, kept_synonyms, abbreviations, ontology_ids, users_rules)
         return cls(_frozen(trie), MappingProxyType({text: tuple(entries.values()) for text, entries in exact.items()}),
                    _frozen(inner), frozenset(kept),
                    MappingProxyType({concept: frozenset(words) for concept, words in name_words.items()}),
