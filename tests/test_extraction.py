@@ -87,10 +87,15 @@ def test_an_abbreviation_after_a_lower_case_prefix_and_a_hyphen_is_part_of_a_lon
     assert extract("Chest radiograph 24 hours after t-PA administration.", d) == {"C1306645"}
     assert extract("Chest radiograph after rt-PA.", d) == {"C1306645"}
     assert extract("PA chest radiograph.", d) == {"C1306645", "C1996865"}
+    # ... where it names no modality: "mp-MRI", "ce-CT" are the modality
+    modalities = ConceptDictionary.build({"C0024485": "Magnetic Resonance Imaging", "C0040405": "CT"})
+    assert extract("mp-MRI of the prostate.", modalities) == {"C0024485"}
+    assert extract("ce-CT of the liver.", modalities) == {"C0040405"}
     # ... and a vertebra's label in a range of levels is no T2-weighted image
     mri = ConceptDictionary.build({"C0024485": "Magnetic Resonance Imaging"})
     assert extract("Drop metastases, worse at the T2-T3 level.", mri) == set()
     assert extract("Syringomyelia at T2\u2013T7 level.", mri) == set()
+    assert extract("Syringomyelia at T2 - T7 level.", mri) == set()
     assert extract("T2 hyperintense lesion in the cord.", mri) == {"C0024485"}
 
 
@@ -888,43 +893,87 @@ def _random_captions(seed: int, count: int) -> dict[str, str]:
     return {f"img{k}": " ".join(rng.choice(words) for _ in range(rng.randint(0, 25))) for k in range(count)}
 
 
-def _dictionary_with_everything() -> ConceptDictionary:
+def _dictionary_with_everything(tmp_path: Path, abbreviations: bool = True) -> ConceptDictionary:
+    """A dictionary with synonyms, ontology IDs and a user's rules of every kind (a synonym, an exclusion, a cue)."""
     from evalcore.extraction.user_rules import read_user_rules
 
+    rules = tmp_path / "rules.tsv"
+    rules.write_text("kind\twords\tconcept\tsource\nsynonym\tbrain bleed\tC0019080\tour lab\n"
+                     "exclude\tkidney\tC0022646\tour lab\nnegation-forward\tfree from\t\tour lab\n", encoding="utf-8")
     names = {"C0006104": "Brain", "C0040405": "X-Ray Computed Tomography", "C0019080": "Hemorrhage",
              "C0022646": "Kidney", "C0032227": "Pleural effusion", "C0024109": "Lung", "C0577559": "Mass",
              "C1306645": "Plain x-ray", "C0817096": "Chest", "UBERON:0000955": "brain stem"}
-    return ConceptDictionary.build(names, {"C0019080": ["bleeding"], "C0024109": ["lungs"]}, ontology_ids=True,
-                                   rules=read_user_rules([]))
+    return ConceptDictionary.build(names, {"C0019080": ["bleeding"], "C0024109": ["lungs"], "C0022646": ["renal"]},
+                                   abbreviations=abbreviations, ontology_ids=True, rules=read_user_rules([rules]))
 
 
-def test_a_dictionary_sent_to_a_worker_is_rebuilt_from_its_recipe_and_reads_alike():
+@pytest.mark.parametrize("abbreviations", [True, False])
+def test_a_dictionary_sent_to_a_worker_is_rebuilt_from_its_recipe_and_reads_alike(tmp_path, abbreviations):
     import pickle
 
-    dictionary = _dictionary_with_everything()
+    dictionary = _dictionary_with_everything(tmp_path, abbreviations)
     rebuilt = pickle.loads(pickle.dumps(dictionary))
     assert rebuilt.concepts == dictionary.concepts and rebuilt.one_modality == dictionary.one_modality
-    for caption in _random_captions(3, 400).values():
+    assert rebuilt.cues == dictionary.cues and rebuilt.name_words == dictionary.name_words
+    for caption in [*_random_captions(3, 400).values(), "brain bleed free from mass", "kidney and renal CT"]:
         assert mentions(caption, rebuilt) == mentions(caption, dictionary), caption
+    # the user's rules are in it: their synonym, their exclusion (the name itself), their cue
+    assert extract("CT: brain bleed, kidney", rebuilt) >= {"C0019080"} and "C0022646" not in extract("kidney", rebuilt)
+    assert "C0577559" not in extract("Lungs free from mass.", rebuilt)
     # synonyms given as an iterator are read once, by build, and the recipe holds what was read
     once = ConceptDictionary.build({"C0019080": "Hemorrhage"}, {"C0019080": (name for name in ["bleeding"])})
     assert extract("CT with bleeding", pickle.loads(pickle.dumps(once))) == {"C0019080"}
 
 
-@pytest.mark.parametrize("workers", [2, 0])
-def test_worker_processes_give_the_same_sets_in_the_same_order(monkeypatch, workers):
+def test_worker_processes_give_the_same_sets_in_the_same_order(tmp_path, monkeypatch):
     import evalcore.extraction.extractor as extractor
 
-    captions = _random_captions(36 + workers, 301)
-    dictionary = _dictionary_with_everything()
+    captions = _random_captions(38, 301)
+    dictionary = _dictionary_with_everything(tmp_path)
     alone = extract_collection(captions, dictionary)
     monkeypatch.setattr(extractor, "PARALLEL_MINIMUM", 0)
     monkeypatch.setattr(extractor, "PROGRESS_BLOCK", 40)  # eight blocks, done in any order
+    pools: list[int] = []
+    real_pool = extractor._extracted_by_workers
+
+    def counted(*args, **kwargs):
+        pools.append(args[3])
+        return real_pool(*args, **kwargs)
+
+    monkeypatch.setattr(extractor, "_extracted_by_workers", counted)
     fractions: list[float] = []
-    shared = extract_collection(captions, dictionary, fractions.append, workers=workers)
+    shared = extract_collection(captions, dictionary, fractions.append, workers=2)
+    assert pools == [2]  # the worker processes read them
     assert shared.ids == alone.ids and shared.sets == alone.sets
     assert sum(map(len, alone.sets)) > 300  # the captions do name things
     assert fractions == sorted(fractions) and fractions[-1] == 1.0 and len(fractions) == 8
+
+
+def test_an_error_in_a_worker_stops_the_blocks_not_yet_begun(tmp_path, monkeypatch):
+    import evalcore.extraction.extractor as extractor
+
+    monkeypatch.setattr(extractor, "PARALLEL_MINIMUM", 0)
+    monkeypatch.setattr(extractor, "PROGRESS_BLOCK", 1)
+    captions = {f"img{k}": "CT of the brain" for k in range(400)}
+    captions["img3"] = None  # refused where it is read, in a worker
+    read: list[float] = []
+    with pytest.raises(ParameterError, match="caption"):
+        extract_collection(captions, _dictionary_with_everything(tmp_path), read.append, workers=2)
+    assert len(read) < 200  # the rest were cancelled, not read first
+
+
+def test_a_worker_that_dies_is_reported(tmp_path, monkeypatch):
+    import os
+
+    import evalcore.extraction.extractor as extractor
+    from evalcore.errors import CBIRLensError
+
+    monkeypatch.setattr(extractor, "PARALLEL_MINIMUM", 0)
+    dictionary = _dictionary_with_everything(tmp_path)
+    # a dictionary whose rebuilding ends its worker process
+    monkeypatch.setattr(ConceptDictionary, "__reduce__", lambda self: (os._exit, (3,)))
+    with pytest.raises(CBIRLensError, match="worker process stopped"):
+        extract_collection({"a": "CT", "b": "brain"}, dictionary, workers=2)
 
 
 @pytest.mark.parametrize("workers", [-1, True, 2.5, "2", 10**6])

@@ -225,7 +225,8 @@ class ConceptDictionary:
     one_modality: bool = False
     # What build() was given (the kept names, their synonyms, the options, the user's rules): a dictionary is
     # pickled as this recipe and rebuilt where it lands (a worker process of extract_collection), as its tries are
-    # read-only views that do not pickle.
+    # read-only views that do not pickle. (A copy changed by dataclasses.replace keeps its builder's recipe, so it
+    # would be rebuilt unchanged: change a dictionary by building another.)
     recipe: tuple = field(default=(), repr=False, compare=False)
 
     def __len__(self) -> int:
@@ -451,7 +452,7 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
                 found.append((k, inner_last, inner_payload))
                 k = inner_last + 1
             i = last + 1
-        elif as_written and not _part_of_a_longer_label(caption, tokens, i):
+        elif as_written and not _part_of_a_longer_label(caption, tokens, i, as_written):
             found.append((i, i, payload + as_written))
             i += 1
         else:
@@ -738,12 +739,15 @@ _VERTEBRA = re.compile(r"[CTLS][0-9]{1,2}")
 _RANGE_DASHES = frozenset({"-", "\u2013", " - ", " \u2013 "})
 
 
-def _part_of_a_longer_label(caption: str, tokens: list[tuple[int, int, str]], i: int) -> bool:
-    """Whether token ``i`` is part of a longer label than the abbreviation it writes: joined by a hyphen to a
-    lower-case word of one or two letters before it ("t-PA", "rt-PA": a tissue plasminogen activator, no PA view),
-    or one end of a range of vertebrae ("T2-T3", "C7–T2": levels of the spine, no T2-weighted image)."""
+def _part_of_a_longer_label(caption: str, tokens: list[tuple[int, int, str]], i: int,
+                            entries: Iterable[_Entry]) -> bool:
+    """Whether token ``i``, an abbreviation written as-is naming ``entries``, is part of a longer label: joined by a
+    hyphen to a lower-case word of one or two letters before it, where it names no modality ("t-PA", "rt-PA": a
+    tissue plasminogen activator, no PA view; but "mp-MRI", "ce-CT" are the modality), or one end of a range of
+    vertebrae ("T2-T3", "C7–T2": levels of the spine, no T2-weighted image)."""
     before = tokens[i - 1][2] if i > 0 else ""
-    if 0 < len(before) <= 2 and before.islower() and caption[tokens[i - 1][1]:tokens[i][0]] == "-":
+    if 0 < len(before) <= 2 and before.islower() and caption[tokens[i - 1][1]:tokens[i][0]] == "-" \
+            and not any(entry.concept in MODALITIES for entry in entries):
         return True
     return _VERTEBRA.fullmatch(tokens[i][2]) is not None and (
         (i > 0 and _VERTEBRA.fullmatch(before) is not None and caption[tokens[i - 1][1]:tokens[i][0]] in _RANGE_DASHES)
@@ -1163,18 +1167,22 @@ def _extracted_by_workers(texts: list[str], dictionary: ConceptDictionary, progr
     blocks = [texts[start:start + PROGRESS_BLOCK] for start in range(0, len(texts), PROGRESS_BLOCK)]
     found: list[list[frozenset[str]]] = [[] for _ in blocks]
     done = 0
+    pool = ProcessPoolExecutor(min(workers, len(blocks)), mp_context=process_context((__name__,)),
+                               initializer=_install_dictionary, initargs=(dictionary,))
     try:
-        with ProcessPoolExecutor(min(workers, len(blocks)), mp_context=process_context((__name__,)),
-                                 initializer=_install_dictionary, initargs=(dictionary,)) as pool:
-            futures = {pool.submit(_extract_block, block): position for position, block in enumerate(blocks)}
-            for future in as_completed(futures):
-                found[futures[future]] = future.result()
-                done += len(found[futures[future]])
-                if progress is not None:
-                    progress(done / len(texts))
+        futures = {pool.submit(_extract_block, block): position for position, block in enumerate(blocks)}
+        for future in as_completed(futures):
+            found[futures[future]] = future.result()
+            done += len(found[futures[future]])
+            if progress is not None:
+                progress(done / len(texts))
     except BrokenProcessPool as error:
-        raise CBIRLensError(f"a worker process stopped before reading its captions ({error}); if memory ran out, "
-                            "give fewer --workers") from None
+        raise CBIRLensError(f"a worker process stopped before reading its captions ({error}): if memory ran out, "
+                            "give fewer workers; a script that starts workers needs its work under "
+                            "`if __name__ == '__main__':`") from None
+    finally:
+        # an error or an interrupt stops the blocks not yet begun, rather than reading every caption first
+        pool.shutdown(wait=True, cancel_futures=True)
     return tuple(found_set for block in found for found_set in block)
 
 

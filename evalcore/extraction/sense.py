@@ -66,7 +66,7 @@ DIRECTION_PREPOSITIONS = frozenset({"into", "to", "toward", "towards"})
 ROLES = ("part", "procedure", "procedure-modifier", "position", "direction", "determiner", "structure",
          "keeps-qualifier", "approach", "not-head", "plain-radiograph", "figure", "proof", "partial", "complete",
          "other", "radiation", "vessel", "verb", "person", "named-after", "measure", "scan-region",
-         "procedure-kind", "time-event")
+         "procedure-kind", "time-event", "finding-procedure")
 SENSE_COLUMNS = (Column("words"), Column("role", allowed=ROLES), Column("source"))
 PART_WHOLE_COLUMNS = (Column("part"), Column("whole"), Column("said_by"), Column("source"))
 
@@ -78,6 +78,10 @@ class SenseWords:
 
     part: frozenset[str] = frozenset()
     procedure: frozenset[str] = frozenset()
+    #: Nouns of a finding that also name the procedure making it ("dilatation"): the procedure after a procedure
+    #: modifier ("balloon dilatation") or an earlier event with no adjective between ("after CTO dilatation"), the
+    #: finding after one ("after aneurysmal dilatation", "post-stenotic dilatation": :func:`sense_kept`).
+    finding_procedure: frozenset[str] = frozenset()
     procedure_modifier: frozenset[str] = frozenset()
     position: frozenset[str] = frozenset()
     direction: frozenset[str] = frozenset()
@@ -158,7 +162,8 @@ class SenseWords:
         meet a caption's words as the names do ("lobes" is "lobe", "femoral" is "femur"), with ``organ_of`` (the
         lexicon's organ adjectives) read so too; names are kept."""
         return SenseWords(**{field: frozenset(key(word) for word in getattr(self, field))
-                             for field in ("part", "procedure", "procedure_modifier", "position", "direction",
+                             for field in ("part", "procedure", "finding_procedure", "procedure_modifier",
+                                           "position", "direction",
                                            "determiner", "structure", "approach", "not_head",
                                            "plain_radiograph", "proof", "radiation", "vessel", "verb", "person", "named_after",
                                            "measure", "scan_region", "procedure_kind", "time_event")},
@@ -239,7 +244,7 @@ def specifier(keys: Sequence[str], joined: Callable[[int], bool], first: int, la
                 return keys[k] if keys[k] not in words.part and not _names_a_person(keys, joined, k, words) else None
         before = first - 1
         return keys[before] if before >= 0 and joined(first) and structure_word(keys[before], words) else None
-    if head in words.procedure:
+    if head in words.procedure or head in words.finding_procedure:
         before = first - 1
         return keys[before] if before >= 0 and joined(first) and keys[before] in words.procedure_modifier else None
     return None
@@ -386,19 +391,26 @@ _DATED = frozenset(normal_token(word) for word in ("date", "dates", "weight", "y
 _EARLIER = frozenset(normal_token(word) for word in ("post", "after", "following"))
 #: How many modifiers may stand between such a word and a procedure noun ("after CT-guided percutaneous lung biopsy").
 _EARLIER_REACH = 4
+#: Adjective endings as caption words are read (:func:`~evalcore.extraction.lexicon.normal_token` drops a final
+#: "e": "obstructive" is "obstructiv"), and "-ory" ("inflammatory").
+_READ_ADJECTIVE_ENDINGS = (*ADJECTIVE_ENDINGS, "iv", "ory")
 
 
-def _after_an_earlier_event(keys: Sequence[str], joined: Callable[[int], bool], first: int, words: SenseWords) -> bool:
+def _after_an_earlier_event(keys: Sequence[str], joined: Callable[[int], bool], first: int, words: SenseWords,
+                            finding_too: bool = False) -> bool:
     """Whether a word of :data:`_EARLIER` opens the phrase of token ``first``, past at most :data:`_EARLIER_REACH`
     modifiers or articles joined by spaces or hyphens, none of the ``not_head`` class ("after CT-guided percutaneous
     lung biopsy", "after the biopsy"; "after which a biopsy" is no such phrase). "Post" before an adjective makes a
-    compound adjective, no event ("post-stenotic dilatation" is a dilatation beyond a stenosis)."""
+    compound adjective, no event ("post-stenotic dilatation" is a dilatation beyond a stenosis); a noun that names
+    a finding too (``finding_too``) is the finding after any adjective ("after aneurysmal dilatation")."""
     k = first
     while k > 0 and first - k <= _EARLIER_REACH and joined(k):
         k -= 1
         if keys[k] in _EARLIER:
-            return not (keys[k] == "post" and k + 1 < first and keys[k + 1].endswith(ADJECTIVE_ENDINGS))
+            return not (keys[k] == "post" and k + 1 < first and keys[k + 1].endswith(_READ_ADJECTIVE_ENDINGS))
         if keys[k] in words.not_head and keys[k] not in ("the", "a", "an"):
+            return False
+        if finding_too and keys[k].endswith(_READ_ADJECTIVE_ENDINGS):
             return False
     return False
 
@@ -458,7 +470,8 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     if first == last and keys[first] in words.time_event and (
             (first > 0 and keys[first - 1] in _DATING and joined(first)) or next_word in _DATED):
         return False  # "six months after birth", "Patient's Birth Date": a time, not the event in the image
-    if first == last and keys[first] in words.procedure and _after_an_earlier_event(keys, joined, first, words):
+    if first == last and (keys[first] in words.procedure or keys[first] in words.finding_procedure) \
+            and _after_an_earlier_event(keys, joined, first, words, keys[first] in words.finding_procedure):
         return False  # "post-biopsy hematoma": the biopsy was done before the image
     if view and next_word in words.measure:
         return False  # "transverse dimension of the heart": a direction of measurement, not the projection
