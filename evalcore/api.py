@@ -46,9 +46,10 @@ from evalcore.evaluation.options import Relevance, Scoring, Statistics
 from evalcore.evaluation.results import Results, evaluate_runs
 from evalcore.extraction.caption_concepts import find_caption_concepts
 from evalcore.extraction.evidence import EvidenceRow, evidence_rows
-from evalcore.extraction.extractor import check_workers, merged_names, merged_synonyms
+from evalcore.extraction.extractor import merged_names, merged_synonyms
 from evalcore.extraction.user_rules import read_user_rules
 from evalcore.io.loading import load_kg, resolve_labels
+from evalcore.processes import worker_count
 from evalcore.readers import (
     read_captions,
     read_concepts,
@@ -179,7 +180,7 @@ def extract_concepts(captions: PathLike | Mapping[str, str], names: PathLike | M
     >>> [sorted(s) for s in sets.sets]
     [['C0040405'], ['C0817096', 'C1306645']]
     """
-    check_workers(workers)
+    worker_count(workers)
     if isinstance(captions, Mapping):
         texts, display = dict(captions), "the captions"
     else:

@@ -13,6 +13,8 @@ import multiprocessing
 import os
 from collections.abc import Sequence
 
+from evalcore.errors import ParameterError
+
 #: Local workers allowed per core: more only costs memory (a worker keeps one core busy).
 WORKERS_PER_CORE = 4
 
@@ -22,6 +24,19 @@ def usable_cores() -> int:
     with contextlib.suppress(AttributeError):  # no sched_getaffinity (macOS, Windows)
         return len(os.sched_getaffinity(0))
     return os.cpu_count() or 1
+
+
+def worker_count(workers: int, beyond: str = "") -> int:
+    """How many local workers ``workers`` asks for (0 = one per core), refused where it is no whole number >= 0 or
+    more than :data:`WORKERS_PER_CORE` per core: each worker holds a copy of its work, for no speed (one keeps a
+    core busy); ``beyond`` says where more can be had (", or use a Dask cluster (--scheduler) for more")."""
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
+        raise ParameterError(f"workers must be a whole number >= 0 (0 = one per core), got {workers!r}")
+    cores = usable_cores()
+    if workers > WORKERS_PER_CORE * cores:
+        raise ParameterError(f"{workers:,} local workers is more than {WORKERS_PER_CORE} per core ({cores} cores here, "
+                             f"so at most {WORKERS_PER_CORE * cores}); give 0 for one per core{beyond}")
+    return workers or cores
 
 
 def process_context(preload: Sequence[str]) -> multiprocessing.context.BaseContext:

@@ -30,10 +30,10 @@ from evalcore.engine.executors import (
     check_memory_per_worker,
     parse_size,
     scheduler_address,
-    usable_cores,
 )
 from evalcore.errors import CBIRLensError, ParameterError
 from evalcore.evaluation.evaluator import Evaluator
+from evalcore.processes import usable_cores
 from evalcore.relevance.measures import parse_measure
 
 from .conftest import DEMO, ROOT, random_world

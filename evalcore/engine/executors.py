@@ -35,7 +35,7 @@ from typing import Any, Protocol
 from evalcore.decimals import finite_decimal
 from evalcore.engine.work import BlockWork
 from evalcore.errors import CBIRLensError, ParameterError
-from evalcore.processes import WORKERS_PER_CORE, process_context, usable_cores
+from evalcore.processes import process_context, worker_count
 from evalcore.version import __version__
 
 Summary = tuple[Any, Any, Any]  # (ideal, relevant counts, top indices) of one block
@@ -293,16 +293,8 @@ class LocalProcesses:
     """
 
     def __init__(self, workers: int = 0):
-        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
-            raise ParameterError(f"workers must be a whole number >= 0 (0 = one per core), got {workers!r}")
-        cores = usable_cores()
-        if workers > WORKERS_PER_CORE * cores:
-            # A pass starts up to one process per block: an absurd count would fork thousands of processes, each
-            # holding a copy of the pass, for no speed (a block keeps one core busy).
-            raise ParameterError(f"{workers:,} local workers is more than {WORKERS_PER_CORE} per core ({cores} cores here, "
-                                 f"so at most {WORKERS_PER_CORE * cores}); give 0 for one per core, or use a Dask cluster "
-                                 "(--scheduler) for more")
-        self.workers = workers or cores
+        # (a pass starts up to one process per block: an absurd count would fork thousands, each holding the pass)
+        self.workers = worker_count(workers, ", or use a Dask cluster (--scheduler) for more")
         start_worker_server()
 
     def __repr__(self) -> str:

@@ -71,7 +71,7 @@ from evalcore.extraction.negation import (
 )
 from evalcore.extraction.sense import SENSE_WORDS, SenseWords, scan_range, sense_kept, structure_word, words_at
 from evalcore.extraction.user_rules import BUILT_IN_RULES, UserRules, combined_rules
-from evalcore.processes import WORKERS_PER_CORE, process_context, usable_cores
+from evalcore.processes import process_context, worker_count
 
 #: What a mention matched: a concept's name, a synonym, the imaging vocabulary, or nothing the caption says: a
 #: region's standard view ("assumed", :data:`~evalcore.extraction.imaging_vocabulary.STANDARD_VIEW`), a mention on the words
@@ -755,7 +755,6 @@ def _part_of_a_longer_label(caption: str, tokens: list[tuple[int, int, str]], i:
             and caption[tokens[i][1]:tokens[i + 1][0]] in _RANGE_DASHES))
 
 
-
 def _hyphenated(caption: str, tokens: list[tuple[int, int, str]], first: int, last: int, start: int, end: int) -> bool:
     """Whether tokens ``first``..``last`` are joined by a hyphen to a neighbour within tokens ``start``..``end``."""
     before = first > start and "-" in caption[tokens[first - 1][1]:tokens[first][0]]
@@ -1114,31 +1113,17 @@ def extract_collection(captions: Mapping[str, str], dictionary: ConceptDictionar
     """
     if not isinstance(captions, Mapping):
         raise ParameterError(f"captions must map image IDs to captions, got {type(captions).__name__}")
-    check_workers(workers)
+    count = worker_count(workers)
     ids = tuple(captions)
-    if workers != 1 and len(ids) >= PARALLEL_MINIMUM:
-        count = workers or usable_cores()
-        if count > 1:
-            return ConceptSets(ids, _extracted_by_workers([captions[i] for i in ids], dictionary, progress, count),
-                               "extracted concepts")
+    if count > 1 and len(ids) >= PARALLEL_MINIMUM:
+        return ConceptSets(ids, _extracted_by_workers([captions[i] for i in ids], dictionary, progress, count),
+                           "extracted concepts")
     sets: list[frozenset[str]] = []
     for position, image_id in enumerate(ids, 1):
         sets.append(extract(captions[image_id], dictionary))
         if progress is not None and (position % PROGRESS_BLOCK == 0 or position == len(ids)):
             progress(position / len(ids))
     return ConceptSets(ids, tuple(sets), "extracted concepts")
-
-
-def check_workers(workers: int) -> None:
-    """Refuse a count of worker processes that is not a whole number >= 0 (0 = one per core), or that is more than
-    the engine allows per core (each would hold a dictionary, for no speed)."""
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
-        raise ParameterError(f"workers must be a whole number >= 0 (0 = one per core), got {workers!r}")
-    if workers > 1:
-        cores = usable_cores()
-        if workers > WORKERS_PER_CORE * cores:
-            raise ParameterError(f"{workers:,} worker processes is more than {WORKERS_PER_CORE} per core ({cores} "
-                                 f"cores here, so at most {WORKERS_PER_CORE * cores}); give 0 for one per core")
 
 
 #: The fewest captions worth local worker processes: below it, starting them (each imports the extractor and
