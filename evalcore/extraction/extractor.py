@@ -415,8 +415,11 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     tokens = _tokens(caption)
     keys = [normal_token(token) for _, _, token in tokens]
 
-    def joined(k: int) -> bool:
-        return k > 0 and _JOINING_GAP.fullmatch(caption, tokens[k - 1][1], tokens[k][0]) is not None
+    # whether token k is joined to token k - 1 (read once per caption: names, sense and denial rules ask often); a
+    # False at each end, so that token 0 and the index -1 are joined to nothing
+    joinable = [False, *(caption[before:start] == " " or _JOINING_GAP.fullmatch(caption, before, start) is not None
+                         for (_, before, _), (start, _, _) in zip(tokens, tokens[1:])), False]
+    joined = joinable.__getitem__
 
     sentences = sentence_spans(caption)
     definitions = defined_abbreviations(caption)
@@ -426,7 +429,8 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     trie, exact, inner = dictionary.trie, dictionary.exact, dictionary.inner
     i, count = 0, len(tokens)
     while i < count:
-        last, payload = _longest(keys, joined, i, word_ends.get(i, count), trie)
+        # (most words begin no name: the trie's first level says so without a walk)
+        last, payload = _longest(keys, joined, i, word_ends.get(i, count), trie) if keys[i] in trie else (-1, ())
         as_written = exact.get(tokens[i][2], ())
         if last > i or (last == i and not as_written):
             found.append((i, last, payload))
@@ -825,8 +829,16 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
     # the examinations and views the caption says of this image
     shown = {entry.concept for (_, _, entry), kind in zip(mentions, kinds)
              if entry.concept in _EXAMS and entry.source != "assumed" and kind in (None, "negation")}
+    # A mention in no scope is kept whatever it modifies; whether it is a modifier is read only where a mention in a
+    # scope may be coordinated with it (:func:`_coordinated_modifiers` looks one or two tokens on).
+    read_on = {last + step for (_, last, _), kind in zip(mentions, kinds) if kind is not None for step in (1, 2)}
     modifiers, spared_ones, coordinable = [], [], []
     for (first, last, entry), kind, forward_cue, cue in zip(mentions, kinds, forward, holding):
+        if kind is None and first not in read_on:
+            modifiers.append(False)
+            coordinable.append(False)
+            spared_ones.append(True)
+            continue
         # a view the caption names may be another image's; a view assumed for its region is as spared as the region
         vocabulary = entry.source == "assumed" or (entry.source == "abbreviation" and entry.concept not in VIEW_TAGS)
         # the next word, past position words ("left ventricular apical clot") and adjectives that are no mention,
@@ -933,7 +945,11 @@ def _sentences_of(sentences: list[tuple[int, int]],
                   tokens: list[tuple[int, int, str]]) -> tuple[list[int], list[tuple[int, int]]]:
     """The sentence (of ``sentences``, the caption's :func:`~evalcore.extraction.negation.sentence_spans`) of each
     token, and each sentence's tokens (first, after the last)."""
-    sentence_of = [max(bisect_right(sentences, (start, float("inf"))) - 1, 0) for start, _, _ in tokens]
+    sentence_of, sentence, count = [], 0, len(sentences)
+    for start, _, _ in tokens:  # (tokens and sentences are both in text order)
+        while sentence + 1 < count and sentences[sentence + 1][0] <= start:
+            sentence += 1
+        sentence_of.append(sentence)
     ranges = [[len(tokens), 0] for _ in range(max(len(sentences), 1))]
     for token, sentence in enumerate(sentence_of):
         ranges[sentence][0] = min(ranges[sentence][0], token)

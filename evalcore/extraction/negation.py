@@ -225,8 +225,9 @@ _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|[;:]")
 # pneumonia" is one differential), at a full stop written against the next sentence's capital ("worsening.SDH =
 # ..."; two lower-case letters before it, so "e.g.A" or "2.5" do not), or a blank line.
 # (A run of marks is matched whole, from its first mark and without giving any back: a run of thousands of dots
-# tried from each of its marks was a scan of the run per mark.)
-_SENTENCE_END = re.compile(r"(?<![.!?])(?<!\b[Vv]s)[.!?]++(?=\s|$)|(?<=[a-z]{2})\.(?=[A-Z])|\n(?:[^\S\n]*+\n)++")
+# tried from each of its marks was a scan of the run per mark. Each branch begins with its mark and looks behind
+# only after it, so that the search skips to the next mark instead of trying the look-behinds at every character.)
+_SENTENCE_END = re.compile(r"[.!?](?<![.!?].)(?<!\b[Vv]s.)[.!?]*+(?=\s|$)|\.(?<=[a-z]{2}\.)(?=[A-Z])|\n(?:[^\S\n]*+\n)++")
 #: What may stand between two words of a cue: spaces, or a hyphen ("follow-up with").
 _CUE_GAP = re.compile(r"\s+|\s*-\s*")
 #: The scope each kind of cue opens: "pre" (forward), "post" (backward), or none of its own.
@@ -337,8 +338,12 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
     scopes: list[tuple[int, int, Cue]] = []
     spans = sentence_spans(text) if sentences is None else sentences
     pasted = len(spans) >= PASTED_SENTENCES and len(text) >= PASTED_CHARACTERS
+    # (lowered once where that keeps every offset: a few letters lower to two)
+    lowered = text.lower()
+    lowered = lowered if len(lowered) == len(text) else None
     for sentence, (start, end) in enumerate(spans):
-        tokens = [(m.group().lower(), m.start(), m.end()) for m in _TOKEN.finditer(text, start, end)]
+        tokens = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(lowered, start, end)] if lowered else \
+            [(m.group().lower(), m.start(), m.end()) for m in _TOKEN.finditer(text, start, end)]
         literature = None
         if sentence:
             literature = _pasted_scope(tokens) if pasted else _literature_scope(text, tokens, start, end)
@@ -734,13 +739,17 @@ def _cues(text: str, tokens: list[tuple[str, int, int]], trie: dict) -> list[tup
     """(group, cue, first token, token after the last) of each cue in ``tokens``, left to right, the longest cue
     starting at a token winning, a cue's words joined by :data:`_CUE_GAP`; a preposition of place inside a
     hyphenated word ("left-to-right") is none, and a prefix is one only where a hyphen joins it to the next word."""
-    cues, i = [], 0
-    while i < len(tokens):
+    cues, i, count = [], 0, len(tokens)
+    while i < count:
+        if tokens[i][0] not in trie:  # (most words begin no cue)
+            i += 1
+            continue
         node, found, j = trie, None, i
-        while j < len(tokens) and (j == i or _CUE_GAP.fullmatch(text, tokens[j - 1][2], tokens[j][1])):
-            node = node.get(tokens[j][0])
-            if node is None:
+        while j < count:
+            child = node.get(tokens[j][0])
+            if child is None or (j > i and not _CUE_GAP.fullmatch(text, tokens[j - 1][2], tokens[j][1])):
                 break
+            node = child
             j += 1
             if _END in node:
                 found = (*node[_END], i, j)
