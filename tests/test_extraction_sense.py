@@ -535,3 +535,19 @@ def test_a_bare_part_noun_is_the_part_of_the_organ_named_nearest() -> None:
     assert "C0225752" in extract("Thyroid ultrasound is normal. CT of the thorax: nodules in both lobes.", dictionary)
     assert "C0225758" in extract("CT of the chest: a nodule in the thyroid and a mass in the right lower lobe.",
                                  dictionary)
+
+
+def test_a_bodys_word_after_a_devices_noun_names_the_devices_part() -> None:
+    """Issue 36, twentieth pass (ROCOv2 valid negation reading): "the vertical distance between implant shoulder and
+    the marginal bone" on a dental radiograph names no shoulder, and no upper extremity read from it; the screw's
+    head is no head. The body's word elsewhere, a finding after a device, and a word between, stay."""
+    names = {"C0037004": "Shoulder", "C1140618": "Upper Extremity", "C0021102": "Implants", "C0018670": "Head",
+             "C0336630": "Screw", "C0027530": "Neck", "C0038257": "Stent, device", "C0016658": "Fracture"}
+    dictionary = ConceptDictionary.build(names)
+    assert extract("Bone loss measured between implant shoulder and the marginal bone.", dictionary) == {"C0021102"}
+    assert extract("IS (implant shoulder) and the implant neck.", dictionary) == {"C0021102"}
+    assert extract("The pedicle screw head.", dictionary) == {"C0336630"}
+    assert extract("Radiograph of the shoulder with an implant.", dictionary) >= {"C0037004", "C0021102"}
+    assert extract("An implant in the left shoulder.", dictionary) >= {"C0037004", "C0021102"}
+    assert extract("Stent fracture.", dictionary) == {"C0038257", "C0016658"}
+    assert extract("Implant and shoulder.", dictionary) >= {"C0037004", "C0021102"}

@@ -66,7 +66,7 @@ DIRECTION_PREPOSITIONS = frozenset({"into", "to", "toward", "towards"})
 ROLES = ("part", "procedure", "procedure-modifier", "position", "direction", "determiner", "structure",
          "keeps-qualifier", "approach", "not-head", "plain-radiograph", "figure", "proof", "partial", "complete",
          "other", "radiation", "vessel", "verb", "person", "named-after", "measure", "scan-region",
-         "procedure-kind", "time-event", "finding-procedure")
+         "procedure-kind", "time-event", "finding-procedure", "device", "device-part")
 SENSE_COLUMNS = (Column("words"), Column("role", allowed=ROLES), Column("source"))
 PART_WHOLE_COLUMNS = (Column("part"), Column("whole"), Column("said_by"), Column("source"))
 
@@ -127,6 +127,11 @@ class SenseWords:
     #: Device words that name the kind of a procedure before its noun ("fine-needle aspiration", "core needle
     #: biopsy"): no device of the image (:func:`sense_kept`).
     procedure_kind: frozenset[str] = frozenset()
+    #: Nouns of a device whose parts are named with the body's words ("implant", "screw", "stent"), and those words
+    #: ("shoulder", "neck", "head"): such a word right after such a noun names the device's part, no body region
+    #: ("the implant shoulder" of a dental radiograph, "the screw head": :func:`sense_kept`).
+    device: frozenset[str] = frozenset()
+    device_part: frozenset[str] = frozenset()
     #: Body regions a scan is named by ("chest", "abdomen", "pelvis"): three or more listed in an examination's
     #: name are the extent of the scan, not what one image shows (:func:`scan_range`).
     scan_region: frozenset[str] = frozenset()
@@ -166,7 +171,7 @@ class SenseWords:
                                            "position", "direction",
                                            "determiner", "structure", "approach", "not_head",
                                            "plain_radiograph", "proof", "radiation", "vessel", "verb", "person", "named_after",
-                                           "measure", "scan_region", "procedure_kind", "time_event")},
+                                           "measure", "scan_region", "procedure_kind", "time_event", "device", "device_part")},
                           keeps_qualifier=self.keeps_qualifier, figure=self.figure,
                           organ_of=MappingProxyType({key(a): key(b) for a, b in organ_of.items()}),
                           wholes=MappingProxyType({key(part): MappingProxyType({key(word): key(whole)
@@ -434,7 +439,8 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     hepatic bed"). A word before a participle of proof ("biopsy-proven") names an earlier examination, and keeps
     nothing; so does a procedure noun in a phrase "post", "after" or "following" opens ("post-biopsy hematoma",
     "a haematoma after percutaneous renal biopsy"), and a device word that names a procedure's kind before it
-    ("fine-needle aspiration"); an event's noun after a word of time, or before a date or a measure, dates the
+    ("fine-needle aspiration"); a body's word right after a device's noun names the device's part ("the implant
+    shoulder", "the screw head"); an event's noun after a word of time, or before a date or a measure, dates the
     image ("six months after birth", "birth weight"). A ``view`` (a projection or plane tag) is no view right before
     a noun of measure ("transverse dimension of the heart": a direction of measurement).
 
@@ -465,6 +471,9 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
         return False  # "COVID-19 vaccination", "tumour bed": the vaccine, the bed, not the disease ("CT protocol" is CT)
     if next_word in words.proof:
         return False  # "biopsy-proven carcinoma": how the diagnosis was made before, not this image
+    if first == last and keys[first] in words.device_part and first > 0 and keys[first - 1] in words.device \
+            and joined(first):
+        return False  # "implant shoulder", "screw head": the device's part, not the body's
     if keys[last] in words.procedure_kind and next_word in words.procedure:
         return False  # "fine-needle aspiration": the kind of procedure, no needle named
     if first == last and keys[first] in words.time_event and (
