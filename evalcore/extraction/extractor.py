@@ -804,19 +804,7 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
       what the image is ("an ultrasound of the lesion identified on the mammogram" is no radiograph, "a lateral
       view ... compared with the AP view" no AP view; "a mass seen on CT" is a CT).
     """
-    holding = first_scopes([tokens[first][0] for first, _, _ in mentions], scopes)
-    # (a name that coordinated modifiers share is denied where its head is)
-    at_heads = [(index, shared_heads[first, last]) for index, (first, last, _) in enumerate(mentions)
-                if holding[index] is None and (first, last) in shared_heads]
-    for (index, _), cue in zip(at_heads, first_scopes([tokens[head][0] for _, head in at_heads], scopes)):
-        holding[index] = cue
-    kinds = [cue.kind if cue else None for cue in holding]
-    # A scope its word limit ends inside a compound reaches the compound's head, the next word ("... for either
-    # aspiration | pneumonia"); a prefix's scope is its word, whole ("non-ischemic | dilated cardiomyopathy").
-    denying = {last: kind for (_, last, _), kind, cue in zip(mentions, kinds, holding)
-               if kind in ("negation", "hypothetical", "history") and cue.direction != "prefix"}
-    kinds = [denying.get(first - 1) if kind is None and joined(first) else kind
-             for (first, _, _), kind in zip(mentions, kinds)]
+    holding, kinds = _holding_scopes(mentions, tokens, joined, scopes, shared_heads)
     denying_at: dict[int, set[str]] = {}  # the first token of a mention in a scope -> the concepts mentioned there
     for (first, _, entry), kind in zip(mentions, kinds):
         if kind is not None:
@@ -873,6 +861,26 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
         spared_ones.append(kind is None or spared or of_phrase or in_a_state or presupposed or (kind == "other exam" and not other))
     modifiers = _coordinated_modifiers(caption, mentions, tokens, joined, coordinable, modifiers)
     return [not (spared or modifier) for spared, modifier in zip(spared_ones, modifiers)]
+
+
+def _holding_scopes(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int, str]],
+                    joined: Callable[[int], bool], scopes: list[tuple[int, int, Cue]],
+                    shared_heads: Mapping[tuple[int, int], int]) -> tuple[list[Cue | None], list[str | None]]:
+    """The cue whose scope holds each mention's first word (or its shared head's: ``shared_heads``), and the kind
+    of scope each is read in (:func:`_denied`)."""
+    holding = first_scopes([tokens[first][0] for first, _, _ in mentions], scopes)
+    # (a name that coordinated modifiers share is denied where its head is)
+    at_heads = [(index, shared_heads[first, last]) for index, (first, last, _) in enumerate(mentions)
+                if holding[index] is None and (first, last) in shared_heads]
+    for (index, _), cue in zip(at_heads, first_scopes([tokens[head][0] for _, head in at_heads], scopes)):
+        holding[index] = cue
+    kinds = [cue.kind if cue else None for cue in holding]
+    # A scope its word limit ends inside a compound reaches the compound's head, the next word ("... for either
+    # aspiration | pneumonia"); a prefix's scope is its word, whole ("non-ischemic | dilated cardiomyopathy").
+    denying = {last: kind for (_, last, _), kind, cue in zip(mentions, kinds, holding)
+               if kind in ("negation", "hypothetical", "history") and cue.direction != "prefix"}
+    return holding, [denying.get(first - 1) if kind is None and joined(first) else kind
+                     for (first, _, _), kind in zip(mentions, kinds)]
 
 
 def _described_by_a_state(tokens: list[tuple[int, int, str]], joined: Callable[[int], bool], first: int,
