@@ -828,8 +828,23 @@ TWENTY_SECOND_ROUND = (
      "implant shoulder and the marginal bone\" on a dental radiograph names no Shoulder and no Upper Extremity read "
      "from it; \"the screw head\" no Head): 5 valid images, right by reading; the curators tag Shoulder in each "
      "\"implant shoulder\" caption", "0.7322 (-0.0001)", "0.7556 (+0.0000)"),
+    ("after the test reading, not read on test: the parotid gland's superficial and deep lobes in the part-wholes "
+     "file (the test reading's one lobe of another organ, \"superficial lobe parotid gland\"; on valid \"a lesion "
+     "in superficial and deep lobes\" of a parotid ultrasound got a lung lobe): 1 valid image",
+     "0.7322 (+0.0000)", "0.7556 (+0.0000)"),
+    ("after the test reading, not read on test: a radiographic study a modality hosts is that technique where the "
+     "caption names it again (\"CT pelvis with cystogram ...; poor cystogram without extravasation\", a wording "
+     "of the test's precision reading; the valid caption's twin), and a name read inside the modality's own no "
+     "longer ends its hosting (\"Chest CT angiogram\", \"abdominal CT angiogram\" had kept an Angiogram that "
+     "\"CT angiogram\" did not: a judgment call by the brief, tagged by the curators on 5 of 195 valid CT "
+     "angiographies): 9 valid images", "0.7323 (+0.0001)", "0.7557 (+0.0001)"),
     ("tried on valid and left out: \"was resolved\" and kin as a post-negation (2 valid uses, one a relative clause "
-     "whose subject is a sentence away); a modality after \"before\" or \"prior to\" as another examination (2 "
+     "whose subject is a sentence away); a mention before \"sign\" as the sign's, no concept of its own (\"Bullet "
+     "sign\" of the test's precision reading: the curators tag 15 of 16 such valid mentions, \"molar tooth sign\" "
+     "each time); a finding's word in a device's name (\"Arterial Occlusion System\", \"occlusion device\": the "
+     "curators tag Occluded in all 3 valid captions); an organ's adjective of several words before a vessel noun as "
+     "the vessel's (\"distal femoral arteries\": most valid ones are curated lobes, \"left lower lobe pulmonary "
+     "artery\"); a modality after \"before\" or \"prior to\" as another examination (2 "
      "valid captions: \"before interventional angiography\" right, \"perceived preceding the paranasal coronal CT "
      "scan image\" wrong); an arrow's label inside parentheses after a denial as outside its scope (no valid "
      "caption); \"the X was removed\" as a post-negation (a narrative of what followed the image as often: \"the "
@@ -1623,6 +1638,68 @@ NINETEENTH_PASS_READING = (
      "12 captions name a CT and a radiograph or fluoroscopy", "0 of 4", "-", "-",
      "0 (9 get Plain x-ray, each a figure with a radiograph by reading)", "< 5 % met"),
 )
+#: Issue 36's twentieth pass, test captions, dictionary (c): the nineteenth pass's instrument and brief 11 on new
+#: samples, two readers on the same negation items and precision tags, a third on the ones they dispute.
+TWENTIETH_PASS_READING = (
+    ("precision: tags right or acceptable", "200 random tags (seed 2021), read by two readers each",
+     "99.5 % (199 of 200)", "93.0 % (186 of 200)", "93.0 % (186 of 200)",
+     "92.5 % (185 of 200; 95 % interval 88.0-95.4 %; the readers agree on 12 wrong tags and the third finds 3 of "
+     "the 4 they dispute wrong): a word sense 8 (a CT cystogram's second mention read as a plain radiograph, words "
+     "of a device's name: \"Arterial Occlusion System\", \"Dynamic hip screw\"; \"aortic leaflets\" as the "
+     "Aorta, \"Bullet sign\", a dental \"stent\" (a scanning template), \"thoracic spinous process\" as the "
+     "Chest, \"distal femoral arteries\" as the distal femur), history 3 (\"ASD closure device\", \"a TGA "
+     "patient after ASO\", \"patients with knee osteoarthritis\"), another examination 1 (\"on biopsy\"), the "
+     "probe an image was obtained with, a needle's hypothetical trajectory, a generic statement", ">= 98 % MISSED"),
+    ("recall of clearly stated concepts (named in the words; judgment calls and conventions apart)",
+     "100 random captions (seed 2022; none of the nineteenth pass's)", "85.5 % (301 of 352)", "-", "-",
+     "85.0 % (289 of 340; 80.8-88.4 %): the misses are anatomy a compound or an adjective names "
+     "(\"hepatosplenomegaly\", \"pelvicalyceal\", \"abdominal CT\" 4 times), spinal levels (\"L1-L2\", "
+     "\"C5-C6-C7\"), abbreviations (\"AICD\", \"CPA\", \"CTPA\") and findings (\"cavitary\", \"cord "
+     "compression\"); 86.8 % if the reader's three organ compounds are judgment calls", ">= 85 % met"),
+    ("negation, concept level (the issue's measure): each concept that a mention not kept, or a mention in a "
+     "sentence with a context cue word, names, decided IN or NOT IN the image's set, right",
+     "200 test captions with an item (seed 2020; the nineteenth pass's 200 and the 9 captions its author saw left "
+     "out); 570 items, the same items for both readers", "96.1 % (537 of 559)",
+     "95.6 % (545 of 570)", "96.0 % (547 of 570)",
+     "95.6 % (545 of 570; 95 % interval 93.6-97.0 %; the readers agree on 23 wrong items and the third finds both "
+     "they dispute wrong): kept 22 (history 10: \"He had received radical resection of rectal cancer\", \"in a "
+     "patient with metastatic pancreatic cancer\" 3 items, \"six years after soft-tissue surgery\", \"CT was "
+     "performed owing to chronic nasal signs\"; a denial or absence missed 5: \"missing tooth #21\", \"no obvious "
+     "dilatation of the intestinal lumen or effusion\", \"without the classic double bubble sign of one gastric air "
+     "bubble\", a treated occlusion; a word sense 4: the scapular spine, \"cardiac cirrhosis\", a bone's \"neck "
+     "shaft angle\", \"locking compression plate\"; another image or exam 3: \"Orthopantomogram of the affected "
+     "finger\", \"on biopsy\", \"Veress needle track\"), removed 3 (imaged anatomy 2: \"no diastasis pubic "
+     "symphysis\", \"no correction of the midfoot or forefoot\"; this figure's MRI in a likeness's scope)",
+     ">= 97 % MISSED"),
+    ("a lobe of another organ read as a lung lobe", "430 captions with lobe; 169 name a lobe word of another organ",
+     "1 of 169", "-", "-", "1 of 169 (0.6 %; the parotid's \"superficial lobe\"; 8 get a lung lobe, 7 state one)",
+     "< 5 % met"),
+    ("\"fracture\" read as Pathological fracture", "236 captions (9 say pathological)", "0 of 227", "-", "-",
+     "0 of 227", "< 5 % met"),
+    ("\"femoral neck\" read as Neck", "23 captions", "0 of 23", "-", "-", "0 of 23", "< 5 % met"),
+    ("needle aspiration read as Pulmonary aspiration", "9 captions", "0 of 9", "-", "-", "0 of 9", "< 5 % met"),
+    ("a direction read as Cranium", "113 captions with cranial or caudal", "0 of 113", "-", "-",
+     "0 of 113 (3 get the Cranium, each a skull the image shows)", "< 5 % met"),
+    ("X-ray tags for a CT (Plain x-ray where the only image is a CT)",
+     "12 captions name a CT and a radiograph or fluoroscopy", "0", "-", "-",
+     "0 (9 get Plain x-ray, each a figure with a radiograph by reading)", "< 5 % met"),
+)
+#: Read by hand on valid while developing the twentieth pass.
+TWENTIETH_PASS_VALID_READING = (
+    ("negation, two readers each on half of 200 captions (v47, before the first row)",
+     "98.3 % (284 of 289) and 97.3 % (248 of 255), 97.8 % in all: a word sense 4 (\"implant shoulder\": the first "
+     "row; \"LM: left main trunk\", a \"quadrilateral plate\"), history 3 (\"a COVID-19 patient presenting with "
+     "abdominal pain\"), another examination 2 (\"at biopsy\", \"before interventional angiography\": tried, "
+     "left out), a finding gone 2"),
+    ("negation, two readers each on half of 200 more captions (v48, after the first row)",
+     "96.6 % (254 of 263) and 94.7 % (249 of 263), 95.6 % in all: history 9 (\"12 mo after surgery for ... ovarian "
+     "cancer\", \"who underwent ... closure of patent foramen ovale\"), a word sense 6 (\"Roux limb\", \"brachium "
+     "pontis\", \"MR severity\" of mitral regurgitation, \"a hand injection\"), a finding gone 4 (\"The "
+     "placental polyp with AVM had completely resolved\": a post-negation's scope stops at \"with\", 1 valid "
+     "caption), generic 3"),
+    ("precision, one reader (p45)", "98.0 % (196 of 200): word senses 3 (an artery's \"mouth\", "
+     "\"tongue-like\", \"supra-aortic\" as the Aorta), history 1"),
+)
 #: Read by hand on valid while developing the nineteenth pass (the row that says so after test was read).
 NINETEENTH_PASS_VALID_READING = (
     ("negation, concept level, two readers on the same 548 items of 200 captions (v39, before the first row)",
@@ -2183,6 +2260,19 @@ def run(argv: list[str] | None = None) -> None:
               *readings_lines(NINETEENTH_PASS_READING, ("eighteenth pass", "nineteenth pass, reader 1",
                                                         "nineteenth pass, reader 2", "nineteenth pass, adjudicated"),
                               NINETEENTH_PASS_VALID_READING),
+              "## Read by hand in issue 36's twentieth pass", "",
+              "The nineteenth pass's instrument and brief, unchanged, on new samples: the rule was written down "
+              "before the samples were drawn (resolved only if the adjudicated figures meet every target), the "
+              "extractor frozen with this pass's first rule (the device-part sense). Recall (85.0 %) and every error "
+              "class meet their targets; negation (95.6 %, 545 of 570) misses again, and precision (92.5 %, 185 of "
+              "200) misses where the nineteenth pass's readers found 99.5 %: other readers of the same brief, on "
+              "another sample, counted words of a device's name and an organ's adjective before a valve's part as "
+              "wrong senses that earlier readers let pass. Two fresh valid negation readings of this pass found "
+              "97.8 % and 95.6 %. The wrong decisions are the long tail every pass has named: the patient's history, "
+              "single word senses, a denial in a wording no cue lists.", "",
+              *readings_lines(TWENTIETH_PASS_READING, ("nineteenth pass", "twentieth pass, reader 1",
+                                                       "twentieth pass, reader 2", "twentieth pass, adjudicated"),
+                              TWENTIETH_PASS_VALID_READING),
               "What is left, by the eighteenth pass's readings: on test and valid alike about 4 to 5 of every 100 "
               "context decisions are wrong, and no class holds more than a fifth of them: a concept of the history "
               "or an earlier procedure kept, a denial the cue lists miss (\"no dilated fluid\", \"impossible to "

@@ -51,6 +51,8 @@ DICTIONARY = ConceptDictionary.build(NAMES, {PULMONARY_ASPIRATION: ["Aspiration"
     ("Glioma of the frontal lobe", {LUNG_LOBE}, set()),
     ("Gliosis of the frontal\u00a0lobe", {LUNG_LOBE}, set()),  # a no-break space joins the words of a phrase
     ("Enlarged median lobe of the prostate", {LUNG_LOBE}, set()),
+    # (issue 36, twentieth pass: the parotid's superficial and deep lobes)
+    ("Ultrasound of the right parotid gland: a lesion in the superficial and deep lobes", {LUNG_LOBE}, set()),
     # Issue 36, third pass: a part noun whose phrase names no whole takes an organ its sentence names that has
     # that part; a compound of structure words names a whole too.
     ("Thyroid ultrasound: nodule in the right lobe", {LUNG_LOBE}, set()),
@@ -190,6 +192,9 @@ def test_a_position_between_a_side_and_its_part(caption: str, expected: set[str]
     ("CT angiogram of the knee arteries (lateral view)", {CT}),
     ("Lateral view of the knee", {PLAIN_XRAY, LOWER_EXTREMITY}),
     ("CT cystogram of the abdomen", {CT, ABDOMEN}),
+    # ... named again, still that technique (issue 36, twentieth pass); a study no modality hosts stays a radiograph.
+    ("CT abdomen with cystogram: poor cystogram without extravasation.", {CT, ABDOMEN}),
+    ("Cystogram of the abdomen: poor cystogram.", {PLAIN_XRAY, ABDOMEN}),
     # ... and carry on to a sentence that names no modality.
     ("Radiograph of the knee. Lateral view of the wrist.", {PLAIN_XRAY, LOWER_EXTREMITY, UPPER_EXTREMITY}),
     # The assumed standard view only for a plain radiograph of the region.

@@ -720,7 +720,8 @@ def _technique_hosts(keys: list[str], joined: Callable[[int], bool],
                      found: list[tuple[int, int, tuple[_Entry, ...]]]) -> dict[int, str]:
     """First token of each mention that follows another modality's mention -> which techniques that modality hosts
     (:data:`_TECHNIQUES`): right after it ("CT cystogram"), or past "with" and the words of :data:`_TECHNIQUE_JOINS`
-    after it, its region between them or not ("CT pelvis with cystogram"), the words joined by spaces or hyphens."""
+    after it, its region between them or not ("CT pelvis with cystogram"), the words joined by spaces or hyphens, and
+    the same study's words elsewhere in the caption."""
     hosts: dict[int, str] = {}
     host, after = "", -1  # the last modality mention's kind of host, and the token after it
     for first, last, entries in found:
@@ -733,8 +734,23 @@ def _technique_hosts(keys: list[str], joined: Callable[[int], bool],
             host, after = ("any" if ANGIOGRAM in concepts else "cross-sectional"), last + 1
         elif not (concepts & MODALITIES) and host and after == first:
             after = last + 1  # a region named between: "CT pelvis with cystogram"
+        elif host and first < after:
+            continue  # a name read inside the modality's own ("CT abdomen" holds the abdomen)
         else:
             host, after = "", -1
+    # The same radiographic study named again is still that technique ("CT pelvis with cystogram ...; poor cystogram
+    # without extravasation"); an angiography named again may be another examination ("CT angiography ... catheter
+    # angiography confirmed").
+    def study(entries: tuple[_Entry, ...]) -> bool:
+        concepts = {entry.concept for entry in entries}
+        return PLAIN_XRAY in concepts and ANGIOGRAM not in concepts
+
+    studies = {tuple(keys[first:last + 1]): hosts[first] for first, last, entries in found
+               if first in hosts and study(entries)}
+    for first, last, entries in found if studies else ():
+        words = tuple(keys[first:last + 1])
+        if first not in hosts and words in studies and study(entries):
+            hosts[first] = studies[words]
     return hosts
 
 
