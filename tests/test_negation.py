@@ -35,6 +35,7 @@ from evalcore.extraction.negation import (
     TERMINATORS,
     Cue,
     concept_status,
+    cue_scopes,
     negated_spans,
     read_cues,
     sentence_at,
@@ -1051,7 +1052,7 @@ def test_sentence_ends_are_the_plain_patterns_on_random_texts() -> None:
 
     plain = re.compile(r"(?<![.!?])(?<!\b[Vv]s)[.!?]+(?=\s|$)|(?<=[a-z]{2})\.(?=[A-Z])|\n\s*\n")
     rng = random.Random(36)
-    alphabet = ["a", "b", "A", ".", "!", "?", " ", "\n", "\t", "\r", "x", "2", "\u2028"]
+    alphabet = ["a", "b", "A", ".", "!", "?", " ", "\n", "\t", "\r", "x", "2", "\u2028", "v", "s", "V", "vs"]
     for _ in range(5000):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
         assert [m.span() for m in _SENTENCE_END.finditer(text)] == [m.span() for m in plain.finditer(text)], repr(text)
@@ -1198,3 +1199,14 @@ def test_a_refuted_first_impression_is_not_a_finding() -> None:
     assert mention_status("The opacity was misdiagnosed as atelectasis.", ["Atelectasis"]) == "negated"
     assert mention_status("The air can be mistaken for diverticulitis.", ["Diverticulitis"]) == "negated"
     assert mention_status("Area measured excluding the inferior vena cava.", ["Inferior vena cava"]) == "affirmed"
+
+
+def test_a_caption_is_lowered_once_only_where_that_reads_each_word_as_lowering_it_alone():
+    """The cue reader lowers a caption whole where that keeps every offset and every word: a capital sigma lowers by
+    its neighbours across a word's end ("\u03a3." before a letter is no final sigma), and "\u0130" lowers to two
+    letters, so either caption is read word by word, as a user's Greek cue is written."""
+    cues = with_cues([Cue("\u03c7\u03c9\u03c1\u03af\u03c2", "negation", "forward", "a user's cue")])
+    text = "\u03a7\u03a9\u03a1\u038a\u03a3.\u0391\u0399\u039c\u0391"
+    assert [text[a:b] for a, b in negated_spans(text, cues=cues)] == ["\u0391\u0399\u039c\u0391"]
+    dotted, plain = "\u0130zmir. No effusion.", "Izmir. No effusion."
+    assert [(a, b, cue.cue) for a, b, cue in cue_scopes(dotted)] == [(a, b, cue.cue) for a, b, cue in cue_scopes(plain)]

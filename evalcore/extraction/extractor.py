@@ -416,7 +416,8 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     keys = [normal_token(token) for _, _, token in tokens]
 
     # whether token k is joined to token k - 1 (read once per caption: names, sense and denial rules ask often); a
-    # False at each end, so that token 0 and the index -1 are joined to nothing
+    # False at each end, so that token 0, the index -1 and the index after the last are joined to nothing (callers
+    # ask only for 0 to len(tokens): an index below -1 would wrap around)
     joinable = [False, *(caption[before:start] == " " or _JOINING_GAP.fullmatch(caption, before, start) is not None
                          for (_, before, _), (start, _, _) in zip(tokens, tokens[1:])), False]
     joined = joinable.__getitem__
@@ -720,8 +721,7 @@ def _technique_hosts(keys: list[str], joined: Callable[[int], bool],
                      found: list[tuple[int, int, tuple[_Entry, ...]]]) -> dict[int, str]:
     """First token of each mention that follows another modality's mention -> which techniques that modality hosts
     (:data:`_TECHNIQUES`): right after it ("CT cystogram"), or past "with" and the words of :data:`_TECHNIQUE_JOINS`
-    after it, its region between them or not ("CT pelvis with cystogram"), the words joined by spaces or hyphens, and
-    the same study's words elsewhere in the caption."""
+    after it, its region between them or not ("CT pelvis with cystogram"), the words joined by spaces or hyphens."""
     hosts: dict[int, str] = {}
     host, after = "", -1  # the last modality mention's kind of host, and the token after it
     for first, last, entries in found:
@@ -738,19 +738,6 @@ def _technique_hosts(keys: list[str], joined: Callable[[int], bool],
             continue  # a name read inside the modality's own ("CT abdomen" holds the abdomen)
         else:
             host, after = "", -1
-    # The same radiographic study named again is still that technique ("CT pelvis with cystogram ...; poor cystogram
-    # without extravasation"); an angiography named again may be another examination ("CT angiography ... catheter
-    # angiography confirmed").
-    def study(entries: tuple[_Entry, ...]) -> bool:
-        concepts = {entry.concept for entry in entries}
-        return PLAIN_XRAY in concepts and ANGIOGRAM not in concepts
-
-    studies = {tuple(keys[first:last + 1]): hosts[first] for first, last, entries in found
-               if first in hosts and study(entries)}
-    for first, last, entries in found if studies else ():
-        words = tuple(keys[first:last + 1])
-        if first not in hosts and words in studies and study(entries):
-            hosts[first] = studies[words]
     return hosts
 
 
@@ -833,12 +820,10 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
     # the examinations and views the caption says of this image
     shown = {entry.concept for (_, _, entry), kind in zip(mentions, kinds)
              if entry.concept in _EXAMS and entry.source != "assumed" and kind in (None, "negation")}
-    # A mention in no scope is kept whatever it modifies; whether it is a modifier is read only where a mention in a
-    # scope may be coordinated with it (:func:`_coordinated_modifiers` looks one or two tokens on).
     read_on = {last + step for (_, last, _), kind in zip(mentions, kinds) if kind is not None for step in (1, 2)}
     modifiers, spared_ones, coordinable = [], [], []
     for (first, last, entry), kind, forward_cue, cue in zip(mentions, kinds, forward, holding):
-        if kind is None and first not in read_on:
+        if not _read_for_denial(kind, first, read_on):
             modifiers.append(False)
             coordinable.append(False)
             spared_ones.append(True)
@@ -877,6 +862,15 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
         spared_ones.append(kind is None or spared or of_phrase or in_a_state or presupposed or (kind == "other exam" and not other))
     modifiers = _coordinated_modifiers(caption, mentions, tokens, joined, coordinable, modifiers)
     return [not (spared or modifier) for spared, modifier in zip(spared_ones, modifiers)]
+
+
+def _read_for_denial(kind: str | None, first: int, read_on: Collection[int]) -> bool:
+    """Whether :func:`_denied` reads its rules for a mention of scope ``kind`` starting at token ``first``: a mention
+    in no scope is kept whatever it modifies, so whether it is a modifier is read only where a mention in a scope may
+    be coordinated with it (``read_on``: the tokens one or two after such a mention's last, where
+    :func:`_coordinated_modifiers` looks). The rest is skipped for speed; reading every mention gives the same result
+    (tested)."""
+    return kind is not None or first in read_on
 
 
 def _holding_scopes(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[int, int, str]],

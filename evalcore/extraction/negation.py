@@ -338,9 +338,11 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
     scopes: list[tuple[int, int, Cue]] = []
     spans = sentence_spans(text) if sentences is None else sentences
     pasted = len(spans) >= PASTED_SENTENCES and len(text) >= PASTED_CHARACTERS
-    # (lowered once where that keeps every offset: a few letters lower to two)
-    lowered = text.lower()
-    lowered = lowered if len(lowered) == len(text) else None
+    # (lowered once where that reads each word as lowering it alone does: a few letters lower to two, and a capital
+    # sigma lowers by its neighbours, final or not, across a word's end)
+    lowered: str | None = text.lower()
+    if len(lowered) != len(text) or "\u03a3" in text:
+        lowered = None
     for sentence, (start, end) in enumerate(spans):
         tokens = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(lowered, start, end)] if lowered else \
             [(m.group().lower(), m.start(), m.end()) for m in _TOKEN.finditer(text, start, end)]

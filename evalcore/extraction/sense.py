@@ -127,10 +127,11 @@ class SenseWords:
     #: Device words that name the kind of a procedure before its noun ("fine-needle aspiration", "core needle
     #: biopsy"): no device of the image (:func:`sense_kept`).
     procedure_kind: frozenset[str] = frozenset()
-    #: Nouns of a device whose parts are named with the body's words ("implant", "screw", "stent"), and those words
-    #: ("shoulder", "neck", "head"): such a word right after such a noun names the device's part, no body region
-    #: ("the implant shoulder" of a dental radiograph, "the screw head": :func:`sense_kept`).
+    #: Nouns of a device whose parts are named with the body's words ("implant", "screw", "stent"): a word of the
+    #: ``device_part`` class right after one names the device's part, no body region (:func:`sense_kept`).
     device: frozenset[str] = frozenset()
+    #: The body's words a device's part is named by ("shoulder", "neck", "head"): after a ``device`` noun, the part
+    #: ("the implant shoulder" of a dental radiograph, "the screw head": :func:`sense_kept`).
     device_part: frozenset[str] = frozenset()
     #: Body regions a scan is named by ("chest", "abdomen", "pelvis"): three or more listed in an examination's
     #: name are the extent of the scan, not what one image shows (:func:`scan_range`).
