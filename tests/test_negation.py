@@ -1201,7 +1201,7 @@ def test_a_refuted_first_impression_is_not_a_finding() -> None:
     assert mention_status("Area measured excluding the inferior vena cava.", ["Inferior vena cava"]) == "affirmed"
 
 
-def test_a_caption_is_lowered_once_only_where_that_reads_each_word_as_lowering_it_alone():
+def test_a_caption_is_lowered_once_only_where_that_reads_each_word_as_lowering_it_alone() -> None:
     """The cue reader lowers a caption whole where that keeps every offset and every word: a capital sigma lowers by
     its neighbours across a word's end ("\u03a3." before a letter is no final sigma), and "\u0130" lowers to two
     letters, so either caption is read word by word, as a user's Greek cue is written."""

@@ -69,6 +69,11 @@ ROLES = ("part", "procedure", "procedure-modifier", "position", "direction", "de
          "procedure-kind", "time-event", "finding-procedure", "device", "device-part")
 SENSE_COLUMNS = (Column("words"), Column("role", allowed=ROLES), Column("source"))
 PART_WHOLE_COLUMNS = (Column("part"), Column("whole"), Column("said_by"), Column("source"))
+#: The field of :class:`SenseWords` each role fills.
+_ROLE_FIELDS = tuple(role.replace("-", "_") for role in ROLES)
+#: The roles matched as written, not as :meth:`SenseWords.keyed` reads words: whole names ("pathological
+#: fracture") and the words of a figure, which the cue reader compares with a caption's lowered words.
+_AS_WRITTEN = frozenset({"keeps_qualifier", "figure"})
 
 
 @dataclass(frozen=True)
@@ -166,14 +171,9 @@ class SenseWords:
     def keyed(self, key: Callable[[str], str], organ_of: Mapping[str, str] = MappingProxyType({})) -> SenseWords:
         """The same classes with every word read by ``key`` (the extractor's :func:`normal_token`), so that they
         meet a caption's words as the names do ("lobes" is "lobe", "femoral" is "femur"), with ``organ_of`` (the
-        lexicon's organ adjectives) read so too; names are kept."""
-        return SenseWords(**{field: frozenset(key(word) for word in getattr(self, field))
-                             for field in ("part", "procedure", "finding_procedure", "procedure_modifier",
-                                           "position", "direction",
-                                           "determiner", "structure", "approach", "not_head",
-                                           "plain_radiograph", "proof", "radiation", "vessel", "verb", "person", "named_after",
-                                           "measure", "scan_region", "procedure_kind", "time_event", "device", "device_part")},
-                          keeps_qualifier=self.keeps_qualifier, figure=self.figure,
+        lexicon's organ adjectives) read so too; the classes matched as written (:data:`_AS_WRITTEN`) are kept."""
+        return SenseWords(**{field: getattr(self, field) if field in _AS_WRITTEN else
+                             frozenset(key(word) for word in getattr(self, field)) for field in _ROLE_FIELDS},
                           organ_of=MappingProxyType({key(a): key(b) for a, b in organ_of.items()}),
                           wholes=MappingProxyType({key(part): MappingProxyType({key(word): key(whole)
                                                                                  for word, whole in said.items()})
