@@ -345,6 +345,13 @@ def test_an_organs_word_before_a_vessel_names_the_vessel() -> None:
     mesentery = ConceptDictionary.build({"C0025474": "Mesentery"}, {"C0025474": ["mesenteric"]})
     assert extract("Air within the lumen of the inferior mesenteric vein.", mesentery) == set()
     assert extract("Stranding of the mesenteric fat.", mesentery) == {"C0025474"}
+    # (twenty-first pass, seen in the twentieth pass's test precision reading, no valid caption: position words
+    # before the organ's word make a name of their own, "distal femoral", which gives way to the vessel's name)
+    arteries = ConceptDictionary.build({"C0015811": "Femur", "C1305409": "Entire distal femur",
+                                        "C0015801": "Femoral artery"}, {"C1305409": ["distal femoral"]})
+    assert extract("Arteriogram of the distal femoral artery.", arteries) == {"C0015801"}
+    assert extract("Fracture of the left distal femoral artery and femur.", arteries) == {"C0015801", "C0015811"}
+    assert extract("Fracture of the distal femoral shaft.", arteries) == {"C1305409"}
 
 
 def test_a_diagnosis_proven_before_names_no_procedure_of_this_image() -> None:

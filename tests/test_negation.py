@@ -122,6 +122,9 @@ def mention_status(text: str, names: list[str]) -> str:
     ("Angiography indicating aplasia of the left internal carotid artery.", ["Left internal carotid artery"],
      "negated"),
     ("The hemorrhage has been cleared from the suprachoroidal space.", ["Hemorrhage"], "negated"),
+    # (twenty-first pass, ROCOv2 valid reading v49: a verb of showing ends a scope, so its -ing form is a cue with "not")
+    ("Echocardiogram not showing any left ventricular thrombus.", ["Left ventricular thrombus"], "negated"),
+    ("CT not demonstrating a thrombus, showing a mass.", ["Mass"], "affirmed"),
     # (after the test reading: a first impression the caption says was revised)
     ("A thickening initially considered a meningioma but re-diagnosed as a gumma.", ["Meningioma"], "negated"),
     ("What was thought to be a perforated duodenal ulcer turned out to be a diverticulum.", ["Ulcer"], "negated"),

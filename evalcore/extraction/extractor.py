@@ -432,6 +432,9 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     while i < count:
         # (most words begin no name: the trie's first level says so without a walk)
         last, payload = _longest(keys, joined, i, word_ends.get(i, count), trie) if keys[i] in trie else (-1, ())
+        if last > i and _modifies_a_longer_name(keys, joined, i, last, word_ends.get(i, count), trie):
+            i += 1
+            continue
         as_written = exact.get(tokens[i][2], ())
         if last > i or (last == i and not as_written):
             found.append((i, last, payload))
@@ -1061,6 +1064,18 @@ def _prefixed_words(tokens: list[tuple[int, int, str]], scopes: list[tuple[int, 
         return {}
     starts = [start for start, _, _ in tokens]
     return {bisect_left(starts, start): bisect_left(starts, end) for start, end in prefixed}
+
+
+def _modifies_a_longer_name(keys: list[str], joined: Callable[[int], bool], i: int, last: int, stop: int,
+                            trie: Mapping) -> bool:
+    """Whether the name of tokens ``i``..``last``, position words before an organ's word ("distal femoral"), gives
+    way to the name of a vessel, nerve or duct its organ's word begins ("femoral artery"): the adjective modifies the
+    noun after it, the head of the phrase ("the distal femoral artery" is the artery, no distal femur)."""
+    sense = SENSE_WORDS_KEYED
+    if not (keys[last] in sense.structure and all(key in sense.position for key in keys[i:last]) and keys[last] in trie):
+        return False
+    head = _longest(keys, joined, last, stop, trie)[0]
+    return head > last and keys[head] in sense.vessel
 
 
 def _longest(keys: list[str], joined: Callable[[int], bool], i: int, stop: int,
