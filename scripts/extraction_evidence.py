@@ -853,6 +853,30 @@ TWENTY_SECOND_ROUND = (
      "caption); \"the X was removed\" as a post-negation (a narrative of what followed the image as often: \"the "
      "lower left first molar that was removed under general anaesthesia\" is the image's molar)", "-", "-"),
 )
+TWENTY_THIRD_ROUND = (
+    ("from a fresh valid negation reading (v49, two readers on halves of 200 captions: 96.1 %, 548 of 570): "
+     "\"not showing\", \"not demonstrating\" and \"not revealing\" deny what follows (\"Transthoracic "
+     "echocardiogram ... not showing any left ventricular thrombus\"): a verb of showing is a terminator, so the "
+     "\"not\" before it had denied nothing: 1 valid image, right by reading, tagged by the curators",
+     "0.7323 (+0.0000)", "0.7556 (-0.0001)"),
+    ("seen in the twentieth pass's test precision reading (\"distal femoral arteries\" as the distal femur): "
+     "position words before an organ's word that make a name of their own (\"distal femoral\") give way to the "
+     "name of a vessel, nerve or duct the organ's word begins (\"femoral artery\"), as the adjective modifies the "
+     "phrase's head; only position words, so \"left lower lobe pulmonary artery\" keeps its lobe (the wider form "
+     "tried in the twentieth pass took such lobes): no valid caption changes", "0.7323 (+0.0000)",
+     "0.7556 (+0.0000)"),
+    ("tried on valid and left out: a device's noun (\"device\", \"system\", \"plate\") as a thing named after "
+     "the word before it (\"Arterial Occlusion System\", \"locking compression plate\"): 18 valid images, most "
+     "a structure the image shows (\"the left coronary artery system\", \"elbow plates\", \"sacral end "
+     "plate\"); the long form of \"TIMI\" (\"thrombolysis in myocardial infarction\", a flow grade's name) as "
+     "no finding (the curators tag Myocardial Infarction in all 4 valid captions that spell it out); a valve's "
+     "leaflets or cusps after \"aortic\" as no Aorta (1 valid caption, curated Aorta); an abbreviation before a "
+     "modality's name as the modality's technique (\"MS CT\" is multislice, but \"LV angiogram\" and \"SMA "
+     "angiogram\" name what the image shows); \"underwent\", \"had undergone\", \"status post\" as history "
+     "cues (5 valid images, 2 right: \"a patient who underwent epiphysiodesis using tension band plates\" shows "
+     "the plates); \"at biopsy\" as another examination, a planned device (\"prior to stent placement\") as "
+     "absent, \"left hand side\" as a direction (1 valid caption each)", "-", "-"),
+)
 #: Read by hand (issue 36), test captions, dictionary (c): (what, sample, before the round, after it, target).
 HAND_READING = (
     ("precision: tags right or acceptable", "200 random tags", "—", "95.5 % (191 of 200; 9 wrong)", ">= 98 %"),
@@ -1703,6 +1727,74 @@ TWENTIETH_PASS_VALID_READING = (
     ("precision, one reader (p45)", "98.0 % (196 of 200): word senses 3 (an artery's \"mouth\", "
      "\"tongue-like\", \"supra-aortic\" as the Aorta), history 1"),
 )
+#: Read by hand on test at the end of the twenty-first pass (the rule written down before the samples were drawn).
+TWENTY_FIRST_PASS_READING = (
+    ("precision: tags right or acceptable", "200 random tags (seed 2122; none from the images of the last two "
+     "passes' precision samples), read by two readers each", "92.5 % (185 of 200)", "97.5 % (195 of 200)",
+     "97.5 % (195 of 200)",
+     "97.5 % (195 of 200; 95 % interval 94.3-98.9 %; the readers agree on the same 5 wrong tags, none disputed): a "
+     "word sense 4 (\"FFS: feet first-supine\" as the Foot, the \"right atria\" of a lateral ventricle as the "
+     "heart's, \"closed mouth views\" of a jaw joint as the Oral cavity, a swallowed \"dental bridge\" as the "
+     "Cranium), a denial missed 1 (\"an ampullary tumour which is not seen on the image\": a relative clause's "
+     "post-negation does not reach back past \"which\"; on valid such a rule is right once and wrong once, "
+     "\"a radiolucent line around the implant that was not present immediately postoperatively\")",
+     ">= 98 % MISSED"),
+    ("recall of clearly stated concepts (named in the words; judgment calls and conventions apart)",
+     "100 random captions (seed 2123; none of the last two passes')", "85.0 % (289 of 340)", "-", "-",
+     "85.1 % (286 of 336; 80.9-88.5 %): the misses are anatomy an adjective or a compound names (\"intrauterine\", "
+     "\"parietotemporal\", \"kyphoscoliosis\"), findings in another word form (\"bubbles\", "
+     "\"lobulation\", \"shadowing\") and abbreviations the caption does not define (\"LCA\", \"RCx\")",
+     ">= 85 % met"),
+    ("negation, concept level (the issue's measure): each concept that a mention not kept, or a mention in a "
+     "sentence with a context cue word, names, decided IN or NOT IN the image's set, right",
+     "200 test captions with an item (seed 2121; the last two passes' 400 and the 18 captions whose set changes "
+     "the author saw left out); 506 items, the same items for both readers", "95.6 % (545 of 570)",
+     "96.6 % (489 of 506)", "97.4 % (493 of 506)",
+     "96.8 % (490 of 506; 95 % interval 94.9-98.0 %; the readers agree on 13 wrong items and the third finds 3 of "
+     "the 4 they dispute wrong): kept 13 (a word sense 5: an aneurysm's \"neck width\", \"femoral "
+     "cannulation\" on a TEE, \"contrast columns\", \"aspiration of the liver abscess\" as Pulmonary "
+     "aspiration, \"peripheral blood flow\"; history 4: a repaired coarctation, a PFO closure, \"one month "
+     "following splenic artery embolization\"; a denial missed 2: \"no hemorrhage-related complications\", a "
+     "resected melanoma; another examination 2), removed 3 (scope too long: \"nodules in both lungs, bilateral "
+     "bronchiolitis, and tuberculosis could not be excluded\" took the bronchiolitis; teeth \"not considered "
+     "PPT\")", ">= 97 % MISSED"),
+    ("a lobe of another organ read as a lung lobe", "430 captions with lobe; 169 name a lobe word of another organ",
+     "1 of 169", "-", "-", "1 of 169 (0.6 %; the parotid's \"superficial lobe\"; 8 get a lung lobe, 7 state one)",
+     "< 5 % met"),
+    ("\"fracture\" read as Pathological fracture", "236 captions (9 say pathological)", "0 of 227", "-", "-",
+     "0 of 227", "< 5 % met"),
+    ("\"femoral neck\" read as Neck", "23 captions", "0 of 23", "-", "-", "0 of 23", "< 5 % met"),
+    ("needle aspiration read as Pulmonary aspiration", "9 captions", "0 of 9", "-", "-", "0 of 9", "< 5 % met"),
+    ("a direction read as Cranium", "113 captions with cranial or caudal", "0 of 113", "-", "-",
+     "0 of 113 (3 get the Cranium, each a skull the image shows)", "< 5 % met"),
+    ("X-ray tags for a CT (Plain x-ray where the only image is a CT)",
+     "12 captions name a CT and a radiograph or fluoroscopy", "0", "-", "-",
+     "0 (9 get Plain x-ray, each a figure with a radiograph by reading)", "< 5 % met"),
+)
+#: Read by hand on valid while developing the twenty-first pass.
+TWENTY_FIRST_PASS_VALID_READING = (
+    ("negation, two readers each on half of 200 captions (v49, before the first row)",
+     "96.2 % (275 of 286) and 96.1 % (273 of 284), 96.1 % in all: a word sense 7 (\"TIMI, thrombolysis in "
+     "myocardial infarction\", \"MS CT\" of multislice, \"on the left hand side\" twice, an "
+     "\"intercostal-bronchial trunk\", \"tensor fasciae latae\"), history 7 (a chronic total occlusion treated "
+     "by PCI twice, \"post-inflammatory changes\"), a denial missed 3 (\"not showing any left ventricular "
+     "thrombus\": the first row; \"non-visualization of the gallbladder\" beside its fossa; an agenesis of a "
+     "muscle named in three words), another examination 2, other 2, a scope too long 1"),
+    ("precision, two readers each on half of 200 tags (p46, before the first row)",
+     "98.0 % (98 of 100) and 99.0 % (99 of 100), 98.5 % in all: a word sense 2 (the TIMI long form, \"Foot "
+     "note\" as the Foot), history 1 (\"previously appeared as a cavitation\")"),
+    ("negation, two readers each on half of 200 more captions (v50, after both rows; none of the earlier valid "
+     "samples' captions)",
+     "96.9 % (282 of 291) and 97.2 % (280 of 288), 97.1 % in all: history 11 (\"He underwent aortic and mitral "
+     "valve replacement\", \"six months after pylorus-preserving pancreatoduodenectomy\", \"obtained "
+     "post-cardiac arrest\", \"prior to stent placement\", \"a patient with metastatic disease\"), another "
+     "image 2 (a panoramic view reformatted from a cone-beam CT, a graft's donor site), a denial missed 1, "
+     "hypothetical 1 (\"4 weeks before parturition\"), generic 1, a scope too long 1"),
+    ("precision, two readers each on half of 200 tags (p47, after both rows)",
+     "98.0 % (98 of 100) and 99.0 % (99 of 100), 98.5 % in all: generic 1 (\"These tumors arise from "
+     "intercostal nerves\"), history 1 (the catheter of an earlier infusion), a likeness 1 (\"a hydatid cyst "
+     "resembling a heart\" as the Chest)"),
+)
 #: Read by hand on valid while developing the nineteenth pass (the row that says so after test was read).
 NINETEENTH_PASS_VALID_READING = (
     ("negation, concept level, two readers on the same 548 items of 200 captions (v39, before the first row)",
@@ -2073,6 +2165,11 @@ def run(argv: list[str] | None = None) -> None:
               "mentions (`benchmarks/bench_extract.py`), tested against reading every mention's denial rules and against "
               "lowering each word apart (a capital sigma lowers by its neighbours).", "",
               rules_table(TWENTY_SECOND_ROUND), "",
+              "## Rules added in issue 36's twenty-first pass and their gain on valid", "",
+              "From two fresh valid negation readings and two valid precision readings under brief 11 (two readers "
+              "each on half of each sample; the readings section below), every rule tried measured on valid; one "
+              "row is a wording seen on test, said so in its row. `test` was read after both rows, once.", "",
+              rules_table(TWENTY_THIRD_ROUND), "",
               "## Read by hand (issue 36)", "",
               "Test captions, dictionary (c). The error classes count the captions where the situation occurs "
               "(a lobe of another organ, a fracture not said pathological, ...) and those where the extractor made "
@@ -2277,6 +2374,18 @@ def run(argv: list[str] | None = None) -> None:
               *readings_lines(TWENTIETH_PASS_READING, ("nineteenth pass", "twentieth pass, reader 1",
                                                        "twentieth pass, reader 2", "twentieth pass, adjudicated"),
                               TWENTIETH_PASS_VALID_READING),
+              "## Read by hand in issue 36's twenty-first pass", "",
+              "The same instrument and brief on new samples, read only after two valid readings of the pass met the "
+              "targets (negation 97.1 %, precision 98.5 % twice); the rule was written down before the samples were "
+              "drawn (resolved only if the adjudicated figures meet every target), the extractor frozen after both "
+              "of the pass's rows. Recall (85.1 %) and every error class meet their targets; precision (97.5 %, 195 "
+              "of 200) and negation (96.8 %, 490 of 506) miss by one tag and by one item, each target inside its "
+              "95 % interval. The wrong decisions are the long tail every pass has named: single word senses, the "
+              "patient's history, a denial in a wording no rule reads.", "",
+              *readings_lines(TWENTY_FIRST_PASS_READING, ("twentieth pass", "twenty-first pass, reader 1",
+                                                          "twenty-first pass, reader 2",
+                                                          "twenty-first pass, adjudicated"),
+                              TWENTY_FIRST_PASS_VALID_READING),
               "What is left, by the eighteenth pass's readings: on test and valid alike about 4 to 5 of every 100 "
               "context decisions are wrong, and no class holds more than a fifth of them: a concept of the history "
               "or an earlier procedure kept, a denial the cue lists miss (\"no dilated fluid\", \"impossible to "
