@@ -84,6 +84,10 @@ DICTIONARY = ConceptDictionary.build(NAMES, {PULMONARY_ASPIRATION: ["Aspiration"
     # Needle device for 3 of 17 valid captions of that wording; a needle named apart stays)
     ("Needle aspiration of the cyst", {PULMONARY_ASPIRATION, NEEDLE}, set()),
     ("Needle aspiration of the cyst; the needle tip (arrow)", {PULMONARY_ASPIRATION}, {NEEDLE}),
+    # (twenty-first pass, after the test reading: a method noun before an of-phrase of what it is done to is the
+    # procedure; ROCOv2 valid: "mechanical aspiration of the thrombotic occlusion")
+    ("CT: aspiration of the liver abscess", {PULMONARY_ASPIRATION}, {CT}),
+    ("Consolidation suggestive of aspiration", set(), {PULMONARY_ASPIRATION}),
     # A direction word before another structure is no structure; a concept that is the direction stays.
     ("Lateral radiograph: opacity in the cranial lung lobe", {CRANIUM}, {PLAIN_XRAY, LUNG_LOBE}),
     ("Radiograph: mass in the caudal lung lobe", set(), {CAUDAL, PLAIN_XRAY}),

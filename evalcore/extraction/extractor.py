@@ -430,11 +430,7 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     trie, exact, inner = dictionary.trie, dictionary.exact, dictionary.inner
     i, count = 0, len(tokens)
     while i < count:
-        # (most words begin no name: the trie's first level says so without a walk)
-        last, payload = _longest(keys, joined, i, word_ends.get(i, count), trie) if keys[i] in trie else (-1, ())
-        if last > i and _modifies_a_longer_name(keys, joined, i, last, word_ends.get(i, count), trie):
-            i += 1
-            continue
+        last, payload = _name_at(keys, joined, i, word_ends.get(i, count), trie)
         as_written = exact.get(tokens[i][2], ())
         if last > i or (last == i and not as_written):
             found.append((i, last, payload))
@@ -1066,16 +1062,22 @@ def _prefixed_words(tokens: list[tuple[int, int, str]], scopes: list[tuple[int, 
     return {bisect_left(starts, start): bisect_left(starts, end) for start, end in prefixed}
 
 
-def _modifies_a_longer_name(keys: list[str], joined: Callable[[int], bool], i: int, last: int, stop: int,
-                            trie: Mapping) -> bool:
-    """Whether the name of tokens ``i``..``last``, position words before an organ's word ("distal femoral"), gives
-    way to the name of a vessel, nerve or duct its organ's word begins ("femoral artery"): the adjective modifies the
-    noun after it, the head of the phrase ("the distal femoral artery" is the artery, no distal femur)."""
+def _name_at(keys: list[str], joined: Callable[[int], bool], i: int, stop: int,
+             trie: Mapping) -> tuple[int, tuple[_Entry, ...]]:
+    """The name read at token ``i``, as :func:`_longest`, but none where it is position words before an organ's word
+    ("distal femoral") that begins the name of a vessel, nerve or duct ("femoral artery"): the adjective modifies the
+    noun after it, the head of the phrase ("the distal femoral artery" is the artery, no distal femur), and the walk
+    reads that name from the organ's word."""
+    if keys[i] not in trie:  # (most words begin no name: the trie's first level says so without a walk)
+        return -1, ()
+    last, payload = _longest(keys, joined, i, stop, trie)
     sense = SENSE_WORDS_KEYED
-    if not (keys[last] in sense.structure and all(key in sense.position for key in keys[i:last]) and keys[last] in trie):
-        return False
-    head = _longest(keys, joined, last, stop, trie)[0]
-    return head > last and keys[head] in sense.vessel
+    if last > i and keys[last] in sense.structure and keys[last] in trie \
+            and all(key in sense.position for key in keys[i:last]):
+        head = _longest(keys, joined, last, stop, trie)[0]
+        if head > last and keys[head] in sense.vessel:
+            return -1, ()
+    return last, payload
 
 
 def _longest(keys: list[str], joined: Callable[[int], bool], i: int, stop: int,
