@@ -888,8 +888,12 @@ TWENTY_THIRD_ROUND = (
      "cannot tell a structure from a defect); a relative clause's post-negation read back past \"which\" or "
      "\"that\" (the test reading's \"an ampullary tumour which is not seen on the image\"; on valid 1 right, 1 "
      "wrong: \"a radiolucent line around the implant that was not present immediately postoperatively\"); the "
-     "atrium of a lateral ventricle in the part-wholes file (1 valid caption, whose heart atrium the curators tag)",
-     "-", "-"),
+     "atrium of a lateral ventricle in the part-wholes file (1 valid caption, whose heart atrium the curators tag); "
+     "an aneurysm as a whole of \"neck\" (the test reading's \"Neck width\"; but \"CT scan of neck ... showing "
+     "thrombosed aneurysm\" then lost its Neck: 3 valid images); a backward hypothetical cue's subject begun after "
+     "\", and\" (the test reading's \"nodules in both lungs, bilateral bronchiolitis, and tuberculosis could not "
+     "be excluded\"; no valid caption, and \"lymphoma, sarcoidosis, and tuberculosis cannot be excluded\" lists "
+     "alternatives the same way)", "-", "-"),
 )
 #: Read by hand (issue 36), test captions, dictionary (c): (what, sample, before the round, after it, target).
 HAND_READING = (
