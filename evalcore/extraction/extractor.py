@@ -430,7 +430,8 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     trie, exact, inner = dictionary.trie, dictionary.exact, dictionary.inner
     i, count = 0, len(tokens)
     while i < count:
-        last, payload = _name_at(keys, joined, i, word_ends.get(i, count), trie)
+        # (most words begin no name: the trie's first level says so without a call)
+        last, payload = _name_at(keys, joined, i, word_ends.get(i, count), trie) if keys[i] in trie else (-1, ())
         as_written = exact.get(tokens[i][2], ())
         if last > i or (last == i and not as_written):
             found.append((i, last, payload))
@@ -1068,8 +1069,6 @@ def _name_at(keys: list[str], joined: Callable[[int], bool], i: int, stop: int,
     ("distal femoral") that begins the name of a vessel, nerve or duct ("femoral artery"): the adjective modifies the
     noun after it, the head of the phrase ("the distal femoral artery" is the artery, no distal femur), and the walk
     reads that name from the organ's word."""
-    if keys[i] not in trie:  # (most words begin no name: the trie's first level says so without a walk)
-        return -1, ()
     last, payload = _longest(keys, joined, i, stop, trie)
     sense = SENSE_WORDS_KEYED
     if last > i and keys[last] in sense.structure and keys[last] in trie \
