@@ -84,10 +84,6 @@ DICTIONARY = ConceptDictionary.build(NAMES, {PULMONARY_ASPIRATION: ["Aspiration"
     # Needle device for 3 of 17 valid captions of that wording; a needle named apart stays)
     ("Needle aspiration of the cyst", {PULMONARY_ASPIRATION, NEEDLE}, set()),
     ("Needle aspiration of the cyst; the needle tip (arrow)", {PULMONARY_ASPIRATION}, {NEEDLE}),
-    # (twenty-first pass, after the test reading: a method noun before an of-phrase of what it is done to is the
-    # procedure; ROCOv2 valid: "mechanical aspiration of the thrombotic occlusion")
-    ("CT: aspiration of the liver abscess", {PULMONARY_ASPIRATION}, {CT}),
-    ("Consolidation suggestive of aspiration", set(), {PULMONARY_ASPIRATION}),
     # A direction word before another structure is no structure; a concept that is the direction stays.
     ("Lateral radiograph: opacity in the cranial lung lobe", {CRANIUM}, {PLAIN_XRAY, LUNG_LOBE}),
     ("Radiograph: mass in the caudal lung lobe", set(), {CAUDAL, PLAIN_XRAY}),
@@ -354,6 +350,9 @@ def test_an_organs_word_before_a_vessel_names_the_vessel() -> None:
     arteries = ConceptDictionary.build({"C0015811": "Femur", "C1305409": "Entire distal femur",
                                         "C0015801": "Femoral artery"}, {"C1305409": ["distal femoral"]})
     assert extract("Arteriogram of the distal femoral artery.", arteries) == {"C0015801"}
+    stenosis = ConceptDictionary.build({"C1305409": "Entire distal femur", "C0000001": "Femoral artery stenosis"},
+                                       {"C1305409": ["distal femoral"]})
+    assert extract("Arteriogram: distal femoral artery stenosis.", stenosis) == {"C0000001"}
     assert extract("Fracture of the left distal femoral artery and femur.", arteries) == {"C0015801", "C0015811"}
     assert extract("Fracture of the distal femoral shaft.", arteries) == {"C1305409"}
 

@@ -1073,8 +1073,10 @@ def _name_at(keys: list[str], joined: Callable[[int], bool], i: int, stop: int,
     sense = SENSE_WORDS_KEYED
     if last > i and keys[last] in sense.structure and keys[last] in trie \
             and all(key in sense.position for key in keys[i:last]):
+        # (the name from the organ's word may go on past the vessel's noun: "femoral artery stenosis")
+        vessel = last + 1 < stop and joined(last + 1) and keys[last + 1] in sense.vessel
         head = _longest(keys, joined, last, stop, trie)[0]
-        if head > last and keys[head] in sense.vessel:
+        if head > last and (vessel or keys[head] in sense.vessel):
             return -1, ()
     return last, payload
 

@@ -440,10 +440,8 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     hepatic bed"). A word before a participle of proof ("biopsy-proven") names an earlier examination, and keeps
     nothing; so does a procedure noun in a phrase "post", "after" or "following" opens ("post-biopsy hematoma",
     "a haematoma after percutaneous renal biopsy"), and a device word that names a procedure's kind before it
-    ("fine-needle aspiration"); a method noun before an of-phrase of what it is done to is that procedure, and
-    keeps only a concept its own word names alone ("biopsy of the liver" is a Biopsy, "aspiration of the liver
-    abscess" no Pulmonary aspiration); a body's word right after a device's noun names the device's part ("the
-    implant shoulder", "the screw head"); an event's noun after a word of time, or before a date or a measure, dates the
+    ("fine-needle aspiration"); a body's word right after a device's noun names the device's part ("the implant
+    shoulder", "the screw head"); an event's noun after a word of time, or before a date or a measure, dates the
     image ("six months after birth", "birth weight"). A ``view`` (a projection or plane tag) is no view right before
     a noun of measure ("transverse dimension of the heart": a direction of measurement).
 
@@ -479,9 +477,6 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
         return False  # "implant shoulder", "screw head": the device's part, not the body's
     if keys[last] in words.procedure_kind and next_word in words.procedure:
         return False  # "fine-needle aspiration": the kind of procedure, no needle named
-    if first == last and keys[first] in words.procedure and next_word == "of" and last + 2 < len(keys) \
-            and joined(last + 2) and any(word != keys[first] for word in name_words):
-        return False  # "aspiration of the liver abscess": the procedure done to it, no Pulmonary aspiration
     if first == last and keys[first] in words.time_event and (
             (first > 0 and keys[first - 1] in _DATING and joined(first)) or next_word in _DATED):
         return False  # "six months after birth", "Patient's Birth Date": a time, not the event in the image
