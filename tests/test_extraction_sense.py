@@ -77,6 +77,9 @@ DICTIONARY = ConceptDictionary.build(NAMES, {PULMONARY_ASPIRATION: ["Aspiration"
     ("Lateral lumbar X-ray: resorption and end plate sclerosis", {BONE_PLATE}, {SPINE, PLAIN_XRAY}),
     ("Sagittal MR image: disruption of the vertebral end-plate", {BONE_PLATE}, set()),
     ("Radiograph after plate fixation of the radius", set(), {BONE_PLATE}),
+    # Issue 36, twenty-second pass (ROCOv2 valid reading v51): a plate of a bone is its part, no fixation plate
+    ("CT: absorption in the buccal and lingual plates of the mandible", {BONE_PLATE}, set()),
+    ("Radiograph: locking plate fixation of the distal femur", set(), {BONE_PLATE}),
     ("Necrosis of the femoral head", set(), {HEAD_OF_FEMUR}),
     # A procedure word after a procedure modifier is the procedure.
     ("Ultrasound-guided fine-needle aspiration of a nodule", {PULMONARY_ASPIRATION}, set()),
@@ -204,6 +207,11 @@ def test_a_position_between_a_side_and_its_part(caption: str, expected: set[str]
     ("The optimal projection angle of X-ray under cardiac CT.", {CT}),
     ("Pelvic radiograph with the X-ray beam centred on the symphysis.", {PLAIN_XRAY}),
     ("X-ray of the knee.", {PLAIN_XRAY, LOWER_EXTREMITY}),
+    # A projection the caption names, though no view tag, is no standard view (twenty-second pass: Lequesne's
+    # false profile view, Judet's oblique views).
+    ("Radiograph of the abdomen.", {PLAIN_XRAY, ABDOMEN, AP_VIEW}),
+    ("False profile view radiograph of the abdomen.", {PLAIN_XRAY, ABDOMEN}),
+    ("Judet view radiograph of the abdomen.", {PLAIN_XRAY, ABDOMEN}),
 ])
 def test_xray_conventions_are_scoped_to_the_radiograph(caption: str, expected: set[str]) -> None:
     assert extract(caption, DICTIONARY) == expected
@@ -474,6 +482,8 @@ def test_an_organs_word_before_access_names_the_artery_of_the_access() -> None:
     assert extract("CT angiography via the right femoral route.", dictionary) == set()
     assert extract("Embolisation by a femoral approach.", dictionary) == set()
     assert extract("Femoral fracture.", dictionary) == {"C0015811"}
+    # twenty-second pass (seen in the twenty-first pass's test reading): a cannula's way in, as the access
+    assert extract("TEE: cannula inserted by femoral cannulation.", dictionary) == set()
 
 
 def test_drain_before_a_preposition_of_direction_is_the_verb() -> None:
@@ -564,6 +574,23 @@ def test_a_bodys_word_after_a_devices_noun_names_the_devices_part() -> None:
     assert extract("An implant in the left shoulder.", dictionary) >= {"C0037004", "C0021102"}
     assert extract("Stent fracture.", dictionary) == {"C0038257", "C0016658"}
     assert extract("Implant and shoulder.", dictionary) >= {"C0037004", "C0021102"}
+    # twenty-second pass (ROCOv2 valid reading v51): a prosthesis's part named with a name of several words
+    femur_head = ConceptDictionary.build({HEAD_OF_FEMUR: "Head of femur"}, {HEAD_OF_FEMUR: ["femoral head"]})
+    assert extract("Radiograph: eccentric elevation of prosthetic femoral head.", femur_head) == set()
+    assert extract("Radiograph: flattening of the femoral head.", femur_head) == {HEAD_OF_FEMUR}
+
+
+def test_a_device_named_before_the_act_that_places_it_is_not_there_yet() -> None:
+    """Issue 36, twenty-second pass (ROCOv2 valid readings v50, v51): a device word before a noun of placing it is
+    the device placed, denied with the act ("did not allow implant insertion") and not there before it ("prior to
+    stent placement"); after the act, or before a state, the device stays."""
+    dictionary = ConceptDictionary.build({"C0038257": "Stent, device", "C0021102": "Implants"})
+    assert extract("Bone height did not allow implant insertion.", dictionary) == set()
+    assert extract("The balloon dilates the stricture prior to stent placement.", dictionary) == set()
+    assert extract("Angiogram before stent insertion.", dictionary) == set()
+    assert extract("Angiogram after stent insertion.", dictionary) == {"C0038257"}
+    assert extract("No stent migration.", dictionary) == {"C0038257"}
+    assert extract("Implant insertion in the maxilla.", dictionary) == {"C0021102"}
 
 
 def test_a_ct_angiogram_is_the_ct_whatever_region_its_name_holds() -> None:

@@ -350,7 +350,8 @@ def mention_status(text: str, names: list[str]) -> str:
     # ... a structure before the noun that heads its phrase is where the denied thing would be
     ("CT revealed no features of pulmonary infection, liver surface nodularity", ["Liver"], "affirmed"),
     ("Without any sign of right ventricle chamber collapse", ["Right ventricle"], "affirmed"),
-    ("Bone height did not allow implant insertion", ["Implant"], "affirmed"),
+    # ... but a device before the act that places it is the device placed (twenty-second pass, valid reading v51)
+    ("Bone height did not allow implant insertion", ["Implant"], "negated"),
     # ... but not before a verb, an adverb, an adjective, an imaging noun, a cue, nor in a backward denial
     ("No atelectasis despite seroma formation", ["Atelectasis"], "negated"),
     ("Resolution of the neoplasm indicated by arrow", ["Neoplasm"], "negated"),
@@ -1204,6 +1205,15 @@ def test_a_refuted_first_impression_is_not_a_finding() -> None:
     assert mention_status("The opacity was misdiagnosed as atelectasis.", ["Atelectasis"]) == "negated"
     assert mention_status("The air can be mistaken for diverticulitis.", ["Diverticulitis"]) == "negated"
     assert mention_status("Area measured excluding the inferior vena cava.", ["Inferior vena cava"]) == "affirmed"
+
+
+def test_a_finding_that_resolved_and_the_source_an_exam_looks_for_are_not_findings() -> None:
+    """Issue 36, twenty-second pass (ROCOv2 valid reading v51): "cystic changes resolved" (post-negation "resolved",
+    as "has resolved"), "performed to find a source of sepsis" (an indication, as "to look for")."""
+    assert mention_status("CT chest: left upper lobe cystic changes resolved.", ["cystic"]) == "negated"
+    assert mention_status("The effusion resolved with a catheter in place.", ["catheter"]) == "affirmed"
+    assert mention_status("Ultrasound performed to find a source of sepsis.", ["sepsis"]) == "negated"
+    assert mention_status("Ultrasound showing a source of sepsis.", ["sepsis"]) == "affirmed"
 
 
 def test_a_caption_is_lowered_once_only_where_that_reads_each_word_as_lowering_it_alone() -> None:

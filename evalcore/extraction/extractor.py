@@ -795,7 +795,9 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
       (:data:`~evalcore.extraction.negation.QUALIFIERS`: "no *cystic* lesions" denies both) or a state's participle
       ("no *enlarged* inguinal lymph nodes") nor a finding's noun ("no *infiltration* shadows"): a compound's head
       is what is denied ("no bowel obstruction" denies the obstruction, not the bowel; "no implant loosening", "no
-      rib fractures", "resolution of the left ventricular apical clot", the state; "no bowel wall thickening");
+      rib fractures", "resolution of the left ventricular apical clot", the state; "no bowel wall thickening"),
+      but not before a noun of the act that places it (``placing``: "did not allow *implant* insertion" denies the
+      implant);
     - a negation cue's scope holds it after "other" or "additional" (:func:`_after_other`): only further instances
       of what the image shows are denied ("an abscess or other *fluid* collection is not seen");
     - a negation cue's scope holds it and it is the of-phrase of another mention in a scope ("no hydronephrosis *of
@@ -843,7 +845,7 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
         backward = cue is not None and cue.kind == "negation" and cue.direction == "backward"
         qualifier = words in QUALIFIERS or words in _STATE_PARTICIPLES or normal_token(tokens[last][2]) in STATE_KEYS
         modifier = not qualifier and not _names_a_tumour(tokens[last][2]) and entry.concept not in MODALITIES \
-            and kind != "literature" and (
+            and kind != "literature" and following not in SENSE_WORDS_KEYED.placing and (
             (first in coordinated and last in coordinated) or following in STATE_KEYS or following in SENSE_WORDS_KEYED.part
             or ((forward_cue is not None or (backward and tokens[last][2].lower().endswith(ADJECTIVE_ENDINGS)))
                 and following.isalpha() and following not in _NOT_HEADS

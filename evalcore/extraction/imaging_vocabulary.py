@@ -88,7 +88,7 @@ STANDARD_VIEW: dict[str, tuple[str, str]] = {
 #: Positioning in Radiography): where a caption has one, no standard view is assumed, even though the word alone
 #: is no view tag ("lateral" is also a side).
 OTHER_PROJECTION_WORDS = frozenset({"lateral", "oblique", "decubitus", "erect", "upright", "inlet", "outlet",
-                                    "frog", "prone", "standing"})
+                                    "frog", "prone", "standing", "profile", "judet", "lauenstein", "dunn"})
 
 
 class VocabularyRow(NamedTuple):

@@ -41,6 +41,11 @@ One rule over phrase structure (head noun, its modifier, its of-phrase), with wo
   "*COVID-19* vaccination" is no COVID-19, "the *tumour* bed" no tumour; an organ's word keeps its organ ("the
   *hepatic* bed").
 
+- A device's word before a noun of the act that places it (``placing``: "insertion", "placement") is the device
+  placed: after a word that puts the image before the act ("prior to *stent* placement", "before *stent*
+  insertion") it is not there yet, and a denial of the act denies it ("did not allow *implant* insertion":
+  :func:`evalcore.extraction.extractor.mentions`).
+
 A mention's words are joined to its modifier only by spaces or a hyphen, as the words of one name are.
 """
 
@@ -66,7 +71,7 @@ DIRECTION_PREPOSITIONS = frozenset({"into", "to", "toward", "towards"})
 ROLES = ("part", "procedure", "procedure-modifier", "position", "direction", "determiner", "structure",
          "keeps-qualifier", "approach", "not-head", "plain-radiograph", "figure", "proof", "partial", "complete",
          "other", "radiation", "vessel", "verb", "person", "named-after", "measure", "scan-region",
-         "procedure-kind", "time-event", "finding-procedure", "device", "device-part")
+         "procedure-kind", "time-event", "finding-procedure", "device", "device-part", "placing")
 SENSE_COLUMNS = (Column("words"), Column("role", allowed=ROLES), Column("source"))
 PART_WHOLE_COLUMNS = (Column("part"), Column("whole"), Column("said_by"), Column("source"))
 #: The field of :class:`SenseWords` each role fills.
@@ -138,6 +143,10 @@ class SenseWords:
     #: The body's words a device's part is named by ("shoulder", "neck", "head"): after a ``device`` noun, the part
     #: ("the implant shoulder" of a dental radiograph, "the screw head": :func:`sense_kept`).
     device_part: frozenset[str] = frozenset()
+    #: Nouns of the act that puts a device in place ("insertion", "placement"): the device's word before one is the
+    #: thing placed, denied or dated with the act ("prior to *stent* placement", "did not allow *implant* insertion":
+    #: :func:`evalcore.extraction.extractor.mentions`), where before a state ("no *stent* migration") it stays.
+    placing: frozenset[str] = frozenset()
     #: Body regions a scan is named by ("chest", "abdomen", "pelvis"): three or more listed in an examination's
     #: name are the extent of the scan, not what one image shows (:func:`scan_range`).
     scan_region: frozenset[str] = frozenset()
@@ -395,6 +404,9 @@ _DATING = frozenset(normal_token(word) for word in ("after", "at", "since", "fro
 _DATED = frozenset(normal_token(word) for word in ("date", "dates", "weight", "year", "order"))
 #: The words that put an event before the image ("post-biopsy", "after renal biopsy"), read so too.
 _EARLIER = frozenset(normal_token(word) for word in ("post", "after", "following"))
+#: The words that put an image before an act that places a device ("before stent insertion", "prior to stent
+#: placement"): the device is not there yet.
+_LATER = frozenset(normal_token(word) for word in ("before", "pre", "awaiting", "prior"))
 #: How many modifiers may stand between such a word and a procedure noun ("after CT-guided percutaneous lung biopsy").
 _EARLIER_REACH = 4
 #: Adjective endings as caption words are read (:func:`~evalcore.extraction.lexicon.normal_token` drops a final
@@ -442,8 +454,10 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     "a haematoma after percutaneous renal biopsy"), and a device word that names a procedure's kind before it
     ("fine-needle aspiration"); a body's word right after a device's noun names the device's part ("the implant
     shoulder", "the screw head"); an event's noun after a word of time, or before a date or a measure, dates the
-    image ("six months after birth", "birth weight"). A ``view`` (a projection or plane tag) is no view right before
-    a noun of measure ("transverse dimension of the heart": a direction of measurement).
+    image ("six months after birth", "birth weight"); a device's word before a noun of placing it, after a word that
+    puts the image before the act, is not there yet ("prior to stent placement"). A ``view`` (a projection or plane
+    tag) is no view right before a noun of measure ("transverse dimension of the heart": a direction of
+    measurement).
 
     >>> keys = "the left lobe of the liver".split()
     >>> sense_kept(keys, lambda k: True, 2, 2, {"structure", "lobe", "of", "lung"}, (), SENSE_WORDS)
@@ -472,8 +486,7 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
         return False  # "COVID-19 vaccination", "tumour bed": the vaccine, the bed, not the disease ("CT protocol" is CT)
     if next_word in words.proof:
         return False  # "biopsy-proven carcinoma": how the diagnosis was made before, not this image
-    if first == last and keys[first] in words.device_part and first > 0 and keys[first - 1] in words.device \
-            and joined(first):
+    if keys[last] in words.device_part and first > 0 and keys[first - 1] in words.device and joined(first):
         return False  # "implant shoulder", "screw head": the device's part, not the body's
     if keys[last] in words.procedure_kind and next_word in words.procedure:
         return False  # "fine-needle aspiration": the kind of procedure, no needle named
@@ -483,6 +496,9 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     if first == last and (keys[first] in words.procedure or keys[first] in words.finding_procedure) \
             and _after_an_earlier_event(keys, joined, first, words, keys[first] in words.finding_procedure):
         return False  # "post-biopsy hematoma": the biopsy was done before the image
+    if next_word in words.placing and first > 0 and joined(first) and (
+            keys[first - 1] in _LATER or (first > 1 and keys[first - 2] in _LATER and keys[first - 1] == "to")):
+        return False  # "prior to stent placement": the image is taken before the device is placed
     if view and next_word in words.measure:
         return False  # "transverse dimension of the heart": a direction of measurement, not the projection
     if keys[last] in words.plain_radiograph and (next_word in words.radiation or (
