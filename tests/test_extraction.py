@@ -208,7 +208,24 @@ def test_a_non_specific_synonym_is_dropped_only_as_a_synonym():
 def test_derived_adjectives_read_as_their_noun():
     assert [normal_token(w) for w in ("cardiac", "pelvic", "thoracic", "femoral")] \
         == [normal_token(w) for w in ("heart", "pelvis", "thorax", "femur")]
-    assert normal_token("abdominal") != normal_token("abdomen")  # left out: it lowered the F1 on valid
+    # read since issue 36's twenty-second pass for what captions state, though it lowers the F1 on valid
+    assert normal_token("abdominal") == normal_token("abdomen")
+    assert normal_token("hepatic") != normal_token("liver")  # left out: it lowered the F1 on valid
+
+
+def test_the_words_a_caption_writes_for_a_finding_read_as_its_name():
+    """Issue 36, twenty-second pass (ROCOv2 test recall readings): "infiltrates" is Infiltration, "calcified"
+    Calcinosis; "abdominal CT" names the abdomen, and two regions coordinated before a noun that makes a longer
+    name with the second are that name's modifiers ("chest and abdominal walls": both walls, not the region pair)."""
+    names = {"C0332448": "Infiltration", "C0006663": "Calcinosis",
+             "C0000726": "Abdomen", "C0836916": "Abdominal wall structure", "C0205076": "Chest wall structure",
+             "C1268256": "Chest and abdomen", "C0040405": "X-Ray Computed Tomography"}
+    dictionary = ConceptDictionary.build(names, {"C0006663": ["calcification"]})
+    assert extract("Chest film with bilateral infiltrates.", dictionary) == {"C0332448"}
+    assert extract("A calcified plaque.", dictionary) == {"C0006663"}
+    assert extract("Abdominal CT.", dictionary) == {"C0000726", "C0040405"}
+    assert extract("Emphysema in the chest and abdominal walls.", dictionary) == {"C0836916", "C0205076"}
+    assert extract("CT of the chest and abdomen.", dictionary) == {"C1268256", "C0040405"}
 
 
 @pytest.mark.parametrize(("caption", "expected"), [
@@ -517,8 +534,9 @@ def test_pinned_f1_on_real_valid_captions():
 # names + imaging vocabulary; re-pinned when the vocabulary or a rule changes (0.7094 before the tenth pass's removed
 # tumour named before its metastasis: "after the resection of a renal cell carcinoma metastasis", tagged by ROCOv2;
 # 0.7088 before the eleventh pass's cardiac catheterization as an angiogram; 0.7095 before the nineteenth pass's
-# "t-PA", no PA view)
-PINNED_F1_FIRST_200 = 0.7102
+# "t-PA", no PA view; 0.7102 before the twenty-second pass's "abdominal", "infiltrates" and "calcified", which
+# the captions state and the curators seldom tag)
+PINNED_F1_FIRST_200 = 0.7034
 
 
 THIRD_ROUND_NAMES = {
@@ -552,7 +570,7 @@ THIRD_ROUND_NAMES = {
     ("X-ray of the pelvis", {"C1306645", "C0030797", "C1999039"}),
     ("Lateral abdominal X-ray", {"C1306645", "C0000726"}),
     ("Erect abdominal radiograph", {"C1306645", "C0000726"}),
-    ("Abdominal CT", {"C0040405"}),  # no X-ray region or view on a CT
+    ("Abdominal CT", {"C0040405", "C0000726"}),  # the abdomen its adjective names, but no view on a CT
     ("Portable chest X-ray", {"C1306645", "C0817096", "C1999039"}),
     # Names read as a caption writes them.
     ("A stent and a catheter", {"C0038257", "C0085590"}),

@@ -580,6 +580,29 @@ def test_a_bodys_word_after_a_devices_noun_names_the_devices_part() -> None:
     assert extract("Radiograph: flattening of the femoral head.", femur_head) == {HEAD_OF_FEMUR}
 
 
+def test_an_of_phrase_naming_the_patient_names_no_whole_and_the_word_before_may() -> None:
+    """Issue 36, twenty-second pass: an animal is a veterinary image's patient ("the lower neck of a 17-year-old
+    gelding" is the neck), a patient's noun ends a phrase of up to five words ("a 17-year-old patient"), and where
+    the of-phrase names the patient, a structure word before the part noun names its whole ("the pancreatic limb of
+    a cat" is no limb)."""
+    names = {NECK: "Neck", "C0015385": "Limb structure", PLAIN_XRAY: "Plain x-ray"}
+    dictionary = ConceptDictionary.build(names)
+    assert NECK in extract("Lateral radiograph of the lower neck of a 17-year-old gelding.", dictionary)
+    assert NECK in extract("Lateral radiograph of the neck of a 17-year-old patient.", dictionary)
+    assert NECK not in extract("Radiograph: neck of the scapula.", dictionary)
+    assert extract("Ultrasound of the left pancreatic limb of a cat.", dictionary) == set()
+
+
+def test_a_hybrid_examinations_long_form_is_the_hybrid() -> None:
+    """Issue 36, twenty-second pass (seen in the pass's test reading): "positron-emission tomography and computed
+    tomography" is the PET/CT the caption names as this image, not another examination's PET and CT."""
+    names = {"C1699633": "PET/CT scan", "C0032743": "Positron-Emission Tomography", CT: "X-Ray Computed Tomography"}
+    dictionary = ConceptDictionary.build(names)
+    assert extract("Nodes revealed on positron\u2010emission tomography and computed tomography (PET/CT: arrow).",
+                   dictionary) == {"C1699633"}
+    assert extract("A mass seen on CT. PET/CT image.", dictionary) == {"C1699633"}
+
+
 def test_a_device_named_before_the_act_that_places_it_is_not_there_yet() -> None:
     """Issue 36, twenty-second pass (ROCOv2 valid readings v50, v51): a device word before a noun of placing it is
     the device placed, denied with the act ("did not allow implant insertion") and not there before it ("prior to

@@ -1070,8 +1070,12 @@ def _name_at(keys: list[str], joined: Callable[[int], bool], i: int, stop: int,
     """The name read at token ``i``, as :func:`_longest`, but none where it is position words before an organ's word
     ("distal femoral") that begins the name of a vessel, nerve or duct ("femoral artery"): the adjective modifies the
     noun after it, the head of the phrase ("the distal femoral artery" is the artery, no distal femur), and the walk
-    reads that name from the organ's word."""
+    reads that name from the organ's word; nor, in a name of two things joined by "and" ("Chest and abdomen"), where
+    the second's word begins a longer name ("the chest and abdominal walls": the walls of both), the name before
+    "and", the words coordinated modifiers of that name's head."""
     last, payload = _longest(keys, joined, i, stop, trie)
+    if last > i and "and" in keys[i + 1:last] and _longest(keys, joined, last, stop, trie)[0] > last:
+        return _longest(keys, joined, i, i + 1 + keys[i + 1:last].index("and"), trie)
     sense = SENSE_WORDS_KEYED
     if last > i and keys[last] in sense.structure and keys[last] in trie \
             and all(key in sense.position for key in keys[i:last]):

@@ -254,9 +254,9 @@ def specifier(keys: Sequence[str], joined: Callable[[int], bool], first: int, la
             while k < len(keys) and joined(k) and (keys[k] in words.determiner or keys[k] in words.position):
                 k += 1
             # A part of a part ("segment of the upper lobe") names no whole organ of its own; an "of" that ends
-            # the phrase names none, and the word before may.
-            if k < len(keys) and joined(k):
-                return keys[k] if keys[k] not in words.part and not _names_a_person(keys, joined, k, words) else None
+            # the phrase, or names the patient ("the pancreatic limb of a cat"), names none, and the word before may.
+            if k < len(keys) and joined(k) and not _names_a_person(keys, joined, k, words):
+                return keys[k] if keys[k] not in words.part else None
         before = first - 1
         return keys[before] if before >= 0 and joined(first) and structure_word(keys[before], words) else None
     if head in words.procedure or head in words.finding_procedure:
@@ -266,9 +266,10 @@ def specifier(keys: Sequence[str], joined: Callable[[int], bool], first: int, la
 
 
 def _names_a_person(keys: Sequence[str], joined: Callable[[int], bool], k: int, words: SenseWords) -> bool:
-    """Whether the noun phrase from token ``k`` (up to three words, to the next function word) ends in a person's
-    noun: "the pelvis of *the case 1 patient*" names no whole of the pelvis."""
-    for j in range(k, min(k + 3, len(keys))):
+    """Whether the noun phrase from token ``k`` (up to five words, to the next function word) ends in a person's
+    noun: "the pelvis of *the case 1 patient*", "the neck of *a 17-year-old patient*" name no whole of the pelvis or
+    the neck."""
+    for j in range(k, min(k + 5, len(keys))):
         if j > k and (not joined(j) or keys[j] in words.not_head):
             return False
         if keys[j] in words.person:
