@@ -261,6 +261,18 @@ def test_user_rules_add_synonyms_exclusions_and_cues(tmp_path: Path) -> None:
     assert len(rules.cues) == 2 and all(cue not in CUES for cue in rules.cues)
 
 
+def test_a_suffix_cue_denies_only_the_words_hyphenated_before_it(tmp_path: Path) -> None:
+    """Issue 36, twenty-second pass: "-free" (NegEx's "free of" as a suffix) denies what its hyphen joins it to,
+    not the noun it modifies nor a word written apart ("free air"); a user's own suffix cue works the same way."""
+    names = {"C0027651": "Neoplasms", "C0016536": "Forearm", "C0019080": "Hemorrhage", "C0011980": "Diaphragm"}
+    captions = {"a": "Flap including the tumor-free forearm.", "b": "Free air under the diaphragm.",
+                "c": "Hemorrhage-less scan."}
+    assert extract_concepts(captions, names).sets == (frozenset({"C0016536"}), frozenset({"C0011980"}),
+                                                     frozenset({"C0019080"}))
+    path = _rules(tmp_path, "negation-suffix\tless\t\tour radiologists\n")
+    assert extract_concepts(captions, names, rules=path).sets[2] == frozenset()
+
+
 def test_a_user_cue_written_with_a_hyphen_matches_either_way_and_a_history_cue_drops_the_complaint(
         tmp_path: Path) -> None:
     """Issue 36, eighth pass: a cue's hyphen is read as a caption's is (a rule "not-called" once matched nothing,

@@ -890,7 +890,7 @@ def _holding_scopes(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[
     # A scope its word limit ends inside a compound reaches the compound's head, the next word ("... for either
     # aspiration | pneumonia"); a prefix's scope is its word, whole ("non-ischemic | dilated cardiomyopathy").
     denying = {last: kind for (_, last, _), kind, cue in zip(mentions, kinds, holding)
-               if kind in ("negation", "hypothetical", "history") and cue.direction != "prefix"}
+               if kind in ("negation", "hypothetical", "history") and cue.direction not in ("prefix", "suffix")}
     return holding, [denying.get(first - 1) if kind is None and joined(first) else kind
                      for (first, _, _), kind in zip(mentions, kinds)]
 

@@ -35,7 +35,7 @@ clinical reports", J Biomed Inform 42(5):839-851, 2009. The rule, per sentence:
   scaphoid is no longer visible" the pole);
 - a *prefix* ("non-") denies only the word it is joined to by its hyphen, and the words hyphenated to that one
   ("*non-calcified* nodule", "a *non-COVID-19* patient"; a name that begins with it, "non-Hodgkin lymphoma", is
-  the name's own);
+  the name's own); a *suffix* ("-free") denies the words hyphenated before it ("the *tumor*-free forearm");
 - a sentence after the caption's first that cites the literature (a bracketed reference number, "[12]", "[4-6]",
   or "et al") and names nothing of the figure (none of the sense words' *figure* class: "arrow", "image", "shows",
   "CT", ...) is a
@@ -100,7 +100,7 @@ CUES_FILE = RULES_FOLDER / "context_cues.tsv"
 
 #: What each kind of row may say of its direction: the scope a cue opens (forward, backward, the word a prefix is
 #: joined to) or none.
-KIND_DIRECTIONS = {"negation": ("forward", "backward", "prefix", "compound"),
+KIND_DIRECTIONS = {"negation": ("forward", "backward", "prefix", "suffix", "compound"),
                    "hypothetical": ("forward", "backward", "between"),
                    "history": ("forward",), "other exam": ("forward", "after"), "pseudo": ("none",), "terminator": ("none",),
                    "place": ("forward",), "state": ("forward",), "affirmed": ("none",), "continuation": ("none",),
@@ -235,7 +235,8 @@ _GROUPS = {("negation", "forward"): "pre", ("hypothetical", "forward"): "pre", (
            ("hypothetical", "backward"): "post", ("negation", "prefix"): "prefix", ("pseudo", "none"): "pseudo",
            ("terminator", "none"): "stop", ("place", "forward"): "place", ("continuation", "none"): "join",
            ("other exam", "forward"): "exam", ("other exam", "after"): "exam", ("history", "forward"): "pre",
-           ("negation", "compound"): "compound", ("hypothetical", "between"): "between"}
+           ("negation", "compound"): "compound", ("hypothetical", "between"): "between",
+           ("negation", "suffix"): "suffix"}
 _END = ""  # a trie node's key for the group of the cue ending there; no word is empty
 
 
@@ -362,7 +363,7 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
         phrase_after = _phrase_cue_after(found, len(tokens))
         barrier = 0  # the token after the last cue that ends a post-negation scope
         for index, (group, cue, first, last) in enumerate(found):
-            if cue.kind == "negation" and group != "prefix" and _made_partial(text, tokens, first):
+            if cue.kind == "negation" and group not in ("prefix", "suffix") and _made_partial(text, tokens, first):
                 inside = (0, 0)
             elif group == "pre":
                 inside = _forward_scope(text, tokens, cue, last, phrase_after[index], clauses, max_words)
@@ -377,6 +378,8 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
                     scopes.extend(_unshown_findings(text, tokens, last, following, clauses, max_words))
             elif group == "prefix":
                 inside = (last, _hyphen_chain_end(text, tokens, last))
+            elif group == "suffix":
+                inside = (_hyphen_chain_start(text, tokens, first - 1), first)
             elif group == "between":
                 inside = _alternatives(text, tokens, first, last, barrier)
             elif group == "compound":
@@ -577,7 +580,7 @@ def _phrase_cue_after(found: list[tuple[str, Cue, int, int]], count: int) -> lis
     after, following = [count] * len(found), count
     for index in range(len(found) - 1, -1, -1):
         after[index] = following
-        if found[index][0] != "prefix":
+        if found[index][0] not in ("prefix", "suffix"):
             following = found[index][2]
     return after
 
@@ -740,7 +743,8 @@ def _new_clauses(text: str, tokens: list[tuple[str, int, int]]) -> list[int]:
 def _cues(text: str, tokens: list[tuple[str, int, int]], trie: dict) -> list[tuple[str, Cue, int, int]]:
     """(group, cue, first token, token after the last) of each cue in ``tokens``, left to right, the longest cue
     starting at a token winning, a cue's words joined by :data:`_CUE_GAP`; a preposition of place inside a
-    hyphenated word ("left-to-right") is none, and a prefix is one only where a hyphen joins it to the next word."""
+    hyphenated word ("left-to-right") is none, and a prefix is one only where a hyphen joins it to the next word, a
+    suffix only where one joins it to the word before ("tumor-free")."""
     cues, i, count = [], 0, len(tokens)
     while i < count:
         if tokens[i][0] not in trie:  # (most words begin no cue)
@@ -758,6 +762,8 @@ def _cues(text: str, tokens: list[tuple[str, int, int]], trie: dict) -> list[tup
         if found and found[0] == "place" and _hyphenated(text, tokens, found[2], found[3]):
             found = None
         if found and found[0] == "prefix" and not (found[3] < len(tokens) and _joined_by_hyphen(text, tokens, found[3])):
+            found = None
+        if found and found[0] == "suffix" and not (found[2] > 0 and _joined_by_hyphen(text, tokens, found[2])):
             found = None
         if found:
             cues.append(found)
@@ -821,6 +827,13 @@ def _hyphen_chain_end(text: str, tokens: list[tuple[str, int, int]], k: int) -> 
     k += 1
     while k < len(tokens) and _joined_by_hyphen(text, tokens, k):
         k += 1
+    return k
+
+
+def _hyphen_chain_start(text: str, tokens: list[tuple[str, int, int]], k: int) -> int:
+    """The first of the words hyphenated to token ``k`` and each other before it ("disease" of "disease-free")."""
+    while k > 0 and _joined_by_hyphen(text, tokens, k):
+        k -= 1
     return k
 
 

@@ -6,7 +6,8 @@ A rules file is a tab-separated table (:func:`~evalcore.extraction.rule_files.re
 
 - ``synonym``: ``words`` name ``concept`` (an ID of the loaded names), like a synonym file's entry;
 - ``exclude``: ``words`` never give ``concept`` (a name, synonym or vocabulary term read that way is dropped);
-- ``negation-forward``, ``negation-backward``, ``negation-prefix``, ``negation-compound``, ``hypothetical-forward``,
+- ``negation-forward``, ``negation-backward``, ``negation-prefix``, ``negation-suffix``, ``negation-compound``,
+  ``hypothetical-forward``,
   ``hypothetical-backward``, ``hypothetical-between``, ``history``, ``other-exam``, ``other-exam-after``, ``pseudo``,
   ``terminator``: a cue of that kind (:mod:`evalcore.extraction.negation`), ``concept`` left empty; a cue with the
   words of a shipped one replaces it.
@@ -32,7 +33,8 @@ from evalcore.extraction.rule_files import RULES_FOLDER, Column, read_rule_file,
 
 #: Cue kinds of a rules file -> the kind and direction of a :class:`~evalcore.extraction.negation.Cue`.
 CUE_KINDS = {"negation-forward": ("negation", "forward"), "negation-backward": ("negation", "backward"),
-             "negation-prefix": ("negation", "prefix"), "negation-compound": ("negation", "compound"),
+             "negation-prefix": ("negation", "prefix"), "negation-suffix": ("negation", "suffix"),
+             "negation-compound": ("negation", "compound"),
              "hypothetical-forward": ("hypothetical", "forward"), "hypothetical-backward": ("hypothetical", "backward"),
              "hypothetical-between": ("hypothetical", "between"),
              "history": ("history", "forward"), "other-exam": ("other exam", "forward"),
