@@ -613,6 +613,8 @@ def test_a_hybrid_examinations_long_form_is_the_hybrid() -> None:
     assert extract("Nodes revealed on positron\u2010emission tomography and computed tomography (PET/CT: arrow).",
                    dictionary) == {"C1699633"}
     assert extract("A mass seen on CT. PET/CT image.", dictionary) == {"C1699633"}
+    assert extract("Lymphoma shown on a positron emission tomography/computed tomographic image.",
+                   dictionary) == {"C1699633"}
 
 
 def test_a_device_named_before_the_act_that_places_it_is_not_there_yet() -> None:

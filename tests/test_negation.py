@@ -350,7 +350,10 @@ def mention_status(text: str, names: list[str]) -> str:
     # ... a structure before the noun that heads its phrase is where the denied thing would be
     ("CT revealed no features of pulmonary infection, liver surface nodularity", ["Liver"], "affirmed"),
     ("Without any sign of right ventricle chamber collapse", ["Right ventricle"], "affirmed"),
-    # ... but a device before the act that places it is the device placed (twenty-second pass, valid reading v51)
+    # ... but not before a verb of the present third person (twenty-second pass, seen in its second test reading)
+    ("Absence of the cerebellar vermis results in a bat-wing ventricle", ["Cerebellar vermis"], "negated"),
+    ("No tumour extends into the canal", ["Tumour"], "negated"),
+    # ... and a device before the act that places it is the device placed (twenty-second pass, valid reading v51)
     ("Bone height did not allow implant insertion", ["Implant"], "negated"),
     # ... but not before a verb, an adverb, an adjective, an imaging noun, a cue, nor in a backward denial
     ("No atelectasis despite seroma formation", ["Atelectasis"], "negated"),
@@ -610,6 +613,7 @@ GROUPS = tuple((group, sorted((phrase.split() for phrase in phrases), key=len, r
                (("pseudo", PSEUDO_NEGATION), ("post", POST_NEGATION + POST_HYPOTHETICAL),
                 ("pre", PRE_NEGATION + HYPOTHETICAL + HISTORY), ("stop", TERMINATORS), ("place", PLACE_PREPOSITIONS),
                 ("join", CONTINUATIONS), ("prefix", PREFIX_NEGATION), ("compound", COMPOUND_NEGATION),
+                ("suffix", tuple(cue.cue for cue in CUES if cue.direction == "suffix")),
                 ("between", tuple(cue.cue for cue in CUES if cue.direction == "between"))))
 FIRST_WORDS = {words[0] for _, phrases in GROUPS for words in phrases}
 #: The other-exam cues, longest first, each with whether it puts its event before the image ("after", "previous").
@@ -807,6 +811,9 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
             if found and found[0] == "prefix" and not (
                     found[2] < len(tokens) and text[tokens[found[2] - 1][2]:tokens[found[2]][1]] == "-"):
                 found = None  # "non" is a prefix only where a hyphen joins it to its word
+            if found and found[0] == "suffix" and not (
+                    found[1] > 0 and text[tokens[found[1] - 1][2]:tokens[found[1]][1]] == "-"):
+                found = None  # "free" is a suffix only where a hyphen joins it to the word before
             if found and found[0] == "place" and (
                     (found[1] > 0 and "-" in text[tokens[found[1] - 1][2]:tokens[found[1]][1]])
                     or (found[2] < len(tokens) and "-" in text[tokens[found[2] - 1][2]:tokens[found[2]][1]])):
@@ -817,7 +824,7 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
             else:
                 i += 1
         cues = [cue for cue in cues if cue[0] != "join"]  # a continuation only keeps its "with" from ending a scope
-        starts = {first for group, first, _ in cues if group != "prefix"}  # a prefix ends no phrase
+        starts = {first for group, first, _ in cues if group not in ("prefix", "suffix")}  # nor ends a phrase
         # (what an unshown image revealed runs on through "with": "a herniated disc with compression of the root")
         with_starts = {first for _, first, last in cues if [w for w, _, _ in tokens[first:last]] == ["with"]}
 
@@ -833,7 +840,7 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
                                for k in range(first))]
 
         for group, first, last in cues + unshown:
-            if " ".join(w for w, _, _ in tokens[first:last]) in NEGATION_PHRASES and group != "prefix" and \
+            if " ".join(w for w, _, _ in tokens[first:last]) in NEGATION_PHRASES and group not in ("prefix", "suffix") and \
                     partial_degree(text, tokens, first):
                 continue
             if group == "compound" and tokens[last - 1][0] == "of":  # "following a wall resection of the rib"
@@ -926,6 +933,11 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
                 while last + len(inside) < len(tokens) and \
                         text[inside[-1][2]:tokens[last + len(inside)][1]] == "-":
                     inside.append(tokens[last + len(inside)])
+            elif group == "suffix":  # the word the hyphen joins it to, and the words hyphenated before that one
+                inside = [tokens[first - 1]]
+                while first - len(inside) > 0 and \
+                        text[tokens[first - len(inside) - 1][2]:inside[0][1]] == "-":
+                    inside.insert(0, tokens[first - len(inside) - 1])
             else:
                 continue
             if inside:
