@@ -605,6 +605,19 @@ def test_an_of_phrase_naming_the_patient_names_no_whole_and_the_word_before_may(
     assert extract("Ultrasound of the left pancreatic limb of a cat.", dictionary) == set()
 
 
+def test_a_multislice_ct_is_a_ct_and_the_cerebellums_lingula_no_lungs() -> None:
+    """Issue 36, twenty-second pass: "MSCT" and "MS CT" are multislice CT (valid: 3 captions had no CT; test: "Chest
+    MS CT scan" was read as multiple sclerosis); "the cerebellar lingula" is the cerebellum's (Terminologia
+    Anatomica: lingula cerebelli), the lung's lingula stays."""
+    names = {CT: "X-Ray Computed Tomography", "C0026769": "Multiple Sclerosis", "C0024109": "Lingula of left lung"}
+    dictionary = ConceptDictionary.build(names, {"C0026769": ["MS"]})
+    assert extract("Axial abdominal MSCT shows nodules.", dictionary) == {CT}
+    assert extract("Chest MS CT scan after discharge.", dictionary) == {CT}
+    assert extract("MRI: plaques of MS.", dictionary) == {"C0026769"}
+    assert extract("Mass of the cerebellar lingula.", dictionary) == set()
+    assert extract("Nodule in the lingula of the left lung.", dictionary) == {"C0024109"}
+
+
 def test_a_hybrid_examinations_long_form_is_the_hybrid() -> None:
     """Issue 36, twenty-second pass (seen in the pass's test reading): "positron-emission tomography and computed
     tomography" is the PET/CT the caption names as this image, not another examination's PET and CT."""
