@@ -261,6 +261,20 @@ def test_user_rules_add_synonyms_exclusions_and_cues(tmp_path: Path) -> None:
     assert len(rules.cues) == 2 and all(cue not in CUES for cue in rules.cues)
 
 
+def test_an_exclusion_that_holds_a_name_hides_that_name_inside_it(tmp_path: Path) -> None:
+    """Issue 36, twenty-second pass: the TIMI flow grade's long form names no infarction (shipped), and a user's
+    exclusion of a phrase holding a name hides the name there only."""
+    names = {"C0027051": "Myocardial Infarction", "C0002978": "angiogram", "C0027651": "Tumor"}
+    captions = {"a": "Angiogram: TIMI (thrombolysis in myocardial infarction) grade 3 flow.",
+                "b": "Angiogram after a myocardial infarction.", "c": "Tumor board review. Tumor of the liver."}
+    assert extract_concepts(captions, names).sets == (frozenset({"C0002978"}), frozenset({"C0002978", "C0027051"}),
+                                                     frozenset({"C0027651"}))
+    path = _rules(tmp_path, "exclude\ttumor board review\tC0027651\tour lab: a meeting, no tumour\n")
+    ruled = extract_concepts({"c": "Tumor board review.", "d": "Tumor board review. Tumor of the liver."}, names,
+                             rules=path)
+    assert ruled.sets == (frozenset(), frozenset({"C0027651"}))
+
+
 def test_a_suffix_cue_denies_only_the_words_hyphenated_before_it(tmp_path: Path) -> None:
     """Issue 36, twenty-second pass: "-free" (NegEx's "free of" as a suffix) denies what its hyphen joins it to,
     not the noun it modifies nor a word written apart ("free air"); a user's own suffix cue works the same way."""

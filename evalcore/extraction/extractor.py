@@ -318,11 +318,10 @@ class ConceptDictionary:
         inner: dict = {}
         exact: dict[str, dict[str, _Entry]] = {}
         name_words: dict[str, set[str]] = {}
-        excluded = {(key, concept) for words, concept in (rules.exclusions if rules else ())
-                    for key in _name_keys(words)}
+        rows, hiding = _without_excluded(rows, rules.exclusions if rules else ())
+        for key in hiding:
+            _node(trie, key)  # (a phrase of no concept: the longest name at its first word, it gives nothing)
         for text, entry, case_sensitive in rows:
-            if excluded and any((key, entry.concept) in excluded for key in _name_keys(text)):
-                continue
             name_words.setdefault(entry.concept, set()).update(normal_token(word) for _, _, word in _tokens(text))
             if case_sensitive:
                 _add(exact.setdefault(text, {}), entry)
@@ -337,6 +336,40 @@ class ConceptDictionary:
                    MappingProxyType({concept: frozenset(words) for concept, words in name_words.items()}),
                    SENSE_WORDS_KEYED, with_cues(rules.cues) if rules else CUES, one_modality=abbreviations,
                    recipe=recipe)
+
+
+def _without_excluded(rows: list[tuple[str, _Entry, bool]], exclusions: Iterable[tuple[str, str]]
+                      ) -> tuple[list[tuple[str, _Entry, bool]], list[tuple[str, ...]]]:
+    """The name rows (text, entry, matched as written) that no exclusion (words, concept) of a rules file takes away,
+    and the keys of the phrases that hide a name inside them: an exclusion whose words are no name of its concept
+    but hold one of its names ("thrombolysis in myocardial infarction", the long form of the TIMI flow grade, holds
+    "myocardial infarction") is read as one mention of nothing, so that name there gives no concept.
+
+    >>> rows = [("Myocardial Infarction", _Entry("C1", "name"), False), ("MI", _Entry("C1", "synonym"), True)]
+    >>> kept, hiding = _without_excluded(rows, [("MI", "C1"), ("thrombolysis in myocardial infarction", "C1")])
+    >>> [text for text, _, _ in kept], hiding
+    (['Myocardial Infarction'], [('thrombolysis', 'in', 'myocardial', 'infarction')])
+    """
+    excluded = {(key, concept) for words, concept in exclusions for key in _name_keys(words)}
+    if not excluded:
+        return rows, []
+    kept, taken, names = [], set(), {}
+    for text, entry, case_sensitive in rows:
+        keys = _name_keys(text)
+        hits = {(key, entry.concept) for key in keys} & excluded
+        if hits:
+            taken |= hits
+            continue
+        kept.append((text, entry, case_sensitive))
+        names.setdefault(entry.concept, set()).update(keys)
+    hiding = [key for key, concept in excluded - taken
+              if any(_holds(key, name) for name in names.get(concept, ()))]
+    return kept, sorted(hiding)
+
+
+def _holds(phrase: tuple[str, ...], name: tuple[str, ...]) -> bool:
+    """Whether ``name`` is a run of ``phrase``'s words, shorter than it."""
+    return len(name) < len(phrase) and any(phrase[k:k + len(name)] == name for k in range(len(phrase) - len(name) + 1))
 
 
 def _acronym(synonym: str) -> bool:
@@ -439,7 +472,7 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
             # and the wrist is part of the upper extremity): the vocabulary's region and view rows are read again
             # inside it, each a mention of its own; inside an imaging modality's name ("chest CT", "CT of the
             # abdomen" are CT), every name but another modality's is.
-            modality = all(entry.concept in MODALITIES for entry in payload)
+            modality = bool(payload) and all(entry.concept in MODALITIES for entry in payload)
             again, k = (trie if modality else inner), i
             while last > i and k <= last:
                 # (the whole name again is not a name inside it)

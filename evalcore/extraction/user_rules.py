@@ -5,7 +5,8 @@ A rules file is a tab-separated table (:func:`~evalcore.extraction.rule_files.re
 ``kind, words, concept, source``:
 
 - ``synonym``: ``words`` name ``concept`` (an ID of the loaded names), like a synonym file's entry;
-- ``exclude``: ``words`` never give ``concept`` (a name, synonym or vocabulary term read that way is dropped);
+- ``exclude``: ``words`` never give ``concept`` (a name, synonym or vocabulary term read that way is dropped; words
+  that hold one of its names, "thrombolysis in myocardial infarction", are read as a phrase of no concept);
 - ``negation-forward``, ``negation-backward``, ``negation-prefix``, ``negation-suffix``, ``negation-compound``,
   ``hypothetical-forward``,
   ``hypothetical-backward``, ``hypothetical-between``, ``history``, ``other-exam``, ``other-exam-after``, ``pseudo``,
