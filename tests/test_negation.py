@@ -612,7 +612,8 @@ def test_random_texts(seed: int) -> None:
 GROUPS = tuple((group, sorted((phrase.split() for phrase in phrases), key=len, reverse=True)) for group, phrases in
                (("pseudo", PSEUDO_NEGATION), ("post", POST_NEGATION + POST_HYPOTHETICAL),
                 ("pre", PRE_NEGATION + HYPOTHETICAL + HISTORY), ("stop", TERMINATORS), ("place", PLACE_PREPOSITIONS),
-                ("join", CONTINUATIONS), ("prefix", PREFIX_NEGATION), ("compound", COMPOUND_NEGATION),
+                ("join", CONTINUATIONS), ("prefix", PREFIX_NEGATION),
+                ("compound", COMPOUND_NEGATION + tuple(cue.cue for cue in CUES if cue.direction == "compound-lesion")),
                 ("suffix", tuple(cue.cue for cue in CUES if cue.direction == "suffix")),
                 ("between", tuple(cue.cue for cue in CUES if cue.direction == "between"))))
 FIRST_WORDS = {words[0] for _, phrases in GROUPS for words in phrases}
@@ -621,7 +622,8 @@ EXAM_PHRASES = sorted(((cue.cue.split(), cue.direction == "after") for cue in CU
                       key=lambda phrase: len(phrase[0]), reverse=True)
 
 
-NEGATION_PHRASES = frozenset(PRE_NEGATION + POST_NEGATION + COMPOUND_NEGATION)
+NEGATION_PHRASES = frozenset(PRE_NEGATION + POST_NEGATION + COMPOUND_NEGATION
+                             + tuple(cue.cue for cue in CUES if cue.direction == "compound-lesion"))
 
 
 def partial_degree(text: str, tokens: list[tuple[str, int, int]], first: int) -> bool:
@@ -1226,6 +1228,16 @@ def test_a_finding_that_resolved_and_the_source_an_exam_looks_for_are_not_findin
     assert mention_status("The effusion resolved with a catheter in place.", ["catheter"]) == "affirmed"
     assert mention_status("Ultrasound performed to find a source of sepsis.", ["sepsis"]) == "negated"
     assert mention_status("Ultrasound showing a source of sepsis.", ["sepsis"]) == "affirmed"
+
+
+def test_a_resection_after_an_earlier_event_removes_a_lesion_and_leaves_an_organ() -> None:
+    """Issue 36, twenty-second pass (seen in its second test reading): "after the myxoma resection" removed the
+    myxoma; "after bowel resection" a part of the bowel; "before tumor resection" nothing yet."""
+    assert mention_status("TEE after the myxoma resection.", ["Myxoma"]) == "negated"
+    assert mention_status("CT following tumor excision shows a seroma.", ["Tumor"]) == "negated"
+    assert mention_status("CT after bowel resection.", ["Bowel"]) == "affirmed"
+    assert mention_status("CT before tumor resection shows the mass.", ["Tumor"]) == "affirmed"
+    assert mention_status("Tumor resection margins on MRI.", ["Tumor"]) == "affirmed"
 
 
 def test_a_caption_is_lowered_once_only_where_that_reads_each_word_as_lowering_it_alone() -> None:

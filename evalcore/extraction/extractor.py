@@ -737,6 +737,16 @@ def _names_a_tumour(word: str) -> bool:
     return len(word) >= 7 and word.endswith(("oma", "omas", "omata"))
 
 
+def _names_a_lesion(word: str) -> bool:
+    """Whether ``word`` names a lesion, which a resection or excision removes whole: a noun of the sense words'
+    ``lesion`` class or a tumour by its suffix (:func:`_names_a_tumour`); an organ is resected in part.
+
+    >>> [_names_a_lesion(word) for word in ("myxoma", "Tumour", "cysts", "bowel", "lobe")]
+    [True, True, True, False, False]
+    """
+    return normal_token(word) in SENSE_WORDS_KEYED.lesion or _names_a_tumour(word)
+
+
 #: The participles of a state ("widened", "dilated", "enlarged"): a denial of the state leaves the thing (:func:`_denied`).
 _STATE_PARTICIPLES = frozenset(word for word in AFFIRMED_STATES if word.endswith("ed"))
 #: What an other-exam cue may deny (:func:`_denied`).
@@ -894,7 +904,8 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
             and not (cue is not None and cue.direction == PASTED)
         modifiers.append(modifier)
         coordinable.append(kind not in (None, "literature") and entry.concept not in MODALITIES and words not in QUALIFIERS)
-        spared_ones.append(kind is None or spared or of_phrase or in_a_state or presupposed or (kind == "other exam" and not other))
+        spared_ones.append(kind is None or spared or of_phrase or in_a_state or presupposed or (kind == "other exam" and not other)
+                           or (cue is not None and cue.direction == "compound-lesion" and not _names_a_lesion(tokens[last][2])))
     modifiers = _coordinated_modifiers(caption, mentions, tokens, joined, coordinable, modifiers)
     return [not (spared or modifier) for spared, modifier in zip(spared_ones, modifiers)]
 

@@ -52,7 +52,10 @@ clinical reports", J Biomed Inform 42(5):839-851, 2009. The rule, per sentence:
   no other cue's scope ("a history of radiation therapy for *non*-Hodgkin lymphoma");
 - a removal noun's of-phrase is denied where a cue of an earlier event comes before it within the word limit,
   whatever words stand between ("following a chest wall *resection of* the ninth rib"), or where it is the object
-  of a verb of showing ("MRI *demonstrating resection of* tumour");
+  of a verb of showing ("MRI *demonstrating resection of* tumour"); a removal noun written after its thing is a
+  *compound* cue in such a phrase ("after hematoma *removal*"), and one that takes an organ only in part
+  ("resection", "excision": direction ``compound-lesion``) denies only a lesion ("after the myxoma *resection*",
+  not "after bowel resection": :func:`evalcore.extraction.extractor.mentions`);
 - a differential's alternatives are hypothetical: the noun phrases beside a *between* cue ("a hematoma *versus*
   abscess"), but not a head two modifiers share ("cystic versus necrotic lesion") nor two definite things compared
   ("the left artery vs the patent right artery"); a hedged reading's "or" is no differential ("consistent with
@@ -100,7 +103,7 @@ CUES_FILE = RULES_FOLDER / "context_cues.tsv"
 
 #: What each kind of row may say of its direction: the scope a cue opens (forward, backward, the word a prefix is
 #: joined to) or none.
-KIND_DIRECTIONS = {"negation": ("forward", "backward", "prefix", "suffix", "compound"),
+KIND_DIRECTIONS = {"negation": ("forward", "backward", "prefix", "suffix", "compound", "compound-lesion"),
                    "hypothetical": ("forward", "backward", "between"),
                    "history": ("forward",), "other exam": ("forward", "after"), "pseudo": ("none",), "terminator": ("none",),
                    "place": ("forward",), "state": ("forward",), "affirmed": ("none",), "continuation": ("none",),
@@ -236,7 +239,7 @@ _GROUPS = {("negation", "forward"): "pre", ("hypothetical", "forward"): "pre", (
            ("terminator", "none"): "stop", ("place", "forward"): "place", ("continuation", "none"): "join",
            ("other exam", "forward"): "exam", ("other exam", "after"): "exam", ("history", "forward"): "pre",
            ("negation", "compound"): "compound", ("hypothetical", "between"): "between",
-           ("negation", "suffix"): "suffix"}
+           ("negation", "suffix"): "suffix", ("negation", "compound-lesion"): "compound"}
 _END = ""  # a trie node's key for the group of the cue ending there; no word is empty
 
 

@@ -71,7 +71,7 @@ DIRECTION_PREPOSITIONS = frozenset({"into", "to", "toward", "towards"})
 ROLES = ("part", "procedure", "procedure-modifier", "position", "direction", "determiner", "structure",
          "keeps-qualifier", "approach", "not-head", "plain-radiograph", "figure", "proof", "partial", "complete",
          "other", "radiation", "vessel", "verb", "person", "named-after", "measure", "scan-region",
-         "procedure-kind", "time-event", "finding-procedure", "device", "device-part", "placing")
+         "procedure-kind", "time-event", "finding-procedure", "device", "device-part", "placing", "lesion")
 SENSE_COLUMNS = (Column("words"), Column("role", allowed=ROLES), Column("source"))
 PART_WHOLE_COLUMNS = (Column("part"), Column("whole"), Column("said_by"), Column("source"))
 #: The field of :class:`SenseWords` each role fills.
@@ -147,6 +147,10 @@ class SenseWords:
     #: thing placed, denied or dated with the act ("prior to *stent* placement", "did not allow *implant* insertion":
     #: :func:`evalcore.extraction.extractor.mentions`), where before a state ("no *stent* migration") it stays.
     placing: frozenset[str] = frozenset()
+    #: Nouns of a lesion, removed whole where an organ is removed in part ("tumour", "cyst", "nodule"; a word ending
+    #: in "-oma" is one too): only a lesion is denied by a removal noun of a part after it ("after myxoma resection",
+    #: where "after bowel resection" leaves the bowel: :func:`evalcore.extraction.extractor.mentions`).
+    lesion: frozenset[str] = frozenset()
     #: Body regions a scan is named by ("chest", "abdomen", "pelvis"): three or more listed in an examination's
     #: name are the extent of the scan, not what one image shows (:func:`scan_range`).
     scan_region: frozenset[str] = frozenset()
