@@ -884,6 +884,18 @@ TWENTY_FOURTH_ROUND = (
      "tumor-free forearm\", seen in the pass's test reading), not the noun it modifies nor \"free air\"; a "
      "user's own suffix cue reads the same (rules kind negation-suffix): no valid caption changes",
      "0.7273 (+0.0000)", "0.7503 (+0.0000)"),
+    ("after the pass's second test reading (each seen there, not read on test again): a verb of the present "
+     "third person heads no phrase (\"absence of the cerebellar vermis results in ...\" had kept the vermis as "
+     "the modifier of \"results\"); \"positron emission tomography/computed tomographic\" is the PET/CT; "
+     "\"MSCT\" and \"MS CT\" are multislice CT (3 valid captions gain their CT, curated); \"lingula\" a part "
+     "noun (\"the cerebellar lingula\")", "0.7275 (+0.0002)", "0.7504 (+0.0001)"),
+    ("an exclusion whose words hold a name of its concept hides that name inside them, a phrase of no concept, "
+     "shipped for the TIMI flow grade's long form \"thrombolysis in myocardial infarction\" (readers counted "
+     "Myocardial Infarction wrong in five of the issue's readings, the curators tag it in all 5 valid and 4 test "
+     "captions that spell the grade out); \"resection\" and \"excision\" after their thing, in a phrase an "
+     "earlier event opens, deny a lesion (sense words' \"lesion\", or a tumour's \"-oma\") and leave an organ "
+     "resected in part (\"after the myxoma resection\"; 1 valid image, \"after thoracotomy and tumor "
+     "resection\")", "0.7273 (-0.0002)", "0.7503 (-0.0001)"),
     ("tried and left out: a symptom's noun (\"pain\", \"tenderness\") as what a body word before it names "
      "(\"chest pain\": 20 valid images lose a region, but a coronary CT angiogram's chest is the region it "
      "images, which the brief counts right); \"obstruction\" as Obstructed (71 valid tags, 1 curated; "
@@ -1861,6 +1873,40 @@ TWENTY_SECOND_PASS_READING = (
      ">= 97 % MISSED"),
     *CLASSES_TWENTIETH_ON,
 )
+#: Read by hand on test in the twenty-second pass a second time, after its rows from the first reading's recall
+#: misses (the rule, written down before the samples were drawn, asked both this reading and the two pooled to meet
+#: the targets).
+TWENTY_SECOND_PASS_SECOND_READING = (
+    ("precision: tags right or acceptable", "200 random tags (seed 2232; none from the images of any earlier test "
+     "precision sample or of the first reading's samples), read by two readers each", "97.5 % (195 of 200)",
+     "96.5 % (193 of 200)", "96.5 % (193 of 200)",
+     "96.5 % (193 of 200; 95 % interval 93.0-98.3 %; the readers agree on 6 wrong tags and the third finds 1 of "
+     "the 2 they dispute wrong; the two readings pooled 97.0 %, 388 of 400): a word sense 3 (\"Appendix A\" of "
+     "an article, the femur of the \"lateral femoral cutaneous nerve\", an aneurysm's neck), history 2 (the "
+     "cervical cancer a patient was admitted for, the transversus abdominis of an earlier \"TAR\"), a denial "
+     "missed 1 (an external fixator removed), a barium swallow's neck read as the Chest", ">= 98 % MISSED"),
+    ("recall of clearly stated concepts (named in the words; judgment calls and conventions apart)",
+     "100 random captions (seed 2233; none of the last four readings')", "84.3 % (269 of 319)", "-", "-",
+     "86.6 % (298 of 344; 82.6-89.8 %; pooled 85.5 %, 567 of 663): the reader counts the angiogram of a CT "
+     "angiography missed 7 times (the curators tag the CT, a judgment call of the brief's), then anatomy an "
+     "adjective or a level names (\"intrahepatic\", \"L1\"), \"obstruction\" as Obstructed twice",
+     ">= 85 % met"),
+    ("negation, concept level (the issue's measure): each concept that a mention not kept, or a mention in a "
+     "sentence with a context cue word, names, decided IN or NOT IN the image's set, right",
+     "200 test captions with an item (seed 2231; the last four readings' 800 and the captions the author saw "
+     "left out); 573 items, the same items for both readers", "96.2 % (525 of 546)",
+     "95.3 % (546 of 573)", "96.2 % (551 of 573)",
+     "95.8 % (549 of 573; 95 % interval 93.8-97.2 %; the readers agree on 22 wrong items and the third finds 2 of "
+     "the 5 they dispute wrong; pooled 96.0 %, 1,074 of 1,119): kept 22 (history 6: COVID-19 pneumonia beside a "
+     "brain MRI, an earlier \"soft tissue release\", \"prior to the atrial fibrillation ablation\", \"high "
+     "caries risk patient\"; a denial or removal missed 6: \"absence of the cerebellar vermis results in\", "
+     "\"after the myxoma resection\", a resected lobe, drained fluid, \"(not shown)\" after a state; a word "
+     "sense 6: \"MS CT\", the TIMI long form, the cerebellar lingula, a renal \"pelvic dilatation\", an iliac "
+     "bone graft, a pseudo-meningocele; hypothetical 2: alternatives beside \"versus\"; another examination 1; a "
+     "probe), removed 2 (the PET of \"positron emission tomography/computed tomographic image\", a compression "
+     "a non-visualized vein's relative clause states)", ">= 97 % MISSED"),
+    *CLASSES_TWENTIETH_ON,
+)
 #: Read by hand on valid while developing the twenty-second pass.
 TWENTY_SECOND_PASS_VALID_READING = (
     ("negation, two readers each on half of the 137 valid captions with an item that no earlier valid sample held "
@@ -1876,6 +1922,9 @@ TWENTY_SECOND_PASS_VALID_READING = (
      "a hedged diagnosis the caption then refutes"),
     ("precision of the tags \"abdominal\", \"infiltrate(s)\" and \"calcified\" add, one reader (100 of "
      "them)", "99.0 % (98 right, 1 judgment call of 100): \"lower abdominal pain\" the one wrong"),
+)
+#: Read by hand on valid between the twenty-second pass's two test readings.
+TWENTY_SECOND_PASS_LATER_VALID_READING = (
     ("precision, two readers each on half of 200 tags (p49, after the rows before the second test reading)",
      "100.0 % (100 of 100) and 95.0 % (95 of 100), 97.5 % in all: history 2 (\"a TGA patient after ASO\", "
      "\"chronic kidney disease\" read as the Abdomen on a chest radiograph), a word sense 2 (\"MR severity\" "
@@ -2283,8 +2332,10 @@ def run(argv: list[str] | None = None) -> None:
               rules_table(TWENTY_THIRD_ROUND), "",
               "## Rules added in issue 36's twenty-second pass and their gain on valid", "",
               "From the last fresh valid negation captions (every valid caption with an item has now been read once "
-              "under brief 11) and a fresh valid precision reading (two readers each on half of each sample); one "
-              "row's word was seen on test, said so in its row.", "",
+              "under brief 11), two fresh valid precision readings and one of the tags a row adds, and from the "
+              "misses the pass's two test readings and the earlier recall readings reported (each row says what it "
+              "saw where; a row seen on a test reading was not read on that sample). `test` was read after the "
+              "first row and again after the fourth; the fifth and sixth came after both readings.", "",
               rules_table(TWENTY_FOURTH_ROUND), "",
               "## Read by hand (issue 36)", "",
               "Test captions, dictionary (c). The error classes count the captions where the situation occurs "
@@ -2512,6 +2563,17 @@ def run(argv: list[str] | None = None) -> None:
                                                            "twenty-second pass, reader 2",
                                                            "twenty-second pass, adjudicated"),
                               TWENTY_SECOND_PASS_VALID_READING),
+              "The pass's second test reading, on new samples, after the rows the first reading's recall misses and "
+              "earlier ones led to (the extractor frozen at the fourth row): recall (86.6 %) and every error class "
+              "meet their targets (the class listing is the first reading's, entry for entry, in its tags of each "
+              "class); precision (96.5 %) and negation (95.8 %) miss, and so do the two readings pooled (97.0 % and "
+              "96.0 %). The wrong decisions are the long tail again; those of a wording the rows could read are "
+              "the pass's last two rows, not read on test.", "",
+              *readings_lines(TWENTY_SECOND_PASS_SECOND_READING, ("twenty-second pass, first reading",
+                                                                  "second reading, reader 1",
+                                                                  "second reading, reader 2",
+                                                                  "second reading, adjudicated"),
+                              TWENTY_SECOND_PASS_LATER_VALID_READING),
               "What is left, by the eighteenth pass's readings: on test and valid alike about 4 to 5 of every 100 "
               "context decisions are wrong, and no class holds more than a fifth of them: a concept of the history "
               "or an earlier procedure kept, a denial the cue lists miss (\"no dilated fluid\", \"impossible to "
