@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import os
+import re
 import subprocess
 import sys
 
@@ -215,6 +216,17 @@ def test_the_rules_help_names_every_kind_a_rules_file_takes(capsys):
         main(["extract", "--help"])
     shown = " ".join(capsys.readouterr().out.split()).replace("- ", "-")
     assert all(kind in shown for kind in KINDS), [kind for kind in KINDS if kind not in shown]
+
+
+def test_the_readme_names_every_kind_a_rules_file_takes():
+    """The README's list of a rules file's kinds is the reader's own (issue 36, twenty-second pass: negation-suffix
+    and negation-compound-lesion were added to both)."""
+    from evalcore.extraction.user_rules import KINDS
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    listed = readme[readme.index("(kinds: `synonym`"):]
+    listed = set(re.findall(r"`([a-z-]+)`", listed[:listed.index("The vocabulary also carries")]))
+    assert listed == set(KINDS), listed ^ set(KINDS)
 
 
 def test_extract_on_worker_processes_writes_the_same_file(world, monkeypatch, capsys):
