@@ -227,6 +227,10 @@ def test_the_words_a_caption_writes_for_a_finding_read_as_its_name():
     assert extract("Abdominal CT.", dictionary) == {"C0000726", "C0040405"}
     assert extract("Emphysema in the chest and abdominal walls.", dictionary) == {"C0836916", "C0205076"}
     assert extract("CT of the chest and abdomen.", dictionary) == {"C1268256", "C0040405"}
+    # ... but an adjective's noun only: "chest and abdomen CT" is the pair (the pass's review)
+    assert extract("Contrast-enhanced chest and abdomen CT.", dictionary) == {"C1268256", "C0040405"}
+    walls = ConceptDictionary.build({"C0836916": "Abdominal wall structure", "C0230168": "Upper abdomen structure"})
+    assert extract("Mass in the right upper abdominal wall.", walls) == {"C0836916"}
     spleen = ConceptDictionary.build({"C0037993": "Spleen"})
     assert extract("CT: splenic hematoma.", spleen) == {"C0037993"}
     assert extract("CT: mass at the splenic flexure.", spleen) == set()  # the colon's bend

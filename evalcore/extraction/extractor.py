@@ -50,6 +50,7 @@ from evalcore.extraction.imaging_vocabulary import (
     IMAGING_VOCABULARY,
     MODALITIES,
     MODALITY_OF_PROCEDURE,
+    OTHER_PROJECTION_PHRASES,
     OTHER_PROJECTION_WORDS,
     PLAIN_XRAY,
     STANDARD_VIEW,
@@ -223,6 +224,9 @@ class ConceptDictionary:
     # With the imaging vocabulary's conventions: one modality per image, the first one a caption names
     # (_without_later_examinations).
     one_modality: bool = False
+    # The phrases an exclusion of a rules file names that hold a name of its concept ("thrombolysis in myocardial
+    # infarction"), as a token trie whose payload is that concept: its name inside such a phrase gives nothing.
+    hidden: Mapping = field(default_factory=dict, repr=False)
     # What build() was given (the kept names, their synonyms, the options, the user's rules): a dictionary is
     # pickled as this recipe and rebuilt where it lands (a worker process of extract_collection), as its tries are
     # read-only views that do not pickle. (A copy changed by dataclasses.replace keeps its builder's recipe, so it
@@ -319,8 +323,9 @@ class ConceptDictionary:
         exact: dict[str, dict[str, _Entry]] = {}
         name_words: dict[str, set[str]] = {}
         rows, hiding = _without_excluded(rows, rules.exclusions if rules else ())
-        for key in hiding:
-            _node(trie, key)  # (a phrase of no concept: the longest name at its first word, it gives nothing)
+        hidden: dict = {}
+        for key, concept in hiding:
+            _add(_node(hidden, key), _Entry(concept, "name"))
         for text, entry, case_sensitive in rows:
             name_words.setdefault(entry.concept, set()).update(normal_token(word) for _, _, word in _tokens(text))
             if case_sensitive:
@@ -335,20 +340,20 @@ class ConceptDictionary:
                    _frozen(inner), frozenset(kept),
                    MappingProxyType({concept: frozenset(words) for concept, words in name_words.items()}),
                    SENSE_WORDS_KEYED, with_cues(rules.cues) if rules else CUES, one_modality=abbreviations,
-                   recipe=recipe)
+                   hidden=_frozen(hidden), recipe=recipe)
 
 
 def _without_excluded(rows: list[tuple[str, _Entry, bool]], exclusions: Iterable[tuple[str, str]]
-                      ) -> tuple[list[tuple[str, _Entry, bool]], list[tuple[str, ...]]]:
+                      ) -> tuple[list[tuple[str, _Entry, bool]], list[tuple[tuple[str, ...], str]]]:
     """The name rows (text, entry, matched as written) that no exclusion (words, concept) of a rules file takes away,
-    and the keys of the phrases that hide a name inside them: an exclusion whose words are no name of its concept
-    but hold one of its names ("thrombolysis in myocardial infarction", the long form of the TIMI flow grade, holds
-    "myocardial infarction") is read as one mention of nothing, so that name there gives no concept.
+    and (key, concept) of the phrases that hide a name inside them: an exclusion whose words are no name of its
+    concept but hold one of its names ("thrombolysis in myocardial infarction", the long form of the TIMI flow grade,
+    holds "myocardial infarction") hides that concept's names there, and no other concept's (:func:`_in_sense`).
 
     >>> rows = [("Myocardial Infarction", _Entry("C1", "name"), False), ("MI", _Entry("C1", "synonym"), True)]
     >>> kept, hiding = _without_excluded(rows, [("MI", "C1"), ("thrombolysis in myocardial infarction", "C1")])
     >>> [text for text, _, _ in kept], hiding
-    (['Myocardial Infarction'], [('thrombolysis', 'in', 'myocardial', 'infarction')])
+    (['Myocardial Infarction'], [(('thrombolysis', 'in', 'myocardial', 'infarction'), 'C1')])
     """
     excluded = {(key, concept) for words, concept in exclusions for key in _name_keys(words)}
     if not excluded:
@@ -362,7 +367,7 @@ def _without_excluded(rows: list[tuple[str, _Entry, bool]], exclusions: Iterable
             continue
         kept.append((text, entry, case_sensitive))
         names.setdefault(entry.concept, set()).update(keys)
-    hiding = [key for key, concept in excluded - taken
+    hiding = [(key, concept) for key, concept in excluded - taken
               if any(_holds(key, name) for name in names.get(concept, ()))]
     return kept, sorted(hiding)
 
@@ -464,7 +469,7 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     i, count = 0, len(tokens)
     while i < count:
         # (most words begin no name: the trie's first level says so without a call)
-        last, payload = _name_at(keys, joined, i, word_ends.get(i, count), trie) if keys[i] in trie else (-1, ())
+        last, payload = _name_at(keys, joined, i, word_ends.get(i, count), trie, tokens) if keys[i] in trie else (-1, ())
         as_written = exact.get(tokens[i][2], ())
         if last > i or (last == i and not as_written):
             found.append((i, last, payload))
@@ -472,7 +477,7 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
             # and the wrist is part of the upper extremity): the vocabulary's region and view rows are read again
             # inside it, each a mention of its own; inside an imaging modality's name ("chest CT", "CT of the
             # abdomen" are CT), every name but another modality's is.
-            modality = bool(payload) and all(entry.concept in MODALITIES for entry in payload)
+            modality = all(entry.concept in MODALITIES for entry in payload)
             again, k = (trie if modality else inner), i
             while last > i and k <= last:
                 # (the whole name again is not a name inside it)
@@ -523,7 +528,7 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     # A region's standard view counts only where the caption states no view, and names a plain radiograph: a contrast
     # or fluoroscopic study (a cholangiogram, a barium swallow, ERCP) has views of its own.
     view_stated = any(entry.source == "assumed" for _, _, entry, _ in flagged) and (
-        not affirmed.isdisjoint(VIEW_TAGS) or any(token.lower() in OTHER_PROJECTION_WORDS for _, _, token in tokens)
+        not affirmed.isdisjoint(VIEW_TAGS) or _another_projection(caption, tokens)
         or not any(entry.concept == PLAIN_XRAY and not negated
                    and not dictionary.sense.plain_radiograph.isdisjoint(keys[first:last + 1])
                    for first, last, entry, negated in flagged))
@@ -542,13 +547,29 @@ def _in_sense(caption: str, tokens: list[tuple[int, int, str]], keys: list[str],
     sense_kept`, in its sentence: :func:`_sentences_of`), but a region of the extent an examination's name lists
     (:func:`~evalcore.extraction.sense.scan_range`)."""
     image_starts = {first for first, _ in examinations}
+    hidden = _hidden_at(keys, joined, dictionary.hidden) if dictionary.hidden else ()
     organ_words = words_at(keys, dictionary.sense.whole_words)
     extent = scan_range(keys, lambda k: caption[tokens[k - 1][1]:tokens[k][0]], examinations, dictionary.sense)
     return [(first, last, entry) for first, last, entries in found for entry in entries
             if not (first == last and first in extent)
+            and not any(start <= first and last < end and entry.concept in concepts for start, end, concepts in hidden)
             and sense_kept(keys, joined, first, last, dictionary.name_words.get(entry.concept, ()), image_starts,
                            dictionary.sense, sentence_tokens[sentence_of[first]], organ_words,
                            named=entry.source not in ("abbreviation", "assumed"), view=entry.concept in VIEW_TAGS)]
+
+
+def _hidden_at(keys: list[str], joined: Callable[[int], bool], hidden: Mapping) -> list[tuple[int, int, set[str]]]:
+    """(first token, token after the last, the concepts hidden) of each phrase of ``hidden`` (a dictionary's
+    :attr:`ConceptDictionary.hidden`) in a caption, the longest at each word."""
+    spans, i = [], 0
+    while i < len(keys):
+        last, payload = _longest(keys, joined, i, len(keys), hidden) if keys[i] in hidden else (-1, ())
+        if last < 0:
+            i += 1
+            continue
+        spans.append((i, last + 1, {entry.concept for entry in payload}))
+        i = last + 1
+    return spans
 
 
 def _as_defined(tokens: list[tuple[int, int, str]], keys: list[str], kept: list[tuple[int, int, _Entry]],
@@ -737,6 +758,30 @@ def _names_a_tumour(word: str) -> bool:
     return len(word) >= 7 and word.endswith(("oma", "omas", "omata"))
 
 
+def _another_projection(caption: str, tokens: list[tuple[int, int, str]]) -> bool:
+    """Whether ``caption`` says its radiograph was taken in a projection or position other than the standard one
+    (:data:`~evalcore.extraction.imaging_vocabulary.OTHER_PROJECTION_WORDS` and ``OTHER_PROJECTION_PHRASES``).
+
+    >>> [_another_projection(text, _tokens(text)) for text in ("False profile view", "The stent in profile", "Lateral")]
+    [True, False, True]
+    """
+    if any(token.lower() in OTHER_PROJECTION_WORDS for _, _, token in tokens):
+        return True
+    words = f" {' '.join(token.lower() for _, _, token in tokens)} "
+    return any(f" {phrase} " in words for phrase in OTHER_PROJECTION_PHRASES)
+
+
+def _placed_before(tokens: list[tuple[int, int, str]], first: int) -> bool:
+    """Whether a word of an earlier event ("after", "following", "post") stands among the three words before token
+    ``first``: a device named before the act that placed it there is in the image, whatever denial holds the phrase
+    ("no complications after *stent* placement")."""
+    return any(normal_token(tokens[k][2]) in _EARLIER_EVENT for k in range(max(0, first - 3), first))
+
+
+#: The words that put an event before the image, as the sense rule reads them ("post-biopsy", "after stenting").
+_EARLIER_EVENT = frozenset(normal_token(word) for word in ("after", "following", "post"))
+
+
 def _names_a_lesion(word: str) -> bool:
     """Whether ``word`` names a lesion, which a resection or excision removes whole: a noun of the sense words'
     ``lesion`` class or a tumour by its suffix (:func:`_names_a_tumour`); an organ is resected in part.
@@ -840,7 +885,7 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
       is what is denied ("no bowel obstruction" denies the obstruction, not the bowel; "no implant loosening", "no
       rib fractures", "resolution of the left ventricular apical clot", the state; "no bowel wall thickening"),
       but not before a noun of the act that places it (``placing``: "did not allow *implant* insertion" denies the
-      implant);
+      implant) unless an earlier event's word comes before it ("no complications after *stent* placement");
     - a negation cue's scope holds it after "other" or "additional" (:func:`_after_other`): only further instances
       of what the image shows are denied ("an abscess or other *fluid* collection is not seen");
     - a negation cue's scope holds it and it is the of-phrase of another mention in a scope ("no hydronephrosis *of
@@ -888,7 +933,7 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
         backward = cue is not None and cue.kind == "negation" and cue.direction == "backward"
         qualifier = words in QUALIFIERS or words in _STATE_PARTICIPLES or normal_token(tokens[last][2]) in STATE_KEYS
         modifier = not qualifier and not _names_a_tumour(tokens[last][2]) and entry.concept not in MODALITIES \
-            and kind != "literature" and following not in SENSE_WORDS_KEYED.placing and (
+            and kind != "literature" and (following not in SENSE_WORDS_KEYED.placing or _placed_before(tokens, first)) and (
             (first in coordinated and last in coordinated) or following in STATE_KEYS or following in SENSE_WORDS_KEYED.part
             or ((forward_cue is not None or (backward and tokens[last][2].lower().endswith(ADJECTIVE_ENDINGS)))
                 and following.isalpha() and following not in _NOT_HEADS
@@ -1110,17 +1155,22 @@ def _prefixed_words(tokens: list[tuple[int, int, str]], scopes: list[tuple[int, 
 
 
 def _name_at(keys: list[str], joined: Callable[[int], bool], i: int, stop: int,
-             trie: Mapping) -> tuple[int, tuple[_Entry, ...]]:
+             trie: Mapping, tokens: list[tuple[int, int, str]]) -> tuple[int, tuple[_Entry, ...]]:
     """The name read at token ``i``, as :func:`_longest`, but none where it is position words before an organ's word
     ("distal femoral") that begins the name of a vessel, nerve or duct ("femoral artery"): the adjective modifies the
     noun after it, the head of the phrase ("the distal femoral artery" is the artery, no distal femur), and the walk
-    reads that name from the organ's word; nor, in a name of two things joined by "and" ("Chest and abdomen"), where
-    the second's word begins a longer name ("the chest and abdominal walls": the walls of both), the name before
-    "and", the words coordinated modifiers of that name's head."""
+    reads that name from the organ's word; nor, where position words or a coordination end in an adjective read as
+    its noun ("abdominal" as the abdomen) that begins a longer name of a part ("abdominal wall"), the name up to the
+    adjective: it modifies the part ("the right upper abdominal wall" is the abdominal wall, "the chest and abdominal
+    walls" the walls of both, neither the upper abdomen nor the pair "Chest and abdomen"; "left atrial myxoma" stays
+    the left atrium's)."""
     last, payload = _longest(keys, joined, i, stop, trie)
-    if last > i and "and" in keys[i + 1:last] and _longest(keys, joined, last, stop, trie)[0] > last:
-        return _longest(keys, joined, i, i + 1 + keys[i + 1:last].index("and"), trie)
     sense = SENSE_WORDS_KEYED
+    if last > i and _derived_adjective(tokens[last][2], keys[last]) and (
+            "and" in keys[i + 1:last] or all(key in sense.position for key in keys[i:last])):
+        longer = _longest(keys, joined, last, stop, trie)[0]
+        if longer > last and keys[longer] in sense.part:
+            return _longest(keys, joined, i, last, trie)
     if last > i and keys[last] in sense.structure and keys[last] in trie \
             and all(key in sense.position for key in keys[i:last]):
         # (the name from the organ's word may go on past the vessel's noun: "femoral artery stenosis")
@@ -1129,6 +1179,16 @@ def _name_at(keys: list[str], joined: Callable[[int], bool], i: int, stop: int,
         if head > last and (vessel or keys[head] in sense.vessel):
             return -1, ()
     return last, payload
+
+
+def _derived_adjective(word: str, key: str) -> bool:
+    """Whether a caption's ``word`` is an adjective the lexicon reads as the noun ``key`` ("abdominal" as "abdomen").
+
+    >>> _derived_adjective("abdominal", "abdomen"), _derived_adjective("abdomen", "abdomen")
+    (True, False)
+    """
+    word = word.lower()
+    return word != key and word.endswith(ADJECTIVE_ENDINGS)
 
 
 def _longest(keys: list[str], joined: Callable[[int], bool], i: int, stop: int,

@@ -88,7 +88,10 @@ STANDARD_VIEW: dict[str, tuple[str, str]] = {
 #: Positioning in Radiography): where a caption has one, no standard view is assumed, even though the word alone
 #: is no view tag ("lateral" is also a side).
 OTHER_PROJECTION_WORDS = frozenset({"lateral", "oblique", "decubitus", "erect", "upright", "inlet", "outlet",
-                                    "frog", "prone", "standing", "profile", "judet", "lauenstein", "dunn"})
+                                    "frog", "prone", "standing", "judet", "lauenstein", "dunn"})
+#: Projections named in more than one word, read so too (Lequesne's "false profile" view of the hip; "profile" alone
+#: is no projection: "the stent in profile").
+OTHER_PROJECTION_PHRASES = ("false profile",)
 
 
 class VocabularyRow(NamedTuple):

@@ -380,9 +380,9 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
                                       and found[k][0] != "prefix" and found[k][1].cue != "with"), len(tokens))
                     scopes.extend(_unshown_findings(text, tokens, last, following, clauses, max_words))
             elif group == "prefix":
-                inside = (last, _hyphen_chain_end(text, tokens, last))
+                inside = (last, _hyphen_chain_end(text, tokens, last, max_words))
             elif group == "suffix":
-                inside = (_hyphen_chain_start(text, tokens, first - 1), first)
+                inside = (_hyphen_chain_start(text, tokens, first - 1, max_words), first)
             elif group == "between":
                 inside = _alternatives(text, tokens, first, last, barrier)
             elif group == "compound":
@@ -404,8 +404,8 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
                 inside = (0, 0)
             if inside[0] < inside[1]:
                 scopes.append((tokens[inside[0]][1], tokens[inside[1] - 1][2], cue))
-            if group not in ("pseudo", "place"):
-                barrier = last
+            if group not in ("pseudo", "place") and cue.direction != "compound-lesion":
+                barrier = last  # (a lesion's removal leaves a later one its opener: "after bowel resection and stent removal")
         scopes.extend(exam_scopes)
         if literature is not None:
             scopes.append(literature)
@@ -825,17 +825,21 @@ def _joined_by_hyphen(text: str, tokens: list[tuple[str, int, int]], k: int) -> 
     return text[tokens[k - 1][2]:tokens[k][1]] == "-"
 
 
-def _hyphen_chain_end(text: str, tokens: list[tuple[str, int, int]], k: int) -> int:
-    """The token after the last of the words hyphenated to token ``k`` and each other ("COVID-19" of "non-COVID-19")."""
+def _hyphen_chain_end(text: str, tokens: list[tuple[str, int, int]], k: int, limit: int) -> int:
+    """The token after the last of the words hyphenated to token ``k`` and each other ("COVID-19" of "non-COVID-19"),
+    at most ``limit`` words (a chain of thousands, each word after a prefix, is read in linear time)."""
+    stop = min(len(tokens), k + limit)
     k += 1
-    while k < len(tokens) and _joined_by_hyphen(text, tokens, k):
+    while k < stop and _joined_by_hyphen(text, tokens, k):
         k += 1
     return k
 
 
-def _hyphen_chain_start(text: str, tokens: list[tuple[str, int, int]], k: int) -> int:
-    """The first of the words hyphenated to token ``k`` and each other before it ("disease" of "disease-free")."""
-    while k > 0 and _joined_by_hyphen(text, tokens, k):
+def _hyphen_chain_start(text: str, tokens: list[tuple[str, int, int]], k: int, limit: int) -> int:
+    """The first of the words hyphenated to token ``k`` and each other before it ("disease" of "disease-free"), at
+    most ``limit`` words."""
+    stop = max(0, k - limit + 1)
+    while k > stop and _joined_by_hyphen(text, tokens, k):
         k -= 1
     return k
 

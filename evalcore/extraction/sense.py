@@ -411,7 +411,7 @@ _DATED = frozenset(normal_token(word) for word in ("date", "dates", "weight", "y
 _EARLIER = frozenset(normal_token(word) for word in ("post", "after", "following"))
 #: The words that put an image before an act that places a device ("before stent insertion", "prior to stent
 #: placement"): the device is not there yet.
-_LATER = frozenset(normal_token(word) for word in ("before", "pre", "awaiting", "prior"))
+_LATER = frozenset(normal_token(word) for word in ("before", "pre", "awaiting"))
 #: How many modifiers may stand between such a word and a procedure noun ("after CT-guided percutaneous lung biopsy").
 _EARLIER_REACH = 4
 #: Adjective endings as caption words are read (:func:`~evalcore.extraction.lexicon.normal_token` drops a final
@@ -491,7 +491,8 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
         return False  # "COVID-19 vaccination", "tumour bed": the vaccine, the bed, not the disease ("CT protocol" is CT)
     if next_word in words.proof:
         return False  # "biopsy-proven carcinoma": how the diagnosis was made before, not this image
-    if keys[last] in words.device_part and first > 0 and keys[first - 1] in words.device and joined(first):
+    if keys[last] in words.device_part and first > 0 and keys[first - 1] in words.device and joined(first) and (
+            first == last or keys[first - 1].endswith(ADJECTIVE_ENDINGS)):
         return False  # "implant shoulder", "screw head": the device's part, not the body's
     if keys[last] in words.procedure_kind and next_word in words.procedure:
         return False  # "fine-needle aspiration": the kind of procedure, no needle named
@@ -502,7 +503,7 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
             and _after_an_earlier_event(keys, joined, first, words, keys[first] in words.finding_procedure):
         return False  # "post-biopsy hematoma": the biopsy was done before the image
     if next_word in words.placing and first > 0 and joined(first) and (
-            keys[first - 1] in _LATER or (first > 1 and keys[first - 2] in _LATER and keys[first - 1] == "to")):
+            keys[first - 1] in _LATER or (first > 1 and keys[first - 2] == "prior" and keys[first - 1] == "to")):
         return False  # "prior to stent placement": the image is taken before the device is placed
     if view and next_word in words.measure:
         return False  # "transverse dimension of the heart": a direction of measurement, not the projection
