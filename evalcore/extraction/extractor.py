@@ -547,7 +547,8 @@ def _in_sense(caption: str, tokens: list[tuple[int, int, str]], keys: list[str],
     sense_kept`, in its sentence: :func:`_sentences_of`), but a region of the extent an examination's name lists
     (:func:`~evalcore.extraction.sense.scan_range`)."""
     image_starts = {first for first, _ in examinations}
-    hidden = _hidden_at(keys, joined, dictionary.hidden) if dictionary.hidden else ()
+    # (a caption holding no hidden phrase's first word, nearly every one, is not walked)
+    hidden = _hidden_at(keys, joined, dictionary.hidden) if not dictionary.hidden.keys().isdisjoint(keys) else ()
     organ_words = words_at(keys, dictionary.sense.whole_words)
     extent = scan_range(keys, lambda k: caption[tokens[k - 1][1]:tokens[k][0]], examinations, dictionary.sense)
     return [(first, last, entry) for first, last, entries in found for entry in entries
