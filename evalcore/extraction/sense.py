@@ -44,7 +44,8 @@ One rule over phrase structure (head noun, its modifier, its of-phrase), with wo
 - A device's word before a noun of the act that places it (``placing``: "insertion", "placement") is the device
   placed: after a word that puts the image before the act ("prior to *stent* placement", "before *stent*
   insertion") it is not there yet, and a denial of the act denies it ("did not allow *implant* insertion":
-  :func:`evalcore.extraction.extractor.mentions`).
+  :func:`evalcore.extraction.extractor.mentions`), but not after a word of an earlier event ("no complications
+  after *stent* placement": the stent is there).
 
 A mention's words are joined to its modifier only by spaces or a hyphen, as the words of one name are.
 """
