@@ -70,7 +70,15 @@ from evalcore.extraction.negation import (
     sentence_spans,
     with_cues,
 )
-from evalcore.extraction.sense import SENSE_WORDS, SenseWords, scan_range, sense_kept, structure_word, words_at
+from evalcore.extraction.sense import (
+    EARLIER_EVENT,
+    SENSE_WORDS,
+    SenseWords,
+    scan_range,
+    sense_kept,
+    structure_word,
+    words_at,
+)
 from evalcore.extraction.user_rules import BUILT_IN_RULES, UserRules, combined_rules
 from evalcore.processes import process_context, worker_count
 
@@ -773,14 +781,11 @@ def _another_projection(caption: str, tokens: list[tuple[int, int, str]]) -> boo
 
 
 def _placed_before(tokens: list[tuple[int, int, str]], first: int) -> bool:
-    """Whether a word of an earlier event ("after", "following", "post") stands among the three words before token
-    ``first``: a device named before the act that placed it there is in the image, whatever denial holds the phrase
-    ("no complications after *stent* placement")."""
-    return any(normal_token(tokens[k][2]) in _EARLIER_EVENT for k in range(max(0, first - 3), first))
+    """Whether a word of an earlier event (:data:`~evalcore.extraction.sense.EARLIER_EVENT`) stands among the three
+    words before token ``first``: a device named before the act that placed it there is in the image, whatever denial
+    holds the phrase ("no complications after *stent* placement")."""
+    return any(normal_token(tokens[k][2]) in EARLIER_EVENT for k in range(max(0, first - 3), first))
 
-
-#: The words that put an event before the image, as the sense rule reads them ("post-biopsy", "after stenting").
-_EARLIER_EVENT = frozenset(normal_token(word) for word in ("after", "following", "post"))
 
 
 def _names_a_lesion(word: str) -> bool:

@@ -409,7 +409,7 @@ _DATING = frozenset(normal_token(word) for word in ("after", "at", "since", "fro
 #: The nouns after an event's noun that make it a date or a measure ("birth date", "birth weight"), read so too.
 _DATED = frozenset(normal_token(word) for word in ("date", "dates", "weight", "year", "order"))
 #: The words that put an event before the image ("post-biopsy", "after renal biopsy"), read so too.
-_EARLIER = frozenset(normal_token(word) for word in ("post", "after", "following"))
+EARLIER_EVENT = frozenset(normal_token(word) for word in ("post", "after", "following"))
 #: The words that put an image before an act that places a device ("before stent insertion", "prior to stent
 #: placement"): the device is not there yet.
 _LATER = frozenset(normal_token(word) for word in ("before", "pre", "awaiting"))
@@ -422,7 +422,7 @@ _READ_ADJECTIVE_ENDINGS = (*ADJECTIVE_ENDINGS, "iv", "ory")
 
 def _after_an_earlier_event(keys: Sequence[str], joined: Callable[[int], bool], first: int, words: SenseWords,
                             finding_too: bool = False) -> bool:
-    """Whether a word of :data:`_EARLIER` opens the phrase of token ``first``, past at most :data:`_EARLIER_REACH`
+    """Whether a word of :data:`EARLIER_EVENT` opens the phrase of token ``first``, past at most :data:`_EARLIER_REACH`
     modifiers or articles joined by spaces or hyphens, none of the ``not_head`` class ("after CT-guided percutaneous
     lung biopsy", "after the biopsy"; "after which a biopsy" is no such phrase). "Post" before an adjective makes a
     compound adjective, no event ("post-stenotic dilatation" is a dilatation beyond a stenosis); a noun that names
@@ -430,7 +430,7 @@ def _after_an_earlier_event(keys: Sequence[str], joined: Callable[[int], bool], 
     k = first
     while k > 0 and first - k <= _EARLIER_REACH and joined(k):
         k -= 1
-        if keys[k] in _EARLIER:
+        if keys[k] in EARLIER_EVENT:
             return not (keys[k] == "post" and k + 1 < first and keys[k + 1].endswith(_READ_ADJECTIVE_ENDINGS))
         if keys[k] in words.not_head and keys[k] not in ("the", "a", "an"):
             return False
