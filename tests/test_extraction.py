@@ -458,7 +458,8 @@ def _coordinated(caption: str, chosen: list[tuple[int, int, str]],
 def _plain_sense(caption: str, start: int, end: int, name: str) -> bool:
     """The sense rule read plainly off the words (no trie, no keys shared with the extractor): a mention whose last
     word is a part noun, its other words positions, is kept only where a structure word right before it or the
-    first other word of an of-phrase after it is a word of the concept's name."""
+    first other word of an of-phrase after it is a word of the concept's name; a lesion's noun right before it
+    names the lesion's part ("mass wall")."""
     words = SENSE_WORDS.keyed(normal_token)
     said = [normal_token(w) for w in re.findall(r"[^\W_]+", caption[start:end])]
     if said[-1] not in words.part or any(w not in words.position for w in said[:-1]):
@@ -471,7 +472,8 @@ def _plain_sense(caption: str, start: int, end: int, name: str) -> bool:
         if rest:  # an "of" with no noun after it names no whole; the word before may
             return rest[0] in words.part or rest[0] in name_words
     before = re.search(r"([^\W_]+)[ \t\-‐‑–]*$", caption[:start])
-    return not before or normal_token(before.group(1)) not in words.structure or \
+    return not before or (normal_token(before.group(1)) not in words.structure
+                          and normal_token(before.group(1)) not in words.lesion) or \
         normal_token(before.group(1)) in name_words
 
 

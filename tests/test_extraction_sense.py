@@ -289,6 +289,21 @@ def test_a_suffix_cue_denies_only_the_words_hyphenated_before_it(tmp_path: Path)
     assert extract_concepts(captions, names, rules=path).sets[2] == frozenset()
 
 
+def test_an_adjective_cue_denies_only_the_noun_phrase_it_opens(tmp_path: Path) -> None:
+    """Issue 36, twenty-third pass: "resolved" (ConText's negation "resolved", before its noun) denies the phrase it
+    opens, at a sentence's start or after an article, "with", "of" or a verb of showing, and nothing after its
+    subject ("the effusion resolved after thoracentesis"); a user's own adjective cue works the same way."""
+    names = {"C0019080": "Hemorrhage", "C0018944": "Hematoma", "C0040405": "X-Ray Computed Tomography"}
+    captions = {"a": "Resolved hematoma.", "b": "CT with resolved hematoma.", "c": "The hematoma resolved after CT.",
+                "d": "Healed hemorrhage on CT.", "e": "CT showing a healed hemorrhage.", "f": "CT: healed hemorrhage."}
+    assert extract_concepts(captions, names).sets == (
+        frozenset(), frozenset({"C0040405"}), frozenset({"C0018944", "C0040405"}), frozenset({"C0019080", "C0040405"}),
+        frozenset({"C0019080", "C0040405"}), frozenset({"C0019080", "C0040405"}))
+    path = _rules(tmp_path, "negation-adjective\thealed\t\tour radiologists\n")
+    assert extract_concepts(captions, names, rules=path).sets[3:] == (
+        frozenset({"C0040405"}), frozenset({"C0040405"}), frozenset({"C0019080", "C0040405"}))
+
+
 def test_a_user_cue_written_with_a_hyphen_matches_either_way_and_a_history_cue_drops_the_complaint(
         tmp_path: Path) -> None:
     """Issue 36, eighth pass: a cue's hyphen is read as a caption's is (a rule "not-called" once matched nothing,
@@ -677,3 +692,30 @@ def test_a_ct_angiogram_is_the_ct_whatever_region_its_name_holds() -> None:
         found = extract(caption, dictionary)
         assert "C0040405" in found and "C0002978" not in found, caption
     assert "C0002978" in extract("Catheter angiogram of the abdomen.", dictionary)
+
+
+def test_a_word_joined_to_a_word_of_resemblance_names_a_shape() -> None:
+    """Twenty-third pass (ROCOv2 valid precision reading p45: "a tongue-like projection of the right lobe" is no
+    tongue; valid: "isoechoic uterus-like mass"): a structure a hyphen joins to "-like" or "-shaped" is what a thing
+    looks like; a lesion's noun is a lesion still ("cyst-like lesions"), and "like" after a space compares nothing."""
+    dictionary = ConceptDictionary.build({"C0040408": "Tongue", "C0042149": "Uterus", "C0010709": "Cyst",
+                                          "C0018787": "Heart", "C0023884": "Liver"})
+    assert extract("The Riedel's lobe appearing as a tongue-like projection.", dictionary) == set()
+    assert extract("Transvaginal ultrasound showing an isoechoic uterus-like mass.", dictionary) == set()
+    assert extract("A heart-shaped cyst.", dictionary) == {"C0010709"}
+    assert extract("Panoramic radiograph showing multiple cyst-like lesions.", dictionary) == {"C0010709"}
+    assert extract("Lesions in organs like the liver.", dictionary) == {"C0023884"}
+    assert extract("A mass like the liver in the tongue.", dictionary) == {"C0023884", "C0040408"}
+
+
+def test_a_part_noun_after_a_lesion_names_the_lesions_part() -> None:
+    """Twenty-third pass (ROCOv2 valid: "completely occluded pseudoaneurysm neck"; a reader counted an aneurysm's
+    neck read as the Neck wrong in a test reading): a part noun right after a lesion's noun names the lesion's part,
+    as its of-phrase does ("the neck of the aneurysm"); after an organ's word or alone in a neck's image it stays."""
+    dictionary = ConceptDictionary.build({"C0027530": "Neck", "C0002940": "Aneurysm", "C0015811": "Femur",
+                                          "C0018670": "Head"})
+    assert extract("Angiogram: the pseudoaneurysm neck (arrow) is occluded.", dictionary) == set()
+    assert extract("Coils across the aneurysm neck.", dictionary) == {"C0002940"}
+    assert extract("Coils across the neck of the aneurysm.", dictionary) == {"C0002940"}
+    assert extract("CT of the neck: a mass.", dictionary) == {"C0027530"}
+    assert extract("The tumor head abuts the skull.", dictionary) == set()

@@ -371,7 +371,25 @@ def mention_status(text: str, names: list[str]) -> str:
     ("Non-contrast CT of the head", ["CT"], "affirmed"),
     ("Mitral regurgitation in a non-ischemic dilated cardiomyopathy", ["Dilated cardiomyopathy"], "affirmed"),
     ("Non-Hodgkin lymphoma of the stomach", ["Non-Hodgkin lymphoma"], "affirmed"),
-    ("a non calcified nodule", ["Calcified nodule"], "affirmed"),  # no hyphen, no prefix
+    # ... written with a space as some authors write it (issue 36, twenty-third pass): the word it is joined to
+    ("homogeneous and non enlarged thyroid gland", ["Enlarged"], "negated"),
+    ("homogeneous and non enlarged thyroid gland", ["Thyroid gland"], "affirmed"),
+    ("a non calcified nodule", ["Calcified nodule"], "absent"),  # the name cannot begin inside the prefix's word
+    # ... and a participle that opens a noun phrase denies it: at the sentence's start, after an article, "with",
+    # "of" or a verb of showing (twenty-third pass, ROCOv2 valid negation readings v43, v52); elsewhere "resolved"
+    # denies nothing and "disappeared" what it follows
+    ("Resolved bilateral adrenal hematoma during follow-up assessment.", ["Hematoma"], "negated"),
+    ("T2-weighted MRI image of a resolved VUR rabbit.", ["VUR"], "negated"),
+    ("Disappeared submuscular pneumothorax (16 March 2022).", ["Pneumothorax"], "negated"),
+    ("Repeat head CT scan showing resolved pneumocephalus.", ["Pneumocephalus"], "negated"),
+    ("Day five postoperative CXR with resolved pneumoperitoneum.", ["Pneumoperitoneum"], "negated"),
+    ("The effusion resolved after thoracentesis.", ["Thoracentesis"], "affirmed"),
+    ("The effusion resolved after drainage.", ["Effusion"], "affirmed"),
+    ("The pneumothorax disappeared.", ["Pneumothorax"], "negated"),
+    ("Almost resolved hematoma.", ["Hematoma"], "affirmed"),
+    ("a non calcified nodule", ["Nodule"], "affirmed"),
+    ("Non Hodgkin lymphoma of the stomach", ["Non Hodgkin lymphoma"], "affirmed"),
+    ("Non contrast CT of the head", ["CT"], "affirmed"),
     # issue 36, ninth pass: the noun a denied state or part is of, the structures a denied thing would lie between or
     # about, and a state noun after the thing are there; a verb of showing ends the denial
     ("Echocardiogram with no Right Ventricle recovery.", ["Right ventricle"], "affirmed"),
@@ -616,7 +634,8 @@ GROUPS = tuple((group, sorted((phrase.split() for phrase in phrases), key=len, r
                 ("join", CONTINUATIONS), ("prefix", PREFIX_NEGATION),
                 ("compound", COMPOUND_NEGATION + tuple(cue.cue for cue in CUES if cue.direction == "compound-lesion")),
                 ("suffix", tuple(cue.cue for cue in CUES if cue.direction == "suffix")),
-                ("between", tuple(cue.cue for cue in CUES if cue.direction == "between"))))
+                ("between", tuple(cue.cue for cue in CUES if cue.direction == "between")),
+                ("adjective", tuple(cue.cue for cue in CUES if cue.direction == "adjective"))))
 FIRST_WORDS = {words[0] for _, phrases in GROUPS for words in phrases}
 #: The other-exam cues, longest first, each with whether it puts its event before the image ("after", "previous").
 EXAM_PHRASES = sorted(((cue.cue.split(), cue.direction == "after") for cue in CUES if cue.kind == "other exam"),
@@ -624,7 +643,7 @@ EXAM_PHRASES = sorted(((cue.cue.split(), cue.direction == "after") for cue in CU
 
 
 NEGATION_PHRASES = frozenset(PRE_NEGATION + POST_NEGATION + COMPOUND_NEGATION
-                             + tuple(cue.cue for cue in CUES if cue.direction == "compound-lesion"))
+                             + tuple(cue.cue for cue in CUES if cue.direction in ("compound-lesion", "adjective")))
 
 
 def partial_degree(text: str, tokens: list[tuple[str, int, int]], first: int) -> bool:
@@ -820,8 +839,8 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
                             found = (group, i, i + len(words))
                         break
             if found and found[0] == "prefix" and not (
-                    found[2] < len(tokens) and text[tokens[found[2] - 1][2]:tokens[found[2]][1]] == "-"):
-                found = None  # "non" is a prefix only where a hyphen joins it to its word
+                    found[2] < len(tokens) and text[tokens[found[2] - 1][2]:tokens[found[2]][1]] in ("-", " ")):
+                found = None  # "non" is a prefix only where a hyphen or one space joins it to its word
             if found and found[0] == "suffix" and not (
                     found[1] > 0 and text[tokens[found[1] - 1][2]:tokens[found[1]][1]] == "-"):
                 found = None  # "free" is a suffix only where a hyphen joins it to the word before
@@ -854,6 +873,15 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
             if " ".join(w for w, _, _ in tokens[first:last]) in NEGATION_PHRASES and group not in ("prefix", "suffix") and \
                     partial_degree(text, tokens, first):
                 continue
+            # a participle that opens a noun phrase ("Resolved hematoma", "a resolved VUR", "Disappeared
+            # pneumothorax") denies what follows it; an adjective cue elsewhere denies nothing
+            opens = first == 0 or tokens[first - 1][0] in ("the", "a", "an", "with", "of") \
+                or tokens[first - 1][0] in SHOWING_VERBS
+            if group == "adjective" or (group == "post" and last - first == 1 and tokens[first][0].endswith("ed")
+                                        and opens):
+                if not opens:
+                    continue
+                group = "pre"
             if group == "compound" and tokens[last - 1][0] == "of":  # "following a wall resection of the rib"
                 begin = max([end for g, f, end in cues if g not in ("pseudo", "place") and end <= first
                              and not lesion_removal(tokens, f, end)], default=0)

@@ -559,12 +559,17 @@ def _in_sense(caption: str, tokens: list[tuple[int, int, str]], keys: list[str],
     hidden = _hidden_at(keys, joined, dictionary.hidden) if not dictionary.hidden.keys().isdisjoint(keys) else ()
     organ_words = words_at(keys, dictionary.sense.whole_words)
     extent = scan_range(keys, lambda k: caption[tokens[k - 1][1]:tokens[k][0]], examinations, dictionary.sense)
+
+    def hyphened(k: int) -> bool:
+        return caption[tokens[k - 1][1]:tokens[k][0]] == "-"
+
     return [(first, last, entry) for first, last, entries in found for entry in entries
             if not (first == last and first in extent)
             and not any(start <= first and last < end and entry.concept in concepts for start, end, concepts in hidden)
             and sense_kept(keys, joined, first, last, dictionary.name_words.get(entry.concept, ()), image_starts,
                            dictionary.sense, sentence_tokens[sentence_of[first]], organ_words,
-                           named=entry.source not in ("abbreviation", "assumed"), view=entry.concept in VIEW_TAGS)]
+                           named=entry.source not in ("abbreviation", "assumed"), view=entry.concept in VIEW_TAGS,
+                           hyphened=hyphened)]
 
 
 def _hidden_at(keys: list[str], joined: Callable[[int], bool], hidden: Mapping) -> list[tuple[int, int, set[str]]]:

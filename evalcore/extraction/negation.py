@@ -103,7 +103,7 @@ CUES_FILE = RULES_FOLDER / "context_cues.tsv"
 
 #: What each kind of row may say of its direction: the scope a cue opens (forward, backward, the word a prefix is
 #: joined to) or none.
-KIND_DIRECTIONS = {"negation": ("forward", "backward", "prefix", "suffix", "compound", "compound-lesion"),
+KIND_DIRECTIONS = {"negation": ("forward", "backward", "prefix", "suffix", "compound", "compound-lesion", "adjective"),
                    "hypothetical": ("forward", "backward", "between"),
                    "history": ("forward",), "other exam": ("forward", "after"), "pseudo": ("none",), "terminator": ("none",),
                    "place": ("forward",), "state": ("forward",), "affirmed": ("none",), "continuation": ("none",),
@@ -239,7 +239,8 @@ _GROUPS = {("negation", "forward"): "pre", ("hypothetical", "forward"): "pre", (
            ("terminator", "none"): "stop", ("place", "forward"): "place", ("continuation", "none"): "join",
            ("other exam", "forward"): "exam", ("other exam", "after"): "exam", ("history", "forward"): "pre",
            ("negation", "compound"): "compound", ("hypothetical", "between"): "between",
-           ("negation", "suffix"): "suffix", ("negation", "compound-lesion"): "compound"}
+           ("negation", "suffix"): "suffix", ("negation", "compound-lesion"): "compound",
+           ("negation", "adjective"): "adjective"}
 _END = ""  # a trie node's key for the group of the cue ending there; no word is empty
 
 
@@ -370,6 +371,13 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
                 inside = (0, 0)
             elif group == "pre":
                 inside = _forward_scope(text, tokens, cue, last, phrase_after[index], clauses, max_words)
+            elif group == "adjective" or (group == "post" and last == first + 1 and tokens[first][0].endswith("ed")
+                                          and _opens_a_phrase(tokens, first)):
+                # a participle before its noun ("Resolved bilateral adrenal hematoma", "a resolved VUR", "Disappeared
+                # submuscular pneumothorax"); elsewhere an adjective cue says nothing ("the effusion resolved after
+                # drainage" denies no drainage)
+                inside = _forward_scope(text, tokens, cue, last, phrase_after[index], clauses, max_words) \
+                    if _opens_a_phrase(tokens, first) else (0, 0)
             elif group == "post":
                 inside = _backward_scope(text, tokens, first, places, barrier, max_words)
                 if _unshown_image_shows(text, tokens, first, last, first_this):
@@ -412,6 +420,17 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
     if scopes:
         scopes.extend(_glossary_scopes(text, scopes, defined_abbreviations(text) if definitions is None else definitions))
     return scopes
+
+
+#: The words after which a participle begins a noun phrase as its adjective: articles, a verb of showing, "with" and
+#: "of" ("showing *resolved* pneumocephalus", "CXR with *resolved* pneumoperitoneum").
+_PHRASE_OPENERS = frozenset(_ARTICLES) | {"with", "of"}
+
+
+def _opens_a_phrase(tokens: list[tuple[str, int, int]], first: int) -> bool:
+    """Whether token ``first`` opens a noun phrase: its sentence's first word, or after one of
+    :data:`_PHRASE_OPENERS` or a verb of showing."""
+    return first == 0 or tokens[first - 1][0] in _PHRASE_OPENERS or tokens[first - 1][0] in _SHOWING
 
 
 def _bracketed(text: str, tokens: list[tuple[str, int, int]], first: int) -> bool:
@@ -746,8 +765,9 @@ def _new_clauses(text: str, tokens: list[tuple[str, int, int]]) -> list[int]:
 def _cues(text: str, tokens: list[tuple[str, int, int]], trie: dict) -> list[tuple[str, Cue, int, int]]:
     """(group, cue, first token, token after the last) of each cue in ``tokens``, left to right, the longest cue
     starting at a token winning, a cue's words joined by :data:`_CUE_GAP`; a preposition of place inside a
-    hyphenated word ("left-to-right") is none, and a prefix is one only where a hyphen joins it to the next word, a
-    suffix only where one joins it to the word before ("tumor-free")."""
+    hyphenated word ("left-to-right") is none, and a prefix is one only where a hyphen or a space joins it to the
+    next word ("non-calcified", "non enlarged"), a suffix only where a hyphen joins it to the word before
+    ("tumor-free")."""
     cues, i, count = [], 0, len(tokens)
     while i < count:
         if tokens[i][0] not in trie:  # (most words begin no cue)
@@ -764,7 +784,8 @@ def _cues(text: str, tokens: list[tuple[str, int, int]], trie: dict) -> list[tup
                 found = (*node[_END], i, j)
         if found and found[0] == "place" and _hyphenated(text, tokens, found[2], found[3]):
             found = None
-        if found and found[0] == "prefix" and not (found[3] < len(tokens) and _joined_by_hyphen(text, tokens, found[3])):
+        if found and found[0] == "prefix" and not (found[3] < len(tokens) and text[tokens[found[3] - 1][2]:
+                                                                                tokens[found[3]][1]] in ("-", " ")):
             found = None
         if found and found[0] == "suffix" and not (found[2] > 0 and _joined_by_hyphen(text, tokens, found[2])):
             found = None

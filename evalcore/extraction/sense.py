@@ -41,6 +41,10 @@ One rule over phrase structure (head noun, its modifier, its of-phrase), with wo
   "*COVID-19* vaccination" is no COVID-19, "the *tumour* bed" no tumour; an organ's word keeps its organ ("the
   *hepatic* bed").
 
+- A word a hyphen joins to a word of resemblance (``shape``: "tongue-*like*", "heart-*shaped*") names what a thing
+  looks like, not what the image shows: "a tongue-like projection of the right lobe" is no tongue (a lesion's noun
+  names a lesion still: "cyst-like lesions", "a nodule-like consolidation").
+
 - A device's word before a noun of the act that places it (``placing``: "insertion", "placement") is the device
   placed: after a word that puts the image before the act ("prior to *stent* placement", "before *stent*
   insertion") it is not there yet, and a denial of the act denies it ("did not allow *implant* insertion":
@@ -72,7 +76,7 @@ DIRECTION_PREPOSITIONS = frozenset({"into", "to", "toward", "towards"})
 ROLES = ("part", "procedure", "procedure-modifier", "position", "direction", "determiner", "structure",
          "keeps-qualifier", "approach", "not-head", "plain-radiograph", "figure", "proof", "partial", "complete",
          "other", "radiation", "vessel", "verb", "person", "named-after", "measure", "scan-region",
-         "procedure-kind", "time-event", "finding-procedure", "device", "device-part", "placing", "lesion")
+         "procedure-kind", "time-event", "finding-procedure", "device", "device-part", "placing", "lesion", "shape")
 SENSE_COLUMNS = (Column("words"), Column("role", allowed=ROLES), Column("source"))
 PART_WHOLE_COLUMNS = (Column("part"), Column("whole"), Column("said_by"), Column("source"))
 #: The field of :class:`SenseWords` each role fills.
@@ -152,6 +156,10 @@ class SenseWords:
     #: in "-oma" is one too): only a lesion is denied by a removal noun of a part after it ("after myxoma resection",
     #: where "after bowel resection" leaves the bowel: :func:`evalcore.extraction.extractor.mentions`).
     lesion: frozenset[str] = frozenset()
+    #: Words that make an adjective of resemblance of the word a hyphen joins them to ("tongue-like", "heart-shaped"):
+    #: that word names what a finding looks like, not what the image shows ("a tongue-like projection of the right
+    #: lobe" is no tongue: :func:`sense_kept`).
+    shape: frozenset[str] = frozenset()
     #: Body regions a scan is named by ("chest", "abdomen", "pelvis"): three or more listed in an examination's
     #: name are the extent of the scan, not what one image shows (:func:`scan_range`).
     scan_region: frozenset[str] = frozenset()
@@ -263,7 +271,9 @@ def specifier(keys: Sequence[str], joined: Callable[[int], bool], first: int, la
             if k < len(keys) and joined(k) and not _names_a_person(keys, joined, k, words):
                 return keys[k] if keys[k] not in words.part else None
         before = first - 1
-        return keys[before] if before >= 0 and joined(first) and structure_word(keys[before], words) else None
+        if before >= 0 and joined(first) and (structure_word(keys[before], words) or keys[before] in words.lesion):
+            return keys[before]  # "femoral neck"; "the aneurysm neck", "the cyst wall": a lesion's part, no organ's
+        return None
     if head in words.procedure or head in words.finding_procedure:
         before = first - 1
         return keys[before] if before >= 0 and joined(first) and keys[before] in words.procedure_modifier else None
@@ -442,7 +452,8 @@ def _after_an_earlier_event(keys: Sequence[str], joined: Callable[[int], bool], 
 def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, last: int,
                name_words: Collection[str], image_starts: Collection[int], words: SenseWords,
                sentence: tuple[int, int] | None = None,
-               where: Mapping[str, Sequence[int]] | None = None, named: bool = True, view: bool = False) -> bool:
+               where: Mapping[str, Sequence[int]] | None = None, named: bool = True, view: bool = False,
+               hyphened: Callable[[int], bool] | None = None) -> bool:
     """Whether the mention of tokens ``first``..``last`` keeps a concept whose names hold ``name_words``
     (normalised): its phrase's :func:`specifier` is absent or among them; a direction word alone names a structure
     only where it modifies a part noun or an image (``image_starts``: the first tokens of the mentions of a
@@ -463,7 +474,8 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     image ("six months after birth", "birth weight"); a device's word before a noun of placing it, after a word that
     puts the image before the act, is not there yet ("prior to stent placement"). A ``view`` (a projection or plane
     tag) is no view right before a noun of measure ("transverse dimension of the heart": a direction of
-    measurement).
+    measurement). A mention a hyphen (``hyphened(k)``: whether words ``k - 1`` and ``k`` are joined by one) joins
+    to a word of resemblance names a shape ("tongue-like"), but a lesion's noun a lesion still ("cyst-like lesions").
 
     >>> keys = "the left lobe of the liver".split()
     >>> sense_kept(keys, lambda k: True, 2, 2, {"structure", "lobe", "of", "lung"}, (), SENSE_WORDS)
@@ -490,6 +502,8 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     if any(k < len(keys) and keys[k] in words.named_after and all(joined(j) for j in range(last + 1, k + 1))
            for k in (last + 1, last + 2)) and not structure_word(keys[last], words) and first not in image_starts:
         return False  # "COVID-19 vaccination", "tumour bed": the vaccine, the bed, not the disease ("CT protocol" is CT)
+    if next_word in words.shape and hyphened is not None and hyphened(last + 1) and keys[last] not in words.lesion:
+        return False  # "a tongue-like projection": what the thing looks like ("cyst-like lesions" are lesions still)
     if next_word in words.proof:
         return False  # "biopsy-proven carcinoma": how the diagnosis was made before, not this image
     if keys[last] in words.device_part and first > 0 and keys[first - 1] in words.device and joined(first) and (

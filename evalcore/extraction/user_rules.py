@@ -8,7 +8,8 @@ A rules file is a tab-separated table (:func:`~evalcore.extraction.rule_files.re
 - ``exclude``: ``words`` never give ``concept`` (a name, synonym or vocabulary term read that way is dropped; words
   that hold one of its names, "thrombolysis in myocardial infarction", are read as a phrase of no concept);
 - ``negation-forward``, ``negation-backward``, ``negation-prefix``, ``negation-suffix``, ``negation-compound``,
-  ``negation-compound-lesion`` (a removal noun that takes a lesion whole, an organ in part), ``hypothetical-forward``,
+  ``negation-compound-lesion`` (a removal noun that takes a lesion whole, an organ in part), ``negation-adjective``
+  (a participle that denies the noun phrase it opens, as the shipped "resolved"), ``hypothetical-forward``,
   ``hypothetical-backward``, ``hypothetical-between``, ``history``, ``other-exam``, ``other-exam-after``, ``pseudo``,
   ``terminator``: a cue of that kind (:mod:`evalcore.extraction.negation`), ``concept`` left empty; a cue with the
   words of a shipped one replaces it.
@@ -36,6 +37,7 @@ from evalcore.extraction.rule_files import RULES_FOLDER, Column, read_rule_file,
 CUE_KINDS = {"negation-forward": ("negation", "forward"), "negation-backward": ("negation", "backward"),
              "negation-prefix": ("negation", "prefix"), "negation-suffix": ("negation", "suffix"),
              "negation-compound": ("negation", "compound"), "negation-compound-lesion": ("negation", "compound-lesion"),
+             "negation-adjective": ("negation", "adjective"),
              "hypothetical-forward": ("hypothetical", "forward"), "hypothetical-backward": ("hypothetical", "backward"),
              "hypothetical-between": ("hypothetical", "between"),
              "history": ("history", "forward"), "other-exam": ("other exam", "forward"),
