@@ -945,6 +945,9 @@ TWENTY_FIFTH_ROUND = (
      "(\"indicating a high risk of perforation\"), \"Hx of\" as \"history of\": 1 valid image changes (the "
      "risk's scope takes a bracketed \"(probe: 7 MHz linear)\" after it, a curated Probes)", "0.7272 (+0.0000)",
      "0.7502 (+0.0000)"),
+    ("\"sterno-cleido-mastoid\" (and \"sternocleido-mastoid\") as the sternocleidomastoid muscle, a spelling "
+     "variant of one compound word, not the mastoid process (valid readings p41 and v43): 4 valid images, 3 gain "
+     "the curated muscle", "0.7272 (+0.0000)", "0.7502 (+0.0000)"),
     ("tried on valid and left out: \"with\" as no terminator of a history scope (\"Previous history of CHD with "
      "restrictive ... VSD\": 1 valid image changed, the abdomen of an abdominal CT lost instead); \"branch\" as a "
      "vessel noun (\"the ileal branch of the superior mesenteric vein\", p50; but \"the left mandibular "

@@ -719,3 +719,13 @@ def test_a_part_noun_after_a_lesion_names_the_lesions_part() -> None:
     assert extract("Coils across the neck of the aneurysm.", dictionary) == {"C0002940"}
     assert extract("CT of the neck: a mass.", dictionary) == {"C0027530"}
     assert extract("The tumor head abuts the skull.", dictionary) == set()
+
+
+def test_a_compound_written_with_hyphens_is_the_same_word() -> None:
+    """Twenty-third pass (ROCOv2 valid readings p41 and v43): "sterno-cleido-mastoid" is the sternocleidomastoid
+    muscle (a shipped spelling variant), not the mastoid process it attaches to, which is named still."""
+    names = {"C0224153": "Structure of sternocleidomastoid muscle", "C0446908": "Mastoid process"}
+    captions = {"a": "Abscess of the right sterno-cleido-mastoid muscle.", "b": "The sternocleido-mastoid.",
+                "c": "Opacification of the left mastoid process."}
+    assert extract_concepts(captions, names).sets == (frozenset({"C0224153"}), frozenset({"C0224153"}),
+                                                     frozenset({"C0446908"}))
