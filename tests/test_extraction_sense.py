@@ -729,3 +729,14 @@ def test_a_compound_written_with_hyphens_is_the_same_word() -> None:
                 "c": "Opacification of the left mastoid process."}
     assert extract_concepts(captions, names).sets == (frozenset({"C0224153"}), frozenset({"C0224153"}),
                                                      frozenset({"C0446908"}))
+
+
+def test_the_left_hand_side_is_a_direction() -> None:
+    """Twenty-third pass (ROCOv2 valid negation reading v49): "on the left hand side" names a side, not the hand,
+    nor the upper limb a hand's name gives (shipped exclusions); "the left hand" is the hand."""
+    names = {"C0230371": "Structure of left hand", "C0230370": "Structure of right hand", "C1140618": "Upper Extremity"}
+    captions = {"a": "Chest X-ray: the first rib is absent on the left hand side.", "b": "On the right-hand side.",
+                "c": "Radiograph of the left hand."}
+    sets = extract_concepts(captions, names).sets
+    assert sets[:2] == (frozenset(), frozenset())
+    assert "C0230371" in sets[2]
