@@ -740,3 +740,13 @@ def test_the_left_hand_side_is_a_direction() -> None:
     sets = extract_concepts(captions, names).sets
     assert sets[:2] == (frozenset(), frozenset())
     assert "C0230371" in sets[2]
+
+
+def test_a_plate_of_a_bone_is_no_fixation_plate() -> None:
+    """Twenty-third pass (ROCOv2 valid readings p47 and v51): a plate of a bone or organ named by Terminologia
+    Anatomica ("the quadrilateral plate", "the buccal and lingual plates") is no Bone plates (shipped exclusions);
+    a locking plate is."""
+    names = {"C0005971": "Bone plates", "C0024687": "Mandible"}
+    captions = {"a": "Expansion of the buccal and lingual plates of the mandible.",
+                "b": "The protruded quadrilateral plate (arrowhead).", "c": "Fixation with a locking plate."}
+    assert extract_concepts(captions, names).sets == (frozenset({"C0024687"}), frozenset(), frozenset({"C0005971"}))
