@@ -750,3 +750,11 @@ def test_a_plate_of_a_bone_is_no_fixation_plate() -> None:
     captions = {"a": "Expansion of the buccal and lingual plates of the mandible.",
                 "b": "The protruded quadrilateral plate (arrowhead).", "c": "Fixation with a locking plate."}
     assert extract_concepts(captions, names).sets == (frozenset({"C0024687"}), frozenset(), frozenset({"C0005971"}))
+
+
+def test_the_molar_tooth_sign_names_no_tooth() -> None:
+    """Twenty-third pass (ROCOv2 valid precision reading p40): the "molar tooth sign" of Joubert syndrome is a shape
+    of the midbrain on a brain MRI (a shipped exclusion); a molar tooth on a dental radiograph is a tooth."""
+    names = {"C0026367": "Molar tooth", "C0024485": "Magnetic Resonance Imaging"}
+    captions = {"a": "T2-weighted MRI showing the molar tooth sign (arrow).", "b": "Caries of the molar tooth."}
+    assert extract_concepts(captions, names).sets == (frozenset({"C0024485"}), frozenset({"C0026367"}))
