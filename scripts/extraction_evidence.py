@@ -961,6 +961,14 @@ TWENTY_FIFTH_ROUND = (
      "reading p40; the curators tag the tooth in all 4 valid captions that name the sign, a lexical match; the "
      "twenty-first pass had left out every \"X sign\" as the sign's, since most such signs name what the image "
      "shows): 4 valid images", "0.7271 (-0.0001)", "0.7501 (+0.0000)"),
+    ("a second completeness check, against pyConTextNLP's lexical knowledge base and NegEx's triggers (1,097 "
+     "phrases; every pseudo-negation and NegEx post-negation of theirs was ours already): \"not entirely "
+     "excluded\" and kin as a possibility left open, \"risk for\" and \"risk factors for\" as hypotheticals, "
+     "\"low probability of\" as a denial, the plurals of the terminators \"reason for\", \"cause for\", "
+     "\"source of\", \"origin of\" (cue words match as written); most of the rest are clinical-note forms "
+     "(\"rule him out for\", \"the patient was not\") or ConText's temporal words (\"old\", \"healed\", "
+     "\"unchanged\"), which in a radiology caption describe what the image shows: no valid caption changes",
+     "0.7271 (+0.0000)", "0.7501 (+0.0000)"),
     ("tried on valid and left out: \"with\" as no terminator of a history scope (\"Previous history of CHD with "
      "restrictive ... VSD\": 1 valid image changed, the abdomen of an abdominal CT lost instead); \"branch\" as a "
      "vessel noun (\"the ileal branch of the superior mesenteric vein\", p50; but \"the left mandibular "

@@ -395,6 +395,13 @@ def mention_status(text: str, names: list[str]) -> str:
     ("Ulcers as deep as the subserosa, indicating a high risk of perforation.", ["Perforation"], "negated"),
     ("Ulcers as deep as the subserosa, indicating a high risk of perforation.", ["Ulcers"], "affirmed"),
     ("Stricture without previous Hx of surgery.", ["Surgery"], "negated"),
+    # ... and against pyConTextNLP's lexical knowledge base and NegEx's triggers
+    ("Hemorrhage is not entirely excluded.", ["Hemorrhage"], "negated"),
+    ("A hemorrhage, not entirely seen.", ["Hemorrhage"], "affirmed"),
+    ("Patients at risk for hemorrhage.", ["Hemorrhage"], "negated"),
+    ("Risk factors for thrombosis include stasis.", ["Thrombosis"], "negated"),
+    ("Low probability of pulmonary embolism on CT.", ["Pulmonary embolism"], "negated"),
+    ("Low probability of pulmonary embolism on CT.", ["CT"], "affirmed"),
     ("a non calcified nodule", ["Nodule"], "affirmed"),
     ("Non Hodgkin lymphoma of the stomach", ["Non Hodgkin lymphoma"], "affirmed"),
     ("Non contrast CT of the head", ["CT"], "affirmed"),
