@@ -758,3 +758,13 @@ def test_the_molar_tooth_sign_names_no_tooth() -> None:
     names = {"C0026367": "Molar tooth", "C0024485": "Magnetic Resonance Imaging"}
     captions = {"a": "T2-weighted MRI showing the molar tooth sign (arrow).", "b": "Caries of the molar tooth."}
     assert extract_concepts(captions, names).sets == (frozenset({"C0024485"}), frozenset({"C0026367"}))
+
+
+def test_a_cardiac_arrest_before_the_image_is_none_of_it() -> None:
+    """Twenty-third pass (ROCOv2 valid readings v40 and v50): "obtained post-cardiac arrest" dates the image by an
+    event no image shows (shipped exclusions); a thrombus seen during an arrest keeps the arrest it is seen in."""
+    names = {"C0018790": "Cardiac Arrest", "C0040053": "Thrombus", "C0002978": "angiogram"}
+    captions = {"a": "Post-cardiac arrest coronary angiogram.", "b": "Angiogram obtained after a cardiac arrest.",
+                "c": "Intracardiac thrombus during cardiac arrest."}
+    assert extract_concepts(captions, names).sets == (frozenset({"C0002978"}), frozenset({"C0002978"}),
+                                                     frozenset({"C0018790", "C0040053"}))
