@@ -973,6 +973,13 @@ TWENTY_FIFTH_ROUND = (
      "of Cardiac Arrest, an event before the image that no image shows (valid readings v40 and v50; the curators "
      "tag it in both captions, a lexical match; \"during cardiac arrest\" keeps it): 2 valid images",
      "0.7271 (+0.0000)", "0.7500 (-0.0001)"),
+    ("from a valid recall reading (vr1, one reader on each half of 200 captions: 90.0 %, 324 of 360, and "
+     "84.5 %, 294 of 348): \"anal\", \"ureteral\" and \"acetabular\" read as the anus, the ureter and the "
+     "acetabulum (SPECIALIST Lexicon derivations; \"an anal fistula\", \"a right lower ureteral stone\", "
+     "\"acetabular bone loss\"); \"ovarian\" and \"facial\" left out (\"a left ovarian cyst\" then read as "
+     "the left ovary and a cyst, losing 4 curated Ovarian cysts; \"facial palsy\", \"the facial canal\"): 54 "
+     "valid images gain a tag, 2 a curated ureteral stricture in place of a stenosis; the curators tag these organs "
+     "seldom", "0.7266 (-0.0005)", "0.7497 (-0.0003)"),
     ("tried on valid and left out: \"with\" as no terminator of a history scope (\"Previous history of CHD with "
      "restrictive ... VSD\": 1 valid image changed, the abdomen of an abdominal CT lost instead); \"branch\" as a "
      "vessel noun (\"the ileal branch of the superior mesenteric vein\", p50; but \"the left mandibular "

@@ -768,3 +768,16 @@ def test_a_cardiac_arrest_before_the_image_is_none_of_it() -> None:
                 "c": "Intracardiac thrombus during cardiac arrest."}
     assert extract_concepts(captions, names).sets == (frozenset({"C0002978"}), frozenset({"C0002978"}),
                                                      frozenset({"C0018790", "C0040053"}))
+
+
+def test_an_organs_adjective_the_lexicon_derives_names_the_organ() -> None:
+    """Twenty-third pass (ROCOv2 valid recall reading vr1): "anal", "ureteral", "acetabular" are read as the anus,
+    the ureter and the acetabulum (SPECIALIST Lexicon derivations); "ovarian" is not, since "a left ovarian cyst"
+    would then be the left ovary and a cyst."""
+    names = {"C0003461": "Anus", "C0041951": "Ureter", "C0000962": "Bone structure of acetabulum",
+             "C0016169": "pathologic fistula", "C0029927": "Ovarian Cysts", "C0227874": "Structure of left ovary"}
+    captions = {"a": "Sagittal MRI shows an anal fistula.", "b": "CT: a right lower ureteral stone.",
+                "c": "Radiograph: acetabular bone loss.", "d": "An incidental left ovarian cyst."}
+    sets = extract_concepts(captions, names).sets
+    assert sets[0] >= {"C0003461", "C0016169"} and "C0041951" in sets[1] and "C0000962" in sets[2]
+    assert sets[3] == frozenset({"C0029927"})
