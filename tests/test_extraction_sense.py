@@ -781,3 +781,13 @@ def test_an_organs_adjective_the_lexicon_derives_names_the_organ() -> None:
     sets = extract_concepts(captions, names).sets
     assert sets[0] >= {"C0003461", "C0016169"} and "C0041951" in sets[1] and "C0000962" in sets[2]
     assert sets[3] == frozenset({"C0029927"})
+
+
+def test_a_findings_participle_names_the_finding() -> None:
+    """Twenty-third pass (ROCOv2 valid recall reading vr1): "dilated" and "thrombosed" are read as Pathological
+    Dilatation and Thrombosis (SPECIALIST Lexicon derivations), denied with their denial and their thing kept."""
+    names = {"C0012359": "Pathological Dilatation", "C0040053": "Thrombosis", "C0002940": "Aneurysm",
+             "C0005400": "Bile duct structure"}
+    captions = {"a": "A partially thrombosed aneurysm.", "b": "Dilated bile ducts.", "c": "No dilated bile ducts."}
+    assert extract_concepts(captions, names).sets == (frozenset({"C0040053", "C0002940"}),
+                                                     frozenset({"C0012359", "C0005400"}), frozenset({"C0005400"}))
