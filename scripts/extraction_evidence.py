@@ -986,6 +986,11 @@ TWENTY_FIFTH_ROUND = (
      "air-fluid levels\", \"a thrombosed aneurysm\"), though ROCOv2's curators tag Pathological Dilatation for "
      "\"dilated\" in 1 of 152 of them (they tag it for \"dilatation\"), so the F1 falls", "0.7250 (-0.0016)",
      "0.7481 (-0.0016)"),
+    ("\"regurgitant\", \"enlargement\" and \"hemorrhagic\" (with the British \"haemorrhagic\") read as "
+     "regurgitation, Enlarged and Hemorrhage, and \"anterioposterior\", a misspelling authors write, as "
+     "\"anteroposterior\" (each missed once in vr1): 73 valid images, 52 of them gaining Enlarged (\"cardiac "
+     "enlargement\", \"thyroid enlargement\"), which the curators tag for \"enlarged\" only; one intracranial "
+     "haemorrhage read whole", "0.7242 (-0.0008)", "0.7472 (-0.0009)"),
     ("tried on valid and left out: \"with\" as no terminator of a history scope (\"Previous history of CHD with "
      "restrictive ... VSD\": 1 valid image changed, the abdomen of an abdominal CT lost instead); \"branch\" as a "
      "vessel noun (\"the ileal branch of the superior mesenteric vein\", p50; but \"the left mandibular "

@@ -791,3 +791,16 @@ def test_a_findings_participle_names_the_finding() -> None:
     captions = {"a": "A partially thrombosed aneurysm.", "b": "Dilated bile ducts.", "c": "No dilated bile ducts."}
     assert extract_concepts(captions, names).sets == (frozenset({"C0040053", "C0002940"}),
                                                      frozenset({"C0012359", "C0005400"}), frozenset({"C0005400"}))
+
+
+def test_a_findings_adjective_or_noun_names_the_finding() -> None:
+    """Twenty-third pass (ROCOv2 valid recall reading vr1): "regurgitant", "enlargement", "hemorrhagic" (and the
+    British "haemorrhagic") are read as regurgitation, Enlarged and Hemorrhage; "anterioposterior", a misspelling
+    authors write, as the AP view."""
+    names = {"C0040961": "Tricuspid regurgitation", "C0442800": "Enlarged", "C0019080": "Hemorrhage",
+             "C1999039": "Anterior-Posterior", "C1306645": "Plain x-ray", "C0030797": "Pelvis"}
+    captions = {"a": "Tricuspid regurgitant jet on Doppler.", "b": "Enlargement of the thyroid.",
+                "c": "A haemorrhagic lesion.", "d": "Radiograph: anterioposterior view of the pelvis."}
+    sets = extract_concepts(captions, names).sets
+    assert sets[:3] == (frozenset({"C0040961"}), frozenset({"C0442800"}), frozenset({"C0019080"}))
+    assert "C1999039" in sets[3]
