@@ -804,3 +804,16 @@ def test_a_findings_adjective_or_noun_names_the_finding() -> None:
     sets = extract_concepts(captions, names).sets
     assert sets[:3] == (frozenset({"C0040961"}), frozenset({"C0442800"}), frozenset({"C0019080"}))
     assert "C1999039" in sets[3]
+
+
+def test_renal_and_pancreatic_name_their_organs_where_no_longer_name_does() -> None:
+    """Twenty-third pass (ROCOv2 valid recall reading vr1): "renal" and "pancreatic" are shipped synonyms of the
+    kidney and the pancreas, so "a renal mass" shows a kidney, while a longer name still wins ("renal cell
+    carcinoma", "pancreatic cancer") and an organ's word before a vessel's noun names the vessel."""
+    names = {"C0022646": "Kidney", "C0030274": "Pancreas", "C0007134": "Renal Cell Carcinoma",
+             "C0235974": "Pancreatic carcinoma", "C0035065": "Renal Artery"}
+    captions = {"a": "Large left renal mass.", "b": "A pancreatic stone (arrow).", "c": "Renal cell carcinoma.",
+                "d": "CT of a pancreatic carcinoma.", "e": "Stenosis of the renal artery."}
+    assert extract_concepts(captions, names).sets == (frozenset({"C0022646"}), frozenset({"C0030274"}),
+                                                     frozenset({"C0007134"}), frozenset({"C0235974"}),
+                                                     frozenset({"C0035065"}))
