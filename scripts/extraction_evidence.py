@@ -997,6 +997,8 @@ TWENTY_FIFTH_ROUND = (
      "had lost such names. \"hepatic\" cannot be one: it is the name of the Hepatic qualifier. 91 valid images "
      "gain the organ, 43 of them curated (\"a large left renal mass\", \"a pancreatic stone\"; a few are the "
      "patient's history, \"due to renal failure\")", "0.7243 (+0.0001)", "0.7474 (+0.0002)"),
+    ("\"bundle\" a vessel noun of the sense words (\"the femoral neurovascular bundle\" is no femur, vr1): 1 "
+     "valid image", "0.7243 (+0.0000)", "0.7474 (+0.0000)"),
     ("tried on valid and left out: \"with\" as no terminator of a history scope (\"Previous history of CHD with "
      "restrictive ... VSD\": 1 valid image changed, the abdomen of an abdominal CT lost instead); \"branch\" as a "
      "vessel noun (\"the ileal branch of the superior mesenteric vein\", p50; but \"the left mandibular "

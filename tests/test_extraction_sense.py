@@ -817,3 +817,10 @@ def test_renal_and_pancreatic_name_their_organs_where_no_longer_name_does() -> N
     assert extract_concepts(captions, names).sets == (frozenset({"C0022646"}), frozenset({"C0030274"}),
                                                      frozenset({"C0007134"}), frozenset({"C0235974"}),
                                                      frozenset({"C0035065"}))
+
+
+def test_an_organs_word_before_a_neurovascular_bundle_names_the_bundle() -> None:
+    """Twenty-third pass (ROCOv2 valid recall reading vr1): "the femoral neurovascular bundle" is no femur."""
+    names = {"C0015811": "Femur"}
+    captions = {"a": "An approach that avoids the femoral neurovascular bundle.", "b": "A fracture of the femur."}
+    assert extract_concepts(captions, names).sets == (frozenset(), frozenset({"C0015811"}))
