@@ -295,7 +295,7 @@ def test_an_adjective_cue_denies_only_the_noun_phrase_it_opens(tmp_path: Path) -
     subject ("the effusion resolved after thoracentesis"); a user's own adjective cue works the same way."""
     names = {"C0019080": "Hemorrhage", "C0018944": "Hematoma", "C0040405": "X-Ray Computed Tomography"}
     captions = {"a": "Resolved hematoma.", "b": "CT with resolved hematoma.", "c": "The hematoma resolved after CT.",
-                "d": "Healed hemorrhage on CT.", "e": "CT showing a healed hemorrhage.", "f": "CT: healed hemorrhage."}
+                "d": "Healed hemorrhage on CT.", "e": "CT showing a healed hemorrhage.", "f": "Hemorrhage healed on CT."}
     assert extract_concepts(captions, names).sets == (
         frozenset(), frozenset({"C0040405"}), frozenset({"C0018944", "C0040405"}), frozenset({"C0019080", "C0040405"}),
         frozenset({"C0019080", "C0040405"}), frozenset({"C0019080", "C0040405"}))
@@ -824,3 +824,15 @@ def test_an_organs_word_before_a_neurovascular_bundle_names_the_bundle() -> None
     names = {"C0015811": "Femur"}
     captions = {"a": "An approach that avoids the femoral neurovascular bundle.", "b": "A fracture of the femur."}
     assert extract_concepts(captions, names).sets == (frozenset(), frozenset({"C0015811"}))
+
+
+def test_the_derivations_and_synonyms_spare_what_names_no_finding_or_organ() -> None:
+    """Twenty-third pass (a review of the pass's derivations and synonyms): the patient's "renal failure", a
+    "supra-renal" mass, "hereditary hemorrhagic telangiectasia" and a figure's "enlargement of the boxed area" name
+    no kidney, hemorrhage or enlargement (shipped exclusions); "a renal mass" and "thyroid enlargement" still do."""
+    names = {"C0022646": "Kidney", "C0019080": "Hemorrhage", "C0442800": "Enlarged"}
+    captions = {"a": "Chest CT of a patient with renal failure on hemodialysis.", "b": "Supra-renal mass on CT.",
+                "c": "Lungs in hereditary hemorrhagic telangiectasia.", "d": "Enlargement of the boxed area in (a).",
+                "e": "A renal mass.", "f": "Thyroid enlargement."}
+    assert extract_concepts(captions, names).sets == (frozenset(), frozenset(), frozenset(), frozenset(),
+                                                     frozenset({"C0022646"}), frozenset({"C0442800"}))

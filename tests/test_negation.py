@@ -379,7 +379,13 @@ def mention_status(text: str, names: list[str]) -> str:
     # "of" or a verb of showing (twenty-third pass, ROCOv2 valid negation readings v43, v52); elsewhere "resolved"
     # denies nothing and "disappeared" what it follows
     ("Resolved bilateral adrenal hematoma during follow-up assessment.", ["Hematoma"], "negated"),
-    ("T2-weighted MRI image of a resolved VUR rabbit.", ["VUR"], "negated"),
+    ("T2-weighted MRI image of a resolved VUR rabbit.", ["VUR"], "negated"),  # a patient's noun is no head it modifies
+    ("CT showing resolved spleen laceration.", ["Spleen"], "affirmed"),  # a modifier spared, as after "no"
+    ("Pneumothorax. Resolved after chest tube placement.", ["Chest tube"], "affirmed"),  # a predicate
+    ("(b) Resolved subdural hematoma.", ["Subdural hematoma"], "negated"),
+    ("Follow-up CT: resolved subdural hematoma.", ["Subdural hematoma"], "negated"),
+    ("Now resolved pneumothorax on follow-up CT.", ["Pneumothorax"], "negated"),
+    ("Absorbed dose map of the liver tumor.", ["Liver tumor"], "affirmed"),
     ("Disappeared submuscular pneumothorax (16 March 2022).", ["Pneumothorax"], "negated"),
     ("Repeat head CT scan showing resolved pneumocephalus.", ["Pneumocephalus"], "negated"),
     ("Day five postoperative CXR with resolved pneumoperitoneum.", ["Pneumoperitoneum"], "negated"),
@@ -889,10 +895,14 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
                     partial_degree(text, tokens, first):
                 continue
             # a participle that opens a noun phrase ("Resolved hematoma", "a resolved VUR", "Disappeared
-            # pneumothorax") denies what follows it; an adjective cue elsewhere denies nothing
-            opens = first == 0 or tokens[first - 1][0] in ("the", "a", "an", "with", "of") \
-                or tokens[first - 1][0] in SHOWING_VERBS
-            if group == "adjective" or (group == "post" and last - first == 1 and tokens[first][0].endswith("ed")
+            # pneumothorax", "(b) Resolved hematoma") before a word that can head one, not in brackets, denies what
+            # follows it; an adjective cue elsewhere denies nothing
+            opens = last < len(tokens) and tokens[last][0] not in SENSE_WORDS.not_head \
+                and not text[:tokens[first][1]].rstrip().endswith("(") and (
+                    first == 0 or tokens[first - 1][0] in ("the", "a", "an", ":", "with", "of")
+                    or tokens[first - 1][0] in SHOWING_VERBS or ")" in text[tokens[first - 1][2]:tokens[first][1]])
+            phrase = " ".join(w for w, _, _ in tokens[first:last])
+            if group == "adjective" or (group == "post" and phrase in POST_NEGATION and tokens[last - 1][0].endswith("ed")
                                         and opens):
                 if not opens:
                     continue
@@ -1028,7 +1038,9 @@ def test_agrees_with_a_token_by_token_implementation_on_random_texts(seed):
                                                     "or", "or", "nor", "complete", "patent", "fractures", "under",
                                                     "versus", "vs", "vs.", "a", "(not shown) revealed", "this image",
                                                     "consistent with", "suggesting", "with", "non-calcified",
-                                                    "non-COVID-19", "non", "almost", "nearly", "near-complete", "wholly"]
+                                                    "non-COVID-19", "non", "almost", "nearly", "near-complete", "wholly",
+                                                    "the resolved", "(disappeared) revealed", "recommended", "(b) resolved",
+                                                    ": resolved", "disappeared", "now resolved", "non enlarged"]
     text = random_text(rng, vocabulary, rng.randint(0, 60))
     words = rng.randint(1, 8)
     assert negated_spans(text, words) == oracle_spans(text, words), text

@@ -74,6 +74,7 @@ from evalcore.extraction.sense import (
     EARLIER_EVENT,
     SENSE_WORDS,
     SenseWords,
+    names_a_lesion,
     scan_range,
     sense_kept,
     structure_word,
@@ -91,6 +92,8 @@ SOURCES: tuple[Source, ...] = ("name", "synonym", "abbreviation", "assumed", "de
 
 _CUI = re.compile(r"C[0-9]{7}\Z")
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+#: The hyphens a caption joins two words with ("tongue-like", "tongue‐like").
+_HYPHENS = frozenset("-‐‑–")
 # What may stand between two words of one name: spaces of any kind but a line break (captions copied from PDFs hold
 # no-break and thin spaces), hyphens, and a slash ("PET/CT", "SPECT/CT").
 _JOINING_GAP = re.compile(r"(?:[^\S\n\r\f\v\x1c-\x1e\x85\u2028\u2029]|[\-‐‑–/])*")
@@ -561,7 +564,7 @@ def _in_sense(caption: str, tokens: list[tuple[int, int, str]], keys: list[str],
     extent = scan_range(keys, lambda k: caption[tokens[k - 1][1]:tokens[k][0]], examinations, dictionary.sense)
 
     def hyphened(k: int) -> bool:
-        return caption[tokens[k - 1][1]:tokens[k][0]] == "-"
+        return caption[tokens[k - 1][1]:tokens[k][0]] in _HYPHENS
 
     return [(first, last, entry) for first, last, entries in found for entry in entries
             if not (first == last and first in extent)
@@ -795,12 +798,13 @@ def _placed_before(tokens: list[tuple[int, int, str]], first: int) -> bool:
 
 def _names_a_lesion(word: str) -> bool:
     """Whether ``word`` names a lesion, which a resection or excision removes whole: a noun of the sense words'
-    ``lesion`` class or a tumour by its suffix (:func:`_names_a_tumour`); an organ is resected in part.
+    ``lesion`` class or a tumour by its suffix (:func:`~evalcore.extraction.sense.names_a_lesion`, read as the
+    caption's word is); an organ is resected in part.
 
     >>> [_names_a_lesion(word) for word in ("myxoma", "Tumour", "cysts", "bowel", "lobe")]
     [True, True, True, False, False]
     """
-    return normal_token(word) in SENSE_WORDS_KEYED.lesion or _names_a_tumour(word)
+    return names_a_lesion(normal_token(word), SENSE_WORDS_KEYED)
 
 
 #: The participles of a state ("widened", "dilated", "enlarged"): a denial of the state leaves the thing (:func:`_denied`).
@@ -916,7 +920,7 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
     all_starts = {first for first, _, _ in mentions}
     forward = first_scopes([tokens[first][0] for first, _, _ in mentions],
                             [scope for scope in scopes if scope[2].kind == "negation"
-                             and scope[2].direction in ("forward", "compound")])
+                             and scope[2].direction in ("forward", "compound", "adjective")])
     ends = {last for (_, last, _), kind in zip(mentions, kinds) if kind is not None}
     # the examinations and views the caption says of this image
     shown = {entry.concept for (_, _, entry), kind in zip(mentions, kinds)
@@ -947,7 +951,7 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
             and kind != "literature" and (following not in SENSE_WORDS_KEYED.placing or _placed_before(tokens, first)) and (
             (first in coordinated and last in coordinated) or following in STATE_KEYS or following in SENSE_WORDS_KEYED.part
             or ((forward_cue is not None or (backward and tokens[last][2].lower().endswith(ADJECTIVE_ENDINGS)))
-                and following.isalpha() and following not in _NOT_HEADS
+                and following.isalpha() and following not in _NOT_HEADS and following not in SENSE_WORDS_KEYED.person
                 and not tokens[after][2].lower().endswith(_NOT_HEAD_ENDINGS) and after not in all_starts) or (
             following and any(denying_at.get(other_first, set()) - {entry.concept}
                               for other_first in range(last + 1, after + 1))))

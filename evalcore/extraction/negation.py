@@ -33,9 +33,15 @@ clinical reports", J Biomed Inform 42(5):839-851, 2009. The rule, per sentence:
 - a denied *state* or part of a thing ends the scope before the thing (:data:`STATE_NOUNS` and the sense words'
   part nouns: "no loosening *of* the screws" denies the loosening, not the screws; "the proximal pole *of* the
   scaphoid is no longer visible" the pole);
-- a *prefix* ("non-") denies only the word it is joined to by its hyphen, and the words hyphenated to that one
-  ("*non-calcified* nodule", "a *non-COVID-19* patient"; a name that begins with it, "non-Hodgkin lymphoma", is
-  the name's own); a *suffix* ("-free") denies the words hyphenated before it ("the *tumor*-free forearm");
+- a *prefix* ("non-") denies only the word it is joined to by its hyphen or a space, and the words hyphenated to
+  that one ("*non-calcified* nodule", "a *non-COVID-19* patient", "non *enlarged* thyroid"; a name that begins with
+  it, "non-Hodgkin lymphoma", is the name's own); a *suffix* ("-free") denies the words hyphenated before it ("the
+  *tumor*-free forearm");
+- an *adjective* cue ("resolved") denies the noun phrase it opens, as its participle: at the sentence's start, after
+  a closing bracket, an article, a label's colon, "with", "of" or a verb of showing, before a word that can head a
+  phrase ("Resolved bilateral adrenal *hematoma*", "CXR with resolved *pneumoperitoneum*"), and nothing elsewhere
+  ("the effusion resolved after drainage"); a post-negation cue ending in a participle reads so where it opens a
+  phrase ("Disappeared submuscular *pneumothorax*");
 - a sentence after the caption's first that cites the literature (a bracketed reference number, "[12]", "[4-6]",
   or "et al") and names nothing of the figure (none of the sense words' *figure* class: "arrow", "image", "shows",
   "CT", ...) is a
@@ -371,13 +377,16 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
                 inside = (0, 0)
             elif group == "pre":
                 inside = _forward_scope(text, tokens, cue, last, phrase_after[index], clauses, max_words)
-            elif group == "adjective" or (group == "post" and last == first + 1 and tokens[first][0].endswith("ed")
-                                          and _opens_a_phrase(tokens, first)):
+            elif group == "adjective" or (group == "post" and cue.kind == "negation" and tokens[last - 1][0].endswith("ed")
+                                          and _opens_a_phrase(text, tokens, first, last)):
                 # a participle before its noun ("Resolved bilateral adrenal hematoma", "a resolved VUR", "Disappeared
-                # submuscular pneumothorax"); elsewhere an adjective cue says nothing ("the effusion resolved after
-                # drainage" denies no drainage)
+                # submuscular pneumothorax", "Now resolved pneumothorax"); elsewhere an adjective cue says nothing
+                # ("the effusion resolved after drainage" denies no drainage). A post-negation read so is marked an
+                # adjective's, so that the denial spares a modifier as a forward one does ("resolved spleen
+                # laceration" keeps the spleen).
+                cue = cue._replace(direction="adjective")
                 inside = _forward_scope(text, tokens, cue, last, phrase_after[index], clauses, max_words) \
-                    if _opens_a_phrase(tokens, first) else (0, 0)
+                    if _opens_a_phrase(text, tokens, first, last) else (0, 0)
             elif group == "post":
                 inside = _backward_scope(text, tokens, first, places, barrier, max_words)
                 if _unshown_image_shows(text, tokens, first, last, first_this):
@@ -420,17 +429,6 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
     if scopes:
         scopes.extend(_glossary_scopes(text, scopes, defined_abbreviations(text) if definitions is None else definitions))
     return scopes
-
-
-#: The words after which a participle begins a noun phrase as its adjective: articles, a verb of showing, "with" and
-#: "of" ("showing *resolved* pneumocephalus", "CXR with *resolved* pneumoperitoneum").
-_PHRASE_OPENERS = frozenset(_ARTICLES) | {"with", "of"}
-
-
-def _opens_a_phrase(tokens: list[tuple[str, int, int]], first: int) -> bool:
-    """Whether token ``first`` opens a noun phrase: its sentence's first word, or after one of
-    :data:`_PHRASE_OPENERS` or a verb of showing."""
-    return first == 0 or tokens[first - 1][0] in _PHRASE_OPENERS or tokens[first - 1][0] in _SHOWING
 
 
 def _bracketed(text: str, tokens: list[tuple[str, int, int]], first: int) -> bool:
@@ -514,6 +512,22 @@ _SHOWING = frozenset({"show", "shows", "showed", "showing", "demonstrate", "demo
 #: The verbs of showing that report a finding of their own: a confirmation restates this image's ("Invasive coronary
 #: angiography findings (not shown) confirmed occlusion of the RCA" after the CT's "total occlusion").
 _REVEALING = _SHOWING - {"confirm", "confirms", "confirmed", "confirming"}
+#: The words after which a participle begins a noun phrase as its adjective: articles, a label's colon, "with", "of"
+#: and the verbs of showing ("showing *resolved* pneumocephalus", "CXR with *resolved* pneumoperitoneum",
+#: "Follow-up CT: *resolved* hematoma").
+_PHRASE_OPENERS = frozenset(_ARTICLES) | {":", "with", "of"} | _SHOWING
+
+
+def _opens_a_phrase(text: str, tokens: list[tuple[str, int, int]], first: int, last: int) -> bool:
+    """Whether the cue of tokens ``first``..``last - 1`` is a participle that opens a noun phrase as its adjective:
+    its sentence's first word, after a closing bracket ("(b) Resolved hematoma") or one of :data:`_PHRASE_OPENERS`,
+    not itself in brackets ("with (disappeared)"), and before a word that can head a phrase (not "Resolved *after*
+    chest tube placement", a predicate)."""
+    if last >= len(tokens) or tokens[last][0] in SENSE_WORDS.not_head or _bracketed(text, tokens, first):
+        return False
+    return first == 0 or tokens[first - 1][0] in _PHRASE_OPENERS or ")" in text[tokens[first - 1][2]:tokens[first][1]]
+
+
 #: How many words may stand between such a verb and the removal it shows ("showing the total removal of").
 _SHOWN_REMOVAL_GAP = 2
 

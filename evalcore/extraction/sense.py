@@ -6,7 +6,9 @@ One rule over phrase structure (head noun, its modifier, its of-phrase), with wo
 - A **part noun** ("lobe", "neck", "head", ...) names a part of a whole, and its phrase names the whole: the noun of
   its of-phrase ("neck *of the femur*", "lobe *of the liver*"; determiners and position words skipped; a person's
   noun names none: "the abdomen/pelvis *of a patient*") or a structure word right before it ("*femoral* neck",
-  "*thyroid* lobe"). A mention ending in a part noun keeps its concept only where the concept's own names say that
+  "*thyroid* lobe"); a lesion's noun right before a bare part noun, itself after a determiner or an adjective, names
+  the lesion's part, no organ's ("the *aneurysm* neck", "an occluded *pseudoaneurysm* neck"; "Lipoma neck." is
+  a lipoma of the neck). A mention ending in a part noun keeps its concept only where the concept's own names say that
   whole (or the phrase names none): "left lobe of the liver" is no lobe of the lung, "femoral neck" is not the neck.
   A structure word may be a compound of combining forms ("*frontoparietal* lobe", "*bitemporal* lobes"). Where the
   phrase names no whole ("the right lobe"), the whole is one its sentence names among the organs that have that
@@ -244,7 +246,9 @@ SENSE_WORDS = read_sense_words()
 def specifier(keys: Sequence[str], joined: Callable[[int], bool], first: int, last: int,
               words: SenseWords) -> str | None:
     """What the phrase around the mention of tokens ``first``..``last`` says its head is part or kind of: for a
-    part noun, the noun of an of-phrase after it, else a structure word right before it; for a procedure noun, a
+    part noun, the noun of an of-phrase after it, else a structure word right before it, or a lesion's noun right
+    before a bare part noun where a determiner or an adjective stands before the lesion's ("the aneurysm neck"); for
+    a procedure noun, a
     procedure modifier right before it; else None. ``keys`` are the caption's normalised words (as
     :meth:`SenseWords.keyed`), ``joined(k)`` whether words ``k - 1`` and ``k`` are joined by spaces or a hyphen.
 
@@ -271,13 +275,27 @@ def specifier(keys: Sequence[str], joined: Callable[[int], bool], first: int, la
             if k < len(keys) and joined(k) and not _names_a_person(keys, joined, k, words):
                 return keys[k] if keys[k] not in words.part else None
         before = first - 1
-        if before >= 0 and joined(first) and (structure_word(keys[before], words) or keys[before] in words.lesion):
-            return keys[before]  # "femoral neck"; "the aneurysm neck", "the cyst wall": a lesion's part, no organ's
+        if before >= 0 and joined(first) and (structure_word(keys[before], words) or (
+                first == last and names_a_lesion(keys[before], words) and before > 0 and joined(before)
+                and (keys[before - 1] in words.determiner or keys[before - 1].endswith(_READ_MODIFIER_ENDINGS)))):
+            # "femoral neck"; "the aneurysm neck", "an occluded pseudoaneurysm neck": a lesion's part, no organ's
+            # (where a determiner or an adjective makes the lesion a modifier: "Lipoma neck." names both)
+            return keys[before]
         return None
     if head in words.procedure or head in words.finding_procedure:
         before = first - 1
         return keys[before] if before >= 0 and joined(first) and keys[before] in words.procedure_modifier else None
     return None
+
+
+def names_a_lesion(key: str, words: SenseWords) -> bool:
+    """Whether the caption's word read as ``key`` names a lesion: a noun of the ``lesion`` class, or a tumour by its
+    suffix "-oma" in a word of seven letters or more (a melanoma, a hemangioma; a stoma or a stroma is none).
+
+    >>> [names_a_lesion(key, SENSE_WORDS) for key in ("cyst", "hemangioma", "stroma", "liver")]
+    [True, True, False, False]
+    """
+    return key in words.lesion or (len(key) >= 7 and key.endswith("oma"))
 
 
 def _names_a_person(keys: Sequence[str], joined: Callable[[int], bool], k: int, words: SenseWords) -> bool:
@@ -428,6 +446,8 @@ _EARLIER_REACH = 4
 #: Adjective endings as caption words are read (:func:`~evalcore.extraction.lexicon.normal_token` drops a final
 #: "e": "obstructive" is "obstructiv"), and "-ory" ("inflammatory").
 _READ_ADJECTIVE_ENDINGS = (*ADJECTIVE_ENDINGS, "iv", "ory")
+#: ... and of a participle ("occluded"): the words that make the noun after them a modifier's head.
+_READ_MODIFIER_ENDINGS = (*_READ_ADJECTIVE_ENDINGS, "ed")
 
 
 def _after_an_earlier_event(keys: Sequence[str], joined: Callable[[int], bool], first: int, words: SenseWords,
@@ -502,7 +522,7 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     if any(k < len(keys) and keys[k] in words.named_after and all(joined(j) for j in range(last + 1, k + 1))
            for k in (last + 1, last + 2)) and not structure_word(keys[last], words) and first not in image_starts:
         return False  # "COVID-19 vaccination", "tumour bed": the vaccine, the bed, not the disease ("CT protocol" is CT)
-    if next_word in words.shape and hyphened is not None and hyphened(last + 1) and keys[last] not in words.lesion:
+    if next_word in words.shape and hyphened is not None and hyphened(last + 1) and not names_a_lesion(keys[last], words):
         return False  # "a tongue-like projection": what the thing looks like ("cyst-like lesions" are lesions still)
     if next_word in words.proof:
         return False  # "biopsy-proven carcinoma": how the diagnosis was made before, not this image
