@@ -379,11 +379,8 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
                 inside = _forward_scope(text, tokens, cue, last, phrase_after[index], clauses, max_words)
             elif group == "adjective" or (group == "post" and cue.kind == "negation" and tokens[last - 1][0].endswith("ed")
                                           and _opens_a_phrase(text, tokens, first, last)):
-                # a participle before its noun ("Resolved bilateral adrenal hematoma", "a resolved VUR", "Disappeared
-                # submuscular pneumothorax", "Now resolved pneumothorax"); elsewhere an adjective cue says nothing
-                # ("the effusion resolved after drainage" denies no drainage). A post-negation read so is marked an
-                # adjective's, so that the denial spares a modifier as a forward one does ("resolved spleen
-                # laceration" keeps the spleen).
+                # a participle before its noun ("Resolved adrenal hematoma", "Disappeared pneumothorax"), marked an
+                # adjective's so that its denial spares a modifier ("resolved spleen laceration" keeps the spleen)
                 cue = cue._replace(direction="adjective")
                 inside = _forward_scope(text, tokens, cue, last, phrase_after[index], clauses, max_words) \
                     if _opens_a_phrase(text, tokens, first, last) else (0, 0)
