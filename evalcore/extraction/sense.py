@@ -248,8 +248,7 @@ def specifier(keys: Sequence[str], joined: Callable[[int], bool], first: int, la
     """What the phrase around the mention of tokens ``first``..``last`` says its head is part or kind of: for a
     part noun, the noun of an of-phrase after it, else a structure word right before it, or a lesion's noun right
     before a bare part noun where a determiner or an adjective stands before the lesion's ("the aneurysm neck"); for
-    a procedure noun, a
-    procedure modifier right before it; else None. ``keys`` are the caption's normalised words (as
+    a procedure noun, a procedure modifier right before it; else None. ``keys`` are the caption's normalised words (as
     :meth:`SenseWords.keyed`), ``joined(k)`` whether words ``k - 1`` and ``k`` are joined by spaces or a hyphen.
 
     >>> words = SENSE_WORDS
