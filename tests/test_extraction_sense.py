@@ -836,3 +836,14 @@ def test_the_derivations_and_synonyms_spare_what_names_no_finding_or_organ() -> 
                 "e": "A renal mass.", "f": "Thyroid enlargement."}
     assert extract_concepts(captions, names).sets == (frozenset(), frozenset(), frozenset(), frozenset(),
                                                      frozenset({"C0022646"}), frozenset({"C0442800"}))
+
+
+def test_an_organs_adjective_with_a_prefix_of_place_names_the_organ() -> None:
+    """Twenty-third pass, after the test reading (ROCOv2 valid recall reading vr1): "perihepatic", "intrahepatic",
+    "intrauterine" (and kin) name the organ the image shows with what lies in or around it; a longer name still wins
+    ("intrauterine device")."""
+    names = {"C0023884": "Liver", "C0042149": "Uterus", "C0021900": "Intrauterine Devices"}
+    captions = {"a": "Perihepatic fluid on CT.", "b": "An intrahepatic cyst.", "c": "A live intrauterine fetus.",
+                "d": "Intrauterine device in place."}
+    assert extract_concepts(captions, names).sets == (frozenset({"C0023884"}), frozenset({"C0023884"}),
+                                                     frozenset({"C0042149"}), frozenset({"C0021900"}))
