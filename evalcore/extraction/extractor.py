@@ -795,7 +795,6 @@ def _placed_before(tokens: list[tuple[int, int, str]], first: int) -> bool:
     return any(normal_token(tokens[k][2]) in EARLIER_EVENT for k in range(max(0, first - 3), first))
 
 
-
 def _names_a_lesion(word: str) -> bool:
     """Whether ``word`` names a lesion, which a resection or excision removes whole: a noun of the sense words'
     ``lesion`` class or a tumour by its suffix (:func:`~evalcore.extraction.sense.names_a_lesion`, read as the

@@ -383,7 +383,7 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
                 # adjective's so that its denial spares a modifier ("resolved spleen laceration" keeps the spleen)
                 cue = cue._replace(direction="adjective")
                 inside = _forward_scope(text, tokens, cue, last, phrase_after[index], clauses, max_words) \
-                    if _opens_a_phrase(text, tokens, first, last) else (0, 0)
+                    if group == "post" or _opens_a_phrase(text, tokens, first, last) else (0, 0)
             elif group == "post":
                 inside = _backward_scope(text, tokens, first, places, barrier, max_words)
                 if _unshown_image_shows(text, tokens, first, last, first_this):
