@@ -53,10 +53,6 @@ One rule over phrase structure (head noun, its modifier, its of-phrase), with wo
   :func:`evalcore.extraction.extractor.mentions`), but not after a word of an earlier event ("no complications
   after *stent* placement": the stent is there).
 
-- A body word right before the noun of a symptom (``symptom``: "pain", "tenderness") names where the patient feels
-  it, which the caption gives as the reason for the examination: "a 45-year-old man with *chest* pain" is no
-  statement that the image shows the chest (a region the caption names elsewhere is kept by that mention).
-
 A mention's words are joined to its modifier only by spaces or a hyphen, as the words of one name are.
 """
 
@@ -82,8 +78,7 @@ DIRECTION_PREPOSITIONS = frozenset({"into", "to", "toward", "towards"})
 ROLES = ("part", "procedure", "procedure-modifier", "position", "direction", "determiner", "structure",
          "keeps-qualifier", "approach", "not-head", "plain-radiograph", "figure", "proof", "partial", "complete",
          "other", "radiation", "vessel", "verb", "person", "named-after", "measure", "scan-region",
-         "procedure-kind", "time-event", "finding-procedure", "device", "device-part", "placing", "lesion", "shape",
-         "symptom")
+         "procedure-kind", "time-event", "finding-procedure", "device", "device-part", "placing", "lesion", "shape")
 SENSE_COLUMNS = (Column("words"), Column("role", allowed=ROLES), Column("source"))
 PART_WHOLE_COLUMNS = (Column("part"), Column("whole"), Column("said_by"), Column("source"))
 #: The field of :class:`SenseWords` each role fills.
@@ -167,9 +162,6 @@ class SenseWords:
     #: that word names what a finding looks like, not what the image shows ("a tongue-like projection of the right
     #: lobe" is no tongue: :func:`sense_kept`).
     shape: frozenset[str] = frozenset()
-    #: Nouns of a symptom a patient feels ("pain", "tenderness"): a body word right before one names where the
-    #: patient feels it, not what the image shows ("a 45-year-old man with *chest* pain": :func:`sense_kept`).
-    symptom: frozenset[str] = frozenset()
     #: Body regions a scan is named by ("chest", "abdomen", "pelvis"): three or more listed in an examination's
     #: name are the extent of the scan, not what one image shows (:func:`scan_range`).
     scan_region: frozenset[str] = frozenset()
@@ -531,8 +523,6 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
         return False  # "COVID-19 vaccination", "tumour bed": the vaccine, the bed, not the disease ("CT protocol" is CT)
     if next_word in words.shape and hyphened is not None and hyphened(last + 1) and not names_a_lesion(keys[last], words):
         return False  # "a tongue-like projection": what the thing looks like ("cyst-like lesions" are lesions still)
-    if next_word in words.symptom:
-        return False  # "a man with chest pain": where the patient feels it, not what the image shows
     if next_word in words.proof:
         return False  # "biopsy-proven carcinoma": how the diagnosis was made before, not this image
     if keys[last] in words.device_part and first > 0 and keys[first - 1] in words.device and joined(first) and (
