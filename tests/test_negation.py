@@ -440,8 +440,6 @@ def mention_status(text: str, names: list[str]) -> str:
     # ... what a finding mimics or is confused with, and what a treatment is to prevent, are not stated of the image
     ("Perinephric edema mimicking pyelonephritis.", ["Pyelonephritis"], "negated"),
     ("Perinephric edema mimicking pyelonephritis.", ["Edema"], "affirmed"),
-    ("A hydatid cyst resembling a heart.", ["Heart"], "negated"),  # (twenty-fourth pass, readings p40 and p47)
-    ("A hydatid cyst resembling a heart.", ["Hydatid cyst"], "affirmed"),
     ("Feces adherent to the rectal wall confused with actual tumor.", ["Tumor"], "negated"),
     ("A defibrillator inserted for primary prevention of sudden cardiac death.", ["Sudden cardiac death"], "negated"),
     # ... a history phrase that an arrow points into, a condition the subject suffers from, and findings that match
