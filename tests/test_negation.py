@@ -1276,6 +1276,17 @@ def test_a_denied_state_participle_leaves_the_thing_it_describes() -> None:
     assert mention_status("No effusion.", ["Effusion"]) == "negated"
 
 
+def test_a_denied_state_participle_reaches_its_thing_past_adjectives() -> None:
+    """Twenty-fourth pass (valid negation reading v46; a test reading counted the same wrong): "no evidence of
+    enlarged abdominal lymph nodes" denies the enlargement, and the nodes an adjective stands between are kept; a
+    noun between ends the reach ("no enlarged liver cyst" denies the cyst)."""
+    caption = "CT: splenic lesion; no evidence of enlarged abdominal lymph nodes."
+    assert mention_status(caption, ["Lymph nodes"]) == "affirmed"
+    assert mention_status("No dilated left intrahepatic bile ducts.", ["Bile ducts"]) == "affirmed"
+    assert mention_status("No enlarged liver cyst.", ["Cyst"]) == "negated"
+    assert mention_status("No abnormal abdominal lymph nodes.", ["Lymph nodes"]) == "negated"
+
+
 def test_a_state_participle_before_a_finding_noun_leaves_the_finding_denied() -> None:
     """Issue 36, nineteenth pass: a participle describes the noun after it, which is the denied thing where it names
     a finding ("no dilated fluid in the renal pelvis" denies the fluid and keeps the pelvis)."""

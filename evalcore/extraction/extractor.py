@@ -998,13 +998,26 @@ def _holding_scopes(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[
                      for (first, _, _), kind in zip(mentions, kinds)]
 
 
+#: How many adjectives may stand between a state's participle and the thing it describes ("no enlarged abdominal
+#: lymph nodes").
+_STATE_REACH = 2
+
+
 def _described_by_a_state(tokens: list[tuple[int, int, str]], joined: Callable[[int], bool], first: int,
                           last: int) -> bool:
-    """Whether a state's participle stands right before the mention of tokens ``first``..``last`` and the mention
-    is no finding noun itself: "no dilated *bowel* loops" denies the dilation, not the bowel, where "no dilated
-    fluid in the renal pelvis" denies the fluid (:func:`_denied`)."""
-    return first > 0 and joined(first) and tokens[first - 1][2].lower() in _STATE_PARTICIPLES \
-        and normal_token(tokens[last][2]) not in STATE_KEYS
+    """Whether a state's participle stands before the mention of tokens ``first``..``last``, right before it or
+    past at most :data:`_STATE_REACH` adjectives or position words, and the mention is no finding noun itself: "no
+    dilated *bowel* loops", "no enlarged abdominal *lymph nodes*" deny the dilation and the enlargement, not the
+    bowel and the nodes, where "no dilated fluid in the renal pelvis" denies the fluid (:func:`_denied`)."""
+    k = first
+    while k > 0 and joined(k) and first - k <= _STATE_REACH:
+        word = tokens[k - 1][2].lower()
+        if word in _STATE_PARTICIPLES:
+            return normal_token(tokens[last][2]) not in STATE_KEYS
+        if not (word.endswith(ADJECTIVE_ENDINGS) or normal_token(word) in SENSE_WORDS_KEYED.position):
+            return False
+        k -= 1
+    return False
 
 
 #: How many words may stand between "other" and the thing it presupposes ("no other significant coronary stenosis").
