@@ -1041,6 +1041,9 @@ TWENTY_SIXTH_ROUND = (
      "dilated bowel loops\" kept the bowel (valid reading v46, both readers; a noun between ends the reach, \"no "
      "enlarged liver cyst\" denies the cyst): 1 valid image, gaining the curated lymph nodes", "0.7236 (+0.0000)",
      "0.7467 (+0.0000)"),
+    ("\"Ct\", a CT written with one capital where it begins a phrase (\"Retrograde Ct cystogram\", \"Ct brain "
+     "follow-up\"; valid reading v45 counted the cystogram read as a plain radiograph wrong): 2 valid images, each "
+     "gaining its curated CT", "0.7237 (+0.0001)", "0.7468 (+0.0001)"),
     ("\"resembling\", \"resembles\", \"resemble\" and \"resembled\" as hypothetical cues, as \"mimicking\" "
      "is (valid readings p40 and p47: \"a hydatid cyst resembling a heart\"), added and reverted: of its two valid "
      "images one is a hedged reading the brief counts as stated (\"a miliary pattern resembling miliary "

@@ -652,6 +652,16 @@ def test_a_multislice_ct_is_a_ct_and_the_cerebellums_lingula_no_lungs() -> None:
     assert extract("Nodule in the lingula of the left lung.", dictionary) == {"C0024109"}
 
 
+def test_ct_written_with_one_capital_is_a_ct() -> None:
+    """Twenty-fourth pass (valid negation reading v45; 2 valid captions write "Ct"): "Retrograde Ct cystogram" is a
+    CT cystogram, no plain radiograph; the lower-case "ct" inside a word or a unit names nothing."""
+    names = {CT: "X-Ray Computed Tomography", "C1306645": "Plain x-ray"}
+    dictionary = ConceptDictionary.build(names, {"C1306645": ["cystogram"]})
+    assert extract("Retrograde Ct cystogram showing a healed bladder wall.", dictionary) == {CT}
+    assert extract("Ct brain follow-up showed regression.", dictionary) == {CT}
+    assert extract("A cystogram; the tract (ct) is clear.", dictionary) == {"C1306645"}
+
+
 def test_a_hybrid_examinations_long_form_is_the_hybrid() -> None:
     """Issue 36, twenty-second pass (seen in the pass's test reading): "positron-emission tomography and computed
     tomography" is the PET/CT the caption names as this image, not another examination's PET and CT."""
