@@ -857,3 +857,23 @@ def test_an_organs_adjective_with_a_prefix_of_place_names_the_organ() -> None:
                 "d": "Intrauterine device in place."}
     assert extract_concepts(captions, names).sets == (frozenset({"C0023884"}), frozenset({"C0023884"}),
                                                      frozenset({"C0042149"}), frozenset({"C0021900"}))
+
+
+def test_a_vertebras_level_is_read_where_its_sentence_speaks_of_the_spine() -> None:
+    """Twenty-fourth pass (the valid recall reading vr1 missed "at the level of C5", "C4-C5 level myelo-CT", "Screw
+    anterior from S1"): radiology's notation of a level names the level (shipped synonyms) in a sentence with a word
+    of the spine, both ends of a range too; elsewhere it is a stage or a segment ("a T4 esophageal cancer", "the S4
+    segment" of a liver), and a range's end names no T2-weighted image."""
+    names = {"C0446414": "C4 level", "C0446415": "C5 level", "C0505385": "Level of the fourth thoracic vertebra",
+             "C0446438": "Level of the first sacral vertebra", "C0446435": "L5 level", MRI: "Magnetic Resonance Imaging"}
+    captions = {"a": "Stenosis at C4-C5 with cord compression.", "b": "Axial CT at the level of C5.",
+                "c": "Endoscopic ultrasound of a T4 esophageal cancer.", "d": "A lesion in the S4 segment of the liver.",
+                "e": "Degenerative changes in the L5–S1 disc.", "f": "Sagittal T2-T4 cord signal.",
+                "g": "Pedicle screw fixation from Th4 to S1."}
+    sets = dict(zip(captions, extract_concepts(captions, names).sets))
+    assert sets["a"] == {"C0446414", "C0446415"}
+    assert sets["b"] == {"C0446415"}
+    assert sets["c"] == sets["d"] == frozenset()
+    assert sets["e"] == {"C0446435", "C0446438"}
+    assert sets["f"] == {"C0505385"}
+    assert sets["g"] == {"C0505385", "C0446438"}

@@ -506,8 +506,8 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
                 found.append((k, inner_last, inner_payload))
                 k = inner_last + 1
             i = last + 1
-        elif as_written and not _part_of_a_longer_label(caption, tokens, i, as_written):
-            found.append((i, i, payload + as_written))
+        elif as_written and (standing := _standing_labels(caption, tokens, i, as_written, dictionary.name_words)):
+            found.append((i, i, payload + standing))
             i += 1
         else:
             i += 1
@@ -848,20 +848,22 @@ _VERTEBRA = re.compile(r"[CTLS][0-9]{1,2}")
 _RANGE_DASHES = frozenset({"-", "\u2013", " - ", " \u2013 "})
 
 
-def _part_of_a_longer_label(caption: str, tokens: list[tuple[int, int, str]], i: int,
-                            entries: Iterable[_Entry]) -> bool:
-    """Whether token ``i``, an abbreviation written as-is naming ``entries``, is part of a longer label: joined by a
-    hyphen to a lower-case word of one or two letters before it, where it names no modality ("t-PA", "rt-PA": a
-    tissue plasminogen activator, no PA view; but "mp-MRI", "ce-CT" are the modality), or one end of a range of
-    vertebrae ("T2-T3", "C7–T2": levels of the spine, no T2-weighted image)."""
+def _standing_labels(caption: str, tokens: list[tuple[int, int, str]], i: int, entries: tuple[_Entry, ...],
+                     name_words: Mapping[str, frozenset[str]]) -> tuple[_Entry, ...]:
+    """The ``entries`` that token ``i``, an abbreviation written as-is, names, less those of a longer label it is part
+    of: joined by a hyphen to a lower-case word of one or two letters before it, it names no concept but a modality
+    ("t-PA", "rt-PA": a tissue plasminogen activator, no PA view; but "mp-MRI", "ce-CT" are the modality); one end of
+    a range of vertebrae ("T2-T3", "C7–T2") names only a vertebra's level (a concept whose ``name_words`` hold
+    "level"), no T2-weighted image."""
     before = tokens[i - 1][2] if i > 0 else ""
-    if 0 < len(before) <= 2 and before.islower() and caption[tokens[i - 1][1]:tokens[i][0]] == "-" \
-            and not any(entry.concept in MODALITIES for entry in entries):
-        return True
-    return _VERTEBRA.fullmatch(tokens[i][2]) is not None and (
-        (i > 0 and _VERTEBRA.fullmatch(before) is not None and caption[tokens[i - 1][1]:tokens[i][0]] in _RANGE_DASHES)
-        or (i + 1 < len(tokens) and _VERTEBRA.fullmatch(tokens[i + 1][2]) is not None
-            and caption[tokens[i][1]:tokens[i + 1][0]] in _RANGE_DASHES))
+    if 0 < len(before) <= 2 and before.islower() and caption[tokens[i - 1][1]:tokens[i][0]] == "-":
+        return tuple(entry for entry in entries if entry.concept in MODALITIES)
+    if _VERTEBRA.fullmatch(tokens[i][2]) is not None and (
+            (i > 0 and _VERTEBRA.fullmatch(before) is not None and caption[tokens[i - 1][1]:tokens[i][0]] in _RANGE_DASHES)
+            or (i + 1 < len(tokens) and _VERTEBRA.fullmatch(tokens[i + 1][2]) is not None
+                and caption[tokens[i][1]:tokens[i + 1][0]] in _RANGE_DASHES)):
+        return tuple(entry for entry in entries if "level" in name_words.get(entry.concept, ()))
+    return entries
 
 
 def _hyphenated(caption: str, tokens: list[tuple[int, int, str]], first: int, last: int, start: int, end: int) -> bool:

@@ -53,11 +53,16 @@ One rule over phrase structure (head noun, its modifier, its of-phrase), with wo
   :func:`evalcore.extraction.extractor.mentions`), but not after a word of an earlier event ("no complications
   after *stent* placement": the stent is there).
 
+- A vertebra's level in radiology's notation (a region's letter and a number: "C5", "Th4", "L4", "S1") names
+  the level only in a sentence with a word of the spine (``spine``: "vertebra", "disc", "lumbar", "level"): "a T4
+  oesophageal cancer" is a tumour's stage, "the S4 segment" of a liver CT is no sacral level.
+
 A mention's words are joined to its modifier only by spaces or a hyphen, as the words of one name are.
 """
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -78,7 +83,8 @@ DIRECTION_PREPOSITIONS = frozenset({"into", "to", "toward", "towards"})
 ROLES = ("part", "procedure", "procedure-modifier", "position", "direction", "determiner", "structure",
          "keeps-qualifier", "approach", "not-head", "plain-radiograph", "figure", "proof", "partial", "complete",
          "other", "radiation", "vessel", "verb", "person", "named-after", "measure", "scan-region",
-         "procedure-kind", "time-event", "finding-procedure", "device", "device-part", "placing", "lesion", "shape")
+         "procedure-kind", "time-event", "finding-procedure", "device", "device-part", "placing", "lesion", "shape",
+         "spine")
 SENSE_COLUMNS = (Column("words"), Column("role", allowed=ROLES), Column("source"))
 PART_WHOLE_COLUMNS = (Column("part"), Column("whole"), Column("said_by"), Column("source"))
 #: The field of :class:`SenseWords` each role fills.
@@ -162,6 +168,10 @@ class SenseWords:
     #: that word names what a finding looks like, not what the image shows ("a tongue-like projection of the right
     #: lobe" is no tongue: :func:`sense_kept`).
     shape: frozenset[str] = frozenset()
+    #: Words of the spine ("vertebra", "disc", "lumbar", "level"): a vertebra's level written as radiology writes it
+    #: ("C5", "Th4", "L4") names that level only in a sentence that says one ("a T4 oesophageal cancer" is a stage,
+    #: "the S4 segment" one of the liver: :func:`sense_kept`).
+    spine: frozenset[str] = frozenset()
     #: Body regions a scan is named by ("chest", "abdomen", "pelvis"): three or more listed in an examination's
     #: name are the extent of the scan, not what one image shows (:func:`scan_range`).
     scan_region: frozenset[str] = frozenset()
@@ -432,6 +442,9 @@ def structure_word(key: str, words: SenseWords) -> bool:
 
 #: The words before an event's noun that make it a date ("after birth", "at birth", "had given birth"), read as a
 #: caption's words are (:func:`~evalcore.extraction.lexicon.normal_token`: "since" is "sinc").
+#: A vertebra's level as radiology writes it, read as a caption's key: a region's letter and a number ("c5", "th4",
+#: "l4", "s1").
+_VERTEBRAL_LEVEL = re.compile(r"(?:c|th?|l|s)\d{1,2}")
 _DATING = frozenset(normal_token(word) for word in ("after", "at", "since", "from", "before", "following", "given"))
 #: The nouns after an event's noun that make it a date or a measure ("birth date", "birth weight"), read so too.
 _DATED = frozenset(normal_token(word) for word in ("date", "dates", "weight", "year", "order"))
@@ -523,6 +536,9 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
         return False  # "COVID-19 vaccination", "tumour bed": the vaccine, the bed, not the disease ("CT protocol" is CT)
     if next_word in words.shape and hyphened is not None and hyphened(last + 1) and not names_a_lesion(keys[last], words):
         return False  # "a tongue-like projection": what the thing looks like ("cyst-like lesions" are lesions still)
+    if first == last and "level" in name_words and _VERTEBRAL_LEVEL.fullmatch(keys[first]) and sentence is not None \
+            and words.spine.isdisjoint(keys[sentence[0]:sentence[1]]):
+        return False  # "a T4 oesophageal cancer", "the S4 segment": a stage, a liver's segment, no vertebra's level
     if next_word in words.proof:
         return False  # "biopsy-proven carcinoma": how the diagnosis was made before, not this image
     if keys[last] in words.device_part and first > 0 and keys[first - 1] in words.device and joined(first) and (
