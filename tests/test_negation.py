@@ -1175,8 +1175,10 @@ def test_long_runs_and_endless_lists_are_read_in_linear_time(caption_of_size) ->
         mentions(text, dictionary)
         return time.perf_counter() - began
 
+    # (the least of two runs of the long text too: one run on a loaded machine took 81 times the reference once, where
+    # the text reads in 14 to 22 times)
     reference = min(seconds(8 * 1024) for _ in range(3))
-    assert seconds(128 * 1024) < 60 * reference + 0.05
+    assert min(seconds(128 * 1024) for _ in range(2)) < 60 * reference + 0.05
 
 
 # --- the cue file -----------------------------------------------------------------------------------------------
