@@ -1281,12 +1281,17 @@ def test_a_denied_state_participle_leaves_the_thing_it_describes() -> None:
 def test_a_denied_state_participle_reaches_its_thing_past_adjectives() -> None:
     """Twenty-fourth pass (valid negation reading v46; a test reading counted the same wrong): "no evidence of
     enlarged abdominal lymph nodes" denies the enlargement, and the nodes an adjective stands between are kept; a
-    noun between ends the reach ("no enlarged liver cyst" denies the cyst)."""
+    noun between ends the reach ("no enlarged liver cyst" denies the cyst), and a lesion is denied itself."""
     caption = "CT: splenic lesion; no evidence of enlarged abdominal lymph nodes."
     assert mention_status(caption, ["Lymph nodes"]) == "affirmed"
     assert mention_status("No dilated left intrahepatic bile ducts.", ["Bile ducts"]) == "affirmed"
     assert mention_status("No enlarged liver cyst.", ["Cyst"]) == "negated"
     assert mention_status("No abnormal abdominal lymph nodes.", ["Lymph nodes"]) == "negated"
+    # ... but a lesion's noun is the thing denied, the participle or not (a review of the pass)
+    assert mention_status("No enlarged adrenal adenoma.", ["Adenoma"]) == "negated"
+    assert mention_status("No dilated perigastric varices.", ["Varices"]) == "negated"
+    assert mention_status("No dilated varices.", ["Varices"]) == "negated"
+    assert mention_status("No thickened irregular plaque.", ["Plaque"]) == "negated"
 
 
 def test_a_state_participle_before_a_finding_noun_leaves_the_finding_denied() -> None:

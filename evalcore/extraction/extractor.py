@@ -1008,14 +1008,15 @@ _STATE_REACH = 2
 def _described_by_a_state(tokens: list[tuple[int, int, str]], joined: Callable[[int], bool], first: int,
                           last: int) -> bool:
     """Whether a state's participle stands before the mention of tokens ``first``..``last``, right before it or
-    past at most :data:`_STATE_REACH` adjectives or position words, and the mention is no finding noun itself: "no
-    dilated *bowel* loops", "no enlarged abdominal *lymph nodes*" deny the dilation and the enlargement, not the
-    bowel and the nodes, where "no dilated fluid in the renal pelvis" denies the fluid (:func:`_denied`)."""
+    past at most :data:`_STATE_REACH` adjectives or position words, and the mention is no finding noun nor a
+    lesion's itself: "no dilated *bowel* loops", "no enlarged abdominal *lymph nodes*" deny the dilation and the
+    enlargement, not the bowel and the nodes, where "no dilated fluid in the renal pelvis", "no enlarged adrenal
+    adenoma" and "no dilated varices" deny the fluid, the adenoma and the varices (:func:`_denied`)."""
     k = first
     while k > 0 and joined(k) and first - k <= _STATE_REACH:
         word = tokens[k - 1][2].lower()
         if word in _STATE_PARTICIPLES:
-            return normal_token(tokens[last][2]) not in STATE_KEYS
+            return normal_token(tokens[last][2]) not in STATE_KEYS and not _names_a_lesion(tokens[last][2])
         if not (word.endswith(ADJECTIVE_ENDINGS) or normal_token(word) in SENSE_WORDS_KEYED.position):
             return False
         k -= 1

@@ -54,8 +54,8 @@ One rule over phrase structure (head noun, its modifier, its of-phrase), with wo
   after *stent* placement": the stent is there).
 
 - A vertebra's level in radiology's notation (a region's letter and a number: "C5", "Th4", "L4", "S1") names
-  the level only in a sentence with a word of the spine (``spine``: "vertebra", "disc", "lumbar", "level"): "a T4
-  oesophageal cancer" is a tumour's stage, "the S4 segment" of a liver CT is no sacral level.
+  the level only beside the word "level" or in a caption with a word of the spine (``spine``: "vertebra",
+  "disc", "lumbar"): "a T4 oesophageal cancer" is a tumour's stage, "segment S1" of a liver CT is no sacral level.
 
 A mention's words are joined to its modifier only by spaces or a hyphen, as the words of one name are.
 """
@@ -168,9 +168,9 @@ class SenseWords:
     #: that word names what a finding looks like, not what the image shows ("a tongue-like projection of the right
     #: lobe" is no tongue: :func:`sense_kept`).
     shape: frozenset[str] = frozenset()
-    #: Words of the spine ("vertebra", "disc", "lumbar", "level"): a vertebra's level written as radiology writes it
-    #: ("C5", "Th4", "L4") names that level only in a sentence that says one ("a T4 oesophageal cancer" is a stage,
-    #: "the S4 segment" one of the liver: :func:`sense_kept`).
+    #: Words of the spine ("vertebra", "disc", "lumbar"), none of another organ too ("cervical", "cord", "root"): a
+    #: vertebra's level written as radiology writes it ("C5", "Th4", "L4") names that level only in a caption that
+    #: has one, or beside "level" ("a T4 oesophageal cancer" is a stage: :func:`sense_kept`).
     spine: frozenset[str] = frozenset()
     #: Body regions a scan is named by ("chest", "abdomen", "pelvis"): three or more listed in an examination's
     #: name are the extent of the scan, not what one image shows (:func:`scan_range`).
@@ -440,11 +440,16 @@ def structure_word(key: str, words: SenseWords) -> bool:
     return compound[0]
 
 
-#: The words before an event's noun that make it a date ("after birth", "at birth", "had given birth"), read as a
-#: caption's words are (:func:`~evalcore.extraction.lexicon.normal_token`: "since" is "sinc").
 #: A vertebra's level as radiology writes it, read as a caption's key: a region's letter and a number ("c5", "th4",
 #: "l4", "s1").
 _VERTEBRAL_LEVEL = re.compile(r"(?:c|th?|l|s)\d{1,2}")
+#: The word a level is written beside ("at the level of C5", "the C4 level", "levels L4-L5"), read as a caption's
+#: words are.
+_LEVEL = normal_token("level")
+#: How many words from a level's notation "level" may stand ("at the level of T12/L1", "the L1/2 level").
+_LEVEL_REACH = 3
+#: The words before an event's noun that make it a date ("after birth", "at birth", "had given birth"), read as a
+#: caption's words are (:func:`~evalcore.extraction.lexicon.normal_token`: "since" is "sinc").
 _DATING = frozenset(normal_token(word) for word in ("after", "at", "since", "from", "before", "following", "given"))
 #: The nouns after an event's noun that make it a date or a measure ("birth date", "birth weight"), read so too.
 _DATED = frozenset(normal_token(word) for word in ("date", "dates", "weight", "year", "order"))
@@ -481,6 +486,22 @@ def _after_an_earlier_event(keys: Sequence[str], joined: Callable[[int], bool], 
     return False
 
 
+def _a_vertebras_level(keys: Sequence[str], k: int, words: SenseWords) -> bool:
+    """Whether word ``k``, if it is written as a vertebra's level ("C5", "Th4", "L4", "S1"), is one: within
+    :data:`_LEVEL_REACH` words of "level" ("at the level of C5", "the C4 level"), or in a caption with a word of the
+    spine (``words.spine``: "vertebra", "disc", "lumbar", ...); a stage ("a T4 oesophageal cancer"), a segment of
+    the liver ("segment S1"), a probe ("C5-1") or a panel's label is none. A word of another form is no level's to
+    judge: True.
+
+    >>> [_a_vertebras_level(text.split(), 1, SENSE_WORDS) for text in
+    ...  ("at c5 level", "a t4 cancer", "the l4 vertebra", "segment s1 of the liver", "the liver")]
+    [True, False, True, False, True]
+    """
+    if not _VERTEBRAL_LEVEL.fullmatch(keys[k]):
+        return True
+    return _LEVEL in keys[max(0, k - _LEVEL_REACH):k + _LEVEL_REACH + 1] or not words.spine.isdisjoint(keys)
+
+
 def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, last: int,
                name_words: Collection[str], image_starts: Collection[int], words: SenseWords,
                sentence: tuple[int, int] | None = None,
@@ -508,6 +529,7 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     tag) is no view right before a noun of measure ("transverse dimension of the heart": a direction of
     measurement). A mention a hyphen (``hyphened(k)``: whether words ``k - 1`` and ``k`` are joined by one) joins
     to a word of resemblance names a shape ("tongue-like"), but a lesion's noun a lesion still ("cyst-like lesions").
+    A level's notation ("C5") names a level only as :func:`_a_vertebras_level` reads it.
 
     >>> keys = "the left lobe of the liver".split()
     >>> sense_kept(keys, lambda k: True, 2, 2, {"structure", "lobe", "of", "lung"}, (), SENSE_WORDS)
@@ -536,9 +558,8 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
         return False  # "COVID-19 vaccination", "tumour bed": the vaccine, the bed, not the disease ("CT protocol" is CT)
     if next_word in words.shape and hyphened is not None and hyphened(last + 1) and not names_a_lesion(keys[last], words):
         return False  # "a tongue-like projection": what the thing looks like ("cyst-like lesions" are lesions still)
-    if first == last and "level" in name_words and _VERTEBRAL_LEVEL.fullmatch(keys[first]) and sentence is not None \
-            and words.spine.isdisjoint(keys[sentence[0]:sentence[1]]):
-        return False  # "a T4 oesophageal cancer", "the S4 segment": a stage, a liver's segment, no vertebra's level
+    if first == last and "level" in name_words and not _a_vertebras_level(keys, first, words):
+        return False  # "a T4 oesophageal cancer", "segment S1" of a liver: a stage, a segment, no vertebra's level
     if next_word in words.proof:
         return False  # "biopsy-proven carcinoma": how the diagnosis was made before, not this image
     if keys[last] in words.device_part and first > 0 and keys[first - 1] in words.device and joined(first) and (
@@ -566,22 +587,19 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     if keys[last] in words.verb and next_word in DIRECTION_PREPOSITIONS \
             and not (first > 0 and keys[first - 1] in words.determiner):
         return False  # "the vein drains into the SMV": a vessel's course, not a drain
-    if first == last and keys[first] in words.direction:
-        following = first + 1
-        if not (following < len(keys) and joined(following)
-                and (keys[following] in words.part or following in image_starts)):
-            return set(name_words) <= words.direction  # the concept is that direction ("Caudal"), not a structure
+    if first == last and keys[first] in words.direction and not (
+            last + 1 < len(keys) and joined(last + 1) and (keys[last + 1] in words.part or last + 1 in image_starts)):
+        return set(name_words) <= words.direction  # the concept is that direction ("Caudal"), not a structure
     said = specifier(keys, joined, first, last, words)
     if said is None and sentence is not None and keys[last] in words.wholes and all(
             key in words.position for key in keys[first:last]):
         said_by = words.wholes[keys[last]]
         found = where if where is not None else words_at(keys, said_by)
         # a name whose own position words the mention says ("lower lobe") is kept where any such organ is named;
-        # a bare part noun ("the right lobe") is the part of the organ named nearest
+        # a bare part noun ("the right lobe") is the part of the organ named nearest, in its sentence, else in the
+        # caption ("Neck shaft angle." names none)
         wholes = _named_wholes if any(key in name_words for key in keys[first:last]) else _nearest_whole
-        named = wholes(said_by, found, first, last, *sentence)
-        if not named:  # a sentence that names none ("Neck shaft angle.") is read in the caption's
-            named = wholes(said_by, found, first, last, 0, len(keys))
+        named = wholes(said_by, found, first, last, *sentence) or wholes(said_by, found, first, last, 0, len(keys))
         return not named or not named.isdisjoint(name_words)
     return said is None or said in name_words or words.organ_of.get(said) in name_words
 
