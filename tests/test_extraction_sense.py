@@ -871,3 +871,16 @@ def test_a_vertebras_level_is_read_where_its_sentence_speaks_of_the_spine() -> N
     assert sets["e"] == {"C0446435", "C0446438"}
     assert sets["f"] == {"C0505385"}
     assert sets["g"] == {"C0505385", "C0446438"}
+
+
+def test_the_left_main_trunk_is_a_coronary_artery_and_a_water_column_no_column() -> None:
+    """Twenty-fourth pass (valid negation readings v47 and v45): "LM: left main trunk" is the stem of the left
+    coronary artery (a shipped synonym), no trunk of the body; "a water column" in a tube is no anatomical column
+    (a shipped exclusion); the body's trunk and the vertebral column stay."""
+    names = {"C0460005": "Trunk structure", "C1261082": "Left coronary artery structure",
+             "C1185738": "Column (anatomic)", "C0037949": "Vertebral column"}
+    captions = {"a": "CT angiography: the LM arises from the right cusp. LM: left main trunk.",
+                "b": "Saline injected into the tube to form a water column.", "c": "Lesions on the trunk.",
+                "d": "The anterior column of the acetabulum."}
+    assert extract_concepts(captions, names).sets == (frozenset({"C1261082"}), frozenset(), frozenset({"C0460005"}),
+                                                     frozenset({"C1185738"}))
