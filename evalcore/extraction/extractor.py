@@ -75,6 +75,7 @@ from evalcore.extraction.sense import (
     SENSE_WORDS,
     SenseWords,
     names_a_lesion,
+    names_a_level,
     scan_range,
     sense_kept,
     structure_word,
@@ -853,8 +854,8 @@ def _standing_labels(caption: str, tokens: list[tuple[int, int, str]], i: int, e
     """The ``entries`` that token ``i``, an abbreviation written as-is, names, less those of a longer label it is part
     of: joined by a hyphen to a lower-case word of one or two letters before it, it names no concept but a modality
     ("t-PA", "rt-PA": a tissue plasminogen activator, no PA view; but "mp-MRI", "ce-CT" are the modality); one end of
-    a range of vertebrae ("T2-T3", "C7–T2") names only a vertebra's level (a concept whose ``name_words`` hold
-    "level"), no T2-weighted image."""
+    a range of vertebrae ("T2-T3", "C7–T2") names only a vertebra's level (a concept whose ``name_words`` say one:
+    :func:`~evalcore.extraction.sense.names_a_level`), no T2-weighted image."""
     before = tokens[i - 1][2] if i > 0 else ""
     if 0 < len(before) <= 2 and before.islower() and caption[tokens[i - 1][1]:tokens[i][0]] == "-":
         return tuple(entry for entry in entries if entry.concept in MODALITIES)
@@ -862,7 +863,7 @@ def _standing_labels(caption: str, tokens: list[tuple[int, int, str]], i: int, e
             (i > 0 and _VERTEBRA.fullmatch(before) is not None and caption[tokens[i - 1][1]:tokens[i][0]] in _RANGE_DASHES)
             or (i + 1 < len(tokens) and _VERTEBRA.fullmatch(tokens[i + 1][2]) is not None
                 and caption[tokens[i][1]:tokens[i + 1][0]] in _RANGE_DASHES)):
-        return tuple(entry for entry in entries if "level" in name_words.get(entry.concept, ()))
+        return tuple(entry for entry in entries if names_a_level(name_words.get(entry.concept, ())))
     return entries
 
 

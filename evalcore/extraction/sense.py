@@ -307,6 +307,16 @@ def names_a_lesion(key: str, words: SenseWords) -> bool:
     return key in words.lesion or (len(key) >= 7 and key.endswith("oma"))
 
 
+def names_a_level(name_words: Collection[str]) -> bool:
+    """Whether a concept whose names hold ``name_words`` (read as a caption's words are) is a vertebra's level ("C5
+    level", "Level of the first sacral vertebra"): what radiology's notation of a level ("C5", "L5-S1") may name.
+
+    >>> [names_a_level(words) for words in ({"c5", "level"}, {"bone", "structure", "of", "cervical", "vertebra"})]
+    [True, False]
+    """
+    return _LEVEL in name_words
+
+
 def _names_a_person(keys: Sequence[str], joined: Callable[[int], bool], k: int, words: SenseWords) -> bool:
     """Whether the noun phrase from token ``k`` (up to five words, to the next function word) ends in a person's
     noun: "the pelvis of *the case 1 patient*", "the neck of *a 17-year-old patient*" name no whole of the pelvis or
@@ -558,7 +568,7 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
         return False  # "COVID-19 vaccination", "tumour bed": the vaccine, the bed, not the disease ("CT protocol" is CT)
     if next_word in words.shape and hyphened is not None and hyphened(last + 1) and not names_a_lesion(keys[last], words):
         return False  # "a tongue-like projection": what the thing looks like ("cyst-like lesions" are lesions still)
-    if first == last and "level" in name_words and not _a_vertebras_level(keys, first, words):
+    if first == last and names_a_level(name_words) and not _a_vertebras_level(keys, first, words):
         return False  # "a T4 oesophageal cancer", "segment S1" of a liver: a stage, a segment, no vertebra's level
     if next_word in words.proof:
         return False  # "biopsy-proven carcinoma": how the diagnosis was made before, not this image
