@@ -1081,6 +1081,69 @@ TWENTY_SIXTH_ROUND = (
 )
 
 
+TWENTY_SEVENTH_ROUND = (
+    ("a hyphenated adjective is one word of a denied state's reach: \"no enlarged para-aortic lymph nodes\", \"no "
+     "dilated intra-hepatic bile ducts\" keep the nodes and the ducts as \"no enlarged abdominal lymph nodes\" "
+     "does (left by the twenty-fourth pass's review; still two adjectives at most, a noun still ends the reach): "
+     "no valid image changes", "0.7213 (+0.0000)", "0.7443 (+0.0000)"),
+    ("\"clearing of\" and \"remission of\" as \"resolution of\", and \"was remitted\", \"appears to no longer "
+     "be present\" after their subject, ConText's gone family completed (\"complete clearing of pulmonary "
+     "opacities\", \"complete remission of lesions\" in valid captions, where what they clear names no concept): "
+     "no valid image changes", "0.7213 (+0.0000)", "0.7443 (+0.0000)"),
+    ("tried on valid and left out: a structure after a hyphenated prefix of place (\"infra-renal IVC\", "
+     "\"peri-pancreatic\", \"supra-aortic\") as no structure, as \"trans-thoracic\" is none (32 valid images; "
+     "17 lose a curated tag, and of the 4 the valid readings judged, 3 are wrong: \"peri-cardiac regions\", "
+     "\"peri-gastric vein\"); the anatomy, disease or modality before an earlier procedure's noun as history "
+     "(\"following splenic artery embolization\", \"after total hip arthroplasty\": of the 22 changes the "
+     "valid readings judged, 19 are wrong, the hip of a hip radiograph after its arthroplasty)", "-", "-"),
+)
+
+#: The negation readings of test, nineteenth to twenty-fourth pass: (pass, sample, items, wrong), as each pass's
+#: table below reports them.
+EIGHT_NEGATION_READINGS = (
+    ("nineteenth", "seed 1919", 559, 22), ("twentieth", "seed 2020", 570, 25), ("twenty-first", "seed 2121", 506, 16),
+    ("twenty-second, first", "seed 2221", 546, 21), ("twenty-second, second", "seed 2231", 573, 24),
+    ("twenty-third", "seed 2331", 582, 21), ("twenty-fourth, A", "seed 2441", 588, 24),
+    ("twenty-fourth, B", "seed 2451", 551, 26),
+)
+
+
+def _eight_readings_lines() -> list[str]:
+    """What the negation readings of test say together: a table, the pooled figure with its Wilson interval, and a
+    chi-squared test of whether the readings differ more than their samples do."""
+    from scipy.stats import chi2_contingency, norm
+
+    items = sum(row[2] for row in EIGHT_NEGATION_READINGS)
+    wrong = sum(row[3] for row in EIGHT_NEGATION_READINGS)
+    right = (items - wrong) / items
+    z = norm.ppf(0.975)
+    centre = (right + z * z / (2 * items)) / (1 + z * z / items)
+    half = z * (right * (1 - right) / items + z * z / (4 * items * items)) ** 0.5 / (1 + z * z / items)
+    differ = chi2_contingency([[n - bad, bad] for _, _, n, bad in EIGHT_NEGATION_READINGS])[1]
+    table = markdown_table(pd.DataFrame(
+        [(reading, sample, f"{n:,}", f"{bad}", f"{100 * (n - bad) / n:.1f} %")
+         for reading, sample, n, bad in EIGHT_NEGATION_READINGS],
+        columns=["pass", "sample", "items", "wrong", "right"]))
+    return [
+        "Every negation reading of test since the nineteenth pass (brief 11, fresh captions each time, two "
+        "readers and a third on their disputes; the readers disputed 1 to 5 items of each reading, so the figure "
+        "is the extractor's, not the readers' noise):", "", table, "",
+        f"Together {items:,} items, {wrong} wrong: {100 * right:.1f} % right (95 % interval "
+        f"{100 * (centre - half):.1f}-{100 * (centre + half):.1f} %). Over six passes the rules added on valid did "
+        "not move the figure on fresh test captions: the eight readings differ no more than eight samples of one "
+        f"extractor would (chi-squared test, p = {differ:.2f}). Of the 179 wrong decisions, the extractor at the "
+        "start of the twenty-fifth pass still makes 164, as rules are built and measured on valid: history 53, a "
+        "word sense 28, a denial missed 25, another examination 16, a scope too long 14, other 14, hypothetical 6, "
+        "imaged anatomy 5, generic 3. The history class is a long tail: the rule this pass measured for it on valid "
+        "(an earlier procedure's anatomy, the table above) removes more that the valid readers judge right than "
+        "wrong, as the earlier passes' did (a symptom's site, \"patient with\", a patient sentence with no word of "
+        "the image). This pass's rows change no valid image and 3 test images' sets (not read): far inside one "
+        "reading's interval (about 1.2 points each way at 1,100 items), so no test reading was drawn after them. "
+        "Reaching the 97 % target needs another mechanism for \"is this stated of this image\", not more rows.", ""]
+
+
+EIGHT_READINGS_LINES = _eight_readings_lines()
+
 TWENTY_THIRD_ROUND = (
     ("from a fresh valid negation reading (v49, two readers on halves of 200 captions: 96.1 %, 548 of 570): "
      "\"not showing\", \"not demonstrating\" and \"not revealing\" deny what follows (\"Transthoracic "
@@ -2615,6 +2678,11 @@ def run(argv: list[str] | None = None) -> None:
               "From the wrong decisions of the earlier valid readings that the extractor still makes, each rule "
               "measured on valid.", "",
               rules_table(TWENTY_SIXTH_ROUND), "",
+              "## Rules added in issue 36's twenty-fifth pass and their gain on valid", "",
+              "From what the twenty-fourth pass's review left and the wrong decisions of the test readings that the "
+              "extractor still makes (seen there, measured on valid, and no test reading after them: see \"What "
+              "eight test readings say of negation\" below).", "",
+              rules_table(TWENTY_SEVENTH_ROUND), "",
               "## Read by hand (issue 36)", "",
               "Test captions, dictionary (c). The error classes count the captions where the situation occurs "
               "(a lobe of another organ, a fracture not said pathological, ...) and those where the extractor made "
@@ -2875,6 +2943,8 @@ def run(argv: list[str] | None = None) -> None:
               "in these recall readings' misses, measured on valid); none was read on test.", "",
               *readings_lines(TWENTY_FOURTH_PASS_READING, ("twenty-third pass", "reading A", "reading B",
                                                            "A and B pooled"), ()),
+              "## What eight test readings say of negation (issue 36's twenty-fifth pass)", "",
+              *EIGHT_READINGS_LINES,
               "What is left, by the eighteenth pass's readings: on test and valid alike about 4 to 5 of every 100 "
               "context decisions are wrong, and no class holds more than a fifth of them: a concept of the history "
               "or an earlier procedure kept, a denial the cue lists miss (\"no dilated fluid\", \"impossible to "

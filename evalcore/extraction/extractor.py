@@ -76,6 +76,7 @@ from evalcore.extraction.sense import (
     SenseWords,
     names_a_lesion,
     names_a_level,
+    names_a_tumour,
     scan_range,
     sense_kept,
     structure_word,
@@ -97,7 +98,7 @@ _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 _HYPHENS = frozenset("-‐‑–")
 # What may stand between two words of one name: spaces of any kind but a line break (captions copied from PDFs hold
 # no-break and thin spaces), hyphens, and a slash ("PET/CT", "SPECT/CT").
-_JOINING_GAP = re.compile(r"(?:[^\S\n\r\f\v\x1c-\x1e\x85\u2028\u2029]|[\-‐‑–/])*")
+_JOINING_GAP = re.compile(r"(?:[^\S\n\r\f\v\x1c-\x1e\x85\u2028\u2029]|[" + re.escape("".join(sorted(_HYPHENS))) + "/])*")
 _END = ""  # the key of a trie node's payload: no normalised token is empty
 #: Captions handled between two progress reports of :func:`extract_collection`.
 PROGRESS_BLOCK = 2000
@@ -765,15 +766,14 @@ _NOT_HEAD_ENDINGS = ("ly", "ed", *ADJECTIVE_ENDINGS)
 
 
 def _names_a_tumour(word: str) -> bool:
-    """Whether ``word`` names a tumour by its suffix "-oma" (a melanoma, carcinoma, adenoma; SPECIALIST Lexicon), in
-    a word of seven letters or more: a stoma, stroma or soma is none. A tumour before a finding noun is that finding's
-    kind, no place: "resection of a melanoma metastasis" removed the melanoma too (:func:`_denied`).
+    """Whether the caption's ``word`` names a tumour (:func:`~evalcore.extraction.sense.names_a_tumour`, read as the
+    caption's word is). A tumour before a finding noun is that finding's kind, no place: "resection of a melanoma
+    metastasis" removed the melanoma too (:func:`_denied`).
 
     >>> [_names_a_tumour(word) for word in ("melanoma", "Carcinomas", "stroma", "liver")]
     [True, True, False, False]
     """
-    word = word.lower()
-    return len(word) >= 7 and word.endswith(("oma", "omas", "omata"))
+    return names_a_tumour(normal_token(word))
 
 
 def _another_projection(caption: str, tokens: list[tuple[int, int, str]]) -> bool:
@@ -958,7 +958,7 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
             following and any(denying_at.get(other_first, set()) - {entry.concept}
                               for other_first in range(last + 1, after + 1))))
         of_phrase = kind == "negation" and _of_phrase_of(tokens, first, ends)
-        in_a_state = kind == "negation" and _described_by_a_state(tokens, joined, first, last)
+        in_a_state = kind == "negation" and _described_by_a_state(caption, tokens, joined, first, last)
         presupposed = kind == "negation" and _after_other(tokens, joined, first)
         # another examination or view is named as this image's
         other = any(entry.concept in exams and shown & exams - {entry.concept} for exams in (MODALITIES, VIEW_TAGS))
@@ -1006,21 +1006,25 @@ def _holding_scopes(mentions: list[tuple[int, int, _Entry]], tokens: list[tuple[
 _STATE_REACH = 2
 
 
-def _described_by_a_state(tokens: list[tuple[int, int, str]], joined: Callable[[int], bool], first: int,
-                          last: int) -> bool:
+def _described_by_a_state(caption: str, tokens: list[tuple[int, int, str]], joined: Callable[[int], bool],
+                          first: int, last: int) -> bool:
     """Whether a state's participle stands before the mention of tokens ``first``..``last``, right before it or
-    past at most :data:`_STATE_REACH` adjectives or position words, and the mention is no finding noun nor a
-    lesion's itself: "no dilated *bowel* loops", "no enlarged abdominal *lymph nodes*" deny the dilation and the
-    enlargement, not the bowel and the nodes, where "no dilated fluid in the renal pelvis", "no enlarged adrenal
-    adenoma" and "no dilated varices" deny the fluid, the adenoma and the varices (:func:`_denied`)."""
-    k = first
-    while k > 0 and joined(k) and first - k <= _STATE_REACH:
+    past at most :data:`_STATE_REACH` adjectives or position words (a hyphenated adjective one word: "para-aortic"),
+    and the mention is no finding noun nor a lesion's itself: "no dilated *bowel* loops", "no enlarged abdominal
+    *lymph nodes*", "no enlarged para-aortic *lymph nodes*" deny the dilation and the enlargement, not the bowel and
+    the nodes, where "no dilated fluid in the renal pelvis", "no enlarged adrenal adenoma" and "no dilated varices"
+    deny the fluid, the adenoma and the varices (:func:`_denied`)."""
+    k, passed = first, 0
+    while k > 0 and joined(k) and passed <= _STATE_REACH:
         word = tokens[k - 1][2].lower()
         if word in _STATE_PARTICIPLES:
             return normal_token(tokens[last][2]) not in STATE_KEYS and not _names_a_lesion(tokens[last][2])
         if not (word.endswith(ADJECTIVE_ENDINGS) or normal_token(word) in SENSE_WORDS_KEYED.position):
             return False
         k -= 1
+        while k > 0 and caption[tokens[k - 1][1]:tokens[k][0]] in _HYPHENS:
+            k -= 1  # the words a hyphen joins to an adjective are that adjective's ("para-aortic")
+        passed += 1
     return False
 
 

@@ -297,14 +297,24 @@ def specifier(keys: Sequence[str], joined: Callable[[int], bool], first: int, la
     return None
 
 
+def names_a_tumour(key: str) -> bool:
+    """Whether the caption's word read as ``key`` names a tumour by its suffix "-oma" (plural "-omata"; SPECIALIST
+    Lexicon), in a word of seven letters or more: a melanoma, carcinoma, adenoma; a stoma, stroma or soma is none.
+
+    >>> [names_a_tumour(key) for key in ("melanoma", "carcinomata", "stroma", "liver")]
+    [True, True, False, False]
+    """
+    return len(key) >= 7 and key.endswith(("oma", "omata"))
+
+
 def names_a_lesion(key: str, words: SenseWords) -> bool:
     """Whether the caption's word read as ``key`` names a lesion: a noun of the ``lesion`` class, or a tumour by its
-    suffix "-oma" in a word of seven letters or more (a melanoma, a hemangioma; a stoma or a stroma is none).
+    suffix (:func:`names_a_tumour`: a melanoma, a hemangioma; a stoma or a stroma is none).
 
     >>> [names_a_lesion(key, SENSE_WORDS) for key in ("cyst", "hemangioma", "stroma", "liver")]
     [True, True, False, False]
     """
-    return key in words.lesion or (len(key) >= 7 and key.endswith("oma"))
+    return key in words.lesion or names_a_tumour(key)
 
 
 def names_a_level(name_words: Collection[str]) -> bool:
