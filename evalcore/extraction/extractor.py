@@ -773,7 +773,7 @@ def _names_a_tumour(word: str) -> bool:
     >>> [_names_a_tumour(word) for word in ("melanoma", "Carcinomas", "stroma", "liver")]
     [True, True, False, False]
     """
-    return names_a_tumour(normal_token(word))
+    return names_a_tumour(word.lower())
 
 
 def _another_projection(caption: str, tokens: list[tuple[int, int, str]]) -> bool:
@@ -1009,7 +1009,8 @@ _STATE_REACH = 2
 def _described_by_a_state(caption: str, tokens: list[tuple[int, int, str]], joined: Callable[[int], bool],
                           first: int, last: int) -> bool:
     """Whether a state's participle stands before the mention of tokens ``first``..``last``, right before it or
-    past at most :data:`_STATE_REACH` adjectives or position words (a hyphenated adjective one word: "para-aortic"),
+    past at most :data:`_STATE_REACH` adjectives or position words (the words a hyphen joins to an adjective one
+    word with it: "para-aortic", "FDG-positive"; a noun written apart ends the reach),
     and the mention is no finding noun nor a lesion's itself: "no dilated *bowel* loops", "no enlarged abdominal
     *lymph nodes*", "no enlarged para-aortic *lymph nodes*" deny the dilation and the enlargement, not the bowel and
     the nodes, where "no dilated fluid in the renal pelvis", "no enlarged adrenal adenoma" and "no dilated varices"
@@ -1023,7 +1024,9 @@ def _described_by_a_state(caption: str, tokens: list[tuple[int, int, str]], join
             return False
         k -= 1
         while k > 0 and caption[tokens[k - 1][1]:tokens[k][0]] in _HYPHENS:
-            k -= 1  # the words a hyphen joins to an adjective are that adjective's ("para-aortic")
+            k -= 1  # the words a hyphen joins to an adjective are that adjective's ("para-aortic") ...
+            if tokens[k][2].lower() in _STATE_PARTICIPLES:  # ... or the participle's ("enlarged-hyperplastic")
+                return normal_token(tokens[last][2]) not in STATE_KEYS and not _names_a_lesion(tokens[last][2])
         passed += 1
     return False
 

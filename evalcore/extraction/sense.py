@@ -297,14 +297,15 @@ def specifier(keys: Sequence[str], joined: Callable[[int], bool], first: int, la
     return None
 
 
-def names_a_tumour(key: str) -> bool:
-    """Whether the caption's word read as ``key`` names a tumour by its suffix "-oma" (plural "-omata"; SPECIALIST
-    Lexicon), in a word of seven letters or more: a melanoma, carcinoma, adenoma; a stoma, stroma or soma is none.
+def names_a_tumour(word: str) -> bool:
+    """Whether a lower-case ``word`` (a caption's word, or its key as :meth:`SenseWords.keyed` reads it) names a
+    tumour by its suffix "-oma" (plurals "-omas", "-omata"; SPECIALIST Lexicon), in a word of seven letters or
+    more: a melanoma, carcinomas, an adenoma; a stoma, stroma or soma is none.
 
-    >>> [names_a_tumour(key) for key in ("melanoma", "carcinomata", "stroma", "liver")]
-    [True, True, False, False]
+    >>> [names_a_tumour(word) for word in ("melanoma", "carcinomas", "carcinomata", "stroma", "liver")]
+    [True, True, True, False, False]
     """
-    return len(key) >= 7 and key.endswith(("oma", "omata"))
+    return len(word) >= 7 and word.endswith(("oma", "omas", "omata"))
 
 
 def names_a_lesion(key: str, words: SenseWords) -> bool:
