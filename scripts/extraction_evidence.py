@@ -1171,15 +1171,14 @@ def _eight_readings_lines() -> list[str]:
         "far more that the valid readers judge right than wrong, as the earlier passes' did (a symptom's site, "
         "\"patient with\", a patient sentence with no word of the image). This pass's rows change no image's set on "
         "valid or test (one reading's interval is about 1.2 points each way at 1,100 items), so no negation "
-        "reading was drawn after them (precision and recall were read: above). Of the 156 tags the readers say should not have been "
-        "kept, ROCOv2's own curated concepts hold 98 (history 30 of 53, a word sense 25 of 36: the collection's "
-        "\"Valve (physical object)\" for a heart valve, \"Neck\" for an aneurysm's neck, \"Heart\" for "
-        "\"cardiac\"; a denial missed 22 of 29): there brief 11 and the collection's curation part, and the "
-        "extractor's tag is the curators' (of the 23 tags wrongly removed, 18 are curated: errors by both). "
-        "Counting the curated word senses as the "
-        "collection's convention, as the brief counts the assumed AP view, would give 96.6 %, still short. "
-        "Reaching the 97 % target needs another mechanism "
-        "for \"is this stated of this image\", not more rows.", ""]
+        "reading was drawn after them (precision and recall were read: above). Of the 156 tags the readers say "
+        "should not have been kept, ROCOv2's own curated concepts hold 98 (history 30 of 53, a word sense 25 of "
+        "36: the collection's \"Valve (physical object)\" for a heart valve, \"Neck\" for an aneurysm's neck, "
+        "\"Heart\" for \"cardiac\"; a denial missed 22 of 29): there brief 11 and the collection's curation "
+        "part, and the extractor's tag is the curators' (of the 23 tags wrongly removed, 18 are curated: errors by "
+        "both). Counting the curated word senses as the collection's convention, as the brief counts the assumed "
+        "AP view, would give 96.6 %, still short. Reaching the 97 % target needs another mechanism for \"is this "
+        "stated of this image\", not more rows.", ""]
 
 
 EIGHT_READINGS_LINES = _eight_readings_lines()
