@@ -2719,8 +2719,8 @@ def run(argv: list[str] | None = None) -> None:
               rules_table(TWENTY_SIXTH_ROUND), "",
               "## Rules added in issue 36's twenty-fifth pass and their gain on valid", "",
               "From what the twenty-fourth pass's review left and the wrong decisions of the test readings that the "
-              "extractor still makes (seen there, measured on valid; precision and recall read on test after them, negation not: see "
-              "\"Read by hand in issue 36's twenty-fifth pass\" below).", "",
+              "extractor still makes (seen there, measured on valid; precision and recall read on test after "
+              "them, negation not: see \"Read by hand in issue 36's twenty-fifth pass\" below).", "",
               rules_table(TWENTY_SEVENTH_ROUND), "",
               "## Read by hand (issue 36)", "",
               "Test captions, dictionary (c). The error classes count the captions where the situation occurs "
