@@ -1091,6 +1091,11 @@ TWENTY_SEVENTH_ROUND = (
     ("\"appear(s) to no longer be present\" as ConText's post-negation \"no longer present\" (\"Previously "
      "described fundic lesions appear to no longer be present\", a valid caption whose lesions name no concept): "
      "no valid image changes", "0.7213 (+0.0000)", "0.7443 (+0.0000)"),
+    ("a post-negation whose verb is singular (\"has resolved\", \"is not seen\", \"was ruled out\") denies "
+     "the subject after \"and\" and an article, not the coordination before it: \"CT showed a large renal "
+     "abscess and the hydronephrosis has resolved\" keeps the abscess, where \"the abscess and the effusion have "
+     "resolved\" denies both (the pass's review): no valid or test image changes", "0.7213 (+0.0000)",
+     "0.7443 (+0.0000)"),
     ("tried on valid and left out: a structure after a hyphenated prefix of place (\"infra-renal IVC\", "
      "\"peri-pancreatic\", \"supra-aortic\") as no structure, as \"trans-thoracic\" is none (32 valid images; "
      "17 lose a curated tag, and of the 4 removals the valid readings judged, 3 are wrong: \"peri-cardiac "

@@ -1363,3 +1363,17 @@ def test_a_caption_is_lowered_once_only_where_that_reads_each_word_as_lowering_i
     assert [text[a:b] for a, b in negated_spans(text, cues=cues)] == ["\u0391\u0399\u039c\u0391"]
     dotted, plain = "\u0130zmir. No effusion.", "Izmir. No effusion."
     assert [(a, b, cue.cue) for a, b, cue in cue_scopes(dotted)] == [(a, b, cue.cue) for a, b, cue in cue_scopes(plain)]
+
+
+def test_a_singular_post_negation_denies_one_subject_of_a_coordination() -> None:
+    """Twenty-fifth pass (the pass's review): a post-negation whose verb is singular ("has resolved", "is not seen")
+    agrees with the subject after "and the", so what the clause before it states stays; a plural verb ("have
+    resolved", "were absent") denies the whole coordination, and an article-less item ("and hydronephrosis") is
+    still read with it."""
+    caption = "CT showed a large renal abscess and the hydronephrosis has resolved."
+    assert mention_status(caption, ["Abscess"]) == "affirmed"
+    assert mention_status(caption, ["Hydronephrosis"]) == "negated"
+    assert mention_status("Liver cyst and the effusion is not seen.", ["Liver cyst"]) == "affirmed"
+    assert mention_status("The abscess and the effusion have resolved.", ["Abscess"]) == "negated"
+    assert mention_status("A pleural effusion and the abscess were absent.", ["Pleural effusion"]) == "negated"
+    assert mention_status("The renal abscess and hydronephrosis has resolved.", ["Abscess"]) == "negated"

@@ -228,6 +228,9 @@ PASTED_SOURCE = (f"a sentence after the first of a pasted case report or discuss
 STATUSES = ("affirmed", "negated", "absent")
 #: The articles that begin a subject or a list item's phrase ("..., the cyst was no longer visible").
 _ARTICLES = ("the", "a", "an")
+#: The auxiliaries of a singular subject: a post-negation cue opening with one ("has resolved", "is absent", "was
+#: ruled out") denies one subject, not the coordination before it (:func:`_backward_scope`).
+_SINGULAR_AUXILIARIES = frozenset({"is", "was", "has"})
 
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|[;:]")
 # A sentence ends at ".", "!" or "?" before a space or the end (but the stop of "vs.": "pulmonary edema vs.
@@ -462,10 +465,15 @@ def _backward_scope(text: str, tokens: list[tuple[str, int, int]], first: int, p
         return min(begin, state), state + 1
     # A comma before an article begins the subject ("performed at the 32nd week of gestation, the allantoic cyst was
     # no longer visible"): the items of a list carry no article; so does a comma within three words after a word of
-    # the figure ("CT abdomen, left kidney cannot be visualized").
-    return next((k for k in range(end - 1, begin, -1) if _comma_before(text, tokens, k)
-                 and (tokens[k][0] in _ARTICLES
-                      or any(tokens[j][0] in SENSE_WORDS.figure for j in range(max(begin, k - 3), k)))), begin), end
+    # the figure ("CT abdomen, left kidney cannot be visualized"); and "and" before an article where the cue's verb
+    # is singular ("a renal abscess and the hydronephrosis has resolved": the verb agrees with one subject, where
+    # "the abscess and the effusion have resolved" denies both).
+    singular = tokens[first][0] in _SINGULAR_AUXILIARIES
+    return next((k for k in range(end - 1, begin, -1)
+                 if (_comma_before(text, tokens, k)
+                     and (tokens[k][0] in _ARTICLES
+                          or any(tokens[j][0] in SENSE_WORDS.figure for j in range(max(begin, k - 3), k))))
+                 or (singular and tokens[k][0] in _ARTICLES and tokens[k - 1][0] == "and")), begin), end
 
 
 #: Where the rule of a mention in a glossary entry comes from (the evidence names it, after the uses' cue).
