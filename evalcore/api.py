@@ -196,7 +196,7 @@ def extract_concepts(captions: PathLike | Mapping[str, str], names: PathLike | M
         more = merged_synonyms(more, synonyms)
     elif synonyms is not None:
         more = merged_synonyms(more, *(read_synonyms(source, names=merged) for source in _sources(synonyms)))
-    added = None if rules is None else read_user_rules(_sources(rules))
+    added = None if rules is None else read_user_rules(_sources(rules), known=merged)
     found = find_caption_concepts(texts, merged, more, abbreviations, progress=progress, ontology_ids=ontology_ids,
                                   rules=added, workers=workers)
     # What extract writes, evaluate must read: refused here, naming the image, rather than written and refused later.

@@ -379,10 +379,12 @@ def read_concept_names(data: bytes, display: str) -> dict[str, str]:
     check_delimiter(first, line_number, display, (",",), "'CUI,Name' (or MRCONSO.RRF)")
     names: dict[str, str] = {}
     for position, (line, fields) in enumerate(csv_rows(text, display)):
-        if position == 0 and not CUI.match(fields[0].upper()):
+        # a header's first field is no ID: neither a CUI, nor PREFIX:digits, nor any word with a colon
+        if position == 0 and not concept_id(fields[0].strip().upper()) and ":" not in fields[0].strip():
             continue
-        if len(fields) < 2:
-            raise InputError(display, line, "2 fields (CUI,Name)", f"{len(fields)} field")
+        if len(fields) != 2:
+            raise InputError(display, line, "2 fields (CUI,Name); quote names containing commas",
+                             f"{len(fields)} field{'s' if len(fields) != 1 else ''}")
         node = fields[0]
         if not NODE.match(node):
             raise InputError(display, line, "a concept ID without spaces", repr(node)[:60])

@@ -240,3 +240,76 @@ def test_extract_on_worker_processes_writes_the_same_file(world, monkeypatch, ca
     assert (world / "out.csv").read_bytes() == alone
     assert run_extract(world, "--workers", "-1") == 2
     assert "workers must be a whole number >= 0" in capsys.readouterr().err
+
+
+# A hostile-input hunt of the twenty-fifth pass: each of these exited 0 with a wrong result, or named no line.
+@pytest.mark.parametrize(("names", "words"), [
+    # an unquoted comma cut "Foramen Ovale, Patent" to "Foramen Ovale", which then matched the caption
+    (b"CUI,Canonical name\nC0016522,Foramen Ovale, Patent\nC0018787,Heart\n",
+     ["names.csv, line 2", "2 fields", "quote names containing commas", "3 fields"]),
+    (b"CUI,Canonical name\nC0018787,Heart,x,y\n", ["names.csv, line 2", "4 fields"]),
+])
+def test_a_names_row_of_more_than_two_fields_is_refused(world, capsys, names, words):
+    (world / "names.csv").write_bytes(names)
+    assert run_extract(world) == 2 and not (world / "out.csv").exists()
+    err = capsys.readouterr().err
+    assert all(word in err for word in words) and "Traceback" not in err
+
+
+def test_a_names_file_without_a_header_keeps_a_first_ontology_id(world):
+    """The header was told by a first field that is no CUI, so "UBERON:0000948,heart" was dropped as a header."""
+    (world / "names.csv").write_bytes(b"UBERON:0000948,heart\nMESH:D006330,heart disease\nUBERON:0002048,lung\n")
+    (world / "captions.csv").write_bytes(b"ID,Caption\nx1,heart and lung\n")
+    assert run_extract(world, "--ontology-ids", "--no-abbreviations") == 0
+    assert (world / "out.csv").read_text() == "ID,CUIs\nx1,UBERON:0000948;UBERON:0002048\n"
+
+
+def test_a_rule_about_a_concept_the_names_lack_is_refused(world, capsys):
+    """A mistyped ID (C0018878 for C0018787) did nothing, silently."""
+    (world / "rules.tsv").write_text("kind\twords\tconcept\tsource\nsynonym\tcerebrum\tC0006104\tours\n"
+                                     "synonym\tcardiac silhouette\tC0018878\tours\n", encoding="utf-8")
+    assert run_extract(world, "--rules", str(world / "rules.tsv")) == 2 and not (world / "out.csv").exists()
+    err = capsys.readouterr().err
+    assert "rules.tsv, line 3" in err and "column 3 (concept): an ID of the loaded names" in err and "C0018878" in err
+
+
+@pytest.mark.parametrize(("content", "words"), [
+    (b"kind\twords\tconcept\tsource\nsynonym\tbig heart\tC0006104\tme\nsynonym\tbig \xff heart\tC0006104\tme\n",
+     ["rules.tsv, line 3", "UTF-8", "0xff"]),
+    (b"kind\twords\tconcept\tsource\nsynonym\tbig\x00heart\tC0006104\tme\n", ["rules.tsv, line 2", "NUL"]),
+])
+def test_a_rules_file_that_is_no_text_names_its_line(world, capsys, content, words):
+    (world / "rules.tsv").write_bytes(content)
+    assert run_extract(world, "--rules", str(world / "rules.tsv")) == 2
+    err = capsys.readouterr().err
+    assert all(word in err for word in words) and "Traceback" not in err
+
+
+def test_a_rules_path_that_is_a_directory_says_so(world, capsys):
+    assert run_extract(world, "--rules", str(world)) == 2
+    assert "a directory" in capsys.readouterr().err
+
+
+def test_a_failure_to_write_the_evidence_leaves_the_earlier_sets_too(world, capsys, monkeypatch):
+    """The hunt's sixth finding: out.csv was replaced before the evidence failed (a file size limit), leaving one
+    run's sets beside another run's evidence. Both are written and synced before either is renamed into place."""
+    import errno
+
+    from evalcore.io import outputs
+
+    (world / "out.csv").write_text("earlier sets\n")
+    (world / "evidence.csv").write_text("earlier evidence\n")
+    synced, real_fsync = [], outputs.os.fsync
+
+    def fsync_then_fail(descriptor):
+        synced.append(descriptor)
+        if len(synced) == 2:
+            raise OSError(errno.EFBIG, "File too large")
+        real_fsync(descriptor)
+
+    monkeypatch.setattr(outputs.os, "fsync", fsync_then_fail)
+    assert run_extract(world, "--evidence", str(world / "evidence.csv")) == 2
+    assert "could not write the output file (File too large)" in capsys.readouterr().err
+    assert (world / "out.csv").read_text() == "earlier sets\n"
+    assert (world / "evidence.csv").read_text() == "earlier evidence\n"
+    assert sorted(path.name for path in world.iterdir()) == ["captions.csv", "evidence.csv", "names.csv", "out.csv"]

@@ -30,7 +30,7 @@ from evalcore.evaluation.retrieval import (
     write_trec_run,
 )
 from evalcore.io.loading import kg_names_file, load_kg, load_labels
-from evalcore.io.outputs import atomic_output, check_outputs, concepts_csv, write_text_atomically
+from evalcore.io.outputs import atomic_output, check_outputs, concepts_csv, write_text_atomically, write_texts_atomically
 from evalcore.metrics.detection import DetectionScores, detection_scores
 from evalcore.metrics.ties import run_tie_counts, tie_message
 from evalcore.readers import (
@@ -276,9 +276,8 @@ def command_qrels(args: argparse.Namespace) -> None:
     bar = ProgressBar()
     judgments = graded_judgments(evaluator, runs, args.k, nn_iou_measure(args.alpha, args.n, args.kg_mode), bar)
     bar.close()
-    if args.scales:
-        write_text_atomically(args.scales, judgments.scales_csv())
-    write_text_atomically(args.out, judgments.text())
+    # (the judgments and their scales replace the earlier files together, or neither does)
+    write_texts_atomically([(args.out, judgments.text()), *([(args.scales, judgments.scales_csv())] if args.scales else [])])
     counts = judgments.counts
     print(f"{counts['judgments']:,} judgments for {counts['queries']:,} queries; grade = relevance x a per-query scale "
           f"(exact for {counts['queries_exact']:,} queries, rounded for {counts['queries_rounded']:,}); largest grade "
@@ -336,7 +335,7 @@ def command_extract(args: argparse.Namespace) -> None:
                              progress=bar, evidence=args.evidence is not None, workers=args.workers)
     bar.close()
     concepts, rows = found if isinstance(found, tuple) else (found, None)
-    write_text_atomically(args.out, concepts_csv(concepts))
+    outputs = [(args.out, concepts_csv(concepts))]
     if rows is not None:
         import pandas as pd
 
@@ -344,7 +343,9 @@ def command_extract(args: argparse.Namespace) -> None:
         from evalcore.io.tables import spreadsheet_csv
 
         # For a reader's spreadsheet, like the other CSV reports: a cell it would run as a formula is neutralised.
-        write_text_atomically(args.evidence, spreadsheet_csv(pd.DataFrame(rows, columns=list(EVIDENCE_COLUMNS))))
+        outputs.append((args.evidence, spreadsheet_csv(pd.DataFrame(rows, columns=list(EVIDENCE_COLUMNS)))))
+    # (the sets and their evidence replace the earlier files together, or neither does)
+    write_texts_atomically(outputs)
     report = coverage(concepts, top=0)
     print(f"{report.images:,} captions: {report.images - len(report.without_concept):,} with at least one concept, "
           f"{report.distinct_concepts:,} distinct concepts, {report.occurrences:,} in all", file=sys.stderr)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from evalcore.errors import InputError
+from evalcore.readers.files import read_checked_bytes
 
 #: The folder of the rule files shipped with the package.
 RULES_FOLDER = Path(__file__).with_name("rules")
@@ -50,16 +51,9 @@ def read_rule_file(path: str | Path, columns: Sequence[Column]) -> tuple[RuleRow
     """
     path = Path(path)
     name = str(path)
-    try:
-        if not path.is_file():
-            raise InputError(name, None, "a rule file (a regular file of tab-separated rows)", "no such file"
-                             if not path.exists() else "not a regular file")
-        if path.stat().st_size > MAX_RULE_FILE_BYTES:
-            raise InputError(name, None, f"a rule file of at most {MAX_RULE_FILE_BYTES // 2**20} MB",
-                             f"{path.stat().st_size:,} bytes")
-        lines = path.read_text(encoding="utf-8-sig").splitlines()
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(name, None, "a readable UTF-8 rule file", type(error).__name__) from error
+    # a regular file within the budget, UTF-8 with no NUL, each refusal naming what was found and the line
+    data, _ = read_checked_bytes(path, name, MAX_RULE_FILE_BYTES)
+    lines = data.decode("utf-8").splitlines()
     header = [column.name for column in columns]
     if not lines or lines[0].split("\t") != header:
         raise InputError(name, 1, "the header " + "<TAB>".join(header), lines[0] if lines else "an empty file")

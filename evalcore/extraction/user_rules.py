@@ -24,7 +24,7 @@ that name no finding of an image ("diagnosis"); the extractor reads them with th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -69,8 +69,10 @@ def _read_only_rules(synonyms: dict[str, tuple[str, ...]], exclusions: frozenset
     return UserRules(MappingProxyType(synonyms), exclusions, cues)
 
 
-def read_user_rules(paths: Iterable[str | Path]) -> UserRules:
-    """The rules of one or more rules files, in order (a cue given twice, in one file or two, is refused).
+def read_user_rules(paths: Iterable[str | Path], known: Collection[str] | None = None) -> UserRules:
+    """The rules of one or more rules files, in order (a cue given twice, in one file or two, is refused); with
+    ``known`` (the IDs of the loaded names), a synonym or exclusion of any other concept is refused too, naming its
+    line: a mistyped ID would otherwise do nothing, silently.
 
     >>> import tempfile, os
     >>> with tempfile.TemporaryDirectory() as folder:
@@ -102,6 +104,9 @@ def read_user_rules(paths: Iterable[str | Path]) -> UserRules:
             elif not concept:
                 raise InputError(str(path), row.line, f"column 3 (concept): the concept ID a {kind} row is about",
                                  "an empty field")
+            elif known is not None and concept not in known:
+                raise InputError(str(path), row.line, "column 3 (concept): an ID of the loaded names",
+                                 repr(concept)[:60])
             elif kind == "synonym":
                 synonyms.setdefault(concept, []).append(words)
             else:

@@ -19,7 +19,7 @@ import os
 import secrets
 import stat
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
@@ -175,6 +175,25 @@ def write_text_atomically(path: PathLike, text: str) -> None:
     """Write ``text`` to ``path`` through :func:`atomic_output`."""
     with atomic_output(path) as handle:
         handle.write(text)
+
+
+def write_texts_atomically(outputs: Sequence[tuple[PathLike, str]]) -> None:
+    """Write each ``(path, text)`` of ``outputs`` through :func:`atomic_output`, all of them or none: every text is
+    written and synced beside its target before the first is renamed into place, so a failure to write one (a full
+    disk, a file size limit) leaves every earlier file as it was, not one command's outputs from two runs.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> write_texts_atomically([(folder / "a.csv", "a\\n"), (folder / "b.csv", "b\\n")])
+    >>> sorted((p.name, p.read_text()) for p in folder.iterdir())
+    [('a.csv', 'a\\n'), ('b.csv', 'b\\n')]
+    """
+    with ExitStack() as stack:
+        for path, text in outputs:
+            handle = stack.enter_context(atomic_output(path))
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
 
 
 def concepts_csv(concepts: ConceptSets) -> str:

@@ -7,6 +7,7 @@ import pyarrow.compute as pc
 
 from evalcore.errors import InputError
 from evalcore.readers.columnar import fast_or_by_lines, line_column, take, universal_newlines, upper_cuis, usual_and_scanned
+from evalcore.readers.concepts import is_concept_id
 from evalcore.readers.files import Source, read_checked_bytes
 from evalcore.readers.lines import (
     CUI_PATTERN,
@@ -53,16 +54,29 @@ def read_names_to_find(source: Source, name: str | None = None) -> dict[str, str
 def _names_by_lines(text: str, display: str) -> dict[str, str]:
     names: dict[str, str] = {}
     for position, (line, fields) in enumerate(csv_rows(text, display)):
-        if position == 0 and not CUI_PATTERN.match(fields[0].upper()):
+        if position == 0 and _is_names_header(fields):
             continue
         node, label = _name_row(fields, display, line)
         names[node] = label
     return names
 
 
+def _is_names_header(fields: list[str]) -> bool:
+    """Whether a first row is a header: its first field is no concept ID, neither a CUI nor an ontology's
+    "PREFIX:local" ID ("CUI,Canonical name", "id,name"; a file with no header may begin "UBERON:0000948,heart" or
+    "MESH:D000001,Calcimycin", as the open KG's names do).
+
+    >>> [_is_names_header(row) for row in (["CUI", "Canonical name"], ["UBERON:0000948", "heart"], ["c0018787", "x"])]
+    [True, False, False]
+    """
+    node = fields[0].strip()
+    return not is_concept_id(node.upper()) and ":" not in node
+
+
 def _name_row(fields: list[str], display: str, line: int) -> tuple[str, str]:
-    if len(fields) < 2:
-        raise InputError(display, line, "2 fields (CUI,Name)", f"{len(fields)} field")
+    if len(fields) != 2:
+        raise InputError(display, line, "2 fields (CUI,Name); quote names containing commas",
+                         f"{len(fields)} field{'s' if len(fields) != 1 else ''}")
     node = fields[0]
     if not NODE_PATTERN.match(node):
         raise InputError(display, line, "a concept ID without spaces", repr(node)[:60])
@@ -96,7 +110,7 @@ def _names_by_columns(data: bytes, display: str) -> dict[str, str] | None:
                 continue
             if not header_done:
                 header_done = True
-                if not CUI_PATTERN.match(fields[0].upper()):
+                if _is_names_header(fields):
                     keep[row] = False
                     continue
             if not usual[row]:
