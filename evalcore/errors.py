@@ -7,6 +7,8 @@ show one clear message instead of a traceback.
 
 from __future__ import annotations
 
+import stat
+
 
 class CBIRLensError(ValueError):
     """A problem with the user's input or parameters, with an actionable message."""
@@ -55,3 +57,34 @@ class ParameterError(CBIRLensError):
 class StoreError(CBIRLensError):
     """A saved workspace that cannot be saved or opened: an unknown, expired or malformed ID, a size limit, or a
     store whose files cannot be read or written. The message names no server path."""
+
+
+_FILE_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
+               (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+
+
+def file_kind(mode: int) -> str:
+    """What a path that is no regular file is, for a message's "found" (``mode``: its ``st_mode``).
+
+    >>> file_kind(stat.S_IFDIR), file_kind(stat.S_IFIFO)
+    ('a directory', 'a FIFO (named pipe)')
+    """
+    return next((kind for test, kind in _FILE_KINDS if test(mode)), "not a regular file")
+
+
+def decoded_text(data: bytes, display: str) -> str:
+    """``data`` as UTF-8 text, or an :class:`InputError` naming the line of the first byte that is not UTF-8, or of a
+    NUL byte (a binary file).
+
+    >>> decoded_text(b"a\\n\\xff\\n", "x.txt")
+    Traceback (most recent call last):
+    evalcore.errors.InputError: x.txt, line 2: expected UTF-8 text, found byte 0xff
+    """
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise InputError(display, line, "UTF-8 text", f"byte 0x{data[error.start]:02x}") from None
+    if "\x00" in text:
+        raise InputError(display, text.count("\n", 0, text.index("\x00")) + 1, "text", "a NUL byte (binary file?)")
+    return text

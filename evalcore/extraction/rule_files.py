@@ -9,13 +9,13 @@ only some values. A bad row raises :class:`~evalcore.errors.InputError` naming t
 
 from __future__ import annotations
 
+import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-from evalcore.errors import InputError
-from evalcore.readers.files import read_checked_bytes
+from evalcore.errors import InputError, decoded_text, file_kind
 
 #: The folder of the rule files shipped with the package.
 RULES_FOLDER = Path(__file__).with_name("rules")
@@ -51,9 +51,22 @@ def read_rule_file(path: str | Path, columns: Sequence[Column]) -> tuple[RuleRow
     """
     path = Path(path)
     name = str(path)
-    # a regular file within the budget, UTF-8 with no NUL, each refusal naming what was found and the line
-    data, _ = read_checked_bytes(path, name, MAX_RULE_FILE_BYTES)
-    lines = data.decode("utf-8").splitlines()
+    expected = "a rule file (a regular file of tab-separated rows)"
+    try:
+        status = path.stat()
+        if not stat.S_ISREG(status.st_mode):
+            raise InputError(name, None, expected, file_kind(status.st_mode))
+        if status.st_size > MAX_RULE_FILE_BYTES:
+            raise InputError(name, None, f"a rule file of at most {MAX_RULE_FILE_BYTES // 2**20} MB",
+                             f"{status.st_size:,} bytes")
+        with path.open("rb") as handle:
+            data = handle.read(MAX_RULE_FILE_BYTES + 1)  # (a file grown since its size was read stays bounded)
+    except OSError as error:
+        raise InputError(name, None, expected, error.strerror or type(error).__name__) from None
+    if len(data) > MAX_RULE_FILE_BYTES:
+        raise InputError(name, None, f"a rule file of at most {MAX_RULE_FILE_BYTES // 2**20} MB", "more")
+    # (UTF-8 with no NUL, a BOM dropped; a refusal names the line)
+    lines = decoded_text(data.removeprefix(b"\xef\xbb\xbf"), name).splitlines()
     header = [column.name for column in columns]
     if not lines or lines[0].split("\t") != header:
         raise InputError(name, 1, "the header " + "<TAB>".join(header), lines[0] if lines else "an empty file")

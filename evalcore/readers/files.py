@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import BinaryIO, Union
 
 from evalcore.decimals import decimal_integer
-from evalcore.errors import InputError, ParameterError
+from evalcore.errors import InputError, ParameterError, decoded_text, file_kind
 from evalcore.readers.columnar import line_aligned_pieces
 
 Source = Union[str, Path, bytes]
@@ -55,14 +55,6 @@ def _describe_budget(budget: int) -> str:
     return f"at most {budget:,} bytes (raise it with --max-input-bytes or {INPUT_BUDGET_VARIABLE})"
 
 
-_FILE_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
-               (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
-
-
-def _file_kind(mode: int) -> str:
-    return next((kind for test, kind in _FILE_KINDS if test(mode)), "not a regular file")
-
-
 def read_bytes(source: Source, name: str | None, default_budget: int = DEFAULT_MAX_FILE_BYTES) -> tuple[bytes, str]:
     """Read a regular file (never a device, FIFO, socket or directory) within the byte budget.
 
@@ -95,7 +87,7 @@ def open_regular(path: Path, display: str, budget: int) -> tuple[BinaryIO, int]:
     except OSError as error:
         raise InputError(display, None, "a readable regular file", error.strerror or str(error)) from None
     if not stat.S_ISREG(mode):
-        raise InputError(display, None, "a regular file", _file_kind(mode))
+        raise InputError(display, None, "a regular file", file_kind(mode))
     try:
         # O_NONBLOCK: if the path was swapped for a FIFO after the check, open() must not wait for a writer.
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
@@ -105,7 +97,7 @@ def open_regular(path: Path, display: str, budget: int) -> tuple[BinaryIO, int]:
     opened = os.fstat(handle.fileno())
     if not stat.S_ISREG(opened.st_mode):
         handle.close()
-        raise InputError(display, None, "a regular file", _file_kind(opened.st_mode))
+        raise InputError(display, None, "a regular file", file_kind(opened.st_mode))
     if opened.st_size > budget:
         handle.close()
         raise InputError(display, None, _describe_budget(budget), f"{opened.st_size:,} bytes")
@@ -144,15 +136,7 @@ def read_text(source: Source, name: str | None = None) -> tuple[str, str]:
     data, display = read_bytes(source, name)
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
-        raise InputError(display, line, "UTF-8 text", f"byte 0x{data[error.start]:02x}") from None
-    if "\x00" in text:
-        line = text[: text.index("\x00")].count("\n") + 1
-        raise InputError(display, line, "text", "a NUL byte (binary file?)")
-    return text, display
+    return decoded_text(data, display), display
 
 
 def read_checked_bytes(source: Source, name: str | None, default_budget: int = DEFAULT_MAX_FILE_BYTES) -> tuple[bytes, str]:
