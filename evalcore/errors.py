@@ -1,8 +1,9 @@
-"""The project's own exceptions.
+"""The project's own exceptions, and the two checks of a file's bytes every reader's message needs.
 
 Every problem a user can fix (a malformed file, an unknown ID, a bad parameter)
 is raised as a :class:`CBIRLensError`, so that the CLI and the dashboard can
-show one clear message instead of a traceback.
+show one clear message instead of a traceback; :func:`decoded_text` and :func:`file_kind`
+say which line holds a byte that is no text and what a path that is no file is.
 """
 
 from __future__ import annotations
