@@ -276,8 +276,11 @@ def command_qrels(args: argparse.Namespace) -> None:
     bar = ProgressBar()
     judgments = graded_judgments(evaluator, runs, args.k, nn_iou_measure(args.alpha, args.n, args.kg_mode), bar)
     bar.close()
+    outputs = [(args.out, judgments.text())]
+    if args.scales:
+        outputs.append((args.scales, judgments.scales_csv()))
     # (the judgments and their scales replace the earlier files together, or neither does)
-    write_texts_atomically([(args.out, judgments.text()), *([(args.scales, judgments.scales_csv())] if args.scales else [])])
+    write_texts_atomically(outputs)
     counts = judgments.counts
     print(f"{counts['judgments']:,} judgments for {counts['queries']:,} queries; grade = relevance x a per-query scale "
           f"(exact for {counts['queries_exact']:,} queries, rounded for {counts['queries_rounded']:,}); largest grade "

@@ -52,19 +52,19 @@ def read_rule_file(path: str | Path, columns: Sequence[Column]) -> tuple[RuleRow
     path = Path(path)
     name = str(path)
     expected = "a rule file (a regular file of tab-separated rows)"
+    bounded = f"a rule file of at most {MAX_RULE_FILE_BYTES // 2**20} MB"
     try:
         status = path.stat()
         if not stat.S_ISREG(status.st_mode):
             raise InputError(name, None, expected, file_kind(status.st_mode))
         if status.st_size > MAX_RULE_FILE_BYTES:
-            raise InputError(name, None, f"a rule file of at most {MAX_RULE_FILE_BYTES // 2**20} MB",
-                             f"{status.st_size:,} bytes")
+            raise InputError(name, None, bounded, f"{status.st_size:,} bytes")
         with path.open("rb") as handle:
             data = handle.read(MAX_RULE_FILE_BYTES + 1)  # (a file grown since its size was read stays bounded)
     except OSError as error:
         raise InputError(name, None, expected, error.strerror or type(error).__name__) from None
     if len(data) > MAX_RULE_FILE_BYTES:
-        raise InputError(name, None, f"a rule file of at most {MAX_RULE_FILE_BYTES // 2**20} MB", "more")
+        raise InputError(name, None, bounded, "more")
     # (UTF-8 with no NUL, a BOM dropped; a refusal names the line)
     lines = decoded_text(data.removeprefix(b"\xef\xbb\xbf"), name).splitlines()
     header = [column.name for column in columns]

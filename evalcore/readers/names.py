@@ -7,7 +7,6 @@ import pyarrow.compute as pc
 
 from evalcore.errors import InputError
 from evalcore.readers.columnar import fast_or_by_lines, line_column, take, universal_newlines, upper_cuis, usual_and_scanned
-from evalcore.readers.concepts import is_concept_id
 from evalcore.readers.files import Source, read_checked_bytes
 from evalcore.readers.lines import (
     CUI_PATTERN,
@@ -70,7 +69,7 @@ def _is_names_header(fields: list[str]) -> bool:
     [True, False, False]
     """
     node = fields[0].strip()
-    return not is_concept_id(node.upper()) and ":" not in node
+    return not CUI_PATTERN.match(node.upper()) and ":" not in node  # (every ontology ID holds its prefix's colon)
 
 
 def _name_row(fields: list[str], display: str, line: int) -> tuple[str, str]:
