@@ -24,10 +24,14 @@ if os.environ.get("CI"):
 
 # Saved workspaces of the test run go to a folder of their own (the dashboard's and the servers' the tests start),
 # never to the user's store; a test that needs its own store sets CBIR_LENS_STORE itself.
+# The folder goes when the test process ends, so that runs leave no store behind in the system's temporary folder.
 if "CBIR_LENS_STORE" not in os.environ:
+    import atexit
+    import shutil
     import tempfile
 
     os.environ["CBIR_LENS_STORE"] = tempfile.mkdtemp(prefix="cbir-lens-test-store-")
+    atexit.register(shutil.rmtree, os.environ["CBIR_LENS_STORE"], ignore_errors=True)
 
 
 def random_world(seed: int, images: int = 60, vocabulary: int = 25, edges: int = 30):
