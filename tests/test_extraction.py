@@ -214,6 +214,23 @@ def test_derived_adjectives_read_as_their_noun():
     assert normal_token("splenic") == normal_token("spleen")  # twenty-second pass: it raised it
 
 
+def test_a_prefixed_word_written_with_a_hyphen_is_the_prefixed_word():
+    """Issue 36, twenty-sixth pass: a bound prefix of place written with a hyphen or a space is its word's
+    ("infra-temporal fossa" is the infratemporal fossa, not the temporal fossa the words after the hyphen name);
+    a time or negation prefix is not split, nor a word whose rest is short ("subtle")."""
+    names = {"C0230011": "Structure of infratemporal fossa", "C0230013": "Structure of temporal fossa",
+             "C0035359": "Retroperitoneal Space", "C0222331": "Subcutaneous Fat", "C0032790": "Postoperative Period",
+             "C0205170": "Subtle"}
+    dictionary = ConceptDictionary.build(names)
+    assert extract("A lesion extending to the infra-temporal fossa.", dictionary) == {"C0230011"}
+    assert extract("A lesion extending to the infratemporal fossa.", dictionary) == {"C0230011"}
+    assert extract("A lesion of the temporal fossa.", dictionary) == {"C0230013"}
+    assert extract("Blood in the retro-peritoneal space and the sub-cutaneous fat.", dictionary) \
+        == {"C0035359", "C0222331"}
+    assert extract("Post-operative CT.", dictionary) == set()
+    assert extract("A sub tle change.", dictionary) == set()
+
+
 def test_the_words_a_caption_writes_for_a_finding_read_as_its_name():
     """Issue 36, twenty-second pass (ROCOv2 test recall readings): "infiltrates" is Infiltration, "calcified"
     Calcinosis; "abdominal CT" names the abdomen, and two regions coordinated before a noun that makes a longer

@@ -194,6 +194,9 @@ def test_a_position_between_a_side_and_its_part(caption: str, expected: set[str]
     # ... past a name read inside the modality's own (issue 36, twentieth pass: "CT abdomen" holds the abdomen).
     ("CT abdomen with cystogram.", {CT, ABDOMEN}),
     ("Cystogram of the abdomen.", {PLAIN_XRAY, ABDOMEN}),
+    # ... and the same study word again in the caption is still the technique (twenty-sixth pass, valid's "CT pelvis
+    # with cystogram ...: displaced bladder; poor cystogram without extravasation").
+    ("CT abdomen with cystogram: displaced bladder; poor cystogram.", {CT, ABDOMEN}),
     # ... and carry on to a sentence that names no modality.
     ("Radiograph of the knee. Lateral view of the wrist.", {PLAIN_XRAY, LOWER_EXTREMITY, UPPER_EXTREMITY}),
     # The assumed standard view only for a plain radiograph of the region.

@@ -179,16 +179,35 @@ def _tokens(text: str) -> list[tuple[int, int, str]]:
 
 
 def _name_keys(name: str) -> list[tuple[str, ...]]:
-    """The token keys a name is matched by: its normalised words, and where it is written with a hyphen, also
-    those words run together ("X-ray" is also "xray")."""
+    """The token keys a name is matched by: its normalised words; where it is written with a hyphen, also those
+    words run together ("X-ray" is also "xray"); where a word begins with a bound prefix of place, also that word
+    split after the prefix ("infratemporal" is also "infra-temporal").
+
+    >>> _name_keys("Structure of infratemporal fossa")[1]
+    ('structur', 'of', 'infra', 'temporal', 'fossa')
+    """
     words = _tokens(name)
     if not words:
         return []
     keys = [tuple(normal_token(w) for _, _, w in words)]
+    split = tuple(part for _, _, w in words for part in _split_at_prefix(w))
+    if len(split) > len(words):
+        keys.append(split)
     if len(words) > 1 and all(_JOINING_GAP.fullmatch(name[a[1]:b[0]]) for a, b in zip(words, words[1:])) \
             and "-" in name:
         keys.append((normal_token("".join(w for _, _, w in words)),))
     return keys
+
+
+def _split_at_prefix(word: str) -> tuple[str, ...]:
+    """A word's keys, split after its bound prefix of place (the lexicon's ``prefix`` rows) where at least four
+    letters of a word follow it: "retroperitoneal" -> ("retro", "peritoneal"); "subtle" stays whole."""
+    lower = word.lower()
+    for prefix in sorted((p for p in LEXICON.prefixes if lower.startswith(p)), key=len, reverse=True):
+        rest = word[len(prefix):]
+        if len(rest) >= 4 and rest.isalpha():
+            return normal_token(prefix), normal_token(rest)
+    return (normal_token(word),)
 
 
 @dataclass(frozen=True)
@@ -523,10 +542,12 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     examinations = [(first, last) for first, last, entries in found
                     if any(entry.concept in MODALITIES for entry in entries)]
     # A radiographic study named after another modality is that modality's technique ("CT cystogram", "CT KUB", "MR
-    # urography", "CT pelvis with cystogram", "CT with contrast angiography"): no plain radiograph, no angiogram.
+    # urography", "CT pelvis with cystogram", "CT with contrast angiography"): no plain radiograph, no angiogram;
+    # and so is the same word wherever the caption repeats it ("CT pelvis with cystogram ...; poor cystogram").
     hosts = _technique_hosts(keys, joined, found)
-    found = [(first, last, tuple(entry for entry in entries if entry.concept not in _TECHNIQUES[hosts.get(first, "")]))
-             for first, last, entries in found]
+    hosted_words = {tuple(keys[first:last + 1]): hosts[first] for first, last, _ in found if first in hosts}
+    found = [(first, last, tuple(entry for entry in entries if entry.concept not in _TECHNIQUES[
+        hosts.get(first, hosted_words.get(tuple(keys[first:last + 1]), ""))])) for first, last, entries in found]
     sentence_of, sentence_tokens = _sentences_of(sentences, tokens)
     kept = _in_sense(caption, tokens, keys, joined, found, examinations, sentence_of, sentence_tokens, dictionary)
     if definitions:

@@ -10,7 +10,9 @@ and derivational variants, MeSH entry terms, a measurement on ROCOv2 valid).
 - ``organ-adjective``: an organ's adjective read as the organ by the sense rule only (:mod:`evalcore.extraction.sense`:
   "pulmonary lobe" is a lobe of the lung), not when names are matched;
 - ``non-specific``: a one-word synonym that is a general-language word ("treatment", "fat"), left out of synonym
-  files (a names file is kept whole).
+  files (a names file is kept whole);
+- ``prefix``: a bound prefix of place that a caption may write with a hyphen or a space before the rest of its word
+  ("infra-temporal fossa" is the infratemporal fossa, not the temporal fossa).
 """
 
 from __future__ import annotations
@@ -25,18 +27,20 @@ from evalcore.errors import InputError
 from evalcore.extraction.rule_files import RULES_FOLDER, Column, read_rule_file, refuse_repeat
 
 LEXICON_FILE = RULES_FOLDER / "lexicon.tsv"
-LEXICON_COLUMNS = (Column("words"), Column("kind", allowed=("variant", "derivation", "organ-adjective", "non-specific")),
+LEXICON_COLUMNS = (Column("words"), Column("kind", allowed=("variant", "derivation", "organ-adjective", "non-specific",
+                                                                    "prefix")),
                    Column("reads_as", required=False), Column("source"))
 
 
 @dataclass(frozen=True)
 class Lexicon:
     """Word -> the word it is read as (variants and derivations, lower case), an organ's adjective -> the organ,
-    and the non-specific synonyms."""
+    the non-specific synonyms and the bound prefixes of place."""
 
     reads_as: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     non_specific: frozenset[str] = frozenset()
     organ_of: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    prefixes: frozenset[str] = frozenset()
 
 
 def read_lexicon(path: str | Path = LEXICON_FILE) -> Lexicon:
@@ -46,28 +50,33 @@ def read_lexicon(path: str | Path = LEXICON_FILE) -> Lexicon:
     >>> lexicon = read_lexicon()
     >>> lexicon.reads_as["haemorrhage"], lexicon.reads_as["ventricular"], "fat" in lexicon.non_specific
     ('hemorrhage', 'ventricle', True)
+    >>> "infra" in lexicon.prefixes
+    True
     """
     reads_as: dict[str, str] = {}
     organ_of: dict[str, str] = {}
     non_specific: set[str] = set()
+    prefixes: set[str] = set()
     rows = read_rule_file(path, LEXICON_COLUMNS)
     for row in rows:
         word, target = row["words"].lower(), row["reads_as"].lower()
-        if word in reads_as or word in non_specific or word in organ_of:
+        if word in reads_as or word in non_specific or word in organ_of or word in prefixes:
             raise refuse_repeat(path, row, LEXICON_COLUMNS, "words", "a word")
-        if row["kind"] == "non-specific":
+        if row["kind"] in ("non-specific", "prefix"):
             if target:
-                raise InputError(str(path), row.line, "column 3 (reads_as) empty for a non-specific word", repr(target))
-            non_specific.add(word)
+                raise InputError(str(path), row.line, f"column 3 (reads_as) empty for a {row['kind']} word",
+                                 repr(target))
+            (non_specific if row["kind"] == "non-specific" else prefixes).add(word)
         elif not target or target == word:
             raise InputError(str(path), row.line, "column 3 (reads_as): the word it is read as", repr(target))
         else:
             (organ_of if row["kind"] == "organ-adjective" else reads_as)[word] = target
     for row in rows:
-        if row["kind"] != "organ-adjective" and reads_as.get(row["reads_as"].lower()) is not None:
+        if row["kind"] in ("variant", "derivation") and reads_as.get(row["reads_as"].lower()) is not None:
             raise InputError(str(path), row.line, "column 3 (reads_as): a word not itself read as another",
                              repr(row["reads_as"]))
-    return Lexicon(MappingProxyType(reads_as), frozenset(non_specific), MappingProxyType(organ_of))
+    return Lexicon(MappingProxyType(reads_as), frozenset(non_specific), MappingProxyType(organ_of),
+                   frozenset(prefixes))
 
 
 LEXICON = read_lexicon()
