@@ -229,6 +229,11 @@ def test_a_prefixed_word_written_with_a_hyphen_is_the_prefixed_word():
         == {"C0035359", "C0222331"}
     assert extract("Post-operative CT.", dictionary) == set()
     assert extract("A sub tle change.", dictionary) == set()
+    # ... and a shipped synonym is matched hyphenated or closed alike (MeSH's "Paranasal Sinuses" is ROCOv2's
+    # "Nasal sinus", which dictionary (b) had read only on a plain radiograph)
+    sinus = ConceptDictionary.build({"C0030471": "Nasal sinus", "C0040405": "X-Ray Computed Tomography"})
+    assert extract("CT of the paranasal sinuses.", sinus) == extract("CT-para nasal sinuses.", sinus) \
+        == {"C0030471", "C0040405"}
 
 
 def test_the_words_a_caption_writes_for_a_finding_read_as_its_name():
