@@ -574,8 +574,9 @@ def test_pinned_f1_on_real_valid_captions():
 # "t-PA", no PA view; 0.7102 before the twenty-second pass's "abdominal", "infiltrates" and "calcified", which
 # the captions state and the curators seldom tag; 0.7034 before the twenty-third pass's "dilated", "enlargement",
 # "renal", ..., read as the findings and organs the captions state, which the curators seldom tag; 0.6990 before the
-# twenty-fourth pass's vertebral levels, "C5", "L4-L5", which the curators tag only where a name says "level")
-PINNED_F1_FIRST_200 = 0.6976
+# twenty-fourth pass's vertebral levels, "C5", "L4-L5", which the curators tag only where a name says "level"; 0.6976
+# before the twenty-sixth pass's shipped synonym "paranasal sinus", which the curators tag as Nasal sinus)
+PINNED_F1_FIRST_200 = 0.6993
 
 
 THIRD_ROUND_NAMES = {
