@@ -1255,18 +1255,28 @@ def _longest(keys: list[str], joined: Callable[[int], bool], i: int, stop: int,
     """The last token (-1 if none) and the entries of the longest name of ``trie`` starting at token ``i`` and
     ending before token ``stop``, its words joined only by spaces or hyphens; a determiner after "of" that the
     name does not hold is read past ("lobe of the liver" is the name "Lobe of liver"), as is a position word after
-    a side (:data:`_INSERTED_POSITIONS`)."""
-    node, last, payload = trie, -1, ()
-    for j in range(i, stop):
+    a side (:data:`_INSERTED_POSITIONS`). Where one name holds the determiner and another does not
+    ("transposition of the great arteries", "Transposition of great vessels"), both are tried."""
+    return _walk(keys, joined, i, i, stop, trie, -1, ())
+
+
+def _walk(keys: list[str], joined: Callable[[int], bool], i: int, start: int, stop: int, node: Mapping,
+          last: int, payload: tuple[_Entry, ...]) -> tuple[int, tuple[_Entry, ...]]:
+    """:func:`_longest`'s walk from token ``start`` at trie ``node``, the longest name so far ending at ``last``."""
+    for j in range(start, stop):
         if j > i and not joined(j):
             break
         child = node.get(keys[j])
+        past_of = j > i and keys[j - 1] == "of" and keys[j] in SENSE_WORDS_KEYED.determiner
         if child is None:
-            if j > i and keys[j - 1] == "of" and keys[j] in SENSE_WORDS_KEYED.determiner:
+            if past_of:
                 continue
             if j == i + 1 and keys[i] in _SIDES and keys[j] in _INSERTED_POSITIONS:
                 continue  # "left distal ureter" is in the left ureter
             break
+        if past_of:  # the longer of the two readings; the name that holds the determiner where they tie
+            held = _walk(keys, joined, i, j + 1, stop, child, *((j, child[_END]) if _END in child else (last, payload)))
+            return max(held, _walk(keys, joined, i, j + 1, stop, node, last, payload), key=lambda found: found[0])
         node = child
         if _END in node:
             last, payload = j, node[_END]
