@@ -257,6 +257,8 @@ def cui_set(raw: str, separators: str, display: str, line: int) -> frozenset[str
 
 def read_predictions(data: bytes, display: str, known_ids=None) -> tuple[dict[str, frozenset[str]], list[tuple[int, str]]]:
     text = text_of(data, display)
+    check_delimiter(*reversed(first_line(text)), display, (",", "\t", "|"), "prediction lines 'ID,CUI;CUI'")
+    unknown: list[tuple[int, str]] = []
     sets: dict[str, frozenset[str]] = {}
     problems: list[tuple[int, str]] = []
     first_line_of: dict[str, int] = {}
@@ -270,7 +272,9 @@ def read_predictions(data: bytes, display: str, known_ids=None) -> tuple[dict[st
             continue
         tokens = [t.strip() for t in re.split(r"[;,]", parts[1])] if len(parts) > 1 and parts[1].strip() else []
         if known_ids is not None and image_id not in known_ids:
-            problems.append((number, f"unknown image ID {image_id!r}"))
+            shown = repr(image_id) if len(image_id) <= 60 else f"{image_id[:60]!r}… ({len(image_id):,} characters)"
+            problems.append((number, f"unknown image ID {shown}"))
+            unknown.append((number, shown))
             continue
         if image_id in first_line_of:
             raise InputError(display, number, f"each image ID once ({image_id!r} already on line "
@@ -291,8 +295,14 @@ def read_predictions(data: bytes, display: str, known_ids=None) -> tuple[dict[st
             else:
                 concepts.add(cui)
         sets[image_id] = frozenset(concepts)
-    if not first_line_of and not problems:
+    if not first_line_of and unknown:
+        raise InputError(display, unknown[0][0], "prediction lines whose image IDs are in the ground truth",
+                         f"none in its {len(unknown):,} lines (the first: {unknown[0][1]})")
+    if not first_line_of:
         raise InputError(display, None, "at least one prediction line 'ID,CUI;CUI'", "an empty file")
+    if len(problems) > 1000:
+        problems = problems[:1000] + [(problems[1000][0], f"{len(problems) - 1000:,} more problems from this line "
+                                                          "on, not listed")]
     return sets, problems
 
 
@@ -311,8 +321,9 @@ def read_pairs(data: bytes, display: str) -> list[tuple[int, str, str]]:
         if len(fields) != 2:
             raise InputError(display, line, "2 image IDs 'a,b'", f"{len(fields)} fields")
         pairs.append((line, check_id(fields[0], display, line), check_id(fields[1], display, line)))
-    if not pairs and line_number == 0:
-        raise InputError(display, None, "a header 'a,b'", "an empty file")
+    if not pairs:
+        raise InputError(display, None, "a header 'a,b' and a pair of image IDs after it",
+                         "a header-only file" if line_number else "an empty file")
     return pairs
 
 

@@ -47,7 +47,7 @@ from evalcore.relevance.kg import KnowledgeGraph
 from evalcore.relevance.measures import MeasureSpec, nn_iou_measure, parse_measure
 from evalcore.resources import project_root
 
-from .console import ProgressBar, print_note, print_tie_notes
+from .console import ProgressBar, print_note, print_tie_notes, print_unscored_notes
 from .parser import program_name, recreating_command
 
 # --- the option objects and inputs of the parsed arguments -------------------------------------------------
@@ -139,6 +139,7 @@ def evaluated(args: argparse.Namespace) -> tuple[Evaluator, list[Run], Relevance
     results = evaluate_runs(evaluator, runs, Scoring(args.metrics, args.k), relevance, Statistics(), bar)
     bar.close()
     print_tie_notes(results.counts, args.ties)
+    print_unscored_notes(results.table(), "; --empty-queries zero scores a query without one as 0")
     return evaluator, runs, relevance, results
 
 
@@ -195,6 +196,7 @@ def command_compare(args: argparse.Namespace) -> None:
     results = evaluate_runs(evaluator, runs_of(args), scoring, relevance, statistics, bar)
     bar.close()
     print_tie_notes(results.counts, args.ties)
+    print_unscored_notes(results.table())
     payload = results.to_dict(compare=metrics)
     payload["params"].update({"kg_files": args.kg, "kg_sources": args.kg_source, "concepts": args.concepts,
                               "labels": args.labels, "runs": paths})

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import TYPE_CHECKING
 
 from evalcore.metrics.ties import tie_message
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 class ProgressBar:
@@ -50,6 +54,18 @@ def print_error(message: str) -> int:
 
 def print_note(message: str) -> None:
     print(f"note: {message}", file=sys.stderr)
+
+
+def print_unscored_notes(table: pd.DataFrame, remedy: str = "") -> None:
+    """One note on stderr naming the metrics that scored no query of any system (``table``: the results' table of
+    system, metric, mean and queries), whose means are therefore undefined: no query had a relevant image (every
+    concept set empty, judgments all 0) or, for P@K, a label; ``remedy``: what the command offers for it."""
+    scored = table.groupby("metric", sort=False)["queries"].max()
+    unscored = [metric for metric, queries in scored.items() if queries == 0]
+    if unscored:
+        named = ", ".join(unscored[:5]) + (f" and {len(unscored) - 5} more" if len(unscored) > 5 else "")
+        print_note(f"{named}: no query was scored, so the mean is undefined (a query needs a relevant image, and for "
+                   f"P@K a label){remedy}")
 
 
 def print_tie_notes(counts: dict[str, dict[str, int]], ties: str) -> None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from evalcore.data import ConceptClassMap, ConceptSets, ImageLabels, KGEdges, KGEdgeTable
-from evalcore.errors import CBIRLensError
+from evalcore.errors import CBIRLensError, InputError
 from evalcore.readers import Source, read_captions, read_concept_names, read_concepts, read_kg, read_labels
 from evalcore.relevance.kg import KnowledgeGraph
 from evalcore.resources import project_root
@@ -132,7 +132,16 @@ def kg_names_file(path: str | Path) -> Path | None:
 
 
 def resolve_labels(labels: ImageLabels | ConceptClassMap, concepts: ConceptSets) -> ImageLabels:
-    return labels.labels_for(concepts) if isinstance(labels, ConceptClassMap) else labels
+    """The labels of ``concepts``' images: a CUI-to-class mapping applied to their concept sets, or per-image
+    labels, refused where they name none of the images (a labels file of another collection scores no query)."""
+    if isinstance(labels, ConceptClassMap):
+        return labels.labels_for(concepts)
+    labelled = next(iter(labels.by_kind.values()), {})
+    if labelled and not any(image_id in concepts.index for image_id in labelled):
+        raise InputError(labels.source, None, f"labels of images of the concept sets ({len(concepts.ids):,} images, "
+                         f"e.g. {concepts.ids[0]!r})" if concepts.ids else "labels of images of the concept sets",
+                         f"none of its {len(labelled):,} IDs (e.g. {next(iter(labelled))!r})")
+    return labels
 
 
 def load_labels(path: Source, concepts: ConceptSets) -> ImageLabels:

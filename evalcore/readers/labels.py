@@ -33,12 +33,17 @@ def read_labels(source: Source, name: str | None = None) -> ImageLabels | Concep
         kinds = {kind: lowered.index(kind) for kind in LABEL_KINDS if kind in lowered}
         by_kind: dict[str, dict[str, frozenset[str]]] = {kind: {} for kind in kinds}
         for line, fields in rows:
+            if len(fields) != len(header):  # a cell left out shifts or drops a label: an empty cell says "none"
+                raise InputError(display, line, f"{len(header)} fields ({','.join(header)[:80]}), an empty one for "
+                                 "no label", f"{len(fields)}")
             image_id = check_id(fields[0], display, line)
             if image_id in by_kind[next(iter(kinds))]:
                 raise InputError(display, line, "a new ID", f"duplicate {image_id!r}")
             for kind, column in kinds.items():
-                cell = fields[column] if column < len(fields) else ""
+                cell = fields[column]
                 by_kind[kind][image_id] = frozenset(c.strip() for c in cell.split(";") if c.strip())
+        if not by_kind[next(iter(kinds))]:
+            raise InputError(display, None, "a label row after the header", "a header-only file")
         return ImageLabels(by_kind, display)
     raise InputError(display, line, "a header 'ID,modality,organ' or 'kind,class,CUI'", ",".join(header)[:80])
 

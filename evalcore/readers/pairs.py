@@ -24,8 +24,9 @@ def read_pairs(source: Source, name: str | None = None) -> list[tuple[int, str, 
     first_line, first = first_line_of(data)
     check_delimiter(first, first_line, display, (",",), "a header 'a,b'")
     pairs = fast_or_by_lines(_pairs_by_columns, _pairs_by_lines, data, display)
-    if not pairs and first_line == 0:
-        raise InputError(display, None, "a header 'a,b'", "an empty file")
+    if not pairs:
+        raise InputError(display, None, "a header 'a,b' and a pair of image IDs after it",
+                         "a header-only file" if first_line else "an empty file")
     return pairs
 
 

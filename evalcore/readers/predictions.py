@@ -20,7 +20,7 @@ from evalcore.data import Predictions
 from evalcore.errors import InputError
 from evalcore.readers.columnar import fast_or_by_lines, first_repeated, frozensets, line_column, present, repeated_in_lists, take
 from evalcore.readers.files import Source, read_checked_bytes
-from evalcore.readers.lines import CUI_PATTERN
+from evalcore.readers.lines import CUI_PATTERN, check_delimiter, first_line_of
 
 MAX_CONCEPTS_PER_PREDICTION = 100
 
@@ -40,6 +40,8 @@ def read_predictions(source: Source, name: str | None = None, known_ids: Mapping
     evalcore.errors.InputError: run.csv, line 2: expected each image ID once ('a' already on line 1), found a repeated ID
     """
     data, display = read_checked_bytes(source, name)
+    first_line, first = first_line_of(data)
+    check_delimiter(first, first_line, display, (",", "\t", "|"), "prediction lines 'ID,CUI;CUI'")
     ids, scored, lines = fast_or_by_lines(_prediction_rows_by_columns, _prediction_rows_by_lines, data)
     recorded = present(ids)
     unknown = np.zeros(len(ids), dtype=bool)
@@ -48,20 +50,52 @@ def read_predictions(source: Source, name: str | None = None, known_ids: Mapping
         unknown = recorded & ~named.isin(pd.Index(list(known_ids), dtype=object))
         recorded &= ~unknown
     kept = np.flatnonzero(recorded)
+    if not len(kept):
+        if unknown.any():  # another collection's file, or IDs written otherwise: F1 0 would hide it
+            row = int(np.flatnonzero(unknown)[0])
+            raise InputError(display, int(lines[row]), "prediction lines whose image IDs are in the ground truth",
+                             f"none in its {int(unknown.sum()):,} lines (the first: {_shown(ids[row])})")
+        raise InputError(display, None, "at least one prediction line 'ID,CUI;CUI'", "an empty file")
     kept_ids = take(ids, kept)
     repeat = first_repeated(kept_ids)
     if repeat is not None:
         later, earlier = (kept[position] for position in repeat)
         raise InputError(display, int(lines[later]), f"each image ID once ({ids[later]!r} already on line "
                          f"{int(lines[earlier])})", "a repeated ID")
-    problems = [(int(lines[row]), f"unknown image ID {ids[row]!r}") for row in np.flatnonzero(unknown)]
+    problems = [(int(lines[row]), f"unknown image ID {_shown(ids[row])}")
+                for row in np.flatnonzero(unknown)[:MAX_PROBLEMS + 1]]
     scored_kept = take(scored, kept)
     problems += chain.from_iterable(map(itemgetter(1), scored_kept))
     problems.sort(key=lambda problem: problem[0])  # stable: a line's problems keep their order
     sets = dict(zip(kept_ids, map(itemgetter(0), scored_kept)))
-    if not sets and not problems:
-        raise InputError(display, None, "at least one prediction line 'ID,CUI;CUI'", "an empty file")
-    return Predictions(sets, problems, display)
+    return Predictions(sets, _first_problems(problems, int(unknown.sum()) - min(int(unknown.sum()), MAX_PROBLEMS + 1)),
+                       display)
+
+
+#: The problems a predictions file keeps with their lines; the rest are counted in one more (a file of another
+#: collection's million IDs must not hold a million messages).
+MAX_PROBLEMS = 1000
+
+
+def _shown(image_id: str) -> str:
+    """An image ID as a problem quotes it: at most 60 characters."""
+    return repr(image_id) if len(image_id) <= 60 else repr(image_id[:60]) + f"… ({len(image_id):,} characters)"
+
+
+def _first_problems(problems: list[tuple[int, str]], not_listed: int) -> list[tuple[int, str]]:
+    """The first :data:`MAX_PROBLEMS` problems by line, and one that counts the others (``not_listed`` of them never
+    made into a message).
+
+    >>> _first_problems([(3, "empty CUI token")], 0)
+    [(3, 'empty CUI token')]
+    >>> _first_problems([(n, "x") for n in range(1, 1003)], 0)[-1]
+    (1001, '2 more problems from this line on, not listed')
+    """
+    if len(problems) <= MAX_PROBLEMS and not not_listed:
+        return problems
+    rest = len(problems) - MAX_PROBLEMS + not_listed
+    return problems[:MAX_PROBLEMS] + [(problems[MAX_PROBLEMS][0], f"{rest:,} more problems from this line on, "
+                                                                 "not listed")]
 
 
 Scored = tuple[frozenset[str], list[tuple[int, str]]]

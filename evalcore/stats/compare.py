@@ -374,10 +374,22 @@ def _compared(names: list[str], paired: list[tuple[np.ndarray, np.ndarray]], sam
     for (a, b), (va, vb), p in zip(combinations(names, 2), paired, p_random):
         pa, pb = _paired(va, vb)
         raw.append((a, b, float((pa - pb).mean()) if len(pa) else float("nan"), p, paired_t_test(va, vb), len(pa)))
-    holm_random = holm([r[3] if np.isfinite(r[3]) else 1.0 for r in raw]) if raw else []
-    holm_t = holm([r[4] if np.isfinite(r[4]) else 1.0 for r in raw]) if raw else []
+    holm_random = _holm_of_defined([r[3] for r in raw])
+    holm_t = _holm_of_defined([r[4] for r in raw])
     return [PairComparison(a, b, d, pr, pt, hr, ht, q)
             for (a, b, d, pr, pt, q), hr, ht in zip(raw, holm_random, holm_t)]
+
+
+def _holm_of_defined(p_values: list[float]) -> list[float]:
+    """:func:`holm` where a pair's p-value is undefined (no shared query, no difference to test): it counts among
+    the tests as a p of 1, which keeps the others' correction conservative, and its own adjusted value stays
+    undefined, never a made-up 1.
+
+    >>> _holm_of_defined([0.01, float("nan")])
+    [0.02, nan]
+    """
+    adjusted = holm([p if np.isfinite(p) else 1.0 for p in p_values]) if p_values else []
+    return [value if np.isfinite(p) else float("nan") for p, value in zip(p_values, adjusted)]
 
 
 def kendall_tau(scores_a: Mapping[str, float], scores_b: Mapping[str, float]) -> float:

@@ -1,0 +1,94 @@
+"""Inputs that are well formed but match nothing the command scores (the twenty-sixth pass's hostile-input hunt):
+each is refused with one line naming the file, or its undefined result is said, never scored as 0 or hidden."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from evalcore.cli import main
+from evalcore.readers.predictions import MAX_PROBLEMS
+
+CONCEPTS = "ID,CUIs\nA,C0000001;C0000002\nB,C0000002\nC,C0000003\nD,C0000001\n"
+RUN = "A 0 B 1 2.0 s1\nA 0 C 2 1.0 s1\nB 0 A 1 1.0 s1\nA 0 C 1 2.0 s2\nA 0 B 2 1.0 s2\nB 0 A 1 1.0 s2\n"
+
+
+def _write(folder: Path, name: str, text: str) -> str:
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def _refused(argv: list[str], capsys) -> str:
+    assert main(argv) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and error.startswith("error: "), error
+    return error
+
+
+@pytest.mark.parametrize(("predictions", "said"), [
+    ("ID;CUIs\nA;C0000001\n", "found ';' as the delimiter"),
+    ("garbage line one\n", "found whitespace as the delimiter"),
+    ("X,C0000001\nY,C0000002\n", "line 1: expected prediction lines whose image IDs are in the ground truth, found "
+                                 "none in its 2 lines (the first: 'X')"),
+])
+def test_detection_refuses_predictions_that_name_no_image_of_the_truth(tmp_path, capsys, predictions, said):
+    truth = _write(tmp_path, "gt.csv", CONCEPTS)
+    error = _refused(["detection", "--gt", truth, "--pred", _write(tmp_path, "pred.csv", predictions), "--json",
+                      str(tmp_path / "d.json")], capsys)
+    assert said in error and "pred.csv" in error
+    assert not (tmp_path / "d.json").exists()
+
+
+def test_detection_lists_the_first_problems_and_counts_the_rest(tmp_path, capsys):
+    """A file of many unknown IDs beside one known keeps :data:`MAX_PROBLEMS` messages and one that counts the
+    others; an ID of a megabyte is quoted in 60 characters."""
+    lines = ["A,C0000001"] + [f"unknown{i},C0000001" for i in range(MAX_PROBLEMS + 499)] + ["Z" * 1_000_000 + ",C0000002"]
+    out = tmp_path / "d.json"
+    assert main(["detection", "--gt", _write(tmp_path, "gt.csv", CONCEPTS), "--pred",
+                 _write(tmp_path, "pred.csv", "\n".join(lines) + "\n"), "--json", str(out)]) == 0
+    payload = json.loads(out.read_text())
+    problems = payload["problems"]
+    assert len(problems) == MAX_PROBLEMS + 1 and problems[0] == {"line": 2, "problem": "unknown image ID 'unknown0'"}
+    assert problems[-1] == {"line": MAX_PROBLEMS + 2, "problem": "500 more problems from this line on, not listed"}
+    assert payload["f1"] == pytest.approx((2 / 3) / 4)  # A: F1 2/3 (one of its two concepts); B, C, D: none
+    assert len(capsys.readouterr().err) < 10_000
+
+
+@pytest.mark.parametrize(("labels", "said"), [
+    ("ID,modality,organ\n", "expected a label row after the header, found a header-only file"),
+    ("ID,modality,organ\nA,CT\n", "line 2: expected 3 fields (ID,modality,organ), an empty one for no label, found 2"),
+    ("ID,modality,organ\nX,CT,liver\nY,MR,brain\n", "expected labels of images of the concept sets (4 images, e.g. "
+                                                    "'A'), found none of its 2 IDs (e.g. 'X')"),
+])
+def test_labels_that_label_no_image_are_refused(tmp_path, capsys, labels, said):
+    argv = ["compare", "--concepts", _write(tmp_path, "c.csv", CONCEPTS), "--run", _write(tmp_path, "r.trec", RUN),
+            "--metric", "P@2[modality]", "--labels", _write(tmp_path, "labels.csv", labels), "--json",
+            str(tmp_path / "cmp.json")]
+    error = _refused(argv, capsys)
+    assert said in error and "labels.csv" in error
+
+
+def test_relevance_refuses_a_header_only_pairs_file(tmp_path, capsys):
+    error = _refused(["relevance", "--concepts", _write(tmp_path, "c.csv", CONCEPTS), "--pairs",
+                      _write(tmp_path, "pairs.csv", "a,b\n"), "--out", str(tmp_path / "out.csv")], capsys)
+    assert "pairs.csv: expected a header 'a,b' and a pair of image IDs after it, found a header-only file" in error
+
+
+def test_nothing_relevant_is_said_and_no_corrected_p_value_is_made_up(tmp_path, capsys):
+    """Concept sets that are all empty leave every query without a relevant image: evaluate and compare say that
+    no query was scored, and the Holm-corrected p of a pair with no raw p is undefined too, not 1."""
+    empty = _write(tmp_path, "c.csv", "ID,CUIs\nA,\nB,\nC,\nD,\n")
+    run = _write(tmp_path, "r.trec", RUN)
+    assert main(["evaluate", "--concepts", empty, "--run", run, "--k", "2", "--json", str(tmp_path / "e.json")]) == 0
+    note = capsys.readouterr().err
+    assert "CUI@2, nn-CUI@2" in note and "no query was scored, so the mean is undefined" in note
+    assert "--empty-queries zero" in note
+    out = tmp_path / "cmp.json"
+    assert main(["compare", "--concepts", empty, "--run", run, "--metric", "CUI@2", "--json", str(out)]) == 0
+    assert "CUI@2: no query was scored" in capsys.readouterr().err
+    pair = json.loads(out.read_text())["comparisons"]["CUI@2"][0]
+    assert pair["p_randomization"] is None and pair["p_randomization_holm"] is None
+    assert pair["p_t_test_holm"] is None
