@@ -4,10 +4,11 @@ significance grids, the ablation curves over alpha and n, the measure settings, 
 digests, the evalcore version and the command line that recreates it.
 
 :func:`report_html` is pure: it writes the text of a :class:`PaperReport`, escaping every text a user gave (system
-names, file names, the command). The command line's ``report`` and the Leaderboard's download build the
-:class:`PaperReport` (:func:`ablation_curves`, :func:`file_inputs`, :func:`workspace_report`) and write or offer
-that text. Numbers are shown as every page shows a score (:data:`~evalcore.io.tables.SCORE_DECIMALS` decimals),
-so the leaderboard reads as ``evaluate --json`` rounded to as many decimals.
+names, file names, the command) and every table cell's text (:func:`cell`). The command line's ``report`` and the
+Leaderboard's download build the :class:`PaperReport` (:func:`ablation_curves`, :func:`file_inputs`,
+:func:`workspace_report`) and write or offer that text. Numbers are shown as every page shows a score
+(:data:`~evalcore.io.tables.SCORE_DECIMALS` decimals), so the leaderboard reads as ``evaluate --json`` rounded to as
+many decimals.
 """
 
 from __future__ import annotations
@@ -214,6 +215,17 @@ def escaped(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
+def cell(text: object, css_class: str = "") -> str:
+    """One table cell holding ``text``, escaped once, here (:func:`escaped`): every plain cell of the report is
+    written by this, so that a p-value's ``< 0.001`` or a file name's ``&`` reads as the text it is.
+
+    >>> cell("< 0.001"), cell("—", "self")
+    ('<td>&lt; 0.001</td>', '<td class="self">—</td>')
+    """
+    attribute = f' class="{escaped(css_class)}"' if css_class else ""
+    return f"<td{attribute}>{escaped(text)}</td>"
+
+
 def score(value: float | None) -> str:
     """A score as the report shows it (:data:`~evalcore.io.tables.SCORE_DECIMALS` decimals), "—" when undefined.
 
@@ -261,7 +273,7 @@ def leaderboard_section(report: PaperReport) -> str:
             for system in results.systems:
                 cells = "".join(leaderboard_cell(system, metric, by_cell[(system, metric)], system in best[metric])
                                 for metric in metrics)
-                rows.append(f"<tr><td>{escaped(system)}</td>{cells}</tr>")
+                rows.append(f"<tr>{cell(system)}{cells}</tr>")
             parts.append(f'<table class="leaderboard" data-family="{escaped(family)}"><thead><tr><th>system</th>{head}'
                          f"</tr></thead><tbody>{''.join(rows)}</tbody></table>")
     return "\n".join(parts)
@@ -272,9 +284,9 @@ def leaderboard_cell(system: str, metric: str, row: tuple, is_best: bool) -> str
     tooltip."""
     _, _, mean, low, high, queries = row
     return (f'<td class="{"best" if is_best else "score"}" data-system="{escaped(system)}" '
-            f'data-metric="{escaped(metric)}" title="{int(queries):,} queries"><span class="mean">{score(mean)}</span> '
-            f'<span class="ci">[<span class="low">{score(low)}</span>, <span class="high">{score(high)}</span>]</span>'
-            "</td>")
+            f'data-metric="{escaped(metric)}" title="{int(queries):,} queries"><span class="mean">{escaped(score(mean))}'
+            f'</span> <span class="ci">[<span class="low">{escaped(score(low))}</span>, <span class="high">'
+            f'{escaped(score(high))}</span>]</span></td>')
 
 
 def significance_section(report: PaperReport) -> str:
@@ -298,15 +310,15 @@ def significance_section(report: PaperReport) -> str:
         rows = []
         for a in results.systems:
             cells = "".join(significance_cell(a, b, holm.get((a, b))) for b in results.systems)
-            rows.append(f"<tr><td>{escaped(a)}</td>{cells}</tr>")
+            rows.append(f"<tr>{cell(a)}{cells}</tr>")
         parts.append(f"<h3>{escaped(metric)}</h3>")
         parts.append(f'<table class="significance" data-metric="{escaped(metric)}"><thead><tr><th></th>{head}</tr>'
                      f"</thead><tbody>{''.join(rows)}</tbody></table>")
         pairs = "".join(
-            f"<tr><td>{escaped(pair.system_a)}</td><td>{escaped(pair.system_b)}</td><td>{signed(pair.mean_difference)}"
-            f"</td><td>{format_p_value(pair.p_randomization)}</td><td>{format_p_value(pair.p_t_test)}</td>"
-            f"<td>{format_p_value(pair.p_randomization_holm)}</td><td>{format_p_value(pair.p_t_test_holm)}</td>"
-            f"<td>{pair.queries:,}</td></tr>" for pair in comparisons)
+            "<tr>" + "".join(cell(text) for text in (
+                pair.system_a, pair.system_b, signed(pair.mean_difference), format_p_value(pair.p_randomization),
+                format_p_value(pair.p_t_test), format_p_value(pair.p_randomization_holm),
+                format_p_value(pair.p_t_test_holm), f"{pair.queries:,}")) + "</tr>" for pair in comparisons)
         parts.append('<table class="pairs"><thead><tr><th>system A</th><th>system B</th><th>A − B</th><th>p rand.</th>'
                      "<th>p t-test</th><th>p rand. Holm</th><th>p t-test Holm</th><th>queries</th></tr></thead>"
                      f"<tbody>{pairs}</tbody></table>")
@@ -316,9 +328,8 @@ def significance_section(report: PaperReport) -> str:
 def significance_cell(a: str, b: str, p_value: float | None) -> str:
     """A cell of the grid: the corrected p-value, green below :data:`SIGNIFICANCE_LEVEL`; "—" on the diagonal."""
     if a == b or p_value is None:
-        return '<td class="self">—</td>'
-    kind = "significant" if p_value < SIGNIFICANCE_LEVEL else "chance"
-    return f'<td class="{kind}">{format_p_value(p_value)}</td>'
+        return cell("—", "self")
+    return cell(format_p_value(p_value), "significant" if p_value < SIGNIFICANCE_LEVEL else "chance")
 
 
 def signed(value: float) -> str:
@@ -354,7 +365,7 @@ def curves_section(report: PaperReport) -> str:
     for frame, axis in ((curves.by_alpha, "alpha"), (curves.by_n, "n")):
         wide = frame.pivot(index="system", columns=axis, values="value").reindex(list(dict.fromkeys(frame.system)))
         head = "".join(f"<th>{axis} = {value:g}</th>" for value in wide.columns)
-        rows = "".join(f"<tr><td>{escaped(system)}</td>" + "".join(f"<td>{score(v)}</td>" for v in values) + "</tr>"
+        rows = "".join(f"<tr>{cell(system)}" + "".join(cell(score(v)) for v in values) + "</tr>"
                        for system, values in zip(wide.index, wide.to_numpy()))
         parts.append(f'<table class="curve" data-axis="{axis}"><thead><tr><th>system</th>{head}</tr></thead>'
                      f"<tbody>{rows}</tbody></table>")
@@ -428,10 +439,10 @@ def settings_section(report: PaperReport) -> str:
         ("seed", str(statistics.seed)),
         ("images in the pool", "—" if params.get("candidates") is None else f"{params['candidates']:,}"),
     ]
-    body = "".join(f"<tr><td>{escaped(name)}</td><td>{escaped(value)}</td></tr>" for name, value in rows)
-    queries = "".join(f"<tr><td>{escaped(system)}</td><td>{counts.get('queries_evaluated', 0):,}</td>"
-                      f"<td>{counts.get('queries_unknown', 0):,}</td><td>{counts.get('retrieved_unknown_ids', 0):,}</td>"
-                      "</tr>" for system, counts in results.counts.items())
+    body = "".join(f"<tr>{cell(name)}{cell(value)}</tr>" for name, value in rows)
+    counted = ("queries_evaluated", "queries_unknown", "retrieved_unknown_ids")
+    queries = "".join(f"<tr>{cell(system)}" + "".join(cell(f"{counts.get(key, 0):,}") for key in counted) + "</tr>"
+                      for system, counts in results.counts.items())
     return "\n".join(["<h2>Measure settings</h2>", f'<table class="settings"><tbody>{body}</tbody></table>',
                       '<table class="counts"><thead><tr><th>system</th><th>queries evaluated</th><th>unknown queries'
                       f"</th><th>retrieved unknown IDs</th></tr></thead><tbody>{queries}</tbody></table>"])
@@ -439,7 +450,7 @@ def settings_section(report: PaperReport) -> str:
 
 def inputs_section(report: PaperReport) -> str:
     """The input files with their digests, the version and the command that recreates the report."""
-    rows = "".join(f"<tr><td>{escaped(item.role)}</td><td>{escaped(item.name)}</td><td><code>{escaped(item.digest)}"
+    rows = "".join(f"<tr>{cell(item.role)}{cell(item.name)}<td><code>{escaped(item.digest)}"
                    "</code></td></tr>" for item in report.inputs)
     notes = "".join(f"<p>{escaped(note)}</p>" for note in report.notes)
     return "\n".join([

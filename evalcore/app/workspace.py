@@ -66,11 +66,15 @@ MAX_SERVER_IMAGE_BYTES = 2 << 30
 MAX_IMAGE_PIXELS = 40_000_000
 IMAGE_FORMATS = ("PNG", "JPEG")
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
+#: What an image without a file has not, as a report row says it (:func:`coverage_problems`).
+IMAGE_LACKING = "no image file (shown as text)"
 THUMBNAIL = (256, 256)
 RUN_SUFFIXES = (".trec", ".run", ".txt", ".csv")
 #: The report row of a folder without run files; the first run loaded takes it away.
 NO_RUNS_KIND = "runs"
 LISTED_IDS = 40
+#: How many IDs (or file names) a report row names as examples of a problem it counts.
+EXAMPLE_IDS = 3
 
 #: The inputs of a workspace, each with its own digest (the field names of :class:`Workspace`).
 INPUTS = ("concepts", "names", "kg_files", "runs", "labels", "captions", "embeddings", "images", "image_folder",
@@ -225,6 +229,44 @@ def report_table(workspace: Workspace) -> list[dict[str, str]]:
     return [row.as_dict() for row in workspace.reports]
 
 
+def _listed(items: Sequence[str], shown: int = EXAMPLE_IDS) -> str:
+    """The first ``shown`` of ``items`` as a report row names them, each on one line (:func:`shown_path`), and how
+    many more there are.
+
+    >>> _listed(["E", "F"]), _listed(["E", "F", "G", "H", "I"])
+    ('E, F', 'E, F, G and 2 more')
+    """
+    more = f" and {len(items) - shown:,} more" if len(items) > shown else ""
+    return ", ".join(shown_path(item) for item in items[:shown]) + more
+
+
+def coverage_problems(workspace: Workspace, ids: Sequence[str], lacking: str) -> list[str]:
+    """What a file about the collection's images (captions, embeddings, image files) misses and adds, one sentence
+    each for its report row: how many images of the concept sets it has nothing for (``lacking``: what those images
+    have not, e.g. "no caption"), and the IDs it names that no concept set has, the first few listed. The one
+    definition of both; nothing without concept sets, where there is no collection to compare with.
+
+    >>> ws = Workspace(concepts=ConceptSets(("A", "B", "C", "D"), (frozenset(),) * 4, "c.csv"))
+    >>> coverage_problems(ws, ["A", "E"], "no caption")
+    ['3 of 4 images have no caption', '1 ID is not an image of the collection: E']
+    >>> coverage_problems(ws, ["A", "B", "C", "D"], "no caption"), coverage_problems(Workspace(), ["A"], "no caption")
+    ([], [])
+    """
+    if workspace.concepts is None:
+        return []
+    present = set(ids)
+    missing = sum(1 for image_id in workspace.concepts.ids if image_id not in present)
+    unknown = [image_id for image_id in ids if image_id not in workspace.concepts.index]
+    problems = []
+    if missing:
+        problems.append(f"{missing:,} of {len(workspace.concepts):,} images {'has' if missing == 1 else 'have'} "
+                        f"{lacking}")
+    if unknown:
+        problems.append(f"{len(unknown):,} {'ID is not an image' if len(unknown) == 1 else 'IDs are not images'} of "
+                        f"the collection: {_listed(unknown)}")
+    return problems
+
+
 def file_digest(*parts: bytes | str | None) -> str:
     """Content digest of the bytes (or text) of one input, e.g. an uploaded file and its ID list."""
     return content_digest(parts)
@@ -320,8 +362,23 @@ def with_run(workspace: Workspace, data: bytes, name: str,
 def with_labels(workspace: Workspace, data: bytes, name: str) -> Workspace:
     labels = read_labels(data, name)
     new = workspace.with_inputs(labels=labels, digests={"labels": file_digest(data)})
-    return _recorded(new.with_report(name, "labels", sum(len(v) for v in labels.by_kind.values())),
-                     SavedInput("labels", name, data))
+    return _recorded(new.with_report(name, "labels", _label_rows(labels)), SavedInput("labels", name, data))
+
+
+def _label_rows(labels: ImageLabels | ConceptClassMap) -> int:
+    """The data rows of a labels file: one per image of per-image labels (each row labels every kind of one image,
+    so counting per kind would count it once a kind), one per (kind, class, CUI) of a mapping (a row repeated word
+    for word counted once).
+
+    >>> per_image = {"a": frozenset({"CT"}), "b": frozenset()}
+    >>> _label_rows(ImageLabels({"modality": per_image, "organ": per_image}))
+    2
+    >>> _label_rows(ConceptClassMap({"modality": {"C0040405": frozenset({"CT", "X-ray"})}}))
+    2
+    """
+    if isinstance(labels, ImageLabels):
+        return len(set().union(*labels.by_kind.values()))
+    return sum(len(classes) for by_cui in labels.by_kind.values() for classes in by_cui.values())
 
 
 def with_names(workspace: Workspace, data: bytes, name: str) -> Workspace:
@@ -333,21 +390,31 @@ def with_names(workspace: Workspace, data: bytes, name: str) -> Workspace:
 def with_captions(workspace: Workspace, data: bytes, name: str) -> Workspace:
     captions = read_captions(data, name)
     new = workspace.with_inputs(captions={**workspace.captions, **captions})
-    return _recorded(new.with_report(name, "captions", len(captions)), SavedInput("captions", name, data))
+    problems = coverage_problems(workspace, list(captions), "no caption")
+    return _recorded(new.with_report(name, "captions", len(captions), "; ".join(problems)),
+                     SavedInput("captions", name, data))
 
 
 def with_images(workspace: Workspace, data: bytes, name: str) -> Workspace:
+    """Add the images of a zip; its report row says how many images of the collection it lacks, which IDs it adds
+    that the collection has not, and which of its image files are no PNG or JPEG (kept, and shown as unreadable)."""
     loaded = ImageFiles.of(workspace.images)
-    images = read_image_zip(data, name, adding_to=loaded)
-    return _recorded(workspace.with_inputs(images=loaded.merged(images)).with_report(name, "images", len(images)),
-                     SavedInput("images", name, data))
+    images, unreadable = _zip_images(data, name, adding_to=loaded)
+    problems = coverage_problems(workspace, list(images), IMAGE_LACKING)
+    if unreadable:
+        what = "file is not a readable PNG or JPEG image" if len(unreadable) == 1 else \
+            "files are not readable PNG or JPEG images"
+        problems.append(f"{len(unreadable):,} {what}: {_listed(unreadable)}")
+    new = workspace.with_inputs(images=loaded.merged(images))
+    return _recorded(new.with_report(name, "images", len(images), "; ".join(problems)), SavedInput("images", name, data))
 
 
 def with_embeddings(workspace: Workspace, data: bytes, name: str, ids: bytes | None = None,
                     ids_name: str | None = None) -> Workspace:
     embeddings = read_embeddings(data, name, ids, ids_name)
     new = workspace.with_inputs(embeddings=embeddings, digests={"embeddings": file_digest(data, ids)})
-    new = new.with_report(name, "embeddings", f"{len(embeddings.ids):,} x {embeddings.vectors.shape[1]}")
+    new = new.with_report(name, "embeddings", f"{len(embeddings.ids):,} x {embeddings.vectors.shape[1]}",
+                          "; ".join(coverage_problems(workspace, embeddings.ids, "no embedding")))
     return _recorded(new, *([SavedInput("embedding_ids", ids_name or "ids.txt", ids)] if ids is not None else []),
                      SavedInput("embeddings", name, data))
 
@@ -587,9 +654,8 @@ def load_rocov2_complete(folder: str, roots: Sequence[Path], progress: Steps | N
     vocabulary = set(new.concepts.vocabulary)
     captions_path = root / "test_captions.csv"
     if captions_path.exists():
-        without = sum(1 for i in new.concepts.ids if i not in new.captions)
         new = new.with_report(str(captions_path), "captions", f"{len(new.captions):,}",
-                              f"{without:,} images have no caption" if without else "")
+                              "; ".join(coverage_problems(new, list(new.captions), "no caption")))
     mapping_path = root / "cui_mapping.csv"
     mapped: dict[str, str] = {}
     if mapping_path.exists():
@@ -598,9 +664,8 @@ def load_rocov2_complete(folder: str, roots: Sequence[Path], progress: Steps | N
         problems = ""
         if unnamed:
             from_kg = sum(1 for c in unnamed if c in new.names)
-            listed = ", ".join(unnamed[:LISTED_IDS]) + (f" and {len(unnamed) - LISTED_IDS:,} more"
-                                                        if len(unnamed) > LISTED_IDS else "")
-            problems = (f"{len(unnamed):,} concept IDs of the concept file have no name here: {listed}"
+            problems = (f"{len(unnamed):,} concept IDs of the concept file have no name here: "
+                        f"{_listed(unnamed, LISTED_IDS)}"
                         + (f" ({from_kg:,} named by the KG's names file)" if from_kg else ""))
         new = new.with_report(str(mapping_path), "concept names", f"{len(mapped):,}", problems)
     for kg_file in new.kg_files:
@@ -609,10 +674,9 @@ def load_rocov2_complete(folder: str, roots: Sequence[Path], progress: Steps | N
             added = sum(1 for c in new.names if c not in mapped)
             new = new.with_report(str(names_path), "KG node names", f"{added:,} names beyond the concept names")
     if new.image_folder is not None:
-        files = {p.stem for p in new.image_folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES}
-        found = len(files & set(new.concepts.ids))
+        files = sorted({p.stem for p in new.image_folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES})
         new = new.with_report(str(new.image_folder), "images", f"{len(files):,} files",
-                              f"{found:,} of {len(new.concepts):,} images have a file; the others show as text")
+                              "; ".join(coverage_problems(new, files, IMAGE_LACKING)))
     if not run_files:
         new = new.with_report(str(runs_folder), NO_RUNS_KIND, 0,
                               "no run files: the leaderboard computes the Table-1 baselines")
@@ -809,6 +873,12 @@ def read_image_zip(data: bytes, name: str, adding_to: ImageFiles | None = None) 
     with every zip alive in this process. Every member is read once here, one at a time, so that a damaged one is
     refused on loading rather than when it is shown.
     """
+    return _zip_images(data, name, adding_to)[0]
+
+
+def _zip_images(data: bytes, name: str, adding_to: ImageFiles | None = None) -> tuple[ImageFiles, list[str]]:
+    """:func:`read_image_zip`'s images, and the names of its image files that are no PNG or JPEG (found as every
+    member is read): they are kept, shown as unreadable, and :func:`with_images` reports them."""
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile:
@@ -849,12 +919,12 @@ def read_image_zip(data: bytes, name: str, adding_to: ImageFiles | None = None) 
                 "images loaded, or load a large collection from a folder on the server (ROCOv2 folder)")
     held.reserve()
     try:
-        for member in found.values():
-            check_image_pixels(held.read(member), f"{name}: {shown_path(member.filename)}")
+        unreadable = [member.filename for member in found.values()
+                      if not check_image_pixels(held.read(member), f"{name}: {shown_path(member.filename)}")]
     except CBIRLensError:
         held.release()
         raise
-    return images
+    return images, unreadable
 
 
 @contextlib.contextmanager
@@ -868,9 +938,13 @@ def _opened_image(data: bytes) -> Iterator[Image.Image]:
         yield image
 
 
-def check_image_pixels(data: bytes, name: str) -> None:
+def check_image_pixels(data: bytes, name: str) -> bool:
     """Refuse an image of more than :data:`MAX_IMAGE_PIXELS` pixels, read from its header (nothing is decoded),
-    with a message naming ``name`` and the image's size; anything that is no PNG or JPEG passes (it is not shown).
+    with a message naming ``name`` and the image's size; anything that is no PNG or JPEG passes (it is not shown),
+    and the answer says which it was: True for a PNG or JPEG header.
+
+    >>> check_image_pixels(b"not an image", "B.png")
+    False
     """
     try:
         with _opened_image(data) as image:
@@ -880,11 +954,12 @@ def check_image_pixels(data: bytes, name: str) -> None:
                             f"{len(data) / 1024:,.0f} KB file (a decompression bomb?); an image may have at most "
                             f"{MAX_IMAGE_PIXELS / 1e6:,.0f} M pixels") from None
     except (OSError, ValueError, SyntaxError):
-        return
+        return False
     if width * height > MAX_IMAGE_PIXELS:
         raise CBIRLensError(f"{name}: {width:,} x {height:,} pixels ({width * height / 1e6:,.0f} M) in a "
                             f"{len(data) / 1024:,.0f} KB file; an image may have at most "
                             f"{MAX_IMAGE_PIXELS / 1e6:,.0f} M pixels")
+    return True
 
 
 def thumbnail(data: bytes, size: tuple[int, int] = THUMBNAIL) -> Image.Image | None:

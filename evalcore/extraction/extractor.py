@@ -541,13 +541,7 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     shared_heads = {(first, last): head_first for first, last, _, head_first in elided}
     examinations = [(first, last) for first, last, entries in found
                     if any(entry.concept in MODALITIES for entry in entries)]
-    # A radiographic study named after another modality is that modality's technique ("CT cystogram", "CT KUB", "MR
-    # urography", "CT pelvis with cystogram", "CT with contrast angiography"): no plain radiograph, no angiogram;
-    # and so is the same word wherever the caption repeats it ("CT pelvis with cystogram ...; poor cystogram").
-    hosts = _technique_hosts(keys, joined, found)
-    hosted_words = {tuple(keys[first:last + 1]): hosts[first] for first, last, _ in found if first in hosts}
-    found = [(first, last, tuple(entry for entry in entries if entry.concept not in _TECHNIQUES[
-        hosts.get(first, hosted_words.get(tuple(keys[first:last + 1]), ""))])) for first, last, entries in found]
+    found = _without_hosted_techniques(keys, joined, found)
     sentence_of, sentence_tokens = _sentences_of(sentences, tokens)
     kept = _in_sense(caption, tokens, keys, joined, found, examinations, sentence_of, sentence_tokens, dictionary)
     if definitions:
@@ -839,6 +833,18 @@ _TECHNIQUES = MappingProxyType({"": frozenset(), "any": frozenset({PLAIN_XRAY}),
                                 "cross-sectional": frozenset({PLAIN_XRAY, ANGIOGRAM})})
 #: Words that may join a modality to its technique's name: "CT *with* cystogram", "CT *with contrast* angiography".
 _TECHNIQUE_JOINS = frozenset({"with", "contrast", "a", "an"})
+
+
+def _without_hosted_techniques(keys: list[str], joined: Callable[[int], bool],
+                               found: list[tuple[int, int, tuple[_Entry, ...]]]) -> list[tuple[int, int, tuple[_Entry, ...]]]:
+    """``found`` less the modalities a radiographic study named after another modality stands for: it is that
+    modality's technique ("CT cystogram", "CT KUB", "MR urography", "CT pelvis with cystogram", "CT with contrast
+    angiography": no plain radiograph, no angiogram; :func:`_technique_hosts`), and so is the same word wherever
+    the caption repeats it ("CT pelvis with cystogram ...; poor cystogram")."""
+    hosts = _technique_hosts(keys, joined, found)
+    hosted_words = {tuple(keys[first:last + 1]): hosts[first] for first, last, _ in found if first in hosts}
+    return [(first, last, tuple(entry for entry in entries if entry.concept not in _TECHNIQUES[
+        hosts.get(first, hosted_words.get(tuple(keys[first:last + 1]), ""))])) for first, last, entries in found]
 
 
 def _technique_hosts(keys: list[str], joined: Callable[[int], bool],

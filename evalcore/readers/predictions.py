@@ -14,6 +14,7 @@ from operator import itemgetter
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pyarrow.compute as pc
 
 from evalcore.data import Predictions
@@ -42,7 +43,7 @@ def read_predictions(source: Source, name: str | None = None, known_ids: Mapping
     data, display = read_checked_bytes(source, name)
     first_line, first = first_line_of(data)
     check_delimiter(first, first_line, display, (",", "\t", "|"), "prediction lines 'ID,CUI;CUI'")
-    ids, scored, lines = fast_or_by_lines(_prediction_rows_by_columns, _prediction_rows_by_lines, data)
+    ids, scored, lines = fast_or_by_lines(_prediction_rows_by_columns, _prediction_rows_by_lines, data, known_ids)
     recorded = present(ids)
     unknown = np.zeros(len(ids), dtype=bool)
     if known_ids is not None and len(ids):
@@ -134,15 +135,24 @@ def _prediction_concepts(number: int, tokens: list[str]) -> Scored:
     return frozenset(concepts), problems
 
 
-def _scored_line(number: int, raw: str) -> tuple[str | None, Scored]:
+def _scored_line(number: int, raw: str, known: Mapping[str, int] | None) -> tuple[str | None, Scored]:
     fields = _prediction_fields(number, raw)
-    return (None, (frozenset(), [])) if fields is None else (fields[0], _prediction_concepts(number, fields[1]))
+    if fields is None:
+        return None, _NOT_SCORED
+    return fields[0], (_NOT_SCORED if known is not None and fields[0] not in known
+                       else _prediction_concepts(number, fields[1]))
 
 
-def _prediction_rows_by_lines(text: str) -> tuple[list[str | None], list[Scored], np.ndarray]:
+#: What a line of an image the ground truth lacks holds: no set is made for it (a file of another collection's
+#: million lines would make a million), and it is reported as an unknown ID.
+_NOT_SCORED: Scored = (frozenset(), [])
+
+
+def _prediction_rows_by_lines(text: str, known: Mapping[str, int] | None) -> tuple[list[str | None], list[Scored],
+                                                                                   np.ndarray]:
     """Every non-blank line read by the definition (files with lone carriage returns)."""
     numbered = [(number, raw) for number, raw in enumerate(text.split("\n"), start=1) if raw.strip()]
-    ids, scored = zip(*(_scored_line(number, raw) for number, raw in numbered)) if numbered else ((), ())
+    ids, scored = zip(*(_scored_line(number, raw, known) for number, raw in numbered)) if numbered else ((), ())
     return list(ids), list(scored), np.array([number for number, _ in numbered], dtype=np.int64)
 
 
@@ -150,11 +160,13 @@ def _prediction_rows_by_lines(text: str) -> tuple[list[str | None], list[Scored]
 _USUAL_LINE = r"^[!-+\--{}~]{1,300}(?:,(?:[Cc][0-9]{7}(?:[;,][Cc][0-9]{7})*)?)?$"
 
 
-def _prediction_rows_by_columns(data: bytes) -> tuple[list[str | None], list[Scored], np.ndarray] | None:
+def _prediction_rows_by_columns(data: bytes, known: Mapping[str, int] | None) -> tuple[list[str | None], list[Scored],
+                                                                                       np.ndarray] | None:
     """Per non-blank line: its image ID (None: blank or header), its set with its problems, and its number.
 
     Usual lines are split and checked as arrays (their only possible problem is a repeated
-    concept); the others are read by the definition. None for files read line by line.
+    concept); the others are read by the definition. Lines of IDs ``known`` lacks get no set.
+    None for files read line by line.
     """
     if b"\r" in data and data.count(b"\r") != data.count(b"\r\n"):
         return None  # a lone carriage return is whitespace within a line here, not a line break
@@ -165,14 +177,21 @@ def _prediction_rows_by_columns(data: bytes) -> tuple[list[str | None], list[Sco
     numbers = index.line_of_rows(np.arange(len(column)))
     usual = pc.match_substring_regex(column, _USUAL_LINE).to_numpy(zero_copy_only=False) & (numbers != 1)
     usual &= pc.count_substring_regex(column, "[;,]").to_numpy() <= MAX_CONCEPTS_PER_PREDICTION
-    ids: list[str | None] = pc.replace_substring_regex(column, ",.*", "", max_replacements=1).to_pylist()
-    cui_lists = pc.split_pattern_regex(
-        pc.utf8_upper(pc.replace_substring_regex(column, "^[^,]*,?", "", max_replacements=1)), "[;,]")
-    scored: list[Scored] = [(concepts, []) for concepts in frozensets(cui_lists)]
-    for row, cui in repeated_in_lists(cui_lists):
+    id_column = pc.replace_substring_regex(column, ",.*", "", max_replacements=1)
+    ids: list[str | None] = id_column.to_pylist()
+    scored_rows = np.arange(len(column)) if known is None else np.flatnonzero(
+        pc.is_in(id_column, value_set=pa.array(list(known), type=pa.string())).to_numpy(zero_copy_only=False))
+    scored_lines = column if known is None else column.take(pa.array(scored_rows, type=pa.int64()))
+    cui_lists = pc.split_pattern_regex(pc.utf8_upper(pc.replace_substring_regex(
+        scored_lines, "^[^,]*,?", "", max_replacements=1)), "[;,]")
+    scored: list[Scored] = [_NOT_SCORED] * len(column)
+    for row, concepts in zip(scored_rows.tolist(), frozensets(cui_lists)):
+        scored[row] = (concepts, [])
+    for position, cui in repeated_in_lists(cui_lists):
+        row = int(scored_rows[position])
         if usual[row]:
             scored[row][1].append((int(numbers[row]), f"duplicate concept {cui}"))
     for row in np.flatnonzero(~usual):
         number = int(numbers[row])
-        ids[row], scored[row] = _scored_line(number, index.text(number))
+        ids[row], scored[row] = _scored_line(number, index.text(number), known)
     return ids, scored, numbers
