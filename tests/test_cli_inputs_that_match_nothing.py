@@ -92,3 +92,29 @@ def test_nothing_relevant_is_said_and_no_corrected_p_value_is_made_up(tmp_path, 
     pair = json.loads(out.read_text())["comparisons"]["CUI@2"][0]
     assert pair["p_randomization"] is None and pair["p_randomization_holm"] is None
     assert pair["p_t_test_holm"] is None
+
+
+def test_retrieve_refuses_a_collection_of_one_image(tmp_path, capsys):
+    """One image leaves every query nothing to rank: an empty run that evaluate would refuse later."""
+    error = _refused(["retrieve", "--concepts", _write(tmp_path, "one.csv", "ID,CUIs\nA,C0000001\n"), "--by", "iou",
+                      "--out", str(tmp_path / "run.trec")], capsys)
+    assert "one.csv: expected at least 2 images (each query ranks the others), found 1" in error
+    assert not (tmp_path / "run.trec").exists()
+
+
+def test_pairs_are_held_as_columns_and_scored_one_at_a_time(tmp_path):
+    """A pairs file of many pairs is three columns with one string an image (the hunt's 2 million pairs peaked at
+    1 GB as tuples and rows), and the relevance of each pair is made as it is written."""
+    import inspect
+
+    from evalcore.evaluation.listed_pairs import listed_pair_relevance
+    from evalcore.readers import read_image_pairs
+
+    pairs = read_image_pairs(("a,b\n" + "A,B\nB,A\n" * 500).encode(), "pairs.csv")
+    assert len(pairs) == 1000 and pairs.first[0] is pairs.first[2] and pairs.second[1] is pairs.first[0]
+    assert list(pairs)[:2] == [(2, "A", "B"), (3, "B", "A")]
+    assert inspect.isgeneratorfunction(listed_pair_relevance)
+    out = tmp_path / "out.csv"
+    assert main(["relevance", "--concepts", _write(tmp_path, "c.csv", CONCEPTS), "--pairs",
+                 _write(tmp_path, "pairs.csv", "a,b\nA,B\nB,C\n"), "--out", str(out)]) == 0
+    assert out.read_text().splitlines()[1:] == ["A,B,0.5,0.5,,0.5", "B,C,0.0,0.0,,0.0"]

@@ -16,7 +16,7 @@ from pathlib import Path
 from evalcore.app.report import PaperReport, ablation_curves, compared_metrics, file_inputs, report_html
 from evalcore.data import ConceptSets, Run
 from evalcore.engine import Compute
-from evalcore.errors import CBIRLensError, ParameterError
+from evalcore.errors import CBIRLensError, InputError, ParameterError
 from evalcore.evaluation.evaluator import Evaluator
 from evalcore.evaluation.listed_pairs import listed_pair_relevance
 from evalcore.evaluation.options import Relevance, Scoring, Statistics
@@ -37,7 +37,7 @@ from evalcore.readers import (
     read_captions,
     read_concepts,
     read_embeddings,
-    read_pairs,
+    read_image_pairs,
     read_predictions,
     read_qrels,
     read_runs,
@@ -102,8 +102,9 @@ def command_relevance(args: argparse.Namespace) -> None:
     near = nn_iou_measure(args.alpha, args.n, args.kg_mode)
     kg = kg_of(args)
     measure = measure_of(args)
-    rows = listed_pair_relevance(concepts, read_pairs(args.pairs), args.pairs, kg, args.kg_mode, near, measure)
-    # Written only once every pair is valid, so a refused input leaves an earlier output as it was.
+    rows = listed_pair_relevance(concepts, read_image_pairs(args.pairs), args.pairs, kg, args.kg_mode, near, measure)
+    # Written as the pairs are scored, into a file renamed into place only once every pair was valid: a refused
+    # input leaves an earlier output as it was.
     with atomic_output(args.out) as handle:
         writer = csv.writer(handle)
         writer.writerow(["a", "b", "iou", "nn_iou", "approximate_matches", "value"])
@@ -232,6 +233,9 @@ def command_retrieve(args: argparse.Namespace) -> None:
     check_outputs({"--out": args.out}, [args.concepts, args.embeddings, args.embedding_ids, args.captions,
                                         *kg_inputs(args)])
     concepts = read_concepts(args.concepts)
+    if len(concepts.ids) < 2:  # each query ranks the other images: one image would write an empty run
+        raise InputError(concepts.source, None, "at least 2 images (each query ranks the others)",
+                         f"{len(concepts.ids)}")
     run = retrieved_by_embeddings(args, concepts) if args.by == "embeddings" else retrieved_by_measure(args, concepts)
     longest = int(max((len(ranked) for ranked in run.rankings.values()), default=0))
     if args.depth > longest:

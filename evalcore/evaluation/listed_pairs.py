@@ -4,7 +4,7 @@ the engine's (:mod:`evalcore.evaluation.evaluator`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from evalcore.data import ConceptSets
@@ -26,16 +26,18 @@ class PairRelevance:
     value: float
 
 
-def listed_pair_relevance(concepts: ConceptSets, pairs: Sequence[tuple[int, str, str]], source: str,
+def listed_pair_relevance(concepts: ConceptSets, pairs: Iterable[tuple[int, str, str]], source: str,
                           kg: KnowledgeGraph | None, mode: str, nn_iou_spec: MeasureSpec,
-                          measure: MeasureSpec) -> list[PairRelevance]:
-    """The relevance of each ``(line, a, b)`` pair of ``source`` (:func:`~evalcore.readers.read_pairs`), nn-IoU by
-    ``nn_iou_spec``, the value by ``measure``; a pair naming an image outside ``concepts`` is refused, naming its line.
+                          measure: MeasureSpec) -> Iterator[PairRelevance]:
+    """The relevance of each ``(line, a, b)`` pair of ``source`` (:func:`~evalcore.readers.read_image_pairs`), nn-IoU
+    by ``nn_iou_spec``, the value by ``measure``, one pair at a time (a caller writes each as it comes, so millions of
+    pairs are never held as rows); a pair naming an image outside ``concepts`` is refused when it is reached, naming
+    its line.
 
     >>> from evalcore.relevance.measures import measure_spec, nn_iou_measure
     >>> sets = ConceptSets(("x", "y"), (frozenset({"C1", "C2"}), frozenset({"C1"})))
-    >>> listed_pair_relevance(sets, [(2, "x", "y")], "pairs.csv", None, "undirected", nn_iou_measure(0.5, 1),
-    ...                       measure_spec("dice"))
+    >>> list(listed_pair_relevance(sets, [(2, "x", "y")], "pairs.csv", None, "undirected", nn_iou_measure(0.5, 1),
+    ...                            measure_spec("dice")))
     [PairRelevance(a='x', b='y', iou=0.5, nn_iou=0.5, approximate_matches=(), value=0.6666666666666666)]
     """
     if not isinstance(nn_iou_spec, MeasureSpec) or nn_iou_spec.key != "nn-iou":
@@ -43,12 +45,10 @@ def listed_pair_relevance(concepts: ConceptSets, pairs: Sequence[tuple[int, str,
     neighbours = neighbour_sets(kg, concepts.vocabulary, nn_iou_spec.hops, mode)
     alpha = nn_iou_spec.params["alpha"]
     chosen = measure.pair_function(kg, concepts.vocabulary, mode)
-    rows = []
     for line, a, b in pairs:
         for image_id in (a, b):
             if image_id not in concepts.index:
                 raise InputError(source, line, f"an image ID present in {concepts.source}", repr(image_id))
         sa, sb = concepts[a], concepts[b]
-        rows.append(PairRelevance(a, b, iou(sa, sb), nn_iou(sa, sb, neighbours, alpha),
-                                  tuple(sorted(approximate_matches(sa, sb, neighbours))), chosen(sa, sb)))
-    return rows
+        yield PairRelevance(a, b, iou(sa, sb), nn_iou(sa, sb, neighbours, alpha),
+                            tuple(sorted(approximate_matches(sa, sb, neighbours))), chosen(sa, sb))

@@ -47,7 +47,7 @@ from evalcore.readers.files import (
 from evalcore.readers.labels import read_labels
 from evalcore.readers.lines import CUI_PATTERN, NODE_PATTERN
 from evalcore.readers.names import read_concept_names
-from evalcore.readers.pairs import read_pairs
+from evalcore.readers.pairs import ImagePairs, read_image_pairs, read_pairs
 from evalcore.readers.predictions import MAX_CONCEPTS_PER_PREDICTION, read_predictions
 from evalcore.readers.qrels import read_qrels
 from evalcore.readers.run_columns import MAX_RANK
@@ -57,8 +57,8 @@ from evalcore.readers.synonyms import read_synonyms
 __all__ = [
     "CUI_PATTERN", "DEFAULT_MAX_FILE_BYTES", "DEFAULT_MAX_MRREL_BYTES", "DEFAULT_MAX_RUN_BYTES",
     "INPUT_BUDGET_VARIABLE", "MAX_CONCEPTS_PER_IMAGE", "MAX_CONCEPTS_PER_PREDICTION", "MAX_RANK", "NODE_PATTERN",
-    "KGEdgeTable", "KGEdges", "Predictions", "Qrels", "Source", "max_input_bytes",
+    "ImagePairs", "KGEdgeTable", "KGEdges", "Predictions", "Qrels", "Source", "max_input_bytes",
     "read_captions", "read_checked_bytes", "read_concept_names", "read_concepts", "read_embeddings", "read_input_bytes",
-    "read_kg", "read_labels", "read_pairs", "read_predictions", "read_qrels", "read_run", "read_runs", "read_synonyms",
-    "read_text",
+    "read_image_pairs", "read_kg", "read_labels", "read_pairs", "read_predictions", "read_qrels", "read_run",
+    "read_runs", "read_synonyms", "read_text",
 ]

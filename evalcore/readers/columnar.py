@@ -360,6 +360,19 @@ def repeated_in_lists(lists: pa.Array | pa.ChunkedArray) -> list[tuple[int, str]
     return [(int(owners[position]), values[codes[position]]) for position in later]
 
 
+def shared_strings(strings: pa.Array | pa.ChunkedArray) -> list[str]:
+    """The strings of a column as a list in which equal strings are one Python object (an image ID named by a
+    million pairs is one string, not a million).
+
+    >>> column = shared_strings(pa.array(["img1", "img2", "img1"]))
+    >>> column, column[0] is column[2]
+    (['img1', 'img2', 'img1'], True)
+    """
+    strings = strings.combine_chunks() if isinstance(strings, pa.ChunkedArray) else strings
+    encoded = strings.dictionary_encode()
+    return np.asarray(encoded.dictionary.to_pylist(), dtype=object)[encoded.indices.to_numpy()].tolist()
+
+
 def take(values: Sequence, rows: np.ndarray) -> list:
     """``[values[row] for row in rows]``, iterated in C.
 

@@ -2,42 +2,69 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass
+
 import numpy as np
 import pyarrow.compute as pc
 
 from evalcore.errors import InputError
-from evalcore.readers.columnar import fast_or_by_lines, take, unquoted_line_column, usual_and_scanned
+from evalcore.readers.columnar import fast_or_by_lines, shared_strings, take, unquoted_line_column, usual_and_scanned
 from evalcore.readers.files import Source, read_checked_bytes
 from evalcore.readers.lines import check_delimiter, check_id, csv_rows, first_line_of
 
 
-def read_pairs(source: Source, name: str | None = None) -> list[tuple[int, str, str]]:
-    """Read image pairs: CSV with the header ``a,b``; returns ``(line, a, b)`` per pair.
+@dataclass(frozen=True)
+class ImagePairs:
+    """Image pairs as columns: the line of each pair, its first and its second image ID (equal IDs one string), so a
+    file of millions of pairs is held as three arrays, not a tuple a pair; iterated as ``(line, a, b)``."""
 
-    Lines of the usual form (two IDs) are split as arrays; any other line is read by the
-    line-by-line definition, in line order, so the first offending line is named.
+    lines: np.ndarray
+    first: list[str]
+    second: list[str]
+
+    def __len__(self) -> int:
+        return len(self.first)
+
+    def __iter__(self) -> Iterator[tuple[int, str, str]]:
+        return zip(map(int, self.lines), self.first, self.second)
+
+
+def read_pairs(source: Source, name: str | None = None) -> list[tuple[int, str, str]]:
+    """Read image pairs: CSV with the header ``a,b``; returns ``(line, a, b)`` per pair (:func:`read_image_pairs`
+    as a list).
 
     >>> read_pairs(b"a,b\\nimg1,img2\\n", "pairs.csv")
     [(2, 'img1', 'img2')]
+    """
+    return list(read_image_pairs(source, name))
+
+
+def read_image_pairs(source: Source, name: str | None = None) -> ImagePairs:
+    """Read image pairs: CSV with the header ``a,b``, as columns.
+
+    Lines of the usual form (two IDs) are split as arrays; any other line is read by the
+    line-by-line definition, in line order, so the first offending line is named.
     """
     data, display = read_checked_bytes(source, name)
     first_line, first = first_line_of(data)
     check_delimiter(first, first_line, display, (",",), "a header 'a,b'")
     pairs = fast_or_by_lines(_pairs_by_columns, _pairs_by_lines, data, display)
-    if not pairs:
+    if not len(pairs):
         raise InputError(display, None, "a header 'a,b' and a pair of image IDs after it",
                          "a header-only file" if first_line else "an empty file")
     return pairs
 
 
-def _pairs_by_lines(text: str, display: str) -> list[tuple[int, str, str]]:
+def _pairs_by_lines(text: str, display: str) -> ImagePairs:
     pairs: list[tuple[int, str, str]] = []
     for position, (line, fields) in enumerate(csv_rows(text, display)):
         if position == 0:
             _check_pairs_header(fields, display, line)
             continue
         pairs.append(_pair_row(fields, display, line))
-    return pairs
+    return ImagePairs(np.array([line for line, _, _ in pairs], dtype=np.int64), [a for _, a, _ in pairs],
+                      [b for _, _, b in pairs])
 
 
 def _check_pairs_header(fields: list[str], display: str, line: int) -> None:
@@ -54,14 +81,14 @@ def _pair_row(fields: list[str], display: str, line: int) -> tuple[int, str, str
 _ID = r"[!#-+\--~]{1,300}"  # an image ID of printable ASCII without quote, space or comma
 
 
-def _pairs_by_columns(data: bytes, display: str) -> list[tuple[int, str, str]] | None:
+def _pairs_by_columns(data: bytes, display: str) -> ImagePairs | None:
     lines = unquoted_line_column(data)
     if lines is None:
         return None
     column, index = lines
     numbers, usual, scanned = usual_and_scanned(column, index, _ID + "," + _ID + "$", display)
-    first = pc.replace_substring_regex(column, ",.*", "", max_replacements=1).to_pylist()
-    second = pc.replace_substring_regex(column, "^[^,]*,", "", max_replacements=1).to_pylist()
+    first = shared_strings(pc.replace_substring_regex(column, ",.*", "", max_replacements=1))
+    second = shared_strings(pc.replace_substring_regex(column, "^[^,]*,", "", max_replacements=1))
     keep = usual.copy()
     header_done = False
     for row, fields in scanned:
@@ -76,4 +103,4 @@ def _pairs_by_columns(data: bytes, display: str) -> list[tuple[int, str, str]] |
             _, first[row], second[row] = _pair_row(fields, display, line)
             keep[row] = True
     rows = np.flatnonzero(keep)
-    return list(zip(numbers[rows].tolist(), take(first, rows), take(second, rows)))
+    return ImagePairs(numbers[rows], take(first, rows), take(second, rows))
