@@ -72,7 +72,7 @@ def test_a_run_without_a_judged_query_is_refused_under_qrels(tmp_path, capsys):
         Evaluator(None, qrels=read_qrels(qrels)).evaluate([read_runs(DEMO_RUNS[0])[0]], ["qrels-NDCG@10"], Relevance.of(0.5, 1))
 
 
-@pytest.mark.parametrize("option, value, expected", [("--alpha", "1.5", "alpha must lie in [0, 1], got 1.5"),
+@pytest.mark.parametrize("option, value, expected", [("--alpha", "1.5", "error: --alpha must lie in [0, 1], got 1.5"),
                                                      ("--n", "-5", "distance threshold n must be an integer in 0..6")])
 def test_detection_checks_alpha_and_n_without_a_kg_too(tmp_path, capsys, option, value, expected):
     error = _refused(["detection", "--gt", CONCEPTS, "--pred", CONCEPTS, option, value, "--json",

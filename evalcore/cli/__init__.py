@@ -7,13 +7,14 @@ Errors in inputs exit with status 2 and one line on stderr naming file, line and
 
 from __future__ import annotations
 
+import argparse
 import os
 import signal
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from evalcore.errors import CBIRLensError
+from evalcore.errors import CBIRLensError, ParameterError
 from evalcore.readers import INPUT_BUDGET_VARIABLE
 
 from .commands import COMMANDS
@@ -31,6 +32,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.environ[INPUT_BUDGET_VARIABLE] = str(args.max_input_bytes)
     try:
         COMMANDS[args.command](args)
+    except ParameterError as error:
+        return print_error(as_option(str(error), args))
     except CBIRLensError as error:
         return print_error(str(error))
     except OSError as error:
@@ -45,6 +48,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             else:
                 os.environ[INPUT_BUDGET_VARIABLE] = previous_budget
     return 0
+
+
+def as_option(message: str, args: argparse.Namespace) -> str:
+    """A library's parameter error as the command line says it: a message that begins with the name of a parameter
+    the command has an option for names the option ("alpha must lie in [0, 1]" is "--alpha must lie in [0, 1]").
+
+    >>> as_option("bootstrap_samples must be an integer in 1..1000000, got 0", argparse.Namespace(bootstrap_samples=0))
+    '--bootstrap-samples must be an integer in 1..1000000, got 0'
+    >>> as_option("nn-iou: alpha must lie in [0, 1], got 2", argparse.Namespace(alpha=2.0))
+    'nn-iou: alpha must lie in [0, 1], got 2'
+    """
+    name, _, rest = message.partition(" ")
+    return f"--{name.replace('_', '-')} {rest}" if rest and name.isidentifier() and hasattr(args, name) else message
 
 
 STOPPING_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)

@@ -490,7 +490,8 @@ class Evaluator:
         specs = [parse_metric(name) for name in metric_names]
         missing_labels = {s.target for s in specs if s.target} - set(self.label_targets())
         if missing_labels:
-            raise ParameterError(f"metrics {sorted(missing_labels)} need labels; load a labels file first")
+            raise ParameterError(f"metrics {sorted(missing_labels)} need labels: a labels file (--labels F on the "
+                                 "command line, the Data page in the dashboard)")
         names = [r.name for r in runs]
         if len(set(names)) != len(names):
             raise CBIRLensError(f"two runs share a system name: {names}; rename a file or its TREC tag")
