@@ -118,3 +118,11 @@ def test_pairs_are_held_as_columns_and_scored_one_at_a_time(tmp_path):
     assert main(["relevance", "--concepts", _write(tmp_path, "c.csv", CONCEPTS), "--pairs",
                  _write(tmp_path, "pairs.csv", "a,b\nA,B\nB,C\n"), "--out", str(out)]) == 0
     assert out.read_text().splitlines()[1:] == ["A,B,0.5,0.5,,0.5", "B,C,0.0,0.0,,0.0"]
+
+
+@pytest.mark.parametrize("name", ["two words", ""])
+def test_retrieve_refuses_a_system_name_a_run_cannot_hold(tmp_path, capsys, name):
+    """A run's tag is one word: "two words" had become two_words and "" the measure's name, silently."""
+    error = _refused(["retrieve", "--concepts", _write(tmp_path, "c.csv", CONCEPTS), "--by", "iou", "--name", name,
+                      "--out", str(tmp_path / "run.trec")], capsys)
+    assert f"--name: expected a system name without spaces (the tag column of a TREC run), found {name!r}" in error

@@ -227,6 +227,9 @@ def command_retrieve(args: argparse.Namespace) -> None:
         raise CBIRLensError("retrieve needs --by iou|nn-iou|embeddings or --measure NAME (one of them)")
     if args.depth < 1:
         raise CBIRLensError(f"--depth: expected a whole number of at least 1, found {args.depth}")
+    if args.name is not None and (not args.name or any(character.isspace() for character in args.name)):
+        raise CBIRLensError(f"--name: expected a system name without spaces (the tag column of a TREC run), found "
+                            f"{args.name!r}")
     if not 0 <= args.svd_dims <= MAX_SVD_DIMENSIONS:
         raise CBIRLensError(f"--svd-dims: expected 0 (no reduction) or a number of dimensions up to "
                             f"{MAX_SVD_DIMENSIONS:,}, found {args.svd_dims}")
