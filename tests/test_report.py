@@ -206,3 +206,17 @@ def test_the_leaderboard_offers_the_report_in_a_real_browser(request, tmp_path):
     text = saved.read_text(encoding="utf-8")
     assert saved.name == "cbir_lens_report.html" and "cbir-lens report --concepts demo/concepts.csv" in text
     assert len(leaderboard_cells(text)) == 3 * 43 and "http://" not in text and "https://" not in text
+
+
+def test_a_report_of_judged_grades_lists_no_setting_of_concept_relevance(tmp_path):
+    """Under --qrels no metric is graded by nn-IoU: the measure behind nn- metrics, the KG and its mode are left out
+    of the settings (the twenty-sixth pass's hunt found them listed, "knowledge graph none" among them)."""
+    qrels = tmp_path / "qrels.txt"
+    assert main(["qrels", "--concepts", str(DEMO / "concepts.csv"), "--run", str(DEMO / "runs" / "overlap-noisy.trec"),
+                 "--k", "5", "--out", str(qrels)]) == 0
+    out = tmp_path / "report.html"
+    assert main(["report", "--qrels", str(qrels), "--run", str(DEMO / "runs" / "overlap-noisy.trec"), "--k", "5",
+                 "--out", str(out)]) == 0
+    settings = out.read_text(encoding="utf-8").split("<h2>Measure settings</h2>")[1]
+    assert "judged grades (qrels)" in settings
+    assert "nn- metrics graded by" not in settings and "knowledge graph" not in settings and "KG mode" not in settings

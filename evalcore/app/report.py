@@ -419,15 +419,19 @@ def settings_section(report: PaperReport) -> str:
     relevance, results = report.relevance, report.results
     statistics, params = results.statistics, results.params
     chosen = relevance.measure if relevance.measure is not None else relevance.nn_iou
-    judged = any(parse_metric(metric).relevance == "qrels" for metric in results.metrics)
+    graded_by = {parse_metric(metric).relevance for metric in results.metrics}
+    judged = "qrels" in graded_by
+    # Under judged grades no metric is graded by nn-IoU, so its measure, the KG and its mode set no number.
+    by_concepts = [("nn- metrics graded by", relevance.nn_iou.name),
+                   ("knowledge graph", "loaded" if params.get("kg") else "none: nn-IoU is IoU"),
+                   ("KG mode", report.kg_mode)] if graded_by - {"qrels", None} else []
     rows = [
         ("relevance measure", "judged grades (qrels)" if judged else chosen.name),
         ("its parameters", f"relevance level {relevance.relevance_level}" if judged else
          ", ".join(f"{key} = {value:g}" for key, value in chosen.params.items()) or "none"),
-        ("nn- metrics graded by", relevance.nn_iou.name),
-        ("knowledge graph", "loaded" if params.get("kg") else "none: nn-IoU is IoU"),
+        *by_concepts[:2],
         ("cut-offs K", ", ".join(map(str, report.cutoffs))),
-        ("KG mode", report.kg_mode),
+        *by_concepts[2:],
         ("NDCG gain", relevance.gain),
         ("MAP / recall relevance threshold", f"{relevance.threshold:g}"),
         ("queries without a relevant item", relevance.empty_queries),
