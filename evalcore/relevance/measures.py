@@ -223,9 +223,14 @@ class MeasureSpec:
 
 
 def _format(value: float) -> str:
-    """Shortest text that reads back as the same float; whole numbers without '.0'."""
+    """Shortest text that reads back as the same float; whole numbers without '.0' (up to 10^16, beyond which a
+    float's digits are no longer all its own: an error quoting 1e308 says "1e+308", not 309 digits).
+
+    >>> _format(2.0), _format(0.5), _format(1e308)
+    ('2', '0.5', '1e+308')
+    """
     value = float(value)
-    return str(int(value)) if value.is_integer() else repr(value)
+    return str(int(value)) if value.is_integer() and abs(value) < 1e16 else repr(value)
 
 
 # --- the measures ------------------------------------------------------------------------
