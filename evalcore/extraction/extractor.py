@@ -1262,30 +1262,36 @@ def _longest(keys: list[str], joined: Callable[[int], bool], i: int, stop: int,
     ending before token ``stop``, its words joined only by spaces or hyphens; a determiner after "of" that the
     name does not hold is read past ("lobe of the liver" is the name "Lobe of liver"), as is a position word after
     a side (:data:`_INSERTED_POSITIONS`). Where one name holds the determiner and another does not
-    ("transposition of the great arteries", "Transposition of great vessels"), both are tried."""
-    return _walk(keys, joined, i, i, stop, trie, -1, ())
-
-
-def _walk(keys: list[str], joined: Callable[[int], bool], i: int, start: int, stop: int, node: Mapping,
-          last: int, payload: tuple[_Entry, ...]) -> tuple[int, tuple[_Entry, ...]]:
-    """:func:`_longest`'s walk from token ``start`` at trie ``node``, the longest name so far ending at ``last``."""
-    for j in range(start, stop):
+    ("transposition of the great arteries", "Transposition of great vessels"), both are followed, side by side (so
+    a name of many "of the" costs one step a word, not two readings a determiner), and of two names ending at the
+    same word the one that holds more determiners is taken."""
+    alive, last, payload = [trie], -1, ()
+    for j in range(i, stop):
         if j > i and not joined(j):
             break
-        child = node.get(keys[j])
         past_of = j > i and keys[j - 1] == "of" and keys[j] in SENSE_WORDS_KEYED.determiner
-        if child is None:
-            if past_of:
-                continue
-            if j == i + 1 and keys[i] in _SIDES and keys[j] in _INSERTED_POSITIONS:
-                continue  # "left distal ureter" is in the left ureter
+        inserted = j == i + 1 and keys[i] in _SIDES and keys[j] in _INSERTED_POSITIONS  # "left distal ureter"
+        if len(alive) == 1 and not past_of and not inserted:  # the usual step: one name's path, one word on
+            child = alive[0].get(keys[j])
+            if child is None:
+                break
+            alive[0] = child
+            if _END in child:
+                last, payload = j, child[_END]
+            continue
+        advanced, kept = [], []
+        for node in alive:
+            child = node.get(keys[j])
+            if child is not None:
+                advanced.append(child)
+            if past_of or (child is None and inserted):
+                kept.append(node)
+        if not advanced and not kept:
             break
-        if past_of:  # the longer of the two readings; the name that holds the determiner where they tie
-            held = _walk(keys, joined, i, j + 1, stop, child, *((j, child[_END]) if _END in child else (last, payload)))
-            return max(held, _walk(keys, joined, i, j + 1, stop, node, last, payload), key=lambda found: found[0])
-        node = child
-        if _END in node:
-            last, payload = j, node[_END]
+        ended = next((node for node in advanced if _END in node), None)
+        if ended is not None:
+            last, payload = j, ended[_END]
+        alive = list({id(node): node for node in advanced + kept}.values())
     return last, payload
 
 
