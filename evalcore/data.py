@@ -291,8 +291,10 @@ class Qrels:
 
 @dataclass
 class Predictions:
-    """Predicted concepts per image plus the validator's problems (line, message)."""
+    """Predicted concepts per image plus the validator's problems (line, message), the first of them where there
+    were more than a reader keeps, and how many more there were (``problems_not_listed``)."""
 
     sets: dict[str, frozenset[str]]
     problems: list[tuple[int, str]] = field(default_factory=list)
     source: str = "predictions"
+    problems_not_listed: int = 0

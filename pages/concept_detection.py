@@ -81,6 +81,9 @@ st.caption(f"{primary.images_scored:,} images scored; {primary.images_empty_grou
 if report.problems:
     st.subheader("Validation problems")
     st.dataframe(pd.DataFrame(report.problems, columns=["line", "problem"]), hide_index=True, key="problems")
+    if report.problems_not_listed:
+        st.caption(f"The first {len(report.problems):,} problems by line; {report.problems_not_listed:,} more are "
+                   "not listed.")
 
 table = report.rows
 st.subheader("Per image")

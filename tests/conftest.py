@@ -34,6 +34,19 @@ if "CBIR_LENS_STORE" not in os.environ:
     atexit.register(shutil.rmtree, os.environ["CBIR_LENS_STORE"], ignore_errors=True)
 
 
+@pytest.fixture(autouse=True)
+def _the_interpreters_main_module():
+    """Each test leaves ``sys.modules["__main__"]`` as it found it. An AppTest run puts a module of the page script
+    there (as the Streamlit server does), and a worker process started afterwards (forkserver, spawn) imports the
+    main module by its path: it would run app.py and stop (seen when the app's tests ran before the first test that
+    starts extraction workers)."""
+    import sys
+
+    main = sys.modules["__main__"]
+    yield
+    sys.modules["__main__"] = main
+
+
 def random_world(seed: int, images: int = 60, vocabulary: int = 25, edges: int = 30):
     """Seeded random concept sets over C0000000.. plus a random is_a graph with extra non-CUI nodes."""
     rng = random.Random(seed)

@@ -255,7 +255,8 @@ def cui_set(raw: str, separators: str, display: str, line: int) -> frozenset[str
 
 # --- predicted concepts ----------------------------------------------------------------------
 
-def read_predictions(data: bytes, display: str, known_ids=None) -> tuple[dict[str, frozenset[str]], list[tuple[int, str]]]:
+def read_predictions(data: bytes, display: str, known_ids=None) -> tuple[dict[str, frozenset[str]], list[tuple[int, str]],
+                                                                         int]:
     text = text_of(data, display)
     check_delimiter(*reversed(first_line(text)), display, (",", "\t", "|"), "prediction lines 'ID,CUI;CUI'")
     unknown: list[tuple[int, str]] = []
@@ -299,11 +300,9 @@ def read_predictions(data: bytes, display: str, known_ids=None) -> tuple[dict[st
         raise InputError(display, unknown[0][0], "prediction lines whose image IDs are in the ground truth",
                          f"none in its {len(unknown):,} lines (the first: {unknown[0][1]})")
     if not first_line_of:
-        raise InputError(display, None, "at least one prediction line 'ID,CUI;CUI'", "an empty file")
-    if len(problems) > 1000:
-        problems = problems[:1000] + [(problems[1000][0], f"{len(problems) - 1000:,} more problems from this line "
-                                                          "on, not listed")]
-    return sets, problems
+        raise InputError(display, None, "at least one prediction line 'ID,CUI;CUI'",
+                         "a header-only file" if first_line(text)[0] else "an empty file")
+    return sets, problems[:1000], max(0, len(problems) - 1000)
 
 
 # --- image pairs (the relevance command) -----------------------------------------------------

@@ -51,10 +51,12 @@ def test_detection_lists_the_first_problems_and_counts_the_rest(tmp_path, capsys
                  _write(tmp_path, "pred.csv", "\n".join(lines) + "\n"), "--json", str(out)]) == 0
     payload = json.loads(out.read_text())
     problems = payload["problems"]
-    assert len(problems) == MAX_PROBLEMS + 1 and problems[0] == {"line": 2, "problem": "unknown image ID 'unknown0'"}
-    assert problems[-1] == {"line": MAX_PROBLEMS + 2, "problem": "500 more problems from this line on, not listed"}
+    assert len(problems) == MAX_PROBLEMS and problems[0] == {"line": 2, "problem": "unknown image ID 'unknown0'"}
+    assert problems[-1] == {"line": MAX_PROBLEMS + 1, "problem": f"unknown image ID 'unknown{MAX_PROBLEMS - 1}'"}
+    assert payload["problems_not_listed"] == 500
     assert payload["f1"] == pytest.approx((2 / 3) / 4)  # A: F1 2/3 (one of its two concepts); B, C, D: none
-    assert len(capsys.readouterr().err) < 10_000
+    error = capsys.readouterr().err
+    assert len(error) < 10_000 and "pred.csv: 1,480 more problems (the first 1,000 in the JSON)" in error
 
 
 @pytest.mark.parametrize(("labels", "said"), [
@@ -85,7 +87,7 @@ def test_nothing_relevant_is_said_and_no_corrected_p_value_is_made_up(tmp_path, 
     assert main(["evaluate", "--concepts", empty, "--run", run, "--k", "2", "--json", str(tmp_path / "e.json")]) == 0
     note = capsys.readouterr().err
     assert "CUI@2, nn-CUI@2" in note and "no query was scored, so the mean is undefined" in note
-    assert "--empty-queries zero" in note
+    assert "--empty-queries zero" in note and "label" not in note
     out = tmp_path / "cmp.json"
     assert main(["compare", "--concepts", empty, "--run", run, "--metric", "CUI@2", "--json", str(out)]) == 0
     assert "CUI@2: no query was scored" in capsys.readouterr().err
@@ -105,15 +107,21 @@ def test_retrieve_refuses_a_collection_of_one_image(tmp_path, capsys):
 def test_pairs_are_held_as_columns_and_scored_one_at_a_time(tmp_path):
     """A pairs file of many pairs is three columns with one string an image (the hunt's 2 million pairs peaked at
     1 GB as tuples and rows), and the relevance of each pair is made as it is written."""
-    import inspect
-
+    from evalcore.errors import ParameterError
     from evalcore.evaluation.listed_pairs import listed_pair_relevance
-    from evalcore.readers import read_image_pairs
+    from evalcore.readers import read_concepts, read_image_pairs
+    from evalcore.relevance.measures import measure_spec, nn_iou_measure
 
     pairs = read_image_pairs(("a,b\n" + "A,B\nB,A\n" * 500).encode(), "pairs.csv")
     assert len(pairs) == 1000 and pairs.first[0] is pairs.first[2] and pairs.second[1] is pairs.first[0]
     assert list(pairs)[:2] == [(2, "A", "B"), (3, "B", "A")]
-    assert inspect.isgeneratorfunction(listed_pair_relevance)
+    concepts = read_concepts(CONCEPTS.encode(), "c.csv")
+    rows = listed_pair_relevance(concepts, pairs, "pairs.csv", None, "undirected", nn_iou_measure(0.5, 1),
+                                 measure_spec("dice"))
+    assert iter(rows) is rows and next(rows).a == "A"  # made as asked for, not held as a list
+    with pytest.raises(ParameterError):  # ... its arguments checked at the call, before any row
+        listed_pair_relevance(concepts, pairs, "pairs.csv", None, "undirected", measure_spec("dice"),
+                              measure_spec("dice"))
     out = tmp_path / "out.csv"
     assert main(["relevance", "--concepts", _write(tmp_path, "c.csv", CONCEPTS), "--pairs",
                  _write(tmp_path, "pairs.csv", "a,b\nA,B\nB,C\n"), "--out", str(out)]) == 0
@@ -126,3 +134,27 @@ def test_retrieve_refuses_a_system_name_a_run_cannot_hold(tmp_path, capsys, name
     error = _refused(["retrieve", "--concepts", _write(tmp_path, "c.csv", CONCEPTS), "--by", "iou", "--name", name,
                       "--out", str(tmp_path / "run.trec")], capsys)
     assert f"--name: expected a system name without spaces (the tag column of a TREC run), found {name!r}" in error
+
+
+def test_a_label_metric_that_scored_nothing_is_told_to_get_labels_not_empty_queries(tmp_path, capsys):
+    """A CUI-to-class mapping that matches no concept labels no image: P@K says labels are what is missing (the
+    review found the empty-queries remedy offered for it, which changes nothing)."""
+    labels = _write(tmp_path, "map.csv", "kind,class,CUI\nmodality,CT,C0009999\n")
+    assert main(["evaluate", "--concepts", _write(tmp_path, "c.csv", CONCEPTS), "--run", _write(tmp_path, "r.trec", RUN),
+                 "--metrics", "P@2[modality]", "CUI@2", "--labels", labels, "--json", str(tmp_path / "e.json")]) == 0
+    note = capsys.readouterr().err
+    assert "P@2[modality]: no query was scored, so the mean is undefined (no query image has a label of that kind; " \
+           "give labels that cover the images)" in note
+    assert "CUI@2: no query" not in note
+
+
+@pytest.mark.parametrize(("labels", "read"), [("ID,modality\nA,CT,\n", True), ("ID,modality\nA,CT,MR\n", False)])
+def test_a_labels_row_may_end_in_empty_fields_but_not_in_text(tmp_path, labels, read):
+    from evalcore.errors import InputError
+    from evalcore.readers import read_labels
+
+    if read:
+        assert read_labels(labels.encode(), "labels.csv").by_kind["modality"]["A"] == frozenset({"CT"})
+    else:
+        with pytest.raises(InputError, match="line 2: expected 2 fields"):
+            read_labels(labels.encode(), "labels.csv")

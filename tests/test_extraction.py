@@ -1100,3 +1100,12 @@ def test_reading_the_denial_rules_for_every_mention_gives_the_same_mentions(monk
     assert [mentions(caption, dictionary) for caption in captions] == fast
     monkeypatch.setattr(extractor, "_read_for_denial", lambda kind, first, read_on: kind is not None)
     assert [mentions(caption, dictionary) for caption in captions] != fast  # the test can tell the paths apart
+
+
+def test_a_name_of_many_determiners_is_read_in_one_step_a_word():
+    """The review of the twenty-sixth pass: a name holding "of the" 1,200 times, and a caption saying it, ended in a
+    RecursionError when each determiner was a level of recursion; the names are now followed side by side."""
+    long_name = "gland " + "of the " * 1200 + "liver"
+    dictionary = ConceptDictionary.build({"C0000001": long_name, "C0000002": "Gland of liver"})
+    assert extract(f"A {long_name}.", dictionary) == {"C0000001"}
+    assert extract("A gland of the liver.", dictionary) == {"C0000002"}

@@ -175,7 +175,7 @@ def prediction_files(draw) -> bytes:
 
 def predictions_as_tuple(data: bytes, name: str, known=None):
     predictions = read_predictions(data, name, known_ids=known)
-    return predictions.sets, predictions.problems
+    return predictions.sets, predictions.problems, predictions.problems_not_listed
 
 
 KNOWN = {name: number for number, name in enumerate(["img0", "img1", "img2", "img3", "é", "a;b", "q1"])}

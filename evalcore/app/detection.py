@@ -34,6 +34,7 @@ class DetectionReport:
     rows: pd.DataFrame
     truth: Mapping[str, frozenset[str]]
     unscored: int = 0
+    problems_not_listed: int = 0
 
 
 def concept_codes(text: str) -> frozenset[str]:
@@ -54,7 +55,7 @@ def with_concepts_dropped(predictions: Predictions) -> Predictions:
     {'a': frozenset({'C1'}), 'b': frozenset({'C3'})}
     """
     sets = {i: frozenset(sorted(s)[:-1]) if n % 3 == 0 else s for n, (i, s) in enumerate(predictions.sets.items())}
-    return Predictions(sets, list(predictions.problems), predictions.source)
+    return Predictions(sets, list(predictions.problems), predictions.source, predictions.problems_not_listed)
 
 
 def detection_report(truth: ConceptSets, predictions: Predictions, subset: frozenset[str], kg: KnowledgeGraph | None,
@@ -76,7 +77,8 @@ def detection_report(truth: ConceptSets, predictions: Predictions, subset: froze
                      "found": named(true_set & guessed), "missed": named(true_set - guessed),
                      "wrong": named(guessed - true_set)})
     table = pd.DataFrame(rows, columns=["image", "F1", "soft F1", "found", "missed", "wrong"]).sort_values("F1")
-    return DetectionReport(predicted, tuple(predictions.problems), scores, table, dict(zip(truth.ids, truth.sets)))
+    return DetectionReport(predicted, tuple(predictions.problems), scores, table, dict(zip(truth.ids, truth.sets)),
+                           problems_not_listed=predictions.problems_not_listed)
 
 
 def read_and_score(truth: ConceptSets, data: bytes, name: str, drop_some: bool, subset: frozenset[str],

@@ -326,8 +326,13 @@ def significance_section(report: PaperReport) -> str:
 
 
 def significance_cell(a: str, b: str, p_value: float | None) -> str:
-    """A cell of the grid: the corrected p-value, green below :data:`SIGNIFICANCE_LEVEL`; "—" on the diagonal."""
-    if a == b or p_value is None:
+    """A cell of the grid: the corrected p-value, green below :data:`SIGNIFICANCE_LEVEL`; "—" on the diagonal and
+    where the p-value is undefined (no query both systems scored), styled as neither significant nor chance.
+
+    >>> significance_cell("a", "b", float("nan")), significance_cell("a", "b", 0.5)
+    ('<td class="self">—</td>', '<td class="chance">0.500</td>')
+    """
+    if a == b or p_value is None or not math.isfinite(p_value):
         return cell("—", "self")
     return cell(format_p_value(p_value), "significant" if p_value < SIGNIFICANCE_LEVEL else "chance")
 

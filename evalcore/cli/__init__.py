@@ -51,16 +51,20 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def as_option(message: str, args: argparse.Namespace) -> str:
-    """A library's parameter error as the command line says it: a message that begins with the name of a parameter
-    the command has an option for names the option ("alpha must lie in [0, 1]" is "--alpha must lie in [0, 1]").
+    """A library's parameter error as the command line says it: a message that says what a parameter the command
+    has an option for must be names the option ("alpha must lie in [0, 1]" is "--alpha must lie in [0, 1]").
 
     >>> as_option("bootstrap_samples must be an integer in 1..1000000, got 0", argparse.Namespace(bootstrap_samples=0))
     '--bootstrap-samples must be an integer in 1..1000000, got 0'
     >>> as_option("nn-iou: alpha must lie in [0, 1], got 2", argparse.Namespace(alpha=2.0))
     'nn-iou: alpha must lie in [0, 1], got 2'
+    >>> as_option("metrics ['modality'] need labels", argparse.Namespace(metrics=["P@5[modality]"]))
+    "metrics ['modality'] need labels"
     """
     name, _, rest = message.partition(" ")
-    return f"--{name.replace('_', '-')} {rest}" if rest and name.isidentifier() and hasattr(args, name) else message
+    if rest.startswith("must ") and name.isidentifier() and hasattr(args, name):
+        return f"--{name.replace('_', '-')} {rest}"
+    return message
 
 
 STOPPING_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)

@@ -307,15 +307,20 @@ def command_detection(args: argparse.Namespace) -> None:
     subset = read_concept_list(args.subset) if args.subset else None
     scores = detection_scores(truth, predictions.sets, measure, subset, load_kg(args.kg) if args.kg else None,
                               args.kg_mode)
-    payload = detection_payload(scores, len(predictions.sets), predictions.problems)
+    payload = detection_payload(scores, len(predictions.sets), predictions.problems, predictions.problems_not_listed)
     for line, problem in predictions.problems[:20]:
         print(f"{predictions.source}, line {line}: {problem}", file=sys.stderr)
+    more = len(predictions.problems) - 20 + predictions.problems_not_listed
+    if more > 0:
+        print(f"{predictions.source}: {more:,} more problem{'s' if more != 1 else ''} (the first "
+              f"{len(predictions.problems):,} in the JSON)", file=sys.stderr)
     write_text_atomically(args.json, json.dumps(payload, indent=2))
 
 
-def detection_payload(scores: DetectionScores, predictions_read: int, problems: list[tuple[int, str]]) -> dict:
-    """The JSON of ``detection``: F1, its counts and the problems of the predictions file; the secondary and soft
-    F1 where they were computed."""
+def detection_payload(scores: DetectionScores, predictions_read: int, problems: list[tuple[int, str]],
+                      problems_not_listed: int = 0) -> dict:
+    """The JSON of ``detection``: F1, its counts and the problems of the predictions file (the first of them, and
+    how many more there were); the secondary and soft F1 where they were computed."""
     primary = scores.primary
     payload: dict = {
         "f1": finite_or_none(primary.f1),
@@ -324,6 +329,7 @@ def detection_payload(scores: DetectionScores, predictions_read: int, problems: 
                    "images_missing_prediction": primary.images_missing_prediction,
                    "predictions_read": predictions_read},
         "problems": [{"line": line, "problem": problem} for line, problem in problems],
+        "problems_not_listed": problems_not_listed,
     }
     if scores.secondary is not None:
         payload["f1_secondary"] = finite_or_none(scores.secondary.f1)

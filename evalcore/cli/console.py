@@ -6,6 +6,7 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
+from evalcore.metrics.registry import parse_metric
 from evalcore.metrics.ties import tie_message
 
 if TYPE_CHECKING:
@@ -57,15 +58,24 @@ def print_note(message: str) -> None:
 
 
 def print_unscored_notes(table: pd.DataFrame, remedy: str = "") -> None:
-    """One note on stderr naming the metrics that scored no query of any system (``table``: the results' table of
-    system, metric, mean and queries), whose means are therefore undefined: no query had a relevant image (every
-    concept set empty, judgments all 0) or, for P@K, a label; ``remedy``: what the command offers for it."""
+    """Notes on stderr naming the metrics that scored no query of any system (``table``: the results' table of
+    system, metric, mean and queries), whose means are therefore undefined: for a metric graded by relevance no
+    query had a relevant image (every concept set empty, judgments all 0), ``remedy`` saying what the command offers
+    for it; for a label metric (P@K) no query had a label."""
     scored = table.groupby("metric", sort=False)["queries"].max()
     unscored = [metric for metric, queries in scored.items() if queries == 0]
-    if unscored:
-        named = ", ".join(unscored[:5]) + (f" and {len(unscored) - 5} more" if len(unscored) > 5 else "")
-        print_note(f"{named}: no query was scored, so the mean is undefined (a query needs a relevant image, and for "
-                   f"P@K a label){remedy}")
+    by_labels = [metric for metric in unscored if parse_metric(metric).target is not None]
+    by_relevance = [metric for metric in unscored if metric not in by_labels]
+    if by_relevance:
+        print_note(f"{_listed(by_relevance)}: no query was scored, so the mean is undefined (no query has a relevant "
+                   f"image){remedy}")
+    if by_labels:
+        print_note(f"{_listed(by_labels)}: no query was scored, so the mean is undefined (no query image has a label "
+                   "of that kind; give labels that cover the images)")
+
+
+def _listed(metrics: list[str]) -> str:
+    return ", ".join(metrics[:5]) + (f" and {len(metrics) - 5} more" if len(metrics) > 5 else "")
 
 
 def print_tie_notes(counts: dict[str, dict[str, int]], ties: str) -> None:

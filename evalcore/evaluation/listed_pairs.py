@@ -4,7 +4,7 @@ the engine's (:mod:`evalcore.evaluation.evaluator`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from evalcore.data import ConceptSets
@@ -43,8 +43,14 @@ def listed_pair_relevance(concepts: ConceptSets, pairs: Iterable[tuple[int, str,
     if not isinstance(nn_iou_spec, MeasureSpec) or nn_iou_spec.key != "nn-iou":
         raise ParameterError(f"nn_iou_spec must be an nn-iou MeasureSpec, got {nn_iou_spec!r}")
     neighbours = neighbour_sets(kg, concepts.vocabulary, nn_iou_spec.hops, mode)
-    alpha = nn_iou_spec.params["alpha"]
-    chosen = measure.pair_function(kg, concepts.vocabulary, mode)
+    return _scored_pairs(concepts, pairs, source, neighbours, nn_iou_spec.params["alpha"],
+                         measure.pair_function(kg, concepts.vocabulary, mode))
+
+
+def _scored_pairs(concepts: ConceptSets, pairs: Iterable[tuple[int, str, str]], source: str,
+                  neighbours: Mapping[str, frozenset[str]], alpha: float,
+                  chosen: Callable[[frozenset[str], frozenset[str]], float]) -> Iterator[PairRelevance]:
+    """:func:`listed_pair_relevance`'s rows, made as they are asked for (its arguments checked before the first)."""
     for line, a, b in pairs:
         for image_id in (a, b):
             if image_id not in concepts.index:

@@ -180,8 +180,9 @@ def _tokens(text: str) -> list[tuple[int, int, str]]:
 
 def _name_keys(name: str) -> list[tuple[str, ...]]:
     """The token keys a name is matched by: its normalised words; where it is written with a hyphen, also those
-    words run together ("X-ray" is also "xray"); where a word begins with a bound prefix of place, also that word
-    split after the prefix ("infratemporal" is also "infra-temporal").
+    words run together ("X-ray" is also "xray"); where words begin with a bound prefix of place, also the key with
+    each of them split after its prefix ("infratemporal" is also "infra-temporal"; a name of two such words is
+    matched with both written whole or both split).
 
     >>> _name_keys("Structure of infratemporal fossa")[1]
     ('structur', 'of', 'infra', 'temporal', 'fossa')

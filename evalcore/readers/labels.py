@@ -33,7 +33,9 @@ def read_labels(source: Source, name: str | None = None) -> ImageLabels | Concep
         kinds = {kind: lowered.index(kind) for kind in LABEL_KINDS if kind in lowered}
         by_kind: dict[str, dict[str, frozenset[str]]] = {kind: {} for kind in kinds}
         for line, fields in rows:
-            if len(fields) != len(header):  # a cell left out shifts or drops a label: an empty cell says "none"
+            # a cell left out drops a label, text beyond the header's columns is a label without a kind; an empty
+            # cell says "none", and empty ones after the last column say nothing
+            if len(fields) < len(header) or any(field.strip() for field in fields[len(header):]):
                 raise InputError(display, line, f"{len(header)} fields ({','.join(header)[:80]}), an empty one for "
                                  "no label", f"{len(fields)}")
             image_id = check_id(fields[0], display, line)

@@ -16,8 +16,9 @@ from evalcore.readers.lines import check_delimiter, check_id, csv_rows, first_li
 
 @dataclass(frozen=True)
 class ImagePairs:
-    """Image pairs as columns: the line of each pair, its first and its second image ID (equal IDs one string), so a
-    file of millions of pairs is held as three arrays, not a tuple a pair; iterated as ``(line, a, b)``."""
+    """Image pairs as columns: the line of each pair, its first and its second image ID, so a file of millions of
+    pairs is held as three arrays, not a tuple a pair (and, as the fast path reads them, equal IDs as one string);
+    iterated as ``(line, a, b)``."""
 
     lines: np.ndarray
     first: list[str]

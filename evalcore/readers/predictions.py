@@ -1,14 +1,15 @@
 """Concept-detection predictions ``ID,C...;C...``, checked as the ImageCLEFmedical Caption validator checks them.
 
-A repeated image ID and an empty file are refused; every other problem is reported with its
-line in :attr:`~evalcore.data.Predictions.problems` and the rest is scored
-(:mod:`evalcore.metrics.detection`).
+A repeated image ID, an empty or header-only file, lines split by another delimiter and a file none of whose lines
+names an image of the ground truth are refused; every other problem is reported with its line in
+:attr:`~evalcore.data.Predictions.problems` (the first :data:`MAX_PROBLEMS`, the rest counted) and the rest is
+scored (:mod:`evalcore.metrics.detection`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from itertools import chain
 from operator import itemgetter
 
@@ -30,8 +31,10 @@ def read_predictions(source: Source, name: str | None = None, known_ids: Mapping
     """Parse predictions, naming every problem with its line as the official validator does.
 
     As in the ImageCLEFmedical validator, a repeated image ID and an empty file are refused
-    (:class:`InputError`); unknown IDs, duplicate concepts, empty or malformed CUI tokens
-    and over-long lists are reported in ``problems`` and the rest is scored. Lines of the
+    (:class:`InputError`), and so are lines split by another delimiter and, given ``known_ids``, a file that names
+    none of them (another collection's file would score 0); unknown IDs, duplicate concepts, empty or malformed CUI
+    tokens and over-long lists are reported in ``problems`` (the first :data:`MAX_PROBLEMS` by line, the others
+    counted in ``problems_not_listed``) and the rest is scored. Lines of the
     usual form (``ID,C...;C...``) are split and checked as arrays; any other line goes
     through :func:`_prediction_fields` and :func:`_prediction_concepts`, the definition.
 
@@ -56,7 +59,8 @@ def read_predictions(source: Source, name: str | None = None, known_ids: Mapping
             row = int(np.flatnonzero(unknown)[0])
             raise InputError(display, int(lines[row]), "prediction lines whose image IDs are in the ground truth",
                              f"none in its {int(unknown.sum()):,} lines (the first: {_shown(ids[row])})")
-        raise InputError(display, None, "at least one prediction line 'ID,CUI;CUI'", "an empty file")
+        raise InputError(display, None, "at least one prediction line 'ID,CUI;CUI'",
+                         "a header-only file" if first_line else "an empty file")
     kept_ids = take(ids, kept)
     repeat = first_repeated(kept_ids)
     if repeat is not None:
@@ -64,17 +68,18 @@ def read_predictions(source: Source, name: str | None = None, known_ids: Mapping
         raise InputError(display, int(lines[later]), f"each image ID once ({ids[later]!r} already on line "
                          f"{int(lines[earlier])})", "a repeated ID")
     problems = [(int(lines[row]), f"unknown image ID {_shown(ids[row])}")
-                for row in np.flatnonzero(unknown)[:MAX_PROBLEMS + 1]]
+                for row in np.flatnonzero(unknown)[:MAX_PROBLEMS]]
     scored_kept = take(scored, kept)
     problems += chain.from_iterable(map(itemgetter(1), scored_kept))
     problems.sort(key=lambda problem: problem[0])  # stable: a line's problems keep their order
     sets = dict(zip(kept_ids, map(itemgetter(0), scored_kept)))
-    return Predictions(sets, _first_problems(problems, int(unknown.sum()) - min(int(unknown.sum()), MAX_PROBLEMS + 1)),
-                       display)
+    # the first problems by line: every unknown ID left out above lies after the last one kept
+    not_listed = max(0, len(problems) - MAX_PROBLEMS) + max(0, int(unknown.sum()) - MAX_PROBLEMS)
+    return Predictions(sets, problems[:MAX_PROBLEMS], display, not_listed)
 
 
-#: The problems a predictions file keeps with their lines; the rest are counted in one more (a file of another
-#: collection's million IDs must not hold a million messages).
+#: The problems a predictions file keeps with their lines; the rest are counted (a file of another collection's
+#: million IDs must not hold a million messages).
 MAX_PROBLEMS = 1000
 
 
@@ -83,23 +88,9 @@ def _shown(image_id: str) -> str:
     return repr(image_id) if len(image_id) <= 60 else repr(image_id[:60]) + f"… ({len(image_id):,} characters)"
 
 
-def _first_problems(problems: list[tuple[int, str]], not_listed: int) -> list[tuple[int, str]]:
-    """The first :data:`MAX_PROBLEMS` problems by line, and one that counts the others (``not_listed`` of them never
-    made into a message).
-
-    >>> _first_problems([(3, "empty CUI token")], 0)
-    [(3, 'empty CUI token')]
-    >>> _first_problems([(n, "x") for n in range(1, 1003)], 0)[-1]
-    (1001, '2 more problems from this line on, not listed')
-    """
-    if len(problems) <= MAX_PROBLEMS and not not_listed:
-        return problems
-    rest = len(problems) - MAX_PROBLEMS + not_listed
-    return problems[:MAX_PROBLEMS] + [(problems[MAX_PROBLEMS][0], f"{rest:,} more problems from this line on, "
-                                                                 "not listed")]
-
-
-Scored = tuple[frozenset[str], list[tuple[int, str]]]
+#: A line's set and its problems (a list where the fast path may add a repeated concept, empty and shared where no
+#: set is made).
+Scored = tuple[frozenset[str], Sequence[tuple[int, str]]]
 
 
 def _prediction_fields(number: int, raw: str) -> tuple[str, list[str]] | None:
@@ -145,7 +136,7 @@ def _scored_line(number: int, raw: str, known: Mapping[str, int] | None) -> tupl
 
 #: What a line of an image the ground truth lacks holds: no set is made for it (a file of another collection's
 #: million lines would make a million), and it is reported as an unknown ID.
-_NOT_SCORED: Scored = (frozenset(), [])
+_NOT_SCORED: Scored = (frozenset(), ())
 
 
 def _prediction_rows_by_lines(text: str, known: Mapping[str, int] | None) -> tuple[list[str | None], list[Scored],
@@ -181,7 +172,8 @@ def _prediction_rows_by_columns(data: bytes, known: Mapping[str, int] | None) ->
     ids: list[str | None] = id_column.to_pylist()
     scored_rows = np.arange(len(column)) if known is None else np.flatnonzero(
         pc.is_in(id_column, value_set=pa.array(list(known), type=pa.string())).to_numpy(zero_copy_only=False))
-    scored_lines = column if known is None else column.take(pa.array(scored_rows, type=pa.int64()))
+    every_line = len(scored_rows) == len(column)
+    scored_lines = column if every_line else column.take(pa.array(scored_rows, type=pa.int64()))
     cui_lists = pc.split_pattern_regex(pc.utf8_upper(pc.replace_substring_regex(
         scored_lines, "^[^,]*,?", "", max_replacements=1)), "[;,]")
     scored: list[Scored] = [_NOT_SCORED] * len(column)
