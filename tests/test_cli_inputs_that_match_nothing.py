@@ -158,3 +158,21 @@ def test_a_labels_row_may_end_in_empty_fields_but_not_in_text(tmp_path, labels, 
     else:
         with pytest.raises(InputError, match="line 2: expected 2 fields"):
             read_labels(labels.encode(), "labels.csv")
+
+
+def test_retrieve_says_which_images_its_embeddings_or_captions_leave_out(tmp_path, capsys):
+    """The hunt: embeddings that lack an image dropped it from queries and pool, captions that lack one ranked it as
+    an empty text, each without a word; now a note each, as the Data page's report says it."""
+    import numpy as np
+
+    vectors = tmp_path / "emb.npy"
+    np.save(vectors, np.eye(4, dtype=np.float32))
+    concepts = _write(tmp_path, "c.csv", CONCEPTS)
+    assert main(["retrieve", "--concepts", concepts, "--by", "embeddings", "--embeddings", str(vectors),
+                 "--embedding-ids", _write(tmp_path, "ids.txt", "A\nB\nC\nE\n"), "--out", str(tmp_path / "e.trec")]) == 0
+    notes = capsys.readouterr().err
+    assert "1 of 4 images has no embedding, so none is a query or retrieved" in notes
+    assert "1 ID is not an image of the collection: E" in notes
+    assert main(["retrieve", "--concepts", concepts, "--by", "embeddings", "--captions",
+                 _write(tmp_path, "cap.csv", "ID,caption\nA,CT of the liver\n"), "--out", str(tmp_path / "c.trec")]) == 0
+    assert "cap.csv: 3 of 4 images have no caption, so each is ranked as an empty text" in capsys.readouterr().err

@@ -240,27 +240,26 @@ def _listed(items: Sequence[str], shown: int = EXAMPLE_IDS) -> str:
     return ", ".join(shown_path(item) for item in items[:shown]) + more
 
 
-def coverage_problems(workspace: Workspace, ids: Sequence[str], lacking: str) -> list[str]:
-    """What a file about the collection's images (captions, embeddings, image files) misses and adds, one sentence
-    each for its report row: how many images of the concept sets it has nothing for (``lacking``: what those images
-    have not, e.g. "no caption"), and the IDs it names that no concept set has, the first few listed. The one
-    definition of both; nothing without concept sets, where there is no collection to compare with.
+def coverage_problems(concepts: ConceptSets | None, ids: Sequence[str], lacking: str) -> list[str]:
+    """What a file about a collection's images (captions, embeddings, image files) misses and adds, one sentence
+    each for its report row or a note: how many images of the concept sets it has nothing for (``lacking``: what
+    those images have not, e.g. "no caption"), and the IDs it names that no concept set has, the first few listed.
+    The one definition of both; nothing without concept sets, where there is no collection to compare with.
 
-    >>> ws = Workspace(concepts=ConceptSets(("A", "B", "C", "D"), (frozenset(),) * 4, "c.csv"))
-    >>> coverage_problems(ws, ["A", "E"], "no caption")
+    >>> concepts = ConceptSets(("A", "B", "C", "D"), (frozenset(),) * 4, "c.csv")
+    >>> coverage_problems(concepts, ["A", "E"], "no caption")
     ['3 of 4 images have no caption', '1 ID is not an image of the collection: E']
-    >>> coverage_problems(ws, ["A", "B", "C", "D"], "no caption"), coverage_problems(Workspace(), ["A"], "no caption")
+    >>> coverage_problems(concepts, ["A", "B", "C", "D"], "no caption"), coverage_problems(None, ["A"], "no caption")
     ([], [])
     """
-    if workspace.concepts is None:
+    if concepts is None:
         return []
     present = set(ids)
-    missing = sum(1 for image_id in workspace.concepts.ids if image_id not in present)
-    unknown = [image_id for image_id in ids if image_id not in workspace.concepts.index]
+    missing = sum(1 for image_id in concepts.ids if image_id not in present)
+    unknown = [image_id for image_id in ids if image_id not in concepts.index]
     problems = []
     if missing:
-        problems.append(f"{missing:,} of {len(workspace.concepts):,} images {'has' if missing == 1 else 'have'} "
-                        f"{lacking}")
+        problems.append(f"{missing:,} of {len(concepts):,} images {'has' if missing == 1 else 'have'} {lacking}")
     if unknown:
         problems.append(f"{len(unknown):,} {'ID is not an image' if len(unknown) == 1 else 'IDs are not images'} of "
                         f"the collection: {_listed(unknown)}")
@@ -390,7 +389,7 @@ def with_names(workspace: Workspace, data: bytes, name: str) -> Workspace:
 def with_captions(workspace: Workspace, data: bytes, name: str) -> Workspace:
     captions = read_captions(data, name)
     new = workspace.with_inputs(captions={**workspace.captions, **captions})
-    problems = coverage_problems(workspace, list(captions), "no caption")
+    problems = coverage_problems(workspace.concepts, list(captions), "no caption")
     return _recorded(new.with_report(name, "captions", len(captions), "; ".join(problems)),
                      SavedInput("captions", name, data))
 
@@ -400,7 +399,7 @@ def with_images(workspace: Workspace, data: bytes, name: str) -> Workspace:
     that the collection has not, and which of its image files are no PNG or JPEG (kept, and shown as unreadable)."""
     loaded = ImageFiles.of(workspace.images)
     images, unreadable = _zip_images(data, name, adding_to=loaded)
-    problems = coverage_problems(workspace, list(images), IMAGE_LACKING)
+    problems = coverage_problems(workspace.concepts, list(images), IMAGE_LACKING)
     if unreadable:
         what = "file is not a readable PNG or JPEG image" if len(unreadable) == 1 else \
             "files are not readable PNG or JPEG images"
@@ -414,7 +413,7 @@ def with_embeddings(workspace: Workspace, data: bytes, name: str, ids: bytes | N
     embeddings = read_embeddings(data, name, ids, ids_name)
     new = workspace.with_inputs(embeddings=embeddings, digests={"embeddings": file_digest(data, ids)})
     new = new.with_report(name, "embeddings", f"{len(embeddings.ids):,} x {embeddings.vectors.shape[1]}",
-                          "; ".join(coverage_problems(workspace, embeddings.ids, "no embedding")))
+                          "; ".join(coverage_problems(workspace.concepts, embeddings.ids, "no embedding")))
     return _recorded(new, *([SavedInput("embedding_ids", ids_name or "ids.txt", ids)] if ids is not None else []),
                      SavedInput("embeddings", name, data))
 
@@ -655,7 +654,7 @@ def load_rocov2_complete(folder: str, roots: Sequence[Path], progress: Steps | N
     captions_path = root / "test_captions.csv"
     if captions_path.exists():
         new = new.with_report(str(captions_path), "captions", f"{len(new.captions):,}",
-                              "; ".join(coverage_problems(new, list(new.captions), "no caption")))
+                              "; ".join(coverage_problems(new.concepts, list(new.captions), "no caption")))
     mapping_path = root / "cui_mapping.csv"
     mapped: dict[str, str] = {}
     if mapping_path.exists():
@@ -676,7 +675,7 @@ def load_rocov2_complete(folder: str, roots: Sequence[Path], progress: Steps | N
     if new.image_folder is not None:
         files = sorted({p.stem for p in new.image_folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES})
         new = new.with_report(str(new.image_folder), "images", f"{len(files):,} files",
-                              "; ".join(coverage_problems(new, files, IMAGE_LACKING)))
+                              "; ".join(coverage_problems(new.concepts, files, IMAGE_LACKING)))
     if not run_files:
         new = new.with_report(str(runs_folder), NO_RUNS_KIND, 0,
                               "no run files: the leaderboard computes the Table-1 baselines")
