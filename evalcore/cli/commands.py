@@ -270,19 +270,23 @@ def retrieved_by_embeddings(args: argparse.Namespace, concepts: ConceptSets) -> 
     """The run of ``--by embeddings``: by the vectors of ``--embeddings`` or the TF-IDF of ``--captions``."""
     from evalcore.app.workspace import coverage_problems
 
+    # what the vectors lack and add is said once the run is made (a refusal stays the one line)
     if args.embeddings:
         embeddings = read_embeddings(args.embeddings, ids_source=args.embedding_ids)
-        lacking = "no embedding, so none is a query or retrieved"
-        for problem in coverage_problems(concepts, embeddings.ids, lacking):
-            print_note(f"{embeddings.source}: {problem}")
-        return retrieve_by_embeddings(embeddings, concepts, args.depth, args.name or Path(args.embeddings).stem)
-    if args.captions:
+        run = retrieve_by_embeddings(embeddings, concepts, args.depth, args.name or Path(args.embeddings).stem)
+        notes = [f"{embeddings.source}: {problem}" for problem in coverage_problems(
+            concepts, embeddings.ids, "no embedding, so none is a query or retrieved")]
+    elif args.captions:
         captions = read_captions(args.captions)
-        for problem in coverage_problems(concepts, list(captions), "no caption, so each is ranked as an empty text"):
-            print_note(f"{args.captions}: {problem}")
-        return retrieve_by_captions(captions, concepts, args.depth, args.svd_dims or None,
-                                    args.name or "captions-tfidf", args.captions)
-    raise CBIRLensError("--by embeddings needs --embeddings F or --captions F")
+        run = retrieve_by_captions(captions, concepts, args.depth, args.svd_dims or None, args.name or "captions-tfidf",
+                                   args.captions)
+        notes = [f"{args.captions}: {problem}" for problem in coverage_problems(
+            concepts, list(captions), "no caption, so each is ranked as an empty text")]
+    else:
+        raise CBIRLensError("--by embeddings needs --embeddings F or --captions F")
+    for note in notes:
+        print_note(note)
+    return run
 
 
 def command_qrels(args: argparse.Namespace) -> None:
