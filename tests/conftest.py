@@ -47,6 +47,16 @@ def _the_interpreters_main_module():
     sys.modules["__main__"] = main
 
 
+def cli_refusal(argv: list[str], capsys) -> str:
+    """The one error line of a command line that ``argv`` makes exit with status 2."""
+    from evalcore.cli import main
+
+    assert main(argv) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and error.startswith("error: "), error
+    return error
+
+
 def random_world(seed: int, images: int = 60, vocabulary: int = 25, edges: int = 30):
     """Seeded random concept sets over C0000000.. plus a random is_a graph with extra non-CUI nodes."""
     rng = random.Random(seed)

@@ -17,22 +17,15 @@ from evalcore.io.loading import kg_names_file
 from evalcore.readers import read_concepts, read_qrels, read_runs
 from evalcore.relevance.measures import nn_iou_measure, parse_measure
 
-from .conftest import DEMO
+from .conftest import DEMO, cli_refusal
 
 DEMO_RUNS = sorted(str(p) for p in (DEMO / "runs").glob("*.trec"))
 CONCEPTS = str(DEMO / "concepts.csv")
 
 
-def _refused(argv: list[str], capsys) -> str:
-    assert main(argv) == 2
-    error = capsys.readouterr().err
-    assert error.count("\n") == 1 and error.startswith("error: "), error
-    return error
-
-
 @pytest.mark.parametrize("repeated", [["--concepts", CONCEPTS], ["--json", "b.json"], ["--alpha", "0.1"],
                                       ["--k", "10"], ["--labels", str(DEMO / "labels.csv")], ["--workers", "1"]])
-def test_a_single_valued_option_given_twice_is_refused(tmp_path, capsys, repeated):
+def test_a_single_valued_option_given_twice_iscli_refusal(tmp_path, capsys, repeated):
     argv = ["evaluate", "--concepts", CONCEPTS, "--run", DEMO_RUNS[0], "--json", str(tmp_path / "a.json"),
             "--alpha", "0.5", "--k", "5", "--labels", str(DEMO / "labels.csv"), "--workers", "1", *repeated]
     with pytest.raises(SystemExit) as stop:
@@ -48,16 +41,16 @@ def test_repeatable_options_stay_repeatable(tmp_path):
 
 
 def test_an_empty_measure_is_refused_not_taken_for_the_default(tmp_path, capsys):
-    error = _refused(["retrieve", "--concepts", CONCEPTS, "--measure", "", "--out", str(tmp_path / "r.trec")], capsys)
+    error = cli_refusal(["retrieve", "--concepts", CONCEPTS, "--measure", "", "--out", str(tmp_path / "r.trec")], capsys)
     assert "cannot read the relevance measure ''" in error
 
 
-def test_concept_relevance_options_with_qrels_are_refused(tmp_path, capsys):
+def test_concept_relevance_options_with_qrels_arecli_refusal(tmp_path, capsys):
     qrels = tmp_path / "q.txt"
     assert main(["qrels", "--concepts", CONCEPTS, "--run", DEMO_RUNS[0], "--k", "5", "--out", str(qrels)]) == 0
     capsys.readouterr()
     for extra in (["--measure", "dice"], ["--kg", str(DEMO / "kg_edges.csv")]):
-        error = _refused(["evaluate", "--qrels", str(qrels), "--run", DEMO_RUNS[0], "--json", str(tmp_path / "a.json"),
+        error = cli_refusal(["evaluate", "--qrels", str(qrels), "--run", DEMO_RUNS[0], "--json", str(tmp_path / "a.json"),
                           *extra], capsys)
         assert "--measure and --kg choose concept relevance, which --qrels replaces" in error
 
@@ -65,7 +58,7 @@ def test_concept_relevance_options_with_qrels_are_refused(tmp_path, capsys):
 def test_a_run_without_a_judged_query_is_refused_under_qrels(tmp_path, capsys):
     qrels = tmp_path / "q.txt"
     qrels.write_text("elsewhere 0 DEMO_00001 1\n")
-    error = _refused(["evaluate", "--qrels", str(qrels), "--run", DEMO_RUNS[0], "--json", str(tmp_path / "a.json")],
+    error = cli_refusal(["evaluate", "--qrels", str(qrels), "--run", DEMO_RUNS[0], "--json", str(tmp_path / "a.json")],
                      capsys)
     assert f"expected query IDs that have judgments in {qrels}" in error and "none of its 2,000 queries does" in error
     with pytest.raises(InputError, match="none of its"):
@@ -75,13 +68,13 @@ def test_a_run_without_a_judged_query_is_refused_under_qrels(tmp_path, capsys):
 @pytest.mark.parametrize("option, value, expected", [("--alpha", "1.5", "error: --alpha must lie in [0, 1], got 1.5"),
                                                      ("--n", "-5", "distance threshold n must be an integer in 0..6")])
 def test_detection_checks_alpha_and_n_without_a_kg_too(tmp_path, capsys, option, value, expected):
-    error = _refused(["detection", "--gt", CONCEPTS, "--pred", CONCEPTS, option, value, "--json",
+    error = cli_refusal(["detection", "--gt", CONCEPTS, "--pred", CONCEPTS, option, value, "--json",
                       str(tmp_path / "d.json")], capsys)
     assert expected in error
 
 
 def test_qrels_checks_n(tmp_path, capsys):
-    error = _refused(["qrels", "--concepts", CONCEPTS, "--kg", str(DEMO / "kg_edges.csv"), "--run", DEMO_RUNS[0],
+    error = cli_refusal(["qrels", "--concepts", CONCEPTS, "--kg", str(DEMO / "kg_edges.csv"), "--run", DEMO_RUNS[0],
                       "--n", "-1", "--out", str(tmp_path / "q.txt")], capsys)
     assert "distance threshold n must be an integer in 0..6, got -1" in error
     with pytest.raises(CBIRLensError, match="distance threshold n"):
@@ -104,7 +97,7 @@ def test_the_names_file_beside_a_kg_is_looked_for_beside_it_only(tmp_path):
 def test_captions_that_fit_no_image_are_named_and_explained(tmp_path, capsys):
     captions = tmp_path / "captions.csv"
     captions.write_text('ID,Caption\nelsewhere,"CT of the chest"\n')
-    error = _refused(["retrieve", "--concepts", CONCEPTS, "--by", "embeddings", "--captions", str(captions),
+    error = cli_refusal(["retrieve", "--concepts", CONCEPTS, "--by", "embeddings", "--captions", str(captions),
                       "--out", str(tmp_path / "r.trec")], capsys)
     assert error.startswith(f"error: {captions}: expected captions with words for the images to rank, found that none "
                             "of its 1 captions belongs to one of the 2,000 images")
@@ -113,7 +106,7 @@ def test_captions_that_fit_no_image_are_named_and_explained(tmp_path, capsys):
 
 
 def test_svd_dimensions_are_bounded(tmp_path, capsys):
-    error = _refused(["retrieve", "--concepts", CONCEPTS, "--by", "embeddings", "--captions", str(DEMO / "captions.csv"),
+    error = cli_refusal(["retrieve", "--concepts", CONCEPTS, "--by", "embeddings", "--captions", str(DEMO / "captions.csv"),
                       "--svd-dims", str(MAX_SVD_DIMENSIONS + 1), "--out", str(tmp_path / "r.trec")], capsys)
     assert f"--svd-dims: expected 0 (no reduction) or a number of dimensions up to {MAX_SVD_DIMENSIONS:,}" in error
 
@@ -129,7 +122,7 @@ def test_the_input_budget_takes_plain_digits(capsys, budget):
 @pytest.mark.parametrize("kg", ["", ".", "/"])
 def test_a_kg_path_without_a_file_name_is_refused_in_one_line(tmp_path, capsys, kg):
     """Was a ValueError traceback: the names file beside the KG is derived from a file name these paths lack."""
-    error = _refused(["evaluate", "--concepts", CONCEPTS, "--run", DEMO_RUNS[0], "--kg", kg, "--json",
+    error = cli_refusal(["evaluate", "--concepts", CONCEPTS, "--run", DEMO_RUNS[0], "--kg", kg, "--json",
                       str(tmp_path / "a.json")], capsys)
     assert error == ("error: an input option was given an empty path (''): expected a file path; leave the option out "
                      "to give none\n" if kg == "" else f"error: {kg}: expected a regular file, found a directory\n")
@@ -148,7 +141,7 @@ def test_a_kg_path_without_a_file_name_is_refused_in_one_line(tmp_path, capsys, 
 ])
 def test_an_empty_input_path_is_refused_not_read_as_the_working_folder_or_ignored(tmp_path, capsys, argv):
     out = str(tmp_path / "out")
-    error = _refused([out if a == "{out}" else a for a in argv], capsys)
+    error = cli_refusal([out if a == "{out}" else a for a in argv], capsys)
     assert error == ("error: an input option was given an empty path (''): expected a file path; leave the option "
                      "out to give none\n")
     assert not (tmp_path / "out").exists()
@@ -255,7 +248,7 @@ KG = str(DEMO / "kg_edges.csv")
     ("check", ["--run", DEMO_RUNS[0], DEMO_RUNS[0]], "--run", repr(DEMO_RUNS[0]), None),
     ("check", ["--kg", KG, KG], "--kg", repr(KG), None),
 ])
-def test_a_list_option_naming_one_value_twice_is_refused(tmp_path, monkeypatch, capsys, command, given, option, shown,
+def test_a_list_option_naming_one_value_twice_iscli_refusal(tmp_path, monkeypatch, capsys, command, given, option, shown,
                                                         earlier):
     """Was computed and printed twice (--k 10 10, --metrics X X), silently dropped (compare --metric X X) or refused
     only after reading the inputs (one run twice: two systems of one name)."""

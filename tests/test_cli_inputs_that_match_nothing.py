@@ -11,6 +11,8 @@ import pytest
 from evalcore.cli import main
 from evalcore.readers.predictions import MAX_PROBLEMS
 
+from .conftest import cli_refusal
+
 CONCEPTS = "ID,CUIs\nA,C0000001;C0000002\nB,C0000002\nC,C0000003\nD,C0000001\n"
 RUN = "A 0 B 1 2.0 s1\nA 0 C 2 1.0 s1\nB 0 A 1 1.0 s1\nA 0 C 1 2.0 s2\nA 0 B 2 1.0 s2\nB 0 A 1 1.0 s2\n"
 
@@ -21,13 +23,6 @@ def _write(folder: Path, name: str, text: str) -> str:
     return str(path)
 
 
-def _refused(argv: list[str], capsys) -> str:
-    assert main(argv) == 2
-    error = capsys.readouterr().err
-    assert error.count("\n") == 1 and error.startswith("error: "), error
-    return error
-
-
 @pytest.mark.parametrize(("predictions", "said"), [
     ("ID;CUIs\nA;C0000001\n", "found ';' as the delimiter"),
     ("garbage line one\n", "found whitespace as the delimiter"),
@@ -36,7 +31,7 @@ def _refused(argv: list[str], capsys) -> str:
 ])
 def test_detection_refuses_predictions_that_name_no_image_of_the_truth(tmp_path, capsys, predictions, said):
     truth = _write(tmp_path, "gt.csv", CONCEPTS)
-    error = _refused(["detection", "--gt", truth, "--pred", _write(tmp_path, "pred.csv", predictions), "--json",
+    error = cli_refusal(["detection", "--gt", truth, "--pred", _write(tmp_path, "pred.csv", predictions), "--json",
                       str(tmp_path / "d.json")], capsys)
     assert said in error and "pred.csv" in error
     assert not (tmp_path / "d.json").exists()
@@ -65,16 +60,16 @@ def test_detection_lists_the_first_problems_and_counts_the_rest(tmp_path, capsys
     ("ID,modality,organ\nX,CT,liver\nY,MR,brain\n", "expected labels of images of the concept sets (4 images, e.g. "
                                                     "'A'), found none of its 2 IDs (e.g. 'X')"),
 ])
-def test_labels_that_label_no_image_are_refused(tmp_path, capsys, labels, said):
+def test_labels_that_label_no_image_arecli_refusal(tmp_path, capsys, labels, said):
     argv = ["compare", "--concepts", _write(tmp_path, "c.csv", CONCEPTS), "--run", _write(tmp_path, "r.trec", RUN),
             "--metric", "P@2[modality]", "--labels", _write(tmp_path, "labels.csv", labels), "--json",
             str(tmp_path / "cmp.json")]
-    error = _refused(argv, capsys)
+    error = cli_refusal(argv, capsys)
     assert said in error and "labels.csv" in error
 
 
 def test_relevance_refuses_a_header_only_pairs_file(tmp_path, capsys):
-    error = _refused(["relevance", "--concepts", _write(tmp_path, "c.csv", CONCEPTS), "--pairs",
+    error = cli_refusal(["relevance", "--concepts", _write(tmp_path, "c.csv", CONCEPTS), "--pairs",
                       _write(tmp_path, "pairs.csv", "a,b\n"), "--out", str(tmp_path / "out.csv")], capsys)
     assert "pairs.csv: expected a header 'a,b' and a pair of image IDs after it, found a header-only file" in error
 
@@ -98,7 +93,7 @@ def test_nothing_relevant_is_said_and_no_corrected_p_value_is_made_up(tmp_path, 
 
 def test_retrieve_refuses_a_collection_of_one_image(tmp_path, capsys):
     """One image leaves every query nothing to rank: an empty run that evaluate would refuse later."""
-    error = _refused(["retrieve", "--concepts", _write(tmp_path, "one.csv", "ID,CUIs\nA,C0000001\n"), "--by", "iou",
+    error = cli_refusal(["retrieve", "--concepts", _write(tmp_path, "one.csv", "ID,CUIs\nA,C0000001\n"), "--by", "iou",
                       "--out", str(tmp_path / "run.trec")], capsys)
     assert "one.csv: expected at least 2 images (each query ranks the others), found 1" in error
     assert not (tmp_path / "run.trec").exists()
@@ -131,7 +126,7 @@ def test_pairs_are_held_as_columns_and_scored_one_at_a_time(tmp_path):
 @pytest.mark.parametrize("name", ["two words", ""])
 def test_retrieve_refuses_a_system_name_a_run_cannot_hold(tmp_path, capsys, name):
     """A run's tag is one word: "two words" had become two_words and "" the measure's name, silently."""
-    error = _refused(["retrieve", "--concepts", _write(tmp_path, "c.csv", CONCEPTS), "--by", "iou", "--name", name,
+    error = cli_refusal(["retrieve", "--concepts", _write(tmp_path, "c.csv", CONCEPTS), "--by", "iou", "--name", name,
                       "--out", str(tmp_path / "run.trec")], capsys)
     assert f"--name: expected a system name without spaces (the tag column of a TREC run), found {name!r}" in error
 

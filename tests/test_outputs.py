@@ -37,7 +37,7 @@ from evalcore.readers import read_captions, read_concepts, read_runs
 from evalcore.relevance.kg import KnowledgeGraph
 from evalcore.relevance.measures import measure_spec, nn_iou_measure
 
-from .conftest import DEMO, OPEN_KG, ROCOV2, ROOT, needs, random_world
+from .conftest import DEMO, OPEN_KG, ROCOV2, ROOT, cli_refusal, needs, random_world
 
 DEMO_RUNS = sorted(str(p) for p in (DEMO / "runs").glob("*.trec"))
 
@@ -57,13 +57,6 @@ def demo_copy(tmp_path) -> dict[str, Path]:
 
 # --- an output never overwrites an input, nor another output ------------------------------------
 
-def _refused(argv: list[str], capsys) -> str:
-    assert main(argv) == 2
-    error = capsys.readouterr().err
-    assert error.count("\n") == 1 and error.startswith("error: ")
-    return error
-
-
 def test_an_output_on_an_input_is_refused_and_the_input_kept(demo_copy, capsys):
     concepts, kg, run = demo_copy["concepts"], demo_copy["kg"], demo_copy["run"]
     pairs = demo_copy["folder"] / "pairs.csv"
@@ -79,7 +72,7 @@ def test_an_output_on_an_input_is_refused_and_the_input_kept(demo_copy, capsys):
         (["compare", "--concepts", str(concepts), "--run", str(run), "--metric", "CUI@10", "--json", str(run)], run),
         (["detection", "--gt", str(concepts), "--pred", str(run), "--json", str(concepts)], concepts),
     ]:
-        error = _refused(argv, capsys)
+        error = cli_refusal(argv, capsys)
         assert "expected an output path that is not one of the inputs" in error and str(clobbered) in error
     assert {path: path.read_bytes() for path in originals} == originals
     assert not (demo_copy["folder"] / "r.json").exists()  # refused before any work or output
@@ -92,18 +85,18 @@ def test_links_to_an_input_are_the_input(demo_copy, capsys):
     os.link(concepts, hard)
     original = concepts.read_bytes()
     for output in (symbolic, hard, demo_copy["folder"] / "." / concepts.name):
-        error = _refused(["evaluate", "--concepts", str(concepts), "--run", str(run), "--json", str(output)], capsys)
+        error = cli_refusal(["evaluate", "--concepts", str(concepts), "--run", str(run), "--json", str(output)], capsys)
         assert "not one of the inputs" in error
     assert concepts.read_bytes() == original
 
 
-def test_two_outputs_on_one_path_are_refused(demo_copy, capsys):
+def test_two_outputs_on_one_path_arecli_refusal(demo_copy, capsys):
     concepts, run, folder = demo_copy["concepts"], demo_copy["run"], demo_copy["folder"]
     out = folder / "out.txt"
-    error = _refused(["evaluate", "--concepts", str(concepts), "--run", str(run), "--json", str(out),
+    error = cli_refusal(["evaluate", "--concepts", str(concepts), "--run", str(run), "--json", str(out),
                       "--per-query", str(folder / "." / "out.txt")], capsys)
     assert "--per-query" in error and "expected a path of its own, found the same file as --json" in error
-    error = _refused(["qrels", "--concepts", str(concepts), "--run", str(run), "--out", str(out), "--scales",
+    error = cli_refusal(["qrels", "--concepts", str(concepts), "--run", str(run), "--out", str(out), "--scales",
                       str(out)], capsys)
     assert "--scales" in error and "same file as --out" in error
     assert not out.exists()
@@ -117,7 +110,7 @@ def test_two_outputs_on_one_path_are_refused(demo_copy, capsys):
 ])
 def test_an_unwritable_output_is_refused_before_the_work(output, expected, capsys):
     # The concept file does not exist: an output refused before any work is refused before reading it.
-    error = _refused(["evaluate", "--concepts", "/no/such/concepts.csv", "--run", DEMO_RUNS[0], "--json", output],
+    error = cli_refusal(["evaluate", "--concepts", "/no/such/concepts.csv", "--run", DEMO_RUNS[0], "--json", output],
                      capsys)
     assert error.startswith(f"error: --json {output}: {expected}")
 
@@ -312,16 +305,16 @@ def test_a_depth_beyond_the_pool_ranks_the_whole_pool_and_says_so(tmp_path, caps
             pool_depth(bad, 2000)
 
 
-def test_negative_svd_dimensions_are_refused(tmp_path, capsys):
-    error = _refused(["retrieve", "--concepts", str(DEMO / "concepts.csv"), "--by", "embeddings", "--captions",
+def test_negative_svd_dimensions_arecli_refusal(tmp_path, capsys):
+    error = cli_refusal(["retrieve", "--concepts", str(DEMO / "concepts.csv"), "--by", "embeddings", "--captions",
                       str(DEMO / "captions.csv"), "--svd-dims", "-1", "--out", str(tmp_path / "r.trec")], capsys)
     assert "--svd-dims: expected 0 (no reduction)" in error
     with pytest.raises(ParameterError, match="SVD dimensions"):
         tfidf_matrix({"a": "chest CT"}, ("a",), -1)
 
 
-def test_a_kg_source_tag_no_edge_has_is_refused(tmp_path, capsys):
-    error = _refused(["evaluate", "--concepts", str(DEMO / "concepts.csv"), "--kg", str(DEMO / "kg_edges.csv"),
+def test_a_kg_source_tag_no_edge_has_iscli_refusal(tmp_path, capsys):
+    error = cli_refusal(["evaluate", "--concepts", str(DEMO / "concepts.csv"), "--kg", str(DEMO / "kg_edges.csv"),
                       "--kg-source", "mesh", "--run", DEMO_RUNS[0], "--json", str(tmp_path / "r.json")], capsys)
     assert "KG source tag 'mesh': expected a tag of the KG files' source column (demo)" in error
     edges = KGEdges((("vein", "vessel", "mesh"), ("hv", "vein", "uberon")), {})
@@ -440,15 +433,15 @@ def test_running_out_of_memory_is_one_line(monkeypatch, tmp_path, capsys):
         raise MemoryError
 
     monkeypatch.setattr("evalcore.cli.commands.read_concepts", exhausted)
-    error = _refused(["retrieve", "--concepts", str(DEMO / "concepts.csv"), "--by", "iou", "--out",
+    error = cli_refusal(["retrieve", "--concepts", str(DEMO / "concepts.csv"), "--by", "iou", "--out",
                       str(tmp_path / "r.trec")], capsys)
     assert error.startswith("error: retrieve ran out of memory") and not (tmp_path / "r.trec").exists()
 
 
 def test_odd_output_paths(tmp_path, capsys):
     retrieve = ["retrieve", "--concepts", str(DEMO / "concepts.csv"), "--by", "iou", "--depth", "2", "--out"]
-    assert "expected a file path, found a folder path (it ends in /)" in _refused([*retrieve, f"{tmp_path}/out/"], capsys)
-    too_long = _refused([*retrieve, str(tmp_path / ("o" * 256))], capsys)
+    assert "expected a file path, found a folder path (it ends in /)" in cli_refusal([*retrieve, f"{tmp_path}/out/"], capsys)
+    too_long = cli_refusal([*retrieve, str(tmp_path / ("o" * 256))], capsys)
     assert "cannot be looked up (File name too long)" in too_long
     assert main([*retrieve, str(tmp_path / ("o" * 250))]) == 0  # the longest names work, their temporary file too
     # A link is written through, as open() would: the file it names gets the run, the link stays.
