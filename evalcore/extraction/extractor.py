@@ -204,11 +204,15 @@ def _split_at_prefix(word: str) -> tuple[str, ...]:
     """A word's keys, split after its bound prefix of place (the lexicon's ``prefix`` rows) where at least four
     letters of a word follow it: "retroperitoneal" -> ("retro", "peritoneal"); "subtle" stays whole."""
     lower = word.lower()
-    for prefix in sorted((p for p in LEXICON.prefixes if lower.startswith(p)), key=len, reverse=True):
+    for prefix in _PREFIXES_LONGEST_FIRST:
         rest = word[len(prefix):]
-        if len(rest) >= 4 and rest.isalpha():
+        if lower.startswith(prefix) and len(rest) >= 4 and rest.isalpha():
             return normal_token(prefix), normal_token(rest)
     return (normal_token(word),)
+
+
+#: The lexicon's bound prefixes of place, the longest first ("intra" before "in" were there both).
+_PREFIXES_LONGEST_FIRST = tuple(sorted(LEXICON.prefixes, key=len, reverse=True))
 
 
 @dataclass(frozen=True)

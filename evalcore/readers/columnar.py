@@ -319,8 +319,7 @@ def frozensets(lists: pa.Array | pa.ChunkedArray) -> list[frozenset[str]]:
     values = pc.list_flatten(lists)
     keep = pc.not_equal(values, "").to_numpy(zero_copy_only=False)
     owners = pc.list_parent_indices(lists).to_numpy()[keep]
-    encoded = values.filter(pa.array(keep)).dictionary_encode()
-    strings = np.asarray(encoded.dictionary.to_pylist(), dtype=object)[encoded.indices.to_numpy()].tolist()
+    strings = shared_strings(values.filter(pa.array(keep)))
     ends = np.cumsum(np.bincount(owners, minlength=len(lists))).tolist()
     starts = [0] + ends[:-1]
     return list(map(frozenset, map(strings.__getitem__, map(slice, starts, ends))))
