@@ -1,14 +1,17 @@
-"""The project's own exceptions, and the two checks of a file's bytes every reader's message needs.
+"""The project's own exceptions, the two checks of a file's bytes every reader's message needs, and how a message
+quotes what it names.
 
 Every problem a user can fix (a malformed file, an unknown ID, a bad parameter)
 is raised as a :class:`CBIRLensError`, so that the CLI and the dashboard can
 show one clear message instead of a traceback; :func:`decoded_text` and :func:`file_kind`
-say which line holds a byte that is no text and what a path that is no file is.
+say which line holds a byte that is no text and what a path that is no file is; :func:`one_line` and
+:func:`listed` quote a text and a list in a message that stays one line of bounded length.
 """
 
 from __future__ import annotations
 
 import stat
+from collections.abc import Sequence
 
 
 class CBIRLensError(ValueError):
@@ -27,7 +30,7 @@ class InputError(CBIRLensError):
     >>> str(InputError("labels.csv", 1, "a header", ",ID\nID,"))
     'labels.csv, line 1: expected a header, found ,ID\\nID,'
     >>> str(InputError("run.txt", 2, "a numeric score", "9" * 5000))[-30:]
-    '99999999999… (5000 characters)'
+    '9999999999… (5,000 characters)'
     """
 
     def __init__(self, source: str, line: int | None, expected: str, found: str | None = None):
@@ -38,17 +41,45 @@ class InputError(CBIRLensError):
         where = f"{source}, line {line}" if line is not None else source
         message = f"{where}: expected {expected}"
         if found is not None:
-            message += f", found {_one_line(found)}"
+            message += f", found {one_line(found)}"
         super().__init__(message)
 
 
 # The most characters of a quoted ``found`` text shown: a field of thousands of characters would flood the message.
 MAX_FOUND_CHARS = 200
+# The most characters of a name (a path, an ID, a metric) a message quotes, alone or in a list.
+MAX_NAME_CHARS = 80
 
 
-def _one_line(text: str) -> str:
-    shown = text if len(text) <= MAX_FOUND_CHARS else f"{text[:MAX_FOUND_CHARS]}… ({len(text)} characters)"
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in shown)
+def one_line(text: object, limit: int = MAX_FOUND_CHARS) -> str:
+    r"""``text`` as a message quotes it: control characters (line breaks too) escaped, so that the message stays one
+    line, and cut after ``limit`` characters, saying how long it was.
+
+    >>> one_line("a\nb"), one_line("/a" * 100, MAX_NAME_CHARS)[-20:]
+    ('a\\nb', '/a… (200 characters)')
+    """
+    text = str(text)
+    escaped = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+    return escaped if len(escaped) <= limit else f"{escaped[:limit]}… ({len(text):,} characters)"
+
+
+def listed(items: Sequence[object], shown: int = 3) -> str:
+    """The first ``shown`` of ``items``, each quoted by :func:`one_line` as a name, and how many more there are.
+
+    >>> listed(["E", "F"]), listed(["E", "F", "G", "H", "I"])
+    ('E, F', 'E, F, G and 2 more')
+    """
+    more = f" and {len(items) - shown:,} more" if len(items) > shown else ""
+    return ", ".join(one_line(item, MAX_NAME_CHARS) for item in items[:shown]) + more
+
+
+def joined(names: Sequence[str]) -> str:
+    """A few ``names`` as a sentence lists them.
+
+    >>> joined(["a"]), joined(["a", "b"]), joined(["a", "b", "c"])
+    ('a', 'a and b', 'a, b and c')
+    """
+    return " and ".join(names) if len(names) < 3 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 class ParameterError(CBIRLensError):

@@ -77,6 +77,8 @@ st.caption(f"{primary.images_scored:,} images scored; {primary.images_empty_grou
            f"{primary.images_missing_prediction:,} without a prediction (an empty prediction)."
            + (f" Left out: {report.unscored:,} image{'s' if report.unscored != 1 else ''} of the ground truth "
               "without a caption to find concepts in." if report.unscored else ""))
+if report.scores.secondary_note:
+    st.caption(report.scores.secondary_note[0].upper() + report.scores.secondary_note[1:] + ".")
 
 if report.problems:
     st.subheader("Validation problems")

@@ -105,6 +105,11 @@ def test_concept_detection_page_scores_demo():
     assert 0 < float(values["F1 (primary)"]) < 1
     table = frame_with(app, "soft F1")
     assert len(table) == 2000 and {"found", "missed", "wrong"} <= set(table.columns)
+    assert not any("secondary F1 is undefined" in c.value for c in app.caption)
+    app.text_area(key="subset").input("C9999999").run()
+    assert {m.label: m.value for m in app.metric}["F1 (secondary, subset)"] == "—"
+    assert any(c.value.startswith("The secondary F1 is undefined: no image of the ground truth has a concept of the "
+                                  "subset") for c in app.caption)
 
 
 @needs(ROCOV2)

@@ -21,11 +21,12 @@ from .conftest import DEMO, cli_refusal
 
 DEMO_RUNS = sorted(str(p) for p in (DEMO / "runs").glob("*.trec"))
 CONCEPTS = str(DEMO / "concepts.csv")
+KG = str(DEMO / "kg_edges.csv")
 
 
 @pytest.mark.parametrize("repeated", [["--concepts", CONCEPTS], ["--json", "b.json"], ["--alpha", "0.1"],
                                       ["--k", "10"], ["--labels", str(DEMO / "labels.csv")], ["--workers", "1"]])
-def test_a_single_valued_option_given_twice_iscli_refusal(tmp_path, capsys, repeated):
+def test_a_single_valued_option_given_twice_is_refused(tmp_path, capsys, repeated):
     argv = ["evaluate", "--concepts", CONCEPTS, "--run", DEMO_RUNS[0], "--json", str(tmp_path / "a.json"),
             "--alpha", "0.5", "--k", "5", "--labels", str(DEMO / "labels.csv"), "--workers", "1", *repeated]
     with pytest.raises(SystemExit) as stop:
@@ -45,7 +46,7 @@ def test_an_empty_measure_is_refused_not_taken_for_the_default(tmp_path, capsys)
     assert "cannot read the relevance measure ''" in error
 
 
-def test_concept_relevance_options_with_qrels_arecli_refusal(tmp_path, capsys):
+def test_concept_relevance_options_with_qrels_are_refused(tmp_path, capsys):
     qrels = tmp_path / "q.txt"
     assert main(["qrels", "--concepts", CONCEPTS, "--run", DEMO_RUNS[0], "--k", "5", "--out", str(qrels)]) == 0
     capsys.readouterr()
@@ -71,6 +72,35 @@ def test_detection_checks_alpha_and_n_without_a_kg_too(tmp_path, capsys, option,
     error = cli_refusal(["detection", "--gt", CONCEPTS, "--pred", CONCEPTS, option, value, "--json",
                       str(tmp_path / "d.json")], capsys)
     assert expected in error
+
+
+@pytest.mark.parametrize("options, named", [(["--alpha", "0.3"], "--alpha sets"),
+                                            (["--n", "2", "--kg-mode", "directed"], "--n and --kg-mode set")])
+def test_detection_refuses_soft_f1_options_without_a_kg(tmp_path, capsys, options, named):
+    """Was silent: --alpha, --n and --kg-mode without --kg gave a JSON without a soft F1 at exit 0."""
+    out = tmp_path / "d.json"
+    error = cli_refusal(["detection", "--gt", CONCEPTS, "--pred", CONCEPTS, *options, "--json", str(out)], capsys)
+    assert f"error: {named} the soft F1, which needs a knowledge graph: add --kg FILE" in error
+    assert not out.exists()
+    assert main(["detection", "--gt", CONCEPTS, "--pred", CONCEPTS, *options, "--kg", KG, "--json", str(out)]) == 0
+    params = json.loads(out.read_text())["soft_params"]
+    assert params == {"alpha": 0.3, "n": 1, "kg_mode": "undirected"} if "--alpha" in options else \
+        params == {"alpha": 0.5, "n": 2, "kg_mode": "directed"}
+
+
+def test_detection_says_why_the_secondary_f1_is_undefined(tmp_path, capsys):
+    """Was silent: a subset of no ground-truth concept gave f1_secondary null without a word."""
+    subset = tmp_path / "subset.txt"
+    subset.write_text("C9999999\n")
+    out = tmp_path / "d.json"
+    assert main(["detection", "--gt", CONCEPTS, "--pred", CONCEPTS, "--subset", str(subset), "--json", str(out)]) == 0
+    assert json.loads(out.read_text())["f1_secondary"] is None
+    assert "note: the secondary F1 is undefined: no image of the ground truth has a concept of the subset" in \
+        capsys.readouterr().err
+    subset.write_text(f"C9999999\n{sorted(read_concepts(CONCEPTS).vocabulary)[0]}\n")
+    assert main(["detection", "--gt", CONCEPTS, "--pred", CONCEPTS, "--subset", str(subset), "--json", str(out)]) == 0
+    assert json.loads(out.read_text())["f1_secondary"] == 1.0
+    assert "secondary F1 is undefined" not in capsys.readouterr().err
 
 
 def test_qrels_checks_n(tmp_path, capsys):
@@ -227,7 +257,6 @@ def test_measure_parameters_take_plain_ascii_decimals_only(value):
 
 # --- list options: each value once ---------------------------------------------------------------------------------
 
-KG = str(DEMO / "kg_edges.csv")
 
 
 @pytest.mark.parametrize("command, given, option, shown, earlier", [
@@ -248,7 +277,7 @@ KG = str(DEMO / "kg_edges.csv")
     ("check", ["--run", DEMO_RUNS[0], DEMO_RUNS[0]], "--run", repr(DEMO_RUNS[0]), None),
     ("check", ["--kg", KG, KG], "--kg", repr(KG), None),
 ])
-def test_a_list_option_naming_one_value_twice_iscli_refusal(tmp_path, monkeypatch, capsys, command, given, option, shown,
+def test_a_list_option_naming_one_value_twice_is_refused(tmp_path, monkeypatch, capsys, command, given, option, shown,
                                                         earlier):
     """Was computed and printed twice (--k 10 10, --metrics X X), silently dropped (compare --metric X X) or refused
     only after reading the inputs (one run twice: two systems of one name)."""

@@ -60,7 +60,7 @@ def test_detection_lists_the_first_problems_and_counts_the_rest(tmp_path, capsys
     ("ID,modality,organ\nX,CT,liver\nY,MR,brain\n", "expected labels of images of the concept sets (4 images, e.g. "
                                                     "'A'), found none of its 2 IDs (e.g. 'X')"),
 ])
-def test_labels_that_label_no_image_arecli_refusal(tmp_path, capsys, labels, said):
+def test_labels_that_label_no_image_are_refused(tmp_path, capsys, labels, said):
     argv = ["compare", "--concepts", _write(tmp_path, "c.csv", CONCEPTS), "--run", _write(tmp_path, "r.trec", RUN),
             "--metric", "P@2[modality]", "--labels", _write(tmp_path, "labels.csv", labels), "--json",
             str(tmp_path / "cmp.json")]

@@ -212,5 +212,5 @@ def test_embedding_count_mismatch_names_both_files():
 def test_long_found_text_is_cut_in_the_message():
     message = refusal(read_runs, b"q1 Q0 d1 1 " + b"9" * 5000 + b" a\n", "run.trec")  # beyond the float range
     assert message.startswith("run.trec, line 1: expected a finite score, found 999")
-    assert len(message) < 300 and message.endswith("\u2026 (5000 characters)")
+    assert len(message) < 300 and message.endswith("\u2026 (5,000 characters)")
     assert "\n" not in message

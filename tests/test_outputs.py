@@ -90,7 +90,7 @@ def test_links_to_an_input_are_the_input(demo_copy, capsys):
     assert concepts.read_bytes() == original
 
 
-def test_two_outputs_on_one_path_arecli_refusal(demo_copy, capsys):
+def test_two_outputs_on_one_path_are_refused(demo_copy, capsys):
     concepts, run, folder = demo_copy["concepts"], demo_copy["run"], demo_copy["folder"]
     out = folder / "out.txt"
     error = cli_refusal(["evaluate", "--concepts", str(concepts), "--run", str(run), "--json", str(out),
@@ -305,7 +305,7 @@ def test_a_depth_beyond_the_pool_ranks_the_whole_pool_and_says_so(tmp_path, caps
             pool_depth(bad, 2000)
 
 
-def test_negative_svd_dimensions_arecli_refusal(tmp_path, capsys):
+def test_negative_svd_dimensions_are_refused(tmp_path, capsys):
     error = cli_refusal(["retrieve", "--concepts", str(DEMO / "concepts.csv"), "--by", "embeddings", "--captions",
                       str(DEMO / "captions.csv"), "--svd-dims", "-1", "--out", str(tmp_path / "r.trec")], capsys)
     assert "--svd-dims: expected 0 (no reduction)" in error
@@ -313,7 +313,7 @@ def test_negative_svd_dimensions_arecli_refusal(tmp_path, capsys):
         tfidf_matrix({"a": "chest CT"}, ("a",), -1)
 
 
-def test_a_kg_source_tag_no_edge_has_iscli_refusal(tmp_path, capsys):
+def test_a_kg_source_tag_no_edge_has_is_refused(tmp_path, capsys):
     error = cli_refusal(["evaluate", "--concepts", str(DEMO / "concepts.csv"), "--kg", str(DEMO / "kg_edges.csv"),
                       "--kg-source", "mesh", "--run", DEMO_RUNS[0], "--json", str(tmp_path / "r.json")], capsys)
     assert "KG source tag 'mesh': expected a tag of the KG files' source column (demo)" in error

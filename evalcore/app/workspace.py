@@ -31,7 +31,7 @@ from PIL import Image
 from evalcore.app.store import SavedInput
 from evalcore.cache_keys import content_digest
 from evalcore.data import ConceptClassMap, ConceptSets, Embeddings, ImageLabels, KGEdges, Run
-from evalcore.errors import CBIRLensError, InputError
+from evalcore.errors import CBIRLensError, InputError, listed
 from evalcore.evaluation.evaluator import unknown_ids
 from evalcore.extraction.caption_concepts import CaptionConcepts, find_caption_concepts
 from evalcore.extraction.evidence import EvidenceRow, evidence_rows, image_rows
@@ -229,17 +229,6 @@ def report_table(workspace: Workspace) -> list[dict[str, str]]:
     return [row.as_dict() for row in workspace.reports]
 
 
-def _listed(items: Sequence[str], shown: int = EXAMPLE_IDS) -> str:
-    """The first ``shown`` of ``items`` as a report row names them, each on one line (:func:`shown_path`), and how
-    many more there are.
-
-    >>> _listed(["E", "F"]), _listed(["E", "F", "G", "H", "I"])
-    ('E, F', 'E, F, G and 2 more')
-    """
-    more = f" and {len(items) - shown:,} more" if len(items) > shown else ""
-    return ", ".join(shown_path(item) for item in items[:shown]) + more
-
-
 def coverage_problems(concepts: ConceptSets | None, ids: Sequence[str], lacking: str) -> list[str]:
     """What a file about a collection's images (captions, embeddings, image files) misses and adds, one sentence
     each for its report row or a note: how many images of the concept sets it has nothing for (``lacking``: what
@@ -262,7 +251,7 @@ def coverage_problems(concepts: ConceptSets | None, ids: Sequence[str], lacking:
         problems.append(f"{missing:,} of {len(concepts):,} images {'has' if missing == 1 else 'have'} {lacking}")
     if unknown:
         problems.append(f"{len(unknown):,} {'ID is not an image' if len(unknown) == 1 else 'IDs are not images'} of "
-                        f"the collection: {_listed(unknown)}")
+                        f"the collection: {listed(unknown)}")
     return problems
 
 
@@ -403,7 +392,7 @@ def with_images(workspace: Workspace, data: bytes, name: str) -> Workspace:
     if unreadable:
         what = "file is not a readable PNG or JPEG image" if len(unreadable) == 1 else \
             "files are not readable PNG or JPEG images"
-        problems.append(f"{len(unreadable):,} {what}: {_listed(unreadable)}")
+        problems.append(f"{len(unreadable):,} {what}: {listed(unreadable)}")
     new = workspace.with_inputs(images=loaded.merged(images))
     return _recorded(new.with_report(name, "images", len(images), "; ".join(problems)), SavedInput("images", name, data))
 
@@ -664,7 +653,7 @@ def load_rocov2_complete(folder: str, roots: Sequence[Path], progress: Steps | N
         if unnamed:
             from_kg = sum(1 for c in unnamed if c in new.names)
             problems = (f"{len(unnamed):,} concept IDs of the concept file have no name here: "
-                        f"{_listed(unnamed, LISTED_IDS)}"
+                        f"{listed(unnamed, LISTED_IDS)}"
                         + (f" ({from_kg:,} named by the KG's names file)" if from_kg else ""))
         new = new.with_report(str(mapping_path), "concept names", f"{len(mapped):,}", problems)
     for kg_file in new.kg_files:

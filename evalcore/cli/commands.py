@@ -16,10 +16,10 @@ from pathlib import Path
 from evalcore.app.report import PaperReport, ablation_curves, compared_metrics, file_inputs, report_html
 from evalcore.data import ConceptSets, Run
 from evalcore.engine import Compute
-from evalcore.errors import CBIRLensError, InputError, ParameterError
+from evalcore.errors import CBIRLensError, InputError, ParameterError, joined
 from evalcore.evaluation.evaluator import Evaluator
 from evalcore.evaluation.listed_pairs import listed_pair_relevance
-from evalcore.evaluation.options import Relevance, Scoring, Statistics
+from evalcore.evaluation.options import DEFAULT_ALPHA, DEFAULT_HOPS, Relevance, Scoring, Statistics
 from evalcore.evaluation.qrels import graded_judgments
 from evalcore.evaluation.results import Results, evaluate_runs, finite_or_none
 from evalcore.evaluation.retrieval import (
@@ -312,14 +312,23 @@ def command_qrels(args: argparse.Namespace) -> None:
 
 
 def command_detection(args: argparse.Namespace) -> None:
-    measure = nn_iou_measure(args.alpha, args.n, args.kg_mode)
+    kg_mode = args.kg_mode or "undirected"
+    measure = nn_iou_measure(DEFAULT_ALPHA if args.alpha is None else args.alpha,
+                             DEFAULT_HOPS if args.n is None else args.n, kg_mode)
+    soft_options = [flag for flag, value in (("--alpha", args.alpha), ("--n", args.n), ("--kg-mode", args.kg_mode))
+                    if value is not None]
+    if soft_options and not args.kg:
+        raise CBIRLensError(f"{joined(soft_options)} set{'s' if len(soft_options) == 1 else ''} the soft F1, which "
+                            "needs a knowledge graph: add --kg FILE (or leave them out for the official F1 alone)")
     check_outputs({"--json": args.json}, [args.gt, args.pred, args.subset, *kg_inputs(args)])
     truth = read_concepts(args.gt)
     predictions = read_predictions(args.pred, known_ids=truth.index)
     subset = read_concept_list(args.subset) if args.subset else None
     scores = detection_scores(truth, predictions.sets, measure, subset, load_kg(args.kg) if args.kg else None,
-                              args.kg_mode)
+                              kg_mode)
     payload = detection_payload(scores, len(predictions.sets), predictions.problems, predictions.problems_not_listed)
+    if scores.secondary_note:
+        print_note(scores.secondary_note)
     for line, problem in predictions.problems[:20]:
         print(f"{predictions.source}, line {line}: {problem}", file=sys.stderr)
     more = len(predictions.problems) - 20 + predictions.problems_not_listed

@@ -6,6 +6,7 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
+from evalcore.errors import listed
 from evalcore.metrics.registry import parse_metric
 from evalcore.metrics.ties import tie_message
 
@@ -67,15 +68,11 @@ def print_unscored_notes(table: pd.DataFrame, remedy: str = "") -> None:
     by_labels = [metric for metric in unscored if parse_metric(metric).target is not None]
     by_relevance = [metric for metric in unscored if metric not in by_labels]
     if by_relevance:
-        print_note(f"{_listed(by_relevance)}: no query was scored, so the mean is undefined (no query has a relevant "
+        print_note(f"{listed(by_relevance, 5)}: no query was scored, so the mean is undefined (no query has a relevant "
                    f"image){remedy}")
     if by_labels:
-        print_note(f"{_listed(by_labels)}: no query was scored, so the mean is undefined (no query image has a label "
+        print_note(f"{listed(by_labels, 5)}: no query was scored, so the mean is undefined (no query image has a label "
                    "of that kind; give labels that cover the images)")
-
-
-def _listed(metrics: list[str]) -> str:
-    return ", ".join(metrics[:5]) + (f" and {len(metrics) - 5} more" if len(metrics) > 5 else "")
 
 
 def print_tie_notes(counts: dict[str, dict[str, int]], ties: str) -> None:

@@ -307,10 +307,12 @@ def detection_command(commands: argparse._SubParsersAction) -> None:
     detection.add_argument("--gt", required=True)
     detection.add_argument("--pred", required=True)
     detection.add_argument("--subset", help="concept list for the secondary F1 (one CUI per line or CSV)")
-    detection.add_argument("--kg", action="append", default=[], same=same_file)
-    detection.add_argument("--kg-mode", choices=KG_MODES, default="undirected")
-    detection.add_argument("--alpha", type=number, default=DEFAULT_ALPHA)
-    detection.add_argument("--n", type=integer, default=DEFAULT_HOPS)
+    detection.add_argument("--kg", action="append", default=[], same=same_file,
+                           help="knowledge graph for the soft F1 (near misses credited alpha)")
+    # None where not given, so that a soft-F1 option without --kg is refused rather than ignored
+    detection.add_argument("--kg-mode", choices=KG_MODES, help="soft F1: edge direction (default undirected)")
+    detection.add_argument("--alpha", type=number, help=f"soft F1: credit of a near miss (default {DEFAULT_ALPHA})")
+    detection.add_argument("--n", type=integer, help=f"soft F1: KG distance threshold (default {DEFAULT_HOPS})")
     detection.add_argument("--json", required=True)
 
 

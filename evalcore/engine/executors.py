@@ -34,7 +34,7 @@ from typing import Any, Protocol
 
 from evalcore.decimals import finite_decimal
 from evalcore.engine.work import BlockWork
-from evalcore.errors import CBIRLensError, ParameterError
+from evalcore.errors import CBIRLensError, ParameterError, listed, one_line
 from evalcore.processes import process_context, worker_count
 from evalcore.version import __version__
 
@@ -339,14 +339,9 @@ def scheduler_address(text: str) -> tuple[str, str, int]:
     address = text.strip()
     match = _ADDRESS.fullmatch(address)
     if match is None or not 0 < int(match["port"]) < 65536 or (match["scheme"] or "tcp") not in SCHEDULER_SCHEMES:
-        raise ParameterError(f"{_one_line(address)!r} is not a Dask scheduler's address; expected one like "
+        raise ParameterError(f"{one_line(address)!r} is not a Dask scheduler's address; expected one like "
                              f"tcp://10.0.0.5:8786 (scheme {', '.join(SCHEDULER_SCHEMES)}; host; port 1-65535)")
     return match["scheme"] or "tcp", match["host"].strip("[]"), int(match["port"])
-
-
-def _one_line(text: str) -> str:
-    """``text`` without line breaks, so that a message quoting it stays one line."""
-    return " ".join(str(text).split())
 
 
 def _greet(address: str, host: str, port: int, timeout: float) -> None:
@@ -365,7 +360,7 @@ def _greet(address: str, host: str, port: int, timeout: float) -> None:
         raise CBIRLensError(f"could not reach the Dask scheduler at {address}: its host is not a valid host name "
                             f"(1 to 63 characters between dots); {advice}") from None
     except OSError as error:
-        raise CBIRLensError(f"could not reach the Dask scheduler at {address} ({_one_line(error.strerror or error)}); "
+        raise CBIRLensError(f"could not reach the Dask scheduler at {address} ({one_line(error.strerror or error)}); "
                             "start one with `dask scheduler` and workers with `dask worker ADDRESS` (docs/SCALE.md)"
                             ) from None
     with connection:
@@ -425,11 +420,6 @@ def _check_transport(address: str, scheme: str) -> None:
                                 "install it, or give the scheduler's tcp:// address")
 
 
-def _listed(addresses: Sequence[str], shown: int = 3) -> str:
-    more = f" and {len(addresses) - shown} more" if len(addresses) > shown else ""
-    return ", ".join(addresses[:shown]) + more
-
-
 def _check_cluster(client: Any, timeout: float) -> None:
     """Refuse a cluster that cannot run a pass, saying what to do: one whose scheduler or workers do not import this
     version of evalcore, or without workers (after waiting ``timeout`` seconds for one).
@@ -445,7 +435,7 @@ def _check_cluster(client: Any, timeout: float) -> None:
     try:
         version = client.run_on_scheduler(pkgutil.resolve_name, probe)
     except ImportError as error:
-        raise CBIRLensError(f"the Dask scheduler at {address} cannot import evalcore ({_one_line(error)}): {install}"
+        raise CBIRLensError(f"the Dask scheduler at {address} cannot import evalcore ({one_line(error)}): {install}"
                             ) from None
     if version != __version__:
         raise CBIRLensError(f"the Dask scheduler at {address} has evalcore {version}, this client {__version__}: "
@@ -458,12 +448,12 @@ def _check_cluster(client: Any, timeout: float) -> None:
     versions = client.run(pkgutil.resolve_name, probe, on_error="return")
     missing = sorted(worker for worker, version in versions.items() if isinstance(version, BaseException))
     if missing:
-        raise CBIRLensError(f"the Dask workers at {_listed(missing)} cannot import evalcore "
-                            f"({_one_line(versions[missing[0]])}): {install}")
+        raise CBIRLensError(f"the Dask workers at {listed(missing)} cannot import evalcore "
+                            f"({one_line(versions[missing[0]])}): {install}")
     other = sorted(worker for worker, version in versions.items() if version != __version__)
     if other:
         found = ", ".join(sorted({versions[worker] for worker in other}))
-        raise CBIRLensError(f"the Dask workers at {_listed(other)} have evalcore {found}, this client {__version__}: "
+        raise CBIRLensError(f"the Dask workers at {listed(other)} have evalcore {found}, this client {__version__}: "
                             f"{install}")
 
 
@@ -507,7 +497,7 @@ class DaskCluster:
             raise CBIRLensError(f"could not reach the Dask scheduler at {self.client}: its host is not a valid host "
                                 "name (1 to 63 characters between dots)") from None
         except (OSError, TimeoutError) as error:
-            raise CBIRLensError(f"could not reach the Dask scheduler at {self.client} ({_one_line(error)}); start one "
+            raise CBIRLensError(f"could not reach the Dask scheduler at {self.client} ({one_line(error)}); start one "
                                 "with `dask scheduler` and workers with `dask worker ADDRESS` (docs/SCALE.md)") from None
         except struct.error:  # distributed's frame parser, on a message garbled after a well-formed greeting
             raise CBIRLensError(f"{self.client} is not a Dask scheduler: it sent a message Dask cannot read; give the "
@@ -552,9 +542,9 @@ def parse_size(text: str) -> int:
     value = finite_decimal(number) if number == number.strip() else None
     if unit not in _UNITS or value is None or not 0 < value:
         raise ParameterError(f"expected a memory size such as 2GB, 512MB or 1.5GiB (above zero; units B, kB, MB, GB, "
-                             f"TB, KiB, MiB, GiB, TiB), found {_one_line(text)!r}")
+                             f"TB, KiB, MiB, GiB, TiB), found {one_line(text)!r}")
     if value * _UNITS[unit] == math.inf:  # 1e308GB: a float that overflows once in bytes
-        raise ParameterError(f"memory per worker {_one_line(text)!r} is too large to count in bytes; write a size "
+        raise ParameterError(f"memory per worker {one_line(text)!r} is too large to count in bytes; write a size "
                              "such as 2GB or 512MB (default 2GiB)")
     return check_memory_per_worker(int(value * _UNITS[unit]))
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from evalcore.data import ConceptClassMap, ConceptSets, ImageLabels, KGEdges, KGEdgeTable
-from evalcore.errors import CBIRLensError, InputError
+from evalcore.errors import MAX_NAME_CHARS, CBIRLensError, InputError, one_line
 from evalcore.readers import Source, read_captions, read_concept_names, read_concepts, read_kg, read_labels
 from evalcore.relevance.kg import KnowledgeGraph
 from evalcore.resources import project_root
@@ -33,20 +33,14 @@ def data_roots(configured: Sequence[str | Path] = ()) -> tuple[Path, ...]:
         root.resolve() for root in DEFAULT_DATA_ROOTS)
 
 
-SHOWN_PATH_CHARACTERS = 80
-
-
 def shown_path(path: str | Path) -> str:
-    r"""A path as a message quotes it: on one line, control characters escaped, cut after 80 characters.
+    r"""A path as a message quotes it: on one line, control characters escaped, cut after 80 characters
+    (:func:`evalcore.errors.one_line`).
 
     >>> shown_path("/srv/data/x\0y"), shown_path("/a" * 100)[-20:]
     ('/srv/data/x\\x00y', '/a… (200 characters)')
     """
-    text = str(path)
-    escaped = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
-    if len(escaped) <= SHOWN_PATH_CHARACTERS:
-        return escaped
-    return f"{escaped[:SHOWN_PATH_CHARACTERS]}… ({len(text):,} characters)"
+    return one_line(path, MAX_NAME_CHARS)
 
 
 def is_under_roots(path: Path, roots: Sequence[Path]) -> bool:

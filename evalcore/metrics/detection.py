@@ -134,6 +134,15 @@ class DetectionScores:
     measure: MeasureSpec
     kg_mode: str
 
+    @property
+    def secondary_note(self) -> str | None:
+        """Why the secondary F1 is undefined, where a subset was given and no ground-truth image keeps a concept of
+        it (the mean over no image); None otherwise."""
+        if self.secondary is None or self.secondary.images_scored:
+            return None
+        return ("the secondary F1 is undefined: no image of the ground truth has a concept of the subset (check that "
+                "the subset lists CUIs of this collection)")
+
 
 def detection_scores(truth: ConceptSets, predictions: Mapping[str, frozenset[str]], measure: MeasureSpec,
                      subset: frozenset[str] | None = None, kg: KnowledgeGraph | None = None,

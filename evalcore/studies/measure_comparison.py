@@ -39,7 +39,7 @@ import pandas as pd
 
 from evalcore.data import ConceptSets, Run
 from evalcore.engine import PairwiseEngine
-from evalcore.errors import ParameterError
+from evalcore.errors import ParameterError, joined
 from evalcore.evaluation.evaluator import PADDING, AlignedRun, Evaluator, align_run
 from evalcore.evaluation.options import Relevance, Statistics
 from evalcore.evaluation.retrieval import retrieve_by_measure
@@ -649,11 +649,6 @@ def _summary_table(rows: Mapping[str, dict], means: Mapping[str, dict[str, float
     return table[[c for c in ordered if c in table.columns]]
 
 
-def _listed(names: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    return " and ".join(names) if len(names) < 3 else f"{', '.join(names[:-1])} and {names[-1]}"
-
-
 def _share(value: float) -> str:
     return f"{value:.{SCORE_DECIMALS}f}" if np.isfinite(value) else "—"
 
@@ -805,11 +800,11 @@ def _level_sentence(standing: _Standing, leaders: Sequence[str]) -> str:
     within = "" if same else standing.noise
     if all(standing.ahead(steadiest, m, SWAP_RATE) for m in leaders if m != steadiest):
         runner = min((m for m in leaders if m != steadiest), key=lambda m: standing.shown(m, SWAP_RATE))
-        return (f"The evidence favours {steadiest} on stability alone: {_listed(leaders)} tell {level}, "
+        return (f"The evidence favours {steadiest} on stability alone: {joined(leaders)} tell {level}, "
                 f"{standing.spread(leaders, power)}{within}, and {steadiest} swaps fewer pairs across query sets "
                 f"({_share(standing.shown(steadiest, SWAP_RATE))} vs {_share(standing.shown(runner, SWAP_RATE))} for "
                 f"{runner}, the next)")
-    who = _listed(leaders) if len(leaders) < len(rows) else "both measures" if len(rows) == 2 else \
+    who = joined(leaders) if len(leaders) < len(rows) else "both measures" if len(rows) == 2 else \
         f"all {len(rows)} measures"
     swaps = standing.spread(leaders, SWAP_RATE)
     return (f"A tie: {who} tell {level}, {standing.spread(leaders, power)}{within}"
@@ -823,7 +818,7 @@ def _left_out_clause(comparison: MeasureComparison) -> str:
     text = ""
     if len(comparison.left_out):
         text += (f"; left out as circular (the ideal ranking under a compared measure): "
-                 f"{_listed(comparison.left_out.system.tolist())}")
+                 f"{joined(comparison.left_out.system.tolist())}")
     identical = len(comparison.identical)
     if identical:
         text += (f"; {identical} pair{'s' if identical > 1 else ''} of identical systems "
