@@ -7,6 +7,7 @@ import io
 from html.parser import HTMLParser
 
 import numpy as np
+import pytest
 
 from evalcore.app.workspace import (
     Workspace,
@@ -19,6 +20,7 @@ from evalcore.app.workspace import (
     with_labels,
 )
 from evalcore.cli import main
+from evalcore.errors import InputError
 from evalcore.io.tables import format_p_value
 
 from . import zip_inputs as z
@@ -41,9 +43,24 @@ def test_labels_rows_read_are_the_files_data_rows(tmp_path, capsys):
     (tmp_path / "c.csv").write_bytes(CONCEPTS)
     (tmp_path / "labels.csv").write_bytes(per_image)
     assert main(["check", "--concepts", str(tmp_path / "c.csv"), "--labels", str(tmp_path / "labels.csv")]) == 0
-    assert f"| {tmp_path / 'labels.csv'} | labels | 3 | none |" in capsys.readouterr().out  # was 6: once a kind
+    # rows read was 6 (once a kind); the image without a label is said, as a caption's or an embedding's is
+    assert f"| {tmp_path / 'labels.csv'} | labels | 3 | 1 of 4 images has no label |" in capsys.readouterr().out
     mapping = b"kind,class,CUI\nmodality,CT,C0040405\nmodality,X-ray,C0040405\norgan,head,C0018670\n"
     assert report_table(with_labels(collection(), mapping, "map.csv"))[-1]["rows read"] == "3"  # was 2: once a CUI
+
+
+def test_labels_of_none_of_the_images_are_refused_on_the_data_page_as_on_the_command_line(tmp_path, capsys):
+    """Was accepted on the Data page (the command line and the API refused it): every P@K then scored no query."""
+    other = b"ID,modality\nX1,CT\nX2,MRI\n"
+    with pytest.raises(InputError, match="expected labels of images of the concept sets .*found none of its 2 IDs"):
+        with_labels(collection(), other, "other.csv")
+    assert problems_of(with_labels(collection(), b"ID,modality\nA,CT\nX2,MRI\n", "l.csv")) == \
+        "3 of 4 images have no label; 1 ID is not an image of the collection: X2"
+    assert problems_of(with_labels(Workspace(), other, "other.csv")) == "none"  # no collection to compare with yet
+    (tmp_path / "c.csv").write_bytes(CONCEPTS)
+    (tmp_path / "other.csv").write_bytes(other)
+    assert main(["check", "--concepts", str(tmp_path / "c.csv"), "--labels", str(tmp_path / "other.csv")]) == 2
+    assert "found none of its 2 IDs" in capsys.readouterr().err
 
 
 def test_captions_that_cover_few_images_say_so():

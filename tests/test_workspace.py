@@ -25,12 +25,10 @@ from evalcore.app.workspace import (
 from evalcore.errors import CBIRLensError
 from evalcore.relevance.measures import measure_spec
 
-from .conftest import DEMO
-
 CONCEPTS = b"ID,CUIs\nimg1,C0000001;C0000002\nimg2,C0000002\nimg3,C0000003\n"
 RUN = b"img1 Q0 img2 1 0.9 sys\nimg1 Q0 img3 2 0.5 sys\nimg2 Q0 img1 1 0.7 sys\n"
 KG = b"child,parent\nC0000001,C0000002\nC0000003,C0000002\n"
-LABELS = (DEMO / "labels.csv").read_bytes()
+LABELS = b"ID,modality,organ\nimg1,CT,abdomen\nimg2,MRI,head\nimg3,X-ray,chest\n"
 
 LOADERS = {
     "concepts": (with_concepts, CONCEPTS),

@@ -36,7 +36,7 @@ from evalcore.evaluation.evaluator import unknown_ids
 from evalcore.extraction.caption_concepts import CaptionConcepts, find_caption_concepts
 from evalcore.extraction.evidence import EvidenceRow, evidence_rows, image_rows
 from evalcore.extraction.extractor import Mention, merged_names, merged_synonyms
-from evalcore.io.loading import check_under_roots, is_under_roots, load_rocov2_folder, shown_path
+from evalcore.io.loading import check_under_roots, is_under_roots, load_rocov2_folder, resolve_labels, shown_path
 from evalcore.readers import (
     read_captions,
     read_concept_names,
@@ -348,9 +348,19 @@ def with_run(workspace: Workspace, data: bytes, name: str,
 
 
 def with_labels(workspace: Workspace, data: bytes, name: str) -> Workspace:
+    """Add a labels file. With concept sets loaded, per-image labels of none of their images are refused, as the
+    command line and the API refuse them (:func:`evalcore.io.loading.resolve_labels`), and the report row says how
+    many images they leave unlabelled and which IDs they add (:func:`coverage_problems`)."""
     labels = read_labels(data, name)
+    problems: list[str] = []
+    if workspace.concepts is not None:
+        resolve_labels(labels, workspace.concepts)
+        if isinstance(labels, ImageLabels):
+            labelled = dict.fromkeys(image_id for by_image in labels.by_kind.values() for image_id in by_image)
+            problems = coverage_problems(workspace.concepts, list(labelled), "no label")
     new = workspace.with_inputs(labels=labels, digests={"labels": file_digest(data)})
-    return _recorded(new.with_report(name, "labels", _label_rows(labels)), SavedInput("labels", name, data))
+    return _recorded(new.with_report(name, "labels", _label_rows(labels), "; ".join(problems)),
+                     SavedInput("labels", name, data))
 
 
 def _label_rows(labels: ImageLabels | ConceptClassMap) -> int:
