@@ -90,6 +90,24 @@ def test_embeddings_name_the_images_they_lack_and_the_ids_they_add(tmp_path, cap
     assert f"| 4 x 2 | {problems} |" in capsys.readouterr().out
 
 
+def test_all_zero_embeddings_are_named_on_the_data_page_and_by_retrieve(tmp_path, capsys):
+    """Was silent: a vector of zeros has no direction, so every cosine similarity of it is 0 and it ranks all tied."""
+    vectors = np.array([[1.0, 0.0], [0.0, 0.0], [0.0, 1.0], [0.0, 0.0]], dtype=np.float32)
+    buffer = io.BytesIO()
+    np.save(buffer, vectors)
+    ids = b"A\nB\nC\nD\n"
+    problems = problems_of(with_embeddings(collection(), buffer.getvalue(), "emb.npy", ids, "ids.txt"))
+    assert problems == "2 embeddings are all zeros (no direction: cosine similarity 0 to every image, all tied): B, D"
+    for name, data in (("c.csv", CONCEPTS), ("emb.npy", buffer.getvalue()), ("ids.txt", ids)):
+        (tmp_path / name).write_bytes(data)
+    assert main(["retrieve", "--concepts", str(tmp_path / "c.csv"), "--by", "embeddings", "--embeddings",
+                 str(tmp_path / "emb.npy"), "--embedding-ids", str(tmp_path / "ids.txt"), "--out",
+                 str(tmp_path / "run.trec")]) == 0
+    assert f"note: {tmp_path / 'emb.npy'}: {problems}" in capsys.readouterr().err
+    np.save(buffer := io.BytesIO(), vectors + 0.5)
+    assert problems_of(with_embeddings(collection(), buffer.getvalue(), "emb.npy", ids, "ids.txt")) == "none"
+
+
 def test_a_zip_of_images_names_lacking_images_other_ids_and_files_that_are_no_image():
     data = z.zipped({"A.png": z.png(), "B.png": b"not a png", "ZZZ.png": z.png(seed=1), "C.jpg": z.png(seed=2)})
     ws = with_images(collection(), data, "imgs.zip")

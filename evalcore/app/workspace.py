@@ -26,6 +26,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Protocol
 
+import numpy as np
 from PIL import Image
 
 from evalcore.app.store import SavedInput
@@ -255,6 +256,21 @@ def coverage_problems(concepts: ConceptSets | None, ids: Sequence[str], lacking:
     return problems
 
 
+def zero_vector_problems(embeddings: Embeddings) -> list[str]:
+    """The embeddings that are all zeros, one sentence for a report row or a note: such a vector has no direction,
+    so its cosine similarity to every image is 0 and, as a query, it ranks them all tied.
+
+    >>> zero_vector_problems(Embeddings(("A", "B", "C"), np.array([[1.0, 0.0], [0.0, 0.0], [0.0, 1.0]])))
+    ['1 embedding is all zeros (no direction: cosine similarity 0 to every image, all tied): B']
+    """
+    zero = [image_id for image_id, row in zip(embeddings.ids, np.any(embeddings.vectors != 0, axis=1)) if not row]
+    if not zero:
+        return []
+    what = "embedding is" if len(zero) == 1 else "embeddings are"
+    return [f"{len(zero):,} {what} all zeros (no direction: cosine similarity 0 to every image, all tied): "
+            f"{listed(zero)}"]
+
+
 def file_digest(*parts: bytes | str | None) -> str:
     """Content digest of the bytes (or text) of one input, e.g. an uploaded file and its ID list."""
     return content_digest(parts)
@@ -412,7 +428,8 @@ def with_embeddings(workspace: Workspace, data: bytes, name: str, ids: bytes | N
     embeddings = read_embeddings(data, name, ids, ids_name)
     new = workspace.with_inputs(embeddings=embeddings, digests={"embeddings": file_digest(data, ids)})
     new = new.with_report(name, "embeddings", f"{len(embeddings.ids):,} x {embeddings.vectors.shape[1]}",
-                          "; ".join(coverage_problems(workspace.concepts, embeddings.ids, "no embedding")))
+                          "; ".join([*coverage_problems(workspace.concepts, embeddings.ids, "no embedding"),
+                                     *zero_vector_problems(embeddings)]))
     return _recorded(new, *([SavedInput("embedding_ids", ids_name or "ids.txt", ids)] if ids is not None else []),
                      SavedInput("embeddings", name, data))
 

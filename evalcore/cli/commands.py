@@ -268,7 +268,7 @@ def retrieved_by_measure(args: argparse.Namespace, concepts: ConceptSets) -> Run
 
 def retrieved_by_embeddings(args: argparse.Namespace, concepts: ConceptSets) -> Run:
     """The run of ``--by embeddings``: by the vectors of ``--embeddings`` or the TF-IDF of ``--captions``."""
-    from evalcore.app.workspace import coverage_problems
+    from evalcore.app.workspace import coverage_problems, zero_vector_problems
 
     # what the vectors lack and add is said once the run is made (a refusal stays the one line)
     if args.embeddings:
@@ -276,6 +276,7 @@ def retrieved_by_embeddings(args: argparse.Namespace, concepts: ConceptSets) -> 
         run = retrieve_by_embeddings(embeddings, concepts, args.depth, args.name or Path(args.embeddings).stem)
         notes = [f"{embeddings.source}: {problem}" for problem in coverage_problems(
             concepts, embeddings.ids, "no embedding, so none is a query or retrieved")]
+        notes += [f"{embeddings.source}: {problem}" for problem in zero_vector_problems(embeddings)]
     elif args.captions:
         captions = read_captions(args.captions)
         run = retrieve_by_captions(captions, concepts, args.depth, args.svd_dims or None, args.name or "captions-tfidf",
