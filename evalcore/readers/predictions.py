@@ -14,7 +14,6 @@ from itertools import chain
 from operator import itemgetter
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -46,14 +45,9 @@ def read_predictions(source: Source, name: str | None = None, known_ids: Mapping
     data, display = read_checked_bytes(source, name)
     first_line, first = first_line_of(data)
     check_delimiter(first, first_line, display, (",", "\t", "|"), "prediction lines 'ID,CUI;CUI'")
-    ids, scored, lines = fast_or_by_lines(_prediction_rows_by_columns, _prediction_rows_by_lines, data, known_ids)
-    recorded = present(ids)
-    unknown = np.zeros(len(ids), dtype=bool)
-    if known_ids is not None and len(ids):
-        named = pd.Index(ids, dtype=object)
-        unknown = recorded & ~named.isin(pd.Index(list(known_ids), dtype=object))
-        recorded &= ~unknown
-    kept = np.flatnonzero(recorded)
+    ids, scored, lines, unknown = fast_or_by_lines(_prediction_rows_by_columns, _prediction_rows_by_lines, data,
+                                                   known_ids)
+    kept = np.flatnonzero(present(ids) & ~unknown)
     if not len(kept):
         if unknown.any():  # another collection's file, or IDs written otherwise: F1 0 would hide it
             row = int(np.flatnonzero(unknown)[0])
@@ -91,6 +85,9 @@ def _shown(image_id: str) -> str:
 #: A line's set and its problems (a list where the fast path may add a repeated concept, empty and shared where no
 #: set is made).
 Scored = tuple[frozenset[str], Sequence[tuple[int, str]]]
+#: Per non-blank line: its image ID (None: a header), its set with its problems, its number, and whether its ID is
+#: one the ground truth lacks.
+Rows = tuple[list[str | None], list[Scored], np.ndarray, np.ndarray]
 
 
 def _prediction_fields(number: int, raw: str) -> tuple[str, list[str]] | None:
@@ -139,21 +136,25 @@ def _scored_line(number: int, raw: str, known: Mapping[str, int] | None) -> tupl
 _NOT_SCORED: Scored = (frozenset(), ())
 
 
-def _prediction_rows_by_lines(text: str, known: Mapping[str, int] | None) -> tuple[list[str | None], list[Scored],
-                                                                                   np.ndarray]:
+def _prediction_rows_by_lines(text: str, known: Mapping[str, int] | None) -> Rows:
     """Every non-blank line read by the definition (files with lone carriage returns)."""
     numbered = [(number, raw) for number, raw in enumerate(text.split("\n"), start=1) if raw.strip()]
     ids, scored = zip(*(_scored_line(number, raw, known) for number, raw in numbered)) if numbered else ((), ())
-    return list(ids), list(scored), np.array([number for number, _ in numbered], dtype=np.int64)
+    unknown = np.array([_is_unknown(image_id, known) for image_id in ids], dtype=bool)
+    return list(ids), list(scored), np.array([number for number, _ in numbered], dtype=np.int64), unknown
+
+
+def _is_unknown(image_id: str | None, known: Mapping[str, int] | None) -> bool:
+    return known is not None and image_id is not None and image_id not in known
 
 
 # An ID (no whitespace, ',' or '|'), then CUIs joined by ';' or ',', all ASCII.
 _USUAL_LINE = r"^[!-+\--{}~]{1,300}(?:,(?:[Cc][0-9]{7}(?:[;,][Cc][0-9]{7})*)?)?$"
 
 
-def _prediction_rows_by_columns(data: bytes, known: Mapping[str, int] | None) -> tuple[list[str | None], list[Scored],
-                                                                                       np.ndarray] | None:
-    """Per non-blank line: its image ID (None: blank or header), its set with its problems, and its number.
+def _prediction_rows_by_columns(data: bytes, known: Mapping[str, int] | None) -> Rows | None:
+    """Per non-blank line: its image ID (None: a header), its set with its problems, its number and whether the
+    ground truth lacks its ID.
 
     Usual lines are split and checked as arrays (their only possible problem is a repeated
     concept); the others are read by the definition. Lines of IDs ``known`` lacks get no set.
@@ -170,8 +171,9 @@ def _prediction_rows_by_columns(data: bytes, known: Mapping[str, int] | None) ->
     usual &= pc.count_substring_regex(column, "[;,]").to_numpy() <= MAX_CONCEPTS_PER_PREDICTION
     id_column = pc.replace_substring_regex(column, ",.*", "", max_replacements=1)
     ids: list[str | None] = id_column.to_pylist()
-    scored_rows = np.arange(len(column)) if known is None else np.flatnonzero(
-        pc.is_in(id_column, value_set=pa.array(list(known), type=pa.string())).to_numpy(zero_copy_only=False))
+    unknown = np.zeros(len(column), dtype=bool) if known is None else ~pc.is_in(
+        id_column, value_set=pa.array(list(known), type=pa.string())).to_numpy(zero_copy_only=False)
+    scored_rows = np.flatnonzero(~unknown)
     every_line = len(scored_rows) == len(column)
     scored_lines = column if every_line else column.take(pa.array(scored_rows, type=pa.int64()))
     cui_lists = pc.split_pattern_regex(pc.utf8_upper(pc.replace_substring_regex(
@@ -183,7 +185,8 @@ def _prediction_rows_by_columns(data: bytes, known: Mapping[str, int] | None) ->
         row = int(scored_rows[position])
         if usual[row]:
             scored[row][1].append((int(numbers[row]), f"duplicate concept {cui}"))
-    for row in np.flatnonzero(~usual):
+    for row in np.flatnonzero(~usual):  # the definition strips the ID the columns took whole
         number = int(numbers[row])
         ids[row], scored[row] = _scored_line(number, index.text(number), known)
-    return ids, scored, numbers
+        unknown[row] = _is_unknown(ids[row], known)
+    return ids, scored, numbers, unknown
