@@ -220,3 +220,17 @@ def test_a_report_of_judged_grades_lists_no_setting_of_concept_relevance(tmp_pat
     settings = out.read_text(encoding="utf-8").split("<h2>Measure settings</h2>")[1]
     assert "judged grades (qrels)" in settings
     assert "nn- metrics graded by" not in settings and "knowledge graph" not in settings and "KG mode" not in settings
+
+
+def test_named_metrics_set_the_cut_offs_a_report_states_and_draws(tmp_path):
+    """Was: with --metrics, the settings said the cut-offs of --k (not the metrics') and the curves were drawn at
+    the largest of them (nn-CUI@20 beside CUI@10 and MAP@100); evaluate's JSON recorded --k's too."""
+    inputs = ["--concepts", str(DEMO / "concepts.csv"), "--kg", str(DEMO / "kg_edges.csv"), "--run",
+              str(DEMO / "runs" / "overlap-noisy.trec"), "--metrics", "CUI@10", "MAP@100", "--k", "5", "20"]
+    assert main(["report", *inputs, "--out", str(tmp_path / "r.html")]) == 0
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", (tmp_path / "r.html").read_text(encoding="utf-8")))
+    assert "cut-offs K 10, 100 " in text and "Mean nn-CUI@10 over queries" in text and "nn-CUI@20" not in text
+    assert main(["evaluate", *inputs, "--json", str(tmp_path / "e.json")]) == 0
+    assert json.loads((tmp_path / "e.json").read_text())["params"]["k"] == [10, 100]
+    assert main(["evaluate", *inputs[:-6], "--k", "5", "20", "--json", str(tmp_path / "e.json")]) == 0
+    assert json.loads((tmp_path / "e.json").read_text())["params"]["k"] == [5, 20]  # the standard report's

@@ -125,6 +125,11 @@ def check_evaluation(args: argparse.Namespace, outputs: dict[str, str | None]) -
     check_outputs(outputs, [args.concepts, args.qrels, args.labels, *kg_inputs(args), *run_paths(args)])
 
 
+def scoring_of(args: argparse.Namespace) -> Scoring:
+    """The metrics of ``evaluate`` and ``report``: ``--metrics``, or the standard report at ``--k``."""
+    return Scoring(args.metrics, args.k)
+
+
 def evaluated(args: argparse.Namespace) -> tuple[Evaluator, list[Run], Relevance, Results]:
     """The evaluation of ``evaluate`` and ``report`` (their shared inputs and options, checked by
     :func:`check_evaluation`): the inputs read and evaluated, ties noted on stderr."""
@@ -137,7 +142,7 @@ def evaluated(args: argparse.Namespace) -> tuple[Evaluator, list[Run], Relevance
     # Under --qrels the table's measure is the judgments': --measure is refused above and not recorded.
     relevance = relevance_of(args, measure_of(args) if qrels is None else None)
     bar = ProgressBar()
-    results = evaluate_runs(evaluator, runs, Scoring(args.metrics, args.k), relevance, Statistics(), bar)
+    results = evaluate_runs(evaluator, runs, scoring_of(args), relevance, Statistics(), bar)
     bar.close()
     print_tie_notes(results.counts, args.ties)
     print_unscored_notes(results.table(), "; --empty-queries zero scores a query without one as 0")
@@ -149,7 +154,7 @@ def command_evaluate(args: argparse.Namespace) -> None:
     check_evaluation(args, {"--json": args.json, "--per-query": args.per_query})
     evaluator, _, _, results = evaluated(args)
     payload = results.to_dict()
-    payload["params"].update({"k": args.k, "kg_files": args.kg, "kg_sources": args.kg_source,
+    payload["params"].update({"k": list(scoring_of(args).cutoffs), "kg_files": args.kg, "kg_sources": args.kg_source,
                               "concepts": args.concepts, "labels": args.labels})
     payload["wall_seconds"] = round(time.perf_counter() - started, 3)
     payload["backend"] = evaluator.engine.last_pass.text() if evaluator.engine and evaluator.engine.last_pass else None
@@ -171,12 +176,13 @@ def command_report(args: argparse.Namespace) -> None:
     check_evaluation(args, {"--out": args.out})
     inputs = file_inputs([(role, path) for role, path in roles if path is not None])
     evaluator, runs, relevance, results = evaluated(args)
+    cutoffs = scoring_of(args).cutoffs
     curves, note = None, "The relevance is judged (--qrels): alpha and n do not apply."
     if args.qrels is None:
         bar = ProgressBar()
-        curves, note = ablation_curves(evaluator, runs, relevance, args.k, bar), ""
+        curves, note = ablation_curves(evaluator, runs, relevance, cutoffs, bar), ""
         bar.close()
-    report = PaperReport(results, relevance, args.kg_mode, tuple(args.k), compared_metrics(results.metrics, args.k),
+    report = PaperReport(results, relevance, args.kg_mode, cutoffs, compared_metrics(results.metrics, cutoffs),
                          tuple(inputs), shlex.join(recreating_command(args)), curves, note)
     write_text_atomically(args.out, report_html(report))
 

@@ -253,7 +253,8 @@ def evaluation_arguments(evaluate: argparse.ArgumentParser) -> None:
     kg_arguments(evaluate)
     scale_arguments(evaluate)
     run_argument(evaluate)
-    evaluate.add_argument("--k", type=integer, nargs="+", default=list(DEFAULT_CUTOFFS))
+    evaluate.add_argument("--k", type=integer, nargs="+", default=list(DEFAULT_CUTOFFS),
+                          help="cut-offs of the standard report (--metrics names each metric's own)")
     evaluate.add_argument("--labels", help="ID,modality,organ or kind,class,CUI")
     evaluate.add_argument("--metrics", nargs="+", same=same_metric, help="canonical metric names (default: the standard report)")
     evaluate.add_argument("--gain", choices=GAINS, default="linear")

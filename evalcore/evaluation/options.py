@@ -191,6 +191,17 @@ class Scoring:
                                          "give it once")
                 seen[canonical] = name
 
+    @property
+    def cutoffs(self) -> tuple[int, ...]:
+        """The cut-offs the table's numbers are at: ``k`` for the standard report, the named metrics' own otherwise
+        (``k`` does not apply to them; RBP has none, it runs to the end of the list), ``k`` where none names one.
+
+        >>> Scoring(k=[5, 20]).cutoffs, Scoring(["MAP@100", "CUI@10", "nn-CUI@10", "RBP"], k=[5, 20]).cutoffs
+        ((5, 20), (10, 100))
+        """
+        named = {parse_metric(name).k for name in self.metrics or ()} - {None}
+        return tuple(sorted(named)) if named else self.k
+
     def metric_names(self, label_targets: Sequence[str], relevance: Relevance, judged: bool = False) -> list[str]:
         """The table's metric names for an evaluator with these label targets (and a qrels file when ``judged``)."""
         if self.metrics:
