@@ -141,7 +141,7 @@ class DetectionScores:
         if self.secondary is None or self.secondary.images_scored:
             return None
         return ("the secondary F1 is undefined: no image of the ground truth has a concept of the subset (check that "
-                "the subset lists CUIs of this collection)")
+                "its concept codes are this collection's)")
 
 
 def detection_scores(truth: ConceptSets, predictions: Mapping[str, frozenset[str]], measure: MeasureSpec,
