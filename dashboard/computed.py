@@ -406,24 +406,25 @@ def measure_comparison(ws: Workspace, measures: tuple[str, ...], baselines: tupl
 # --- the ablation page -----------------------------------------------------------------------------------------
 
 @shared(server_kept, EVALUATION_INPUTS)
-def ablation_grid(ws: Workspace, metrics: tuple[str, ...], include_runs: bool, isolated: bool, relevance: MeasureSpec,
-                  mode: str, gain: str, progress: Callable[[float, str], None] | None = None) -> pd.DataFrame:
+def ablation_grid(ws: Workspace, metrics: tuple[str, ...], include_runs: bool, isolated: bool, relevance: Relevance,
+                  mode: str, progress: Callable[[float, str], None] | None = None) -> pd.DataFrame:
     """The alpha x n grid (:func:`evalcore.app.sweeps.ablation_grid`) of the loaded runs (if ``include_runs``) and
-    retrieval by nn-IoU."""
+    retrieval by nn-IoU, under the sidebar's options (``relevance``)."""
     runs = [run for _, run in ws.runs.values()] if include_runs else []
-    return sweeps.ablation_grid(evaluator_of(ws, mode), runs, metrics, isolated, relevance, gain, progress)
+    return sweeps.ablation_grid(evaluator_of(ws, mode), runs, metrics, isolated, relevance, progress)
 
 
 @shared(server_kept, EVALUATION_INPUTS)
 def parameter_sweep(ws: Workspace, measure: MeasureSpec, parameter: str, values: tuple[float, ...],
-                    metrics: tuple[str, ...], include_runs: bool, mode: str, gain: str,
+                    metrics: tuple[str, ...], include_runs: bool, mode: str, relevance: Relevance,
                     progress: Callable[[float, str], None] | None = None) -> pd.DataFrame:
-    """One parameter of ``measure`` swept over ``values`` (:func:`evalcore.studies.ablation.parameter_sweep`)."""
+    """One parameter of ``measure`` swept over ``values`` (:func:`evalcore.studies.ablation.parameter_sweep`) under
+    the sidebar's other options (``relevance``)."""
     from evalcore.studies.ablation import parameter_sweep
 
     runs = [run for _, run in ws.runs.values()] if include_runs else []
-    return parameter_sweep(evaluator_of(ws, mode), runs, list(metrics), measure, parameter, list(values), gain=gain,
-                           progress=progress)
+    return parameter_sweep(evaluator_of(ws, mode), runs, list(metrics), measure, parameter, list(values),
+                           relevance=relevance, progress=progress)
 
 
 @st.cache_data(max_entries=64, show_spinner=False, hash_funcs=HASH_FUNCS)

@@ -161,7 +161,7 @@ if not grids_alpha_and_n(chosen):
     if not metrics:
         st.stop()
     sweep = parameter_sweep.with_bar(f"Sweeping {axis.named} of {title}…", ws, chosen, parameter, tuple(axis.values()),
-                                     tuple(metrics), include_runs, settings.kg_mode, settings.gain)
+                                     tuple(metrics), include_runs, settings.kg_mode, settings.options())
     flat = flat_curves(sweep, chosen, [parameter], has_kg)
     for metric in metrics:
         shown_title = plain_metric_label(metric) if who == "clinician" else metric
@@ -195,7 +195,7 @@ if not metrics:
     st.stop()
 
 grid = ablation_grid.with_bar("Computing the alpha x n grid…", ws, tuple(metrics), include_runs, isolated,
-                              settings.relevance, settings.kg_mode, settings.gain)
+                              settings.options(), settings.kg_mode)
 st.caption(f"Averaged over {grid.attrs.get('queries', len(ws.concepts)):,} queries.")
 flat = flat_curves(grid, settings.relevance, ["alpha", "n"], has_kg)
 

@@ -14,6 +14,7 @@ import pytest
 
 from evalcore.data import ImageLabels, Run
 from evalcore.evaluation.evaluator import Evaluator
+from evalcore.evaluation.options import Relevance
 from evalcore.relevance.measures import MEASURES, measure_spec, parse_measure
 from evalcore.studies.ablation import (
     RELEVANCE_SYSTEM,
@@ -98,6 +99,32 @@ def test_a_flat_curve_of_retrieval_by_the_swept_measure_says_it_is_the_reference
         assert "fixed" in flat[(run.name, "P@5[modality]")].reason
     # The runs' graded relevance moves with a: not flat.
     assert all((run.name, "CUI@5{tversky}") not in flat for run in runs)
+
+
+@pytest.mark.parametrize("options", [{"empty_queries": "zero"}, {"ties": "trec_eval"}, {"query_image": "keep"},
+                                     {"gain": "exponential", "threshold": 0.3}])
+def test_a_grid_point_at_the_tables_own_setting_is_the_tables_number(options):
+    """Was: the grid and the sweep kept only the gain, so the paper report's curve at its own alpha and n differed
+    from its leaderboard under --empty-queries zero (0.3167 against 0.2850), --query-image keep or --ties trec_eval."""
+    concepts, kg = random_world(8, images=50)
+    rng = np.random.default_rng(8)
+    ids = list(concepts.ids)
+    runs = [Run(f"run{r}", {q: tuple(rng.choice(ids, 8, replace=False)) for q in ids},
+                scores={q: tuple(float(v) for v in rng.integers(0, 3, 8)) for q in ids}) for r in range(2)]
+    for q in ids[:10]:  # a query that retrieves its own image, for the query-image policy
+        runs[0].rankings[q] = (q, *runs[0].rankings[q][:7])
+    evaluator = Evaluator(concepts, kg)
+    metrics = ["nn-CUI@5", "nn-MAP@5"]
+    relevance = Relevance.of(0.5, 2, **options)
+    table = evaluator.evaluate(runs, metrics, relevance).means()
+    grid = ablation_grid(evaluator, runs, metrics, alphas=(0.0, 0.5), hops=(1, 2), with_relevance_retrieval=False,
+                         relevance=relevance)
+    point = grid[(grid.alpha == 0.5) & (grid.n == 2)].set_index(["system", "metric"]).value
+    assert {(system, metric): point[(system, metric)] for system in table for metric in metrics} == pytest.approx(
+        {(system, metric): table[system][metric] for system in table for metric in metrics}, abs=1e-12)
+    sweep = parameter_sweep(evaluator, runs, metrics, relevance.nn_iou, "alpha", [0.5], with_relevance_retrieval=False,
+                            relevance=relevance).set_index(["system", "metric"]).value
+    assert {key: sweep[key] for key in point.index} == pytest.approx(dict(point), abs=1e-12)
 
 
 def test_the_grid_says_why_retrieval_by_nn_iou_is_flat_and_why_nothing_moves_without_a_kg():

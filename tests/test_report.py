@@ -234,3 +234,24 @@ def test_named_metrics_set_the_cut_offs_a_report_states_and_draws(tmp_path):
     assert json.loads((tmp_path / "e.json").read_text())["params"]["k"] == [10, 100]
     assert main(["evaluate", *inputs[:-6], "--k", "5", "20", "--json", str(tmp_path / "e.json")]) == 0
     assert json.loads((tmp_path / "e.json").read_text())["params"]["k"] == [5, 20]  # the standard report's
+
+
+def test_the_curves_pass_through_the_leaderboards_number_under_the_reports_own_settings(tmp_path):
+    """Was: the curves were drawn under the default options whatever the report's, so under --empty-queries zero
+    the curve at the report's own alpha and n said 0.3167 where its leaderboard said 0.2850 (hunt 27)."""
+    lines = (DEMO / "concepts.csv").read_text().splitlines()
+    # 200 images with a concept no other image has: queries without a relevant item, which the option scores 0
+    lines[1:201] = [f"{line.split(',')[0]},C9{number:06d}" for number, line in enumerate(lines[1:201], start=1)]
+    (tmp_path / "concepts.csv").write_text("\n".join(lines) + "\n")
+    assert main(["report", "--concepts", str(tmp_path / "concepts.csv"), "--kg", str(DEMO / "kg_edges.csv"), "--run",
+                 str(DEMO / "runs" / "visual-confused.trec"), "--empty-queries", "zero", "--query-image", "keep",
+                 "--out", str(tmp_path / "r.html")]) == 0
+    text = (tmp_path / "r.html").read_text(encoding="utf-8")
+    [leaderboard] = re.findall(r'data-metric="nn-CUI@10"[^>]*><span class="mean">([0-9.]+)<', text)
+    curves = re.findall(r'<table class="curve" data-axis="(alpha|n)"><thead><tr><th>system</th>(.*?)</tr></thead>'
+                        r'<tbody><tr>(.*?)</tr>', text)
+    assert len(curves) == 2
+    for axis, head, row in curves:
+        columns = [float(value) for value in re.findall(r"<th>[a-z]+ = ([0-9.]+)</th>", head)]
+        own = columns.index(0.5 if axis == "alpha" else 1.0)
+        assert re.findall(r"<td>(.*?)</td>", row)[1 + own] == leaderboard

@@ -155,9 +155,9 @@ def ablation_curves(evaluator: Evaluator, runs: Sequence[Run], relevance: Releva
         return (lambda fraction, text: progress(start + width * fraction, text)) if progress else None
 
     by_alpha = ablation_grid(evaluator, runs, [metric], alphas=alphas, hops=(hops,), with_relevance_retrieval=False,
-                             gain=relevance.gain, progress=part(0.0, share))
+                             relevance=relevance, progress=part(0.0, share))
     by_n = ablation_grid(evaluator, runs, [metric], alphas=(alpha,), hops=REPORT_HOPS, with_relevance_retrieval=False,
-                         gain=relevance.gain, progress=part(share, 1 - share))
+                         relevance=relevance, progress=part(share, 1 - share))
     return AblationCurves(metric, by_alpha, by_n)
 
 
@@ -356,9 +356,9 @@ def curves_section(report: PaperReport) -> str:
     alpha, hops = nn.params["alpha"], nn.hops
     parts.append(f"<p>Mean {escaped(curves.metric)} over queries (NDCG graded by nn-IoU, whose parameters are alpha "
                  f"and n) of each run against alpha at n = {hops}, and against n at alpha = {alpha:g}. Each run's lists "
-                 "stay as they are; only the relevance grading them moves. The lists are read with tied scores "
-                 "ordered by rank and a query's own image dropped (the defaults). At alpha = 0 or n = 0, nn-IoU is "
-                 "IoU.</p>")
+                 "stay as they are; only the relevance grading them moves: every other setting (the gain, the "
+                 "threshold, queries without a relevant item, tied scores, a query's own image) is the "
+                 "leaderboard's, listed below. At alpha = 0 or n = 0, nn-IoU is IoU.</p>")
     systems = list(dict.fromkeys([*curves.by_alpha.system, *curves.by_n.system]))
     colours = {system: COLOURS[i % len(COLOURS)] for i, system in enumerate(systems)}
     parts.append('<div class="charts">'

@@ -9,6 +9,7 @@ import pandas as pd
 
 from evalcore.data import Run
 from evalcore.evaluation.evaluator import Evaluator
+from evalcore.evaluation.options import Relevance
 from evalcore.relevance.measures import MeasureSpec
 from evalcore.studies.ablation import ablation, ranking_agreement
 
@@ -25,13 +26,12 @@ def isolated_at(relevance: MeasureSpec) -> MeasureSpec:
 
 
 def ablation_grid(evaluator: Evaluator, runs: Sequence[Run], metrics: Sequence[str], isolated: bool,
-                  relevance: MeasureSpec, gain: str,
-                  progress: Callable[[float, str], None] | None = None) -> pd.DataFrame:
-    """The alpha x n grid (:func:`evalcore.studies.ablation.ablation`) of ``runs`` and retrieval by nn-IoU;
-    ``isolated``: over the queries whose top 30 change at :func:`isolated_at` ``relevance``. The grid's
-    ``attrs["queries"]`` says over how many queries."""
-    return ablation(evaluator, list(runs), list(metrics), isolated_at(relevance) if isolated else None, gain=gain,
-                    progress=progress)
+                  relevance: Relevance, progress: Callable[[float, str], None] | None = None) -> pd.DataFrame:
+    """The alpha x n grid (:func:`evalcore.studies.ablation.ablation`, under ``relevance``'s other options) of
+    ``runs`` and retrieval by nn-IoU; ``isolated``: over the queries whose top 30 change at :func:`isolated_at`
+    ``relevance``'s nn-IoU. The grid's ``attrs["queries"]`` says over how many queries."""
+    return ablation(evaluator, list(runs), list(metrics), isolated_at(relevance.nn_iou) if isolated else None,
+                    relevance, progress)
 
 
 def agreement_with_iou(grid: pd.DataFrame, metric: str, systems: Sequence[str]) -> pd.DataFrame:

@@ -32,7 +32,7 @@ evalcore.errors.ParameterError: relevance threshold must lie in (0, 1], got 0
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -132,6 +132,23 @@ class Relevance:
     @property
     def n(self) -> int:
         return self.nn_iou.hops
+
+    def at(self, setting: MeasureSpec) -> Relevance:
+        """These options with the measure an ablation or a sweep moves set to ``setting``: an nn-IoU spec becomes
+        the nn- metrics' measure (and the chosen one where that is nn-IoU too), any other the chosen measure; the
+        gain, thresholds, empty queries, ties and the query image stay, so that a curve's point at the table's own
+        setting is the table's number.
+
+        >>> near = Relevance(nn_iou_measure(0.5, 1), empty_queries="zero").at(nn_iou_measure(0.2, 2))
+        >>> near.nn_iou.name, near.measure, near.empty_queries
+        ('nn-iou(alpha=0.2,n=2)', None, 'zero')
+        >>> Relevance(ties="trec_eval").at(measure_spec("dice")).measure.name
+        'dice'
+        """
+        if setting.key != "nn-iou":
+            return replace(self, measure=setting)
+        chosen = setting if self.measure is not None and self.measure.key == "nn-iou" else self.measure
+        return replace(self, nn_iou=setting, measure=chosen)
 
     def spec_for(self, key: str) -> MeasureSpec:
         """The measure behind a metric's relevance key: IoU, nn-IoU, the chosen measure, or a measure without

@@ -231,10 +231,11 @@ ISOLATED_SHARE = 2 * NEW_PLAN_WEIGHT / (2 * NEW_PLAN_WEIGHT + 3 * NEW_PLAN_WEIGH
 
 
 def ablation(evaluator: Evaluator, runs: Sequence[Run], metric_names: Sequence[str], isolated_at: MeasureSpec | None,
-             gain: str = "linear", progress: Callable[[float, str], None] | None = None) -> pd.DataFrame:
-    """The Ablation page's alpha x n grid (:func:`ablation_grid`) of ``runs`` and retrieval by nn-IoU: over every
-    query, or with ``isolated_at`` (an nn-IoU setting) over the paper's isolated subset at it (its top 30 by IoU
-    and by it differ), whose passes move the bar first. ``attrs["queries"]``: over how many queries."""
+             relevance: Relevance | None = None, progress: Callable[[float, str], None] | None = None) -> pd.DataFrame:
+    """The Ablation page's alpha x n grid (:func:`ablation_grid`, under ``relevance``'s other options) of ``runs``
+    and retrieval by nn-IoU: over every query, or with ``isolated_at`` (an nn-IoU setting) over the paper's
+    isolated subset at it (its top 30 by IoU and by it differ), whose passes move the bar first.
+    ``attrs["queries"]``: over how many queries."""
     queries = None
     share = 0.0
     if isolated_at is not None:
@@ -242,7 +243,7 @@ def ablation(evaluator: Evaluator, runs: Sequence[Run], metric_names: Sequence[s
         text = "the queries whose top 30 change when related concepts count"
         queries = isolated_queries(evaluator, isolated_at, 30,
                                    (lambda f: progress(share * f, text)) if progress else None)
-    grid = ablation_grid(evaluator, runs, metric_names, queries=queries, gain=gain,
+    grid = ablation_grid(evaluator, runs, metric_names, queries=queries, relevance=relevance,
                          progress=(lambda f, text: progress(share + (1 - share) * f, text)) if progress else None)
     grid.attrs["queries"] = len(queries) if queries is not None else len(evaluator.concepts)
     return grid
@@ -250,16 +251,19 @@ def ablation(evaluator: Evaluator, runs: Sequence[Run], metric_names: Sequence[s
 
 def ablation_grid(evaluator: Evaluator, runs: Sequence[Run], metric_names: Sequence[str],
                   alphas: Sequence[float] = ALPHAS, hops: Sequence[int] = HOPS, with_relevance_retrieval: bool = True,
-                  queries: Sequence[str] | None = None, gain: str = "linear",
+                  queries: Sequence[str] | None = None, relevance: Relevance | None = None,
                   progress: Callable[[float, str], None] | None = None) -> pd.DataFrame:
     """Mean of each metric per (system, alpha, n); ``queries`` restricts the mean to a subset.
 
     Retrieval by relevance is re-ranked at every setting; uploaded runs stay fixed and only
-    their graded relevance changes.
+    their graded relevance changes. Every other option (gain, threshold, empty queries, ties, the query image) is
+    ``relevance``'s (the defaults without one), so the grid's point at a table's own alpha and n is the table's
+    number (:meth:`Relevance.at`).
     """
+    base = relevance if relevance is not None else Relevance()
     settings = [(a, n) for n in hops for a in alphas]
     means = _setting_means(evaluator, runs, metric_names, [measure_spec("nn-iou", alpha=a, n=n) for a, n in settings],
-                           [f"alpha = {a}, n = {n}" for a, n in settings], lambda spec: Relevance(spec, gain=gain),
+                           [f"alpha = {a}, n = {n}" for a, n in settings], base.at,
                            RELEVANCE_SYSTEM if with_relevance_retrieval else None,
                            set(queries) if queries is not None else None, progress)
     return pd.DataFrame([{"system": name, "alpha": alpha, "n": n, "metric": metric, "value": mean}
@@ -269,17 +273,18 @@ def ablation_grid(evaluator: Evaluator, runs: Sequence[Run], metric_names: Seque
 
 def parameter_sweep(evaluator: Evaluator, runs: Sequence[Run], metric_names: Sequence[str],
                     measure: MeasureSpec, parameter: str, values: Sequence[float],
-                    with_relevance_retrieval: bool = True, gain: str = "linear",
+                    with_relevance_retrieval: bool = True, relevance: Relevance | None = None,
                     progress: Callable[[float, str], None] | None = None) -> pd.DataFrame:
     """Mean of each metric per (system, value of one parameter of ``measure``), the others fixed.
 
     Columns: system, parameter, setting (the parameter's value), metric, value. Retrieval by
     the measure (:func:`retrieval_system`) is re-ranked at every setting; uploaded runs stay fixed and only their
-    graded relevance changes.
+    graded relevance changes, every other option ``relevance``'s (:meth:`Relevance.at`).
     """
+    base = relevance if relevance is not None else Relevance()
     means = _setting_means(evaluator, runs, metric_names, [measure.with_parameters(**{parameter: v}) for v in values],
                            [f"{parameter} = {_number(v)}" for v in values],
-                           lambda setting: Relevance.of(measure=setting, gain=gain),
+                           base.at,
                            retrieval_system(measure) if with_relevance_retrieval else None, None, progress)
     return pd.DataFrame([{"system": name, "parameter": parameter, "setting": value, "metric": metric, "value": mean}
                          for value, setting in zip(values, means) for name, metric, mean in setting],
