@@ -12,6 +12,7 @@ from dashboard.session import (
     AUDIENCES,
     FOLDER_PARAMETER,
     FOLDER_STATE,
+    IGNORED_IN_ADDRESS,
     WORKSPACE_PARAMETER,
     audience,
     hold_saved,
@@ -21,7 +22,7 @@ from dashboard.session import (
     workspace_store,
 )
 from dashboard.sidebar import CUTOFF_CHOICES, GAINS, measure_controls, settings_from_address, settings_to_address
-from dashboard.ui import IGNORED_IN_ADDRESS, PLAIN_NAVIGATION_TITLES, escape_markdown, view_link
+from dashboard.ui import PLAIN_NAVIGATION_TITLES, escape_markdown, view_link
 from evalcore.app.sources import SavedLink
 from evalcore.engine.executors import reuse_freed_memory
 from evalcore.errors import CBIRLensError, StoreError
@@ -212,5 +213,5 @@ with link_slot.expander("Link to this view"):
         "; the data loaded here opens with it while it stays saved (Data page: Save)." if saved_link() is None and
         not st.session_state.get(FOLDER_STATE) else "."))
 if ignored := st.session_state.pop(IGNORED_IN_ADDRESS, None):
-    st.toast("Part of this link does not fit the data loaded here (" + ", ".join(ignored) + "); the nearest view is "
-             "shown instead.")
+    st.toast("Part of this link does not fit the data loaded here or the settings' ranges (" + ", ".join(ignored)
+             + "); the nearest view is shown instead.")

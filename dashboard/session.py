@@ -25,6 +25,8 @@ FOLDER_PARAMETER = "folder"
 #: uploaded since are not in the address).
 FOLDER_STATE = "data_folder"
 SCHEDULER_VARIABLE = "CBIR_LENS_SCHEDULER"
+#: Where the session lists the address's choices it could not use (a link made on other data, or edited by hand).
+IGNORED_IN_ADDRESS = "address_ignored"
 #: The address parameter naming a saved workspace (whoever has the link opens it).
 WORKSPACE_PARAMETER = "workspace"
 #: Where the session keeps the saved workspace it holds: (ID, digest of the workspace, when it expires), while its
@@ -127,3 +129,10 @@ def forget_saved() -> None:
     """The session no longer holds a saved workspace (it was forgotten): the address stops naming it."""
     st.session_state.pop(SAVED_STATE, None)
     st.query_params.pop(WORKSPACE_PARAMETER, None)
+
+
+def note_ignored_in_address(key: str) -> None:
+    """Note that the address's ``key`` could not be used as it is: app.py says so in one sentence, once."""
+    ignored = st.session_state.setdefault(IGNORED_IN_ADDRESS, [])
+    if key not in ignored:
+        ignored.append(key)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from dashboard.session import AUDIENCES
+from dashboard.session import AUDIENCES, note_ignored_in_address
 from evalcore.evaluation.options import DEFAULT_ALPHA, DEFAULT_CUTOFFS, DEFAULT_HOPS, Relevance
 from evalcore.relevance.kg import KG_MODES
 from evalcore.relevance.measures import DEFAULT_MEASURE, MEASURES, MeasureSpec, measure_spec
@@ -151,13 +151,18 @@ def _address_text(value: object) -> str:
 
 def settings_from_address() -> None:
     """Once per session, before the sidebar is drawn: each setting the address names, where valid, becomes the
-    session's (a reload, or an address sent by someone, opens with the same settings); an invalid one is ignored.
+    session's (a reload, or an address sent by someone, opens with the same settings); an invalid one is left at its default and
+    noted for app.py's one sentence.
     Then every setting not set yet takes its default, so that no widget is given both a default and a value."""
     if not st.session_state.get(ADDRESS_READ):
         st.session_state[ADDRESS_READ] = True
         for key, parse in address_settings().items():
-            if key in st.query_params and (value := parse(st.query_params[key])) is not None:
+            if key not in st.query_params:
+                continue
+            if (value := parse(st.query_params[key])) is not None:
                 st.session_state[key] = value
+            else:
+                note_ignored_in_address(key)
     for key, value in DEFAULTS.items():
         st.session_state.setdefault(key, value)
 

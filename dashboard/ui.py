@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from dashboard.session import audience, workspace
+from dashboard.session import audience, note_ignored_in_address, workspace
 from dashboard.sidebar import Settings
 from evalcore.app.baselines import Baseline
 from evalcore.app.explain import shown_name
@@ -269,17 +269,13 @@ def choose_many(widget: Callable[..., list[T]], label: str, options: Sequence[T]
     elif kept is not None or current is not None:
         chosen = [v for v in (kept if kept is not None else current) if _is_option(v, options)]
     else:
-        linked = _linked_many(key, options)
+        linked = _linked_many(key, options, kwargs.get("max_selections"))
         chosen = linked if linked is not None else fallback
     hand_back(key, chosen, tuple(map(kwargs.get("format_func", str), chosen)))
     values = widget(label, options, key=key, **kwargs)
     st.session_state[KEPT_CHOICE + key] = list(values)
     keep_in_address(key, [] if list(values) == fallback else list(values))
     return values
-
-
-#: Where the session lists the address's choices it could not use (a link made on other data, or edited by hand).
-IGNORED_IN_ADDRESS = "address_ignored"
 
 
 def address_text(value: object) -> str:
@@ -300,16 +296,22 @@ def _linked(key: str, options: Sequence[T]) -> T | None:
     return found[0] if found else None
 
 
-def _linked_many(key: str, options: Sequence[T]) -> list[T] | None:
+def _linked_many(key: str, options: Sequence[T], most: int | None = None) -> list[T] | None:
+    """The options the address names under ``key``, each once and at most ``most`` of them (the widget refuses
+    more), or None; a name that is no option, a repeat or one too many is noted, once."""
     if key not in st.query_params:
         return None
-    return _matched(key, options, st.query_params.get_all(key))
+    texts = st.query_params.get_all(key)
+    distinct = list(dict.fromkeys(texts))[:most]
+    if len(distinct) < len(texts):
+        note_ignored_in_address(key)
+    return _matched(key, options, distinct)
 
 
 def _matched(key: str, options: Sequence[T], texts: Sequence[str]) -> list[T]:
     by_text = {address_text(option): option for option in options}
     if any(text not in by_text for text in texts):
-        _ignored(key)
+        note_ignored_in_address(key)
     return [by_text[text] for text in texts if text in by_text]
 
 
@@ -318,15 +320,9 @@ def linked_text(key: str, valid: Callable[[str], bool]) -> str | None:
     endpoint, the leaderboard's metric in focus); one that is not is noted, once, for app.py's one sentence."""
     text = st.query_params.get(key)
     if text is not None and not valid(text):
-        _ignored(key)
+        note_ignored_in_address(key)
         return None
     return text
-
-
-def _ignored(key: str) -> None:
-    ignored = st.session_state.setdefault(IGNORED_IN_ADDRESS, [])
-    if key not in ignored:
-        ignored.append(key)
 
 
 def keep_in_address(key: str, values: Sequence[object]) -> None:

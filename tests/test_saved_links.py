@@ -9,6 +9,7 @@ import os
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from dashboard.sidebar import DEFAULTS
 from evalcore.app.saved import extraction_steps, replay
 from evalcore.app.store import WorkspaceStore
 from evalcore.app.workspace import caption_concepts, load_demo, with_extracted_concepts, with_run
@@ -115,3 +116,27 @@ def test_a_link_reopens_the_kg_endpoints_and_says_what_it_could_not():
     wrong.run()
     assert wrong.session_state["kg_from"] != "C9999999"
     assert any("does not fit the data" in toast.value for toast in wrong.toast)
+
+
+@pytest.mark.parametrize("setting, value", [("alpha", "5"), ("alpha", "0.35"), ("n", "9"), ("gain", "quadratic"),
+                                            ("measure", "dicee"), ("audience", "Doctor"), ("kg_mode", "sideways")])
+def test_a_setting_out_of_its_range_is_left_at_its_default_and_said(setting, value):
+    """Was silent (hunt 27), where the README promises one sentence: the setting fell back to its default."""
+    app = linked(**{setting: value})
+    assert not app.exception and app.session_state[setting] == DEFAULTS[setting]
+    assert [toast.value for toast in app.toast] == [f"Part of this link does not fit the data loaded here or the "
+                                                    f"settings' ranges ({setting}); the nearest view is shown instead."]
+
+
+def test_a_link_naming_more_systems_than_the_page_shows_or_one_twice_opens_the_first_distinct_ones():
+    """Was a StreamlitSelectionCountExceedsMaxError on Per-query (at most 4 systems side by side); a repeated name
+    was shown twice."""
+    app = linked(pq_systems=["overlap-noisy", "visual-confused", "near-random", "overlap-noisy", "near-random"])
+    app.switch_page("pages/per_query.py")
+    app.run()
+    assert not app.exception
+    assert app.session_state["pq_systems"] == ["overlap-noisy", "visual-confused", "near-random"]
+    again = linked(pq_systems=["near-random", "near-random"])
+    again.switch_page("pages/per_query.py")
+    again.run()
+    assert not again.exception and again.session_state["pq_systems"] == ["near-random"]
