@@ -25,6 +25,7 @@ from evalcore.app.store import (
     TEMPORARY_SUFFIX,
     SavedInput,
     WorkspaceStore,
+    store_from_environment,
 )
 from evalcore.errors import ParameterError, StoreError
 
@@ -301,3 +302,62 @@ def test_a_damaged_blob_is_refused_on_open(tmp_path):
     with pytest.raises(StoreError, match="missing or damaged") as error:
         store.open(saved)
     assert_names_no_path(error, tmp_path)
+
+
+def test_a_folder_or_link_put_among_the_blobs_blocks_nothing(tmp_path):
+    """Was: a stale folder named like a blob or a temporary file made every open, save and expiry fail ("Is a
+    directory"): the clean-up unlinked it (hunt 27)."""
+    store = WorkspaceStore(tmp_path / "store")
+    saved = store.save(steps())
+    stale = time.time() - 3600
+    for name in ("a" * 64, "copy.part"):
+        (store.blobs / name).mkdir()
+        os.utime(store.blobs / name, (stale, stale))
+    (store.blobs / ("b" * 64)).symlink_to(tmp_path / "elsewhere")
+    os.utime(store.blobs / ("b" * 64), (stale, stale), follow_symlinks=False)
+    assert store.open(saved).inputs == tuple(steps())
+    store.save(steps("b"))
+    store.expire()
+    assert {"a" * 64, "copy.part", "b" * 64} <= {path.name for path in store.blobs.iterdir()}
+
+
+@pytest.mark.parametrize("column, value", [("settings", "{oops"), ("settings", '["a"]'), ("settings", '{"a": 1}'),
+                                           ("expires", "soon"), ("created", b"\x00"), ("expires", 1e300)])
+def test_a_record_damaged_in_place_is_one_store_error(tmp_path, column, value):
+    """Was a JSONDecodeError or a TypeError (a text compared with the clock) the dashboard does not catch."""
+    store = WorkspaceStore(tmp_path / "store")
+    saved = store.save(steps(), {"alpha": "0.5"})
+    with sqlite3.connect(tmp_path / "store" / "index.sqlite3") as index:
+        index.execute(f"UPDATE workspaces SET {column} = ?", (value,))
+    for read in (store.open, store.summary):
+        with pytest.raises(StoreError, match="record in the store is damaged; load its inputs again and save them"):
+            read(saved)
+
+
+def test_an_expiry_a_clock_cannot_show_and_a_size_below_a_byte_are_refused_naming_the_variable(tmp_path):
+    """Was accepted: 1e300 days overflowed the date of every save; 1e-9 MiB was refused naming max_store_bytes."""
+    with pytest.raises(ParameterError, match="CBIR_LENS_STORE_EXPIRY_DAYS: expected a positive number of days, at "
+                                             "most 36,525, found '1e300'"):
+        store_from_environment({"CBIR_LENS_STORE": str(tmp_path), "CBIR_LENS_STORE_EXPIRY_DAYS": "1e300"})
+    with pytest.raises(ParameterError, match="CBIR_LENS_STORE_MAX_MIB: expected a number of MiB"):
+        store_from_environment({"CBIR_LENS_STORE": str(tmp_path), "CBIR_LENS_STORE_MAX_MIB": "1e-9"})
+    with pytest.raises(ParameterError, match="expiry_days: expected a positive number of days, at most 36,525"):
+        WorkspaceStore(tmp_path, expiry_days=1e300)
+    store = store_from_environment({"CBIR_LENS_STORE": str(tmp_path / "s"), "CBIR_LENS_STORE_EXPIRY_DAYS": "36525"})
+    assert store.open(store.save(steps())).expires > time.time() + 36_000 * 86_400
+
+
+def test_a_file_name_that_is_no_text_is_refused_before_anything_is_written(tmp_path):
+    """Was a UnicodeEncodeError from SQLite: a lone surrogate, as os.fsdecode makes of a byte that is no UTF-8."""
+    store = WorkspaceStore(tmp_path / "store")
+    with pytest.raises(ParameterError, match="expected a file name of 1 to 1024 characters of text"):
+        store.save([SavedInput("run", chr(0xDCE9) + ".trec", b"x")])
+    assert not (tmp_path / "store").exists() or not any(store.blobs.iterdir())
+
+
+@pytest.mark.parametrize("options", [b"{not json", b"[]", b"\xff", b'{"abbreviations": "yes"}'])
+def test_a_damaged_extraction_step_is_one_store_error(options):
+    from evalcore.app.saved import replay
+
+    with pytest.raises(StoreError, match="extraction step is damaged"):
+        replay([SavedInput("captions", "c.csv", b"ID,Caption\na,CT\n"), SavedInput("extraction", "options", options)])

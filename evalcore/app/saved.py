@@ -81,7 +81,13 @@ class _Replay:
             self.captions_alone = step
 
     def extraction(self, step: SavedInput) -> None:
-        options = json.loads(step.data.decode("utf-8"))
+        try:
+            options = json.loads(step.data.decode("utf-8"))
+        except ValueError:  # UnicodeDecodeError is one
+            options = None
+        if not isinstance(options, dict) or not isinstance(options.get("abbreviations", True), bool):
+            raise StoreError("This saved workspace's extraction step is damaged (its options are no JSON object with "
+                             "a true or false 'abbreviations'); load its inputs again and save them.")
         synonyms, self.synonyms = [(s.data, s.name) for s in self.synonyms], []
         alone, self.captions_alone = self.captions_alone, None
         reading = self.workspace if alone is None else self.workspace.with_inputs(

@@ -34,6 +34,7 @@ import os
 import re
 import secrets
 import sqlite3
+import stat
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -49,6 +50,10 @@ DEFAULT_MAX_WORKSPACE_BYTES = 2 * 1024**3
 DEFAULT_MAX_STORE_BYTES = 20 * 1024**3
 #: How long a saved workspace is kept, in days from its saving.
 DEFAULT_EXPIRY_DAYS = 30
+#: The longest a workspace may be kept: a century (a longer one would end past the dates a clock can show).
+MAX_EXPIRY_DAYS = 36_525
+#: The latest time a record may hold, in seconds since the epoch: the year 9999, the last a date text shows.
+MAX_SHOWN_SECONDS = 253_402_300_799
 #: The environment variable that chooses the store's folder.
 STORE_VARIABLE = "CBIR_LENS_STORE"
 #: The index's file name in the store's folder.
@@ -126,7 +131,7 @@ def store_from_environment(environment: Mapping[str, str] = os.environ) -> Works
     >>> str(store.directory), store.expiry_days, store.max_workspace_bytes == DEFAULT_MAX_WORKSPACE_BYTES
     ('/srv/store', 7.0, True)
     """
-    def number(variable: str, default: float) -> float:
+    def number(variable: str, default: float, least: float, most: float, what: str) -> float:
         text = environment.get(variable, "").strip()
         if not text:
             return default
@@ -134,14 +139,19 @@ def store_from_environment(environment: Mapping[str, str] = os.environ) -> Works
             value = float(text)
         except ValueError:
             value = math.nan
-        if not 0 < value < math.inf:
-            raise ParameterError(f"{variable}: expected a positive number, found {text!r}")
+        if not least <= value <= most:
+            raise ParameterError(f"{variable}: expected {what}, found {text!r}")
         return value
 
-    return WorkspaceStore(default_store_directory(environment), expiry_days=number(EXPIRY_VARIABLE, DEFAULT_EXPIRY_DAYS),
-                          max_workspace_bytes=int(number(WORKSPACE_MIB_VARIABLE, DEFAULT_MAX_WORKSPACE_BYTES / 2**20)
-                                                  * 2**20),
-                          max_store_bytes=int(number(STORE_MIB_VARIABLE, DEFAULT_MAX_STORE_BYTES / 2**20) * 2**20))
+    def mebibytes(variable: str, default: int) -> int:
+        return int(number(variable, default / 2**20, 1 / 2**20, 2**40, "a number of MiB from 1/1048576 (one byte) "
+                          "to 1099511627776") * 2**20)
+
+    days = number(EXPIRY_VARIABLE, DEFAULT_EXPIRY_DAYS, math.ulp(0.0), MAX_EXPIRY_DAYS,
+                  f"a positive number of days, at most {MAX_EXPIRY_DAYS:,}")
+    return WorkspaceStore(default_store_directory(environment), expiry_days=days,
+                          max_workspace_bytes=mebibytes(WORKSPACE_MIB_VARIABLE, DEFAULT_MAX_WORKSPACE_BYTES),
+                          max_store_bytes=mebibytes(STORE_MIB_VARIABLE, DEFAULT_MAX_STORE_BYTES))
 
 
 def default_store_directory(environment: Mapping[str, str] = os.environ) -> Path:
@@ -200,8 +210,10 @@ class WorkspaceStore:
         for option, value in (("max_workspace_bytes", max_workspace_bytes), ("max_store_bytes", max_store_bytes)):
             if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
                 raise ParameterError(f"{option}: expected a positive whole number of bytes, found {value!r}")
-        if isinstance(expiry_days, bool) or not isinstance(expiry_days, (int, float)) or not 0 < expiry_days < math.inf:
-            raise ParameterError(f"expiry_days: expected a positive number of days, found {expiry_days!r}")
+        if isinstance(expiry_days, bool) or not isinstance(expiry_days, (int, float)) or \
+                not 0 < expiry_days <= MAX_EXPIRY_DAYS:
+            raise ParameterError(f"expiry_days: expected a positive number of days, at most {MAX_EXPIRY_DAYS:,}, "
+                                 f"found {expiry_days!r}")
         self.directory = Path(text)
         self.max_workspace_bytes = max_workspace_bytes
         self.max_store_bytes = max_store_bytes
@@ -248,15 +260,15 @@ class WorkspaceStore:
             steps = index.execute("SELECT kind, name, blob, size FROM inputs WHERE workspace = ? ORDER BY position",
                                   (workspace_id,)).fetchall()
             index.execute("COMMIT")
-            if found is None or found[1] <= self.clock():
+            if found is None or _record(found)[1] <= self.clock():
                 self._remove_expired(index)
                 raise self._unknown_id() if found is None else StoreError(
                     f"This saved workspace expired on {utc_time_text(found[1])} (a saved workspace is kept "
                     f"{self.expiry_days:g} days); load its inputs again and save them.")
             inputs = tuple(SavedInput(kind, name, self._read_blob(digest, size)) for kind, name, digest, size in steps)
             self._remove_expired(index)
-        created, expires, settings_text = found
-        return SavedWorkspace(workspace_id, inputs, json.loads(settings_text), created, expires)
+        created, expires, settings = _record(found)
+        return SavedWorkspace(workspace_id, inputs, settings, created, expires)
 
     def summary(self, workspace_id: str) -> SavedSummary:
         """What is saved under ``workspace_id`` without reading its bytes: the content digest of its record (each
@@ -272,7 +284,7 @@ class WorkspaceStore:
             index.execute("COMMIT")
         if found is None:
             raise self._unknown_id()
-        if found[1] <= self.clock():
+        if _record(found)[1] <= self.clock():
             raise StoreError(f"This saved workspace expired on {utc_time_text(found[1])} (a saved workspace is kept "
                              f"{self.expiry_days:g} days); load its inputs again and save them.")
         return SavedSummary(content_digest((steps, found[2])), found[0], found[1])
@@ -392,7 +404,8 @@ class WorkspaceStore:
         with os.scandir(self.blobs) as entries:
             for entry in entries:
                 with contextlib.suppress(FileNotFoundError):  # renamed or collected by another process meanwhile
-                    if entry.stat().st_mtime < stale_before:
+                    # only what a save writes: a folder or a link put there by hand is left, never a reason to fail
+                    if entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_mtime < stale_before:
                         old_files.append(entry.name)
         for name in old_files:
             if name.endswith(TEMPORARY_SUFFIX):
@@ -406,9 +419,27 @@ class WorkspaceStore:
         for digest in digests:
             if index.execute("SELECT 1 FROM inputs WHERE blob = ? LIMIT 1", (digest,)).fetchone() is None:
                 with contextlib.suppress(FileNotFoundError):
-                    if os.stat(self.blobs / digest).st_mtime < stale_before:
+                    found = os.lstat(self.blobs / digest)
+                    if stat.S_ISREG(found.st_mode) and found.st_mtime < stale_before:
                         os.unlink(self.blobs / digest)
         index.execute("COMMIT")
+
+
+def _record(row: tuple) -> tuple[float, float, dict[str, str]]:
+    """A workspace's row of the index (created, expires, settings as JSON text) as values, or the one StoreError of
+    a record damaged in place: times that are no finite numbers a clock can show, settings that are no JSON object
+    of texts."""
+    created, expires, settings_text = row
+    times_valid = all(isinstance(t, (int, float)) and not isinstance(t, bool) and 0 <= t <= MAX_SHOWN_SECONDS
+                      for t in (created, expires))
+    try:
+        settings = json.loads(settings_text) if isinstance(settings_text, str) else None
+    except ValueError:
+        settings = None
+    if not times_valid or not isinstance(settings, dict) or not all(
+            isinstance(key, str) and isinstance(value, str) for key, value in settings.items()):
+        raise StoreError("This saved workspace's record in the store is damaged; load its inputs again and save them.")
+    return float(created), float(expires), settings
 
 
 def _checked_id(workspace_id: object) -> str:
@@ -439,9 +470,10 @@ def _checked_inputs(inputs: Sequence[SavedInput]) -> list[SavedInput]:
     for position, step in enumerate(inputs, start=1):
         if not isinstance(step, SavedInput):
             raise ParameterError(f"input {position}: expected a SavedInput, found {type(step).__name__}")
-        if not isinstance(step.name, str) or "\x00" in step.name or not 0 < len(step.name) <= MAX_NAME_CHARS:
-            raise ParameterError(f"input {position}: expected a file name of 1 to {MAX_NAME_CHARS} characters without "
-                                 f"NUL, found {step.name!r:.80}")
+        if not isinstance(step.name, str) or "\x00" in step.name or not 0 < len(step.name) <= MAX_NAME_CHARS or \
+                not _is_unicode_text(step.name):
+            raise ParameterError(f"input {position}: expected a file name of 1 to {MAX_NAME_CHARS} characters of text "
+                                 f"without NUL, found {step.name!r:.80}")
         if not isinstance(step.kind, str) or not KIND_PATTERN.fullmatch(step.kind):
             raise ParameterError(f"input {position} ({step.name}): expected a kind of 1 to 32 letters a-z and '_', "
                                  f"found {step.kind!r:.80}")
@@ -449,6 +481,19 @@ def _checked_inputs(inputs: Sequence[SavedInput]) -> list[SavedInput]:
             raise ParameterError(f"input {position} ({step.name}): expected bytes, found {type(step.data).__name__}")
         steps.append(SavedInput(step.kind, step.name, bytes(step.data)))
     return steps
+
+
+def _is_unicode_text(text: str) -> bool:
+    """Whether ``text`` is text a file can hold: no lone surrogate (a byte a file name's decoding could not read).
+
+    >>> _is_unicode_text("é.trec"), _is_unicode_text(chr(0xDCE9) + ".trec")
+    (True, False)
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _settings_json(settings: Mapping[str, str]) -> str:
