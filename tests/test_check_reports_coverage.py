@@ -161,3 +161,23 @@ def test_report_cells_are_escaped(tmp_path):
     parser = Cells()
     parser.feed(text)
     assert format_p_value(0.0) in parser.cells  # the text a reader sees, which the CSV and LaTeX exports keep
+
+
+def test_a_knowledge_graph_of_none_of_the_concepts_is_named_by_check_evaluate_and_detection(tmp_path, capsys):
+    """Was silent (hunt 27): the labels file given as --kg was read as edges between image IDs and classes, and
+    nn-CUI@10 equalled CUI@10 at exit 0."""
+    from .conftest import DEMO
+
+    labels, concepts, run = DEMO / "labels.csv", DEMO / "concepts.csv", DEMO / "runs" / "overlap-noisy.trec"
+    assert main(["check", "--concepts", str(concepts), "--kg", str(labels)]) == 0
+    said = "none of its 2,008 nodes is a concept of the collection (e.g. C0000726): nn-IoU gives the numbers of IoU"
+    assert f" edges | {said} |" in capsys.readouterr().out
+    assert main(["evaluate", "--concepts", str(concepts), "--kg", str(labels), "--run", str(run), "--metrics",
+                 "nn-CUI@10", "--json", str(tmp_path / "e.json")]) == 0
+    assert f"note: --kg: {said}\n" in capsys.readouterr().err
+    assert main(["detection", "--gt", str(concepts), "--pred", str(concepts), "--kg", str(labels), "--json",
+                 str(tmp_path / "d.json")]) == 0
+    assert f"note: --kg: {said}\n" in capsys.readouterr().err
+    assert main(["evaluate", "--concepts", str(concepts), "--kg", str(DEMO / "kg_edges.csv"), "--run", str(run),
+                 "--metrics", "nn-CUI@10", "--json", str(tmp_path / "e.json")]) == 0
+    assert "--kg:" not in capsys.readouterr().err

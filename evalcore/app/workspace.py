@@ -256,6 +256,23 @@ def coverage_problems(concepts: ConceptSets | None, ids: Sequence[str], lacking:
     return problems
 
 
+def kg_coverage_problems(concepts: ConceptSets | None, nodes: Collection[str]) -> list[str]:
+    """One sentence where a knowledge graph (its ``nodes``) names none of the concepts of the collection: nn-IoU
+    then gives IoU's numbers, which a wrong file (labels given as a graph) or a graph of other IDs would hide.
+    Nothing without concept sets.
+
+    >>> concepts = ConceptSets(("A", "B"), (frozenset({"C0000001"}), frozenset({"C0000002"})), "c.csv")
+    >>> kg_coverage_problems(concepts, {"DEMO_1", "CT"})
+    ['none of its 2 nodes is a concept of the collection (e.g. C0000001): nn-IoU gives the numbers of IoU']
+    >>> kg_coverage_problems(concepts, {"C0000002", "C0000009"})
+    []
+    """
+    if concepts is None or not concepts.vocabulary or any(concept in nodes for concept in concepts.vocabulary):
+        return []
+    return [f"none of its {len(nodes):,} node{'s' if len(nodes) != 1 else ''} is a concept of the collection (e.g. "
+            f"{listed(sorted(concepts.vocabulary)[:1])}): nn-IoU gives the numbers of IoU"]
+
+
 def zero_vector_problems(embeddings: Embeddings) -> list[str]:
     """The embeddings that are all zeros, one sentence for a report row or a note: such a vector has no direction,
     so its cosine similarity to every image is 0 and, as a query, it ranks them all tied.
@@ -330,7 +347,10 @@ def with_kg(workspace: Workspace, data: bytes, name: str) -> Workspace:
     # The sidebar counts the graph's links: a (child, parent) pair given by several rows (several sources) once.
     links = len({(child, parent) for child, parent, _ in edges.edges if child != parent})
     merged = f" ({links:,} distinct)" if links != len(edges) else ""
-    return _recorded(new.with_report(name, "knowledge graph", f"{len(edges):,} edges{merged}"), SavedInput("kg", name, data))
+    nodes = {node for child, parent, _ in edges.edges for node in (child, parent)}
+    return _recorded(new.with_report(name, "knowledge graph", f"{len(edges):,} edges{merged}",
+                                     "; ".join(kg_coverage_problems(workspace.concepts, nodes))),
+                     SavedInput("kg", name, data))
 
 
 def with_run(workspace: Workspace, data: bytes, name: str,

@@ -75,8 +75,16 @@ def relevance_of(args: argparse.Namespace, measure: MeasureSpec | None) -> Relev
                         query_image=args.query_image, **judged)
 
 
-def kg_of(args: argparse.Namespace) -> KnowledgeGraph | None:
-    return load_kg(args.kg, args.kg_source) if args.kg else None
+def kg_of(args: argparse.Namespace, concepts: ConceptSets | None) -> KnowledgeGraph | None:
+    """The graph of ``--kg`` (None without one); a note on stderr where it names none of ``concepts``' concepts."""
+    from evalcore.app.workspace import kg_coverage_problems
+
+    if not args.kg:
+        return None
+    kg = load_kg(args.kg, getattr(args, "kg_source", None))
+    for problem in kg_coverage_problems(concepts, kg.index):
+        print_note(f"--kg: {problem}")
+    return kg
 
 
 def kg_inputs(args: argparse.Namespace) -> list[str | Path]:
@@ -100,7 +108,7 @@ def command_relevance(args: argparse.Namespace) -> None:
     Compute(backend=args.backend, device=args.device).array_backend()  # a bad choice fails here as in evaluate
     concepts = read_concepts(args.concepts)
     near = nn_iou_measure(args.alpha, args.n, args.kg_mode)
-    kg = kg_of(args)
+    kg = kg_of(args, concepts)
     measure = measure_of(args)
     rows = listed_pair_relevance(concepts, read_image_pairs(args.pairs), args.pairs, kg, args.kg_mode, near, measure)
     # Written as the pairs are scored, into a file renamed into place only once every pair was valid: a refused
@@ -135,7 +143,7 @@ def evaluated(args: argparse.Namespace) -> tuple[Evaluator, list[Run], Relevance
     :func:`check_evaluation`): the inputs read and evaluated, ties noted on stderr."""
     concepts = read_concepts(args.concepts) if args.concepts else None
     qrels = read_qrels(args.qrels) if args.qrels else None
-    kg = kg_of(args)
+    kg = kg_of(args, concepts)
     labels = load_labels(args.labels, concepts) if args.labels else None
     runs = runs_of(args)
     evaluator = Evaluator(concepts, kg, args.kg_mode, labels, qrels=qrels, compute=compute_of(args))
@@ -196,7 +204,7 @@ def command_compare(args: argparse.Namespace) -> None:
     statistics = Statistics(args.confidence, args.bootstrap_samples, args.randomization_samples, args.seed)
     scoring, relevance = Scoring(metrics), relevance_of(args, measure_of(args) if args.measure is not None else None)
     concepts = read_concepts(args.concepts)
-    kg = kg_of(args)
+    kg = kg_of(args, concepts)
     labels = load_labels(args.labels, concepts) if args.labels else None
     evaluator = Evaluator(concepts, kg, args.kg_mode, labels, compute=compute)
     bar = ProgressBar()
@@ -257,11 +265,11 @@ def retrieved_by_measure(args: argparse.Namespace, concepts: ConceptSets) -> Run
     """The run of ``--measure NAME`` or ``--by iou|nn-iou``: each query's pool ranked by the measure."""
     if args.measure is not None:
         measure = measure_of(args)
-        kg = kg_of(args)
+        kg = kg_of(args, concepts)
         if measure.uses_kg and kg is None:
             raise CBIRLensError(f"--measure {measure.key} needs at least one --kg file")
     else:
-        kg = kg_of(args) if args.by == "nn-iou" else None
+        kg = kg_of(args, concepts) if args.by == "nn-iou" else None
         if args.by == "nn-iou" and kg is None:
             raise CBIRLensError("--by nn-iou needs at least one --kg file")
         measure = nn_iou_measure(args.alpha if args.by == "nn-iou" else 0.0, args.n, args.kg_mode)
@@ -300,7 +308,7 @@ def command_qrels(args: argparse.Namespace) -> None:
     check_outputs({"--out": args.out, "--scales": args.scales}, [args.concepts, *kg_inputs(args), *run_paths(args)])
     concepts = read_concepts(args.concepts)
     runs = runs_of(args)
-    evaluator = Evaluator(concepts, kg_of(args), args.kg_mode, compute=compute_of(args))
+    evaluator = Evaluator(concepts, kg_of(args, concepts), args.kg_mode, compute=compute_of(args))
     bar = ProgressBar()
     judgments = graded_judgments(evaluator, runs, args.k, nn_iou_measure(args.alpha, args.n, args.kg_mode), bar)
     bar.close()
@@ -331,8 +339,7 @@ def command_detection(args: argparse.Namespace) -> None:
     truth = read_concepts(args.gt)
     predictions = read_predictions(args.pred, known_ids=truth.index)
     subset = read_concept_list(args.subset) if args.subset else None
-    scores = detection_scores(truth, predictions.sets, measure, subset, load_kg(args.kg) if args.kg else None,
-                              kg_mode)
+    scores = detection_scores(truth, predictions.sets, measure, subset, kg_of(args, truth), kg_mode)
     payload = detection_payload(scores, len(predictions.sets), predictions.problems, predictions.problems_not_listed)
     if scores.secondary_note:
         print_note(scores.secondary_note)
