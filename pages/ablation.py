@@ -17,6 +17,7 @@ from dashboard.sidebar import controls
 from dashboard.ui import choose_many, choose_one, page_with_concepts
 from evalcore.evaluation.options import DEFAULT_CUTOFFS
 from evalcore.io.tables import SCORE_DECIMALS, plain_metric_label, score_table
+from evalcore.metrics.registry import parse_metric
 from evalcore.relevance.measures import measure_spec
 from evalcore.studies.ablation import (
     HOPS,
@@ -38,9 +39,11 @@ NN_IOU = measure_spec("nn-iou")
 ALPHA_AXIS, HOPS_AXIS = sweep_axis(NN_IOU, "alpha"), sweep_axis(NN_IOU, "n")
 # The legend's title on short lines: on one it is wider than the legend and plotly cuts it at the figure's edge.
 LEGEND_TITLE = f"{HOPS_AXIS.parameter}: " + "<br>".join(textwrap.wrap(HOPS_AXIS.label, 24))
-#: Every score drawn lies in [0, 1]: a fixed axis keeps a flat curve at 1 from being drawn mid-way up an axis that
-#: plotly would stretch to 0..2 around it.
-SCORE_RANGE = [0, 1.02]
+def score_range(metric: str) -> list[float]:
+    """The value axis of ``metric``: from 0 to the largest value it can take (1, but CAG@K's sum of discounts), a
+    little beyond. A fixed axis keeps a flat curve at 1 from being drawn mid-way up an axis that plotly would stretch
+    to 0..2 around it."""
+    return [0, 1.02 * parse_metric(metric).largest]
 #: Pixels between two rows of panels: room for the upper row's tick labels and the lower row's panel titles, which
 #: plotly's default spacing (a share of the figure's height) let overlap, so that a title seemed to belong above.
 ROW_GAP_PX = 90
@@ -83,7 +86,8 @@ def metric_curves(grid: pd.DataFrame, metric: str, shown: tuple[str, ...],
                      color_discrete_map={n_label(n): colour for n, colour in N_COLOURS.items()},
                      labels={"value": title, "curve": LEGEND_TITLE, "alpha": ALPHA_AXIS.title})
     figure.for_each_annotation(lambda a: a.update(text=a.text.split("=", 1)[-1]))
-    figure.update_yaxes(range=SCORE_RANGE, tickvals=[0, 0.2, 0.4, 0.6, 0.8, 1.0])
+    figure.update_yaxes(range=score_range(metric),
+                        tickvals=[0, 0.2, 0.4, 0.6, 0.8, 1.0] if parse_metric(metric).largest == 1 else None)
     figure.update_xaxes(showticklabels=True, tickvals=[0, 0.25, 0.5, 0.75, 1.0])
     figure.update_layout(height=height, margin={"t": 40}, legend={"title": LEGEND_TITLE})
     return panels, table, figure
@@ -95,7 +99,7 @@ def metric_heatmap(grid: pd.DataFrame, metric: str, shown: tuple[str, ...], syst
     table = metric_curves(grid, metric, shown, title)[1]
     heat = table[table.system == system].pivot(index="n", columns="alpha", values="value")
     heat.index = [n_label(n) for n in heat.index]
-    return px.imshow(heat, text_auto=f".{SCORE_DECIMALS}f", aspect="auto", zmin=0, zmax=1,
+    return px.imshow(heat, text_auto=f".{SCORE_DECIMALS}f", aspect="auto", zmin=0, zmax=parse_metric(metric).largest,
                      color_continuous_scale="Blues", labels={"color": title, "x": ALPHA_AXIS.title, "y": ""},
                      title=f"{title} of {system}, by alpha and n")
 
@@ -106,7 +110,7 @@ def sweep_curve(sweep: pd.DataFrame, metric: str, axis: SweepAxis, title: str) -
     table = sweep[sweep.metric == metric]
     figure = px.line(table, x="setting", y="value", color="system", markers=True,
                      labels={"setting": axis.title, "value": title}, title=f"{title} against {axis.named}")
-    figure.update_yaxes(range=SCORE_RANGE)
+    figure.update_yaxes(range=score_range(metric))
     figure.update_xaxes(tickvals=axis.values(5) if not axis.integer else axis.values())
     return figure
 

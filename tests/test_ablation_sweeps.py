@@ -4,6 +4,7 @@ the page itself with Tversky chosen."""
 
 from __future__ import annotations
 
+import base64
 import json
 import threading
 import time
@@ -15,6 +16,7 @@ import pytest
 from evalcore.data import ImageLabels, Run
 from evalcore.evaluation.evaluator import Evaluator
 from evalcore.evaluation.options import Relevance
+from evalcore.metrics.registry import parse_metric
 from evalcore.relevance.measures import MEASURES, measure_spec, parse_measure
 from evalcore.studies.ablation import (
     RELEVANCE_SYSTEM,
@@ -220,3 +222,28 @@ def test_a_parameter_kept_from_another_measure_gives_way_to_the_first_of_the_cho
     app.run()
     assert not app.exception, app.exception
     assert "sweeping a (" in app.title[0].value and app.selectbox(key="sweep_parameter").value == "a"
+
+
+def test_a_metric_beyond_1_is_drawn_on_an_axis_that_reaches_its_largest_value():
+    """Was: CAG@30 of the demo's runs (up to about 4.2) was drawn on a 0..1.02 axis and a heatmap with zmax 1, every
+    point above the chart (hunt 27); the README said every score lies in [0, 1]."""
+    app = open_page("pages/ablation.py")
+    app.multiselect(key="ablation_metrics").set_value(["nn-CAG@30", "nn-CUI@10"]).run()
+    assert not app.exception, app.exception
+    charts = [json.loads(chart.proto.spec) for chart in app.get("plotly_chart")]
+    ranges = {chart["layout"]["yaxis"]["range"][1] for chart in charts if "yaxis" in chart["layout"]
+              and "range" in chart["layout"]["yaxis"]}
+    largest = parse_metric("nn-CAG@30").largest
+    assert 1.02 in ranges and 1.02 * largest in ranges
+    heat = [chart for chart in charts if chart["data"][0]["type"] == "heatmap"]
+    assert {chart["layout"]["coloraxis"]["cmax"] for chart in heat} <= {1, largest}
+    values = np.concatenate([plotted(trace["y"]) for chart in charts for trace in chart["data"]
+                             if trace["type"] == "scatter"])
+    assert 1.02 < values.max() <= largest
+
+
+def plotted(values) -> np.ndarray:
+    """A trace's values as plotly's JSON holds them: a list, or a typed array in base64 ("bdata")."""
+    if isinstance(values, dict):
+        return np.frombuffer(base64.b64decode(values["bdata"]), dtype=values["dtype"])
+    return np.asarray(values, dtype=float)

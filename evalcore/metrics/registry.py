@@ -469,6 +469,8 @@ class MetricFamily:
     uses_k: bool
     description: str  # placeholders {k} and {target}; graded: {word}, {relevant} and {unit_word} too
     compute: Callable[[MetricInputs, MetricSpec], np.ndarray]
+    #: The largest value at a cut-off (None: 1, as for every family whose value is a share or a normalised sum).
+    largest: Callable[[int | None], float] | None = None
 
 
 @dataclass(frozen=True)
@@ -486,6 +488,16 @@ class MetricSpec:
         head, measure = _shown(self.family, self.relevance)
         text = head + (f"@{self.k}" if self.k is not None else "")
         return text + (f"[{self.target}]" if self.target else "") + ("{" + measure + "}" if measure else "")
+
+    @property
+    def largest(self) -> float:
+        """The largest value the metric can take: 1, but for CAG@K, a sum of DCG-discounted gains in [0, 1], the
+        sum of the top K's discounts (what a chart's axis must reach).
+
+        >>> parse_metric("nn-CUI@10").largest, round(parse_metric("CAG@10").largest, 4), parse_metric("CAG-RBP").largest
+        (1.0, 4.5436, 1.0)
+        """
+        return 1.0 if self.family.largest is None else self.family.largest(self.k)
 
     @property
     def family_name(self) -> str:
@@ -585,7 +597,8 @@ FAMILIES: dict[str, MetricFamily] = {
                      "Expected reciprocal rank in the top {k}, a user stopping at a relevant image by {unit_word}",
                      lambda x, s: x.err_terms(s.relevance, s.k).sum(axis=1)),
         MetricFamily("CAG", True, True, "Context-Aware Gain of {unit_word} in the top {k} (DCG discount)",
-                     lambda x, s: cag_of_windows(x.cag_windows(s.relevance, s.k), dcg_discounts(s.k))),
+                     lambda x, s: cag_of_windows(x.cag_windows(s.relevance, s.k), dcg_discounts(s.k)),
+                     lambda k: float(dcg_discounts(k).sum())),
         MetricFamily("CAG-RBP", True, False,
                      "Context-Aware Gain of {unit_word} over the list (RBP discount, p = 0.95)", _cag_rbp),
         MetricFamily("Prec", True, True, "trec_eval P_{k}: share of the top {k} that is relevant, {relevant}",
