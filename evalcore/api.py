@@ -182,12 +182,13 @@ def extract_concepts(captions: PathLike | Mapping[str, str], names: PathLike | M
     """
     worker_count(workers)
     if isinstance(captions, Mapping):
-        texts, display = dict(captions), "the captions"
+        # read as the file would be, so that its IDs are checked as a file's (and as evaluate checks them)
+        texts, display = read_captions(_csv_bytes(["ID", "Caption"], captions.items()), "captions dict"), "captions dict"
     else:
         texts = read_captions(captions)
         display = str(captions) if not isinstance(captions, bytes) else "captions"
-        if not texts:
-            raise InputError(display, None, "at least one 'ID,Caption' row", "none")
+    if not texts:
+        raise InputError(display, None, "at least one 'ID,Caption' row", "none")
     if isinstance(names, Mapping):
         merged, more = dict(names), {}
     else:
@@ -219,11 +220,18 @@ def _is_source(value: Any) -> bool:
 
 
 def _csv_bytes(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> bytes:
+    """In-memory rows as the file the readers check; a missing cell (None, NaN, pd.NA) is an empty field, which
+    they refuse where a value is needed (csv would write NaN as the ID 'nan')."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerows([_cell(value) for value in row] for row in rows)
     return buffer.getvalue().encode("utf-8")
+
+
+def _cell(value: Any) -> Any:
+    missing = value is None or (pd.api.types.is_scalar(value) and not isinstance(value, (str, bytes)) and pd.isna(value))
+    return "" if missing else value
 
 
 def _columns(frame: pd.DataFrame, what: str, required: Sequence[str], optional: Sequence[str] = ()) -> dict[str, Any]:

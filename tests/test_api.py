@@ -248,3 +248,31 @@ def test_results_from_concept_sets_and_runs_objects():
     result = evalcore.evaluate(concepts, [Run("s", {"q": ("y", "x")})], Scoring(["CUI@2"]))
     assert result.values("s").shape == (1, 1) and result.query_ids("s") == ("q",)
     assert result.counts["s"]["queries_evaluated"] == 1
+
+
+@pytest.mark.parametrize("missing", [None, float("nan"), pd.NA])
+def test_a_missing_cell_of_an_in_memory_input_is_refused_not_read_as_the_id_nan(missing):
+    """Was: a NaN cell became the image ID 'nan' (concepts, a run's image, a KG node), where a None key was
+    refused (hunt 27)."""
+    from evalcore.api import as_concepts, as_knowledge_graph, as_runs
+
+    with pytest.raises(InputError, match="concepts DataFrame, line 3: expected an image ID"):
+        as_concepts(pd.DataFrame({"ID": ["a", missing], "CUIs": ["C0040405", "C0040405"]}))
+    with pytest.raises(InputError, match="runs DataFrame, line 2: expected an image ID"):
+        as_runs(pd.DataFrame({"query_id": ["a", "a"], "image_id": [missing, "b"], "rank": [1, 2]}))
+    with pytest.raises(InputError, match="line 2: expected a node ID"):
+        as_knowledge_graph(pd.DataFrame({"child": [missing], "parent": ["C0005847"]}))
+    with pytest.raises(InputError, match="expected a score in field 4"):
+        as_runs(pd.DataFrame({"query_id": ["a", "a"], "image_id": ["c", "b"], "score": [missing, 1.0]}))
+
+
+@pytest.mark.parametrize("captions, said", [({"a b": "CT"}, "line 2: expected an image ID without spaces"),
+                                            ({None: "CT"}, "line 2: expected an image ID"),
+                                            ({"x" * 301: "CT"}, "line 2: expected an image ID"),
+                                            ({}, "captions dict: expected at least one 'ID,Caption' row")])
+def test_extract_concepts_checks_a_dict_of_captions_as_it_checks_a_file(captions, said):
+    """Was: a dict's IDs went unchecked, so extraction gave sets of IDs 'a b', None or '' that evaluate refused or
+    scored (what extract writes, evaluate must read)."""
+    with pytest.raises(InputError, match=f"captions dict, {said}" if said.startswith("line") else said):
+        evalcore.extract_concepts(captions, {"C0040405": "X-Ray Computed Tomography"})
+    assert evalcore.extract_concepts({"x": None, "y": "CT"}, {"C0040405": "X-Ray Computed Tomography"}).ids == ("x", "y")
