@@ -192,12 +192,12 @@ def extract_concepts(captions: PathLike | Mapping[str, str], names: PathLike | M
     if isinstance(names, Mapping):
         merged, more = dict(names), {}
     else:
-        merged, more = merged_names(read_names_to_find(source) for source in _sources(names))
+        merged, more = merged_names(read_names_to_find(source) for source in _sources(names, "names"))
     if isinstance(synonyms, Mapping):
         more = merged_synonyms(more, synonyms)
     elif synonyms is not None:
-        more = merged_synonyms(more, *(read_synonyms(source, names=merged) for source in _sources(synonyms)))
-    added = None if rules is None else read_user_rules(_sources(rules), known=merged)
+        more = merged_synonyms(more, *(read_synonyms(source, names=merged) for source in _sources(synonyms, "synonyms")))
+    added = None if rules is None else read_user_rules(_sources(rules, "rules"), known=merged)
     found = find_caption_concepts(texts, merged, more, abbreviations, progress=progress, ontology_ids=ontology_ids,
                                   rules=added, workers=workers)
     # What extract writes, evaluate must read: refused here, naming the image, rather than written and refused later.
@@ -205,9 +205,13 @@ def extract_concepts(captions: PathLike | Mapping[str, str], names: PathLike | M
     return (found.concepts, list(evidence_rows(found))) if evidence else found.concepts
 
 
-def _sources(value: PathLike | Sequence[PathLike]) -> list[PathLike]:
-    """One file, or each of a list of them."""
-    return [value] if _is_source(value) else list(value)
+def _sources(value: PathLike | Sequence[PathLike], what: str) -> list[PathLike]:
+    """One file, or each of a list of them (``what``: the argument, named where it holds something else)."""
+    files = [value] if _is_source(value) else list(value) if isinstance(value, Sequence) else None
+    if files is None or not all(_is_source(item) for item in files):
+        raise ParameterError(f"{what}: expected a file or a list of files"
+                             f"{' (or one dict)' if what != 'rules' else ''}, got {value!r:.80}")
+    return files
 
 
 def _without_concepts(labels: LabelsInput | None) -> None:

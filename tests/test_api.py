@@ -276,3 +276,31 @@ def test_extract_concepts_checks_a_dict_of_captions_as_it_checks_a_file(captions
     with pytest.raises(InputError, match=f"captions dict, {said}" if said.startswith("line") else said):
         evalcore.extract_concepts(captions, {"C0040405": "X-Ray Computed Tomography"})
     assert evalcore.extract_concepts({"x": None, "y": "CT"}, {"C0040405": "X-Ray Computed Tomography"}).ids == ("x", "y")
+
+
+@pytest.mark.parametrize("call, said", [
+    (lambda: Relevance.of(alpha=None), "alpha must be a number in \\[0, 1\\], got None"),
+    (lambda: Relevance.of(alpha=True), "alpha must be a number in \\[0, 1\\], got True"),
+    (lambda: Relevance.of(n=True), "distance threshold n must be an integer in 0..6, got True"),
+    (lambda: Relevance.of(threshold="0.5"), "relevance threshold must be a number in \\(0, 1\\], got '0.5'"),
+    (lambda: Scoring(k=10.0), "k must be a positive integer or a list of them, got 10.0"),
+    (lambda: Scoring([None]), "metrics: expected metric names as text, got None"),
+    (lambda: evalcore.extract_concepts({"a": "CT"}, [{"C0040405": "CT"}]), "names: expected a file or a list of files"),
+])
+def test_a_wrongly_typed_argument_is_the_projects_error(call, said):
+    """Was a TypeError or AttributeError traceback, or True read as 1 (hunt 27)."""
+    with pytest.raises(ParameterError, match=said):
+        call()
+
+
+def test_results_name_a_metric_by_any_of_its_names_and_refuse_a_bad_latex_request():
+    results = evalcore.evaluate({"q": {"C0040405"}, "x": {"C0040405"}, "y": {"C0000001"}},
+                                {"a": {"q": ["x", "y"]}, "b": {"q": ["y", "x"]}}, Scoring(["MAP@2", "CUI@1"]))
+    assert results.compare("AP@2").equals(results.compare("MAP@2"))  # ir_measures' name, as Scoring reads it
+    assert "MAP@2" in results.to_latex(["AP@2"])
+    with pytest.raises(ParameterError, match="metrics: expected a list of metric names, got the string 'CUI@1'"):
+        results.to_latex("CUI@1")
+    with pytest.raises(ParameterError, match="digits: expected a whole number from 0 to 17, got -1"):
+        results.to_latex(["CUI@1"], digits=-1)
+    with pytest.raises(ParameterError, match="metric 'CUI@5' was not evaluated"):
+        results.compare("CUI@5")

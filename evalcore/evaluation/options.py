@@ -103,6 +103,8 @@ class Relevance:
                 raise ParameterError(f"two nn-IoU settings: {self.measure.name} and {self.nn_iou.name}; give one")
         if self.gain not in GAINS:
             raise ParameterError(f"gain must be one of {GAINS}, got {self.gain!r}")
+        if isinstance(self.threshold, bool) or not isinstance(self.threshold, (int, float, np.integer, np.floating)):
+            raise ParameterError(f"relevance threshold must be a number in (0, 1], got {self.threshold!r:.60}")
         if not 0 < self.threshold <= 1:
             raise ParameterError(f"relevance threshold must lie in (0, 1], got {self.threshold}")
         if self.empty_queries not in EMPTY_QUERY_POLICIES:
@@ -171,6 +173,8 @@ def cutoffs(k: int | Sequence[int]) -> tuple[int, ...]:
     >>> cutoffs(10), cutoffs([5, 10])
     ((10,), (5, 10))
     """
+    if not isinstance(k, (int, np.integer, Sequence)) or isinstance(k, str):
+        raise ParameterError(f"k must be a positive integer or a list of them, got {k!r:.60}")
     values = (k,) if isinstance(k, (int, np.integer)) else tuple(k)
     if not values or any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1 for v in values):
         raise ParameterError(f"k must be a positive integer or a list of them, got {k!r}")
@@ -202,6 +206,8 @@ class Scoring:
             object.__setattr__(self, "metrics", tuple(self.metrics))
             seen: dict[str, str] = {}
             for name in self.metrics:
+                if not isinstance(name, str):
+                    raise ParameterError(f"metrics: expected metric names as text, got {name!r:.60}")
                 canonical = parse_metric(name).name
                 if canonical in seen:
                     raise ParameterError(f"metrics: {name!r} and {seen[canonical]!r} name one metric ({canonical}); "

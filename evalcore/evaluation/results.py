@@ -25,7 +25,11 @@ from evalcore.evaluation.evaluator import AlignedRun, Evaluation, Evaluator
 from evalcore.evaluation.options import Relevance, Scoring, Statistics
 from evalcore.io.tables import latex_interval, latex_tabular
 from evalcore.kept import Kept
+from evalcore.metrics.registry import parse_metric
 from evalcore.stats.compare import PairComparison, bootstrap_cis, compare_columns, draws_store
+
+#: The most decimals a LaTeX table writes: a double holds about 17 significant digits.
+MAX_LATEX_DIGITS = 17
 
 TABLE_COLUMNS = ["system", "metric", "mean", "ci_low", "ci_high", "queries"]
 COMPARISON_COLUMNS = ["system_a", "system_b", "mean_difference", "p_randomization", "p_t_test",
@@ -82,14 +86,21 @@ class Results:
     def query_ids(self, system: str) -> tuple[str, ...]:
         return self.evaluation.systems[self._system(system)].query_ids
 
-    def _check_metric(self, metric: str) -> None:
-        if metric not in self.metrics:
+    def _metric(self, metric: str) -> str:
+        """The evaluated metric ``metric`` names (by its canonical name, so ``AP@10`` is ``MAP@10``), or refused."""
+        if not isinstance(metric, str):
+            raise ParameterError(f"metric: expected a metric name as text, got {metric!r:.60}")
+        if metric in self.metrics:
+            return metric
+        canonical = parse_metric(metric).name
+        if canonical not in self.metrics:
             raise ParameterError(f"metric {metric!r} was not evaluated; evaluated: {', '.join(self.metrics)}")
+        return canonical
 
     def metric_values(self, system: str, metric: str) -> np.ndarray:
         """One metric's per-query values of one system (in ``query_ids(system)`` order), read-only: the evaluation's
         own array, not a copy (results shared by a dashboard's sessions are read, never written)."""
-        self._check_metric(metric)
+        metric = self._metric(metric)
         view = self.evaluation.systems[self._system(system)].values[metric].view()
         view.flags.writeable = False
         return view
@@ -154,7 +165,7 @@ class Results:
     def comparisons(self, metric: str) -> list[PairComparison]:
         """:meth:`compare` as :class:`~evalcore.stats.compare.PairComparison` records, computed once per metric for every
         caller (sessions of a dashboard sharing these results wait for one computation)."""
-        self._check_metric(metric)
+        metric = self._metric(metric)
 
         def compare(_: object) -> list[PairComparison]:
             per_system = self.evaluation.systems
@@ -196,10 +207,13 @@ class Results:
     def to_latex(self, metrics: Sequence[str] | None = None, intervals: bool = True, digits: int = 4) -> str:
         """A booktabs ``tabular``: one row per system, one column per metric, ``mean [ci_low, ci_high]``; written
         and escaped by :func:`evalcore.io.tables.latex_tabular`, as the dashboard's LaTeX table is."""
-        chosen = list(metrics) if metrics is not None else self.metrics
-        unknown = [m for m in chosen if m not in self.metrics]
-        if unknown or not chosen:
-            raise ParameterError(f"metrics {unknown or chosen} not evaluated; evaluated: {', '.join(self.metrics)}")
+        if isinstance(metrics, str):
+            raise ParameterError(f"metrics: expected a list of metric names, got the string {metrics!r:.60}")
+        chosen = [self._metric(m) for m in metrics] if metrics is not None else self.metrics
+        if not chosen:
+            raise ParameterError(f"metrics: name at least one; evaluated: {', '.join(self.metrics)}")
+        if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= MAX_LATEX_DIGITS:
+            raise ParameterError(f"digits: expected a whole number from 0 to {MAX_LATEX_DIGITS}, got {digits!r:.60}")
         table = self._table.set_index(["system", "metric"])
 
         def cell(system: str, metric: str) -> str:

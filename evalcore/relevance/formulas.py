@@ -17,6 +17,13 @@ Neighbours = Mapping[str, frozenset[str]]
 
 
 def check_alpha(alpha: float) -> float:
+    """``alpha`` as a float in [0, 1]; anything else (a text, None, True) refused.
+
+    >>> check_alpha(1), check_alpha(0.25)
+    (1.0, 0.25)
+    """
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float, np.integer, np.floating)):
+        raise ParameterError(f"alpha must be a number in [0, 1], got {alpha!r:.60}")
     alpha = float(alpha)
     if not 0.0 <= alpha <= 1.0:
         raise ParameterError(f"alpha must lie in [0, 1], got {alpha}")

@@ -32,7 +32,7 @@ MAX_NEIGHBOUR_PAIRS = 50_000_000
 def check_hops_and_mode(n: int, mode: str) -> None:
     if mode not in KG_MODES:
         raise ParameterError(f"KG mode must be one of {KG_MODES}, got {mode!r}")
-    if not (isinstance(n, (int, np.integer)) and 0 <= n <= MAX_HOPS):
+    if isinstance(n, bool) or not (isinstance(n, (int, np.integer)) and 0 <= n <= MAX_HOPS):
         raise ParameterError(f"distance threshold n must be an integer in 0..{MAX_HOPS}, got {n!r}")
 
 
