@@ -294,6 +294,9 @@ def as_runs(runs: RunInput | Sequence[RunInput] | Mapping[str, RunInput]) -> lis
         raise ParameterError("runs: a dict of query -> ranked IDs is one run and needs a system name: "
                              "pass runs={'my-system': {...}}")
     if isinstance(runs, Mapping):
+        unnamed = [name for name in runs if not str(name).strip()]
+        if unnamed:
+            raise ParameterError(f"runs: expected a system name for each run, found {unnamed[0]!r}")
         named = [_as_run(value, f"runs[{name!r}]", str(name)) for name, value in runs.items()]
     elif _is_source(runs):
         named = list(read_runs(runs))
@@ -313,8 +316,8 @@ def as_runs(runs: RunInput | Sequence[RunInput] | Mapping[str, RunInput]) -> lis
 def _is_one_run(mapping: Mapping) -> bool:
     """``{query: [IDs]}`` or ``{query: {ID: score}}`` rather than ``{system name: run}``."""
     def is_ranking(value: Any) -> bool:
-        if isinstance(value, Mapping):
-            return all(isinstance(score, (int, float, np.number)) for score in value.values())
+        if isinstance(value, Mapping):  # an empty one is an empty run of a system, not an empty ranking
+            return bool(value) and all(isinstance(score, (int, float, np.number)) for score in value.values())
         return isinstance(value, (list, tuple, np.ndarray, pd.Series))
     return all(is_ranking(value) for value in mapping.values())
 

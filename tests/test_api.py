@@ -304,3 +304,14 @@ def test_results_name_a_metric_by_any_of_its_names_and_refuse_a_bad_latex_reques
         results.to_latex(["CUI@1"], digits=-1)
     with pytest.raises(ParameterError, match="metric 'CUI@5' was not evaluated"):
         results.compare("CUI@5")
+
+
+def test_a_system_without_a_name_or_without_lines_is_refused_as_such():
+    """Was: {'': run} became the system 'run' (two such: a clash of 'run' and 'run'); {'s': {}} was told it was one
+    run needing a system name (hunt 27)."""
+    from evalcore.api import as_runs
+
+    with pytest.raises(ParameterError, match="runs: expected a system name for each run, found ''"):
+        as_runs({"": {"q": ["x"]}})
+    with pytest.raises(InputError, match=r"runs\['s'\] dict: expected at least one run line"):
+        as_runs({"s": {}})
