@@ -448,3 +448,13 @@ def test_odd_output_paths(tmp_path, capsys):
     (tmp_path / "link.trec").symlink_to(tmp_path / "target.trec")
     assert main([*retrieve, str(tmp_path / "link.trec")]) == 0
     assert (tmp_path / "link.trec").is_symlink() and (tmp_path / "target.trec").read_text().startswith("DEMO_00001 Q0")
+
+
+def test_standard_output_as_an_output_path_is_refused_as_the_pipe_it_is(tmp_path):
+    """Was: '/proc/PID/fd does not accept one (No such file or directory)', a folder the user never named."""
+    done = subprocess.run([sys.executable, "-m", "evalcore", "evaluate", "--concepts", str(DEMO / "concepts.csv"),
+                           "--run", str(DEMO / "runs" / "overlap-noisy.trec"), "--json", "/dev/stdout"],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.endswith("error: --json /dev/stdout: expected a regular file or a new path, found a device, "
+                                "FIFO or socket\n")

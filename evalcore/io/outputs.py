@@ -69,7 +69,9 @@ def check_output_writable(path: PathLike, option: str = "output") -> None:
     try:
         target = written_path(text)
         try:
-            mode = os.stat(target).st_mode
+            # the path as given, links followed by the system: /dev/stdout leads to a pipe whose /proc name no
+            # look-up of the resolved text finds
+            mode = os.stat(text).st_mode
         except FileNotFoundError:
             mode = None
         if mode is not None and stat.S_ISDIR(mode):
