@@ -454,7 +454,7 @@ def test_standard_output_as_an_output_path_is_refused_as_the_pipe_it_is(tmp_path
     """Was: '/proc/PID/fd does not accept one (No such file or directory)', a folder the user never named."""
     done = subprocess.run([sys.executable, "-m", "evalcore", "evaluate", "--concepts", str(DEMO / "concepts.csv"),
                            "--run", str(DEMO / "runs" / "overlap-noisy.trec"), "--json", "/dev/stdout"],
-                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.endswith("error: --json /dev/stdout: expected a regular file or a new path, found a device, "
                                 "FIFO or socket\n")
