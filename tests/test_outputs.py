@@ -450,7 +450,7 @@ def test_odd_output_paths(tmp_path, capsys):
     assert (tmp_path / "link.trec").is_symlink() and (tmp_path / "target.trec").read_text().startswith("DEMO_00001 Q0")
 
 
-def test_standard_output_as_an_output_path_is_refused_as_the_pipe_it_is(tmp_path):
+def test_standard_output_as_an_output_path_is_refused_as_the_pipe_it_is():
     """Was: '/proc/PID/fd does not accept one (No such file or directory)', a folder the user never named."""
     done = subprocess.run([sys.executable, "-m", "evalcore", "evaluate", "--concepts", str(DEMO / "concepts.csv"),
                            "--run", str(DEMO / "runs" / "overlap-noisy.trec"), "--json", "/dev/stdout"],
