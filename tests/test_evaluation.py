@@ -163,3 +163,21 @@ def test_relevance_of_a_measure_whose_setting_stayed_is_read_back_read_only():
     fresh = Evaluator(concepts, kg)
     want = fresh.relevance_of(fresh._align(random_run(concepts, 3), 12), {"nn-iou": nn_iou_measure(0.2, 1)})
     assert np.array_equal(moved["nn-iou"], want["nn-iou"]) and not np.array_equal(moved["nn-iou"], first["nn-iou"])
+
+
+def test_a_list_deeper_than_1000_is_read_as_deep_as_the_tables_k():
+    """Was: every list was cut at rank 1,000 whatever K asked, without a word: R@1500 of a list whose relevant
+    items lie at ranks 1,201-1,500 was 0 (found while bounding the memory a large K takes, hunt 27)."""
+    import math
+
+    import evalcore
+    from evalcore import Scoring
+
+    ids = [f"i{i}" for i in range(1500)]
+    concepts = {"q": {"C0000001"}, **{i: {"C0000001" if n >= 1200 else "C0000002"} for n, i in enumerate(ids)}}
+    means = evalcore.evaluate(concepts, {"s": {"q": ids}}, Scoring(["R@1500", "CUI@1500", "MAP@1500", "R@1000"])
+                              ).means()["s"]
+    ndcg = sum(1 / math.log2(r + 1) for r in range(1201, 1501)) / sum(1 / math.log2(r + 1) for r in range(1, 301))
+    average_precision = sum(hit / rank for hit, rank in zip(range(1, 301), range(1201, 1501))) / 300
+    assert means == pytest.approx({"R@1500": 1.0, "CUI@1500": ndcg, "MAP@1500": average_precision, "R@1000": 0.0},
+                                  abs=1e-15)

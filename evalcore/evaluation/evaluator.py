@@ -39,6 +39,8 @@ from evalcore.relevance.measures import CountPlan, MeasureSpec
 from evalcore.stats.compare import draws_store
 from evalcore.threads import blas_single_thread
 
+#: The ranks of each list read beyond a table's largest K, for the metrics of the whole list (RBP, CAG-RBP: a rank
+#: past it weighs under 0.95^1000, about 5e-23) and for the qrels pool. Ranks up to the largest K are always read.
 MAX_DEPTH = 1000
 KEPT_RANKINGS = 8
 KEPT_SCORE_BYTES = 32 << 20  # per run
@@ -499,7 +501,10 @@ class Evaluator:
         self._check_sources(measures, specs)
         concept_measures = {key: relevance.spec_for(key) for key in measures if key != "qrels"}
         k_max = max([s.k for s in specs if s.k] + [1])
-        depth = min(MAX_DEPTH, max([k_max] + [_run_depth(r) for r in runs]))
+        # Each list as deep as the table's largest K asks (items past rank 1,000 once dropped without a word:
+        # R@1500 of a list whose relevant items lie at ranks 1,201-1,500 was 0); no deeper than the longest list,
+        # since the metrics read a short list's missing ranks as misses.
+        depth = max(1, min(max(k_max, MAX_DEPTH), max(_run_depth(r) for r in runs)))
         ideal, in_pool = {}, {}
         # Measures with the KG first: IoU then reads their cached codes (PairwiseEngine._plan_of).
         ordered = sorted(concept_measures.items(), key=lambda item: not item[1].uses_kg)
