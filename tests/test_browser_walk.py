@@ -50,9 +50,25 @@ def exception_text(tab) -> str | None:
     return shown.first.inner_text()[:2000] if shown.count() else None
 
 
+#: How long an opened select list may take to appear; a list that does not is one with nothing to choose.
+LIST_SECONDS = 2
+
+
 def pick_option(tab, element, rng: random.Random) -> str | None:
-    """Open a select box's or multiselect's list and click a random option; None where the list is empty."""
-    element.locator("input").first.click()
+    """Open a select box's or multiselect's list and click a random option; None where the list is empty.
+
+    The options are read once the list is shown: read at once, they depended on how fast it opened, and a seed
+    drew differently on a replay (a None pick skips a draw), leaving the walk it was to repeat."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    # The first click on a page just drawn may land before the box listens: a second opens the list.
+    for _ in range(2):
+        element.locator("input").first.click()
+        try:
+            tab.locator('[role="option"]').first.wait_for(state="visible", timeout=LIST_SECONDS * 1000)
+            break
+        except PlaywrightTimeoutError:
+            tab.keyboard.press("Escape")
     options = visible(tab, '[role="option"]')
     if not options:
         tab.keyboard.press("Escape")
@@ -63,9 +79,10 @@ def pick_option(tab, element, rng: random.Random) -> str | None:
     return text
 
 
-def act(tab, rng: random.Random, buttons: bool) -> str:
+def act(tab, rng: random.Random, buttons: bool, trying: list[str]) -> str:
     """One random step; returns what it did, in words a replay can follow. ``buttons``: whether it may press a
-    button (on ROCOv2 a button starts minutes of work: the walk is about the controls there)."""
+    button (on ROCOv2 a button starts minutes of work: the walk is about the controls there). ``trying`` is told
+    which control the step acts on before it acts, for the trail of a step that fails."""
     kinds = ["page", *WIDGETS] if buttons else ["page", *WIDGETS][:-1]
     kind = rng.choices(kinds, weights=[4, 4, 2, 2, 2, 2, 2, 1, 1][:len(kinds)])[0]
     if kind == "page":
@@ -81,6 +98,7 @@ def act(tab, rng: random.Random, buttons: bool) -> str:
         return f"no {kind} shown"
     element = rng.choice(elements)
     label = element.inner_text().split("\n")[0][:60]
+    trying[:] = [f"{kind} {label!r}"]
     if kind == "selectbox":
         return f"selectbox {label!r} -> {pick_option(tab, element, rng)!r}"
     if kind == "multiselect":
@@ -130,10 +148,11 @@ def walk(tab, seed: int, steps: int, dataset: str, buttons: bool = True) -> list
     rng = random.Random(seed)
     taken: list[str] = []
     for step in range(steps):
+        trying = ["a page link or the choice of a control"]
         try:
-            taken.append(act(tab, rng, buttons))
+            taken.append(act(tab, rng, buttons, trying))
         except PlaywrightError as error:  # a widget that re-rendered under the pointer: the walk goes on
-            taken.append(f"(step skipped: {type(error).__name__})")
+            taken.append(f"(step skipped: {type(error).__name__} on {trying[0]})")
             tab.keyboard.press("Escape")
         idle(tab)
         if (shown := exception_text(tab)) is not None:
@@ -194,6 +213,7 @@ def test_random_walk_on_rocov2_test_shows_no_exception(server, seed):  # noqa: F
             started = time.monotonic()
             taken = walk(tab, seed, STEPS[-1], "ROCOv2 test", buttons=False)
             print(f"ROCOv2 walk, seed {seed}: {len(taken)} steps in {time.monotonic() - started:.0f} s")
+            print("\n".join(taken))
         finally:
             browser.close()
 
