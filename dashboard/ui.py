@@ -302,10 +302,10 @@ def _linked_many(key: str, options: Sequence[T], most: int | None = None) -> lis
     if key not in st.query_params:
         return None
     texts = st.query_params.get_all(key)
-    distinct = list(dict.fromkeys(texts))[:most]
-    if len(distinct) < len(texts):
+    found = list(dict.fromkeys(_matched(key, options, texts)))[:most]  # names that are options, each once
+    if len(found) < len(texts):
         note_ignored_in_address(key)
-    return _matched(key, options, distinct)
+    return found
 
 
 def _matched(key: str, options: Sequence[T], texts: Sequence[str]) -> list[T]:

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import csv
 import io
-import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -234,8 +233,7 @@ def _csv_bytes(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> bytes:
 
 
 def _cell(value: Any) -> Any:
-    missing = value is None or (pd.api.types.is_scalar(value) and not isinstance(value, (str, bytes)) and pd.isna(value))
-    return "" if missing else value
+    return "" if _is_missing(value) else value
 
 
 def _columns(frame: pd.DataFrame, what: str, required: Sequence[str], optional: Sequence[str] = ()) -> dict[str, Any]:
@@ -254,7 +252,8 @@ def _columns(frame: pd.DataFrame, what: str, required: Sequence[str], optional: 
 
 
 def _is_missing(value: Any) -> bool:
-    return value is None or (isinstance(value, float) and math.isnan(value))
+    """Whether a cell holds no value: None, NaN of any float type, pd.NA or NaT (not an empty text)."""
+    return value is None or (pd.api.types.is_scalar(value) and not isinstance(value, (str, bytes)) and bool(pd.isna(value)))
 
 
 def _joined(value: Any, what: str) -> str:
@@ -316,10 +315,12 @@ def as_runs(runs: RunInput | Sequence[RunInput] | Mapping[str, RunInput]) -> lis
 def _is_one_run(mapping: Mapping) -> bool:
     """``{query: [IDs]}`` or ``{query: {ID: score}}`` rather than ``{system name: run}``."""
     def is_ranking(value: Any) -> bool:
-        if isinstance(value, Mapping):  # an empty one is an empty run of a system, not an empty ranking
-            return bool(value) and all(isinstance(score, (int, float, np.number)) for score in value.values())
+        if isinstance(value, Mapping):
+            return all(isinstance(score, (int, float, np.number)) for score in value.values())
         return isinstance(value, (list, tuple, np.ndarray, pd.Series))
-    return all(is_ranking(value) for value in mapping.values())
+    # An empty dict says nothing either way: {"q": {...}, "c": {}} is one run, {"s": {}} a system's empty run.
+    told = [value for value in mapping.values() if not (isinstance(value, Mapping) and not value)]
+    return bool(told) and all(is_ranking(value) for value in told)
 
 
 def _as_run(value: Any, what: str, name: str | None, fallback: str = "run") -> Run:

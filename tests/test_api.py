@@ -315,3 +315,22 @@ def test_a_system_without_a_name_or_without_lines_is_refused_as_such():
         as_runs({"": {"q": ["x"]}})
     with pytest.raises(InputError, match=r"runs\['s'\] dict: expected at least one run line"):
         as_runs({"s": {}})
+
+
+def test_the_reviews_edges_of_the_api_hold():
+    """Found by the review of hunt 27's fixes: an empty list of runs, K as an array, a missing cell of a string
+    column, a one-run dict with an empty query, and one metric named twice for LaTeX."""
+    from evalcore.api import as_concepts, as_runs
+
+    concepts = read_concepts(b"ID,CUIs\nq,C0000001\nx,C0000001\n", "c.csv")
+    assert Evaluator(concepts).evaluate([], ["CUI@1"]).systems == {}
+    assert Scoring(k=np.array([5, 10])).k == (5, 10) and Scoring(k=pd.Series([5, 10])).k == (5, 10)
+    with pytest.raises(ParameterError, match="k must be a positive integer or a list of them, got '10'"):
+        Scoring(k="10")
+    frame = pd.DataFrame({"ID": ["a", "b"], "CUIs": pd.array(["C0040405", None], dtype="string")})
+    assert as_concepts(frame).sets[1] == frozenset()  # a missing cell of a string column: no concepts, as NaN
+    with pytest.raises(ParameterError, match="a dict of query -> ranked IDs is one run and needs a system name"):
+        as_runs({"q": {"a": 1.0, "b": 0.5}, "c": {}})
+    results = evalcore.evaluate({"q": {"C0040405"}, "x": {"C0040405"}}, {"a": {"q": ["x"]}}, Scoring(["MAP@2"]))
+    with pytest.raises(ParameterError, match="metrics: MAP@2 is named twice"):
+        results.to_latex(["AP@2", "MAP@2"])

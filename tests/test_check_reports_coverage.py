@@ -17,6 +17,7 @@ from evalcore.app.workspace import (
     with_concepts,
     with_embeddings,
     with_images,
+    with_kg,
     with_labels,
 )
 from evalcore.cli import main
@@ -170,7 +171,8 @@ def test_a_knowledge_graph_of_none_of_the_concepts_is_named_by_check_evaluate_an
 
     labels, concepts, run = DEMO / "labels.csv", DEMO / "concepts.csv", DEMO / "runs" / "overlap-noisy.trec"
     assert main(["check", "--concepts", str(concepts), "--kg", str(labels)]) == 0
-    said = "none of its 2,008 nodes is a concept of the collection (e.g. C0000726): nn-IoU gives the numbers of IoU"
+    said = ("the knowledge graph (2,008 nodes) names none of the concepts of the collection (e.g. C0000726): nn-IoU "
+            "gives the numbers of IoU")
     assert f" edges | {said} |" in capsys.readouterr().out
     assert main(["evaluate", "--concepts", str(concepts), "--kg", str(labels), "--run", str(run), "--metrics",
                  "nn-CUI@10", "--json", str(tmp_path / "e.json")]) == 0
@@ -181,3 +183,13 @@ def test_a_knowledge_graph_of_none_of_the_concepts_is_named_by_check_evaluate_an
     assert main(["evaluate", "--concepts", str(concepts), "--kg", str(DEMO / "kg_edges.csv"), "--run", str(run),
                  "--metrics", "nn-CUI@10", "--json", str(tmp_path / "e.json")]) == 0
     assert "--kg:" not in capsys.readouterr().err
+
+
+def test_a_graph_split_over_files_is_judged_whole():
+    """A file of links between the nodes of a file loaded before names no concept itself, yet the graph they make
+    together does: no warning (the review of hunt 27's fix)."""
+    concepts = with_concepts(Workspace(), b"ID,CUIs\nq,C0000001\na,C0000002\nb,C0000003\n", "c.csv")
+    first = with_kg(concepts, b"child,parent\nC0000001,C0000011\nC0000002,C0000012\n", "a.csv")
+    assert problems_of(with_kg(first, b"child,parent\nC0000011,C0000012\n", "b.csv")) == "none"
+    assert problems_of(with_kg(concepts, b"child,parent\nC0000011,C0000012\n", "b.csv")).startswith(
+        "the knowledge graph (2 nodes) names none of the concepts of the collection")

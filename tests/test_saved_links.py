@@ -140,3 +140,22 @@ def test_a_link_naming_more_systems_than_the_page_shows_or_one_twice_opens_the_f
     again.switch_page("pages/per_query.py")
     again.run()
     assert not again.exception and again.session_state["pq_systems"] == ["near-random"]
+
+
+def test_a_linked_name_that_is_no_option_takes_no_place_among_the_most_a_widget_shows(monkeypatch):
+    """The review of hunt 27's fix: capping before matching gave A, B, C for Z, A, B, A, C, D at most 4."""
+    import dashboard.session as session
+    import dashboard.ui as ui
+
+    class Address(dict):
+        def get_all(self, key):
+            return self[key]
+
+    class Streamlit:
+        query_params = Address(pq_systems=["Z", "A", "B", "A", "C", "D"])
+        session_state: dict = {}
+
+    monkeypatch.setattr(ui, "st", Streamlit)
+    monkeypatch.setattr(session, "st", Streamlit)
+    assert ui._linked_many("pq_systems", ["A", "B", "C", "D", "E"], 4) == ["A", "B", "C", "D"]
+    assert Streamlit.session_state[session.IGNORED_IN_ADDRESS] == ["pq_systems"]

@@ -74,9 +74,6 @@ RUN_SUFFIXES = (".trec", ".run", ".txt", ".csv")
 #: The report row of a folder without run files; the first run loaded takes it away.
 NO_RUNS_KIND = "runs"
 LISTED_IDS = 40
-#: How many IDs (or file names) a report row names as examples of a problem it counts.
-EXAMPLE_IDS = 3
-
 #: The inputs of a workspace, each with its own digest (the field names of :class:`Workspace`).
 INPUTS = ("concepts", "names", "kg_files", "runs", "labels", "captions", "embeddings", "images", "image_folder",
           "extraction")
@@ -257,20 +254,20 @@ def coverage_problems(concepts: ConceptSets | None, ids: Sequence[str], lacking:
 
 
 def kg_coverage_problems(concepts: ConceptSets | None, nodes: Collection[str]) -> list[str]:
-    """One sentence where a knowledge graph (its ``nodes``) names none of the concepts of the collection: nn-IoU
-    then gives IoU's numbers, which a wrong file (labels given as a graph) or a graph of other IDs would hide.
-    Nothing without concept sets.
+    """One sentence where a knowledge graph (its ``nodes``: every file loaded, together) names none of the concepts
+    of the collection: nn-IoU then gives IoU's numbers, which a wrong file (labels given as a graph) or a graph of
+    other IDs would hide. Nothing without concept sets.
 
     >>> concepts = ConceptSets(("A", "B"), (frozenset({"C0000001"}), frozenset({"C0000002"})), "c.csv")
     >>> kg_coverage_problems(concepts, {"DEMO_1", "CT"})
-    ['none of its 2 nodes is a concept of the collection (e.g. C0000001): nn-IoU gives the numbers of IoU']
+    ['the knowledge graph (2 nodes) names none of the concepts of the collection (e.g. C0000001): nn-IoU gives the numbers of IoU']
     >>> kg_coverage_problems(concepts, {"C0000002", "C0000009"})
     []
     """
     if concepts is None or not concepts.vocabulary or any(concept in nodes for concept in concepts.vocabulary):
         return []
-    return [f"none of its {len(nodes):,} node{'s' if len(nodes) != 1 else ''} is a concept of the collection (e.g. "
-            f"{listed(sorted(concepts.vocabulary)[:1])}): nn-IoU gives the numbers of IoU"]
+    return [f"the knowledge graph ({len(nodes):,} node{'s' if len(nodes) != 1 else ''}) names none of the concepts "
+            f"of the collection (e.g. {listed(sorted(concepts.vocabulary)[:1])}): nn-IoU gives the numbers of IoU"]
 
 
 def zero_vector_problems(embeddings: Embeddings) -> list[str]:
@@ -347,7 +344,9 @@ def with_kg(workspace: Workspace, data: bytes, name: str) -> Workspace:
     # The sidebar counts the graph's links: a (child, parent) pair given by several rows (several sources) once.
     links = len({(child, parent) for child, parent, _ in edges.edges if child != parent})
     merged = f" ({links:,} distinct)" if links != len(edges) else ""
-    nodes = {node for child, parent, _ in edges.edges for node in (child, parent)}
+    # the graph is every KG file loaded together: a file of links between other files' nodes is no problem
+    nodes = {node for _, kg_edges in new.kg_files.values() for child, parent, _ in kg_edges.edges
+             for node in (child, parent)}
     return _recorded(new.with_report(name, "knowledge graph", f"{len(edges):,} edges{merged}",
                                      "; ".join(kg_coverage_problems(workspace.concepts, nodes))),
                      SavedInput("kg", name, data))

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from evalcore.engine.compute import Compute
-from evalcore.errors import ParameterError
+from evalcore.errors import ParameterError, one_line
 from evalcore.metrics.registry import GAINS, metric_names_for_measure, parse_metric, qrels_metric_names
 from evalcore.metrics.ties import TIE_ORDERS
 from evalcore.relevance.measures import MEASURES, MeasureSpec, measure_spec, nn_iou_measure
@@ -173,11 +173,11 @@ def cutoffs(k: int | Sequence[int]) -> tuple[int, ...]:
     >>> cutoffs(10), cutoffs([5, 10])
     ((10,), (5, 10))
     """
-    if not isinstance(k, (int, np.integer, Sequence)) or isinstance(k, str):
-        raise ParameterError(f"k must be a positive integer or a list of them, got {k!r:.60}")
+    if not isinstance(k, (int, np.integer)) and (isinstance(k, (str, bytes)) or not hasattr(k, "__iter__")):
+        raise ParameterError(f"k must be a positive integer or a list of them, got {one_line(repr(k), 60)}")
     values = (k,) if isinstance(k, (int, np.integer)) else tuple(k)
     if not values or any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1 for v in values):
-        raise ParameterError(f"k must be a positive integer or a list of them, got {k!r}")
+        raise ParameterError(f"k must be a positive integer or a list of them, got {one_line(repr(k), 60)}")
     return tuple(int(v) for v in values)
 
 

@@ -210,6 +210,9 @@ class Results:
         if isinstance(metrics, str):
             raise ParameterError(f"metrics: expected a list of metric names, got the string {metrics!r:.60}")
         chosen = [self._metric(m) for m in metrics] if metrics is not None else self.metrics
+        repeated = next((m for position, m in enumerate(chosen) if m in chosen[:position]), None)
+        if repeated is not None:
+            raise ParameterError(f"metrics: {repeated} is named twice (by itself or another of its names); give it once")
         if not chosen:
             raise ParameterError(f"metrics: name at least one; evaluated: {', '.join(self.metrics)}")
         if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= MAX_LATEX_DIGITS:
