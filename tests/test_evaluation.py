@@ -181,3 +181,18 @@ def test_a_list_deeper_than_1000_is_read_as_deep_as_the_tables_k():
     average_precision = sum(hit / rank for hit, rank in zip(range(1, 301), range(1201, 1501))) / 300
     assert means == pytest.approx({"R@1500": 1.0, "CUI@1500": ndcg, "MAP@1500": average_precision, "R@1000": 0.0},
                                   abs=1e-15)
+
+
+def test_qrels_judge_the_runs_items_down_to_rank_1000():
+    """README: the runs' items down to rank 1,000 are judged (with the pool's best K); evaluate reads deeper."""
+    from evalcore.data import Run
+    from evalcore.evaluation.evaluator import Evaluator
+    from evalcore.evaluation.qrels import graded_judgments
+    from evalcore.readers import read_concepts
+    from evalcore.relevance.measures import nn_iou_measure
+
+    ids = [f"i{i}" for i in range(1200)]
+    concepts = read_concepts(("ID,CUIs\nq,C0000001\n" + "".join(f"{i},C0000002\n" for i in ids)).encode(), "c.csv")
+    judgments = graded_judgments(Evaluator(concepts), [Run("s", {"q": tuple(ids)})], 1, nn_iou_measure(0.5, 1))
+    judged = {line.split()[2] for line in judgments.text().splitlines()}
+    assert {"i0", "i999"} <= judged and not {"i1000", "i1199"} & judged
