@@ -118,8 +118,9 @@ def test_one_display_rule_names_every_family_under_every_relevance_and_parses_ba
 
 
 def test_cag_at_every_cutoff_shares_one_window_array_exactly():
-    """CAG@K for several K and CAG-RBP read one kept array of window sums (computed at the widest width asked
-    for) and equal cag_batch computed afresh for each, bit for bit; a copy with other relevance keeps nothing."""
+    """CAG@K for several K and CAG-RBP read one kept array of window sums (computed once, at CAG-RBP's width: a later
+    window reaches no item) and equal cag_batch computed afresh for each, bit for bit; a copy with other relevance
+    keeps nothing."""
     from dataclasses import replace
 
     rng = np.random.default_rng(5)
@@ -130,7 +131,7 @@ def test_cag_at_every_cutoff_shares_one_window_array_exactly():
     for name, fresh in (("CAG@30", m.cag_batch(rel, m.dcg_discounts(30))), ("CAG@5", m.cag_batch(rel, m.dcg_discounts(5))),
                         ("CAG-RBP", m.cag_rbp_batch(rel)), ("CAG@12", m.cag_batch(rel, m.dcg_discounts(12)))):
         assert np.array_equal(m.parse_metric(name).compute(inputs), fresh), name
-    assert inputs.derived[("cag", "iou")].shape == (30, 40)
+    assert inputs.derived[("cag", "iou")].shape == (m.cag_rbp_width(12), 40)  # no rank past the last window with an item
     other = replace(inputs, relevance={"iou": rel[::-1].copy()})
     assert other.derived == {}
     assert np.array_equal(m.parse_metric("CAG@5").compute(other), m.cag_batch(rel[::-1], m.dcg_discounts(5)))
@@ -148,3 +149,32 @@ def test_cag_at_k_before_cag_rbp_computes_the_window_sums_once():
     assert len(windows) == m.cag_rbp_width(20)
     assert np.array_equal(m.parse_metric("CAG-RBP").compute(inputs), m.cag_rbp_batch(rel))
     assert inputs.derived[("cag", "iou")] is windows
+
+
+def test_a_cutoff_far_beyond_the_lists_makes_no_array_wider_than_them():
+    """Was: every metric padded its lists with zeros to K, so the standard report at K = 10,000 took 2.5 GB on the
+    demo (11.6 GB on ROCOv2 test, hunt 27); a short list's missing ranks add nothing, so nothing is made for them.
+    The values are the per-query definitions'."""
+    rng = np.random.default_rng(11)
+    rel = np.round(rng.random((30, 12)) * (rng.random((30, 12)) < 0.5), 2)
+    ideal = np.sort(np.round(rng.random((30, 40)), 2), axis=1)[:, ::-1]
+    in_pool = (ideal >= 0.5).sum(axis=1)
+    inputs = m.MetricInputs(relevance={"iou": rel}, ideal={"iou": ideal}, relevant_in_pool={"iou": in_pool},
+                            label_matches={"modality": rel > 0.3}, label_present={"modality": np.ones(30, bool)},
+                            threshold=0.5, gain="linear")
+    k = 10_000
+    values = {name: m.parse_metric(name).compute(inputs)
+              for name in (f"CUI@{k}", f"R@{k}", f"MAP@{k}", f"ERR@{k}", f"CAG@{k}", f"Prec@{k}", f"P@{k}[modality]")}
+    widths = {key: (kept[1] if isinstance(kept, tuple) else kept).shape for key, kept in inputs.derived.items()}
+    assert widths[("cag", "iou")] == (m.cag_rbp_width(12), 30)  # ranks x queries: no window past the last item's
+    assert all(shape == (30, 12) for key, shape in widths.items() if key[0] != "cag"), widths
+    for q in range(30):
+        row, relevant = list(rel[q]), [v >= 0.5 for v in rel[q]]
+        assert values[f"CUI@{k}"][q] == pytest.approx(m.ndcg(row, list(ideal[q]), k), abs=1e-12)
+        assert values[f"R@{k}"][q] == pytest.approx(m.recall(relevant, k, in_pool[q]), abs=1e-12)
+        assert values[f"MAP@{k}"][q] == pytest.approx(m.trec_average_precision(relevant, k, in_pool[q]), abs=1e-12)
+        assert values[f"ERR@{k}"][q] == pytest.approx(m.expected_reciprocal_rank(row, k), abs=1e-12)
+        padded = row + [0.0] * (k - len(row))  # the list, then non-relevant items: its last windows reach past it
+        assert values[f"CAG@{k}"][q] == pytest.approx(m.context_aware_gain(padded, list(m.dcg_discounts(k))), abs=1e-12)
+        assert values[f"Prec@{k}"][q] == pytest.approx(sum(relevant) / k, abs=1e-15)
+        assert values[f"P@{k}[modality]"][q] == pytest.approx(m.precision(list(rel[q] > 0.3), k), abs=1e-15)

@@ -514,7 +514,8 @@ class Evaluator:
                 progress(step / (len(measures) + 1), label)
             within = (lambda done, step=step, label=label: progress((step + done) / (len(measures) + 1), label)
                       ) if progress else None
-            summary = self.pool_summary(spec, k_max, relevance.threshold, within)
+            # the ideal ranking holds no more items than the pool: a K beyond it adds no column but zeros
+            summary = self.pool_summary(spec, min(k_max, len(self.concepts)), relevance.threshold, within)
             ideal[key], in_pool[key] = summary.ideal, summary.relevant_counts
         scored = []
         # One BLAS thread: the metrics' products are matrix-vector ones, too small to gain from a second thread, and

@@ -237,18 +237,18 @@ def context_aware_gain_rbp(relevances: Sequence[float], p: float = RBP_PERSISTEN
 def ndcg_batch(relevances: np.ndarray, ideal: np.ndarray, k: int, gain: str = "linear") -> np.ndarray:
     """Vectorised :func:`ndcg`; NaN where IDCG = 0."""
     discounts = dcg_discounts(k)
-    actual = _pad(gain_values(relevances[:, :k], gain), k) @ discounts
-    best = _pad(gain_values(ideal[:, :k], gain), k) @ discounts
+    actual = _discounted(gain_values(relevances[:, :k], gain), discounts)
+    best = _discounted(gain_values(ideal[:, :k], gain), discounts)
     return np.divide(actual, best, out=np.full(len(best), np.nan), where=best > 0)
 
 
 def precision_batch(matches: np.ndarray, k: int) -> np.ndarray:
-    return _share_of(_hits(matches, k))
+    return _share_of(_hits(matches, k), k)
 
 
-def _share_of(hits: np.ndarray) -> np.ndarray:
+def _share_of(hits: np.ndarray, k: int) -> np.ndarray:
     """Precision from :func:`_hits` of the top K: the hits over K (a short list's gaps are misses)."""
-    return hits.sum(axis=1) / hits.shape[1]
+    return hits.sum(axis=1) / k
 
 
 def average_precision_batch(relevant: np.ndarray, k: int, relevant_in_pool: np.ndarray) -> np.ndarray:
@@ -274,8 +274,9 @@ def _trec_average_precision(sums: np.ndarray, relevant_in_pool: np.ndarray) -> n
 
 
 def _hits(relevant: np.ndarray, width: int) -> np.ndarray:
-    """The top ``width`` of boolean rows as 0/1 floats, a short list's gaps as misses."""
-    return _pad(relevant[:, :width].astype(np.float64), width)
+    """The top ``width`` of boolean rows as 0/1 floats; ranks beyond the array (a short list's gaps) are misses, left
+    out rather than written as zeros (a K far beyond the lists would cost queries x K)."""
+    return relevant[:, :width].astype(np.float64)
 
 
 def _precision_terms(hits: np.ndarray) -> np.ndarray:
@@ -309,14 +310,16 @@ def err_batch(relevances: np.ndarray, k: int) -> np.ndarray:
 def _err_terms(relevances: np.ndarray, width: int) -> np.ndarray:
     """The terms ``(1/r) R_r prod_{i<r} (1 - R_i)`` of :func:`expected_reciprocal_rank` for ranks r = 1..width; ERR@K
     sums the first K columns. A column depends only on the ranks up to it."""
-    rel = _pad(relevances[:, :width], width)
+    rel = relevances[:, :width]  # ranks beyond the array add nothing, as in _hits
     not_stopped = np.cumprod(np.hstack([np.ones((len(rel), 1)), 1 - rel[:, :-1]]), axis=1)
-    return not_stopped * rel / np.arange(1, width + 1)
+    return not_stopped * rel / np.arange(1, rel.shape[1] + 1)
 
 
 def cag_batch(relevances: np.ndarray, discounts: np.ndarray, window: int = CAG_WINDOW) -> np.ndarray:
-    """Vectorised :func:`context_aware_gain` over the first ``len(discounts)`` ranks."""
-    return cag_of_windows(cag_windows(relevances, len(discounts), window), discounts, window)
+    """Vectorised :func:`context_aware_gain` over the first ``len(discounts)`` ranks (the windows past the last that
+    reaches an item add nothing and are not made)."""
+    width = min(len(discounts), cag_rbp_width(relevances.shape[1], window))
+    return cag_of_windows(cag_windows(relevances, width, window), discounts, window)
 
 
 def cag_rbp_batch(relevances: np.ndarray, p: float = RBP_PERSISTENCE, window: int = CAG_WINDOW) -> np.ndarray:
@@ -377,14 +380,15 @@ def _accumulate_rows(ufunc: np.ufunc, rows: np.ndarray, out: np.ndarray | None =
 
 
 def cag_of_windows(windows: np.ndarray, discounts: np.ndarray, window: int = CAG_WINDOW) -> np.ndarray:
-    """``sum_k g(k) d(k)`` from :func:`cag_windows` (at least ``len(discounts)`` rows)."""
-    return discounts @ (windows[:len(discounts)] / window)
+    """``sum_k g(k) d(k)`` from :func:`cag_windows`; ranks past its rows (windows reaching no item) add nothing."""
+    shown = min(len(discounts), len(windows))
+    return discounts[:shown] @ (windows[:shown] / window)
 
 
-def _pad(values: np.ndarray, width: int) -> np.ndarray:
-    if values.shape[1] >= width:
-        return values
-    return np.hstack([values, np.zeros((values.shape[0], width - values.shape[1]), dtype=values.dtype)])
+def _discounted(values: np.ndarray, discounts: np.ndarray) -> np.ndarray:
+    """``values @ discounts`` over the ranks ``values`` holds: ranks beyond a short array weigh nothing, so no
+    queries x K zeros are written for a K far beyond the lists."""
+    return values @ discounts[:values.shape[1]]
 
 
 # --- registry ----------------------------------------------------------------------------
@@ -430,11 +434,11 @@ class MetricInputs:
         """The first ``k`` columns of ``make(width)``, an array whose column r depends only on ranks 1..r: made once,
         at least as wide as the table's largest K (the width of the ideal rankings), so that a metric at every
         cut-off reads the same array (the same values as ``make(k)``, without making it per K)."""
-        kept = self.derived.get((kind, measure))
-        if kept is None or kept.shape[1] < k:
+        kept = self.derived.get((kind, measure))  # (the width asked for, the array: no wider than the lists)
+        if kept is None or kept[0] < k:
             width = max(k, self.ideal[measure].shape[1]) if measure in self.ideal else k
-            kept = self.derived[(kind, measure)] = make(width)
-        return kept[:, :k]
+            kept = self.derived[(kind, measure)] = (width, make(width))
+        return kept[1][:, :k]
 
     def hits(self, measure: str, k: int) -> np.ndarray:
         """:func:`_hits` of :meth:`relevant` in the top ``k``."""
@@ -448,14 +452,14 @@ class MetricInputs:
         """:func:`_err_terms` of the unit relevance in the top ``k``."""
         return self._ranks_up_to("err", measure, k, lambda width: _err_terms(self.unit_relevance(measure), width))
 
-    def cag_windows(self, measure: str, width: int) -> np.ndarray:
-        """:func:`cag_windows` of the unit relevance, computed once at the widest width asked for (at least CAG-RBP's,
-        :func:`cag_rbp_width` of the lists' depth) and shared by CAG at every cut-off and CAG-RBP."""
+    def cag_windows(self, measure: str) -> np.ndarray:
+        """:func:`cag_windows` of the unit relevance at CAG-RBP's width (:func:`cag_rbp_width` of the lists' depth),
+        computed once and shared by CAG at every cut-off and CAG-RBP: a window past it reaches no item of any list,
+        so a CAG@K beyond it reads no more rows (:func:`cag_of_windows`), and no queries x K array of zeros is made."""
         kept = self.derived.get(("cag", measure))
-        if kept is None or len(kept) < width:
+        if kept is None:
             unit = self.unit_relevance(measure)
-            # CAG@K asked first would otherwise compute the windows at the lists' depth and CAG-RBP again, wider.
-            kept = self.derived[("cag", measure)] = cag_windows(unit, max(width, cag_rbp_width(unit.shape[1])))
+            kept = self.derived[("cag", measure)] = cag_windows(unit, cag_rbp_width(unit.shape[1]))
         return kept
 
 
@@ -562,7 +566,7 @@ def _shown(family: MetricFamily, relevance: str | None) -> tuple[str, str | None
 
 def _cag_rbp(x: MetricInputs, s: MetricSpec) -> np.ndarray:
     width = cag_rbp_width(x.relevance[s.relevance].shape[1])
-    return cag_of_windows(x.cag_windows(s.relevance, width), rbp_discounts(width))
+    return cag_of_windows(x.cag_windows(s.relevance), rbp_discounts(width))
 
 
 def _precision(x: MetricInputs, s: MetricSpec) -> np.ndarray:
@@ -600,12 +604,12 @@ FAMILIES: dict[str, MetricFamily] = {
                      "Expected reciprocal rank in the top {k}, a user stopping at a relevant image by {unit_word}",
                      lambda x, s: x.err_terms(s.relevance, s.k).sum(axis=1)),
         MetricFamily("CAG", True, True, "Context-Aware Gain of {unit_word} in the top {k} (DCG discount)",
-                     lambda x, s: cag_of_windows(x.cag_windows(s.relevance, s.k), dcg_discounts(s.k)),
+                     lambda x, s: cag_of_windows(x.cag_windows(s.relevance), dcg_discounts(s.k)),
                      lambda k: float(np.minimum(np.arange(1, k + 1), CAG_WINDOW) / CAG_WINDOW @ dcg_discounts(k))),
         MetricFamily("CAG-RBP", True, False,
                      "Context-Aware Gain of {unit_word} over the list (RBP discount, p = 0.95)", _cag_rbp),
         MetricFamily("Prec", True, True, "trec_eval P_{k}: share of the top {k} that is relevant, {relevant}",
-                     lambda x, s: _share_of(x.hits(s.relevance, s.k))),
+                     lambda x, s: _share_of(x.hits(s.relevance, s.k), s.k)),
         MetricFamily("P", False, True, "How often the top {k} contain an image of the same {target}", _precision),
     ]
 }
