@@ -402,7 +402,7 @@ class MetricInputs:
     """
 
     relevance: dict[str, np.ndarray]  # Q x D graded relevance of the retrieved items (qrels: grades, < 0 read as 0)
-    ideal: dict[str, np.ndarray]  # Q x Kmax best values of the pool (qrels: of the judged items), descending
+    ideal: dict[str, np.ndarray]  # Q x (Kmax or fewer) best values of the pool (qrels: judged items), descending
     relevant_in_pool: dict[str, np.ndarray]  # Q: items of the pool / judgments that count as relevant
     label_matches: dict[str, np.ndarray]  # target: Q x D booleans
     label_present: dict[str, np.ndarray]  # target: Q booleans (queries with a label)
