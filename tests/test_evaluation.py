@@ -183,8 +183,9 @@ def test_a_list_deeper_than_1000_is_read_as_deep_as_the_tables_k():
                                   abs=1e-15)
 
 
-def test_qrels_judge_the_runs_items_down_to_rank_1000():
-    """README: the runs' items down to rank 1,000 are judged (with the pool's best K); evaluate reads deeper."""
+def test_qrels_judge_every_item_of_the_runs_however_deep():
+    """README: every item of the runs is judged (with the pool's best K), as evaluate reads a list as deep as its K
+    asks: items past rank 1,000 were left unjudged, which trec_eval reads as 0."""
     from evalcore.data import Run
     from evalcore.evaluation.evaluator import Evaluator
     from evalcore.evaluation.qrels import graded_judgments
@@ -195,4 +196,4 @@ def test_qrels_judge_the_runs_items_down_to_rank_1000():
     concepts = read_concepts(("ID,CUIs\nq,C0000001\n" + "".join(f"{i},C0000002\n" for i in ids)).encode(), "c.csv")
     judgments = graded_judgments(Evaluator(concepts), [Run("s", {"q": tuple(ids)})], 1, nn_iou_measure(0.5, 1))
     judged = {line.split()[2] for line in judgments.text().splitlines()}
-    assert {"i0", "i999"} <= judged and not {"i1000", "i1199"} & judged
+    assert {"i0", "i999", "i1000", "i1199"} <= judged

@@ -40,7 +40,8 @@ from evalcore.stats.compare import draws_store
 from evalcore.threads import blas_single_thread
 
 #: The ranks of each list read beyond a table's largest K, for the metrics of the whole list (RBP, CAG-RBP: a rank
-#: past it weighs under 0.95^1000, about 5e-23) and for the qrels pool. Ranks up to the largest K are always read.
+#: past it weighs under 0.95^1000, about 5e-23), and the most ideal images qrels writes per query. Ranks up to the
+#: largest K are always read.
 MAX_DEPTH = 1000
 KEPT_RANKINGS = 8
 KEPT_SCORE_BYTES = 32 << 20  # per run

@@ -143,8 +143,9 @@ def graded_judgments(evaluator: Evaluator, runs: Sequence[Run | AlignedRun], k: 
     effective_alpha = measure.effective(has_kg=True).params.get("alpha", 0.0)
     concepts = evaluator.concepts
     ideal = evaluator.relevance_ranking(measure, k, k, progress=progress).documents
-    depth = min(MAX_DEPTH, max(max((len(docs) for docs in r.rankings.values()), default=1) if isinstance(r, Run)
-                               else r.documents.shape[1] for r in runs))
+    # every retrieved item is judged, however deep its list (evaluate reads a list as deep as its K asks)
+    depth = max(max((len(docs) for docs in r.rankings.values()), default=1) if isinstance(r, Run)
+                else r.documents.shape[1] for r in runs)
     query_order: dict[int, None] = {}
     pairs: list[np.ndarray] = []
     unknown = 0
