@@ -260,14 +260,13 @@ class WorkspaceStore:
             steps = index.execute("SELECT kind, name, blob, size FROM inputs WHERE workspace = ? ORDER BY position",
                                   (workspace_id,)).fetchall()
             index.execute("COMMIT")
-            if found is None or _record(found)[1] <= self.clock():
+            record = None if found is None else _record(found)
+            if record is None or record[1] <= self.clock():
                 self._remove_expired(index)
-                raise self._unknown_id() if found is None else StoreError(
-                    f"This saved workspace expired on {utc_time_text(found[1])} (a saved workspace is kept "
-                    f"{self.expiry_days:g} days); load its inputs again and save them.")
+                raise self._unknown_id() if record is None else self._expired(record[1])
             inputs = tuple(SavedInput(kind, name, self._read_blob(digest, size)) for kind, name, digest, size in steps)
             self._remove_expired(index)
-        created, expires, settings = _record(found)
+        created, expires, settings = record
         return SavedWorkspace(workspace_id, inputs, settings, created, expires)
 
     def summary(self, workspace_id: str) -> SavedSummary:
@@ -284,10 +283,10 @@ class WorkspaceStore:
             index.execute("COMMIT")
         if found is None:
             raise self._unknown_id()
-        if _record(found)[1] <= self.clock():
-            raise StoreError(f"This saved workspace expired on {utc_time_text(found[1])} (a saved workspace is kept "
-                             f"{self.expiry_days:g} days); load its inputs again and save them.")
-        return SavedSummary(content_digest((steps, found[2])), found[0], found[1])
+        created, expires, _ = _record(found)
+        if expires <= self.clock():
+            raise self._expired(expires)
+        return SavedSummary(content_digest((steps, found[2])), created, expires)
 
     def forget(self, workspace_id: str) -> None:
         """Delete the workspace saved under ``workspace_id`` and every blob no other workspace uses."""
@@ -307,6 +306,10 @@ class WorkspaceStore:
         """Remove the workspaces whose time is up, their blobs, and what killed saves left a minute ago or more."""
         with self._index_connection() as index:
             self._remove_expired(index)
+
+    def _expired(self, expires: float) -> StoreError:
+        return StoreError(f"This saved workspace expired on {utc_time_text(expires)} (a saved workspace is kept "
+                          f"{self.expiry_days:g} days); load its inputs again and save them.")
 
     def _unknown_id(self) -> StoreError:
         return StoreError(f"No saved workspace has this ID: it was forgotten, or it expired (a saved workspace is kept "

@@ -269,7 +269,8 @@ def _rankings_by_id(run: Run | AlignedRun, concepts: ConceptSets | None) -> dict
             for row, docs in zip(run.query_rows, run.documents)}
 
 
-def _run_depth(run: Run | AlignedRun) -> int:
+def run_depth(run: Run | AlignedRun) -> int:
+    """The length of a run's longest list (1 for a run of none)."""
     if isinstance(run, AlignedRun):
         return run.documents.shape[1]
     lengths = RankedLists.from_mapping(run.rankings).lengths()
@@ -505,7 +506,7 @@ class Evaluator:
         # Each list as deep as the table's largest K asks (items past rank 1,000 once dropped without a word:
         # R@1500 of a list whose relevant items lie at ranks 1,201-1,500 was 0); no deeper than the longest list,
         # since the metrics read a short list's missing ranks as misses.
-        depth = max(1, min(max(k_max, MAX_DEPTH), max((_run_depth(r) for r in runs), default=1)))
+        depth = max(1, min(max(k_max, MAX_DEPTH), max((run_depth(r) for r in runs), default=1)))
         ideal, in_pool = {}, {}
         # Measures with the KG first: IoU then reads their cached codes (PairwiseEngine._plan_of).
         ordered = sorted(concept_measures.items(), key=lambda item: not item[1].uses_kg)

@@ -36,7 +36,7 @@ import numpy as np
 
 from evalcore.data import Run
 from evalcore.errors import ParameterError
-from evalcore.evaluation.evaluator import MAX_DEPTH, AlignedRun, Evaluator, align_run
+from evalcore.evaluation.evaluator import MAX_DEPTH, AlignedRun, Evaluator, align_run, run_depth
 from evalcore.relevance.formulas import nn_iou_from_counts
 from evalcore.relevance.measures import MeasureSpec
 
@@ -144,8 +144,7 @@ def graded_judgments(evaluator: Evaluator, runs: Sequence[Run | AlignedRun], k: 
     concepts = evaluator.concepts
     ideal = evaluator.relevance_ranking(measure, k, k, progress=progress).documents
     # every retrieved item is judged, however deep its list (evaluate reads a list as deep as its K asks)
-    depth = max(max((len(docs) for docs in r.rankings.values()), default=1) if isinstance(r, Run)
-                else r.documents.shape[1] for r in runs)
+    depth = max(run_depth(run) for run in runs)
     query_order: dict[int, None] = {}
     pairs: list[np.ndarray] = []
     unknown = 0

@@ -431,9 +431,10 @@ class MetricInputs:
         return self.derived[("relevant", measure)]
 
     def _ranks_up_to(self, kind: str, measure: str, k: int, make: Callable[[int], np.ndarray]) -> np.ndarray:
-        """The first ``k`` columns of ``make(width)``, an array whose column r depends only on ranks 1..r: made once,
-        at least as wide as the table's largest K (the width of the ideal rankings), so that a metric at every
-        cut-off reads the same array (the same values as ``make(k)``, without making it per K)."""
+        """The first ``k`` columns of ``make(width)``, an array whose column r depends only on ranks 1..r: made once
+        for the table's largest K (the width of the ideal rankings) and no wider than the lists (ranks beyond them
+        add nothing), so that a metric at every cut-off reads the same array (the same values as ``make(k)``,
+        without making it per K)."""
         kept = self.derived.get((kind, measure))  # (the width asked for, the array: no wider than the lists)
         if kept is None or kept[0] < k:
             width = max(k, self.ideal[measure].shape[1]) if measure in self.ideal else k
