@@ -187,9 +187,9 @@ class JudgedRelevance:
     unjudged items read 0); the ideal ranking holds the query's positive grades in descending
     order; an item is relevant when its grade reaches the relevance level.
 
-    >>> judged = JudgedRelevance(Qrels({"q": {"a": 2, "b": 0, "c": 3, "d": -1}}))
-    >>> judged.ideal(["q"], 3).tolist(), judged.relevant_counts(["q"], 2).tolist(), judged.highest_grade
-    ([[3.0, 2.0, 0.0]], [2], 3)
+    >>> judged = JudgedRelevance(Qrels({"q": {"a": 2, "b": 0, "c": 3, "d": -1}, "r": {"a": 1}}))
+    >>> judged.ideal(["q", "r"], 3).tolist(), judged.relevant_counts(["q"], 2).tolist(), judged.highest_grade
+    ([[3.0, 2.0], [1.0, 0.0]], [2], 3)
     """
 
     def __init__(self, qrels: Qrels):
@@ -200,11 +200,13 @@ class JudgedRelevance:
         return sorted((g for g in self.qrels.judgments[query].values() if g > 0), reverse=True)
 
     def ideal(self, query_ids: Sequence[str], k: int) -> np.ndarray:
-        """Q x k: each query's best k positive grades, descending, padded with 0."""
-        ideal = np.zeros((len(query_ids), k))
-        for row, query in enumerate(query_ids):
-            best = self._sorted_grades(query)[:k]
-            ideal[row, :len(best)] = best
+        """Each query's best k positive grades, descending, padded with 0: Q x k, or narrower where no query has k
+        positive grades (the columns past them would hold only zeros, which add nothing to an ideal DCG; a K of
+        10,000 over ROCOv2 test's 9,927 queries made 0.8 GB of them), and at least one column."""
+        best = [self._sorted_grades(query)[:k] for query in query_ids]
+        ideal = np.zeros((len(query_ids), max(1, min(k, max(map(len, best), default=0)))))
+        for row, grades in enumerate(best):
+            ideal[row, :len(grades)] = grades
         return ideal
 
     def relevant_counts(self, query_ids: Sequence[str], level: int) -> np.ndarray:
