@@ -25,6 +25,7 @@ from dashboard.ui import choose_one, escape_markdown, for_reader, page_with_conc
 from evalcore.app.baselines import IOU, NN_IOU, Baseline, changed_top
 from evalcore.app.browse import find_images
 from evalcore.app.workspace import image_of
+from evalcore.errors import CBIRLensError
 
 through_app()
 
@@ -62,7 +63,11 @@ if isinstance(system, str):
     run = ws.runs[system][1]
     pool = list(run.rankings)
 else:
-    runs = baselines_with_progress(ws, [system, IOU] if related_only else [system], settings)
+    try:
+        runs = baselines_with_progress(ws, [system, IOU] if related_only else [system], settings)
+    except CBIRLensError as error:
+        st.error(str(error))
+        st.stop()
     run = runs[system]
     pool = list(run.rankings)
     if related_only:

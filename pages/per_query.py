@@ -56,7 +56,11 @@ chosen_baselines = choose_many(st.multiselect, f"Also show {'reference systems' 
                                "(computed here over the whole collection)", options, "pq_baselines",
                                default=default_baselines(ws), format_func=shown_system)
 systems: dict[Baseline | str, Run] = {name: run for name, (_, run) in ws.runs.items()}
-systems.update(baselines_with_progress(ws, chosen_baselines, settings))
+try:
+    systems.update(baselines_with_progress(ws, chosen_baselines, settings))
+except CBIRLensError as error:
+    st.error(str(error))
+    st.stop()
 if not systems:
     st.info("No runs loaded: upload run files on the Data page, or choose a baseline above.")
     st.stop()

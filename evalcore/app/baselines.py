@@ -56,9 +56,14 @@ class Baseline:
         return self.plain.removeprefix("the most ").capitalize()
 
     def available(self, workspace: Workspace) -> bool:
-        """Whether ``workspace`` holds what the baseline needs."""
+        """Whether ``workspace`` holds what the baseline needs: for embeddings and captions, some about an image of
+        the concept sets (those of another collection rank nothing, and the ranking refuses them)."""
         if workspace.concepts is None:
             return False
+        if self.needs == "embeddings":
+            return workspace.embeddings is not None and any(i in workspace.concepts.index for i in workspace.embeddings.ids)
+        if self.needs == "captions":
+            return any(image_id in workspace.concepts.index for image_id in workspace.captions)
         return not self.needs or bool(getattr(workspace, self.needs))
 
     def measure(self, relevance: MeasureSpec) -> MeasureSpec | None:

@@ -334,8 +334,52 @@ def _recorded(workspace: Workspace, *steps: SavedInput) -> Workspace:
 
 
 def with_new_concepts(workspace: Workspace, data: bytes, name: str) -> Workspace:
-    """New ground truth (an upload): the label says so; runs, KG and the rest stay."""
-    return replace(with_concepts(workspace, data, name), label=f"Uploaded ({name})", synthetic=False)
+    r"""New ground truth (an upload): the label says so; names and KG stay, and so does every input about some of the
+    new images. What is about none of them (the demo's runs, labels, embeddings, captions and images under the
+    concept sets of the user's own collection) is left out, as for concept sets found in a captions file read
+    alone: kept, a run of no known query blocked every table and a caption baseline raised. The report row says what
+    was left out and how much of what stays lacks a concept set (the loaded files' own rows were true of the concept
+    sets they were read with).
+
+    >>> ws = with_run(with_concepts(Workspace(), b"ID,CUIs\na,C0000001\nb,C0000002\n", "demo.csv"),
+    ...               b"a Q0 b 1 1.0 s\n", "s.trec")
+    >>> other = with_new_concepts(ws, b"ID,CUIs\nx,C0000001\n", "mine.csv")
+    >>> sorted(other.runs), other.reports[-1].problems
+    ([], "left out, being about other images: run 's'")
+    >>> some = with_new_concepts(ws, b"ID,CUIs\na,C0000001\n", "mine.csv")
+    >>> sorted(some.runs), some.reports[-1].problems
+    (['s'], "run 's': 1 of 1 retrieved IDs have no concept set (scored as relevance 0)")
+    """
+    new = with_concepts(workspace, data, name)
+    new, left_out = _only_about(new, frozenset(new.concepts.ids))
+    problems = [f"left out, being about other images: {', '.join(left_out)}"] if left_out else []
+    problems += _uncovered(new)
+    row = replace(new.reports[-1], problems="; ".join(problems) or "none")
+    return replace(new, label=f"Uploaded ({name})", synthetic=False, reports=(*new.reports[:-1], row))
+
+
+def _uncovered(workspace: Workspace) -> list[str]:
+    """How much of the loaded runs, labels, embeddings, captions and images has no concept set in ``workspace``'s
+    concept sets, one sentence each (nothing where all of it has)."""
+    concepts = workspace.concepts
+    problems = []
+    for system, (_, run) in workspace.runs.items():
+        unknown_queries, unknown_docs = unknown_ids(run, concepts)
+        retrieved = sum(len(ranking) for ranking in run.rankings.values())
+        parts = ([f"{unknown_queries:,} of {len(run.rankings):,} queries"] if unknown_queries else []) + \
+            ([f"{unknown_docs:,} of {retrieved:,} retrieved IDs"] if unknown_docs else [])
+        if parts:
+            problems.append(f"run '{system}': {' and '.join(parts)} have no concept set (scored as relevance 0)")
+    if isinstance(workspace.labels, ImageLabels):
+        labelled = dict.fromkeys(image_id for by_image in workspace.labels.by_kind.values() for image_id in by_image)
+        problems += [f"labels: {problem}" for problem in coverage_problems(concepts, list(labelled), "no label")]
+    if workspace.embeddings is not None:
+        problems += [f"embeddings: {problem}"
+                     for problem in coverage_problems(concepts, workspace.embeddings.ids, "no embedding")]
+    if workspace.captions:
+        problems += [f"captions: {problem}" for problem in coverage_problems(concepts, list(workspace.captions),
+                                                                             "no caption")]
+    return problems
 
 
 def with_kg(workspace: Workspace, data: bytes, name: str) -> Workspace:
@@ -569,7 +613,7 @@ def concept_mentions(extracted: CaptionConcepts) -> dict[str, dict[str, bool]]:
 
 def _only_about(workspace: Workspace, ids: frozenset[str]) -> tuple[Workspace, list[str]]:
     """The workspace without the inputs about images none of which is in ``ids`` (runs without such a query,
-    per-image labels, embeddings and images of other images, an image folder), and what was left out: a new
+    per-image labels, embeddings, captions and images of other images, an image folder), and what was left out: a new
     collection's pages would otherwise score the demo's runs on queries it does not have."""
     runs = {name: kept for name, kept in workspace.runs.items() if not ids.isdisjoint(kept[1].rankings)}
     left_out = [f"run '{name}'" for name in workspace.runs if name not in runs]
@@ -581,6 +625,9 @@ def _only_about(workspace: Workspace, ids: frozenset[str]) -> tuple[Workspace, l
     if workspace.embeddings is not None and ids.isdisjoint(workspace.embeddings.ids):
         changes["embeddings"] = None
         left_out.append("embeddings")
+    if workspace.captions and ids.isdisjoint(workspace.captions):
+        changes["captions"] = {}
+        left_out.append("captions")
     images = ImageFiles.of(workspace.images).only(ids)
     if len(images) < len(workspace.images):
         changes["images"] = images

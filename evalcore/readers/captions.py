@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from evalcore.errors import InputError
 from evalcore.readers.files import Source, read_text
-from evalcore.readers.lines import check_delimiter, check_id, csv_rows, first_line_of_text
+from evalcore.readers.lines import (
+    IMAGE_ID_COLUMNS,
+    check_delimiter,
+    check_id,
+    check_not_foreign_header,
+    csv_rows,
+    first_line_of_text,
+)
 
 
 def read_captions(source: Source, name: str | None = None) -> dict[str, str]:
@@ -20,6 +27,7 @@ def read_captions(source: Source, name: str | None = None) -> dict[str, str]:
     text, display = read_text(source, name)
     first_line, first = first_line_of_text(text)
     check_delimiter(first, first_line, display, (",",), "'ID,Caption'")
+    check_not_foreign_header(first, first_line, display, "captions", "rows 'ID,Caption'")
     captions: dict[str, str] = {}
     for position, (line, fields) in enumerate(csv_rows(text, display)):
         if position == 0 and _is_caption_header(fields):
@@ -33,9 +41,7 @@ def read_captions(source: Source, name: str | None = None) -> dict[str, str]:
     return captions
 
 
-#: The names of the first two columns of a captions header (ROCOv2 writes "ID,Caption"), lower-cased.
-_ID_COLUMNS = frozenset({"id", "image", "image_id", "imageid", "image id", "image_name", "name", "file", "filename",
-                         "file_name"})
+#: The names of the second column of a captions header (ROCOv2 writes "ID,Caption"), lower-cased.
 _CAPTION_COLUMNS = frozenset({"caption", "captions", "text"})
 
 
@@ -46,4 +52,4 @@ def _is_caption_header(fields: list[str]) -> bool:
     >>> _is_caption_header(["ID", "Caption"]), _is_caption_header(["id", "CT of the head"]), _is_caption_header(["q", "Captions"])
     (True, False, False)
     """
-    return len(fields) >= 2 and fields[0].strip().lower() in _ID_COLUMNS and fields[1].strip().lower() in _CAPTION_COLUMNS
+    return len(fields) >= 2 and fields[0].strip().lower() in IMAGE_ID_COLUMNS and fields[1].strip().lower() in _CAPTION_COLUMNS

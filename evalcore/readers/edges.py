@@ -16,7 +16,7 @@ from evalcore.data import KGEdges, KGEdgeTable
 from evalcore.errors import InputError
 from evalcore.readers.columnar import fast_or_by_lines, unquoted_line_column, upper_cuis, usual_and_scanned
 from evalcore.readers.files import Source, read_checked_bytes
-from evalcore.readers.lines import NODE_FIELD, check_delimiter, csv_rows, first_line_of, kg_node
+from evalcore.readers.lines import NODE_FIELD, check_delimiter, check_not_foreign_header, csv_rows, first_line_of, kg_node
 from evalcore.readers.mrrel import is_mrrel, numbered_pieces, read_mrrel, stream_mrrel
 from evalcore.readers.obo import is_obo, read_obo
 
@@ -50,6 +50,7 @@ def read_kg(source: Source, name: str | None = None) -> KGEdges | KGEdgeTable:
         return read_mrrel(numbered_pieces(data), display, checked=True)
     check_delimiter(first, first_line, display, (",", "\t"), "an edge list 'child,parent' (or MRREL.RRF or OBO)")
     delimiter = "\t" if "\t" in first else ","
+    check_not_foreign_header(first, first_line, display, "knowledge graph", "an edge list 'child,parent'", delimiter)
     edges, part_of = fast_or_by_lines(_edges_by_columns, _edges_by_lines, data, display, delimiter)
     if not edges:
         raise InputError(display, None, "at least one edge 'child,parent'", "none")

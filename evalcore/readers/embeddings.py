@@ -151,6 +151,9 @@ EXTREME_MAGNITUDE = 1e150  # a row's largest value beyond it (or its inverse) is
 
 
 def _embeddings(ids: list[str], matrix: np.ndarray, display: str, first_line: int) -> Embeddings:
+    if not ids:  # a header alone (another file's, such as ID,Caption) would replace loaded embeddings with none
+        raise InputError(display, first_line - 1 or None, "rows of an image ID and its vector after the header",
+                         "none")
     matrix = np.asarray(matrix, dtype=np.float64)
     first_position: dict[str, int] = {}
     for position, image_id in enumerate(ids):

@@ -107,6 +107,39 @@ def check_delimiter(first: str, line: int, display: str, accepted: tuple[str, ..
         raise InputError(display, line, f"{shape} with fields separated by {wanted}", f"{DELIMITER_NAMES[found]} as the delimiter")
 
 
+#: The first two column names of the headers of the files a user uploads, lower-cased, by the kind of file.
+IMAGE_ID_COLUMNS = frozenset({"id", "image", "image_id", "imageid", "image id", "image_name", "name", "file",
+                              "filename", "file_name"})
+_HEADERS = {
+    "captions": (IMAGE_ID_COLUMNS, frozenset({"caption", "captions", "text"}), "'ID,Caption'"),
+    "concept sets": (IMAGE_ID_COLUMNS, frozenset({"cuis", "cui", "concepts"}), "'ID,CUIs'"),
+    "labels": (IMAGE_ID_COLUMNS, frozenset({"modality", "organ"}), "'ID,modality,organ'"),
+    "concept names": (frozenset({"cui", "concept", "concept_id"}), frozenset({"name", "canonical name",
+                                                                            "preferred name", "concept name"}),
+                      "'CUI,Name'"),
+}
+
+
+def check_not_foreign_header(first: str, line: int, display: str, own: str, shape: str,
+                             delimiter: str = ",") -> None:
+    r"""Refuse a file whose first line is the header of another kind of file: given to the wrong reader (concept
+    sets as captions or names, a captions file as a knowledge graph), its rows would be read as data of the wrong
+    kind, a caption made of concept codes or an edge from "ID" to "Caption".
+
+    >>> check_not_foreign_header("ID,CUIs", 1, "c.csv", "captions", "rows")
+    Traceback (most recent call last):
+    ...
+    evalcore.errors.InputError: c.csv, line 1: expected rows, found the header of concept sets ('ID,CUIs'): load it as ...
+    >>> check_not_foreign_header("ID,Caption", 1, "captions.csv", "captions", "rows 'ID,Caption'")
+    """
+    fields = [field.strip().strip('"').lower() for field in first.split(delimiter)[:2]]
+    if len(fields) < 2:
+        return
+    for kind, (firsts, seconds, header) in _HEADERS.items():
+        if kind != own and fields[0] in firsts and fields[1] in seconds:
+            raise InputError(display, line, shape, f"the header of {kind} ({header}): load it as {kind}")
+
+
 def check_id(image_id: str, display: str, line: int) -> str:
     if not image_id or len(image_id) > MAX_ID_CHARS or WHITESPACE.search(image_id):
         raise InputError(display, line, "an image ID without spaces (1-300 characters)", repr(image_id)[:60])

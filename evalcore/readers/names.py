@@ -13,6 +13,7 @@ from evalcore.readers.lines import (
     NODE_FIELD,
     NODE_PATTERN,
     check_delimiter,
+    check_not_foreign_header,
     csv_rows,
     first_line_of,
     pipe_separated,
@@ -31,6 +32,7 @@ def read_concept_names(source: Source, name: str | None = None) -> dict[str, str
     if first.count("|") >= 14 or display.lower().endswith(".rrf") or pipe_separated(first):
         return _read_mrconso(data.decode("utf-8"), display)
     check_delimiter(first, first_line, display, (",",), "'CUI,Name' (or MRCONSO.RRF)")
+    check_not_foreign_header(first, first_line, display, "concept names", "rows 'CUI,Name' (or MRCONSO.RRF)")
     return fast_or_by_lines(_names_by_columns, _names_by_lines, data, display)
 
 
