@@ -202,7 +202,10 @@ def test_table_intervals_and_json_with_undefined_values():
 
 
 def test_table_intervals_equal_one_bootstrap_per_system():
-    """Systems over as many queries share one bootstrap call; each interval is the one its own call gives."""
+    """Systems over as many queries share one bootstrap call; each interval is the one its own call gives, over the
+    queries in the order of their IDs (q0, q1, q10, ...)."""
+    from evalcore.stats.compare import id_order
+
     rng = np.random.default_rng(7)
     values = {f"sys_{i}": np.where(rng.random((40, 3)) < 0.1, np.nan, rng.random((40, 3))) for i in range(3)}
     values["short"] = rng.random((25, 3))
@@ -213,8 +216,9 @@ def test_table_intervals_equal_one_bootstrap_per_system():
     statistics = Statistics()
     table = Results(Evaluation(systems, {}, metrics), statistics).table().set_index(["system", "metric"])
     for name, v in values.items():
-        for metric, ci in zip(metrics, bootstrap_cis(v, statistics.confidence, samples=statistics.bootstrap_samples,
-                                                      seed=statistics.seed)):
+        in_id_order = v[id_order(systems[name].query_ids)]
+        for metric, ci in zip(metrics, bootstrap_cis(in_id_order, statistics.confidence,
+                                                      samples=statistics.bootstrap_samples, seed=statistics.seed)):
             row = table.loc[(name, metric)]
             assert (row.ci_low, row.ci_high, row.queries) == pytest.approx((ci.low, ci.high, ci.queries), rel=1e-12)
 

@@ -26,7 +26,7 @@ from evalcore.evaluation.options import Relevance, Scoring, Statistics
 from evalcore.io.tables import latex_interval, latex_tabular
 from evalcore.kept import Kept
 from evalcore.metrics.registry import parse_metric
-from evalcore.stats.compare import PairComparison, bootstrap_cis, compare_columns, draws_store
+from evalcore.stats.compare import PairComparison, bootstrap_cis, compare_columns, draws_store, id_order
 
 #: The most decimals a LaTeX table writes: a double holds about 17 significant digits.
 MAX_LATEX_DIGITS = 17
@@ -131,8 +131,12 @@ class Results:
         intervals = {}
         for systems in by_size.values():
             # One matrix of every column (systems after each other, each one's metrics in order), stacked once.
-            per_system = [self.evaluation.systems[self._system(system)].values for system in systems]
-            columns = np.column_stack([values[metric] for values in per_system for metric in self.metrics])
+            # Each system's queries in the order of their IDs: resamples drawn by position would otherwise pick other
+            # queries when a run file lists them in another order (and other ones than the tests pair).
+            results = [self.evaluation.systems[self._system(system)] for system in systems]
+            orders = [id_order(result.query_ids) for result in results]
+            columns = np.column_stack([result.values[metric][order] for result, order in zip(results, orders)
+                                       for metric in self.metrics])
             cis = bootstrap_cis(columns, self.statistics.confidence,
                                 samples=self.statistics.bootstrap_samples, seed=self.statistics.seed, draws=self.draws)
             for position, system in enumerate(systems):

@@ -144,10 +144,33 @@ def bootstrap_cis(columns: np.ndarray, confidence: float = 0.95, *, samples: int
         if defined_counts[column] == 0:
             results.append(MeanWithCI(float("nan"), float("nan"), float("nan"), 0))
             continue
-        mean = filled[:, column].sum() / defined_counts[column]
-        results.append(MeanWithCI(float(mean), float(bounds[0, column]), float(bounds[1, column]),
-                                  int(defined_counts[column])))
+        values = columns[defined[:, column], column]
+        mean = values_mean(values)
+        # A resample's mean comes from a weighted product whose rounding may fall just outside the values (a column
+        # of 0.7 gave [0.7000000000000004, 0.7000000000000008]); every mean of them lies within their range.
+        low, high = np.clip(bounds[:, column], values.min(), values.max())
+        results.append(MeanWithCI(mean, float(low), float(high), int(defined_counts[column])))
     return results
+
+
+def values_mean(values: np.ndarray) -> float:
+    """The mean of ``values`` (finite, at least one), within their range: a sum's rounding may otherwise put the mean
+    of 1,000 values of 0.7 at 0.6999999999999998, below every one of them.
+
+    >>> values_mean(np.full(1000, 0.7)), float(np.full(1000, 0.7).mean())
+    (0.7, 0.6999999999999998)
+    """
+    return float(np.clip(values.mean(), values.min(), values.max()))
+
+
+def id_order(ids: Sequence[str]) -> np.ndarray:
+    """The positions of ``ids`` in sorted order: the one order in which a system's per-query values are averaged,
+    resampled and paired, so that no mean, interval or test depends on the order of a run file's queries.
+
+    >>> id_order(["q2", "q10", "q1"]).tolist()
+    [2, 1, 0]
+    """
+    return np.array(sorted(range(len(ids)), key=ids.__getitem__), dtype=np.int64)
 
 
 def _percentiles(samples: np.ndarray, percentiles: list[float]) -> np.ndarray:
@@ -358,7 +381,7 @@ def compare_columns(query_ids: Mapping[str, Sequence[str]], values: Mapping[str,
         return compare_systems({name: dict(zip(query_ids[name], values[name])) for name in names}, samples=samples,
                                seed=seed, draws=draws)
     # In the order of the sorted IDs, as compare_systems reads the queries two systems share (here: all of them).
-    order = np.array(sorted(range(len(first)), key=first.__getitem__), dtype=np.int64)
+    order = id_order(first)
     read = {}
     for name in names:
         read[name] = np.asarray(values[name], dtype=np.float64)[order]
@@ -381,23 +404,36 @@ def _compared(names: list[str], paired: list[tuple[np.ndarray, np.ndarray]], sam
 
 
 def _holm_of_defined(p_values: list[float]) -> list[float]:
-    """:func:`holm` where a pair's p-value is undefined (no shared query, no difference to test): it counts among
-    the tests as a p of 1, which keeps the others' correction conservative, and its own adjusted value stays
-    undefined, never a made-up 1.
+    """:func:`holm` over the tests that were made: a pair whose p-value is undefined (no shared query) is no test and
+    is not counted, as R's ``p.adjust`` leaves out NA (it was counted as a p of 1, which made the others' values
+    larger than the standard ones: 3 x 0.00441 beside one undefined pair, where Holm over the two tests made gives
+    2 x 0.00441); its own adjusted value stays undefined.
 
-    >>> _holm_of_defined([0.01, float("nan")])
-    [0.02, nan]
+    >>> _holm_of_defined([0.01, float("nan"), 0.04])
+    [0.02, nan, 0.04]
     """
-    adjusted = holm([p if np.isfinite(p) else 1.0 for p in p_values]) if p_values else []
-    return [value if np.isfinite(p) else float("nan") for p, value in zip(p_values, adjusted)]
+    made = [p for p in p_values if np.isfinite(p)]
+    adjusted = iter(holm(made)) if made else iter(())
+    return [next(adjusted) if np.isfinite(p) else float("nan") for p in p_values]
 
 
 def kendall_tau(scores_a: Mapping[str, float], scores_b: Mapping[str, float]) -> float:
-    """Kendall's tau-b between two system rankings (by mean score) over their shared systems."""
+    """Kendall's tau-b between two system rankings (by mean score) over their shared systems (scipy's
+    ``kendalltau``). Undefined (NaN) where fewer than two systems are shared or one ranking ties every system and
+    the other does not, as scipy has it (it was 1, perfect agreement, where one setting told no system apart);
+    1 where both tie every system, the same (empty) order.
+
+    >>> kendall_tau({"a": 1, "b": 2, "c": 3}, {"a": 1, "b": 3, "c": 2})
+    0.33333333333333337
+    >>> kendall_tau({"a": 1, "b": 1, "c": 1}, {"a": 1, "b": 2, "c": 3}), kendall_tau({"a": 1, "b": 1}, {"a": 2, "b": 2})
+    (nan, 1.0)
+    """
     shared = [s for s in scores_a if s in scores_b]
     if len(shared) < 2:
         return float("nan")
+    a, b = [scores_a[s] for s in shared], [scores_b[s] for s in shared]
+    if len(set(a)) == 1 or len(set(b)) == 1:
+        return 1.0 if len(set(a)) == len(set(b)) == 1 else float("nan")
     from scipy import stats  # see paired_t_test
 
-    tau = stats.kendalltau([scores_a[s] for s in shared], [scores_b[s] for s in shared]).statistic
-    return float(tau) if np.isfinite(tau) else 1.0
+    return float(stats.kendalltau(a, b).statistic)
