@@ -216,3 +216,20 @@ def test_a_qrels_ideal_holds_no_column_past_the_most_positive_grades():
     # q: DCG 0 + 1/log2(3) + 3/log2(4) over 3 + 1/log2(3); r (b unjudged): 2/log2(3) over 2
     expected = ((1 / np.log2(3) + 1.5) / (3 + 1 / np.log2(3)) + 1 / np.log2(3)) / 2
     assert means["qrels-NDCG@3"] == means["qrels-NDCG@10000"] == pytest.approx(expected, abs=1e-15)
+
+
+def test_exponential_gain_refuses_grades_whose_gain_overflows():
+    """Was: a grade of 1,024 or more (the qrels command writes grades up to 10^6) made 2^grade infinite and NDCG 0
+    without a word; grades up to 1,000 stay finite."""
+    from evalcore.data import Qrels
+    from evalcore.errors import ParameterError
+
+    run = Run("s", {"q": ("b", "a")})
+    exponential = Relevance.of(gain="exponential")
+    with pytest.raises(ParameterError, match="overflows past grade 1000, and judged.qrels has grades up to 2,000"):
+        Evaluator(None, qrels=Qrels({"q": {"a": 2000, "b": 1}}, "judged.qrels")).evaluate(
+            [run], ["qrels-NDCG@2"], exponential)
+    means = Evaluator(None, qrels=Qrels({"q": {"a": 1000, "b": 1}})).evaluate([run], ["qrels-NDCG@2"],
+                                                                             exponential).means()["s"]
+    # DCG 1 + (2^1000 - 1)/log2(3) over 2^1000 - 1 + 1/log2(3): 1/log2(3) to the last digit
+    assert means["qrels-NDCG@2"] == pytest.approx(1 / np.log2(3), rel=1e-15)

@@ -180,6 +180,10 @@ def unknown_ids(run: Run, concepts: ConceptSets) -> tuple[int, int]:
     return queries, int(unknown_names[lists.documents].sum()) if unknown_names.any() else 0
 
 
+#: The largest grade exponential gain takes: 2^1000 - 1, summed over 10,000 ranks, stays finite (2^1024 does not).
+LARGEST_EXPONENT = 1000
+
+
 class JudgedRelevance:
     """The relevance source of a TREC qrels file, read as trec_eval reads it.
 
@@ -510,6 +514,11 @@ class Evaluator:
             raise CBIRLensError(f"two runs share a system name: {names}; rename a file or its TREC tag")
         measures = sorted({s.relevance for s in specs if s.relevance})
         self._check_sources(measures, specs)
+        if "qrels" in measures and relevance.gain == "exponential" and self.judged.highest_grade > LARGEST_EXPONENT:
+            # 2^1024 is infinite in floating point, and infinite over infinite gave NDCG 0 without a word
+            raise ParameterError(f"exponential gain 2^grade - 1 overflows past grade {LARGEST_EXPONENT}, and "
+                                 f"{self.judged.qrels.source} has grades up to {self.judged.highest_grade:,}: use "
+                                 "linear gain (trec_eval's), or judgments on a smaller scale")
         concept_measures = {key: relevance.spec_for(key) for key in measures if key != "qrels"}
         k_max = max([s.k for s in specs if s.k] + [1])
         # Each list as deep as the table's largest K asks (items past rank 1,000 once dropped without a word:
