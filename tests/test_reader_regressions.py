@@ -16,3 +16,23 @@ from .test_vectorised_readers import concepts_as_list, outcome
 ])
 def test_tab_separated_concepts_with_an_empty_last_field(data):
     assert outcome(concepts_as_list, data, "gt.tsv") == outcome(line_by_line.read_concepts, data, "gt.tsv")
+
+
+@pytest.mark.parametrize("kg_text", [
+    b"child,parent\nuberon:0001638,UBERON:0001637\n",  # the columnar path
+    b'child,parent\n"uberon:0001638",UBERON:0001637\n',  # a quoted line: the line-by-line path
+    b"child\tparent\nuberon:0001638\tuberon:0001637\n",  # a TSV
+    b"child,parent\nc0040405,Uberon:0001637\n",
+])
+def test_a_kg_names_ontology_ids_in_any_case_as_the_concept_sets_do(kg_text):
+    """Was: the concepts reader upper-cased "uberon:0001638" and the KG readers kept it, so the KG's node was another
+    one and nn-IoU gave IoU's numbers at exit 0 (hunt 28d)."""
+    from evalcore.readers import read_kg
+    from evalcore.readers.names import read_concept_names
+
+    nodes = {node for edge in read_kg(kg_text, "kg.csv").edges for node in edge[:2]}
+    assert nodes <= {"UBERON:0001638", "UBERON:0001637", "C0040405"} and len(nodes) == 2
+    assert read_concept_names(b"CUI,Name\nuberon:0001638,liver lobe\nDEMO:x1,a term\n", "n.csv") == {
+        "UBERON:0001638": "liver lobe", "DEMO:x1": "a term"}
+    assert read_concept_names(b'CUI,Name\n"uberon:0001638","liver, lobe"\n', "n.csv") == {
+        "UBERON:0001638": "liver, lobe"}

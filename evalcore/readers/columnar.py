@@ -36,7 +36,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
-from evalcore.readers.lines import csv_line
+from evalcore.readers.lines import CONCEPT_ID_ANY_CASE, csv_line
 
 T = TypeVar("T")
 
@@ -400,7 +400,8 @@ def universal_newlines(data: bytes) -> bytes:
 
 
 def upper_cuis(nodes: pa.ChunkedArray) -> pa.ChunkedArray:
-    return pc.if_else(pc.match_substring_regex(nodes, r"^[Cc][0-9]{7}$"), pc.utf8_upper(nodes), nodes)
+    """:func:`~evalcore.readers.lines.concept_key` of every node: CUIs and ontology IDs upper-cased."""
+    return pc.if_else(pc.match_substring_regex(nodes, CONCEPT_ID_ANY_CASE), pc.utf8_upper(nodes), nodes)
 
 
 def usual_and_scanned(column: pa.ChunkedArray, index: LineIndex, pattern: str, display: str, delimiter: str = ","

@@ -13,14 +13,20 @@ from evalcore.data import ConceptSets
 from evalcore.errors import InputError
 from evalcore.readers.columnar import fast_or_by_lines, first_repeated, frozensets, line_column, take, universal_newlines
 from evalcore.readers.files import Source, read_checked_bytes
-from evalcore.readers.lines import CUI_PATTERN, check_delimiter, check_id, csv_line, csv_rows, first_line_of, split_lines
+from evalcore.readers.lines import (
+    CONCEPT_TOKEN,
+    CUI_PATTERN,
+    ONTOLOGY_ID_PATTERN,
+    check_delimiter,
+    check_id,
+    csv_line,
+    csv_rows,
+    first_line_of,
+    split_lines,
+)
 
 MAX_CONCEPTS_PER_IMAGE = 500
 
-#: An ontology ID, upper-cased: a prefix (a letter, then letters, digits or '_'), ':' and digits (UBERON:0002298).
-ONTOLOGY_ID_PATTERN = re.compile(r"^[A-Z][A-Z0-9_]{0,31}:[0-9]{1,20}\Z")
-#: What a concept row may name: a CUI or an ontology ID (upper-cased), as one regular expression over a token.
-_CONCEPT_TOKEN = r"(?:[Cc][0-9]{7}|[A-Za-z][A-Za-z0-9_]{0,31}:[0-9]{1,20})"
 CONCEPT_ID_EXPECTED = "CUIs of the form C + 7 digits or ontology IDs PREFIX:digits (UBERON:0002298)"
 
 
@@ -125,9 +131,9 @@ def _repeated_concept_id(display: str, line: int, image_id: str, earlier: int) -
 
 # One row of the usual form: an ID (no whitespace or comma; no ';' or '|' when alone), then CUIs, all ASCII.
 _CONCEPT_LINE = {
-    False: rf"^(?:[!-+\--:<-{{}}~]{{1,300}}|[!-+\--~]{{1,300}},(?:{_CONCEPT_TOKEN}(?:;{_CONCEPT_TOKEN})*)?)$",
+    False: rf"^(?:[!-+\--:<-{{}}~]{{1,300}}|[!-+\--~]{{1,300}},(?:{CONCEPT_TOKEN}(?:;{CONCEPT_TOKEN})*)?)$",
     # A tab-separated line is stripped first: "ID<TAB>" is the ID alone, so it may not hold ';' or '|' either.
-    True: rf"^(?:[!-:<-{{}}~]{{1,300}}\t?|[!-~]{{1,300}}\t{_CONCEPT_TOKEN}(?:[,;]{_CONCEPT_TOKEN})*)$",
+    True: rf"^(?:[!-:<-{{}}~]{{1,300}}\t?|[!-~]{{1,300}}\t{CONCEPT_TOKEN}(?:[,;]{CONCEPT_TOKEN})*)$",
 }
 
 

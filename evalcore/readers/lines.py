@@ -18,6 +18,12 @@ from evalcore.errors import InputError
 # ASCII digits only: re's \d also matches other scripts' digits (C٠٠٤٠٤٠٥ is no CUI); \Z, not $, so that a
 # trailing line feed is not accepted either.
 CUI_PATTERN = re.compile(r"^C[0-9]{7}\Z")
+#: An ontology ID, upper-cased: a prefix (a letter, then letters, digits or '_'), ':' and digits (UBERON:0002298).
+ONTOLOGY_ID_PATTERN = re.compile(r"^[A-Z][A-Z0-9_]{0,31}:[0-9]{1,20}\Z")
+#: What a concept row may name: a CUI or an ontology ID in any case, as one regular expression over a token.
+CONCEPT_TOKEN = r"(?:[Cc][0-9]{7}|[A-Za-z][A-Za-z0-9_]{0,31}:[0-9]{1,20})"
+#: A whole field that is a concept ID in any case (the columnar readers' form).
+CONCEPT_ID_ANY_CASE = f"^{CONCEPT_TOKEN}$"
 NODE_PATTERN = re.compile(r"^[^\s,;|]{1,200}$")
 MAX_ID_CHARS = 300
 WHITESPACE = re.compile(r"\s")  # str.isspace(), as str.split() and str.strip() use it
@@ -155,7 +161,19 @@ def pipe_separated(first: str) -> bool:
     return "|" in first and "," not in first and "\t" not in first
 
 
+def concept_key(node: str) -> str:
+    """A node as the concept sets name it: a CUI or an ontology ID upper-cased, as the concepts reader reads them (a
+    KG's "uberon:0001638" was another node than the concept sets' "UBERON:0001638", and nn-IoU gave IoU's numbers
+    without a word), any other node (an intermediate term) as written.
+
+    >>> concept_key("c0040405"), concept_key("uberon:0001638"), concept_key("DEMO:vein_like")
+    ('C0040405', 'UBERON:0001638', 'DEMO:vein_like')
+    """
+    upper = node.upper()
+    return upper if CUI_PATTERN.match(upper) or ONTOLOGY_ID_PATTERN.match(upper) else node
+
+
 def kg_node(raw: str, display: str, line: int) -> str:
     if not NODE_PATTERN.match(raw):
         raise InputError(display, line, "a node ID (CUI or ontology ID) without spaces", repr(raw)[:60])
-    return raw.upper() if CUI_PATTERN.match(raw.upper()) else raw
+    return concept_key(raw)

@@ -14,6 +14,7 @@ from evalcore.readers.lines import (
     NODE_PATTERN,
     check_delimiter,
     check_not_foreign_header,
+    concept_key,
     csv_rows,
     first_line_of,
     pipe_separated,
@@ -81,11 +82,7 @@ def _name_row(fields: list[str], display: str, line: int) -> tuple[str, str]:
     node = fields[0]
     if not NODE_PATTERN.match(node):
         raise InputError(display, line, "a concept ID without spaces", repr(node)[:60])
-    return _cui_upper(node), fields[1]
-
-
-def _cui_upper(node: str) -> str:
-    return node.upper() if CUI_PATTERN.match(node.upper()) else node
+    return concept_key(node), fields[1]
 
 
 # A usual line: a node ID, then a name that needs no stripping (quoted or not; a quoted name may hold commas and
