@@ -63,6 +63,20 @@ def one_line(text: object, limit: int = MAX_FOUND_CHARS) -> str:
     return escaped if len(escaped) <= limit else f"{escaped[:limit]}… ({len(text):,} characters)"
 
 
+def quoted_id(image_id: str) -> str:
+    r"""An ID as a message quotes it: at most 60 characters, and a non-ASCII one also as code points, since Unicode
+    writes some letters in two ways (one code point, NFC, or a letter and a combining accent, NFD) that print the
+    same: an ID said to be missing though the file seems to hold it.
+
+    >>> quoted_id("q1"), quoted_id("ima\u0301gen").split(" ", 1)[1]
+    ("'q1'", "(as code points 'ima\\u0301gen'; Unicode writes some letters in two ways, NFC and NFD)")
+    """
+    shown = repr(image_id) if len(image_id) <= 60 else repr(image_id[:60]) + f"… ({len(image_id):,} characters)"
+    if image_id.isascii():
+        return shown
+    return f"{shown} (as code points {ascii(image_id[:60])}; Unicode writes some letters in two ways, NFC and NFD)"
+
+
 def listed(items: Sequence[object], shown: int = 3) -> str:
     """The first ``shown`` of ``items``, each quoted by :func:`one_line` as a name, and how many more there are.
 

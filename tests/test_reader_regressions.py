@@ -36,3 +36,16 @@ def test_a_kg_names_ontology_ids_in_any_case_as_the_concept_sets_do(kg_text):
         "UBERON:0001638": "liver lobe", "DEMO:x1": "a term"}
     assert read_concept_names(b'CUI,Name\n"uberon:0001638","liver, lobe"\n', "n.csv") == {
         "UBERON:0001638": "liver, lobe"}
+
+
+def test_an_id_missing_in_another_unicode_form_is_quoted_with_its_code_points(tmp_path):
+    """Was: a run's 'imágen' in NFD beside the concept sets' NFC one was refused as 'first: 'imágen'', which reads
+    the same as the ID the file holds (hunt 28d)."""
+    from evalcore.data import Run
+    from evalcore.errors import InputError
+    from evalcore.evaluation.evaluator import Evaluator
+    from evalcore.readers import read_concepts
+
+    concepts = read_concepts("ID,CUIs\nim\u00e1gen,C0040405\nx,C0040405\n".encode(), "c.csv")
+    with pytest.raises(InputError, match=r"as code points 'ima\\u0301gen'; Unicode writes some letters in two ways"):
+        Evaluator(concepts).evaluate([Run("s", {"ima\u0301gen": ("x",)})], ["CUI@1"])

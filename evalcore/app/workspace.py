@@ -32,7 +32,7 @@ from PIL import Image
 from evalcore.app.store import SavedInput
 from evalcore.cache_keys import content_digest
 from evalcore.data import ConceptClassMap, ConceptSets, Embeddings, ImageLabels, KGEdges, Run
-from evalcore.errors import CBIRLensError, InputError, listed
+from evalcore.errors import CBIRLensError, InputError, listed, quoted_id
 from evalcore.evaluation.evaluator import unknown_ids
 from evalcore.extraction.caption_concepts import CaptionConcepts, find_caption_concepts
 from evalcore.extraction.evidence import EvidenceRow, evidence_rows, image_rows
@@ -416,7 +416,8 @@ def with_run(workspace: Workspace, data: bytes, name: str,
             if unknown_queries == len(run.rankings):
                 first = next(iter(run.rankings))
                 raise InputError(name, None, f"query IDs that have a concept set in {workspace.concepts.source}",
-                                 f"none of the {len(run.rankings):,} queries of system '{run.name}' does (first: {first!r})")
+                                 f"none of the {len(run.rankings):,} queries of system '{run.name}' does "
+                                 f"(first: {quoted_id(first)})")
             if unknown_queries or unknown_docs:
                 problems = (f"{unknown_queries} queries and {unknown_docs} retrieved IDs have no concept set "
                             "(scored as relevance 0)")

@@ -29,7 +29,7 @@ import pandas as pd
 
 from evalcore.data import ConceptSets, ImageLabels, Qrels, RankedLists, Run
 from evalcore.engine import Compute, PairwiseEngine, PoolSummary, codes_give
-from evalcore.errors import CBIRLensError, InputError, ParameterError
+from evalcore.errors import CBIRLensError, InputError, ParameterError, quoted_id
 from evalcore.evaluation.options import Relevance
 from evalcore.kept import InFlight, Kept
 from evalcore.metrics.registry import MetricInputs, MetricSpec, parse_metric
@@ -92,7 +92,7 @@ def align_run(run: Run, concepts: ConceptSets, depth: int, keep_query: bool = Fa
     known = query_rows >= 0
     if len(lists) and not known.any():
         raise InputError(run.source, None, f"query IDs that have a concept set in {concepts.source}",
-                         f"none of its {len(lists):,} queries does (first: {lists.queries[0]!r})")
+                         f"none of its {len(lists):,} queries does (first: {quoted_id(lists.queries[0])})")
     row_of_name = pool.get_indexer(pd.Index(lists.names, dtype=object))
     aligned = _aligned_as_written(run.name, lists, query_rows, row_of_name, depth)
     if aligned is not None:
@@ -232,7 +232,7 @@ class JudgedRelevance:
             first = next(iter(rankings))
             raise InputError(getattr(run, "source", run.name), None,
                              f"query IDs that have judgments in {self.qrels.source}",
-                             f"none of its {len(rankings):,} queries does (first: {first!r})")
+                             f"none of its {len(rankings):,} queries does (first: {quoted_id(first)})")
         grades = np.zeros((len(judged), depth))
         documents = np.full((len(judged), depth), PADDING, dtype=np.int64)
         unjudged = in_own_list = 0

@@ -18,7 +18,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from evalcore.data import Predictions
-from evalcore.errors import InputError
+from evalcore.errors import InputError, quoted_id
 from evalcore.readers.columnar import fast_or_by_lines, first_repeated, frozensets, line_column, present, repeated_in_lists, take
 from evalcore.readers.files import Source, read_checked_bytes
 from evalcore.readers.lines import CUI_PATTERN, check_delimiter, first_line_of
@@ -52,7 +52,7 @@ def read_predictions(source: Source, name: str | None = None, known_ids: Mapping
         if unknown.any():  # another collection's file, or IDs written otherwise: F1 0 would hide it
             row = int(np.flatnonzero(unknown)[0])
             raise InputError(display, int(lines[row]), "prediction lines whose image IDs are in the ground truth",
-                             f"none in its {int(unknown.sum()):,} lines (the first: {_shown(ids[row])})")
+                             f"none in its {int(unknown.sum()):,} lines (the first: {quoted_id(ids[row])})")
         raise InputError(display, None, "at least one prediction line 'ID,CUI;CUI'",
                          "a header-only file" if first_line else "an empty file")
     kept_ids = take(ids, kept)
@@ -61,7 +61,7 @@ def read_predictions(source: Source, name: str | None = None, known_ids: Mapping
         later, earlier = (kept[position] for position in repeat)
         raise InputError(display, int(lines[later]), f"each image ID once ({ids[later]!r} already on line "
                          f"{int(lines[earlier])})", "a repeated ID")
-    problems = [(int(lines[row]), f"unknown image ID {_shown(ids[row])}")
+    problems = [(int(lines[row]), f"unknown image ID {quoted_id(ids[row])}")
                 for row in np.flatnonzero(unknown)[:MAX_PROBLEMS]]
     scored_kept = take(scored, kept)
     problems += chain.from_iterable(map(itemgetter(1), scored_kept))
@@ -75,11 +75,6 @@ def read_predictions(source: Source, name: str | None = None, known_ids: Mapping
 #: The problems a predictions file keeps with their lines; the rest are counted (a file of another collection's
 #: million IDs must not hold a million messages).
 MAX_PROBLEMS = 1000
-
-
-def _shown(image_id: str) -> str:
-    """An image ID as a problem quotes it: at most 60 characters."""
-    return repr(image_id) if len(image_id) <= 60 else repr(image_id[:60]) + f"… ({len(image_id):,} characters)"
 
 
 #: A line's set and its problems (a list where the fast path may add a repeated concept, empty and shared where no
