@@ -72,16 +72,21 @@ def audience() -> str:
     return AUDIENCES.get(st.session_state.get("audience", "Researcher"), "researcher")
 
 
-def guarded_load(loader: Callable[[], Workspace]) -> bool:
-    """Run a loader; on bad input show its message and keep what was loaded before."""
+def load_error(loader: Callable[[], Workspace]) -> str | None:
+    """Run a loader and keep its workspace; on bad input keep what was loaded before and return its message."""
     try:
         st.session_state["workspace"] = loader()
-        return True
-    except CBIRLensError as error:
+        return None
+    except (CBIRLensError, OSError, zipfile.BadZipFile) as error:
+        return str(error)
+
+
+def guarded_load(loader: Callable[[], Workspace]) -> bool:
+    """Run a loader; on bad input show its message and keep what was loaded before."""
+    error = load_error(loader)
+    if error is not None:
         st.error(f"Not loaded: {error}")
-    except (OSError, zipfile.BadZipFile) as error:
-        st.error(f"Not loaded: {error}")
-    return False
+    return error is None
 
 
 def server_data_roots() -> tuple[Path, ...]:

@@ -24,6 +24,7 @@ from dashboard.session import (
     forget_saved,
     guarded_load,
     hold_saved,
+    load_error,
     saved_link,
     server_data_roots,
     through_app,
@@ -84,15 +85,25 @@ with right:
 
 
 def add_uploads(kind: str, files, adder) -> None:
-    """Add uploaded files one by one; a bad one is reported and skipped, the rest kept."""
+    """Add uploaded files one by one; a bad one is reported and skipped, the rest kept. What became of each file
+    is said for as long as the uploader holds it (a refused file's message went at the next click, while the file
+    still sat in the uploader), and a load starts the page again, so that the sidebar, drawn before the page,
+    counts what is loaded now."""
+    loaded = False
     for upload in [f for f in files or [] if f is not None]:
         key = f"seen_{kind}_{upload.file_id}"
-        if st.session_state.get(key):
-            continue
-        st.session_state[key] = True
-        data = upload.getvalue()
-        if guarded_load(lambda data=data, upload=upload: adder(workspace(), data, upload.name)):
+        if key not in st.session_state:
+            data = upload.getvalue()
+            error = load_error(lambda data=data, upload=upload: adder(workspace(), data, upload.name))
+            st.session_state[key] = f"Not loaded: {error}" if error else None
+            loaded = loaded or error is None
+        refused = st.session_state[key]
+        if refused:
+            st.error(refused)
+        else:
             st.success(f"Loaded {upload.name}")
+    if loaded:
+        st.rerun()
 
 
 def with_run_shown(current, data: bytes, name: str):
@@ -148,9 +159,15 @@ with c2:
                                type=accepted("npy", "csv", "parquet"), key="up_embeddings")
     ids_file = st.file_uploader("Image IDs for the vectors file (one per line)" if clinician else
                                 "ID list for a .npy file (one ID per line)", type=accepted("txt"), key="up_embedding_ids")
-    if vectors is not None and (not vectors.name.endswith(".npy") or ids_file is not None):
-        add_uploads("embeddings", [vectors], lambda current, data, name: with_embeddings(
-            current, data, name, ids_file.getvalue() if ids_file else None, ids_file.name if ids_file else None))
+    if vectors is not None and vectors.name.lower().endswith(".npy") and ids_file is None:
+        st.info(f"{vectors.name} holds no image IDs: add its ID list (one ID per line, in the order of its rows) to "
+                "load it.")
+    elif vectors is not None:
+        # The ID list is part of what is loaded: a corrected list beside the same vectors is another load.
+        add_uploads(f"embeddings_{ids_file.file_id if ids_file else ''}", [vectors],
+                    lambda current, data, name: with_embeddings(current, data, name,
+                                                                ids_file.getvalue() if ids_file else None,
+                                                                ids_file.name if ids_file else None))
 
 ws = workspace()
 st.subheader("Find concepts in the captions")
@@ -164,6 +181,8 @@ else:
              "names, optional synonym files, the built-in imaging vocabulary and clinical synonyms; negated mentions are not "
              "extracted). They replace the loaded concept sets; every page then evaluates on them.")
     uploaded_captions = st.session_state.get("up_captions")
+    if uploaded_captions is not None and st.session_state.get(f"seen_captions_{uploaded_captions.file_id}"):
+        uploaded_captions = None  # refused above, its message shown: read alone, it would be refused again
     which_captions = "loaded"
     if uploaded_captions is not None:
         # A newly uploaded captions file is read alone unless the user says otherwise: a user with captions only

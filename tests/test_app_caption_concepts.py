@@ -99,10 +99,11 @@ def test_a_failing_captions_file_keeps_the_earlier_workspace(content, expected):
     before = app.session_state["workspace"]
     app.file_uploader(key="up_captions").set_value(("bad.csv", content, "text/csv"))
     app.run()
-    assert [e.value for e in app.error] and expected in app.error[0].value  # the upload itself is refused ...
-    extract(app, extract_which="upload")  # ... and so is finding concepts in it alone
     errors = [e.value for e in app.error]
-    assert len(errors) == 1 and expected in errors[0] and "expected" in errors[0], errors
+    assert len(errors) == 1 and expected in errors[0] and "expected" in errors[0], errors  # the upload is refused ...
+    assert "extract_which" not in [radio.key for radio in app.radio]  # ... and not offered to be read alone
+    app.run()
+    assert [e.value for e in app.error] == errors  # the message stays while the uploader holds the file
     assert app.session_state["workspace"] is before
 
 

@@ -43,7 +43,7 @@ def test_with_run_reports_progress_until_done(large_run):
     assert fractions == sorted(fractions) and fractions[-1] == 1.0 and len(seen) >= 3
     assert any("Reading big.trec" in message for _, message in seen)
     assert workspace.runs["big"][1].rankings["DEMO_00001"][-1] == "NOT_IN_POOL"
-    assert workspace.reports[-1].problems.startswith("0 queries and 2000 retrieved IDs have no concept set")
+    assert workspace.reports[-1].problems.startswith("2,000 of 200,000 retrieved IDs have no concept set")
 
 
 def test_the_data_page_takes_a_large_run_upload(large_run):

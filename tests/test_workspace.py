@@ -95,7 +95,7 @@ def test_the_validation_report_is_data():
     rows = report_table(ws)
     assert [row["kind"] for row in rows] == ["concept sets", "run 'sys'"]
     assert rows[0] == {"file": "c.csv", "kind": "concept sets", "rows read": "3", "problems": "none"}
-    assert rows[1]["problems"].startswith("1 queries and 0 retrieved IDs have no concept set")
+    assert rows[1]["problems"].startswith("1 of 3 queries have no concept set")
 
 
 def test_baselines_are_found_by_key_and_by_object_never_by_title():
@@ -131,7 +131,7 @@ def test_the_cli_prints_the_data_pages_validation_report(tmp_path, capsys):
     assert main(["check", "--concepts", str(concepts), "--run", str(run), "--csv"]) == 0
     expected = report_table(with_run(with_concepts(Workspace(), CONCEPTS, str(concepts)), run.read_bytes(), str(run)))
     printed = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
-    assert printed == expected and printed[1]["problems"].startswith("1 queries and 0 retrieved IDs")
+    assert printed == expected and printed[1]["problems"].startswith("1 of 3 queries have no concept set")
     assert main(["check", "--demo"]) == 0
     assert "| data/demo/* | demo (synthetic) | 2000 | none |" in capsys.readouterr().out
     run.write_bytes(b"nobody Q0 img1 1 0.1 sys\n")

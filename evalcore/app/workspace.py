@@ -29,6 +29,7 @@ from typing import Any, Protocol
 import numpy as np
 from PIL import Image
 
+from evalcore.app.baselines import BASELINES
 from evalcore.app.store import SavedInput
 from evalcore.cache_keys import content_digest
 from evalcore.data import ConceptClassMap, ConceptSets, Embeddings, ImageLabels, KGEdges, Run
@@ -78,6 +79,12 @@ LISTED_IDS = 40
 INPUTS = ("concepts", "names", "kg_files", "runs", "labels", "captions", "embeddings", "images", "image_folder",
           "extraction")
 _READ_ONLY_MAPPINGS = ("names", "captions")
+
+
+#: The report row's kind of concept sets found in captions.
+FOUND_KIND = "concept sets found in the captions"
+#: The names of the Table-1 baselines, which no uploaded system may take.
+BASELINE_TITLES = frozenset(baseline.title for baseline in BASELINES)
 
 
 def rocov2_labels_path() -> Path:
@@ -325,6 +332,8 @@ def demo_digest() -> str:
 def with_concepts(workspace: Workspace, data: bytes, name: str) -> Workspace:
     concepts = read_concepts(data, name)
     new = workspace.with_inputs(concepts=concepts, extraction=None, curated=None, digests={"concepts": file_digest(data)})
+    # The rows of the concept sets these replace describe concept sets no longer loaded.
+    new = new.without_reports("concept sets").without_reports(FOUND_KIND)
     return _recorded(new.with_report(name, "concept sets", len(concepts)), SavedInput("concepts", name, data))
 
 
@@ -358,18 +367,26 @@ def with_new_concepts(workspace: Workspace, data: bytes, name: str) -> Workspace
     return replace(new, label=f"Uploaded ({name})", synthetic=False, reports=(*new.reports[:-1], row))
 
 
+def _run_coverage(run: Run, concepts: ConceptSets) -> list[str]:
+    """How much of a run has no concept set, one sentence (none where all of it has).
+
+    >>> concepts = ConceptSets(("a", "b"), (frozenset({"C0000001"}),) * 2, "c.csv")
+    >>> _run_coverage(Run("s", {"a": ("b", "x"), "q": ("a",)}), concepts)
+    ['1 of 2 queries and 1 of 3 retrieved IDs have no concept set (scored as relevance 0)']
+    """
+    unknown_queries, unknown_docs = unknown_ids(run, concepts)
+    retrieved = sum(len(ranking) for ranking in run.rankings.values())
+    parts = ([f"{unknown_queries:,} of {len(run.rankings):,} queries"] if unknown_queries else []) + \
+        ([f"{unknown_docs:,} of {retrieved:,} retrieved IDs"] if unknown_docs else [])
+    return [f"{' and '.join(parts)} have no concept set (scored as relevance 0)"] if parts else []
+
+
 def _uncovered(workspace: Workspace) -> list[str]:
     """How much of the loaded runs, labels, embeddings, captions and images has no concept set in ``workspace``'s
     concept sets, one sentence each (nothing where all of it has)."""
     concepts = workspace.concepts
-    problems = []
-    for system, (_, run) in workspace.runs.items():
-        unknown_queries, unknown_docs = unknown_ids(run, concepts)
-        retrieved = sum(len(ranking) for ranking in run.rankings.values())
-        parts = ([f"{unknown_queries:,} of {len(run.rankings):,} queries"] if unknown_queries else []) + \
-            ([f"{unknown_docs:,} of {retrieved:,} retrieved IDs"] if unknown_docs else [])
-        if parts:
-            problems.append(f"run '{system}': {' and '.join(parts)} have no concept set (scored as relevance 0)")
+    problems = [f"run '{system}': {problem}" for system, (_, run) in workspace.runs.items()
+                for problem in _run_coverage(run, concepts)]
     if isinstance(workspace.labels, ImageLabels):
         labelled = dict.fromkeys(image_id for by_image in workspace.labels.by_kind.values() for image_id in by_image)
         problems += [f"labels: {problem}" for problem in coverage_problems(concepts, list(labelled), "no label")]
@@ -410,18 +427,26 @@ def with_run(workspace: Workspace, data: bytes, name: str,
     # Runs are loaded now: the folder's "no run files" row no longer describes the workspace.
     new = new.without_reports(NO_RUNS_KIND)
     for run in runs:
-        problems = ""
+        if run.name in BASELINE_TITLES:
+            # Its table would hold two systems of that name once the baseline is chosen, and show only an error.
+            raise InputError(name, None, "a system name other than a baseline's",
+                             f"'{run.name}', the name of a baseline: rename the file or its TREC tag")
+        problems = []
         if workspace.concepts is not None:
-            unknown_queries, unknown_docs = unknown_ids(run, workspace.concepts)
+            unknown_queries, _ = unknown_ids(run, workspace.concepts)
             if unknown_queries == len(run.rankings):
                 first = next(iter(run.rankings))
                 raise InputError(name, None, f"query IDs that have a concept set in {workspace.concepts.source}",
                                  f"none of the {len(run.rankings):,} queries of system '{run.name}' does "
                                  f"(first: {quoted_id(first)})")
-            if unknown_queries or unknown_docs:
-                problems = (f"{unknown_queries} queries and {unknown_docs} retrieved IDs have no concept set "
-                            "(scored as relevance 0)")
-        new = new.with_report(name, f"run '{run.name}'", f"{len(run.rankings):,} queries", problems)
+            problems += _run_coverage(run, workspace.concepts)
+        kind = f"run '{run.name}'"
+        if run.name in workspace.runs:
+            # The run of that name read before is replaced: its row describes a run no longer loaded.
+            replaced = [row.file for row in new.reports if row.kind == kind]
+            new = new.without_reports(kind)
+            problems.append(f"replaces the run of that name read before{f' from {replaced[-1]}' if replaced else ''}")
+        new = new.with_report(name, kind, f"{len(run.rankings):,} queries", "; ".join(problems))
     if progress is not None:
         progress(1.0, f"Loaded {name}")
     return _recorded(new, SavedInput("run", name, data))
@@ -438,7 +463,7 @@ def with_labels(workspace: Workspace, data: bytes, name: str) -> Workspace:
         if isinstance(labels, ImageLabels):
             labelled = dict.fromkeys(image_id for by_image in labels.by_kind.values() for image_id in by_image)
             problems = coverage_problems(workspace.concepts, list(labelled), "no label")
-    new = workspace.with_inputs(labels=labels, digests={"labels": file_digest(data)})
+    new = workspace.with_inputs(labels=labels, digests={"labels": file_digest(data)}).without_reports("labels")
     return _recorded(new.with_report(name, "labels", _label_rows(labels), "; ".join(problems)),
                      SavedInput("labels", name, data))
 
@@ -491,6 +516,7 @@ def with_embeddings(workspace: Workspace, data: bytes, name: str, ids: bytes | N
                     ids_name: str | None = None) -> Workspace:
     embeddings = read_embeddings(data, name, ids, ids_name)
     new = workspace.with_inputs(embeddings=embeddings, digests={"embeddings": file_digest(data, ids)})
+    new = new.without_reports("embeddings")  # the embeddings these replace
     new = new.with_report(name, "embeddings", f"{len(embeddings.ids):,} x {embeddings.vectors.shape[1]}",
                           "; ".join([*coverage_problems(workspace.concepts, embeddings.ids, "no embedding"),
                                      *zero_vector_problems(embeddings)]))
@@ -572,7 +598,7 @@ def with_extracted_concepts(workspace: Workspace, extracted: CaptionConcepts, so
         new = replace(new, label=f"Uploaded ({source})", synthetic=False)
         if left_out:
             problems.append(f"left out, being about other images: {', '.join(left_out)}")
-    return _recorded(new.with_report(source, "concept sets found in the captions", len(concepts), "; ".join(problems)),
+    return _recorded(new.with_report(source, FOUND_KIND, len(concepts), "; ".join(problems)),
                      *steps)
 
 
