@@ -39,7 +39,7 @@ def same_records(left: list, right: list) -> bool:
 def plain_bootstrap(columns: np.ndarray, confidence: float, samples: int, seed: int) -> list[MeanWithCI]:
     """Independent definition: the same resamples (bootstrap_cis draws them in chunks of 256), each chunk's means
     as the product of the resample counts with the values and with the 0/1 matrix of defined values, then each
-    column's percentile interval on its own."""
+    column's percentile interval on its own, within the range of its values, as is its mean."""
     width = columns.shape[1]
     defined = np.isfinite(columns)
     filled = np.where(defined, columns, 0.0)
@@ -54,8 +54,11 @@ def plain_bootstrap(columns: np.ndarray, confidence: float, samples: int, seed: 
         if count == 0:
             found.append(MeanWithCI(float("nan"), float("nan"), float("nan"), 0))
             continue
-        low, high = np.nanpercentile(means[:, column], [tail, 100 - tail])
-        found.append(MeanWithCI(float(filled[:, column].sum() / count), float(low), float(high), count))
+        values = columns[defined[:, column], column]
+        # the resamples' means lie within the values on paper; their rounding is held to it
+        low, high = np.clip(np.nanpercentile(means[:, column], [tail, 100 - tail]), values.min(), values.max())
+        mean = min(max(values.mean(), values.min()), values.max())
+        found.append(MeanWithCI(float(mean), float(low), float(high), count))
     return found
 
 

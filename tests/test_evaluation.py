@@ -233,3 +233,37 @@ def test_exponential_gain_refuses_grades_whose_gain_overflows():
                                                                              exponential).means()["s"]
     # DCG 1 + (2^1000 - 1)/log2(3) over 2^1000 - 1 + 1/log2(3): 1/log2(3) to the last digit
     assert means["qrels-NDCG@2"] == pytest.approx(1 / np.log2(3), rel=1e-15)
+
+
+def test_relevance_equal_to_the_threshold_on_paper_reaches_it():
+    """Was: nn-IoU (1 + 0.2) / 3 computed as 0.39999999999999997 did not reach a threshold of 0.4, so nn-Prec, nn-R
+    and nn-MAP counted the item not relevant (hunt 28a). Every (i + alpha a) / (i + 1 + a) that is a decimal of up to
+    6 places, for alpha in tenths: relevant at that threshold, not at 1e-9 above it; the pool's count (R's
+    denominator) and the metrics agree."""
+    from fractions import Fraction
+
+    import evalcore
+    from evalcore import Scoring
+
+    cases = 0
+    for tenths in range(1, 10):
+        alpha = Fraction(tenths, 10)
+        for shared in range(1, 5):
+            for near in range(1, 5):
+                exact = (shared + alpha * near) / (shared + 1 + near)
+                if (exact * 10**6).denominator != 1:
+                    continue
+                xs = [f"C{number:07d}" for number in range(1, shared + 1)]
+                ps = [f"C{number:07d}" for number in range(100, 100 + near)]
+                concepts = {"q": {*xs, "C0000050"}, "c": {*xs, *ps}, "z": {"C0000099"}}
+                kg = [(p, xs[0]) for p in ps]
+                metrics = Scoring(["nn-Prec@1", "nn-R@1", "nn-MAP@1"])
+                for threshold, expected in ((float(exact), 1.0), (float(exact) + 1e-9, 0.0)):
+                    means = evalcore.evaluate(concepts, {"s": {"q": ["c", "z"]}}, metrics,
+                                              Relevance.of(float(alpha), 1, threshold=threshold), kg=kg).means()["s"]
+                    if expected:
+                        assert means == {"nn-Prec@1": 1.0, "nn-R@1": 1.0, "nn-MAP@1": 1.0}, (alpha, shared, near)
+                    else:
+                        assert means["nn-Prec@1"] == 0.0, (alpha, shared, near)
+                cases += 1
+    assert cases >= 20

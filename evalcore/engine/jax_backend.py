@@ -39,6 +39,7 @@ from jax import lax
 
 from evalcore.engine.work import ArrayPass, PoolSummary
 from evalcore.errors import ParameterError
+from evalcore.relevance.formulas import reaching
 
 CPU_DEFAULT_MEMORY = 1 << 30
 GPU_MEMORY_SHARE = 0.6  # of the free device memory: XLA needs room for its own scratch
@@ -304,7 +305,7 @@ class JaxRanker:
                                 blocks.shift)
         query_ops, query_base, query_self = self._queries(work, operands, blocks.query_block)
         table_device = jax.device_put(keys_of_codes.astype(np.int32), self.device)
-        lowest = jnp.int32(int(np.searchsorted(values[1:], threshold)) + 1)
+        lowest = jnp.int32(int(np.searchsorted(values[1:], reaching(threshold))) + 1)
         chunk_width = blocks.tile * blocks.tiles_per_chunk
         starts = list(range(0, candidates, chunk_width))
         block_starts = list(range(0, queries, blocks.query_block))

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from evalcore.relevance.formulas import reaching
+
 
 @dataclass(frozen=True)
 class KeyedBlock:
@@ -48,7 +50,7 @@ def summarise_block(block: KeyedBlock, k: int, threshold: float, depth: int
     width = min(k, ordered.shape[1])
     ideal = np.zeros((ordered.shape[0], k))
     ideal[:, :width] = np.maximum(block.values[ordered[:, ::-1][:, :width]], 0.0)
-    lowest_relevant = np.searchsorted(block.values[1:], threshold) + 1
+    lowest_relevant = np.searchsorted(block.values[1:], reaching(threshold)) + 1
     relevant = ordered.shape[1] - _row_lower_bounds(ordered, lowest_relevant)
     top_width = min(depth, ordered.shape[1])
     kth = ordered[:, -top_width] if top_width else None
@@ -170,7 +172,7 @@ def summarise_groups(groups: CodeGroups, keys: np.ndarray, values: np.ndarray, k
         counted = np.concatenate([[0], np.cumsum(np.where(mask, pool, 0))])
         return counted[row_first[1:]] - counted[row_first[:-1]]
 
-    relevant = per_row(keys >= np.searchsorted(values[1:], threshold) + 1)
+    relevant = per_row(keys >= np.searchsorted(values[1:], reaching(threshold)) + 1)
     top = np.full((block_rows, depth), -1, dtype=np.int64)
     taken = np.minimum(depth, pool_per_row)
     if depth == 0 or not taken.any():

@@ -36,7 +36,7 @@ from evalcore.metrics.registry import MetricInputs, MetricSpec, parse_metric
 from evalcore.metrics.ties import in_tie_order, run_tie_counts
 from evalcore.relevance.kg import KnowledgeGraph, check_hops_and_mode
 from evalcore.relevance.measures import CountPlan, MeasureSpec
-from evalcore.stats.compare import draws_store, id_order, values_mean
+from evalcore.stats.compare import draws_store, query_means
 from evalcore.threads import blas_single_thread
 
 #: The ranks of each list read beyond a table's largest K, for the metrics of the whole list (RBP, CAG-RBP: a rank
@@ -316,17 +316,9 @@ class Evaluation:
 
     def means(self) -> dict[str, dict[str, float]]:
         """Mean over queries with a defined value (NaN = excluded and counted), summed in the order of the query IDs
-        (:func:`~evalcore.stats.compare.id_order`): two runs that differ only in the order of their queries had means
+        (:func:`~evalcore.stats.compare.query_means`): two runs that differ only in the order of their queries had means
         one digit apart in the last place, and only one of them was marked best."""
-        means = {}
-        for name, result in self.systems.items():
-            order = id_order(result.query_ids)
-            means[name] = {}
-            for metric, values in result.values.items():
-                ordered = values[order]
-                defined = ordered[np.isfinite(ordered)]
-                means[name][metric] = values_mean(defined) if len(defined) else float("nan")
-        return means
+        return {name: query_means(result.query_ids, result.values) for name, result in self.systems.items()}
 
     def per_query_frame(self) -> pd.DataFrame:
         frames = [

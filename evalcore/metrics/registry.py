@@ -56,6 +56,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from evalcore.errors import ParameterError
+from evalcore.relevance.formulas import reaching
 from evalcore.relevance.measures import MEASURES
 
 RBP_PERSISTENCE = 0.95
@@ -427,7 +428,7 @@ class MetricInputs:
     def relevant(self, measure: str) -> np.ndarray:
         """Q x D booleans: relevance at least the level (MAP, AP, Prec and R), computed once per measure."""
         if ("relevant", measure) not in self.derived:
-            self.derived[("relevant", measure)] = self.relevance[measure] >= self.level(measure)
+            self.derived[("relevant", measure)] = self.relevance[measure] >= reaching(self.level(measure))
         return self.derived[("relevant", measure)]
 
     def _ranks_up_to(self, kind: str, measure: str, k: int, make: Callable[[int], np.ndarray]) -> np.ndarray:

@@ -233,6 +233,24 @@ def nn_iou_hops(a: frozenset[str], b: frozenset[str], distances: Mapping[str, Ma
 
 CREDIT_SCALE = 1 << 16
 
+#: How close below a threshold a relevance value may lie and still reach it. IoU-family values are ratios of counts
+#: with alpha, n and the threshold written as decimals; floating point computes some just below the ratio they are
+#: (alpha 0.2: (1 + 0.2) / 3 = 0.39999999999999997, which a threshold of 0.4 left out: nn-Prec, nn-R and nn-MAP counted
+#: the item not relevant). Two such values apart differ by far more: with up to 6 decimals and unions of up to 1,000
+#: concepts (500 a set), by at least 1e-9.
+THRESHOLD_TOLERANCE = 1e-12
+
+
+def reaching(threshold: float) -> float:
+    """The lowest relevance that counts as reaching ``threshold`` ("relevant" for MAP, Prec, R and the pool's count
+    of relevant items): the threshold less :data:`THRESHOLD_TOLERANCE`, one definition for the metrics and every
+    backend of the engine.
+
+    >>> (1 + 0.2) / 3 >= 0.4, (1 + 0.2) / 3 >= reaching(0.4), 0.4 - 1e-9 >= reaching(0.4)
+    (False, True, False)
+    """
+    return threshold - THRESHOLD_TOLERANCE
+
 
 def credit_units(similarity: float) -> int:
     """A similarity in [0, 1] as a whole number of ``1 / 2^16``: sums of credits are then exact in any order.

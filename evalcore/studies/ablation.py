@@ -19,7 +19,7 @@ from evalcore.evaluation.evaluator import AlignedRun, Evaluator
 from evalcore.evaluation.options import Relevance
 from evalcore.metrics.registry import parse_metric
 from evalcore.relevance.measures import MeasureSpec, measure_spec
-from evalcore.stats.compare import kendall_tau
+from evalcore.stats.compare import kendall_tau, query_means
 
 ALPHAS = tuple(round(a / 10, 1) for a in range(11))
 HOPS = (0, 1, 2, 3)
@@ -413,10 +413,14 @@ def _means(evaluator: Evaluator, systems: Sequence[Run | AlignedRun], relevance:
     evaluation = evaluator.evaluate(systems, metric_names, relevance, progress=progress, threads=1)
     means = []
     for name, result in evaluation.systems.items():
-        keep = np.array([q in subset for q in result.query_ids]) if subset is not None else slice(None)
-        for metric, values in result.values.items():
-            selected = values[keep]
-            means.append((name, metric, float(np.nanmean(selected)) if np.isfinite(selected).any() else float("nan")))
+        if subset is None:
+            kept = result.values
+            query_ids: Sequence[str] = result.query_ids
+        else:
+            keep = np.array([q in subset for q in result.query_ids], dtype=bool)
+            kept = {metric: values[keep] for metric, values in result.values.items()}
+            query_ids = [q for q in result.query_ids if q in subset]
+        means += [(name, metric, mean) for metric, mean in query_means(query_ids, kept).items()]
     return means
 
 
