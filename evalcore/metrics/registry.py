@@ -31,8 +31,9 @@ Until issue 34, ``MAP@K`` named the min(K, R) variant, which trec_eval does not 
 from a report then quoted a number no other tool gives (0.9165 beside trec_eval's 0.3095 for retrieval by IoU on
 ROCOv2 test, depth 100). ``MAP@K`` is now trec_eval's definition and ours is ``MAP-min@K``.
 
-"Relevant" (MAP, MAP-min, Prec, R) means relevance >= the threshold (concepts) or grade >= the
-relevance level (qrels, trec_eval's ``-l``, default 1). Queries with no relevant item are
+"Relevant" (MAP, MAP-min, Prec, R) means relevance >= the threshold (concepts; within 1e-12,
+:func:`evalcore.relevance.formulas.reaching`) or grade >= the relevance level (qrels, trec_eval's ``-l``,
+default 1). Queries with no relevant item are
 handled once for a whole table by :mod:`evalcore.evaluation.evaluator` (``empty_queries``).
 
 A relevance metric under a measure other than IoU and nn-IoU carries the measure's registry
