@@ -120,6 +120,8 @@ NN_IOU = Baseline("nn-iou", "Retrieval by nn-IoU", "the most shared or related c
 EMBEDDINGS = Baseline("embeddings", "Retrieval by embeddings", "the most similar pictures", "embeddings", False)
 CAPTIONS = Baseline("captions", "Retrieval by captions (TF-IDF)", "the most similar captions", "captions", False)
 BASELINES = (IOU, NN_IOU, EMBEDDINGS, CAPTIONS)
+#: The baselines' names, which no loaded system may take: a table holding both would show only an error.
+BASELINE_TITLES = frozenset(baseline.title for baseline in BASELINES)
 _BY_KEY = {b.key: b for b in BASELINES}
 
 

@@ -29,7 +29,6 @@ from typing import Any, Protocol
 import numpy as np
 from PIL import Image
 
-from evalcore.app.baselines import BASELINES
 from evalcore.app.store import SavedInput
 from evalcore.cache_keys import content_digest
 from evalcore.data import ConceptClassMap, ConceptSets, Embeddings, ImageLabels, KGEdges, Run
@@ -83,8 +82,6 @@ _READ_ONLY_MAPPINGS = ("names", "captions")
 
 #: The report row's kind of concept sets found in captions.
 FOUND_KIND = "concept sets found in the captions"
-#: The names of the Table-1 baselines, which no uploaded system may take.
-BASELINE_TITLES = frozenset(baseline.title for baseline in BASELINES)
 
 
 def rocov2_labels_path() -> Path:
@@ -414,8 +411,9 @@ def with_kg(workspace: Workspace, data: bytes, name: str) -> Workspace:
 
 
 def with_run(workspace: Workspace, data: bytes, name: str,
-             progress: Callable[[float, str], None] | None = None) -> Workspace:
-    """Add the systems of one run file (one per TREC tag); a run with no known query is refused.
+             progress: Callable[[float, str], None] | None = None, reserved: Collection[str] = ()) -> Workspace:
+    """Add the systems of one run file (one per TREC tag); a run with no known query is refused, and so is one named
+    as a system in ``reserved`` (the dashboard's baselines, :data:`evalcore.app.baselines.BASELINE_TITLES`).
 
     ``progress(fraction, message)`` follows the reading (a depth-1000 run has 10 million lines).
     """
@@ -427,7 +425,7 @@ def with_run(workspace: Workspace, data: bytes, name: str,
     # Runs are loaded now: the folder's "no run files" row no longer describes the workspace.
     new = new.without_reports(NO_RUNS_KIND)
     for run in runs:
-        if run.name in BASELINE_TITLES:
+        if run.name in reserved:
             # Its table would hold two systems of that name once the baseline is chosen, and show only an error.
             raise InputError(name, None, "a system name other than a baseline's",
                              f"'{run.name}', the name of a baseline: rename the file or its TREC tag")
