@@ -98,8 +98,8 @@ def demo_cases(folder: Path) -> dict[str, list[str]]:
         **{f"demo_relevance_{label}": ["relevance", "--concepts", demo, "--kg", kg, "--measure", measure, "--pairs",
                                        _demo_pairs(folder), "--out", f"{out}/demo_relevance_{label}.csv"]
            for label, measure in MEASURES_PINNED.items()},
-        **{f"demo_retrieve_{label}": ["retrieve", "--concepts", demo, "--kg", kg, "--measure", measure, "--depth", "30",
-                                      "--out", f"{out}/demo_retrieve_{label}.trec"]
+        **{f"demo_retrieve_{label}": ["retrieve", "--concepts", demo, *(["--kg", kg] if label.startswith("nn_") else []),
+                                      "--measure", measure, "--depth", "30", "--out", f"{out}/demo_retrieve_{label}.trec"]
            for label, measure in MEASURES_PINNED.items() if label not in ("iou", "nn_iou", "dice")},
         "demo_detection": ["detection", "--gt", demo, "--pred", _demo_predictions(folder), "--kg", kg,
                            "--json", f"{out}/demo_detection.json"],

@@ -166,12 +166,17 @@ def test_report_cells_are_escaped(tmp_path):
 
 def test_a_knowledge_graph_of_none_of_the_concepts_is_named_by_check_evaluate_and_detection(tmp_path, capsys):
     """Was silent (hunt 27): the labels file given as --kg was read as edges between image IDs and classes, and
-    nn-CUI@10 equalled CUI@10 at exit 0."""
+    nn-CUI@10 equalled CUI@10 at exit 0. Its header now says what it is (hunt 28); its rows alone, a graph of other
+    IDs, are named."""
     from .conftest import DEMO
 
-    labels, concepts, run = DEMO / "labels.csv", DEMO / "concepts.csv", DEMO / "runs" / "overlap-noisy.trec"
+    concepts, run = DEMO / "concepts.csv", DEMO / "runs" / "overlap-noisy.trec"
+    assert main(["check", "--concepts", str(concepts), "--kg", str(DEMO / "labels.csv")]) == 2
+    assert "found the header of labels ('ID,modality,organ'): load it as labels" in capsys.readouterr().err
+    labels = tmp_path / "label_rows.csv"
+    labels.write_text("".join((DEMO / "labels.csv").read_text().splitlines(keepends=True)[1:]))
     assert main(["check", "--concepts", str(concepts), "--kg", str(labels)]) == 0
-    said = ("the knowledge graph (2,008 nodes) names none of the concepts of the collection (e.g. C0000726): nn-IoU "
+    said = ("the knowledge graph (2,006 nodes) names none of the concepts of the collection (e.g. C0000726): nn-IoU "
             "gives the numbers of IoU")
     assert f" edges | {said} |" in capsys.readouterr().out
     assert main(["evaluate", "--concepts", str(concepts), "--kg", str(labels), "--run", str(run), "--metrics",

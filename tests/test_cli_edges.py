@@ -241,7 +241,7 @@ def test_every_numeric_option_is_read_by_the_plain_decimal_parsers():
 def test_numeric_options_keep_their_plain_forms(tmp_path, k, alpha):
     """A sign, a leading zero, an exponent and spaces around the number stay readable, as int() and float() read them."""
     out = tmp_path / "a.json"
-    assert main(["evaluate", "--concepts", CONCEPTS, "--run", DEMO_RUNS[0], "--json", str(out), f"--k={k}",
+    assert main(["evaluate", "--concepts", CONCEPTS, "--kg", KG, "--run", DEMO_RUNS[0], "--json", str(out), f"--k={k}",
                  f"--alpha={alpha}"]) == 0
     params = json.loads(out.read_text())["params"]
     assert (params["k"], params["alpha"]) == ([5], 0.5)

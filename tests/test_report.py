@@ -172,10 +172,12 @@ def test_report_never_writes_over_an_input(tmp_path):
     assert concepts.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["gt.csv"]
 
 
-def test_the_dashboards_report_is_recreated_by_its_command(tmp_path, monkeypatch):
+@pytest.mark.parametrize("with_kg", [True, False])
+def test_the_dashboards_report_is_recreated_by_its_command(tmp_path, monkeypatch, with_kg):
     """The Leaderboard's download (:func:`workspace_report` with the sidebar's settings) names the loaded files and
-    a command that, run where those names lead, writes a report with the same leaderboard."""
-    ws = load_demo()
+    a command that, run where those names lead, writes a report with the same leaderboard; without a KG it gives no
+    KG setting, which report refuses without --kg."""
+    ws = load_demo() if with_kg else load_demo().with_inputs(kg_files={})
     kg = KnowledgeGraph.from_edges(tuple(edges for _, edges in ws.kg_files.values()))
     evaluator = Evaluator(ws.concepts, kg, "undirected", ws.resolved_labels())
     nn_iou = measure_spec("nn-iou", alpha=0.5, n=1)
@@ -224,15 +226,16 @@ def test_a_report_of_judged_grades_lists_no_setting_of_concept_relevance(tmp_pat
 
 def test_named_metrics_set_the_cut_offs_a_report_states_and_draws(tmp_path):
     """Was: with --metrics, the settings said the cut-offs of --k (not the metrics') and the curves were drawn at
-    the largest of them (nn-CUI@20 beside CUI@10 and MAP@100); evaluate's JSON recorded --k's too."""
+    the largest of them (nn-CUI@20 beside CUI@10 and MAP@100); evaluate's JSON recorded --k's too. (--k beside them
+    is now refused: tests/test_cli_refusals.py.)"""
     inputs = ["--concepts", str(DEMO / "concepts.csv"), "--kg", str(DEMO / "kg_edges.csv"), "--run",
-              str(DEMO / "runs" / "overlap-noisy.trec"), "--metrics", "CUI@10", "MAP@100", "--k", "5", "20"]
+              str(DEMO / "runs" / "overlap-noisy.trec"), "--metrics", "CUI@10", "MAP@100"]
     assert main(["report", *inputs, "--out", str(tmp_path / "r.html")]) == 0
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", (tmp_path / "r.html").read_text(encoding="utf-8")))
     assert "cut-offs K 10, 100 " in text and "Mean nn-CUI@10 over queries" in text and "nn-CUI@20" not in text
     assert main(["evaluate", *inputs, "--json", str(tmp_path / "e.json")]) == 0
     assert json.loads((tmp_path / "e.json").read_text())["params"]["k"] == [10, 100]
-    assert main(["evaluate", *inputs[:-6], "--k", "5", "20", "--json", str(tmp_path / "e.json")]) == 0
+    assert main(["evaluate", *inputs[:-3], "--k", "5", "20", "--json", str(tmp_path / "e.json")]) == 0
     assert json.loads((tmp_path / "e.json").read_text())["params"]["k"] == [5, 20]  # the standard report's
 
 

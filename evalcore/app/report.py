@@ -190,7 +190,9 @@ def dashboard_command(ws: Workspace, results: Results, relevance: Relevance, kg_
     words = ["cbir-lens", "report", "--concepts", ws.concepts.source]
     for name in ws.kg_files:
         words += ["--kg", name]
-    words += ["--kg-mode", kg_mode, "--alpha", repr(relevance.nn_iou.params["alpha"]), "--n", str(relevance.nn_iou.hops)]
+    if ws.kg_files:  # without a graph nothing reads them, and report refuses them
+        words += ["--kg-mode", kg_mode, "--alpha", repr(relevance.nn_iou.params["alpha"]),
+                  "--n", str(relevance.nn_iou.hops)]
     files = list(dict.fromkeys(run.source for _, run in ws.runs.values()))
     if files:
         words += ["--run", *files]

@@ -54,16 +54,23 @@ def as_option(message: str, args: argparse.Namespace) -> str:
     """A library's parameter error as the command line says it: a message that says what a parameter the command
     has an option for must be names the option ("alpha must lie in [0, 1]" is "--alpha must lie in [0, 1]").
 
-    >>> as_option("bootstrap_samples must be an integer in 1..1000000, got 0", argparse.Namespace(bootstrap_samples=0))
-    '--bootstrap-samples must be an integer in 1..1000000, got 0'
+    >>> as_option("bootstrap_samples must be an integer in 100..1000000, got 0", argparse.Namespace(bootstrap_samples=0))
+    '--bootstrap-samples must be an integer in 100..1000000, got 0'
     >>> as_option("nn-iou: alpha must lie in [0, 1], got 2", argparse.Namespace(alpha=2.0))
     'nn-iou: alpha must lie in [0, 1], got 2'
     >>> as_option("metrics ['modality'] need labels", argparse.Namespace(metrics=["P@5[modality]"]))
     "metrics ['modality'] need labels"
+
+    A list parameter whose option is named in the singular (compare's ``--metric``) is named so:
+
+    >>> as_option("metrics must name at most 200 metrics, got 201", argparse.Namespace(metric=[["CUI@5"]]))
+    '--metric must name at most 200 metrics, got 201'
     """
     name, _, rest = message.partition(" ")
-    if rest.startswith("must ") and name.isidentifier() and hasattr(args, name):
-        return f"--{name.replace('_', '-')} {rest}"
+    if rest.startswith("must ") and name.isidentifier():
+        for option in (name, name.removesuffix("s")):
+            if hasattr(args, option):
+                return f"--{option.replace('_', '-')} {rest}"
     return message
 
 

@@ -15,11 +15,11 @@ from pathlib import Path
 
 from evalcore.app.report import PaperReport, ablation_curves, compared_metrics, file_inputs, report_html
 from evalcore.data import ConceptSets, Run
-from evalcore.engine import Compute
-from evalcore.errors import CBIRLensError, InputError, ParameterError, joined
+from evalcore.engine import DEFAULT_MEMORY_PER_WORKER, Compute
+from evalcore.errors import MAX_NAME_CHARS, CBIRLensError, InputError, ParameterError, joined, listed, one_line
 from evalcore.evaluation.evaluator import Evaluator
 from evalcore.evaluation.listed_pairs import listed_pair_relevance
-from evalcore.evaluation.options import DEFAULT_ALPHA, DEFAULT_HOPS, Relevance, Scoring, Statistics
+from evalcore.evaluation.options import DEFAULT_ALPHA, DEFAULT_CUTOFFS, DEFAULT_HOPS, Relevance, Scoring, Statistics
 from evalcore.evaluation.qrels import graded_judgments
 from evalcore.evaluation.results import Results, evaluate_runs, finite_or_none
 from evalcore.evaluation.retrieval import (
@@ -32,6 +32,7 @@ from evalcore.evaluation.retrieval import (
 from evalcore.io.loading import kg_names_file, load_kg, load_labels
 from evalcore.io.outputs import atomic_output, check_outputs, concepts_csv, write_text_atomically, write_texts_atomically
 from evalcore.metrics.detection import DetectionScores, detection_scores
+from evalcore.metrics.registry import parse_metric
 from evalcore.metrics.ties import run_tie_counts, tie_message
 from evalcore.readers import (
     read_captions,
@@ -43,12 +44,55 @@ from evalcore.readers import (
     read_runs,
 )
 from evalcore.readers.concept_lists import read_concept_list
+from evalcore.readers.lines import MAX_ID_CHARS
 from evalcore.relevance.kg import KnowledgeGraph
-from evalcore.relevance.measures import MeasureSpec, nn_iou_measure, parse_measure
+from evalcore.relevance.measures import MEASURES, MeasureSpec, nn_iou_measure, parse_measure
 from evalcore.resources import project_root
 
-from .console import ProgressBar, print_note, print_tie_notes, print_unscored_notes
+from .console import ProgressBar, print_note, print_tie_notes, print_unscored_notes, shown_number, shown_percent
 from .parser import program_name, recreating_command
+
+# --- options given and options read ------------------------------------------------------------------------
+
+#: The defaults of the options whose parser default is None, so that a command can tell an option its user gave from
+#: one left out, and refuse one it would not read rather than ignore it; the commands read them through
+#: :func:`with_defaults`.
+LATER_DEFAULTS: dict[str, object] = {"kg_mode": "undirected", "alpha": DEFAULT_ALPHA, "n": DEFAULT_HOPS,
+                                     "relevance_level": 1, "k": DEFAULT_CUTOFFS, "svd_dims": 0, "backend": "numpy",
+                                     "memory_per_worker": DEFAULT_MEMORY_PER_WORKER}
+#: The options that set how a knowledge graph's near matches count: read only beside --kg.
+KG_SETTINGS = ("--kg-mode", "--kg-source", "--alpha", "--n")
+
+
+def given(args: argparse.Namespace, option: str) -> bool:
+    """Whether the user gave ``option`` (``"--kg-mode"``): its value is neither None nor an empty list."""
+    value = getattr(args, option[2:].replace("-", "_"), None)
+    return value is not None and value != []
+
+
+def with_defaults(args: argparse.Namespace) -> argparse.Namespace:
+    """``args`` with each option of :data:`LATER_DEFAULTS` that was left out at its default: what a command reads,
+    once it has refused what it would not read."""
+    return argparse.Namespace(**{name: LATER_DEFAULTS[name] if value is None and name in LATER_DEFAULTS else value
+                                 for name, value in vars(args).items()})
+
+
+def refuse_given(args: argparse.Namespace, options: tuple[str, ...], one: str, several: str) -> None:
+    """Refuse those of ``options`` the user gave, in one line: their names, then ``one`` (one of them given) or
+    ``several``."""
+    named = [option for option in options if given(args, option)]
+    if named:
+        raise CBIRLensError(f"{joined(named)} {one if len(named) == 1 else several}")
+
+
+def refuse_kg_settings_without_kg(args: argparse.Namespace) -> None:
+    """Refuse --kg-mode, --kg-source, --alpha and --n without --kg: nothing would read them (nn-IoU without a KG is
+    IoU, whatever alpha and n), while the JSON would record them."""
+    if not args.kg:
+        refuse_given(args, KG_SETTINGS,
+                     "applies only with a knowledge graph: add --kg FILE, or leave it out (without a KG, nn-IoU is IoU)",
+                     "apply only with a knowledge graph: add --kg FILE, or leave them out (without a KG, nn-IoU is IoU)")
+
 
 # --- the option objects and inputs of the parsed arguments -------------------------------------------------
 
@@ -104,6 +148,8 @@ def runs_of(args: argparse.Namespace) -> list[Run]:
 
 
 def command_relevance(args: argparse.Namespace) -> None:
+    refuse_kg_settings_without_kg(args)
+    args = with_defaults(args)
     check_outputs({"--out": args.out}, [args.concepts, args.pairs, *kg_inputs(args)])
     Compute(backend=args.backend, device=args.device).array_backend()  # a bad choice fails here as in evaluate
     concepts = read_concepts(args.concepts)
@@ -130,12 +176,38 @@ def check_evaluation(args: argparse.Namespace, outputs: dict[str, str | None]) -
     if args.qrels and (args.measure is not None or args.kg):
         raise CBIRLensError("--measure and --kg choose concept relevance, which --qrels replaces: give them with "
                             "--concepts alone, or leave them out with --qrels")
+    if args.qrels:
+        refuse_given(args, KG_SETTINGS,
+                     "sets concept relevance (near matches in a KG), which --qrels replaces: leave it out with --qrels",
+                     "set concept relevance (near matches in a KG), which --qrels replaces: leave them out with --qrels")
+    refuse_kg_settings_without_kg(args)
+    if args.relevance_level is not None and not args.qrels:
+        raise CBIRLensError("--relevance-level applies only to the judged grades of --qrels F: add --qrels F, or leave "
+                            "it out (concept relevance counts as relevant from --threshold)")
+    check_metric_cutoffs(args)
+    scoring = scoring_of(args)  # the number of cut-offs and metrics checked before any input is read
+    judged = [name for name in scoring.metrics or () if parse_metric(name).relevance == "qrels"]
+    if judged and not args.qrels:
+        raise CBIRLensError(f"{listed(judged)}: qrels- metrics read judgments: add --qrels F (a TREC qrels file)")
     check_outputs(outputs, [args.concepts, args.qrels, args.labels, *kg_inputs(args), *run_paths(args)])
+
+
+def check_metric_cutoffs(args: argparse.Namespace) -> None:
+    """Refuse --k beside --metrics whose names give other cut-offs: the table is at the names' cut-offs, and --k
+    would be dropped without a word (--k beside names without a cut-off, RBP alone, is read: the report's curves are
+    at it)."""
+    if args.metrics is None or args.k is None:
+        return
+    named = sorted({parse_metric(name).k for name in args.metrics} - {None})
+    if named and named != sorted(args.k):
+        raise CBIRLensError(f"--metrics names its own cut-offs ({', '.join(map(str, named))}), so --k "
+                            f"{' '.join(map(str, args.k))} would be ignored: leave --k out, or write each cut-off in a "
+                            f"metric's name (e.g. CUI@{args.k[0]})")
 
 
 def scoring_of(args: argparse.Namespace) -> Scoring:
     """The metrics of ``evaluate`` and ``report``: ``--metrics``, or the standard report at ``--k``."""
-    return Scoring(args.metrics, args.k)
+    return Scoring(args.metrics, DEFAULT_CUTOFFS if args.k is None else args.k)
 
 
 def evaluated(args: argparse.Namespace) -> tuple[Evaluator, list[Run], Relevance, Results]:
@@ -160,6 +232,7 @@ def evaluated(args: argparse.Namespace) -> tuple[Evaluator, list[Run], Relevance
 def command_evaluate(args: argparse.Namespace) -> None:
     started = time.perf_counter()
     check_evaluation(args, {"--json": args.json, "--per-query": args.per_query})
+    args = with_defaults(args)
     evaluator, _, _, results = evaluated(args)
     payload = results.to_dict()
     payload["params"].update({"k": list(scoring_of(args).cutoffs), "kg_files": args.kg, "kg_sources": args.kg_source,
@@ -172,7 +245,7 @@ def command_evaluate(args: argparse.Namespace) -> None:
             results.per_query().to_csv(handle, index=False)
     write_text_atomically(args.json, json.dumps(payload, indent=2))
     for name, values in results.means().items():
-        shown = ", ".join(f"{m}={values[m]:.4f}" for m in results.metrics[:6])
+        shown = ", ".join(f"{m}={shown_number(values[m])}" for m in results.metrics[:6])
         print(f"{name}: {shown}", file=sys.stderr)
 
 
@@ -182,6 +255,8 @@ def command_report(args: argparse.Namespace) -> None:
     roles = [("concept sets", args.concepts), ("qrels", args.qrels), ("labels", args.labels),
              *(("knowledge graph", path) for path in kg_inputs(args)), *(("run", path) for path in run_paths(args))]
     check_evaluation(args, {"--out": args.out})
+    command = shlex.join(recreating_command(args))  # the options as given: one left out stays out
+    args = with_defaults(args)
     inputs = file_inputs([(role, path) for role, path in roles if path is not None])
     evaluator, runs, relevance, results = evaluated(args)
     cutoffs = scoring_of(args).cutoffs
@@ -191,13 +266,20 @@ def command_report(args: argparse.Namespace) -> None:
         curves, note = ablation_curves(evaluator, runs, relevance, cutoffs, bar), ""
         bar.close()
     report = PaperReport(results, relevance, args.kg_mode, cutoffs, compared_metrics(results.metrics, cutoffs),
-                         tuple(inputs), shlex.join(recreating_command(args)), curves, note)
+                         tuple(inputs), command, curves, note)
     write_text_atomically(args.out, report_html(report))
 
 
 def command_compare(args: argparse.Namespace) -> None:
     started = time.perf_counter()
     metrics = [m for group in args.metric for m in group]  # distinct: a repeated name is refused as it is read
+    refuse_kg_settings_without_kg(args)
+    judged = [name for name in metrics if parse_metric(name).relevance == "qrels"]
+    if judged:
+        raise CBIRLensError(f"{listed(judged)}: qrels- metrics read judgments, and compare reads concept relevance "
+                            "only (it has no --qrels): compare concept-relevance metrics, or give these to evaluate "
+                            "--qrels F")
+    args = with_defaults(args)
     paths = run_paths(args)
     check_outputs({"--json": args.json}, [args.concepts, args.labels, *kg_inputs(args), *paths])
     compute = compute_of(args)
@@ -222,25 +304,86 @@ def command_compare(args: argparse.Namespace) -> None:
           "(--randomization-samples raises it)", file=sys.stderr)
     table = results.table()
     for metric in metrics:
-        print(f"{metric} (mean [{statistics.confidence:.0%} CI]):", file=sys.stderr)
+        # an undefined number (no query scored, no pair to test) is printed "undefined", as the JSON's null
+        print(f"{metric} (mean [{shown_percent(statistics.confidence)} CI]):", file=sys.stderr)
         for row in table[table.metric == metric].itertuples():
-            print(f"  {row.system}: {row.mean:.4f} [{row.ci_low:.4f}, {row.ci_high:.4f}], {row.queries} queries",
-                  file=sys.stderr)
+            interval = f" [{shown_number(row.ci_low)}, {shown_number(row.ci_high)}]" if row.mean == row.mean else ""
+            print(f"  {row.system}: {shown_number(row.mean)}{interval}, {row.queries} queries", file=sys.stderr)
         for pair in results.compare(metric).itertuples():
             floor = (f" (raw p {pair.p_randomization:.4g}, the floor)"
                      if pair.p_randomization <= statistics.smallest_randomization_p else "")
-            print(f"  {pair.system_a} - {pair.system_b}: {pair.mean_difference:+.4f}, randomization p (Holm) "
-                  f"{pair.p_randomization_holm:.4g}{floor}, t-test p (Holm) {pair.p_t_test_holm:.4g}", file=sys.stderr)
+            print(f"  {pair.system_a} - {pair.system_b}: {shown_number(pair.mean_difference, '+.4f')}, randomization "
+                  f"p (Holm) {shown_number(pair.p_randomization_holm, '.4g')}{floor}, t-test p (Holm) "
+                  f"{shown_number(pair.p_t_test_holm, '.4g')}", file=sys.stderr)
 
 
 # --- retrieve, qrels ------------------------------------------------------------------------------------------
 
 
+_POOL_OPTIONS = ("--workers", "--scheduler", "--memory-per-worker", "--backend", "--device")
+#: What each way of ranking of ``retrieve`` reads of :data:`RETRIEVE_OPTIONS` (every way reads --concepts, --depth,
+#: --name and --out); ``--measure NAME`` reads what :func:`measure_reads` says. Any other of them given is refused,
+#: naming it and the way (was: ignored, so that --by iou --kg F --alpha 0.9 wrote IoU's run at exit 0).
+RETRIEVE_READS: dict[str, tuple[str, ...]] = {
+    "--by iou": _POOL_OPTIONS,
+    "--by nn-iou": (*_POOL_OPTIONS, "--kg", *KG_SETTINGS),
+    "--by embeddings --embeddings F.npy": ("--embeddings", "--embedding-ids"),
+    "--by embeddings --embeddings F.csv/.parquet": ("--embeddings",),  # its IDs are a column of the file
+    "--by embeddings --captions F": ("--captions", "--svd-dims"),
+}
+RETRIEVE_OPTIONS = (*_POOL_OPTIONS, "--kg", *KG_SETTINGS, "--embeddings", "--embedding-ids", "--captions", "--svd-dims")
+
+
+def measure_reads(text: str) -> tuple[str, ...]:
+    """What ``retrieve --measure TEXT`` reads of :data:`RETRIEVE_OPTIONS`: the passes over the pool, the KG options
+    where the measure uses a KG, and --alpha and --n where the measure has that parameter and TEXT does not write it.
+
+    >>> measure_reads("dice")[-1], measure_reads("nn-iou(alpha=0.3)")[-2:], measure_reads("nn-iou-hops")[-1]
+    ('--device', ('--kg-source', '--n'), '--kg-source')
+    """
+    key = parse_measure(text).key
+    low, high = parse_measure(text, {"alpha": 0.0, "n": 0}).params, parse_measure(text, {"alpha": 1.0, "n": 1}).params
+    kg = ("--kg", "--kg-mode", "--kg-source") if MEASURES[key].uses_kg else ()
+    return (*_POOL_OPTIONS, *kg, *(f"--{name}" for name in ("alpha", "n") if low.get(name) != high.get(name)))
+
+
+def retrieve_method(args: argparse.Namespace) -> tuple[str, tuple[str, ...]]:
+    """The way ``retrieve`` ranks, as its messages name it, and the options of :data:`RETRIEVE_OPTIONS` it reads."""
+    if args.measure is not None:
+        return f"--measure {one_line(args.measure, MAX_NAME_CHARS)}", measure_reads(args.measure)
+    if args.by != "embeddings":
+        way = f"--by {args.by}"
+    elif args.embeddings is not None:  # the reader tells .npy by its name, as here
+        way = f"--by embeddings --embeddings {'F.npy' if args.embeddings.lower().endswith('.npy') else 'F.csv/.parquet'}"
+    elif args.captions is not None:
+        way = "--by embeddings --captions F"
+    else:
+        raise CBIRLensError("--by embeddings needs --embeddings F or --captions F")
+    return way, RETRIEVE_READS[way]
+
+
+def refuse_unread_retrieve_options(args: argparse.Namespace) -> None:
+    """Refuse the options of :data:`RETRIEVE_OPTIONS` given that the chosen way of ranking does not read, naming them
+    and the way, and (for a --by way) the ways that read the first of them."""
+    way, reads = retrieve_method(args)
+    unread = [option for option in RETRIEVE_OPTIONS if option not in reads and given(args, option)]
+    if unread:
+        readers = [other for other, its in RETRIEVE_READS.items() if unread[0] in its and args.measure is None]
+        them = "it" if len(unread) == 1 else "them"
+        raise CBIRLensError(f"{joined(unread)} {'is' if len(unread) == 1 else 'are'} not read by {way}: leave {them} "
+                            "out" + (f" ({unread[0]} is read by {joined(readers)})" if readers else ""))
+
+
 def command_retrieve(args: argparse.Namespace) -> None:
     if (args.by is None) == (args.measure is None):
         raise CBIRLensError("retrieve needs --by iou|nn-iou|embeddings or --measure NAME (one of them)")
+    refuse_unread_retrieve_options(args)
+    args = with_defaults(args)
     if args.depth < 1:
         raise CBIRLensError(f"--depth: expected a whole number of at least 1, found {args.depth}")
+    if args.name is not None and len(args.name) > MAX_ID_CHARS:  # the tag column holds no more than an image ID
+        raise CBIRLensError(f"--name: expected a system name of at most {MAX_ID_CHARS} characters (as an image ID), "
+                            f"found {len(args.name):,} characters")
     if args.name is not None and (not args.name or any(character.isspace() for character in args.name)):
         raise CBIRLensError(f"--name: expected a system name without spaces (the tag column of a TREC run), found "
                             f"{args.name!r}")
@@ -285,26 +428,26 @@ def retrieved_by_embeddings(args: argparse.Namespace, concepts: ConceptSets) -> 
     from evalcore.app.workspace import coverage_problems, zero_vector_problems
 
     # what the vectors lack and add is said once the run is made (a refusal stays the one line)
-    if args.embeddings:
+    if args.embeddings is not None:
         embeddings = read_embeddings(args.embeddings, ids_source=args.embedding_ids)
         run = retrieve_by_embeddings(embeddings, concepts, args.depth, args.name or Path(args.embeddings).stem)
         notes = [f"{embeddings.source}: {problem}" for problem in coverage_problems(
             concepts, embeddings.ids, "no embedding, so none is a query or retrieved")]
         notes += [f"{embeddings.source}: {problem}" for problem in zero_vector_problems(embeddings)]
-    elif args.captions:
+    else:  # --captions (one of the two, retrieve_method checked)
         captions = read_captions(args.captions)
         run = retrieve_by_captions(captions, concepts, args.depth, args.svd_dims or None, args.name or "captions-tfidf",
                                    args.captions)
         notes = [f"{args.captions}: {problem}" for problem in coverage_problems(
             concepts, list(captions), "no caption, so each is ranked as an empty text")]
-    else:
-        raise CBIRLensError("--by embeddings needs --embeddings F or --captions F")
     for note in notes:
         print_note(note)
     return run
 
 
 def command_qrels(args: argparse.Namespace) -> None:
+    refuse_kg_settings_without_kg(args)
+    args = with_defaults(args)
     check_outputs({"--out": args.out, "--scales": args.scales}, [args.concepts, *kg_inputs(args), *run_paths(args)])
     concepts = read_concepts(args.concepts)
     runs = runs_of(args)

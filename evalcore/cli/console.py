@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 from typing import TYPE_CHECKING
@@ -56,6 +57,31 @@ def print_error(message: str) -> int:
 
 def print_note(message: str) -> None:
     print(f"note: {message}", file=sys.stderr)
+
+
+def shown_number(value: float | None, spec: str = ".4f") -> str:
+    """A number as the console prints it, by ``spec``, or "undefined" where it is none (NaN or None; the JSON's null):
+    a mean no query scored, a p-value of no pair.
+
+    >>> shown_number(0.123456), shown_number(float("nan")), shown_number(None, "+.4f")
+    ('0.1235', 'undefined', 'undefined')
+    """
+    return "undefined" if value is None or math.isnan(value) else format(value, spec)
+
+
+def shown_percent(level: float) -> str:
+    """A level in (0, 1) as a percentage with the fewest decimals that show it (to 1e-9 of itself), never rounded to
+    0% or 100%.
+
+    >>> shown_percent(0.95), shown_percent(0.999), shown_percent(0.9999999999), shown_percent(1e-12)
+    ('95%', '99.9%', '99.99999999%', '0.0000000001%')
+    """
+    percent = level * 100
+    for decimals in range(21):
+        text = f"{percent:.{decimals}f}"
+        if float(text) not in (0.0, 100.0) and math.isclose(float(text), percent, rel_tol=1e-9):
+            return f"{text}%"
+    return f"{percent!r}%"
 
 
 def print_unscored_notes(table: pd.DataFrame, remedy: str = "") -> None:

@@ -21,6 +21,9 @@ from evalcore.evaluation.options import (
     DEFAULT_CUTOFFS,
     DEFAULT_HOPS,
     EMPTY_QUERY_POLICIES,
+    MAX_CUTOFFS,
+    MAX_METRICS,
+    MIN_SAMPLES,
     QUERY_IMAGE_POLICIES,
     TIE_ORDERS,
     Statistics,
@@ -183,13 +186,16 @@ class OneLineArgumentParser(argparse.ArgumentParser):
 
 
 def kg_arguments(parser: argparse.ArgumentParser) -> None:
+    # --kg-mode, --kg-source, --alpha and --n are None where not given: a command refuses them without --kg (and
+    # wherever its method reads no KG) rather than ignore them; it reads the defaults of the help.
     parser.add_argument("--kg", action="append", default=[], metavar="F", same=same_file,
                         help="KG file (edge list CSV/TSV, MRREL.RRF or OBO); repeat to combine")
-    parser.add_argument("--kg-mode", choices=KG_MODES, default="undirected")
+    parser.add_argument("--kg-mode", choices=KG_MODES, help="with --kg: edge direction (default undirected)")
     parser.add_argument("--kg-source", action="append", default=None, metavar="TAG",
-                        help="keep only edges whose source column equals TAG (repeatable)")
-    parser.add_argument("--alpha", type=number, default=DEFAULT_ALPHA, help="weight of approximate matches, 0..1")
-    parser.add_argument("--n", type=integer, default=DEFAULT_HOPS, help="KG distance threshold (hops)")
+                        help="with --kg: keep only edges whose source column equals TAG (repeatable)")
+    parser.add_argument("--alpha", type=number,
+                        help=f"with --kg: weight of approximate matches, 0..1 (default {DEFAULT_ALPHA})")
+    parser.add_argument("--n", type=integer, help=f"with --kg: KG distance threshold in hops (default {DEFAULT_HOPS})")
 
 
 def scale_arguments(parser: argparse.ArgumentParser) -> None:
@@ -199,13 +205,14 @@ def scale_arguments(parser: argparse.ArgumentParser) -> None:
                             "default: in this process)")
     group.add_argument("--scheduler", metavar="ADDRESS",
                        help="compute them on a Dask cluster, e.g. tcp://10.0.0.5:8786 (needs cbir-lens[scale])")
-    parser.add_argument("--memory-per-worker", type=memory_size, default=DEFAULT_MEMORY_PER_WORKER, metavar="SIZE",
-                        help="memory budget of each worker, e.g. 2GB or 512MB; sets the block size (default 2GiB)")
+    parser.add_argument("--memory-per-worker", type=memory_size, metavar="SIZE",
+                        help="memory budget of each worker, e.g. 2GB or 512MB; sets the block size (default "
+                             f"{DEFAULT_MEMORY_PER_WORKER >> 30}GiB)")
 
 
 def backend_arguments(parser: argparse.ArgumentParser, listed_pairs: bool = False) -> None:
-    parser.add_argument("--backend", choices=tuple(BACKENDS), default="numpy",
-                        help="array backend of the pairwise engine: numpy (CPU) or jax (the optional extra "
+    parser.add_argument("--backend", choices=tuple(BACKENDS),
+                        help="array backend of the pairwise engine: numpy (CPU, the default) or jax (the optional extra "
                              "cbir-lens[gpu]); the numbers are the same"
                              + ("; listed pairs are always counted on the CPU, the choice is only checked" if listed_pairs
                                 else ""))
@@ -253,18 +260,20 @@ def evaluation_arguments(evaluate: argparse.ArgumentParser) -> None:
     kg_arguments(evaluate)
     scale_arguments(evaluate)
     run_argument(evaluate)
-    evaluate.add_argument("--k", type=integer, nargs="+", default=list(DEFAULT_CUTOFFS),
-                          help="cut-offs of the standard report (--metrics names each metric's own)")
+    evaluate.add_argument("--k", type=integer, nargs="+",
+                          help=f"cut-offs of the standard report, at most {MAX_CUTOFFS} (default "
+                               f"{' '.join(map(str, DEFAULT_CUTOFFS))}; --metrics names each metric's own)")
     evaluate.add_argument("--labels", help="ID,modality,organ or kind,class,CUI")
-    evaluate.add_argument("--metrics", nargs="+", same=same_metric, help="canonical metric names (default: the standard report)")
+    evaluate.add_argument("--metrics", nargs="+", same=same_metric,
+                          help=f"canonical metric names, at most {MAX_METRICS} (default: the standard report)")
     evaluate.add_argument("--gain", choices=GAINS, default="linear")
     evaluate.add_argument("--threshold", type=number, default=0.5, help="relevance threshold of MAP and recall")
     measure_argument(evaluate)
     backend_arguments(evaluate)
     evaluate.add_argument("--qrels", metavar="F", help="TREC qrels 'qid iter docid grade': the relevance source of qrels- "
                                                          "metrics instead of the concept sets")
-    evaluate.add_argument("--relevance-level", type=integer, default=1,
-                          help="with --qrels: a grade at least this counts as relevant (trec_eval -l)")
+    evaluate.add_argument("--relevance-level", type=integer,
+                          help="with --qrels: a grade at least this counts as relevant (trec_eval -l; default 1)")
     evaluate.add_argument("--empty-queries", choices=EMPTY_QUERY_POLICIES, default="exclude",
                           help="queries with no relevant item: left out of every metric (default) or scored 0")
     reading_arguments(evaluate)
@@ -291,12 +300,14 @@ def retrieve_command(commands: argparse._SubParsersAction) -> None:
     retrieve.add_argument("--concepts", required=True)
     kg_arguments(retrieve)
     scale_arguments(retrieve)
-    retrieve.add_argument("--by", choices=["iou", "nn-iou", "embeddings"], help="or --measure NAME")
+    retrieve.add_argument("--by", choices=["iou", "nn-iou", "embeddings"],
+                          help="or --measure NAME; an option the method does not read is refused")
     measure_argument(retrieve)
-    retrieve.add_argument("--embeddings", help=".npy (with --embedding-ids), .csv or .parquet")
-    retrieve.add_argument("--embedding-ids", help="ID list for a .npy file, one per line")
-    retrieve.add_argument("--captions", help="ID,Caption CSV: TF-IDF caption embeddings")
-    retrieve.add_argument("--svd-dims", type=integer, default=0, help="reduce TF-IDF by truncated SVD (0 = off)")
+    retrieve.add_argument("--embeddings", help="with --by embeddings: .npy (with --embedding-ids), .csv or .parquet")
+    retrieve.add_argument("--embedding-ids", help="with --embeddings F.npy: its ID list, one per line")
+    retrieve.add_argument("--captions", help="with --by embeddings: ID,Caption CSV: TF-IDF caption embeddings")
+    retrieve.add_argument("--svd-dims", type=integer, help="with --captions: reduce TF-IDF by truncated SVD (0 = off, "
+                                                           "the default)")
     retrieve.add_argument("--depth", type=integer, default=100)
     retrieve.add_argument("--name", help="system name (TREC tag)")
     backend_arguments(retrieve)
@@ -324,13 +335,18 @@ def compare_command(commands: argparse._SubParsersAction) -> None:
     scale_arguments(compare)
     run_argument(compare)
     compare.add_argument("--metric", action="append", required=True, nargs="+", metavar="NAME", same=same_metric,
-                         help="canonical metric name(s), e.g. nn-CUI@10; Holm correction runs over the pairs per metric")
+                         help=f"canonical metric name(s), e.g. nn-CUI@10, at most {MAX_METRICS} in all; Holm "
+                              "correction runs over the pairs per metric")
     compare.add_argument("--labels", help="ID,modality,organ or kind,class,CUI (for P@K metrics)")
     compare.add_argument("--gain", choices=GAINS, default="linear")
     compare.add_argument("--threshold", type=number, default=0.5, help="relevance threshold of MAP and recall")
     compare.add_argument("--confidence", type=number, default=Statistics.confidence)
-    compare.add_argument("--bootstrap-samples", type=integer, default=Statistics.bootstrap_samples)
-    compare.add_argument("--randomization-samples", type=integer, default=Statistics.randomization_samples)
+    compare.add_argument("--bootstrap-samples", type=integer, default=Statistics.bootstrap_samples,
+                         help=f"bootstrap resamples of each interval, {MIN_SAMPLES:,} to 1,000,000 (default "
+                              f"{Statistics.bootstrap_samples:,})")
+    compare.add_argument("--randomization-samples", type=integer, default=Statistics.randomization_samples,
+                         help=f"randomizations of each test, {MIN_SAMPLES:,} to 1,000,000 (default "
+                              f"{Statistics.randomization_samples:,})")
     compare.add_argument("--seed", type=integer, default=Statistics.seed)
     compare.add_argument("--json", required=True)
     measure_argument(compare)
@@ -420,12 +436,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def recreating_command(args: argparse.Namespace) -> list[str]:
     """The words of a command line that parses to ``args``: the program, the global options given, the command
-    and every one of its options with its value, defaults included (a later version's defaults cannot change it).
+    and every one of its options with its value, defaults included (a later version's defaults cannot change it),
+    but for the options whose default is none, so that the command can refuse them where they do not apply
+    (--alpha without --kg, --k beside --metrics): those are written where given.
 
-    >>> given = ["report", "--run", "a.trec", "--alpha", "0", "--n", "0", "--out", "r.html"]
+    >>> given = ["report", "--run", "a.trec", "--kg", "kg.csv", "--alpha", "0", "--n", "0", "--out", "r.html"]
     >>> words = recreating_command(build_parser().parse_args(given))
-    >>> words[words.index("--alpha"):words.index("--alpha") + 4], words[words.index("--k"):words.index("--k") + 4]
-    (['--alpha', '0.0', '--n', '0'], ['--k', '5', '10', '30'])
+    >>> words[words.index("--alpha"):words.index("--alpha") + 4], words[words.index("--gain"):words.index("--gain") + 2]
+    (['--alpha', '0.0', '--n', '0'], ['--gain', 'linear'])
     >>> build_parser().parse_args(words[len(program_name().split()):]) == build_parser().parse_args(given)
     True
     """

@@ -29,7 +29,7 @@ import pandas as pd
 
 from evalcore.data import ConceptSets, ImageLabels, Qrels, RankedLists, Run
 from evalcore.engine import Compute, PairwiseEngine, PoolSummary, codes_give
-from evalcore.errors import CBIRLensError, InputError, ParameterError, quoted_id
+from evalcore.errors import MAX_NAME_CHARS, CBIRLensError, InputError, ParameterError, joined, listed, one_line, quoted_id
 from evalcore.evaluation.options import Relevance
 from evalcore.kept import InFlight, Kept
 from evalcore.metrics.registry import MetricInputs, MetricSpec, parse_metric
@@ -498,9 +498,17 @@ class Evaluator:
             raise ParameterError(f"threads must be a whole number >= 1, got {threads!r}")
         specs = [parse_metric(name) for name in metric_names]
         missing_labels = {s.target for s in specs if s.target} - set(self.label_targets())
-        if missing_labels:
+        if missing_labels and self.labels is None:
             raise ParameterError(f"metrics {sorted(missing_labels)} need labels: a labels file (--labels F on the "
                                  "command line, the Data page in the dashboard)")
+        if missing_labels:  # a labels file without that kind's column
+            kinds = [kind for kind in ("modality", "organ") if kind in self.masks]
+            lacking = sorted({kind for target in missing_labels for kind in target.split("+")} - set(kinds))
+            names = [s.name for s in specs if s.target in missing_labels]
+            raise ParameterError(f"{listed(names)} need{'s' if len(names) == 1 else ''} {joined(lacking)} labels, which "
+                                 f"the labels file {one_line(self.labels.source, MAX_NAME_CHARS)} does not have (its "
+                                 f"labels: {joined(kinds) or 'none'}): give a labels file with the column"
+                                 f"{'s' if len(lacking) > 1 else ''} {joined(lacking)}")
         names = [r.name for r in runs]
         if len(set(names)) != len(names):
             raise CBIRLensError(f"two runs share a system name: {names}; rename a file or its TREC tag")
@@ -566,7 +574,7 @@ class Evaluator:
         """One relevance source per table, and the one each metric needs must be loaded."""
         if "qrels" in measures:
             if self.judged is None:
-                raise ParameterError("qrels- metrics read judgments: give a qrels file (--qrels)")
+                raise ParameterError("qrels- metrics read judgments, which need a qrels file (qrels=)")
             mixed = [s.name for s in specs if s.relevance not in ("qrels", None)]
             if mixed:
                 raise ParameterError(f"one table reads one relevance source; {mixed} read concept sets while "

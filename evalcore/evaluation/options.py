@@ -42,8 +42,8 @@ from evalcore.metrics.registry import GAINS, metric_names_for_measure, parse_met
 from evalcore.metrics.ties import TIE_ORDERS
 from evalcore.relevance.measures import MEASURES, MeasureSpec, measure_spec, nn_iou_measure
 
-__all__ = ["DEFAULT_ALPHA", "DEFAULT_CUTOFFS", "DEFAULT_HOPS", "EMPTY_QUERY_POLICIES", "QUERY_IMAGE_POLICIES", "TIE_ORDERS",
-           "Compute", "Relevance", "Scoring", "Statistics", "cutoffs"]
+__all__ = ["DEFAULT_ALPHA", "DEFAULT_CUTOFFS", "DEFAULT_HOPS", "EMPTY_QUERY_POLICIES", "MAX_CUTOFFS", "MAX_METRICS",
+           "MIN_SAMPLES", "QUERY_IMAGE_POLICIES", "TIE_ORDERS", "Compute", "Relevance", "Scoring", "Statistics", "cutoffs"]
 
 EMPTY_QUERY_POLICIES = ("exclude", "zero")
 QUERY_IMAGE_POLICIES = ("drop", "keep")
@@ -52,6 +52,13 @@ QUERY_IMAGE_POLICIES = ("drop", "keep")
 DEFAULT_ALPHA = 0.5
 DEFAULT_HOPS = 1
 DEFAULT_CUTOFFS = (5, 10, 30)
+#: The most cut-offs and metric names one table takes: each cut-off adds a column to every metric of the standard
+#: report (about 14 per K, for every query of every run), so 3,000 cut-offs took 2.1 GB on the demo; 100 take 0.5 GB.
+MAX_CUTOFFS = 100
+MAX_METRICS = 200
+#: The fewest bootstrap resamples and randomizations: one resample gave an interval that did not hold its own mean,
+#: one randomization a p-value of at least 0.5.
+MIN_SAMPLES = 100
 
 
 def _nn_iou_default() -> MeasureSpec:
@@ -200,10 +207,15 @@ class Scoring:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "k", cutoffs(self.k))
+        if len(set(self.k)) > MAX_CUTOFFS:
+            raise ParameterError(f"k must name at most {MAX_CUTOFFS} cut-offs (each adds a column to every metric), "
+                                 f"got {len(set(self.k)):,}")
         if self.metrics is not None:
             if isinstance(self.metrics, str):
                 raise ParameterError(f"metrics: expected a list of metric names, got the string {self.metrics!r}")
             object.__setattr__(self, "metrics", tuple(self.metrics))
+            if len(self.metrics) > MAX_METRICS:
+                raise ParameterError(f"metrics must name at most {MAX_METRICS} metrics, got {len(self.metrics):,}")
             seen: dict[str, str] = {}
             for name in self.metrics:
                 if not isinstance(name, str):
@@ -274,9 +286,11 @@ class Statistics:
     def __post_init__(self) -> None:
         if not isinstance(self.confidence, (int, float)) or not 0 < self.confidence < 1:
             raise ParameterError(f"confidence must lie in (0, 1), e.g. 0.95; got {self.confidence!r}")
-        for name in ("bootstrap_samples", "randomization_samples"):
+        for name, fewer in (("bootstrap_samples", "resamples make an interval's bounds"),
+                            ("randomization_samples", "randomizations make a p-value")):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 1 <= value <= 1_000_000:
-                raise ParameterError(f"{name} must be an integer in 1..1000000, got {value!r}")
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not MIN_SAMPLES <= value <= 1_000_000:
+                raise ParameterError(f"{name} must be an integer in {MIN_SAMPLES}..1000000 (fewer {fewer} mostly "
+                                     f"chance), got {value!r}")
         if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)) or self.seed < 0:
             raise ParameterError(f"seed must be a non-negative integer, got {self.seed!r}")
