@@ -455,3 +455,19 @@ def test_dashboard_graded_qrels_download():
     app.toggle(key="qrels_toggle").set_value(True).run()
     assert not app.exception, app.exception
     assert any("per-query scale" in caption.value for caption in app.caption)
+
+
+def test_a_query_given_an_empty_list_is_read_as_missing_from_the_run():
+    """README (the table of differences): {"q": []} is as a query missing from the run, skipped and counted under
+    judgments; pytrec_eval scores it 0."""
+    import evalcore
+    from evalcore import Scoring
+
+    judgments = {"q": {"a": 1}, "q2": {"a": 1}}
+    with_empty = evalcore.evaluate(None, {"s": {"q": ["a"], "q2": []}}, Scoring(["qrels-NDCG@1"]),
+                                   qrels=Qrels(judgments))
+    without = evalcore.evaluate(None, {"s": {"q": ["a"]}}, Scoring(["qrels-NDCG@1"]), qrels=Qrels(judgments))
+    assert with_empty.means() == without.means() == {"s": {"qrels-NDCG@1": 1.0}}
+    assert with_empty.counts["s"] == without.counts["s"]
+    trec = pytrec_eval.RelevanceEvaluator(judgments, {"ndcg_cut_1"}).evaluate({"q": {"a": 1.0}, "q2": {}})
+    assert trec["q2"]["ndcg_cut_1"] == 0.0
