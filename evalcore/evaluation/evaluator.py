@@ -36,7 +36,7 @@ from evalcore.metrics.registry import MetricInputs, MetricSpec, parse_metric
 from evalcore.metrics.ties import in_tie_order, run_tie_counts
 from evalcore.relevance.kg import KnowledgeGraph, check_hops_and_mode
 from evalcore.relevance.measures import CountPlan, MeasureSpec
-from evalcore.stats.compare import draws_store, query_means
+from evalcore.stats.compare import draws_store, id_order, query_means
 from evalcore.threads import blas_single_thread
 
 #: The ranks of each list read beyond a table's largest K, for the metrics of the whole list (RBP, CAG-RBP: a rank
@@ -306,6 +306,12 @@ class SystemResult:
     values: dict[str, np.ndarray]
     counts: dict[str, int]
 
+    @functools.cached_property
+    def id_order(self) -> np.ndarray:
+        """The positions of :attr:`query_ids` in sorted order (:func:`~evalcore.stats.compare.id_order`), sorted once:
+        the means and the intervals of every redraw read the values in it."""
+        return id_order(self.query_ids)
+
 
 @dataclass
 class Evaluation:
@@ -318,7 +324,7 @@ class Evaluation:
         """Mean over queries with a defined value (NaN = excluded and counted), summed in the order of the query IDs
         (:func:`~evalcore.stats.compare.query_means`): two runs that differ only in the order of their queries had means
         one digit apart in the last place, and only one of them was marked best."""
-        return {name: query_means(result.query_ids, result.values) for name, result in self.systems.items()}
+        return {name: query_means(result.id_order, result.values) for name, result in self.systems.items()}
 
     def per_query_frame(self) -> pd.DataFrame:
         frames = [

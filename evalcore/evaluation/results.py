@@ -26,7 +26,7 @@ from evalcore.evaluation.options import Relevance, Scoring, Statistics
 from evalcore.io.tables import latex_interval, latex_tabular
 from evalcore.kept import Kept
 from evalcore.metrics.registry import parse_metric
-from evalcore.stats.compare import PairComparison, bootstrap_cis, compare_columns, draws_store, id_order
+from evalcore.stats.compare import PairComparison, bootstrap_cis, compare_columns, draws_store
 
 #: The most decimals a LaTeX table writes: a double holds about 17 significant digits.
 MAX_LATEX_DIGITS = 17
@@ -134,8 +134,7 @@ class Results:
             # Each system's queries in the order of their IDs: resamples drawn by position would otherwise pick other
             # queries when a run file lists them in another order (and other ones than the tests pair).
             results = [self.evaluation.systems[self._system(system)] for system in systems]
-            orders = [id_order(result.query_ids) for result in results]
-            columns = np.column_stack([result.values[metric][order] for result, order in zip(results, orders)
+            columns = np.column_stack([result.values[metric][result.id_order] for result in results
                                        for metric in self.metrics])
             cis = bootstrap_cis(columns, self.statistics.confidence,
                                 samples=self.statistics.bootstrap_samples, seed=self.statistics.seed, draws=self.draws)

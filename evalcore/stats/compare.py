@@ -163,15 +163,14 @@ def values_mean(values: np.ndarray) -> float:
     return float(np.clip(values.mean(), values.min(), values.max()))
 
 
-def query_means(query_ids: Sequence[str], columns: Mapping[str, np.ndarray]) -> dict[str, float]:
-    """The mean of each column of per-query values (``columns[name][i]`` is query ``query_ids[i]``'s) over the
-    queries where it is defined (NaN: excluded), summed in the order of the query IDs (:func:`id_order`) and within
-    the values' range (:func:`values_mean`): the one mean of a system's metric that every table and curve shows.
+def query_means(order: np.ndarray, columns: Mapping[str, np.ndarray]) -> dict[str, float]:
+    """The mean of each column of per-query values over the queries where it is defined (NaN: excluded), summed in
+    the order of the query IDs (``order``: :func:`id_order` of the columns' queries) and within the values' range
+    (:func:`values_mean`): the one mean of a system's metric that every table and curve shows.
 
-    >>> query_means(["q2", "q1"], {"AP": np.array([0.5, np.nan]), "R": np.array([np.nan, np.nan])})
+    >>> query_means(id_order(["q2", "q1"]), {"AP": np.array([0.5, np.nan]), "R": np.array([np.nan, np.nan])})
     {'AP': 0.5, 'R': nan}
     """
-    order = id_order(query_ids)
     means = {}
     for name, values in columns.items():
         ordered = np.asarray(values, dtype=np.float64)[order]

@@ -19,7 +19,7 @@ from evalcore.evaluation.evaluator import AlignedRun, Evaluator
 from evalcore.evaluation.options import Relevance
 from evalcore.metrics.registry import parse_metric
 from evalcore.relevance.measures import MeasureSpec, measure_spec
-from evalcore.stats.compare import kendall_tau, query_means
+from evalcore.stats.compare import id_order, kendall_tau, query_means
 
 ALPHAS = tuple(round(a / 10, 1) for a in range(11))
 HOPS = (0, 1, 2, 3)
@@ -414,13 +414,12 @@ def _means(evaluator: Evaluator, systems: Sequence[Run | AlignedRun], relevance:
     means = []
     for name, result in evaluation.systems.items():
         if subset is None:
-            kept = result.values
-            query_ids: Sequence[str] = result.query_ids
+            kept, order = result.values, result.id_order
         else:
             keep = np.array([q in subset for q in result.query_ids], dtype=bool)
             kept = {metric: values[keep] for metric, values in result.values.items()}
-            query_ids = [q for q in result.query_ids if q in subset]
-        means += [(name, metric, mean) for metric, mean in query_means(query_ids, kept).items()]
+            order = id_order([q for q in result.query_ids if q in subset])
+        means += [(name, metric, mean) for metric, mean in query_means(order, kept).items()]
     return means
 
 
