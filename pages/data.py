@@ -32,7 +32,6 @@ from dashboard.session import (
     workspace_store,
 )
 from dashboard.ui import choose_one, concept_label, escape_markdown, plain_report_text, synthetic_banner
-from evalcore.app.baselines import BASELINE_TITLES
 from evalcore.app.saved import extraction_steps, save_workspace
 from evalcore.app.workspace import (
     report_table,
@@ -111,8 +110,7 @@ def with_run_shown(current, data: bytes, name: str):
     """Read a run with a progress bar: a depth-1000 run of 10 million lines takes seconds."""
     bar = st.progress(0.0, text=f"Reading {name}")
     try:
-        return with_run(current, data, name, progress=lambda fraction, message: bar.progress(fraction, text=message),
-                        reserved=BASELINE_TITLES)
+        return with_run(current, data, name, progress=lambda fraction, message: bar.progress(fraction, text=message))
     finally:
         bar.empty()
 

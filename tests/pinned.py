@@ -74,7 +74,7 @@ def demo_cases(folder: Path) -> dict[str, list[str]]:
         "demo_evaluate": ["evaluate", "--concepts", demo, "--kg", kg, "--run", *runs, "--labels", str(DEMO / "labels.csv"),
                           "--k", "5", "10", "30", "--alpha", "0.5", "--n", "1", "--json", f"{out}/demo_evaluate.json",
                           "--per-query", f"{out}/demo_evaluate.csv"],
-        "demo_evaluate_tversky": ["evaluate", "--concepts", demo, "--kg", kg, "--run", *runs, "--k", "10",
+        "demo_evaluate_tversky": ["evaluate", "--concepts", demo, "--run", *runs, "--k", "10",
                                   "--measure", "tversky(a=0.7,b=0.3)", "--json", f"{out}/demo_evaluate_tversky.json"],
         "demo_evaluate_directed": ["evaluate", "--concepts", demo, "--kg", kg, "--kg-mode", "directed", "--run", *runs,
                                    "--k", "10", "--alpha", "0.3", "--n", "2", "--gain", "exponential",

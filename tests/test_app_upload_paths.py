@@ -142,10 +142,19 @@ def test_a_run_of_a_loaded_name_replaces_it_with_one_row_that_says_so(app):
 
 
 def test_a_run_named_like_a_baseline_is_refused(app):
-    """Was: loaded, and the Leaderboard showed only an error once the baseline was chosen."""
+    """Was: loaded, and the Leaderboard showed only an error once the baseline was chosen; "Retrieval by ..." names
+    the tool's own systems (the Ablation page's ranking by a measure too)."""
     upload(app, "up_runs", "Retrieval by IoU.csv", b"query_id,image_id,rank\nDEMO_00001,DEMO_00002,1\n")
-    assert errors(app) == ["Not loaded: Retrieval by IoU.csv: expected a system name other than a baseline's, found "
-                           "'Retrieval by IoU', the name of a baseline: rename the file or its TREC tag"]
+    assert errors(app) == ["Not loaded: Retrieval by IoU.csv: expected a system name not beginning 'Retrieval by ', "
+                           "found 'Retrieval by IoU', named as the tool's own systems (baselines, a measure's own "
+                           "ranking): rename the file or its TREC tag"]
+    from evalcore.app.baselines import BASELINES
+    from evalcore.evaluation.evaluator import is_built_in_name
+    from evalcore.relevance.measures import MEASURES, measure_spec
+    from evalcore.studies.ablation import retrieval_system
+
+    assert all(is_built_in_name(baseline.title) for baseline in BASELINES)
+    assert all(is_built_in_name(retrieval_system(measure_spec(key))) for key in MEASURES)
 
 
 def test_a_refused_files_message_stays_while_the_uploader_holds_it(app):

@@ -9,10 +9,10 @@ import pytest
 
 from evalcore.cli import build_parser, main
 from evalcore.cli.commands import RETRIEVE_OPTIONS
-from evalcore.cli.console import shown_percent
 from evalcore.errors import ParameterError
 from evalcore.evaluation.evaluator import Evaluator
 from evalcore.evaluation.options import MAX_CUTOFFS, MAX_METRICS, Scoring, Statistics
+from evalcore.io.tables import shown_percent
 from evalcore.readers import read_concepts, read_runs
 
 from .conftest import DEMO, cli_refusal
@@ -238,3 +238,25 @@ def test_a_system_name_is_at_most_as_long_as_an_image_id(tiny, capsys):
     assert not out.exists()
     assert main([*argv, "--name", "x" * 300]) == 0
     assert [run.name for run in read_runs(out)] == ["x" * 300]
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["evaluate", "--concepts", CONCEPTS, "--kg", KG, "--run", DEMO_RUN, "--measure", "dice", "--alpha", "0.9"],
+     "--kg and --alpha are read by no metric of this table"),
+    (["evaluate", "--concepts", CONCEPTS, "--kg", KG, "--run", DEMO_RUN, "--metrics", "CUI@5", "MAP@5"],
+     "--kg is read by no metric of this table (none of its relevance measures uses a knowledge graph)"),
+    (["compare", "--concepts", CONCEPTS, "--kg", KG, "--run", DEMO_RUN, str(DEMO / "runs" / "near-random.trec"),
+      "--metric", "CUI@5"],
+     "--kg is read by no metric of this table"),
+])
+def test_a_graph_no_metric_of_the_table_reads_is_refused(argv, said, tmp_path, capsys):
+    """Found by the review of hunt 28's fixes: --measure dice gives IoU and Dice metrics, and --kg with --alpha 0.9
+    exited 0 recording an alpha no number depended on."""
+    assert main([*argv, "--json", str(tmp_path / "out.json")]) == 2
+    assert said in capsys.readouterr().err
+
+
+def test_a_graph_some_metric_reads_is_kept(tmp_path):
+    for argv in (["evaluate", "--metrics", "nn-CUI@5"], ["evaluate", "--measure", "nn-tversky(a=0.5,b=0.5,alpha=0.5,n=1)"]):
+        assert main([argv[0], "--concepts", CONCEPTS, "--kg", KG, "--run", DEMO_RUN, *argv[1:], "--json",
+                     str(tmp_path / "out.json")]) == 0

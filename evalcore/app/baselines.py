@@ -21,7 +21,7 @@ import numpy as np
 
 from evalcore.data import ConceptSets, Run
 from evalcore.errors import CBIRLensError, ParameterError
-from evalcore.evaluation.evaluator import AlignedRun, Evaluator
+from evalcore.evaluation.evaluator import AlignedRun, Evaluator, built_in_system
 from evalcore.relevance.measures import MeasureSpec, measure_spec
 
 if TYPE_CHECKING:  # the class only: the image readers it imports are not needed to rank
@@ -115,13 +115,11 @@ class Baseline:
 #: What an :class:`~evalcore.evaluation.evaluator.Evaluator` over a workspace reads.
 EVALUATOR_INPUTS = ("concepts", "kg_files", "names", "labels")
 
-IOU = Baseline("iou", "Retrieval by IoU", "the most shared concepts", "", True)
-NN_IOU = Baseline("nn-iou", "Retrieval by nn-IoU", "the most shared or related concepts", "kg_files", True)
-EMBEDDINGS = Baseline("embeddings", "Retrieval by embeddings", "the most similar pictures", "embeddings", False)
-CAPTIONS = Baseline("captions", "Retrieval by captions (TF-IDF)", "the most similar captions", "captions", False)
+IOU = Baseline("iou", built_in_system("IoU"), "the most shared concepts", "", True)
+NN_IOU = Baseline("nn-iou", built_in_system("nn-IoU"), "the most shared or related concepts", "kg_files", True)
+EMBEDDINGS = Baseline("embeddings", built_in_system("embeddings"), "the most similar pictures", "embeddings", False)
+CAPTIONS = Baseline("captions", built_in_system("captions (TF-IDF)"), "the most similar captions", "captions", False)
 BASELINES = (IOU, NN_IOU, EMBEDDINGS, CAPTIONS)
-#: The baselines' names, which no loaded system may take: a table holding both would show only an error.
-BASELINE_TITLES = frozenset(baseline.title for baseline in BASELINES)
 _BY_KEY = {b.key: b for b in BASELINES}
 
 

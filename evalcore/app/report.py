@@ -27,7 +27,7 @@ from evalcore.data import Run
 from evalcore.evaluation.evaluator import Evaluator
 from evalcore.evaluation.options import Relevance
 from evalcore.evaluation.results import Results
-from evalcore.io.tables import GROUP_TITLES, SCORE_DECIMALS, best_systems, format_p_value, grouped_metrics
+from evalcore.io.tables import GROUP_TITLES, SCORE_DECIMALS, best_systems, format_p_value, grouped_metrics, shown_percent
 from evalcore.metrics.registry import parse_metric
 from evalcore.readers import DEFAULT_MAX_RUN_BYTES
 from evalcore.readers.files import read_bytes
@@ -263,7 +263,7 @@ def leaderboard_section(report: PaperReport) -> str:
     best = {metric: set(best_systems(table, metric)) for metric in results.metrics}
     statistics = results.statistics
     parts = ["<h2>Leaderboard</h2>",
-             f"<p>Mean over queries with its {statistics.confidence:.0%} percentile bootstrap confidence interval "
+             f"<p>Mean over queries with its {shown_percent(statistics.confidence)} percentile bootstrap confidence interval "
              f"[low, high] ({statistics.bootstrap_samples:,} resamples, seed {statistics.seed}); the best mean of each "
              "metric is marked. Numbers as <code>evaluate --json</code> gives them, rounded to "
              f"{SCORE_DECIMALS} decimals.</p>"]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import threading
 import warnings
 import weakref
@@ -33,7 +34,7 @@ from evalcore.app.store import SavedInput
 from evalcore.cache_keys import content_digest
 from evalcore.data import ConceptClassMap, ConceptSets, Embeddings, ImageLabels, KGEdges, Run
 from evalcore.errors import CBIRLensError, InputError, listed, quoted_id
-from evalcore.evaluation.evaluator import unknown_ids
+from evalcore.evaluation.evaluator import BUILT_IN_PREFIX, is_built_in_name, unknown_ids
 from evalcore.extraction.caption_concepts import CaptionConcepts, find_caption_concepts
 from evalcore.extraction.evidence import EvidenceRow, evidence_rows, image_rows
 from evalcore.extraction.extractor import Mention, merged_names, merged_synonyms
@@ -80,7 +81,8 @@ INPUTS = ("concepts", "names", "kg_files", "runs", "labels", "captions", "embedd
 _READ_ONLY_MAPPINGS = ("names", "captions")
 
 
-#: The report row's kind of concept sets found in captions.
+#: The report rows' kinds of concept sets read from a file and found in captions.
+CONCEPTS_KIND = "concept sets"
 FOUND_KIND = "concept sets found in the captions"
 
 
@@ -330,8 +332,8 @@ def with_concepts(workspace: Workspace, data: bytes, name: str) -> Workspace:
     concepts = read_concepts(data, name)
     new = workspace.with_inputs(concepts=concepts, extraction=None, curated=None, digests={"concepts": file_digest(data)})
     # The rows of the concept sets these replace describe concept sets no longer loaded.
-    new = new.without_reports("concept sets").without_reports(FOUND_KIND)
-    return _recorded(new.with_report(name, "concept sets", len(concepts)), SavedInput("concepts", name, data))
+    new = new.without_reports(CONCEPTS_KIND).without_reports(FOUND_KIND)
+    return _recorded(new.with_report(name, CONCEPTS_KIND, len(concepts)), SavedInput("concepts", name, data))
 
 
 def _recorded(workspace: Workspace, *steps: SavedInput) -> Workspace:
@@ -379,14 +381,14 @@ def _run_coverage(run: Run, concepts: ConceptSets) -> list[str]:
 
 
 def _uncovered(workspace: Workspace) -> list[str]:
-    """How much of the loaded runs, labels, embeddings, captions and images has no concept set in ``workspace``'s
-    concept sets, one sentence each (nothing where all of it has)."""
+    """How much of the loaded runs, labels, embeddings and captions has no concept set in ``workspace``'s concept
+    sets, one sentence each (nothing where all of it has)."""
     concepts = workspace.concepts
     problems = [f"run '{system}': {problem}" for system, (_, run) in workspace.runs.items()
                 for problem in _run_coverage(run, concepts)]
     if isinstance(workspace.labels, ImageLabels):
-        labelled = dict.fromkeys(image_id for by_image in workspace.labels.by_kind.values() for image_id in by_image)
-        problems += [f"labels: {problem}" for problem in coverage_problems(concepts, list(labelled), "no label")]
+        problems += [f"labels: {problem}"
+                     for problem in coverage_problems(concepts, _labelled_ids(workspace.labels), "no label")]
     if workspace.embeddings is not None:
         problems += [f"embeddings: {problem}"
                      for problem in coverage_problems(concepts, workspace.embeddings.ids, "no embedding")]
@@ -411,9 +413,9 @@ def with_kg(workspace: Workspace, data: bytes, name: str) -> Workspace:
 
 
 def with_run(workspace: Workspace, data: bytes, name: str,
-             progress: Callable[[float, str], None] | None = None, reserved: Collection[str] = ()) -> Workspace:
+             progress: Callable[[float, str], None] | None = None) -> Workspace:
     """Add the systems of one run file (one per TREC tag); a run with no known query is refused, and so is one named
-    as a system in ``reserved`` (the dashboard's baselines, :data:`evalcore.app.baselines.BASELINE_TITLES`).
+    as the tool names its own systems, "Retrieval by ..." (:func:`~evalcore.evaluation.evaluator.built_in_system`).
 
     ``progress(fraction, message)`` follows the reading (a depth-1000 run has 10 million lines).
     """
@@ -425,10 +427,11 @@ def with_run(workspace: Workspace, data: bytes, name: str,
     # Runs are loaded now: the folder's "no run files" row no longer describes the workspace.
     new = new.without_reports(NO_RUNS_KIND)
     for run in runs:
-        if run.name in reserved:
+        if is_built_in_name(run.name):
             # Its table would hold two systems of that name once the baseline is chosen, and show only an error.
-            raise InputError(name, None, "a system name other than a baseline's",
-                             f"'{run.name}', the name of a baseline: rename the file or its TREC tag")
+            raise InputError(name, None, f"a system name not beginning '{BUILT_IN_PREFIX}'",
+                             f"'{run.name}', named as the tool's own systems (baselines, a measure's own ranking): "
+                             "rename the file or its TREC tag")
         problems = []
         if workspace.concepts is not None:
             unknown_queries, _ = unknown_ids(run, workspace.concepts)
@@ -459,11 +462,15 @@ def with_labels(workspace: Workspace, data: bytes, name: str) -> Workspace:
     if workspace.concepts is not None:
         resolve_labels(labels, workspace.concepts)
         if isinstance(labels, ImageLabels):
-            labelled = dict.fromkeys(image_id for by_image in labels.by_kind.values() for image_id in by_image)
-            problems = coverage_problems(workspace.concepts, list(labelled), "no label")
+            problems = coverage_problems(workspace.concepts, _labelled_ids(labels), "no label")
     new = workspace.with_inputs(labels=labels, digests={"labels": file_digest(data)}).without_reports("labels")
     return _recorded(new.with_report(name, "labels", _label_rows(labels), "; ".join(problems)),
                      SavedInput("labels", name, data))
+
+
+def _labelled_ids(labels: ImageLabels) -> list[str]:
+    """The images per-image labels label, each once, in the file's order."""
+    return list(dict.fromkeys(image_id for by_image in labels.by_kind.values() for image_id in by_image))
 
 
 def _label_rows(labels: ImageLabels | ConceptClassMap) -> int:
@@ -596,7 +603,8 @@ def with_extracted_concepts(workspace: Workspace, extracted: CaptionConcepts, so
         new = replace(new, label=f"Uploaded ({source})", synthetic=False)
         if left_out:
             problems.append(f"left out, being about other images: {', '.join(left_out)}")
-    return _recorded(new.with_report(source, FOUND_KIND, len(concepts), "; ".join(problems)),
+    # a second extraction's row replaces the first's (the concept sets read from a file stay: kept as curated)
+    return _recorded(new.without_reports(FOUND_KIND).with_report(source, FOUND_KIND, len(concepts), "; ".join(problems)),
                      *steps)
 
 
@@ -657,10 +665,26 @@ def _only_about(workspace: Workspace, ids: frozenset[str]) -> tuple[Workspace, l
     if len(images) < len(workspace.images):
         changes["images"] = images
         left_out.append(f"{len(workspace.images) - len(images):,} images of other IDs")
-    if workspace.image_folder is not None:
+    if workspace.image_folder is not None and not _folder_has_image_of(workspace.image_folder, ids):
         changes.update(image_folder=None, image_roots=())
         left_out.append(f"the image folder {shown_path(str(workspace.image_folder))}")
-    return (workspace.with_inputs(**changes) if changes else workspace), left_out
+    new = workspace.with_inputs(**changes) if changes else workspace
+    # The rows of what is left out describe inputs no longer loaded (a run loaded again under its name then had two).
+    for kind in [f"run '{name}'" for name in workspace.runs if name not in runs] + \
+            [kind for kind in ("labels", "embeddings", "captions") if kind in changes]:
+        new = new.without_reports(kind)
+    return new, left_out
+
+
+def _folder_has_image_of(folder: Path, ids: frozenset[str]) -> bool:
+    """Whether ``folder`` holds an image file of one of ``ids`` (read until the first; a folder gone since it was
+    loaded holds none)."""
+    try:
+        with os.scandir(folder) as entries:
+            return any(Path(entry.name).suffix.lower() in IMAGE_SUFFIXES and Path(entry.name).stem in ids
+                       for entry in entries)
+    except OSError:
+        return False
 
 
 class Steps(Protocol):
@@ -678,7 +702,7 @@ def load_rocov2(folder: str, roots: Sequence[Path], with_labels_mapping: bool = 
     concepts = loaded.concepts["test"]
     new = Workspace(label=f"ROCOv2 test ({folder})", concepts=concepts, names=loaded.names,
                     captions=loaded.captions.get("test", {}), image_folder=loaded.images, image_roots=tuple(roots))
-    new = new.with_report(str(Path(folder) / "test_concepts.csv"), "concept sets", len(concepts))
+    new = new.with_report(str(Path(folder) / "test_concepts.csv"), CONCEPTS_KIND, len(concepts))
     kg_path = Path(folder).parent / "kg" / "open_kg_edges.csv"
     if kg_path.exists() and is_under_roots(kg_path, roots):
         new = with_kg(new, read_input_bytes(check_under_roots(kg_path, roots), str(kg_path))[0], str(kg_path))

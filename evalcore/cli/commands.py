@@ -31,6 +31,7 @@ from evalcore.evaluation.retrieval import (
 )
 from evalcore.io.loading import kg_names_file, load_kg, load_labels
 from evalcore.io.outputs import atomic_output, check_outputs, concepts_csv, write_text_atomically, write_texts_atomically
+from evalcore.io.tables import shown_percent
 from evalcore.metrics.detection import DetectionScores, detection_scores
 from evalcore.metrics.registry import parse_metric
 from evalcore.metrics.ties import run_tie_counts, tie_message
@@ -49,7 +50,7 @@ from evalcore.relevance.kg import KnowledgeGraph
 from evalcore.relevance.measures import MEASURES, MeasureSpec, nn_iou_measure, parse_measure
 from evalcore.resources import project_root
 
-from .console import ProgressBar, print_note, print_tie_notes, print_unscored_notes, shown_number, shown_percent
+from .console import ProgressBar, print_note, print_tie_notes, print_unscored_notes, shown_number
 from .parser import program_name, recreating_command
 
 # --- options given and options read ------------------------------------------------------------------------
@@ -92,6 +93,22 @@ def refuse_kg_settings_without_kg(args: argparse.Namespace) -> None:
         refuse_given(args, KG_SETTINGS,
                      "applies only with a knowledge graph: add --kg FILE, or leave it out (without a KG, nn-IoU is IoU)",
                      "apply only with a knowledge graph: add --kg FILE, or leave them out (without a KG, nn-IoU is IoU)")
+
+
+def refuse_kg_no_metric_reads(args: argparse.Namespace, scoring: Scoring) -> None:
+    """Refuse --kg and its settings where no metric of the table reads a knowledge graph (``--measure dice`` gives
+    IoU and Dice metrics; ``--metrics CUI@5``): the graph would be read for nothing and the JSON would record an
+    alpha and an n that no number depends on. (Label metrics read no graph either.)"""
+    if not args.kg:
+        return
+    relevance = relevance_of(with_defaults(args), measure_of(args) if args.measure is not None else None)
+    keys = {parse_metric(name).relevance for name in scoring.metric_names((), relevance)} - {None, "qrels"}
+    if not any(relevance.spec_for(key).uses_kg for key in keys):
+        given_settings = [option for option in ("--kg", *KG_SETTINGS) if given(args, option)]
+        raise CBIRLensError(f"{joined(given_settings)} {'is' if len(given_settings) == 1 else 'are'} read by no metric "
+                            "of this table (none of its relevance measures uses a knowledge graph): leave "
+                            f"{'it' if len(given_settings) == 1 else 'them'} out, or add a metric that reads the "
+                            "graph (nn-CUI@10)")
 
 
 # --- the option objects and inputs of the parsed arguments -------------------------------------------------
@@ -186,6 +203,8 @@ def check_evaluation(args: argparse.Namespace, outputs: dict[str, str | None]) -
                             "it out (concept relevance counts as relevant from --threshold)")
     check_metric_cutoffs(args)
     scoring = scoring_of(args)  # the number of cut-offs and metrics checked before any input is read
+    if args.command == "evaluate":  # report's curves read the graph whatever its table's metrics
+        refuse_kg_no_metric_reads(args, scoring)
     judged = [name for name in scoring.metrics or () if parse_metric(name).relevance == "qrels"]
     if judged and not args.qrels:
         raise CBIRLensError(f"{listed(judged)}: qrels- metrics read judgments: add --qrels F (a TREC qrels file)")
@@ -274,6 +293,7 @@ def command_compare(args: argparse.Namespace) -> None:
     started = time.perf_counter()
     metrics = [m for group in args.metric for m in group]  # distinct: a repeated name is refused as it is read
     refuse_kg_settings_without_kg(args)
+    refuse_kg_no_metric_reads(args, Scoring(metrics))
     judged = [name for name in metrics if parse_metric(name).relevance == "qrels"]
     if judged:
         raise CBIRLensError(f"{listed(judged)}: qrels- metrics read judgments, and compare reads concept relevance "

@@ -69,21 +69,6 @@ def shown_number(value: float | None, spec: str = ".4f") -> str:
     return "undefined" if value is None or math.isnan(value) else format(value, spec)
 
 
-def shown_percent(level: float) -> str:
-    """A level in (0, 1) as a percentage with the fewest decimals that show it (to 1e-9 of itself), never rounded to
-    0% or 100%.
-
-    >>> shown_percent(0.95), shown_percent(0.999), shown_percent(0.9999999999), shown_percent(1e-12)
-    ('95%', '99.9%', '99.99999999%', '0.0000000001%')
-    """
-    percent = level * 100
-    for decimals in range(21):
-        text = f"{percent:.{decimals}f}"
-        if float(text) not in (0.0, 100.0) and math.isclose(float(text), percent, rel_tol=1e-9):
-            return f"{text}%"
-    return f"{percent!r}%"
-
-
 def print_unscored_notes(table: pd.DataFrame, remedy: str = "") -> None:
     """Notes on stderr naming the metrics that scored no query of any system (``table``: the results' table of
     system, metric, mean and queries), whose means are therefore undefined: for a metric graded by relevance no

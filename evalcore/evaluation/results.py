@@ -23,7 +23,7 @@ from evalcore.data import Run
 from evalcore.errors import ParameterError
 from evalcore.evaluation.evaluator import AlignedRun, Evaluation, Evaluator
 from evalcore.evaluation.options import Relevance, Scoring, Statistics
-from evalcore.io.tables import latex_interval, latex_tabular
+from evalcore.io.tables import latex_interval, latex_tabular, shown_percent
 from evalcore.kept import Kept
 from evalcore.metrics.registry import parse_metric
 from evalcore.stats.compare import PairComparison, bootstrap_cis, compare_columns, draws_store
@@ -64,7 +64,7 @@ class Results:
     def __repr__(self) -> str:
         params = self.evaluation.params
         return (f"<Results: {len(self.systems)} systems x {len(self.metrics)} metrics, alpha={params.get('alpha')}, "
-                f"n={params.get('n')}, {self.statistics.confidence:.0%} bootstrap CIs>")
+                f"n={params.get('n')}, {shown_percent(self.statistics.confidence)} bootstrap CIs>")
 
     @property
     def systems(self) -> list[str]:
@@ -231,7 +231,7 @@ class Results:
 
         params = self.evaluation.params
         lines = [f"% CBIR Lens: alpha={params.get('alpha')}, n={params.get('n')}, KG mode {params.get('kg_mode')}, "
-                 f"{params.get('gain')} gain; {self.statistics.confidence:.0%} bootstrap CI over queries "
+                 f"{params.get('gain')} gain; {shown_percent(self.statistics.confidence)} bootstrap CI over queries "
                  f"({self.statistics.bootstrap_samples} resamples)", *latex_tabular(self.systems, chosen, cell)]
         return "\n".join(lines) + "\n"
 

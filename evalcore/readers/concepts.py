@@ -15,28 +15,18 @@ from evalcore.readers.columnar import fast_or_by_lines, first_repeated, frozense
 from evalcore.readers.files import Source, read_checked_bytes
 from evalcore.readers.lines import (
     CONCEPT_TOKEN,
-    CUI_PATTERN,
-    ONTOLOGY_ID_PATTERN,
     check_delimiter,
     check_id,
     csv_line,
     csv_rows,
     first_line_of,
+    is_concept_id,
     split_lines,
 )
 
 MAX_CONCEPTS_PER_IMAGE = 500
 
 CONCEPT_ID_EXPECTED = "CUIs of the form C + 7 digits or ontology IDs PREFIX:digits (UBERON:0002298)"
-
-
-def is_concept_id(token: str) -> bool:
-    """Whether an upper-cased token is a concept ID a concepts file may hold.
-
-    >>> is_concept_id("C0040405"), is_concept_id("UBERON:0002298"), is_concept_id("X123"), is_concept_id("HP:12a")
-    (True, True, False, False)
-    """
-    return bool(CUI_PATTERN.match(token) or ONTOLOGY_ID_PATTERN.match(token))
 
 
 def check_concepts_readable(concepts: ConceptSets, display: str) -> None:

@@ -116,14 +116,14 @@ def check_delimiter(first: str, line: int, display: str, accepted: tuple[str, ..
 #: The first two column names of the headers of the files a user uploads, lower-cased, by the kind of file.
 IMAGE_ID_COLUMNS = frozenset({"id", "image", "image_id", "imageid", "image id", "image_name", "name", "file",
                               "filename", "file_name"})
-_HEADERS = {
-    "captions": (IMAGE_ID_COLUMNS, frozenset({"caption", "captions", "text"}), "'ID,Caption'"),
-    "concept sets": (IMAGE_ID_COLUMNS, frozenset({"cuis", "cui", "concepts"}), "'ID,CUIs'"),
-    "labels": (IMAGE_ID_COLUMNS, frozenset({"modality", "organ"}), "'ID,modality,organ'"),
-    "concept names": (frozenset({"cui", "concept", "concept_id"}), frozenset({"name", "canonical name",
-                                                                            "preferred name", "concept name"}),
-                      "'CUI,Name'"),
-}
+_HEADERS = (
+    ("captions", IMAGE_ID_COLUMNS, frozenset({"caption", "captions", "text"}), "'ID,Caption'"),
+    ("concept sets", IMAGE_ID_COLUMNS, frozenset({"cuis", "cui", "concepts"}), "'ID,CUIs'"),
+    ("labels", IMAGE_ID_COLUMNS, frozenset({"modality", "organ"}), "'ID,modality,organ'"),
+    ("labels", frozenset({"kind"}), frozenset({"class"}), "'kind,class,CUI'"),
+    ("concept names", frozenset({"cui", "concept", "concept_id"}),
+     frozenset({"name", "canonical name", "preferred name", "concept name"}), "'CUI,Name'"),
+)
 
 
 def check_not_foreign_header(first: str, line: int, display: str, own: str, shape: str,
@@ -141,7 +141,7 @@ def check_not_foreign_header(first: str, line: int, display: str, own: str, shap
     fields = [field.strip().strip('"').lower() for field in first.split(delimiter)[:2]]
     if len(fields) < 2:
         return
-    for kind, (firsts, seconds, header) in _HEADERS.items():
+    for kind, firsts, seconds, header in _HEADERS:
         if kind != own and fields[0] in firsts and fields[1] in seconds:
             raise InputError(display, line, shape, f"the header of {kind} ({header}): load it as {kind}")
 
@@ -161,6 +161,15 @@ def pipe_separated(first: str) -> bool:
     return "|" in first and "," not in first and "\t" not in first
 
 
+def is_concept_id(token: str) -> bool:
+    """Whether an upper-cased token is a concept ID a concepts file may hold.
+
+    >>> is_concept_id("C0040405"), is_concept_id("UBERON:0002298"), is_concept_id("X123"), is_concept_id("HP:12a")
+    (True, True, False, False)
+    """
+    return bool(CUI_PATTERN.match(token) or ONTOLOGY_ID_PATTERN.match(token))
+
+
 def concept_key(node: str) -> str:
     """A node as the concept sets name it: a CUI or an ontology ID upper-cased, as the concepts reader reads them (a
     KG's "uberon:0001638" was another node than the concept sets' "UBERON:0001638", and nn-IoU gave IoU's numbers
@@ -170,7 +179,7 @@ def concept_key(node: str) -> str:
     ('C0040405', 'UBERON:0001638', 'DEMO:vein_like')
     """
     upper = node.upper()
-    return upper if CUI_PATTERN.match(upper) or ONTOLOGY_ID_PATTERN.match(upper) else node
+    return upper if is_concept_id(upper) else node
 
 
 def kg_node(raw: str, display: str, line: int) -> str:

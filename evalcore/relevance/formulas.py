@@ -236,8 +236,8 @@ CREDIT_SCALE = 1 << 16
 #: How close below a threshold a relevance value may lie and still reach it. IoU-family values are ratios of counts
 #: with alpha, n and the threshold written as decimals; floating point computes some just below the ratio they are
 #: (alpha 0.2: (1 + 0.2) / 3 = 0.39999999999999997, which a threshold of 0.4 left out: nn-Prec, nn-R and nn-MAP counted
-#: the item not relevant). Two such values apart differ by far more: with up to 6 decimals and unions of up to 1,000
-#: concepts (500 a set), by at least 1e-9.
+#: the item not relevant). A value that is not the threshold on paper lies far further from it: with alpha and the
+#: threshold of up to 6 decimals and unions of up to 1,000 concepts (500 a set), at least 1e-9 away.
 THRESHOLD_TOLERANCE = 1e-12
 
 

@@ -15,7 +15,7 @@ import pandas as pd
 
 from evalcore.data import Run
 from evalcore.errors import ParameterError
-from evalcore.evaluation.evaluator import AlignedRun, Evaluator
+from evalcore.evaluation.evaluator import AlignedRun, Evaluator, built_in_system
 from evalcore.evaluation.options import Relevance
 from evalcore.metrics.registry import parse_metric
 from evalcore.relevance.measures import MeasureSpec, measure_spec
@@ -47,7 +47,7 @@ def retrieval_system(measure: MeasureSpec) -> str:
     >>> retrieval_system(measure_spec("tversky", a=0.2, b=0.3)), retrieval_system(measure_spec("nn-iou")) == RELEVANCE_SYSTEM
     ('Retrieval by Tversky', True)
     """
-    return f"Retrieval by {measure.measure.title}"
+    return built_in_system(measure.measure.title)
 
 
 #: The name of retrieval by nn-IoU in a sweep (the Table-1 baseline of the same name).
