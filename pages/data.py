@@ -93,6 +93,8 @@ def add_uploads(kind: str, files, adder) -> None:
     for upload in [f for f in files or [] if f is not None]:
         key = f"seen_{kind}_{upload.file_id}"
         if key not in st.session_state:
+            # Set first: a load that stops on an unexpected error is not tried again at every rerun.
+            st.session_state[key] = f"Not loaded: {upload.name}: reading it stopped on an unexpected error"
             data = upload.getvalue()
             error = load_error(lambda data=data, upload=upload: adder(workspace(), data, upload.name))
             st.session_state[key] = f"Not loaded: {error}" if error else None
@@ -160,8 +162,12 @@ with c2:
     ids_file = st.file_uploader("Image IDs for the vectors file (one per line)" if clinician else
                                 "ID list for a .npy file (one ID per line)", type=accepted("txt"), key="up_embedding_ids")
     if vectors is not None and vectors.name.lower().endswith(".npy") and ids_file is None:
-        st.info(f"{vectors.name} holds no image IDs: add its ID list (one ID per line, in the order of its rows) to "
-                "load it.")
+        # Once loaded with an ID list since removed, the vectors stay loaded: nothing to ask for.
+        loaded_before = any(key.startswith("seen_embeddings_") and key.endswith(f"_{vectors.file_id}")
+                            and st.session_state[key] is None for key in list(st.session_state.keys()))
+        if not loaded_before:
+            st.info(f"{vectors.name} holds no image IDs: add its ID list (one ID per line, in the order of its rows) "
+                    "to load it.")
     elif vectors is not None:
         # The ID list is part of what is loaded: a corrected list beside the same vectors is another load.
         add_uploads(f"embeddings_{ids_file.file_id if ids_file else ''}", [vectors],

@@ -112,6 +112,10 @@ def test_a_corrected_id_list_beside_the_same_vectors_is_loaded(app):
     app.file_uploader(key="up_embedding_ids").set_value(("ids_fixed.txt", "\n".join(ids).encode(), "text/plain"))
     app.run()
     assert not errors(app) and app.session_state["workspace"].embeddings.ids == tuple(ids)
+    app.file_uploader(key="up_embedding_ids").set_value(None)  # the vectors stay loaded: nothing asked, no error
+    app.run()
+    assert not errors(app) and not [info for info in app.info if "holds no image IDs" in info.value]
+    assert app.session_state["workspace"].embeddings.ids == tuple(ids)
 
 
 @pytest.mark.parametrize("key, name, content, expected", [

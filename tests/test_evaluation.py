@@ -267,3 +267,17 @@ def test_relevance_equal_to_the_threshold_on_paper_reaches_it():
                         assert means["nn-Prec@1"] == 0.0, (alpha, shared, near)
                 cases += 1
     assert cases >= 20
+
+
+def test_relevance_equal_to_the_threshold_reaches_it_on_the_jax_backend_too():
+    """The pool's count of relevant items on the array backend (its own search for the threshold's key)."""
+    pytest.importorskip("jax")
+    import evalcore
+    from evalcore import Compute, Scoring
+
+    concepts = {"q": {"C0000001", "C0000002"}, "c": {"C0000001", "C0000003"}, "z": {"C0000009"}}
+    for backend in ("numpy", "jax"):
+        means = evalcore.evaluate(concepts, {"s": {"q": ["c", "z"]}}, Scoring(["nn-Prec@1", "nn-R@1", "nn-MAP@1"]),
+                                  Relevance.of(0.2, 1, threshold=0.4), Compute(backend=backend, device="cpu"),
+                                  kg=[("C0000003", "C0000001")]).means()["s"]
+        assert means == {"nn-Prec@1": 1.0, "nn-R@1": 1.0, "nn-MAP@1": 1.0}, backend
