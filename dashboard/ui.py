@@ -42,7 +42,14 @@ PLAIN_REPORT_WORDS = tuple((re.compile(pattern), words) for pattern, words in (
     (r"\bruns\b", "results of retrieval systems"),
     (r"\brun\b", "result of a retrieval system"),
     (r"\b(?:TREC|NPY|PARQUET|MRREL(?:\.RRF)?|MRCONSO(?:\.RRF)?|OBO|RRF)\b", "file"),
+    (r"\bknowledge graph\b", "concept map"),
+    (r"\bembeddings\b", "picture similarity vectors"),
+    (r"\bembedding\b", "picture similarity vector"),
+    (r"\bCUIs\b", "concept codes"),
+    (r"\bCUI\b", "concept code"),
 ))
+#: A name the report quotes ('my-run', a system's or a file's), which the plain words leave as it is written.
+QUOTED_NAME = re.compile(r"(?<![A-Za-z])'[^']*'(?![A-Za-z])")
 #: A confidence interval, said to a clinician.
 PLAIN_INTERVAL = "the range the score would likely fall in on another sample of images"
 #: Shorter words for the navigation, where the heading's would be cut.
@@ -125,11 +132,18 @@ def plain_report_text(text: str) -> str:
 names file)"
     >>> plain_report_text("no run files: the leaderboard computes the Table-1 baselines")
     'no results of retrieval systems: the comparison uses the reference systems'
+    >>> plain_report_text("run 'my-run': expected CUIs")  # a quoted name stays as written
+    "result of a retrieval system 'my-run': expected concept codes"
     """
-    text = KG_WORD.sub("concept map", ID_LIST.sub("listed in the researcher view", text))
-    for pattern, words in PLAIN_REPORT_WORDS:
-        text = pattern.sub(words, text)
-    return text
+    pieces = QUOTED_NAME.split(text)
+    names = QUOTED_NAME.findall(text)
+    plain = []
+    for piece in pieces:
+        piece = KG_WORD.sub("concept map", ID_LIST.sub("listed in the researcher view", piece))
+        for pattern, words in PLAIN_REPORT_WORDS:
+            piece = pattern.sub(words, piece)
+        plain.append(piece)
+    return "".join(part for pair in zip(plain, [*names, ""]) for part in pair)
 
 
 def page_title(title: str) -> str:

@@ -101,7 +101,8 @@ def add_uploads(kind: str, files, adder) -> None:
             loaded = loaded or error is None
         refused = st.session_state[key]
         if refused:
-            st.error(refused)
+            named = f"Not loaded: {upload.name}"  # the file's name stays as written, the rest in plain words
+            st.error(named + plain_report_text(refused.removeprefix(named)) if clinician else refused)
         else:
             st.success(f"Loaded {upload.name}")
     if loaded:
@@ -333,7 +334,9 @@ else:
 st.subheader("Validation report")
 report = report_table(ws)
 if clinician:
-    report = [{column: plain_report_text(str(text)) for column, text in row.items()} for row in report]
+    # a file's name stays as written: "my-run.trec" is no "my-result of a retrieval system.trec"
+    report = [{column: text if column == "file" else plain_report_text(str(text)) for column, text in row.items()}
+              for row in report]
 # Two large columns and the two short ones were wider than the page at 1400 px; the file column is medium (the
 # captions below name each file with problems in full).
 st.dataframe(pd.DataFrame(report), hide_index=True, width="stretch", key="validation_report",

@@ -274,6 +274,9 @@ def read_predictions(data: bytes, display: str, known_ids=None) -> tuple[dict[st
         tokens = [t.strip() for t in re.split(r"[;,]", parts[1])] if len(parts) > 1 and parts[1].strip() else []
         if known_ids is not None and image_id not in known_ids:
             shown = repr(image_id) if len(image_id) <= 60 else f"{image_id[:60]!r}… ({len(image_id):,} characters)"
+            if not image_id.isascii():  # Unicode writes some letters in two ways that print the same
+                shown += (f" (as code points {ascii(image_id[:60])}; Unicode writes some letters in two ways, NFC "
+                          "and NFD)")
             problems.append((number, f"unknown image ID {shown}"))
             unknown.append((number, shown))
             continue

@@ -179,3 +179,38 @@ def test_the_sidebar_counts_what_an_upload_loaded_in_the_same_click(app):
     upload(app, "up_kg", "extra.csv", b"child,parent\nC0040405,C0000726\n")
     assert dict((m.label, m.value) for m in app.sidebar.metric)["KG edges"] == "45"
     assert [s.value for s in app.success] == ["Loaded extra.csv"]
+
+
+def test_a_file_of_image_ids_as_concept_sets_says_no_image_has_a_concept(app):
+    """Found in the browser (hunt 28w): the embeddings' ID list in the concept sets uploader loaded 2,000 images with
+    no concept, the report saying 'none'."""
+    upload(app, "up_concepts", "ids.txt", (DEMO / "image_embeddings_ids.txt").read_bytes())
+    assert report_rows(app)[-1]["problems"] == "no image has a concept: every score is undefined"
+
+
+@pytest.mark.parametrize("key, name, content, expected", [
+    ("up_kg", "run.csv", b"query_id,image_id,rank,score\nDEMO_00001,DEMO_00002,1,1\n", "found the header of a run"),
+    ("up_concepts", "labels.csv", (DEMO / "labels.csv").read_bytes(), "found the header of labels"),
+    ("up_runs", "kg.csv", (DEMO / "kg_edges.csv").read_bytes(), "found the header of a knowledge graph"),
+])
+def test_more_files_of_another_kind_are_named_by_their_header(app, key, name, content, expected):
+    """Found in the browser (hunt 28w): a CSV run became KG edges from 'query_id' to 'image_id'; the others were
+    refused at a line without saying what the file was."""
+    before = app.session_state["workspace"].digest
+    upload(app, key, name, content)
+    assert len(errors(app)) == 1 and expected in errors(app)[0], errors(app)
+    assert app.session_state["workspace"].digest == before
+
+
+def test_a_clinicians_report_and_messages_keep_the_names_of_files_and_systems(app):
+    """Found in the browser (hunt 28w): the plain words turned 'my-run' into 'my-result of a retrieval system' and
+    'run.trec' into 'result of a retrieval system.trec'; 'CUIs' reached a clinician in an upload's error."""
+    app.session_state["audience"] = "Clinician"
+    app.run()
+    upload(app, "up_runs", "my-run.trec", b"DEMO_00001 Q0 DEMO_00002 1 1 my-run\n")
+    upload(app, "up_concepts", "bad-run.csv", b"ID,CUIs\nx,C12\n")
+    report = next(frame.value for frame in app.dataframe if "problems" in frame.value.columns)
+    row = report[report["file"] == "my-run.trec"].iloc[0]
+    assert row["kind"] == "result of a retrieval system 'my-run'"
+    message = [error for error in errors(app) if "bad-run.csv" in error][0]
+    assert message.startswith("Not loaded: bad-run.csv, line 2: expected concept codes") and "CUI" not in message

@@ -333,7 +333,9 @@ def with_concepts(workspace: Workspace, data: bytes, name: str) -> Workspace:
     new = workspace.with_inputs(concepts=concepts, extraction=None, curated=None, digests={"concepts": file_digest(data)})
     # The rows of the concept sets these replace describe concept sets no longer loaded.
     new = new.without_reports(CONCEPTS_KIND).without_reports(FOUND_KIND)
-    return _recorded(new.with_report(name, CONCEPTS_KIND, len(concepts)), SavedInput("concepts", name, data))
+    # A file of image IDs alone (an embeddings ID list given as concept sets) reads as images without a concept.
+    problems = "" if concepts.vocabulary else "no image has a concept: every score is undefined"
+    return _recorded(new.with_report(name, CONCEPTS_KIND, len(concepts), problems), SavedInput("concepts", name, data))
 
 
 def _recorded(workspace: Workspace, *steps: SavedInput) -> Workspace:
@@ -362,6 +364,8 @@ def with_new_concepts(workspace: Workspace, data: bytes, name: str) -> Workspace
     new, left_out = _only_about(new, frozenset(new.concepts.ids))
     problems = [f"left out, being about other images: {', '.join(left_out)}"] if left_out else []
     problems += _uncovered(new)
+    if new.reports[-1].problems != "none":  # the file's own (no concept at all)
+        problems.insert(0, new.reports[-1].problems)
     row = replace(new.reports[-1], problems="; ".join(problems) or "none")
     return replace(new, label=f"Uploaded ({name})", synthetic=False, reports=(*new.reports[:-1], row))
 
@@ -407,7 +411,7 @@ def with_kg(workspace: Workspace, data: bytes, name: str) -> Workspace:
     # the graph is every KG file loaded together: a file of links between other files' nodes is no problem
     nodes = {node for _, kg_edges in new.kg_files.values() for child, parent, _ in kg_edges.edges
              for node in (child, parent)}
-    return _recorded(new.with_report(name, "knowledge graph", f"{len(edges):,} edges{merged}",
+    return _recorded(new.with_report(name, "knowledge graph", f"{len(edges):,} edge{'s' if len(edges) != 1 else ''}{merged}",
                                      "; ".join(kg_coverage_problems(workspace.concepts, nodes))),
                      SavedInput("kg", name, data))
 

@@ -17,6 +17,7 @@ from evalcore.readers.lines import (
     CONCEPT_TOKEN,
     check_delimiter,
     check_id,
+    check_not_foreign_header,
     csv_line,
     csv_rows,
     first_line_of,
@@ -79,6 +80,7 @@ def read_concepts(source: Source, name: str | None = None) -> ConceptSets:
     data, display = read_checked_bytes(source, name)
     first_line, first = first_line_of(data)
     check_delimiter(first, first_line, display, (",", "\t"), "'ID,CUIs' (or ImageCLEF 'ID<TAB>C1,C2')")
+    check_not_foreign_header(first, first_line, display, "concept sets", "rows 'ID,CUIs'", "\t" if "\t" in first else ",")
     tab = "\t" in first
     return fast_or_by_lines(_concepts_by_columns, _concepts_by_lines, data, display, tab)
 

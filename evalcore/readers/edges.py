@@ -50,7 +50,7 @@ def read_kg(source: Source, name: str | None = None) -> KGEdges | KGEdgeTable:
         return read_mrrel(numbered_pieces(data), display, checked=True)
     check_delimiter(first, first_line, display, (",", "\t"), "an edge list 'child,parent' (or MRREL.RRF or OBO)")
     delimiter = "\t" if "\t" in first else ","
-    check_not_foreign_header(first, first_line, display, "knowledge graph", "an edge list 'child,parent'", delimiter)
+    check_not_foreign_header(first, first_line, display, "a knowledge graph", "an edge list 'child,parent'", delimiter)
     edges, part_of = fast_or_by_lines(_edges_by_columns, _edges_by_lines, data, display, delimiter)
     if not edges:
         raise InputError(display, None, "at least one edge 'child,parent'", "none")

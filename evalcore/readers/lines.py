@@ -123,6 +123,8 @@ _HEADERS = (
     ("labels", frozenset({"kind"}), frozenset({"class"}), "'kind,class,CUI'"),
     ("concept names", frozenset({"cui", "concept", "concept_id"}),
      frozenset({"name", "canonical name", "preferred name", "concept name"}), "'CUI,Name'"),
+    ("a run", frozenset({"query_id"}), frozenset({"image_id"}), "'query_id,image_id,rank[,score]'"),
+    ("a knowledge graph", frozenset({"child"}), frozenset({"parent"}), "'child,parent'"),
 )
 
 

@@ -40,6 +40,7 @@ from evalcore.readers.lines import (
     WHITESPACE,
     check_delimiter,
     check_id,
+    check_not_foreign_header,
     csv_line,
     csv_rows,
     first_line_of,
@@ -86,6 +87,8 @@ def read_runs(source: Source, name: str | None = None,
                 first_line = line + number - 1
                 break
         is_csv = "," in first and len(first.split()) < 6
+        if is_csv:
+            check_not_foreign_header(first, first_line, display, "a run", "fields 'query_id,image_id,rank[,score]'")
         if not is_csv and len(first.split()) < 6:
             check_delimiter(first, first_line, display, (",", " ", "\t"),
                             "TREC 'qid Q0 docid rank score tag' or CSV 'query_id,image_id,rank[,score]'")
