@@ -138,45 +138,57 @@ def bootstrap_cis(columns: np.ndarray, confidence: float = 0.95, *, samples: int
                 means[start:start + len(weights)] = (weights @ filled) / (weights @ patterns)[:, pattern_of]
             start += len(weights)
     tail = (1 - confidence) / 2 * 100
-    bounds = _percentiles(means, [tail, 100 - tail])
-    results = []
-    for column in range(width):
-        if defined_counts[column] == 0:
-            results.append(MeanWithCI(float("nan"), float("nan"), float("nan"), 0))
-            continue
-        values = columns[defined[:, column], column]
-        mean = values_mean(values)
-        # A resample's mean comes from a weighted product whose rounding may fall just outside the values (a column
-        # of 0.7 gave [0.7000000000000004, 0.7000000000000008]); every mean of them lies within their range.
-        low, high = np.clip(bounds[:, column], values.min(), values.max())
-        results.append(MeanWithCI(mean, float(low), float(high), int(defined_counts[column])))
-    return results
+    # A resample's mean comes from a weighted product whose rounding may fall just outside the values (a column of
+    # 0.7 gave [0.7000000000000004, 0.7000000000000008]); every mean of them lies within their range.
+    low, high = defined_range(columns)
+    bounds = np.clip(_percentiles(means, [tail, 100 - tail]), low, high)
+    column_means = defined_means(columns)
+    return [MeanWithCI(float(column_means[column]), float(bounds[0, column]), float(bounds[1, column]),
+                       int(defined_counts[column])) if defined_counts[column] else
+            MeanWithCI(float("nan"), float("nan"), float("nan"), 0) for column in range(width)]
 
 
-def values_mean(values: np.ndarray) -> float:
-    """The mean of ``values`` (finite, at least one), within their range: a sum's rounding may otherwise put the mean
-    of 1,000 values of 0.7 at 0.6999999999999998, below every one of them.
+def defined_range(columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per column of a queries x columns matrix: the least and the largest finite value (inf and -inf where none)."""
+    defined = np.isfinite(columns)
+    return np.where(defined, columns, np.inf).min(axis=0), np.where(defined, columns, -np.inf).max(axis=0)
 
-    >>> values_mean(np.full(1000, 0.7)), float(np.full(1000, 0.7).mean())
-    (0.7, 0.6999999999999998)
+
+def defined_means(columns: np.ndarray) -> np.ndarray:
+    """Per column of a queries x columns matrix: the mean of its finite values (NaN where none), summed pairwise down
+    the column (undefined values as 0) and held within their range, which a sum's rounding may leave (1,000 values of
+    0.7 averaged 0.6999999999999998, below every one of them).
+
+    >>> defined_means(np.array([[0.7], [0.7], [0.7]] * 334)).tolist(), float(np.full(1002, 0.7).mean())
+    ([0.7], 0.6999999999999998)
+    >>> defined_means(np.array([[0.5, np.nan], [np.nan, np.nan], [1.0, np.nan]])).tolist()
+    [0.75, nan]
     """
-    return float(np.clip(values.mean(), values.min(), values.max()))
+    columns = np.asarray(columns, dtype=np.float64)
+    defined = np.isfinite(columns)
+    counts = defined.sum(axis=0)
+    # Column by column in memory: numpy sums a contiguous run pairwise, as it sums one column alone.
+    filled = np.asfortranarray(np.where(defined, columns, 0.0))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        means = filled.sum(axis=0) / counts
+    low, high = defined_range(columns)
+    return np.where(counts > 0, np.clip(means, np.minimum(low, high), np.maximum(low, high)), np.nan)
 
 
 def query_means(order: np.ndarray, columns: Mapping[str, np.ndarray]) -> dict[str, float]:
-    """The mean of each column of per-query values over the queries where it is defined (NaN: excluded), summed in
-    the order of the query IDs (``order``: :func:`id_order` of the columns' queries) and within the values' range
-    (:func:`values_mean`): the one mean of a system's metric that every table and curve shows.
+    """The mean of each column of per-query values over the queries where it is defined (NaN: excluded), read in
+    the order of the query IDs (``order``: :func:`id_order` of the columns' queries; :func:`defined_means`): the
+    one mean of a system's metric that every table and curve shows.
 
     >>> query_means(id_order(["q2", "q1"]), {"AP": np.array([0.5, np.nan]), "R": np.array([np.nan, np.nan])})
     {'AP': 0.5, 'R': nan}
     """
-    means = {}
-    for name, values in columns.items():
-        ordered = np.asarray(values, dtype=np.float64)[order]
-        defined = ordered[np.isfinite(ordered)]
-        means[name] = values_mean(defined) if len(defined) else float("nan")
-    return means
+    if not columns:
+        return {}
+    matrix = np.empty((len(order), len(columns)), order="F")
+    for position, values in enumerate(columns.values()):
+        matrix[:, position] = np.asarray(values, dtype=np.float64)[order]
+    return dict(zip(columns, defined_means(matrix).tolist()))
 
 
 def id_order(ids: Sequence[str]) -> np.ndarray:
