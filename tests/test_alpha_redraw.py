@@ -57,7 +57,7 @@ def plain_bootstrap(columns: np.ndarray, confidence: float, samples: int, seed: 
         values = columns[defined[:, column], column]
         # the resamples' means lie within the values on paper; their rounding is held to it
         low, high = np.clip(np.nanpercentile(means[:, column], [tail, 100 - tail]), values.min(), values.max())
-        mean = min(max(filled[:, column].sum() / count, values.min()), values.max())
+        mean = min(max(values.mean(), values.min()), values.max())
         found.append(MeanWithCI(float(mean), float(low), float(high), count))
     return found
 

@@ -138,57 +138,46 @@ def bootstrap_cis(columns: np.ndarray, confidence: float = 0.95, *, samples: int
                 means[start:start + len(weights)] = (weights @ filled) / (weights @ patterns)[:, pattern_of]
             start += len(weights)
     tail = (1 - confidence) / 2 * 100
-    # A resample's mean comes from a weighted product whose rounding may fall just outside the values (a column of
-    # 0.7 gave [0.7000000000000004, 0.7000000000000008]); every mean of them lies within their range.
-    low, high = defined_range(columns)
-    bounds = np.clip(_percentiles(means, [tail, 100 - tail]), low, high)
-    column_means = defined_means(columns)
-    return [MeanWithCI(float(column_means[column]), float(bounds[0, column]), float(bounds[1, column]),
-                       int(defined_counts[column])) if defined_counts[column] else
-            MeanWithCI(float("nan"), float("nan"), float("nan"), 0) for column in range(width)]
+    bounds = _percentiles(means, [tail, 100 - tail])
+    results = []
+    for column in range(width):
+        mean, low, high = defined_summary(columns[:, column])
+        if not defined_counts[column]:
+            results.append(MeanWithCI(mean, mean, mean, 0))
+            continue
+        # A resample's mean comes from a weighted product whose rounding may fall just outside the values (a column
+        # of 0.7 gave [0.7000000000000004, 0.7000000000000008]); every mean of them lies within their range.
+        results.append(MeanWithCI(mean, float(min(max(bounds[0, column], low), high)),
+                                  float(min(max(bounds[1, column], low), high)), int(defined_counts[column])))
+    return results
 
 
-def defined_range(columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per column of a queries x columns matrix: the least and the largest finite value (inf and -inf where none)."""
-    defined = np.isfinite(columns)
-    return np.where(defined, columns, np.inf).min(axis=0), np.where(defined, columns, -np.inf).max(axis=0)
+def defined_summary(values: np.ndarray) -> tuple[float, float, float]:
+    """The mean, the least and the largest of the finite values of one column (NaN where none), the mean held within
+    them, which a sum's rounding may leave (1,000 values of 0.7 averaged 0.6999999999999998, below every one).
 
-
-def defined_means(columns: np.ndarray) -> np.ndarray:
-    """Per column of a queries x columns matrix: the mean of its finite values (NaN where none), summed pairwise down
-    the column (undefined values as 0) and held within their range, which a sum's rounding may leave (1,000 values of
-    0.7 averaged 0.6999999999999998, below every one of them).
-
-    >>> defined_means(np.array([[0.7], [0.7], [0.7]] * 334)).tolist(), float(np.full(1002, 0.7).mean())
-    ([0.7], 0.6999999999999998)
-    >>> defined_means(np.array([[0.5, np.nan], [np.nan, np.nan], [1.0, np.nan]])).tolist()
-    [0.75, nan]
+    >>> defined_summary(np.full(1000, 0.7)), float(np.full(1000, 0.7).mean())
+    ((0.7, 0.7, 0.7), 0.6999999999999998)
+    >>> defined_summary(np.array([0.5, np.nan, 1.0])), defined_summary(np.array([np.nan]))
+    ((0.75, 0.5, 1.0), (nan, nan, nan))
     """
-    columns = np.asarray(columns, dtype=np.float64)
-    defined = np.isfinite(columns)
-    counts = defined.sum(axis=0)
-    # Column by column in memory: numpy sums a contiguous run pairwise, as it sums one column alone.
-    filled = np.asfortranarray(np.where(defined, columns, 0.0))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        means = filled.sum(axis=0) / counts
-    low, high = defined_range(columns)
-    return np.where(counts > 0, np.clip(means, np.minimum(low, high), np.maximum(low, high)), np.nan)
+    finite = np.isfinite(values)
+    defined = values if finite.all() else values[finite]
+    if not len(defined):
+        return float("nan"), float("nan"), float("nan")
+    low, high = float(defined.min()), float(defined.max())
+    return min(max(float(defined.mean()), low), high), low, high
 
 
 def query_means(order: np.ndarray, columns: Mapping[str, np.ndarray]) -> dict[str, float]:
     """The mean of each column of per-query values over the queries where it is defined (NaN: excluded), read in
-    the order of the query IDs (``order``: :func:`id_order` of the columns' queries; :func:`defined_means`): the
-    one mean of a system's metric that every table and curve shows.
+    the order of the query IDs (``order``: :func:`id_order` of the columns' queries) and held within the values'
+    range (:func:`defined_summary`): the one mean of a system's metric that every table and curve shows.
 
     >>> query_means(id_order(["q2", "q1"]), {"AP": np.array([0.5, np.nan]), "R": np.array([np.nan, np.nan])})
     {'AP': 0.5, 'R': nan}
     """
-    if not columns:
-        return {}
-    matrix = np.empty((len(order), len(columns)), order="F")
-    for position, values in enumerate(columns.values()):
-        matrix[:, position] = np.asarray(values, dtype=np.float64)[order]
-    return dict(zip(columns, defined_means(matrix).tolist()))
+    return {name: defined_summary(np.asarray(values, dtype=np.float64)[order])[0] for name, values in columns.items()}
 
 
 def id_order(ids: Sequence[str]) -> np.ndarray:
