@@ -134,8 +134,11 @@ class Results:
             # Each system's queries in the order of their IDs: resamples drawn by position would otherwise pick other
             # queries when a run file lists them in another order (and other ones than the tests pair).
             results = [self.evaluation.systems[self._system(system)] for system in systems]
-            columns = np.column_stack([result.values[metric][result.id_order] for result in results
-                                       for metric in self.metrics])
+            # Column by column in memory (each column's summary reads it whole; a row-major matrix took a third longer)
+            columns = np.empty((len(results[0].query_ids), len(results) * len(self.metrics)), order="F")
+            for position, (result, metric) in enumerate((result, metric) for result in results
+                                                        for metric in self.metrics):
+                columns[:, position] = result.values[metric][result.id_order]
             cis = bootstrap_cis(columns, self.statistics.confidence,
                                 samples=self.statistics.bootstrap_samples, seed=self.statistics.seed, draws=self.draws)
             for position, system in enumerate(systems):
