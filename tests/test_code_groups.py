@@ -16,6 +16,7 @@ from evalcore.evaluation.evaluator import Evaluator
 from evalcore.evaluation.options import Relevance
 from evalcore.evaluation.retrieval import retrieve_by_measure
 from evalcore.relevance.measures import measure_spec, nn_iou_measure, parse_measure
+from evalcore.stats.compare import id_order, query_means
 from evalcore.studies.ablation import RELEVANCE_SYSTEM, ablation_grid
 
 from .conftest import random_world
@@ -168,9 +169,9 @@ def test_ablation_grid_equals_each_setting_evaluated_on_its_own():
         for alpha in alphas:
             fresh = Evaluator(concepts, kg)
             ranking = fresh.relevance_ranking(nn_iou_measure(alpha, n), 5, 5, name=RELEVANCE_SYSTEM)
-            for name, result in fresh.evaluate([run, ranking], metrics, Relevance.of(alpha, n)).systems.items():
-                for metric, values in result.values.items():
-                    mean = float(np.nanmean(values)) if np.isfinite(values).any() else float("nan")
+            means = fresh.evaluate([run, ranking], metrics, Relevance.of(alpha, n)).means()  # the tables' means
+            for name, per_metric in means.items():
+                for metric, mean in per_metric.items():
                     expected.append({"system": name, "alpha": alpha, "n": n, "metric": metric, "value": mean})
     assert grid.equals(pd.DataFrame(expected))
 
@@ -195,8 +196,9 @@ def test_ablation_grid_on_tie_heavy_data_and_a_query_subset_equals_each_setting_
             systems = [run, fresh.relevance_ranking(nn_iou_measure(alpha, n), 10, 10, name=RELEVANCE_SYSTEM)]
             for name, result in fresh.evaluate(systems[:1 + with_retrieval], metrics,
                                                Relevance.of(alpha, n)).systems.items():
-                for metric, values in result.values.items():
-                    mean = float(np.nanmean(values[keep])) if np.isfinite(values[keep]).any() else float("nan")
+                kept = {metric: values[keep] for metric, values in result.values.items()}
+                order = id_order(np.array(result.query_ids)[keep].tolist())
+                for metric, mean in query_means(order, kept).items():  # the tables' means, over the subset
                     expected.append({"system": name, "alpha": alpha, "n": n, "metric": metric, "value": mean})
     assert grid.equals(pd.DataFrame(expected))
     assert evaluator.engine._group_cache or not with_retrieval  # the grouped path did run
