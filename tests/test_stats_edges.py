@@ -96,3 +96,24 @@ def test_kendall_tau_of_a_ranking_that_ties_every_system_is_undefined_unless_bot
             assert found == 1.0
         else:
             assert found == pytest.approx(expected, nan_ok=True)
+
+
+def test_evaluate_gives_the_same_numbers_for_a_run_whose_lines_are_in_another_order(tmp_path):
+    """README (evaluate's JSON): no mean, interval or test depends on the order of a run file's lines (was: the demo's
+    overlap-noisy run sorted by query descending had nn-CUI@10 [0.90694, 0.91296] against [0.90718, 0.91312])."""
+    import json
+
+    from evalcore.cli import main
+
+    from .conftest import DEMO
+
+    lines = (DEMO / "runs" / "overlap-noisy.trec").read_text().splitlines(keepends=True)
+    reordered = tmp_path / "reordered.trec"
+    reordered.write_text("".join(sorted(lines, key=lambda line: line.split()[0], reverse=True)))
+    payloads = []
+    for run in (DEMO / "runs" / "overlap-noisy.trec", reordered):
+        out = tmp_path / f"{run.stem}.json"
+        assert main(["evaluate", "--concepts", str(DEMO / "concepts.csv"), "--kg", str(DEMO / "kg_edges.csv"),
+                     "--run", str(run), "--metrics", "nn-CUI@10", "MAP@10", "--json", str(out)]) == 0
+        payloads.append(json.loads(out.read_text()))
+    assert payloads[0]["systems"] == payloads[1]["systems"] and payloads[0]["intervals"] == payloads[1]["intervals"]
