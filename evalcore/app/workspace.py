@@ -362,12 +362,15 @@ def with_new_concepts(workspace: Workspace, data: bytes, name: str) -> Workspace
     """
     new = with_concepts(workspace, data, name)
     new, left_out = _only_about(new, frozenset(new.concepts.ids))
-    problems = [f"left out, being about other images: {', '.join(left_out)}"] if left_out else []
-    problems += _uncovered(new)
-    if new.reports[-1].problems != "none":  # the file's own (no concept at all)
-        problems.insert(0, new.reports[-1].problems)
-    row = replace(new.reports[-1], problems="; ".join(problems) or "none")
+    row = new.reports[-1]  # the file's own, with its own problem (no concept at all) first
+    problems = [*([row.problems] if row.problems != "none" else []), *left_out, *_uncovered(new)]
+    row = replace(row, problems="; ".join(problems) or "none")
     return replace(new, label=f"Uploaded ({name})", synthetic=False, reports=(*new.reports[:-1], row))
+
+
+def run_kind(system: str) -> str:
+    """A run's report kind, which names its system: "run 'near-random'"."""
+    return f"run '{system}'"
 
 
 def _run_coverage(run: Run, concepts: ConceptSets) -> list[str]:
@@ -388,7 +391,7 @@ def _uncovered(workspace: Workspace) -> list[str]:
     """How much of the loaded runs, labels, embeddings and captions has no concept set in ``workspace``'s concept
     sets, one sentence each (nothing where all of it has)."""
     concepts = workspace.concepts
-    problems = [f"run '{system}': {problem}" for system, (_, run) in workspace.runs.items()
+    problems = [f"{run_kind(system)}: {problem}" for system, (_, run) in workspace.runs.items()
                 for problem in _run_coverage(run, concepts)]
     if isinstance(workspace.labels, ImageLabels):
         problems += [f"labels: {problem}"
@@ -445,7 +448,7 @@ def with_run(workspace: Workspace, data: bytes, name: str,
                                  f"none of the {len(run.rankings):,} queries of system '{run.name}' does "
                                  f"(first: {quoted_id(first)})")
             problems += _run_coverage(run, workspace.concepts)
-        kind = f"run '{run.name}'"
+        kind = run_kind(run.name)
         if run.name in workspace.runs:
             # The run of that name read before is replaced: its row describes a run no longer loaded.
             replaced = [row.file for row in new.reports if row.kind == kind]
@@ -605,8 +608,7 @@ def with_extracted_concepts(workspace: Workspace, extracted: CaptionConcepts, so
     if not same_captions:
         new, left_out = _only_about(new, frozenset(concepts.ids))
         new = replace(new, label=f"Uploaded ({source})", synthetic=False)
-        if left_out:
-            problems.append(f"left out, being about other images: {', '.join(left_out)}")
+        problems += left_out
     # a second extraction's row replaces the first's (the concept sets read from a file stay: kept as curated)
     return _recorded(new.without_reports(FOUND_KIND).with_report(source, FOUND_KIND, len(concepts), "; ".join(problems)),
                      *steps)
@@ -650,21 +652,25 @@ def concept_mentions(extracted: CaptionConcepts) -> dict[str, dict[str, bool]]:
 
 def _only_about(workspace: Workspace, ids: frozenset[str]) -> tuple[Workspace, list[str]]:
     """The workspace without the inputs about images none of which is in ``ids`` (runs without such a query,
-    per-image labels, embeddings, captions and images of other images, an image folder), and what was left out: a new
-    collection's pages would otherwise score the demo's runs on queries it does not have."""
+    per-image labels, embeddings, captions and images of other images, an image folder) and their report rows, and
+    the report's sentence on what was left out (none where nothing was): a new collection's pages would otherwise
+    score the demo's runs on queries it does not have."""
     runs = {name: kept for name, kept in workspace.runs.items() if not ids.isdisjoint(kept[1].rankings)}
-    left_out = [f"run '{name}'" for name in workspace.runs if name not in runs]
-    changes: dict[str, Any] = {"runs": runs} if left_out else {}
+    # The report kinds of the inputs left out whole: their rows describe inputs no longer loaded (a run loaded again
+    # under its name then had two).
+    dropped = [run_kind(name) for name in workspace.runs if name not in runs]
+    changes: dict[str, Any] = {"runs": runs} if dropped else {}
     labels = workspace.labels
     if isinstance(labels, ImageLabels) and all(ids.isdisjoint(by_id) for by_id in labels.by_kind.values()):
         changes["labels"] = None
-        left_out.append("labels")
+        dropped.append("labels")
     if workspace.embeddings is not None and ids.isdisjoint(workspace.embeddings.ids):
         changes["embeddings"] = None
-        left_out.append("embeddings")
+        dropped.append("embeddings")
     if workspace.captions and ids.isdisjoint(workspace.captions):
         changes["captions"] = {}
-        left_out.append("captions")
+        dropped.append("captions")
+    left_out = list(dropped)
     images = ImageFiles.of(workspace.images).only(ids)
     if len(images) < len(workspace.images):
         changes["images"] = images
@@ -673,11 +679,9 @@ def _only_about(workspace: Workspace, ids: frozenset[str]) -> tuple[Workspace, l
         changes.update(image_folder=None, image_roots=())
         left_out.append(f"the image folder {shown_path(str(workspace.image_folder))}")
     new = workspace.with_inputs(**changes) if changes else workspace
-    # The rows of what is left out describe inputs no longer loaded (a run loaded again under its name then had two).
-    for kind in [f"run '{name}'" for name in workspace.runs if name not in runs] + \
-            [kind for kind in ("labels", "embeddings", "captions") if kind in changes]:
+    for kind in dropped:
         new = new.without_reports(kind)
-    return new, left_out
+    return new, [f"left out, being about other images: {', '.join(left_out)}"] if left_out else []
 
 
 def _folder_has_image_of(folder: Path, ids: frozenset[str]) -> bool:

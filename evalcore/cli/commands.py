@@ -11,6 +11,7 @@ import os
 import shlex
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from evalcore.app.report import PaperReport, ablation_curves, compared_metrics, file_inputs, report_html
@@ -104,11 +105,9 @@ def refuse_kg_no_metric_reads(args: argparse.Namespace, scoring: Scoring) -> Non
     relevance = relevance_of(with_defaults(args), measure_of(args) if args.measure is not None else None)
     keys = {parse_metric(name).relevance for name in scoring.metric_names((), relevance)} - {None, "qrels"}
     if not any(relevance.spec_for(key).uses_kg for key in keys):
-        given_settings = [option for option in ("--kg", *KG_SETTINGS) if given(args, option)]
-        raise CBIRLensError(f"{joined(given_settings)} {'is' if len(given_settings) == 1 else 'are'} read by no metric "
-                            "of this table (none of its relevance measures uses a knowledge graph): leave "
-                            f"{'it' if len(given_settings) == 1 else 'them'} out, or add a metric that reads the "
-                            "graph (nn-CUI@10)")
+        unread = "read by no metric of this table (none of its relevance measures uses a knowledge graph): leave {} " \
+                 "out, or add a metric that reads the graph (nn-CUI@10)"
+        refuse_given(args, ("--kg", *KG_SETTINGS), "is " + unread.format("it"), "are " + unread.format("them"))
 
 
 # --- the option objects and inputs of the parsed arguments -------------------------------------------------
@@ -205,10 +204,15 @@ def check_evaluation(args: argparse.Namespace, outputs: dict[str, str | None]) -
     scoring = scoring_of(args)  # the number of cut-offs and metrics checked before any input is read
     if args.command == "evaluate":  # report's curves read the graph whatever its table's metrics
         refuse_kg_no_metric_reads(args, scoring)
-    judged = [name for name in scoring.metrics or () if parse_metric(name).relevance == "qrels"]
+    judged = judged_metrics(scoring.metrics or ())
     if judged and not args.qrels:
         raise CBIRLensError(f"{listed(judged)}: qrels- metrics read judgments: add --qrels F (a TREC qrels file)")
     check_outputs(outputs, [args.concepts, args.qrels, args.labels, *kg_inputs(args), *run_paths(args)])
+
+
+def judged_metrics(names: Sequence[str]) -> list[str]:
+    """The names of ``names`` that read qrels judgments (qrels- metrics)."""
+    return [name for name in names if parse_metric(name).relevance == "qrels"]
 
 
 def check_metric_cutoffs(args: argparse.Namespace) -> None:
@@ -294,7 +298,7 @@ def command_compare(args: argparse.Namespace) -> None:
     metrics = [m for group in args.metric for m in group]  # distinct: a repeated name is refused as it is read
     refuse_kg_settings_without_kg(args)
     refuse_kg_no_metric_reads(args, Scoring(metrics))
-    judged = [name for name in metrics if parse_metric(name).relevance == "qrels"]
+    judged = judged_metrics(metrics)
     if judged:
         raise CBIRLensError(f"{listed(judged)}: qrels- metrics read judgments, and compare reads concept relevance "
                             "only (it has no --qrels): compare concept-relevance metrics, or give these to evaluate "
@@ -490,19 +494,17 @@ def command_qrels(args: argparse.Namespace) -> None:
 
 
 def command_detection(args: argparse.Namespace) -> None:
-    kg_mode = args.kg_mode or "undirected"
-    measure = nn_iou_measure(DEFAULT_ALPHA if args.alpha is None else args.alpha,
-                             DEFAULT_HOPS if args.n is None else args.n, kg_mode)
-    soft_options = [flag for flag, value in (("--alpha", args.alpha), ("--n", args.n), ("--kg-mode", args.kg_mode))
-                    if value is not None]
-    if soft_options and not args.kg:
-        raise CBIRLensError(f"{joined(soft_options)} set{'s' if len(soft_options) == 1 else ''} the soft F1, which "
-                            "needs a knowledge graph: add --kg FILE (or leave them out for the official F1 alone)")
+    defaulted = with_defaults(args)
+    measure = nn_iou_measure(defaulted.alpha, defaulted.n, defaulted.kg_mode)  # a bad value is named first
+    if not args.kg:
+        soft = "the soft F1, which needs a knowledge graph: add --kg FILE (or leave them out for the official F1 alone)"
+        refuse_given(args, ("--alpha", "--n", "--kg-mode"), f"sets {soft}", f"set {soft}")
+    args = defaulted
     check_outputs({"--json": args.json}, [args.gt, args.pred, args.subset, *kg_inputs(args)])
     truth = read_concepts(args.gt)
     predictions = read_predictions(args.pred, known_ids=truth.index)
     subset = read_concept_list(args.subset) if args.subset else None
-    scores = detection_scores(truth, predictions.sets, measure, subset, kg_of(args, truth), kg_mode)
+    scores = detection_scores(truth, predictions.sets, measure, subset, kg_of(args, truth), args.kg_mode)
     payload = detection_payload(scores, len(predictions.sets), predictions.problems, predictions.problems_not_listed)
     if scores.secondary_note:
         print_note(scores.secondary_note)
@@ -620,11 +622,11 @@ def command_check(args: argparse.Namespace) -> None:
     check_outputs({}, [args.concepts, args.rocov2, *args.kg, *args.run, args.labels, args.names, args.captions,
                        args.images, args.embeddings, args.embedding_ids])
     loaded = checked_workspace(args)
-    from evalcore.app.workspace import report_table
+    from evalcore.app.workspace import report_table, run_kind
 
     rows = report_table(loaded)
     for row in rows:  # a run's tied scores, which the evaluation orders by rank unless --ties trec_eval
-        run = next((kept for name, (_, kept) in loaded.runs.items() if row["kind"] == f"run '{name}'"), None)
+        run = next((kept for name, (_, kept) in loaded.runs.items() if row["kind"] == run_kind(name)), None)
         found = run_tie_counts(run) if run is not None else None
         message = tie_message(run.name, {**found.as_counts(), "queries_in_run": found.queries}, "rank",
                               "evaluate --ties") if found is not None else None
