@@ -48,8 +48,9 @@ PLAIN_REPORT_WORDS = tuple((re.compile(pattern), words) for pattern, words in (
     (r"\bCUIs\b", "concept codes"),
     (r"\bCUI\b", "concept code"),
 ))
-#: A name the report quotes ('my-run', a system's or a file's), which the plain words leave as it is written.
-QUOTED_NAME = re.compile(r"(?<![A-Za-z])'[^']*'(?![A-Za-z])")
+#: A name the report quotes ('my-run', a system's or a file's), which the plain words leave as it is written; split
+#: by it, a text alternates between words (even places) and quoted names (odd places).
+QUOTED_NAME = re.compile(r"((?<![A-Za-z])'[^']*'(?![A-Za-z]))")
 #: A confidence interval, said to a clinician.
 PLAIN_INTERVAL = "the range the score would likely fall in on another sample of images"
 #: Shorter words for the navigation, where the heading's would be cut.
@@ -136,14 +137,12 @@ names file)"
     "result of a retrieval system 'my-run': expected concept codes"
     """
     pieces = QUOTED_NAME.split(text)
-    names = QUOTED_NAME.findall(text)
-    plain = []
-    for piece in pieces:
-        piece = KG_WORD.sub("concept map", ID_LIST.sub("listed in the researcher view", piece))
+    for at in range(0, len(pieces), 2):
+        piece = KG_WORD.sub("concept map", ID_LIST.sub("listed in the researcher view", pieces[at]))
         for pattern, words in PLAIN_REPORT_WORDS:
             piece = pattern.sub(words, piece)
-        plain.append(piece)
-    return "".join(part for pair in zip(plain, [*names, ""]) for part in pair)
+        pieces[at] = piece
+    return "".join(pieces)
 
 
 def page_title(title: str) -> str:

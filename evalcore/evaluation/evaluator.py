@@ -180,6 +180,10 @@ def unknown_ids(run: Run, concepts: ConceptSets) -> tuple[int, int]:
     return queries, int(unknown_names[lists.documents].sum()) if unknown_names.any() else 0
 
 
+#: The start of the names of the systems the tool ranks itself (:func:`built_in_system`).
+BUILT_IN_PREFIX = "Retrieval by "
+
+
 def built_in_system(what: str) -> str:
     """The name of a system the tool ranks itself ("Retrieval by IoU", a baseline or a measure's own ranking): the
     names beginning "Retrieval by " are the tool's, which no loaded run may take (a table would hold two systems of
@@ -194,9 +198,6 @@ def built_in_system(what: str) -> str:
 def is_built_in_name(name: str) -> bool:
     """Whether ``name`` is one the tool keeps for its own systems (:func:`built_in_system`)."""
     return name.startswith(BUILT_IN_PREFIX)
-
-
-BUILT_IN_PREFIX = "Retrieval by "
 
 #: The largest grade exponential gain takes: 2^1000 - 1, summed over 10,000 ranks, stays finite (2^1024 does not).
 LARGEST_EXPONENT = 1000

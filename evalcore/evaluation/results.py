@@ -130,7 +130,7 @@ class Results:
             by_size.setdefault(len(self.query_ids(system)), []).append(system)
         intervals = {}
         for systems in by_size.values():
-            # One matrix of every column (systems after each other, each one's metrics in order), stacked once.
+            # One matrix of every column (systems after each other, each one's metrics in order), filled once.
             # Each system's queries in the order of their IDs: resamples drawn by position would otherwise pick other
             # queries when a run file lists them in another order (and other ones than the tests pair).
             results = [self.evaluation.systems[self._system(system)] for system in systems]

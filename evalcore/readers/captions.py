@@ -5,6 +5,7 @@ from __future__ import annotations
 from evalcore.errors import InputError
 from evalcore.readers.files import Source, read_text
 from evalcore.readers.lines import (
+    CAPTION_COLUMNS,
     IMAGE_ID_COLUMNS,
     check_delimiter,
     check_id,
@@ -41,10 +42,6 @@ def read_captions(source: Source, name: str | None = None) -> dict[str, str]:
     return captions
 
 
-#: The names of the second column of a captions header (ROCOv2 writes "ID,Caption"), lower-cased.
-_CAPTION_COLUMNS = frozenset({"caption", "captions", "text"})
-
-
 def _is_caption_header(fields: list[str]) -> bool:
     """Whether a first row is a header: its first two fields name the ID and caption columns ("Image,Caption"). One
     field alone says nothing: an image may be called "id", and a caption may read "Captions".
@@ -52,4 +49,4 @@ def _is_caption_header(fields: list[str]) -> bool:
     >>> _is_caption_header(["ID", "Caption"]), _is_caption_header(["id", "CT of the head"]), _is_caption_header(["q", "Captions"])
     (True, False, False)
     """
-    return len(fields) >= 2 and fields[0].strip().lower() in IMAGE_ID_COLUMNS and fields[1].strip().lower() in _CAPTION_COLUMNS
+    return len(fields) >= 2 and fields[0].strip().lower() in IMAGE_ID_COLUMNS and fields[1].strip().lower() in CAPTION_COLUMNS

@@ -14,6 +14,7 @@ from evalcore.errors import InputError
 from evalcore.readers.columnar import fast_or_by_lines, first_repeated, frozensets, line_column, take, universal_newlines
 from evalcore.readers.files import Source, read_checked_bytes
 from evalcore.readers.lines import (
+    CONCEPT_LIST_COLUMNS,
     CONCEPT_TOKEN,
     check_delimiter,
     check_id,
@@ -212,7 +213,7 @@ def _concept_line_fields(content: str, line: int, display: str, tab: bool) -> li
 
 def _is_concept_header(fields: list[str]) -> bool:
     return len(fields) >= 2 and not is_concept_id(fields[1].split(";")[0].strip().upper()) and (
-        fields[0].lower() in {"id", "image", "image_id", "imageid"} or fields[1].lower() in {"cuis", "cui", "concepts"}
+        fields[0].lower() in {"id", "image", "image_id", "imageid"} or fields[1].lower() in CONCEPT_LIST_COLUMNS
     )
 
 

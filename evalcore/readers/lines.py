@@ -113,12 +113,15 @@ def check_delimiter(first: str, line: int, display: str, accepted: tuple[str, ..
         raise InputError(display, line, f"{shape} with fields separated by {wanted}", f"{DELIMITER_NAMES[found]} as the delimiter")
 
 
-#: The first two column names of the headers of the files a user uploads, lower-cased, by the kind of file.
+#: The first column of the header of a file about images (captions, concept sets, labels), lower-cased.
 IMAGE_ID_COLUMNS = frozenset({"id", "image", "image_id", "imageid", "image id", "image_name", "name", "file",
                               "filename", "file_name"})
+#: The second column of a captions header (ROCOv2 writes "ID,Caption") and of a concept sets header ("ID,CUIs").
+CAPTION_COLUMNS = frozenset({"caption", "captions", "text"})
+CONCEPT_LIST_COLUMNS = frozenset({"cuis", "cui", "concepts"})
 _HEADERS = (
-    ("captions", IMAGE_ID_COLUMNS, frozenset({"caption", "captions", "text"}), "'ID,Caption'"),
-    ("concept sets", IMAGE_ID_COLUMNS, frozenset({"cuis", "cui", "concepts"}), "'ID,CUIs'"),
+    ("captions", IMAGE_ID_COLUMNS, CAPTION_COLUMNS, "'ID,Caption'"),
+    ("concept sets", IMAGE_ID_COLUMNS, CONCEPT_LIST_COLUMNS, "'ID,CUIs'"),
     ("labels", IMAGE_ID_COLUMNS, frozenset({"modality", "organ"}), "'ID,modality,organ'"),
     ("labels", frozenset({"kind"}), frozenset({"class"}), "'kind,class,CUI'"),
     ("concept names", frozenset({"cui", "concept", "concept_id"}),

@@ -147,8 +147,8 @@ def bootstrap_cis(columns: np.ndarray, confidence: float = 0.95, *, samples: int
             continue
         # A resample's mean comes from a weighted product whose rounding may fall just outside the values (a column
         # of 0.7 gave [0.7000000000000004, 0.7000000000000008]); every mean of them lies within their range.
-        results.append(MeanWithCI(mean, float(min(max(bounds[0, column], low), high)),
-                                  float(min(max(bounds[1, column], low), high)), int(defined_counts[column])))
+        bound_low, bound_high = np.clip(bounds[:, column], low, high)
+        results.append(MeanWithCI(mean, float(bound_low), float(bound_high), int(defined_counts[column])))
     return results
 
 
