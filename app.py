@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard.computed import engine_note, kg_coverage_of, rocov2_workspace_ready, saved_workspace
+from dashboard.background import prepare_pages
+from dashboard.computed import engine_note, kg_coverage_of, rocov2_workspace, saved_workspace
 from dashboard.session import (
     AUDIENCES,
     FOLDER_PARAMETER,
@@ -21,7 +22,15 @@ from dashboard.session import (
     workspace,
     workspace_store,
 )
-from dashboard.sidebar import CUTOFF_CHOICES, GAINS, measure_controls, settings_from_address, settings_to_address
+from dashboard.sidebar import (
+    CUTOFF_CHOICES,
+    GAINS,
+    MAX_HOPS,
+    controls,
+    measure_controls,
+    settings_from_address,
+    settings_to_address,
+)
 from dashboard.ui import PLAIN_NAVIGATION_TITLES, escape_markdown, view_link
 from evalcore.app.sources import SavedLink
 from evalcore.engine.executors import reuse_freed_memory
@@ -84,7 +93,7 @@ def reopen_linked_folder() -> None:
         return
     bar = st.progress(0.0, text="Opening the data folder of this address")
     try:
-        st.session_state["workspace"] = rocov2_workspace_ready(
+        st.session_state["workspace"] = rocov2_workspace(
             folder, server_data_roots(), lambda fraction, text: bar.progress(min(1.0, fraction), text))
         st.session_state[FOLDER_STATE] = folder
     except (CBIRLensError, OSError):
@@ -141,7 +150,7 @@ def sidebar() -> None:
                           persist_state="session",
                           help="0: only the same concept counts. 1: a related concept (e.g. veins and blood vessels) "
                                "counts as much as the same one.")
-                st.slider("How far apart related concepts may be (links)", 0, 3, step=1, key="n",
+                st.slider("How far apart related concepts may be (links)", 0, MAX_HOPS, step=1, key="n",
                           persist_state="session",
                           help="Two concepts count as related when at most this many 'is a kind of' links apart in "
                                "the concept map. 0: the same concept only.")
@@ -149,7 +158,7 @@ def sidebar() -> None:
                 st.slider("alpha (weight of near matches)", 0.0, 1.0, step=0.1, key="alpha", persist_state="session",
                           help="How much a related concept (e.g. Veins vs Blood Vessels) counts compared with the "
                                "same concept.")
-                st.slider("distance threshold n (KG hops)", 0, 3, step=1, key="n", persist_state="session",
+                st.slider("distance threshold n (KG hops)", 0, MAX_HOPS, step=1, key="n", persist_state="session",
                           help="Two concepts count as related when at most n is_a links apart. 0 = the same concept "
                                "only.")
                 st.radio("KG mode", KG_MODES, key="kg_mode", horizontal=True, persist_state="session",
@@ -197,6 +206,8 @@ if shown == OPENING_PAGE and st.session_state.get("page_shown") not in (None, *p
 st.session_state["page_shown"] = shown
 sidebar()
 settings_to_address()
+# What the pages read of this data at these settings starts now, in the background, whatever page is shown.
+prepare_pages(workspace(), controls())
 # Filled after the page has run, so that it names the backend of this run's ranking passes (for researchers:
 # to a clinician it is jargon).
 engine_slot = st.sidebar.empty()

@@ -10,8 +10,10 @@ moving with it (:meth:`~evalcore.kept.Kept.computed`), and then read the one cop
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, Generic, TypeVar
 
 import numpy as np
@@ -52,10 +54,46 @@ def server_workspaces() -> Kept:
     return Kept(SERVER_WORKSPACES, size=one_value)
 
 
+class Foreground:
+    """How many pages are computing behind a progress bar now, so that work prepared in the background waits for
+    them between its steps (on two cores a background pass would take half the machine from the page a reader is
+    waiting for)."""
+
+    def __init__(self) -> None:
+        self._working = 0
+        self._quiet = threading.Condition()
+
+    @contextmanager
+    def working(self) -> Iterator[None]:
+        with self._quiet:
+            self._working += 1
+        try:
+            yield
+        finally:
+            with self._quiet:
+                self._working -= 1
+                self._quiet.notify_all()
+
+    def wait_until_quiet(self) -> None:
+        with self._quiet:
+            self._quiet.wait_for(lambda: self._working == 0)
+
+
+@st.cache_resource(show_spinner=False)
+def server_foreground() -> Foreground:
+    """The pages of this server's sessions computing now (:class:`Foreground`)."""
+    return Foreground()
+
+
 def hashed(argument: Any) -> Any:
     """What an argument is keyed by: its :data:`HASH_FUNCS` hash, else the argument itself."""
     hash_function = HASH_FUNCS.get(type(argument))
     return argument if hash_function is None else hash_function(argument)
+
+
+def key_of(*parts: Any) -> str:
+    """The one key of what a computation reads: the content digest of its parts, each :func:`hashed`."""
+    return content_digest([hashed(part) for part in parts])
 
 
 class Shared(Generic[T]):
@@ -76,7 +114,7 @@ class Shared(Generic[T]):
         return arguments
 
     def _key(self, arguments: tuple[Any, ...]) -> str:
-        return content_digest((self.compute.__module__, self.compute.__qualname__, [hashed(a) for a in arguments]))
+        return key_of(self.compute.__module__, self.compute.__qualname__, *arguments)
 
     def __call__(self, *arguments: Any, progress: Callable[..., None] | None = None) -> T:
         read = self._read(arguments)
@@ -104,7 +142,8 @@ class Shared(Generic[T]):
                     last_drawn[0] = now
                     bar.progress(min(1.0, fraction), text=f"Computing {step}")
 
-            value = self(*arguments, progress=draw)
+            with server_foreground().working():
+                value = self(*arguments, progress=draw)
             bar.empty()
         return value
 

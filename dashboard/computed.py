@@ -81,17 +81,6 @@ def saved_workspace(link: SavedLink, progress: Callable[[float, str], None]) -> 
     return _saved_workspace(link, progress=progress)
 
 
-def rocov2_workspace_ready(folder: str, roots: tuple[Path, ...], progress: Callable[[float, str], None]) -> Workspace:
-    """:func:`rocov2_workspace`, then the dictionary the explanations read its captions with
-    (:func:`caption_dictionary_of`, about a second for ROCOv2's names), so that the Per-query and Case view pages do
-    not build it on their first draw with no progress to show."""
-    ws = rocov2_workspace(folder, roots, lambda fraction, text: progress(0.9 * fraction, text))
-    progress(0.9, "Reading the concept names the explanations look for in the captions")
-    caption_dictionary_of(ws)
-    progress(1.0, "Read")
-    return ws
-
-
 # --- concept sets found in captions --------------------------------------------------------------------------
 
 #: What finding concepts in captions reads (:func:`evalcore.app.workspace.caption_concepts`).
@@ -162,15 +151,22 @@ def compute_backend() -> tuple[str, str]:
     return ("jax", "gpu") if gpu_available() else ("numpy", "cpu")
 
 
-@st.cache_resource(show_spinner="Preparing the pairwise engine…", max_entries=4, hash_funcs=HASH_FUNCS)
+@st.cache_resource(show_spinner=False, max_entries=4, hash_funcs=HASH_FUNCS)
 def cached_evaluator(ws: Workspace, mode: str) -> Evaluator:
     backend, device = compute_backend()
     return Evaluator(ws.concepts, kg_of(ws), mode, ws.resolved_labels(),
                      compute=Compute(client=server_scheduler(), backend=backend, device=device))
 
 
+def engine_evaluator(ws: Workspace, mode: str) -> Evaluator:
+    """The evaluator of the workspace's concept sets, KG and labels, built once for the server (the KG index and the
+    pairwise engine); it touches no session, so that work prepared in the background can read it too."""
+    return cached_evaluator(ws.restricted_to(*EVALUATOR_INPUTS), mode)
+
+
 def evaluator_of(ws: Workspace, mode: str) -> Evaluator:
-    evaluator = cached_evaluator(ws.restricted_to(*EVALUATOR_INPUTS), mode)
+    """:func:`engine_evaluator`, noted for the sidebar's line on the engine in use (a page's call)."""
+    evaluator = engine_evaluator(ws, mode)
     st.session_state["_engine_in_use"] = evaluator.engine  # for the sidebar's note, drawn after the page
     return evaluator
 
@@ -206,7 +202,7 @@ def kg_coverage_of(ws: Workspace) -> KGCoverage | None:
 @shared(server_kept)
 def _baseline_ranking(ws: Workspace, baseline: Baseline, measure: MeasureSpec | None, mode: str,
                       progress: Callable[[float], None] | None = None) -> Run:
-    return baseline.run(ws, evaluator_of(ws, mode) if baseline.by_relevance else None, measure, progress)
+    return baseline.run(ws, engine_evaluator(ws, mode) if baseline.by_relevance else None, measure, progress)
 
 
 def baseline_run(ws: Workspace, baseline: Baseline, relevance: MeasureSpec, mode: str,
@@ -222,7 +218,7 @@ def relevance_ranking(ws: Workspace, baseline: Baseline, settings: Settings,
                       report: Callable[[float], None] | None = None) -> AlignedRun:
     """A relevance baseline over the whole pool, exactly as :func:`evaluation` ranks it (the evaluator
     keeps the ranking, so the leaderboard, Per-query and Case view share one pass), with progress per block."""
-    return baseline.aligned_ranking(evaluator_of(ws, settings.kg_mode), settings.relevance, max(settings.ks), report)
+    return baseline.aligned_ranking(engine_evaluator(ws, settings.kg_mode), settings.relevance, max(settings.ks), report)
 
 
 def baselines_with_progress(ws: Workspace, baselines: list[Baseline], settings: Settings) -> dict[Baseline, Run]:
@@ -256,7 +252,7 @@ def pool_relevance_of(ws: Workspace, baseline: Baseline, query: str, settings: S
 @shared(server_kept, EVALUATION_INPUTS)
 def _evaluation(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...],
                 settings: Settings) -> Scores:
-    evaluator = evaluator_of(ws, settings.kg_mode)
+    evaluator = engine_evaluator(ws, settings.kg_mode)
     runs: list[Run | AlignedRun] = [ws.runs[name][1] for name in run_names]
     for baseline in baselines:
         # A relevance baseline is ranked and scored in one pass over the pool, without a detour through image IDs.
@@ -273,11 +269,16 @@ def evaluation(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Basel
     return _evaluation(ws, tuple(run_names), tuple(baselines), settings)
 
 
-def evaluation_with_progress(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...],
-                             settings: Settings) -> Scores:
-    """:func:`evaluation` behind a progress bar. The slow parts run first as steps of their own, each
-    leaving its result where the evaluation finds it: the engine, each computed baseline, each pass over the pool
-    (moving the bar block by block); then the scoring."""
+#: A step of work shown as one step of a progress bar: its text and the work, given ``report(fraction)``.
+Step = tuple[str, Callable[[Callable[[float], None]], object]]
+
+
+def evaluation_steps(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...],
+                     settings: Settings) -> list[Step]:
+    """The work behind :func:`evaluation`, slowest parts first as steps of their own, each leaving its result where
+    the evaluation finds it: the engine, each computed baseline, each pass over the pool (reporting block by block);
+    the last step is the evaluation itself. The Leaderboard runs them behind its bar; a load runs them in the
+    background (:mod:`dashboard.background`), and a page asking meanwhile waits for the step under way."""
     # nn-IoU's pass first: it codes the pool, and IoU's pass then ranks the code groups of those codes instead of
     # coding the pool again. Grouping them here, not at the first alpha change, makes that change as fast as the
     # next ones (about 1.5 s less on ROCOv2 test) for a few tenths of a second more now.
@@ -285,25 +286,33 @@ def evaluation_with_progress(ws: Workspace, run_names: tuple[str, ...], baseline
     others = [b for b in baselines if not b.by_relevance]
     # Ideal rankings the metrics need and no relevance baseline computes on the way.
     summaries = [measure for measure in ("nn-iou", "iou") if measure not in {b.key for b in relevance}]
-    k, threshold = max(settings.ks), settings.options().threshold
+    k, threshold, mode = max(settings.ks), settings.options().threshold, settings.kg_mode
     best_by = {"iou": for_reader("IoU", "shared concepts"),
                "nn-iou": for_reader("nn-IoU", "shared concepts, related ones counting")}
-    with StepProgress(2 + len(others) + len(relevance) + len(summaries)) as progress:
-        evaluator = progress.run(for_reader(*ENGINE_STEP),
-                                 lambda _: evaluator_of(ws, settings.kg_mode))
-        for baseline in others:
-            progress.run(f"Ranking the collection: {shown_system(baseline)}",
-                         lambda report, b=baseline: baseline_run(ws, b, settings.relevance, settings.kg_mode, report))
-        for baseline in relevance:
-            progress.run(f"Ranking the collection: {shown_system(baseline)} (every image against every other)",
-                         lambda report, b=baseline: relevance_ranking(ws, b, settings, report))
-        for measure in summaries:
-            progress.run(f"Best possible rankings by {best_by[measure]} (every image against every other)",
-                         lambda report, measure=measure: evaluator.pool_summary(
-                             settings.relevance if measure == "nn-iou" else measure_spec("iou"), k, threshold, report))
-        systems = len(run_names) + len(baselines)
-        return progress.run(f"Scoring {systems} system{'s' if systems != 1 else ''}",
-                            lambda _: evaluation(ws, run_names, baselines, settings))
+    steps: list[Step] = [(for_reader(*ENGINE_STEP), lambda _: engine_evaluator(ws, mode))]
+    steps += [(f"Ranking the collection: {shown_system(baseline)}",
+               lambda report, b=baseline: baseline_run(ws, b, settings.relevance, mode, report)) for baseline in others]
+    steps += [(f"Ranking the collection: {shown_system(baseline)} (every image against every other)",
+               lambda report, b=baseline: relevance_ranking(ws, b, settings, report)) for baseline in relevance]
+    steps += [(f"Best possible rankings by {best_by[measure]} (every image against every other)",
+               lambda report, measure=measure: engine_evaluator(ws, mode).pool_summary(
+                   settings.relevance if measure == "nn-iou" else measure_spec("iou"), k, threshold, report))
+              for measure in summaries]
+    systems = len(run_names) + len(baselines)
+    steps.append((f"Scoring {systems} system{'s' if systems != 1 else ''}",
+                  lambda _: evaluation(ws, run_names, baselines, settings)))
+    return steps
+
+
+def evaluation_with_progress(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...],
+                             settings: Settings) -> Scores:
+    """:func:`evaluation` behind a progress bar, a step of :func:`evaluation_steps` at a time."""
+    steps = evaluation_steps(ws, run_names, baselines, settings)
+    with StepProgress(len(steps)) as progress:
+        for text, work in steps:
+            result = progress.run(text, work)
+    evaluator_of(ws, settings.kg_mode)  # built by the first step: noted for the sidebar's line on the engine
+    return result
 
 
 def summary_of(result: Scores) -> pd.DataFrame:
@@ -389,7 +398,7 @@ def measure_comparison(ws: Workspace, measures: tuple[str, ...], baselines: tupl
                        progress: Callable[[float, str], None] | None = None) -> MeasureComparison:
     """:func:`evalcore.studies.measure_comparison.compare_measures` over the loaded runs and the chosen baselines (the
     relevance baselines at the sidebar's nn-IoU setting ``relevance``, ranked to depth ``k``)."""
-    evaluator = evaluator_of(ws, mode)
+    evaluator = engine_evaluator(ws, mode)
     systems: list[Run | AlignedRun] = [run for _, run in ws.runs.values()]
     # The baselines (seconds each when not cached: TF-IDF over the captions) take the bar's first fifth. A relevance
     # baseline is the pool ranking the evaluator keeps for the leaderboard (the same lists as its run, no new pass).
@@ -411,7 +420,7 @@ def ablation_grid(ws: Workspace, metrics: tuple[str, ...], include_runs: bool, i
     """The alpha x n grid (:func:`evalcore.app.sweeps.ablation_grid`) of the loaded runs (if ``include_runs``) and
     retrieval by nn-IoU, under the sidebar's options (``relevance``)."""
     runs = [run for _, run in ws.runs.values()] if include_runs else []
-    return sweeps.ablation_grid(evaluator_of(ws, mode), runs, metrics, isolated, relevance, progress)
+    return sweeps.ablation_grid(engine_evaluator(ws, mode), runs, metrics, isolated, relevance, progress)
 
 
 @shared(server_kept, EVALUATION_INPUTS)
@@ -423,7 +432,7 @@ def parameter_sweep(ws: Workspace, measure: MeasureSpec, parameter: str, values:
     from evalcore.studies.ablation import parameter_sweep
 
     runs = [run for _, run in ws.runs.values()] if include_runs else []
-    return parameter_sweep(evaluator_of(ws, mode), runs, list(metrics), measure, parameter, list(values),
+    return parameter_sweep(engine_evaluator(ws, mode), runs, list(metrics), measure, parameter, list(values),
                            relevance=relevance, progress=progress)
 
 
@@ -439,31 +448,31 @@ def agreement_with_iou(grid: pd.DataFrame, metric: str, systems: tuple[str, ...]
 def table1(ws: Workspace, mode: str, beside_paper: bool,
            progress: Callable[[float, str], None] | None = None) -> pd.DataFrame:
     """:func:`evalcore.app.paper.table1` on the loaded data."""
-    return paper.table1(evaluator_of(ws, mode), dict(ws.captions), beside_paper, progress or (lambda *_: None))
+    return paper.table1(engine_evaluator(ws, mode), dict(ws.captions), beside_paper, progress or (lambda *_: None))
 
 
 @shared(server_kept, PAPER_INPUTS)
 def ablation_curves(ws: Workspace, mode: str, progress: Callable[[float, str], None] | None = None) -> rp.AblationCurves:
     """Fig. 3 on the loaded data (:func:`evalcore.studies.reproduction.ablation_curves`)."""
-    return rp.ablation_curves(evaluator_of(ws, mode), progress=progress)
+    return rp.ablation_curves(engine_evaluator(ws, mode), progress=progress)
 
 
 @shared(server_kept, PAPER_INPUTS)
 def tie_report(ws: Workspace, mode: str, progress: Callable[[float, str], None] | None = None) -> pd.DataFrame:
     """How ties at rank K move P@K (:func:`evalcore.studies.reproduction.tie_report`)."""
-    return rp.tie_report(evaluator_of(ws, mode), progress=progress)
+    return rp.tie_report(engine_evaluator(ws, mode), progress=progress)
 
 
 @shared(server_kept, PAPER_INPUTS)
 def kg_variants(ws: Workspace, mode: str, progress: Callable[[float, str], None] | None = None) -> pd.DataFrame:
     """Table-1 precision under each reading of the KG (:func:`evalcore.app.paper.kg_variants`)."""
-    return paper.kg_variants(evaluator_of(ws, mode), ws, progress or (lambda *_: None))
+    return paper.kg_variants(engine_evaluator(ws, mode), ws, progress or (lambda *_: None))
 
 
 @shared(server_kept, PAPER_INPUTS)
 def timing_curve(ws: Workspace, mode: str, progress: Callable[[float, str], None] | None = None) -> pd.DataFrame:
     """Fig. 4 on the loaded data (:func:`evalcore.app.paper.timing_curve`)."""
-    return paper.timing_curve(evaluator_of(ws, mode), progress or (lambda *_: None))
+    return paper.timing_curve(engine_evaluator(ws, mode), progress or (lambda *_: None))
 
 
 # --- the Concept detection page ---------------------------------------------------------------------------------

@@ -13,6 +13,8 @@ from evalcore.relevance.kg import KG_MODES
 from evalcore.relevance.measures import DEFAULT_MEASURE, MEASURES, MeasureSpec, measure_spec
 
 CUTOFF_CHOICES = (1, 3, 5, 10, 20, 30, 50, 100)
+#: The largest n the sidebar's slider offers (and a link may set).
+MAX_HOPS = 3
 GAINS = ("linear", "exponential")
 #: Each sidebar setting's value before the reader moves it: the one place the sidebar's defaults are written.
 DEFAULTS = {"audience": "Researcher", "alpha": DEFAULT_ALPHA, "n": DEFAULT_HOPS, "kg_mode": KG_MODES[0], "measure": DEFAULT_MEASURE,
@@ -46,24 +48,27 @@ class Settings:
         return Relevance(self.relevance, self.measure, self.gain)
 
 
-def controls() -> Settings:
-    """The sidebar's settings (defaults where a control was not drawn yet)."""
-    alpha, hops = float(st.session_state.get("alpha", DEFAULTS["alpha"])), int(st.session_state.get("n", DEFAULTS["n"]))
-    return Settings(relevance=measure_spec("nn-iou", alpha=alpha, n=hops), measure=current_measure(),
+def controls(alpha: float | None = None, hops: int | None = None) -> Settings:
+    """The sidebar's settings (defaults where a control was not drawn yet); with ``alpha`` or ``hops``, the settings
+    the sidebar would give with its sliders there (the work prepared for a slider's next step)."""
+    alpha = float(st.session_state.get("alpha", DEFAULTS["alpha"])) if alpha is None else alpha
+    hops = int(st.session_state.get("n", DEFAULTS["n"])) if hops is None else hops
+    return Settings(relevance=measure_spec("nn-iou", alpha=alpha, n=hops), measure=current_measure(alpha, hops),
                     kg_mode=st.session_state.get("kg_mode", DEFAULTS["kg_mode"]),
                     ks=tuple(sorted(st.session_state.get("ks", DEFAULTS["ks"]))) or (10,),
                     gain=st.session_state.get("gain", DEFAULTS["gain"]))
 
 
-def current_measure() -> MeasureSpec:
-    """The sidebar's relevance measure: its own parameters, alpha and n from the shared sliders.
+def current_measure(alpha: float | None = None, hops: int | None = None) -> MeasureSpec:
+    """The sidebar's relevance measure: its own parameters, alpha and n from the shared sliders (or as given).
 
     nn-IoU-hops takes one weight per hop up to n; weights are made non-increasing (each at
     most the one before), as the measure requires.
     """
     key = st.session_state.get("measure", DEFAULT_MEASURE)
     measure = MEASURES.get(key, MEASURES[DEFAULT_MEASURE])
-    alpha, hops = float(st.session_state.get("alpha", DEFAULTS["alpha"])), int(st.session_state.get("n", DEFAULTS["n"]))
+    alpha = float(st.session_state.get("alpha", DEFAULTS["alpha"])) if alpha is None else alpha
+    hops = int(st.session_state.get("n", DEFAULTS["n"])) if hops is None else hops
     if measure.weights:
         weights, previous = {}, 1.0
         for hop in range(1, max(1, hops) + 1):
@@ -132,7 +137,7 @@ def address_settings() -> dict[str, Callable[[str], object]]:
     it back: the audience, alpha, n, the KG mode, the measure, each measure's own parameters, K and the gain."""
     parsers: dict[str, Callable[[str], object]] = {
         "audience": _one_of(AUDIENCES), "alpha": _number(0.0, 1.0, step=0.1),
-        "n": _number(0, 3, integer=True), "kg_mode": _one_of(KG_MODES), "measure": _one_of(MEASURES),
+        "n": _number(0, MAX_HOPS, integer=True), "kg_mode": _one_of(KG_MODES), "measure": _one_of(MEASURES),
         "ks": _cutoffs, "gain": _one_of(GAINS)}
     for hop in range(1, 4):
         parsers[f"measure_w{hop}"] = _number(0.0, 1.0, step=0.05)

@@ -10,6 +10,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
+from dashboard.caching import server_foreground
 from dashboard.session import audience, note_ignored_in_address, workspace
 from dashboard.sidebar import Settings
 from evalcore.app.baselines import Baseline
@@ -184,19 +185,35 @@ class StepProgress:
         return result
 
     def __enter__(self) -> StepProgress:
+        # Background work waits while a page computes behind a bar (dashboard.caching.Foreground).
+        self._working = server_foreground().working()
+        self._working.__enter__()
         return self
 
     def __exit__(self, *exc) -> None:
+        self._working.__exit__(*exc)
         self.bar.empty()
+
+
+def _dataset_marker(key: str) -> str:
+    return f"{key}__dataset"
 
 
 def keep_default_for_dataset(key: str, ws: Workspace, default: list) -> None:
     """Set a keyed multiselect to ``default`` whenever other concept sets are loaded (the user's choice stays
     otherwise)."""
-    marker = f"{key}__dataset"
-    if st.session_state.get(marker) != ws.digests["concepts"]:
-        st.session_state[marker] = ws.digests["concepts"]
+    if st.session_state.get(_dataset_marker(key)) != ws.digests["concepts"]:
+        st.session_state[_dataset_marker(key)] = ws.digests["concepts"]
         st.session_state[key] = default
+
+
+def choice_for_dataset(key: str, ws: Workspace, default: list) -> list:
+    """What a multiselect kept by :func:`keep_default_for_dataset` and :func:`choose_many` will hold when next drawn
+    on ``ws``, without drawing it: the session's last choice on these concept sets, else ``default``."""
+    kept = st.session_state.get(KEPT_CHOICE + key)
+    if kept is not None and st.session_state.get(_dataset_marker(key)) == ws.digests["concepts"]:
+        return list(kept)
+    return list(default)
 
 
 def system_label(system: Baseline | str) -> str:

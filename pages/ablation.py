@@ -15,6 +15,7 @@ from dashboard.computed import ablation_grid, agreement_with_iou, evaluator_of, 
 from dashboard.session import audience, through_app
 from dashboard.sidebar import controls
 from dashboard.ui import choose_many, choose_one, page_with_concepts
+from evalcore.app.sweeps import grid_metrics, grid_options
 from evalcore.evaluation.options import DEFAULT_CUTOFFS
 from evalcore.io.tables import SCORE_DECIMALS, plain_metric_label, score_table
 from evalcore.metrics.registry import parse_metric
@@ -184,9 +185,7 @@ if chosen.key == "iou":
                "every panel.")
 
 names = metric_names_for(evaluator, DEFAULT_CUTOFFS)
-# Without runs only retrieval by nn-IoU is drawn, and its nn-CUI is 1 by construction: show how IoU judges it.
-defaults = [m for m in ("P@30[modality]", "nn-CUI@10" if ws.runs else "CUI@10") if m in names] or ["nn-CUI@10"]
-metrics = choose_many(st.multiselect, "Metrics", names, "ablation_metrics", default=defaults,
+metrics = choose_many(st.multiselect, "Metrics", names, "ablation_metrics", default=grid_metrics(names, bool(ws.runs)),
                       format_func=plain_metric_label if who == "clinician" else str)
 include_runs = bool(ws.runs) and st.toggle(f"Include the {len(ws.runs)} loaded run(s)", value=True,
                                            key="ablation_runs", persist_state="session")
@@ -199,7 +198,7 @@ if not metrics:
     st.stop()
 
 grid = ablation_grid.with_bar("Computing the alpha x n grid…", ws, tuple(metrics), include_runs, isolated,
-                              settings.options(), settings.kg_mode)
+                              grid_options(settings.options(), isolated), settings.kg_mode)
 st.caption(f"Averaged over {grid.attrs.get('queries', len(ws.concepts)):,} queries.")
 flat = flat_curves(grid, settings.relevance, ["alpha", "n"], has_kg)
 

@@ -7,6 +7,8 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
+from dashboard.background import preparation_notes
+from dashboard.caching import SERVER_KEPT_BYTES, server_kept
 from dashboard.cards import draw_extraction_evidence
 from dashboard.computed import (
     concept_mentions_of,
@@ -14,7 +16,7 @@ from dashboard.computed import (
     extraction_coverage,
     found_concepts,
     kg_of,
-    rocov2_workspace_ready,
+    rocov2_workspace,
 )
 from dashboard.session import (
     FOLDER_PARAMETER,
@@ -74,7 +76,7 @@ with right:
                  help="Also reads the systems' results found in its runs folder." if clinician else
                  "Also reads any run files in a runs/ folder inside it."):
         bar = st.progress(0.0, text="Reading the ROCOv2 folder")
-        loaded = guarded_load(lambda: rocov2_workspace_ready(folder, server_data_roots(),
+        loaded = guarded_load(lambda: rocov2_workspace(folder, server_data_roots(),
                                                        lambda fraction, text: bar.progress(min(1.0, fraction), text)))
         bar.empty()
         if loaded:
@@ -330,6 +332,18 @@ else:
                     st.error(f"Not saved: {error}")
                 else:
                     st.rerun()
+
+notes = preparation_notes(ws)
+if notes:
+    st.subheader("Prepared in the background")
+    st.caption(("The comparison of systems is prepared while you look at the data; a page that needs it before it is "
+                "ready waits for it with a progress bar." if clinician else
+                "What the Leaderboard reads is computed on this server's background thread as soon as data or "
+                "settings change; a page asking for it before it is ready waits for it, with its progress.")
+               + f" Results kept on this server for everyone on the same data: {server_kept().total() / 2**20:,.0f} MB"
+               f" of {SERVER_KEPT_BYTES / 2**20:,.0f} MB (the least recently used dropped first). As it stood when this page "
+               "was drawn:")
+    st.markdown("\n".join(f"- {escape_markdown(note)}" for note in notes[:6]))
 
 st.subheader("Validation report")
 report = report_table(ws)

@@ -7,6 +7,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from dashboard.background import prepare_neighbours
 from dashboard.computed import (
     evaluation_with_progress,
     evaluator_of,
@@ -132,6 +133,8 @@ if len(result.systems) >= 2:
     # wall time that no longer follows the intervals.
     start_comparisons(result, st.session_state["focus_metric"])
 summary: pd.DataFrame = summary_of(result)
+# The next slider step's work starts now, in the background, while the reader reads this one.
+prepare_neighbours(ws, run_names, tuple(baselines), settings)
 
 
 def help_of(metric: str) -> str:

@@ -1,0 +1,253 @@
+"""Work that depends only on the data, done once per data and off the user's path.
+
+When a session's data or settings change, :func:`prepare_leaderboard` queues what the Leaderboard will ask for: the
+steps of :func:`dashboard.computed.evaluation_steps` (the engine, the baselines' rankings, the passes over the pool,
+the scores), then the intervals and the tests of the metric in focus, then the dictionary the explanations read
+captions with. After a Leaderboard draw, :func:`prepare_neighbours` queues the same for the alpha values one step
+either side of the slider's. One worker thread for the server runs the queued jobs in turn. Each step goes through
+the same server-wide stores as the pages, keyed by the content of what it reads (:mod:`dashboard.caching`), so a
+page asking for a result under way waits for that computation, its bar moving with it, and nothing is computed
+twice. What is prepared is bounded by those stores: results by :data:`dashboard.caching.SERVER_KEPT_BYTES`, the
+pool rankings by :data:`evalcore.evaluation.evaluator.KEPT_RANKINGS` per evaluator.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import queue
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+
+import streamlit as st
+
+from dashboard.caching import key_of, server_foreground
+from dashboard.computed import (
+    Step,
+    ablation_grid,
+    caption_dictionary_of,
+    engine_evaluator,
+    evaluation,
+    evaluation_steps,
+    metric_names_for,
+    summary_of,
+)
+from dashboard.session import audience
+from dashboard.sidebar import MAX_HOPS, Settings, controls
+from dashboard.ui import choice_for_dataset, for_reader
+from evalcore.app.baselines import Baseline, available_baselines, default_baselines
+from evalcore.app.sweeps import grid_metrics, grid_options
+from evalcore.app.workspace import Workspace
+from evalcore.evaluation.options import DEFAULT_CUTOFFS, Relevance
+from evalcore.studies.ablation import grids_alpha_and_n
+
+LOG = logging.getLogger(__name__)
+#: Jobs remembered for the Data page's note (the oldest forgotten first; their results stay in the stores).
+REMEMBERED_JOBS = 64
+#: The alpha slider's step: the values prepared beside the slider's are one step either side.
+NEIGHBOUR_STEP = 0.1
+#: The metric whose tests the Leaderboard starts with (its default focus).
+DEFAULT_FOCUS = "nn-CUI@10"
+
+
+class Job:
+    """Steps run in turn by the background worker, with what the Data page says of them."""
+
+    def __init__(self, title: str, steps: list[Step], still_wanted: Callable[[], bool] = lambda: True) -> None:
+        self.reader = audience()  # its texts are in this reader's words
+        self.title = title
+        self.steps = steps
+        self.still_wanted = still_wanted
+        self.done = 0
+        self.current = ""
+        self.error: str | None = None
+        self.skipped = False
+        self.seconds: float | None = None
+        self.finished = threading.Event()
+
+    def run(self) -> None:
+        started = time.monotonic()
+        try:
+            for text, work in self.steps:
+                server_foreground().wait_until_quiet()
+                if not self.still_wanted():  # a newer setting was asked for since this job was queued
+                    self.skipped = True
+                    return
+                self.current = text
+                # A report callback (even one that draws nothing) makes the stores relay this step's progress to the
+                # pages waiting for it.
+                work(lambda fraction: None)
+                self.done += 1
+        except Exception as error:  # noqa: BLE001 - a page asking for the same result meets the error and says it
+            self.error = f"{type(error).__name__}: {error}"
+            LOG.info("background preparation %r stopped: %s", self.title, self.error)
+        finally:
+            self.seconds = time.monotonic() - started
+            self.finished.set()
+
+    def note(self) -> str:
+        """One line on where the job stands."""
+        if self.error is not None:
+            return f"{self.title}: stopped; the page computes it when opened."
+        if self.skipped:
+            return f"{self.title}: not needed any more (the settings moved on)."
+        if self.finished.is_set():
+            return f"{self.title}: ready ({self.seconds:.1f} s)."
+        if self.done == 0 and not self.current:
+            return f"{self.title}: waiting for its turn."
+        return f"{self.title}: step {self.done + 1} of {len(self.steps)} ({self.current})."
+
+
+#: Job priorities, most urgent first: what the reader's settings show, the next slider step, other pages.
+CURRENT, NEIGHBOURS, OTHER_PAGES = 0, 1, 2
+
+
+class Background:
+    """The server's one worker thread and the jobs given to it, by key (a job asked for twice runs once), the most
+    urgent first (:data:`CURRENT`, :data:`NEIGHBOURS`, :data:`OTHER_PAGES`), in the order given within a priority."""
+
+    def __init__(self) -> None:
+        self._queue: queue.PriorityQueue[tuple[int, int, Job]] = queue.PriorityQueue()
+        self._order = itertools.count()
+        self._jobs: OrderedDict[str, Job] = OrderedDict()
+        self._by_workspace: dict[str, list[str]] = {}
+        # Per workspace, the latest setting whose neighbours were asked for: queued neighbours of older ones skip.
+        self._latest_neighbours: dict[str, str] = {}
+        self._lock = threading.Lock()
+        threading.Thread(target=self._work, name="cbir-lens-prepare", daemon=True).start()
+
+    def _work(self) -> None:
+        while True:
+            _, _, job = self._queue.get()
+            job.run()
+
+    def want_neighbours_of(self, workspace_digest: str, setting: str) -> Callable[[], bool]:
+        """Record ``setting`` as the latest whose neighbours ``workspace_digest`` wants; the returned test holds while
+        it stays the latest."""
+        with self._lock:
+            self._latest_neighbours[workspace_digest] = setting
+        return lambda: self._latest_neighbours.get(workspace_digest) == setting
+
+    def submit(self, key: str, workspace_digest: str, priority: int, job_of: Callable[[], Job]) -> Job:
+        """The job under ``key``, made by ``job_of()`` and queued at ``priority`` when there is none."""
+        with self._lock:
+            job = self._jobs.get(key)
+            if job is not None:
+                self._jobs.move_to_end(key)
+                return job
+            job = self._jobs[key] = job_of()
+            self._by_workspace.setdefault(workspace_digest, []).append(key)
+            while len(self._jobs) > REMEMBERED_JOBS:
+                self._jobs.popitem(last=False)
+        self._queue.put((priority, next(self._order), job))
+        return job
+
+    def jobs_of(self, workspace_digest: str) -> list[Job]:
+        """The remembered jobs on one workspace, oldest first."""
+        with self._lock:
+            return [self._jobs[key] for key in self._by_workspace.get(workspace_digest, ()) if key in self._jobs]
+
+
+@st.cache_resource(show_spinner=False)
+def server_background() -> Background:
+    """The server's background worker (one thread: the pages' own work keeps the other core)."""
+    return Background()
+
+
+def leaderboard_systems(ws: Workspace) -> tuple[tuple[str, ...], tuple[Baseline, ...]]:
+    """The runs and baselines the Leaderboard will show this session: every loaded run, and the baselines chosen on
+    these concept sets (the page's own rule, :func:`dashboard.ui.keep_default_for_dataset`), else the defaults."""
+    options = available_baselines(ws)
+    chosen = choice_for_dataset("baselines", ws, default_baselines(ws))
+    return tuple(ws.runs), tuple(b for b in chosen if b in options)
+
+
+def _leaderboard_job(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...], settings: Settings,
+                     title: str, still_wanted: Callable[[], bool] = lambda: True, explanations: bool = False) -> Job:
+    steps = evaluation_steps(ws, run_names, baselines, settings)
+    steps.append((for_reader("Means and 95% bootstrap intervals", "Averages and their likely ranges"),
+                  lambda _: summary_of(evaluation(ws, run_names, baselines, settings))))
+    if len(run_names) + len(baselines) >= 2:
+        steps.append((for_reader(f"Significance tests on {DEFAULT_FOCUS}", "Which differences are likely real"),
+                      lambda _: _focus_tests(evaluation(ws, run_names, baselines, settings))))
+    if explanations:
+        steps.append((for_reader("The concept names the explanations look for in the captions",
+                                 "The concept names to look for in the captions"),
+                      lambda _: caption_dictionary_of(ws)))
+    return Job(title, steps, still_wanted)
+
+
+def _focus_tests(result) -> None:
+    if DEFAULT_FOCUS in result.metrics:
+        result.comparisons(DEFAULT_FOCUS)
+
+
+def prepare_pages(ws: Workspace, settings: Settings) -> None:
+    """Queue what the pages read of ``ws`` at ``settings``: the Leaderboard's work and the explanations' dictionary
+    first, then the Ablation page's grid as it opens; each once per server for the same data, systems and settings
+    (nothing without concept sets)."""
+    if ws.concepts is None:
+        return
+    run_names, baselines = leaderboard_systems(ws)
+    # The audience is in the key: a job's texts are in its reader's words (its results are shared all the same).
+    if run_names or baselines:
+        server_background().submit(
+            key_of("leaderboard", ws, run_names, baselines, settings, audience()), ws.digest, CURRENT,
+            lambda: _leaderboard_job(ws, run_names, baselines, settings,
+                                     for_reader("Leaderboard at the current settings",
+                                                "Comparison of systems at the current settings"), explanations=True))
+    if grids_alpha_and_n(settings.measure) and audience() == "researcher":
+        options = grid_options(settings.options(), isolated=False)
+        server_background().submit(key_of("ablation", ws, options, settings.kg_mode), ws.digest, OTHER_PAGES,
+                                   lambda: Job("Ablation page: the alpha x n grid", [
+                                       ("The alpha x n grid (a pass over the pool per setting)",
+                                        lambda report: _opening_grid(ws, options, settings.kg_mode, report))]))
+
+
+def _opening_grid(ws: Workspace, options: Relevance, mode: str, report: Callable[[float, str], None]) -> None:
+    """The grid the Ablation page opens on (:func:`evalcore.app.sweeps.grid_metrics`, the loaded runs included,
+    every query)."""
+    names = metric_names_for(engine_evaluator(ws, mode), DEFAULT_CUTOFFS)
+    ablation_grid(ws, tuple(grid_metrics(names, bool(ws.runs))), bool(ws.runs), False, options, mode,
+                  progress=lambda fraction, _text: report(fraction))
+
+
+def neighbour_settings(alpha: float, hops: int) -> list[tuple[float, int]]:
+    """The slider settings one step beside (``alpha``, ``hops``): alpha one step down and up (at n = 0 alpha changes
+    nothing), then n one down and up, each within the sliders' ranges.
+
+    >>> neighbour_settings(0.5, 1)
+    [(0.4, 1), (0.6, 1), (0.5, 0), (0.5, 2)]
+    >>> neighbour_settings(1.0, 0), neighbour_settings(0.0, 3)
+    ([(1.0, 1)], [(0.1, 3), (0.0, 2)])
+    """
+    alphas = [round(alpha + step, 1) for step in (-NEIGHBOUR_STEP, NEIGHBOUR_STEP)] if hops else []
+    return ([(value, hops) for value in alphas if 0.0 <= value <= 1.0]
+            + [(alpha, value) for value in (hops - 1, hops + 1) if 0 <= value <= MAX_HOPS])
+
+
+def prepare_neighbours(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...],
+                       settings: Settings) -> None:
+    """Queue the Leaderboard's work at the slider settings beside the sidebar's (:func:`neighbour_settings`, the
+    rest of the sidebar as it is), so that the next slider step finds it done. A later call on the same workspace
+    makes the jobs this call queued skip the steps they have not started."""
+    still_wanted = server_background().want_neighbours_of(
+        ws.digest, key_of("neighbours", run_names, baselines, settings))
+    for alpha, hops in neighbour_settings(settings.alpha, settings.n):
+        beside = controls(alpha, hops)
+        key = key_of("leaderboard", ws, run_names, baselines, beside, audience())
+        title = (for_reader(f"Leaderboard at alpha = {alpha:g} (one slider step beside)",
+                            "Comparison of systems at the next setting of how much a related concept counts")
+                 if hops == settings.n else
+                 for_reader(f"Leaderboard at n = {hops} (one slider step beside)",
+                            "Comparison of systems at the next setting of how far apart related concepts may be"))
+        server_background().submit(key, ws.digest, NEIGHBOURS, lambda beside=beside, title=title: _leaderboard_job(
+            ws, run_names, baselines, beside, title, still_wanted=still_wanted))
+
+
+def preparation_notes(ws: Workspace) -> list[str]:
+    """A line per job prepared on ``ws`` for the Data page, the newest first."""
+    reader = audience()
+    return [job.note() for job in reversed(server_background().jobs_of(ws.digest)) if job.reader == reader]
