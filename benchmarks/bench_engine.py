@@ -3,6 +3,11 @@
 Prints, for every row of the speed table: median wall time over repeats, peak memory (RSS of
 this process so far, or of a child process for the large pool) and the ratio to the reference
 measured in the same run. Usage: python benchmarks/bench_engine.py [--repeats 3] [--sample 60]
+
+Then the engine near its floor, in CPU seconds against a notebook's retrieval by IoU (:func:`notebook_iou_top`, float64
+and float32): ``python -m evalcore retrieve --by iou`` as a whole process, the engine's nn-CUI@10 pass and the
+dashboard's two passes (ranking by nn-IoU, then by IoU on its cached codes, which groups them for later alphas).
+``--floor-only`` prints these rows alone.
 """
 
 from __future__ import annotations
@@ -15,12 +20,14 @@ import statistics
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
+import scipy.sparse as sp  # noqa: E402
 
 from evalcore.evaluation.evaluator import Evaluator  # noqa: E402
 from evalcore.evaluation.options import Relevance  # noqa: E402
@@ -33,6 +40,7 @@ from evalcore.relevance.measures import measure_spec  # noqa: E402
 from evalcore.studies.ablation import ablation_grid  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
+NOTEBOOK_DEPTH = 100
 
 
 def peak_mb() -> float:
@@ -68,15 +76,105 @@ def reference_ndcg(concepts, neighbours, run, queries, k=10, alpha=0.5) -> dict[
     return values
 
 
+def cpu_seconds() -> float:
+    """CPU time of this process, all its threads, user and system."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def cpu_timed(function, repeats: int) -> tuple[float, float, object]:
+    """Median wall and CPU seconds of ``function`` over ``repeats`` calls, and its last result."""
+    walls, cpus, result = [], [], None
+    for _ in range(repeats):
+        wall, cpu = time.perf_counter(), cpu_seconds()
+        result = function()
+        walls.append(time.perf_counter() - wall)
+        cpus.append(cpu_seconds() - cpu)
+    return statistics.median(walls), statistics.median(cpus), result
+
+
+def notebook_iou_top(sets, dtype, depth: int = NOTEBOOK_DEPTH, block: int = 1024) -> np.ndarray:
+    """Retrieval by IoU as a notebook writes it: a binary CSR matrix, intersections X @ X.T by blocks of rows, the
+    union from the sizes, the query itself left out, argpartition for the top ``depth``, then those sorted."""
+    vocabulary = {concept: i for i, concept in enumerate(sorted(set().union(*sets)))}
+    rows = np.repeat(np.arange(len(sets)), [len(s) for s in sets])
+    columns = np.fromiter((vocabulary[c] for s in sets for c in s), dtype=np.int64, count=len(rows))
+    x = sp.csr_matrix((np.ones(len(rows), dtype=dtype), (rows, columns)), shape=(len(sets), len(vocabulary)))
+    sizes = np.asarray(x.sum(axis=1), dtype=dtype).ravel()
+    x_t = x.T.tocsc()
+    tops = []
+    for start in range(0, len(sets), block):
+        stop = min(start + block, len(sets))
+        intersection = (x[start:stop] @ x_t).toarray()
+        union = sizes[start:stop, None] + sizes[None, :] - intersection
+        iou = np.divide(intersection, union, out=np.zeros_like(intersection), where=union > 0)
+        iou[np.arange(stop - start), np.arange(start, stop)] = -1  # the query itself
+        part = np.argpartition(-iou, depth - 1, axis=1)[:, :depth]
+        order = np.argsort(-np.take_along_axis(iou, part, axis=1), axis=1, kind="stable")
+        tops.append(np.take_along_axis(part, order, axis=1))
+    return np.vstack(tops)
+
+
+def floor_rows(concepts, kg, repeats: int) -> list[dict]:
+    """The engine near its floor, each row's CPU seconds against the notebook's (float64) measured here."""
+    from evalcore.engine import PairwiseEngine
+
+    rows = []
+    for dtype in (np.float64, np.float32):
+        wall, cpu, _ = cpu_timed(partial(notebook_iou_top, concepts.sets, dtype), repeats)
+        rows.append({"work": f"notebook: retrieval by IoU, top {NOTEBOOK_DEPTH}, {np.dtype(dtype).name}",
+                     "wall": wall, "cpu": cpu, "target": "reference"})
+    notebook = rows[0]["cpu"]
+
+    def retrieve_process() -> None:
+        subprocess.run([sys.executable, "-m", "evalcore", "retrieve", "--concepts", str(DATA / "rocov2" /
+                        "test_concepts.csv"), "--by", "iou", "--depth", str(NOTEBOOK_DEPTH), "--out",
+                        "/tmp/cbir_lens_bench_retrieve_iou.trec"], cwd=ROOT, check=True, capture_output=True)
+
+    walls, cpus = [], []
+    for _ in range(repeats):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        wall = time.perf_counter()
+        retrieve_process()
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        walls.append(time.perf_counter() - wall)
+        cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    rows.append({"work": f"python -m evalcore retrieve --by iou --depth {NOTEBOOK_DEPTH}, whole process",
+                 "wall": statistics.median(walls), "cpu": statistics.median(cpus), "target": "CPU <= 1/3 notebook"})
+
+    nn = measure_spec("nn-iou", alpha=0.5, n=1)
+    wall, cpu, _ = cpu_timed(lambda: PairwiseEngine(concepts, kg=kg).pool_summary_by(nn, 10), repeats)
+    rows.append({"work": "engine: nn-CUI@10 pass (pool summary by nn-IoU, engine built)", "wall": wall, "cpu": cpu,
+                 "target": "<= 0.25 s"})
+    passes = {"nn-IoU pass, k 10, depth 100 (codes the pool)": [], "IoU pass, depth 100 (groups the codes)": [],
+              "a later alpha (ranks the code groups)": []}
+    for _ in range(repeats):
+        engine = PairwiseEngine(concepts, kg=kg)
+        for times, measure in zip(passes.values(), (nn, measure_spec("iou"), measure_spec("nn-iou", alpha=0.7, n=1))):
+            times.append(cpu_timed(partial(engine.rank_by, measure, 10, 0.5, NOTEBOOK_DEPTH), 1)[:2])
+    for name, times in passes.items():
+        rows.append({"work": f"dashboard: {name}", "wall": statistics.median(t[0] for t in times),
+                     "cpu": statistics.median(t[1] for t in times), "target": ""})
+    print(f"\n{'the engine near its floor':72s} {'wall s':>8s} {'CPU s':>8s} {'CPU/notebook':>13s}  target")
+    for row in rows:
+        row["cpu_ratio"] = row["cpu"] / notebook
+        print(f"{row['work'][:72]:72s} {row['wall']:8.3f} {row['cpu']:8.3f} {row['cpu_ratio']:13.3f}  {row['target']}")
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--sample", type=int, default=60, help="queries timed for the reference")
     parser.add_argument("--skip-large", action="store_true")
+    parser.add_argument("--floor-only", action="store_true", help="only the rows of the engine near its floor")
     args = parser.parse_args()
     concepts = read_concepts(DATA / "rocov2" / "test_concepts.csv")
     kg_paths = [DATA / "kg" / "open_kg_edges.csv"]
     kg = load_kg(kg_paths)
+    if args.floor_only:
+        print(json.dumps(floor_rows(concepts, kg, args.repeats)), file=sys.stderr)
+        return
     labels = load_labels(ROOT / "data" / "labels" / "rocov2_labels.csv", concepts)
     run = retrieve_by_measure(Evaluator(concepts), measure_spec("iou"), 30, "iou")
     rows = []
@@ -133,7 +231,7 @@ def main() -> None:
         print(f"{row['work'][:72]:72s} {row['seconds']:9.3f} {row['reference_seconds_scaled']:10.1f} "
               f"{row['ratio']:8.1f} {row['peak_mb']:8.0f}  {row['target']}")
     print(f"engine == reference on {len(sample)} sampled queries: max |difference| = {worst:.2e}")
-    print(json.dumps(rows), file=sys.stderr)
+    print(json.dumps(rows + floor_rows(concepts, kg, args.repeats)), file=sys.stderr)
 
 
 def large_pool_child() -> None:

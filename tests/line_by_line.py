@@ -3,6 +3,7 @@
 Each function reads a whole file line by line with the standard library, exactly as
 ``evalcore.readers`` did up to the commit that vectorised it; the vectorised readers must give
 the same values, the same order and the same first error (message and line) on every input.
+At the end, the engine's block summary as it was before selection replaced its full per-row sort.
 """
 
 from __future__ import annotations
@@ -13,7 +14,11 @@ import math
 import re
 from pathlib import Path
 
+import numpy as np
+
+from evalcore.engine.kernels import _top_given_kth
 from evalcore.errors import InputError
+from evalcore.relevance.formulas import reaching
 
 CUI = re.compile(r"^C[0-9]{7}\Z")
 ONTOLOGY_ID = re.compile(r"^[A-Z][A-Z0-9_]{0,31}:[0-9]{1,20}\Z")
@@ -403,3 +408,143 @@ def read_concept_names(data: bytes, display: str) -> dict[str, str]:
             raise InputError(display, line, "a concept ID without spaces", repr(node)[:60])
         names[node.upper() if CUI.match(node.upper()) else node] = fields[1]
     return names
+
+
+# --- The engine's block summary as it was defined before selection (test-only oracle) ---------------------------
+#
+# summarise_block sorted each row of relevance keys in full up to the commit that replaced the sort by a selection
+# (evalcore.engine.kernels.top_keyed); the selection must give the same ideal values, relevant counts and top
+# candidates, in the same tie order, on every block.
+
+
+def summarise_block_by_sorting(keys: np.ndarray, values: np.ndarray, k: int, threshold: float, depth: int
+                               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The ideal top ``k``, the count reaching ``threshold`` and the top ``depth`` of a block of relevance keys
+    (``values[key]``, key 0 the query itself), each row sorted in full."""
+    ordered = np.sort(keys, axis=1, kind="stable")
+    width = min(k, ordered.shape[1])
+    ideal = np.zeros((ordered.shape[0], k))
+    ideal[:, :width] = np.maximum(values[ordered[:, ::-1][:, :width]], 0.0)
+    lowest_relevant = np.searchsorted(values[1:], reaching(threshold)) + 1
+    relevant = ordered.shape[1] - _row_lower_bounds(ordered, lowest_relevant)
+    top_width = min(depth, ordered.shape[1])
+    kth = ordered[:, -top_width] if top_width else None
+    return ideal, relevant, _top_given_kth(keys, kth, depth, floor=1)
+
+
+def _row_lower_bounds(ordered: np.ndarray, value) -> np.ndarray:
+    """Per row of an ascending-sorted matrix, the first position whose entry is >= ``value``."""
+    rows, columns = ordered.shape
+    low, high = np.zeros(rows, dtype=np.int64), np.full(rows, columns, dtype=np.int64)
+    row_ids = np.arange(rows)
+    while (low < high).any():
+        middle = (low + high) // 2
+        below = ordered[row_ids, np.minimum(middle, columns - 1)] < value
+        active = low < high
+        low = np.where(active & below, middle + 1, low)
+        high = np.where(active & ~below, middle, high)
+    return low
+
+
+def top_keyed_per_row(keys: np.ndarray, depth: int) -> list[list[int]]:
+    """Per row, the columns of its ``depth`` largest keys, by (key desc, column asc), key 0 left out, padded with -1:
+    one Python sort per row."""
+    tops = []
+    for row in keys.tolist():
+        ranked = [column for column in sorted(range(len(row)), key=lambda c: (-row[c], c)) if row[column] != 0]
+        tops.append((ranked + [-1] * depth)[:depth])
+    return tops
+
+
+class JudgedRelevanceByItems:
+    """The relevance of a qrels file as the evaluator computed it before vectorising: one dict look-up per retrieved
+    item, one Python sum or sort per query (test-only oracle for ``evalcore.evaluation.evaluator.JudgedRelevance``)."""
+
+    def __init__(self, judgments: dict[str, dict[str, int]], source: str = "qrels"):
+        self.judgments, self.source = judgments, source
+        self.highest_grade = max((g for judged in judgments.values() for g in judged.values()), default=0)
+
+    def ideal(self, query_ids, k: int):
+        best = [sorted((g for g in self.judgments[q].values() if g > 0), reverse=True)[:k] for q in query_ids]
+        ideal = np.zeros((len(query_ids), max(1, min(k, max(map(len, best), default=0)))))
+        for row, grades in enumerate(best):
+            ideal[row, :len(grades)] = grades
+        return ideal
+
+    def relevant_counts(self, query_ids, level: int):
+        return np.array([sum(g >= level for g in self.judgments[q].values()) for q in query_ids], dtype=np.int64)
+
+    def align(self, run, depth: int, concepts, keep_query: bool = False):
+        from evalcore.data import Run
+        from evalcore.errors import quoted_id
+        from evalcore.evaluation.evaluator import PADDING, QUERY_ITSELF, UNKNOWN, AlignedRun
+
+        if isinstance(run, Run):
+            rankings = {q: list(docs) for q, docs in run.rankings.items()}
+        else:
+            ids = concepts.ids
+            rankings = {ids[row]: [ids[d] if d >= 0 else ids[row] if d == QUERY_ITSELF else None for d in docs
+                                   if d != PADDING] for row, docs in zip(run.query_rows, run.documents)}
+        judged = [q for q in rankings if q in self.judgments]
+        if rankings and not judged:
+            first = next(iter(rankings))
+            raise InputError(getattr(run, "source", run.name), None, f"query IDs that have judgments in {self.source}",
+                             f"none of its {len(rankings):,} queries does (first: {quoted_id(first)})")
+        grades = np.zeros((len(judged), depth))
+        documents = np.full((len(judged), depth), PADDING, dtype=np.int64)
+        unjudged = in_own_list = 0
+        for row, query in enumerate(judged):
+            judgments = self.judgments[query]
+            in_own_list += query in rankings[query]
+            kept = rankings[query] if keep_query else [d for d in rankings[query] if d != query]
+            for position, document in enumerate(kept[:depth]):
+                grade = judgments.get(document) if document is not None else None
+                unjudged += grade is None
+                grades[row, position] = max(grade or 0, 0)
+                if concepts is not None:
+                    documents[row, position] = (QUERY_ITSELF if document == query else UNKNOWN if document is None
+                                                else concepts.index.get(document, UNKNOWN))
+        counts = {
+            "queries_in_run": len(rankings),
+            "queries_evaluated": len(judged),
+            "queries_unknown": len(rankings) - len(judged),
+            "queries_judged_not_in_run": len(set(self.judgments) - set(rankings)),
+            "retrieved_unjudged": unjudged,
+            "query_dropped_from_own_list": 0 if keep_query else in_own_list,
+        }
+        if keep_query:
+            counts["query_kept_in_own_list"] = in_own_list
+        on_concepts = None
+        if concepts is not None:
+            rows = np.array([concepts.index.get(q, -1) for q in judged], dtype=np.int64)
+            on_concepts = AlignedRun(run.name, rows, documents, counts)
+        return tuple(judged), grades, on_concepts, counts
+
+
+def read_qrels(data: bytes, display: str) -> dict[str, dict[str, int]]:
+    """TREC qrels ``qid iter docid grade`` line by line, as ``evalcore.readers.read_qrels`` read them before
+    vectorising (``#`` lines skipped, 4 fields, integer grades within 2^53, each pair once, at least one line)."""
+    text = text_of(data, display)
+    judgments: dict[str, dict[str, int]] = {}
+    seen: dict[tuple[str, str], int] = {}
+    for line, content in split_lines(text):
+        if content.startswith("#"):
+            continue
+        fields = content.split()
+        if len(fields) != 4:
+            raise InputError(display, line, "4 whitespace-separated fields 'qid iter docid grade'", f"{len(fields)} fields")
+        qid, docid = check_id(fields[0], display, line), check_id(fields[2], display, line)
+        if not re.fullmatch(r"[+-]?[0-9]+", fields[3]):
+            raise InputError(display, line, "an integer grade (e.g. 0, 1, 2)", repr(fields[3])[:40])
+        digits = fields[3].lstrip("+-").lstrip("0")
+        grade = int(fields[3]) if len(digits) <= 16 else None
+        if grade is None or abs(grade) > 1 << 53:
+            raise InputError(display, line, "a grade between -2^53 and 2^53", fields[3][:40])
+        if (qid, docid) in seen:
+            raise InputError(display, line, f"each (query, document) pair judged once ({qid} {docid} already on line "
+                                            f"{seen[(qid, docid)]})", "a duplicate")
+        seen[(qid, docid)] = line
+        judgments.setdefault(qid, {})[docid] = grade
+    if not judgments:
+        raise InputError(display, None, "at least one judgment line 'qid iter docid grade'", "none")
+    return judgments

@@ -3,7 +3,8 @@
 A ranking pass summarises each block of queries with :func:`summarise_block` (pairs as relevance keys) or
 :func:`summarise_groups` (pairs grouped by code, :class:`CodeGroups`); both give the ideal top ``k``, the
 count reaching a threshold and the top ``depth`` candidates, relevance descending and ties by candidate
-position, the rule :func:`top_indices` applies to a plain matrix of values.
+position, the rule :func:`top_indices` applies to a plain matrix of values. :func:`summarise_block` selects each row's
+top (:func:`top_keyed`) rather than sorting the row.
 """
 
 from __future__ import annotations
@@ -39,22 +40,84 @@ def summarise_block(block: KeyedBlock, k: int, threshold: float, depth: int
     (by key descending, ties by candidate position, padded with -1).
 
     The same function runs in the engine's threads and on worker processes, so every backend returns
-    the same values in the same tie order.
+    the same values in the same tie order. The ideal values are those of the top ``k`` candidates: the query's
+    own key 0 (value -1, clipped to 0) comes after every candidate's, as would padding.
 
     >>> block = KeyedBlock(0, 1, np.array([[0, 2, 1, 2]], dtype=np.uint16), np.array([-1.0, 0.25, 0.5]))
     >>> ideal, relevant, top = summarise_block(block, 3, 0.5, 2)
     >>> ideal.tolist(), relevant.tolist(), top.tolist()
     ([[0.5, 0.5, 0.25]], [2], [[1, 3]])
     """
-    ordered = sorted_rows(block.keys)  # keys are small unsigned integers: a radix sort, linear in the row
-    width = min(k, ordered.shape[1])
-    ideal = np.zeros((ordered.shape[0], k))
-    ideal[:, :width] = np.maximum(block.values[ordered[:, ::-1][:, :width]], 0.0)
-    lowest_relevant = np.searchsorted(block.values[1:], reaching(threshold)) + 1
-    relevant = ordered.shape[1] - _row_lower_bounds(ordered, lowest_relevant)
-    top_width = min(depth, ordered.shape[1])
-    kth = ordered[:, -top_width] if top_width else None
-    return ideal, relevant, _top_given_kth(block.keys, kth, depth, floor=1)
+    keys, values = block.keys, block.values
+    rows, columns = keys.shape
+    lowest_relevant = np.searchsorted(values[1:], reaching(threshold)) + 1
+    relevant = np.count_nonzero(keys >= lowest_relevant, axis=1)
+    tops = top_keyed(keys, max(k, depth))
+    ideal = np.zeros((rows, k))
+    ideal_width = min(k, columns)
+    chosen = tops[:, :ideal_width]
+    chosen_values = values[np.take_along_axis(keys, np.maximum(chosen, 0), axis=1)]
+    ideal[:, :ideal_width] = np.where(chosen >= 0, np.maximum(chosen_values, 0.0), 0.0)
+    return ideal, relevant, tops[:, :depth]
+
+
+def top_keyed(keys: np.ndarray, depth: int) -> np.ndarray:
+    """Column indices of the ``depth`` largest keys per row, by (key desc, column asc), key 0 (the query itself)
+    never returned; rows are padded with -1. The same as a stable sort of each row by key descending, cut at
+    ``depth``, without sorting the row: a selection.
+
+    Each row's columns fall into chunks (columns ``j, j + stride, ..``); the ``depth``-th largest chunk maximum is
+    no larger than the row's ``depth``-th largest key (``depth`` chunks each hold a key at least as large), and fewer
+    than ``depth`` chunks hold a key above it, so at most ``depth`` chunks' worth of keys lie above it: only those are
+    sorted, and the rest of the top is the first columns whose key equals it.
+
+    >>> top_keyed(np.array([[2, 0, 3, 2, 1, 2]], dtype=np.uint16), 4).tolist()
+    [[2, 0, 3, 5]]
+    >>> top_keyed(np.array([[0, 1], [1, 0]], dtype=np.uint16), 3).tolist()
+    [[1, -1, -1], [0, -1, -1]]
+    """
+    rows, columns = keys.shape
+    width = min(depth, columns)
+    result = np.full((rows, depth), -1, dtype=np.int64)
+    if width == 0 or rows == 0:
+        return result
+    bound = np.maximum(_kth_chunk_maximum(keys, width), 1)
+    above_rows, above_columns = _nonzero(keys > bound[:, None])
+    above_keys = keys[above_rows, above_columns].astype(np.int64)
+    # Rows ascending, then key descending; a stable sort keeps each row's equal keys in column order.
+    order = np.argsort(above_rows * (int(above_keys.max(initial=0)) + 1) - above_keys, kind="stable")
+    above_rows, above_columns = above_rows[order], above_columns[order]
+    above_counts = np.bincount(above_rows, minlength=rows)
+    rank = np.arange(len(above_rows)) - (np.cumsum(above_counts) - above_counts)[above_rows]
+    keep = rank < width
+    result[above_rows[keep], rank[keep]] = above_columns[keep]
+    # Rows with fewer than ``width`` keys above the bound: the bound is their ``width``-th key, and ties at it go
+    # by column. _first_ties returns each row's ties in column order, windows one after another.
+    tie_rows, tie_columns = _first_ties(keys, bound, np.maximum(width - above_counts, 0))
+    by_row = np.argsort(tie_rows, kind="stable")
+    tie_rows, tie_columns = tie_rows[by_row], tie_columns[by_row]
+    tie_counts = np.bincount(tie_rows, minlength=rows)
+    tie_rank = np.arange(len(tie_rows)) - (np.cumsum(tie_counts) - tie_counts)[tie_rows]
+    result[tie_rows, above_counts[tie_rows] + tie_rank] = tie_columns
+    return result
+
+
+def _kth_chunk_maximum(keys: np.ndarray, width: int) -> np.ndarray:
+    """Per row, the ``width``-th largest maximum over chunks of its columns (``width <= columns``), a lower bound
+    of its ``width``-th largest key. Chunks of up to 16 columns, at least ``4 * width`` of them: a tighter bound
+    leaves fewer keys above it to sort.
+
+    >>> _kth_chunk_maximum(np.array([[5, 1, 4, 2, 9, 3, 7, 0]]), 2).tolist()
+    [7]
+    """
+    rows, columns = keys.shape
+    size = int(np.clip(columns // (4 * width), 1, 16))
+    stride = columns // size
+    # Chunk j holds columns j, j + stride, ..: the maximum over ``size`` whole rows of ``stride`` keys vectorises.
+    maxima = keys[:, :size * stride].reshape(rows, size, stride).max(axis=1)
+    if size * stride < columns:
+        maxima = np.hstack([maxima, keys[:, size * stride:]])
+    return np.partition(maxima, maxima.shape[1] - width, axis=1)[:, maxima.shape[1] - width]
 
 
 @dataclass(frozen=True)
@@ -291,24 +354,6 @@ def _first_ties(values: np.ndarray, kth: np.ndarray, needed: np.ndarray) -> tupl
     if not tie_rows:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     return np.concatenate(tie_rows), np.concatenate(tie_columns)
-
-
-def _row_lower_bounds(ordered: np.ndarray, value) -> np.ndarray:
-    """Per row of an ascending-sorted matrix, the first position whose entry is >= ``value``.
-
-    >>> _row_lower_bounds(np.array([[1, 2, 2, 5], [0, 0, 0, 0]]), 2).tolist()
-    [1, 4]
-    """
-    rows, columns = ordered.shape
-    low, high = np.zeros(rows, dtype=np.int64), np.full(rows, columns, dtype=np.int64)
-    row_ids = np.arange(rows)
-    while (low < high).any():
-        middle = (low + high) // 2
-        below = ordered[row_ids, np.minimum(middle, columns - 1)] < value
-        active = low < high
-        low = np.where(active & below, middle + 1, low)
-        high = np.where(active & ~below, middle, high)
-    return low
 
 
 def _nonzero(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
