@@ -13,6 +13,7 @@ import numpy as np
 from evalcore.errors import CBIRLensError
 
 if TYPE_CHECKING:
+    import pandas as pd
     import pyarrow as pa
 
 LABEL_KINDS = ("modality", "organ")
@@ -278,15 +279,148 @@ class KGEdgeTable:
         return cached
 
 
+class JudgmentColumns(Mapping[str, dict[str, int]]):
+    """Graded judgments held as columns: as a mapping it reads like ``{query: {document: grade}}`` (queries and each
+    query's documents in file order), building a query's dict only when it is asked for, so that ten million
+    judgments stay a few arrays.
+
+    Judgment ``i`` (in file order) grades document ``documents[document[i]]`` for query ``queries[query[i]]`` with
+    ``grade[i]``. They are held sorted by :attr:`keys` (``query * len(documents) + document``), beside their
+    :attr:`grades` and their :attr:`rows` (places in the file), so that a run's items find their grades by one
+    binary search (:meth:`grades_of`). Each (query, document) pair is judged once; the reader refuses a file that
+    judges one twice (:meth:`first_repeated` finds it).
+
+    >>> columns = JudgmentColumns(("q1", "q2"), ("d1", "d2"), np.array([0, 0, 1]), np.array([1, 0, 0]),
+    ...                           np.array([2, 0, 1]))
+    >>> columns["q1"], len(columns), columns == {"q1": {"d2": 2, "d1": 0}, "q2": {"d1": 1}}
+    ({'d2': 2, 'd1': 0}, 2, True)
+    """
+
+    def __init__(self, queries: Sequence[str], documents: Sequence[str] | np.ndarray, query: np.ndarray,
+                 document: np.ndarray, grade: np.ndarray):
+        self.queries = tuple(queries)
+        self.documents = np.asarray(documents, dtype=object) if len(documents) else np.zeros(0, dtype=object)
+        self._position = {name: i for i, name in enumerate(self.queries)}
+        if len(self._position) != len(self.queries):
+            raise CBIRLensError("judgment columns: each query once")
+        keys = np.asarray(query, dtype=np.int64) * len(self.documents)
+        keys += document  # in place: a judgment array fewer at the peak
+        # Equal keys (a pair judged twice) may come in either order: first_repeated orders them by row.
+        self.rows = np.argsort(keys)
+        self.keys = keys[self.rows]
+        del keys
+        self.grades = np.asarray(grade, dtype=np.int64)[self.rows]
+        self.offsets = np.searchsorted(self.keys, np.arange(len(self.queries) + 1, dtype=np.int64) * len(self.documents))
+        for array in (self.documents, self.rows, self.keys, self.grades, self.offsets):
+            array.flags.writeable = False
+
+    @classmethod
+    def from_mapping(cls, judgments: Mapping[str, Mapping[str, int]]) -> JudgmentColumns:
+        """The columns of ``{query: {document: grade}}`` (documents coded in order of first appearance)."""
+        if isinstance(judgments, JudgmentColumns):
+            return judgments
+        code: dict[str, int] = {}
+        sizes = [len(judged) for judged in judgments.values()]
+        documents = np.fromiter((code.setdefault(document, len(code)) for judged in judgments.values()
+                                 for document in judged), dtype=np.int64, count=sum(sizes))
+        grades = np.fromiter((grade for judged in judgments.values() for grade in judged.values()), dtype=np.int64,
+                             count=sum(sizes))
+        return cls(tuple(judgments), tuple(code), np.repeat(np.arange(len(sizes), dtype=np.int64), sizes), documents,
+                   grades)
+
+    def query_of_keys(self) -> np.ndarray:
+        """The query code of each judgment, in the order of :attr:`keys`."""
+        return np.repeat(np.arange(len(self.queries), dtype=np.int64), np.diff(self.offsets))
+
+    def query_codes(self, names: Sequence[str]) -> np.ndarray:
+        """The code of each query name (-1 for a query without judgments)."""
+        return self._index("_query_index", self.queries).get_indexer(self._index(None, names))
+
+    def document_codes(self, names: Sequence[str] | np.ndarray) -> np.ndarray:
+        """The code of each document name (-1 for a document no query judges)."""
+        return self._index("_document_index", self.documents).get_indexer(self._index(None, names))
+
+    def _index(self, attribute: str | None, names: Sequence[str] | np.ndarray) -> pd.Index:
+        """A hash index of ``names``, kept as ``attribute`` (built on first use) where one is named."""
+        import pandas as pd  # here: the containers are read without pandas elsewhere
+
+        index = self.__dict__.get(attribute) if attribute else None
+        if index is None:
+            index = pd.Index(names, dtype=object)
+            if attribute:
+                self.__dict__[attribute] = index
+        return index
+
+    def grades_of(self, queries: np.ndarray, documents: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The grade of each (query code, document code) pair (0 where unjudged) and whether it is judged.
+
+        >>> columns = JudgmentColumns(("q",), ("a", "b"), np.array([0]), np.array([1]), np.array([3]))
+        >>> [array.tolist() for array in columns.grades_of(np.array([0, 0, -1]), np.array([1, 0, 1]))]
+        [[3, 0, 0], [True, False, False]]
+        """
+        keys = queries.astype(np.int64) * len(self.documents) + documents
+        found = np.minimum(np.searchsorted(self.keys, keys), max(len(self.keys) - 1, 0))
+        judged = (queries >= 0) & (documents >= 0) & (self.keys[found] == keys) if len(self.keys) else \
+            np.zeros(len(keys), dtype=bool)
+        return np.where(judged, self.grades[found] if len(self.keys) else 0, 0), judged
+
+    def first_repeated(self) -> tuple[int, int] | None:
+        """The rows of the first judgment (in file order) of a pair judged before, and of that earlier one.
+
+        >>> JudgmentColumns(("q",), ("a", "b"), np.zeros(4), np.array([1, 0, 1, 0]), np.ones(4)).first_repeated()
+        (2, 0)
+        """
+        repeated = np.flatnonzero(self.keys[1:] == self.keys[:-1])
+        if not len(repeated):
+            return None
+        in_pair = np.zeros(len(self.keys), dtype=bool)
+        in_pair[repeated] = in_pair[repeated + 1] = True
+        keys, rows = self.keys[in_pair], self.rows[in_pair]
+        order = np.lexsort((rows, keys))
+        keys, rows = keys[order], rows[order]
+        starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+        first = int(np.argmin(rows[starts + 1]))  # each pair's second row in the file is its first repetition
+        return int(rows[starts[first] + 1]), int(rows[starts[first]])
+
+    def __getitem__(self, query: str) -> dict[str, int]:
+        i = self._position[query]
+        span = slice(int(self.offsets[i]), int(self.offsets[i + 1]))
+        in_file_order = np.argsort(self.rows[span])
+        documents = self.documents[self.keys[span][in_file_order] % max(len(self.documents), 1)]
+        return dict(zip(documents.tolist(), self.grades[span][in_file_order].tolist()))
+
+    def __contains__(self, query: object) -> bool:
+        return query in self._position
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.queries)
+
+    def __len__(self) -> int:
+        return len(self.queries)
+
+    def __repr__(self) -> str:
+        return f"JudgmentColumns({len(self.queries):,} queries, {len(self.keys):,} judgments)"
+
+
 @dataclass(frozen=True)
 class Qrels:
-    """Graded TREC judgments ``qid -> {docid: grade}``, in file order."""
+    """Graded TREC judgments ``qid -> {docid: grade}``, in file order: a mapping given by hand or, as the reader gives
+    them, :class:`JudgmentColumns` (which read as the same mapping)."""
 
-    judgments: dict[str, dict[str, int]]
+    judgments: Mapping[str, Mapping[str, int]]
     source: str = "qrels"
 
     def __len__(self) -> int:
         return len(self.judgments)
+
+    @property
+    def columns(self) -> JudgmentColumns:
+        """The judgments as :class:`JudgmentColumns` (from a mapping given by hand, built on first use and kept)."""
+        cached = self.__dict__.get("_columns")
+        if cached is None:
+            cached = JudgmentColumns.from_mapping(self.judgments)
+            object.__setattr__(self, "_columns", cached)
+        return cached
 
 
 @dataclass

@@ -36,7 +36,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
-from evalcore.readers.lines import CONCEPT_ID_ANY_CASE, csv_line
+from evalcore.readers.lines import CONCEPT_ID_ANY_CASE, MAX_ID_CHARS, WHITESPACE, csv_line
 
 T = TypeVar("T")
 
@@ -256,6 +256,30 @@ class LineIndex:
             if len(positions):
                 counts += np.bincount(np.searchsorted(self.newlines, positions), minlength=len(starts))
         return np.where(ends > starts, counts + 1, 0)
+
+
+def spaced_or_empty(values: pa.Array) -> np.ndarray:
+    """Which values are empty or hold a character for which ``str.isspace()`` holds (what ``str.split()`` splits on).
+
+    >>> spaced_or_empty(pa.array(["a", "", "b\\tc", "d\\u2003"])).tolist()
+    [False, True, True, True]
+    """
+    if not len(values):
+        return np.zeros(0, dtype=bool)
+    if pc.all(pc.string_is_ascii(values)).as_py():
+        spaced = pc.match_substring_regex(values, ASCII_WHITESPACE_CLASS).to_numpy(zero_copy_only=False)
+        return spaced | (pc.binary_length(values).to_numpy(zero_copy_only=False) == 0)
+    return np.array([not value or WHITESPACE.search(value) is not None for value in values.to_pylist()], dtype=bool)
+
+
+def valid_ids(values: pa.Array) -> np.ndarray:
+    """Which values :func:`~evalcore.readers.lines.check_id` accepts (1-300 characters, no whitespace).
+
+    >>> valid_ids(pa.array(["img1", "", "a b", "x" * 301])).tolist()
+    [True, False, False, False]
+    """
+    length = pc.utf8_length(values).to_numpy(zero_copy_only=False)
+    return (length >= 1) & (length <= MAX_ID_CHARS) & ~spaced_or_empty(values)
 
 
 def collapse_whitespace(data: bytes) -> bytes:

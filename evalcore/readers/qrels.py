@@ -1,14 +1,39 @@
-"""TREC qrels ``qid iter docid grade``, read as trec_eval reads them."""
+"""TREC qrels ``qid iter docid grade``, read as trec_eval reads them.
+
+The definition reads line by line (:func:`_qrels_by_lines`, each line by :func:`_judgment`); the
+fast path (:func:`_qrels_by_columns`) parses the lines as columns (:mod:`evalcore.readers.columnar`),
+checks each distinct ID and grade once and finds a pair judged twice by sorting, and names the
+first offending line as the definition names it.
+"""
 
 from __future__ import annotations
 
-from evalcore.data import Qrels
+import numpy as np
+import pyarrow as pa
+
+from evalcore.data import JudgmentColumns, Qrels
 from evalcore.decimals import DECIMAL_INTEGER, bounded_integer
 from evalcore.errors import InputError
-from evalcore.readers.files import Source, read_text
+from evalcore.readers.columnar import (
+    DICTIONARY,
+    LINE_FEED,
+    LineIndex,
+    collapse_whitespace,
+    dictionary_codes,
+    dictionary_values,
+    fast_or_by_lines,
+    parse_pieces,
+    spaced_or_empty,
+    valid_ids,
+)
+from evalcore.readers.files import Source, read_checked_bytes
 from evalcore.readers.lines import check_id, split_lines
 
 MAX_GRADE_MAGNITUDE = 1 << 53  # grades become float64 gains, exact only up to 2^53
+QRELS_FIELDS = ("qid", "iter", "docid", "grade")
+QRELS_SHAPE = "4 whitespace-separated fields 'qid iter docid grade'"
+BYTE_ORDER_MARK = b"\xef\xbb\xbf"
+COMMENT = ord("#")
 
 
 def read_qrels(source: Source, name: str | None = None) -> Qrels:
@@ -20,29 +45,157 @@ def read_qrels(source: Source, name: str | None = None) -> Qrels:
     with ``#`` are skipped, as trec_eval's ``get_qrels.c`` does (the readers of pytrec_eval,
     ir_measures and ranx reject them). A (qid, docid) pair judged twice is an error, as in trec_eval.
 
+    The lines are parsed as columns, so ten million judgments take seconds and stay a few
+    arrays (:class:`~evalcore.data.JudgmentColumns`); the first offending line is named as
+    the line-by-line definition names it.
+
     >>> read_qrels(b"q1 0 d1 2\\nq1 0 d2 0\\nq2 Q0 d1 1\\n", "x.qrels").judgments["q1"]
     {'d1': 2, 'd2': 0}
     """
-    text, display = read_text(source, name)
+    data, display = read_checked_bytes(source, name)
+    return fast_or_by_lines(_qrels_by_columns, _qrels_by_lines, data, display)
+
+
+def _judgment(line: int, content: str, display: str) -> tuple[str, str, int]:
+    """One non-comment line, by definition: ``(qid, docid, grade)`` or the InputError naming the line."""
+    fields = content.split()
+    if len(fields) != 4:
+        raise InputError(display, line, QRELS_SHAPE, f"{len(fields)} fields")
+    qid, docid = check_id(fields[0], display, line), check_id(fields[2], display, line)
+    if not DECIMAL_INTEGER.fullmatch(fields[3]):
+        raise InputError(display, line, "an integer grade (e.g. 0, 1, 2)", repr(fields[3])[:40])
+    grade = bounded_integer(fields[3], MAX_GRADE_MAGNITUDE)
+    if grade is None:
+        raise InputError(display, line, "a grade between -2^53 and 2^53", fields[3][:40])
+    return qid, docid, grade
+
+
+def _repeated_error(display: str, line: int, qid: str, docid: str, earlier: int) -> InputError:
+    return InputError(display, line, f"each (query, document) pair judged once ({qid} {docid} already on line "
+                                     f"{earlier})", "a duplicate")
+
+
+def _no_judgment_error(display: str) -> InputError:
+    return InputError(display, None, "at least one judgment line 'qid iter docid grade'", "none")
+
+
+def _qrels_by_lines(text: str, display: str) -> Qrels:
+    """The definition: one line at a time."""
     judgments: dict[str, dict[str, int]] = {}
     seen: dict[tuple[str, str], int] = {}
     for line, content in split_lines(text, display):
         if content.startswith("#"):
             continue
-        fields = content.split()
-        if len(fields) != 4:
-            raise InputError(display, line, "4 whitespace-separated fields 'qid iter docid grade'", f"{len(fields)} fields")
-        qid, docid = check_id(fields[0], display, line), check_id(fields[2], display, line)
-        if not DECIMAL_INTEGER.fullmatch(fields[3]):
-            raise InputError(display, line, "an integer grade (e.g. 0, 1, 2)", repr(fields[3])[:40])
-        grade = bounded_integer(fields[3], MAX_GRADE_MAGNITUDE)
-        if grade is None:
-            raise InputError(display, line, "a grade between -2^53 and 2^53", fields[3][:40])
+        qid, docid, grade = _judgment(line, content, display)
         if (qid, docid) in seen:
-            raise InputError(display, line, f"each (query, document) pair judged once ({qid} {docid} already on line "
-                                            f"{seen[(qid, docid)]})", "a duplicate")
+            raise _repeated_error(display, line, qid, docid, seen[(qid, docid)])
         seen[(qid, docid)] = line
         judgments.setdefault(qid, {})[docid] = grade
     if not judgments:
-        raise InputError(display, None, "at least one judgment line 'qid iter docid grade'", "none")
+        raise _no_judgment_error(display)
     return Qrels(judgments, display)
+
+
+def _qrels_by_columns(data: bytes, display: str) -> Qrels | None:
+    """The qrels as columns; None where pyarrow would read the bytes otherwise than ``str.split()`` (a byte-order
+    mark inside the file, which pyarrow drops at the start of each piece it parses)."""
+    if BYTE_ORDER_MARK in data:
+        return None
+    columns = None
+    # Files as TREC tools write them (single spaces, LF or CRLF breaks) are parsed as they are; any other
+    # whitespace is first collapsed as str.split() sees it.
+    if b"\r" not in data or data.count(b"\r") == data.count(b"\r\n"):
+        columns = _judgment_columns(_without_comments(data), display, collapsed=False)
+    if columns is None:
+        columns = _judgment_columns(_without_comments(collapse_whitespace(data)), display, collapsed=True)
+    if columns is None:
+        return None
+    if not len(columns.keys):
+        raise _no_judgment_error(display)
+    return Qrels(columns, display)
+
+
+def _without_comments(text: bytes) -> bytes:
+    r"""``text`` with every line that begins with ``#`` emptied (its line feed kept, so line numbers do not change).
+
+    >>> _without_comments(b"#a\nq 0 d 1\n#b c\r\n")
+    b'\nq 0 d 1\n\n'
+    """
+    if b"#" not in text:
+        return text
+    array = np.frombuffer(text, dtype=np.uint8)
+    hashes = np.flatnonzero(array == COMMENT)
+    starts = hashes[(hashes == 0) | (array[hashes - 1] == LINE_FEED)]
+    if not len(starts):
+        return text
+    pieces, kept_from = [], 0
+    for start in starts.tolist():
+        end = text.find(b"\n", start)
+        pieces.append(text[kept_from:start])
+        kept_from = len(text) if end < 0 else end
+    pieces.append(text[kept_from:])
+    return b"".join(pieces)
+
+
+def _judgment_columns(text: bytes, display: str, collapsed: bool) -> JudgmentColumns | None:
+    """Parse ``text`` (comment lines emptied; whitespace collapsed where ``collapsed``) and check it as the definition
+    does, raising its first error; None when ``text`` is not collapsed and holds a line that is not four
+    single-space-separated fields."""
+    parsed = parse_pieces(text, QRELS_FIELDS, dict.fromkeys(QRELS_FIELDS, DICTIONARY), " ")
+    if parsed.table is None:
+        return _raise_field_count(text, display) if collapsed else None
+    table = parsed.table
+    if not collapsed and any(spaced_or_empty(dictionary_values(table.column(field))).any() for field in QRELS_FIELDS):
+        return None
+    (queries, query_values), (documents, document_values), (grade_codes, grade_values) = (
+        dictionary_codes(table.column(field)) for field in ("qid", "docid", "grade"))
+    del parsed, table
+    grade_of_value, grade_ok = _grade_values(grade_values)
+    offending = ~grade_ok[grade_codes] | ~valid_ids(query_values)[queries] | ~valid_ids(document_values)[documents]
+    grades = grade_of_value[grade_codes]
+    del grade_codes
+    # Queries in order of first appearance, as the definition's dict holds them: a query first appears where the
+    # column changes, and a file lists its queries in runs of lines, so only those rows are sorted.
+    changes = np.flatnonzero(np.diff(queries, prepend=-1))
+    present, first_change = np.unique(queries[changes], return_index=True)
+    in_file_order = present[np.argsort(first_change)]
+    code_of_query = np.zeros(len(query_values), dtype=np.int32)
+    code_of_query[in_file_order] = np.arange(len(in_file_order), dtype=np.int32)
+    columns = JudgmentColumns(query_values.take(pa.array(in_file_order)).to_pylist(),
+                              document_values.to_numpy(zero_copy_only=False), code_of_query[queries], documents, grades)
+    del queries, documents, grades
+    repeated = columns.first_repeated()
+    bad = np.flatnonzero(offending[: repeated[0] if repeated else len(offending)])
+    if len(bad) or repeated:
+        lines = LineIndex(text)
+        row = int(bad[0]) if len(bad) else repeated[0]
+        line = int(lines.line_of_rows([row])[0])
+        qid, docid, _ = _judgment(line, lines.text(line), display)  # raises for an offending row
+        raise _repeated_error(display, line, qid, docid, int(lines.line_of_rows([repeated[1]])[0]))
+    return columns
+
+
+def _grade_values(values: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """Each distinct grade text as :func:`_judgment` reads it, and whether it is a grade it accepts."""
+    grades = np.zeros(len(values), dtype=np.int64)
+    ok = np.zeros(len(values), dtype=bool)
+    for i, raw in enumerate(values.to_pylist()):
+        grade = bounded_integer(raw, MAX_GRADE_MAGNITUDE) if DECIMAL_INTEGER.fullmatch(raw) else None
+        if grade is not None:
+            grades[i], ok[i] = grade, True
+    return grades, ok
+
+
+def _raise_field_count(text: bytes, display: str) -> None:
+    """Name the first line of collapsed ``text`` without four fields, after the errors of the lines before it; None
+    where every line has four (pyarrow refused the text for another reason: the definition reads it)."""
+    lines = LineIndex(text)
+    counts = lines.field_counts(ord(" "))
+    wrong = np.flatnonzero((counts != 0) & (counts != 4))
+    if not len(wrong):
+        return None
+    line = int(wrong[0]) + 1
+    start = lines.line_start(line)
+    if start and _judgment_columns(text[:start], display, collapsed=True) is None:
+        return None
+    raise InputError(display, line, QRELS_SHAPE, f"{counts[line - 1]} fields")

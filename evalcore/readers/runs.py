@@ -22,7 +22,6 @@ from evalcore.data import Run
 from evalcore.decimals import DECIMAL_INTEGER, DECIMAL_NUMBER, NON_FINITE, PLAIN_FLOAT, bounded_integer
 from evalcore.errors import InputError
 from evalcore.readers.columnar import (
-    ASCII_WHITESPACE_CLASS,
     DICTIONARY,
     LineIndex,
     collapse_whitespace,
@@ -32,12 +31,12 @@ from evalcore.readers.columnar import (
     float_column,
     in_parallel,
     parse_pieces,
+    spaced_or_empty,
     universal_newlines,
+    valid_ids,
 )
 from evalcore.readers.files import DEFAULT_MAX_RUN_BYTES, Piece, Source, checked_pieces
 from evalcore.readers.lines import (
-    MAX_ID_CHARS,
-    WHITESPACE,
     check_delimiter,
     check_id,
     check_not_foreign_header,
@@ -265,7 +264,7 @@ def _trec_columns_of(text: bytes, original: bytes, display: str, progress: Calla
         _raise_trec_field_count(text, original, display, first_line)
     table = parsed.table
     distinct = {field: dictionary_values(table.column(field)) for field in ("qid", "q0", "docid", "rank", "tag")}
-    if not collapsed and any(_spaced_or_empty(values).any() for values in distinct.values()):
+    if not collapsed and any(spaced_or_empty(values).any() for values in distinct.values()):
         return None
     # Independent column conversions on both cores (NumPy and pyarrow release the GIL).
     (queries, query_values), (documents, document_values), (rank_codes, _), scores = in_parallel(
@@ -278,7 +277,7 @@ def _trec_columns_of(text: bytes, original: bytes, display: str, progress: Calla
     del parsed, table
     # Rows the array checks cannot accept are read by the line-by-line definition, which names the line.
     suspect = ~np.isfinite(scores)
-    for ok, codes in ((rank_ok, rank_codes), (_valid_ids(query_values), queries), (_valid_ids(document_values), documents)):
+    for ok, codes in ((rank_ok, rank_codes), (valid_ids(query_values), queries), (valid_ids(document_values), documents)):
         if not ok.all():
             suspect |= ~ok[codes]
     lines = LineIndex(text, 0, first_line)
@@ -345,7 +344,7 @@ def _csv_run_by_columns(data: bytes, display: str, system: str, progress: Callab
     ranks = rank_of_value[rank_codes]
     scores = float_column(parsed.table.column(used["score"])) if "score" in used else np.zeros(len(ranks))
     suspect = ~np.isfinite(scores)
-    for ok, codes in ((rank_ok, rank_codes), (_valid_ids(query_values), queries), (_valid_ids(document_values), documents)):
+    for ok, codes in ((rank_ok, rank_codes), (valid_ids(query_values), queries), (valid_ids(document_values), documents)):
         if not ok.all():
             suspect |= ~ok[codes]
     lines = LineIndex(text, body_start, body_line)
@@ -402,22 +401,6 @@ def _rank_values(values: pa.Array) -> tuple[np.ndarray, np.ndarray]:
         if rank is not None:
             ranks[i], ok[i] = rank, True
     return ranks, ok
-
-
-def _valid_ids(values: pa.Array) -> np.ndarray:
-    """Which distinct values :func:`check_id` accepts (1-300 characters, no whitespace)."""
-    length = pc.utf8_length(values).to_numpy(zero_copy_only=False)
-    return (length >= 1) & (length <= MAX_ID_CHARS) & ~_spaced_or_empty(values)
-
-
-def _spaced_or_empty(values: pa.Array) -> np.ndarray:
-    """Which distinct values are empty or hold a character for which ``str.isspace()`` holds."""
-    if not len(values):
-        return np.zeros(0, dtype=bool)
-    if pc.all(pc.string_is_ascii(values)).as_py():
-        spaced = pc.match_substring_regex(values, ASCII_WHITESPACE_CLASS).to_numpy(zero_copy_only=False)
-        return spaced | (pc.binary_length(values).to_numpy(zero_copy_only=False) == 0)
-    return np.array([not value or WHITESPACE.search(value) is not None for value in values.to_pylist()], dtype=bool)
 
 
 def _padded_or_empty(values: pa.Array) -> np.ndarray:
