@@ -145,6 +145,8 @@ class Step:
     progress_shown: bool
     #: Longest time the progress bar stood at one value (fraction and text) while the step ran.
     longest_stall: float
+    #: The server process's CPU seconds during the step, where the caller measured them.
+    server_cpu: float = float("nan")
 
     def bar_note(self) -> str:
         if not self.progress_shown:

@@ -25,22 +25,25 @@ import streamlit as st
 
 from dashboard.caching import key_of, server_foreground
 from dashboard.computed import (
+    LeaderboardView,
     Step,
     ablation_grid,
     caption_dictionary_of,
     engine_evaluator,
-    evaluation,
     evaluation_steps,
     metric_names_for,
+    shown_evaluation,
     summary_of,
 )
 from dashboard.session import audience
 from dashboard.sidebar import MAX_HOPS, Settings, controls
 from dashboard.ui import choice_for_dataset, for_reader
 from evalcore.app.baselines import Baseline, available_baselines, default_baselines
+from evalcore.app.scores import Scores
 from evalcore.app.sweeps import grid_metrics, grid_options
 from evalcore.app.workspace import Workspace
 from evalcore.evaluation.options import DEFAULT_CUTOFFS, Relevance
+from evalcore.io.tables import focus_metric
 from evalcore.studies.ablation import grids_alpha_and_n
 
 LOG = logging.getLogger(__name__)
@@ -48,8 +51,6 @@ LOG = logging.getLogger(__name__)
 REMEMBERED_JOBS = 64
 #: The alpha slider's step: the values prepared beside the slider's are one step either side.
 NEIGHBOUR_STEP = 0.1
-#: The metric whose tests the Leaderboard starts with (its default focus).
-DEFAULT_FOCUS = "nn-CUI@10"
 
 
 class Job:
@@ -164,14 +165,26 @@ def leaderboard_systems(ws: Workspace) -> tuple[tuple[str, ...], tuple[Baseline,
     return tuple(ws.runs), tuple(b for b in chosen if b in options)
 
 
+def session_view() -> LeaderboardView:
+    """What this session's Leaderboard draws first: its chosen group, family and metric in focus (their defaults
+    where none is chosen yet)."""
+    return LeaderboardView(*(st.session_state.get(key) for key in ("leaderboard_group", "leaderboard_family",
+                                                                   "focus_metric")))
+
+
 def _leaderboard_job(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...], settings: Settings,
-                     title: str, still_wanted: Callable[[], bool] = lambda: True, explanations: bool = False) -> Job:
-    steps = evaluation_steps(ws, run_names, baselines, settings)
+                     view: LeaderboardView, title: str, still_wanted: Callable[[], bool] = lambda: True,
+                     explanations: bool = False) -> Job:
+    steps = evaluation_steps(ws, run_names, baselines, settings, view)
+
+    def shown() -> Scores:
+        return shown_evaluation(ws, run_names, baselines, settings, view)
+
     steps.append((for_reader("Means and 95% bootstrap intervals", "Averages and their likely ranges"),
-                  lambda _: summary_of(evaluation(ws, run_names, baselines, settings))))
+                  lambda _: summary_of(shown())))
     if len(run_names) + len(baselines) >= 2:
-        steps.append((for_reader(f"Significance tests on {DEFAULT_FOCUS}", "Which differences are likely real"),
-                      lambda _: _focus_tests(evaluation(ws, run_names, baselines, settings))))
+        steps.append((for_reader("Significance tests", "Which differences are likely real"),
+                      lambda _: _focus_tests(shown(), view)))
     if explanations:
         steps.append((for_reader("The concept names the explanations look for in the captions",
                                  "The concept names to look for in the captions"),
@@ -179,9 +192,8 @@ def _leaderboard_job(ws: Workspace, run_names: tuple[str, ...], baselines: tuple
     return Job(title, steps, still_wanted)
 
 
-def _focus_tests(result) -> None:
-    if DEFAULT_FOCUS in result.metrics:
-        result.comparisons(DEFAULT_FOCUS)
+def _focus_tests(result: Scores, view: LeaderboardView) -> None:
+    result.comparisons(focus_metric(result.metrics, view.focus))
 
 
 def prepare_pages(ws: Workspace, settings: Settings) -> None:
@@ -193,9 +205,10 @@ def prepare_pages(ws: Workspace, settings: Settings) -> None:
     run_names, baselines = leaderboard_systems(ws)
     # The audience is in the key: a job's texts are in its reader's words (its results are shared all the same).
     if run_names or baselines:
+        view = session_view()
         server_background().submit(
-            key_of("leaderboard", ws, run_names, baselines, settings, audience()), ws.digest, CURRENT,
-            lambda: _leaderboard_job(ws, run_names, baselines, settings,
+            key_of("leaderboard", ws, run_names, baselines, settings, view, audience()), ws.digest, CURRENT,
+            lambda: _leaderboard_job(ws, run_names, baselines, settings, view,
                                      for_reader("Leaderboard at the current settings",
                                                 "Comparison of systems at the current settings"), explanations=True))
     if grids_alpha_and_n(settings.measure) and audience() == "researcher":
@@ -215,39 +228,42 @@ def _opening_grid(ws: Workspace, options: Relevance, mode: str, report: Callable
 
 
 def neighbour_settings(alpha: float, hops: int) -> list[tuple[float, int]]:
-    """The slider settings one step beside (``alpha``, ``hops``): alpha one step down and up (at n = 0 alpha changes
-    nothing), then n one down and up, each within the sliders' ranges.
+    """The slider settings one step beside (``alpha``, ``hops``), the cheapest first: alpha one step up and down (a
+    re-ranking of codes already grouped; at n = 0 alpha changes nothing), then n one up and down (a new pass over
+    the pool), each within the sliders' ranges.
 
     >>> neighbour_settings(0.5, 1)
-    [(0.4, 1), (0.6, 1), (0.5, 0), (0.5, 2)]
+    [(0.6, 1), (0.4, 1), (0.5, 2), (0.5, 0)]
     >>> neighbour_settings(1.0, 0), neighbour_settings(0.0, 3)
     ([(1.0, 1)], [(0.1, 3), (0.0, 2)])
     """
-    alphas = [round(alpha + step, 1) for step in (-NEIGHBOUR_STEP, NEIGHBOUR_STEP)] if hops else []
+    alphas = [round(alpha + step, 1) for step in (NEIGHBOUR_STEP, -NEIGHBOUR_STEP)] if hops else []
     return ([(value, hops) for value in alphas if 0.0 <= value <= 1.0]
-            + [(alpha, value) for value in (hops - 1, hops + 1) if 0 <= value <= MAX_HOPS])
+            + [(alpha, value) for value in (hops + 1, hops - 1) if 0 <= value <= MAX_HOPS])
 
 
 def prepare_neighbours(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...],
-                       settings: Settings) -> None:
+                       settings: Settings, view: LeaderboardView) -> None:
     """Queue the Leaderboard's work at the slider settings beside the sidebar's (:func:`neighbour_settings`, the
     rest of the sidebar as it is), so that the next slider step finds it done. A later call on the same workspace
     makes the jobs this call queued skip the steps they have not started."""
     still_wanted = server_background().want_neighbours_of(
-        ws.digest, key_of("neighbours", run_names, baselines, settings))
+        ws.digest, key_of("neighbours", run_names, baselines, settings, view))
     for alpha, hops in neighbour_settings(settings.alpha, settings.n):
         beside = controls(alpha, hops)
-        key = key_of("leaderboard", ws, run_names, baselines, beside, audience())
+        key = key_of("leaderboard", ws, run_names, baselines, beside, view, audience())
         title = (for_reader(f"Leaderboard at alpha = {alpha:g} (one slider step beside)",
                             "Comparison of systems at the next setting of how much a related concept counts")
                  if hops == settings.n else
                  for_reader(f"Leaderboard at n = {hops} (one slider step beside)",
                             "Comparison of systems at the next setting of how far apart related concepts may be"))
         server_background().submit(key, ws.digest, NEIGHBOURS, lambda beside=beside, title=title: _leaderboard_job(
-            ws, run_names, baselines, beside, title, still_wanted=still_wanted))
+            ws, run_names, baselines, beside, view, title, still_wanted=still_wanted))
 
 
 def preparation_notes(ws: Workspace) -> list[str]:
-    """A line per job prepared on ``ws`` for the Data page, the newest first."""
+    """A line per job prepared on ``ws`` for the Data page, the newest first (of jobs with the same title, such as
+    the current settings' before and after the reader chose a metric group, the newest)."""
     reader = audience()
-    return [job.note() for job in reversed(server_background().jobs_of(ws.digest)) if job.reader == reader]
+    newest = {job.title: job for job in server_background().jobs_of(ws.digest) if job.reader == reader}
+    return [job.note() for job in reversed(newest.values())]

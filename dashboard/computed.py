@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -29,7 +29,7 @@ from evalcore.app.baselines import EVALUATOR_INPUTS, Baseline, PoolRanking, pool
 from evalcore.app.browse import KGCoverage, Neighbourhood, kg_coverage, neighbourhood
 from evalcore.app.detection import DetectionReport, extraction_report, read_and_score
 from evalcore.app.explain import Explanation, example_path_pair, explain_pair, search_concepts
-from evalcore.app.scores import Scores, shown_scores
+from evalcore.app.scores import Scores, leaderboard_names, shown_scores
 from evalcore.app.sources import Rocov2Folder, SavedLink
 from evalcore.app.workspace import Workspace, caption_concepts, concept_mentions, extraction_names
 from evalcore.data import Run
@@ -38,7 +38,7 @@ from evalcore.evaluation.evaluator import AlignedRun, Evaluator
 from evalcore.evaluation.options import Compute, Relevance, Scoring
 from evalcore.extraction.caption_concepts import CaptionConcepts
 from evalcore.extraction.extractor import ConceptDictionary, Coverage, coverage
-from evalcore.io.tables import spreadsheet_csv
+from evalcore.io.tables import shown_metrics, spreadsheet_csv
 from evalcore.relevance.kg import KnowledgeGraph
 from evalcore.relevance.measures import MeasureSpec, measure_spec, parse_measure
 from evalcore.studies import reproduction as rp
@@ -166,7 +166,8 @@ def engine_evaluator(ws: Workspace, mode: str) -> Evaluator:
 
 def evaluator_of(ws: Workspace, mode: str) -> Evaluator:
     """:func:`engine_evaluator`, noted for the sidebar's line on the engine in use (a page's call)."""
-    evaluator = engine_evaluator(ws, mode)
+    with st.spinner(for_reader(*ENGINE_STEP)):  # drawn only when building takes over half a second
+        evaluator = engine_evaluator(ws, mode)
     st.session_state["_engine_in_use"] = evaluator.engine  # for the sidebar's note, drawn after the page
     return evaluator
 
@@ -249,24 +250,50 @@ def pool_relevance_of(ws: Workspace, baseline: Baseline, query: str, settings: S
 
 # --- evaluations -----------------------------------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class LeaderboardView:
+    """What a Leaderboard draws first: a metric group (and in the group "other" one family) and the metric in
+    focus, None where the reader chose none (:func:`evalcore.io.tables.shown_metrics` gives their defaults)."""
+
+    group: str | None = None
+    family: str | None = None
+    focus: str | None = None
+
+    def shown(self, names: Sequence[str]) -> tuple[str, ...]:
+        return shown_metrics(names, self.group, self.family, self.focus)
+
+
 @shared(server_kept, EVALUATION_INPUTS)
 def _evaluation(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...],
-                settings: Settings) -> Scores:
+                settings: Settings, shown: tuple[str, ...] | None) -> Scores:
     evaluator = engine_evaluator(ws, settings.kg_mode)
     runs: list[Run | AlignedRun] = [ws.runs[name][1] for name in run_names]
     for baseline in baselines:
         # A relevance baseline is ranked and scored in one pass over the pool, without a detour through image IDs.
         runs.append(relevance_ranking(ws, baseline, settings) if baseline.by_relevance
                     else baseline_run(ws, baseline, settings.relevance, settings.kg_mode))
-    return shown_scores(evaluator, runs, settings.options(), settings.ks)
+    return shown_scores(evaluator, runs, settings.options(), settings.ks, shown)
 
 
-def evaluation(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...], settings: Settings) -> Scores:
+def evaluation(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...], settings: Settings,
+               shown: Sequence[str] | None = None) -> Scores:
     """The per-query values of the loaded runs ``run_names`` and the ``baselines``
-    (:func:`evalcore.app.scores.shown_scores`: the sidebar's measure adds its metrics before nn-IoU's). Kept for the
-    whole server by what it reads and shared read-only: sessions asking for the same evaluation (eight users moving
-    alpha to the same value) compute it once and read one copy, where a per-session cache would unpickle its own."""
-    return _evaluation(ws, tuple(run_names), tuple(baselines), settings)
+    (:func:`evalcore.app.scores.shown_scores`: the sidebar's measure adds its metrics before nn-IoU's), of every
+    metric or only the ``shown`` ones (each with the value the whole table gives it). Kept for the whole server by
+    what it reads and shared read-only: sessions asking for the same evaluation (eight users moving alpha to the
+    same value) compute it once and read one copy, where a per-session cache would unpickle its own."""
+    return _evaluation(ws, tuple(run_names), tuple(baselines), settings, None if shown is None else tuple(shown))
+
+
+def leaderboard_metric_names(ws: Workspace, settings: Settings) -> list[str]:
+    """Every metric of the Leaderboard at ``settings`` (:func:`evalcore.app.scores.leaderboard_names`)."""
+    return leaderboard_names(engine_evaluator(ws, settings.kg_mode), settings.options(), settings.ks)
+
+
+def shown_evaluation(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...], settings: Settings,
+                     view: LeaderboardView) -> Scores:
+    """:func:`evaluation` of the metrics ``view`` shows."""
+    return evaluation(ws, run_names, baselines, settings, view.shown(leaderboard_metric_names(ws, settings)))
 
 
 #: A step of work shown as one step of a progress bar: its text and the work, given ``report(fraction)``.
@@ -274,11 +301,12 @@ Step = tuple[str, Callable[[Callable[[float], None]], object]]
 
 
 def evaluation_steps(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...],
-                     settings: Settings) -> list[Step]:
-    """The work behind :func:`evaluation`, slowest parts first as steps of their own, each leaving its result where
-    the evaluation finds it: the engine, each computed baseline, each pass over the pool (reporting block by block);
-    the last step is the evaluation itself. The Leaderboard runs them behind its bar; a load runs them in the
-    background (:mod:`dashboard.background`), and a page asking meanwhile waits for the step under way."""
+                     settings: Settings, view: LeaderboardView) -> list[Step]:
+    """The work behind :func:`evaluation` of the metrics ``view`` shows, slowest parts first as steps of their own,
+    each leaving its result where the evaluation finds it: the engine, each computed baseline, each pass over the
+    pool (reporting block by block); the last step is the evaluation itself. The Leaderboard runs them behind its
+    bar; a load runs them in the background (:mod:`dashboard.background`), and a page asking meanwhile waits for
+    the step under way."""
     # nn-IoU's pass first: it codes the pool, and IoU's pass then ranks the code groups of those codes instead of
     # coding the pool again. Grouping them here, not at the first alpha change, makes that change as fast as the
     # next ones (about 1.5 s less on ROCOv2 test) for a few tenths of a second more now.
@@ -300,14 +328,15 @@ def evaluation_steps(ws: Workspace, run_names: tuple[str, ...], baselines: tuple
               for measure in summaries]
     systems = len(run_names) + len(baselines)
     steps.append((f"Scoring {systems} system{'s' if systems != 1 else ''}",
-                  lambda _: evaluation(ws, run_names, baselines, settings)))
+                  lambda _: shown_evaluation(ws, run_names, baselines, settings, view)))
     return steps
 
 
 def evaluation_with_progress(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...],
-                             settings: Settings) -> Scores:
-    """:func:`evaluation` behind a progress bar, a step of :func:`evaluation_steps` at a time."""
-    steps = evaluation_steps(ws, run_names, baselines, settings)
+                             settings: Settings, view: LeaderboardView) -> Scores:
+    """:func:`evaluation` of the metrics ``view`` shows, behind a progress bar, a step of :func:`evaluation_steps` at
+    a time."""
+    steps = evaluation_steps(ws, run_names, baselines, settings, view)
     with StepProgress(len(steps)) as progress:
         for text, work in steps:
             result = progress.run(text, work)

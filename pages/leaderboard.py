@@ -9,10 +9,13 @@ import streamlit as st
 
 from dashboard.background import prepare_neighbours
 from dashboard.computed import (
+    LeaderboardView,
+    evaluation,
     evaluation_with_progress,
     evaluator_of,
     graded_qrels_text,
     kg_of,
+    leaderboard_metric_names,
     start_comparisons,
     summary_of,
 )
@@ -33,6 +36,7 @@ from dashboard.ui import (
 )
 from evalcore.app.baselines import available_baselines, default_baselines
 from evalcore.app.report import report_html, workspace_report
+from evalcore.app.scores import Scores
 from evalcore.errors import CBIRLensError
 from evalcore.io.tables import (
     GROUP_TITLES,
@@ -43,6 +47,7 @@ from evalcore.io.tables import (
     describe_family,
     describe_metric,
     equivalent_metric,
+    focus_metric,
     format_p_value,
     grouped_metrics,
     label_query_counts,
@@ -105,28 +110,55 @@ if not run_names and not baselines:
             "No runs loaded: upload run files on the Data page or choose a Table-1 baseline above.")
     st.stop()
 
+measure_key = settings.measure.key
+threshold = settings.options().threshold
 try:
-    result = evaluation_with_progress(ws, run_names, tuple(baselines), settings)
+    evaluator = evaluator_of(ws, settings.kg_mode)
+    metrics = leaderboard_metric_names(ws, settings)
 except CBIRLensError as error:
     st.error(str(error))
     st.stop()
-
-metrics = result.metrics
-threshold = result.threshold
-if who == "researcher":
-    for system, counts in result.counts.items():
-        tied = tie_message(shown_name(system), counts, "rank", "the command line's --ties")
-        if tied:
-            st.caption(tied + ".")
-measure_key = settings.measure.key
 # Widgets keep their state by key while their options change; a choice the new options lack (a metric of the
 # measure chosen before) moves to the same metric under the new measure before the widget is drawn.
-default_focus = "nn-CUI@10" if "nn-CUI@10" in metrics else metrics[0]
+default_focus = focus_metric(metrics)
 # A link names the metric in focus (the address keeps it, below); a name the metrics lack is said and left out.
 linked_focus = linked_text("focus_metric", lambda name: equivalent_metric(name, metrics, measure_key) is not None) \
     if "focus_metric" not in st.session_state else None
 st.session_state["focus_metric"] = equivalent_metric(st.session_state.get("focus_metric", linked_focus), metrics,
                                                      measure_key) or default_focus
+
+groups = grouped_metrics(metrics)
+# One group at a time, and only its metrics (and the one in focus) are computed: an alpha change recomputes what is
+# shown; each table is one metric family, its columns the K values.
+group = choose_one(st.segmented_control, "Scores" if who == "clinician" else "Metrics", list(groups),
+                   "leaderboard_group", required=True,
+                   format_func=lambda g: (PLAIN_GROUP_TITLES if who == "clinician" else GROUP_TITLES).get(g, str(g))
+                   ) or next(iter(groups))
+families = groups[group]
+family = choose_one(st.selectbox, "Score" if who == "clinician" else "Metric family", list(families),
+                    "leaderboard_family",
+                    format_func=lambda f: plain_metric_label(families[f][0]).split(": ", 1)[1]
+                    if who == "clinician" else f"{f}: {describe_family(families[f][0], threshold)}"
+                    ) if group == "other" else None
+view = LeaderboardView(group, family, st.session_state["focus_metric"])
+
+try:
+    result = evaluation_with_progress(ws, run_names, tuple(baselines), settings, view)
+except CBIRLensError as error:
+    st.error(str(error))
+    st.stop()
+
+
+def whole_table() -> Scores:
+    """Every metric of the table, for the downloads: computed when one is clicked, not at every redraw."""
+    return evaluation(ws, run_names, tuple(baselines), settings)
+
+
+if who == "researcher":
+    for system, counts in result.counts.items():
+        tied = tie_message(shown_name(system), counts, "rank", "the command line's --ties")
+        if tied:
+            st.caption(tied + ".")
 if len(result.systems) >= 2:
     # The significance tests of the chosen metric run while the bootstrap intervals are computed and the tables
     # drawn (result.comparisons below then reads them back): after an alpha change, about 0.1 s of the page's
@@ -134,7 +166,7 @@ if len(result.systems) >= 2:
     start_comparisons(result, st.session_state["focus_metric"])
 summary: pd.DataFrame = summary_of(result)
 # The next slider step's work starts now, in the background, while the reader reads this one.
-prepare_neighbours(ws, run_names, tuple(baselines), settings)
+prepare_neighbours(ws, run_names, tuple(baselines), settings, view)
 
 
 def help_of(metric: str) -> str:
@@ -183,18 +215,7 @@ def group_table(family: str, family_metrics: list[str], key: str) -> None:
     st.dataframe(styled, column_config=config, key=key, width="content")
 
 
-groups = grouped_metrics(metrics)
-# One group at a time (only its tables are built); each table is one metric family, its columns the K values.
-group = choose_one(st.segmented_control, "Scores" if who == "clinician" else "Metrics", list(groups),
-                   "leaderboard_group", required=True,
-                   format_func=lambda g: (PLAIN_GROUP_TITLES if who == "clinician" else GROUP_TITLES).get(g, str(g))
-                   ) or next(iter(groups))
-families = groups[group]
 if group == "other":
-    family = choose_one(st.selectbox, "Score" if who == "clinician" else "Metric family", list(families),
-                        "leaderboard_family",
-                        format_func=lambda f: plain_metric_label(families[f][0]).split(": ", 1)[1]
-                        if who == "clinician" else f"{f}: {describe_family(families[f][0], threshold)}")
     group_table(family, families[family], f"leaderboard_{group}")
 else:
     for family, family_metrics in families.items():
@@ -206,7 +227,7 @@ if group == "relevance-graded" and any(b.by_relevance for b in baselines):
                "Retrieval by IoU (nn-IoU) ranks the pool by the relevance that CUI@K (nn-CUI@K) grades with: it scores "
                "1 there by construction (the ideal ranking), an upper bound rather than a competitor.")
 if group == "label precision":
-    for sentence in label_query_counts(summary, metrics, result.counts, plain=who == "clinician"):
+    for sentence in label_query_counts(summary, result.metrics, result.counts, plain=who == "clinician"):
         st.caption(sentence + (" (each label's score averages over the cases that have the label)."
                                if who == "clinician" else
                                " (each label's precision averages over the queries that have the label)."))
@@ -293,23 +314,23 @@ columns = st.columns(4 if who == "researcher" else 3)
 # Streamlit drops the previous run's when a run ends, so a click whose request reached the server after the rerun of
 # another download (or of its own click) found no generator: no file, and "Failed to generate file for download".
 columns[0].download_button("Scores with their ranges (CSV)" if who == "clinician" else "Results with 95% CIs (CSV)",
-                           results_csv(summary, metrics).encode(), "results.csv", "text/csv", key="dl_results",
-                           on_click="ignore")
+                           lambda: results_csv(summary_of(whole_table()), metrics).encode(), "results.csv", "text/csv",
+                           key="dl_results", on_click="ignore")
 # Built only when clicked: on ROCOv2 the per-query table has about a million rows; the LaTeX table's cells take
 # longer to write than the results CSV, and an alpha change redraws the page without writing them.
 columns[1].download_button("Scores per case (CSV)" if who == "clinician" else "Per-query values (CSV)",
-                           lambda: spreadsheet_csv(result.per_query_long()).encode(),
+                           lambda: spreadsheet_csv(whole_table().per_query_long()).encode(),
                            "per_query.csv", "text/csv", key="dl_per_query", on_click="ignore")
 if who == "researcher":
     columns[2].download_button("LaTeX table (booktabs)",
-                               lambda: latex_table(summary, latex_choice or latex_metrics, caption).encode(),
+                               lambda: latex_table(summary_of(whole_table()), latex_choice or latex_metrics,
+                                                   caption).encode(),
                                "results.tex", "text/plain", key="dl_latex", on_click="ignore",
                                help="Cells: mean [95% CI]; best in bold. Needs \\usepackage{booktabs}.")
 # Written only when clicked (the curves evaluate the runs at a few more settings), from the settings shown here.
-evaluator = evaluator_of(ws, settings.kg_mode)
 columns[-1].download_button(
     "Whole comparison to share (opens in a web browser)" if who == "clinician" else "Report for the paper (HTML)",
-    lambda: report_html(workspace_report(ws, evaluator, result.results, settings.options(), settings.kg_mode,
+    lambda: report_html(workspace_report(ws, evaluator, whole_table().results, settings.options(), settings.kg_mode,
                                          settings.ks, [focus])).encode(),
     "cbir_lens_report.html", "text/html", key="dl_report", on_click="ignore",
     help="Every score with its range, which differences are likely real, how the scores move with the matching "
@@ -335,5 +356,5 @@ if who == "researcher" and st.toggle(qrels_label, key="qrels_toggle"):
                "equals nn-CUI@K for runs without tied scores. Scale: README, 'Qrels'.")
 
 if who == "researcher":
-    with st.expander("Counts: skipped queries, unknown IDs, excluded values"):
+    with st.expander("Counts: skipped queries, unknown IDs, excluded values (of the metrics shown)"):
         st.json(result.counts)

@@ -19,7 +19,13 @@ from dashboard.cards import (
     result_chips,
     tie_notes,
 )
-from dashboard.computed import baselines_with_progress, evaluation_with_progress, kg_of
+from dashboard.computed import (
+    LeaderboardView,
+    baselines_with_progress,
+    evaluation_with_progress,
+    kg_of,
+    leaderboard_metric_names,
+)
 from dashboard.session import audience, through_app
 from dashboard.sidebar import controls
 from dashboard.ui import (
@@ -39,7 +45,7 @@ from evalcore.app.scores import largest_differences
 from evalcore.app.workspace import image_of
 from evalcore.data import Run
 from evalcore.errors import CBIRLensError
-from evalcore.io.tables import score_table
+from evalcore.io.tables import metric_family, metric_group, score_table
 
 through_app()
 
@@ -83,12 +89,15 @@ if who == "researcher" and st.toggle("Find queries where two systems differ most
                                      persist_state="session"):
     run_names = tuple(n for n in names if isinstance(n, str))
     extra = tuple(n for n in names if isinstance(n, Baseline))
+    metric = choose_one(st.selectbox, "Metric", leaderboard_metric_names(ws, settings), "pq_metric",
+                        default="nn-CUI@10")
     try:
-        result = evaluation_with_progress(ws, run_names, extra, settings)
+        # The metric's group, as the Leaderboard draws it (one evaluation for both pages).
+        result = evaluation_with_progress(ws, run_names, extra, settings,
+                                          LeaderboardView(metric_group(metric), metric_family(metric), metric))
     except CBIRLensError as error:
         st.error(str(error))
         st.stop()
-    metric = choose_one(st.selectbox, "Metric", result.metrics, "pq_metric", default="nn-CUI@10")
     a_col, b_col = st.columns(2)
     system_a = system_label(choose_one(a_col.selectbox, "System A", names, "pq_a", format_func=system_label))
     system_b = system_label(choose_one(b_col.selectbox, "System B", names, "pq_b", default=names[min(1, len(names) - 1)],

@@ -12,7 +12,7 @@ import pytest
 from dashboard import background
 from dashboard.background import Background, Job, neighbour_settings
 from dashboard.caching import server_foreground
-from dashboard.computed import _evaluation
+from dashboard.computed import LeaderboardView, _evaluation, leaderboard_metric_names
 from dashboard.sidebar import DEFAULTS, Settings
 from evalcore.app.sweeps import ablation_grid, grid_options
 from evalcore.app.workspace import load_demo
@@ -112,13 +112,18 @@ def test_the_leaderboard_prepared_in_the_background_is_the_one_drawn(reader):
     assert jobs and all(job.finished.wait(WAIT) for job in jobs)
     assert not [job.error for job in jobs if job.error]
     run_names, baselines = background.leaderboard_systems(ws)
-    assert _evaluation.kept(ws, run_names, baselines, sidebar_settings(DEFAULT_ALPHA, DEFAULT_HOPS)) is not None
+
+    def prepared(settings: Settings) -> bool:
+        shown = LeaderboardView().shown(leaderboard_metric_names(ws, settings))
+        return _evaluation.kept(ws, run_names, baselines, settings, shown) is not None
+
+    assert prepared(sidebar_settings(DEFAULT_ALPHA, DEFAULT_HOPS))
     app.switch_page("pages/leaderboard.py")
     app.run()
     assert not app.exception, app.exception
     assert all(job.finished.wait(WAIT) for job in background.server_background().jobs_of(ws.digest))
     for alpha, hops in neighbour_settings(DEFAULT_ALPHA, DEFAULT_HOPS):
-        assert _evaluation.kept(ws, run_names, baselines, sidebar_settings(alpha, hops)) is not None, (alpha, hops)
+        assert prepared(sidebar_settings(alpha, hops)), (alpha, hops)
     app.switch_page("pages/data.py")
     app.run()
     shown = " ".join(block.value for block in app.markdown)

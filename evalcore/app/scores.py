@@ -71,12 +71,20 @@ class Scores:
         return pd.concat(frames, ignore_index=True)
 
 
-def shown_scores(evaluator: Evaluator, runs: Sequence[Run | AlignedRun], relevance: Relevance,
-                 ks: Sequence[int]) -> Scores:
+def leaderboard_names(evaluator: Evaluator, relevance: Relevance, ks: Sequence[int]) -> list[str]:
     """The leaderboard's metrics (:func:`evalcore.io.tables.leaderboard_metrics`: the chosen measure's before
-    nn-IoU's) at the cut-offs ``ks`` for ``runs``."""
+    nn-IoU's) at the cut-offs ``ks``, for the evaluator's label targets."""
     chosen = relevance.measure if relevance.measure is not None else relevance.nn_iou
-    scoring = Scoring(leaderboard_metrics(tuple(ks), evaluator.label_targets(), chosen.key))
+    return leaderboard_metrics(tuple(ks), evaluator.label_targets(), chosen.key)
+
+
+def shown_scores(evaluator: Evaluator, runs: Sequence[Run | AlignedRun], relevance: Relevance,
+                 ks: Sequence[int], shown: Sequence[str] | None = None) -> Scores:
+    """The leaderboard's metrics (:func:`leaderboard_names`) for ``runs``; with ``shown``, only those of them (the
+    group on screen and the metric in focus), each with the value the whole table gives it
+    (:attr:`~evalcore.evaluation.options.Scoring.part_of`)."""
+    names = leaderboard_names(evaluator, relevance, ks)
+    scoring = Scoring(names) if shown is None else Scoring(tuple(shown), part_of=tuple(names))
     return Scores(evaluate_runs(evaluator, runs, scoring, relevance), relevance.threshold)
 
 

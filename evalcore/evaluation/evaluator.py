@@ -210,6 +210,9 @@ class JudgedRelevance:
     unjudged items read 0); the ideal ranking holds the query's positive grades in descending
     order; an item is relevant when its grade reaches the relevance level.
 
+    The judgments are read as columns (:class:`~evalcore.data.JudgmentColumns`): a run's items
+    find their grades by array operations, without a Python step per item or per judgment.
+
     >>> judged = JudgedRelevance(Qrels({"q": {"a": 2, "b": 0, "c": 3, "d": -1}, "r": {"a": 1}}))
     >>> judged.ideal(["q", "r"], 3).tolist(), judged.relevant_counts(["q"], 2).tolist(), judged.highest_grade
     ([[3.0, 2.0], [1.0, 0.0]], [2], 3)
@@ -217,24 +220,53 @@ class JudgedRelevance:
 
     def __init__(self, qrels: Qrels):
         self.qrels = qrels
-        self.highest_grade = max((g for judged in qrels.judgments.values() for g in judged.values()), default=0)
+        self.columns = qrels.columns
+        self.highest_grade = int(self.columns.grades.max()) if len(self.columns.grades) else 0
+        self._query_of_keys: np.ndarray | None = None
+        self._positive: tuple[np.ndarray, np.ndarray] | None = None
 
-    def _sorted_grades(self, query: str) -> list[int]:
-        return sorted((g for g in self.qrels.judgments[query].values() if g > 0), reverse=True)
+    def _query_codes(self, query_ids: Sequence[str]) -> np.ndarray:
+        """The codes of queries that have judgments (a KeyError names the first that has none)."""
+        codes = self.columns.query_codes(query_ids)
+        if (codes < 0).any():
+            raise KeyError(query_ids[int(np.argmax(codes < 0))])
+        return codes
+
+    def _judgment_queries(self) -> np.ndarray:
+        """The query code of each judgment (in the columns' key order), built once."""
+        if self._query_of_keys is None:
+            self._query_of_keys = self.columns.query_of_keys()
+        return self._query_of_keys
+
+    def _positive_grades(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every query's positive grades, descending, one after another, and where each query's begin (Q + 1)."""
+        if self._positive is None:
+            grades = self.columns.grades
+            positive = grades > 0
+            queries, grades = self._judgment_queries()[positive], grades[positive]
+            order = np.lexsort((-grades, queries))
+            offsets = np.searchsorted(queries[order], np.arange(len(self.columns.queries) + 1))
+            self._positive = grades[order], offsets
+        return self._positive
 
     def ideal(self, query_ids: Sequence[str], k: int) -> np.ndarray:
         """Each query's best k positive grades, descending, padded with 0: Q x k, or narrower where no query has k
         positive grades (the columns past them would hold only zeros, which add nothing to an ideal DCG; a K of
         10,000 over ROCOv2 test's 9,927 queries made 0.8 GB of them), and at least one column."""
-        best = [self._sorted_grades(query)[:k] for query in query_ids]
-        ideal = np.zeros((len(query_ids), max(1, min(k, max(map(len, best), default=0)))))
-        for row, grades in enumerate(best):
-            ideal[row, :len(grades)] = grades
+        ranked, offsets = self._positive_grades()
+        codes = self._query_codes(query_ids)
+        starts = offsets[codes]
+        counts = np.minimum(offsets[codes + 1] - starts, k)
+        ideal = np.zeros((len(query_ids), max(1, min(k, int(counts.max(initial=0))))))
+        rows = np.repeat(np.arange(len(codes)), counts)
+        columns = np.arange(len(rows)) - np.repeat(np.cumsum(counts) - counts, counts)
+        ideal[rows, columns] = ranked[starts[rows] + columns]
         return ideal
 
     def relevant_counts(self, query_ids: Sequence[str], level: int) -> np.ndarray:
         """Q: judged items whose grade reaches ``level`` (trec_eval's num_rel)."""
-        return np.array([sum(g >= level for g in self.qrels.judgments[q].values()) for q in query_ids], dtype=np.int64)
+        reaching = self._judgment_queries()[self.columns.grades >= level]
+        return np.bincount(reaching, minlength=len(self.columns.queries)).astype(np.int64)[self._query_codes(query_ids)]
 
     def align(self, run: Run | AlignedRun, depth: int, concepts: ConceptSets | None, keep_query: bool = False
               ) -> tuple[tuple[str, ...], np.ndarray, AlignedRun | None, dict[str, int]]:
@@ -244,33 +276,55 @@ class JudgedRelevance:
         its rank and its judged grade, as trec_eval reads it (coded :data:`QUERY_ITSELF` on concept rows: no label
         match). With concept sets, the same lists come back as an :class:`AlignedRun` on concept rows (query row -1
         when the query has no concept set), for label metrics.
+
+        IDs become codes by one hash look-up per distinct ID, and the items find their grades by one binary search
+        over the judgments' sorted keys, a block of queries at a time (:data:`ALIGN_BLOCK_ITEMS`).
         """
-        rankings = _rankings_by_id(run, concepts)
-        judged = [q for q in rankings if q in self.qrels.judgments]
-        if rankings and not judged:  # every value would be undefined, and a table of NaN would look like an answer
-            first = next(iter(rankings))
+        lists = _rankings_by_id(run, concepts)
+        # Equal names are one name (a list may name an ID under two codes); None, an unknown ID, is a name of its own.
+        name_codes, names = pd.factorize(lists.names, use_na_sentinel=False)
+        name_index = pd.Index(names, dtype=object)
+        own_name = name_index.get_indexer(pd.Index(lists.queries, dtype=object))
+        judgment_query = self.columns.query_codes(lists.queries)
+        judgment_document = self.columns.document_codes(names)
+        is_judged = judgment_query >= 0
+        judged = tuple(np.asarray(lists.queries, dtype=object)[is_judged].tolist())
+        if len(lists) and not judged:  # every value would be undefined, and a table of NaN would look like an answer
             raise InputError(getattr(run, "source", run.name), None,
                              f"query IDs that have judgments in {self.qrels.source}",
-                             f"none of its {len(rankings):,} queries does (first: {quoted_id(first)})")
+                             f"none of its {len(lists):,} queries does (first: {quoted_id(lists.queries[0])})")
+        output_row = np.cumsum(is_judged) - 1
         grades = np.zeros((len(judged), depth))
-        documents = np.full((len(judged), depth), PADDING, dtype=np.int64)
+        if concepts is not None:
+            documents = np.full((len(judged), depth), PADDING, dtype=np.int64)
+            concept_row = pd.Index(concepts.ids, dtype=object).get_indexer(name_index)
+            concept_row[concept_row < 0] = UNKNOWN
         unjudged = in_own_list = 0
-        for row, query in enumerate(judged):
-            judgments = self.qrels.judgments[query]
-            in_own_list += query in rankings[query]
-            kept = rankings[query] if keep_query else [d for d in rankings[query] if d != query]
-            for position, document in enumerate(kept[:depth]):
-                grade = judgments.get(document) if document is not None else None
-                unjudged += grade is None
-                grades[row, position] = max(grade or 0, 0)
-                if concepts is not None:
-                    documents[row, position] = (QUERY_ITSELF if document == query else UNKNOWN if document is None
-                                                else concepts.index.get(document, UNKNOWN))
+        for first, last in _query_blocks(lists.offsets, ALIGN_BLOCK_ITEMS):
+            low, high = lists.offsets[first], lists.offsets[last]
+            owner = np.repeat(np.arange(first, last), np.diff(lists.offsets[first:last + 1]))
+            codes = name_codes[lists.documents[low:high]]
+            keep = is_judged[owner]
+            is_own = keep & (codes == own_name[owner])
+            in_own_list += len(np.unique(owner[is_own]))
+            if not keep_query:
+                keep &= ~is_own
+            owner, codes, is_own = owner[keep], codes[keep], is_own[keep]
+            sizes = np.bincount(owner - first, minlength=last - first)
+            position = np.arange(len(owner)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+            in_depth = position < depth
+            owner, codes, is_own, position = owner[in_depth], codes[in_depth], is_own[in_depth], position[in_depth]
+            grade, found = self.columns.grades_of(judgment_query[owner], judgment_document[codes])
+            unjudged += int((~found).sum())
+            rows = output_row[owner]
+            grades[rows, position] = np.maximum(grade, 0)
+            if concepts is not None:
+                documents[rows, position] = np.where(is_own, QUERY_ITSELF, concept_row[codes])
         counts = {
-            "queries_in_run": len(rankings),
+            "queries_in_run": len(lists),
             "queries_evaluated": len(judged),
-            "queries_unknown": len(rankings) - len(judged),
-            "queries_judged_not_in_run": len(set(self.qrels.judgments) - set(rankings)),
+            "queries_unknown": len(lists) - len(judged),
+            "queries_judged_not_in_run": len(self.columns.queries) - len(judged),
             "retrieved_unjudged": unjudged,
             "query_dropped_from_own_list": 0 if keep_query else in_own_list,
         }
@@ -278,20 +332,33 @@ class JudgedRelevance:
             counts["query_kept_in_own_list"] = in_own_list
         on_concepts = None
         if concepts is not None:
-            rows = np.array([concepts.index.get(q, -1) for q in judged], dtype=np.int64)
+            rows = pd.Index(concepts.ids, dtype=object).get_indexer(pd.Index(judged, dtype=object)).astype(np.int64)
             on_concepts = AlignedRun(run.name, rows, documents, counts)
-        return tuple(judged), grades, on_concepts, counts
+        return judged, grades, on_concepts, counts
 
 
-def _rankings_by_id(run: Run | AlignedRun, concepts: ConceptSets | None) -> dict[str, list[str | None]]:
-    """Ranked image IDs per query; an aligned run's unknown IDs come back as None."""
+def _rankings_by_id(run: Run | AlignedRun, concepts: ConceptSets | None) -> RankedLists:
+    """Ranked image IDs per query, as arrays; an aligned run's unknown IDs come back as None.
+
+    An aligned run naming a query twice reads as its last list, at the place of its first (as a dict of its lists
+    would hold it).
+    """
     if isinstance(run, Run):
-        return {q: list(docs) for q, docs in run.rankings.items()}
+        return RankedLists.from_mapping(run.rankings)
     if concepts is None:
         raise CBIRLensError(f"run {run.name!r} is given as concept rows: it needs the concept sets it was made from")
     ids = concepts.ids
-    return {ids[row]: [ids[d] if d >= 0 else ids[row] if d == QUERY_ITSELF else None for d in docs if d != PADDING]
-            for row, docs in zip(run.query_rows, run.documents)}
+    query_rows = np.where(run.query_rows < 0, run.query_rows + len(ids), run.query_rows)  # as ids[row] reads -1
+    _, first = np.unique(query_rows, return_index=True)
+    reversed_rows = query_rows[::-1]
+    _, last_from_end = np.unique(reversed_rows, return_index=True)
+    kept = (len(query_rows) - 1 - last_from_end)[np.argsort(first)]
+    query_rows, listed = query_rows[kept], run.documents[kept]
+    present = listed != PADDING
+    unknown = len(ids)  # the code of None, past the IDs
+    coded = np.where(listed >= 0, listed, np.where(listed == QUERY_ITSELF, query_rows[:, None], unknown))[present]
+    offsets = np.concatenate(([0], np.cumsum(present.sum(axis=1))))
+    return RankedLists(np.asarray(ids, dtype=object)[query_rows].tolist(), (*ids, None), coded, offsets)
 
 
 def run_depth(run: Run | AlignedRun) -> int:
@@ -443,6 +510,74 @@ class Evaluator:
 
         return self._passes.run(("ranking", key), kept, rank, progress)
 
+    def kept_rankings(self) -> dict[tuple[str, int, int, float], np.ndarray]:
+        """The pool rankings this evaluator keeps (:meth:`relevance_ranking`), oldest first: each matrix of candidate
+        indices under its key (effective measure name, depth, k, threshold), for :meth:`keep_ranking` to put back
+        into an evaluator over the same concept sets, KG and mode. The arrays are shared: callers must not modify
+        them."""
+        return {key: ranking.documents for key, ranking in list(self._rankings.items())}
+
+    def kept_summaries(self) -> dict[tuple[str, int, float], PoolSummary]:
+        """The ideal summaries this evaluator keeps (:meth:`pool_summary`), each under its key (effective measure
+        name, k, threshold), for :meth:`keep_summary`. The arrays are shared: callers must not modify them."""
+        return dict(list(self._summaries.items()))
+
+    def keep_ranking(self, key: tuple[str, int, int, float], documents: np.ndarray) -> None:
+        """Keep ``documents`` as the pool ranking :meth:`relevance_ranking` computes under ``key`` (as
+        :meth:`kept_rankings` gives them), so that asking for it runs no pass over the pool; it is made read-only.
+        A key or matrix that cannot be one (not Q x at most depth candidate indices, -1 past a list's end) is
+        refused with a :class:`~evalcore.errors.ParameterError`.
+
+        >>> from evalcore.data import ConceptSets
+        >>> from evalcore.relevance.measures import measure_spec
+        >>> sets = ConceptSets(("a", "b", "c"), (frozenset({"C1"}), frozenset({"C1", "C2"}), frozenset({"C3"})))
+        >>> computed = Evaluator(sets).relevance_ranking(measure_spec("iou"), 2)
+        >>> seeded = Evaluator(sets)
+        >>> seeded.keep_ranking(("iou", 2, 10, 0.5), computed.documents.copy())
+        >>> (seeded.relevance_ranking(measure_spec("iou"), 2).documents == computed.documents).all()
+        np.True_
+        """
+        name, depth, k, threshold = _checked_key(key, (str, int, int, float))
+        queries, candidates = len(self.engine.queries.ids), len(self.engine.candidates.ids)
+        if not (isinstance(documents, np.ndarray) and documents.dtype.kind in "iu" and documents.ndim == 2
+                and documents.shape[0] == queries and 1 <= documents.shape[1] <= depth
+                and (documents.size == 0 or -1 <= documents.min() and documents.max() < candidates)):
+            raise ParameterError(f"ranking {name}: expected {queries} rows of at most {depth} candidate indices "
+                                 f"from -1 to {candidates - 1}")
+        documents.flags.writeable = False
+        self._rankings.setdefault((name, depth, k, threshold), AlignedRun.over_pool(built_in_system(name), documents))
+        while len(self._rankings) > KEPT_RANKINGS:
+            self._rankings.popitem(last=False)
+
+    def keep_summary(self, key: tuple[str, int, float], summary: PoolSummary) -> None:
+        """Keep ``summary`` as the ideal summary :meth:`pool_summary` computes under ``key`` (as
+        :meth:`kept_summaries` gives them); its arrays are made read-only. A key or summary that cannot be one (not
+        Q x at most k finite values, Q counts and Q pool sizes, none negative) is refused with a
+        :class:`~evalcore.errors.ParameterError`.
+
+        >>> from evalcore.data import ConceptSets
+        >>> from evalcore.relevance.measures import measure_spec
+        >>> sets = ConceptSets(("a", "b"), (frozenset({"C1"}), frozenset({"C1", "C2"})))
+        >>> computed = Evaluator(sets).pool_summary(measure_spec("iou"), 1, 0.5)
+        >>> seeded = Evaluator(sets)
+        >>> seeded.keep_summary(("iou", 1, 0.5), computed)
+        >>> seeded.pool_summary(measure_spec("iou"), 1, 0.5) is computed
+        True
+        """
+        name, k, threshold = _checked_key(key, (str, int, float))
+        queries = len(self.engine.queries.ids)
+        ideal, counts, sizes = summary.ideal, summary.relevant_counts, summary.pool_sizes
+        arrays = (ideal, counts, sizes)
+        if not (all(isinstance(array, np.ndarray) for array in arrays) and ideal.dtype.kind == "f"
+                and ideal.ndim == 2 and ideal.shape[0] == queries and 1 <= ideal.shape[1] <= k
+                and all(array.dtype.kind in "iu" and array.shape == (queries,) for array in (counts, sizes))
+                and all(array.size == 0 or (np.isfinite(array).all() and array.min() >= 0) for array in arrays)):
+            raise ParameterError(f"summary {name}: expected {queries} x at most {k} finite values, {queries} counts "
+                                 f"and {queries} pool sizes, none negative")
+        for array in arrays:
+            array.flags.writeable = False
+        self._summaries.setdefault((name, k, threshold), summary)
+
     def relevance_of(self, aligned: AlignedRun, measures: dict[str, MeasureSpec]) -> dict[str, np.ndarray]:
         """Graded relevance of every retrieved item under each measure (0 for unknown IDs and padding).
 
@@ -504,14 +639,17 @@ class Evaluator:
 
     def evaluate(self, runs: Sequence[Run | AlignedRun], metric_names: Sequence[str],
                  relevance: Relevance | None = None,
-                 progress: Callable[[float, str], None] | None = None, threads: int | None = None) -> Evaluation:
+                 progress: Callable[[float, str], None] | None = None, threads: int | None = None,
+                 part_of: Sequence[str] = ()) -> Evaluation:
         """Every metric per query for each run; see the module docstring for queries with no relevant item.
 
         ``relevance`` (:class:`~evalcore.evaluation.options.Relevance`, default: nn-IoU at alpha = 0.5, n = 1, linear
         gain, threshold 0.5) gives each metric's relevance measure, the gain, the threshold that makes IoU-family
         relevance relevant for MAP, AP, Prec and R, the relevance level of judged grades and the policy for
         empty queries. ``threads``: runs scored at once (default: the engine's threads; 1 for a caller whose
-        other cores already work, as the ablation grid's ranking of its next setting does).
+        other cores already work, as the ablation grid's ranking of its next setting does). ``part_of``: the
+        metric names of a whole table these metrics are part of (:attr:`Scoring.part_of`), whose relevance measures
+        decide which queries are empty, so that each metric has the value the whole table gives it.
         """
         relevance = Relevance() if relevance is None else relevance
         if not isinstance(relevance, Relevance):
@@ -537,8 +675,9 @@ class Evaluator:
         names = [r.name for r in runs]
         if len(set(names)) != len(names):
             raise CBIRLensError(f"two runs share a system name: {names}; rename a file or its TREC tag")
-        measures = sorted({s.relevance for s in specs if s.relevance})
-        self._check_sources(measures, specs)
+        table = [*specs, *map(parse_metric, part_of)]
+        measures = sorted({s.relevance for s in table if s.relevance})
+        self._check_sources(measures, table)
         if "qrels" in measures and relevance.gain == "exponential" and self.judged.highest_grade > LARGEST_EXPONENT:
             # 2^1024 is infinite in floating point, and infinite over infinite gave NDCG 0 without a word
             raise ParameterError(f"exponential gain 2^grade - 1 overflows past grade {LARGEST_EXPONENT}, and "
@@ -701,6 +840,25 @@ class Evaluator:
             matches["modality+organ"] = matches["modality"] & matches["organ"]
             present["modality+organ"] = present["modality"] & present["organ"]
         return matches, present
+
+
+def _checked_key(key: object, types: tuple[type, ...]) -> tuple:
+    """``key`` if it is a tuple of values of ``types`` (a measure name, a count or depth of at least 1, a threshold
+    in [0, 1], an int for a float too), else a ParameterError.
+
+    >>> _checked_key(("iou", 10, 0.5), (str, int, float))
+    ('iou', 10, 0.5)
+    """
+    def fits(value: object, kind: type) -> bool:
+        if kind is str:
+            return isinstance(value, str) and bool(value)
+        if isinstance(value, bool) or not isinstance(value, (int, float) if kind is float else int):
+            return False
+        return 0 <= value <= 1 if kind is float else value >= 1
+
+    if not isinstance(key, tuple) or len(key) != len(types) or not all(map(fits, key, types)):
+        raise ParameterError(f"expected a key of {', '.join(kind.__name__ for kind in types)}, found {key!r:.120}")
+    return key
 
 
 def empty_query_mask(ideal: dict[str, np.ndarray], measures: Sequence[str], queries: int) -> np.ndarray:

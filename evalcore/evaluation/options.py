@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from evalcore.engine.compute import Compute
-from evalcore.errors import ParameterError, one_line
+from evalcore.errors import ParameterError, listed, one_line
 from evalcore.metrics.registry import GAINS, metric_names_for_measure, parse_metric, qrels_metric_names
 from evalcore.metrics.ties import TIE_ORDERS
 from evalcore.relevance.measures import MEASURES, MeasureSpec, measure_spec, nn_iou_measure
@@ -200,10 +200,16 @@ class Scoring:
     Traceback (most recent call last):
     ...
     evalcore.errors.ParameterError: metrics: 'AP@10' and 'MAP@10' name one metric (MAP@10); give it once
+    >>> Scoring(["P@10[modality]"], part_of=["nn-CUI@10", "P@10[modality]"]).part_of
+    ('nn-CUI@10', 'P@10[modality]')
     """
 
     metrics: tuple[str, ...] | None = None
     k: tuple[int, ...] = DEFAULT_CUTOFFS
+    #: The whole table's metric names where ``metrics`` are a part of it drawn first (the dashboard's shown group):
+    #: a query is empty when no relevance measure of the whole table finds a relevant item for it, so the part's
+    #: values are the whole table's.
+    part_of: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "k", cutoffs(self.k))
@@ -225,6 +231,13 @@ class Scoring:
                     raise ParameterError(f"metrics: {name!r} and {seen[canonical]!r} name one metric ({canonical}); "
                                          "give it once")
                 seen[canonical] = name
+        if self.part_of is not None:
+            if self.metrics is None or isinstance(self.part_of, str):
+                raise ParameterError("part_of names the whole table's metrics (a list) where metrics names a part of it")
+            object.__setattr__(self, "part_of", tuple(parse_metric(name).name for name in self.part_of))
+            outside = [name for name in self.metrics if parse_metric(name).name not in self.part_of]
+            if outside:
+                raise ParameterError(f"metrics {listed(outside)} are not in the table they are part of (part_of)")
 
     @property
     def cutoffs(self) -> tuple[int, ...]:

@@ -260,4 +260,5 @@ def evaluate_runs(evaluator: Evaluator, runs: Sequence[Run | AlignedRun], scorin
     """
     relevance = relevance or Relevance()
     names = (scoring or Scoring()).metric_names(evaluator.label_targets(), relevance, evaluator.judged is not None)
-    return Results(evaluator.evaluate(runs, names, relevance, progress), statistics, evaluator.draws)
+    part_of = scoring.part_of if scoring is not None and scoring.part_of is not None else ()
+    return Results(evaluator.evaluate(runs, names, relevance, progress, part_of=part_of), statistics, evaluator.draws)

@@ -184,6 +184,34 @@ def grouped_metrics(metrics: Sequence[str]) -> dict[str, dict[str, list[str]]]:
     return {group: families for group, families in grouped.items() if families}
 
 
+def focus_metric(names: Sequence[str], focus: str | None = None) -> str:
+    """The metric a leaderboard's chart and tests show: ``focus`` where it is one of ``names``, else nn-CUI@10,
+    else the first.
+
+    >>> focus_metric(["CUI@10", "nn-CUI@10"]), focus_metric(["CUI@10", "nn-CUI@10"], "CUI@10"), focus_metric(["RBP"])
+    ('nn-CUI@10', 'CUI@10', 'RBP')
+    """
+    return focus if focus in names else "nn-CUI@10" if "nn-CUI@10" in names else names[0]
+
+
+def shown_metrics(names: Sequence[str], group: str | None = None, family: str | None = None,
+                  focus: str | None = None) -> tuple[str, ...]:
+    """The metrics a leaderboard draws of ``names`` (:func:`grouped_metrics`): those of ``group`` (the first group
+    where it is none of them), of its ``family`` only in the group "other" (which shows one family at a time: its
+    first where ``family`` is none of them), and the metric in focus (:func:`focus_metric`), in ``names``' order.
+
+    >>> names = ["CUI@10", "nn-CUI@10", "P@10[organ]", "MAP@10", "RBP"]
+    >>> shown_metrics(names), shown_metrics(names, "other", "RBP"), shown_metrics(names, "label precision", focus="RBP")
+    (('CUI@10', 'nn-CUI@10'), ('nn-CUI@10', 'RBP'), ('P@10[organ]', 'RBP'))
+    """
+    groups = grouped_metrics(names)
+    families = groups.get(group) or next(iter(groups.values()))
+    if (group if group in groups else next(iter(groups))) == "other":
+        families = {family: families[family]} if family in families else dict([next(iter(families.items()))])
+    wanted = {name for members in families.values() for name in members} | {focus_metric(names, focus)}
+    return tuple(name for name in names if name in wanted)
+
+
 def plain_metric_label(name: str) -> str:
     """A metric name in plain words, for readers who do not know IR jargon.
 
