@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import os
 import queue
 import threading
 import time
@@ -31,6 +32,7 @@ from dashboard.computed import (
     caption_dictionary_of,
     engine_evaluator,
     evaluation_steps,
+    keep_prepared,
     metric_names_for,
     shown_evaluation,
     summary_of,
@@ -47,6 +49,9 @@ from evalcore.io.tables import focus_metric
 from evalcore.studies.ablation import grids_alpha_and_n
 
 LOG = logging.getLogger(__name__)
+#: The environment variable that turns the background preparation off ("0"): the pages then compute all they show
+#: when they are opened (the same numbers). The test suite sets it, but for the tests of this module.
+PREPARE_VARIABLE = "CBIR_LENS_PREPARE"
 #: Jobs remembered for the Data page's note (the oldest forgotten first; their results stay in the stores).
 REMEMBERED_JOBS = 64
 #: The alpha slider's step: the values prepared beside the slider's are one step either side.
@@ -132,14 +137,16 @@ class Background:
         return lambda: self._latest_neighbours.get(workspace_digest) == setting
 
     def submit(self, key: str, workspace_digest: str, priority: int, job_of: Callable[[], Job]) -> Job:
-        """The job under ``key``, made by ``job_of()`` and queued at ``priority`` when there is none."""
+        """The job under ``key``, made by ``job_of()`` and queued at ``priority`` when there is none, or when the one
+        there ended without its results (skipped as no longer wanted, or stopped by an error)."""
         with self._lock:
             job = self._jobs.get(key)
-            if job is not None:
+            if job is not None and not (job.finished.is_set() and (job.skipped or job.error is not None)):
                 self._jobs.move_to_end(key)
                 return job
             job = self._jobs[key] = job_of()
-            self._by_workspace.setdefault(workspace_digest, []).append(key)
+            keys = self._by_workspace.setdefault(workspace_digest, [])
+            keys[:] = [known for known in keys if known in self._jobs and known != key] + [key]
             while len(self._jobs) > REMEMBERED_JOBS:
                 self._jobs.popitem(last=False)
         self._queue.put((priority, next(self._order), job))
@@ -155,6 +162,11 @@ class Background:
 def server_background() -> Background:
     """The server's background worker (one thread: the pages' own work keeps the other core)."""
     return Background()
+
+
+def preparing() -> bool:
+    """Whether this server prepares work in the background (:data:`PREPARE_VARIABLE`)."""
+    return os.environ.get(PREPARE_VARIABLE, "1").strip() != "0"
 
 
 def leaderboard_systems(ws: Workspace) -> tuple[tuple[str, ...], tuple[Baseline, ...]]:
@@ -185,6 +197,9 @@ def _leaderboard_job(ws: Workspace, run_names: tuple[str, ...], baselines: tuple
     if len(run_names) + len(baselines) >= 2:
         steps.append((for_reader("Significance tests", "Which differences are likely real"),
                       lambda _: _focus_tests(shown(), view)))
+    # A saved workspace keeps these results with its link, so that opening it computes none of them again.
+    steps.append((for_reader("The results kept with the saved link", "The results kept with the link"),
+                  lambda _: keep_prepared(ws, settings.kg_mode)))
     if explanations:
         steps.append((for_reader("The concept names the explanations look for in the captions",
                                  "The concept names to look for in the captions"),
@@ -200,7 +215,7 @@ def prepare_pages(ws: Workspace, settings: Settings) -> None:
     """Queue what the pages read of ``ws`` at ``settings``: the Leaderboard's work and the explanations' dictionary
     first, then the Ablation page's grid as it opens; each once per server for the same data, systems and settings
     (nothing without concept sets)."""
-    if ws.concepts is None:
+    if ws.concepts is None or not preparing():
         return
     run_names, baselines = leaderboard_systems(ws)
     # The audience is in the key: a job's texts are in its reader's words (its results are shared all the same).
@@ -247,6 +262,8 @@ def prepare_neighbours(ws: Workspace, run_names: tuple[str, ...], baselines: tup
     """Queue the Leaderboard's work at the slider settings beside the sidebar's (:func:`neighbour_settings`, the
     rest of the sidebar as it is), so that the next slider step finds it done. A later call on the same workspace
     makes the jobs this call queued skip the steps they have not started."""
+    if not preparing():
+        return
     still_wanted = server_background().want_neighbours_of(
         ws.digest, key_of("neighbours", run_names, baselines, settings, view))
     for alpha, hops in neighbour_settings(settings.alpha, settings.n):

@@ -85,6 +85,17 @@ def server_foreground() -> Foreground:
     return Foreground()
 
 
+#: Workspaces whose saved IDs the server remembers (dashboard.computed.note_saved), the most recent ones.
+REMEMBERED_SAVED = 64
+
+
+@st.cache_resource(show_spinner=False)
+def server_saved_ids() -> Kept:
+    """By workspace digest, the IDs its workspace is saved under in the server's store, as this server saw it
+    saved or opened (the last :data:`REMEMBERED_SAVED` workspaces)."""
+    return Kept(REMEMBERED_SAVED, size=one_value)
+
+
 def hashed(argument: Any) -> Any:
     """What an argument is keyed by: its :data:`HASH_FUNCS` hash, else the argument itself."""
     hash_function = HASH_FUNCS.get(type(argument))
@@ -124,6 +135,14 @@ class Shared(Generic[T]):
     def kept(self, *arguments: Any) -> T | None:
         """The kept result, or None when it was not computed yet."""
         return self.store().get(self._key(self._read(arguments)))
+
+    def keep(self, value: T, *arguments: Any) -> None:
+        """Keep ``value`` as the result of a call with ``arguments`` (one read back from where it was kept, say: it
+        must be exactly what the call computes), so that the call finds it; a result kept already stays."""
+        key = self._key(self._read(arguments))
+        store = self.store()
+        if store.get(key) is None:
+            store.put(key, value)
 
     def with_bar(self, text: str, *arguments: Any) -> T:
         """The result, drawing a progress bar (``text``, then "Computing <step>") only while it is computed; the

@@ -10,6 +10,8 @@ that draws progress while it runs is :func:`~dashboard.caching.shared` by the se
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -20,26 +22,36 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dashboard.caching import HASH_FUNCS, server_kept, server_workspaces, shared
-from dashboard.session import server_scheduler
+from dashboard.caching import (
+    HASH_FUNCS,
+    key_of,
+    server_foreground,
+    server_kept,
+    server_saved_ids,
+    server_workspaces,
+    shared,
+)
+from dashboard.session import server_scheduler, workspace_store
 from dashboard.sidebar import Settings
 from dashboard.ui import StepProgress, for_reader, shown_system
 from evalcore.app import paper, sweeps
-from evalcore.app.baselines import EVALUATOR_INPUTS, Baseline, PoolRanking, pool_relevance
+from evalcore.app.baselines import BASELINES, EVALUATOR_INPUTS, Baseline, PoolRanking, pool_relevance
 from evalcore.app.browse import KGCoverage, Neighbourhood, kg_coverage, neighbourhood
 from evalcore.app.detection import DetectionReport, extraction_report, read_and_score
 from evalcore.app.explain import Explanation, example_path_pair, explain_pair, search_concepts
+from evalcore.app.saved import PreparedResults, prepared_blobs
 from evalcore.app.scores import Scores, leaderboard_names, shown_scores
 from evalcore.app.sources import Rocov2Folder, SavedLink
 from evalcore.app.workspace import Workspace, caption_concepts, concept_mentions, extraction_names
 from evalcore.data import Run
 from evalcore.engine.array_backend import gpu_available
+from evalcore.errors import CBIRLensError, ParameterError
 from evalcore.evaluation.evaluator import AlignedRun, Evaluator
 from evalcore.evaluation.options import Compute, Relevance, Scoring
 from evalcore.extraction.caption_concepts import CaptionConcepts
 from evalcore.extraction.extractor import ConceptDictionary, Coverage, coverage
 from evalcore.io.tables import shown_metrics, spreadsheet_csv
-from evalcore.relevance.kg import KnowledgeGraph
+from evalcore.relevance.kg import KG_MODES, KnowledgeGraph
 from evalcore.relevance.measures import MeasureSpec, measure_spec, parse_measure
 from evalcore.studies import reproduction as rp
 from evalcore.studies.measure_comparison import MeasureComparison, compare_measures
@@ -71,14 +83,22 @@ def rocov2_workspace(folder: str, roots: tuple[Path, ...], progress: Callable[[f
 
 @shared(server_workspaces)
 def _saved_workspace(link: SavedLink, progress: Callable[[float, str], None] | None = None) -> Workspace:
-    return link.load(progress)
+    ws = link.load(progress)
+    if progress is not None:
+        progress(1.0, "Reading the results kept with this link")
+    keep_results_read(ws, link.prepared(ws))
+    return ws
 
 
 def saved_workspace(link: SavedLink, progress: Callable[[float, str], None]) -> Workspace:
     """The workspace saved under ``link`` (:meth:`evalcore.app.sources.SavedLink.load`), read once for every session
     opening the same saved content (kept for the server under the digest of its blobs): eight people opening one
-    link share one workspace and, through it, every result computed on it."""
-    return _saved_workspace(link, progress=progress)
+    link share one workspace and, through it, every result computed on it. The results kept with it
+    (:meth:`~evalcore.app.sources.SavedLink.prepared`) are put where the pages' computations find them
+    (:func:`keep_results_read`), and the link is noted for :func:`keep_prepared`."""
+    ws = _saved_workspace(link, progress=progress)
+    note_saved(ws, link.workspace_id)
+    return ws
 
 
 # --- concept sets found in captions --------------------------------------------------------------------------
@@ -426,19 +446,24 @@ def measure_comparison(ws: Workspace, measures: tuple[str, ...], baselines: tupl
                        relevance: MeasureSpec, mode: str, k: int, samples: int = 2000,
                        progress: Callable[[float, str], None] | None = None) -> MeasureComparison:
     """:func:`evalcore.studies.measure_comparison.compare_measures` over the loaded runs and the chosen baselines (the
-    relevance baselines at the sidebar's nn-IoU setting ``relevance``, ranked to depth ``k``)."""
+    relevance baselines at the sidebar's nn-IoU setting ``relevance``, ranked to depth ``k``). Each measure's parts
+    are kept for the server under what they read (the data, the systems, the KG mode), so that comparing one more
+    measure (the sidebar's at a new alpha) computes that one only; work prepared in the background waits meanwhile,
+    as for a page's bar (:meth:`~dashboard.caching.Shared.with_bar`), rather than take a core from it."""
     evaluator = engine_evaluator(ws, mode)
     systems: list[Run | AlignedRun] = [run for _, run in ws.runs.values()]
     # The baselines (seconds each when not cached: TF-IDF over the captions) take the bar's first fifth. A relevance
     # baseline is the pool ranking the evaluator keeps for the leaderboard (the same lists as its run, no new pass).
     share = BASELINES_SHARE if baselines else 0.0
-    for step, baseline in enumerate(baselines):
-        if progress:
-            progress(share * step / len(baselines), f"Ranking by the baseline: {baseline.title}")
-        systems.append(baseline.aligned_ranking(evaluator, relevance, k) if baseline.by_relevance
-                       else baseline_run(ws, baseline, relevance, mode))
-    return compare_measures(evaluator, [parse_measure(name) for name in measures], systems, samples=samples,
-                            progress=(lambda done, text: progress(share + (1 - share) * done, text)) if progress else None)
+    with server_foreground().working():
+        for step, baseline in enumerate(baselines):
+            if progress:
+                progress(share * step / len(baselines), f"Ranking by the baseline: {baseline.title}")
+            systems.append(baseline.aligned_ranking(evaluator, relevance, k) if baseline.by_relevance
+                           else baseline_run(ws, baseline, relevance, mode))
+        return compare_measures(evaluator, [parse_measure(name) for name in measures], systems, samples=samples,
+                                progress=(lambda done, text: progress(share + (1 - share) * done, text)) if progress
+                                else None, kept=server_kept(), context=key_of(ws, baselines, relevance, mode, k))
 
 
 # --- the ablation page -----------------------------------------------------------------------------------------
@@ -600,3 +625,65 @@ def shortest_path_of(ws: Workspace, source: str, target: str, mode: str) -> list
     """The shortest path from ``source`` to ``target`` in the KG as ``[(node, step)]`` (None when there is none), once
     per pair (:meth:`~evalcore.relevance.kg.KnowledgeGraph.shortest_path`)."""
     return cached_shortest_path(ws.restricted_to(*KG_INPUTS), source, target, mode)
+
+
+# --- results kept with a saved workspace -----------------------------------------------------------------------
+
+LOG = logging.getLogger(__name__)
+_NOTING_SAVED = threading.Lock()
+
+
+def note_saved(ws: Workspace, workspace_id: str) -> None:
+    """Note that ``ws`` is saved under ``workspace_id``: :func:`keep_prepared` keeps its results with it."""
+    with _NOTING_SAVED:
+        server_saved_ids().put(ws.digest, (server_saved_ids().get(ws.digest) or frozenset()) | {workspace_id})
+
+
+def _kept_apart(ws: Workspace) -> dict[str, Baseline]:
+    """The baselines of ``ws`` whose runs are kept apart from the evaluator's rankings (those not ranking by
+    relevance: their setting is always (None, "undirected"), :meth:`Baseline.setting`), by key."""
+    return {b.key: b for b in BASELINES if not b.by_relevance and b.available(ws)}
+
+
+def keep_prepared(ws: Workspace, mode: str) -> None:
+    """Keep what the server holds of ``ws``'s compact results with every saved workspace ``ws`` was saved or opened
+    as (:func:`note_saved`; nothing for one that was not): the pool rankings and ideal summaries of its evaluator in
+    KG ``mode``, and the runs of the baselines that do not rank by relevance (captions, embeddings), each once
+    (:meth:`evalcore.app.store.WorkspaceStore.keep_prepared`, within the store's bounds). Called on saving, and
+    after the background's Leaderboard job; a store that cannot keep them is logged, never raised: the link opens
+    all the same and computes them."""
+    ids = server_saved_ids().get(ws.digest)
+    if not ids or ws.concepts is None:
+        return
+    evaluator = engine_evaluator(ws, mode)
+    runs = {key: run for key, b in _kept_apart(ws).items()
+            if (run := _baseline_ranking.kept(ws.restricted_to(*b.inputs()), b, None, "undirected")) is not None}
+    results = PreparedResults({mode: evaluator.kept_rankings()}, {mode: evaluator.kept_summaries()}, runs)
+    try:
+        store = workspace_store()
+        for workspace_id in sorted(ids):
+            for name, data in prepared_blobs(results, ws.concepts, ws.digest,
+                                             leave_out=store.prepared_sizes(workspace_id)).items():
+                store.keep_prepared(workspace_id, name, data)
+    except CBIRLensError as error:
+        LOG.info("results not kept with a saved workspace: %s", error)
+
+
+def keep_results_read(ws: Workspace, results: PreparedResults) -> None:
+    """Put ``results`` read back for ``ws`` (:meth:`evalcore.app.sources.SavedLink.prepared`) where the pages'
+    computations look first: its evaluators' rankings and summaries (:meth:`Evaluator.keep_ranking`,
+    :meth:`Evaluator.keep_summary`, building the evaluator of each KG mode they were kept in) and the baselines'
+    runs (:meth:`dashboard.caching.Shared.keep`). One that does not fit ``ws``'s pool is left out."""
+    for mode in sorted((results.rankings.keys() | results.summaries.keys()) & set(KG_MODES)):
+        evaluator = engine_evaluator(ws, mode)
+        for key, documents in results.rankings.get(mode, {}).items():
+            with contextlib.suppress(ParameterError):
+                evaluator.keep_ranking(key, documents)
+        for key, summary in results.summaries.get(mode, {}).items():
+            with contextlib.suppress(ParameterError):
+                evaluator.keep_summary(key, summary)
+    kept_apart = _kept_apart(ws)
+    for key, run in results.runs.items():
+        if key in kept_apart:
+            b = kept_apart[key]
+            _baseline_ranking.keep(run, ws.restricted_to(*b.inputs()), b, None, "undirected")

@@ -15,7 +15,9 @@ from dashboard.computed import (
     concepts_download,
     extraction_coverage,
     found_concepts,
+    keep_prepared,
     kg_of,
+    note_saved,
     rocov2_workspace,
 )
 from dashboard.session import (
@@ -33,8 +35,10 @@ from dashboard.session import (
     workspace,
     workspace_store,
 )
+from dashboard.sidebar import controls
 from dashboard.ui import choose_one, concept_label, escape_markdown, plain_report_text, synthetic_banner
 from evalcore.app.saved import extraction_steps, save_workspace
+from evalcore.app.store import size_text
 from evalcore.app.workspace import (
     report_table,
     with_captions,
@@ -305,6 +309,16 @@ if held is not None:
     saved_id, expires = held
     st.success(f"Saved. This page's address (and the sidebar's \"Link to this view\") opens this workspace in any "
                f"browser until {expires}. Whoever has the link can open it; nobody can list saved workspaces.")
+    try:
+        store = workspace_store()
+        kept = sum(store.prepared_sizes(saved_id).values())
+    except CBIRLensError:
+        pass  # the button below says what is wrong with the store
+    else:
+        bound = size_text(store.max_prepared_bytes)
+        st.caption(f"Results kept with the link, so that it opens without computing them again: {size_text(kept)} "
+                   f"of at most {bound}." if kept else
+                   f"No results are kept with the link yet: they are kept as they are computed (at most {bound}).")
     if st.button("Forget this workspace", key="forget_workspace",
                  help="Deletes its files from the server: the link stops working."):
         try:
@@ -324,10 +338,12 @@ else:
                    f"any machine, for {store.expiry_days:g} days. Whoever has the link can open it; nobody can list "
                    "saved workspaces.")
         if st.button("Save this workspace", key="save_workspace"):
-            with st.spinner("Saving the loaded files"):
+            with st.spinner("Saving the loaded files and the results computed on them"):
                 try:
                     saved_id = save_workspace(store, ws)
                     hold_saved(saved_id, ws, store.summary(saved_id).expires)
+                    note_saved(ws, saved_id)
+                    keep_prepared(ws, controls().kg_mode)
                 except CBIRLensError as error:
                     st.error(f"Not saved: {error}")
                 else:

@@ -14,7 +14,7 @@ from dashboard.computed import measure_comparison
 from dashboard.session import through_app, workspace
 from dashboard.sidebar import controls
 from dashboard.ui import choose_many, require_concepts, synthetic_banner, system_label
-from evalcore.app.baselines import available_baselines
+from evalcore.app.baselines import available_baselines, setting_read
 from evalcore.errors import CBIRLensError
 from evalcore.io.tables import SCORE_DECIMALS, markdown_table, score_table
 from evalcore.relevance.measures import MEASURES, parse_measure
@@ -62,8 +62,10 @@ baselines = choose_many(st.multiselect, "Baselines judged beside the loaded runs
                         format_func=system_label,
                         help="Retrieval by IoU or by nn-IoU is the ideal ranking under its own measure: where that "
                              "measure is compared, the system is left out as circular (and listed).")
-# Kept for every session of this server: the key is the content of the data read and every option.
-arguments = (ws, tuple(measures), tuple(baselines), settings.relevance, settings.kg_mode, max(settings.ks))
+# Kept for every session of this server: the key is the content of the data read and every option it reads (the
+# sliders' nn-IoU setting only where a chosen baseline ranks by it).
+arguments = (ws, tuple(measures), tuple(baselines), setting_read(baselines, settings.relevance), settings.kg_mode,
+             max(settings.ks))
 result = measure_comparison.kept(*arguments)
 if result is None and st.button("Compare the measures", key="measures_run", type="primary"):
     bar = st.progress(0.0, text="Starting…")

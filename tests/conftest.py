@@ -22,6 +22,10 @@ settings.register_profile("ci", derandomize=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
 
+# Work prepared in the background (dashboard/background.py) would go on computing for one test while the next ones
+# run: every test but those of that module (which turn it on) has the pages compute what they show when opened.
+os.environ.setdefault("CBIR_LENS_PREPARE", "0")
+
 # Saved workspaces of the test run go to a folder of their own (the dashboard's and the servers' the tests start),
 # never to the user's store; a test that needs its own store sets CBIR_LENS_STORE itself.
 # The folder goes when the test process ends, so that runs leave no store behind in the system's temporary folder.

@@ -9,12 +9,12 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from evalcore.app.baselines import CAPTIONS, IOU
+from evalcore.app.baselines import CAPTIONS, IOU, NN_IOU
 from evalcore.evaluation.evaluator import Evaluator
 from evalcore.evaluation.options import Relevance
 from evalcore.relevance.measures import parse_measure
 
-from .conftest import APP_TIMEOUT, DEMO, ROOT, frame_with, open_page
+from .conftest import APP_TIMEOUT, DEMO, ROOT, frame_with, open_page, press_if_shown
 
 TIMEOUT = APP_TIMEOUT
 
@@ -157,6 +157,20 @@ def test_the_measure_comparison_is_shared_by_every_session_with_the_same_data():
     # Other options are another comparison.
     third = open_page("pages/measures.py", measures_compared=["iou", "tversky(a=0.7,b=0.3)"])
     assert [b for b in third.button if b.key == "measures_run"]
+
+
+def test_the_measure_comparison_is_kept_across_alpha_unless_retrieval_by_nn_iou_is_judged():
+    # No chosen baseline reads alpha (embeddings, captions): the comparison at 0.5 is the one at 0.7.
+    first = open_page("pages/measures.py", measures_compared=["iou", "dice"], alpha=0.5)
+    press_if_shown(first, "measures_run")
+    moved = open_page("pages/measures.py", measures_compared=["iou", "dice"], alpha=0.7)
+    assert not [b for b in moved.button if b.key == "measures_run"]
+    assert moved.info[0].value == first.info[0].value
+    # Retrieval by nn-IoU ranks by the slider's setting: another alpha is another comparison.
+    judged = open_page("pages/measures.py", measures_compared=["iou", "dice"], measures_baselines=[NN_IOU], alpha=0.5)
+    press_if_shown(judged, "measures_run")
+    assert [b for b in open_page("pages/measures.py", measures_compared=["iou", "dice"], measures_baselines=[NN_IOU],
+                                 alpha=0.7).button if b.key == "measures_run"]
 
 
 def test_report_script_writes_the_verdict_and_tables(tmp_path):

@@ -72,6 +72,9 @@ def test_a_job_no_longer_wanted_skips_its_steps_and_a_failed_one_says_so():
     assert all(job.finished.wait(WAIT) for job in (skipped, failed, after))
     assert ran == ["b"] and skipped.skipped and "not needed" in skipped.note()
     assert failed.error is not None and "stopped" in failed.note() and "boom" not in failed.note()
+    # Asked for again, a job that ended without its results runs again.
+    again = worker.submit("old", "ws", background.NEIGHBOURS, lambda: Job("old", [("a", lambda _: ran.append("a"))]))
+    assert again is not skipped and again.finished.wait(WAIT) and ran == ["b", "a"]
 
 
 def test_the_neighbours_are_one_slider_step_away_within_the_ranges():
@@ -101,8 +104,22 @@ def sidebar_settings(alpha: float, hops: int) -> Settings:
     return Settings(nn_iou, nn_iou, DEFAULTS["kg_mode"], tuple(sorted(DEFAULTS["ks"])), DEFAULTS["gain"])
 
 
+@pytest.fixture
+def preparing(monkeypatch):
+    monkeypatch.setenv(background.PREPARE_VARIABLE, "1")
+
+
+def test_a_server_told_not_to_prepare_queues_nothing(monkeypatch):
+    monkeypatch.setenv(background.PREPARE_VARIABLE, "0")
+    digest = load_demo().digest
+    before = background.server_background().jobs_of(digest)
+    app = open_page("pages/leaderboard.py", audience="Researcher", alpha=0.3)
+    assert app.session_state["workspace"].digest == digest
+    assert background.server_background().jobs_of(digest) == before
+
+
 @pytest.mark.parametrize("reader", ["Researcher", "Clinician"])
-def test_the_leaderboard_prepared_in_the_background_is_the_one_drawn(reader):
+def test_the_leaderboard_prepared_in_the_background_is_the_one_drawn(reader, preparing):
     """On the demo: opening the app queues the Leaderboard's work; once done, the page draws its results, and its
     first draw queues the slider's next steps, whose results an alpha or n step then reads back instead of computing
     them. The Data page says what was prepared, in the reader's words."""

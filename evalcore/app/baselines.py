@@ -13,7 +13,7 @@ ranking of a baseline by concept relevance covers the whole pool; :class:`PoolRa
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -135,6 +135,21 @@ def baseline(key: str | Baseline) -> Baseline:
 def available_baselines(workspace: Workspace) -> list[Baseline]:
     """The baselines ``workspace`` can compute, in Table-1 order."""
     return [b for b in BASELINES if b.available(workspace)]
+
+
+def setting_read(baselines: Iterable[Baseline], relevance: MeasureSpec) -> MeasureSpec:
+    """The session's nn-IoU setting ``relevance`` as ``baselines`` read it: itself where one of them ranks by a
+    measure that depends on it (retrieval by nn-IoU, the only one), else the default setting. A result keyed by it
+    (the Choose-a-measure comparison) is then kept across the sliders' values where nothing it computes reads them.
+
+    >>> moved, default = measure_spec("nn-iou", alpha=0.7, n=2), measure_spec("nn-iou")
+    >>> setting_read([IOU, CAPTIONS], moved) == default, setting_read([], moved) == default
+    (True, True)
+    >>> setting_read([IOU, NN_IOU], moved) == moved, setting_read([NN_IOU], default) == default
+    (True, True)
+    """
+    default = measure_spec("nn-iou")
+    return relevance if any(b.measure(relevance) != b.measure(default) for b in baselines) else default
 
 
 def default_baselines(workspace: Workspace) -> list[Baseline]:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from evalcore.app.saved import open_saved
+from evalcore.app.saved import PreparedResults, open_saved, read_prepared
 from evalcore.app.store import WorkspaceStore
 from evalcore.app.workspace import ReportedSteps, Workspace, demo_digest, load_demo, load_rocov2_complete, rocov2_digest
 from evalcore.cache_keys import content_digest
@@ -67,3 +67,11 @@ class SavedLink:
     def load(self, progress: Callable[[float, str], None] | None = None) -> Workspace:
         """:func:`evalcore.app.saved.open_saved`: the saved inputs read again, in order."""
         return open_saved(self.store, self.workspace_id, self.roots, progress)[0]
+
+    def prepared(self, workspace: Workspace) -> PreparedResults:
+        """The results kept with the saved workspace (:func:`evalcore.app.saved.read_prepared`) that were computed
+        on ``workspace`` (the workspace :meth:`load` gives, by its digest): none where it has no concept sets, and a
+        result that cannot be read is left out."""
+        if workspace.concepts is None:
+            return PreparedResults()
+        return read_prepared(self.store.prepared(self.workspace_id), workspace.concepts, workspace.digest)

@@ -11,6 +11,13 @@ save checks that its blobs are in place while it holds that lock, before it writ
 between is written again): no row ever refers to a missing blob. What a killed save leaves behind, a temporary file
 or a blob no row refers to, is reused by a later save of the same bytes or collected once a minute old.
 
+Prepared results. Beside its inputs, a workspace may keep results computed on them (whatever bytes the caller
+encodes: :mod:`evalcore.app.saved` keeps pool rankings and ideal summaries), each under a name of the caller's, as a
+blob like the inputs' (written, synced and renamed before its row, in one transaction), at most
+``max_prepared_bytes`` per workspace (the oldest dropped first to make room) and counted within the store's bound.
+They are an optimisation: one that does not fit is not kept, a damaged one reads as absent, and they go with their
+workspace when it is forgotten or expires.
+
 There is deliberately no listing of workspaces: a workspace is opened only by whoever holds its ID.
 
 >>> import tempfile
@@ -18,11 +25,15 @@ There is deliberately no listing of workspaces: a workspace is opened only by wh
 ...     store = WorkspaceStore(folder)
 ...     saved = store.save([SavedInput("concepts", "concepts.csv", b"ID,CUIs")], {"alpha": "0.5"})
 ...     opened = store.open(saved)
+...     kept = store.keep_prepared(saved, "ranking", b"...")
+...     sizes = store.prepared_sizes(saved)
 ...     store.forget(saved)
 >>> [(step.kind, step.name, step.data) for step in opened.inputs], opened.settings
 ([('concepts', 'concepts.csv', b'ID,CUIs')], {'alpha': '0.5'})
 >>> round((opened.expires - opened.created) / 86400)
 30
+>>> kept, sizes
+(True, {'ranking': 3})
 """
 
 from __future__ import annotations
@@ -48,6 +59,9 @@ from evalcore.errors import ParameterError, StoreError
 DEFAULT_MAX_WORKSPACE_BYTES = 2 * 1024**3
 #: The most bytes the blobs of all saved workspaces of a store may hold together.
 DEFAULT_MAX_STORE_BYTES = 20 * 1024**3
+#: The most bytes the prepared results kept with one saved workspace may hold together (ROCOv2 test's Leaderboard
+#: with the three Table-1 baselines keeps about 10 MiB; each other slider setting adds a ranking of about 3 MiB).
+DEFAULT_MAX_PREPARED_BYTES = 128 * 1024**2
 #: How long a saved workspace is kept, in days from its saving.
 DEFAULT_EXPIRY_DAYS = 30
 #: The longest a workspace may be kept: a century (a longer one would end past the dates a clock can show).
@@ -66,6 +80,8 @@ ID_PATTERN = re.compile(rf"[A-Za-z0-9_-]{{{ID_RANDOM_BYTES * 8 // 6}}}")
 KIND_PATTERN = re.compile(r"[a-z_]{1,32}")
 BLOB_NAME_PATTERN = re.compile(r"[0-9a-f]{64}")
 MAX_NAME_CHARS = 1024
+#: A prepared result's name: printable ASCII (JSON text, say), at most 512 characters.
+PREPARED_NAME_PATTERN = re.compile(r"[ -~]{1,512}")
 #: A temporary file, or a blob no workspace refers to, this many seconds old belongs to no save still running.
 STALE_SECONDS = 60
 #: How long a process waits for another's write to the index before giving up.
@@ -82,7 +98,14 @@ CREATE TABLE IF NOT EXISTS inputs (
     workspace TEXT NOT NULL, position INTEGER NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL,
     blob TEXT NOT NULL, size INTEGER NOT NULL, PRIMARY KEY (workspace, position));
 CREATE INDEX IF NOT EXISTS inputs_by_blob ON inputs (blob);
+CREATE TABLE IF NOT EXISTS prepared (
+    workspace TEXT NOT NULL, name TEXT NOT NULL, blob TEXT NOT NULL, size INTEGER NOT NULL, kept REAL NOT NULL,
+    PRIMARY KEY (workspace, name));
+CREATE INDEX IF NOT EXISTS prepared_by_blob ON prepared (blob);
 """
+#: Whether a row refers to a blob (``?`` twice: the digest), and every blob referred to with its size.
+REFERS_TO_BLOB = "SELECT 1 FROM inputs WHERE blob = ? UNION ALL SELECT 1 FROM prepared WHERE blob = ? LIMIT 1"
+BLOBS_REFERRED_TO = "SELECT blob, size FROM inputs UNION SELECT blob, size FROM prepared"
 
 
 @dataclass(frozen=True)
@@ -117,19 +140,23 @@ class SavedSummary:
 
 
 #: The environment variables of a server's store: its folder (:data:`STORE_VARIABLE`), how many days a saved
-#: workspace is kept, and the most MiB of one workspace and of the whole store.
+#: workspace is kept, and the most MiB of one workspace, of the whole store and of one workspace's prepared results.
 EXPIRY_VARIABLE = "CBIR_LENS_STORE_EXPIRY_DAYS"
 WORKSPACE_MIB_VARIABLE = "CBIR_LENS_STORE_MAX_WORKSPACE_MIB"
 STORE_MIB_VARIABLE = "CBIR_LENS_STORE_MAX_MIB"
+PREPARED_MIB_VARIABLE = "CBIR_LENS_STORE_MAX_PREPARED_MIB"
 
 
 def store_from_environment(environment: Mapping[str, str] = os.environ) -> WorkspaceStore:
     """The server's store, configured by its environment: the folder of :func:`default_store_directory`, and
-    :data:`EXPIRY_VARIABLE`, :data:`WORKSPACE_MIB_VARIABLE`, :data:`STORE_MIB_VARIABLE` where set.
+    :data:`EXPIRY_VARIABLE`, :data:`WORKSPACE_MIB_VARIABLE`, :data:`STORE_MIB_VARIABLE`,
+    :data:`PREPARED_MIB_VARIABLE` where set.
 
     >>> store = store_from_environment({"CBIR_LENS_STORE": "/srv/store", "CBIR_LENS_STORE_EXPIRY_DAYS": "7"})
     >>> str(store.directory), store.expiry_days, store.max_workspace_bytes == DEFAULT_MAX_WORKSPACE_BYTES
     ('/srv/store', 7.0, True)
+    >>> store_from_environment({"CBIR_LENS_STORE_MAX_PREPARED_MIB": "16"}).max_prepared_bytes // 2**20
+    16
     """
     def number(variable: str, default: float, least: float, most: float, what: str) -> float:
         text = environment.get(variable, "").strip()
@@ -151,7 +178,8 @@ def store_from_environment(environment: Mapping[str, str] = os.environ) -> Works
                   f"a positive number of days, at most {MAX_EXPIRY_DAYS:,}")
     return WorkspaceStore(default_store_directory(environment), expiry_days=days,
                           max_workspace_bytes=mebibytes(WORKSPACE_MIB_VARIABLE, DEFAULT_MAX_WORKSPACE_BYTES),
-                          max_store_bytes=mebibytes(STORE_MIB_VARIABLE, DEFAULT_MAX_STORE_BYTES))
+                          max_store_bytes=mebibytes(STORE_MIB_VARIABLE, DEFAULT_MAX_STORE_BYTES),
+                          max_prepared_bytes=mebibytes(PREPARED_MIB_VARIABLE, DEFAULT_MAX_PREPARED_BYTES))
 
 
 def default_store_directory(environment: Mapping[str, str] = os.environ) -> Path:
@@ -196,18 +224,21 @@ def size_text(count: int) -> str:
 class WorkspaceStore:
     """Saved workspaces in the folder ``directory`` (created on first use), shared by the processes of a server.
 
-    ``max_workspace_bytes`` bounds one workspace's inputs, ``max_store_bytes`` all the blobs of the store, and a
-    workspace is removed ``expiry_days`` after it was saved, by the clock ``clock`` (seconds since the epoch). Every
-    problem is raised as a :class:`evalcore.errors.StoreError` whose message names no server path.
+    ``max_workspace_bytes`` bounds one workspace's inputs, ``max_store_bytes`` all the blobs of the store (inputs and
+    prepared results), ``max_prepared_bytes`` one workspace's prepared results, and a workspace is removed
+    ``expiry_days`` after it was saved, by the clock ``clock`` (seconds since the epoch). Every problem is raised
+    as a :class:`evalcore.errors.StoreError` whose message names no server path.
     """
 
     def __init__(self, directory: str | os.PathLike[str], *, max_workspace_bytes: int = DEFAULT_MAX_WORKSPACE_BYTES,
                  max_store_bytes: int = DEFAULT_MAX_STORE_BYTES, expiry_days: float = DEFAULT_EXPIRY_DAYS,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time,
+                 max_prepared_bytes: int = DEFAULT_MAX_PREPARED_BYTES) -> None:
         text = os.fspath(directory)
         if not text or "\x00" in text:
             raise ParameterError(f"directory: expected a folder path, found {text!r}")
-        for option, value in (("max_workspace_bytes", max_workspace_bytes), ("max_store_bytes", max_store_bytes)):
+        for option, value in (("max_workspace_bytes", max_workspace_bytes), ("max_store_bytes", max_store_bytes),
+                              ("max_prepared_bytes", max_prepared_bytes)):
             if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
                 raise ParameterError(f"{option}: expected a positive whole number of bytes, found {value!r}")
         if isinstance(expiry_days, bool) or not isinstance(expiry_days, (int, float)) or \
@@ -217,6 +248,7 @@ class WorkspaceStore:
         self.directory = Path(text)
         self.max_workspace_bytes = max_workspace_bytes
         self.max_store_bytes = max_store_bytes
+        self.max_prepared_bytes = max_prepared_bytes
         self.expiry_days = expiry_days
         self.clock = clock
         self.blobs = self.directory / BLOB_FOLDER
@@ -289,14 +321,17 @@ class WorkspaceStore:
         return SavedSummary(content_digest((steps, found[2])), created, expires)
 
     def forget(self, workspace_id: str) -> None:
-        """Delete the workspace saved under ``workspace_id`` and every blob no other workspace uses."""
+        """Delete the workspace saved under ``workspace_id``, its prepared results, and every blob no other workspace
+        uses."""
         _checked_id(workspace_id)
         with self._index_connection() as index:
             index.execute("BEGIN IMMEDIATE")
-            digests = [row[0] for row in index.execute("SELECT DISTINCT blob FROM inputs WHERE workspace = ?",
-                                                       (workspace_id,))]
+            digests = [row[0] for row in index.execute(
+                "SELECT blob FROM inputs WHERE workspace = ? UNION SELECT blob FROM prepared WHERE workspace = ?",
+                (workspace_id, workspace_id))]
             forgotten = index.execute("DELETE FROM workspaces WHERE id = ?", (workspace_id,)).rowcount
             index.execute("DELETE FROM inputs WHERE workspace = ?", (workspace_id,))
+            index.execute("DELETE FROM prepared WHERE workspace = ?", (workspace_id,))
             index.execute("COMMIT")
             self._collect_blobs(index, digests)
         if not forgotten:
@@ -306,6 +341,92 @@ class WorkspaceStore:
         """Remove the workspaces whose time is up, their blobs, and what killed saves left a minute ago or more."""
         with self._index_connection() as index:
             self._remove_expired(index)
+
+    def keep_prepared(self, workspace_id: str, name: str, data: bytes) -> bool:
+        """Keep ``data``, a result prepared on the workspace saved under ``workspace_id``, under ``name`` (printable
+        ASCII, at most 512 characters; a result of the same name is replaced); whether it was kept. The workspace's
+        oldest prepared results are dropped to keep its own within :attr:`max_prepared_bytes`; a result larger than
+        that, one that would take the store over :attr:`max_store_bytes`, or one of a workspace that is unknown or
+        expired is not kept."""
+        _checked_id(workspace_id)
+        if not isinstance(name, str) or not PREPARED_NAME_PATTERN.fullmatch(name):
+            raise ParameterError(f"name: expected 1 to 512 printable ASCII characters, found {name!r:.80}")
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise ParameterError(f"data: expected bytes, found {type(data).__name__}")
+        data = bytes(data)
+        if len(data) > self.max_prepared_bytes:
+            return False
+        digest = content_digest(data)
+        with self._index_connection() as index:
+            if not self._holds(index, workspace_id):
+                return False
+            self._put_blobs({digest: data})
+            index.execute("BEGIN IMMEDIATE")  # from here no process deletes a blob until the rows are written
+            kept = self._holds(index, workspace_id)
+            if kept:
+                self._put_blobs({digest: data})  # collected since it was written
+                older = index.execute("SELECT name, blob, size FROM prepared WHERE workspace = ? AND name != ? "
+                                      "ORDER BY kept, rowid", (workspace_id, name)).fetchall()
+                room = self.max_prepared_bytes - len(data) - sum(size for _, _, size in older)
+                dropped = []
+                while room < 0:
+                    dropped.append(older.pop(0))
+                    room += dropped[-1][2]
+                replaced = index.execute("SELECT blob FROM prepared WHERE workspace = ? AND name = ?",
+                                         (workspace_id, name)).fetchall()
+                index.execute("DELETE FROM prepared WHERE workspace = ? AND name = ?", (workspace_id, name))
+                index.executemany("DELETE FROM prepared WHERE workspace = ? AND name = ?",
+                                  [(workspace_id, old) for old, _, _ in dropped])
+                held, new = self._store_room(index, {digest: data})
+                kept = not new or held + new <= self.max_store_bytes
+            if kept:
+                index.execute("INSERT INTO prepared VALUES (?, ?, ?, ?, ?)",
+                              (workspace_id, name, digest, len(data), self.clock()))
+                index.execute("COMMIT")
+                self._collect_blobs(index, [blob for blob, in replaced] + [blob for _, blob, _ in dropped])
+            else:  # the rows as they were; the blob just written, if no row refers to it
+                index.execute("ROLLBACK")
+                self._collect_blobs(index, [digest])
+        return kept
+
+    def prepared(self, workspace_id: str) -> dict[str, bytes]:
+        """The prepared results kept with the workspace saved under ``workspace_id``, by name, each blob checked
+        against its digest: a missing or damaged one is left out (its row and file dropped, so that it can be kept
+        again), and an unknown or expired workspace has none."""
+        _checked_id(workspace_id)
+        with self._index_connection() as index:
+            index.execute("BEGIN")
+            rows = index.execute("SELECT name, blob, size FROM prepared WHERE workspace = ? ORDER BY kept, rowid",
+                                 (workspace_id,)).fetchall() if self._holds(index, workspace_id) else []
+            index.execute("COMMIT")
+            found, damaged = {}, []
+            for name, digest, size in rows:
+                try:
+                    found[name] = self._read_blob(digest, size)
+                except StoreError:
+                    damaged.append((workspace_id, name, digest))
+            if damaged:  # rows and files dropped, so that keeping the same bytes again writes them anew
+                index.execute("BEGIN IMMEDIATE")
+                index.executemany("DELETE FROM prepared WHERE workspace = ? AND name = ? AND blob = ?", damaged)
+                index.execute("COMMIT")
+                self._collect_blobs(index, [digest for _, _, digest in damaged])
+        return found
+
+    def prepared_sizes(self, workspace_id: str) -> dict[str, int]:
+        """The names and sizes in bytes of the prepared results kept with the workspace saved under
+        ``workspace_id``, without reading them (none for an unknown or expired workspace)."""
+        _checked_id(workspace_id)
+        with self._index_connection() as index:
+            index.execute("BEGIN")
+            rows = index.execute("SELECT name, size FROM prepared WHERE workspace = ? ORDER BY kept, rowid",
+                                 (workspace_id,)).fetchall() if self._holds(index, workspace_id) else []
+            index.execute("COMMIT")
+        return dict(rows)
+
+    def _holds(self, index: sqlite3.Connection, workspace_id: str) -> bool:
+        """Whether a workspace is saved under ``workspace_id`` and not expired."""
+        found = index.execute("SELECT expires FROM workspaces WHERE id = ?", (workspace_id,)).fetchone()
+        return found is not None and isinstance(found[0], (int, float)) and found[0] > self.clock()
 
     def _expired(self, expires: float) -> StoreError:
         return StoreError(f"This saved workspace expired on {utc_time_text(expires)} (a saved workspace is kept "
@@ -340,14 +461,19 @@ class WorkspaceStore:
 
     def _check_store_room(self, index: sqlite3.Connection, contents: Mapping[str, bytes]) -> None:
         """Refuse contents whose blobs not yet referred to would take the store over its limit."""
-        held = index.execute("SELECT COALESCE(SUM(size), 0) FROM (SELECT DISTINCT blob, size FROM inputs)").fetchone()[0]
-        new = sum(len(data) for digest, data in contents.items()
-                  if index.execute("SELECT 1 FROM inputs WHERE blob = ? LIMIT 1", (digest,)).fetchone() is None)
+        held, new = self._store_room(index, contents)
         if new and held + new > self.max_store_bytes:
             raise StoreError(f"The store of saved workspaces holds {size_text(held)} of its "
                              f"{size_text(self.max_store_bytes)}, too little room for the {size_text(new)} these inputs "
                              "add; forget a saved workspace you no longer need, or ask the server's administrator to "
                              "raise the store's limit.")
+
+    def _store_room(self, index: sqlite3.Connection, contents: Mapping[str, bytes]) -> tuple[int, int]:
+        """The bytes of the blobs rows refer to, and those of ``contents`` no row refers to yet."""
+        held = index.execute(f"SELECT COALESCE(SUM(size), 0) FROM ({BLOBS_REFERRED_TO})").fetchone()[0]
+        new = sum(len(data) for digest, data in contents.items()
+                  if index.execute(REFERS_TO_BLOB, (digest, digest)).fetchone() is None)
+        return held, new
 
     def _put_blobs(self, contents: Mapping[str, bytes]) -> None:
         """Write the blobs of ``contents`` that are not in place (missing, or of another size), each to a temporary
@@ -391,14 +517,16 @@ class WorkspaceStore:
         return data
 
     def _remove_expired(self, index: sqlite3.Connection) -> None:
-        """Delete the workspaces whose time is up and their blobs no other workspace uses, then what killed saves left:
-        temporary files and blobs no workspace refers to, once a minute old."""
+        """Delete the workspaces whose time is up, their prepared results and their blobs no other workspace uses,
+        then what killed saves left: temporary files and blobs no workspace refers to, once a minute old."""
         index.execute("BEGIN IMMEDIATE")
         now = self.clock()
         digests = [row[0] for row in index.execute(
-            "SELECT DISTINCT blob FROM inputs JOIN workspaces ON workspaces.id = inputs.workspace WHERE expires <= ?",
-            (now,))]
+            "SELECT blob FROM inputs JOIN workspaces ON workspaces.id = inputs.workspace WHERE expires <= ? UNION "
+            "SELECT blob FROM prepared JOIN workspaces ON workspaces.id = prepared.workspace WHERE expires <= ?",
+            (now, now))]
         index.execute("DELETE FROM inputs WHERE workspace IN (SELECT id FROM workspaces WHERE expires <= ?)", (now,))
+        index.execute("DELETE FROM prepared WHERE workspace IN (SELECT id FROM workspaces WHERE expires <= ?)", (now,))
         index.execute("DELETE FROM workspaces WHERE expires <= ?", (now,))
         index.execute("COMMIT")
         self._collect_blobs(index, digests)
@@ -420,7 +548,7 @@ class WorkspaceStore:
         ``stale_before``), holding the index's write lock so that no save refers to one meanwhile."""
         index.execute("BEGIN IMMEDIATE")
         for digest in digests:
-            if index.execute("SELECT 1 FROM inputs WHERE blob = ? LIMIT 1", (digest,)).fetchone() is None:
+            if index.execute(REFERS_TO_BLOB, (digest, digest)).fetchone() is None:
                 with contextlib.suppress(FileNotFoundError):
                     found = os.lstat(self.blobs / digest)
                     if stat.S_ISREG(found.st_mode) and found.st_mtime < stale_before:

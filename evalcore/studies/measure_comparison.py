@@ -30,8 +30,9 @@ from __future__ import annotations
 
 import time
 import warnings
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cache, lru_cache
 from itertools import combinations
 
 import numpy as np
@@ -44,6 +45,8 @@ from evalcore.evaluation.evaluator import PADDING, AlignedRun, Evaluator, align_
 from evalcore.evaluation.options import Relevance, Statistics
 from evalcore.evaluation.retrieval import retrieve_by_measure
 from evalcore.io.tables import SCORE_DECIMALS
+from evalcore.kept import Kept
+from evalcore.metrics.ties import in_tie_order
 from evalcore.relevance.measures import MeasureSpec, default_measures, measure_spec, metric_tag
 from evalcore.stats.compare import holm, kendall_tau, randomization_tests
 from evalcore.threads import blas_single_thread
@@ -264,10 +267,32 @@ def paired_p_values(values: np.ndarray, pairs: Sequence[tuple[int, int]], *, sam
     return randomization_tests([(values[:, a], values[:, b]) for a, b in pairs], samples=samples, draws=draws)
 
 
-def _sample_rows(query_ids: Sequence[str], subsample: int, seed: int) -> np.ndarray:
-    """The rows of ``subsample`` queries drawn at random (seeded), in order: the draw of ``rng.choice(query_ids,
-    subsample, replace=False)`` (numpy draws the positions, then takes them), without a look-up per query."""
-    return np.sort(np.random.default_rng(seed).choice(len(query_ids), subsample, replace=False))
+def _sampled_p_values(values: np.ndarray, pairs: Sequence[tuple[int, int]], subsample: int, repeats: int, samples: int,
+                      draws) -> dict[int, list[list[float]]]:
+    """Each pair's randomization-test p-value on each query sample: for ``subsample`` and each smaller size of
+    :data:`SMALLER_SAMPLES`, ``repeats`` samples (seeds 0, 1, ...), each a list of the pairs' p-values. One call
+    tests every pair on every sample: samples of one size share the sign matrix (it depends only on the seed and
+    the number of queries), which is then converted and read once per chunk rather than once per sample; each
+    p-value is the one of the pair tested alone (:func:`randomization_tests`)."""
+    sizes = (subsample, *(size for size in SMALLER_SAMPLES if size < subsample))
+    drawn = [(size, _sample_rows(len(values), size, seed)) for size in sizes for seed in range(repeats)]
+    every = randomization_tests([(values[rows, a], values[rows, b]) for _, rows in drawn for a, b in pairs],
+                                samples=samples, draws=draws)
+    by_size: dict[int, list[list[float]]] = {size: [] for size in sizes}
+    for position, (size, _) in enumerate(drawn):
+        by_size[size].append(every[position * len(pairs):(position + 1) * len(pairs)])
+    return by_size
+
+
+@lru_cache(maxsize=4 * SUBSAMPLE_REPEATS)
+def _sample_rows(queries: int, subsample: int, seed: int) -> np.ndarray:
+    """The rows of ``subsample`` of ``queries`` queries drawn at random (seeded), in order: the draw of
+    ``rng.choice(query_ids, subsample, replace=False)`` (numpy draws the positions, then takes them), without a
+    look-up per query. Drawn once per sample and shared read-only: every measure reads the same samples, and a
+    draw without replacement permutes all the queries (0.3 s for 20 samples of ROCOv2 test under 7 measures)."""
+    rows = np.sort(np.random.default_rng(seed).choice(queries, subsample, replace=False))
+    rows.flags.writeable = False
+    return rows
 
 
 def same_list_pairs(systems: Sequence[Run | AlignedRun], concepts: ConceptSets, depth: int) -> list[tuple[str, str]]:
@@ -357,6 +382,25 @@ def degraded_rankings(source: AlignedRun, pool: int, levels: Sequence[float] = D
     return copies
 
 
+def top_lists(evaluator: Evaluator, systems: Sequence[Run | AlignedRun], k: int) -> list[AlignedRun]:
+    """The systems as :meth:`Evaluator.evaluate` aligns them under the default options (ties in the readers' order,
+    the query's own image dropped), cut to their top ``k``. NDCG@k reads nothing deeper (its ideal comes from the
+    pool), so their NDCG@k is the systems' own, and scoring them codes k pairs per query where a depth-100 run
+    codes 100.
+
+    >>> from evalcore.data import ConceptSets
+    >>> concepts = ConceptSets(("q", "a", "b"), (frozenset({"C1"}),) * 3, "three")
+    >>> run = Run("r", {"q": ("q", "a", "b"), "a": ("b",)})
+    >>> aligned = top_lists(Evaluator(concepts), [run], 1)[0]
+    >>> aligned.name, aligned.documents.tolist()  # the query's own image dropped, then the top 1 kept
+    ('r', [[1], [2]])
+    """
+    options = Relevance()
+    return [replace(system, documents=system.documents[:, :k]) if isinstance(system, AlignedRun) else
+            align_run(in_tie_order(system, options.ties), evaluator.concepts, k, options.query_image == "keep")
+            for system in systems]
+
+
 def _scores(evaluator: Evaluator, systems: Sequence[Run | AlignedRun], spec: MeasureSpec,
             metric: str) -> dict[str, pd.Series]:
     """Each system's per-query ``metric`` under ``spec`` (NaN: undefined), indexed by query ID."""
@@ -369,52 +413,72 @@ def _scores(evaluator: Evaluator, systems: Sequence[Run | AlignedRun], spec: Mea
 
 # --- the comparison --------------------------------------------------------------------------------------------
 
-def _rank_pool(evaluator: Evaluator, specs: Sequence[MeasureSpec], ks: Sequence[int],
-               report: Callable[[float, str], None]) -> tuple[dict[str, dict], dict[str, AlignedRun]]:
-    """Every measure's ranking of the pool (depth ``max(ks)``) and its table row so far: ties at each K, seconds,
-    the engine's path; ``report(step, text)`` moves within each pass (step 0 to ``len(specs)``)."""
+@dataclass(frozen=True)
+class _Measured:
+    """What one measure gives on its own, whatever else is compared: its pass's table row (ties at each K, seconds,
+    the engine's path), its ranking of the pool (depth ``max(ks)``), its Table-1 precision rows (%) and each system
+    given's per-query NDCG under it. Kept per measure (:class:`_Parts`): shared read-only."""
+
+    row: dict[str, object]
+    ranking: AlignedRun
+    precision: list[dict]
+    scores: dict[str, pd.Series]
+
+
+def _measure(evaluator: Evaluator, spec: MeasureSpec, systems: Callable[[], Sequence[AlignedRun]], ks: Sequence[int],
+             ndcg_k: int, report: Callable[[float, str], None]) -> _Measured:
+    """:class:`_Measured` of ``spec``: one pass over the pool, then the ``systems()`` (:func:`top_lists`) scored;
+    ``report(step, text)`` moves within the pass (step 0 to :data:`PASS_STEPS`), then says the scoring."""
     depth, threshold = max(ks), Relevance().threshold
-    rows: dict[str, dict] = {}
-    rankings: dict[str, AlignedRun] = {}
-    # Measures with the KG first: IoU and Dice then read the codes they leave, as the evaluation does.
-    for step, spec in enumerate(sorted(specs, key=lambda spec: not spec.uses_kg)):
-        text = f"Ranking the pool by {spec.name}"
-        report(step, text)
-        started = time.perf_counter()
-        # Through the evaluator, which keeps the pass's ideal summary: NDCG under the measure reads it below
-        # instead of ranking the pool a second time.
-        rankings[spec.name] = evaluator.relevance_ranking(
-            spec, depth, depth + 1, threshold, name=ranking_name(spec),
-            progress=lambda done, step=step, text=text: report(step + done, text))
-        summary = evaluator.pool_summary(spec, depth + 1, threshold)
-        row: dict[str, object] = {"measure": spec.name}
-        for k in ks:
-            row[f"ties@{k}"] = int((summary.ideal[:, k - 1] == summary.ideal[:, k]).sum())
-        row["ranking s"] = time.perf_counter() - started
-        row.update(engine_path(evaluator.engine, spec))
-        rows[spec.name] = row
-    reference = rankings[specs[0].name]
-    for name, ranking in rankings.items():
-        rows[name][f"same top-{depth} as IoU"] = int((ranking.documents == reference.documents).all(axis=1).sum())
-    return {spec.name: rows[spec.name] for spec in specs}, {spec.name: rankings[spec.name] for spec in specs}
+    text = f"Ranking the pool by {spec.name}"
+    report(0, text)
+    started = time.perf_counter()
+    # Through the evaluator, which keeps the pass's ideal summary: NDCG under the measure reads it below instead of
+    # ranking the pool a second time.
+    ranking = evaluator.relevance_ranking(spec, depth, depth + 1, threshold, name=ranking_name(spec),
+                                          progress=lambda done: report(PASS_STEPS * done, text))
+    summary = evaluator.pool_summary(spec, depth + 1, threshold)
+    row: dict[str, object] = {"measure": spec.name}
+    for k in ks:
+        row[f"ties@{k}"] = int((summary.ideal[:, k - 1] == summary.ideal[:, k]).sum())
+    row["ranking s"] = time.perf_counter() - started
+    row.update(engine_path(evaluator.engine, spec))
+    report(PASS_STEPS, f"Scoring the systems under {spec.name}")
+    return _Measured(row, ranking, _table1(evaluator, spec.name, ranking, ks),
+                     _scores(evaluator, systems(), spec, ndcg_metric(spec, ndcg_k)))
 
 
-def _table1(evaluator: Evaluator, rankings: Mapping[str, AlignedRun], ks: Sequence[int]) -> pd.DataFrame:
-    """Table 1: precision (%) of each measure's ranking at each K on each label target loaded."""
+def _table1(evaluator: Evaluator, name: str, ranking: AlignedRun, ks: Sequence[int]) -> list[dict]:
+    """Table 1's rows of measure ``name``: precision (%) of its ranking at each K on each label target loaded."""
     targets = [t for t in TARGETS if t in evaluator.label_targets()]
+    if not targets:
+        return []
+    result = evaluator.evaluate([ranking], [f"P@{k}[{t}]" for t in targets for k in ks]).systems[ranking.name]
     rows = []
-    if targets:
-        evaluation = evaluator.evaluate(list(rankings.values()), [f"P@{k}[{t}]" for t in targets for k in ks])
-        for name, ranking in rankings.items():
-            result = evaluation.systems[ranking.name]
-            for target in targets:
-                for k in ks:
-                    values = result.values[f"P@{k}[{target}]"]
-                    defined = values[np.isfinite(values)]
-                    rows.append({"measure": name, "target": target, "k": k,
-                                 "value": 100 * float(defined.mean()) if len(defined) else float("nan"),
-                                 "queries": len(defined)})
-    return pd.DataFrame(rows, columns=["measure", "target", "k", "value", "queries"])
+    for target in targets:
+        for k in ks:
+            values = result.values[f"P@{k}[{target}]"]
+            defined = values[np.isfinite(values)]
+            rows.append({"measure": name, "target": target, "k": k,
+                         "value": 100 * float(defined.mean()) if len(defined) else float("nan"),
+                         "queries": len(defined)})
+    return rows
+
+
+@dataclass(frozen=True)
+class _Parts:
+    """Where a comparison keeps its parts per measure (:class:`_Measured`, each measure's tests): in ``kept`` under
+    keys that start with ``context``, so that comparing one more measure (the sidebar's at a new alpha) computes
+    that measure's parts only; without a store, nothing is kept."""
+
+    kept: Kept | None
+    context: Hashable
+
+    def get(self, key: tuple, compute: Callable[[], object]) -> object:
+        """The part under ``key`` (after the context), computed once by ``compute``."""
+        if self.kept is None:
+            return compute()
+        return self.kept.computed((self.context, *key), lambda _: compute())
 
 
 def _matrix(scores: Mapping[str, pd.Series], names: Sequence[str]) -> tuple[list[str], np.ndarray]:
@@ -452,18 +516,13 @@ def _judge(spec: MeasureSpec, query_ids: Sequence[str], values: np.ndarray, name
     sampled = bool(pairs) and len(query_ids) > subsample
     if sampled:
         corrected, at_level, apart_in_samples = [], [], []
-        for size in (subsample, *(size for size in SMALLER_SAMPLES if size < subsample)):
-            curves = []
-            for seed in range(subsample_repeats):
-                sample_p = paired_p_values(values[_sample_rows(query_ids, size, seed)], pairs, samples=samples,
-                                           draws=draws)
-                curves.append(asl_curve(sample_p))
-                if size == subsample:
-                    corrected.append(np.mean([p < level for p in holm(sample_p)]))
-                    at_level.append(asl_curve(sample_p, (level,))[0])
-                    apart_in_samples.append([p < level for p in sample_p])
+        for size, by_sample in _sampled_p_values(values, pairs, subsample, subsample_repeats, samples, draws).items():
+            for sample_p in by_sample if size == subsample else ():
+                corrected.append(np.mean([p < level for p in holm(sample_p)]))
+                at_level.append(asl_curve(sample_p, (level,))[0])
+                apart_in_samples.append([p < level for p in sample_p])
             asl += [{"measure": spec.name, "queries": f"{size} queries", "level": at, "share": float(share)}
-                    for at, share in zip(ASL_LEVELS, np.mean(curves, axis=0))]
+                    for at, share in zip(ASL_LEVELS, np.mean([asl_curve(p) for p in by_sample], axis=0))]
         row[f"discriminative power, {subsample} queries"] = float(np.mean(corrected))
         row[sampled_power_column(subsample)] = float(np.mean(at_level))
         apart = np.mean(apart_in_samples, axis=0)
@@ -489,8 +548,8 @@ def compare_measures(evaluator: Evaluator, measures: Sequence[MeasureSpec],
                      samples: int = Statistics.randomization_samples, level: float = SIGNIFICANCE_LEVEL,
                      subsample: int = SUBSAMPLE, subsample_repeats: int = SUBSAMPLE_REPEATS,
                      swap_repeats: int = SWAP_SPLITS, levels: Sequence[float] = DEGRADATION_LEVELS,
-                     seed: int = DEGRADATION_SEED,
-                     progress: Callable[[float, str], None] | None = None) -> MeasureComparison:
+                     seed: int = DEGRADATION_SEED, progress: Callable[[float, str], None] | None = None,
+                     kept: Kept | None = None, context: Hashable = ()) -> MeasureComparison:
     """Compare relevance measures on one dataset; ``systems`` are the runs whose order each measure judges.
 
     IoU is always included, first (it is the reference for the gaps, for Kendall's tau and for picking the
@@ -504,21 +563,32 @@ def compare_measures(evaluator: Evaluator, measures: Sequence[MeasureSpec],
     the ASL curves add samples of each smaller size of :data:`SMALLER_SAMPLES`.
     The swap rate compares ``swap_repeats`` pairs of disjoint sets of ``min(subsample, queries // 2)``
     queries (seed 0).
+
+    Each measure's parts (its pass, its scores, its tests) are kept in ``kept`` where given, under keys that start
+    with ``context``, which must name everything else they read: the evaluator's data and KG mode and the
+    ``systems`` (a digest of their content); another comparison with one more measure then computes only that one.
     """
     started = time.perf_counter()
     specs = list(dict.fromkeys([measure_spec(REFERENCE), *measures]))
-    bar = _Bar(specs, progress)
-    rows, rankings = _rank_pool(evaluator, specs, ks, lambda step, text: bar(PASS_STEPS * step, text))
-    bar(bar.first, "Precision of each ranking on the labels")
-    precision = _table1(evaluator, rankings, ks)
-    scores: dict[str, dict[str, pd.Series]] = {}
-    for step, spec in enumerate(specs):
-        bar(bar.first + 1 + step, f"Scoring the systems under {spec.name}")
-        scores[spec.name] = _scores(evaluator, systems, spec, ndcg_metric(spec, ndcg_k))
-    circular = _circular(scores, specs, [system.name for system in systems])
+    bar, parts = _Bar(specs, progress), _Parts(kept, context)
+    given = tuple(system.name for system in systems)
+    tops = cache(lambda: top_lists(evaluator, systems, ndcg_k))  # aligned once, for the measures not kept
+    measured: dict[str, _Measured] = {}
+    # Measures with the KG first: IoU and Dice then read the codes they leave, as the evaluation does.
+    for step, spec in enumerate(sorted(specs, key=lambda spec: not spec.uses_kg)):
+        at = (PASS_STEPS + 1) * step
+        measured[spec.name] = parts.get(("measured", spec.name, tuple(ks), ndcg_k, given), lambda spec=spec, at=at: (
+            _measure(evaluator, spec, tops, ks, ndcg_k, lambda done, text: bar(at + done, text))))
+    rows = _pass_rows(measured, specs, max(ks))
+    precision = pd.DataFrame([row for spec in specs for row in measured[spec.name].precision],
+                             columns=["measure", "target", "k", "value", "queries"])
+    scores = {spec.name: dict(measured[spec.name].scores) for spec in specs}
+    circular = _circular(scores, specs, list(given))
     neutral = [system for system in systems if system.name not in circular]
     judged, source = _systems_judged(evaluator, neutral, scores[specs[0].name], levels, seed, ndcg_k, bar)
-    evidence = _judge_each(evaluator, specs, judged, scores, ndcg_k, bar, samples=samples, level=level,
+    # The degraded copies (named by their source and level) are drawn by the seed: the tests' parts read it too.
+    evidence = _judge_each(evaluator, specs, judged, scores, ndcg_k, bar, _Parts(kept, (context, seed)),
+                           samples=samples, level=level,
                            subsample=subsample, subsample_repeats=subsample_repeats, swap_repeats=swap_repeats)
     bar(bar.steps, "done")
     for name, row in evidence.rows.items():
@@ -539,15 +609,27 @@ def compare_measures(evaluator: Evaluator, measures: Sequence[MeasureSpec],
                              time.perf_counter() - started, pd.DataFrame(evidence.resamples, columns=RESAMPLE_COLUMNS))
 
 
+def _pass_rows(measured: Mapping[str, _Measured], specs: Sequence[MeasureSpec], depth: int) -> dict[str, dict]:
+    """Each measure's table row so far (a copy of its kept one), in the order of ``specs``, with the queries whose
+    top ``depth`` under it is exactly IoU's (``specs[0]``)."""
+    reference = measured[specs[0].name].ranking
+    rows = {}
+    for spec in specs:
+        rows[spec.name] = dict(measured[spec.name].row)
+        same = (measured[spec.name].ranking.documents == reference.documents).all(axis=1)
+        rows[spec.name][f"same top-{depth} as IoU"] = int(same.sum())
+    return rows
+
+
 class _Bar:
-    """The comparison's progress bar, in steps: a ranking pass per measure (:data:`PASS_STEPS` each, moving as the
-    pass goes), Table 1, scoring the systems given under each measure, the simulated detector where it is needed,
-    then the tests under each measure."""
+    """The comparison's progress bar, in steps: per measure, its ranking pass (:data:`PASS_STEPS`, moving as the
+    pass goes), then its Table 1 and the systems given scored under it (1); the simulated detector where it is
+    needed, then the tests under each measure."""
 
     def __init__(self, specs: Sequence[MeasureSpec], progress: Callable[[float, str], None] | None):
         self.measures, self.progress = len(specs), progress
-        self.first = PASS_STEPS * self.measures
-        self.steps = self.first + 2 * self.measures + 2
+        self.first = (PASS_STEPS + 1) * self.measures
+        self.steps = self.first + self.measures + 1
 
     def __call__(self, step: float, text: str) -> None:
         if self.progress:
@@ -574,7 +656,7 @@ def _systems_judged(evaluator: Evaluator, neutral: list[Run | AlignedRun], refer
         return list(neutral), None
     source = max(neutral, key=lambda system: np.nan_to_num(reference[system.name].mean(), nan=-1.0), default=None)
     if source is None:
-        text, step = "Simulating a concept detector to degrade", bar.first + 1 + bar.measures
+        text, step = "Simulating a concept detector to degrade", bar.first
         bar(step, text)
         source = simulated_detector_run(evaluator.concepts, FALLBACK_MISS, seed, ndcg_k,
                                         progress=lambda done: bar(step + done, text))
@@ -597,31 +679,35 @@ class _Evidence:
 
 
 def _judge_each(evaluator: Evaluator, specs: Sequence[MeasureSpec], judged: Sequence[Run | AlignedRun],
-                scores: dict[str, dict[str, pd.Series]], ndcg_k: int, bar: _Bar, *, samples: int, level: float,
-                subsample: int, subsample_repeats: int, swap_repeats: int) -> _Evidence:
-    """:func:`_judge` under each measure, the systems scored where they are not yet (``scores`` grows); nothing
-    with fewer than two systems."""
+                scores: dict[str, dict[str, pd.Series]], ndcg_k: int, bar: _Bar, parts: _Parts,
+                **tests: int | float) -> _Evidence:
+    """:func:`_judge` under each measure (``tests``: its options), the systems scored where they are not yet, each
+    measure's means and judgement kept in ``parts``; nothing with fewer than two systems."""
     names = tuple(system.name for system in judged)
     same_lists = set(same_list_pairs(judged, evaluator.concepts, ndcg_k)) if len(judged) > 1 else set()
     evidence = _Evidence(identical={pair: [f"same top-{ndcg_k} lists"] for pair in same_lists})
-    for step, spec in enumerate(specs if len(judged) > 1 else ()):
-        bar(bar.first + 2 + len(specs) + step, f"Significance tests under {spec.name}")
+
+    def judge(spec: MeasureSpec) -> tuple[dict[str, float], _Judged]:
         new = [system for system in judged if system.name not in scores[spec.name]]
-        scores[spec.name].update(_scores(evaluator, new, spec, ndcg_metric(spec, ndcg_k)))
-        query_ids, values = _matrix(scores[spec.name], names)
+        query_ids, values = _matrix({**scores[spec.name], **_scores(evaluator, new, spec, ndcg_metric(spec, ndcg_k))},
+                                    names)
         with np.errstate(invalid="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # a system undefined on every query has no mean: NaN
-            evidence.means[spec.name] = dict(zip(names, np.nanmean(values, axis=0).tolist()))
-        judgement = _judge(spec, query_ids, values, names, same_lists, samples=samples, level=level,
-                           subsample=subsample, subsample_repeats=subsample_repeats, swap_repeats=swap_repeats,
-                           draws=evaluator.draws)
+            means = dict(zip(names, np.nanmean(values, axis=0).tolist()))
+        return means, _judge(spec, query_ids, values, names, same_lists, draws=evaluator.draws, **tests)
+
+    for step, spec in enumerate(specs if len(judged) > 1 else ()):
+        bar(bar.first + 1 + step, f"Significance tests under {spec.name}")
+        means, judgement = parts.get(("judged", spec.name, names, ndcg_k, *sorted(tests.items())),
+                                     lambda spec=spec: judge(spec))
+        evidence.means[spec.name] = means
         evidence.rows[spec.name] = judgement.row
         evidence.asl += judgement.asl
         evidence.pairs += judgement.pairs
         evidence.resamples += judgement.resamples
         for pair in judgement.identical:
             evidence.identical.setdefault(pair, []).append(spec.name)
-        evidence.sampled = subsample if judgement.sampled else evidence.sampled
+        evidence.sampled = tests["subsample"] if judgement.sampled else evidence.sampled
     return evidence
 
 
