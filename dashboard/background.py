@@ -33,6 +33,7 @@ from dashboard.computed import (
     engine_evaluator,
     evaluation_steps,
     keep_prepared,
+    measure_comparison,
     metric_names_for,
     shown_evaluation,
     summary_of,
@@ -40,13 +41,20 @@ from dashboard.computed import (
 from dashboard.session import audience
 from dashboard.sidebar import MAX_HOPS, Settings, controls
 from dashboard.ui import choice_for_dataset, for_reader
-from evalcore.app.baselines import Baseline, available_baselines, default_baselines
+from evalcore.app.baselines import (
+    Baseline,
+    available_baselines,
+    comparison_baselines,
+    default_baselines,
+    setting_read,
+)
 from evalcore.app.scores import Scores
 from evalcore.app.sweeps import grid_metrics, grid_options
 from evalcore.app.workspace import Workspace
 from evalcore.evaluation.options import DEFAULT_CUTOFFS, Relevance
 from evalcore.io.tables import focus_metric
 from evalcore.studies.ablation import grids_alpha_and_n
+from evalcore.studies.measure_comparison import comparison_measures
 
 LOG = logging.getLogger(__name__)
 #: The environment variable that turns the background preparation off ("0"): the pages then compute all they show
@@ -72,6 +80,7 @@ class Job:
         self.skipped = False
         self.seconds: float | None = None
         self.finished = threading.Event()
+        self.priority = CURRENT  # set when queued
 
     def run(self) -> None:
         started = time.monotonic()
@@ -145,6 +154,7 @@ class Background:
                 self._jobs.move_to_end(key)
                 return job
             job = self._jobs[key] = job_of()
+            job.priority = priority
             keys = self._by_workspace.setdefault(workspace_digest, [])
             keys[:] = [known for known in keys if known in self._jobs and known != key] + [key]
             while len(self._jobs) > REMEMBERED_JOBS:
@@ -213,8 +223,8 @@ def _focus_tests(result: Scores, view: LeaderboardView) -> None:
 
 def prepare_pages(ws: Workspace, settings: Settings) -> None:
     """Queue what the pages read of ``ws`` at ``settings``: the Leaderboard's work and the explanations' dictionary
-    first, then the Ablation page's grid as it opens; each once per server for the same data, systems and settings
-    (nothing without concept sets)."""
+    first, then, for a researcher, the Ablation page's grid and Choose a measure's comparison as they open; each
+    once per server for the same data, systems and settings (nothing without concept sets)."""
     if ws.concepts is None or not preparing():
         return
     run_names, baselines = leaderboard_systems(ws)
@@ -226,12 +236,26 @@ def prepare_pages(ws: Workspace, settings: Settings) -> None:
             lambda: _leaderboard_job(ws, run_names, baselines, settings, view,
                                      for_reader("Leaderboard at the current settings",
                                                 "Comparison of systems at the current settings"), explanations=True))
-    if grids_alpha_and_n(settings.measure) and audience() == "researcher":
+    if audience() != "researcher":  # a clinician's navigation holds neither the Ablation page nor Choose a measure
+        return
+    if grids_alpha_and_n(settings.measure):
         options = grid_options(settings.options(), isolated=False)
         server_background().submit(key_of("ablation", ws, options, settings.kg_mode), ws.digest, OTHER_PAGES,
                                    lambda: Job("Ablation page: the alpha x n grid", [
                                        ("The alpha x n grid (a pass over the pool per setting)",
                                         lambda report: _opening_grid(ws, options, settings.kg_mode, report))]))
+    _prepare_comparison(ws, settings)
+
+
+def _prepare_comparison(ws: Workspace, settings: Settings) -> None:
+    """Queue the comparison Choose a measure opens on (its default measures and baselines), as the page asks for it."""
+    baselines = tuple(comparison_baselines(ws))
+    arguments = (ws, tuple(comparison_measures(settings.measure)), baselines,
+                 setting_read(baselines, settings.relevance), settings.kg_mode, max(settings.ks))
+    server_background().submit(key_of("measures", *arguments), ws.digest, OTHER_PAGES, lambda: Job(
+        "Choose a measure: the comparison of the measures", [
+            ("A pass over the pool per measure, then the systems judged under each",
+             lambda report: measure_comparison(*arguments, progress=lambda fraction, _text: report(fraction)))]))
 
 
 def _opening_grid(ws: Workspace, options: Relevance, mode: str, report: Callable[[float, str], None]) -> None:
@@ -279,8 +303,10 @@ def prepare_neighbours(ws: Workspace, run_names: tuple[str, ...], baselines: tup
 
 
 def preparation_notes(ws: Workspace) -> list[str]:
-    """A line per job prepared on ``ws`` for the Data page, the newest first (of jobs with the same title, such as
-    the current settings' before and after the reader chose a metric group, the newest)."""
+    """A line per job prepared on ``ws`` for the Data page, the most urgent first (the current settings' before the
+    slider's next steps), the newest first within each; of jobs with the same title (the current settings' before
+    and after the reader chose a metric group) the newest."""
     reader = audience()
     newest = {job.title: job for job in server_background().jobs_of(ws.digest) if job.reader == reader}
-    return [job.note() for job in reversed(newest.values())]
+    jobs = sorted(reversed(newest.values()), key=lambda job: job.priority)  # stable: newest first within a priority
+    return [job.note() for job in jobs]

@@ -359,7 +359,7 @@ if notes:
                + f" Results kept on this server for everyone on the same data: {server_kept().total() / 2**20:,.0f} MB"
                f" of {SERVER_KEPT_BYTES / 2**20:,.0f} MB (the least recently used dropped first). As it stood when this page "
                "was drawn:")
-    st.markdown("\n".join(f"- {escape_markdown(note)}" for note in notes[:6]))
+    st.markdown("\n".join(f"- {escape_markdown(note)}" for note in notes[:8]))
 
 st.subheader("Validation report")
 report = report_table(ws)

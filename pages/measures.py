@@ -14,7 +14,7 @@ from dashboard.computed import measure_comparison
 from dashboard.session import through_app, workspace
 from dashboard.sidebar import controls
 from dashboard.ui import choose_many, require_concepts, synthetic_banner, system_label
-from evalcore.app.baselines import available_baselines, setting_read
+from evalcore.app.baselines import available_baselines, comparison_baselines, setting_read
 from evalcore.errors import CBIRLensError
 from evalcore.io.tables import SCORE_DECIMALS, markdown_table, score_table
 from evalcore.relevance.measures import MEASURES, parse_measure
@@ -58,7 +58,7 @@ measures = choose_many(st.multiselect, "Measures to compare", comparison_measure
 # Retrieval by IoU or nn-IoU is the ideal ranking under that measure: judged under it, it wins by construction, so
 # the comparison leaves it out; ranking it would cost a pass for nothing unless its measure is not compared.
 baselines = choose_many(st.multiselect, "Baselines judged beside the loaded runs", available_baselines(ws),
-                        "measures_baselines", default=[b for b in available_baselines(ws) if not b.by_relevance],
+                        "measures_baselines", default=comparison_baselines(ws),
                         format_func=system_label,
                         help="Retrieval by IoU or by nn-IoU is the ideal ranking under its own measure: where that "
                              "measure is compared, the system is left out as circular (and listed).")

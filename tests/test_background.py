@@ -106,7 +106,10 @@ def sidebar_settings(alpha: float, hops: int) -> Settings:
 
 @pytest.fixture
 def preparing(monkeypatch):
+    """The background preparation on, and its jobs on the demo ended before the next test starts."""
     monkeypatch.setenv(background.PREPARE_VARIABLE, "1")
+    yield
+    assert all(job.finished.wait(WAIT) for job in background.server_background().jobs_of(load_demo().digest))
 
 
 def test_a_server_told_not_to_prepare_queues_nothing(monkeypatch):

@@ -152,6 +152,12 @@ def setting_read(baselines: Iterable[Baseline], relevance: MeasureSpec) -> Measu
     return relevance if any(b.measure(relevance) != b.measure(default) for b in baselines) else default
 
 
+def comparison_baselines(workspace: Workspace) -> list[Baseline]:
+    """The baselines Choose a measure judges at first: those not ranking by a relevance measure (retrieval by IoU or
+    nn-IoU is the ideal ranking under its own measure, left out as circular where that measure is compared)."""
+    return [b for b in available_baselines(workspace) if not b.by_relevance]
+
+
 def default_baselines(workspace: Workspace) -> list[Baseline]:
     """With no runs loaded, every baseline that can be computed (the paper's Table 1); else none."""
     return [] if workspace.runs else available_baselines(workspace)
