@@ -2,8 +2,8 @@
 
 The Python API is :func:`evalcore.evaluate`, which takes the inputs and the option objects re-exported here
 (:class:`Relevance`, :class:`Scoring`, :class:`Statistics`, :class:`Compute`) and returns :class:`evalcore.Results`
-(see the README's "From Python"); :func:`evalcore.extract_concepts` turns captions into concept sets (the
-README's "Concept sets from captions"); :func:`evalcore.evaluate_runs` is the same path for an
+(docs/API.md); :func:`evalcore.extract_concepts` turns captions into concept sets
+(docs/CONCEPTS_FROM_CAPTIONS.md); :func:`evalcore.evaluate_runs` is the same path for an
 :class:`~evalcore.evaluation.evaluator.Evaluator` built once, with the option objects of :mod:`evalcore.evaluation.options`.
 All are imported on first use, so that ``import evalcore`` stays light for the command line and
 the dashboard.

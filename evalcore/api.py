@@ -62,6 +62,7 @@ from evalcore.readers import (
 from evalcore.readers.concepts import check_concepts_readable
 from evalcore.readers.names import read_names_to_find
 from evalcore.relevance.kg import KnowledgeGraph
+from evalcore.relevance.measures import MeasureSpec, parse_measure
 
 PathLike = Union[str, Path, bytes]
 ConceptsInput = Union[PathLike, ConceptSets, pd.DataFrame, Mapping[str, Union[str, Iterable[str]]]]
@@ -82,7 +83,7 @@ _COLUMN_ALIASES = {
 def evaluate(concepts: ConceptsInput | None, runs: RunInput | Sequence[RunInput] | Mapping[str, RunInput],
              *options: Option, kg: KGInput | Sequence[KGInput] | None = None, kg_mode: str = "undirected",
              labels: LabelsInput | None = None, qrels: PathLike | Qrels | None = None,
-             progress: Callable[[float, str], None] | None = None) -> Results:
+             progress: Callable[[float, str], None] | None = None, **old_keywords: Any) -> Results:
     """Evaluate retrieval runs against concept sets or judgments; the numbers of ``evaluate --json``, ``compare``
     and the dashboard (:func:`~evalcore.evaluation.results.evaluate_runs` on an
     :class:`~evalcore.evaluation.evaluator.Evaluator` of these inputs).
@@ -121,7 +122,13 @@ def evaluate(concepts: ConceptsInput | None, runs: RunInput | Sequence[RunInput]
 
     The counts of tied queries are in ``Results.counts`` (``queries_tied``, ...;
     :func:`evalcore.metrics.ties.tie_message` words them).
+
+    The keywords of 0.1 (``alpha=0.5, n=1, k=(10,)``, ...) still work in 0.2, with a ``DeprecationWarning`` that
+    gives the new spelling (:func:`options_from_old_keywords`); they go in 0.3.
     """
+    if old_keywords:
+        new_options, kg = options_from_old_keywords(old_keywords, kg)
+        options = (*options, *new_options)
     chosen = _chosen_options(options)
     if concepts is None and qrels is None:
         raise ParameterError("an evaluation needs concept sets or a qrels file as its relevance source")
@@ -132,6 +139,58 @@ def evaluate(concepts: ConceptsInput | None, runs: RunInput | Sequence[RunInput]
     evaluator = Evaluator(concept_sets, graph, kg_mode, image_labels, qrels=judgments, compute=chosen.get(Compute))
     return evaluate_runs(evaluator, as_runs(runs), chosen.get(Scoring), chosen.get(Relevance), chosen.get(Statistics),
                          progress)
+
+
+#: The keyword parameters of 0.1's ``evaluate`` by the option object that now holds each (``kg_sources`` went to
+#: :func:`as_knowledge_graph`).
+OLD_KEYWORDS: dict[str, tuple[str, ...]] = {
+    "Relevance.of": ("alpha", "n", "measure", "gain", "threshold", "relevance_level", "empty_queries", "ties",
+                     "query_image"),
+    "Scoring": ("metrics", "k"),
+    "Statistics": ("confidence", "bootstrap_samples", "randomization_samples", "seed"),
+    "Compute": ("workers", "client", "memory_per_worker", "backend", "device"),
+}
+
+
+def options_from_old_keywords(keywords: Mapping[str, Any], kg: Any) -> tuple[list[Option], Any]:
+    """The option objects (and KG) that 0.1's keywords of ``evaluate`` meant, with a ``DeprecationWarning`` naming
+    the new spelling; an unknown keyword is a ``TypeError``, as Python's own.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     options, _ = options_from_old_keywords({"alpha": 0.3, "k": (10,)}, None)
+    >>> [type(option).__name__ for option in options], options[0].alpha, options[1].k
+    (['Relevance', 'Scoring'], 0.3, (10,))
+    >>> print(caught[0].message)
+    evaluate(alpha=..., k=...) is 0.1's spelling and goes in 0.3; write evaluate(concepts, runs, \
+Relevance.of(alpha=0.3), Scoring(k=(10,)))
+    """
+    import warnings
+
+    known = {name for names in OLD_KEYWORDS.values() for name in names} | {"kg_sources"}
+    unknown = sorted(set(keywords) - known)
+    if unknown:
+        raise TypeError(f"evaluate() got an unexpected keyword argument {unknown[0]!r}")
+    options: list[Option] = []
+    spelled: list[str] = []
+    builders = {"Relevance.of": _old_relevance, "Scoring": Scoring, "Statistics": Statistics, "Compute": Compute}
+    for kind, names in OLD_KEYWORDS.items():
+        given = {name: keywords[name] for name in names if name in keywords}
+        if given:
+            options.append(builders[kind](**given))
+            spelled.append(f"{kind}({', '.join(f'{name}={value!r}' for name, value in given.items())})")
+    if "kg_sources" in keywords:
+        kg = as_knowledge_graph(kg, keywords["kg_sources"])
+        spelled.append(f"kg=as_knowledge_graph(kg, {keywords['kg_sources']!r})")
+    warnings.warn(f"evaluate({', '.join(f'{name}=...' for name in keywords)}) is 0.1's spelling and goes in 0.3; "
+                  f"write evaluate(concepts, runs, {', '.join(spelled)})", DeprecationWarning, stacklevel=3)
+    return options, kg
+
+
+def _old_relevance(measure: MeasureSpec | str | None = None, **loose: Any) -> Relevance:
+    """0.1's relevance keywords, where a measure could be given as text."""
+    return Relevance.of(measure=parse_measure(measure) if isinstance(measure, str) else measure, **loose)
 
 
 def _chosen_options(options: Sequence[Any]) -> dict[type, Any]:

@@ -171,9 +171,9 @@ def run(argv: list[str] | None = None) -> dict:
                   "from our own CUI-to-class mapping (the paper's is not published), so only queries with an organ "
                   "CUI in the mapping count for organ; and the caption baseline is TF-IDF rather than BioMedCLIP-t "
                   "text embeddings.", "",
-                  "- *directed*: neighbours only along ancestor/descendant chains (DESIGN §2).",
+                  "- *directed*: neighbours only along ancestor/descendant chains (docs/DESIGN.md §2).",
                   "- *strict N(A,B)*: a concept of A \\ B counts only if it neighbours a concept of B \\ A "
-                  "(and vice versa); DESIGN §2 also accepts a neighbour in A ∩ B.",
+                  "(and vice versa); docs/DESIGN.md §2 also accepts a neighbour in A ∩ B.",
                   "- *source only*: the KG restricted to the edges of one ontology.", ""]
 
     if "examples" in parts:

@@ -78,13 +78,24 @@ def random_world(seed: int, images: int = 60, vocabulary: int = 25, edges: int =
 
 @pytest.fixture
 def worked_kg() -> KnowledgeGraph:
-    """DESIGN §2's example: vein -> blood vessel, with CT unrelated."""
+    """docs/DESIGN.md §2's example: vein -> blood vessel, with CT unrelated."""
     return KnowledgeGraph.from_edges([KGEdges((("C0042449", "C0005847", "test"),), {"C0042449": "Veins",
                                                                                    "C0005847": "Blood Vessels"})])
 
 
 def needs(path: Path):
-    return pytest.mark.skipif(not path.exists(), reason=f"{path} not available")
+    """Skip the test where ``path`` is absent; a path of the real data is also marked ``rocov2``."""
+    skip = pytest.mark.skipif(not path.exists(), reason=f"{path} not available")
+    if not path.is_relative_to(SHARED):
+        return skip
+    return lambda test: pytest.mark.rocov2(skip(test))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A browser test is slow too, so that ``-m "not slow"`` (the fast lane, docs/TESTING.md) leaves it out."""
+    for item in items:
+        if item.get_closest_marker("browser") is not None and item.get_closest_marker("slow") is None:
+            item.add_marker(pytest.mark.slow)
 
 
 def press_if_shown(app, key: str) -> None:

@@ -1,6 +1,6 @@
 """Hand-made inputs for the hostile-input suites: one small valid world and the bad files built from it.
 
-The valid world is the worked example of DESIGN §2 (q shares CT with every image, its vein is one
+The valid world is the worked example of docs/DESIGN.md §2 (q shares CT with every image, its vein is one
 hop from x's blood vessel), so every subcommand succeeds on it; each hostile case replaces or adds
 one file. Binary formats (.npy, .parquet) are built here so the tests hold no opaque blobs.
 """

@@ -232,11 +232,14 @@ def test_latex_table_escapes_names_and_marks_undefined_values():
     assert "sys\\_a & 0.38 \\\\" in hand_results([0.25, 0.5], [0.1, 0.2]).to_latex(intervals=False, digits=2)
 
 
-def test_readme_examples_run(monkeypatch):
-    monkeypatch.chdir(ROOT)  # the README's paths are relative to the repository root
-    failures, attempted = doctest.testfile(str(ROOT / "README.md"), module_relative=False,
+@pytest.mark.parametrize(("document", "examples"), [
+    ("README.md", 4), ("docs/API.md", 13), ("docs/CONCEPTS_FROM_CAPTIONS.md", 3)])
+def test_documented_examples_run(monkeypatch, document, examples):
+    """The README's example, docs/API.md's (the README's "From Python" until issue 66) and the extraction example."""
+    monkeypatch.chdir(ROOT)  # the documents' paths are relative to the repository root
+    failures, attempted = doctest.testfile(str(ROOT / document), module_relative=False,
                                            optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
-    assert attempted >= 10 and failures == 0
+    assert attempted >= examples and failures == 0
 
 
 def test_import_evalcore_stays_light():

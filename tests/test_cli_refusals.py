@@ -197,7 +197,7 @@ def test_a_labels_file_without_the_kind_is_named(tiny, capsys):
 # --- 8. the console: undefined numbers, the confidence level, the fewest samples -------------------------------------
 
 def test_the_console_prints_undefined_numbers_as_undefined(tiny, capsys):
-    """Was: P@3[modality]=nan and t-test p (Holm) nan, where the README promises "undefined" (the JSON: null)."""
+    """Was: P@3[modality]=nan and t-test p (Holm) nan, where docs/CLI.md promises "undefined" (the JSON: null)."""
     base = ["--concepts", str(tiny / "c.csv"), "--run", str(tiny / "r.trec"), "--labels", str(tiny / "labels.csv")]
     assert main(["evaluate", *base, "--metrics", "P@1[modality]", "CUI@1", "--json", str(tiny / "e.json")]) == 0
     err = capsys.readouterr().err

@@ -184,7 +184,7 @@ def test_a_list_deeper_than_1000_is_read_as_deep_as_the_tables_k():
 
 
 def test_qrels_judge_every_item_of_the_runs_however_deep():
-    """README: every item of the runs is judged (with the pool's best K), as evaluate reads a list as deep as its K
+    """docs/CLI.md: every item of the runs is judged (with the pool's best K), as evaluate reads a list as deep as its K
     asks: items past rank 1,000 were left unjudged, which trec_eval reads as 0."""
     from evalcore.data import Run
     from evalcore.evaluation.evaluator import Evaluator

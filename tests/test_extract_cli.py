@@ -195,13 +195,14 @@ def test_extract_on_rocov2_valid_through_the_cli(tmp_path):
     assert rows[1][0] == "ROCOv2_2023_valid_000001" and {"C1306645", "C0817096"} <= set(rows[1][1].split(";"))
 
 
-def test_the_readme_quotes_the_test_f1_the_evidence_document_measured():
-    """The README's claim of the extractor's test F1 is the figure `scripts/extraction_evidence.py` last wrote to
-    docs/EXTRACTION.md (dictionary (c) on test), not a figure of an earlier pass."""
+def test_the_extraction_overview_quotes_the_test_f1_the_evidence_document_measured():
+    """The claim of the extractor's test F1 in docs/CONCEPTS_FROM_CAPTIONS.md (the README's until issue 66) is the
+    figure `scripts/extraction_evidence.py` last wrote to docs/EXTRACTION.md (dictionary (c) on test), not a figure
+    of an earlier pass."""
     import re
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    claimed = re.search(r"the concept-detection F1 is (0\.\d{4}) on test", readme)
+    overview = (ROOT / "docs" / "CONCEPTS_FROM_CAPTIONS.md").read_text(encoding="utf-8")
+    claimed = re.search(r"the concept-detection F1 is (0\.\d{4}) on test", overview)
     document = (ROOT / "docs" / "EXTRACTION.md").read_text(encoding="utf-8")
     measured = re.search(r"^\| test \| \(c\) names \+ abbreviations \+ open synonyms \| (0\.\d{4}) \|", document, re.M)
     assert claimed and measured and claimed.group(1) == measured.group(1)
@@ -218,13 +219,13 @@ def test_the_rules_help_names_every_kind_a_rules_file_takes(capsys):
     assert all(kind in shown for kind in KINDS), [kind for kind in KINDS if kind not in shown]
 
 
-def test_the_readme_names_every_kind_a_rules_file_takes():
-    """The README's list of a rules file's kinds is the reader's own (issue 36, twenty-second pass: negation-suffix
-    and negation-compound-lesion were added to both)."""
+def test_the_extraction_overview_names_every_kind_a_rules_file_takes():
+    """The list of a rules file's kinds in docs/CONCEPTS_FROM_CAPTIONS.md (the README's until issue 66) is the
+    reader's own (issue 36, twenty-second pass: negation-suffix and negation-compound-lesion were added to both)."""
     from evalcore.extraction.user_rules import KINDS
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    listed = readme[readme.index("(kinds: `synonym`"):]
+    overview = (ROOT / "docs" / "CONCEPTS_FROM_CAPTIONS.md").read_text(encoding="utf-8")
+    listed = overview[overview.index("(kinds: `synonym`"):]
     listed = set(re.findall(r"`([a-z-]+)`", listed[:listed.index("The vocabulary also carries")]))
     assert listed == set(KINDS), listed ^ set(KINDS)
 

@@ -142,7 +142,8 @@ def test_gpu_budget_from_the_allocators_stats(stats, budget):
     assert JaxRanker("cpu", device_memory=123).budget() == 123
 
 def test_hand_worked_pool(worked_kg):
-    # DESIGN §2: q = {CT, vein}; x = {CT, vessel} nn-IoU 2/3 (IoU 1/3); y = {CT} 1/2; z = {MRI} 0; w = {CT, vein} 1.
+    # docs/DESIGN.md §2: q = {CT, vein}; x = {CT, vessel} nn-IoU 2/3 (IoU 1/3); y = {CT} 1/2; z = {MRI} 0;
+    # w = {CT, vein} 1.
     concepts = ConceptSets(("q", "x", "y", "z", "w"), (
         frozenset({"C0040405", "C0042449"}), frozenset({"C0040405", "C0005847"}), frozenset({"C0040405"}),
         frozenset({"C0024485"}), frozenset({"C0040405", "C0042449"})))

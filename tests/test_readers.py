@@ -1,4 +1,4 @@
-"""Readers: every format of DESIGN §1, and errors that name file and line."""
+"""Readers: every format of docs/DESIGN.md §1, and errors that name file and line."""
 
 from __future__ import annotations
 

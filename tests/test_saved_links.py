@@ -121,7 +121,7 @@ def test_a_link_reopens_the_kg_endpoints_and_says_what_it_could_not():
 @pytest.mark.parametrize("setting, value", [("alpha", "5"), ("alpha", "0.35"), ("n", "9"), ("gain", "quadratic"),
                                             ("measure", "dicee"), ("audience", "Doctor"), ("kg_mode", "sideways")])
 def test_a_setting_out_of_its_range_is_left_at_its_default_and_said(setting, value):
-    """Was silent (hunt 27), where the README promises one sentence: the setting fell back to its default."""
+    """Was silent (hunt 27), where docs/DASHBOARD.md promises one sentence: the setting fell back to its default."""
     app = linked(**{setting: value})
     assert not app.exception and app.session_state[setting] == DEFAULTS[setting]
     assert [toast.value for toast in app.toast] == [f"Part of this link does not fit the data loaded here or the "

@@ -99,8 +99,8 @@ def test_kendall_tau_of_a_ranking_that_ties_every_system_is_undefined_unless_bot
 
 
 def test_evaluate_gives_the_same_numbers_for_a_run_whose_lines_are_in_another_order(tmp_path):
-    """README (evaluate's JSON): no mean, interval or test depends on the order of a run file's lines (was: the demo's
-    overlap-noisy run sorted by query descending had nn-CUI@10 [0.90694, 0.91296] against [0.90718, 0.91312])."""
+    """docs/CLI.md (evaluate's JSON): no mean, interval or test depends on the order of a run file's lines (was: the
+    demo's overlap-noisy run sorted by query descending had nn-CUI@10 [0.90694, 0.91296] against [0.90718, 0.91312])."""
     import json
 
     from evalcore.cli import main

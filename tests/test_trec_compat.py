@@ -321,7 +321,7 @@ def test_rounded_scale_stays_within_the_stated_bound(monkeypatch):
     assert max(differences) <= bound and max(differences) > TOLERANCE
 
 
-# --- ties, as the README table states them -------------------------------------------------------
+# --- ties, as docs/TREC_COMPATIBILITY.md's table states them ---------------------------------------------
 
 def test_tie_orders_of_pytrec_eval_and_of_our_reader():
     documents = ["b", "a", "d", "c", "B", "10", "9"]
@@ -458,8 +458,8 @@ def test_dashboard_graded_qrels_download():
 
 
 def test_a_query_given_an_empty_list_is_read_as_missing_from_the_run():
-    """README (the table of differences): {"q": []} is as a query missing from the run, skipped and counted under
-    judgments; pytrec_eval scores it 0."""
+    """docs/TREC_COMPATIBILITY.md (the table of differences): {"q": []} is as a query missing from the run, skipped
+    and counted under judgments; pytrec_eval scores it 0."""
     import evalcore
     from evalcore import Scoring
 

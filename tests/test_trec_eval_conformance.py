@@ -6,8 +6,8 @@ Shared measures (trec_eval name -> ours, under judged grades): ``ndcg_cut_K`` ->
 ``qrels-MAP@K``, ``P_K`` -> ``qrels-Prec@K``, ``recall_K`` -> ``qrels-R@K``, at each K trec_eval prints (5, 10, 15,
 20, 30, 100, 200, 500, 1000). We offer none of trec_eval's other measures (``map``, ``recip_rank``, ``Rprec``,
 ``bpref``, ``ndcg`` without a cut-off, ``rbp``, ``success_K``, ...): our ``RBP`` and ``ERR`` are defined otherwise
-(README, table of names). ``results.test`` has tied scores in every query; its ranks happen to order them as
-trec_eval does (document ID descending), so both tie orders give trec_eval's numbers here.
+(docs/TREC_COMPATIBILITY.md, table of names). ``results.test`` has tied scores in every query; its ranks happen to
+order them as trec_eval does (document ID descending), so both tie orders give trec_eval's numbers here.
 """
 
 from __future__ import annotations
