@@ -44,13 +44,14 @@ from evalcore.app.scores import Scores, leaderboard_names, shown_scores
 from evalcore.app.sources import Rocov2Folder, SavedLink
 from evalcore.app.workspace import Workspace, caption_concepts, concept_mentions, extraction_names
 from evalcore.data import Run
+from evalcore.engine import PairwiseEngine
 from evalcore.engine.array_backend import gpu_available
 from evalcore.errors import CBIRLensError, ParameterError
 from evalcore.evaluation.evaluator import AlignedRun, Evaluator
 from evalcore.evaluation.options import Compute, Relevance, Scoring
 from evalcore.extraction.caption_concepts import CaptionConcepts
 from evalcore.extraction.extractor import ConceptDictionary, Coverage, coverage
-from evalcore.io.tables import shown_metrics, spreadsheet_csv
+from evalcore.io.tables import shown_metrics, shown_tables, spreadsheet_csv
 from evalcore.relevance.kg import KG_MODES, KnowledgeGraph
 from evalcore.relevance.measures import MeasureSpec, measure_spec, parse_measure
 from evalcore.studies import reproduction as rp
@@ -273,14 +274,21 @@ def pool_relevance_of(ws: Workspace, baseline: Baseline, query: str, settings: S
 @dataclass(frozen=True)
 class LeaderboardView:
     """What a Leaderboard draws first: a metric group (and in the group "other" one family) and the metric in
-    focus, None where the reader chose none (:func:`evalcore.io.tables.shown_metrics` gives their defaults)."""
+    focus, None where the reader chose none (:func:`evalcore.io.tables.shown_tables` gives their defaults)."""
 
     group: str | None = None
     family: str | None = None
     focus: str | None = None
 
     def shown(self, names: Sequence[str]) -> tuple[str, ...]:
+        """The metrics of ``names`` the view computes: its tables' and the one in focus
+        (:func:`evalcore.io.tables.shown_metrics`)."""
         return shown_metrics(names, self.group, self.family, self.focus)
+
+    def tables(self, names: Sequence[str]) -> dict[str, list[str]]:
+        """The tables the view draws, ``{family: [metrics of names]}`` (:func:`evalcore.io.tables.shown_tables`, the
+        one definition of the metrics a table shows, which :meth:`shown` reads too)."""
+        return shown_tables(names, self.group, self.family)
 
 
 @shared(server_kept, EVALUATION_INPUTS)
@@ -327,10 +335,11 @@ def evaluation_steps(ws: Workspace, run_names: tuple[str, ...], baselines: tuple
     pool (reporting block by block); the last step is the evaluation itself. The Leaderboard runs them behind its
     bar; a load runs them in the background (:mod:`dashboard.background`), and a page asking meanwhile waits for
     the step under way."""
-    # nn-IoU's pass first: it codes the pool, and IoU's pass then ranks the code groups of those codes instead of
-    # coding the pool again. Grouping them here, not at the first alpha change, makes that change as fast as the
-    # next ones (about 1.5 s less on ROCOv2 test) for a few tenths of a second more now.
-    relevance = sorted((b for b in baselines if b.by_relevance), key=lambda b: b.key == "iou")
+    # In the engine's pass order, nn-IoU's pass first: it codes the pool, and IoU's pass then ranks the code groups
+    # of those codes instead of coding the pool again. Grouping them here, not at the first alpha change, makes that
+    # change as fast as the next ones (about 1.5 s less on ROCOv2 test) for a few tenths of a second more now.
+    relevance = PairwiseEngine.pass_order([b for b in baselines if b.by_relevance],
+                                          lambda b: b.measure(settings.relevance))
     others = [b for b in baselines if not b.by_relevance]
     # Ideal rankings the metrics need and no relevance baseline computes on the way.
     summaries = [measure for measure in ("nn-iou", "iou") if measure not in {b.key for b in relevance}]

@@ -37,13 +37,13 @@ from dashboard.session import (
 )
 from dashboard.sidebar import controls
 from dashboard.ui import choose_one, concept_label, escape_markdown, plain_report_text, synthetic_banner
-from evalcore.app.saved import extraction_steps, save_workspace
+from evalcore.app.saved import save_workspace
 from evalcore.app.store import size_text
 from evalcore.app.workspace import (
     report_table,
+    with_caption_extraction,
     with_captions,
     with_embeddings,
-    with_extracted_concepts,
     with_images,
     with_kg,
     with_labels,
@@ -52,7 +52,6 @@ from evalcore.app.workspace import (
     with_run,
 )
 from evalcore.errors import CBIRLensError
-from evalcore.readers import read_captions
 
 through_app()
 
@@ -219,17 +218,12 @@ else:
         bar = st.progress(0.0, text="Finding concepts in the captions")
 
         def extracted_workspace():
-            current = workspace()
-            source = "loaded captions"
-            reading = current
-            if which_captions == "upload":
-                source = uploaded_captions.name
-                reading = current.with_inputs(captions=read_captions(uploaded_captions.getvalue(), source))
+            # The one extraction step (a saved workspace replays the same): the captions file read alone, if chosen,
+            # the synonym files and the option, found through the server's shared cache.
             synonyms = tuple((upload.getvalue(), upload.name) for upload in synonym_uploads or [])
-            found = found_concepts(reading, synonyms, abbreviations,
-                                   lambda fraction, text: bar.progress(min(1.0, fraction), text=text))
-            alone = (uploaded_captions.getvalue(), source) if which_captions == "upload" else None
-            return with_extracted_concepts(current, found, source, extraction_steps(synonyms, abbreviations, alone))
+            alone = (uploaded_captions.getvalue(), uploaded_captions.name) if which_captions == "upload" else None
+            return with_caption_extraction(workspace(), synonyms, abbreviations, alone, found_concepts,
+                                           lambda fraction, text: bar.progress(min(1.0, fraction), text=text))
 
         extracted = guarded_load(extracted_workspace)
         bar.empty()

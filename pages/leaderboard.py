@@ -215,11 +215,10 @@ def group_table(family: str, family_metrics: list[str], key: str) -> None:
     st.dataframe(styled, column_config=config, key=key, width="content")
 
 
-if group == "other":
-    group_table(family, families[family], f"leaderboard_{group}")
-else:
-    for family, family_metrics in families.items():
-        group_table(family, family_metrics, f"leaderboard_{group}_{family}")
+# The tables of the view, the metrics it computed (less the one in focus): one definition, io.tables.shown_tables.
+for table_family, family_metrics in view.tables(metrics).items():
+    group_table(table_family, family_metrics,
+                f"leaderboard_{group}" if group == "other" else f"leaderboard_{group}_{table_family}")
 if group == "relevance-graded" and any(b.by_relevance for b in baselines):
     st.caption("A reference system that orders the images by the concept match itself scores 1.0000 on that score by "
                "construction: it is the best order possible, shown as a ceiling, not as a competitor."
@@ -353,7 +352,7 @@ if who == "researcher" and st.toggle(qrels_label, key="qrels_toggle"):
     st.download_button("Graded qrels", qrels_text.encode(), "qrels.txt", "text/plain", key="dl_qrels", on_click="ignore")
     st.caption("Each query's ideal top K over the whole pool plus every image the shown systems retrieved; grade = "
                "nn-IoU x a per-query scale, so trec_eval / ranx / ir_measures nDCG@K (K up to the largest K chosen) "
-               "equals nn-CUI@K for runs without tied scores. Scale: README, 'Qrels'.")
+               "equals nn-CUI@K for runs without tied scores. Scale: docs/CLI.md, 'Judged relevance'.")
 
 if who == "researcher":
     with st.expander("Counts: skipped queries, unknown IDs, excluded values (of the metrics shown)"):

@@ -1,4 +1,4 @@
-"""Why a retrieved image is related to the query, in words for each audience (DESIGN §2).
+"""Why a retrieved image is related to the query, in words for each audience (docs/DESIGN.md §2).
 
 :func:`explain_pair` takes two concept sets, a KG, a relevance measure (a
 :class:`~evalcore.relevance.measures.MeasureSpec`, any of the registry's; its distance threshold says which near
@@ -208,7 +208,7 @@ def explain_pair(query: Iterable[str], result: Iterable[str], kg: KnowledgeGraph
 
     ``measure`` is any measure of the registry; its n (:attr:`MeasureSpec.hops`) chooses the near matches, and its
     alpha (0 where it has none) and n fill in the nn-IoU shown beside IoU and the measure itself.
-    Worked example of DESIGN §2 (n = 1, alpha = 0.5, KG: vein -> blood vessel):
+    Worked example of docs/DESIGN.md §2 (n = 1, alpha = 0.5, KG: vein -> blood vessel):
 
     >>> from evalcore.data import KGEdges
     >>> kg = KnowledgeGraph.from_edges([KGEdges((("vein", "vessel", "t"),), {"vessel": "blood vessel"})])

@@ -5,7 +5,8 @@ same inputs, the same digests and so the same numbers, on another machine or aft
 A recipe starts with its base, ``demo`` (the embedded demo) or ``folder`` (a data folder of the server, read again
 through the server's own checks), or none (an empty workspace); then each file in the order it was loaded. An
 extraction is three kinds of steps: the synonym files and a captions file read alone (each with its bytes), then
-``extraction`` with its options as JSON.
+``extraction`` with its options as JSON. The kinds are :class:`evalcore.app.workspace.StepKind`'s, each replayed
+as the one table :data:`REPLAYED` says.
 
 Results prepared on a saved workspace (:class:`PreparedResults`: the evaluator's pool rankings and ideal summaries,
 the baselines' runs) are kept with it in the store (:meth:`WorkspaceStore.keep_prepared`), each one as the arrays
@@ -27,13 +28,14 @@ import numpy as np
 
 from evalcore.app.store import SavedInput, SavedWorkspace, WorkspaceStore
 from evalcore.app.workspace import (
+    StepKind,
     Workspace,
-    caption_concepts,
+    extraction_options,
     load_demo,
     load_rocov2_complete,
+    with_caption_extraction,
     with_captions,
     with_embeddings,
-    with_extracted_concepts,
     with_images,
     with_kg,
     with_labels,
@@ -41,25 +43,11 @@ from evalcore.app.workspace import (
     with_new_concepts,
     with_run,
 )
+from evalcore.app.workspace import extraction_steps as extraction_steps  # defined here first: still found here
 from evalcore.data import ConceptSets, RankedLists, RankedScores, Run
 from evalcore.engine import PoolSummary
 from evalcore.errors import StoreError
 from evalcore.evaluation.evaluator import MAX_DEPTH
-from evalcore.readers import read_captions
-
-
-def extraction_steps(synonym_files: Sequence[tuple[bytes, str]], abbreviations: bool,
-                     captions_alone: tuple[bytes, str] | None = None) -> tuple[SavedInput, ...]:
-    """The recipe steps of an extraction from the workspace's captions (or ``captions_alone``, a captions file
-    read as a collection of its own), with ``synonym_files`` ((bytes, name) pairs) and the imaging vocabulary on
-    or off.
-
-    >>> [(step.kind, step.name) for step in extraction_steps([(b"...", "mesh.tsv")], True)]
-    [('synonyms', 'mesh.tsv'), ('extraction', 'options')]
-    """
-    return (*(SavedInput("synonyms", name, data) for data, name in synonym_files),
-            *([SavedInput("extraction_captions", captions_alone[1], captions_alone[0])] if captions_alone else []),
-            SavedInput("extraction", "options", json.dumps({"abbreviations": bool(abbreviations)}).encode()))
 
 
 @dataclass
@@ -72,12 +60,17 @@ class _Replay:
     synonyms: list[SavedInput] = field(default_factory=list)
     captions_alone: SavedInput | None = None
 
-    def base(self, step: SavedInput) -> None:
-        self.workspace = load_demo() if step.kind == "demo" else load_rocov2_complete(step.name, self.roots)
+    def demo(self, step: SavedInput) -> None:
+        self.workspace = load_demo()
 
-    def add(self, loader: Callable[[Workspace, bytes, str], Workspace]) -> Callable[[SavedInput], None]:
-        def added(step: SavedInput) -> None:
-            self.workspace = loader(self.workspace, step.data, step.name)
+    def folder(self, step: SavedInput) -> None:
+        self.workspace = load_rocov2_complete(step.name, self.roots)
+
+    @staticmethod
+    def adding(loader: Callable[[Workspace, bytes, str], Workspace]) -> Callable[[_Replay, SavedInput], None]:
+        """The action of a step that adds its file through ``loader`` (a ``with_*`` loader)."""
+        def added(state: _Replay, step: SavedInput) -> None:
+            state.workspace = loader(state.workspace, step.data, step.name)
         return added
 
     def wait_for_embeddings(self, step: SavedInput) -> None:
@@ -88,34 +81,46 @@ class _Replay:
         self.workspace = with_embeddings(self.workspace, step.data, step.name, *((ids.data, ids.name) if ids else ()))
 
     def wait_for_extraction(self, step: SavedInput) -> None:
-        if step.kind == "synonyms":
+        if step.kind == StepKind.SYNONYMS.value:
             self.synonyms.append(step)
         else:
             self.captions_alone = step
 
     def extraction(self, step: SavedInput) -> None:
-        try:
-            options = json.loads(step.data.decode("utf-8"))
-        except ValueError:  # UnicodeDecodeError is one
-            options = None
-        if not isinstance(options, dict) or not isinstance(options.get("abbreviations", True), bool):
-            raise StoreError("This saved workspace's extraction step is damaged (its options are no JSON object with "
-                             "a true or false 'abbreviations'); load its inputs again and save them.")
-        synonyms, self.synonyms = [(s.data, s.name) for s in self.synonyms], []
+        abbreviations = extraction_options(step)
+        synonyms, self.synonyms = tuple((s.data, s.name) for s in self.synonyms), []
         alone, self.captions_alone = self.captions_alone, None
-        reading = self.workspace if alone is None else self.workspace.with_inputs(
-            captions=read_captions(alone.data, alone.name))
-        found = caption_concepts(reading, synonyms, bool(options.get("abbreviations", True)))
-        self.workspace = with_extracted_concepts(
-            self.workspace, found, "loaded captions" if alone is None else alone.name,
-            extraction_steps(synonyms, bool(options.get("abbreviations", True)),
-                             None if alone is None else (alone.data, alone.name)))
+        self.workspace = with_caption_extraction(self.workspace, synonyms, abbreviations,
+                                                 None if alone is None else (alone.data, alone.name))
+
+
+#: What replaying each kind of load step does (:class:`~evalcore.app.workspace.StepKind`, the kinds the loaders
+#: record): the one table :func:`replay` reads; every kind has its row.
+REPLAYED: Mapping[StepKind, Callable[[_Replay, SavedInput], None]] = {
+    StepKind.DEMO: _Replay.demo,
+    StepKind.FOLDER: _Replay.folder,
+    StepKind.CONCEPTS: _Replay.adding(with_new_concepts),
+    StepKind.KG: _Replay.adding(with_kg),
+    StepKind.RUN: _Replay.adding(with_run),
+    StepKind.LABELS: _Replay.adding(with_labels),
+    StepKind.NAMES: _Replay.adding(with_names),
+    StepKind.CAPTIONS: _Replay.adding(with_captions),
+    StepKind.IMAGES: _Replay.adding(with_images),
+    StepKind.EMBEDDING_IDS: _Replay.wait_for_embeddings,
+    StepKind.EMBEDDINGS: _Replay.embeddings,
+    StepKind.SYNONYMS: _Replay.wait_for_extraction,
+    StepKind.EXTRACTION_CAPTIONS: _Replay.wait_for_extraction,
+    StepKind.EXTRACTION: _Replay.extraction,
+}
+if set(REPLAYED) != set(StepKind):  # a kind the loaders record that a saved workspace could not open again
+    raise ImportError(f"no replay of the load steps {sorted(k.value for k in set(StepKind) - set(REPLAYED))}")
 
 
 def replay(steps: Sequence[SavedInput], roots: Sequence[Path] = (),
            progress: Callable[[float, str], None] | None = None) -> Workspace:
-    """The workspace the recipe ``steps`` make (``roots``: the data folders a ``folder`` base may be read under);
-    ``progress(fraction, text)`` after each step. An unknown kind of step raises a :class:`StoreError`.
+    """The workspace the recipe ``steps`` make (``roots``: the data folders a ``folder`` base may be read under),
+    each step done as :data:`REPLAYED` says for its kind; ``progress(fraction, text)`` after each step. An unknown
+    kind of step raises a :class:`StoreError`.
 
     >>> from evalcore.app.workspace import with_captions
     >>> made = with_captions(Workspace(), b"ID,Caption\\na,CT of the chest\\n", "captions.csv")
@@ -124,18 +129,12 @@ def replay(steps: Sequence[SavedInput], roots: Sequence[Path] = (),
     (True, ['captions'])
     """
     state = _Replay(roots)
-    loaders: dict[str, Callable[[SavedInput], None]] = {
-        "demo": state.base, "folder": state.base, "concepts": state.add(with_new_concepts), "kg": state.add(with_kg),
-        "run": state.add(with_run), "labels": state.add(with_labels), "names": state.add(with_names),
-        "captions": state.add(with_captions), "images": state.add(with_images),
-        "embedding_ids": state.wait_for_embeddings, "embeddings": state.embeddings,
-        "synonyms": state.wait_for_extraction, "extraction_captions": state.wait_for_extraction,
-        "extraction": state.extraction}
+    kinds = {kind.value: kind for kind in StepKind}
     for position, step in enumerate(steps, start=1):
-        if step.kind not in loaders:
+        if step.kind not in kinds:
             raise StoreError(f"This saved workspace holds an input of a kind this version does not read "
                              f"({step.kind!r}); open it with the version that saved it.")
-        loaders[step.kind](step)
+        REPLAYED[kinds[step.kind]](state, step)
         if progress is not None:
             progress(position / len(steps), f"Loaded {step.name}")
     return state.workspace

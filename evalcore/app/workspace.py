@@ -14,7 +14,9 @@ The validation report is data (:class:`ReportRow` rows), which the dashboard dra
 from __future__ import annotations
 
 import contextlib
+import enum
 import io
+import json
 import os
 import threading
 import warnings
@@ -33,12 +35,19 @@ from PIL import Image
 from evalcore.app.store import SavedInput
 from evalcore.cache_keys import content_digest
 from evalcore.data import ConceptClassMap, ConceptSets, Embeddings, ImageLabels, KGEdges, Run
-from evalcore.errors import CBIRLensError, InputError, listed, quoted_id
+from evalcore.errors import CBIRLensError, InputError, StoreError, listed, quoted_id
 from evalcore.evaluation.evaluator import BUILT_IN_PREFIX, is_built_in_name, unknown_ids
 from evalcore.extraction.caption_concepts import CaptionConcepts, find_caption_concepts
 from evalcore.extraction.evidence import EvidenceRow, evidence_rows, image_rows
 from evalcore.extraction.extractor import Mention, merged_names, merged_synonyms
-from evalcore.io.loading import check_under_roots, is_under_roots, load_rocov2_folder, resolve_labels, shown_path
+from evalcore.io.loading import (
+    ROCOV2_LAYOUT,
+    check_under_roots,
+    is_under_roots,
+    load_rocov2_folder,
+    resolve_labels,
+    shown_path,
+)
 from evalcore.readers import (
     read_captions,
     read_concept_names,
@@ -51,7 +60,7 @@ from evalcore.readers import (
     read_synonyms,
 )
 from evalcore.readers.names import read_names_to_find
-from evalcore.resources import demo_path, project_root
+from evalcore.resources import demo_path
 
 MAX_ZIP_MEMBERS = 200_000
 MAX_IMAGE_BYTES = 20 << 20
@@ -61,7 +70,7 @@ MAX_ZIP_TOTAL = 2 << 30
 # workspace (a dashboard session's) and for those of every workspace alive in this process (the server's).
 MAX_SESSION_IMAGE_BYTES = 512 << 20
 MAX_SERVER_IMAGE_BYTES = 2 << 30
-# An image is decoded only if it has at most this many pixels (README, the dashboard's images): a PNG is decoded whole
+# An image is decoded only if it has at most this many pixels (docs/LIMITS.md, images): a PNG is decoded whole
 # before it is reduced, up to 4 bytes a pixel, so 40 M pixels cost at most about 160 MB for the moment of one
 # thumbnail. A medical figure has far fewer; a small file of huge dimensions (a decompression bomb) is refused from
 # its header.
@@ -71,7 +80,6 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
 #: What an image without a file has not, as a report row says it (:func:`coverage_problems`).
 IMAGE_LACKING = "no image file (shown as text)"
 THUMBNAIL = (256, 256)
-RUN_SUFFIXES = (".trec", ".run", ".txt", ".csv")
 #: The report row of a folder without run files; the first run loaded takes it away.
 NO_RUNS_KIND = "runs"
 LISTED_IDS = 40
@@ -87,8 +95,45 @@ FOUND_KIND = "concept sets found in the captions"
 
 
 def rocov2_labels_path() -> Path:
-    """The shipped modality/organ mapping of ROCOv2's concepts."""
-    return project_root() / "data" / "labels" / "rocov2_labels.csv"
+    """The shipped modality/organ mapping of ROCOv2's concepts (:attr:`evalcore.io.loading.Rocov2Layout.labels`)."""
+    return ROCOV2_LAYOUT.labels
+
+
+class StepKind(enum.Enum):
+    """The kinds of a workspace's load steps (:attr:`Workspace.recipe`; the ``kind`` of a
+    :class:`~evalcore.app.store.SavedInput`, as the store keeps it): the one list that the loaders record their steps
+    by (:meth:`step`) and that :func:`evalcore.app.saved.replay` replays, each kind with its own action in the one
+    table there. A kind recorded here but not replayed, or replayed but never recorded, fails its tests.
+
+    >>> StepKind.RUN.step("a.trec", b"q Q0 d 1 1.0 s")
+    SavedInput(kind='run', name='a.trec', data=b'q Q0 d 1 1.0 s')
+    """
+
+    #: The embedded demo (:func:`load_demo`), a base.
+    DEMO = "demo"
+    #: A ROCOv2 data folder of the server, named by the step (:func:`load_rocov2_complete`), a base.
+    FOLDER = "folder"
+    CONCEPTS = "concepts"
+    KG = "kg"
+    RUN = "run"
+    LABELS = "labels"
+    NAMES = "names"
+    CAPTIONS = "captions"
+    IMAGES = "images"
+    #: The ID list of the embeddings file that follows it.
+    EMBEDDING_IDS = "embedding_ids"
+    EMBEDDINGS = "embeddings"
+    #: A synonym file of the extraction that follows it.
+    SYNONYMS = "synonyms"
+    #: A captions file read alone by the extraction that follows it (a collection of its own).
+    EXTRACTION_CAPTIONS = "extraction_captions"
+    #: An extraction of concept sets from captions, its options as JSON (:func:`extraction_steps`).
+    EXTRACTION = "extraction"
+
+    def step(self, name: str, data: bytes = b"") -> SavedInput:
+        """The load step of this kind for the file ``name`` with ``data``; its kind is the plain text the store
+        keeps."""
+        return SavedInput(self.value, name, data)
 
 
 def _input_digest(workspace: Workspace, name: str) -> str:
@@ -313,7 +358,7 @@ def load_demo() -> Workspace:
         images=read_image_zip(demo_path("images.zip").read_bytes(), "demo/images.zip"),
         digests={"embeddings": file_digest(vectors.read_bytes(), ids.read_bytes())}, reports=())
     return replace(workspace.with_report("data/demo/*", "demo (synthetic)", len(workspace.concepts)),
-                   recipe=(SavedInput("demo", "the embedded demo", b""),))
+                   recipe=(StepKind.DEMO.step("the embedded demo"),))
 
 
 def demo_digest() -> str:
@@ -335,7 +380,7 @@ def with_concepts(workspace: Workspace, data: bytes, name: str) -> Workspace:
     new = new.without_reports(CONCEPTS_KIND).without_reports(FOUND_KIND)
     # A file of image IDs alone (an embeddings ID list given as concept sets) reads as images without a concept.
     problems = "" if concepts.vocabulary else "no image has a concept: every score is undefined"
-    return _recorded(new.with_report(name, CONCEPTS_KIND, len(concepts), problems), SavedInput("concepts", name, data))
+    return _recorded(new.with_report(name, CONCEPTS_KIND, len(concepts), problems), StepKind.CONCEPTS.step(name, data))
 
 
 def _recorded(workspace: Workspace, *steps: SavedInput) -> Workspace:
@@ -416,7 +461,7 @@ def with_kg(workspace: Workspace, data: bytes, name: str) -> Workspace:
              for node in (child, parent)}
     return _recorded(new.with_report(name, "knowledge graph", f"{len(edges):,} edge{'s' if len(edges) != 1 else ''}{merged}",
                                      "; ".join(kg_coverage_problems(workspace.concepts, nodes))),
-                     SavedInput("kg", name, data))
+                     StepKind.KG.step(name, data))
 
 
 def with_run(workspace: Workspace, data: bytes, name: str,
@@ -457,7 +502,7 @@ def with_run(workspace: Workspace, data: bytes, name: str,
         new = new.with_report(name, kind, f"{len(run.rankings):,} queries", "; ".join(problems))
     if progress is not None:
         progress(1.0, f"Loaded {name}")
-    return _recorded(new, SavedInput("run", name, data))
+    return _recorded(new, StepKind.RUN.step(name, data))
 
 
 def with_labels(workspace: Workspace, data: bytes, name: str) -> Workspace:
@@ -472,7 +517,7 @@ def with_labels(workspace: Workspace, data: bytes, name: str) -> Workspace:
             problems = coverage_problems(workspace.concepts, _labelled_ids(labels), "no label")
     new = workspace.with_inputs(labels=labels, digests={"labels": file_digest(data)}).without_reports("labels")
     return _recorded(new.with_report(name, "labels", _label_rows(labels), "; ".join(problems)),
-                     SavedInput("labels", name, data))
+                     StepKind.LABELS.step(name, data))
 
 
 def _labelled_ids(labels: ImageLabels) -> list[str]:
@@ -499,7 +544,7 @@ def _label_rows(labels: ImageLabels | ConceptClassMap) -> int:
 def with_names(workspace: Workspace, data: bytes, name: str) -> Workspace:
     names = read_names_to_find(data, name)
     return _recorded(workspace.with_inputs(names={**workspace.names, **names}).with_report(name, "concept names", len(names)),
-                     SavedInput("names", name, data))
+                     StepKind.NAMES.step(name, data))
 
 
 def with_captions(workspace: Workspace, data: bytes, name: str) -> Workspace:
@@ -507,7 +552,7 @@ def with_captions(workspace: Workspace, data: bytes, name: str) -> Workspace:
     new = workspace.with_inputs(captions={**workspace.captions, **captions})
     problems = coverage_problems(workspace.concepts, list(captions), "no caption")
     return _recorded(new.with_report(name, "captions", len(captions), "; ".join(problems)),
-                     SavedInput("captions", name, data))
+                     StepKind.CAPTIONS.step(name, data))
 
 
 def with_images(workspace: Workspace, data: bytes, name: str) -> Workspace:
@@ -521,7 +566,7 @@ def with_images(workspace: Workspace, data: bytes, name: str) -> Workspace:
             "files are not readable PNG or JPEG images"
         problems.append(f"{len(unreadable):,} {what}: {listed(unreadable)}")
     new = workspace.with_inputs(images=loaded.merged(images))
-    return _recorded(new.with_report(name, "images", len(images), "; ".join(problems)), SavedInput("images", name, data))
+    return _recorded(new.with_report(name, "images", len(images), "; ".join(problems)), StepKind.IMAGES.step(name, data))
 
 
 def with_embeddings(workspace: Workspace, data: bytes, name: str, ids: bytes | None = None,
@@ -532,8 +577,8 @@ def with_embeddings(workspace: Workspace, data: bytes, name: str, ids: bytes | N
     new = new.with_report(name, "embeddings", f"{len(embeddings.ids):,} x {embeddings.vectors.shape[1]}",
                           "; ".join([*coverage_problems(workspace.concepts, embeddings.ids, "no embedding"),
                                      *zero_vector_problems(embeddings)]))
-    return _recorded(new, *([SavedInput("embedding_ids", ids_name or "ids.txt", ids)] if ids is not None else []),
-                     SavedInput("embeddings", name, data))
+    return _recorded(new, *([StepKind.EMBEDDING_IDS.step(ids_name or "ids.txt", ids)] if ids is not None else []),
+                     StepKind.EMBEDDINGS.step(name, data))
 
 
 def extraction_names(workspace: Workspace) -> tuple[dict[str, str], dict[str, list[str]]]:
@@ -582,7 +627,8 @@ def with_extracted_concepts(workspace: Workspace, extracted: CaptionConcepts, so
 
     The concept sets read from a file that the extraction replaces are kept as ``curated`` (a second extraction keeps
     the first one's), to score the extraction against, unless they hold none of its images. ``steps`` (the inputs
-    and options the extraction was run with, :func:`evalcore.app.saved.extraction_steps`) go to the recipe.
+    and options the extraction was run with, :func:`extraction_steps`) go to the recipe;
+    :func:`with_caption_extraction` runs an extraction and records them.
 
     >>> ws = Workspace(names={"C0040405": "X-Ray Computed Tomography"}, captions={"a": "CT", "b": "Normal."},
     ...                concepts=ConceptSets(("a", "b"), (frozenset({"C0040405"}), frozenset()), "truth.csv"))
@@ -612,6 +658,63 @@ def with_extracted_concepts(workspace: Workspace, extracted: CaptionConcepts, so
     # a second extraction's row replaces the first's (the concept sets read from a file stay: kept as curated)
     return _recorded(new.without_reports(FOUND_KIND).with_report(source, FOUND_KIND, len(concepts), "; ".join(problems)),
                      *steps)
+
+
+def extraction_steps(synonym_files: Sequence[tuple[bytes, str]], abbreviations: bool,
+                     captions_alone: tuple[bytes, str] | None = None) -> tuple[SavedInput, ...]:
+    """The recipe steps of an extraction from the workspace's captions (or ``captions_alone``, a captions file
+    read as a collection of its own), with ``synonym_files`` ((bytes, name) pairs) and the imaging vocabulary on
+    or off: the one place they are made (:func:`with_caption_extraction`; :func:`extraction_options` reads the
+    options back).
+
+    >>> [(step.kind, step.name) for step in extraction_steps([(b"...", "mesh.tsv")], True)]
+    [('synonyms', 'mesh.tsv'), ('extraction', 'options')]
+    """
+    return (*(StepKind.SYNONYMS.step(name, data) for data, name in synonym_files),
+            *([StepKind.EXTRACTION_CAPTIONS.step(captions_alone[1], captions_alone[0])] if captions_alone else []),
+            StepKind.EXTRACTION.step("options", json.dumps({"abbreviations": bool(abbreviations)}).encode()))
+
+
+def extraction_options(step: SavedInput) -> bool:
+    """Whether the extraction of an ``extraction`` step (:func:`extraction_steps`) read the imaging vocabulary
+    (``abbreviations``); a :class:`~evalcore.errors.StoreError` where its options are damaged.
+
+    >>> extraction_options(extraction_steps((), False)[-1])
+    False
+    """
+    try:
+        options = json.loads(step.data.decode("utf-8"))
+    except ValueError:  # UnicodeDecodeError is one
+        options = None
+    if not isinstance(options, dict) or not isinstance(options.get("abbreviations", True), bool):
+        raise StoreError("This saved workspace's extraction step is damaged (its options are no JSON object with "
+                         "a true or false 'abbreviations'); load its inputs again and save them.")
+    return bool(options.get("abbreviations", True))
+
+
+def with_caption_extraction(workspace: Workspace, synonym_files: Sequence[tuple[bytes, str]] = (),
+                            abbreviations: bool = True, captions_alone: tuple[bytes, str] | None = None,
+                            find: Callable[..., CaptionConcepts] | None = None,
+                            progress: Callable[[float, str], None] | None = None) -> Workspace:
+    """The workspace with the concept sets found in its captions, or in ``captions_alone`` ((bytes, name) of a
+    captions file read as a collection of its own), by the names, the ``synonym_files`` ((bytes, name) pairs) and,
+    with ``abbreviations``, the imaging vocabulary (:func:`with_extracted_concepts`), its steps recorded
+    (:func:`extraction_steps`): the one extraction step, which the Data page runs and a saved workspace replays.
+    ``find(workspace, synonym_files, abbreviations, progress)`` finds the concepts (:func:`caption_concepts`, or a
+    cache of it).
+
+    >>> ws = Workspace(names={"C0040405": "X-Ray Computed Tomography"}, captions={"a": "CT"})
+    >>> new = with_caption_extraction(ws, captions_alone=(b"ID,Caption\\nb,CT\\n", "mine.csv"))
+    >>> new.concepts.ids, new.label, [step.kind for step in new.recipe]
+    (('b',), 'Uploaded (mine.csv)', ['extraction_captions', 'extraction'])
+    """
+    synonym_files = tuple(synonym_files)
+    reading = workspace if captions_alone is None else workspace.with_inputs(
+        captions=read_captions(captions_alone[0], captions_alone[1]))
+    found = (find or caption_concepts)(reading, synonym_files, abbreviations, progress)
+    source = "loaded captions" if captions_alone is None else captions_alone[1]
+    return with_extracted_concepts(workspace, found, source,
+                                   extraction_steps(synonym_files, abbreviations, captions_alone))
 
 
 def image_evidence(extracted: CaptionConcepts, image_id: str,
@@ -705,21 +808,23 @@ class Steps(Protocol):
 
 def load_rocov2(folder: str, roots: Sequence[Path], with_labels_mapping: bool = True) -> Workspace:
     """The test split of a ROCOv2 folder (concepts, captions, names, images) and the KG of ``../kg`` beside it, every
-    file read only under ``roots``; with the shipped modality/organ mapping as labels."""
-    loaded = load_rocov2_folder(folder, ("test",), roots)
+    file read only under ``roots``; with the shipped modality/organ mapping as labels. Every path is the layout's
+    (:data:`evalcore.io.loading.ROCOV2_LAYOUT`), which :func:`rocov2_digest` digests."""
+    layout = ROCOV2_LAYOUT
+    loaded = load_rocov2_folder(folder, ("test",), roots, layout)
     concepts = loaded.concepts["test"]
     new = Workspace(label=f"ROCOv2 test ({folder})", concepts=concepts, names=loaded.names,
                     captions=loaded.captions.get("test", {}), image_folder=loaded.images, image_roots=tuple(roots))
-    new = new.with_report(str(Path(folder) / "test_concepts.csv"), CONCEPTS_KIND, len(concepts))
-    kg_path = Path(folder).parent / "kg" / "open_kg_edges.csv"
+    new = new.with_report(str(layout.concepts_file(folder, "test")), CONCEPTS_KIND, len(concepts))
+    kg_path = layout.kg_edges_file(folder)
     if kg_path.exists() and is_under_roots(kg_path, roots):
         new = with_kg(new, read_input_bytes(check_under_roots(kg_path, roots), str(kg_path))[0], str(kg_path))
-        names_path = kg_path.parent / "open_kg_names.csv"
+        names_path = layout.kg_names_file(folder)
         if names_path.exists():
             new = new.with_inputs(names={**read_concept_names(check_under_roots(names_path, roots), str(names_path)),
                                          **new.names})
     if with_labels_mapping:
-        new = with_labels(new, rocov2_labels_path().read_bytes(), "data/labels/rocov2_labels.csv")
+        new = with_labels(new, layout.labels.read_bytes(), "data/labels/rocov2_labels.csv")
     return new
 
 
@@ -752,23 +857,19 @@ class ReportedSteps:
 
 
 def rocov2_digest(folder: str, roots: Sequence[Path]) -> str:
-    """Digest of the bytes of every file :func:`load_rocov2_complete` reads from ``folder`` (the test concepts and
-    captions, the concept names, the KG and its names beside it, the shipped labels mapping, every run file) and of
-    the names in ``images/``: two loads with the same digest (and folder) give the same workspace. Reading the bytes
-    costs a fraction of parsing them, so sessions loading the same folder can share one workspace."""
+    """Digest of the bytes of every file :func:`load_rocov2_complete` reads from ``folder``, as the layout lists
+    them (:meth:`evalcore.io.loading.Rocov2Layout.files`: the test concepts and captions, the concept names, the KG
+    and its names beside it, every run file; and its shipped labels mapping), and of the names in ``images/``: two
+    loads with the same digest (and folder) give the same workspace. Reading the bytes costs a fraction of parsing
+    them, so sessions loading the same folder can share one workspace."""
     root = check_under_roots(folder, roots)
-    kg = root.parent / "kg"
-    runs_folder = root / "runs"
-    files = [root / "test_concepts.csv", root / "test_captions.csv", root / "cui_mapping.csv",
-             kg / "open_kg_edges.csv", kg / "open_kg_names.csv"]
-    if runs_folder.is_dir():
-        files += sorted(p for p in runs_folder.iterdir() if p.suffix.lower() in RUN_SUFFIXES)
-    images = root / "images"
+    layout = ROCOV2_LAYOUT
+    images = layout.images_folder(root)
     listed = sorted(p.name for p in images.iterdir()) if images.is_dir() else None
     # A file outside the roots is not read here either (the loader skips or refuses it).
     read = [(str(path), path.read_bytes() if path.is_file() and is_under_roots(path, roots) else None)
-            for path in files]
-    return content_digest((str(root), read, rocov2_labels_path().read_bytes(), listed))
+            for path in layout.files(folder)]
+    return content_digest((str(root), read, layout.labels.read_bytes(), listed))
 
 
 def load_rocov2_complete(folder: str, roots: Sequence[Path], progress: Steps | None = None,
@@ -777,9 +878,9 @@ def load_rocov2_complete(folder: str, roots: Sequence[Path], progress: Steps | N
     file read (captions, names and the concept IDs they leave unnamed, images); ``finish(workspace)`` runs as the
     last step (the dashboard builds the KG index there)."""
     root = check_under_roots(folder, roots)
-    runs_folder = root / "runs"
-    run_files = sorted(p for p in runs_folder.iterdir() if p.suffix.lower() in RUN_SUFFIXES) \
-        if runs_folder.is_dir() else []
+    layout = ROCOV2_LAYOUT
+    runs_folder = layout.runs_folder(root)
+    run_files = layout.run_files(root)
 
     if progress is not None:
         progress.steps = 1 + len(run_files) + (finish is not None)
@@ -790,11 +891,11 @@ def load_rocov2_complete(folder: str, roots: Sequence[Path], progress: Steps | N
     new = step("Reading the concepts, captions, concept names, knowledge graph and labels",
                lambda _: load_rocov2(folder, roots))
     vocabulary = set(new.concepts.vocabulary)
-    captions_path = root / "test_captions.csv"
+    captions_path = layout.captions_file(root, "test")
     if captions_path.exists():
         new = new.with_report(str(captions_path), "captions", f"{len(new.captions):,}",
                               "; ".join(coverage_problems(new.concepts, list(new.captions), "no caption")))
-    mapping_path = root / "cui_mapping.csv"
+    mapping_path = layout.names_file(root)
     mapped: dict[str, str] = {}
     if mapping_path.exists():
         mapped = read_concept_names(mapping_path)
@@ -806,11 +907,10 @@ def load_rocov2_complete(folder: str, roots: Sequence[Path], progress: Steps | N
                         f"{listed(unnamed, LISTED_IDS)}"
                         + (f" ({from_kg:,} named by the KG's names file)" if from_kg else ""))
         new = new.with_report(str(mapping_path), "concept names", f"{len(mapped):,}", problems)
-    for kg_file in new.kg_files:
-        names_path = Path(kg_file).parent / "open_kg_names.csv"
-        if names_path.exists():
-            added = sum(1 for c in new.names if c not in mapped)
-            new = new.with_report(str(names_path), "KG node names", f"{added:,} names beyond the concept names")
+    names_path = layout.kg_names_file(folder)
+    if str(layout.kg_edges_file(folder)) in new.kg_files and names_path.exists():  # the names read with the KG
+        added = sum(1 for c in new.names if c not in mapped)
+        new = new.with_report(str(names_path), "KG node names", f"{added:,} names beyond the concept names")
     if new.image_folder is not None:
         files = sorted({p.stem for p in new.image_folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES})
         new = new.with_report(str(new.image_folder), "images", f"{len(files):,} files",
@@ -823,7 +923,7 @@ def load_rocov2_complete(folder: str, roots: Sequence[Path], progress: Steps | N
             current, read_input_bytes(check_under_roots(path, roots), str(path))[0], str(path)))
     if finish is not None:
         step("Building the knowledge-graph index", lambda _: finish(new))
-    return replace(new, recipe=(SavedInput("folder", folder, b""),))
+    return replace(new, recipe=(StepKind.FOLDER.step(folder),))
 
 
 # --- images ----------------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The vectorised all-pairs engine (DESIGN §6), for every measure of :mod:`evalcore.relevance.measures`.
+"""The vectorised all-pairs engine (docs/DESIGN.md §6), for every measure of :mod:`evalcore.relevance.measures`.
 
 Its floors, each importing only those below it:
 

@@ -1,4 +1,5 @@
-"""The code algebra of the vectorised all-pairs engine (DESIGN §6), for every measure of :mod:`evalcore.relevance.measures`.
+"""The code algebra of the vectorised all-pairs engine (docs/DESIGN.md §6), for every measure of
+:mod:`evalcore.relevance.measures`.
 
 nn-IoU depends on a pair only through three small integers: ``i = |A ∩ B|``,
 ``a = |N(A,B)|`` and ``u = |A ∪ B|``. The engine packs them into one integer code

@@ -1,4 +1,4 @@
-"""Where the engine's blocks run (DESIGN §6): in the engine's own threads, on local worker processes,
+"""Where the engine's blocks run (docs/DESIGN.md §6): in the engine's own threads, on local worker processes,
 or on a Dask distributed cluster.
 
 A pass over the pool (:meth:`evalcore.engine.PairwiseEngine.rank_by`) is cut into query blocks.

@@ -1,4 +1,4 @@
-"""The pairwise engine: operands, caches, memory planning and dispatch of its passes (DESIGN §6).
+"""The pairwise engine: operands, caches, memory planning and dispatch of its passes (docs/DESIGN.md §6).
 
 :class:`PairwiseEngine` builds the operands of the code product (:mod:`evalcore.engine.codes`), keeps codes,
 code groups and look-up tables in a byte-bounded cache, plans blocks within a memory budget, and runs each
@@ -12,10 +12,11 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
+from typing import TypeVar
 
 import numpy as np
 import scipy.sparse as sp
@@ -33,6 +34,8 @@ from evalcore.threads import blas_single_thread
 
 FLOAT32_EXACT = 1 << 24
 DEFAULT_CACHE_BYTES = 2 << 30
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -58,9 +61,9 @@ class PairwiseEngine:
     call: the private methods take the resolved spec.
 
     Its public surface: the passes over the pool (:meth:`rank_by`, :meth:`pool_summary_by`, :meth:`retrieve_by`,
-    :meth:`group_codes_by`), relevance of pairs (:meth:`relevance_by`, :meth:`relevance_of_pairs_by`,
-    :meth:`pair_codes`, :meth:`values_of_pair_codes`, :meth:`counts_of_pairs`), the codes themselves
-    (:meth:`coding`, :meth:`coded_blocks`) and :meth:`resolve`.
+    :meth:`group_codes_by`) and the order to make several in (:meth:`pass_order`), relevance of pairs
+    (:meth:`relevance_by`, :meth:`relevance_of_pairs_by`, :meth:`pair_codes`, :meth:`values_of_pair_codes`,
+    :meth:`counts_of_pairs`), the codes themselves (:meth:`coding`, :meth:`coded_blocks`) and :meth:`resolve`.
 
     ``compute`` (:class:`~evalcore.engine.compute.Compute`, validated when built) says where and how the passes
     run: in this process with ``threads`` blocks at once (each with one BLAS thread), on an executor (local
@@ -318,6 +321,30 @@ class PairwiseEngine:
             every_code = np.arange(state.layout.size)
             self._table_cache[key] = keys_for(values_of_codes(state.layout, state.plan, measure, every_code))
         return self._table_cache[key]
+
+    @staticmethod
+    def pass_order(measures: Iterable[T], spec: Callable[[T], MeasureSpec] | None = None) -> list[T]:
+        """The order in which to make passes (or read pairs' codes) under several measures: those whose plan's codes
+        give the values of another one of them (:func:`codes_give`: nn-IoU's give IoU's and Dice's) first, the
+        others after, each group in the order given. A pass under IoU after one under nn-IoU then reads nn-IoU's
+        cached codes (:meth:`_plan_of`) instead of coding the pool again; the values are the same in any order.
+
+        ``measures``: the measures as this engine computes them (:meth:`resolve`), or items whose measure
+        ``spec(item)`` gives; the items come back, reordered. A static method: it reads the measures only, so a caller
+        may order its steps before the engine is built.
+
+        >>> from evalcore.relevance.measures import measure_spec
+        >>> order = PairwiseEngine.pass_order([measure_spec("iou"), measure_spec("nn-iou"), measure_spec("dice")])
+        >>> [m.key for m in order]
+        ['nn-iou', 'iou', 'dice']
+        >>> PairwiseEngine.pass_order([("b", measure_spec("iou")), ("a", measure_spec("nn-iou"))], lambda i: i[1])[0][0]
+        'a'
+        """
+        items = list(measures)
+        specs = [item if spec is None else spec(item) for item in items]
+        plans = {measure.plan() for measure in specs}
+        served = [any(plan != measure.plan() and codes_give(plan, measure) for plan in plans) for measure in specs]
+        return [items[i] for i in sorted(range(len(items)), key=served.__getitem__)]
 
     def _plan_of(self, measure: MeasureSpec) -> CountPlan:
         """The plan whose codes give ``measure``'s values: its own, or, for a measure of intersection and union

@@ -272,10 +272,10 @@ class JudgedRelevance:
               ) -> tuple[tuple[str, ...], np.ndarray, AlignedRun | None, dict[str, int]]:
         """The run's judged queries, the grade of each retrieved item (Q x depth) and their counts.
 
-        As for concept relevance (DESIGN §1), the query is dropped from its own list; with ``keep_query`` it keeps
-        its rank and its judged grade, as trec_eval reads it (coded :data:`QUERY_ITSELF` on concept rows: no label
-        match). With concept sets, the same lists come back as an :class:`AlignedRun` on concept rows (query row -1
-        when the query has no concept set), for label metrics.
+        As for concept relevance (docs/DESIGN.md §1), the query is dropped from its own list; with ``keep_query`` it
+        keeps its rank and its judged grade, as trec_eval reads it (coded :data:`QUERY_ITSELF` on concept rows: no
+        label match). With concept sets, the same lists come back as an :class:`AlignedRun` on concept rows (query row
+        -1 when the query has no concept set), for label metrics.
 
         IDs become codes by one hash look-up per distinct ID, and the items find their grades by one binary search
         over the judgments' sorted keys, a block of queries at a time (:data:`ALIGN_BLOCK_ITEMS`).
@@ -601,8 +601,8 @@ class Evaluator:
 
         resolved = {key: self.engine.resolve(spec) for key, spec in measures.items()}
         result = {}
-        # Measures with a near-match digit first: IoU then reads the codes they leave.
-        for key in sorted(resolved, key=lambda key: resolved[key].plan() == CountPlan()):
+        # In the engine's pass order: IoU after nn-IoU reads the codes nn-IoU leaves.
+        for key in self.engine.pass_order(resolved, resolved.__getitem__):
             spec = resolved[key]
             if key in last and last[key][0] == spec:
                 result[key] = last[key][1]
@@ -690,8 +690,8 @@ class Evaluator:
         # since the metrics read a short list's missing ranks as misses.
         depth = max(1, min(max(k_max, MAX_DEPTH), max((run_depth(r) for r in runs), default=1)))
         ideal, in_pool = {}, {}
-        # Measures with the KG first: IoU then reads their cached codes (PairwiseEngine._plan_of).
-        ordered = sorted(concept_measures.items(), key=lambda item: not item[1].uses_kg)
+        # In the engine's pass order: IoU after nn-IoU reads nn-IoU's cached codes instead of coding the pool again.
+        ordered = PairwiseEngine.pass_order(concept_measures.items(), lambda item: self.engine.resolve(item[1]))
         for step, (key, spec) in enumerate(ordered):
             label = f"Ideal rankings over the whole pool by {spec.name}"
             if progress:

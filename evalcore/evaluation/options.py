@@ -82,7 +82,7 @@ class Relevance:
       descending, then the file's rank, the order the run's author wrote) or ``"trec_eval"`` (score as float32
       descending, then document ID descending, as trec_eval, pytrec_eval and ir_measures order them).
     - ``query_image``: a query's own image in its list is ``"drop"``-ped before any metric reads the list
-      (default, DESIGN §1: it is not a candidate of its own pool) or ``"keep"``-s its rank as trec_eval keeps
+      (default, docs/DESIGN.md §1: it is not a candidate of its own pool) or ``"keep"``-s its rank as trec_eval keeps
       it: under judged grades it scores its judged grade (trec_eval's number exactly), under concept relevance
       relevance 0 (it is not in its own pool, and the qrels that ``qrels`` writes leave it unjudged, which
       trec_eval reads as 0); it is never a label match.

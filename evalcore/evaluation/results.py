@@ -1,7 +1,7 @@
 """Summaries of an evaluation, shared by the Python API, the command line and the dashboard.
 
 :class:`Results` wraps the per-query values of :meth:`Evaluator.evaluate` and derives from them,
-with the statistics of :mod:`evalcore.stats.compare` (DESIGN §3): the mean of each metric with its
+with the statistics of :mod:`evalcore.stats.compare` (docs/DESIGN.md §3): the mean of each metric with its
 bootstrap confidence interval, the long per-query table, and pairwise comparisons (paired
 randomization test, paired t-test, Holm correction over the pairs). :func:`evaluate_runs` is the
 one entry point that evaluates and summarises; ``evalcore.evaluate``, ``evaluate --json`` /
@@ -23,7 +23,7 @@ from evalcore.data import Run
 from evalcore.errors import ParameterError
 from evalcore.evaluation.evaluator import AlignedRun, Evaluation, Evaluator
 from evalcore.evaluation.options import Relevance, Scoring, Statistics
-from evalcore.io.tables import latex_interval, latex_tabular, shown_percent
+from evalcore.io.tables import latex_table, shown_percent
 from evalcore.kept import Kept
 from evalcore.metrics.registry import parse_metric
 from evalcore.stats.compare import PairComparison, bootstrap_cis, compare_columns, draws_store
@@ -211,8 +211,9 @@ class Results:
         return json.dumps(self.to_dict(compare), indent=indent)
 
     def to_latex(self, metrics: Sequence[str] | None = None, intervals: bool = True, digits: int = 4) -> str:
-        """A booktabs ``tabular``: one row per system, one column per metric, ``mean [ci_low, ci_high]``; written
-        and escaped by :func:`evalcore.io.tables.latex_tabular`, as the dashboard's LaTeX table is."""
+        """A booktabs ``tabular``: one row per system, one column per metric, ``mean [ci_low, ci_high]``, under a
+        comment line with the settings; written by :func:`evalcore.io.tables.latex_table`, the one LaTeX writer (the
+        dashboard's download), without its ``table`` float, bold and small intervals."""
         if isinstance(metrics, str):
             raise ParameterError(f"metrics: expected a list of metric names, got the string {metrics!r:.60}")
         chosen = [self._metric(m) for m in metrics] if metrics is not None else self.metrics
@@ -223,20 +224,13 @@ class Results:
             raise ParameterError(f"metrics: name at least one; evaluated: {', '.join(self.metrics)}")
         if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= MAX_LATEX_DIGITS:
             raise ParameterError(f"digits: expected a whole number from 0 to {MAX_LATEX_DIGITS}, got {digits!r:.60}")
-        table = self._table.set_index(["system", "metric"])
-
-        def cell(system: str, metric: str) -> str:
-            row = table.loc[(system, metric)]
-            if not math.isfinite(row["mean"]):
-                return "--"
-            text = f"{row['mean']:.{digits}f}"
-            return text + (f" {latex_interval(row['ci_low'], row['ci_high'], digits)}" if intervals else "")
-
         params = self.evaluation.params
-        lines = [f"% CBIR Lens: alpha={params.get('alpha')}, n={params.get('n')}, KG mode {params.get('kg_mode')}, "
-                 f"{params.get('gain')} gain; {shown_percent(self.statistics.confidence)} bootstrap CI over queries "
-                 f"({self.statistics.bootstrap_samples} resamples)", *latex_tabular(self.systems, chosen, cell)]
-        return "\n".join(lines) + "\n"
+        note = (f"% CBIR Lens: alpha={params.get('alpha')}, n={params.get('n')}, KG mode {params.get('kg_mode')}, "
+                f"{params.get('gain')} gain; {shown_percent(self.statistics.confidence)} bootstrap CI over queries "
+                f"({self.statistics.bootstrap_samples} resamples)")
+        summary = self._table.rename(columns={"ci_low": "low", "ci_high": "high"})
+        return latex_table(summary, chosen, None, digits, systems=self.systems, intervals="inline" if intervals else None,
+                           best_in_bold=False, notes=[note], final_newline=True)
 
     def _system(self, system: str) -> str:
         if system not in self.evaluation.systems:

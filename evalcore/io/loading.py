@@ -1,5 +1,6 @@
 """Convenience loaders that combine readers: several KG files, labels applied to concept
-sets, and the ROCOv2 folder layout."""
+sets, and the ROCOv2 folder layout (:class:`Rocov2Layout`, the one list of the files a load of a ROCOv2 folder
+reads)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ from evalcore.resources import project_root
 ROCOV2_SPLITS = ("train", "valid", "test")
 PROJECT_ROOT = project_root()  # the checkout, or the installed package's copy of app.py, pages/ and data/
 LABEL_MAPPING = PROJECT_ROOT / "data" / "labels" / "rocov2_labels.csv"
+#: The suffixes of the run files read from a ROCOv2 folder's ``runs/`` (any other file there is skipped).
+RUN_SUFFIXES = (".trec", ".run", ".txt", ".csv")
 DATA_ROOTS_VARIABLE = "CBIR_LENS_DATA_ROOTS"
 DEFAULT_DATA_ROOTS = (PROJECT_ROOT / "data", PROJECT_ROOT.parent / "shared" / "data")
 
@@ -142,6 +145,76 @@ def load_labels(path: Source, concepts: ConceptSets) -> ImageLabels:
     return resolve_labels(read_labels(path), concepts)
 
 
+@dataclass(frozen=True)
+class Rocov2Layout:
+    """Where the files of a ROCOv2 folder lie: the one definition that the loaders (:func:`load_rocov2_folder`,
+    :func:`evalcore.app.workspace.load_rocov2` and :func:`~evalcore.app.workspace.load_rocov2_complete`) take their
+    paths from and that :func:`evalcore.app.workspace.rocov2_digest` digests (:meth:`files`), so that a file a load
+    reads cannot be left out of the digest that shares its workspace between sessions.
+
+    Every path is made from the folder as given (never resolved here: the server's root checks are the loaders'):
+    in it ``<split>_concepts.csv``, ``<split>_captions.csv``, ``cui_mapping.csv``, ``images/`` and the run files of
+    ``runs/`` (:data:`RUN_SUFFIXES`); beside it, ``../kg/open_kg_edges.csv`` and ``../kg/open_kg_names.csv``; and
+    the shipped modality/organ mapping of ROCOv2's concepts (:data:`LABEL_MAPPING`).
+
+    >>> layout = Rocov2Layout()
+    >>> [str(path) for path in layout.files("/data/rocov2")]  # doctest: +NORMALIZE_WHITESPACE
+    ['/data/rocov2/test_concepts.csv', '/data/rocov2/test_captions.csv', '/data/rocov2/cui_mapping.csv',
+     '/data/kg/open_kg_edges.csv', '/data/kg/open_kg_names.csv']
+    """
+
+    concepts: str = "{split}_concepts.csv"
+    captions: str = "{split}_captions.csv"
+    names: str = "cui_mapping.csv"
+    images: str = "images"
+    runs: str = "runs"
+    run_suffixes: tuple[str, ...] = RUN_SUFFIXES
+    #: The folder of the KG, beside the ROCOv2 folder (a sibling of it), and its two files.
+    kg: str = "kg"
+    kg_edges: str = "open_kg_edges.csv"
+    kg_names: str = "open_kg_names.csv"
+    labels: Path = LABEL_MAPPING
+
+    def concepts_file(self, folder: str | Path, split: str) -> Path:
+        return Path(folder) / self.concepts.format(split=split)
+
+    def captions_file(self, folder: str | Path, split: str) -> Path:
+        return Path(folder) / self.captions.format(split=split)
+
+    def names_file(self, folder: str | Path) -> Path:
+        return Path(folder) / self.names
+
+    def images_folder(self, folder: str | Path) -> Path:
+        return Path(folder) / self.images
+
+    def runs_folder(self, folder: str | Path) -> Path:
+        return Path(folder) / self.runs
+
+    def run_files(self, folder: str | Path) -> list[Path]:
+        """The run files of ``runs/`` in the order they are read (none without the folder)."""
+        runs = self.runs_folder(folder)
+        return sorted(p for p in runs.iterdir() if p.suffix.lower() in self.run_suffixes) if runs.is_dir() else []
+
+    def kg_edges_file(self, folder: str | Path) -> Path:
+        return Path(folder).parent / self.kg / self.kg_edges
+
+    def kg_names_file(self, folder: str | Path) -> Path:
+        return Path(folder).parent / self.kg / self.kg_names
+
+    def files(self, folder: str | Path, splits: Sequence[str] = ("test",), runs: bool = True) -> list[Path]:
+        """Every file of the folder (and beside it) that a load of ``splits`` may read, whether it exists or not, in
+        this order: each split's concepts and captions, the concept names, the KG's edges and names, then (with
+        ``runs``) the run files; the shipped :attr:`labels` mapping is not among them (it is the project's)."""
+        files = [path for split in splits for path in (self.concepts_file(folder, split),
+                                                       self.captions_file(folder, split))]
+        files += [self.names_file(folder), self.kg_edges_file(folder), self.kg_names_file(folder)]
+        return files + (self.run_files(folder) if runs else [])
+
+
+#: The layout of a ROCOv2 folder.
+ROCOV2_LAYOUT = Rocov2Layout()
+
+
 @dataclass
 class Rocov2Folder:
     concepts: dict[str, ConceptSets] = field(default_factory=dict)
@@ -151,8 +224,8 @@ class Rocov2Folder:
 
 
 def load_rocov2_folder(folder: str | Path, splits: Sequence[str] = ("test",),
-                       roots: Sequence[Path] | None = None) -> Rocov2Folder:
-    """Recognise the ROCOv2 layout: ``<split>_concepts.csv``, ``<split>_captions.csv``,
+                       roots: Sequence[Path] | None = None, layout: Rocov2Layout = ROCOV2_LAYOUT) -> Rocov2Folder:
+    """Recognise the ROCOv2 layout (:class:`Rocov2Layout`): ``<split>_concepts.csv``, ``<split>_captions.csv``,
     ``cui_mapping.csv`` and ``images/``.
 
     With ``roots`` (a server), the folder and every file read through it must resolve
@@ -164,20 +237,23 @@ def load_rocov2_folder(folder: str | Path, splits: Sequence[str] = ("test",),
         return path if roots is None else check_under_roots(path, roots)
 
     if not root.is_dir():
-        raise CBIRLensError(f"{root}: not a folder (expected the ROCOv2 layout with test_concepts.csv)")
+        raise CBIRLensError(f"{root}: not a folder (expected the ROCOv2 layout with "
+                            f"{layout.concepts_file('', 'test')})")
     result = Rocov2Folder()
     for split in splits:
-        concepts_path = root / f"{split}_concepts.csv"
+        concepts_path = layout.concepts_file(root, split)
         if not concepts_path.exists():
-            raise CBIRLensError(f"{root}: no {split}_concepts.csv (expected the ROCOv2 layout)")
+            raise CBIRLensError(f"{root}: no {concepts_path.name} (expected the ROCOv2 layout)")
         result.concepts[split] = read_concepts(allowed(concepts_path), str(concepts_path))
-        captions_path = root / f"{split}_captions.csv"
+        captions_path = layout.captions_file(root, split)
         if captions_path.exists():
             result.captions[split] = read_captions(allowed(captions_path), str(captions_path))
-    if (root / "cui_mapping.csv").exists():
-        result.names = read_concept_names(allowed(root / "cui_mapping.csv"), str(root / "cui_mapping.csv"))
-    if (root / "images").is_dir():
-        result.images = allowed(root / "images")
+    names_path = layout.names_file(root)
+    if names_path.exists():
+        result.names = read_concept_names(allowed(names_path), str(names_path))
+    images = layout.images_folder(root)
+    if images.is_dir():
+        result.images = allowed(images)
     return result
 
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from evalcore.errors import ParameterError
 from evalcore.metrics.registry import NAME_PREFIXES, RELEVANCE_WORDS, default_metric_names, metric_names_for_measure, parse_metric
 from evalcore.relevance.measures import MEASURES
 
@@ -186,7 +187,7 @@ def grouped_metrics(metrics: Sequence[str]) -> dict[str, dict[str, list[str]]]:
 
 def focus_metric(names: Sequence[str], focus: str | None = None) -> str:
     """The metric a leaderboard's chart and tests show: ``focus`` where it is one of ``names``, else nn-CUI@10,
-    else the first.
+    else the first. The focus part of :func:`shown_metrics`.
 
     >>> focus_metric(["CUI@10", "nn-CUI@10"]), focus_metric(["CUI@10", "nn-CUI@10"], "CUI@10"), focus_metric(["RBP"])
     ('nn-CUI@10', 'CUI@10', 'RBP')
@@ -194,21 +195,37 @@ def focus_metric(names: Sequence[str], focus: str | None = None) -> str:
     return focus if focus in names else "nn-CUI@10" if "nn-CUI@10" in names else names[0]
 
 
-def shown_metrics(names: Sequence[str], group: str | None = None, family: str | None = None,
-                  focus: str | None = None) -> tuple[str, ...]:
-    """The metrics a leaderboard draws of ``names`` (:func:`grouped_metrics`): those of ``group`` (the first group
-    where it is none of them), of its ``family`` only in the group "other" (which shows one family at a time: its
-    first where ``family`` is none of them), and the metric in focus (:func:`focus_metric`), in ``names``' order.
+def shown_tables(names: Sequence[str], group: str | None = None, family: str | None = None) -> dict[str, list[str]]:
+    """The tables a leaderboard draws of ``names`` (:func:`grouped_metrics`), ``{family: [metrics]}``: those of
+    ``group`` (the first group where it is none of them) and, in the group "other", which shows one family at a time,
+    only ``family`` (its first where ``family`` is none of them).
 
-    >>> names = ["CUI@10", "nn-CUI@10", "P@10[organ]", "MAP@10", "RBP"]
-    >>> shown_metrics(names), shown_metrics(names, "other", "RBP"), shown_metrics(names, "label precision", focus="RBP")
-    (('CUI@10', 'nn-CUI@10'), ('nn-CUI@10', 'RBP'), ('P@10[organ]', 'RBP'))
+    The one definition of the metrics a table shows: :func:`shown_metrics` (what the Leaderboard computes,
+    :meth:`dashboard.computed.LeaderboardView.shown`) is these tables' metrics and the one in focus, and the
+    Leaderboard page draws these tables.
+
+    >>> names = ["CUI@10", "nn-CUI@10", "P@10[organ]", "MAP@10", "RBP", "ERR@10"]
+    >>> shown_tables(names), shown_tables(names, "other", "ERR"), shown_tables(names, "other", "none of them")
+    ({'CUI': ['CUI@10'], 'nn-CUI': ['nn-CUI@10']}, {'ERR': ['ERR@10']}, {'MAP': ['MAP@10']})
     """
     groups = grouped_metrics(names)
     families = groups.get(group) or next(iter(groups.values()))
     if (group if group in groups else next(iter(groups))) == "other":
         families = {family: families[family]} if family in families else dict([next(iter(families.items()))])
-    wanted = {name for members in families.values() for name in members} | {focus_metric(names, focus)}
+    return families
+
+
+def shown_metrics(names: Sequence[str], group: str | None = None, family: str | None = None,
+                  focus: str | None = None) -> tuple[str, ...]:
+    """The metrics a leaderboard computes of ``names``: those of the tables it draws (:func:`shown_tables`, the one
+    definition) and the metric in focus (:func:`focus_metric`), in ``names``' order.
+
+    >>> names = ["CUI@10", "nn-CUI@10", "P@10[organ]", "MAP@10", "RBP"]
+    >>> shown_metrics(names), shown_metrics(names, "other", "RBP"), shown_metrics(names, "label precision", focus="RBP")
+    (('CUI@10', 'nn-CUI@10'), ('nn-CUI@10', 'RBP'), ('P@10[organ]', 'RBP'))
+    """
+    tables = shown_tables(names, group, family)
+    wanted = {name for members in tables.values() for name in members} | {focus_metric(names, focus)}
     return tuple(name for name in names if name in wanted)
 
 
@@ -390,7 +407,7 @@ def latex_interval(low: float, high: float, digits: int) -> str:
 def latex_tabular(systems: Sequence[str], metrics: Sequence[str], cell: Callable[[str, str], str]) -> list[str]:
     r"""The lines of a booktabs ``tabular``: a header ``System & metric ...``, then one row per system of
     ``cell(system, metric)`` (LaTeX made from numbers); system and metric names escaped by :func:`latex_escape`.
-    The one table writer behind :func:`latex_table` and :meth:`evalcore.evaluation.results.Results.to_latex`.
+    The body of :func:`latex_table`, the one LaTeX writer.
 
     >>> print("\n".join(latex_tabular(["[-3cm]x"], ["P@5[organ]"], lambda system, metric: "0.5")))
     \begin{tabular}{lr}
@@ -407,9 +424,27 @@ def latex_tabular(systems: Sequence[str], metrics: Sequence[str], cell: Callable
     return lines + [r"\bottomrule", r"\end{tabular}"]
 
 
-def latex_table(summary: pd.DataFrame, metrics: Sequence[str], caption: str, digits: int = SCORE_DECIMALS) -> str:
+#: The comment lines the dashboard's LaTeX table opens with (:func:`latex_table`'s default ``notes``).
+LATEX_NOTES = (r"% Requires \usepackage{booktabs} (for \toprule, \midrule, \bottomrule).",
+               "% Cells: mean over queries [95% bootstrap confidence interval]; bold: best mean per column.")
+#: How :func:`latex_table` writes a cell's interval: after the mean in ``\scriptsize`` ("small", the dashboard's),
+#: after it in the text's size ("inline", :meth:`~evalcore.evaluation.results.Results.to_latex`'s), or not at all.
+LATEX_INTERVALS = ("small", "inline", None)
+
+
+def latex_table(summary: pd.DataFrame, metrics: Sequence[str], caption: str | None, digits: int = SCORE_DECIMALS, *,
+                systems: Sequence[str] | None = None, intervals: str | None = "small", best_in_bold: bool = True,
+                notes: Sequence[str] = LATEX_NOTES, final_newline: bool = False) -> str:
     r"""A booktabs table: systems x metrics, each cell ``mean [low, high]``, the best mean per metric in bold; with
     the dashboard's :data:`SCORE_DECIMALS` digits, so that a number copied from the file reads as on the screen.
+
+    The one LaTeX writer: the dashboard's download calls it with its defaults, and
+    :meth:`evalcore.evaluation.results.Results.to_latex` with the differences of its text as parameters:
+    ``caption`` None writes the ``tabular`` alone (no ``table`` float, no caption); ``systems``: the rows, in that
+    order (default: the systems of ``summary``, in its order); ``intervals``: one of :data:`LATEX_INTERVALS`;
+    ``best_in_bold``: the best mean per metric (all of them when tied) in bold; ``notes``: the comment lines written
+    first; ``final_newline``: end the text with a line break. ``summary`` has :data:`SUMMARY_COLUMNS` (``queries``
+    is not read); an undefined mean is written ``--``; names are escaped by :func:`latex_escape`.
 
     >>> s = pd.DataFrame({"system": ["a", "b"], "metric": ["CUI@5"] * 2, "mean": [0.5, 0.7], "low": [0.4, 0.6],
     ...                   "high": [0.6, 0.8], "queries": [10, 10]})
@@ -428,9 +463,22 @@ def latex_table(summary: pd.DataFrame, metrics: Sequence[str], caption: str, dig
     \bottomrule
     \end{tabular}
     \end{table}
+    >>> print(latex_table(s, ["CUI@5"], None, 2, systems=["b", "a"], intervals="inline", best_in_bold=False,
+    ...                   notes=["% two systems"]))
+    % two systems
+    \begin{tabular}{lr}
+    \toprule
+    System & CUI@5 \\
+    \midrule
+    b & 0.70 {[}0.60, 0.80{]} \\
+    a & 0.50 {[}0.40, 0.60{]} \\
+    \bottomrule
+    \end{tabular}
     """
+    if intervals not in LATEX_INTERVALS:
+        raise ParameterError(f"intervals: expected one of {LATEX_INTERVALS}, got {intervals!r:.60}")
     wide = wide_summary(summary, metrics)
-    best = {metric: set(best_systems(summary, metric)) for metric in metrics}
+    best = {metric: set(best_systems(summary, metric)) if best_in_bold else set() for metric in metrics}
 
     def cell(system: str, metric: str) -> str:
         mean, low, high = (wide.loc[system, metric + suffix] for suffix in ("", " low", " high"))
@@ -439,13 +487,15 @@ def latex_table(summary: pd.DataFrame, metrics: Sequence[str], caption: str, dig
         value = f"{mean:.{digits}f}"
         if system in best[metric]:
             value = rf"\textbf{{{value}}}"
-        return rf"{value} {{\scriptsize {latex_interval(low, high, digits)}}}"
+        if intervals == "small":
+            return rf"{value} {{\scriptsize {latex_interval(low, high, digits)}}}"
+        return f"{value} {latex_interval(low, high, digits)}" if intervals == "inline" else value
 
-    lines = [r"% Requires \usepackage{booktabs} (for \toprule, \midrule, \bottomrule).",
-             "% Cells: mean over queries [95% bootstrap confidence interval]; bold: best mean per column.",
-             r"\begin{table}[ht]", r"\centering", rf"\caption{{{latex_escape(caption)}}}",
-             *latex_tabular(list(wide.index), metrics, cell), r"\end{table}"]
-    return "\n".join(lines)
+    tabular = latex_tabular(list(wide.index) if systems is None else systems, metrics, cell)
+    if caption is not None:
+        tabular = [r"\begin{table}[ht]", r"\centering", rf"\caption{{{latex_escape(caption)}}}", *tabular,
+                   r"\end{table}"]
+    return "\n".join([*notes, *tabular]) + ("\n" if final_newline else "")
 
 
 def markdown_table(frame: pd.DataFrame, digits: int = 2) -> str:

@@ -1,4 +1,4 @@
-"""Concept detection scoring (DESIGN §4), following the ImageCLEFmedical Caption evaluator.
+"""Concept detection scoring (docs/DESIGN.md §4), following the ImageCLEFmedical Caption evaluator.
 
 - CUIs are upper-cased; per image, F1 between predicted and ground-truth sets is
   scikit-learn's binary F1 over the union of both sets, which reduces to
@@ -8,7 +8,7 @@
   its "empty ground truth" branch never runs and the empty concept is matched like any other;
   scikit-learn's ``f1_score(..., average="samples", zero_division=1)`` over indicator rows gives
   the same (both rows empty: 0/0, read as 1). (Issue 34: we used to drop such images, which gave
-  F1 1.0 where the evaluator gives 0.5 on ``x,C1 / y,`` against ``x,C1 / y,C2``; DESIGN §4 says
+  F1 1.0 where the evaluator gives 0.5 on ``x,C1 / y,`` against ``x,C1 / y,C2``; docs/DESIGN.md §4 says
   to follow the evaluator.) The mean runs over every ground-truth image; a missing prediction is
   an empty set, reported (the evaluator refuses a file that misses one).
 - Secondary F1: both sets filtered to a concept subset first; images left with no

@@ -1,4 +1,4 @@
-"""Ranking metrics (DESIGN §3): one small function per query, vectorised batches that
+"""Ranking metrics (docs/DESIGN.md §3): one small function per query, vectorised batches that
 agree with it, and a registry of canonical metric names.
 
 Canonical names (``K`` a positive integer). A prefix picks the relevance: none = IoU,

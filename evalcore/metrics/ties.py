@@ -2,7 +2,7 @@
 
 A run's scores order each query's list; where two items of a query have the same score, a rule orders them:
 
-- ``"rank"`` (ours, the default): score descending, then the rank written in the file ascending (DESIGN §1), the
+- ``"rank"`` (ours, the default): score descending, then the rank written in the file ascending (docs/DESIGN.md §1), the
   order the run's author wrote. The readers order every list this way (:mod:`evalcore.readers.run_columns`).
 - ``"trec_eval"``: the order of trec_eval (and so of pytrec_eval and ir_measures, which evaluate through it): the
   score as trec_eval holds it, a C ``float`` (IEEE float32), descending, then the document ID descending in byte

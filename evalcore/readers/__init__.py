@@ -1,4 +1,4 @@
-"""Readers for every input of DESIGN §1, one module per format.
+"""Readers for every input of docs/DESIGN.md §1, one module per format.
 
 Each reader takes a path or the raw bytes of an upload (with a display name) and
 either returns an immutable container (:mod:`evalcore.data`) or raises

@@ -1,5 +1,5 @@
 """What a pair's score is made of, for every measure of the registry: its counts, its formula with the numbers filled
-in, and its value (DESIGN §2; docs/RELEVANCE_MEASURES.md).
+in, and its value (docs/DESIGN.md §2; docs/RELEVANCE_MEASURES.md).
 
 Everything here is read from the measure registry (:mod:`evalcore.relevance.measures`), so a measure added there is
 explained with no edit here:
@@ -75,7 +75,7 @@ def compose(query: Iterable[str], result: Iterable[str], spec: MeasureSpec, kg: 
     """What the score of ``query`` against ``result`` under ``spec`` is made of, near matches taken in ``kg`` (none
     without one) in distance ``mode``.
 
-    Worked example of DESIGN §2 (KG: vein is_a blood vessel; n = 1, alpha = 0.5):
+    Worked example of docs/DESIGN.md §2 (KG: vein is_a blood vessel; n = 1, alpha = 0.5):
 
     >>> from evalcore.data import KGEdges
     >>> from evalcore.relevance.measures import measure_spec

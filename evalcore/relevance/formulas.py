@@ -1,4 +1,4 @@
-"""Relevance between two concept sets (DESIGN §2; Wei, Kurtz, Cloppet 2025; docs/RELEVANCE_MEASURES.md).
+"""Relevance between two concept sets (docs/DESIGN.md §2; Wei, Kurtz, Cloppet 2025; docs/RELEVANCE_MEASURES.md).
 
 The ``*_from_counts`` functions hold each formula once; they accept Python numbers
 or NumPy arrays, so the per-pair functions here and the vectorised engine compute
@@ -72,7 +72,7 @@ def approximate_matches(a: frozenset[str], b: frozenset[str], neighbours: Neighb
 def nn_iou(a: frozenset[str], b: frozenset[str], neighbours: Neighbours, alpha: float = 0.5) -> float:
     """``nn-IoU(A,B) = (|A ∩ B| + alpha |N(A,B)|) / |A ∪ B|``.
 
-    Worked example of DESIGN §2 (n = 1, alpha = 0.5, KG vein -> blood vessel):
+    Worked example of docs/DESIGN.md §2 (n = 1, alpha = 0.5, KG vein -> blood vessel):
 
     >>> nb = {"vein": frozenset({"vessel"}), "vessel": frozenset({"vein"})}
     >>> nn_iou(frozenset({"CT", "vein"}), frozenset({"CT", "vessel"}), nb, 0.5)
@@ -112,7 +112,7 @@ def nn_tversky_from_counts(intersection, only_a, only_b, approx_a, approx_b, alp
 def tversky(a: frozenset[str], b: frozenset[str], weight_a: float = 1.0, weight_b: float = 1.0) -> float:
     """``Tversky(A,B; a, b) = |A ∩ B| / (|A ∩ B| + a|A \\ B| + b|B \\ A|)`` (a = b = 1: IoU; 0.5: Dice).
 
-    Source: A. Tversky, Features of similarity, Psychological Review 84(4), 1977; DESIGN §2.
+    Source: A. Tversky, Features of similarity, Psychological Review 84(4), 1977; docs/DESIGN.md §2.
     ``a`` weighs the query's concepts that the candidate lacks, ``b`` the candidate's extra ones.
     Worked example: A = {x, y, w}, B = {x, z}, a = 0.7, b = 0.3: 1 / (1 + 0.7 * 2 + 0.3 * 1) = 1 / 2.7.
 
@@ -126,10 +126,10 @@ def tversky(a: frozenset[str], b: frozenset[str], weight_a: float = 1.0, weight_
 
 def nn_tversky(a: frozenset[str], b: frozenset[str], neighbours: Neighbours, alpha: float = 0.5,
                weight_a: float = 1.0, weight_b: float = 1.0) -> float:
-    """nn-Tversky: each approximate match moves alpha from its unique tally to the shared one (DESIGN §2).
+    """nn-Tversky: each approximate match moves alpha from its unique tally to the shared one (docs/DESIGN.md §2).
 
     ``(|A∩B| + alpha|N|) / (|A∩B| + alpha|N| + a(|A\\B| - alpha|N_A|) + b(|B\\A| - alpha|N_B|))`` with
-    ``N_A = N(A,B) ∩ A``, ``N_B = N(A,B) ∩ B``. Worked example (DESIGN §2, a = b = 0.5):
+    ``N_A = N(A,B) ∩ A``, ``N_B = N(A,B) ∩ B``. Worked example (docs/DESIGN.md §2, a = b = 0.5):
     (1 + 0.5 * 2) / (2 + 0.5 (1 - 0.5) + 0.5 (1 - 0.5)) = 2 / 2.5.
 
     >>> nb = {"vein": frozenset({"vessel"}), "vessel": frozenset({"vein"})}
@@ -194,7 +194,7 @@ def nearest_partner_distances(a: frozenset[str], b: frozenset[str],
     """For each approximate match, the KG distance to its nearest partner in the other set.
 
     ``distances[c]`` maps each concept within n hops of ``c`` (``c`` excluded) to its distance.
-    A partner is any concept of the other set, as in DESIGN §2's ``N(A,B)``.
+    A partner is any concept of the other set, as in docs/DESIGN.md §2's ``N(A,B)``.
 
     >>> d = {"vein": {"vessel": 1, "organ": 2}, "vessel": {"vein": 1}, "organ": {"vein": 2}}
     >>> sorted(nearest_partner_distances(frozenset({"vein"}), frozenset({"vessel", "organ"}), d))

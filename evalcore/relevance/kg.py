@@ -1,4 +1,4 @@
-"""The is_a knowledge graph: neighbours within n hops and shortest paths (DESIGN §2).
+"""The is_a knowledge graph: neighbours within n hops and shortest paths (docs/DESIGN.md §2).
 
 Distance modes:
 

@@ -14,7 +14,7 @@ key                parameters (default)       relevance of query A and candidate
 ``nn-iou``         alpha (0.5), n (1)         ``(|A ∩ B| + alpha |N(A,B)|) / |A ∪ B|``
 ``dice``           none                       ``2 |A ∩ B| / (|A| + |B|)``
 ``tversky``        a (0.7), b (0.3)           ``|A∩B| / (|A∩B| + a|A\\B| + b|B\\A|)``
-``nn-tversky``     a, b, alpha, n             DESIGN §2
+``nn-tversky``     a, b, alpha, n             docs/DESIGN.md §2
 ``nn-iou-hops``    w1 (0.5), w2 (0.25), ...   a near match d hops from its partner earns w_d
 ``nn-iou-depth``   alpha (1.0), n (1)         a near match earns alpha x Wu-Palmer similarity
 =================  =========================  ==============================================
@@ -320,11 +320,11 @@ def _reduce_depth(p: dict, has_kg: bool):
 
 MEASURES: dict[str, Measure] = {m.key: m for m in [
     Measure("iou", "IoU", "share of concepts the two images have in common",
-            "|A ∩ B| / |A ∪ B|", "Jaccard 1912; DESIGN §2", (), False,
+            "|A ∩ B| / |A ∪ B|", "Jaccard 1912; docs/DESIGN.md §2", (), False,
             plan=lambda p: CountPlan(), value=_iou_value,
             pair=lambda a, b, c, p: iou(a, b)),
     Measure("nn-iou", "nn-IoU", "IoU that also credits concepts within n hops in the knowledge graph",
-            "(|A ∩ B| + alpha |N(A,B)|) / |A ∪ B|", "Wei, Kurtz, Cloppet 2025; DESIGN §2", (ALPHA, HOPS), True,
+            "(|A ∩ B| + alpha |N(A,B)|) / |A ∪ B|", "Wei, Kurtz, Cloppet 2025; docs/DESIGN.md §2", (ALPHA, HOPS), True,
             plan=lambda p: CountPlan(levels=(int(p["n"]),)), value=_nn_iou_value,
             pair=lambda a, b, c, p: nn_iou(a, b, c.neighbours, p["alpha"]), reduce=_reduce_nn_iou),
     Measure("dice", "Dice", "shared concepts over the average number of concepts of the two images",
@@ -332,12 +332,12 @@ MEASURES: dict[str, Measure] = {m.key: m for m in [
             plan=lambda p: CountPlan(), value=lambda counts, p: _tversky_value(counts, {"a": 0.5, "b": 0.5}),
             pair=lambda a, b, c, p: dice(a, b)),
     Measure("tversky", "Tversky", "shared concepts against the query's missing (a) and the candidate's extra (b) ones",
-            "|A∩B| / (|A∩B| + a|A\\B| + b|B\\A|)", "Tversky 1977; DESIGN §2", (TVERSKY_A, TVERSKY_B), False,
+            "|A∩B| / (|A∩B| + a|A\\B| + b|B\\A|)", "Tversky 1977; docs/DESIGN.md §2", (TVERSKY_A, TVERSKY_B), False,
             plan=_tversky_plan, value=_tversky_value,
             pair=lambda a, b, c, p: nn_tversky(a, b, {}, 0.0, p["a"], p["b"]), reduce=_reduce_tversky),
     Measure("nn-tversky", "nn-Tversky", "Tversky where each near match moves alpha from its own tally to the shared one",
             "(|A∩B| + alpha|N|) / (|A∩B| + alpha|N| + a(|A\\B| - alpha|N_A|) + b(|B\\A| - alpha|N_B|))",
-            "DESIGN §2", (TVERSKY_A, TVERSKY_B, ALPHA, HOPS), True,
+            "docs/DESIGN.md §2", (TVERSKY_A, TVERSKY_B, ALPHA, HOPS), True,
             plan=_tversky_plan, value=_tversky_value,
             pair=lambda a, b, c, p: nn_tversky(a, b, c.neighbours, p["alpha"], p["a"], p["b"]), reduce=_reduce_nn_tversky),
     Measure("nn-iou-hops", "nn-IoU-hops", "nn-IoU where a near match d hops from its partner earns w_d",

@@ -1,4 +1,4 @@
-"""Comparing systems on per-query values (DESIGN §3): bootstrap confidence intervals,
+"""Comparing systems on per-query values (docs/DESIGN.md §3): bootstrap confidence intervals,
 paired randomization and t-tests, Holm correction."""
 
 from __future__ import annotations

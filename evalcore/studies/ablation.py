@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from evalcore.data import Run
+from evalcore.engine import codes_give
 from evalcore.errors import ParameterError
 from evalcore.evaluation.evaluator import AlignedRun, Evaluator, built_in_system
 from evalcore.evaluation.options import Relevance
@@ -303,9 +304,9 @@ def _setting_means(evaluator: Evaluator, runs: Sequence[Run], metric_names: Sequ
     """
     depth = max([parse_metric(m).k or 1 for m in metric_names] + [1])
     effective = [evaluator.engine.resolve(spec) for spec in specs]
-    # Settings that reduce to IoU last: IoU then reads the cached codes of an nn-IoU setting
-    # (PairwiseEngine._plan_of) instead of coding the whole pool once more. Rows keep the settings' order.
-    order = sorted(range(len(specs)), key=lambda i: effective[i].key == "iou")
+    # In the engine's pass order: a setting that reduces to IoU reads the cached codes of an nn-IoU setting instead
+    # of coding the whole pool once more. Rows keep the settings' order.
+    order = evaluator.engine.pass_order(range(len(specs)), effective.__getitem__)
     first_of: dict[MeasureSpec, int] = {}
     for position in order:
         first_of.setdefault(effective[position], position)
@@ -353,11 +354,12 @@ def _setting_means(evaluator: Evaluator, runs: Sequence[Run], metric_names: Sequ
 
 def _weights(measures: Sequence[MeasureSpec]) -> list[int]:
     """Each computed setting's weight on the bar: :data:`NEW_PLAN_WEIGHT` where its pass codes the pool under a
-    count plan not met before (IoU's plan, met after another, reads that one's codes), else 1."""
+    count plan not met before (IoU's plan, met after one whose codes give its values, reads those: :func:`codes_give`),
+    else 1."""
     weights, plans = [], set()
     for measure in measures:
         plan = measure.plan()
-        new = plan not in plans and not (measure.key == "iou" and plans)
+        new = not any(codes_give(met, measure) for met in plans)
         weights.append(NEW_PLAN_WEIGHT if new else 1)
         plans.add(plan)
     return weights

@@ -574,8 +574,8 @@ def compare_measures(evaluator: Evaluator, measures: Sequence[MeasureSpec],
     given = tuple(system.name for system in systems)
     tops = cache(lambda: top_lists(evaluator, systems, ndcg_k))  # aligned once, for the measures not kept
     measured: dict[str, _Measured] = {}
-    # Measures with the KG first: IoU and Dice then read the codes they leave, as the evaluation does.
-    for step, spec in enumerate(sorted(specs, key=lambda spec: not spec.uses_kg)):
+    # In the engine's order: IoU and Dice then read the codes nn-IoU's pass leaves, as the evaluation does.
+    for step, spec in enumerate(evaluator.engine.pass_order(specs, evaluator.engine.resolve)):
         at = (PASS_STEPS + 1) * step
         measured[spec.name] = parts.get(("measured", spec.name, tuple(ks), ndcg_k, given), lambda spec=spec, at=at: (
             _measure(evaluator, spec, tops, ks, ndcg_k, lambda done, text: bar(at + done, text))))

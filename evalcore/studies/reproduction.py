@@ -280,7 +280,7 @@ def strict_approximate_matches(a: frozenset[str], b: frozenset[str],
 def strict_relevance_ranking(evaluator: Evaluator, measure: MeasureSpec, depth: int, name: str) -> AlignedRun:
     """Retrieval by nn-IoU (``measure``, an nn-IoU spec) with :func:`strict_approximate_matches`, over the whole pool.
 
-    Only pairs with an approximate match under DESIGN §2 can differ; those are rescored
+    Only pairs with an approximate match under docs/DESIGN.md §2 can differ; those are rescored
     pair by pair, the rest keep the engine's values.
     """
     if measure.key != "nn-iou":
