@@ -17,11 +17,13 @@ import itertools
 import logging
 import os
 import queue
+import secrets
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 
+import pandas as pd
 import streamlit as st
 
 from dashboard.caching import key_of, server_foreground
@@ -62,6 +64,8 @@ LOG = logging.getLogger(__name__)
 PREPARE_VARIABLE = "CBIR_LENS_PREPARE"
 #: Jobs remembered for the Data page's note (the oldest forgotten first; their results stay in the stores).
 REMEMBERED_JOBS = 64
+#: The session state key of a session's token, by which the background knows which data the session shows.
+SESSION_KEY = "preparation_session"
 #: The alpha slider's step: the values prepared beside the slider's are one step either side.
 NEIGHBOUR_STEP = 0.1
 
@@ -84,16 +88,17 @@ class Job:
 
     def run(self) -> None:
         started = time.monotonic()
+        foreground = server_foreground()
         try:
             for text, work in self.steps:
-                server_foreground().wait_until_quiet()
-                if not self.still_wanted():  # a newer setting was asked for since this job was queued
+                foreground.wait_until_quiet()
+                if not self.still_wanted():  # newer settings or data were asked for since this job was queued
                     self.skipped = True
                     return
                 self.current = text
-                # A report callback (even one that draws nothing) makes the stores relay this step's progress to the
-                # pages waiting for it.
-                work(lambda fraction: None)
+                # A report callback makes the stores relay this step's progress to the pages waiting for it; at
+                # each report the step yields to a page computing meanwhile (a pass pauses between its blocks).
+                work(lambda fraction: foreground.pause_while_busy())
                 self.done += 1
         except Exception as error:  # noqa: BLE001 - a page asking for the same result meets the error and says it
             self.error = f"{type(error).__name__}: {error}"
@@ -130,13 +135,26 @@ class Background:
         self._by_workspace: dict[str, list[str]] = {}
         # Per workspace, the latest setting whose neighbours were asked for: queued neighbours of older ones skip.
         self._latest_neighbours: dict[str, str] = {}
+        # Per session (the most recent ones), the workspace it shows now.
+        self._session_workspaces: OrderedDict[str, str] = OrderedDict()
         self._lock = threading.Lock()
         threading.Thread(target=self._work, name="cbir-lens-prepare", daemon=True).start()
 
     def _work(self) -> None:
+        server_foreground().background_threads.add(threading.get_ident())
         while True:
             _, _, job = self._queue.get()
             job.run()
+
+    def want_workspace(self, session: str, workspace_digest: str) -> Callable[[], bool]:
+        """Record ``workspace_digest`` as the data ``session`` shows now; the returned test holds while it does (the
+        jobs it queued on other data skip the steps they have not started: a reader who loads a folder does not wait
+        for the demo's Ablation grid)."""
+        with self._lock:
+            self._session_workspaces[session] = workspace_digest
+            while len(self._session_workspaces) > REMEMBERED_JOBS:
+                self._session_workspaces.popitem(last=False)
+        return lambda: self._session_workspaces.get(session, workspace_digest) == workspace_digest
 
     def want_neighbours_of(self, workspace_digest: str, setting: str) -> Callable[[], bool]:
         """Record ``setting`` as the latest whose neighbours ``workspace_digest`` wants; the returned test holds while
@@ -217,6 +235,12 @@ def _leaderboard_job(ws: Workspace, run_names: tuple[str, ...], baselines: tuple
     return Job(title, steps, still_wanted)
 
 
+def _warm_up() -> None:
+    """What a server does once, the first time a page draws a styled table: import pandas' Styler and compile its
+    templates (0.4-0.9 s of the first Leaderboard's draw on 2 cores)."""
+    pd.DataFrame({"mean": [0.5]}).style.format("{:.4f}").to_html()
+
+
 def _focus_tests(result: Scores, view: LeaderboardView) -> None:
     result.comparisons(focus_metric(result.metrics, view.focus))
 
@@ -225,7 +249,13 @@ def prepare_pages(ws: Workspace, settings: Settings) -> None:
     """Queue what the pages read of ``ws`` at ``settings``: the Leaderboard's work and the explanations' dictionary
     first, then, for a researcher, the Ablation page's grid and Choose a measure's comparison as they open; each
     once per server for the same data, systems and settings (nothing without concept sets)."""
-    if ws.concepts is None or not preparing():
+    if not preparing():
+        return
+    server_background().submit("warm-up", "", CURRENT, lambda: Job("The table renderer", [
+        ("Loading the table renderer", lambda _: _warm_up())]))
+    session = st.session_state.setdefault(SESSION_KEY, secrets.token_hex(8))
+    still_shown = server_background().want_workspace(session, ws.digest)
+    if ws.concepts is None:
         return
     run_names, baselines = leaderboard_systems(ws)
     # The audience is in the key: a job's texts are in its reader's words (its results are shared all the same).
@@ -235,7 +265,8 @@ def prepare_pages(ws: Workspace, settings: Settings) -> None:
             key_of("leaderboard", ws, run_names, baselines, settings, view, audience()), ws.digest, CURRENT,
             lambda: _leaderboard_job(ws, run_names, baselines, settings, view,
                                      for_reader("Leaderboard at the current settings",
-                                                "Comparison of systems at the current settings"), explanations=True))
+                                                "Comparison of systems at the current settings"),
+                                     still_wanted=still_shown, explanations=True))
     if audience() != "researcher":  # a clinician's navigation holds neither the Ablation page nor Choose a measure
         return
     if grids_alpha_and_n(settings.measure):
@@ -243,11 +274,12 @@ def prepare_pages(ws: Workspace, settings: Settings) -> None:
         server_background().submit(key_of("ablation", ws, options, settings.kg_mode), ws.digest, OTHER_PAGES,
                                    lambda: Job("Ablation page: the alpha x n grid", [
                                        ("The alpha x n grid (a pass over the pool per setting)",
-                                        lambda report: _opening_grid(ws, options, settings.kg_mode, report))]))
-    _prepare_comparison(ws, settings)
+                                        lambda report: _opening_grid(ws, options, settings.kg_mode, report))],
+                                       still_shown))
+    _prepare_comparison(ws, settings, still_shown)
 
 
-def _prepare_comparison(ws: Workspace, settings: Settings) -> None:
+def _prepare_comparison(ws: Workspace, settings: Settings, still_shown: Callable[[], bool]) -> None:
     """Queue the comparison Choose a measure opens on (its default measures and baselines), as the page asks for it."""
     baselines = tuple(comparison_baselines(ws))
     arguments = (ws, tuple(comparison_measures(settings.measure)), baselines,
@@ -255,7 +287,8 @@ def _prepare_comparison(ws: Workspace, settings: Settings) -> None:
     server_background().submit(key_of("measures", *arguments), ws.digest, OTHER_PAGES, lambda: Job(
         "Choose a measure: the comparison of the measures", [
             ("A pass over the pool per measure, then the systems judged under each",
-             lambda report: measure_comparison(*arguments, progress=lambda fraction, _text: report(fraction)))]))
+             lambda report: measure_comparison(*arguments, progress=lambda fraction, _text: report(fraction)))],
+        still_shown))
 
 
 def _opening_grid(ws: Workspace, options: Relevance, mode: str, report: Callable[[float, str], None]) -> None:

@@ -23,7 +23,7 @@ import streamlit as st
 from evalcore.app.sources import EmbeddedDemo, Rocov2Folder, SavedLink
 from evalcore.app.workspace import Workspace
 from evalcore.cache_keys import content_digest
-from evalcore.kept import Kept, one_value
+from evalcore.kept import Kept, callers_waiting, one_value
 
 T = TypeVar("T")
 #: A workspace hashes to the digest of its inputs' content; an array to the digest of all its bytes (Streamlit's
@@ -62,9 +62,15 @@ class Foreground:
     def __init__(self) -> None:
         self._working = 0
         self._quiet = threading.Condition()
+        #: The threads doing work for later: what they compute is never a page's (their pauses would wait for
+        #: themselves).
+        self.background_threads: set[int] = set()
 
     @contextmanager
     def working(self) -> Iterator[None]:
+        if threading.get_ident() in self.background_threads:
+            yield
+            return
         with self._quiet:
             self._working += 1
         try:
@@ -77,6 +83,14 @@ class Foreground:
     def wait_until_quiet(self) -> None:
         with self._quiet:
             self._quiet.wait_for(lambda: self._working == 0)
+
+    def pause_while_busy(self, poll: float = 0.05) -> None:
+        """Wait while a page computes, unless a page waits for a result under way (which may be the caller's: a
+        pause would then hold that page up for ever, :func:`evalcore.kept.callers_waiting`). Work done for later
+        calls it at each report, so that a pass of many blocks yields the cores to a page between two blocks."""
+        with self._quiet:
+            while self._working and not callers_waiting():
+                self._quiet.wait(poll)
 
 
 @st.cache_resource(show_spinner=False)

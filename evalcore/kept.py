@@ -143,6 +143,20 @@ class Kept:
             return list(self._values)
 
 
+_waiting_lock = threading.Lock()
+_waiting = [0]
+
+
+def callers_waiting() -> int:
+    """How many callers of any :class:`InFlight` wait now for a result another thread is computing (so that work
+    done for later, which pauses while a page computes, does not pause while a page waits for it).
+
+    >>> callers_waiting()
+    0
+    """
+    return _waiting[0]
+
+
 class InFlight:
     """Computations under way, by key. A caller asking for a key that another thread is computing waits for that
     result instead of computing it again (eight dashboard sessions opening the same page compute it once); while
@@ -171,12 +185,19 @@ class InFlight:
         with self._lock:
             gate, last = self._computing.setdefault(key, (threading.Lock(), []))
         relayed = None
-        while not gate.acquire(timeout=poll):
-            # Only a new report is passed on: each one redraws a waiting session's bar in its browser, and eight
-            # waiting sessions repeating the last one every poll sent 80 unchanged bars a second.
-            if report is not None and last and last[-1] is not relayed:
-                relayed = last[-1]
-                report(*relayed)
+        if not gate.acquire(blocking=False):
+            with _waiting_lock:
+                _waiting[0] += 1
+            try:
+                while not gate.acquire(timeout=poll):
+                    # Only a new report is passed on: each one redraws a waiting session's bar in its browser, and
+                    # eight waiting sessions repeating the last one every poll sent 80 unchanged bars a second.
+                    if report is not None and last and last[-1] is not relayed:
+                        relayed = last[-1]
+                        report(*relayed)
+            finally:
+                with _waiting_lock:
+                    _waiting[0] -= 1
         try:
             value = lookup()
             if value is None:

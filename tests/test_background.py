@@ -45,6 +45,58 @@ def test_a_job_waits_while_a_page_computes():
     assert started.wait(WAIT) and job.finished.wait(WAIT)
 
 
+def test_a_step_pauses_at_its_reports_while_a_page_computes_but_not_while_a_page_waits_for_it():
+    """A long step (a pass of many blocks) yields to a page between two reports; a page that waits for a result under
+    way (maybe this very step's) lets it go on, and what the step itself computes behind a bar never pauses it."""
+    from evalcore.kept import InFlight
+
+    worker, reports, gate, resumed = Background(), [], threading.Event(), threading.Event()
+
+    def step(report):
+        report(0.1)
+        reports.append("first")
+        gate.wait(WAIT)
+        with server_foreground().working():  # the step's own bar (a measure comparison draws one)
+            report(0.5)
+        reports.append("second")
+        report(0.9)
+        resumed.set()
+
+    job = worker.submit("pauses", "ws", background.CURRENT, lambda: Job("t", [("a", step)]))
+    while not reports:
+        threading.Event().wait(0.01)
+    with server_foreground().working():
+        gate.set()
+        assert not resumed.wait(0.5), "a background step went on past a report while a page was computing"
+        flights, computing, waiting = InFlight(), threading.Event(), threading.Event()
+        holder = threading.Thread(target=flights.run, args=("k", lambda: None, lambda _: (computing.set(),
+                                                                                       waiting.wait(WAIT), 1)[2]))
+        holder.start()
+        assert computing.wait(WAIT)
+        waiter = threading.Thread(target=flights.run, args=("k", lambda: 1 if waiting.is_set() else None,
+                                                           lambda _: 1))
+        waiter.start()  # a page waiting for a result under way: the background goes on
+        assert resumed.wait(WAIT)
+        waiting.set()
+        holder.join(WAIT)
+        waiter.join(WAIT)
+    assert job.finished.wait(WAIT) and reports == ["first", "second"]
+
+
+def test_jobs_on_data_the_session_left_skip_their_remaining_steps():
+    worker, ran, gate = Background(), [], threading.Event()
+    on_demo = worker.want_workspace("session", "demo")
+    job = worker.submit("grid", "demo", background.OTHER_PAGES, lambda: Job("grid", [
+        ("a", lambda _: (ran.append("a"), gate.wait(WAIT))), ("b", lambda _: ran.append("b"))], on_demo))
+    while not ran:
+        threading.Event().wait(0.01)
+    still_on_folder = worker.want_workspace("session", "folder")  # the reader loads a folder meanwhile
+    gate.set()
+    assert job.finished.wait(WAIT) and job.skipped and ran == ["a"]
+    assert still_on_folder() and not on_demo()
+    assert worker.want_workspace("another session", "demo")() and not on_demo()
+
+
 def test_the_most_urgent_queued_job_runs_first():
     worker, order, gate = Background(), [], threading.Event()
     # The first job holds the worker, so the three after it are queued together.
