@@ -9,7 +9,7 @@ step runs in a fresh child process, so that its peak memory (VmHWM) is its own:
 - reference: the line-by-line definition of the reader (tests/line_by_line.py: one Python step
   per line, a set of string triples; what the reader was before), then the same graph and index;
 - depths: ``concept_depths`` (nn-IoU-depth) on a 20,000-deep is_a chain, against the relaxation it replaced
-  (one pass per level, kept in tests/test_hostile_scale.py), with the ratio of their times.
+  (one pass per level, kept in tests/engine/test_hostile_scale.py), with the ratio of their times.
 
 Usage: python benchmarks/bench_kg_scale.py [--quick] [--skip-reference] [--nodes N --edges E --lines L]
 """
@@ -82,7 +82,7 @@ def depth_row(nodes: int = 20_000) -> None:
 
     from evalcore.relevance.kg import KnowledgeGraph
     from evalcore.relevance.taxonomy import concept_depths
-    from tests.test_hostile_scale import relaxed_depths
+    from tests.engine.test_hostile_scale import relaxed_depths
 
     parents = sp.csr_matrix((np.ones(nodes - 1, dtype=np.int8), (np.arange(1, nodes), np.arange(nodes - 1))),
                             shape=(nodes, nodes))

@@ -1,5 +1,5 @@
 """The command line's answers on the demo and on ROCOv2 test, recorded so that a change of structure is seen to
-change no answer (tests/test_pinned_outputs.py compares; ``python -m tests.pinned`` records anew).
+change no answer (tests/cli/test_pinned_outputs.py compares; ``python -m tests.pinned`` records anew).
 
 Each case is one command line. What it writes is reduced to a fingerprint that a test can hold in a few
 kilobytes and compare: a JSON output as it is (less its timing and the paths it names); a per-query CSV as the

@@ -58,7 +58,7 @@ def fast_or_by_lines(fast: Callable[..., T | None], by_lines: Callable[..., T], 
     Every reader with two paths goes through here, so the rule is written once: the fast path
     returns None for the inputs it does not read (quoted fields, lone carriage returns, ...),
     and must give what the definition gives on every input it does read, the same first
-    error included (tests/test_vectorised_readers.py checks this against tests/line_by_line.py).
+    error included (tests/readers/test_vectorised_readers.py checks this against tests/line_by_line.py).
 
     >>> fast_or_by_lines(lambda data: None, lambda text: text.split(), b"a b")
     ['a', 'b']

@@ -1,0 +1,74 @@
+"""IoU and Dice read from nn-IoU's cached codes (one table look-up per pair instead of a product) give the
+same pool summaries, rankings (tie order included) and pair values as from their own codes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from evalcore.engine import PairwiseEngine
+from evalcore.relevance.measures import MEASURES, CountPlan, Measure, MeasureSpec, measure_spec
+from tests.conftest import random_world
+
+
+@pytest.mark.parametrize("seed, lookup_table_limit", [(0, 1 << 22), (1, 1 << 22), (2, 0), (3, 1 << 22)])
+def test_measures_without_the_kg_read_nn_iou_codes_exactly(seed, lookup_table_limit):
+    concepts, kg = random_world(seed, images=70)
+    nn_iou = measure_spec("nn-iou", alpha=0.5, n=1 + seed % 2)
+    warm = PairwiseEngine(concepts, kg=kg, block_size=16, lookup_table_limit=lookup_table_limit)
+    warm.rank_by(nn_iou, 10, 0.5, 20)
+    for name in ("iou", "dice"):
+        spec = measure_spec(name)
+        assert warm._plan_of(spec) == nn_iou.plan() != spec.plan()
+        cold = PairwiseEngine(concepts, kg=kg, block_size=16, lookup_table_limit=lookup_table_limit)
+        assert cold._plan_of(spec) == spec.plan() == CountPlan()
+        (reused, reused_top), (own, own_top) = warm.rank_by(spec, 10, 0.5, 20), cold.rank_by(spec, 10, 0.5, 20)
+        assert np.array_equal(reused.ideal, own.ideal) and np.array_equal(reused_top, own_top)
+        assert np.array_equal(reused.relevant_counts, own.relevant_counts)
+        assert np.array_equal(warm.relevance_by(spec), cold.relevance_by(spec))
+
+
+def test_a_partly_coded_pool_is_not_reused():
+    concepts, kg = random_world(4, images=50)
+    engine = PairwiseEngine(concepts, kg=kg, block_size=16)
+    engine._keyed_by(measure_spec("nn-iou", alpha=0.5, n=1), 0, 16)  # one block of four coded
+    assert engine._plan_of(measure_spec("iou")) == CountPlan()
+
+
+def test_a_measure_without_near_matches_sees_none_in_reused_codes(monkeypatch):
+    """A measure whose plan has no near-match digit reads 0 near matches, from nn-IoU's codes too."""
+    probe = Measure("probe", "probe", "", "", "", (), False, plan=lambda p: CountPlan(),
+                    value=lambda counts, p: counts.intersection + 0.5 * counts.near_total(),
+                    pair=lambda a, b, c, p: float(len(a & b)))
+    monkeypatch.setitem(MEASURES, "probe", probe)
+    concepts, kg = random_world(5, images=40)
+    engine = PairwiseEngine(concepts, kg=kg, block_size=16)
+    engine.rank_by(measure_spec("nn-iou", alpha=0.5, n=1), 5)
+    assert engine._plan_of(MeasureSpec("probe")) != CountPlan()
+    cold = PairwiseEngine(concepts, kg=kg, block_size=16)
+    assert np.array_equal(engine.relevance_by(MeasureSpec("probe")), cold.relevance_by(MeasureSpec("probe")))
+
+
+@pytest.mark.parametrize("seed", [6, 7])
+def test_a_run_rescored_at_other_alphas_reads_its_kept_codes_exactly(seed):
+    """Evaluator.relevance_by keeps the codes of a run's pairs: re-scoring it at other alphas (as the dashboard's
+    slider does) looks the values up again and equals scoring pair by pair on an evaluator that kept nothing."""
+    from evalcore.evaluation.evaluator import AlignedRun, Evaluator
+
+    concepts, kg = random_world(seed, images=60)
+    rng = np.random.default_rng(seed)
+    documents = rng.integers(-1, len(concepts), size=(len(concepts), 12))
+    run = AlignedRun.over_pool("random", documents)
+    warm = Evaluator(concepts, kg=kg)
+    warm.engine.rank_by(measure_spec("nn-iou", alpha=0.5, n=1), 5)  # the pool is coded, as after a ranking
+    warm.engine.rank_by(measure_spec("iou"), 5)
+    for alpha in (0.5, 0.2, 0.9):
+        measures = {"iou": measure_spec("iou"), "nn-iou": measure_spec("nn-iou", alpha=alpha, n=1)}
+        kept = warm.relevance_of(run, measures)
+        fresh = Evaluator(concepts, kg=kg).relevance_of(run, measures)  # nothing coded: counted from sparse rows
+        for key in measures:
+            assert np.array_equal(kept[key], fresh[key]), (alpha, key)
+    codes = warm._kept_for(run)["codes"]
+    assert list(codes) == [CountPlan(levels=(1,))]  # IoU read the codes nn-IoU left: one gather per run
+    assert warm._kept_for(AlignedRun("copy", run.query_rows, run.documents, run.counts)) is warm._kept_for(run)
+    assert warm._kept_for(AlignedRun.over_pool("other", documents.copy())) == {}

@@ -1,0 +1,56 @@
+"""docs/TESTING.md stays true: its markers are the ones pytest declares, its table names every folder of tests/, the
+folders mirror the package, and every folder keeps tests in the fast lane (``-m "not slow"``)."""
+
+from __future__ import annotations
+
+import ast
+import re
+import tomllib
+
+from tests.conftest import ROOT
+
+DOCUMENT = (ROOT / "docs" / "TESTING.md").read_text(encoding="utf-8")
+TESTS = ROOT / "tests"
+FOLDERS = sorted(p.name for p in TESTS.iterdir() if p.is_dir() and (p / "__init__.py").is_file())
+
+
+def declared_markers() -> set[str]:
+    options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]
+    return {marker.split(":")[0] for marker in options["markers"]}
+
+
+def test_the_markers_documented_are_the_markers_declared():
+    documented = set(re.findall(r"^\| `(\w+)` \|", DOCUMENT, re.M))
+    assert documented == declared_markers()
+
+
+def test_the_table_names_every_folder_and_every_folder_exists():
+    named = set(re.findall(r"`tests/(\w+)`", DOCUMENT))
+    assert named == set(FOLDERS)
+    assert not list(TESTS.glob("test_*.py")), "a test file outside the folders that mirror the package"
+
+
+def test_the_folders_mirror_the_library():
+    packages = {p.name for p in (ROOT / "evalcore").iterdir() if (p / "__init__.py").is_file()}
+    assert packages <= set(FOLDERS), sorted(packages - set(FOLDERS))
+
+
+def fast_tests(path) -> list[str]:
+    """The test functions of a file that the fast lane runs: not marked slow or browser, here or for the module."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    module_marks = " ".join(ast.unparse(node.value) for node in tree.body if isinstance(node, ast.Assign)
+                            and any(getattr(target, "id", "") == "pytestmark" for target in node.targets))
+    if re.search(r"mark\.(slow|browser)|\bpytestmark\b", module_marks) or re.search(
+            r"^from \S+ import .*\bpytestmark\b", path.read_text(encoding="utf-8"), re.M):
+        return []
+    return [node.name for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.name.startswith("test_")
+            and not any(re.search(r"mark\.(slow|browser)", ast.unparse(d)) for d in node.decorator_list)]
+
+
+def test_every_folder_keeps_tests_in_the_fast_lane():
+    """The lane covers every part of the house but the browser's flows (which are slow by nature)."""
+    empty = [folder for folder in FOLDERS if folder != "browser"
+             and not any(fast_tests(path) for path in (TESTS / folder).glob("test_*.py"))]
+    assert not empty, f"folders with no test in the fast lane: {empty}"
+    assert not any(fast_tests(path) for path in (TESTS / "browser").glob("test_*.py"))
