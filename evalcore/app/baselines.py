@@ -22,7 +22,7 @@ import numpy as np
 from evalcore.data import ConceptSets, Run
 from evalcore.errors import CBIRLensError, ParameterError
 from evalcore.evaluation.evaluator import AlignedRun, Evaluator, built_in_system
-from evalcore.relevance.measures import MeasureSpec, measure_spec
+from evalcore.relevance.measures import MeasureSpec, measure_spec, nn_iou_measure
 
 if TYPE_CHECKING:  # the class only: the image readers it imports are not needed to rank
     from evalcore.app.workspace import Workspace
@@ -148,7 +148,7 @@ def setting_read(baselines: Iterable[Baseline], relevance: MeasureSpec) -> Measu
     >>> setting_read([IOU, NN_IOU], moved) == moved, setting_read([NN_IOU], default) == default
     (True, True)
     """
-    default = measure_spec("nn-iou")
+    default = nn_iou_measure()
     return relevance if any(b.measure(relevance) != b.measure(default) for b in baselines) else default
 
 

@@ -43,7 +43,7 @@ from evalcore.extraction.extractor import ConceptDictionary, Mention, mentions
 from evalcore.extraction.negation import concept_status, cue_scopes, sentence_at
 from evalcore.relevance.composition import Composition, compose
 from evalcore.relevance.kg import KnowledgeGraph
-from evalcore.relevance.measures import MeasureSpec, measure_spec
+from evalcore.relevance.measures import MeasureSpec, measure_spec, nn_iou_measure
 
 AUDIENCES = ("clinician", "researcher")
 UP, DOWN = "is_a", "has_child"
@@ -234,7 +234,7 @@ def explain_pair(query: Iterable[str], result: Iterable[str], kg: KnowledgeGraph
         raise ParameterError("captions are read with the dictionary concept extraction uses: give "
                              f"dictionary=ConceptDictionary.build(names, ...), got {type(dictionary).__name__}")
     a, b = frozenset(query), frozenset(result)
-    nn_iou = compose(a, b, measure_spec("nn-iou", alpha=measure.params.get("alpha", 0.0), n=measure.hops), kg, mode)
+    nn_iou = compose(a, b, nn_iou_measure(measure.params.get("alpha", 0.0), measure.hops), kg, mode)
     all_names = _Names(names or {}, kg.names if kg is not None else {})
     readings = () if captions is None else tuple(_caption_readings(text, a | b, dictionary) for text in captions)
     near = [*_near_matches(a - b, b, "query", kg, measure.hops, mode, all_names),

@@ -28,12 +28,15 @@ from evalcore.engine.compute import Compute
 from evalcore.engine.kernels import CodeGroups, KeyedBlock, mark_self, row_max_product, summarise_block, summarise_groups
 from evalcore.engine.work import ArrayPass, BlockWork, CandidateSide, PoolSummary, SplitOperand
 from evalcore.errors import ParameterError
+from evalcore.kept import Kept
 from evalcore.relevance.kg import KnowledgeGraph, check_hops_and_mode
 from evalcore.relevance.measures import CountPlan, MeasureSpec, PairCounts
 from evalcore.threads import blas_single_thread
 
 FLOAT32_EXACT = 1 << 24
 DEFAULT_CACHE_BYTES = 2 << 30
+#: Bytes of measures' look-up tables an engine keeps (a table of the largest layout is about 64 MiB).
+TABLE_CACHE_BYTES = 256 << 20
 
 T = TypeVar("T")
 
@@ -117,7 +120,8 @@ class PairwiseEngine:
         self._near_cache: dict[tuple[str, int], sp.csr_matrix] = {}
         self._credit_cache: dict[tuple[str, int], sp.csr_matrix] = {}
         self._credit_weights: dict[int, sp.csr_matrix] = {}
-        self._table_cache: dict[tuple[CountPlan, str], tuple[np.ndarray, np.ndarray]] = {}
+        # Every alpha a slider visits is a measure of its own: the tables are bounded by their bytes.
+        self._table_cache = Kept(TABLE_CACHE_BYTES)
 
     @property
     def _size(self) -> int:
@@ -316,11 +320,8 @@ class PairwiseEngine:
         return Coding(state.layout, state.code_dtype, state.lookup)
 
     def _table(self, state: _PlanState, measure: MeasureSpec) -> tuple[np.ndarray, np.ndarray]:
-        key = (state.plan, measure.name)
-        if key not in self._table_cache:
-            every_code = np.arange(state.layout.size)
-            self._table_cache[key] = keys_for(values_of_codes(state.layout, state.plan, measure, every_code))
-        return self._table_cache[key]
+        return self._table_cache.computed((state.plan, measure.name), lambda _: keys_for(
+            values_of_codes(state.layout, state.plan, measure, np.arange(state.layout.size))))
 
     @staticmethod
     def pass_order(measures: Iterable[T], spec: Callable[[T], MeasureSpec] | None = None) -> list[T]:

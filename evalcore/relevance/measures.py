@@ -394,12 +394,13 @@ def measure_spec(key: str, **params: float) -> MeasureSpec:
     return MeasureSpec(key, tuple(values.items()))
 
 
-def nn_iou_measure(alpha: float, n: int, mode: str = "undirected") -> MeasureSpec:
-    """nn-IoU(alpha, n) as a measure, for the entry points that take ``alpha`` and ``n``: validated with their
-    messages (alpha in [0, 1], n a whole number of hops in 0..MAX_HOPS, a known KG mode).
+def nn_iou_measure(alpha: float = ALPHA.default, n: int = HOPS.default, mode: str = "undirected") -> MeasureSpec:
+    """nn-IoU(alpha, n) as a measure: the one spelling of an nn-IoU spec in the code (the paper's defaults, alpha 0.5
+    and n 1, where none is given), validated with the messages of the entry points that take ``alpha`` and ``n``
+    (alpha in [0, 1], n a whole number of hops in 0..MAX_HOPS, a known KG mode).
 
-    >>> nn_iou_measure(0.5, 1).name
-    'nn-iou(alpha=0.5,n=1)'
+    >>> nn_iou_measure(0.5, 1).name, nn_iou_measure() == nn_iou_measure(0.5, 1)
+    ('nn-iou(alpha=0.5,n=1)', True)
     >>> nn_iou_measure(0, 1).effective(has_kg=True).name  # IoU at alpha = 0 or n = 0
     'iou'
     """

@@ -19,7 +19,7 @@ from evalcore.errors import ParameterError
 from evalcore.evaluation.evaluator import AlignedRun, Evaluator, built_in_system
 from evalcore.evaluation.options import Relevance
 from evalcore.metrics.registry import parse_metric
-from evalcore.relevance.measures import MeasureSpec, measure_spec
+from evalcore.relevance.measures import MeasureSpec, measure_spec, nn_iou_measure
 from evalcore.stats.compare import id_order, kendall_tau, query_means
 
 ALPHAS = tuple(round(a / 10, 1) for a in range(11))
@@ -52,7 +52,7 @@ def retrieval_system(measure: MeasureSpec) -> str:
 
 
 #: The name of retrieval by nn-IoU in a sweep (the Table-1 baseline of the same name).
-RELEVANCE_SYSTEM = retrieval_system(measure_spec("nn-iou"))
+RELEVANCE_SYSTEM = retrieval_system(nn_iou_measure())
 
 
 @dataclass(frozen=True)
@@ -263,7 +263,7 @@ def ablation_grid(evaluator: Evaluator, runs: Sequence[Run], metric_names: Seque
     """
     base = relevance if relevance is not None else Relevance()
     settings = [(a, n) for n in hops for a in alphas]
-    means = _setting_means(evaluator, runs, metric_names, [measure_spec("nn-iou", alpha=a, n=n) for a, n in settings],
+    means = _setting_means(evaluator, runs, metric_names, [nn_iou_measure(a, n) for a, n in settings],
                            [f"alpha = {a}, n = {n}" for a, n in settings], base.at,
                            RELEVANCE_SYSTEM if with_relevance_retrieval else None,
                            set(queries) if queries is not None else None, progress)
