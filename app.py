@@ -9,6 +9,7 @@ import streamlit as st
 
 from dashboard.background import prepare_pages
 from dashboard.computed import engine_note, kg_coverage_of, rocov2_workspace, saved_workspace
+from dashboard.library import KG_MODES, CBIRLensError, SavedLink, StoreError
 from dashboard.session import (
     AUDIENCES,
     FOLDER_PARAMETER,
@@ -18,6 +19,7 @@ from dashboard.session import (
     audience,
     hold_saved,
     saved_link,
+    server_allocator,
     server_data_roots,
     workspace,
     workspace_store,
@@ -32,21 +34,9 @@ from dashboard.sidebar import (
     settings_to_address,
 )
 from dashboard.ui import PLAIN_NAVIGATION_TITLES, escape_markdown, view_link
-from evalcore.app.sources import SavedLink
-from evalcore.engine.executors import reuse_freed_memory
-from evalcore.errors import CBIRLensError, StoreError
-from evalcore.relevance.kg import KG_MODES
 
 st.set_page_config(page_title="CBIR Lens", page_icon=":material/image_search:", layout="wide")
-
-
-@st.cache_resource
-def _server_allocator() -> None:
-    """Once per server process: its freed arrays reused rather than unmapped and faulted in again."""
-    reuse_freed_memory()
-
-
-_server_allocator()
+server_allocator()
 
 # Material icons ship with Streamlit's own font; emoji would need a colour-emoji font the browser may lack.
 PAGE_FILES = {

@@ -1,11 +1,13 @@
-"""Every computation the pages show, cached by what it reads: the dashboard's one door to evalcore's app layer.
+"""Every computation the pages show, cached by what it reads: the pages' one door to evalcore's computations (the
+names they use as evalcore defines them come through :mod:`dashboard.library`).
 
 Each cached function takes its real inputs and is keyed by all of them (:mod:`dashboard.caching`): a
 :class:`Workspace` by its content digest, restricted to the inputs the function reads
 (:meth:`Workspace.restricted_to`, so it can read nothing else), and typed options
 (:class:`~dashboard.sidebar.Settings`, :class:`~evalcore.app.baselines.Baseline`,
 :class:`~evalcore.relevance.measures.MeasureSpec`) by value. Quick results live in Streamlit's caches; a computation
-that draws progress while it runs is :func:`~dashboard.caching.shared` by the server's sessions.
+that draws progress while it runs, or that a download builds on its click (the report for a paper), is
+:func:`~dashboard.caching.shared` by the server's sessions.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from dashboard.caching import (
     server_workspaces,
     shared,
 )
-from dashboard.session import server_scheduler, workspace_store
+from dashboard.session import hold_saved, server_scheduler, workspace_store
 from dashboard.sidebar import Settings
 from dashboard.ui import StepProgress, for_reader, shown_system
 from evalcore.app import paper, sweeps
@@ -39,9 +41,11 @@ from evalcore.app.baselines import BASELINES, EVALUATOR_INPUTS, Baseline, PoolRa
 from evalcore.app.browse import KGCoverage, Neighbourhood, kg_coverage, neighbourhood
 from evalcore.app.detection import DetectionReport, extraction_report, read_and_score
 from evalcore.app.explain import Explanation, example_path_pair, explain_pair, search_concepts
-from evalcore.app.saved import PreparedResults, prepared_blobs
+from evalcore.app.report import report_html, workspace_report
+from evalcore.app.saved import PreparedResults, prepared_blobs, save_workspace
 from evalcore.app.scores import Scores, leaderboard_names, shown_scores
 from evalcore.app.sources import Rocov2Folder, SavedLink
+from evalcore.app.store import WorkspaceStore
 from evalcore.app.workspace import Workspace, caption_concepts, concept_mentions, extraction_names
 from evalcore.data import Run
 from evalcore.engine import PairwiseEngine
@@ -399,6 +403,38 @@ def graded_qrels_text(ws: Workspace, baselines: tuple[Baseline, ...], settings: 
     return graded_judgments(evaluator, runs, max(settings.ks), settings.relevance, progress).text()
 
 
+# --- the report for a paper ------------------------------------------------------------------------------------
+
+def report_file_names(ws: Workspace) -> tuple[str | None, str | None, tuple[str, ...]]:
+    """The names the report gives the loaded concept sets, labels and run files. A workspace's digests are of the
+    files' bytes, not of their names (the KG files' and the systems' names are in theirs): the same files uploaded
+    under other names share every result but the report, which names them."""
+    return (None if ws.concepts is None else ws.concepts.source, None if ws.labels is None else ws.labels.source,
+            tuple(run.source for _, run in ws.runs.values()))
+
+
+@shared(server_kept, EVALUATION_INPUTS)
+def _leaderboard_report(ws: Workspace, file_names: tuple[str | None, str | None, tuple[str, ...]],
+                        run_names: tuple[str, ...], baselines: tuple[Baseline, ...], settings: Settings,
+                        focus: str) -> str:
+    # file_names is report_file_names(ws), which workspace_report reads through ws: given, it is in the key.
+    results = evaluation(ws, run_names, baselines, settings).results
+    return report_html(workspace_report(ws, engine_evaluator(ws, settings.kg_mode), results, settings.options(),
+                                        settings.kg_mode, settings.ks, [focus]))
+
+
+def leaderboard_report(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...], settings: Settings,
+                       focus: str) -> str:
+    """The Leaderboard's report for a paper, one self-contained HTML file (:func:`evalcore.app.report.report_html` of
+    :func:`evalcore.app.report.workspace_report`): every metric of the loaded runs ``run_names`` and the
+    ``baselines`` at the sidebar's ``settings``, ``focus``'s significance grid first, the curves over alpha and n,
+    the loaded files and the command that recreates it. Built when asked (the download's click), then kept for the
+    whole server under everything it reads: the workspace's inputs it reads by their content, the names it gives
+    the files (:func:`report_file_names`), the systems, the settings and the metric in focus; a second click, or
+    another session with the same data and choices, reads it back."""
+    return _leaderboard_report(ws, report_file_names(ws), tuple(run_names), tuple(baselines), settings, focus)
+
+
 # --- explanations ----------------------------------------------------------------------------------------------
 
 #: What the dictionary of the loaded names reads (:func:`evalcore.app.workspace.extraction_names`).
@@ -676,6 +712,17 @@ def keep_prepared(ws: Workspace, mode: str) -> None:
                 store.keep_prepared(workspace_id, name, data)
     except CBIRLensError as error:
         LOG.info("results not kept with a saved workspace: %s", error)
+
+
+def save_and_keep(store: WorkspaceStore, ws: Workspace, mode: str) -> None:
+    """The Data page's Save: ``ws`` saved in ``store`` (:func:`evalcore.app.saved.save_workspace`), held by the
+    session as its saved workspace (:func:`dashboard.session.hold_saved`, so that the address names it), noted as
+    saved (:func:`note_saved`) and its results of KG ``mode`` kept with it (:func:`keep_prepared`). A store that
+    cannot save raises :class:`~evalcore.errors.CBIRLensError`, and nothing is held."""
+    saved_id = save_workspace(store, ws)
+    hold_saved(saved_id, ws, store.summary(saved_id).expires)
+    note_saved(ws, saved_id)
+    keep_prepared(ws, mode)
 
 
 def keep_results_read(ws: Workspace, results: PreparedResults) -> None:

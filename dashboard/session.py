@@ -1,4 +1,4 @@
-"""A session's state: its workspace, who is reading, and the server's settings (data folders, scheduler)."""
+"""A session's state: its workspace, who is reading, and the server's settings (data folders, scheduler, allocator)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from dashboard.caching import HASH_FUNCS
 from evalcore.app.sources import EmbeddedDemo
 from evalcore.app.store import WorkspaceStore, store_from_environment, utc_time_text
 from evalcore.app.workspace import Workspace
+from evalcore.engine.executors import reuse_freed_memory
 from evalcore.errors import CBIRLensError
 from evalcore.io.loading import data_roots
 
@@ -108,6 +109,13 @@ def server_scheduler() -> str | None:
         except FileNotFoundError:  # no secrets.toml at all
             address = ""
     return address or None
+
+
+@st.cache_resource
+def server_allocator() -> None:
+    """Once per server process: its freed arrays reused rather than unmapped and faulted in again
+    (:func:`evalcore.engine.executors.reuse_freed_memory`)."""
+    reuse_freed_memory()
 
 
 def workspace_store() -> WorkspaceStore:

@@ -10,7 +10,7 @@ import streamlit as st
 from dashboard.session import AUDIENCES, note_ignored_in_address
 from evalcore.evaluation.options import DEFAULT_ALPHA, DEFAULT_CUTOFFS, DEFAULT_HOPS, Relevance
 from evalcore.relevance.kg import KG_MODES
-from evalcore.relevance.measures import DEFAULT_MEASURE, MEASURES, MeasureSpec, measure_spec
+from evalcore.relevance.measures import DEFAULT_MEASURE, MEASURES, MeasureSpec, measure_spec, nn_iou_measure
 
 CUTOFF_CHOICES = (1, 3, 5, 10, 20, 30, 50, 100)
 #: The largest n the sidebar's slider offers (and a link may set).
@@ -53,7 +53,7 @@ def controls(alpha: float | None = None, hops: int | None = None) -> Settings:
     the sidebar would give with its sliders there (the work prepared for a slider's next step)."""
     alpha = float(st.session_state.get("alpha", DEFAULTS["alpha"])) if alpha is None else alpha
     hops = int(st.session_state.get("n", DEFAULTS["n"])) if hops is None else hops
-    return Settings(relevance=measure_spec("nn-iou", alpha=alpha, n=hops), measure=current_measure(alpha, hops),
+    return Settings(relevance=nn_iou_measure(alpha, hops), measure=current_measure(alpha, hops),
                     kg_mode=st.session_state.get("kg_mode", DEFAULTS["kg_mode"]),
                     ks=tuple(sorted(st.session_state.get("ks", DEFAULTS["ks"]))) or (10,),
                     gain=st.session_state.get("gain", DEFAULTS["gain"]))

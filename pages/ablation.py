@@ -12,31 +12,34 @@ import streamlit as st
 
 from dashboard.caching import HASH_FUNCS
 from dashboard.computed import ablation_grid, agreement_with_iou, evaluator_of, metric_names_for, parameter_sweep
-from dashboard.session import audience, through_app
-from dashboard.sidebar import controls
-from dashboard.ui import choose_many, choose_one, page_with_concepts
-from evalcore.app.sweeps import grid_metrics, grid_options
-from evalcore.evaluation.options import DEFAULT_CUTOFFS
-from evalcore.io.tables import SCORE_DECIMALS, plain_metric_label, score_table
-from evalcore.metrics.registry import parse_metric
-from evalcore.relevance.measures import measure_spec
-from evalcore.studies.ablation import (
+from dashboard.library import (
+    DEFAULT_CUTOFFS,
     HOPS,
+    SCORE_DECIMALS,
     FlatCurve,
     SweepAxis,
     ablation_title,
     flat_curves,
+    grid_metrics,
+    grid_options,
     grids_alpha_and_n,
     informative_systems,
+    nn_iou_measure,
+    parse_metric,
+    plain_metric_label,
     retrieval_system,
+    score_table,
     sweep_axis,
 )
+from dashboard.session import audience, through_app
+from dashboard.sidebar import controls
+from dashboard.ui import choose_many, choose_one, page_with_concepts
 
 through_app()
 
 # n as a sequential scale: darker = concepts further apart count as related.
 N_COLOURS = dict(zip(HOPS, px.colors.sample_colorscale("Plasma", [0.0, 0.3, 0.55, 0.8])))
-NN_IOU = measure_spec("nn-iou")
+NN_IOU = nn_iou_measure()
 ALPHA_AXIS, HOPS_AXIS = sweep_axis(NN_IOU, "alpha"), sweep_axis(NN_IOU, "n")
 # The legend's title on short lines: on one it is wider than the legend and plotly cuts it at the figure's edge.
 LEGEND_TITLE = f"{HOPS_AXIS.parameter}: " + "<br>".join(textwrap.wrap(HOPS_AXIS.label, 24))

@@ -19,13 +19,10 @@ from dashboard.cards import (
     tie_notes,
 )
 from dashboard.computed import baselines_with_progress, kg_of
+from dashboard.library import IOU, NN_IOU, Baseline, CBIRLensError, changed_top, find_images, image_of
 from dashboard.session import audience, through_app
 from dashboard.sidebar import controls
 from dashboard.ui import choose_one, escape_markdown, for_reader, page_with_concepts, system_label
-from evalcore.app.baselines import IOU, NN_IOU, Baseline, changed_top
-from evalcore.app.browse import find_images
-from evalcore.app.workspace import image_of
-from evalcore.errors import CBIRLensError
 
 through_app()
 

@@ -7,13 +7,10 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.computed import detection_report, extraction_detection_report, kg_of
+from dashboard.library import EXTRACTED_SOURCE, SCORE_DECIMALS, CBIRLensError, concept_codes, demo_path
 from dashboard.session import audience, through_app
 from dashboard.sidebar import controls
 from dashboard.ui import chip, choose_one, concept_label, escape_markdown, page_with_concepts
-from evalcore.app.detection import EXTRACTED_SOURCE, concept_codes
-from evalcore.errors import CBIRLensError
-from evalcore.io.tables import SCORE_DECIMALS
-from evalcore.resources import demo_path
 
 through_app()
 

@@ -15,32 +15,14 @@ from dashboard.computed import (
     concepts_download,
     extraction_coverage,
     found_concepts,
-    keep_prepared,
     kg_of,
-    note_saved,
     rocov2_workspace,
+    save_and_keep,
 )
-from dashboard.session import (
-    FOLDER_PARAMETER,
-    FOLDER_STATE,
-    audience,
-    demo_workspace,
-    forget_saved,
-    guarded_load,
-    hold_saved,
-    load_error,
-    saved_link,
-    server_data_roots,
-    through_app,
-    workspace,
-    workspace_store,
-)
-from dashboard.sidebar import controls
-from dashboard.ui import choose_one, concept_label, escape_markdown, plain_report_text, synthetic_banner
-from evalcore.app.saved import save_workspace
-from evalcore.app.store import size_text
-from evalcore.app.workspace import (
+from dashboard.library import (
+    CBIRLensError,
     report_table,
+    size_text,
     with_caption_extraction,
     with_captions,
     with_embeddings,
@@ -51,7 +33,22 @@ from evalcore.app.workspace import (
     with_new_concepts,
     with_run,
 )
-from evalcore.errors import CBIRLensError
+from dashboard.session import (
+    FOLDER_PARAMETER,
+    FOLDER_STATE,
+    audience,
+    demo_workspace,
+    forget_saved,
+    guarded_load,
+    load_error,
+    saved_link,
+    server_data_roots,
+    through_app,
+    workspace,
+    workspace_store,
+)
+from dashboard.sidebar import controls
+from dashboard.ui import choose_one, concept_label, escape_markdown, plain_report_text, synthetic_banner
 
 through_app()
 
@@ -334,10 +331,7 @@ else:
         if st.button("Save this workspace", key="save_workspace"):
             with st.spinner("Saving the loaded files and the results computed on them"):
                 try:
-                    saved_id = save_workspace(store, ws)
-                    hold_saved(saved_id, ws, store.summary(saved_id).expires)
-                    note_saved(ws, saved_id)
-                    keep_prepared(ws, controls().kg_mode)
+                    save_and_keep(store, ws, controls().kg_mode)
                 except CBIRLensError as error:
                     st.error(f"Not saved: {error}")
                 else:

@@ -20,10 +20,7 @@ from dashboard.computed import (
     searchable_names,
     shortest_path_of,
 )
-from dashboard.session import audience, through_app
-from dashboard.sidebar import controls
-from dashboard.ui import concept_label, escape_markdown, hand_back, keep_in_address, linked_text, page_with_concepts
-from evalcore.app.explain import (
+from dashboard.library import (
     RELATION_WORDS,
     SOURCE_NAMES,
     path_phrase,
@@ -33,6 +30,9 @@ from evalcore.app.explain import (
     shown_name,
     source_phrase,
 )
+from dashboard.session import audience, through_app
+from dashboard.sidebar import controls
+from dashboard.ui import concept_label, escape_markdown, hand_back, keep_in_address, linked_text, page_with_concepts
 
 through_app()
 

@@ -16,8 +16,34 @@ from dashboard.computed import (
     graded_qrels_text,
     kg_of,
     leaderboard_metric_names,
+    leaderboard_report,
     start_comparisons,
     summary_of,
+)
+from dashboard.library import (
+    GROUP_TITLES,
+    PLAIN_GROUP_TITLES,
+    SCORE_DECIMALS,
+    SCORE_FORMAT,
+    CBIRLensError,
+    Scores,
+    available_baselines,
+    best_systems,
+    default_baselines,
+    describe_family,
+    describe_metric,
+    equivalent_metric,
+    focus_metric,
+    format_p_value,
+    grouped_metrics,
+    label_query_counts,
+    latex_table,
+    plain_metric_help,
+    plain_metric_label,
+    results_csv,
+    spreadsheet_csv,
+    tie_message,
+    wide_summary,
 )
 from dashboard.session import audience, through_app
 from dashboard.sidebar import controls
@@ -34,31 +60,6 @@ from dashboard.ui import (
     shown_system,
     system_label,
 )
-from evalcore.app.baselines import available_baselines, default_baselines
-from evalcore.app.report import report_html, workspace_report
-from evalcore.app.scores import Scores
-from evalcore.errors import CBIRLensError
-from evalcore.io.tables import (
-    GROUP_TITLES,
-    PLAIN_GROUP_TITLES,
-    SCORE_DECIMALS,
-    SCORE_FORMAT,
-    best_systems,
-    describe_family,
-    describe_metric,
-    equivalent_metric,
-    focus_metric,
-    format_p_value,
-    grouped_metrics,
-    label_query_counts,
-    latex_table,
-    plain_metric_help,
-    plain_metric_label,
-    results_csv,
-    spreadsheet_csv,
-    wide_summary,
-)
-from evalcore.metrics.ties import tie_message
 
 through_app()
 
@@ -113,7 +114,7 @@ if not run_names and not baselines:
 measure_key = settings.measure.key
 threshold = settings.options().threshold
 try:
-    evaluator = evaluator_of(ws, settings.kg_mode)
+    evaluator_of(ws, settings.kg_mode)  # the engine, built here (and noted for the sidebar) before the metrics
     metrics = leaderboard_metric_names(ws, settings)
 except CBIRLensError as error:
     st.error(str(error))
@@ -326,11 +327,11 @@ if who == "researcher":
                                                    caption).encode(),
                                "results.tex", "text/plain", key="dl_latex", on_click="ignore",
                                help="Cells: mean [95% CI]; best in bold. Needs \\usepackage{booktabs}.")
-# Written only when clicked (the curves evaluate the runs at a few more settings), from the settings shown here.
+# Written only when clicked (the curves evaluate the runs at a few more settings), from the settings shown here; kept
+# for the server by what it reads (dashboard.computed.leaderboard_report), so that the next click reads it back.
 columns[-1].download_button(
     "Whole comparison to share (opens in a web browser)" if who == "clinician" else "Report for the paper (HTML)",
-    lambda: report_html(workspace_report(ws, evaluator, whole_table().results, settings.options(), settings.kg_mode,
-                                         settings.ks, [focus])).encode(),
+    lambda: leaderboard_report(ws, run_names, tuple(baselines), settings, focus).encode(),
     "cbir_lens_report.html", "text/html", key="dl_report", on_click="ignore",
     help="Every score with its range, which differences are likely real, how the scores move with the matching "
          "settings, the files used and the settings: one page that opens without a network connection."

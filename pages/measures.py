@@ -11,24 +11,29 @@ import plotly.express as px
 import streamlit as st
 
 from dashboard.computed import measure_comparison
-from dashboard.session import through_app, workspace
-from dashboard.sidebar import controls
-from dashboard.ui import choose_many, require_concepts, synthetic_banner, system_label
-from evalcore.app.baselines import available_baselines, comparison_baselines, setting_read
-from evalcore.errors import CBIRLensError
-from evalcore.io.tables import SCORE_DECIMALS, markdown_table, score_table
-from evalcore.relevance.measures import MEASURES, parse_measure
-from evalcore.studies.measure_comparison import (
+from dashboard.library import (
     ALL_POWER,
     APART,
+    MEASURES,
     PAIRS_JUDGED,
+    SCORE_DECIMALS,
     SIGNIFICANCE_LEVEL,
     SWAP_RATE,
     TIE_RANK,
+    CBIRLensError,
+    available_baselines,
+    comparison_baselines,
     comparison_measures,
+    markdown_table,
+    parse_measure,
     sampled_power_column,
+    score_table,
+    setting_read,
     verdict,
 )
+from dashboard.session import through_app, workspace
+from dashboard.sidebar import controls
+from dashboard.ui import choose_many, require_concepts, synthetic_banner, system_label
 
 through_app()
 

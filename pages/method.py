@@ -15,12 +15,21 @@ from dashboard.computed import (
     tie_report,
     timing_curve,
 )
+from dashboard.library import (
+    TIE_COLUMNS,
+    ablation_figure,
+    approximate_matches,
+    area_table,
+    iou,
+    is_rocov2_test,
+    nn_iou,
+    shown_table,
+    timing_figure,
+    worked_example_figure,
+)
 from dashboard.session import audience, through_app, workspace
 from dashboard.sidebar import controls
 from dashboard.ui import require_concepts, synthetic_banner
-from evalcore.io.figures import ablation_figure, timing_figure, worked_example_figure
-from evalcore.relevance.formulas import approximate_matches, iou, nn_iou
-from evalcore.studies import reproduction as rp
 
 through_app()
 
@@ -58,7 +67,7 @@ if not require_concepts(ws):
     st.stop()
 settings = controls()
 evaluator = evaluator_of(ws, settings.kg_mode)
-paper_data = rp.is_rocov2_test(ws.concepts.ids)
+paper_data = is_rocov2_test(ws.concepts.ids)
 st.subheader("The paper's Table 1 on the loaded dataset")
 st.caption("Precision@K from 0 to 1 (the paper prints percentages: 0.9937 is its 99.37): retrieval by IoU, by "
            "nn-IoU (n = 1, alpha = 0.5, the paper's setting, whatever the sidebar says) and by the TF-IDF vectors of "
@@ -78,7 +87,7 @@ else:
     table = table1(ws, settings.kg_mode, paper_data,
                    progress=lambda f, text: bar.progress(min(1.0, f), text=f"Table 1: {text}…"))
     bar.empty()
-    st.dataframe(rp.shown_table(table), hide_index=True, key="table1")
+    st.dataframe(shown_table(table), hide_index=True, key="table1")
 
 coverage = kg_coverage_of(ws)
 if coverage is not None:
@@ -102,7 +111,7 @@ if curves is not None:
                "alpha = 0.5) differ. Area: integral over alpha of the gap between the curve of each n and the curve "
                "of n = 0 (plain IoU), in P@30 (0 to 1) x alpha.")
     st.plotly_chart(ablation_figure(curves.grid, as_scores=True), key="method_fig3")
-    st.dataframe(rp.shown_table(rp.area_table(curves.areas)), key="method_areas")
+    st.dataframe(shown_table(area_table(curves.areas)), key="method_areas")
 
 
 def on_demand(title: str, label: str, button_key: str, section: Shared):
@@ -122,15 +131,15 @@ if ties is not None:
     st.caption("Queries whose K-th and (K+1)-th best relevance are equal, so the tie rule decides the top K; P@K "
                "(0 to 1) on modality+organ with ties broken by file order and by 5 random orders of the pool. "
                "Hover a column name for what it holds.")
-    st.dataframe(rp.shown_table(ties), hide_index=True, key="method_ties", column_config={
-        column: st.column_config.Column(label, help=text) for column, (label, text) in rp.TIE_COLUMNS.items()})
+    st.dataframe(shown_table(ties), hide_index=True, key="method_ties", column_config={
+        column: st.column_config.Column(label, help=text) for column, (label, text) in TIE_COLUMNS.items()})
 
 
 variants = on_demand("KG readings", "Compare KG modes, the strict N(A,B) and each ontology source",
                      "method_variants_run", kg_variants)
 if variants is not None:
     st.caption("Precision (0 to 1) of retrieval by nn-IoU (alpha = 0.5) under each reading of the KG, beside IoU.")
-    st.dataframe(rp.shown_table(variants), hide_index=True, key="method_variants", column_config={
+    st.dataframe(shown_table(variants), hide_index=True, key="method_variants", column_config={
         "beats_iou_everywhere": st.column_config.CheckboxColumn(
             "beats IoU everywhere", help="At least IoU's precision on every label and K")})
 

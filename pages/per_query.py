@@ -26,6 +26,21 @@ from dashboard.computed import (
     kg_of,
     leaderboard_metric_names,
 )
+from dashboard.library import (
+    LISTED_IMAGES,
+    Baseline,
+    CBIRLensError,
+    Explanation,
+    Run,
+    available_baselines,
+    default_baselines,
+    find_images,
+    image_of,
+    largest_differences,
+    metric_family,
+    metric_group,
+    score_table,
+)
 from dashboard.session import audience, through_app
 from dashboard.sidebar import controls
 from dashboard.ui import (
@@ -38,14 +53,6 @@ from dashboard.ui import (
     shown_system,
     system_label,
 )
-from evalcore.app.baselines import Baseline, available_baselines, default_baselines
-from evalcore.app.browse import LISTED_IMAGES, find_images
-from evalcore.app.explain import Explanation
-from evalcore.app.scores import largest_differences
-from evalcore.app.workspace import image_of
-from evalcore.data import Run
-from evalcore.errors import CBIRLensError
-from evalcore.io.tables import metric_family, metric_group, score_table
 
 through_app()
 

@@ -170,3 +170,75 @@ def test_the_checks_see_an_upward_import(tmp_path):
     found = imports_of(path, "evalcore.metrics.registry")
     assert found == [("evalcore.engine", ["PairwiseEngine"], 1), ("evalcore.errors", ["_hidden"], 2)]
     assert layer_of("evalcore.engine") > layer_of("evalcore.metrics.registry")
+
+
+# --- the dashboard's one door ------------------------------------------------------------------------------------
+
+#: What Streamlit runs: app.py and the pages. They reach evalcore only through dashboard/.
+PAGES = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py"))]
+#: The pages' one door to evalcore's names (constants, types, errors, pure functions), re-exported unchanged.
+LIBRARY = ROOT / "dashboard" / "library.py"
+
+
+def evalcore_imports(path: Path) -> list[str]:
+    """Every import of evalcore in ``path``, at any depth (inside a function too), as ``file:line: module``."""
+    name = "app" if path.name == "app.py" else f"pages.{path.stem}"
+    return [f"{path.relative_to(ROOT)}:{line}: {target}" for target, _, line in imports_of(path, name)
+            if target.split(".")[0] == "evalcore"]
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda path: path.relative_to(ROOT).as_posix())
+def test_pages_reach_evalcore_only_through_the_dashboard(path):
+    """A page imports dashboard/ only: a computation through dashboard/computed.py, a name through
+    dashboard/library.py."""
+    found = evalcore_imports(path)
+    assert not found, "import these through dashboard/ (computed.py, library.py, ...):\n" + "\n".join(found)
+
+
+def library_exports() -> tuple[list[str], list[str]]:
+    """The names dashboard/library.py imports from evalcore, and its ``__all__``."""
+    tree = ast.parse(LIBRARY.read_text(encoding="utf-8"))
+    imported = [alias.asname or alias.name for node in tree.body if isinstance(node, ast.ImportFrom)
+                and (node.module or "").split(".")[0] == "evalcore" for alias in node.names]
+    listed = next(ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
+                  and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets))
+    return imported, listed
+
+
+def test_the_library_only_re_exports():
+    """dashboard/library.py holds a docstring, imports from evalcore and its ``__all__``: no function, class or other
+    statement (behaviour belongs in computed.py, ui.py, cards.py or session.py), and ``__all__`` lists exactly what it
+    imports, once each."""
+    tree = ast.parse(LIBRARY.read_text(encoding="utf-8"))
+    defined = [f"line {node.lineno}: {type(node).__name__}" for node in ast.walk(tree)
+               if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda))]
+    assert not defined, "\n".join(defined)
+    for index, node in enumerate(tree.body):
+        docstring = index == 0 and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+        imported = isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in ("evalcore", "__future__")
+        listing = isinstance(node, ast.Assign) and [ast.unparse(t) for t in node.targets] == ["__all__"]
+        assert docstring or imported or listing, f"dashboard/library.py:{node.lineno}: {ast.unparse(node)[:80]}"
+    imported, listed = library_exports()
+    assert len(listed) == len(set(listed)) and sorted(listed) == sorted(imported)
+
+
+def test_every_name_of_the_library_is_used():
+    """A name no page, app.py or dashboard module takes from dashboard/library.py any more leaves it."""
+    used = set()
+    for path in [*PAGES, *sorted((ROOT / "dashboard").glob("*.py"))]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "dashboard.library":
+                used |= {alias.name for alias in node.names}
+            elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "library":
+                used.add(node.attr)
+    assert not set(library_exports()[1]) - used, sorted(set(library_exports()[1]) - used)
+
+
+def test_the_door_check_sees_an_import_inside_a_function(tmp_path):
+    """The check reads every import, not only the top-level ones: one inside a function is found."""
+    page = tmp_path / "pages" / "late.py"
+    page.parent.mkdir()
+    page.write_text("import streamlit as st\n\n\ndef draw():\n    from evalcore.errors import CBIRLensError\n"
+                    "    import evalcore.io.tables\n", encoding="utf-8")
+    found = [(target, line) for target, _, line in imports_of(page, "pages.late") if target.startswith("evalcore")]
+    assert found == [("evalcore.errors", 5), ("evalcore.io.tables", 6)]
