@@ -312,13 +312,12 @@ def test_the_clinician_progress_steps_show_no_jargon(monkeypatch):
     import dashboard.ui
 
     steps = []
-    draw = dashboard.ui.StepProgress._draw
+    run = dashboard.ui.StepProgress.run
 
-    def recorded(self, fraction):
-        steps.append(self.text)
-        draw(self, fraction)
+    def recorded(self, text, work):  # each step's text as its bar shows it, once the step has set it
+        return run(self, text, lambda report: (steps.append(self.text), work(report))[1])
 
-    monkeypatch.setattr(dashboard.ui.StepProgress, "_draw", recorded)
+    monkeypatch.setattr(dashboard.ui.StepProgress, "run", recorded)
     app = clinician_app()
     app.switch_page("pages/leaderboard.py").run()
     app.multiselect(key="baselines").set_value(available_baselines(app.session_state["workspace"])).run()

@@ -159,7 +159,11 @@ def test_a_linked_name_that_is_no_option_takes_no_place_among_the_most_a_widget_
         query_params = Address(pq_systems=["Z", "A", "B", "A", "C", "D"])
         session_state: dict = {}
 
+    def multiselect(label, options, key, **kwargs):  # a widget that shows the choice handed back to it
+        return Streamlit.session_state[key]
+
     monkeypatch.setattr(ui, "st", Streamlit)
     monkeypatch.setattr(session, "st", Streamlit)
-    assert ui._linked_many("pq_systems", ["A", "B", "C", "D", "E"], 4) == ["A", "B", "C", "D"]
+    options = ["A", "B", "C", "D", "E"]
+    assert ui.choose_many(multiselect, "Systems", options, "pq_systems", max_selections=4) == ["A", "B", "C", "D"]
     assert Streamlit.session_state[session.IGNORED_IN_ADDRESS] == ["pq_systems"]

@@ -34,6 +34,13 @@ def plain_and_grouped(queries, pool, kg, **options):
     return plain, grouped
 
 
+def coded_plan(engine, measure):
+    """The count plan whose codes, cached for the whole pool, give ``measure``'s values
+    (:meth:`PairwiseEngine.pair_codes`); None where the pool is not coded for one."""
+    found = engine.pair_codes(measure, np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
+    return None if found is None else found[0]
+
+
 def assert_same(expected, got):
     (summary_a, top_a), (summary_b, top_b) = expected, got
     np.testing.assert_array_equal(summary_a.ideal, summary_b.ideal)
@@ -75,7 +82,7 @@ def test_iou_on_nn_iou_codes_through_groups_equals_the_plain_path():
     plain, grouped = plain_and_grouped(concepts, None, kg, block_size=16)
     grouped.rank_by(parse_measure("nn-iou(alpha=0.5,n=2)"), 10, 0.5, 20)
     for name in ("iou", "dice"):
-        assert grouped._plan_of(measure_spec(name)) == measure_spec("nn-iou", alpha=0.5, n=2).plan()
+        assert coded_plan(grouped, measure_spec(name)) == measure_spec("nn-iou", alpha=0.5, n=2).plan()
         assert_same(plain.rank_by(measure_spec(name), 10, 0.5, 20), grouped.rank_by(measure_spec(name), 10, 0.5, 20))
 
 
@@ -152,7 +159,7 @@ def test_run_items_by_iou_read_from_nn_iou_codes_equal_the_counted_values():
     counted = {name: engine.relevance_of_pairs_by(parse_measure(name), rows, cols) for name in ("iou", "dice")}
     engine.rank_by(parse_measure("nn-iou(alpha=0.5,n=2)"), 5)
     for name in ("iou", "dice"):
-        assert engine._plan_of(measure_spec(name)) != measure_spec(name).plan()  # read from nn-IoU's codes
+        assert coded_plan(engine, measure_spec(name)) not in (None, measure_spec(name).plan())  # nn-IoU's codes
         assert engine.relevance_of_pairs_by(parse_measure(name), rows, cols).tolist() == counted[name].tolist()
 
 
@@ -211,8 +218,8 @@ def test_group_codes_by_makes_the_first_pass_rank_code_groups_with_the_plain_res
     plain, grouped = plain_and_grouped(concepts, None, kg, block_size=17)
     measure = nn_iou_measure(0.5, 2)
     assert grouped.group_codes_by(measure, 40) and not plain.group_codes_by(measure, 40)
-    state = grouped._state(measure.plan())
-    assert grouped._coded(state) and all(groups.reach == 41 for groups in grouped._group_cache[state.plan].values())
+    assert coded_plan(grouped, measure) == measure.plan()
+    assert all(groups.reach == 41 for groups in grouped._group_cache[measure.plan()].values())
     assert not plain._group_cache
     for alpha in (0.5, 0.2, 1.0):
         for k, threshold, depth in [(10, 0.5, 30), (3, 1.0, 1), (12, 0.4, 40), (5, 0.3, 100)]:
@@ -231,7 +238,7 @@ def test_group_codes_and_threads_are_options_of_the_engine():
     for alpha in (0.5, 0.3, 0.5):
         measure = nn_iou_measure(alpha, 1)
         assert_same(grouped.rank_by(measure, 10, 0.5, 20), plain.rank_by(measure, 10, 0.5, 20))
-    assert grouped._group_cache and not plain._group_cache and plain._code_cache
+    assert grouped._group_cache and not plain._group_cache and coded_plan(plain, measure) == measure.plan()
     for threads in (0, 1.5, True):
         with pytest.raises(ParameterError, match="threads must be a whole number"):
             Compute(threads=threads)

@@ -48,6 +48,28 @@ def assert_same(expected, got):
     np.testing.assert_array_equal(top_a, top_b)
 
 
+class Recording:
+    """A block executor (``Compute(executor=...)``) that keeps what each pass hands it, the pass (a BlockWork) and
+    its blocks of query rows planned within ``memory_per_worker``, and ranks them in this process, or on ``then``."""
+
+    def __init__(self, then=None):
+        self.then = then
+        self.passes = []
+
+    def rank(self, work, blocks, k, threshold, depth, progress=None):
+        self.passes.append((work, list(blocks)))
+        if self.then is not None:
+            return self.then.rank(work, blocks, k, threshold, depth, progress)
+        return [work.summarise(start, stop, k, threshold, depth) for start, stop in blocks]
+
+
+def block_work(concepts, kg, measure):
+    """The pass an engine over ``concepts`` hands its executor to rank the pool under ``measure``."""
+    recording = Recording()
+    PairwiseEngine(concepts, kg=kg, compute=Compute(executor=recording)).rank_by(measure, 1)
+    return recording.passes[0][0]
+
+
 def tied_world(seed: int):
     """Few concepts over many images: most rows are full of ties."""
     return random_world(seed, images=300, vocabulary=8, edges=10)
@@ -59,14 +81,16 @@ def tied_world(seed: int):
 def test_dask_cluster_equals_in_process_on_random_data_with_ties(client, measure):
     concepts, kg = tied_world(4)
     expected = PairwiseEngine(concepts, kg=kg, block_size=13).rank_by(measure, 12, 0.4, 40)
-    engine = PairwiseEngine(concepts, kg=kg, compute=Compute(executor=DaskCluster(client)))
+    cluster = Recording(DaskCluster(client))
+    engine = PairwiseEngine(concepts, kg=kg, compute=Compute(executor=cluster))
     # A budget of the operands and 5 rows: many blocks of 5 rows, unlike the in-process engine's 13.
-    work = engine._block_work(measure)
+    work = block_work(concepts, kg, measure)
     engine.memory_per_worker = work.nbytes() + 5 * len(concepts) * work.side.bytes_per_pair()
-    assert engine._rows_within_budget(work) == 5
     seen = []
     assert_same(expected, engine.rank_by(measure, 12, 0.4, 40, progress=seen.append))
     assert seen == sorted(seen) and seen[-1] == 1.0
+    [(_, blocks)] = cluster.passes
+    assert {stop - start for start, stop in blocks} == {5}
 
 
 @pytest.mark.subprocess
@@ -155,7 +179,7 @@ def test_a_pass_handed_through_shared_memory_arrives_whole_and_its_segment_is_re
     from multiprocessing import shared_memory
 
     concepts, kg = tied_world(2)
-    work = PairwiseEngine(concepts, kg=kg)._block_work(parse_measure("nn-iou(alpha=0.5,n=1)"))
+    work = block_work(concepts, kg, parse_measure("nn-iou(alpha=0.5,n=1)"))
     with shared_pass(work) as handed:
         assert isinstance(handed, SharedPass)
         assert len(handed.pickled) < 10_000 < work.nbytes()  # the arrays travel in the segment, not the pickle
@@ -177,7 +201,7 @@ def test_without_room_in_shared_memory_the_pass_goes_by_pipe(monkeypatch, tmp_pa
 
     concepts, kg = tied_world(3)
     engine = PairwiseEngine(concepts, kg=kg, compute=Compute(executor=LocalProcesses(2)))
-    work = engine._block_work(parse_measure("iou"))
+    work = block_work(concepts, kg, parse_measure("iou"))
     real = os.statvfs(tmp_path)
     small = os.statvfs_result((real.f_bsize, 4096, 10, 10, 1, 10, 10, 10, real.f_flag, real.f_namemax))
     monkeypatch.setattr(os, "statvfs", lambda path: small)
@@ -207,14 +231,21 @@ def test_a_budget_too_small_for_one_row_is_refused_with_the_sizes():
 
 
 def test_block_rows_shrink_with_the_budget():
-    concepts, kg = tied_world(1)
-    small = PairwiseEngine(concepts, kg=kg)
+    """The blocks a pass hands its executor hold the query rows that fit a worker's memory beside the pass's
+    operands, at most the engine's block size."""
+    concepts, kg = random_world(1, images=600, vocabulary=8, edges=10)  # more queries than fit 1 MiB
+    small_passes, large_passes = Recording(), Recording()
+    small = PairwiseEngine(concepts, kg=kg, compute=Compute(executor=small_passes))
     small.memory_per_worker = 1 << 20  # below Compute's floor, as a test may set it
-    large = PairwiseEngine(concepts, kg=kg, compute=Compute(memory_per_worker=1 << 30))
-    work = small._block_work(parse_measure("iou"))
-    rows = small._rows_within_budget(work)
+    large = PairwiseEngine(concepts, kg=kg, block_size=200,
+                           compute=Compute(executor=large_passes, memory_per_worker=1 << 30))
+    small.rank_by(parse_measure("iou"), 5)
+    large.rank_by(parse_measure("iou"), 5)
+    [(work, blocks)], [(_, large_blocks)] = small_passes.passes, large_passes.passes
+    rows, large_rows = blocks[0][1] - blocks[0][0], large_blocks[0][1] - large_blocks[0][0]
+    assert [start for start, _ in blocks] == list(range(0, len(concepts), rows)) and blocks[-1][1] == len(concepts)
     assert rows * len(concepts) * work.side.bytes_per_pair() + work.nbytes() <= 1 << 20
-    assert rows < large._rows_within_budget(work) == large.block_size
+    assert rows < large_rows == large.block_size
 
 
 def test_task_chunks_cover_every_block_once_in_order():

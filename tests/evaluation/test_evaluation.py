@@ -155,12 +155,12 @@ def test_relevance_of_a_measure_whose_setting_stayed_is_read_back_read_only():
 
     concepts, kg = random_world(11)
     warm = Evaluator(concepts, kg)
-    aligned = warm._align(random_run(concepts, 3), 12)
+    aligned = align_run(random_run(concepts, 3), concepts, 12)
     first = warm.relevance_of(aligned, {"iou": measure_spec("iou"), "nn-iou": nn_iou_measure(0.5, 1)})
     moved = warm.relevance_of(aligned, {"iou": measure_spec("iou"), "nn-iou": nn_iou_measure(0.2, 1)})
     assert moved["iou"] is first["iou"] and not first["iou"].flags.writeable
     fresh = Evaluator(concepts, kg)
-    want = fresh.relevance_of(fresh._align(random_run(concepts, 3), 12), {"nn-iou": nn_iou_measure(0.2, 1)})
+    want = fresh.relevance_of(align_run(random_run(concepts, 3), concepts, 12), {"nn-iou": nn_iou_measure(0.2, 1)})
     assert np.array_equal(moved["nn-iou"], want["nn-iou"]) and not np.array_equal(moved["nn-iou"], first["nn-iou"])
 
 

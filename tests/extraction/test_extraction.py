@@ -1020,6 +1020,8 @@ def test_a_dictionary_sent_to_a_worker_is_rebuilt_from_its_recipe_and_reads_alik
 @pytest.mark.slow
 @pytest.mark.subprocess
 def test_worker_processes_give_the_same_sets_in_the_same_order(tmp_path, monkeypatch):
+    import concurrent.futures
+
     import evalcore.extraction.extractor as extractor
 
     captions = _random_captions(38, 301)
@@ -1028,13 +1030,13 @@ def test_worker_processes_give_the_same_sets_in_the_same_order(tmp_path, monkeyp
     monkeypatch.setattr(extractor, "PARALLEL_MINIMUM", 0)
     monkeypatch.setattr(extractor, "PROGRESS_BLOCK", 40)  # eight blocks, done in any order
     pools: list[int] = []
-    real_pool = extractor._extracted_by_workers
+    real_pool = concurrent.futures.ProcessPoolExecutor
 
-    def counted(*args, **kwargs):
-        pools.append(args[3])
-        return real_pool(*args, **kwargs)
+    def counted(workers, *args, **kwargs):  # each pool of worker processes started, by its count of workers
+        pools.append(workers)
+        return real_pool(workers, *args, **kwargs)
 
-    monkeypatch.setattr(extractor, "_extracted_by_workers", counted)
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", counted)
     fractions: list[float] = []
     shared = extract_collection(captions, dictionary, fractions.append, workers=2)
     assert pools == [2]  # the worker processes read them

@@ -256,7 +256,7 @@ def test_separate_candidate_pool_and_large_sets_use_the_hashed_path():
     engine = PairwiseEngine(queries, concepts, kg=kg, block_size=3)
     for text in ("nn-tversky(a=0.8,b=0.1,alpha=0.5,n=2)", "nn-iou-depth(alpha=1,n=2)", "nn-iou-hops(0.5,0.3,0.2)"):
         spec = parse_measure(text)
-        assert not engine._state(spec.plan()).lookup
+        assert not engine.coding(spec).lookup
         values = engine.relevance_by(spec)
         function = spec.pair_function(kg, engine.vocabulary)
         for q in range(7):

@@ -13,6 +13,7 @@ import pytest
 from evalcore.app.baselines import CAPTIONS, IOU, NN_IOU, setting_read
 from evalcore.data import Run
 from evalcore.evaluation.evaluator import Evaluator
+from evalcore.evaluation.options import Relevance
 from evalcore.kept import Kept
 from evalcore.relevance.measures import measure_spec
 from evalcore.stats.compare import draws_store
@@ -28,6 +29,18 @@ def _runs(concepts, seed: int, count: int = 3, depth: int = 25) -> list[Run]:
     runs = [Run(f"system{s}", {q: tuple(rng.choice(ids, depth, replace=False)) for q in ids}) for s in range(count)]
     tied = {q: tuple(float(x) for x in np.repeat(np.arange(depth // 5, 0, -1), 5)) for q in ids}
     return runs + [Run("tied scores", dict(runs[0].rankings), scores=tied)]
+
+
+def _per_query(evaluator: Evaluator, systems, spec, metric: str) -> dict[str, pd.Series]:
+    """Each system's per-query ``metric`` under ``spec`` (NaN: undefined) by query ID, as an evaluation gives it."""
+    evaluation = evaluator.evaluate(list(systems), [metric], Relevance.of(measure=spec))
+    return {name: pd.Series(result.values[metric], index=list(result.query_ids), dtype=np.float64)
+            for name, result in evaluation.systems.items()}
+
+
+def _drawn_rows(queries: int, size: int, seed: int) -> np.ndarray:
+    """The rows of a sample of ``size`` queries, drawn as ``rng.choice`` draws them, in order."""
+    return np.sort(np.random.default_rng(seed).choice(queries, size, replace=False))
 
 
 def _same(a: mc.MeasureComparison, b: mc.MeasureComparison) -> None:
@@ -51,8 +64,8 @@ def test_scores_on_the_top_k_equal_the_scores_of_the_whole_lists(seed):
     runs = _runs(concepts, seed)
     for spec in (measure_spec("iou"), measure_spec("nn-iou", alpha=0.3, n=2), measure_spec("tversky")):
         metric = ndcg_metric(spec, 10)
-        whole = mc._scores(evaluator, runs, spec, metric)
-        top = mc._scores(evaluator, top_lists(evaluator, runs, 10), spec, metric)
+        whole = _per_query(evaluator, runs, spec, metric)
+        top = _per_query(evaluator, top_lists(evaluator, runs, 10), spec, metric)
         assert list(top) == list(whole)
         for name in whole:
             pd.testing.assert_series_equal(top[name], whole[name], check_exact=True)
@@ -68,15 +81,14 @@ def test_the_samples_tested_in_one_call_give_each_samples_own_p_values(seed):
     draws = draws_store()
     together = mc._sampled_p_values(values, pairs, 100, 6, 300, draws)
     for size in (100, 30):
-        alone = [paired_p_values(values[mc._sample_rows(len(values), size, seed)], pairs, samples=300, draws=None)
+        alone = [paired_p_values(values[_drawn_rows(len(values), size, seed)], pairs, samples=300, draws=None)
                  for seed in range(6)]
         assert together[size] == alone
 
 
 def test_sample_rows_are_the_draw_of_rng_choice():
     rows = mc._sample_rows(500, 40, 3)
-    expected = np.sort(np.random.default_rng(3).choice(500, 40, replace=False))
-    assert rows.tolist() == expected.tolist() and not rows.flags.writeable
+    assert rows.tolist() == _drawn_rows(500, 40, 3).tolist() and not rows.flags.writeable
 
 
 @pytest.mark.parametrize("seed", [3, 4])

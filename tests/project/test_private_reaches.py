@@ -1,0 +1,140 @@
+"""The tests reach into private names (``engine._code_cache``, ``from module import _helper``) only where no public
+name observes the same thing (issue 66): each reach left is listed below with why, and their number is a ceiling,
+so that it can only go down. A test that seems to need a new one observes the public behaviour instead (a public
+method or property, the function the private one implements, a documented constant); where it must read an
+internal (a cache's content, to prove that a shortcut is taken), it is listed here with its reason."""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from pathlib import Path
+
+from tests.conftest import ROOT
+
+#: Names whose private attributes belong to the test itself or to pytest, not to the code under test.
+OWN_NAMES = frozenset({"self", "cls", "pytest", "monkeypatch", "request"})
+
+ENGINE_CACHE = ("the engine's code cache, code groups and plan flags: a test proves that a pass ranked code groups "
+                "(or not) and that the cache keeps within its budget; the results are the same either way, and no "
+                "public name tells which path ran or what the cache holds")
+KEPT_PER_RUN = ("what an evaluator keeps per run while its arrays live (the scores within KEPT_SCORE_BYTES, found "
+                "through the aligned run they are kept by): an internal budget that no public name reports")
+KEPT_EVALUATION = ("whether the dashboard's evaluation was prepared in the background: only the server-kept "
+                   "computation itself (a Shared, whose .kept() is public) can say so without computing it")
+SPIES = ("spies on the steps a comparison of measures computes, proving that one more measure computes only that "
+         "one; the numbers are the same either way")
+UNIT = ("a unit test of a private helper against a plain reference implementation on random inputs (a property "
+        "that the public functions built on it show only in part)")
+ARGPARSE = "argparse keeps a parser's actions in _actions, with no public accessor (evalcore.cli.parser reads it so too)"
+STREAMLIT = ("Streamlit's AppTest: the whole element tree (main, sidebar and event containers) and the pages "
+             "st.navigation registered with their titles have no public accessor")
+JAX = "JAX: a jitted function's count of compilations, which proves one compilation serves every block"
+STDLIB = "os._exit is a documented standard-library function, not a private reach"
+OTHERS = "a file owned by another part of issue 66's work (the readers' fast path against tests/line_by_line.py)"
+
+#: Each private reach left, as (test file, what it reads, how many times, why).
+ALLOWED: tuple[tuple[str, str, int, str], ...] = (
+    ("tests/engine/test_code_groups.py", "grouped._group_cache", 4, ENGINE_CACHE),
+    ("tests/engine/test_code_groups.py", "plain._group_cache", 3, ENGINE_CACHE),
+    ("tests/engine/test_code_groups.py", "serial._group_cache", 1, ENGINE_CACHE),
+    ("tests/engine/test_code_groups.py", "evaluator.engine._group_cache", 1, ENGINE_CACHE),
+    ("tests/engine/test_code_groups.py", "engine._group_cache", 3, ENGINE_CACHE),
+    ("tests/engine/test_code_groups.py", "engine._code_cache", 3, ENGINE_CACHE),
+    ("tests/engine/test_code_groups.py", "engine._cached_bytes", 1, ENGINE_CACHE),
+    ("tests/engine/test_code_groups.py", "probe._cached_bytes", 1, ENGINE_CACHE),
+    ("tests/engine/test_code_groups.py", "engine._state", 2, ENGINE_CACHE),
+    ("tests/relevance/test_measures.py", "engine._code_cache", 1, ENGINE_CACHE),
+    ("tests/relevance/test_measures.py", "engine._state", 1, ENGINE_CACHE),
+    ("tests/evaluation/test_evaluation.py", "warm._kept_for", 1, KEPT_PER_RUN),
+    ("tests/evaluation/test_evaluation.py", "warm._align", 1, KEPT_PER_RUN),
+    ("tests/dashboard/test_background.py", "from dashboard.computed import _evaluation", 1, KEPT_EVALUATION),
+    ("tests/studies/test_measure_comparison_parts.py", "mc._measure", 1, SPIES),
+    ("tests/studies/test_measure_comparison_parts.py", "mc._judge", 1, SPIES),
+    ("tests/studies/test_measure_comparison_parts.py", "mc._sampled_p_values", 1, UNIT),
+    ("tests/studies/test_measure_comparison_parts.py", "mc._sample_rows", 1, UNIT),
+    ("tests/evaluation/test_alpha_redraw.py", "compare._distinct_columns", 1, UNIT),
+    ("tests/evaluation/test_alpha_redraw.py", "compare._percentiles", 1, UNIT),
+    ("tests/stats/test_stats_edges.py", "from evalcore.stats.compare import _holm_of_defined", 1, UNIT),
+    ("tests/studies/test_ablation_sweeps.py", "from evalcore.studies.ablation import _one_ahead", 1, UNIT),
+    ("tests/extraction/test_extraction.py", "from evalcore.extraction.extractor import _nearest_modality", 1, UNIT),
+    ("tests/readers/test_qrels_columns.py", "from evalcore.readers.qrels import _qrels_by_columns", 1, OTHERS),
+    ("tests/readers/test_qrels_columns.py", "from evalcore.readers.qrels import _qrels_by_lines", 1, OTHERS),
+    ("tests/line_by_line.py", "from evalcore.engine.kernels import _top_given_kth", 1, OTHERS),
+    ("tests/cli/test_cli_edges.py", "build_parser()._actions", 1, ARGPARSE),
+    ("tests/cli/test_cli_edges.py", "sub._actions", 1, ARGPARSE),
+    ("tests/cli/test_cli_refusals.py", "build_parser()._actions", 1, ARGPARSE),
+    ("tests/cli/test_cli_refusals.py", "retrieve._actions", 1, ARGPARSE),
+    ("tests/project/test_document_figures.py", "parser._actions", 1, ARGPARSE),
+    ("tests/project/test_document_figures.py", "command._actions", 1, ARGPARSE),
+    ("tests/project/test_document_figures.py", "argparse._SubParsersAction", 1, ARGPARSE),
+    ("tests/dashboard/test_app_audience.py", "app._tree", 2, STREAMLIT),
+    ("tests/dashboard/test_app_audience.py", "app._registered_pages", 2, STREAMLIT),
+    ("tests/dashboard/test_app_audience.py", "researcher._registered_pages", 1, STREAMLIT),
+    ("tests/engine/test_jax_backend.py", "program._cache_size", 1, JAX),
+    ("tests/extraction/test_extraction.py", "os._exit", 1, STDLIB),
+)
+CEILING = sum(count for _, _, count, _ in ALLOWED)
+
+
+def is_private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def root_name(node: ast.expr) -> str | None:
+    """The name an attribute chain starts from (``evaluator`` of ``evaluator.engine._group_cache``, ``build_parser``
+    of ``build_parser()._actions``), or None."""
+    while isinstance(node, ast.Attribute | ast.Call | ast.Subscript):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def private_reaches(source: str) -> list[str]:
+    """Each reach into a private name in ``source``: an attribute whose name starts with one underscore (but not of
+    the test's own objects or pytest's), and a name imported from a module other than the tests' own."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and is_private(node.attr) and root_name(node.value) not in OWN_NAMES:
+            found.append(f"{ast.unparse(node.value)}.{node.attr}")
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and not (node.module or "").startswith("tests"):
+            found += [f"from {node.module} import {alias.name}" for alias in node.names if is_private(alias.name)]
+    return found
+
+
+def reaches_in_tests() -> Counter[tuple[str, str]]:
+    """``{(test file, reach): times}`` over every Python file under tests/."""
+    found: Counter[tuple[str, str]] = Counter()
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        name = path.relative_to(ROOT).as_posix()
+        found.update((name, reach) for reach in private_reaches(path.read_text(encoding="utf-8")))
+    return found
+
+
+def test_the_scan_finds_private_attributes_and_imports_but_not_the_tests_own():
+    source = """
+from evalcore.engine.kernels import _top_given_kth, top_indices
+from tests.conftest import _helper
+from . import _sibling
+engine._code_cache.clear()
+evaluator.engine._group_cache[plan]
+build_parser()._actions
+self._seen, cls._made, pytest._internal, monkeypatch._setattr, request._pyfuncitem
+obj.__dict__, obj.public, _local.public
+"""
+    assert sorted(private_reaches(source)) == ["build_parser()._actions", "engine._code_cache",
+                                               "evaluator.engine._group_cache",
+                                               "from evalcore.engine.kernels import _top_given_kth"]
+
+
+def test_private_reaches_in_the_tests_only_go_down():
+    found = reaches_in_tests()
+    total = sum(found.values())
+    listed = Counter({(path, reach): count for path, reach, count, _ in ALLOWED})
+    allowed = "\n".join(f"{why}:\n" + "\n".join(f"  {path}: {reach} (x{count})"
+                                                 for path, reach, count, reason in ALLOWED if reason == why)
+                        for why in dict.fromkeys(why for _, _, _, why in ALLOWED))
+    new = "\n".join(f"  {path}: {reach} (x{count})" for (path, reach), count in sorted((found - listed).items()))
+    assert total <= CEILING, (
+        f"{total} reaches into private names in tests/, at most {CEILING} allowed: observe the public behaviour "
+        f"instead (or, where a test must read an internal, list it in {Path(__file__).name} with why).\n"
+        f"Not among the allowed:\n{new}\nAllowed:\n{allowed}")
