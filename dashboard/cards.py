@@ -14,6 +14,7 @@ from dashboard.computed import caption_dictionary_of, explanations_of, pool_rele
 from dashboard.session import audience
 from dashboard.sidebar import Settings
 from dashboard.ui import chip, concept_label, escape_markdown, unbroken_hyphens
+from dashboard.wording import MATCHED, is_clinician, say, status_of
 from evalcore.app.baselines import IOU, Baseline
 from evalcore.app.explain import (
     QUERY_WORD,
@@ -136,12 +137,8 @@ def tie_notes(ws: Workspace, system: Baseline | str, run: Run, query: str, shown
         for document, position, ties in zip([d for d in shown if d in ws.concepts.index], positions,
                                             tie_counts(values, positions)):
             if ties:
-                if who == "clinician":
-                    notes[document] = (f"{ties:,} other image{'s' if ties != 1 else ''} {'is' if ties == 1 else 'are'} "
-                                       "just as close to the case; they are listed in file order.")
-                else:
-                    notes[document] = (f"Tied with {ties:,} other{'s' if ties != 1 else ''} at {label} "
-                                       f"{values[position]:.2f}; order by file position.")
+                notes[document] = say("tie_relevance", ties=ties, s="s" if ties != 1 else "",
+                                      verb="is" if ties == 1 else "are", label=label, value=values[position])
     elif run.scores and query in run.scores:
         scores = np.asarray(run.scores[query], dtype=np.float64)
         ranked = run.rankings[query]
@@ -165,20 +162,9 @@ def explanations_for(ws: Workspace, query: str, documents: list[str], settings: 
 # --- the caption words behind extracted concepts -------------------------------------------------------------
 
 WORDS_COLOURS = {"counted": "violet", "negated": "red"}  # (green, orange, grey and blue mark concepts)
-#: What an assumed concept is, in each reader's words (no view is written: the region's standard one is assumed).
-ASSUMED_WORDS = {"clinician": "not written in the caption: the usual projection of such an X-ray is assumed",
-                 "researcher": "assumed: the region's standard projection, no view stated"}
-
-
 def words_legend() -> str:
     """What the highlighted caption's colours mean, in the reader's words."""
-    if audience() == "clinician":
-        return ("Violet: the words a concept was read from. Red: words the caption rules out (\"no fracture\"), only "
-                "considers (\"if\", \"follow-up with\"), says of the patient's history (\"presented with\"), of "
-                "another examination (\"seen on the mammogram\"), of other patients in a sentence citing the "
-                "literature, or in the story of a case report pasted as the caption, so not counted.")
-    return ("Violet: a mention that gave the concept. Red: a mention in a negated, hypothetical, history, other-exam "
-            "or literature scope (NegEx/ConText-style rule), not extracted.")
+    return say("words_legend")
 
 
 def caption_words_toggle(ws: Workspace, key: str) -> bool:
@@ -186,8 +172,7 @@ def caption_words_toggle(ws: Workspace, key: str) -> bool:
     sets were found in the captions."""
     if ws.extraction is None:
         return False
-    return st.toggle("Show where each concept was found in the caption" if audience() == "clinician" else
-                     "Show which caption words gave each concept", key=key, help=words_legend())
+    return st.toggle(say("words_toggle"), key=key, help=words_legend())
 
 
 def highlighted_caption(ws: Workspace, image_id: str, pieces: Sequence[CaptionPiece] | None = None) -> str:
@@ -214,13 +199,12 @@ def draw_caption_words(ws: Workspace, image_id: str, kg, legend: bool = True) ->
     if not words:
         st.caption("No concept was found in this caption.")
         return
-    clinician = audience() == "clinician"
+    clinician = is_clinician()
 
     def not_counted(status: str) -> str:
-        return (f" ({PLAIN_STATUS.get(status, PLAIN_UNKNOWN)[2]}: not counted)" if clinician else
-                f" ({status}: not extracted)")
+        return say("not_counted_word", status=status_of(status).after_words if clinician else status)
 
-    assumed = f" ({ASSUMED_WORDS[audience()]})"
+    assumed = f" ({say('assumed')})"
     lines = []
     for concept, found in words.items():
         quoted = ", ".join(f"“{escape_markdown(word.text)}”{not_counted(word.status) if word.negated else ''}"
@@ -230,20 +214,6 @@ def draw_caption_words(ws: Workspace, image_id: str, kg, legend: bool = True) ->
 
 
 # --- an extraction audited image by image (the Data page) ------------------------------------------------------
-
-#: What matched a mention (:data:`evalcore.extraction.extractor.SOURCES`), in a clinician's words.
-PLAIN_MATCHED = {"name": "its name", "synonym": "another of its names", "abbreviation": "an abbreviation or imaging term",
-                 "assumed": "assumed", "defined": "an abbreviation this caption spells out"}
-#: Whether a mention was counted (an evidence row's status), in a clinician's words: counted (the evidence table's
-#: verdict), why not before the sentence quoted (its reason), and why not after the words (the caption words list).
-PLAIN_STATUS = {"kept": ("yes", "", ""), "negated": ("no: ruled out", "ruled out in", "ruled out"),
-                "hypothetical": ("no: uncertain", "only considered in", "only considered"),
-                "history": ("no: history", "said of the patient's history in", "the patient's history"),
-                "other exam": ("no: other exam", "said of another examination in", "another examination"),
-                "literature": ("no: literature", "said of other patients or the literature in",
-                               "other patients or the literature")}
-PLAIN_UNKNOWN = ("no", "not counted in", "not this image")
-
 
 #: Pixels of the evidence table's verdict column: its longest value whole ("no: other exam", "hypothetical").
 VERDICT_WIDTH = 120
@@ -256,14 +226,15 @@ def evidence_table(ws: Workspace, image_id: str, kg, mentions: Sequence[Mention]
     caption = ws.extraction.captions.get(image_id, "")
     rows = []
     for row in image_evidence(ws.extraction, image_id, mentions):
-        if audience() == "clinician":
-            counted, said, _ = PLAIN_STATUS.get(row.status, PLAIN_UNKNOWN)
-            why = (f"{said}: “{sentence_at(caption, row.start)}”" if row.status != "kept" else
-                   ASSUMED_WORDS["clinician"] if row.matched == "assumed" else
+        if is_clinician():
+            status = status_of(row.status)
+            why = (f"{status.before_sentence}: “{sentence_at(caption, row.start)}”" if row.status != "kept" else
+                   say("assumed") if row.matched == "assumed" else
                    f"the caption writes “{row.words}” for “{defined_long_form(caption, row.words)}”"
                    if row.matched == "defined" else "")
-            rows.append({"words": row.words, "concept": concept_label(ws, row.concept, kg), "counted": counted,
-                         "found as": PLAIN_MATCHED.get(row.matched, row.matched), "why": why})
+            rows.append({"words": row.words, "concept": concept_label(ws, row.concept, kg), "counted": status.verdict,
+                         "found as": MATCHED[row.matched].clinician if row.matched in MATCHED else row.matched,
+                         "why": why})
         else:
             rows.append({"words": row.words, "concept": concept_label(ws, row.concept, kg), "status": row.status,
                          "matched": row.matched, "rule": row.rule})
@@ -288,7 +259,7 @@ def draw_extraction_evidence(ws: Workspace, image_id: str, kg) -> None:
     # exam", "no: literature"), the rule takes what is left (a short words column cut names such as "portal vein
     # structure"). The verdict comes third, so that a narrow page (900 px), which scrolls the table sideways, still
     # shows whether each mention counted.
-    wide, short = ("why", "counted") if audience() == "clinician" else ("rule", "status")
+    wide, short = ("why", "counted") if is_clinician() else ("rule", "status")
     st.dataframe(table, hide_index=True, width="stretch", key="evidence_table",
                  column_config={wide: st.column_config.TextColumn(width="medium"),
                                 short: st.column_config.TextColumn(width=VERDICT_WIDTH)})

@@ -1,5 +1,5 @@
 """Drawing helpers shared by the pages: escaped markdown, chips, labels, banners, an honest progress bar, and the
-clinician's words for what a researcher sees under technical names (page titles, systems)."""
+names a reader sees (page titles, systems; the words of both readers are written in dashboard.wording)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ import streamlit as st
 from dashboard.caching import server_foreground
 from dashboard.session import audience, note_ignored_in_address, workspace
 from dashboard.sidebar import Settings
+from dashboard.wording import NAVIGATION_TITLES, page_title_for
+from dashboard.wording import for_reader as for_reader  # re-exported: dashboard.computed and background use it
 from evalcore.app.baselines import Baseline
 from evalcore.app.explain import shown_name
 from evalcore.app.workspace import Workspace
@@ -28,35 +30,8 @@ MARKDOWN_SPECIAL = set("\\`*_{}[]()#+-.!|<>~:$&")
 WORD_DASH = re.compile(r"(?<=\S)[-\u2010\u2013](?=\S)")
 #: Forbids a line break on either side, and is invisible (Unicode's WORD JOINER, U+2060).
 WORD_JOINER = "\u2060"
-#: A page's title for a clinician, where the researcher's title is a technical name (the navigation and the
-#: page's own heading use the same words).
-PLAIN_PAGE_TITLES = {"Leaderboard": "Which system finds similar images best", "Knowledge graph": "Concept map",
-                     "Per-query view": "Image by image: what each system found"}
-#: A list of concept IDs in a report ("C0003486, C0006142 and 3 more"), and the word KG.
-ID_LIST = re.compile(r"\bC\d{7}\b(?:,\s*C\d{7}\b)*(?:\s+and\s+[\d,]+\s+more)?")
-KG_WORD = re.compile(r"\bKG\b")
-#: A validation report's research words in a clinician's (file formats are the research team's business).
-PLAIN_REPORT_WORDS = tuple((re.compile(pattern), words) for pattern, words in (
-    (r"the leaderboard computes the Table-1 baselines", "the comparison uses the reference systems"),
-    (r"\bTable-1 baselines?\b", "reference systems"),
-    (r"\bno run files\b", "no results of retrieval systems"),
-    (r"\bruns\b", "results of retrieval systems"),
-    (r"\brun\b", "result of a retrieval system"),
-    (r"\b(?:TREC|NPY|PARQUET|MRREL(?:\.RRF)?|MRCONSO(?:\.RRF)?|OBO|RRF)\b", "file"),
-    (r"\bknowledge graph\b", "concept map"),
-    (r"\bembeddings\b", "picture similarity vectors"),
-    (r"\bembedding\b", "picture similarity vector"),
-    (r"\bCUIs\b", "concept codes"),
-    (r"\bCUI\b", "concept code"),
-))
-#: A name the report quotes ('my-run', a system's or a file's), which the plain words leave as it is written; split
-#: by it, a text alternates between words (even places) and quoted names (odd places).
-QUOTED_NAME = re.compile(r"((?<![A-Za-z])'[^']*'(?![A-Za-z]))")
-#: A confidence interval, said to a clinician.
-PLAIN_INTERVAL = "the range the score would likely fall in on another sample of images"
-#: Shorter words for the navigation, where the heading's would be cut.
-PLAIN_NAVIGATION_TITLES = {"Leaderboard": "Compare systems", "Knowledge graph": "Concept map",
-                           "Per-query": "Image by image"}
+#: Shorter words for the navigation, where the heading's would be cut (app.py's; the pairs live in dashboard.wording).
+PLAIN_NAVIGATION_TITLES = {title: wording.clinician for title, wording in NAVIGATION_TITLES.items()}
 
 
 def escape_markdown(text: str) -> str:
@@ -119,36 +94,9 @@ def page_with_concepts(title: str) -> Workspace:
     return ws
 
 
-def for_reader(researcher: str, clinician: str) -> str:
-    """The researcher's words or the clinician's, for a text both may see (a progress step, a note)."""
-    return clinician if audience() == "clinician" else researcher
-
-
-def plain_report_text(text: str) -> str:
-    """A validation report's text for a clinician: lists of concept IDs said as where to find them, "KG" as the
-    concept map.
-
-    >>> plain_report_text("2 concept IDs of the concept file have no name here: C0003486, C0006142 (1 named by the "
-    ...                   "KG's names file)")
-    "2 concept IDs of the concept file have no name here: listed in the researcher view (1 named by the concept map's \
-names file)"
-    >>> plain_report_text("no run files: the leaderboard computes the Table-1 baselines")
-    'no results of retrieval systems: the comparison uses the reference systems'
-    >>> plain_report_text("run 'my-run': expected CUIs")  # a quoted name stays as written
-    "result of a retrieval system 'my-run': expected concept codes"
-    """
-    pieces = QUOTED_NAME.split(text)
-    for at in range(0, len(pieces), 2):
-        piece = KG_WORD.sub("concept map", ID_LIST.sub("listed in the researcher view", pieces[at]))
-        for pattern, words in PLAIN_REPORT_WORDS:
-            piece = pattern.sub(words, piece)
-        pieces[at] = piece
-    return "".join(pieces)
-
-
 def page_title(title: str) -> str:
     """A page's heading for the reader: the clinician's plain title where there is one."""
-    return PLAIN_PAGE_TITLES.get(title, title) if audience() == "clinician" else title
+    return page_title_for(title, audience())
 
 
 def require_concepts(ws: Workspace) -> bool:

@@ -22,7 +22,8 @@ from dashboard.computed import baselines_with_progress, kg_of
 from dashboard.library import IOU, NN_IOU, Baseline, CBIRLensError, changed_top, find_images, image_of
 from dashboard.session import audience, through_app
 from dashboard.sidebar import controls
-from dashboard.ui import choose_one, escape_markdown, for_reader, page_with_concepts, system_label
+from dashboard.ui import choose_one, escape_markdown, page_with_concepts, system_label
+from dashboard.wording import say
 
 through_app()
 
@@ -40,9 +41,7 @@ top = st.columns([3, 2, 1])
 system = choose_one(top[0].selectbox, "Images retrieved by", sources, "case_system",
                     format_func=lambda s: s.short_plain if who == "clinician" and isinstance(s, Baseline)
                     else system_label(s),
-                    help=for_reader("A loaded run, or retrieval by concept overlap computed here over the whole "
-                                    "collection.", "The results of a system loaded from a file, or the images that "
-                                    "share the most concepts with the case, found here over the whole collection."))
+                    help=say("case_system_help"))
 search = top[1].text_input("Find a case by image ID, concept or caption word", key="case_search",
                            persist_state="session").strip()
 count = choose_one(top[2].select_slider, "Images shown", [3, 5, 8], "case_count", default=5)
@@ -52,10 +51,7 @@ near_matches_count = settings.relevance.effective(has_kg=kg is not None).key == 
 related_only = system == NN_IOU and near_matches_count and st.toggle(
     "Only cases where related concepts change the images shown", value=True, key="case_related",
     persist_state="session",
-    help="Cases whose top images change when related concepts count: there a related concept, not only identical "
-         "ones, explains a result." if who == "clinician" else
-         "Cases whose top images by nn-IoU differ from those by IoU: there a related concept, not only identical "
-         "ones, explains a result.")
+    help=say("related_only_help"))
 if isinstance(system, str):
     run = ws.runs[system][1]
     pool = list(run.rankings)
@@ -78,8 +74,7 @@ if not cases:
         st.warning(f"No case has its top {count} images changed by related concepts at these settings: turn off "
                    "\"Only cases where related concepts change the images shown\" to see every case.")
     else:
-        st.warning(for_reader("This system has no query with a concept set.",
-                              "This system found no case whose image has known concepts."))
+        st.warning(say("no_case"))
     st.stop()
 
 
@@ -87,14 +82,14 @@ if not cases:
 def case() -> None:
     """The chosen case and its retrieved images: a fragment, so that choosing another case redraws only this part
     of the page (the controls above and the sidebar stay as they are, in the browser too)."""
-    query = choose_one(st.selectbox, for_reader("Case (query image)", "Case"), cases, "case_query")
+    query = choose_one(st.selectbox, say("case_choice"), cases, "case_query")
     show_words = caption_words_toggle(ws, "case_caption_words")
     shown = [d for d in run.rankings.get(query, ()) if d != query][:count]
     notes = tie_notes(ws, system, run, query, shown, settings, who)
 
     left, right = st.columns([2, 3], gap="large")
     with left:
-        st.subheader(for_reader("Query", "The case"))
+        st.subheader(say("case_heading"))
         image, problem = image_of(ws, query, LARGE)
         if image is not None:
             st.image(image, caption=query, width="stretch")
@@ -105,7 +100,7 @@ def case() -> None:
         elif ws.captions.get(query):
             st.text(ws.captions[query])
         chips, denied = query_chips(ws, query, kg)
-        query_word = for_reader("The query", "The case")
+        query_word = say("case_word")
         st.markdown(f"**{query_word} {'is tagged' if denied else 'shows'}:** " + chips)
     with right:
         st.subheader("Retrieved images")

@@ -8,9 +8,10 @@ import streamlit as st
 
 from dashboard.computed import detection_report, extraction_detection_report, kg_of
 from dashboard.library import EXTRACTED_SOURCE, SCORE_DECIMALS, CBIRLensError, concept_codes, demo_path
-from dashboard.session import audience, through_app
+from dashboard.session import through_app
 from dashboard.sidebar import controls
 from dashboard.ui import chip, choose_one, concept_label, escape_markdown, page_with_concepts
+from dashboard.wording import say
 
 through_app()
 
@@ -20,7 +21,6 @@ st.write("Score predicted concepts against the loaded concept sets, as the Image
          "F1 per image, averaged. The soft F1 also gives partial credit (alpha) to a predicted concept that is a "
          "knowledge-graph neighbour of a true one.")
 
-clinician = audience() == "clinician"
 UPLOADED = "upload"
 scored = UPLOADED
 if ws.extraction is not None:
@@ -37,8 +37,7 @@ if scored == EXTRACTED_SOURCE:
                f"({len(ws.curated):,} images). Predictions: the concepts found in the captions with "
                f"{escape_markdown(' and '.join(ws.extraction.sources))}.")
 else:
-    upload = st.file_uploader("Predicted concepts (a CSV of image ID, then its concept codes)" if clinician
-                              else "Predicted concepts (ID,CUIs)", type=["csv", "txt", "tsv"], key="up_predictions")
+    upload = st.file_uploader(say("upload_predictions"), type=["csv", "txt", "tsv"], key="up_predictions")
     use_demo = ws.synthetic and upload is None
     if upload is None and not use_demo:
         st.info("Upload predictions to score them.")
@@ -50,8 +49,7 @@ else:
     if ws.extraction is not None:
         st.caption("Ground truth: the concept sets in use, found in the captions.")
 
-subset_text = st.text_area("Concepts that count for the second score (concept codes separated by spaces)" if clinician
-                           else "Concept subset for the secondary F1 (CUIs separated by spaces, commas or lines)",
+subset_text = st.text_area(say("subset_label"),
                            value="C0040405 C1306645 C0024485 C0041618 C0002978 C0032743", key="subset")
 subset = concept_codes(subset_text)
 if subset:

@@ -36,7 +36,6 @@ from dashboard.library import (
 from dashboard.session import (
     FOLDER_PARAMETER,
     FOLDER_STATE,
-    audience,
     demo_workspace,
     forget_saved,
     guarded_load,
@@ -48,17 +47,16 @@ from dashboard.session import (
     workspace_store,
 )
 from dashboard.sidebar import controls
-from dashboard.ui import choose_one, concept_label, escape_markdown, plain_report_text, synthetic_banner
+from dashboard.ui import choose_one, concept_label, escape_markdown, synthetic_banner
+from dashboard.wording import is_clinician, plain_refusal, plain_report_row, say
 
 through_app()
 
 st.title("Data")
 ws = workspace()
-clinician = audience() == "clinician"
+clinician = is_clinician()
 synthetic_banner(ws)
-st.write(f"Load concept sets (the ground truth), a {'concept map' if clinician else 'knowledge graph'}, "
-         f"{'the results of retrieval systems' if clinician else 'retrieval runs'} and optional labels, embeddings, "
-         "captions and images. Each new file is added to what is already loaded.")
+st.write(say("data_intro"))
 
 left, right = st.columns(2)
 with left:
@@ -73,8 +71,7 @@ with right:
                                 "The server reads only folders under its data folders (CBIR_LENS_DATA_ROOTS or the "
                                 "data_roots secret).")
     if st.button("Load ROCOv2 folder (test split)", key="load_rocov2",
-                 help="Also reads the systems' results found in its runs folder." if clinician else
-                 "Also reads any run files in a runs/ folder inside it."):
+                 help=say("rocov2_runs_help")):
         bar = st.progress(0.0, text="Reading the ROCOv2 folder")
         loaded = guarded_load(lambda: rocov2_workspace(folder, server_data_roots(),
                                                        lambda fraction, text: bar.progress(min(1.0, fraction), text)))
@@ -104,7 +101,7 @@ def add_uploads(kind: str, files, adder) -> None:
         refused = st.session_state[key]
         if refused:
             named = f"Not loaded: {upload.name}"  # the file's name stays as written, the rest in plain words
-            st.error(named + plain_report_text(refused.removeprefix(named)) if clinician else refused)
+            st.error(named + plain_refusal(refused.removeprefix(named)) if clinician else refused)
         else:
             st.success(f"Loaded {upload.name}")
     if loaded:
@@ -122,16 +119,7 @@ def with_run_shown(current, data: bytes, name: str):
 
 st.subheader("Upload")
 # A clinician reads the formats without the researcher's file and code names.
-upload_labels = {
-    "concepts": "Concept sets (CSV: image ID, then its concept codes)" if clinician else
-                "Concept sets (ID,CUIs CSV or ID<TAB>C1,C2)",
-    "labels": "Labels (CSV: image ID, modality, organ)" if clinician else "Labels (ID,modality,organ or kind,class,CUI)",
-    "names": "Concept names (CSV: concept code, name)" if clinician else "Concept names (CUI,Name or MRCONSO.RRF)",
-    "runs": "Results of retrieval systems (text or CSV files), several at once" if clinician else
-            "Run files (TREC or CSV), several at once",
-    "kg": "Concept map files (from the research team)" if clinician else
-          "Knowledge graph files (edge list, MRREL.RRF, OBO)",
-}
+upload_labels = {kind: say(f"upload_{kind}") for kind in ("concepts", "labels", "names", "runs", "kg")}
 
 
 def accepted(*extensions: str) -> list[str] | None:
@@ -153,17 +141,14 @@ with c1:
 with c2:
     add_uploads("names", [st.file_uploader(upload_labels["names"], type=accepted("csv", "rrf", "txt"),
                                            key="up_names")], with_names)
-    add_uploads("captions", [st.file_uploader("Captions (CSV: image ID, caption)" if clinician else "Captions (ID,Caption)",
+    add_uploads("captions", [st.file_uploader(say("upload_captions"),
                                               type=accepted("csv"), key="up_captions")],
                 with_captions)
     add_uploads("images", [st.file_uploader("Images (a zip of <ID>.png/.jpg files)", type=accepted("zip"),
                                               key="up_images")],
                 with_images)
-    vectors = st.file_uploader("Picture similarity vectors (from the research team)" if clinician else
-                               "Embeddings (.npy, .csv or .parquet with an ID column)",
-                               type=accepted("npy", "csv", "parquet"), key="up_embeddings")
-    ids_file = st.file_uploader("Image IDs for the vectors file (one per line)" if clinician else
-                                "ID list for a .npy file (one ID per line)", type=accepted("txt"), key="up_embedding_ids")
+    vectors = st.file_uploader(say("upload_vectors"), type=accepted("npy", "csv", "parquet"), key="up_embeddings")
+    ids_file = st.file_uploader(say("upload_vector_ids"), type=accepted("txt"), key="up_embedding_ids")
     if vectors is not None and vectors.name.lower().endswith(".npy") and ids_file is None:
         # Once loaded with an ID list since removed, the vectors stay loaded: nothing to ask for.
         loaded_before = any(key.startswith("seen_embeddings_") and key.endswith(f"_{vectors.file_id}")
@@ -183,12 +168,7 @@ st.subheader("Find concepts in the captions")
 if not ws.captions:
     st.caption("Load captions (a CSV of image ID and caption) to find the concepts they name.")
 else:
-    st.write("No concept sets, or other ones wanted? The captions can give them: each concept named in a caption, "
-             "or a common imaging abbreviation such as CT or MRI, becomes one of the image's concepts; a finding the "
-             "caption rules out (\"no fracture\") is not counted." if clinician else
-             "Concept sets from the captions by dictionary matching (longest match of the concept names, the KG's "
-             "names, optional synonym files, the built-in imaging vocabulary and clinical synonyms; negated mentions are not "
-             "extracted). They replace the loaded concept sets; every page then evaluates on them.")
+    st.write(say("extraction_intro"))
     uploaded_captions = st.session_state.get("up_captions")
     if uploaded_captions is not None and st.session_state.get(f"seen_captions_{uploaded_captions.file_id}"):
         uploaded_captions = None  # refused above, its message shown: read alone, it would be refused again
@@ -204,12 +184,9 @@ else:
             format_func=lambda choice: f"All loaded captions ({len(ws.captions):,})" if choice == "loaded" else
             f"Only {uploaded_captions.name}, as a collection of its own")
     synonym_uploads = st.file_uploader(
-        "More names for the concepts (optional): medical vocabulary files, such as MeSH or UMLS"
-        if clinician else "Synonym files (optional): MeSH descriptors TSV, OBO (UBERON, HPO), DOID allXREFinDO.tsv, "
-        "MRCONSO.RRF", type=accepted("tsv", "obo", "rrf", "txt", "csv"), accept_multiple_files=True,
+        say("upload_synonyms"), type=accepted("tsv", "obo", "rrf", "txt", "csv"), accept_multiple_files=True,
         key="up_synonyms")
-    abbreviations = st.checkbox("Also read common imaging abbreviations and clinical names (CT, MRI, X-ray, LAD, ...)"
-                                if clinician else "Built-in imaging vocabulary and clinical synonyms", value=True,
+    abbreviations = st.checkbox(say("abbreviations"), value=True,
                                 key="extract_abbreviations")
     if st.button("Find concepts in the captions", key="extract_concepts", type="primary"):
         bar = st.progress(0.0, text="Finding concepts in the captions")
@@ -234,7 +211,7 @@ else:
         counts[0].metric("Images with no concept found", f"{len(found.without_concept):,}",
                          f"{found.share_without:.1%} of the images", delta_color="off", delta_arrow="off")
         counts[1].metric("Different concepts", f"{found.distinct_concepts:,}")
-        counts[2].metric("Concepts in all" if clinician else "Concept occurrences", f"{found.occurrences:,}")
+        counts[2].metric(say("occurrences"), f"{found.occurrences:,}")
         frequent_column, empty_column = st.columns(2)
         with frequent_column:
             st.markdown("**Most frequent concepts**")
@@ -248,17 +225,12 @@ else:
                              width="stretch", key="extracted_empty")
             else:
                 st.caption("None: every caption gave at least one concept.")
-        st.download_button("Download these concept sets (CSV)" if clinician else
-                           "Download the extracted concept sets (ID,CUIs CSV)", concepts_download(ws),
+        st.download_button(say("download_extracted"), concepts_download(ws),
                            file_name="extracted_concepts.csv", mime="text/csv", key="download_extracted",
                            on_click="ignore")
 
         st.markdown("**Check the concepts found, image by image**")
-        st.caption("Choose a concept to list the images whose caption names it (counted or not), then an image: "
-                   "its caption shows the words each concept was read from." if clinician else
-                   "Audit the extraction before evaluating it: choose a concept to list the images whose set holds "
-                   "it or whose caption mentions it without its being extracted (negated, hypothetical, history, "
-                   "other exam, literature), then an image to see its mentions.")
+        st.caption(say("audit_intro"))
         mentions = concept_mentions_of(ws)
         kg = kg_of(ws)
         # Labels drawn once here: a select box formats its options outside the page's run too.
@@ -269,14 +241,13 @@ else:
                              "evidence_concept", format_func=lambda c: labels.get(c, "Any (every image)"))
         # (an image listed but not holding the concept: its caption names it only where it does not count, ruled out
         # or for another reason, which the image's table then says)
-        not_counted = " (named, not counted)" if clinician else " (not extracted)"
+        not_counted = say("image_not_counted")
         images = dict.fromkeys(ws.extraction.concepts.ids, True) if concept == every else mentions[concept]
         image = choose_one(image_column.selectbox, "Image", list(images), "evidence_image",
                            format_func=lambda i: i if images.get(i, True) else i + not_counted)
         if concept != every:
             held = sum(images.values())
-            st.caption(f"{held:,} image{'s' if held != 1 else ''} with this concept; {len(images) - held:,} more "
-                       f"whose caption {'names it without its counting' if clinician else 'mentions it, none kept'}.")
+            st.caption(say("images_with_concept", held=held, s="s" if held != 1 else "", more=len(images) - held))
         draw_extraction_evidence(ws, image, kg)
 
 st.subheader("Loaded")
@@ -285,8 +256,8 @@ summary = {
     if ws.concepts else "—",
     **({"curated concept sets": f"{ws.curated.source}, kept to score the extraction (Concept detection page)"}
        if ws.curated is not None and not clinician else {}),
-    "concept map files" if clinician else "knowledge graph files": ", ".join(ws.kg_files) or "—",
-    "systems' results" if clinician else "runs": ", ".join(ws.runs) or "—",
+    say("loaded_kg"): ", ".join(ws.kg_files) or "—",
+    say("loaded_runs"): ", ".join(ws.runs) or "—",
     "labels": ws.labels.source if ws.labels else "—",
     "concept names": f"{len(ws.names):,}" if ws.names else "—",
     "captions": f"{len(ws.captions):,}" if ws.captions else "—",
@@ -340,10 +311,7 @@ else:
 notes = preparation_notes(ws)
 if notes:
     st.subheader("Prepared in the background")
-    st.caption(("The comparison of systems is prepared while you look at the data; a page that needs it before it is "
-                "ready waits for it with a progress bar." if clinician else
-                "What the Leaderboard reads is computed on this server's background thread as soon as data or "
-                "settings change; a page asking for it before it is ready waits for it, with its progress.")
+    st.caption(say("background_intro")
                + f" Results kept on this server for everyone on the same data: {server_kept().total() / 2**20:,.0f} MB"
                f" of {SERVER_KEPT_BYTES / 2**20:,.0f} MB (the least recently used dropped first). As it stood when this page "
                "was drawn:")
@@ -352,9 +320,8 @@ if notes:
 st.subheader("Validation report")
 report = report_table(ws)
 if clinician:
-    # a file's name stays as written: "my-run.trec" is no "my-result of a retrieval system.trec"
-    report = [{column: text if column == "file" else plain_report_text(str(text)) for column, text in row.items()}
-              for row in report]
+    # each column in the words written for a clinician (dashboard.wording); a file's name stays as written
+    report = [plain_report_row(row) for row in report]
 # Two large columns and the two short ones were wider than the page at 1400 px; the file column is medium (the
 # captions below name each file with problems in full).
 st.dataframe(pd.DataFrame(report), hide_index=True, width="stretch", key="validation_report",

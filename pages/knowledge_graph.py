@@ -33,6 +33,7 @@ from dashboard.library import (
 from dashboard.session import audience, through_app
 from dashboard.sidebar import controls
 from dashboard.ui import concept_label, escape_markdown, hand_back, keep_in_address, linked_text, page_with_concepts
+from dashboard.wording import say
 
 through_app()
 
@@ -62,16 +63,15 @@ who = audience()
 frequency = concept_frequency(ws)
 coverage = kg_coverage_of(ws)
 c1, c2, c3 = st.columns(3)
-map_word = "concept map" if who == "clinician" else "KG"
+map_word = say("map_word")
 # Labels of at most 19 characters and no help icon: a 900-px page gives each metric a third of its width and cuts a
 # longer label; the caption below says what they count.
-c1.metric("Concepts on the map" if who == "clinician" else "Concepts in the KG",
+c1.metric(say("kg_concepts"),
           f"{coverage.concepts_in_kg:,} / {coverage.concepts:,}")
 c2.metric("Occurrences covered", f"{coverage.occurrence_share:.1%}")
-c3.metric("Map terms / links" if who == "clinician" else "KG nodes / edges", f"{coverage.nodes:,} / {coverage.links:,}")
+c3.metric(say("kg_size"), f"{coverage.nodes:,} / {coverage.links:,}")
 st.caption(f"The dataset's concepts in the {map_word}, of all of them; the share of their occurrences in the images "
-           f"whose concept is in it; the {map_word}'s " + ("terms and links." if who == "clinician" else
-                                                          "nodes and edges."))
+           f"whose concept is in it; the {map_word}'s " + say("kg_size_words"))
 
 
 names = searchable_names(ws)
@@ -102,7 +102,7 @@ def find(title: str, key: str, default: str | None) -> str | None:
 
 
 def _found(title: str, key: str, default: str | None) -> str | None:
-    how = "by name" if who == "clinician" else "by name or CUI"
+    how = say("search_how")
     text = st.text_input(f"Search {title} {how}", key=f"{key}_search").strip()
     if text:
         found = search_names(ws, text)
@@ -165,8 +165,7 @@ def draw_network(graph: nx.Graph, highlight: set[str], title: str, key: str) -> 
 
 
 st.subheader("Shortest path between two concepts")
-st.caption("Type part of a name" + ("" if who == "clinician" else " (or a CUI)")
-           + "; the best match is selected and the others are listed in the box.")
+st.caption(say("type_a_name"))
 left, right = st.columns(2)
 with left:
     source = find("From", "kg_from", pair[0] if pair else None)

@@ -48,7 +48,6 @@ from dashboard.library import (
 from dashboard.session import audience, through_app
 from dashboard.sidebar import controls
 from dashboard.ui import (
-    PLAIN_INTERVAL,
     choose_many,
     choose_one,
     escape_markdown,
@@ -60,6 +59,7 @@ from dashboard.ui import (
     shown_system,
     system_label,
 )
+from dashboard.wording import say
 
 through_app()
 
@@ -73,28 +73,12 @@ def plain_significance(p_value: float) -> str:
 ws = page_with_concepts("Leaderboard")
 settings = controls()
 who = audience()
-if who == "clinician":
-    st.write("Each row is a retrieval system; each column a score from 0 to 1 averaged over all cases (higher "
-             "is better), with the range it would most likely fall in on another sample of images (low, high). The "
-             "best value per column is green.")
-else:
-    st.write("Each row is a retrieval system; each column a metric averaged over queries, with its 95% bootstrap "
-             "confidence interval (low, high). Relevance between two images is the overlap of their concepts (IoU), "
-             "or nn-IoU, which also credits concepts that are neighbours in the knowledge graph. The best value per "
-             "column is green.")
+st.write(say("leaderboard_intro"))
 
 options = available_baselines(ws)
 keep_default_for_dataset("baselines", ws, default_baselines(ws))
-if who == "clinician":
-    baselines = choose_many(st.multiselect, "Reference systems (computed here over the whole collection)", options,
-                            "baselines", default=default_baselines(ws), format_func=shown_system,
-                            help="Simple systems to compare with: images ranked by the concepts they share with "
-                                 "the case, by similar captions or by similar pictures.")
-else:
-    baselines = choose_many(st.multiselect, "Table-1 baselines (computed here, ranked over the whole collection)",
-                            options, "baselines", default=default_baselines(ws), format_func=system_label,
-                            help="The paper's Table 1: retrieval by IoU, by nn-IoU and by caption (or image) "
-                                 "embeddings.")
+baselines = choose_many(st.multiselect, say("baselines_label"), options, "baselines", default=default_baselines(ws),
+                        format_func=shown_system if who == "clinician" else system_label, help=say("baselines_help"))
 run_names = tuple(ws.runs)
 # The results name a baseline by its title: the chosen baselines' are shown in the reader's words, a run by its name
 # (even one titled like a baseline that is not chosen).
@@ -106,9 +90,7 @@ def shown_name(system: str) -> str:
 
 
 if not run_names and not baselines:
-    st.info("No systems' results loaded: upload them on the Data page or choose a reference system above."
-            if who == "clinician" else
-            "No runs loaded: upload run files on the Data page or choose a Table-1 baseline above.")
+    st.info(say("no_systems"))
     st.stop()
 
 measure_key = settings.measure.key
@@ -131,12 +113,12 @@ st.session_state["focus_metric"] = equivalent_metric(st.session_state.get("focus
 groups = grouped_metrics(metrics)
 # One group at a time, and only its metrics (and the one in focus) are computed: an alpha change recomputes what is
 # shown; each table is one metric family, its columns the K values.
-group = choose_one(st.segmented_control, "Scores" if who == "clinician" else "Metrics", list(groups),
+group = choose_one(st.segmented_control, say("metrics_label"), list(groups),
                    "leaderboard_group", required=True,
                    format_func=lambda g: (PLAIN_GROUP_TITLES if who == "clinician" else GROUP_TITLES).get(g, str(g))
                    ) or next(iter(groups))
 families = groups[group]
-family = choose_one(st.selectbox, "Score" if who == "clinician" else "Metric family", list(families),
+family = choose_one(st.selectbox, say("family_label"), list(families),
                     "leaderboard_family",
                     format_func=lambda f: plain_metric_label(families[f][0]).split(": ", 1)[1]
                     if who == "clinician" else f"{f}: {describe_family(families[f][0], threshold)}"
@@ -199,16 +181,12 @@ def group_table(family: str, family_metrics: list[str], key: str) -> None:
         if who == "clinician":
             config[metric] = st.column_config.NumberColumn(short_header(metric), help=plain_metric_help(metric),
                                                            width="small")
-            config[f"{metric} low"] = st.column_config.NumberColumn(
-                "low", help=f"Low end of {PLAIN_INTERVAL}", width="small")
-            config[f"{metric} high"] = st.column_config.NumberColumn(
-                "high", help=f"High end of {PLAIN_INTERVAL}", width="small")
         else:
             config[metric] = st.column_config.NumberColumn(short_header(metric), help=help_of(metric))
-            config[f"{metric} low"] = st.column_config.NumberColumn(
-                "CI low", help=f"Lower end of the 95% bootstrap confidence interval of {metric}", width="small")
-            config[f"{metric} high"] = st.column_config.NumberColumn(
-                "CI high", help=f"Upper end of the 95% bootstrap confidence interval of {metric}", width="small")
+        config[f"{metric} low"] = st.column_config.NumberColumn(
+            say("interval_low_header"), help=say("interval_low", metric=metric), width="small")
+        config[f"{metric} high"] = st.column_config.NumberColumn(
+            say("interval_high_header"), help=say("interval_high", metric=metric), width="small")
     styled = wide.style.format(SCORE_FORMAT, na_rep="—")
     for metric in family_metrics:
         best = [shown_name(system) for system in best_systems(summary, metric)]
@@ -221,16 +199,10 @@ for table_family, family_metrics in view.tables(metrics).items():
     group_table(table_family, family_metrics,
                 f"leaderboard_{group}" if group == "other" else f"leaderboard_{group}_{table_family}")
 if group == "relevance-graded" and any(b.by_relevance for b in baselines):
-    st.caption("A reference system that orders the images by the concept match itself scores 1.0000 on that score by "
-               "construction: it is the best order possible, shown as a ceiling, not as a competitor."
-               if who == "clinician" else
-               "Retrieval by IoU (nn-IoU) ranks the pool by the relevance that CUI@K (nn-CUI@K) grades with: it scores "
-               "1 there by construction (the ideal ranking), an upper bound rather than a competitor.")
+    st.caption(say("ceiling"))
 if group == "label precision":
     for sentence in label_query_counts(summary, result.metrics, result.counts, plain=who == "clinician"):
-        st.caption(sentence + (" (each label's score averages over the cases that have the label)."
-                               if who == "clinician" else
-                               " (each label's precision averages over the queries that have the label)."))
+        st.caption(sentence + say("label_counts_end"))
 if who == "clinician":
     st.caption(f"{plain_settings(settings, kg_of(ws) is not None)} Hover a column name for what it measures.")
 else:
@@ -239,8 +211,7 @@ else:
                   if group == "other" else "")
                + ". Hover a column name for its meaning in plain words.")
 
-focus = st.selectbox("Score shown in the chart and the comparison of systems" if who == "clinician" else
-                     "Metric for the chart and the significance tests", metrics, format_func=header,
+focus = st.selectbox(say("focus_label"), metrics, format_func=header,
                      key="focus_metric", persist_state="session")
 keep_in_address("focus_metric", [] if focus == default_focus else [focus])
 if who == "researcher":
@@ -256,8 +227,7 @@ else:
     chart.update_layout(yaxis_title=header(focus), height=380, margin={"t": 20})
 chart.update_layout(xaxis={"automargin": True}, yaxis={"rangemode": "tozero"})
 st.plotly_chart(chart, key="leaderboard_chart")
-st.caption(f"Bars: average over all cases; whiskers: {PLAIN_INTERVAL}." if who == "clinician" else
-           "Bars: mean over queries; whiskers: 95% bootstrap confidence interval.")
+st.caption(say("chart_caption"))
 
 
 if len(result.systems) >= 2:
@@ -313,12 +283,12 @@ columns = st.columns(4 if who == "researcher" else 3)
 # Downloads do not rerun the page (on_click="ignore"). Each run registers the per-query file's generator afresh and
 # Streamlit drops the previous run's when a run ends, so a click whose request reached the server after the rerun of
 # another download (or of its own click) found no generator: no file, and "Failed to generate file for download".
-columns[0].download_button("Scores with their ranges (CSV)" if who == "clinician" else "Results with 95% CIs (CSV)",
+columns[0].download_button(say("download_results"),
                            lambda: results_csv(summary_of(whole_table()), metrics).encode(), "results.csv", "text/csv",
                            key="dl_results", on_click="ignore")
 # Built only when clicked: on ROCOv2 the per-query table has about a million rows; the LaTeX table's cells take
 # longer to write than the results CSV, and an alpha change redraws the page without writing them.
-columns[1].download_button("Scores per case (CSV)" if who == "clinician" else "Per-query values (CSV)",
+columns[1].download_button(say("download_per_query"),
                            lambda: spreadsheet_csv(whole_table().per_query_long()).encode(),
                            "per_query.csv", "text/csv", key="dl_per_query", on_click="ignore")
 if who == "researcher":
@@ -330,15 +300,10 @@ if who == "researcher":
 # Written only when clicked (the curves evaluate the runs at a few more settings), from the settings shown here; kept
 # for the server by what it reads (dashboard.computed.leaderboard_report), so that the next click reads it back.
 columns[-1].download_button(
-    "Whole comparison to share (opens in a web browser)" if who == "clinician" else "Report for the paper (HTML)",
+    say("download_report"),
     lambda: leaderboard_report(ws, run_names, tuple(baselines), settings, focus).encode(),
     "cbir_lens_report.html", "text/html", key="dl_report", on_click="ignore",
-    help="Every score with its range, which differences are likely real, how the scores move with the matching "
-         "settings, the files used and the settings: one page that opens without a network connection."
-    if who == "clinician" else
-    "One self-contained HTML file (no network needed): leaderboard with 95% CIs, significance grids, ablation "
-    "curves over alpha and n, measure settings, input files with their digests, the evalcore version and the "
-    "cbir-lens command that recreates it.")
+    help=say("download_report_help"))
 
 
 # The qrels grade by nn-IoU at the sliders' setting whatever measure is chosen (evalcore.evaluation.qrels): the label says so.

@@ -47,12 +47,12 @@ from dashboard.ui import (
     choose_many,
     choose_one,
     escape_markdown,
-    for_reader,
     keep_default_for_dataset,
     page_with_concepts,
     shown_system,
     system_label,
 )
+from dashboard.wording import say
 
 through_app()
 
@@ -65,8 +65,7 @@ st.caption(legend())
 
 options = available_baselines(ws)
 keep_default_for_dataset("pq_baselines", ws, default_baselines(ws))
-chosen_baselines = choose_many(st.multiselect, f"Also show {'reference systems' if who == 'clinician' else 'baselines'} "
-                               "(computed here over the whole collection)", options, "pq_baselines",
+chosen_baselines = choose_many(st.multiselect, say("also_show_baselines"), options, "pq_baselines",
                                default=default_baselines(ws), format_func=shown_system)
 systems: dict[Baseline | str, Run] = {name: run for name, (_, run) in ws.runs.items()}
 try:
@@ -78,18 +77,16 @@ if not systems:
     st.info("No runs loaded: upload run files on the Data page, or choose a baseline above.")
     st.stop()
 
-search = st.text_input(for_reader("Find a query by image ID, concept or caption word",
-                                  "Find an image by its ID, a concept or a caption word"),
-                       key="pq_search", persist_state="session").strip()
+search = st.text_input(say("find_query"), key="pq_search", persist_state="session").strip()
 matches = find_images(ws, concepts.ids, search) if search else list(next(iter(systems.values())).rankings)[:LISTED_IMAGES]
 if not matches:
-    st.warning(f"No {for_reader('query', 'image')} matches {search!r}.")
+    st.warning(say("no_query_matches", search=search))
     st.stop()
 
 names = list(systems)
 chosen = choose_many(st.multiselect, "Systems side by side", names, "pq_systems", default=names[:3], max_selections=4,
                      format_func=shown_system)
-k = choose_one(st.select_slider, "Images shown per system" if who == "clinician" else "Top K shown", [3, 5, 10], "pq_k",
+k = choose_one(st.select_slider, say("top_k"), [3, 5, 10], "pq_k",
                default=5)
 
 if who == "researcher" and st.toggle("Find queries where two systems differ most", key="pq_differences_on",
@@ -152,7 +149,7 @@ def card(document: str, rank: int, explanation: Explanation | None, tie: str | N
 def query_view() -> None:
     """The chosen query and each system's cards: a fragment, so that choosing another query redraws only
     this part of the page (the rest of the page and the sidebar stay as they are, in the browser too)."""
-    query = choose_one(st.selectbox, for_reader("Query", "Image"), matches, "pq_query")
+    query = choose_one(st.selectbox, say("query"), matches, "pq_query")
     show_words = caption_words_toggle(ws, "pq_caption_words")
 
     left, right = st.columns([1, 3])
@@ -186,5 +183,4 @@ def query_view() -> None:
 
 query_view()
 one = len(matches) == 1
-st.caption(f"{len(matches):,} {for_reader('candidate query' if one else 'candidate queries', 'image' if one else 'images')} "
-           "listed.")
+st.caption(say("candidates", count=len(matches), ending="y" if one else "ies", s="" if one else "s"))

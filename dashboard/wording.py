@@ -1,0 +1,398 @@
+"""Every text the dashboard shows both readers, written once for each: the researcher's words and the clinician's.
+
+A message is a :class:`Wording`, a pair written by hand; :func:`say` gives the session's reader its wording of a
+keyed message (:data:`MESSAGES`), :func:`words` that of any pair. Nothing here rewrites one reader's text into the
+other's: a clinician's sentence is written as a clinician reads it.
+
+What evalcore writes in its own words (a file's validation report, the reason a file was refused) is said to a
+clinician by :func:`plain_report_row` and :func:`plain_refusal`: a sentence evalcore writes the same every time has
+its clinician twin here (:data:`REPORT_KINDS`, :data:`REPORT_SENTENCES`, :data:`EXPECTED`); any other sentence that
+holds research words (:data:`RESEARCH_WORDS`) is said as "a detail for the research team", which the researcher view
+shows in full, and a plain one as it is written.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from dashboard.session import audience
+
+READERS = ("researcher", "clinician")
+
+
+@dataclass(frozen=True)
+class Wording:
+    """One message in each reader's words (``str.format`` fields where it has values: the same in both)."""
+
+    researcher: str
+    clinician: str
+
+    def of(self, reader: str) -> str:
+        """The wording of ``reader`` ("clinician" or "researcher")."""
+        return self.clinician if reader == "clinician" else self.researcher
+
+
+def words(message: Wording, **values: object) -> str:
+    """The session's reader's wording of ``message``, its fields filled with ``values``."""
+    text = message.of(audience())
+    return text.format(**values) if values else text
+
+
+def say(key: str, **values: object) -> str:
+    """The session's reader's wording of the message :data:`MESSAGES` keeps under ``key``."""
+    return words(MESSAGES[key], **values)
+
+
+def for_reader(researcher: str, clinician: str) -> str:
+    """The session's reader's wording of a message written on the spot as a pair (a progress step whose words hold
+    values): the same as ``words(Wording(researcher, clinician))``."""
+    return words(Wording(researcher, clinician))
+
+
+def is_clinician() -> bool:
+    """Whether the session's reader is a clinician (for a choice of what to draw, not of words: those are here)."""
+    return audience() == "clinician"
+
+
+# --- names: page titles, the navigation, the confidence interval ----------------------------------------------------
+
+#: A page's heading, where a clinician reads another title than the researcher's technical name.
+PAGE_TITLES = {
+    "Leaderboard": Wording("Leaderboard", "Which system finds similar images best"),
+    "Knowledge graph": Wording("Knowledge graph", "Concept map"),
+    "Per-query view": Wording("Per-query view", "Image by image: what each system found"),
+}
+#: A page's name in the navigation (shorter than its heading, which would be cut there).
+NAVIGATION_TITLES = {
+    "Leaderboard": Wording("Leaderboard", "Compare systems"),
+    "Knowledge graph": Wording("Knowledge graph", "Concept map"),
+    "Per-query": Wording("Per-query", "Image by image"),
+}
+
+
+def page_title_for(title: str, reader: str) -> str:
+    """A page's heading for ``reader``."""
+    return PAGE_TITLES[title].of(reader) if title in PAGE_TITLES else title
+
+
+def navigation_title_for(title: str, reader: str) -> str:
+    """A page's name in ``reader``'s navigation."""
+    return NAVIGATION_TITLES[title].of(reader) if title in NAVIGATION_TITLES else title
+
+
+# --- the caption words behind a concept (dashboard.cards) -----------------------------------------------------------
+
+#: What matched a mention (:data:`evalcore.extraction.extractor.SOURCES`): the researcher's source name, and a
+#: clinician's words.
+MATCHED = {
+    "name": Wording("name", "its name"),
+    "synonym": Wording("synonym", "another of its names"),
+    "abbreviation": Wording("abbreviation", "an abbreviation or imaging term"),
+    "assumed": Wording("assumed", "assumed"),
+    "defined": Wording("defined", "an abbreviation this caption spells out"),
+}
+
+
+@dataclass(frozen=True)
+class Status:
+    """Whether a mention was counted (an evidence row's status), in a clinician's words, three ways: as the evidence
+    table's verdict, before the sentence quoted (its reason), and after the words (the caption words list)."""
+
+    verdict: str
+    before_sentence: str
+    after_words: str
+
+
+STATUS = {
+    "kept": Status("yes", "", ""),
+    "negated": Status("no: ruled out", "ruled out in", "ruled out"),
+    "hypothetical": Status("no: uncertain", "only considered in", "only considered"),
+    "history": Status("no: history", "said of the patient's history in", "the patient's history"),
+    "other exam": Status("no: other exam", "said of another examination in", "another examination"),
+    "literature": Status("no: literature", "said of other patients or the literature in",
+                         "other patients or the literature"),
+}
+#: A status evalcore may add later, not written here yet.
+UNKNOWN_STATUS = Status("no", "not counted in", "not this image")
+
+
+def status_of(status: str) -> Status:
+    return STATUS.get(status, UNKNOWN_STATUS)
+
+
+# --- the messages of the pages ---------------------------------------------------------------------------------------
+
+#: A confidence interval, named in a sentence.
+INTERVAL = Wording("the 95% bootstrap confidence interval",
+                   "the range the score would likely fall in on another sample of images")
+
+MESSAGES: dict[str, Wording] = {
+    # the sidebar and shared helpers
+    "interval": INTERVAL,
+    "assumed": Wording("assumed: the region's standard projection, no view stated",
+                       "not written in the caption: the usual projection of such an X-ray is assumed"),
+    "words_toggle": Wording("Show which caption words gave each concept",
+                            "Show where each concept was found in the caption"),
+    "words_legend": Wording(
+        "Violet: a mention that gave the concept. Red: a mention in a negated, hypothetical, history, other-exam or "
+        "literature scope (NegEx/ConText-style rule), not extracted.",
+        "Violet: the words a concept was read from. Red: words the caption rules out (\"no fracture\"), only "
+        "considers (\"if\", \"follow-up with\"), says of the patient's history (\"presented with\"), of another "
+        "examination (\"seen on the mammogram\"), of other patients in a sentence citing the literature, or in the "
+        "story of a case report pasted as the caption, so not counted."),
+    "not_counted_word": Wording(" ({status}: not extracted)", " ({status}: not counted)"),
+    "tie_relevance": Wording("Tied with {ties:,} other{s} at {label} {value:.2f}; order by file position.",
+                             "{ties:,} other image{s} {verb} just as close to the case; they are listed in file order."),
+    # the Data page
+    "data_intro": Wording(
+        "Load concept sets (the ground truth), a knowledge graph, retrieval runs and optional labels, embeddings, "
+        "captions and images. Each new file is added to what is already loaded.",
+        "Load concept sets (the ground truth), a concept map, the results of retrieval systems and optional labels, "
+        "embeddings, captions and images. Each new file is added to what is already loaded."),
+    "rocov2_runs_help": Wording("Also reads any run files in a runs/ folder inside it.",
+                                "Also reads the systems' results found in its runs folder."),
+    "upload_concepts": Wording("Concept sets (ID,CUIs CSV or ID<TAB>C1,C2)",
+                               "Concept sets (CSV: image ID, then its concept codes)"),
+    "upload_labels": Wording("Labels (ID,modality,organ or kind,class,CUI)", "Labels (CSV: image ID, modality, organ)"),
+    "upload_names": Wording("Concept names (CUI,Name or MRCONSO.RRF)", "Concept names (CSV: concept code, name)"),
+    "upload_runs": Wording("Run files (TREC or CSV), several at once",
+                           "Results of retrieval systems (text or CSV files), several at once"),
+    "upload_kg": Wording("Knowledge graph files (edge list, MRREL.RRF, OBO)",
+                         "Concept map files (from the research team)"),
+    "upload_captions": Wording("Captions (ID,Caption)", "Captions (CSV: image ID, caption)"),
+    "upload_vectors": Wording("Embeddings (.npy, .csv or .parquet with an ID column)",
+                              "Picture similarity vectors (from the research team)"),
+    "upload_vector_ids": Wording("ID list for a .npy file (one ID per line)",
+                                 "Image IDs for the vectors file (one per line)"),
+    "extraction_intro": Wording(
+        "Concept sets from the captions by dictionary matching (longest match of the concept names, the KG's "
+        "names, optional synonym files, the built-in imaging vocabulary and clinical synonyms; negated mentions are "
+        "not extracted). They replace the loaded concept sets; every page then evaluates on them.",
+        "No concept sets, or other ones wanted? The captions can give them: each concept named in a caption, or a "
+        "common imaging abbreviation such as CT or MRI, becomes one of the image's concepts; a finding the caption "
+        "rules out (\"no fracture\") is not counted."),
+    "upload_synonyms": Wording(
+        "Synonym files (optional): MeSH descriptors TSV, OBO (UBERON, HPO), DOID allXREFinDO.tsv, MRCONSO.RRF",
+        "More names for the concepts (optional): medical vocabulary files, such as MeSH or UMLS"),
+    "abbreviations": Wording("Built-in imaging vocabulary and clinical synonyms",
+                             "Also read common imaging abbreviations and clinical names (CT, MRI, X-ray, LAD, ...)"),
+    "occurrences": Wording("Concept occurrences", "Concepts in all"),
+    "download_extracted": Wording("Download the extracted concept sets (ID,CUIs CSV)",
+                                  "Download these concept sets (CSV)"),
+    "audit_intro": Wording(
+        "Audit the extraction before evaluating it: choose a concept to list the images whose set holds it or whose "
+        "caption mentions it without its being extracted (negated, hypothetical, history, other exam, literature), "
+        "then an image to see its mentions.",
+        "Choose a concept to list the images whose caption names it (counted or not), then an image: its caption "
+        "shows the words each concept was read from."),
+    "image_not_counted": Wording(" (not extracted)", " (named, not counted)"),
+    "images_with_concept": Wording("{held:,} image{s} with this concept; {more:,} more whose caption mentions it, "
+                                   "none kept.",
+                                   "{held:,} image{s} with this concept; {more:,} more whose caption names it "
+                                   "without its counting."),
+    "loaded_kg": Wording("knowledge graph files", "concept map files"),
+    "loaded_runs": Wording("runs", "systems' results"),
+    "background_intro": Wording(
+        "What the Leaderboard reads is computed on this server's background thread as soon as data or settings "
+        "change; a page asking for it before it is ready waits for it, with its progress.",
+        "The comparison of systems is prepared while you look at the data; a page that needs it before it is ready "
+        "waits for it with a progress bar."),
+    # the Leaderboard
+    "leaderboard_intro": Wording(
+        "Each row is a retrieval system; each column a metric averaged over queries, with its 95% bootstrap "
+        "confidence interval (low, high). Relevance between two images is the overlap of their concepts (IoU), or "
+        "nn-IoU, which also credits concepts that are neighbours in the knowledge graph. The best value per column "
+        "is green.",
+        "Each row is a retrieval system; each column a score from 0 to 1 averaged over all cases (higher is "
+        "better), with the range it would most likely fall in on another sample of images (low, high). The best "
+        "value per column is green."),
+    "baselines_label": Wording("Table-1 baselines (computed here, ranked over the whole collection)",
+                               "Reference systems (computed here over the whole collection)"),
+    "baselines_help": Wording("The paper's Table 1: retrieval by IoU, by nn-IoU and by caption (or image) embeddings.",
+                              "Simple systems to compare with: images ranked by the concepts they share with the "
+                              "case, by similar captions or by similar pictures."),
+    "no_systems": Wording("No runs loaded: upload run files on the Data page or choose a Table-1 baseline above.",
+                          "No systems' results loaded: upload them on the Data page or choose a reference system "
+                          "above."),
+    "metrics_label": Wording("Metrics", "Scores"),
+    "family_label": Wording("Metric family", "Score"),
+    "ceiling": Wording(
+        "Retrieval by IoU (nn-IoU) ranks the pool by the relevance that CUI@K (nn-CUI@K) grades with: it scores 1 "
+        "there by construction (the ideal ranking), an upper bound rather than a competitor.",
+        "A reference system that orders the images by the concept match itself scores 1.0000 on that score by "
+        "construction: it is the best order possible, shown as a ceiling, not as a competitor."),
+    "label_counts_end": Wording(" (each label's precision averages over the queries that have the label).",
+                                " (each label's score averages over the cases that have the label)."),
+    "focus_label": Wording("Metric for the chart and the significance tests",
+                           "Score shown in the chart and the comparison of systems"),
+    "chart_caption": Wording("Bars: mean over queries; whiskers: 95% bootstrap confidence interval.",
+                             "Bars: average over all cases; whiskers: " + INTERVAL.clinician + "."),
+    "interval_low": Wording("Lower end of the 95% bootstrap confidence interval of {metric}",
+                            "Low end of " + INTERVAL.clinician),
+    "interval_high": Wording("Upper end of the 95% bootstrap confidence interval of {metric}",
+                             "High end of " + INTERVAL.clinician),
+    "interval_low_header": Wording("CI low", "low"),
+    "interval_high_header": Wording("CI high", "high"),
+    "download_results": Wording("Results with 95% CIs (CSV)", "Scores with their ranges (CSV)"),
+    "download_per_query": Wording("Per-query values (CSV)", "Scores per case (CSV)"),
+    "download_report": Wording("Report for the paper (HTML)", "Whole comparison to share (opens in a web browser)"),
+    "download_report_help": Wording(
+        "One self-contained HTML file (no network needed): leaderboard with 95% CIs, significance grids, ablation "
+        "curves over alpha and n, measure settings, input files with their digests, the evalcore version and the "
+        "cbir-lens command that recreates it.",
+        "Every score with its range, which differences are likely real, how the scores move with the matching "
+        "settings, the files used and the settings: one page that opens without a network connection."),
+    # Per-query and Case view
+    "also_show_baselines": Wording("Also show baselines (computed here over the whole collection)",
+                                   "Also show reference systems (computed here over the whole collection)"),
+    "find_query": Wording("Find a query by image ID, concept or caption word",
+                          "Find an image by its ID, a concept or a caption word"),
+    "no_query_matches": Wording("No query matches {search!r}.", "No image matches {search!r}."),
+    "top_k": Wording("Top K shown", "Images shown per system"),
+    "query": Wording("Query", "Image"),
+    "candidates": Wording("{count:,} candidate quer{ending} listed.", "{count:,} image{s} listed."),
+    "case_system_help": Wording(
+        "A loaded run, or retrieval by concept overlap computed here over the whole collection.",
+        "The results of a system loaded from a file, or the images that share the most concepts with the case, found "
+        "here over the whole collection."),
+    "related_only_help": Wording(
+        "Cases whose top images by nn-IoU differ from those by IoU: there a related concept, not only identical "
+        "ones, explains a result.",
+        "Cases whose top images change when related concepts count: there a related concept, not only identical "
+        "ones, explains a result."),
+    "no_case": Wording("This system has no query with a concept set.",
+                       "This system found no case whose image has known concepts."),
+    "case_choice": Wording("Case (query image)", "Case"),
+    "case_heading": Wording("Query", "The case"),
+    "case_word": Wording("The query", "The case"),
+    # the Knowledge graph
+    "map_word": Wording("KG", "concept map"),
+    "kg_concepts": Wording("Concepts in the KG", "Concepts on the map"),
+    "kg_size": Wording("KG nodes / edges", "Map terms / links"),
+    "kg_size_words": Wording("nodes and edges.", "terms and links."),
+    "search_how": Wording("by name or CUI", "by name"),
+    "type_a_name": Wording("Type part of a name (or a CUI); the best match is selected and the others are listed in "
+                           "the box.",
+                           "Type part of a name; the best match is selected and the others are listed in the box."),
+    # Concept detection
+    "upload_predictions": Wording("Predicted concepts (ID,CUIs)",
+                                  "Predicted concepts (a CSV of image ID, then its concept codes)"),
+    "subset_label": Wording("Concept subset for the secondary F1 (CUIs separated by spaces, commas or lines)",
+                            "Concepts that count for the second score (concept codes separated by spaces)"),
+    # the validation report, said to a clinician (plain_report_row, plain_refusal)
+    "detail_for_researchers": Wording("{sentence}",
+                                      "a detail for the research team (the researcher view shows it in full)"),
+    "rows_of_run": Wording("{count} queries", "{count} case{s}"),
+}
+
+
+# --- what evalcore writes in its own words: the validation report and a refused file's reason ------------------------
+
+#: A report row's kind (evalcore.app.workspace's report kinds), in both readers' words.
+REPORT_KINDS = {
+    "demo (synthetic)": Wording("demo (synthetic)", "demo (synthetic)"),
+    "concept sets": Wording("concept sets", "concept sets"),
+    "concept sets found in the captions": Wording("concept sets found in the captions",
+                                                  "concept sets found in the captions"),
+    "knowledge graph": Wording("knowledge graph", "concept map"),
+    "KG node names": Wording("KG node names", "concept map's names"),
+    "runs": Wording("runs", "results of retrieval systems"),
+    "labels": Wording("labels", "labels"),
+    "concept names": Wording("concept names", "concept names"),
+    "captions": Wording("captions", "captions"),
+    "images": Wording("images", "images"),
+    "embeddings": Wording("embeddings", "picture similarity vectors"),
+}
+#: A run's report kind (evalcore.app.workspace.run_kind): its system's name, quoted as written.
+RUN_KIND = Wording("run '{name}'", "result of a retrieval system '{name}'")
+#: A report's sentence that evalcore writes the same every time.
+REPORT_SENTENCES = {
+    "no run files: the leaderboard computes the Table-1 baselines": Wording(
+        "no run files: the leaderboard computes the Table-1 baselines",
+        "no results of retrieval systems: the comparison uses the reference systems"),
+}
+#: What a reader expected of a file (evalcore.errors.InputError's ``expected``), where its words are a researcher's.
+EXPECTED = {
+    "CUIs of the form C + 7 digits or ontology IDs PREFIX:digits (UBERON:0002298)": Wording(
+        "CUIs of the form C + 7 digits or ontology IDs PREFIX:digits (UBERON:0002298)",
+        "concept codes of the form C + 7 digits or ontology IDs PREFIX:digits (UBERON:0002298)"),
+    "a list of CUIs (C + 7 digits)": Wording("a list of CUIs (C + 7 digits)", "a list of concept codes (C + 7 digits)"),
+    "2 fields (CUI,Name); quote names containing commas": Wording(
+        "2 fields (CUI,Name); quote names containing commas",
+        "2 fields (concept code, name); quote names containing commas"),
+    "at least one run line": Wording("at least one run line", "at least one line of a system's results"),
+}
+#: Words of a research team's that a clinician is not asked to read (found, never replaced: the sentence holding one
+#: is said in other words as a whole).
+RESEARCH_WORDS = re.compile(
+    r"\bCUIs?\b|\bKG\b|\bIoU\b|\bnn-IoU\b|\bquer(?:y|ies)\b|\bruns?\b|\bembeddings?\b|\bknowledge.graph\b|"
+    r"\bTable.1\b|\bqrels\b|\bC\d{7}\b|\b(?:TREC|NPY|PARQUET|MRREL|MRCONSO|OBO|RRF)\b", re.IGNORECASE)
+#: How evalcore joins a row's problems, and how it writes a file's refusal (evalcore.errors.InputError).
+SENTENCE_JOIN = "; "
+EXPECTED_MARK = ": expected "
+FOUND_MARK = ", found "
+
+
+def plain_sentence(sentence: str) -> str:
+    """One of evalcore's sentences, said to a clinician: its twin where evalcore writes it the same every time, as
+    written where it holds no research words, else "a detail for the research team"."""
+    if sentence in REPORT_SENTENCES:
+        return REPORT_SENTENCES[sentence].clinician
+    if RESEARCH_WORDS.search(sentence):
+        return MESSAGES["detail_for_researchers"].clinician
+    return sentence
+
+
+def plain_problems(problems: str) -> str:
+    """A report row's problems, sentence by sentence (:func:`plain_sentence`), each said once."""
+    return SENTENCE_JOIN.join(dict.fromkeys(plain_sentence(s) for s in problems.split(SENTENCE_JOIN)))
+
+
+def plain_kind(kind: str) -> str:
+    """A report row's kind in a clinician's words (a run's: its system's name as written)."""
+    if kind in REPORT_KINDS:
+        return REPORT_KINDS[kind].clinician
+    if kind.startswith("run '") and kind.endswith("'"):
+        return RUN_KIND.clinician.format(name=kind[len("run '"):-1])
+    return plain_sentence(kind)
+
+
+def plain_report_row(row: dict[str, str]) -> dict[str, str]:
+    """A validation report's row for a clinician: the file as written, the kind, the count and the problems in
+    plain words (each written for the clinician above, not rewritten).
+
+    >>> plain_report_row({"file": "my-run.trec", "kind": "run 'my-run'", "rows read": "12 queries",
+    ...                   "problems": "none"})
+    {'file': 'my-run.trec', 'kind': "result of a retrieval system 'my-run'", 'rows read': '12 cases', 'problems': 'none'}
+    """
+    rows = row["rows read"]
+    count, _, unit = rows.partition(" ")
+    if unit == "queries":
+        rows = MESSAGES["rows_of_run"].clinician.format(count=count, s="" if count == "1" else "s")
+    return {"file": row["file"], "kind": plain_kind(row["kind"]), "rows read": rows,
+            "problems": plain_problems(row["problems"])}
+
+
+def plain_refusal(reason: str) -> str:
+    """Why a file was not loaded (evalcore's message, after the file's name), for a clinician: where in the file as
+    written, what was expected in the clinician's words (its twin in :data:`EXPECTED`), what was found where it is
+    plain.
+
+    >>> plain_refusal(", line 2: expected a list of CUIs (C + 7 digits), found 'C12'")
+    ", line 2: expected a list of concept codes (C + 7 digits), found 'C12'"
+    >>> plain_refusal(": no embedding ID matches an image of c.csv")
+    ': a detail for the research team (the researcher view shows it in full)'
+    """
+    where, mark, rest = reason.partition(EXPECTED_MARK)
+    if not mark:
+        head, colon, sentence = reason.partition(": ")
+        return head + colon + plain_sentence(sentence) if colon else plain_sentence(reason)
+    for expected, twin in EXPECTED.items():
+        if rest == expected or rest.startswith(expected + FOUND_MARK):
+            found = rest[len(expected):]
+            return where + mark + twin.clinician + ("" if RESEARCH_WORDS.search(found) else found)
+    expected, found_mark, found = rest.partition(FOUND_MARK)
+    if RESEARCH_WORDS.search(expected):
+        return where + ": " + MESSAGES["detail_for_researchers"].clinician
+    return where + mark + expected + (found_mark + found if found_mark and not RESEARCH_WORDS.search(found) else "")
