@@ -33,7 +33,8 @@ from dashboard.sidebar import (
     settings_from_address,
     settings_to_address,
 )
-from dashboard.ui import PLAIN_NAVIGATION_TITLES, escape_markdown, view_link
+from dashboard.ui import escape_markdown, view_link
+from dashboard.wording import navigation_title_for
 
 st.set_page_config(page_title="CBIR Lens", page_icon=":material/image_search:", layout="wide")
 server_allocator()
@@ -63,7 +64,7 @@ def pages_for(reader: str) -> dict[str, st.Page]:
     """The navigation for one audience: a clinician gets only the clinician's pages, under plain titles. A page keeps
     its file (and so its address) in both, so that switching the audience stays on it where it can."""
     clinician = reader == "clinician"
-    return {path: st.Page(path, title=PLAIN_NAVIGATION_TITLES.get(title, title) if clinician else title, icon=icon,
+    return {path: st.Page(path, title=navigation_title_for(title, reader), icon=icon,
                           default=path == OPENING_PAGE)
             for path, (title, icon) in PAGE_FILES.items() if not clinician or path in CLINICIAN_PAGES}
 

@@ -42,7 +42,8 @@ from dashboard.computed import (
 )
 from dashboard.session import audience
 from dashboard.sidebar import MAX_HOPS, Settings, controls
-from dashboard.ui import choice_for_dataset, for_reader
+from dashboard.ui import choice_for_dataset
+from dashboard.wording import for_reader
 from evalcore.app.baselines import (
     Baseline,
     available_baselines,

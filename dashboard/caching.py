@@ -1,20 +1,25 @@
 """How the dashboard keeps what it computes: one mechanism, keyed by the content of what a computation reads.
 
 Streamlit's caches (``st.cache_data``, ``st.cache_resource``) hash a function's arguments, our classes through
-:data:`HASH_FUNCS`. A computation that draws progress while it runs cannot be one of them (a bar drawn outside the
-function cannot be replayed): :func:`shared` keeps its result in a server-wide :class:`~evalcore.kept.Kept` store
-under :func:`~evalcore.cache_keys.content_digest` of the function and of its arguments, each hashed by the same
-:data:`HASH_FUNCS`. Sessions asking for a result another one is computing wait for that computation, their bars
-moving with it (:meth:`~evalcore.kept.Kept.computed`), and then read the one copy, shared read-only.
+:data:`HASH_FUNCS`. A computation on a workspace is kept by :func:`kept_by`, which gives it the workspace restricted
+to the inputs it names (:meth:`~evalcore.app.workspace.Workspace.restricted_to`): its key is their content and it
+can read nothing else, with no twin function restricting by hand. A computation that draws progress while it runs
+cannot be one of them (a bar drawn outside the function cannot be replayed): :func:`shared` keeps its result in a
+server-wide :class:`~evalcore.kept.Kept` store under :func:`~evalcore.cache_keys.content_digest` of the function and
+of its arguments, each hashed by the same :data:`HASH_FUNCS` (a first workspace argument restricted the same way).
+Sessions asking for a result another one is computing wait for that computation, their bars moving with it
+(:meth:`~evalcore.kept.Kept.computed`), and then read the one copy, shared read-only.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Generic, TypeVar
+from typing import Any, Concatenate, Generic, Literal, ParamSpec, TypeVar
 
 import numpy as np
 import pandas as pd
@@ -26,6 +31,7 @@ from evalcore.cache_keys import content_digest
 from evalcore.kept import Kept, callers_waiting, one_value
 
 T = TypeVar("T")
+P = ParamSpec("P")
 #: A workspace hashes to the digest of its inputs' content; an array to the digest of all its bytes (Streamlit's
 #: own hash samples arrays of 500,000 items or more), a DataFrame to the digest of its content (Streamlit's samples
 #: large frames too), and a data source to the digest of the files it reads.
@@ -119,6 +125,47 @@ def hashed(argument: Any) -> Any:
 def key_of(*parts: Any) -> str:
     """The one key of what a computation reads: the content digest of its parts, each :func:`hashed`."""
     return content_digest([hashed(part) for part in parts])
+
+
+#: Parameter names that would make a cache's key by hand, or that Streamlit leaves out of the key (a leading
+#: underscore): a :func:`kept_by` computation has none (``tests/project/test_architecture_document.py`` checks the
+#: ``st.cache_*`` functions written out).
+KEY_PARAMETERS = ("key", "cache_key", "digest")
+
+
+def kept_by(inputs: tuple[str, ...], *, kind: Literal["data", "resource"] = "data", max_entries: int | None = None,
+            spinner: bool | str = False) -> Callable[[Callable[Concatenate[Workspace, P], T]],
+                                                     Callable[Concatenate[Workspace, P], T]]:
+    """Keep a computation whose first argument is a :class:`Workspace` in a Streamlit cache (``st.cache_data`` for
+    ``kind`` "data": each call gets its own copy; ``st.cache_resource`` for "resource": one object shared read-only),
+    at most ``max_entries`` results, ``spinner`` its text while it computes (False: none). The workspace is
+    restricted to ``inputs`` before the call (:meth:`Workspace.restricted_to`): the key is the content of those
+    inputs and of the other arguments (each through :data:`HASH_FUNCS`), and two workspaces differing only in
+    another input share one result. The function returned has the computation's name and signature, ``inputs`` and
+    ``clear()`` (which empties its cache)."""
+    if kind not in ("data", "resource"):
+        raise ValueError(f"kind must be 'data' or 'resource', not {kind!r}")
+    cache = st.cache_data if kind == "data" else st.cache_resource
+
+    def decorate(compute: Callable[Concatenate[Workspace, P], T]) -> Callable[Concatenate[Workspace, P], T]:
+        keyed_by_hand = [name for name in inspect.signature(compute).parameters
+                         if name.startswith("_") or name in KEY_PARAMETERS]
+        if keyed_by_hand:
+            raise TypeError(f"{compute.__qualname__}: parameters {keyed_by_hand} would key its cache by hand or be "
+                            "left out of its key")
+        cached = cache(max_entries=max_entries, show_spinner=spinner, hash_funcs=HASH_FUNCS)(compute)
+
+        @functools.wraps(compute)
+        def restricting(ws: Workspace, *arguments: P.args, **keywords: P.kwargs) -> T:
+            if not isinstance(ws, Workspace):
+                raise TypeError(f"{compute.__qualname__} takes a Workspace first, not {type(ws).__name__}")
+            return cached(ws.restricted_to(*inputs), *arguments, **keywords)
+
+        restricting.inputs = inputs  # type: ignore[attr-defined]
+        restricting.clear = cached.clear  # type: ignore[attr-defined]
+        return restricting
+
+    return decorate
 
 
 class Shared(Generic[T]):

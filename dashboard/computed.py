@@ -3,11 +3,11 @@ names they use as evalcore defines them come through :mod:`dashboard.library`).
 
 Each cached function takes its real inputs and is keyed by all of them (:mod:`dashboard.caching`): a
 :class:`Workspace` by its content digest, restricted to the inputs the function reads
-(:meth:`Workspace.restricted_to`, so it can read nothing else), and typed options
-(:class:`~dashboard.sidebar.Settings`, :class:`~evalcore.app.baselines.Baseline`,
-:class:`~evalcore.relevance.measures.MeasureSpec`) by value. Quick results live in Streamlit's caches; a computation
-that draws progress while it runs, or that a download builds on its click (the report for a paper), is
-:func:`~dashboard.caching.shared` by the server's sessions.
+(:meth:`Workspace.restricted_to`, so it can read nothing else: the inputs are named once, on its decorator), and
+typed options (:class:`~dashboard.sidebar.Settings`, :class:`~evalcore.app.baselines.Baseline`,
+:class:`~evalcore.relevance.measures.MeasureSpec`) by value. Quick results live in Streamlit's caches
+(:func:`~dashboard.caching.kept_by`); a computation that draws progress while it runs, or that a download builds on
+its click (the report for a paper), is :func:`~dashboard.caching.shared` by the server's sessions.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ import streamlit as st
 
 from dashboard.caching import (
     HASH_FUNCS,
+    kept_by,
     key_of,
     server_foreground,
     server_kept,
@@ -35,7 +36,8 @@ from dashboard.caching import (
 )
 from dashboard.session import hold_saved, server_scheduler, workspace_store
 from dashboard.sidebar import Settings
-from dashboard.ui import StepProgress, for_reader, shown_system
+from dashboard.ui import StepProgress, shown_system
+from dashboard.wording import for_reader
 from evalcore.app import paper, sweeps
 from evalcore.app.baselines import BASELINES, EVALUATOR_INPUTS, Baseline, PoolRanking, pool_relevance
 from evalcore.app.browse import KGCoverage, Neighbourhood, kg_coverage, neighbourhood
@@ -123,51 +125,42 @@ def found_concepts(ws: Workspace, synonym_files: tuple[tuple[bytes, str], ...], 
     return _found_concepts(ws, synonym_files, abbreviations, progress=progress)
 
 
-@st.cache_data(max_entries=8, show_spinner=False, hash_funcs=HASH_FUNCS)
-def cached_coverage(ws: Workspace) -> Coverage:
+@kept_by(("concepts",), max_entries=8)
+def extraction_coverage(ws: Workspace) -> Coverage:
+    """The coverage report of the workspace's concept sets."""
     return coverage(ws.concepts)
 
 
-def extraction_coverage(ws: Workspace) -> Coverage:
-    """The coverage report of the workspace's concept sets."""
-    return cached_coverage(ws.restricted_to("concepts"))
-
-
-@st.cache_data(max_entries=4, show_spinner=False, hash_funcs=HASH_FUNCS)
-def cached_concepts_csv(ws: Workspace) -> str:
+@kept_by(("concepts",), max_entries=4)
+def concepts_download(ws: Workspace) -> str:
+    """The workspace's concept sets as the ``extract`` command writes them (``ID,CUIs``), for a spreadsheet too: like
+    every other download, an image ID that a spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``) gets a
+    leading ``'`` (:func:`evalcore.io.tables.spreadsheet_csv`)."""
     frame = pd.DataFrame({"ID": list(ws.concepts.ids), "CUIs": [";".join(sorted(s)) for s in ws.concepts.sets]},
                          dtype=object)
     return spreadsheet_csv(frame)
 
 
-def concepts_download(ws: Workspace) -> str:
-    """The workspace's concept sets as the ``extract`` command writes them (``ID,CUIs``), for a spreadsheet too: like
-    every other download, an image ID that a spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``) gets a
-    leading ``'`` (:func:`evalcore.io.tables.spreadsheet_csv`)."""
-    return cached_concepts_csv(ws.restricted_to("concepts"))
-
-
-@st.cache_data(max_entries=4, show_spinner="Reading which captions mention each concept…", hash_funcs=HASH_FUNCS)
-def cached_concept_mentions(ws: Workspace) -> dict[str, dict[str, bool]]:
-    return concept_mentions(ws.extraction)
-
-
+@kept_by(("extraction",), max_entries=4, spinner="Reading which captions mention each concept…")
 def concept_mentions_of(ws: Workspace) -> dict[str, dict[str, bool]]:
     """Concept -> the images whose caption mentions it, kept or negated only
     (:func:`evalcore.app.workspace.concept_mentions`), once per extraction: the Data page's filter by concept."""
-    return cached_concept_mentions(ws.restricted_to("extraction"))
+    return concept_mentions(ws.extraction)
 
 
 # --- the knowledge graph and the evaluator -------------------------------------------------------------------
 
-@st.cache_resource(show_spinner="Building the knowledge graph index…", max_entries=4, hash_funcs=HASH_FUNCS)
+# Named cached_kg still: tests/evaluation/test_alpha_redraw.py imports it (kg_of gives the same graph).
+@kept_by(KG_INPUTS, kind="resource", max_entries=4, spinner="Building the knowledge graph index…")
 def cached_kg(ws: Workspace) -> KnowledgeGraph:
+    """The KG index of the loaded KG files, the loaded names over the KG's own (at least one KG file loaded)."""
     kg = KnowledgeGraph.from_edges(tuple(edges for _, edges in ws.kg_files.values()))
     return replace(kg, names={**kg.names, **ws.names})
 
 
 def kg_of(ws: Workspace) -> KnowledgeGraph | None:
-    return cached_kg(ws.restricted_to(*KG_INPUTS)) if ws.kg_files else None
+    """:func:`cached_kg`, None where no KG file is loaded (not kept: no entry of the KGs' cache goes to it)."""
+    return cached_kg(ws) if ws.kg_files else None
 
 
 @st.cache_resource(show_spinner=False)
@@ -176,17 +169,13 @@ def compute_backend() -> tuple[str, str]:
     return ("jax", "gpu") if gpu_available() else ("numpy", "cpu")
 
 
-@st.cache_resource(show_spinner=False, max_entries=4, hash_funcs=HASH_FUNCS)
-def cached_evaluator(ws: Workspace, mode: str) -> Evaluator:
-    backend, device = compute_backend()
-    return Evaluator(ws.concepts, kg_of(ws), mode, ws.resolved_labels(),
-                     compute=Compute(client=server_scheduler(), backend=backend, device=device))
-
-
+@kept_by(EVALUATOR_INPUTS, kind="resource", max_entries=4)
 def engine_evaluator(ws: Workspace, mode: str) -> Evaluator:
     """The evaluator of the workspace's concept sets, KG and labels, built once for the server (the KG index and the
     pairwise engine); it touches no session, so that work prepared in the background can read it too."""
-    return cached_evaluator(ws.restricted_to(*EVALUATOR_INPUTS), mode)
+    backend, device = compute_backend()
+    return Evaluator(ws.concepts, kg_of(ws), mode, ws.resolved_labels(),
+                     compute=Compute(client=server_scheduler(), backend=backend, device=device))
 
 
 def evaluator_of(ws: Workspace, mode: str) -> Evaluator:
@@ -212,15 +201,11 @@ def metric_names_for(evaluator: Evaluator, ks: tuple[int, ...], measure: Measure
     return Scoring(k=ks).metric_names(evaluator.label_targets(), Relevance.of(measure=measure))
 
 
-@st.cache_data(max_entries=8, show_spinner=False, hash_funcs=HASH_FUNCS)
-def cached_kg_coverage(ws: Workspace) -> KGCoverage | None:
-    kg = kg_of(ws)
-    return kg_coverage(kg, ws.concepts) if kg is not None else None
-
-
+@kept_by(("concepts", *KG_INPUTS), max_entries=8)
 def kg_coverage_of(ws: Workspace) -> KGCoverage | None:
     """How much of the dataset's concepts the KG covers (None without a KG): read on every rerun by the sidebar."""
-    return cached_kg_coverage(ws.restricted_to("concepts", *KG_INPUTS))
+    kg = kg_of(ws)
+    return kg_coverage(kg, ws.concepts) if kg is not None else None
 
 
 # --- the Table-1 baselines -------------------------------------------------------------------------------------
@@ -441,8 +426,10 @@ def leaderboard_report(ws: Workspace, run_names: tuple[str, ...], baselines: tup
 NAMES_DICTIONARY_INPUTS = ("names", "kg_files")
 
 
-@st.cache_resource(show_spinner="Reading the concept names…", max_entries=4, hash_funcs=HASH_FUNCS)
-def cached_names_dictionary(ws: Workspace) -> ConceptDictionary:
+@kept_by(NAMES_DICTIONARY_INPUTS, kind="resource", max_entries=4, spinner="Reading the concept names…")
+def names_dictionary(ws: Workspace) -> ConceptDictionary:
+    """The dictionary of the loaded names and the KG's with the imaging vocabulary
+    (:func:`evalcore.app.workspace.extraction_names`)."""
     return ConceptDictionary.build(*extraction_names(ws))
 
 
@@ -453,11 +440,17 @@ def caption_dictionary_of(ws: Workspace) -> ConceptDictionary:
     it), built once for every session with the same names (about a second for ROCOv2's 65,000)."""
     if ws.extraction is not None:
         return ws.extraction.dictionary
-    return cached_names_dictionary(ws.restricted_to(*NAMES_DICTIONARY_INPUTS))
+    return names_dictionary(ws)
 
 
-@st.cache_resource(max_entries=4096, show_spinner=False, hash_funcs=HASH_FUNCS)
-def cached_explanation(ws: Workspace, query: str, result: str, relevance: MeasureSpec, mode: str) -> Explanation:
+#: What an explanation reads: the concept sets, the captions (and the extraction that reads them) and the KG.
+EXPLANATION_INPUTS = ("concepts", "captions", "extraction", *KG_INPUTS)
+
+
+@kept_by(EXPLANATION_INPUTS, kind="resource", max_entries=4096)
+def pair_explanation(ws: Workspace, query: str, result: str, relevance: MeasureSpec, mode: str) -> Explanation:
+    """Why image ``result`` relates to image ``query`` at the nn-IoU setting ``relevance`` in KG ``mode``
+    (:func:`evalcore.app.explain.explain_pair`)."""
     kg = kg_of(ws)
     measure = relevance.effective(has_kg=kg is not None)
     captions = (ws.captions.get(query, ""), ws.captions.get(result, "")) if ws.captions else None
@@ -466,10 +459,11 @@ def cached_explanation(ws: Workspace, query: str, result: str, relevance: Measur
                         dictionary=caption_dictionary_of(ws) if captions is not None else None)
 
 
-@st.cache_resource(max_entries=1024, show_spinner=False, hash_funcs=HASH_FUNCS)
-def cached_explanations(ws: Workspace, query: str, results: tuple[str, ...], relevance: MeasureSpec,
-                        mode: str) -> tuple[Explanation, ...]:
-    return tuple(cached_explanation(ws, query, result, relevance, mode) for result in results)
+@kept_by(EXPLANATION_INPUTS, kind="resource", max_entries=1024)
+def pair_explanations(ws: Workspace, query: str, results: tuple[str, ...], relevance: MeasureSpec,
+                      mode: str) -> tuple[Explanation, ...]:
+    """:func:`pair_explanation` of each of ``results``, kept as one list."""
+    return tuple(pair_explanation(ws, query, result, relevance, mode) for result in results)
 
 
 def explanations_of(ws: Workspace, query: str, results: tuple[str, ...], settings: Settings) -> tuple[Explanation, ...]:
@@ -477,8 +471,7 @@ def explanations_of(ws: Workspace, query: str, results: tuple[str, ...], setting
     read for negated mentions by :func:`caption_dictionary_of` (every image needs a concept set). Cached per pair and
     settings, and per list: a system's list costs one cache lookup (each hashes the workspace and the settings)
     rather than one per card."""
-    return cached_explanations(ws.restricted_to("concepts", "captions", "extraction", *KG_INPUTS), query,
-                               tuple(results), settings.relevance, settings.kg_mode)
+    return pair_explanations(ws, query, tuple(results), settings.relevance, settings.kg_mode)
 
 
 # --- comparing relevance measures ------------------------------------------------------------------------------
@@ -576,9 +569,11 @@ def timing_curve(ws: Workspace, mode: str, progress: Callable[[float, str], None
 
 # --- the Concept detection page ---------------------------------------------------------------------------------
 
-@st.cache_data(max_entries=8, show_spinner=False, hash_funcs=HASH_FUNCS)
-def cached_detection(ws: Workspace, data: bytes, name: str, drop_some: bool, subset: frozenset[str],
+@kept_by(("concepts", *KG_INPUTS), max_entries=8)
+def scored_detection(ws: Workspace, data: bytes, name: str, drop_some: bool, subset: frozenset[str],
                      relevance: MeasureSpec, mode: str) -> DetectionReport:
+    """:func:`detection_report` at the nn-IoU setting ``relevance`` and KG ``mode`` (kept by these, not by every
+    setting)."""
     return read_and_score(ws.concepts, data, name, drop_some, subset, kg_of(ws), relevance, mode, ws.names)
 
 
@@ -587,13 +582,12 @@ def detection_report(ws: Workspace, data: bytes, name: str, drop_some: bool, sub
     """The predictions file ``data`` scored against the loaded concept sets
     (:func:`evalcore.app.detection.read_and_score`, the soft F1 at the sidebar's nn-IoU setting), once per file and
     settings."""
-    return cached_detection(ws.restricted_to("concepts", *KG_INPUTS), data, name, drop_some, subset,
-                            settings.relevance, settings.kg_mode)
+    return scored_detection(ws, data, name, drop_some, subset, settings.relevance, settings.kg_mode)
 
 
-@st.cache_data(max_entries=8, show_spinner=False, hash_funcs=HASH_FUNCS)
-def cached_extraction_detection(ws: Workspace, subset: frozenset[str], relevance: MeasureSpec,
-                                mode: str) -> DetectionReport:
+@kept_by(("extraction", *KG_INPUTS), max_entries=8)
+def scored_extraction(ws: Workspace, subset: frozenset[str], relevance: MeasureSpec, mode: str) -> DetectionReport:
+    """:func:`extraction_detection_report` at the nn-IoU setting ``relevance`` and KG ``mode``."""
     return extraction_report(ws.curated, ws.extraction.concepts, subset, kg_of(ws), relevance, mode, ws.names)
 
 
@@ -601,75 +595,50 @@ def extraction_detection_report(ws: Workspace, subset: frozenset[str], settings:
     """The concept sets found in the captions scored against the curated ones they replaced
     (:func:`evalcore.app.detection.extraction_report`), once per extraction and settings; ``ws.curated`` must be
     set."""
-    return cached_extraction_detection(ws.restricted_to("extraction", *KG_INPUTS), subset, settings.relevance,
-                                       settings.kg_mode)
+    return scored_extraction(ws, subset, settings.relevance, settings.kg_mode)
 
 
 # --- the knowledge-graph page ----------------------------------------------------------------------------------
 
-@st.cache_data(max_entries=8, show_spinner=False, hash_funcs=HASH_FUNCS)
-def cached_frequency(ws: Workspace) -> Counter:
+@kept_by(("concepts",), max_entries=8)
+def concept_frequency(ws: Workspace) -> Counter:
+    """How many images show each concept."""
     return Counter(c for s in ws.concepts.sets for c in s)
 
 
-def concept_frequency(ws: Workspace) -> Counter:
-    """How many images show each concept."""
-    return cached_frequency(ws.restricted_to("concepts"))
-
-
-@st.cache_resource(max_entries=4, show_spinner=False, hash_funcs=HASH_FUNCS)
-def cached_searchable_names(ws: Workspace) -> dict[str, str]:
+@kept_by(("concepts", *KG_INPUTS), kind="resource", max_entries=4)
+def searchable_names(ws: Workspace) -> dict[str, str]:
+    """Every KG node and dataset concept with its name (the ID where none is known)."""
     kg = kg_of(ws)
     names = {node: kg.names.get(node, node) for node in kg.nodes}
     names.update({c: ws.names.get(c) or names.get(c, c) for c in concept_frequency(ws)})
     return names
 
 
-def searchable_names(ws: Workspace) -> dict[str, str]:
-    """Every KG node and dataset concept with its name (the ID where none is known)."""
-    return cached_searchable_names(ws.restricted_to("concepts", *KG_INPUTS))
-
-
-@st.cache_data(max_entries=8, show_spinner=False, hash_funcs=HASH_FUNCS)
-def cached_default_pair(ws: Workspace, mode: str) -> tuple[str, str] | None:
+@kept_by(("concepts", *KG_INPUTS), max_entries=8)
+def default_pair(ws: Workspace, mode: str) -> tuple[str, str] | None:
+    """Two frequent concepts a few links apart, to open the path finder with."""
     return example_path_pair(kg_of(ws), dict(concept_frequency(ws)), mode)
 
 
-def default_pair(ws: Workspace, mode: str) -> tuple[str, str] | None:
-    """Two frequent concepts a few links apart, to open the path finder with."""
-    return cached_default_pair(ws.restricted_to("concepts", *KG_INPUTS), mode)
-
-
-@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=HASH_FUNCS)
-def cached_search(ws: Workspace, text: str) -> list[str]:
+@kept_by(("concepts", *KG_INPUTS), max_entries=64)
+def search_names(ws: Workspace, text: str) -> list[str]:
+    """Search results, kept per text: every rerun of the page would otherwise scan the 65,000 names again."""
     return search_concepts(text, searchable_names(ws), concept_frequency(ws))
 
 
-def search_names(ws: Workspace, text: str) -> list[str]:
-    """Search results, kept per text: every rerun of the page would otherwise scan the 65,000 names again."""
-    return cached_search(ws.restricted_to("concepts", *KG_INPUTS), text)
-
-
-@st.cache_resource(max_entries=64, show_spinner=False, hash_funcs=HASH_FUNCS)
-def cached_neighbourhood(ws: Workspace, centre: str, hops: int, mode: str) -> Neighbourhood:
-    return neighbourhood(kg_of(ws), centre, hops, mode)
-
-
+@kept_by(KG_INPUTS, kind="resource", max_entries=64)
 def neighbourhood_of(ws: Workspace, centre: str, hops: int, mode: str) -> Neighbourhood:
     """The concepts within ``hops`` links of ``centre`` and the links between them
     (:func:`evalcore.app.browse.neighbourhood`), once per concept and setting."""
-    return cached_neighbourhood(ws.restricted_to(*KG_INPUTS), centre, hops, mode)
+    return neighbourhood(kg_of(ws), centre, hops, mode)
 
 
-@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=HASH_FUNCS)
-def cached_shortest_path(ws: Workspace, source: str, target: str, mode: str) -> list[tuple[str, str]] | None:
-    return kg_of(ws).shortest_path(source, target, mode)
-
-
+@kept_by(KG_INPUTS, max_entries=64)
 def shortest_path_of(ws: Workspace, source: str, target: str, mode: str) -> list[tuple[str, str]] | None:
     """The shortest path from ``source`` to ``target`` in the KG as ``[(node, step)]`` (None when there is none), once
     per pair (:meth:`~evalcore.relevance.kg.KnowledgeGraph.shortest_path`)."""
-    return cached_shortest_path(ws.restricted_to(*KG_INPUTS), source, target, mode)
+    return kg_of(ws).shortest_path(source, target, mode)
 
 
 # --- results kept with a saved workspace -----------------------------------------------------------------------

@@ -13,8 +13,7 @@ import streamlit as st
 from dashboard.caching import server_foreground
 from dashboard.session import audience, note_ignored_in_address, workspace
 from dashboard.sidebar import Settings
-from dashboard.wording import NAVIGATION_TITLES, page_title_for
-from dashboard.wording import for_reader as for_reader  # re-exported: dashboard.computed and background use it
+from dashboard.wording import page_title_for
 from evalcore.app.baselines import Baseline
 from evalcore.app.explain import shown_name
 from evalcore.app.workspace import Workspace
@@ -30,8 +29,6 @@ MARKDOWN_SPECIAL = set("\\`*_{}[]()#+-.!|<>~:$&")
 WORD_DASH = re.compile(r"(?<=\S)[-\u2010\u2013](?=\S)")
 #: Forbids a line break on either side, and is invisible (Unicode's WORD JOINER, U+2060).
 WORD_JOINER = "\u2060"
-#: Shorter words for the navigation, where the heading's would be cut (app.py's; the pairs live in dashboard.wording).
-PLAIN_NAVIGATION_TITLES = {title: wording.clinician for title, wording in NAVIGATION_TITLES.items()}
 
 
 def escape_markdown(text: str) -> str:
