@@ -29,6 +29,12 @@ def concept_id(token: str) -> bool:
     return bool(CUI.match(token) or ONTOLOGY_ID.match(token))
 
 
+def concept_node(node: str) -> str:
+    """A node as a concepts file names it: a CUI or an ontology ID upper-cased, any other node as written (since hunt
+    28d a KG's "uberon:0001638" is the concept sets' "UBERON:0001638")."""
+    return node.upper() if concept_id(node.upper()) else node
+
+
 MAX_RANK = 10**9
 MAX_CONCEPTS = 500
 MAX_PREDICTED = 100
@@ -342,32 +348,45 @@ NODE = re.compile(r"^[^\s,;|]{1,200}$")
 def kg_node(raw: str, display: str, line: int) -> str:
     if not NODE.match(raw):
         raise InputError(display, line, "a node ID (CUI or ontology ID) without spaces", repr(raw)[:60])
-    return raw.upper() if CUI.match(raw.upper()) else raw
+    return concept_node(raw)
 
 
 def read_kg_edges(data: bytes, display: str) -> tuple[tuple[str, str, str], ...]:
     """The edge-list form only (CSV or TSV)."""
+    return read_kg_edge_list(data, display)[0]
+
+
+def read_kg_edge_list(data: bytes, display: str) -> tuple[tuple[tuple[str, str, str], ...], frozenset[tuple[str, str]]]:
+    """The edges of an edge list and its part_of pairs: a header may name a ``source`` and a ``relation`` column (a
+    relation is is_a, the default, or part_of)."""
     text = text_of(data, display)
     line_number, first = first_line(text)
     check_delimiter(first, line_number, display, (",", "\t"), "an edge list 'child,parent' (or MRREL.RRF or OBO)")
     delimiter = "\t" if "\t" in first else ","
     edges = []
+    part_of = set()
     default_source = Path(display).stem
-    source_column = None
+    source_column = relation_column = None
     for position, (line, fields) in enumerate(csv_rows(text, display, delimiter)):
         if position == 0 and [f.lower() for f in fields[:2]] == ["child", "parent"]:
             lowered = [f.lower() for f in fields]
             source_column = lowered.index("source") if "source" in lowered else None
+            relation_column = lowered.index("relation") if "relation" in lowered else None
             continue
         if len(fields) < 2:
             raise InputError(display, line, "2 fields 'child,parent' (is_a, child -> parent)", f"{len(fields)} field")
         child, parent = (kg_node(f, display, line) for f in fields[:2])
         tag = fields[source_column] if source_column is not None and source_column < len(fields) else default_source
+        relation = fields[relation_column] if relation_column is not None and relation_column < len(fields) else ""
+        if relation not in ("", "is_a", "part_of"):
+            raise InputError(display, line, "a relation is_a or part_of (empty: is_a)", repr(relation))
         if child != parent:
             edges.append((child, parent, tag or default_source))
+            if relation == "part_of":
+                part_of.add((child, parent))
     if not edges:
         raise InputError(display, None, "at least one edge 'child,parent'", "none")
-    return tuple(edges)
+    return tuple(edges), frozenset(part_of)
 
 
 def read_mrrel_edges(data: bytes, display: str) -> tuple[tuple[str, str, str], ...]:
@@ -406,7 +425,7 @@ def read_concept_names(data: bytes, display: str) -> dict[str, str]:
         node = fields[0]
         if not NODE.match(node):
             raise InputError(display, line, "a concept ID without spaces", repr(node)[:60])
-        names[node.upper() if CUI.match(node.upper()) else node] = fields[1]
+        names[concept_node(node)] = fields[1]
     return names
 
 

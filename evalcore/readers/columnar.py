@@ -1,21 +1,24 @@
 """Delimited text as columns: pyarrow parses, NumPy checks, and rows map back to line numbers.
 
-Each format of :mod:`evalcore.readers` is defined line by line (split, strip, check: its
-``*_by_lines`` function, written with :mod:`evalcore.readers.lines`). This module gives the
-readers the same reading without a Python step per line, and the one rule that joins the two
-paths, :func:`fast_or_by_lines`: a format's fast path answers where it applies and says
-None where it does not, and the line-by-line definition reads the rest.
+Each format of :mod:`evalcore.readers` has one definition in the library: what its rows hold
+(the per-row functions written with :mod:`evalcore.readers.lines`) and what the file as a
+whole must hold (header, repeated IDs, at least one row), applied to the rows as arrays. This
+module gives the readers those rows, split in one of two ways that name the same rows with
+the same line numbers, and the one rule that chooses between them, :func:`fast_or_by_lines`:
 
+- :func:`line_column` and :func:`rows_of_lines`: the lines split by pyarrow (or, where pyarrow
+  would split them otherwise, by Python), the usual ones read as arrays and the others split
+  by the definition's own functions, in line order;
+- :func:`rows_of_records`: the records of Python's csv module (a quoted field may span lines),
+  every one of them split by the definition;
 - :func:`parse_pieces` hands the bytes to pyarrow's multithreaded CSV parser, a piece at a
   time so that a caller can show progress, with quoting off and every line break kept;
 - :func:`dictionary_codes` turns a dictionary-encoded column into integer codes and its
   distinct values, which are then checked once each instead of once per line;
 - :class:`LineIndex` maps the row numbers of the parsed table back to the file's line
   numbers (blank lines are skipped by the parser) and returns the text of one line, so that
-  the first offending row found by a vectorised mask is named exactly as the line-by-line
-  definition names it;
-- :func:`usual_and_scanned` splits a column of lines into the usual ones (one regular
-  expression, checked as an array) and the others, which the definition reads in line order;
+  the first offending row found by a vectorised mask is named exactly as the definition
+  names it;
 - :func:`collapse_whitespace` rewrites whitespace-separated text (TREC runs) so that fields
   are separated by exactly one space, as ``str.split()`` sees them.
 """
@@ -26,6 +29,8 @@ import operator
 import re
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from itertools import repeat
 from typing import TypeVar
@@ -36,13 +41,15 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
-from evalcore.readers.lines import CONCEPT_ID_ANY_CASE, MAX_ID_CHARS, WHITESPACE, csv_line
+from evalcore.errors import InputError
+from evalcore.readers.lines import CONCEPT_ID_ANY_CASE, MAX_ID_CHARS, WHITESPACE, csv_rows
 
 T = TypeVar("T")
 
 PIECE_BYTES = 64 << 20
 BLOCK_BYTES = 4 << 20
 LINE_FEED, CARRIAGE_RETURN, SPACE = 10, 13, 32
+BYTE_ORDER_MARK = b"\xef\xbb\xbf"
 DICTIONARY = pa.dictionary(pa.int32(), pa.string())
 # ASCII characters for which str.isspace() holds, besides the line feed: tab, VT, FF, CR, FS, GS, RS, US.
 ASCII_SPACES = b"\t\x0b\x0c\r\x1c\x1d\x1e\x1f"
@@ -52,18 +59,41 @@ _UNICODE_SPACE_RUN = re.compile(r"[^\S\n]+")  # re's \s is str.isspace(): the se
 ASCII_WHITESPACE_CLASS = r"[\t-\r\x1c-\x20]"
 
 
-def fast_or_by_lines(fast: Callable[..., T | None], by_lines: Callable[..., T], data: bytes, *args) -> T:
-    """``fast(data, *args)`` where the fast path applies, else ``by_lines(text, *args)``: the definition, on the text.
+_SPLIT_BY_PYTHON: ContextVar[bool] = ContextVar("split_by_python", default=False)
 
-    Every reader with two paths goes through here, so the rule is written once: the fast path
-    returns None for the inputs it does not read (quoted fields, lone carriage returns, ...),
-    and must give what the definition gives on every input it does read, the same first
-    error included (tests/readers/test_vectorised_readers.py checks this against tests/line_by_line.py).
+
+@contextmanager
+def split_by_python() -> Iterator[None]:
+    """Within it, the readers split every text in Python, as the formats are defined (the csv module's records, lines
+    split at line feeds), and never by pyarrow (TREC runs excepted: pyarrow alone splits them): the same definitions,
+    fed the other way, so that a test can check that both ways give the same answers.
+
+    >>> with split_by_python():
+    ...     fast_or_by_lines(lambda data: ["by pyarrow"], lambda text: text.split(), b"a b")
+    ['a', 'b']
+    """
+    token = _SPLIT_BY_PYTHON.set(True)
+    try:
+        yield
+    finally:
+        _SPLIT_BY_PYTHON.reset(token)
+
+
+def fast_or_by_lines(fast: Callable[..., T | None], by_lines: Callable[..., T], data: bytes, *args) -> T:
+    """``fast(data, *args)`` where its splitting applies, else ``by_lines(text, *args)``: the same definition, fed by
+    Python's own splitting of the text.
+
+    Every reader with two ways of splitting goes through here, so the rule is written once:
+    ``fast`` splits with pyarrow and returns None for the inputs it does not split (quoted
+    fields that may span lines, ...); ``by_lines`` splits the text as the format is defined
+    (the csv module's records, lines split at line feeds) and hands the rows to the same
+    checks. Both give what tests/line_by_line.py, the tests' independent oracle, gives
+    (tests/readers/test_vectorised_readers.py and test_one_definition.py check this).
 
     >>> fast_or_by_lines(lambda data: None, lambda text: text.split(), b"a b")
     ['a', 'b']
     """
-    answer = fast(data, *args)
+    answer = None if _SPLIT_BY_PYTHON.get() else fast(data, *args)
     return answer if answer is not None else by_lines(data.decode("utf-8"), *args)
 
 
@@ -124,8 +154,12 @@ def parse_pieces(data: bytes, names: Sequence[str], types: dict[str, pa.DataType
     pieces = list(line_aligned_pieces(data, start=start))
     tables = []
     for number, (start, end) in enumerate(pieces, start=1):
+        piece = view[start:end]
+        if data.startswith(BYTE_ORDER_MARK, start):
+            # pyarrow drops one byte-order mark where a text begins: give it one to drop, so the line keeps its own.
+            piece = memoryview(BYTE_ORDER_MARK + bytes(piece))
         try:
-            tables.append(read_piece(view[start:end], names, parse_options, convert_options))
+            tables.append(read_piece(piece, names, parse_options, convert_options))
         except pa.ArrowInvalid:
             return ParsedPieces(None, invalid_row=bool(invalid), conversion_failed=not invalid)
         if progress is not None:
@@ -319,22 +353,105 @@ def absent_byte(data: bytes, candidates: bytes = bytes(range(1, 9)) + bytes(rang
     return next((chr(byte) for byte in candidates if bytes([byte]) not in data), None)
 
 
-def line_column(text: bytes) -> tuple[pa.ChunkedArray, LineIndex] | None:
-    """Every non-empty line of ``text`` as one string column and the index naming its lines, or None where pyarrow
-    cannot split it."""
+def line_column(text: bytes) -> tuple[pa.ChunkedArray, LineIndex]:
+    """Every non-empty line of ``text`` as one string column and the index naming its lines.
+
+    Lines are split at line feeds (a carriage return before one belongs to the break), as
+    :class:`LineIndex` splits them: by pyarrow where it splits the text so, else by
+    :func:`python_line_column` (a lone carriage return, which pyarrow takes for a line break; no
+    control character left to parse whole lines as one column; text pyarrow refuses; within
+    :func:`split_by_python`).
+    """
     delimiter = absent_byte(text)
-    if delimiter is None:
-        return None
-    parsed = parse_pieces(text, ["line"], {"line": pa.string()}, delimiter)
-    # pyarrow refuses some text the line-by-line definition reads (a byte-order mark alone on a line, for one):
-    # None sends the caller to that definition, which names the line where the text is wrong.
-    return None if parsed.table is None else (parsed.table.column("line"), LineIndex(text))
+    lone_carriage_return = b"\r" in text and text.count(b"\r") != text.count(b"\r\n")
+    if delimiter is not None and not lone_carriage_return and not _SPLIT_BY_PYTHON.get():
+        parsed = parse_pieces(text, ["line"], {"line": pa.string()}, delimiter)
+        if parsed.table is not None:
+            return parsed.table.column("line"), LineIndex(text)
+    return python_line_column(text)
+
+
+def python_line_column(text: bytes) -> tuple[pa.ChunkedArray, LineIndex]:
+    r""":func:`line_column` split in Python: the lines :class:`LineIndex` names, the empty ones left out.
+
+    >>> column, index = python_line_column(b"a\r\n\nb\rc\n")
+    >>> column.to_pylist(), index.kept_lines().tolist()
+    (['a', 'b\rc'], [1, 3])
+    """
+    index = LineIndex(text)
+    starts, ends = index.bounds()
+    kept = ends > starts
+    lines = [text[start:end].decode("utf-8") for start, end in zip(starts[kept].tolist(), ends[kept].tolist())]
+    return pa.chunked_array([pa.array(lines, type=pa.string())]), index
 
 
 def unquoted_line_column(data: bytes) -> tuple[pa.ChunkedArray, LineIndex] | None:
-    """:func:`line_column` of ``data`` read with universal newlines, for a fast path that splits no quoted CSV
-    field: None where ``data`` holds a quote (the line-by-line definition reads those)."""
+    """:func:`line_column` of ``data`` read with universal newlines, for a reading that splits no quoted CSV
+    field: None where ``data`` holds a quote (:func:`rows_of_records` reads those)."""
     return None if b'"' in data else line_column(universal_newlines(data))
+
+
+@dataclass
+class Rows:
+    """The non-blank rows of a delimited file, as a format's one definition reads them.
+
+    ``column`` holds each row's text where rows are lines (:func:`rows_of_lines`; empty where
+    they are CSV records, :func:`rows_of_records`), ``numbers`` the line each row starts on,
+    and ``usual`` the rows of the format's usual form, whose values the definition takes from
+    ``column`` as arrays. ``scanned`` lists, in order, every other row and the first usual one
+    (it may be a header); ``fields(row)`` splits one of them as the definition splits it (None:
+    a blank row) or raises the error that names its line.
+    """
+
+    column: pa.ChunkedArray
+    numbers: np.ndarray
+    usual: np.ndarray
+    scanned: list[int]
+    fields: Callable[[int], list[str] | None]
+
+
+def rows_of_lines(column: pa.ChunkedArray, index: LineIndex, usual: np.ndarray,
+                  split: Callable[[str, int], list[str] | None]) -> Rows:
+    """The lines of :func:`line_column` as rows: ``usual`` marks the lines read as arrays, ``split(text, line)``
+    splits any other line."""
+    numbers = index.line_of_rows(np.arange(len(column)))
+    scanned = np.flatnonzero(~usual).tolist()
+    if usual.any():
+        scanned = sorted(scanned + [int(np.argmax(usual))])
+
+    def fields(row: int) -> list[str] | None:
+        line = int(numbers[row])
+        return split(index.text(line), line)
+
+    return Rows(column, numbers, usual, scanned, fields)
+
+
+def rows_of_records(text: str, display: str, delimiter: str = ",") -> Rows:
+    """The records of :func:`~evalcore.readers.lines.csv_rows` as rows, every one split by the definition; a record
+    the csv module cannot read is a last row whose fields raise its error, after the rows before it are read."""
+    records: list[list[str]] = []
+    numbers: list[int] = []
+    error: InputError | None = None
+    try:
+        for line, record in csv_rows(text, display, delimiter):
+            numbers.append(line)
+            records.append(record)
+    except InputError as refused:
+        error = refused
+
+    def fields(row: int) -> list[str]:
+        if row == len(records) and error is not None:
+            raise error
+        return records[row]
+
+    count = len(records)
+    return Rows(pa.chunked_array([pa.array([""] * count, type=pa.string())]), np.array(numbers, dtype=np.int64),
+                np.zeros(count, dtype=bool), list(range(count + (error is not None))), fields)
+
+
+def matches(column: pa.ChunkedArray, pattern: str) -> np.ndarray:
+    """Which values of a string column match a regular expression (RE2), as a boolean array."""
+    return pc.match_substring_regex(column, pattern).to_numpy(zero_copy_only=False)
 
 
 def frozensets(lists: pa.Array | pa.ChunkedArray) -> list[frozenset[str]]:
@@ -426,16 +543,3 @@ def universal_newlines(data: bytes) -> bytes:
 def upper_cuis(nodes: pa.ChunkedArray) -> pa.ChunkedArray:
     """:func:`~evalcore.readers.lines.concept_key` of every node: CUIs and ontology IDs upper-cased."""
     return pc.if_else(pc.match_substring_regex(nodes, CONCEPT_ID_ANY_CASE), pc.utf8_upper(nodes), nodes)
-
-
-def usual_and_scanned(column: pa.ChunkedArray, index: LineIndex, pattern: str, display: str, delimiter: str = ","
-                      ) -> tuple[np.ndarray, np.ndarray, Iterator[tuple[int, list[str] | None]]]:
-    """Line numbers, the usual-line mask, and, lazily and in line order, the fields of the other lines plus the
-    first usual one (it may be a header) as the line-by-line definition splits them (None: a blank row)."""
-    numbers = index.line_of_rows(np.arange(len(column)))
-    usual = pc.match_substring_regex(column, "^" + pattern).to_numpy(zero_copy_only=False)
-    scanned = np.flatnonzero(~usual).tolist()
-    if usual.any():
-        scanned = sorted(scanned + [int(np.argmax(usual))])
-    fields = ((row, csv_line(index.text(int(numbers[row])), int(numbers[row]), display, delimiter)) for row in scanned)
-    return numbers, usual, fields

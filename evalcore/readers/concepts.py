@@ -4,14 +4,28 @@ digits) or an ontology ID ``PREFIX:digits`` (``UBERON:0002298``, as ``extract --
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from functools import partial
 
 import numpy as np
+import pyarrow as pa
 import pyarrow.compute as pc
 
 from evalcore.data import ConceptSets
 from evalcore.errors import InputError
-from evalcore.readers.columnar import fast_or_by_lines, first_repeated, frozensets, line_column, take, universal_newlines
+from evalcore.readers.columnar import (
+    LineIndex,
+    Rows,
+    fast_or_by_lines,
+    first_repeated,
+    frozensets,
+    line_column,
+    matches,
+    python_line_column,
+    rows_of_lines,
+    rows_of_records,
+    take,
+    universal_newlines,
+)
 from evalcore.readers.files import Source, read_checked_bytes
 from evalcore.readers.lines import (
     CONCEPT_LIST_COLUMNS,
@@ -20,10 +34,8 @@ from evalcore.readers.lines import (
     check_id,
     check_not_foreign_header,
     csv_line,
-    csv_rows,
     first_line_of,
     is_concept_id,
-    split_lines,
 )
 
 MAX_CONCEPTS_PER_IMAGE = 500
@@ -71,8 +83,9 @@ def read_concepts(source: Source, name: str | None = None) -> ConceptSets:
     :data:`MAX_CONCEPTS_PER_IMAGE` per image.
 
     Lines of the usual form (an ID, then CUIs) are split and checked as arrays; any other
-    line (a header, padded fields, an error) goes through the line-by-line definition, which
-    names the first offending line. Files with quoted fields are read line by line.
+    line (a header, padded fields, an error) goes through the definition's per-row functions,
+    which name the first offending line. Files with quoted fields are read as CSV records,
+    every one through those functions.
 
     >>> c = read_concepts(b"ID,CUIs\\nimg1,C0040405;c0817096\\nimg2,\\n", "gt.csv")
     >>> c.ids, sorted(c["img1"]), c["img2"]
@@ -87,24 +100,11 @@ def read_concepts(source: Source, name: str | None = None) -> ConceptSets:
 
 
 def _concepts_by_lines(text: str, display: str, tab: bool) -> ConceptSets:
-    """The definition, one line at a time (files with quoted fields or lone carriage returns)."""
-    rows = _tab_rows(text, display) if tab else csv_rows(text, display)
-    separators = ",;" if tab else ";"
-    ids: list[str] = []
-    sets: list[frozenset[str]] = []
-    seen: dict[str, int] = {}
-    for position, (line, fields) in enumerate(rows):
-        if position == 0 and _is_concept_header(fields):
-            continue
-        image_id, raw = _concept_id(fields, display, line)
-        if image_id in seen:
-            raise _repeated_concept_id(display, line, image_id, seen[image_id])
-        seen[image_id] = line
-        ids.append(image_id)
-        sets.append(_cui_set(raw, separators, display, line))
-    if not ids:
-        raise InputError(display, None, "at least one row 'ID,CUIs'", "no data rows")
-    return ConceptSets(tuple(ids), tuple(sets), display)
+    """The concept sets as Python splits them: a CSV file's records (a quoted field may span lines), a tab-separated
+    file's lines split at line feeds."""
+    if tab:
+        return _concepts_of_rows(_concept_lines(*python_line_column(text.encode("utf-8")), display, tab), display, tab)
+    return _concepts_of_rows(rows_of_records(text, display), display, tab)
 
 
 def _concept_id(fields: list[str], display: str, line: int) -> tuple[str, str]:
@@ -131,34 +131,36 @@ _CONCEPT_LINE = {
 
 
 def _concepts_by_columns(data: bytes, display: str, tab: bool) -> ConceptSets | None:
-    """Concept sets read as a column of lines; None for the files read line by line."""
-    if tab:
-        if b"\r" in data and data.count(b"\r") != data.count(b"\r\n"):
-            return None  # a lone carriage return is whitespace inside a tab-separated line, not a line break
-        text = data
-    else:
-        if b'"' in data:
-            return None
-        text = universal_newlines(data)
-    lines = line_column(text)
-    if lines is None:
+    """The concept sets read from the lines, those of the usual form as arrays; None for a CSV file with quotes."""
+    if not tab and b'"' in data:
         return None
-    column, index = lines
-    delimiter = "\t" if tab else ","
-    usual = pc.match_substring_regex(column, _CONCEPT_LINE[tab]).to_numpy(zero_copy_only=False)
+    # A tab-separated file is split at line feeds only: a lone carriage return is whitespace within its line.
+    return _concepts_of_rows(_concept_lines(*line_column(data if tab else universal_newlines(data)), display, tab),
+                             display, tab)
+
+
+def _concept_lines(column: pa.ChunkedArray, index: LineIndex, display: str, tab: bool) -> Rows:
+    """The lines as rows, those of the usual form (an ID, then at most 499 concepts) read as arrays."""
+    usual = matches(column, _CONCEPT_LINE[tab])
     usual &= pc.count_substring_regex(column, "[,;]" if tab else ";").to_numpy() < MAX_CONCEPTS_PER_IMAGE
+    return rows_of_lines(column, index, usual, partial(_concept_line_fields, display=display, tab=tab))
+
+
+def _concepts_of_rows(rows: Rows, display: str, tab: bool) -> ConceptSets:
+    """The definition: an optional header on the first row, then an image ID and its concepts a row, each ID once;
+    the first offending row is named (a repeated ID before it first)."""
+    column = rows.column
+    delimiter = "\t" if tab else ","
     ids = pc.replace_substring_regex(column, f"{delimiter}.*", "", max_replacements=1).to_pylist()
     cuis = pc.utf8_upper(pc.replace_substring_regex(column, f"^[^{delimiter}]*{delimiter}?", "", max_replacements=1))
     sets = frozensets(pc.split_pattern_regex(cuis, "[,;]" if tab else ";"))
     kept = np.ones(len(ids), dtype=bool)
-    first_usual = int(np.argmax(usual)) if usual.any() else len(ids)
     header_seen = False
     failure: tuple[int, InputError, bool] | None = None
     # The unusual rows, and the first usual one (it may be the header), in line order.
-    for row in np.union1d(np.flatnonzero(~usual), [first_usual] if first_usual < len(ids) else []).astype(int).tolist():
-        line = int(index.line_of_rows([row])[0])
+    for row in rows.scanned:
         try:
-            fields = _concept_line_fields(index.text(line), line, display, tab)
+            fields = rows.fields(row)
         except InputError as error:
             failure = (row, error, False)
             break
@@ -170,8 +172,9 @@ def _concepts_by_columns(data: bytes, display: str, tab: bool) -> ConceptSets | 
             if _is_concept_header(fields):
                 kept[row] = False
                 continue
-        if usual[row]:
+        if rows.usual[row]:
             continue
+        line = int(rows.numbers[row])
         try:
             ids[row], raw = _concept_id(fields, display, line)
         except InputError as error:
@@ -184,22 +187,23 @@ def _concepts_by_columns(data: bytes, display: str, tab: bool) -> ConceptSets | 
             break
     end = len(ids) if failure is None else failure[0] + failure[2]
     kept[end:] = False
-    rows = np.flatnonzero(kept)
-    chosen_ids = take(ids, rows) if len(rows) < len(ids) else ids
+    chosen = np.flatnonzero(kept)
+    chosen_ids = take(ids, chosen) if len(chosen) < len(ids) else ids
     repeat = first_repeated(chosen_ids)
     if repeat is not None:
-        later, earlier = (int(index.line_of_rows([rows[position]])[0]) for position in repeat)
+        later, earlier = (int(rows.numbers[chosen[position]]) for position in repeat)
         raise _repeated_concept_id(display, later, chosen_ids[repeat[0]], earlier)
     if failure is not None:
         raise failure[1]
-    if not len(rows):
+    if not len(chosen):
         raise InputError(display, None, "at least one row 'ID,CUIs'", "no data rows")
-    chosen_sets = take(sets, rows) if len(rows) < len(sets) else sets
+    chosen_sets = take(sets, chosen) if len(chosen) < len(sets) else sets
     return ConceptSets(tuple(chosen_ids), tuple(chosen_sets), display)
 
 
 def _concept_line_fields(content: str, line: int, display: str, tab: bool) -> list[str] | None:
-    """The fields of one concept line as the line-by-line reading splits them (None: a blank row)."""
+    """The fields of one concept line as the definition splits it (None: a blank row): a CSV row, or a line split at
+    tabs, stripped, into at most two fields."""
     if not tab:
         return csv_line(content, line, display)
     content = content.strip()
@@ -215,11 +219,3 @@ def _is_concept_header(fields: list[str]) -> bool:
     return len(fields) >= 2 and not is_concept_id(fields[1].split(";")[0].strip().upper()) and (
         fields[0].lower() in {"id", "image", "image_id", "imageid"} or fields[1].lower() in CONCEPT_LIST_COLUMNS
     )
-
-
-def _tab_rows(text: str, display: str) -> Iterator[tuple[int, list[str]]]:
-    for line, content in split_lines(text, display):
-        fields = content.split("\t")
-        if len(fields) > 2:
-            raise InputError(display, line, "ID<TAB>CUIs", f"{len(fields)} tab-separated fields")
-        yield line, [f.strip() for f in fields]

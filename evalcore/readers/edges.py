@@ -6,17 +6,27 @@ their first line and read by their own modules.
 
 from __future__ import annotations
 
+from functools import partial
 from itertools import compress
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
 import pyarrow.compute as pc
 
 from evalcore.data import KGEdges, KGEdgeTable
 from evalcore.errors import InputError
-from evalcore.readers.columnar import fast_or_by_lines, unquoted_line_column, upper_cuis, usual_and_scanned
+from evalcore.readers.columnar import (
+    Rows,
+    fast_or_by_lines,
+    matches,
+    rows_of_lines,
+    rows_of_records,
+    unquoted_line_column,
+    upper_cuis,
+)
 from evalcore.readers.files import Source, read_checked_bytes
-from evalcore.readers.lines import NODE_FIELD, check_delimiter, check_not_foreign_header, csv_rows, first_line_of, kg_node
+from evalcore.readers.lines import NODE_FIELD, check_delimiter, check_not_foreign_header, csv_line, first_line_of, kg_node
 from evalcore.readers.mrrel import is_mrrel, numbered_pieces, read_mrrel, stream_mrrel
 from evalcore.readers.obo import is_obo, read_obo
 
@@ -91,64 +101,71 @@ def _split_part_of(rows: list[tuple[str, str, str, str]]) -> tuple[list[tuple[st
     return [row[:3] for row in rows], {(row[0], row[1]) for row in rows if row[3] == "part_of"}
 
 
-def _edges_by_lines(text: str, display: str, delimiter: str
-                    ) -> tuple[list[tuple[str, str, str]], set[tuple[str, str]]]:
-    rows: list[tuple[str, str, str, str]] = []
-    default_source = Path(display).stem
-    columns: _Columns = (None, None)
-    for position, (line, fields) in enumerate(csv_rows(text, display, delimiter)):
-        header = _edge_header(fields) if position == 0 else False
-        if header is not False:
-            columns = header
-            continue
-        row = _edge_row(fields, columns, default_source, display, line)
-        if row[0] != row[1]:
-            rows.append(row)
-    return _split_part_of(rows)
+_Edges = tuple[list[tuple[str, str, str]], set[tuple[str, str]]]
 
 
-def _edges_by_columns(data: bytes, display: str, delimiter: str
-                      ) -> tuple[list[tuple[str, str, str]], set[tuple[str, str]]] | None:
+def _edges_by_lines(text: str, display: str, delimiter: str) -> _Edges:
+    """The edges of a file with quoted fields: its CSV records, each read by the definition."""
+    return _edges_of_rows(rows_of_records(text, display, delimiter), display, delimiter)
+
+
+def _edges_by_columns(data: bytes, display: str, delimiter: str) -> _Edges | None:
+    """The edges of a file without quotes: its lines, those of the usual form read as arrays."""
     lines = unquoted_line_column(data)
     if lines is None:
         return None
     column, index = lines
-    numbers, usual, scanned = usual_and_scanned(column, index, _EDGE_LINE[delimiter], display, delimiter)
+    return _edges_of_rows(rows_of_lines(column, index, matches(column, "^" + _EDGE_LINE[delimiter]),
+                                        partial(csv_line, display=display, delimiter=delimiter)), display, delimiter)
+
+
+def _edges_of_rows(rows: Rows, display: str, delimiter: str) -> _Edges:
+    """The definition: an optional header 'child,parent[,...]' on the first row naming the source and relation
+    columns, then an edge a row (a node's edge to itself left out), in row order; the first offending row is named."""
+    column, numbers, usual = rows.column, rows.numbers, rows.usual
     default_source = Path(display).stem
     keep = usual.copy()
     columns: _Columns = (None, None)
-    header_done = False
-    found: dict[int, tuple[str, str, str, str]] = {}
-    for row, fields in scanned:
-        if fields is None:
-            continue
-        if not header_done:
-            header_done = True
-            header = _edge_header(fields)
-            if header is not False:
-                columns, keep[row] = header, False
-                continue
-        if not usual[row]:
-            found[row] = _edge_row(fields, columns, default_source, display, int(numbers[row]))
-            keep[row] = True
+    scanned = iter(rows.scanned)
+    first = next(scanned, None)
+    while first is not None and rows.fields(first) is None:
+        first = next(scanned, None)
+    to_read = [] if first is None else [first]
+    if first is not None:
+        header = _edge_header(rows.fields(first))
+        if header is not False:
+            columns, keep[first], to_read = header, False, []
     source_column, relation_column = columns
     widest = max([2, *(c + 1 for c in columns if c is not None)])
     parts = pc.split_pattern(pc.binary_join_element_wise(column, delimiter * widest, ""), delimiter, max_splits=widest)
     children, parents = upper_cuis(pc.list_element(parts, 0)), upper_cuis(pc.list_element(parts, 1))
-    keep &= pc.not_equal(children, parents).to_numpy(zero_copy_only=False)
-    children, parents = children.to_pylist(), parents.to_pylist()
     if source_column is None:
-        tags = [default_source] * len(children)
+        tags = [default_source] * len(column)
     else:
         tag_column = pc.list_element(parts, source_column)
         tags = pc.if_else(pc.equal(tag_column, ""), default_source, tag_column).to_pylist()
     if relation_column is None:
-        relations = ["is_a"] * len(children)
+        relations = ["is_a"] * len(column)
+        wrong_relation = len(column)
     else:
-        relations = pc.fill_null(pc.list_element(parts, relation_column), "").to_pylist()
-        for row in np.flatnonzero(keep & usual):
-            if relations[row] not in RELATIONS:
-                relations[row] = _relation(relations[row], display, int(numbers[row]))
+        relation = pc.list_element(parts, relation_column)
+        relations = pc.if_else(pc.equal(relation, ""), "is_a", relation).to_pylist()  # as _relation reads it
+        unknown = ~pc.is_in(relation, value_set=pa.array(["", *RELATIONS])).to_numpy(zero_copy_only=False)
+        wrong = np.flatnonzero(keep & usual & unknown)
+        wrong_relation = int(wrong[0]) if len(wrong) else len(column)
+    # The rows the definition reads, in order, up to the first usual row whose relation it refuses.
+    found: dict[int, tuple[str, str, str, str]] = {}
+    for row in [*to_read, *scanned]:
+        if row > wrong_relation:
+            break
+        fields = rows.fields(row)
+        if fields is not None and not usual[row]:
+            found[row] = _edge_row(fields, columns, default_source, display, int(numbers[row]))
+            keep[row] = True
+    if wrong_relation < len(column):
+        _relation(relations[wrong_relation], display, int(numbers[wrong_relation]))
+    keep &= pc.not_equal(children, parents).to_numpy(zero_copy_only=False)
+    children, parents = children.to_pylist(), parents.to_pylist()
     for row, (child, parent, tag, relation) in found.items():
         children[row], parents[row], tags[row], relations[row] = child, parent, tag, relation
         keep[row] = child != parent

@@ -1,6 +1,6 @@
 """What every reader checks in a line: its fields, its IDs, its numbers.
 
-The line-by-line definitions of the formats are written with these: lines split at line
+The definitions of the formats are written with these: lines split at line
 feeds and stripped, CSV rows (a record named by the line it starts on), the delimiter of
 the first line, image and node IDs and CUIs (numbers: :mod:`evalcore.decimals`). Each check raises an
 :class:`~evalcore.errors.InputError` naming the file and the line.

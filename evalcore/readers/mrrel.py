@@ -22,14 +22,14 @@ from evalcore.readers.files import (
     max_input_bytes,
     open_regular,
 )
-from evalcore.readers.lines import CUI_PATTERN, first_line_of, pipe_separated, split_lines
+from evalcore.readers.lines import first_line_of, pipe_separated, split_lines
 from evalcore.readers.obo import is_obo
 
 PEEK_BYTES = 1 << 20  # what is read of a path to tell whether it is a MRREL.RRF file
 MRREL_FIELDS = 11  # up to SAB, the last column read
 MRREL_COLUMNS = {"cui1": 0, "rel": 3, "cui2": 4, "rela": 7, "sab": 10}
 # Pieces made only of these bytes (printable ASCII and the line feed) are parsed by pyarrow; any other byte (whitespace
-# that str.strip() removes or pyarrow breaks lines on, non-ASCII digits that \d accepts) sends a piece line by line.
+# that str.strip() removes or pyarrow breaks lines on, non-ASCII digits that \d accepts) sends a piece to Python's split.
 _PARSED_BYTES = np.zeros(256, dtype=bool)
 _PARSED_BYTES[0x20:0x7F] = _PARSED_BYTES[0x0A] = True
 
@@ -117,17 +117,25 @@ def read_mrrel(pieces: Iterator[tuple[bytes, int]], display: str, checked: bool)
 
 
 def _mrrel_piece(piece: bytes, first_line: int, display: str) -> tuple[pa.Array, pa.Array, pa.Array]:
-    """The is_a edges ``(child, parent, tag)`` of a line-aligned piece of MRREL.RRF, in row order."""
+    """The is_a edges ``(child, parent, tag)`` of a line-aligned piece of MRREL.RRF, in row order: its columns split by
+    pyarrow, or by Python where pyarrow cannot split them, read by :func:`_is_a_edges`."""
     return fast_or_by_lines(_mrrel_piece_by_columns, _mrrel_piece_by_lines, piece, first_line, display)
 
 
 def _mrrel_piece_by_columns(piece: bytes, first_line: int, display: str) -> tuple[pa.Array, pa.Array, pa.Array] | None:
-    """:func:`_mrrel_piece` parsed by pyarrow; None where the piece must be read line by line."""
+    """:func:`_mrrel_piece` parsed by pyarrow; None where Python must split the piece."""
     columns = _mrrel_columns(piece)
     if columns is None:
         return None
-    cui1, rel, cui2, rela, sab = (columns.column(name) for name in MRREL_COLUMNS)
-    cui = r"^C[0-9]{7}$"  # the pieces parsed here are ASCII, where \d is [0-9]
+    return _is_a_edges(*(columns.column(name) for name in MRREL_COLUMNS))
+
+
+def _is_a_edges(cui1: pa.ChunkedArray, rel: pa.ChunkedArray, cui2: pa.ChunkedArray, rela: pa.ChunkedArray,
+                sab: pa.ChunkedArray) -> tuple[pa.Array, pa.Array, pa.Array]:
+    """The definition of an is_a row: between two CUIs, not a CUI and itself; ``PAR`` / ``inverse_isa`` make CUI2 the
+    parent of CUI1, ``CHD`` / ``isa`` its child (a RELA other than these names no is_a edge); the tag is the SAB
+    (``umls`` where empty)."""
+    cui = r"^C[0-9]{7}$"  # ASCII digits only, as CUI_PATTERN; RE2's $ is the end of the text, as \Z
     valid = pc.and_(pc.and_(pc.match_substring_regex(cui1, cui), pc.match_substring_regex(cui2, cui)),
                     pc.not_equal(cui1, cui2))
     up = pc.or_(pc.equal(rela, "inverse_isa"), pc.and_(pc.equal(rel, "PAR"), pc.equal(rela, "")))
@@ -141,7 +149,7 @@ def _mrrel_piece_by_columns(piece: bytes, first_line: int, display: str) -> tupl
 
 
 def _mrrel_columns(piece: bytes) -> pa.Table | None:
-    """The columns of :data:`MRREL_COLUMNS`, parsed by pyarrow; None where the piece must be read line by line
+    """The columns of :data:`MRREL_COLUMNS`, parsed by pyarrow; None where Python must split the piece
     (not ASCII, whitespace that stripping would change, rows of unequal or too few fields)."""
     if not _PARSED_BYTES[np.frombuffer(piece, dtype=np.uint8)].all() or piece.startswith(b" ") or b"\n " in piece:
         return None
@@ -171,22 +179,17 @@ def _mrrel_columns(piece: bytes) -> pa.Table | None:
 
 
 def _mrrel_piece_by_lines(text: str, first_line: int, display: str) -> tuple[pa.Array, pa.Array, pa.Array]:
-    """:func:`_mrrel_piece` one line at a time: lines split at line feeds and stripped, as the format is defined."""
-    edges: list[tuple[str, str, str]] = []
+    """:func:`_mrrel_piece` split in Python, as the format is defined: lines split at line feeds and stripped, fields
+    at '|'; a row of fewer than 11 fields is named."""
+    columns: list[list[str]] = [[] for _ in MRREL_COLUMNS]
     for line, content in split_lines(text, display):
         fields = content.split("|")
         if len(fields) < MRREL_FIELDS:
             raise InputError(display, first_line + line - 1, "MRREL.RRF rows with at least 11 '|'-separated fields",
                              f"{len(fields)}")
-        cui1, rel, cui2, rela, sab = (fields[position] for position in MRREL_COLUMNS.values())
-        if not (CUI_PATTERN.match(cui1) and CUI_PATTERN.match(cui2)) or cui1 == cui2:
-            continue
-        if rela == "inverse_isa" or (rel == "PAR" and rela == ""):
-            edges.append((cui1, cui2, sab or "umls"))
-        elif rela == "isa" or (rel == "CHD" and rela == ""):
-            edges.append((cui2, cui1, sab or "umls"))
-    child, parent, tag = zip(*edges) if edges else ((), (), ())
-    return pa.array(child, pa.string()), pa.array(parent, pa.string()), pa.array(tag, pa.string())
+        for values, position in zip(columns, MRREL_COLUMNS.values()):
+            values.append(fields[position])
+    return _is_a_edges(*(pa.chunked_array([pa.array(values, type=pa.string())]) for values in columns))
 
 
 CUI_NUMBERS = 10_000_000  # C0000000 .. C9999999

@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pyarrow.compute as pc
 
 from evalcore.errors import InputError
-from evalcore.readers.columnar import fast_or_by_lines, line_column, take, universal_newlines, upper_cuis, usual_and_scanned
+from evalcore.readers.columnar import (
+    Rows,
+    fast_or_by_lines,
+    line_column,
+    matches,
+    rows_of_lines,
+    rows_of_records,
+    take,
+    universal_newlines,
+    upper_cuis,
+)
 from evalcore.readers.files import Source, read_checked_bytes
 from evalcore.readers.lines import (
     CUI_PATTERN,
@@ -15,7 +27,7 @@ from evalcore.readers.lines import (
     check_delimiter,
     check_not_foreign_header,
     concept_key,
-    csv_rows,
+    csv_line,
     first_line_of,
     pipe_separated,
     split_lines,
@@ -54,13 +66,8 @@ def read_names_to_find(source: Source, name: str | None = None) -> dict[str, str
 
 
 def _names_by_lines(text: str, display: str) -> dict[str, str]:
-    names: dict[str, str] = {}
-    for position, (line, fields) in enumerate(csv_rows(text, display)):
-        if position == 0 and _is_names_header(fields):
-            continue
-        node, label = _name_row(fields, display, line)
-        names[node] = label
-    return names
+    """The names of a file whose quoted fields the lines cannot split: its CSV records, each read by the definition."""
+    return _names_of_rows(rows_of_records(text, display), display)
 
 
 def _is_names_header(fields: list[str]) -> bool:
@@ -91,35 +98,42 @@ _NAME_LINE = NODE_FIELD + r',(?:[!#-+\--~](?:[^",]*[!#-+\--~])?|"(?:[!#-~]|"")(?
 
 
 def _names_by_columns(data: bytes, display: str) -> dict[str, str] | None:
-    lines = line_column(universal_newlines(data))
-    if lines is None:
-        return None
-    column, index = lines
-    numbers, usual, scanned = usual_and_scanned(column, index, _NAME_LINE, display)
-    keep = usual.copy()
+    """The names read from the lines, those of the usual form as arrays; None where a quoted field goes on over the
+    next line (the CSV records are read then)."""
+    column, index = line_column(universal_newlines(data))
+    try:
+        return _names_of_rows(rows_of_lines(column, index, matches(column, "^" + _NAME_LINE),
+                                            partial(csv_line, display=display)), display)
+    except InputError as error:
+        if error.expected == "well-formed CSV":
+            return None  # a quoted field may go on over the next line: read the file as a whole
+        raise
+
+
+def _names_of_rows(rows: Rows, display: str) -> dict[str, str]:
+    """The definition: an optional header on the first row, then 'CUI,Name' a row (a later row naming a concept again
+    gives its name)."""
+    column = rows.column
+    keep = rows.usual.copy()
     nodes = upper_cuis(pc.replace_substring_regex(column, ",.*", "", max_replacements=1)).to_pylist()
     raw = pc.replace_substring_regex(column, "^[^,]*,", "", max_replacements=1)
     quoted = pc.starts_with(raw, '"')
     labels = pc.if_else(quoted, pc.replace_substring(pc.utf8_slice_codeunits(raw, 1, -1), '""', '"'), raw).to_pylist()
     header_done = False
-    try:
-        for row, fields in scanned:
-            if fields is None:
+    for row in rows.scanned:
+        fields = rows.fields(row)
+        if fields is None:
+            continue
+        if not header_done:
+            header_done = True
+            if _is_names_header(fields):
+                keep[row] = False
                 continue
-            if not header_done:
-                header_done = True
-                if _is_names_header(fields):
-                    keep[row] = False
-                    continue
-            if not usual[row]:
-                nodes[row], labels[row] = _name_row(fields, display, int(numbers[row]))
-                keep[row] = True
-    except InputError as error:
-        if error.expected == "well-formed CSV":
-            return None  # a quoted field may go on over the next line: read the file as a whole
-        raise
-    rows = np.flatnonzero(keep)
-    return dict(zip(take(nodes, rows), take(labels, rows)))
+        if not rows.usual[row]:
+            nodes[row], labels[row] = _name_row(fields, display, int(rows.numbers[row]))
+            keep[row] = True
+    kept = np.flatnonzero(keep)
+    return dict(zip(take(nodes, kept), take(labels, kept)))
 
 
 def _read_mrconso(text: str, display: str) -> dict[str, str]:

@@ -4,14 +4,24 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pyarrow.compute as pc
 
 from evalcore.errors import InputError
-from evalcore.readers.columnar import fast_or_by_lines, shared_strings, take, unquoted_line_column, usual_and_scanned
+from evalcore.readers.columnar import (
+    Rows,
+    fast_or_by_lines,
+    matches,
+    rows_of_lines,
+    rows_of_records,
+    shared_strings,
+    take,
+    unquoted_line_column,
+)
 from evalcore.readers.files import Source, read_checked_bytes
-from evalcore.readers.lines import check_delimiter, check_id, csv_rows, first_line_of
+from evalcore.readers.lines import check_delimiter, check_id, csv_line, first_line_of
 
 
 @dataclass(frozen=True)
@@ -44,8 +54,8 @@ def read_pairs(source: Source, name: str | None = None) -> list[tuple[int, str, 
 def read_image_pairs(source: Source, name: str | None = None) -> ImagePairs:
     """Read image pairs: CSV with the header ``a,b``, as columns.
 
-    Lines of the usual form (two IDs) are split as arrays; any other line is read by the
-    line-by-line definition, in line order, so the first offending line is named.
+    Lines of the usual form (two IDs) are split as arrays; any other row is read by the
+    definition's per-row functions, in line order, so the first offending line is named.
     """
     data, display = read_checked_bytes(source, name)
     first_line, first = first_line_of(data)
@@ -58,14 +68,8 @@ def read_image_pairs(source: Source, name: str | None = None) -> ImagePairs:
 
 
 def _pairs_by_lines(text: str, display: str) -> ImagePairs:
-    pairs: list[tuple[int, str, str]] = []
-    for position, (line, fields) in enumerate(csv_rows(text, display)):
-        if position == 0:
-            _check_pairs_header(fields, display, line)
-            continue
-        pairs.append(_pair_row(fields, display, line))
-    return ImagePairs(np.array([line for line, _, _ in pairs], dtype=np.int64), [a for _, a, _ in pairs],
-                      [b for _, _, b in pairs])
+    """The pairs of a file with quoted fields: its CSV records, each read by the definition."""
+    return _pairs_of_rows(rows_of_records(text, display), display)
 
 
 def _check_pairs_header(fields: list[str], display: str, line: int) -> None:
@@ -83,25 +87,32 @@ _ID = r"[!#-+\--~]{1,300}"  # an image ID of printable ASCII without quote, spac
 
 
 def _pairs_by_columns(data: bytes, display: str) -> ImagePairs | None:
+    """The pairs of a file without quotes: its lines, those of the usual form read as arrays."""
     lines = unquoted_line_column(data)
     if lines is None:
         return None
     column, index = lines
-    numbers, usual, scanned = usual_and_scanned(column, index, _ID + "," + _ID + "$", display)
-    first = shared_strings(pc.replace_substring_regex(column, ",.*", "", max_replacements=1))
-    second = shared_strings(pc.replace_substring_regex(column, "^[^,]*,", "", max_replacements=1))
-    keep = usual.copy()
+    return _pairs_of_rows(rows_of_lines(column, index, matches(column, "^" + _ID + "," + _ID + "$"),
+                                        partial(csv_line, display=display)), display)
+
+
+def _pairs_of_rows(rows: Rows, display: str) -> ImagePairs:
+    """The definition: a header 'a,b' on the first row, then two image IDs a row."""
+    first = shared_strings(pc.replace_substring_regex(rows.column, ",.*", "", max_replacements=1))
+    second = shared_strings(pc.replace_substring_regex(rows.column, "^[^,]*,", "", max_replacements=1))
+    keep = rows.usual.copy()
     header_done = False
-    for row, fields in scanned:
+    for row in rows.scanned:
+        fields = rows.fields(row)
         if fields is None:
             continue
-        line = int(numbers[row])
+        line = int(rows.numbers[row])
         if not header_done:
             header_done, keep[row] = True, False
             _check_pairs_header(fields, display, line)
             continue
-        if not usual[row]:
+        if not rows.usual[row]:
             _, first[row], second[row] = _pair_row(fields, display, line)
             keep[row] = True
-    rows = np.flatnonzero(keep)
-    return ImagePairs(numbers[rows], take(first, rows), take(second, rows))
+    kept = np.flatnonzero(keep)
+    return ImagePairs(rows.numbers[kept], take(first, kept), take(second, kept))

@@ -19,7 +19,7 @@ import pyarrow.compute as pc
 
 from evalcore.data import Predictions
 from evalcore.errors import InputError, quoted_id
-from evalcore.readers.columnar import fast_or_by_lines, first_repeated, frozensets, line_column, present, repeated_in_lists, take
+from evalcore.readers.columnar import first_repeated, frozensets, line_column, present, repeated_in_lists, take
 from evalcore.readers.files import Source, read_checked_bytes
 from evalcore.readers.lines import CUI_PATTERN, check_delimiter, first_line_of
 
@@ -35,7 +35,7 @@ def read_predictions(source: Source, name: str | None = None, known_ids: Mapping
     tokens and over-long lists are reported in ``problems`` (the first :data:`MAX_PROBLEMS` by line, the others
     counted in ``problems_not_listed``) and the rest is scored. Lines of the
     usual form (``ID,C...;C...``) are split and checked as arrays; any other line goes
-    through :func:`_prediction_fields` and :func:`_prediction_concepts`, the definition.
+    through :func:`_prediction_fields` and :func:`_prediction_concepts`, the definition's per-line functions.
 
     >>> read_predictions(b"a,C0000001\\na,C0000002\\n", "run.csv")
     Traceback (most recent call last):
@@ -45,8 +45,7 @@ def read_predictions(source: Source, name: str | None = None, known_ids: Mapping
     data, display = read_checked_bytes(source, name)
     first_line, first = first_line_of(data)
     check_delimiter(first, first_line, display, (",", "\t", "|"), "prediction lines 'ID,CUI;CUI'")
-    ids, scored, lines, unknown = fast_or_by_lines(_prediction_rows_by_columns, _prediction_rows_by_lines, data,
-                                                   known_ids)
+    ids, scored, lines, unknown = _prediction_rows(data, known_ids)
     kept = np.flatnonzero(present(ids) & ~unknown)
     if not len(kept):
         if unknown.any():  # another collection's file, or IDs written otherwise: F1 0 would hide it
@@ -80,9 +79,9 @@ MAX_PROBLEMS = 1000
 #: A line's set and its problems (a list where the fast path may add a repeated concept, empty and shared where no
 #: set is made).
 Scored = tuple[frozenset[str], Sequence[tuple[int, str]]]
-#: Per non-blank line: its image ID (None: a header), its set with its problems, its number, and whether its ID is
+#: Per non-empty line: its image ID (None: blank or a header), its set with its problems, its number, and whether its ID is
 #: one the ground truth lacks.
-Rows = tuple[list[str | None], list[Scored], np.ndarray, np.ndarray]
+PredictionRows = tuple[list[str | None], list[Scored], np.ndarray, np.ndarray]
 
 
 def _prediction_fields(number: int, raw: str) -> tuple[str, list[str]] | None:
@@ -131,14 +130,6 @@ def _scored_line(number: int, raw: str, known: Mapping[str, int] | None) -> tupl
 _NOT_SCORED: Scored = (frozenset(), ())
 
 
-def _prediction_rows_by_lines(text: str, known: Mapping[str, int] | None) -> Rows:
-    """Every non-blank line read by the definition (files with lone carriage returns)."""
-    numbered = [(number, raw) for number, raw in enumerate(text.split("\n"), start=1) if raw.strip()]
-    ids, scored = zip(*(_scored_line(number, raw, known) for number, raw in numbered)) if numbered else ((), ())
-    unknown = np.array([_is_unknown(image_id, known) for image_id in ids], dtype=bool)
-    return list(ids), list(scored), np.array([number for number, _ in numbered], dtype=np.int64), unknown
-
-
 def _is_unknown(image_id: str | None, known: Mapping[str, int] | None) -> bool:
     return known is not None and image_id is not None and image_id not in known
 
@@ -147,20 +138,16 @@ def _is_unknown(image_id: str | None, known: Mapping[str, int] | None) -> bool:
 _USUAL_LINE = r"^[!-+\--{}~]{1,300}(?:,(?:[Cc][0-9]{7}(?:[;,][Cc][0-9]{7})*)?)?$"
 
 
-def _prediction_rows_by_columns(data: bytes, known: Mapping[str, int] | None) -> Rows | None:
-    """Per non-blank line: its image ID (None: a header), its set with its problems, its number and whether the
-    ground truth lacks its ID.
+def _prediction_rows(data: bytes, known: Mapping[str, int] | None) -> PredictionRows:
+    """Per non-empty line: its image ID (None: blank or a header), its set with its problems, its number and whether
+    the ground truth lacks its ID.
 
-    Usual lines are split and checked as arrays (their only possible problem is a repeated
-    concept); the others are read by the definition. Lines of IDs ``known`` lacks get no set.
-    None for files read line by line.
+    Lines are split at line feeds only (a lone carriage return is whitespace within a line
+    here, as the validator reads it). Usual lines are split and checked as arrays (their only
+    possible problem is a repeated concept); the others are read by the definition's per-line
+    functions. Lines of IDs ``known`` lacks get no set.
     """
-    if b"\r" in data and data.count(b"\r") != data.count(b"\r\n"):
-        return None  # a lone carriage return is whitespace within a line here, not a line break
-    lines = line_column(data)
-    if lines is None:
-        return None
-    column, index = lines
+    column, index = line_column(data)
     numbers = index.line_of_rows(np.arange(len(column)))
     usual = pc.match_substring_regex(column, _USUAL_LINE).to_numpy(zero_copy_only=False) & (numbers != 1)
     usual &= pc.count_substring_regex(column, "[;,]").to_numpy() <= MAX_CONCEPTS_PER_PREDICTION

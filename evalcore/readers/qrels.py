@@ -1,12 +1,16 @@
 """TREC qrels ``qid iter docid grade``, read as trec_eval reads them.
 
-The definition reads line by line (:func:`_qrels_by_lines`, each line by :func:`_judgment`); the
-fast path (:func:`_qrels_by_columns`) parses the lines as columns (:mod:`evalcore.readers.columnar`),
-checks each distinct ID and grade once and finds a pair judged twice by sorting, and names the
-first offending line as the definition names it.
+One definition: a line is read by :func:`_judgment`, and the judgments as a whole by
+:func:`_checked_judgments` (each distinct ID and grade checked once, a pair judged twice found by
+sorting, the first offending line named by :func:`_judgment`). Its lines are split by pyarrow
+(:func:`_qrels_by_columns`, whitespace collapsed first where needed) or, where pyarrow would read
+the bytes otherwise, by Python (:func:`_qrels_by_lines`: lines split at line feeds and stripped,
+fields by ``str.split()``), both handing the same columns to the same checks.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 import pyarrow as pa
@@ -47,7 +51,7 @@ def read_qrels(source: Source, name: str | None = None) -> Qrels:
 
     The lines are parsed as columns, so ten million judgments take seconds and stay a few
     arrays (:class:`~evalcore.data.JudgmentColumns`); the first offending line is named as
-    the line-by-line definition names it.
+    the definition names it.
 
     >>> read_qrels(b"q1 0 d1 2\\nq1 0 d2 0\\nq2 Q0 d1 1\\n", "x.qrels").judgments["q1"]
     {'d1': 2, 'd2': 0}
@@ -80,25 +84,40 @@ def _no_judgment_error(display: str) -> InputError:
 
 
 def _qrels_by_lines(text: str, display: str) -> Qrels:
-    """The definition: one line at a time."""
-    judgments: dict[str, dict[str, int]] = {}
-    seen: dict[tuple[str, str], int] = {}
+    """The qrels split by Python (lines at line feeds, stripped, ``#`` lines skipped, fields by ``str.split()``) up to
+    the first line without four fields, checked by :func:`_checked_judgments`; then that line is named."""
+    numbers: list[int] = []
+    contents: list[str] = []
+    fields: list[list[str]] = []
+    other_count: tuple[int, str] | None = None
     for line, content in split_lines(text, display):
         if content.startswith("#"):
             continue
-        qid, docid, grade = _judgment(line, content, display)
-        if (qid, docid) in seen:
-            raise _repeated_error(display, line, qid, docid, seen[(qid, docid)])
-        seen[(qid, docid)] = line
-        judgments.setdefault(qid, {})[docid] = grade
-    if not judgments:
+        split = content.split()
+        if len(split) != len(QRELS_FIELDS):
+            other_count = (line, content)
+            break
+        numbers.append(line)
+        contents.append(content)
+        fields.append(split)
+    coded = [_codes([row[position] for row in fields]) for position in (0, 2, 3)]
+    columns = _checked_judgments(coded, lambda row: (numbers[row], contents[row]), display)
+    if other_count is not None:
+        _judgment(*other_count, display)  # raises: the line has another number of fields
+    if not len(columns.keys):
         raise _no_judgment_error(display)
-    return Qrels(judgments, display)
+    return Qrels(columns, display)
+
+
+def _codes(values: list[str]) -> tuple[np.ndarray, pa.Array]:
+    """:func:`~evalcore.readers.columnar.dictionary_codes` of a list of strings."""
+    encoded = pa.array(values, type=pa.string()).dictionary_encode()
+    return encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False), encoded.dictionary
 
 
 def _qrels_by_columns(data: bytes, display: str) -> Qrels | None:
-    """The qrels as columns; None where pyarrow would read the bytes otherwise than ``str.split()`` (a byte-order
-    mark inside the file, which pyarrow drops at the start of each piece it parses)."""
+    """The qrels split by pyarrow; None where it might read the bytes otherwise than ``str.split()`` (a byte-order
+    mark inside the file) or cannot split them: Python splits those."""
     if BYTE_ORDER_MARK in data:
         return None
     columns = None
@@ -138,8 +157,8 @@ def _without_comments(text: bytes) -> bytes:
 
 
 def _judgment_columns(text: bytes, display: str, collapsed: bool) -> JudgmentColumns | None:
-    """Parse ``text`` (comment lines emptied; whitespace collapsed where ``collapsed``) and check it as the definition
-    does, raising its first error; None when ``text`` is not collapsed and holds a line that is not four
+    """Parse ``text`` (comment lines emptied; whitespace collapsed where ``collapsed``) and check it by
+    :func:`_checked_judgments`; None when ``text`` is not collapsed and holds a line that is not four
     single-space-separated fields."""
     parsed = parse_pieces(text, QRELS_FIELDS, dict.fromkeys(QRELS_FIELDS, DICTIONARY), " ")
     if parsed.table is None:
@@ -147,9 +166,25 @@ def _judgment_columns(text: bytes, display: str, collapsed: bool) -> JudgmentCol
     table = parsed.table
     if not collapsed and any(spaced_or_empty(dictionary_values(table.column(field))).any() for field in QRELS_FIELDS):
         return None
-    (queries, query_values), (documents, document_values), (grade_codes, grade_values) = (
-        dictionary_codes(table.column(field)) for field in ("qid", "docid", "grade"))
+    coded = [dictionary_codes(table.column(field)) for field in ("qid", "docid", "grade")]
     del parsed, table
+    lines = LineIndex(text)
+
+    def line_and_text(row: int) -> tuple[int, str]:
+        line = int(lines.line_of_rows([row])[0])
+        return line, lines.text(line)
+
+    return _checked_judgments(coded, line_and_text, display)
+
+
+def _checked_judgments(coded: list[tuple[np.ndarray, pa.Array]], line_and_text: Callable[[int], tuple[int, str]],
+                       display: str) -> JudgmentColumns:
+    """The definition of the judgments, given the codes and distinct values of the query, the document and the grade
+    of each row (lines of four fields, in file order; the list is emptied, so that the codes are freed once used):
+    the judgments, or the first offending row's error as :func:`_judgment` names it (``line_and_text(row)``: its
+    line and text), a pair judged a second time named with its first line."""
+    (queries, query_values), (documents, document_values), (grade_codes, grade_values) = coded
+    coded.clear()
     grade_of_value, grade_ok = _grade_values(grade_values)
     offending = ~grade_ok[grade_codes] | ~valid_ids(query_values)[queries] | ~valid_ids(document_values)[documents]
     grades = grade_of_value[grade_codes]
@@ -167,11 +202,10 @@ def _judgment_columns(text: bytes, display: str, collapsed: bool) -> JudgmentCol
     repeated = columns.first_repeated()
     bad = np.flatnonzero(offending[: repeated[0] if repeated else len(offending)])
     if len(bad) or repeated:
-        lines = LineIndex(text)
         row = int(bad[0]) if len(bad) else repeated[0]
-        line = int(lines.line_of_rows([row])[0])
-        qid, docid, _ = _judgment(line, lines.text(line), display)  # raises for an offending row
-        raise _repeated_error(display, line, qid, docid, int(lines.line_of_rows([repeated[1]])[0]))
+        line, content = line_and_text(row)
+        qid, docid, _ = _judgment(line, content, display)  # raises for an offending row
+        raise _repeated_error(display, line, qid, docid, line_and_text(repeated[1])[0])
     return columns
 
 

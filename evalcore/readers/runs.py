@@ -1,8 +1,12 @@
 """Runs: TREC ``qid Q0 docid rank score tag`` (one system per tag) or CSV ``query_id,image_id,rank[,score]``.
 
-Both are parsed as columns (:mod:`evalcore.readers.columnar`); the rows the array checks cannot
-accept go through the line-by-line definitions (:func:`_trec_entry`, :func:`_csv_run_entry`),
-which name the line. :mod:`evalcore.readers.run_columns` turns the columns into runs.
+Each has one definition: a row is read by :func:`_trec_entry` or :func:`_csv_run_entry` (a CSV
+run's columns by :func:`_csv_run_columns_of`), and the file as a whole by
+:func:`~evalcore.readers.run_columns.runs_from_columns` (each image and rank once per query, the
+order). Both formats are parsed as columns (:mod:`evalcore.readers.columnar`), and the rows the
+array checks cannot accept go through the row's definition, which names the line; a CSV run
+with quotes (a field may span lines) is read as the csv module's records, every row through
+:func:`_csv_run_entry`.
 """
 
 from __future__ import annotations
@@ -275,7 +279,7 @@ def _trec_columns_of(text: bytes, original: bytes, display: str, progress: Calla
     tag_values = distinct["tag"]
     tags = np.zeros(len(ranks), dtype=np.int32) if len(tag_values) == 1 else dictionary_codes(table.column("tag"))[0]
     del parsed, table
-    # Rows the array checks cannot accept are read by the line-by-line definition, which names the line.
+    # Rows the array checks cannot accept are read by the row's definition (_trec_entry), which names the line.
     suspect = ~np.isfinite(scores)
     for ok, codes in ((rank_ok, rank_codes), (valid_ids(query_values), queries), (valid_ids(document_values), documents)):
         if not ok.all():
@@ -295,7 +299,7 @@ def _trec_columns_of(text: bytes, original: bytes, display: str, progress: Calla
 
 def _score_column(column: pa.ChunkedArray, as_text: bool) -> np.ndarray:
     """Scores as floats; from text, those of plain decimal form convert in pyarrow (exactly as ``float()``)
-    and the others are left NaN for the line-by-line definition to read."""
+    and the others are left NaN for the row's definition to read."""
     if not as_text:
         return float_column(column)
     plain = pc.match_substring_regex(column, PLAIN_FLOAT).to_numpy(zero_copy_only=False)
@@ -316,7 +320,9 @@ def _raise_trec_field_count(text: bytes, original: bytes, display: str, first_li
 
 
 def _csv_run_by_columns(data: bytes, display: str, system: str, progress: Callable[[float], None]) -> RunColumns | None:
-    """CSV run rows as columns; None for files with quotes, ragged rows or padded values (read line by line)."""
+    """CSV run rows as columns; None for files with quotes, ragged rows or padded values (read as CSV records)."""
+    if b'"' in data:
+        return None  # a quoted field may span lines, the header's too: the csv module's records are read
     text = universal_newlines(data)
     first_line, first, after_first = first_line_span(text)
     first_fields = csv_line(first, first_line, display) if first else None
@@ -328,7 +334,7 @@ def _csv_run_by_columns(data: bytes, display: str, system: str, progress: Callab
     width = len(first_fields or ())
     used = {name: f"c{column}" for name, column in columns.items() if column < width}
     parsed = None
-    if b'"' not in text and first_fields and "rank" in used:
+    if first_fields and "rank" in used:
         types = {used[name]: DICTIONARY for name in ("query_id", "image_id", "rank")}
         if "score" in used:
             types[used["score"]] = pa.float64()
@@ -357,8 +363,8 @@ def _csv_run_by_columns(data: bytes, display: str, system: str, progress: Callab
 
 
 def _csv_run_entries(text: str, display: str, system: str) -> tuple[list, bool]:
-    """CSV run rows line by line (quoted fields, ragged rows): ``(line, tag, qid, docid, rank, score)``, and whether
-    the file has a score column (without one, every score reads 0 and the ranks alone order the lists)."""
+    """CSV run rows as CSV records, each read by :func:`_csv_run_entry`: ``(line, tag, qid, docid, rank, score)``, and
+    whether the file has a score column (without one, every score reads 0 and the ranks alone order the lists)."""
     entries = []
     columns, header = NO_HEADER_COLUMNS, False
     for position, (line, fields) in enumerate(csv_rows(text, display)):
@@ -371,7 +377,7 @@ def _csv_run_entries(text: str, display: str, system: str) -> tuple[list, bool]:
 
 
 def _csv_run_by_lines(text: str, display: str, system: str) -> RunColumns:
-    """The definition of a CSV run, as columns."""
+    """A CSV run with quotes (or rows the columns cannot hold), every row read by the definition, as columns."""
     entries, scored = _csv_run_entries(text, display, system)
     return _run_columns_from_entries(entries, scored)
 
