@@ -8,6 +8,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard.background import prepare_pages
+from dashboard.caching import server_foreground
 from dashboard.computed import engine_note, kg_coverage_of, rocov2_workspace, saved_workspace
 from dashboard.library import KG_MODES, CBIRLensError, SavedLink, StoreError
 from dashboard.session import (
@@ -182,38 +183,45 @@ def sidebar() -> None:
                    f"{coverage.occurrence_share:.1%} of their occurrences.")
 
 
-reopen_linked_workspace()
-reopen_linked_folder()
-settings_from_address()
-reader = audience()
-pages = pages_for(reader)
-navigation = st.navigation(list(pages.values()))
-shown = next(path for path, page in pages.items() if page is navigation)
-# A researcher's page that the clinician's navigation lacks resolves to the opening page; the comparison of systems
-# is the closer page to land on.
-if shown == OPENING_PAGE and st.session_state.get("page_shown") not in (None, *pages):
-    st.session_state["page_shown"] = CLINICIAN_LANDING
-    st.switch_page(pages[CLINICIAN_LANDING])
-st.session_state["page_shown"] = shown
-sidebar()
-settings_to_address()
-# What the pages read of this data at these settings starts now, in the background, whatever page is shown.
-prepare_pages(workspace(), controls())
-# Filled after the page has run, so that it names the backend of this run's ranking passes (for researchers:
-# to a clinician it is jargon).
-engine_slot = st.sidebar.empty()
-link_slot = st.sidebar.empty()
-navigation.run()
-if reader == "researcher" and (note := engine_note()) is not None:
-    engine_slot.caption(note)
-# After the page has run: the address then holds the page's own choices too.
-# Folded: a link's parameters are the researcher's names (alpha, n), which a clinician's sidebar does not show unasked.
-with link_slot.expander("Link to this view"):
-    st.code(view_link(st.context.url or "", {key: st.query_params.get_all(key) for key in st.query_params}), language=None,
-            wrap_lines=True)
-    st.caption("Opens this page with these choices in any browser" + (
-        "; the data loaded here opens with it while it stays saved (Data page: Save)." if saved_link() is None and
-        not st.session_state.get(FOLDER_STATE) else "."))
-if ignored := st.session_state.pop(IGNORED_IN_ADDRESS, None):
-    st.toast("Part of this link does not fit the data loaded here or the settings' ranges (" + ", ".join(ignored)
-             + "); the nearest view is shown instead.")
+def show_page() -> None:
+    """One run of the app: the session's data and settings, the navigation, the page, the link to the view."""
+    reopen_linked_workspace()
+    reopen_linked_folder()
+    settings_from_address()
+    reader = audience()
+    pages = pages_for(reader)
+    navigation = st.navigation(list(pages.values()))
+    shown = next(path for path, page in pages.items() if page is navigation)
+    # A researcher's page that the clinician's navigation lacks resolves to the opening page; the comparison of systems
+    # is the closer page to land on.
+    if shown == OPENING_PAGE and st.session_state.get("page_shown") not in (None, *pages):
+        st.session_state["page_shown"] = CLINICIAN_LANDING
+        st.switch_page(pages[CLINICIAN_LANDING])
+    st.session_state["page_shown"] = shown
+    sidebar()
+    settings_to_address()
+    # What the pages read of this data at these settings starts now, in the background, whatever page is shown.
+    prepare_pages(workspace(), controls())
+    # Filled after the page has run, so that it names the backend of this run's ranking passes (for researchers:
+    # to a clinician it is jargon).
+    engine_slot = st.sidebar.empty()
+    link_slot = st.sidebar.empty()
+    navigation.run()
+    if reader == "researcher" and (note := engine_note()) is not None:
+        engine_slot.caption(note)
+    # After the page has run: the address then holds the page's own choices too.
+    # Folded: a link's parameters are the researcher's names (alpha, n), which a clinician's sidebar does not show unasked.
+    with link_slot.expander("Link to this view"):
+        st.code(view_link(st.context.url or "", {key: st.query_params.get_all(key) for key in st.query_params}), language=None,
+                wrap_lines=True)
+        st.caption("Opens this page with these choices in any browser" + (
+            "; the data loaded here opens with it while it stays saved (Data page: Save)." if saved_link() is None and
+            not st.session_state.get(FOLDER_STATE) else "."))
+    if ignored := st.session_state.pop(IGNORED_IN_ADDRESS, None):
+        st.toast("Part of this link does not fit the data loaded here or the settings' ranges (" + ", ".join(ignored)
+                 + "); the nearest view is shown instead.")
+
+
+# While a script runs, and for a moment after (the browser draws what it sent), the work prepared for later waits.
+with server_foreground().script_running():
+    show_page()

@@ -8,7 +8,7 @@ either side of the slider's. One worker thread for the server runs the queued jo
 the same server-wide stores as the pages, keyed by the content of what it reads (:mod:`dashboard.caching`), so a
 page asking for a result under way waits for that computation, its bar moving with it, and nothing is computed
 twice. What is prepared is bounded by those stores: results by :data:`dashboard.caching.SERVER_KEPT_BYTES`, the
-pool rankings by :data:`evalcore.evaluation.evaluator.KEPT_RANKINGS` per evaluator.
+pool rankings by :data:`evalcore.evaluation.evaluator.KEPT_RANKING_BYTES` per evaluator.
 """
 
 from __future__ import annotations
@@ -69,6 +69,10 @@ REMEMBERED_JOBS = 64
 SESSION_KEY = "preparation_session"
 #: The alpha slider's step: the values prepared beside the slider's are one step either side.
 NEIGHBOUR_STEP = 0.1
+#: Seconds after a session's script run before a step for a slider's next setting or another page starts (the
+#: browser draws meanwhile, :meth:`dashboard.caching.Foreground.wait_until_drawn`); a step for the settings on
+#: screen starts as soon as no page computes.
+DRAWING_SECONDS = 2.0
 
 
 class Job:
@@ -92,7 +96,10 @@ class Job:
         foreground = server_foreground()
         try:
             for text, work in self.steps:
-                foreground.wait_until_quiet()
+                if self.priority == CURRENT:
+                    foreground.wait_until_quiet()
+                else:
+                    foreground.wait_until_drawn(DRAWING_SECONDS)
                 if not self.still_wanted():  # newer settings or data were asked for since this job was queued
                     self.skipped = True
                     return
@@ -228,7 +235,7 @@ def _leaderboard_job(ws: Workspace, run_names: tuple[str, ...], baselines: tuple
                       lambda _: _focus_tests(shown(), view)))
     # A saved workspace keeps these results with its link, so that opening it computes none of them again.
     steps.append((for_reader("The results kept with the saved link", "The results kept with the link"),
-                  lambda _: keep_prepared(ws, settings.kg_mode)))
+                  lambda _: keep_prepared(ws, settings)))
     if explanations:
         steps.append((for_reader("The concept names the explanations look for in the captions",
                                  "The concept names to look for in the captions"),

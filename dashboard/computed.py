@@ -659,20 +659,24 @@ def _kept_apart(ws: Workspace) -> dict[str, Baseline]:
     return {b.key: b for b in BASELINES if not b.by_relevance and b.available(ws)}
 
 
-def keep_prepared(ws: Workspace, mode: str) -> None:
+def keep_prepared(ws: Workspace, settings: Settings) -> None:
     """Keep what the server holds of ``ws``'s compact results with every saved workspace ``ws`` was saved or opened
-    as (:func:`note_saved`; nothing for one that was not): the pool rankings and ideal summaries of its evaluator in
-    KG ``mode``, and the runs of the baselines that do not rank by relevance (captions, embeddings), each once
-    (:meth:`evalcore.app.store.WorkspaceStore.keep_prepared`, within the store's bounds). Called on saving, and
+    as (:func:`note_saved`; nothing for one that was not): the pool rankings the Leaderboard reads at ``settings``
+    (by IoU and by the sidebar's nn-IoU; not the Ablation grid's or the measure comparison's) and the ideal
+    summaries of its evaluator in the settings' KG mode, and the runs of the baselines that do not rank by relevance
+    (captions, embeddings), each once (:meth:`evalcore.app.store.WorkspaceStore.keep_prepared`, within the store's
+    bounds). Called on saving, and
     after the background's Leaderboard job; a store that cannot keep them is logged, never raised: the link opens
     all the same and computes them."""
     ids = server_saved_ids().get(ws.digest)
     if not ids or ws.concepts is None:
         return
+    mode = settings.kg_mode
     evaluator = engine_evaluator(ws, mode)
     runs = {key: run for key, b in _kept_apart(ws).items()
             if (run := _baseline_ranking.kept(ws.restricted_to(*b.inputs()), b, None, "undirected")) is not None}
-    results = PreparedResults({mode: evaluator.kept_rankings()}, {mode: evaluator.kept_summaries()}, runs)
+    leaderboard = [b.measure(settings.relevance) for b in BASELINES if b.by_relevance]
+    results = PreparedResults({mode: evaluator.kept_rankings(leaderboard)}, {mode: evaluator.kept_summaries()}, runs)
     try:
         store = workspace_store()
         for workspace_id in sorted(ids):
@@ -683,15 +687,15 @@ def keep_prepared(ws: Workspace, mode: str) -> None:
         LOG.info("results not kept with a saved workspace: %s", error)
 
 
-def save_and_keep(store: WorkspaceStore, ws: Workspace, mode: str) -> None:
+def save_and_keep(store: WorkspaceStore, ws: Workspace, settings: Settings) -> None:
     """The Data page's Save: ``ws`` saved in ``store`` (:func:`evalcore.app.saved.save_workspace`), held by the
     session as its saved workspace (:func:`dashboard.session.hold_saved`, so that the address names it), noted as
-    saved (:func:`note_saved`) and its results of KG ``mode`` kept with it (:func:`keep_prepared`). A store that
+    saved (:func:`note_saved`) and its results at ``settings`` kept with it (:func:`keep_prepared`). A store that
     cannot save raises :class:`~evalcore.errors.CBIRLensError`, and nothing is held."""
     saved_id = save_workspace(store, ws)
     hold_saved(saved_id, ws, store.summary(saved_id).expires)
     note_saved(ws, saved_id)
-    keep_prepared(ws, mode)
+    keep_prepared(ws, settings)
 
 
 def keep_results_read(ws: Workspace, results: PreparedResults) -> None:

@@ -142,6 +142,11 @@ class Kept:
         with self._lock:
             return list(self._values)
 
+    def items(self) -> list[tuple[Hashable, Any]]:
+        """The kept values under their keys, least recently used first (reading them uses none of them)."""
+        with self._lock:
+            return [(key, value) for key, (value, _) in self._values.items()]
+
 
 _waiting_lock = threading.Lock()
 _waiting = [0]

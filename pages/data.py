@@ -302,7 +302,7 @@ else:
         if st.button("Save this workspace", key="save_workspace"):
             with st.spinner("Saving the loaded files and the results computed on them"):
                 try:
-                    save_and_keep(store, ws, controls().kg_mode)
+                    save_and_keep(store, ws, controls())
                 except CBIRLensError as error:
                     st.error(f"Not saved: {error}")
                 else:

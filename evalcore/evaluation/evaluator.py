@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import functools
 import weakref
-from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -43,7 +42,10 @@ from evalcore.threads import blas_single_thread
 #: past it weighs under 0.95^1000, about 5e-23), and the most ideal images qrels writes per query. Ranks up to the
 #: largest K are always read.
 MAX_DEPTH = 1000
-KEPT_RANKINGS = 8
+#: The pool rankings an evaluator keeps (:meth:`Evaluator.relevance_ranking`), least recently used dropped first:
+#: about 60 of ROCOv2 test at depth 100 (4 MB each), so that a dashboard's Ablation grid and measure comparison,
+#: prepared after its Leaderboard, leave the Leaderboard's own rankings in place.
+KEPT_RANKING_BYTES = 256 << 20
 KEPT_SCORE_BYTES = 32 << 20  # per run
 MAX_LABEL_CLASSES = 64
 UNKNOWN = -2
@@ -452,7 +454,7 @@ class Evaluator:
         self.masks = label_masks(labels, concepts) if labels is not None and concepts is not None else {}
         self.judged = JudgedRelevance(qrels) if qrels is not None else None
         self._summaries: dict[tuple, PoolSummary] = {}
-        self._rankings: OrderedDict[tuple, AlignedRun] = OrderedDict()  # oldest first
+        self._rankings = Kept(KEPT_RANKING_BYTES)
         # Passes over the pool under way: dashboard sessions asking for the same one wait for it.
         self._passes = InFlight()
         # id(run) -> (run, (depth, ties, query_image), aligned)
@@ -499,9 +501,8 @@ class Evaluator:
         def rank(report: Callable[[float], None] | None) -> AlignedRun:
             summary, indices = self.engine.rank_by(spec, k, threshold, depth, report)
             self._summaries.setdefault((spec.name, k, threshold), summary)
-            ranking = self._rankings[key] = AlignedRun.over_pool(name, indices)
-            while len(self._rankings) > KEPT_RANKINGS:
-                self._rankings.popitem(last=False)
+            ranking = AlignedRun.over_pool(name, indices)
+            self._rankings.put(key, ranking)
             return ranking
 
         def kept() -> AlignedRun | None:
@@ -510,12 +511,23 @@ class Evaluator:
 
         return self._passes.run(("ranking", key), kept, rank, progress)
 
-    def kept_rankings(self) -> dict[tuple[str, int, int, float], np.ndarray]:
-        """The pool rankings this evaluator keeps (:meth:`relevance_ranking`), oldest first: each matrix of candidate
-        indices under its key (effective measure name, depth, k, threshold), for :meth:`keep_ranking` to put back
-        into an evaluator over the same concept sets, KG and mode. The arrays are shared: callers must not modify
-        them."""
-        return {key: ranking.documents for key, ranking in list(self._rankings.items())}
+    def kept_rankings(self, measures: Iterable[MeasureSpec] | None = None) -> dict[tuple[str, int, int, float], np.ndarray]:
+        """The pool rankings this evaluator keeps (:meth:`relevance_ranking`), least recently used first: each matrix
+        of candidate indices under its key (effective measure name, depth, k, threshold), for :meth:`keep_ranking` to
+        put back into an evaluator over the same concept sets, KG and mode; only those ranking by one of
+        ``measures`` (their effective settings) when given. The arrays are shared: callers must not modify them.
+
+        >>> from evalcore.data import ConceptSets
+        >>> from evalcore.relevance.measures import measure_spec
+        >>> evaluator = Evaluator(ConceptSets(("a", "b"), (frozenset({"C1"}), frozenset({"C1", "C2"}))))
+        >>> for measure in ("iou", "dice"):
+        ...     _ = evaluator.relevance_ranking(measure_spec(measure), 1)
+        >>> list(evaluator.kept_rankings()), list(evaluator.kept_rankings([measure_spec("dice")]))
+        ([('iou', 1, 10, 0.5), ('dice', 1, 10, 0.5)], [('dice', 1, 10, 0.5)])
+        """
+        names = None if measures is None else {self.engine.resolve(measure).name for measure in measures}
+        return {key: ranking.documents for key, ranking in self._rankings.items()
+                if names is None or key[0] in names}
 
     def kept_summaries(self) -> dict[tuple[str, int, float], PoolSummary]:
         """The ideal summaries this evaluator keeps (:meth:`pool_summary`), each under its key (effective measure
@@ -545,9 +557,8 @@ class Evaluator:
             raise ParameterError(f"ranking {name}: expected {queries} rows of at most {depth} candidate indices "
                                  f"from -1 to {candidates - 1}")
         documents.flags.writeable = False
-        self._rankings.setdefault((name, depth, k, threshold), AlignedRun.over_pool(built_in_system(name), documents))
-        while len(self._rankings) > KEPT_RANKINGS:
-            self._rankings.popitem(last=False)
+        if self._rankings.get((name, depth, k, threshold)) is None:
+            self._rankings.put((name, depth, k, threshold), AlignedRun.over_pool(built_in_system(name), documents))
 
     def keep_summary(self, key: tuple[str, int, float], summary: PoolSummary) -> None:
         """Keep ``summary`` as the ideal summary :meth:`pool_summary` computes under ``key`` (as

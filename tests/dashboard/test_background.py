@@ -44,6 +44,25 @@ def test_a_job_waits_while_a_page_computes():
     assert started.wait(WAIT) and job.finished.wait(WAIT)
 
 
+def test_work_for_later_waits_until_the_browser_has_drawn_but_the_settings_on_screen_do_not(monkeypatch):
+    """A step for a slider's next setting or another page starts only once no session's script runs and the last
+    ended DRAWING_SECONDS ago (the browser lays out what it sent meanwhile); the current settings' step only waits
+    for no page computing."""
+    import time
+
+    monkeypatch.setattr(background, "DRAWING_SECONDS", 0.3)
+    worker, started = Background(), {}
+    with server_foreground().script_running():
+        for key, priority in (("beside", background.NEIGHBOURS), ("current", background.CURRENT)):
+            worker.submit(key, "ws", priority, lambda key=key: Job(key, [(key, lambda _, key=key: started.setdefault(
+                key, time.monotonic()))]))
+        assert all(job.finished.wait(WAIT) for job in worker.jobs_of("ws")[1:])
+        assert "current" in started and "beside" not in started, "a step for later started while a script ran"
+        ended = time.monotonic()
+    assert all(job.finished.wait(WAIT) for job in worker.jobs_of("ws"))
+    assert started["beside"] >= ended + 0.3
+
+
 def test_a_step_pauses_at_its_reports_while_a_page_computes_but_not_while_a_page_waits_for_it():
     """A long step (a pass of many blocks) yields to a page between two reports; a page that waits for a result under
     way (maybe this very step's) lets it go on, and what the step itself computes behind a bar never pauses it."""
