@@ -117,12 +117,12 @@ EXTRACTION_INPUTS = ("captions", "names", "kg_files")
 _found_concepts = shared(server_kept, EXTRACTION_INPUTS)(caption_concepts)
 
 
-def found_concepts(ws: Workspace, synonym_files: tuple[tuple[bytes, str], ...], abbreviations: bool,
+def found_concepts(ws: Workspace, synonym_files: tuple[tuple[bytes, str], ...], abbreviations: bool, kg_names: bool,
                    progress: Callable[[float, str], None]) -> CaptionConcepts:
     """The concept sets of ``ws``'s captions (:func:`evalcore.app.workspace.caption_concepts`), kept for every session
-    under the digest of the captions, names, KG files, synonym files and option they are made from: a second
+    under the digest of the captions, names, KG files, synonym files and options they are made from: a second
     session with the same captions reuses them, a session with other captions never does."""
-    return _found_concepts(ws, synonym_files, abbreviations, progress=progress)
+    return _found_concepts(ws, synonym_files, abbreviations, kg_names, progress=progress)
 
 
 @kept_by(("concepts",), max_entries=8)
@@ -574,7 +574,7 @@ def scored_detection(ws: Workspace, data: bytes, name: str, drop_some: bool, sub
                      relevance: MeasureSpec, mode: str) -> DetectionReport:
     """:func:`detection_report` at the nn-IoU setting ``relevance`` and KG ``mode`` (kept by these, not by every
     setting)."""
-    return read_and_score(ws.concepts, data, name, drop_some, subset, kg_of(ws), relevance, mode, ws.names)
+    return read_and_score(ws.concepts, data, name, drop_some, subset, kg_of(ws), relevance, mode, ws.shown_names)
 
 
 def detection_report(ws: Workspace, data: bytes, name: str, drop_some: bool, subset: frozenset[str],
@@ -588,7 +588,7 @@ def detection_report(ws: Workspace, data: bytes, name: str, drop_some: bool, sub
 @kept_by(("extraction", *KG_INPUTS), max_entries=8)
 def scored_extraction(ws: Workspace, subset: frozenset[str], relevance: MeasureSpec, mode: str) -> DetectionReport:
     """:func:`extraction_detection_report` at the nn-IoU setting ``relevance`` and KG ``mode``."""
-    return extraction_report(ws.curated, ws.extraction.concepts, subset, kg_of(ws), relevance, mode, ws.names)
+    return extraction_report(ws.curated, ws.extraction.concepts, subset, kg_of(ws), relevance, mode, ws.shown_names)
 
 
 def extraction_detection_report(ws: Workspace, subset: frozenset[str], settings: Settings) -> DetectionReport:

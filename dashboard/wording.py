@@ -177,6 +177,13 @@ MESSAGES: dict[str, Wording] = {
         "More names for the concepts (optional): medical vocabulary files, such as MeSH or UMLS"),
     "abbreviations": Wording("Built-in imaging vocabulary and clinical synonyms",
                              "Also read common imaging abbreviations and clinical names (CT, MRI, X-ray, LAD, ...)"),
+    "extract_kg_names": Wording("Also look for the KG's node names", "Also look for the concept map's own names"),
+    "extract_kg_names_help": Wording(
+        "Off, the dictionary is the loaded concept names, as `extract --names` reads them. The KG's names find more "
+        "words, many of them ones a collection's curators did not tag: on ROCOv2 test the F1 against the curated "
+        "sets is 0.7313 without them and 0.6708 with them (with the built-in vocabulary).",
+        "Off, only the collection's own concept names are looked for. The concept map's names find more words, but "
+        "many are ones the collection's experts did not tag."),
     "occurrences": Wording("Concept occurrences", "Concepts in all"),
     "download_extracted": Wording("Download the extracted concept sets (ID,CUIs CSV)",
                                   "Download these concept sets (CSV)"),

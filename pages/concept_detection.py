@@ -3,6 +3,8 @@ predictions, or of the concepts found in the captions against the curated concep
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 import streamlit as st
 
@@ -33,7 +35,7 @@ if scored == EXTRACTED_SOURCE:
                 "sets in use were found in these captions themselves, so load a concept sets file of the same images "
                 "on the Data page and find the concepts again.")
         st.stop()
-    st.caption(f"Ground truth: the curated concept sets of **{escape_markdown(ws.curated.source)}** "
+    st.caption(f"Ground truth: the curated concept sets of **{escape_markdown(Path(ws.curated.source).name)}** "
                f"({len(ws.curated):,} images). Predictions: the concepts found in the captions with "
                f"{escape_markdown(' and '.join(ws.extraction.sources))}.")
 else:
@@ -53,7 +55,7 @@ subset_text = st.text_area(say("subset_label"),
                            value="C0040405 C1306645 C0024485 C0041618 C0002978 C0032743", key="subset")
 subset = concept_codes(subset_text)
 if subset:
-    st.caption("Subset: " + escape_markdown(", ".join(sorted(ws.names.get(c, c) for c in subset))))
+    st.caption("Subset: " + escape_markdown(", ".join(sorted(ws.shown_names.get(c, c) for c in subset))))
 try:
     report = (extraction_detection_report(ws, subset, settings) if scored == EXTRACTED_SOURCE else
               detection_report(ws, data, name, use_demo, subset, settings))

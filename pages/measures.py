@@ -1,8 +1,8 @@
 """Choose a relevance measure: the evidence that separates the measures on the loaded data (discriminative power as
 ASL curves and pair by pair, swap rate across query sets, ties at rank K, agreement with IoU, identical and circular
 systems flagged) over the loaded runs, the chosen baselines and degraded copies of the best of them, one sentence
-saying what it favours (or that the measures tie), then Table-1 precision of retrieval by each measure and the
-definitions."""
+saying which measure clearly leads which, pair by pair (a favourite only where one leads every other), then Table-1
+precision of retrieval by each measure and the definitions."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ from dashboard.library import (
     setting_read,
     verdict,
 )
-from dashboard.session import through_app, workspace
+from dashboard.session import audience, through_app, workspace
 from dashboard.sidebar import controls
 from dashboard.ui import choose_many, require_concepts, synthetic_banner, system_label
 
@@ -86,7 +86,7 @@ if result is None:
                "of queries. The bar shows each step as it goes; the time taken is shown with the result.")
     st.stop()
 
-st.info(verdict(result))
+st.info(verdict(result, audience()))
 table = result.table
 sampled = sampled_power_column(result.subsample) if result.subsample else None
 deciding = [c for c in ("measure", sampled, SWAP_RATE, f"ties@{TIE_RANK}", "Kendall tau vs IoU", ALL_POWER)
@@ -103,9 +103,11 @@ st.markdown(f"**Judged on** {len(result.systems)} systems ({len(result.systems) 
 st.markdown(f"**What decides.** *Pairs apart*: Sakai's discriminative power, the share of the systems' pairs whose "
             f"{result.metric} under the measure differs at p < {SIGNIFICANCE_LEVEL:g} (paired randomization test, "
             f"not corrected), on {queries} (mean of the samples: with thousands of queries nearly every pair "
-            "differs) and on all queries; a measure is favoured only when its lead is beyond the noise of the "
-            "samples. *Swap rate*: of the pairs two disjoint query sets both order, the share they order "
-            f"differently (Voorhees & Buckley 2002); lower is more stable. *ties@{TIE_RANK}*: queries whose "
+            "differs) and on all queries. *Swap rate*: of the pairs two disjoint query sets both order, the share "
+            "they order differently (Voorhees & Buckley 2002); lower is more stable. The verdict reads the measures "
+            "pair by pair: one leads another where it tells more pairs apart beyond the noise of the samples (a "
+            "paired test over them), or, level on that, swaps fewer beyond the noise of the splits; it names every "
+            f"such lead and favours a measure only when it leads every other. *ties@{TIE_RANK}*: queries whose "
             f"{TIE_RANK}th and {TIE_RANK + 1}th best candidates are equally relevant, so the tie rule decides the top "
             f"{TIE_RANK}. *Kendall tau vs IoU*: the systems' order under the measure against their order under IoU.")
 # Many short numeric columns: narrow ones, so that the table fits the page at 1400 px.

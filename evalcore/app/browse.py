@@ -26,7 +26,7 @@ def find_images(ws: Workspace, candidates: Iterable[str], text: str, limit: int 
     [['img2'], ['img1'], ['img2'], ['img1'], []]
     """
     needle = text.strip().lower()
-    concepts, captions, names = ws.concepts, ws.captions, ws.names
+    concepts, captions, names = ws.concepts, ws.captions, ws.shown_names
     found = []
     for image in candidates:
         if len(found) >= limit:

@@ -87,11 +87,11 @@ class _Replay:
             self.captions_alone = step
 
     def extraction(self, step: SavedInput) -> None:
-        abbreviations = extraction_options(step)
+        abbreviations, kg_names = extraction_options(step)
         synonyms, self.synonyms = tuple((s.data, s.name) for s in self.synonyms), []
         alone, self.captions_alone = self.captions_alone, None
         self.workspace = with_caption_extraction(self.workspace, synonyms, abbreviations,
-                                                 None if alone is None else (alone.data, alone.name))
+                                                 None if alone is None else (alone.data, alone.name), kg_names=kg_names)
 
 
 #: What replaying each kind of load step does (:class:`~evalcore.app.workspace.StepKind`, the kinds the loaders

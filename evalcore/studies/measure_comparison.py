@@ -739,49 +739,93 @@ def _share(value: float) -> str:
     return f"{value:.{SCORE_DECIMALS}f}" if np.isfinite(value) else "—"
 
 
-def verdict(comparison: MeasureComparison) -> str:
-    """What the evidence favours, only where it favours something. The criterion: the share of system pairs told
-    apart at p < 0.05 on the query samples (Sakai's discriminative power; on all queries without samples); among
-    measures level on it, fewer swaps across query sets. A measure is favoured only when ahead of every other on
-    power, or, level on power, ahead of every other level one on swaps; ahead means beyond the noise of the query
-    samples (or splits) by :func:`clear_lead` where :attr:`MeasureComparison.resamples` has them, else strictly
-    at the :data:`~evalcore.io.tables.SCORE_DECIMALS` decimals shown. Otherwise the sentence says which measures tie.
-    It states the pairs told apart (a mean count per sample), the pairs the favoured measure tells apart more often
-    than the next one, and what was left out of the counts. A lead under :data:`CLEAR_MARGIN` is said to be slight.
+#: The readers :func:`verdict` words its sentence for, as the explanations do (evalcore.app.explain).
+AUDIENCES = ("clinician", "researcher")
+
+
+def verdict(comparison: MeasureComparison, audience: str = "researcher") -> str:
+    """What the evidence says, pair by pair of measures, in ``audience``'s words ("researcher" or "clinician").
+
+    The criterion: the share of system pairs told apart at p < 0.05 on the query samples (Sakai's discriminative
+    power; on all queries without samples); for two measures level on it, fewer swaps across query sets. Each pair
+    of measures is read on its own: one leads the other where it is ahead beyond the noise of the query samples (or
+    splits) by :func:`clear_lead`, where :attr:`MeasureComparison.resamples` has them, else strictly at the
+    :data:`~evalcore.io.tables.SCORE_DECIMALS` decimals shown. The sentence states every such lead and no other: it
+    favours a measure only where that one leads every other; otherwise it names each measure that leads with those
+    it leads, and says that every other pair ties (or, where no pair is clear, that all tie). A measure ahead of
+    every other on power is described further to researchers: the pairs told apart (a mean count per sample), the
+    next measure, the pairs it tells apart more often, swaps and ties (a lead under :data:`CLEAR_MARGIN` is slight).
+    What was left out of the counts closes the sentence. The clinician's sentence says the same leads without the
+    statistics' words.
 
     >>> table = pd.DataFrame({"measure": ["iou", "nn-iou"], sampled_power_column(100): [0.40, 0.67],
     ...                       SWAP_RATE: [0.08, 0.03], "ties@5": [80, 92]})
-    >>> print(verdict(MeasureComparison(table, pd.DataFrame(), pd.DataFrame(), "CUI@10", ("a", "b", "c"), 100,
-    ...                                 subsample=100)))  # doctest: +NORMALIZE_WHITESPACE
+    >>> comparison = MeasureComparison(table, pd.DataFrame(), pd.DataFrame(), "CUI@10", ("a", "b", "c"), 100,
+    ...                                subsample=100)
+    >>> print(verdict(comparison))  # doctest: +NORMALIZE_WHITESPACE
     The evidence favours nn-iou: it tells more system pairs apart at p < 0.05 on 100-query samples than any other
     measure, 2.0 of 3 on average (0.6700), against 1.2 of 3 (0.4000) for iou, the next; it swaps fewer pairs across
     query sets (0.0300 vs 0.0800), at a cost of more ties at rank 5 (0.9200 of queries vs 0.8000).
+    >>> print(verdict(comparison, "clinician"))  # doctest: +NORMALIZE_WHITESPACE
+    The evidence favours nn-iou, ahead of every other way of matching: nn-iou clearly tells retrieval systems apart
+    more often than iou.
     >>> table[sampled_power_column(100)] = [1.0, 1.0]
     >>> table[SWAP_RATE] = [0.0, 0.0]
     >>> print(verdict(MeasureComparison(table, pd.DataFrame(), pd.DataFrame(), "CUI@10", ("a", "b", "c"), 100,
     ...                                 subsample=100)))  # doctest: +NORMALIZE_WHITESPACE
-    A tie: both measures tell as many system pairs apart at p < 0.05 on 100-query samples, 3.0 of 3 on average
-    (1.0000), and swap as many pairs across query sets (0.0000); the evidence favours none of them.
+    A tie: no measure clearly leads another; both measures tell as many system pairs apart at p < 0.05 on
+    100-query samples, 3.0 of 3 on average (1.0000), and swap as many pairs across query sets (0.0000); the
+    evidence favours none of them.
     """
+    if audience not in AUDIENCES:
+        raise ParameterError(f"audience must be one of {AUDIENCES}, got {audience!r}")
+    plain = audience == "clinician"
     standing = _Standing.of(comparison)
     if standing is None:
-        return ("No verdict: the evidence needs at least two systems that differ (load runs or choose baselines), "
+        return ("No verdict: the comparison needs at least two retrieval systems with different results (load "
+                "results of retrieval systems or choose reference systems), to see which way of matching tells them "
+                "apart." if plain else
+                "No verdict: the evidence needs at least two systems that differ (load runs or choose baselines), "
                 "to see which measure tells them apart.")
     ranked = standing.ranked()
     best, power, where = ranked[0], standing.power, standing.where
-    leaders = standing.leaders(ranked)
     if len(standing.rows) == 1:
-        text = (f"Only {best} is compared: it tells {standing.told(best)} of {standing.judged[best]} system pairs apart "
-                f"at p < {SIGNIFICANCE_LEVEL:g} {where} on average ({_share(standing.shown(best, power))}); choose more "
-                "measures to compare")
+        text = (f"Only {best} is compared: choose more ways of matching to compare" if plain else
+                f"Only {best} is compared: it tells {standing.told(best)} of {standing.judged[best]} system pairs "
+                f"apart at p < {SIGNIFICANCE_LEVEL:g} {where} on average ({_share(standing.shown(best, power))}); "
+                "choose more measures to compare")
     elif not standing.shown(best, power) > 0:
-        text = (f"No measure tells any pair of the systems apart at p < {SIGNIFICANCE_LEVEL:g} {where}: the evidence "
+        text = ("No way of matching clearly tells any two retrieval systems apart: the evidence favours none (more "
+                "cases or more different systems would tell)" if plain else
+                f"No measure tells any pair of the systems apart at p < {SIGNIFICANCE_LEVEL:g} {where}: the evidence "
                 "favours none (more queries or more different systems would tell)")
-    elif len(leaders) == 1:
-        text = _favoured_sentence(standing, best, ranked[1])
     else:
-        text = _level_sentence(standing, leaders)
-    return text + _left_out_clause(comparison) + "."
+        text = (_plain_leads_sentence if plain else _leads_sentence)(standing, standing.leads())
+    return text + _left_out_clause(comparison, plain) + "."
+
+
+@dataclass(frozen=True)
+class _Leads:
+    """Which measure clearly leads which, pair by pair (:meth:`_Standing.ahead`): ``more``, on the pairs told apart;
+    ``steadier``, on the swap rate, of the pairs level on those. Keyed by every measure, most pairs apart first; each
+    tuple in the table's order."""
+
+    more: Mapping[str, tuple[str, ...]]
+    steadier: Mapping[str, tuple[str, ...]]
+
+    def led_by(self, measure: str) -> set[str]:
+        return {*self.more[measure], *self.steadier[measure]}
+
+    @property
+    def favoured(self) -> str | None:
+        """The measure that leads every other one, None where none does (a lead goes one way: at most one does)."""
+        return next((m for m in self.more if len(self.led_by(m)) == len(self.more) - 1), None)
+
+    @property
+    def tied(self) -> bool:
+        """Whether some pair of measures is level on both criteria."""
+        count = len(self.more)
+        return sum(len(self.led_by(m)) for m in self.more) < count * (count - 1) // 2
 
 
 @dataclass(frozen=True)
@@ -816,6 +860,10 @@ class _Standing:
     @property
     def samples(self) -> int:
         return len(self.resamples.get((self.power, self.rows.index[0]), ()))
+
+    @property
+    def splits(self) -> int:
+        return len(self.resamples.get((SWAP_RATE, self.rows.index[0]), ()))
 
     @property
     def noise(self) -> str:
@@ -855,13 +903,19 @@ class _Standing:
         return sorted(self.rows.index, key=lambda m: (-np.nan_to_num(self.shown(m, self.power), nan=-1.0),
                                                       np.nan_to_num(self.shown(m, SWAP_RATE), nan=np.inf)))
 
-    def leaders(self, ranked: Sequence[str]) -> list[str]:
-        """The measures level with the best on power, in the table's order (IoU first)."""
-        best = ranked[0]
-        # Level with the best: not clearly behind it, or shown as high as one that is not (a paired lead can be
-        # clear over one measure and not over another with the same share: both are then level).
-        floor = min(self.shown(m, self.power) for m in [best] + [m for m in ranked[1:] if not self.ahead(best, m, self.power)])
-        return [m for m in self.rows.index if self.shown(m, self.power) >= floor]
+    def leads(self) -> _Leads:
+        """Every pair of measures read by :meth:`ahead` on its own: on power, then, where neither is ahead on power,
+        on the swap rate. No group is cut from a ranking: a measure can lead some of those level with a third."""
+        measures, ranked = list(self.rows.index), self.ranked()
+        ahead = {(a, b): self.ahead(a, b, self.power) for a in measures for b in measures if a != b}
+        more = {m: tuple(o for o in measures if o != m and ahead[m, o]) for m in ranked}
+        steadier = {m: tuple(o for o in measures if o != m and not ahead[m, o] and not ahead[o, m]
+                             and self.ahead(m, o, SWAP_RATE)) for m in ranked}
+        return _Leads(more, steadier)
+
+    def versus(self, measure: str, others: Sequence[str], criterion: str) -> str:
+        """``measure``'s value on ``criterion`` against those of ``others``, as shown: "0.9300 vs 0.9100 and 0.9000"."""
+        return f"{_share(self.shown(measure, criterion))} vs {joined([_share(self.shown(o, criterion)) for o in others])}"
 
 
 def _favoured_sentence(standing: _Standing, best: str, runner: str) -> str:
@@ -877,38 +931,110 @@ def _favoured_sentence(standing: _Standing, best: str, runner: str) -> str:
             + _swaps_and_ties(standing.comparison, standing.rows, best, runner))
 
 
-def _level_sentence(standing: _Standing, leaders: Sequence[str]) -> str:
-    """Several measures level on power: the steadiest is favoured when it swaps fewer pairs than each, else a tie."""
-    power, rows = standing.power, standing.rows
-    steadiest = min(leaders, key=lambda m: np.nan_to_num(standing.shown(m, SWAP_RATE), nan=np.inf))
-    same = len({standing.shown(m, power) for m in leaders}) == 1
-    level = f"{'as many' if same else 'about as many'} system pairs apart at p < {SIGNIFICANCE_LEVEL:g} {standing.where}"
-    within = "" if same else standing.noise
-    if all(standing.ahead(steadiest, m, SWAP_RATE) for m in leaders if m != steadiest):
-        runner = min((m for m in leaders if m != steadiest), key=lambda m: standing.shown(m, SWAP_RATE))
-        return (f"The evidence favours {steadiest} on stability alone: {joined(leaders)} tell {level}, "
-                f"{standing.spread(leaders, power)}{within}, and {steadiest} swaps fewer pairs across query sets "
-                f"({_share(standing.shown(steadiest, SWAP_RATE))} vs {_share(standing.shown(runner, SWAP_RATE))} for "
-                f"{runner}, the next)")
-    who = joined(leaders) if len(leaders) < len(rows) else "both measures" if len(rows) == 2 else \
-        f"all {len(rows)} measures"
-    swaps = standing.spread(leaders, SWAP_RATE)
-    return (f"A tie: {who} tell {level}, {standing.spread(leaders, power)}{within}"
-            f"{', more than the others' if len(leaders) < len(rows) else ''}, and "
+def _leads_sentence(standing: _Standing, leads: _Leads) -> str:
+    """The researcher's sentence: every clear lead, pair by pair, the favoured measure first where there is one,
+    and the ties left."""
+    favoured, ranked = leads.favoured, list(leads.more)
+    if favoured is None:
+        clauses = _lead_clauses(standing, leads, ranked)
+        return f"No measure leads every other: {clauses}{_ties_clause(standing, leads)}" if clauses else \
+            _tie_sentence(standing)
+    others = [m for m in ranked if m != favoured]
+    if len(leads.more[favoured]) == len(others):
+        head = _favoured_sentence(standing, favoured, others[0])
+    elif not any(leads.more.values()):
+        head = _steadiest_sentence(standing, favoured)
+    else:
+        head = f"The evidence favours {favoured}, which leads every other measure: " + \
+            _lead_clauses(standing, leads, [favoured])
+    rest = _lead_clauses(standing, leads, others, stated=bool(leads.more[favoured]))
+    return head + (f"; of the others, {rest}" if rest else "") + _ties_clause(standing, leads)
+
+
+def _lead_clauses(standing: _Standing, leads: _Leads, measures: Sequence[str], stated: bool = False) -> str:
+    """Each of ``measures`` with those it clearly leads: on pairs apart (the criterion named once, unless already
+    ``stated``), then on swaps where level on pairs apart; "" where none of them leads."""
+    clauses, criterion = [], "" if stated else f" at p < {SIGNIFICANCE_LEVEL:g} {standing.where}"
+    for m in measures:
+        if leads.more[m]:
+            clauses.append(f"{m} tells more system pairs apart{criterion} than {joined(leads.more[m])} "
+                           f"({standing.versus(m, leads.more[m], standing.power)})")
+            criterion = ""
+    steady = [m for m in measures if leads.steadier[m]]
+    steadier = [f"{m} {'fewer' if at else 'swaps fewer pairs across query sets'} than {joined(leads.steadier[m])} "
+                f"({standing.versus(m, leads.steadier[m], SWAP_RATE)})" for at, m in enumerate(steady)]
+    return "; ".join(clauses + ([f"level on pairs apart, {', '.join(steadier)}"] if steadier else []))
+
+
+def _ties_clause(standing: _Standing, leads: _Leads) -> str:
+    """Where some pair of measures is level on both criteria: that every pair not named ties."""
+    if not leads.tied:
+        return ""
+    noise = [f"the {standing.samples} query samples"] if standing.samples > 1 else []
+    noise += [f"the {standing.splits} splits into query sets"] if standing.splits > 1 else []
+    return "; every other pair of measures ties" + (f" within the noise of {joined(noise)}" if noise else "")
+
+
+def _all_level(standing: _Standing, measures: Sequence[str]) -> str:
+    """That ``measures`` (all of them) tell as many pairs apart, with the range of the counts."""
+    power = standing.power
+    same = len({standing.shown(m, power) for m in measures}) == 1
+    who = "both measures" if len(measures) == 2 else f"all {len(measures)} measures"
+    return (f"{who} tell {'as many' if same else 'about as many'} system pairs apart at p < {SIGNIFICANCE_LEVEL:g} "
+            f"{standing.where}, {standing.spread(measures, power)}{'' if same else standing.noise}")
+
+
+def _steadiest_sentence(standing: _Standing, steadiest: str) -> str:
+    """No measure ahead of another on power, ``steadiest`` ahead of every other one on swaps."""
+    measures = list(standing.rows.index)
+    runner = min((m for m in measures if m != steadiest),
+                 key=lambda m: np.nan_to_num(standing.shown(m, SWAP_RATE), nan=np.inf))
+    return (f"The evidence favours {steadiest} on stability alone: {_all_level(standing, measures)}, and {steadiest} "
+            f"swaps fewer pairs across query sets ({standing.versus(steadiest, [runner], SWAP_RATE)} for {runner}, "
+            "the next)")
+
+
+def _tie_sentence(standing: _Standing) -> str:
+    """No pair of measures with a clear lead on either criterion."""
+    measures = list(standing.rows.index)
+    swaps = standing.spread(measures, SWAP_RATE)
+    return (f"A tie: no measure clearly leads another; {_all_level(standing, measures)}, and "
             + (f"swap as many pairs across query sets ({swaps})" if " to " not in swaps else
                f"swap from {swaps} of the pairs across query sets") + "; the evidence favours none of them")
 
 
-def _left_out_clause(comparison: MeasureComparison) -> str:
-    """The systems left out as circular and the pairs of identical systems left out of the counts."""
+def _plain_leads_sentence(standing: _Standing, leads: _Leads) -> str:
+    """The clinician's sentence: the researcher's leads, pair by pair, without the statistics' words."""
+    ranked = list(leads.more)
+    clauses = [f"{m} clearly tells retrieval systems apart more often than {joined(leads.more[m])}"
+               for m in ranked if leads.more[m]]
+    clauses += [f"{m} tells retrieval systems apart as often as {joined(leads.steadier[m])}, but more consistently "
+                "from one set of cases to another" for m in ranked if leads.steadier[m]]
+    if not clauses:
+        return ("A tie: no way of matching is clearly ahead of another at telling retrieval systems apart; they are "
+                "too close to call")
+    favoured = leads.favoured
+    head = f"The evidence favours {favoured}, ahead of every other way of matching: " if favoured else \
+        "No way of matching is ahead of every other: "
+    return head + "; ".join(clauses) + ("; every other comparison between them is too close to call" if leads.tied else "")
+
+
+def _left_out_clause(comparison: MeasureComparison, plain: bool = False) -> str:
+    """The systems left out as circular and the pairs of identical systems left out of the counts (``plain``: in a
+    clinician's words)."""
     text = ""
     if len(comparison.left_out):
-        text += (f"; left out as circular (the ideal ranking under a compared measure): "
-                 f"{joined(comparison.left_out.system.tolist())}")
+        systems = joined(comparison.left_out.system.tolist())
+        text += (f"; not judged: {systems}, each the perfect list under one of these ways of matching (it would win "
+                 "by construction)" if plain else
+                 f"; left out as circular (the ideal ranking under a compared measure): {systems}")
     identical = len(comparison.identical)
     if identical:
-        text += (f"; {identical} pair{'s' if identical > 1 else ''} of identical systems "
-                 f"{'are' if identical > 1 else 'is'} left out of the counts")
+        many = identical > 1
+        text += (f"; {identical} pair{'s' if many else ''} of systems with the same results {'are' if many else 'is'} "
+                 "not counted" if plain else
+                 f"; {identical} pair{'s' if many else ''} of identical systems {'are' if many else 'is'} left out of "
+                 "the counts")
     return text
 
 

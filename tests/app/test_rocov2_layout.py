@@ -160,5 +160,5 @@ def test_the_workspace_names_its_files_as_before(tmp_path):
         str(folder / "test_concepts.csv"), str(tmp_path / "kg" / "open_kg_edges.csv"), "data/labels/rocov2_labels.csv",
         str(folder / "test_captions.csv"), str(folder / "cui_mapping.csv"), str(tmp_path / "kg" / "open_kg_names.csv"),
         str(folder / "images"), str(folder / "runs" / "mine.trec")]
-    assert set(loaded.runs) == {"mine"} and loaded.names["C0000003"] == "Abdomen"
+    assert set(loaded.runs) == {"mine"} and loaded.shown_names["C0000003"] == "Abdomen"  # the KG's names file
     assert [(step.kind, step.name) for step in loaded.recipe] == [("folder", str(folder))]

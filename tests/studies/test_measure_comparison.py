@@ -159,7 +159,8 @@ def test_verdict_names_the_measure_the_evidence_favours_and_why():
     assert verdict(comparison([0.40, 0.67, 0.50], [0.08, 0.03, 0.05], [160, 184, 160])) == (
         "The evidence favours nn-iou: it tells more system pairs apart at p < 0.05 on 100-query samples than any "
         "other measure, 2.0 of 3 on average (0.6700), against 1.5 of 3 (0.5000) for dice, the next; it swaps fewer "
-        "pairs across query sets (0.0300 vs 0.0500), at a cost of more ties at rank 5 (0.9200 of queries vs 0.8000).")
+        "pairs across query sets (0.0300 vs 0.0500), at a cost of more ties at rank 5 (0.9200 of queries vs 0.8000); "
+        "of the others, dice tells more system pairs apart than iou (0.5000 vs 0.4000).")
     assert verdict(comparison([0.92, 0.93], [0.02, 0.02], [176, 170])) == (
         "The evidence favours nn-iou: it tells slightly more system pairs apart at p < 0.05 on 100-query samples than "
         "any other measure, 2.8 of 3 on average (0.9300), against 2.8 of 3 (0.9200) for iou, the next; it swaps as "
@@ -174,22 +175,24 @@ def test_verdict_names_the_measure_the_evidence_favours_and_why():
 def test_a_tie_reads_as_a_tie():
     # The case: every measure tells every pair apart (1.00) and swaps none; no measure is favoured.
     text = verdict(comparison([1.0, 1.0, 1.0], [0.0, 0.0, 0.0], [160, 150, 160]))
-    assert text == ("A tie: all 3 measures tell as many system pairs apart at p < 0.05 on 100-query samples, 3.0 of 3 "
-                    "on average (1.0000), and swap as many pairs across query sets (0.0000); the evidence favours "
-                    "none of them.")
-    # Level on power and no swap rate below every other one: still a tie, the swap rates given as a range.
-    assert verdict(comparison([1.0, 1.0, 1.0], [0.0, 0.0, 0.01], [160, 150, 160])).startswith(
-        "A tie: all 3 measures tell as many system pairs apart at p < 0.05 on 100-query samples, 3.0 of 3 on average "
-        "(1.0000), and swap from 0.0000 to 0.0100 of the pairs across query sets; the evidence favours none")
-    # Two level at the top, the third behind: the tie names them.
-    assert verdict(comparison([0.9, 0.5, 0.9], [0.01, 0.01, 0.01], [160, 150, 160])).startswith(
-        "A tie: iou and dice tell as many system pairs apart at p < 0.05 on 100-query samples, 2.7 of 3 on average "
-        "(0.9000), more than the others, and swap as many pairs across query sets (0.0100)")
+    assert text == ("A tie: no measure clearly leads another; all 3 measures tell as many system pairs apart at p < "
+                    "0.05 on 100-query samples, 3.0 of 3 on average (1.0000), and swap as many pairs across query sets "
+                    "(0.0000); the evidence favours none of them.")
+    # Level on power and no swap rate below every other one: none is favoured; each pair with fewer swaps is named
+    # (without resamples, a lead is one at the decimals shown), the pair level on both ties.
+    assert verdict(comparison([1.0, 1.0, 1.0], [0.0, 0.0, 0.01], [160, 150, 160])) == (
+        "No measure leads every other: level on pairs apart, iou swaps fewer pairs across query sets than dice "
+        "(0.0000 vs 0.0100), nn-iou fewer than dice (0.0000 vs 0.0100); every other pair of measures ties.")
+    # Two level at the top, the third behind: each leads the third, pair by pair, and they tie with each other.
+    assert verdict(comparison([0.9, 0.5, 0.9], [0.01, 0.01, 0.01], [160, 150, 160])) == (
+        "No measure leads every other: iou tells more system pairs apart at p < 0.05 on 100-query samples than nn-iou "
+        "(0.9000 vs 0.5000); dice tells more system pairs apart than nn-iou (0.9000 vs 0.5000); every other pair of "
+        "measures ties.")
 
 
 def test_level_on_power_the_fewer_swaps_decide_and_say_so():
     assert verdict(comparison([1.0, 1.0], [0.02, 0.0], [160, 160])) == (
-        "The evidence favours nn-iou on stability alone: iou and nn-iou tell as many system pairs apart at p < 0.05 "
+        "The evidence favours nn-iou on stability alone: both measures tell as many system pairs apart at p < 0.05 "
         "on 100-query samples, 3.0 of 3 on average (1.0000), and nn-iou swaps fewer pairs across query sets (0.0000 "
         "vs 0.0200 for iou, the next).")
 
@@ -204,8 +207,9 @@ def test_a_lead_within_the_noise_of_the_samples_is_a_tie_and_beyond_it_a_verdict
     # Means 0.75 and 0.70 on four samples; differences +0.4, -0.2, +0.2, -0.2: mean 0.05, sd 0.3, SE 0.15.
     noisy = resampled(column, {"iou": [0.9, 0.6, 0.9, 0.6], "nn-iou": [0.5, 0.8, 0.7, 0.8]})
     assert verdict(comparison([0.75, 0.70], [0.02, 0.02], [160, 160], resamples=noisy)).startswith(
-        "A tie: both measures tell about as many system pairs apart at p < 0.05 on 100-query samples, 2.1 to 2.2 of 3 "
-        "on average (0.7000 to 0.7500), differences within the noise of the 4 query samples, and swap as many")
+        "A tie: no measure clearly leads another; both measures tell about as many system pairs apart at p < 0.05 on "
+        "100-query samples, 2.1 to 2.2 of 3 on average (0.7000 to 0.7500), differences within the noise of the 4 "
+        "query samples, and swap as many")
     # The same means, iou ahead on every sample (differences 0.04, 0.06, 0.05, 0.05: SE 0.004): a verdict.
     steady = resampled(column, {"iou": [0.74, 0.76, 0.75, 0.75], "nn-iou": [0.70, 0.70, 0.70, 0.70]})
     assert verdict(comparison([0.75, 0.70], [0.02, 0.02], [160, 160], resamples=steady)).startswith(
@@ -382,8 +386,9 @@ def test_all_measures_tie_where_every_pair_is_far_apart():
     result = compare_measures(evaluator, specs("iou", "dice"), [source], samples=200, subsample=60, subsample_repeats=3,
                               levels=(0.5, 1.0))
     text = verdict(result)
-    assert text.startswith("A tie: both measures tell as many system pairs apart at p < 0.05 on 60-query samples, "
-                           "3.0 of 3 on average (1.0000)") and "the evidence favours none of them" in text, text
+    assert text.startswith("A tie: no measure clearly leads another; both measures tell as many system pairs apart at "
+                           "p < 0.05 on 60-query samples, 3.0 of 3 on average (1.0000)"), text
+    assert "the evidence favours none of them" in text, text
 
 
 def test_verdict_without_two_systems():
