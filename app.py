@@ -5,11 +5,21 @@ Run with ``streamlit run app.py``; it opens on the embedded (synthetic) demo.
 
 from __future__ import annotations
 
+from pathlib import Path
+from urllib.parse import urlsplit
+
 import streamlit as st
 
 from dashboard.background import prepare_pages
 from dashboard.caching import server_foreground
-from dashboard.computed import engine_note, kg_coverage_of, rocov2_workspace, saved_workspace
+from dashboard.computed import (
+    LINK_NOT_SAVED,
+    engine_note,
+    kg_coverage_of,
+    rocov2_workspace,
+    save_for_link,
+    saved_workspace,
+)
 from dashboard.library import KG_MODES, CBIRLensError, SavedLink, StoreError
 from dashboard.session import (
     AUDIENCES,
@@ -17,7 +27,9 @@ from dashboard.session import (
     FOLDER_STATE,
     IGNORED_IN_ADDRESS,
     WORKSPACE_PARAMETER,
+    address_opens_workspace,
     audience,
+    hold_folder,
     hold_saved,
     saved_link,
     server_allocator,
@@ -51,12 +63,14 @@ PAGE_FILES = {
     "pages/concept_detection.py": ("Concept detection", ":material/label:"),
     "pages/method.py": ("Method", ":material/functions:"),
     "pages/measures.py": ("Choose a measure", ":material/balance:"),
+    "pages/judging.py": ("Judge pairs", ":material/rate_review:"),
 }
 OPENING_PAGE = "pages/data.py"
-#: What a clinician reads: the data, which system finds similar images best, and why an image was retrieved.
+#: What a clinician reads: the data, which system finds similar images best, why an image was retrieved, and the
+#: pairs of images a clinician rates.
 #: The others tune, define or choose measures, for researchers.
 CLINICIAN_PAGES = ("pages/data.py", "pages/leaderboard.py", "pages/per_query.py", "pages/case_view.py",
-                   "pages/knowledge_graph.py")
+                   "pages/knowledge_graph.py", "pages/judging.py")
 #: Where a clinician lands when switching the view on a researcher's page: the comparison of systems.
 CLINICIAN_LANDING = "pages/leaderboard.py"
 
@@ -68,6 +82,13 @@ def pages_for(reader: str) -> dict[str, st.Page]:
     return {path: st.Page(path, title=navigation_title_for(title, reader), icon=icon,
                           default=path == OPENING_PAGE)
             for path, (title, icon) in PAGE_FILES.items() if not clinician or path in CLINICIAN_PAGES}
+
+
+def page_in_address(url: str | None) -> str | None:
+    """The page file an address's path names ("http://host:8501/ablation?audience=Clinician": "pages/ablation.py"),
+    None for the opening page or a path that names none."""
+    name = urlsplit(url or "").path.rstrip("/").rsplit("/", 1)[-1]
+    return next((file for file in PAGE_FILES if Path(file).stem == name), None)
 
 
 def reopen_linked_folder() -> None:
@@ -87,7 +108,7 @@ def reopen_linked_folder() -> None:
     try:
         st.session_state["workspace"] = rocov2_workspace(
             folder, server_data_roots(), lambda fraction, text: bar.progress(min(1.0, fraction), text))
-        st.session_state[FOLDER_STATE] = folder
+        hold_folder(folder, st.session_state["workspace"])
     except (CBIRLensError, OSError):
         st.query_params.pop(FOLDER_PARAMETER, None)
         st.warning("The data folder named in this address cannot be opened on this server; showing the demo instead.")
@@ -124,6 +145,22 @@ def reopen_linked_workspace() -> None:
         st.warning(f"This link's saved workspace cannot be opened: {reason} Showing the demo instead.")
     finally:
         bar.empty()
+
+
+VIEW_LINK = "view_link"
+
+
+def link_words() -> str:
+    """What "Link to this view" opens: this page, these choices and the data on screen, or what it leaves out."""
+    if address_opens_workspace():
+        held = saved_link()
+        return ("Opens this page with these choices and this data in any browser" +
+                (f", while the data stays saved (until {held[1]})." if held else "."))
+    opens = "the data folder as it was loaded" if st.session_state.get(FOLDER_STATE) else "the demo"
+    refused = st.session_state.get(LINK_NOT_SAVED)
+    return (f"This link opens these choices on {opens}: what was loaded since (uploads, concepts found in the "
+            "captions) is not in it" + (f", since saving it was refused ({refused})." if refused else
+                                        "; open this again to save it and get a link that holds it."))
 
 
 def sidebar() -> None:
@@ -194,7 +231,10 @@ def show_page() -> None:
     shown = next(path for path, page in pages.items() if page is navigation)
     # A researcher's page that the clinician's navigation lacks resolves to the opening page; the comparison of systems
     # is the closer page to land on.
-    if shown == OPENING_PAGE and st.session_state.get("page_shown") not in (None, *pages):
+    # So does a first visit whose address names such a page (/ablation?audience=Clinician).
+    left = st.session_state.get("page_shown")
+    if shown == OPENING_PAGE and (left not in (None, *pages) or (left is None and page_in_address(st.context.url)
+                                                                  not in (None, *pages))):
         st.session_state["page_shown"] = CLINICIAN_LANDING
         st.switch_page(pages[CLINICIAN_LANDING])
     st.session_state["page_shown"] = shown
@@ -211,12 +251,11 @@ def show_page() -> None:
         engine_slot.caption(note)
     # After the page has run: the address then holds the page's own choices too.
     # Folded: a link's parameters are the researcher's names (alpha, n), which a clinician's sidebar does not show unasked.
-    with link_slot.expander("Link to this view"):
+    # Opening it saves what the address cannot name (an upload, an extraction), so that the link never lies.
+    with link_slot.expander("Link to this view", key=VIEW_LINK, on_change=save_for_link, args=(VIEW_LINK,)):
         st.code(view_link(st.context.url or "", {key: st.query_params.get_all(key) for key in st.query_params}), language=None,
                 wrap_lines=True)
-        st.caption("Opens this page with these choices in any browser" + (
-            "; the data loaded here opens with it while it stays saved (Data page: Save)." if saved_link() is None and
-            not st.session_state.get(FOLDER_STATE) else "."))
+        st.caption(link_words())
     if ignored := st.session_state.pop(IGNORED_IN_ADDRESS, None):
         st.toast("Part of this link does not fit the data loaded here or the settings' ranges (" + ", ".join(ignored)
                  + "); the nearest view is shown instead.")

@@ -13,7 +13,7 @@ import streamlit as st
 from dashboard.computed import caption_dictionary_of, explanations_of, pool_relevance_of
 from dashboard.session import audience
 from dashboard.sidebar import Settings
-from dashboard.ui import chip, concept_label, escape_markdown, unbroken_hyphens
+from dashboard.ui import chip, choose_flag, concept_label, escape_markdown, unbroken_hyphens
 from dashboard.wording import MATCHED, is_clinician, say, status_of
 from evalcore.app.baselines import IOU, Baseline
 from evalcore.app.explain import (
@@ -161,10 +161,34 @@ def explanations_for(ws: Workspace, query: str, documents: list[str], settings: 
 
 # --- the caption words behind extracted concepts -------------------------------------------------------------
 
-WORDS_COLOURS = {"counted": "violet", "negated": "red"}  # (green, orange, grey and blue mark concepts)
+#: How a caption's words are marked: those that gave a concept violet, those that did not count grey and struck
+#: through, so that they differ in hue, in lightness and without colour at all (violet beside red read as one colour,
+#: and to a reader who tells neither). Green, orange and blue mark concepts.
+WORDS_COLOURS = {"counted": "violet", "negated": "gray"}
+
+
+def marked_words(text: str, status: str) -> str:
+    """Caption words marked as ``status`` ("counted" or "negated", :data:`WORDS_COLOURS`): a chip
+    (:func:`dashboard.ui.chip`) whose words take its colour too, struck through where they did not count.
+
+    >>> marked_words("fracture", "negated").endswith("[:gray[~~fracture~~]]"), marked_words("CT", "counted")[-13:]
+    (True, '[:violet[CT]]')
+    """
+    colour = WORDS_COLOURS[status]
+    head, _, body = chip(text, colour).partition("[")
+    strike = "~~" if status == "negated" else ""
+    return f"{head}[:{colour}[{strike}{body.removesuffix(']')}{strike}]]"
+
+
 def words_legend() -> str:
-    """What the highlighted caption's colours mean, in the reader's words."""
+    """What the highlighted caption's marks mean, in the reader's words (a tooltip's plain text)."""
     return say("words_legend")
+
+
+def words_key() -> str:
+    """The highlighted caption's key as drawn under it: a sample of each mark, then :func:`words_legend`."""
+    return f"{marked_words(say('words_counted'), 'counted')} {marked_words(say('words_not_counted'), 'negated')} " \
+           f"{words_legend()}"
 
 
 def caption_words_toggle(ws: Workspace, key: str) -> bool:
@@ -172,7 +196,7 @@ def caption_words_toggle(ws: Workspace, key: str) -> bool:
     sets were found in the captions."""
     if ws.extraction is None:
         return False
-    return st.toggle(say("words_toggle"), key=key, help=words_legend())
+    return choose_flag(st.toggle, say("words_toggle"), key, help=words_legend())
 
 
 def highlighted_caption(ws: Workspace, image_id: str, pieces: Sequence[CaptionPiece] | None = None) -> str:
@@ -184,8 +208,8 @@ def highlighted_caption(ws: Workspace, image_id: str, pieces: Sequence[CaptionPi
         pieces = caption_pieces(caption, ws.extraction.mentions_of(image_id))
     if not pieces or not caption:
         return "_(no caption)_"
-    return "".join(chip(piece.text, WORDS_COLOURS["counted"]) if piece.counted else
-                   chip(piece.text, WORDS_COLOURS["negated"]) if piece.negated else
+    return "".join(marked_words(piece.text, "counted") if piece.counted else
+                   marked_words(piece.text, "negated") if piece.negated else
                    escape_markdown(unbroken_hyphens(piece.text)) for piece in pieces)
 
 
@@ -195,7 +219,7 @@ def draw_caption_words(ws: Workspace, image_id: str, kg, legend: bool = True) ->
     pieces, words = ws.extraction.evidence(image_id)
     st.markdown(highlighted_caption(ws, image_id, pieces))
     if legend:
-        st.caption(words_legend())
+        st.caption(words_key())
     if not words:
         st.caption("No concept was found in this caption.")
         return
@@ -250,7 +274,7 @@ def draw_extraction_evidence(ws: Workspace, image_id: str, kg) -> None:
     st.markdown(f"**{escape_markdown(image_id)}:** {chips or '_(no concept found)_'}")
     mentions = ws.extraction.mentions_of(image_id)  # read once for the highlighted caption and the table
     st.markdown(highlighted_caption(ws, image_id, caption_pieces(ws.extraction.captions.get(image_id, ""), mentions)))
-    st.caption(words_legend())
+    st.caption(words_key())
     table = evidence_table(ws, image_id, kg, mentions)
     if table.empty:
         st.caption("No concept is named in this caption.")

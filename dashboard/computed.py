@@ -34,15 +34,18 @@ from dashboard.caching import (
     server_workspaces,
     shared,
 )
-from dashboard.session import hold_saved, server_scheduler, workspace_store
-from dashboard.sidebar import Settings
-from dashboard.ui import StepProgress, shown_system
+from dashboard.session import address_opens_workspace, hold_saved, server_scheduler, workspace, workspace_store
+from dashboard.sidebar import Settings, controls
+from dashboard.ui import StepProgress, plain_settings, shown_system
 from dashboard.wording import for_reader
 from evalcore.app import paper, sweeps
-from evalcore.app.baselines import BASELINES, EVALUATOR_INPUTS, Baseline, PoolRanking, pool_relevance
+from evalcore.app.baselines import BASELINES, EVALUATOR_INPUTS, IOU, NN_IOU, Baseline, PoolRanking, pool_relevance
 from evalcore.app.browse import KGCoverage, Neighbourhood, kg_coverage, neighbourhood
 from evalcore.app.detection import DetectionReport, extraction_report, read_and_score
 from evalcore.app.explain import Explanation, example_path_pair, explain_pair, search_concepts
+from evalcore.app.judging import PairDesign, judged_collection, pair_design
+from evalcore.app.judgments import JudgmentStore
+from evalcore.app.plain_report import plain_report, plain_report_html
 from evalcore.app.report import report_html, workspace_report
 from evalcore.app.saved import PreparedResults, prepared_blobs, save_workspace
 from evalcore.app.scores import Scores, leaderboard_names, shown_scores
@@ -54,12 +57,16 @@ from evalcore.engine import PairwiseEngine
 from evalcore.engine.array_backend import gpu_available
 from evalcore.errors import CBIRLensError, ParameterError
 from evalcore.evaluation.evaluator import AlignedRun, Evaluator
-from evalcore.evaluation.options import Compute, Relevance, Scoring
+from evalcore.evaluation.groups import BUILT_IN_GROUPINGS, query_grouping
+from evalcore.evaluation.options import DEFAULT_CUTOFFS, Compute, Relevance, Scoring
 from evalcore.extraction.caption_concepts import CaptionConcepts
 from evalcore.extraction.extractor import ConceptDictionary, Coverage, coverage
 from evalcore.io.tables import shown_metrics, shown_tables, spreadsheet_csv
+from evalcore.readers.judgment_columns import read_judgment_columns
+from evalcore.readers.query_attributes import read_query_attributes
 from evalcore.relevance.kg import KG_MODES, KnowledgeGraph
-from evalcore.relevance.measures import MeasureSpec, measure_spec, parse_measure
+from evalcore.relevance.measures import MeasureSpec, measure_spec, nn_iou_measure, parse_measure
+from evalcore.stats.groups import GroupedScores
 from evalcore.studies import reproduction as rp
 from evalcore.studies.measure_comparison import MeasureComparison, compare_measures
 
@@ -376,6 +383,33 @@ def start_comparisons(result: Scores, metric: str) -> None:
     threading.Thread(target=result.comparisons, args=(metric,), daemon=True).start()
 
 
+def grouping_choices(ws: Workspace) -> list[str]:
+    """The groupings of queries the workspace offers the Leaderboard's "By group" view
+    (:data:`evalcore.evaluation.groups.BUILT_IN_GROUPINGS`): a label kind its labels have, the number of concepts
+    where it has concept sets."""
+    kinds = set(ws.labels.by_kind) if ws.labels is not None and ws.concepts is not None else set()
+    return [by for by in BUILT_IN_GROUPINGS if by in kinds or (by == "concepts" and ws.concepts is not None)]
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def query_attribute_columns(data: bytes, name: str) -> tuple[str, ...]:
+    """The attribute columns of an uploaded query attributes file (:mod:`evalcore.readers.query_attributes`), read
+    whole, so that a malformed one is refused, naming its line, as soon as it is uploaded."""
+    return read_query_attributes(data, name).columns
+
+
+@kept_by(EVALUATION_INPUTS, max_entries=16)
+def scores_by_group(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...], settings: Settings,
+                    view: LeaderboardView, by: str, attributes: bytes | None, pair: tuple[str, str] | None
+                    ) -> GroupedScores:
+    """The Leaderboard's metric in focus (``view.focus``, of :func:`shown_evaluation`) by group of queries: ``by``
+    a built-in grouping (:func:`grouping_choices`) or ``NAME:COLUMN`` of an uploaded query attributes file
+    (``attributes``, its bytes), with the paired tests of ``pair`` per group, Holm-corrected across the groups
+    (:meth:`evalcore.app.scores.Scores.by_group`)."""
+    grouping = query_grouping(by, ws.concepts, ws.resolved_labels(), attributes)
+    return shown_evaluation(ws, run_names, baselines, settings, view).by_group(grouping, view.focus, pair)
+
+
 def graded_qrels_text(ws: Workspace, baselines: tuple[Baseline, ...], settings: Settings,
                       progress: Callable[[float], None]) -> str:
     """Graded qrels (evalcore.evaluation.qrels): each query's ideal top K over the pool plus every image a shown system
@@ -472,6 +506,36 @@ def explanations_of(ws: Workspace, query: str, results: tuple[str, ...], setting
     settings, and per list: a system's list costs one cache lookup (each hashes the workspace and the settings)
     rather than one per card."""
     return pair_explanations(ws, query, tuple(results), settings.relevance, settings.kg_mode)
+
+
+# --- the comparison in a clinician's words ----------------------------------------------------------------------
+
+#: What the clinician's report reads: an evaluation's inputs and an explanation's.
+PLAIN_REPORT_INPUTS = tuple(dict.fromkeys((*EVALUATION_INPUTS, *EXPLANATION_INPUTS)))
+
+
+@shared(server_kept, PLAIN_REPORT_INPUTS)
+def clinician_report(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...], settings: Settings,
+                     view: LeaderboardView, shown: tuple[tuple[str, str], ...]) -> str:
+    """The Leaderboard's comparison in a clinician's words, one self-contained HTML page
+    (:func:`evalcore.app.plain_report.plain_report_html`): on the metric in focus of ``view`` (the evaluation the
+    page drew, :func:`shown_evaluation`), which system finds more similar images, by how much and how sure, every
+    system's score, and example cases with the first image each of the best two found and why (:func:`explanations_of`,
+    the Case view's reasons). ``shown``: the systems' names as the clinician reads them (a baseline's title, its
+    plain name). Built when asked (the download's click), then kept for the server under everything it reads."""
+    scores = shown_evaluation(ws, run_names, baselines, settings, view)
+    rankings = {name: ws.runs[name][1].rankings for name in run_names}
+    for baseline in baselines:
+        rankings[baseline.title] = (
+            PoolRanking(relevance_ranking(ws, baseline, settings), ws.concepts) if baseline.by_relevance
+            else baseline_run(ws, baseline, settings.relevance, settings.kg_mode).rankings)
+
+    def explain(case: str, image: str) -> Explanation | None:
+        known = case in ws.concepts.index and image in ws.concepts.index
+        return explanations_of(ws, case, (image,), settings)[0] if known else None
+
+    return plain_report_html(plain_report(scores, view.focus, ws, dict(shown), rankings, explain,
+                                          plain_settings(settings, kg_of(ws) is not None)))
 
 
 # --- comparing relevance measures ------------------------------------------------------------------------------
@@ -641,6 +705,43 @@ def shortest_path_of(ws: Workspace, source: str, target: str, mode: str) -> list
     return kg_of(ws).shortest_path(source, target, mode)
 
 
+# --- judging pairs ---------------------------------------------------------------------------------------------
+
+#: What a judging design reads: the evaluator's inputs (its two measures' rankings) and the loaded runs (their top lists).
+DESIGN_INPUTS = (*EVALUATOR_INPUTS, "runs")
+
+
+@kept_by(DESIGN_INPUTS, kind="resource", max_entries=8,
+         spinner="Choosing the pairs to judge (the first time: ranking the collection)…")
+def judging_design(ws: Workspace, seed: int, size: int) -> PairDesign:
+    """The pairs to judge (:func:`evalcore.app.judging.pair_design`): its axes IoU and nn-IoU at the default setting
+    and KG mode, whatever the sidebar's (so that every judge of a link judges the same pairs), ranked as the
+    Leaderboard's baselines rank them by default (the same kept rankings), with the top lists of the loaded runs
+    and of those baselines; once per inputs, seed and size."""
+    relevance, mode = nn_iou_measure(), KG_MODES[0]
+    evaluator = engine_evaluator(ws, mode)
+    baselines = [b for b in (IOU, NN_IOU) if b.available(ws)] or [IOU]
+    rankings = {b: b.aligned_ranking(evaluator, relevance, max(DEFAULT_CUTOFFS)) for b in baselines}
+    axes = [(b.measure(relevance), rankings.get(b, rankings[IOU])) for b in (IOU, NN_IOU)]
+    systems = {name: run.rankings for name, (_, run) in ws.runs.items()}
+    systems.update({b.title: PoolRanking(ranking, ws.concepts) for b, ranking in rankings.items()})
+    return pair_design(evaluator, axes, systems, key=ws.digest, seed=seed, size=size)
+
+
+def judgment_store() -> JudgmentStore:
+    """The server's judgments, kept beside its saved workspaces (the folder of
+    :func:`dashboard.session.workspace_store`)."""
+    return JudgmentStore(workspace_store().directory)
+
+
+def import_judgments(ws: Workspace, data: bytes, name: str) -> int:
+    """Import a judgments CSV or TREC qrels file (read by
+    :func:`evalcore.readers.judgment_columns.read_judgment_columns`: a qrels file's judge is ``qrels``) as judgments
+    of the collection ``ws`` shows, every ID checked against it: all its rows or, on a refusal, none; returns how
+    many."""
+    return judgment_store().add(judged_collection(ws), read_judgment_columns(data, name), ws.concepts.index)
+
+
 # --- results kept with a saved workspace -----------------------------------------------------------------------
 
 LOG = logging.getLogger(__name__)
@@ -696,6 +797,34 @@ def save_and_keep(store: WorkspaceStore, ws: Workspace, settings: Settings) -> N
     hold_saved(saved_id, ws, store.summary(saved_id).expires)
     note_saved(ws, saved_id)
     keep_prepared(ws, settings)
+
+
+#: Where the session keeps why "Link to this view" could not save what is loaded (its words say what the link leaves
+#: out).
+LINK_NOT_SAVED = "link_not_saved"
+
+
+def save_for_link(expander_key: str) -> None:
+    """The "Link to this view" expander's callback: as it opens, a workspace the address cannot open by itself (an
+    upload, concepts found in the captions: :func:`dashboard.session.address_opens_workspace`) is saved first, so that
+    the link reopens what is on screen. The same data again takes the saved ID this server knows for it, if it is
+    still in the store (the store keeps each file's bytes once in any case). A store that refuses is noted under
+    :data:`LINK_NOT_SAVED` for the expander's words."""
+    st.session_state.pop(LINK_NOT_SAVED, None)
+    if not st.session_state.get(expander_key) or address_opens_workspace():
+        return
+    ws = workspace()
+    try:
+        store = workspace_store()
+        for known in sorted(server_saved_ids().get(ws.digest) or ()):
+            try:
+                hold_saved(known, ws, store.summary(known).expires)
+                return
+            except CBIRLensError:  # forgotten or expired since: saved again below
+                continue
+        save_and_keep(store, ws, controls())
+    except CBIRLensError as error:
+        st.session_state[LINK_NOT_SAVED] = str(error)
 
 
 def keep_results_read(ws: Workspace, results: PreparedResults) -> None:

@@ -24,7 +24,7 @@ from evalcore.app.baselines import (
 )
 
 # app.browse: finding a query by its ID, a concept or a caption word.
-from evalcore.app.browse import LISTED_IMAGES, find_images
+from evalcore.app.browse import LISTED_IMAGES, find_images, image_with_id
 
 # app.detection: the Concept detection page's choices.
 from evalcore.app.detection import EXTRACTED_SOURCE, concept_codes
@@ -41,6 +41,12 @@ from evalcore.app.explain import (
     shown_name,
     source_phrase,
 )
+
+# app.judging: the Judging page's design defaults and the key of a collection's judgments.
+from evalcore.app.judging import DEFAULT_DESIGN_SIZE, DEFAULT_SEED, MAX_DESIGN_SIZE, judged_collection
+
+# app.judgments: what a judge's name may be, and the Judging page's downloads.
+from evalcore.app.judgments import MAX_JUDGE_CHARS, judge_name_problem, judgments_csv, judgments_qrels
 
 # app.scores: the Leaderboard's scores and the queries where two systems differ most.
 from evalcore.app.scores import Scores, largest_differences
@@ -74,6 +80,9 @@ from evalcore.data import Run
 
 # errors: what a page catches and says.
 from evalcore.errors import CBIRLensError, StoreError
+
+# evaluation.groups: the groupings of queries read from the workspace's own inputs.
+from evalcore.evaluation.groups import BUILT_IN_GROUPINGS
 
 # evaluation.options: the default cut-offs.
 from evalcore.evaluation.options import DEFAULT_CUTOFFS
@@ -125,6 +134,9 @@ from evalcore.relevance.measures import MEASURES, nn_iou_measure, parse_measure
 # resources: the shipped demo files.
 from evalcore.resources import demo_path
 
+# stats.groups: the group of the queries without a value.
+from evalcore.stats.groups import NO_GROUP
+
 # studies.ablation: the sweeps' axes, titles and flat curves.
 from evalcore.studies.ablation import (
     HOPS,
@@ -159,12 +171,16 @@ __all__ = [
     "IOU", "NN_IOU", "Baseline", "available_baselines", "changed_top", "comparison_baselines", "default_baselines",
     "setting_read",
     # app.browse
-    "LISTED_IMAGES", "find_images",
+    "LISTED_IMAGES", "find_images", "image_with_id",
     # app.detection
     "EXTRACTED_SOURCE", "concept_codes",
     # app.explain
     "RELATION_WORDS", "SOURCE_NAMES", "Explanation", "path_phrase", "path_steps", "paths_dot", "readable_path",
     "shown_name", "source_phrase",
+    # app.judging
+    "DEFAULT_DESIGN_SIZE", "DEFAULT_SEED", "MAX_DESIGN_SIZE", "judged_collection",
+    # app.judgments
+    "MAX_JUDGE_CHARS", "judge_name_problem", "judgments_csv", "judgments_qrels",
     # app.scores
     "Scores", "largest_differences",
     # app.sources
@@ -180,6 +196,8 @@ __all__ = [
     "Run",
     # errors
     "CBIRLensError", "StoreError",
+    # evaluation.groups
+    "BUILT_IN_GROUPINGS",
     # evaluation.options
     "DEFAULT_CUTOFFS",
     # io.figures
@@ -201,6 +219,8 @@ __all__ = [
     "MEASURES", "nn_iou_measure", "parse_measure",
     # resources
     "demo_path",
+    # stats.groups
+    "NO_GROUP",
     # studies.ablation
     "HOPS", "FlatCurve", "SweepAxis", "ablation_title", "flat_curves", "grids_alpha_and_n", "informative_systems",
     "retrieval_system", "sweep_axis",

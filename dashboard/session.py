@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import runpy
+import sys
+import threading
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from dashboard.caching import HASH_FUNCS
 from evalcore.app.sources import EmbeddedDemo
@@ -28,6 +32,9 @@ FOLDER_STATE = "data_folder"
 SCHEDULER_VARIABLE = "CBIR_LENS_SCHEDULER"
 #: Where the session lists the address's choices it could not use (a link made on other data, or edited by hand).
 IGNORED_IN_ADDRESS = "address_ignored"
+#: Where the session keeps the digest of the data folder's workspace as it was loaded: an upload or an extraction
+#: since makes a workspace that the folder's address no longer opens.
+FOLDER_DIGEST_STATE = "data_folder_digest"
 #: The address parameter naming a saved workspace (whoever has the link opens it).
 WORKSPACE_PARAMETER = "workspace"
 #: Where the session keeps the saved workspace it holds: (ID, digest of the workspace, when it expires), while its
@@ -138,10 +145,108 @@ def hold_saved(workspace_id: str, loaded: Workspace, expires: float) -> None:
     st.query_params[WORKSPACE_PARAMETER] = workspace_id
 
 
+def hold_folder(folder: str, loaded: Workspace) -> None:
+    """Note that the session's workspace ``loaded`` is the data folder ``folder`` as loaded, and name it in the
+    address (a reload, or the link, opens it again)."""
+    st.session_state[FOLDER_STATE] = folder
+    st.session_state[FOLDER_DIGEST_STATE] = loaded.digest
+    st.query_params[FOLDER_PARAMETER] = folder
+
+
+def address_opens_workspace() -> bool:
+    """Whether the address alone opens the session's workspace: a saved workspace it names, the data folder as it
+    was loaded, or the demo. Anything loaded since (an upload, concepts found in the captions) is in no address
+    until it is saved."""
+    if saved_link() is not None:
+        return True
+    ws = workspace()
+    if st.session_state.get(FOLDER_STATE):
+        return st.session_state.get(FOLDER_DIGEST_STATE) == ws.digest
+    return ws.digest == demo_workspace().digest
+
+
 def forget_saved() -> None:
     """The session no longer holds a saved workspace (it was forgotten): the address stops naming it."""
     st.session_state.pop(SAVED_STATE, None)
     st.query_params.pop(WORKSPACE_PARAMETER, None)
+
+
+#: Streamlit reads no parameter of a link holding more than this many (or more than 512 KiB of query): it logs a
+#: warning, and the app sees none (:func:`say_if_link_dropped` says so).
+LINK_PARAMETER_LIMIT = 1000
+# The logger of Streamlit's module that drops such a query, and the start of what it says then.
+_QUERY_LOGGER = "streamlit.runtime.state.query_params"
+_DROPPED_QUERY = "Ignoring query string"
+#: Where a session notes that it said so.
+LINK_DROPPED_SAID = "link_dropped_said"
+
+
+class _DroppedLinks(logging.Handler):
+    """Streamlit's warning that it read none of a link's query, kept by the session it was meant for until that
+    session's run says so. The warning is logged before the run: on the server's event loop while the session asks
+    for a run (the session is then the ``AppSession`` whose frame logged it), or in the run's own thread."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.dropped: dict[str, tuple] = {}
+        self.guard = threading.Lock()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if not str(record.msg).startswith(_DROPPED_QUERY):
+            return
+        session = _logging_session()
+        if session is not None:
+            with self.guard:
+                self.dropped[session] = (str(record.msg), record.args)
+
+    def pop(self, session: str) -> tuple | None:
+        with self.guard:
+            return self.dropped.pop(session, None)
+
+
+def _logging_session() -> str | None:
+    """The ID of the session whose run or request is logging now, or None."""
+    context = get_script_run_ctx(suppress_warning=True)
+    if context is not None:
+        return context.session_id
+    frame = sys._getframe(1)
+    while frame is not None:
+        owner = frame.f_locals.get("self")
+        if type(owner).__name__ == "AppSession":
+            return getattr(owner, "id", None)
+        frame = frame.f_back
+    return None
+
+
+def _dropped_links() -> _DroppedLinks:
+    """The one handler of Streamlit's warning in this server process (a module reloaded finds the one installed)."""
+    logger = logging.getLogger(_QUERY_LOGGER)
+    installed = next((handler for handler in logger.handlers if type(handler).__name__ == "_DroppedLinks"), None)
+    if installed is None:
+        installed = _DroppedLinks()
+        logger.addHandler(installed)
+    return installed
+
+
+_DROPPED_LINKS = _dropped_links()
+
+
+def say_if_link_dropped() -> None:
+    """Every run: where Streamlit read none of this session's link (more than :data:`LINK_PARAMETER_LIMIT`
+    parameters, or too long), say so in one sentence, once a session, since the view shown is then the default one,
+    silently."""
+    context = get_script_run_ctx(suppress_warning=True)
+    dropped = None if context is None else _DROPPED_LINKS.pop(context.session_id)
+    if dropped is None or st.session_state.get(LINK_DROPPED_SAID):
+        return  # (said once a session: until the app writes the address, each run sends the same link)
+    st.session_state[LINK_DROPPED_SAID] = True
+    message, values = dropped
+    size, limit = (values + (None, None))[:2] if isinstance(values, tuple) else (None, None)
+    unit = "parameters" if "parameter" in message else "characters"
+    holds = f"{size:,} {unit}" if isinstance(size, int) else f"too many {unit}"
+    most = f"{limit:,}" if isinstance(limit, int) else "the most"
+    st.toast(f"This link holds {holds}, more than the {most} Streamlit reads, so none of its choices were read; the "
+             "default view is shown instead.")
 
 
 def note_ignored_in_address(key: str) -> None:

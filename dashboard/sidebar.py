@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from dashboard.session import AUDIENCES, note_ignored_in_address
+from dashboard.session import AUDIENCES, note_ignored_in_address, say_if_link_dropped
+from evalcore.decimals import decimal_integer, finite_decimal
 from evalcore.evaluation.options import DEFAULT_ALPHA, DEFAULT_CUTOFFS, DEFAULT_HOPS, Relevance
 from evalcore.relevance.kg import KG_MODES
 from evalcore.relevance.measures import DEFAULT_MEASURE, MEASURES, MeasureSpec, measure_spec, nn_iou_measure
@@ -108,11 +109,11 @@ def measure_controls() -> None:
 # --- the settings in the page's address -------------------------------------------------------------------------
 
 def _number(low: float, high: float, integer: bool = False, step: float | None = None) -> Callable[[str], object]:
-    """A parser of an address's text into a number in [low, high] (on the slider's ``step`` grid), else None."""
+    """A parser of an address's text into a number in [low, high] (on the slider's ``step`` grid), else None; in
+    ASCII decimal syntax (:mod:`evalcore.decimals`: int() and float() would also read ``٠.٥`` and ``1_0``)."""
     def parse(text: str) -> object:
-        try:
-            value = int(text) if integer else float(text)
-        except ValueError:
+        value = decimal_integer(text, 10**6) if integer else finite_decimal(text)
+        if value is None:
             return None
         if not low <= value <= high or (step and abs(round((value - low) / step) * step + low - value) > 1e-9):
             return None
@@ -125,10 +126,8 @@ def _one_of(choices) -> Callable[[str], object]:
 
 
 def _cutoffs(text: str) -> object:
-    try:
-        values = sorted({int(v) for v in text.split(",") if v})
-    except ValueError:
-        return None
+    read = [decimal_integer(v, 10**6) for v in text.split(",") if v]  # (ASCII digits only, as _number)
+    values = sorted(set(read)) if None not in read else []
     return values if values and all(v in CUTOFF_CHOICES for v in values) else None
 
 
@@ -157,8 +156,9 @@ def _address_text(value: object) -> str:
 def settings_from_address() -> None:
     """Once per session, before the sidebar is drawn: each setting the address names, where valid, becomes the
     session's (a reload, or an address sent by someone, opens with the same settings); an invalid one is left at its default and
-    noted for app.py's one sentence.
+    noted for app.py's one sentence (and a link Streamlit read none of, holding over 1,000 parameters, is said).
     Then every setting not set yet takes its default, so that no widget is given both a default and a value."""
+    say_if_link_dropped()
     if not st.session_state.get(ADDRESS_READ):
         st.session_state[ADDRESS_READ] = True
         for key, parse in address_settings().items():

@@ -253,6 +253,21 @@ def choose_many(widget: Callable[..., list[T]], label: str, options: Sequence[T]
     return values
 
 
+def choose_flag(widget: Callable[..., bool], label: str, key: str, default: bool = False, **kwargs) -> bool:
+    """:func:`choose_one` for a switch (``toggle``, ``checkbox``, of ``st`` or of a container): the widget's value,
+    else the kept one, else the address's, else ``default``; written in the address where it differs from
+    ``default``, so that a link or a reload reopens the view with the switch as it was."""
+    kwargs.pop("value", None)  # the choice is handed back through the session state, never given twice
+    candidates = (st.session_state.get(key), st.session_state.get(KEPT_CHOICE + key), _linked(key, (True, False)),
+                  default)
+    chosen = next(candidate for candidate in candidates if isinstance(candidate, bool))
+    hand_back(key, chosen)
+    value = bool(widget(label, key=key, **kwargs))
+    st.session_state[KEPT_CHOICE + key] = value
+    keep_in_address(key, [] if value == default else [value])
+    return value
+
+
 def address_text(value: object) -> str:
     """How a choice is written in the address: a system by its name, a number as written, anything else as text.
 
@@ -273,14 +288,15 @@ def _linked(key: str, options: Sequence[T]) -> T | None:
 
 def _linked_many(key: str, options: Sequence[T], most: int | None = None) -> list[T] | None:
     """The options the address names under ``key``, each once and at most ``most`` of them (the widget refuses
-    more), or None; a name that is no option, a repeat or one too many is noted, once."""
+    more), or None where it names none of them (the choice then falls back to its default, never to an empty one); a
+    name that is no option, a repeat or one too many is noted, once."""
     if key not in st.query_params:
         return None
     texts = st.query_params.get_all(key)
     found = list(dict.fromkeys(_matched(key, options, texts)))[:most]  # names that are options, each once
     if len(found) < len(texts):
         note_ignored_in_address(key)
-    return found
+    return found or None
 
 
 def _matched(key: str, options: Sequence[T], texts: Sequence[str]) -> list[T]:

@@ -62,12 +62,14 @@ PAGE_TITLES = {
     "Leaderboard": Wording("Leaderboard", "Which system finds similar images best"),
     "Knowledge graph": Wording("Knowledge graph", "Concept map"),
     "Per-query view": Wording("Per-query view", "Image by image: what each system found"),
+    "Judge pairs": Wording("Judge pairs", "Rate similar images"),
 }
 #: A page's name in the navigation (shorter than its heading, which would be cut there).
 NAVIGATION_TITLES = {
     "Leaderboard": Wording("Leaderboard", "Compare systems"),
     "Knowledge graph": Wording("Knowledge graph", "Concept map"),
     "Per-query": Wording("Per-query", "Image by image"),
+    "Judge pairs": Wording("Judge pairs", "Rate similar images"),
 }
 
 
@@ -135,12 +137,14 @@ MESSAGES: dict[str, Wording] = {
     "words_toggle": Wording("Show which caption words gave each concept",
                             "Show where each concept was found in the caption"),
     "words_legend": Wording(
-        "Violet: a mention that gave the concept. Red: a mention in a negated, hypothetical, history, other-exam or "
-        "literature scope (NegEx/ConText-style rule), not extracted.",
-        "Violet: the words a concept was read from. Red: words the caption rules out (\"no fracture\"), only "
-        "considers (\"if\", \"follow-up with\"), says of the patient's history (\"presented with\"), of another "
-        "examination (\"seen on the mammogram\"), of other patients in a sentence citing the literature, or in the "
-        "story of a case report pasted as the caption, so not counted."),
+        "Violet: a mention that gave the concept. Grey and struck through: a mention in a negated, hypothetical, "
+        "history, other-exam or literature scope (NegEx/ConText-style rule), not extracted.",
+        "Violet: the words a concept was read from. Grey and struck through: words the caption rules out (\"no "
+        "fracture\"), only considers (\"if\", \"follow-up with\"), says of the patient's history (\"presented "
+        "with\"), of another examination (\"seen on the mammogram\"), of other patients in a sentence citing the "
+        "literature, or in the story of a case report pasted as the caption, so not counted."),
+    "words_counted": Wording("extracted", "counted"),
+    "words_not_counted": Wording("not extracted", "not counted"),
     "not_counted_word": Wording(" ({status}: not extracted)", " ({status}: not counted)"),
     "tie_relevance": Wording("Tied with {ties:,} other{s} at {label} {value:.2f}; order by file position.",
                              "{ties:,} other image{s} {verb} just as close to the case; they are listed in file order."),
@@ -243,13 +247,42 @@ MESSAGES: dict[str, Wording] = {
     "interval_high_header": Wording("CI high", "high"),
     "download_results": Wording("Results with 95% CIs (CSV)", "Scores with their ranges (CSV)"),
     "download_per_query": Wording("Per-query values (CSV)", "Scores per case (CSV)"),
-    "download_report": Wording("Report for the paper (HTML)", "Whole comparison to share (opens in a web browser)"),
+    "download_report": Wording("Report for the paper (HTML)", "Comparison to share (web page)"),
     "download_report_help": Wording(
         "One self-contained HTML file (no network needed): leaderboard with 95% CIs, significance grids, ablation "
         "curves over alpha and n, measure settings, input files with their digests, the evalcore version and the "
         "cbir-lens command that recreates it.",
-        "Every score with its range, which differences are likely real, how the scores move with the matching "
-        "settings, the files used and the settings: one page that opens without a network connection."),
+        "The comparison in plain words, on the score shown in the chart: which system finds more similar images, by "
+        "how much and whether the difference is likely real, every system's score with its range, and three example "
+        "cases with the first image each of the best two systems found and why. One page that opens in any web "
+        "browser, without a network connection."),
+    # the Leaderboard's "By group" view
+    "by_group_toggle": Wording("By group: the metric in focus per modality, organ, number of concepts or your own "
+                               "query attributes", "By group: how each system does on each kind of image"),
+    "by_group_intro": Wording(
+        "{metric} per group of queries: each system's mean with its 95% bootstrap confidence interval; a query "
+        "without a value is in the group (none). Below, the groups where two systems differ significantly: paired "
+        "randomization test per group, Holm-corrected across the groups, p < 0.05.",
+        "{metric}, group by group: each system's average with the range it would likely fall in on another sample "
+        "of images. Below, the groups where two systems differ by more than chance would make, allowing for the "
+        "several groups compared."),
+    "group_by_label": Wording("Group queries by", "Group the cases"),
+    "group_modality": Wording("modality", "by kind of image"),
+    "group_organ": Wording("organ", "by body part"),
+    "group_concepts": Wording("number of concepts (quantile bins)", "by number of findings in the image"),
+    "no_group": Wording("(none)", "(not recorded)"),
+    "group_axis": Wording("{metric}: mean and 95% CI", "{metric}: average and likely range"),
+    "group_system_a": Wording("System A", "First system"),
+    "group_system_b": Wording("System B", "Second system"),
+    "group_queries": Wording("queries", "cases"),
+    "significant_groups": Wording("Groups where {a} and {b} differ significantly (of {count} tested):",
+                                  "Groups where {a} and {b} differ by more than chance (of {count} compared):"),
+    "no_significant_group": Wording(
+        "No group where {a} and {b} differ significantly after Holm's correction across the {count} groups tested.",
+        "In none of the {count} groups do {a} and {b} differ by more than chance."),
+    "no_grouping": Wording("No grouping: load labels (modality, organ) or concept sets on the Data page, or upload "
+                           "query attributes here.",
+                           "No way to group the cases: load labels or concept sets on the Data page."),
     # Per-query and Case view
     "also_show_baselines": Wording("Also show baselines (computed here over the whole collection)",
                                    "Also show reference systems (computed here over the whole collection)"),
@@ -259,6 +292,21 @@ MESSAGES: dict[str, Wording] = {
     "top_k": Wording("Top K shown", "Images shown per system"),
     "query": Wording("Query", "Image"),
     "candidates": Wording("{count:,} candidate quer{ending} listed.", "{count:,} image{s} listed."),
+    "candidates_cut": Wording(
+        " Only the first {count:,} are listed: to find another, type its whole image ID in the Query box, or part of "
+        "its ID, a concept or a caption word in the search box above.",
+        " Only the first {count:,} are listed: to find another, type its whole ID in the Image box, or part of its ID, "
+        "a concept or a caption word in the search box above."),
+    "query_help": Wording(
+        "The first {count:,} queries of the list are offered. Another one: type its whole image ID here, or part of "
+        "its ID, a concept or a caption word in the search box above.",
+        "The first {count:,} images are offered. Another one: type its whole ID here, or part of its ID, a concept or "
+        "a caption word in the search box above."),
+    "query_not_listed": Wording(
+        "{typed!r} is not among the {count:,} queries listed, and no image has this ID: type part of its ID, a "
+        "concept or a caption word in the search box above to list the queries that match.",
+        "{typed!r} is not among the {count:,} images listed, and no image has this ID: type part of its ID, a "
+        "concept or a caption word in the search box above to list the images that match."),
     "case_system_help": Wording(
         "A loaded run, or retrieval by concept overlap computed here over the whole collection.",
         "The results of a system loaded from a file, or the images that share the most concepts with the case, found "
@@ -291,6 +339,41 @@ MESSAGES: dict[str, Wording] = {
     "detail_for_researchers": Wording("{sentence}",
                                       "a detail for the research team (the researcher view shows it in full)"),
     "rows_of_run": Wording("{count} queries", "{count} case{s}"),
+    # the Judging page
+    "judge_intro": Wording(
+        "Grade how relevant the candidate is to the case: 0 not relevant, 1 partly relevant, 2 relevant. No system "
+        "and no score is shown. Keys: 0, 1 and 2 grade, S skips, U undoes your last judgment.",
+        "How similar is the image on the right to the case on the left? 0 not similar, 1 somewhat similar, 2 very "
+        "similar. Keys: 0, 1 and 2 rate, S skips, U undoes your last rating."),
+    "judge_name": Wording("Judge's name", "Your name"),
+    "judge_name_help": Wording(
+        "Your judgments are kept on this server under this name, for this collection of images; the link to this "
+        "view reopens judging where you stopped.",
+        "Your ratings are kept on this server under this name; the link to this page brings you back where you "
+        "stopped."),
+    "judge_pick": Wording("Or continue as", "Or continue as"),
+    "judge_pick_placeholder": Wording("a judge of this collection", "someone who rated these images"),
+    "judge_needs_name": Wording("Enter your name to start judging.", "Enter your name to start rating."),
+    "judge_bad_name": Wording("Not a name judgments can be kept under ({problem}).",
+                              "Please use another name ({problem})."),
+    "judging_as": Wording("Judging as **{name}**.", "Rating as **{name}**."),
+    "judge_design": Wording("{description}",
+                            "The pairs are chosen so that every degree of likeness comes up; a few come back later, to "
+                            "see how steady the ratings are."),
+    "judge_progress": Wording("{done} of {total} pairs judged", "{done} of {total} pairs rated"),
+    "judge_done": Wording("All {total} pairs judged: thank you. Undo takes back the last judgment.",
+                          "All {total} pairs rated: thank you. Undo takes back your last rating."),
+    "judge_case": Wording("Case", "Case"),
+    "judge_candidate": Wording("Candidate", "Image to compare"),
+    "judge_no_image": Wording("No image file for {image}.", "No picture for {image}."),
+    "judge_captions": Wording("Show the captions", "Show the captions"),
+    "judge_captions_help": Wording("Off by default, so that a caption's words do not lead the judgment.",
+                                   "Off by default, so that a caption's words do not sway the rating."),
+    "grade_0": Wording("0 · not relevant", "0 · not similar"),
+    "grade_1": Wording("1 · partly relevant", "1 · somewhat similar"),
+    "grade_2": Wording("2 · relevant", "2 · very similar"),
+    "judge_skip": Wording("Skip", "Skip"),
+    "judge_undo": Wording("Undo", "Undo"),
 }
 
 

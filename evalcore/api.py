@@ -32,15 +32,16 @@ import io
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
 import pandas as pd
 
-from evalcore.data import LABEL_KINDS, ConceptClassMap, ConceptSets, ImageLabels, KGEdges, Qrels, Run
+from evalcore.data import LABEL_KINDS, ConceptClassMap, ConceptSets, ImageLabels, Judgments, KGEdges, Qrels, Run
 from evalcore.engine import Compute
 from evalcore.errors import InputError, ParameterError
 from evalcore.evaluation.evaluator import Evaluator
+from evalcore.evaluation.groups import needed_inputs, parse_group_by, query_grouping, results_by_group
 from evalcore.evaluation.options import Relevance, Scoring, Statistics
 from evalcore.evaluation.results import Results, evaluate_runs
 from evalcore.extraction.caption_concepts import find_caption_concepts
@@ -60,9 +61,16 @@ from evalcore.readers import (
     read_synonyms,
 )
 from evalcore.readers.concepts import check_concepts_readable
+from evalcore.readers.judgment_columns import read_judgment_columns
 from evalcore.readers.names import read_names_to_find
+from evalcore.readers.query_attributes import read_query_attributes
 from evalcore.relevance.kg import KnowledgeGraph
 from evalcore.relevance.measures import MeasureSpec, parse_measure
+from evalcore.stats.groups import GroupedScores, Grouping
+from evalcore.studies.agreement import DEFAULT_FOLDS, AgreementReport, ParameterSweep, agreement_study, parse_sweep
+
+if TYPE_CHECKING:
+    from evalcore.stats.effects import AnovaTables
 
 PathLike = Union[str, Path, bytes]
 ConceptsInput = Union[PathLike, ConceptSets, pd.DataFrame, Mapping[str, Union[str, Iterable[str]]]]
@@ -205,6 +213,182 @@ def _chosen_options(options: Sequence[Any]) -> dict[type, Any]:
             raise ParameterError(f"options: two {kind.__name__} objects; give each kind once")
         chosen[kind] = option
     return chosen
+
+
+def effect_sizes(results: Results, metric: str) -> pd.DataFrame:
+    """How large every pair's difference on ``metric`` is: one row per pair of systems, in the order of
+    ``results.compare(metric)``, with the mean per-query difference ``a - b`` and Cohen's d_z (mean / sd of the
+    differences), each with its percentile bootstrap interval over the queries both evaluated, at the results'
+    :class:`~evalcore.evaluation.options.Statistics` (confidence, bootstrap resamples, seed; the same resamples as the
+    results' intervals): :func:`evalcore.stats.effects.effect_size_table`, what ``compare --effect-sizes`` writes.
+
+    >>> import evalcore
+    >>> from evalcore import Scoring
+    >>> concepts = {"q": {"C0000001"}, "r": {"C0000001", "C0000002"}, "s": {"C0000002"}, "x": {"C0000001"},
+    ...             "y": {"C0000002"}}
+    >>> runs = {"A": {"q": ["x", "y"], "r": ["x", "y"], "s": ["y", "x"]},   # CUI@1 = 1, 1, 1
+    ...         "B": {"q": ["y", "x"], "r": ["y", "x"], "s": ["x", "y"]},   # 0, 1, 0
+    ...         "C": {"q": ["y", "x"], "r": ["x", "y"], "s": ["x", "y"]}}   # 0, 1, 0
+    >>> result = evalcore.evaluate(concepts, runs, Scoring(["CUI@1"]))
+    >>> effect_sizes(result, "CUI@1")[["system_a", "system_b", "queries", "mean_difference", "d_z"]].round(4)
+      system_a system_b  queries  mean_difference     d_z
+    0        A        B        3           0.6667  1.1547
+    1        A        C        3           0.6667  1.1547
+    2        B        C        3           0.0000  0.0000
+
+    (A - B: differences 1, 0, 1, mean 2/3, sd 1/sqrt(3), d_z = 2/sqrt(3).)
+    """
+    from evalcore.stats.effects import effect_size_table
+
+    ids, values = _per_system(results, metric)
+    statistics = results.statistics
+    return effect_size_table(ids, values, confidence=statistics.confidence, samples=statistics.bootstrap_samples,
+                             seed=statistics.seed, draws=results.draws)
+
+
+def repeated_measures_anova(results: Results, metric: str) -> AnovaTables:
+    """The one-way repeated-measures ANOVA of every system on ``metric`` (queries as subjects, on the queries every
+    system evaluated) and Tukey's HSD on its residual mean square, with simultaneous intervals at the results'
+    confidence: ``summary`` (one row: F, its degrees of freedom, p, partial and generalized eta squared, the sums of
+    squares) and ``tukey`` (one row per pair, in the order of ``results.compare(metric)``):
+    :func:`evalcore.stats.effects.anova_tables`, what ``compare --anova`` writes.
+
+    >>> import evalcore
+    >>> from evalcore import Scoring
+    >>> concepts = {"q": {"C0000001"}, "r": {"C0000001", "C0000002"}, "s": {"C0000002"}, "x": {"C0000001"},
+    ...             "y": {"C0000002"}}
+    >>> runs = {"A": {"q": ["x", "y"], "r": ["x", "y"], "s": ["y", "x"]},   # CUI@1 = 1, 1, 1
+    ...         "B": {"q": ["y", "x"], "r": ["y", "x"], "s": ["x", "y"]},   # 0, 1, 0
+    ...         "C": {"q": ["y", "x"], "r": ["x", "y"], "s": ["x", "y"]}}   # 0, 1, 0
+    >>> result = evalcore.evaluate(concepts, runs, Scoring(["CUI@1"]))
+    >>> anova = repeated_measures_anova(result, "CUI@1")
+    >>> anova.summary[["systems", "queries", "f", "df_systems", "df_error", "p"]].round(4)
+       systems  queries    f  df_systems  df_error       p
+    0        3        3  4.0           2         4  0.1111
+    >>> anova.tukey[["system_a", "system_b", "mean_difference", "q", "p_tukey"]].round(4)
+      system_a system_b  mean_difference       q  p_tukey
+    0        A        B           0.6667  3.4641   0.1432
+    1        A        C           0.6667  3.4641   0.1432
+    2        B        C           0.0000  0.0000   1.0000
+
+    (SS_systems = 8/9, SS_error = 4/9 on 4 df, F = (8/9 / 2) / (1/9) = 4, p = (1 + 2F/4)^-2 = 1/9; q = (2/3) / sqrt(MSE/3).)
+    """
+    from evalcore.stats.effects import anova_tables
+
+    ids, values = _per_system(results, metric)
+    return anova_tables(ids, values, confidence=results.statistics.confidence)
+
+
+def scores_by_group(results: Results, by: str | Grouping | Mapping[str, Any], *, concepts: ConceptsInput | None = None,
+                    labels: LabelsInput | None = None, metrics: Sequence[str] | None = None,
+                    compare: Sequence[str] = (), pairs: Sequence[tuple[str, str]] | None = None) -> GroupedScores:
+    """Where the systems fail: the scores of ``results`` broken down by a query attribute, what ``evaluate`` and
+    ``compare`` write with ``--group-by`` (:func:`evalcore.evaluation.groups.results_by_group`). Per group and
+    system: the number of queries scored, the mean and its percentile bootstrap interval (``means``); for the
+    ``compare`` metrics, per group and pair of systems (``pairs``, default every pair): the paired randomization and
+    t-tests, Holm-corrected across the groups (``comparisons``); at the results' statistics.
+
+    ``by``: ``"modality"`` or ``"organ"`` (from ``labels`` read for the images of ``concepts``, as ``evaluate`` reads
+    them; an :class:`~evalcore.data.ImageLabels` alone),
+    ``"concepts"`` (the number of concepts of each query, in 4 quantile bins of the collection's ``concepts``),
+    ``"FILE:COLUMN"`` (a query attributes file, :func:`~evalcore.readers.query_attributes.read_query_attributes`),
+    a dict ``{query_id: group}`` (checked as such a file), or a :class:`~evalcore.stats.groups.Grouping`. A query
+    without a value is in the group ``"(none)"``, so the groups' means weighted by their queries give the overall
+    mean; IDs a file lists that are no query are counted in ``unknown_ids``.
+
+    >>> import evalcore
+    >>> from evalcore import Scoring
+    >>> concepts = {"q": {"C0000001"}, "r": {"C0000001", "C0000002"}, "s": {"C0000002"}, "x": {"C0000001"},
+    ...             "y": {"C0000002"}}
+    >>> runs = {"A": {"q": ["x", "y"], "r": ["x", "y"], "s": ["y", "x"]},   # CUI@1 = 1, 1, 1
+    ...         "B": {"q": ["y", "x"], "r": ["y", "x"], "s": ["x", "y"]}}   # 0, 1, 0
+    >>> result = evalcore.evaluate(concepts, runs, Scoring(["CUI@1"]))
+    >>> grouped = scores_by_group(result, {"q": "site 1", "r": "site 1", "s": "site 2"}, compare=["CUI@1"])
+    >>> grouped.means[["group", "system", "queries", "mean"]]
+        group system  queries  mean
+    0  site 1      A        2   1.0
+    1  site 1      B        2   0.5
+    2  site 2      A        1   1.0
+    3  site 2      B        1   0.0
+    >>> grouped.comparisons[["group", "mean_difference", "queries"]]
+        group  mean_difference  queries
+    0  site 1              0.5        2
+    1  site 2              1.0        1
+    """
+    if not isinstance(results, Results):
+        raise ParameterError(f"results: expected the Results of evalcore.evaluate, got {type(results).__name__}")
+    if isinstance(by, Grouping):
+        grouping = by
+    elif isinstance(by, Mapping):
+        rows = ((query, "" if _is_missing(group) else str(group)) for query, group in by.items())
+        grouping = read_query_attributes(_csv_bytes(["query_id", "group"], rows), "groups dict").grouping("group")
+    else:
+        needs = needed_inputs(parse_group_by(by)[0])
+        if "labels" in needs and not isinstance(labels, ImageLabels):
+            needs = ("concepts", "labels")  # labels are read for the images of the concept sets
+        if "concepts" in needs and concepts is None or "labels" in needs and labels is None:
+            raise ParameterError(f"group by {by}: give {' and '.join(needs)} (the inputs of the evaluation)")
+        concept_sets = as_concepts(concepts) if concepts is not None else None
+        image_labels = labels if isinstance(labels, ImageLabels) or labels is None else as_labels(labels, concept_sets)
+        grouping = query_grouping(by, concept_sets, image_labels)
+    return results_by_group(results, grouping, metrics, compare, pairs)
+
+
+def agreement(concepts: ConceptsInput, judgments: PathLike | Judgments | pd.DataFrame,
+              measures: str | MeasureSpec | Sequence[str | MeasureSpec], *, kg: KGInput | Sequence[KGInput] | None = None,
+              kg_mode: str = "undirected", sweeps: str | ParameterSweep | Mapping[str, Sequence[float]]
+              | Sequence[str | ParameterSweep] = (), folds: int = DEFAULT_FOLDS,
+              statistics: Statistics | None = None) -> AgreementReport:
+    """How relevance measures agree with clinicians' grades of (case, candidate) pairs: what ``agreement --json``
+    writes (:func:`evalcore.studies.agreement.agreement_study`; ``report.to_dict()`` is its JSON).
+
+    - ``judgments``: a file (CSV ``judge,case,candidate,grade[,time]`` or TREC graded qrels), its bytes, a DataFrame
+      with those columns (checked as the file would be) or :class:`~evalcore.data.Judgments`;
+    - ``measures``: canonical texts (``"nn-iou(alpha=0.5,n=1)"``) or specs; ``sweeps``: ``"alpha=0:1:0.1"`` texts,
+      :class:`~evalcore.studies.agreement.ParameterSweep` or ``{"alpha": [0, 0.5, 1]}``;
+    - ``folds``: of the cross-validation over cases that picks the best setting; ``statistics``: confidence,
+      bootstrap resamples (default 2,000) and seed.
+
+    >>> judged = pd.DataFrame({"judge": ["ann", "ann", "bob", "bob"], "case": ["q", "q", "q", "q"],
+    ...                        "candidate": ["x", "y", "x", "y"], "grade": [2, 1, 2, 0]})
+    >>> report = agreement({"q": {"C0040405", "C0042449"}, "x": {"C0040405", "C0005847"}, "y": {"C0040405"}}, judged,
+    ...                    ["iou", "nn-iou(alpha=0.5,n=1)"], kg=[("C0042449", "C0005847")])
+    >>> {name: round(s.kendall_tau_b, 4) for name, s in report.settings.items()}, report.best.setting.measure.name
+    ({'iou': -1.0, 'nn-iou(alpha=0.5,n=1)': 1.0}, 'nn-iou(alpha=0.5,n=1)')
+
+    (The pair graded higher, (q, x), has IoU 1/3 below y's 1/2, but nn-IoU 2/3 above it: DESIGN.md §2's example.)
+    """
+    if isinstance(judgments, pd.DataFrame):
+        by_lower = {str(column).strip().lower(): column for column in judgments.columns}
+        header = [name for name in ("judge", "case", "candidate", "grade", "time") if name in by_lower]
+        if header[:4] != ["judge", "case", "candidate", "grade"]:
+            raise ParameterError(f"judgments: expected columns judge, case, candidate, grade [time], found "
+                                 f"{list(judgments.columns)}"[:300])
+        rows = zip(*(judgments[by_lower[name]].tolist() for name in header))
+        judgments = read_judgment_columns(_csv_bytes(header, rows), "judgments DataFrame")
+    elif not isinstance(judgments, Judgments):
+        judgments = read_judgment_columns(judgments)
+    specs = [parse_measure(m) if isinstance(m, str) else m for m in ([measures] if isinstance(measures, (str, MeasureSpec))
+                                                                       else measures)]
+    return agreement_study(as_concepts(concepts), judgments, specs, kg=as_knowledge_graph(kg), mode=kg_mode,
+                           sweeps=_as_sweeps(sweeps), folds=folds, statistics=statistics)
+
+
+def _as_sweeps(sweeps: Any) -> list[ParameterSweep]:
+    """Sweeps as texts, :class:`ParameterSweep` or ``{parameter: values}``."""
+    if isinstance(sweeps, (str, ParameterSweep)):
+        sweeps = [sweeps]
+    if isinstance(sweeps, Mapping):
+        return [ParameterSweep(str(name).lower(), tuple(float(v) for v in values)) for name, values in sweeps.items()]
+    return [parse_sweep(sweep) if isinstance(sweep, str) else sweep for sweep in sweeps]
+
+
+def _per_system(results: Results, metric: str) -> tuple[dict[str, tuple[str, ...]], dict[str, np.ndarray]]:
+    """Each system's query IDs and its values of ``metric`` (refused where ``metric`` was not evaluated)."""
+    if not isinstance(results, Results):
+        raise ParameterError(f"results: expected the Results of evalcore.evaluate, got {type(results).__name__}")
+    return ({system: results.query_ids(system) for system in results.systems},
+            {system: results.metric_values(system, metric) for system in results.systems})
 
 
 def extract_concepts(captions: PathLike | Mapping[str, str], names: PathLike | Mapping[str, str] | Sequence[PathLike], *,

@@ -432,3 +432,50 @@ class Predictions:
     problems: list[tuple[int, str]] = field(default_factory=list)
     source: str = "predictions"
     problems_not_listed: int = 0
+
+
+@dataclass(frozen=True, eq=False)
+class Judgments:
+    """Clinicians' grades of (case image, candidate image) pairs, one row per grading, as columns: grading ``i`` by
+    judge ``judges[judge[i]]`` gave the candidate ``images[candidate[i]]`` the grade ``grade[i]`` (0 not similar, 1
+    partly, 2 very similar; -1 a pair the judge skipped) for the case ``images[case[i]]``, at ``time[i]`` (seconds;
+    NaN where the file has no time column), on line ``lines[i]`` of ``source``. Rows are in file order; a judge may
+    grade a pair more than once only at different times (:func:`evalcore.readers.judgment_columns.read_judgment_columns`).
+
+    >>> judged = Judgments(("ann",), ("q", "x"), np.array([0]), np.array([0]), np.array([1]), np.array([2]),
+    ...                    np.array([np.nan]), np.array([2]), "j.csv")
+    >>> len(judged), judged.rows()[0]
+    (1, ('ann', 'q', 'x', 2))
+    """
+
+    judges: tuple[str, ...]
+    images: tuple[str, ...]
+    judge: np.ndarray
+    case: np.ndarray
+    candidate: np.ndarray
+    grade: np.ndarray
+    time: np.ndarray
+    lines: np.ndarray
+    source: str = "judgments"
+    form: str = "csv"  # "csv" (judge,case,candidate,grade[,time]) or "qrels" (one judge, named "qrels")
+
+    def __post_init__(self) -> None:
+        sizes = {len(column) for column in (self.judge, self.case, self.candidate, self.grade, self.time, self.lines)}
+        if len(sizes) != 1:
+            raise CBIRLensError(f"{self.source}: the judgment columns differ in length")
+        for column in (self.judge, self.case, self.candidate, self.grade, self.time, self.lines):
+            column.flags.writeable = False
+
+    def __len__(self) -> int:
+        return len(self.grade)
+
+    @property
+    def timed(self) -> bool:
+        """Whether the gradings carry their times (a ``time`` column)."""
+        return bool(len(self.time)) and not np.isnan(self.time).all()
+
+    def rows(self) -> list[tuple[str, str, str, int]]:
+        """``(judge, case, candidate, grade)`` per grading, in file order (for a few rows: tests, examples)."""
+        return [(self.judges[j], self.images[c], self.images[d], int(g))
+                for j, c, d, g in zip(self.judge.tolist(), self.case.tolist(), self.candidate.tolist(),
+                                      self.grade.tolist())]

@@ -33,7 +33,7 @@ from dashboard.library import (
 )
 from dashboard.session import audience, through_app
 from dashboard.sidebar import controls
-from dashboard.ui import choose_many, choose_one, page_with_concepts
+from dashboard.ui import choose_flag, choose_many, choose_one, page_with_concepts
 
 through_app()
 
@@ -156,8 +156,8 @@ if not grids_alpha_and_n(chosen):
              f"{axis.low:g} to {axis.high:g}, the other parameters stay as set in the sidebar. "
              f"{reference} is re-ranked at every value; the loaded runs keep their lists and only their graded "
              "relevance changes.")
-    include_runs = bool(ws.runs) and st.toggle(f"Include the {len(ws.runs)} loaded run(s)", value=True,
-                                               key="sweep_runs", persist_state="session")
+    include_runs = bool(ws.runs) and choose_flag(st.toggle, f"Include the {len(ws.runs)} loaded run(s)", "sweep_runs",
+                                                 default=True, persist_state="session")
     names = metric_names_for(evaluator, DEFAULT_CUTOFFS, chosen)
     # Retrieval by the measure scores 1 at every value under the measure's own CUI (its lists are the ideal ones), and
     # label precision of a run does not read the measure: the page opens on what moves, the runs' concept match
@@ -167,6 +167,7 @@ if not grids_alpha_and_n(chosen):
                           default=[m for m in (judged, "P@30[modality]") if m in names] or names[:1],
                           format_func=plain_metric_label if who == "clinician" else str)
     if not metrics:
+        st.caption("Choose at least one metric.")
         st.stop()
     sweep = parameter_sweep.with_bar(f"Sweeping {axis.named} of {title}…", ws, chosen, parameter, tuple(axis.values()),
                                      tuple(metrics), include_runs, settings.kg_mode, settings.options())
@@ -190,14 +191,15 @@ if chosen.key == "iou":
 names = metric_names_for(evaluator, DEFAULT_CUTOFFS)
 metrics = choose_many(st.multiselect, "Metrics", names, "ablation_metrics", default=grid_metrics(names, bool(ws.runs)),
                       format_func=plain_metric_label if who == "clinician" else str)
-include_runs = bool(ws.runs) and st.toggle(f"Include the {len(ws.runs)} loaded run(s)", value=True,
-                                           key="ablation_runs", persist_state="session")
-isolated = bool(ws.kg_files) and st.toggle(
-    "Only the queries whose top 30 change when related concepts count (the paper's isolated subset)",
-    key="ablation_isolated", persist_state="session")
+include_runs = bool(ws.runs) and choose_flag(st.toggle, f"Include the {len(ws.runs)} loaded run(s)", "ablation_runs",
+                                             default=True, persist_state="session")
+isolated = bool(ws.kg_files) and choose_flag(
+    st.toggle, "Only the queries whose top 30 change when related concepts count (the paper's isolated subset)",
+    "ablation_isolated", persist_state="session")
 if not ws.kg_files:
     st.info("No knowledge graph loaded: every n gives IoU, so the curves coincide.")
 if not metrics:
+    st.caption("Choose at least one metric.")
     st.stop()
 
 grid = ablation_grid.with_bar("Computing the alpha x n grid…", ws, tuple(metrics), include_runs, isolated,

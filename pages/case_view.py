@@ -22,7 +22,7 @@ from dashboard.computed import baselines_with_progress, kg_of
 from dashboard.library import IOU, NN_IOU, Baseline, CBIRLensError, changed_top, find_images, image_of
 from dashboard.session import audience, through_app
 from dashboard.sidebar import controls
-from dashboard.ui import choose_one, escape_markdown, page_with_concepts, system_label
+from dashboard.ui import choose_flag, choose_one, escape_markdown, page_with_concepts, system_label
 from dashboard.wording import say
 
 through_app()
@@ -48,10 +48,9 @@ count = choose_one(top[2].select_slider, "Images shown", [3, 5, 8], "case_count"
 
 # Related concepts change the images shown only where nn-IoU does not reduce to IoU (MeasureSpec.effective).
 near_matches_count = settings.relevance.effective(has_kg=kg is not None).key == "nn-iou"
-related_only = system == NN_IOU and near_matches_count and st.toggle(
-    "Only cases where related concepts change the images shown", value=True, key="case_related",
-    persist_state="session",
-    help=say("related_only_help"))
+related_only = system == NN_IOU and near_matches_count and choose_flag(
+    st.toggle, "Only cases where related concepts change the images shown", "case_related", default=True,
+    persist_state="session", help=say("related_only_help"))
 if isinstance(system, str):
     run = ws.runs[system][1]
     pool = list(run.rankings)

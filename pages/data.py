@@ -39,6 +39,7 @@ from dashboard.session import (
     demo_workspace,
     forget_saved,
     guarded_load,
+    hold_folder,
     load_error,
     saved_link,
     server_data_roots,
@@ -78,8 +79,7 @@ with right:
         bar.empty()
         if loaded:
             # The address names the folder, so that a reload (or the link) opens the same data.
-            st.session_state[FOLDER_STATE] = folder
-            st.query_params[FOLDER_PARAMETER] = folder
+            hold_folder(folder, workspace())
             st.rerun()
 
 
@@ -222,7 +222,8 @@ else:
             st.markdown("**Most frequent concepts**")
             st.dataframe(pd.DataFrame([{"concept": concept_label(ws, concept), "images": images}
                                        for concept, images in found.most_frequent]),
-                         hide_index=True, width="stretch", key="extracted_frequent")
+                         hide_index=True, width="stretch", key="extracted_frequent",
+                         column_config={"images": st.column_config.NumberColumn(format="localized")})  # 9,927
         with empty_column:
             st.markdown("**Some images with no concept found**")
             if examples := found.examples(ws.captions):

@@ -209,7 +209,8 @@ if centre and centre in kg.index:
     draw_network(graph, {centre}, f"Within {hops_shown} hop(s) of {called(centre)}", "kg_neighbourhood")
     table = pd.DataFrame([{"concept": concept_label(ws, n, kg), "hops": d, "images": frequency.get(n, 0)}
                           for n, d in sorted(reached.items(), key=lambda item: item[1]) if n != centre])
-    st.dataframe(table, hide_index=True, key="kg_neighbour_table", width="stretch")
+    st.dataframe(table, hide_index=True, key="kg_neighbour_table", width="stretch",
+                 column_config={"images": st.column_config.NumberColumn(format="localized")})  # 9,927, as elsewhere
 elif centre:
     st.info(f"{concept_label(ws, centre, kg)} is not in the {map_word}.")
 if who == "clinician":

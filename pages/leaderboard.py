@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -10,18 +12,24 @@ import streamlit as st
 from dashboard.background import prepare_neighbours
 from dashboard.computed import (
     LeaderboardView,
+    clinician_report,
     evaluation,
     evaluation_with_progress,
     evaluator_of,
     graded_qrels_text,
+    grouping_choices,
     kg_of,
     leaderboard_metric_names,
     leaderboard_report,
+    query_attribute_columns,
+    scores_by_group,
     start_comparisons,
     summary_of,
 )
 from dashboard.library import (
+    BUILT_IN_GROUPINGS,
     GROUP_TITLES,
+    NO_GROUP,
     PLAIN_GROUP_TITLES,
     SCORE_DECIMALS,
     SCORE_FORMAT,
@@ -59,7 +67,7 @@ from dashboard.ui import (
     shown_system,
     system_label,
 )
-from dashboard.wording import say
+from dashboard.wording import plain_refusal, say
 
 through_app()
 
@@ -165,6 +173,21 @@ def short_header(metric: str) -> str:
     return plain_metric_label(metric).split(":")[0] if who == "clinician" else metric.split("[")[0]
 
 
+#: Pixels of an interval column (low, high): its four-decimal values whole ("0.9253"), narrower than Streamlit's
+#: "small" (75), so that the system column keeps room for a long name.
+INTERVAL_WIDTH = 64
+#: Pixels of the system column: at least, and at most. With three K values (nine numeric columns, about 600 px) the
+#: table then fits the page at 1400 px wide (about 940 px); a longer name is cut there, and shown whole in the chart.
+SYSTEM_WIDTHS = (120, 320)
+
+
+def system_width(names: Iterable[str]) -> int:
+    """The system column's width in pixels: its longest name whole (about 7 px a character), within
+    :data:`SYSTEM_WIDTHS`."""
+    low, high = SYSTEM_WIDTHS
+    return int(min(high, max(low, 24 + 7 * max((len(name) for name in names), default=0))))
+
+
 def group_table(family: str, family_metrics: list[str], key: str) -> None:
     """Systems x (mean, CI low, CI high) for a few metrics, numeric, best mean per metric marked."""
     title = plain_metric_label(family_metrics[0]).split(": ", 1)[1] if who == "clinician" else family
@@ -174,9 +197,9 @@ def group_table(family: str, family_metrics: list[str], key: str) -> None:
         st.markdown(f"**{escape_markdown(title)}**: "
                     f"{escape_markdown(describe_family(family_metrics[0], threshold))}")
     wide = wide_summary(summary, family_metrics).rename(index=shown_name)
-    # A reference system's plain name ("Reference: the most shared or related concepts") is longer than a run's.
-    config = {"_index": st.column_config.TextColumn(
-        "system", width="large" if any(len(name) > 24 for name in wide.index) else "medium", pinned=True)}
+    # A reference system's plain name ("Reference: the most shared or related concepts") is longer than a run's: the
+    # column fits the longest name, within a bound that keeps three K values' columns in the page (system_width).
+    config = {"_index": st.column_config.TextColumn("system", width=system_width(wide.index), pinned=True)}
     for metric in family_metrics:
         if who == "clinician":
             config[metric] = st.column_config.NumberColumn(short_header(metric), help=plain_metric_help(metric),
@@ -184,9 +207,9 @@ def group_table(family: str, family_metrics: list[str], key: str) -> None:
         else:
             config[metric] = st.column_config.NumberColumn(short_header(metric), help=help_of(metric))
         config[f"{metric} low"] = st.column_config.NumberColumn(
-            say("interval_low_header"), help=say("interval_low", metric=metric), width="small")
+            say("interval_low_header"), help=say("interval_low", metric=metric), width=INTERVAL_WIDTH)
         config[f"{metric} high"] = st.column_config.NumberColumn(
-            say("interval_high_header"), help=say("interval_high", metric=metric), width="small")
+            say("interval_high_header"), help=say("interval_high", metric=metric), width=INTERVAL_WIDTH)
     styled = wide.style.format(SCORE_FORMAT, na_rep="—")
     for metric in family_metrics:
         best = [shown_name(system) for system in best_systems(summary, metric)]
@@ -272,6 +295,104 @@ if len(result.systems) >= 2:
             "p t-test Holm": st.column_config.TextColumn(help=f"t-test, {help_holm}"),
             "queries": st.column_config.NumberColumn(help="queries both systems were scored on", format="localized")})
 
+
+# --- By group: where the systems fail ---------------------------------------------------------------------------------
+
+#: The built-in groupings by their words (dashboard.wording).
+GROUPING_WORDS = {"modality": "group_modality", "organ": "group_organ", "concepts": "group_concepts"}
+
+
+def grouping_label(by: str) -> str:
+    if by in GROUPING_WORDS:
+        return say(GROUPING_WORDS[by])
+    file, _, column = by.rpartition(":")
+    return f"{column} (from {file})"
+
+
+def group_label(group: str) -> str:
+    return say("no_group") if group == NO_GROUP else group
+
+
+def by_group_view() -> None:
+    """The metric in focus per group of queries (dashboard.computed.scores_by_group): a forest plot of each system's
+    mean and interval per group, and the groups where two chosen systems differ beyond chance (Holm across the
+    groups). A researcher may upload a query attributes file here, kept for the session (not in a saved workspace)."""
+    options = grouping_choices(ws)
+    attributes = None
+    if who == "researcher":
+        upload = st.file_uploader("Query attributes (CSV or TSV with a header: the query ID first, then one column per "
+                                  "attribute); kept for this session, not in a saved workspace",
+                                  type=["csv", "tsv", "txt"], key="up_group_attributes")
+        if upload is not None:
+            try:
+                columns = query_attribute_columns(upload.getvalue(), upload.name)
+            except CBIRLensError as error:
+                st.error(str(error))
+            else:
+                attributes = upload.getvalue()
+                options += [f"{upload.name}:{column}" for column in columns]
+    if not options:
+        st.info(say("no_grouping"))
+        return
+    by = choose_one(st.selectbox, say("group_by_label"), options, "group_by", format_func=grouping_label)
+    systems = list(result.systems)
+    pair = None
+    if len(systems) >= 2:
+        left, right = st.columns(2)
+        first = choose_one(left.selectbox, say("group_system_a"), systems, "group_a", format_func=shown_name)
+        second = choose_one(right.selectbox, say("group_system_b"), [s for s in systems if s != first], "group_b",
+                            format_func=shown_name)
+        pair = (first, second)
+    try:
+        grouped = scores_by_group(ws, run_names, tuple(baselines), settings, view, by,
+                                  None if by in BUILT_IN_GROUPINGS else attributes, pair)
+    except CBIRLensError as error:
+        st.error(str(error) if who == "researcher" else plain_refusal(str(error)))
+        return
+    st.caption(say("by_group_intro", metric=header(focus)))
+    labels = [group_label(group) for group in grouped.groups]
+    counted = say("group_queries")
+    forest = go.Figure()
+    for system in systems:
+        rows = grouped.means[grouped.means.system == system].set_index("group").reindex(list(grouped.groups))
+        forest.add_trace(go.Scatter(
+            x=rows["mean"], y=labels, mode="markers", name=shown_name(system), orientation="h",
+            error_x={"type": "data", "symmetric": False, "array": rows.ci_high - rows["mean"],
+                     "arrayminus": rows["mean"] - rows.ci_low},
+            customdata=rows.queries, hovertemplate=f"%{{y}}: %{{x:.4f}} (%{{customdata:,}} {counted})"))
+    forest.update_layout(scattermode="group", height=160 + 36 * len(labels) * max(1, len(systems)) ** 0.5,
+                         margin={"t": 20}, xaxis={"title": say("group_axis", metric=header(focus)),
+                                                  "rangemode": "tozero"},
+                         yaxis={"autorange": "reversed", "automargin": True}, legend={"orientation": "h"})
+    st.plotly_chart(forest, key="group_forest")
+    if pair is None:
+        return
+    tested = grouped.comparisons[grouped.comparisons.p_randomization.notna()]
+    different = grouped.significant(focus, *pair)
+    names = {"a": shown_name(pair[0]), "b": shown_name(pair[1]), "count": len(tested)}
+    if different.empty:
+        st.caption(say("no_significant_group", **names))
+        return
+    st.markdown(say("significant_groups", **names))
+    means = grouped.means.set_index(["group", "system"])["mean"]
+    table = pd.DataFrame({
+        "group": [group_label(group) for group in different.group],
+        say("group_queries"): different.queries,
+        names["a"]: [means[(group, pair[0])] for group in different.group],
+        names["b"]: [means[(group, pair[1])] for group in different.group],
+        "A - B" if who == "researcher" else "difference": different.mean_difference})
+    if who == "researcher":
+        table["p rand. (Holm across groups)"] = [format_p_value(p) for p in different.p_randomization_holm]
+        table["p t-test (Holm across groups)"] = [format_p_value(p) for p in different.p_t_test_holm]
+    else:
+        table["is it real?"] = [plain_significance(p) for p in different.p_randomization_holm]
+    st.dataframe(table.style.format(SCORE_FORMAT, subset=[names["a"], names["b"], table.columns[4]]),
+                 hide_index=True, key="group_differences", width="stretch")
+
+
+if st.toggle(say("by_group_toggle"), key="by_group"):
+    by_group_view()
+
 st.subheader("Downloads")
 latex_metrics = [m for family in groups.get("relevance-graded", {}).values() for m in family] or metrics[:6]
 caption = f"alpha = {settings.alpha}, n = {settings.n}, {settings.kg_mode} KG, {settings.gain} gain"
@@ -298,12 +419,21 @@ if who == "researcher":
                                "results.tex", "text/plain", key="dl_latex", on_click="ignore",
                                help="Cells: mean [95% CI]; best in bold. Needs \\usepackage{booktabs}.")
 # Written only when clicked (the curves evaluate the runs at a few more settings), from the settings shown here; kept
-# for the server by what it reads (dashboard.computed.leaderboard_report), so that the next click reads it back.
-columns[-1].download_button(
-    say("download_report"),
-    lambda: leaderboard_report(ws, run_names, tuple(baselines), settings, focus).encode(),
-    "cbir_lens_report.html", "text/html", key="dl_report", on_click="ignore",
-    help=say("download_report_help"))
+# for the server by what it reads (dashboard.computed.leaderboard_report), so that the next click reads it back. A
+# clinician gets the comparison in plain words instead (dashboard.computed.clinician_report), with example cases.
+if who == "clinician":
+    columns[-1].download_button(
+        say("download_report"),
+        lambda: clinician_report(ws, run_names, tuple(baselines), settings, view,
+                                 tuple(shown_titles.items())).encode(),
+        "cbir_lens_comparison.html", "text/html", key="dl_report", on_click="ignore",
+        help=say("download_report_help"))
+else:
+    columns[-1].download_button(
+        say("download_report"),
+        lambda: leaderboard_report(ws, run_names, tuple(baselines), settings, focus).encode(),
+        "cbir_lens_report.html", "text/html", key="dl_report", on_click="ignore",
+        help=say("download_report_help"))
 
 
 # The qrels grade by nn-IoU at the sliders' setting whatever measure is chosen (evalcore.evaluation.qrels): the label says so.

@@ -110,10 +110,38 @@ st.markdown(f"**What decides.** *Pairs apart*: Sakai's discriminative power, the
             f"such lead and favours a measure only when it leads every other. *ties@{TIE_RANK}*: queries whose "
             f"{TIE_RANK}th and {TIE_RANK + 1}th best candidates are equally relevant, so the tie rule decides the top "
             f"{TIE_RANK}. *Kendall tau vs IoU*: the systems' order under the measure against their order under IoU.")
+
+
+def columns_of(shown: list[str]) -> dict[str, st.column_config.Column]:
+    """A comparison table's columns: the measure's wide enough for its parameters, each other one narrow under a
+    short header whose tooltip names it whole (a long name was cut at the column's width: "pairs apart at p < 0.05,")."""
+    long_names = {
+        sampled: ("apart (samples)", f"Pairs apart at p < {SIGNIFICANCE_LEVEL:g}, {queries}: Sakai's discriminative "
+                                     "power, the first thing the verdict reads."),
+        ALL_POWER: ("apart (all)", f"Pairs apart at p < {SIGNIFICANCE_LEVEL:g}, all queries."),
+        SWAP_RATE: (SWAP_RATE, "Of the pairs two disjoint query sets both order, the share they order differently."),
+        f"ties@{TIE_RANK}": (f"ties@{TIE_RANK}", f"Queries whose {TIE_RANK}th and {TIE_RANK + 1}th best candidates are "
+                                                 "equally relevant."),
+        "Kendall tau vs IoU": ("tau vs IoU", "Kendall tau: the systems' order under the measure against their order "
+                                             "under IoU."),
+        "discriminative power": ("power (all)", "Discriminative power after Holm's correction, all queries."),
+        f"discriminative power, {result.subsample} queries": (
+            "power (samples)", f"Discriminative power after Holm's correction, mean over samples of "
+                               f"{result.subsample} queries."),
+        "significant pairs": ("significant", "Significant pairs (Holm) of the pairs judged."),
+        "swapped / decided": ("swapped/decided", "Swapped / decided: pairs ordered differently by two disjoint query sets, of "
+                                         "those both order."),
+        **{c: (c.removesuffix(" as IoU"), f"Queries whose {c.split()[1]} under the measure is exactly IoU's.")
+           for c in shown if c.startswith("same top-")},
+    }
+    return {c: st.column_config.Column(width="medium") if c == "measure" else
+            st.column_config.Column(long_names.get(c, (c,))[0], help=long_names.get(c, (c, None))[1], width="small")
+            for c in shown}
+
+
 # Many short numeric columns: narrow ones, so that the table fits the page at 1400 px.
 st.dataframe(score_table(table[deciding]), hide_index=True, key="measures_deciding", width="stretch",
-             column_config={c: st.column_config.Column(width="medium" if c == "measure" else "small")
-                            for c in deciding})
+             column_config=columns_of(deciding))
 if len(result.pairs):
     with st.expander("Which system pairs each measure tells apart"):
         pairs = result.pairs.assign(pair=result.pairs["system A"] + " vs " + result.pairs["system B"])
@@ -176,8 +204,7 @@ with st.expander("More evidence: Holm-corrected power, counts, ties at other ran
         shown = [c for c in part if c in table]
         if len(shown) > 1:
             st.dataframe(score_table(table[shown]), hide_index=True, key=key, width="stretch",
-                         column_config={c: st.column_config.Column(width="medium" if c == "measure" else "small")
-                                        for c in shown})
+                         column_config=columns_of(shown))
 engine = ["measure", "ranking s", "codes", "code bytes", "keys", "digits"]
 with st.expander("How the engine computes each measure"):
     st.markdown(markdown_table(table[[c for c in engine if c in table]].rename(columns={"ranking s": "ranking (s)"})))

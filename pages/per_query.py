@@ -36,6 +36,7 @@ from dashboard.library import (
     default_baselines,
     find_images,
     image_of,
+    image_with_id,
     largest_differences,
     metric_family,
     metric_group,
@@ -44,6 +45,8 @@ from dashboard.library import (
 from dashboard.session import audience, through_app
 from dashboard.sidebar import controls
 from dashboard.ui import (
+    KEPT_CHOICE,
+    choose_flag,
     choose_many,
     choose_one,
     escape_markdown,
@@ -79,6 +82,9 @@ if not systems:
 
 search = st.text_input(say("find_query"), key="pq_search", persist_state="session").strip()
 matches = find_images(ws, concepts.ids, search) if search else list(next(iter(systems.values())).rankings)[:LISTED_IMAGES]
+typed_id = image_with_id(ws, search) if search else None
+if typed_id is not None and typed_id not in matches:  # an ID typed whole, which the matches cut at 500 left out
+    matches = [typed_id, *matches[:LISTED_IMAGES - 1]]
 if not matches:
     st.warning(say("no_query_matches", search=search))
     st.stop()
@@ -89,8 +95,8 @@ chosen = choose_many(st.multiselect, "Systems side by side", names, "pq_systems"
 k = choose_one(st.select_slider, say("top_k"), [3, 5, 10], "pq_k",
                default=5)
 
-if who == "researcher" and st.toggle("Find queries where two systems differ most", key="pq_differences_on",
-                                     persist_state="session"):
+if who == "researcher" and choose_flag(st.toggle, "Find queries where two systems differ most", "pq_differences_on",
+                                      persist_state="session"):
     run_names = tuple(n for n in names if isinstance(n, str))
     extra = tuple(n for n in names if isinstance(n, Baseline))
     metric = choose_one(st.selectbox, "Metric", leaderboard_metric_names(ws, settings), "pq_metric",
@@ -114,7 +120,7 @@ if who == "researcher" and st.toggle("Find queries where two systems differ most
         figure.add_shape(type="line", x0=0, y0=0, x1=1, y1=1, line={"dash": "dot"})
         st.plotly_chart(figure, key="pq_scatter")
         st.dataframe(score_table(top), key="pq_differences")
-        if st.checkbox("Pick the query from this table", key="pq_use_differences", persist_state="session"):
+        if choose_flag(st.checkbox, "Pick the query from this table", "pq_use_differences", persist_state="session"):
             matches = list(top.index)
 
 
@@ -145,11 +151,32 @@ def card(document: str, rank: int, explanation: Explanation | None, tie: str | N
         st.caption(tie)
 
 
+#: Where the page keeps an image ID typed whole in the Query box, with the search it was typed under.
+TYPED_QUERY = "pq_typed_query"
+
+
+def with_typed_query(listed: list[str]) -> list[str]:
+    """The listed queries, and first an image ID the reader typed whole in the Query box (which offers only the first
+    500) while the search stays as it was, so that it is chosen; a typed text that is no image ID is said, with what
+    to do instead. A choice kept from before (no longer listed after a new search) is no typed text."""
+    typed = st.session_state.get("pq_query")
+    if isinstance(typed, str) and typed not in listed and typed != st.session_state.get(KEPT_CHOICE + "pq_query"):
+        found = image_with_id(ws, typed)
+        if found is None:
+            st.warning(say("query_not_listed", typed=typed, count=len(listed)))
+        else:
+            st.session_state[TYPED_QUERY] = (search, found)
+            st.session_state["pq_query"] = found
+    kept = st.session_state.get(TYPED_QUERY)
+    return [kept[1], *listed] if kept is not None and kept[0] == search and kept[1] not in listed else listed
+
+
 @st.fragment
 def query_view() -> None:
     """The chosen query and each system's cards: a fragment, so that choosing another query redraws only
     this part of the page (the rest of the page and the sidebar stay as they are, in the browser too)."""
-    query = choose_one(st.selectbox, say("query"), matches, "pq_query")
+    query = choose_one(st.selectbox, say("query"), with_typed_query(matches), "pq_query", accept_new_options=True,
+                       help=say("query_help", count=LISTED_IMAGES))
     show_words = caption_words_toggle(ws, "pq_caption_words")
 
     left, right = st.columns([1, 3])
@@ -183,4 +210,5 @@ def query_view() -> None:
 
 query_view()
 one = len(matches) == 1
-st.caption(say("candidates", count=len(matches), ending="y" if one else "ies", s="" if one else "s"))
+st.caption(say("candidates", count=len(matches), ending="y" if one else "ies", s="" if one else "s")
+           + (say("candidates_cut", count=LISTED_IMAGES) if len(matches) >= LISTED_IMAGES else ""))

@@ -37,6 +37,21 @@ def find_images(ws: Workspace, candidates: Iterable[str], text: str, limit: int 
     return found
 
 
+def image_with_id(ws: Workspace, text: str) -> str | None:
+    """The image of the concept sets whose ID is ``text``, surrounding spaces and case ignored (the ID as written
+    first), or None: an ID typed whole, which a list cut at :data:`LISTED_IMAGES` may leave out.
+
+    >>> ws = Workspace(concepts=ConceptSets(("img1", "IMG2"), (frozenset(), frozenset())))
+    >>> image_with_id(ws, " img2 "), image_with_id(ws, "img"), image_with_id(ws, "img1"), image_with_id(ws, " ")
+    ('IMG2', None, 'img1', None)
+    """
+    wanted = text.strip()
+    if wanted in ws.concepts.index:
+        return wanted
+    folded = wanted.casefold()
+    return next((image for image in ws.concepts.ids if image.casefold() == folded), None) if folded else None
+
+
 @dataclass(frozen=True)
 class KGCoverage:
     """How many of the dataset's distinct concepts (``concepts``), and of their occurrences, are KG nodes; and the

@@ -11,10 +11,12 @@ import pandas as pd
 
 from evalcore.data import Run
 from evalcore.evaluation.evaluator import AlignedRun, Evaluator
+from evalcore.evaluation.groups import results_by_group
 from evalcore.evaluation.options import Relevance, Scoring
 from evalcore.evaluation.results import Results, evaluate_runs
 from evalcore.io.tables import leaderboard_metrics
 from evalcore.stats.compare import PairComparison
+from evalcore.stats.groups import GroupedScores, Grouping
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,13 @@ class Scores:
         for pair in self.comparisons(metric):
             matrix.loc[pair.system_a, pair.system_b] = matrix.loc[pair.system_b, pair.system_a] = pair.p_randomization_holm
         return matrix
+
+    def by_group(self, grouping: Grouping, metric: str, pair: tuple[str, str] | None = None) -> GroupedScores:
+        """``metric`` by group of queries (:func:`evalcore.evaluation.groups.results_by_group`): every system's mean
+        and interval per group, and the paired tests of ``pair`` (none where None) per group, Holm-corrected across
+        the groups: the Leaderboard's "By group" view."""
+        return results_by_group(self.results, grouping, [metric], [metric] if pair is not None else [],
+                                [pair] if pair is not None else None)
 
     def per_query_values(self, metric: str) -> pd.DataFrame:
         """One metric as a queries x systems table."""

@@ -53,6 +53,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from evalcore.cache_keys import content_digest
+from evalcore.decimals import finite_decimal
 from evalcore.errors import ParameterError, StoreError
 
 #: The most bytes the inputs of one saved workspace may hold together.
@@ -147,27 +148,31 @@ STORE_MIB_VARIABLE = "CBIR_LENS_STORE_MAX_MIB"
 PREPARED_MIB_VARIABLE = "CBIR_LENS_STORE_MAX_PREPARED_MIB"
 
 
-def store_from_environment(environment: Mapping[str, str] = os.environ) -> WorkspaceStore:
+def store_from_environment(environment: Mapping[str, str] = os.environ,
+                           named: Mapping[str, str] = MappingProxyType({})) -> WorkspaceStore:
     """The server's store, configured by its environment: the folder of :func:`default_store_directory`, and
     :data:`EXPIRY_VARIABLE`, :data:`WORKSPACE_MIB_VARIABLE`, :data:`STORE_MIB_VARIABLE`,
-    :data:`PREPARED_MIB_VARIABLE` where set.
+    :data:`PREPARED_MIB_VARIABLE` where set, each a number in ASCII decimal syntax
+    (:func:`~evalcore.decimals.finite_decimal`: ``float()`` would also read ``٣٠`` and ``1_0``). A refusal names the
+    variable, or what ``named`` calls it (the command line's option that set it).
 
     >>> store = store_from_environment({"CBIR_LENS_STORE": "/srv/store", "CBIR_LENS_STORE_EXPIRY_DAYS": "7"})
     >>> str(store.directory), store.expiry_days, store.max_workspace_bytes == DEFAULT_MAX_WORKSPACE_BYTES
     ('/srv/store', 7.0, True)
     >>> store_from_environment({"CBIR_LENS_STORE_MAX_PREPARED_MIB": "16"}).max_prepared_bytes // 2**20
     16
+    >>> store_from_environment({"CBIR_LENS_STORE_EXPIRY_DAYS": "1_0"})
+    Traceback (most recent call last):
+    evalcore.errors.ParameterError: CBIR_LENS_STORE_EXPIRY_DAYS: expected a positive number of days, ... found '1_0'
     """
     def number(variable: str, default: float, least: float, most: float, what: str) -> float:
         text = environment.get(variable, "").strip()
         if not text:
             return default
-        try:
-            value = float(text)
-        except ValueError:
-            value = math.nan
-        if not least <= value <= most:
-            raise ParameterError(f"{variable}: expected {what}, found {text!r}")
+        value = finite_decimal(text)
+        if value is None or not least <= value <= most:
+            syntax = ", in digits 0-9 such as 30 or 0.5" if value is None else ""
+            raise ParameterError(f"{named.get(variable, variable)}: expected {what}{syntax}, found {text[:60]!r}")
         return value
 
     def mebibytes(variable: str, default: int) -> int:
@@ -475,11 +480,22 @@ class WorkspaceStore:
                   if index.execute(REFERS_TO_BLOB, (digest, digest)).fetchone() is None)
         return held, new
 
+    def _blob_path(self, digest: object) -> Path | None:
+        """The path of the blob named ``digest``, or None where the name is no blob's (64 lower-case hex digits,
+        :data:`BLOB_NAME_PATTERN`): a name read from the index is checked on every path that reads, writes or deletes
+        a blob, so that a damaged or hostile row ("../../file") never reaches a file outside the blob folder."""
+        if not isinstance(digest, str) or not BLOB_NAME_PATTERN.fullmatch(digest):
+            return None
+        return self.blobs / digest
+
     def _put_blobs(self, contents: Mapping[str, bytes]) -> None:
         """Write the blobs of ``contents`` that are not in place (missing, or of another size), each to a temporary
         file synced and renamed into place, then sync the folder so that the renames last."""
         missing = [(digest, data) for digest, data in contents.items() if not self._blob_in_place(digest, len(data))]
         for digest, data in missing:
+            target = self._blob_path(digest)
+            if target is None:  # (a digest this store computed: never so, unless the code is wrong)
+                raise StoreError("A saved workspace's file has a malformed name, so it was not saved.")
             temporary = self.blobs / f".{digest[:16]}.{secrets.token_hex(8)}{TEMPORARY_SUFFIX}"
             try:
                 descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -487,7 +503,7 @@ class WorkspaceStore:
                     handle.write(data)
                     handle.flush()
                     os.fsync(handle.fileno())
-                os.replace(temporary, self.blobs / digest)
+                os.replace(temporary, target)
             except BaseException:
                 with contextlib.suppress(OSError):
                     temporary.unlink(missing_ok=True)
@@ -500,15 +516,17 @@ class WorkspaceStore:
                 os.close(folder)
 
     def _blob_in_place(self, digest: str, size: int) -> bool:
+        path = self._blob_path(digest)
         try:
-            return os.stat(self.blobs / digest).st_size == size
+            return path is not None and os.stat(path).st_size == size
         except FileNotFoundError:
             return False
 
     def _read_blob(self, digest: str, size: int) -> bytes:
         """A blob's bytes, refused unless they are the ones saved (their digest recomputed)."""
+        path = self._blob_path(digest)
         try:
-            data = (self.blobs / digest).read_bytes()
+            data = None if path is None else path.read_bytes()
         except FileNotFoundError:
             data = None
         if data is None or len(data) != size or content_digest(data) != digest:
@@ -545,14 +563,16 @@ class WorkspaceStore:
 
     def _collect_blobs(self, index: sqlite3.Connection, digests: Iterable[str], stale_before: float = math.inf) -> None:
         """Delete the blobs among ``digests`` that no workspace refers to (and, where given, last written before
-        ``stale_before``), holding the index's write lock so that no save refers to one meanwhile."""
+        ``stale_before``), holding the index's write lock so that no save refers to one meanwhile. A name that is
+        no blob's (a damaged or hostile row of the index) deletes nothing."""
         index.execute("BEGIN IMMEDIATE")
         for digest in digests:
-            if index.execute(REFERS_TO_BLOB, (digest, digest)).fetchone() is None:
+            path = self._blob_path(digest)
+            if path is not None and index.execute(REFERS_TO_BLOB, (digest, digest)).fetchone() is None:
                 with contextlib.suppress(FileNotFoundError):
-                    found = os.lstat(self.blobs / digest)
+                    found = os.lstat(path)
                     if stat.S_ISREG(found.st_mode) and found.st_mtime < stale_before:
-                        os.unlink(self.blobs / digest)
+                        os.unlink(path)
         index.execute("COMMIT")
 
 

@@ -224,7 +224,10 @@ class Workspace:
         return Workspace(label=self.label, **kept, digests={name: self.digests[name] for name in inputs})
 
     def with_report(self, file: str, kind: str, rows: int | str, problems: str = "") -> Workspace:
-        return replace(self, reports=(*self.reports, ReportRow(file, kind, str(rows), problems or "none")))
+        """The workspace with one more row of its validation report; a count of rows is written as every count is
+        (``9,927``, not ``9927`` beside another row's ``9,927``)."""
+        shown = f"{rows:,}" if isinstance(rows, int) else rows
+        return replace(self, reports=(*self.reports, ReportRow(file, kind, shown, problems or "none")))
 
     def without_reports(self, kind: str) -> Workspace:
         """The workspace without the report rows of ``kind`` (a row that a later input made untrue)."""
@@ -962,8 +965,10 @@ def load_rocov2_complete(folder: str, roots: Sequence[Path], progress: Steps | N
         new = new.with_report(str(runs_folder), NO_RUNS_KIND, 0,
                               "no run files: the leaderboard computes the Table-1 baselines")
     for path in run_files:
-        new = step(f"Reading run {path.name}", lambda _, path=path, current=new: with_run(
-            current, read_input_bytes(check_under_roots(path, roots), str(path))[0], str(path)))
+        # Named under the folder as given, not where it resolved to: a refusal names no path the user did not write.
+        given = str(Path(folder) / path.relative_to(root))
+        new = step(f"Reading run {path.name}", lambda _, given=given, current=new: with_run(
+            current, read_input_bytes(check_under_roots(given, roots), given)[0], given))
     if finish is not None:
         step("Building the knowledge-graph index", lambda _: finish(new))
     return replace(new, recipe=(StepKind.FOLDER.step(folder),))

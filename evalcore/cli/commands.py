@@ -51,7 +51,9 @@ from evalcore.relevance.kg import KnowledgeGraph
 from evalcore.relevance.measures import MEASURES, MeasureSpec, nn_iou_measure, parse_measure
 from evalcore.resources import project_root
 
+from .agreement import command_agreement
 from .console import ProgressBar, print_note, print_tie_notes, print_unscored_notes, shown_number
+from .groups import checked_grouping, grouped_of, grouped_table, print_grouped, write_group_csv
 from .parser import program_name, recreating_command
 
 # --- options given and options read ------------------------------------------------------------------------
@@ -254,22 +256,54 @@ def evaluated(args: argparse.Namespace) -> tuple[Evaluator, list[Run], Relevance
 
 def command_evaluate(args: argparse.Namespace) -> None:
     started = time.perf_counter()
-    check_evaluation(args, {"--json": args.json, "--per-query": args.per_query})
+    outputs = {"--json": args.json, "--per-query": args.per_query, "--group-csv": args.group_csv}
+    check_evaluation(args, outputs)
+    grouping = checked_grouping(args, outputs)
     args = with_defaults(args)
     evaluator, _, _, results = evaluated(args)
-    payload = results.to_dict()
-    payload["params"].update({"k": list(scoring_of(args).cutoffs), "kg_files": args.kg, "kg_sources": args.kg_source,
-                              "concepts": args.concepts, "labels": args.labels})
-    payload["wall_seconds"] = round(time.perf_counter() - started, 3)
-    payload["backend"] = evaluator.engine.last_pass.text() if evaluator.engine and evaluator.engine.last_pass else None
+    grouped = grouped_of(args, grouping, evaluator, results)
     # The per-query values first: the JSON, written last, marks a complete evaluation.
     if args.per_query:
         with atomic_output(args.per_query) as handle:
             results.per_query().to_csv(handle, index=False)
+    write_group_csv(args.group_csv, grouped)
+    if args.json is None:  # as trec_eval, ranx and ir_measures do: the table on the terminal
+        print(means_table(results.means(), results.metrics))
+        if grouped is not None:
+            print(f"\nBy {grouped.by}:\n{grouped_table(grouped, results.metrics)}")
+        return
+    payload = results.to_dict()
+    if grouped is not None:
+        payload["groups"] = grouped.to_dict()
+    payload["params"].update({"k": list(scoring_of(args).cutoffs), "kg_files": args.kg, "kg_sources": args.kg_source,
+                              "concepts": args.concepts, "labels": args.labels})
+    payload["wall_seconds"] = round(time.perf_counter() - started, 3)
+    payload["backend"] = evaluator.engine.last_pass.text() if evaluator.engine and evaluator.engine.last_pass else None
     write_text_atomically(args.json, json.dumps(payload, indent=2))
     for name, values in results.means().items():
         shown = ", ".join(f"{m}={shown_number(values[m])}" for m in results.metrics[:6])
         print(f"{name}: {shown}", file=sys.stderr)
+    if grouped is not None:  # the first metric's; every metric's in the JSON's groups
+        print(f"by {grouped.by}:\n{grouped_table(grouped, results.metrics[:1])}", file=sys.stderr)
+
+
+def means_table(means: dict[str, dict[str, float]], metrics: Sequence[str]) -> str:
+    """``evaluate``'s table on standard output without ``--json``: a row per metric, a column per system, each mean
+    to 4 decimals ("—" where no query scored it), aligned (:func:`evalcore.io.tables.markdown_table`).
+
+    >>> print(means_table({"run": {"P@5": 0.5, "nDCG@10": float("nan")}}, ["P@5", "nDCG@10"]))
+    | metric  |    run |
+    |---------|-------:|
+    | P@5     | 0.5000 |
+    | nDCG@10 |      — |
+    """
+    import pandas as pd
+
+    from evalcore.io.tables import markdown_table
+
+    frame = pd.DataFrame({"metric": list(metrics),
+                          **{system: [float(values[metric]) for metric in metrics] for system, values in means.items()}})
+    return markdown_table(frame, 4, aligned=True)
 
 
 def command_report(args: argparse.Namespace) -> None:
@@ -305,7 +339,9 @@ def command_compare(args: argparse.Namespace) -> None:
                             "--qrels F")
     args = with_defaults(args)
     paths = run_paths(args)
-    check_outputs({"--json": args.json}, [args.concepts, args.labels, *kg_inputs(args), *paths])
+    outputs = {"--json": args.json, "--group-csv": args.group_csv}
+    check_outputs(outputs, [args.concepts, args.labels, *kg_inputs(args), *paths])
+    grouping = checked_grouping(args, outputs)
     compute = compute_of(args)
     statistics = Statistics(args.confidence, args.bootstrap_samples, args.randomization_samples, args.seed)
     scoring, relevance = Scoring(metrics), relevance_of(args, measure_of(args) if args.measure is not None else None)
@@ -318,10 +354,16 @@ def command_compare(args: argparse.Namespace) -> None:
     bar.close()
     print_tie_notes(results.counts, args.ties)
     print_unscored_notes(results.table())
+    grouped = grouped_of(args, grouping, evaluator, results, metrics)
     payload = results.to_dict(compare=metrics)
     payload["params"].update({"kg_files": args.kg, "kg_sources": args.kg_source, "concepts": args.concepts,
                               "labels": args.labels, "runs": paths})
+    sizes, anovas = compare_effects(args, results, metrics)
+    payload.update(effects_payload(sizes, anovas))
+    if grouped is not None:
+        payload["groups"] = grouped.to_dict()
     payload["wall_seconds"] = round(time.perf_counter() - started, 3)
+    write_group_csv(args.group_csv, grouped)
     write_text_atomically(args.json, json.dumps(payload, indent=2))
     print(f"randomization test: {statistics.randomization_samples:,} randomizations, so no p-value below "
           f"1/({statistics.randomization_samples:,} + 1) = {statistics.smallest_randomization_p:.4g} before Holm "
@@ -339,6 +381,60 @@ def command_compare(args: argparse.Namespace) -> None:
             print(f"  {pair.system_a} - {pair.system_b}: {shown_number(pair.mean_difference, '+.4f')}, randomization "
                   f"p (Holm) {shown_number(pair.p_randomization_holm, '.4g')}{floor}, t-test p (Holm) "
                   f"{shown_number(pair.p_t_test_holm, '.4g')}", file=sys.stderr)
+        print_effects(sizes.get(metric), anovas.get(metric), statistics.confidence)
+        if grouped is not None:
+            print_grouped(grouped, metric, shown_percent(statistics.confidence))
+
+
+def compare_effects(args: argparse.Namespace, results: Results, metrics: list[str]) -> tuple[dict, dict]:
+    """``compare --effect-sizes`` and ``--anova``: per metric, the pairs' effect sizes and the repeated-measures
+    ANOVA with Tukey's HSD (:func:`evalcore.api.effect_sizes`, :func:`evalcore.api.repeated_measures_anova`); empty
+    where not asked for, so that the default output stays as it was."""
+    from evalcore.api import effect_sizes, repeated_measures_anova  # scipy.stats: only what tests pays its import
+
+    sizes = {metric: effect_sizes(results, metric) for metric in metrics} if args.effect_sizes else {}
+    anovas = {metric: repeated_measures_anova(results, metric) for metric in metrics} if args.anova else {}
+    return sizes, anovas
+
+
+def effects_payload(sizes: dict, anovas: dict) -> dict:
+    """The JSON keys of :func:`compare_effects`: ``effect_sizes`` ({metric: [pair, ...]}) and ``anova`` ({metric:
+    {"summary": {...}, "tukey": [pair, ...]}}), each only where asked for; undefined or infinite numbers are null."""
+    def records(frame) -> list[dict]:
+        return [{key: finite_or_none(value) if isinstance(value, float) else value for key, value in row.items()}
+                for row in frame.to_dict(orient="records")]
+
+    payload: dict = {}
+    if sizes:
+        payload["effect_sizes"] = {metric: records(frame) for metric, frame in sizes.items()}
+    if anovas:
+        payload["anova"] = {metric: {"summary": records(tables.summary)[0], "tukey": records(tables.tukey)}
+                            for metric, tables in anovas.items()}
+    return payload
+
+
+def print_effects(sizes, anova, confidence: float) -> None:
+    """One metric's effect sizes and ANOVA with Tukey's HSD on stderr, beneath its pairs (each where asked for)."""
+    level = shown_percent(confidence)
+    if sizes is not None:
+        print(f"  effect sizes (mean difference and Cohen's d_z, [{level} bootstrap CI]):", file=sys.stderr)
+        for pair in sizes.itertuples():
+            print(f"    {pair.system_a} - {pair.system_b}: {shown_number(pair.mean_difference, '+.4f')} "
+                  f"[{shown_number(pair.difference_low, '+.4f')}, {shown_number(pair.difference_high, '+.4f')}], "
+                  f"d_z {shown_number(pair.d_z, '+.3f')} [{shown_number(pair.d_z_low, '+.3f')}, "
+                  f"{shown_number(pair.d_z_high, '+.3f')}], {pair.queries} queries", file=sys.stderr)
+    if anova is not None:
+        row = next(anova.summary.itertuples())
+        print(f"  repeated-measures ANOVA over the {row.queries} queries every system scored: F({row.df_systems}, "
+              f"{row.df_error}) = {shown_number(row.f, '.4g')}, p {shown_number(row.p, '.4g')}, partial eta^2 "
+              f"{shown_number(row.partial_eta_squared)}, generalized eta^2 {shown_number(row.generalized_eta_squared)}",
+              file=sys.stderr)
+        print(f"  Tukey HSD (difference [{level} simultaneous CI], on the ANOVA's residual mean square):",
+              file=sys.stderr)
+        for pair in anova.tukey.itertuples():
+            print(f"    {pair.system_a} - {pair.system_b}: {shown_number(pair.mean_difference, '+.4f')} "
+                  f"[{shown_number(pair.low, '+.4f')}, {shown_number(pair.high, '+.4f')}], q "
+                  f"{shown_number(pair.q, '.4g')}, p {shown_number(pair.p_tukey, '.4g')}", file=sys.stderr)
 
 
 # --- retrieve, qrels ------------------------------------------------------------------------------------------
@@ -514,7 +610,48 @@ def command_detection(args: argparse.Namespace) -> None:
     if more > 0:
         print(f"{predictions.source}: {more:,} more problem{'s' if more != 1 else ''} (the first "
               f"{len(predictions.problems):,} in the JSON)", file=sys.stderr)
+    if args.json is None:  # the scores on the terminal, as evaluate's
+        print(detection_table(payload))
+        return
     write_text_atomically(args.json, json.dumps(payload, indent=2))
+
+
+def detection_table(payload: dict) -> str:
+    """``detection``'s table on standard output without ``--json``: its JSON's scores and counts, a row each, aligned
+    (:func:`evalcore.io.tables.markdown_table`).
+
+    >>> print(detection_table({"f1": 0.5, "counts": {"images_scored": 1200, "images_empty_ground_truth": 0,
+    ...                        "images_missing_prediction": 3, "predictions_read": 1197}}))
+    | score                       |  value |
+    |-----------------------------|-------:|
+    | F1                          | 0.5000 |
+    | images scored               |  1,200 |
+    | images with no ground truth |      0 |
+    | images with no prediction   |      3 |
+    | predictions read            |  1,197 |
+    """
+    import pandas as pd
+
+    from evalcore.io.tables import markdown_table
+
+    def score(value: float | None) -> float:
+        return float("nan") if value is None else float(value)
+
+    rows: list[tuple[str, float | int]] = [("F1", score(payload["f1"]))]
+    if "f1_secondary" in payload:
+        rows.append(("F1 on the --subset concepts", score(payload["f1_secondary"])))
+    if "soft_f1" in payload:
+        params = payload["soft_params"]
+        rows.append((f"soft F1 (alpha={params['alpha']:g}, n={params['n']}, {params['kg_mode']})",
+                     score(payload["soft_f1"])))
+    counts = payload["counts"]
+    rows += [("images scored", counts["images_scored"]),
+             ("images with no ground truth", counts["images_empty_ground_truth"]),
+             ("images with no prediction", counts["images_missing_prediction"]),
+             ("predictions read", counts["predictions_read"])]
+    if "secondary_images_scored" in counts:
+        rows.append(("images scored on the --subset concepts", counts["secondary_images_scored"]))
+    return markdown_table(pd.DataFrame(rows, columns=["score", "value"], dtype=object), 4, aligned=True)
 
 
 def detection_payload(scores: DetectionScores, predictions_read: int, problems: list[tuple[int, str]],
@@ -578,9 +715,9 @@ def command_app(args: argparse.Namespace) -> None:
     app = project_root() / "app.py"
     if not app.is_file():
         raise CBIRLensError(f"{app}: the dashboard's files are missing; reinstall cbir-lens")
+    options = _with_store_options(list(args.streamlit_options))  # (refused before Streamlit is imported)
     from streamlit.web import cli as streamlit_cli
 
-    options = _with_store_options(list(args.streamlit_options))
     if {"-h", "--help"} & set(options):
         print(f"usage: {program_name()} app [--store DIR] [--store-expiry-days DAYS] [OPTIONS]  "
               f"(runs `streamlit run [OPTIONS] {app}`; saved workspaces go to DIR)\n")
@@ -590,6 +727,8 @@ def command_app(args: argparse.Namespace) -> None:
 #: ``app``'s own options, each set in the environment the dashboard reads its store from
 #: (:func:`evalcore.app.store.store_from_environment`); every other option goes to ``streamlit run``.
 APP_STORE_OPTIONS = {"--store": "CBIR_LENS_STORE", "--store-expiry-days": "CBIR_LENS_STORE_EXPIRY_DAYS"}
+#: What each of ``app``'s own options expects, as a refusal says it.
+APP_STORE_VALUES = {"--store": "a folder", "--store-expiry-days": "a positive number of days"}
 
 
 def _with_store_options(options: list[str]) -> list[str]:
@@ -598,19 +737,24 @@ def _with_store_options(options: list[str]) -> list[str]:
     from evalcore.app.store import store_from_environment
 
     left: list[str] = []
+    given: dict[str, str] = {}  # variable -> the option that set it
     position = 0
     while position < len(options):
-        option, _, attached = options[position].partition("=")
+        option, equals, attached = options[position].partition("=")
         if option in APP_STORE_OPTIONS:
-            if not attached and position + 1 >= len(options):
+            if not equals and position + 1 >= len(options):
                 raise ParameterError(f"{option}: expected a value after it")
-            value = attached or options[position + 1]
+            value = attached if equals else options[position + 1]
+            if not value.strip():  # (an empty folder or number would quietly be the default)
+                raise ParameterError(f"{option}: expected {APP_STORE_VALUES[option]}, found an empty value")
             os.environ[APP_STORE_OPTIONS[option]] = value
-            position += 1 if attached else 2
+            given[APP_STORE_OPTIONS[option]] = option
+            position += 1 if equals else 2
             continue
         left.append(options[position])
         position += 1
-    store_from_environment(os.environ)  # a bad number is refused here, not on the first save
+    # a bad number is refused here, naming the option that set it, not on the first save
+    store_from_environment(os.environ, given)
     return left
 
 
@@ -668,4 +812,4 @@ def checked_workspace(args: argparse.Namespace):
 COMMANDS = {"relevance": command_relevance, "evaluate": command_evaluate, "report": command_report,
             "retrieve": command_retrieve,
             "detection": command_detection, "compare": command_compare, "qrels": command_qrels, "extract": command_extract,
-            "app": command_app, "check": command_check}
+            "app": command_app, "check": command_check, "agreement": command_agreement}

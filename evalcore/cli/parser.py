@@ -32,10 +32,14 @@ from evalcore.extraction.user_rules import KINDS as RULE_KINDS
 from evalcore.metrics.registry import GAINS, parse_metric
 from evalcore.readers import DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_RUN_BYTES, INPUT_BUDGET_VARIABLE
 from evalcore.relevance.kg import KG_MODES
-from evalcore.relevance.measures import MEASURES
+from evalcore.relevance.measures import MEASURES, parse_measure
+from evalcore.studies.agreement import DEFAULT_BOOTSTRAP_SAMPLES, DEFAULT_FOLDS, MAX_FOLDS
+
+from .groups import group_by_arguments
 
 #: The parser's description, which ``--help`` prints.
-DESCRIPTION = """Command line: ``python -m evalcore relevance|evaluate|report|compare|retrieve|detection|qrels|extract|app``
+DESCRIPTION = """Command line:
+``python -m evalcore relevance|evaluate|report|compare|retrieve|detection|qrels|extract|app|check|agreement``
 (installed: ``cbir-lens ...``).
 
 Errors in inputs exit with status 2 and one line on stderr naming file, line and expectation.
@@ -101,6 +105,14 @@ def same_metric(name: object) -> object:
         return parse_metric(str(name)).name
     except CBIRLensError:
         return name
+
+
+def same_measure(text: object) -> object:
+    """A relevance measure's canonical text, or the text itself where it is none (refused later, naming it)."""
+    try:
+        return parse_measure(str(text)).name
+    except CBIRLensError:
+        return text
 
 
 def same_file(path: object) -> object:
@@ -282,8 +294,10 @@ def evaluation_arguments(evaluate: argparse.ArgumentParser) -> None:
 def evaluate_command(commands: argparse._SubParsersAction) -> None:
     evaluate = commands.add_parser("evaluate", help="evaluate runs")
     evaluation_arguments(evaluate)
-    evaluate.add_argument("--json", required=True)
+    evaluate.add_argument("--json", help="write the results as JSON to this file (without it: the table of means on "
+                                          "standard output)")
     evaluate.add_argument("--per-query")
+    group_by_arguments(evaluate)
 
 
 def report_command(commands: argparse._SubParsersAction) -> None:
@@ -325,7 +339,8 @@ def detection_command(commands: argparse._SubParsersAction) -> None:
     detection.add_argument("--kg-mode", choices=KG_MODES, help="soft F1: edge direction (default undirected)")
     detection.add_argument("--alpha", type=number, help=f"soft F1: credit of a near miss (default {DEFAULT_ALPHA})")
     detection.add_argument("--n", type=integer, help=f"soft F1: KG distance threshold (default {DEFAULT_HOPS})")
-    detection.add_argument("--json", required=True)
+    detection.add_argument("--json", help="write the scores as JSON to this file (without it: a table of them on "
+                                           "standard output)")
 
 
 def compare_command(commands: argparse._SubParsersAction) -> None:
@@ -348,7 +363,12 @@ def compare_command(commands: argparse._SubParsersAction) -> None:
                          help=f"randomizations of each test, {MIN_SAMPLES:,} to 1,000,000 (default "
                               f"{Statistics.randomization_samples:,})")
     compare.add_argument("--seed", type=integer, default=Statistics.seed)
+    compare.add_argument("--effect-sizes", action="store_true",
+                         help="also each pair's mean difference and Cohen's d_z, with bootstrap intervals")
+    compare.add_argument("--anova", action="store_true",
+                         help="also the repeated-measures ANOVA over the systems and Tukey's HSD for every pair")
     compare.add_argument("--json", required=True)
+    group_by_arguments(compare)
     measure_argument(compare)
     reading_arguments(compare)
 
@@ -418,9 +438,39 @@ def check_command(commands: argparse._SubParsersAction) -> None:
     check.add_argument("--csv", action="store_true", help="print CSV instead of a Markdown table")
 
 
+def agreement_command(commands: argparse._SubParsersAction) -> None:
+    agreement = commands.add_parser("agreement", help="how relevance measures agree with clinicians' grades of image "
+                                                      "pairs (tau-b, rho, AUC; bootstrap CIs over cases), the best "
+                                                      "setting of a sweep by cross-validation, and the judges' agreement")
+    agreement.add_argument("--concepts", required=True, help="concept sets (ID,CUIs) of the judged images")
+    agreement.add_argument("--kg", action="append", default=[], metavar="F", same=same_file,
+                           help="KG file (edge list CSV/TSV, MRREL.RRF or OBO); repeat to combine")
+    agreement.add_argument("--kg-mode", choices=KG_MODES, help="with --kg: edge direction (default undirected)")
+    agreement.add_argument("--kg-source", action="append", default=None, metavar="TAG",
+                           help="with --kg: keep only edges whose source column equals TAG (repeatable)")
+    agreement.add_argument("--judgments", required=True, metavar="F",
+                           help="CSV judge,case,candidate,grade[,time] (grades 0 not similar, 1 partly, 2 very similar, "
+                                "or skipped) or TREC graded qrels 'case 0 candidate grade'")
+    agreement.add_argument("--measure", required=True, nargs="+", metavar="M", same=same_measure,
+                           help=f"relevance measures, e.g. iou 'nn-iou(alpha=0.5,n=1)' 'tversky(a=0.7,b=0.3)' (keys: "
+                                f"{', '.join(MEASURES)})")
+    agreement.add_argument("--sweep", nargs="+", metavar="NAME=START:STOP:STEP",
+                           help="sweep a parameter of the measures that have it, STOP included (alpha=0:1:0.1 n=0:3:1, "
+                                "a=0:1:0.1); several sweeps give every combination")
+    agreement.add_argument("--folds", type=integer, default=DEFAULT_FOLDS,
+                           help=f"folds of the cross-validation over cases that chooses the best setting, 2 to "
+                                f"{MAX_FOLDS} (default {DEFAULT_FOLDS})")
+    agreement.add_argument("--confidence", type=number, default=Statistics.confidence)
+    agreement.add_argument("--bootstrap-samples", type=integer, default=DEFAULT_BOOTSTRAP_SAMPLES,
+                           help=f"bootstrap resamples of the cases (default {DEFAULT_BOOTSTRAP_SAMPLES:,}; Holm's "
+                                "correction over many settings needs many)")
+    agreement.add_argument("--seed", type=integer, default=Statistics.seed, help="seed of the resamples and the folds")
+    agreement.add_argument("--json", required=True, help="write the agreement as JSON to this file")
+
+
 #: The commands in the order ``--help`` lists them.
 COMMAND_PARSERS = (relevance_command, evaluate_command, report_command, retrieve_command, detection_command,
-                   compare_command, extract_command, app_command, qrels_command, check_command)
+                   compare_command, extract_command, app_command, qrels_command, check_command, agreement_command)
 
 
 def build_parser() -> argparse.ArgumentParser:

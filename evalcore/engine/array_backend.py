@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import re
+import subprocess
+import sys
 from dataclasses import dataclass
 
-from evalcore.errors import ParameterError
+from evalcore.errors import CBIRLensError, ParameterError, one_line
 
 # Canonical backend name -> module that builds its ranker (None: the numpy engine itself).
 BACKENDS: dict[str, str | None] = {"numpy": None, "jax": "evalcore.engine.jax_backend"}
@@ -68,14 +71,83 @@ def open_backend(backend: str, device: str | None = None, device_memory: int | N
     """The ranker of an array backend (None for numpy), with its library imported and its device found.
 
     The choice comes checked (:class:`~evalcore.engine.compute.Compute` validates backend, device and device memory
-    once); raises :class:`ParameterError` naming the fix when the library is missing or no such device is visible.
+    once); raises :class:`ParameterError` naming the fix when the library is missing or no such device is visible,
+    and :class:`~evalcore.errors.CBIRLensError`, one line with the library's reason, when it is installed but fails
+    to import or to start (a native library that cannot be mapped under an address-space limit, a broken install).
     """
     module_name = BACKENDS[backend]
     if module_name is None:
         return None
     if importlib.util.find_spec(backend) is None:
         raise ParameterError(f"the {backend} backend needs the {backend} package, which is not installed: {INSTALL_HINT}")
-    return importlib.import_module(module_name).JaxRanker(device, device_memory)
+    failed = startup_failure(backend)
+    try:
+        if failed is None:
+            return importlib.import_module(module_name).JaxRanker(device, device_memory)
+    except CBIRLensError:
+        raise
+    except Exception as error:  # JAX's import and startup raise ImportError, OSError, RuntimeError, MemoryError, ...
+        failed = f"{type(error).__name__}: {error}".rstrip(": ")
+    raise CBIRLensError(f"the {backend} backend cannot load {backend} ({one_line(failed)}): it may lack memory (an "
+                        "address-space limit such as ulimit -v) or be installed broken; use --backend numpy "
+                        f"(backend='numpy'), or {INSTALL_HINT}")
+
+
+#: How long the trial start of :func:`startup_failure` may take before the backend is loaded without it.
+STARTUP_TRIAL_SECONDS = 120
+# The trial start: the room this process has left as the child's own limit, then the library, its CPU client and
+# one small program compiled and run.
+_TRIAL = ("import resource, sys\n"
+          "used = next(int(line.split()[1]) * 1024 for line in open('/proc/self/status') if line.startswith('VmSize:'))\n"
+          "resource.setrlimit(resource.RLIMIT_AS, (used + int(sys.argv[1]), resource.getrlimit(resource.RLIMIT_AS)[1]))\n"
+          "import jax\n"
+          "jax.block_until_ready(jax.jit(lambda x: x + 1)(jax.numpy.zeros(8, 'int32')))\n")
+
+
+def startup_failure(backend: str) -> str | None:
+    """Why ``backend``'s library cannot start within this process's address-space limit (``ulimit -v``), or None.
+
+    Under such a limit JAX fails to map its native library (an ImportError, caught in-process) or aborts the whole
+    process where its CPU client cannot start its threads or its compiler runs out of room, which no handler
+    catches. So where a limit is set and the library is not loaded yet, it is first started in a child process given
+    the room this process has left (the limit less this process's address space), compiling one small program;
+    without a limit, or where the room cannot be read (no ``/proc``), nothing is tried. (A larger program may still
+    need more room than the trial did.)
+    """
+    if backend != "jax" or "jax" in sys.modules:
+        return None
+    try:
+        import resource
+
+        limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+        with open("/proc/self/status", encoding="ascii") as status:
+            used = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmSize:"))
+    except (ImportError, OSError, StopIteration, ValueError):
+        return None
+    if limit == resource.RLIM_INFINITY:
+        return None
+    try:
+        trial = subprocess.run([sys.executable, "-c", _TRIAL, str(max(0, limit - used))], capture_output=True,
+                               text=True, errors="replace", timeout=STARTUP_TRIAL_SECONDS)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if trial.returncode == 0:
+        return None
+    return _reason(trial.stderr) or f"its start ended with status {trial.returncode}"
+
+
+def _reason(stderr: str) -> str:
+    """The line of a failed start that says why: Python's exception, else a native check that failed, else the first.
+
+    >>> _reason("Traceback (most recent call last):\\n  File ...\\nImportError: libjax_common.so: failed to map segment\\n")
+    'ImportError: libjax_common.so: failed to map segment'
+    >>> _reason("F1128 env.cc:93] Check failed: ret == 0 (11 vs. 0) Thread creation failed.\\n*** stack ***\\n")
+    'Check failed: ret == 0 (11 vs. 0) Thread creation failed.'
+    """
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    raised = [line for line in lines if re.match(r"[A-Za-z_.]*(?:Error|Exception)\b", line)]
+    checked = [line[line.index("Check failed"):] for line in lines if "Check failed" in line]
+    return (raised[-1:] or checked[:1] or lines[:1] or [""])[0]
 
 
 #: Modules of JAX's GPU plugins, any of which a GPU needs: the namespace package ``jax_plugins`` that JAX scans
@@ -100,6 +172,8 @@ def gpu_available() -> bool:
     (JAX finds GPUs through one), so a CPU-only machine with JAX never pays for the import here."""
     if importlib.util.find_spec("jax") is None or not gpu_plugin_installed():
         return False
-    from evalcore.engine.jax_backend import visible_gpus
-
+    try:
+        from evalcore.engine.jax_backend import visible_gpus
+    except Exception:  # a JAX that cannot load (see open_backend) sees no GPU
+        return False
     return bool(visible_gpus())

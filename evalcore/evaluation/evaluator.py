@@ -7,11 +7,12 @@ Queries with no relevant item (one policy for a whole table, ``empty_queries``):
 table (concepts: the ideal ranking's best IoU / nn-IoU is 0; qrels: no judged item has a
 positive grade). ``exclude`` (default) leaves empty queries out of every metric of the table,
 label metrics included, and counts them; ``zero`` scores them 0 on every ranking metric and
-keeps label metrics' own values. A query that is not empty is scored by every metric: where one
-metric's own denominator is 0 (IDCG = 0 under IoU while nn-IoU finds a neighbour; no item at
-the relevance threshold for MAP, AP and recall) it scores 0, as trec_eval does. Label metrics
-further skip queries without a label (counted). So every ranking metric of a table averages
-over the same queries of a system, and label metrics over the labelled ones among them.
+keeps label metrics' own values (and judged@K's, which reads no relevance). A query that is not
+empty is scored by every metric: where one metric's own denominator is 0 (IDCG = 0 under IoU
+while nn-IoU finds a neighbour; no item at the relevance threshold for MAP, AP and recall) it
+scores 0, as trec_eval does. Label metrics further skip queries without a label (counted). So
+every ranking metric of a table averages over the same queries of a system, and label metrics
+over the labelled ones among them.
 """
 
 from __future__ import annotations
@@ -31,7 +32,17 @@ from evalcore.engine import Compute, PairwiseEngine, PoolSummary, codes_give
 from evalcore.errors import MAX_NAME_CHARS, CBIRLensError, InputError, ParameterError, joined, listed, one_line, quoted_id
 from evalcore.evaluation.options import Relevance
 from evalcore.kept import InFlight, Kept
-from evalcore.metrics.registry import MetricInputs, MetricSpec, parse_metric
+from evalcore.metrics.registry import (
+    JUDGED,
+    MAX_K,
+    NOT_IN_POOL,
+    PAST_END,
+    UNJUDGED,
+    MetricInputs,
+    MetricSpec,
+    mean_scales,
+    parse_metric,
+)
 from evalcore.metrics.ties import in_tie_order, run_tie_counts
 from evalcore.relevance.kg import KnowledgeGraph, check_hops_and_mode
 from evalcore.relevance.measures import CountPlan, MeasureSpec
@@ -270,9 +281,24 @@ class JudgedRelevance:
         reaching = self._judgment_queries()[self.columns.grades >= level]
         return np.bincount(reaching, minlength=len(self.columns.queries)).astype(np.int64)[self._query_codes(query_ids)]
 
+    def nonrelevant_counts(self, query_ids: Sequence[str], level: int) -> np.ndarray:
+        """Q: judged items whose grade lies in [0, ``level``) (bpref's N; trec_eval's judged non-relevant: a negative
+        grade is "in the pool but unjudged")."""
+        grades = self.columns.grades
+        below = self._judgment_queries()[(grades >= 0) & (grades < level)]
+        return np.bincount(below, minlength=len(self.columns.queries)).astype(np.int64)[self._query_codes(query_ids)]
+
     def align(self, run: Run | AlignedRun, depth: int, concepts: ConceptSets | None, keep_query: bool = False
               ) -> tuple[tuple[str, ...], np.ndarray, AlignedRun | None, dict[str, int]]:
-        """The run's judged queries, the grade of each retrieved item (Q x depth) and their counts.
+        """The run's judged queries, the grade of each retrieved item (Q x depth), the lists on concept rows and their
+        counts: :meth:`align_judged` without the judgment states."""
+        return self.align_judged(run, depth, concepts, keep_query)[:4]
+
+    def align_judged(self, run: Run | AlignedRun, depth: int, concepts: ConceptSets | None, keep_query: bool = False
+                     ) -> tuple[tuple[str, ...], np.ndarray, AlignedRun | None, dict[str, int], np.ndarray]:
+        """The run's judged queries, the grade of each retrieved item (Q x depth) and their counts, and the judgment
+        state of each rank (Q x depth, :data:`~evalcore.metrics.registry.JUDGED`, ...: a grade >= 0 is judged, a
+        negative one in the pool but unjudged, an item without a judgment outside the pool, as trec_eval reads them).
 
         As for concept relevance (docs/DESIGN.md §1), the query is dropped from its own list; with ``keep_query`` it
         keeps its rank and its judged grade, as trec_eval reads it (coded :data:`QUERY_ITSELF` on concept rows: no
@@ -297,6 +323,7 @@ class JudgedRelevance:
                              f"none of its {len(lists):,} queries does (first: {quoted_id(lists.queries[0])})")
         output_row = np.cumsum(is_judged) - 1
         grades = np.zeros((len(judged), depth))
+        states = np.full((len(judged), depth), PAST_END, dtype=np.int8)
         if concepts is not None:
             documents = np.full((len(judged), depth), PADDING, dtype=np.int64)
             concept_row = pd.Index(concepts.ids, dtype=object).get_indexer(name_index)
@@ -320,6 +347,7 @@ class JudgedRelevance:
             unjudged += int((~found).sum())
             rows = output_row[owner]
             grades[rows, position] = np.maximum(grade, 0)
+            states[rows, position] = np.where(found, np.where(grade >= 0, JUDGED, UNJUDGED), NOT_IN_POOL)
             if concepts is not None:
                 documents[rows, position] = np.where(is_own, QUERY_ITSELF, concept_row[codes])
         counts = {
@@ -336,7 +364,7 @@ class JudgedRelevance:
         if concepts is not None:
             rows = pd.Index(concepts.ids, dtype=object).get_indexer(pd.Index(judged, dtype=object)).astype(np.int64)
             on_concepts = AlignedRun(run.name, rows, documents, counts)
-        return judged, grades, on_concepts, counts
+        return judged, grades, on_concepts, counts, states
 
 
 def _rankings_by_id(run: Run | AlignedRun, concepts: ConceptSets | None) -> RankedLists:
@@ -361,6 +389,29 @@ def _rankings_by_id(run: Run | AlignedRun, concepts: ConceptSets | None) -> Rank
     coded = np.where(listed >= 0, listed, np.where(listed == QUERY_ITSELF, query_rows[:, None], unknown))[present]
     offsets = np.concatenate(([0], np.cumsum(present.sum(axis=1))))
     return RankedLists(np.asarray(ids, dtype=object)[query_rows].tolist(), (*ids, None), coded, offsets)
+
+
+def table_depth(specs: Sequence[MetricSpec], runs: Sequence[Run | AlignedRun]) -> int:
+    """How deep a table reads each list: as deep as its largest K asks (items past rank 1,000 once dropped without a
+    word: R@1500 of a list whose relevant items lie at ranks 1,201-1,500 was 0) and at least to rank
+    :data:`MAX_DEPTH` (RBP, CAG-RBP), to rank 10,000 (the largest K) where a metric reads the whole list as trec_eval
+    does (recip_rank, bpref, ...: ``MetricFamily.whole_list``); no deeper than the longest list, since the metrics
+    read a short list's missing ranks as misses."""
+    k_max = max([s.k for s in specs if s.k] + [1])
+    reach = MAX_K if any(s.family.whole_list for s in specs) else max(k_max, MAX_DEPTH)
+    return max(1, min(reach, max((run_depth(r) for r in runs), default=1)))
+
+
+def concept_judgment_states(documents: np.ndarray) -> np.ndarray:
+    """The judgment state of each rank of aligned lists under concept relevance
+    (:data:`~evalcore.metrics.registry.JUDGED`, ...): the concept sets judge every image of the pool, so an image
+    with a concept set is judged; an ID without one, or the query's own image kept in its list (no part of its pool),
+    is outside the pool; padding lies past the end of the list.
+
+    >>> concept_judgment_states(np.array([[4, UNKNOWN, QUERY_ITSELF, PADDING]])).tolist()
+    [[1, -1, -1, -2]]
+    """
+    return np.where(documents >= 0, JUDGED, np.where(documents == PADDING, PAST_END, NOT_IN_POOL)).astype(np.int8)
 
 
 def run_depth(run: Run | AlignedRun) -> int:
@@ -412,7 +463,8 @@ class Evaluation:
         """Mean over queries with a defined value (NaN = excluded and counted), summed in the order of the query IDs
         (:func:`~evalcore.stats.compare.query_means`): two runs that differ only in the order of their queries had means
         one digit apart in the last place, and only one of them was marked best."""
-        return {name: query_means(result.id_order, result.values) for name, result in self.systems.items()}
+        return {name: query_means(result.id_order, result.values, mean_scales(result.values))
+                for name, result in self.systems.items()}
 
     def per_query_frame(self) -> pd.DataFrame:
         frames = [
@@ -696,11 +748,8 @@ class Evaluator:
                                  "linear gain (trec_eval's), or judgments on a smaller scale")
         concept_measures = {key: relevance.spec_for(key) for key in measures if key != "qrels"}
         k_max = max([s.k for s in specs if s.k] + [1])
-        # Each list as deep as the table's largest K asks (items past rank 1,000 once dropped without a word:
-        # R@1500 of a list whose relevant items lie at ranks 1,201-1,500 was 0); no deeper than the longest list,
-        # since the metrics read a short list's missing ranks as misses.
-        depth = max(1, min(max(k_max, MAX_DEPTH), max((run_depth(r) for r in runs), default=1)))
-        ideal, in_pool = {}, {}
+        depth = table_depth(specs, runs)
+        summaries: dict[str, PoolSummary] = {}
         # In the engine's pass order: IoU after nn-IoU reads nn-IoU's cached codes instead of coding the pool again.
         ordered = PairwiseEngine.pass_order(concept_measures.items(), lambda item: self.engine.resolve(item[1]))
         for step, (key, spec) in enumerate(ordered):
@@ -711,7 +760,7 @@ class Evaluator:
                       ) if progress else None
             # the ideal ranking holds no more items than the pool: a K beyond it adds no column but zeros
             summary = self.pool_summary(spec, min(k_max, len(self.concepts)), relevance.threshold, within)
-            ideal[key], in_pool[key] = summary.ideal, summary.relevant_counts
+            summaries[key] = summary
         scored = []
         # One BLAS thread: the metrics' products are matrix-vector ones, too small to gain from a second thread, and
         # each threaded call leaves BLAS's worker spinning for a while after it, taking a core from the engine's
@@ -727,7 +776,7 @@ class Evaluator:
                 if "qrels" in measures:
                     query_ids, inputs, counts = self._judged_inputs(run, k_max, depth, relevance)
                 else:
-                    query_ids, inputs, counts, kept = self._concept_inputs(run, concept_measures, ideal, in_pool,
+                    query_ids, inputs, counts, kept = self._concept_inputs(run, concept_measures, summaries,
                                                                            relevance, depth)
                 counts.update(self._tie_counts(run))
                 scored.append(pool.submit(_score, run.name, query_ids, inputs, specs, measures, counts,
@@ -758,22 +807,27 @@ class Evaluator:
             raise ParameterError(f"metrics of {measures} relevance need concept sets; with only a qrels file use "
                                  "qrels- metrics (e.g. qrels-NDCG@10)")
 
-    def _concept_inputs(self, run: Run | AlignedRun, measures: dict[str, MeasureSpec], ideal: dict, in_pool: dict,
-                        relevance: Relevance, depth: int
+    def _concept_inputs(self, run: Run | AlignedRun, measures: dict[str, MeasureSpec],
+                        summaries: dict[str, PoolSummary], relevance: Relevance, depth: int
                         ) -> tuple[tuple[str, ...], MetricInputs, dict[str, int], KeptScores]:
         aligned = run if isinstance(run, AlignedRun) else self._align(run, depth, relevance)
         rows = aligned.query_rows
         gain, threshold = relevance.gain, relevance.threshold
         matches, present = self._label_matches(aligned)
+        per_run = self._kept_for(aligned)
+        if "states" not in per_run:
+            per_run["states"] = concept_judgment_states(aligned.documents)
+        in_pool = {m: summaries[m].relevant_counts[rows] for m in measures}
         inputs = MetricInputs(
             relevance=self.relevance_of(aligned, measures),
-            ideal={m: ideal[m][rows] for m in measures},
-            relevant_in_pool={m: in_pool[m][rows] for m in measures},
-            label_matches=matches, label_present=present, threshold=threshold, gain=gain,
+            ideal={m: summaries[m].ideal[rows] for m in measures},
+            relevant_in_pool=in_pool,
+            label_matches=matches, label_present=present, threshold=threshold, gain=gain, states=per_run["states"],
+            # every image of the pool is judged by its concept set: those not relevant are the pool's others
+            nonrelevant_in_pool={m: summaries[m].pool_sizes[rows] - in_pool[m] for m in measures},
         )
         # A metric's values depend on the run, its own relevance measure (IoU's not on alpha), gain and threshold.
         settings = {key: (spec.name, gain, threshold) for key, spec in measures.items()}
-        per_run = self._kept_for(aligned)
         kept = KeptScores(per_run.setdefault("scores", Kept()), settings)
         if "query_ids" not in per_run:  # a million-item run's IDs are read once, not at every slider move
             per_run["query_ids"] = tuple(self.concepts.ids[i] for i in rows)
@@ -783,14 +837,15 @@ class Evaluator:
                        ) -> tuple[tuple[str, ...], MetricInputs, dict[str, int]]:
         gain, threshold, level = relevance.gain, relevance.threshold, relevance.relevance_level
         listed = in_tie_order(run, relevance.ties) if isinstance(run, Run) else run
-        query_ids, grades, on_concepts, counts = self.judged.align(listed, depth, self.concepts,
-                                                                   relevance.query_image == "keep")
+        query_ids, grades, on_concepts, counts, states = self.judged.align_judged(listed, depth, self.concepts,
+                                                                                  relevance.query_image == "keep")
         matches, present = self._label_matches(on_concepts) if on_concepts is not None else ({}, {})
         inputs = MetricInputs(
             relevance={"qrels": grades}, ideal={"qrels": self.judged.ideal(query_ids, k)},
             relevant_in_pool={"qrels": self.judged.relevant_counts(query_ids, level)},
             label_matches=matches, label_present=present, threshold=threshold, gain=gain,
-            levels={"qrels": level}, unit_scale={"qrels": float(max(self.judged.highest_grade, 1))},
+            levels={"qrels": level}, unit_scale={"qrels": float(max(self.judged.highest_grade, 1))}, states=states,
+            nonrelevant_in_pool={"qrels": self.judged.nonrelevant_counts(query_ids, level)},
         )
         return query_ids, inputs, dict(counts)
 
@@ -914,7 +969,7 @@ def _score(name: str, query_ids: tuple[str, ...], inputs: MetricInputs, specs: l
     values = {}
     for spec in specs:
         value = kept.values(spec, inputs) if kept is not None else spec.compute(inputs)
-        if spec.relevance is not None:
+        if spec.relevance is not None and spec.family.reads_relevance:
             # Not empty, yet 0/0 for this metric's own measure or threshold: nothing relevant to find, 0.
             value[np.isnan(value) & ~empty] = 0.0
             value[empty] = np.nan if empty_queries == "exclude" else 0.0

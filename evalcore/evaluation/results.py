@@ -25,7 +25,7 @@ from evalcore.evaluation.evaluator import AlignedRun, Evaluation, Evaluator
 from evalcore.evaluation.options import Relevance, Scoring, Statistics
 from evalcore.io.tables import latex_table, shown_percent
 from evalcore.kept import Kept
-from evalcore.metrics.registry import parse_metric
+from evalcore.metrics.registry import mean_scales, parse_metric
 from evalcore.stats.compare import PairComparison, bootstrap_cis, compare_columns, draws_store
 
 #: The most decimals a LaTeX table writes: a double holds about 17 significant digits.
@@ -97,6 +97,11 @@ class Results:
             raise ParameterError(f"metric {metric!r} was not evaluated; evaluated: {', '.join(self.metrics)}")
         return canonical
 
+    def metric_name(self, metric: str) -> str:
+        """The evaluated metric ``metric`` names, by its canonical name (``AP@10`` is ``MAP@10``); refused, naming the
+        evaluated ones, where it is none."""
+        return self._metric(metric)
+
     def metric_values(self, system: str, metric: str) -> np.ndarray:
         """One metric's per-query values of one system (in ``query_ids(system)`` order), read-only: the evaluation's
         own array, not a copy (results shared by a dashboard's sessions are read, never written)."""
@@ -123,6 +128,7 @@ class Results:
     @cached_property
     def _table(self) -> pd.DataFrame:
         means = self.means()
+        scales = mean_scales(self.metrics)  # gm_map: averaged, and its interval drawn, on the log scale
         # The resamples depend only on the number of queries (and the seed), so systems evaluated over as many
         # queries share one bootstrap call: the same intervals as one call per system, drawn once.
         by_size: dict[int, list[str]] = {}
@@ -140,7 +146,8 @@ class Results:
                                                         for metric in self.metrics):
                 columns[:, position] = result.values[metric][result.id_order]
             cis = bootstrap_cis(columns, self.statistics.confidence,
-                                samples=self.statistics.bootstrap_samples, seed=self.statistics.seed, draws=self.draws)
+                                samples=self.statistics.bootstrap_samples, seed=self.statistics.seed, draws=self.draws,
+                                scales=[scales.get(metric) for _ in results for metric in self.metrics])
             for position, system in enumerate(systems):
                 intervals[system] = cis[position * len(self.metrics):(position + 1) * len(self.metrics)]
         rows = [(system, metric, means[system][metric], ci.low, ci.high, ci.queries)
@@ -178,7 +185,7 @@ class Results:
             return compare_columns({system: per_system[system].query_ids for system in self.systems},
                                    {system: self.metric_values(system, metric) for system in self.systems},
                                    samples=self.statistics.randomization_samples, seed=self.statistics.seed,
-                                   draws=self.draws)
+                                   draws=self.draws, scale=mean_scales([metric]).get(metric))
 
         return list(self._comparisons.computed(metric, compare))
 

@@ -70,6 +70,7 @@ from evalcore.extraction.negation import (
     sentence_spans,
     with_cues,
 )
+from evalcore.extraction.rule_files import WORD, name_too_long
 from evalcore.extraction.sense import (
     EARLIER_EVENT,
     SENSE_WORDS,
@@ -93,7 +94,7 @@ Source = Literal["name", "synonym", "abbreviation", "assumed", "defined"]
 SOURCES: tuple[Source, ...] = ("name", "synonym", "abbreviation", "assumed", "defined")
 
 _CUI = re.compile(r"C[0-9]{7}\Z")
-_TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+_TOKEN = WORD
 #: The hyphens a caption joins two words with ("tongue-like", "tongue‐like").
 _HYPHENS = frozenset("-‐‑–")
 # What may stand between two words of one name: spaces of any kind but a line break (captions copied from PDFs hold
@@ -287,14 +288,15 @@ class ConceptDictionary:
         :data:`~evalcore.extraction.imaging_vocabulary.IMAGING_VOCABULARY` whose concept is among ``names``. Only CUIs
         (C + 7 digits) are kept unless ``ontology_ids``. A user's ``rules``
         (:func:`~evalcore.extraction.user_rules.read_user_rules`) add synonyms, exclusions and negation cues; with
-        ``abbreviations``, so do the package's own (:data:`~evalcore.extraction.user_rules.BUILT_IN_RULES`).
+        ``abbreviations``, so do the package's own (:data:`~evalcore.extraction.user_rules.BUILT_IN_RULES`). A name,
+        synonym or exclusion of more than :data:`~evalcore.extraction.rule_files.MAX_NAME_WORDS` words is left out (no
+        caption writes it whole, and the matcher's steps a caption word stay bounded by that many; the readers of
+        names and rules files refuse it, naming its line).
 
         >>> d = ConceptDictionary.build({"C0040405": "X-Ray Computed Tomography", "UBERON:0000955": "brain"})
         >>> sorted(d.concepts), sorted(ConceptDictionary.build({"UBERON:0000955": "brain"}, ontology_ids=True).concepts)
         (['C0040405'], ['UBERON:0000955'])
         """
-        if not isinstance(names, Mapping):
-            raise ParameterError(f"names must map concept IDs to names, got {type(names).__name__}")
         if rules is not None and not isinstance(rules, UserRules):
             raise ParameterError(f"rules must be read by read_user_rules (UserRules), got {type(rules).__name__}")
         users_rules = rules
@@ -302,12 +304,7 @@ class ConceptDictionary:
             rules = combined_rules(BUILT_IN_RULES, rules) if rules else BUILT_IN_RULES
         if synonyms is not None and not isinstance(synonyms, Mapping):
             raise ParameterError(f"synonyms must map concept IDs to lists of names, got {type(synonyms).__name__}")
-        kept: dict[str, str] = {}
-        for concept, name in names.items():
-            if not isinstance(concept, str) or not isinstance(name, str):
-                raise ParameterError(f"names must map text IDs to text names, got {concept!r}: {name!r}")
-            if ontology_ids or _CUI.match(concept):
-                kept[concept] = name
+        kept = _kept_names(names, ontology_ids)
         # With the imaging vocabulary, a view tag is a radiograph's view whatever names it (VIEW_TAGS).
         view_needs = PLAIN_XRAY if abbreviations and PLAIN_XRAY in kept else ""
         # ... and an imaging procedure is its modality (MODALITY_OF_PROCEDURE).
@@ -320,9 +317,11 @@ class ConceptDictionary:
 
         # A name as written is its concept's: another concept's variant of the same words is not read ("Face", not
         # the "face" of "Bone structure of face").
-        written = {key: concept for concept, name in kept.items() for key in _name_keys(name)}
+        readable = {concept: name for concept, name in kept.items() if not name_too_long(name)}
+        written = {key: concept for concept, name in readable.items() for key in _name_keys(name)}
         rows: list[tuple[str, _Entry, bool]] = [
-            (variant, entry(concept, "name"), False) for concept, name in kept.items() for variant in name_variants(name)
+            (variant, entry(concept, "name"), False) for concept, name in readable.items()
+            for variant in name_variants(name)
             if variant == name or all(written.get(key, concept) == concept for key in _name_keys(variant))]
         kept_synonyms: dict[str, tuple] = {}  # (read once: an iterator of names is read here, not again)
         for concept, more in (synonyms or {}).items():
@@ -335,7 +334,7 @@ class ConceptDictionary:
             for synonym in more:
                 if not isinstance(synonym, str):
                     raise ParameterError(f"a synonym of {concept!r} must be a text, got {synonym!r}")
-                if synonym.strip().lower() in LEXICON.non_specific:
+                if synonym.strip().lower() in LEXICON.non_specific or name_too_long(synonym):
                     continue
                 rows.extend((variant, entry(concept, "synonym"), _acronym(variant)) for variant in name_variants(synonym))
         # A concept whose name keeps its qualifier ("Pathological fracture") is read only where the qualifier is said,
@@ -347,7 +346,8 @@ class ConceptDictionary:
                     or qualified[row[1].concept] in row[0].lower()]
         if rules:
             rows.extend((variant, entry(concept, "synonym"), _acronym(variant)) for concept, more in rules.synonyms.items()
-                        if concept in kept for synonym in more for variant in name_variants(synonym))
+                        if concept in kept for synonym in more if not name_too_long(synonym)
+                        for variant in name_variants(synonym))
         if abbreviations:
             rows.extend((row.term, _Entry(row.concept, "abbreviation", row.requires if row.requires in kept else ""),
                          row.case_sensitive) for row in IMAGING_VOCABULARY if row.concept in kept)
@@ -359,7 +359,8 @@ class ConceptDictionary:
         inner: dict = {}
         exact: dict[str, dict[str, _Entry]] = {}
         name_words: dict[str, set[str]] = {}
-        rows, hiding = _without_excluded(rows, rules.exclusions if rules else ())
+        rows, hiding = _without_excluded(rows, [(words, concept) for words, concept in (rules.exclusions if rules else ())
+                                                if not name_too_long(words)])
         hidden: dict = {}
         for key, concept in hiding:
             _add(_node(hidden, key), _Entry(concept, "name"))
@@ -378,6 +379,20 @@ class ConceptDictionary:
                    MappingProxyType({concept: frozenset(words) for concept, words in name_words.items()}),
                    SENSE_WORDS_KEYED, with_cues(rules.cues) if rules else CUES, one_modality=abbreviations,
                    hidden=_frozen(hidden), recipe=recipe)
+
+
+def _kept_names(names: Mapping[str, str], ontology_ids: bool) -> dict[str, str]:
+    """The names of a dictionary: those of CUIs (C + 7 digits), or of every ID with ``ontology_ids``; names that are
+    not a mapping of texts to texts are refused."""
+    if not isinstance(names, Mapping):
+        raise ParameterError(f"names must map concept IDs to names, got {type(names).__name__}")
+    kept: dict[str, str] = {}
+    for concept, name in names.items():
+        if not isinstance(concept, str) or not isinstance(name, str):
+            raise ParameterError(f"names must map text IDs to text names, got {concept!r}: {name!r}")
+        if ontology_ids or _CUI.match(concept):
+            kept[concept] = name
+    return kept
 
 
 def _without_excluded(rows: list[tuple[str, _Entry, bool]], exclusions: Iterable[tuple[str, str]]

@@ -3,12 +3,15 @@ its source, shipped in ``rules/`` (ConText cues, sense words, the lexicon, the i
 user (``extract --rules FILE``).
 
 A file is UTF-8 text; its first line names the columns exactly; each further line holds as many tab-separated
-fields; blank lines and lines starting with ``#`` are skipped. A column may be required (not empty) and may allow
+fields; blank lines and lines starting with ``#`` are skipped. Lines end only at a line feed, a carriage return and
+line feed, or a carriage return: a form feed, U+2028 or another character :meth:`str.splitlines` would break at is part
+of its field. A column may be required (not empty) and may allow
 only some values. A bad row raises :class:`~evalcore.errors.InputError` naming the file, the line and the column.
 """
 
 from __future__ import annotations
 
+import re
 import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -21,6 +24,44 @@ from evalcore.errors import InputError, decoded_text, file_kind
 RULES_FOLDER = Path(__file__).with_name("rules")
 #: The most bytes a rule file may hold: the shipped ones hold tens of kilobytes; a user's list of synonyms a few MB.
 MAX_RULE_FILE_BYTES = 64 * 1024 * 1024
+#: The most words of a name the extraction reads (a concept's name, a synonym, a rule's words): the matcher walks a
+#: name word by word from each word of a caption, so a caption costs at most this many steps a word. The longest
+#: names in use hold 18 words (the open KG's); a names file or rules file with a longer one is refused naming its
+#: line, and a longer synonym or name given otherwise is left out of the dictionary (no caption writes it whole).
+MAX_NAME_WORDS = 64
+#: A word of a name or a caption, as the extraction reads it: letters and digits, with an inner apostrophe.
+WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+# Where a line ends in a rule file: a line feed, a carriage return and line feed, or a carriage return alone.
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def name_words(text: str) -> int:
+    """How many words (:data:`WORD`) ``text`` holds, the measure of :data:`MAX_NAME_WORDS`.
+
+    >>> name_words("Crohn's disease of the small-bowel"), name_words("")
+    (6, 0)
+    """
+    return sum(1 for _ in WORD.finditer(text))
+
+
+def name_too_long(text: str) -> bool:
+    """Whether ``text`` holds more than :data:`MAX_NAME_WORDS` words; one of at most twice that many characters never
+    does (words are parted by at least one character), so most names are not scanned.
+
+    >>> name_too_long("a " * MAX_NAME_WORDS), name_too_long("a " * (MAX_NAME_WORDS + 1))
+    (False, True)
+    """
+    return len(text) > 2 * MAX_NAME_WORDS and name_words(text) > MAX_NAME_WORDS
+
+
+def text_lines(text: str) -> list[str]:
+    r"""``text`` cut into lines at ``\n``, ``\r\n`` and ``\r`` only (a final line break ends the last line).
+
+    >>> text_lines("a\tb\u2028c\x0cd\r\ne\rf\n")
+    ['a\tb\u2028c\x0cd', 'e', 'f']
+    """
+    lines = _LINE_END.split(text)
+    return lines[:-1] if lines and not lines[-1] else lines
 
 
 class Column(NamedTuple):
@@ -66,7 +107,7 @@ def read_rule_file(path: str | Path, columns: Sequence[Column]) -> tuple[RuleRow
     if len(data) > MAX_RULE_FILE_BYTES:
         raise InputError(name, None, bounded, "more")
     # (UTF-8 with no NUL, a BOM dropped; a refusal names the line)
-    lines = decoded_text(data.removeprefix(b"\xef\xbb\xbf"), name).splitlines()
+    lines = text_lines(decoded_text(data.removeprefix(b"\xef\xbb\xbf"), name))
     header = [column.name for column in columns]
     if not lines or lines[0].split("\t") != header:
         raise InputError(name, 1, "the header " + "<TAB>".join(header), lines[0] if lines else "an empty file")

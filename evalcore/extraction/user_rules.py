@@ -31,7 +31,15 @@ from types import MappingProxyType
 
 from evalcore.errors import InputError
 from evalcore.extraction.negation import Cue, cue_words
-from evalcore.extraction.rule_files import RULES_FOLDER, Column, read_rule_file, refuse_repeat
+from evalcore.extraction.rule_files import (
+    MAX_NAME_WORDS,
+    RULES_FOLDER,
+    Column,
+    name_too_long,
+    name_words,
+    read_rule_file,
+    refuse_repeat,
+)
 
 #: Cue kinds of a rules file -> the kind and direction of a :class:`~evalcore.extraction.negation.Cue`.
 CUE_KINDS = {"negation-forward": ("negation", "forward"), "negation-backward": ("negation", "backward"),
@@ -72,7 +80,8 @@ def _read_only_rules(synonyms: dict[str, tuple[str, ...]], exclusions: frozenset
 def read_user_rules(paths: Iterable[str | Path], known: Collection[str] | None = None) -> UserRules:
     """The rules of one or more rules files, in order (a cue given twice, in one file or two, is refused); with
     ``known`` (the IDs of the loaded names), a synonym or exclusion of any other concept is refused too, naming its
-    line: a mistyped ID would otherwise do nothing, silently.
+    line: a mistyped ID would otherwise do nothing, silently. Words of more than
+    :data:`~evalcore.extraction.rule_files.MAX_NAME_WORDS` words are refused, naming their line.
 
     >>> import tempfile, os
     >>> with tempfile.TemporaryDirectory() as folder:
@@ -92,6 +101,9 @@ def read_user_rules(paths: Iterable[str | Path], known: Collection[str] | None =
     for path in paths:
         for row in read_rule_file(path, RULE_COLUMNS):
             kind, words, concept = row["kind"], " ".join(row["words"].split()), row["concept"]
+            if name_too_long(words):
+                raise InputError(str(path), row.line, f"column 2 (words): at most {MAX_NAME_WORDS} words",
+                                 f"{name_words(words):,} words")
             if kind in CUE_KINDS:
                 if concept:
                     raise InputError(str(path), row.line, "column 3 (concept) empty for a cue", repr(concept))

@@ -61,11 +61,13 @@ def check_under_roots(path: str | Path, roots: Sequence[Path]) -> Path:
     refused with the one thing that is wrong: no path, a NUL character, a path too long for the system, no such
     file or folder (said only under the roots and the project's own folder, so that the answer reveals nothing of
     the server's other files; a relative path is read from the app's working folder), or a place outside the roots.
+    A refusal quotes the path as given and no other: neither the working folder, nor the roots, nor where a link
+    leads (a user of a shared server learns nothing of the server's folders from it).
 
     >>> check_under_roots("/etc/passwd", (Path("/srv/data"),))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    evalcore.errors.CBIRLensError: /etc/passwd: expected a folder under the data folders ... (/srv/data), found a path outside ...
+    evalcore.errors.CBIRLensError: /etc/passwd: expected a folder under the data folders this server may read, found ...
     >>> check_under_roots("data\0", (Path("/srv/data"),))
     Traceback (most recent call last):
     ...
@@ -84,19 +86,19 @@ def check_under_roots(path: str | Path, roots: Sequence[Path]) -> Path:
             raise CBIRLensError(f"{shown_path(text)}: expected a path the system can open, found one too long for it "
                                 "(Linux allows names of at most 255 bytes and paths of at most 4,096)") from None
         raise CBIRLensError(f"{shown_path(text)}: cannot be read ({error.strerror})") from None
-    except RuntimeError as error:  # a loop of symbolic links, or "~name" for an unknown user
-        raise CBIRLensError(f"{shown_path(text)}: cannot be read ({error})") from None
-    relative = "" if Path(text).expanduser().is_absolute() else (
-        f"; a relative path is read from the app's working folder, {shown_path(Path.cwd())}")
+    except RuntimeError:  # a loop of symbolic links (its message names the resolved path), or "~name" for no user
+        raise CBIRLensError(f"{shown_path(text)}: cannot be read (a loop of symbolic links, or ~name for an "
+                            "unknown user)") from None
+    relative = "" if Path(text).expanduser().is_absolute() else "; a relative path is read from the app's working folder"
     # Whether a path exists is said only within the data folders and the project's own (public) files: elsewhere
     # the answer would tell a user of a shared server which files the server holds.
     if not exists and is_under_roots(resolved, (*roots, PROJECT_ROOT.resolve())):
         raise CBIRLensError(f"{shown_path(text)}: no such file or folder{relative}")
     if exists and is_under_roots(resolved, roots):
         return resolved
-    allowed = ", ".join(str(root) for root in roots) or "none configured"
+    allowed = "" if roots else " (none configured)"
     raise CBIRLensError(
-        f"{shown_path(text)}: expected a folder under the data folders this server may read ({allowed}), found a path "
+        f"{shown_path(text)}: expected a folder under the data folders this server may read{allowed}, found a path "
         f"outside them{relative}; to allow it, add its folder to the {DATA_ROOTS_VARIABLE} environment variable "
         f"(folders separated by '{os.pathsep}') or to data_roots in .streamlit/secrets.toml and restart the app")
 
@@ -232,25 +234,31 @@ def load_rocov2_folder(folder: str | Path, splits: Sequence[str] = ("test",),
     under one of them (:func:`check_under_roots`), so a link cannot lead outside.
     """
     root = Path(folder) if roots is None else check_under_roots(folder, roots)
+    # Messages and sources name the files under the folder as given, not where it resolved to (a refusal names no
+    # path of the server's that the user did not write).
+    given = Path(folder)
+
+    def named(path: Path) -> str:
+        return str(given / path.relative_to(root))
 
     def allowed(path: Path) -> Path:
-        return path if roots is None else check_under_roots(path, roots)
+        return path if roots is None else check_under_roots(named(path), roots)
 
     if not root.is_dir():
-        raise CBIRLensError(f"{root}: not a folder (expected the ROCOv2 layout with "
+        raise CBIRLensError(f"{shown_path(folder)}: not a folder (expected the ROCOv2 layout with "
                             f"{layout.concepts_file('', 'test')})")
     result = Rocov2Folder()
     for split in splits:
         concepts_path = layout.concepts_file(root, split)
         if not concepts_path.exists():
-            raise CBIRLensError(f"{root}: no {concepts_path.name} (expected the ROCOv2 layout)")
-        result.concepts[split] = read_concepts(allowed(concepts_path), str(concepts_path))
+            raise CBIRLensError(f"{shown_path(folder)}: no {concepts_path.name} (expected the ROCOv2 layout)")
+        result.concepts[split] = read_concepts(allowed(concepts_path), named(concepts_path))
         captions_path = layout.captions_file(root, split)
         if captions_path.exists():
-            result.captions[split] = read_captions(allowed(captions_path), str(captions_path))
+            result.captions[split] = read_captions(allowed(captions_path), named(captions_path))
     names_path = layout.names_file(root)
     if names_path.exists():
-        result.names = read_concept_names(allowed(names_path), str(names_path))
+        result.names = read_concept_names(allowed(names_path), named(names_path))
     images = layout.images_folder(root)
     if images.is_dir():
         result.images = allowed(images)

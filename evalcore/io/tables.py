@@ -498,27 +498,52 @@ def latex_table(summary: pd.DataFrame, metrics: Sequence[str], caption: str | No
     return "\n".join([*notes, *tabular]) + ("\n" if final_newline else "")
 
 
-def markdown_table(frame: pd.DataFrame, digits: int = 2) -> str:
+def markdown_table(frame: pd.DataFrame, digits: int = 2, aligned: bool = False) -> str:
     """A GitHub-flavoured Markdown table of ``frame``: floats to ``digits`` places (NaN as "—"), booleans as
-    yes / no, numeric columns right-aligned; for the written reports in docs/.
+    yes / no, numeric columns right-aligned; for the written reports in docs/ and, ``aligned``, for a terminal
+    (``evaluate`` and ``detection`` without ``--json``): each column padded to its widest cell, whole numbers with
+    thousands separators, a column of numbers of mixed kinds (counts and scores) right-aligned too.
 
     >>> print(markdown_table(pd.DataFrame({"system": ["a|b"], "P@5": [0.5], "beats IoU": [True]})))
     | system | P@5 | beats IoU |
     |---|---:|---|
     | a\\|b | 0.50 | yes |
+    >>> print(markdown_table(pd.DataFrame({"metric": ["P@5", "nDCG@10"], "run": [0.5, float("nan")]}), 4, aligned=True))
+    | metric  |    run |
+    |---------|-------:|
+    | P@5     | 0.5000 |
+    | nDCG@10 |      — |
     """
     def cell(value) -> str:
         if isinstance(value, (bool, np.bool_)):
             return "yes" if value else "no"
         if isinstance(value, (float, np.floating)):
             return "—" if np.isnan(value) else f"{value:.{digits}f}"
+        if aligned and isinstance(value, (int, np.integer)):
+            return f"{value:,}"
         return str(value).replace("|", "\\|")
 
-    header = "| " + " | ".join(str(c) for c in frame.columns) + " |"
-    rule = "|" + "|".join("---:" if pd.api.types.is_numeric_dtype(frame[c]) and frame[c].dtype != bool else "---"
-                          for c in frame.columns) + "|"
-    body = ["| " + " | ".join(cell(v) for v in row) + " |" for row in frame.itertuples(index=False)]
-    return "\n".join([header, rule, *body])
+    def numeric(column: str) -> bool:  # (a column of numbers of mixed kinds, ints and floats, too)
+        values = frame[column]
+        return (pd.api.types.is_numeric_dtype(values) and values.dtype != bool) or (
+            aligned and len(values) > 0 and all(isinstance(v, (int, float, np.integer, np.floating))
+                                    and not isinstance(v, (bool, np.bool_)) for v in values))
+
+    names = [str(c).replace("|", "\\|") for c in frame.columns]
+    rows = [[cell(v) for v in row] for row in frame.itertuples(index=False)]
+    right = [numeric(c) for c in frame.columns]
+    widths = [max([len(name), 3, *(len(row[i]) for row in rows)]) if aligned else 0 for i, name in enumerate(names)]
+
+    def line(cells: list[str]) -> str:
+        return "| " + " | ".join(text.rjust(width) if is_right else text.ljust(width)
+                                 for text, width, is_right in zip(cells, widths, right)) + " |"
+
+    if aligned:
+        rule = "|" + "|".join("-" * (width + 1) + ":" if is_right else "-" * (width + 2)
+                              for width, is_right in zip(widths, right)) + "|"
+    else:
+        rule = "|" + "|".join("---:" if is_right else "---" for is_right in right) + "|"
+    return "\n".join([line(names), rule, *(line(row) for row in rows)])
 
 
 def shown_percent(level: float) -> str:

@@ -25,7 +25,26 @@ trec_eval-compatible definitions (``nn-`` and ``qrels-`` variants too):
 ``MAP@K``                       trec_eval ``map_cut_K``: average precision divided by R (``AP@K`` reads as it)
 ``Prec@K``                      trec_eval ``P_K``: relevant items in the top K, over K
 ``R@K``                         trec_eval ``recall_K`` (our definition is the same)
+``recip_rank`` (``MRR``)        trec_eval ``recip_rank``: 1 / rank of the first relevant item
+``Rprec``                       trec_eval ``Rprec``: relevant items in the top R, over R
+``success@K``                   trec_eval ``success_K``: 1 when the top K hold a relevant item
+``bpref``                       trec_eval ``bpref`` (concepts: the pool is judged whole)
+``infAP``                       trec_eval ``infAP`` (concepts: the pool is judged whole)
+``iprec_at_recall_0.00`` ...    trec_eval ``iprec_at_recall_L``, L = 0.0 ... 1.0 (current trec_eval's rounding)
+``gm_map``                      trec_eval ``gm_map``: AP per query, geometric mean (floor 1e-5) over queries
+``num_rel_ret``                 trec_eval ``num_rel_ret`` per query (its summary is the sum; ours the mean)
+``judged@K`` (``Judged@K``)     ir_measures ``Judged@K``: judged share of the top K (not in trec_eval)
 ==============================  ===============================================
+
+trec_eval's measures of the whole list (issue 67) read each list to rank :data:`MAX_K` (10,000), as trec_eval reads
+it whole, and are offered on request only (in no standard report). Which items are judged (bpref, infAP, judged@K):
+under qrels a grade >= 0, as trec_eval reads the file (a negative grade is "in the pool but unjudged", an item
+without a judgment outside the pool); under concept relevance the concept sets judge the whole pool, so every image
+with a concept set is judged, an ID without one (or the query's own image kept in its list) is outside the pool,
+and bpref's judged non-relevant items are the pool's images that are not relevant. We define them rather than refuse
+them there: with the pool judged whole bpref is still its own measure (Buckley and Voorhees 2004 study it so), infAP
+is the list's AP but where IDs without a concept set stand, and judged@K says how much of the top K the concept sets
+cover.
 
 Until issue 34, ``MAP@K`` named the min(K, R) variant, which trec_eval does not offer; a reader copying "MAP@10"
 from a report then quoted a number no other tool gives (0.9165 beside trec_eval's 0.3095 for retrieval by IoU on
@@ -51,7 +70,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -59,11 +78,25 @@ import numpy as np
 from evalcore.errors import ParameterError
 from evalcore.relevance.formulas import reaching
 from evalcore.relevance.measures import MEASURES
+from evalcore.stats.compare import MeanScale
 
 RBP_PERSISTENCE = 0.95
 CAG_WINDOW = 10
 GAINS = ("linear", "exponential")
 LABEL_TARGETS = ("modality", "organ", "modality+organ")
+#: The least AP a query brings to gm_map's geometric mean (trec_eval.h ``MIN_GEO_MEAN``): an AP of 0 would make it 0.
+MIN_GEO_MEAN = 1e-5
+#: The smoothing of infAP's precision among the judged items above a rank (trec_eval.h ``INFAP_EPSILON``).
+INFAP_EPSILON = 1e-5
+#: The recall levels of the 11-point interpolated precision, ``iprec_at_recall_0.00`` ... ``iprec_at_recall_1.00``:
+#: i / 10 is the same double as trec_eval's literal 0.1, ..., 1.0 (a correctly rounded division).
+RECALL_LEVELS = tuple(i / 10 for i in range(11))
+IPREC_FAMILY = "iprec_at_recall_"
+#: The judgment state of each rank of a list (:attr:`MetricInputs.states`), as trec_eval's ``form_res_rels.c`` reads
+#: a retrieved document: judged (a grade >= 0; under concept relevance an image with a concept set), in the pool but
+#: unjudged (a negative grade, trec_eval's ``RELVALUE_UNJUDGED``), not in the pool (no judgment, an ID without a
+#: concept set, the query's own image kept in its list: ``RELVALUE_NONPOOL``), and past the end of the list.
+JUDGED, UNJUDGED, NOT_IN_POOL, PAST_END = 1, 0, -1, -2
 
 
 def gain_values(relevance, gain: str = "linear"):
@@ -234,6 +267,229 @@ def context_aware_gain_rbp(relevances: Sequence[float], p: float = RBP_PERSISTEN
     return context_aware_gain(ranking, [(1 - p) * p ** i for i in range(len(ranking))], window)
 
 
+# --- trec_eval's measures of the whole list (and judged@K), one query ---------------------
+# ``relevant`` is the list (relevance at least the threshold or the relevance level), ``states`` the judgment state
+# of each of its items (JUDGED, UNJUDGED, NOT_IN_POOL); a relevant item is a judged one. The list is read whole, as
+# trec_eval reads it; the evaluator reads it to rank MAX_K (10,000).
+
+def _checked_cutoff(k: int) -> int:
+    """``k`` if it is a cut-off (a whole number >= 1), else a ParameterError."""
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+        raise ParameterError(f"a cut-off K must be a whole number >= 1, got {k!r:.60}")
+    return int(k)
+
+
+def _checked_level(level: float) -> float:
+    """``level`` if it is a recall level in [0, 1], else a ParameterError."""
+    if isinstance(level, bool) or not isinstance(level, (int, float, np.floating)) or not 0 <= level <= 1:
+        raise ParameterError(f"a recall level must lie in [0, 1], got {level!r:.60}")
+    return float(level)
+
+
+def _checked_states(relevant: np.ndarray, states: np.ndarray) -> np.ndarray:
+    """``states`` if it gives a judgment state to every rank of ``relevant`` (the same Q x D shape), else a
+    ParameterError."""
+    states = np.asarray(states)
+    if states.shape != relevant.shape:
+        raise ParameterError(f"judgment states must be one per rank of the lists ({relevant.shape}), got {states.shape}")
+    return states
+
+def reciprocal_rank(relevant: Sequence[bool]) -> float:
+    """``recip_rank = 1 / rank of the first relevant item``, 0 when the list holds none; its mean is the MRR.
+
+    Source: trec_eval ``m_recip_rank.c``; the same as ir_measures' ``RR`` and ranx's ``mrr`` over the whole list.
+
+    >>> reciprocal_rank([False, False, True, True]), reciprocal_rank([False])
+    (0.3333333333333333, 0.0)
+    """
+    return next((1 / rank for rank, is_relevant in enumerate(relevant, start=1) if is_relevant), 0.0)
+
+
+def r_precision(relevant: Sequence[bool], relevant_in_pool: int) -> float | None:
+    """``Rprec = |relevant in the top R| / R``, R = relevant items of the pool (a short list's gaps are misses); None
+    when R = 0 (trec_eval then scores 0).
+
+    Source: trec_eval ``m_Rprec.c`` (Buckley and Voorhees 2005); the same as ir_measures' ``Rprec`` and ranx's
+    ``r-precision``.
+
+    >>> r_precision([True, False, True, True], 3)  # 2 of the top 3
+    0.6666666666666666
+    """
+    if relevant_in_pool == 0:
+        return None
+    return sum(bool(r) for r in relevant[:relevant_in_pool]) / relevant_in_pool
+
+
+def success(relevant: Sequence[bool], k: int) -> float:
+    """``success@K``: 1 when the top K hold a relevant item, else 0 (a short list's gaps are misses).
+
+    Source: trec_eval ``m_success.c`` (``success_K``; it prints K = 1, 5 and 10 unless told ``-m success.K``); the
+    same as ir_measures' ``Success@K`` and ranx's ``hit_rate@K``.
+
+    >>> success([False, True], 1), success([False, True], 5)
+    (0.0, 1.0)
+    """
+    return 1.0 if any(relevant[:_checked_cutoff(k)]) else 0.0
+
+
+def relevant_retrieved(relevant: Sequence[bool]) -> int:
+    """``num_rel_ret``: the relevant items of the list.
+
+    Source: trec_eval ``m_num_rel_ret.c``; ir_measures' ``NumRelRet``. trec_eval's summary line ("all") prints the
+    sum over queries; ours, as for every metric, is the mean (the sum over the queries evaluated, divided by them).
+
+    >>> relevant_retrieved([True, False, True])
+    2
+    """
+    return sum(bool(r) for r in relevant)
+
+
+def recall_cutoff(level: float, relevant_in_pool):
+    """The relevant items a recall level asks for, ``round(level x R)`` with halves away from 0 (C's ``lround``): an
+    int for one R, an int array for an array.
+
+    Source: the current trec_eval's ``m_iprec_at_recall.c`` (usnistgov/trec_eval; its test files print these
+    values). Its comment says version 9 and before took ``(long) (level x R + 0.9)``, as the older trec_eval inside
+    pytrec_eval-terrier 0.5.11 still does; that differs where the fraction of ``level x R`` lies in [0.1, 0.5): 0.1 x
+    474 = 47.4 asks for 47 items here, 48 there.
+
+    >>> recall_cutoff(0.3, 5), recall_cutoff(0.1, 474), recall_cutoff(0.5, np.array([3, 4])).tolist()
+    (2, 47, [2, 2])
+    """
+    product = np.multiply(level, relevant_in_pool, dtype=np.float64)
+    whole = np.floor(product)
+    cutoff = (whole + (product - whole >= 0.5)).astype(np.int64)
+    return int(cutoff) if cutoff.ndim == 0 else cutoff
+
+
+def interpolated_precision(relevant: Sequence[bool], relevant_in_pool: int, level: float) -> float | None:
+    """``iprec_at_recall_L = max {P@i : hits(i) >= round(L R)}``, the best precision at any rank i of the list where
+    the relevant items found reach the recall level's count (:func:`recall_cutoff`), 0 where no rank reaches it; None
+    when R = 0 (trec_eval then scores 0). At L = 0 every rank counts. The 11 levels 0.0, 0.1, ..., 1.0 are the points
+    of the standard recall-precision graph.
+
+    Source: trec_eval ``m_iprec_at_recall.c`` ("Int_Prec (rankX) == MAX (Prec (rankY)) for all Y >= X"); ir_measures'
+    ``IPrec@L`` (through pytrec_eval). Differs from older trec_eval versions, and so from pytrec_eval-terrier 0.5.11
+    and ir_measures, in rounding L x R (:func:`recall_cutoff`).
+
+    >>> interpolated_precision([False, True, False, True], 2, 0.5)  # 1 item: best P@i from rank 2 on = 1/2
+    0.5
+    >>> interpolated_precision([False, True, False, True], 4, 1.0)  # 4 items: never reached
+    0.0
+    """
+    level = _checked_level(level)
+    if relevant_in_pool == 0:
+        return None
+    needed = recall_cutoff(level, relevant_in_pool)
+    best, hits = 0.0, 0
+    for rank, is_relevant in enumerate(relevant, start=1):
+        hits += bool(is_relevant)
+        if hits >= needed:
+            best = max(best, hits / rank)
+    return best
+
+
+def bpref(relevant: Sequence[bool], states: Sequence[int], relevant_in_pool: int,
+          nonrelevant_in_pool: int) -> float | None:
+    """``bpref = (1/R) sum_{relevant r} (1 - min(n_r, R) / min(N, R))``, ``n_r`` = judged non-relevant items ranked
+    above r (a term is 1 where ``n_r`` = 0), N = judged non-relevant items of the pool; items not judged are
+    skipped (``states``: :data:`JUDGED`, ...). None when R = 0 (trec_eval then scores 0).
+
+    Source: Buckley and Voorhees, SIGIR 2004; trec_eval ``m_bpref.c``, ir_measures' ``Bpref``. Under concept
+    relevance every image of the pool is judged (by its concept set): N = pool size - R, and only IDs without a
+    concept set (or the query's own image kept in its list) are skipped.
+
+    >>> bpref([True, False, True, False, True], [1, 1, 1, -1, 1], 3, 1)  # 1 + (1 - 1/1) + (1 - 1/1), over 3
+    0.3333333333333333
+    """
+    if relevant_in_pool == 0:
+        return None
+    total, nonrelevant = 0.0, 0
+    for is_relevant, state in zip(relevant, states):
+        if is_relevant:
+            total += 1.0 - min(nonrelevant, relevant_in_pool) / min(nonrelevant_in_pool, relevant_in_pool) \
+                if nonrelevant else 1.0
+        elif state == JUDGED:
+            nonrelevant += 1
+    return total / relevant_in_pool
+
+
+def inferred_average_precision(relevant: Sequence[bool], states: Sequence[int], relevant_in_pool: int
+                               ) -> float | None:
+    """``infAP = (1/R) sum_{relevant at 0-based rank j} E[P@(j+1)]`` with ``E = 1`` at j = 0 and otherwise
+    ``1/(j+1) + j/(j+1) * (p_j / j) * ((r_j + e) / (r_j + n_j + 2e))``: of the j items above, ``p_j`` are in the
+    pool (judged or not), ``r_j`` judged relevant and ``n_j`` judged non-relevant; items outside the pool count as
+    non-relevant, unjudged items of the pool as relevant in the judged items' proportion (e = :data:`INFAP_EPSILON`).
+    None when R = 0 (trec_eval then scores 0).
+
+    Source: Yilmaz and Aslam, CIKM 2006; trec_eval ``m_infap.c`` (the same expression, evaluated in the same order),
+    ir_measures' ``infAP``. With every item judged it is AP up to the smoothing (within 1e-5 here; trec_eval's test
+    files print the same 4 decimals for both). Under concept relevance the pool is judged whole, so only IDs without
+    a concept set (outside the pool) make it differ from the list's AP.
+
+    >>> round(inferred_average_precision([True, False, True], [1, 0, 1], 2), 6)  # AP: (1 + 2/3) / 2 = 0.8333
+    0.999997
+
+    (``(1 + 1/3 + 2/3 * (2/2) * (1 + e) / (1 + 2e)) / 2``: the unjudged item above counts as relevant, as the one
+    judged item above it is.)
+    """
+    if relevant_in_pool == 0:
+        return None
+    total, found, judged_nonrelevant, in_pool = 0.0, 0, 0, 0
+    for j, (is_relevant, state) in enumerate(zip(relevant, states)):
+        if is_relevant:
+            if j == 0:
+                total += 1.0
+            else:
+                total += 1.0 / (j + 1.0) + (j / (j + 1.0)) * (in_pool / j) * (
+                    (found + INFAP_EPSILON) / (found + judged_nonrelevant + 2 * INFAP_EPSILON))
+            found += 1
+        elif state == JUDGED:
+            judged_nonrelevant += 1
+        in_pool += state in (JUDGED, UNJUDGED)
+    return total / relevant_in_pool
+
+
+def judged_share(states: Sequence[int], k: int) -> float:
+    """``judged@K``: the share of the top K that is judged, over min(K, the list's length); 0 for an empty list.
+
+    Source: ir_measures' ``Judged@K`` (a coverage check, not in trec_eval), which also divides by the list's length
+    where it is shorter than K. A judged item is one with a grade >= 0: a negative grade is trec_eval's "in the pool
+    but unjudged", while ir_measures counts every line of the qrels as judged. Under concept relevance every image
+    with a concept set is judged (IDs without one, and the query's own image kept in its list, are not).
+
+    >>> judged_share([1, 0, 1, -1], 3), judged_share([1, -1], 10), judged_share([], 5)
+    (0.6666666666666666, 0.5, 0.0)
+    """
+    top = [state for state in states[:_checked_cutoff(k)] if state != PAST_END]
+    return sum(state == JUDGED for state in top) / len(top) if top else 0.0
+
+
+def floored_log(values: np.ndarray) -> np.ndarray:
+    """``log(max(v, MIN_GEO_MEAN))``: the scale of gm_map's mean."""
+    return np.log(np.maximum(values, MIN_GEO_MEAN))
+
+
+#: gm_map's mean over queries: geometric, of the queries' AP floored at :data:`MIN_GEO_MEAN`.
+GEOMETRIC = MeanScale("geometric", floored_log, np.exp)
+
+
+def geometric_mean_average_precision(average_precisions: Sequence[float]) -> float:
+    """``gm_map = exp(mean_q log(max(AP_q, 1e-5)))``: the geometric mean of the queries' average precision over the
+    whole list (:func:`trec_average_precision` at K = the list's length), each at least :data:`MIN_GEO_MEAN`. A
+    system's score, not a query's: a query's ``gm_map`` value is its AP, and the mean is taken on :data:`GEOMETRIC`'s
+    scale (its interval and tests too, :class:`evalcore.stats.compare.MeanScale`).
+
+    Source: Robertson, "On GMAP", CIKM 2006; trec_eval ``m_gm_map.c`` (``te_calc_avg_meas_s_gm``), which prints the
+    mean only; pytrec_eval returns each query's ``log(max(AP, 1e-5))`` and exponentiates their mean
+    (``compute_aggregated_measure``).
+
+    >>> round(geometric_mean_average_precision([0.5, 0.02, 0.0]), 6)  # (0.5 x 0.02 x 1e-5)^(1/3)
+    0.004642
+    """
+    return GEOMETRIC.mean(np.asarray(average_precisions, dtype=np.float64))
+
+
 # --- batches: Q x D arrays, rows padded with 0 beyond each list ----------------------------
 
 def ndcg_batch(relevances: np.ndarray, ideal: np.ndarray, k: int, gain: str = "linear") -> np.ndarray:
@@ -387,6 +643,113 @@ def cag_of_windows(windows: np.ndarray, discounts: np.ndarray, window: int = CAG
     return discounts[:shown] @ (windows[:shown] / window)
 
 
+def _found(relevant: np.ndarray) -> np.ndarray:
+    """Q x D: the relevant items in the top i, i = 1..D (at least one column: rank 1 of an empty list finds none)."""
+    if relevant.shape[1] == 0:
+        return np.zeros((len(relevant), 1), dtype=np.int64)
+    return np.cumsum(relevant, axis=1, dtype=np.int64)
+
+
+def reciprocal_rank_batch(relevant: np.ndarray) -> np.ndarray:
+    """Vectorised :func:`reciprocal_rank`."""
+    if relevant.shape[1] == 0:
+        return np.zeros(len(relevant))
+    first = relevant.argmax(axis=1)
+    return np.where(relevant[np.arange(len(relevant)), first], 1.0 / (first + 1.0), 0.0)
+
+
+def r_precision_batch(relevant: np.ndarray, relevant_in_pool: np.ndarray) -> np.ndarray:
+    """Vectorised :func:`r_precision`; NaN where R = 0."""
+    return _r_precision(_found(relevant), relevant_in_pool)
+
+
+def _r_precision(found: np.ndarray, relevant_in_pool: np.ndarray) -> np.ndarray:
+    """:func:`r_precision` from :func:`_found`: the count at rank R, or at the list's last rank where R lies beyond."""
+    rank = np.clip(relevant_in_pool, 1, found.shape[1]) - 1
+    return _recall(found[np.arange(len(found)), rank], relevant_in_pool)
+
+
+def success_batch(relevant: np.ndarray, k: int) -> np.ndarray:
+    """Vectorised :func:`success`."""
+    return _any_hit(_hits(relevant, _checked_cutoff(k)))
+
+
+def _any_hit(hits: np.ndarray) -> np.ndarray:
+    """:func:`success` from :func:`_hits` of the top K."""
+    return hits.any(axis=1).astype(np.float64)
+
+
+def relevant_retrieved_batch(relevant: np.ndarray) -> np.ndarray:
+    """Vectorised :func:`relevant_retrieved`, as floats."""
+    return _found(relevant)[:, -1].astype(np.float64)
+
+
+def interpolated_precision_batch(relevant: np.ndarray, relevant_in_pool: np.ndarray, level: float) -> np.ndarray:
+    """Vectorised :func:`interpolated_precision`; NaN where R = 0."""
+    found = _found(relevant)
+    return _interpolated_precision(found, _precision_at_ranks(found), relevant_in_pool, _checked_level(level))
+
+
+def _precision_at_ranks(found: np.ndarray) -> np.ndarray:
+    """Q x D: ``P@i = found(i) / i`` (trec_eval's ``rel_so_far / i``, the same division)."""
+    return found / np.arange(1.0, found.shape[1] + 1.0)
+
+
+def _interpolated_precision(found: np.ndarray, precision: np.ndarray, relevant_in_pool: np.ndarray,
+                            level: float) -> np.ndarray:
+    """:func:`interpolated_precision` from :func:`_found` and :func:`_precision_at_ranks` (ranks past a list only
+    repeat its count at lower precision, so they never hold the largest)."""
+    reached = found >= recall_cutoff(level, relevant_in_pool)[:, None]
+    best = np.where(reached, precision, 0.0).max(axis=1)
+    return np.where(relevant_in_pool > 0, best, np.nan)
+
+
+def bpref_batch(relevant: np.ndarray, states: np.ndarray, relevant_in_pool: np.ndarray,
+                nonrelevant_in_pool: np.ndarray) -> np.ndarray:
+    """Vectorised :func:`bpref`; NaN where R = 0. ``states``: Q x D, :data:`PAST_END` past each list."""
+    states = _checked_states(relevant, states)
+    # At a relevant rank, the judged non-relevant items up to it are those above it (it is not one).
+    above = np.cumsum(~relevant & (states == JUDGED), axis=1)
+    pool = relevant_in_pool[:, None]
+    fewest = np.minimum(nonrelevant_in_pool[:, None], pool).astype(np.float64)
+    share = np.divide(np.minimum(above, pool), fewest, out=np.zeros(above.shape), where=(above > 0) & (fewest > 0))
+    return _recall(np.where(relevant, 1.0 - share, 0.0).sum(axis=1), relevant_in_pool)
+
+
+def inferred_average_precision_batch(relevant: np.ndarray, states: np.ndarray, relevant_in_pool: np.ndarray
+                                     ) -> np.ndarray:
+    """Vectorised :func:`inferred_average_precision`; NaN where R = 0."""
+    states = _checked_states(relevant, states)
+    if relevant.shape[1] == 0:
+        return _recall(np.zeros(len(relevant)), relevant_in_pool)
+    # Counts of the items above each rank (j = 0-based rank): cumulative sums shifted by one rank.
+    def above(items: np.ndarray) -> np.ndarray:
+        counts = np.cumsum(items, axis=1, dtype=np.int64)
+        return np.concatenate([np.zeros((len(items), 1), dtype=np.int64), counts[:, :-1]], axis=1)
+
+    found, judged_nonrelevant = above(relevant), above(~relevant & (states == JUDGED))
+    in_pool = above((states == JUDGED) | (states == UNJUDGED))
+    j = np.arange(relevant.shape[1], dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        expected = 1.0 / (j + 1.0) + (j / (j + 1.0)) * (in_pool / j) * (
+            (found + INFAP_EPSILON) / (found + judged_nonrelevant + 2 * INFAP_EPSILON))
+    expected[:, 0] = 1.0
+    return _recall(np.where(relevant, expected, 0.0).sum(axis=1), relevant_in_pool)
+
+
+def judged_share_batch(states: np.ndarray, k: int) -> np.ndarray:
+    """Vectorised :func:`judged_share`: ``states`` Q x D, :data:`PAST_END` past each list."""
+    top = np.asarray(states)[:, :_checked_cutoff(k)]
+    listed = (top != PAST_END).sum(axis=1)
+    return np.divide((top == JUDGED).sum(axis=1), listed, out=np.zeros(len(states)), where=listed > 0)
+
+
+def gm_map_batch(relevant: np.ndarray, relevant_in_pool: np.ndarray) -> np.ndarray:
+    """Each query's gm_map value, its AP over the whole list (:func:`trec_average_precision` at K = D); NaN where
+    R = 0. The mean over queries is :func:`geometric_mean_average_precision`."""
+    return trec_average_precision_batch(relevant, max(relevant.shape[1], 1), relevant_in_pool)
+
+
 def _discounted(values: np.ndarray, discounts: np.ndarray) -> np.ndarray:
     """``values @ discounts`` over the ranks ``values`` holds: ranks beyond a short array weigh nothing, so no
     queries x K zeros are written for a K far beyond the lists."""
@@ -412,6 +775,9 @@ class MetricInputs:
     gain: str
     levels: dict[str, float] = field(default_factory=dict)  # relevant = relevance >= level (default: threshold)
     unit_scale: dict[str, float] = field(default_factory=dict)  # relevance / scale lies in [0, 1] (default 1)
+    # Q x D judgment state of each rank (JUDGED, UNJUDGED, NOT_IN_POOL, PAST_END): bpref, infAP and judged@K read it.
+    states: np.ndarray | None = None
+    nonrelevant_in_pool: dict[str, np.ndarray] = field(default_factory=dict)  # Q: judged items not relevant (bpref)
     # Arrays derived from the fields, kept for the metrics that share them (read only; a replaced copy starts empty).
     derived: dict[tuple[str, str], np.ndarray] = field(default_factory=dict, init=False, compare=False, repr=False)
 
@@ -431,6 +797,32 @@ class MetricInputs:
         if ("relevant", measure) not in self.derived:
             self.derived[("relevant", measure)] = self.relevance[measure] >= reaching(self.level(measure))
         return self.derived[("relevant", measure)]
+
+    def judgment_states(self) -> np.ndarray:
+        """:attr:`states`, which the metrics of judged items (bpref, infAP, judged@K) read; refused when not given."""
+        if self.states is None:
+            raise ParameterError("bpref, infAP and judged@K read which retrieved items are judged: give the inputs "
+                                 "their judgment states (states=)")
+        return self.states
+
+    def nonrelevant(self, measure: str) -> np.ndarray:
+        """Q: judged items of each query's pool that are not relevant (bpref's N); refused when not given."""
+        if measure not in self.nonrelevant_in_pool:
+            raise ParameterError(f"bpref reads the judged non-relevant items of each pool under {measure!r}: give the "
+                                 "inputs their counts (nonrelevant_in_pool=)")
+        return self.nonrelevant_in_pool[measure]
+
+    def found(self, measure: str) -> np.ndarray:
+        """:func:`_found` of :meth:`relevant` over the whole list, computed once per measure."""
+        if ("found", measure) not in self.derived:
+            self.derived[("found", measure)] = _found(self.relevant(measure))
+        return self.derived[("found", measure)]
+
+    def precision_at_ranks(self, measure: str) -> np.ndarray:
+        """:func:`_precision_at_ranks` of :meth:`found`, shared by the 11 interpolated precisions."""
+        if ("precision_at", measure) not in self.derived:
+            self.derived[("precision_at", measure)] = _precision_at_ranks(self.found(measure))
+        return self.derived[("precision_at", measure)]
 
     def _ranks_up_to(self, kind: str, measure: str, k: int, make: Callable[[int], np.ndarray]) -> np.ndarray:
         """The first ``k`` columns of ``make(width)``, an array whose column r depends only on ranks 1..r: made once
@@ -478,6 +870,15 @@ class MetricFamily:
     compute: Callable[[MetricInputs, MetricSpec], np.ndarray]
     #: The largest value at a cut-off (None: 1, as for every family whose value is a share or a normalised sum).
     largest: Callable[[int | None], float] | None = None
+    #: Reads every rank of a list, as trec_eval's measures without a cut-off do: the evaluator then reads lists to
+    #: rank :data:`MAX_K` (others read them to the table's largest K, and at least to rank 1,000).
+    whole_list: bool = False
+    #: False for a metric that reads only which items are judged (judged@K): the table's rule for queries with
+    #: nothing relevant then treats it as a label metric (left out with them, or its own value under ``zero``).
+    reads_relevance: bool = True
+    #: The scale its per-query values are averaged on (:class:`~evalcore.stats.compare.MeanScale`; None: as they
+    #: are): :data:`GEOMETRIC` for gm_map.
+    mean: MeanScale | None = None
 
 
 @dataclass(frozen=True)
@@ -614,10 +1015,55 @@ FAMILIES: dict[str, MetricFamily] = {
         MetricFamily("Prec", True, True, "trec_eval P_{k}: share of the top {k} that is relevant, {relevant}",
                      lambda x, s: _share_of(x.hits(s.relevance, s.k), s.k)),
         MetricFamily("P", False, True, "How often the top {k} contain an image of the same {target}", _precision),
+        # trec_eval's measures of the whole list (issue 67), by trec_eval's names; opt-in, in no standard report.
+        MetricFamily("recip_rank", True, False,
+                     "Reciprocal rank of the first relevant image in the whole list, {relevant} (trec_eval "
+                     "recip_rank; its mean is the MRR)",
+                     lambda x, s: reciprocal_rank_batch(x.relevant(s.relevance)), whole_list=True),
+        MetricFamily("Rprec", True, False,
+                     "Share of the top R that is relevant, R = all relevant images, {relevant} (trec_eval Rprec)",
+                     lambda x, s: _r_precision(x.found(s.relevance), x.relevant_in_pool[s.relevance]), whole_list=True),
+        MetricFamily("success", True, True,
+                     "Whether the top {k} hold a relevant image, {relevant} (trec_eval success_{k})",
+                     lambda x, s: _any_hit(x.hits(s.relevance, s.k))),
+        MetricFamily("bpref", True, False,
+                     "Share of judged non-relevant images ranked below each relevant one, unjudged images skipped, "
+                     "{relevant} (trec_eval bpref)",
+                     lambda x, s: bpref_batch(x.relevant(s.relevance), x.judgment_states(),
+                                              x.relevant_in_pool[s.relevance], x.nonrelevant(s.relevance)),
+                     whole_list=True),
+        MetricFamily("infAP", True, False,
+                     "Average precision inferred from the judged images of the list, {relevant} (trec_eval infAP)",
+                     lambda x, s: inferred_average_precision_batch(x.relevant(s.relevance), x.judgment_states(),
+                                                                   x.relevant_in_pool[s.relevance]),
+                     whole_list=True),
+        *[MetricFamily(f"{IPREC_FAMILY}{level:.2f}", True, False,
+                       f"Best precision at any rank where {level:.0%} of the relevant images are found, {{relevant}} "
+                       f"(trec_eval {IPREC_FAMILY}{level:.2f})",
+                       lambda x, s, level=level: _interpolated_precision(
+                           x.found(s.relevance), x.precision_at_ranks(s.relevance), x.relevant_in_pool[s.relevance],
+                           level), whole_list=True)
+          for level in RECALL_LEVELS],
+        MetricFamily("gm_map", True, False,
+                     "Average precision over the whole list, divided by R, {relevant}; averaged over queries "
+                     "geometrically, each at least 1e-5 (trec_eval gm_map)",
+                     lambda x, s: _trec_average_precision(
+                         x.precision_terms(s.relevance, max(x.relevance[s.relevance].shape[1], 1)).sum(axis=1),
+                         x.relevant_in_pool[s.relevance]),
+                     whole_list=True, mean=GEOMETRIC),
+        MetricFamily("num_rel_ret", True, False,
+                     "Relevant images in the whole list, {relevant} (trec_eval num_rel_ret, whose summary is the "
+                     "sum over queries where ours is the mean)",
+                     lambda x, s: x.found(s.relevance)[:, -1].astype(np.float64), lambda k: math.inf,
+                     whole_list=True),
+        MetricFamily("judged", True, True,
+                     "Share of the top {k} (of the list where shorter) that is judged (ir_measures Judged@{k})",
+                     lambda x, s: judged_share_batch(x.judgment_states(), s.k), reads_relevance=False),
     ]
 }
-# Names the parser reads as another family's: ``AP@K`` (ir_measures' name, ours before issue 34) is ``MAP@K``.
-FAMILY_ALIASES = {"AP": "MAP"}
+# Names the parser reads as another family's: ``AP@K`` (ir_measures' name, ours before issue 34) is ``MAP@K``; the
+# mean of ``recip_rank`` is the MRR; ``Judged@K`` is ir_measures' spelling of ``judged@K``.
+FAMILY_ALIASES = {"AP": "MAP", "MRR": "recip_rank", "Judged": "judged"}
 # Every family as a name may show it, with the relevance it then reads: the parser's table, the renderer's inverse.
 _SHOWN: dict[str, tuple[MetricFamily, str | None]] = {
     **{_shown(family, relevance)[0]: (family, relevance)
@@ -627,11 +1073,17 @@ _SHOWN: dict[str, tuple[MetricFamily, str | None]] = {
        for alias, key in FAMILY_ALIASES.items() for relevance in NAME_PREFIXES},
 }
 # ASCII digits only: re's \d also matches other scripts' digits ("CUI@３" is no metric name).
-_NAME = re.compile(r"^(?P<family>[A-Za-z-]+?)(?:@(?P<k>[0-9]+))?(?:\[(?P<target>[a-z+]+)\])?"
+_NAME = re.compile(r"^(?P<family>[A-Za-z][A-Za-z0-9_.-]*?)(?:@(?P<k>[0-9]+))?(?:\[(?P<target>[a-z+]+)\])?"
                    r"(?:\{(?P<measure>[a-z0-9-]+)\})?$")
 
 
 MAX_K = 10_000
+# The families an unknown name is told of: the 11 interpolated precisions as one entry, prefixes and aliases once.
+_KNOWN_FAMILIES = (
+    ", ".join(key for key in FAMILIES if not key.startswith(IPREC_FAMILY) or key == f"{IPREC_FAMILY}0.00")
+    .replace(f"{IPREC_FAMILY}0.00", f"{IPREC_FAMILY}0.00 ... {IPREC_FAMILY}1.00")
+    + f"; prefix nn- or qrels- for nn-IoU or judged relevance (qrels-NDCG for CUI), a measure in braces for another; "
+      f"aliases {', '.join(FAMILY_ALIASES)}")
 
 
 def parse_metric(name: str) -> MetricSpec:
@@ -650,7 +1102,7 @@ def parse_metric(name: str) -> MetricSpec:
     match = _NAME.match(name.strip())
     shown = match.group("family") if match else None
     if shown not in _SHOWN:
-        raise ParameterError(f"unknown metric {name!r}; known families: {', '.join(_SHOWN)}")
+        raise ParameterError(f"unknown metric {name!r}; known families: {_KNOWN_FAMILIES}")
     family, relevance = _SHOWN[shown]
     k_text = match.group("k")
     # K's length is checked before int(), which refuses texts of more than 4,300 digits.
@@ -669,6 +1121,25 @@ def parse_metric(name: str) -> MetricSpec:
                                  f"(e.g. CUI@10{{{measure}}}), not {shown}")
         relevance = measure
     return MetricSpec(family, k, target, relevance)
+
+
+def mean_scales(names: Iterable[str]) -> dict[str, MeanScale]:
+    """The metrics of ``names`` averaged on a scale of their own (:attr:`MetricFamily.mean`), by name: what
+    :func:`evalcore.stats.compare.query_means` and the intervals and tests are given. A name that is no metric's (a
+    column of a table built by hand) is averaged as it is.
+
+    >>> {name: scale.name for name, scale in mean_scales(["MAP@10", "qrels-gm_map", "my column"]).items()}
+    {'qrels-gm_map': 'geometric'}
+    """
+    scales = {}
+    for name in names:
+        try:
+            spec = parse_metric(name)
+        except ParameterError:
+            continue
+        if spec.family.mean is not None:
+            scales[name] = spec.family.mean
+    return scales
 
 
 def default_metric_names(ks: Sequence[int], label_targets: Sequence[str] = ()) -> list[str]:

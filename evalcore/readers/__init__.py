@@ -21,8 +21,9 @@ Where the modules stand:
   :mod:`~evalcore.readers.edges` (knowledge graphs, with :mod:`~evalcore.readers.mrrel` and
   :mod:`~evalcore.readers.obo`), :mod:`~evalcore.readers.names`, :mod:`~evalcore.readers.labels`,
   :mod:`~evalcore.readers.captions`, :mod:`~evalcore.readers.synonyms`, :mod:`~evalcore.readers.pairs`,
-  :mod:`~evalcore.readers.embeddings`, :mod:`~evalcore.readers.predictions` and
-  :mod:`~evalcore.readers.concept_lists`.
+  :mod:`~evalcore.readers.embeddings`, :mod:`~evalcore.readers.predictions`,
+  :mod:`~evalcore.readers.concept_lists`, :mod:`~evalcore.readers.query_attributes` and
+  :mod:`~evalcore.readers.judgment_columns` (clinicians' judgments, as columns).
 
 Two definitions per format at most: the library's one, and an independent oracle in the tests
 (``tests/line_by_line.py``, which imports nothing from this package: tests/readers/test_one_definition.py
@@ -69,10 +70,14 @@ predictions                   ``predictions``: ``_prediction_fields``,          
                               ``_prediction_concepts``; ``_prediction_rows`` and
                               ``read_predictions``. Lines split at line feeds, by
                               pyarrow or Python (``columnar.line_column``)
+judgments (``agreement``)     ``judgment_columns``: ``_judgment_row``;                    a plain csv-module reading in
+                              ``_judgments_of_rows``. Lines by pyarrow (no quotes),       tests/readers/
+                              CSV records by Python (quotes); qrels by ``read_qrels``     test_judgment_columns.py
 KG, OBO; names, MRCONSO;      one line-by-line reading each (``obo.read_obo``,            none: their tests pin examples
 labels; captions; synonyms;   ``names._read_mrconso``, ``labels``, ``captions``,          (tests/readers/test_readers.py,
-embeddings; concept lists     ``synonyms``, ``embeddings``, ``concept_lists``); no        test_fuzz_readers.py,
-                              fast path                                                   test_hostile_readers.py)
+embeddings; concept lists;   ``synonyms``, ``embeddings``, ``concept_lists``,            test_fuzz_readers.py,
+query attributes              ``query_attributes``); no fast path                         test_hostile_readers.py,
+                                                                                          test_query_attributes.py)
 ============================  ==========================================================  ==============================
 
 No format keeps a second, line-by-line definition beside its fast path: the rows a fast path
@@ -99,6 +104,7 @@ from evalcore.readers.files import (
     read_input_bytes,
     read_text,
 )
+from evalcore.readers.judgment_columns import read_judgment_columns
 from evalcore.readers.labels import read_labels
 from evalcore.readers.lines import CUI_PATTERN, NODE_PATTERN
 from evalcore.readers.names import read_concept_names
@@ -114,6 +120,6 @@ __all__ = [
     "INPUT_BUDGET_VARIABLE", "MAX_CONCEPTS_PER_IMAGE", "MAX_CONCEPTS_PER_PREDICTION", "MAX_RANK", "NODE_PATTERN",
     "ImagePairs", "KGEdgeTable", "KGEdges", "Predictions", "Qrels", "Source", "max_input_bytes",
     "read_captions", "read_checked_bytes", "read_concept_names", "read_concepts", "read_embeddings", "read_input_bytes",
-    "read_image_pairs", "read_kg", "read_labels", "read_pairs", "read_predictions", "read_qrels", "read_run",
-    "read_runs", "read_synonyms", "read_text",
+    "read_image_pairs", "read_judgment_columns", "read_kg", "read_labels", "read_pairs", "read_predictions", "read_qrels",
+    "read_run", "read_runs", "read_synonyms", "read_text",
 ]

@@ -7,7 +7,7 @@ import re
 
 from evalcore.errors import InputError
 from evalcore.readers.files import Source, read_text
-from evalcore.readers.lines import CUI_PATTERN
+from evalcore.readers.lines import CUI_PATTERN, split_lines
 
 
 def read_concept_list(source: Source, name: str | None = None) -> frozenset[str]:
@@ -17,7 +17,8 @@ def read_concept_list(source: Source, name: str | None = None) -> frozenset[str]
     ['C0040405', 'C1306645']
     """
     text, display = read_text(source, name)
-    concepts = {token.upper() for line in text.splitlines() for token in re.split(r"[,;\t\s]+", line.strip())
+    # (lines end at line feeds, as every reader's: str.splitlines would also break at a form feed or U+2028)
+    concepts = {token.upper() for _, line in split_lines(text, display) for token in re.split(r"[,;\t\s]+", line)
                 if CUI_PATTERN.match(token.upper())}
     if not concepts:
         raise InputError(display, None, "a list of CUIs (C + 7 digits)", "none")

@@ -8,6 +8,7 @@ import numpy as np
 import pyarrow.compute as pc
 
 from evalcore.errors import InputError
+from evalcore.extraction.rule_files import MAX_NAME_WORDS, name_too_long, name_words
 from evalcore.readers.columnar import (
     Rows,
     fast_or_by_lines,
@@ -28,6 +29,7 @@ from evalcore.readers.lines import (
     check_not_foreign_header,
     concept_key,
     csv_line,
+    csv_rows,
     first_line_of,
     pipe_separated,
     split_lines,
@@ -52,17 +54,38 @@ def read_concept_names(source: Source, name: str | None = None) -> dict[str, str
 def read_names_to_find(source: Source, name: str | None = None) -> dict[str, str]:
     """Concept names to find concepts by (``extract``, :func:`evalcore.api.extract_concepts`, the dashboard's names
     upload): :func:`read_concept_names`, refusing a file that names no concept, since finding by it would give every
-    image an empty concept set.
+    image an empty concept set, and one with a name of more than
+    :data:`~evalcore.extraction.rule_files.MAX_NAME_WORDS` words, naming its line (the matcher's steps a caption
+    word are bounded by that many).
 
     >>> read_names_to_find(b"CUI,Name\\n", "names.csv")
     Traceback (most recent call last):
     evalcore.errors.InputError: names.csv: expected at least one row 'CUI,Name' (or English MRCONSO.RRF rows), found none
+    >>> read_names_to_find(b"CUI,Name\\nC0000001,Vein\\nC0000002," + b"x " * 100 + b"\\n", "names.csv")
+    Traceback (most recent call last):
+    evalcore.errors.InputError: names.csv, line 3: expected a name of at most 64 words, found 100 words
     """
     data, display = read_checked_bytes(source, name)
     names = read_concept_names(data, display)
     if not names:
         raise InputError(display, None, "at least one row 'CUI,Name' (or English MRCONSO.RRF rows)", "none")
+    for concept, label in names.items():
+        if name_too_long(label):
+            raise InputError(display, _line_of_name(data, display, concept, label),
+                             f"a name of at most {MAX_NAME_WORDS} words", f"{name_words(label):,} words")
     return names
+
+
+def _line_of_name(data: bytes, display: str, concept: str, label: str) -> int | None:
+    """The line of the row that gave ``concept`` its name ``label`` in a names file (the last one that names it)."""
+    text = data.decode("utf-8")
+    first = first_line_of(data)[1]
+    if first.count("|") >= 14 or display.lower().endswith(".rrf") or pipe_separated(first):
+        rows = ((line, content.split("|")) for line, content in split_lines(text, display))
+        return next((line for line, fields in reversed(list(rows))
+                     if len(fields) >= 15 and fields[0] == concept and fields[14] == label), None)
+    return next((line for line, fields in reversed(list(csv_rows(text, display)))
+                 if len(fields) == 2 and concept_key(fields[0]) == concept and fields[1] == label), None)
 
 
 def _names_by_lines(text: str, display: str) -> dict[str, str]:

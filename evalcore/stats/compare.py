@@ -75,6 +75,18 @@ def _resample_counts(queries: int, samples: int, seed: int, store: Kept | None) 
     return _kept_chunks(("bootstrap", queries, samples, seed), draw, samples, dtype.itemsize * queries, store)
 
 
+def bootstrap_weights(queries: int, samples: int, seed: int = 0, draws: Kept | None = None) -> Iterator[np.ndarray]:
+    """The resamples behind :func:`bootstrap_cis`, for another statistic over the same draws: chunks of up to
+    :data:`RESAMPLE_CHUNK` rows (resamples) x ``queries``, how often each query is drawn, as float64 (a weighted sum
+    is one product). The same draws for the same queries, samples and seed (kept in ``draws``); each yielded array
+    is overwritten by the next.
+
+    >>> [chunk.sum(axis=1).tolist() for chunk in bootstrap_weights(3, 2, seed=1)]
+    [[3.0, 3.0]]
+    """
+    return _as_floats(_resample_counts(queries, samples, seed, draws), min(samples, RESAMPLE_CHUNK), queries)
+
+
 def _swap_signs(queries: int, samples: int, seed: int, store: Kept | None) -> Iterator[np.ndarray]:
     """Randomization-test swaps in chunks of up to :data:`SWAP_CHUNK` (512): +1 keeps a query's pair, -1 swaps it
     (chunk x queries)."""
@@ -83,6 +95,38 @@ def _swap_signs(queries: int, samples: int, seed: int, store: Kept | None) -> It
             count = min(SWAP_CHUNK, samples - start)
             yield rng.integers(0, 2, size=(count, queries), dtype=np.int8) * 2 - 1
     return _kept_chunks(("randomization", queries, samples, seed), draw, samples, queries, store)
+
+
+@dataclass(frozen=True)
+class MeanScale:
+    """The scale on which a metric's per-query values are averaged where it is not their own: a system's score is the
+    quasi-arithmetic mean ``back(mean(to(values)))`` over the queries where the metric is defined. Its interval is the
+    bootstrap interval on the scale carried back (``back`` increases, so a percentile of the resampled means maps to
+    one), and two systems are tested on the scale, their difference being that of their scores. Every metric is
+    averaged as it is (no scale) but trec_eval's ``gm_map``, whose mean is geometric
+    (:data:`evalcore.metrics.registry.GEOMETRIC`).
+
+    >>> MeanScale("quadratic", np.square, np.sqrt).mean(np.array([1.0, np.nan, 7.0]))  # sqrt((1 + 49) / 2)
+    5.0
+    """
+
+    name: str
+    to: Callable[[np.ndarray], np.ndarray]
+    back: Callable[[np.ndarray], np.ndarray]
+
+    def on_scale(self, values: np.ndarray) -> np.ndarray:
+        """The values on the scale (NaN stays NaN: undefined)."""
+        values = np.asarray(values, dtype=np.float64)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(np.isfinite(values), self.to(values), np.nan)
+
+    def carried_back(self, value: float) -> float:
+        """A mean or bound on the scale as a value of the metric (NaN stays NaN)."""
+        return float(self.back(np.float64(value))) if np.isfinite(value) else float("nan")
+
+    def mean(self, values: np.ndarray) -> float:
+        """The score of ``values``: ``back`` of the mean of the defined values on the scale (:func:`defined_summary`)."""
+        return self.carried_back(defined_summary(self.on_scale(values))[0])
 
 
 @dataclass(frozen=True)
@@ -105,16 +149,22 @@ def bootstrap_ci(values: np.ndarray, confidence: float = 0.95, *, samples: int, 
 
 
 def bootstrap_cis(columns: np.ndarray, confidence: float = 0.95, *, samples: int, seed: int = 0,
-                  draws: Kept | None = None) -> list[MeanWithCI]:
+                  draws: Kept | None = None, scales: Sequence[MeanScale | None] | None = None) -> list[MeanWithCI]:
     """:func:`bootstrap_ci` for every column of a queries x metrics matrix, with shared resamples (kept in
     ``draws`` for the next call, see :func:`draws_store`).
 
     Each resample draws queries with replacement and averages each column over the drawn
     queries where it is defined (NaN = undefined); the interval is the percentile interval of
     those means. Resamples are kept as per-query counts so that one matrix product serves
-    every column at once.
+    every column at once. A column with a scale (``scales``, one entry per column, None for the
+    values' own) is averaged and resampled on it, its mean and bounds carried back (:class:`MeanScale`).
     """
     columns = np.asarray(columns, dtype=np.float64)
+    scaled = [(column, scale) for column, scale in enumerate(scales or ()) if scale is not None]
+    if scaled:
+        columns = columns.copy()
+        for column, scale in scaled:
+            columns[:, column] = scale.on_scale(columns[:, column])
     if not 0 < confidence < 1:
         raise ParameterError(f"confidence must lie in (0, 1), got {confidence}")
     queries, width = columns.shape
@@ -149,6 +199,10 @@ def bootstrap_cis(columns: np.ndarray, confidence: float = 0.95, *, samples: int
         # of 0.7 gave [0.7000000000000004, 0.7000000000000008]); every mean of them lies within their range.
         bound_low, bound_high = np.clip(bounds[:, column], low, high)
         results.append(MeanWithCI(mean, float(bound_low), float(bound_high), int(defined_counts[column])))
+    for column, scale in scaled:
+        found = results[column]
+        results[column] = MeanWithCI(scale.carried_back(found.mean), scale.carried_back(found.low),
+                                     scale.carried_back(found.high), found.queries)
     return results
 
 
@@ -169,15 +223,19 @@ def defined_summary(values: np.ndarray) -> tuple[float, float, float]:
     return min(max(float(defined.mean()), low), high), low, high
 
 
-def query_means(order: np.ndarray, columns: Mapping[str, np.ndarray]) -> dict[str, float]:
+def query_means(order: np.ndarray, columns: Mapping[str, np.ndarray],
+                scales: Mapping[str, MeanScale] | None = None) -> dict[str, float]:
     """The mean of each column of per-query values over the queries where it is defined (NaN: excluded), read in
     the order of the query IDs (``order``: :func:`id_order` of the columns' queries) and held within the values'
-    range (:func:`defined_summary`): the one mean of a system's metric that every table and curve shows.
+    range (:func:`defined_summary`): the one mean of a system's metric that every table and curve shows. A column
+    named in ``scales`` is averaged on its scale (:class:`MeanScale`: gm_map's geometric mean).
 
     >>> query_means(id_order(["q2", "q1"]), {"AP": np.array([0.5, np.nan]), "R": np.array([np.nan, np.nan])})
     {'AP': 0.5, 'R': nan}
     """
-    return {name: defined_summary(np.asarray(values, dtype=np.float64)[order])[0] for name, values in columns.items()}
+    scales = scales or {}
+    return {name: scales[name].mean(np.asarray(values, dtype=np.float64)[order]) if name in scales
+            else defined_summary(np.asarray(values, dtype=np.float64)[order])[0] for name, values in columns.items()}
 
 
 def id_order(ids: Sequence[str]) -> np.ndarray:
@@ -350,11 +408,13 @@ class PairComparison:
 
 
 def compare_systems(per_query: Mapping[str, Mapping[str, float]], *, samples: int, seed: int = 0,
-                    draws: Kept | None = None) -> list[PairComparison]:
+                    draws: Kept | None = None, scale: MeanScale | None = None) -> list[PairComparison]:
     """All pairs of systems on the queries they share, each by ``samples`` randomizations; Holm correction over
     the pairs (the sign swaps kept in ``draws``, see :func:`draws_store`).
 
-    ``per_query[system][query_id]`` is a metric value (NaN = excluded).
+    ``per_query[system][query_id]`` is a metric value (NaN = excluded). A metric averaged on a ``scale``
+    (:class:`MeanScale`) is tested on it, and its mean difference is that of the two systems' scores on the queries
+    they share.
     """
     names = list(per_query)
     # Systems scored on the same queries (the usual case) share one sorted list, and each system's values on a
@@ -366,6 +426,7 @@ def compare_systems(per_query: Mapping[str, Mapping[str, float]], *, samples: in
     def values_on(name: str, common: frozenset) -> np.ndarray:
         if (name, common) not in read:
             values = np.array([per_query[name][q] for q in sorted_lists[common]], dtype=np.float64)
+            values = scale.on_scale(values) if scale is not None else values
             values.flags.writeable = False  # one array serves several pairs
             read[name, common] = values
         return read[name, common]
@@ -376,11 +437,11 @@ def compare_systems(per_query: Mapping[str, Mapping[str, float]], *, samples: in
         if common not in sorted_lists:
             sorted_lists[common] = tuple(sorted(common))
         paired.append((values_on(a, common), values_on(b, common)))
-    return _compared(names, paired, samples, seed, draws)
+    return _compared(names, paired, samples, seed, draws, scale)
 
 
 def compare_columns(query_ids: Mapping[str, Sequence[str]], values: Mapping[str, np.ndarray], *, samples: int,
-                    seed: int = 0, draws: Kept | None = None) -> list[PairComparison]:
+                    seed: int = 0, draws: Kept | None = None, scale: MeanScale | None = None) -> list[PairComparison]:
     """:func:`compare_systems` of per-query values given as arrays: system -> its queries' IDs and their values
     (``values[system][i]`` is query ``query_ids[system][i]``'s). Systems scored on the same queries in the same order
     (a leaderboard's) are paired by one sort of the IDs, without a mapping per system; the same arrays in the same
@@ -396,24 +457,28 @@ def compare_columns(query_ids: Mapping[str, Sequence[str]], values: Mapping[str,
     first = tuple(query_ids[names[0]]) if names else ()
     if any(tuple(query_ids[name]) != first for name in names) or len(set(first)) != len(first):
         return compare_systems({name: dict(zip(query_ids[name], values[name])) for name in names}, samples=samples,
-                               seed=seed, draws=draws)
+                               seed=seed, draws=draws, scale=scale)
     # In the order of the sorted IDs, as compare_systems reads the queries two systems share (here: all of them).
     order = id_order(first)
     read = {}
     for name in names:
         read[name] = np.asarray(values[name], dtype=np.float64)[order]
+        read[name] = scale.on_scale(read[name]) if scale is not None else read[name]
         read[name].flags.writeable = False
-    return _compared(names, [(read[a], read[b]) for a, b in combinations(names, 2)], samples, seed, draws)
+    return _compared(names, [(read[a], read[b]) for a, b in combinations(names, 2)], samples, seed, draws, scale)
 
 
 def _compared(names: list[str], paired: list[tuple[np.ndarray, np.ndarray]], samples: int, seed: int,
-              draws: Kept | None) -> list[PairComparison]:
-    """Every pair of ``names`` (in :func:`itertools.combinations` order) on its paired arrays, Holm-corrected."""
+              draws: Kept | None, scale: MeanScale | None = None) -> list[PairComparison]:
+    """Every pair of ``names`` (in :func:`itertools.combinations` order) on its paired arrays, Holm-corrected; arrays
+    on a ``scale`` differ by their scores carried back (:class:`MeanScale`)."""
     p_random = randomization_tests(paired, samples=samples, seed=seed, draws=draws)
     raw = []
     for (a, b), (va, vb), p in zip(combinations(names, 2), paired, p_random):
         pa, pb = _paired(va, vb)
-        raw.append((a, b, float((pa - pb).mean()) if len(pa) else float("nan"), p, paired_t_test(va, vb), len(pa)))
+        difference = float("nan") if not len(pa) else float((pa - pb).mean()) if scale is None else \
+            scale.carried_back(pa.mean()) - scale.carried_back(pb.mean())
+        raw.append((a, b, difference, p, paired_t_test(va, vb), len(pa)))
     holm_random = _holm_of_defined([r[3] for r in raw])
     holm_t = _holm_of_defined([r[4] for r in raw])
     return [PairComparison(a, b, d, pr, pt, hr, ht, q)

@@ -18,7 +18,7 @@ from evalcore.engine import codes_give
 from evalcore.errors import ParameterError
 from evalcore.evaluation.evaluator import AlignedRun, Evaluator, built_in_system
 from evalcore.evaluation.options import Relevance
-from evalcore.metrics.registry import parse_metric
+from evalcore.metrics.registry import mean_scales, parse_metric
 from evalcore.relevance.measures import MeasureSpec, measure_spec, nn_iou_measure
 from evalcore.stats.compare import id_order, kendall_tau, query_means
 
@@ -421,7 +421,7 @@ def _means(evaluator: Evaluator, systems: Sequence[Run | AlignedRun], relevance:
             keep = np.array([q in subset for q in result.query_ids], dtype=bool)
             kept = {metric: values[keep] for metric, values in result.values.items()}
             order = id_order([q for q in result.query_ids if q in subset])
-        means += [(name, metric, mean) for metric, mean in query_means(order, kept).items()]
+        means += [(name, metric, mean) for metric, mean in query_means(order, kept, mean_scales(kept)).items()]
     return means
 
 

@@ -398,3 +398,33 @@ def test_a_damaged_extraction_step_is_one_store_error(options):
 
     with pytest.raises(StoreError, match="extraction step is damaged"):
         replay([SavedInput("captions", "c.csv", b"ID,Caption\na,CT\n"), SavedInput("extraction", "options", options)])
+
+
+@pytest.mark.parametrize("hostile", ["../../victim", "ABSOLUTE"])
+@pytest.mark.parametrize("path", ["forget", "expire", "prepared", "open"])
+def test_a_blob_name_of_the_index_never_reaches_a_file_outside_the_store(tmp_path, hostile, path):
+    """Was a file deleted outside the store (issue 67): forget, expire and prepared deleted the file an index row named
+    ("../../file", an absolute path), trusting it as a blob's name. Every path now checks the name against the blob
+    pattern: the file is left, and a row naming it reads as a missing blob."""
+    victim = tmp_path / "victim"
+    hostile = str(victim) if hostile == "ABSOLUTE" else hostile
+    clock = [1_000_000.0]
+    store = WorkspaceStore(tmp_path / "store", clock=lambda: clock[0])
+    saved = store.save(steps())
+    assert store.keep_prepared(saved, "ranking", b"prepared")
+    with sqlite3.connect(tmp_path / "store" / INDEX_FILE) as index:
+        if path != "prepared":  # (a row of the inputs naming the file would keep it from being collected)
+            index.execute("UPDATE inputs SET blob = ?", (hostile,))
+        index.execute("UPDATE prepared SET blob = ?", (hostile,))
+    victim.write_bytes(b"not the store's")
+    if path == "forget":
+        store.forget(saved)
+    elif path == "expire":
+        clock[0] += 31 * DAY
+        store.expire()
+    elif path == "prepared":
+        assert store.prepared(saved) == {}  # the damaged row dropped
+    else:
+        with pytest.raises(StoreError, match="missing or damaged"):
+            store.open(saved)
+    assert victim.read_bytes() == b"not the store's"

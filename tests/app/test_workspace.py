@@ -133,7 +133,7 @@ def test_the_cli_prints_the_data_pages_validation_report(tmp_path, capsys):
     printed = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
     assert printed == expected and printed[1]["problems"].startswith("1 of 3 queries have no concept set")
     assert main(["check", "--demo"]) == 0
-    assert "| data/demo/* | demo (synthetic) | 2000 | none |" in capsys.readouterr().out
+    assert "| data/demo/* | demo (synthetic) | 2,000 | none |" in capsys.readouterr().out  # as every count is written
     run.write_bytes(b"nobody Q0 img1 1 0.1 sys\n")
     assert main(["check", "--concepts", str(concepts), "--run", str(run)]) != 0
     assert "none of the 1 queries of system 'sys'" in capsys.readouterr().err

@@ -18,9 +18,10 @@ def dashboard(store: Path, port: int):
 
 
 def view_link(tab) -> str:
-    """The sidebar's "Link to this view", unfolded."""
+    """The sidebar's "Link to this view", unfolded (which saves what the address cannot name, then runs again)."""
     sidebar = tab.locator('[data-testid="stSidebar"]')
     sidebar.get_by_text("Link to this view").click()
+    idle(tab)
     return sidebar.locator('[data-testid="stCode"]').last.inner_text().strip()
 
 
@@ -127,6 +128,50 @@ def test_a_hostile_link_opens_the_demo_with_one_sentence(tmp_path, workspace_id)
                 text = tab.locator('[data-testid="stMain"]').inner_text()
                 assert "cannot be opened" in text and "Traceback" not in text and str(store) not in text
                 assert "Demo" in tab.locator('[data-testid="stSidebar"]').inner_text()
+                context.close()
+        finally:
+            browser.close()
+
+
+@pytest.mark.subprocess
+def test_a_link_made_after_an_upload_saves_it_and_opens_it_in_a_fresh_browser(tmp_path):
+    """Issue 67: "Link to this view" after an upload, never saved by hand, saves what is loaded as it opens, so that
+    the link opens the upload too; a toggle is in the link; an audience in the address lands where the switch lands."""
+    from playwright.sync_api import sync_playwright
+
+    store = tmp_path / "store"
+    run = tmp_path / "uploaded-b.trec"
+    run.write_text("\n".join(" ".join(line.split()[:5] + ["uploaded-b"])
+                             for line in (DEMO / "runs" / "overlap-noisy.trec").read_text().splitlines()) + "\n")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM,
+                                             args=["--headless", "--no-sandbox", "--disable-gpu"])
+        try:
+            with dashboard(store, free_port()) as url:
+                context, tab = opened(browser, url, "Data")
+                uploader = tab.locator('[data-testid="stFileUploader"]').filter(has_text="Run files")
+                uploader.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(run))
+                tab.get_by_text("Loaded uploaded-b.trec").wait_for()
+                idle(tab)
+                go(tab, "Per-query")
+                tab.get_by_text("Find queries where two systems differ most").click()
+                idle(tab)
+                link = view_link(tab)
+                assert "workspace=" in link and "pq_differences_on=True" in link, link
+                assert "Opens this page with these choices and this data" in tab.locator(
+                    '[data-testid="stSidebar"]').inner_text()
+                go(tab, "Leaderboard")
+                systems, values = leaderboard_numbers(tab)
+                assert "uploaded-b" in systems
+                context.close()
+
+                context, tab = opened(browser, link, "Per-query")  # a fresh browser: the upload and the toggle
+                assert tab.get_by_role("switch", name="Find queries where two systems differ most").is_checked()
+                go(tab, "Leaderboard")
+                assert settled_leaderboard(tab, (systems, values)) == (systems, values)
+                context.close()
+
+                context, tab = opened(browser, f"{url}/ablation?audience=Clinician", "Which system finds similar images best")
                 context.close()
         finally:
             browser.close()

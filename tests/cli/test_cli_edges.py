@@ -189,6 +189,7 @@ REQUIRED = {
     "qrels": ["--concepts", CONCEPTS, "--run", DEMO_RUNS[0], "--out", OUT],
     "report": ["--concepts", CONCEPTS, "--run", DEMO_RUNS[0], "--out", "never-written.html"],
     "extract": ["--captions", CONCEPTS, "--names", CONCEPTS, "--out", OUT],
+    "agreement": ["--concepts", CONCEPTS, "--judgments", CONCEPTS, "--measure", "iou", "--json", OUT],
 }
 WHOLE_NUMBER_OPTIONS = {
     "relevance": ["--n"], "detection": ["--n"], "qrels": ["--n", "--workers", "--k"],
@@ -196,10 +197,11 @@ WHOLE_NUMBER_OPTIONS = {
     "compare": ["--n", "--workers", "--bootstrap-samples", "--randomization-samples", "--seed"],
     "report": ["--n", "--workers", "--k", "--relevance-level"],  # evaluate's options, one definition
     "extract": ["--workers"],
+    "agreement": ["--folds", "--bootstrap-samples", "--seed"],
 }
 NUMBER_OPTIONS = {"relevance": ["--alpha"], "detection": ["--alpha"], "qrels": ["--alpha"], "retrieve": ["--alpha"],
                   "evaluate": ["--alpha", "--threshold"], "compare": ["--alpha", "--threshold", "--confidence"],
-                  "report": ["--alpha", "--threshold"]}
+                  "report": ["--alpha", "--threshold"], "agreement": ["--confidence"]}
 # int() and float() read all of these but the inner spaces and line breaks as numbers (١٠ and 0_1 as 10 and 1).
 NOT_WHOLE_NUMBERS = ["١", "١٠", "0_1", "\u0967", "１", "1 0", "1\n0"]
 NOT_NUMBERS = ["٠.٥", "0_5", "0.5_0", "0 .5", "inf", "-inf", "nan", "1e999", "Infinity"]

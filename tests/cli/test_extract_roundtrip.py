@@ -13,22 +13,29 @@ from evalcore.cli import main
 from evalcore.data import ConceptSets
 from evalcore.errors import InputError
 from evalcore.extraction.extractor import ConceptDictionary, extract
+from evalcore.extraction.rule_files import MAX_NAME_WORDS
 from evalcore.readers import MAX_CONCEPTS_PER_IMAGE, read_captions, read_concept_names, read_concepts
 from tests.line_by_line import read_concepts as concepts_line_by_line
 
 LONG_NAME = " ".join(f"word{i}" for i in range(5000))
 
 
-def test_a_name_of_5000_words_is_found_without_recursion(tmp_path):
+def test_a_name_of_5000_words_is_left_out_or_refused_without_recursion(tmp_path, capsys):
+    """Was found, word by word (issue 36); a name is now read up to MAX_NAME_WORDS words (issue 67: a caption cost its
+    words times the name's): a dictionary leaves a longer one out, and extract's names reader refuses it."""
     names = read_concept_names(f"CUI,Name\nC0000001,{LONG_NAME}\nC0000002,Veins\n".encode(), "names.csv")
     dictionary = ConceptDictionary.build(names)
-    assert extract(f"We see {LONG_NAME} and veins.", dictionary) == {"C0000001", "C0000002"}
+    assert extract(f"We see {LONG_NAME} and veins.", dictionary) == {"C0000002"}
     assert extract("We see word0 word1 and veins.", dictionary) == {"C0000002"}
+    bounded = " ".join(LONG_NAME.split()[:MAX_NAME_WORDS])
+    assert extract(f"We see {bounded} and veins.", ConceptDictionary.build({**names, "C0000001": bounded})) == {
+        "C0000001", "C0000002"}
     (tmp_path / "names.csv").write_text(f"CUI,Name\nC0000001,{LONG_NAME}\n")
     (tmp_path / "captions.csv").write_text(f"ID,Caption\na,{LONG_NAME}\nb,nothing\n")
     assert main(["extract", "--captions", str(tmp_path / "captions.csv"), "--names", str(tmp_path / "names.csv"),
-                 "--out", str(tmp_path / "out.csv")]) == 0
-    assert (tmp_path / "out.csv").read_text() == "ID,CUIs\na,C0000001\nb,\n"
+                 "--out", str(tmp_path / "out.csv")]) == 2
+    assert capsys.readouterr().err == (f"error: {tmp_path / 'names.csv'}, line 2: expected a name of at most "
+                                       f"{MAX_NAME_WORDS} words, found 5,000 words\n")
 
 
 @pytest.mark.parametrize("content", [b"", b"CUI,Name\n", b"CUI,Canonical name\r\n\r\n",

@@ -379,7 +379,7 @@ CASES: list[Case] = [
          kind="usage"),
     Case("usage-max-input-bytes-zero", command("evaluate", "--max-input-bytes", "0"), ("max-input-bytes", "0"), kind="usage"),
     Case("usage-n-not-integer", command("relevance", n="x"), ("--n", "x"), kind="usage"),
-    Case("usage-missing-required", command("evaluate", json=None), ("--json",), kind="usage"),
+    Case("usage-missing-required", command("detection", gt=None), ("--gt",), kind="usage"),
     Case("usage-unknown-subcommand", ("summarise", "--concepts", "inputs/gt.csv"), ("summarise",), kind="usage"),
     Case("usage-unknown-by", command("retrieve", by="colour"), ("colour",), kind="usage"),
     # --- image zips (check --images): a damaged member, named with its zip -----------------------

@@ -20,7 +20,7 @@ from tests.conftest import ROCOV2, ROOT, needs
 
 TIMEOUT = 300
 CLINICIAN_PAGES = ("pages/data.py", "pages/leaderboard.py", "pages/per_query.py", "pages/case_view.py",
-                   "pages/knowledge_graph.py")
+                   "pages/knowledge_graph.py", "pages/judging.py")
 RESEARCHER_PAGES = ("pages/ablation.py", "pages/concept_detection.py", "pages/method.py", "pages/measures.py")
 FORBIDDEN = {
     "CUI": re.compile(r"\bCUI"),

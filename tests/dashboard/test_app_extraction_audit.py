@@ -63,9 +63,10 @@ def test_an_image_shows_its_set_its_highlighted_caption_and_a_row_per_mention():
     app.selectbox(key="evidence_image").set_value("mine01").run()
     assert not app.exception, app.exception
     shown = shown_markdown(app)
-    # "MRI of the brain without hematoma.": MRI and brain kept (green), hematoma negated (red), the rest plain.
-    assert (":violet-background[MRI] of the :violet-background[brain] without :red-background[hematoma]\\."
-            in shown), shown
+    # "MRI of the brain without hematoma.": MRI and brain kept (violet), hematoma negated (grey, struck through), the
+    # rest plain.
+    assert (":violet-background[:violet[MRI]] of the :violet-background[:violet[brain]] without "
+            ":gray-background[:gray[~~hematoma~~]]\\." in shown), shown
     pieces, _ = ws.extraction.evidence("mine01")
     assert [p.text for p in pieces if p.counted] == ["MRI", "brain"] and [p.text for p in pieces if p.negated] == [
         "hematoma"]
@@ -106,7 +107,7 @@ def test_caption_text_is_escaped():
     app.run()
     extract(app)
     shown = shown_markdown(app)
-    assert (":violet-background[CT] of the :violet-background[liver] \\*\\*bold\\*\\* \\<b\\>tag\\</b\\> "
+    assert (":violet-background[:violet[CT]] of the :violet-background[:violet[liver]] \\*\\*bold\\*\\* \\<b\\>tag\\</b\\> "
             "\\[link\\]\\(http\\://a\\)") in shown, shown
 
 
@@ -270,7 +271,7 @@ def test_a_hyphenated_word_of_the_caption_is_not_broken_at_its_hyphen():
     app.run()
     extract(app)
     shown = shown_markdown(app)
-    assert any(text.startswith("Non\\-\u2060contrast :violet-background[CT]") for text in shown), shown
+    assert any(text.startswith("Non\\-\u2060contrast :violet-background[:violet[CT]]") for text in shown), shown
 
 
 @pytest.mark.slow

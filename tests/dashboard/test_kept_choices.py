@@ -144,3 +144,12 @@ def test_a_link_naming_no_option_opens_the_nearest_view_with_one_sentence():
     assert app.session_state["address_ignored"] == ["pick"]  # app.py says it in one toast and clears the list
     many = linked_app(many_choice_script, picks=["c", "zzz"])
     assert many.session_state["values"] == ["c"]
+
+
+def test_a_link_naming_no_option_of_a_many_choice_falls_back_to_its_default_with_one_sentence():
+    """Was an empty choice (issue 67): /per_query?pq_systems=nope drew no system, and a page that stops on an empty
+    choice stopped before app.py's sentence."""
+    for linked_values in ("nope", ["<script>", "zzz"], ""):
+        app = linked_app(many_choice_script, picks=linked_values)
+        assert app.session_state["values"] == ["a", "c"] and not app.exception
+        assert app.session_state["address_ignored"] == ["picks"]

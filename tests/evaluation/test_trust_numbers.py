@@ -141,7 +141,11 @@ def test_a_self_retrieval_changes_no_metric_under_qrels():
     qrels = Qrels({q: {d: rng.choice([-1, 0, 1, 2, 3]) for d in rng.sample(concepts.ids, 25)} for q in concepts.ids})
     names = every_registry_metric("qrels")
     assert {name.split("@")[0] for name in names} == {"qrels-NDCG", "qrels-MAP", "qrels-R", "qrels-RBP", "qrels-ERR",
-                                                      "qrels-CAG", "qrels-CAG-RBP", "qrels-MAP-min", "qrels-Prec", "P"}
+                                                      "qrels-CAG", "qrels-CAG-RBP", "qrels-MAP-min", "qrels-Prec", "P",
+                                                      # trec_eval's measures of the whole list, and judged@K (issue 67)
+                                                      "qrels-recip_rank", "qrels-Rprec", "qrels-success", "qrels-bpref",
+                                                      "qrels-infAP", "qrels-gm_map", "qrels-num_rel_ret", "qrels-judged",
+                                                      *(f"qrels-iprec_at_recall_{i / 10:.2f}" for i in range(11))}
     evaluator = Evaluator(concepts, labels=labels, qrels=qrels)
     plain = evaluator.evaluate([Run("r", rankings)], names).systems["r"]
     changed = evaluator.evaluate([Run("r", with_self_retrievals(rankings))], names).systems["r"]

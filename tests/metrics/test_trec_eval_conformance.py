@@ -4,9 +4,10 @@ the means) to its 4 decimals, through the Python API and the command line.
 
 Shared measures (trec_eval name -> ours, under judged grades): ``ndcg_cut_K`` -> ``qrels-NDCG@K``, ``map_cut_K`` ->
 ``qrels-MAP@K``, ``P_K`` -> ``qrels-Prec@K``, ``recall_K`` -> ``qrels-R@K``, at each K trec_eval prints (5, 10, 15,
-20, 30, 100, 200, 500, 1000). We offer none of trec_eval's other measures (``map``, ``recip_rank``, ``Rprec``,
-``bpref``, ``ndcg`` without a cut-off, ``rbp``, ``success_K``, ...): our ``RBP`` and ``ERR`` are defined otherwise
-(docs/TREC_COMPATIBILITY.md, table of names). ``results.test`` has tied scores in every query; its ranks happen to
+20, 30, 100, 200, 500, 1000). trec_eval's measures of the whole list (``recip_rank``, ``Rprec``, ``bpref``,
+``success_K``, ...) are checked on the same files by tests/metrics/test_trec_measures.py; we offer no ``map`` or
+``ndcg`` without a cut-off, and our ``RBP`` and ``ERR`` are defined otherwise (docs/TREC_COMPATIBILITY.md, table of
+names). ``results.test`` has tied scores in every query; its ranks happen to
 order them as trec_eval does (document ID descending), so both tie orders give trec_eval's numbers here.
 """
 
