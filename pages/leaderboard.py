@@ -56,6 +56,7 @@ from dashboard.library import (
 from dashboard.session import audience, through_app
 from dashboard.sidebar import controls
 from dashboard.ui import (
+    choose_flag,
     choose_many,
     choose_one,
     escape_markdown,
@@ -390,7 +391,7 @@ def by_group_view() -> None:
                  hide_index=True, key="group_differences", width="stretch")
 
 
-if st.toggle(say("by_group_toggle"), key="by_group"):
+if choose_flag(st.toggle, say("by_group_toggle"), "by_group"):
     by_group_view()
 
 st.subheader("Downloads")
@@ -440,7 +441,7 @@ else:
 qrels_label = (f"Prepare graded qrels (TREC format): nn-IoU at alpha = {settings.alpha}, n = {settings.n} as an "
                "integer grade on a per-query scale"
                + (f", not {settings.measure.measure.title}" if measure_key not in ("nn-iou",) else ""))
-if who == "researcher" and st.toggle(qrels_label, key="qrels_toggle"):
+if who == "researcher" and choose_flag(st.toggle, qrels_label, "qrels_toggle"):
     bar = st.progress(0.0, "Ideal top K over the whole pool…")
     qrels_text = graded_qrels_text(ws, tuple(baselines), settings,
                                    lambda share: bar.progress(share, "Ideal top K over the whole pool…"))

@@ -153,3 +153,33 @@ def test_a_link_naming_no_option_of_a_many_choice_falls_back_to_its_default_with
         app = linked_app(many_choice_script, picks=linked_values)
         assert app.session_state["values"] == ["a", "c"] and not app.exception
         assert app.session_state["address_ignored"] == ["picks"]
+
+
+def flag_script():
+    import sys
+
+    import streamlit as st
+
+    sys.path.insert(0, st.session_state["root"])
+    from dashboard.ui import choose_flag
+
+    if st.session_state.get("drawn", True):
+        st.session_state["on"] = choose_flag(st.toggle, "Differ most", "flag", default=st.session_state.get("d", False))
+
+
+def test_a_switch_is_written_in_the_address_and_a_link_reopens_it():
+    """Issue 67: Per-query's "differ most" switch was not in the link."""
+    app = app_of(flag_script)
+    assert app.session_state["on"] is False and "flag" not in app.query_params  # the default is not written
+    app.toggle(key="flag").set_value(True).run()
+    assert app.query_params["flag"] in ("True", ["True"])
+    app.session_state["drawn"] = False
+    app.run()
+    app.session_state["drawn"] = True
+    assert app.run().session_state["on"] is True  # kept while the page was left
+    reopened = linked_app(flag_script, flag="True")
+    assert reopened.session_state["on"] is True and not reopened.toast
+    assert reopened.toggle(key="flag").set_value(False).run().session_state["on"] is False
+    assert "flag" not in reopened.query_params
+    odd = linked_app(flag_script, flag="yes")
+    assert odd.session_state["on"] is False and odd.session_state["address_ignored"] == ["flag"]
