@@ -98,7 +98,7 @@ from evalcore.errors import InputError, ParameterError
 from evalcore.extraction.abbreviations import Definition, defined_abbreviations
 from evalcore.extraction.lexicon import ADJECTIVE_ENDINGS, normal_token
 from evalcore.extraction.rule_files import RULES_FOLDER, Column, read_rule_file, refuse_repeat
-from evalcore.extraction.sense import SENSE_WORDS
+from evalcore.extraction.sense import SENSE_WORDS, structure_word
 
 #: Words a scope reaches at most. Chapman et al. counted up to five terms after a cue; a term is often two words
 #: ("pleural effusion"), hence six words here.
@@ -112,7 +112,7 @@ CUES_FILE = RULES_FOLDER / "context_cues.tsv"
 KIND_DIRECTIONS = {"negation": ("forward", "backward", "prefix", "suffix", "compound", "compound-lesion", "adjective"),
                    "hypothetical": ("forward", "backward", "between"),
                    "history": ("forward",), "other exam": ("forward", "after"), "pseudo": ("none",), "terminator": ("none",),
-                   "place": ("forward",), "state": ("forward",), "affirmed": ("none",), "continuation": ("none",),
+                   "place": ("forward",), "state": ("forward", "evidence"), "affirmed": ("none",), "continuation": ("none",),
                    "qualifier": ("none",)}
 
 
@@ -191,7 +191,19 @@ COMPOUND_NEGATION = _listed("negation", "compound")
 CONTINUATIONS = _listed("continuation", "none")
 #: Nouns of a state of a thing ("loosening", "displacement", "fracture", ...): in a scope, such a noun followed by
 #: "of" ends the scope, as the "of"-phrase names the thing whose state is denied, and the thing is there.
-STATE_NOUNS = frozenset(_listed("state", "forward"))
+STATE_NOUNS = frozenset(_listed("state", "forward") + _listed("state", "evidence"))
+#: Evidential nouns ("finding", "findings"; direction ``evidence``): a state noun whose "of"-phrase is what would be
+#: found where the phrase's head names a finding ("without findings of liver *cirrhosis*" denies the cirrhosis), and
+#: where the thing is otherwise ("without pathological findings of the ascending aorta" keeps the aorta).
+EVIDENCE_KEYS = frozenset(normal_token(word) for word in _listed("state", "evidence"))
+#: The suffixes of a disease's or a lesion's name (SPECIALIST Lexicon derivational suffixes of disorders: -itis
+#: inflammation, -osis/-iasis condition, -pathy disease, -emia/-aemia blood condition, -ectasis/-ectasia dilatation,
+#: -megaly enlargement, -plasia/-trophy growth, -rrhage/-rrhagia bleeding, -oma tumour), in a word of seven letters
+#: or more ("cirrhosis", "appendicitis", "bronchiectasis", "hepatomegaly"; no "basis", "dosis" nor "stoma").
+#: The organs' words of the part-whole rows (part_wholes.tsv: "lung", "hepatic", "thyroid", ...).
+_WHOLE_KEYS = frozenset(normal_token(word) for wholes in SENSE_WORDS.wholes.values() for word in wholes)
+DISORDER_SUFFIXES = ("itis", "osis", "oses", "iasis", "pathy", "emia", "aemia", "ectasis", "ectasia", "megaly",
+                     "plasia", "trophy", "rrhage", "rrhagia", "oma", "omas", "omata")
 #: The state nouns read as caption words are (:func:`~evalcore.extraction.lexicon.normal_token`).
 STATE_KEYS = frozenset(normal_token(word) for word in STATE_NOUNS)
 #: What ends a scope before an "of"-phrase: a state noun, or a part noun of the sense words ("lobe", "pole", ...),
@@ -884,15 +896,53 @@ def _hyphen_chain_start(text: str, tokens: list[tuple[str, int, int]], k: int, l
     return k
 
 
-def _is_state(tokens: list[tuple[str, int, int]], k: int) -> bool:
+def _is_state(tokens: list[tuple[str, int, int]], k: int, stop: int | None = None) -> bool:
     """Whether token ``k`` is a state noun or a part noun, read as a caption's words are matched (:func:`normal_token`:
-    its plural, Latin ones included), followed by "of" ("loosening of", "fractures of", "thrombi of", "pole of")."""
-    return normal_token(tokens[k][0]) in _OWNED_KEYS and k + 1 < len(tokens) and tokens[k + 1][0] == "of"
+    its plural, Latin ones included), followed by "of" ("loosening of", "fractures of", "thrombi of", "pole of"), and
+    not an evidential noun whose "of"-phrase, before token ``stop``, names a finding (:func:`_names_what_is_found`)."""
+    if k + 1 >= len(tokens) or tokens[k + 1][0] != "of":
+        return False
+    key = normal_token(tokens[k][0])
+    if key in EVIDENCE_KEYS and stop is not None and _names_what_is_found(tokens, k + 2, stop):
+        return False
+    return key in _OWNED_KEYS
+
+
+def names_a_disorder(word: str) -> bool:
+    """Whether a lower-case ``word`` names a disorder or a lesion: a state noun of the cue lists ("lesion",
+    "hemorrhage", "mass"), a lesion of the sense words or a disorder by its suffix (:data:`DISORDER_SUFFIXES`).
+
+    >>> [names_a_disorder(word) for word in ("cirrhosis", "appendicitis", "lesions", "hepatomegaly", "aorta", "basis")]
+    [True, True, True, True, False, False]
+    """
+    key = normal_token(word)
+    return key in STATE_KEYS or key in SENSE_WORDS.lesion or (len(word) >= 7 and word.endswith(DISORDER_SUFFIXES))
+
+
+def _names_what_is_found(tokens: list[tuple[str, int, int]], first: int, stop: int) -> bool:
+    """Whether the "of"-phrase from token ``first`` (to a preposition, a conjunction, a non-word or token ``stop``,
+    at most :data:`MAX_SCOPE_WORDS` words) has a disorder's name as its head, its last word
+    (:func:`names_a_disorder`): "findings of liver *cirrhosis*", "finding of cavity *lesions*"; not "findings of the
+    ascending *aorta*"."""
+    head = None
+    for k in range(first, min(stop, first + MAX_SCOPE_WORDS)):
+        word = tokens[k][0]
+        if not word.isalpha() or word in PLACE_PREPOSITIONS or word in ("of", "and", "or", "with", "to", "for"):
+            break
+        head = word
+    if head is None:
+        return False
+    if names_a_disorder(head):
+        return True
+    # a definite thing ("of *the* ascending aorta") or a structure's word is where the findings would be
+    key = normal_token(head)
+    return tokens[first][0] not in SENSE_WORDS.determiner and not structure_word(key, SENSE_WORDS) \
+        and key not in SENSE_WORDS.part and key not in _WHOLE_KEYS
 
 
 def _until_state(tokens: list[tuple[str, int, int]], begin: int, stop: int) -> tuple[int, int]:
     """Tokens ``begin`` to ``stop`` of a forward scope, cut after a state noun followed by "of"."""
-    return begin, next((k + 1 for k in range(begin, stop) if _is_state(tokens, k)), stop)
+    return begin, next((k + 1 for k in range(begin, stop) if _is_state(tokens, k, stop)), stop)
 
 
 def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -365,8 +365,10 @@ def judge_agreement(pairs: JudgedPairs, names: Sequence[str], best: SettingAgree
     """How the judges agree with each other and with themselves, and with the best measure (mean tau-b against each
     judge's first gradings)."""
     first, second = _first_gradings(pairs, 0), _first_gradings(pairs, 1)
-    judges = sorted({judge for judge, _ in first})
-    by_judge = {judge: {pair: grade for (j, pair), grade in first.items() if j == judge} for judge in judges}
+    by_judge: dict[int, dict[int, float]] = {}
+    for (judge, pair), grade in first.items():
+        by_judge.setdefault(judge, {})[pair] = grade
+    judges = sorted(by_judge)
     pairwise = []
     for a, b in itertools.combinations(judges, 2):
         shared = sorted(set(by_judge[a]) & set(by_judge[b]))
@@ -378,8 +380,10 @@ def judge_agreement(pairs: JudgedPairs, names: Sequence[str], best: SettingAgree
     for (_, pair), grade in first.items():
         units.setdefault(pair, []).append(grade)
     consistency = {}
-    for judge in judges:
-        again = sorted(pair for (j, pair) in second if j == judge)
+    repeated: dict[int, list[int]] = {}
+    for judge, pair in sorted(second):
+        repeated.setdefault(judge, []).append(pair)
+    for judge, again in repeated.items():
         if again:
             a, b = [first[(judge, p)] for p in again], [second[(judge, p)] for p in again]
             consistency[names[judge]] = SelfConsistency(len(again), float(np.mean(np.equal(a, b))), weighted_kappa(a, b))

@@ -166,7 +166,7 @@ def test_the_demo_extraction_is_scored_against_the_demo_concept_sets():
     assert metrics["F1 (secondary, subset)"] == f"{scores.secondary.f1:.4f}"
     assert metrics["Soft F1 (alpha 0.5, n 1)"] == f"{scores.soft.f1:.4f}"
     assert scores.primary.f1 < 1.0  # an extraction that differs from the curated sets somewhere
-    assert any("Ground truth: the curated concept sets of **demo/concepts\\.csv**" in c.value for c in app.caption)
+    assert any("Ground truth: the curated concept sets of **concepts\\.csv**" in c.value for c in app.caption)
     # One image in full: found and missed are read against the curated set, not the extracted one.
     worst = frame_with(app, "missed").iloc[0]
     app.selectbox(key="detection_image").set_value(worst["image"]).run()
