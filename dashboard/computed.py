@@ -43,12 +43,22 @@ from evalcore.app.baselines import BASELINES, EVALUATOR_INPUTS, IOU, NN_IOU, Bas
 from evalcore.app.browse import KGCoverage, Neighbourhood, kg_coverage, neighbourhood
 from evalcore.app.detection import DetectionReport, extraction_report, read_and_score
 from evalcore.app.explain import Explanation, example_path_pair, explain_pair, search_concepts
+from evalcore.app.judged_scores import JudgedScores, judged_scores
 from evalcore.app.judging import PairDesign, judged_collection, pair_design
-from evalcore.app.judgments import JudgmentStore
+from evalcore.app.judgments import JUDGMENTS_FILE, Judgment, JudgmentStore, judgments_csv, judgments_qrels
 from evalcore.app.plain_report import plain_report, plain_report_html
 from evalcore.app.report import report_html, workspace_report
 from evalcore.app.saved import PreparedResults, prepared_blobs, save_workspace
-from evalcore.app.scores import Scores, leaderboard_names, shown_scores
+from evalcore.app.scores import (
+    MetricEffects,
+    PrecisionRecall,
+    Scores,
+    curve_relevance,
+    leaderboard_names,
+    metric_effects,
+    precision_recall_curves,
+    shown_scores,
+)
 from evalcore.app.sources import Rocov2Folder, SavedLink
 from evalcore.app.store import WorkspaceStore
 from evalcore.app.workspace import Workspace, caption_concepts, concept_mentions, extraction_names
@@ -68,6 +78,7 @@ from evalcore.relevance.kg import KG_MODES, KnowledgeGraph
 from evalcore.relevance.measures import MeasureSpec, measure_spec, nn_iou_measure, parse_measure
 from evalcore.stats.groups import GroupedScores
 from evalcore.studies import reproduction as rp
+from evalcore.studies.agreement import AgreementReport, agreement_study, parse_sweep
 from evalcore.studies.measure_comparison import MeasureComparison, compare_measures
 
 #: What an evaluation (and the baselines it ranks) reads.
@@ -287,16 +298,23 @@ class LeaderboardView:
         return shown_tables(names, self.group, self.family)
 
 
-@shared(server_kept, EVALUATION_INPUTS)
-def _evaluation(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...],
-                settings: Settings, shown: tuple[str, ...] | None) -> Scores:
-    evaluator = engine_evaluator(ws, settings.kg_mode)
+def system_runs(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...],
+                settings: Settings) -> list[Run | AlignedRun]:
+    """The loaded runs ``run_names`` and the ``baselines``' rankings at ``settings``, as an evaluation reads them."""
     runs: list[Run | AlignedRun] = [ws.runs[name][1] for name in run_names]
     for baseline in baselines:
         # A relevance baseline is ranked and scored in one pass over the pool, without a detour through image IDs.
         runs.append(relevance_ranking(ws, baseline, settings) if baseline.by_relevance
                     else baseline_run(ws, baseline, settings.relevance, settings.kg_mode))
-    return shown_scores(evaluator, runs, settings.options(), settings.ks, shown)
+    return runs
+
+
+@shared(server_kept, EVALUATION_INPUTS)
+def _evaluation(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...],
+                settings: Settings, shown: tuple[str, ...] | None) -> Scores:
+    evaluator = engine_evaluator(ws, settings.kg_mode)
+    return shown_scores(evaluator, system_runs(ws, run_names, baselines, settings), settings.options(), settings.ks,
+                        shown)
 
 
 def evaluation(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...], settings: Settings,
@@ -410,6 +428,24 @@ def scores_by_group(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[
     return shown_evaluation(ws, run_names, baselines, settings, view).by_group(grouping, view.focus, pair)
 
 
+@kept_by(EVALUATION_INPUTS, max_entries=16, spinner="Computing the precision-recall curves…")
+def precision_recall(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...], settings: Settings,
+                     relevance: str) -> PrecisionRecall:
+    """The 11-point interpolated precision-recall curves of the systems of :func:`evaluation` under the relevance
+    measure keyed ``relevance`` (:func:`evalcore.app.scores.curve_relevance` of the metric in focus), relevant as
+    the Leaderboard counts it (the sidebar's threshold): :func:`evalcore.app.scores.precision_recall_curves`."""
+    return precision_recall_curves(engine_evaluator(ws, settings.kg_mode),
+                                   system_runs(ws, run_names, baselines, settings), settings.options(), relevance)
+
+
+@kept_by(EVALUATION_INPUTS, max_entries=16, spinner="Computing the effect sizes and the ANOVA…")
+def effects_of(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...], settings: Settings,
+               view: LeaderboardView, metric: str) -> MetricEffects:
+    """The paired effect sizes, the repeated-measures ANOVA and Tukey's HSD of ``metric`` (the metric in focus) over
+    the systems of :func:`shown_evaluation` (:func:`evalcore.app.scores.metric_effects`)."""
+    return metric_effects(shown_evaluation(ws, run_names, baselines, settings, view).results, metric)
+
+
 def graded_qrels_text(ws: Workspace, baselines: tuple[Baseline, ...], settings: Settings,
                       progress: Callable[[float], None]) -> str:
     """Graded qrels (evalcore.evaluation.qrels): each query's ideal top K over the pool plus every image a shown system
@@ -438,16 +474,19 @@ def _leaderboard_report(ws: Workspace, file_names: tuple[str | None, str | None,
                         focus: str) -> str:
     # file_names is report_file_names(ws), which workspace_report reads through ws: given, it is in the key.
     results = evaluation(ws, run_names, baselines, settings).results
+    key = curve_relevance(results.metrics, focus)
+    curves = None if key is None else precision_recall(ws, run_names, baselines, settings, key)
     return report_html(workspace_report(ws, engine_evaluator(ws, settings.kg_mode), results, settings.options(),
-                                        settings.kg_mode, settings.ks, [focus]))
+                                        settings.kg_mode, settings.ks, [focus], curves))
 
 
 def leaderboard_report(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...], settings: Settings,
                        focus: str) -> str:
     """The Leaderboard's report for a paper, one self-contained HTML file (:func:`evalcore.app.report.report_html` of
     :func:`evalcore.app.report.workspace_report`): every metric of the loaded runs ``run_names`` and the
-    ``baselines`` at the sidebar's ``settings``, ``focus``'s significance grid first, the curves over alpha and n,
-    the loaded files and the command that recreates it. Built when asked (the download's click), then kept for the
+    ``baselines`` at the sidebar's ``settings``, ``focus``'s significance grid and effect sizes first, the curves over
+    alpha and n, the 11-point precision-recall curves under ``focus``'s relevance, the loaded files and the command
+    that recreates it. Built when asked (the download's click), then kept for the
     whole server under everything it reads: the workspace's inputs it reads by their content, the names it gives
     the files (:func:`report_file_names`), the systems, the settings and the metric in focus; a second click, or
     another session with the same data and choices, reads it back."""
@@ -740,6 +779,58 @@ def import_judgments(ws: Workspace, data: bytes, name: str) -> int:
     of the collection ``ws`` shows, every ID checked against it: all its rows or, on a refusal, none; returns how
     many."""
     return judgment_store().add(judged_collection(ws), read_judgment_columns(data, name), ws.concepts.index)
+
+
+def stored_judgments(ws: Workspace) -> tuple[Judgment, ...]:
+    """Every judgment the server keeps of the collection ``ws`` shows (the Judging page's); none where the store
+    cannot be read (a full, read-only or damaged store is the Judging page's to say) and where nobody judged yet (the
+    file is not made by reading it)."""
+    try:
+        store = judgment_store()
+        if not (store.directory / JUDGMENTS_FILE).is_file():
+            return ()
+        return store.judgments(judged_collection(ws))
+    except CBIRLensError:
+        return ()
+
+
+def stored_judgments_qrels(ws: Workspace) -> str:
+    """:func:`stored_judgments` as graded qrels (one line a judged pair, the mean grade over the judges), "" where
+    none is graded."""
+    return judgments_qrels(stored_judgments(ws))
+
+
+def stored_judgments_csv(ws: Workspace) -> bytes:
+    """:func:`stored_judgments` as the judgments CSV the ``agreement`` command reads, b"" where none is graded."""
+    kept = stored_judgments(ws)
+    return judgments_csv(kept).encode() if any(judgment.grade is not None for judgment in kept) else b""
+
+
+@kept_by(EVALUATION_INPUTS, max_entries=16, spinner="Scoring the systems on the judges' grades…")
+def judged_leaderboard(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...],
+                       settings: Settings, qrels_text: str) -> JudgedScores:
+    """The loaded runs ``run_names`` and the ``baselines`` scored on the graded qrels ``qrels_text`` (the stored
+    judgments, :func:`stored_judgments_qrels`) with trec_eval's measures, and Kendall's tau-b between the systems'
+    ranking by each and by its nn-IoU and IoU counterparts (:func:`evalcore.app.judged_scores.judged_scores`); kept by
+    the data, the systems, the settings and the judgments."""
+    evaluator = engine_evaluator(ws, settings.kg_mode)
+    runs: list[Run | AlignedRun] = [ws.runs[name][1] for name in run_names]
+    for baseline in baselines:
+        runs.append(relevance_ranking(ws, baseline, settings) if baseline.by_relevance
+                    else baseline_run(ws, baseline, settings.relevance, settings.kg_mode))
+    return judged_scores(evaluator, runs, qrels_text, settings.options(), settings.ks)
+
+
+@kept_by(("concepts", *KG_INPUTS), kind="resource", max_entries=16,
+         spinner="Comparing the measures with the judges' grades…")
+def judges_agreement(ws: Workspace, measures: tuple[str, ...], mode: str, data: bytes, name: str,
+                     sweeps: tuple[str, ...] = ()) -> AgreementReport:
+    """How each measure of ``measures`` (canonical names), and each setting of ``sweeps`` (``alpha=0:1:0.1``), agrees
+    with the judgments ``data`` (a judgments CSV or graded qrels, read as the ``agreement`` command reads them, named
+    ``name``): :func:`evalcore.studies.agreement.agreement_study` on the loaded concept sets and KG."""
+    judgments = read_judgment_columns(data, name)
+    return agreement_study(ws.concepts, judgments, [parse_measure(measure) for measure in measures], kg=kg_of(ws),
+                           mode=mode, sweeps=[parse_sweep(sweep) for sweep in sweeps])
 
 
 # --- results kept with a saved workspace -----------------------------------------------------------------------

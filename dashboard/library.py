@@ -48,8 +48,9 @@ from evalcore.app.judging import DEFAULT_DESIGN_SIZE, DEFAULT_SEED, MAX_DESIGN_S
 # app.judgments: what a judge's name may be, and the Judging page's downloads.
 from evalcore.app.judgments import MAX_JUDGE_CHARS, judge_name_problem, judgments_csv, judgments_qrels
 
-# app.scores: the Leaderboard's scores and the queries where two systems differ most.
-from evalcore.app.scores import Scores, largest_differences
+# app.scores: the Leaderboard's scores, the queries where two systems differ most and the relevance of its
+# precision-recall curves.
+from evalcore.app.scores import Scores, curve_relevance, largest_differences
 
 # app.sources: a saved workspace's link, opened by app.py.
 from evalcore.app.sources import SavedLink
@@ -182,7 +183,7 @@ __all__ = [
     # app.judgments
     "MAX_JUDGE_CHARS", "judge_name_problem", "judgments_csv", "judgments_qrels",
     # app.scores
-    "Scores", "largest_differences",
+    "Scores", "curve_relevance", "largest_differences",
     # app.sources
     "SavedLink",
     # app.store

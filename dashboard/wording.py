@@ -188,6 +188,8 @@ MESSAGES: dict[str, Wording] = {
         "sets is 0.7313 without them and 0.6708 with them (with the built-in vocabulary).",
         "Off, only the collection's own concept names are looked for. The concept map's names find more words, but "
         "many are ones the collection's experts did not tag."),
+    "more_statistics": Wording("Effect sizes, ANOVA with Tukey's HSD, and precision-recall curves",
+                               "More statistics"),
     "occurrences": Wording("Concept occurrences", "Concepts in all"),
     "download_extracted": Wording("Download the extracted concept sets (ID,CUIs CSV)",
                                   "Download these concept sets (CSV)"),
@@ -249,13 +251,36 @@ MESSAGES: dict[str, Wording] = {
     "download_per_query": Wording("Per-query values (CSV)", "Scores per case (CSV)"),
     "download_report": Wording("Report for the paper (HTML)", "Comparison to share (web page)"),
     "download_report_help": Wording(
-        "One self-contained HTML file (no network needed): leaderboard with 95% CIs, significance grids, ablation "
-        "curves over alpha and n, measure settings, input files with their digests, the evalcore version and the "
+        "One self-contained HTML file (no network needed): leaderboard with 95% CIs, significance grids, effect sizes "
+        "with the repeated-measures ANOVA and Tukey's HSD, ablation curves over alpha and n, 11-point "
+        "precision-recall curves, measure settings, input files with their digests, the evalcore version and the "
         "cbir-lens command that recreates it.",
         "The comparison in plain words, on the score shown in the chart: which system finds more similar images, by "
         "how much and whether the difference is likely real, every system's score with its range, and three example "
         "cases with the first image each of the best two systems found and why. One page that opens in any web "
         "browser, without a network connection."),
+    # the Leaderboard's effect sizes, ANOVA and precision-recall curves (a researcher's; the clinician twins are
+    # written for completeness, the page draws none of them for a clinician)
+    "effects_intro": Wording(
+        "**How large is each difference?** Mean over queries of {metric}(A) - {metric}(B) and Cohen's d_z (that mean "
+        "over the standard deviation of the differences), each with its 95% percentile bootstrap interval over the "
+        "queries both systems were scored on.",
+        "**How large is each difference?** The average difference between two systems, with the range it would "
+        "likely fall in on another sample of cases."),
+    "anova_sentence": Wording(
+        "**One test over all {systems} systems:** one-way repeated-measures ANOVA on {metric}, queries as subjects "
+        "({queries:,} queries every system was scored on): F({df_systems}, {df_error}) = {f:.2f}, p {p}, partial "
+        "eta squared {partial:.3f}, generalized eta squared {generalized:.3f}. Below, Tukey's HSD on its residual "
+        "mean square: every pair's difference with its 95% simultaneous interval.",
+        "**Do the systems differ at all?** One check over every system at once, then every pair's difference with "
+        "the range it would likely fall in."),
+    "precision_recall_intro": Wording(
+        "**Precision-recall** (trec_eval's 11-point interpolated precision, {first} ... {last}): at each recall level "
+        "L = 0, 0.1, ..., 1 the best precision at any rank where a share L of the query's relevant images are found, "
+        "averaged over queries; relevance as the metric in focus reads it, {relevant}.",
+        "**How the share of good matches falls as a system finds more of them.**"),
+    "precision_recall_recall": Wording("recall", "share of the similar images found"),
+    "precision_recall_precision": Wording("interpolated precision", "share of good matches"),
     # the Leaderboard's "By group" view
     "by_group_toggle": Wording("By group: the metric in focus per modality, organ, number of concepts or your own "
                                "query attributes", "By group: how each system does on each kind of image"),

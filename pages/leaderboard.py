@@ -13,17 +13,21 @@ from dashboard.background import prepare_neighbours
 from dashboard.computed import (
     LeaderboardView,
     clinician_report,
+    effects_of,
     evaluation,
     evaluation_with_progress,
     evaluator_of,
     graded_qrels_text,
     grouping_choices,
+    judged_leaderboard,
     kg_of,
     leaderboard_metric_names,
     leaderboard_report,
+    precision_recall,
     query_attribute_columns,
     scores_by_group,
     start_comparisons,
+    stored_judgments_qrels,
     summary_of,
 )
 from dashboard.library import (
@@ -37,6 +41,7 @@ from dashboard.library import (
     Scores,
     available_baselines,
     best_systems,
+    curve_relevance,
     default_baselines,
     describe_family,
     describe_metric,
@@ -297,6 +302,76 @@ if len(result.systems) >= 2:
             "queries": st.column_config.NumberColumn(help="queries both systems were scored on", format="localized")})
 
 
+def effects_view() -> None:
+    """How large the differences on the metric in focus are (a researcher's): every pair's mean difference and
+    Cohen's d_z with their bootstrap intervals, the repeated-measures ANOVA over the systems in one sentence and
+    Tukey's HSD with simultaneous intervals (dashboard.computed.effects_of)."""
+    try:
+        effects = effects_of(ws, run_names, tuple(baselines), settings, view, focus)
+    except CBIRLensError as error:
+        st.info(str(error))
+        return
+    st.markdown(say("effects_intro", metric=focus))
+    sizes = effects.sizes
+    score = st.column_config.NumberColumn(format=f"%.{SCORE_DECIMALS}f")
+    standardized = st.column_config.NumberColumn(format="%.2f")
+    st.dataframe(pd.DataFrame({
+        "system A": sizes.system_a.map(shown_name), "system B": sizes.system_b.map(shown_name),
+        "queries": sizes.queries, "A - B": sizes.mean_difference, "A - B low": sizes.difference_low,
+        "A - B high": sizes.difference_high, "d_z": sizes.d_z, "d_z low": sizes.d_z_low, "d_z high": sizes.d_z_high}),
+        hide_index=True, key="effect_sizes", width="stretch", column_config={
+            "queries": st.column_config.NumberColumn(help="queries both systems were scored on", format="localized"),
+            "A - B": st.column_config.NumberColumn(format=f"%.{SCORE_DECIMALS}f",
+                                                   help=f"mean over queries of {focus}(A) - {focus}(B)"),
+            "A - B low": score, "A - B high": score,
+            "d_z": st.column_config.NumberColumn(format="%.2f", help="Cohen's d_z: the mean difference over the "
+                                                 "standard deviation of the per-query differences"),
+            "d_z low": standardized, "d_z high": standardized})
+    anova = next(effects.anova.itertuples())
+    p_text = format_p_value(anova.p)
+    st.markdown(say("anova_sentence", systems=int(anova.systems), metric=focus, queries=int(anova.queries),
+                    df_systems=int(anova.df_systems), df_error=int(anova.df_error), f=anova.f,
+                    p=p_text if p_text.startswith("<") else f"= {p_text}", partial=anova.partial_eta_squared,
+                    generalized=anova.generalized_eta_squared))
+    tukey = effects.tukey
+    st.dataframe(pd.DataFrame({
+        "system A": tukey.system_a.map(shown_name), "system B": tukey.system_b.map(shown_name),
+        "A - B": tukey.mean_difference, "low": tukey.low, "high": tukey.high, "q": tukey.q,
+        "p Tukey": [format_p_value(p) for p in tukey.p_tukey]}),
+        hide_index=True, key="tukey_hsd", width="stretch", column_config={
+            "A - B": score, "low": st.column_config.NumberColumn(format=f"%.{SCORE_DECIMALS}f",
+                                                                 help="95% simultaneous interval (Tukey's HSD)"),
+            "high": score, "q": standardized,
+            "p Tukey": st.column_config.TextColumn(help="Tukey's HSD: corrected for every pair compared at once")})
+
+
+def precision_recall_view() -> None:
+    """The 11-point interpolated precision-recall curve of each system (a researcher's), under the relevance the
+    metric in focus reads (nn-IoU where it reads none), relevant from the Leaderboard's threshold
+    (dashboard.computed.precision_recall)."""
+    key = curve_relevance(metrics, focus)
+    if key is None:
+        return
+    curves = precision_recall(ws, run_names, tuple(baselines), settings, key)
+    relevant = (f"relevant from grade {settings.options().relevance_level}" if key == "qrels"
+                else f"relevant from relevance {threshold:g}")
+    st.markdown(say("precision_recall_intro", first=curves.names[0], last=curves.names[-1], relevant=relevant))
+    figure = go.Figure([go.Scatter(x=rows.recall, y=rows.precision, mode="lines+markers", name=shown_name(system),
+                                   hovertemplate="recall %{x:.1f}: %{y:.4f}")
+                        for system, rows in curves.table.groupby("system", sort=False)])
+    figure.update_layout(height=380, margin={"t": 20}, legend={"orientation": "h"},
+                         xaxis={"title": say("precision_recall_recall"), "range": [0, 1], "dtick": 0.1},
+                         yaxis={"title": say("precision_recall_precision"), "range": [0, 1.02]})
+    st.plotly_chart(figure, key="precision_recall")
+
+
+# Asked for, not drawn at once: the first Leaderboard draws what its background preparation holds (issue 65).
+if who == "researcher" and choose_flag(st.toggle, say("more_statistics"), "leaderboard_more"):
+    if len(result.systems) >= 2:
+        effects_view()
+    precision_recall_view()
+
+
 # --- By group: where the systems fail ---------------------------------------------------------------------------------
 
 #: The built-in groupings by their words (dashboard.wording).
@@ -450,6 +525,33 @@ if who == "researcher" and choose_flag(st.toggle, qrels_label, "qrels_toggle"):
     st.caption("Each query's ideal top K over the whole pool plus every image the shown systems retrieved; grade = "
                "nn-IoU x a per-query scale, so trec_eval / ranx / ir_measures nDCG@K (K up to the largest K chosen) "
                "equals nn-CUI@K for runs without tied scores. Scale: docs/CLI.md, 'Judged relevance'.")
+
+
+def judged_view(judged_qrels: str) -> None:
+    """The systems scored on the judges' grades (trec_eval's measures on the stored judgments as graded qrels), and
+    whether the label-free measures rank the systems as the judges do (Kendall's tau-b of the two rankings)."""
+    judged = judged_leaderboard(ws, run_names, tuple(baselines), settings, judged_qrels)
+    st.caption(f"On {judged.pairs:,} judged pairs of {judged.cases:,} cases (the judgments kept for this collection: "
+               "each pair's grade the mean over its judges, rounded half up), with trec_eval's measures; a query "
+               "without a judgment is left out, an unjudged image retrieved reads grade 0.")
+    means = pd.DataFrame(judged.means).T.rename_axis("system").reset_index()
+    st.dataframe(means.style.format(SCORE_FORMAT, subset=list(judged.metrics)), hide_index=True,
+                 key="judged_means", width="stretch")
+    taus = pd.DataFrame({"judged metric": [a.judged for a in judged.agreements],
+                         "label-free counterpart": [a.concept for a in judged.agreements],
+                         "Kendall's tau-b": [a.tau for a in judged.agreements],
+                         "systems": [a.systems for a in judged.agreements]})
+    st.markdown("**Does the label-free measure rank the systems as the judges do?** Kendall's tau-b between the "
+                "systems' ranking by each judged metric and by its counterpart under concept relevance (1: the same "
+                "order, 0: unrelated, -1: reversed).")
+    st.dataframe(taus.style.format(SCORE_FORMAT, subset=["Kendall's tau-b"], na_rep="—"), hide_index=True,
+                 key="judged_taus", width="stretch")
+
+
+judged_qrels = stored_judgments_qrels(ws) if who == "researcher" else ""
+if judged_qrels and choose_flag(st.toggle, "Score the systems on the judges' grades (the stored judgments as qrels)",
+                                "judged_toggle"):
+    judged_view(judged_qrels)
 
 if who == "researcher":
     with st.expander("Counts: skipped queries, unknown IDs, excluded values (of the metrics shown)"):

@@ -10,7 +10,7 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from dashboard.computed import measure_comparison
+from dashboard.computed import judges_agreement, measure_comparison, stored_judgments_csv
 from dashboard.library import (
     ALL_POWER,
     APART,
@@ -33,9 +33,12 @@ from dashboard.library import (
 )
 from dashboard.session import audience, through_app, workspace
 from dashboard.sidebar import controls
-from dashboard.ui import choose_many, require_concepts, synthetic_banner, system_label
+from dashboard.ui import choose_flag, choose_many, escape_markdown, require_concepts, synthetic_banner, system_label
 
 through_app()
+
+#: The judges' sweep: the paper's Fig. 3 grid.
+SWEEP = ("alpha=0:1:0.1", "n=0:3:1")
 
 st.title("Choose a relevance measure")
 ws = workspace()
@@ -79,6 +82,76 @@ if result is None and st.button("Compare the measures", key="measures_run", type
     except CBIRLensError as error:
         st.error(str(error))
     bar.empty()
+
+
+def judges_evidence() -> None:
+    """Each compared measure's agreement with the judges (the judgments kept for this collection, or a file): tau-b
+    with its interval and the AUCs (:func:`evalcore.studies.agreement.agreement_study`), and what they rest on; then,
+    on request, tau-b against alpha for each n (Fig. 3 against people instead of labels)."""
+    st.subheader("Agreement with the judges")
+    upload = st.file_uploader("Judgments from a file (else those kept for this collection): CSV "
+                              "judge,case,candidate,grade[,time], or graded TREC qrels", type=["csv", "qrels", "txt"],
+                              key="measures_judgments_upload")
+    data, name = (upload.getvalue(), upload.name) if upload is not None else (stored_judgments_csv(ws), "")
+    if not data:
+        st.caption("No judgments yet for this collection: grade pairs on the Judge pairs page (or load a file above) "
+                   "and each measure's agreement with the judges is shown here beside the evidence below.")
+        return
+    try:
+        report = judges_agreement(ws, tuple(measures), settings.kg_mode, data, name or "the stored judgments")
+    except CBIRLensError as error:
+        st.error(str(error))
+        return
+    pairs = report.pairs
+    judges = len(set(pairs.judge_of_grading.tolist()))
+    level = f"{report.statistics.confidence:.0%}"
+    st.markdown(f"Rests on {len(pairs.grading):,} judgments by {judges} judge{'s' if judges != 1 else ''} of "
+                f"{len(pairs.grade):,} pairs in {pairs.cases:,} cases ({'the file ' + name if name else 'kept for this collection'}"
+                f"). *tau-b*: Kendall's tau-b between the measure's relevance and the pair's mean grade, with its "
+                f"{level} interval resampling cases; *AUC*: how well it tells pairs graded at least 1 (and 2) from the "
+                f"rest. Best by cross-validation over cases: `{report.best.setting.measure.name}` (held-out tau-b "
+                f"{report.best.held_out_kendall_tau_b:.4f}).")
+    table = pd.DataFrame([{"measure": name, "tau-b": s.kendall_tau_b, "tau-b low": s.ci[0], "tau-b high": s.ci[1],
+                           **{f"AUC {threshold}": value for threshold, value in s.auc.items()},
+                           "pairs": s.pairs, "cases": s.cases, "clearly worse than the best": s.clearly_worse}
+                          for name, s in report.settings.items()])
+    st.dataframe(score_table(table), hide_index=True, key="measures_judges", width="stretch")
+    for note in report.notes:
+        st.caption(escape_markdown(note))
+    if choose_flag(st.toggle, "Agreement with the judges across alpha and n (Fig. 3 against people)",
+                   "judges_sweep"):
+        judges_sweep_view(data, name or "the stored judgments")
+
+
+def judges_sweep_view(data: bytes, name: str) -> None:
+    """tau-b of nn-IoU against the judges' grades for each alpha, one line per n, with its interval; the sidebar's
+    setting marked with its interval."""
+    chosen = settings.relevance.name
+    try:
+        report = judges_agreement(ws, (chosen,), settings.kg_mode, data, name, SWEEP)
+    except CBIRLensError as error:
+        st.info(str(error))
+        return
+    rows = pd.DataFrame([{"alpha": s.measure.params["alpha"], "n": s.measure.params["n"], "tau-b": s.kendall_tau_b,
+                          "low": s.ci[0], "high": s.ci[1]} for s in report.settings.values()])
+    rows = rows.drop_duplicates(["alpha", "n"]).sort_values(["n", "alpha"])
+    rows["n"] = [f"n = {n:g} (IoU)" if n == 0 else f"n = {n:g}" for n in rows["n"]]
+    figure = px.line(rows, x="alpha", y="tau-b", color="n", markers=True, error_y=rows["high"] - rows["tau-b"],
+                     error_y_minus=rows["tau-b"] - rows["low"], color_discrete_sequence=px.colors.sequential.Viridis,
+                     title="Kendall's tau-b of nn-IoU against the judges' grades")
+    mine = report.settings[chosen]
+    figure.add_scatter(x=[settings.alpha], y=[mine.kendall_tau_b], mode="markers", name="the sidebar's setting",
+                       marker={"symbol": "star", "size": 14, "color": "crimson"},
+                       error_y={"type": "data", "array": [mine.ci[1] - mine.kendall_tau_b],
+                                "arrayminus": [mine.kendall_tau_b - mine.ci[0]]})
+    st.plotly_chart(figure, key="judges_sweep_chart")
+    st.markdown(f"The sidebar's setting `{chosen}`: tau-b {mine.kendall_tau_b:.4f} "
+                f"[{mine.ci[0]:.4f}, {mine.ci[1]:.4f}]; the best by cross-validation: "
+                f"`{report.best.setting.measure.name}` (tau-b {report.best.setting.kendall_tau_b:.4f}); "
+                f"{len(report.best.not_clearly_worse)} of {len(report.settings)} settings are not clearly worse.")
+
+
+judges_evidence()
 if result is None:
     # No promise of a duration: it grows with the pool, the measures and the machine; the bar shows each step.
     st.caption("Ranks the whole collection once per measure (the longest step), then scores every system and "

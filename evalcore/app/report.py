@@ -1,7 +1,8 @@
 """The report for a paper: one self-contained HTML file (no script, no external address: it reads offline and a
 Content-Security-Policy forbids loading anything) holding the leaderboard with its confidence intervals, the
-significance grids, the ablation curves over alpha and n, the measure settings, the input files with their content
-digests, the evalcore version and the command line that recreates it.
+significance grids, the paired effect sizes with the repeated-measures ANOVA and Tukey's HSD, the ablation curves over
+alpha and n, the 11-point precision-recall curves, the measure settings, the input files with their content digests,
+the evalcore version and the command line that recreates it.
 
 :func:`report_html` is pure: it writes the text of a :class:`PaperReport`, escaping every text a user gave (system
 names, file names, the command) and every table cell's text (:func:`cell`). The command line's ``report`` and the
@@ -22,6 +23,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from evalcore.app.scores import MetricEffects, PrecisionRecall, metric_effects
 from evalcore.app.workspace import Workspace, file_digest
 from evalcore.data import Run
 from evalcore.evaluation.evaluator import Evaluator
@@ -92,8 +94,9 @@ class AblationCurves:
 class PaperReport:
     """What the report shows: an evaluation (``results``, under ``relevance`` and ``kg_mode`` at the cut-offs
     ``cutoffs``), the metrics with a significance grid (``compared``), the ablation curves (None where they cannot
-    be drawn: ``curves_note`` says why), the inputs with their digests, the command that recreates it and notes on
-    what that command does not cover."""
+    be drawn: ``curves_note`` says why), the inputs with their digests, the command that recreates it, notes on
+    what that command does not cover, the effect sizes and ANOVA of the compared metrics (``effects``, none: no
+    section) and the 11-point precision-recall curves (``precision_recall``, None: no section)."""
 
     results: Results
     relevance: Relevance
@@ -105,6 +108,8 @@ class PaperReport:
     curves: AblationCurves | None = None
     curves_note: str = ""
     notes: tuple[str, ...] = ()
+    effects: tuple[MetricEffects, ...] = ()
+    precision_recall: PrecisionRecall | None = None
     version: str = __version__
 
 
@@ -132,6 +137,12 @@ def compared_metrics(metrics: Sequence[str], cutoffs: Sequence[int], first: Sequ
     graded = [m for m in metrics if parse_metric(m).family.key == "CUI" and parse_metric(m).k == k]
     chosen = [m for m in first if m in metrics]
     return tuple(dict.fromkeys([*chosen, *graded])) or tuple(metrics[:1])
+
+
+def report_effects(results: Results, compared: Sequence[str]) -> tuple[MetricEffects, ...]:
+    """The effect sizes, ANOVA and Tukey's HSD of each compared metric (:func:`evalcore.app.scores.metric_effects`);
+    none where fewer than two systems are compared."""
+    return tuple(metric_effects(results, metric) for metric in compared) if len(results.systems) >= 2 else ()
 
 
 def file_inputs(files: Sequence[tuple[str, str | Path]]) -> tuple[InputFile, ...]:
@@ -162,11 +173,13 @@ def ablation_curves(evaluator: Evaluator, runs: Sequence[Run], relevance: Releva
 
 
 def workspace_report(ws: Workspace, evaluator: Evaluator, results: Results, relevance: Relevance, kg_mode: str,
-                     cutoffs: Sequence[int], first: Sequence[str] = ()) -> PaperReport:
+                     cutoffs: Sequence[int], first: Sequence[str] = (),
+                     precision_recall: PrecisionRecall | None = None) -> PaperReport:
     """The report of the dashboard's leaderboard: ``results`` of the loaded runs and the chosen baselines under the
     sidebar's settings, the curves over the loaded runs, the loaded files by name and digest, and the command that
     recreates the leaderboard of the loaded runs from those files. ``first``: the page's chosen metric, whose
-    significance grid comes first."""
+    significance grid (and effect sizes) come first; ``precision_recall``: the systems' 11-point curves
+    (:func:`evalcore.app.scores.precision_recall_curves`), computed by the caller, who holds every system's run."""
     inputs = [InputFile("concept sets", ws.concepts.source, ws.digests["concepts"])]
     inputs += [InputFile("knowledge graph", name, digest) for name, (digest, _) in ws.kg_files.items()]
     inputs += [InputFile(f"run (system {name})", run.source, digest) for name, (digest, run) in ws.runs.items()]
@@ -176,12 +189,13 @@ def workspace_report(ws: Workspace, evaluator: Evaluator, results: Results, rele
     computed = [system for system in results.systems if system not in ws.runs]
     notes = (f"Computed by the dashboard, not read from a file (the command above leaves them out; `retrieve` writes "
              f"them as runs): {', '.join(computed)}.",) if computed else ()
+    compared = compared_metrics(results.metrics, cutoffs, first)
     return PaperReport(
-        results, relevance, kg_mode, tuple(cutoffs), compared_metrics(results.metrics, cutoffs, first), tuple(inputs),
+        results, relevance, kg_mode, tuple(cutoffs), compared, tuple(inputs),
         dashboard_command(ws, results, relevance, kg_mode, cutoffs),
         ablation_curves(evaluator, runs, relevance, cutoffs) if runs else None,
         "" if runs else "No run files are loaded: the curves show loaded runs, whose lists stay fixed while alpha "
-                        "and n move.", notes)
+                        "and n move.", notes, report_effects(results, compared), precision_recall)
 
 
 def dashboard_command(ws: Workspace, results: Results, relevance: Relevance, kg_mode: str,
@@ -245,7 +259,10 @@ def report_html(report: PaperReport) -> str:
     title = "CBIR Lens report"
     pool = f", {params['candidates']:,} images in the pool" if params.get("candidates") is not None else ""
     summary = f"{len(results.systems)} systems, {len(results.metrics)} metrics{pool}; evalcore {report.version}."
-    sections = [leaderboard_section(report), significance_section(report), curves_section(report),
+    # The effect sizes and the precision-recall curves are sections only where the report holds them.
+    sections = [leaderboard_section(report), significance_section(report),
+                *([effects_section(report)] if report.effects else []), curves_section(report),
+                *([precision_recall_section(report)] if report.precision_recall is not None else []),
                 settings_section(report), inputs_section(report)]
     return "\n".join([
         "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
@@ -348,6 +365,65 @@ def signed(value: float) -> str:
     return "—" if not math.isfinite(value) else f"{value:+.{SCORE_DECIMALS}f}"
 
 
+def standardized(value: float) -> str:
+    """A standardised difference (Cohen's d_z, Tukey's q) with its sign and two decimals.
+
+    >>> standardized(1.93649), standardized(-0.4), standardized(float("inf")), standardized(float("nan"))
+    ('+1.94', '-0.40', '+inf', '—')
+    """
+    return "—" if math.isnan(value) else f"{value:+.2f}"
+
+
+def interval(low: float, high: float, shown: Callable[[float], str] = score) -> str:
+    """An interval as the report writes one, ``[low, high]``.
+
+    >>> interval(-0.01234, 0.5), interval(1.5, 2.25, standardized)
+    ('[-0.0123, 0.5000]', '[+1.50, +2.25]')
+    """
+    return f"[{shown(low)}, {shown(high)}]"
+
+
+def effects_section(report: PaperReport) -> str:
+    """Per compared metric: every pair's mean difference and Cohen's d_z with their bootstrap intervals, the one-way
+    repeated-measures ANOVA over the systems and Tukey's HSD with simultaneous intervals
+    (:func:`evalcore.app.scores.metric_effects`)."""
+    statistics = report.results.statistics
+    confidence = shown_percent(statistics.confidence)
+    parts = ["<h2>Effect sizes and ANOVA</h2>",
+             f"<p>How large each difference is: the mean over queries of A − B and Cohen's d_z (that mean divided by "
+             f"the standard deviation of the differences), each with its {confidence} percentile bootstrap interval "
+             f"over the queries both systems were scored on ({statistics.bootstrap_samples:,} resamples, seed "
+             f"{statistics.seed}). Then one test over all the systems: the one-way repeated-measures ANOVA, queries "
+             f"as subjects, on the queries every system was scored on, and Tukey's HSD on its residual mean square "
+             f"with {confidence} simultaneous intervals. Green: p &lt; {SIGNIFICANCE_LEVEL:g}.</p>"]
+    for effects in report.effects:
+        metric = escaped(effects.metric)
+        sizes = "".join("<tr>" + "".join(cell(text) for text in (
+            pair.system_a, pair.system_b, f"{pair.queries:,}", signed(pair.mean_difference),
+            interval(pair.difference_low, pair.difference_high, signed), standardized(pair.d_z),
+            interval(pair.d_z_low, pair.d_z_high, standardized))) + "</tr>" for pair in effects.sizes.itertuples())
+        parts.append(f"<h3>{metric}</h3>")
+        parts.append(f'<table class="effects" data-metric="{metric}"><thead><tr><th>system A</th><th>system B</th>'
+                     f"<th>queries</th><th>A − B</th><th>{confidence} interval</th><th>d_z</th><th>{confidence} "
+                     f"interval</th></tr></thead><tbody>{sizes}</tbody></table>")
+        anova = next(effects.anova.itertuples())
+        parts.append(f'<table class="anova" data-metric="{metric}"><thead><tr><th>systems</th><th>queries</th>'
+                     "<th>F</th><th>df systems</th><th>df error</th><th>p</th><th>partial η²</th>"
+                     "<th>generalized η²</th></tr></thead><tbody><tr>" + "".join(cell(text) for text in (
+                         f"{anova.systems:,}", f"{anova.queries:,}", f"{anova.f:.2f}", f"{anova.df_systems:,}",
+                         f"{anova.df_error:,}")) + significance_cell("", "-", anova.p)
+                     + cell(f"{anova.partial_eta_squared:.3f}") + cell(f"{anova.generalized_eta_squared:.3f}")
+                     + "</tr></tbody></table>")
+        tukey = "".join("<tr>" + "".join(cell(text) for text in (
+            pair.system_a, pair.system_b, signed(pair.mean_difference), interval(pair.low, pair.high, signed),
+            f"{pair.q:.2f}")) + significance_cell("", "-", pair.p_tukey) + "</tr>"
+            for pair in effects.tukey.itertuples())
+        parts.append(f'<table class="tukey" data-metric="{metric}"><thead><tr><th>system A</th><th>system B</th>'
+                     f"<th>A − B</th><th>{confidence} simultaneous interval</th><th>q</th><th>p Tukey</th></tr>"
+                     f"</thead><tbody>{tukey}</tbody></table>")
+    return "\n".join(parts)
+
+
 def curves_section(report: PaperReport) -> str:
     """The ablation curves as inline SVG, their legend and their values."""
     parts = ["<h2>Ablation</h2>"]
@@ -376,6 +452,36 @@ def curves_section(report: PaperReport) -> str:
                        for system, values in zip(wide.index, wide.to_numpy()))
         parts.append(f'<table class="curve" data-axis="{axis}"><thead><tr><th>system</th>{head}</tr></thead>'
                      f"<tbody>{rows}</tbody></table>")
+    return "\n".join(parts)
+
+
+def precision_recall_section(report: PaperReport) -> str:
+    """The 11-point interpolated precision-recall curves of the systems as inline SVG, their legend and their
+    values (:func:`evalcore.app.scores.precision_recall_table`)."""
+    curves = report.precision_recall
+    assert curves is not None  # the section is written only where the report holds the curves
+    names = curves.names
+    relevant = (f"a grade at least {report.relevance.relevance_level}" if curves.relevance == "qrels"
+                else f"a relevance at least {report.relevance.threshold:g}")
+    frame = curves.table.rename(columns={"precision": "value"})
+    systems = list(dict.fromkeys(frame.system))
+    colours = {system: COLOURS[i % len(COLOURS)] for i, system in enumerate(systems)}
+    parts = ["<h2>Precision-recall</h2>",
+             f"<p>trec_eval's 11-point interpolated precision: at each recall level L = 0, 0.1, ..., 1, the best "
+             "precision at any rank of the list where a share L of the query's relevant images are found, averaged "
+             f"over queries (the means of <code>{escaped(names[0])}</code> ... <code>{escaped(names[-1])}</code>); "
+             f"relevant: {escaped(relevant)}.</p>",
+             '<div class="charts">' + line_chart(frame, "recall", "recall", "interpolated precision", colours)
+             + "</div>",
+             '<ul class="legend">' + "".join(
+                 f'<li><span class="swatch" style="background: {colour}"></span>{escaped(system)}</li>'
+                 for system, colour in colours.items()) + "</ul>"]
+    wide = frame.pivot(index="system", columns="recall", values="value").reindex(systems)
+    head = "".join(f"<th>recall = {value:g}</th>" for value in wide.columns)
+    rows = "".join(f"<tr>{cell(system)}" + "".join(cell(score(v)) for v in values) + "</tr>"
+                   for system, values in zip(wide.index, wide.to_numpy()))
+    parts.append(f'<table class="precision-recall" data-relevance="{escaped(curves.relevance)}"><thead><tr>'
+                 f"<th>system</th>{head}</tr></thead><tbody>{rows}</tbody></table>")
     return "\n".join(parts)
 
 

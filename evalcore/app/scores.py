@@ -1,10 +1,12 @@
 """What the Leaderboard and the Per-query page show of one evaluation: the shown systems' per-query values with
-their means, intervals and tests, as one typed result (:class:`Scores`)."""
+their means, intervals and tests, as one typed result (:class:`Scores`); the 11-point precision-recall curves
+(:func:`precision_recall_curves`); the paired effect sizes and the repeated-measures ANOVA with Tukey's HSD of one
+metric (:func:`metric_effects`), which the Leaderboard and the report for a paper show beside the tests."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -15,6 +17,7 @@ from evalcore.evaluation.groups import results_by_group
 from evalcore.evaluation.options import Relevance, Scoring
 from evalcore.evaluation.results import Results, evaluate_runs
 from evalcore.io.tables import leaderboard_metrics
+from evalcore.metrics.registry import IPREC_FAMILY, RECALL_LEVELS, parse_metric
 from evalcore.stats.compare import PairComparison
 from evalcore.stats.groups import GroupedScores, Grouping
 
@@ -111,3 +114,106 @@ def largest_differences(values: pd.DataFrame, system_a: str, system_b: str,
     differences = (pair[system_a] - pair[system_b]).rename("A - B")
     top = pd.concat([pair, differences], axis=1).reindex(differences.abs().sort_values(ascending=False).index)
     return pair, top.head(count)
+
+
+# --- the 11-point precision-recall curves ------------------------------------------------------------------------
+
+#: The columns of :func:`precision_recall_table`: one row per system and recall level.
+PRECISION_RECALL_COLUMNS = ["system", "recall", "precision"]
+
+
+def interpolated_precision_names(relevance: str) -> tuple[str, ...]:
+    """The 11 metrics of trec_eval's interpolated precision at recall 0.0, 0.1, ..., 1.0
+    (:data:`~evalcore.metrics.registry.RECALL_LEVELS`) read under the relevance measure keyed ``relevance``
+    ("iou", "nn-iou", "qrels", "dice", ...), by their canonical names.
+
+    >>> names = interpolated_precision_names("nn-iou")
+    >>> len(names), names[0], names[-1]
+    (11, 'nn-iprec_at_recall_0.00', 'nn-iprec_at_recall_1.00')
+    >>> interpolated_precision_names("iou")[5], interpolated_precision_names("dice")[1]
+    ('iprec_at_recall_0.50', 'iprec_at_recall_0.10{dice}')
+    """
+    return tuple(replace(parse_metric(f"{IPREC_FAMILY}{level:.2f}"), relevance=relevance).name
+                 for level in RECALL_LEVELS)
+
+
+def curve_relevance(metrics: Sequence[str], focus: str | None = None) -> str | None:
+    """The relevance measure (its key) the precision-recall curves read: that of ``focus`` (the Leaderboard's metric
+    in focus) where it reads one, else nn-IoU where a metric of ``metrics`` reads it, else the first relevance a
+    metric of ``metrics`` reads; None where none reads a relevance (label metrics only).
+
+    >>> curve_relevance(["CUI@10", "nn-CUI@10"], "CUI@10"), curve_relevance(["CUI@10", "nn-CUI@10"], "P@10[organ]")
+    ('iou', 'nn-iou')
+    >>> curve_relevance(["qrels-NDCG@10"]), curve_relevance(["P@5[modality]"]) is None
+    ('qrels', True)
+    """
+    read = [parse_metric(name).relevance for name in metrics]
+    if focus is not None and parse_metric(focus).relevance is not None:
+        return parse_metric(focus).relevance
+    if "nn-iou" in read:
+        return "nn-iou"
+    return next((key for key in read if key is not None), None)
+
+
+@dataclass(frozen=True)
+class PrecisionRecall:
+    """The 11-point interpolated precision-recall curve of each system under the relevance measure keyed
+    ``relevance`` (:func:`precision_recall_table`)."""
+
+    relevance: str
+    table: pd.DataFrame
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The metrics whose means the curve's points are (:func:`interpolated_precision_names`)."""
+        return interpolated_precision_names(self.relevance)
+
+
+def precision_recall_table(results: Results, relevance: str) -> pd.DataFrame:
+    """Each system's 11-point interpolated precision-recall curve from ``results``, which hold the metrics of
+    :func:`interpolated_precision_names`: the precision at recall level L is the mean over queries of
+    ``iprec_at_recall_L`` (trec_eval's summary of the same measure), one row per system and level in the order of
+    the systems and of the levels (columns :data:`PRECISION_RECALL_COLUMNS`)."""
+    means = results.means()
+    names = interpolated_precision_names(relevance)
+    return pd.DataFrame([(system, level, means[system][name]) for system in results.systems
+                         for level, name in zip(RECALL_LEVELS, names)], columns=PRECISION_RECALL_COLUMNS)
+
+
+def precision_recall_curves(evaluator: Evaluator, runs: Sequence[Run | AlignedRun], relevance: Relevance,
+                            key: str) -> PrecisionRecall:
+    """The 11-point curves of ``runs`` (:func:`precision_recall_table`) under the relevance measure keyed ``key``,
+    "relevant" as ``relevance`` says (its threshold, or the qrels' relevance level): the 11 metrics evaluated as a
+    table of their own (:func:`~evalcore.evaluation.results.evaluate_runs`)."""
+    results = evaluate_runs(evaluator, runs, Scoring(interpolated_precision_names(key)), relevance)
+    return PrecisionRecall(key, precision_recall_table(results, key))
+
+
+# --- effect sizes and the repeated-measures ANOVA ----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class MetricEffects:
+    """How large the differences between the systems on ``metric`` are: every pair's mean difference and Cohen's
+    d_z with their bootstrap intervals (``sizes``, :data:`~evalcore.stats.effects.EFFECT_COLUMNS`), the one-way
+    repeated-measures ANOVA in one row (``anova``, :data:`~evalcore.stats.effects.ANOVA_COLUMNS`) and Tukey's HSD,
+    one row per pair (``tukey``, :data:`~evalcore.stats.effects.TUKEY_COLUMNS`)."""
+
+    metric: str
+    sizes: pd.DataFrame
+    anova: pd.DataFrame
+    tukey: pd.DataFrame
+
+
+def metric_effects(results: Results, metric: str) -> MetricEffects:
+    """:func:`~evalcore.stats.effects.effect_size_table` and :func:`~evalcore.stats.effects.anova_tables` of
+    ``metric`` at the results' statistics (confidence, bootstrap resamples and seed, the resamples of the results'
+    intervals): the numbers of ``compare --effect-sizes --anova``."""
+    from evalcore.stats.effects import anova_tables, effect_size_table  # scipy.stats: only where asked for
+
+    ids = {system: results.query_ids(system) for system in results.systems}
+    values = {system: results.metric_values(system, metric) for system in results.systems}
+    statistics = results.statistics
+    sizes = effect_size_table(ids, values, confidence=statistics.confidence, samples=statistics.bootstrap_samples,
+                              seed=statistics.seed, draws=results.draws)
+    tables = anova_tables(ids, values, confidence=statistics.confidence)
+    return MetricEffects(results.metric_name(metric), sizes, tables.summary, tables.tukey)

@@ -14,11 +14,20 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from evalcore.app.report import PaperReport, ablation_curves, compared_metrics, file_inputs, report_html
+from evalcore.app.report import (
+    PaperReport,
+    ablation_curves,
+    compared_metrics,
+    file_inputs,
+    report_effects,
+    report_html,
+)
+from evalcore.app.scores import curve_relevance, precision_recall_curves
 from evalcore.data import ConceptSets, Run
 from evalcore.engine import DEFAULT_MEMORY_PER_WORKER, Compute
 from evalcore.errors import MAX_NAME_CHARS, CBIRLensError, InputError, ParameterError, joined, listed, one_line
 from evalcore.evaluation.evaluator import Evaluator
+from evalcore.evaluation.judged import RankingAgreement, ranking_agreement
 from evalcore.evaluation.listed_pairs import listed_pair_relevance
 from evalcore.evaluation.options import DEFAULT_ALPHA, DEFAULT_CUTOFFS, DEFAULT_HOPS, Relevance, Scoring, Statistics
 from evalcore.evaluation.qrels import graded_judgments
@@ -260,8 +269,10 @@ def command_evaluate(args: argparse.Namespace) -> None:
     check_evaluation(args, outputs)
     grouping = checked_grouping(args, outputs)
     args = with_defaults(args)
-    evaluator, _, _, results = evaluated(args)
+    evaluator, runs, relevance, results = evaluated(args)
     grouped = grouped_of(args, grouping, evaluator, results)
+    # --qrels beside --concepts: does concept relevance (IoU) rank the systems as the judged grades do?
+    ranked = judged_ranking(evaluator, runs, results, relevance) if args.qrels and args.concepts else ()
     # The per-query values first: the JSON, written last, marks a complete evaluation.
     if args.per_query:
         with atomic_output(args.per_query) as handle:
@@ -271,8 +282,12 @@ def command_evaluate(args: argparse.Namespace) -> None:
         print(means_table(results.means(), results.metrics))
         if grouped is not None:
             print(f"\nBy {grouped.by}:\n{grouped_table(grouped, results.metrics)}")
+        if ranked:
+            print(f"\n{ranking_agreement_text(ranked)}")
         return
     payload = results.to_dict()
+    if ranked:
+        payload["ranking_agreement"] = [agreement.to_dict() for agreement in ranked]
     if grouped is not None:
         payload["groups"] = grouped.to_dict()
     payload["params"].update({"k": list(scoring_of(args).cutoffs), "kg_files": args.kg, "kg_sources": args.kg_source,
@@ -285,6 +300,32 @@ def command_evaluate(args: argparse.Namespace) -> None:
         print(f"{name}: {shown}", file=sys.stderr)
     if grouped is not None:  # the first metric's; every metric's in the JSON's groups
         print(f"by {grouped.by}:\n{grouped_table(grouped, results.metrics[:1])}", file=sys.stderr)
+    if ranked:
+        print(ranking_agreement_text(ranked), file=sys.stderr)
+
+
+def judged_ranking(evaluator: Evaluator, runs: Sequence[Run], results: Results, relevance: Relevance
+                   ) -> tuple[RankingAgreement, ...]:
+    """:func:`evalcore.evaluation.judged.ranking_agreement` of ``evaluate --qrels --concepts``; none, said on stderr,
+    where the concept sets cannot score the runs (the judged table is written all the same)."""
+    try:
+        return ranking_agreement(evaluator, runs, results, relevance)
+    except CBIRLensError as error:
+        print(f"note: no ranking agreement with concept relevance: {one_line(str(error), 300)}", file=sys.stderr)
+        return ()
+
+
+def ranking_agreement_text(ranked: Sequence[RankingAgreement]) -> str:
+    """``evaluate --qrels --concepts``'s lines on the systems' rankings: Kendall's tau-b between the ranking by each
+    judged metric and by its concept counterpart.
+
+    >>> print(ranking_agreement_text([RankingAgreement("qrels-NDCG@10", "CUI@10", 0.6, 5)]))
+    Kendall's tau-b between the systems' rankings (judged grades vs concept relevance):
+      qrels-NDCG@10 vs CUI@10: 0.6000 (5 systems)
+    """
+    lines = ["Kendall's tau-b between the systems' rankings (judged grades vs concept relevance):"]
+    lines += [f"  {a.judged} vs {a.concept}: {shown_number(a.tau)} ({a.systems} systems)" for a in ranked]
+    return "\n".join(lines)
 
 
 def means_table(means: dict[str, dict[str, float]], metrics: Sequence[str]) -> str:
@@ -322,8 +363,12 @@ def command_report(args: argparse.Namespace) -> None:
         bar = ProgressBar()
         curves, note = ablation_curves(evaluator, runs, relevance, cutoffs, bar), ""
         bar.close()
-    report = PaperReport(results, relevance, args.kg_mode, cutoffs, compared_metrics(results.metrics, cutoffs),
-                         tuple(inputs), command, curves, note)
+    compared = compared_metrics(results.metrics, cutoffs)
+    key = curve_relevance(results.metrics)  # the 11-point curves: nn-IoU's where the table reads it
+    report = PaperReport(results, relevance, args.kg_mode, cutoffs, compared, tuple(inputs), command, curves, note,
+                         effects=report_effects(results, compared),
+                         precision_recall=None if key is None else precision_recall_curves(evaluator, runs, relevance,
+                                                                                           key))
     write_text_atomically(args.out, report_html(report))
 
 
@@ -704,6 +749,12 @@ def command_extract(args: argparse.Namespace) -> None:
     report = coverage(concepts, top=0)
     print(f"{report.images:,} captions: {report.images - len(report.without_concept):,} with at least one concept, "
           f"{report.distinct_concepts:,} distinct concepts, {report.occurrences:,} in all", file=sys.stderr)
+    from evalcore.extraction.language import languages_of
+    from evalcore.readers import read_captions
+
+    french = languages_of(read_captions(args.captions).values()).get("fr", 0)
+    if french:  # (issue 69: the dictionary's names are English)
+        print(f"{french:,} captions in French: no concepts found (the names are English)", file=sys.stderr)
 
 
 # --- app, check ----------------------------------------------------------------------------------------------

@@ -47,15 +47,18 @@ from evalcore.errors import CBIRLensError, ParameterError
 from evalcore.extraction.abbreviations import Definition, defined_abbreviations
 from evalcore.extraction.imaging_vocabulary import (
     ANGIOGRAM,
+    FLUOROSCOPY_WORDS,
     IMAGING_VOCABULARY,
     MODALITIES,
     MODALITY_OF_PROCEDURE,
     OTHER_PROJECTION_PHRASES,
     OTHER_PROJECTION_WORDS,
     PLAIN_XRAY,
+    REGION_TAGS,
     STANDARD_VIEW,
     VIEW_TAGS,
 )
+from evalcore.extraction.language import ENGLISH, caption_language
 from evalcore.extraction.lexicon import LEXICON, normal_token
 from evalcore.extraction.negation import (
     ADJECTIVE_ENDINGS,
@@ -502,6 +505,8 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     C0019080 'haemorrhage' True name
     """
     _check(caption, dictionary)
+    if caption_language(caption) != ENGLISH:
+        return []  # the dictionary's names are English: a French caption's words are no names (issue 69)
     tokens = _tokens(caption)
     keys = [normal_token(token) for _, _, token in tokens]
 
@@ -574,12 +579,12 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
         flagged = _without_later_examinations(sentence_of, flagged)
     affirmed = {entry.concept for _, _, entry, negated in flagged if not negated and entry.source != "assumed"}
     # A region's standard view counts only where the caption states no view, and names a plain radiograph: a contrast
-    # or fluoroscopic study (a cholangiogram, a barium swallow, ERCP) has views of its own.
+    # or fluoroscopic study (a cholangiogram, a barium swallow, ERCP, "X-ray fluoroscopy") has views of its own, and
+    # a radiograph of another region ("Chest X-ray ... liver abscess") is no abdominal one.
     view_stated = any(entry.source == "assumed" for _, _, entry, _ in flagged) and (
         not affirmed.isdisjoint(VIEW_TAGS) or _another_projection(caption, tokens)
-        or not any(entry.concept == PLAIN_XRAY and not negated
-                   and not dictionary.sense.plain_radiograph.isdisjoint(keys[first:last + 1])
-                   for first, last, entry, negated in flagged))
+        or any(token.lower() in FLUOROSCOPY_WORDS for _, _, token in tokens)
+        or not _plain_radiograph_of_the_region(flagged, keys, dictionary.sense.plain_radiograph))
     return [Mention(entry.concept, tokens[first][0], tokens[last][1], caption[tokens[first][0]:tokens[last][1]],
                     negated, entry.source)
             for first, last, entry, negated in flagged
@@ -748,6 +753,8 @@ def _elided(caption: str, tokens: list[tuple[int, int, str]], keys: list[str], j
 
 #: The prepositions that join a finding to the structure it is at ("vegetation *on* the tricuspid valve").
 _AT_STRUCTURE = frozenset({"of", "in", "on", "at", "within"})
+#: The prepositions that put a finding whose noun names no concept alone on a structure's surface (issue 69).
+_ON_STRUCTURE = frozenset({"on", "at"})
 
 
 def _findings_at_structures(keys: list[str], joined: Callable[[int], bool],
@@ -773,6 +780,26 @@ def _findings_at_structures(keys: list[str], joined: Callable[[int], bool],
                         if entry.concept not in _EXAMS)
         if entries:
             combined.append((first, starting[k], entries))
+    # a finding's noun that names no concept alone ("vegetations on the aortic valve" is *Aortic valve vegetations*,
+    # though "vegetation" is no name), on or at the structure's surface (:data:`_ON_STRUCTURE`; "lesions in the soft
+    # tissue" is no Soft tissue lesion by ROCOv2's curation): the one or two words before the preposition, with the
+    # structure's words before them
+    ends = {last for _, last, _ in found}
+    for first, last in starting.items():
+        p = first - 1
+        while p > 0 and joined(p + 1) and keys[p] in SENSE_WORDS_KEYED.determiner:
+            p -= 1
+        if p < 1 or keys[p] not in _ON_STRUCTURE or not joined(p + 1) or not joined(p) \
+                or p - 1 in ends or keys[p - 1] in SENSE_WORDS_KEYED.part:
+            continue  # ("the left lobe of the liver", "the wall of the stomach": a part's of-phrase, no finding's)
+        for start in (p - 1, p - 2):
+            if start < 0 or not all(keys[j].isalpha() for j in range(start, p)) or (start < p - 1 and not joined(p - 1)):
+                continue
+            entries = tuple(entry for entry in _exact(trie, keys[first:last + 1] + keys[start:p])
+                            if entry.concept not in _EXAMS)
+            if entries:
+                combined.append((start, last, entries))
+                break
     return combined
 
 
@@ -809,6 +836,21 @@ def _names_a_tumour(word: str) -> bool:
     [True, True, False, False]
     """
     return names_a_tumour(word.lower())
+
+
+def _plain_radiograph_of_the_region(flagged: list[tuple[int, int, _Entry, bool]], keys: list[str],
+                                    plain_words: Collection[str]) -> bool:
+    """Whether ``flagged`` (first, last, entry, negated) holds an affirmed plain radiograph named by a plain-radiograph
+    word (``plain_words``: "radiograph", "X-ray", ...) that is of a region with a standard view, or of no region its
+    own words name: "Abdominal X-ray", "Radiograph of the hip", but not "Chest X-ray" (its own words name the chest:
+    the liver its caption names is no abdominal radiograph's; issue 69)."""
+    regions: dict[tuple[int, int], set[str]] = {}
+    for first, last, entry, negated in flagged:
+        if entry.concept in REGION_TAGS and entry.source == "abbreviation" and not negated:
+            regions.setdefault((first, last), set()).add(entry.concept)
+    return any(entry.concept == PLAIN_XRAY and not negated and not plain_words.isdisjoint(keys[first:last + 1])
+               and (not regions.get((first, last)) or not regions[first, last].isdisjoint(STANDARD_VIEW))
+               for first, last, entry, negated in flagged)
 
 
 def _another_projection(caption: str, tokens: list[tuple[int, int, str]]) -> bool:

@@ -88,7 +88,18 @@ STANDARD_VIEW: dict[str, tuple[str, str]] = {
 #: Positioning in Radiography): where a caption has one, no standard view is assumed, even though the word alone
 #: is no view tag ("lateral" is also a side).
 OTHER_PROJECTION_WORDS = frozenset({"lateral", "oblique", "decubitus", "erect", "upright", "inlet", "outlet",
-                                    "frog", "prone", "standing", "judet", "lauenstein", "dunn"})
+                                    "frog", "prone", "standing", "judet", "lauenstein", "dunn",
+                                    # veterinary radiography's projections, named from the animal's body surfaces
+                                    # (Thrall, Textbook of Veterinary Diagnostic Radiology, 7th ed.: ventrodorsal
+                                    # and dorsoventral, not AP or PA; issue 69)
+                                    "ventrodorsal", "dorsoventral", "ventro", "dorso"})
+#: The X-ray body regions ROCOv2's curation tags (every region of ``valid_concepts_manual.csv``).
+REGION_TAGS = frozenset({CHEST, CRANIUM, ABDOMEN, PELVIS, LOWER_EXTREMITY, UPPER_EXTREMITY, VERTEBRAL_COLUMN, BREAST})
+#: Words of a fluoroscopic study (MeSH D005471 Fluoroscopy; Clark's Positioning in Radiography: fluoroscopy and
+#: theatre imaging with an image intensifier is taken in the projections the procedure needs): a caption
+#: that names one gets no standard view even where it also says "X-ray" ("Intraoperative X-ray fluoroscopy";
+#: issue 69).
+FLUOROSCOPY_WORDS = frozenset({"fluoroscopy", "fluoroscopic", "fluoroscopically", "fluoroscopies"})
 #: Projections named in more than one word, read so too (Lequesne's "false profile" view of the hip; "profile" alone
 #: is no projection: "the stent in profile").
 OTHER_PROJECTION_PHRASES = ("false profile",)

@@ -413,6 +413,33 @@ def _said_outside(indexes: Sequence[int], first: int, last: int, begin: int, end
     return inside - max(mention, 0) > 0
 
 
+#: Figure words that point at a thing in the image rather than name the image ("the neck (arrow)").
+_POINTING = frozenset({"arrow", "arrows", "arrowhead", "arrowheads", "asterisk", "asterisks", "star"})
+
+
+def _examined_region(keys: Sequence[str], first: int, last: int, words: SenseWords) -> bool:
+    """Whether the part noun at ``first``..``last`` is a scan region an examination is of: a word of the
+    ``scan_region`` class after a figure word and "of" (determiners apart: "CT angiography of the *neck*"), before a
+    figure word ("*neck* CT") or beside "and" and another scan region ("head and *neck*"): the region imaged, whatever
+    organ with such a part the sentence names (issue 69). What points at a thing ("neck (arrow)") names no image.
+
+    >>> [_examined_region(text.split(), k, k, SENSE_WORDS) for text, k in (
+    ...     ("ct angiography of the neck showing a carotid aneurysm", 4), ("aneurysm neck clipping", 1),
+    ...     ("neck ct", 0), ("scaphoid neck arrow", 1))]
+    [True, False, True, False]
+    """
+    if keys[last] not in words.scan_region:
+        return False
+    k = first - 1
+    while k >= 0 and keys[k] in words.determiner:
+        k -= 1
+    # (a bracketed plane between: "CT scan (coronal) of neck")
+    if k >= 1 and keys[k] == "of" and any(keys[j] in words.figure and keys[j] not in _POINTING
+                                          for j in range(max(0, k - 3), k)):
+        return True
+    return last + 1 < len(keys) and keys[last + 1] in words.figure and keys[last + 1] not in _POINTING
+
+
 def _named_wholes(said_by: Mapping[str, str], found: Mapping[str, Sequence[int]], first: int, last: int,
                   begin: int, end: int) -> set[str]:
     """Every whole an organ word ``said_by`` names in ``begin``..``end - 1``, outside tokens ``first``..``last``."""
@@ -613,7 +640,7 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
         return set(name_words) <= words.direction  # the concept is that direction ("Caudal"), not a structure
     said = specifier(keys, joined, first, last, words)
     if said is None and sentence is not None and keys[last] in words.wholes and all(
-            key in words.position for key in keys[first:last]):
+            key in words.position for key in keys[first:last]) and not _examined_region(keys, first, last, words):
         said_by = words.wholes[keys[last]]
         found = where if where is not None else words_at(keys, said_by)
         # a name whose own position words the mention says ("lower lobe") is kept where any such organ is named;

@@ -1170,6 +1170,17 @@ def qrels_metric_names(ks: Sequence[int], label_targets: Sequence[str] = ()) -> 
     return names + [f"P@{k}[{target}]" for target in label_targets for k in ks]
 
 
+def concept_counterpart(name: str, relevance: str = "iou") -> str | None:
+    """The metric of concept relevance ``relevance`` (a registry key) that computes what the judged metric ``name``
+    computes on the grades (the same family and cut-off); None for a metric that reads no judgments.
+
+    >>> concept_counterpart("qrels-NDCG@10"), concept_counterpart("qrels-MAP@5", "nn-iou"), concept_counterpart("P@5[modality]")
+    ('CUI@10', 'nn-MAP@5', None)
+    """
+    spec = parse_metric(name)
+    return replace(spec, relevance=relevance).name if spec.relevance == "qrels" else None
+
+
 def metric_names_for_measure(ks: Sequence[int], label_targets: Sequence[str] = (), measure: str | None = None
                              ) -> list[str]:
     """:func:`default_metric_names` with the chosen relevance measure (a registry key) in place of nn-IoU.

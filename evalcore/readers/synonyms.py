@@ -46,7 +46,7 @@ def read_synonyms(source: Source, name: str | None = None, names: Mapping[str, s
     if not first:
         raise InputError(display, None, _FORMATS, "an empty file")
     if is_obo(first) or display.lower().endswith(".obo"):
-        return _obo_synonyms(text, display)
+        return _obo_synonyms(text, display, names)
     if display.lower().endswith(".rrf") or pipe_separated(first):
         return _mrconso_synonyms(text, display)
     fields = [field.strip().strip('"') for field in first.split("\t")]
@@ -70,14 +70,30 @@ def _frozen(synonyms: dict[str, dict[str, None]]) -> Synonyms:
     return {cui: tuple(texts) for cui, texts in synonyms.items() if texts}
 
 
-def _obo_synonyms(text: str, display: str) -> Synonyms:
+def _said(name: str) -> str:
+    """A name as :func:`_obo_synonyms` compares names: lower case, words only, each without a plural's "s"."""
+    return " ".join(word.removesuffix("s") for word in re.findall(r"[a-z0-9]+", name.lower()))
+
+
+
+def _inflammation(said: str) -> bool:
+    """Whether a name, as :func:`_said` reads it, states an inflammation: a word ending in "-itis" (or "-itide")."""
+    return any(word.endswith(("iti", "itide")) or word.endswith("itis") for word in said.split())
+
+
+def _obo_synonyms(text: str, display: str, names: Mapping[str, str] | None = None) -> Synonyms:
+    """An OBO file's names of each UMLS cross-reference's CUI. An ontology's ``xref`` says no relation: a CUI that
+    terms of different names cross-reference is the concept of those whose name or EXACT synonym is the CUI's name in
+    ``names`` (HPO's "Multiple myeloma" and "Plasmacytoma" both cross-reference Plasmacytoma: only the second's names
+    are its synonyms; issue 69), of all where none says it; a CUI one term cross-references keeps its names."""
     synonyms: dict[str, dict[str, None]] = {}
     term: dict | None = None
+    claims: dict[str, list[list[str]]] = {}
 
     def close(term: dict | None) -> None:
         if term is not None and not term["obsolete"]:
             for cui in term["cuis"]:
-                _added(synonyms, cui, term["names"])
+                claims.setdefault(cui, []).append(term["names"])
 
     for line, content in split_lines(text, display):
         if content.startswith("["):
@@ -100,6 +116,17 @@ def _obo_synonyms(text: str, display: str) -> Synonyms:
         elif tag == "is_obsolete" and value == "true":
             term["obsolete"] = True
     close(term)
+    for cui, terms in claims.items():
+        own = _said(names[cui]) if names and cui in names else None
+        if own is not None and len({_said(texts[0]) for texts in terms if texts}) > 1:
+            saying = [texts for texts in terms if own in {_said(text) for text in texts}]
+            terms = saying or terms
+        if own is not None and _inflammation(own):
+            # a CUI whose name states an inflammation (-itis) its term's names do not state is narrower than the
+            # term: HPO's "Hepatic steatosis" ("Fatty liver") cross-references Steatohepatitis (issue 69)
+            terms = [texts for texts in terms if any(_inflammation(_said(text)) for text in texts)]
+        for texts in terms:
+            _added(synonyms, cui, texts)
     return _frozen(synonyms)
 
 

@@ -17,7 +17,7 @@ without a positive or a negative item, kappa and alpha where the raters never va
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -298,3 +298,24 @@ def krippendorff_alpha_ordinal(units: Sequence[Sequence[float]]) -> float:
     if expected == 0:
         return float("nan")
     return 1.0 - float(n - 1) * float((coincidences * delta).sum()) / expected
+
+
+def ranking_tau(first: Mapping[str, float], second: Mapping[str, float]) -> float:
+    """Kendall's tau-b between two rankings of the same systems, each given as ``{system: score}`` (higher ranks
+    first): how far one measure orders the systems as another does (1: the same order, -1: reversed). Only the
+    systems both score with a finite number count; NaN with fewer than two of them, or where either side ties them
+    all.
+
+    Worked by hand: A > B > C on one side, A > C > B on the other: of the 3 pairs, 2 concordant and 1 discordant,
+    tau-b = (2 - 1) / 3.
+
+    >>> round(ranking_tau({"A": 0.9, "B": 0.5, "C": 0.1}, {"A": 0.8, "B": 0.2, "C": 0.3}), 4)
+    0.3333
+    >>> ranking_tau({"A": 0.9, "B": 0.5}, {"A": 0.8, "C": 0.3})
+    nan
+    """
+    shared = [name for name in first if name in second
+              and np.isfinite(float(first[name])) and np.isfinite(float(second[name]))]
+    if len(shared) < 2:
+        return float("nan")
+    return kendall_tau_b([float(first[name]) for name in shared], [float(second[name]) for name in shared])

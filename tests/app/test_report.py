@@ -261,3 +261,94 @@ def test_the_curves_pass_through_the_leaderboards_number_under_the_reports_own_s
         columns = [float(value) for value in re.findall(r"<th>[a-z]+ = ([0-9.]+)</th>", head)]
         own = columns.index(0.5 if axis == "alpha" else 1.0)
         assert re.findall(r"<td>(.*?)</td>", row)[1 + own] == leaderboard
+
+
+def sections(text: str) -> dict[str, str]:
+    """The report's sections by their heading (the text from one ``<h2>`` to the next)."""
+    parts = text.split("\n<h2>")
+    return {part.split("</h2>", 1)[0]: part for part in parts[1:]}
+
+
+def without(text: str, *headings: str) -> str:
+    """The report's text less the sections of ``headings``."""
+    return "\n<h2>".join(part for part in text.split("\n<h2>") if not part.startswith(tuple(f"{h}</h2>" for h in headings)))
+
+
+NEW_SECTIONS = ("Effect sizes and ANOVA", "Precision-recall")
+
+
+def test_the_effect_sizes_come_after_the_significance_tests_and_are_the_apis(demo_report):
+    """Issue 67: per compared metric, every pair's mean difference and d_z with their intervals, the ANOVA and
+    Tukey's HSD, as ``compare --effect-sizes --anova`` computes them (evalcore.api)."""
+    import evalcore
+    from evalcore import Relevance, Scoring
+    from evalcore.relevance.measures import nn_iou_measure
+
+    _, text, _ = demo_report
+    assert list(sections(text)) == ["Leaderboard", "Significance", "Effect sizes and ANOVA", "Ablation",
+                                    "Precision-recall", "Measure settings", "Inputs", "Recreate"]
+    tables = tables_of(text)
+    assert {attrs["data-metric"] for attrs, _ in tables.of_class("effects")} == {"CUI@10", "nn-CUI@10"}
+    result = evalcore.evaluate(DEMO / "concepts.csv", sorted((DEMO / "runs").glob("*.trec")),
+                               Scoring(["nn-CUI@10"]), Relevance(nn_iou_measure(0.5, 1)), kg=DEMO / "kg_edges.csv")
+    sizes = evalcore.api.effect_sizes(result, "nn-CUI@10")
+    [(_, rows)] = [table for table in tables.of_class("effects") if table[0]["data-metric"] == "nn-CUI@10"]
+    assert [[text for _, text in row] for row in rows[1:]] == [
+        [pair.system_a, pair.system_b, f"{pair.queries:,}", f"{pair.mean_difference:+.4f}",
+         f"[{pair.difference_low:+.4f}, {pair.difference_high:+.4f}]", f"{pair.d_z:+.2f}",
+         f"[{pair.d_z_low:+.2f}, {pair.d_z_high:+.2f}]"] for pair in sizes.itertuples()]
+    anova = evalcore.api.repeated_measures_anova(result, "nn-CUI@10")
+    [(_, rows)] = [table for table in tables.of_class("anova") if table[0]["data-metric"] == "nn-CUI@10"]
+    summary = next(anova.summary.itertuples())
+    assert [text for _, text in rows[1]][:5] == ["3", "2,000", f"{summary.f:.2f}", "2", "3,998"]
+    [(_, rows)] = [table for table in tables.of_class("tukey") if table[0]["data-metric"] == "nn-CUI@10"]
+    assert [row[2][1] for row in rows[1:]] == [f"{d:+.4f}" for d in anova.tukey.mean_difference]
+
+
+def test_the_precision_recall_curves_are_the_means_of_the_iprec_metrics(demo_report):
+    """Issue 67: the 11-point curve of each run, drawn inline, its values the means of nn-iprec_at_recall_L that
+    ``evaluate`` gives (nn-IoU, the paper's measure, relevant from the threshold 0.5)."""
+    payload, text, _ = demo_report
+    import evalcore
+    from evalcore import Relevance, Scoring
+    from evalcore.app.scores import interpolated_precision_names
+    from evalcore.relevance.measures import nn_iou_measure
+
+    names = interpolated_precision_names("nn-iou")
+    means = evalcore.evaluate(DEMO / "concepts.csv", sorted((DEMO / "runs").glob("*.trec")), Scoring(list(names)),
+                              Relevance(nn_iou_measure(0.5, 1)), kg=DEMO / "kg_edges.csv").means()
+    [(attrs, rows)] = tables_of(text).of_class("precision-recall")
+    assert attrs["data-relevance"] == "nn-iou"
+    assert [text for _, text in rows[0]] == ["system", *(f"recall = {level / 10:g}" for level in range(11))]
+    assert {row[0][1]: [text for _, text in row[1:]] for row in rows[1:]} == {
+        system: [shown(means[system][name]) for name in names] for system in payload["systems"]}
+    section = sections(text)["Precision-recall"]
+    assert section.count("<svg") == 1 and section.count("<polyline") == 3 and "http" not in section
+
+
+@pytest.mark.slow
+def test_the_new_sections_leave_every_other_section_of_the_demos_report_as_it_was():
+    """The report of the demo without its effect sizes and curves is, byte for byte, the report as it was written
+    before they were added; with them, it is that text with the two sections inserted."""
+    from dataclasses import replace
+
+    from evalcore.app.scores import precision_recall_curves
+
+    ws = load_demo()
+    kg = KnowledgeGraph.from_edges(tuple(edges for _, edges in ws.kg_files.values()))
+    evaluator = Evaluator(ws.concepts, kg, "undirected", ws.resolved_labels())
+    nn_iou = measure_spec("nn-iou", alpha=0.5, n=1)
+    settings = Settings(relevance=nn_iou, measure=nn_iou, kg_mode="undirected", ks=(5, 10, 30), gain="linear")
+    runs = [run for _, run in ws.runs.values()]
+    scores = shown_scores(evaluator, runs, settings.options(), settings.ks)
+    curves = precision_recall_curves(evaluator, runs, settings.options(), "nn-iou")
+    report = workspace_report(ws, evaluator, scores.results, settings.options(), settings.kg_mode, settings.ks,
+                              ["nn-CUI@10"], curves)
+    text = report_html(report)
+    before = report_html(replace(report, effects=(), precision_recall=None))
+    assert report.effects and "Effect sizes" not in before and "Precision-recall" not in before
+    assert without(text, *NEW_SECTIONS) == before
+    old = sections(before)
+    new = sections(text)
+    assert list(new) == [*list(old)[:2], NEW_SECTIONS[0], list(old)[2], NEW_SECTIONS[1], *list(old)[3:]]
+    assert all(new[heading] == old[heading] for heading in old)
