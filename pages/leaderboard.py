@@ -551,7 +551,10 @@ def judged_view(judged_qrels: str) -> None:
 judged_qrels = stored_judgments_qrels(ws) if who == "researcher" else ""
 if judged_qrels and choose_flag(st.toggle, "Score the systems on the judges' grades (the stored judgments as qrels)",
                                 "judged_toggle"):
-    judged_view(judged_qrels)
+    try:
+        judged_view(judged_qrels)
+    except CBIRLensError as error:  # a system none of whose queries is judged yet
+        st.error(f"The systems cannot be scored on the judgments yet: {error}")
 
 if who == "researcher":
     with st.expander("Counts: skipped queries, unknown IDs, excluded values (of the metrics shown)"):

@@ -65,3 +65,13 @@ def test_the_console_prints_the_ranking_tau_and_qrels_alone_does_not(inputs, cap
     assert "qrels-NDCG@3 vs CUI@3" in printed
     main(["evaluate", "--qrels", str(inputs["qrels"]), "--run", *(str(inputs[name]) for name in RUNS), "--k", "3"])
     assert "Kendall" not in capsys.readouterr().out
+
+
+def test_concept_sets_that_score_no_run_leave_the_judged_table_and_say_why(inputs, tmp_path, capsys):
+    other = tmp_path / "other.csv"
+    other.write_text("ID,CUIs\nelsewhere1,C0000001\nelsewhere2,C0000001\n")
+    out = tmp_path / "evaluation.json"
+    assert main(["evaluate", "--qrels", str(inputs["qrels"]), "--concepts", str(other), "--run",
+                 *(str(inputs[name]) for name in RUNS), "--k", "3", "--json", str(out)]) == 0
+    assert "ranking_agreement" not in json.loads(out.read_text())
+    assert "note: no ranking agreement with concept relevance" in capsys.readouterr().err
