@@ -36,13 +36,14 @@ from evalcore.extraction.negation import (
     Cue,
     concept_status,
     cue_scopes,
+    names_a_disorder,
     negated_spans,
     read_cues,
     sentence_at,
     sentence_spans,
     with_cues,
 )
-from evalcore.extraction.sense import SENSE_WORDS
+from evalcore.extraction.sense import SENSE_WORDS, structure_word
 
 ROCOV2 = Path(__file__).resolve().parents[3] / "shared" / "data" / "rocov2"
 CONCEPT = "C0000001"
@@ -753,6 +754,29 @@ def list_run_on(text: str, tokens: list[tuple[str, int, int]], stop: int, max_wo
     return []
 
 
+#: The evidential nouns of the cue file (kind state, direction evidence: "finding", "findings").
+EVIDENCE_NOUNS = {cue.cue for cue in CUES if cue.kind == "state" and cue.direction == "evidence"}
+
+
+def finds_a_disorder(tokens: list[tuple[str, int, int]], k: int, bound: int) -> bool:
+    """Issue 69: an evidential noun ("findings") whose of-phrase, up to a preposition, a conjunction, a non-word or
+    token ``bound``, ends in a disorder's name, or, without a determiner, in no structure's word: the scope reads on."""
+    if normal_token(tokens[k][0]) not in {normal_token(word) for word in EVIDENCE_NOUNS}:
+        return False
+    words = []
+    for j in range(k + 2, min(bound, len(tokens), k + 2 + MAX_SCOPE_WORDS)):
+        word = tokens[j][0]
+        if not word.isalpha() or word in PLACE_PREPOSITIONS or word in ("of", "and", "or", "with", "to", "for"):
+            break
+        words.append(word)
+    if not words:
+        return False
+    head = normal_token(words[-1])
+    organs = {normal_token(w) for wholes in SENSE_WORDS.wholes.values() for w in wholes}
+    return names_a_disorder(words[-1]) or (words[0] not in SENSE_WORDS.determiner and not structure_word(head, SENSE_WORDS)
+                                           and head not in SENSE_WORDS.part and head not in organs)
+
+
 def state_noun(word: str) -> bool:
     """A noun whose "of"-phrase names the thing it is of: a state ("loosening") or a part ("pole")."""
     return normal_token(word) in {normal_token(noun) for noun in (*STATE_NOUNS, *SENSE_WORDS.part)}
@@ -919,6 +943,10 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
                 limit = 2 * max_words if group == "unshown" else max_words
                 phrase = "not shown" if group == "unshown" else " ".join(w for w, _, _ in tokens[first:last])
                 inside, stopped = [], None
+                # (where the scope would end: an evidential noun's of-phrase is read up to there, issue 69)
+                bound = min([last + limit] + [k for k in range(last, len(tokens))
+                                              if (k in starts and not (group == "unshown" and k in with_starts))
+                                              or (k > last and new_clause(text, tokens, k))])
                 for j in range(last, len(tokens)):
                     if (j in starts and not (group == "unshown" and j in with_starts)) or (
                             j > last and new_clause(text, tokens, j)):
@@ -928,7 +956,8 @@ def oracle_spans(text: str, max_words: int = MAX_SCOPE_WORDS) -> list[tuple[int,
                         break
                     if tokens[j][0] not in (";", ":"):
                         inside.append(tokens[j])
-                    if state(tokens[j][0]) and j + 1 < len(tokens) and tokens[j + 1][0] == "of":
+                    if state(tokens[j][0]) and j + 1 < len(tokens) and tokens[j + 1][0] == "of" \
+                            and not finds_a_disorder(tokens, j, bound):
                         break
                 if stopped is not None:  # the word limit cut a list short: read on through its "or" item
                     # (a history's complaints and a hypothetical's alternatives are also joined by "and")
@@ -1041,7 +1070,8 @@ def test_agrees_with_a_token_by_token_implementation_on_random_texts(seed):
                                                     "consistent with", "suggesting", "with", "non-calcified",
                                                     "non-COVID-19", "non", "almost", "nearly", "near-complete", "wholly",
                                                     "the resolved", "(disappeared) revealed", "recommended", "(b) resolved",
-                                                    ": resolved", "disappeared", "now resolved", "non enlarged"]
+                                                    ": resolved", "disappeared", "now resolved", "non enlarged",
+                                                    "findings of", "finding of the", "cirrhosis", "lesions"]
     text = random_text(rng, vocabulary, rng.randint(0, 60))
     words = rng.randint(1, 8)
     assert negated_spans(text, words) == oracle_spans(text, words), text
