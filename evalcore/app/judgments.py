@@ -56,7 +56,7 @@ from pathlib import Path
 
 import numpy as np
 
-from evalcore.app.store import BUSY_TIMEOUT_SECONDS, STORE_VARIABLE
+from evalcore.app.store import BUSY_TIMEOUT_SECONDS, STORE_VARIABLE, use_write_ahead_log
 from evalcore.data import Judgments
 from evalcore.errors import InputError, ParameterError, StoreError, quoted_id
 from evalcore.readers.judgment_columns import GRADES, HEADER, MAX_JUDGE_CHARS, SKIPPED, SKIPPED_GRADE, judge_name
@@ -200,7 +200,7 @@ class JudgmentStore:
             self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
             connection = sqlite3.connect(self.directory / JUDGMENTS_FILE, timeout=BUSY_TIMEOUT_SECONDS,
                                          isolation_level=None)
-            _write_ahead_log(connection)
+            use_write_ahead_log(connection)
             connection.execute("PRAGMA synchronous=FULL")
             connection.executescript(SCHEMA)
             yield connection
@@ -335,20 +335,6 @@ def _checked_image(image: object, what: str) -> str:
         raise ParameterError(f"{what}: expected an image ID without spaces (1-300 characters), found "
                              f"{str(image)[:80]!r}")
     return image
-
-
-def _write_ahead_log(connection: sqlite3.Connection) -> None:
-    """Put the file in WAL mode (a no-op once it is), trying again while another process switches it (SQLite does not
-    wait for the lock this switch takes), up to the busy timeout; as the workspaces' index does."""
-    deadline = time.monotonic() + BUSY_TIMEOUT_SECONDS
-    while True:
-        try:
-            connection.execute("PRAGMA journal_mode=WAL")
-            return
-        except sqlite3.OperationalError as error:
-            if not getattr(error, "sqlite_errorname", "").startswith("SQLITE_BUSY") or time.monotonic() > deadline:
-                raise
-        time.sleep(0.01)
 
 
 def _failure(error: sqlite3.Error) -> StoreError:

@@ -450,7 +450,7 @@ class WorkspaceStore:
             self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
             self.blobs.mkdir(mode=0o700, exist_ok=True)
             connection = sqlite3.connect(self.directory / INDEX_FILE, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
-            _use_write_ahead_log(connection)
+            use_write_ahead_log(connection)
             connection.execute("PRAGMA synchronous=FULL")
             connection.executescript(SCHEMA)
             yield connection
@@ -662,10 +662,10 @@ def _settings_json(settings: Mapping[str, str]) -> str:
     return json.dumps(dict(settings))
 
 
-def _use_write_ahead_log(connection: sqlite3.Connection) -> None:
-    """Put the index in WAL mode (a no-op once it is). SQLite does not wait for the lock this switch takes: a process
-    switching a new index while another does is answered SQLITE_BUSY at once, so the switch is tried again until the
-    busy timeout."""
+def use_write_ahead_log(connection: sqlite3.Connection) -> None:
+    """Put an SQLite file of the store (its index, the judgments) in WAL mode (a no-op once it is). SQLite does not
+    wait for the lock this switch takes: a process switching a new file while another does is answered SQLITE_BUSY at
+    once, so the switch is tried again until the busy timeout."""
     deadline = time.monotonic() + BUSY_TIMEOUT_SECONDS
     while True:
         try:
