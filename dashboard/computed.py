@@ -814,11 +814,8 @@ def judged_leaderboard(ws: Workspace, run_names: tuple[str, ...], baselines: tup
     ranking by each and by its nn-IoU and IoU counterparts (:func:`evalcore.app.judged_scores.judged_scores`); kept by
     the data, the systems, the settings and the judgments."""
     evaluator = engine_evaluator(ws, settings.kg_mode)
-    runs: list[Run | AlignedRun] = [ws.runs[name][1] for name in run_names]
-    for baseline in baselines:
-        runs.append(relevance_ranking(ws, baseline, settings) if baseline.by_relevance
-                    else baseline_run(ws, baseline, settings.relevance, settings.kg_mode))
-    return judged_scores(evaluator, runs, qrels_text, settings.options(), settings.ks)
+    return judged_scores(evaluator, system_runs(ws, run_names, baselines, settings), qrels_text, settings.options(),
+                         settings.ks)
 
 
 @kept_by(("concepts", *KG_INPUTS), kind="resource", max_entries=16,
