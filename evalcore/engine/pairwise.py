@@ -35,6 +35,10 @@ from evalcore.threads import blas_single_thread
 
 FLOAT32_EXACT = 1 << 24
 DEFAULT_CACHE_BYTES = 2 << 30
+#: Listed pairs are read from the codes of the whole pool, coded first where it is not, once they number at least
+#: 1/128 of the pool's pairs (and its codes fit the cache): coding the pool costs about 1/170 of counting as many
+#: pairs from the sparse rows (ROCOv2 test, nn-IoU: 0.19 s for its 98.5 M pairs against 0.32 s per million pairs).
+PAIRS_WORTH_CODING_THE_POOL = 128
 #: Bytes of measures' look-up tables an engine keeps (a table of the largest layout is about 64 MiB).
 TABLE_CACHE_BYTES = 256 << 20
 
@@ -555,31 +559,34 @@ class PairwiseEngine:
     def pair_codes(self, measure: MeasureSpec, query_rows: np.ndarray, candidate_rows: np.ndarray
                    ) -> tuple[CountPlan, np.ndarray] | None:
         """The plan whose codes give ``measure``'s values (:meth:`_plan_of`) and the codes of explicit (query,
-        candidate) pairs under it, read from the cached codes of the whole pool; None when the pool is not coded
-        for that plan. A caller scoring the same pairs under several alphas keeps the codes and only looks the
-        values up again (:meth:`values_of_pair_codes`)."""
+        candidate) pairs under it, read from the cached codes of the whole pool, which are made first where the pairs
+        are at least 1/:data:`PAIRS_WORTH_CODING_THE_POOL` of the pool's; None where the pool is not coded for that
+        plan and the pairs are fewer, or its codes do not fit the cache. A caller scoring the same pairs under several
+        alphas keeps the codes and only looks the values up again (:meth:`values_of_pair_codes`)."""
         return self._pair_codes(self.resolve(measure), query_rows, candidate_rows)
 
     def _pair_codes(self, measure: MeasureSpec, query_rows: np.ndarray, candidate_rows: np.ndarray
                     ) -> tuple[CountPlan, np.ndarray] | None:
         """:meth:`pair_codes` of a resolved measure."""
         state = self._state(self._plan_of(measure))
-        starts = [start for start, _ in self._blocks()]
-        if not starts or not self._coded(state):
-            return None
-        cached = self._code_cache[state.plan]
+        blocks = list(self._blocks())
+        starts = [start for start, _ in blocks]
         query_rows, candidate_rows = np.asarray(query_rows), np.asarray(candidate_rows)
+        pool_pairs = len(self.queries) * len(self.candidates)
+        if not starts or not (self._coded(state) or (
+                state.cacheable and len(query_rows) * PAIRS_WORTH_CODING_THE_POOL >= pool_pairs)):
+            return None
         # Pairs in query order (a ranking of the pool, read row by row) take each block's pairs as a slice; others
         # are sorted by query first.
         order = None if (query_rows[1:] >= query_rows[:-1]).all() else np.argsort(query_rows, kind="stable")
         bounds = np.searchsorted(query_rows if order is None else query_rows[order], starts + [self._size])
         codes = np.zeros(len(query_rows), dtype=np.int64)
         columns = len(self.candidates)
-        for start, low, high in zip(starts, bounds[:-1], bounds[1:]):
+        for (start, stop), low, high in zip(blocks, bounds[:-1], bounds[1:]):
             chosen = slice(low, high) if order is None else order[low:high]
             # Flat indices: about twice as fast as indexing with a pair of arrays.
             flat = (query_rows[chosen].astype(np.int64) - start) * columns + candidate_rows[chosen]
-            codes[chosen] = cached[start].ravel()[flat]
+            codes[chosen] = self._codes(state, start, stop).ravel()[flat]
         return state.plan, codes
 
     def values_of_pair_codes(self, measure: MeasureSpec, plan: CountPlan, codes: np.ndarray) -> np.ndarray:

@@ -84,7 +84,8 @@ def test_a_run_rescored_at_other_alphas_reads_its_kept_codes_exactly(seed, monke
     for alpha in (0.5, 0.2, 0.9):
         measures = {"iou": measure_spec("iou"), "nn-iou": measure_spec("nn-iou", alpha=alpha, n=1)}
         kept = warm.relevance_of(run, measures)
-        fresh = Evaluator(concepts, kg=kg).relevance_of(run, measures)  # nothing coded: counted from sparse rows
+        counted = PairwiseEngine(concepts, kg=kg, cache_bytes=0)  # nothing coded or cached: counted from sparse rows
+        fresh = Evaluator(concepts, kg=kg, engine=counted).relevance_of(run, measures)
         for key in measures:
             assert np.array_equal(kept[key], fresh[key]), (alpha, key)
     assert gathered == [CountPlan(levels=(1,))]  # IoU read the codes nn-IoU left: one gather per run
@@ -94,3 +95,28 @@ def test_a_run_rescored_at_other_alphas_reads_its_kept_codes_exactly(seed, monke
     other = warm.relevance_of(AlignedRun.over_pool("other", documents.copy()), measures)
     assert gathered == [CountPlan(levels=(1,))] * 2
     assert all(other[key] is not kept[key] and np.array_equal(other[key], kept[key]) for key in measures)
+
+
+@pytest.mark.parametrize("seed", [8, 9])
+def test_many_listed_pairs_code_the_pool_first_and_read_the_same_values(seed):
+    """Pairs numbering at least 1/PAIRS_WORTH_CODING_THE_POOL of the pool's are read from the pool's codes, coded
+    first (a saved link's first draw: rankings kept, nothing coded); fewer are counted from the sparse rows; both
+    equal counting every pair from the sparse rows, under every measure of the plan."""
+    from evalcore.engine.pairwise import PAIRS_WORTH_CODING_THE_POOL
+
+    concepts, kg = random_world(seed, images=64)
+    rng = np.random.default_rng(seed)
+    pool_pairs = len(concepts) ** 2  # every query against every image of the pool (itself marked, not dropped)
+    nn_iou = measure_spec("nn-iou", alpha=0.3, n=1)
+    counted = PairwiseEngine(concepts, kg=kg, block_size=16, cache_bytes=0)
+    for pairs, coded in ((pool_pairs // PAIRS_WORTH_CODING_THE_POOL - 1, False),
+                         (pool_pairs // PAIRS_WORTH_CODING_THE_POOL + 1, True)):
+        rows = np.sort(rng.integers(0, len(concepts), size=pairs))
+        columns = rng.integers(0, len(concepts) - 1, size=pairs)
+        engine = PairwiseEngine(concepts, kg=kg, block_size=16)
+        found = engine.pair_codes(nn_iou, rows, columns)
+        assert (found is not None) == coded and (coded_plan(engine, nn_iou) is not None) == coded
+        for spec in (nn_iou, measure_spec("iou"), measure_spec("dice")):
+            assert np.array_equal(engine.relevance_of_pairs_by(spec, rows, columns),
+                                  counted.relevance_of_pairs_by(spec, rows, columns)), (pairs, spec.key)
+    assert counted.pair_codes(nn_iou, rows, columns) is None  # codes that do not fit the cache are never made
