@@ -295,16 +295,26 @@ def _prepare_comparison(ws: Workspace, settings: Settings, still_shown: Callable
     server_background().submit(key_of("measures", *arguments), ws.digest, OTHER_PAGES, lambda: Job(
         "Choose a measure: the comparison of the measures", [
             ("A pass over the pool per measure, then the systems judged under each",
-             lambda report: measure_comparison(*arguments, progress=lambda fraction, _text: report(fraction)))],
+             lambda report: _coding_for_later(ws, settings.kg_mode, lambda: measure_comparison(
+                 *arguments, progress=lambda fraction, _text: report(fraction))))],
         still_shown))
+
+
+def _coding_for_later(ws: Workspace, mode: str, work: Callable[[], object]) -> None:
+    """``work()`` (another page's, prepared before it is opened) with the engine coding the pool for later
+    (:meth:`~evalcore.engine.pairwise.PairwiseEngine.coding_for_later`): the codes it keeps stay within their own
+    bound and go first, so the server's memory stays bounded and the settings on screen keep theirs."""
+    with engine_evaluator(ws, mode).engine.coding_for_later():
+        work()
 
 
 def _opening_grid(ws: Workspace, options: Relevance, mode: str, report: Callable[[float, str], None]) -> None:
     """The grid the Ablation page opens on (:func:`evalcore.app.sweeps.grid_metrics`, the loaded runs included,
     every query)."""
     names = metric_names_for(engine_evaluator(ws, mode), DEFAULT_CUTOFFS)
-    ablation_grid(ws, tuple(grid_metrics(names, bool(ws.runs))), bool(ws.runs), False, options, mode,
-                  progress=lambda fraction, _text: report(fraction))
+    _coding_for_later(ws, mode, lambda: ablation_grid(ws, tuple(grid_metrics(names, bool(ws.runs))), bool(ws.runs),
+                                                      False, options, mode,
+                                                      progress=lambda fraction, _text: report(fraction)))
 
 
 def neighbour_settings(alpha: float, hops: int) -> list[tuple[float, int]]:

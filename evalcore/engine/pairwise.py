@@ -39,6 +39,8 @@ DEFAULT_CACHE_BYTES = 2 << 30
 #: 1/128 of the pool's pairs (and its codes fit the cache): coding the pool costs about 1/170 of counting as many
 #: pairs from the sparse rows (ROCOv2 test, nn-IoU: 0.19 s for its 98.5 M pairs against 0.32 s per million pairs).
 PAIRS_WORTH_CODING_THE_POOL = 128
+#: Bytes of the code cache that plans coded for later (:meth:`PairwiseEngine.coding_for_later`) may hold.
+LATER_CODE_BYTES = 512 << 20
 #: Bytes of measures' look-up tables an engine keeps (a table of the largest layout is about 64 MiB).
 TABLE_CACHE_BYTES = 256 << 20
 
@@ -119,6 +121,8 @@ class PairwiseEngine:
         self.lookup_table_limit = lookup_table_limit
         self._plans: dict[CountPlan, _PlanState] = {}
         self._code_cache: OrderedDict[CountPlan, dict[int, np.ndarray]] = OrderedDict()
+        self._later_plans: OrderedDict[CountPlan, None] = OrderedDict()  # in _code_cache, coded for later, oldest first
+        self._for_later = threading.local()  # whether this thread's passes code for later (coding_for_later)
         self._group_cache: dict[CountPlan, dict[int, CodeGroups]] = {}  # plans in _code_cache only
         self._lock = threading.Lock()
         self._near_cache: dict[tuple[str, int], sp.csr_matrix] = {}
@@ -239,16 +243,53 @@ class PairwiseEngine:
 
     # --- codes, keys and blocks -----------------------------------------------------------
 
+    @contextlib.contextmanager
+    def coding_for_later(self) -> Iterator[None]:
+        """Within this block, this thread's passes code the pool for work a user may want later (another page's,
+        prepared in the background): a plan they code is kept only within :data:`LATER_CODE_BYTES`, in room made
+        by dropping other such plans only, and is the first dropped when a pass outside the block needs room; a
+        plan already kept is used without becoming the most recently used. The plans of the settings on screen
+        stay kept, so the next slider step reads their codes. The values are the same either way.
+
+        >>> from evalcore.relevance.measures import measure_spec
+        >>> engine = PairwiseEngine(ConceptSets(("a", "b"), (frozenset({"C1"}), frozenset({"C1", "C2"}))))
+        >>> with engine.coding_for_later():
+        ...     _ = engine.rank_by(measure_spec("dice"), 1)
+        >>> list(engine._later_plans) == [measure_spec("dice").plan()]
+        True
+        >>> _ = engine.rank_by(measure_spec("dice"), 1)  # used for the settings on screen: kept as theirs
+        >>> list(engine._later_plans)
+        []
+        """
+        before = getattr(self._for_later, "active", False)
+        self._for_later.active = True
+        try:
+            yield
+        finally:
+            self._for_later.active = before
+
     def _reserve(self, state: _PlanState) -> None:
-        """Make room in the code cache for a plan, dropping the least recently used plans."""
+        """Make room in the code cache for a plan, dropping the least recently used plans (for a pass coding for
+        later: only plans coded for later, within their bytes; none kept where they do not make room)."""
         if not state.cacheable:
             return
+        later = getattr(self._for_later, "active", False)
         with self._lock:
             if state.plan in self._code_cache:
-                self._code_cache.move_to_end(state.plan)
+                if not later:
+                    self._code_cache.move_to_end(state.plan)
+                    self._later_plans.pop(state.plan, None)  # used for the settings on screen: kept as theirs
                 return
-            self._make_room(self._cached_bytes(state.plan), keep=None)
+            needed = self._cached_bytes(state.plan)
+            if not later:
+                self._make_room(needed, keep=None)
+                self._code_cache[state.plan] = {}
+                return
+            if not self._make_room(needed, keep=None, among=self._later_plans, limit=LATER_CODE_BYTES):
+                return
             self._code_cache[state.plan] = {}
+            self._code_cache.move_to_end(state.plan, last=False)  # the first dropped when others need room
+            self._later_plans[state.plan] = None
 
     def _coded(self, state: _PlanState) -> bool:
         """Whether every block's codes of the plan are cached."""
@@ -260,18 +301,22 @@ class PairwiseEngine:
         codes = np.dtype(self._plans[plan].code_dtype).itemsize * len(self.queries) * len(self.candidates)
         return codes + sum(groups.nbytes for groups in self._group_cache.get(plan, {}).values())
 
-    def _make_room(self, needed: int, keep: CountPlan | None) -> bool:
-        """Drop the least recently used plans other than ``keep`` until ``needed`` more bytes fit the cache (with
-        the lock held); False if they do not fit even then."""
-        def used() -> int:
-            return sum(self._cached_bytes(plan) for plan in self._code_cache)
+    def _make_room(self, needed: int, keep: CountPlan | None, among: Iterable[CountPlan] | None = None,
+                   limit: int | None = None) -> bool:
+        """Drop the least recently used plans other than ``keep`` (only those of ``among`` where given) until
+        ``needed`` more bytes fit the cache, and ``among``'s plans with them within ``limit`` (with the lock held);
+        False if they do not fit even then."""
+        def used(plans: Iterable[CountPlan]) -> int:
+            return sum(self._cached_bytes(plan) for plan in plans)
 
-        while used() + needed > self.cache_bytes:
-            oldest = next((plan for plan in self._code_cache if plan != keep), None)
+        while used(self._code_cache) + needed > self.cache_bytes or (
+                limit is not None and used(among or ()) + needed > limit):
+            oldest = next((plan for plan in (self._code_cache if among is None else among) if plan != keep), None)
             if oldest is None:
                 return False
             del self._code_cache[oldest]
             self._group_cache.pop(oldest, None)
+            self._later_plans.pop(oldest, None)
         return True
 
     def _groups(self, state: _PlanState, start: int, stop: int, depth: int) -> CodeGroups:
@@ -282,7 +327,7 @@ class PairwiseEngine:
             return cached[start]
         groups = CodeGroups.of(self._codes(state, start, stop), self.self_columns[start:stop], depth + 1)
         with self._lock:
-            if state.plan in self._code_cache:
+            if state.plan in self._code_cache and state.plan not in self._later_plans:
                 kept = self._group_cache.setdefault(state.plan, {})
                 kept.pop(start, None)  # shallower groups of the block, replaced
                 if self._make_room(groups.nbytes, keep=state.plan):
@@ -429,7 +474,10 @@ class PairwiseEngine:
         blocks = list(self._blocks())
         results: list = [None] * len(blocks)
 
+        later = getattr(self._for_later, "active", False)
+
         def work(position: int):
+            self._for_later.active = later  # the block threads code as the thread that asked for the pass
             return position, function(*blocks[position])
 
         # One BLAS thread per block: the product is a thin GEMM, and BLAS threads on top of the block threads
