@@ -12,6 +12,9 @@ mentions), so "pleural effusion" is one mention, not "pleural" and "effusion". T
 vocabulary's X-ray region and view rows are read again inside a longer mention, so "left wrist" (Structure of left
 wrist) still says the upper extremity of a radiograph.
 Abbreviations that are also English words ("US", "PET", "MR") match only as written, in capitals.
+Derived forms (:mod:`evalcore.extraction.morphology`) are read as one word each: an organ's adjective as the organ
+after a side ("the left adrenal") or under a prefix of place ("intrabiliary"), only as the one concept of the
+dictionary whose name yields it.
 
 Sense: a mention keeps its concept only where its phrase means it (:mod:`evalcore.extraction.sense`: a part noun
 takes the whole its phrase names, a procedure word after a procedure modifier is the procedure, a direction word
@@ -60,6 +63,7 @@ from evalcore.extraction.imaging_vocabulary import (
 )
 from evalcore.extraction.language import ENGLISH, caption_language
 from evalcore.extraction.lexicon import LEXICON, normal_token
+from evalcore.extraction.morphology import SIDES, derived_forms
 from evalcore.extraction.negation import (
     ADJECTIVE_ENDINGS,
     AFFIRMED_STATES,
@@ -240,6 +244,8 @@ class _Entry:
     requires: str = ""
     # A procedure recorded as its modality ("CT of abdomen" is CT): the other words of its name are read again.
     reread: bool = False
+    # An organ's adjective read as its organ only after a side ("the left adrenal": evalcore.extraction.morphology).
+    after_side: bool = False
 
 
 @dataclass(frozen=True)
@@ -358,12 +364,12 @@ class ConceptDictionary:
                          row.case_sensitive) for row in IMAGING_VOCABULARY
                         if row.concept in STANDARD_VIEW and row.concept in kept and row.requires in kept
                         and STANDARD_VIEW[row.concept][0] in kept)
-        trie: dict = {}
         inner: dict = {}
         exact: dict[str, dict[str, _Entry]] = {}
         name_words: dict[str, set[str]] = {}
-        rows, hiding = _without_excluded(rows, [(words, concept) for words, concept in (rules.exclusions if rules else ())
-                                                if not name_too_long(words)])
+        exclusions = [(words, concept) for words, concept in (rules.exclusions if rules else ()) if not name_too_long(words)]
+        rows, hiding = _without_excluded(rows, exclusions)
+        trie = _derived_trie(rows, exclusions)
         hidden: dict = {}
         for key, concept in hiding:
             _add(_node(hidden, key), _Entry(concept, "name"))
@@ -382,6 +388,49 @@ class ConceptDictionary:
                    MappingProxyType({concept: frozenset(words) for concept, words in name_words.items()}),
                    SENSE_WORDS_KEYED, with_cues(rules.cues) if rules else CUES, one_modality=abbreviations,
                    hidden=_frozen(hidden), recipe=recipe)
+
+
+def _derived_rows(rows: list[tuple[str, _Entry, bool]]) -> list[tuple[str, _Entry, bool]]:
+    """The rows of the organ adjectives and prefixed forms derived from the names and synonyms among ``rows``
+    (:func:`~evalcore.extraction.morphology.derived_forms`), each read as a synonym of the concept it derives from,
+    one closed word: never a word that a row already is alone (a name, a synonym, the imaging vocabulary's "biliary"
+    of an abdominal radiograph), nor one the lexicon reads otherwise.
+
+    >>> rows = [("Clivus", _Entry("C1", "name"), False), ("Adrenal Glands", _Entry("C2", "name"), False)]
+    >>> [(text, entry.concept, entry.after_side) for text, entry, _ in _derived_rows(rows)][:2]
+    [('adrenal', 'C2', True), ('intraadrenal', 'C2', False)]
+    """
+    names: dict[str, list[str]] = {}
+    written = set(LEXICON.reads_as) | set(LEXICON.organ_of) | set(LEXICON.non_specific)
+    attested = set(LEXICON.reads_as) | set(LEXICON.organ_of)
+    one_word = set(written)  # ... and the imaging vocabulary's words ("biliary" says an abdominal radiograph)
+    for text, entry, case_sensitive in rows:
+        words = [word.lower() for _, _, word in _tokens(text)]
+        attested.update(words)
+        if len(words) == 1:
+            one_word.update((words[0], normal_token(words[0])))
+        if entry.source in ("name", "synonym") and not case_sensitive:
+            names.setdefault(entry.concept, []).append(text)
+            if len(words) == 1:
+                written.update((words[0], normal_token(words[0])))
+    anywhere, after_side = derived_forms(names, written, attested)
+    return [(word, _Entry(concept, "synonym", after_side=side), False)
+            for forms, side in ((after_side, True), (anywhere, False)) for word, concept in sorted(forms.items())
+            if word not in one_word and normal_token(word) == word]
+
+
+def _derived_trie(rows: list[tuple[str, _Entry, bool]], exclusions: list[tuple[str, str]]) -> dict:
+    """A trie of the derived forms of the kept ``rows`` (:func:`_derived_rows`), one closed word each, but those an
+    exclusion takes away as it takes a name: the trie the names are then added to (no derived word is a row's word,
+    so the order does not matter); their concepts' name words stay those the dictionary writes.
+
+    >>> sorted(_derived_trie([("Adrenal Glands", _Entry("C2", "name"), False)], [("intraadrenal", "C2")]))[:3]
+    ['adrenal', 'paraadrenal', 'periadrenal']
+    """
+    trie: dict = {}
+    for text, entry, _ in _without_excluded(_derived_rows(rows), exclusions)[0]:
+        _add(_node(trie, (text,)), entry)
+    return trie
 
 
 def _kept_names(names: Mapping[str, str], ontology_ids: bool) -> dict[str, str]:
@@ -557,6 +606,7 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
             i += 1
         else:
             i += 1
+    found = _sided(found, keys, joined)
     if not found:
         return []
     found.extend(_findings_at_structures(keys, joined, found, trie))
@@ -590,6 +640,22 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
             for first, last, entry, negated in flagged
             if _required_said(entry, first, affirmed, modality_at)
             and not (entry.source == "assumed" and view_stated)]
+
+
+def _sided(found: list[tuple[int, int, tuple[_Entry, ...]]], keys: list[str], joined: Callable[[int], bool]
+           ) -> list[tuple[int, int, tuple[_Entry, ...]]]:
+    """The mentions ``found`` (first token, last token, entries) without the entries read only after a side
+    (:data:`~evalcore.extraction.morphology.SIDES`: "the left adrenal") where no side word stands joined before them;
+    a mention left with no entry is dropped.
+
+    >>> entry = _Entry("C1", "synonym", after_side=True)
+    >>> [(first, last) for first, last, _ in _sided([(1, 1, (entry,)), (3, 3, (entry,))],
+    ...                                             ["an", "adrenal", "left", "adrenal"], lambda k: True)]
+    [(3, 3)]
+    """
+    return [(first, last, kept) for first, last, entries in found
+            if (kept := tuple(entry for entry in entries if not entry.after_side
+                              or (first > 0 and joined(first) and keys[first - 1] in SIDES)))]
 
 
 def _in_sense(caption: str, tokens: list[tuple[int, int, str]], keys: list[str], joined: Callable[[int], bool],
