@@ -4,11 +4,14 @@ A message is a :class:`Wording`, a pair written by hand; :func:`say` gives the s
 keyed message (:data:`MESSAGES`), :func:`words` that of any pair. Nothing here rewrites one reader's text into the
 other's: a clinician's sentence is written as a clinician reads it.
 
-What evalcore writes in its own words (a file's validation report, the reason a file was refused) is said to a
-clinician by :func:`plain_report_row` and :func:`plain_refusal`: a sentence evalcore writes the same every time has
-its clinician twin here (:data:`REPORT_KINDS`, :data:`REPORT_SENTENCES`, :data:`EXPECTED`); any other sentence that
-holds research words (:data:`RESEARCH_WORDS`) is said as "a detail for the research team", which the researcher view
-shows in full, and a plain one as it is written.
+What evalcore writes in its own words is said to a clinician in two ways. A refused file's reason, an
+:class:`~evalcore.errors.InputError`, carries both wordings of what was expected, written where it is raised:
+:func:`refusal` puts the clinician's together from the error's parts (the file and line as written, the plain wording,
+what was found where it is plain), never from its message. A file's validation report is said by
+:func:`plain_report_row`: a sentence evalcore writes the same every time has its clinician twin here
+(:data:`REPORT_KINDS`, :data:`REPORT_SENTENCES`); any other sentence that holds research words
+(:data:`RESEARCH_WORDS`), like a refusal with no plain wording, is said as "a detail for the research team", which the
+researcher view shows in full, and a plain one as it is written.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import re
 from dataclasses import dataclass
 
 from dashboard.session import audience
+from evalcore.errors import InputError, one_line
 
 READERS = ("researcher", "clinician")
 
@@ -360,7 +364,7 @@ MESSAGES: dict[str, Wording] = {
                                   "Predicted concepts (a CSV of image ID, then its concept codes)"),
     "subset_label": Wording("Concept subset for the secondary F1 (CUIs separated by spaces, commas or lines)",
                             "Concepts that count for the second score (concept codes separated by spaces)"),
-    # the validation report, said to a clinician (plain_report_row, plain_refusal)
+    # the validation report and a refused file, said to a clinician (plain_report_row, refusal)
     "detail_for_researchers": Wording("{sentence}",
                                       "a detail for the research team (the researcher view shows it in full)"),
     "rows_of_run": Wording("{count} queries", "{count} case{s}"),
@@ -427,26 +431,17 @@ REPORT_SENTENCES = {
         "no run files: the leaderboard computes the Table-1 baselines",
         "no results of retrieval systems: the comparison uses the reference systems"),
 }
-#: What a reader expected of a file (evalcore.errors.InputError's ``expected``), where its words are a researcher's.
-EXPECTED = {
-    "CUIs of the form C + 7 digits or ontology IDs PREFIX:digits (UBERON:0002298)": Wording(
-        "CUIs of the form C + 7 digits or ontology IDs PREFIX:digits (UBERON:0002298)",
-        "concept codes of the form C + 7 digits or ontology IDs PREFIX:digits (UBERON:0002298)"),
-    "a list of CUIs (C + 7 digits)": Wording("a list of CUIs (C + 7 digits)", "a list of concept codes (C + 7 digits)"),
-    "2 fields (CUI,Name); quote names containing commas": Wording(
-        "2 fields (CUI,Name); quote names containing commas",
-        "2 fields (concept code, name); quote names containing commas"),
-    "at least one run line": Wording("at least one run line", "at least one line of a system's results"),
-}
 #: Words of a research team's that a clinician is not asked to read (found, never replaced: the sentence holding one
 #: is said in other words as a whole).
 RESEARCH_WORDS = re.compile(
     r"\bCUIs?\b|\bKG\b|\bIoU\b|\bnn-IoU\b|\bquer(?:y|ies)\b|\bruns?\b|\bembeddings?\b|\bknowledge.graph\b|"
     r"\bTable.1\b|\bqrels\b|\bC\d{7}\b|\b(?:TREC|NPY|PARQUET|MRREL|MRCONSO|OBO|RRF)\b", re.IGNORECASE)
-#: How evalcore joins a row's problems, and how it writes a file's refusal (evalcore.errors.InputError).
+#: How evalcore joins a row's problems.
 SENTENCE_JOIN = "; "
-EXPECTED_MARK = ": expected "
-FOUND_MARK = ", found "
+#: A refused file's reason, for a clinician (:func:`refusal`): where in the file, as written, and what was expected in
+#: the plain words written where it was raised, then what was found where it is plain.
+PLAIN_REFUSAL = "{where}: expected {expected}"
+PLAIN_FOUND = ", found {found}"
 
 
 def plain_sentence(sentence: str) -> str:
@@ -489,25 +484,27 @@ def plain_report_row(row: dict[str, str]) -> dict[str, str]:
             "problems": plain_problems(row["problems"])}
 
 
-def plain_refusal(reason: str) -> str:
-    """Why a file was not loaded (evalcore's message, after the file's name), for a clinician: where in the file as
-    written, what was expected in the clinician's words (its twin in :data:`EXPECTED`), what was found where it is
-    plain.
+def refusal(error: Exception) -> Wording:
+    """Why a file was not loaded (``error``, as evalcore raised it), in both readers' words: the researcher's is
+    evalcore's message; the clinician's is put together from an :class:`~evalcore.errors.InputError`'s parts, the
+    file and line as written, what was expected in the plain words written where it was raised, and what was found
+    where it holds no research word. An error with no plain wording names the file and line and leaves the rest to
+    the research team, and another error (no parts to put together) is said sentence by sentence as a report's are.
 
-    >>> plain_refusal(", line 2: expected a list of CUIs (C + 7 digits), found 'C12'")
-    ", line 2: expected a list of concept codes (C + 7 digits), found 'C12'"
-    >>> plain_refusal(": no embedding ID matches an image of c.csv")
-    ': a detail for the research team (the researcher view shows it in full)'
+    >>> bad = InputError("gt.csv", 2, "a list of CUIs (C + 7 digits)", "'C12'",
+    ...                  plain_expected="a list of concept codes (C + 7 digits)")
+    >>> refusal(bad).clinician
+    "gt.csv, line 2: expected a list of concept codes (C + 7 digits), found 'C12'"
+    >>> refusal(InputError("gt.csv", 3, "a CUI", "'x'")).clinician
+    'gt.csv, line 3: a detail for the research team (the researcher view shows it in full)'
     """
-    where, mark, rest = reason.partition(EXPECTED_MARK)
-    if not mark:
-        head, colon, sentence = reason.partition(": ")
-        return head + colon + plain_sentence(sentence) if colon else plain_sentence(reason)
-    for expected, twin in EXPECTED.items():
-        if rest == expected or rest.startswith(expected + FOUND_MARK):
-            found = rest[len(expected):]
-            return where + mark + twin.clinician + ("" if RESEARCH_WORDS.search(found) else found)
-    expected, found_mark, found = rest.partition(FOUND_MARK)
-    if RESEARCH_WORDS.search(expected):
-        return where + ": " + MESSAGES["detail_for_researchers"].clinician
-    return where + mark + expected + (found_mark + found if found_mark and not RESEARCH_WORDS.search(found) else "")
+    if not isinstance(error, InputError):
+        head, colon, sentence = str(error).partition(": ")
+        clinician = head + colon + plain_sentence(sentence) if colon else plain_sentence(head)
+    elif error.plain_expected is None:
+        clinician = f"{error.where}: {MESSAGES['detail_for_researchers'].clinician}"
+    else:
+        shown = error.found is not None and not RESEARCH_WORDS.search(error.found)
+        clinician = PLAIN_REFUSAL.format(where=error.where, expected=error.plain_expected) + \
+            (PLAIN_FOUND.format(found=one_line(error.found)) if shown else "")
+    return Wording(str(error), clinician)

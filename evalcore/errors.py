@@ -31,20 +31,36 @@ class InputError(CBIRLensError):
     'labels.csv, line 1: expected a header, found ,ID\\nID,'
     >>> str(InputError("run.txt", 2, "a numeric score", "9" * 5000))[-30:]
     '9999999999… (5,000 characters)'
+
+    What was expected is written twice where it is raised: for a researcher (``expected``, in the message) and, as
+    ``plain_expected``, for a reader who is not one (no CUI, KG, query or run: "concept codes", "a concept map", "a
+    case", "result lines of a retrieval system"), which the dashboard shows a clinician (None: not written yet). The
+    message is the researcher's alone:
+
+    >>> error = InputError("gt.csv", 2, "a list of CUIs (C + 7 digits)", "'C12'",
+    ...                    plain_expected="a list of concept codes (C + 7 digits)")
+    >>> str(error)
+    "gt.csv, line 2: expected a list of CUIs (C + 7 digits), found 'C12'"
+    >>> error.where, error.plain_expected
+    ('gt.csv, line 2', 'a list of concept codes (C + 7 digits)')
     """
 
-    def __init__(self, source: str, line: int | None, expected: str, found: str | None = None):
+    def __init__(self, source: str, line: int | None, expected: str, found: str | None = None, *,
+                 plain_expected: str | None = None):
         self.source = source
         self.line = line
         self.expected = expected
         self.found = found
-        where = f"{source}, line {line}" if line is not None else source
+        self.plain_expected = plain_expected
+        self.where = where = f"{source}, line {line}" if line is not None else source
         message = f"{where}: expected {expected}"
         if found is not None:
             message += f", found {one_line(found)}"
         super().__init__(message)
 
 
+#: What a reader of text expected of a file that is none (a byte that is no UTF-8, a NUL byte), in plain words.
+PLAIN_TEXT = "a text file (UTF-8), not a picture, a spreadsheet or another binary file"
 # The most characters of a quoted ``found`` text shown: a field of thousands of characters would flood the message.
 MAX_FOUND_CHARS = 200
 # The most characters of a name (a path, an ID, a metric) a message quotes, alone or in a list.
@@ -130,7 +146,9 @@ def decoded_text(data: bytes, display: str) -> str:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         line = data.count(b"\n", 0, error.start) + 1
-        raise InputError(display, line, "UTF-8 text", f"byte 0x{data[error.start]:02x}") from None
+        raise InputError(display, line, "UTF-8 text", f"byte 0x{data[error.start]:02x}",
+                         plain_expected=PLAIN_TEXT) from None
     if "\x00" in text:
-        raise InputError(display, text.count("\n", 0, text.index("\x00")) + 1, "text", "a NUL byte (binary file?)")
+        raise InputError(display, text.count("\n", 0, text.index("\x00")) + 1, "text", "a NUL byte (binary file?)",
+                         plain_expected=PLAIN_TEXT)
     return text

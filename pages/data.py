@@ -49,7 +49,7 @@ from dashboard.session import (
 )
 from dashboard.sidebar import controls
 from dashboard.ui import choose_one, concept_label, escape_markdown, synthetic_banner
-from dashboard.wording import is_clinician, plain_refusal, plain_report_row, say
+from dashboard.wording import Wording, is_clinician, plain_report_row, refusal, say, words
 
 through_app()
 
@@ -93,15 +93,24 @@ def add_uploads(kind: str, files, adder) -> None:
         key = f"seen_{kind}_{upload.file_id}"
         if key not in st.session_state:
             # Set first: a load that stops on an unexpected error is not tried again at every rerun.
-            st.session_state[key] = f"Not loaded: {upload.name}: reading it stopped on an unexpected error"
-            data = upload.getvalue()
-            error = load_error(lambda data=data, upload=upload: adder(workspace(), data, upload.name))
-            st.session_state[key] = f"Not loaded: {error}" if error else None
-            loaded = loaded or error is None
+            unexpected = f"{upload.name}: reading it stopped on an unexpected error"
+            st.session_state[key] = Wording(unexpected, unexpected)
+            raised: list[Exception] = []
+
+            def load(data=upload.getvalue(), upload=upload, raised=raised):
+                try:
+                    return adder(workspace(), data, upload.name)
+                except Exception as problem:  # kept whole: the clinician's wording is made from its parts
+                    raised.append(problem)
+                    raise
+
+            load_error(load)
+            # Why it was refused, in both readers' words (evalcore's message and the clinician's, from its parts).
+            st.session_state[key] = refusal(raised[-1]) if raised else None
+            loaded = loaded or not raised
         refused = st.session_state[key]
         if refused:
-            named = f"Not loaded: {upload.name}"  # the file's name stays as written, the rest in plain words
-            st.error(named + plain_refusal(refused.removeprefix(named)) if clinician else refused)
+            st.error(f"Not loaded: {words(refused)}")
         else:
             st.success(f"Loaded {upload.name}")
     if loaded:

@@ -73,7 +73,7 @@ from dashboard.ui import (
     shown_system,
     system_label,
 )
-from dashboard.wording import plain_refusal, say
+from dashboard.wording import refusal, say, words
 
 through_app()
 
@@ -423,7 +423,7 @@ def by_group_view() -> None:
         grouped = scores_by_group(ws, run_names, tuple(baselines), settings, view, by,
                                   None if by in BUILT_IN_GROUPINGS else attributes, pair)
     except CBIRLensError as error:
-        st.error(str(error) if who == "researcher" else plain_refusal(str(error)))
+        st.error(words(refusal(error)))
         return
     st.caption(say("by_group_intro", metric=header(focus)))
     labels = [group_label(group) for group in grouped.groups]

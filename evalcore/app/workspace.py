@@ -516,7 +516,10 @@ def with_run(workspace: Workspace, data: bytes, name: str,
             # Its table would hold two systems of that name once the baseline is chosen, and show only an error.
             raise InputError(name, None, f"a system name not beginning '{BUILT_IN_PREFIX}'",
                              f"'{run.name}', named as the tool's own systems (baselines, a measure's own ranking): "
-                             "rename the file or its TREC tag")
+                             "rename the file or its TREC tag",
+                             plain_expected=f"a system name not beginning '{BUILT_IN_PREFIX}', which names the tool's "
+                                            f"own reference systems (found '{run.name}': rename the file or the system "
+                                            "named on its lines)")
         problems = []
         if workspace.concepts is not None:
             unknown_queries, _ = unknown_ids(run, workspace.concepts)
@@ -524,7 +527,10 @@ def with_run(workspace: Workspace, data: bytes, name: str,
                 first = next(iter(run.rankings))
                 raise InputError(name, None, f"query IDs that have a concept set in {workspace.concepts.source}",
                                  f"none of the {len(run.rankings):,} queries of system '{run.name}' does "
-                                 f"(first: {quoted_id(first)})")
+                                 f"(first: {quoted_id(first)})",
+                                 plain_expected=f"the results of cases whose images have concepts in "
+                                                f"{workspace.concepts.source} (none of the {len(run.rankings):,} "
+                                                f"cases of system '{run.name}' has)")
             problems += _run_coverage(run, workspace.concepts)
         kind = run_kind(run.name)
         if run.name in workspace.runs:
@@ -1063,17 +1069,28 @@ class _Zip:
             raise _damaged(f"{self.name}: {shown_path(member.filename)}", error) from None
 
 
+#: What a zip's member was expected to be, for a reader who is not a researcher.
+PLAIN_MEMBER = "a complete, undamaged picture (zip the images again)"
+#: What a zip of images was expected to be, in both readers' words.
+ZIP_EXPECTED = "a zip archive of <ID>.png/.jpg images"
+PLAIN_ZIP = "a zip file of pictures, each named by its image ID (.png or .jpg)"
+
+
 def _damaged(where: str, error: Exception) -> InputError:
     """The message for a member that could not be read; zipfile's own names neither the zip nor what to do."""
     if isinstance(error, zipfile.BadZipFile) and str(error).startswith("Bad CRC-32"):
         return InputError(where, None, "bytes that match the CRC-32 checksum the zip records for them",
-                          "other bytes (the zip was damaged in transfer or on disk: zip the images again)")
+                          "other bytes (the zip was damaged in transfer or on disk: zip the images again)",
+                          plain_expected="a picture whose bytes match the checksum the zip records for them")
     if isinstance(error, zlib.error):
         return InputError(where, None, "a complete deflate stream",
-                          f"a corrupt one ({str(error).split(': ', 1)[-1]}): zip the images again")
+                          f"a corrupt one ({str(error).split(': ', 1)[-1]}): zip the images again",
+                          plain_expected=PLAIN_MEMBER)
     if isinstance(error, EOFError):
-        return InputError(where, None, "a complete deflate stream", "one cut short: zip the images again")
-    return InputError(where, None, "a readable zip member", f"a damaged one ({error}): zip the images again")
+        return InputError(where, None, "a complete deflate stream", "one cut short: zip the images again",
+                          plain_expected=PLAIN_MEMBER)
+    return InputError(where, None, "a readable zip member", f"a damaged one ({error}): zip the images again",
+                      plain_expected=PLAIN_MEMBER)
 
 
 def _unreadable(member: zipfile.ZipInfo, where: str) -> InputError | None:
@@ -1081,11 +1098,13 @@ def _unreadable(member: zipfile.ZipInfo, where: str) -> InputError | None:
     the zip's directory; None when it can try."""
     if member.flag_bits & 0x1:
         return InputError(where, None, "a member without a password (zip the images again without encryption)",
-                          "an encrypted one")
+                          "an encrypted one",
+                          plain_expected="a picture without a password (zip the images again without encryption)")
     if member.compress_type not in _ZIP_METHODS:
         method = member.compress_type
         return InputError(where, None, "a member stored or compressed with deflate (what zip tools write by default)",
-                          f"compression method {method} ({zipfile.compressor_names.get(method, 'unknown')})")
+                          f"compression method {method} ({zipfile.compressor_names.get(method, 'unknown')})",
+                          plain_expected="a picture compressed as zip tools do by default (zip the images again)")
     return None
 
 
@@ -1168,12 +1187,12 @@ def _zip_images(data: bytes, name: str, adding_to: ImageFiles | None = None) -> 
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile:
-        raise CBIRLensError(f"{name}: expected a zip archive of <ID>.png/.jpg images") from None
+        raise InputError(name, None, ZIP_EXPECTED, plain_expected=PLAIN_ZIP) from None
     except NotImplementedError as error:  # a zip64 directory of a version zipfile does not read
-        raise CBIRLensError(f"{name}: expected a zip archive of <ID>.png/.jpg images, found one of {error}") from None
+        raise InputError(name, None, ZIP_EXPECTED, f"one of {error}", plain_expected=PLAIN_ZIP) from None
     except UnicodeDecodeError:
-        raise CBIRLensError(f"{name}: expected a zip archive of <ID>.png/.jpg images, found a member name that is not "
-                            "the UTF-8 the zip says it is (a damaged zip?)") from None
+        raise InputError(name, None, ZIP_EXPECTED, "a member name that is not the UTF-8 the zip says it is (a damaged "
+                         "zip?)", plain_expected=PLAIN_ZIP) from None
     members = archive.infolist()
     if len(members) > MAX_ZIP_MEMBERS:
         raise CBIRLensError(f"{name}: at most {MAX_ZIP_MEMBERS:,} files per archive, found {len(members):,}")

@@ -34,10 +34,11 @@ def read_captions(source: Source, name: str | None = None) -> dict[str, str]:
         if position == 0 and _is_caption_header(fields):
             continue
         if len(fields) != 2:
-            raise InputError(display, line, "2 fields (ID,Caption); quote captions containing commas", f"{len(fields)} fields")
+            raise InputError(display, line, "2 fields (ID,Caption); quote captions containing commas", f"{len(fields)} fields",
+                             plain_expected="2 fields (image ID, caption); quote captions containing commas")
         image_id = check_id(fields[0], display, line)
         if image_id in captions:
-            raise InputError(display, line, "a new ID", f"duplicate {image_id!r}")
+            raise InputError(display, line, "a new ID", f"duplicate {image_id!r}", plain_expected="each image once")
         captions[image_id] = fields[1]
     return captions
 

@@ -21,5 +21,6 @@ def read_concept_list(source: Source, name: str | None = None) -> frozenset[str]
     concepts = {token.upper() for _, line in split_lines(text, display) for token in re.split(r"[,;\t\s]+", line)
                 if CUI_PATTERN.match(token.upper())}
     if not concepts:
-        raise InputError(display, None, "a list of CUIs (C + 7 digits)", "none")
+        raise InputError(display, None, "a list of CUIs (C + 7 digits)", "none",
+                         plain_expected="a list of concept codes (C + 7 digits)")
     return frozenset(concepts)

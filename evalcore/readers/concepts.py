@@ -41,6 +41,8 @@ from evalcore.readers.lines import (
 MAX_CONCEPTS_PER_IMAGE = 500
 
 CONCEPT_ID_EXPECTED = "CUIs of the form C + 7 digits or ontology IDs PREFIX:digits (UBERON:0002298)"
+#: :data:`CONCEPT_ID_EXPECTED` for a reader who is not a researcher.
+PLAIN_CONCEPT_ID = "concept codes of the form C + 7 digits or ontology IDs PREFIX:digits (UBERON:0002298)"
 
 
 def check_concepts_readable(concepts: ConceptSets, display: str) -> None:
@@ -57,22 +59,25 @@ def check_concepts_readable(concepts: ConceptSets, display: str) -> None:
     for image_id, concepts_of_image in zip(concepts.ids, concepts.sets):
         if len(concepts_of_image) > MAX_CONCEPTS_PER_IMAGE:
             raise InputError(display, None, f"at most {MAX_CONCEPTS_PER_IMAGE} concepts per image (what a concepts "
-                             f"file may hold)", f"{len(concepts_of_image):,} for image {image_id!r}")
+                             f"file may hold)", f"{len(concepts_of_image):,} for image {image_id!r}",
+                             plain_expected=f"at most {MAX_CONCEPTS_PER_IMAGE} concepts per image")
         for concept in sorted(concepts_of_image):
             if not is_concept_id(concept.upper()):
-                raise InputError(display, None, CONCEPT_ID_EXPECTED, f"{concept[:60]!r} for image {image_id!r}")
+                raise InputError(display, None, CONCEPT_ID_EXPECTED, f"{concept[:60]!r} for image {image_id!r}",
+                                 plain_expected=PLAIN_CONCEPT_ID)
 
 
 def _cui_set(raw: str, separators: str, display: str, line: int) -> frozenset[str]:
     tokens = [t.strip() for t in re.split(f"[{re.escape(separators)}]", raw)] if raw.strip() else []
     if len(tokens) > MAX_CONCEPTS_PER_IMAGE:
-        raise InputError(display, line, f"at most {MAX_CONCEPTS_PER_IMAGE} concepts per image", f"{len(tokens)}")
+        raise InputError(display, line, f"at most {MAX_CONCEPTS_PER_IMAGE} concepts per image", f"{len(tokens)}",
+                         plain_expected=f"at most {MAX_CONCEPTS_PER_IMAGE} concepts per image")
     cuis = set()
     for token in tokens:
         cui = token.upper()
         if not is_concept_id(cui):
             shown = token if token else "an empty CUI token"
-            raise InputError(display, line, CONCEPT_ID_EXPECTED, repr(shown)[:60])
+            raise InputError(display, line, CONCEPT_ID_EXPECTED, repr(shown)[:60], plain_expected=PLAIN_CONCEPT_ID)
         cuis.add(cui)
     return frozenset(cuis)
 
@@ -111,15 +116,18 @@ def _concept_id(fields: list[str], display: str, line: int) -> tuple[str, str]:
     """The checked ID of a concept row and its raw CUI field."""
     if len(fields) == 1:
         if ";" in fields[0] or "|" in fields[0]:
-            raise InputError(display, line, "2 fields 'ID,CUIs' separated by ','", repr(fields[0])[:60])
+            raise InputError(display, line, "2 fields 'ID,CUIs' separated by ','", repr(fields[0])[:60],
+                             plain_expected="2 fields separated by ',': an image ID, then its concept codes")
         fields = [fields[0], ""]
     if len(fields) != 2:
-        raise InputError(display, line, "2 fields (ID and CUIs)", f"{len(fields)} fields")
+        raise InputError(display, line, "2 fields (ID and CUIs)", f"{len(fields)} fields",
+                         plain_expected="2 fields: an image ID, then its concept codes")
     return check_id(fields[0], display, line), fields[1]
 
 
 def _repeated_concept_id(display: str, line: int, image_id: str, earlier: int) -> InputError:
-    return InputError(display, line, f"a new ID ({image_id!r} already on line {earlier})", "a duplicate")
+    return InputError(display, line, f"a new ID ({image_id!r} already on line {earlier})", "a duplicate",
+                      plain_expected=f"each image once ({image_id!r} already on line {earlier})")
 
 
 # One row of the usual form: an ID (no whitespace or comma; no ';' or '|' when alone), then CUIs, all ASCII.
@@ -196,7 +204,8 @@ def _concepts_of_rows(rows: Rows, display: str, tab: bool) -> ConceptSets:
     if failure is not None:
         raise failure[1]
     if not len(chosen):
-        raise InputError(display, None, "at least one row 'ID,CUIs'", "no data rows")
+        raise InputError(display, None, "at least one row 'ID,CUIs'", "no data rows",
+                         plain_expected="at least one row of an image ID and its concept codes")
     chosen_sets = take(sets, chosen) if len(chosen) < len(sets) else sets
     return ConceptSets(tuple(chosen_ids), tuple(chosen_sets), display)
 
@@ -211,7 +220,8 @@ def _concept_line_fields(content: str, line: int, display: str, tab: bool) -> li
         return None
     fields = content.split("\t")
     if len(fields) > 2:
-        raise InputError(display, line, "ID<TAB>CUIs", f"{len(fields)} tab-separated fields")
+        raise InputError(display, line, "ID<TAB>CUIs", f"{len(fields)} tab-separated fields",
+                         plain_expected="an image ID, a tab, then its concept codes")
     return [f.strip() for f in fields]
 
 

@@ -63,7 +63,8 @@ def read_kg(source: Source, name: str | None = None) -> KGEdges | KGEdgeTable:
     check_not_foreign_header(first, first_line, display, "a knowledge graph", "an edge list 'child,parent'", delimiter)
     edges, part_of = fast_or_by_lines(_edges_by_columns, _edges_by_lines, data, display, delimiter)
     if not edges:
-        raise InputError(display, None, "at least one edge 'child,parent'", "none")
+        raise InputError(display, None, "at least one edge 'child,parent'", "none",
+                         plain_expected="at least one link of the concept map: a concept, then a broader one")
     return KGEdges(tuple(edges), {}, display, frozenset(part_of))
 
 
@@ -82,14 +83,16 @@ def _edge_header(fields: list[str]) -> _Columns | bool:
 
 def _relation(value: str, display: str, line: int | None) -> str:
     if value not in ("", *RELATIONS):
-        raise InputError(display, line, f"a relation {' or '.join(RELATIONS)} (empty: is_a)", repr(value))
+        raise InputError(display, line, f"a relation {' or '.join(RELATIONS)} (empty: is_a)", repr(value),
+                         plain_expected=f"a kind of link {' or '.join(RELATIONS)} (or none: is_a)")
     return value or "is_a"
 
 
 def _edge_row(fields: list[str], columns: _Columns, default_source: str, display: str, line: int
               ) -> tuple[str, str, str, str]:
     if len(fields) < 2:
-        raise InputError(display, line, "2 fields 'child,parent' (is_a, child -> parent)", f"{len(fields)} field")
+        raise InputError(display, line, "2 fields 'child,parent' (is_a, child -> parent)", f"{len(fields)} field",
+                         plain_expected="2 fields: a concept, then a broader one (child,parent)")
     child, parent = (kg_node(f, display, line) for f in fields[:2])
     source_column, relation_column = columns
     tag = fields[source_column] if source_column is not None and source_column < len(fields) else default_source

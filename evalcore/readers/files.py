@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import BinaryIO, Union
 
 from evalcore.decimals import decimal_integer
-from evalcore.errors import InputError, ParameterError, decoded_text, file_kind
+from evalcore.errors import PLAIN_TEXT, InputError, ParameterError, decoded_text, file_kind
 from evalcore.readers.columnar import line_aligned_pieces
 
 Source = Union[str, Path, bytes]
@@ -51,8 +51,18 @@ def max_input_bytes(default: int = DEFAULT_MAX_FILE_BYTES) -> int:
     return budget
 
 
+#: What a reader expected of a path, in plain words.
+PLAIN_FILE = "a file that can be read (not a folder or a device)"
+
+
 def _describe_budget(budget: int) -> str:
     return f"at most {budget:,} bytes (raise it with --max-input-bytes or {INPUT_BUDGET_VARIABLE})"
+
+
+def _over_budget(display: str, budget: int, found: str) -> InputError:
+    """A file larger than ``budget`` bytes, in both readers' words (the plain one names no setting)."""
+    return InputError(display, None, _describe_budget(budget), found,
+                      plain_expected=f"a file of at most {budget:,} bytes (the research team can raise this limit)")
 
 
 def read_bytes(source: Source, name: str | None, default_budget: int = DEFAULT_MAX_FILE_BYTES) -> tuple[bytes, str]:
@@ -66,7 +76,7 @@ def read_bytes(source: Source, name: str | None, default_budget: int = DEFAULT_M
     if isinstance(source, bytes):
         display = name or "upload"
         if len(source) > budget:
-            raise InputError(display, None, _describe_budget(budget), f"{len(source):,} bytes")
+            raise _over_budget(display, budget, f"{len(source):,} bytes")
         return source, display
     display = name or str(source)
     handle, size = open_regular(Path(source), display, budget)
@@ -74,9 +84,10 @@ def read_bytes(source: Source, name: str | None, default_budget: int = DEFAULT_M
         try:
             data = _read_within(handle, min(size, budget), budget)
         except MemoryError:
-            raise InputError(display, None, "a file that fits in this machine's memory", f"{size:,} bytes") from None
+            raise InputError(display, None, "a file that fits in this machine's memory", f"{size:,} bytes",
+                             plain_expected="a file small enough for this server's memory") from None
     if len(data) > budget:
-        raise InputError(display, None, _describe_budget(budget), "more")
+        raise _over_budget(display, budget, "more")
     return data, display
 
 
@@ -85,22 +96,24 @@ def open_regular(path: Path, display: str, budget: int) -> tuple[BinaryIO, int]:
     try:
         mode = os.stat(path).st_mode
     except OSError as error:
-        raise InputError(display, None, "a readable regular file", error.strerror or str(error)) from None
+        raise InputError(display, None, "a readable regular file", error.strerror or str(error),
+                         plain_expected=PLAIN_FILE) from None
     if not stat.S_ISREG(mode):
-        raise InputError(display, None, "a regular file", file_kind(mode))
+        raise InputError(display, None, "a regular file", file_kind(mode), plain_expected=PLAIN_FILE)
     try:
         # O_NONBLOCK: if the path was swapped for a FIFO after the check, open() must not wait for a writer.
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as error:
-        raise InputError(display, None, "a readable regular file", error.strerror or str(error)) from None
+        raise InputError(display, None, "a readable regular file", error.strerror or str(error),
+                         plain_expected=PLAIN_FILE) from None
     handle = os.fdopen(descriptor, "rb")
     opened = os.fstat(handle.fileno())
     if not stat.S_ISREG(opened.st_mode):
         handle.close()
-        raise InputError(display, None, "a regular file", file_kind(opened.st_mode))
+        raise InputError(display, None, "a regular file", file_kind(opened.st_mode), plain_expected=PLAIN_FILE)
     if opened.st_size > budget:
         handle.close()
-        raise InputError(display, None, _describe_budget(budget), f"{opened.st_size:,} bytes")
+        raise _over_budget(display, budget, f"{opened.st_size:,} bytes")
     return handle, opened.st_size
 
 
@@ -171,11 +184,12 @@ def _check_utf8(data: bytes, display: str, first_line: int = 1) -> None:
             except UnicodeDecodeError as error:
                 position = start + error.start
                 raise InputError(display, first_line + data.count(b"\n", 0, position), "UTF-8 text",
-                                 f"byte 0x{data[position]:02x}") from None
+                                 f"byte 0x{data[position]:02x}", plain_expected=PLAIN_TEXT) from None
 
 
 def _nul_error(data: bytes, position: int, display: str, first_line: int = 1) -> InputError:
-    return InputError(display, first_line + data.count(b"\n", 0, position), "text", "a NUL byte (binary file?)")
+    return InputError(display, first_line + data.count(b"\n", 0, position), "text", "a NUL byte (binary file?)",
+                      plain_expected=PLAIN_TEXT)
 
 
 def _checked_in_order(pieces: Iterator[Piece], display: str) -> Iterator[Piece]:
@@ -220,7 +234,8 @@ def first_long_line(data: bytes | bytearray) -> int | None:
 
 def long_line_error(data: bytes | bytearray, position: int, display: str, first_line: int) -> InputError:
     return InputError(display, first_line + data.count(b"\n", 0, position), f"a line of at most {MAX_LINE_BYTES:,} bytes",
-                      f"one of more than {MAX_LINE_BYTES:,} bytes with no line feed")
+                      f"one of more than {MAX_LINE_BYTES:,} bytes with no line feed",
+                      plain_expected=f"lines of at most {MAX_LINE_BYTES:,} bytes (a text file, not a binary one)")
 
 
 def _unfinished_line_error(line_start: bytes, line: int, display: str) -> InputError:
@@ -287,7 +302,7 @@ def checked_pieces(source: Source, name: str | None, default_budget: int, size: 
                 got = _read_into(handle, buffer, len(carried))
                 read += got
                 if read > budget:
-                    raise InputError(display, None, _describe_budget(budget), "more")
+                    raise _over_budget(display, budget, "more")
                 del buffer[len(carried) + got:]
                 if got:
                     cut = buffer.rfind(b"\n") + 1
@@ -333,7 +348,7 @@ def line_aligned_reads(handle, display: str, budget: int) -> Iterator[tuple[byte
         block = handle.read(READ_PIECE_BYTES)
         total += len(block)
         if total > budget:
-            raise InputError(display, None, _describe_budget(budget), "more")
+            raise _over_budget(display, budget, "more")
         if not block:
             if carry:
                 yield carry, line

@@ -56,8 +56,14 @@ GRADE_WORDS = "a grade 0 (not similar), 1 (partly similar), 2 (very similar) or 
 HEADER = ("judge", "case", "candidate", "grade")
 HEADER_WORDS = "a header 'judge,case,candidate,grade' (with ',time' where each grading has its time)"
 TIME_WORDS = "a time: seconds (a number such as 12.5) or an ISO 8601 date-time such as 2026-01-31T09:15:00"
+#: :data:`HEADER_WORDS`, :data:`GRADE_WORDS` and :data:`TIME_WORDS` for a reader who is not a researcher.
+PLAIN_HEADER = "a first line naming the columns judge,case,candidate,grade (and time, where each rating has its time)"
+PLAIN_GRADE = "a rating 0 (not similar), 1 (somewhat similar), 2 (very similar) or skipped"
+PLAIN_TIME = "a time: seconds (a number such as 12.5) or a date and time such as 2026-01-31T09:15:00"
 #: The characters HTML gives a meaning to, and the backtick: never in a judge's name.
 HTML_CHARACTERS = "<>&\"'`"
+#: What a graded pair's second image must be, for a reader who is not a researcher.
+PLAIN_OTHER_IMAGE = "an image to compare other than the case's own image"
 QRELS_JUDGE = "qrels"
 #: Whitespace as str.strip() strips it in ASCII (tab, LF, VT, FF, CR, FS..US, space).
 ASCII_STRIPPED = b" \t\n\x0b\x0c\r\x1c\x1d\x1e\x1f"
@@ -94,7 +100,7 @@ def read_judgment_columns(source: Source, name: str | None = None) -> Judgments:
     first_line, first = first_line_of(data)
     if not first_line:
         raise InputError(display, None, f"{HEADER_WORDS} and a grading after it, or TREC qrels 'case 0 candidate grade'",
-                         "an empty file")
+                         "an empty file", plain_expected=f"{PLAIN_HEADER} and a rating after it")
     if _is_qrels(first):
         judged = _qrels_judgments(data, display)
     else:
@@ -102,7 +108,8 @@ def read_judgment_columns(source: Source, name: str | None = None) -> Judgments:
         timed = _header(csv_line(first, first_line, display) or [], display, first_line)
         judged = fast_or_by_lines(_judgments_by_columns, _judgments_by_lines, data, display, timed)
     if len(judged) > MAX_JUDGMENTS:
-        raise InputError(display, None, f"at most {MAX_JUDGMENTS:,} gradings", f"{len(judged):,}")
+        raise InputError(display, None, f"at most {MAX_JUDGMENTS:,} gradings", f"{len(judged):,}",
+                         plain_expected=f"at most {MAX_JUDGMENTS:,} ratings")
     return judged
 
 
@@ -122,7 +129,7 @@ def _header(fields: list[str], display: str, line: int) -> bool:
         return False
     if names == [*HEADER, "time"]:
         return True
-    raise InputError(display, line, HEADER_WORDS, ",".join(fields)[:80])
+    raise InputError(display, line, HEADER_WORDS, ",".join(fields)[:80], plain_expected=PLAIN_HEADER)
 
 
 def judge_name(raw: str, display: str, line: int) -> str:
@@ -134,8 +141,9 @@ def judge_name(raw: str, display: str, line: int) -> str:
     expected = (f"a judge's name of 1 to {MAX_JUDGE_CHARS} printable characters, none of < > & \" ' ` (names are shown "
                 "in reports)")
     if wrong is not None:
-        raise InputError(display, line, expected, f"a name holding {ascii(wrong)}")
-    raise InputError(display, line, expected, "an empty name" if not raw else f"a name of {len(raw):,} characters")
+        raise InputError(display, line, expected, f"a name holding {ascii(wrong)}", plain_expected=expected)
+    raise InputError(display, line, expected, "an empty name" if not raw else f"a name of {len(raw):,} characters",
+                     plain_expected=expected)
 
 
 def _grade(raw: str, display: str, line: int) -> int:
@@ -143,7 +151,7 @@ def _grade(raw: str, display: str, line: int) -> int:
         return int(raw)
     if raw == SKIPPED_GRADE:
         return SKIPPED
-    raise InputError(display, line, GRADE_WORDS, repr(raw)[:40])
+    raise InputError(display, line, GRADE_WORDS, repr(raw)[:40], plain_expected=PLAIN_GRADE)
 
 
 def _time_value(raw: str) -> tuple[float, int] | None:
@@ -164,7 +172,7 @@ def _time_value(raw: str) -> tuple[float, int] | None:
 def _time(raw: str, display: str, line: int) -> tuple[float, int]:
     value = _time_value(raw) if raw else None
     if value is None:
-        raise InputError(display, line, TIME_WORDS, repr(raw)[:60])
+        raise InputError(display, line, TIME_WORDS, repr(raw)[:60], plain_expected=PLAIN_TIME)
     return value
 
 
@@ -173,11 +181,13 @@ def _judgment_row(fields: list[str], display: str, line: int, timed: bool) -> tu
     count = len(HEADER) + timed
     if len(fields) != count:
         raise InputError(display, line, f"{count} fields '{','.join(HEADER)}{',time' if timed else ''}'",
-                         f"{len(fields)} fields")
+                         f"{len(fields)} fields",
+                         plain_expected=f"{count} fields '{','.join(HEADER)}{',time' if timed else ''}'")
     judge = judge_name(fields[0], display, line)
     case, candidate = check_id(fields[1], display, line), check_id(fields[2], display, line)
     if case == candidate:
-        raise InputError(display, line, "a candidate image other than the case image", quoted_id(case))
+        raise InputError(display, line, "a candidate image other than the case image", quoted_id(case),
+                         plain_expected=PLAIN_OTHER_IMAGE)
     grade = _grade(fields[3], display, line)
     seconds, kind = _time(fields[4], display, line) if timed else (math.nan, SECONDS)
     return judge, case, candidate, grade, seconds, kind
@@ -212,7 +222,8 @@ def _judgments_of_rows(rows: Rows, display: str, timed: bool) -> Judgments:
         raise failure[1]
     positions = np.concatenate([usual, np.asarray(extra, dtype=np.int64)])
     if not len(positions):
-        raise InputError(display, None, f"{HEADER_WORDS} and a grading after it", "a header-only file")
+        raise InputError(display, None, f"{HEADER_WORDS} and a grading after it", "a header-only file",
+                         plain_expected=f"{PLAIN_HEADER} and a rating after it")
     order = np.argsort(positions, kind="stable")
     columns = list(zip(*values)) if values else [[] for _ in range(6)]
     judges = _joined(fields["judge"], columns[0], order)
@@ -305,7 +316,9 @@ def _check_one_kind(kinds: np.ndarray, numbers: np.ndarray, display: str) -> Non
     if len(other):
         first, found = ("seconds", "an ISO 8601 date-time") if kinds[0] == SECONDS else ("ISO 8601 date-times", "seconds")
         raise InputError(display, int(numbers[other[0]]), f"times of one kind, as on line {int(numbers[0])}: {first} "
-                                                          "throughout", found)
+                                                          "throughout", found,
+                         plain_expected=f"times of one kind, as on line {int(numbers[0])}: "
+                                        f"{'seconds' if kinds[0] == SECONDS else 'dates and times'} throughout")
 
 
 def _checked_judgments(judges: pa.Array, images: tuple[pa.Array, pa.Array], grade: np.ndarray, seconds: np.ndarray,
@@ -327,7 +340,9 @@ def _checked_judgments(judges: pa.Array, images: tuple[pa.Array, pa.Array], grad
                " (a judge grades a pair once in a file without times; a repeated grading needs a 'time' column)")
         raise InputError(display, int(judged.lines[later]),
                          f"each grading once: judge {judge!r} graded {quoted_id(candidate_id)} for the case "
-                         f"{quoted_id(case_id)} on line {int(judged.lines[earlier])} already{why}", "a duplicate")
+                         f"{quoted_id(case_id)} on line {int(judged.lines[earlier])} already{why}", "a duplicate",
+                         plain_expected=f"each rating once: {judge!r} rated {quoted_id(candidate_id)} for the case "
+                                        f"{quoted_id(case_id)} on line {int(judged.lines[earlier])} already")
     return judged
 
 
@@ -377,9 +392,10 @@ def _qrels_judgments(data: bytes, display: str) -> Judgments:
         row = int(bad[0])
         if not 0 <= grades[row] <= 2:
             raise InputError(display, int(lines[row]), "a grade 0 (not similar), 1 (partly similar) or 2 (very similar)",
-                             str(int(grades[row])))
+                             str(int(grades[row])),
+                             plain_expected="a rating 0 (not similar), 1 (somewhat similar) or 2 (very similar)")
         raise InputError(display, int(lines[row]), "a candidate image other than the case image",
-                         quoted_id(columns.queries[query[row]]))
+                         quoted_id(columns.queries[query[row]]), plain_expected=PLAIN_OTHER_IMAGE)
     names = pa.array(columns.documents.tolist(), type=pa.string())
     cases = pa.array(list(columns.queries), type=pa.string()).take(pa.array(query))
     return _checked_judgments(pa.array([QRELS_JUDGE] * len(keys), type=pa.string()), (cases, names.take(pa.array(document))),

@@ -55,7 +55,7 @@ def csv_line(content: str, line: int, display: str, delimiter: str = ",") -> lis
     try:
         row = next(csv.reader([content], delimiter=delimiter, strict=True), [])
     except csv.Error as error:
-        raise InputError(display, line, "well-formed CSV", str(error)) from None
+        raise InputError(display, line, "well-formed CSV", str(error), plain_expected=PLAIN_CSV) from None
     if not row or all(not field.strip() for field in row):
         return None
     return [field.strip() for field in row]
@@ -72,7 +72,7 @@ def csv_rows(text: str, display: str, delimiter: str = ",") -> Iterator[tuple[in
         except StopIteration:
             return
         except csv.Error as error:
-            raise InputError(display, start, "well-formed CSV", str(error)) from None
+            raise InputError(display, start, "well-formed CSV", str(error), plain_expected=PLAIN_CSV) from None
         if not row or all(not field.strip() for field in row):
             continue
         yield start, [field.strip() for field in row]
@@ -95,6 +95,8 @@ def first_line_of_text(text: str) -> tuple[int, str]:
 
 
 DELIMITER_NAMES = {",": "','", "\t": "a tab", ";": "';'", "|": "'|'", " ": "whitespace"}
+#: What the CSV readers expected of a row Python's csv module refuses, for a reader who is not a researcher.
+PLAIN_CSV = "well-formed CSV (a field holding a comma or a quote written in quotes, every quote opened closed)"
 
 
 def check_delimiter(first: str, line: int, display: str, accepted: tuple[str, ...], shape: str) -> None:
@@ -110,7 +112,8 @@ def check_delimiter(first: str, line: int, display: str, accepted: tuple[str, ..
     found = next((d for d in DELIMITER_NAMES if d in first and d not in accepted), None)
     if found is not None:
         wanted = " or ".join(DELIMITER_NAMES[d] for d in accepted)
-        raise InputError(display, line, f"{shape} with fields separated by {wanted}", f"{DELIMITER_NAMES[found]} as the delimiter")
+        raise InputError(display, line, f"{shape} with fields separated by {wanted}", f"{DELIMITER_NAMES[found]} as the delimiter",
+                         plain_expected=f"fields separated by {wanted}")
 
 
 #: The first column of the header of a file about images (captions, concept sets, labels), lower-cased.
@@ -129,6 +132,8 @@ _HEADERS = (
     ("a run", frozenset({"query_id"}), frozenset({"image_id"}), "'query_id,image_id,rank[,score]'"),
     ("a knowledge graph", frozenset({"child"}), frozenset({"parent"}), "'child,parent'"),
 )
+#: The kinds of :data:`_HEADERS` for a reader who is not a researcher.
+_PLAIN_KINDS = {"a run": "the results of a retrieval system", "a knowledge graph": "a concept map"}
 
 
 def check_not_foreign_header(first: str, line: int, display: str, own: str, shape: str,
@@ -148,12 +153,16 @@ def check_not_foreign_header(first: str, line: int, display: str, own: str, shap
         return
     for kind, firsts, seconds, header in _HEADERS:
         if kind != own and fields[0] in firsts and fields[1] in seconds:
-            raise InputError(display, line, shape, f"the header of {kind} ({header}): load it as {kind}")
+            plain_own, plain_kind = (_PLAIN_KINDS.get(name, name) for name in (own, kind))
+            raise InputError(display, line, shape, f"the header of {kind} ({header}): load it as {kind}",
+                             plain_expected=f"a file of {plain_own}, not one of {plain_kind} (its first line says so: "
+                                            f"load it as {plain_kind})")
 
 
 def check_id(image_id: str, display: str, line: int) -> str:
     if not image_id or len(image_id) > MAX_ID_CHARS or WHITESPACE.search(image_id):
-        raise InputError(display, line, "an image ID without spaces (1-300 characters)", repr(image_id)[:60])
+        raise InputError(display, line, "an image ID without spaces (1-300 characters)", repr(image_id)[:60],
+                         plain_expected="an image ID without spaces (1-300 characters)")
     return image_id
 
 
@@ -189,5 +198,6 @@ def concept_key(node: str) -> str:
 
 def kg_node(raw: str, display: str, line: int) -> str:
     if not NODE_PATTERN.match(raw):
-        raise InputError(display, line, "a node ID (CUI or ontology ID) without spaces", repr(raw)[:60])
+        raise InputError(display, line, "a node ID (CUI or ontology ID) without spaces", repr(raw)[:60],
+                         plain_expected="a concept code without spaces")
     return concept_key(raw)

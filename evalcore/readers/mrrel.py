@@ -12,7 +12,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
 from evalcore.data import KGEdgeTable
-from evalcore.errors import InputError
+from evalcore.errors import PLAIN_TEXT, InputError
 from evalcore.readers.columnar import fast_or_by_lines, line_aligned_pieces, read_piece
 from evalcore.readers.files import (
     DEFAULT_MAX_MRREL_BYTES,
@@ -96,10 +96,11 @@ def read_mrrel(pieces: Iterator[tuple[bytes, int]], display: str, checked: bool)
                     piece.decode("utf-8")
                 except UnicodeDecodeError as error:
                     raise InputError(display, first_line + piece.count(b"\n", 0, error.start), "UTF-8 text",
-                                     f"byte 0x{piece[error.start]:02x}") from None
+                                     f"byte 0x{piece[error.start]:02x}", plain_expected=PLAIN_TEXT) from None
             nul = piece.find(b"\x00")
             if nul >= 0 and (pending is None or pending.expected != "text"):
-                pending = InputError(display, first_line + piece.count(b"\n", 0, nul), "text", "a NUL byte (binary file?)")
+                pending = InputError(display, first_line + piece.count(b"\n", 0, nul), "text", "a NUL byte (binary file?)",
+                                     plain_expected=PLAIN_TEXT)
         long_line = first_long_line(piece)
         if long_line is not None and (pending is None or pending.expected != "text"):
             pending = long_line_error(piece, long_line, display, first_line)
@@ -112,7 +113,9 @@ def read_mrrel(pieces: Iterator[tuple[bytes, int]], display: str, checked: bool)
     if pending is not None:
         raise pending
     if not edges.count:
-        raise InputError(display, None, "PAR/CHD or isa/inverse_isa relations between CUIs", "none")
+        raise InputError(display, None, "PAR/CHD or isa/inverse_isa relations between CUIs", "none",
+                         plain_expected="links between concepts, a concept to a broader one (a concept map file of "
+                                        "the research team's)")
     return edges.table(display)
 
 
@@ -186,7 +189,8 @@ def _mrrel_piece_by_lines(text: str, first_line: int, display: str) -> tuple[pa.
         fields = content.split("|")
         if len(fields) < MRREL_FIELDS:
             raise InputError(display, first_line + line - 1, "MRREL.RRF rows with at least 11 '|'-separated fields",
-                             f"{len(fields)}")
+                             f"{len(fields)}", plain_expected="rows of at least 11 fields separated by '|' (a concept "
+                                                              "map file of the research team's)")
         for values, position in zip(columns, MRREL_COLUMNS.values()):
             values.append(fields[position])
     return _is_a_edges(*(pa.chunked_array([pa.array(values, type=pa.string())]) for values in columns))

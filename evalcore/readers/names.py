@@ -68,11 +68,13 @@ def read_names_to_find(source: Source, name: str | None = None) -> dict[str, str
     data, display = read_checked_bytes(source, name)
     names = read_concept_names(data, display)
     if not names:
-        raise InputError(display, None, "at least one row 'CUI,Name' (or English MRCONSO.RRF rows)", "none")
+        raise InputError(display, None, "at least one row 'CUI,Name' (or English MRCONSO.RRF rows)", "none",
+                         plain_expected="at least one row of a concept code and its name")
     for concept, label in names.items():
         if name_too_long(label):
             raise InputError(display, _line_of_name(data, display, concept, label),
-                             f"a name of at most {MAX_NAME_WORDS} words", f"{name_words(label):,} words")
+                             f"a name of at most {MAX_NAME_WORDS} words", f"{name_words(label):,} words",
+                             plain_expected=f"a name of at most {MAX_NAME_WORDS} words")
     return names
 
 
@@ -108,10 +110,12 @@ def _is_names_header(fields: list[str]) -> bool:
 def _name_row(fields: list[str], display: str, line: int) -> tuple[str, str]:
     if len(fields) != 2:
         raise InputError(display, line, "2 fields (CUI,Name); quote names containing commas",
-                         f"{len(fields)} field{'s' if len(fields) != 1 else ''}")
+                         f"{len(fields)} field{'s' if len(fields) != 1 else ''}",
+                         plain_expected="2 fields (concept code, name); quote names containing commas")
     node = fields[0]
     if not NODE_PATTERN.match(node):
-        raise InputError(display, line, "a concept ID without spaces", repr(node)[:60])
+        raise InputError(display, line, "a concept ID without spaces", repr(node)[:60],
+                         plain_expected="a concept code without spaces")
     return concept_key(node), fields[1]
 
 
@@ -165,7 +169,9 @@ def _read_mrconso(text: str, display: str) -> dict[str, str]:
     for line, content in split_lines(text, display):
         fields = content.split("|")
         if len(fields) < 15:
-            raise InputError(display, line, "MRCONSO.RRF rows with at least 15 '|'-separated fields", f"{len(fields)}")
+            raise InputError(display, line, "MRCONSO.RRF rows with at least 15 '|'-separated fields", f"{len(fields)}",
+                             plain_expected="rows of at least 15 fields separated by '|' (a names file of the "
+                                            "research team's)")
         cui, language, term_status, string_type, is_preferred, label = (
             fields[0], fields[1], fields[2], fields[4], fields[6], fields[14],
         )

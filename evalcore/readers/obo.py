@@ -54,7 +54,8 @@ def read_obo(text: str, display: str) -> KGEdges:
     names: dict[str, str] = {}
     for term in terms:
         if "id" not in term:
-            raise InputError(display, term["line"], "an 'id:' line in every [Term]", "none")
+            raise InputError(display, term["line"], "an 'id:' line in every [Term]", "none",
+                             plain_expected="an 'id:' line in every [Term] (a concept map file of the research team's)")
         if term.get("obsolete"):
             continue
         nodes_of[term["id"]] = term["cuis"] or [term["id"]]
@@ -71,5 +72,7 @@ def read_obo(text: str, display: str) -> KGEdges:
         if child != parent
     }
     if not edges:
-        raise InputError(display, None, "[Term] stanzas with is_a lines", "no is_a edges")
+        raise InputError(display, None, "[Term] stanzas with is_a lines", "no is_a edges",
+                         plain_expected="terms linked to broader ones (is_a lines; a concept map file of the research "
+                                        "team's)")
     return KGEdges(tuple(sorted(edges)), names, display)

@@ -63,7 +63,8 @@ def read_image_pairs(source: Source, name: str | None = None) -> ImagePairs:
     pairs = fast_or_by_lines(_pairs_by_columns, _pairs_by_lines, data, display)
     if not len(pairs):
         raise InputError(display, None, "a header 'a,b' and a pair of image IDs after it",
-                         "a header-only file" if first_line else "an empty file")
+                         "a header-only file" if first_line else "an empty file",
+                         plain_expected="a first line 'a,b', then pairs of image IDs")
     return pairs
 
 
@@ -74,12 +75,13 @@ def _pairs_by_lines(text: str, display: str) -> ImagePairs:
 
 def _check_pairs_header(fields: list[str], display: str, line: int) -> None:
     if [f.lower() for f in fields[:2]] != ["a", "b"]:
-        raise InputError(display, line, "a header 'a,b'", ",".join(fields)[:60])
+        raise InputError(display, line, "a header 'a,b'", ",".join(fields)[:60], plain_expected="a first line 'a,b'")
 
 
 def _pair_row(fields: list[str], display: str, line: int) -> tuple[int, str, str]:
     if len(fields) != 2:
-        raise InputError(display, line, "2 image IDs 'a,b'", f"{len(fields)} fields")
+        raise InputError(display, line, "2 image IDs 'a,b'", f"{len(fields)} fields",
+                         plain_expected="2 image IDs separated by ','")
     return line, check_id(fields[0], display, line), check_id(fields[1], display, line)
 
 

@@ -51,15 +51,18 @@ def read_predictions(source: Source, name: str | None = None, known_ids: Mapping
         if unknown.any():  # another collection's file, or IDs written otherwise: F1 0 would hide it
             row = int(np.flatnonzero(unknown)[0])
             raise InputError(display, int(lines[row]), "prediction lines whose image IDs are in the ground truth",
-                             f"none in its {int(unknown.sum()):,} lines (the first: {quoted_id(ids[row])})")
+                             f"none in its {int(unknown.sum()):,} lines (the first: {quoted_id(ids[row])})",
+                             plain_expected="predicted concepts of images that have known concepts")
         raise InputError(display, None, "at least one prediction line 'ID,CUI;CUI'",
-                         "a header-only file" if first_line else "an empty file")
+                         "a header-only file" if first_line else "an empty file",
+                         plain_expected="at least one line of an image ID and its predicted concept codes")
     kept_ids = take(ids, kept)
     repeat = first_repeated(kept_ids)
     if repeat is not None:
         later, earlier = (kept[position] for position in repeat)
         raise InputError(display, int(lines[later]), f"each image ID once ({ids[later]!r} already on line "
-                         f"{int(lines[earlier])})", "a repeated ID")
+                         f"{int(lines[earlier])})", "a repeated ID",
+                         plain_expected=f"each image ID once ({ids[later]!r} already on line {int(lines[earlier])})")
     problems = [(int(lines[row]), f"unknown image ID {quoted_id(ids[row])}")
                 for row in np.flatnonzero(unknown)[:MAX_PROBLEMS]]
     scored_kept = take(scored, kept)

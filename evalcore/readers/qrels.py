@@ -36,6 +36,8 @@ from evalcore.readers.lines import check_id, split_lines
 MAX_GRADE_MAGNITUDE = 1 << 53  # grades become float64 gains, exact only up to 2^53
 QRELS_FIELDS = ("qid", "iter", "docid", "grade")
 QRELS_SHAPE = "4 whitespace-separated fields 'qid iter docid grade'"
+#: :data:`QRELS_SHAPE` for a reader who is not a researcher.
+PLAIN_SHAPE = "rating lines of 4 fields separated by spaces: the case's image, 0, the image rated and its rating"
 BYTE_ORDER_MARK = b"\xef\xbb\xbf"
 COMMENT = ord("#")
 
@@ -64,23 +66,27 @@ def _judgment(line: int, content: str, display: str) -> tuple[str, str, int]:
     """One non-comment line, by definition: ``(qid, docid, grade)`` or the InputError naming the line."""
     fields = content.split()
     if len(fields) != 4:
-        raise InputError(display, line, QRELS_SHAPE, f"{len(fields)} fields")
+        raise InputError(display, line, QRELS_SHAPE, f"{len(fields)} fields", plain_expected=PLAIN_SHAPE)
     qid, docid = check_id(fields[0], display, line), check_id(fields[2], display, line)
     if not DECIMAL_INTEGER.fullmatch(fields[3]):
-        raise InputError(display, line, "an integer grade (e.g. 0, 1, 2)", repr(fields[3])[:40])
+        raise InputError(display, line, "an integer grade (e.g. 0, 1, 2)", repr(fields[3])[:40],
+                         plain_expected="a whole number as the rating (e.g. 0, 1, 2)")
     grade = bounded_integer(fields[3], MAX_GRADE_MAGNITUDE)
     if grade is None:
-        raise InputError(display, line, "a grade between -2^53 and 2^53", fields[3][:40])
+        raise InputError(display, line, "a grade between -2^53 and 2^53", fields[3][:40],
+                         plain_expected="a rating between -2^53 and 2^53")
     return qid, docid, grade
 
 
 def _repeated_error(display: str, line: int, qid: str, docid: str, earlier: int) -> InputError:
     return InputError(display, line, f"each (query, document) pair judged once ({qid} {docid} already on line "
-                                     f"{earlier})", "a duplicate")
+                                     f"{earlier})", "a duplicate",
+                      plain_expected=f"each pair of images rated once ({qid} {docid} already on line {earlier})")
 
 
 def _no_judgment_error(display: str) -> InputError:
-    return InputError(display, None, "at least one judgment line 'qid iter docid grade'", "none")
+    return InputError(display, None, "at least one judgment line 'qid iter docid grade'", "none",
+                      plain_expected="at least one rating line")
 
 
 def _qrels_by_lines(text: str, display: str) -> Qrels:
@@ -232,4 +238,4 @@ def _raise_field_count(text: bytes, display: str) -> None:
     start = lines.line_start(line)
     if start and _judgment_columns(text[:start], display, collapsed=True) is None:
         return None
-    raise InputError(display, line, QRELS_SHAPE, f"{counts[line - 1]} fields")
+    raise InputError(display, line, QRELS_SHAPE, f"{counts[line - 1]} fields", plain_expected=PLAIN_SHAPE)

@@ -13,6 +13,8 @@ from evalcore.readers.lines import check_delimiter, check_id, csv_rows, first_li
 from evalcore.stats.groups import Grouping
 
 SHAPE = "a header naming the query ID column, then the attribute columns (query_id,site)"
+#: :data:`SHAPE` for a reader who is not a researcher.
+PLAIN_SHAPE = "a first line naming the column of the cases' image IDs, then the columns to group them by (image,site)"
 
 
 @dataclass(frozen=True)
@@ -42,9 +44,12 @@ class QueryAttributes:
         if name == self.id_column or name.casefold() == self.id_column.casefold():
             raise InputError(self.display, self.header_line, f"an attribute column, not the query ID column "
                              f"{one_line(self.id_column, MAX_NAME_CHARS)!r} (each query would be a group of its own)",
-                             f"the column {one_line(name, MAX_NAME_CHARS)!r}")
+                             f"the column {one_line(name, MAX_NAME_CHARS)!r}",
+                             plain_expected=f"a column to group cases by, not the column of their image IDs "
+                                            f"{one_line(self.id_column, MAX_NAME_CHARS)!r}")
         raise InputError(self.display, self.header_line, f"a column named {one_line(name, MAX_NAME_CHARS)!r}",
-                         f"the attribute columns {listed(list(self.columns), 10)}")
+                         f"the attribute columns {listed(list(self.columns), 10)}",
+                         plain_expected=f"a column named {one_line(name, MAX_NAME_CHARS)!r}")
 
     def grouping(self, name: str) -> Grouping:
         """The grouping of the listed queries by the column ``name`` (:meth:`column`): a query's group is its cell;
@@ -77,26 +82,31 @@ def read_query_attributes(source: Source, name: str | None = None) -> QueryAttri
     try:
         header_line, header = next(rows)
     except StopIteration:
-        raise InputError(display, None, SHAPE, "an empty file") from None
+        raise InputError(display, None, SHAPE, "an empty file", plain_expected=PLAIN_SHAPE) from None
     if len(header) < 2:
-        raise InputError(display, header_line, SHAPE, f"{len(header)} column ({one_line(header[0], MAX_NAME_CHARS)})")
+        raise InputError(display, header_line, SHAPE, f"{len(header)} column ({one_line(header[0], MAX_NAME_CHARS)})",
+                         plain_expected=PLAIN_SHAPE)
     for position, column in enumerate(header):
         if not column:
             raise InputError(display, header_line, "a name for every column of the header",
-                             f"column {position + 1} without one")
+                             f"column {position + 1} without one", plain_expected="a name for every column of the first line")
         if column in header[:position]:
-            raise InputError(display, header_line, "distinct column names", f"{one_line(column, MAX_NAME_CHARS)!r} twice")
+            raise InputError(display, header_line, "distinct column names", f"{one_line(column, MAX_NAME_CHARS)!r} twice",
+                             plain_expected="distinct column names")
     columns = tuple(header[1:])
     values: dict[str, dict[str, str]] = {column: {} for column in columns}
     shape = f"{len(header)} fields ({one_line(delimiter.join(header), MAX_NAME_CHARS)}), an empty one for no value"
     for line, fields in rows:
         if len(fields) < len(header) or any(fields[len(header):]):
-            raise InputError(display, line, shape, f"{len(fields)} field{'s' if len(fields) != 1 else ''}")
+            raise InputError(display, line, shape, f"{len(fields)} field{'s' if len(fields) != 1 else ''}",
+                             plain_expected=f"{len(header)} fields, as the first line names them")
         query = check_id(fields[0], display, line)
         if query in values[columns[0]]:
-            raise InputError(display, line, "a query ID listed once", f"{one_line(query, MAX_NAME_CHARS)!r} again")
+            raise InputError(display, line, "a query ID listed once", f"{one_line(query, MAX_NAME_CHARS)!r} again",
+                             plain_expected="each case listed once")
         for column, cell in zip(columns, fields[1:]):
             values[column][query] = cell
     if not values[columns[0]]:
-        raise InputError(display, None, "a row after the header", "a header-only file")
+        raise InputError(display, None, "a row after the header", "a header-only file",
+                         plain_expected="a row after the first line")
     return QueryAttributes(display, header[0], columns, values, header_line)

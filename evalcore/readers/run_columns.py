@@ -105,7 +105,8 @@ def runs_from_columns(columns: RunColumns, display: str) -> tuple[Run, ...]:
     c = columns
     rows = len(c.ranks)
     if rows == 0:
-        raise InputError(display, None, "at least one run line", "none")
+        raise InputError(display, None, "at least one run line", "none",
+                         plain_expected="at least one result line of a retrieval system")
     pair = c.queries if len(c.tag_names) == 1 else c.tags.astype(np.int64) * max(len(c.query_names), 1) + c.queries
     boundaries = np.flatnonzero(pair[1:] != pair[:-1]) + 1
     starts = np.concatenate(([0], boundaries))
@@ -193,10 +194,13 @@ def _refuse_duplicates(c: RunColumns, group: np.ndarray, repeated_image: tuple[i
     if repeated_image is not None and row == repeated_image[0]:
         image = c.document_names[c.documents[row]]
         raise InputError(display, line, f"each image once per query ({image!r} already on line {earlier_line})",
-                         "a duplicate")
+                         "a duplicate", plain_expected=f"each image found once per case ({image!r} already on line "
+                                                       f"{earlier_line})")
     query = c.query_names[c.queries[row]]
     raise InputError(display, line, f"each rank once per query (rank {int(c.ranks[row])} of query {query!r} already "
-                     f"on line {earlier_line})", "a duplicate rank")
+                     f"on line {earlier_line})", "a duplicate rank",
+                     plain_expected=f"each rank once per case (rank {int(c.ranks[row])} of case {query!r} already on "
+                                    f"line {earlier_line})")
 
 
 def _repeats_within_groups(group: np.ndarray, values: np.ndarray, size: int, block: int = 1 << 22) -> bool:

@@ -57,6 +57,15 @@ RUN_PIECE_BYTES = 128 << 20
 
 RUN_FIELDS = ("qid", "q0", "docid", "rank", "score", "tag")
 TREC_SHAPE = "6 whitespace-separated fields 'qid Q0 docid rank score tag'"
+#: :data:`TREC_SHAPE` for a reader who is not a researcher.
+PLAIN_TREC_SHAPE = ("result lines of a retrieval system, each of 6 fields separated by spaces: the case's image, Q0, "
+                    "an image found, its rank, its score and the system's name")
+#: A CSV run's fields for a reader who is not a researcher.
+PLAIN_CSV_SHAPE = ("result lines of a retrieval system, each of the case's image, an image found and its rank "
+                   "(query_id,image_id,rank), then its score where the file has a score column")
+#: A run's rank and score for a reader who is not a researcher.
+PLAIN_RANK = "a whole number as the rank of an image found"
+PLAIN_SCORE = "a number as the score of an image found"
 
 
 def read_runs(source: Source, name: str | None = None,
@@ -146,26 +155,27 @@ def read_run(source: Source, name: str | None = None,
     if len(runs) > 1:
         names = ", ".join(repr(run.name) for run in runs[:5])
         raise InputError(runs[0].source, None, "one system (one TREC tag) per file; read it with read_runs",
-                         f"{len(runs)} tags: {names}")
+                         f"{len(runs)} tags: {names}", plain_expected="the results of one retrieval system per file")
     return runs[0]
 
 
 def _parse_rank_score(rank_raw: str, score_raw: str | None, display: str, line: int) -> tuple[int, float]:
     """A rank (ASCII digits, 0..MAX_RANK) and a finite score (ASCII decimal syntax), as trec_eval reads them."""
     if not DECIMAL_INTEGER.fullmatch(rank_raw):
-        raise InputError(display, line, "an integer rank", repr(rank_raw)[:40])
+        raise InputError(display, line, "an integer rank", repr(rank_raw)[:40], plain_expected=PLAIN_RANK)
     rank = _rank_of(rank_raw)
     if rank is None:
-        raise InputError(display, line, f"a rank between 0 and {MAX_RANK:,}", rank_raw[:40])
+        raise InputError(display, line, f"a rank between 0 and {MAX_RANK:,}", rank_raw[:40],
+                         plain_expected=f"a rank between 0 and {MAX_RANK:,}")
     if score_raw is None:  # a CSV run without a score column: the order is the ranks'
         return rank, 0.0
     if NON_FINITE.fullmatch(score_raw):
-        raise InputError(display, line, "a finite score", score_raw)
+        raise InputError(display, line, "a finite score", score_raw, plain_expected=PLAIN_SCORE)
     if not DECIMAL_NUMBER.fullmatch(score_raw):
-        raise InputError(display, line, "a numeric score", repr(score_raw)[:40])
+        raise InputError(display, line, "a numeric score", repr(score_raw)[:40], plain_expected=PLAIN_SCORE)
     score = float(score_raw)
     if not math.isfinite(score):  # beyond the float range, as 1e999
-        raise InputError(display, line, "a finite score", score_raw)
+        raise InputError(display, line, "a finite score", score_raw, plain_expected=PLAIN_SCORE)
     return rank, score
 
 
@@ -179,7 +189,7 @@ def _trec_entry(line: int, content: str, display: str) -> tuple[str, str, str, i
     """One TREC line, by definition: ``(tag, qid, docid, rank, score)`` or the InputError naming the line."""
     fields = content.split()
     if len(fields) != 6:
-        raise InputError(display, line, TREC_SHAPE, f"{len(fields)} fields")
+        raise InputError(display, line, TREC_SHAPE, f"{len(fields)} fields", plain_expected=PLAIN_TREC_SHAPE)
     qid, _, docid, rank_raw, score_raw, tag = fields
     rank, score = _parse_rank_score(rank_raw, score_raw, display, line)
     return tag, check_id(qid, display, line), check_id(docid, display, line), rank, score
@@ -194,19 +204,24 @@ def _csv_run_entry(line: int, fields: list[str], columns: dict[str, int], header
     the first row tells whether the file has scores (see :func:`_csv_run_columns_of`).
     """
     if "rank" not in columns:
-        raise InputError(display, 1, "a header 'query_id,image_id,rank[,score]'", "no rank column")
+        raise InputError(display, 1, "a header 'query_id,image_id,rank[,score]'", "no rank column",
+                         plain_expected="a first line naming the columns query_id,image_id,rank (and score, if any)")
     if len(fields) < columns["rank"] + 1:
-        raise InputError(display, line, "fields 'query_id,image_id,rank[,score]'", f"{len(fields)} fields")
+        raise InputError(display, line, "fields 'query_id,image_id,rank[,score]'", f"{len(fields)} fields",
+                         plain_expected=PLAIN_CSV_SHAPE)
     score_raw = None
     if "score" in columns:
         score_raw = fields[columns["score"]] if columns["score"] < len(fields) else ""
         if not score_raw:
             found = "an empty field" if columns["score"] < len(fields) else f"{len(fields)} fields"
             raise InputError(display, line, f"a score in field {columns['score'] + 1} (the file has a score column: "
-                             "every row needs one)", found)
+                             "every row needs one)", found,
+                             plain_expected=f"a score in field {columns['score'] + 1} of every line (the file has a "
+                                            "score column)")
     elif not header and len(fields) > len(columns):
         raise InputError(display, line, f"{len(columns)} fields 'query_id,image_id,rank' as on the first row "
-                         "(a score on every row or on none)", f"{len(fields)} fields")
+                         "(a score on every row or on none)", f"{len(fields)} fields",
+                         plain_expected=f"{len(columns)} fields as on the first line (a score on every line or on none)")
     rank, score = _parse_rank_score(fields[columns["rank"]], score_raw, display, line)
     return (check_id(fields[columns["query_id"]], display, line), check_id(fields[columns["image_id"]], display, line),
             rank, score)
@@ -316,7 +331,7 @@ def _raise_trec_field_count(text: bytes, original: bytes, display: str, first_li
     start = lines.line_start(first_line + index)
     if start:
         _trec_columns_of(text[:start], original, display, None, collapsed=True, first_line=first_line)
-    raise InputError(display, first_line + index, TREC_SHAPE, f"{counts[index]} fields")
+    raise InputError(display, first_line + index, TREC_SHAPE, f"{counts[index]} fields", plain_expected=PLAIN_TREC_SHAPE)
 
 
 def _csv_run_by_columns(data: bytes, display: str, system: str, progress: Callable[[float], None]) -> RunColumns | None:

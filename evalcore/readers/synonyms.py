@@ -28,6 +28,8 @@ from evalcore.readers.obo import is_obo, umls_cui
 Synonyms = dict[str, tuple[str, ...]]
 
 _FORMATS = "an OBO file, UMLS MRCONSO.RRF, the Disease Ontology's allXREFinDO.tsv or a MeSH descriptors TSV"
+#: :data:`_FORMATS` for a reader who is not a researcher.
+_PLAIN_FORMATS = "a file of other names of concepts, as the research team gives it"
 _OBO_SYNONYM = re.compile(r'"((?:[^"\\]|\\.)*)"\s*([A-Z]+)?')
 _MESH_ID = re.compile(r"^[A-Z][0-9]{6,9}$")
 
@@ -44,7 +46,7 @@ def read_synonyms(source: Source, name: str | None = None, names: Mapping[str, s
     text, display = read_text(source, name)
     line, first = first_line_of_text(text)
     if not first:
-        raise InputError(display, None, _FORMATS, "an empty file")
+        raise InputError(display, None, _FORMATS, "an empty file", plain_expected=_PLAIN_FORMATS)
     if is_obo(first) or display.lower().endswith(".obo"):
         return _obo_synonyms(text, display, names)
     if display.lower().endswith(".rrf") or pipe_separated(first):
@@ -56,7 +58,7 @@ def read_synonyms(source: Source, name: str | None = None, names: Mapping[str, s
         if names is None:
             raise ParameterError(f"{display}: MeSH descriptors carry no CUIs; give the concept names to map them by")
         return _mesh_synonyms(text, display, names)
-    raise InputError(display, line, _FORMATS, repr(first[:60]))
+    raise InputError(display, line, _FORMATS, repr(first[:60]), plain_expected=_PLAIN_FORMATS)
 
 
 def _added(synonyms: dict[str, dict[str, None]], cui: str, texts: list[str]) -> None:
@@ -108,7 +110,8 @@ def _obo_synonyms(text: str, display: str, names: Mapping[str, str] | None = Non
         elif tag == "synonym":
             match = _OBO_SYNONYM.match(value)
             if match is None:
-                raise InputError(display, line, 'a synonym line \'synonym: "text" SCOPE [xrefs]\'', repr(content[:60]))
+                raise InputError(display, line, 'a synonym line \'synonym: "text" SCOPE [xrefs]\'', repr(content[:60]),
+                                 plain_expected='a line of another name: synonym: "the name" EXACT')
             if (match.group(2) or "RELATED") == "EXACT":
                 term["names"].append(match.group(1).replace('\\"', '"'))
         elif tag == "xref" and (cui := umls_cui(value)):
@@ -137,12 +140,14 @@ def _doid_synonyms(text: str, display: str) -> Synonyms:
             continue  # the header, checked by the caller
         fields = [field.strip().strip('"') for field in content.split("\t")]
         if len(fields) < 3:
-            raise InputError(display, line, "3 tab-separated fields (id, label, xref)", f"{len(fields)} field(s)")
+            raise InputError(display, line, "3 tab-separated fields (id, label, xref)", f"{len(fields)} field(s)",
+                             plain_expected="3 fields separated by tabs: a code, a name and the concept code it stands for")
         _, label, xref = fields[:3]
         if xref.upper().startswith("UMLS_CUI:"):
             cui = xref.split(":", 1)[1].strip().upper()
             if not CUI_PATTERN.match(cui):
-                raise InputError(display, line, "a UMLS_CUI cross-reference to a CUI (C + 7 digits)", repr(xref[:60]))
+                raise InputError(display, line, "a UMLS_CUI cross-reference to a CUI (C + 7 digits)", repr(xref[:60]),
+                                 plain_expected="a concept code of the form C + 7 digits after UMLS_CUI:")
             _added(synonyms, cui, [label])
     return _frozen(synonyms)
 
@@ -159,7 +164,8 @@ def _mesh_synonyms(text: str, display: str, names: Mapping[str, str]) -> Synonym
         fields = content.split("\t")
         if len(fields) < 2 or not _MESH_ID.match(fields[0].strip()) or not fields[1].strip():
             raise InputError(display, line, "a MeSH descriptor row 'ID<TAB>heading<TAB>entry terms (|)...'",
-                             repr(content[:60]))
+                             repr(content[:60]), plain_expected="a row of a code, a heading and its other names, "
+                                                                "separated by tabs")
         heading = fields[1].strip()
         entry_terms = [term.strip() for term in fields[2].split("|")] if len(fields) > 2 else []
         cuis = exact.get(heading) or folded.get(heading.casefold())
@@ -177,7 +183,9 @@ def _mrconso_synonyms(text: str, display: str) -> Synonyms:
     for line, content in split_lines(text, display):
         fields = content.split("|")
         if len(fields) < 15:
-            raise InputError(display, line, "MRCONSO.RRF rows with at least 15 '|'-separated fields", f"{len(fields)}")
+            raise InputError(display, line, "MRCONSO.RRF rows with at least 15 '|'-separated fields", f"{len(fields)}",
+                             plain_expected="rows of at least 15 fields separated by '|' (a names file of the research "
+                                            "team's)")
         if fields[1] == "ENG" and CUI_PATTERN.match(fields[0]):
             _added(synonyms, fields[0], [fields[14].strip()])
     return _frozen(synonyms)

@@ -12,7 +12,6 @@ import pytest
 
 from dashboard import wording
 from dashboard.wording import (
-    EXPECTED,
     MATCHED,
     MESSAGES,
     NAVIGATION_TITLES,
@@ -23,21 +22,34 @@ from dashboard.wording import (
     STATUS,
     UNKNOWN_STATUS,
     Wording,
-    plain_refusal,
     plain_report_row,
+    refusal,
     say,
     words,
 )
 from evalcore.app.sources import EmbeddedDemo
-from evalcore.app.workspace import report_table, with_new_concepts, with_run
-from evalcore.errors import CBIRLensError
+from evalcore.app.workspace import (
+    Workspace,
+    report_table,
+    with_captions,
+    with_concepts,
+    with_embeddings,
+    with_images,
+    with_kg,
+    with_labels,
+    with_names,
+    with_new_concepts,
+    with_run,
+)
+from evalcore.errors import CBIRLensError, InputError
+from evalcore.readers.judgment_columns import read_judgment_columns
 from tests.conftest import ROOT
 from tests.dashboard.test_app_audience import forbidden_in
 
 ALL = {**{f"message {k}": w for k, w in MESSAGES.items()}, **{f"title {k}": w for k, w in PAGE_TITLES.items()},
        **{f"navigation {k}": w for k, w in NAVIGATION_TITLES.items()}, **{f"matched {k}": w for k, w in MATCHED.items()},
        **{f"kind {k}": w for k, w in REPORT_KINDS.items()}, **{f"sentence {k}": w for k, w in REPORT_SENTENCES.items()},
-       **{f"expected {k}": w for k, w in EXPECTED.items()}, "run kind": RUN_KIND}
+       "run kind": RUN_KIND}
 #: Where dashboard/ may substitute by regular expression: display formatting of a label, the same for both readers.
 FORMATTING_SUBSTITUTIONS = {("ui.py", "unbroken_hyphens"), ("ui.py", "chip")}
 
@@ -114,7 +126,7 @@ def test_nothing_in_the_dashboard_rewrites_a_message_by_regular_expression():
     for path in [*sorted((ROOT / "dashboard").glob("*.py")), *sorted((ROOT / "pages").glob("*.py"))]:
         text = path.read_text(encoding="utf-8")
         for gone in ("PLAIN_REPORT_WORDS", "plain_report_text", "PLAIN_STATUS", "PLAIN_MATCHED", "PLAIN_UNKNOWN",
-                     "PLAIN_PAGE_TITLES", "PLAIN_INTERVAL"):
+                     "PLAIN_PAGE_TITLES", "PLAIN_INTERVAL", "plain_refusal", "EXPECTED_MARK", "FOUND_MARK"):
             assert gone not in text, (path.name, gone)
 
 
@@ -141,11 +153,63 @@ def test_a_clinicians_report_row_is_written_for_a_clinician():
     assert not any(forbidden_in(text) for text in mixed.values())
 
 
-def test_a_clinicians_refusal_keeps_the_file_and_says_what_was_expected_in_plain_words():
-    with pytest.raises(CBIRLensError) as refused:
-        with_new_concepts(EmbeddedDemo().load(), b"ID,CUIs\nx,C12\n", "bad-run.csv")
-    reason = str(refused.value).removeprefix("bad-run.csv")
-    said = "bad-run.csv" + plain_refusal(reason)
-    assert said.startswith("bad-run.csv, line 2: expected concept codes") and not forbidden_in(said), said
-    assert plain_refusal(", line 3: expected 6 fields, found 4 fields") == ", line 3: expected 6 fields, found 4 fields"
-    assert not forbidden_in(plain_refusal(", line 3: expected a TREC run line, found 'x'"))
+CONCEPT_SETS = b"ID,CUIs\nq,C0040405;C0042449\nx,C0040405\n"
+#: One refused file of each kind a clinician may load, and the refusal written for the clinician, by hand.
+REFUSED = {
+    "concept sets": (with_new_concepts, "mine.csv", b"ID,CUIs\nq,C12\n",
+                     "mine.csv, line 2: expected concept codes of the form C + 7 digits or ontology IDs PREFIX:digits "
+                     "(UBERON:0002298), found 'C12'"),
+    "results of a retrieval system": (with_run, "system.txt", b"q Q0 x 1 3\n",
+                                      "system.txt, line 1: expected result lines of a retrieval system, each of 6 "
+                                      "fields separated by spaces: the case's image, Q0, an image found, its rank, its "
+                                      "score and the system's name, found 5 fields"),
+    "concept map": (with_kg, "map.csv", b"child,parent\nC0042449\n",
+                    "map.csv, line 2: expected 2 fields: a concept, then a broader one (child,parent), found 1 field"),
+    "labels": (with_labels, "labels.csv", b"ID,modality,organ\nq,CT\n",
+               "labels.csv, line 2: expected 3 fields, as the first line names them (an empty one for no label), "
+               "found 2"),
+    "concept names": (with_names, "names.csv", b"CUI,Name\nC0042449,Veins,Vein\n",
+                      "names.csv, line 2: expected 2 fields (concept code, name); quote names containing commas, "
+                      "found 3 fields"),
+    "captions": (with_captions, "notes.csv", b"ID,Caption\nq,CT\nq,MRI\n",
+                 "notes.csv, line 3: expected each image once, found duplicate 'q'"),
+    "images": (with_images, "pictures.zip", b"not a zip",
+               "pictures.zip: expected a zip file of pictures, each named by its image ID (.png or .jpg)"),
+    "picture similarity vectors": (lambda ws, data, name: with_embeddings(ws, data, name), "vectors.csv",
+                                   b"ID,v0\nq,high\n",
+                                   "vectors.csv, line 2: expected numbers as vector values (no text, NaN or infinity), "
+                                   "found 'high'"),
+    "ratings": (lambda ws, data, name: read_judgment_columns(data, name), "ratings.csv",
+                b"judge,case,candidate,grade\nann,q,x,5\n",
+                "ratings.csv, line 2: expected a rating 0 (not similar), 1 (somewhat similar), 2 (very similar) or "
+                "skipped, found '5'"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(REFUSED))
+def test_a_clinician_reads_a_refused_file_of_each_kind_as_written_for_a_clinician(kind):
+    loader, name, data, clinician = REFUSED[kind]
+    with pytest.raises(InputError) as refused:
+        loader(with_concepts(Workspace(), CONCEPT_SETS, "concepts.csv"), data, name)
+    said = refusal(refused.value)
+    assert said.clinician == clinician and not forbidden_in(clinician)
+    assert said.researcher == str(refused.value)
+
+
+@pytest.mark.parametrize("reader", wording.READERS)
+def test_a_refusal_is_said_to_the_sessions_reader(monkeypatch, reader):
+    monkeypatch.setattr(wording, "audience", lambda: reader)
+    error = InputError("gt.csv", 2, "a list of CUIs (C + 7 digits)", "'C12'",
+                       plain_expected="a list of concept codes (C + 7 digits)")
+    assert words(refusal(error)) == (str(error) if reader == "researcher" else
+                                     "gt.csv, line 2: expected a list of concept codes (C + 7 digits), found 'C12'")
+
+
+def test_a_refusal_without_parts_is_said_sentence_by_sentence():
+    """Another error than an InputError has no parts: the file as written, then its sentence where it is plain."""
+    assert refusal(CBIRLensError("x.zip: unsafe path '../a.png' in archive")).clinician == \
+        "x.zip: unsafe path '../a.png' in archive"
+    assert refusal(CBIRLensError("c.csv: no embedding ID matches an image of c.csv")).clinician == \
+        "c.csv: a detail for the research team (the researcher view shows it in full)"
+    assert refusal(InputError("c.csv", 4, "a CUI", "x")).clinician == \
+        "c.csv, line 4: a detail for the research team (the researcher view shows it in full)"
