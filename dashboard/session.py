@@ -7,8 +7,6 @@ import os
 import runpy
 import sys
 import threading
-import zipfile
-from collections.abc import Callable
 from pathlib import Path
 
 import streamlit as st
@@ -20,7 +18,6 @@ from evalcore.app.sources import EmbeddedDemo
 from evalcore.app.store import WorkspaceStore, store_from_environment, utc_time_text
 from evalcore.app.workspace import Workspace
 from evalcore.engine.executors import reuse_freed_memory
-from evalcore.errors import CBIRLensError
 from evalcore.io.loading import data_roots
 
 AUDIENCES = {"Clinician": "clinician", "Researcher": "researcher"}
@@ -78,23 +75,6 @@ def demo_workspace() -> Workspace:
 def audience() -> str:
     """"clinician" (names only, plain words) or "researcher" (everything), from the sidebar switch."""
     return AUDIENCES.get(st.session_state.get("audience", "Researcher"), "researcher")
-
-
-def load_error(loader: Callable[[], Workspace]) -> str | None:
-    """Run a loader and keep its workspace; on bad input keep what was loaded before and return its message."""
-    try:
-        st.session_state["workspace"] = loader()
-        return None
-    except (CBIRLensError, OSError, zipfile.BadZipFile) as error:
-        return str(error)
-
-
-def guarded_load(loader: Callable[[], Workspace]) -> bool:
-    """Run a loader; on bad input show its message and keep what was loaded before."""
-    error = load_error(loader)
-    if error is not None:
-        st.error(f"Not loaded: {error}")
-    return error is None
 
 
 def server_data_roots() -> tuple[Path, ...]:

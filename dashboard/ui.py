@@ -4,6 +4,7 @@ names a reader sees (page titles, systems; the words of both readers are written
 from __future__ import annotations
 
 import re
+import zipfile
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 from urllib.parse import urlencode
@@ -13,10 +14,11 @@ import streamlit as st
 from dashboard.caching import server_foreground
 from dashboard.session import audience, note_ignored_in_address, workspace
 from dashboard.sidebar import Settings
-from dashboard.wording import page_title_for
+from dashboard.wording import Wording, page_title_for, refusal, words
 from evalcore.app.baselines import Baseline
 from evalcore.app.explain import shown_name
 from evalcore.app.workspace import Workspace
+from evalcore.errors import CBIRLensError
 from evalcore.relevance.kg import KnowledgeGraph
 
 T = TypeVar("T")
@@ -337,3 +339,21 @@ def view_link(url: str, parameters: dict[str, list[str]]) -> str:
     base = url.split("?", 1)[0].split("#", 1)[0]
     query = urlencode([(name, value) for name, values in parameters.items() for value in values])
     return f"{base}?{query}" if query else base
+
+
+def load_error(loader: Callable[[], Workspace]) -> Wording | None:
+    """Run a loader and keep its workspace; on bad input keep what was loaded before and return why it was refused,
+    in both readers' words (:func:`dashboard.wording.refusal`)."""
+    try:
+        st.session_state["workspace"] = loader()
+        return None
+    except (CBIRLensError, OSError, zipfile.BadZipFile) as error:
+        return refusal(error)
+
+
+def guarded_load(loader: Callable[[], Workspace]) -> bool:
+    """Run a loader; on bad input show why, in the reader's words, and keep what was loaded before."""
+    refused = load_error(loader)
+    if refused is not None:
+        st.error(f"Not loaded: {words(refused)}")
+    return refused is None

@@ -23,7 +23,7 @@ from dashboard.library import IOU, NN_IOU, Baseline, CBIRLensError, changed_top,
 from dashboard.session import audience, through_app
 from dashboard.sidebar import controls
 from dashboard.ui import choose_flag, choose_one, escape_markdown, page_with_concepts, system_label
-from dashboard.wording import say
+from dashboard.wording import refusal, say, words
 
 through_app()
 
@@ -58,7 +58,7 @@ else:
     try:
         runs = baselines_with_progress(ws, [system, IOU] if related_only else [system], settings)
     except CBIRLensError as error:
-        st.error(str(error))
+        st.error(words(refusal(error)))
         st.stop()
     run = runs[system]
     pool = list(run.rankings)

@@ -13,7 +13,7 @@ from dashboard.library import EXTRACTED_SOURCE, SCORE_DECIMALS, CBIRLensError, c
 from dashboard.session import through_app
 from dashboard.sidebar import controls
 from dashboard.ui import chip, choose_one, concept_label, escape_markdown, page_with_concepts
-from dashboard.wording import say
+from dashboard.wording import refusal, say, words
 
 through_app()
 
@@ -60,7 +60,7 @@ try:
     report = (extraction_detection_report(ws, subset, settings) if scored == EXTRACTED_SOURCE else
               detection_report(ws, data, name, use_demo, subset, settings))
 except CBIRLensError as error:
-    st.error(str(error))
+    st.error(words(refusal(error)))
     st.stop()
 primary, secondary, soft = report.scores.primary, report.scores.secondary, report.scores.soft
 sets = report.predicted

@@ -38,9 +38,7 @@ from dashboard.session import (
     FOLDER_STATE,
     demo_workspace,
     forget_saved,
-    guarded_load,
     hold_folder,
-    load_error,
     saved_link,
     server_data_roots,
     through_app,
@@ -48,8 +46,8 @@ from dashboard.session import (
     workspace_store,
 )
 from dashboard.sidebar import controls
-from dashboard.ui import choose_one, concept_label, escape_markdown, synthetic_banner
-from dashboard.wording import Wording, is_clinician, plain_report_row, refusal, say, words
+from dashboard.ui import choose_one, concept_label, escape_markdown, guarded_load, load_error, synthetic_banner
+from dashboard.wording import Wording, is_clinician, plain_report_row, say, words
 
 through_app()
 
@@ -95,19 +93,10 @@ def add_uploads(kind: str, files, adder) -> None:
             # Set first: a load that stops on an unexpected error is not tried again at every rerun.
             unexpected = f"{upload.name}: reading it stopped on an unexpected error"
             st.session_state[key] = Wording(unexpected, unexpected)
-            raised: list[Exception] = []
-
-            def load(data=upload.getvalue(), upload=upload, raised=raised):
-                try:
-                    return adder(workspace(), data, upload.name)
-                except Exception as problem:  # kept whole: the clinician's wording is made from its parts
-                    raised.append(problem)
-                    raise
-
-            load_error(load)
+            refused = load_error(lambda data=upload.getvalue(), upload=upload: adder(workspace(), data, upload.name))
             # Why it was refused, in both readers' words (evalcore's message and the clinician's, from its parts).
-            st.session_state[key] = refusal(raised[-1]) if raised else None
-            loaded = loaded or not raised
+            st.session_state[key] = refused
+            loaded = loaded or refused is None
         refused = st.session_state[key]
         if refused:
             st.error(f"Not loaded: {words(refused)}")

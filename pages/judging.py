@@ -21,7 +21,7 @@ from dashboard.library import (
 )
 from dashboard.session import through_app
 from dashboard.ui import escape_markdown, keep_in_address, linked_text, page_with_concepts
-from dashboard.wording import is_clinician, say
+from dashboard.wording import is_clinician, refusal, say, words
 
 through_app()
 
@@ -53,7 +53,7 @@ try:
     store = judgment_store()
     judges = store.judges(collection)
 except CBIRLensError as error:
-    st.error(escape_markdown(str(error)))
+    st.error(escape_markdown(words(refusal(error))))
     st.stop()
 
 st.caption(say("judge_intro"))
@@ -78,7 +78,7 @@ keep_in_address(SIZE, [] if size == DEFAULT_DESIGN_SIZE else [size])
 try:
     design = judging_design(ws, seed, size)
 except CBIRLensError as error:
-    st.error(escape_markdown(str(error)))
+    st.error(escape_markdown(words(refusal(error))))
     st.stop()
 st.caption(escape_markdown(say("judge_design", description=design.description)))
 
@@ -125,7 +125,7 @@ def record(position: int, grade: int | None) -> None:
             item = design.items[position]
             store.record(collection, name, item.case, item.candidate, grade)
     except CBIRLensError as error:
-        st.session_state[NOTE] = str(error)
+        st.session_state[NOTE] = words(refusal(error))
 
 
 def undo(sequence: int) -> None:
@@ -133,7 +133,7 @@ def undo(sequence: int) -> None:
     try:
         store.undo(collection, name, sequence)
     except CBIRLensError as error:
-        st.session_state[NOTE] = str(error)
+        st.session_state[NOTE] = words(refusal(error))
 
 
 if (note := st.session_state.pop(NOTE, None)) is not None:
@@ -141,7 +141,7 @@ if (note := st.session_state.pop(NOTE, None)) is not None:
 try:
     judged = store.judgments(collection, name)
 except CBIRLensError as error:
-    st.error(escape_markdown(str(error)))
+    st.error(escape_markdown(words(refusal(error))))
     st.stop()
 done, position = design.progress((j.case, j.candidate) for j in judged)
 st.markdown(say("judging_as", name=escape_markdown(name)))

@@ -113,7 +113,7 @@ try:
     evaluator_of(ws, settings.kg_mode)  # the engine, built here (and noted for the sidebar) before the metrics
     metrics = leaderboard_metric_names(ws, settings)
 except CBIRLensError as error:
-    st.error(str(error))
+    st.error(words(refusal(error)))
     st.stop()
 # Widgets keep their state by key while their options change; a choice the new options lack (a metric of the
 # measure chosen before) moves to the same metric under the new measure before the widget is drawn.
@@ -142,7 +142,7 @@ view = LeaderboardView(group, family, st.session_state["focus_metric"])
 try:
     result = evaluation_with_progress(ws, run_names, tuple(baselines), settings, view)
 except CBIRLensError as error:
-    st.error(str(error))
+    st.error(words(refusal(error)))
     st.stop()
 
 
@@ -309,7 +309,7 @@ def effects_view() -> None:
     try:
         effects = effects_of(ws, run_names, tuple(baselines), settings, view, focus)
     except CBIRLensError as error:
-        st.info(str(error))
+        st.info(words(refusal(error)))
         return
     st.markdown(say("effects_intro", metric=focus))
     sizes = effects.sizes
@@ -403,7 +403,7 @@ def by_group_view() -> None:
             try:
                 columns = query_attribute_columns(upload.getvalue(), upload.name)
             except CBIRLensError as error:
-                st.error(str(error))
+                st.error(words(refusal(error)))
             else:
                 attributes = upload.getvalue()
                 options += [f"{upload.name}:{column}" for column in columns]

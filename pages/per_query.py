@@ -55,7 +55,7 @@ from dashboard.ui import (
     shown_system,
     system_label,
 )
-from dashboard.wording import say
+from dashboard.wording import refusal, say, words
 
 through_app()
 
@@ -74,7 +74,7 @@ systems: dict[Baseline | str, Run] = {name: run for name, (_, run) in ws.runs.it
 try:
     systems.update(baselines_with_progress(ws, chosen_baselines, settings))
 except CBIRLensError as error:
-    st.error(str(error))
+    st.error(words(refusal(error)))
     st.stop()
 if not systems:
     st.info("No runs loaded: upload run files on the Data page, or choose a baseline above.")
@@ -106,7 +106,7 @@ if who == "researcher" and choose_flag(st.toggle, "Find queries where two system
         result = evaluation_with_progress(ws, run_names, extra, settings,
                                           LeaderboardView(metric_group(metric), metric_family(metric), metric))
     except CBIRLensError as error:
-        st.error(str(error))
+        st.error(words(refusal(error)))
         st.stop()
     a_col, b_col = st.columns(2)
     system_a = system_label(choose_one(a_col.selectbox, "System A", names, "pq_a", format_func=system_label))
