@@ -17,9 +17,9 @@ Its floors, each importing only those below it:
 from evalcore.engine.codes import LOOKUP_TABLE_LIMIT, CodeLayout, Coding, codes_give, concept_matrix
 from evalcore.engine.compute import DEFAULT_MEMORY_PER_WORKER, DEFAULT_THREADS, Compute
 from evalcore.engine.kernels import CodeGroups, KeyedBlock, summarise_block, summarise_groups, top_indices
-from evalcore.engine.pairwise import DEFAULT_CACHE_BYTES, PairwiseEngine
+from evalcore.engine.pairwise import DEFAULT_CACHE_BYTES, CachedPlan, PairwiseEngine
 from evalcore.engine.work import ArrayPass, BlockWork, CandidateSide, PoolSummary
 
 __all__ = ["DEFAULT_CACHE_BYTES", "DEFAULT_MEMORY_PER_WORKER", "DEFAULT_THREADS", "LOOKUP_TABLE_LIMIT", "ArrayPass",
-           "BlockWork", "CandidateSide", "CodeGroups", "CodeLayout", "Coding", "Compute", "KeyedBlock", "PairwiseEngine",
-           "PoolSummary", "codes_give", "concept_matrix", "summarise_block", "summarise_groups", "top_indices"]
+           "BlockWork", "CachedPlan", "CandidateSide", "CodeGroups", "CodeLayout", "Coding", "Compute", "KeyedBlock",
+           "PairwiseEngine", "PoolSummary", "codes_give", "concept_matrix", "summarise_block", "summarise_groups", "top_indices"]

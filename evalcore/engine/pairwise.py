@@ -61,6 +61,22 @@ class _PlanState:
     operands: tuple[sp.csr_matrix, SplitOperand] | None = field(default=None, repr=False)
 
 
+@dataclass(frozen=True)
+class CachedPlan:
+    """What an engine's code cache holds of one count plan (:meth:`PairwiseEngine.cached_plans`): the bytes of its
+    codes (reserved for the whole pool) and of its code groups, whether every block is coded, whether its passes
+    rank code groups (False once groups did not fit beside the codes), the columns each block's groups reach (a
+    pass to a depth below it ranks them; none kept: empty), and whether it was coded for later
+    (:meth:`PairwiseEngine.coding_for_later`)."""
+
+    code_bytes: int
+    group_bytes: int
+    coded: bool
+    groupable: bool
+    group_reach: tuple[int, ...]
+    for_later: bool
+
+
 class PairwiseEngine:
     """All-pairs relevance between query concept sets and a candidate pool, block by block.
 
@@ -243,6 +259,25 @@ class PairwiseEngine:
 
     # --- codes, keys and blocks -----------------------------------------------------------
 
+    def cached_plans(self) -> dict[CountPlan, CachedPlan]:
+        """What the code cache holds, plan by plan, least recently used first: a read-only report (the results are
+        the same whatever it holds; it tells which path a pass took and that the cache keeps within its bytes).
+
+        >>> from evalcore.relevance.measures import measure_spec
+        >>> engine = PairwiseEngine(ConceptSets(("a", "b"), (frozenset({"C1"}), frozenset({"C1", "C2"}))))
+        >>> _ = engine.rank_by(measure_spec("iou"), 1)
+        >>> [(plan == measure_spec("iou").plan(), kept.code_bytes, kept.coded) for plan, kept in
+        ...  engine.cached_plans().items()]
+        [(True, 8, True)]
+        """
+        with self._lock:
+            return {plan: CachedPlan(
+                code_bytes=self._cached_bytes(plan) - sum(g.nbytes for g in self._group_cache.get(plan, {}).values()),
+                group_bytes=sum(g.nbytes for g in self._group_cache.get(plan, {}).values()),
+                coded=all(start in blocks for start, _ in self._blocks()), groupable=self._plans[plan].groupable,
+                group_reach=tuple(g.reach for _, g in sorted(self._group_cache.get(plan, {}).items())),
+                for_later=plan in self._later_plans) for plan, blocks in self._code_cache.items()}
+
     @contextlib.contextmanager
     def coding_for_later(self) -> Iterator[None]:
         """Within this block, this thread's passes code the pool for work a user may want later (another page's,
@@ -255,11 +290,11 @@ class PairwiseEngine:
         >>> engine = PairwiseEngine(ConceptSets(("a", "b"), (frozenset({"C1"}), frozenset({"C1", "C2"}))))
         >>> with engine.coding_for_later():
         ...     _ = engine.rank_by(measure_spec("dice"), 1)
-        >>> list(engine._later_plans) == [measure_spec("dice").plan()]
-        True
+        >>> [kept.for_later for kept in engine.cached_plans().values()]
+        [True]
         >>> _ = engine.rank_by(measure_spec("dice"), 1)  # used for the settings on screen: kept as theirs
-        >>> list(engine._later_plans)
-        []
+        >>> [kept.for_later for kept in engine.cached_plans().values()]
+        [False]
         """
         before = getattr(self._for_later, "active", False)
         self._for_later.active = True

@@ -26,6 +26,11 @@ SETTINGS = [(0.0, 0), (0.5, 1), (0.3, 2), (1.0, 1), (0.7, 3)]
 PASSES = [(10, 0.5, 30), (1, 0.3, 0), (500, 0.1, 500), (5, 0.5, 149), (3, 1.0, 1), (12, 0.4, 40)]
 
 
+def has_groups(engine: PairwiseEngine) -> bool:
+    """Whether the engine keeps code groups of a plan (a pass ranked them: the grouped path ran)."""
+    return any(kept.group_bytes for kept in engine.cached_plans().values())
+
+
 def plain_and_grouped(queries, pool, kg, **options):
     """An engine that caches nothing (every pass ranks the pairs) and one whose passes after the first rank code
     groups."""
@@ -58,7 +63,7 @@ def test_grouped_passes_equal_the_plain_path_on_tie_heavy_data(seed, lookup_tabl
         measure = nn_iou_measure(alpha, n)
         for k, threshold, depth in PASSES:
             assert_same(plain.rank_by(measure, k, threshold, depth), grouped.rank_by(measure, k, threshold, depth))
-    assert grouped._group_cache and not plain._group_cache  # the grouped path did run
+    assert has_groups(grouped) and not has_groups(plain)  # the grouped path did run
 
 
 @pytest.mark.slow
@@ -74,7 +79,7 @@ def test_grouped_passes_equal_the_plain_path_with_a_separate_pool():
             measure = nn_iou_measure(alpha, n)
             for k, threshold, depth in PASSES:
                 assert_same(plain.rank_by(measure, k, threshold, depth), grouped.rank_by(measure, k, threshold, depth))
-        assert grouped._group_cache
+        assert has_groups(grouped)
 
 
 def test_iou_on_nn_iou_codes_through_groups_equals_the_plain_path():
@@ -93,8 +98,8 @@ def test_a_budget_for_the_codes_but_not_their_groups_ranks_the_plain_way():
     expected = PairwiseEngine(concepts, kg=kg, block_size=16, cache_bytes=0).rank_by(nn_iou_measure(0.5, 1), 10, 0.5, 20)
     for _ in range(3):  # codes the pool; tries to group the codes; ranks the pairs
         assert_same(expected, engine.rank_by(nn_iou_measure(0.5, 1), 10, 0.5, 20))
-    state = engine._state(measure_spec("nn-iou", alpha=0.5, n=1).plan())
-    assert state.cacheable and not state.groupable and not engine._group_cache
+    kept = engine.cached_plans()[measure_spec("nn-iou", alpha=0.5, n=1).plan()]  # its codes kept, not its groups
+    assert kept.coded and not kept.groupable and not kept.group_bytes
 
 
 def test_the_cache_with_groups_keeps_within_its_budget():
@@ -104,15 +109,17 @@ def test_the_cache_with_groups_keeps_within_its_budget():
     probe = PairwiseEngine(concepts, kg=kg, block_size=20)
     probe.rank_by(nn_iou_measure(0.5, 3), 10, 0.5, 20)
     probe.rank_by(nn_iou_measure(0.4, 3), 10, 0.5, 20)  # the second pass groups the cached codes
-    one_plan = probe._cached_bytes(measure_spec("nn-iou", alpha=0.5, n=3).plan())
+    kept = probe.cached_plans()[measure_spec("nn-iou", alpha=0.5, n=3).plan()]
+    one_plan = kept.code_bytes + kept.group_bytes
     assert one_plan > 2 * 80 * 80  # the groups take room beside the codes
     engine = PairwiseEngine(concepts, kg=kg, block_size=20, cache_bytes=int(1.5 * one_plan))
     for n, alpha in [(1, 0.5), (1, 0.4), (2, 0.5), (2, 0.4), (3, 0.5), (3, 0.4), (1, 0.5), (1, 0.4), (3, 0.5)]:
         assert_same(plain.rank_by(nn_iou_measure(alpha, n), 10, 0.5, 20), engine.rank_by(nn_iou_measure(alpha, n), 10, 0.5, 20))
-        assert sum(engine._cached_bytes(plan) for plan in engine._code_cache) <= int(1.5 * one_plan)
-        assert set(engine._group_cache) <= set(engine._code_cache)
-        assert engine._state(measure_spec("nn-iou", alpha=0.5, n=n).plan()).groupable
-    assert engine._group_cache and measure_spec("nn-iou", alpha=0.5, n=2).plan() not in engine._code_cache
+        cached = engine.cached_plans()
+        assert sum(kept.code_bytes + kept.group_bytes for kept in cached.values()) <= int(1.5 * one_plan)
+        assert cached[measure_spec("nn-iou", alpha=0.5, n=n).plan()].groupable
+    cached = engine.cached_plans()
+    assert any(kept.group_bytes for kept in cached.values()) and measure_spec("nn-iou", alpha=0.5, n=2).plan() not in cached
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -208,7 +215,7 @@ def test_ablation_grid_on_tie_heavy_data_and_a_query_subset_equals_each_setting_
                 for metric, mean in query_means(order, kept).items():  # the tables' means, over the subset
                     expected.append({"system": name, "alpha": alpha, "n": n, "metric": metric, "value": mean})
     assert grid.equals(pd.DataFrame(expected))
-    assert evaluator.engine._group_cache or not with_retrieval  # the grouped path did run
+    assert has_groups(evaluator.engine) or not with_retrieval  # the grouped path did run
 
 
 @pytest.mark.subprocess
@@ -219,14 +226,14 @@ def test_group_codes_by_makes_the_first_pass_rank_code_groups_with_the_plain_res
     measure = nn_iou_measure(0.5, 2)
     assert grouped.group_codes_by(measure, 40) and not plain.group_codes_by(measure, 40)
     assert coded_plan(grouped, measure) == measure.plan()
-    assert all(groups.reach == 41 for groups in grouped._group_cache[measure.plan()].values())
-    assert not plain._group_cache
+    assert set(grouped.cached_plans()[measure.plan()].group_reach) == {41}
+    assert not has_groups(plain)
     for alpha in (0.5, 0.2, 1.0):
         for k, threshold, depth in [(10, 0.5, 30), (3, 1.0, 1), (12, 0.4, 40), (5, 0.3, 100)]:
             assert_same(plain.rank_by(nn_iou_measure(alpha, 2), k, threshold, depth),
                         grouped.rank_by(nn_iou_measure(alpha, 2), k, threshold, depth))
     serial = PairwiseEngine(concepts, kg=kg, compute=Compute(workers=1))  # passes on an executor: no groups here
-    assert not serial.group_codes_by(measure, 40) and not serial._group_cache
+    assert not serial.group_codes_by(measure, 40) and not has_groups(serial)
 
 
 def test_group_codes_and_threads_are_options_of_the_engine():
@@ -238,7 +245,7 @@ def test_group_codes_and_threads_are_options_of_the_engine():
     for alpha in (0.5, 0.3, 0.5):
         measure = nn_iou_measure(alpha, 1)
         assert_same(grouped.rank_by(measure, 10, 0.5, 20), plain.rank_by(measure, 10, 0.5, 20))
-    assert grouped._group_cache and not plain._group_cache and coded_plan(plain, measure) == measure.plan()
+    assert has_groups(grouped) and not has_groups(plain) and coded_plan(plain, measure) == measure.plan()
     for threads in (0, 1.5, True):
         with pytest.raises(ParameterError, match="threads must be a whole number"):
             Compute(threads=threads)

@@ -15,9 +15,6 @@ from tests.conftest import ROOT
 #: Names whose private attributes belong to the test itself or to pytest, not to the code under test.
 OWN_NAMES = frozenset({"self", "cls", "pytest", "monkeypatch", "request"})
 
-ENGINE_CACHE = ("the engine's code cache, code groups and plan flags: a test proves that a pass ranked code groups "
-                "(or not) and that the cache keeps within its budget; the results are the same either way, and no "
-                "public name tells which path ran or what the cache holds")
 KEPT_PER_RUN = ("what an evaluator keeps per run while its arrays live (the scores within KEPT_SCORE_BYTES, found "
                 "through the aligned run they are kept by): an internal budget that no public name reports")
 KEPT_EVALUATION = ("whether the dashboard's evaluation was prepared in the background: only the server-kept "
@@ -35,17 +32,6 @@ OTHERS = "a file owned by another part of issue 66's work (the readers' fast pat
 
 #: Each private reach left, as (test file, what it reads, how many times, why).
 ALLOWED: tuple[tuple[str, str, int, str], ...] = (
-    ("tests/engine/test_code_groups.py", "grouped._group_cache", 4, ENGINE_CACHE),
-    ("tests/engine/test_code_groups.py", "plain._group_cache", 3, ENGINE_CACHE),
-    ("tests/engine/test_code_groups.py", "serial._group_cache", 1, ENGINE_CACHE),
-    ("tests/engine/test_code_groups.py", "evaluator.engine._group_cache", 1, ENGINE_CACHE),
-    ("tests/engine/test_code_groups.py", "engine._group_cache", 3, ENGINE_CACHE),
-    ("tests/engine/test_code_groups.py", "engine._code_cache", 3, ENGINE_CACHE),
-    ("tests/engine/test_code_groups.py", "engine._cached_bytes", 1, ENGINE_CACHE),
-    ("tests/engine/test_code_groups.py", "probe._cached_bytes", 1, ENGINE_CACHE),
-    ("tests/engine/test_code_groups.py", "engine._state", 2, ENGINE_CACHE),
-    ("tests/relevance/test_measures.py", "engine._code_cache", 1, ENGINE_CACHE),
-    ("tests/relevance/test_measures.py", "engine._state", 1, ENGINE_CACHE),
     ("tests/evaluation/test_evaluation.py", "warm._kept_for", 1, KEPT_PER_RUN),
     ("tests/evaluation/test_evaluation.py", "warm._align", 1, KEPT_PER_RUN),
     ("tests/dashboard/test_background.py", "from dashboard.computed import _evaluation", 1, KEPT_EVALUATION),

@@ -239,7 +239,7 @@ def test_code_cache_keeps_within_its_budget_across_measures():
     concepts, kg = random_world(1, images=80)
     engine = PairwiseEngine(concepts, kg=kg, block_size=20, cache_bytes=30_000)
     first = {spec.name: engine.relevance_by(spec) for spec in default_measures()}
-    cached = sum(engine._state(plan).code_dtype(0).itemsize * 80 * 80 for plan in engine._code_cache)
+    cached = sum(kept.code_bytes + kept.group_bytes for kept in engine.cached_plans().values())
     assert cached <= 30_000
     for spec in default_measures():
         assert engine.relevance_by(spec).tolist() == first[spec.name].tolist()
