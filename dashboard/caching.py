@@ -8,7 +8,10 @@ cannot be one of them (a bar drawn outside the function cannot be replayed): :fu
 server-wide :class:`~evalcore.kept.Kept` store under :func:`~evalcore.cache_keys.content_digest` of the function and
 of its arguments, each hashed by the same :data:`HASH_FUNCS` (a first workspace argument restricted the same way).
 Sessions asking for a result another one is computing wait for that computation, their bars moving with it
-(:meth:`~evalcore.kept.Kept.computed`), and then read the one copy, shared read-only.
+(:meth:`~evalcore.kept.Kept.computed`), and then read the one copy, shared read-only. Its decorator also does what a
+private twin did by hand before the call (:class:`Shared`): defaults filled in, lists given as tuples, arguments
+narrowed to what the result depends on (``given``), and what the computation reads that no content digest holds
+added to its key (``keyed_also``): each computation is one public function (``tests/dashboard/test_caching.py``).
 """
 
 from __future__ import annotations
@@ -45,6 +48,8 @@ SERVER_KEPT_BYTES = 512 << 20
 SERVER_WORKSPACES = 4
 #: A progress bar is redrawn at most this often (seconds).
 REDRAW_SECONDS = 0.2
+#: The parameter a :func:`shared` computation is given its progress callback by (never part of its key).
+PROGRESS = "progress"
 
 
 @st.cache_resource(show_spinner=False)
@@ -197,45 +202,71 @@ def kept_by(inputs: tuple[str, ...], *, kind: Literal["data", "resource"] = "dat
 
 class Shared(Generic[T]):
     """A computation kept in a server store (see the module's docstring); call it as the function it wraps, with
-    ``progress`` (a callback that draws, never part of the key) given by keyword."""
+    ``progress`` (a callback that draws, never part of the key) by keyword or in its place.
 
-    def __init__(self, compute: Callable[..., T], store: Callable[[], Kept], inputs: tuple[str, ...] | None) -> None:
+    The arguments are normalised before they key it or reach it, so that no twin function does it by hand: bound to
+    the computation's signature with its defaults (a call leaving out an argument with a default and one giving that
+    default share one result), a list as a tuple, then ``given(*arguments)`` where it is set (the arguments the
+    computation is given and keyed by, from the call's: a workspace restricted to the inputs of one argument, a
+    setting narrowed to what the result depends on), then a first workspace argument restricted to ``inputs``. The
+    key is the function's module and name, those arguments (each :func:`hashed`) and ``keyed_also(*arguments)``
+    where it is set: what the computation reads through an argument that no content digest holds (the names the
+    report for a paper gives the loaded files, which a workspace's digest of their bytes leaves out)."""
+
+    def __init__(self, compute: Callable[..., T], store: Callable[[], Kept], inputs: tuple[str, ...] | None,
+                 given: Callable[..., tuple[Any, ...]] | None = None,
+                 keyed_also: Callable[..., Any] | None = None) -> None:
+        functools.update_wrapper(self, compute)
         self.compute = compute
         self.store = store
         self.inputs = inputs
-        self.__doc__ = compute.__doc__
+        self.given = given
+        self.keyed_also = keyed_also
+        self.signature = inspect.signature(compute)
+        unbound = [name for name, parameter in self.signature.parameters.items() if name != PROGRESS
+                   and parameter.kind not in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD)]
+        if unbound:
+            raise TypeError(f"{compute.__qualname__}: parameters {unbound} cannot be given in order")
 
-    def _read(self, arguments: tuple[Any, ...]) -> tuple[Any, ...]:
-        """The arguments the computation is given: a first workspace argument restricted to its ``inputs``, so that
-        its key is their content and it can read nothing else."""
-        if self.inputs is not None and arguments and isinstance(arguments[0], Workspace):
-            return (arguments[0].restricted_to(*self.inputs), *arguments[1:])
-        return arguments
+    def _read(self, arguments: tuple[Any, ...], keywords: dict[str, Any]) -> tuple[tuple[Any, ...], Any]:
+        """The arguments the computation is given (normalised as the class's docstring says) and the progress
+        callback given with them (None where none is)."""
+        bound = self.signature.bind(*arguments, **keywords)
+        bound.apply_defaults()
+        progress = bound.arguments.get(PROGRESS)
+        read = tuple(tuple(value) if isinstance(value, list) else value
+                     for name, value in bound.arguments.items() if name != PROGRESS)
+        if self.given is not None:
+            read = tuple(self.given(*read))
+        if self.inputs is not None and read and isinstance(read[0], Workspace):
+            read = (read[0].restricted_to(*self.inputs), *read[1:])
+        return read, progress
 
-    def _key(self, arguments: tuple[Any, ...]) -> str:
-        return key_of(self.compute.__module__, self.compute.__qualname__, *arguments)
+    def _key(self, read: tuple[Any, ...]) -> str:
+        also = () if self.keyed_also is None else (self.keyed_also(*read),)
+        return key_of(self.compute.__module__, self.compute.__qualname__, *read, *also)
 
-    def __call__(self, *arguments: Any, progress: Callable[..., None] | None = None) -> T:
-        read = self._read(arguments)
+    def __call__(self, *arguments: Any, **keywords: Any) -> T:
+        read, progress = self._read(arguments, keywords)
         return self.store().computed(
-            self._key(read), lambda report: self.compute(*read, **({"progress": report} if report else {})), progress)
+            self._key(read), lambda report: self.compute(*read, **({PROGRESS: report} if report else {})), progress)
 
-    def kept(self, *arguments: Any) -> T | None:
+    def kept(self, *arguments: Any, **keywords: Any) -> T | None:
         """The kept result, or None when it was not computed yet."""
-        return self.store().get(self._key(self._read(arguments)))
+        return self.store().get(self._key(self._read(arguments, keywords)[0]))
 
-    def keep(self, value: T, *arguments: Any) -> None:
+    def keep(self, value: T, *arguments: Any, **keywords: Any) -> None:
         """Keep ``value`` as the result of a call with ``arguments`` (one read back from where it was kept, say: it
         must be exactly what the call computes), so that the call finds it; a result kept already stays."""
-        key = self._key(self._read(arguments))
+        key = self._key(self._read(arguments, keywords)[0])
         store = self.store()
         if store.get(key) is None:
             store.put(key, value)
 
-    def with_bar(self, text: str, *arguments: Any) -> T:
+    def with_bar(self, text: str, *arguments: Any, **keywords: Any) -> T:
         """The result, drawing a progress bar (``text``, then "Computing <step>") only while it is computed; the
         computation reports ``progress(fraction, step)``."""
-        value = self.kept(*arguments)
+        value = self.kept(*arguments, **keywords)
         if value is None:
             bar = st.progress(0.0, text=text)
             last_drawn = [0.0]
@@ -250,12 +281,15 @@ class Shared(Generic[T]):
                     bar.progress(min(1.0, fraction), text=f"Computing {step}")
 
             with server_foreground().working():
-                value = self(*arguments, progress=draw)
+                value = self(*arguments, **keywords, progress=draw)
             bar.empty()
         return value
 
 
-def shared(store: Callable[[], Kept], inputs: tuple[str, ...] | None = None) -> Callable[[Callable[..., T]], Shared[T]]:
+def shared(store: Callable[[], Kept], inputs: tuple[str, ...] | None = None, *,
+           given: Callable[..., tuple[Any, ...]] | None = None,
+           keyed_also: Callable[..., Any] | None = None) -> Callable[[Callable[..., T]], Shared[T]]:
     """Keep a computation's results in ``store()`` (:class:`Shared`); ``inputs``: the workspace inputs it reads,
-    when its first argument is a workspace."""
-    return lambda compute: Shared(compute, store, inputs)
+    when its first argument is a workspace; ``given``: the arguments it is given and keyed by, from the call's (after
+    its defaults, lists as tuples); ``keyed_also``: what joins the key beside them, of the arguments it is given."""
+    return lambda compute: Shared(compute, store, inputs, given, keyed_also)

@@ -132,15 +132,13 @@ def saved_workspace(link: SavedLink, progress: Callable[[float, str], None]) -> 
 EXTRACTION_INPUTS = ("captions", "names", "kg_files")
 
 
-_found_concepts = shared(server_kept, EXTRACTION_INPUTS)(caption_concepts)
-
-
+@shared(server_kept, EXTRACTION_INPUTS)
 def found_concepts(ws: Workspace, synonym_files: tuple[tuple[bytes, str], ...], abbreviations: bool, kg_names: bool,
-                   progress: Callable[[float, str], None]) -> CaptionConcepts:
+                   progress: Callable[[float, str], None] | None = None) -> CaptionConcepts:
     """The concept sets of ``ws``'s captions (:func:`evalcore.app.workspace.caption_concepts`), kept for every session
     under the digest of the captions, names, KG files, synonym files and options they are made from: a second
     session with the same captions reuses them, a session with other captions never does."""
-    return _found_concepts(ws, synonym_files, abbreviations, kg_names, progress=progress)
+    return caption_concepts(ws, synonym_files, abbreviations, kg_names, progress=progress)
 
 
 @kept_by(("concepts",), max_entries=8)
@@ -228,19 +226,17 @@ def kg_coverage_of(ws: Workspace) -> KGCoverage | None:
 
 # --- the Table-1 baselines -------------------------------------------------------------------------------------
 
-@shared(server_kept)
-def _baseline_ranking(ws: Workspace, baseline: Baseline, measure: MeasureSpec | None, mode: str,
-                      progress: Callable[[float], None] | None = None) -> Run:
-    return baseline.run(ws, engine_evaluator(ws, mode) if baseline.by_relevance else None, measure, progress)
-
-
-def baseline_run(ws: Workspace, baseline: Baseline, relevance: MeasureSpec, mode: str,
+@shared(server_kept, given=lambda ws, baseline, relevance, mode: (
+    ws.restricted_to(*baseline.inputs()), baseline, *baseline.setting(relevance, mode)))
+def baseline_run(ws: Workspace, baseline: Baseline, relevance: MeasureSpec | None, mode: str,
                  progress: Callable[[float], None] | None = None) -> Run:
-    """A baseline's ranked lists at the setting its ranking depends on (:meth:`Baseline.setting`), given the
-    session's nn-IoU setting ``relevance`` and KG mode; kept for every session (by what it reads), computed while
-    ``progress(fraction)`` moves (a progress callback cannot run inside an ``st.cache_*`` function)."""
-    return _baseline_ranking(ws.restricted_to(*baseline.inputs()), baseline, *baseline.setting(relevance, mode),
-                             progress=progress)
+    """A baseline's ranked lists at the setting its ranking depends on, given the session's nn-IoU setting
+    ``relevance`` and KG mode: its decorator gives it the workspace restricted to what the baseline reads
+    (:meth:`Baseline.inputs`) and the (measure, mode) its ranking depends on (:meth:`Baseline.setting`: (None,
+    "undirected") for one that ranks by neither), so that moving a slider never recomputes a ranking it cannot
+    change. Kept for every session (by what it reads), computed while ``progress(fraction)`` moves (a progress
+    callback cannot run inside an ``st.cache_*`` function)."""
+    return baseline.run(ws, engine_evaluator(ws, mode) if baseline.by_relevance else None, relevance, progress)
 
 
 def relevance_ranking(ws: Workspace, baseline: Baseline, settings: Settings,
@@ -310,21 +306,16 @@ def system_runs(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Base
 
 
 @shared(server_kept, EVALUATION_INPUTS)
-def _evaluation(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...],
-                settings: Settings, shown: tuple[str, ...] | None) -> Scores:
-    evaluator = engine_evaluator(ws, settings.kg_mode)
-    return shown_scores(evaluator, system_runs(ws, run_names, baselines, settings), settings.options(), settings.ks,
-                        shown)
-
-
 def evaluation(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...], settings: Settings,
-               shown: Sequence[str] | None = None) -> Scores:
+               shown: tuple[str, ...] | None = None) -> Scores:
     """The per-query values of the loaded runs ``run_names`` and the ``baselines``
     (:func:`evalcore.app.scores.shown_scores`: the sidebar's measure adds its metrics before nn-IoU's), of every
     metric or only the ``shown`` ones (each with the value the whole table gives it). Kept for the whole server by
     what it reads and shared read-only: sessions asking for the same evaluation (eight users moving alpha to the
     same value) compute it once and read one copy, where a per-session cache would unpickle its own."""
-    return _evaluation(ws, tuple(run_names), tuple(baselines), settings, None if shown is None else tuple(shown))
+    evaluator = engine_evaluator(ws, settings.kg_mode)
+    return shown_scores(evaluator, system_runs(ws, run_names, baselines, settings), settings.options(), settings.ks,
+                        shown)
 
 
 def leaderboard_metric_names(ws: Workspace, settings: Settings) -> list[str]:
@@ -468,18 +459,7 @@ def report_file_names(ws: Workspace) -> tuple[str | None, str | None, tuple[str,
             tuple(run.source for _, run in ws.runs.values()))
 
 
-@shared(server_kept, EVALUATION_INPUTS)
-def _leaderboard_report(ws: Workspace, file_names: tuple[str | None, str | None, tuple[str, ...]],
-                        run_names: tuple[str, ...], baselines: tuple[Baseline, ...], settings: Settings,
-                        focus: str) -> str:
-    # file_names is report_file_names(ws), which workspace_report reads through ws: given, it is in the key.
-    results = evaluation(ws, run_names, baselines, settings).results
-    key = curve_relevance(results.metrics, focus)
-    curves = None if key is None else precision_recall(ws, run_names, baselines, settings, key)
-    return report_html(workspace_report(ws, engine_evaluator(ws, settings.kg_mode), results, settings.options(),
-                                        settings.kg_mode, settings.ks, [focus], curves))
-
-
+@shared(server_kept, EVALUATION_INPUTS, keyed_also=lambda ws, *_: report_file_names(ws))
 def leaderboard_report(ws: Workspace, run_names: tuple[str, ...], baselines: tuple[Baseline, ...], settings: Settings,
                        focus: str) -> str:
     """The Leaderboard's report for a paper, one self-contained HTML file (:func:`evalcore.app.report.report_html` of
@@ -488,9 +468,14 @@ def leaderboard_report(ws: Workspace, run_names: tuple[str, ...], baselines: tup
     alpha and n, the 11-point precision-recall curves under ``focus``'s relevance, the loaded files and the command
     that recreates it. Built when asked (the download's click), then kept for the
     whole server under everything it reads: the workspace's inputs it reads by their content, the names it gives
-    the files (:func:`report_file_names`), the systems, the settings and the metric in focus; a second click, or
-    another session with the same data and choices, reads it back."""
-    return _leaderboard_report(ws, report_file_names(ws), tuple(run_names), tuple(baselines), settings, focus)
+    the files (:func:`report_file_names`: ``workspace_report`` reads them through ``ws``, whose digest leaves
+    them out, so its decorator adds them to the key), the systems, the settings and the metric in focus; a second
+    click, or another session with the same data and choices, reads it back."""
+    results = evaluation(ws, run_names, baselines, settings).results
+    key = curve_relevance(results.metrics, focus)
+    curves = None if key is None else precision_recall(ws, run_names, baselines, settings, key)
+    return report_html(workspace_report(ws, engine_evaluator(ws, settings.kg_mode), results, settings.options(),
+                                        settings.kg_mode, settings.ks, [focus], curves))
 
 
 # --- explanations ----------------------------------------------------------------------------------------------
@@ -863,7 +848,7 @@ def keep_prepared(ws: Workspace, settings: Settings) -> None:
     mode = settings.kg_mode
     evaluator = engine_evaluator(ws, mode)
     runs = {key: run for key, b in _kept_apart(ws).items()
-            if (run := _baseline_ranking.kept(ws.restricted_to(*b.inputs()), b, None, "undirected")) is not None}
+            if (run := baseline_run.kept(ws, b, None, "undirected")) is not None}
     leaderboard = [b.measure(settings.relevance) for b in BASELINES if b.by_relevance]
     results = PreparedResults({mode: evaluator.kept_rankings(leaderboard)}, {mode: evaluator.kept_summaries()}, runs)
     try:
@@ -932,4 +917,4 @@ def keep_results_read(ws: Workspace, results: PreparedResults) -> None:
     for key, run in results.runs.items():
         if key in kept_apart:
             b = kept_apart[key]
-            _baseline_ranking.keep(run, ws.restricted_to(*b.inputs()), b, None, "undirected")
+            baseline_run.keep(run, ws, b, None, "undirected")

@@ -12,7 +12,7 @@ import pytest
 from dashboard import background
 from dashboard.background import Background, Job, neighbour_settings
 from dashboard.caching import server_foreground
-from dashboard.computed import LeaderboardView, _evaluation, leaderboard_metric_names
+from dashboard.computed import LeaderboardView, evaluation, leaderboard_metric_names
 from dashboard.sidebar import DEFAULTS, Settings
 from evalcore.app.sweeps import ablation_grid, grid_options
 from evalcore.app.workspace import load_demo
@@ -208,7 +208,7 @@ def test_the_leaderboard_prepared_in_the_background_is_the_one_drawn(reader, pre
 
     def prepared(settings: Settings) -> bool:
         shown = LeaderboardView().shown(leaderboard_metric_names(ws, settings))
-        return _evaluation.kept(ws, run_names, baselines, settings, shown) is not None
+        return evaluation.kept(ws, run_names, baselines, settings, shown) is not None
 
     assert prepared(sidebar_settings(DEFAULT_ALPHA, DEFAULT_HOPS))
     app.switch_page("pages/leaderboard.py")

@@ -1,18 +1,25 @@
 """One cache decorator for the dashboard's computations on a workspace (dashboard.caching.kept_by): it gives the
 computation the workspace restricted to the inputs it names, so that the key is their content and nothing else can be
-read, then keeps the result in a Streamlit cache hashed through HASH_FUNCS."""
+read, then keeps the result in a Streamlit cache hashed through HASH_FUNCS. A computation kept for the server
+(dashboard.caching.shared) has its arguments normalised by its decorator too, so that each computation is one public
+function: no private twin converts its arguments by hand before calling it."""
 
 from __future__ import annotations
 
+import ast
 import inspect
 import uuid
 
 import pytest
 
 from dashboard import computed
-from dashboard.caching import kept_by
+from dashboard.caching import Shared, kept_by, shared
+from evalcore.app.baselines import CAPTIONS, IOU
 from evalcore.app.workspace import Workspace
 from evalcore.data import ConceptSets
+from evalcore.kept import Kept
+from evalcore.relevance.measures import measure_spec
+from tests.conftest import ROOT
 
 #: What each computation below was given, in order of the calls that computed (a cache hit adds nothing).
 SEEN: list[Workspace] = []
@@ -134,3 +141,108 @@ def test_a_dashboard_computation_shares_its_result_across_inputs_it_does_not_rea
     assert frequency["C1"] == 2
     assert computed.concept_frequency(ws.with_inputs(captions={"img1": "other"})) == frequency
     assert computed.kg_of(ws) is None  # no KG file: nothing built, nothing kept
+
+
+#: The private cached twins left in dashboard/computed.py, each with why its public function cannot be the cached one.
+TWINS_LEFT = {
+    "_rocov2_workspace": "the public function takes the address's folder name and the server's data roots (app.py's "
+                         "and the Data page's call); the cached one takes the data source they make, which the key is "
+                         "the content of (Rocov2Folder: the digest of the files it reads), a key no argument of the "
+                         "public function gives",
+    "_saved_workspace": "the public function notes every link it opens (note_saved), a cache hit included: links to "
+                        "the same content share one kept workspace, and each must be noted for keep_prepared",
+}
+#: Other names of a public computation (the same object, no twin), each with who still reads it under that name.
+ALIASES: dict[str, tuple[str, str]] = {}
+CACHE_DECORATORS = {"shared", "kept_by", "cache_data", "cache_resource"}
+
+
+def decorator_name(node: ast.expr) -> str:
+    """``shared`` of ``@shared(...)``, ``cache_data`` of ``@st.cache_data(...)``; a call of a call (``shared(...)(f)``)
+    too."""
+    while isinstance(node, ast.Call):
+        node = node.func
+    return node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
+
+
+def is_cached(value: object) -> bool:
+    """A computation kept by a cache decorator: a Shared, a kept_by function or an st.cache_* function."""
+    return isinstance(value, Shared) or (callable(value) and not isinstance(value, type) and hasattr(value, "clear"))
+
+
+def test_no_private_cached_twin_is_left_in_the_dashboards_computations():
+    """Each computation is one public function with one decorator, which normalises its arguments: a private cached
+    function called by a public one that only converts them (issue 66's twin pairs) is refused, but those listed."""
+    tree = ast.parse((ROOT / "dashboard" / "computed.py").read_text(encoding="utf-8"))
+    private = set()
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            if node.name.startswith("_") and any(decorator_name(d) in CACHE_DECORATORS for d in node.decorator_list):
+                private.add(node.name)
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            if decorator_name(node.value) in CACHE_DECORATORS:
+                private |= {t.id for t in node.targets if isinstance(t, ast.Name) and t.id.startswith("_")}
+    assert private == set(TWINS_LEFT)
+    bound = {name for name, value in vars(computed).items() if name.startswith("_") and is_cached(value)}
+    assert bound == set(TWINS_LEFT) | set(ALIASES)
+    assert all(getattr(computed, alias) is getattr(computed, name) for alias, (name, _) in ALIASES.items())
+    # A cached computation defined there is bound under its own name.
+    own = {name: value for name, value in vars(computed).items()
+           if is_cached(value) and getattr(value, "__module__", None) == computed.__name__}
+    assert {name for name, value in own.items() if value.__name__ != name} == set(ALIASES)
+
+
+def test_a_shared_computation_is_keyed_by_its_arguments_normalised_and_never_by_its_progress():
+    store, calls = Kept(), []
+
+    @shared(lambda: store, ("captions",))
+    def lengths(ws: Workspace, images: tuple[str, ...], suffix: str = "",
+                progress=None) -> dict[str, int]:
+        calls.append((ws, images, suffix))
+        if progress:
+            progress(1.0, "done")
+        return {image: len(ws.captions[image] + suffix) for image in images}
+
+    ws = workspace()
+    first = lengths(ws, ["img1"])  # a list: given as a tuple, keyed as one
+    assert calls == [(calls[0][0], ("img1",), "")] and calls[0][0].digest == ws.restricted_to("captions").digest
+    assert lengths(ws, ("img1",), "") is first  # its default given: the same call
+    assert lengths(ws, images=("img1",), suffix="", progress=lambda *_: None) is first  # progress is no key
+    assert lengths(ws.with_inputs(names={"C9": "spleen"}), ("img1",)) is first  # an input it does not read
+    assert lengths.kept(ws, ["img1"]) is first and lengths.kept(ws, ("img2",)) is None
+    lengths(ws, ("img1",), "!")
+    assert len(calls) == 2
+    assert lengths.__name__ == "lengths" and list(inspect.signature(lengths).parameters)[:2] == ["ws", "images"]
+
+
+def test_given_narrows_the_arguments_and_keyed_also_joins_the_key():
+    store, calls = Kept(), []
+
+    @shared(lambda: store, given=lambda ws, word, loud: (ws.restricted_to("captions"), word.lower(), loud),
+            keyed_also=lambda ws, *_: tuple(sorted(ws.captions)))
+    def mentions(ws: Workspace, word: str, loud: bool) -> int:
+        calls.append(word)
+        return sum(word in text.lower() for text in ws.captions.values())
+
+    ws = workspace()
+    assert mentions(ws, "CT", False) == 1 and calls == ["ct"]
+    assert mentions(ws, "ct", False) == 1 and calls == ["ct"]  # given narrowed it: one key
+    assert mentions(ws, "ct", True) == 1 and len(calls) == 2
+    # keyed_also sees the arguments given (the workspace restricted): another image ID, another key.
+    renamed = ws.with_inputs(captions={"img3" if image == "img2" else image: text for image, text in ws.captions.items()})
+    mentions(renamed, "ct", False)
+    assert len(calls) == 3
+
+
+def test_a_baselines_run_is_kept_by_what_it_reads_at_the_setting_it_depends_on():
+    """baseline_run's decorator restricts the workspace to the baseline's inputs and narrows the sidebar's setting
+    to the one its ranking depends on, for a call, for .kept and for .keep alike (keep_prepared and
+    keep_results_read read and put the runs kept with a saved workspace through them)."""
+    ws = workspace(concepts=ConceptSets(("img1", "img2"), (frozenset({"C1"}), frozenset({"C1", "C2"}))))
+    marker = object()
+    computed.baseline_run.keep(marker, ws, CAPTIONS, None, "undirected")
+    moved = measure_spec("nn-iou", alpha=0.3, n=2)
+    assert computed.baseline_run.kept(ws, CAPTIONS, moved, "directed") is marker  # it ranks by neither
+    assert computed.baseline_run.kept(ws.with_inputs(names={"C2": "kidney"}), CAPTIONS, moved, "directed") is marker
+    assert computed.baseline_run.kept(ws.with_inputs(captions={"img1": "other"}), CAPTIONS, None, "undirected") is None
+    assert computed.baseline_run.kept(ws, IOU, None, "undirected") is None

@@ -17,8 +17,6 @@ OWN_NAMES = frozenset({"self", "cls", "pytest", "monkeypatch", "request"})
 
 KEPT_PER_RUN = ("what an evaluator keeps per run while its arrays live (the scores within KEPT_SCORE_BYTES, found "
                 "through the aligned run they are kept by): an internal budget that no public name reports")
-KEPT_EVALUATION = ("whether the dashboard's evaluation was prepared in the background: only the server-kept "
-                   "computation itself (a Shared, whose .kept() is public) can say so without computing it")
 SPIES = ("spies on the steps a comparison of measures computes, proving that one more measure computes only that "
          "one; the numbers are the same either way")
 UNIT = ("a unit test of a private helper against a plain reference implementation on random inputs (a property "
@@ -34,7 +32,6 @@ OTHERS = "a file owned by another part of issue 66's work (the readers' fast pat
 ALLOWED: tuple[tuple[str, str, int, str], ...] = (
     ("tests/evaluation/test_evaluation.py", "warm._kept_for", 1, KEPT_PER_RUN),
     ("tests/evaluation/test_evaluation.py", "warm._align", 1, KEPT_PER_RUN),
-    ("tests/dashboard/test_background.py", "from dashboard.computed import _evaluation", 1, KEPT_EVALUATION),
     ("tests/studies/test_measure_comparison_parts.py", "mc._measure", 1, SPIES),
     ("tests/studies/test_measure_comparison_parts.py", "mc._judge", 1, SPIES),
     ("tests/studies/test_measure_comparison_parts.py", "mc._sampled_p_values", 1, UNIT),
