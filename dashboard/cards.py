@@ -14,7 +14,7 @@ from dashboard.computed import caption_dictionary_of, explanations_of, pool_rele
 from dashboard.session import audience
 from dashboard.sidebar import Settings
 from dashboard.ui import chip, choose_flag, concept_label, escape_markdown, unbroken_hyphens
-from dashboard.wording import MATCHED, is_clinician, say, status_of
+from dashboard.wording import MATCHED, is_clinician, say, status_of, status_words
 from evalcore.app.baselines import IOU, Baseline
 from evalcore.app.explain import (
     QUERY_WORD,
@@ -106,6 +106,12 @@ def arithmetic_markdown(explanation: Explanation) -> str:
                  f"(alpha = {explanation.nn_iou.spec.params['alpha']:g}, n = {explanation.measure.hops}, {explanation.mode}), "
                  f"|A ∪ B| = {explanation.union}")
     return "  \n".join(lines)
+
+
+def counts_caption(explanation: Explanation) -> str:
+    """What a result's score counts, under its card: the arithmetic for a researcher (:func:`arithmetic_markdown`),
+    the shared concepts without metric names for a clinician (:func:`plain_counts`)."""
+    return plain_counts(explanation) if is_clinician() else arithmetic_markdown(explanation)
 
 
 def draw_paths(explanation: Explanation, direction: str = "BT") -> None:
@@ -223,10 +229,8 @@ def draw_caption_words(ws: Workspace, image_id: str, kg, legend: bool = True) ->
     if not words:
         st.caption("No concept was found in this caption.")
         return
-    clinician = is_clinician()
-
     def not_counted(status: str) -> str:
-        return say("not_counted_word", status=status_of(status).after_words if clinician else status)
+        return say("not_counted_word", status=status_words(status))
 
     assumed = f" ({say('assumed')})"
     lines = []

@@ -31,7 +31,6 @@ from evalcore.app.detection import EXTRACTED_SOURCE, concept_codes
 
 # app.explain: an explanation's type and the wording of KG paths.
 from evalcore.app.explain import (
-    RELATION_WORDS,
     SOURCE_NAMES,
     Explanation,
     path_phrase,
@@ -93,12 +92,9 @@ from evalcore.io.figures import ablation_figure, timing_figure, worked_example_f
 
 # io.tables: how scores are laid out, labelled, described and downloaded.
 from evalcore.io.tables import (
-    GROUP_TITLES,
-    PLAIN_GROUP_TITLES,
     SCORE_DECIMALS,
     SCORE_FORMAT,
     best_systems,
-    describe_family,
     describe_metric,
     equivalent_metric,
     focus_metric,
@@ -109,8 +105,6 @@ from evalcore.io.tables import (
     markdown_table,
     metric_family,
     metric_group,
-    plain_metric_help,
-    plain_metric_label,
     results_csv,
     score_table,
     spreadsheet_csv,
@@ -176,7 +170,7 @@ __all__ = [
     # app.detection
     "EXTRACTED_SOURCE", "concept_codes",
     # app.explain
-    "RELATION_WORDS", "SOURCE_NAMES", "Explanation", "path_phrase", "path_steps", "paths_dot", "readable_path",
+    "SOURCE_NAMES", "Explanation", "path_phrase", "path_steps", "paths_dot", "readable_path",
     "shown_name", "source_phrase",
     # app.judging
     "DEFAULT_DESIGN_SIZE", "DEFAULT_SEED", "MAX_DESIGN_SIZE", "judged_collection",
@@ -204,9 +198,9 @@ __all__ = [
     # io.figures
     "ablation_figure", "timing_figure", "worked_example_figure",
     # io.tables
-    "GROUP_TITLES", "PLAIN_GROUP_TITLES", "SCORE_DECIMALS", "SCORE_FORMAT", "best_systems", "describe_family",
+    "SCORE_DECIMALS", "SCORE_FORMAT", "best_systems",
     "describe_metric", "equivalent_metric", "focus_metric", "format_p_value", "grouped_metrics", "label_query_counts",
-    "latex_table", "markdown_table", "metric_family", "metric_group", "plain_metric_help", "plain_metric_label",
+    "latex_table", "markdown_table", "metric_family", "metric_group",
     "results_csv", "score_table", "spreadsheet_csv", "wide_summary",
     # metrics.registry
     "parse_metric",

@@ -1,8 +1,10 @@
 """Every text the dashboard shows both readers, written once for each: the researcher's words and the clinician's.
 
 A message is a :class:`Wording`, a pair written by hand; :func:`say` gives the session's reader its wording of a
-keyed message (:data:`MESSAGES`), :func:`words` that of any pair. Nothing here rewrites one reader's text into the
-other's: a clinician's sentence is written as a clinician reads it.
+keyed message (:data:`MESSAGES`), :func:`words` that of any pair. A label made from a value (a metric's header, a
+family's or group's title, a system's name, a p-value, a path step's link) has its small per-reader function here
+(:func:`metric_header` and its neighbours), so that a page asks for it instead of choosing between two texts. Nothing
+here rewrites one reader's text into the other's: a clinician's sentence is written as a clinician reads it.
 
 What evalcore writes in its own words is said to a clinician in two ways. A refused file's reason, an
 :class:`~evalcore.errors.InputError`, carries both wordings of what was expected, written where it is raised:
@@ -20,7 +22,18 @@ import re
 from dataclasses import dataclass
 
 from dashboard.session import audience
+from evalcore.app.baselines import Baseline
+from evalcore.app.explain import RELATION_WORDS
 from evalcore.errors import InputError, one_line
+from evalcore.io.tables import (
+    GROUP_TITLES,
+    PLAIN_GROUP_TITLES,
+    describe_family,
+    describe_metric,
+    format_p_value,
+    plain_metric_help,
+    plain_metric_label,
+)
 
 READERS = ("researcher", "clinician")
 
@@ -57,6 +70,15 @@ def for_reader(researcher: str, clinician: str) -> str:
 def is_clinician() -> bool:
     """Whether the session's reader is a clinician (for a choice of what to draw, not of words: those are here)."""
     return audience() == "clinician"
+
+
+def reader_of(reader: str | None) -> str:
+    """``reader`` where given, else the session's reader (the per-reader labels below take either).
+
+    >>> reader_of("clinician")
+    'clinician'
+    """
+    return reader or audience()
 
 
 # --- names: page titles, the navigation, the confidence interval ----------------------------------------------------
@@ -125,6 +147,136 @@ UNKNOWN_STATUS = Status("no", "not counted in", "not this image")
 
 def status_of(status: str) -> Status:
     return STATUS.get(status, UNKNOWN_STATUS)
+
+
+def status_words(status: str, reader: str | None = None) -> str:
+    """A mention's status after the words that were not counted (a caption's concept list): the status itself for a
+    researcher, a clinician's words for it.
+
+    >>> status_words("negated", "researcher"), status_words("negated", "clinician")
+    ('negated', 'ruled out')
+    """
+    return status_of(status).after_words if reader_of(reader) == "clinician" else status
+
+
+# --- what a page names in each reader's words: a metric, a family or group of metrics, a system, a p-value -------------
+
+def metric_header(metric: str, reader: str | None = None) -> str:
+    """A metric as a chooser's option, a chart's title or a page's heading: its name for a researcher, its plain label
+    for a clinician.
+
+    >>> metric_header("nn-CUI@10", "researcher"), metric_header("nn-CUI@10", "clinician")
+    ('nn-CUI@10', 'top 10: concept match, related concepts count')
+    """
+    return plain_metric_label(metric) if reader_of(reader) == "clinician" else metric
+
+
+def metric_column(metric: str, reader: str | None = None) -> str:
+    """A metric's column inside its family's table, whose title already names the family (and the label target): the
+    name before its target for a researcher, the plain label's "top K" for a clinician.
+
+    >>> metric_column("P@5[organ]", "researcher"), metric_column("P@5[organ]", "clinician")
+    ('P@5', 'top 5')
+    """
+    return plain_metric_label(metric).split(":")[0] if reader_of(reader) == "clinician" else metric.split("[")[0]
+
+
+def metric_help(metric: str, threshold: float | None = None, reader: str | None = None) -> str:
+    """What a metric's column measures, for its tooltip: the description with the relevance ``threshold`` for a
+    researcher, what its score says in plain words for a clinician.
+
+    >>> metric_help("P@5[organ]", reader="clinician")
+    'How often the top 5 contain an image of the same organ as the case, from 0 (never) to 1 (always).'
+    """
+    return plain_metric_help(metric) if reader_of(reader) == "clinician" else describe_metric(metric, threshold)
+
+
+def family_label(family: str, metric: str, threshold: float | None = None, reader: str | None = None) -> str:
+    """A metric family as a chooser's option (``metric``: one of the family's): its name and description for a
+    researcher, what its plain label names for a clinician.
+
+    >>> family_label("P", "P@5[organ]", reader="researcher")
+    'P: How often the top K contain an image of the same organ'
+    >>> family_label("P", "P@5[organ]", reader="clinician")
+    'same organ'
+    """
+    if reader_of(reader) == "clinician":
+        return plain_metric_label(metric).split(": ", 1)[1]
+    return f"{family}: {describe_family(metric, threshold)}"
+
+
+def family_heading(family: str, metric: str, threshold: float | None = None,
+                   reader: str | None = None) -> tuple[str, str]:
+    """A family's table heading, as its bold title and the description after it (none for a clinician).
+
+    >>> family_heading("P", "P@5[organ]", reader="clinician")
+    ('Same organ', '')
+    """
+    if reader_of(reader) == "clinician":
+        return family_label(family, metric, threshold, "clinician").capitalize(), ""
+    return family, describe_family(metric, threshold)
+
+
+def group_title(group: str, reader: str | None = None) -> str:
+    """A group of metrics (io.tables.GROUPS) by its title, a clinician's plain one or the researcher's.
+
+    >>> group_title("other", "clinician"), group_title("new group", "researcher")
+    ('Other scores', 'new group')
+    """
+    titles = PLAIN_GROUP_TITLES if reader_of(reader) == "clinician" else GROUP_TITLES
+    return titles.get(group, str(group))
+
+
+def source_name(system: Baseline | str, reader: str | None = None) -> str:
+    """A source of retrieved images as a narrow chooser's option: a reference system by its title for a researcher and
+    by its short plain words for a clinician; a loaded run by its name.
+
+    >>> from evalcore.app.baselines import NN_IOU
+    >>> source_name(NN_IOU, "clinician"), source_name("my-run", "clinician")
+    ('Shared or related concepts', 'my-run')
+    """
+    if not isinstance(system, Baseline):
+        return system
+    return system.short_plain if reader_of(reader) == "clinician" else system.title
+
+
+#: The corrected p-value below which a difference is said to be real (the green of the researcher's grid).
+SIGNIFICANCE_LEVEL = 0.05
+
+
+def plain_significance(p_value: float) -> str:
+    """A corrected p-value in a clinician's words: the 5 % level the researcher's grid marks green.
+
+    >>> plain_significance(0.01), plain_significance(0.2)
+    ('likely real', 'could be chance')
+    """
+    return "likely real" if p_value < SIGNIFICANCE_LEVEL else "could be chance"
+
+
+def significance(p_value: float, reader: str | None = None) -> str:
+    """A corrected p-value as a cell shows it: written out for a researcher, said for a clinician.
+
+    >>> significance(0.0004, "researcher"), significance(0.0004, "clinician")
+    ('< 0.001', 'likely real')
+    """
+    return plain_significance(p_value) if reader_of(reader) == "clinician" else format_p_value(p_value)
+
+
+#: A path step's link in the Knowledge graph's path table (``verb``: the relation's words): up a kind-of link, or down.
+STEP_UP = Wording("broader: the previous {verb} it (up)", "the step above {verb} this one")
+STEP_DOWN = Wording("narrower: it {verb} the previous (down)", "this one {verb} the step above")
+
+
+def link_words(link: str, relation: str, reader: str | None = None) -> str:
+    """How a path step was reached: "broader: the previous is part of it (up)" for a researcher, "the step above is
+    part of this one" for a clinician (no hierarchy jargon); the first step is the "start".
+
+    >>> link_words("is_a", "part_of", "researcher"), link_words("is_a", "part_of", "clinician")
+    ('broader: the previous is part of it (up)', 'the step above is part of this one')
+    """
+    if not link:
+        return "start"
+    return (STEP_UP if link == "is_a" else STEP_DOWN).of(reader_of(reader)).format(verb=RELATION_WORDS[relation])
 
 
 # --- the messages of the pages ---------------------------------------------------------------------------------------
@@ -245,6 +397,13 @@ MESSAGES: dict[str, Wording] = {
                            "Score shown in the chart and the comparison of systems"),
     "chart_caption": Wording("Bars: mean over queries; whiskers: 95% bootstrap confidence interval.",
                              "Bars: average over all cases; whiskers: " + INTERVAL.clinician + "."),
+    "significance_intro": Wording(
+        "**Is the difference real?** Paired randomization test between each pair of systems; p-values corrected for "
+        "testing several pairs at once (Holm). Green: p < 0.05, a difference unlikely to be chance. With {samples:,} "
+        "randomizations no p-value is below 1/({samples:,} + 1) = {smallest:.2g} before Holm's correction.",
+        "**Is the difference real?** Each cell compares two systems: \"likely real\" (green) where chance alone would "
+        "give a difference this large less than 5 times in 100, allowing for the several pairs compared; \"could be "
+        "chance\" otherwise."),
     "interval_low": Wording("Lower end of the 95% bootstrap confidence interval of {metric}",
                             "Low end of " + INTERVAL.clinician),
     "interval_high": Wording("Upper end of the 95% bootstrap confidence interval of {metric}",
@@ -304,6 +463,7 @@ MESSAGES: dict[str, Wording] = {
     "group_system_a": Wording("System A", "First system"),
     "group_system_b": Wording("System B", "Second system"),
     "group_queries": Wording("queries", "cases"),
+    "group_difference": Wording("A - B", "difference"),
     "significant_groups": Wording("Groups where {a} and {b} differ significantly (of {count} tested):",
                                   "Groups where {a} and {b} differ by more than chance (of {count} compared):"),
     "no_significant_group": Wording(
@@ -350,6 +510,7 @@ MESSAGES: dict[str, Wording] = {
     "case_choice": Wording("Case (query image)", "Case"),
     "case_heading": Wording("Query", "The case"),
     "case_word": Wording("The query", "The case"),
+    "retrieved_by_reference": Wording("By {title}: {plain}.", "The images with {plain}."),
     # the Knowledge graph
     "map_word": Wording("KG", "concept map"),
     "kg_concepts": Wording("Concepts in the KG", "Concepts on the map"),

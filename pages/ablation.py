@@ -26,7 +26,6 @@ from dashboard.library import (
     informative_systems,
     nn_iou_measure,
     parse_metric,
-    plain_metric_label,
     retrieval_system,
     score_table,
     sweep_axis,
@@ -34,6 +33,7 @@ from dashboard.library import (
 from dashboard.session import audience, through_app
 from dashboard.sidebar import controls
 from dashboard.ui import choose_flag, choose_many, choose_one, page_with_concepts
+from dashboard.wording import metric_header
 
 through_app()
 
@@ -137,7 +137,8 @@ if not grids_alpha_and_n(chosen) and chosen.params and st.session_state.get("swe
     # swept.
     st.session_state["sweep_parameter"] = next(iter(chosen.params))
 ws = page_with_concepts(ablation_title(chosen, st.session_state.get("sweep_parameter")))
-who = audience()
+who = audience()  # bound here for the choosers' labels (drawn again outside this run)
+researcher = who == "researcher"  # the ranking agreement below is a researcher's
 evaluator = evaluator_of(ws, settings.kg_mode)
 has_kg = evaluator.kg is not None
 
@@ -165,7 +166,7 @@ if not grids_alpha_and_n(chosen):
     judged = f"CUI@10{{{chosen.key}}}" if include_runs else "CUI@10"
     metrics = choose_many(st.multiselect, "Metrics", names, "sweep_metrics",
                           default=[m for m in (judged, "P@30[modality]") if m in names] or names[:1],
-                          format_func=plain_metric_label if who == "clinician" else str)
+                          format_func=lambda metric: metric_header(metric, who))
     if not metrics:
         st.caption("Choose at least one metric.")
         st.stop()
@@ -173,8 +174,7 @@ if not grids_alpha_and_n(chosen):
                                      tuple(metrics), include_runs, settings.kg_mode, settings.options())
     flat = flat_curves(sweep, chosen, [parameter], has_kg)
     for metric in metrics:
-        shown_title = plain_metric_label(metric) if who == "clinician" else metric
-        st.plotly_chart(sweep_curve(sweep, metric, axis, shown_title), key=f"sweep_{metric}")
+        st.plotly_chart(sweep_curve(sweep, metric, axis, metric_header(metric)), key=f"sweep_{metric}")
         flat_captions(flat, metric, set(sweep.system))
     st.dataframe(score_table(sweep.pivot_table(index=["metric", "system"], columns="setting", values="value",
                                                sort=False)), key="sweep_table")
@@ -190,7 +190,7 @@ if chosen.key == "iou":
 
 names = metric_names_for(evaluator, DEFAULT_CUTOFFS)
 metrics = choose_many(st.multiselect, "Metrics", names, "ablation_metrics", default=grid_metrics(names, bool(ws.runs)),
-                      format_func=plain_metric_label if who == "clinician" else str)
+                      format_func=lambda metric: metric_header(metric, who))
 include_runs = bool(ws.runs) and choose_flag(st.toggle, f"Include the {len(ws.runs)} loaded run(s)", "ablation_runs",
                                              default=True, persist_state="session")
 isolated = bool(ws.kg_files) and choose_flag(
@@ -211,7 +211,7 @@ flat = flat_curves(grid, settings.relevance, ["alpha", "n"], has_kg)
 systems = informative_systems(grid, metrics)
 shown = choose_many(st.multiselect, "Systems (one panel each)", systems, "ablation_systems", default=systems[:6])
 for metric in metrics:
-    title = plain_metric_label(metric) if who == "clinician" else metric
+    title = metric_header(metric)
     st.subheader(title)
     panels, table, figure = metric_curves(grid, metric, tuple(shown), title)
     if table.empty:
@@ -221,7 +221,7 @@ for metric in metrics:
     flat_captions(flat, metric, set(shown))
     system = choose_one(st.selectbox, "Heatmap for system", panels, f"heat_system_{metric}")
     st.plotly_chart(metric_heatmap(grid, metric, tuple(shown), system, title), key=f"heat_{metric}")
-    if table.system.nunique() >= 2 and who == "researcher":
+    if researcher and table.system.nunique() >= 2:
         st.markdown("**Does the winner change?** Kendall tau between the system ranking at each setting and the "
                     "ranking under IoU (1 = same order). Rows: distance threshold n; columns: alpha.")
         # A styler is built per session: Streamlit writes its display values into it while drawing.

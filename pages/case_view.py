@@ -6,13 +6,12 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard.cards import (
-    arithmetic_markdown,
     caption_words_toggle,
+    counts_caption,
     draw_caption_words,
     draw_paths,
     explanations_for,
     legend,
-    plain_counts,
     query_chips,
     reason_markdown,
     result_chips,
@@ -22,8 +21,8 @@ from dashboard.computed import baselines_with_progress, kg_of
 from dashboard.library import IOU, NN_IOU, Baseline, CBIRLensError, changed_top, find_images, image_of
 from dashboard.session import audience, through_app
 from dashboard.sidebar import controls
-from dashboard.ui import choose_flag, choose_one, escape_markdown, page_with_concepts, system_label
-from dashboard.wording import refusal, say, words
+from dashboard.ui import choose_flag, choose_one, escape_markdown, page_with_concepts
+from dashboard.wording import refusal, say, source_name, words
 
 through_app()
 
@@ -39,9 +38,7 @@ concepts = ws.concepts
 sources: list[Baseline | str] = [b for b in (NN_IOU, IOU) if b.available(ws)] + list(ws.runs)
 top = st.columns([3, 2, 1])
 system = choose_one(top[0].selectbox, "Images retrieved by", sources, "case_system",
-                    format_func=lambda s: s.short_plain if who == "clinician" and isinstance(s, Baseline)
-                    else system_label(s),
-                    help=say("case_system_help"))
+                    format_func=lambda s: source_name(s, who), help=say("case_system_help"))
 search = top[1].text_input("Find a case by image ID, concept or caption word", key="case_search",
                            persist_state="session").strip()
 count = choose_one(top[2].select_slider, "Images shown", [3, 5, 8], "case_count", default=5)
@@ -103,11 +100,10 @@ def case() -> None:
         st.markdown(f"**{query_word} {'is tagged' if denied else 'shows'}:** " + chips)
     with right:
         st.subheader("Retrieved images")
-        if who == "clinician" and isinstance(system, Baseline):
-            st.caption(f"The images with {system.plain}.")
+        if isinstance(system, Baseline):
+            st.caption(say("retrieved_by_reference", title=escape_markdown(system.title), plain=system.plain))
         else:
-            st.caption(f"By {escape_markdown(system_label(system))}"
-                       + (f": {system.plain}." if isinstance(system, Baseline) else "."))
+            st.caption(f"By {escape_markdown(system)}.")
         st.caption(legend())
         if not shown:
             st.caption("This system returned nothing for this case.")
@@ -130,10 +126,7 @@ def case() -> None:
                     st.markdown(result_chips(ws, explanation, kg))
                     st.markdown(reason_markdown(explanation, who))
                     draw_paths(explanation, direction="LR")
-                    if who == "researcher":
-                        st.caption(arithmetic_markdown(explanation))
-                    else:
-                        st.caption(plain_counts(explanation))
+                    st.caption(counts_caption(explanation))
                     if document in notes:
                         st.caption(notes[document])
                     if ws.captions.get(document):

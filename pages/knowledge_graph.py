@@ -21,7 +21,6 @@ from dashboard.computed import (
     shortest_path_of,
 )
 from dashboard.library import (
-    RELATION_WORDS,
     SOURCE_NAMES,
     path_phrase,
     path_steps,
@@ -33,24 +32,11 @@ from dashboard.library import (
 from dashboard.session import audience, through_app
 from dashboard.sidebar import controls
 from dashboard.ui import concept_label, escape_markdown, hand_back, keep_in_address, linked_text, page_with_concepts
-from dashboard.wording import say
+from dashboard.wording import link_words, say
 
 through_app()
 
 LABELLED_NODES = 40
-
-
-def link_words(link: str, relation: str, who: str) -> str:
-    """How a path step was reached, for the path table: "broader: the previous is part of it (up)" for researchers,
-    "the step above is part of this one" for clinicians (no hierarchy jargon)."""
-    if not link:
-        return "start"
-    verb = RELATION_WORDS[relation]
-    if who == "clinician":
-        return f"the step above {verb} this one" if link == "is_a" else f"this one {verb} the step above"
-    if link == "is_a":
-        return f"broader: the previous {verb} it (up)"
-    return f"narrower: it {verb} the previous (down)"
 
 
 ws = page_with_concepts("Knowledge graph")
@@ -188,7 +174,7 @@ if source and target:
                     + (f" ({escape_markdown(origin[0].upper() + origin[1:])}.)" if origin else ""))
         st.graphviz_chart(paths_dot([steps], {source}, {target}, "LR"), width="content")
         st.dataframe(pd.DataFrame([{"step": i, "concept": concept_label(ws, step.node, kg),
-                                    "link": link_words(step.link, step.relation, who),
+                                    "link": link_words(step.link, step.relation),
                                     "from": ", ".join(SOURCE_NAMES.get(t, t) for t in step.sources)}
                                    for i, step in enumerate(steps)]), hide_index=True, key="kg_path_table",
                      width="stretch")
@@ -213,6 +199,6 @@ if centre and centre in kg.index:
                  column_config={"images": st.column_config.NumberColumn(format="localized")})  # 9,927, as elsewhere
 elif centre:
     st.info(f"{concept_label(ws, centre, kg)} is not in the {map_word}.")
-if who == "clinician":
+if who == "clinician":  # what a hop is, which a researcher knows
     st.caption("A hop is one link: *is a kind of* (e.g. *Veins* is a kind of *Blood Vessels*) or, where the "
                "concept map says so, *is part of* (e.g. *Head of femur* is part of *Femur*).")

@@ -32,9 +32,7 @@ from dashboard.computed import (
 )
 from dashboard.library import (
     BUILT_IN_GROUPINGS,
-    GROUP_TITLES,
     NO_GROUP,
-    PLAIN_GROUP_TITLES,
     SCORE_DECIMALS,
     SCORE_FORMAT,
     CBIRLensError,
@@ -43,7 +41,6 @@ from dashboard.library import (
     best_systems,
     curve_relevance,
     default_baselines,
-    describe_family,
     describe_metric,
     equivalent_metric,
     focus_metric,
@@ -51,8 +48,6 @@ from dashboard.library import (
     grouped_metrics,
     label_query_counts,
     latex_table,
-    plain_metric_help,
-    plain_metric_label,
     results_csv,
     spreadsheet_csv,
     tie_message,
@@ -71,28 +66,39 @@ from dashboard.ui import (
     page_with_concepts,
     plain_settings,
     shown_system,
-    system_label,
 )
-from dashboard.wording import refusal, say, words
+from dashboard.wording import (
+    family_heading,
+    family_label,
+    group_title,
+    metric_column,
+    metric_header,
+    metric_help,
+    plain_significance,
+    refusal,
+    say,
+    significance,
+    words,
+)
 
 through_app()
 
 BEST_STYLE = "background-color: #d4edda; font-weight: bold"
 
-
-def plain_significance(p_value: float) -> str:
-    """A corrected p-value in a clinician's words: the 5 % level the researcher's grid marks green."""
-    return "likely real" if p_value < 0.05 else "could be chance"
-
 ws = page_with_concepts("Leaderboard")
 settings = controls()
+#: The session's reader, bound here for the choosers' labels (drawn again outside this run); the words both readers
+#: are shown come from dashboard.wording.
 who = audience()
+#: What only a researcher is shown: the ties, the tests' details, more statistics, the LaTeX table, the qrels, the
+#: judged scores, the counts.
+researcher = who == "researcher"
 st.write(say("leaderboard_intro"))
 
 options = available_baselines(ws)
 keep_default_for_dataset("baselines", ws, default_baselines(ws))
 baselines = choose_many(st.multiselect, say("baselines_label"), options, "baselines", default=default_baselines(ws),
-                        format_func=shown_system if who == "clinician" else system_label, help=say("baselines_help"))
+                        format_func=shown_system, help=say("baselines_help"))
 run_names = tuple(ws.runs)
 # The results name a baseline by its title: the chosen baselines' are shown in the reader's words, a run by its name
 # (even one titled like a baseline that is not chosen).
@@ -129,14 +135,11 @@ groups = grouped_metrics(metrics)
 # shown; each table is one metric family, its columns the K values.
 group = choose_one(st.segmented_control, say("metrics_label"), list(groups),
                    "leaderboard_group", required=True,
-                   format_func=lambda g: (PLAIN_GROUP_TITLES if who == "clinician" else GROUP_TITLES).get(g, str(g))
-                   ) or next(iter(groups))
+                   format_func=lambda g: group_title(g, who)) or next(iter(groups))
 families = groups[group]
 family = choose_one(st.selectbox, say("family_label"), list(families),
                     "leaderboard_family",
-                    format_func=lambda f: plain_metric_label(families[f][0]).split(": ", 1)[1]
-                    if who == "clinician" else f"{f}: {describe_family(families[f][0], threshold)}"
-                    ) if group == "other" else None
+                    format_func=lambda f: family_label(f, families[f][0], threshold, who)) if group == "other" else None
 view = LeaderboardView(group, family, st.session_state["focus_metric"])
 
 try:
@@ -151,7 +154,7 @@ def whole_table() -> Scores:
     return evaluation(ws, run_names, tuple(baselines), settings)
 
 
-if who == "researcher":
+if researcher:
     for system, counts in result.counts.items():
         tied = tie_message(shown_name(system), counts, "rank", "the command line's --ties")
         if tied:
@@ -168,15 +171,6 @@ prepare_neighbours(ws, run_names, tuple(baselines), settings, view)
 
 def help_of(metric: str) -> str:
     return describe_metric(metric, threshold)
-
-
-def header(metric: str) -> str:
-    return plain_metric_label(metric) if who == "clinician" else metric
-
-
-def short_header(metric: str) -> str:
-    """The column name inside its family's table, whose title already names the label target."""
-    return plain_metric_label(metric).split(":")[0] if who == "clinician" else metric.split("[")[0]
 
 
 #: Pixels of an interval column (low, high): its four-decimal values whole ("0.9253"), narrower than Streamlit's
@@ -196,22 +190,15 @@ def system_width(names: Iterable[str]) -> int:
 
 def group_table(family: str, family_metrics: list[str], key: str) -> None:
     """Systems x (mean, CI low, CI high) for a few metrics, numeric, best mean per metric marked."""
-    title = plain_metric_label(family_metrics[0]).split(": ", 1)[1] if who == "clinician" else family
-    if who == "clinician":
-        st.markdown(f"**{escape_markdown(title.capitalize())}**")
-    else:
-        st.markdown(f"**{escape_markdown(title)}**: "
-                    f"{escape_markdown(describe_family(family_metrics[0], threshold))}")
+    title, description = family_heading(family, family_metrics[0], threshold)
+    st.markdown(f"**{escape_markdown(title)}**" + (f": {escape_markdown(description)}" if description else ""))
     wide = wide_summary(summary, family_metrics).rename(index=shown_name)
     # A reference system's plain name ("Reference: the most shared or related concepts") is longer than a run's: the
     # column fits the longest name, within a bound that keeps three K values' columns in the page (system_width).
     config = {"_index": st.column_config.TextColumn("system", width=system_width(wide.index), pinned=True)}
     for metric in family_metrics:
-        if who == "clinician":
-            config[metric] = st.column_config.NumberColumn(short_header(metric), help=plain_metric_help(metric),
-                                                           width="small")
-        else:
-            config[metric] = st.column_config.NumberColumn(short_header(metric), help=help_of(metric))
+        config[metric] = st.column_config.NumberColumn(metric_column(metric), help=metric_help(metric, threshold),
+                                                       width=None if researcher else "small")
         config[f"{metric} low"] = st.column_config.NumberColumn(
             say("interval_low_header"), help=say("interval_low", metric=metric), width=INTERVAL_WIDTH)
         config[f"{metric} high"] = st.column_config.NumberColumn(
@@ -230,30 +217,30 @@ for table_family, family_metrics in view.tables(metrics).items():
 if group == "relevance-graded" and any(b.by_relevance for b in baselines):
     st.caption(say("ceiling"))
 if group == "label precision":
-    for sentence in label_query_counts(summary, result.metrics, result.counts, plain=who == "clinician"):
+    for sentence in label_query_counts(summary, result.metrics, result.counts, plain=not researcher):
         st.caption(sentence + say("label_counts_end"))
-if who == "clinician":
-    st.caption(f"{plain_settings(settings, kg_of(ws) is not None)} Hover a column name for what it measures.")
-else:
+if researcher:
     st.caption(f"alpha = {settings.alpha}, n = {settings.n}, KG mode {settings.kg_mode}, {settings.gain} gain"
                + (f"; MAP and recall count an image as relevant from relevance {threshold:g}"
                   if group == "other" else "")
                + ". Hover a column name for its meaning in plain words.")
+else:  # the settings in a clinician's words (dashboard.ui.plain_settings)
+    st.caption(f"{plain_settings(settings, kg_of(ws) is not None)} Hover a column name for what it measures.")
 
-focus = st.selectbox(say("focus_label"), metrics, format_func=header,
+focus = st.selectbox(say("focus_label"), metrics, format_func=lambda metric: metric_header(metric, who),
                      key="focus_metric", persist_state="session")
 keep_in_address("focus_metric", [] if focus == default_focus else [focus])
-if who == "researcher":
-    st.markdown(f"**{header(focus)}**: {help_of(focus)}")
+if researcher:
+    st.markdown(f"**{focus}**: {help_of(focus)}")
 focus_rows = summary[summary.metric == focus].sort_values("mean", ascending=False)
 chart = go.Figure(go.Bar(
     x=focus_rows.system.map(shown_name), y=focus_rows["mean"],
     error_y={"type": "data", "symmetric": False, "array": focus_rows.high - focus_rows["mean"],
              "arrayminus": focus_rows["mean"] - focus_rows.low}))
-if who == "clinician":  # the plain label is too long for the axis: it titles the chart
-    chart.update_layout(title=header(focus), yaxis_title="score (0 to 1)", height=420, margin={"t": 50})
-else:
-    chart.update_layout(yaxis_title=header(focus), height=380, margin={"t": 20})
+if researcher:
+    chart.update_layout(yaxis_title=focus, height=380, margin={"t": 20})
+else:  # the plain label is too long for the axis: it titles the chart
+    chart.update_layout(title=metric_header(focus), yaxis_title="score (0 to 1)", height=420, margin={"t": 50})
 chart.update_layout(xaxis={"automargin": True}, yaxis={"rangemode": "tozero"})
 st.plotly_chart(chart, key="leaderboard_chart")
 st.caption(say("chart_caption"))
@@ -263,29 +250,19 @@ if len(result.systems) >= 2:
     comparisons = result.comparisons(focus)
     names = list(result.systems)
     matrix = result.p_values(focus)
-    if who == "clinician":
-        st.markdown("**Is the difference real?** Each cell compares two systems: \"likely real\" (green) where chance alone "
-                    "would give a difference this large less than 5 times in 100, allowing for the several pairs "
-                    "compared; \"could be chance\" otherwise.")
-    else:
-        statistics = result.results.statistics
-        st.markdown("**Is the difference real?** Paired randomization test between each pair of systems; p-values "
-                    "corrected for testing several pairs at once (Holm). Green: p < 0.05, a difference unlikely to be "
-                    f"chance. With {statistics.randomization_samples:,} randomizations no p-value is below "
-                    f"1/({statistics.randomization_samples:,} + 1) = {statistics.smallest_randomization_p:.2g} before "
-                    "Holm's correction.")
+    statistics = result.results.statistics
+    st.markdown(say("significance_intro", samples=statistics.randomization_samples,
+                    smallest=statistics.smallest_randomization_p))
     shown_names = [shown_name(name) for name in names]
     heat = go.Figure(go.Heatmap(z=matrix.values, x=shown_names, y=shown_names, zmin=0, zmax=0.1,
                                 colorscale=[[0, "#1a9850"], [0.5, "#fee08b"], [1, "#d73027"]],
-                                text=matrix.map(lambda p: "" if np.isnan(p) else plain_significance(p) if who == "clinician"
-                                                else format_p_value(p)).values,
-                                texttemplate="%{text}", showscale=who == "researcher",
-                                hoverinfo="text" if who == "clinician" else None,
-                                **({} if who == "clinician" else {"colorbar": {"title": "p (corrected)"}})))
+                                text=matrix.map(lambda p: "" if np.isnan(p) else significance(p)).values,
+                                texttemplate="%{text}", showscale=researcher, hoverinfo=None if researcher else "text",
+                                **({"colorbar": {"title": "p (corrected)"}} if researcher else {})))
     heat.update_layout(height=200 + 45 * len(names), margin={"t": 20, "l": 10, "b": 10},
                        xaxis={"automargin": True, "tickangle": -20}, yaxis={"automargin": True, "autorange": "reversed"})
     st.plotly_chart(heat, key="significance_matrix")
-    if who == "researcher":
+    if researcher:
         table = pd.DataFrame([{
             "system A": c.system_a, "system B": c.system_b, "A - B": c.mean_difference,
             "p rand.": format_p_value(c.p_randomization), "p t-test": format_p_value(c.p_t_test),
@@ -366,7 +343,7 @@ def precision_recall_view() -> None:
 
 
 # Asked for, not drawn at once: the first Leaderboard draws what its background preparation holds (issue 65).
-if who == "researcher" and choose_flag(st.toggle, say("more_statistics"), "leaderboard_more"):
+if researcher and choose_flag(st.toggle, say("more_statistics"), "leaderboard_more"):
     if len(result.systems) >= 2:
         effects_view()
     precision_recall_view()
@@ -395,7 +372,7 @@ def by_group_view() -> None:
     groups). A researcher may upload a query attributes file here, kept for the session (not in a saved workspace)."""
     options = grouping_choices(ws)
     attributes = None
-    if who == "researcher":
+    if researcher:
         upload = st.file_uploader("Query attributes (CSV or TSV with a header: the query ID first, then one column per "
                                   "attribute); kept for this session, not in a saved workspace",
                                   type=["csv", "tsv", "txt"], key="up_group_attributes")
@@ -425,7 +402,7 @@ def by_group_view() -> None:
     except CBIRLensError as error:
         st.error(words(refusal(error)))
         return
-    st.caption(say("by_group_intro", metric=header(focus)))
+    st.caption(say("by_group_intro", metric=metric_header(focus)))
     labels = [group_label(group) for group in grouped.groups]
     counted = say("group_queries")
     forest = go.Figure()
@@ -437,7 +414,7 @@ def by_group_view() -> None:
                      "arrayminus": rows["mean"] - rows.ci_low},
             customdata=rows.queries, hovertemplate=f"%{{y}}: %{{x:.4f}} (%{{customdata:,}} {counted})"))
     forest.update_layout(scattermode="group", height=160 + 36 * len(labels) * max(1, len(systems)) ** 0.5,
-                         margin={"t": 20}, xaxis={"title": say("group_axis", metric=header(focus)),
+                         margin={"t": 20}, xaxis={"title": say("group_axis", metric=metric_header(focus)),
                                                   "rangemode": "tozero"},
                          yaxis={"autorange": "reversed", "automargin": True}, legend={"orientation": "h"})
     st.plotly_chart(forest, key="group_forest")
@@ -456,8 +433,8 @@ def by_group_view() -> None:
         say("group_queries"): different.queries,
         names["a"]: [means[(group, pair[0])] for group in different.group],
         names["b"]: [means[(group, pair[1])] for group in different.group],
-        "A - B" if who == "researcher" else "difference": different.mean_difference})
-    if who == "researcher":
+        say("group_difference"): different.mean_difference})
+    if researcher:
         table["p rand. (Holm across groups)"] = [format_p_value(p) for p in different.p_randomization_holm]
         table["p t-test (Holm across groups)"] = [format_p_value(p) for p in different.p_t_test_holm]
     else:
@@ -475,8 +452,8 @@ caption = f"alpha = {settings.alpha}, n = {settings.n}, {settings.kg_mode} KG, {
 kept = [equivalent_metric(m, metrics, measure_key) for m in st.session_state.get("latex_metrics", latex_metrics)]
 st.session_state["latex_metrics"] = list(dict.fromkeys(m for m in kept if m))
 latex_choice = st.multiselect("Metrics in the LaTeX table", metrics, key="latex_metrics", persist_state="session") \
-    if who == "researcher" else latex_metrics
-columns = st.columns(4 if who == "researcher" else 3)
+    if researcher else latex_metrics
+columns = st.columns(4 if researcher else 3)
 # Downloads do not rerun the page (on_click="ignore"). Each run registers the per-query file's generator afresh and
 # Streamlit drops the previous run's when a run ends, so a click whose request reached the server after the rerun of
 # another download (or of its own click) found no generator: no file, and "Failed to generate file for download".
@@ -488,7 +465,7 @@ columns[0].download_button(say("download_results"),
 columns[1].download_button(say("download_per_query"),
                            lambda: spreadsheet_csv(whole_table().per_query_long()).encode(),
                            "per_query.csv", "text/csv", key="dl_per_query", on_click="ignore")
-if who == "researcher":
+if researcher:
     columns[2].download_button("LaTeX table (booktabs)",
                                lambda: latex_table(summary_of(whole_table()), latex_choice or latex_metrics,
                                                    caption).encode(),
@@ -497,18 +474,18 @@ if who == "researcher":
 # Written only when clicked (the curves evaluate the runs at a few more settings), from the settings shown here; kept
 # for the server by what it reads (dashboard.computed.leaderboard_report), so that the next click reads it back. A
 # clinician gets the comparison in plain words instead (dashboard.computed.clinician_report), with example cases.
-if who == "clinician":
+if researcher:
+    columns[-1].download_button(
+        say("download_report"),
+        lambda: leaderboard_report(ws, run_names, tuple(baselines), settings, focus).encode(),
+        "cbir_lens_report.html", "text/html", key="dl_report", on_click="ignore",
+        help=say("download_report_help"))
+else:
     columns[-1].download_button(
         say("download_report"),
         lambda: clinician_report(ws, run_names, tuple(baselines), settings, view,
                                  tuple(shown_titles.items())).encode(),
         "cbir_lens_comparison.html", "text/html", key="dl_report", on_click="ignore",
-        help=say("download_report_help"))
-else:
-    columns[-1].download_button(
-        say("download_report"),
-        lambda: leaderboard_report(ws, run_names, tuple(baselines), settings, focus).encode(),
-        "cbir_lens_report.html", "text/html", key="dl_report", on_click="ignore",
         help=say("download_report_help"))
 
 
@@ -516,7 +493,7 @@ else:
 qrels_label = (f"Prepare graded qrels (TREC format): nn-IoU at alpha = {settings.alpha}, n = {settings.n} as an "
                "integer grade on a per-query scale"
                + (f", not {settings.measure.measure.title}" if measure_key not in ("nn-iou",) else ""))
-if who == "researcher" and choose_flag(st.toggle, qrels_label, "qrels_toggle"):
+if researcher and choose_flag(st.toggle, qrels_label, "qrels_toggle"):
     bar = st.progress(0.0, "Ideal top K over the whole pool…")
     qrels_text = graded_qrels_text(ws, tuple(baselines), settings,
                                    lambda share: bar.progress(share, "Ideal top K over the whole pool…"))
@@ -548,7 +525,7 @@ def judged_view(judged_qrels: str) -> None:
                  key="judged_taus", width="stretch")
 
 
-judged_qrels = stored_judgments_qrels(ws) if who == "researcher" else ""
+judged_qrels = stored_judgments_qrels(ws) if researcher else ""
 if judged_qrels and choose_flag(st.toggle, "Score the systems on the judges' grades (the stored judgments as qrels)",
                                 "judged_toggle"):
     try:
@@ -556,6 +533,6 @@ if judged_qrels and choose_flag(st.toggle, "Score the systems on the judges' gra
     except CBIRLensError as error:  # a system none of whose queries is judged yet
         st.error(f"The systems cannot be scored on the judgments yet: {error}")
 
-if who == "researcher":
+if researcher:
     with st.expander("Counts: skipped queries, unknown IDs, excluded values (of the metrics shown)"):
         st.json(result.counts)

@@ -62,6 +62,8 @@ through_app()
 ws = page_with_concepts("Per-query view")
 settings = controls()
 who = audience()
+#: What only a researcher is shown: the search for the largest differences, a card's caption and its scores.
+researcher = who == "researcher"
 kg = kg_of(ws)
 concepts = ws.concepts
 st.caption(legend())
@@ -95,8 +97,8 @@ chosen = choose_many(st.multiselect, "Systems side by side", names, "pq_systems"
 k = choose_one(st.select_slider, say("top_k"), [3, 5, 10], "pq_k",
                default=5)
 
-if who == "researcher" and choose_flag(st.toggle, "Find queries where two systems differ most", "pq_differences_on",
-                                      persist_state="session"):
+if researcher and choose_flag(st.toggle, "Find queries where two systems differ most", "pq_differences_on",
+                              persist_state="session"):
     run_names = tuple(n for n in names if isinstance(n, str))
     extra = tuple(n for n in names if isinstance(n, Baseline))
     metric = choose_one(st.selectbox, "Metric", leaderboard_metric_names(ws, settings), "pq_metric",
@@ -136,12 +138,12 @@ def card(document: str, rank: int, explanation: Explanation | None, tie: str | N
         return
     if show_words:
         st.markdown(highlighted_caption(ws, document))
-    elif who == "researcher":
+    elif researcher:
         st.text(ws.captions.get(document, "")[:160])
     st.markdown(result_chips(ws, explanation, kg))
     st.markdown(reason_markdown(explanation, who))
     draw_paths(explanation)
-    if who == "researcher":
+    if researcher:
         st.caption(f"IoU {explanation.iou.value:.3f} · nn-IoU {explanation.nn_iou.value:.3f}")
         with st.expander("How the score is computed"):
             st.caption(arithmetic_markdown(explanation))

@@ -20,6 +20,8 @@ from dashboard.wording import (
     REPORT_SENTENCES,
     RUN_KIND,
     STATUS,
+    STEP_DOWN,
+    STEP_UP,
     UNKNOWN_STATUS,
     Wording,
     plain_report_row,
@@ -49,7 +51,7 @@ from tests.dashboard.test_app_audience import forbidden_in
 ALL = {**{f"message {k}": w for k, w in MESSAGES.items()}, **{f"title {k}": w for k, w in PAGE_TITLES.items()},
        **{f"navigation {k}": w for k, w in NAVIGATION_TITLES.items()}, **{f"matched {k}": w for k, w in MATCHED.items()},
        **{f"kind {k}": w for k, w in REPORT_KINDS.items()}, **{f"sentence {k}": w for k, w in REPORT_SENTENCES.items()},
-       "run kind": RUN_KIND}
+       "run kind": RUN_KIND, "step up": STEP_UP, "step down": STEP_DOWN}
 #: Where dashboard/ may substitute by regular expression: display formatting of a label, the same for both readers.
 FORMATTING_SUBSTITUTIONS = {("ui.py", "unbroken_hyphens"), ("ui.py", "chip")}
 
