@@ -50,6 +50,7 @@ from evalcore.errors import CBIRLensError, ParameterError
 from evalcore.extraction.abbreviations import Definition, defined_abbreviations
 from evalcore.extraction.imaging_vocabulary import (
     ANGIOGRAM,
+    CHEST,
     FLUOROSCOPY_WORDS,
     IMAGING_VOCABULARY,
     MODALITIES,
@@ -82,6 +83,7 @@ from evalcore.extraction.sense import (
     EARLIER_EVENT,
     SENSE_WORDS,
     SenseWords,
+    names_a_contrast_study,
     names_a_lesion,
     names_a_level,
     names_a_tumour,
@@ -628,13 +630,8 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     if dictionary.one_modality:
         flagged = _without_later_examinations(sentence_of, flagged)
     affirmed = {entry.concept for _, _, entry, negated in flagged if not negated and entry.source != "assumed"}
-    # A region's standard view counts only where the caption states no view, and names a plain radiograph: a contrast
-    # or fluoroscopic study (a cholangiogram, a barium swallow, ERCP, "X-ray fluoroscopy") has views of its own, and
-    # a radiograph of another region ("Chest X-ray ... liver abscess") is no abdominal one.
-    view_stated = any(entry.source == "assumed" for _, _, entry, _ in flagged) and (
-        not affirmed.isdisjoint(VIEW_TAGS) or _another_projection(caption, tokens)
-        or any(token.lower() in FLUOROSCOPY_WORDS for _, _, token in tokens)
-        or not _plain_radiograph_of_the_region(flagged, keys, dictionary.sense.plain_radiograph))
+    view_stated = _no_assumed_view(caption, tokens, keys, joined, flagged, affirmed, sentence_of, sentence_tokens,
+                                   dictionary)
     return [Mention(entry.concept, tokens[first][0], tokens[last][1], caption[tokens[first][0]:tokens[last][1]],
                     negated, entry.source)
             for first, last, entry, negated in flagged
@@ -904,19 +901,81 @@ def _names_a_tumour(word: str) -> bool:
     return names_a_tumour(word.lower())
 
 
+def _no_assumed_view(caption: str, tokens: list[tuple[int, int, str]], keys: list[str], joined: Callable[[int], bool],
+                     flagged: list[tuple[int, int, _Entry, bool]], affirmed: set[str], sentence_of: list[int],
+                     sentence_tokens: list[tuple[int, int]], dictionary: ConceptDictionary) -> bool:
+    """Whether a region's assumed standard view among ``flagged`` goes: it counts only where the caption states no
+    view and names a plain radiograph. A contrast or fluoroscopic study (a cholangiogram, a barium swallow, ERCP,
+    "X-ray fluoroscopy"; a contrast medium or a contrast examination named in a sentence that names the radiograph:
+    :func:`~evalcore.extraction.sense.names_a_contrast_study`) has views of its own, and a radiograph of another
+    region ("Chest X-ray ... liver abscess") is no abdominal one."""
+    return any(entry.source == "assumed" for _, _, entry, _ in flagged) and (
+        not affirmed.isdisjoint(VIEW_TAGS) or _another_projection(caption, tokens)
+        or any(token.lower() in FLUOROSCOPY_WORDS for _, _, token in tokens)
+        or any(names_a_contrast_study([token.lower() for _, _, token in tokens[start:end]], dictionary.sense)
+               for start, end in {sentence_tokens[sentence_of[first]] for first, _, entry, negated in flagged
+                                  if entry.concept == PLAIN_XRAY and not negated})
+        or not _plain_radiograph_of_the_region(flagged, keys, dictionary.sense.plain_radiograph, joined))
+
+
 def _plain_radiograph_of_the_region(flagged: list[tuple[int, int, _Entry, bool]], keys: list[str],
-                                    plain_words: Collection[str]) -> bool:
+                                    plain_words: Collection[str], joined: Callable[[int], bool]) -> bool:
     """Whether ``flagged`` (first, last, entry, negated) holds an affirmed plain radiograph named by a plain-radiograph
-    word (``plain_words``: "radiograph", "X-ray", ...) that is of a region with a standard view, or of no region its
-    own words name: "Abdominal X-ray", "Radiograph of the hip", but not "Chest X-ray" (its own words name the chest:
-    the liver its caption names is no abdominal radiograph's; issue 69)."""
-    regions: dict[tuple[int, int], set[str]] = {}
+    word (``plain_words``: "radiograph", "X-ray", ...) that is of a region with a standard view, or, where none of
+    them names its region, of no region: "Abdominal X-ray", "Radiograph of the hip", but not "Chest X-ray" (its own
+    words name the chest: the liver its caption names is no abdominal radiograph's; issue 69). A radiograph's region
+    is one its own words name, or the chest named right before it ("Chest radiography") or as the noun of its
+    of-phrase ("X-ray of the chest"; with the abdomen: "X-ray of the chest and abdomen" is the abdomen's too); a
+    radiograph word of no region beside one of the chest ("Chest X-ray ... decreased X-ray permeability") makes no
+    abdominal radiograph. (Other regions are read only in the radiograph's own words: "lumbar radiograph", "plain
+    radiographs of the femoral neck" name parts, not the film's region.)
+
+    >>> xray, chest, abdomen = (_Entry(PLAIN_XRAY, "abbreviation"), _Entry("C0817096", "name"),
+    ...                         _Entry("C0000726", "name"))
+    >>> keys = "chest radiography liver x ray".split()
+    >>> _plain_radiograph_of_the_region([(0, 0, chest, False), (1, 1, xray, False), (3, 4, xray, False)], keys,
+    ...                                 {"radiography", "x", "ray"}, lambda k: True)
+    False
+    >>> keys = "x ray of the chest and abdomen".split()
+    >>> _plain_radiograph_of_the_region([(0, 1, xray, False), (4, 4, chest, False), (6, 6, abdomen, False)], keys,
+    ...                                 {"x", "ray"}, lambda k: True)
+    True
+    """
+    at: dict[int, tuple[int, set[str]]] = {}  # first token of a region mention -> (its last token, its regions)
+    same: dict[tuple[int, int], set[str]] = {}
     for first, last, entry, negated in flagged:
-        if entry.concept in REGION_TAGS and entry.source == "abbreviation" and not negated:
-            regions.setdefault((first, last), set()).add(entry.concept)
-    return any(entry.concept == PLAIN_XRAY and not negated and not plain_words.isdisjoint(keys[first:last + 1])
-               and (not regions.get((first, last)) or not regions[first, last].isdisjoint(STANDARD_VIEW))
-               for first, last, entry, negated in flagged)
+        if entry.concept in REGION_TAGS and not negated:
+            if entry.source == "abbreviation":
+                same.setdefault((first, last), set()).add(entry.concept)
+            if entry.concept == CHEST or entry.concept in STANDARD_VIEW:
+                at.setdefault(first, (last, set()))[1].add(entry.concept)
+    ends = {last: regions for _, (last, regions) in at.items()}
+
+    def region_of(first: int, last: int) -> set[str]:
+        regions = set(same.get((first, last), ()))
+        if first > 0 and joined(first) and first - 1 in ends:
+            regions |= ends[first - 1]  # "Chest radiography"
+        k = last + 1
+        if k < len(keys) and keys[k] == "of" and joined(k):  # "X-ray of the chest and abdomen"
+            k += 1
+            while k < len(keys):
+                while k < len(keys) and joined(k) and keys[k] in SENSE_WORDS_KEYED.determiner:
+                    k += 1
+                if k not in at or not joined(k):
+                    break
+                end, named = at[k]
+                regions |= named
+                k = end + 1
+                if not (k < len(keys) and joined(k) and keys[k] in ("and", "or")):
+                    break
+                k += 1
+        return regions
+
+    radiographs = [region_of(first, last) for first, last, entry, negated in flagged
+                   if entry.concept == PLAIN_XRAY and not negated and not plain_words.isdisjoint(keys[first:last + 1])]
+    if any(not regions.isdisjoint(STANDARD_VIEW) for regions in radiographs):
+        return True
+    return bool(radiographs) and not any(radiographs)
 
 
 def _another_projection(caption: str, tokens: list[tuple[int, int, str]]) -> bool:

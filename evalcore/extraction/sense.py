@@ -84,14 +84,21 @@ ROLES = ("part", "procedure", "procedure-modifier", "position", "direction", "de
          "keeps-qualifier", "approach", "not-head", "plain-radiograph", "figure", "proof", "partial", "complete",
          "other", "radiation", "vessel", "verb", "person", "named-after", "measure", "scan-region",
          "procedure-kind", "time-event", "finding-procedure", "device", "device-part", "placing", "lesion", "shape",
-         "spine")
+         "spine", "bone-part", "contrast-study", "contrast-form", "contrast-channel")
 SENSE_COLUMNS = (Column("words"), Column("role", allowed=ROLES), Column("source"))
 PART_WHOLE_COLUMNS = (Column("part"), Column("whole"), Column("said_by"), Column("source"))
 #: The field of :class:`SenseWords` each role fills.
 _ROLE_FIELDS = tuple(role.replace("-", "_") for role in ROLES)
 #: The roles matched as written, not as :meth:`SenseWords.keyed` reads words: whole names ("pathological
 #: fracture") and the words of a figure, which the cue reader compares with a caption's lowered words.
-_AS_WRITTEN = frozenset({"keeps_qualifier", "figure"})
+_AS_WRITTEN = frozenset({"keeps_qualifier", "figure", "contrast_study", "contrast_form", "contrast_channel"})
+#: The endings that make a contrast examination's name of its combining forms ("cystourethro-gram", "uro-graphy").
+_EXAMINATION_ENDINGS = ("graphically", "graphies", "graphic", "graphy", "grams", "gram")
+#: The words before "contrast" that make it no medium: "in contrast", "by contrast", or deny it: "non-contrast",
+#: "without contrast" (a plain radiograph; "no contrast leak" still says a medium given).
+_NOT_A_MEDIUM = frozenset({"in", "by", "non", "without"})
+#: The prepositions of a radiograph made through a channel ("radiography through the nasobiliary tube").
+_THROUGH = frozenset({"through", "via"})
 
 
 @dataclass(frozen=True)
@@ -175,6 +182,20 @@ class SenseWords:
     #: Body regions a scan is named by ("chest", "abdomen", "pelvis"): three or more listed in an examination's
     #: name are the extent of the scan, not what one image shows (:func:`scan_range`).
     scan_region: frozenset[str] = frozenset()
+    #: Parts only a long bone has ("shaft", "diaphysis", "metaphysis"): a bare part noun joined to one names that
+    #: bone's part, no body region ("neck-shaft angle" is no neck: :func:`sense_kept`).
+    bone_part: frozenset[str] = frozenset()
+    #: Contrast media and the contrast examinations named by abbreviation or phrase ("barium", "contrast", "ERCP",
+    #: "upper GI"; lower case, as written): a caption that names one shows a contrast study, for which no region's
+    #: standard view is assumed (:func:`names_a_contrast_study`).
+    contrast_study: frozenset[str] = frozenset()
+    #: Combining forms of what a contrast examination fills ("cysto", "urethro", "fistulo"; as written): a word of
+    #: one or more of them and -gram or -graphy names a contrast study (:func:`names_a_contrast_study`).
+    contrast_form: frozenset[str] = frozenset()
+    #: Nouns of an indwelling channel contrast is injected through ("tube", "drain", "catheter"; as written): a
+    #: radiograph made through one, or named by one right before it, is a contrast study
+    #: (:func:`names_a_contrast_study`).
+    contrast_channel: frozenset[str] = frozenset()
     #: Words of degree that make a removal or disappearance partial ("almost", "nearly"), before the cue or before
     #: a word of the ``complete`` class before it ("almost *complete* disappearance of"): no negation, as a trace is
     #: left (:func:`evalcore.extraction.negation.cue_scopes`).
@@ -316,6 +337,54 @@ def names_a_lesion(key: str, words: SenseWords) -> bool:
     [True, True, False, False]
     """
     return key in words.lesion or names_a_tumour(key)
+
+
+def names_a_contrast_study(words_written: Sequence[str], words: SenseWords) -> bool:
+    """Whether a caption whose words, lower case as written, are ``words_written`` names a contrast study: a
+    contrast medium or a contrast examination's abbreviation or phrase (the ``contrast_study`` class; "contrast"
+    not after "in", "by", "non" or "without"), or a word made of one or more of the ``contrast_form`` combining
+    forms and -gram or -graphy ("cystourethrogram", "hysterosalpingography", "fistulogram"; "radiogram",
+    "tomography" and "echocardiogram" are none), or a radiograph made through a ``contrast_channel`` noun
+    ("radiography through the nasobiliary tube", within three words each side of "through" or "via") or named by
+    one right before its plain-radiograph word ("drainage tube radiography"). Such a study is taken in the
+    projections it needs: no region's standard view is assumed for it (Clark's Positioning in Radiography; issue 69).
+
+    >>> [names_a_contrast_study(text.lower().split(), SENSE_WORDS) for text in (
+    ...     "barium enema radiograph", "Upper GI series", "retrograde urethrogram", "voiding cystourethrography",
+    ...     "In contrast the abdominal radiograph", "abdominal radiogram", "CT tomography", "echocardiogram",
+    ...     "radiography through the nasobiliary tube", "drainage tube radiography", "radiograph showing the tube")]
+    [True, True, True, True, False, False, False, False, True, True, False]
+    """
+    radiograph = [normal_token(word) in words.plain_radiograph for word in words_written]
+    longest = max((len(phrase.split()) for phrase in words.contrast_study), default=0)
+    for k, word in enumerate(words_written):
+        for size in range(1, longest + 1):
+            if " ".join(words_written[k:k + size]) in words.contrast_study and not (
+                    word == "contrast" and k > 0 and words_written[k - 1] in _NOT_A_MEDIUM):
+                return True
+        if _of_combining_forms(word, words.contrast_form):
+            return True
+        if word in words.contrast_channel and k + 1 < len(words_written) and radiograph[k + 1]:
+            return True  # "drainage tube radiography"
+        if word in _THROUGH and any(radiograph[max(0, k - 3):k]) and not words.contrast_channel.isdisjoint(
+                words_written[k + 1:k + 4]):
+            return True  # "radiography through the nasobiliary tube"
+    return False
+
+
+def _of_combining_forms(word: str, forms: Collection[str]) -> bool:
+    """Whether ``word`` is one or more of the combining ``forms`` and an examination's ending (-gram, -graphy)."""
+    ending = next((ending for ending in _EXAMINATION_ENDINGS if word.endswith(ending)), None)
+    if ending is None or not forms:
+        return False
+    stem = word[:-len(ending)]
+    composed = [True] + [False] * len(stem)  # composed[i]: stem[:i] is a sequence of forms
+    for i in range(len(stem)):
+        if composed[i]:
+            for form in forms:
+                if stem.startswith(form, i):
+                    composed[i + len(form)] = True
+    return len(stem) > 0 and composed[len(stem)]
 
 
 def names_a_level(name_words: Collection[str]) -> bool:
@@ -577,7 +646,8 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     tag) is no view right before a noun of measure ("transverse dimension of the heart": a direction of
     measurement). A mention a hyphen (``hyphened(k)``: whether words ``k - 1`` and ``k`` are joined by one) joins
     to a word of resemblance names a shape ("tongue-like"), but a lesion's noun a lesion still ("cyst-like lesions").
-    A level's notation ("C5") names a level only as :func:`_a_vertebras_level` reads it.
+    A level's notation ("C5") names a level only as :func:`_a_vertebras_level` reads it. A bare part noun joined to
+    a part only a long bone has ("neck-shaft angle", "neck shaft angle") names that bone's part, and keeps nothing.
 
     >>> keys = "the left lobe of the liver".split()
     >>> sense_kept(keys, lambda k: True, 2, 2, {"structure", "lobe", "of", "lung"}, (), SENSE_WORDS)
@@ -638,6 +708,18 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     if first == last and keys[first] in words.direction and not (
             last + 1 < len(keys) and joined(last + 1) and (keys[last + 1] in words.part or last + 1 in image_starts)):
         return set(name_words) <= words.direction  # the concept is that direction ("Caudal"), not a structure
+    if keys[last] in words.part and all(key in words.position for key in keys[first:last]) and (
+            (last + 1 < len(keys) and joined(last + 1) and keys[last + 1] in words.bone_part)
+            or (first > 0 and joined(first) and keys[first - 1] in words.bone_part)):
+        return False  # "the neck-shaft angle": a long bone's neck, whatever bone the caption names or not
+    return _kept_by_its_whole(keys, joined, first, last, name_words, words, sentence, where)
+
+
+def _kept_by_its_whole(keys: Sequence[str], joined: Callable[[int], bool], first: int, last: int,
+                       name_words: Collection[str], words: SenseWords, sentence: tuple[int, int] | None,
+                       where: Mapping[str, Sequence[int]] | None) -> bool:
+    """The last test of :func:`sense_kept`: the phrase's :func:`specifier` is absent or among ``name_words``; a bare
+    part noun whose phrase names no whole is the part of the organ its sentence, else its caption, names."""
     said = specifier(keys, joined, first, last, words)
     if said is None and sentence is not None and keys[last] in words.wholes and all(
             key in words.position for key in keys[first:last]) and not _examined_region(keys, first, last, words):
@@ -645,7 +727,7 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
         found = where if where is not None else words_at(keys, said_by)
         # a name whose own position words the mention says ("lower lobe") is kept where any such organ is named;
         # a bare part noun ("the right lobe") is the part of the organ named nearest, in its sentence, else in the
-        # caption ("Neck shaft angle." names none)
+        # caption
         wholes = _named_wholes if any(key in name_words for key in keys[first:last]) else _nearest_whole
         named = wholes(said_by, found, first, last, *sentence) or wholes(said_by, found, first, last, 0, len(keys))
         return not named or not named.isdisjoint(name_words)

@@ -609,8 +609,9 @@ def test_pinned_f1_on_real_valid_captions():
 # twenty-fourth pass's vertebral levels, "C5", "L4-L5", which the curators tag only where a name says "level"; 0.6976
 # before the twenty-sixth pass's shipped synonym "paranasal sinus", which the curators tag as Nasal sinus; 0.6993
 # before the same pass's MeSH headings and entry terms that dictionary (c) reads: "tumor", "bladder", "thorax", ...;
-# 0.7098 before its UBERON and HPO synonyms, "small bowel", "interventricular septum", ...)
-PINNED_F1_FIRST_200 = 0.7124
+# 0.7098 before its UBERON and HPO synonyms, "small bowel", "interventricular septum", ...; 0.7124 before issue 69's
+# pseudoaneurysm neck, no Neck of the body: "the pseudoaneurysm cavity with a wide neck", which the curators tag Neck)
+PINNED_F1_FIRST_200 = 0.7117
 
 
 THIRD_ROUND_NAMES = {
@@ -746,7 +747,8 @@ FIFTH_PASS_NAMES = {**THIRD_ROUND_NAMES, "C0225706": "Right lung", "C0225730": "
     ("Intraoperative cholangiogram of the abdomen", {"C1306645", "C0000726"}),
     ("Fluoroscopy of the pelvis", {"C1306645", "C0030797"}),
     ("Abdominal X‐ray", {"C1306645", "C0000726", "C1999039"}),
-    ("Pelvic X Ray after a barium enema", {"C1306645", "C0030797", "C1999039"}),
+    # ... nor for a radiograph a contrast medium fills (issue 69: the barium of an enema made before it is in the image)
+    ("Pelvic X Ray after a barium enema", {"C1306645", "C0030797"}),
     # A standard view assumed for its region is as spared by a denial as the region is.
     ("Plain radiograph, but the biliary tract system was not clearly visualized", {"C1306645", "C0000726",
                                                                                   "C1999039"}),
