@@ -47,13 +47,14 @@ def shown_path(path: str | Path) -> str:
 
 
 def is_under_roots(path: Path, roots: Sequence[Path]) -> bool:
-    """Whether the real path of ``path`` (links followed, ``..`` removed) is one of ``roots`` or lies inside one.
+    """Whether the real path of ``path`` (links followed, ``..`` removed) is the real path of one of ``roots`` or
+    lies inside one (a root given as a symbolic link holds what lies under the folder it leads to).
 
     >>> is_under_roots(Path("/srv/data/../etc/passwd"), (Path("/srv/data"),))
     False
     """
     resolved = path.resolve()
-    return any(resolved == root or resolved.is_relative_to(root) for root in roots)
+    return any(resolved == real or resolved.is_relative_to(real) for real in (root.resolve() for root in roots))
 
 
 def check_under_roots(path: str | Path, roots: Sequence[Path]) -> Path:

@@ -274,6 +274,18 @@ def test_folders_outside_the_data_roots_are_refused(tmp_path, monkeypatch):
         check_under_roots(tmp_path / "escape", data_roots())
 
 
+def test_a_data_root_given_as_a_link_holds_what_lies_under_its_folder(tmp_path):
+    """A root passed as a symbolic link (a checkout beside a linked data folder) is its real folder: a path under it,
+    by either spelling, is inside; one the link's folder does not hold is still outside."""
+    (tmp_path / "real" / "rocov2").mkdir(parents=True)
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    roots = (tmp_path / "link",)
+    for spelling in (tmp_path / "link" / "rocov2", tmp_path / "real" / "rocov2"):
+        assert check_under_roots(spelling, roots) == (tmp_path / "real" / "rocov2").resolve()
+    with pytest.raises(CBIRLensError, match="outside them"):
+        check_under_roots(tmp_path, roots)
+
+
 def test_the_data_page_refuses_etc_and_keeps_the_demo():
     from streamlit.testing.v1 import AppTest
 
