@@ -83,6 +83,7 @@ from evalcore.extraction.sense import (
     EARLIER_EVENT,
     SENSE_WORDS,
     SenseWords,
+    a_vertebras_level,
     names_a_contrast_study,
     names_a_lesion,
     names_a_level,
@@ -127,7 +128,7 @@ SENSE_WORDS_KEYED = SENSE_WORDS.keyed(normal_token, LEXICON.organ_of)
 # structure: "pathologic fistula", "Pathological Dilatation"), "... lobe of lung" (a caption writes "left lower
 # lobe"), a parenthesised semantic tag, and UMLS's "NOS".
 _HIERARCHY_WORDS = re.compile(r"^(?:bone )?structure of\s+|\s+(?:structure|disorder|finding|behaviou?r|NOS)$|"
-                              r"(?:,\s*device|(?-i:\s+device))$|(?<=lobe) of lung$|^pathologic(?:al)?\s+|"
+                              r"(?:,\s*device|(?-i:\s+device))$|(?:(?<=lobe)|(?<=parenchyma)) of lung$|^pathologic(?:al)?\s+|"
                               r"\s*\([^()]*\)", re.IGNORECASE)
 _SIDED_REGION = re.compile(r"^((?:left|right)\s+\w+(?<!ac)(?<!al)(?<!ar)(?<!ary)(?<!ic))\s+region$", re.IGNORECASE)
 
@@ -609,6 +610,8 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
         else:
             i += 1
     found = _sided(found, keys, joined)
+    if ends := _range_ends(caption, tokens, keys, dictionary):
+        found = sorted(found + ends, key=lambda mention: (mention[0], -mention[1]))
     if not found:
         return []
     found.extend(_findings_at_structures(keys, joined, found, trie))
@@ -1061,6 +1064,42 @@ def _technique_hosts(keys: list[str], joined: Callable[[int], bool],
 #: A vertebra's label ("T2", "L5", "C7", "S1") and what joins two into a range ("T2-T6", "T2\u2013T7").
 _VERTEBRA = re.compile(r"[CTLS][0-9]{1,2}")
 _RANGE_DASHES = frozenset({"-", "\u2013", " - ", " \u2013 "})
+
+
+#: What joins a range's first vertebra to the number of its last ("L4-5", "C5\u20136", "L4/5").
+_SHORT_RANGE_GAPS = frozenset({"-", "\u2013", "/"})
+#: A caption that may write such a range (most do not: the tokens are then not read one by one).
+_SHORT_RANGE = re.compile(r"[CTLS][0-9]{1,2}[-\u2013/][0-9]")
+
+
+def _range_ends(caption: str, tokens: list[tuple[int, int, str]], keys: list[str], dictionary: ConceptDictionary
+                ) -> list[tuple[int, int, tuple[_Entry, ...]]]:
+    """The last ends of ranges of vertebrae written with the number alone ("L4-5" is L4 to L5, "C5/6" C5 to C6: the
+    spine's motion segments as radiology names them), each a mention of that level on the number's token: only
+    where the number is higher than the first's, the first is a vertebra's level by the sense rule
+    (:func:`~evalcore.extraction.sense.a_vertebras_level`: "level" near it or a word of the spine in the caption;
+    a probe's "C5-2" is none) and the dictionary has a concept of that level that its notation names (a
+    vertebra's label written as-is, :func:`~evalcore.extraction.sense.names_a_level`); no other concept is made.
+
+    >>> d = ConceptDictionary.build({"C0446435": "L5 level", "C0446436": "L4 level", "C0446416": "C6 level"})
+    >>> [(m.concept, m.text) for m in mentions("Disc herniation at L4-5 and C5/6; a C5-2 probe.", d)]
+    [('C0446436', 'L4'), ('C0446435', '5'), ('C0446416', '6')]
+    """
+    ends: list[tuple[int, int, tuple[_Entry, ...]]] = []
+    if _SHORT_RANGE.search(caption) is None:
+        return ends
+    for i in range(len(tokens) - 1):
+        first, number = tokens[i][2], tokens[i + 1][2]
+        if (_VERTEBRA.fullmatch(first) is None or not number.isdigit() or len(number) > 2
+                or caption[tokens[i][1]:tokens[i + 1][0]] not in _SHORT_RANGE_GAPS
+                or int(number) <= int(first[1:]) or not a_vertebras_level(keys, i, dictionary.sense)
+                or (i + 2 < len(tokens) and caption[tokens[i + 1][1]:tokens[i + 2][0]] in _SHORT_RANGE_GAPS)):
+            continue
+        entries = tuple(entry for entry in dictionary.exact.get(first[0] + number, ())
+                        if names_a_level(dictionary.name_words.get(entry.concept, ())))
+        if entries:
+            ends.append((i + 1, i + 1, entries))
+    return ends
 
 
 def _standing_labels(caption: str, tokens: list[tuple[int, int, str]], i: int, entries: tuple[_Entry, ...],

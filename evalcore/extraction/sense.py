@@ -84,7 +84,7 @@ ROLES = ("part", "procedure", "procedure-modifier", "position", "direction", "de
          "keeps-qualifier", "approach", "not-head", "plain-radiograph", "figure", "proof", "partial", "complete",
          "other", "radiation", "vessel", "verb", "person", "named-after", "measure", "scan-region",
          "procedure-kind", "time-event", "finding-procedure", "device", "device-part", "placing", "lesion", "shape",
-         "spine", "bone-part", "contrast-study", "contrast-form", "contrast-channel")
+         "spine", "bone-part", "contrast-study", "contrast-form", "contrast-channel", "tissue")
 SENSE_COLUMNS = (Column("words"), Column("role", allowed=ROLES), Column("source"))
 PART_WHOLE_COLUMNS = (Column("part"), Column("whole"), Column("said_by"), Column("source"))
 #: The field of :class:`SenseWords` each role fills.
@@ -196,6 +196,10 @@ class SenseWords:
     #: radiograph made through one, or named by one right before it, is a contrast study
     #: (:func:`names_a_contrast_study`).
     contrast_channel: frozenset[str] = frozenset()
+    #: Part nouns of the tissue most organs have ("parenchyma"): read as the part of the organ its sentence, else its
+    #: caption, names, and of none where none is named (a bare "lobe" with no organ named is the lung's; a bare
+    #: "parenchyma" is no organ's: :func:`sense_kept`).
+    tissue: frozenset[str] = frozenset()
     #: Words of degree that make a removal or disappearance partial ("almost", "nearly"), before the cue or before
     #: a word of the ``complete`` class before it ("almost *complete* disappearance of"): no negation, as a trace is
     #: left (:func:`evalcore.extraction.negation.cue_scopes`).
@@ -603,14 +607,14 @@ def _after_an_earlier_event(keys: Sequence[str], joined: Callable[[int], bool], 
     return False
 
 
-def _a_vertebras_level(keys: Sequence[str], k: int, words: SenseWords) -> bool:
+def a_vertebras_level(keys: Sequence[str], k: int, words: SenseWords) -> bool:
     """Whether word ``k``, if it is written as a vertebra's level ("C5", "Th4", "L4", "S1"), is one: within
     :data:`_LEVEL_REACH` words of "level" ("at the level of C5", "the C4 level"), or in a caption with a word of the
     spine (``words.spine``: "vertebra", "disc", "lumbar", ...); a stage ("a T4 oesophageal cancer"), a segment of
     the liver ("segment S1"), a probe ("C5-1") or a panel's label is none. A word of another form is no level's to
     judge: True.
 
-    >>> [_a_vertebras_level(text.split(), 1, SENSE_WORDS) for text in
+    >>> [a_vertebras_level(text.split(), 1, SENSE_WORDS) for text in
     ...  ("at c5 level", "a t4 cancer", "the l4 vertebra", "segment s1 of the liver", "the liver")]
     [True, False, True, False, True]
     """
@@ -646,7 +650,7 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     tag) is no view right before a noun of measure ("transverse dimension of the heart": a direction of
     measurement). A mention a hyphen (``hyphened(k)``: whether words ``k - 1`` and ``k`` are joined by one) joins
     to a word of resemblance names a shape ("tongue-like"), but a lesion's noun a lesion still ("cyst-like lesions").
-    A level's notation ("C5") names a level only as :func:`_a_vertebras_level` reads it. A bare part noun joined to
+    A level's notation ("C5") names a level only as :func:`a_vertebras_level` reads it. A bare part noun joined to
     a part only a long bone has ("neck-shaft angle", "neck shaft angle") names that bone's part, and keeps nothing.
 
     >>> keys = "the left lobe of the liver".split()
@@ -676,7 +680,7 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
         return False  # "COVID-19 vaccination", "tumour bed": the vaccine, the bed, not the disease ("CT protocol" is CT)
     if next_word in words.shape and hyphened is not None and hyphened(last + 1) and not names_a_lesion(keys[last], words):
         return False  # "a tongue-like projection": what the thing looks like ("cyst-like lesions" are lesions still)
-    if first == last and names_a_level(name_words) and not _a_vertebras_level(keys, first, words):
+    if first == last and names_a_level(name_words) and not a_vertebras_level(keys, first, words):
         return False  # "a T4 oesophageal cancer", "segment S1" of a liver: a stage, a segment, no vertebra's level
     if next_word in words.proof:
         return False  # "biopsy-proven carcinoma": how the diagnosis was made before, not this image
@@ -730,6 +734,6 @@ def _kept_by_its_whole(keys: Sequence[str], joined: Callable[[int], bool], first
         # caption
         wholes = _named_wholes if any(key in name_words for key in keys[first:last]) else _nearest_whole
         named = wholes(said_by, found, first, last, *sentence) or wholes(said_by, found, first, last, 0, len(keys))
-        return not named or not named.isdisjoint(name_words)
+        return not named.isdisjoint(name_words) if named or keys[last] in words.tissue else True
     return said is None or said in name_words or words.organ_of.get(said) in name_words
 

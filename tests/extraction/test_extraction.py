@@ -610,8 +610,10 @@ def test_pinned_f1_on_real_valid_captions():
 # before the twenty-sixth pass's shipped synonym "paranasal sinus", which the curators tag as Nasal sinus; 0.6993
 # before the same pass's MeSH headings and entry terms that dictionary (c) reads: "tumor", "bladder", "thorax", ...;
 # 0.7098 before its UBERON and HPO synonyms, "small bowel", "interventricular septum", ...; 0.7124 before issue 69's
-# pseudoaneurysm neck, no Neck of the body: "the pseudoaneurysm cavity with a wide neck", which the curators tag Neck)
-PINNED_F1_FIRST_200 = 0.7117
+# pseudoaneurysm neck, no Neck of the body: "the pseudoaneurysm cavity with a wide neck", which the curators tag Neck;
+# 0.7117 before issue 69's recall pass: "parenchymal" read as the parenchyma of the organ the caption names, the lung's
+# in a chest study, which the curators tag)
+PINNED_F1_FIRST_200 = 0.7123
 
 
 THIRD_ROUND_NAMES = {
