@@ -47,7 +47,7 @@ from dashboard.sidebar import (
     settings_to_address,
 )
 from dashboard.ui import escape_markdown, view_link
-from dashboard.wording import navigation_title_for
+from dashboard.wording import navigation_title_for, say
 
 st.set_page_config(page_title="CBIR Lens", page_icon=":material/image_search:", layout="wide")
 server_allocator()
@@ -174,22 +174,10 @@ def sidebar() -> None:
         # every one keeps its value for the session (persist_state), so switching back finds them as they were.
         settings = st.expander("Matching settings", expanded=False) if clinician else st.container()
         with settings:
-            if clinician:
-                st.slider("How much a related concept counts", 0.0, 1.0, step=0.1, key="alpha",
-                          persist_state="session",
-                          help="0: only the same concept counts. 1: a related concept (e.g. veins and blood vessels) "
-                               "counts as much as the same one.")
-                st.slider("How far apart related concepts may be (links)", 0, MAX_HOPS, step=1, key="n",
-                          persist_state="session",
-                          help="Two concepts count as related when at most this many 'is a kind of' links apart in "
-                               "the concept map. 0: the same concept only.")
-            else:
-                st.slider("alpha (weight of near matches)", 0.0, 1.0, step=0.1, key="alpha", persist_state="session",
-                          help="How much a related concept (e.g. Veins vs Blood Vessels) counts compared with the "
-                               "same concept.")
-                st.slider("distance threshold n (KG hops)", 0, MAX_HOPS, step=1, key="n", persist_state="session",
-                          help="Two concepts count as related when at most n is_a links apart. 0 = the same concept "
-                               "only.")
+            st.slider(say("alpha_label"), 0.0, 1.0, step=0.1, key="alpha", persist_state="session",
+                      help=say("alpha_help"))
+            st.slider(say("hops_label"), 0, MAX_HOPS, step=1, key="n", persist_state="session", help=say("hops_help"))
+            if not clinician:
                 st.radio("KG mode", KG_MODES, key="kg_mode", horizontal=True, persist_state="session",
                          help="undirected: any path; directed: only ancestor/descendant paths.")
                 measure_controls()
@@ -204,19 +192,17 @@ def sidebar() -> None:
         vocabulary = ws.concepts.vocabulary
         cols = st.columns(2)
         cols[0].metric("images", f"{len(ws.concepts):,}")
-        cols[1].metric("distinct concepts" if clinician else "distinct CUIs", f"{len(vocabulary):,}")
+        cols[1].metric(say("distinct_concepts"), f"{len(vocabulary):,}")
         coverage = kg_coverage_of(ws)
         if coverage is None:
-            st.caption("No concept map loaded: only identical concepts count." if clinician else
-                       "No knowledge graph loaded: nn-IoU equals IoU.")
+            st.caption(say("no_kg"))
             return
-        graph = "concept map" if clinician else "KG"
         cols = st.columns(2)
-        cols[0].metric("map terms" if clinician else "KG nodes", f"{coverage.nodes:,}")
-        cols[1].metric("map links" if clinician else "KG edges", f"{coverage.links:,}",
+        cols[0].metric(say("kg_nodes"), f"{coverage.nodes:,}")
+        cols[1].metric(say("kg_edges"), f"{coverage.links:,}",
                        help="Distinct links: one given by several rows or files counts once (the Data page's report "
                             "gives each file's rows and its distinct links).")
-        st.caption(f"The {graph} covers {coverage.concept_share:.1%} of the dataset's concepts and "
+        st.caption(f"The {say('map_word')} covers {coverage.concept_share:.1%} of the dataset's concepts and "
                    f"{coverage.occurrence_share:.1%} of their occurrences.")
 
 

@@ -43,7 +43,7 @@ from dashboard.computed import (
 from dashboard.session import audience
 from dashboard.sidebar import MAX_HOPS, Settings, controls
 from dashboard.ui import choice_for_dataset
-from dashboard.wording import for_reader
+from dashboard.wording import say
 from evalcore.app.baselines import (
     Baseline,
     available_baselines,
@@ -228,18 +228,13 @@ def _leaderboard_job(ws: Workspace, run_names: tuple[str, ...], baselines: tuple
     def shown() -> Scores:
         return shown_evaluation(ws, run_names, baselines, settings, view)
 
-    steps.append((for_reader("Means and 95% bootstrap intervals", "Averages and their likely ranges"),
-                  lambda _: summary_of(shown())))
+    steps.append((say("means_step"), lambda _: summary_of(shown())))
     if len(run_names) + len(baselines) >= 2:
-        steps.append((for_reader("Significance tests", "Which differences are likely real"),
-                      lambda _: _focus_tests(shown(), view)))
+        steps.append((say("tests_step"), lambda _: _focus_tests(shown(), view)))
     # A saved workspace keeps these results with its link, so that opening it computes none of them again.
-    steps.append((for_reader("The results kept with the saved link", "The results kept with the link"),
-                  lambda _: keep_prepared(ws, settings)))
+    steps.append((say("kept_step"), lambda _: keep_prepared(ws, settings)))
     if explanations:
-        steps.append((for_reader("The concept names the explanations look for in the captions",
-                                 "The concept names to look for in the captions"),
-                      lambda _: caption_dictionary_of(ws)))
+        steps.append((say("caption_names_step"), lambda _: caption_dictionary_of(ws)))
     return Job(title, steps, still_wanted)
 
 
@@ -271,9 +266,7 @@ def prepare_pages(ws: Workspace, settings: Settings) -> None:
         view = session_view()
         server_background().submit(
             key_of("leaderboard", ws, run_names, baselines, settings, view, audience()), ws.digest, CURRENT,
-            lambda: _leaderboard_job(ws, run_names, baselines, settings, view,
-                                     for_reader("Leaderboard at the current settings",
-                                                "Comparison of systems at the current settings"),
+            lambda: _leaderboard_job(ws, run_names, baselines, settings, view, say("leaderboard_job"),
                                      still_wanted=still_shown, explanations=True))
     if audience() != "researcher":  # a clinician's navigation holds neither the Ablation page nor Choose a measure
         return
@@ -344,11 +337,7 @@ def prepare_neighbours(ws: Workspace, run_names: tuple[str, ...], baselines: tup
     for alpha, hops in neighbour_settings(settings.alpha, settings.n):
         beside = controls(alpha, hops)
         key = key_of("leaderboard", ws, run_names, baselines, beside, view, audience())
-        title = (for_reader(f"Leaderboard at alpha = {alpha:g} (one slider step beside)",
-                            "Comparison of systems at the next setting of how much a related concept counts")
-                 if hops == settings.n else
-                 for_reader(f"Leaderboard at n = {hops} (one slider step beside)",
-                            "Comparison of systems at the next setting of how far apart related concepts may be"))
+        title = say("alpha_beside_job", alpha=alpha) if hops == settings.n else say("hops_beside_job", hops=hops)
         server_background().submit(key, ws.digest, NEIGHBOURS, lambda beside=beside, title=title: _leaderboard_job(
             ws, run_names, baselines, beside, view, title, still_wanted=still_wanted))
 

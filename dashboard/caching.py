@@ -65,6 +65,13 @@ def server_workspaces() -> Kept:
     return Kept(SERVER_WORKSPACES, size=one_value)
 
 
+@st.cache_resource(show_spinner=False)
+def server_demo() -> Kept:
+    """The embedded demo's workspace, kept apart from the loaded ones so that no load drops it: every new session
+    opens on it (one value, the workspace of the demo's files as they are now)."""
+    return Kept(1, size=one_value)
+
+
 class Foreground:
     """How many pages are computing behind a progress bar now, so that work prepared in the background waits for
     them between its steps (on two cores a background pass would take half the machine from the page a reader is

@@ -14,7 +14,7 @@ from dashboard.computed import caption_dictionary_of, explanations_of, pool_rele
 from dashboard.session import audience
 from dashboard.sidebar import Settings
 from dashboard.ui import chip, choose_flag, concept_label, escape_markdown, unbroken_hyphens
-from dashboard.wording import MATCHED, is_clinician, say, status_of, status_words
+from dashboard.wording import EVIDENCE_COLUMNS, evidence_cells, is_clinician, say, status_words, words
 from evalcore.app.baselines import IOU, Baseline
 from evalcore.app.explain import (
     QUERY_WORD,
@@ -28,9 +28,7 @@ from evalcore.app.explain import (
 from evalcore.app.workspace import Workspace, image_evidence
 from evalcore.data import Run
 from evalcore.extraction.caption_concepts import CaptionPiece, caption_pieces
-from evalcore.extraction.evidence import defined_long_form
 from evalcore.extraction.extractor import Mention
-from evalcore.extraction.negation import sentence_at
 
 CHIP_COLOURS = {"exact": "green", "near": "orange", "none": "gray"}
 #: A tag its caption denies, marked by how (evalcore.app.explain.caption_denials).
@@ -161,7 +159,7 @@ def explanations_for(ws: Workspace, query: str, documents: list[str], settings: 
     """The explanation of each (query, retrieved image) pair, None where either has no concept set."""
     concepts = ws.concepts
     known = tuple(d for d in documents if d in concepts.index) if query in concepts.index else ()
-    found = dict(zip(known, explanations_of(ws, query, known, settings)))
+    found = dict(zip(known, explanations_of(ws, query, known, settings.relevance, settings.kg_mode)))
     return {document: found.get(document) for document in documents}
 
 
@@ -252,21 +250,8 @@ def evidence_table(ws: Workspace, image_id: str, kg, mentions: Sequence[Mention]
     caption's, where the caller has them): the words, the concept (named where names are loaded), what matched, kept
     or negated, and the rule, in the reader's words."""
     caption = ws.extraction.captions.get(image_id, "")
-    rows = []
-    for row in image_evidence(ws.extraction, image_id, mentions):
-        if is_clinician():
-            status = status_of(row.status)
-            why = (f"{status.before_sentence}: “{sentence_at(caption, row.start)}”" if row.status != "kept" else
-                   say("assumed") if row.matched == "assumed" else
-                   f"the caption writes “{row.words}” for “{defined_long_form(caption, row.words)}”"
-                   if row.matched == "defined" else "")
-            rows.append({"words": row.words, "concept": concept_label(ws, row.concept, kg), "counted": status.verdict,
-                         "found as": MATCHED[row.matched].clinician if row.matched in MATCHED else row.matched,
-                         "why": why})
-        else:
-            rows.append({"words": row.words, "concept": concept_label(ws, row.concept, kg), "status": row.status,
-                         "matched": row.matched, "rule": row.rule})
-    return pd.DataFrame(rows)
+    return pd.DataFrame([{"words": row.words, "concept": concept_label(ws, row.concept, kg),
+                          **evidence_cells(row, caption)} for row in image_evidence(ws.extraction, image_id, mentions)])
 
 
 def draw_extraction_evidence(ws: Workspace, image_id: str, kg) -> None:
@@ -287,7 +272,7 @@ def draw_extraction_evidence(ws: Workspace, image_id: str, kg) -> None:
     # exam", "no: literature"), the rule takes what is left (a short words column cut names such as "portal vein
     # structure"). The verdict comes third, so that a narrow page (900 px), which scrolls the table sideways, still
     # shows whether each mention counted.
-    wide, short = ("why", "counted") if is_clinician() else ("rule", "status")
+    short, _, wide = (words(column) for column in EVIDENCE_COLUMNS)
     st.dataframe(table, hide_index=True, width="stretch", key="evidence_table",
                  column_config={wide: st.column_config.TextColumn(width="medium"),
                                 short: st.column_config.TextColumn(width=VERDICT_WIDTH)})

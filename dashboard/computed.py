@@ -37,7 +37,7 @@ from dashboard.caching import (
 from dashboard.session import address_opens_workspace, hold_saved, server_scheduler, workspace, workspace_store
 from dashboard.sidebar import Settings, controls
 from dashboard.ui import StepProgress, plain_settings, shown_system
-from dashboard.wording import for_reader
+from dashboard.wording import say
 from evalcore.app import paper, sweeps
 from evalcore.app.baselines import BASELINES, EVALUATOR_INPUTS, IOU, NN_IOU, Baseline, PoolRanking, pool_relevance
 from evalcore.app.browse import KGCoverage, Neighbourhood, kg_coverage, neighbourhood
@@ -86,8 +86,6 @@ EVALUATION_INPUTS = (*EVALUATOR_INPUTS, "captions", "embeddings", "runs")
 KG_INPUTS = ("kg_files", "names")
 #: What the Method page's sections read: the evaluator's inputs and the captions (Table 1's caption baseline).
 PAPER_INPUTS = (*EVALUATOR_INPUTS, "captions")
-#: The progress step that builds the evaluator, in the researcher's and the clinician's words.
-ENGINE_STEP = ("Preparing the knowledge-graph index and the pairwise engine", "Preparing the concept map")
 
 
 # --- loading ---------------------------------------------------------------------------------------------------
@@ -166,17 +164,18 @@ def concept_mentions_of(ws: Workspace) -> dict[str, dict[str, bool]]:
 
 # --- the knowledge graph and the evaluator -------------------------------------------------------------------
 
-# Named cached_kg still: tests/evaluation/test_alpha_redraw.py imports it (kg_of gives the same graph).
 @kept_by(KG_INPUTS, kind="resource", max_entries=4, spinner="Building the knowledge graph index…")
-def cached_kg(ws: Workspace) -> KnowledgeGraph:
+def _kg_of(ws: Workspace) -> KnowledgeGraph:
     """The KG index of the loaded KG files, the loaded names over the KG's own (at least one KG file loaded)."""
     kg = KnowledgeGraph.from_edges(tuple(edges for _, edges in ws.kg_files.values()))
     return replace(kg, names={**kg.names, **ws.names})
 
 
 def kg_of(ws: Workspace) -> KnowledgeGraph | None:
-    """:func:`cached_kg`, None where no KG file is loaded (not kept: no entry of the KGs' cache goes to it)."""
-    return cached_kg(ws) if ws.kg_files else None
+    """The KG index of the loaded KG files, the loaded names over the KG's own, built once for the server; None where
+    no KG file is loaded, which is not kept: a None kept per set of names would take one of the four places of the
+    built indexes."""
+    return _kg_of(ws) if ws.kg_files else None
 
 
 @st.cache_resource(show_spinner=False)
@@ -196,7 +195,7 @@ def engine_evaluator(ws: Workspace, mode: str) -> Evaluator:
 
 def evaluator_of(ws: Workspace, mode: str) -> Evaluator:
     """:func:`engine_evaluator`, noted for the sidebar's line on the engine in use (a page's call)."""
-    with st.spinner(for_reader(*ENGINE_STEP)):  # drawn only when building takes over half a second
+    with st.spinner(say("engine_step")):  # drawn only when building takes over half a second
         evaluator = engine_evaluator(ws, mode)
     st.session_state["_engine_in_use"] = evaluator.engine  # for the sidebar's note, drawn after the page
     return evaluator
@@ -253,7 +252,7 @@ def baselines_with_progress(ws: Workspace, baselines: list[Baseline], settings: 
         return {}
     runs = {}
     with StepProgress(1 + len(baselines)) as progress:
-        progress.run(for_reader(*ENGINE_STEP),
+        progress.run(say("engine_step"),
                      lambda _: evaluator_of(ws, settings.kg_mode))
         for baseline in baselines:
             if baseline.by_relevance:
@@ -349,9 +348,8 @@ def evaluation_steps(ws: Workspace, run_names: tuple[str, ...], baselines: tuple
     # Ideal rankings the metrics need and no relevance baseline computes on the way.
     summaries = [measure for measure in ("nn-iou", "iou") if measure not in {b.key for b in relevance}]
     k, threshold, mode = max(settings.ks), settings.options().threshold, settings.kg_mode
-    best_by = {"iou": for_reader("IoU", "shared concepts"),
-               "nn-iou": for_reader("nn-IoU", "shared concepts, related ones counting")}
-    steps: list[Step] = [(for_reader(*ENGINE_STEP), lambda _: engine_evaluator(ws, mode))]
+    best_by = {"iou": say("best_by_iou"), "nn-iou": say("best_by_nn_iou")}
+    steps: list[Step] = [(say("engine_step"), lambda _: engine_evaluator(ws, mode))]
     steps += [(f"Ranking the collection: {shown_system(baseline)}",
                lambda report, b=baseline: baseline_run(ws, b, settings.relevance, mode, report)) for baseline in others]
     steps += [(f"Ranking the collection: {shown_system(baseline)} (every image against every other)",
@@ -518,18 +516,14 @@ def pair_explanation(ws: Workspace, query: str, result: str, relevance: MeasureS
 
 
 @kept_by(EXPLANATION_INPUTS, kind="resource", max_entries=1024)
-def pair_explanations(ws: Workspace, query: str, results: tuple[str, ...], relevance: MeasureSpec,
-                      mode: str) -> tuple[Explanation, ...]:
-    """:func:`pair_explanation` of each of ``results``, kept as one list."""
+def explanations_of(ws: Workspace, query: str, results: tuple[str, ...], relevance: MeasureSpec,
+                    mode: str) -> tuple[Explanation, ...]:
+    """Why each image of ``results`` relates to image ``query`` at the nn-IoU setting ``relevance`` in KG ``mode``
+    (:func:`pair_explanation` of each), their captions read for negated mentions by :func:`caption_dictionary_of`
+    (every image needs a concept set). Kept per list as well as per pair: a system's list costs one cache lookup
+    (each hashes the workspace and the setting) rather than one per card, and a pair in several lists is explained
+    once."""
     return tuple(pair_explanation(ws, query, result, relevance, mode) for result in results)
-
-
-def explanations_of(ws: Workspace, query: str, results: tuple[str, ...], settings: Settings) -> tuple[Explanation, ...]:
-    """Why each image of ``results`` relates to image ``query`` at the sidebar's relevance setting, their captions
-    read for negated mentions by :func:`caption_dictionary_of` (every image needs a concept set). Cached per pair and
-    settings, and per list: a system's list costs one cache lookup (each hashes the workspace and the settings)
-    rather than one per card."""
-    return pair_explanations(ws, query, tuple(results), settings.relevance, settings.kg_mode)
 
 
 # --- the comparison in a clinician's words ----------------------------------------------------------------------
@@ -544,7 +538,7 @@ def clinician_report(ws: Workspace, run_names: tuple[str, ...], baselines: tuple
     """The Leaderboard's comparison in a clinician's words, one self-contained HTML page
     (:func:`evalcore.app.plain_report.plain_report_html`): on the metric in focus of ``view`` (the evaluation the
     page drew, :func:`shown_evaluation`), which system finds more similar images, by how much and how sure, every
-    system's score, and example cases with the first image each of the best two found and why (:func:`explanations_of`,
+    system's score, and example cases with the first image each of the best two found and why (:func:`pair_explanation`,
     the Case view's reasons). ``shown``: the systems' names as the clinician reads them (a baseline's title, its
     plain name). Built when asked (the download's click), then kept for the server under everything it reads."""
     scores = shown_evaluation(ws, run_names, baselines, settings, view)
@@ -556,7 +550,7 @@ def clinician_report(ws: Workspace, run_names: tuple[str, ...], baselines: tuple
 
     def explain(case: str, image: str) -> Explanation | None:
         known = case in ws.concepts.index and image in ws.concepts.index
-        return explanations_of(ws, case, (image,), settings)[0] if known else None
+        return pair_explanation(ws, case, image, settings.relevance, settings.kg_mode) if known else None
 
     return plain_report_html(plain_report(scores, view.focus, ws, dict(shown), rankings, explain,
                                           plain_settings(settings, kg_of(ws) is not None)))
@@ -658,32 +652,21 @@ def timing_curve(ws: Workspace, mode: str, progress: Callable[[float, str], None
 # --- the Concept detection page ---------------------------------------------------------------------------------
 
 @kept_by(("concepts", *KG_INPUTS), max_entries=8)
-def scored_detection(ws: Workspace, data: bytes, name: str, drop_some: bool, subset: frozenset[str],
+def detection_report(ws: Workspace, data: bytes, name: str, drop_some: bool, subset: frozenset[str],
                      relevance: MeasureSpec, mode: str) -> DetectionReport:
-    """:func:`detection_report` at the nn-IoU setting ``relevance`` and KG ``mode`` (kept by these, not by every
-    setting)."""
+    """The predictions file ``data`` scored against the loaded concept sets
+    (:func:`evalcore.app.detection.read_and_score`, the soft F1 at the sidebar's nn-IoU setting ``relevance`` in KG
+    ``mode``), once per file and setting: kept by these two, not by every setting of the sidebar."""
     return read_and_score(ws.concepts, data, name, drop_some, subset, kg_of(ws), relevance, mode, ws.shown_names)
 
 
-def detection_report(ws: Workspace, data: bytes, name: str, drop_some: bool, subset: frozenset[str],
-                     settings: Settings) -> DetectionReport:
-    """The predictions file ``data`` scored against the loaded concept sets
-    (:func:`evalcore.app.detection.read_and_score`, the soft F1 at the sidebar's nn-IoU setting), once per file and
-    settings."""
-    return scored_detection(ws, data, name, drop_some, subset, settings.relevance, settings.kg_mode)
-
-
 @kept_by(("extraction", *KG_INPUTS), max_entries=8)
-def scored_extraction(ws: Workspace, subset: frozenset[str], relevance: MeasureSpec, mode: str) -> DetectionReport:
-    """:func:`extraction_detection_report` at the nn-IoU setting ``relevance`` and KG ``mode``."""
-    return extraction_report(ws.curated, ws.extraction.concepts, subset, kg_of(ws), relevance, mode, ws.shown_names)
-
-
-def extraction_detection_report(ws: Workspace, subset: frozenset[str], settings: Settings) -> DetectionReport:
+def extraction_detection_report(ws: Workspace, subset: frozenset[str], relevance: MeasureSpec,
+                                mode: str) -> DetectionReport:
     """The concept sets found in the captions scored against the curated ones they replaced
-    (:func:`evalcore.app.detection.extraction_report`), once per extraction and settings; ``ws.curated`` must be
-    set."""
-    return scored_extraction(ws, subset, settings.relevance, settings.kg_mode)
+    (:func:`evalcore.app.detection.extraction_report`, at the nn-IoU setting ``relevance`` in KG ``mode``), once per
+    extraction and setting; ``ws.curated`` must be set."""
+    return extraction_report(ws.curated, ws.extraction.concepts, subset, kg_of(ws), relevance, mode, ws.shown_names)
 
 
 # --- the knowledge-graph page ----------------------------------------------------------------------------------

@@ -108,6 +108,7 @@ from evalcore.io.tables import (
     results_csv,
     score_table,
     spreadsheet_csv,
+    summary_metrics,
     wide_summary,
 )
 
@@ -201,7 +202,7 @@ __all__ = [
     "SCORE_DECIMALS", "SCORE_FORMAT", "best_systems",
     "describe_metric", "equivalent_metric", "focus_metric", "format_p_value", "grouped_metrics", "label_query_counts",
     "latex_table", "markdown_table", "metric_family", "metric_group",
-    "results_csv", "score_table", "spreadsheet_csv", "wide_summary",
+    "results_csv", "score_table", "spreadsheet_csv", "summary_metrics", "wide_summary",
     # metrics.registry
     "parse_metric",
     # metrics.ties

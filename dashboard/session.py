@@ -13,7 +13,7 @@ import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from dashboard.caching import HASH_FUNCS
+from dashboard.caching import server_demo, shared
 from evalcore.app.sources import EmbeddedDemo
 from evalcore.app.store import WorkspaceStore, store_from_environment, utc_time_text
 from evalcore.app.workspace import Workspace
@@ -60,16 +60,13 @@ def workspace() -> Workspace:
     return st.session_state["workspace"]
 
 
-@st.cache_resource(show_spinner=False, max_entries=1, hash_funcs=HASH_FUNCS)
-def _shared_demo(demo: EmbeddedDemo) -> Workspace:
-    return demo.load()
-
-
-def demo_workspace() -> Workspace:
+@shared(server_demo)
+def demo_workspace(demo: EmbeddedDemo = EmbeddedDemo()) -> Workspace:
     """The embedded demo, parsed once for the server (every new session opens on it: 0.3-0.6 s of parsing each, eight
-    arriving at once held the interpreter for seconds) and shared read-only, keyed by the digest of its files'
-    bytes (:meth:`evalcore.app.sources.EmbeddedDemo.digest`)."""
-    return _shared_demo(EmbeddedDemo())
+    arriving at once held the interpreter for seconds) and shared read-only. Called without an argument, as the
+    pages call it: its decorator fills in the default, so that it is keyed by the digest of the demo files' bytes
+    (:meth:`evalcore.app.sources.EmbeddedDemo.digest`)."""
+    return demo.load()
 
 
 def audience() -> str:

@@ -14,9 +14,8 @@ import streamlit as st
 from dashboard.caching import server_foreground
 from dashboard.session import audience, note_ignored_in_address, workspace
 from dashboard.sidebar import Settings
-from dashboard.wording import Wording, page_title_for, refusal, words
+from dashboard.wording import Wording, concept_words, page_title_for, refusal, words
 from evalcore.app.baselines import Baseline
-from evalcore.app.explain import shown_name
 from evalcore.app.workspace import Workspace
 from evalcore.errors import CBIRLensError
 from evalcore.relevance.kg import KnowledgeGraph
@@ -75,11 +74,8 @@ def chip(text: str, colour: str) -> str:
 
 
 def concept_label(ws: Workspace, cui: str, kg: KnowledgeGraph | None = None) -> str:
-    """"Name (CUI)" for researchers, the name alone for clinicians; where no name is known, the ID for researchers
-    and "unnamed concept" for clinicians (a code would tell them nothing)."""
-    name = ws.names.get(cui) or (kg.names.get(cui) if kg else None)
-    who = audience()
-    return f"{name} ({cui})" if name and who == "researcher" else shown_name(cui, name, who)
+    """A concept as the reader reads it (:func:`dashboard.wording.concept_words`), by its loaded name, else the KG's."""
+    return concept_words(cui, ws.names.get(cui) or (kg.names.get(cui) if kg else None))
 
 
 def page_with_concepts(title: str) -> Workspace:

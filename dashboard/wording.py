@@ -22,9 +22,12 @@ import re
 from dataclasses import dataclass
 
 from dashboard.session import audience
+from dashboard.sidebar import Settings
 from evalcore.app.baselines import Baseline
-from evalcore.app.explain import RELATION_WORDS
+from evalcore.app.explain import RELATION_WORDS, shown_name
 from evalcore.errors import InputError, one_line
+from evalcore.extraction.evidence import EvidenceRow, defined_long_form
+from evalcore.extraction.negation import sentence_at
 from evalcore.io.tables import (
     GROUP_TITLES,
     PLAIN_GROUP_TITLES,
@@ -59,12 +62,6 @@ def words(message: Wording, **values: object) -> str:
 def say(key: str, **values: object) -> str:
     """The session's reader's wording of the message :data:`MESSAGES` keeps under ``key``."""
     return words(MESSAGES[key], **values)
-
-
-def for_reader(researcher: str, clinician: str) -> str:
-    """The session's reader's wording of a message written on the spot as a pair (a progress step whose words hold
-    values): the same as ``words(Wording(researcher, clinician))``."""
-    return words(Wording(researcher, clinician))
 
 
 def is_clinician() -> bool:
@@ -159,6 +156,35 @@ def status_words(status: str, reader: str | None = None) -> str:
     return status_of(status).after_words if reader_of(reader) == "clinician" else status
 
 
+#: The extraction evidence table's columns after a mention's words and concept (dashboard.cards.evidence_table):
+#: whether it counted, what matched it, and what decided.
+EVIDENCE_COLUMNS = (Wording("status", "counted"), Wording("matched", "found as"), Wording("rule", "why"))
+
+
+def evidence_cells(row: EvidenceRow, caption: str, reader: str | None = None) -> dict[str, str]:
+    """A mention's cells under :data:`EVIDENCE_COLUMNS` (``caption``: its image's): its status, source and rule as
+    evalcore writes them for a researcher; for a clinician the verdict, the source in words, and why: the sentence
+    that ruled it out, the assumed projection, or the long form an abbreviation stands for.
+
+    >>> row = EvidenceRow("b", "C0019080", 3, 13, "hemorrhage", "name", "negated", "negation 'without'")
+    >>> evidence_cells(row, "CT without hemorrhage", "researcher")
+    {'status': 'negated', 'matched': 'name', 'rule': "negation 'without'"}
+    >>> evidence_cells(row, "CT without hemorrhage", "clinician")
+    {'counted': 'no: ruled out', 'found as': 'its name', 'why': 'ruled out in: “CT without hemorrhage”'}
+    """
+    reader = reader_of(reader)
+    if reader != "clinician":
+        cells = (row.status, row.matched, row.rule)
+    else:
+        status = status_of(row.status)
+        why = (f"{status.before_sentence}: “{sentence_at(caption, row.start)}”" if row.status != "kept" else
+               MESSAGES["assumed"].clinician if row.matched == "assumed" else
+               f"the caption writes “{row.words}” for “{defined_long_form(caption, row.words)}”"
+               if row.matched == "defined" else "")
+        cells = (status.verdict, MATCHED[row.matched].clinician if row.matched in MATCHED else row.matched, why)
+    return {column.of(reader): cell for column, cell in zip(EVIDENCE_COLUMNS, cells, strict=True)}
+
+
 # --- what a page names in each reader's words: a metric, a family or group of metrics, a system, a p-value -------------
 
 def metric_header(metric: str, reader: str | None = None) -> str:
@@ -240,6 +266,70 @@ def source_name(system: Baseline | str, reader: str | None = None) -> str:
     return system.short_plain if reader_of(reader) == "clinician" else system.title
 
 
+def concept_words(cui: str, name: str | None, reader: str | None = None) -> str:
+    """A concept as a label, ``name`` where known: "Name (CUI)" for a researcher, its plain name alone for a
+    clinician; where no name is known, the ID for a researcher and "unnamed concept" for a clinician (a code would
+    tell them nothing).
+
+    >>> concept_words("C0042449", "Veins", "researcher"), concept_words("C0042449", "Veins", "clinician")
+    ('Veins (C0042449)', 'Veins')
+    >>> concept_words("C0042449", None, "researcher"), concept_words("C0042449", None, "clinician")
+    ('C0042449', 'unnamed concept')
+    """
+    reader = reader_of(reader)
+    return f"{name} ({cui})" if name and reader == "researcher" else shown_name(cui, name, reader)
+
+
+def focus_chart_titles(metric: str, reader: str | None = None) -> tuple[str, str]:
+    """The Leaderboard chart's title and y-axis title for the metric in focus: no title and the metric's name on the
+    axis for a researcher; for a clinician the plain label, too long for the axis, titles the chart and the axis says
+    the scale.
+
+    >>> focus_chart_titles("CUI@10", "researcher"), focus_chart_titles("CUI@10", "clinician")
+    (('', 'CUI@10'), ('top 10: concept match', 'score (0 to 1)'))
+    """
+    return (plain_metric_label(metric), "score (0 to 1)") if reader_of(reader) == "clinician" else ("", metric)
+
+
+#: The Leaderboard's line under its tables (:func:`settings_line`).
+SETTINGS_LINE = Wording("alpha = {alpha}, n = {n}, KG mode {mode}, {gain} gain{relevant}. Hover a column name for its "
+                        "meaning in plain words.", "{plain} Hover a column name for what it measures.")
+#: The researcher's words, under the "other" group's tables, for the relevance from which MAP and recall count an image.
+RELEVANT_FROM = "; MAP and recall count an image as relevant from relevance {threshold:g}"
+
+
+def settings_line(settings: Settings, plain: str, threshold: float | None = None, reader: str | None = None) -> str:
+    """The Leaderboard's line under its tables: the sidebar's settings for a researcher, with the relevance
+    ``threshold`` from which MAP and recall count an image where given; for a clinician ``plain``, the matching
+    settings in a clinician's words (:func:`dashboard.ui.plain_settings`). Each then says where a column's meaning is.
+
+    >>> from evalcore.relevance.measures import nn_iou_measure
+    >>> chosen = Settings(nn_iou_measure(0.5, 1), nn_iou_measure(0.5, 1), "undirected", (10,), "linear")
+    >>> settings_line(chosen, "Only identical concepts count.", 0.5, "researcher")  # doctest: +NORMALIZE_WHITESPACE
+    'alpha = 0.5, n = 1, KG mode undirected, linear gain; MAP and recall count an image as relevant from relevance
+     0.5. Hover a column name for its meaning in plain words.'
+    >>> settings_line(chosen, "Only identical concepts count.", 0.5, "clinician")
+    'Only identical concepts count. Hover a column name for what it measures.'
+    """
+    relevant = RELEVANT_FROM.format(threshold=threshold) if threshold is not None else ""
+    return SETTINGS_LINE.of(reader_of(reader)).format(alpha=settings.alpha, n=settings.n, mode=settings.kg_mode,
+                                                      gain=settings.gain, relevant=relevant, plain=plain)
+
+
+#: What a hop is, said to a clinician under the Knowledge graph's neighbourhood (:func:`hop_meaning`).
+HOP_MEANING = ("A hop is one link: *is a kind of* (e.g. *Veins* is a kind of *Blood Vessels*) or, where the concept map "
+               "says so, *is part of* (e.g. *Head of femur* is part of *Femur*).")
+
+
+def hop_meaning(reader: str | None = None) -> str | None:
+    """What a hop is, for a clinician; None for a researcher, who knows it (the page draws no line then).
+
+    >>> hop_meaning("researcher") is None, hop_meaning("clinician") == HOP_MEANING
+    (True, True)
+    """
+    return HOP_MEANING if reader_of(reader) == "clinician" else None
+
+
 #: The corrected p-value below which a difference is said to be real (the green of the researcher's grid).
 SIGNIFICANCE_LEVEL = 0.05
 
@@ -302,6 +392,34 @@ MESSAGES: dict[str, Wording] = {
     "words_counted": Wording("extracted", "counted"),
     "words_not_counted": Wording("not extracted", "not counted"),
     "not_counted_word": Wording(" ({status}: not extracted)", " ({status}: not counted)"),
+    "alpha_label": Wording("alpha (weight of near matches)", "How much a related concept counts"),
+    "alpha_help": Wording("How much a related concept (e.g. Veins vs Blood Vessels) counts compared with the same "
+                          "concept.",
+                          "0: only the same concept counts. 1: a related concept (e.g. veins and blood vessels) counts "
+                          "as much as the same one."),
+    "hops_label": Wording("distance threshold n (KG hops)", "How far apart related concepts may be (links)"),
+    "hops_help": Wording("Two concepts count as related when at most n is_a links apart. 0 = the same concept only.",
+                         "Two concepts count as related when at most this many 'is a kind of' links apart in the "
+                         "concept map. 0: the same concept only."),
+    "distinct_concepts": Wording("distinct CUIs", "distinct concepts"),
+    "no_kg": Wording("No knowledge graph loaded: nn-IoU equals IoU.",
+                     "No concept map loaded: only identical concepts count."),
+    "kg_nodes": Wording("KG nodes", "map terms"),
+    "kg_edges": Wording("KG edges", "map links"),
+    # the progress of the work prepared for the pages (dashboard.computed, dashboard.background)
+    "engine_step": Wording("Preparing the knowledge-graph index and the pairwise engine", "Preparing the concept map"),
+    "best_by_iou": Wording("IoU", "shared concepts"),
+    "best_by_nn_iou": Wording("nn-IoU", "shared concepts, related ones counting"),
+    "means_step": Wording("Means and 95% bootstrap intervals", "Averages and their likely ranges"),
+    "tests_step": Wording("Significance tests", "Which differences are likely real"),
+    "kept_step": Wording("The results kept with the saved link", "The results kept with the link"),
+    "caption_names_step": Wording("The concept names the explanations look for in the captions",
+                                  "The concept names to look for in the captions"),
+    "leaderboard_job": Wording("Leaderboard at the current settings", "Comparison of systems at the current settings"),
+    "alpha_beside_job": Wording("Leaderboard at alpha = {alpha:g} (one slider step beside)",
+                                "Comparison of systems at the next setting of how much a related concept counts"),
+    "hops_beside_job": Wording("Leaderboard at n = {hops} (one slider step beside)",
+                               "Comparison of systems at the next setting of how far apart related concepts may be"),
     "tie_relevance": Wording("Tied with {ties:,} other{s} at {label} {value:.2f}; order by file position.",
                              "{ties:,} other image{s} {verb} just as close to the case; they are listed in file order."),
     # the Data page
@@ -464,6 +582,7 @@ MESSAGES: dict[str, Wording] = {
     "group_system_b": Wording("System B", "Second system"),
     "group_queries": Wording("queries", "cases"),
     "group_difference": Wording("A - B", "difference"),
+    "group_p_header": Wording("p rand. (Holm across groups)", "is it real?"),
     "significant_groups": Wording("Groups where {a} and {b} differ significantly (of {count} tested):",
                                   "Groups where {a} and {b} differ by more than chance (of {count} compared):"),
     "no_significant_group": Wording(
@@ -520,6 +639,10 @@ MESSAGES: dict[str, Wording] = {
     "type_a_name": Wording("Type part of a name (or a CUI); the best match is selected and the others are listed in "
                            "the box.",
                            "Type part of a name; the best match is selected and the others are listed in the box."),
+    # the Method page's worked example: a vein and a blood vessel, on CT
+    "example_vein": Wording("vein (C0042449)", "vein"),
+    "example_vessel": Wording("blood vessel (C0005847)", "blood vessel"),
+    "example_ct": Wording("CT (C0040405)", "CT"),
     # Concept detection
     "upload_predictions": Wording("Predicted concepts (ID,CUIs)",
                                   "Predicted concepts (a CSV of image ID, then its concept codes)"),

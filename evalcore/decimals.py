@@ -24,14 +24,17 @@ DECIMAL_NUMBER = re.compile(PLAIN_FLOAT)
 def bounded_integer(text: str, limit: int) -> int | None:
     """The value of a decimal integer ``text`` (``DECIMAL_INTEGER``) if its magnitude is at most ``limit``, else None.
 
-    Its length is checked first: ``int()`` refuses texts of more than 4,300 digits (and is slow near them).
+    Its length is checked first, and its leading zeros are not read: ``int()`` refuses texts of more than 4,300
+    digits, zeros included (and is slow near them), where trec_eval's ``atol()`` reads ``000...01`` as 1.
 
-    >>> bounded_integer("-0007", 10), bounded_integer("1" + "0" * 5000, 10)
-    (-7, None)
+    >>> bounded_integer("-0007", 10), bounded_integer("1" + "0" * 5000, 10), bounded_integer("0" * 5000 + "1", 10)
+    (-7, None, 1)
     """
-    if len(text.lstrip("+-").lstrip("0")) > len(str(limit)):
+    digits = text.lstrip("+-").lstrip("0")
+    if len(digits) > len(str(limit)):
         return None
-    value = int(text)
+    value = int(digits or "0")
+    value = -value if text.startswith("-") else value
     return value if abs(value) <= limit else None
 
 

@@ -57,8 +57,8 @@ subset = concept_codes(subset_text)
 if subset:
     st.caption("Subset: " + escape_markdown(", ".join(sorted(ws.shown_names.get(c, c) for c in subset))))
 try:
-    report = (extraction_detection_report(ws, subset, settings) if scored == EXTRACTED_SOURCE else
-              detection_report(ws, data, name, use_demo, subset, settings))
+    report = (extraction_detection_report(ws, subset, settings.relevance, settings.kg_mode) if scored == EXTRACTED_SOURCE
+              else detection_report(ws, data, name, use_demo, subset, settings.relevance, settings.kg_mode))
 except CBIRLensError as error:
     st.error(words(refusal(error)))
     st.stop()

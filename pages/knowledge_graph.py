@@ -32,7 +32,7 @@ from dashboard.library import (
 from dashboard.session import audience, through_app
 from dashboard.sidebar import controls
 from dashboard.ui import concept_label, escape_markdown, hand_back, keep_in_address, linked_text, page_with_concepts
-from dashboard.wording import link_words, say
+from dashboard.wording import hop_meaning, link_words, say
 
 through_app()
 
@@ -199,6 +199,5 @@ if centre and centre in kg.index:
                  column_config={"images": st.column_config.NumberColumn(format="localized")})  # 9,927, as elsewhere
 elif centre:
     st.info(f"{concept_label(ws, centre, kg)} is not in the {map_word}.")
-if who == "clinician":  # what a hop is, which a researcher knows
-    st.caption("A hop is one link: *is a kind of* (e.g. *Veins* is a kind of *Blood Vessels*) or, where the "
-               "concept map says so, *is part of* (e.g. *Head of femur* is part of *Femur*).")
+if (meaning := hop_meaning()) is not None:  # a clinician's: a researcher knows what a hop is
+    st.caption(meaning)

@@ -50,6 +50,7 @@ from dashboard.library import (
     latex_table,
     results_csv,
     spreadsheet_csv,
+    summary_metrics,
     tie_message,
     wide_summary,
 )
@@ -70,13 +71,14 @@ from dashboard.ui import (
 from dashboard.wording import (
     family_heading,
     family_label,
+    focus_chart_titles,
     group_title,
     metric_column,
     metric_header,
     metric_help,
-    plain_significance,
     refusal,
     say,
+    settings_line,
     significance,
     words,
 )
@@ -219,13 +221,8 @@ if group == "relevance-graded" and any(b.by_relevance for b in baselines):
 if group == "label precision":
     for sentence in label_query_counts(summary, result.metrics, result.counts, plain=not researcher):
         st.caption(sentence + say("label_counts_end"))
-if researcher:
-    st.caption(f"alpha = {settings.alpha}, n = {settings.n}, KG mode {settings.kg_mode}, {settings.gain} gain"
-               + (f"; MAP and recall count an image as relevant from relevance {threshold:g}"
-                  if group == "other" else "")
-               + ". Hover a column name for its meaning in plain words.")
-else:  # the settings in a clinician's words (dashboard.ui.plain_settings)
-    st.caption(f"{plain_settings(settings, kg_of(ws) is not None)} Hover a column name for what it measures.")
+st.caption(settings_line(settings, plain_settings(settings, kg_of(ws) is not None),
+                         threshold if group == "other" else None))
 
 focus = st.selectbox(say("focus_label"), metrics, format_func=lambda metric: metric_header(metric, who),
                      key="focus_metric", persist_state="session")
@@ -237,10 +234,11 @@ chart = go.Figure(go.Bar(
     x=focus_rows.system.map(shown_name), y=focus_rows["mean"],
     error_y={"type": "data", "symmetric": False, "array": focus_rows.high - focus_rows["mean"],
              "arrayminus": focus_rows["mean"] - focus_rows.low}))
-if researcher:
-    chart.update_layout(yaxis_title=focus, height=380, margin={"t": 20})
-else:  # the plain label is too long for the axis: it titles the chart
-    chart.update_layout(title=metric_header(focus), yaxis_title="score (0 to 1)", height=420, margin={"t": 50})
+chart_title, axis_title = focus_chart_titles(focus)
+if chart_title:  # a clinician's: the plain label, too long for the axis, titles the chart, which grows to hold it
+    chart.update_layout(title=chart_title, yaxis_title=axis_title, height=420, margin={"t": 50})
+else:
+    chart.update_layout(yaxis_title=axis_title, height=380, margin={"t": 20})
 chart.update_layout(xaxis={"automargin": True}, yaxis={"rangemode": "tozero"})
 st.plotly_chart(chart, key="leaderboard_chart")
 st.caption(say("chart_caption"))
@@ -434,11 +432,9 @@ def by_group_view() -> None:
         names["a"]: [means[(group, pair[0])] for group in different.group],
         names["b"]: [means[(group, pair[1])] for group in different.group],
         say("group_difference"): different.mean_difference})
-    if researcher:
-        table["p rand. (Holm across groups)"] = [format_p_value(p) for p in different.p_randomization_holm]
+    table[say("group_p_header")] = [significance(p) for p in different.p_randomization_holm]
+    if researcher:  # the t-test's beside the randomization test's
         table["p t-test (Holm across groups)"] = [format_p_value(p) for p in different.p_t_test_holm]
-    else:
-        table["is it real?"] = [plain_significance(p) for p in different.p_randomization_holm]
     st.dataframe(table.style.format(SCORE_FORMAT, subset=[names["a"], names["b"], table.columns[4]]),
                  hide_index=True, key="group_differences", width="stretch")
 
@@ -447,7 +443,7 @@ if choose_flag(st.toggle, say("by_group_toggle"), "by_group"):
     by_group_view()
 
 st.subheader("Downloads")
-latex_metrics = [m for family in groups.get("relevance-graded", {}).values() for m in family] or metrics[:6]
+latex_metrics = summary_metrics(metrics)
 caption = f"alpha = {settings.alpha}, n = {settings.n}, {settings.kg_mode} KG, {settings.gain} gain"
 kept = [equivalent_metric(m, metrics, measure_key) for m in st.session_state.get("latex_metrics", latex_metrics)]
 st.session_state["latex_metrics"] = list(dict.fromkeys(m for m in kept if m))

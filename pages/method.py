@@ -27,9 +27,10 @@ from dashboard.library import (
     timing_figure,
     worked_example_figure,
 )
-from dashboard.session import audience, through_app, workspace
+from dashboard.session import through_app, workspace
 from dashboard.sidebar import controls
 from dashboard.ui import require_concepts, synthetic_banner
+from dashboard.wording import say
 
 through_app()
 
@@ -50,8 +51,7 @@ st.markdown(
 )
 
 st.subheader("Worked example: a vein and a blood vessel (n = 1, alpha = 0.5)")
-vein, vessel, ct = ("vein", "blood vessel", "CT") if audience() == "clinician" else (
-    "vein (C0042449)", "blood vessel (C0005847)", "CT (C0040405)")
+vein, vessel, ct = say("example_vein"), say("example_vessel"), say("example_ct")
 image_a, image_b = frozenset({ct, vein}), frozenset({ct, vessel})
 neighbours = {vein: frozenset({vessel}), vessel: frozenset({vein})}
 matched = approximate_matches(image_a, image_b, neighbours)

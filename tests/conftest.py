@@ -125,6 +125,21 @@ def open_page(page: str | None = None, **state):
     return app
 
 
+def declared_pages() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The clinician's pages and the researcher's others, as app.py declares them (``PAGE_FILES``,
+    ``CLINICIAN_PAGES``): a new page is declared there once, and every test that walks the pages finds it.
+
+    app.py is read, not imported: importing it would run the app."""
+    import ast
+
+    constants = {target.id: ast.literal_eval(node.value)
+                 for node in ast.parse((ROOT / "app.py").read_text(encoding="utf-8")).body if isinstance(node, ast.Assign)
+                 for target in node.targets if isinstance(target, ast.Name)
+                 and target.id in ("PAGE_FILES", "CLINICIAN_PAGES")}
+    clinician = tuple(constants["CLINICIAN_PAGES"])
+    return clinician, tuple(page for page in constants["PAGE_FILES"] if page not in clinician)
+
+
 def frame_with(app, column: str):
     """The first dataframe shown with this column (dataframes are not looked up by key in AppTest)."""
     for frame in app.dataframe:

@@ -16,7 +16,6 @@ from pathlib import Path
 
 import numpy as np
 
-from evalcore.engine.kernels import _top_given_kth
 from evalcore.errors import InputError
 from evalcore.relevance.formulas import reaching
 
@@ -136,9 +135,10 @@ def parse_rank_score(rank_raw: str, score_raw: str | None, display: str, line: i
     if not re.fullmatch(r"[+-]?[0-9]+", rank_raw):
         raise InputError(display, line, "an integer rank", repr(rank_raw)[:40])
     digits = rank_raw.lstrip("+-").lstrip("0")
-    if len(digits) > 10 or rank_raw.startswith("-") and digits or int(rank_raw) > MAX_RANK:
+    # The digits without leading zeros: int() refuses a text of over 4,300 digits, zeros included.
+    if len(digits) > 10 or rank_raw.startswith("-") and digits or int(digits or "0") > MAX_RANK:
         raise InputError(display, line, f"a rank between 0 and {MAX_RANK:,}", rank_raw[:40])
-    rank = int(rank_raw)
+    rank = int(digits or "0")
     if score_raw is None:
         return rank, 0.0
     if re.fullmatch(r"[+-]?(inf|infinity|nan)", score_raw, re.IGNORECASE):
@@ -446,9 +446,11 @@ def summarise_block_by_sorting(keys: np.ndarray, values: np.ndarray, k: int, thr
     ideal[:, :width] = np.maximum(values[ordered[:, ::-1][:, :width]], 0.0)
     lowest_relevant = np.searchsorted(values[1:], reaching(threshold)) + 1
     relevant = ordered.shape[1] - _row_lower_bounds(ordered, lowest_relevant)
-    top_width = min(depth, ordered.shape[1])
-    kth = ordered[:, -top_width] if top_width else None
-    return ideal, relevant, _top_given_kth(keys, kth, depth, floor=1)
+    # The top depth by (key desc, column asc), each row sorted in full (stable: equal keys keep their columns' order);
+    # the query itself (key 0) never, rows padded with -1.
+    order = np.argsort(-keys.astype(np.int64), axis=1, kind="stable")[:, :depth]
+    top = np.where(np.take_along_axis(keys, order, axis=1) > 0, order, -1).astype(np.int64)
+    return ideal, relevant, np.pad(top, ((0, 0), (0, depth - top.shape[1])), constant_values=-1)
 
 
 def _row_lower_bounds(ordered: np.ndarray, value) -> np.ndarray:
@@ -556,7 +558,7 @@ def read_qrels(data: bytes, display: str) -> dict[str, dict[str, int]]:
         if not re.fullmatch(r"[+-]?[0-9]+", fields[3]):
             raise InputError(display, line, "an integer grade (e.g. 0, 1, 2)", repr(fields[3])[:40])
         digits = fields[3].lstrip("+-").lstrip("0")
-        grade = int(fields[3]) if len(digits) <= 16 else None
+        grade = (-1 if fields[3].startswith("-") else 1) * int(digits or "0") if len(digits) <= 16 else None
         if grade is None or abs(grade) > 1 << 53:
             raise InputError(display, line, "a grade between -2^53 and 2^53", fields[3][:40])
         if (qid, docid) in seen:

@@ -41,7 +41,7 @@ from evalcore.evaluation.retrieval import (
 )
 from evalcore.io.loading import kg_names_file, load_kg, load_labels
 from evalcore.io.outputs import atomic_output, check_outputs, concepts_csv, write_text_atomically, write_texts_atomically
-from evalcore.io.tables import shown_percent
+from evalcore.io.tables import shown_percent, summary_metrics
 from evalcore.metrics.detection import DetectionScores, detection_scores
 from evalcore.metrics.registry import parse_metric
 from evalcore.metrics.ties import run_tie_counts, tie_message
@@ -295,8 +295,9 @@ def command_evaluate(args: argparse.Namespace) -> None:
     payload["wall_seconds"] = round(time.perf_counter() - started, 3)
     payload["backend"] = evaluator.engine.last_pass.text() if evaluator.engine and evaluator.engine.last_pass else None
     write_text_atomically(args.json, json.dumps(payload, indent=2))
+    summary = summary_metrics(results.metrics)
     for name, values in results.means().items():
-        shown = ", ".join(f"{m}={shown_number(values[m])}" for m in results.metrics[:6])
+        shown = ", ".join(f"{m}={shown_number(values[m])}" for m in summary)
         print(f"{name}: {shown}", file=sys.stderr)
     if grouped is not None:  # the first metric's; every metric's in the JSON's groups
         print(f"by {grouped.by}:\n{grouped_table(grouped, results.metrics[:1])}", file=sys.stderr)

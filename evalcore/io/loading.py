@@ -138,9 +138,10 @@ def resolve_labels(labels: ImageLabels | ConceptClassMap, concepts: ConceptSets)
         return labels.labels_for(concepts)
     labelled = next(iter(labels.by_kind.values()), {})
     if labelled and not any(image_id in concepts.index for image_id in labelled):
-        raise InputError(labels.source, None, f"labels of images of the concept sets ({len(concepts.ids):,} images, "
-                         f"e.g. {concepts.ids[0]!r})" if concepts.ids else "labels of images of the concept sets",
-                         f"none of its {len(labelled):,} IDs (e.g. {next(iter(labelled))!r})")
+        loaded = f" ({len(concepts.ids):,} images, e.g. {concepts.ids[0]!r})" if concepts.ids else ""
+        raise InputError(labels.source, None, f"labels of images of the concept sets{loaded}",
+                         f"none of its {len(labelled):,} IDs (e.g. {next(iter(labelled))!r})",
+                         plain_expected=f"labels of the images loaded{loaded}")
     return labels
 
 

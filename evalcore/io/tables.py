@@ -229,6 +229,27 @@ def shown_metrics(names: Sequence[str], group: str | None = None, family: str | 
     return tuple(name for name in names if name in wanted)
 
 
+#: How many metrics a summary shows, unless the relevance-graded tables alone hold more (:func:`summary_metrics`).
+SUMMARY_SIZE = 6
+
+
+def summary_metrics(names: Sequence[str]) -> list[str]:
+    """The metrics a summary of ``names`` shows unless told which (the Leaderboard's LaTeX table, the command line's
+    line per system on stderr), in ``names``' order: every metric of the relevance-graded tables (:func:`shown_tables`:
+    CUI@K and nn-CUI@K at each K, the paper's), then the others in their order up to :data:`SUMMARY_SIZE` in all.
+
+    >>> summary_metrics(["CUI@5", "CUI@10", "CUI@30", "nn-CUI@5", "nn-CUI@10", "nn-CUI@30", "P@5[organ]", "RBP"])
+    ['CUI@5', 'CUI@10', 'CUI@30', 'nn-CUI@5', 'nn-CUI@10', 'nn-CUI@30']
+    >>> summary_metrics(["P@1[organ]", "CUI@1", "RBP"]), summary_metrics(["qrels-NDCG@10", "qrels-MAP@10"])
+    (['P@1[organ]', 'CUI@1', 'RBP'], ['qrels-NDCG@10', 'qrels-MAP@10'])
+    """
+    graded = {name for members in shown_tables(names, "relevance-graded").values() for name in members} \
+        if "relevance-graded" in grouped_metrics(names) else set()
+    others = [name for name in names if name not in graded][:max(0, SUMMARY_SIZE - len(graded))]
+    shown = graded | set(others)
+    return [name for name in names if name in shown]
+
+
 def plain_metric_label(name: str) -> str:
     """A metric name in plain words, for readers who do not know IR jargon.
 

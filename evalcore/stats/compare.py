@@ -479,19 +479,19 @@ def _compared(names: list[str], paired: list[tuple[np.ndarray, np.ndarray]], sam
         difference = float("nan") if not len(pa) else float((pa - pb).mean()) if scale is None else \
             scale.carried_back(pa.mean()) - scale.carried_back(pb.mean())
         raw.append((a, b, difference, p, paired_t_test(va, vb), len(pa)))
-    holm_random = _holm_of_defined([r[3] for r in raw])
-    holm_t = _holm_of_defined([r[4] for r in raw])
+    holm_random = holm_of_defined([r[3] for r in raw])
+    holm_t = holm_of_defined([r[4] for r in raw])
     return [PairComparison(a, b, d, pr, pt, hr, ht, q)
             for (a, b, d, pr, pt, q), hr, ht in zip(raw, holm_random, holm_t)]
 
 
-def _holm_of_defined(p_values: list[float]) -> list[float]:
+def holm_of_defined(p_values: list[float]) -> list[float]:
     """:func:`holm` over the tests that were made: a pair whose p-value is undefined (no shared query) is no test and
     is not counted, as R's ``p.adjust`` leaves out NA (it was counted as a p of 1, which made the others' values
     larger than the standard ones: 3 x 0.00441 beside one undefined pair, where Holm over the two tests made gives
     2 x 0.00441); its own adjusted value stays undefined.
 
-    >>> _holm_of_defined([0.01, float("nan"), 0.04])
+    >>> holm_of_defined([0.01, float("nan"), 0.04])
     [0.02, nan, 0.04]
     """
     made = [p for p in p_values if np.isfinite(p)]

@@ -337,8 +337,8 @@ def _setting_means(evaluator: Evaluator, runs: Sequence[Run], metric_names: Sequ
                                            progress=lambda f: within(start + (1 - start) * f))
 
     ranking_text = "ranking every image against every other"
-    rankings = _one_ahead([specs[position] for position in computed], ranked,
-                          lambda step, f: report(step, ranking_share * f, ranking_text))
+    rankings = one_ahead([specs[position] for position in computed], ranked,
+                         lambda step, f: report(step, ranking_share * f, ranking_text))
     means_of: dict[MeasureSpec, list[tuple[str, str, float]]] = {}
     for step, position in enumerate(computed):
         ranking = next(rankings)
@@ -365,8 +365,8 @@ def _weights(measures: Sequence[MeasureSpec]) -> list[int]:
     return weights
 
 
-def _one_ahead(items: Sequence[Any], compute: Callable[[Any, Callable[[float], None]], Any],
-               waiting: Callable[[int, float], None] | None = None) -> Iterator[Any]:
+def one_ahead(items: Sequence[Any], compute: Callable[[Any, Callable[[float], None]], Any],
+              waiting: Callable[[int, float], None] | None = None) -> Iterator[Any]:
     """``compute(item, report)`` of each item, in order, the next one computed in a thread of its own while the
     caller uses this one: the grid evaluates one setting (mostly small NumPy steps, which hold the interpreter)
     while the engine ranks the pool for the next (large ones, which leave it free), so that two cores both work.
@@ -375,7 +375,7 @@ def _one_ahead(items: Sequence[Any], compute: Callable[[Any, Callable[[float], N
     waiting and every :data:`POLL_SECONDS` after, with the last fraction that item's computation reported: a
     progress bar can only be drawn from the thread running the page.
 
-    >>> list(_one_ahead([1, 2, 3], lambda x, report: 10 * x))
+    >>> list(one_ahead([1, 2, 3], lambda x, report: 10 * x))
     [10, 20, 30]
     """
     reported = [0.0] * len(items)

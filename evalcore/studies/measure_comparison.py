@@ -267,15 +267,15 @@ def paired_p_values(values: np.ndarray, pairs: Sequence[tuple[int, int]], *, sam
     return randomization_tests([(values[:, a], values[:, b]) for a, b in pairs], samples=samples, draws=draws)
 
 
-def _sampled_p_values(values: np.ndarray, pairs: Sequence[tuple[int, int]], subsample: int, repeats: int, samples: int,
-                      draws) -> dict[int, list[list[float]]]:
+def sampled_p_values(values: np.ndarray, pairs: Sequence[tuple[int, int]], subsample: int, repeats: int, samples: int,
+                     draws) -> dict[int, list[list[float]]]:
     """Each pair's randomization-test p-value on each query sample: for ``subsample`` and each smaller size of
     :data:`SMALLER_SAMPLES`, ``repeats`` samples (seeds 0, 1, ...), each a list of the pairs' p-values. One call
     tests every pair on every sample: samples of one size share the sign matrix (it depends only on the seed and
     the number of queries), which is then converted and read once per chunk rather than once per sample; each
     p-value is the one of the pair tested alone (:func:`randomization_tests`)."""
     sizes = (subsample, *(size for size in SMALLER_SAMPLES if size < subsample))
-    drawn = [(size, _sample_rows(len(values), size, seed)) for size in sizes for seed in range(repeats)]
+    drawn = [(size, sample_rows(len(values), size, seed)) for size in sizes for seed in range(repeats)]
     every = randomization_tests([(values[rows, a], values[rows, b]) for _, rows in drawn for a, b in pairs],
                                 samples=samples, draws=draws)
     by_size: dict[int, list[list[float]]] = {size: [] for size in sizes}
@@ -285,7 +285,7 @@ def _sampled_p_values(values: np.ndarray, pairs: Sequence[tuple[int, int]], subs
 
 
 @lru_cache(maxsize=4 * SUBSAMPLE_REPEATS)
-def _sample_rows(queries: int, subsample: int, seed: int) -> np.ndarray:
+def sample_rows(queries: int, subsample: int, seed: int) -> np.ndarray:
     """The rows of ``subsample`` of ``queries`` queries drawn at random (seeded), in order: the draw of
     ``rng.choice(query_ids, subsample, replace=False)`` (numpy draws the positions, then takes them), without a
     look-up per query. Drawn once per sample and shared read-only: every measure reads the same samples, and a
@@ -516,7 +516,7 @@ def _judge(spec: MeasureSpec, query_ids: Sequence[str], values: np.ndarray, name
     sampled = bool(pairs) and len(query_ids) > subsample
     if sampled:
         corrected, at_level, apart_in_samples = [], [], []
-        for size, by_sample in _sampled_p_values(values, pairs, subsample, subsample_repeats, samples, draws).items():
+        for size, by_sample in sampled_p_values(values, pairs, subsample, subsample_repeats, samples, draws).items():
             for sample_p in by_sample if size == subsample else ():
                 corrected.append(np.mean([p < level for p in holm(sample_p)]))
                 at_level.append(asl_curve(sample_p, (level,))[0])

@@ -8,11 +8,8 @@ from __future__ import annotations
 import io
 import json
 import os
-import random
 import signal
 import sqlite3
-import subprocess
-import sys
 import time
 import zipfile
 from pathlib import Path
@@ -31,6 +28,7 @@ from evalcore.errors import ParameterError
 from evalcore.evaluation.evaluator import Evaluator
 from evalcore.relevance.measures import measure_spec
 from tests.conftest import ROOT, frame_with, open_page
+from tests.killed_at_a_step import counted_steps, killed_at
 
 DAY = 86400
 SETTING = measure_spec("nn-iou", alpha=0.5, n=1)
@@ -250,42 +248,53 @@ def test_forgetting_or_expiry_removes_the_results(tmp_path):
     assert not store.keep_prepared(expiring, "ranking", b"late")
 
 
-#: A process keeping results with one saved workspace, new bytes each turn, printing each name once kept.
-KEEPING_FOREVER = """
-import os, sys
+#: A process keeping results with the workspace its third argument names in its store (tests/killed_at_a_step.py),
+#: 1 MiB a turn under a bound of 3 MiB (from the fourth turn on, each drops the oldest result), printing each name once
+#: kept. A turn's bytes are the same in every process: a result may share its blob with another process's.
+KEEPING = """
 from evalcore.app.store import WorkspaceStore
 store = WorkspaceStore(sys.argv[1], max_prepared_bytes=3 * 2**20)
-print("ready", flush=True)
-turn = 0
-while True:
-    turn += 1
+steps[0] = 0
+for turn in range(1, 6):
     name = f"result {os.getpid()} {turn}"
-    if store.keep_prepared(sys.argv[2], name, turn.to_bytes(4, "little") * 262144):
+    if store.keep_prepared(sys.argv[3], name, turn.to_bytes(4, "little") * 262144):
         print(name, flush=True)
 """
 
 
+def kept_whole(store: WorkspaceStore, workspace_id: str) -> dict[str, bytes]:
+    """The results kept, each the bytes of its turn (each read recomputes its digest: a damaged one is left out), within
+    the bound, and the index's sizes naming the same results."""
+    kept = store.prepared(workspace_id)
+    for name, data in kept.items():
+        assert data == int(name.split()[-1]).to_bytes(4, "little") * 262144, name
+    assert sum(map(len, kept.values())) <= 3 * 2**20 and store.prepared_sizes(workspace_id).keys() == kept.keys()
+    return kept
+
+
 @pytest.mark.subprocess
 @pytest.mark.slow
-def test_a_process_killed_while_keeping_results_leaves_the_store_consistent(tmp_path):
-    rng = random.Random(20261127)
-    store = WorkspaceStore(tmp_path, max_prepared_bytes=3 * 2**20)
+def test_a_process_killed_at_any_step_of_keeping_results_leaves_the_store_consistent(tmp_path):
+    """Killed at each step that changes the store, in turn, one process after another on one store (deterministic,
+    where a kill after a random sleep missed some steps in some runs)."""
+    counting = WorkspaceStore(tmp_path / "count").save([SavedInput("concepts", "c.csv", b"ID,CUIs\n")])
+    count = counted_steps(killed_at(KEEPING, tmp_path / "count", 0, counting))
+    assert count >= 15  # per turn: the blob's file, its sync and rename, the folder's sync, a commit; drops unlink
+    store = WorkspaceStore(tmp_path / "store", max_prepared_bytes=3 * 2**20)
     workspace_id = store.save([SavedInput("concepts", "c.csv", b"ID,CUIs\n")])
-    for _ in range(4):
-        process = subprocess.Popen([sys.executable, "-c", KEEPING_FOREVER, str(tmp_path), workspace_id], cwd=ROOT,
-                                   stdout=subprocess.PIPE, text=True)
-        assert process.stdout.readline() == "ready\n"
-        time.sleep(rng.uniform(0.0, 0.3))
-        os.kill(process.pid, signal.SIGKILL)
-        process.communicate()
-    kept = store.prepared(workspace_id)  # each read recomputes its digest: a damaged one would be left out
-    assert kept and sum(map(len, kept.values())) <= 3 * 2**20 and store.prepared_sizes(workspace_id).keys() == kept.keys()
-    referred(tmp_path)
+    kills = 0
+    for kill_at in range(1, count + 1):
+        done = killed_at(KEEPING, tmp_path / "store", kill_at, workspace_id)
+        assert done.returncode in (0, -signal.SIGKILL), (kill_at, done.stderr)
+        kills += done.returncode == -signal.SIGKILL
+        kept_whole(store, workspace_id)
+        referred(tmp_path / "store")
+    assert kills >= 15 and kept_whole(store, workspace_id)
     minutes_ago = time.time() - 120  # what the killed processes left is now stale: the next expiry collects it
-    for path in (tmp_path / BLOB_FOLDER).iterdir():
+    for path in (tmp_path / "store" / BLOB_FOLDER).iterdir():
         os.utime(path, (minutes_ago, minutes_ago))
     store.expire()
-    assert set(blob_names(tmp_path)) == referred(tmp_path)
+    assert set(blob_names(tmp_path / "store")) == referred(tmp_path / "store")
 
 
 @pytest.fixture

@@ -9,8 +9,6 @@ import os
 import random
 import signal
 import sqlite3
-import subprocess
-import sys
 import time
 from multiprocessing.queues import Queue
 from multiprocessing.synchronize import Barrier
@@ -28,8 +26,8 @@ from evalcore.app.store import (
     store_from_environment,
 )
 from evalcore.errors import ParameterError, StoreError
+from tests.killed_at_a_step import counted_steps, killed_at
 
-ROOT = Path(__file__).resolve().parents[2]
 DAY = 86400
 
 
@@ -181,38 +179,13 @@ def test_two_processes_saving_at_once_both_succeed(tmp_path):
             assert list(store.open(one).inputs) == expected
 
 
-#: A process saving large inputs into the store named by its first argument, new bytes each turn, and forgetting
-#: every other workspace it saved: it prints each ID once its save returned, and each ID before it forgets it. After
-#: its first save it counts the steps that change the store on disk (a blob file opened, synced, renamed or removed,
-#: an index transaction committed or rolled back) and kills itself at the step its second argument names; with 0 it
-#: prints the count of three turns' steps instead.
-SAVING_UNTIL_KILLED = """
-import os, signal, sqlite3, sys
-from evalcore.app import store as module
+#: A process saving large inputs into its store (tests/killed_at_a_step.py), new bytes each turn, and forgetting every
+#: other workspace it saved: it prints each ID once its save returned, and each ID before it forgets it. It counts the
+#: steps after its first save.
+SAVING = """
 from evalcore.app.store import SavedInput, WorkspaceStore
-kill_at, steps = int(sys.argv[2]), [0]
-def step():
-    if steps[0] >= 0:
-        steps[0] += 1
-        if steps[0] == kill_at:
-            os.kill(os.getpid(), signal.SIGKILL)
-def counted(function):
-    def call(*args, **kwargs):
-        step()
-        return function(*args, **kwargs)
-    return call
-class Index(sqlite3.Connection):
-    def execute(self, sql, *args):
-        if sql in ("COMMIT", "ROLLBACK"):
-            step()
-        return super().execute(sql, *args)
-connect = sqlite3.connect
-module.sqlite3.connect = lambda *args, **kwargs: connect(*args, factory=Index, **kwargs)
-for name in ("open", "fsync", "replace", "unlink"):
-    setattr(module.os, name, counted(getattr(os, name)))
 store = WorkspaceStore(sys.argv[1])
 shared = bytes(range(256)) * 16384
-steps[0] = -1
 for turn in range(1, 4):
     own = turn.to_bytes(4, "little") + os.getpid().to_bytes(4, "little") * 262144
     saved = store.save([SavedInput("images", "shared.zip", shared), SavedInput("embeddings", "own.npy", own)])
@@ -221,15 +194,8 @@ for turn in range(1, 4):
     if turn % 2:
         print("forgetting", saved, flush=True)
         store.forget(saved)
-if kill_at == 0:
-    print("steps", steps[0], flush=True)
 """
 SHARED = bytes(range(256)) * 16384
-
-
-def saving_until_killed(folder: Path, kill_at: int) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", SAVING_UNTIL_KILLED, str(folder), str(kill_at)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
 
 
 @pytest.mark.subprocess
@@ -237,15 +203,13 @@ def saving_until_killed(folder: Path, kill_at: int) -> subprocess.CompletedProce
 def test_a_process_killed_at_any_step_leaves_the_store_consistent(tmp_path):
     """Killed at each step that changes the store, in turn, one process after another on one store (deterministic,
     where killing at random moments missed some steps in some runs)."""
-    counted = saving_until_killed(tmp_path / "count", 0)
-    assert counted.returncode == 0, counted.stderr
-    steps_on_a_new_store = int(counted.stdout.splitlines()[-1].split()[1])
-    assert steps_on_a_new_store >= 10, counted.stdout  # the blobs' files, their renames, the folder's sync, commits
+    steps_on_a_new_store = counted_steps(killed_at(SAVING, tmp_path / "count", 0))
+    assert steps_on_a_new_store >= 10  # the blobs' files, their renames, the folder's sync, commits
     saved: set[str] = set()
     forgetting: set[str] = set()
     kills = 0
     for kill_at in range(1, steps_on_a_new_store + 1):  # a store that holds the shared blob takes fewer steps
-        done = saving_until_killed(tmp_path, kill_at)
+        done = killed_at(SAVING, tmp_path, kill_at)
         assert done.returncode in (0, -signal.SIGKILL), (kill_at, done.stderr)
         kills += done.returncode == -signal.SIGKILL
         for line in done.stdout.splitlines():

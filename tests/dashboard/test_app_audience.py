@@ -4,7 +4,6 @@ axes, legends and colour bars, download buttons); switching the audience keeps t
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 from collections.abc import Iterator
@@ -17,22 +16,10 @@ from streamlit.testing.v1 import AppTest
 from evalcore.app.baselines import available_baselines
 from evalcore.errors import CBIRLensError
 from evalcore.io.tables import metric_family, metric_group, plain_metric_label
-from tests.conftest import ROCOV2, ROOT, needs
+from tests.conftest import ROCOV2, ROOT, declared_pages, needs
 
 TIMEOUT = 300
-
-
-def declared_pages() -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The clinician's pages and the researcher's others, as app.py declares them (``PAGE_FILES``,
-    ``CLINICIAN_PAGES``): a new page is declared there once, not again here."""
-    constants = {target.id: ast.literal_eval(node.value)
-                 for node in ast.parse((ROOT / "app.py").read_text()).body if isinstance(node, ast.Assign)
-                 for target in node.targets if isinstance(target, ast.Name)
-                 and target.id in ("PAGE_FILES", "CLINICIAN_PAGES")}
-    clinician = tuple(constants["CLINICIAN_PAGES"])
-    return clinician, tuple(page for page in constants["PAGE_FILES"] if page not in clinician)
-
-
+#: As app.py declares them: a new page is declared there once, not again here.
 CLINICIAN_PAGES, RESEARCHER_PAGES = declared_pages()
 FORBIDDEN = {
     "CUI": re.compile(r"\bCUI"),

@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from dashboard.computed import concepts_download
 from evalcore.readers import read_concepts
-from tests.conftest import APP_TIMEOUT, ROOT, frame_with, open_page
+from tests.conftest import APP_TIMEOUT, ROOT, declared_pages, frame_with, open_page
 
 #: A collection of the user's own: captions only, naming the demo's concepts (so the demo's names find them).
 MY_CAPTIONS = "ID,Caption\n" + "".join(
@@ -81,8 +81,8 @@ def test_every_page_draws_on_concepts_found_in_uploaded_captions():
     app.file_uploader(key="up_captions").set_value(("mine.csv", MY_CAPTIONS.encode(), "text/csv"))
     app.run()
     extract(app)
-    for page in ("pages/leaderboard.py", "pages/per_query.py", "pages/case_view.py", "pages/ablation.py",
-                 "pages/knowledge_graph.py", "pages/concept_detection.py", "pages/method.py", "pages/measures.py"):
+    clinician, researcher = declared_pages()
+    for page in (*clinician, *researcher):  # as app.py declares them, so that a new page is drawn here too
         app.switch_page(page)
         app.run()
         assert not app.exception, (page, app.exception)

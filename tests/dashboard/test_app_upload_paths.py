@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, declared_pages
 
 DEMO = ROOT / "data" / "demo"
-PAGES = ["pages/data.py", "pages/leaderboard.py", "pages/per_query.py", "pages/case_view.py", "pages/ablation.py",
-         "pages/knowledge_graph.py", "pages/concept_detection.py", "pages/method.py", "pages/measures.py"]
-CLINICIAN_PAGES = PAGES[:4] + ["pages/knowledge_graph.py"]
+#: As app.py declares them: a new page is walked here without being named here.
+CLINICIAN_PAGES, RESEARCHER_PAGES = map(list, declared_pages())
+PAGES = CLINICIAN_PAGES + RESEARCHER_PAGES
 MULTIPLE = {"up_runs", "up_kg"}
 
 
@@ -48,9 +48,13 @@ def demo_concept_lines() -> list[str]:
 
 
 def walk(app: AppTest, pages: list[str]) -> dict[str, list[str]]:
-    """Every page drawn without an exception; the error messages each shows."""
+    """Every page drawn without an exception; the error messages each shows.
+
+    The concept map is drawn last: AppTest formats a drawn concept box again at the next run, outside the script run,
+    where the clinician's words cannot be read, and then finds its value missing from the options (a server formats it
+    in the run)."""
     shown = {}
-    for page in pages:
+    for page in sorted(pages, key=lambda page: page == "pages/knowledge_graph.py"):
         app.switch_page(page)
         app.run()
         assert not app.exception, (page, app.exception)

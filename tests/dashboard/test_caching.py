@@ -7,6 +7,7 @@ function: no private twin converts its arguments by hand before calling it."""
 from __future__ import annotations
 
 import ast
+import importlib
 import inspect
 import uuid
 
@@ -121,17 +122,18 @@ def test_the_dashboards_computations_on_a_workspace_are_kept_by_the_inputs_they_
     """The former twin pairs, one function each under the public name, restricted by its decorator."""
     expected = {
         "extraction_coverage": ("concepts",), "concepts_download": ("concepts",),
-        "concept_mentions_of": ("extraction",), "cached_kg": computed.KG_INPUTS,
+        "concept_mentions_of": ("extraction",),
         "engine_evaluator": computed.EVALUATOR_INPUTS, "kg_coverage_of": ("concepts", *computed.KG_INPUTS),
         "concept_frequency": ("concepts",), "searchable_names": ("concepts", *computed.KG_INPUTS),
         "default_pair": ("concepts", *computed.KG_INPUTS), "search_names": ("concepts", *computed.KG_INPUTS),
         "neighbourhood_of": computed.KG_INPUTS, "shortest_path_of": computed.KG_INPUTS,
-        "scored_detection": ("concepts", *computed.KG_INPUTS), "scored_extraction": ("extraction", *computed.KG_INPUTS),
+        "detection_report": ("concepts", *computed.KG_INPUTS),
+        "extraction_detection_report": ("extraction", *computed.KG_INPUTS),
         "names_dictionary": computed.NAMES_DICTIONARY_INPUTS, "pair_explanation": computed.EXPLANATION_INPUTS,
-        "pair_explanations": computed.EXPLANATION_INPUTS,
+        "explanations_of": computed.EXPLANATION_INPUTS,
     }
     assert {name: getattr(computed, name).inputs for name in expected} == expected
-    assert not [name for name in vars(computed) if name.startswith("cached_") and name != "cached_kg"]
+    assert not [name for name in vars(computed) if name.startswith("cached_")]
 
 
 def test_a_dashboard_computation_shares_its_result_across_inputs_it_does_not_read():
@@ -143,18 +145,31 @@ def test_a_dashboard_computation_shares_its_result_across_inputs_it_does_not_rea
     assert computed.kg_of(ws) is None  # no KG file: nothing built, nothing kept
 
 
-#: The private cached twins left in dashboard/computed.py, each with why its public function cannot be the cached one.
+#: The twins left in dashboard/ (:func:`twins_in`), by module and name of the function that is a second door to a
+#: cached computation, each with why that computation cannot have one function only.
 TWINS_LEFT = {
-    "_rocov2_workspace": "the public function takes the address's folder name and the server's data roots (app.py's "
-                         "and the Data page's call); the cached one takes the data source they make, which the key is "
-                         "the content of (Rocov2Folder: the digest of the files it reads), a key no argument of the "
-                         "public function gives",
-    "_saved_workspace": "the public function notes every link it opens (note_saved), a cache hit included: links to "
-                        "the same content share one kept workspace, and each must be noted for keep_prepared",
+    "computed.rocov2_workspace": "it takes the address's folder name and the server's data roots (app.py's and the "
+                                 "Data page's call); the cached one takes the data source they make, which the key is "
+                                 "the content of (Rocov2Folder: the digest of the files it reads), a key no argument "
+                                 "of the public function gives",
+    "computed.saved_workspace": "it notes every link it opens (note_saved), a cache hit included: links to the same "
+                                "content share one kept workspace, and each must be noted for keep_prepared",
+    "computed.kg_of": "without a KG file there is no index to build: it answers None without asking the KGs' cache, "
+                      "where a None kept per set of names (the workspace restricted to the KG's inputs keeps them) "
+                      "would take one of its four places and drop a built index",
+    "computed.evaluator_of": "a page's door to engine_evaluator: it draws a spinner in its reader's words while the "
+                             "engine is built and notes the engine in the session for the sidebar's line, a cache hit "
+                             "included; engine_evaluator is read by work prepared in the background and by the other "
+                             "computations too, which have no page to draw on and no session to note in",
+    "computed.explanations_of": "two levels of one computation, on purpose: a system's list costs one cache lookup "
+                                "(each hashes the workspace and the setting) rather than one per card, and a pair in "
+                                "several lists (the systems' lists overlap; the clinician's report asks for one pair "
+                                "at a time, pair_explanation) is explained once",
 }
-#: Other names of a public computation (the same object, no twin), each with who still reads it under that name.
-ALIASES: dict[str, tuple[str, str]] = {}
 CACHE_DECORATORS = {"shared", "kept_by", "cache_data", "cache_resource"}
+#: Calls that give an argument in another form and compute nothing from it (a class's constructor too, and a
+#: method of an argument: ``tuple(results)``, ``Rocov2Folder(folder, roots)``, ``settings.options()``).
+CONVERSIONS = frozenset({"tuple", "list", "set", "frozenset", "dict", "sorted", "str", "int", "float", "bool"})
 
 
 def decorator_name(node: ast.expr) -> str:
@@ -170,26 +185,160 @@ def is_cached(value: object) -> bool:
     return isinstance(value, Shared) or (callable(value) and not isinstance(value, type) and hasattr(value, "clear"))
 
 
-def test_no_private_cached_twin_is_left_in_the_dashboards_computations():
-    """Each computation is one public function with one decorator, which normalises its arguments: a private cached
-    function called by a public one that only converts them (issue 66's twin pairs) is refused, but those listed."""
-    tree = ast.parse((ROOT / "dashboard" / "computed.py").read_text(encoding="utf-8"))
-    private = set()
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            if node.name.startswith("_") and any(decorator_name(d) in CACHE_DECORATORS for d in node.decorator_list):
-                private.add(node.name)
-        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
-            if decorator_name(node.value) in CACHE_DECORATORS:
-                private |= {t.id for t in node.targets if isinstance(t, ast.Name) and t.id.startswith("_")}
-    assert private == set(TWINS_LEFT)
-    bound = {name for name, value in vars(computed).items() if name.startswith("_") and is_cached(value)}
-    assert bound == set(TWINS_LEFT) | set(ALIASES)
-    assert all(getattr(computed, alias) is getattr(computed, name) for alias, (name, _) in ALIASES.items())
-    # A cached computation defined there is bound under its own name.
-    own = {name: value for name, value in vars(computed).items()
-           if is_cached(value) and getattr(value, "__module__", None) == computed.__name__}
-    assert {name for name, value in own.items() if value.__name__ != name} == set(ALIASES)
+def converts(node: ast.expr, names: set[str], classes: set[str]) -> bool:
+    """Whether ``node`` only reads ``names`` (a function's parameters) and converts them: constants, attributes,
+    items, displays, and calls of :data:`CONVERSIONS`, of ``classes`` or of a method of what it reads. A call of any
+    other function computes something the key of its own (``view.shown(leaderboard_metric_names(ws, settings))``)."""
+    match node:
+        case ast.Constant():
+            return True
+        case ast.Name():
+            return node.id in names
+        case ast.Attribute() | ast.Starred():
+            return converts(node.value, names, classes)
+        case ast.Subscript():
+            return converts(node.value, names, classes) and converts(node.slice, names, classes)
+        case ast.Tuple() | ast.List() | ast.Set():
+            return all(converts(part, names, classes) for part in node.elts)
+        case ast.IfExp():
+            return all(converts(part, names, classes) for part in (node.test, node.body, node.orelse))
+        case ast.Call(func=ast.Name(id=name)) if name not in CONVERSIONS | classes:
+            return False
+        case ast.Call(func=ast.Attribute(value=receiver)) if not converts(receiver, names, classes):
+            return False
+        case ast.Call():
+            return all(converts(part, names, classes) for part in [*node.args, *(k.value for k in node.keywords)])
+    return False
+
+
+def forwarded(node: ast.expr, cached: set[str], names: set[str], classes: set[str],
+              assigned: dict[str, ast.expr]) -> set[str] | None:
+    """The cached functions whose results ``node`` only passes on (one called with its arguments converted, a
+    conversion of such calls, one of two of them, a constant), else None."""
+    match node:
+        case ast.Constant():
+            return set()
+        case ast.Name(id=name) if name in assigned:
+            return forwarded(assigned[name], cached, names, classes, assigned)
+        case ast.IfExp() if converts(node.test, names, classes):
+            sides = [forwarded(side, cached, names, classes, assigned) for side in (node.body, node.orelse)]
+            return None if None in sides else set().union(*sides)
+        case ast.Call() if ast.unparse(node.func) in cached:
+            arguments = [*node.args, *(k.value for k in node.keywords)]
+            return {ast.unparse(node.func)} if all(converts(a, names, classes) for a in arguments) else None
+        case ast.Call(func=ast.Name(id=name), args=[argument], keywords=[]) if name in CONVERSIONS:
+            return forwarded(argument, cached, names, classes, assigned)
+        case ast.GeneratorExp(generators=[loop]) | ast.ListComp(generators=[loop]) if not loop.ifs:
+            if not converts(loop.iter, names, classes):
+                return None
+            bound = {name.id for name in ast.walk(loop.target) if isinstance(name, ast.Name)}
+            return forwarded(node.elt, cached, names | bound, classes, assigned)
+    return None
+
+
+def own_nodes(function: ast.FunctionDef) -> list[ast.AST]:
+    """The nodes of ``function``'s body, not of the functions and classes defined in it."""
+    found, stack = [], list(function.body)
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        stack += [child for child in ast.iter_child_nodes(node)
+                  if not isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef)]
+    return found
+
+
+def twins_in(tree: ast.Module, cached: set[str], classes: set[str]) -> dict[str, set[str]]:
+    """The twins among ``tree``'s functions, each with the cached functions (of ``cached``) it is a twin of.
+
+    A twin is a second door to a cached computation, cached itself or not, public or private: a function whose every
+    result is a cached function's result for its own arguments, converted and nothing computed from them
+    (:func:`converts`: ``detection_report(ws, ..., settings)`` returning ``scored_detection(ws, ...,
+    settings.relevance, settings.kg_mode)``), whatever else it does on the way (a spinner, a note in the session),
+    that result passed on whole or a list of them (a cache of lists of another cache's items); or a cached function
+    whose body, docstring aside, is another's (one computation kept twice)."""
+    found: dict[str, set[str]] = {}
+    bodies: dict[str, str] = {}
+    for function in tree.body:
+        if not isinstance(function, ast.FunctionDef):
+            continue
+        names = {argument.arg for argument in ast.walk(function.args) if isinstance(argument, ast.arg)}
+        nodes = own_nodes(function)
+        targets = [t.id for n in nodes if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)]
+        assigned = {n.targets[0].id: n.value for n in nodes if isinstance(n, ast.Assign) and len(n.targets) == 1
+                    and isinstance(n.targets[0], ast.Name) and targets.count(n.targets[0].id) == 1}
+        results = [forwarded(node.value, cached - {function.name}, names, classes, assigned)
+                   for node in nodes if isinstance(node, ast.Return) and node.value is not None]
+        if results and None not in results and set().union(*results):
+            found[function.name] = set().union(*results)
+        if function.name in cached:
+            body = ast.dump(ast.Module(function.body[ast.get_docstring(function) is not None:], []))
+            if body in bodies:
+                found.setdefault(function.name, set()).add(bodies[body])
+            bodies.setdefault(body, function.name)
+    return found
+
+
+def dashboard_twins() -> tuple[dict[str, set[str]], set[str]]:
+    """The twins in every module of dashboard/ (:func:`twins_in`), as ``{"module.function": cached functions}``, and
+    the private cached functions defined there, as ``"module.function"``. A module's cached functions are those its
+    decorators keep and those it binds, imported ones too (a door in ``cards`` to a computation of ``computed``)."""
+    twins, private = {}, set()
+    for path in sorted((ROOT / "dashboard").glob("*.py")):
+        module = importlib.import_module(f"dashboard.{path.stem}")
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        bound = {name for name, value in vars(module).items() if is_cached(value)}
+        decorated = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)
+                     and any(decorator_name(d) in CACHE_DECORATORS for d in node.decorator_list)}
+        classes = {name for name, value in vars(module).items() if isinstance(value, type)}
+        twins |= {f"{path.stem}.{name}": called for name, called in twins_in(tree, bound | decorated, classes).items()}
+        private |= {f"{path.stem}.{name}" for name in bound if name.startswith("_")
+                    and getattr(vars(module)[name], "__module__", None) == module.__name__}
+    return twins, private
+
+
+def test_the_twin_scan_finds_a_door_that_only_converts_its_arguments_and_a_second_cache_of_one_computation():
+    """The scan's own check, on issue 66's patterns: a public door turning Settings into (relevance, mode), a cache of
+    lists of another cache's items, one computation kept twice, a private cached function behind a door that makes
+    its data source; a function that computes an argument or a result of its own is no twin."""
+    source = '''
+@kept_by(("concepts",))
+def scored(ws, subset, relevance, mode): return score(ws.concepts, subset, relevance, mode)
+def report(ws, subset, settings):
+    """Only converts its arguments."""
+    return scored(ws, frozenset(subset), settings.relevance, settings.kg_mode)
+@kept_by(("concepts",))
+def many(ws, query, results, relevance, mode): return tuple(scored(ws, r, relevance, mode) for r in results)
+@kept_by(("concepts",))
+def again(ws, subset, relevance, mode):
+    """The same computation, kept twice."""
+    return score(ws.concepts, subset, relevance, mode)
+@shared(server_workspaces)
+def _loaded(folder): return folder.load()
+def loaded(folder, roots):
+    kept = _loaded(Folder(folder, tuple(roots)))
+    note(kept)
+    return kept
+def shown(ws, view, settings): return scored(ws, view.shown(metric_names(ws)), settings.relevance, settings.kg_mode)
+def dictionary(ws): return ws.extraction.dictionary if ws.extraction else names(ws)
+def counted(ws, settings): return len(scored(ws, (), settings.relevance, settings.kg_mode))
+'''
+    tree = ast.parse(source)
+    cached = {node.name for node in tree.body if isinstance(node, ast.FunctionDef) and node.decorator_list}
+    assert twins_in(tree, cached | {"names"}, {"Folder"}) == {
+        "report": {"scored"}, "many": {"scored"}, "again": {"scored"}, "loaded": {"_loaded"}}
+
+
+def test_no_twin_is_left_in_the_dashboard_but_those_listed():
+    """Each computation is one function with one decorator, which normalises its arguments (issue 66): a second door
+    to it (:func:`twins_in`) anywhere in dashboard/ is refused, but those listed with their reasons; a private cached
+    function is only the cached half of one of them, and a cached function is bound under its own name."""
+    twins, private = dashboard_twins()
+    assert set(twins) == set(TWINS_LEFT), f"twins found (door: what it passes on): {twins}"
+    assert private <= {f"{door.split('.')[0]}.{name}" for door, called in twins.items() for name in called}
+    for path in (ROOT / "dashboard").glob("*.py"):
+        module = importlib.import_module(f"dashboard.{path.stem}")
+        assert not [name for name, value in vars(module).items() if is_cached(value)
+                    and getattr(value, "__module__", None) == module.__name__ and value.__name__ != name]
 
 
 def test_a_shared_computation_is_keyed_by_its_arguments_normalised_and_never_by_its_progress():

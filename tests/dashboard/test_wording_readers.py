@@ -9,21 +9,31 @@ import re
 import pytest
 
 from dashboard import wording
+from dashboard.sidebar import Settings
 from dashboard.wording import (
+    EVIDENCE_COLUMNS,
+    MATCHED,
     MESSAGES,
+    concept_words,
+    evidence_cells,
     family_heading,
     family_label,
+    focus_chart_titles,
     group_title,
+    hop_meaning,
     link_words,
     metric_column,
     metric_header,
     metric_help,
+    settings_line,
     significance,
     source_name,
     status_words,
 )
 from evalcore.app.baselines import BASELINES
-from evalcore.app.explain import RELATION_WORDS
+from evalcore.app.explain import RELATION_WORDS, shown_name
+from evalcore.extraction.evidence import EvidenceRow, defined_long_form
+from evalcore.extraction.negation import sentence_at
 from evalcore.io.tables import (
     GROUP_TITLES,
     GROUPS,
@@ -34,7 +44,8 @@ from evalcore.io.tables import (
     plain_metric_help,
     plain_metric_label,
 )
-from tests.conftest import ROOT
+from evalcore.relevance.measures import nn_iou_measure
+from tests.conftest import ROOT, declared_pages
 from tests.dashboard.test_app_audience import forbidden_in
 
 METRICS = ["nn-CUI@10", "CUI@5", "P@5[modality]", "P@30[modality+organ]", "RBP", "CUI@5{dice}", "ERR@10", "R@10"]
@@ -107,9 +118,110 @@ def test_the_moved_messages_are_the_pages_former_ones():
         ("By T: p.", "The images with p.")
 
 
-#: The pages whose words come from dashboard/wording.py: each compares the session's reader once (its predicate for
-#: what only one reader is shown), or not at all.
-ONE_PREDICATE = ("leaderboard.py", "ablation.py", "per_query.py", "case_view.py", "knowledge_graph.py")
+#: The pairs the sidebar, the Method page, the Leaderboard's "By group" table and the progress of the work prepared
+#: wrote on the spot before they moved here (issue 66), each as (researcher, clinician).
+FORMER_PAIRS = {
+    "alpha_label": ("alpha (weight of near matches)", "How much a related concept counts"),
+    "alpha_help": ("How much a related concept (e.g. Veins vs Blood Vessels) counts compared with the same concept.",
+                   "0: only the same concept counts. 1: a related concept (e.g. veins and blood vessels) counts as much "
+                   "as the same one."),
+    "hops_label": ("distance threshold n (KG hops)", "How far apart related concepts may be (links)"),
+    "hops_help": ("Two concepts count as related when at most n is_a links apart. 0 = the same concept only.",
+                  "Two concepts count as related when at most this many 'is a kind of' links apart in the concept map. "
+                  "0: the same concept only."),
+    "distinct_concepts": ("distinct CUIs", "distinct concepts"),
+    "no_kg": ("No knowledge graph loaded: nn-IoU equals IoU.", "No concept map loaded: only identical concepts count."),
+    "map_word": ("KG", "concept map"),
+    "kg_nodes": ("KG nodes", "map terms"),
+    "kg_edges": ("KG edges", "map links"),
+    "example_vein": ("vein (C0042449)", "vein"),
+    "example_vessel": ("blood vessel (C0005847)", "blood vessel"),
+    "example_ct": ("CT (C0040405)", "CT"),
+    "group_p_header": ("p rand. (Holm across groups)", "is it real?"),
+    "engine_step": ("Preparing the knowledge-graph index and the pairwise engine", "Preparing the concept map"),
+    "best_by_iou": ("IoU", "shared concepts"),
+    "best_by_nn_iou": ("nn-IoU", "shared concepts, related ones counting"),
+    "means_step": ("Means and 95% bootstrap intervals", "Averages and their likely ranges"),
+    "tests_step": ("Significance tests", "Which differences are likely real"),
+    "kept_step": ("The results kept with the saved link", "The results kept with the link"),
+    "caption_names_step": ("The concept names the explanations look for in the captions",
+                           "The concept names to look for in the captions"),
+    "leaderboard_job": ("Leaderboard at the current settings", "Comparison of systems at the current settings"),
+}
+
+
+def test_the_pairs_moved_from_the_sidebar_the_pages_and_the_progress_are_their_former_words():
+    for key, (researcher, clinician) in FORMER_PAIRS.items():
+        assert (MESSAGES[key].researcher, MESSAGES[key].clinician) == (researcher, clinician), key
+    for alpha in (0.4, 0.6, 1.0):
+        assert MESSAGES["alpha_beside_job"].researcher.format(alpha=alpha) == \
+            f"Leaderboard at alpha = {alpha:g} (one slider step beside)"
+    assert MESSAGES["hops_beside_job"].researcher.format(hops=2) == "Leaderboard at n = 2 (one slider step beside)"
+    assert MESSAGES["alpha_beside_job"].clinician == \
+        "Comparison of systems at the next setting of how much a related concept counts"
+    assert MESSAGES["hops_beside_job"].clinician == \
+        "Comparison of systems at the next setting of how far apart related concepts may be"
+
+
+@pytest.mark.parametrize("reader", READERS)
+def test_the_labels_moved_from_the_pages_are_their_former_words(reader):
+    clinician = reader == "clinician"
+    for cui, name in (("C0042449", "Veins"), ("C0032718", "Portal vein structure"), ("C0001", None), ("C0001", "")):
+        assert concept_words(cui, name, reader) == (f"{name} ({cui})" if name and not clinician else
+                                                    shown_name(cui, name, reader))
+    for metric in METRICS:
+        assert focus_chart_titles(metric, reader) == ((plain_metric_label(metric), "score (0 to 1)") if clinician
+                                                      else ("", metric))
+    chosen = Settings(nn_iou_measure(0.3, 2), nn_iou_measure(0.3, 2), "directed", (5, 10), "exponential")
+    for threshold in (None, 0.5, 0.25):
+        former = (f"{PLAIN} Hover a column name for what it measures." if clinician else
+                  f"alpha = {chosen.alpha}, n = {chosen.n}, KG mode {chosen.kg_mode}, {chosen.gain} gain"
+                  + (f"; MAP and recall count an image as relevant from relevance {threshold:g}"
+                     if threshold is not None else "") + ". Hover a column name for its meaning in plain words.")
+        assert settings_line(chosen, PLAIN, threshold, reader) == former
+    assert hop_meaning(reader) == ("A hop is one link: *is a kind of* (e.g. *Veins* is a kind of *Blood Vessels*) "
+                                   "or, where the concept map says so, *is part of* (e.g. *Head of femur* is part of "
+                                   "*Femur*)." if clinician else None)
+    assert not forbidden_in(wording.HOP_MEANING)
+
+
+#: A clinician's settings (dashboard.ui.plain_settings's words), as the Leaderboard passes them.
+PLAIN = "A related concept counts 30% of the same concept, up to 2 links apart in the concept map."
+#: A caption and its evidence rows of each kind: kept by name, kept as assumed, kept as a defined abbreviation, negated.
+CAPTION = "Stenosis of the posterior descending artery (PDA). Chest X-ray without pneumothorax."
+EVIDENCE = [EvidenceRow("a", "C0038449", 0, 8, "Stenosis", "name", "kept", ""),
+            EvidenceRow("a", "C1999039", 0, 0, "", "assumed", "kept", "the region's standard projection"),
+            EvidenceRow("a", "C0226032", 45, 48, "PDA", "defined", "kept", "defined in the caption"),
+            EvidenceRow("a", "C0032326", 66, 78, "pneumothorax", "name", "negated", "negation 'without'"),
+            EvidenceRow("a", "C0000001", 51, 56, "Chest", "a source not written yet", "literature", "cited")]
+
+
+@pytest.mark.parametrize("reader", READERS)
+def test_an_evidence_row_is_the_tables_former_row(reader):
+    """dashboard.cards.evidence_table's former row, after the words and the concept, for each kind of mention."""
+    for row in EVIDENCE:
+        if reader == "clinician":
+            status = wording.status_of(row.status)
+            why = (f"{status.before_sentence}: “{sentence_at(CAPTION, row.start)}”" if row.status != "kept" else
+                   MESSAGES["assumed"].clinician if row.matched == "assumed" else
+                   f"the caption writes “{row.words}” for “{defined_long_form(CAPTION, row.words)}”"
+                   if row.matched == "defined" else "")
+            former = {"counted": status.verdict,
+                      "found as": MATCHED[row.matched].clinician if row.matched in MATCHED else row.matched,
+                      "why": why}
+        else:
+            former = {"status": row.status, "matched": row.matched, "rule": row.rule}
+        assert evidence_cells(row, CAPTION, reader) == former
+    assert [column.of(reader) for column in EVIDENCE_COLUMNS] == (["counted", "found as", "why"]
+                                                                  if reader == "clinician" else
+                                                                  ["status", "matched", "rule"])
+    defined = evidence_cells(EVIDENCE[2], CAPTION, "clinician")["why"]
+    assert defined == "the caption writes “PDA” for “posterior descending artery”"
+
+
+#: Every page app.py declares (its words come from dashboard/wording.py): each compares the session's reader once (its
+#: predicate for what only one reader is shown), or not at all.
+ONE_PREDICATE = tuple(page.removeprefix("pages/") for pages in declared_pages() for page in pages)
 READER_TEST = re.compile(r"\bwho [!=]= |\baudience\(\) [!=]= |\bis_clinician\(\)")
 
 

@@ -87,14 +87,6 @@ def test_bootstrap_counting_each_pattern_of_defined_queries_once_equals_the_plai
     assert found[6].queries == 0 and found[0] != found[5]
 
 
-def test_distinct_columns_give_back_every_column():
-    rng = np.random.default_rng(5)
-    mask = rng.random((33, 9)) < 0.5
-    mask[:, 4] = mask[:, 1]
-    pattern_of, patterns = compare._distinct_columns(mask)
-    assert np.array_equal(patterns[:, pattern_of], mask) and patterns.shape[1] == 8 and pattern_of[4] == pattern_of[1]
-
-
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_comparing_columns_equals_comparing_mappings(seed):
     rng = np.random.default_rng(seed)
@@ -202,7 +194,7 @@ def test_moving_alpha_rescored_from_kept_codes_equals_a_fresh_evaluator(seed):
 
 @pytest.mark.slow
 def test_moving_alpha_on_the_demo_equals_a_fresh_evaluator():
-    from dashboard.computed import cached_kg
+    from dashboard.computed import kg_of
 
     ws = load_demo()
 
@@ -211,7 +203,7 @@ def test_moving_alpha_on_the_demo_equals_a_fresh_evaluator():
         runs = [run for _, run in ws.runs.values()] + [evaluator.relevance_ranking(relevance.nn_iou, 30)]
         return evaluate_runs(evaluator, runs, relevance=relevance)
 
-    kg = cached_kg(ws.restricted_to("kg_files", "names"))
+    kg = kg_of(ws)
     moving = Evaluator(ws.concepts, kg, "undirected", ws.resolved_labels())
     for alpha in (0.5, 0.8, 0.3):
         moved = evaluate(moving, alpha)
@@ -309,17 +301,21 @@ def test_relevance_of_retrieved_items_equals_the_pool_matrix_for_full_and_partia
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
-def test_percentiles_of_every_column_at_once_equal_one_call_per_column(seed):
+def test_intervals_of_every_column_at_once_equal_one_percentile_call_per_column(seed):
+    """bootstrap_cis takes the percentiles of the columns whose every resample has a mean in one call, the others one
+    at a time: either way each column's interval is np.nanpercentile of its own means (plain_bootstrap), with tied
+    means, resamples that draw no defined query, columns without any value and columns sharing a pattern."""
     rng = np.random.default_rng(seed)
-    samples = np.round(rng.random((int(rng.integers(1, 600)), int(rng.integers(1, 60)))), 2)  # ties
-    samples[rng.random(samples.shape) < 0.02] = np.nan  # some resamples without a defined query
-    samples[:, rng.random(samples.shape[1]) < 0.1] = np.nan  # columns without any value
-    percentiles = [2.5, 97.5] if seed % 2 else [5.0, 50.0, 95.0]
-    found = compare._percentiles(samples, percentiles)
-    for column in range(samples.shape[1]):
-        expected = (np.full(len(percentiles), np.nan) if np.isnan(samples[:, column]).all()
-                    else np.nanpercentile(samples[:, column], percentiles))
-        assert np.array_equal(found[:, column], expected, equal_nan=True), column
+    queries, width = int(rng.integers(6, 30)), int(rng.integers(4, 40))
+    matrix = np.round(rng.random((queries, width)), 1)  # few distinct values: many resamples' means tie
+    for column in range(width // 2, width):  # defined at one to four queries: some resamples draw none of them
+        matrix[rng.permutation(queries)[rng.integers(1, 5):], column] = np.nan
+    matrix[:, rng.random(width) < 0.1] = np.nan  # columns without any value
+    samples = int(rng.integers(100, 600))
+    for confidence in ((0.95, 0.4) if seed % 2 else (0.9, 0.5)):  # the usual tails, and inner percentiles
+        found = bootstrap_cis(matrix, confidence, samples=samples, seed=seed)
+        assert same_records([asdict(ci) for ci in found],
+                            [asdict(ci) for ci in plain_bootstrap(matrix, confidence, samples, seed)]), confidence
 
 
 def test_bootstrap_of_columns_with_resamples_lacking_a_defined_query_equals_the_plain_product():

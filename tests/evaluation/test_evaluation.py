@@ -142,10 +142,17 @@ def test_metrics_kept_per_run_equal_a_fresh_evaluation_at_every_setting(monkeypa
                 assert np.array_equal(got.systems[system].values[name], want.systems[system].values[name],
                                       equal_nan=True), (alpha, n, gain, threshold, system, name)
     monkeypatch.setattr(evaluation, "KEPT_SCORE_BYTES", 20_000)
+    stores, kept_scores = [], evaluation.KeptScores  # each run's store of kept values, as an evaluation reads it
+
+    def recorded(store, settings):
+        stores.append(store)
+        return kept_scores(store, settings)
+
+    monkeypatch.setattr(evaluation, "KeptScores", recorded)
     for alpha in (0.1, 0.3, 0.9):
+        stores.clear()
         warm.evaluate(runs, names, Relevance.of(alpha, 1))
-        store = warm._kept_for(warm._align(runs[0], 25))["scores"]
-        assert 0 < store.total() <= 20_000
+        assert len(stores) == len(runs) and all(0 < store.total() <= 20_000 for store in stores)
 
 
 def test_relevance_of_a_measure_whose_setting_stayed_is_read_back_read_only():

@@ -109,3 +109,41 @@ def test_the_dashboard_caches_hash_what_they_read():
                 offenders += [f"{path.relative_to(ROOT)}:{node.lineno}: {node.name}({a.arg})" for a in node.args.args
                               if a.arg.startswith("_") or a.arg in ("key", "cache_key", "digest")]
     assert not offenders, "\n".join(offenders)
+
+
+@pytest.mark.parametrize("page", sorted((ROOT / "pages").glob("*.py")), ids=lambda path: path.name)
+def test_every_page_calls_through_app_first(page):
+    """"it calls `dashboard.session.through_app` first": after its docstring and imports, a page's first statement is
+    ``through_app()``, taken from dashboard.session (a direct link then still runs app.py's navigation and sidebar)."""
+    body = ast.parse(page.read_text(encoding="utf-8")).body
+    imported = {alias.asname or alias.name for node in body if isinstance(node, ast.ImportFrom)
+                and node.module == "dashboard.session" for alias in node.names}
+    first = next(node for node in body if not isinstance(node, (ast.Import, ast.ImportFrom))
+                 and not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)))
+    assert "through_app" in imported and ast.unparse(first) == "through_app()", ast.unparse(first)
+
+
+def test_the_module_main_only_calls_cli_run():
+    """"`evalcore/__main__.py` only calls `cli.run`": it imports ``run`` from evalcore.cli and makes no other call."""
+    body = ast.parse((PACKAGE / "__main__.py").read_text(encoding="utf-8"))
+    calls = [ast.unparse(node) for node in ast.walk(body) if isinstance(node, ast.Call)]
+    imports = [(node.module, [alias.name for alias in node.names]) for node in ast.walk(body)
+               if isinstance(node, (ast.Import, ast.ImportFrom))]
+    assert calls == ["run()"] and imports == [("evalcore.cli", ["run"])], (calls, imports)
+
+
+def test_evaluate_takes_the_parameters_the_document_states():
+    """"(eight parameters: `concepts`, ...) and `**old_keywords`": the count, the names and their order as
+    ``evalcore.evaluate`` declares them."""
+    import inspect
+
+    import evalcore
+
+    counts = {"six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+    stated = re.search(r"`evalcore\.evaluate` takes .*?\((\w+) parameters: ([^)]*)\) and `\*\*(\w+)`", TEXT, re.S)
+    assert stated, "docs/ARCHITECTURE.md no longer states evaluate's parameters"
+    names = re.findall(r"`\**(\w+)`", stated.group(2))
+    parameters = inspect.signature(evalcore.evaluate).parameters.values()
+    declared = [p.name for p in parameters if p.kind is not inspect.Parameter.VAR_KEYWORD]
+    keywords = [p.name for p in parameters if p.kind is inspect.Parameter.VAR_KEYWORD]
+    assert counts[stated.group(1)] == len(names) and names == declared and keywords == [stated.group(3)]

@@ -24,6 +24,20 @@ def test_the_markers_documented_are_the_markers_declared():
     assert documented == declared_markers()
 
 
+def test_a_marker_not_declared_fails_the_run():
+    options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]
+    assert "--strict-markers" in options["addopts"].split()
+
+
+def test_the_table_names_every_top_level_module_and_only_test_files_that_exist():
+    """A change to a module at evalcore's top level finds its tests in the table, as a change in a subpackage does."""
+    named = set(re.findall(r"^\| `evalcore/(\w+)\.py` \|", DOCUMENT, re.M))
+    top = {path.stem for path in (ROOT / "evalcore").glob("*.py") if path.stem != "__init__"}
+    assert top <= named, sorted(top - named)
+    files = re.findall(r"`(tests/[\w/]+\.py)`", DOCUMENT)
+    assert files and not [name for name in files if not (ROOT / name).is_file()]
+
+
 def test_the_table_names_every_folder_and_every_folder_exists():
     named = set(re.findall(r"`tests/(\w+)`", DOCUMENT))
     assert named == set(FOLDERS)

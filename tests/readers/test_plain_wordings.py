@@ -480,14 +480,18 @@ def test_a_file_over_the_size_limit_is_said_without_the_setting(loaded, monkeypa
                               "found 28 bytes")
 
 
-def test_a_refusal_with_no_plain_wording_leaves_the_rest_to_the_research_team(loaded):
-    """Labels of none of the loaded images (evalcore.io.loading, no plain wording written there yet): the file as
-    written, then the fallback."""
+def test_labels_of_another_collection_are_refused_in_plain_words(loaded):
+    """Labels of none of the loaded images (evalcore.io.loading.resolve_labels, the Data page's labels upload): the
+    researcher's message as before, and the clinician's in the plain wording written there."""
     with pytest.raises(InputError) as raised:
         with_labels(loaded, b"ID,modality,organ\nnobody,CT,abdomen\n", "labels.csv")
-    assert raised.value.plain_expected is None
-    assert refusal(raised.value).clinician == \
-        "labels.csv: a detail for the research team (the researcher view shows it in full)"
+    ids = loaded.concepts.ids
+    assert str(raised.value) == (f"labels.csv: expected labels of images of the concept sets ({len(ids):,} images, "
+                                 f"e.g. {ids[0]!r}), found none of its 1 IDs (e.g. 'nobody')")
+    clinician = refusal(raised.value).clinician
+    assert clinician == (f"labels.csv: expected labels of the images loaded ({len(ids):,} images, e.g. {ids[0]!r}), "
+                         "found none of its 1 IDs (e.g. 'nobody')")
+    assert not forbidden_in(clinician)
 
 
 def test_a_found_text_with_research_words_is_not_shown(loaded):

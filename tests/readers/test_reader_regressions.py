@@ -112,3 +112,24 @@ def test_a_refused_relation_is_named_on_its_own_line():
         read_kg(b"child,parent,source,relation\nC0000001,C0000002,x,foo\na b,C0000002,x,is_a\n", "kg.csv")
     assert (str(raised.value), raised.value.line) == (
         "kg.csv, line 2: expected a relation is_a or part_of (empty: is_a), found 'foo'", 2)
+
+
+def test_a_number_written_with_thousands_of_leading_zeros_is_read_as_atol_reads_it():
+    """Was: a grade or a rank of over 4,300 digits, zeros included, raised int()'s ValueError, a traceback at the
+    command line instead of a line named; trec_eval's atol() reads 000...01 as 1, and so do the readers now."""
+    from contextlib import nullcontext
+
+    from evalcore.errors import InputError
+    from evalcore.readers import read_qrels, read_run
+    from evalcore.readers.columnar import split_by_python
+
+    zeros = b"0" * 5000
+    qrels = b"q1 0 d1 " + zeros + b"2\nq1 0 d2 -" + zeros + b"1\n"
+    run = b"q1 Q0 d1 " + zeros + b"1 0.5 mine\nq1 Q0 d2 +" + zeros + b"2 0.25 mine\n"
+    for split in (split_by_python, nullcontext):  # Python's split, and pyarrow's
+        with split():
+            assert read_qrels(qrels, "x.qrels").judgments == {"q1": {"d1": 2, "d2": -1}}
+            assert read_run(run, "r.trec").rankings == {"q1": ("d1", "d2")}
+    assert line_by_line.read_qrels(qrels, "x.qrels") == {"q1": {"d1": 2, "d2": -1}}
+    with pytest.raises(InputError, match="line 1: expected a grade between -2"):
+        read_qrels(b"q1 0 d1 " + zeros + b"9007199254740993\n", "x.qrels")  # the value counts, not its zeros

@@ -9,7 +9,7 @@ import pytest
 from evalcore.evaluation.evaluator import Evaluation, SystemResult
 from evalcore.evaluation.options import Statistics
 from evalcore.evaluation.results import Results
-from evalcore.stats.compare import _holm_of_defined, bootstrap_cis, holm, kendall_tau
+from evalcore.stats.compare import bootstrap_cis, holm, holm_of_defined, kendall_tau
 
 
 def _results(systems: dict[str, tuple[tuple[str, ...], np.ndarray]], metrics: list[str]) -> Results:
@@ -69,15 +69,15 @@ def _holm_by_hand(p_values: list[float]) -> list[float]:
 
 def test_holm_leaves_an_undefined_test_out_as_r_does():
     """Was: an undefined pair counted as a test with p = 1 (3 x 0.00441 beside one, where R gives 2 x 0.00441)."""
-    assert _holm_of_defined([0.00441, float("nan"), 0.3]) == [pytest.approx(2 * 0.00441), pytest.approx(float("nan"),
+    assert holm_of_defined([0.00441, float("nan"), 0.3]) == [pytest.approx(2 * 0.00441), pytest.approx(float("nan"),
                                                                                                        nan_ok=True), 0.3]
     rng = np.random.default_rng(11)
     for _ in range(500):
         p_values = [float(p) for p in rng.choice([0.001, 0.01, 0.04, 0.2, 1.0, np.nan], size=int(rng.integers(1, 9)))]
         expected = _holm_by_hand(p_values)
-        found = _holm_of_defined(p_values)
+        found = holm_of_defined(p_values)
         assert np.allclose(found, expected, rtol=1e-15, atol=0, equal_nan=True), (p_values, found, expected)
-    assert _holm_of_defined([0.01, 0.02]) == holm([0.01, 0.02])
+    assert holm_of_defined([0.01, 0.02]) == holm([0.01, 0.02])
 
 
 def test_kendall_tau_of_a_ranking_that_ties_every_system_is_undefined_unless_both_do():

@@ -20,11 +20,11 @@ from evalcore.metrics.registry import parse_metric
 from evalcore.relevance.measures import MEASURES, measure_spec, parse_measure
 from evalcore.studies.ablation import (
     RELEVANCE_SYSTEM,
-    _one_ahead,
     ablation_grid,
     ablation_title,
     flat_curves,
     grids_alpha_and_n,
+    one_ahead,
     parameter_sweep,
     retrieval_system,
     sweep_axis,
@@ -158,7 +158,7 @@ def test_the_progress_of_a_pass_ahead_is_relayed_while_the_caller_waits():
     def waiting(index: int, fraction: float) -> None:
         seen.append((index, fraction, threading.current_thread().name))
 
-    assert list(_one_ahead([1, 2], compute, waiting)) == [1, 2]
+    assert list(one_ahead([1, 2], compute, waiting)) == [1, 2]
     assert (0, 0.5, threading.current_thread().name) in seen  # drawn from the caller's thread
     assert {index for index, _, _ in seen} == {0, 1}
 

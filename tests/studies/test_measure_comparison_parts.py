@@ -79,7 +79,7 @@ def test_the_samples_tested_in_one_call_give_each_samples_own_p_values(seed):
     values[:, 4] = values[:, 3]  # an identical pair
     pairs = [(a, b) for a in range(5) for b in range(a + 1, 5)]
     draws = draws_store()
-    together = mc._sampled_p_values(values, pairs, 100, 6, 300, draws)
+    together = mc.sampled_p_values(values, pairs, 100, 6, 300, draws)
     for size in (100, 30):
         alone = [paired_p_values(values[_drawn_rows(len(values), size, seed)], pairs, samples=300, draws=None)
                  for seed in range(6)]
@@ -87,7 +87,7 @@ def test_the_samples_tested_in_one_call_give_each_samples_own_p_values(seed):
 
 
 def test_sample_rows_are_the_draw_of_rng_choice():
-    rows = mc._sample_rows(500, 40, 3)
+    rows = mc.sample_rows(500, 40, 3)
     assert rows.tolist() == _drawn_rows(500, 40, 3).tolist() and not rows.flags.writeable
 
 
@@ -99,17 +99,19 @@ def test_a_comparison_with_one_more_measure_computes_that_one_only(seed, monkeyp
     first = [measure_spec("nn-iou"), measure_spec("dice")]
     more = [*first, measure_spec("nn-iou", alpha=0.6)]
     kept = Kept()
-    compare_measures(Evaluator(concepts, kg), first, runs, kept=kept, context="world", **options)
-    passes, judged = [], []
-    measure, judge = mc._measure, mc._judge
-    monkeypatch.setattr(mc, "_measure", lambda evaluator, spec, *rest: passes.append(spec.name) or measure(
-        evaluator, spec, *rest))
-    monkeypatch.setattr(mc, "_judge", lambda spec, *rest, **tests: judged.append(spec.name) or judge(
-        spec, *rest, **tests))
-    again = compare_measures(Evaluator(concepts, kg), more, runs, kept=kept, context="world", **options)
-    assert passes == judged == ["nn-iou(alpha=0.6,n=1)"]
-    monkeypatch.setattr(mc, "_measure", measure)
-    monkeypatch.setattr(mc, "_judge", judge)
+    # What a comparison computes is seen through public names: the pool rankings its evaluator keeps (one per pass)
+    # and the tests of all the queries (one call of paired_p_values per measure judged).
+    tested: list[int] = []
+    monkeypatch.setattr(mc, "paired_p_values", lambda values, pairs, **test: tested.append(len(pairs)) or
+                        paired_p_values(values, pairs, **test))
+    evaluator = Evaluator(concepts, kg)
+    compare_measures(evaluator, first, runs, kept=kept, context="world", **options)
+    assert len(evaluator.kept_rankings()) == len(tested) == 3  # IoU, the reference, with the two given
+    tested.clear()
+    evaluator = Evaluator(concepts, kg)
+    again = compare_measures(evaluator, more, runs, kept=kept, context="world", **options)
+    assert [name for name, *_ in evaluator.kept_rankings()] == ["nn-iou(alpha=0.6,n=1)"] and len(tested) == 1
+    monkeypatch.undo()
     _same(again, compare_measures(Evaluator(concepts, kg), more, runs, **options))
     # Degraded copies drawn by another seed are judged afresh, and so is another context (other data or systems).
     reseeded = compare_measures(Evaluator(concepts, kg), more, runs, kept=kept, context="world", seed=1, **options)
