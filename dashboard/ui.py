@@ -78,6 +78,16 @@ def concept_label(ws: Workspace, cui: str, kg: KnowledgeGraph | None = None) -> 
     return concept_words(cui, ws.names.get(cui) or (kg.names.get(cui) if kg else None))
 
 
+def panel_columns(panels: int) -> int:
+    """Panels per row: four as two rows of two (three and one left the fourth alone under the first), else up to
+    three.
+
+    >>> [panel_columns(p) for p in (1, 2, 3, 4, 5, 6)]
+    [1, 2, 3, 2, 3, 3]
+    """
+    return 2 if panels == 4 else max(1, min(3, panels))
+
+
 def page_with_concepts(title: str) -> Workspace:
     """A page's title, the session's workspace and its demo banner; the page stops here, pointing to the Data
     page, while no concept sets are loaded."""

@@ -32,7 +32,7 @@ from dashboard.library import (
 )
 from dashboard.session import audience, through_app
 from dashboard.sidebar import controls
-from dashboard.ui import choose_flag, choose_many, choose_one, page_with_concepts
+from dashboard.ui import choose_flag, choose_many, choose_one, page_with_concepts, panel_columns
 from dashboard.wording import metric_header
 
 through_app()
@@ -56,16 +56,6 @@ PANEL_HEIGHT_PX = 300
 
 def n_label(n: int) -> str:
     return "n = 0 (IoU)" if n == 0 else f"n = {n}"
-
-
-def panel_columns(panels: int) -> int:
-    """Panels per row: four as two rows of two (three and one left the fourth alone under the first), else up to
-    three.
-
-    >>> [panel_columns(p) for p in (1, 2, 3, 4, 5, 6)]
-    [1, 2, 3, 2, 3, 3]
-    """
-    return 2 if panels == 4 else max(1, min(3, panels))
 
 
 # The figures and tables below are built once per grid and choice for every session showing them (eight sessions

@@ -68,3 +68,15 @@ def test_every_folder_keeps_tests_in_the_fast_lane():
              and not any(fast_tests(path) for path in (TESTS / folder).glob("test_*.py"))]
     assert not empty, f"folders with no test in the fast lane: {empty}"
     assert not any(fast_tests(path) for path in (TESTS / "browser").glob("test_*.py"))
+
+
+def test_every_worked_example_of_the_project_runs_in_the_suite():
+    """The document says the suite runs the doctests of evalcore/ and dashboard/: every top-level folder whose modules
+    hold a worked example (``>>>``) is one of pytest's test paths, collected with ``--doctest-modules``."""
+    options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]
+    with_examples = {path.relative_to(ROOT).parts[0] for path in ROOT.glob("*/**/*.py")
+                     if path.relative_to(ROOT).parts[0] not in {"tests", "benchmarks", "scripts"}
+                     and ">>>" in path.read_text(encoding="utf-8")}
+    assert {"evalcore", "dashboard"} <= with_examples
+    assert with_examples <= set(options["testpaths"]), sorted(with_examples - set(options["testpaths"]))
+    assert "--doctest-modules" in options["addopts"].split()
