@@ -367,6 +367,7 @@ class ConceptDictionary:
                          row.case_sensitive) for row in IMAGING_VOCABULARY
                         if row.concept in STANDARD_VIEW and row.concept in kept and row.requires in kept
                         and STANDARD_VIEW[row.concept][0] in kept)
+        rows.extend((variant, entry(concept, "name"), False) for concept, variant in _entire_rows(readable, rows))
         inner: dict = {}
         exact: dict[str, dict[str, _Entry]] = {}
         name_words: dict[str, set[str]] = {}
@@ -381,7 +382,7 @@ class ConceptDictionary:
             if case_sensitive:
                 _add(exact.setdefault(text, {}), entry)
                 continue
-            for key in _name_keys(text):
+            for key in _name_keys(text) + _comma_keys(text):
                 _add(_node(trie, key), entry)
                 if entry.source in ("abbreviation", "assumed") and entry.requires:
                     _add(_node(inner, key), entry)
@@ -391,6 +392,34 @@ class ConceptDictionary:
                    MappingProxyType({concept: frozenset(words) for concept, words in name_words.items()}),
                    SENSE_WORDS_KEYED, with_cues(rules.cues) if rules else CUES, one_modality=abbreviations,
                    hidden=_frozen(hidden), recipe=recipe)
+
+
+#: SNOMED CT's E node of a body structure ("Entire pulmonary vein"), the whole of the structure its words name.
+_ENTIRE = re.compile(r"^entire\s+", re.IGNORECASE)
+
+
+def _entire_rows(names: Mapping[str, str], rows: list[tuple[str, _Entry, bool]]) -> list[tuple[str, str]]:
+    """(concept, variant) rows reading SNOMED CT's "Entire X" (the E node of its structure-entire-part triplets:
+    the whole of structure X) by X alone, where no row of the dictionary is read by X's words: a caption's
+    "pulmonary vein" names the structure, whose S node ("Pulmonary vein structure") the loaded names lack, and the E
+    node is the concept they hold of it (SNOMED CT's SEP model, Schulz et al. 2000; Spackman 2004). Where another
+    concept reads X ("Left atrial structure" is read by "left atrium", the lexicon's "atrial" as "atrium"; "Entire
+    colon" beside "Colon structure"), the E node keeps its word, as :func:`name_variants` leaves it.
+
+    >>> rows = [("Left atrial", _Entry("C1", "name"), False)]
+    >>> names = {"C2": "Entire pulmonary vein", "C3": "Entire left atrium", "C4": "Entire distal phalanx (body structure)"}
+    >>> _entire_rows(names, rows)
+    [('C2', 'pulmonary vein'), ('C4', 'distal phalanx')]
+    """
+    taken = {key for text, _, case_sensitive in rows if not case_sensitive for key in _name_keys(text)}
+    found = []
+    for concept, name in names.items():
+        if not _ENTIRE.match(name):
+            continue
+        bare = name_variants(_ENTIRE.sub("", name))[-1]
+        if bare and not any(key in taken for key in _name_keys(bare)):
+            found.append((concept, bare))
+    return found
 
 
 def _derived_rows(rows: list[tuple[str, _Entry, bool]]) -> list[tuple[str, _Entry, bool]]:
@@ -603,7 +632,7 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
                     continue
                 found.append((k, inner_last, inner_payload))
                 k = inner_last + 1
-            i = last + 1
+            i = last if _quantified_head(keys, joined, tokens, i, last, trie) else last + 1
         elif as_written and (standing := _standing_labels(caption, tokens, i, as_written, dictionary.name_words)):
             found.append((i, i, payload + standing))
             i += 1
@@ -612,6 +641,8 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     found = _sided(found, keys, joined)
     if ends := _range_ends(caption, tokens, keys, dictionary):
         found = sorted(found + ends, key=lambda mention: (mention[0], -mention[1]))
+    if listed := _comma_names(caption, tokens, keys, joined, trie):
+        found = sorted(found + listed, key=lambda mention: (mention[0], -mention[1]))
     if not found:
         return []
     found.extend(_findings_at_structures(keys, joined, found, trie))
@@ -1068,6 +1099,68 @@ _RANGE_DASHES = frozenset({"-", "\u2013", " - ", " \u2013 "})
 
 #: What joins a range's first vertebra to the number of its last ("L4-5", "C5\u20136", "L4/5").
 _SHORT_RANGE_GAPS = frozenset({"-", "\u2013", "/"})
+#: The key a comma stands for between two words of a name written with one ("Chest, abdomen, and pelvis"); no
+#: caption word's key is a comma, so the walk of names never takes it.
+_COMMA = ","
+
+
+def _comma_keys(name: str) -> list[tuple[str, ...]]:
+    """The keys of a name that is a list, its items separated by commas and the last joined by "and" or "or": each
+    comma kept as a key of its own, and where one stands before "and" or "or", also the key without it: the serial
+    comma is optional (The Chicago Manual of Style, 17th ed., 6.19), so "chest, abdomen and pelvis" is the name
+    "Chest, abdomen, and pelvis".
+
+    >>> _comma_keys("Chest, abdomen, and pelvis")
+    [('chest', ',', 'abdomen', ',', 'and', 'pelvis'), ('chest', ',', 'abdomen', 'and', 'pelvis')]
+    >>> _comma_keys("Pleural effusion"), _comma_keys("Hypertrophy, Right Ventricular")
+    ([], [])
+    """
+    words = _tokens(name)
+    if len(words) < 3 or "," not in name or not any(normal_token(w) in _COORDINATORS for _, _, w in words):
+        return []  # a list needs its "and" or "or"; an inverted heading ("Hypertrophy, Right Ventricular") is no list
+    keys: list[list[str]] = [[normal_token(words[0][2])]]
+    for (_, end, _), (start, _, word) in zip(words, words[1:]):
+        key = normal_token(word)
+        if "," in name[end:start]:
+            with_comma = [k + [_COMMA, key] for k in keys]
+            keys = with_comma + ([k + [key] for k in keys] if key in _COORDINATORS else [])
+        else:
+            keys = [k + [key] for k in keys]
+    return [tuple(k) for k in keys if _COMMA in k]
+
+
+def _comma_names(caption: str, tokens: list[tuple[int, int, str]], keys: list[str], joined: Callable[[int], bool],
+                 trie: Mapping) -> list[tuple[int, int, tuple[_Entry, ...]]]:
+    """The names written with commas between their words (:func:`_comma_keys`) that the caption writes with the same
+    commas, each a mention from its first word to its last beside those of its words' own names ("CT of the chest,
+    abdomen and pelvis" names Chest, abdomen, and pelvis); the walk of names stops at a comma, so these are read
+    apart, only where the caption has one.
+
+    >>> d = ConceptDictionary.build({"C1562547": "Chest, abdomen, and pelvis", "C0040405": "X-Ray Computed Tomography"})
+    >>> sorted(extract("CT of the chest, abdomen and pelvis.", d)), sorted(extract("Chest and abdomen, pelvis", d))
+    (['C0040405', 'C1562547'], [])
+    """
+    if "," not in caption:
+        return []
+    found = []
+    for i, key in enumerate(keys):
+        node, last, payload, j = trie.get(key), -1, (), i + 1
+        while node is not None and j < len(keys):
+            if not joined(j):
+                if caption[tokens[j - 1][1]:tokens[j][0]].strip() != _COMMA:
+                    break
+                node = node.get(_COMMA)
+                if node is None:
+                    break
+            node = node.get(keys[j])
+            if node is not None and _END in node:
+                last, payload = j, node[_END]
+            j += 1
+        if last > i and any(caption[tokens[k - 1][1]:tokens[k][0]].strip() == _COMMA for k in range(i + 1, last + 1)):
+            found.append((i, last, payload))
+    return found
+
+
 #: A caption that may write such a range (most do not: the tokens are then not read one by one).
 _SHORT_RANGE = re.compile(r"[CTLS][0-9]{1,2}[-\u2013/][0-9]")
 
@@ -1470,6 +1563,34 @@ def _name_at(keys: list[str], joined: Callable[[int], bool], i: int, stop: int,
         if head > last and (vessel or keys[head] in sense.vessel):
             return -1, ()
     return last, payload
+
+
+#: The words that say which of a pair a name's noun phrase is: a predeterminer of two and the sides.
+_QUANTIFIERS = frozenset({"both", "left", "right"})
+
+
+def _quantified_head(keys: list[str], joined: Callable[[int], bool], tokens: list[tuple[int, int, str]], i: int,
+                     last: int, trie: Mapping) -> bool:
+    """Whether the name read at ``i``..``last`` begins with "both" or a side and ends in a word written singular that
+    begins a longer name, one joined without "of", which is then read from that word too: "both" (a predeterminer of
+    a plural noun phrase) and a side quantify the head noun of their phrase, and a noun or adjective before the head
+    is its singular modifier (Quirk et al. 1985, A Comprehensive Grammar of the English Language, 5.17, 17.108):
+    "both lung fields" are the lung fields of both lungs, so the name "both lungs" (read by the plural rule) stays
+    and "lung fields" is read beside it; "left atrial myxoma" is the left atrium's and an atrial myxoma, "left lung
+    field" the left lung's field. "both lungs" is written plural; "right atrium of the heart" keeps its heart (a
+    name across "of" is another phrase's).
+
+    >>> trie = {"both": {"lung": {_END: ()}}, "lung": {"field": {_END: ()}}}
+    >>> keys, tokens = ["both", "lung", "field"], [(0, 4, "both"), (5, 9, "lung"), (10, 16, "fields")]
+    >>> _quantified_head(keys, lambda k: True, tokens, 0, 1, trie)
+    True
+    >>> _quantified_head(keys, lambda k: True, [(0, 4, "both"), (5, 10, "lungs"), (11, 17, "fields")], 0, 1, trie)
+    False
+    """
+    if keys[i] not in _QUANTIFIERS or last == i or _PLURAL.search(tokens[last][2]):
+        return False
+    head = _longest(keys, joined, last, len(keys), trie)[0]
+    return head > last and "of" not in keys[last:head]
 
 
 def _derived_adjective(word: str, key: str) -> bool:

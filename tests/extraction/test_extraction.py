@@ -612,8 +612,10 @@ def test_pinned_f1_on_real_valid_captions():
 # 0.7098 before its UBERON and HPO synonyms, "small bowel", "interventricular septum", ...; 0.7124 before issue 69's
 # pseudoaneurysm neck, no Neck of the body: "the pseudoaneurysm cavity with a wide neck", which the curators tag Neck;
 # 0.7117 before issue 69's recall pass: "parenchymal" read as the parenchyma of the organ the caption names, the lung's
-# in a chest study, which the curators tag)
-PINNED_F1_FIRST_200 = 0.7123
+# in a chest study, which the curators tag; 0.7123 before its second recall round: SNOMED CT's "Entire pulmonary vein"
+# read by "the left pulmonary veins" (0.7131), and a side's head noun, "left atrial myxoma" an atrial myxoma, which
+# the curators tag)
+PINNED_F1_FIRST_200 = 0.7138
 
 
 THIRD_ROUND_NAMES = {

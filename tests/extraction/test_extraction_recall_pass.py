@@ -1,6 +1,8 @@
 """Issue 69, third pass, recall: concepts a caption states plainly that the extractor missed, read by general
-mechanisms (a part noun's adjective and the organ the caption names, the short form of a range of vertebrae) and
-sourced rows (Latin plurals, the suprarenal gland, the cecum's adjective). Each case is a caption worked by hand with
+mechanisms (a part noun's adjective and the organ the caption names, the short form of a range of vertebrae,
+SNOMED CT's "Entire X" read by X where no other concept is, "both" or a side before a singular modifier, a name
+that is a list read across commas) and sourced rows
+(Latin plurals, the suprarenal gland, the cecum's adjective). Each case is a caption worked by hand with
 the concepts it states; beside each, one that must give nothing new. No mechanism makes a concept the dictionary
 lacks."""
 
@@ -108,3 +110,104 @@ def test_a_plural_an_anatomical_name_or_an_adjective_names_the_concept(caption: 
 ])
 def test_the_same_words_that_name_no_such_concept(caption: str, absent: str) -> None:
     assert absent not in extract(caption, DICTIONARY)
+
+
+# --- SNOMED CT's "Entire X" read by X where no other concept is -----------------------------------------------
+
+PULMONARY_VEIN, VEINS, SECOND_METATARSAL, METATARSAL, ENTIRE_LEFT_ATRIUM, LEFT_ATRIUM, ENTIRE_COLON, COLON = (
+    "C1456806", "C0042449", "C0223984", "C0025584", "C1269894", "C0225860", "C1281569", "C0009368")
+ENTIRE = ConceptDictionary.build({
+    PULMONARY_VEIN: "Entire pulmonary vein", VEINS: "Veins", SECOND_METATARSAL: "Entire second metatarsal",
+    METATARSAL: "Metatarsal bone structure", ENTIRE_LEFT_ATRIUM: "Entire left atrium",
+    LEFT_ATRIUM: "Left atrial structure", ENTIRE_COLON: "Entire colon", COLON: "Colon structure (body structure)"})
+
+
+@pytest.mark.parametrize("caption, expected", [
+    # the structure the words name; the longer name holds its head noun, as every name does ("Veins" no more)
+    ("Resolution of left lower pulmonary vein thrombus.", {PULMONARY_VEIN}),
+    ("The vessel connects to the left pulmonary veins.", {PULMONARY_VEIN}),
+    # ("third metatarsal", which no concept names, is still a metatarsal bone)
+    ("Radiograph: second and third metatarsal neck fractures.", {SECOND_METATARSAL, METATARSAL}),
+])
+def test_an_entire_structure_is_read_by_its_words_where_no_other_concept_is(caption: str, expected: set[str]) -> None:
+    assert extract(caption, ENTIRE) == expected
+
+
+@pytest.mark.parametrize("caption, expected", [
+    ("Echocardiography: a mass in the left atrium.", {LEFT_ATRIUM}),  # "Left atrial structure" reads it
+    ("CT: wall thickening of the colon.", {COLON}),  # "Colon structure" reads it
+    ("Dilated veins of the leg.", {VEINS}),
+])
+def test_an_entire_structure_keeps_its_word_where_another_concept_reads_the_rest(caption: str,
+                                                                                  expected: set[str]) -> None:
+    assert extract(caption, ENTIRE) == expected
+
+
+# --- "both" or a side quantifies its head noun: "both lung fields", "left atrial myxoma" -------------------------
+
+BOTH_LUNGS, LUNG_FIELD, LEFT_LUNG, LEFT_ATRIAL, ATRIAL_MYXOMA, MYXOMA, HEART, HEART_ATRIUM, RIGHT_ATRIAL = (
+    "C0225754", "C0225759", "C0225730", "C0225860", "C0151241", "C0027149", "C0018787", "C0018792", "C0225844")
+BOTH = ConceptDictionary.build({BOTH_LUNGS: "Bilateral lungs", LUNG_FIELD: "Lung field",
+                                LUNG_PARENCHYMA: "Structure of parenchyma of lung", LEFT_LUNG: "Left lung",
+                                LEFT_ATRIAL: "Left atrial structure", ATRIAL_MYXOMA: "Atrial myxoma", MYXOMA: "Myxoma",
+                                HEART: "Heart", HEART_ATRIUM: "Heart Atrium", RIGHT_ATRIAL: "Right atrial structure"},
+                               {HEART_ATRIUM: ["atrium of the heart"]})
+
+
+@pytest.mark.parametrize("caption, expected", [
+    ("Nodular pattern in both lung fields.", {BOTH_LUNGS, LUNG_FIELD}),  # the lung fields of both lungs
+    ("Ground-glass opacities in both lung parenchyma.", {BOTH_LUNGS, LUNG_PARENCHYMA}),
+])
+def test_both_before_a_singular_modifier_reads_the_head_name_too(caption: str, expected: set[str]) -> None:
+    assert extract(caption, BOTH) == expected
+
+
+@pytest.mark.parametrize("caption", [
+    "Infiltrates in both lungs.",  # the plural noun is the head: no longer name after it
+    "Opacities in both lung bases.",  # no name "lung base" in the dictionary
+    "Consolidation in both lungs, fields of fibrosis.",  # a plural and a comma: no lung field
+])
+def test_both_lungs_alone_is_the_pair(caption: str) -> None:
+    assert extract(caption, BOTH) == {BOTH_LUNGS}
+
+
+# --- a name that is a list, read across the caption's commas ---------------------------------------------------
+
+CAP, RVH = "C1562547", "C0162770"
+LISTS = ConceptDictionary.build({CAP: "Chest, abdomen, and pelvis", CT: "X-Ray Computed Tomography",
+                                 CHEST: "Chest", RVH: "Hypertrophy, Right Ventricular"})
+
+
+@pytest.mark.parametrize("caption", [
+    "CT of the chest, abdomen, and pelvis showing bilateral pleural effusions.",
+    "CT chest, abdomen and pelvis for staging.",  # the serial comma is optional
+    "Chest, abdomen, and pelvis CT scan of Patient #1 with contrast.",
+])
+def test_a_list_name_is_read_with_the_commas_the_caption_writes(caption: str) -> None:
+    assert {CT, CAP} <= extract(caption, LISTS)
+
+
+@pytest.mark.parametrize("caption", [
+    "CT of the chest and abdomen, pelvis not imaged.",  # another order of commas and "and"
+    "CT of the chest; abdomen and pelvis on MRI.",  # a semicolon is no comma of the list
+    "Echo: left ventricular hypertrophy, right ventricular enlargement.",  # an inverted heading is no list
+])
+def test_no_list_name_where_the_caption_writes_no_such_list(caption: str) -> None:
+    found = extract(caption, LISTS)
+    assert CAP not in found and RVH not in found
+
+
+@pytest.mark.parametrize("caption, expected", [
+    ("Chest radiograph: infiltrates in the left lung field.", {LEFT_LUNG, LUNG_FIELD}),
+    ("Echocardiography showing left atrial myxoma.", {LEFT_ATRIAL, ATRIAL_MYXOMA}),  # the myxoma's name holds "myxoma"
+])
+def test_a_side_before_a_singular_modifier_reads_the_head_name_too(caption: str, expected: set[str]) -> None:
+    assert extract(caption, BOTH) == expected
+
+
+@pytest.mark.parametrize("caption, expected", [
+    ("A mass in the right atrium of the heart.", {RIGHT_ATRIAL, HEART}),  # a longer name across "of": not read
+    ("Echocardiography: a myxoma in the left atrium.", {LEFT_ATRIAL, MYXOMA}),  # no name begins at "atrium"
+])
+def test_no_head_name_across_of_or_where_none_begins(caption: str, expected: set[str]) -> None:
+    assert extract(caption, BOTH) == expected
