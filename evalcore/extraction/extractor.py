@@ -131,6 +131,10 @@ _HIERARCHY_WORDS = re.compile(r"^(?:bone )?structure of\s+|\s+(?:structure|disor
                               r"(?:,\s*device|(?-i:\s+device))$|(?:(?<=lobe)|(?<=parenchyma)) of lung$|^pathologic(?:al)?\s+|"
                               r"\s*\([^()]*\)", re.IGNORECASE)
 _SIDED_REGION = re.compile(r"^((?:left|right)\s+\w+(?<!ac)(?<!al)(?<!ar)(?<!ary)(?<!ic))\s+region$", re.IGNORECASE)
+#: A name "<position words> <part noun> of <organ>" ("Structure of left lower lobe of lung", "Upper pole of kidney"),
+#: SNOMED CT's "structure of" or "entire" before it: the positions, the part noun, the organ.
+_PLACED_PART = re.compile(r"^(?:(?:bone\s+)?structure\s+of\s+|entire\s+)?((?:[a-z]+\s+)+?)([a-z]+)\s+of\s+([a-z]+)$",
+                          re.IGNORECASE)
 
 
 #: Each organ -> its adjectives (Terminologia Anatomica's adjectival forms in the lexicon: liver -> hepatic).
@@ -141,11 +145,12 @@ _ORGAN_ADJECTIVES: Mapping[str, tuple[str, ...]] = MappingProxyType({
 
 def name_variants(name: str) -> tuple[str, ...]:
     """A concept name as written and as a caption would write it (UMLS lexical variant rules): uninverted ("A, B"
-    read "B A", as MeSH headings are inverted) and without the hierarchy words of SNOMED CT: "structure of", "disorder", ...
+    read "B A", as MeSH headings are inverted) and without the hierarchy words of SNOMED CT: "structure of", "disorder", ...;
+    a part of an organ also with its side on the organ or the organ before the part (:func:`placed_part_variants`).
 
     >>> name_variants("Foramen Ovale, Patent")
     ('Foramen Ovale, Patent', 'Patent Foramen Ovale')
-    >>> name_variants("Structure of left lower lobe of lung"), name_variants("Pleural effusion disorder")
+    >>> name_variants("Structure of left lower lobe of lung")[::3], name_variants("Pleural effusion disorder")
     (('Structure of left lower lobe of lung', 'left lower lobe'), ('Pleural effusion disorder', 'Pleural effusion'))
     >>> name_variants("Stent, device"), name_variants("pathologic fistula")
     (('Stent, device', 'Stent'), ('pathologic fistula', 'fistula'))
@@ -182,7 +187,35 @@ def name_variants(name: str) -> tuple[str, ...]:
             # ... and with the organ's adjective, where a part noun is the organ's ("left hepatic lobe")
             if rest.lower() in SENSE_WORDS.part:
                 variants.extend(f"{position} {adjective} {rest}" for adjective in _ORGAN_ADJECTIVES.get(part.lower(), ()))
+    variants[1:1] = placed_part_variants(name)
     return tuple(variants)
+
+
+def placed_part_variants(name: str) -> tuple[str, ...]:
+    """The ways a caption writes a name "<side?> <positions> <part noun> of <organ>" with the side on the organ or
+    the organ before the part noun: "Structure of left lower lobe of lung" is "lower lobe of the left lung" and "left
+    lower lung lobe" (a side word is the organ's as well as the part's, and a part noun's organ stands before it as a
+    modifier: the permutation and insertion variants of terms, Jacquemin 2001, *Spotting and Discovering Terms
+    through Natural Language Processing*, ch. 5). Only where every word before the part noun is a position word
+    (:attr:`~evalcore.extraction.sense.SenseWords.position`) and the part noun one of a whole
+    (:attr:`~evalcore.extraction.sense.SenseWords.part`): no other words are moved. Each variant is read for its
+    concept only where no other concept's name is written so (:meth:`ConceptDictionary.build`).
+
+    >>> placed_part_variants("Structure of left lower lobe of lung")
+    ('lower lobe of left lung', 'left lower lung lobe')
+    >>> placed_part_variants("Structure of lower lobe of lung"), placed_part_variants("Right side of heart")
+    (('lower lung lobe',), ())
+    """
+    placed = _PLACED_PART.match(" ".join(name.split()))
+    if placed is None:
+        return ()
+    positions, part, whole = placed.group(1).split(), placed.group(2), placed.group(3)
+    if part.lower() not in SENSE_WORDS.part or whole.lower() in SENSE_WORDS.position \
+            or not all(word.lower() in SENSE_WORDS.position for word in positions):
+        return ()
+    side, *others = positions
+    moved = (f"{' '.join([*others, part])} of {side} {whole}",) if side.lower() in _SIDES and others else ()
+    return (*moved, f"{' '.join(positions)} {whole} {part}")
 
 
 def _tokens(text: str) -> list[tuple[int, int, str]]:
@@ -643,9 +676,12 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
         found = sorted(found + ends, key=lambda mention: (mention[0], -mention[1]))
     if listed := _comma_names(caption, tokens, keys, joined, trie):
         found = sorted(found + listed, key=lambda mention: (mention[0], -mention[1]))
+    if definitions and (sided := _sided_short_forms(tokens, keys, joined, definitions, trie)):
+        found = sorted(found + sided, key=lambda mention: (mention[0], -mention[1]))
     if not found:
         return []
     found.extend(_findings_at_structures(keys, joined, found, trie))
+    found.extend(_participles_before_structures(tokens, keys, joined, found, trie))
     elided, coordinated = _elided(caption, tokens, keys, joined, found, trie)
     found = sorted(found + [(first, last, entries) for first, last, entries, _ in elided],
                    key=lambda mention: (mention[0], -mention[1]))
@@ -897,6 +933,38 @@ def _findings_at_structures(keys: list[str], joined: Callable[[int], bool],
             if entries:
                 combined.append((start, last, entries))
                 break
+    return combined
+
+
+#: The ending of a past participle a caption writes for a finding before its structure ("a dilated right ventricle").
+_PARTICIPLE_ENDING = "ed"
+
+
+def _participles_before_structures(tokens: list[tuple[int, int, str]], keys: list[str], joined: Callable[[int], bool],
+                                   found: list[tuple[int, int, tuple[_Entry, ...]]],
+                                   trie: Mapping) -> list[tuple[int, int, tuple[_Entry, ...]]]:
+    """The names a finding's past participle makes with the structure named right after it: "a dilated right
+    ventricle" is *Right ventricular dilatation* where the dictionary names it (the participle read as its noun by
+    the lexicon's derivations, "dilated" as "dilatation"; the modifier of the structure is the head of the finding's
+    name, Jacquemin 2001's modifier-head permutation, as :func:`_findings_at_structures` reads "X of the Y"); each
+    a mention from the participle to the structure, beside those of its words. No examination, as there.
+
+    >>> d = ConceptDictionary.build({"C0344893": "Right ventricular dilatation", "C0225883": "Right ventricle",
+    ...                              "C0012359": "Dilatation"})
+    >>> sorted(extract("Echocardiogram: a severely dilated right ventricle.", d))
+    ['C0012359', 'C0225883', 'C0344893']
+    >>> sorted(extract("A dilated left ventricle and a normal right ventricle.", d))
+    ['C0012359', 'C0225883']
+    """
+    combined = []
+    for first, last, _ in found:
+        before = first - 1
+        if before < 0 or not joined(first) or not tokens[before][2].lower().endswith(_PARTICIPLE_ENDING):
+            continue
+        entries = tuple(entry for entry in _exact(trie, keys[first:last + 1] + [keys[before]])
+                        if entry.concept not in _EXAMS)
+        if entries:
+            combined.append((before, last, entries))
     return combined
 
 
@@ -1159,6 +1227,31 @@ def _comma_names(caption: str, tokens: list[tuple[int, int, str]], keys: list[st
         if last > i and any(caption[tokens[k - 1][1]:tokens[k][0]].strip() == _COMMA for k in range(i + 1, last + 1)):
             found.append((i, last, payload))
     return found
+
+
+def _sided_short_forms(tokens: list[tuple[int, int, str]], keys: list[str], joined: Callable[[int], bool],
+                       definitions: list[Definition], trie: Mapping) -> list[tuple[int, int, tuple[_Entry, ...]]]:
+    """The sided names that a side word before an abbreviation the caption defines makes with its long form, each a
+    mention from the side to the short form: with "MCA, middle cerebral artery", "the right MCA" is the right middle
+    cerebral artery where the dictionary names it (a short form stands for its long form's words, Schwartz and
+    Hearst 2003, *A simple algorithm for identifying abbreviation definitions in biomedical text*, and the side
+    modifies them as it would the long form written out). The abbreviation keeps its own reading beside it.
+
+    >>> d = ConceptDictionary.build({"C0149566": "Structure of middle cerebral artery",
+    ...                              "C0226213": "Structure of right middle cerebral artery"})
+    >>> sorted(extract("Infarct in the right MCA territory. MCA: middle cerebral artery.", d))
+    ['C0149566', 'C0226213']
+    >>> sorted(extract("Infarct in the right MCA territory.", d)), sorted(extract("A right CT. CT: cerebral artery", d))
+    ([], [])
+    """
+    token_starts = [start for start, _, _ in tokens]
+    long_forms: dict[str, list[str]] = {}
+    for definition in definitions:  # (the first definition of a short form holds, as in _as_defined)
+        long_forms.setdefault(definition.short, keys[bisect_left(token_starts, definition.start):
+                                                     bisect_left(token_starts, definition.end)])
+    return [(k - 1, k, entries) for k in range(1, len(tokens))
+            if tokens[k][2] in long_forms and keys[k - 1] in _SIDES and joined(k)
+            and (entries := _exact(trie, [keys[k - 1], *long_forms[tokens[k][2]]]))]
 
 
 #: A caption that may write such a range (most do not: the tokens are then not read one by one).

@@ -211,3 +211,92 @@ def test_a_side_before_a_singular_modifier_reads_the_head_name_too(caption: str,
 ])
 def test_no_head_name_across_of_or_where_none_begins(caption: str, expected: set[str]) -> None:
     assert extract(caption, BOTH) == expected
+
+
+# --- a lobe's side written on its organ, or the organ before the lobe: "lower lobe of the left lung" ---------------
+
+LEFT_LOWER_LOBE, RIGHT_UPPER_LOBE, LOWER_LOBE, LUNG_LOBE, RIGHT_LUNG, LEFT_LIVER_LOBE = (
+    "C1261077", "C1261074", "C0225758", "C0225752", "C0225706", "C0227486")
+LOBES = ConceptDictionary.build({
+    LEFT_LOWER_LOBE: "Structure of left lower lobe of lung", RIGHT_UPPER_LOBE: "Structure of right upper lobe of lung",
+    LOWER_LOBE: "Structure of lower lobe of lung", LUNG_LOBE: "Structure of lobe of lung", LEFT_LUNG: "Left lung",
+    RIGHT_LUNG: "Right lung", LEFT_LIVER_LOBE: "Left lobe of liver", LIVER: "Liver"})
+
+
+@pytest.mark.parametrize("caption, expected", [
+    ("CT: a small nodule in the lower lobe of the left lung (white arrow).", {LEFT_LOWER_LOBE}),
+    ("Chest CT showing consolidation in the upper lobe of the right lung.", {RIGHT_UPPER_LOBE}),
+    ("Ground-glass opacities of the left lower lung lobe.", {LEFT_LOWER_LOBE}),
+    ("Bilateral patchy infiltrates in the lower lung lobes.", {LOWER_LOBE}),
+])
+def test_a_lobes_side_on_its_organ_or_the_organ_before_the_lobe_is_the_lobe(caption: str,
+                                                                             expected: set[str]) -> None:
+    assert extract(caption, LOBES) == expected
+
+
+@pytest.mark.parametrize("caption, expected", [
+    ("A mass in the lower lobe and the left lung.", {LOWER_LOBE, LEFT_LUNG}),  # no part-of phrase
+    ("Infiltrates in the lobes of the right lung.", {LUNG_LOBE, RIGHT_LUNG}),  # no position word to move
+    ("A cyst in the left lobe of the liver.", {LEFT_LIVER_LOBE}),
+    ("A cyst in the lobe of the left liver graft.", {LIVER}),  # a side alone is not moved to the organ
+])
+def test_no_lobe_is_moved_where_the_name_has_no_such_words(caption: str, expected: set[str]) -> None:
+    assert extract(caption, LOBES) == expected
+
+
+# --- a side before an abbreviation the caption defines: "the right MCA. MCA: middle cerebral artery" --------------
+
+MCA, RIGHT_MCA, LEFT_MCA, ICA, LEFT_ICA = "C0149566", "C0226213", "C0226214", "C0007276", "C0226157"
+ARTERIES = ConceptDictionary.build({
+    MCA: "Structure of middle cerebral artery", RIGHT_MCA: "Structure of right middle cerebral artery",
+    LEFT_MCA: "Structure of left middle cerebral artery", ICA: "Internal carotid artery structure",
+    LEFT_ICA: "Structure of left internal carotid artery"})
+
+
+@pytest.mark.parametrize("caption, expected", [
+    ("Ischemic stroke involving right MCA. Abbreviation: MCA, middle cerebral artery.", {MCA, RIGHT_MCA}),
+    ("DSA showing a large aneurysm of the left ICA. DSA: digital subtraction angiogram; ICA: internal carotid artery",
+     {ICA, LEFT_ICA}),
+    ("Hypodensity in the left MCA territory (middle cerebral artery (MCA)) and the right MCA.",
+     {MCA, LEFT_MCA, RIGHT_MCA}),
+])
+def test_a_side_before_a_defined_abbreviation_reads_the_sided_name(caption: str, expected: set[str]) -> None:
+    assert extract(caption, ARTERIES) == expected
+
+
+@pytest.mark.parametrize("caption, expected", [
+    ("Infarct in the right MCA territory.", set()),  # no definition: the caption says no long form
+    ("The right ICA and the ICA, internal carotid artery.", {ICA}),  # no right internal carotid artery named
+    ("Right-sided ICA stenosis. ICA: internal carotid artery", {ICA}),  # "sided" is no side word
+])
+def test_no_sided_name_without_a_definition_or_a_sided_concept(caption: str, expected: set[str]) -> None:
+    assert extract(caption, ARTERIES) == expected
+
+
+# --- a finding's participle before its structure: "a dilated right ventricle" -------------------------------------
+
+RV_DILATATION, RIGHT_VENTRICLE, DILATATION, PERICARDIUM, PERICARDIAL_CALCIFICATION, CALCINOSIS = (
+    "C0344893", "C0225883", "C0012359", "C0031050", "C0240708", "C0006663")
+FINDINGS = ConceptDictionary.build({
+    RV_DILATATION: "Right cardiac ventricular dilatation", RIGHT_VENTRICLE: "Right ventricular structure",
+    DILATATION: "Pathological Dilatation", PERICARDIUM: "Pericardium",
+    PERICARDIAL_CALCIFICATION: "Calcification of pericardium", CALCINOSIS: "Calcinosis"},
+    {RV_DILATATION: ["Right ventricular dilatation"], CALCINOSIS: ["Calcification"]})
+
+
+@pytest.mark.parametrize("caption, expected", [
+    ("Apical view of TTE that shows a dilated right ventricle.", {RV_DILATATION, RIGHT_VENTRICLE, DILATATION}),
+    ("Echocardiogram: severely dilated right ventricle.", {RV_DILATATION, RIGHT_VENTRICLE, DILATATION}),
+    ("CT shows the thickened and calcified pericardium.", {PERICARDIAL_CALCIFICATION, PERICARDIUM, CALCINOSIS}),
+])
+def test_a_findings_participle_before_its_structure_is_the_finding_there(caption: str, expected: set[str]) -> None:
+    assert extract(caption, FINDINGS) == expected
+
+
+@pytest.mark.parametrize("caption, expected", [
+    ("A dilated aorta beside a normal right ventricle.", {DILATATION, RIGHT_VENTRICLE}),  # another structure
+    ("The enlarged right ventricle.", {RIGHT_VENTRICLE}),  # no participle the lexicon reads as a finding
+    ("No pericardial effusion; right ventricle dilatation.", {RV_DILATATION}),  # the name as written, as before
+])
+def test_no_finding_at_a_structure_the_participle_does_not_qualify(caption: str, expected: set[str]) -> None:
+    assert extract(caption, FINDINGS) == expected
