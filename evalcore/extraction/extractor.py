@@ -672,12 +672,10 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
         else:
             i += 1
     found = _sided(found, keys, joined)
-    if ends := _range_ends(caption, tokens, keys, dictionary):
-        found = sorted(found + ends, key=lambda mention: (mention[0], -mention[1]))
-    if listed := _comma_names(caption, tokens, keys, joined, trie):
-        found = sorted(found + listed, key=lambda mention: (mention[0], -mention[1]))
-    if definitions and (sided := _sided_short_forms(tokens, keys, joined, definitions, trie)):
-        found = sorted(found + sided, key=lambda mention: (mention[0], -mention[1]))
+    # names the walk above cannot read: a range's short end, a list written with commas, a side on a short form
+    if besides := (_range_ends(caption, tokens, keys, dictionary) + _comma_names(caption, tokens, keys, joined, trie)
+                   + (_sided_short_forms(tokens, keys, joined, definitions, trie) if definitions else [])):
+        found = sorted(found + besides, key=lambda mention: (mention[0], -mention[1]))
     if not found:
         return []
     found.extend(_findings_at_structures(keys, joined, found, trie))
