@@ -6,7 +6,8 @@ the working directory set to that folder, so the path as given on the command li
 ``inputs/<file>``. A bad input must end with status 2 and exactly one stderr line
 ``error: <path>, line N: expected ...`` (no traceback, no MemoryError, no kill), and must leave an
 earlier output file untouched. Cases are started in parallel the first time a test of this module asks for a
-result; each child sets the limit on itself and then execs the command (:func:`limited`).
+result, each a process forked from one that imported the command line once (:data:`FORKING_RUNNER`), which sets the
+limit on itself and runs ``python -m evalcore`` as the interpreter does.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -446,57 +446,103 @@ def bind_socket(path: Path) -> None:
         os.chdir(here)
 
 
-# The child limits its own address space, then becomes the command: no Python code runs between fork and exec
-# in this process (a preexec_fn would, which is unsafe once a library such as JAX has started threads here).
-LIMITED = ("import os, resource, sys; resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[1]),) * 2); "
-           "os.execv(sys.executable, [sys.executable, *sys.argv[2:]])")
-
-
-def limited(*argv: str) -> list[str]:
-    """The command line that runs ``python *argv`` under the address-space limit."""
-    return [sys.executable, "-c", LIMITED, str(ADDRESS_SPACE), *argv]
-
-
 @dataclass
 class Outcome:
     folder: Path
     returncode: int | None  # None: still running at the timeout, then killed
     stdout: str
     stderr: str
-    seconds: float
+
+
+# One process imports the command line once (1-1.5 s of every command's CPU is its imports), then forks a child for
+# each case, ``PARALLEL`` at a time: the child limits its own address space, takes the case's folder, files and
+# environment as its own, and runs ``python -m evalcore`` as the interpreter would; an exception it does not catch
+# is printed as Python prints it. Nothing runs threads in that process before it forks (THREAD_ENV, no engine work).
+# It reads the cases as JSON lines and prints one line per finished case: its number, its status or null if it ran
+# past the timeout and was killed.
+FORKING_RUNNER = r"""
+import json, os, resource, runpy, sys, time, traceback
+import evalcore.cli  # what every command imports first
+limit, parallel, timeout = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
+pending, running = [json.loads(line) for line in sys.stdin], {}
+
+def become(case):
+    os.chdir(case["folder"])
+    for descriptor, name in ((0, os.devnull), (1, "stdout.txt"), (2, "stderr.txt")):
+        opened = os.open(name, os.O_RDONLY if descriptor == 0 else os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+        os.dup2(opened, descriptor)
+        os.close(opened)
+    os.environ.update(case["env"])
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    try:
+        if case["argv"][0] == "-c":  # python -c CODE, for the runner's own test
+            exec(case["argv"][1], {"__name__": "__main__"})
+        else:  # python -m MODULE ARGS
+            sys.argv = [case["argv"][1], *case["argv"][2:]]
+            runpy.run_module(case["argv"][1], run_name="__main__", alter_sys=True)
+        status = 0
+    except SystemExit as stop:
+        status = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
+        if not isinstance(stop.code, int) and stop.code is not None:
+            print(stop.code, file=sys.stderr)
+    except BaseException:
+        traceback.print_exc()
+        status = 1
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)
+
+while pending or running:
+    while pending and len(running) < parallel:
+        case = pending.pop(0)
+        sys.stdout.flush()
+        pid = os.fork()
+        if pid == 0:
+            become(case)
+        running[pid] = (case["number"], time.monotonic())
+    for pid, (number, started) in list(running.items()):
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done == 0 and time.monotonic() - started > timeout:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+            returncode = None
+        elif done == 0:
+            continue
+        else:
+            returncode = os.waitstatus_to_exitcode(status)
+        del running[pid]
+        print(json.dumps([number, returncode]), flush=True)
+    time.sleep(0.02)
+"""
+
+
+def forked(commands: list[tuple[Path, tuple[str, ...], Mapping[str, str]]]) -> list[int | None]:
+    """Run each ``(folder, python argv, environment added)`` from :data:`FORKING_RUNNER`, its stdout and stderr into
+    ``stdout.txt`` and ``stderr.txt`` of its folder; the status of each (None: killed at the timeout)."""
+    environment = {k: v for k, v in os.environ.items() if k != "CBIR_LENS_MAX_INPUT_BYTES"}
+    environment.update(THREAD_ENV, PYTHONPATH=str(ROOT), PYTHONDONTWRITEBYTECODE="1")
+    requests = "".join(json.dumps({"number": number, "folder": str(folder), "argv": list(argv), "env": dict(env)})
+                       + "\n" for number, (folder, argv, env) in enumerate(commands))
+    finished = subprocess.run([sys.executable, "-c", FORKING_RUNNER, str(ADDRESS_SPACE), str(PARALLEL),
+                               str(TIMEOUT_S)], input=requests, capture_output=True, text=True, env=environment,
+                              timeout=TIMEOUT_S * len(commands), check=True)
+    statuses: list[int | None] = [None] * len(commands)
+    reported = [json.loads(line) for line in finished.stdout.splitlines()]
+    assert sorted(number for number, _ in reported) == list(range(len(commands))), finished.stderr
+    for number, returncode in reported:
+        statuses[number] = returncode
+    return statuses
 
 
 def run_cases(cases: list[Case], base: Path) -> dict[str, Outcome]:
-    """Start the cases ``PARALLEL`` at a time from this thread; collect their outputs from files."""
-    environment = {k: v for k, v in os.environ.items() if k != "CBIR_LENS_MAX_INPUT_BYTES"}
-    environment.update(THREAD_ENV, PYTHONPATH=str(ROOT), PYTHONDONTWRITEBYTECODE="1")
-    pending = list(enumerate(cases))
-    running: dict[str, tuple[subprocess.Popen, Path, float]] = {}
-    outcomes: dict[str, Outcome] = {}
-
-    def finish(case_id: str, returncode: int | None) -> None:
-        process, folder, started = running.pop(case_id)
-        outcomes[case_id] = Outcome(folder, returncode, (folder / "stdout.txt").read_text(errors="replace"),
-                                    (folder / "stderr.txt").read_text(errors="replace"), time.monotonic() - started)
-
-    while pending or running:
-        while pending and len(running) < PARALLEL:
-            number, case = pending.pop(0)
-            folder = base / f"{number:03d}"
-            materialise(case, folder)
-            with open(folder / "stdout.txt", "wb") as out, open(folder / "stderr.txt", "wb") as err:
-                process = subprocess.Popen(limited("-m", "evalcore", *case.argv), cwd=folder, stdout=out,
-                                           stderr=err, stdin=subprocess.DEVNULL, env={**environment, **case.env})
-            running[case.id] = (process, folder, time.monotonic())
-        for case_id, (process, _, started) in list(running.items()):
-            if process.poll() is not None:
-                finish(case_id, process.returncode)
-            elif time.monotonic() - started > TIMEOUT_S:
-                process.kill()
-                process.wait()
-                finish(case_id, None)
-        time.sleep(0.02)
-    return outcomes
+    """Run the cases, each in its own folder under ``base``; collect their outputs from files."""
+    folders = [base / f"{number:03d}" for number in range(len(cases))]
+    for case, folder in zip(cases, folders):
+        materialise(case, folder)
+    statuses = forked([(folder, ("-m", "evalcore", *case.argv), case.env) for case, folder in zip(cases, folders)])
+    return {case.id: Outcome(folder, status, (folder / "stdout.txt").read_text(errors="replace"),
+                             (folder / "stderr.txt").read_text(errors="replace"))
+            for case, folder, status in zip(cases, folders, statuses)}
 
 
 @pytest.fixture(scope="module")
@@ -519,11 +565,21 @@ def test_table_is_large_and_covers_every_subcommand():
     assert {"relevance", "evaluate", "retrieve", "detection"} <= used
 
 
+@pytest.mark.slow
 @pytest.mark.subprocess
-def test_address_space_limit_is_applied():
-    """The harness itself: a child that asks for 3 GiB under the limit gets a MemoryError."""
-    process = subprocess.run(limited("-c", "bytearray(3 << 30)"), capture_output=True, text=True, timeout=TIMEOUT_S)
-    assert process.returncode == 1 and "MemoryError" in process.stderr
+def test_the_runner_limits_the_address_space_and_reports_what_python_would(tmp_path):
+    """The harness itself: a child that asks for 3 GiB under the limit gets a MemoryError, printed as Python prints
+    an uncaught exception; a module's exit status and its own folder, files and environment are the child's."""
+    folders = [tmp_path / name for name in ("memory", "exit", "folder")]
+    for folder in folders:
+        folder.mkdir()
+    statuses = forked([(folders[0], ("-c", "bytearray(3 << 30)"), {}),
+                       (folders[1], ("-m", "evalcore", "no-such-command"), {}),
+                       (folders[2], ("-c", "import os; print(os.getcwd(), os.environ['HOSTILE'])"), {"HOSTILE": "yes"})])
+    assert statuses == [1, 2, 0]
+    assert "Traceback" in (folders[0] / "stderr.txt").read_text() and "MemoryError" in (folders[0] / "stderr.txt").read_text()
+    assert "no-such-command" in (folders[1] / "stderr.txt").read_text()
+    assert (folders[2] / "stdout.txt").read_text() == f"{folders[2]} yes\n"
 
 
 @pytest.mark.slow
