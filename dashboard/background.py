@@ -90,6 +90,9 @@ class Job:
         self.seconds: float | None = None
         self.finished = threading.Event()
         self.priority = CURRENT  # set when queued
+        # Set when queued: whether a job for the settings on screen waits, and running those first.
+        self.urgent_waiting: Callable[[], bool] = lambda: False
+        self.run_urgent: Callable[[], None] = lambda: None
 
     def run(self) -> None:
         started = time.monotonic()
@@ -99,7 +102,9 @@ class Job:
                 if self.priority == CURRENT:
                     foreground.wait_until_quiet()
                 else:
-                    foreground.wait_until_drawn(DRAWING_SECONDS)
+                    # the settings on screen go first, also when they are asked for while this job waits
+                    while not foreground.wait_until_drawn(DRAWING_SECONDS, self.urgent_waiting):
+                        self.run_urgent()
                 if not self.still_wanted():  # newer settings or data were asked for since this job was queued
                     self.skipped = True
                     return
@@ -180,13 +185,27 @@ class Background:
                 self._jobs.move_to_end(key)
                 return job
             job = self._jobs[key] = job_of()
-            job.priority = priority
+            job.priority, job.urgent_waiting, job.run_urgent = priority, self._urgent_waiting, self._run_urgent
             keys = self._by_workspace.setdefault(workspace_digest, [])
             keys[:] = [known for known in keys if known in self._jobs and known != key] + [key]
             while len(self._jobs) > REMEMBERED_JOBS:
                 self._jobs.popitem(last=False)
         self._queue.put((priority, next(self._order), job))
+        if priority == CURRENT:
+            server_foreground().nudge()  # a job for later waiting to start a step lets this one go first
         return job
+
+    def _urgent_waiting(self) -> bool:
+        """Whether a job for the settings on screen is queued (the queue's first item is the most urgent)."""
+        with self._queue.mutex:
+            return bool(self._queue.queue) and self._queue.queue[0][0] == CURRENT
+
+    def _run_urgent(self) -> None:
+        """Run the queued jobs for the settings on screen, from the worker thread (a job for later calls it between
+        its steps: they never wait for the browser, so none of them calls it in turn)."""
+        while self._urgent_waiting():
+            _, _, job = self._queue.get()
+            job.run()
 
     def jobs_of(self, workspace_digest: str) -> list[Job]:
         """The remembered jobs on one workspace, oldest first."""

@@ -117,17 +117,25 @@ class Foreground:
         with self._quiet:
             self._quiet.wait_for(lambda: self._working == 0)
 
-    def wait_until_drawn(self, settle: float) -> None:
+    def wait_until_drawn(self, settle: float, interrupted: Callable[[], bool] = lambda: False) -> bool:
         """Wait until no page computes, no session's script runs, and none ended in the last ``settle`` seconds: the
         browser lays out what a run sent after it ends (on the first Leaderboard of ROCOv2 test, 2.5 s of drawing
-        after a 1 s script), and work for later would take the cores it draws with where both run on one machine."""
+        after a 1 s script), and work for later would take the cores it draws with where both run on one machine.
+        False, at once, where ``interrupted()`` holds first (checked at each :meth:`nudge`)."""
         with self._quiet:
             while True:
-                self._quiet.wait_for(lambda: self._working == 0 and self._scripts == 0)
+                self._quiet.wait_for(lambda: interrupted() or (self._working == 0 and self._scripts == 0))
+                if interrupted():
+                    return False
                 remaining = self._last_script_end + settle - time.monotonic()
                 if remaining <= 0:
-                    return
+                    return True
                 self._quiet.wait(remaining)
+
+    def nudge(self) -> None:
+        """Wake the waits, so that they ask their ``interrupted`` again."""
+        with self._quiet:
+            self._quiet.notify_all()
 
     def pause_while_busy(self, poll: float = 0.05) -> None:
         """Wait while a page computes, unless a page waits for a result under way (which may be the caller's: a

@@ -185,11 +185,13 @@ def test_qrels_metrics_are_refused_in_the_words_of_each_command(tiny, capsys):
         Evaluator(concepts).evaluate(read_runs(tiny / "r.trec"), ["qrels-NDCG@3"])
 
 
-def test_a_labels_file_without_the_kind_is_named(tiny, capsys):
-    """Was: "need labels: a labels file (--labels F ...)" although --labels was given."""
-    error = cli_refusal(["evaluate", "--concepts", str(tiny / "c.csv"), "--run", str(tiny / "r.trec"), "--labels",
-                         str(tiny / "modality.csv"), "--metrics", "P@3[organ]", "--json", str(tiny / "e.json")], capsys)
-    assert error == (f"error: P@3[organ] needs organ labels, which the labels file {tiny / 'modality.csv'} does not "
+def test_a_labels_file_without_the_kind_is_named(tiny, capsys, monkeypatch):
+    """Was: "need labels: a labels file (--labels F ...)" although --labels was given. (Paths relative to the data's
+    folder: a long temporary path would be shortened in the one-line message.)"""
+    monkeypatch.chdir(tiny)
+    error = cli_refusal(["evaluate", "--concepts", "c.csv", "--run", "r.trec", "--labels", "modality.csv",
+                         "--metrics", "P@3[organ]", "--json", "e.json"], capsys)
+    assert error == ("error: P@3[organ] needs organ labels, which the labels file modality.csv does not "
                      "have (its labels: modality): give a labels file with the column organ\n")
 
 
