@@ -29,6 +29,14 @@ def test_a_marker_not_declared_fails_the_run():
     assert "--strict-markers" in options["addopts"].split()
 
 
+def test_the_suite_runs_on_two_worker_processes_as_the_document_says():
+    """docs/TESTING.md: two worker processes (pytest-xdist, pinned), work stolen between them; ``-n 0`` for one."""
+    options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]
+    assert " -n 2 --dist worksteal" in f" {options['addopts']}"
+    assert re.search(r"^pytest-xdist==\d", (ROOT / "requirements.txt").read_text(encoding="utf-8"), re.M)
+    assert "`-n 2 --dist worksteal`" in DOCUMENT and "`-n 0`" in DOCUMENT
+
+
 def test_the_table_names_every_top_level_module_and_only_test_files_that_exist():
     """A change to a module at evalcore's top level finds its tests in the table, as a change in a subpackage does."""
     named = set(re.findall(r"^\| `evalcore/(\w+)\.py` \|", DOCUMENT, re.M))
