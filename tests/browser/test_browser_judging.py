@@ -18,6 +18,7 @@ PAIRS = 20
 
 def progress(tab) -> int:
     """The judged count the progress bar's text says ("12 of 200 pairs judged")."""
+    tab.wait_for_function("() => / of \\d+ pairs judged/.test(document.querySelector('[data-testid=stMain]').innerText)")
     text = tab.locator('[data-testid="stMain"]').inner_text()
     return int(re.search(r"(\d+) of \d+ pairs judged", text).group(1))
 
