@@ -90,11 +90,10 @@ class Job:
         self.seconds: float | None = None
         self.finished = threading.Event()
         self.priority = CURRENT  # set when queued
-        # Set when queued: whether a job for the settings on screen waits, and running those first.
-        self.urgent_waiting: Callable[[], bool] = lambda: False
-        self.run_urgent: Callable[[], None] = lambda: None
 
-    def run(self) -> None:
+    def run(self, urgent_waiting: Callable[[], bool], run_urgent: Callable[[], None]) -> None:
+        """Run the steps in turn; a job for later, waiting for the browser before a step, calls ``run_urgent`` as
+        soon as ``urgent_waiting()`` says a job for the settings on screen is queued."""
         started = time.monotonic()
         foreground = server_foreground()
         try:
@@ -103,8 +102,8 @@ class Job:
                     foreground.wait_until_quiet()
                 else:
                     # the settings on screen go first, also when they are asked for while this job waits
-                    while not foreground.wait_until_drawn(DRAWING_SECONDS, self.urgent_waiting):
-                        self.run_urgent()
+                    while not foreground.wait_until_drawn(DRAWING_SECONDS, urgent_waiting):
+                        run_urgent()
                 if not self.still_wanted():  # newer settings or data were asked for since this job was queued
                     self.skipped = True
                     return
@@ -157,7 +156,7 @@ class Background:
         server_foreground().background_threads.add(threading.get_ident())
         while True:
             _, _, job = self._queue.get()
-            job.run()
+            job.run(self._urgent_waiting, self._run_urgent)
 
     def want_workspace(self, session: str, workspace_digest: str) -> Callable[[], bool]:
         """Record ``workspace_digest`` as the data ``session`` shows now; the returned test holds while it does (the
@@ -185,7 +184,7 @@ class Background:
                 self._jobs.move_to_end(key)
                 return job
             job = self._jobs[key] = job_of()
-            job.priority, job.urgent_waiting, job.run_urgent = priority, self._urgent_waiting, self._run_urgent
+            job.priority = priority
             keys = self._by_workspace.setdefault(workspace_digest, [])
             keys[:] = [known for known in keys if known in self._jobs and known != key] + [key]
             while len(self._jobs) > REMEMBERED_JOBS:
@@ -205,7 +204,7 @@ class Background:
         its steps: they never wait for the browser, so none of them calls it in turn)."""
         while self._urgent_waiting():
             _, _, job = self._queue.get()
-            job.run()
+            job.run(self._urgent_waiting, self._run_urgent)
 
     def jobs_of(self, workspace_digest: str) -> list[Job]:
         """The remembered jobs on one workspace, oldest first."""
