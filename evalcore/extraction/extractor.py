@@ -762,6 +762,11 @@ def _hidden_at(keys: list[str], joined: Callable[[int], bool], hidden: Mapping) 
     return spans
 
 
+def _long_form_keys(keys: list[str], token_starts: list[int], definition: Definition) -> list[str]:
+    """The keys of the caption's tokens that a definition's long form spans (``token_starts``: each token's start)."""
+    return keys[bisect_left(token_starts, definition.start):bisect_left(token_starts, definition.end)]
+
+
 def _as_defined(tokens: list[tuple[int, int, str]], keys: list[str], kept: list[tuple[int, int, _Entry]],
                 definitions: list[Definition], name_words: Mapping[str, frozenset[str]]
                 ) -> list[tuple[int, int, _Entry]]:
@@ -793,8 +798,7 @@ def _as_defined(tokens: list[tuple[int, int, str]], keys: list[str], kept: list[
                          if tokens[last][1] == definition.end and entry.source != "assumed")
             meanings[definition.short] = (head, named)
         else:
-            unnamed[definition.short] = frozenset(keys[bisect_left(token_starts, definition.start):
-                                                       bisect_left(token_starts, definition.end)])
+            unnamed[definition.short] = frozenset(_long_form_keys(keys, token_starts, definition))
     if unnamed:
         kept = [(first, last, entry) for first, last, entry in kept
                 if first != last or tokens[first][2] not in unnamed or entry.source not in ("name", "synonym")
@@ -1245,8 +1249,7 @@ def _sided_short_forms(tokens: list[tuple[int, int, str]], keys: list[str], join
     token_starts = [start for start, _, _ in tokens]
     long_forms: dict[str, list[str]] = {}
     for definition in definitions:  # (the first definition of a short form holds, as in _as_defined)
-        long_forms.setdefault(definition.short, keys[bisect_left(token_starts, definition.start):
-                                                     bisect_left(token_starts, definition.end)])
+        long_forms.setdefault(definition.short, _long_form_keys(keys, token_starts, definition))
     return [(k - 1, k, entries) for k in range(1, len(tokens))
             if tokens[k][2] in long_forms and keys[k - 1] in _SIDES and joined(k)
             and (entries := _exact(trie, [keys[k - 1], *long_forms[tokens[k][2]]]))]
