@@ -15,8 +15,11 @@ One rule over phrase structure (head noun, its modifier, its of-phrase), with wo
   part (``rules/part_wholes.tsv``: "Thyroid ultrasound ... nodule in the right lobe" is no lobe of the lung; a chest
   names the lungs), the one named nearest before it where the sentence names several ("CT of the neck and thorax
   ... thyroid gland enlargement ... extension of the right lobe"), else one the rest of the caption names ("Neck
-  length ratio. ... the femoral neck"); a caption that names none leaves the mention as matched. A name whose own
-  position words the mention says ("right *lower* lobe") keeps its organ where any organ with the part is named.
+  length ratio. ... the femoral neck"); a caption that names none leaves the mention as matched. A pouch's neck (an
+  aneurysm's, a hernia's or a diverticulum's: ``pouch``) is one named before it or right after it ("a hernia with a
+  wide neck", "a wide-neck hernia"), never sided nor what a thing lies in: "a diverticulum in the left neck",
+  "emphysema of the neck and a hiatal hernia" are the body's. A name whose own position words the mention says
+  ("right *lower* lobe") keeps its organ where any organ with the part is named.
   A mention that names its whole itself ("intestinal wall of the colon") and a part of a part ("posterior segment
   of the upper lobe") are left as matched.
 - A **procedure noun** ("aspiration", "biopsy", ...) right after a procedure modifier ("needle", "percutaneous", ...)
@@ -53,6 +56,12 @@ One rule over phrase structure (head noun, its modifier, its of-phrase), with wo
   :func:`evalcore.extraction.extractor.mentions`), but not after a word of an earlier event ("no complications
   after *stent* placement": the stent is there).
 
+- A body's word that names a device's part (``device-part``) right after a device's noun ("the implant shoulder",
+  "the miniscrew's neck"), or whose of-phrase, or that of the noun it modifies, names a device ("the neck piece of
+  the modular stem"), is the device's part; a part noun joined to a part only a long bone has (``bone-part``:
+  "neck-shaft angle"), or a pair of part nouns a hyphen joins before a noun of a bone's feature (``bone-feature``:
+  "the head-neck junction", "a head-neck fragment"), is the bone's part: neither is a body region.
+
 - A vertebra's level in radiology's notation (a region's letter and a number: "C5", "Th4", "L4", "S1") names
   the level only beside the word "level" or in a caption with a word of the spine (``spine``: "vertebra",
   "disc", "lumbar"): "a T4 oesophageal cancer" is a tumour's stage, "segment S1" of a liver CT is no sacral level.
@@ -71,6 +80,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from evalcore.extraction.lexicon import ADJECTIVE_ENDINGS, normal_token
+from evalcore.extraction.morphology import SIDES
 from evalcore.extraction.rule_files import RULES_FOLDER, Column, read_rule_file, refuse_repeat
 
 #: The sense words shipped with the package.
@@ -84,7 +94,7 @@ ROLES = ("part", "procedure", "procedure-modifier", "position", "direction", "de
          "keeps-qualifier", "approach", "not-head", "plain-radiograph", "figure", "proof", "partial", "complete",
          "other", "radiation", "vessel", "verb", "person", "named-after", "measure", "scan-region",
          "procedure-kind", "time-event", "finding-procedure", "device", "device-part", "placing", "lesion", "shape",
-         "spine", "bone-part", "contrast-study", "contrast-form", "contrast-channel", "tissue")
+         "spine", "bone-part", "bone-feature", "pouch", "contrast-study", "contrast-form", "contrast-channel", "tissue")
 SENSE_COLUMNS = (Column("words"), Column("role", allowed=ROLES), Column("source"))
 PART_WHOLE_COLUMNS = (Column("part"), Column("whole"), Column("said_by"), Column("source"))
 #: The field of :class:`SenseWords` each role fills.
@@ -158,7 +168,8 @@ class SenseWords:
     #: biopsy"): no device of the image (:func:`sense_kept`).
     procedure_kind: frozenset[str] = frozenset()
     #: Nouns of a device whose parts are named with the body's words ("implant", "screw", "stent"): a word of the
-    #: ``device_part`` class right after one names the device's part, no body region (:func:`sense_kept`).
+    #: ``device_part`` class right after one, or whose of-phrase names one, names the device's part, no body region
+    #: (:func:`a_device_or_bone_part`).
     device: frozenset[str] = frozenset()
     #: The body's words a device's part is named by ("shoulder", "neck", "head"): after a ``device`` noun, the part
     #: ("the implant shoulder" of a dental radiograph, "the screw head": :func:`sense_kept`).
@@ -183,8 +194,16 @@ class SenseWords:
     #: name are the extent of the scan, not what one image shows (:func:`scan_range`).
     scan_region: frozenset[str] = frozenset()
     #: Parts only a long bone has ("shaft", "diaphysis", "metaphysis"): a bare part noun joined to one names that
-    #: bone's part, no body region ("neck-shaft angle" is no neck: :func:`sense_kept`).
+    #: bone's part, no body region ("neck-shaft angle" is no neck: :func:`a_device_or_bone_part`).
     bone_part: frozenset[str] = frozenset()
+    #: Nouns of a feature where two parts of a long bone meet, or of what breaks off with both ("junction", "offset",
+    #: "fragment"): a pair of part nouns a hyphen joins before one names the bone's parts, no body region ("the
+    #: head-neck junction", "a head-neck fragment": :func:`a_device_or_bone_part`).
+    bone_feature: frozenset[str] = frozenset()
+    #: The wholes of ``rules/part_wholes.tsv`` that are pouches opening through a neck ("aneurysm", "hernia"): a bare
+    #: neck in a sentence naming one is its neck, but a sided one or one a thing lies in is the body's
+    #: (:func:`a_place_in_the_body`).
+    pouch: frozenset[str] = frozenset()
     #: Contrast media and the contrast examinations named by abbreviation or phrase ("barium", "contrast", "ERCP",
     #: "upper GI"; lower case, as written): a caption that names one shows a contrast study, for which no region's
     #: standard view is assumed (:func:`names_a_contrast_study`).
@@ -643,15 +662,15 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     hepatic bed"). A word before a participle of proof ("biopsy-proven") names an earlier examination, and keeps
     nothing; so does a procedure noun in a phrase "post", "after" or "following" opens ("post-biopsy hematoma",
     "a haematoma after percutaneous renal biopsy"), and a device word that names a procedure's kind before it
-    ("fine-needle aspiration"); a body's word right after a device's noun names the device's part ("the implant
-    shoulder", "the screw head"); an event's noun after a word of time, or before a date or a measure, dates the
+    ("fine-needle aspiration"); a part noun of a device or a long bone names no body region
+    (:func:`a_device_or_bone_part`: "the implant shoulder", "the neck piece of the stem", "the head-neck junction");
+    an event's noun after a word of time, or before a date or a measure, dates the
     image ("six months after birth", "birth weight"); a device's word before a noun of placing it, after a word that
     puts the image before the act, is not there yet ("prior to stent placement"). A ``view`` (a projection or plane
     tag) is no view right before a noun of measure ("transverse dimension of the heart": a direction of
     measurement). A mention a hyphen (``hyphened(k)``: whether words ``k - 1`` and ``k`` are joined by one) joins
     to a word of resemblance names a shape ("tongue-like"), but a lesion's noun a lesion still ("cyst-like lesions").
-    A level's notation ("C5") names a level only as :func:`a_vertebras_level` reads it. A bare part noun joined to
-    a part only a long bone has ("neck-shaft angle", "neck shaft angle") names that bone's part, and keeps nothing.
+    A level's notation ("C5") names a level only as :func:`a_vertebras_level` reads it.
 
     >>> keys = "the left lobe of the liver".split()
     >>> sense_kept(keys, lambda k: True, 2, 2, {"structure", "lobe", "of", "lung"}, (), SENSE_WORDS)
@@ -684,9 +703,8 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
         return False  # "a T4 oesophageal cancer", "segment S1" of a liver: a stage, a segment, no vertebra's level
     if next_word in words.proof:
         return False  # "biopsy-proven carcinoma": how the diagnosis was made before, not this image
-    if keys[last] in words.device_part and first > 0 and keys[first - 1] in words.device and joined(first) and (
-            first == last or keys[first - 1].endswith(ADJECTIVE_ENDINGS)):
-        return False  # "implant shoulder", "screw head": the device's part, not the body's
+    if a_device_or_bone_part(keys, joined, first, last, words, hyphened):
+        return False  # "implant shoulder", "the neck piece of the stem", "neck-shaft angle": no body region
     if keys[last] in words.procedure_kind and next_word in words.procedure:
         return False  # "fine-needle aspiration": the kind of procedure, no needle named
     if first == last and keys[first] in words.time_event and (
@@ -712,11 +730,100 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     if first == last and keys[first] in words.direction and not (
             last + 1 < len(keys) and joined(last + 1) and (keys[last + 1] in words.part or last + 1 in image_starts)):
         return set(name_words) <= words.direction  # the concept is that direction ("Caudal"), not a structure
-    if keys[last] in words.part and all(key in words.position for key in keys[first:last]) and (
-            (last + 1 < len(keys) and joined(last + 1) and keys[last + 1] in words.bone_part)
-            or (first > 0 and joined(first) and keys[first - 1] in words.bone_part)):
-        return False  # "the neck-shaft angle": a long bone's neck, whatever bone the caption names or not
     return _kept_by_its_whole(keys, joined, first, last, name_words, words, sentence, where)
+
+
+#: How many words the of-phrase after a device's part may run to the device's noun ("the neck fracture of *the
+#: cemented Exeter stem*").
+_DEVICE_PHRASE_WORDS = 4
+
+
+def a_device_or_bone_part(keys: Sequence[str], joined: Callable[[int], bool], first: int, last: int,
+                          words: SenseWords, hyphened: Callable[[int], bool] | None = None) -> bool:
+    """Whether the mention of tokens ``first``..``last``, ending in a part noun, names the part of a device or of a
+    long bone, no body region: a body's word right after a device's noun ("the implant shoulder", "the screw head",
+    "the miniscrew's neck"), or whose of-phrase, or that of the noun it modifies, names a device within
+    :data:`_DEVICE_PHRASE_WORDS` words ("the neck piece of the modular stem", "the neck fracture of the cemented
+    Exeter stem"); a bare part noun joined to a part only a long bone has ("neck-shaft angle"), or that a hyphen
+    (``hyphened(k)``: whether words ``k - 1`` and ``k`` are joined by one) pairs with another part noun before a
+    noun of a bone's feature ("the head-neck junction", "a head-neck fragment"; a "head-neck CT" is the body's).
+
+    >>> def neck_of(text, hyphened=lambda k: True):
+    ...     keys = text.split()
+    ...     return a_device_or_bone_part(keys, lambda k: True, keys.index("neck"), keys.index("neck"), SENSE_WORDS,
+    ...                                  hyphened)
+    >>> [neck_of(text) for text in ("the stem neck", "a neck piece of the modular stem", "a neck fracture of the femur",
+    ...                             "the neck shaft angle", "the head neck junction", "the head neck ct")]
+    [True, True, False, True, True, False]
+    >>> neck_of("the head neck junction", hyphened=lambda k: False)  # no hyphen: no compound of two parts
+    False
+    """
+    bare = all(key in words.position for key in keys[first:last])
+    if keys[last] in words.device_part and (
+            (first > 0 and keys[first - 1] in words.device and joined(first)
+             and (first == last or keys[first - 1].endswith(ADJECTIVE_ENDINGS)))
+            or (bare and _of_a_device(keys, joined, last, words))):
+        return True  # "implant shoulder", "screw head", "the neck piece of the stem": the device's part
+    if keys[last] not in words.part or not bare:
+        return False
+    after = last + 1 < len(keys) and joined(last + 1)
+    if (after and keys[last + 1] in words.bone_part) or (first > 0 and joined(first) and keys[first - 1] in words.bone_part):
+        return True  # "the neck-shaft angle": a long bone's neck, whatever bone the caption names or not
+    if hyphened is None or first != last:
+        return False
+    # the pair of part nouns a hyphen joins ("head-neck"), the mention its first or its second word, before a feature
+    pair_end = last + 1 if after and hyphened(last + 1) and keys[last + 1] in words.part else (
+        last if first > 0 and hyphened(first) and keys[first - 1] in words.part else None)
+    return pair_end is not None and pair_end + 1 < len(keys) and joined(pair_end + 1) \
+        and keys[pair_end + 1] in words.bone_feature
+
+
+def _of_a_device(keys: Sequence[str], joined: Callable[[int], bool], last: int, words: SenseWords) -> bool:
+    """Whether the of-phrase of the part noun at ``last``, or of the noun right after it ("the neck *piece* of"),
+    names a device within :data:`_DEVICE_PHRASE_WORDS` words, past determiners and modifiers ("of the cemented
+    Exeter stem"), before any function word ("the neck of a patient *with* a stent" names none)."""
+    k = last + 1
+    if k < len(keys) and joined(k) and keys[k] != "of" and keys[k] not in words.not_head:
+        k += 1  # the head of the compound the part noun modifies: "neck piece", "neck fracture"
+    if k >= len(keys) or keys[k] != "of" or not joined(k):
+        return False
+    for j in range(k + 1, min(k + 1 + _DEVICE_PHRASE_WORDS, len(keys))):
+        if not joined(j) or (keys[j] in words.not_head and keys[j] not in words.determiner):
+            return False
+        if keys[j] in words.device:
+            return True
+    return False
+
+
+#: The prepositions before a bare part noun that make it a place a thing lies in ("a diverticulum *in* the neck").
+_BODY_PLACE_PREPOSITIONS = frozenset({"in", "into"})
+
+
+def a_place_in_the_body(keys: Sequence[str], first: int, words: SenseWords) -> bool:
+    """Whether the bare part noun at ``first`` is a place in the body by the words before it: a side ("the *left*
+    neck") or "in" or "into", past determiners and sides ("a diverticulum *in the* neck"). A pouch's neck (an
+    aneurysm's, a hernia's: ``words.pouch``) is neither sided nor what a thing lies in, where "the *right* lobe" of the
+    liver and "a stone *in the* neck" of the gallbladder are an organ's parts.
+
+    >>> [a_place_in_the_body(text.split(), 4, SENSE_WORDS) for text in (
+    ...     "a diverticulum in the neck", "hernia on the left neck", "hernia with a wide neck")]
+    [True, True, False]
+    """
+    k, sided = first - 1, False
+    while k >= 0 and (keys[k] in words.determiner or keys[k] in SIDES):
+        sided = sided or keys[k] in SIDES
+        k -= 1
+    return sided or (k >= 0 and keys[k] in _BODY_PLACE_PREPOSITIONS)
+
+
+def _a_pouchs_neck(keys: Sequence[str], first: int, last: int, said_by: Mapping[str, str], words: SenseWords) -> bool:
+    """Whether the bare part noun at ``first``..``last``, in a sentence naming a pouch, is the pouch's part: a word
+    naming one (``said_by``: word -> whole) stands before it or right after it ("a hernia with a wide neck", "a
+    wide-neck hernia"; "the neck and a hiatal hernia" is the body's), and it is no place in the body
+    (:func:`a_place_in_the_body`)."""
+    return not a_place_in_the_body(keys, first, words) and (
+        (last + 1 < len(keys) and said_by.get(keys[last + 1]) in words.pouch)
+        or any(said_by.get(key) in words.pouch for key in keys[:first]))
 
 
 def _kept_by_its_whole(keys: Sequence[str], joined: Callable[[int], bool], first: int, last: int,
@@ -734,6 +841,8 @@ def _kept_by_its_whole(keys: Sequence[str], joined: Callable[[int], bool], first
         # caption
         wholes = _named_wholes if any(key in name_words for key in keys[first:last]) else _nearest_whole
         named = wholes(said_by, found, first, last, *sentence) or wholes(said_by, found, first, last, 0, len(keys))
+        if named and named <= words.pouch and not _a_pouchs_neck(keys, first, last, said_by, words):
+            return True  # "a diverticulum in the left neck", "the neck and a hiatal hernia": the body's neck
         return not named.isdisjoint(name_words) if named or keys[last] in words.tissue else True
     return said is None or said in name_words or words.organ_of.get(said) in name_words
 
