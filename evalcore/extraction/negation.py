@@ -53,9 +53,12 @@ clinical reports", J Biomed Inform 42(5):839-851, 2009. The rule, per sentence:
 - a word of partial degree before a negation cue ("almost disappeared", "near-complete resolution of") leaves a
   trace of the thing: no scope;
 - a comma before a subject and its verb begins a clause that a forward scope does not cross ("no cerebellar
-  lesions, *the brainstem was* well preserved"), and a denial ends before a list item after a comma that an arrow
-  or asterisk points at ("no pulmonary embolism, pleural effusions with atelectasis (grey arrows)"); a prefix ends
-  no other cue's scope ("a history of radiation therapy for *non*-Hodgkin lymphoma");
+  lesions, *the brainstem was* well preserved"), so does one before a subject closed by a predicate that affirms it
+  (an ``affirmed`` cue of direction ``predicate``: "no midline shift, *subarachnoid hemorrhage noted*"; a list's
+  "and" or "or", or another comma, before the predicate keeps the list denied), and a denial ends before a list
+  item after a comma that an arrow or asterisk points at ("no pulmonary embolism, pleural effusions with
+  atelectasis (grey arrows)"); a prefix ends no other cue's scope ("a history of radiation therapy for
+  *non*-Hodgkin lymphoma");
 - a removal noun's of-phrase is denied where a cue of an earlier event comes before it within the word limit,
   whatever words stand between ("following a chest wall *resection of* the ninth rib"), or where it is the object
   of a verb of showing ("MRI *demonstrating resection of* tumour"); a removal noun written after its thing is a
@@ -112,7 +115,8 @@ CUES_FILE = RULES_FOLDER / "context_cues.tsv"
 KIND_DIRECTIONS = {"negation": ("forward", "backward", "prefix", "suffix", "compound", "compound-lesion", "adjective"),
                    "hypothetical": ("forward", "backward", "between"),
                    "history": ("forward",), "other exam": ("forward", "after"), "pseudo": ("none",), "terminator": ("none",),
-                   "place": ("forward",), "state": ("forward", "evidence"), "affirmed": ("none",), "continuation": ("none",),
+                   "place": ("forward",), "state": ("forward", "evidence"), "affirmed": ("none", "predicate"),
+                   "continuation": ("none",),
                    "qualifier": ("none",)}
 
 
@@ -212,6 +216,10 @@ _OWNED_KEYS = STATE_KEYS | frozenset(normal_token(word) for word in SENSE_WORDS.
 #: Words of a state described as present ("complete", "patent", "enlarged", ...): after "and", "with", "while" or a
 #: comma they begin a new clause, which a negation's scope does not cross ("no leak and complete occlusion").
 AFFIRMED_STATES = frozenset(_listed("affirmed", "none"))
+#: Predicates that affirm the subject they close ("noted", "seen", "is present"; direction ``predicate``): after a
+#: comma, a subject they close within a few words is a clause of its own, which a denial's scope does not cross ("no
+#: midline shift, subarachnoid hemorrhage noted": :func:`_closed_by_a_predicate`).
+AFFIRMING_PREDICATES = frozenset(_listed("affirmed", "predicate"))
 #: Words that say what a finding is like ("cystic", "ischemic", "malignant", ...): in a scope, such a word before the
 #: finding it describes is denied with it ("no *cystic* lesions"), where a structure's word is not ("no *bowel*
 #: obstruction": :func:`evalcore.extraction.extractor.mentions`).
@@ -790,7 +798,47 @@ def _new_clauses(text: str, tokens: list[tuple[str, int, int]]) -> list[int]:
         elif word in _ARTICLES and _comma_before(text, tokens, k) and any(
                 tokens[j][0] in _CLAUSE_VERBS for j in range(k + 2, min(k + 2 + _SUBJECT_WORDS, len(tokens)))):
             starts.append(k)  # "no cerebellar lesions, the brainstem was well preserved": a subject and its verb
+        elif _comma_before(text, tokens, k) and _closed_by_a_predicate(text, tokens, k):
+            starts.append(k)  # "no midline shift, subarachnoid hemorrhage noted": a subject and its own predicate
     return starts
+
+
+#: How many words a subject an affirming predicate closes may hold, the predicate's auxiliary with them
+#: ("subarachnoid hemorrhage is noted").
+_PREDICATE_SUBJECT_WORDS = 5
+#: The words that join a list's items: a predicate after one closes the whole denied list ("no fracture, dislocation
+#: or effusion seen").
+_LIST_JOINERS = frozenset({"and", "or", "nor"})
+
+
+def _closed_by_a_predicate(text: str, tokens: list[tuple[str, int, int]], k: int) -> bool:
+    """Whether token ``k``, after a comma, begins a subject that an affirming predicate (:data:`AFFIRMING_PREDICATES`)
+    closes within :data:`_PREDICATE_SUBJECT_WORDS` words, with no word of a list (:data:`_LIST_JOINERS`) and no
+    comma between, and the word before the comma no adjective: a clause of its own ("no midline shift,
+    *subarachnoid hemorrhage noted*"), not the next item of a denied list ("no fracture, dislocation, or effusion
+    seen") nor an adjective's partner before one noun ("no intraocular, space-occupying lesions were found").
+
+    >>> text = "no midline shift, subarachnoid hemorrhage noted"
+    >>> tokens = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    >>> _closed_by_a_predicate(text, tokens, 3)
+    True
+    >>> text = "no intraocular, space-occupying lesions were found"
+    >>> tokens = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    >>> _closed_by_a_predicate(text, tokens, 2)
+    False
+    >>> text = "no pneumothorax, or pleural effusion is seen"
+    >>> tokens = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    >>> _closed_by_a_predicate(text, tokens, 2)
+    False
+    """
+    if tokens[k - 1][0].endswith(ADJECTIVE_ENDINGS):
+        return False
+    for j in range(k, min(k + 1 + _PREDICATE_SUBJECT_WORDS, len(tokens))):
+        if tokens[j][0] in _LIST_JOINERS or (j > k and _comma_before(text, tokens, j)):
+            return False
+        if j > k and tokens[j][0] in AFFIRMING_PREDICATES:
+            return True
+    return False
 
 
 def _cues(text: str, tokens: list[tuple[str, int, int]], trie: dict) -> list[tuple[str, Cue, int, int]]:

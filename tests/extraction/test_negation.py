@@ -18,6 +18,7 @@ from evalcore.extraction.abbreviations import defined_abbreviations
 from evalcore.extraction.extractor import ConceptDictionary, mentions, normal_token
 from evalcore.extraction.negation import (
     AFFIRMED_STATES,
+    AFFIRMING_PREDICATES,
     COMPOUND_NEGATION,
     CONTINUATIONS,
     CUES,
@@ -523,6 +524,17 @@ def mention_status(text: str, names: list[str]) -> str:
     ("A man with a history of radiation therapy for non-Hodgkin lymphoma.", ["Non-Hodgkin lymphoma"], "negated"),
     ("The PLSVC (not imaged) connects to a dilated coronary sinus.", ["PLSVC"], "negated"),
     ("The PLSVC (not imaged) connects to a dilated coronary sinus.", ["Coronary sinus"], "affirmed"),
+    # issue 69, after the third pass's test reading: after a comma, a subject its own affirming predicate closes is a
+    # clause of its own; a list's "or" or "and", or another comma, before the predicate keeps the list denied
+    ("Head CT: no midline shift, subarachnoid hemorrhage noted in the sulci.", ["Subarachnoid hemorrhage"], "affirmed"),
+    ("Head CT: no midline shift, subarachnoid hemorrhage noted in the sulci.", ["Midline shift"], "negated"),
+    ("Without pneumothorax, a small effusion is seen.", ["Effusion"], "affirmed"),
+    ("No hydronephrosis, renal cyst identified.", ["Renal cyst"], "affirmed"),
+    ("No hemorrhage, old infarct is present in the left frontal lobe.", ["Infarct"], "affirmed"),
+    ("No fracture, dislocation, or effusion is seen.", ["Effusion"], "negated"),
+    ("No pneumothorax, or pleural effusion is identified.", ["Pleural effusion"], "negated"),
+    ("No hemorrhage, infarct and mass effect are seen.", ["Infarct"], "negated"),
+    ("No intraocular, space-occupying lesions were found.", ["Lesions"], "negated"),
 ])
 def test_hand_worked_sentences(text: str, names: list[str], status: str) -> None:
     assert mention_status(text, names) == status
@@ -709,10 +721,25 @@ def item_of_a_closed_list(text: str, tokens: list[tuple[str, int, int]], state: 
     return False
 
 
+def closed_by_its_predicate(text: str, tokens: list[tuple[str, int, int]], j: int) -> bool:
+    """Whether token ``j``, after a comma and not after an adjective, begins a subject that an affirming predicate
+    closes within five words, no "and", "or", "nor" or comma before it (", subarachnoid hemorrhage noted")."""
+    if "," not in text[tokens[j - 1][2]:tokens[j][1]] or tokens[j - 1][0].endswith(ADJECTIVE_ENDINGS):
+        return False
+    for k in range(j, min(j + 6, len(tokens))):
+        if tokens[k][0] in ("and", "or", "nor") or (k > j and "," in text[tokens[k - 1][2]:tokens[k][1]]):
+            return False
+        if k > j and tokens[k][0] in AFFIRMING_PREDICATES:
+            return True
+    return False
+
+
 def new_clause(text: str, tokens: list[tuple[str, int, int]], j: int) -> bool:
-    """Whether token ``j`` begins a new clause: "and complete", ", small", "(3)"."""
+    """Whether token ``j`` begins a new clause: "and complete", ", small", "(3)", ", hemorrhage noted"."""
     word = tokens[j][0]
     following = tokens[j + 1:j + 3]
+    if word not in AFFIRMED_STATES and closed_by_its_predicate(text, tokens, j):
+        return True
     if word in ("and", "with", "while") and following and (following[0][0] in AFFIRMED_STATES or (
             following[0][0] in ("a", "an", "the") and len(following) > 1 and following[1][0] in AFFIRMED_STATES)):
         return True
