@@ -1,0 +1,58 @@
+"""Issue 69, fourth pass, recall: a name written with its organ's noun where it has the organ's adjective, or with
+the adjective where it has the noun (Jacquemin 2001's morpho-syntactic term variants; the lexicon's
+``organ-adjective`` rows pair the two, Terminologia Anatomica). Each variant is read beside the mentions of its
+words, never instead of them, and only where no other row of the dictionary reads its words. Each case is a
+caption worked by hand with the concepts it states; beside each, one that must give nothing new."""
+
+from __future__ import annotations
+
+import pytest
+
+from evalcore.extraction.extractor import ConceptDictionary, extract, mentions
+
+CEREBRAL_ATROPHY, BRAIN, ATROPHIC, LIVER_CYST, LIVER, CYST = (
+    "C0235946", "C0006104", "C0333641", "C0267834", "C0023884", "C0010709")
+PANCREATIC_PSEUDOCYST, PANCREAS, PSEUDOCYST, PANCREATITIS, INFLAMMATION = (
+    "C0030299", "C0030274", "C0333161", "C0030305", "C0021368")
+UTERINE_WALL, UTERUS, KIDNEY_CORTEX, KIDNEY = "C0447620", "C0042149", "C0022655", "C0022646"
+NAMES = {
+    CEREBRAL_ATROPHY: "Cerebral atrophy", BRAIN: "Brain", ATROPHIC: "Atrophic", LIVER_CYST: "Liver cyst",
+    LIVER: "Liver", CYST: "Cyst", PANCREATIC_PSEUDOCYST: "Pancreatic Pseudocyst", PANCREAS: "Pancreas",
+    PSEUDOCYST: "Pseudocyst", PANCREATITIS: "Pancreatitis", INFLAMMATION: "Inflammation",
+    UTERINE_WALL: "Structure of uterine wall", UTERUS: "Uterus", KIDNEY_CORTEX: "Structure of cortex of kidney",
+    KIDNEY: "Kidney",
+}
+DICTIONARY = ConceptDictionary.build(NAMES)
+
+
+@pytest.mark.parametrize("caption, expected", [
+    ("MRI: marked brain atrophy for the patient's age.", {CEREBRAL_ATROPHY, BRAIN, ATROPHIC}),
+    ("CT shows atrophy of the brain.", {CEREBRAL_ATROPHY, BRAIN, ATROPHIC}),
+    ("Ultrasound: a simple hepatic cyst.", {LIVER_CYST, CYST}),
+    ("CT: pseudocyst of the pancreas compressing the stomach.", {PANCREATIC_PSEUDOCYST, PANCREAS, PSEUDOCYST}),
+    ("MRI: a mass arising from the posterior wall of the uterus.", {UTERINE_WALL, UTERUS}),
+    ("CT: hypoattenuation throughout the left renal cortex.", {KIDNEY_CORTEX, KIDNEY}),
+])
+def test_a_name_with_its_organs_noun_or_adjective_is_read_beside_its_words(caption: str, expected: set[str]) -> None:
+    assert extract(caption, DICTIONARY) == expected
+
+
+@pytest.mark.parametrize("caption, expected", [
+    ("CT: brain without atrophy.", {BRAIN}),  # no atrophy stated: the variant is denied with its words
+    ("Ultrasound: a cyst next to the liver.", {CYST, LIVER}),  # no of-phrase, no adjective: the liver's neighbour
+    # around the pancreas (the lexicon's "peripancreatic"), no inflammation of it
+    ("CT: peripancreatic inflammation and fluid.", {INFLAMMATION, PANCREAS}),
+])
+def test_no_variant_where_the_caption_does_not_write_it(caption: str, expected: set[str]) -> None:
+    assert extract(caption, DICTIONARY) == expected
+
+
+def test_the_variant_is_a_mention_of_the_words_it_spans() -> None:
+    found = [(m.concept, m.text) for m in mentions("CT shows atrophy of the brain.", DICTIONARY)]
+    assert (CEREBRAL_ATROPHY, "atrophy of the brain") in found and (BRAIN, "brain") in found
+
+
+def test_no_variant_where_another_concepts_name_is_written_so() -> None:
+    # "brain atrophy" is a name of its own here: the variant of "Cerebral atrophy" is not read there
+    d = ConceptDictionary.build({CEREBRAL_ATROPHY: "Cerebral atrophy", "C0000001": "Brain atrophy"})
+    assert extract("Brain atrophy on MRI.", d) == {"C0000001"}
