@@ -458,6 +458,15 @@ def _entire_rows(names: Mapping[str, str], rows: list[tuple[str, _Entry, bool]])
     return found
 
 
+#: An organ's adjective -> its noun: the lexicon's organ adjectives, and its derivations of an adjective from a noun
+#: ("splenic" -> "spleen"), which the keys of names and captions already share ("splenic cyst" is "spleen cyst"),
+#: but for the of-phrase ("cyst of the spleen"); not an adjective with a prefix of place ("perihepatic" is around).
+_ADJECTIVE_NOUNS: Mapping[str, str] = MappingProxyType({
+    **{adjective: noun for adjective, noun in LEXICON.reads_as.items()
+       if adjective.endswith(ADJECTIVE_ENDINGS) and not adjective.startswith(tuple(LEXICON.prefixes))},
+    **LEXICON.organ_of})
+
+
 def _organ_noun_trie(rows: list[tuple[str, _Entry, bool]], exclusions: list[tuple[str, str]]) -> Mapping:
     """A trie of the organ-noun variants of the names and synonyms among ``rows``
     (:func:`~evalcore.extraction.morphology.organ_noun_variants`, the lexicon's organ adjectives: "Cerebral atrophy"
@@ -475,7 +484,7 @@ def _organ_noun_trie(rows: list[tuple[str, _Entry, bool]], exclusions: list[tupl
     for text, entry, case_sensitive in rows:
         if entry.source not in ("name", "synonym") or case_sensitive:
             continue
-        for variant in organ_noun_variants(text, LEXICON.organ_of):
+        for variant in organ_noun_variants(text, _ADJECTIVE_NOUNS):
             keys = _name_keys(variant)
             if not any(key in taken for key in keys):
                 yielded.setdefault(keys[0], {}).setdefault(entry.concept, (variant, entry, False))
@@ -1309,7 +1318,8 @@ def _organ_noun_names(tokens: list[tuple[int, int, str]], keys: list[str], joine
         word = tokens[i][2].lower()
         if key in organ_nouns and not (word in LEXICON.reads_as and word.startswith(_PREFIXES_LONGEST_FIRST)):
             last, payload = _longest(keys, joined, i, len(keys), organ_nouns)
-            if last > i:
+            # (an of-phrase's organ written as an adjective modifies the next noun: "wall of abdominal aorta")
+            if last > i and not _derived_adjective(tokens[last][2], keys[last]):
                 found.append((i, last, payload))
     return found
 

@@ -15,12 +15,15 @@ CEREBRAL_ATROPHY, BRAIN, ATROPHIC, LIVER_CYST, LIVER, CYST = (
 PANCREATIC_PSEUDOCYST, PANCREAS, PSEUDOCYST, PANCREATITIS, INFLAMMATION = (
     "C0030299", "C0030274", "C0333161", "C0030305", "C0021368")
 UTERINE_WALL, UTERUS, KIDNEY_CORTEX, KIDNEY = "C0447620", "C0042149", "C0022655", "C0022646"
+AORTIC_ARCH, AORTA, ABDOMINAL_WALL, ABDOMINAL_AORTA, DUODENAL_OBSTRUCTION, DUODENUM = (
+    "C0003489", "C0003483", "C0836916", "C0003484", "C0013292", "C0013303")
 NAMES = {
     CEREBRAL_ATROPHY: "Cerebral atrophy", BRAIN: "Brain", ATROPHIC: "Atrophic", LIVER_CYST: "Liver cyst",
     LIVER: "Liver", CYST: "Cyst", PANCREATIC_PSEUDOCYST: "Pancreatic Pseudocyst", PANCREAS: "Pancreas",
     PSEUDOCYST: "Pseudocyst", PANCREATITIS: "Pancreatitis", INFLAMMATION: "Inflammation",
     UTERINE_WALL: "Structure of uterine wall", UTERUS: "Uterus", KIDNEY_CORTEX: "Structure of cortex of kidney",
-    KIDNEY: "Kidney",
+    KIDNEY: "Kidney", AORTIC_ARCH: "Aortic arch structure", AORTA: "Aorta", ABDOMINAL_WALL: "Abdominal wall structure",
+    ABDOMINAL_AORTA: "Abdominal aorta structure", DUODENAL_OBSTRUCTION: "Duodenal Obstruction", DUODENUM: "Duodenum",
 }
 DICTIONARY = ConceptDictionary.build(NAMES)
 
@@ -32,6 +35,9 @@ DICTIONARY = ConceptDictionary.build(NAMES)
     ("CT: pseudocyst of the pancreas compressing the stomach.", {PANCREATIC_PSEUDOCYST, PANCREAS, PSEUDOCYST}),
     ("MRI: a mass arising from the posterior wall of the uterus.", {UTERINE_WALL, UTERUS}),
     ("CT: hypoattenuation throughout the left renal cortex.", {KIDNEY_CORTEX, KIDNEY}),
+    # the lexicon's derivations ("aortic" is "aorta") in the of-phrase their keys did not read
+    ("CT: a hematoma tracking from the arch of the aorta.", {AORTIC_ARCH, AORTA}),
+    ("CT: sudden collapse and obstruction of the duodenum.", {DUODENAL_OBSTRUCTION, DUODENUM}),
 ])
 def test_a_name_with_its_organs_noun_or_adjective_is_read_beside_its_words(caption: str, expected: set[str]) -> None:
     assert extract(caption, DICTIONARY) == expected
@@ -42,6 +48,8 @@ def test_a_name_with_its_organs_noun_or_adjective_is_read_beside_its_words(capti
     ("Ultrasound: a cyst next to the liver.", {CYST, LIVER}),  # no of-phrase, no adjective: the liver's neighbour
     # around the pancreas (the lexicon's "peripancreatic"), no inflammation of it
     ("CT: peripancreatic inflammation and fluid.", {INFLAMMATION, PANCREAS}),
+    # an of-phrase's organ written as an adjective modifies the next noun: the aorta's wall, no abdominal wall
+    ("CT: thrombus along the wall of abdominal aorta.", {ABDOMINAL_AORTA}),
 ])
 def test_no_variant_where_the_caption_does_not_write_it(caption: str, expected: set[str]) -> None:
     assert extract(caption, DICTIONARY) == expected
