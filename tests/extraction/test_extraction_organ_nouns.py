@@ -1,8 +1,9 @@
 """Issue 69, fourth pass, recall: a name written with its organ's noun where it has the organ's adjective, or with
 the adjective where it has the noun (Jacquemin 2001's morpho-syntactic term variants; the lexicon's
 ``organ-adjective`` rows pair the two, Terminologia Anatomica). Each variant is read beside the mentions of its
-words, never instead of them, and only where no other row of the dictionary reads its words. Each case is a
-caption worked by hand with the concepts it states; beside each, one that must give nothing new."""
+words, never instead of them, and only where no other row of the dictionary reads its words; and two
+abbreviations the open synonyms give (CSF, TMJ), shipped. Each case is a caption worked by hand with the concepts
+it states; beside each, one that must give nothing new."""
 
 from __future__ import annotations
 
@@ -64,3 +65,19 @@ def test_no_variant_where_another_concepts_name_is_written_so() -> None:
     # "brain atrophy" is a name of its own here: the variant of "Cerebral atrophy" is not read there
     d = ConceptDictionary.build({CEREBRAL_ATROPHY: "Cerebral atrophy", "C0000001": "Brain atrophy"})
     assert extract("Brain atrophy on MRI.", d) == {"C0000001"}
+
+
+# --- abbreviations that the open synonyms give, shipped so that names alone read them ----------------------------
+
+CSF, TMJ = "C0007806", "C0039493"
+SHIPPED = ConceptDictionary.build({CSF: "Cerebrospinal Fluid", TMJ: "Temporomandibular Joint"})
+
+
+@pytest.mark.parametrize("caption, expected", [
+    ("MRI: a subcutaneous CSF collection after surgery.", {CSF}),
+    ("Sagittal CT of the TMJ: comminuted fracture of the condylar neck.", {TMJ}),
+    ("MRI: no residual subcutaneous CSF.", set()),  # denied
+    ("Reading the csf value from the log.", set()),  # an acronym is read as written, in capitals
+])
+def test_csf_and_tmj_are_read_with_names_alone(caption: str, expected: set[str]) -> None:
+    assert extract(caption, SHIPPED) == expected
