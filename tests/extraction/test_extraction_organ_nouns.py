@@ -1,15 +1,17 @@
 """Issue 69, fourth pass, recall: a name written with its organ's noun where it has the organ's adjective, or with
 the adjective where it has the noun (Jacquemin 2001's morpho-syntactic term variants; the lexicon's
 ``organ-adjective`` rows pair the two, Terminologia Anatomica). Each variant is read beside the mentions of its
-words, never instead of them, and only where no other row of the dictionary reads its words; and two
-abbreviations the open synonyms give (CSF, TMJ), shipped. Each case is a caption worked by hand with the concepts
-it states; beside each, one that must give nothing new."""
+words, never instead of them, and only where no other row of the dictionary reads its words; two abbreviations
+the open synonyms give (CSF, TMJ), shipped; British spellings of a word's start or end. Each case is a caption
+worked by hand with the concepts it states; beside each, one that must give nothing new."""
 
 from __future__ import annotations
 
 import pytest
 
+from evalcore.errors import InputError
 from evalcore.extraction.extractor import ConceptDictionary, extract, mentions
+from evalcore.extraction.lexicon import read_lexicon
 
 CEREBRAL_ATROPHY, BRAIN, ATROPHIC, LIVER_CYST, LIVER, CYST = (
     "C0235946", "C0006104", "C0333641", "C0267834", "C0023884", "C0010709")
@@ -81,3 +83,39 @@ SHIPPED = ConceptDictionary.build({CSF: "Cerebrospinal Fluid", TMJ: "Temporomand
 ])
 def test_csf_and_tmj_are_read_with_names_alone(caption: str, expected: set[str]) -> None:
     assert extract(caption, SHIPPED) == expected
+
+
+# --- British spellings of a word's start or end (the lexicon's spelling rows), a variant spelling, a refutation ---
+
+CECUM, HEMOTHORAX, HEMANGIOMA, EDEMA, SEPTICEMIA, ANEURYSM, AERIAL = (
+    "C0007531", "C0019123", "C0018916", "C0013604", "C0036690", "C0002940", "C0000002")
+SPELLED = ConceptDictionary.build({CECUM: "Cecum", HEMOTHORAX: "Hemothorax", HEMANGIOMA: "Hemangioma", EDEMA: "Edema",
+                                   SEPTICEMIA: "Septicemia", ANEURYSM: "Aneurysm", AERIAL: "Aerial view"})
+
+
+@pytest.mark.parametrize("caption, expected", [
+    ("CT: a mass lesion in the caecum.", {CECUM}),
+    ("CT: a large left-sided haemothorax.", {HEMOTHORAX}),
+    ("MRI: multiple haemangiomas of the spine.", {HEMANGIOMA}),  # a plural too
+    ("CT: oedematous mesentery.", {EDEMA}),  # the British start, then the lexicon's derivation
+    ("Chest X-ray in septicaemia.", {SEPTICEMIA}),  # a British end
+    ("Ultrasound: an aneurism of the oval foramen.", {ANEURYSM}),
+])
+def test_a_british_or_variant_spelling_is_read_as_the_name(caption: str, expected: set[str]) -> None:
+    assert extract(caption, SPELLED) == expected
+
+
+@pytest.mark.parametrize("caption, expected", [
+    ("An aerial view of the site.", {AERIAL}),  # no rule for "ae" inside or at the start of any word
+    ("First MRI wrongly suggestive for an aneurism.", set()),  # a refuted first impression, as "misdiagnosed as"
+])
+def test_no_spelling_rule_beyond_its_rows_and_a_refuted_impression_is_none(caption: str, expected: set[str]) -> None:
+    assert extract(caption, SPELLED) == expected
+
+
+@pytest.mark.parametrize("row", ["haem\tspelling\themo\tx", "-aemia\tspelling\themia\tx", "haem-\tspelling\t-hem\tx"])
+def test_a_spelling_row_names_a_words_start_or_end_on_both_sides(tmp_path, row: str) -> None:
+    path = tmp_path / "lexicon.tsv"
+    path.write_text("words\tkind\treads_as\tsource\n" + row + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match="a word's start"):
+        read_lexicon(path)
