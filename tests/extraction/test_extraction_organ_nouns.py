@@ -71,8 +71,9 @@ def test_no_variant_where_another_concepts_name_is_written_so() -> None:
 
 # --- abbreviations that the open synonyms give, shipped so that names alone read them ----------------------------
 
-CSF, TMJ = "C0007806", "C0039493"
-SHIPPED = ConceptDictionary.build({CSF: "Cerebrospinal Fluid", TMJ: "Temporomandibular Joint"})
+CSF, TMJ, SVC = "C0007806", "C0039493", "C0042459"
+SHIPPED = ConceptDictionary.build({CSF: "Cerebrospinal Fluid", TMJ: "Temporomandibular Joint",
+                                   SVC: "Superior vena cava structure"})
 
 
 @pytest.mark.parametrize("caption, expected", [
@@ -80,8 +81,9 @@ SHIPPED = ConceptDictionary.build({CSF: "Cerebrospinal Fluid", TMJ: "Temporomand
     ("Sagittal CT of the TMJ: comminuted fracture of the condylar neck.", {TMJ}),
     ("MRI: no residual subcutaneous CSF.", set()),  # denied
     ("Reading the csf value from the log.", set()),  # an acronym is read as written, in capitals
+    ("Coronal chest CT: thrombus in SVC extending to the right atrium.", {SVC}),  # undefined, radiology's SVC
 ])
-def test_csf_and_tmj_are_read_with_names_alone(caption: str, expected: set[str]) -> None:
+def test_csf_tmj_and_svc_are_read_with_names_alone(caption: str, expected: set[str]) -> None:
     assert extract(caption, SHIPPED) == expected
 
 
