@@ -467,24 +467,34 @@ _ADJECTIVE_NOUNS: Mapping[str, str] = MappingProxyType({
     **LEXICON.organ_of})
 
 
+#: SNOMED CT's "due to disease" at the end of a disorder's name, which a caption does not write.
+_DUE_TO_DISEASE = re.compile(r"\s+due to disease$", re.IGNORECASE)
+
+
 def _organ_noun_trie(rows: list[tuple[str, _Entry, bool]], exclusions: list[tuple[str, str]]) -> Mapping:
     """A trie of the organ-noun variants of the names and synonyms among ``rows``
     (:func:`~evalcore.extraction.morphology.organ_noun_variants`, the lexicon's organ adjectives: "Cerebral atrophy"
     is "brain atrophy" and "atrophy of brain"), each read as its concept's name beside the mentions of its words
     (:func:`_organ_noun_names`), only where no row of the dictionary is read by the variant's words, no other
-    concept's name or synonym yields the same variant, and no exclusion takes it.
+    concept's name or synonym yields the same variant, and no exclusion takes it. A name that ends in SNOMED CT's
+    "due to disease" (the disorder told apart from the procedure of the same words: "Dilation of esophagus due to
+    disease") is read so too without it, beside its words as well: "a dilatation of the esophagus" is still a
+    dilatation and the esophagus.
 
     >>> rows = [("Cerebral atrophy", _Entry("C1", "name"), False), ("Brain", _Entry("C2", "name"), False)]
     >>> trie = _organ_noun_trie(rows, [])
     >>> [entry.concept for entry in _exact(trie, ["atrophic", "of", "brain"])], sorted(trie)
     (['C1'], ['atrophic', 'brain'])
+    >>> sorted(_organ_noun_trie([("Dilation of esophagus due to disease", _Entry("C3", "name"), False)], []))
+    ['dilatation', 'esophageal']
     """
     taken = {key for text, _, case_sensitive in rows if not case_sensitive for key in _name_keys(text)}
     yielded: dict[tuple[str, ...], dict[str, tuple[str, _Entry, bool]]] = {}  # a variant's words -> concept -> row
     for text, entry, case_sensitive in rows:
         if entry.source not in ("name", "synonym") or case_sensitive:
             continue
-        for variant in organ_noun_variants(text, _ADJECTIVE_NOUNS):
+        bare = _DUE_TO_DISEASE.sub("", text)
+        for variant in ((bare,) if bare != text else ()) + organ_noun_variants(bare, _ADJECTIVE_NOUNS):
             keys = _name_keys(variant)
             if not any(key in taken for key in keys):
                 yielded.setdefault(keys[0], {}).setdefault(entry.concept, (variant, entry, False))

@@ -18,6 +18,7 @@ CEREBRAL_ATROPHY, BRAIN, ATROPHIC, LIVER_CYST, LIVER, CYST = (
 PANCREATIC_PSEUDOCYST, PANCREAS, PSEUDOCYST, PANCREATITIS, INFLAMMATION = (
     "C0030299", "C0030274", "C0333161", "C0030305", "C0021368")
 UTERINE_WALL, UTERUS, KIDNEY_CORTEX, KIDNEY = "C0447620", "C0042149", "C0022655", "C0022646"
+ESOPHAGEAL_DILATION, ESOPHAGUS, DILATATION = "C0192389", "C0014876", "C0012359"
 AORTIC_ARCH, AORTA, ABDOMINAL_WALL, ABDOMINAL_AORTA, DUODENAL_OBSTRUCTION, DUODENUM = (
     "C0003489", "C0003483", "C0836916", "C0003484", "C0013292", "C0013303")
 NAMES = {
@@ -27,6 +28,7 @@ NAMES = {
     UTERINE_WALL: "Structure of uterine wall", UTERUS: "Uterus", KIDNEY_CORTEX: "Structure of cortex of kidney",
     KIDNEY: "Kidney", AORTIC_ARCH: "Aortic arch structure", AORTA: "Aorta", ABDOMINAL_WALL: "Abdominal wall structure",
     ABDOMINAL_AORTA: "Abdominal aorta structure", DUODENAL_OBSTRUCTION: "Duodenal Obstruction", DUODENUM: "Duodenum",
+    ESOPHAGEAL_DILATION: "Dilation of esophagus due to disease", ESOPHAGUS: "Esophagus", DILATATION: "Dilatation",
 }
 DICTIONARY = ConceptDictionary.build(NAMES)
 
@@ -41,6 +43,9 @@ DICTIONARY = ConceptDictionary.build(NAMES)
     # the lexicon's derivations ("aortic" is "aorta") in the of-phrase their keys did not read
     ("CT: a hematoma tracking from the arch of the aorta.", {AORTIC_ARCH, AORTA}),
     ("CT: sudden collapse and obstruction of the duodenum.", {DUODENAL_OBSTRUCTION, DUODENUM}),
+    # SNOMED CT's "due to disease" is not written; "oesophageal" is "esophageal", the organ-adjective of the esophagus
+    ("Barium swallow: ongoing oesophageal dilatation.", {ESOPHAGEAL_DILATION, DILATATION}),
+    ("CT: a dilatation of the esophagus with an air-fluid level.", {ESOPHAGEAL_DILATION, DILATATION, ESOPHAGUS}),
 ])
 def test_a_name_with_its_organs_noun_or_adjective_is_read_beside_its_words(caption: str, expected: set[str]) -> None:
     assert extract(caption, DICTIONARY) == expected
@@ -53,6 +58,7 @@ def test_a_name_with_its_organs_noun_or_adjective_is_read_beside_its_words(capti
     ("CT: peripancreatic inflammation and fluid.", {INFLAMMATION, PANCREAS}),
     # an of-phrase's organ written as an adjective modifies the next noun: the aorta's wall, no abdominal wall
     ("CT: thrombus along the wall of abdominal aorta.", {ABDOMINAL_AORTA}),
+    ("Transesophageal echocardiography: an esophageal view of the atria.", set()),  # no organ read everywhere
 ])
 def test_no_variant_where_the_caption_does_not_write_it(caption: str, expected: set[str]) -> None:
     assert extract(caption, DICTIONARY) == expected
