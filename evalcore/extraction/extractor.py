@@ -1325,8 +1325,10 @@ def _organ_noun_names(tokens: list[tuple[int, int, str]], keys: list[str], joine
     """
     found = []
     for i, key in enumerate(keys):
+        if key not in organ_nouns:  # (most words begin no variant)
+            continue
         word = tokens[i][2].lower()
-        if key in organ_nouns and not (word in LEXICON.reads_as and word.startswith(_PREFIXES_LONGEST_FIRST)):
+        if not (word in LEXICON.reads_as and word.startswith(_PREFIXES_LONGEST_FIRST)):
             last, payload = _longest(keys, joined, i, len(keys), organ_nouns)
             # (an of-phrase's organ written as an adjective modifies the next noun: "wall of abdominal aorta")
             if last > i and not _derived_adjective(tokens[last][2], keys[last]):
