@@ -64,7 +64,7 @@ from evalcore.extraction.imaging_vocabulary import (
 )
 from evalcore.extraction.language import ENGLISH, caption_language
 from evalcore.extraction.lexicon import LEXICON, normal_token
-from evalcore.extraction.morphology import SIDES, derived_forms
+from evalcore.extraction.morphology import SIDES, derived_forms, organ_noun_variants
 from evalcore.extraction.negation import (
     ADJECTIVE_ENDINGS,
     AFFIRMED_STATES,
@@ -310,6 +310,9 @@ class ConceptDictionary:
     # The phrases an exclusion of a rules file names that hold a name of its concept ("thrombolysis in myocardial
     # infarction"), as a token trie whose payload is that concept: its name inside such a phrase gives nothing.
     hidden: Mapping = field(default_factory=dict, repr=False)
+    # The names' organ-noun variants ("brain atrophy" of "Cerebral atrophy"), a token trie read beside the names
+    # (_organ_noun_trie, _organ_noun_names): each adds its concept, and the words keep their own.
+    organ_nouns: Mapping = field(default_factory=dict, repr=False)
     # What build() was given (the kept names, their synonyms, the options, the user's rules): a dictionary is
     # pickled as this recipe and rebuilt where it lands (a worker process of extract_collection), as its tries are
     # read-only views that do not pickle. (A copy changed by dataclasses.replace keeps its builder's recipe, so it
@@ -424,7 +427,7 @@ class ConceptDictionary:
                    _frozen(inner), frozenset(kept),
                    MappingProxyType({concept: frozenset(words) for concept, words in name_words.items()}),
                    SENSE_WORDS_KEYED, with_cues(rules.cues) if rules else CUES, one_modality=abbreviations,
-                   hidden=_frozen(hidden), recipe=recipe)
+                   hidden=_frozen(hidden), organ_nouns=_organ_noun_trie(rows, exclusions), recipe=recipe)
 
 
 #: SNOMED CT's E node of a body structure ("Entire pulmonary vein"), the whole of the structure its words name.
@@ -453,6 +456,54 @@ def _entire_rows(names: Mapping[str, str], rows: list[tuple[str, _Entry, bool]])
         if bare and not any(key in taken for key in _name_keys(bare)):
             found.append((concept, bare))
     return found
+
+
+#: An organ's adjective -> its noun: the lexicon's organ adjectives, and its derivations of an adjective from a noun
+#: ("splenic" -> "spleen"), which the keys of names and captions already share ("splenic cyst" is "spleen cyst"),
+#: but for the of-phrase ("cyst of the spleen"); not an adjective with a prefix of place ("perihepatic" is around).
+_ADJECTIVE_NOUNS: Mapping[str, str] = MappingProxyType({
+    **{adjective: noun for adjective, noun in LEXICON.reads_as.items()
+       if adjective.endswith(ADJECTIVE_ENDINGS) and not adjective.startswith(tuple(LEXICON.prefixes))},
+    **LEXICON.organ_of})
+
+
+#: SNOMED CT's "due to disease" at the end of a disorder's name, which a caption does not write.
+_DUE_TO_DISEASE = re.compile(r"\s+due to disease$", re.IGNORECASE)
+
+
+def _organ_noun_trie(rows: list[tuple[str, _Entry, bool]], exclusions: list[tuple[str, str]]) -> Mapping:
+    """A trie of the organ-noun variants of the names and synonyms among ``rows``
+    (:func:`~evalcore.extraction.morphology.organ_noun_variants`, the lexicon's organ adjectives: "Cerebral atrophy"
+    is "brain atrophy" and "atrophy of brain"), each read as its concept's name beside the mentions of its words
+    (:func:`_organ_noun_names`), only where no row of the dictionary is read by the variant's words, no other
+    concept's name or synonym yields the same variant, and no exclusion takes it. A name that ends in SNOMED CT's
+    "due to disease" (the disorder told apart from the procedure of the same words: "Dilation of esophagus due to
+    disease") is read so too without it, beside its words as well: "a dilatation of the esophagus" is still a
+    dilatation and the esophagus.
+
+    >>> rows = [("Cerebral atrophy", _Entry("C1", "name"), False), ("Brain", _Entry("C2", "name"), False)]
+    >>> trie = _organ_noun_trie(rows, [])
+    >>> [entry.concept for entry in _exact(trie, ["atrophic", "of", "brain"])], sorted(trie)
+    (['C1'], ['atrophic', 'brain'])
+    >>> sorted(_organ_noun_trie([("Dilation of esophagus due to disease", _Entry("C3", "name"), False)], []))
+    ['dilatation', 'esophageal']
+    """
+    taken = {key for text, _, case_sensitive in rows if not case_sensitive for key in _name_keys(text)}
+    yielded: dict[tuple[str, ...], dict[str, tuple[str, _Entry, bool]]] = {}  # a variant's words -> concept -> row
+    for text, entry, case_sensitive in rows:
+        if entry.source not in ("name", "synonym") or case_sensitive:
+            continue
+        bare = _DUE_TO_DISEASE.sub("", text)
+        for variant in ((bare,) if bare != text else ()) + organ_noun_variants(bare, _ADJECTIVE_NOUNS):
+            keys = _name_keys(variant)
+            if not any(key in taken for key in keys):
+                yielded.setdefault(keys[0], {}).setdefault(entry.concept, (variant, entry, False))
+    variants = [row for concepts in yielded.values() if len(concepts) == 1 for row in concepts.values()]
+    trie: dict = {}
+    for text, entry, _ in _without_excluded(variants, exclusions)[0]:
+        for key in _name_keys(text):
+            _add(_node(trie, key), entry)
+    return _frozen(trie)
 
 
 def _derived_rows(rows: list[tuple[str, _Entry, bool]]) -> list[tuple[str, _Entry, bool]]:
@@ -674,7 +725,8 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     found = _sided(found, keys, joined)
     # names the walk above cannot read: a range's short end, a list written with commas, a side on a short form
     if besides := (_range_ends(caption, tokens, keys, dictionary) + _comma_names(caption, tokens, keys, joined, trie)
-                   + (_sided_short_forms(tokens, keys, joined, definitions, trie) if definitions else [])):
+                   + (_sided_short_forms(tokens, keys, joined, definitions, trie) if definitions else [])
+                   + _organ_noun_names(tokens, keys, joined, dictionary.organ_nouns)):
         found = sorted(found + besides, key=lambda mention: (mention[0], -mention[1]))
     if not found:
         return []
@@ -1257,6 +1309,31 @@ def _sided_short_forms(tokens: list[tuple[int, int, str]], keys: list[str], join
 
 #: A caption that may write such a range (most do not: the tokens are then not read one by one).
 _SHORT_RANGE = re.compile(r"[CTLS][0-9]{1,2}[-\u2013/][0-9]")
+
+
+def _organ_noun_names(tokens: list[tuple[int, int, str]], keys: list[str], joined: Callable[[int], bool],
+                      organ_nouns: Mapping) -> list[tuple[int, int, tuple[_Entry, ...]]]:
+    """The names the organ-noun variants of a dictionary read (:func:`_organ_noun_trie`), the longest at each
+    word, each a mention beside those of its words: "atrophy of the brain" is *Cerebral atrophy*, and still the
+    brain's and an atrophy's. Not from a word with a prefix of place that the lexicon reads as its organ
+    ("peripancreatic inflammation" is around the pancreas, no inflammation of it).
+
+    >>> trie = _organ_noun_trie([("Cerebral atrophy", _Entry("C1", "name"), False)], [])
+    >>> words = [(0, 7, "atrophy"), (8, 10, "of"), (11, 14, "the"), (15, 20, "brain")]
+    >>> _organ_noun_names(words, ["atrophic", "of", "the", "brain"], lambda k: True, trie)[0][:2]
+    (0, 3)
+    """
+    found = []
+    for i, key in enumerate(keys):
+        if key not in organ_nouns:  # (most words begin no variant)
+            continue
+        word = tokens[i][2].lower()
+        if not (word in LEXICON.reads_as and word.startswith(_PREFIXES_LONGEST_FIRST)):
+            last, payload = _longest(keys, joined, i, len(keys), organ_nouns)
+            # (an of-phrase's organ written as an adjective modifies the next noun: "wall of abdominal aorta")
+            if last > i and not _derived_adjective(tokens[last][2], keys[last]):
+                found.append((i, last, payload))
+    return found
 
 
 def _range_ends(caption: str, tokens: list[tuple[int, int, str]], keys: list[str], dictionary: ConceptDictionary

@@ -12,7 +12,10 @@ and derivational variants, MeSH entry terms, a measurement on ROCOv2 valid).
 - ``non-specific``: a one-word synonym that is a general-language word ("treatment", "fat"), left out of synonym
   files (a names file is kept whole);
 - ``prefix``: a bound prefix of place that a caption may write with a hyphen or a space before the rest of its word
-  ("infra-temporal fossa" is the infratemporal fossa, not the temporal fossa).
+  ("infra-temporal fossa" is the infratemporal fossa, not the temporal fossa);
+- ``spelling``: a British spelling of a word's start ("haem-") or end ("-aemia") read as its American one, in every
+  word the lexicon does not list ("haemothorax" is "hemothorax", "septicaemia" "septicemia"; the SPECIALIST
+  Lexicon's spelling variants, whose British forms write the Greek and Latin digraphs ae and oe).
 """
 
 from __future__ import annotations
@@ -28,19 +31,37 @@ from evalcore.extraction.rule_files import RULES_FOLDER, Column, read_rule_file,
 
 LEXICON_FILE = RULES_FOLDER / "lexicon.tsv"
 LEXICON_COLUMNS = (Column("words"), Column("kind", allowed=("variant", "derivation", "organ-adjective", "non-specific",
-                                                                    "prefix")),
+                                                                    "prefix", "spelling")),
                    Column("reads_as", required=False), Column("source"))
 
 
 @dataclass(frozen=True)
 class Lexicon:
     """Word -> the word it is read as (variants and derivations, lower case), an organ's adjective -> the organ,
-    the non-specific synonyms and the bound prefixes of place."""
+    the non-specific synonyms, the bound prefixes of place and the British spellings of a word's start and end
+    ("haem-" -> "hem-", "-aemia" -> "-emia")."""
 
     reads_as: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     non_specific: frozenset[str] = frozenset()
     organ_of: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     prefixes: frozenset[str] = frozenset()
+    spelling_starts: tuple[tuple[str, str], ...] = ()
+    spelling_ends: tuple[tuple[str, str], ...] = ()
+
+    def american(self, word: str) -> str:
+        """A lower-case word with its British start or end spelled as American English writes it, once each.
+
+        >>> LEXICON.american("haemothorax"), LEXICON.american("septicaemia"), LEXICON.american("aerial")
+        ('hemothorax', 'septicemia', 'aerial')
+        """
+        for british, american in self.spelling_starts:
+            if word.startswith(british):
+                word = american + word[len(british):]
+                break
+        for british, american in self.spelling_ends:
+            if word.endswith(british):
+                return word[:len(word) - len(british)] + american
+        return word
 
 
 def read_lexicon(path: str | Path = LEXICON_FILE) -> Lexicon:
@@ -50,18 +71,26 @@ def read_lexicon(path: str | Path = LEXICON_FILE) -> Lexicon:
     >>> lexicon = read_lexicon()
     >>> lexicon.reads_as["haemorrhage"], lexicon.reads_as["ventricular"], "fat" in lexicon.non_specific
     ('hemorrhage', 'ventricle', True)
-    >>> "infra" in lexicon.prefixes
-    True
+    >>> "infra" in lexicon.prefixes, ("haem", "hem") in lexicon.spelling_starts
+    (True, True)
     """
     reads_as: dict[str, str] = {}
     organ_of: dict[str, str] = {}
     non_specific: set[str] = set()
     prefixes: set[str] = set()
+    spellings: dict[str, str] = {}
     rows = read_rule_file(path, LEXICON_COLUMNS)
     for row in rows:
         word, target = row["words"].lower(), row["reads_as"].lower()
-        if word in reads_as or word in non_specific or word in organ_of or word in prefixes:
+        if word in reads_as or word in non_specific or word in organ_of or word in prefixes or word in spellings:
             raise refuse_repeat(path, row, LEXICON_COLUMNS, "words", "a word")
+        if row["kind"] == "spelling":
+            # a word's start is written "haem-", its end "-aemia", and is read as the same part of a word
+            if word.strip("-") == word or target.strip("-") == target or (word[0] == "-") != (target[0] == "-"):
+                raise InputError(str(path), row.line, "columns 1 and 3: a word's start ('haem-') or end ('-aemia')",
+                                 repr(f"{word} {target}"))
+            spellings[word] = target
+            continue
         if row["kind"] in ("non-specific", "prefix"):
             if target:
                 raise InputError(str(path), row.line, f"column 3 (reads_as) empty for a {row['kind']} word",
@@ -75,8 +104,13 @@ def read_lexicon(path: str | Path = LEXICON_FILE) -> Lexicon:
         if row["kind"] in ("variant", "derivation") and reads_as.get(row["reads_as"].lower()) is not None:
             raise InputError(str(path), row.line, "column 3 (reads_as): a word not itself read as another",
                              repr(row["reads_as"]))
+    # the longest first, so that a longer British start is read before a shorter one it begins with
+    starts = tuple(sorted(((w.rstrip("-"), t.rstrip("-")) for w, t in spellings.items() if w[0] != "-"),
+                          key=lambda pair: -len(pair[0])))
+    ends = tuple(sorted(((w.lstrip("-"), t.lstrip("-")) for w, t in spellings.items() if w[0] == "-"),
+                        key=lambda pair: -len(pair[0])))
     return Lexicon(MappingProxyType(reads_as), frozenset(non_specific), MappingProxyType(organ_of),
-                   frozenset(prefixes))
+                   frozenset(prefixes), starts, ends)
 
 
 LEXICON = read_lexicon()
@@ -97,12 +131,15 @@ def normal_token(token: str) -> str:
     ['vessel', 'artery', 'mass', 'mass', 'crohn', 'hemorrhag', 'vertebra']
     >>> normal_token("clots") == normal_token("clot") == normal_token("thrombus")
     True
+    >>> normal_token("haemothorax"), normal_token("caecum"), normal_token("oedematous")
+    ('hemothorax', 'cecum', 'edema')
     """
     word = token.lower()
     for possessive in ("'s", "’s"):
         if word.endswith(possessive):
             word = word[:-2]
-    word = LEXICON.reads_as.get(word, word)
+    # (a listed word is read as the lexicon lists it; another, with its British start or end spelled American)
+    word = LEXICON.reads_as.get(word) or LEXICON.reads_as.get(american := LEXICON.american(word), american)
     if len(word) <= 3:
         return word
     if word.endswith("ies"):

@@ -10,6 +10,12 @@ growth", "a retroclival lesion"). The forms are derived by rules, not listed:
 - **prefix rules** (:data:`PLACE_PREFIXES`): a prefix of place before an organ's adjective ("retro-" behind,
   "intra-" within, "peri-" around, "para-" beside, "sub-" below; Terminologia Anatomica's prefixed terms, the
   SPECIALIST Lexicon's derivational prefixes) names a place at the organ ("intrabiliary", "periadrenal");
+- **noun-for-adjective variants** (:func:`organ_noun_variants`; Jacquemin 2001's morpho-syntactic term variants): a
+  name "<organ adjective> <finding>" is also written with the organ's noun, before the finding or in its of-phrase
+  ("Cerebral atrophy" is "brain atrophy" and "atrophy of the brain"), and a name "<finding> of <organ>" with the
+  organ's adjective ("Cyst of kidney" is "renal cyst"), where the lexicon pairs the adjective and the noun
+  (Terminologia Anatomica's adjectival forms, its ``organ-adjective`` rows).
+
 Tried on ROCOv2 valid and left out (docs/EXTRACTION.md): the suffix rules' adjectives of one-word names
 (Terminologia Anatomica's -alis, -aris, -icus; clivus - clival, retina - retinal), under a prefix ("retroclival",
 "subpleural": -0.0007 with dictionaries (b) and (c); the curators tag no organ for them) and alone ("retinal",
@@ -33,6 +39,35 @@ ORGAN_HEADS: frozenset[str] = frozenset({"gland", "glands", "tract"})
 #: The words of a side before an organ's adjective used as its noun ("the left adrenal").
 SIDES: frozenset[str] = frozenset({"left", "right", "bilateral", "both"})
 _ADJECTIVE_ENDINGS = ("al", "ar", "ic", "ary")
+
+
+def organ_noun_variants(name: str, organ_of: Mapping[str, str]) -> tuple[str, ...]:
+    """The ways a caption writes a name with its organ's adjective as the noun, or its organ noun as the adjective
+    (``organ_of``: adjective -> organ noun, the lexicon's ``organ-adjective`` rows): "<adjective> <rest>" is also
+    "<organ> <rest>" and "<rest> of <organ>", "<rest> of <organ>" and "<organ> <rest>" also "<adjective> <rest>" (Jacquemin 2001,
+    *Spotting and Discovering Terms through Natural Language Processing*, ch. 5: a term's morpho-syntactic
+    variants). Only a name of two to four words with no other of-phrase is varied; which variants are read is the
+    dictionary's choice (:meth:`~evalcore.extraction.extractor.ConceptDictionary.build`: no other concept's name
+    written so).
+
+    >>> organ_of = {"cerebral": "brain", "renal": "kidney"}
+    >>> organ_noun_variants("Cerebral atrophy", organ_of), organ_noun_variants("Cyst of kidney", organ_of)
+    (('brain atrophy', 'atrophy of brain'), ('renal Cyst',))
+    >>> organ_noun_variants("Kidney Neoplasm", organ_of), organ_noun_variants("Hepatic flexure of colon", organ_of)
+    (('renal Neoplasm',), ())
+    """
+    words = name.split()
+    if not 2 <= len(words) <= 4:
+        return ()
+    lower = [word.lower() for word in words]
+    if "of" in lower:
+        organ, rest = (lower[-1], " ".join(words[:-2])) if lower.count("of") == 1 and lower[-2] == "of" else ("", "")
+    elif lower[0] in organ_of:
+        rest = " ".join(words[1:])
+        return f"{organ_of[lower[0]]} {rest}", f"{rest} of {organ_of[lower[0]]}"
+    else:
+        organ, rest = lower[0], " ".join(words[1:])
+    return tuple(f"{adjective} {rest}" for adjective, noun in sorted(organ_of.items()) if rest and noun == organ)
 
 
 def head_adjective(name: str) -> str:

@@ -615,8 +615,10 @@ def test_pinned_f1_on_real_valid_captions():
 # in a chest study, which the curators tag; 0.7123 before its second recall round: SNOMED CT's "Entire pulmonary vein"
 # read by "the left pulmonary veins" (0.7131), and a side's head noun, "left atrial myxoma" an atrial myxoma, which
 # the curators tag; 0.7138 before its third recall round: a lobe's side written on its organ, "the lower lobe of the
-# left lung" the left lower lobe, and "the lower lung lobes" the lower lobe, which the curators tag)
-PINNED_F1_FIRST_200 = 0.7214
+# left lung" the left lower lobe, and "the lower lung lobes" the lower lobe, which the curators tag; 0.7214 before its
+# fourth pass: 0.7210 after its organ-noun variants, "the left lateral segment of the liver" a Liver segment, which the
+# curators do not tag, and 0.7225 after its British spellings, "adjacent to the caecum" the Cecum, which they tag)
+PINNED_F1_FIRST_200 = 0.7225
 
 
 THIRD_ROUND_NAMES = {
