@@ -137,6 +137,13 @@ _PLACED_PART = re.compile(r"^(?:(?:bone\s+)?structure\s+of\s+|entire\s+)?((?:[a-
                           re.IGNORECASE)
 
 
+#: A name of a pair of organs, SNOMED CT's "Both kidneys" or "Bilateral lungs": "bilateral" is "of, relating to, or
+#: affecting the right and left sides of the body or the right and left members of paired organs" (Merriam-Webster's
+#: Medical Dictionary), so a caption writes either word for the pair ("bilateral kidneys", "both lungs").
+_PAIR = re.compile(r"^(both|bilateral)\s+(?=\w)", re.IGNORECASE)
+_OTHER_PAIR_WORD = MappingProxyType({"both": "bilateral", "bilateral": "both"})
+
+
 #: Each organ -> its adjectives (Terminologia Anatomica's adjectival forms in the lexicon: liver -> hepatic).
 _ORGAN_ADJECTIVES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     organ: tuple(sorted(adjective for adjective, whole in LEXICON.organ_of.items() if whole == organ))
@@ -162,6 +169,8 @@ def name_variants(name: str) -> tuple[str, ...]:
     ('Structure of right knee region', 'right knee')
     >>> name_variants("Bone structure of cranium"), name_variants("Entire left atrium")
     (('Bone structure of cranium', 'cranium'), ('Entire left atrium',))
+    >>> name_variants("Both kidneys"), name_variants("Structure of both eyes")[1:]  # a pair by either word
+    (('Both kidneys', 'bilateral kidneys'), ('both eyes', 'bilateral eyes'))
     """
     variants = [name]
     if " ".join(name.lower().split()) in SENSE_WORDS.keeps_qualifier:
@@ -178,6 +187,8 @@ def name_variants(name: str) -> tuple[str, ...]:
         bare = f"{parts[1]} {parts[0]}"
     if bare != name and bare:
         variants.append(bare)
+    if pair := _PAIR.match(bare):
+        variants.append(_OTHER_PAIR_WORD[pair.group(1).lower()] + " " + bare[pair.end():])
     whole, of, part = bare.rpartition(" of ")
     if of and whole and part and " of " not in whole.lower() and len((whole + " " + part).split()) <= 5:
         variants.append(f"{part} {whole}")
