@@ -670,7 +670,8 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     tag) is no view right before a noun of measure ("transverse dimension of the heart": a direction of
     measurement). A mention a hyphen (``hyphened(k)``: whether words ``k - 1`` and ``k`` are joined by one) joins
     to a word of resemblance names a shape ("tongue-like"), but a lesion's noun a lesion still ("cyst-like lesions").
-    A level's notation ("C5") names a level only as :func:`a_vertebras_level` reads it.
+    A level's notation ("C5") names a level only as :func:`a_vertebras_level` reads it. A radiograph's view whose
+    of-phrase names a vessel is an angiogram's (:func:`_of_a_vessel`: "AP view of the right coronary artery").
 
     >>> keys = "the left lobe of the liver".split()
     >>> sense_kept(keys, lambda k: True, 2, 2, {"structure", "lobe", "of", "lung"}, (), SENSE_WORDS)
@@ -721,6 +722,8 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     if keys[last] in words.plain_radiograph and (next_word in words.radiation or (
             first >= 2 and keys[first - 1] == "of" and keys[first - 2] in words.radiation)):
         return False  # "X-ray beams", "the angle of X-ray": the radiation, not a radiograph
+    if keys[last] in words.plain_radiograph and _of_a_vessel(keys, joined, last, words):
+        return False  # "AP view of the right coronary artery": a vessel's lumen shows on an angiogram, no plain film
     if named and first == last and keys[first] in words.structure and (next_word in words.vessel or (
             next_word and last + 2 < len(keys) and joined(last + 2) and keys[last + 2] in words.vessel)):
         return False  # "inferior thyroid artery", "medial femoral circumflex artery": the artery, not the organ
@@ -791,6 +794,27 @@ def _of_a_device(keys: Sequence[str], joined: Callable[[int], bool], last: int, 
         if not joined(j) or (keys[j] in words.not_head and keys[j] not in words.determiner):
             return False
         if keys[j] in words.device:
+            return True
+    return False
+
+
+def _of_a_vessel(keys: Sequence[str], joined: Callable[[int], bool], last: int, words: SenseWords) -> bool:
+    """Whether the of-phrase of the noun at ``last`` ("view", "projection") names a vessel, nerve or duct within
+    :data:`_DEVICE_PHRASE_WORDS` words, past determiners and modifiers, before any function word: a radiograph shows
+    a vessel's lumen only with a contrast medium, so the view of one is an angiogram's (MeSH D000792 Angiography:
+    radiography of blood vessels after injection of a contrast medium).
+
+    >>> [_of_a_vessel(text.split(), lambda k: True, 1, SENSE_WORDS)
+    ...  for text in ("ap view of the right coronary artery", "ap view of the left hip", "ap view with the artery")]
+    [True, False, False]
+    """
+    k = last + 1
+    if k >= len(keys) or keys[k] != "of" or not joined(k):
+        return False
+    for j in range(k + 1, min(k + 1 + _DEVICE_PHRASE_WORDS, len(keys))):
+        if not joined(j) or (keys[j] in words.not_head and keys[j] not in words.determiner):
+            return False
+        if keys[j] in words.vessel:
             return True
     return False
 
