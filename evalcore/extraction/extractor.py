@@ -1707,6 +1707,11 @@ def _required_said(entry: _Entry, first: int, affirmed: set[str], modality_at: C
 #: "left lower lobe").
 _SIDES = frozenset({"left", "right"})
 _INSERTED_POSITIONS = frozenset({"distal", "proximal", "anterior", "posterior", "medial", "superior", "inferior"})
+#: "main" after a side names the trunk of the sided vessel, the vessel itself: "the left main pulmonary artery" is
+#: the Left pulmonary artery (Terminologia Anatomica: arteria pulmonalis sinistra, dextra), "the right main
+#: coronary artery" the right coronary artery; read past like a position word, and beside a name that holds it
+#: after the side ("Left main bronchus"), both followed.
+_TRUNK = "main"
 
 
 def _prefixed_words(tokens: list[tuple[int, int, str]], scopes: list[tuple[int, int, Cue]]) -> dict[int, int]:
@@ -1790,7 +1795,7 @@ def _longest(keys: list[str], joined: Callable[[int], bool], i: int, stop: int,
     """The last token (-1 if none) and the entries of the longest name of ``trie`` starting at token ``i`` and
     ending before token ``stop``, its words joined only by spaces or hyphens; a determiner after "of" that the
     name does not hold is read past ("lobe of the liver" is the name "Lobe of liver"), as is a position word after
-    a side (:data:`_INSERTED_POSITIONS`). Where one name holds the determiner and another does not
+    a side (:data:`_INSERTED_POSITIONS`, and :data:`_TRUNK`). Where one name holds the determiner and another does not
     ("transposition of the great arteries", "Transposition of great vessels"), both are followed, side by side (so
     a name of many "of the" costs one step a word, not two readings a determiner), and of two names ending at the
     same word the one that holds more determiners is taken."""
@@ -1799,7 +1804,7 @@ def _longest(keys: list[str], joined: Callable[[int], bool], i: int, stop: int,
         if j > i and not joined(j):
             break
         past_of = j > i and keys[j - 1] == "of" and keys[j] in SENSE_WORDS_KEYED.determiner
-        inserted = j == i + 1 and keys[i] in _SIDES and keys[j] in _INSERTED_POSITIONS  # "left distal ureter"
+        inserted = j == i + 1 and keys[i] in _SIDES and (keys[j] in _INSERTED_POSITIONS or keys[j] == _TRUNK)
         if len(alive) == 1 and not past_of and not inserted:  # the usual step: one name's path, one word on
             child = alive[0].get(keys[j])
             if child is None:
@@ -1813,7 +1818,7 @@ def _longest(keys: list[str], joined: Callable[[int], bool], i: int, stop: int,
             child = node.get(keys[j])
             if child is not None:
                 advanced.append(child)
-            if past_of or (child is None and inserted):
+            if past_of or (inserted and (child is None or keys[j] == _TRUNK)):  # "left distal ureter"
                 kept.append(node)
         if not advanced and not kept:
             break
