@@ -169,6 +169,8 @@ def name_variants(name: str) -> tuple[str, ...]:
     ('Structure of right knee region', 'right knee')
     >>> name_variants("Bone structure of cranium"), name_variants("Entire left atrium")
     (('Bone structure of cranium', 'cranium'), ('Entire left atrium',))
+    >>> name_variants("Lateral ventricle, occipital horn")[1:]
+    ('occipital horn Lateral ventricle', 'occipital horn of Lateral ventricle')
     >>> name_variants("Both kidneys"), name_variants("Structure of both eyes")[1:]  # a pair by either word
     (('Both kidneys', 'bilateral kidneys'), ('both eyes', 'bilateral eyes'))
     """
@@ -183,10 +185,15 @@ def name_variants(name: str) -> tuple[str, ...]:
         bare = shorter
     bare = _SIDED_REGION.sub(r"\1", bare)
     parts = bare.split(", ")
+    of_phrase = ""
     if len(parts) == 2 and all(parts):
         bare = f"{parts[1]} {parts[0]}"
+        if parts[1].split()[-1].lower() in SENSE_WORDS.part:  # a heading "Whole, part" names the part of the whole
+            of_phrase = f"{parts[1]} of {parts[0]}"
     if bare != name and bare:
         variants.append(bare)
+    if of_phrase:
+        variants.append(of_phrase)
     if pair := _PAIR.match(bare):
         variants.append(_OTHER_PAIR_WORD[pair.group(1).lower()] + " " + bare[pair.end():])
     whole, of, part = bare.rpartition(" of ")
