@@ -2,7 +2,8 @@
 
 - OBO files (UBERON, HPO, ...): a ``[Term]``'s ``name`` and its ``EXACT`` synonyms (the OBO 1.4 scope of an
   equivalent name; RELATED, BROAD and NARROW ones are not) become names of the CUIs of its ``xref: UMLS:C...``
-  lines; a term without a UMLS cross-reference gives none.
+  lines; a term without a UMLS cross-reference is mapped by its names as a MeSH descriptor is (below), where the
+  concept names are given, else gives none.
 - The Human Disease Ontology's ``allXREFinDO.tsv`` (``id, label, xref``): a term's label becomes a name of the CUIs
   of its ``UMLS_CUI:C...`` cross-references.
 - MeSH descriptors TSV (``ID, heading, entry terms (|), tree numbers (|), taxa``; no CUIs): a descriptor is mapped to
@@ -92,9 +93,13 @@ def _obo_synonyms(text: str, display: str, names: Mapping[str, str] | None = Non
     term: dict | None = None
     claims: dict[str, list[list[str]]] = {}
 
+    exact, folded = _name_lookup(names or {})
+
     def close(term: dict | None) -> None:
-        if term is not None and not term["obsolete"]:
-            for cui in term["cuis"]:
+        if term is not None and not term["obsolete"] and term["names"]:
+            # (a term no UMLS cross-reference maps, by its names: UBERON's "middle nasal concha" has none)
+            heading, *others = term["names"]
+            for cui in term["cuis"] or _cuis_by_name(heading, others, exact, folded):
                 claims.setdefault(cui, []).append(term["names"])
 
     for line, content in split_lines(text, display):
@@ -152,13 +157,38 @@ def _doid_synonyms(text: str, display: str) -> Synonyms:
     return _frozen(synonyms)
 
 
-def _mesh_synonyms(text: str, display: str, names: Mapping[str, str]) -> Synonyms:
+def _name_lookup(names: Mapping[str, str]) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """Each concept name -> its CUIs, as written and ignoring case (:func:`_cuis_by_name`)."""
     exact: dict[str, list[str]] = {}
     folded: dict[str, list[str]] = {}
     for concept, concept_name in names.items():
         if CUI_PATTERN.match(concept):
             exact.setdefault(concept_name, []).append(concept)
             folded.setdefault(concept_name.casefold(), []).append(concept)
+    return exact, folded
+
+
+def _cuis_by_name(heading: str, others: list[str], exact: Mapping[str, list[str]],
+                  folded: Mapping[str, list[str]]) -> list[str]:
+    """The CUIs a term of no CUI is mapped to as ``../shared/data/kg/README`` maps the open KG's MeSH nodes: its
+    heading equal to a name, else equal ignoring case, else one of its ``others`` equal (ignoring case) to the name
+    of exactly one concept; none else.
+
+    >>> exact, folded = _name_lookup({"C0225435": "Middle nasal turbinate", "C0013443": "Ear", "C0000002": "Ears"})
+    >>> _cuis_by_name("middle nasal concha", ["middle nasal turbinate"], exact, folded)
+    ['C0225435']
+    >>> _cuis_by_name("EAR", [], exact, folded), _cuis_by_name("concha", ["ear", "ears"], exact, folded)
+    (['C0013443'], [])
+    """
+    cuis = exact.get(heading) or folded.get(heading.casefold())
+    if cuis:
+        return list(cuis)
+    unique = {tuple(folded[term.casefold()]) for term in others if len(folded.get(term.casefold(), ())) == 1}
+    return list(unique.pop()) if len(unique) == 1 else []
+
+
+def _mesh_synonyms(text: str, display: str, names: Mapping[str, str]) -> Synonyms:
+    exact, folded = _name_lookup(names)
     synonyms: dict[str, dict[str, None]] = {}
     for line, content in split_lines(text, display):
         fields = content.split("\t")
@@ -168,11 +198,7 @@ def _mesh_synonyms(text: str, display: str, names: Mapping[str, str]) -> Synonym
                                                                 "separated by tabs")
         heading = fields[1].strip()
         entry_terms = [term.strip() for term in fields[2].split("|")] if len(fields) > 2 else []
-        cuis = exact.get(heading) or folded.get(heading.casefold())
-        if not cuis:
-            unique = {tuple(folded[term.casefold()]) for term in entry_terms if len(folded.get(term.casefold(), ())) == 1}
-            cuis = list(unique.pop()) if len(unique) == 1 else None
-        for cui in cuis or ():
+        for cui in _cuis_by_name(heading, entry_terms, exact, folded):
             _added(synonyms, cui, [heading, *entry_terms])
     return _frozen(synonyms)
 
