@@ -153,7 +153,9 @@ _ORGAN_ADJECTIVES: Mapping[str, tuple[str, ...]] = MappingProxyType({
 def name_variants(name: str) -> tuple[str, ...]:
     """A concept name as written and as a caption would write it (UMLS lexical variant rules): uninverted ("A, B"
     read "B A", as MeSH headings are inverted) and without the hierarchy words of SNOMED CT: "structure of", "disorder", ...;
-    a part of an organ also with its side on the organ or the organ before the part (:func:`placed_part_variants`).
+    a part of an organ also with its side on the organ or the organ before the part (:func:`placed_part_variants`);
+    a position word before a side also after it; a pair of organs by "both" or "bilateral"; an inverted heading
+    "Whole, part" also as "part of whole".
 
     >>> name_variants("Foramen Ovale, Patent")
     ('Foramen Ovale, Patent', 'Patent Foramen Ovale')
@@ -169,6 +171,8 @@ def name_variants(name: str) -> tuple[str, ...]:
     ('Structure of right knee region', 'right knee')
     >>> name_variants("Bone structure of cranium"), name_variants("Entire left atrium")
     (('Bone structure of cranium', 'cranium'), ('Entire left atrium',))
+    >>> name_variants("Structure of superior right pulmonary vein")[1:]
+    ('superior right pulmonary vein', 'right superior pulmonary vein')
     >>> name_variants("Lateral ventricle, occipital horn")[1:]
     ('occipital horn Lateral ventricle', 'occipital horn of Lateral ventricle')
     >>> name_variants("Both kidneys"), name_variants("Structure of both eyes")[1:]  # a pair by either word
@@ -194,6 +198,10 @@ def name_variants(name: str) -> tuple[str, ...]:
         variants.append(bare)
     if of_phrase:
         variants.append(of_phrase)
+    position, side, rest = (bare.split(maxsplit=2) + ["", ""])[:3]
+    if rest and position.lower() in _INSERTED_POSITIONS and side.lower() in _SIDES:
+        # "superior right pulmonary vein" as said, the side first: the order the walk reads past the position in
+        variants.append(f"{side} {position} {rest}")
     if pair := _PAIR.match(bare):
         variants.append(_OTHER_PAIR_WORD[pair.group(1).lower()] + " " + bare[pair.end():])
     whole, of, part = bare.rpartition(" of ")

@@ -1,4 +1,5 @@
-"""Issue 69, recall: "main" after a side names the trunk of the sided vessel, the vessel itself ("the left main
+"""Issue 69, recall: a name's position word before its side read after it too ("right superior pulmonary vein"),
+and "main" after a side names the trunk of the sided vessel, the vessel itself ("the left main
 pulmonary artery" is the Left pulmonary artery), read past like a position word after a side, and beside a name
 that holds it ("Left main bronchus" stays). Captions written by hand, with the concepts they state."""
 
@@ -25,3 +26,17 @@ DICTIONARY = ConceptDictionary.build(NAMES)
 ])
 def test_main_after_a_side_is_the_sided_vessel(caption: str, expected: set[str]) -> None:
     assert extract(caption, DICTIONARY) == expected
+
+
+SUPERIOR_RIGHT_PV, RIGHT_PV = "C0226671", "C0226669"
+VEINS = ConceptDictionary.build({SUPERIOR_RIGHT_PV: "Structure of superior right pulmonary vein",
+                                 RIGHT_PV: "Structure of right pulmonary vein"})
+
+
+@pytest.mark.parametrize("caption, expected", [
+    ("CT: the right superior pulmonary vein drains into the left atrium.", {SUPERIOR_RIGHT_PV}),
+    ("CT: the superior right pulmonary vein is patent.", {SUPERIOR_RIGHT_PV}),
+    ("CT: the right pulmonary veins are patent.", {RIGHT_PV}),
+])
+def test_a_position_before_a_side_is_read_after_it_too(caption: str, expected: set[str]) -> None:
+    assert extract(caption, VEINS) == expected
