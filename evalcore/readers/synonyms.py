@@ -33,6 +33,9 @@ _FORMATS = "an OBO file, UMLS MRCONSO.RRF, the Disease Ontology's allXREFinDO.ts
 _PLAIN_FORMATS = "a file of other names of concepts, as the research team gives it"
 _OBO_SYNONYM = re.compile(r'"((?:[^"\\]|\\.)*)"\s*([A-Z]+)?')
 _MESH_ID = re.compile(r"^[A-Z][0-9]{6,9}$")
+#: SNOMED CT's words that place a body structure in its hierarchy ("Structure of ...", "... structure": the S node of
+#: its structure-entire-part triplets), which an ontology's term name does not write.
+_STRUCTURE = re.compile(r"^(?:bone )?structure of\s+|\s+structure$", re.IGNORECASE)
 
 
 def read_synonyms(source: Source, name: str | None = None, names: Mapping[str, str] | None = None) -> Synonyms:
@@ -93,7 +96,7 @@ def _obo_synonyms(text: str, display: str, names: Mapping[str, str] | None = Non
     term: dict | None = None
     claims: dict[str, list[list[str]]] = {}
 
-    exact, folded = _name_lookup(names or {})
+    exact, folded = _name_lookup(names or {}, bare=True)  # (an OBO term never names SNOMED CT's structure words)
 
     def close(term: dict | None) -> None:
         if term is not None and not term["obsolete"] and term["names"]:
@@ -157,14 +160,26 @@ def _doid_synonyms(text: str, display: str) -> Synonyms:
     return _frozen(synonyms)
 
 
-def _name_lookup(names: Mapping[str, str]) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
-    """Each concept name -> its CUIs, as written and ignoring case (:func:`_cuis_by_name`)."""
+def _name_lookup(names: Mapping[str, str], bare: bool = False) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """Each concept name -> its CUIs, as written and ignoring case (:func:`_cuis_by_name`); with ``bare``, also
+    ignoring case without SNOMED CT's structure words where no other name is written so ("Middle nasal turbinate
+    structure" is "middle nasal turbinate", UBERON's EXACT synonym of its middle nasal concha). MeSH descriptors are
+    mapped without: read so, their inverted entry terms ("Duct, Cystic") were read where a caption writes the
+    words without the comma ("dilated ducts/cystic appearance"; issue 69, ROCOv2 valid).
+
+    >>> _name_lookup({"C0225435": "Middle nasal turbinate structure"}, bare=True)[1]
+    {'middle nasal turbinate structure': ['C0225435'], 'middle nasal turbinate': ['C0225435']}
+    """
     exact: dict[str, list[str]] = {}
     folded: dict[str, list[str]] = {}
     for concept, concept_name in names.items():
         if CUI_PATTERN.match(concept):
             exact.setdefault(concept_name, []).append(concept)
             folded.setdefault(concept_name.casefold(), []).append(concept)
+    for concept, concept_name in names.items() if bare else ():
+        written = _STRUCTURE.sub("", concept_name).casefold()
+        if CUI_PATTERN.match(concept) and written != concept_name.casefold() and written not in folded:
+            folded.setdefault(written, []).append(concept)
     return exact, folded
 
 

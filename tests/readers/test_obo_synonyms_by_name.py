@@ -24,3 +24,9 @@ def test_no_mapping_without_names_or_a_name_that_matches() -> None:
     obo = b'[Term]\nid: UBERON:2\nname: pes\nsynonym: "foot" EXACT []\n'
     assert read_synonyms(obo, "u.obo", names=NAMES) == {}
     assert read_synonyms(b'[Term]\nid: UBERON:3\nname: Ankle\n', "u.obo") == {}
+
+
+def test_a_term_of_no_cui_is_mapped_past_snomeds_structure_words() -> None:
+    obo = b'[Term]\nid: UBERON:4\nname: middle nasal concha\nsynonym: "middle nasal turbinate" EXACT []\n'
+    names = {"C0225435": "Middle nasal turbinate structure"}
+    assert read_synonyms(obo, "u.obo", names=names) == {"C0225435": ("middle nasal concha", "middle nasal turbinate")}
