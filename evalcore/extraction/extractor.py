@@ -1250,31 +1250,38 @@ _SHORT_RANGE_GAPS = frozenset({"-", "\u2013", "/"})
 #: The key a comma stands for between two words of a name written with one ("Chest, abdomen, and pelvis"); no
 #: caption word's key is a comma, so the walk of names never takes it.
 _COMMA = ","
+#: The key a slash stands for between the items of a list name a caption writes with slashes ("chest/abdomen/pelvis").
+_SLASH = "/"
 
 
 def _comma_keys(name: str) -> list[tuple[str, ...]]:
     """The keys of a name that is a list, its items separated by commas and the last joined by "and" or "or": each
     comma kept as a key of its own, and where one stands before "and" or "or", also the key without it: the serial
     comma is optional (The Chicago Manual of Style, 17th ed., 6.19), so "chest, abdomen and pelvis" is the name
-    "Chest, abdomen, and pelvis".
+    "Chest, abdomen, and pelvis"; and the items alone separated by slashes, as a radiology request names the regions
+    a scan covers ("CT chest/abdomen/pelvis", "chest/abdomen X-ray"; the slash of a list, Chicago 6.106).
 
     >>> _comma_keys("Chest, abdomen, and pelvis")
-    [('chest', ',', 'abdomen', ',', 'and', 'pelvis'), ('chest', ',', 'abdomen', 'and', 'pelvis')]
-    >>> _comma_keys("Pleural effusion"), _comma_keys("Hypertrophy, Right Ventricular")
-    ([], [])
+    [('chest', ',', 'abdomen', ',', 'and', 'pelvis'), ('chest', ',', 'abdomen', 'and', 'pelvis'), ('chest', '/', \
+'abdomen', '/', 'pelvis')]
+    >>> _comma_keys("Chest and abdomen"), _comma_keys("Pleural effusion"), _comma_keys("Hypertrophy, Right Ventricular")
+    ([('chest', '/', 'abdomen')], [], [])
     """
     words = _tokens(name)
-    if len(words) < 3 or "," not in name or not any(normal_token(w) in _COORDINATORS for _, _, w in words):
+    if len(words) < 3 or not any(normal_token(w) in _COORDINATORS for _, _, w in words):
         return []  # a list needs its "and" or "or"; an inverted heading ("Hypertrophy, Right Ventricular") is no list
     keys: list[list[str]] = [[normal_token(words[0][2])]]
-    for (_, end, _), (start, _, word) in zip(words, words[1:]):
+    slashed = [normal_token(words[0][2])]  # (a slash where a comma or a coordinator separates two items)
+    for (_, end, before), (start, _, word) in zip(words, words[1:]):
         key = normal_token(word)
+        if key not in _COORDINATORS:
+            slashed += [_SLASH, key] if "," in name[end:start] or normal_token(before) in _COORDINATORS else [key]
         if "," in name[end:start]:
             with_comma = [k + [_COMMA, key] for k in keys]
             keys = with_comma + ([k + [key] for k in keys] if key in _COORDINATORS else [])
         else:
             keys = [k + [key] for k in keys]
-    return [tuple(k) for k in keys if _COMMA in k]
+    return [tuple(k) for k in keys if _COMMA in k] + [tuple(slashed)]
 
 
 def _comma_names(caption: str, tokens: list[tuple[int, int, str]], keys: list[str], joined: Callable[[int], bool],
@@ -1287,24 +1294,27 @@ def _comma_names(caption: str, tokens: list[tuple[int, int, str]], keys: list[st
     >>> d = ConceptDictionary.build({"C1562547": "Chest, abdomen, and pelvis", "C0040405": "X-Ray Computed Tomography"})
     >>> sorted(extract("CT of the chest, abdomen and pelvis.", d)), sorted(extract("Chest and abdomen, pelvis", d))
     (['C0040405', 'C1562547'], [])
+    >>> sorted(extract("CT chest/abdomen/pelvis", d)), sorted(extract("chest abdomen pelvis", d))
+    (['C0040405', 'C1562547'], [])
     """
-    if "," not in caption:
+    if "," not in caption and _SLASH not in caption:
         return []
     found = []
     for i, key in enumerate(keys):
-        node, last, payload, j = trie.get(key), -1, (), i + 1
+        node, last, payload, j, listed, read_listed = trie.get(key), -1, (), i + 1, False, False
         while node is not None and j < len(keys):
-            if not joined(j):
-                if caption[tokens[j - 1][1]:tokens[j][0]].strip() != _COMMA:
+            gap = caption[tokens[j - 1][1]:tokens[j][0]].strip()
+            if not joined(j) or (gap == _SLASH and _SLASH in node):
+                if gap not in (_COMMA, _SLASH):
                     break
-                node = node.get(_COMMA)
+                node, listed = node.get(gap), True
                 if node is None:
                     break
             node = node.get(keys[j])
             if node is not None and _END in node:
-                last, payload = j, node[_END]
+                last, payload, read_listed = j, node[_END], listed
             j += 1
-        if last > i and any(caption[tokens[k - 1][1]:tokens[k][0]].strip() == _COMMA for k in range(i + 1, last + 1)):
+        if last > i and read_listed:
             found.append((i, last, payload))
     return found
 
