@@ -1354,6 +1354,8 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
       what the image is ("an ultrasound of the lesion identified on the mammogram" is no radiograph, "a lateral
       view ... compared with the AP view" no AP view; "a mass seen on CT" is a CT).
     """
+    if not scopes:
+        return [False] * len(mentions)  # (most captions: a mention in no scope is kept, whatever it modifies)
     holding, kinds = _holding_scopes(mentions, tokens, joined, scopes, shared_heads)
     denying_at: dict[int, set[str]] = {}  # the first token of a mention in a scope -> the concepts mentioned there
     for (first, _, entry), kind in zip(mentions, kinds):
