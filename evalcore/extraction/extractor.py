@@ -1122,6 +1122,8 @@ _EXAMS = MODALITIES | VIEW_TAGS
 #: tags such an image CT only, 0 of 7 valid captions with angiogram).
 _TECHNIQUES = MappingProxyType({"": frozenset(), "any": frozenset({PLAIN_XRAY}),
                                 "cross-sectional": frozenset({PLAIN_XRAY, ANGIOGRAM})})
+#: Every modality that another may host as its technique: a caption naming none has no technique to drop.
+_HOSTED = frozenset().union(*_TECHNIQUES.values())
 #: Words that may join a modality to its technique's name: "CT *with* cystogram", "CT *with contrast* angiography".
 _TECHNIQUE_JOINS = frozenset({"with", "contrast", "a", "an"})
 
@@ -1132,6 +1134,8 @@ def _without_hosted_techniques(keys: list[str], joined: Callable[[int], bool],
     modality's technique ("CT cystogram", "CT KUB", "MR urography", "CT pelvis with cystogram", "CT with contrast
     angiography": no plain radiograph, no angiogram; :func:`_technique_hosts`), and so is the same word wherever
     the caption repeats it ("CT pelvis with cystogram ...; poor cystogram")."""
+    if not any(entry.concept in _HOSTED for _, _, entries in found for entry in entries):
+        return found  # (most captions name no radiograph or angiogram that a modality could host)
     hosts = _technique_hosts(keys, joined, found)
     hosted_words = {tuple(keys[first:last + 1]): hosts[first] for first, last, _ in found if first in hosts}
     return [(first, last, tuple(entry for entry in entries if entry.concept not in _TECHNIQUES[
@@ -1534,16 +1538,16 @@ def _sentences_of(sentences: list[tuple[int, int]],
                   tokens: list[tuple[int, int, str]]) -> tuple[list[int], list[tuple[int, int]]]:
     """The sentence (of ``sentences``, the caption's :func:`~evalcore.extraction.negation.sentence_spans`) of each
     token, and each sentence's tokens (first, after the last)."""
-    sentence_of, sentence, count = [], 0, len(sentences)
-    for start, _, _ in tokens:  # (tokens and sentences are both in text order)
-        while sentence + 1 < count and sentences[sentence + 1][0] <= start:
-            sentence += 1
-        sentence_of.append(sentence)
-    ranges = [[len(tokens), 0] for _ in range(max(len(sentences), 1))]
-    for token, sentence in enumerate(sentence_of):
-        ranges[sentence][0] = min(ranges[sentence][0], token)
-        ranges[sentence][1] = token + 1
-    return sentence_of, [(first, after) for first, after in ranges]
+    # (tokens and sentences are both in text order: each sentence's tokens are a run, found by bisection rather than
+    # by a step for each token; a token before the second sentence is the first one's)
+    token_starts = [start for start, _, _ in tokens]
+    firsts = [0, *(bisect_left(token_starts, start) for start, _ in sentences[1:])]
+    sentence_of: list[int] = []
+    runs = []
+    for sentence, (first, after) in enumerate(zip(firsts, [*firsts[1:], len(tokens)])):
+        sentence_of.extend([sentence] * (after - first))
+        runs.append((first, after) if first < after else (len(tokens), 0))
+    return sentence_of, runs
 
 
 def _without_later_examinations(sentence_of: list[int], flagged: list[tuple[int, int, _Entry, bool]]
