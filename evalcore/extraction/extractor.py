@@ -1579,6 +1579,8 @@ def _modality_scope(sentence_of: list[int], flagged: list[tuple[int, int, _Entry
              if entry.concept in MODALITIES and not negated and entry.source != "assumed"]
     general = {(first, last, entry.concept) for first, last, entry, _ in flagged if entry.requires == entry.concept}
     specific = _nearest_modality(sentence_of, sorted(set(named) - general))
+    if general.isdisjoint(named):
+        return specific  # (nearly every caption: no general adjective to weigh against the specific modalities)
     return _nearest_modality(sentence_of, sorted({*named} - {(first, last, concept) for first, last, concept in general
                                                               if specific(first) not in ("", concept)}))
 
