@@ -618,9 +618,18 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     C0006104 'brain' False name
     C0019080 'haemorrhage' True name
     """
+    tokens, found = _token_mentions(caption, dictionary)
+    return [Mention(entry.concept, tokens[first][0], tokens[last][1], caption[tokens[first][0]:tokens[last][1]],
+                    negated, entry.source) for first, last, entry, negated in found]
+
+
+def _token_mentions(caption: str, dictionary: ConceptDictionary
+                    ) -> tuple[list[tuple[int, int, str]], list[tuple[int, int, _Entry, bool]]]:
+    """The caption's tokens and its mentions (:func:`mentions`) as (first token, last token, entry, negated): what
+    :func:`extract` reads, without making a :class:`Mention` of each."""
     _check(caption, dictionary)
     if caption_language(caption) != ENGLISH:
-        return []  # the dictionary's names are English: a French caption's words are no names (issue 69)
+        return [], []  # the dictionary's names are English: a French caption's words are no names (issue 69)
     tokens = _tokens(caption)
     keys = [normal_token(token) for _, _, token in tokens]
 
@@ -677,7 +686,7 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
                    + (_sided_short_forms(tokens, keys, joined, definitions, trie) if definitions else [])):
         found = sorted(found + besides, key=lambda mention: (mention[0], -mention[1]))
     if not found:
-        return []
+        return tokens, []
     found.extend(_findings_at_structures(keys, joined, found, trie))
     found.extend(_participles_before_structures(tokens, keys, joined, found, trie))
     elided, coordinated = _elided(caption, tokens, keys, joined, found, trie)
@@ -700,11 +709,9 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     affirmed = {entry.concept for _, _, entry, negated in flagged if not negated and entry.source != "assumed"}
     view_stated = _no_assumed_view(caption, tokens, keys, joined, flagged, affirmed, sentence_of, sentence_tokens,
                                    dictionary)
-    return [Mention(entry.concept, tokens[first][0], tokens[last][1], caption[tokens[first][0]:tokens[last][1]],
-                    negated, entry.source)
-            for first, last, entry, negated in flagged
-            if _required_said(entry, first, affirmed, modality_at)
-            and not (entry.source == "assumed" and view_stated)]
+    return tokens, [(first, last, entry, negated) for first, last, entry, negated in flagged
+                    if _required_said(entry, first, affirmed, modality_at)
+                    and not (entry.source == "assumed" and view_stated)]
 
 
 def _sided(found: list[tuple[int, int, tuple[_Entry, ...]]], keys: list[str], joined: Callable[[int], bool]
@@ -1756,7 +1763,7 @@ def extract(caption: str, dictionary: ConceptDictionary) -> frozenset[str]:
     >>> sorted(extract("CT shows a large hemorrhage", d))
     ['C0019080', 'C0040405']
     """
-    return frozenset(m.concept for m in mentions(caption, dictionary) if not m.negated)
+    return frozenset(entry.concept for _, _, entry, negated in _token_mentions(caption, dictionary)[1] if not negated)
 
 
 def merged_names(sources: Iterable[Mapping[str, str]]) -> tuple[dict[str, str], dict[str, list[str]]]:
