@@ -753,7 +753,9 @@ def command_extract(args: argparse.Namespace) -> None:
     from evalcore.extraction.language import languages_of
     from evalcore.readers import read_captions
 
-    french = languages_of(read_captions(args.captions).values()).get("fr", 0)
+    # (a French caption gives no concept: only the captions left without one are read for their language)
+    captions = read_captions(args.captions) if report.without_concept else {}
+    french = languages_of(captions[image_id] for image_id in report.without_concept).get("fr", 0)
     if french:  # (issue 69: the dictionary's names are English)
         print(f"{french:,} captions in French: no concepts found (the names are English)", file=sys.stderr)
 

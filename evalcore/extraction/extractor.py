@@ -695,9 +695,18 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     C0006104 'brain' False name
     C0019080 'haemorrhage' True name
     """
+    tokens, found = _token_mentions(caption, dictionary)
+    return [Mention(entry.concept, tokens[first][0], tokens[last][1], caption[tokens[first][0]:tokens[last][1]],
+                    negated, entry.source) for first, last, entry, negated in found]
+
+
+def _token_mentions(caption: str, dictionary: ConceptDictionary
+                    ) -> tuple[list[tuple[int, int, str]], list[tuple[int, int, _Entry, bool]]]:
+    """The caption's tokens and its mentions (:func:`mentions`) as (first token, last token, entry, negated): what
+    :func:`extract` reads, without making a :class:`Mention` of each."""
     _check(caption, dictionary)
     if caption_language(caption) != ENGLISH:
-        return []  # the dictionary's names are English: a French caption's words are no names (issue 69)
+        return [], []  # the dictionary's names are English: a French caption's words are no names (issue 69)
     tokens = _tokens(caption)
     keys = [normal_token(token) for _, _, token in tokens]
 
@@ -755,7 +764,7 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
                    + _organ_noun_names(tokens, keys, joined, dictionary.organ_nouns)):
         found = sorted(found + besides, key=lambda mention: (mention[0], -mention[1]))
     if not found:
-        return []
+        return tokens, []
     found.extend(_findings_at_structures(keys, joined, found, trie))
     found.extend(_participles_before_structures(tokens, keys, joined, found, trie))
     elided, coordinated = _elided(caption, tokens, keys, joined, found, trie)
@@ -778,11 +787,9 @@ def mentions(caption: str, dictionary: ConceptDictionary) -> list[Mention]:
     affirmed = {entry.concept for _, _, entry, negated in flagged if not negated and entry.source != "assumed"}
     view_stated = _no_assumed_view(caption, tokens, keys, joined, flagged, affirmed, sentence_of, sentence_tokens,
                                    dictionary)
-    return [Mention(entry.concept, tokens[first][0], tokens[last][1], caption[tokens[first][0]:tokens[last][1]],
-                    negated, entry.source)
-            for first, last, entry, negated in flagged
-            if _required_said(entry, first, affirmed, modality_at)
-            and not (entry.source == "assumed" and view_stated)]
+    return tokens, [(first, last, entry, negated) for first, last, entry, negated in flagged
+                    if _required_said(entry, first, affirmed, modality_at)
+                    and not (entry.source == "assumed" and view_stated)]
 
 
 def _sided(found: list[tuple[int, int, tuple[_Entry, ...]]], keys: list[str], joined: Callable[[int], bool]
@@ -1200,6 +1207,8 @@ _EXAMS = MODALITIES | VIEW_TAGS
 #: tags such an image CT only, 0 of 7 valid captions with angiogram).
 _TECHNIQUES = MappingProxyType({"": frozenset(), "any": frozenset({PLAIN_XRAY}),
                                 "cross-sectional": frozenset({PLAIN_XRAY, ANGIOGRAM})})
+#: Every modality that another may host as its technique: a caption naming none has no technique to drop.
+_HOSTED = frozenset().union(*_TECHNIQUES.values())
 #: Words that may join a modality to its technique's name: "CT *with* cystogram", "CT *with contrast* angiography".
 _TECHNIQUE_JOINS = frozenset({"with", "contrast", "a", "an"})
 
@@ -1210,6 +1219,8 @@ def _without_hosted_techniques(keys: list[str], joined: Callable[[int], bool],
     modality's technique ("CT cystogram", "CT KUB", "MR urography", "CT pelvis with cystogram", "CT with contrast
     angiography": no plain radiograph, no angiogram; :func:`_technique_hosts`), and so is the same word wherever
     the caption repeats it ("CT pelvis with cystogram ...; poor cystogram")."""
+    if not any(entry.concept in _HOSTED for _, _, entries in found for entry in entries):
+        return found  # (most captions name no radiograph or angiogram that a modality could host)
     hosts = _technique_hosts(keys, joined, found)
     hosted_words = {tuple(keys[first:last + 1]): hosts[first] for first, last, _ in found if first in hosts}
     return [(first, last, tuple(entry for entry in entries if entry.concept not in _TECHNIQUES[
@@ -1467,6 +1478,8 @@ def _denied(caption: str, mentions: list[tuple[int, int, _Entry]], tokens: list[
       what the image is ("an ultrasound of the lesion identified on the mammogram" is no radiograph, "a lateral
       view ... compared with the AP view" no AP view; "a mass seen on CT" is a CT).
     """
+    if not scopes:
+        return [False] * len(mentions)  # (most captions: a mention in no scope is kept, whatever it modifies)
     holding, kinds = _holding_scopes(mentions, tokens, joined, scopes, shared_heads)
     denying_at: dict[int, set[str]] = {}  # the first token of a mention in a scope -> the concepts mentioned there
     for (first, _, entry), kind in zip(mentions, kinds):
@@ -1645,16 +1658,16 @@ def _sentences_of(sentences: list[tuple[int, int]],
                   tokens: list[tuple[int, int, str]]) -> tuple[list[int], list[tuple[int, int]]]:
     """The sentence (of ``sentences``, the caption's :func:`~evalcore.extraction.negation.sentence_spans`) of each
     token, and each sentence's tokens (first, after the last)."""
-    sentence_of, sentence, count = [], 0, len(sentences)
-    for start, _, _ in tokens:  # (tokens and sentences are both in text order)
-        while sentence + 1 < count and sentences[sentence + 1][0] <= start:
-            sentence += 1
-        sentence_of.append(sentence)
-    ranges = [[len(tokens), 0] for _ in range(max(len(sentences), 1))]
-    for token, sentence in enumerate(sentence_of):
-        ranges[sentence][0] = min(ranges[sentence][0], token)
-        ranges[sentence][1] = token + 1
-    return sentence_of, [(first, after) for first, after in ranges]
+    # (tokens and sentences are both in text order: each sentence's tokens are a run, found by bisection rather than
+    # by a step for each token; a token before the second sentence is the first one's)
+    token_starts = [start for start, _, _ in tokens]
+    firsts = [0, *(bisect_left(token_starts, start) for start, _ in sentences[1:])]
+    sentence_of: list[int] = []
+    runs = []
+    for sentence, (first, after) in enumerate(zip(firsts, [*firsts[1:], len(tokens)])):
+        sentence_of.extend([sentence] * (after - first))
+        runs.append((first, after) if first < after else (len(tokens), 0))
+    return sentence_of, runs
 
 
 def _without_later_examinations(sentence_of: list[int], flagged: list[tuple[int, int, _Entry, bool]]
@@ -1686,6 +1699,8 @@ def _modality_scope(sentence_of: list[int], flagged: list[tuple[int, int, _Entry
              if entry.concept in MODALITIES and not negated and entry.source != "assumed"]
     general = {(first, last, entry.concept) for first, last, entry, _ in flagged if entry.requires == entry.concept}
     specific = _nearest_modality(sentence_of, sorted(set(named) - general))
+    if general.isdisjoint(named):
+        return specific  # (nearly every caption: no general adjective to weigh against the specific modalities)
     return _nearest_modality(sentence_of, sorted({*named} - {(first, last, concept) for first, last, concept in general
                                                               if specific(first) not in ("", concept)}))
 
@@ -1866,7 +1881,7 @@ def extract(caption: str, dictionary: ConceptDictionary) -> frozenset[str]:
     >>> sorted(extract("CT shows a large hemorrhage", d))
     ['C0019080', 'C0040405']
     """
-    return frozenset(m.concept for m in mentions(caption, dictionary) if not m.negated)
+    return frozenset(entry.concept for _, _, entry, negated in _token_mentions(caption, dictionary)[1] if not negated)
 
 
 def merged_names(sources: Iterable[Mapping[str, str]]) -> tuple[dict[str, str], dict[str, list[str]]]:

@@ -350,6 +350,10 @@ def negated_spans(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, 
     return _merged([(start, end) for start, end, cue in cue_scopes(text, max_words, cues) if cue.kind != "other exam"])
 
 
+#: The cue groups that open no scope: terminators, places and pseudo-cues only end or bound the scopes of others.
+_SCOPELESS_GROUPS = frozenset({"stop", "place", "pseudo"})
+
+
 def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...] = CUES,
                sentences: Sequence[tuple[int, int]] | None = None,
                definitions: Sequence[Definition] | None = None) -> list[tuple[int, int, Cue]]:
@@ -380,13 +384,14 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
     for sentence, (start, end) in enumerate(spans):
         tokens = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(lowered, start, end)] if lowered else \
             [(m.group().lower(), m.start(), m.end()) for m in _TOKEN.finditer(text, start, end)]
-        literature = None
-        if sentence:
-            literature = _pasted_scope(tokens) if pasted else _literature_scope(text, tokens, start, end)
+        literature = (_pasted_scope(tokens) if pasted else _literature_scope(text, tokens, start, end)) if sentence else None
         # a continuation ("consistent with") is matched only so that the terminator in it ("with") is not
         found = [cue for cue in _cues(text, tokens, trie) if cue[0] != "join"]
-        clauses = _new_clauses(text, tokens)
         exams = _cues(text, tokens, exam_trie)
+        if not exams and all(group in _SCOPELESS_GROUPS for group, _, _, _ in found):
+            scopes.extend([] if literature is None else [literature])  # (five sentences in six: nothing more to read)
+            continue
+        clauses = _new_clauses(text, tokens)
         exam_scopes = _exam_scopes(tokens, exams, found, clauses, max_words)
         after_event = {last - 1 for _, cue, _, last in exams if cue.direction == "after"}
         places = [first for group, _, first, _ in found if group == "place"]

@@ -467,6 +467,8 @@ def scan_range(keys: Sequence[str], gap: Callable[[int], str], examinations: Seq
     >>> sorted(scan_range("ct of the abdomen and pelvis".split(), lambda k: " ", [(0, 0)], SENSE_WORDS))
     []
     """
+    if not examinations or words.scan_region.isdisjoint(keys):
+        return frozenset()  # (most captions: no list of regions to read, nor an examination for it to touch)
     covered = {k for first, last in examinations for k in range(first, last + 1)}
     ends, starts = {last for _, last in examinations}, {first for first, _ in examinations}
     ranges: set[int] = set()
@@ -695,8 +697,11 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     if first > 0 and keys[first - 1] in words.approach and joined(first):
         return False  # "trans-thoracic": a route, not the structure imaged
     next_word = keys[last + 1] if last + 1 < len(keys) and joined(last + 1) else ""  # the word the mention modifies
-    if any(k < len(keys) and keys[k] in words.named_after and all(joined(j) for j in range(last + 1, k + 1))
-           for k in (last + 1, last + 2)) and not structure_word(keys[last], words) and first not in image_starts:
+    # (the two words after it tested at once first: after nearly every mention, neither is such a noun)
+    if not words.named_after.isdisjoint(keys[last + 1:last + 3]) and any(
+            keys[k] in words.named_after and all(joined(j) for j in range(last + 1, k + 1))
+            for k in (last + 1, last + 2) if k < len(keys)) \
+            and not structure_word(keys[last], words) and first not in image_starts:
         return False  # "COVID-19 vaccination", "tumour bed": the vaccine, the bed, not the disease ("CT protocol" is CT)
     if next_word in words.shape and hyphened is not None and hyphened(last + 1) and not names_a_lesion(keys[last], words):
         return False  # "a tongue-like projection": what the thing looks like ("cyst-like lesions" are lesions still)
