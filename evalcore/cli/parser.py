@@ -388,10 +388,10 @@ def extract_command(commands: argparse._SubParsersAction) -> None:
                          help="leave out the built-in imaging vocabulary (CT, MRI, US, X-ray, views, ...) and the "
                               "built-in synonyms (rules/synonyms.tsv)")
     extract.add_argument("--ontology-ids", action="store_true", help="also emit concept IDs that are not CUIs")
-    extract.add_argument("--workers", type=integer, default=1, metavar="N",
-                         help="read the captions on N local worker processes (0 = one per core; default: in this "
-                              "process); the same concept sets, faster from 20,000 captions on (--evidence still "
-                              "reads each caption again in this process)")
+    extract.add_argument("--workers", type=integer, default=0, metavar="N",
+                         help="read the captions on N local worker processes (default 0: one per core; 1: in this "
+                              "process); the same concept sets, faster, used from 20,000 captions on (fewer are read "
+                              "in this process; --evidence still reads each caption again in this process)")
     extract.add_argument("--out", required=True, help="ID,CUIs CSV to write")
     extract.add_argument("--evidence", metavar="FILE",
                          help="CSV to write, one row per mention: image_id, concept, start, end (0-based character "

@@ -235,12 +235,18 @@ def test_the_extraction_overview_names_every_kind_a_rules_file_takes():
 def test_extract_on_worker_processes_writes_the_same_file(world, monkeypatch, capsys):
     import evalcore.extraction.extractor as extractor
 
-    assert run_extract(world) == 0
+    assert run_extract(world, "--workers", "1") == 0
     alone = (world / "out.csv").read_bytes()
     monkeypatch.setattr(extractor, "PARALLEL_MINIMUM", 0)
     monkeypatch.setattr(extractor, "PROGRESS_BLOCK", 1)
-    assert run_extract(world, "--workers", "2") == 0
+    pools = []
+    by_workers = extractor._extracted_by_workers
+    monkeypatch.setattr(extractor, "_extracted_by_workers", lambda *args: pools.append(args[-1]) or by_workers(*args))
+    assert run_extract(world) == 0  # by default, a worker per core for a collection as large as PARALLEL_MINIMUM
     assert (world / "out.csv").read_bytes() == alone
+    assert pools == ([extractor.worker_count(0)] if extractor.worker_count(0) > 1 else [])
+    assert run_extract(world, "--workers", "2") == 0
+    assert (world / "out.csv").read_bytes() == alone and pools[-1] == 2
     assert run_extract(world, "--workers", "-1") == 2
     assert "workers must be a whole number >= 0" in capsys.readouterr().err
 
