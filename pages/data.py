@@ -187,7 +187,7 @@ else:
     abbreviations = st.checkbox(say("abbreviations"), value=True,
                                 key="extract_abbreviations")
     # The command line's dictionary is the names file alone; the KG's node names are a choice, shown, since on
-    # ROCOv2 they lower the F1 against the curators' sets (0.7331 without them, 0.6725 with them).
+    # ROCOv2 they lower the F1 against the curators' sets (0.7344 without them, 0.6734 with them).
     kg_names = bool(ws.kg_files) and st.checkbox(say("extract_kg_names"), value=False, key="extract_kg_names",
                                                  help=say("extract_kg_names_help"))
     if st.button("Find concepts in the captions", key="extract_concepts", type="primary"):

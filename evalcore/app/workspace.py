@@ -644,8 +644,8 @@ def caption_concepts(workspace: Workspace, synonym_files: Sequence[tuple[bytes, 
     input) and, with ``abbreviations``, the built-in imaging vocabulary. Reads only the captions, names and KG files.
 
     The dictionary without the KG's names is the command line's (``extract --names`` with the collection's names
-    file): on ROCOv2 test both give F1 0.7331 against the curated sets; the KG's names add words the curators did not
-    tag (0.6725)."""
+    file): on ROCOv2 test both give F1 0.7344 against the curated sets; the KG's names add words the curators did not
+    tag (0.6734)."""
     if not workspace.captions:
         raise CBIRLensError("no captions loaded: load an 'ID,Caption' file first")
     names, kg_synonyms = extraction_names(workspace, kg_names)
