@@ -742,8 +742,9 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
 
 
 #: How many words the of-phrase after a device's part may run to the device's noun ("the neck fracture of *the
-#: cemented Exeter stem*").
-_DEVICE_PHRASE_WORDS = 4
+#: cemented Exeter stem*", "the neck piece of *a bi-modular hip stem*": a determiner and up to four modifiers, a
+#: hyphen's parts words of their own).
+_DEVICE_PHRASE_WORDS = 5
 
 
 def a_device_or_bone_part(keys: Sequence[str], joined: Callable[[int], bool], first: int, last: int,
@@ -845,14 +846,33 @@ def a_place_in_the_body(keys: Sequence[str], first: int, words: SenseWords) -> b
     return sided or (k >= 0 and keys[k] in _BODY_PLACE_PREPOSITIONS)
 
 
-def _a_pouchs_neck(keys: Sequence[str], first: int, last: int, said_by: Mapping[str, str], words: SenseWords) -> bool:
+#: How many words after a neck the compound it modifies may run to its head ("a wide-neck *abdominal wall incisional
+#: hernia*").
+_COMPOUND_WORDS = 4
+
+
+def _a_pouchs_neck(keys: Sequence[str], joined: Callable[[int], bool], first: int, last: int,
+                   said_by: Mapping[str, str], words: SenseWords) -> bool:
     """Whether the bare part noun at ``first``..``last``, in a sentence naming a pouch, is the pouch's part: a word
-    naming one (``said_by``: word -> whole) stands before it or right after it ("a hernia with a wide neck", "a
-    wide-neck hernia"; "the neck and a hiatal hernia" is the body's), and it is no place in the body
-    (:func:`a_place_in_the_body`)."""
-    return not a_place_in_the_body(keys, first, words) and (
-        (last + 1 < len(keys) and said_by.get(keys[last + 1]) in words.pouch)
-        or any(said_by.get(key) in words.pouch for key in keys[:first]))
+    naming one (``said_by``: word -> whole) stands before it ("a hernia with a wide neck", "a sac with a narrow
+    neck"; "the neck and a hiatal hernia" is the body's) or heads the compound the neck modifies, within
+    :data:`_COMPOUND_WORDS` words of no punctuation or function word ("a wide-neck hernia", "a wide-neck abdominal
+    wall incisional hernia"), and it is no place in the body (:func:`a_place_in_the_body`).
+
+    >>> said_by = {"hernia": "hernia", "sac": "hernia"}
+    >>> [_a_pouchs_neck(text.split(), lambda k: True, text.split().index("neck"), text.split().index("neck"), said_by,
+    ...                 SENSE_WORDS) for text in ("a wide neck abdominal wall incisional hernia",
+    ...                                           "a sac with a narrow neck", "the neck and a hiatal hernia")]
+    [True, True, False]
+    """
+    if a_place_in_the_body(keys, first, words):
+        return False
+    for k in range(last + 1, min(last + 1 + _COMPOUND_WORDS, len(keys))):
+        if not joined(k) or keys[k] in words.not_head:
+            break
+        if said_by.get(keys[k]) in words.pouch:
+            return True
+    return any(said_by.get(key) in words.pouch for key in keys[:first])
 
 
 def _kept_by_its_whole(keys: Sequence[str], joined: Callable[[int], bool], first: int, last: int,
@@ -870,7 +890,7 @@ def _kept_by_its_whole(keys: Sequence[str], joined: Callable[[int], bool], first
         # caption
         wholes = _named_wholes if any(key in name_words for key in keys[first:last]) else _nearest_whole
         named = wholes(said_by, found, first, last, *sentence) or wholes(said_by, found, first, last, 0, len(keys))
-        if named and named <= words.pouch and not _a_pouchs_neck(keys, first, last, said_by, words):
+        if named and named <= words.pouch and not _a_pouchs_neck(keys, joined, first, last, said_by, words):
             return True  # "a diverticulum in the left neck", "the neck and a hiatal hernia": the body's neck
         return not named.isdisjoint(name_words) if named or keys[last] in words.tissue else True
     return said is None or said in name_words or words.organ_of.get(said) in name_words

@@ -53,6 +53,7 @@ def test_the_neck_with_no_long_bones_part_joined_to_it_stays_the_neck(caption):
     "Radiograph of the hip: the stem's neck is bent.",
     "Cone-beam CT showing the miniscrew neck against the root.",
     "Dislocation of the neck piece of the modular stem.",
+    "Breakage of the neck piece of a dual-modular hip stem.",  # a hyphen's parts are words of their own
     "Plain radiograph showing the neck fracture of the cemented Exeter stem.",
 ])
 def test_a_devices_neck_gives_no_neck(caption):
@@ -63,6 +64,8 @@ def test_a_devices_neck_gives_no_neck(caption):
     "Axial CT showing a wide-neck hernia of the anterior abdominal wall.",
     "Incisional hernia with a narrow neck (arrow).",
     "A bladder diverticulum; the neck measures 8 mm.",
+    "Coronal CT: a wide-neck anterior abdominal wall hernia containing colon.",  # the compound's head is the hernia
+    "Echocardiography showed a 2 cm sac with a narrow neck, suggesting a false aneurysm.",  # a sac opens by a neck
 ])
 def test_a_pouchs_neck_gives_no_neck(caption):
     assert NECK not in extract(caption, DICTIONARY)
