@@ -794,14 +794,7 @@ def _of_a_device(keys: Sequence[str], joined: Callable[[int], bool], last: int, 
     k = last + 1
     if k < len(keys) and joined(k) and keys[k] != "of" and keys[k] not in words.not_head:
         k += 1  # the head of the compound the part noun modifies: "neck piece", "neck fracture"
-    if k >= len(keys) or keys[k] != "of" or not joined(k):
-        return False
-    for j in range(k + 1, min(k + 1 + _DEVICE_PHRASE_WORDS, len(keys))):
-        if not joined(j) or (keys[j] in words.not_head and keys[j] not in words.determiner):
-            return False
-        if keys[j] in words.device:
-            return True
-    return False
+    return _of_phrase_names(keys, joined, k, words.device, words)
 
 
 def _of_a_vessel(keys: Sequence[str], joined: Callable[[int], bool], last: int, words: SenseWords) -> bool:
@@ -814,13 +807,19 @@ def _of_a_vessel(keys: Sequence[str], joined: Callable[[int], bool], last: int, 
     ...  for text in ("ap view of the right coronary artery", "ap view of the left hip", "ap view with the artery")]
     [True, False, False]
     """
-    k = last + 1
+    return _of_phrase_names(keys, joined, last + 1, words.vessel, words)
+
+
+def _of_phrase_names(keys: Sequence[str], joined: Callable[[int], bool], k: int, named: Collection[str],
+                     words: SenseWords) -> bool:
+    """Whether word ``k`` is "of" and its phrase names a word of ``named`` within :data:`_DEVICE_PHRASE_WORDS`
+    words, past determiners and modifiers, before any punctuation or function word."""
     if k >= len(keys) or keys[k] != "of" or not joined(k):
         return False
     for j in range(k + 1, min(k + 1 + _DEVICE_PHRASE_WORDS, len(keys))):
         if not joined(j) or (keys[j] in words.not_head and keys[j] not in words.determiner):
             return False
-        if keys[j] in words.vessel:
+        if keys[j] in named:
             return True
     return False
 
