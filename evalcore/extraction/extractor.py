@@ -841,11 +841,13 @@ def _in_sense(caption: str, tokens: list[tuple[int, int, str]], keys: list[str],
     def hyphened(k: int) -> bool:
         return caption[tokens[k - 1][1]:tokens[k][0]] in _HYPHENS
 
+    name_words, sense = dictionary.name_words, dictionary.sense  # (read once, not once a mention)
     return [(first, last, entry) for first, last, entries in found for entry in entries
             if not (first == last and first in extent)
-            and not any(start <= first and last < end and entry.concept in concepts for start, end, concepts in hidden)
-            and sense_kept(keys, joined, first, last, dictionary.name_words.get(entry.concept, ()), image_starts,
-                           dictionary.sense, sentence_tokens[sentence_of[first]], organ_words,
+            and not (hidden and any(start <= first and last < end and entry.concept in concepts
+                                    for start, end, concepts in hidden))
+            and sense_kept(keys, joined, first, last, name_words.get(entry.concept, ()), image_starts,
+                           sense, sentence_tokens[sentence_of[first]], organ_words,
                            named=entry.source not in ("abbreviation", "assumed"), view=entry.concept in VIEW_TAGS,
                            hyphened=hyphened)]
 
