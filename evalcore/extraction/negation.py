@@ -376,14 +376,7 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
     scopes: list[tuple[int, int, Cue]] = []
     spans = sentence_spans(text) if sentences is None else sentences
     pasted = len(spans) >= PASTED_SENTENCES and len(text) >= PASTED_CHARACTERS
-    # (lowered once where that reads each word as lowering it alone does: a few letters lower to two, and a capital
-    # sigma lowers by its neighbours, final or not, across a word's end)
-    lowered: str | None = text.lower()
-    if len(lowered) != len(text) or "\u03a3" in text:
-        lowered = None
-    for sentence, (start, end) in enumerate(spans):
-        tokens = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(lowered, start, end)] if lowered else \
-            [(m.group().lower(), m.start(), m.end()) for m in _TOKEN.finditer(text, start, end)]
+    for sentence, ((start, end), tokens) in enumerate(zip(spans, _tokens_by_sentence(text, spans))):
         literature = (_pasted_scope(tokens) if pasted else _literature_scope(text, tokens, start, end)) if sentence else None
         # a continuation ("consistent with") is matched only so that the terminator in it ("with") is not
         found = [cue for cue in _cues(text, tokens, trie) if cue[0] != "join"]
@@ -454,6 +447,27 @@ def cue_scopes(text: str, max_words: int = MAX_SCOPE_WORDS, cues: tuple[Cue, ...
     if scopes:
         scopes.extend(_glossary_scopes(text, scopes, defined_abbreviations(text) if definitions is None else definitions))
     return scopes
+
+
+def _tokens_by_sentence(text: str, spans: Sequence[tuple[int, int]]) -> list[list[tuple[str, int, int]]]:
+    """The tokens of each sentence of ``text`` (``spans``: its :func:`sentence_spans`) as (lower-case word, start,
+    end). A sentence ends after a stop or a line break, inside no token, so the text's tokens, read in one pass,
+    are cut at the sentences' starts.
+
+    >>> _tokens_by_sentence("No Fracture. Seen; yes", [(0, 12), (12, 22)])
+    [[('no', 0, 2), ('fracture', 3, 11)], [('seen', 13, 17), (';', 17, 18), ('yes', 19, 22)]]
+    """
+    lowered = text.lower()
+    if len(lowered) != len(text) or "\u03a3" in text:
+        # (each word lowered alone: a few letters lower to two, and a capital sigma lowers by its neighbours, final
+        # or not, across a word's end)
+        return [[(m.group().lower(), m.start(), m.end()) for m in _TOKEN.finditer(text, start, end)]
+                for start, end in spans]
+    tokens = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(lowered)]
+    if len(spans) == 1 and spans[0] == (0, len(text)):
+        return [tokens]  # (most captions: one sentence)
+    starts = [start for _, start, _ in tokens]
+    return [tokens[bisect_left(starts, start):bisect_left(starts, end)] for start, end in spans]
 
 
 def _bracketed(text: str, tokens: list[tuple[str, int, int]], first: int) -> bool:
