@@ -366,6 +366,29 @@ def test_progress_per_block(dictionary, monkeypatch):
 
 # A plain reference: each name (and vocabulary term) as a regex over the lower-cased caption, every match kept,
 # then negation through the same negated_spans; longest match left to right by sorting candidates.
+#: The organ adjectives of the reference's names, with their organs' nouns (the lexicon's organ-adjective rows).
+_ORGAN_NOUNS = {"renal": "kidney", "pleural": "pleura"}
+
+
+def _organ_noun_mentions(caption: str, names: dict[str, str]) -> list[tuple[int, int, str]]:
+    """A name "<organ adjective> X" written "<organ> X" or "X of (the) <organ>", where no name is written so: a
+    mention beside those of its words (issue 69's fourth pass: "kidney cyst" is a renal cyst, and a kidney's and
+    a cyst's)."""
+    written = {name.lower() for name in names.values()}
+    found = []
+    for concept, name in names.items():
+        first, _, rest = name.lower().partition(" ")
+        if first not in _ORGAN_NOUNS or not rest:
+            continue
+        organ = _ORGAN_NOUNS[first]
+        for form in (f"{organ} {rest}", f"{rest} of {organ}", f"{rest} of the {organ}"):
+            if form.replace(" the ", " ") in written:
+                continue
+            pattern = r"[ \t\-‐‑–]+".join(r"\b" + re.escape(word) + r"s?\b" for word in form.split())
+            found += [(m.start(), m.end(), concept) for m in re.finditer(pattern, caption, re.IGNORECASE)]
+    return found
+
+
 def _reference(caption: str, names: dict[str, str]) -> frozenset[str]:
     candidates = []
     for concept, name in names.items():
@@ -389,6 +412,7 @@ def _reference(caption: str, names: dict[str, str]) -> frozenset[str]:
             reached = -negative_end
     coordinated = _coordinated(caption, chosen, names)
     chosen += [(start, end, concept) for start, end, concept, _, _ in coordinated]
+    chosen += _organ_noun_mentions(caption, names)
     scopes = negated_spans(caption)
     sensed = [(start, end, concept) for start, end, concept in chosen if _plain_sense(caption, start, end, names[concept])]
     # A name coordinated modifiers share is in a scope where its head is.
