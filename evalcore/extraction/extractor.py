@@ -457,12 +457,15 @@ class ConceptDictionary:
         hidden: dict = {}
         for key, concept in hiding:
             _add(_node(hidden, key), _Entry(concept, "name"))
+        taken: set[tuple[str, ...]] = set()  # (the keys the kept rows are read by: _read_keys, met on the way)
         for text, entry, case_sensitive in rows:
             name_words.setdefault(entry.concept, set()).update(normal_token(word) for _, _, word in _tokens(text))
             if case_sensitive:
                 _add(exact.setdefault(text, {}), entry)
                 continue
-            for key in _name_keys(text) + _comma_keys(text):
+            keys = _name_keys(text)
+            taken.update(keys)
+            for key in keys + _comma_keys(text):
                 _add(_node(trie, key), entry)
                 if entry.source in ("abbreviation", "assumed") and entry.requires:
                     _add(_node(inner, key), entry)
@@ -471,7 +474,7 @@ class ConceptDictionary:
                    _frozen(inner), frozenset(kept),
                    MappingProxyType({concept: frozenset(words) for concept, words in name_words.items()}),
                    SENSE_WORDS_KEYED, with_cues(rules.cues) if rules else CUES, one_modality=abbreviations,
-                   hidden=_frozen(hidden), organ_nouns=_organ_noun_trie(rows, exclusions), recipe=recipe)
+                   hidden=_frozen(hidden), organ_nouns=_organ_noun_trie(rows, exclusions, taken), recipe=recipe)
 
 
 #: SNOMED CT's E node of a body structure ("Entire pulmonary vein"), the whole of the structure its words name.
@@ -491,7 +494,7 @@ def _entire_rows(names: Mapping[str, str], rows: list[tuple[str, _Entry, bool]])
     >>> _entire_rows(names, rows)
     [('C2', 'pulmonary vein'), ('C4', 'distal phalanx')]
     """
-    taken = {key for text, _, case_sensitive in rows if not case_sensitive for key in _name_keys(text)}
+    taken = _read_keys(rows)
     found = []
     for concept, name in names.items():
         if not _ENTIRE.match(name):
@@ -515,24 +518,31 @@ _ADJECTIVE_NOUNS: Mapping[str, str] = MappingProxyType({
 _DUE_TO_DISEASE = re.compile(r"\s+due to disease$", re.IGNORECASE)
 
 
-def _organ_noun_trie(rows: list[tuple[str, _Entry, bool]], exclusions: list[tuple[str, str]]) -> Mapping:
+def _read_keys(rows: list[tuple[str, _Entry, bool]]) -> set[tuple[str, ...]]:
+    """The keys the rows that are not case-sensitive are read by (:func:`_name_keys`)."""
+    return {key for text, _, case_sensitive in rows if not case_sensitive for key in _name_keys(text)}
+
+
+def _organ_noun_trie(rows: list[tuple[str, _Entry, bool]], exclusions: list[tuple[str, str]],
+                     taken: Collection[tuple[str, ...]]) -> Mapping:
     """A trie of the organ-noun variants of the names and synonyms among ``rows``
     (:func:`~evalcore.extraction.morphology.organ_noun_variants`, the lexicon's organ adjectives: "Cerebral atrophy"
     is "brain atrophy" and "atrophy of brain"), each read as its concept's name beside the mentions of its words
-    (:func:`_organ_noun_names`), only where no row of the dictionary is read by the variant's words, no other
+    (:func:`_organ_noun_names`), only where no key the rows are read by (``taken``: :func:`_read_keys`, which the
+    dictionary's build gathers on its way) is the variant's, no other
     concept's name or synonym yields the same variant, and no exclusion takes it. A name that ends in SNOMED CT's
     "due to disease" (the disorder told apart from the procedure of the same words: "Dilation of esophagus due to
     disease") is read so too without it, beside its words as well: "a dilatation of the esophagus" is still a
     dilatation and the esophagus.
 
     >>> rows = [("Cerebral atrophy", _Entry("C1", "name"), False), ("Brain", _Entry("C2", "name"), False)]
-    >>> trie = _organ_noun_trie(rows, [])
+    >>> trie = _organ_noun_trie(rows, [], _read_keys(rows))
     >>> [entry.concept for entry in _exact(trie, ["atrophic", "of", "brain"])], sorted(trie)
     (['C1'], ['atrophic', 'brain'])
-    >>> sorted(_organ_noun_trie([("Dilation of esophagus due to disease", _Entry("C3", "name"), False)], []))
+    >>> rows = [("Dilation of esophagus due to disease", _Entry("C3", "name"), False)]
+    >>> sorted(_organ_noun_trie(rows, [], _read_keys(rows)))
     ['dilatation', 'esophageal']
     """
-    taken = {key for text, _, case_sensitive in rows if not case_sensitive for key in _name_keys(text)}
     yielded: dict[tuple[str, ...], dict[str, tuple[str, _Entry, bool]]] = {}  # a variant's words -> concept -> row
     for text, entry, case_sensitive in rows:
         if entry.source not in ("name", "synonym") or case_sensitive:
@@ -1384,7 +1394,8 @@ def _organ_noun_names(tokens: list[tuple[int, int, str]], keys: list[str], joine
     brain's and an atrophy's. Not from a word with a prefix of place that the lexicon reads as its organ
     ("peripancreatic inflammation" is around the pancreas, no inflammation of it).
 
-    >>> trie = _organ_noun_trie([("Cerebral atrophy", _Entry("C1", "name"), False)], [])
+    >>> rows = [("Cerebral atrophy", _Entry("C1", "name"), False)]
+    >>> trie = _organ_noun_trie(rows, [], _read_keys(rows))
     >>> words = [(0, 7, "atrophy"), (8, 10, "of"), (11, 14, "the"), (15, 20, "brain")]
     >>> _organ_noun_names(words, ["atrophic", "of", "the", "brain"], lambda k: True, trie)[0][:2]
     (0, 3)
