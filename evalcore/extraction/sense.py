@@ -16,10 +16,10 @@ One rule over phrase structure (head noun, its modifier, its of-phrase), with wo
   names the lungs), the one named nearest before it where the sentence names several ("CT of the neck and thorax
   ... thyroid gland enlargement ... extension of the right lobe"), else one the rest of the caption names ("Neck
   length ratio. ... the femoral neck"); a caption that names none leaves the mention as matched. A pouch's neck (an
-  aneurysm's, a hernia's or a diverticulum's: ``pouch``) is one named before it or right after it ("a hernia with a
-  wide neck", "a wide-neck hernia"), never sided nor what a thing lies in: "a diverticulum in the left neck",
-  "emphysema of the neck and a hiatal hernia" are the body's. A name whose own position words the mention says
-  ("right *lower* lobe") keeps its organ where any organ with the part is named.
+  aneurysm's, a hernia's, a diverticulum's or a sac's: ``pouch``) is one named before it or heading the compound it
+  begins ("a hernia with a wide neck", "a wide-neck abdominal wall hernia"), never sided nor what a thing lies in:
+  "a diverticulum in the left neck", "emphysema of the neck and a hiatal hernia" are the body's. A name whose own
+  position words the mention says ("right *lower* lobe") keeps its organ where any organ with the part is named.
   A mention that names its whole itself ("intestinal wall of the colon") and a part of a part ("posterior segment
   of the upper lobe") are left as matched.
 - A **procedure noun** ("aspiration", "biopsy", ...) right after a procedure modifier ("needle", "percutaneous", ...)
@@ -741,10 +741,11 @@ def sense_kept(keys: Sequence[str], joined: Callable[[int], bool], first: int, l
     return _kept_by_its_whole(keys, joined, first, last, name_words, words, sentence, where)
 
 
-#: How many words the of-phrase after a device's part may run to the device's noun ("the neck fracture of *the
-#: cemented Exeter stem*", "the neck piece of *a bi-modular hip stem*": a determiner and up to four modifiers, a
-#: hyphen's parts words of their own).
-_DEVICE_PHRASE_WORDS = 5
+#: How many words an of-phrase may run to the noun it is read for, a device's after a part noun ("the neck fracture
+#: of *the cemented Exeter stem*", "the neck piece of *a bi-modular hip stem*") or a vessel's after a view ("AP view
+#: of *the left anterior descending artery*"): a determiner and up to four modifiers, a hyphen's parts words of
+#: their own.
+_OF_PHRASE_WORDS = 5
 
 
 def a_device_or_bone_part(keys: Sequence[str], joined: Callable[[int], bool], first: int, last: int,
@@ -752,7 +753,7 @@ def a_device_or_bone_part(keys: Sequence[str], joined: Callable[[int], bool], fi
     """Whether the mention of tokens ``first``..``last``, ending in a part noun, names the part of a device or of a
     long bone, no body region: a body's word right after a device's noun ("the implant shoulder", "the screw head",
     "the miniscrew's neck"), or whose of-phrase, or that of the noun it modifies, names a device within
-    :data:`_DEVICE_PHRASE_WORDS` words ("the neck piece of the modular stem", "the neck fracture of the cemented
+    :data:`_OF_PHRASE_WORDS` words ("the neck piece of the modular stem", "the neck fracture of the cemented
     Exeter stem"); a bare part noun joined to a part only a long bone has ("neck-shaft angle"), or that a hyphen
     (``hyphened(k)``: whether words ``k - 1`` and ``k`` are joined by one) pairs with another part noun before a
     noun of a bone's feature ("the head-neck junction", "a head-neck fragment"; a "head-neck CT" is the body's).
@@ -789,7 +790,7 @@ def a_device_or_bone_part(keys: Sequence[str], joined: Callable[[int], bool], fi
 
 def _of_a_device(keys: Sequence[str], joined: Callable[[int], bool], last: int, words: SenseWords) -> bool:
     """Whether the of-phrase of the part noun at ``last``, or of the noun right after it ("the neck *piece* of"),
-    names a device within :data:`_DEVICE_PHRASE_WORDS` words, past determiners and modifiers ("of the cemented
+    names a device within :data:`_OF_PHRASE_WORDS` words, past determiners and modifiers ("of the cemented
     Exeter stem"), before any function word ("the neck of a patient *with* a stent" names none)."""
     k = last + 1
     if k < len(keys) and joined(k) and keys[k] != "of" and keys[k] not in words.not_head:
@@ -799,7 +800,7 @@ def _of_a_device(keys: Sequence[str], joined: Callable[[int], bool], last: int, 
 
 def _of_a_vessel(keys: Sequence[str], joined: Callable[[int], bool], last: int, words: SenseWords) -> bool:
     """Whether the of-phrase of the noun at ``last`` ("view", "projection") names a vessel, nerve or duct within
-    :data:`_DEVICE_PHRASE_WORDS` words, past determiners and modifiers, before any function word: a radiograph shows
+    :data:`_OF_PHRASE_WORDS` words, past determiners and modifiers, before any function word: a radiograph shows
     a vessel's lumen only with a contrast medium, so the view of one is an angiogram's (MeSH D000792 Angiography:
     radiography of blood vessels after injection of a contrast medium).
 
@@ -812,11 +813,11 @@ def _of_a_vessel(keys: Sequence[str], joined: Callable[[int], bool], last: int, 
 
 def _of_phrase_names(keys: Sequence[str], joined: Callable[[int], bool], k: int, named: Collection[str],
                      words: SenseWords) -> bool:
-    """Whether word ``k`` is "of" and its phrase names a word of ``named`` within :data:`_DEVICE_PHRASE_WORDS`
+    """Whether word ``k`` is "of" and its phrase names a word of ``named`` within :data:`_OF_PHRASE_WORDS`
     words, past determiners and modifiers, before any punctuation or function word."""
     if k >= len(keys) or keys[k] != "of" or not joined(k):
         return False
-    for j in range(k + 1, min(k + 1 + _DEVICE_PHRASE_WORDS, len(keys))):
+    for j in range(k + 1, min(k + 1 + _OF_PHRASE_WORDS, len(keys))):
         if not joined(j) or (keys[j] in words.not_head and keys[j] not in words.determiner):
             return False
         if keys[j] in named:
