@@ -825,15 +825,13 @@ def _new_clauses(text: str, tokens: list[tuple[str, int, int]]) -> list[int]:
 #: How many words a subject an affirming predicate closes may hold, the predicate's auxiliary with them
 #: ("subarachnoid hemorrhage is noted").
 _PREDICATE_SUBJECT_WORDS = 5
-#: The words that join a list's items: a predicate after one closes the whole denied list ("no fracture, dislocation
-#: or effusion seen").
-_LIST_JOINERS = frozenset({"and", "or", "nor"})
 
 
 def _closed_by_a_predicate(text: str, tokens: list[tuple[str, int, int]], k: int) -> bool:
     """Whether token ``k``, after a comma, begins a subject that an affirming predicate (:data:`AFFIRMING_PREDICATES`)
-    closes within :data:`_PREDICATE_SUBJECT_WORDS` words, with no word of a list (:data:`_LIST_JOINERS`) and no
-    comma between, and the word before the comma no adjective: a clause of its own ("no midline shift,
+    closes within :data:`_PREDICATE_SUBJECT_WORDS` words, with no word that joins a list (:data:`_AND_LISTS`: a
+    predicate after one closes the whole denied list) and no comma between, and the word before the comma no
+    adjective: a clause of its own ("no midline shift,
     *subarachnoid hemorrhage noted*"), not the next item of a denied list ("no fracture, dislocation, or effusion
     seen") nor an adjective's partner before one noun ("no intraocular, space-occupying lesions were found").
 
@@ -853,7 +851,7 @@ def _closed_by_a_predicate(text: str, tokens: list[tuple[str, int, int]], k: int
     if tokens[k - 1][0].endswith(ADJECTIVE_ENDINGS):
         return False
     for j in range(k, min(k + 1 + _PREDICATE_SUBJECT_WORDS, len(tokens))):
-        if tokens[j][0] in _LIST_JOINERS or (j > k and _comma_before(text, tokens, j)):
+        if tokens[j][0] in _AND_LISTS or (j > k and _comma_before(text, tokens, j)):
             return False
         if j > k and tokens[j][0] in AFFIRMING_PREDICATES:
             return True
