@@ -415,20 +415,10 @@ class ConceptDictionary:
             (variant, entry(concept, "name"), False) for concept, name in readable.items()
             for variant in name_variants(name)
             if variant == name or all(written.get(key, concept) == concept for key in _name_keys(variant))]
-        kept_synonyms: dict[str, tuple] = {}  # (read once: an iterator of names is read here, not again)
-        for concept, more in (synonyms or {}).items():
-            if concept not in kept:
-                continue
-            if isinstance(more, str) or not isinstance(more, Iterable):
-                raise ParameterError(f"the synonyms of {concept!r} must be a list of names, "
-                                     + ("not one string" if isinstance(more, str) else f"got {type(more).__name__}"))
-            kept_synonyms[concept] = more = tuple(more)
-            for synonym in more:
-                if not isinstance(synonym, str):
-                    raise ParameterError(f"a synonym of {concept!r} must be a text, got {synonym!r}")
-                if synonym.strip().lower() in LEXICON.non_specific or name_too_long(synonym):
-                    continue
-                rows.extend((variant, entry(concept, "synonym"), _acronym(variant)) for variant in name_variants(synonym))
+        kept_synonyms = _kept_synonyms(synonyms, kept)
+        rows.extend((variant, entry(concept, "synonym"), _acronym(variant)) for concept, more in kept_synonyms.items()
+                    for synonym in more if synonym.strip().lower() not in LEXICON.non_specific
+                    and not name_too_long(synonym) for variant in name_variants(synonym))
         # A concept whose name keeps its qualifier ("Pathological fracture") is read only where the qualifier is said,
         # whatever synonym names it ("Fracture" in MeSH's entry terms).
         qualified = {concept: name.split()[0].lower().removesuffix("al") for concept, name in kept.items()
@@ -475,6 +465,23 @@ class ConceptDictionary:
                    MappingProxyType({concept: frozenset(words) for concept, words in name_words.items()}),
                    SENSE_WORDS_KEYED, with_cues(rules.cues) if rules else CUES, one_modality=abbreviations,
                    hidden=_frozen(hidden), organ_nouns=_organ_noun_trie(rows, exclusions, taken), recipe=recipe)
+
+
+def _kept_synonyms(synonyms: Mapping[str, Iterable[str]] | None, kept: Mapping[str, str]) -> dict[str, tuple]:
+    """The synonyms of the ``kept`` concepts, each list read once into a tuple (an iterator of names is read here, not
+    again), checked to be a list of texts."""
+    checked: dict[str, tuple] = {}
+    for concept, more in (synonyms or {}).items():
+        if concept not in kept:
+            continue
+        if isinstance(more, str) or not isinstance(more, Iterable):
+            raise ParameterError(f"the synonyms of {concept!r} must be a list of names, "
+                                 + ("not one string" if isinstance(more, str) else f"got {type(more).__name__}"))
+        checked[concept] = more = tuple(more)
+        for synonym in more:
+            if not isinstance(synonym, str):
+                raise ParameterError(f"a synonym of {concept!r} must be a text, got {synonym!r}")
+    return checked
 
 
 #: SNOMED CT's E node of a body structure ("Entire pulmonary vein"), the whole of the structure its words name.
