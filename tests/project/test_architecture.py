@@ -7,6 +7,7 @@ the moment to ask whether it sits where its imports say it does.
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -39,11 +40,18 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+@cache
+def nodes_of(path: Path) -> tuple[ast.AST, ...]:
+    """Every node of the file's syntax tree, parsed once per test process: the checks below all walk the same
+    modules, and parsing them is what made each check take most of a second."""
+    return tuple(ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))))
+
+
 def imports_of(path: Path, name: str) -> list[tuple[str, list[str], int]]:
     """(imported module, names taken, line) for every import in module ``name``'s file, relative ones resolved."""
     package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
     found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+    for node in nodes_of(path):
         if isinstance(node, ast.Import):
             found += [(alias.name, [], node.lineno) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -85,16 +93,14 @@ def test_evalcore_top_level_stays_small():
 LONGEST_FUNCTION = 100
 
 
-@pytest.mark.slow
 def test_no_function_over_the_longest():
     long = [f"{path.relative_to(ROOT)}:{node.lineno}: {node.name} ({node.end_lineno - node.lineno + 1} lines)"
-            for path in MODULES.values() for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            for path in MODULES.values() for node in nodes_of(path)
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
             and node.end_lineno - node.lineno + 1 > LONGEST_FUNCTION]
     assert not long, "\n".join(long)
 
 
-@pytest.mark.slow
 def test_imports_never_go_up_a_layer():
     upward = []
     for module, path in MODULES.items():
@@ -119,7 +125,6 @@ def test_the_engine_floors_only_look_down():
     assert not upward, "\n".join(upward)
 
 
-@pytest.mark.slow
 def test_no_import_circle():
     edges = {module: {reached for target, names, _ in imports_of(path, module) for reached in internal_target(target, names)
                       if reached != module and not module.startswith(reached + ".")}
@@ -142,7 +147,6 @@ def test_no_import_circle():
     assert not circles, "\n".join(circles)
 
 
-@pytest.mark.slow
 def test_no_module_takes_another_modules_private_names():
     taken = []
     for module, path in MODULES.items():
@@ -153,7 +157,6 @@ def test_no_module_takes_another_modules_private_names():
     assert not taken, "\n".join(taken)
 
 
-@pytest.mark.slow
 def test_evalcore_never_imports_streamlit_or_the_pages():
     """The library is pure; the one exception is the CLI's ``app`` command, which starts Streamlit's own CLI."""
     found = [f"{path.relative_to(ROOT)}:{line}: {target}" for module, path in MODULES.items()
