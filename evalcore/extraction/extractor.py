@@ -383,7 +383,7 @@ class ConceptDictionary:
         ``abbreviations``, so do the package's own (:data:`~evalcore.extraction.user_rules.BUILT_IN_RULES`). A name,
         synonym or exclusion of more than :data:`~evalcore.extraction.rule_files.MAX_NAME_WORDS` words is left out (no
         caption writes it whole, and the matcher's steps a caption word stay bounded by that many; the readers of
-        names and rules files refuse it, naming its line).
+        names and rules files refuse it, naming its line), and so is a blank name or synonym (it names nothing).
 
         >>> d = ConceptDictionary.build({"C0040405": "X-Ray Computed Tomography", "UBERON:0000955": "brain"})
         >>> sorted(d.concepts), sorted(ConceptDictionary.build({"UBERON:0000955": "brain"}, ontology_ids=True).concepts)
@@ -409,7 +409,7 @@ class ConceptDictionary:
 
         # A name as written is its concept's: another concept's variant of the same words is not read ("Face", not
         # the "face" of "Bone structure of face").
-        readable = {concept: name for concept, name in kept.items() if not name_too_long(name)}
+        readable = {concept: name for concept, name in kept.items() if name.strip() and not name_too_long(name)}
         written = {key: concept for concept, name in readable.items() for key in _name_keys(name)}
         rows: list[tuple[str, _Entry, bool]] = [
             (variant, entry(concept, "name"), False) for concept, name in readable.items()
@@ -417,7 +417,7 @@ class ConceptDictionary:
             if variant == name or all(written.get(key, concept) == concept for key in _name_keys(variant))]
         kept_synonyms = _kept_synonyms(synonyms, kept)
         rows.extend((variant, entry(concept, "synonym"), _acronym(variant)) for concept, more in kept_synonyms.items()
-                    for synonym in more if synonym.strip().lower() not in LEXICON.non_specific
+                    for synonym in more if synonym.strip() and synonym.strip().lower() not in LEXICON.non_specific
                     and not name_too_long(synonym) for variant in name_variants(synonym))
         # A concept whose name keeps its qualifier ("Pathological fracture") is read only where the qualifier is said,
         # whatever synonym names it ("Fracture" in MeSH's entry terms).

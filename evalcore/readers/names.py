@@ -54,7 +54,7 @@ def read_concept_names(source: Source, name: str | None = None) -> dict[str, str
 def read_names_to_find(source: Source, name: str | None = None) -> dict[str, str]:
     """Concept names to find concepts by (``extract``, :func:`evalcore.api.extract_concepts`, the dashboard's names
     upload): :func:`read_concept_names`, refusing a file that names no concept, since finding by it would give every
-    image an empty concept set, and one with a name of more than
+    image an empty concept set, and one with an empty name or a name of more than
     :data:`~evalcore.extraction.rule_files.MAX_NAME_WORDS` words, naming its line (the matcher's steps a caption
     word are bounded by that many).
 
@@ -64,6 +64,9 @@ def read_names_to_find(source: Source, name: str | None = None) -> dict[str, str
     >>> read_names_to_find(b"CUI,Name\\nC0000001,Vein\\nC0000002," + b"x " * 100 + b"\\n", "names.csv")
     Traceback (most recent call last):
     evalcore.errors.InputError: names.csv, line 3: expected a name of at most 64 words, found 100 words
+    >>> read_names_to_find(b"CUI,Name\\nC0000001,Vein\\nC0000002, \\n", "names.csv")
+    Traceback (most recent call last):
+    evalcore.errors.InputError: names.csv, line 3: expected a name for C0000002, found an empty name
     """
     data, display = read_checked_bytes(source, name)
     names = read_concept_names(data, display)
@@ -71,6 +74,9 @@ def read_names_to_find(source: Source, name: str | None = None) -> dict[str, str
         raise InputError(display, None, "at least one row 'CUI,Name' (or English MRCONSO.RRF rows)", "none",
                          plain_expected="at least one row of a concept code and its name")
     for concept, label in names.items():
+        if not label.strip():
+            raise InputError(display, _line_of_name(data, display, concept, label), f"a name for {concept}",
+                             "an empty name", plain_expected=f"a name to find {concept} by in the captions")
         if name_too_long(label):
             raise InputError(display, _line_of_name(data, display, concept, label),
                              f"a name of at most {MAX_NAME_WORDS} words", f"{name_words(label):,} words",

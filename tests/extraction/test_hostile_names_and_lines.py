@@ -62,6 +62,25 @@ def test_a_names_file_with_a_name_over_the_bound_is_refused_naming_its_line() ->
     assert read_names_to_find(f"CUI,Name\nC0000001,{at_bound}\n".encode(), "names.csv") == {"C0000001": at_bound}
 
 
+@pytest.mark.parametrize("blank", ["", " ", "\t"])
+def test_a_blank_name_or_synonym_is_left_out_of_the_dictionary(blank: str) -> None:
+    """A blank name or synonym given to the API names nothing: it is left out, not a crash in the name variants."""
+    dictionary = ConceptDictionary.build({"C0000001": blank, "C0024109": "Lung"}, {"C0000001": [blank, "vein"],
+                                                                                  "C0024109": [blank]})
+    assert extract("the lung and a vein", dictionary) == {"C0000001", "C0024109"}
+    assert extract(f"a{blank}b", dictionary) == set()
+
+
+@pytest.mark.parametrize("row", ["C0000002,", 'C0000002,""', "C0000002, "])
+def test_a_names_file_with_an_empty_name_is_refused_naming_its_line(row: str) -> None:
+    data = f"CUI,Name\nC0000001,Vein\n{row}\nC0000003,Artery\n".encode()
+    with pytest.raises(InputError, match=r"^names\.csv, line 3: expected a name for C0000002, found an empty name$"):
+        read_names_to_find(data, "names.csv")
+    mrconso = b"C0000001|ENG|P|L1|PF|S1|Y|A1||||MSH|MH|D1|Vein|0|N||\nC0000002|ENG|P|L2|PF|S2|Y|A2||||MSH|MH|D2||0|N||\n"
+    with pytest.raises(InputError, match=r"^MRCONSO\.RRF, line 2: expected a name for C0000002, found an empty name$"):
+        read_names_to_find(mrconso, "MRCONSO.RRF")
+
+
 def test_a_rules_file_with_words_over_the_bound_is_refused_naming_its_line(tmp_path: Path) -> None:
     path = tmp_path / "rules.tsv"
     path.write_text("kind\twords\tconcept\tsource\nsynonym\theart shadow\tC0018787\tour lab\n"
