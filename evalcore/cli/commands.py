@@ -62,7 +62,7 @@ from evalcore.resources import project_root
 
 from .agreement import command_agreement
 from .console import ProgressBar, print_note, print_tie_notes, print_unscored_notes, shown_number
-from .groups import checked_grouping, grouped_of, grouped_table, print_grouped, write_group_csv
+from .groups import checked_grouping, group_csv_outputs, grouped_of, grouped_table, print_grouped
 from .parser import program_name, recreating_command
 
 # --- options given and options read ------------------------------------------------------------------------
@@ -273,12 +273,11 @@ def command_evaluate(args: argparse.Namespace) -> None:
     grouped = grouped_of(args, grouping, evaluator, results)
     # --qrels beside --concepts: does concept relevance (IoU) rank the systems as the judged grades do?
     ranked = judged_ranking(evaluator, runs, results, relevance) if args.qrels and args.concepts else ()
-    # The per-query values first: the JSON, written last, marks a complete evaluation.
-    if args.per_query:
-        with atomic_output(args.per_query) as handle:
-            results.per_query().to_csv(handle, index=False)
-    write_group_csv(args.group_csv, grouped)
+    # (the outputs replace the earlier files together, or none does: never one command's files from two runs)
+    files = [(args.per_query, results.per_query().to_csv(index=False))] if args.per_query else []
+    files += group_csv_outputs(args.group_csv, grouped)
     if args.json is None:  # as trec_eval, ranx and ir_measures do: the table on the terminal
+        write_texts_atomically(files)
         print(means_table(results.means(), results.metrics))
         if grouped is not None:
             print(f"\nBy {grouped.by}:\n{grouped_table(grouped, results.metrics)}")
@@ -294,7 +293,7 @@ def command_evaluate(args: argparse.Namespace) -> None:
                               "concepts": args.concepts, "labels": args.labels})
     payload["wall_seconds"] = round(time.perf_counter() - started, 3)
     payload["backend"] = evaluator.engine.last_pass.text() if evaluator.engine and evaluator.engine.last_pass else None
-    write_text_atomically(args.json, json.dumps(payload, indent=2))
+    write_texts_atomically([*files, (args.json, json.dumps(payload, indent=2))])
     summary = summary_metrics(results.metrics)
     for name, values in results.means().items():
         shown = ", ".join(f"{m}={shown_number(values[m])}" for m in summary)
@@ -409,8 +408,8 @@ def command_compare(args: argparse.Namespace) -> None:
     if grouped is not None:
         payload["groups"] = grouped.to_dict()
     payload["wall_seconds"] = round(time.perf_counter() - started, 3)
-    write_group_csv(args.group_csv, grouped)
-    write_text_atomically(args.json, json.dumps(payload, indent=2))
+    # (the scores by group and the JSON replace the earlier files together, or neither does)
+    write_texts_atomically([*group_csv_outputs(args.group_csv, grouped), (args.json, json.dumps(payload, indent=2))])
     print(f"randomization test: {statistics.randomization_samples:,} randomizations, so no p-value below "
           f"1/({statistics.randomization_samples:,} + 1) = {statistics.smallest_randomization_p:.4g} before Holm "
           "(--randomization-samples raises it)", file=sys.stderr)

@@ -12,7 +12,7 @@ from evalcore.errors import CBIRLensError, listed
 from evalcore.evaluation.evaluator import Evaluator
 from evalcore.evaluation.groups import BUILT_IN_GROUPINGS, needed_inputs, parse_group_by, query_grouping, results_by_group
 from evalcore.evaluation.results import Results
-from evalcore.io.outputs import atomic_output, check_outputs
+from evalcore.io.outputs import check_outputs
 from evalcore.io.tables import markdown_table
 from evalcore.readers import read_labels
 from evalcore.readers.query_attributes import read_query_attributes
@@ -80,13 +80,12 @@ def grouped_of(args: argparse.Namespace, read: Grouping | None, evaluator: Evalu
     return grouped
 
 
-def write_group_csv(path: str | None, grouped: GroupedScores | None) -> None:
-    """``--group-csv``: the scores by group, a row per metric, group and system (written beside its target and
-    renamed into place)."""
+def group_csv_outputs(path: str | None, grouped: GroupedScores | None) -> list[tuple[str, str]]:
+    """``--group-csv``'s (path, text), none without it: the scores by group, a row per metric, group and system (for
+    :func:`~evalcore.io.outputs.write_texts_atomically`, with the command's other outputs)."""
     if path is None or grouped is None:
-        return
-    with atomic_output(path) as handle:
-        grouped.means.to_csv(handle, index=False, columns=GROUP_CSV_COLUMNS)
+        return []
+    return [(path, grouped.means.to_csv(index=False, columns=GROUP_CSV_COLUMNS))]
 
 
 def grouped_table(grouped: GroupedScores, metrics: Sequence[str]) -> str:

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import csv
 import json
+import resource
+import subprocess
+import sys
 
 import pytest
 
 from evalcore.cli import main
-from tests.conftest import cli_refusal
+from tests.conftest import ROOT, cli_refusal
 
 
 @pytest.fixture
@@ -118,3 +121,23 @@ def test_the_group_csv_may_not_overwrite_the_attributes_file_or_the_json(world, 
     error = cli_refusal(["compare", *common(world), "--metric", "CUI@1", "--group-by", "concepts",
                          "--json", str(world / "c.json"), "--group-csv", str(world / "c.json")], capsys)
     assert "expected a path of its own, found the same file as --json" in error
+
+
+@pytest.mark.subprocess
+@pytest.mark.parametrize("command", ["evaluate", "compare"])
+def test_a_failed_json_write_leaves_the_earlier_group_csv_too(world, command) -> None:
+    """The scores by group and the JSON replace the earlier files together or not at all: with the JSON over the
+    file size limit, the command fails and both earlier files are left as they were (not a new --group-csv beside
+    an old --json, one command's files from two runs). The CSVs are a few hundred bytes, the JSONs several KB."""
+    earlier = b"an earlier result that a failed command must leave alone\n"
+    for name in ("g.csv", "q.csv", "e.json"):
+        (world / name).write_bytes(earlier)
+    argv = [command, *common(world), "--metric" if command == "compare" else "--metrics", "CUI@1", "--group-by",
+            "modality", "--labels", str(world / "labels.csv"), "--group-csv", str(world / "g.csv"),
+            "--json", str(world / "e.json")] + (["--per-query", str(world / "q.csv")] if command == "evaluate" else [])
+    limit = 2048
+    done = subprocess.run([sys.executable, "-m", "evalcore", *argv], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120, preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit)))
+    assert done.returncode != 0 and "e.json: could not write the output file" in done.stderr, done.stderr
+    assert [(world / name).read_bytes() for name in ("g.csv", "q.csv", "e.json")] == [earlier] * 3
+    assert not [path.name for path in world.iterdir() if path.name.startswith(".")]  # no temporary left beside them

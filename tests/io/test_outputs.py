@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -32,6 +31,7 @@ from evalcore.evaluation.retrieval import (
     tfidf_matrix,
     write_trec_run,
 )
+from evalcore.io import outputs as outputs_module
 from evalcore.io.outputs import atomic_output, check_outputs
 from evalcore.readers import read_captions, read_concepts, read_runs
 from evalcore.relevance.kg import KnowledgeGraph
@@ -134,13 +134,14 @@ def test_an_interrupted_per_query_write_leaves_the_earlier_files(demo_copy, monk
     per_query, result = folder / "per_query.csv", folder / "r.json"
     per_query.write_text("earlier per-query file\n")
     result.write_text("{}")
-    original_to_csv = pd.DataFrame.to_csv
+    original_open = outputs_module._open_temporary
 
-    def interrupted(frame, handle, **kwargs):
-        original_to_csv(frame.head(50), handle, **kwargs)
-        raise KeyboardInterrupt
+    def interrupted(target):  # the per-query file is written beside its target; then Ctrl-C, before the JSON
+        if target.name == result.name:
+            raise KeyboardInterrupt
+        return original_open(target)
 
-    monkeypatch.setattr(pd.DataFrame, "to_csv", interrupted)
+    monkeypatch.setattr(outputs_module, "_open_temporary", interrupted)
     with pytest.raises(KeyboardInterrupt):
         main(["evaluate", "--concepts", str(concepts), "--run", str(run), "--k", "10", "--json", str(result),
               "--per-query", str(per_query)])
