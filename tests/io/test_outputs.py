@@ -31,7 +31,6 @@ from evalcore.evaluation.retrieval import (
     tfidf_matrix,
     write_trec_run,
 )
-from evalcore.io import outputs as outputs_module
 from evalcore.io.outputs import atomic_output, check_outputs
 from evalcore.readers import read_captions, read_concepts, read_runs
 from evalcore.relevance.kg import KnowledgeGraph
@@ -134,14 +133,15 @@ def test_an_interrupted_per_query_write_leaves_the_earlier_files(demo_copy, monk
     per_query, result = folder / "per_query.csv", folder / "r.json"
     per_query.write_text("earlier per-query file\n")
     result.write_text("{}")
-    original_open = outputs_module._open_temporary
+    original_fsync, synced = os.fsync, []
 
-    def interrupted(target):  # the per-query file is written beside its target; then Ctrl-C, before the JSON
-        if target.name == result.name:
+    def interrupted(descriptor):  # the per-query file is written and synced beside its target; Ctrl-C on the JSON's
+        synced.append(descriptor)
+        if len(synced) == 2:
             raise KeyboardInterrupt
-        return original_open(target)
+        original_fsync(descriptor)
 
-    monkeypatch.setattr(outputs_module, "_open_temporary", interrupted)
+    monkeypatch.setattr(os, "fsync", interrupted)
     with pytest.raises(KeyboardInterrupt):
         main(["evaluate", "--concepts", str(concepts), "--run", str(run), "--k", "10", "--json", str(result),
               "--per-query", str(per_query)])
