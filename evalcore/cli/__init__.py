@@ -8,6 +8,7 @@ Errors in inputs exit with status 2 and one line on stderr naming file, line and
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import signal
 import sys
@@ -23,6 +24,9 @@ from .parser import build_parser
 
 __all__ = ["build_parser", "main", "run"]
 
+#: The errors of a write to a full device or a pipe closed by its reader.
+_FULL_OR_CLOSED = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EPIPE})
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse ``argv`` (default: the process's arguments) and run the command; 0, or 2 after an error's one line."""
@@ -37,7 +41,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CBIRLensError as error:
         return print_error(str(error))
     except OSError as error:
-        return print_error(f"{error.filename or ''}: {error.strerror or error}")
+        if error.filename is None and error.errno in _FULL_OR_CLOSED:
+            # (every file the commands read or write is named by its error: this is the table or the notes printed,
+            # "python -m evalcore evaluate ... > /dev/full")
+            return print_error(f"could not write to the standard output ({error.strerror or error})")
+        return print_error(f"{error.filename or args.command}: {error.strerror or error}")
     except MemoryError:
         return print_error(f"{args.command} ran out of memory; give it smaller inputs or, for passes over the pool, a "
                            "smaller --memory-per-worker (outputs not yet complete were not written)")

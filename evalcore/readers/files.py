@@ -93,6 +93,9 @@ def read_bytes(source: Source, name: str | None, default_budget: int = DEFAULT_M
 
 def open_regular(path: Path, display: str, budget: int) -> tuple[BinaryIO, int]:
     """An open binary handle on a regular file whose size is within ``budget``, and that size."""
+    if "\0" in str(path):  # (no file system path holds one; os.stat would raise a bare ValueError)
+        raise InputError(display.replace("\0", "\\0"), None, "a file path", "a NUL character in the path",
+                         plain_expected=PLAIN_FILE)
     try:
         mode = os.stat(path).st_mode
     except OSError as error:

@@ -4,6 +4,8 @@ or is read as the user meant."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -16,7 +18,7 @@ from evalcore.evaluation.retrieval import MAX_SVD_DIMENSIONS, tfidf_matrix
 from evalcore.io.loading import kg_names_file
 from evalcore.readers import read_concepts, read_qrels, read_runs
 from evalcore.relevance.measures import nn_iou_measure, parse_measure
-from tests.conftest import DEMO, cli_refusal
+from tests.conftest import DEMO, ROOT, cli_refusal
 
 DEMO_RUNS = sorted(str(p) for p in (DEMO / "runs").glob("*.trec"))
 CONCEPTS = str(DEMO / "concepts.csv")
@@ -292,3 +294,15 @@ def test_a_list_option_naming_one_value_twice_is_refused(tmp_path, monkeypatch, 
     assert capsys.readouterr().err == (f"error: python -m evalcore {command}: {option}: {shown} is given twice{also}; "
                                        "give each value once (see --help)\n")
     assert not (tmp_path / OUT).exists()
+
+
+@pytest.mark.subprocess
+def test_a_full_standard_output_ends_in_one_line_naming_it() -> None:
+    """``evaluate ... > /dev/full``: the table cannot be printed; one line says it was the standard output (it said
+    ": No space left on device", naming nothing)."""
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "evalcore", "evaluate", "--concepts", CONCEPTS, "--run",
+                               DEMO_RUNS[0], "--metrics", "CUI@10"], cwd=ROOT, stdout=full, stderr=subprocess.PIPE,
+                              text=True, timeout=120)
+    errors = [line for line in done.stderr.splitlines() if not line.startswith("note:")]
+    assert (done.returncode, errors) == (2, ["error: could not write to the standard output (No space left on device)"])

@@ -99,6 +99,15 @@ def test_mrrel_nul_before_an_endless_line_comes_first(tmp_path, small_pieces):
 
 # 2. Numbers of more than 4,300 digits (Python's int() limit) are refused as out of range, not a ValueError.
 
+@pytest.mark.parametrize("reader", [read_concepts, read_embeddings, read_kg, read_labels, read_predictions,
+                                    read_qrels, read_runs], ids=lambda reader: reader.__name__)
+def test_a_path_with_a_nul_character_is_refused_naming_it(reader):
+    """No file system path holds a NUL: the operating system's calls raise a bare ValueError on one, which names no
+    file; the readers refuse it as any other unreadable path."""
+    assert refusal(reader, "inputs/a\0b.csv") == "inputs/a\\0b.csv: expected a file path, found a NUL character in " \
+                                                "the path"
+
+
 def test_qrels_grade_of_5000_digits_is_out_of_range():
     message = refusal(read_qrels, b"q1 0 d1 " + b"1" * 5000 + b"\n", "x.qrels")
     assert message.startswith("x.qrels, line 1: expected a grade between -2^53 and 2^53, found 111")
