@@ -29,6 +29,9 @@ MAX_RULE_FILE_BYTES = 64 * 1024 * 1024
 #: names in use hold 18 words (the open KG's); a names file or rules file with a longer one is refused naming its
 #: line, and a longer synonym or name given otherwise is left out of the dictionary (no caption writes it whole).
 MAX_NAME_WORDS = 64
+#: The most characters of a name the extraction reads, whatever its words: the longest names in use hold 125 (the
+#: open KG's); a one-word name of millions of characters would take the dictionary's memory many times over.
+MAX_NAME_CHARACTERS = 1_000
 #: A word of a name or a caption, as the extraction reads it: letters and digits, with an inner apostrophe.
 WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 # Where a line ends in a rule file: a line feed, a carriage return and line feed, or a carriage return alone.
@@ -45,13 +48,27 @@ def name_words(text: str) -> int:
 
 
 def name_too_long(text: str) -> bool:
-    """Whether ``text`` holds more than :data:`MAX_NAME_WORDS` words; one of at most twice that many characters never
-    does (words are parted by at least one character), so most names are not scanned.
+    """Whether ``text`` holds more than :data:`MAX_NAME_WORDS` words or :data:`MAX_NAME_CHARACTERS` characters; one of
+    at most twice that many characters never holds too many words (words are parted by at least one character), so
+    most names are not scanned.
 
-    >>> name_too_long("a " * MAX_NAME_WORDS), name_too_long("a " * (MAX_NAME_WORDS + 1))
-    (False, True)
+    >>> name_too_long("a " * MAX_NAME_WORDS), name_too_long("a " * (MAX_NAME_WORDS + 1)), name_too_long("x" * 1001)
+    (False, True, True)
     """
-    return len(text) > 2 * MAX_NAME_WORDS and name_words(text) > MAX_NAME_WORDS
+    return len(text) > MAX_NAME_CHARACTERS or (len(text) > 2 * MAX_NAME_WORDS and name_words(text) > MAX_NAME_WORDS)
+
+
+def name_size_refused(text: str) -> tuple[str, str]:
+    """(expected, found) for a :func:`name_too_long` name, as a reader's refusal names them: its words where they are
+    too many, else its characters (the readers' lines are bounded, so counting words stays cheap).
+
+    >>> name_size_refused("lung " * 1000), name_size_refused("x" * 5000)
+    (('a name of at most 64 words', '1,000 words'), ('a name of at most 1,000 characters', '5,000 characters'))
+    """
+    words = name_words(text)
+    if words > MAX_NAME_WORDS:
+        return f"a name of at most {MAX_NAME_WORDS} words", f"{words:,} words"
+    return f"a name of at most {MAX_NAME_CHARACTERS:,} characters", f"{len(text):,} characters"
 
 
 def text_lines(text: str) -> list[str]:

@@ -32,11 +32,10 @@ from types import MappingProxyType
 from evalcore.errors import InputError
 from evalcore.extraction.negation import Cue, cue_words
 from evalcore.extraction.rule_files import (
-    MAX_NAME_WORDS,
     RULES_FOLDER,
     Column,
+    name_size_refused,
     name_too_long,
-    name_words,
     read_rule_file,
     refuse_repeat,
 )
@@ -102,8 +101,9 @@ def read_user_rules(paths: Iterable[str | Path], known: Collection[str] | None =
         for row in read_rule_file(path, RULE_COLUMNS):
             kind, words, concept = row["kind"], " ".join(row["words"].split()), row["concept"]
             if name_too_long(words):
-                raise InputError(str(path), row.line, f"column 2 (words): at most {MAX_NAME_WORDS} words",
-                                 f"{name_words(words):,} words")
+                expected, found = name_size_refused(words)
+                raise InputError(str(path), row.line, f"column 2 (words): {expected.removeprefix('a name of ')}",
+                                 found)
             if kind in CUE_KINDS:
                 if concept:
                     raise InputError(str(path), row.line, "column 3 (concept) empty for a cue", repr(concept))

@@ -418,12 +418,21 @@ def rows_of_lines(column: pa.ChunkedArray, index: LineIndex, usual: np.ndarray,
     scanned = np.flatnonzero(~usual).tolist()
     if usual.any():
         scanned = sorted(scanned + [int(np.argmax(usual))])
+    if scanned and not usual.all():
+        # The other lines are split by ``split``, never as arrays: blanked here, so that a line of millions of values
+        # (refused by ``split``, naming its line) is not first split into millions of arrays' items.
+        column = usual_only(column, usual)
 
     def fields(row: int) -> list[str] | None:
         line = int(numbers[row])
         return split(index.text(line), line)
 
     return Rows(column, numbers, usual, scanned, fields)
+
+
+def usual_only(column: pa.ChunkedArray, usual: np.ndarray) -> pa.ChunkedArray:
+    """``column`` with the values of the rows not ``usual`` made empty (read one by one, by the definition)."""
+    return pa.chunked_array([pc.if_else(pa.array(usual), column.combine_chunks(), pa.scalar("", column.type))])
 
 
 def rows_of_records(text: str, display: str, delimiter: str = ",") -> Rows:

@@ -8,7 +8,7 @@ import numpy as np
 import pyarrow.compute as pc
 
 from evalcore.errors import InputError
-from evalcore.extraction.rule_files import MAX_NAME_WORDS, name_too_long, name_words
+from evalcore.extraction.rule_files import MAX_NAME_CHARACTERS, name_size_refused, name_too_long
 from evalcore.readers.columnar import (
     Rows,
     fast_or_by_lines,
@@ -78,9 +78,9 @@ def read_names_to_find(source: Source, name: str | None = None) -> dict[str, str
             raise InputError(display, _line_of_name(data, display, concept, label), f"a name for {concept}",
                              "an empty name", plain_expected=f"a name to find {concept} by in the captions")
         if name_too_long(label):
-            raise InputError(display, _line_of_name(data, display, concept, label),
-                             f"a name of at most {MAX_NAME_WORDS} words", f"{name_words(label):,} words",
-                             plain_expected=f"a name of at most {MAX_NAME_WORDS} words")
+            expected, found = name_size_refused(label)
+            raise InputError(display, _line_of_name(data, display, concept, label), expected, found,
+                             plain_expected=expected)
     return names
 
 
@@ -130,17 +130,23 @@ def _name_row(fields: list[str], display: str, line: int) -> tuple[str, str]:
 _NAME_LINE = NODE_FIELD + r',(?:[!#-+\--~](?:[^",]*[!#-+\--~])?|"(?:[!#-~]|"")(?:(?:[^"]|"")*(?:[!#-~]|""))?"|)$'
 
 
+#: The longest line read as arrays: a name of :data:`~evalcore.extraction.rule_files.MAX_NAME_CHARACTERS` and a
+#: concept ID, quoted.
+_USUAL_LINE_CHARACTERS = MAX_NAME_CHARACTERS + 1_000
+
+
 def _names_by_columns(data: bytes, display: str) -> dict[str, str] | None:
     """The names read from the lines, those of the usual form as arrays; None where a quoted field goes on over the
     next line (the CSV records are read then)."""
     column, index = line_column(universal_newlines(data))
+    # (a line longer than any name a dictionary reads is split alone, where the CSV field limit bounds it)
+    usual = matches(column, "^" + _NAME_LINE) & (pc.utf8_length(column).to_numpy() <= _USUAL_LINE_CHARACTERS)
     try:
-        return _names_of_rows(rows_of_lines(column, index, matches(column, "^" + _NAME_LINE),
-                                            partial(csv_line, display=display)), display)
+        return _names_of_rows(rows_of_lines(column, index, usual, partial(csv_line, display=display)), display)
     except InputError as error:
-        if error.expected == "well-formed CSV":
+        if error.expected == "well-formed CSV" and '"' in index.text(error.line):
             return None  # a quoted field may go on over the next line: read the file as a whole
-        raise
+        raise  # (a line without a quote is read alike as a record: a field over the CSV limit is refused now)
 
 
 def _names_of_rows(rows: Rows, display: str) -> dict[str, str]:

@@ -19,7 +19,15 @@ import pyarrow.compute as pc
 
 from evalcore.data import Predictions
 from evalcore.errors import InputError, quoted_id
-from evalcore.readers.columnar import first_repeated, frozensets, line_column, present, repeated_in_lists, take
+from evalcore.readers.columnar import (
+    first_repeated,
+    frozensets,
+    line_column,
+    present,
+    repeated_in_lists,
+    take,
+    usual_only,
+)
 from evalcore.readers.files import Source, read_checked_bytes
 from evalcore.readers.lines import CUI_PATTERN, check_delimiter, first_line_of
 
@@ -87,8 +95,10 @@ Scored = tuple[frozenset[str], Sequence[tuple[int, str]]]
 PredictionRows = tuple[list[str | None], list[Scored], np.ndarray, np.ndarray]
 
 
-def _prediction_fields(number: int, raw: str) -> tuple[str, list[str]] | None:
-    """The image ID and CUI tokens of one line, split as the official validator splits them (None: blank or header)."""
+def _prediction_fields(number: int, raw: str) -> tuple[str, list[str], int] | None:
+    """The image ID, the first :data:`MAX_CONCEPTS_PER_PREDICTION` CUI tokens and the count of all of them of one line,
+    split as the official validator splits them (None: blank or header); a line of millions of tokens is not split
+    into millions of strings."""
     line = raw.strip()
     if not line:
         return None
@@ -96,16 +106,18 @@ def _prediction_fields(number: int, raw: str) -> tuple[str, list[str]] | None:
     image_id = parts[0].strip()
     if number == 1 and image_id.lower() in {"id", "image_id", "imageid"}:
         return None
-    tokens = [t.strip() for t in re.split(r"[;,]", parts[1])] if len(parts) > 1 and parts[1].strip() else []
-    return image_id, tokens
+    if len(parts) < 2 or not parts[1].strip():
+        return image_id, [], 0
+    pieces = re.split(r"[;,]", parts[1], maxsplit=MAX_CONCEPTS_PER_PREDICTION)[:MAX_CONCEPTS_PER_PREDICTION]
+    return image_id, [t.strip() for t in pieces], parts[1].count(";") + parts[1].count(",") + 1
 
 
-def _prediction_concepts(number: int, tokens: list[str]) -> Scored:
-    """The predicted set of one line and its problems, in token order."""
+def _prediction_concepts(number: int, tokens: list[str], count: int) -> Scored:
+    """The predicted set of one line and its problems, in token order (``count`` tokens on the line, of which
+    ``tokens`` holds the first :data:`MAX_CONCEPTS_PER_PREDICTION`)."""
     problems: list[tuple[int, str]] = []
-    if len(tokens) > MAX_CONCEPTS_PER_PREDICTION:
-        problems.append((number, f"{len(tokens)} concepts (at most {MAX_CONCEPTS_PER_PREDICTION} allowed)"))
-        tokens = tokens[:MAX_CONCEPTS_PER_PREDICTION]
+    if count > MAX_CONCEPTS_PER_PREDICTION:
+        problems.append((number, f"{count} concepts (at most {MAX_CONCEPTS_PER_PREDICTION} allowed)"))
     concepts: set[str] = set()
     for token in tokens:
         cui = token.upper()
@@ -125,7 +137,7 @@ def _scored_line(number: int, raw: str, known: Mapping[str, int] | None) -> tupl
     if fields is None:
         return None, _NOT_SCORED
     return fields[0], (_NOT_SCORED if known is not None and fields[0] not in known
-                       else _prediction_concepts(number, fields[1]))
+                       else _prediction_concepts(number, *fields[1:]))
 
 
 #: What a line of an image the ground truth lacks holds: no set is made for it (a file of another collection's
@@ -154,6 +166,7 @@ def _prediction_rows(data: bytes, known: Mapping[str, int] | None) -> Prediction
     numbers = index.line_of_rows(np.arange(len(column)))
     usual = pc.match_substring_regex(column, _USUAL_LINE).to_numpy(zero_copy_only=False) & (numbers != 1)
     usual &= pc.count_substring_regex(column, "[;,]").to_numpy() <= MAX_CONCEPTS_PER_PREDICTION
+    column = usual_only(column, usual)  # (the other lines are read one by one below)
     id_column = pc.replace_substring_regex(column, ",.*", "", max_replacements=1)
     ids: list[str | None] = id_column.to_pylist()
     unknown = np.zeros(len(column), dtype=bool) if known is None else ~pc.is_in(

@@ -10,7 +10,7 @@ import pytest
 
 from evalcore.errors import InputError
 from evalcore.extraction.extractor import ConceptDictionary, extract
-from evalcore.extraction.rule_files import MAX_NAME_WORDS, Column, read_rule_file, text_lines
+from evalcore.extraction.rule_files import MAX_NAME_CHARACTERS, MAX_NAME_WORDS, Column, read_rule_file, text_lines
 from evalcore.extraction.user_rules import RULE_COLUMNS, read_user_rules
 from evalcore.readers.names import read_names_to_find
 
@@ -79,6 +79,19 @@ def test_a_names_file_with_an_empty_name_is_refused_naming_its_line(row: str) ->
     mrconso = b"C0000001|ENG|P|L1|PF|S1|Y|A1||||MSH|MH|D1|Vein|0|N||\nC0000002|ENG|P|L2|PF|S2|Y|A2||||MSH|MH|D2||0|N||\n"
     with pytest.raises(InputError, match=r"^MRCONSO\.RRF, line 2: expected a name for C0000002, found an empty name$"):
         read_names_to_find(mrconso, "MRCONSO.RRF")
+
+
+def test_a_name_of_one_long_word_is_bounded_by_its_characters() -> None:
+    """A one-word name of thousands of characters passes the word bound; the character bound refuses it in a names file
+    (naming its line), and one over the CSV field limit is refused as such, not read again as a whole file."""
+    long_word = "x" * (MAX_NAME_CHARACTERS + 1)
+    with pytest.raises(InputError, match=r"^names\.csv, line 3: expected a name of at most 1,000 characters, found "
+                                         r"1,001 characters$"):
+        read_names_to_find(f"CUI,Name\nC0000001,Vein\nC0000002,{long_word}\n".encode(), "names.csv")
+    with pytest.raises(InputError, match=r"^names\.csv, line 2: expected well-formed CSV, found field larger than"):
+        read_names_to_find(f"CUI,Name\nC0000002,{'x' * 200_000}\n".encode(), "names.csv")
+    dictionary = ConceptDictionary.build({"C0000001": long_word, "C0024109": "Lung"}, {"C0024109": [long_word]})
+    assert extract(f"{long_word} lung", dictionary) == {"C0024109"}
 
 
 def test_a_rules_file_with_words_over_the_bound_is_refused_naming_its_line(tmp_path: Path) -> None:
