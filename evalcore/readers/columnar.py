@@ -47,6 +47,9 @@ from evalcore.readers.lines import CONCEPT_ID_ANY_CASE, MAX_ID_CHARS, WHITESPACE
 T = TypeVar("T")
 
 PIECE_BYTES = 64 << 20
+#: The bytes searched for line feeds at a time, and the lines bounded at a time: a file of blank lines holds a line feed
+#: a byte, and each one found takes 8 bytes while it is found.
+LINE_FEED_PIECE_BYTES, LINE_PIECE = 8 << 20, 1 << 20
 BLOCK_BYTES = 4 << 20
 LINE_FEED, CARRIAGE_RETURN, SPACE = 10, 13, 32
 BYTE_ORDER_MARK = b"\xef\xbb\xbf"
@@ -231,7 +234,7 @@ class LineIndex:
         self.start = start
         self.first_line = first_line
         self._newlines: np.ndarray | None = None
-        self._kept: np.ndarray | None = None
+        self._kept: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     @property
     def array(self) -> np.ndarray:
@@ -240,30 +243,43 @@ class LineIndex:
 
     @property
     def newlines(self) -> np.ndarray:
-        """Offsets (from ``start``) of every line feed, found a piece at a time so that the temporary mask stays small."""
+        """Offsets (from ``start``) of every line feed, found a piece at a time so that the temporary arrays stay
+        small; 4 bytes each where the offsets fit (a file of blank lines holds one a byte)."""
         if self._newlines is None:
             array = self.array
-            found = [np.flatnonzero(array[begin:begin + PIECE_BYTES] == LINE_FEED) + begin
-                     for begin in range(0, len(array), PIECE_BYTES)]
-            self._newlines = np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+            offsets = np.int32 if len(array) < 1 << 31 else np.int64
+            found = [(np.flatnonzero(array[begin:begin + LINE_FEED_PIECE_BYTES] == LINE_FEED) + begin).astype(offsets)
+                     for begin in range(0, len(array), LINE_FEED_PIECE_BYTES)]
+            self._newlines = np.concatenate(found) if found else np.zeros(0, dtype=offsets)
         return self._newlines
 
-    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        """Start and end (exclusive, before any carriage return) of every line, as offsets from ``start``."""
-        newlines, array = self.newlines, self.array
-        starts = np.concatenate(([0], newlines + 1))
-        ends = np.concatenate((newlines, [len(array)]))
-        non_empty = ends > starts
-        carriage = np.zeros(len(ends), dtype=bool)
-        carriage[non_empty] = array[ends[non_empty] - 1] == CARRIAGE_RETURN
-        return starts, ends - carriage
+    def kept_bounds(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Of every non-empty line: its position among the lines, and its start and end (exclusive, before any
+        carriage return) as offsets from ``start``. Worked out a piece of lines at a time, so that no array but the
+        line feeds' offsets holds an entry for each blank line."""
+        if self._kept is None:
+            newlines, array = self.newlines, self.array
+            lines = len(newlines) + 1
+            pieces = []
+            for first in range(0, lines, LINE_PIECE):
+                last = min(first + LINE_PIECE, lines)
+                starts = np.empty(last - first, dtype=newlines.dtype)
+                starts[first == 0:] = newlines[max(first - 1, 0):last - 1] + 1
+                starts[:first == 0] = 0
+                ends = np.empty(last - first, dtype=newlines.dtype)
+                ends[:min(last, len(newlines)) - first] = newlines[first:last]
+                ends[len(newlines) - first:] = len(array)  # (the last line ends at the end of the text)
+                non_empty = np.flatnonzero(ends > starts)
+                ends[non_empty] -= array[ends[non_empty] - 1] == CARRIAGE_RETURN
+                kept = np.flatnonzero(ends > starts)
+                pieces.append((kept + first, starts[kept], ends[kept]))
+            positions, starts, ends = (np.concatenate(column) for column in zip(*pieces))
+            self._kept = positions.astype(np.int64), starts, ends
+        return self._kept
 
     def kept_lines(self) -> np.ndarray:
         """Line numbers of the non-empty lines: the rows of a parsed table, in order."""
-        if self._kept is None:
-            starts, ends = self.bounds()
-            self._kept = np.flatnonzero(ends > starts) + self.first_line
-        return self._kept
+        return self.kept_bounds()[0] + self.first_line
 
     def line_of_rows(self, rows) -> np.ndarray:
         return self.kept_lines()[np.asarray(rows, dtype=np.int64)]
@@ -282,14 +298,15 @@ class LineIndex:
 
     def field_counts(self, delimiter: int) -> np.ndarray:
         """Fields per line (delimiters + 1; 0 for an empty line), counted without a Python step per line."""
-        starts, ends = self.bounds()
-        array = self.array
-        counts = np.zeros(len(starts), dtype=np.int64)
+        array, lines = self.array, len(self.newlines) + 1
+        counts = np.zeros(lines, dtype=np.int64)
         for begin in range(0, len(array), PIECE_BYTES):
             positions = np.flatnonzero(array[begin:begin + PIECE_BYTES] == delimiter) + begin
             if len(positions):
-                counts += np.bincount(np.searchsorted(self.newlines, positions), minlength=len(starts))
-        return np.where(ends > starts, counts + 1, 0)
+                counts += np.bincount(np.searchsorted(self.newlines, positions), minlength=lines)
+        non_empty = np.zeros(lines, dtype=bool)
+        non_empty[self.kept_bounds()[0]] = True
+        return np.where(non_empty, counts + 1, 0)
 
 
 def spaced_or_empty(values: pa.Array) -> np.ndarray:
@@ -379,9 +396,8 @@ def python_line_column(text: bytes) -> tuple[pa.ChunkedArray, LineIndex]:
     (['a', 'b\rc'], [1, 3])
     """
     index = LineIndex(text)
-    starts, ends = index.bounds()
-    kept = ends > starts
-    lines = [text[start:end].decode("utf-8") for start, end in zip(starts[kept].tolist(), ends[kept].tolist())]
+    _, starts, ends = index.kept_bounds()
+    lines = [text[start:end].decode("utf-8") for start, end in zip(starts.tolist(), ends.tolist())]
     return pa.chunked_array([pa.array(lines, type=pa.string())]), index
 
 

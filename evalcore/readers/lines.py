@@ -31,6 +31,10 @@ MAX_FIELD_CHARS = 100_000
 csv.field_size_limit(MAX_FIELD_CHARS)
 
 
+#: A run of the ASCII characters for which ``str.isspace()`` holds (what ``str.strip()`` strips of them).
+_ASCII_BLANK = re.compile(rb"[\t\n\x0b\x0c\r\x1c-\x1f ]*")
+
+
 def first_line_of(data: bytes) -> tuple[int, str]:
     """:func:`first_line_of_text` of checked bytes, decoding only the lines it looks at."""
     number, line, _ = first_line_span(data)
@@ -38,8 +42,14 @@ def first_line_of(data: bytes) -> tuple[int, str]:
 
 
 def first_line_span(data: bytes) -> tuple[int, str, int]:
-    """The first non-blank line, its number and the offset just past its line feed (0, "", 0 for a blank file)."""
-    number, start = 1, 0
+    """The first non-blank line, its number and the offset just past its line feed (0, "", 0 for a blank file).
+
+    >>> first_line_span("\\n \\r\\n\\t\\n\\u2003\\n x \\nb\\n".encode())  # (an em space is blank too)
+    (5, 'x', 14)
+    """
+    # Lines of ASCII whitespace alone are passed over at once (a file of millions of blank lines is read in a step).
+    start = data.rfind(b"\n", 0, _ASCII_BLANK.match(data).end()) + 1
+    number = 1 + data.count(b"\n", 0, start)
     while True:
         end = data.find(b"\n", start)
         line = data[start:len(data) if end < 0 else end].decode("utf-8").strip()

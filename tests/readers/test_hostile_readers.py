@@ -264,3 +264,36 @@ def test_a_line_of_a_million_cuis_is_not_split_whole(reader, said):
     assert message == said
     assert float(per_byte) < MEMORY_PER_BYTE, f"{float(per_byte):.1f} bytes of memory per byte of the file"
     assert float(arrow_per_byte) < ARROW_MEMORY_PER_BYTE, f"{float(arrow_per_byte):.1f} bytes of pyarrow's memory"
+
+
+#: What making and reading 16 million blank lines before one row may take, in bytes of memory (the peak of the
+#: resident set) per byte of the file: the line feeds' offsets at 4 bytes each, no other array an entry per blank line
+#: (13.5 times the file). With the bounds of every line as arrays it took 36 times, and 64 MB of blank lines ran out of
+#: 3 GB.
+BLANK_LINES_MEMORY_PER_BYTE = 20
+PEAK_OF_BLANK_LINES = """
+import resource, sys
+from evalcore.readers import read_concepts, read_run
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+blank = b"\\n" * 16_000_000
+if sys.argv[1] == "run":
+    data = blank + b"q1 Q0 d1 1 0.5 a\\n"
+    said = sorted(read_run(data, "x.trec").rankings["q1"])
+else:
+    data = b"ID,CUIs\\n" + blank + b"img1,C0000001\\n"
+    concepts = read_concepts(data, "x.csv")
+    said = [sorted(concept_set) for concept_set in concepts.sets]
+print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) * 1024 / len(data))
+print(said)
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.subprocess
+@pytest.mark.parametrize(("reader", "said"), [("run", "['d1']"), ("concepts", "[['C0000001']]")])
+def test_millions_of_blank_lines_take_a_few_bytes_each(reader, said):
+    done = subprocess.run([sys.executable, "-c", PEAK_OF_BLANK_LINES, reader], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120, check=True)
+    per_byte, read = done.stdout.splitlines()
+    assert read == said
+    assert float(per_byte) < BLANK_LINES_MEMORY_PER_BYTE, f"{float(per_byte):.1f} bytes of memory per byte of the file"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from unittest import mock
 
 import pyarrow as pa
 import pytest
@@ -18,8 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from evalcore.errors import InputError
-from evalcore.readers import read_concept_names, read_kg, read_pairs, read_qrels
+from evalcore.readers import columnar, read_concept_names, read_kg, read_pairs, read_qrels
 from evalcore.readers.columnar import absent_byte, line_column, parse_pieces, python_line_column, split_by_python
+from evalcore.readers.lines import first_line_span
 from tests import line_by_line
 from tests.readers.test_kg_scale import mrrel_files
 from tests.readers.test_qrels_columns import qrels_files
@@ -159,3 +161,21 @@ def test_pyarrow_and_python_split_lines_alike(parts):
         parsed = parse_pieces(text, ["line"], {"line": pa.string()}, absent_byte(text))
         assert parsed.table is not None and parsed.table.column("line").to_pylist() == column.to_pylist()
         assert [index.text(line).removesuffix("\r") for line in index.kept_lines().tolist()] == column.to_pylist()
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=24), st.sampled_from([1, 2, 3, 1 << 20]))
+def test_the_line_index_bounds_the_lines_a_plain_split_keeps(parts, line_piece):
+    """The non-empty lines' positions and bounds, worked out a piece of lines at a time (of one to three lines here, so
+    that a piece ends at every place), against splitting at each line feed and dropping a carriage return before it;
+    and the first non-blank line (passing over ASCII blank lines at once) against stripping each line in turn."""
+    text = "".join(parts).encode("utf-8")
+    lines = text.split(b"\n")
+    with mock.patch.object(columnar, "LINE_PIECE", line_piece):
+        positions, starts, ends = columnar.LineIndex(text).kept_bounds()
+    assert [text[start:end] for start, end in zip(starts.tolist(), ends.tolist())] == \
+        [line.removesuffix(b"\r") for line in lines if line.removesuffix(b"\r")]
+    assert positions.tolist() == [number for number, line in enumerate(lines) if line.removesuffix(b"\r")]
+    first = next(((number, line.decode("utf-8").strip()) for number, line in enumerate(lines, start=1)
+                  if line.decode("utf-8").strip()), (0, ""))
+    assert first_line_span(text)[:2] == first
