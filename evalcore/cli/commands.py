@@ -417,14 +417,20 @@ def command_compare(args: argparse.Namespace) -> None:
     for metric in metrics:
         # an undefined number (no query scored, no pair to test) is printed "undefined", as the JSON's null
         print(f"{metric} (mean [{shown_percent(statistics.confidence)} CI]):", file=sys.stderr)
+        scored = {}
         for row in table[table.metric == metric].itertuples():
             interval = f" [{shown_number(row.ci_low)}, {shown_number(row.ci_high)}]" if row.mean == row.mean else ""
-            print(f"  {row.system}: {shown_number(row.mean)}{interval}, {row.queries} queries", file=sys.stderr)
+            print(f"  {row.system}: {shown_number(row.mean)}{interval}, {row.queries:,} quer{'y' if row.queries == 1 else 'ies'}",
+                  file=sys.stderr)
+            scored[row.system] = row.queries
         for pair in results.compare(metric).itertuples():
             floor = (f" (raw p {pair.p_randomization:.4g}, the floor)"
                      if pair.p_randomization <= statistics.smallest_randomization_p else "")
-            print(f"  {pair.system_a} - {pair.system_b}: {shown_number(pair.mean_difference, '+.4f')}, randomization "
-                  f"p (Holm) {shown_number(pair.p_randomization_holm, '.4g')}{floor}, t-test p (Holm) "
+            # (a pair is compared on the queries both systems scored: its difference is not that of the means above)
+            shared = (f", over the {pair.queries:,} quer{'y' if pair.queries == 1 else 'ies'} both scored"
+                      if pair.queries < max(scored[pair.system_a], scored[pair.system_b]) else "")
+            print(f"  {pair.system_a} - {pair.system_b}: {shown_number(pair.mean_difference, '+.4f')}{shared}, "
+                  f"randomization p (Holm) {shown_number(pair.p_randomization_holm, '.4g')}{floor}, t-test p (Holm) "
                   f"{shown_number(pair.p_t_test_holm, '.4g')}", file=sys.stderr)
         print_effects(sizes.get(metric), anovas.get(metric), statistics.confidence)
         if grouped is not None:

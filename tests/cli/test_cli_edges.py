@@ -306,3 +306,18 @@ def test_a_full_standard_output_ends_in_one_line_naming_it() -> None:
                               text=True, timeout=120)
     errors = [line for line in done.stderr.splitlines() if not line.startswith("note:")]
     assert (done.returncode, errors) == (2, ["error: could not write to the standard output (No space left on device)"])
+
+
+def test_compare_says_a_pair_is_compared_on_the_queries_both_systems_scored(tmp_path, capsys) -> None:
+    """Two runs over 100 and 1 queries: the pair's difference is over the one query both scored, not the difference
+    of the means printed above it, and the terminal says so (the JSON's "queries" did)."""
+    lines = (DEMO / "runs" / "overlap-noisy.trec").read_text().splitlines()
+    (tmp_path / "a.trec").write_text("\n".join(lines[:1000]) + "\n")
+    first_query = [line for line in lines if line.split()[0] == lines[0].split()[0]]
+    (tmp_path / "b.trec").write_text("".join(line.replace("overlap-noisy", "one") + "\n" for line in first_query))
+    assert main(["compare", "--concepts", CONCEPTS, "--run", str(tmp_path / "a.trec"), str(tmp_path / "b.trec"),
+                 "--metric", "CUI@10", "--json", str(tmp_path / "c.json")]) == 0
+    err = capsys.readouterr().err
+    assert ", 1 query\n" in err and "  overlap-noisy - one: +" in err
+    assert "over the 1 query both scored, randomization p" in err
+    assert json.loads((tmp_path / "c.json").read_text())["comparisons"]["CUI@10"][0]["queries"] == 1
