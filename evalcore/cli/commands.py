@@ -61,7 +61,7 @@ from evalcore.relevance.measures import MEASURES, MeasureSpec, nn_iou_measure, p
 from evalcore.resources import project_root
 
 from .agreement import command_agreement
-from .console import ProgressBar, print_note, print_tie_notes, print_unscored_notes, shown_number
+from .console import ProgressBar, print_note, print_tie_notes, print_unknown_id_notes, print_unscored_notes, shown_number
 from .groups import checked_grouping, group_csv_outputs, grouped_of, grouped_table, print_grouped
 from .parser import program_name, recreating_command
 
@@ -259,6 +259,7 @@ def evaluated(args: argparse.Namespace) -> tuple[Evaluator, list[Run], Relevance
     results = evaluate_runs(evaluator, runs, scoring_of(args), relevance, Statistics(), bar)
     bar.close()
     print_tie_notes(results.counts, args.ties)
+    print_unknown_id_notes(results.counts)
     print_unscored_notes(results.table(), "; --empty-queries zero scores a query without one as 0")
     return evaluator, runs, relevance, results
 
@@ -398,6 +399,7 @@ def command_compare(args: argparse.Namespace) -> None:
     results = evaluate_runs(evaluator, runs_of(args), scoring, relevance, statistics, bar)
     bar.close()
     print_tie_notes(results.counts, args.ties)
+    print_unknown_id_notes(results.counts)
     print_unscored_notes(results.table())
     grouped = grouped_of(args, grouping, evaluator, results, metrics)
     payload = results.to_dict(compare=metrics)

@@ -86,6 +86,22 @@ def print_unscored_notes(table: pd.DataFrame, remedy: str = "") -> None:
                    "of that kind; give labels that cover the images)")
 
 
+def print_unknown_id_notes(counts: dict[str, dict[str, int]]) -> None:
+    """One line on stderr per system whose run names images without a concept set: its queries are left out and its
+    retrieved images count as not relevant (docs/DESIGN.md §3), which moves its scores; a mistyped or other
+    collection's ID would otherwise show only in the JSON's counts. (Under --qrels, unjudged images are the rule, as
+    in trec_eval, and get no note.)"""
+    for system, found in counts.items():
+        queries, retrieved = found.get("queries_unknown", 0), found.get("retrieved_unknown_ids", 0)
+        said = ([f"{queries:,} of {found['queries_in_run']:,} queries have no concept set and are left out"]
+                if queries and "retrieved_unknown_ids" in found else [])
+        said += [f"{retrieved:,} retrieved image{'s have' if retrieved != 1 else ' has'} none and count"
+                 f"{'' if retrieved != 1 else 's'} as not relevant"] if retrieved else []
+        if said:
+            print_note(f"system {system!r}: {'; '.join(said)} (the JSON's counts: queries_unknown, "
+                       "retrieved_unknown_ids)")
+
+
 def print_tie_notes(counts: dict[str, dict[str, int]], ties: str) -> None:
     """One line on stderr per system with tied scores (:func:`evalcore.metrics.ties.tie_message`)."""
     for system, found in counts.items():

@@ -321,3 +321,22 @@ def test_compare_says_a_pair_is_compared_on_the_queries_both_systems_scored(tmp_
     assert ", 1 query\n" in err and "  overlap-noisy - one: +" in err
     assert "over the 1 query both scored, randomization p" in err
     assert json.loads((tmp_path / "c.json").read_text())["comparisons"]["CUI@10"][0]["queries"] == 1
+
+
+def test_ids_without_a_concept_set_get_a_note_naming_their_counts(tmp_path, capsys) -> None:
+    """A run query and a retrieved image without a concept set move the scores (the query is left out, the image is
+    not relevant): the terminal says how many, not only the JSON's counts."""
+    lines = (DEMO / "runs" / "overlap-noisy.trec").read_text().splitlines()[:40]
+    query = lines[0].split()[0]
+    run = tmp_path / "run.trec"
+    run.write_text("\n".join([*lines, "NOPE_Q Q0 DEMO_00002 1 1.0 overlap-noisy",
+                              f"{query} Q0 NOPE_1 99 0.0001 overlap-noisy", f"{query} Q0 NOPE_2 98 0.0002 overlap-noisy"])
+                   + "\n")
+    assert main(["evaluate", "--concepts", CONCEPTS, "--run", str(run), "--metrics", "CUI@10"]) == 0
+    notes = [line for line in capsys.readouterr().err.splitlines() if "concept set" in line]
+    queries = len({line.split()[0] for line in lines}) + 1
+    assert notes == [f"note: system 'overlap-noisy': 1 of {queries} queries have no concept set and are left out; 2 "
+                     "retrieved images have none and count as not relevant (the JSON's counts: queries_unknown, "
+                     "retrieved_unknown_ids)"]
+    assert main(["evaluate", "--concepts", CONCEPTS, "--run", DEMO_RUNS[0], "--metrics", "CUI@10"]) == 0
+    assert "concept set" not in capsys.readouterr().err
