@@ -239,19 +239,27 @@ NO_HEADER_COLUMNS = {"query_id": 0, "image_id": 1, "rank": 2, "score": 3}
 NO_HEADER_UNSCORED = {"query_id": 0, "image_id": 1, "rank": 2}
 
 
-def _csv_run_columns_of(first_fields: list[str]) -> tuple[dict[str, int], bool]:
-    """The column positions a CSV run's first row gives, and whether that row is a header.
+def _csv_run_columns_of(first_fields: list[str], display: str, line: int) -> tuple[dict[str, int], bool]:
+    """The column positions a CSV run's first row (on ``line``) gives, and whether that row is a header; a header
+    naming a column twice is refused (which of the two would be read?).
 
     Without a header the fields are positional and a fourth field on the first row is its score:
     the file then has a score column, else none.
 
-    >>> _csv_run_columns_of(["q1", "d1", "1"])
+    >>> _csv_run_columns_of(["q1", "d1", "1"], "run.csv", 1)
     ({'query_id': 0, 'image_id': 1, 'rank': 2}, False)
-    >>> _csv_run_columns_of(["image_id", "query_id", "score", "rank"])
+    >>> _csv_run_columns_of(["image_id", "query_id", "score", "rank"], "run.csv", 1)
     ({'query_id': 1, 'image_id': 0, 'rank': 3, 'score': 2}, True)
+    >>> _csv_run_columns_of(["query_id", "image_id", "rank", "score", "Score"], "run.csv", 1)
+    Traceback (most recent call last):
+    evalcore.errors.InputError: run.csv, line 1: expected one column named score, found 2
     """
     columns = _csv_run_header(first_fields)
     if columns is not None:
+        lowered = [field.lower() for field in first_fields]
+        repeated = [name for name in ("query_id", "image_id", "rank", "score") if lowered.count(name) > 1]
+        if repeated:
+            raise InputError(display, line, f"one column named {repeated[0]}", f"{lowered.count(repeated[0])}")
         return columns, True
     return (NO_HEADER_COLUMNS if len(first_fields) > NO_HEADER_COLUMNS["score"] else NO_HEADER_UNSCORED), False
 
@@ -341,7 +349,8 @@ def _csv_run_by_columns(data: bytes, display: str, system: str, progress: Callab
     text = universal_newlines(data)
     first_line, first, after_first = first_line_span(text)
     first_fields = csv_line(first, first_line, display) if first else None
-    columns, header = _csv_run_columns_of(first_fields) if first_fields else (NO_HEADER_COLUMNS, False)
+    columns, header = (_csv_run_columns_of(first_fields, display, first_line) if first_fields
+                       else (NO_HEADER_COLUMNS, False))
     if header:
         body_line, body_start = first_line + 1, after_first
     else:
@@ -384,7 +393,7 @@ def _csv_run_entries(text: str, display: str, system: str) -> tuple[list, bool]:
     columns, header = NO_HEADER_COLUMNS, False
     for position, (line, fields) in enumerate(csv_rows(text, display)):
         if position == 0:
-            columns, header = _csv_run_columns_of(fields)
+            columns, header = _csv_run_columns_of(fields, display, line)
             if header:
                 continue
         entries.append((line, system, *_csv_run_entry(line, fields, columns, header, display)))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from evalcore.errors import InputError
+from evalcore.readers import read_run
 from tests import line_by_line
 from tests.readers.test_vectorised_readers import concepts_as_list, outcome
 
@@ -133,3 +135,15 @@ def test_a_number_written_with_thousands_of_leading_zeros_is_read_as_atol_reads_
     assert line_by_line.read_qrels(qrels, "x.qrels") == {"q1": {"d1": 2, "d2": -1}}
     with pytest.raises(InputError, match="line 1: expected a grade between -2"):
         read_qrels(b"q1 0 d1 " + zeros + b"9007199254740993\n", "x.qrels")  # the value counts, not its zeros
+
+
+@pytest.mark.parametrize("header", ["query_id,image_id,rank,score,score", 'query_id,image_id,rank,score,"SCORE"',
+                                    "image_id,query_id,query_id,rank"])
+def test_a_csv_run_header_naming_a_column_twice_is_refused(header):
+    """Which of two score columns is the score? The first was read, silently; now the header is refused, on the
+    columns' path (no quote) and the records' (a quote)."""
+    name = header.lower().replace('"', "").split(",")
+    repeated = next(column for column in ("query_id", "image_id", "rank", "score") if name.count(column) > 1)
+    data = f"{header}\nDEMO_00001,DEMO_00002,1,0.5,0.9\n".encode()
+    with pytest.raises(InputError, match=rf"^run\.csv, line 1: expected one column named {repeated}, found 2$"):
+        read_run(data, "run.csv")
