@@ -604,6 +604,8 @@ def _run_dict_rows(run: Mapping[str, Any], what: str) -> Iterable[tuple]:
     for query, ranking in run.items():
         if isinstance(ranking, Mapping):
             for rank, (image_id, score) in enumerate(ranking.items(), start=1):
+                if _is_missing(score):  # (as a row of the file the readers check, it would be "line N: an empty field")
+                    raise ParameterError(f"{what}[{query!r}][{image_id!r}]: expected a score, got {score!r}")
                 yield query, image_id, rank, score
         elif isinstance(ranking, (list, tuple, np.ndarray, pd.Series)):
             for rank, image_id in enumerate(ranking, start=1):

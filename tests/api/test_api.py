@@ -344,3 +344,12 @@ def test_the_reviews_edges_of_the_api_hold():
     results = evalcore.evaluate({"q": {"C0040405"}, "x": {"C0040405"}}, {"a": {"q": ["x"]}}, Scoring(["MAP@2"]))
     with pytest.raises(ParameterError, match="metrics: MAP@2 is named twice"):
         results.to_latex(["AP@2", "MAP@2"])
+
+
+@pytest.mark.parametrize("score", [None, float("nan"), np.float32("nan"), pd.NA])
+def test_a_run_dict_without_a_score_names_its_query_and_image(score) -> None:
+    """A missing score in a dict run is named by its keys, not as an empty field on a line of a file the user never
+    wrote."""
+    run = {"sys": {"q1": {"d1": 0.9, "d2": score}}}
+    with pytest.raises(ParameterError, match=r"^runs\['sys'\]\['q1'\]\['d2'\]: expected a score, got "):
+        evalcore.evaluate({"q1": ["C0000001"], "d1": ["C0000001"], "d2": ["C0000002"]}, run)
