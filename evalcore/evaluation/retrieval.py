@@ -153,7 +153,8 @@ def tfidf_matrix(captions: dict[str, str], ids: tuple[str, ...], dimensions: int
     if not vocabulary:
         captioned = sum(i in captions for i in ids)
         found = (f"none of its {len(captions):,} captions belongs to one of the {len(ids):,} images" if not captioned
-                 else f"the {captioned:,} captions of these images hold no word of two letters or more")
+                 else f"the {captioned:,} captions of these images hold no word of two letters or more but those "
+                      "left out as every caption's ('the', 'of', 'figure', 'arrow', ...)")
         raise CBIRLensError(f"{source}: expected captions with words for the images to rank, found that {found}")
     document_frequency = np.zeros(len(vocabulary))
     rows, cols, values = [], [], []

@@ -133,8 +133,10 @@ def test_captions_that_fit_no_image_are_named_and_explained(tmp_path, capsys):
                       "--out", str(tmp_path / "r.trec")], capsys)
     assert error.startswith(f"error: {captions}: expected captions with words for the images to rank, found that none "
                             "of its 1 captions belongs to one of the 2,000 images")
-    with pytest.raises(CBIRLensError, match="hold no word of two letters or more"):
-        tfidf_matrix({"a": "1 2 ."}, ("a",))
+    for words in ("1 2 .", "the", "Figure 2: arrows"):
+        with pytest.raises(CBIRLensError, match=r"hold no word of two letters or more but those left out as every "
+                                                r"caption's \('the', 'of', 'figure', 'arrow', ...\)$"):
+            tfidf_matrix({"a": words}, ("a",))
 
 
 def test_svd_dimensions_are_bounded(tmp_path, capsys):
