@@ -33,7 +33,8 @@ def check_hops_and_mode(n: int, mode: str) -> None:
     if mode not in KG_MODES:
         raise ParameterError(f"KG mode must be one of {KG_MODES}, got {mode!r}")
     if isinstance(n, bool) or not (isinstance(n, (int, np.integer)) and 0 <= n <= MAX_HOPS):
-        raise ParameterError(f"distance threshold n must be an integer in 0..{MAX_HOPS}, got {n!r}")
+        # ("n must ..." is what the command line names --n: see evalcore.cli.as_option)
+        raise ParameterError(f"n must be an integer in 0..{MAX_HOPS} (the distance threshold, in KG hops), got {n!r}")
 
 
 @dataclass(frozen=True)

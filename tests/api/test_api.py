@@ -291,7 +291,7 @@ def test_extract_concepts_checks_a_dict_of_captions_as_it_checks_a_file(captions
 @pytest.mark.parametrize("call, said", [
     (lambda: Relevance.of(alpha=None), "alpha must be a number in \\[0, 1\\], got None"),
     (lambda: Relevance.of(alpha=True), "alpha must be a number in \\[0, 1\\], got True"),
-    (lambda: Relevance.of(n=True), "distance threshold n must be an integer in 0..6, got True"),
+    (lambda: Relevance.of(n=True), r"n must be an integer in 0..6 \(the distance threshold, in KG hops\), got True"),
     (lambda: Relevance.of(threshold="0.5"), "relevance threshold must be a number in \\(0, 1\\], got '0.5'"),
     (lambda: Scoring(k=10.0), "k must be a positive integer or a list of them, got 10.0"),
     (lambda: Scoring([None]), "metrics: expected metric names as text, got None"),

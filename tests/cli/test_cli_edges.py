@@ -68,8 +68,9 @@ def test_a_run_without_a_judged_query_is_refused_under_qrels(tmp_path, capsys):
         Evaluator(None, qrels=read_qrels(qrels)).evaluate([read_runs(DEMO_RUNS[0])[0]], ["qrels-NDCG@10"], Relevance.of(0.5, 1))
 
 
-@pytest.mark.parametrize("option, value, expected", [("--alpha", "1.5", "error: --alpha must lie in [0, 1], got 1.5"),
-                                                     ("--n", "-5", "distance threshold n must be an integer in 0..6")])
+@pytest.mark.parametrize("option, value, expected", [
+    ("--alpha", "1.5", "error: --alpha must lie in [0, 1], got 1.5"),
+    ("--n", "-5", "error: --n must be an integer in 0..6 (the distance threshold, in KG hops), got -5")])
 def test_detection_checks_alpha_and_n_without_a_kg_too(tmp_path, capsys, option, value, expected):
     error = cli_refusal(["detection", "--gt", CONCEPTS, "--pred", CONCEPTS, option, value, "--json",
                       str(tmp_path / "d.json")], capsys)
@@ -108,8 +109,8 @@ def test_detection_says_why_the_secondary_f1_is_undefined(tmp_path, capsys):
 def test_qrels_checks_n(tmp_path, capsys):
     error = cli_refusal(["qrels", "--concepts", CONCEPTS, "--kg", str(DEMO / "kg_edges.csv"), "--run", DEMO_RUNS[0],
                       "--n", "-1", "--out", str(tmp_path / "q.txt")], capsys)
-    assert "distance threshold n must be an integer in 0..6, got -1" in error
-    with pytest.raises(CBIRLensError, match="distance threshold n"):
+    assert error.startswith("error: --n must be an integer in 0..6 (the distance threshold, in KG hops), got -1")
+    with pytest.raises(CBIRLensError, match=r"^n must be an integer in 0..6 \(the distance threshold, in KG hops\), got 7$"):
         graded_judgments(Evaluator(read_concepts(CONCEPTS)), read_runs(DEMO_RUNS[0]), 5, nn_iou_measure(0.5, 7))
 
 
