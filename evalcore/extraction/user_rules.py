@@ -97,6 +97,7 @@ def read_user_rules(paths: Iterable[str | Path], known: Collection[str] | None =
     synonyms: dict[str, list[str]] = {}
     exclusions: set[tuple[str, str]] = set()
     cues: dict[str, Cue] = {}
+    said: dict[tuple[str, str], str] = {}  # (words in lower case, concept) -> the kind of the row that gave them
     for path in paths:
         for row in read_rule_file(path, RULE_COLUMNS):
             kind, words, concept = row["kind"], " ".join(row["words"].split()), row["concept"]
@@ -119,10 +120,19 @@ def read_user_rules(paths: Iterable[str | Path], known: Collection[str] | None =
             elif known is not None and concept not in known:
                 raise InputError(str(path), row.line, "column 3 (concept): an ID of the loaded names",
                                  repr(concept)[:60])
-            elif kind == "synonym":
-                synonyms.setdefault(concept, []).append(words)
             else:
-                exclusions.add((words.lower(), concept))
+                # (a row given twice, or words both a synonym of a concept and excluded for it, is a mistake the
+                # reading would hide: one of the two rows would do nothing)
+                rule = (words.lower(), concept)
+                if rule in said:
+                    what = "a synonym" if said[rule] == "synonym" else "an exclusion"
+                    raise InputError(str(path), row.line, f"column 2 (words): words not given for {concept} before",
+                                     f"{words!r}, given before as {what} of it")
+                said[rule] = kind
+                if kind == "synonym":
+                    synonyms.setdefault(concept, []).append(words)
+                else:
+                    exclusions.add(rule)
     return UserRules(MappingProxyType({concept: tuple(names) for concept, names in synonyms.items()}),
                      frozenset(exclusions), tuple(cues.values()))
 

@@ -127,3 +127,23 @@ def test_an_empty_rules_file_is_still_refused_as_empty(tmp_path: Path) -> None:
     path.write_bytes(b"")
     with pytest.raises(InputError, match="found an empty file"):
         read_rule_file(path, [Column("words"), Column("source")])
+
+
+@pytest.mark.parametrize(("second", "given"), [
+    ("synonym\theart shadow\tC0018787", "a synonym"),  # the same row again
+    ("exclude\tHeart  Shadow\tC0018787", "a synonym"),  # words both a synonym of the concept and excluded for it
+])
+def test_a_rules_file_giving_words_for_a_concept_twice_is_refused_naming_the_later_line(tmp_path: Path, second: str,
+                                                                                      given: str) -> None:
+    """One of the two rows would do nothing (an exclusion takes away the synonym beside it): the later is refused."""
+    rules = tmp_path / "rules.tsv"
+    rules.write_text(f"kind\twords\tconcept\tsource\nsynonym\theart shadow\tC0018787\tme\n{second}\tme\n")
+    words = second.split("\t")[1]
+    with pytest.raises(InputError, match=rf"rules\.tsv, line 3: expected column 2 \(words\): words not given for "
+                                         rf"C0018787 before, found '{' '.join(words.split())}', given before as {given} "
+                                         "of it$"):
+        read_user_rules([rules])
+    rules.write_text("kind\twords\tconcept\tsource\nsynonym\theart shadow\tC0018787\tme\n"
+                     "exclude\theart shadow\tC0018788\tme\n")  # (the same words for another concept are no repeat)
+    read = read_user_rules([rules])
+    assert (dict(read.synonyms), read.exclusions) == ({"C0018787": ("heart shadow",)}, {("heart shadow", "C0018788")})
