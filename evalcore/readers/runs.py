@@ -259,7 +259,8 @@ def _csv_run_columns_of(first_fields: list[str], display: str, line: int) -> tup
         lowered = [field.lower() for field in first_fields]
         repeated = [name for name in ("query_id", "image_id", "rank", "score") if lowered.count(name) > 1]
         if repeated:
-            raise InputError(display, line, f"one column named {repeated[0]}", f"{lowered.count(repeated[0])}")
+            raise InputError(display, line, f"one column named {repeated[0]}", f"{lowered.count(repeated[0])}",
+                             plain_expected=f"a header naming the {repeated[0]} column once")
         return columns, True
     return (NO_HEADER_COLUMNS if len(first_fields) > NO_HEADER_COLUMNS["score"] else NO_HEADER_UNSCORED), False
 
