@@ -25,7 +25,7 @@ RUNS = sorted((DEMO / "runs").glob("*.trec"))
 
 @pytest.mark.parametrize("arguments, message", [
     ({"alpha": 1.5}, "alpha must lie in"),
-    ({"n": 7}, "distance threshold n"),
+    ({"n": 7}, r"n must be an integer in 0..6 \(the distance threshold, in KG hops\)"),
     ({"gain": "cubic"}, "gain must be one of"),
     ({"threshold": 0}, "relevance threshold"),
     ({"threshold": 1.5}, "relevance threshold"),
