@@ -39,7 +39,7 @@ import pandas as pd
 
 from evalcore.data import LABEL_KINDS, ConceptClassMap, ConceptSets, ImageLabels, Judgments, KGEdges, Qrels, Run
 from evalcore.engine import Compute
-from evalcore.errors import InputError, ParameterError
+from evalcore.errors import ParameterError
 from evalcore.evaluation.evaluator import Evaluator
 from evalcore.evaluation.groups import needed_inputs, parse_group_by, query_grouping, results_by_group
 from evalcore.evaluation.options import Relevance, Scoring, Statistics
@@ -429,8 +429,6 @@ def extract_concepts(captions: PathLike | Mapping[str, str], names: PathLike | M
     else:
         texts = read_captions(captions)
         display = str(captions) if not isinstance(captions, bytes) else "captions"
-    if not texts:
-        raise InputError(display, None, "at least one 'ID,Caption' row", "none")
     if isinstance(names, Mapping):
         merged, more = dict(names), {}
     else:

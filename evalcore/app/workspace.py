@@ -1212,6 +1212,9 @@ def _zip_images(data: bytes, name: str, adding_to: ImageFiles | None = None) -> 
         if unreadable is not None:
             raise unreadable
         found[Path(path).stem] = member
+    if not found:  # (as an empty concepts, run or names file is refused: loaded, it would add nothing, silently)
+        raise InputError(name, None, ZIP_EXPECTED, f"no .png or .jpg file among its {len(members):,} files",
+                         plain_expected=PLAIN_ZIP)
     held = _Zip(name, data, archive)
     images = ImageFiles({image_id: (held, member) for image_id, member in found.items()})
     if adding_to is not None:

@@ -24,6 +24,9 @@ def read_captions(source: Source, name: str | None = None) -> dict[str, str]:
     {'q': 'CT of the head'}
     >>> read_captions(b"id,CT of the head\\nq,Captions\\n", "captions.csv")  # a header only where both fields name columns
     {'id': 'CT of the head', 'q': 'Captions'}
+    >>> read_captions(b"ID,Caption\\n", "captions.csv")
+    Traceback (most recent call last):
+    evalcore.errors.InputError: captions.csv: expected at least one row 'ID,Caption', found none
     """
     text, display = read_text(source, name)
     first_line, first = first_line_of_text(text)
@@ -40,6 +43,9 @@ def read_captions(source: Source, name: str | None = None) -> dict[str, str]:
         if image_id in captions:
             raise InputError(display, line, "a new ID", f"duplicate {image_id!r}", plain_expected="each image once")
         captions[image_id] = fields[1]
+    if not captions:  # (as an empty concepts, run or names file is refused: read, it would add nothing, silently)
+        raise InputError(display, None, "at least one row 'ID,Caption'", "none",
+                         plain_expected="at least one row of an image ID and its caption")
     return captions
 
 

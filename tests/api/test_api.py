@@ -279,7 +279,7 @@ def test_a_missing_cell_of_an_in_memory_input_is_refused_not_read_as_the_id_nan(
 @pytest.mark.parametrize("captions, said", [({"a b": "CT"}, "line 2: expected an image ID without spaces"),
                                             ({None: "CT"}, "line 2: expected an image ID"),
                                             ({"x" * 301: "CT"}, "line 2: expected an image ID"),
-                                            ({}, "captions dict: expected at least one 'ID,Caption' row")])
+                                            ({}, "captions dict: expected at least one row 'ID,Caption', found none")])
 def test_extract_concepts_checks_a_dict_of_captions_as_it_checks_a_file(captions, said):
     """Was: a dict's IDs went unchecked, so extraction gave sets of IDs 'a b', None or '' that evaluate refused or
     scored (what extract writes, evaluate must read)."""

@@ -135,3 +135,11 @@ def test_a_workspace_of_zip_images_digests_them_by_the_zip_without_inflating_the
     other = with_images(Workspace(), z.zip_of_copies(z.compressible_payload(MIB, seed=1), 50), "other.zip")
     assert other.digests["images"] != ws.digests["images"]
     assert repr(ws.images) == f"ImageFiles(50 images, {ws.images.held_bytes:,} bytes held)"
+
+
+@pytest.mark.parametrize(("members", "found"), [({}, "0 files"), ({"notes.txt": b"x", "scans/": b""}, "2 files")])
+def test_a_zip_without_an_image_is_refused_as_an_empty_file_is(members, found):
+    """Loaded, it added nothing and said nothing (an empty concepts, run or names file is refused)."""
+    with pytest.raises(InputError, match=rf"^e\.zip: expected a zip archive of <ID>\.png/\.jpg images, found no \.png "
+                                         rf"or \.jpg file among its {found}$"):
+        with_images(Workspace(), z.zipped(members), "e.zip")
