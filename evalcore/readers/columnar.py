@@ -42,7 +42,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
 from evalcore.errors import InputError
-from evalcore.readers.lines import CONCEPT_ID_ANY_CASE, MAX_ID_CHARS, WHITESPACE, csv_rows
+from evalcore.readers.lines import CONCEPT_ID_ANY_CASE, MAX_FIELD_CHARS, MAX_ID_CHARS, WHITESPACE, csv_rows
 
 T = TypeVar("T")
 
@@ -434,10 +434,7 @@ def rows_of_lines(column: pa.ChunkedArray, index: LineIndex, usual: np.ndarray,
     scanned = np.flatnonzero(~usual).tolist()
     if usual.any():
         scanned = sorted(scanned + [int(np.argmax(usual))])
-    if scanned and not usual.all():
-        # The other lines are split by ``split``, never as arrays: blanked here, so that a line of millions of values
-        # (refused by ``split``, naming its line) is not first split into millions of arrays' items.
-        column = usual_only(column, usual)
+    column = usual_only(column, usual)
 
     def fields(row: int) -> list[str] | None:
         line = int(numbers[row])
@@ -447,7 +444,19 @@ def rows_of_lines(column: pa.ChunkedArray, index: LineIndex, usual: np.ndarray,
 
 
 def usual_only(column: pa.ChunkedArray, usual: np.ndarray) -> pa.ChunkedArray:
-    """``column`` with the values of the rows not ``usual`` made empty (read one by one, by the definition)."""
+    """``column``, or, where a row not ``usual`` is longer than a field may be (:data:`MAX_FIELD_CHARS`), ``column``
+    with the values of every row not ``usual`` made empty: those are read one by one, by the definition, which
+    refuses a line that long naming it, and a line of millions of values is not first split into millions of arrays'
+    items. (Most files hold a few short unusual rows, a header: the column is left as it is then, at no copy.)
+
+    >>> usual_only(pa.chunked_array([["ID,CUIs", "a", "b;" * 60_000]]), np.array([False, True, False])).to_pylist()
+    ['', 'a', '']
+    >>> usual_only(pa.chunked_array([["ID,CUIs", "a"]]), np.array([False, True])).to_pylist()
+    ['ID,CUIs', 'a']
+    """
+    unusual = np.flatnonzero(~usual)
+    if not len(unusual) or pc.max(pc.utf8_length(column.take(pa.array(unusual)))).as_py() <= MAX_FIELD_CHARS:
+        return column
     return pa.chunked_array([pc.if_else(pa.array(usual), column.combine_chunks(), pa.scalar("", column.type))])
 
 
