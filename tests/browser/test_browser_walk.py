@@ -20,6 +20,8 @@ from tests.conftest import ROCOV2, needs
 
 pytestmark = [pytest.mark.browser]
 
+#: The seconds a page may take to answer, and a step to reach its control.
+PAGE_SECONDS, STEP_SECONDS = 60, 15
 #: Steps per seed: (demo, ROCOv2 test).
 STEPS = tuple(int(v) for v in os.environ.get("CBIR_LENS_WALK_STEPS", "60,30").split(","))
 SEEDS = tuple(int(v) for v in os.environ.get("CBIR_LENS_WALK_SEEDS", "20261125").split(","))
@@ -149,11 +151,16 @@ def walk(tab, seed: int, steps: int, dataset: str, buttons: bool = True) -> list
     taken: list[str] = []
     for step in range(steps):
         trying = ["a page link or the choice of a control"]
+        # A step acts on an idle page: a control it cannot reach in seconds is covered (a list left open by the step
+        # before), and waiting out the page's 60 s cost long walks minutes.
+        tab.set_default_timeout(STEP_SECONDS * 1000)
         try:
             taken.append(act(tab, rng, buttons, trying))
         except PlaywrightError as error:  # a widget that re-rendered under the pointer: the walk goes on
             taken.append(f"(step skipped: {type(error).__name__} on {trying[0]})")
             tab.keyboard.press("Escape")
+        finally:
+            tab.set_default_timeout(PAGE_SECONDS * 1000)
         idle(tab)
         if (shown := exception_text(tab)) is not None:
             trail = "\n".join(f"  {i + 1}. {s}" for i, s in enumerate(taken))
@@ -168,7 +175,7 @@ def browser_tab(playwright, url: str):
         args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
               "--disable-component-update", "--no-first-run"])
     tab = browser.new_page(viewport={"width": 1400, "height": 1000})
-    tab.set_default_timeout(60_000)
+    tab.set_default_timeout(PAGE_SECONDS * 1000)
     tab.goto(url)
     tab.get_by_role("heading", name="Data").first.wait_for(timeout=180_000)
     idle(tab)
