@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import csv
 import json
-import resource
 import subprocess
 import sys
 
@@ -135,9 +134,11 @@ def test_a_failed_json_write_leaves_the_earlier_group_csv_too(world, command) ->
     argv = [command, *common(world), "--metric" if command == "compare" else "--metrics", "CUI@1", "--group-by",
             "modality", "--labels", str(world / "labels.csv"), "--group-csv", str(world / "g.csv"),
             "--json", str(world / "e.json")] + (["--per-query", str(world / "q.csv")] if command == "evaluate" else [])
-    limit = 2048
-    done = subprocess.run([sys.executable, "-m", "evalcore", *argv], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120, preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit)))
+    # The child limits its own file size, then runs the command line as `python -m evalcore` does (a preexec_fn would
+    # fork this test process, which may hold JAX's threads).
+    limited = ("import resource, runpy, sys; resource.setrlimit(resource.RLIMIT_FSIZE, (2048, 2048)); "
+               "sys.argv[0] = 'evalcore'; runpy.run_module('evalcore', run_name='__main__', alter_sys=True)")
+    done = subprocess.run([sys.executable, "-c", limited, *argv], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode != 0 and "e.json: could not write the output file" in done.stderr, done.stderr
     assert [(world / name).read_bytes() for name in ("g.csv", "q.csv", "e.json")] == [earlier] * 3
     assert not [path.name for path in world.iterdir() if path.name.startswith(".")]  # no temporary left beside them
