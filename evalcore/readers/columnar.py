@@ -263,12 +263,11 @@ class LineIndex:
             pieces = []
             for first in range(0, lines, LINE_PIECE):
                 last = min(first + LINE_PIECE, lines)
-                starts = np.empty(last - first, dtype=newlines.dtype)
-                starts[first == 0:] = newlines[max(first - 1, 0):last - 1] + 1
-                starts[:first == 0] = 0
-                ends = np.empty(last - first, dtype=newlines.dtype)
-                ends[:min(last, len(newlines)) - first] = newlines[first:last]
-                ends[len(newlines) - first:] = len(array)  # (the last line ends at the end of the text)
+                # Line i begins after line feed i - 1 (the first at 0) and ends at line feed i (the last at the end).
+                starts = newlines[first - 1:last - 1] + 1 if first else np.append(np.zeros(1, newlines.dtype),
+                                                                                  newlines[:last - 1] + 1)
+                ends = newlines[first:last].copy() if last < lines else np.append(newlines[first:],
+                                                                                   np.array(len(array), newlines.dtype))
                 non_empty = np.flatnonzero(ends > starts)
                 ends[non_empty] -= array[ends[non_empty] - 1] == CARRIAGE_RETURN
                 kept = np.flatnonzero(ends > starts)
@@ -428,8 +427,10 @@ class Rows:
 
 def rows_of_lines(column: pa.ChunkedArray, index: LineIndex, usual: np.ndarray,
                   split: Callable[[str, int], list[str] | None]) -> Rows:
-    """The lines of :func:`line_column` as rows: ``usual`` marks the lines read as arrays, ``split(text, line)``
-    splits any other line."""
+    """The lines of :func:`line_column` as rows: ``usual`` marks the lines read as arrays, but for one longer than a
+    field may be (:data:`MAX_FIELD_CHARS`; no format's usual line holds that much), ``split(text, line)`` splits any
+    other line."""
+    usual = usual & (pc.utf8_length(column).to_numpy() <= MAX_FIELD_CHARS)
     numbers = index.line_of_rows(np.arange(len(column)))
     scanned = np.flatnonzero(~usual).tolist()
     if usual.any():

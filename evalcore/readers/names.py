@@ -8,7 +8,7 @@ import numpy as np
 import pyarrow.compute as pc
 
 from evalcore.errors import InputError
-from evalcore.extraction.rule_files import MAX_NAME_CHARACTERS, name_size_refused, name_too_long
+from evalcore.extraction.rule_files import name_size_refused, name_too_long
 from evalcore.readers.columnar import (
     Rows,
     fast_or_by_lines,
@@ -130,19 +130,13 @@ def _name_row(fields: list[str], display: str, line: int) -> tuple[str, str]:
 _NAME_LINE = NODE_FIELD + r',(?:[!#-+\--~](?:[^",]*[!#-+\--~])?|"(?:[!#-~]|"")(?:(?:[^"]|"")*(?:[!#-~]|""))?"|)$'
 
 
-#: The longest line read as arrays: a name of :data:`~evalcore.extraction.rule_files.MAX_NAME_CHARACTERS` and a
-#: concept ID, quoted.
-_USUAL_LINE_CHARACTERS = MAX_NAME_CHARACTERS + 1_000
-
-
 def _names_by_columns(data: bytes, display: str) -> dict[str, str] | None:
     """The names read from the lines, those of the usual form as arrays; None where a quoted field goes on over the
     next line (the CSV records are read then)."""
     column, index = line_column(universal_newlines(data))
-    # (a line longer than any name a dictionary reads is split alone, where the CSV field limit bounds it)
-    usual = matches(column, "^" + _NAME_LINE) & (pc.utf8_length(column).to_numpy() <= _USUAL_LINE_CHARACTERS)
     try:
-        return _names_of_rows(rows_of_lines(column, index, usual, partial(csv_line, display=display)), display)
+        return _names_of_rows(rows_of_lines(column, index, matches(column, "^" + _NAME_LINE),
+                                            partial(csv_line, display=display)), display)
     except InputError as error:
         if error.expected == "well-formed CSV" and '"' in index.text(error.line):
             return None  # a quoted field may go on over the next line: read the file as a whole
